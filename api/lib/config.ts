@@ -1,0 +1,44 @@
+import type { Bindings } from './types';
+
+export type AppConfig = {
+  adminEmails: Set<string>;
+  /** Keys login codes' hashes; a fixed development key is used when unset outside production. */
+  authSecret: string;
+  production: boolean;
+  stripeSecretKey: string | null;
+  stripeWebhookSecret: string | null;
+  stripePublishableKey: string | null;
+  /** Overrides the Stripe API host, for the local fake in tests. */
+  stripeApiBase: string | null;
+  mailApiKey: string | null;
+  mailApiUrl: string;
+  mailFrom: string;
+  publicOrigin: string | null;
+};
+
+const DEV_AUTH_SECRET = 'local-development-only-secret-change-me';
+
+/** Read the environment once per request, at the boundary (STYLE habit 6). */
+export function readConfig(env: Bindings): AppConfig {
+  const production = env.APP_ENV === 'production';
+  const authSecret = env.AUTH_SECRET || (production ? '' : DEV_AUTH_SECRET);
+  if (!authSecret) throw new Error('AUTH_SECRET must be set in production');
+  return {
+    adminEmails: new Set(
+      (env.ADMIN_EMAILS ?? '')
+        .split(',')
+        .map((email) => email.trim().toLowerCase())
+        .filter(Boolean),
+    ),
+    authSecret,
+    production,
+    stripeSecretKey: env.STRIPE_SECRET_KEY || null,
+    stripeWebhookSecret: env.STRIPE_WEBHOOK_SECRET || null,
+    stripePublishableKey: env.STRIPE_PUBLISHABLE_KEY || null,
+    stripeApiBase: env.STRIPE_API_BASE || null,
+    mailApiKey: env.MAIL_API_KEY || null,
+    mailApiUrl: env.MAIL_API_URL || 'https://api.resend.com/emails',
+    mailFrom: env.MAIL_FROM || 'UK NFP <hello@uknfp.org>',
+    publicOrigin: env.PUBLIC_ORIGIN || null,
+  };
+}

@@ -1,0 +1,58 @@
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { HTTPException } from 'hono/http-exception';
+import { ZodError } from 'zod';
+import type { Db } from '../../db/client';
+import { authMiddleware } from '../middlewares/auth';
+import { dbMiddleware } from '../middlewares/db';
+import { HttpError, describeZodError } from './errors';
+import type { AppEnv } from './types';
+
+/** Largest JSON body accepted by default; image uploads raise it per route. */
+export const DEFAULT_BODY_LIMIT = 100 * 1024;
+
+export type AppDeps = {
+  /** Injected database (tests on libSQL); otherwise built from the bindings per request. */
+  db?: Db;
+};
+
+export function createRouter() {
+  return new Hono<AppEnv>({ strict: false });
+}
+
+export function errorBody(status: number, message: string) {
+  return { statusCode: status, message };
+}
+
+export function createBaseApp(deps: AppDeps = {}) {
+  const app = createRouter();
+
+  app.use(async (c, next) => {
+    c.set('requestId', c.req.header('cf-ray') ?? crypto.randomUUID());
+    await next();
+    c.header('X-Request-Id', c.get('requestId'));
+  });
+  app.use(
+    bodyLimit({
+      maxSize: DEFAULT_BODY_LIMIT,
+      onError: (c) => c.json(errorBody(413, `Request body is too large (limit ${DEFAULT_BODY_LIMIT / 1024} KB)`), 413),
+    }),
+  );
+  app.use(dbMiddleware(deps));
+  app.use(authMiddleware());
+
+  app.notFound((c) => c.json(errorBody(404, `No route for ${c.req.method} ${new URL(c.req.url).pathname}`), 404));
+
+  app.onError((err, c) => {
+    if (err instanceof HttpError) return c.json(errorBody(err.status, err.message), err.status);
+    if (err instanceof ZodError) return c.json(errorBody(400, describeZodError(err)), 400);
+    if (err instanceof HTTPException && err.status < 500) {
+      return c.json(errorBody(err.status, err.message || 'Bad request'), err.status);
+    }
+    const requestId = c.get('requestId') ?? 'unknown';
+    console.error(`[api] ${requestId} ${c.req.method} ${c.req.path} failed:`, err);
+    return c.json(errorBody(500, `Something went wrong on our side. Reference: ${requestId}`), 500);
+  });
+
+  return app;
+}

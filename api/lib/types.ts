@@ -1,0 +1,38 @@
+import type { Db, DbEnv } from '../../db/client';
+import type { AppConfig } from './config';
+
+/** Worker bindings and secrets (README: Configuration). */
+export type Bindings = DbEnv & {
+  IMAGES?: R2Bucket;
+  APP_ENV?: string;
+  ADMIN_EMAILS?: string;
+  AUTH_SECRET?: string;
+  STRIPE_SECRET_KEY?: string;
+  STRIPE_WEBHOOK_SECRET?: string;
+  STRIPE_PUBLISHABLE_KEY?: string;
+  STRIPE_API_BASE?: string;
+  MAIL_API_KEY?: string;
+  MAIL_API_URL?: string;
+  MAIL_FROM?: string;
+  PUBLIC_ORIGIN?: string;
+};
+
+export type AuthUser = {
+  id: string;
+  email: string;
+  firstName: string;
+  lastName: string;
+  type: 'donor' | 'org_admin' | 'admin';
+  avatar: string | null;
+  orgIds: string[];
+  sessionId: string;
+};
+
+export type Variables = {
+  db: Db;
+  config: AppConfig;
+  requestId: string;
+  user: AuthUser | null;
+};
+
+export type AppEnv = { Bindings: Bindings; Variables: Variables };

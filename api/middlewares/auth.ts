@@ -1,0 +1,31 @@
+import { createMiddleware } from 'hono/factory';
+import { forbidden, unauthorized } from '../lib/errors';
+import type { AppEnv, AuthUser } from '../lib/types';
+import { resolveSessionUser } from '../services/sessions';
+
+/**
+ * Resolves `Authorization: Bearer <token>` to c.var.user (or null). Tokens are only ever read from
+ * this header, never from a URL or a cookie (ASVS V7).
+ */
+export function authMiddleware() {
+  return createMiddleware<AppEnv>(async (c, next) => {
+    const header = c.req.header('authorization') ?? '';
+    const match = /^Bearer\s+([A-Za-z0-9_-]{20,200})$/.exec(header.trim());
+    c.set('user', match ? await resolveSessionUser(c.get('db'), match[1], new Date()) : null);
+    await next();
+  });
+}
+
+export const isAdmin = (user: AuthUser | null) => user?.type === 'admin';
+export const isStaff = (user: AuthUser | null) => user !== null && user.type !== 'donor';
+
+export function requireUser(user: AuthUser | null): AuthUser {
+  if (!user) throw unauthorized();
+  return user;
+}
+
+export function requireAdmin(user: AuthUser | null): AuthUser {
+  const signedIn = requireUser(user);
+  if (signedIn.type !== 'admin') throw forbidden();
+  return signedIn;
+}

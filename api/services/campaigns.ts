@@ -1,0 +1,137 @@
+import { and, asc, desc, eq, inArray, isNotNull, isNull, sql, type SQL } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/sqlite-core';
+import type { Db } from '../../db/client';
+import { parseId, toShortId } from '../../db/ids';
+import { type CampaignStatus, campaigns, users } from '../../db/schema';
+import type { AuthUser } from '../lib/types';
+
+export const MAX_PAGE_SIZE = 100;
+export const DEFAULT_PAGE_SIZE = 30;
+
+/** Pence raised: succeeded gifts less refunds; a campaign's total includes its appeals' gifts. */
+const raisedFor = (kind: 'campaign_id' | 'appeal_id') =>
+  sql.raw(`coalesce((select sum(d.amount - d.refunded_amount) from donations d
+    where d.${kind} = campaigns.id and d.status in ('succeeded', 'refunded')), 0)`);
+const countFor = (kind: 'campaign_id' | 'appeal_id') =>
+  sql.raw(`(select count(*) from donations d
+    where d.${kind} = campaigns.id and d.status in ('succeeded', 'refunded'))`);
+
+const creator = alias(users, 'creator');
+
+const campaignColumns = {
+  row: campaigns,
+  creatorFirstName: creator.firstName,
+  creatorLastName: creator.lastName,
+  totalDonations: sql<number>`case when ${campaigns.campaignId} is null then ${raisedFor('campaign_id')} else ${raisedFor('appeal_id')} end`,
+  donationCount: sql<number>`case when ${campaigns.campaignId} is null then ${countFor('campaign_id')} else ${countFor('appeal_id')} end`,
+};
+
+type CampaignRow = {
+  row: typeof campaigns.$inferSelect;
+  creatorFirstName: string | null;
+  creatorLastName: string | null;
+  totalDonations: number;
+  donationCount: number;
+};
+
+export type CampaignDto = ReturnType<typeof toCampaignDto>;
+
+/** The API shape of a campaign or appeal (spec section 3); money in pence. */
+export function toCampaignDto({ row, creatorFirstName, creatorLastName, totalDonations, donationCount }: CampaignRow) {
+  return {
+    _id: row.id,
+    short_id: toShortId(row.id),
+    kind: row.campaignId ? ('appeal' as const) : ('campaign' as const),
+    title: row.title,
+    description: row.description,
+    story: row.story,
+    video: row.video,
+    date: { from: row.dateFrom, to: row.dateTo },
+    goal: row.goal,
+    images: row.images.map((image) => ({ ...image, url: imageUrl(image.Key) })),
+    organization_id: row.organizationId,
+    campaign_id: row.campaignId,
+    status: row.status,
+    created_by: { first_name: creatorFirstName ?? '', last_name: creatorLastName ?? '' },
+    summary: { total_donations: Number(totalDonations), donation_count: Number(donationCount) },
+    created_at: row.createdAt.toISOString(),
+  };
+}
+
+/** Stored keys are served by the worker; seeded demo images are static files (absolute paths). */
+export function imageUrl(key: string): string {
+  return key.startsWith('/') || key.startsWith('http') ? key : `/images/${encodeURIComponent(key)}`;
+}
+
+/** What a viewer may see: anonymous and donors only approved items; admins any status they ask for. */
+function statusCondition(viewer: AuthUser | null, status: CampaignStatus | 'all' | undefined): SQL | undefined {
+  const requested = status ?? 'approved';
+  if (viewer?.type === 'admin' || viewer?.type === 'org_admin') {
+    if (requested === 'all') return inArray(campaigns.status, ['draft', 'approved']);
+    return eq(campaigns.status, requested);
+  }
+  return eq(campaigns.status, 'approved');
+}
+
+export type ListOptions = {
+  kind: 'campaign' | 'appeal';
+  parentId?: string;
+  status?: CampaignStatus | 'all';
+  limit?: number;
+  offset?: number;
+  viewer: AuthUser | null;
+  excludeId?: string;
+};
+
+export async function listCampaigns(db: Db, options: ListOptions): Promise<CampaignDto[]> {
+  const conditions: (SQL | undefined)[] = [
+    options.kind === 'campaign' ? isNull(campaigns.campaignId) : isNotNull(campaigns.campaignId),
+    options.parentId ? eq(campaigns.campaignId, options.parentId) : undefined,
+    statusCondition(options.viewer, options.status),
+    options.excludeId ? sql`${campaigns.id} <> ${options.excludeId}` : undefined,
+  ];
+  const limit = Math.min(Math.max(options.limit ?? DEFAULT_PAGE_SIZE, 1), MAX_PAGE_SIZE);
+  const rows = await db
+    .select(campaignColumns)
+    .from(campaigns)
+    .leftJoin(creator, eq(creator.id, campaigns.createdBy))
+    .where(and(...conditions))
+    .orderBy(desc(campaigns.createdAt), asc(campaigns.id))
+    .limit(limit)
+    .offset(Math.max(options.offset ?? 0, 0));
+  return rows.map(toCampaignDto);
+}
+
+/** Light list for pickers: approved campaigns' ids and titles. */
+export async function listCampaignTitles(db: Db) {
+  const rows = await db
+    .select({ _id: campaigns.id, title: campaigns.title })
+    .from(campaigns)
+    .where(and(isNull(campaigns.campaignId), eq(campaigns.status, 'approved')))
+    .orderBy(asc(campaigns.title))
+    .limit(500);
+  return rows;
+}
+
+/** One campaign or appeal by UUID or short id, if the viewer may see it. */
+export async function getCampaign(db: Db, idOrShort: string, viewer: AuthUser | null): Promise<CampaignDto | null> {
+  const id = parseId(idOrShort);
+  if (!id) return null;
+  const [row] = await db
+    .select(campaignColumns)
+    .from(campaigns)
+    .leftJoin(creator, eq(creator.id, campaigns.createdBy))
+    .where(eq(campaigns.id, id))
+    .limit(1);
+  if (!row) return null;
+  if (!canView(row.row, viewer)) return null;
+  return toCampaignDto(row);
+}
+
+function canView(row: typeof campaigns.$inferSelect, viewer: AuthUser | null): boolean {
+  if (row.status === 'approved') return true;
+  if (!viewer) return false;
+  if (viewer.type === 'admin') return true;
+  if (viewer.type === 'org_admin' && row.organizationId && viewer.orgIds.includes(row.organizationId)) return true;
+  return row.status === 'draft' && row.createdBy === viewer.id;
+}

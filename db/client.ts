@@ -1,0 +1,34 @@
+import { createClient } from '@libsql/client/web';
+import { drizzle as drizzleD1 } from 'drizzle-orm/d1';
+import { drizzle as drizzleLibsql, type LibSQLDatabase } from 'drizzle-orm/libsql';
+import * as schema from './schema';
+
+export { schema };
+
+/**
+ * Both drivers expose the same query builder and `batch`; we type the union as the libSQL
+ * database so callers write one dialect (docs/decisions/003-one-db-type.md).
+ */
+export type Db = LibSQLDatabase<typeof schema>;
+
+export type DbEnv = {
+  DB?: D1Database;
+  TURSO_DATABASE_URL?: string;
+  TURSO_AUTH_TOKEN?: string;
+};
+
+const libsqlByUrl = new Map<string, Db>();
+
+/** Turso when TURSO_DATABASE_URL is set, else the D1 binding `DB`. */
+export function createDb(env: DbEnv): Db {
+  if (env.TURSO_DATABASE_URL) {
+    const cached = libsqlByUrl.get(env.TURSO_DATABASE_URL);
+    if (cached) return cached;
+    const client = createClient({ url: env.TURSO_DATABASE_URL, authToken: env.TURSO_AUTH_TOKEN });
+    const db = drizzleLibsql(client, { schema });
+    libsqlByUrl.set(env.TURSO_DATABASE_URL, db);
+    return db;
+  }
+  if (env.DB) return drizzleD1(env.DB, { schema }) as unknown as Db;
+  throw new Error('No database configured: set TURSO_DATABASE_URL or bind a D1 database as DB');
+}

@@ -1,0 +1,5 @@
+export * from './campaigns';
+export * from './donations';
+export * from './organizations';
+export * from './outbox';
+export * from './users';

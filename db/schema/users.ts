@@ -1,0 +1,83 @@
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import { addressColumns, createdAt, id, updatedAt } from './columns';
+import { organizations } from './organizations';
+
+export const USER_TYPES = ['donor', 'org_admin', 'admin'] as const;
+export type UserType = (typeof USER_TYPES)[number];
+
+export const users = sqliteTable(
+  'users',
+  {
+    id: id(),
+    /** Stored lower-cased; the unique index makes sign-in and donor look-up by email exact. */
+    email: text('email').notNull(),
+    firstName: text('first_name').notNull().default(''),
+    lastName: text('last_name').notNull().default(''),
+    type: text('type', { enum: USER_TYPES }).notNull().default('donor'),
+    avatar: text('avatar'),
+    phone: text('phone'),
+    ...addressColumns(),
+    stripeCustomerId: text('stripe_customer_id'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('users_email_unique').on(t.email),
+    index('users_type_idx').on(t.type),
+    index('users_name_idx').on(t.firstName, t.lastName),
+  ],
+);
+
+/** users.org_ids and organizations.admins are the two ends of this one relation. */
+export const organizationAdmins = sqliteTable(
+  'organization_admins',
+  {
+    organizationId: text('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.organizationId, t.userId] }), index('organization_admins_user_idx').on(t.userId)],
+);
+
+export const sessions = sqliteTable(
+  'sessions',
+  {
+    id: id(),
+    /** HMAC of the bearer token; the token itself is never stored. */
+    tokenHash: text('token_hash').notNull(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+    lastSeenAt: integer('last_seen_at', { mode: 'timestamp_ms' }).notNull(),
+    expiresAt: integer('expires_at', { mode: 'timestamp_ms' }).notNull(),
+    revokedAt: integer('revoked_at', { mode: 'timestamp_ms' }),
+  },
+  (t) => [uniqueIndex('sessions_token_hash_unique').on(t.tokenHash), index('sessions_user_idx').on(t.userId)],
+);
+
+export const loginCodes = sqliteTable(
+  'login_codes',
+  {
+    id: id(),
+    email: text('email').notNull(),
+    /** HMAC of the 6-digit code keyed with a server secret. */
+    codeHash: text('code_hash').notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    expiresAt: integer('expires_at', { mode: 'timestamp_ms' }).notNull(),
+    consumedAt: integer('consumed_at', { mode: 'timestamp_ms' }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('login_codes_email_idx').on(t.email, t.createdAt)],
+);
+
+/** Fixed-window counters for sign-in throttling, keyed like 'send:email:a@b.c'. */
+export const rateLimits = sqliteTable('rate_limits', {
+  key: text('key').primaryKey(),
+  windowStart: integer('window_start', { mode: 'timestamp_ms' }).notNull(),
+  count: integer('count').notNull().default(0),
+});

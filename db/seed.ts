@@ -1,0 +1,359 @@
+import { eq, inArray } from 'drizzle-orm';
+import type { Db } from './client';
+import {
+  campaigns,
+  donations,
+  giftAidDeclarations,
+  organizationAdmins,
+  organizations,
+  prices,
+  templateCauses,
+  users,
+} from './schema';
+
+/**
+ * Demo content for a UK charity. Every id comes from a seeded generator and every insert is
+ * "on conflict do nothing", so running the seed again adds nothing and changes nothing.
+ */
+
+export const DEMO_ACCOUNTS = {
+  admin: 'admin@example.org',
+  orgAdmin: 'orgadmin@example.org',
+  donor: 'donor@example.org',
+} as const;
+
+export const GIFT_AID_DECLARATION =
+  'I want to Gift Aid my donation and any donations I make in the future or have made in the past 4 years to ' +
+  'UK NFP. I am a UK taxpayer and understand that if I pay less Income Tax and/or Capital Gains Tax than the ' +
+  'amount of Gift Aid claimed on all my donations in that tax year it is my responsibility to pay any difference.';
+
+/** mulberry32: small, fast, deterministic. */
+function rng(seed: number) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function uuidFrom(next: () => number): string {
+  const hex = Array.from({ length: 32 }, () => Math.floor(next() * 16).toString(16)).join('');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-${((parseInt(hex[16], 16) & 3) | 8).toString(16)}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
+const FIRST_NAMES = [
+  'Amira', 'Oliver', 'Priya', 'George', 'Siobhan', 'Hamza', 'Eleanor', 'Kwame', 'Isla', 'Tomasz',
+  'Charlotte', 'Rhys', 'Aisha', 'Harry', 'Fiona', 'Callum', 'Mei', 'Arjun', 'Bethan', 'Daniel',
+  'Grace', 'Ifeoma', 'Jack', 'Leila', 'Morgan', 'Niamh', 'Owen', 'Rosie', 'Samir', 'Zara',
+  'Ewan', 'Hannah', 'Imran', 'Lucy', 'Matteo', 'Nadia', 'Patrick', 'Ruth', 'Theo', 'Yasmin',
+];
+const LAST_NAMES = [
+  'Khan', 'Hughes', 'Patel', 'Evans', "O'Neill", 'Ali', 'Wright', 'Mensah', 'Campbell', 'Nowak',
+  'Taylor', 'Jones', 'Rahman', 'Smith', 'MacLeod', 'Fraser', 'Chen', 'Sharma', 'Davies', 'Walker',
+];
+const CITIES: [string, string, string][] = [
+  ['Leeds', 'West Yorkshire', 'LS1 4AP'],
+  ['Manchester', 'Greater Manchester', 'M1 1AE'],
+  ['Bristol', 'Bristol', 'BS1 5TR'],
+  ['Cardiff', 'Cardiff', 'CF10 1EP'],
+  ['Glasgow', 'Glasgow City', 'G1 1XQ'],
+  ['Birmingham', 'West Midlands', 'B1 1BB'],
+  ['London', 'Greater London', 'SE1 7PB'],
+  ['Belfast', 'County Antrim', 'BT1 5GS'],
+];
+
+export const DEMO_IMAGES = Array.from({ length: 9 }, (_, i) => `/images/demo/cause-${i + 1}.png`);
+
+const ORGANIZATIONS = [
+  { name: 'Wells for Hope', email: 'hello@wellsforhope.org.uk', charityNumber: '1187342', city: 0 },
+  { name: 'Homes & Hearts Trust', email: 'team@homesandhearts.org.uk', charityNumber: '1174409', city: 6 },
+  { name: 'Harbour Food Network', email: 'info@harbourfood.org.uk', charityNumber: 'SC051234', city: 4 },
+];
+
+const CAMPAIGNS = [
+  {
+    org: 0,
+    title: 'Clean Water for Every Village',
+    description: 'Eleven new water pumps bring safe, clean water within a short walk of every home in the villages we serve.',
+    story:
+      'Last year our pupils and families raised enough to fund the first pumps.\n\nThis year we want every village on our list to have clean water. Each pump serves around 300 people and lasts for decades with local maintenance.',
+    goal: 2_000_000,
+  },
+  {
+    org: 2,
+    title: 'Feed 165 Families This Winter',
+    description: 'Hot meals and food parcels for 165 people facing a hard winter in our local communities.',
+    story:
+      'Food bank use keeps rising as energy bills climb.\n\nYour gift buys food parcels, hot meals at our community kitchen and vouchers for fresh fruit and vegetables.',
+    goal: 1_200_000,
+  },
+  {
+    org: 1,
+    title: 'Build a Home, Build a Future',
+    description: 'Seven safe, dry homes for families who lost theirs to flooding, built with local tradespeople.',
+    story:
+      'After the floods, seven families were left in temporary shelters.\n\nWith your help we will rebuild homes that are raised, insulated and safe for children.',
+    goal: 3_500_000,
+  },
+  {
+    org: 1,
+    title: 'Medical Help for Families',
+    description: 'Treatment, travel and aftercare for eleven urgent medical cases referred by our partner clinics.',
+    story:
+      'Some treatments are simply out of reach for families on low incomes.\n\nWe cover the cost of operations, medicines and the journeys to hospital.',
+    goal: 1_500_000,
+  },
+  {
+    org: 0,
+    title: 'Pupil Prize Competition 2026',
+    description: 'Five prizes for pupils whose ideas and fundraising make the biggest difference this year.',
+    story:
+      'Every class can enter.\n\nPupils design a fundraising idea, run it with their families, and the five most inspiring projects win prizes for their school.',
+    goal: 500_000,
+  },
+  {
+    org: 2,
+    title: 'Winter Warmth Appeal',
+    description: 'Warm coats, blankets and heating top-ups for older neighbours living alone this winter.',
+    story:
+      'Cold homes make people ill.\n\nWe deliver warm packs and help with heating costs to older people referred by GPs and neighbours.',
+    goal: 800_000,
+  },
+];
+
+const APPEAL_TEMPLATES = [
+  { title: "{name}'s 10k Run", description: 'Running my first 10k to raise money for {campaign}.', goal: 50_000 },
+  { title: '{name} Cycles Coast to Coast', description: '140 miles in three days, every mile for {campaign}.', goal: 150_000 },
+  { title: 'Bake Sale at {school}', description: 'Our class bake sale, every penny going to {campaign}.', goal: 30_000 },
+];
+const SCHOOLS = ['St Aidan’s Primary', 'Oakfield Academy', 'Riverside School', 'Hillcrest Primary', 'Kingsway High', 'Meadowbank School'];
+
+const TEMPLATE_CAUSES = [
+  {
+    title: 'Run for Clean Water',
+    description: 'Take on a run and help bring clean water to villages without a safe supply.',
+    story: '[[name]] is running to bring clean, safe water to families who walk hours for it every day.\n\nEvery £10 helps keep a pump working for a year.',
+  },
+  {
+    title: 'Birthday Fundraiser',
+    description: 'Ask friends and family to give to a cause you care about instead of presents.',
+    story: 'For my birthday this year, I, [[name]], am asking for donations instead of gifts.\n\nThank you for helping me make it count.',
+  },
+  {
+    title: 'School Bake Sale',
+    description: 'Bake, sell and share: a classic school fundraiser for families in need.',
+    story: '[[name]] and friends are baking for a good cause.\n\nCome hungry and give generously!',
+  },
+  {
+    title: 'Sponsored Silence',
+    description: 'Stay silent for a day and let your sponsors do the talking.',
+    story: '[[name]] will stay completely silent for 24 hours.\n\nSponsor the silence and help families who need our support.',
+  },
+  {
+    title: 'In Memory',
+    description: 'Remember someone special by raising money in their name.',
+    story: '[[name]] is raising money in memory of a loved one, to help others in their name.',
+  },
+];
+
+export const DEMO_PRICES = [
+  { id: 'price_demo_monthly_500', unitAmount: 500 },
+  { id: 'price_demo_monthly_1000', unitAmount: 1000 },
+  { id: 'price_demo_monthly_2500', unitAmount: 2500 },
+  { id: 'price_demo_monthly_5000', unitAmount: 5000 },
+];
+
+const DAY = 24 * 60 * 60 * 1000;
+const isoDate = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+export type SeedCounts = Record<string, number>;
+
+export async function seed(db: Db, now = new Date()): Promise<SeedCounts> {
+  const next = rng(20261121);
+  const pick = <T>(items: readonly T[]) => items[Math.floor(next() * items.length)];
+  const nowMs = now.getTime();
+
+  // Organizations
+  const orgRows = ORGANIZATIONS.map((org) => {
+    const [city, province, postalCode] = CITIES[org.city];
+    return {
+      id: uuidFrom(next),
+      name: org.name,
+      email: org.email,
+      phone: '0113 496 0' + String(100 + Math.floor(next() * 899)),
+      charityNumber: org.charityNumber,
+      address: `${10 + Math.floor(next() * 80)} High Street`,
+      city,
+      province,
+      postalCode,
+      country: 'United Kingdom',
+      createdAt: new Date(nowMs - 400 * DAY),
+    };
+  });
+
+  // Users: three demo accounts and 40 donors (the demo donor is one of them)
+  const donorRows = FIRST_NAMES.map((firstName, i) => {
+    const lastName = LAST_NAMES[i % LAST_NAMES.length];
+    const [city, province, postalCode] = CITIES[i % CITIES.length];
+    const email = i === 0 ? DEMO_ACCOUNTS.donor : `${firstName}.${lastName}`.toLowerCase().replace(/[^a-z.]/g, '') + '@example.com';
+    return {
+      id: uuidFrom(next),
+      email,
+      firstName,
+      lastName,
+      type: 'donor' as const,
+      phone: '07700 900' + String(100 + i),
+      address: `${1 + i} Station Road`,
+      city,
+      province,
+      postalCode,
+      country: 'United Kingdom',
+      createdAt: new Date(nowMs - (380 - i * 5) * DAY),
+    };
+  });
+  const staffRows = [
+    { id: uuidFrom(next), email: DEMO_ACCOUNTS.admin, firstName: 'Alex', lastName: 'Morgan', type: 'admin' as const },
+    { id: uuidFrom(next), email: DEMO_ACCOUNTS.orgAdmin, firstName: 'Sam', lastName: 'Okafor', type: 'org_admin' as const },
+  ].map((row) => ({ ...row, createdAt: new Date(nowMs - 400 * DAY) }));
+
+  await db.insert(organizations).values(orgRows).onConflictDoNothing();
+  for (const rows of chunk([...staffRows, ...donorRows], 5)) await db.insert(users).values(rows).onConflictDoNothing();
+
+  // Someone may have signed in (and so been created) before the seed ran: use the stored ids.
+  const emails = [...staffRows, ...donorRows].map((u) => u.email);
+  const stored = await db.select({ id: users.id, email: users.email }).from(users).where(inArray(users.email, emails));
+  const idByEmail = new Map(stored.map((u) => [u.email, u.id]));
+  const donorIds = donorRows.map((d) => idByEmail.get(d.email)!);
+  const orgAdminId = idByEmail.get(DEMO_ACCOUNTS.orgAdmin)!;
+  const adminId = idByEmail.get(DEMO_ACCOUNTS.admin)!;
+
+  await db.insert(organizationAdmins).values({ organizationId: orgRows[0].id, userId: orgAdminId }).onConflictDoNothing();
+
+  // Campaigns, then three appeals under each (two drafts and two deleted among them)
+  const campaignRows = CAMPAIGNS.map((campaign, i) => ({
+    id: uuidFrom(next),
+    campaignId: null,
+    organizationId: orgRows[campaign.org].id,
+    title: campaign.title,
+    description: campaign.description,
+    story: campaign.story,
+    video: i === 0 ? 'https://www.youtube.com/watch?v=aqz-KE-bpKQ' : null,
+    dateFrom: isoDate(nowMs - (300 - i * 20) * DAY),
+    dateTo: isoDate(nowMs + (60 + i * 10) * DAY),
+    goal: campaign.goal,
+    images: [0, 1, 2].map((k) => demoImage((i + k) % DEMO_IMAGES.length)),
+    status: 'approved' as const,
+    createdBy: i % 2 === 0 ? adminId : orgAdminId,
+    createdAt: new Date(nowMs - (330 - i * 10) * DAY),
+  }));
+  await db.insert(campaigns).values(campaignRows).onConflictDoNothing();
+
+  const appealStatus = (index: number) => (index === 4 || index === 11 ? 'draft' : index === 7 || index === 16 ? 'deleted' : 'approved');
+  const appealRows = campaignRows.flatMap((campaign, ci) =>
+    APPEAL_TEMPLATES.map((template, ti) => {
+      const index = ci * 3 + ti;
+      const fundraiser = donorRows[(index * 7) % donorRows.length];
+      const fill = (text: string) =>
+        text.replace('{name}', fundraiser.firstName).replace('{campaign}', campaign.title).replace('{school}', SCHOOLS[ci]);
+      return {
+        id: uuidFrom(next),
+        campaignId: campaign.id,
+        organizationId: campaign.organizationId,
+        title: fill(template.title),
+        description: fill(template.description),
+        story: `Hello, I'm ${fundraiser.firstName} ${fundraiser.lastName}.\n\n${campaign.story}\n\nThank you for supporting me!`,
+        video: null,
+        dateFrom: isoDate(nowMs - (250 - index * 8) * DAY),
+        dateTo: isoDate(nowMs + (30 + index) * DAY),
+        goal: template.goal + index * 5_000,
+        images: [demoImage(index % DEMO_IMAGES.length), demoImage((index + 4) % DEMO_IMAGES.length)],
+        status: appealStatus(index) as 'draft' | 'approved' | 'deleted',
+        createdBy: idByEmail.get(fundraiser.email)!,
+        createdAt: new Date(nowMs - (260 - index * 8) * DAY),
+      };
+    }),
+  );
+  for (const rows of chunk(appealRows, 6)) await db.insert(campaigns).values(rows).onConflictDoNothing();
+
+  await db.insert(templateCauses).values(TEMPLATE_CAUSES.map((cause) => ({ id: uuidFrom(next), ...cause }))).onConflictDoNothing();
+  await db
+    .insert(prices)
+    .values(DEMO_PRICES.map((price) => ({ ...price, currency: 'gbp', interval: 'month' as const })))
+    .onConflictDoNothing();
+
+  // 300 donations over the last year, mostly to approved appeals
+  const approvedAppeals = appealRows.filter((a) => a.status === 'approved');
+  const declarations: (typeof giftAidDeclarations.$inferInsert)[] = [];
+  const donationRows: (typeof donations.$inferInsert)[] = [];
+  for (let i = 0; i < 300; i++) {
+    const donorIndex = Math.floor(next() * donorIds.length);
+    const donor = donorRows[donorIndex];
+    const toAppeal = next() < 0.75;
+    const appeal = pick(approvedAppeals);
+    const campaignId = toAppeal ? appeal.campaignId : pick(campaignRows).id;
+    const monthly = next() < 0.2;
+    const amount = monthly ? pick([500, 1000, 2500, 5000]) : pick([500, 1000, 1500, 2000, 2500, 5000, 10000, 25000]);
+    const roll = next();
+    const status = roll < 0.9 ? 'succeeded' : roll < 0.94 ? 'pending' : roll < 0.97 ? 'failed' : 'refunded';
+    const giftAid = next() < 0.4;
+    const id = uuidFrom(next);
+    let giftAidDeclarationId: string | null = null;
+    if (giftAid) {
+      giftAidDeclarationId = uuidFrom(next);
+      declarations.push({
+        id: giftAidDeclarationId,
+        donorId: donorIds[donorIndex],
+        fullName: `${donor.firstName} ${donor.lastName}`,
+        homeAddress: `${donor.address}, ${donor.city}`,
+        postcode: donor.postalCode,
+        declarationText: GIFT_AID_DECLARATION,
+        createdAt: new Date(nowMs - Math.floor(next() * 360) * DAY),
+      });
+    }
+    const date = new Date(nowMs - Math.floor(next() * 364 * DAY));
+    donationRows.push({
+      id,
+      amount,
+      donorId: donorIds[donorIndex],
+      campaignId: campaignId!,
+      appealId: toAppeal ? appeal.id : null,
+      date,
+      status,
+      type: monthly ? 'monthly' : 'once',
+      giftAid,
+      giftAidDeclarationId,
+      paymentIntentId: monthly ? null : `pi_demo_${id.replace(/-/g, '').slice(0, 24)}`,
+      invoiceId: monthly ? `in_demo_${id.replace(/-/g, '').slice(0, 24)}` : null,
+      subscriptionId: monthly ? `sub_demo_${donorIds[donorIndex].replace(/-/g, '').slice(0, 20)}` : null,
+      refundedAmount: status === 'refunded' ? amount : 0,
+      failureMessage: status === 'failed' ? 'Your card was declined.' : null,
+      source: 'demo',
+      createdAt: date,
+    });
+  }
+  for (const rows of chunk(declarations, 10)) await db.insert(giftAidDeclarations).values(rows).onConflictDoNothing();
+  for (const rows of chunk(donationRows, 4)) await db.insert(donations).values(rows).onConflictDoNothing();
+
+  const count = async (table: typeof users | typeof campaigns | typeof donations | typeof organizations) =>
+    (await db.select({ id: table.id }).from(table)).length;
+  return {
+    organizations: await count(organizations),
+    users: await count(users),
+    campaigns: (await db.select({ id: campaigns.id }).from(campaigns).where(eq(campaigns.status, 'approved'))).length,
+    donations: await count(donations),
+  };
+}
+
+function demoImage(index: number) {
+  return { Key: DEMO_IMAGES[index], name: `cause-${index + 1}.png`, size: 0, type: 'image/png' };
+}
+
+/** D1 caps bound parameters per statement at 100, so multi-row inserts stay small. */
+function chunk<T>(items: T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}

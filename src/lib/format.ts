@@ -1,0 +1,18 @@
+const gbp = new Intl.NumberFormat('en-GB', { style: 'currency', currency: 'GBP' });
+const gbpWhole = new Intl.NumberFormat('en-GB', { style: 'currency', currency: 'GBP', maximumFractionDigits: 0 });
+
+/** Pence from the API to "£1,234.56" (spec section 9: divide by 100). */
+export function formatPence(pence: number): string {
+  return gbp.format(pence / 100);
+}
+
+/** Pence to whole pounds when there are no pennies: "£20,000", else "£12.50". */
+export function formatPenceShort(pence: number): string {
+  return pence % 100 === 0 ? gbpWhole.format(pence / 100) : gbp.format(pence / 100);
+}
+
+/** Percent raised with two decimals (spec section 9); 0 when the goal is 0. */
+export function percentRaised(raisedPence: number, goalPence: number): string {
+  if (!goalPence) return '0.00';
+  return ((raisedPence / goalPence) * 100).toFixed(2);
+}
