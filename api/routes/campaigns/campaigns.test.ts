@@ -1,0 +1,94 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { toShortId } from '../../../db/ids';
+import { createAppeal, createCampaign, createDonation, createSession, createUser } from '../../../tests/factories';
+import { engineName, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
+
+describe(`campaigns API (${engineName})`, () => {
+  let t: TestApp;
+  let approved: Awaited<ReturnType<typeof createCampaign>>;
+  let draft: Awaited<ReturnType<typeof createCampaign>>;
+  let appeal: Awaited<ReturnType<typeof createAppeal>>;
+  let adminToken: string;
+
+  beforeAll(async () => {
+    t = await setupTestApp();
+    const donor = await createUser(t.db, { firstName: 'Priya', lastName: 'Patel' });
+    const admin = await createUser(t.db, { type: 'admin' });
+    adminToken = await createSession(t.db, admin.id);
+    approved = await createCampaign(t.db, { title: 'Clean Water', goal: 200_000 });
+    draft = await createCampaign(t.db, { title: 'Secret Draft', status: 'draft' });
+    await createCampaign(t.db, { title: 'Removed', status: 'deleted' });
+    appeal = await createAppeal(t.db, approved.id, { title: "Priya's 10k", createdBy: donor.id });
+    await createDonation(t.db, { donorId: donor.id, campaignId: approved.id, appealId: appeal.id, amount: 2_500 });
+    await createDonation(t.db, { donorId: donor.id, campaignId: approved.id, amount: 1_000 });
+    await createDonation(t.db, { donorId: donor.id, campaignId: approved.id, amount: 9_999, status: 'pending' });
+    await createDonation(t.db, { donorId: donor.id, campaignId: approved.id, amount: 700, status: 'refunded', refundedAmount: 700 });
+  });
+
+  it('lists only approved campaigns to anonymous callers, with totals in pence', async () => {
+    const res = await t.request('/api/campaigns');
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as any[];
+    expect(body.map((c) => c.title)).toEqual(['Clean Water']);
+    expect(body[0]).toMatchObject({
+      _id: approved.id,
+      short_id: toShortId(approved.id),
+      goal: 200_000,
+      status: 'approved',
+      campaign_id: null,
+      summary: { total_donations: 3_500, donation_count: 3 },
+    });
+  });
+
+  it('ignores a status filter from anonymous callers but honours it for admins', async () => {
+    const anon = (await (await t.request('/api/campaigns?status=draft')).json()) as any[];
+    expect(anon.every((c) => c.status === 'approved')).toBe(true);
+    const admin = (await (await t.request('/api/campaigns?status=draft', { token: adminToken })).json()) as any[];
+    expect(admin.map((c) => c.title)).toEqual(['Secret Draft']);
+  });
+
+  it('answers the light list with ids and titles only', async () => {
+    const body = (await (await t.request('/api/campaigns?tiny=true')).json()) as any[];
+    expect(body).toEqual([{ _id: approved.id, title: 'Clean Water' }]);
+  });
+
+  it('finds one campaign by UUID and by short id', async () => {
+    for (const id of [approved.id, toShortId(approved.id)]) {
+      const res = await t.request(`/api/campaigns/${id}`);
+      expect(res.status).toBe(200);
+      expect(((await res.json()) as any)._id).toBe(approved.id);
+    }
+  });
+
+  it('gives appeals their own total and their creator', async () => {
+    const body = (await (await t.request(`/api/campaigns/${approved.id}/appeals`)).json()) as any[];
+    expect(body).toHaveLength(1);
+    expect(body[0]).toMatchObject({
+      title: "Priya's 10k",
+      campaign_id: approved.id,
+      created_by: { first_name: 'Priya', last_name: 'Patel' },
+      summary: { total_donations: 2_500 },
+    });
+  });
+
+  it('hides a draft from anonymous callers with a 404', async () => {
+    const res = await t.request(`/api/campaigns/${draft.id}`);
+    expect(res.status).toBe(404);
+    expect(await res.json()).toEqual({ statusCode: 404, message: 'Campaign not found' });
+  });
+
+  it.each(['not-an-id', '123', 'x'.repeat(300), '00000000-0000-0000-0000-000000000000'])(
+    'answers 404, never 500, for the id %s',
+    async (id) => {
+      const res = await t.request(`/api/campaigns/${id}`);
+      expect(res.status).toBe(404);
+      expect(((await res.json()) as any).statusCode).toBe(404);
+    },
+  );
+
+  it('bounds page sizes', async () => {
+    const res = await t.request('/api/campaigns?limit=1000');
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as any).message).toMatch(/limit/);
+  });
+});
