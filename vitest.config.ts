@@ -1,16 +1,48 @@
+import path from 'node:path';
+import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-plugin';
 import { defineConfig } from 'vitest/config';
 
-export default defineConfig({
-  test: {
-    projects: [
-      {
-        resolve: { alias: { '#test-engine': new URL('./tests/setup/engine.node.ts', import.meta.url).pathname } },
-        test: {
-          name: 'node',
-          environment: 'node',
-          include: ['api/**/*.test.ts', 'db/**/*.test.ts', 'src/**/*.test.{ts,tsx}', 'scripts/**/*.test.ts'],
+const here = (p: string) => path.join(import.meta.dirname, p);
+
+/** API and database tests: the same files run on libSQL in Node and on D1 inside workerd. */
+const engineTests = ['api/**/*.test.ts', 'db/**/*.test.ts'];
+
+export default defineConfig(async () => {
+  const migrations = await readD1Migrations(here('db/migrations'));
+  return {
+    test: {
+      projects: [
+        {
+          extends: false,
+          resolve: { alias: { '#test-engine': here('tests/setup/engine.node.ts') } },
+          test: {
+            name: 'node',
+            environment: 'node',
+            include: [...engineTests, 'src/**/*.test.{ts,tsx}', 'scripts/**/*.test.ts', 'tests/unit/**/*.test.ts'],
+          },
         },
-      },
-    ],
-  },
+        {
+          extends: false,
+          resolve: { alias: { '#test-engine': here('tests/setup/engine.workers.ts') } },
+          plugins: [
+            cloudflareTest({
+              miniflare: {
+                compatibilityDate: '2026-10-01',
+                compatibilityFlags: ['nodejs_compat'],
+                d1Databases: { DB: 'test-db' },
+                bindings: { TEST_MIGRATIONS: migrations },
+              },
+            }),
+          ],
+          test: {
+            name: 'workers',
+            include: engineTests,
+            // Node-only suites (they spawn processes or read files) opt out by name.
+            exclude: ['**/*.node.test.ts'],
+            setupFiles: [here('tests/setup/apply-migrations.workers.ts')],
+          },
+        },
+      ],
+    },
+  };
 });

@@ -3,6 +3,7 @@
  * build in workerd at http://localhost:4321 (PORT overrides). `npm run dev` serves with hot reload.
  */
 import { spawn, spawnSync } from 'node:child_process';
+import { serveBuiltWorker } from './serve';
 
 const dev = process.argv.includes('--dev');
 const port = process.env.PORT ?? '4321';
@@ -12,9 +13,12 @@ function run(command: string, args: string[]) {
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
 
-if (!dev) run('astro', ['build']);
 run('tsx', ['scripts/db-local.ts', 'seed']);
-
-const server = spawn('astro', [dev ? 'dev' : 'preview', '--port', port], { stdio: 'inherit' });
-for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => server.kill(signal));
-server.on('exit', (code) => process.exit(code ?? 0));
+if (dev) {
+  const server = spawn('astro', ['dev', '--port', port], { stdio: 'inherit' });
+  server.on('exit', (code) => process.exit(code ?? 0));
+} else {
+  run('astro', ['build']);
+  console.log(`\n  UK NFP is starting at http://localhost:${port}\n`);
+  serveBuiltWorker(port, '.wrangler/state');
+}

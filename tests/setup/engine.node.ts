@@ -4,7 +4,7 @@ import { migrate } from 'drizzle-orm/libsql/migrator';
 import type { Db } from '../../db/client';
 import * as schema from '../../db/schema';
 
-export const engineName = 'libsql';
+export const engineName: string = 'libsql';
 
 /** A fresh, migrated in-memory libSQL database for one test file. */
 export async function createEngineDb(): Promise<{ db: Db; env: Record<string, unknown> }> {

@@ -1,0 +1,16 @@
+/**
+ * Serves the built worker (dist/server) in workerd through wrangler, on a given local D1 state.
+ * Shared by `npm start` and the browser tests' server.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+
+export function serveBuiltWorker(port: string, persistTo: string, extraEnv: Record<string, string> = {}) {
+  const args = ['dev', '--config', 'dist/server/wrangler.json', '--port', port, '--ip', 'localhost', '--persist-to', persistTo, '--show-interactive-dev-session=false'];
+  if (existsSync('.dev.vars')) args.push('--env-file', '.dev.vars');
+  for (const [key, value] of Object.entries(extraEnv)) args.push('--var', `${key}:${value}`);
+  const server = spawn('wrangler', args, { stdio: 'inherit', env: { ...process.env } });
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => server.kill(signal));
+  server.on('exit', (code) => process.exit(code ?? 0));
+  return server;
+}
