@@ -19,6 +19,8 @@ export default defineConfig(async () => {
             name: 'node',
             environment: 'node',
             include: [...engineTests, 'src/**/*.test.{ts,tsx}', 'scripts/**/*.test.ts', 'tests/unit/**/*.test.ts'],
+            // Suites that need a Workers binding with no Node equivalent (R2) run only in workerd.
+            exclude: ['**/*.workers.test.ts', '**/node_modules/**'],
           },
         },
         {
@@ -30,6 +32,7 @@ export default defineConfig(async () => {
                 compatibilityDate: '2026-10-01',
                 compatibilityFlags: ['nodejs_compat'],
                 d1Databases: { DB: 'test-db' },
+                r2Buckets: ['IMAGES'],
                 bindings: { TEST_MIGRATIONS: migrations },
               },
             }),
