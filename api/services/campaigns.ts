@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, isNotNull, isNull, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNotNull, isNull, or, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/sqlite-core';
 import type { Db } from '../../db/client';
 import { parseId, toShortId } from '../../db/ids';
@@ -63,12 +63,18 @@ export function imageUrl(key: string): string {
   return key.startsWith('/') || key.startsWith('http') ? key : `/images/${encodeURIComponent(key)}`;
 }
 
-/** What a viewer may see: anonymous and donors only approved items; admins any status they ask for. */
+/**
+ * What a viewer may see in a list: anonymous callers and donors only approved items; admins any
+ * status they ask for; org admins approved items, or other statuses within their own organizations.
+ */
 function statusCondition(viewer: AuthUser | null, status: CampaignStatus | 'all' | undefined): SQL | undefined {
   const requested = status ?? 'approved';
-  if (viewer?.type === 'admin' || viewer?.type === 'org_admin') {
-    if (requested === 'all') return inArray(campaigns.status, ['draft', 'approved']);
-    return eq(campaigns.status, requested);
+  const statuses: CampaignStatus[] = requested === 'all' ? ['draft', 'approved'] : [requested];
+  if (viewer?.type === 'admin') return inArray(campaigns.status, statuses);
+  if (viewer?.type === 'org_admin') {
+    const own = viewer.orgIds.length ? inArray(campaigns.organizationId, viewer.orgIds) : sql`0`;
+    const visible = or(eq(campaigns.status, 'approved'), own);
+    return and(inArray(campaigns.status, statuses), visible);
   }
   return eq(campaigns.status, 'approved');
 }
@@ -84,12 +90,7 @@ export type ListOptions = {
 };
 
 export async function listCampaigns(db: Db, options: ListOptions): Promise<CampaignDto[]> {
-  const conditions: (SQL | undefined)[] = [
-    options.kind === 'campaign' ? isNull(campaigns.campaignId) : isNotNull(campaigns.campaignId),
-    options.parentId ? eq(campaigns.campaignId, options.parentId) : undefined,
-    statusCondition(options.viewer, options.status),
-    options.excludeId ? sql`${campaigns.id} <> ${options.excludeId}` : undefined,
-  ];
+  const conditions = listConditions(options);
   const limit = Math.min(Math.max(options.limit ?? DEFAULT_PAGE_SIZE, 1), MAX_PAGE_SIZE);
   const rows = await db
     .select(campaignColumns)
@@ -100,6 +101,24 @@ export async function listCampaigns(db: Db, options: ListOptions): Promise<Campa
     .limit(limit)
     .offset(Math.max(options.offset ?? 0, 0));
   return rows.map(toCampaignDto);
+}
+
+function listConditions(options: Omit<ListOptions, 'limit' | 'offset'>): (SQL | undefined)[] {
+  return [
+    options.kind === 'campaign' ? isNull(campaigns.campaignId) : isNotNull(campaigns.campaignId),
+    options.parentId ? eq(campaigns.campaignId, options.parentId) : undefined,
+    statusCondition(options.viewer, options.status),
+    options.excludeId ? sql`${campaigns.id} <> ${options.excludeId}` : undefined,
+  ];
+}
+
+/** How many items a list has (same filters as listCampaigns), for pagination. */
+export async function countCampaigns(db: Db, options: Omit<ListOptions, 'limit' | 'offset'>): Promise<number> {
+  const [row] = await db
+    .select({ n: sql<number>`count(*)` })
+    .from(campaigns)
+    .where(and(...listConditions(options)));
+  return Number(row?.n ?? 0);
 }
 
 /** Light list for pickers: approved campaigns' ids and titles. */

@@ -1,6 +1,14 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { toShortId } from '../../../db/ids';
-import { createAppeal, createCampaign, createDonation, createSession, createUser } from '../../../tests/factories';
+import {
+  addOrganizationAdmin,
+  createAppeal,
+  createCampaign,
+  createDonation,
+  createOrganization,
+  createSession,
+  createUser,
+} from '../../../tests/factories';
 import { engineName, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
 
 describe(`campaigns API (${engineName})`, () => {
@@ -90,5 +98,54 @@ describe(`campaigns API (${engineName})`, () => {
     const res = await t.request('/api/campaigns?limit=1000');
     expect(res.status).toBe(400);
     expect(((await res.json()) as any).message).toMatch(/limit/);
+  });
+
+  it('lists only approved appeals to anonymous callers and signed-in donors', async () => {
+    const draftAppeal = await createAppeal(t.db, approved.id, { title: 'Draft appeal', status: 'draft' });
+    await createAppeal(t.db, approved.id, { title: 'Deleted appeal', status: 'deleted' });
+    const donor = await createUser(t.db);
+    const donorToken = await createSession(t.db, donor.id);
+    for (const token of [undefined, donorToken]) {
+      for (const path of ['/api/appeals', '/api/appeals?status=draft', `/api/campaigns/${approved.id}/appeals?status=all`]) {
+        const body = (await (await t.request(path, { token })).json()) as any[];
+        expect(body.length).toBeGreaterThan(0);
+        expect(body.every((a) => a.status === 'approved'), path).toBe(true);
+        expect(body.every((a) => a.campaign_id), path).toBe(true);
+      }
+      expect((await t.request(`/api/appeals/${draftAppeal.id}`, { token })).status).toBe(404);
+    }
+  });
+
+  it('answers 404 for the appeals of a draft campaign to anonymous callers', async () => {
+    const res = await t.request(`/api/campaigns/${draft.id}/appeals`);
+    expect(res.status).toBe(404);
+    expect(await res.json()).toEqual({ statusCode: 404, message: 'Campaign not found' });
+  });
+
+  it('pages lists with limit and page, newest first', async () => {
+    const parent = await createCampaign(t.db, { title: 'Paged parent' });
+    const base = Date.now();
+    for (let i = 0; i < 5; i++) {
+      await createAppeal(t.db, parent.id, { title: `Paged ${i}`, createdAt: new Date(base - i * 60_000) });
+    }
+    const page = async (n: number) =>
+      ((await (await t.request(`/api/campaigns/${parent.id}/appeals?limit=2&page=${n}`)).json()) as any[]).map((a) => a.title);
+    expect(await page(1)).toEqual(['Paged 0', 'Paged 1']);
+    expect(await page(2)).toEqual(['Paged 2', 'Paged 3']);
+    expect(await page(3)).toEqual(['Paged 4']);
+    expect(await page(4)).toEqual([]);
+    expect((await t.request('/api/appeals?page=0')).status).toBe(400);
+  });
+
+  it("lets an org admin see drafts of their own organization only", async () => {
+    const mine = await createOrganization(t.db);
+    const other = await createOrganization(t.db);
+    const orgAdmin = await createUser(t.db, { type: 'org_admin' });
+    await addOrganizationAdmin(t.db, mine.id, orgAdmin.id);
+    const token = await createSession(t.db, orgAdmin.id);
+    await createCampaign(t.db, { title: 'Mine draft', status: 'draft', organizationId: mine.id });
+    await createCampaign(t.db, { title: 'Other draft', status: 'draft', organizationId: other.id });
+    const body = (await (await t.request('/api/campaigns?status=draft', { token })).json()) as any[];
+    expect(body.map((c) => c.title)).toEqual(['Mine draft']);
   });
 });

@@ -1,0 +1,101 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { toShortId } from '../../../db/ids';
+import { createAppeal, createCampaign, createDonation, createSession, createUser } from '../../../tests/factories';
+import { engineName, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
+
+describe(`GET /api/donations?type=public (${engineName})`, () => {
+  let t: TestApp;
+  let campaign: Awaited<ReturnType<typeof createCampaign>>;
+  let appeal: Awaited<ReturnType<typeof createAppeal>>;
+  let draftAppeal: Awaited<ReturnType<typeof createAppeal>>;
+
+  beforeAll(async () => {
+    t = await setupTestApp();
+    const amira = await createUser(t.db, { firstName: 'Amira', lastName: 'khan', email: `amira-${Date.now()}@example.com` });
+    const oliver = await createUser(t.db, { firstName: 'Oliver', lastName: 'Hughes' });
+    const nameless = await createUser(t.db, { firstName: '', lastName: '' });
+    campaign = await createCampaign(t.db, { title: 'Leaderboard campaign' });
+    appeal = await createAppeal(t.db, campaign.id, { title: 'Leaderboard appeal' });
+    draftAppeal = await createAppeal(t.db, campaign.id, { status: 'draft' });
+    const give = (donorId: string, amount: number, extra: Record<string, unknown> = {}) =>
+      createDonation(t.db, { donorId, campaignId: campaign.id, amount, ...extra });
+    await give(amira.id, 2_000, { appealId: appeal.id });
+    await give(amira.id, 3_000, { appealId: appeal.id });
+    await give(oliver.id, 10_000);
+    await give(oliver.id, 1_000, { appealId: appeal.id });
+    await give(nameless.id, 500, { appealId: appeal.id });
+    // Not counted: pending, failed and refunded gifts.
+    await give(nameless.id, 90_000, { appealId: appeal.id, status: 'pending' });
+    await give(nameless.id, 90_000, { appealId: appeal.id, status: 'failed' });
+    await give(oliver.id, 90_000, { appealId: appeal.id, status: 'refunded', refundedAmount: 90_000 });
+  });
+
+  it("ranks an appeal's donors by total, with display names and no emails", async () => {
+    const res = await t.request(`/api/donations?type=public&appeal_id=${appeal.id}`);
+    expect(res.status).toBe(200);
+    const body = await res.json();
+    expect(body).toEqual([
+      { donor: 'Amira K.', count: 2, total: 5_000 },
+      { donor: 'Oliver H.', count: 1, total: 1_000 },
+      { donor: 'Anonymous', count: 1, total: 500 },
+    ]);
+    expect(JSON.stringify(body)).not.toMatch(/@/);
+  });
+
+  it("counts a campaign's own gifts and its appeals' gifts, and accepts short ids", async () => {
+    const res = await t.request(`/api/donations?type=public&campaign_id=${toShortId(campaign.id)}`);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual([
+      { donor: 'Oliver H.', count: 2, total: 11_000 },
+      { donor: 'Amira K.', count: 2, total: 5_000 },
+      { donor: 'Anonymous', count: 1, total: 500 },
+    ]);
+  });
+
+  it('returns at most ten donors', async () => {
+    const big = await createCampaign(t.db);
+    for (let i = 0; i < 12; i++) {
+      const donor = await createUser(t.db, { firstName: `Donor${i}`, lastName: 'Z' });
+      await createDonation(t.db, { donorId: donor.id, campaignId: big.id, amount: 100 + i });
+    }
+    const body = (await (await t.request(`/api/donations?type=public&campaign_id=${big.id}`)).json()) as any[];
+    expect(body).toHaveLength(10);
+    expect(body[0]).toEqual({ donor: 'Donor11 Z.', count: 1, total: 111 });
+    expect((await t.request(`/api/donations?type=public&campaign_id=${big.id}&limit=50`)).status).toBe(400);
+  });
+
+  it('hides the leaderboard of a draft appeal from anonymous callers', async () => {
+    const res = await t.request(`/api/donations?type=public&appeal_id=${draftAppeal.id}`);
+    expect(res.status).toBe(404);
+    expect(await res.json()).toEqual({ statusCode: 404, message: 'Appeal not found' });
+  });
+
+  it.each([
+    ['type=public', 400, /exactly one of campaign_id or appeal_id/],
+    ['type=public&campaign_id=a&appeal_id=b', 400, /exactly one/],
+    ['type=public&appeal_id=not-an-id', 404, /Appeal not found/],
+    ['type=public&campaign_id=00000000-0000-0000-0000-000000000000', 404, /Campaign not found/],
+    ['type=bogus', 400, /type must be one of/],
+    ['', 400, /type must be one of/],
+    ['type=me', 401, /Sign in/],
+  ])('answers %s with %i and a readable message', async (query, status, message) => {
+    const res = await t.request(`/api/donations?${query}`);
+    expect(res.status).toBe(status);
+    const body = (await res.json()) as { statusCode: number; message: string };
+    expect(body.statusCode).toBe(status);
+    expect(body.message).toMatch(message);
+  });
+
+  it('does not treat a campaign id as an appeal id', async () => {
+    const res = await t.request(`/api/donations?type=public&appeal_id=${campaign.id}`);
+    expect(res.status).toBe(404);
+  });
+
+  it('lets a signed-in donor read the public leaderboard too', async () => {
+    const user = await createUser(t.db);
+    const token = await createSession(t.db, user.id);
+    const res = await t.request(`/api/donations?type=public&appeal_id=${toShortId(appeal.id)}`, { token });
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as any[])[0].donor).toBe('Amira K.');
+  });
+});
