@@ -52,3 +52,20 @@ export async function resolveSessionUser(db: Db, token: string, now: Date): Prom
     sessionId: row.session.id,
   };
 }
+
+/** A fresh session for every sign-in; only the token's hash is stored. */
+export async function startSession(db: Db, userId: string, now: Date): Promise<string> {
+  const token = newSessionToken();
+  await db.insert(sessions).values({
+    tokenHash: await sha256Hex(token),
+    userId,
+    createdAt: now,
+    lastSeenAt: now,
+    expiresAt: new Date(now.getTime() + SESSION_ABSOLUTE_MS),
+  });
+  return token;
+}
+
+export async function revokeSession(db: Db, sessionId: string, now: Date): Promise<void> {
+  await db.update(sessions).set({ revokedAt: now }).where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt)));
+}
