@@ -14,6 +14,8 @@ export type AppConfig = {
   mailApiUrl: string;
   mailFrom: string;
   publicOrigin: string | null;
+  /** DEFAULT_CAMPAIGN_ID: parent of appeals created without a campaign_id. */
+  defaultCampaignId: string | null;
 };
 
 const DEV_AUTH_SECRET = 'local-development-only-secret-change-me';
@@ -40,5 +42,6 @@ export function readConfig(env: Bindings): AppConfig {
     mailApiUrl: env.MAIL_API_URL || 'https://api.resend.com/emails',
     mailFrom: env.MAIL_FROM || 'UK NFP <hello@uknfp.org>',
     publicOrigin: env.PUBLIC_ORIGIN || null,
+    defaultCampaignId: env.DEFAULT_CAMPAIGN_ID?.trim() || null,
   };
 }

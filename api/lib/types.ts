@@ -15,6 +15,8 @@ export type Bindings = DbEnv & {
   MAIL_API_URL?: string;
   MAIL_FROM?: string;
   PUBLIC_ORIGIN?: string;
+  /** Parent campaign for appeals created without one (spec section 7); else the oldest approved campaign. */
+  DEFAULT_CAMPAIGN_ID?: string;
 };
 
 export type AuthUser = {
