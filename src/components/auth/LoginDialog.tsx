@@ -1,0 +1,182 @@
+import { useStore } from '@nanostores/react';
+import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
+import { isApiError } from '../../lib/api-client';
+import { $loginOpen, closeLogin, requestCode, verifyCode } from '../../stores/auth';
+
+const CODE_LENGTH = 6;
+/** Spec section 5: a simple address pattern gates Next; the server checks properly. */
+const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/** The two-step sign-in dialog (spec sections 2, 4, 5) on a native modal <dialog>. */
+export default function LoginDialog() {
+  const open = useStore($loginOpen);
+  const dialog = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
+  const codeInput = useRef<HTMLInputElement>(null);
+  const [step, setStep] = useState<0 | 1>(0);
+  const [email, setEmail] = useState('');
+  const [code, setCode] = useState('');
+  const [firstName, setFirstName] = useState('');
+  const [lastName, setLastName] = useState('');
+  const [newUser, setNewUser] = useState(false);
+  const [loading, setLoading] = useState(false);
+  const [notice, setNotice] = useState('');
+  const [error, setError] = useState('');
+
+  useEffect(() => {
+    const el = dialog.current;
+    if (!el) return;
+    if (open && !el.open) el.showModal();
+    if (!open && el.open) el.close();
+  }, [open]);
+
+  // Moving to step 1 replaces the focused form, so put focus on the code field explicitly.
+  useEffect(() => {
+    if (step === 1) codeInput.current?.focus();
+  }, [step]);
+
+  function reset() {
+    setStep(0);
+    setEmail('');
+    setCode('');
+    setFirstName('');
+    setLastName('');
+    setNewUser(false);
+    setNotice('');
+    setError('');
+    setLoading(false);
+  }
+
+  async function sendCode(event?: FormEvent) {
+    event?.preventDefault();
+    if (!EMAIL_PATTERN.test(email.trim()) || loading) return;
+    setLoading(true);
+    setError('');
+    const result = await requestCode(email.trim());
+    setLoading(false);
+    // Spec section 4: step 0 moves to step 1 whatever the result.
+    if (isApiError(result)) {
+      setError(result.message);
+      setNotice('');
+    } else {
+      setNewUser(result.new_user);
+      setNotice(result.message);
+    }
+    setCode('');
+    setStep(1);
+  }
+
+  async function submitCode(event: FormEvent) {
+    event.preventDefault();
+    if (!canLogin) return;
+    setLoading(true);
+    setError('');
+    const result = await verifyCode({
+      email: email.trim(),
+      code,
+      ...(newUser ? { first_name: firstName.trim(), last_name: lastName.trim() } : {}),
+    });
+    setLoading(false);
+    if (isApiError(result)) setError(result.message);
+    else closeLogin();
+  }
+
+  const canNext = EMAIL_PATTERN.test(email.trim()) && !loading;
+  const canLogin = code.length === CODE_LENGTH && (!newUser || (firstName.trim() !== '' && lastName.trim() !== '')) && !loading;
+
+  return (
+    <dialog
+      ref={dialog}
+      className="login-dialog"
+      aria-labelledby={titleId}
+      onClose={() => {
+        closeLogin();
+        reset();
+      }}
+      onClick={(event) => {
+        // A click on the backdrop lands on the <dialog> itself, outside the inner panel.
+        if (event.target === event.currentTarget) closeLogin();
+      }}
+    >
+      <div className="login-panel">
+        <div className="login-head">
+          <h2 id={titleId}>{step === 0 ? 'Log in or sign up' : 'Enter your code'}</h2>
+          <button type="button" className="icon-btn" aria-label="Close" onClick={closeLogin}>
+            <svg width="20" height="20" viewBox="0 0 24 24" aria-hidden="true">
+              <path d="M6 6l12 12M18 6L6 18" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
+            </svg>
+          </button>
+        </div>
+        {step === 0 ? (
+          <form onSubmit={sendCode} noValidate>
+            <p className="login-hint">We will email you a {CODE_LENGTH}-digit code. No password needed.</p>
+            <label className="field">
+              <span>Email address</span>
+              <input
+                type="email"
+                name="email"
+                autoComplete="email"
+                inputMode="email"
+                required
+                autoFocus
+                value={email}
+                onChange={(e) => setEmail(e.target.value)}
+              />
+            </label>
+            <button type="submit" className="btn btn-primary btn-block" disabled={!canNext}>
+              {loading ? 'Sending…' : 'Next'}
+            </button>
+          </form>
+        ) : (
+          <form onSubmit={submitCode} noValidate>
+            <p className="login-hint" role="status">
+              {notice || `Check ${email.trim()} for a ${CODE_LENGTH}-digit code.`}
+            </p>
+            <label className="field">
+              <span>{CODE_LENGTH}-digit code</span>
+              <input
+                ref={codeInput}
+                name="code"
+                autoComplete="one-time-code"
+                inputMode="numeric"
+                required
+                maxLength={CODE_LENGTH}
+                value={code}
+                onChange={(e) => setCode(e.target.value.slice(0, CODE_LENGTH))}
+                className="code-input"
+              />
+            </label>
+            {newUser && (
+              <div className="name-fields">
+                <label className="field">
+                  <span>First name</span>
+                  <input name="first_name" autoComplete="given-name" required maxLength={100} value={firstName} onChange={(e) => setFirstName(e.target.value)} />
+                </label>
+                <label className="field">
+                  <span>Last name</span>
+                  <input name="last_name" autoComplete="family-name" required maxLength={100} value={lastName} onChange={(e) => setLastName(e.target.value)} />
+                </label>
+              </div>
+            )}
+            <button type="submit" className="btn btn-primary btn-block" disabled={!canLogin}>
+              {loading ? 'Checking…' : 'Login'}
+            </button>
+            <div className="login-links">
+              <button type="button" className="link-btn" disabled={loading} onClick={() => { setStep(0); setError(''); }}>
+                Use a different email
+              </button>
+              <button type="button" className="link-btn" disabled={loading} onClick={() => sendCode()}>
+                Send a new code
+              </button>
+            </div>
+          </form>
+        )}
+        {error && (
+          <p className="form-error" role="alert">
+            {error}
+          </p>
+        )}
+      </div>
+    </dialog>
+  );
+}

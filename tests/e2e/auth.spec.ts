@@ -1,0 +1,121 @@
+import { expect, type APIRequestContext, type Page, test } from '@playwright/test';
+
+async function codeFor(request: APIRequestContext, email: string): Promise<string> {
+  let code = '';
+  await expect(async () => {
+    const res = await request.get(`/api/dev/outbox?to=${encodeURIComponent(email)}`);
+    expect(res.status()).toBe(200);
+    const [mail] = (await res.json()) as { text: string }[];
+    code = /code is: (\d{6})/.exec(mail?.text ?? '')?.[1] ?? '';
+    expect(code).toMatch(/^\d{6}$/);
+  }).toPass({ timeout: 5_000 });
+  return code;
+}
+
+async function openDialog(page: Page) {
+  await page.waitForSelector('astro-island:not([ssr])');
+  await page.locator('header').getByRole('button', { name: 'Login' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Log in or sign up' });
+  await expect(dialog).toBeVisible();
+  return dialog;
+}
+
+test('a seeded donor signs in with the emailed code, stays signed in after reload, and logs out', async ({ page, request }) => {
+  await page.goto('/campaigns');
+  const dialog = await openDialog(page);
+  const next = dialog.getByRole('button', { name: 'Next' });
+  await expect(next).toBeDisabled();
+  await dialog.getByLabel('Email address').fill('donor@example');
+  await expect(next).toBeDisabled();
+  await dialog.getByLabel('Email address').fill('donor@example.org');
+  await next.click();
+
+  const codeDialog = page.getByRole('dialog', { name: 'Enter your code' });
+  const loginButton = codeDialog.getByRole('button', { name: 'Login' });
+  await expect(codeDialog.getByLabel('6-digit code')).toBeFocused();
+  await expect(codeDialog.getByLabel('First name')).toHaveCount(0);
+  const code = await codeFor(request, 'donor@example.org');
+  await codeDialog.getByLabel('6-digit code').fill(code.slice(0, 5));
+  await expect(loginButton).toBeDisabled();
+  await codeDialog.getByLabel('6-digit code').fill(`${code}99`);
+  await expect(codeDialog.getByLabel('6-digit code')).toHaveValue(code);
+  await loginButton.click();
+
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+  const avatar = page.getByRole('button', { name: /Account menu for/ });
+  await expect(avatar).toHaveText(/^[A-Z]{1,2}$/);
+  expect(await page.evaluate(() => localStorage.getItem('uk_nfp_token'))).toMatch(/^[A-Za-z0-9_-]{43}$/);
+
+  await page.reload();
+  await page.waitForSelector('astro-island:not([ssr])');
+  await expect(avatar).toBeVisible();
+  await avatar.click();
+  const menu = page.getByRole('menu', { name: 'Account' });
+  await expect(menu.getByRole('menuitem', { name: 'Dashboard' })).toHaveAttribute('href', '/dashboard/overview');
+  await expect(menu.getByRole('menuitem', { name: 'Dashboard' })).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(menu).toHaveCount(0);
+  await expect(avatar).toBeFocused();
+
+  await avatar.click();
+  await page.getByRole('menuitem', { name: 'Log out' }).click();
+  await expect(page).toHaveURL('/');
+  await page.waitForSelector('astro-island:not([ssr])');
+  await expect(page.locator('header').getByRole('button', { name: 'Login' })).toBeVisible();
+  expect(await page.evaluate(() => localStorage.getItem('uk_nfp_token'))).toBeNull();
+});
+
+test('a new visitor gives a name with the code; closing the dialog resets it', async ({ page, request }) => {
+  const email = `new-${Date.now()}@example.net`;
+  await page.goto('/');
+  let dialog = await openDialog(page);
+  await dialog.getByLabel('Email address').fill(email);
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+  dialog = await openDialog(page);
+  await expect(dialog.getByLabel('Email address')).toHaveValue('');
+
+  await dialog.getByLabel('Email address').fill(email);
+  await dialog.getByRole('button', { name: 'Next' }).click();
+  const codeDialog = page.getByRole('dialog', { name: 'Enter your code' });
+  const loginButton = codeDialog.getByRole('button', { name: 'Login' });
+  await codeDialog.getByLabel('6-digit code').fill(await codeFor(request, email));
+  await expect(loginButton).toBeDisabled();
+  await codeDialog.getByLabel('First name').fill('Nia');
+  await expect(loginButton).toBeDisabled();
+  await codeDialog.getByLabel('Last name').fill('Jones');
+  await expect(loginButton).toBeEnabled();
+  await loginButton.click();
+  await expect(page.getByRole('button', { name: 'Account menu for Nia Jones' })).toHaveText('NJ');
+});
+
+test('a stored token the server rejects is cleared and the Login button returns', async ({ page }) => {
+  await page.goto('/');
+  await page.evaluate(() => localStorage.setItem('uk_nfp_token', 'x'.repeat(43)));
+  await page.reload();
+  await page.waitForSelector('astro-island:not([ssr])');
+  await expect(page.locator('header').getByRole('button', { name: 'Login' })).toBeVisible();
+  await expect.poll(() => page.evaluate(() => localStorage.getItem('uk_nfp_token'))).toBeNull();
+});
+
+test('the sign-in dialog and avatar menu fit desktop and phone widths', async ({ page, request }) => {
+  for (const [label, width, height] of [['desktop', 1280, 800], ['phone', 390, 844]] as const) {
+    await page.setViewportSize({ width, height });
+    await page.goto('/');
+    const dialog = await openDialog(page);
+    await dialog.getByLabel('Email address').fill('orgadmin@example.org');
+    await page.screenshot({ path: `test-results/auth-dialog-${label}.png` });
+    await dialog.getByRole('button', { name: 'Next' }).click();
+    const codeDialog = page.getByRole('dialog', { name: 'Enter your code' });
+    await codeDialog.getByLabel('6-digit code').fill(await codeFor(request, 'orgadmin@example.org'));
+    await page.screenshot({ path: `test-results/auth-code-${label}.png` });
+    const box = await codeDialog.boundingBox();
+    expect(box!.width).toBeLessThanOrEqual(width);
+    await codeDialog.getByRole('button', { name: 'Login' }).click();
+    await page.getByRole('button', { name: /Account menu for/ }).click();
+    await expect(page.getByRole('menu')).toBeVisible();
+    await page.screenshot({ path: `test-results/auth-menu-${label}.png` });
+    await page.getByRole('menuitem', { name: 'Log out' }).click();
+    await expect(page).toHaveURL('/');
+  }
+});
