@@ -1,13 +1,19 @@
 import { type AppDeps, createBaseApp } from './lib/create-app';
 import { authRouter } from './routes/auth/auth.index';
 import { campaignsRouter } from './routes/campaigns/campaigns.index';
+import { campaignsWriteRouter } from './routes/campaigns/campaigns.write';
 import { devRouter } from './routes/dev/dev.index';
 import { donationsRouter } from './routes/donations/donations.index';
 import { healthRouter } from './routes/health/health.index';
+import { imagesRouter } from './routes/images/images.index';
+import { templateCausesRouter } from './routes/template-causes/template-causes.index';
 
 /** The JSON API, mounted at /api by src/fetch.ts and used directly by tests. */
 export function createApp(deps: AppDeps = {}) {
   return createBaseApp(deps).basePath('/api').route('/', healthRouter).route('/', campaignsRouter)
+    .route('/', campaignsWriteRouter)
+    .route('/', imagesRouter)
+    .route('/', templateCausesRouter)
     .route('/', donationsRouter)
     .route('/', authRouter)
     .route('/', devRouter);

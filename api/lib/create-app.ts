@@ -11,6 +11,12 @@ import type { AppEnv } from './types';
 /** Largest JSON body accepted by default; image uploads raise it per route. */
 export const DEFAULT_BODY_LIMIT = 100 * 1024;
 
+/** Routes that apply their own, larger bodyLimit (campaign images arrive as base64 JSON). */
+const OWN_BODY_LIMIT_ROUTES: [string, RegExp][] = [
+  ['POST', /^\/api\/campaigns\/?$/],
+  ['PUT', /^\/api\/campaigns\/[^/]+\/?$/],
+];
+
 export type AppDeps = {
   /** Injected database (tests on libSQL); otherwise built from the bindings per request. */
   db?: Db;
@@ -32,11 +38,14 @@ export function createBaseApp(deps: AppDeps = {}) {
     await next();
     c.header('X-Request-Id', c.get('requestId'));
   });
-  app.use(
-    bodyLimit({
-      maxSize: DEFAULT_BODY_LIMIT,
-      onError: (c) => c.json(errorBody(413, `Request body is too large (limit ${DEFAULT_BODY_LIMIT / 1024} KB)`), 413),
-    }),
+  const defaultBodyLimit = bodyLimit({
+    maxSize: DEFAULT_BODY_LIMIT,
+    onError: (c) => c.json(errorBody(413, `Request body is too large (limit ${DEFAULT_BODY_LIMIT / 1024} KB)`), 413),
+  });
+  app.use((c, next) =>
+    OWN_BODY_LIMIT_ROUTES.some(([method, path]) => c.req.method === method && path.test(c.req.path))
+      ? next()
+      : defaultBodyLimit(c, next),
   );
   app.use(dbMiddleware(deps));
   app.use(authMiddleware());

@@ -60,7 +60,7 @@ export function toCampaignDto({ row, creatorFirstName, creatorLastName, totalDon
 
 /** Stored keys are served by the worker; seeded demo images are static files (absolute paths). */
 export function imageUrl(key: string): string {
-  return key.startsWith('/') || key.startsWith('http') ? key : `/images/${encodeURIComponent(key)}`;
+  return key.startsWith('/') || key.startsWith('http') ? key : `/api/images/${key.split('/').map(encodeURIComponent).join('/')}`;
 }
 
 /**

@@ -1,0 +1,363 @@
+import { and, asc, eq, isNull } from 'drizzle-orm';
+import { z } from 'zod';
+import type { Db } from '../../db/client';
+import { parseId } from '../../db/ids';
+import { CAMPAIGN_STATUSES, campaigns, organizations, type StoredImage, templateCauses } from '../../db/schema';
+import type { AppConfig } from '../lib/config';
+import { badRequest, forbidden, notFound } from '../lib/errors';
+import type { AuthUser } from '../lib/types';
+import { type CampaignDto, getCampaign } from './campaigns';
+import {
+  deleteKeys,
+  isAcceptableKey,
+  isStoredKey,
+  MAX_IMAGES,
+  type PreparedUpload,
+  prepareUpload,
+  requireBucket,
+  storeUploads,
+} from './images';
+
+export const MAX_TITLE = 120;
+export const MAX_DESCRIPTION = 150;
+export const MAX_STORY = 20_000;
+/** £1,000,000 in pence. */
+export const MAX_GOAL = 100_000_000;
+export const DEFAULT_DURATION_DAYS = 20;
+
+const VIDEO_HOSTS = ['youtube.com', 'youtu.be', 'youtube-nocookie.com', 'vimeo.com', 'loom.com', 'wistia.com', 'wistia.net'];
+
+/** Spec section 5 guidance, enforced: an https link to YouTube, Vimeo, Loom or Wistia. */
+export function isAllowedVideoUrl(value: string): boolean {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return false;
+  }
+  if (url.protocol !== 'https:' || url.username || url.password) return false;
+  const host = url.hostname.toLowerCase();
+  return VIDEO_HOSTS.some((allowed) => host === allowed || host.endsWith(`.${allowed}`));
+}
+
+const isoDate = z
+  .string({ error: 'must be a date like 2026-05-31' })
+  .trim()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date like 2026-05-31')
+  .refine((v) => !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v), 'is not a real calendar date');
+
+const imageInput = z
+  .object({
+    Key: z.string({ error: 'Key must be text' }).trim().min(1).max(300).optional(),
+    base64: z.string({ error: 'base64 must be text' }).min(1, 'base64 is empty').optional(),
+    name: z.string({ error: 'name must be text' }).trim().max(200, 'name must be at most 200 characters').optional(),
+    size: z.number().nonnegative().optional(),
+    type: z.string().max(100).optional(),
+  })
+  .refine((image) => Boolean(image.Key) !== Boolean(image.base64), {
+    message: 'each image needs either a Key (an image already stored) or base64 data (a new image), not both',
+  });
+
+const optionalId = (field: string) =>
+  z
+    .string({ error: `${field} must be an id` })
+    .trim()
+    .max(60, `${field} is not a valid id`)
+    .nullish()
+    .transform((v) => v || null);
+
+/** The editor's payload (spec section 7); PUT accepts any subset of it. */
+export const campaignInput = z.object({
+  title: z
+    .string({ error: 'Enter a title' })
+    .trim()
+    .min(1, 'Enter a title')
+    .max(MAX_TITLE, `title must be at most ${MAX_TITLE} characters`),
+  description: z
+    .string({ error: 'Enter a description' })
+    .trim()
+    .min(1, 'Enter a description')
+    .max(MAX_DESCRIPTION, `description must be at most ${MAX_DESCRIPTION} characters`),
+  story: z.string({ error: 'story must be text' }).max(MAX_STORY, `story must be at most ${MAX_STORY} characters`).nullish(),
+  video: z
+    .string({ error: 'video must be a link' })
+    .trim()
+    .max(500, 'video link must be at most 500 characters')
+    .nullish()
+    .transform((v) => v || null)
+    .refine((v) => v === null || isAllowedVideoUrl(v), 'video must be an https link to YouTube, Vimeo, Loom or Wistia'),
+  date: z
+    .object({ from: isoDate.nullish(), to: isoDate.nullish() }, { error: 'date must be {from, to}' })
+    .nullish(),
+  goal: z
+    .number({ error: 'goal must be a number of pence, e.g. 50000 for £500' })
+    .int('goal must be a whole number of pence')
+    .positive('goal must be greater than 0')
+    .max(MAX_GOAL, `goal must be at most ${MAX_GOAL} pence (£1,000,000)`),
+  images: z
+    .array(imageInput, { error: 'images must be a list' })
+    .min(1, 'Add at least one image')
+    .max(MAX_IMAGES, `You can only upload ${MAX_IMAGES} images`),
+  organization_id: optionalId('organization_id'),
+  campaign_id: optionalId('campaign_id'),
+  template_cause_id: optionalId('template_cause_id'),
+  kind: z.enum(['campaign', 'appeal'], { error: "kind must be 'campaign' or 'appeal'" }).optional(),
+  status: z.enum(CAMPAIGN_STATUSES, { error: `status must be one of ${CAMPAIGN_STATUSES.join(', ')}` }).nullish(),
+});
+export const campaignUpdateInput = campaignInput.partial();
+
+export type CampaignInput = z.infer<typeof campaignInput>;
+export type CampaignUpdate = z.infer<typeof campaignUpdateInput>;
+type Row = typeof campaigns.$inferSelect;
+
+export type WriteCtx = { db: Db; user: AuthUser; config: AppConfig; bucket: R2Bucket | undefined; now: Date };
+
+/** Spec section 6: users whose type includes 'admin' see and may set the status. */
+export const canSetStatus = (user: AuthUser) => user.type.includes('admin');
+const administers = (user: AuthUser, organizationId: string | null) =>
+  user.type === 'admin' || (user.type === 'org_admin' && organizationId !== null && user.orgIds.includes(organizationId));
+
+const dayString = (date: Date) => date.toISOString().slice(0, 10);
+
+function defaultDates(now: Date) {
+  return { from: dayString(now), to: dayString(new Date(now.getTime() + DEFAULT_DURATION_DAYS * 86_400_000)) };
+}
+
+function checkDateOrder(from: string | null, to: string | null) {
+  if (from && to && from > to) throw badRequest('date.from must be on or before date.to');
+}
+
+export async function createCampaign(ctx: WriteCtx, input: CampaignInput): Promise<CampaignDto> {
+  const { db, user } = ctx;
+  // An appeal names its parent campaign, or says kind 'appeal' to get the default campaign.
+  const isAppeal = input.campaign_id !== null || input.kind === 'appeal';
+  let parent: Row | null = null;
+  let organizationId: string | null;
+
+  if (isAppeal) {
+    parent = input.campaign_id ? await findParent(ctx, input.campaign_id) : await defaultParent(ctx);
+    organizationId = parent.organizationId;
+  } else {
+    if (!administersAny(user)) throw forbidden('Only admins and organization admins can create campaigns; start an appeal instead');
+    if (!input.organization_id) throw badRequest('organization_id: choose the organization this campaign belongs to');
+    organizationId = await checkOrganization(ctx, input.organization_id);
+  }
+
+  const templateCauseId = input.template_cause_id ? await checkTemplateCause(db, input.template_cause_id) : null;
+  const dates = { ...defaultDates(ctx.now), ...pickDates(input.date) };
+  checkDateOrder(dates.from, dates.to);
+
+  const { images, uploads } = resolveImages(ctx, input.images, []);
+  await checkKeysExist(ctx, images, skipKeys([], uploads));
+  const id = crypto.randomUUID();
+  await withUploads(ctx, uploads, () =>
+    db.insert(campaigns).values({
+      id,
+      campaignId: parent?.id ?? null,
+      organizationId,
+      title: input.title,
+      description: input.description,
+      story: input.story ?? '',
+      video: input.video,
+      dateFrom: dates.from,
+      dateTo: dates.to,
+      goal: input.goal,
+      images,
+      // Spec section 4: new items default to approved; only admins choose otherwise.
+      status: canSetStatus(user) && input.status ? input.status : 'approved',
+      createdBy: user.id,
+      templateCauseId,
+      createdAt: ctx.now,
+      updatedAt: ctx.now,
+    }),
+  );
+  return (await getCampaign(db, id, user))!;
+}
+
+export async function updateCampaign(ctx: WriteCtx, idOrShort: string, input: CampaignUpdate): Promise<CampaignDto> {
+  const { db, user } = ctx;
+  const row = await loadEditable(ctx, idOrShort);
+  const changes: Partial<typeof campaigns.$inferInsert> = {};
+
+  if (input.status && input.status !== row.status) {
+    if (!canSetStatus(user)) throw forbidden('Only admins can change the status of a campaign or appeal');
+    changes.status = input.status;
+  }
+
+  if (row.campaignId === null) {
+    if (input.campaign_id) throw badRequest('campaign_id: a campaign cannot be moved under another campaign');
+    if (input.organization_id && input.organization_id !== row.organizationId) {
+      changes.organizationId = await checkOrganization(ctx, input.organization_id);
+    }
+  } else if (input.campaign_id) {
+    const parentId = parseId(input.campaign_id);
+    if (parentId !== row.campaignId) {
+      if (parentId === row.id) throw badRequest('campaign_id: an appeal cannot be its own campaign');
+      const parent = await findParent(ctx, input.campaign_id);
+      changes.campaignId = parent.id;
+      changes.organizationId = parent.organizationId;
+    }
+  }
+
+  if (input.title !== undefined) changes.title = input.title;
+  if (input.description !== undefined) changes.description = input.description;
+  if (input.story !== undefined) changes.story = input.story ?? '';
+  if (input.video !== undefined) changes.video = input.video;
+  if (input.goal !== undefined) changes.goal = input.goal;
+  if (input.template_cause_id) changes.templateCauseId = await checkTemplateCause(db, input.template_cause_id);
+  if (input.date !== undefined) {
+    const dates = pickDates(input.date);
+    if ('from' in dates) changes.dateFrom = dates.from;
+    if ('to' in dates) changes.dateTo = dates.to;
+  }
+  checkDateOrder(changes.dateFrom !== undefined ? changes.dateFrom : row.dateFrom, changes.dateTo !== undefined ? changes.dateTo : row.dateTo);
+
+  let uploads: PreparedUpload[] = [];
+  if (input.images !== undefined) {
+    const resolved = resolveImages(ctx, input.images, row.images);
+    await checkKeysExist(ctx, resolved.images, skipKeys(row.images, resolved.uploads));
+    changes.images = resolved.images;
+    uploads = resolved.uploads;
+  }
+
+  if (Object.keys(changes).length > 0) {
+    changes.updatedAt = ctx.now;
+    await withUploads(ctx, uploads, () => db.update(campaigns).set(changes).where(eq(campaigns.id, row.id)));
+  }
+  return (await getCampaign(db, row.id, user))!;
+}
+
+const administersAny = (user: AuthUser) => user.type === 'admin' || (user.type === 'org_admin' && user.orgIds.length > 0);
+
+/** Admins; org admins of the item's organization; the creator of an appeal (unless deleted). */
+async function loadEditable(ctx: WriteCtx, idOrShort: string): Promise<Row> {
+  const id = parseId(idOrShort);
+  if (!id) throw notFound('Campaign not found: the id is not valid');
+  const [row] = await ctx.db.select().from(campaigns).where(eq(campaigns.id, id)).limit(1);
+  if (!row) throw notFound('Campaign not found');
+  const { user } = ctx;
+  const own = row.campaignId !== null && row.createdBy === user.id && row.status !== 'deleted';
+  if (administers(user, row.organizationId) || own) return row;
+  // Don't reveal drafts and deleted items to people who cannot see them.
+  if (row.status !== 'approved' && !(row.createdBy === user.id && row.status === 'draft')) throw notFound('Campaign not found');
+  throw forbidden(row.campaignId ? 'Only the fundraiser who created this appeal or an admin can edit it' : 'Only admins of this organization can edit this campaign');
+}
+
+/** A parent campaign: a campaign (not an appeal), approved unless the user administers it. */
+async function findParent(ctx: WriteCtx, idOrShort: string): Promise<Row> {
+  const id = parseId(idOrShort);
+  const [row] = id ? await ctx.db.select().from(campaigns).where(eq(campaigns.id, id)).limit(1) : [];
+  if (!row || row.campaignId !== null) throw badRequest('campaign_id: no campaign with this id; choose one from the campaign list');
+  if (row.status !== 'approved' && !administers(ctx.user, row.organizationId)) {
+    throw badRequest('campaign_id: this campaign is not open for appeals; choose another');
+  }
+  return row;
+}
+
+/** DEFAULT_CAMPAIGN_ID when it names an approved campaign, else the oldest approved campaign. */
+async function defaultParent(ctx: WriteCtx): Promise<Row> {
+  const configured = ctx.config.defaultCampaignId ? parseId(ctx.config.defaultCampaignId) : null;
+  if (configured) {
+    const [row] = await ctx.db
+      .select()
+      .from(campaigns)
+      .where(and(eq(campaigns.id, configured), isNull(campaigns.campaignId), eq(campaigns.status, 'approved')))
+      .limit(1);
+    if (row) return row;
+  }
+  const [oldest] = await ctx.db
+    .select()
+    .from(campaigns)
+    .where(and(isNull(campaigns.campaignId), eq(campaigns.status, 'approved')))
+    .orderBy(asc(campaigns.createdAt), asc(campaigns.id))
+    .limit(1);
+  if (!oldest) throw badRequest('campaign_id: choose the campaign this appeal supports (there is no default campaign)');
+  return oldest;
+}
+
+async function checkOrganization(ctx: WriteCtx, idOrShort: string): Promise<string> {
+  const id = parseId(idOrShort);
+  if (ctx.user.type !== 'admin' && !(id && administers(ctx.user, id))) {
+    throw forbidden('You can only manage campaigns of organizations you administer');
+  }
+  if (!id) throw badRequest('organization_id: no organization with this id');
+  const [row] = await ctx.db.select({ id: organizations.id }).from(organizations).where(eq(organizations.id, id)).limit(1);
+  if (!row) throw badRequest('organization_id: no organization with this id');
+  return row.id;
+}
+
+async function checkTemplateCause(db: Db, idOrShort: string): Promise<string> {
+  const id = parseId(idOrShort);
+  const [row] = id ? await db.select({ id: templateCauses.id }).from(templateCauses).where(eq(templateCauses.id, id)).limit(1) : [];
+  if (!row) throw badRequest('template_cause_id: no template cause with this id');
+  return row.id;
+}
+
+function pickDates(date: CampaignInput['date']): { from?: string | null; to?: string | null } {
+  if (!date) return {};
+  const out: { from?: string | null; to?: string | null } = {};
+  if (date.from !== undefined) out.from = date.from;
+  if (date.to !== undefined) out.to = date.to;
+  return out;
+}
+
+type ImageInput = CampaignInput['images'][number];
+
+/**
+ * Existing images are kept by Key (with the metadata we stored); new ones are decoded and
+ * sniffed here, before anything is written, so one bad file rejects the whole save.
+ */
+function resolveImages(ctx: WriteCtx, items: ImageInput[], current: StoredImage[]) {
+  const known = new Map(current.map((image) => [image.Key, image]));
+  const images: StoredImage[] = [];
+  const uploads: PreparedUpload[] = [];
+  const seen = new Set<string>();
+  items.forEach((item, index) => {
+    const label = item.name || `image ${index + 1}`;
+    if (item.Key) {
+      if (seen.has(item.Key)) throw badRequest(`images: "${label}" is listed twice`);
+      seen.add(item.Key);
+      const stored = known.get(item.Key);
+      if (stored) images.push(stored);
+      else if (isAcceptableKey(item.Key)) {
+        images.push({
+          Key: item.Key,
+          name: item.name || item.Key.split('/').pop()!,
+          size: Math.round(item.size ?? 0),
+          type: item.Key.endsWith('.png') ? 'image/png' : 'image/jpeg',
+        });
+      } else throw badRequest(`images: "${label}" has a Key that is not a stored image; upload the file instead`);
+      return;
+    }
+    const upload = prepareUpload({ base64: item.base64!, name: label });
+    uploads.push(upload);
+    images.push(upload.image);
+  });
+  if (uploads.length > 0) requireBucket(ctx.bucket);
+  return { images, uploads };
+}
+
+/** A Key new to this item must point at an object that exists (when storage is bound). */
+async function checkKeysExist(ctx: WriteCtx, images: StoredImage[], skip: Set<string>) {
+  if (!ctx.bucket) return;
+  for (const image of images) {
+    if (skip.has(image.Key) || !isStoredKey(image.Key)) continue;
+    const head = await ctx.bucket.head(image.Key);
+    if (!head) throw badRequest(`images: "${image.name}" is no longer stored; upload it again`);
+    image.size = head.size;
+  }
+}
+
+const skipKeys = (current: StoredImage[], uploads: PreparedUpload[]) =>
+  new Set([...current.map((image) => image.Key), ...uploads.map((upload) => upload.key)]);
+
+/** Store new images, run the database write, and remove the uploads again if the write fails. */
+async function withUploads(ctx: WriteCtx, uploads: PreparedUpload[], write: () => Promise<unknown>) {
+  if (uploads.length > 0) await storeUploads(requireBucket(ctx.bucket), uploads);
+  try {
+    await write();
+  } catch (err) {
+    await deleteKeys(ctx.bucket, uploads.map((upload) => upload.key));
+    throw err;
+  }
+}
