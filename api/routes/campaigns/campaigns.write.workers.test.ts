@@ -1,0 +1,135 @@
+import { env } from 'cloudflare:workers';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createCampaign, createSession, createUser } from '../../../tests/factories';
+import { setupTestApp, type TestApp } from '../../../tests/setup/test-app';
+
+/** R2 exists only in workerd, so image upload and serving are tested here. */
+const bucket = (env as unknown as { IMAGES: R2Bucket }).IMAGES;
+
+const PNG_1PX = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
+const pngBytes = () => Uint8Array.from(atob(PNG_1PX), (ch) => ch.charCodeAt(0));
+const toBase64 = (bytes: Uint8Array) => {
+  let binary = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(binary);
+};
+const JPEG_HEAD = new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01]);
+
+async function storedCount() {
+  return (await bucket.list({ prefix: 'campaigns/' })).objects.length;
+}
+
+describe('campaign images in R2 (d1 + r2)', () => {
+  let t: TestApp;
+  let parentId: string;
+  let donorToken: string;
+
+  const body = (images: unknown[], overrides: Record<string, unknown> = {}) => ({
+    title: 'Appeal with photos',
+    description: 'Photos from the day.',
+    goal: 10_000,
+    campaign_id: parentId,
+    images,
+    ...overrides,
+  });
+  const post = (json: unknown, token: string | undefined = donorToken) =>
+    t.request('/api/campaigns', { method: 'POST', json, token });
+
+  beforeAll(async () => {
+    t = await setupTestApp({ IMAGES: bucket });
+    parentId = (await createCampaign(t.db)).id;
+    donorToken = await createSession(t.db, (await createUser(t.db)).id);
+  });
+
+  it('stores a new PNG under a random key and serves it with long-lived cache headers', async () => {
+    const res = await post(body([{ base64: `data:image/png;base64,${PNG_1PX}`, name: 'photo.png', size: 1, type: 'image/png' }]));
+    expect(res.status).toBe(201);
+    const created = (await res.json()) as any;
+    const [image] = created.images;
+    expect(image.Key).toMatch(/^campaigns\/[0-9a-f-]{36}\.png$/);
+    expect(image).toMatchObject({ name: 'photo.png', size: pngBytes().length, type: 'image/png', url: `/api/images/${image.Key}` });
+
+    const served = await t.request(image.url);
+    expect(served.status).toBe(200);
+    expect(served.headers.get('content-type')).toBe('image/png');
+    expect(served.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    const etag = served.headers.get('etag');
+    expect(etag).toBeTruthy();
+    expect(new Uint8Array(await served.arrayBuffer())).toEqual(pngBytes());
+
+    const again = await t.request(image.url, { headers: { 'if-none-match': etag! } });
+    expect(again.status).toBe(304);
+    await again.arrayBuffer();
+  });
+
+  it('trusts the bytes, not the name: JPEG content named .png is stored as a JPEG', async () => {
+    const res = await post(body([{ base64: toBase64(JPEG_HEAD), name: 'really-a-jpeg.png', size: 12, type: 'image/png' }]));
+    expect(res.status).toBe(201);
+    const [image] = ((await res.json()) as any).images;
+    expect(image.Key).toMatch(/\.jpg$/);
+    expect(image.type).toBe('image/jpeg');
+  });
+
+  it('rejects text content with a .png name and stores nothing', async () => {
+    const before = await storedCount();
+    const text = toBase64(new TextEncoder().encode('this is not an image at all'));
+    const res = await post(body([{ base64: text, name: 'fake.png', size: 27, type: 'image/png' }]));
+    expect(res.status).toBe(415);
+    expect(((await res.json()) as any).message).toMatch(/"fake.png" is not a PNG or JPEG file/);
+    expect(await storedCount()).toBe(before);
+  });
+
+  it('rejects an image over 5 MB with 413 and stores nothing, even alongside a good one', async () => {
+    const before = await storedCount();
+    const big = new Uint8Array(5 * 1024 * 1024 + 10);
+    big.set(pngBytes());
+    const res = await post(
+      body([
+        { base64: PNG_1PX, name: 'small.png', size: 70, type: 'image/png' },
+        { base64: toBase64(big), name: 'huge.png', size: big.length, type: 'image/png' },
+      ]),
+    );
+    expect(res.status).toBe(413);
+    expect(((await res.json()) as any).message).toMatch(/"huge.png" is 5.0 MB; each image must be 5 MB or smaller/);
+    expect(await storedCount()).toBe(before);
+  });
+
+  it('rejects ten images and an anonymous upload', async () => {
+    const ten = Array.from({ length: 10 }, (_, i) => ({ base64: PNG_1PX, name: `p${i}.png`, size: 70, type: 'image/png' }));
+    const tooMany = await post(body(ten));
+    expect(tooMany.status).toBe(400);
+    expect(((await tooMany.json()) as any).message).toMatch(/You can only upload 9 images/);
+    const anonymous = await t.request('/api/campaigns', { method: 'POST', json: body([{ base64: PNG_1PX, name: 'a.png' }]) });
+    expect(anonymous.status).toBe(401);
+  });
+
+  it('keeps stored images by Key on update, adds new ones, and refuses Keys that are not stored', async () => {
+    const created = (await (await post(body([{ base64: PNG_1PX, name: 'first.png' }]))).json()) as any;
+    const res = await t.request(`/api/campaigns/${created._id}`, {
+      method: 'PUT',
+      token: donorToken,
+      json: { images: [created.images[0], { base64: PNG_1PX, name: 'second.png' }] },
+    });
+    expect(res.status).toBe(200);
+    const updated = (await res.json()) as any;
+    expect(updated.images.map((i: any) => i.name)).toEqual(['first.png', 'second.png']);
+    expect(updated.images[0].Key).toBe(created.images[0].Key);
+
+    const missing = `campaigns/${crypto.randomUUID()}.png`;
+    const refused = await t.request(`/api/campaigns/${created._id}`, {
+      method: 'PUT',
+      token: donorToken,
+      json: { images: [{ Key: missing, name: 'ghost.png', size: 1, type: 'image/png' }] },
+    });
+    expect(refused.status).toBe(400);
+    expect(((await refused.json()) as any).message).toMatch(/no longer stored/);
+  });
+
+  it('answers 404 JSON for a missing image and 400 for a key with ..', async () => {
+    const missing = await t.request(`/api/images/campaigns/${crypto.randomUUID()}.png`);
+    expect(missing.status).toBe(404);
+    expect(await missing.json()).toEqual({ statusCode: 404, message: 'Image not found' });
+    const sneaky = await t.request('/api/images/campaigns/a..b.png');
+    expect(sneaky.status).toBe(400);
+  });
+});
