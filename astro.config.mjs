@@ -7,6 +7,8 @@ export default defineConfig({
   output: 'server',
   adapter: cloudflare({ imageService: 'passthrough' }),
   session: false,
+  // Pre-rendered pages as /events.html so /events is served without a redirect to /events/.
+  build: { format: 'file' },
   integrations: [react()],
   devToolbar: { enabled: false },
   server: { port: 4321 },

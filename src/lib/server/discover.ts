@@ -1,0 +1,24 @@
+import { countCampaigns, listCampaigns, type CampaignDto } from '../../../api/services/campaigns';
+import type { Db } from '../../../db/client';
+
+/** Cards per page on the public lists (a multiple of 3 fills the wide grid). */
+export const LIST_PAGE_SIZE = 12;
+
+export type DiscoverPage = { items: CampaignDto[]; page: number; pages: number; total: number };
+
+/** ?page= as a positive integer; anything else is page 1. */
+export function readPage(url: URL): number {
+  const raw = url.searchParams.get('page');
+  const n = raw && /^\d{1,5}$/.test(raw) ? Number(raw) : 1;
+  return Math.max(1, n);
+}
+
+/** One page of approved campaigns or appeals for anonymous visitors. */
+export async function loadDiscover(db: Db, kind: 'campaign' | 'appeal', page: number, parentId?: string): Promise<DiscoverPage> {
+  const options = { kind, parentId, viewer: null };
+  const [items, total] = await Promise.all([
+    listCampaigns(db, { ...options, limit: LIST_PAGE_SIZE, offset: (page - 1) * LIST_PAGE_SIZE }),
+    countCampaigns(db, options),
+  ]);
+  return { items, page, total, pages: Math.max(1, Math.ceil(total / LIST_PAGE_SIZE)) };
+}
