@@ -3,10 +3,15 @@ import { authRouter } from './routes/auth/auth.index';
 import { campaignsRouter } from './routes/campaigns/campaigns.index';
 import { campaignsWriteRouter } from './routes/campaigns/campaigns.write';
 import { devRouter } from './routes/dev/dev.index';
+import { donationsAdminRouter } from './routes/donations/donations.admin';
 import { donationsRouter } from './routes/donations/donations.index';
 import { healthRouter } from './routes/health/health.index';
+import { organizationsRouter } from './routes/organizations/organizations.index';
+import { usersRouter } from './routes/users/users.index';
 import { imagesRouter } from './routes/images/images.index';
+import { stripeRouter } from './routes/stripe/stripe.index';
 import { templateCausesRouter } from './routes/template-causes/template-causes.index';
+import { stripeWebhookRouter } from './webhooks/stripe';
 
 /** The JSON API, mounted at /api by src/fetch.ts and used directly by tests. */
 export function createApp(deps: AppDeps = {}) {
@@ -15,8 +20,13 @@ export function createApp(deps: AppDeps = {}) {
     .route('/', imagesRouter)
     .route('/', templateCausesRouter)
     .route('/', donationsRouter)
+    .route('/', donationsAdminRouter)
+    .route('/', organizationsRouter)
+    .route('/', usersRouter)
     .route('/', authRouter)
-    .route('/', devRouter);
+    .route('/', devRouter)
+    .route('/', stripeRouter)
+    .route('/', stripeWebhookRouter);
 }
 
 export type AppType = ReturnType<typeof createApp>;

@@ -10,6 +10,7 @@ import {
   templateCauses,
   users,
 } from './schema';
+import { GIFT_AID_DECLARATION } from '../api/services/gift-aid';
 
 /**
  * Demo content for a UK charity. Every id comes from a seeded generator and every insert is
@@ -22,10 +23,8 @@ export const DEMO_ACCOUNTS = {
   donor: 'donor@example.org',
 } as const;
 
-export const GIFT_AID_DECLARATION =
-  'I want to Gift Aid my donation and any donations I make in the future or have made in the past 4 years to ' +
-  'UK NFP. I am a UK taxpayer and understand that if I pay less Income Tax and/or Capital Gains Tax than the ' +
-  'amount of Gift Aid claimed on all my donations in that tax year it is my responsibility to pay any difference.';
+// Shared with the donation box and the API so the stored text is the text donors see.
+export { GIFT_AID_DECLARATION };
 
 /** mulberry32: small, fast, deterministic. */
 function rng(seed: number) {

@@ -1,0 +1,220 @@
+import type Stripe from 'stripe';
+import { z } from 'zod';
+import { createRouter, errorBody } from '../../lib/create-app';
+import { badRequest, HttpError, notFound } from '../../lib/errors';
+import { readJson } from '../../lib/validate';
+import {
+  createGiftAidDeclaration,
+  findLocalPrice,
+  findDonorById,
+  findOrCreateDonor,
+  insertPendingDonation,
+  listLocalPrices,
+  type MonthlyPrice,
+  type PendingDonation,
+  resolveDonationTarget,
+  saveStripeCustomerId,
+  toMetadata,
+  type Donor,
+} from '../../services/donations';
+import { findDonationByPaymentIntent } from '../../services/donations-record';
+import { EMAIL_PATTERN, MAX_DONATION_PENCE, MIN_DONATION_PENCE } from '../../services/gift-aid';
+import { createStripe, intentIdFromClientSecret } from '../../services/stripe';
+import { demoClientSecret, demoFailureEvent, demoSuccessEvent, newDemoId, verifyDemoClientSecret, DEMO_DECLINE_MESSAGE } from '../../services/stripe-demo';
+import { applyStripeEvent } from '../../webhooks/stripe';
+
+const AMOUNT_HINT = 'a whole number of pence, e.g. 500 for £5';
+
+export const clientSecretBody = z
+  .object({
+    email: z.string().trim().max(254, 'email: too long').optional(),
+    amount: z
+      .number({ error: `amount: must be ${AMOUNT_HINT}` })
+      .int(`amount: must be whole pence, ${AMOUNT_HINT}`)
+      .min(MIN_DONATION_PENCE, 'amount: the minimum donation is £1 (100 pence)')
+      .max(MAX_DONATION_PENCE, 'amount: the maximum donation is £25,000 (2500000 pence)')
+      .optional(),
+    price: z.string({ error: 'price: must be a monthly price id' }).trim().min(1).max(255).optional(),
+    campaign_id: z.string({ error: 'campaign_id: required' }).trim().min(1, 'campaign_id: required').max(64),
+    appeal_id: z.string().trim().max(64).nullable().optional(),
+    giftAid: z.boolean({ error: 'giftAid: must be true or false' }).optional(),
+    gift_aid: z
+      .object({
+        full_name: z.string().trim().min(2, 'gift_aid.full_name: enter your full name').max(200),
+        home_address: z.string().trim().min(5, 'gift_aid.home_address: enter your home address').max(500),
+        postcode: z.string().trim().min(5, 'gift_aid.postcode: enter a UK postcode, for example SW1A 1AA').max(16),
+        declaration: z.string().max(2000).optional(),
+      })
+      .nullable()
+      .optional(),
+  })
+  .superRefine((body, ctx) => {
+    if (body.amount === undefined && body.price === undefined) {
+      ctx.addIssue({ code: 'custom', message: 'Enter an amount (one-off) or choose a monthly price' });
+    }
+    if (body.amount !== undefined && body.price !== undefined) {
+      ctx.addIssue({ code: 'custom', message: 'Send either amount (one-off) or price (monthly), not both' });
+    }
+    if (body.giftAid && !body.gift_aid) {
+      ctx.addIssue({ code: 'custom', path: ['gift_aid'], message: 'full name, home address and postcode are needed for Gift Aid' });
+    }
+  });
+
+const demoConfirmBody = z.object({
+  clientSecret: z.string({ error: 'clientSecret: required' }).min(10).max(300),
+  card: z.enum(['success', 'decline']).optional(),
+});
+
+/** Stripe's monthly GBP prices, cheapest first. */
+async function listStripePrices(stripe: Stripe): Promise<MonthlyPrice[]> {
+  const list = await stripe.prices.list({ active: true, type: 'recurring', currency: 'gbp', limit: 100 });
+  return list.data
+    .filter((price) => price.recurring?.interval === 'month' && typeof price.unit_amount === 'number')
+    .map((price) => ({ id: price.id, unit_amount: price.unit_amount!, currency: price.currency, recurring: { interval: 'month' as const } }))
+    .sort((a, b) => a.unit_amount - b.unit_amount || a.id.localeCompare(b.id));
+}
+
+async function findStripePrice(stripe: Stripe, id: string): Promise<MonthlyPrice | null> {
+  try {
+    const price = await stripe.prices.retrieve(id);
+    const ok = price.active && price.currency === 'gbp' && price.recurring?.interval === 'month' && typeof price.unit_amount === 'number';
+    return ok ? { id: price.id, unit_amount: price.unit_amount!, currency: 'gbp', recurring: { interval: 'month' } } : null;
+  } catch (error) {
+    if ((error as { statusCode?: number }).statusCode === 404) return null;
+    throw providerError(error);
+  }
+}
+
+function providerError(error: unknown): HttpError {
+  console.error('[stripe] request failed:', (error as Error)?.message ?? error);
+  return new HttpError(502, 'Our payment provider could not start this payment. Please try again in a moment.');
+}
+
+async function ensureCustomer(stripe: Stripe, db: Parameters<typeof saveStripeCustomerId>[0], donor: Donor): Promise<string> {
+  if (donor.stripeCustomerId) return donor.stripeCustomerId;
+  const customer = await stripe.customers.create({ email: donor.email, metadata: { donor_id: donor.id } }, { idempotencyKey: `customer-${donor.id}` });
+  return saveStripeCustomerId(db, donor.id, customer.id);
+}
+
+export const stripeRouter = createRouter()
+  .get('/stripe/subscriptions', async (c) => {
+    const stripe = createStripe(c.var.config);
+    if (!stripe) return c.json(await listLocalPrices(c.var.db));
+    try {
+      return c.json(await listStripePrices(stripe));
+    } catch (error) {
+      throw providerError(error);
+    }
+  })
+  .post('/stripe/client_secret', async (c) => {
+    const body = await readJson(c, clientSecretBody);
+    const db = c.var.db;
+    const signedIn = c.var.user;
+    const email = signedIn?.email ?? body.email?.toLowerCase();
+    if (!email || !EMAIL_PATTERN.test(email)) throw badRequest('email: enter a valid email address, like name@example.com');
+
+    // Validate everything before anything is stored or sent to Stripe.
+    const target = await resolveDonationTarget(db, body.campaign_id, body.appeal_id);
+    const stripe = createStripe(c.var.config);
+    const monthly = body.price !== undefined;
+    let amount = body.amount ?? 0;
+    if (monthly) {
+      const price = stripe ? await findStripePrice(stripe, body.price!) : await findLocalPrice(db, body.price!);
+      if (!price) throw badRequest('price: unknown monthly price; choose one of the amounts offered');
+      amount = price.unit_amount;
+    }
+
+    const donor = (signedIn && (await findDonorById(db, signedIn.id))) || (await findOrCreateDonor(db, email));
+    const declarationId = body.giftAid && body.gift_aid ? await createGiftAidDeclaration(db, donor.id, body.gift_aid) : null;
+    const pending: PendingDonation = {
+      id: crypto.randomUUID(),
+      amount,
+      donorId: donor.id,
+      target,
+      type: monthly ? 'monthly' : 'once',
+      giftAidDeclarationId: declarationId,
+      paymentIntentId: null,
+      invoiceId: null,
+      subscriptionId: null,
+      source: stripe ? 'card' : 'demo',
+    };
+    let clientSecret: string;
+
+    if (!stripe) {
+      pending.paymentIntentId = newDemoId('pi');
+      if (monthly) {
+        pending.invoiceId = newDemoId('in');
+        pending.subscriptionId = newDemoId('sub');
+      }
+      clientSecret = await demoClientSecret(c.var.config.authSecret, pending.paymentIntentId);
+    } else {
+      // The donation id makes the key: an SDK retry of the same request cannot charge twice.
+      const idempotencyKey = `donation-${pending.id}`;
+      const metadata = toMetadata(pending);
+      try {
+        const customer = await ensureCustomer(stripe, db, donor);
+        if (monthly) {
+          const subscription = await stripe.subscriptions.create(
+            {
+              customer,
+              items: [{ price: body.price! }],
+              payment_behavior: 'default_incomplete',
+              payment_settings: { save_default_payment_method: 'on_subscription' },
+              metadata,
+              expand: ['latest_invoice.confirmation_secret'],
+            },
+            { idempotencyKey },
+          );
+          const invoice = subscription.latest_invoice as Stripe.Invoice | null;
+          clientSecret = invoice?.confirmation_secret?.client_secret ?? '';
+          pending.subscriptionId = subscription.id;
+          pending.invoiceId = invoice?.id ?? null;
+          pending.paymentIntentId = intentIdFromClientSecret(clientSecret);
+        } else {
+          const intent = await stripe.paymentIntents.create(
+            {
+              amount,
+              currency: 'gbp',
+              customer,
+              receipt_email: donor.email,
+              automatic_payment_methods: { enabled: true },
+              description: 'Donation to UK NFP',
+              metadata,
+            },
+            { idempotencyKey },
+          );
+          clientSecret = intent.client_secret ?? '';
+          pending.paymentIntentId = intent.id;
+        }
+      } catch (error) {
+        throw providerError(error);
+      }
+      if (!clientSecret) throw providerError(new Error('Stripe returned no client secret'));
+    }
+
+    await insertPendingDonation(db, pending);
+    return c.json({
+      clientSecret,
+      mode: stripe ? ('stripe' as const) : ('demo' as const),
+      publishableKey: stripe ? c.var.config.stripePublishableKey : null,
+      type: pending.type,
+      amount,
+    });
+  })
+  .post('/stripe/demo/confirm', async (c) => {
+    if (c.var.config.stripeSecretKey) throw notFound('Demo payments are off: this server takes real payments through Stripe');
+    const body = await readJson(c, demoConfirmBody);
+    const intentId = await verifyDemoClientSecret(c.var.config.authSecret, body.clientSecret);
+    if (!intentId) throw badRequest('clientSecret: this payment session is not valid; start the donation again');
+    const row = await findDonationByPaymentIntent(c.var.db, intentId);
+    if (!row) throw notFound('No donation is waiting for this payment; start the donation again');
+    if (row.status === 'succeeded' || row.status === 'refunded') return c.json({ status: row.status });
+
+    if (body.card === 'decline') {
+      if (row.type === 'once') await applyStripeEvent({ db: c.var.db, stripe: null }, demoFailureEvent(row));
+      return c.json(errorBody(402, DEMO_DECLINE_MESSAGE), 402);
+    }
+    await applyStripeEvent({ db: c.var.db, stripe: null }, demoSuccessEvent(row));
+    const settled = await findDonationByPaymentIntent(c.var.db, intentId);
+    return c.json({ status: settled?.status ?? 'pending' });
+  });

@@ -1,0 +1,193 @@
+import { and, eq, sql, type SQL } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { isUuid } from '../../db/ids';
+import { campaigns, donations, giftAidDeclarations, users, webhookEvents } from '../../db/schema';
+
+/**
+ * The one recording path for card gifts: Stripe webhooks and demo confirmations both end here.
+ * D1 has no interactive transactions, so every write is a single conditional statement that runs
+ * in one `db.batch` with the event-id insert: each write is skipped when the event was already
+ * applied, and each is written so that applying it twice, or in any order, ends in the same state.
+ */
+
+/** Anything `db.batch` accepts on both engines (query builders, not raw SQL: D1's batch needs them). */
+export type Statement = Parameters<Db['batch']>[0][number];
+
+export type Attribution = {
+  donationId: string;
+  donorId: string;
+  campaignId: string;
+  appealId: string | null;
+  giftAidDeclarationId: string | null;
+  source: 'card' | 'demo';
+};
+
+/** Our metadata from a PaymentIntent or subscription, or null when the object is not ours. */
+export function parseAttribution(metadata: Record<string, string> | null | undefined, kind: 'one_off' | 'monthly'): Attribution | null {
+  if (!metadata || metadata.kind !== kind) return null;
+  const { donation_id, donor_id, campaign_id, appeal_id, gift_aid_declaration_id, source } = metadata;
+  if (![donation_id, donor_id, campaign_id].every((id) => typeof id === 'string' && isUuid(id))) return null;
+  if (appeal_id && !isUuid(appeal_id)) return null;
+  if (gift_aid_declaration_id && !isUuid(gift_aid_declaration_id)) return null;
+  return {
+    donationId: donation_id.toLowerCase(),
+    donorId: donor_id.toLowerCase(),
+    campaignId: campaign_id.toLowerCase(),
+    appealId: appeal_id ? appeal_id.toLowerCase() : null,
+    giftAidDeclarationId: gift_aid_declaration_id ? gift_aid_declaration_id.toLowerCase() : null,
+    source: source === 'demo' ? 'demo' : 'card',
+  };
+}
+
+/** Metadata can outlive rows (another environment on the same Stripe account): never guess. */
+export async function attributionExists(db: Db, a: Attribution): Promise<boolean> {
+  const [donor] = await db.select({ id: users.id }).from(users).where(eq(users.id, a.donorId)).limit(1);
+  const [campaign] = await db.select({ id: campaigns.id }).from(campaigns).where(eq(campaigns.id, a.campaignId)).limit(1);
+  if (!donor || !campaign) return false;
+  if (a.appealId) {
+    const [appeal] = await db.select({ parent: campaigns.campaignId }).from(campaigns).where(eq(campaigns.id, a.appealId)).limit(1);
+    if (!appeal || appeal.parent !== a.campaignId) return false;
+  }
+  if (a.giftAidDeclarationId) {
+    const [declaration] = await db
+      .select({ donorId: giftAidDeclarations.donorId })
+      .from(giftAidDeclarations)
+      .where(eq(giftAidDeclarations.id, a.giftAidDeclarationId))
+      .limit(1);
+    if (!declaration || declaration.donorId !== a.donorId) return false;
+  }
+  return true;
+}
+
+/** True until this event id is stored; the guard of every write in the event's batch. */
+export const notYetApplied = (eventId: string): SQL => sql`not exists (select 1 from webhook_events where id = ${eventId})`;
+
+export function markEventApplied(db: Db, eventId: string, type: string) {
+  return db.insert(webhookEvents).values({ id: eventId, type }).onConflictDoNothing({ target: webhookEvents.id });
+}
+
+type NewRow = {
+  id: string;
+  amount: number;
+  a: Attribution;
+  date: number;
+  status: 'succeeded' | 'failed' | 'refunded';
+  type: 'once' | 'monthly';
+  paymentIntentId: string | null;
+  invoiceId: string | null;
+  subscriptionId: string | null;
+  refundedAmount: number;
+  failureMessage: string | null;
+};
+
+/**
+ * `insert into donations select <row> where <guard>`: drizzle lists the columns in table order,
+ * so the values below follow db/schema/donations.ts exactly.
+ */
+function guardedInsert(db: Db, row: NewRow, guard: SQL) {
+  const now = Date.now();
+  return db.insert(donations).select(sql`select ${row.id}, ${row.amount}, ${row.a.donorId}, ${row.a.campaignId},
+    ${row.a.appealId}, ${row.date}, ${row.status}, ${row.type}, ${row.a.giftAidDeclarationId ? 1 : 0},
+    ${row.a.giftAidDeclarationId}, ${row.paymentIntentId}, ${row.invoiceId}, ${row.subscriptionId}, ${row.refundedAmount},
+    ${row.failureMessage}, ${row.a.source}, ${now}, ${now} where ${guard}`);
+}
+
+const unsettled = sql`${donations.status} in ('pending', 'failed')`;
+const settle = {
+  date: sql`case when ${unsettled} then excluded.date else ${donations.date} end`,
+  failureMessage: sql`case when ${unsettled} then null else ${donations.failureMessage} end`,
+  status: sql`case when ${unsettled} then 'succeeded' else ${donations.status} end`,
+  updatedAt: sql`excluded.updated_at`,
+};
+
+/** A paid one-off gift: creates the row if the pending insert is not visible yet, else settles it. */
+export function upsertSucceededPayment(db: Db, guard: SQL, p: { a: Attribution; paymentIntentId: string; amount: number; date: number }) {
+  const row: NewRow = { id: p.a.donationId, amount: p.amount, a: p.a, date: p.date, status: 'succeeded', type: 'once', paymentIntentId: p.paymentIntentId, invoiceId: null, subscriptionId: null, refundedAmount: 0, failureMessage: null };
+  return guardedInsert(db, row, guard).onConflictDoUpdate({
+    target: donations.paymentIntentId,
+    set: { amount: sql`excluded.amount`, ...settle },
+  });
+}
+
+/** A failed attempt: only a pending gift becomes failed; a later success or refund is kept. */
+export function upsertFailedPayment(
+  db: Db,
+  guard: SQL,
+  p: { a: Attribution; paymentIntentId: string; amount: number; date: number; message: string },
+) {
+  const row: NewRow = { id: p.a.donationId, amount: p.amount, a: p.a, date: p.date, status: 'failed', type: 'once', paymentIntentId: p.paymentIntentId, invoiceId: null, subscriptionId: null, refundedAmount: 0, failureMessage: p.message };
+  return guardedInsert(db, row, guard).onConflictDoUpdate({
+    target: donations.paymentIntentId,
+    set: {
+      failureMessage: sql`case when ${unsettled} then excluded.failure_message else ${donations.failureMessage} end`,
+      status: sql`case when ${donations.status} = 'pending' then 'failed' else ${donations.status} end`,
+      updatedAt: sql`excluded.updated_at`,
+    },
+  });
+}
+
+/** One donation per paid invoice: the first settles the pending row, later ones add rows. */
+export function upsertPaidInvoice(
+  db: Db,
+  guard: SQL,
+  p: { id: string; a: Attribution; invoiceId: string; subscriptionId: string; paymentIntentId: string | null; amount: number; date: number },
+) {
+  const row: NewRow = { id: p.id, amount: p.amount, a: p.a, date: p.date, status: 'succeeded', type: 'monthly', paymentIntentId: p.paymentIntentId, invoiceId: p.invoiceId, subscriptionId: p.subscriptionId, refundedAmount: 0, failureMessage: null };
+  return guardedInsert(db, row, guard).onConflictDoUpdate({
+    target: donations.invoiceId,
+    set: {
+      amount: sql`excluded.amount`,
+      paymentIntentId: sql`coalesce(${donations.paymentIntentId}, excluded.payment_intent_id)`,
+      ...settle,
+    },
+  });
+}
+
+/**
+ * A refund (cumulative amount from the charge, so replays cannot double it). A refunded charge was
+ * paid, so a row still pending or failed is settled at the same time.
+ */
+export function applyRefund(db: Db, guard: SQL, p: { donationId: string; chargedAmount: number; refundedAmount: number }) {
+  const refunded = Math.min(p.refundedAmount, p.chargedAmount);
+  return db
+    .update(donations)
+    .set({
+      amount: p.chargedAmount,
+      refundedAmount: sql`max(${donations.refundedAmount}, ${refunded})`,
+      failureMessage: null,
+      status: refunded >= p.chargedAmount ? 'refunded' : sql`case when ${unsettled} then 'succeeded' else ${donations.status} end`,
+      updatedAt: new Date(),
+    })
+    .where(and(eq(donations.id, p.donationId), guard));
+}
+
+/** A refund that arrives before the success event for a one-off gift whose metadata we have. */
+export function insertRefundedPayment(
+  db: Db,
+  guard: SQL,
+  p: { a: Attribution; paymentIntentId: string; chargedAmount: number; refundedAmount: number; date: number },
+) {
+  const refunded = Math.min(p.refundedAmount, p.chargedAmount);
+  const full = refunded >= p.chargedAmount;
+  const row: NewRow = { id: p.a.donationId, amount: p.chargedAmount, a: p.a, date: p.date, status: full ? 'refunded' : 'succeeded', type: 'once', paymentIntentId: p.paymentIntentId, invoiceId: null, subscriptionId: null, refundedAmount: refunded, failureMessage: null };
+  return guardedInsert(db, row, guard).onConflictDoUpdate({
+    target: donations.paymentIntentId,
+    set: {
+      amount: sql`excluded.amount`,
+      refundedAmount: sql`max(${donations.refundedAmount}, excluded.refunded_amount)`,
+      failureMessage: null,
+      status: full ? 'refunded' : sql`case when ${unsettled} then 'succeeded' else ${donations.status} end`,
+      updatedAt: sql`excluded.updated_at`,
+    },
+  });
+}
+
+export async function findDonationByPaymentIntent(db: Db, paymentIntentId: string) {
+  const [row] = await db.select().from(donations).where(eq(donations.paymentIntentId, paymentIntentId)).limit(1);
+  return row ?? null;
+}
+
+export async function findDonationByInvoice(db: Db, invoiceId: string) {
+  const [row] = await db.select().from(donations).where(eq(donations.invoiceId, invoiceId)).limit(1);
+  return row ?? null;
+}

@@ -1,0 +1,110 @@
+import type Stripe from 'stripe';
+import type { donations } from '../../db/schema';
+import { intentIdFromClientSecret } from './stripe';
+
+/**
+ * Demo payments mode (no STRIPE_SECRET_KEY): ids and client secrets shaped like Stripe's, and the
+ * events Stripe would send, so a demo gift goes through the same recording path as a real one.
+ */
+
+const hex = (bytes: Uint8Array) => Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+
+export function newDemoId(prefix: 'pi' | 'in' | 'sub'): string {
+  return `${prefix}_demo${hex(crypto.getRandomValues(new Uint8Array(12)))}`;
+}
+
+async function sign(secret: string, value: string): Promise<string> {
+  const key = await crypto.subtle.importKey('raw', new TextEncoder().encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+  return hex(new Uint8Array(await crypto.subtle.sign('HMAC', key, new TextEncoder().encode(`demo-payment:${value}`)))).slice(0, 32);
+}
+
+/** A client secret only this server can mint: the intent id plus an HMAC of it. */
+export async function demoClientSecret(secret: string, intentId: string): Promise<string> {
+  return `${intentId}_secret_${await sign(secret, intentId)}`;
+}
+
+/** The intent id when the secret is one we issued, else null. */
+export async function verifyDemoClientSecret(secret: string, clientSecret: string): Promise<string | null> {
+  const intentId = intentIdFromClientSecret(clientSecret);
+  if (!intentId || !intentId.startsWith('pi_demo')) return null;
+  const expected = await demoClientSecret(secret, intentId);
+  return expected.length === clientSecret.length && timingSafeEqual(expected, clientSecret) ? intentId : null;
+}
+
+function timingSafeEqual(a: string, b: string): boolean {
+  let diff = 0;
+  for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
+  return diff === 0;
+}
+
+type DonationRow = typeof donations.$inferSelect;
+
+function metadataOf(row: DonationRow): Record<string, string> {
+  return {
+    kind: row.type === 'monthly' ? 'monthly' : 'one_off',
+    donation_id: row.id,
+    campaign_id: row.campaignId,
+    appeal_id: row.appealId ?? '',
+    donor_id: row.donorId,
+    gift_aid_declaration_id: row.giftAidDeclarationId ?? '',
+    source: 'demo',
+  };
+}
+
+function event(id: string, type: string, object: unknown): Stripe.Event {
+  return {
+    id,
+    object: 'event',
+    type,
+    api_version: null,
+    created: Math.floor(Date.now() / 1000),
+    livemode: false,
+    pending_webhooks: 0,
+    request: { id: null, idempotency_key: null },
+    data: { object },
+  } as unknown as Stripe.Event;
+}
+
+/** What Stripe sends when the demo card is accepted: a succeeded intent or a paid first invoice. */
+export function demoSuccessEvent(row: DonationRow): Stripe.Event {
+  const intentId = row.paymentIntentId!;
+  if (row.type === 'monthly') {
+    return event(`evt_demo_paid_${row.invoiceId}`, 'invoice.paid', {
+      id: row.invoiceId,
+      object: 'invoice',
+      amount_paid: row.amount,
+      currency: 'gbp',
+      billing_reason: 'subscription_create',
+      status: 'paid',
+      status_transitions: { paid_at: Math.floor(Date.now() / 1000) },
+      parent: { type: 'subscription_details', quote_details: null, subscription_details: { subscription: row.subscriptionId, metadata: metadataOf(row) } },
+      payments: { object: 'list', data: [{ status: 'paid', payment: { type: 'payment_intent', payment_intent: intentId } }] },
+    });
+  }
+  return event(`evt_demo_succeeded_${intentId}`, 'payment_intent.succeeded', {
+    id: intentId,
+    object: 'payment_intent',
+    amount: row.amount,
+    amount_received: row.amount,
+    currency: 'gbp',
+    status: 'succeeded',
+    metadata: metadataOf(row),
+  });
+}
+
+export const DEMO_DECLINE_MESSAGE = 'Your card was declined. No money was taken; try another card.';
+
+/** What Stripe sends when a one-off card is declined; each attempt is its own event. */
+export function demoFailureEvent(row: DonationRow): Stripe.Event {
+  const intentId = row.paymentIntentId!;
+  return event(`evt_demo_failed_${crypto.randomUUID()}`, 'payment_intent.payment_failed', {
+    id: intentId,
+    object: 'payment_intent',
+    amount: row.amount,
+    amount_received: 0,
+    currency: 'gbp',
+    status: 'requires_payment_method',
+    metadata: metadataOf(row),
+    last_payment_error: { type: 'card_error', code: 'card_declined', message: DEMO_DECLINE_MESSAGE },
+  });
+}

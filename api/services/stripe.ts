@@ -1,0 +1,31 @@
+import Stripe from 'stripe';
+import type { AppConfig } from '../lib/config';
+
+export { Stripe };
+
+/**
+ * The Stripe client for this request, or null in demo payments mode (no secret key). The fetch
+ * client works in workerd and Node; `stripeApiBase` points the SDK at the local fake in tests.
+ */
+export function createStripe(config: Pick<AppConfig, 'stripeSecretKey' | 'stripeApiBase'>): Stripe | null {
+  if (!config.stripeSecretKey) return null;
+  const options: Stripe.StripeConfig = { httpClient: Stripe.createFetchHttpClient(), maxNetworkRetries: 2, timeout: 20_000 };
+  if (config.stripeApiBase) {
+    const base = new URL(config.stripeApiBase);
+    options.host = base.hostname;
+    options.port = base.port ? Number(base.port) : base.protocol === 'http:' ? 80 : 443;
+    options.protocol = base.protocol === 'http:' ? 'http' : 'https';
+  }
+  return new Stripe(config.stripeSecretKey, options);
+}
+
+/** Signature verification needs no API key, so it also works in demo mode when a secret is set. */
+export async function verifyStripeEvent(rawBody: string, signature: string, secret: string): Promise<Stripe.Event> {
+  return Stripe.webhooks.constructEventAsync(rawBody, signature, secret, 300, Stripe.createSubtleCryptoProvider());
+}
+
+/** "pi_123_secret_abc" → "pi_123": Stripe's client secrets start with their intent's id. */
+export function intentIdFromClientSecret(clientSecret: string): string | null {
+  const match = /^(pi_[A-Za-z0-9]+)_secret_[A-Za-z0-9]+$/.exec(clientSecret);
+  return match ? match[1] : null;
+}

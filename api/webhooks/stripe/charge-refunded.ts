@@ -1,0 +1,48 @@
+import type Stripe from 'stripe';
+import { HttpError } from '../../lib/errors';
+import {
+  applyRefund,
+  attributionExists,
+  findDonationByInvoice,
+  findDonationByPaymentIntent,
+  insertRefundedPayment,
+  notYetApplied,
+  parseAttribution,
+} from '../../services/donations-record';
+import type { EventHandler } from './types';
+
+/**
+ * Refunds take the money back out of the totals. The charge's cumulative amount_refunded is
+ * stored (never added), so a replay or a later partial refund cannot double count.
+ */
+export const chargeRefunded: EventHandler = async ({ db, stripe }, event) => {
+  const charge = event.data.object as Stripe.Charge;
+  const intentId = typeof charge.payment_intent === 'string' ? charge.payment_intent : (charge.payment_intent?.id ?? null);
+  if (!intentId) return 'ignore';
+  const guard = notYetApplied(event.id);
+  const refund = { chargedAmount: charge.amount, refundedAmount: charge.amount_refunded };
+
+  let row = await findDonationByPaymentIntent(db, intentId);
+  let metadata = charge.metadata;
+  if (!row && stripe) {
+    // A monthly gift is stored by invoice; its PaymentIntent is found through the invoice payment.
+    const payments = await stripe.invoicePayments.list({ payment: { type: 'payment_intent', payment_intent: intentId }, limit: 1 });
+    const invoice = payments.data[0]?.invoice;
+    const invoiceId = typeof invoice === 'string' ? invoice : invoice?.id;
+    if (invoiceId) {
+      row = await findDonationByInvoice(db, invoiceId);
+      if (!row) throw new HttpError(503, 'The monthly gift for this refund is not recorded yet; retry later');
+    } else if (!parseAttribution(metadata, 'one_off')) {
+      metadata = (await stripe.paymentIntents.retrieve(intentId)).metadata;
+    }
+  }
+  if (row) return [applyRefund(db, guard, { donationId: row.id, ...refund })];
+
+  const attribution = parseAttribution(metadata, 'one_off');
+  if (attribution && (await attributionExists(db, attribution))) {
+    return [insertRefundedPayment(db, guard, { a: attribution, paymentIntentId: intentId, ...refund, date: event.created * 1000 })];
+  }
+  if (stripe) return 'ignore';
+  // Without API access we cannot tell whose charge this is yet: ask Stripe to send it again.
+  throw new HttpError(503, 'The donation for this refund is not recorded yet; retry later');
+};

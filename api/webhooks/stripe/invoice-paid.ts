@@ -1,0 +1,54 @@
+import type Stripe from 'stripe';
+import { donations } from '../../../db/schema';
+import { eq } from 'drizzle-orm';
+import {
+  type Attribution,
+  attributionExists,
+  notYetApplied,
+  parseAttribution,
+  upsertPaidInvoice,
+} from '../../services/donations-record';
+import type { EventHandler } from './types';
+
+const idOf = (value: string | { id: string } | null | undefined) => (typeof value === 'string' ? value : (value?.id ?? null));
+
+/** Monthly gifts: one donation per paid invoice of a subscription we created. */
+export const invoicePaid: EventHandler = async ({ db }, event) => {
+  const invoice = event.data.object as Stripe.Invoice;
+  const details = invoice.parent?.subscription_details;
+  const subscriptionId = idOf(details?.subscription);
+  if (!invoice.id || !subscriptionId || invoice.amount_paid <= 0 || invoice.currency !== 'gbp') return 'ignore';
+
+  let attribution = parseAttribution(details?.metadata, 'monthly');
+  if (!attribution) attribution = await attributionFromEarlierGift(db, subscriptionId);
+  if (!attribution || !(await attributionExists(db, attribution))) return 'ignore';
+
+  const paid = invoice.payments?.data.find((payment) => payment.status === 'paid');
+  const first = invoice.billing_reason === 'subscription_create';
+  return [
+    upsertPaidInvoice(db, notYetApplied(event.id), {
+      // The first invoice settles the row made when the donor started; later ones are new gifts.
+      id: first ? attribution.donationId : crypto.randomUUID(),
+      a: attribution,
+      invoiceId: invoice.id,
+      subscriptionId,
+      paymentIntentId: idOf(paid?.payment.payment_intent),
+      amount: invoice.amount_paid,
+      date: (invoice.status_transitions?.paid_at ?? event.created) * 1000,
+    }),
+  ];
+};
+
+/** Invoices older than metadata snapshots: reuse the attribution of the subscription's first gift. */
+async function attributionFromEarlierGift(db: Parameters<EventHandler>[0]['db'], subscriptionId: string): Promise<Attribution | null> {
+  const [row] = await db.select().from(donations).where(eq(donations.subscriptionId, subscriptionId)).orderBy(donations.date).limit(1);
+  if (!row) return null;
+  return {
+    donationId: row.id,
+    donorId: row.donorId,
+    campaignId: row.campaignId,
+    appealId: row.appealId,
+    giftAidDeclarationId: row.giftAidDeclarationId,
+    source: row.source === 'demo' ? 'demo' : 'card',
+  };
+}

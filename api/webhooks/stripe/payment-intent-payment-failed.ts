@@ -1,0 +1,18 @@
+import type Stripe from 'stripe';
+import { attributionExists, notYetApplied, parseAttribution, upsertFailedPayment } from '../../services/donations-record';
+import type { EventHandler } from './types';
+
+export const paymentIntentPaymentFailed: EventHandler = async ({ db }, event) => {
+  const intent = event.data.object as Stripe.PaymentIntent;
+  const attribution = parseAttribution(intent.metadata, 'one_off');
+  if (!attribution || !(await attributionExists(db, attribution))) return 'ignore';
+  return [
+    upsertFailedPayment(db, notYetApplied(event.id), {
+      a: attribution,
+      paymentIntentId: intent.id,
+      amount: intent.amount,
+      date: event.created * 1000,
+      message: (intent.last_payment_error?.message ?? 'The payment was not completed.').slice(0, 500),
+    }),
+  ];
+};

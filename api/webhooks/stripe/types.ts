@@ -1,0 +1,8 @@
+import type Stripe from 'stripe';
+import type { Db } from '../../../db/client';
+import type { Statement } from '../../services/donations-record';
+
+export type WebhookContext = { db: Db; stripe: Stripe | null };
+
+/** The writes an event needs (run in one batch with the event id), or 'ignore' when it is not ours. */
+export type EventHandler = (ctx: WebhookContext, event: Stripe.Event) => Promise<Statement[] | 'ignore'>;

@@ -1,0 +1,313 @@
+import { eq } from 'drizzle-orm';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createApp } from '../..';
+import { donations, webhookEvents } from '../../../db/schema';
+import { createAppeal, createCampaign, createUser } from '../../../tests/factories';
+import {
+  chargeRefunded,
+  fakeId,
+  invoicePaid,
+  paymentIntentFailed,
+  paymentIntentSucceeded,
+  sendEvent,
+  WEBHOOK_SECRET,
+} from '../../../tests/fixtures/stripe/events';
+import { engineName, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
+import { insertPendingDonation } from '../../services/donations';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await setupTestApp({ STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET });
+});
+afterEach(() => vi.restoreAllMocks());
+
+/** A fresh campaign + appeal + donor, and the metadata our client_secret call would send. */
+async function world() {
+  const donor = await createUser(t.db);
+  const campaign = await createCampaign(t.db);
+  const appeal = await createAppeal(t.db, campaign.id);
+  const meta = (kind: 'one_off' | 'monthly' = 'one_off', donationId = crypto.randomUUID()) => ({
+    kind,
+    donation_id: donationId,
+    campaign_id: campaign.id,
+    appeal_id: appeal.id,
+    donor_id: donor.id,
+    gift_aid_declaration_id: '',
+    source: 'card',
+  });
+  const rows = () => t.db.select().from(donations).where(eq(donations.campaignId, campaign.id));
+  const totals = async () => {
+    const a = (await (await t.request(`/api/appeals/${appeal.id}`)).json()) as any;
+    const c = (await (await t.request(`/api/campaigns/${campaign.id}`)).json()) as any;
+    return { appeal: a.summary.total_donations, campaign: c.summary.total_donations };
+  };
+  const pending = (m: ReturnType<typeof meta>, amount: number, intentId: string) =>
+    insertPendingDonation(t.db, {
+      id: m.donation_id,
+      amount,
+      donorId: donor.id,
+      target: { campaignId: campaign.id, appealId: appeal.id },
+      type: 'once',
+      giftAidDeclarationId: null,
+      paymentIntentId: intentId,
+      invoiceId: null,
+      subscriptionId: null,
+      source: 'card',
+    });
+  return { donor, campaign, appeal, meta, rows, totals, pending };
+}
+
+async function eventCount(id: string) {
+  return (await t.db.select().from(webhookEvents).where(eq(webhookEvents.id, id))).length;
+}
+
+describe(`POST /api/stripe/webhook: signature (${engineName})`, () => {
+  it('rejects a tampered body with 400 and writes nothing', async () => {
+    const w = await world();
+    const evt = paymentIntentSucceeded({ intentId: fakeId('pi'), amount: 1000, metadata: w.meta() });
+    const res = await sendEvent(t, evt, { tamper: (body) => body.replace('"amount_received":1000', '"amount_received":999999') });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as any).message).toMatch(/signature verification failed/);
+    expect(await w.rows()).toHaveLength(0);
+    expect(await eventCount(evt.id)).toBe(0);
+  });
+
+  it('rejects a wrong secret, a stale timestamp and a missing header', async () => {
+    const w = await world();
+    const evt = paymentIntentSucceeded({ intentId: fakeId('pi'), amount: 1000, metadata: w.meta() });
+    expect((await sendEvent(t, evt, { secret: 'whsec_someone_else' })).status).toBe(400);
+    const stale = await sendEvent(t, evt, { timestamp: Math.floor(Date.now() / 1000) - 3600 });
+    expect(stale.status).toBe(400);
+    const bare = await t.request('/api/stripe/webhook', { method: 'POST', body: JSON.stringify(evt) });
+    expect(bare.status).toBe(400);
+    expect(await bare.json()).toEqual({ statusCode: 400, message: 'Missing Stripe-Signature header' });
+    expect(await w.rows()).toHaveLength(0);
+  });
+
+  it('answers 503 when no webhook secret is configured', async () => {
+    const bare = await setupTestApp();
+    const res = await sendEvent(bare, paymentIntentSucceeded({ intentId: fakeId('pi'), amount: 100, metadata: {} }));
+    expect(res.status).toBe(503);
+  });
+
+  it('acknowledges event types it does not handle with 200', async () => {
+    const res = await sendEvent(t, { id: fakeId('evt'), object: 'event', type: 'customer.created', created: 1, data: { object: { id: 'cus_1' } } });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ received: true, outcome: 'ignored' });
+  });
+
+  it('ignores PaymentIntents that are not one-off gifts of ours', async () => {
+    const w = await world();
+    const invoiceIntent = paymentIntentSucceeded({ intentId: fakeId('pi'), amount: 1000, metadata: {} });
+    expect(await (await sendEvent(t, invoiceIntent)).json()).toMatchObject({ outcome: 'ignored' });
+    const strange = paymentIntentSucceeded({ intentId: fakeId('pi'), amount: 1000, metadata: { ...w.meta(), campaign_id: crypto.randomUUID() } });
+    expect(await (await sendEvent(t, strange)).json()).toMatchObject({ outcome: 'ignored' });
+    expect(await w.rows()).toHaveLength(0);
+  });
+});
+
+describe(`POST /api/stripe/webhook: one-off gifts recorded exactly once (${engineName})`, () => {
+  it('settles the pending row when the webhook comes after the client returned, with Stripe\'s amount', async () => {
+    const w = await world();
+    const m = w.meta();
+    const intentId = fakeId('pi');
+    await w.pending(m, 500, intentId);
+    expect(await w.totals()).toEqual({ appeal: 0, campaign: 0 });
+    const res = await sendEvent(t, paymentIntentSucceeded({ intentId, amount: 700, metadata: m }));
+    expect(res.status).toBe(200);
+    const rows = await w.rows();
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ id: m.donation_id, status: 'succeeded', amount: 700, paymentIntentId: intentId });
+    expect(await w.totals()).toEqual({ appeal: 700, campaign: 700 });
+  });
+
+  it('records the gift when the webhook arrives before the pending insert, and the late insert changes nothing', async () => {
+    const w = await world();
+    const m = w.meta();
+    const intentId = fakeId('pi');
+    await sendEvent(t, paymentIntentSucceeded({ intentId, amount: 2500, metadata: m }));
+    await w.pending(m, 2500, intentId);
+    const rows = await w.rows();
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ status: 'succeeded', amount: 2500, appealId: w.appeal.id, donorId: w.donor.id });
+    expect(await w.totals()).toEqual({ appeal: 2500, campaign: 2500 });
+  });
+
+  it('applies the same event twice once, and a second event for the same payment once', async () => {
+    const w = await world();
+    const m = w.meta();
+    const intentId = fakeId('pi');
+    const evt = paymentIntentSucceeded({ intentId, amount: 1500, metadata: m });
+    expect(await (await sendEvent(t, evt)).json()).toMatchObject({ outcome: 'recorded' });
+    expect(await (await sendEvent(t, evt)).json()).toMatchObject({ outcome: 'duplicate' });
+    await sendEvent(t, paymentIntentSucceeded({ intentId, amount: 1500, metadata: m }));
+    expect(await w.rows()).toHaveLength(1);
+    expect(await w.totals()).toEqual({ appeal: 1500, campaign: 1500 });
+    expect(await eventCount(evt.id)).toBe(1);
+  });
+
+  it('records one row when copies of an event arrive at the same time', async () => {
+    const w = await world();
+    const m = w.meta();
+    const intentId = fakeId('pi');
+    const evt = paymentIntentSucceeded({ intentId, amount: 4200, metadata: m });
+    const other = paymentIntentSucceeded({ intentId, amount: 4200, metadata: m });
+    const results = await Promise.all([evt, evt, evt, other, other].map((e) => sendEvent(t, e)));
+    expect(results.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
+    expect(await w.rows()).toHaveLength(1);
+    expect(await w.totals()).toEqual({ appeal: 4200, campaign: 4200 });
+  });
+
+  it('answers 500 when the database is unavailable, writes nothing, and records once on retry', async () => {
+    const w = await world();
+    const m = w.meta();
+    const intentId = fakeId('pi');
+    const evt = paymentIntentSucceeded({ intentId, amount: 900, metadata: m });
+    const down = new Proxy(t.db, {
+      get(target, prop, receiver) {
+        if (prop === 'batch') return () => Promise.reject(new Error('D1_ERROR: Network connection lost.'));
+        return Reflect.get(target, prop, receiver);
+      },
+    });
+    const broken = createApp({ db: down });
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    const body = JSON.stringify(evt);
+    const { signature } = await import('../../../tests/fixtures/stripe/events');
+    const res = await broken.request('/api/stripe/webhook', { method: 'POST', body, headers: { 'stripe-signature': await signature(body) } }, t.env);
+    expect(res.status).toBe(500);
+    expect(await w.rows()).toHaveLength(0);
+    expect(await eventCount(evt.id)).toBe(0);
+
+    expect((await sendEvent(t, evt)).status).toBe(200);
+    expect((await sendEvent(t, evt)).status).toBe(200);
+    expect(await w.rows()).toHaveLength(1);
+    expect(await eventCount(evt.id)).toBe(1);
+  });
+});
+
+describe(`POST /api/stripe/webhook: failures and refunds (${engineName})`, () => {
+  it('marks a pending gift failed with the message, and a later success wins', async () => {
+    const w = await world();
+    const m = w.meta();
+    const intentId = fakeId('pi');
+    await w.pending(m, 1000, intentId);
+    await sendEvent(t, paymentIntentFailed({ intentId, amount: 1000, metadata: m, message: 'Your card has insufficient funds.' }));
+    expect((await w.rows())[0]).toMatchObject({ status: 'failed', failureMessage: 'Your card has insufficient funds.' });
+    expect(await w.totals()).toEqual({ appeal: 0, campaign: 0 });
+    await sendEvent(t, paymentIntentSucceeded({ intentId, amount: 1000, metadata: m }));
+    expect((await w.rows())[0]).toMatchObject({ status: 'succeeded', failureMessage: null });
+  });
+
+  it('keeps a success when an earlier failure is delivered late', async () => {
+    const w = await world();
+    const m = w.meta();
+    const intentId = fakeId('pi');
+    await sendEvent(t, paymentIntentSucceeded({ intentId, amount: 1000, metadata: m }));
+    await sendEvent(t, paymentIntentFailed({ intentId, amount: 1000, metadata: m }));
+    const rows = await w.rows();
+    expect(rows).toHaveLength(1);
+    expect(rows[0].status).toBe('succeeded');
+  });
+
+  it('takes partial and full refunds out of the totals, idempotently', async () => {
+    const w = await world();
+    const m = w.meta();
+    const intentId = fakeId('pi');
+    await sendEvent(t, paymentIntentSucceeded({ intentId, amount: 5000, metadata: m }));
+    const partial = chargeRefunded({ intentId, amount: 5000, refunded: 2000 });
+    await sendEvent(t, partial);
+    await sendEvent(t, partial);
+    expect((await w.rows())[0]).toMatchObject({ status: 'succeeded', refundedAmount: 2000 });
+    expect(await w.totals()).toEqual({ appeal: 3000, campaign: 3000 });
+    await sendEvent(t, chargeRefunded({ intentId, amount: 5000, refunded: 5000 }));
+    expect((await w.rows())[0]).toMatchObject({ status: 'refunded', refundedAmount: 5000 });
+    expect(await w.totals()).toEqual({ appeal: 0, campaign: 0 });
+    // An older partial-refund event delivered late cannot lower the refunded amount.
+    await sendEvent(t, chargeRefunded({ intentId, amount: 5000, refunded: 2000 }));
+    expect((await w.rows())[0]).toMatchObject({ status: 'refunded', refundedAmount: 5000 });
+  });
+
+  it('ends refunded when the refund arrives before the success (charge metadata)', async () => {
+    const w = await world();
+    const m = w.meta();
+    const intentId = fakeId('pi');
+    await sendEvent(t, chargeRefunded({ intentId, amount: 3000, refunded: 3000, metadata: m }));
+    await sendEvent(t, paymentIntentSucceeded({ intentId, amount: 3000, metadata: m }));
+    await w.pending(m, 3000, intentId);
+    const rows = await w.rows();
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ status: 'refunded', refundedAmount: 3000 });
+    expect(await w.totals()).toEqual({ appeal: 0, campaign: 0 });
+  });
+
+  it('asks Stripe to retry a refund for a gift it cannot attribute yet, then applies it', async () => {
+    const w = await world();
+    const m = w.meta();
+    const intentId = fakeId('pi');
+    const refund = chargeRefunded({ intentId, amount: 3000, refunded: 1000 });
+    const early = await sendEvent(t, refund);
+    expect(early.status).toBe(503);
+    expect(await eventCount(refund.id)).toBe(0);
+    await sendEvent(t, paymentIntentSucceeded({ intentId, amount: 3000, metadata: m }));
+    expect((await sendEvent(t, refund)).status).toBe(200);
+    expect((await w.rows())[0]).toMatchObject({ status: 'succeeded', refundedAmount: 1000 });
+    expect(await w.totals()).toEqual({ appeal: 2000, campaign: 2000 });
+  });
+});
+
+describe(`POST /api/stripe/webhook: monthly gifts (${engineName})`, () => {
+  it('settles the first invoice on the pending row and adds one row per later invoice', async () => {
+    const w = await world();
+    const m = w.meta('monthly');
+    const subscriptionId = fakeId('sub');
+    const firstInvoice = fakeId('in');
+    await insertPendingDonation(t.db, {
+      id: m.donation_id,
+      amount: 1000,
+      donorId: w.donor.id,
+      target: { campaignId: w.campaign.id, appealId: w.appeal.id },
+      type: 'monthly',
+      giftAidDeclarationId: null,
+      paymentIntentId: null,
+      invoiceId: firstInvoice,
+      subscriptionId,
+      source: 'card',
+    });
+    const first = invoicePaid({ invoiceId: firstInvoice, subscriptionId, amount: 1000, metadata: m, intentId: fakeId('pi') });
+    await sendEvent(t, first);
+    await sendEvent(t, first);
+    let rows = await w.rows();
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ id: m.donation_id, status: 'succeeded', type: 'monthly', invoiceId: firstInvoice });
+
+    const second = invoicePaid({ invoiceId: fakeId('in'), subscriptionId, amount: 1000, metadata: m, first: false });
+    await Promise.all([sendEvent(t, second), sendEvent(t, second)]);
+    rows = await w.rows();
+    expect(rows).toHaveLength(2);
+    expect(rows.every((r) => r.status === 'succeeded' && r.subscriptionId === subscriptionId)).toBe(true);
+    expect(await w.totals()).toEqual({ appeal: 2000, campaign: 2000 });
+  });
+
+  it('records a first invoice paid before the pending insert is visible', async () => {
+    const w = await world();
+    const m = w.meta('monthly');
+    const subscriptionId = fakeId('sub');
+    const invoiceId = fakeId('in');
+    await sendEvent(t, invoicePaid({ invoiceId, subscriptionId, amount: 2500, metadata: m }));
+    await insertPendingDonation(t.db, {
+      id: m.donation_id,
+      amount: 2500,
+      donorId: w.donor.id,
+      target: { campaignId: w.campaign.id, appealId: w.appeal.id },
+      type: 'monthly',
+      giftAidDeclarationId: null,
+      paymentIntentId: null,
+      invoiceId,
+      subscriptionId,
+      source: 'card',
+    });
+    const rows = await w.rows();
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ status: 'succeeded', amount: 2500 });
+  });
+});

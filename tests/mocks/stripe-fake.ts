@@ -1,0 +1,216 @@
+import { randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/**
+ * A local stand-in for the parts of the Stripe API we call (Stripe's servers are unreachable from
+ * here). The real SDK talks to it over HTTP: point it with
+ * `new Stripe(key, {host: '127.0.0.1', port, protocol: 'http', httpClient: Stripe.createFetchHttpClient()})`
+ * or set STRIPE_API_BASE to `fake.url`. Idempotency keys replay the first response, like Stripe.
+ */
+
+type Obj = Record<string, any>;
+export type FakeRequest = { method: string; path: string; body: Obj; idempotencyKey: string | null };
+
+export type StripeFake = {
+  url: string;
+  port: number;
+  requests: FakeRequest[];
+  customers: Map<string, Obj>;
+  paymentIntents: Map<string, Obj>;
+  subscriptions: Map<string, Obj>;
+  invoices: Map<string, Obj>;
+  prices: Map<string, Obj>;
+  /** invoice payments: PaymentIntent id → invoice id */
+  invoicePayments: Map<string, string>;
+  /** Runs before a create answers, e.g. to deliver a webhook before the client hears back. */
+  onCreate?: (kind: 'payment_intent' | 'subscription', object: Obj) => Promise<void> | void;
+  /** Make the next N requests fail with a 500 api_error. */
+  failNext: number;
+  addPrice(id: string, unitAmount: number, options?: { currency?: string; interval?: string; active?: boolean }): Obj;
+  close(): Promise<void>;
+};
+
+const id = (prefix: string) => `${prefix}_${randomBytes(12).toString('hex')}`;
+
+/** "a[b][0]=x&a[c]=y" → {a: {b: ['x'], c: 'y'}} (the SDK's form encoding). */
+export function parseForm(text: string): Obj {
+  const root: Obj = {};
+  for (const [rawKey, value] of new URLSearchParams(text)) {
+    const parts = rawKey.replace(/\]/g, '').split('[');
+    let node: Obj = root;
+    parts.forEach((part, i) => {
+      if (i === parts.length - 1) {
+        node[part] = value;
+        return;
+      }
+      const nextIsIndex = /^\d+$/.test(parts[i + 1]);
+      node[part] ??= nextIsIndex ? [] : {};
+      node = node[part];
+    });
+  }
+  return root;
+}
+
+function error(res: ServerResponse, status: number, type: string, message: string, code?: string) {
+  res.writeHead(status, { 'content-type': 'application/json' });
+  res.end(JSON.stringify({ error: { type, message, code } }));
+}
+
+export async function startStripeFake(): Promise<StripeFake> {
+  const replay = new Map<string, { status: number; body: string }>();
+  const fake: StripeFake = {
+    url: '',
+    port: 0,
+    requests: [],
+    customers: new Map(),
+    paymentIntents: new Map(),
+    subscriptions: new Map(),
+    invoices: new Map(),
+    prices: new Map(),
+    invoicePayments: new Map(),
+    failNext: 0,
+    addPrice(priceId, unitAmount, options = {}) {
+      const price = {
+        id: priceId,
+        object: 'price',
+        active: options.active ?? true,
+        currency: options.currency ?? 'gbp',
+        unit_amount: unitAmount,
+        type: 'recurring',
+        recurring: { interval: options.interval ?? 'month', interval_count: 1 },
+      };
+      fake.prices.set(priceId, price);
+      return price;
+    },
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+
+  async function route(req: FakeRequest): Promise<{ status: number; body: Obj }> {
+    const { method, path, body } = req;
+    const [pathname, query = ''] = path.split('?');
+    const params = method === 'GET' ? parseForm(query) : body;
+    let m: RegExpExecArray | null;
+
+    if (method === 'POST' && pathname === '/v1/customers') {
+      const customer = { id: id('cus'), object: 'customer', email: params.email ?? null, metadata: params.metadata ?? {} };
+      fake.customers.set(customer.id, customer);
+      return { status: 200, body: customer };
+    }
+    if (method === 'POST' && pathname === '/v1/payment_intents') {
+      const amount = Number(params.amount);
+      if (!Number.isInteger(amount) || amount < 30) return { status: 400, body: { error: { type: 'invalid_request_error', message: 'Invalid amount' } } };
+      const intentId = id('pi');
+      const intent = {
+        id: intentId,
+        object: 'payment_intent',
+        amount,
+        amount_received: 0,
+        currency: params.currency,
+        customer: params.customer ?? null,
+        metadata: params.metadata ?? {},
+        status: 'requires_payment_method',
+        client_secret: `${intentId}_secret_${randomBytes(8).toString('hex')}`,
+        latest_charge: null,
+      };
+      fake.paymentIntents.set(intent.id, intent);
+      await fake.onCreate?.('payment_intent', intent);
+      return { status: 200, body: intent };
+    }
+    if (method === 'GET' && (m = /^\/v1\/payment_intents\/([^/]+)$/.exec(pathname))) {
+      const intent = fake.paymentIntents.get(m[1]);
+      return intent ? { status: 200, body: intent } : missing('payment_intent', m[1]);
+    }
+    if (method === 'GET' && (m = /^\/v1\/prices\/([^/]+)$/.exec(pathname))) {
+      const price = fake.prices.get(decodeURIComponent(m[1]));
+      return price ? { status: 200, body: price } : missing('price', m[1]);
+    }
+    if (method === 'GET' && pathname === '/v1/prices') {
+      const data = [...fake.prices.values()].filter(
+        (p) => (params.active === undefined || String(p.active) === params.active) && (!params.currency || p.currency === params.currency),
+      );
+      return { status: 200, body: { object: 'list', url: '/v1/prices', has_more: false, data } };
+    }
+    if (method === 'POST' && pathname === '/v1/subscriptions') {
+      const price = fake.prices.get(params.items?.[0]?.price);
+      if (!price) return missing('price', params.items?.[0]?.price);
+      if (!fake.customers.has(params.customer)) return missing('customer', params.customer);
+      const subscriptionId = id('sub');
+      const intentId = id('pi');
+      const invoiceId = id('in');
+      const invoice = {
+        id: invoiceId,
+        object: 'invoice',
+        amount_due: price.unit_amount,
+        amount_paid: 0,
+        currency: price.currency,
+        billing_reason: 'subscription_create',
+        status: 'open',
+        customer: params.customer,
+        parent: { type: 'subscription_details', quote_details: null, subscription_details: { subscription: subscriptionId, metadata: params.metadata ?? {} } },
+        confirmation_secret: { type: 'payment_intent', client_secret: `${intentId}_secret_${randomBytes(8).toString('hex')}` },
+      };
+      fake.invoices.set(invoiceId, invoice);
+      fake.invoicePayments.set(intentId, invoiceId);
+      const expand: string[] = params.expand ?? [];
+      const subscription = {
+        id: subscriptionId,
+        object: 'subscription',
+        customer: params.customer,
+        status: 'incomplete',
+        metadata: params.metadata ?? {},
+        payment_behavior: params.payment_behavior,
+        items: { object: 'list', data: [{ id: id('si'), price }] },
+        latest_invoice: expand.includes('latest_invoice.confirmation_secret') || expand.includes('latest_invoice')
+          ? expand.includes('latest_invoice.confirmation_secret') ? invoice : { ...invoice, confirmation_secret: undefined }
+          : invoiceId,
+      };
+      fake.subscriptions.set(subscriptionId, subscription);
+      await fake.onCreate?.('subscription', subscription);
+      return { status: 200, body: subscription };
+    }
+    if (method === 'GET' && pathname === '/v1/invoice_payments') {
+      const intentId = params.payment?.payment_intent;
+      const invoiceId = intentId ? fake.invoicePayments.get(intentId) : undefined;
+      const data = invoiceId
+        ? [{ id: id('inpay'), object: 'invoice_payment', invoice: invoiceId, status: 'paid', payment: { type: 'payment_intent', payment_intent: intentId } }]
+        : [];
+      return { status: 200, body: { object: 'list', url: '/v1/invoice_payments', has_more: false, data } };
+    }
+    return { status: 404, body: { error: { type: 'invalid_request_error', message: `Unrecognized request URL (${method}: ${pathname})` } } };
+  }
+
+  const missing = (kind: string, value: string) => ({
+    status: 404,
+    body: { error: { type: 'invalid_request_error', code: 'resource_missing', message: `No such ${kind}: '${value}'` } },
+  });
+
+  const server: Server = createServer(async (req: IncomingMessage, res: ServerResponse) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const raw = Buffer.concat(chunks).toString('utf8');
+    const idempotencyKey = (req.headers['idempotency-key'] as string | undefined) ?? null;
+    const request: FakeRequest = { method: req.method ?? 'GET', path: req.url ?? '/', body: parseForm(raw), idempotencyKey };
+    fake.requests.push(request);
+    if (fake.failNext > 0) {
+      fake.failNext--;
+      return error(res, 500, 'api_error', 'Fake outage');
+    }
+    const replayKey = idempotencyKey && request.method === 'POST' ? `${request.path} ${idempotencyKey}` : null;
+    const cached = replayKey ? replay.get(replayKey) : undefined;
+    if (cached) {
+      res.writeHead(cached.status, { 'content-type': 'application/json', 'idempotent-replayed': 'true' });
+      return res.end(cached.body);
+    }
+    const { status, body } = await route(request);
+    const text = JSON.stringify(body);
+    if (replayKey && status < 500) replay.set(replayKey, { status, body: text });
+    res.writeHead(status, { 'content-type': 'application/json', 'request-id': id('req') });
+    res.end(text);
+  });
+
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  fake.port = (server.address() as AddressInfo).port;
+  fake.url = `http://127.0.0.1:${fake.port}`;
+  return fake;
+}
