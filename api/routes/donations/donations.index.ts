@@ -2,9 +2,9 @@ import { z } from 'zod';
 import { createRouter } from '../../lib/create-app';
 import { badRequest, notFound } from '../../lib/errors';
 import { readQuery } from '../../lib/validate';
-import { requireUser } from '../../middlewares/auth';
 import { getCampaign } from '../../services/campaigns';
 import { TOP_DONORS_LIMIT, topDonors } from '../../services/top-donors';
+import { listDonationsHandler } from './donations.admin';
 
 const DONATION_LIST_TYPES = ['public', 'me'] as const;
 
@@ -16,6 +16,9 @@ const listQuery = z.object({
 });
 
 export const donationsRouter = createRouter().get('/donations', async (c) => {
+  // No type (the dashboard's admin list) and type=me have their own paging query: donations.admin.ts.
+  const type = c.req.query('type');
+  if (type === undefined || type === 'me') return listDonationsHandler(c);
   const query = readQuery(c, listQuery);
   switch (query.type) {
     case 'public': {
@@ -31,11 +34,6 @@ export const donationsRouter = createRouter().get('/donations', async (c) => {
       const campaign = await getCampaign(c.var.db, query.campaign_id!, c.var.user);
       if (!campaign || campaign.kind !== 'campaign') throw notFound('Campaign not found');
       return c.json(await topDonors(c.var.db, { campaignId: campaign._id }, query.limit));
-    }
-    case 'me': {
-      // The signed-in donor's own donations: implemented with the dashboard's donations work.
-      requireUser(c.var.user);
-      throw notFound('Your donation history is not available yet');
     }
     default:
       throw badRequest(`type must be one of: ${DONATION_LIST_TYPES.join(', ')}`);

@@ -76,7 +76,7 @@ describe(`GET /api/donations?type=public (${engineName})`, () => {
     ['type=public&appeal_id=not-an-id', 404, /Appeal not found/],
     ['type=public&campaign_id=00000000-0000-0000-0000-000000000000', 404, /Campaign not found/],
     ['type=bogus', 400, /type must be one of/],
-    ['', 400, /type must be one of/],
+    ['', 401, /Sign in/],
     ['type=me', 401, /Sign in/],
   ])('answers %s with %i and a readable message', async (query, status, message) => {
     const res = await t.request(`/api/donations?${query}`);

@@ -1,0 +1,236 @@
+import { eq } from 'drizzle-orm';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { toShortId } from '../../../db/ids';
+import { organizationAdmins, organizations, users } from '../../../db/schema';
+import { addOrganizationAdmin, createOrganization, createSession, createUser } from '../../../tests/factories';
+import { engineName, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
+
+type Org = {
+  _id: string;
+  name: string;
+  email: string | null;
+  phone: string | null;
+  charity_number: string | null;
+  address: Record<string, string | null>;
+  admins: { label: string; value: string }[];
+};
+
+describe(`organizations API (${engineName})`, () => {
+  let t: TestApp;
+  let orgA: Awaited<ReturnType<typeof createOrganization>>;
+  let orgB: Awaited<ReturnType<typeof createOrganization>>;
+  let orgAdmin: Awaited<ReturnType<typeof createUser>>;
+  let adminToken: string;
+  let orgAdminToken: string;
+  let donorToken: string;
+
+  beforeAll(async () => {
+    t = await setupTestApp();
+    orgA = await createOrganization(t.db, { name: 'Aardvark Aid', city: 'Leeds', charityNumber: '1187342' });
+    orgB = await createOrganization(t.db, { name: 'Badger Trust' });
+    const admin = await createUser(t.db, { type: 'admin' });
+    orgAdmin = await createUser(t.db, { type: 'org_admin', firstName: 'Sam', lastName: 'Okafor', email: `sam-${Date.now()}@example.com` });
+    await addOrganizationAdmin(t.db, orgA.id, orgAdmin.id);
+    const donor = await createUser(t.db);
+    adminToken = await createSession(t.db, admin.id);
+    orgAdminToken = await createSession(t.db, orgAdmin.id);
+    donorToken = await createSession(t.db, donor.id);
+  });
+
+  const list = async (token: string, query = '') => {
+    const res = await t.request(`/api/organizations${query}`, { token });
+    return { res, body: (await res.json()) as Org[] };
+  };
+
+  it('lists every organization to an admin, with admins and a total count', async () => {
+    const { res, body } = await list(adminToken, '?limit=100');
+    expect(res.status).toBe(200);
+    expect(Number(res.headers.get('x-total-count'))).toBe(body.length);
+    const a = body.find((o) => o._id === orgA.id)!;
+    expect(a).toMatchObject({
+      name: 'Aardvark Aid',
+      charity_number: '1187342',
+      address: { address: null, city: 'Leeds', province: null, postal_code: null, country: null },
+      admins: [{ label: `Sam Okafor (${orgAdmin.email})`, value: orgAdmin.id }],
+    });
+    expect(body.some((o) => o._id === orgB.id)).toBe(true);
+  });
+
+  it('shows an org_admin only its own organizations', async () => {
+    const { res, body } = await list(orgAdminToken);
+    expect(res.status).toBe(200);
+    expect(body.map((o) => o._id)).toEqual([orgA.id]);
+    expect(res.headers.get('x-total-count')).toBe('1');
+    expect((await t.request(`/api/organizations/${orgB.id}`, { token: orgAdminToken })).status).toBe(404);
+  });
+
+  it('refuses anonymous callers (401) and donors (403)', async () => {
+    for (const [method, path] of [
+      ['GET', '/api/organizations'],
+      ['POST', '/api/organizations'],
+      ['GET', `/api/organizations/${orgA.id}`],
+      ['PUT', `/api/organizations/${orgA.id}`],
+    ]) {
+      const anon = await t.request(path, { method, json: method === 'GET' ? undefined : { name: 'X' } });
+      expect(anon.status, `${method} ${path}`).toBe(401);
+      expect(((await anon.json()) as any).statusCode).toBe(401);
+      const donor = await t.request(path, { method, token: donorToken, json: method === 'GET' ? undefined : { name: 'X' } });
+      expect(donor.status, `${method} ${path}`).toBe(403);
+    }
+    const [row] = await t.db.select().from(organizations).where(eq(organizations.id, orgA.id));
+    expect(row.name).toBe('Aardvark Aid');
+  });
+
+  it('reads one organization by UUID or short id, and 404s unknown or malformed ids', async () => {
+    for (const id of [orgA.id, toShortId(orgA.id)]) {
+      const res = await t.request(`/api/organizations/${id}`, { token: orgAdminToken });
+      expect(res.status).toBe(200);
+      expect(((await res.json()) as Org)._id).toBe(orgA.id);
+    }
+    for (const id of ['00000000-0000-0000-0000-000000000000', 'not-an-id', "1'%20or%201=1"]) {
+      const res = await t.request(`/api/organizations/${id}`, { token: adminToken });
+      expect(res.status).toBe(404);
+      expect(await res.json()).toEqual({ statusCode: 404, message: 'Organization Not Found' });
+    }
+  });
+
+  it('lets an admin create an organization whose admins become org_admins', async () => {
+    const newAdmin = await createUser(t.db, { firstName: 'Nia', lastName: 'Jones' });
+    const res = await t.request('/api/organizations', {
+      method: 'POST',
+      token: adminToken,
+      json: {
+        name: '  Curlew Care  ',
+        email: 'Hello@Curlew.org.uk',
+        phone: '0113 496 0101',
+        charity_number: 'SC051234',
+        address: { address: '1 High St', city: 'York', postal_code: 'YO1 7HH', country: 'United Kingdom', province: '' },
+        admins: [newAdmin.id],
+        unknown_field: 'ignored',
+      },
+    });
+    expect(res.status).toBe(201);
+    const body = (await res.json()) as Org;
+    expect(body).toMatchObject({
+      name: 'Curlew Care',
+      email: 'hello@curlew.org.uk',
+      phone: '0113 496 0101',
+      address: { address: '1 High St', city: 'York', province: null, postal_code: 'YO1 7HH', country: 'United Kingdom' },
+      admins: [{ label: `Nia Jones (${newAdmin.email})`, value: newAdmin.id }],
+    });
+    expect(body).not.toHaveProperty('unknown_field');
+    const [user] = await t.db.select().from(users).where(eq(users.id, newAdmin.id));
+    expect(user.type).toBe('org_admin');
+    // The new org_admin now sees exactly that organization.
+    const token = await createSession(t.db, newAdmin.id);
+    expect((await list(token)).body.map((o) => o._id)).toEqual([body._id]);
+  });
+
+  it('does not let an org_admin create organizations', async () => {
+    const res = await t.request('/api/organizations', { method: 'POST', token: orgAdminToken, json: { name: 'Sneaky Org' } });
+    expect(res.status).toBe(403);
+    const rows = await t.db.select().from(organizations).where(eq(organizations.name, 'Sneaky Org'));
+    expect(rows).toHaveLength(0);
+  });
+
+  it.each([
+    [{}, /name: Name is required/],
+    [{ name: '   ' }, /name: Name is required/],
+    [{ name: 'X'.repeat(201) }, /name: Use at most 200 characters/],
+    [{ name: 'Ok', email: 'not-an-email' }, /email: Enter a valid email address/],
+    [{ name: 'Ok', phone: 'call me' }, /phone: Use digits/],
+    [{ name: 'Ok', admins: 'abc' }, /admins/],
+    [{ name: 'Ok', admins: ['not-an-id'] }, /admins: "not-an-id" is not a user id/],
+    [{ name: 'Ok', admins: ['00000000-0000-0000-0000-000000000000'] }, /admins: no user with id/],
+    [{ name: 'Ok', image: 'javascript:alert(1)' }, /image: Use the Key of an uploaded image/],
+  ])('rejects invalid organization %j with a 400 and stores nothing', async (json, message) => {
+    const before = (await t.db.select().from(organizations)).length;
+    const res = await t.request('/api/organizations', { method: 'POST', token: adminToken, json });
+    expect(res.status).toBe(400);
+    const body = (await res.json()) as { statusCode: number; message: string };
+    expect(body.statusCode).toBe(400);
+    expect(body.message).toMatch(message);
+    expect((await t.db.select().from(organizations)).length).toBe(before);
+  });
+
+  it('rejects a malformed JSON body with 400', async () => {
+    const res = await t.request('/api/organizations', {
+      method: 'POST',
+      token: adminToken,
+      body: '{"name":',
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(res.status).toBe(400);
+  });
+
+  it('lets an org_admin update its own organization but not its admins', async () => {
+    const res = await t.request(`/api/organizations/${orgA.id}`, {
+      method: 'PUT',
+      token: orgAdminToken,
+      json: { phone: '0113 496 0999', address: { city: 'Bradford' }, admins: [{ label: 'me', value: orgAdmin.id }] },
+    });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ name: 'Aardvark Aid', phone: '0113 496 0999', address: { city: 'Bradford' } });
+
+    const other = await createUser(t.db);
+    const denied = await t.request(`/api/organizations/${orgA.id}`, {
+      method: 'PUT',
+      token: orgAdminToken,
+      json: { name: 'Renamed', admins: [orgAdmin.id, other.id] },
+    });
+    expect(denied.status).toBe(403);
+    expect(((await denied.json()) as any).message).toBe('Only admins can change the admins of an organization');
+    const [row] = await t.db.select().from(organizations).where(eq(organizations.id, orgA.id));
+    expect(row.name).toBe('Aardvark Aid');
+    const links = await t.db.select().from(organizationAdmins).where(eq(organizationAdmins.organizationId, orgA.id));
+    expect(links.map((l) => l.userId)).toEqual([orgAdmin.id]);
+  });
+
+  it("hides another organization from an org_admin's PUT (404) and changes nothing", async () => {
+    const res = await t.request(`/api/organizations/${orgB.id}`, { method: 'PUT', token: orgAdminToken, json: { name: 'Hijacked' } });
+    expect(res.status).toBe(404);
+    const [row] = await t.db.select().from(organizations).where(eq(organizations.id, orgB.id));
+    expect(row.name).toBe('Badger Trust');
+  });
+
+  it('lets an admin replace the admins: added donors are promoted, orphaned org_admins demoted', async () => {
+    const org = await createOrganization(t.db, { name: 'Dipper Fund' });
+    const oldAdmin = await createUser(t.db, { type: 'org_admin' });
+    const multiAdmin = await createUser(t.db, { type: 'org_admin' });
+    await addOrganizationAdmin(t.db, org.id, oldAdmin.id);
+    await addOrganizationAdmin(t.db, org.id, multiAdmin.id);
+    await addOrganizationAdmin(t.db, orgB.id, multiAdmin.id);
+    const newcomer = await createUser(t.db);
+
+    const res = await t.request(`/api/organizations/${org.id}`, {
+      method: 'PUT',
+      token: adminToken,
+      json: { name: 'Dipper Fund Ltd', admins: [newcomer.id] },
+    });
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as Org;
+    expect(body.name).toBe('Dipper Fund Ltd');
+    expect(body.admins.map((a) => a.value)).toEqual([newcomer.id]);
+    const typeOf = async (id: string) => (await t.db.select().from(users).where(eq(users.id, id)))[0].type;
+    expect(await typeOf(newcomer.id)).toBe('org_admin');
+    expect(await typeOf(oldAdmin.id)).toBe('donor');
+    expect(await typeOf(multiAdmin.id)).toBe('org_admin');
+  });
+
+  it('validates updates and leaves the row alone on a 400', async () => {
+    const res = await t.request(`/api/organizations/${orgB.id}`, { method: 'PUT', token: adminToken, json: { name: '', email: 'x' } });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as any).message).toMatch(/name: Name is required; email: Enter a valid email address/);
+    const [row] = await t.db.select().from(organizations).where(eq(organizations.id, orgB.id));
+    expect(row.name).toBe('Badger Trust');
+  });
+
+  it('searches by name and bounds paging', async () => {
+    const { body } = await list(adminToken, '?search=badger');
+    expect(body.map((o) => o._id)).toEqual([orgB.id]);
+    expect((await list(adminToken, '?search=%25')).body).toEqual([]);
+    expect((await t.request('/api/organizations?limit=1000', { token: adminToken })).status).toBe(400);
+    const page = await list(adminToken, '?limit=1&offset=1');
+    expect(page.body).toHaveLength(1);
+  });
+});

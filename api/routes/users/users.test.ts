@@ -1,0 +1,236 @@
+import { eq } from 'drizzle-orm';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { toShortId } from '../../../db/ids';
+import { users } from '../../../db/schema';
+import {
+  addOrganizationAdmin,
+  createCampaign,
+  createDonation,
+  createOrganization,
+  createSession,
+  createUser,
+} from '../../../tests/factories';
+import { engineName, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
+
+type Donor = {
+  _id: string;
+  email: string;
+  name: { first_name: string; last_name: string };
+  phone: string | null;
+  image: string | null;
+  type: string;
+  address: Record<string, string | null>;
+  org_ids: string[];
+};
+
+const stamp = Date.now().toString(36);
+
+describe(`users (donors) API (${engineName})`, () => {
+  let t: TestApp;
+  let admin: Awaited<ReturnType<typeof createUser>>;
+  let orgAdmin: Awaited<ReturnType<typeof createUser>>;
+  let donorA: Awaited<ReturnType<typeof createUser>>;
+  let donorB: Awaited<ReturnType<typeof createUser>>;
+  let orgA: Awaited<ReturnType<typeof createOrganization>>;
+  let adminToken: string;
+  let orgAdminToken: string;
+  let donorAToken: string;
+
+  beforeAll(async () => {
+    t = await setupTestApp();
+    orgA = await createOrganization(t.db);
+    const orgB = await createOrganization(t.db);
+    admin = await createUser(t.db, { type: 'admin', firstName: 'Alex', lastName: 'Morgan' });
+    orgAdmin = await createUser(t.db, { type: 'org_admin' });
+    await addOrganizationAdmin(t.db, orgA.id, orgAdmin.id);
+    donorA = await createUser(t.db, { firstName: 'Zainab', lastName: 'Quill', email: `zainab-${stamp}@example.com`, phone: '7946095800' });
+    donorB = await createUser(t.db, { firstName: 'Yusuf', lastName: 'Rook', email: `yusuf-${stamp}@example.com` });
+    const campaignA = await createCampaign(t.db, { organizationId: orgA.id });
+    const campaignB = await createCampaign(t.db, { organizationId: orgB.id });
+    await createDonation(t.db, { donorId: donorA.id, campaignId: campaignA.id });
+    await createDonation(t.db, { donorId: donorB.id, campaignId: campaignB.id });
+    adminToken = await createSession(t.db, admin.id);
+    orgAdminToken = await createSession(t.db, orgAdmin.id);
+    donorAToken = await createSession(t.db, donorA.id);
+  });
+
+  const get = async (path: string, token?: string) => {
+    const res = await t.request(path, { token });
+    return { res, body: (await res.json()) as any };
+  };
+
+  it('lists all users to an admin, with search, type filter and a total count', async () => {
+    const { res, body } = await get(`/api/users?search=zainab`, adminToken);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('x-total-count')).toBe('1');
+    expect(body).toEqual([
+      {
+        _id: donorA.id,
+        email: donorA.email,
+        name: { first_name: 'Zainab', last_name: 'Quill' },
+        phone: '7946095800',
+        image: null,
+        image_url: null,
+        type: 'donor',
+        address: { address: null, city: null, province: null, postal_code: null, country: null },
+        org_ids: [],
+      },
+    ]);
+    expect((await get('/api/users?search=quill', adminToken)).body.map((u: Donor) => u._id)).toEqual([donorA.id]);
+    expect((await get(`/api/users?search=yusuf-${stamp}@`, adminToken)).body.map((u: Donor) => u._id)).toEqual([donorB.id]);
+    const staff = (await get('/api/users?type=org_admin&limit=100', adminToken)).body as Donor[];
+    expect(staff.every((u) => u.type === 'org_admin')).toBe(true);
+    expect(staff.find((u) => u._id === orgAdmin.id)?.org_ids).toEqual([orgA.id]);
+  });
+
+  it('shows an org_admin only the donors of its organizations', async () => {
+    const { res, body } = await get('/api/users?limit=100', orgAdminToken);
+    expect(res.status).toBe(200);
+    expect(body.map((u: Donor) => u._id)).toEqual([donorA.id]);
+    expect((await get(`/api/users/${donorA.id}`, orgAdminToken)).res.status).toBe(200);
+    const hidden = await get(`/api/users/${donorB.id}`, orgAdminToken);
+    expect(hidden.res.status).toBe(404);
+    expect(hidden.body).toEqual({ statusCode: 404, message: 'Donor Not Found' });
+  });
+
+  it('refuses lists and creation to anonymous callers (401) and donors (403)', async () => {
+    expect((await get('/api/users')).res.status).toBe(401);
+    expect((await get('/api/users/me')).res.status).toBe(401);
+    expect((await t.request('/api/users/me', { method: 'PUT', json: { first_name: 'X' } })).status).toBe(401);
+    expect((await get('/api/users', donorAToken)).res.status).toBe(403);
+    const email = `blocked-${stamp}@example.com`;
+    for (const token of [undefined, donorAToken, orgAdminToken]) {
+      const res = await t.request('/api/users', { method: 'POST', token, json: { first_name: 'A', last_name: 'B', email } });
+      expect(res.status).toBe(token ? 403 : 401);
+    }
+    expect(await t.db.select().from(users).where(eq(users.email, email))).toHaveLength(0);
+  });
+
+  it("lets anyone signed in read themselves as 'me', and nobody else's record", async () => {
+    const me = await get('/api/users/me', donorAToken);
+    expect(me.res.status).toBe(200);
+    expect(me.body._id).toBe(donorA.id);
+    expect((await get(`/api/users/${toShortId(donorA.id)}`, donorAToken)).body._id).toBe(donorA.id);
+    expect((await get(`/api/users/${donorB.id}`, donorAToken)).res.status).toBe(404);
+    expect((await get(`/api/users/${admin.id}`, donorAToken)).res.status).toBe(404);
+    for (const id of ['nope', '00000000-0000-0000-0000-000000000000']) {
+      expect((await get(`/api/users/${id}`, adminToken)).body).toEqual({ statusCode: 404, message: 'Donor Not Found' });
+    }
+  });
+
+  it('lets an admin create a donor with normalised fields', async () => {
+    const res = await t.request('/api/users', {
+      method: 'POST',
+      token: adminToken,
+      json: {
+        name: { first_name: ' Olu ', last_name: 'Adeyemi' },
+        email: `Olu-${stamp}@Example.com`,
+        phone: '(079) 460-9580',
+        address: { city: 'Bristol', postal_code: 'BS1 4DJ' },
+        role: 'ignored',
+      },
+    });
+    expect(res.status).toBe(201);
+    const body = (await res.json()) as Donor;
+    expect(body).toMatchObject({
+      email: `olu-${stamp}@example.com`,
+      name: { first_name: 'Olu', last_name: 'Adeyemi' },
+      phone: '0794609580',
+      type: 'donor',
+      address: { city: 'Bristol', postal_code: 'BS1 4DJ', country: null },
+    });
+    expect((await get(`/api/users/${body._id}`, adminToken)).body.email).toBe(`olu-${stamp}@example.com`);
+  });
+
+  it('answers a duplicate email with 409, whatever its case, and stores nothing', async () => {
+    const res = await t.request('/api/users', {
+      method: 'POST',
+      token: adminToken,
+      json: { first_name: 'Other', last_name: 'Person', email: donorA.email.toUpperCase() },
+    });
+    expect(res.status).toBe(409);
+    expect(await res.json()).toEqual({ statusCode: 409, message: 'A donor with this email already exists' });
+    const rows = await t.db.select().from(users).where(eq(users.email, donorA.email));
+    expect(rows).toHaveLength(1);
+    expect(rows[0].firstName).toBe('Zainab');
+  });
+
+  it.each([
+    [{ last_name: 'B', email: 'a@example.com' }, /first_name: First name is required/],
+    [{ first_name: 'A', last_name: '', email: 'a@example.com' }, /last_name: Last name is required/],
+    [{ first_name: 'A', last_name: 'B' }, /email: Email is required/],
+    [{ first_name: 'A', last_name: 'B', email: 'nope' }, /email: Enter a valid email address/],
+    [{ first_name: 'A', last_name: 'B', email: 'a@example.com', phone: '01234 567 8901' }, /phone: Use at most 10 digits/],
+    [{ first_name: 'A', last_name: 'B', email: 'a@example.com', phone: 'abc' }, /phone: Use digits only/],
+    [{ first_name: 'A', last_name: 'B', email: 'a@example.com', type: 'superuser' }, /type must be one of/],
+    [{ first_name: 'A'.repeat(101), last_name: 'B', email: 'a@example.com' }, /first_name: Use at most 100/],
+  ])('rejects an invalid donor %j with a 400', async (json, message) => {
+    const before = (await t.db.select().from(users)).length;
+    const res = await t.request('/api/users', { method: 'POST', token: adminToken, json });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as any).message).toMatch(message);
+    expect((await t.db.select().from(users)).length).toBe(before);
+  });
+
+  it('lets a donor update their own details, but not their email or type', async () => {
+    const donor = await createUser(t.db, { firstName: 'Old', lastName: 'Name' });
+    const token = await createSession(t.db, donor.id);
+    const ok = await t.request('/api/users/me', {
+      method: 'PUT',
+      token,
+      json: { first_name: 'New', phone: '07946 095', address: { country: 'United Kingdom' }, email: donor.email.toUpperCase(), type: 'donor' },
+    });
+    expect(ok.status).toBe(200);
+    expect(await ok.json()).toMatchObject({ name: { first_name: 'New', last_name: 'Name' }, phone: '07946095', address: { country: 'United Kingdom' } });
+
+    const email = await t.request('/api/users/me', { method: 'PUT', token, json: { first_name: 'Changed', email: 'new@example.com' } });
+    expect(email.status).toBe(400);
+    expect(await email.json()).toEqual({ statusCode: 400, message: 'Email cannot be changed' });
+
+    const type = await t.request('/api/users/me', { method: 'PUT', token, json: { type: 'admin' } });
+    expect(type.status).toBe(403);
+
+    const [row] = await t.db.select().from(users).where(eq(users.id, donor.id));
+    expect(row).toMatchObject({ firstName: 'New', email: donor.email, type: 'donor' });
+  });
+
+  it('lets an admin edit anyone and change their type, but not its own type', async () => {
+    const donor = await createUser(t.db);
+    const res = await t.request(`/api/users/${donor.id}`, { method: 'PUT', token: adminToken, json: { type: 'org_admin', last_name: 'Promoted' } });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ type: 'org_admin', name: { last_name: 'Promoted' } });
+    const self = await t.request('/api/users/me', { method: 'PUT', token: adminToken, json: { type: 'donor' } });
+    expect(self.status).toBe(400);
+    const [row] = await t.db.select().from(users).where(eq(users.id, admin.id));
+    expect(row.type).toBe('admin');
+  });
+
+  it('gives org_admins read-only access to their donors and none to others', async () => {
+    const edit = await t.request(`/api/users/${donorA.id}`, { method: 'PUT', token: orgAdminToken, json: { first_name: 'Hacked' } });
+    expect(edit.status).toBe(403);
+    const other = await t.request(`/api/users/${donorB.id}`, { method: 'PUT', token: orgAdminToken, json: { first_name: 'Hacked' } });
+    expect(other.status).toBe(404);
+    const donorEdit = await t.request(`/api/users/${donorB.id}`, { method: 'PUT', token: donorAToken, json: { first_name: 'Hacked' } });
+    expect(donorEdit.status).toBe(404);
+    const rows = await t.db.select().from(users).where(eq(users.firstName, 'Hacked'));
+    expect(rows).toHaveLength(0);
+  });
+
+  it('validates updates: empty names and bad phones are 400s', async () => {
+    for (const json of [{ first_name: '' }, { phone: '123456789012' }, { image: 'data:image/png;base64,AAAA' }]) {
+      const res = await t.request('/api/users/me', { method: 'PUT', token: donorAToken, json });
+      expect(res.status).toBe(400);
+    }
+    const [row] = await t.db.select().from(users).where(eq(users.id, donorA.id));
+    expect(row).toMatchObject({ firstName: 'Zainab', phone: '7946095800' });
+  });
+
+  it('bounds paging', async () => {
+    expect((await get('/api/users?limit=0', adminToken)).res.status).toBe(400);
+    expect((await get('/api/users?limit=101', adminToken)).res.status).toBe(400);
+    expect((await get('/api/users?offset=-1', adminToken)).res.status).toBe(400);
+    const page = await get('/api/users?limit=2', adminToken);
+    expect(page.body).toHaveLength(2);
+    expect(Number(page.res.headers.get('x-total-count'))).toBeGreaterThan(2);
+  });
+});

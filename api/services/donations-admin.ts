@@ -1,0 +1,259 @@
+import { and, desc, eq, inArray, isNull, ne, sql, type SQL } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/sqlite-core';
+import type { Db } from '../../db/client';
+import { parseId } from '../../db/ids';
+import { campaigns, donations, type DonationStatus, type DonationType, users } from '../../db/schema';
+import { badRequest, forbidden, HttpError, notFound } from '../lib/errors';
+import type { AuthUser } from '../lib/types';
+import { canManageOrganization, type Option, type Page } from './organizations';
+import { getUser } from './users';
+
+export const MANUAL_MIN_PENCE = 100;
+export const MANUAL_MAX_PENCE = 2_500_000;
+
+export type DonationDto = {
+  _id: string;
+  /** Pence. */
+  amount: number;
+  /** Pence refunded so far. */
+  refunded_amount: number;
+  date: string;
+  status: DonationStatus;
+  type: DonationType;
+  gift_aid: boolean;
+  source: 'card' | 'demo' | 'manual';
+  donor: Option;
+  campaign: Option;
+  appeal: Option | null;
+};
+
+export type DonationInput = {
+  donor?: string;
+  amount?: number;
+  /** `YYYY-MM-DD` or a full ISO timestamp. */
+  date?: string;
+  campaign?: string;
+  appeal?: string | null;
+};
+
+const campaign = alias(campaigns, 'campaign');
+const appeal = alias(campaigns, 'appeal');
+
+const donationColumns = {
+  row: donations,
+  donorFirstName: users.firstName,
+  donorLastName: users.lastName,
+  donorEmail: users.email,
+  campaignTitle: campaign.title,
+  campaignOrganizationId: campaign.organizationId,
+  appealTitle: appeal.title,
+};
+
+type DonationRow = {
+  row: typeof donations.$inferSelect;
+  donorFirstName: string;
+  donorLastName: string;
+  donorEmail: string;
+  campaignTitle: string;
+  campaignOrganizationId: string | null;
+  appealTitle: string | null;
+};
+
+function toDonationDto(r: DonationRow): DonationDto {
+  const name = `${r.donorFirstName} ${r.donorLastName}`.trim();
+  return {
+    _id: r.row.id,
+    amount: r.row.amount,
+    refunded_amount: r.row.refundedAmount,
+    date: r.row.date.toISOString(),
+    status: r.row.status,
+    type: r.row.type,
+    gift_aid: r.row.giftAid,
+    source: r.row.source,
+    donor: { label: name || r.donorEmail, value: r.row.donorId },
+    campaign: { label: r.campaignTitle, value: r.row.campaignId },
+    appeal: r.row.appealId ? { label: r.appealTitle ?? '', value: r.row.appealId } : null,
+  };
+}
+
+function selectDonations(db: Db) {
+  return db
+    .select(donationColumns)
+    .from(donations)
+    .innerJoin(users, eq(users.id, donations.donorId))
+    .innerJoin(campaign, eq(campaign.id, donations.campaignId))
+    .leftJoin(appeal, eq(appeal.id, donations.appealId));
+}
+
+/** Admins see every donation, org_admins those to their organizations' campaigns, donors their own. */
+function scopeCondition(viewer: AuthUser): SQL | undefined {
+  if (viewer.type === 'admin') return undefined;
+  if (viewer.type === 'org_admin') return viewer.orgIds.length ? inArray(campaign.organizationId, viewer.orgIds) : sql`0`;
+  return eq(donations.donorId, viewer.id);
+}
+
+async function listWhere(db: Db, where: SQL | undefined, page: Page): Promise<{ items: DonationDto[]; total: number }> {
+  const [rows, [count]] = await Promise.all([
+    selectDonations(db)
+      .where(where)
+      .orderBy(desc(donations.date), desc(donations.id))
+      .limit(page.limit)
+      .offset(page.offset),
+    db
+      .select({ n: sql<number>`count(*)` })
+      .from(donations)
+      .innerJoin(campaign, eq(campaign.id, donations.campaignId))
+      .where(where),
+  ]);
+  return { items: rows.map(toDonationDto), total: Number(count?.n ?? 0) };
+}
+
+/** The dashboard's admin list, newest first. The caller has already refused donors. */
+export function listDonations(db: Db, viewer: AuthUser, page: Page) {
+  return listWhere(db, scopeCondition(viewer), page);
+}
+
+/** The signed-in user's own gifts; abandoned checkouts (still pending) are left out. */
+export function listMyDonations(db: Db, viewer: AuthUser, page: Page) {
+  return listWhere(db, and(eq(donations.donorId, viewer.id), ne(donations.status, 'pending')), page);
+}
+
+async function findVisibleDonation(db: Db, idParam: string, viewer: AuthUser): Promise<DonationRow> {
+  const id = parseId(idParam);
+  if (!id) throw notFound('Donation Not Found');
+  const [row] = await selectDonations(db)
+    .where(and(eq(donations.id, id), scopeCondition(viewer)))
+    .limit(1);
+  if (!row) throw notFound('Donation Not Found');
+  return row;
+}
+
+export async function getDonation(db: Db, idParam: string, viewer: AuthUser): Promise<DonationDto> {
+  return toDonationDto(await findVisibleDonation(db, idParam, viewer));
+}
+
+/** A parent campaign (not an appeal, not deleted) inside the viewer's scope. */
+async function resolveCampaign(db: Db, ref: string, viewer: AuthUser): Promise<string> {
+  const id = parseId(ref);
+  const [row] = id
+    ? await db
+        .select({ id: campaigns.id, organizationId: campaigns.organizationId })
+        .from(campaigns)
+        .where(and(eq(campaigns.id, id), isNull(campaigns.campaignId), ne(campaigns.status, 'deleted')))
+        .limit(1)
+    : [];
+  if (!row || !canManageOrganization(viewer, row.organizationId)) {
+    throw badRequest('campaign: No campaign with this id that you can record donations for');
+  }
+  return row.id;
+}
+
+async function resolveAppeal(db: Db, ref: string, campaignId: string): Promise<string> {
+  const id = parseId(ref);
+  const [row] = id
+    ? await db
+        .select({ id: campaigns.id })
+        .from(campaigns)
+        .where(and(eq(campaigns.id, id), eq(campaigns.campaignId, campaignId), ne(campaigns.status, 'deleted')))
+        .limit(1)
+    : [];
+  if (!row) throw badRequest('appeal: Choose an appeal of the selected campaign');
+  return row.id;
+}
+
+async function resolveDonor(db: Db, ref: string, viewer: AuthUser): Promise<string> {
+  try {
+    return (await getUser(db, ref, viewer))._id;
+  } catch (error) {
+    if (error instanceof HttpError && error.status === 404) throw badRequest('donor: No donor with this id');
+    throw error;
+  }
+}
+
+const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+const EARLIEST = Date.UTC(2000, 0, 1);
+const londonDay = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/London', year: 'numeric', month: '2-digit', day: '2-digit' });
+
+/** A gift's date: a day (stored at 00:00 UTC) or an instant, not before 2000 nor in the future. */
+export function parseDonationDate(value: string, now = new Date()): Date {
+  const date = new Date(DATE_ONLY.test(value) ? `${value}T00:00:00.000Z` : value);
+  if (Number.isNaN(date.getTime())) throw badRequest('date: Enter a date like 2025-03-31');
+  // A day's grace so a gift dated "today" anywhere in the world is accepted.
+  if (date.getTime() < EARLIEST || date.getTime() > now.getTime() + 24 * 60 * 60 * 1000) {
+    throw badRequest('date: Enter a date between 2000-01-01 and today');
+  }
+  return date;
+}
+
+/** Whether a submitted date names the stored one (same instant, or the same day in UTC or London). */
+function sameDate(value: string, stored: Date): boolean {
+  if (DATE_ONLY.test(value)) return value === stored.toISOString().slice(0, 10) || value === londonDay.format(stored);
+  const parsed = new Date(value);
+  return !Number.isNaN(parsed.getTime()) && parsed.getTime() === stored.getTime();
+}
+
+function checkAmount(amount: number) {
+  if (!Number.isInteger(amount) || amount < MANUAL_MIN_PENCE || amount > MANUAL_MAX_PENCE) {
+    throw badRequest(`amount: Enter a whole number of pence from ${MANUAL_MIN_PENCE} to ${MANUAL_MAX_PENCE}`);
+  }
+}
+
+export type NewManualDonation = { donor: string; amount: number; date: string; campaign: string; appeal: string };
+
+/** A gift recorded by hand (cheque, cash): source 'manual', already succeeded. */
+export async function createManualDonation(db: Db, input: NewManualDonation, viewer: AuthUser): Promise<DonationDto> {
+  checkAmount(input.amount);
+  const date = parseDonationDate(input.date);
+  const campaignId = await resolveCampaign(db, input.campaign, viewer);
+  const appealId = await resolveAppeal(db, input.appeal, campaignId);
+  const donorId = await resolveDonor(db, input.donor, viewer);
+  const id = crypto.randomUUID();
+  await db.insert(donations).values({
+    id,
+    amount: input.amount,
+    date,
+    donorId,
+    campaignId,
+    appealId,
+    status: 'succeeded',
+    type: 'once',
+    source: 'manual',
+  });
+  return getDonation(db, id, viewer);
+}
+
+export async function updateDonation(db: Db, idParam: string, input: DonationInput, viewer: AuthUser): Promise<DonationDto> {
+  const current = await findVisibleDonation(db, idParam, viewer);
+  if (viewer.type === 'donor') throw forbidden('Only admins and organization admins can edit donations');
+  const row = current.row;
+
+  if (row.source !== 'manual') {
+    // Card and demo gifts mirror the payment provider: the form may send them back unchanged only.
+    const changed =
+      (input.amount !== undefined && input.amount !== row.amount) ||
+      (input.date !== undefined && !sameDate(input.date, row.date)) ||
+      (input.donor !== undefined && parseId(input.donor) !== row.donorId && !(input.donor === 'me' && viewer.id === row.donorId)) ||
+      (input.campaign !== undefined && parseId(input.campaign) !== row.campaignId) ||
+      (input.appeal !== undefined && (input.appeal === null ? null : parseId(input.appeal)) !== row.appealId);
+    if (changed) throw badRequest('Card donations cannot be edited');
+    return toDonationDto(current);
+  }
+
+  const changes: Partial<typeof donations.$inferInsert> = {};
+  if (input.amount !== undefined) {
+    checkAmount(input.amount);
+    changes.amount = input.amount;
+  }
+  if (input.date !== undefined && !sameDate(input.date, row.date)) changes.date = parseDonationDate(input.date);
+  const campaignId = input.campaign !== undefined ? await resolveCampaign(db, input.campaign, viewer) : row.campaignId;
+  if (campaignId !== row.campaignId) changes.campaignId = campaignId;
+  const appealRef = input.appeal !== undefined ? input.appeal : row.appealId;
+  const appealId = appealRef === null ? null : await resolveAppeal(db, appealRef, campaignId);
+  if (appealId !== row.appealId) changes.appealId = appealId;
+  if (input.donor !== undefined) {
+    const donorId = await resolveDonor(db, input.donor, viewer);
+    if (donorId !== row.donorId) changes.donorId = donorId;
+  }
+  if (Object.keys(changes).length) await db.update(donations).set(changes).where(eq(donations.id, row.id));
+  return getDonation(db, row.id, viewer);
+}

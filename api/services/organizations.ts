@@ -1,0 +1,269 @@
+import { and, asc, eq, inArray, notExists, sql, type SQL } from 'drizzle-orm';
+import type { BatchItem } from 'drizzle-orm/batch';
+import type { Db } from '../../db/client';
+import { parseId } from '../../db/ids';
+import { organizationAdmins, organizations, users } from '../../db/schema';
+import { badRequest, forbidden, notFound } from '../lib/errors';
+import type { AuthUser } from '../lib/types';
+import { imageUrl } from './campaigns';
+
+export type AddressDto = {
+  address: string | null;
+  city: string | null;
+  province: string | null;
+  postal_code: string | null;
+  country: string | null;
+};
+
+/** A multi-select option: what the dashboard's selects hold and send back. */
+export type Option = { label: string; value: string };
+
+export type OrganizationDto = {
+  _id: string;
+  name: string;
+  image: string | null;
+  image_url: string | null;
+  email: string | null;
+  phone: string | null;
+  charity_number: string | null;
+  address: AddressDto;
+  admins: Option[];
+};
+
+export type AddressInput = Partial<AddressDto>;
+
+export type OrganizationInput = {
+  name?: string;
+  image?: string | null;
+  email?: string | null;
+  phone?: string | null;
+  charity_number?: string | null;
+  address?: AddressInput;
+  /** User ids. */
+  admins?: string[];
+};
+
+type AddressRow = { address: string | null; city: string | null; province: string | null; postalCode: string | null; country: string | null };
+
+export const toAddressDto = (row: AddressRow): AddressDto => ({
+  address: row.address,
+  city: row.city,
+  province: row.province,
+  postal_code: row.postalCode,
+  country: row.country,
+});
+
+/** Only the address keys that were sent, as column values (omitted keys stay unchanged). */
+export function addressColumnsFrom(address: AddressInput | undefined): Partial<AddressRow> {
+  if (!address) return {};
+  const out: Partial<AddressRow> = {};
+  if (address.address !== undefined) out.address = address.address;
+  if (address.city !== undefined) out.city = address.city;
+  if (address.province !== undefined) out.province = address.province;
+  if (address.postal_code !== undefined) out.postalCode = address.postal_code;
+  if (address.country !== undefined) out.country = address.country;
+  return out;
+}
+
+/** "First Last (email)", the label of a user in the admins multi-select. */
+export function userOptionLabel(u: { firstName: string; lastName: string; email: string }): string {
+  const name = `${u.firstName} ${u.lastName}`.trim();
+  return name ? `${name} (${u.email})` : u.email;
+}
+
+/** org_admins act only inside the organizations they are linked to; admins everywhere. */
+export function canManageOrganization(viewer: AuthUser, organizationId: string | null): boolean {
+  if (viewer.type === 'admin') return true;
+  return viewer.type === 'org_admin' && organizationId !== null && viewer.orgIds.includes(organizationId);
+}
+
+/** The organizations a staff viewer may see, as a condition on organizations.id. */
+function scopeCondition(viewer: AuthUser): SQL | undefined {
+  if (viewer.type === 'admin') return undefined;
+  if (viewer.type === 'org_admin' && viewer.orgIds.length) return inArray(organizations.id, viewer.orgIds);
+  return sql`0`;
+}
+
+async function adminsByOrganization(db: Db, organizationIds: string[]): Promise<Map<string, Option[]>> {
+  const map = new Map<string, Option[]>();
+  if (!organizationIds.length) return map;
+  const rows = await db
+    .select({
+      organizationId: organizationAdmins.organizationId,
+      id: users.id,
+      email: users.email,
+      firstName: users.firstName,
+      lastName: users.lastName,
+    })
+    .from(organizationAdmins)
+    .innerJoin(users, eq(users.id, organizationAdmins.userId))
+    .where(inArray(organizationAdmins.organizationId, organizationIds))
+    .orderBy(asc(users.firstName), asc(users.lastName), asc(users.id));
+  for (const row of rows) {
+    const list = map.get(row.organizationId) ?? [];
+    list.push({ label: userOptionLabel(row), value: row.id });
+    map.set(row.organizationId, list);
+  }
+  return map;
+}
+
+function toOrganizationDto(row: typeof organizations.$inferSelect, admins: Option[]): OrganizationDto {
+  return {
+    _id: row.id,
+    name: row.name,
+    image: row.image,
+    image_url: row.image ? imageUrl(row.image) : null,
+    email: row.email,
+    phone: row.phone,
+    charity_number: row.charityNumber,
+    address: toAddressDto(row),
+    admins,
+  };
+}
+
+export type Page = { limit: number; offset: number };
+
+export async function listOrganizations(
+  db: Db,
+  viewer: AuthUser,
+  options: Page & { search?: string },
+): Promise<{ items: OrganizationDto[]; total: number }> {
+  const search = options.search?.trim().toLowerCase();
+  const where = and(
+    scopeCondition(viewer),
+    search ? sql`lower(${organizations.name}) like ${likePattern(search)} escape '\\'` : undefined,
+  );
+  const [rows, [count]] = await Promise.all([
+    db
+      .select()
+      .from(organizations)
+      .where(where)
+      .orderBy(asc(organizations.name), asc(organizations.id))
+      .limit(options.limit)
+      .offset(options.offset),
+    db.select({ n: sql<number>`count(*)` }).from(organizations).where(where),
+  ]);
+  const admins = await adminsByOrganization(
+    db,
+    rows.map((r) => r.id),
+  );
+  return { items: rows.map((row) => toOrganizationDto(row, admins.get(row.id) ?? [])), total: Number(count?.n ?? 0) };
+}
+
+/** `%term%` with LIKE's wildcards escaped, for `like … escape '\'`. */
+export function likePattern(term: string): string {
+  return `%${term.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
+}
+
+/** One organization the viewer may see; unknown, malformed and out-of-scope ids are all 404. */
+export async function getOrganization(db: Db, idParam: string, viewer: AuthUser): Promise<OrganizationDto> {
+  const id = parseId(idParam);
+  const organization = id && canManageOrganization(viewer, id) ? await loadOrganization(db, id) : null;
+  if (!organization) throw notFound('Organization Not Found');
+  return organization;
+}
+
+async function loadOrganization(db: Db, id: string): Promise<OrganizationDto | null> {
+  const [row] = await db.select().from(organizations).where(eq(organizations.id, id)).limit(1);
+  if (!row) return null;
+  const admins = await adminsByOrganization(db, [id]);
+  return toOrganizationDto(row, admins.get(id) ?? []);
+}
+
+/** Parses and checks admin user ids: every one must be an existing user. */
+async function resolveAdminIds(db: Db, raw: string[]): Promise<string[]> {
+  const ids: string[] = [];
+  for (const value of raw) {
+    const id = parseId(value);
+    if (!id) throw badRequest(`admins: "${value.slice(0, 40)}" is not a user id`);
+    if (!ids.includes(id)) ids.push(id);
+  }
+  if (!ids.length) return ids;
+  const found = await db.select({ id: users.id }).from(users).where(inArray(users.id, ids));
+  const known = new Set(found.map((u) => u.id));
+  const missing = ids.find((id) => !known.has(id));
+  if (missing) throw badRequest(`admins: no user with id ${missing}`);
+  return ids;
+}
+
+function organizationColumns(input: OrganizationInput) {
+  return {
+    ...(input.name !== undefined && { name: input.name }),
+    ...(input.image !== undefined && { image: input.image }),
+    ...(input.email !== undefined && { email: input.email }),
+    ...(input.phone !== undefined && { phone: input.phone }),
+    ...(input.charity_number !== undefined && { charityNumber: input.charity_number }),
+    ...addressColumnsFrom(input.address),
+  };
+}
+
+/** Donors linked as admins become org_admins; admins keep their wider type. */
+const promoteToOrgAdmin = (db: Db, userIds: string[]) =>
+  db.update(users).set({ type: 'org_admin' }).where(and(inArray(users.id, userIds), eq(users.type, 'donor')));
+
+/** An org_admin left with no organization goes back to being a donor, so no empty scope lingers. */
+const demoteOrphanedOrgAdmins = (db: Db, userIds: string[]) =>
+  db
+    .update(users)
+    .set({ type: 'donor' })
+    .where(
+      and(
+        inArray(users.id, userIds),
+        eq(users.type, 'org_admin'),
+        notExists(db.select({ one: sql`1` }).from(organizationAdmins).where(eq(organizationAdmins.userId, users.id))),
+      ),
+    );
+
+export async function createOrganization(db: Db, input: OrganizationInput & { name: string }): Promise<OrganizationDto> {
+  const adminIds = await resolveAdminIds(db, input.admins ?? []);
+  const id = crypto.randomUUID();
+  const insertOrg = db.insert(organizations).values({ id, ...organizationColumns(input), name: input.name });
+  // One batch: the organization, its admin links and the promotions land together or not at all.
+  if (adminIds.length) {
+    await db.batch([
+      insertOrg,
+      db.insert(organizationAdmins).values(adminIds.map((userId) => ({ organizationId: id, userId }))),
+      promoteToOrgAdmin(db, adminIds),
+    ]);
+  } else {
+    await insertOrg;
+  }
+  return (await loadOrganization(db, id))!;
+}
+
+export async function updateOrganization(db: Db, idParam: string, input: OrganizationInput, viewer: AuthUser): Promise<OrganizationDto> {
+  const current = await getOrganization(db, idParam, viewer);
+  const id = current._id;
+  const currentAdmins = current.admins.map((a) => a.value);
+  let nextAdmins: string[] | null = null;
+  if (input.admins !== undefined) {
+    const requested = await resolveAdminIds(db, input.admins);
+    const same = requested.length === currentAdmins.length && requested.every((a) => currentAdmins.includes(a));
+    if (!same) {
+      // The dashboard sends the whole form back, so an unchanged list from an org_admin is fine.
+      if (viewer.type !== 'admin') throw forbidden('Only admins can change the admins of an organization');
+      nextAdmins = requested;
+    }
+  }
+  const columns = organizationColumns(input);
+  const writes: BatchItem<'sqlite'>[] = [];
+  if (Object.keys(columns).length) writes.push(db.update(organizations).set(columns).where(eq(organizations.id, id)));
+  if (nextAdmins) {
+    const added = nextAdmins.filter((a) => !currentAdmins.includes(a));
+    const removed = currentAdmins.filter((a) => !nextAdmins.includes(a));
+    if (removed.length) {
+      writes.push(
+        db
+          .delete(organizationAdmins)
+          .where(and(eq(organizationAdmins.organizationId, id), inArray(organizationAdmins.userId, removed))),
+      );
+    }
+    if (added.length) {
+      writes.push(db.insert(organizationAdmins).values(added.map((userId) => ({ organizationId: id, userId }))).onConflictDoNothing());
+      writes.push(promoteToOrgAdmin(db, added));
+    }
+    if (removed.length) writes.push(demoteOrphanedOrgAdmins(db, removed));
+  }
+  if (writes.length) await db.batch(writes as [BatchItem<'sqlite'>, ...BatchItem<'sqlite'>[]]);
+  return (await loadOrganization(db, id))!;
+}

@@ -1,0 +1,190 @@
+import { and, desc, eq, exists, inArray, or, sql, type SQL } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { parseId } from '../../db/ids';
+import { campaigns, donations, organizationAdmins, users, type UserType } from '../../db/schema';
+import { badRequest, forbidden, HttpError, notFound } from '../lib/errors';
+import type { AuthUser } from '../lib/types';
+import { imageUrl } from './campaigns';
+import { type AddressDto, type AddressInput, addressColumnsFrom, likePattern, type Page, toAddressDto } from './organizations';
+
+export type DonorDto = {
+  _id: string;
+  email: string;
+  name: { first_name: string; last_name: string };
+  phone: string | null;
+  image: string | null;
+  image_url: string | null;
+  type: UserType;
+  address: AddressDto;
+  org_ids: string[];
+};
+
+export type DonorInput = {
+  first_name?: string;
+  last_name?: string;
+  email?: string;
+  phone?: string | null;
+  image?: string | null;
+  type?: UserType;
+  address?: AddressInput;
+};
+
+const DUPLICATE_EMAIL = 'A donor with this email already exists';
+
+type UserRow = typeof users.$inferSelect;
+
+function toDonorDto(row: UserRow, orgIds: string[]): DonorDto {
+  return {
+    _id: row.id,
+    email: row.email,
+    name: { first_name: row.firstName, last_name: row.lastName },
+    phone: row.phone,
+    image: row.avatar,
+    image_url: row.avatar ? imageUrl(row.avatar) : null,
+    type: row.type,
+    address: toAddressDto(row),
+    org_ids: orgIds,
+  };
+}
+
+/** True for users who gave (any donation record) to a campaign of one of these organizations. */
+function donatedTo(db: Db, orgIds: string[]): SQL {
+  if (!orgIds.length) return sql`0`;
+  return exists(
+    db
+      .select({ one: sql`1` })
+      .from(donations)
+      .innerJoin(campaigns, eq(campaigns.id, donations.campaignId))
+      .where(and(eq(donations.donorId, users.id), inArray(campaigns.organizationId, orgIds))),
+  );
+}
+
+/** Which users a staff viewer may see: admins all, org_admins the donors of their organizations. */
+function scopeCondition(db: Db, viewer: AuthUser): SQL | undefined {
+  if (viewer.type === 'admin') return undefined;
+  if (viewer.type === 'org_admin') return donatedTo(db, viewer.orgIds);
+  return eq(users.id, viewer.id);
+}
+
+async function orgIdsByUser(db: Db, userIds: string[]): Promise<Map<string, string[]>> {
+  const map = new Map<string, string[]>();
+  if (!userIds.length) return map;
+  const rows = await db
+    .select({ userId: organizationAdmins.userId, organizationId: organizationAdmins.organizationId })
+    .from(organizationAdmins)
+    .where(inArray(organizationAdmins.userId, userIds));
+  for (const row of rows) map.set(row.userId, [...(map.get(row.userId) ?? []), row.organizationId]);
+  return map;
+}
+
+export async function listUsers(
+  db: Db,
+  viewer: AuthUser,
+  options: Page & { search?: string; type?: UserType },
+): Promise<{ items: DonorDto[]; total: number }> {
+  const search = options.search?.trim().toLowerCase();
+  const pattern = search ? likePattern(search) : null;
+  const where = and(
+    scopeCondition(db, viewer),
+    options.type ? eq(users.type, options.type) : undefined,
+    pattern
+      ? or(
+          sql`lower(${users.firstName} || ' ' || ${users.lastName}) like ${pattern} escape '\\'`,
+          sql`${users.email} like ${pattern} escape '\\'`,
+        )
+      : undefined,
+  );
+  const [rows, [count]] = await Promise.all([
+    db.select().from(users).where(where).orderBy(desc(users.createdAt), desc(users.id)).limit(options.limit).offset(options.offset),
+    db.select({ n: sql<number>`count(*)` }).from(users).where(where),
+  ]);
+  const orgIds = await orgIdsByUser(
+    db,
+    rows.map((r) => r.id),
+  );
+  return { items: rows.map((row) => toDonorDto(row, orgIds.get(row.id) ?? [])), total: Number(count?.n ?? 0) };
+}
+
+/** `me` is the signed-in user; anything else a UUID or short id. */
+function resolveUserId(idParam: string, viewer: AuthUser): string | null {
+  return idParam === 'me' ? viewer.id : parseId(idParam);
+}
+
+/** A user the viewer may see (themselves, or within their scope); otherwise 404 'Donor Not Found'. */
+async function findVisibleUser(db: Db, idParam: string, viewer: AuthUser): Promise<UserRow> {
+  const id = resolveUserId(idParam, viewer);
+  if (!id) throw notFound('Donor Not Found');
+  const scope = id === viewer.id ? undefined : (scopeCondition(db, viewer) ?? undefined);
+  const [row] = await db
+    .select()
+    .from(users)
+    .where(and(eq(users.id, id), scope))
+    .limit(1);
+  if (!row) throw notFound('Donor Not Found');
+  return row;
+}
+
+export async function getUser(db: Db, idParam: string, viewer: AuthUser): Promise<DonorDto> {
+  return withOrgIds(db, await findVisibleUser(db, idParam, viewer));
+}
+
+async function withOrgIds(db: Db, row: UserRow): Promise<DonorDto> {
+  const orgIds = await orgIdsByUser(db, [row.id]);
+  return toDonorDto(row, orgIds.get(row.id) ?? []);
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  for (let e: unknown = error; e; e = (e as { cause?: unknown }).cause) {
+    if (/UNIQUE constraint failed/i.test(String((e as Error).message ?? e))) return true;
+  }
+  return false;
+}
+
+function userColumns(input: DonorInput) {
+  return {
+    ...(input.first_name !== undefined && { firstName: input.first_name }),
+    ...(input.last_name !== undefined && { lastName: input.last_name }),
+    ...(input.phone !== undefined && { phone: input.phone }),
+    ...(input.image !== undefined && { avatar: input.image }),
+    ...(input.type !== undefined && { type: input.type }),
+    ...addressColumnsFrom(input.address),
+  };
+}
+
+export async function createUser(
+  db: Db,
+  input: DonorInput & { first_name: string; last_name: string; email: string },
+): Promise<DonorDto> {
+  const email = input.email.toLowerCase();
+  const [existing] = await db.select({ id: users.id }).from(users).where(eq(users.email, email)).limit(1);
+  if (existing) throw new HttpError(409, DUPLICATE_EMAIL);
+  let row: UserRow;
+  try {
+    [row] = await db
+      .insert(users)
+      .values({ ...userColumns(input), email, firstName: input.first_name, lastName: input.last_name })
+      .returning();
+  } catch (error) {
+    // Two requests racing for one address: the unique index decides, the loser gets the same 409.
+    if (isUniqueViolation(error)) throw new HttpError(409, DUPLICATE_EMAIL);
+    throw error;
+  }
+  return toDonorDto(row, []);
+}
+
+export async function updateUser(db: Db, idParam: string, input: DonorInput, viewer: AuthUser): Promise<DonorDto> {
+  const row = await findVisibleUser(db, idParam, viewer);
+  const self = row.id === viewer.id;
+  if (!self && viewer.type !== 'admin') throw forbidden('Organization admins can view their donors but not edit them');
+  if (input.email !== undefined && input.email.toLowerCase() !== row.email) throw badRequest('Email cannot be changed');
+  if (input.type !== undefined && input.type !== row.type) {
+    if (viewer.type !== 'admin') throw forbidden('Only admins can change a user type');
+    // Keeps at least the acting admin in charge: nobody locks themselves out by accident.
+    if (self) throw badRequest('You cannot change your own type; ask another admin');
+  }
+  const columns = userColumns({ ...input, type: undefined });
+  if (input.type !== undefined && input.type !== row.type) Object.assign(columns, { type: input.type });
+  if (!Object.keys(columns).length) return withOrgIds(db, row);
+  const [updated] = await db.update(users).set(columns).where(eq(users.id, row.id)).returning();
+  return withOrgIds(db, updated);
+}
