@@ -1,36 +1,12 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loginCodes, outbox } from '../../db/schema';
+import { fakeMailProvider } from '../../tests/mocks/mail-provider';
 import { setupTestApp, type TestApp } from '../../tests/setup/test-app';
 import { loginCodeEmail } from './mailer';
 
-type Received = { method?: string; url?: string; headers: IncomingMessage['headers']; body: any };
-
-/** A stand-in for the mail provider at the network boundary: a real HTTP server on a free port. */
-function fakeProvider() {
-  const received: Received[] = [];
-  let status = 200;
-  const server: Server = createServer((req, res) => {
-    let raw = '';
-    req.on('data', (chunk) => (raw += chunk));
-    req.on('end', () => {
-      received.push({ method: req.method, url: req.url, headers: req.headers, body: JSON.parse(raw || 'null') });
-      res.writeHead(status, { 'content-type': 'application/json' });
-      res.end(JSON.stringify(status < 300 ? { id: `msg_${received.length}` } : { message: 'provider is down' }));
-    });
-  });
-  return {
-    received,
-    setStatus: (s: number) => (status = s),
-    start: () => new Promise<string>((resolve) => server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}/emails`))),
-    stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
-
 describe('HTTP mail provider (node)', () => {
-  const provider = fakeProvider();
+  const provider = fakeMailProvider();
   let t: TestApp;
   let ipCount = 0;
   const login = (email: string) =>
