@@ -1,0 +1,304 @@
+import { eq } from 'drizzle-orm';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { toShortId } from '../../../db/ids';
+import { donations } from '../../../db/schema';
+import {
+  addOrganizationAdmin,
+  createAppeal,
+  createCampaign,
+  createDonation,
+  createOrganization,
+  createSession,
+  createUser,
+} from '../../../tests/factories';
+import { engineName, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
+
+type Donation = {
+  _id: string;
+  amount: number;
+  date: string;
+  status: string;
+  type: string;
+  gift_aid: boolean;
+  source: string;
+  donor: { label: string; value: string };
+  campaign: { label: string; value: string };
+  appeal: { label: string; value: string } | null;
+};
+
+const day = (n: number) => new Date(Date.UTC(2025, 0, n, 12));
+
+describe(`donations admin API (${engineName})`, () => {
+  let t: TestApp;
+  let campaignA: Awaited<ReturnType<typeof createCampaign>>;
+  let appealA: Awaited<ReturnType<typeof createAppeal>>;
+  let appealA2: Awaited<ReturnType<typeof createAppeal>>;
+  let campaignB: Awaited<ReturnType<typeof createCampaign>>;
+  let appealB: Awaited<ReturnType<typeof createAppeal>>;
+  let donor: Awaited<ReturnType<typeof createUser>>;
+  let stranger: Awaited<ReturnType<typeof createUser>>;
+  let giftA: Awaited<ReturnType<typeof createDonation>>;
+  let giftB: Awaited<ReturnType<typeof createDonation>>;
+  let cardGift: Awaited<ReturnType<typeof createDonation>>;
+  let adminToken: string;
+  let orgAdminToken: string;
+  let donorToken: string;
+
+  beforeAll(async () => {
+    t = await setupTestApp();
+    const orgA = await createOrganization(t.db);
+    const orgB = await createOrganization(t.db);
+    campaignA = await createCampaign(t.db, { title: 'Wells A', organizationId: orgA.id });
+    appealA = await createAppeal(t.db, campaignA.id, { title: 'Appeal A', organizationId: orgA.id });
+    appealA2 = await createAppeal(t.db, campaignA.id, { title: 'Appeal A2', organizationId: orgA.id });
+    campaignB = await createCampaign(t.db, { title: 'Homes B', organizationId: orgB.id });
+    appealB = await createAppeal(t.db, campaignB.id, { title: 'Appeal B', organizationId: orgB.id });
+    const admin = await createUser(t.db, { type: 'admin' });
+    const orgAdmin = await createUser(t.db, { type: 'org_admin' });
+    await addOrganizationAdmin(t.db, orgA.id, orgAdmin.id);
+    donor = await createUser(t.db, { firstName: 'Priya', lastName: 'Patel' });
+    stranger = await createUser(t.db, { firstName: 'Other', lastName: 'Giver' });
+    giftA = await createDonation(t.db, { donorId: donor.id, campaignId: campaignA.id, appealId: appealA.id, amount: 2_500, date: day(3) });
+    giftB = await createDonation(t.db, { donorId: stranger.id, campaignId: campaignB.id, amount: 4_000, date: day(4) });
+    cardGift = await createDonation(t.db, {
+      donorId: donor.id,
+      campaignId: campaignB.id,
+      appealId: appealB.id,
+      amount: 1_000,
+      date: day(5),
+      source: 'card',
+      paymentIntentId: `pi_${Date.now()}`,
+      giftAid: true,
+    });
+    await createDonation(t.db, { donorId: donor.id, campaignId: campaignA.id, amount: 9_999, date: day(6), status: 'pending', source: 'card' });
+    adminToken = await createSession(t.db, admin.id);
+    orgAdminToken = await createSession(t.db, orgAdmin.id);
+    donorToken = await createSession(t.db, donor.id);
+  });
+
+  const get = async (path: string, token?: string) => {
+    const res = await t.request(path, { token });
+    return { res, body: (await res.json()) as any };
+  };
+  const count = async () => (await t.db.select().from(donations)).length;
+
+  it('lists every donation to an admin, newest first, with labels and X-Total-Count', async () => {
+    const { res, body } = await get('/api/donations', adminToken);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('x-total-count')).toBe(String(body.length));
+    const dates = body.map((d: Donation) => d.date);
+    expect([...dates].sort().reverse()).toEqual(dates);
+    expect(body.find((d: Donation) => d._id === giftA.id)).toEqual({
+      _id: giftA.id,
+      amount: 2_500,
+      refunded_amount: 0,
+      date: day(3).toISOString(),
+      status: 'succeeded',
+      type: 'once',
+      gift_aid: false,
+      source: 'manual',
+      donor: { label: 'Priya Patel', value: donor.id },
+      campaign: { label: 'Wells A', value: campaignA.id },
+      appeal: { label: 'Appeal A', value: appealA.id },
+    });
+    expect(body.find((d: Donation) => d._id === giftB.id).appeal).toBeNull();
+  });
+
+  it('pages with limit (max 100) and offset', async () => {
+    const all = (await get('/api/donations', adminToken)).body as Donation[];
+    const page = await get('/api/donations?limit=1&offset=1', adminToken);
+    expect(page.body.map((d: Donation) => d._id)).toEqual([all[1]._id]);
+    expect(page.res.headers.get('x-total-count')).toBe(String(all.length));
+    for (const q of ['limit=101', 'limit=0', 'offset=-1', 'limit=abc']) {
+      const res = await get(`/api/donations?${q}`, adminToken);
+      expect(res.res.status).toBe(400);
+      expect(res.body.statusCode).toBe(400);
+    }
+  });
+
+  it("scopes an org_admin to its organizations' campaigns", async () => {
+    const { body } = await get('/api/donations?limit=100', orgAdminToken);
+    expect(body.length).toBeGreaterThan(0);
+    expect(body.every((d: Donation) => d.campaign.value === campaignA.id)).toBe(true);
+    expect((await get(`/api/donations/${giftA.id}`, orgAdminToken)).res.status).toBe(200);
+    const hidden = await get(`/api/donations/${giftB.id}`, orgAdminToken);
+    expect(hidden.res.status).toBe(404);
+    expect(hidden.body).toEqual({ statusCode: 404, message: 'Donation Not Found' });
+  });
+
+  it('refuses the admin list to anonymous callers (401) and donors (403)', async () => {
+    expect((await get('/api/donations')).res.status).toBe(401);
+    const res = await get('/api/donations', donorToken);
+    expect(res.res.status).toBe(403);
+    expect(res.body.message).toMatch(/type=me/);
+  });
+
+  it('gives type=me the signed-in user’s own gifts only, without abandoned checkouts', async () => {
+    expect((await get('/api/donations?type=me')).res.status).toBe(401);
+    const { res, body } = await get('/api/donations?type=me', donorToken);
+    expect(res.status).toBe(200);
+    expect(body.map((d: Donation) => d._id)).toEqual([cardGift.id, giftA.id]);
+    expect(res.headers.get('x-total-count')).toBe('2');
+    expect(body[0]).toMatchObject({ source: 'card', gift_aid: true, campaign: { label: 'Homes B' } });
+  });
+
+  it('lets a donor read their own donation but nobody else’s', async () => {
+    expect((await get(`/api/donations/${toShortId(giftA.id)}`, donorToken)).body._id).toBe(giftA.id);
+    expect((await get(`/api/donations/${giftB.id}`, donorToken)).res.status).toBe(404);
+    expect((await get(`/api/donations/${giftA.id}`)).res.status).toBe(401);
+    for (const id of ['x', '00000000-0000-0000-0000-000000000000', '%27%20or%201%3D1']) {
+      expect((await get(`/api/donations/${id}`, adminToken)).res.status).toBe(404);
+    }
+  });
+
+  it('records a manual gift for an admin, accepting select options and short ids', async () => {
+    const res = await t.request('/api/donations', {
+      method: 'POST',
+      token: adminToken,
+      json: {
+        donor: { label: 'Other Giver', value: stranger.id },
+        amount: 12_345,
+        date: '2025-02-14',
+        campaign: toShortId(campaignB.id),
+        appeal: { label: 'Appeal B', value: appealB.id },
+        status: 'refunded',
+        source: 'card',
+      },
+    });
+    expect(res.status).toBe(201);
+    const body = (await res.json()) as Donation;
+    expect(body).toMatchObject({
+      amount: 12_345,
+      date: '2025-02-14T00:00:00.000Z',
+      status: 'succeeded',
+      source: 'manual',
+      type: 'once',
+      donor: { value: stranger.id },
+      campaign: { value: campaignB.id },
+      appeal: { value: appealB.id },
+    });
+    const [row] = await t.db.select().from(donations).where(eq(donations.id, body._id));
+    expect(row).toMatchObject({ amount: 12_345, source: 'manual', status: 'succeeded' });
+  });
+
+  it('lets an org_admin record gifts only for its own campaigns and donors', async () => {
+    const ok = await t.request('/api/donations', {
+      method: 'POST',
+      token: orgAdminToken,
+      json: { donor: donor.id, amount: 5_000, date: '2025-03-01', campaign: campaignA.id, appeal: appealA2.id },
+    });
+    expect(ok.status).toBe(201);
+    const before = await count();
+    const otherCampaign = await t.request('/api/donations', {
+      method: 'POST',
+      token: orgAdminToken,
+      json: { donor: donor.id, amount: 5_000, date: '2025-03-01', campaign: campaignB.id, appeal: appealB.id },
+    });
+    expect(otherCampaign.status).toBe(400);
+    expect(((await otherCampaign.json()) as any).message).toMatch(/^campaign: /);
+    const otherDonor = await t.request('/api/donations', {
+      method: 'POST',
+      token: orgAdminToken,
+      json: { donor: stranger.id, amount: 5_000, date: '2025-03-01', campaign: campaignA.id, appeal: appealA.id },
+    });
+    expect(otherDonor.status).toBe(400);
+    expect(((await otherDonor.json()) as any).message).toBe('donor: No donor with this id');
+    expect(await count()).toBe(before);
+  });
+
+  it('refuses manual gifts from anonymous callers and donors', async () => {
+    const json = { donor: donor.id, amount: 5_000, date: '2025-03-01', campaign: campaignA.id, appeal: appealA.id };
+    const before = await count();
+    expect((await t.request('/api/donations', { method: 'POST', json })).status).toBe(401);
+    expect((await t.request('/api/donations', { method: 'POST', token: donorToken, json })).status).toBe(403);
+    expect(await count()).toBe(before);
+  });
+
+  it.each([
+    [{ amount: 99 }, /amount: Enter a whole number of pence from 100 to 2500000/],
+    [{ amount: 2_500_001 }, /amount: Enter a whole number of pence/],
+    [{ amount: 12.5 }, /amount: Enter the amount in pence as a whole number/],
+    [{ amount: '5000' }, /amount: Enter the amount in pence/],
+    [{ date: 'yesterday' }, /date: Enter a date like/],
+    [{ date: '2999-01-01' }, /date: Enter a date between 2000-01-01 and today/],
+    [{ appeal: undefined }, /appeal: Choose a appeal/],
+    [{ campaign: '' }, /campaign: Choose a campaign/],
+    [{ donor: '00000000-0000-0000-0000-000000000000' }, /donor: No donor with this id/],
+    [{ campaign: 'appeal' }, /campaign: No campaign/],
+  ])('rejects an invalid manual gift %j with a 400 and stores nothing', async (override, message) => {
+    const json: Record<string, unknown> = { donor: donor.id, amount: 5_000, date: '2025-03-01', campaign: campaignA.id, appeal: appealA.id, ...override };
+    if (json.campaign === 'appeal') json.campaign = appealA.id;
+    const before = await count();
+    const res = await t.request('/api/donations', { method: 'POST', token: adminToken, json });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as any).message).toMatch(message);
+    expect(await count()).toBe(before);
+  });
+
+  it('rejects an appeal that belongs to another campaign', async () => {
+    const before = await count();
+    const res = await t.request('/api/donations', {
+      method: 'POST',
+      token: adminToken,
+      json: { donor: donor.id, amount: 5_000, date: '2025-03-01', campaign: campaignA.id, appeal: appealB.id },
+    });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({ statusCode: 400, message: 'appeal: Choose an appeal of the selected campaign' });
+    expect(await count()).toBe(before);
+  });
+
+  it('edits a manual gift: amount, date, campaign and appeal', async () => {
+    const gift = await createDonation(t.db, { donorId: donor.id, campaignId: campaignA.id, appealId: appealA.id, amount: 1_500, date: day(7) });
+    const res = await t.request(`/api/donations/${gift.id}`, {
+      method: 'PUT',
+      token: adminToken,
+      json: { amount: 1_750, date: '2025-01-08', campaign: { value: campaignB.id }, appeal: { value: appealB.id }, donor: { value: donor.id } },
+    });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ amount: 1_750, date: '2025-01-08T00:00:00.000Z', campaign: { value: campaignB.id }, appeal: { value: appealB.id } });
+
+    // Moving to another campaign without a matching appeal is refused.
+    const stale = await t.request(`/api/donations/${gift.id}`, { method: 'PUT', token: adminToken, json: { campaign: campaignA.id } });
+    expect(stale.status).toBe(400);
+    const [row] = await t.db.select().from(donations).where(eq(donations.id, gift.id));
+    expect(row).toMatchObject({ amount: 1_750, campaignId: campaignB.id, appealId: appealB.id });
+  });
+
+  it('keeps card donations read-only, while accepting the form sent back unchanged', async () => {
+    const changed = await t.request(`/api/donations/${cardGift.id}`, { method: 'PUT', token: adminToken, json: { amount: 1 } });
+    expect(changed.status).toBe(400);
+    expect(await changed.json()).toEqual({ statusCode: 400, message: 'Card donations cannot be edited' });
+    const moved = await t.request(`/api/donations/${cardGift.id}`, { method: 'PUT', token: adminToken, json: { campaign: campaignA.id } });
+    expect(moved.status).toBe(400);
+
+    const current = (await get(`/api/donations/${cardGift.id}`, adminToken)).body as Donation;
+    const same = await t.request(`/api/donations/${cardGift.id}`, {
+      method: 'PUT',
+      token: adminToken,
+      json: { ...current, date: current.date.slice(0, 10) },
+    });
+    expect(same.status).toBe(200);
+    const [row] = await t.db.select().from(donations).where(eq(donations.id, cardGift.id));
+    expect(row).toMatchObject({ amount: 1_000, campaignId: campaignB.id, source: 'card' });
+  });
+
+  it('scopes edits: org_admins within their organizations, donors never', async () => {
+    const gift = await createDonation(t.db, { donorId: donor.id, campaignId: campaignA.id, appealId: appealA.id, amount: 3_000 });
+    const ok = await t.request(`/api/donations/${gift.id}`, { method: 'PUT', token: orgAdminToken, json: { amount: 3_100 } });
+    expect(ok.status).toBe(200);
+    const away = await t.request(`/api/donations/${gift.id}`, {
+      method: 'PUT',
+      token: orgAdminToken,
+      json: { campaign: campaignB.id, appeal: appealB.id },
+    });
+    expect(away.status).toBe(400);
+    expect((await t.request(`/api/donations/${giftB.id}`, { method: 'PUT', token: orgAdminToken, json: { amount: 100 } })).status).toBe(404);
+    const own = await t.request(`/api/donations/${gift.id}`, { method: 'PUT', token: donorToken, json: { amount: 100 } });
+    expect(own.status).toBe(403);
+    expect((await t.request(`/api/donations/${gift.id}`, { method: 'PUT', json: { amount: 100 } })).status).toBe(401);
+    const [row] = await t.db.select().from(donations).where(eq(donations.id, gift.id));
+    expect(row).toMatchObject({ amount: 3_100, campaignId: campaignA.id });
+    const [other] = await t.db.select().from(donations).where(eq(donations.id, giftB.id));
+    expect(other.amount).toBe(4_000);
+  });
+});
