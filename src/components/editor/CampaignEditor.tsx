@@ -1,0 +1,364 @@
+import { useStore } from '@nanostores/react';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { api, isApiError } from '../../lib/api-client';
+import { $authRestoring, $user, initAuth, openLogin } from '../../stores/auth';
+import {
+  applyTemplate,
+  type CampaignDto,
+  type EditorForm,
+  type EditorKind,
+  emptyForm,
+  fillName,
+  formFromDto,
+  formProblems,
+  fullName,
+  isReady,
+  MAX_DESCRIPTION,
+  MAX_TITLE,
+  redirectTarget,
+  STATUSES,
+  type TemplateCause,
+  toPayload,
+} from './editor-model';
+import ImagesField from './ImagesField';
+import PreviewCard from './PreviewCard';
+import TemplatePicker from './TemplatePicker';
+
+export type CampaignEditorProps = {
+  kind: EditorKind;
+  /** Edit mode: the item's UUID or short id. */
+  id?: string;
+  /** Where to go after a save; "{id}" is replaced by the saved item's short id. */
+  redirectTo?: string;
+  /** The page heading; defaults to 'Add Appeal', 'Edit Campaign', … */
+  title?: string;
+};
+
+type Option = { _id: string; title: string };
+type Load = { state: 'loading' } | { state: 'ready' } | { state: 'missing'; message: string };
+
+const label = (kind: EditorKind) => (kind === 'campaign' ? 'Campaign' : 'Appeal');
+
+/** Create or edit a campaign or an appeal (spec section 2 "Campaign/appeal editor"). */
+export default function CampaignEditor({ kind, id, redirectTo, title }: CampaignEditorProps) {
+  const user = useStore($user);
+  const restoring = useStore($authRestoring);
+  const [step, setStep] = useState<'template' | 'form'>(kind === 'appeal' && !id ? 'template' : 'form');
+  const [form, setForm] = useState<EditorForm>(() => emptyForm());
+  const [load, setLoad] = useState<Load>(id ? { state: 'loading' } : { state: 'ready' });
+  const [campaignOptions, setCampaignOptions] = useState<Option[]>([]);
+  const [orgOptions, setOrgOptions] = useState<Option[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [saving, setSaving] = useState(false);
+  const [pendingSubmit, setPendingSubmit] = useState(false);
+  const errorRef = useRef<HTMLDivElement>(null);
+  const ids = { title: useId(), description: useId(), counter: useId(), story: useId(), video: useId(), videoHint: useId() };
+  const more = { from: useId(), to: useId(), goal: useId(), campaign: useId(), org: useId(), status: useId() };
+
+  const name = fullName(user?.name);
+  const canSetStatus = Boolean(user?.type.includes('admin'));
+  const ready = isReady(form, kind);
+  const heading = title ?? `${id ? 'Edit' : 'Add'} ${label(kind)}`;
+
+  useEffect(() => {
+    void initAuth();
+  }, []);
+
+  // Edit mode: load the item once we know who is asking (drafts need the token).
+  const loaded = useRef(false);
+  useEffect(() => {
+    if (!id || restoring || loaded.current) return;
+    let cancelled = false;
+    void api<CampaignDto>(`/api/campaigns/${encodeURIComponent(id)}`).then((result) => {
+      if (cancelled) return;
+      if (isApiError(result)) setLoad({ state: 'missing', message: result.message });
+      else {
+        loaded.current = true;
+        setForm(formFromDto(result));
+        setLoad({ state: 'ready' });
+      }
+    });
+    return () => {
+      cancelled = true;
+    };
+  }, [id, restoring, user?._id]);
+
+  useEffect(() => {
+    if (kind !== 'appeal') return;
+    void api<Option[]>('/api/campaigns?tiny=true').then((result) => {
+      if (!isApiError(result)) setCampaignOptions(result);
+    });
+  }, [kind]);
+
+  // Campaigns: the user's organizations (org_ids), otherwise every organization (spec section 6).
+  useEffect(() => {
+    if (kind !== 'campaign' || !user) return;
+    void api<{ _id: string; name: string }[]>('/api/organizations?limit=100').then((result) => {
+      const own = new Set(user.org_ids);
+      if (isApiError(result)) {
+        setOrgOptions(user.org_ids.map((orgId) => ({ _id: orgId, title: orgId })));
+        return;
+      }
+      const all = result.map((org) => ({ _id: org._id, title: org.name }));
+      setOrgOptions(own.size ? all.filter((org) => own.has(org._id)) : all);
+    });
+  }, [kind, user]);
+
+  // A single organization is chosen for the user.
+  useEffect(() => {
+    if (orgOptions?.length === 1 && !form.organizationId) setForm((f) => ({ ...f, organizationId: orgOptions[0]._id }));
+  }, [orgOptions, form.organizationId]);
+
+  // The name is known only after sign-in: fill the template's [[name]] then.
+  useEffect(() => {
+    if (name && form.story.includes('[[name]]')) setForm((f) => ({ ...f, story: fillName(f.story, name) }));
+  }, [name, form.story]);
+
+  // 'Login & Continue': carry on with the save once the dialog has signed the user in.
+  useEffect(() => {
+    if (pendingSubmit && user) {
+      setPendingSubmit(false);
+      void save();
+    }
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [pendingSubmit, user]);
+
+  const update = <K extends keyof EditorForm>(key: K, value: EditorForm[K]) => setForm((f) => ({ ...f, [key]: value }));
+
+  function showError(message: string) {
+    setError(message);
+    requestAnimationFrame(() => errorRef.current?.focus());
+  }
+
+  async function save() {
+    const problems = formProblems(form);
+    if (problems.length) return showError(problems.join(' '));
+    setSaving(true);
+    setError(null);
+    const payload = toPayload(form, kind, { canSetStatus, name });
+    const result = id
+      ? await api<CampaignDto>(`/api/campaigns/${encodeURIComponent(id)}`, { method: 'PUT', json: payload })
+      : await api<CampaignDto>('/api/campaigns', { method: 'POST', json: payload });
+    if (isApiError(result)) {
+      setSaving(false);
+      return showError(result.message);
+    }
+    window.location.assign(redirectTarget(kind, redirectTo, result.short_id));
+  }
+
+  function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    if (!ready || saving) return;
+    if (!user) {
+      setPendingSubmit(true);
+      openLogin();
+      return;
+    }
+    void save();
+  }
+
+  function pickCause(cause: TemplateCause | null) {
+    if (cause) setForm((f) => applyTemplate(f, cause, name));
+    setStep('form');
+  }
+
+  if (load.state === 'loading') {
+    return (
+      <div className="editor" aria-busy="true">
+        <h1>{heading}</h1>
+        <p role="status">Loading...</p>
+      </div>
+    );
+  }
+  if (load.state === 'missing') {
+    return (
+      <div className="editor">
+        <h1>{label(kind)} Not Found</h1>
+        <p role="alert">{load.message}</p>
+      </div>
+    );
+  }
+
+  if (step === 'template') {
+    return (
+      <div className="editor">
+        <h1>{heading}</h1>
+        <TemplatePicker onPick={pickCause} />
+      </div>
+    );
+  }
+
+  const descriptionLeft = MAX_DESCRIPTION - form.description.length;
+  const submitLabel = saving ? 'Saving…' : user || restoring ? 'Continue' : 'Login & Continue';
+
+  return (
+    <div className="editor">
+      <h1>{heading}</h1>
+      <div className="editor-layout">
+        <form className="editor-form" onSubmit={onSubmit} noValidate aria-describedby="editor-required-note">
+          <p id="editor-required-note" className="editor-hint">
+            Fields marked <span aria-hidden="true">*</span>
+            <span className="visually-hidden">with an asterisk</span> are required.
+            {kind === 'appeal' && !id && (
+              <>
+                {' '}
+                <button type="button" className="editor-link-button" onClick={() => setStep('template')}>
+                  Choose a different cause
+                </button>
+              </>
+            )}
+          </p>
+
+          <div className="editor-field">
+            <label htmlFor={ids.title}>
+              Title <span className="editor-required" aria-hidden="true">*</span>
+            </label>
+            <input
+              id={ids.title}
+              value={form.title}
+              maxLength={MAX_TITLE}
+              required
+              aria-required="true"
+              onChange={(e) => update('title', e.target.value.slice(0, MAX_TITLE))}
+            />
+          </div>
+
+          <div className="editor-field">
+            <label htmlFor={ids.description}>
+              Description <span className="editor-required" aria-hidden="true">*</span>
+            </label>
+            <input
+              id={ids.description}
+              className={descriptionLeft <= 0 ? 'at-limit' : undefined}
+              value={form.description}
+              maxLength={MAX_DESCRIPTION}
+              required
+              aria-required="true"
+              aria-describedby={ids.counter}
+              onChange={(e) => update('description', e.target.value.slice(0, MAX_DESCRIPTION))}
+            />
+            <p id={ids.counter} className={`editor-counter${descriptionLeft <= 0 ? ' at-limit' : ''}`}>
+              {descriptionLeft} characters remaining
+            </p>
+          </div>
+
+          <div className="editor-field">
+            <label htmlFor={ids.story}>Your story</label>
+            <textarea id={ids.story} rows={7} value={form.story} onChange={(e) => update('story', e.target.value)} />
+          </div>
+
+          <div className="editor-field">
+            <label htmlFor={ids.video}>Video link</label>
+            <input
+              id={ids.video}
+              type="url"
+              inputMode="url"
+              placeholder="https://www.youtube.com/watch?v=…"
+              value={form.video}
+              aria-describedby={ids.videoHint}
+              onChange={(e) => update('video', e.target.value)}
+            />
+            <p id={ids.videoHint} className="editor-hint">
+              A link to your video on YouTube, Vimeo, Loom or Wistia.
+            </p>
+          </div>
+
+          <div className="editor-row">
+            <div className="editor-field">
+              <label htmlFor={more.from}>Start date</label>
+              <input id={more.from} type="date" value={form.dateFrom} onChange={(e) => update('dateFrom', e.target.value)} />
+            </div>
+            <div className="editor-field">
+              <label htmlFor={more.to}>End date</label>
+              <input id={more.to} type="date" value={form.dateTo} min={form.dateFrom || undefined} onChange={(e) => update('dateTo', e.target.value)} />
+            </div>
+          </div>
+
+          <div className="editor-row">
+            <div className="editor-field">
+              <label htmlFor={more.goal}>
+                Goal (£) <span className="editor-required" aria-hidden="true">*</span>
+              </label>
+              <div className="editor-money">
+                <span aria-hidden="true">£</span>
+                <input
+                  id={more.goal}
+                  inputMode="decimal"
+                  autoComplete="off"
+                  placeholder="500"
+                  value={form.goal}
+                  required
+                  aria-required="true"
+                  onChange={(e) => update('goal', e.target.value.replace(/[^\d.,]/g, '').slice(0, 12))}
+                />
+              </div>
+            </div>
+
+            {kind === 'appeal' ? (
+              <div className="editor-field">
+                <label htmlFor={more.campaign}>Campaign</label>
+                <select id={more.campaign} value={form.campaignId} onChange={(e) => update('campaignId', e.target.value)}>
+                  <option value="">General fund (we choose)</option>
+                  {campaignOptions.map((option) => (
+                    <option key={option._id} value={option._id}>
+                      {option.title}
+                    </option>
+                  ))}
+                </select>
+              </div>
+            ) : (
+              <div className="editor-field">
+                <label htmlFor={more.org}>
+                  Organization <span className="editor-required" aria-hidden="true">*</span>
+                </label>
+                <select
+                  id={more.org}
+                  value={form.organizationId}
+                  required
+                  aria-required="true"
+                  onChange={(e) => update('organizationId', e.target.value)}
+                >
+                  <option value="">{orgOptions === null ? 'Loading…' : 'Choose an organization'}</option>
+                  {(orgOptions ?? []).map((option) => (
+                    <option key={option._id} value={option._id}>
+                      {option.title}
+                    </option>
+                  ))}
+                </select>
+              </div>
+            )}
+
+            {canSetStatus && (
+              <div className="editor-field">
+                <label htmlFor={more.status}>Status</label>
+                <select id={more.status} value={form.status} onChange={(e) => update('status', e.target.value as EditorForm['status'])}>
+                  {STATUSES.map((status) => (
+                    <option key={status} value={status}>
+                      {status[0].toUpperCase() + status.slice(1)}
+                    </option>
+                  ))}
+                </select>
+              </div>
+            )}
+          </div>
+
+          <ImagesField images={form.images} onChange={(images) => update('images', images)} />
+
+          <div ref={errorRef} tabIndex={-1} role="alert" className={error ? 'editor-error' : 'editor-error-empty'}>
+            {error}
+          </div>
+
+          <div className="editor-actions">
+            <button type="button" className="btn btn-ghost" onClick={() => window.history.back()}>
+              Cancel
+            </button>
+            <button type="submit" className="btn btn-primary" disabled={!ready || saving}>
+              {submitLabel}
+            </button>
+          </div>
+        </form>
+        <PreviewCard form={form} kind={kind} creator={name} />
+      </div>
+    </div>
+  );
+}

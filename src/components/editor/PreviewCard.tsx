@@ -1,0 +1,34 @@
+import { formatPenceShort } from '../../lib/format';
+import { type EditorForm, type EditorKind, imageSrc, poundsToPence } from './editor-model';
+
+type Props = { form: EditorForm; kind: EditorKind; creator: string };
+
+/** Live preview in the shape of the public list card (src/components/CampaignCard.astro). */
+export default function PreviewCard({ form, kind, creator }: Props) {
+  const cover = form.images[0];
+  const goal = poundsToPence(form.goal) ?? 0;
+  return (
+    <aside className="editor-preview" aria-labelledby="editor-preview-heading">
+      <h2 id="editor-preview-heading" className="editor-preview-heading">
+        Preview
+      </h2>
+      <article className="card">
+        <div className="card-media">
+          {cover ? <img src={imageSrc(cover)} alt="" /> : <div className="editor-preview-placeholder">Your cover image</div>}
+        </div>
+        <div className="card-body">
+          <h3 className="card-title">{form.title.trim() || (kind === 'appeal' ? 'Your appeal title' : 'Your campaign title')}</h3>
+          {kind === 'appeal' && creator && <p className="card-by">By: {creator}</p>}
+          <p className="card-desc">{form.description.trim() || 'A short description of what you are raising money for.'}</p>
+          <p className="card-raised">
+            <strong>£0</strong> raised of {formatPenceShort(goal)}
+          </p>
+          <div className="progress" aria-hidden="true">
+            <span style={{ width: '0%' }} />
+          </div>
+          <p className="card-percent">0.00%</p>
+        </div>
+      </article>
+    </aside>
+  );
+}

@@ -1,0 +1,49 @@
+import { useEffect, useState } from 'react';
+import { api, isApiError } from '../../lib/api-client';
+import type { TemplateCause } from './editor-model';
+
+type Props = { onPick: (cause: TemplateCause | null) => void };
+
+/** Step one for fundraisers: pick a template cause (or start from scratch). */
+export default function TemplatePicker({ onPick }: Props) {
+  const [causes, setCauses] = useState<TemplateCause[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  useEffect(() => {
+    void api<TemplateCause[]>('/api/template-causes').then((result) => {
+      if (isApiError(result)) {
+        setError(result.message);
+        setCauses([]);
+      } else setCauses(result);
+    });
+  }, []);
+
+  return (
+    <section className="editor-templates" aria-labelledby="editor-templates-heading">
+      <h2 id="editor-templates-heading">Choose a cause to fundraise for</h2>
+      <p className="editor-hint">Pick a starting point. You can change every word on the next step.</p>
+      {causes === null && <p role="status">Loading causes…</p>}
+      {error && <p role="alert">{error}</p>}
+      {causes && causes.length > 0 && (
+        <ul className="editor-template-grid">
+          {causes.map((cause) => (
+            <li key={cause._id}>
+              <button type="button" className="editor-template-card" onClick={() => onPick(cause)}>
+                <span className="editor-template-title">{cause.title}</span>
+                <span className="editor-template-desc">{cause.description}</span>
+                <span className="editor-template-cta" aria-hidden="true">
+                  Use this cause →
+                </span>
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      <p>
+        <button type="button" className="btn btn-outline" onClick={() => onPick(null)}>
+          Start from scratch
+        </button>
+      </p>
+    </section>
+  );
+}

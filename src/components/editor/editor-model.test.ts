@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import {
+  applyTemplate,
+  defaultDates,
+  emptyForm,
+  type EditorForm,
+  formProblems,
+  isAllowedVideoUrl,
+  isReady,
+  poundsToPence,
+  redirectTarget,
+  toPayload,
+} from './editor-model';
+
+const image = { Key: '/images/demo/cause-1.png', name: 'cause-1.png', size: 10, type: 'image/png', url: '/images/demo/cause-1.png' };
+const filled = (overrides: Partial<EditorForm> = {}): EditorForm => ({
+  ...emptyForm(new Date('2026-03-10T12:00:00')),
+  title: 'Run',
+  description: 'Run for water',
+  goal: '250.50',
+  images: [image],
+  ...overrides,
+});
+
+describe('editor model', () => {
+  it('defaults the date range to today and 20 days later', () => {
+    expect(defaultDates(new Date('2026-03-10T12:00:00'))).toEqual({ dateFrom: '2026-03-10', dateTo: '2026-03-30' });
+  });
+
+  it('converts pounds to pence and refuses anything else', () => {
+    expect(poundsToPence('250.50')).toBe(25_050);
+    expect(poundsToPence('£1,000')).toBe(100_000);
+    expect(poundsToPence('0.1')).toBe(10);
+    for (const bad of ['', 'abc', '1.234', '-5', '1e3']) expect(poundsToPence(bad)).toBeNull();
+  });
+
+  it('is ready with title, description, goal > 0, an image, and an organization for campaigns', () => {
+    expect(isReady(filled(), 'appeal')).toBe(true);
+    expect(isReady(filled({ title: ' ' }), 'appeal')).toBe(false);
+    expect(isReady(filled({ goal: '0' }), 'appeal')).toBe(false);
+    expect(isReady(filled({ images: [] }), 'appeal')).toBe(false);
+    expect(isReady(filled(), 'campaign')).toBe(false);
+    expect(isReady(filled({ organizationId: 'org' }), 'campaign')).toBe(true);
+  });
+
+  it('fills [[name]] in a template story and truncates the description to 150 characters', () => {
+    const form = applyTemplate(emptyForm(), { _id: 't1', title: 'Bake', description: 'd'.repeat(200), story: 'Hi, [[name]]! [[name]]' }, 'Dana Donor');
+    expect(form.story).toBe('Hi, Dana Donor! Dana Donor');
+    expect(form.description).toHaveLength(150);
+    expect(form.templateCauseId).toBe('t1');
+  });
+
+  it('builds the API payload in pence, with status only for admins', () => {
+    const payload = toPayload(filled({ story: 'By [[name]]', status: 'draft' }), 'appeal', { canSetStatus: false, name: 'Dana Donor' });
+    expect(payload).toMatchObject({ kind: 'appeal', goal: 25_050, campaign_id: null, organization_id: null, story: 'By Dana Donor' });
+    expect(payload.images).toEqual([{ Key: image.Key, name: image.name, size: 10, type: 'image/png' }]);
+    expect('status' in payload).toBe(false);
+    expect(toPayload(filled({ status: 'draft' }), 'appeal', { canSetStatus: true, name: '' }).status).toBe('draft');
+  });
+
+  it('checks video hosts and date order before saving', () => {
+    expect(isAllowedVideoUrl('https://www.youtube.com/watch?v=x')).toBe(true);
+    expect(isAllowedVideoUrl('https://example.com/v')).toBe(false);
+    expect(formProblems(filled({ video: 'http://vimeo.com/1' }))).toEqual([
+      'The video link must be an https link to YouTube, Vimeo, Loom or Wistia.',
+    ]);
+    expect(formProblems(filled({ dateFrom: '2026-05-02', dateTo: '2026-05-01' }))[0]).toMatch(/start date/);
+  });
+
+  it('redirects to the dashboard list, or redirectTo with {id} filled in', () => {
+    expect(redirectTarget('campaign', undefined, 'abc')).toBe('/dashboard/active-campaigns');
+    expect(redirectTarget('appeal', undefined, 'abc')).toBe('/dashboard/active-appeals');
+    expect(redirectTarget('appeal', '/fund-raising/review?appeal={id}', 'abc')).toBe('/fund-raising/review?appeal=abc');
+  });
+});

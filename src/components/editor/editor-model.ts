@@ -1,0 +1,200 @@
+/** Browser-safe rules of the campaign/appeal editor (spec sections 3, 5, 9). */
+
+export type EditorKind = 'campaign' | 'appeal';
+export type Status = 'draft' | 'approved' | 'deleted';
+export const STATUSES: Status[] = ['draft', 'approved', 'deleted'];
+
+export const MAX_IMAGES = 9;
+export const MAX_DESCRIPTION = 150;
+export const MAX_TITLE = 120;
+export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
+/** The API accepts at most 50 MB per save; base64 makes files a third larger. */
+export const MAX_PAYLOAD_CHARS = 48 * 1024 * 1024;
+export const MAX_GOAL_PENCE = 100_000_000;
+export const DEFAULT_DURATION_DAYS = 20;
+
+/** A stored image keeps its Key; a new one carries its data URL until saved. */
+export type EditorImage =
+  | { Key: string; name: string; size: number; type: string; url: string }
+  | { base64: string; name: string; size: number; type: string };
+
+export type EditorForm = {
+  title: string;
+  description: string;
+  story: string;
+  video: string;
+  dateFrom: string;
+  dateTo: string;
+  /** Pounds as typed, e.g. "250" or "99.50". */
+  goal: string;
+  images: EditorImage[];
+  campaignId: string;
+  organizationId: string;
+  status: Status;
+  templateCauseId: string | null;
+};
+
+export type TemplateCause = { _id: string; title: string; description: string; story: string; image?: string | null };
+
+/** The API's campaign shape, as far as the editor uses it. */
+export type CampaignDto = {
+  _id: string;
+  short_id: string;
+  kind: EditorKind;
+  title: string;
+  description: string;
+  story: string;
+  video: string | null;
+  date: { from: string | null; to: string | null };
+  goal: number;
+  images: { Key: string; name: string; size: number; type: string; url: string }[];
+  organization_id: string | null;
+  campaign_id: string | null;
+  status: Status;
+};
+
+const dayString = (date: Date) => {
+  const local = new Date(date.getTime() - date.getTimezoneOffset() * 60_000);
+  return local.toISOString().slice(0, 10);
+};
+
+export function defaultDates(now = new Date()) {
+  return { dateFrom: dayString(now), dateTo: dayString(new Date(now.getTime() + DEFAULT_DURATION_DAYS * 86_400_000)) };
+}
+
+export function emptyForm(now = new Date()): EditorForm {
+  return {
+    title: '',
+    description: '',
+    story: '',
+    video: '',
+    ...defaultDates(now),
+    goal: '',
+    images: [],
+    campaignId: '',
+    organizationId: '',
+    status: 'approved',
+    templateCauseId: null,
+  };
+}
+
+export function formFromDto(dto: CampaignDto, now = new Date()): EditorForm {
+  const dates = defaultDates(now);
+  return {
+    title: dto.title,
+    description: dto.description.slice(0, MAX_DESCRIPTION),
+    story: dto.story,
+    video: dto.video ?? '',
+    dateFrom: dto.date.from ?? dates.dateFrom,
+    dateTo: dto.date.to ?? dates.dateTo,
+    goal: penceToPounds(dto.goal),
+    images: dto.images.map(({ Key, name, size, type, url }) => ({ Key, name, size, type, url })),
+    campaignId: dto.campaign_id ?? '',
+    organizationId: dto.organization_id ?? '',
+    status: dto.status,
+    templateCauseId: null,
+  };
+}
+
+export const fullName = (name: { first_name: string; last_name: string } | null | undefined) =>
+  name ? `${name.first_name} ${name.last_name}`.trim() : '';
+
+/** Template stories say [[name]] where the fundraiser's full name goes (spec section 3). */
+export function fillName(story: string, name: string): string {
+  return name ? story.replaceAll('[[name]]', name) : story;
+}
+
+export function applyTemplate(form: EditorForm, cause: TemplateCause, name: string): EditorForm {
+  return {
+    ...form,
+    title: cause.title.slice(0, MAX_TITLE),
+    description: cause.description.slice(0, MAX_DESCRIPTION),
+    story: fillName(cause.story, name),
+    templateCauseId: cause._id,
+  };
+}
+
+/** "12.5" → 1250; null for anything that is not a positive amount with at most 2 decimals. */
+export function poundsToPence(pounds: string): number | null {
+  const cleaned = pounds.replace(/[£,\s]/g, '');
+  if (!/^\d+(\.\d{1,2})?$/.test(cleaned)) return null;
+  const pence = Math.round(Number(cleaned) * 100);
+  return Number.isSafeInteger(pence) ? pence : null;
+}
+
+export function penceToPounds(pence: number): string {
+  return pence % 100 === 0 ? String(pence / 100) : (pence / 100).toFixed(2);
+}
+
+const VIDEO_HOSTS = ['youtube.com', 'youtu.be', 'youtube-nocookie.com', 'vimeo.com', 'loom.com', 'wistia.com', 'wistia.net'];
+
+/** Mirrors the API's check (api/services/campaigns-write.ts), which stays the authority. */
+export function isAllowedVideoUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    const host = url.hostname.toLowerCase();
+    return url.protocol === 'https:' && VIDEO_HOSTS.some((allowed) => host === allowed || host.endsWith(`.${allowed}`));
+  } catch {
+    return false;
+  }
+}
+
+/** Spec section 5: what makes 'Continue' available. */
+export function isReady(form: EditorForm, kind: EditorKind): boolean {
+  const goal = poundsToPence(form.goal);
+  return (
+    form.title.trim().length > 0 &&
+    form.description.trim().length > 0 &&
+    goal !== null &&
+    goal > 0 &&
+    form.images.length > 0 &&
+    (kind === 'appeal' || form.organizationId !== '')
+  );
+}
+
+/** Problems the browser can spot before the save; the API checks everything again. */
+export function formProblems(form: EditorForm): string[] {
+  const problems: string[] = [];
+  const goal = poundsToPence(form.goal);
+  if (goal === null || goal <= 0) problems.push('Enter a goal in pounds greater than £0, e.g. 500 or 99.50.');
+  else if (goal > MAX_GOAL_PENCE) problems.push('The goal can be at most £1,000,000.');
+  if (form.video.trim() && !isAllowedVideoUrl(form.video.trim())) {
+    problems.push('The video link must be an https link to YouTube, Vimeo, Loom or Wistia.');
+  }
+  if (form.dateFrom && form.dateTo && form.dateFrom > form.dateTo) problems.push('The start date must be on or before the end date.');
+  if (payloadChars(form) > MAX_PAYLOAD_CHARS) {
+    problems.push('These images add up to more than 48 MB. Save with fewer new images, then add the rest.');
+  }
+  return problems;
+}
+
+const payloadChars = (form: EditorForm) => form.images.reduce((sum, image) => sum + ('base64' in image ? image.base64.length : 0), 0);
+
+export function toPayload(form: EditorForm, kind: EditorKind, opts: { canSetStatus: boolean; name: string }) {
+  return {
+    kind,
+    title: form.title.trim(),
+    description: form.description.trim(),
+    story: fillName(form.story, opts.name),
+    video: form.video.trim() || null,
+    date: { from: form.dateFrom || null, to: form.dateTo || null },
+    goal: poundsToPence(form.goal) ?? 0,
+    images: form.images.map((image) =>
+      'base64' in image
+        ? { base64: image.base64, name: image.name, size: image.size, type: image.type }
+        : { Key: image.Key, name: image.name, size: image.size, type: image.type },
+    ),
+    campaign_id: kind === 'appeal' ? form.campaignId || null : null,
+    organization_id: kind === 'campaign' ? form.organizationId || null : null,
+    template_cause_id: form.templateCauseId,
+    ...(opts.canSetStatus ? { status: form.status } : {}),
+  };
+}
+
+export const imageSrc = (image: EditorImage) => ('base64' in image ? image.base64 : image.url);
+
+/** Where to go after a save; "{id}" in redirectTo becomes the saved item's short id. */
+export function redirectTarget(kind: EditorKind, redirectTo: string | undefined, shortId: string): string {
+  const target = redirectTo ?? (kind === 'campaign' ? '/dashboard/active-campaigns' : '/dashboard/active-appeals');
+  return target.replaceAll('{id}', encodeURIComponent(shortId));
+}
