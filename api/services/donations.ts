@@ -73,22 +73,23 @@ export async function saveStripeCustomerId(db: Db, donorId: string, customerId: 
 
 export type GiftAidInput = { full_name: string; home_address: string; postcode: string; declaration?: string };
 
-/** Stores the declaration with the exact wording the donor was shown and returns its id. */
-export async function createGiftAidDeclaration(db: Db, donorId: string, input: GiftAidInput): Promise<string> {
+export type GiftAidDetails = { fullName: string; homeAddress: string; postcode: string };
+
+/** Checks the details before anything is stored; the postcode comes back as "SW1A 1AA". */
+export function parseGiftAid(input: GiftAidInput): GiftAidDetails {
   const postcode = normalizeUkPostcode(input.postcode);
   if (!postcode) throw badRequest('gift_aid.postcode: enter a UK postcode, for example SW1A 1AA');
   if (input.declaration !== undefined && input.declaration !== GIFT_AID_DECLARATION) {
     throw badRequest('gift_aid.declaration: the Gift Aid wording has changed; reload the page and confirm it again');
   }
+  return { fullName: input.full_name.trim(), homeAddress: input.home_address.trim(), postcode };
+}
+
+/** Stores the declaration with the exact wording the donor was shown and returns its id. */
+export async function createGiftAidDeclaration(db: Db, donorId: string, details: GiftAidDetails): Promise<string> {
   const [row] = await db
     .insert(giftAidDeclarations)
-    .values({
-      donorId,
-      fullName: input.full_name.trim(),
-      homeAddress: input.home_address.trim(),
-      postcode,
-      declarationText: GIFT_AID_DECLARATION,
-    })
+    .values({ donorId, ...details, declarationText: GIFT_AID_DECLARATION })
     .returning({ id: giftAidDeclarations.id });
   return row.id;
 }

@@ -10,6 +10,7 @@ import {
   findOrCreateDonor,
   insertPendingDonation,
   listLocalPrices,
+  parseGiftAid,
   type MonthlyPrice,
   type PendingDonation,
   resolveDonationTarget,
@@ -124,8 +125,10 @@ export const stripeRouter = createRouter()
       amount = price.unit_amount;
     }
 
+    const giftAid = body.giftAid && body.gift_aid ? parseGiftAid(body.gift_aid) : null;
+
     const donor = (signedIn && (await findDonorById(db, signedIn.id))) || (await findOrCreateDonor(db, email));
-    const declarationId = body.giftAid && body.gift_aid ? await createGiftAidDeclaration(db, donor.id, body.gift_aid) : null;
+    const declarationId = giftAid ? await createGiftAidDeclaration(db, donor.id, giftAid) : null;
     const pending: PendingDonation = {
       id: crypto.randomUUID(),
       amount,

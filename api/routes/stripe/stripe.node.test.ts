@@ -1,0 +1,148 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { donations, users } from '../../../db/schema';
+import { createAppeal, createCampaign } from '../../../tests/factories';
+import { chargeRefunded, invoicePaid, paymentIntentSucceeded, sendEvent, WEBHOOK_SECRET } from '../../../tests/fixtures/stripe/events';
+import { startStripeFake, type StripeFake } from '../../../tests/mocks/stripe-fake';
+import { setupTestApp, type TestApp } from '../../../tests/setup/test-app';
+
+/** The real Stripe SDK against a local fake of the Stripe API (Node only: it runs an HTTP server). */
+let fake: StripeFake;
+let t: TestApp;
+
+beforeAll(async () => {
+  fake = await startStripeFake();
+  fake.addPrice('price_monthly_2500', 2500);
+  fake.addPrice('price_monthly_500', 500);
+  fake.addPrice('price_monthly_1000', 1000);
+  fake.addPrice('price_usd', 1000, { currency: 'usd' });
+  fake.addPrice('price_yearly', 1000, { interval: 'year' });
+  t = await setupTestApp({
+    STRIPE_SECRET_KEY: 'sk_test_fake',
+    STRIPE_PUBLISHABLE_KEY: 'pk_test_fake',
+    STRIPE_API_BASE: fake.url,
+    STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+  });
+});
+afterAll(() => fake.close());
+
+async function world() {
+  const campaign = await createCampaign(t.db);
+  const appeal = await createAppeal(t.db, campaign.id);
+  const email = `fake.${crypto.randomUUID().slice(0, 8)}@example.com`;
+  const rows = () => t.db.select().from(donations).where(eq(donations.campaignId, campaign.id));
+  const start = (json: Record<string, unknown>) =>
+    t.request('/api/stripe/client_secret', { method: 'POST', json: { email, campaign_id: campaign.id, appeal_id: appeal.id, ...json } });
+  const total = async () => ((await (await t.request(`/api/appeals/${appeal.id}`)).json()) as any).summary.total_donations;
+  return { campaign, appeal, email, rows, start, total };
+}
+
+describe('POST /api/stripe/client_secret with Stripe', () => {
+  it('creates a GBP PaymentIntent with our metadata, a customer and an idempotency key', async () => {
+    const w = await world();
+    const res = await w.start({ amount: 1500 });
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as any;
+    expect(body).toMatchObject({ mode: 'stripe', publishableKey: 'pk_test_fake', type: 'once', amount: 1500 });
+
+    const [row] = await w.rows();
+    const intent = fake.paymentIntents.get(row.paymentIntentId!)!;
+    expect(body.clientSecret).toBe(intent.client_secret);
+    expect(intent).toMatchObject({ amount: 1500, currency: 'gbp' });
+    expect(intent.metadata).toEqual({
+      kind: 'one_off',
+      donation_id: row.id,
+      campaign_id: w.campaign.id,
+      appeal_id: w.appeal.id,
+      donor_id: row.donorId,
+      gift_aid_declaration_id: '',
+      source: 'card',
+    });
+    const create = fake.requests.find((r) => r.path === '/v1/payment_intents' && r.body.metadata?.donation_id === row.id)!;
+    expect(create.idempotencyKey).toBe(`donation-${row.id}`);
+    const [donor] = await t.db.select().from(users).where(eq(users.id, row.donorId));
+    expect(donor.stripeCustomerId).toBe(intent.customer);
+    expect(row).toMatchObject({ status: 'pending', source: 'card' });
+
+    // The webhook then settles it with Stripe's amount.
+    await sendEvent(t, paymentIntentSucceeded({ intentId: intent.id, amount: 1500, metadata: intent.metadata }));
+    expect((await w.rows())[0].status).toBe('succeeded');
+    expect(await w.total()).toBe(1500);
+  });
+
+  it('creates an incomplete subscription and answers the first invoice\'s confirmation secret', async () => {
+    const w = await world();
+    const res = await w.start({ price: 'price_monthly_1000' });
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as any;
+    const [row] = await w.rows();
+    const subscription = fake.subscriptions.get(row.subscriptionId!)!;
+    expect(subscription.payment_behavior).toBe('default_incomplete');
+    const create = fake.requests.find((r) => r.path === '/v1/subscriptions' && r.body.metadata?.donation_id === row.id)!;
+    expect(create.body.expand).toEqual(['latest_invoice.confirmation_secret']);
+    expect(create.idempotencyKey).toBe(`donation-${row.id}`);
+    expect(subscription.metadata.kind).toBe('monthly');
+    expect(body.clientSecret).toBe(subscription.latest_invoice.confirmation_secret.client_secret);
+    expect(row).toMatchObject({ status: 'pending', type: 'monthly', amount: 1000, invoiceId: subscription.latest_invoice.id });
+    expect(body.clientSecret.startsWith(`${row.paymentIntentId}_secret_`)).toBe(true);
+
+    const first = invoicePaid({ invoiceId: row.invoiceId!, subscriptionId: subscription.id, amount: 1000, metadata: subscription.metadata });
+    await sendEvent(t, first);
+    expect((await w.rows())[0]).toMatchObject({ status: 'succeeded' });
+    expect(await w.total()).toBe(1000);
+
+    // A refund of the monthly charge is found through its invoice payment.
+    await sendEvent(t, chargeRefunded({ intentId: row.paymentIntentId!, amount: 1000, refunded: 1000 }));
+    expect((await w.rows())[0]).toMatchObject({ status: 'refunded', refundedAmount: 1000 });
+    expect(await w.total()).toBe(0);
+  });
+
+  it('records exactly once when the webhook arrives before the client hears back', async () => {
+    const w = await world();
+    fake.onCreate = async (kind, intent) => {
+      if (kind !== 'payment_intent') return;
+      const res = await sendEvent(t, paymentIntentSucceeded({ intentId: intent.id, amount: intent.amount, metadata: intent.metadata }));
+      expect(res.status).toBe(200);
+    };
+    try {
+      const res = await w.start({ amount: 3300 });
+      expect(res.status).toBe(200);
+    } finally {
+      fake.onCreate = undefined;
+    }
+    const rows = await w.rows();
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ status: 'succeeded', amount: 3300 });
+    expect(await w.total()).toBe(3300);
+  });
+
+  it('lists Stripe\'s monthly GBP prices cheapest first', async () => {
+    const list = (await (await t.request('/api/stripe/subscriptions')).json()) as any[];
+    expect(list.map((p) => p.id)).toEqual(['price_monthly_500', 'price_monthly_1000', 'price_monthly_2500']);
+    expect(list[0]).toEqual({ id: 'price_monthly_500', unit_amount: 500, currency: 'gbp', recurring: { interval: 'month' } });
+  });
+
+  it('rejects unknown, non-GBP and non-monthly prices with 400 and creates nothing', async () => {
+    const w = await world();
+    const before = fake.requests.filter((r) => r.method === 'POST').length;
+    for (const price of ['price_missing', 'price_usd', 'price_yearly']) {
+      const res = await w.start({ price });
+      expect(res.status).toBe(400);
+      expect(((await res.json()) as any).message).toMatch(/price: unknown monthly price/);
+    }
+    expect(fake.requests.filter((r) => r.method === 'POST').length).toBe(before);
+    expect(await w.rows()).toHaveLength(0);
+  });
+
+  it('answers 502 without a pending gift when Stripe is down', async () => {
+    const w = await world();
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    fake.failNext = 10;
+    const res = await w.start({ amount: 900 });
+    fake.failNext = 0;
+    vi.restoreAllMocks();
+    expect(res.status).toBe(502);
+    expect(((await res.json()) as any).message).toMatch(/payment provider could not start this payment/);
+    expect(await w.rows()).toHaveLength(0);
+  }, 30_000);
+});

@@ -1,0 +1,252 @@
+import { eq, inArray } from 'drizzle-orm';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { toShortId } from '../../../db/ids';
+import { donations, giftAidDeclarations, prices, users } from '../../../db/schema';
+import { createAppeal, createCampaign, createSession, createUser } from '../../../tests/factories';
+import { engineName, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
+import { GIFT_AID_DECLARATION } from '../../services/gift-aid';
+
+let t: TestApp;
+const priceIds = { small: `price_t_${Date.now()}_5`, big: `price_t_${Date.now()}_50`, mid: `price_t_${Date.now()}_10` };
+
+beforeAll(async () => {
+  t = await setupTestApp();
+  await t.db
+    .insert(prices)
+    .values([
+      { id: priceIds.big, unitAmount: 5000 },
+      { id: priceIds.small, unitAmount: 500 },
+      { id: priceIds.mid, unitAmount: 1000 },
+      { id: `${priceIds.mid}_old`, unitAmount: 700, active: false },
+    ])
+    .onConflictDoNothing();
+});
+
+async function world() {
+  const campaign = await createCampaign(t.db);
+  const appeal = await createAppeal(t.db, campaign.id);
+  const email = `Donor.${crypto.randomUUID().slice(0, 8)}@Example.com`;
+  const rows = () => t.db.select().from(donations).where(eq(donations.campaignId, campaign.id));
+  const totals = async () => {
+    const a = (await (await t.request(`/api/appeals/${appeal.id}`)).json()) as any;
+    const c = (await (await t.request(`/api/campaigns/${campaign.id}`)).json()) as any;
+    return { appeal: a.summary.total_donations, campaign: c.summary.total_donations };
+  };
+  const start = (json: Record<string, unknown>, token?: string) =>
+    t.request('/api/stripe/client_secret', { method: 'POST', json: { email, campaign_id: campaign.id, appeal_id: appeal.id, ...json }, token });
+  const confirm = (clientSecret: string, card?: 'success' | 'decline') =>
+    t.request('/api/stripe/demo/confirm', { method: 'POST', json: { clientSecret, card } });
+  return { campaign, appeal, email, rows, totals, start, confirm };
+}
+
+async function counts() {
+  const [d, u, g] = await Promise.all([
+    t.db.select({ id: donations.id }).from(donations),
+    t.db.select({ id: users.id }).from(users),
+    t.db.select({ id: giftAidDeclarations.id }).from(giftAidDeclarations),
+  ]);
+  return { donations: d.length, users: u.length, declarations: g.length };
+}
+
+describe(`GET /api/stripe/subscriptions (${engineName})`, () => {
+  it('lists active monthly prices cheapest first, without auth', async () => {
+    const res = await t.request('/api/stripe/subscriptions');
+    expect(res.status).toBe(200);
+    const list = (await res.json()) as any[];
+    const ours = list.filter((p) => p.id.startsWith('price_t_'));
+    expect(ours.map((p) => p.unit_amount)).toEqual([500, 1000, 5000]);
+    expect(ours[0]).toEqual({ id: priceIds.small, unit_amount: 500, currency: 'gbp', recurring: { interval: 'month' } });
+    const amounts = list.map((p) => p.unit_amount);
+    expect(amounts).toEqual([...amounts].sort((a, b) => a - b));
+  });
+});
+
+describe(`POST /api/stripe/client_secret: bad input stores nothing (${engineName})`, () => {
+  const cases: [string, (w: Awaited<ReturnType<typeof world>>) => Record<string, unknown>, RegExp][] = [
+    ['amount 0', () => ({ amount: 0 }), /amount: the minimum donation is £1/],
+    ['a negative amount', () => ({ amount: -500 }), /amount: the minimum donation is £1/],
+    ['fractional pence', () => ({ amount: 150.5 }), /amount: must be whole pence/],
+    ['an amount as a string', () => ({ amount: '500' }), /amount: must be a whole number of pence/],
+    ['an amount above £25,000', () => ({ amount: 2_500_001 }), /amount: the maximum donation is £25,000/],
+    ['no amount and no price', () => ({}), /Enter an amount \(one-off\) or choose a monthly price/],
+    ['both amount and price', () => ({ amount: 500, price: priceIds.small }), /either amount .* or price/],
+    ['a malformed email', () => ({ amount: 500, email: 'not-an-email' }), /email: enter a valid email address/],
+    ['a missing email', () => ({ amount: 500, email: undefined }), /email: enter a valid email address/],
+    ['an unknown price', () => ({ price: 'price_nope' }), /price: unknown monthly price/],
+    ['an inactive price', () => ({ price: `${priceIds.mid}_old` }), /price: unknown monthly price/],
+    ['an unknown campaign', () => ({ amount: 500, campaign_id: crypto.randomUUID(), appeal_id: null }), /campaign_id: no such campaign/],
+    ['a malformed campaign id', () => ({ amount: 500, campaign_id: 'abc' }), /campaign_id: must be a campaign id/],
+    ['an appeal id as campaign id', (w) => ({ amount: 500, campaign_id: w.appeal.id, appeal_id: null }), /campaign_id: no such campaign/],
+    ['an unknown appeal', () => ({ amount: 500, appeal_id: crypto.randomUUID() }), /appeal_id: no such appeal/],
+    ['Gift Aid without details', () => ({ amount: 500, giftAid: true }), /gift_aid: full name, home address and postcode/],
+    [
+      'Gift Aid with a non-UK postcode',
+      () => ({ amount: 500, giftAid: true, gift_aid: { full_name: 'Ann Lee', home_address: '1 High Street, Leeds', postcode: '90210' } }),
+      /gift_aid.postcode: enter a UK postcode/,
+    ],
+    [
+      'Gift Aid accepted with outdated wording',
+      () => ({ amount: 500, giftAid: true, gift_aid: { full_name: 'Ann Lee', home_address: '1 High Street, Leeds', postcode: 'LS1 4AP', declaration: 'old text' } }),
+      /gift_aid.declaration: the Gift Aid wording has changed/,
+    ],
+  ];
+
+  for (const [name, body, message] of cases) {
+    it(`rejects ${name} with a 400 that says what to fix`, async () => {
+      const w = await world();
+      const before = await counts();
+      const res = await w.start(body(w));
+      expect(res.status).toBe(400);
+      const json = (await res.json()) as any;
+      expect(json.statusCode).toBe(400);
+      expect(json.message).toMatch(message);
+      expect(await counts()).toEqual(before);
+    });
+  }
+
+  it('rejects unapproved campaigns and appeals, and an appeal of another campaign', async () => {
+    const w = await world();
+    const before = await counts();
+    const draft = await createCampaign(t.db, { status: 'draft' });
+    const deletedAppeal = await createAppeal(t.db, w.campaign.id, { status: 'deleted' });
+    const draftAppeal = await createAppeal(t.db, w.campaign.id, { status: 'draft' });
+    const other = await createCampaign(t.db);
+    const othersAppeal = await createAppeal(t.db, other.id);
+    const expectations: [Record<string, unknown>, RegExp][] = [
+      [{ campaign_id: draft.id, appeal_id: null }, /campaign_id: this campaign is not accepting donations/],
+      [{ appeal_id: deletedAppeal.id }, /appeal_id: this appeal is not accepting donations/],
+      [{ appeal_id: draftAppeal.id }, /appeal_id: this appeal is not accepting donations/],
+      [{ appeal_id: othersAppeal.id }, /appeal_id: this appeal belongs to a different campaign/],
+    ];
+    for (const [body, message] of expectations) {
+      const res = await w.start({ amount: 500, ...body });
+      expect(res.status).toBe(400);
+      expect(((await res.json()) as any).message).toMatch(message);
+    }
+    expect(await counts()).toEqual(before);
+  });
+
+  it('rejects malformed JSON', async () => {
+    const res = await t.request('/api/stripe/client_secret', { method: 'POST', body: '{"amount":', headers: { 'content-type': 'application/json' } });
+    expect(res.status).toBe(400);
+  });
+});
+
+describe(`Demo payments: one-off gifts (${engineName})`, () => {
+  it('records a pending gift, then the demo confirmation settles it and the totals move', async () => {
+    const w = await world();
+    const res = await w.start({ amount: 1234 });
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as any;
+    expect(body).toMatchObject({ mode: 'demo', type: 'once', amount: 1234, publishableKey: null });
+    expect(body.clientSecret).toMatch(/^pi_demo[0-9a-f]+_secret_[0-9a-f]+$/);
+
+    const [row] = await w.rows();
+    expect(row).toMatchObject({ status: 'pending', amount: 1234, type: 'once', appealId: w.appeal.id, source: 'demo', giftAid: false });
+    const [donor] = await t.db.select().from(users).where(eq(users.id, row.donorId));
+    expect(donor.email).toBe(w.email.toLowerCase());
+    expect(await w.totals()).toEqual({ appeal: 0, campaign: 0 });
+
+    const done = await w.confirm(body.clientSecret);
+    expect(done.status).toBe(200);
+    expect(await done.json()).toEqual({ status: 'succeeded' });
+    expect(await w.totals()).toEqual({ appeal: 1234, campaign: 1234 });
+
+    // Confirming again (a double click, a retry) changes nothing.
+    expect(await (await w.confirm(body.clientSecret)).json()).toEqual({ status: 'succeeded' });
+    expect(await w.rows()).toHaveLength(1);
+    expect(await w.totals()).toEqual({ appeal: 1234, campaign: 1234 });
+  });
+
+  it('accepts short ids, a campaign without an appeal, and reuses the donor for the same email', async () => {
+    const w = await world();
+    const first = await w.start({ amount: 500, campaign_id: toShortId(w.campaign.id), appeal_id: toShortId(w.appeal.id) });
+    expect(first.status).toBe(200);
+    const second = await w.start({ amount: 700, appeal_id: null, email: w.email.toUpperCase() });
+    expect(second.status).toBe(200);
+    await w.confirm(((await first.json()) as any).clientSecret);
+    await w.confirm(((await second.json()) as any).clientSecret);
+    const rows = await w.rows();
+    expect(rows).toHaveLength(2);
+    expect(new Set(rows.map((r) => r.donorId)).size).toBe(1);
+    expect(await w.totals()).toEqual({ appeal: 500, campaign: 1200 });
+  });
+
+  it('gives the gift to the signed-in donor', async () => {
+    const w = await world();
+    const user = await createUser(t.db);
+    const token = await createSession(t.db, user.id);
+    const res = await w.start({ amount: 800, email: undefined }, token);
+    expect(res.status).toBe(200);
+    const [row] = await w.rows();
+    expect(row.donorId).toBe(user.id);
+  });
+
+  it('shows a declined demo card as a plain message, records the failure, and a retry succeeds', async () => {
+    const w = await world();
+    const { clientSecret } = (await (await w.start({ amount: 2000 })).json()) as any;
+    const declined = await w.confirm(clientSecret, 'decline');
+    expect(declined.status).toBe(402);
+    expect(((await declined.json()) as any).message).toMatch(/Your card was declined/);
+    expect((await w.rows())[0]).toMatchObject({ status: 'failed', failureMessage: expect.stringMatching(/declined/) });
+    expect(await w.totals()).toEqual({ appeal: 0, campaign: 0 });
+    expect(await (await w.confirm(clientSecret)).json()).toEqual({ status: 'succeeded' });
+    expect(await w.totals()).toEqual({ appeal: 2000, campaign: 2000 });
+  });
+
+  it('refuses forged client secrets', async () => {
+    const w = await world();
+    const { clientSecret } = (await (await w.start({ amount: 2000 })).json()) as any;
+    const forged = clientSecret.replace(/.$/, (c: string) => (c === '0' ? '1' : '0'));
+    const res = await w.confirm(forged);
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as any).message).toMatch(/payment session is not valid/);
+    expect((await w.rows())[0].status).toBe('pending');
+  });
+
+  it('stores the Gift Aid declaration with the exact wording and links it to the gift', async () => {
+    const w = await world();
+    const res = await w.start({
+      amount: 1000,
+      giftAid: true,
+      gift_aid: { full_name: ' Ann Lee ', home_address: '1 High Street, Leeds', postcode: 'ls14ap', declaration: GIFT_AID_DECLARATION },
+    });
+    expect(res.status).toBe(200);
+    await w.confirm(((await res.json()) as any).clientSecret);
+    const [row] = await w.rows();
+    expect(row).toMatchObject({ giftAid: true, status: 'succeeded' });
+    const [declaration] = await t.db.select().from(giftAidDeclarations).where(eq(giftAidDeclarations.id, row.giftAidDeclarationId!));
+    expect(declaration).toMatchObject({ donorId: row.donorId, fullName: 'Ann Lee', postcode: 'LS1 4AP', declarationText: GIFT_AID_DECLARATION });
+  });
+});
+
+describe(`Demo payments: monthly gifts (${engineName})`, () => {
+  it('takes the amount from the price, and confirming records the first invoice', async () => {
+    const w = await world();
+    const res = await w.start({ price: priceIds.mid });
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as any;
+    expect(body).toMatchObject({ mode: 'demo', type: 'monthly', amount: 1000 });
+    const [pending] = await w.rows();
+    expect(pending).toMatchObject({ status: 'pending', type: 'monthly', amount: 1000 });
+    expect(pending.invoiceId).toMatch(/^in_demo/);
+    expect(pending.subscriptionId).toMatch(/^sub_demo/);
+
+    expect(await (await w.confirm(body.clientSecret)).json()).toEqual({ status: 'succeeded' });
+    await w.confirm(body.clientSecret);
+    const rows = await w.rows();
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ status: 'succeeded', type: 'monthly', amount: 1000 });
+    expect(await w.totals()).toEqual({ appeal: 1000, campaign: 1000 });
+  });
+});
+
+describe(`Demo confirm with Stripe configured (${engineName})`, () => {
+  it('is not available', async () => {
+    const live = await setupTestApp({ STRIPE_SECRET_KEY: 'sk_test_x' });
+    const res = await live.request('/api/stripe/demo/confirm', { method: 'POST', json: { clientSecret: 'pi_demo1_secret_2' } });
+    expect(res.status).toBe(404);
+    const rows = await live.db.select().from(donations).where(inArray(donations.status, ['succeeded']));
+    expect(Array.isArray(rows)).toBe(true);
+  });
+});
