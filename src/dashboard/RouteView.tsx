@@ -1,0 +1,116 @@
+import { useStore } from '@nanostores/react';
+import { useEffect, useRef } from 'react';
+import { DonationForm } from './forms/DonationForm';
+import { DonorForm } from './forms/DonorForm';
+import { OrganizationForm } from './forms/OrganizationForm';
+import { matchRoute, type Route } from './lib/routes';
+import { $location } from './router';
+import { AdminList } from './screens/AdminList';
+import { CampaignEditorScreen } from './screens/CampaignEditorScreen';
+import { CampaignList } from './screens/CampaignList';
+import { MyDonations } from './screens/MyDonations';
+import { Overview } from './screens/Overview';
+import { Communication, CommunicationDetail } from './screens/mock/Communication';
+import { Contact } from './screens/mock/Contact';
+import { DonationHistory } from './screens/mock/DonationHistory';
+import { Events } from './screens/mock/Events';
+import { Faqs } from './screens/mock/Faqs';
+import { PaymentMethods } from './screens/mock/Payments';
+import { ReceiptTable } from './screens/mock/ReceiptTables';
+import { Resources } from './screens/mock/Resources';
+import { Rewards } from './screens/mock/Rewards';
+import { $dashUser } from './session';
+
+const TITLES: Partial<Record<Route['name'], string>> = {
+  overview: 'Overview',
+  'my-donations': 'My Donations',
+  settings: 'Settings',
+  'donate-history': 'All Donation History',
+  'donate-receipts': 'Donate Receipts',
+  'donate-recurring': 'Recurring Donations',
+  reward: 'Rewards & Achievements',
+  event: 'Events & Volunteering',
+  communication: 'Communication & Notifications',
+  payment: 'Payment Methods',
+  faqs: 'FAQs',
+  contact: 'Contact Support',
+  resources: 'Resources',
+  'not-found': 'Not Found',
+};
+
+function screenFor(route: Route, orgId: string | undefined) {
+  switch (route.name) {
+    case 'overview':
+      return <Overview />;
+    case 'list':
+      return <AdminList key={route.resource} resource={route.resource} />;
+    case 'my-donations':
+      return <MyDonations />;
+    case 'form': {
+      const key = `${route.resource}-${route.id ?? 'add'}`;
+      if (route.resource === 'organizations') return <OrganizationForm key={key} id={route.id} />;
+      if (route.resource === 'donors') return <DonorForm key={key} id={route.id} />;
+      return <DonationForm key={key} id={route.id} />;
+    }
+    case 'settings':
+      return <OrganizationForm key={`settings-${orgId ?? 'add'}`} id={orgId} />;
+    case 'campaign-list':
+      return <CampaignList key={route.kind} kind={route.kind} />;
+    case 'campaign-editor':
+      return <CampaignEditorScreen key={`${route.kind}-${route.id ?? 'add'}`} kind={route.kind} id={route.id} />;
+    case 'donate-history':
+      return <DonationHistory />;
+    case 'donate-receipts':
+      return <ReceiptTable key="receipts" kind="receipts" />;
+    case 'donate-recurring':
+      return <ReceiptTable key="recurring" kind="recurring" />;
+    case 'reward':
+      return <Rewards />;
+    case 'event':
+      return <Events />;
+    case 'communication':
+      return <Communication />;
+    case 'communication-detail':
+      return <CommunicationDetail id={route.id} />;
+    case 'payment':
+      return <PaymentMethods />;
+    case 'faqs':
+      return <Faqs />;
+    case 'contact':
+      return <Contact />;
+    case 'resources':
+      return <Resources />;
+    case 'not-found':
+      return (
+        <section className="dash-section dash-empty">
+          <h1>Not Found</h1>
+          <p>This dashboard page does not exist.</p>
+          <a className="btn btn-primary" href="/dashboard/overview">
+            Go to Overview
+          </a>
+        </section>
+      );
+  }
+}
+
+export function RouteView() {
+  const { pathname } = useStore($location);
+  const user = useStore($dashUser);
+  const route = matchRoute(pathname);
+  const mainRef = useRef<HTMLElement>(null);
+  const first = useRef(true);
+
+  useEffect(() => {
+    const title = TITLES[route.name];
+    document.title = `${title ?? 'Dashboard'} | UK NFP Dashboard`;
+    // Move focus to the new page for screen readers, but not on the first load.
+    if (first.current) first.current = false;
+    else mainRef.current?.focus({ preventScroll: true });
+  }, [pathname, route.name]);
+
+  return (
+    <main id="dash-main" className="dash-main" tabIndex={-1} ref={mainRef}>
+      {screenFor(route, user?.org_ids?.[0])}
+    </main>
+  );
+}

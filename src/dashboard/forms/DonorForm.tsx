@@ -1,0 +1,99 @@
+import { useStore } from '@nanostores/react';
+import { useEffect, useState } from 'react';
+import { api } from '../lib/api';
+import { formatPhone } from '../lib/phone';
+import { listPathOf } from '../lib/routes';
+import { useApiGet } from '../lib/use-api';
+import { goBack, navigate } from '../router';
+import { $dashToken, refreshUser } from '../session';
+import { donorSchema } from '../tables/donors/data/schema';
+import { Spinner, TextInput } from '../ui/primitives';
+import { AddressGroup, EMPTY_ADDRESS, FormShell, ImageField, PhoneInput, toAddressValue, type AddressValue } from './form-parts';
+
+type Values = { image: string; first_name: string; last_name: string; email: string; phone: string; address: AddressValue };
+const EMPTY: Values = { image: '', first_name: '', last_name: '', email: '', phone: '', address: EMPTY_ADDRESS };
+
+/** Spec "Dashboard forms": donor add/edit; id 'me' is the signed-in user, titled 'My Info'. */
+export function DonorForm({ id }: { id?: string }) {
+  const isEdit = !!id;
+  const isMe = id === 'me';
+  const token = useStore($dashToken);
+  const [load] = useApiGet<unknown>(isEdit ? `/api/users/${encodeURIComponent(id!)}` : null);
+  const [values, setValues] = useState<Values>(EMPTY);
+  const [saving, setSaving] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  useEffect(() => {
+    if (load.status !== 'ok') return;
+    const parsed = donorSchema.safeParse(load.data);
+    if (!parsed.success) return;
+    const d = parsed.data;
+    setValues({
+      image: d.image ?? d.avatar ?? '',
+      first_name: d.name?.first_name ?? '',
+      last_name: d.name?.last_name ?? '',
+      email: d.email ?? '',
+      phone: formatPhone(d.phone ?? ''),
+      address: toAddressValue(d.address),
+    });
+  }, [load]);
+
+  if (isEdit && (load.status === 'loading' || load.status === 'idle')) return <Spinner />;
+  if (isEdit && load.status === 'error') return <h1 className="dash-not-found">Donor Not Found</h1>;
+
+  const set = <K extends keyof Values>(key: K) => (v: Values[K]) => setValues((prev) => ({ ...prev, [key]: v }));
+  const canSave = values.first_name.trim() !== '' && values.last_name.trim() !== '' && (isEdit || values.email.trim() !== '');
+
+  const save = async () => {
+    setSaving(true);
+    setError(null);
+    const body: Record<string, unknown> = {
+      image: values.image,
+      name: { first_name: values.first_name.trim(), last_name: values.last_name.trim() },
+      phone: values.phone.replace(/\D/g, ''),
+      address: values.address,
+    };
+    // Email is set once at creation and read-only afterwards.
+    if (!isEdit) body.email = values.email.trim();
+    const res = await api(isEdit ? `/api/users/${encodeURIComponent(id!)}` : '/api/users', {
+      method: isEdit ? 'PUT' : 'POST',
+      json: body,
+      token,
+    });
+    setSaving(false);
+    if (!res.ok) return setError(res.error.message);
+    if (isMe) void refreshUser();
+    if (isEdit) goBack(listPathOf('donors'));
+    else navigate(listPathOf('donors'));
+  };
+
+  return (
+    <FormShell
+      title={isMe ? 'My Info' : isEdit ? 'Edit Donor' : 'Add Donor'}
+      onSubmit={save}
+      canSave={canSave}
+      saving={saving}
+      error={error}
+      onCancel={() => goBack(isMe ? '/dashboard/overview' : listPathOf('donors'))}
+    >
+      <ImageField label="Photo" value={values.image} onChange={set('image')} />
+      <div className="dash-grid-2">
+        <TextInput label="First name" value={values.first_name} onChange={set('first_name')} required autoComplete="given-name" />
+        <TextInput label="Last name" value={values.last_name} onChange={set('last_name')} required autoComplete="family-name" />
+        <TextInput
+          label="Email"
+          type="email"
+          value={values.email}
+          onChange={set('email')}
+          required={!isEdit}
+          readOnly={isEdit}
+          hint={isEdit ? 'Email cannot be changed' : undefined}
+          autoComplete="email"
+          inputMode="email"
+        />
+        <PhoneInput value={values.phone} onChange={set('phone')} />
+      </div>
+      <AddressGroup value={values.address} onChange={set('address')} />
+    </FormShell>
+  );
+}

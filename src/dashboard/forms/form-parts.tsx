@@ -1,0 +1,166 @@
+import { useId, useState, type ChangeEvent, type FormEvent, type ReactNode } from 'react';
+import { formatPhone, phoneDigits } from '../lib/phone';
+import { Alert, Field, TextInput, type Option } from '../ui/primitives';
+
+export type AddressValue = { address: string; city: string; province: string; postal_code: string; country: string };
+export const EMPTY_ADDRESS: AddressValue = { address: '', city: '', province: '', postal_code: '', country: '' };
+
+export function toAddressValue(a: Partial<Record<keyof AddressValue, string | null | undefined>> | null | undefined): AddressValue {
+  return {
+    address: a?.address ?? '',
+    city: a?.city ?? '',
+    province: a?.province ?? '',
+    postal_code: a?.postal_code ?? '',
+    country: a?.country ?? '',
+  };
+}
+
+export function AddressGroup({ value, onChange }: { value: AddressValue; onChange: (v: AddressValue) => void }) {
+  const set = (key: keyof AddressValue) => (v: string) => onChange({ ...value, [key]: v });
+  return (
+    <fieldset className="dash-fieldset">
+      <legend>Address</legend>
+      <TextInput label="Address" value={value.address} onChange={set('address')} autoComplete="street-address" />
+      <div className="dash-grid-2">
+        <TextInput label="City" value={value.city} onChange={set('city')} autoComplete="address-level2" />
+        <TextInput label="County / Province" value={value.province} onChange={set('province')} autoComplete="address-level1" />
+        <TextInput label="Postcode" value={value.postal_code} onChange={set('postal_code')} autoComplete="postal-code" />
+        <TextInput label="Country" value={value.country} onChange={set('country')} autoComplete="country-name" />
+      </div>
+    </fieldset>
+  );
+}
+
+/** Phone field: keeps 10 digits and shows (xxx) xxx-xxxx; backspace over punctuation drops a digit. */
+export function PhoneInput({ value, onChange, label = 'Phone' }: { value: string; onChange: (v: string) => void; label?: string }) {
+  const id = useId();
+  const handle = (e: ChangeEvent<HTMLInputElement>) => {
+    const next = e.target.value;
+    let digits = phoneDigits(next);
+    if (next.length < value.length && digits === phoneDigits(value)) digits = digits.slice(0, -1);
+    onChange(formatPhone(digits));
+  };
+  return (
+    <Field id={id} label={label} hint="10 digits, shown as (xxx) xxx-xxxx">
+      <input id={id} className="dash-input" type="tel" inputMode="tel" autoComplete="tel" value={value} onChange={handle} placeholder="(xxx) xxx-xxxx" />
+    </Field>
+  );
+}
+
+/** Stored image Keys are served by the worker; data URLs are new uploads not yet saved. */
+export function imageSrc(value: string | null | undefined): string | null {
+  if (!value) return null;
+  if (value.startsWith('data:') || value.startsWith('/') || value.startsWith('http')) return value;
+  return `/images/${encodeURIComponent(value)}`;
+}
+
+const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
+
+/** Single image (logo/avatar): PNG or JPEG read as a data URL for the API to store. */
+export function ImageField({ label, value, onChange }: { label: string; value: string; onChange: (v: string) => void }) {
+  const id = useId();
+  const [error, setError] = useState<string | null>(null);
+  const src = imageSrc(value);
+  const pick = (e: ChangeEvent<HTMLInputElement>) => {
+    const file = e.target.files?.[0];
+    e.target.value = '';
+    if (!file) return;
+    if (!['image/png', 'image/jpeg'].includes(file.type)) return setError('Choose a PNG or JPEG image.');
+    if (file.size > MAX_IMAGE_BYTES) return setError('Choose an image of at most 5 MB.');
+    setError(null);
+    const reader = new FileReader();
+    reader.onload = () => onChange(String(reader.result));
+    reader.readAsDataURL(file);
+  };
+  return (
+    <Field id={id} label={label} hint="600x600 px recommended, max 5 MB, JPG/JPEG/PNG">
+      <div className="dash-image-field">
+        <div className="dash-image-preview">{src ? <img src={src} alt={`${label} preview`} /> : <span aria-hidden="true">No image</span>}</div>
+        <div className="dash-image-actions">
+          <input id={id} type="file" accept="image/png,image/jpeg" onChange={pick} />
+          {value ? (
+            <button type="button" className="btn btn-ghost dash-btn-sm" onClick={() => onChange('')}>
+              Remove
+            </button>
+          ) : null}
+        </div>
+      </div>
+      {error ? <p className="dash-field-error" role="alert">{error}</p> : null}
+    </Field>
+  );
+}
+
+/** Multi-select as a filterable checkbox list (keyboard and screen-reader friendly). */
+export function MultiSelect({ label, options, value, onChange }: { label: string; options: Option[]; value: string[]; onChange: (v: string[]) => void }) {
+  const [filter, setFilter] = useState('');
+  const groupId = useId();
+  const shown = options.filter((o) => o.label.toLowerCase().includes(filter.trim().toLowerCase()));
+  const toggle = (v: string, on: boolean) => onChange(on ? [...value, v] : value.filter((x) => x !== v));
+  return (
+    <fieldset className="dash-fieldset">
+      <legend>{label}</legend>
+      {value.length ? (
+        <p className="dash-hint" id={`${groupId}-sel`}>
+          Selected: {value.map((v) => options.find((o) => o.value === v)?.label ?? v).join(', ')}
+        </p>
+      ) : null}
+      <input
+        className="dash-input"
+        type="search"
+        placeholder={`Filter ${label.toLowerCase()}`}
+        aria-label={`Filter ${label.toLowerCase()}`}
+        value={filter}
+        onChange={(e) => setFilter(e.target.value)}
+      />
+      <div className="dash-checklist">
+        {shown.length === 0 ? <p className="dash-hint">No matches</p> : null}
+        {shown.map((o) => (
+          <label key={o.value} className="dash-menu-check">
+            <input type="checkbox" checked={value.includes(o.value)} onChange={(e) => toggle(o.value, e.target.checked)} />
+            {o.label}
+          </label>
+        ))}
+      </div>
+    </fieldset>
+  );
+}
+
+export function FormShell({
+  title,
+  onSubmit,
+  canSave,
+  saving,
+  error,
+  onCancel,
+  children,
+}: {
+  title: string;
+  onSubmit: () => void;
+  canSave: boolean;
+  saving: boolean;
+  error: string | null;
+  onCancel: () => void;
+  children: ReactNode;
+}) {
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    if (canSave && !saving) onSubmit();
+  };
+  return (
+    <section className="dash-section dash-form-page">
+      <h1>{title}</h1>
+      <form className="dash-form" onSubmit={submit} noValidate>
+        {error ? <Alert>{error}</Alert> : null}
+        {children}
+        <div className="dash-form-actions">
+          <button type="button" className="btn btn-outline" onClick={onCancel}>
+            Cancel
+          </button>
+          <button type="submit" className="btn btn-primary" disabled={!canSave || saving}>
+            {saving ? 'Saving…' : 'Save'}
+          </button>
+        </div>
+      </form>
+    </section>
+  );
+}

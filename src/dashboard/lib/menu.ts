@@ -1,0 +1,48 @@
+import type { IconName } from '../ui/icons';
+
+export type MenuLink = { label: string; href: string; icon: IconName };
+export type MenuGroup = { label: string; items: MenuLink[] };
+
+/** Spec section 2/6: everybody's menu; users whose type is not 'donor' also get the Admin group. */
+export function buildMenu(userType: string | null | undefined): MenuGroup[] {
+  const groups: MenuGroup[] = [
+    {
+      label: 'Dashboard',
+      items: [
+        { label: 'Overview', href: '/dashboard/overview', icon: 'home' },
+        { label: 'My Info', href: '/dashboard/donors/edit/me', icon: 'user' },
+        { label: 'My Donations', href: '/dashboard/donations/me', icon: 'heart' },
+        { label: 'My Appeals', href: '/dashboard/active-appeals', icon: 'megaphone' },
+      ],
+    },
+    {
+      label: 'Help & Support',
+      items: [
+        { label: 'FAQS', href: '/dashboard/faqs', icon: 'help' },
+        { label: 'Contact Support', href: '/dashboard/contact', icon: 'mail' },
+      ],
+    },
+  ];
+  if (userType && userType !== 'donor') {
+    groups.push({
+      label: 'Admin',
+      items: [
+        { label: 'Campaigns', href: '/dashboard/active-campaigns', icon: 'flag' },
+        { label: 'Appeals', href: '/dashboard/active-appeals', icon: 'megaphone' },
+        { label: 'Donors', href: '/dashboard/donors', icon: 'users' },
+        { label: 'Donations', href: '/dashboard/donations', icon: 'coins' },
+        { label: 'Organizations', href: '/dashboard/organizations', icon: 'building' },
+      ],
+    });
+  }
+  return groups;
+}
+
+/** Current-page match: exact, or a sub-page of a list (donors/add → Donors), never across menu items. */
+export function isActiveLink(href: string, pathname: string, allHrefs: string[]): boolean {
+  const path = pathname.replace(/\/+$/, '');
+  if (path === href) return true;
+  if (allHrefs.includes(path)) return false;
+  const best = allHrefs.filter((h) => path.startsWith(`${h}/`) || path.startsWith(`${h}-`)).sort((a, b) => b.length - a.length)[0];
+  return best === href;
+}

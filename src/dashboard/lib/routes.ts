@@ -1,0 +1,118 @@
+/** Pure path parsing for the dashboard's client-side router (spec section 2 "Dashboard"). */
+export const BASE = '/dashboard';
+
+export type Resource = 'organizations' | 'donors' | 'donations';
+export type CampaignKind = 'campaign' | 'appeal';
+
+export type Route =
+  | { name: 'overview' }
+  | { name: 'list'; resource: Resource }
+  | { name: 'my-donations' }
+  | { name: 'form'; resource: Resource; id?: string }
+  | { name: 'settings' }
+  | { name: 'campaign-list'; kind: CampaignKind }
+  | { name: 'campaign-editor'; kind: CampaignKind; id?: string }
+  | { name: 'donate-history' }
+  | { name: 'donate-receipts' }
+  | { name: 'donate-recurring' }
+  | { name: 'reward' }
+  | { name: 'event' }
+  | { name: 'communication' }
+  | { name: 'communication-detail'; id: string }
+  | { name: 'payment' }
+  | { name: 'faqs' }
+  | { name: 'contact' }
+  | { name: 'resources' }
+  | { name: 'not-found' };
+
+const STATIC: Record<string, Route> = {
+  overview: { name: 'overview' },
+  'donate-history': { name: 'donate-history' },
+  'donate-receipts': { name: 'donate-receipts' },
+  'donate-recurring': { name: 'donate-recurring' },
+  reward: { name: 'reward' },
+  event: { name: 'event' },
+  communication: { name: 'communication' },
+  settings: { name: 'settings' },
+  payment: { name: 'payment' },
+  faqs: { name: 'faqs' },
+  contact: { name: 'contact' },
+  resources: { name: 'resources' },
+};
+
+const RESOURCES: readonly Resource[] = ['organizations', 'donors', 'donations'];
+
+/** Path segments below /dashboard, without empty parts; null when outside the dashboard. */
+export function dashboardSegments(pathname: string): string[] | null {
+  const clean = pathname.replace(/\/+$/, '') || '/';
+  if (clean !== BASE && !clean.startsWith(`${BASE}/`)) return null;
+  return clean
+    .slice(BASE.length)
+    .split('/')
+    .filter(Boolean)
+    .map((s) => safeDecode(s));
+}
+
+function safeDecode(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+export function matchRoute(pathname: string): Route {
+  const segs = dashboardSegments(pathname);
+  if (!segs) return { name: 'not-found' };
+  if (segs.length === 0) return { name: 'overview' };
+  const [head, ...rest] = segs;
+
+  if (rest.length === 0 && STATIC[head]) return STATIC[head];
+  if (head === 'communication' && rest.length === 1) return { name: 'communication-detail', id: rest[0] };
+
+  if ((RESOURCES as readonly string[]).includes(head)) {
+    const resource = head as Resource;
+    if (rest.length === 0) return { name: 'list', resource };
+    if (rest.length === 1 && rest[0] === 'add') return { name: 'form', resource };
+    if (rest.length === 1 && resource === 'donations' && rest[0] === 'me') return { name: 'my-donations' };
+    if (rest.length === 2 && rest[0] === 'edit') return { name: 'form', resource, id: rest[1] };
+    return { name: 'not-found' };
+  }
+
+  const campaignMatch = /^active-(campaigns|appeals)(-add|-edit)?$/.exec(head);
+  if (campaignMatch) {
+    const kind: CampaignKind = campaignMatch[1] === 'campaigns' ? 'campaign' : 'appeal';
+    const suffix = campaignMatch[2];
+    if (!suffix && rest.length === 0) return { name: 'campaign-list', kind };
+    if (suffix === '-add' && rest.length === 0) return { name: 'campaign-editor', kind };
+    if (suffix === '-edit' && rest.length === 1) return { name: 'campaign-editor', kind, id: rest[0] };
+  }
+  return { name: 'not-found' };
+}
+
+/** Spec "Dashboard forms": edit when the path contains 'edit'; the id is the last segment. */
+export function parseFormPath(pathname: string): { isEdit: boolean; id: string | undefined } {
+  const segs = pathname.split('/').filter(Boolean);
+  const isEdit = segs.includes('edit') || segs.some((s) => s.endsWith('-edit'));
+  return { isEdit, id: isEdit ? segs[segs.length - 1] : undefined };
+}
+
+/** Joins the current path with a suffix: '/dashboard/donors' + '/add'. */
+export function joinPath(current: string, suffix: string): string {
+  return current.replace(/\/+$/, '') + suffix;
+}
+
+/** The list a form returns to: '/dashboard/donors/edit/5' → '/dashboard/donors'. */
+export function listPathOf(resource: Resource): string {
+  return `${BASE}/${resource}`;
+}
+
+/** True for links the dashboard router should handle without a page load. */
+export function isDashboardHref(href: string, origin: string): boolean {
+  try {
+    const url = new URL(href, origin);
+    return url.origin === origin && dashboardSegments(url.pathname) !== null;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,55 @@
+import { atom } from 'nanostores';
+import { isDashboardHref } from './lib/routes';
+
+/** Current location (pathname + search) for the client-only dashboard router. */
+export const $location = atom<{ pathname: string; search: string }>({ pathname: '/dashboard', search: '' });
+
+/** How many dashboard entries sit behind the current one (from history.state). */
+let inAppDepth = 0;
+
+function sync(): void {
+  inAppDepth = Number(window.history.state?.dashboardDepth ?? 0);
+  $location.set({ pathname: window.location.pathname, search: window.location.search });
+}
+
+export function navigate(to: string, options: { replace?: boolean } = {}): void {
+  const url = new URL(to, window.location.origin);
+  if (!isDashboardHref(url.href, window.location.origin)) {
+    window.location.assign(url.href);
+    return;
+  }
+  if (options.replace) window.history.replaceState(null, '', url.pathname + url.search + url.hash);
+  else {
+    window.history.pushState({ dashboardDepth: inAppDepth + 1 }, '', url.pathname + url.search + url.hash);
+    inAppDepth += 1;
+  }
+  sync();
+  // Spec: scroll resets to the top on every path change.
+  window.scrollTo(0, 0);
+}
+
+/** Cancel buttons: browser history when the user came from inside the app, else the fallback. */
+export function goBack(fallback: string): void {
+  if (inAppDepth > 0) window.history.back();
+  else navigate(fallback, { replace: true });
+}
+
+/** Intercepts same-origin /dashboard links so they route without a page load. */
+export function startRouter(): () => void {
+  sync();
+  const onPop = () => sync();
+  const onClick = (event: MouseEvent) => {
+    if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+    const anchor = (event.target as Element | null)?.closest?.('a');
+    if (!anchor || !anchor.href || anchor.target || anchor.hasAttribute('download')) return;
+    if (!isDashboardHref(anchor.href, window.location.origin)) return;
+    event.preventDefault();
+    navigate(anchor.href);
+  };
+  window.addEventListener('popstate', onPop);
+  document.addEventListener('click', onClick);
+  return () => {
+    window.removeEventListener('popstate', onPop);
+    document.removeEventListener('click', onClick);
+  };
+}

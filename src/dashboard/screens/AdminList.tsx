@@ -1,0 +1,76 @@
+import { useStore } from '@nanostores/react';
+import { useMemo, useState, type ReactNode } from 'react';
+import { z } from 'zod';
+import { parseRows } from '../lib/parse';
+import { joinPath, type Resource } from '../lib/routes';
+import { useApiGet } from '../lib/use-api';
+import { $location, navigate } from '../router';
+import { $dashUser, isOrgAdmin } from '../session';
+import { DataTable } from '../tables/data-table';
+import { donationColumns } from '../tables/donations/columns';
+import { donationSchema } from '../tables/donations/data/schema';
+import { donorColumns } from '../tables/donors/columns';
+import { donorSchema } from '../tables/donors/data/schema';
+import type { DashColumnDef } from '../tables/features';
+import { organizationColumns } from '../tables/organizations/columns';
+import { organizationSchema } from '../tables/organizations/data/schema';
+import { Icon } from '../ui/icons';
+import { Alert, PageHeader } from '../ui/primitives';
+
+type Config = { label: string; endpoint: string; schema: z.ZodType<{ _id: string }>; columns: DashColumnDef<any>[] };
+
+const CONFIG: Record<Resource, Config> = {
+  organizations: { label: 'Organizations', endpoint: '/api/organizations', schema: organizationSchema, columns: organizationColumns },
+  donors: { label: 'Donors', endpoint: '/api/users', schema: donorSchema, columns: donorColumns },
+  donations: { label: 'Donations', endpoint: '/api/donations', schema: donationSchema, columns: donationColumns },
+};
+
+export function listTitle(resource: Resource, userType: string | undefined): string {
+  return `${userType === 'org_admin' ? 'My' : 'All'} ${CONFIG[resource].label}`;
+}
+
+/** Spec "Admin list screen": title, Add, row click → edit, server or client paging, 'No results'. */
+export function AdminList({ resource }: { resource: Resource }) {
+  const config = CONFIG[resource];
+  const user = useStore($dashUser);
+  const { pathname } = useStore($location);
+  const [paging, setPaging] = useState({ pageIndex: 0, pageSize: 10 });
+  const query = `${config.endpoint}?limit=${paging.pageSize}&offset=${paging.pageIndex * paging.pageSize}`;
+  const [state] = useApiGet<unknown>(query);
+
+  const rows = useMemo(() => (state.status === 'ok' ? parseRows(config.schema, state.data) : []), [state, config.schema]);
+  const totalHeader = state.status === 'ok' ? state.headers.get('x-total-count') : null;
+  const total = totalHeader !== null && totalHeader !== '' ? Number(totalHeader) : null;
+
+  const title = listTitle(resource, isOrgAdmin(user) ? 'org_admin' : user?.type);
+  const addHref = joinPath(pathname, '/add');
+  let notice: ReactNode = null;
+  if (state.status === 'error') notice = <Alert>{state.error.message}</Alert>;
+
+  return (
+    <section className="dash-section">
+      <PageHeader
+        title={title}
+        actions={
+          <a className="btn btn-primary dash-btn-sm" href={addHref}>
+            <Icon name="plus" size={16} /> Add
+          </a>
+        }
+      />
+      {notice}
+      <DataTable
+        caption={title}
+        columns={config.columns}
+        data={rows}
+        loading={state.status === 'loading' || state.status === 'idle'}
+        getRowId={(row) => row._id}
+        onRowClick={(row) => navigate(joinPath(pathname, `/edit/${encodeURIComponent(row._id)}`))}
+        serverPaging={
+          total !== null && Number.isFinite(total)
+            ? { rowCount: total, pagination: paging, onPaginationChange: setPaging }
+            : undefined
+        }
+      />
+    </section>
+  );
+}

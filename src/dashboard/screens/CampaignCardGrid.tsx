@@ -1,0 +1,60 @@
+import { formatPenceShort, percentRaised } from '../../lib/format';
+import { joinPath } from '../lib/routes';
+import type { CampaignItem } from '../lib/campaign-schema';
+import { Badge } from '../ui/primitives';
+
+/** Dashboard edit-mode cards: the second button is 'Edit' → current path + '-edit/{id}'. */
+export function CampaignCardGrid({ items, basePath, editMode = true }: { items: CampaignItem[]; basePath: string; editMode?: boolean }) {
+  if (items.length === 0) return <p className="dash-empty">No campaigns found</p>;
+  return (
+    <ul className="dash-card-grid">
+      {items.map((item) => (
+        <li key={item._id}>
+          <CampaignCard item={item} basePath={basePath} editMode={editMode} />
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+export function CampaignCard({ item, basePath, editMode }: { item: CampaignItem; basePath?: string; editMode?: boolean }) {
+  const isAppeal = !!item.campaign_id;
+  const raised = item.summary?.total_donations ?? 0;
+  const goal = item.goal ?? 0;
+  const percent = percentRaised(raised, goal);
+  const bar = Math.min(100, Number(percent));
+  const image = item.images?.[0]?.url;
+  const title = item.title || 'Untitled';
+  const publicHref = `${isAppeal ? '/appeals' : '/campaigns'}/${item.short_id ?? item._id}`;
+  const creator = [item.created_by?.first_name, item.created_by?.last_name].filter(Boolean).join(' ');
+  return (
+    <article className="dash-ccard">
+      <div className="dash-ccard-media">{image ? <img src={image} alt="" loading="lazy" width={600} height={400} /> : null}</div>
+      <div className="dash-ccard-body">
+        <div className="dash-ccard-head">
+          <h2 className="dash-ccard-title">{title}</h2>
+          {item.status && item.status !== 'approved' ? <Badge tone={item.status === 'deleted' ? 'danger' : 'warn'}>{item.status}</Badge> : <Badge>Active</Badge>}
+        </div>
+        {isAppeal && creator ? <p className="dash-muted">By: {creator}</p> : null}
+        {item.description ? <p className="dash-ccard-desc">{item.description}</p> : null}
+        <p>
+          <strong>{formatPenceShort(raised)}</strong> raised of {formatPenceShort(goal)}
+        </p>
+        <div className="progress" role="progressbar" aria-label={`${title}: ${percent}% of goal raised`} aria-valuemin={0} aria-valuemax={100} aria-valuenow={bar}>
+          <span style={{ width: `${bar}%` }} />
+        </div>
+        <div className="dash-ccard-actions">
+          <a className="btn btn-primary dash-btn-sm" href={publicHref}>
+            {isAppeal ? 'Donate' : 'View'}
+            <span className="visually-hidden"> {title}</span>
+          </a>
+          {editMode && basePath ? (
+            <a className="btn btn-outline dash-btn-sm" href={joinPath(basePath, `-edit/${encodeURIComponent(item._id)}`)}>
+              Edit<span className="visually-hidden"> {title}</span>
+            </a>
+          ) : null}
+        </div>
+      </div>
+    </article>
+  );
+}

@@ -1,0 +1,26 @@
+import { useMemo } from 'react';
+import { parseRows } from '../lib/parse';
+import { useApiGet } from '../lib/use-api';
+import { DataTable } from '../tables/data-table';
+import { donationSchema } from '../tables/donations/data/schema';
+import { myDonationColumns } from '../tables/donations/my-columns';
+import { Alert, PageHeader } from '../ui/primitives';
+
+export function MyDonations() {
+  const [state] = useApiGet<unknown>('/api/donations?type=me');
+  const rows = useMemo(() => (state.status === 'ok' ? parseRows(donationSchema, state.data) : []), [state]);
+  return (
+    <section className="dash-section">
+      <PageHeader
+        title="My Donations"
+        actions={
+          <a className="btn btn-primary dash-btn-sm" href="/appeals">
+            Donate
+          </a>
+        }
+      />
+      {state.status === 'error' ? <Alert>{state.error.message}</Alert> : null}
+      <DataTable caption="My Donations" columns={myDonationColumns} data={rows} getRowId={(r) => r._id} loading={state.status === 'loading' || state.status === 'idle'} />
+    </section>
+  );
+}

@@ -1,0 +1,82 @@
+import { useStore } from '@nanostores/react';
+import { useMemo, useRef } from 'react';
+import { formatPence } from '../../lib/format';
+import { campaignSchema } from '../lib/campaign-schema';
+import { formatDate } from '../lib/dates';
+import { parseRows } from '../lib/parse';
+import { donationTotals } from '../lib/totals';
+import { useApiGet } from '../lib/use-api';
+import { $dashUser } from '../session';
+import { donationSchema } from '../tables/donations/data/schema';
+import { Icon } from '../ui/icons';
+import { Alert, Spinner } from '../ui/primitives';
+import { CampaignCard } from './CampaignCardGrid';
+
+export function Overview() {
+  const user = useStore($dashUser);
+  const [appeals] = useApiGet<unknown>('/api/appeals?status=approved&limit=12');
+  const [mine] = useApiGet<unknown>('/api/donations?type=me');
+  const items = useMemo(() => (appeals.status === 'ok' ? parseRows(campaignSchema, appeals.data) : []), [appeals]);
+  const totals = useMemo(() => donationTotals(mine.status === 'ok' ? parseRows(donationSchema, mine.data) : []), [mine]);
+  const track = useRef<HTMLUListElement>(null);
+  const scroll = (dir: 1 | -1) => {
+    const el = track.current;
+    if (el) el.scrollBy({ left: dir * el.clientWidth * 0.9, behavior: 'smooth' });
+  };
+
+  return (
+    <section className="dash-section">
+      <h1>Welcome{user?.name?.first_name ? `, ${user.name.first_name}` : ''}</h1>
+      <h2 className="dash-h2">Your giving</h2>
+      {mine.status === 'error' ? (
+        <Alert tone="info">Your donation totals are not available right now: {mine.error.message}</Alert>
+      ) : (
+        <dl className="dash-stats">
+          <div className="dash-stat">
+            <dt>Total donated</dt>
+            <dd>{mine.status === 'ok' ? formatPence(totals.total) : '…'}</dd>
+          </div>
+          <div className="dash-stat">
+            <dt>Donations</dt>
+            <dd>{mine.status === 'ok' ? totals.count : '…'}</dd>
+          </div>
+          <div className="dash-stat">
+            <dt>Monthly gifts</dt>
+            <dd>{mine.status === 'ok' ? totals.monthly : '…'}</dd>
+          </div>
+          <div className="dash-stat">
+            <dt>Last donation</dt>
+            <dd>{mine.status === 'ok' ? formatDate(totals.last) : '…'}</dd>
+          </div>
+        </dl>
+      )}
+
+      <div className="dash-carousel-head">
+        <h2 className="dash-h2" id="appeals-carousel">
+          Appeals for Campaign
+        </h2>
+        <div className="dash-carousel-nav">
+          <button type="button" className="dash-icon-btn" onClick={() => scroll(-1)} aria-label="Previous appeals">
+            <Icon name="chevronLeft" />
+          </button>
+          <button type="button" className="dash-icon-btn" onClick={() => scroll(1)} aria-label="Next appeals">
+            <Icon name="chevronRight" />
+          </button>
+          <a href="/appeals" className="dash-link">
+            View all
+          </a>
+        </div>
+      </div>
+      {appeals.status === 'error' ? <Alert>{appeals.error.message}</Alert> : null}
+      {appeals.status === 'loading' ? <Spinner /> : null}
+      {appeals.status === 'ok' && items.length === 0 ? <p className="dash-empty">No campaigns found</p> : null}
+      <ul className="dash-carousel" ref={track} aria-labelledby="appeals-carousel" tabIndex={items.length ? 0 : -1}>
+        {items.map((item) => (
+          <li key={item._id} className="dash-carousel-item">
+            <CampaignCard item={item} />
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}

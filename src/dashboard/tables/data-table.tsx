@@ -1,0 +1,115 @@
+import { useTable, type PaginationState, type Row } from '@tanstack/react-table';
+import { useState, type ReactNode } from 'react';
+import { DataTablePagination } from './data-table-pagination';
+import { features, type DashColumnDef, type Features } from './features';
+
+export type ServerPaging = {
+  rowCount: number;
+  pagination: PaginationState;
+  onPaginationChange: (next: PaginationState) => void;
+};
+
+type Props<TData extends object> = {
+  columns: DashColumnDef<TData>[];
+  data: TData[];
+  caption: string;
+  /** Row click (keyboard: Enter on the focused row). */
+  onRowClick?: (row: TData) => void;
+  getRowId?: (row: TData, index: number) => string;
+  /** Server-side paging: rows are already the current page. */
+  serverPaging?: ServerPaging;
+  /** Rendered above the table with the table instance (search, view options, bulk actions). */
+  toolbar?: (table: DashTable<TData>) => ReactNode;
+  globalFilter?: string;
+  loading?: boolean;
+  emptyText?: string;
+};
+
+export type DashTable<TData extends object> = ReturnType<typeof useTable<Features, TData>>;
+
+/** Generic dashboard table: semantic markup, sortable headers, paging only when rows exist. */
+export function DataTable<TData extends object>(props: Props<TData>) {
+  const [pagination, setPagination] = useState<PaginationState>({ pageIndex: 0, pageSize: 10 });
+  const server = props.serverPaging;
+  const table = useTable<Features, TData>({
+    features,
+    columns: props.columns,
+    data: props.data,
+    getRowId: props.getRowId,
+    manualPagination: !!server,
+    rowCount: server?.rowCount,
+    state: {
+      pagination: server ? server.pagination : pagination,
+      ...(props.globalFilter !== undefined ? { globalFilter: props.globalFilter } : {}),
+    },
+    onPaginationChange: (updater) => {
+      const current = server ? server.pagination : pagination;
+      const next = typeof updater === 'function' ? updater(current) : updater;
+      if (server) server.onPaginationChange(next);
+      else setPagination(next);
+    },
+    globalFilterFn: 'includesString',
+    autoResetPageIndex: !server,
+  });
+
+  const rows = table.getRowModel().rows;
+  const hasData = server ? server.rowCount > 0 || props.data.length > 0 : table.getPrePaginatedRowModel().rows.length > 0;
+  const visibleCount = table.getVisibleLeafColumns().length;
+
+  const activate = (row: Row<Features, TData>) => props.onRowClick?.(row.original);
+
+  return (
+    <div className="dash-table-wrap">
+      {props.toolbar?.(table)}
+      <div className="dash-table-scroll">
+        <table className="dash-table" aria-busy={props.loading || undefined}>
+          <caption className="visually-hidden">{props.caption}</caption>
+          <thead>
+            {table.getHeaderGroups().map((group) => (
+              <tr key={group.id}>
+                {group.headers.map((header) => (
+                  <th key={header.id} scope="col">
+                    {header.isPlaceholder ? null : <table.FlexRender header={header} />}
+                  </th>
+                ))}
+              </tr>
+            ))}
+          </thead>
+          <tbody>
+            {rows.length ? (
+              rows.map((row) => (
+                <tr
+                  key={row.id}
+                  className={props.onRowClick ? 'dash-row-link' : undefined}
+                  data-state={row.getIsSelected() ? 'selected' : undefined}
+                  tabIndex={props.onRowClick ? 0 : undefined}
+                  onClick={props.onRowClick ? () => activate(row) : undefined}
+                  onKeyDown={
+                    props.onRowClick
+                      ? (e) => {
+                          if (e.key === 'Enter' && e.target === e.currentTarget) activate(row);
+                        }
+                      : undefined
+                  }
+                >
+                  {row.getVisibleCells().map((cell) => (
+                    <td key={cell.id}>
+                      <table.FlexRender cell={cell} />
+                    </td>
+                  ))}
+                </tr>
+              ))
+            ) : (
+              <tr>
+                <td colSpan={visibleCount} className="dash-table-empty">
+                  {props.loading ? 'Loading...' : (props.emptyText ?? 'No results')}
+                </td>
+              </tr>
+            )}
+          </tbody>
+        </table>
+      </div>
+      {hasData ? <DataTablePagination table={table} /> : null}
+    </div>
+  );
+}

@@ -1,0 +1,33 @@
+import { formatPence } from '../../../lib/format';
+import { formatDate } from '../../lib/dates';
+import { Badge } from '../../ui/primitives';
+import { DataTableColumnHeader } from '../data-table-column-header';
+import type { DashColumnDef } from '../features';
+import type { Donation } from './data/schema';
+
+const STATUS_TONE: Record<string, 'ok' | 'warn' | 'danger' | 'muted'> = { succeeded: 'ok', pending: 'warn', failed: 'danger', refunded: 'muted' };
+
+/** The signed-in donor's own gifts (GET /api/donations?type=me). */
+export const myDonationColumns: DashColumnDef<Donation>[] = [
+  {
+    id: 'date',
+    accessorFn: (row) => (row.date ? new Date(row.date).getTime() : 0),
+    header: ({ column }) => <DataTableColumnHeader column={column} title="Date" />,
+    cell: ({ row }) => formatDate(row.original.date),
+  },
+  {
+    id: 'amount',
+    accessorFn: (row) => row.amount ?? 0,
+    header: ({ column }) => <DataTableColumnHeader column={column} title="Amount" />,
+    cell: ({ row }) => (typeof row.original.amount === 'number' ? formatPence(row.original.amount) : '-'),
+  },
+  { id: 'campaign', accessorFn: (row) => row.campaign?.label || '-', header: 'Campaign' },
+  { id: 'appeal', accessorFn: (row) => row.appeal?.label || '-', header: 'Appeal' },
+  { id: 'type', accessorFn: (row) => (row.type === 'monthly' ? 'Monthly' : row.type === 'once' ? 'Once' : row.type || '-'), header: 'Type' },
+  {
+    id: 'status',
+    accessorFn: (row) => row.status || '-',
+    header: 'Status',
+    cell: ({ row }) => (row.original.status ? <Badge tone={STATUS_TONE[row.original.status] ?? 'muted'}>{row.original.status}</Badge> : '-'),
+  },
+];

@@ -1,0 +1,40 @@
+import {
+  columnFilteringFeature,
+  columnVisibilityFeature,
+  createFilteredRowModel,
+  createPaginatedRowModel,
+  createSortedRowModel,
+  filterFn_includesString,
+  globalFilteringFeature,
+  rowPaginationFeature,
+  rowSelectionFeature,
+  rowSortingFeature,
+  sortFn_alphanumeric,
+  sortFn_basic,
+  sortFn_datetime,
+  tableFeatures,
+  type ColumnDef,
+} from '@tanstack/react-table';
+
+export type DashColumnMeta = { label?: string };
+
+/** One feature set for every dashboard table (TanStack Table v9 registers features explicitly). */
+export const features = tableFeatures({
+  columnFilteringFeature,
+  globalFilteringFeature,
+  rowSortingFeature,
+  columnVisibilityFeature,
+  rowSelectionFeature,
+  rowPaginationFeature,
+  filteredRowModel: createFilteredRowModel(),
+  sortedRowModel: createSortedRowModel(),
+  paginatedRowModel: createPaginatedRowModel(),
+  filterFns: { includesString: filterFn_includesString },
+  sortFns: { alphanumeric: sortFn_alphanumeric, basic: sortFn_basic, datetime: sortFn_datetime },
+  // Type-only slot: scoped column meta (label for the column visibility menu).
+  columnMeta: {} as DashColumnMeta,
+});
+
+export type Features = typeof features;
+export type DashColumnDef<TData extends object> = ColumnDef<Features, TData, any>;
+export const PAGE_SIZES = [10, 20, 30, 40, 50] as const;

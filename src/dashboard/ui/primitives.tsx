@@ -1,0 +1,155 @@
+import { useId, type ReactNode } from 'react';
+import { Icon } from './icons';
+
+export function PageHeader({ title, actions, back }: { title: string; actions?: ReactNode; back?: ReactNode }) {
+  return (
+    <div className="dash-page-head">
+      {back}
+      <h1>{title}</h1>
+      {actions ? <div className="dash-page-actions">{actions}</div> : null}
+    </div>
+  );
+}
+
+export function Alert({ children, tone = 'error' }: { children: ReactNode; tone?: 'error' | 'info' | 'success' }) {
+  return (
+    <div className={`dash-alert dash-alert-${tone}`} role={tone === 'error' ? 'alert' : 'status'}>
+      {children}
+    </div>
+  );
+}
+
+export function Spinner({ label = 'Loading...' }: { label?: string }) {
+  return (
+    <p className="dash-loading" role="status">
+      <Icon name="loader" className="dash-spin" /> {label}
+    </p>
+  );
+}
+
+export function Field({
+  label,
+  required,
+  hint,
+  children,
+  id,
+}: {
+  label: string;
+  required?: boolean;
+  hint?: string;
+  id: string;
+  children: ReactNode;
+}) {
+  return (
+    <div className="dash-field">
+      <label htmlFor={id}>
+        {label}
+        {required ? (
+          <span className="dash-required" aria-hidden="true">
+            {' '}
+            *
+          </span>
+        ) : null}
+      </label>
+      {children}
+      {hint ? <p className="dash-hint">{hint}</p> : null}
+    </div>
+  );
+}
+
+type TextInputProps = {
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+  required?: boolean;
+  type?: string;
+  readOnly?: boolean;
+  placeholder?: string;
+  hint?: string;
+  autoComplete?: string;
+  inputMode?: 'text' | 'email' | 'tel' | 'numeric' | 'decimal';
+  name?: string;
+  max?: string;
+  min?: string;
+  step?: string;
+};
+
+export function TextInput(props: TextInputProps) {
+  const id = useId();
+  return (
+    <Field id={id} label={props.label} required={props.required} hint={props.hint}>
+      <input
+        id={id}
+        name={props.name}
+        className="dash-input"
+        type={props.type ?? 'text'}
+        value={props.value}
+        onChange={(e) => props.onChange(e.target.value)}
+        required={props.required}
+        aria-required={props.required || undefined}
+        readOnly={props.readOnly}
+        placeholder={props.placeholder}
+        autoComplete={props.autoComplete}
+        inputMode={props.inputMode}
+        min={props.min}
+        max={props.max}
+        step={props.step}
+      />
+    </Field>
+  );
+}
+
+export function TextArea(props: { label: string; value: string; onChange: (v: string) => void; required?: boolean; rows?: number }) {
+  const id = useId();
+  return (
+    <Field id={id} label={props.label} required={props.required}>
+      <textarea
+        id={id}
+        className="dash-input"
+        rows={props.rows ?? 5}
+        value={props.value}
+        onChange={(e) => props.onChange(e.target.value)}
+        required={props.required}
+        aria-required={props.required || undefined}
+      />
+    </Field>
+  );
+}
+
+export type Option = { label: string; value: string };
+
+export function SelectInput(props: {
+  label: string;
+  value: string;
+  onChange: (v: string) => void;
+  options: Option[];
+  required?: boolean;
+  placeholder?: string;
+  disabled?: boolean;
+}) {
+  const id = useId();
+  return (
+    <Field id={id} label={props.label} required={props.required}>
+      <select
+        id={id}
+        className="dash-input"
+        value={props.value}
+        onChange={(e) => props.onChange(e.target.value)}
+        required={props.required}
+        aria-required={props.required || undefined}
+        disabled={props.disabled}
+      >
+        <option value="">{props.placeholder ?? 'Select…'}</option>
+        {props.options.map((o) => (
+          <option key={o.value} value={o.value}>
+            {o.label}
+          </option>
+        ))}
+      </select>
+    </Field>
+  );
+}
+
+export function Badge({ children, tone = 'ok' }: { children: ReactNode; tone?: 'ok' | 'warn' | 'danger' | 'muted' }) {
+  return <span className={`dash-badge dash-badge-${tone}`}>{children}</span>;
+}
