@@ -1,13 +1,310 @@
+import { useStore } from '@nanostores/react';
+import { lazy, Suspense, useEffect, useId, useMemo, useRef, useState } from 'react';
+import {
+  EMAIL_PATTERN,
+  GIFT_AID_BOOST_TEXT,
+  GIFT_AID_DECLARATION,
+  MAX_DONATION_PENCE,
+  MIN_DONATION_PENCE,
+  normalizeUkPostcode,
+} from '../../../api/services/gift-aid';
+import { formatPence } from '../../lib/format';
+import { $user, initAuth } from '../../stores/auth';
+import { fetchPrices, type MonthlyPrice, type PaymentSession, poundsToPence, returnedAfterPayment, startDonation, type StartDonation } from './donation-api';
+
 /**
- * The donation box island (issue 5 replaces this body). Detail pages render it as
+ * The donation box island. Detail pages render it as
  * <DonationBox client:visible campaignId=... appealId=... title=... />.
+ * The card step (Stripe's Payment Element, or the demo card) loads only after the server has
+ * opened a payment session, so the page's first load stays small.
  */
 export type DonationBoxProps = { campaignId: string; appealId: string | null; title: string };
 
-export default function DonationBox({ title }: DonationBoxProps) {
+const StripePayment = lazy(() => import('./StripePayment'));
+const DemoPayment = lazy(() => import('./DemoPayment'));
+
+type Frequency = 'monthly' | 'once';
+type Step = 'details' | 'payment' | 'done';
+
+function emailState(value: string): 'empty' | 'valid' | 'invalid' {
+  if (!value.trim()) return 'empty';
+  return EMAIL_PATTERN.test(value.trim()) ? 'valid' : 'invalid';
+}
+
+function amountProblem(pence: number | null, raw: string): string | null {
+  if (!raw.trim()) return null;
+  if (pence === null) return 'Enter an amount in pounds, like 10 or 12.50';
+  if (pence < MIN_DONATION_PENCE) return 'The minimum donation is £1';
+  if (pence > MAX_DONATION_PENCE) return 'The maximum donation is £25,000';
+  return null;
+}
+
+export default function DonationBox({ campaignId, appealId, title }: DonationBoxProps) {
+  const user = useStore($user);
+  const id = useId();
+  const [step, setStep] = useState<Step>(() => (returnedAfterPayment() ? 'done' : 'details'));
+  const [frequency, setFrequency] = useState<Frequency>('once');
+  const [email, setEmail] = useState('');
+  const [amount, setAmount] = useState('');
+  const [prices, setPrices] = useState<MonthlyPrice[] | null>(null);
+  const [priceError, setPriceError] = useState<string | null>(null);
+  const [priceId, setPriceId] = useState('');
+  const [giftAid, setGiftAid] = useState(false);
+  const [fullName, setFullName] = useState('');
+  const [homeAddress, setHomeAddress] = useState('');
+  const [postcode, setPostcode] = useState('');
+  const [postcodeTouched, setPostcodeTouched] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [session, setSession] = useState<PaymentSession | null>(null);
+  const lastRequest = useRef<string | null>(null);
+  const heading = useRef<HTMLHeadingElement>(null);
+
+  useEffect(() => {
+    void initAuth();
+    if (returnedAfterPayment()) setStep('done');
+  }, []);
+
+  useEffect(() => {
+    if (frequency !== 'monthly' || prices) return;
+    let live = true;
+    void fetchPrices().then((result) => {
+      if (!live) return;
+      if ('statusCode' in result) setPriceError('Monthly amounts could not be loaded. Please try again later.');
+      else setPrices(result);
+    });
+    return () => {
+      live = false;
+    };
+  }, [frequency, prices]);
+
+  useEffect(() => {
+    if (step !== 'details') heading.current?.focus();
+  }, [step]);
+
+  const pence = poundsToPence(amount);
+  const amountError = amountProblem(pence, amount);
+  const emailStatus = user ? 'valid' : emailState(email);
+  const postcodeValid = normalizeUkPostcode(postcode) !== null;
+  const giftAidReady = !giftAid || (fullName.trim().length >= 2 && homeAddress.trim().length >= 5 && postcodeValid);
+  const chosen = frequency === 'once' ? pence !== null && !amountError : Boolean(priceId);
+  const canDonate = emailStatus === 'valid' && chosen && giftAidReady && !busy;
+  const selectedPrice = useMemo(() => prices?.find((p) => p.id === priceId) ?? null, [prices, priceId]);
+
+  async function donate(event: React.FormEvent) {
+    event.preventDefault();
+    if (!canDonate) return;
+    const body: StartDonation = {
+      ...(user ? {} : { email: email.trim() }),
+      ...(frequency === 'once' ? { amount: pence! } : { price: priceId }),
+      campaign_id: campaignId,
+      appeal_id: appealId,
+      giftAid,
+      ...(giftAid
+        ? { gift_aid: { full_name: fullName.trim(), home_address: homeAddress.trim(), postcode: postcode.trim(), declaration: GIFT_AID_DECLARATION } }
+        : {}),
+    };
+    const key = JSON.stringify(body);
+    // Going back and pressing Donate again with the same details reuses the open session.
+    if (session && lastRequest.current === key) {
+      setStep('payment');
+      return;
+    }
+    setBusy(true);
+    setError(null);
+    const result = await startDonation(body);
+    setBusy(false);
+    if ('statusCode' in result) {
+      setError(result.message);
+      return;
+    }
+    lastRequest.current = key;
+    setSession(result);
+    setStep('payment');
+  }
+
+  function reset() {
+    setSession(null);
+    lastRequest.current = null;
+    setAmount('');
+    setStep('details');
+    if (new URLSearchParams(window.location.search).has('donation')) {
+      const url = new URL(window.location.href);
+      ['donation', 'payment_intent', 'payment_intent_client_secret', 'redirect_status'].forEach((k) => url.searchParams.delete(k));
+      window.history.replaceState(null, '', url);
+    }
+  }
+
+  if (step === 'done') {
+    return (
+      <section className="donation-box donation-done" aria-label={`Donate to ${title}`}>
+        <h2 ref={heading} tabIndex={-1}>
+          Thank you for your donation
+        </h2>
+        <p role="status">
+          {session
+            ? `Your ${session.type === 'monthly' ? 'monthly ' : ''}gift of ${formatPence(session.amount)} to ${title} has been received.`
+            : `Your gift to ${title} has been received.`}
+        </p>
+        <button type="button" className="btn btn-ghost btn-block" onClick={reset}>
+          Make another donation
+        </button>
+      </section>
+    );
+  }
+
+  if (step === 'payment' && session) {
+    const Payment = session.mode === 'stripe' ? StripePayment : DemoPayment;
+    return (
+      <section className="donation-box" aria-label={`Donate to ${title}`}>
+        <h2 ref={heading} tabIndex={-1}>
+          {session.type === 'monthly' ? `Donate ${formatPence(session.amount)} every month` : `Donate ${formatPence(session.amount)}`}
+        </h2>
+        <Suspense fallback={<p role="status">Loading the payment form…</p>}>
+          <Payment
+            clientSecret={session.clientSecret}
+            amount={session.amount}
+            type={session.type}
+            publishableKey={session.publishableKey}
+            onSuccess={() => setStep('done')}
+            onBack={() => setStep('details')}
+          />
+        </Suspense>
+      </section>
+    );
+  }
+
   return (
     <section className="donation-box" aria-label={`Donate to ${title}`}>
       <h2>Donate</h2>
+      <form onSubmit={donate} noValidate>
+        <fieldset className="frequency-toggle">
+          <legend className="visually-hidden">How often</legend>
+          {(
+            [
+              ['monthly', 'Donate Every Month'],
+              ['once', 'Donate Once'],
+            ] as const
+          ).map(([value, label]) => (
+            <label key={value} className={frequency === value ? 'is-selected' : undefined}>
+              <input type="radio" name={`${id}-frequency`} value={value} checked={frequency === value} onChange={() => setFrequency(value)} />
+              {label}
+            </label>
+          ))}
+        </fieldset>
+
+        {!user && (
+          <div className="field">
+            <label htmlFor={`${id}-email`}>Email</label>
+            <input
+              id={`${id}-email`}
+              type="email"
+              autoComplete="email"
+              className={`email-input email-${emailStatus}`}
+              value={email}
+              onChange={(e) => setEmail(e.target.value)}
+              aria-invalid={emailStatus === 'invalid'}
+              aria-describedby={emailStatus === 'invalid' ? `${id}-email-error` : undefined}
+              placeholder="you@example.com"
+            />
+            {emailStatus === 'invalid' && (
+              <p className="field-error" id={`${id}-email-error`}>
+                Enter a valid email address
+              </p>
+            )}
+          </div>
+        )}
+
+        {frequency === 'once' ? (
+          <div className="field">
+            <label htmlFor={`${id}-amount`}>Amount (£)</label>
+            <div className="amount-input">
+              <span aria-hidden="true">£</span>
+              <input
+                id={`${id}-amount`}
+                inputMode="decimal"
+                autoComplete="off"
+                value={amount}
+                onChange={(e) => setAmount(e.target.value)}
+                aria-invalid={Boolean(amountError)}
+                aria-describedby={amountError ? `${id}-amount-error` : undefined}
+                placeholder="10.00"
+              />
+            </div>
+            {amountError && (
+              <p className="field-error" id={`${id}-amount-error`}>
+                {amountError}
+              </p>
+            )}
+          </div>
+        ) : (
+          <div className="field">
+            <label htmlFor={`${id}-price`}>Monthly amount</label>
+            <select id={`${id}-price`} value={priceId} onChange={(e) => setPriceId(e.target.value)} disabled={!prices}>
+              <option value="">{prices ? 'Choose a monthly amount' : priceError ? 'Unavailable' : 'Loading…'}</option>
+              {prices?.map((price) => (
+                <option key={price.id} value={price.id}>
+                  {formatPence(price.unit_amount)} / month
+                </option>
+              ))}
+            </select>
+            {priceError && <p className="field-error">{priceError}</p>}
+          </div>
+        )}
+
+        <div className="gift-aid">
+          <label className="checkbox">
+            <input type="checkbox" checked={giftAid} onChange={(e) => setGiftAid(e.target.checked)} aria-describedby={`${id}-boost`} />
+            Gift Aid (UK Only)
+          </label>
+          <p className="field-hint" id={`${id}-boost`}>
+            {GIFT_AID_BOOST_TEXT}
+            {frequency === 'once' && pence && !amountError ? ` (${formatPence(Math.floor(pence / 4))} extra on this gift).` : '.'}
+          </p>
+          {giftAid && (
+            <div className="gift-aid-details">
+              <div className="field">
+                <label htmlFor={`${id}-name`}>Full name</label>
+                <input id={`${id}-name`} autoComplete="name" value={fullName} onChange={(e) => setFullName(e.target.value)} />
+              </div>
+              <div className="field">
+                <label htmlFor={`${id}-address`}>Home address</label>
+                <textarea id={`${id}-address`} rows={2} autoComplete="street-address" value={homeAddress} onChange={(e) => setHomeAddress(e.target.value)} />
+              </div>
+              <div className="field">
+                <label htmlFor={`${id}-postcode`}>Postcode</label>
+                <input
+                  id={`${id}-postcode`}
+                  autoComplete="postal-code"
+                  value={postcode}
+                  onChange={(e) => setPostcode(e.target.value)}
+                  onBlur={() => setPostcodeTouched(true)}
+                  aria-invalid={postcodeTouched && !postcodeValid}
+                  aria-describedby={postcodeTouched && !postcodeValid ? `${id}-postcode-error` : undefined}
+                />
+                {postcodeTouched && !postcodeValid && (
+                  <p className="field-error" id={`${id}-postcode-error`}>
+                    Enter a UK postcode, for example SW1A 1AA
+                  </p>
+                )}
+              </div>
+              <p className="declaration">
+                <strong>Gift Aid declaration.</strong> {GIFT_AID_DECLARATION}
+              </p>
+              <p className="field-hint">By donating with Gift Aid ticked you confirm this declaration.</p>
+            </div>
+          )}
+        </div>
+
+        {error && (
+          <p className="form-error" role="alert">
+            {error}
+          </p>
+        )}
+        <button type="submit" className="btn btn-primary btn-block" disabled={!canDonate}>
+          {busy ? 'Please wait…' : selectedPrice && frequency === 'monthly' ? `Donate ${formatPence(selectedPrice.unit_amount)} monthly` : 'Donate'}
+        </button>
+      </form>
     </section>
   );
 }

@@ -1,0 +1,67 @@
+import { Elements, PaymentElement, useElements, useStripe } from '@stripe/react-stripe-js';
+import { loadStripe, type Stripe } from '@stripe/stripe-js';
+import { useState } from 'react';
+import { formatPence } from '../../lib/format';
+import type { PaymentStepProps } from './DemoPayment';
+import { returnUrl } from './donation-api';
+
+const loaders = new Map<string, Promise<Stripe | null>>();
+const stripeFor = (key: string) => {
+  if (!loaders.has(key)) loaders.set(key, loadStripe(key));
+  return loaders.get(key)!;
+};
+
+/** The real card step: Stripe's Payment Element, loaded only once a payment session exists. */
+export default function StripePayment(props: PaymentStepProps) {
+  if (!props.publishableKey) {
+    return (
+      <p className="form-error" role="alert">
+        Card payments are not set up on this site yet. Please try again later.
+      </p>
+    );
+  }
+  return (
+    <Elements stripe={stripeFor(props.publishableKey)} options={{ clientSecret: props.clientSecret, appearance: { theme: 'stripe' } }}>
+      <CardForm {...props} />
+    </Elements>
+  );
+}
+
+function CardForm({ amount, type, onSuccess, onBack }: PaymentStepProps) {
+  const stripe = useStripe();
+  const elements = useElements();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  async function pay(event: React.FormEvent) {
+    event.preventDefault();
+    if (!stripe || !elements) return;
+    setBusy(true);
+    setError(null);
+    const result = await stripe.confirmPayment({ elements, confirmParams: { return_url: returnUrl() }, redirect: 'if_required' });
+    setBusy(false);
+    if (result.error) {
+      // Card and validation errors carry a message meant for the payer; others get a plain one.
+      setError(result.error.message ?? 'Your payment could not be completed. Please try again.');
+      return;
+    }
+    onSuccess();
+  }
+
+  return (
+    <form className="payment-form" onSubmit={pay}>
+      <PaymentElement options={{ layout: 'accordion' }} />
+      {error && (
+        <p className="form-error" role="alert">
+          {error}
+        </p>
+      )}
+      <button type="submit" className="btn btn-primary btn-block" disabled={!stripe || busy}>
+        {busy ? 'Processing…' : `Pay ${formatPence(amount)}${type === 'monthly' ? ' every month' : ''}`}
+      </button>
+      <button type="button" className="btn btn-ghost btn-block" onClick={onBack} disabled={busy}>
+        Back
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,128 @@
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expectNoAxeViolations } from './public-helpers';
+
+/** Donating through the island in demo payments mode, on seeded appeal pages of the built worker. */
+
+type Appeal = { _id: string; short_id: string; title: string; summary: { total_donations: number } };
+
+async function appeals(request: APIRequestContext): Promise<Appeal[]> {
+  const res = await request.get('/api/appeals?limit=20');
+  expect(res.ok()).toBe(true);
+  return (await res.json()) as Appeal[];
+}
+
+async function raised(request: APIRequestContext, id: string): Promise<number> {
+  const res = await request.get(`/api/appeals/${id}`);
+  return ((await res.json()) as Appeal).summary.total_donations;
+}
+
+const gbpShort = (pence: number) =>
+  new Intl.NumberFormat('en-GB', { style: 'currency', currency: 'GBP', ...(pence % 100 === 0 ? { maximumFractionDigits: 0 } : {}) }).format(pence / 100);
+
+async function openBox(page: Page, appeal: Appeal) {
+  await page.goto(`/appeals/${appeal.short_id}`);
+  const box = page.locator('.donation-box');
+  await box.scrollIntoViewIfNeeded();
+  await expect(page.locator('astro-island:has(.donation-box)')).not.toHaveAttribute('ssr', /.*/);
+  return box;
+}
+
+async function fillGiftAid(page: Page) {
+  await page.getByLabel('Gift Aid (UK Only)').check();
+  await expect(page.getByText(/I want to Gift Aid my donation/)).toBeVisible();
+  await page.getByLabel('Full name').fill('Ann Example');
+  await page.getByLabel('Home address').fill('1 Station Road, Leeds');
+  await page.getByLabel('Postcode').fill('ls1 4ap');
+}
+
+const cases = [
+  { name: 'once without Gift Aid', monthly: false, giftAid: false, index: 0 },
+  { name: 'once with Gift Aid', monthly: false, giftAid: true, index: 1 },
+  { name: 'monthly without Gift Aid', monthly: true, giftAid: false, index: 2 },
+  { name: 'monthly with Gift Aid', monthly: true, giftAid: true, index: 3 },
+];
+
+for (const c of cases) {
+  test(`a visitor donates ${c.name} and the appeal total grows by the gift`, async ({ page, request }) => {
+    const appeal = (await appeals(request))[c.index];
+    const before = await raised(request, appeal._id);
+    const box = await openBox(page, appeal);
+    const donate = box.getByRole('button', { name: /^Donate/ });
+    await expect(donate).toBeDisabled();
+
+    const email = box.getByLabel('Email');
+    await email.fill('someone@');
+    await expect(email).toHaveClass(/email-invalid/);
+    await email.fill(`e2e.${c.index}.${Date.now()}@example.com`);
+    await expect(email).toHaveClass(/email-valid/);
+
+    let amount: number;
+    if (c.monthly) {
+      await box.getByText('Donate Every Month').click();
+      const select = box.getByLabel('Monthly amount');
+      await expect(select.locator('option')).not.toHaveCount(1);
+      const values = await select.locator('option').evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value).filter(Boolean));
+      const prices = (await (await request.get('/api/stripe/subscriptions')).json()) as { id: string; unit_amount: number }[];
+      expect(values).toEqual(prices.map((p) => p.id));
+      await select.selectOption(prices[1].id);
+      amount = prices[1].unit_amount;
+    } else {
+      await box.getByLabel('Amount (£)').fill('12.34');
+      amount = 1234;
+    }
+    if (c.giftAid) {
+      await fillGiftAid(page);
+    }
+    await expect(donate).toBeEnabled();
+    await donate.click();
+
+    await expect(box.getByText('Demo mode: no card is charged.')).toBeVisible();
+    await box.getByRole('button', { name: /^Pay / }).click();
+    await expect(box.getByRole('heading', { name: 'Thank you for your donation' })).toBeVisible();
+
+    await expect.poll(() => raised(request, appeal._id)).toBe(before + amount);
+    await page.reload();
+    await expect(page.locator('.detail-raised strong')).toHaveText(gbpShort(before + amount));
+  });
+}
+
+test('a declined demo card is explained to the donor and nothing is counted', async ({ page, request }) => {
+  const appeal = (await appeals(request))[4];
+  const before = await raised(request, appeal._id);
+  const box = await openBox(page, appeal);
+  await box.getByLabel('Email').fill('declined@example.com');
+  await box.getByLabel('Amount (£)').fill('5');
+  await box.getByRole('button', { name: /^Donate/ }).click();
+  await box.getByLabel('Card number').fill('4000 0000 0000 0002');
+  await box.getByRole('button', { name: /^Pay / }).click();
+  await expect(box.getByRole('alert')).toContainText('Your card was declined');
+  expect(await raised(request, appeal._id)).toBe(before);
+});
+
+test('returning with donation=success shows the thank-you', async ({ page, request }) => {
+  const appeal = (await appeals(request))[0];
+  await page.goto(`/appeals/${appeal.short_id}?donation=success`);
+  const box = page.locator('.donation-box');
+  await box.scrollIntoViewIfNeeded();
+  await expect(box.getByRole('heading', { name: 'Thank you for your donation' })).toBeVisible();
+});
+
+test('the donation box is accessible and fits a phone screen', async ({ page, request }) => {
+  const appeal = (await appeals(request))[5];
+  await page.setViewportSize({ width: 390, height: 844 });
+  const box = await openBox(page, appeal);
+  await box.getByLabel('Email').fill('phone@example.com');
+  await box.getByLabel('Amount (£)').fill('20');
+  await fillGiftAid(page);
+  const width = await box.evaluate((el) => el.getBoundingClientRect().width);
+  expect(width).toBeLessThanOrEqual(390);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  if (process.env.SCREENSHOTS) await box.screenshot({ path: 'test-results/donate-phone.png' });
+  await expectNoAxeViolations(page);
+  await page.setViewportSize({ width: 1280, height: 900 });
+  if (process.env.SCREENSHOTS) await page.screenshot({ path: 'test-results/donate-desktop.png', fullPage: false });
+  await box.getByRole('button', { name: /^Donate/ }).click();
+  await expect(box.getByText('Demo mode: no card is charged.')).toBeVisible();
+  if (process.env.SCREENSHOTS) await box.screenshot({ path: 'test-results/donate-demo-card.png' });
+  await expectNoAxeViolations(page);
+});
