@@ -15,6 +15,9 @@ export const DEFAULT_BODY_LIMIT = 100 * 1024;
 const OWN_BODY_LIMIT_ROUTES: [string, RegExp][] = [
   ['POST', /^\/api\/campaigns\/?$/],
   ['PUT', /^\/api\/campaigns\/[^/]+\/?$/],
+  // Organization logo / donor photo as a data URL (api/routes/organizations/image-upload.ts).
+  ['POST', /^\/api\/(organizations|users)\/?$/],
+  ['PUT', /^\/api\/(organizations|users)\/[^/]+\/?$/],
 ];
 
 export type AppDeps = {

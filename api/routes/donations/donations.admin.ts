@@ -14,25 +14,25 @@ import {
 } from '../../services/donations-admin';
 import { pagingQuery, reference } from '../organizations/fields';
 
-const listQuery = pagingQuery.extend({ type: z.enum(['me']).optional() });
+const listQuery = pagingQuery().extend({ type: z.enum(['me']).optional() });
 
 const amount = z.number({ error: 'amount: Enter the amount in pence as a whole number' }).int('Enter the amount in pence as a whole number');
 const date = z.string({ error: 'Enter a date like 2025-03-31' }).trim().min(1, 'Enter a date like 2025-03-31').max(40);
 
 const createBody = z.object({
-  donor: reference('donor'),
+  donor: reference('a donor'),
   amount,
   date,
-  campaign: reference('campaign'),
-  appeal: reference('appeal'),
+  campaign: reference('a campaign'),
+  appeal: reference('an appeal'),
 });
 
 const updateBody = z.object({
-  donor: reference('donor').optional(),
+  donor: reference('a donor').optional(),
   amount: amount.optional(),
   date: date.optional(),
-  campaign: reference('campaign').optional(),
-  appeal: reference('appeal').nullable().optional(),
+  campaign: reference('a campaign').optional(),
+  appeal: reference('an appeal').nullable().optional(),
 });
 
 /**

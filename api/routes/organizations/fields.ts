@@ -5,10 +5,11 @@ import { z } from 'zod';
 export const MAX_LIST_LIMIT = 100;
 export const DEFAULT_LIST_LIMIT = 50;
 
-export const pagingQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(MAX_LIST_LIMIT).default(DEFAULT_LIST_LIMIT),
-  offset: z.coerce.number().int().min(0).max(1_000_000).default(0),
-});
+export const pagingQuery = (max = MAX_LIST_LIMIT) =>
+  z.object({
+    limit: z.coerce.number().int().min(1).max(max).default(Math.min(DEFAULT_LIST_LIMIT, max)),
+    offset: z.coerce.number().int().min(0).max(1_000_000).default(0),
+  });
 
 /** Optional free text: trimmed, "" and null clear the field, omitted leaves it unchanged. */
 export const optionalText = (max: number) =>
@@ -42,9 +43,14 @@ export const optionalEmail = z
   .optional()
   .transform((v) => (v === '' ? null : v));
 
-/** A stored image Key or a site path (seeded demo images); never a script or data URL. */
-export const optionalImage = z
-  .union([z.literal(''), z.string().trim().max(300).regex(/^[A-Za-z0-9._/-]+$/, 'Use the Key of an uploaded image')])
+/**
+ * An image field: a new image as a data URL / base64 (stored in R2 by the route), the Key of an
+ * image already stored, or ""/null to remove it. Checked in full by image-upload.ts.
+ */
+export const imageInput = z
+  .string({ error: 'Send an image as a data URL or the Key of a stored image' })
+  .trim()
+  .max(8 * 1024 * 1024, 'Images must be 5 MB or smaller')
   .nullable()
   .optional()
   .transform((v) => (v === '' ? null : v));
@@ -76,8 +82,8 @@ export const addressSchema = z.object({
 });
 
 /** A reference as the dashboard's selects hold it: an id, or `{label, value}` with the id in value. */
-export const reference = (what: string) =>
+export const reference = (what: 'a donor' | 'a campaign' | 'an appeal' | 'a user') =>
   z
-    .union([z.string(), z.object({ value: z.string() })], { error: `Choose a ${what}` })
+    .union([z.string(), z.object({ value: z.string() })], { error: `Choose ${what}` })
     .transform((v) => (typeof v === 'string' ? v : v.value).trim())
-    .refine((v) => v.length > 0 && v.length <= 64, `Choose a ${what}`);
+    .refine((v) => v.length > 0 && v.length <= 64, `Choose ${what}`);

@@ -142,7 +142,8 @@ describe(`organizations API (${engineName})`, () => {
     [{ name: 'Ok', admins: 'abc' }, /admins/],
     [{ name: 'Ok', admins: ['not-an-id'] }, /admins: "not-an-id" is not a user id/],
     [{ name: 'Ok', admins: ['00000000-0000-0000-0000-000000000000'] }, /admins: no user with id/],
-    [{ name: 'Ok', image: 'javascript:alert(1)' }, /image: Use the Key of an uploaded image/],
+    [{ name: 'Ok', image: 'javascript:alert(1)' }, /image: Upload a PNG or JPEG image/],
+    [{ name: 'Ok', image: '../../etc/passwd' }, /image: Upload a PNG or JPEG image/],
   ])('rejects invalid organization %j with a 400 and stores nothing', async (json, message) => {
     const before = (await t.db.select().from(organizations)).length;
     const res = await t.request('/api/organizations', { method: 'POST', token: adminToken, json });
@@ -150,6 +151,20 @@ describe(`organizations API (${engineName})`, () => {
     const body = (await res.json()) as { statusCode: number; message: string };
     expect(body.statusCode).toBe(400);
     expect(body.message).toMatch(message);
+    expect((await t.db.select().from(organizations)).length).toBe(before);
+  });
+
+  it('checks an uploaded logo by its content (415) and caps the body (413), storing nothing', async () => {
+    const before = (await t.db.select().from(organizations)).length;
+    const notImage = `data:image/png;base64,${btoa('x'.repeat(150_000))}`;
+    const res = await t.request('/api/organizations', { method: 'POST', token: adminToken, json: { name: 'Logo Org', image: notImage } });
+    expect(res.status).toBe(415);
+    expect(((await res.json()) as any).message).toMatch(/not a PNG or JPEG/);
+    const huge = await t.request('/api/organizations', { method: 'POST', token: adminToken, json: { name: 'Logo Org', image: 'A'.repeat(8 * 1024 * 1024) } });
+    expect(huge.status).toBe(413);
+    expect(((await huge.json()) as any).statusCode).toBe(413);
+    const bigPut = await t.request(`/api/organizations/${orgB.id}`, { method: 'PUT', token: adminToken, json: { name: 'x'.repeat(150_000) } });
+    expect(bigPut.status).toBe(400);
     expect((await t.db.select().from(organizations)).length).toBe(before);
   });
 
