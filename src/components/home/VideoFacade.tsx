@@ -27,7 +27,9 @@ export default function VideoFacade({ videoId, title, poster }: { videoId: strin
         <svg width="28" height="28" viewBox="0 0 24 24" aria-hidden="true">
           <path fill="currentColor" d="M8 5v14l11-7z" />
         </svg>
-        <span>Play video: {title}</span>
+        <span>
+          Play video<span className="visually-hidden">: {title}</span>
+        </span>
       </button>
       <p className="video-note">Plays from YouTube (youtube-nocookie.com) once you press play.</p>
     </div>

@@ -1,14 +1,18 @@
-import { asc, isNotNull } from 'drizzle-orm';
+import { and, asc, eq, isNotNull, isNull } from 'drizzle-orm';
 import type { Db } from '../../../db/client';
-import { organizations } from '../../../db/schema';
+import { campaigns, organizations } from '../../../db/schema';
 
-/** The partner charity shown on the home page: the oldest organization with a charity number. */
+/**
+ * The partner charity shown on the home page: the organization behind the longest-running approved
+ * campaign, among those with a charity number on file.
+ */
 export async function partnerCharity(db: Db): Promise<{ name: string; charityNumber: string | null } | null> {
   const [row] = await db
     .select({ name: organizations.name, charityNumber: organizations.charityNumber })
-    .from(organizations)
-    .where(isNotNull(organizations.charityNumber))
-    .orderBy(asc(organizations.createdAt), asc(organizations.name))
+    .from(campaigns)
+    .innerJoin(organizations, eq(organizations.id, campaigns.organizationId))
+    .where(and(isNull(campaigns.campaignId), eq(campaigns.status, 'approved'), isNotNull(organizations.charityNumber)))
+    .orderBy(asc(campaigns.createdAt), asc(campaigns.id))
     .limit(1);
   return row ?? null;
 }

@@ -1,0 +1,71 @@
+import { expect, test } from '@playwright/test';
+import { firstApproved, islandHydrated } from './public-helpers';
+
+test('the share control shows the exact appeal link and copies it', async ({ page, context, request, baseURL }) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: baseURL });
+  const appeal = await firstApproved(request, '/api/appeals');
+  await page.goto(`/campaign/${appeal.campaign_id}/appeal/${appeal._id}`);
+  await islandHydrated(page, '.detail-share .share');
+  await page.locator('summary', { hasText: 'Share Appeal' }).click();
+  const field = page.getByLabel('Share link');
+  await expect(field).toHaveValue(`${baseURL}/appeals/${appeal.short_id}`);
+  await expect(field).toHaveAttribute('readonly', '');
+  await page.getByRole('button', { name: 'Copy link' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Link copied' })).toBeVisible();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(`${baseURL}/appeals/${appeal.short_id}`);
+});
+
+test('campaign pages share /campaigns/{short id}; appeal cards share /appeals/{short id}', async ({ page, request, baseURL }) => {
+  const campaign = await firstApproved(request, '/api/campaigns');
+  await page.goto(`/campaigns/${campaign._id}`);
+  await page.locator('.detail-share summary').click();
+  await expect(page.locator('.detail-share input')).toHaveValue(`${baseURL}/campaigns/${campaign.short_id}`);
+
+  await page.goto('/appeals');
+  const card = page.locator('.card').first();
+  await card.scrollIntoViewIfNeeded();
+  await islandHydrated(page, '.card:first-child .share');
+  const donateHref = await card.getByRole('link', { name: /^Donate/ }).getAttribute('href');
+  await card.locator('summary').click();
+  await expect(card.getByLabel('Share link')).toHaveValue(`${baseURL}${donateHref}`);
+});
+
+test('the platform share sheet is offered where the browser has one', async ({ page, request }) => {
+  await page.addInitScript(() => {
+    (window as any).__shared = null;
+    (navigator as any).share = async (data: unknown) => {
+      (window as any).__shared = data;
+    };
+  });
+  const appeal = await firstApproved(request, '/api/appeals');
+  await page.goto(`/appeals/${appeal.short_id}`);
+  await islandHydrated(page, '.detail-share .share');
+  await page.locator('summary', { hasText: 'Share Appeal' }).click();
+  await page.getByRole('button', { name: 'More ways to share…' }).click();
+  const shared = await page.evaluate(() => (window as any).__shared);
+  expect(shared).toEqual({ title: appeal.title, url: expect.stringMatching(new RegExp(`/appeals/${appeal.short_id}$`)) });
+});
+
+test('detail pages server-render share previews that scrapers read without JavaScript', async ({ request, baseURL }) => {
+  const appeal = await firstApproved(request, '/api/appeals');
+  const html = await (await request.get(`/appeals/${appeal._id}`)).text();
+  const meta = (attr: string, key: string) =>
+    html.match(new RegExp(`<meta ${attr}="${key}" content="([^"]*)"`))?.[1];
+  const canonical = `${baseURL}/appeals/${appeal.short_id}`;
+  expect(html).toMatch(new RegExp(`<title>${appeal.title.replace(/'/g, '&#39;')} \\| UK NFP</title>`));
+  expect(html).toContain(`<link rel="canonical" href="${canonical}">`);
+  expect(meta('property', 'og:url')).toBe(canonical);
+  expect(meta('property', 'og:type')).toBe('website');
+  expect(meta('property', 'og:image')).toMatch(/^https?:\/\/[^/]+\/images\/demo\/cause-\d\.png$/);
+  expect(meta('property', 'og:image:width')).toBe('1200');
+  expect(meta('property', 'og:image:height')).toBe('800');
+  expect(meta('name', 'twitter:card')).toBe('summary_large_image');
+  expect(meta('name', 'description')).toBeTruthy();
+  const ld = html.match(/<script type="application\/ld\+json">(.*?)<\/script>/s)?.[1];
+  expect(ld).toBeTruthy();
+  const data = JSON.parse(ld!);
+  expect(data).toMatchObject({ '@context': 'https://schema.org', name: appeal.title, url: canonical });
+  // The preview image itself is served.
+  const image = await request.get(new URL(meta('property', 'og:image')!).pathname);
+  expect(image.headers()['content-type']).toBe('image/png');
+});
