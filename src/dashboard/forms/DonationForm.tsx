@@ -46,12 +46,12 @@ export function DonationForm({ id }: { id?: string }) {
   const set = <K extends keyof Values>(key: K) => (v: Values[K]) =>
     setValues((prev) => ({ ...prev, [key]: v, ...(key === 'campaign' ? { appeal: '' } : {}) }));
   const pence = poundsToPence(values.amount);
-  const canSave = pence !== null && values.date !== '' && values.campaign !== '' && values.appeal !== '';
+  const canSave = values.donor !== '' && pence !== null && values.date !== '' && values.campaign !== '' && values.appeal !== '';
 
   const save = async () => {
     setSaving(true);
     setError(null);
-    const body = { donor: values.donor || null, amount: pence, date: values.date, campaign: values.campaign, appeal: values.appeal };
+    const body = { donor: values.donor, amount: pence, date: values.date, campaign: values.campaign, appeal: values.appeal };
     const res = await api(isEdit ? `/api/donations/${encodeURIComponent(id!)}` : '/api/donations', {
       method: isEdit ? 'PUT' : 'POST',
       json: body,
@@ -76,7 +76,7 @@ export function DonationForm({ id }: { id?: string }) {
       error={error}
       onCancel={() => goBack(listPathOf('donations'))}
     >
-      <SelectInput label="Donor" value={values.donor} onChange={set('donor')} options={withCurrent(donorOptions, loaded?.donor)} placeholder="Select a donor" />
+      <SelectInput label="Donor" value={values.donor} onChange={set('donor')} options={withCurrent(donorOptions, loaded?.donor)} required placeholder="Select a donor" />
       <div className="dash-grid-2">
         <TextInput label="Amount (£)" value={values.amount} onChange={set('amount')} required inputMode="decimal" placeholder="25.00" hint="In pounds, e.g. 25 or 12.50" />
         <TextInput label="Date" type="date" value={values.date} onChange={set('date')} required />

@@ -20,6 +20,7 @@ export function DonorForm({ id }: { id?: string }) {
   const token = useStore($dashToken);
   const [load] = useApiGet<unknown>(isEdit ? `/api/users/${encodeURIComponent(id!)}` : null);
   const [values, setValues] = useState<Values>(EMPTY);
+  const [initialImage, setInitialImage] = useState('');
   const [saving, setSaving] = useState(false);
   const [error, setError] = useState<string | null>(null);
 
@@ -28,6 +29,7 @@ export function DonorForm({ id }: { id?: string }) {
     const parsed = donorSchema.safeParse(load.data);
     if (!parsed.success) return;
     const d = parsed.data;
+    setInitialImage(d.image ?? d.avatar ?? '');
     setValues({
       image: d.image ?? d.avatar ?? '',
       first_name: d.name?.first_name ?? '',
@@ -48,11 +50,11 @@ export function DonorForm({ id }: { id?: string }) {
     setSaving(true);
     setError(null);
     const body: Record<string, unknown> = {
-      image: values.image,
       name: { first_name: values.first_name.trim(), last_name: values.last_name.trim() },
       phone: values.phone.replace(/\D/g, ''),
       address: values.address,
     };
+    if (values.image !== initialImage) body.image = values.image;
     // Email is set once at creation and read-only afterwards.
     if (!isEdit) body.email = values.email.trim();
     const res = await api(isEdit ? `/api/users/${encodeURIComponent(id!)}` : '/api/users', {

@@ -1,14 +1,13 @@
 import { useStore } from '@nanostores/react';
 import { useEffect, useState } from 'react';
 import { api } from '../lib/api';
-import { formatPhone } from '../lib/phone';
 import { listPathOf } from '../lib/routes';
 import { useApiGet } from '../lib/use-api';
 import { goBack, navigate } from '../router';
 import { $dashToken } from '../session';
 import { organizationSchema } from '../tables/organizations/data/schema';
 import { Spinner, TextInput } from '../ui/primitives';
-import { AddressGroup, EMPTY_ADDRESS, FormShell, ImageField, MultiSelect, PhoneInput, toAddressValue, type AddressValue } from './form-parts';
+import { AddressGroup, EMPTY_ADDRESS, FormShell, ImageField, MultiSelect, toAddressValue, type AddressValue } from './form-parts';
 import { useDonorOptions } from './use-options';
 
 type Values = { name: string; image: string; email: string; phone: string; address: AddressValue; admins: string[] };
@@ -20,6 +19,7 @@ export function OrganizationForm({ id }: { id?: string }) {
   const token = useStore($dashToken);
   const [load] = useApiGet<unknown>(isEdit ? `/api/organizations/${encodeURIComponent(id!)}` : null);
   const [values, setValues] = useState<Values>(EMPTY);
+  const [initialImage, setInitialImage] = useState('');
   const [saving, setSaving] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const donorOptions = useDonorOptions();
@@ -29,11 +29,12 @@ export function OrganizationForm({ id }: { id?: string }) {
     const parsed = organizationSchema.safeParse(load.data);
     if (!parsed.success) return;
     const org = parsed.data;
+    setInitialImage(org.image ?? '');
     setValues({
       name: org.name ?? '',
       image: org.image ?? '',
       email: org.email ?? '',
-      phone: formatPhone(org.phone ?? ''),
+      phone: org.phone ?? '',
       address: toAddressValue(org.address),
       admins: (org.admins ?? []).map((a) => a.value),
     });
@@ -57,7 +58,9 @@ export function OrganizationForm({ id }: { id?: string }) {
   const save = async () => {
     setSaving(true);
     setError(null);
-    const body = { ...values, name: values.name.trim(), phone: values.phone.replace(/\D/g, '') };
+    const { image, ...rest } = values;
+    // The image goes only when changed: a data URL uploads, '' removes it.
+    const body = { ...rest, name: values.name.trim(), phone: values.phone.trim(), ...(image !== initialImage ? { image } : {}) };
     const res = await api(isEdit ? `/api/organizations/${encodeURIComponent(id!)}` : '/api/organizations', {
       method: isEdit ? 'PUT' : 'POST',
       json: body,
@@ -81,7 +84,7 @@ export function OrganizationForm({ id }: { id?: string }) {
       <ImageField label="Logo" value={values.image} onChange={set('image')} />
       <div className="dash-grid-2">
         <TextInput label="Email" type="email" value={values.email} onChange={set('email')} autoComplete="email" inputMode="email" />
-        <PhoneInput value={values.phone} onChange={set('phone')} />
+        <TextInput label="Phone" type="tel" value={values.phone} onChange={set('phone')} autoComplete="tel" inputMode="tel" />
       </div>
       <AddressGroup value={values.address} onChange={set('address')} />
       <MultiSelect label="Admins" options={adminOptions} value={values.admins} onChange={set('admins')} />

@@ -1,0 +1,185 @@
+import { expect, type APIRequestContext, type Page, test } from '@playwright/test';
+
+/** Signs in through the API (two steps, code from the dev outbox); one code per account per run. */
+async function signIn(request: APIRequestContext, email: string): Promise<string> {
+  const first = await request.post('/api/auth/login', { data: { email } });
+  expect(first.ok()).toBeTruthy();
+  let code = '';
+  await expect(async () => {
+    const res = await request.get(`/api/dev/outbox?to=${encodeURIComponent(email)}`);
+    const [mail] = (await res.json()) as { text: string }[];
+    code = /code is: (\d{6})/.exec(mail?.text ?? '')?.[1] ?? '';
+    expect(code).toMatch(/^\d{6}$/);
+  }).toPass({ timeout: 5_000 });
+  const second = await request.post('/api/auth/login', { data: { email, code } });
+  expect(second.ok()).toBeTruthy();
+  const { token } = (await second.json()) as { token: string };
+  return token;
+}
+
+const tokens: Record<string, string> = {};
+async function tokenFor(request: APIRequestContext, email: string) {
+  tokens[email] ??= await signIn(request, email);
+  return tokens[email];
+}
+
+async function openAs(page: Page, request: APIRequestContext, email: string, path: string) {
+  const token = await tokenFor(request, email);
+  await page.addInitScript((t) => localStorage.setItem('uk_nfp_token', t), token);
+  await page.goto(path);
+  await page.waitForSelector('astro-island:not([ssr])');
+}
+
+const ADMIN = 'admin@example.org';
+const DONOR = 'donor@example.org';
+
+test('an admin sees the dashboard menu with the Admin group', async ({ page, request }) => {
+  await openAs(page, request, ADMIN, '/dashboard/overview');
+  const menu = page.getByRole('navigation', { name: 'Dashboard menu' });
+  for (const item of ['Overview', 'My Info', 'My Donations', 'My Appeals', 'FAQS', 'Contact Support']) {
+    await expect(menu.getByRole('link', { name: item, exact: true })).toBeVisible();
+  }
+  const admin = menu.getByRole('group', { name: 'Admin' });
+  for (const item of ['Campaigns', 'Appeals', 'Donors', 'Donations', 'Organizations']) {
+    await expect(admin.getByRole('link', { name: item, exact: true })).toBeVisible();
+  }
+  await expect(page.getByRole('heading', { level: 2, name: 'Appeals for Campaign' })).toBeVisible();
+  await expect(menu.getByRole('link', { name: 'Overview' })).toHaveAttribute('aria-current', 'page');
+
+  // Client-side routing: the island stays, the URL and the screen change.
+  await admin.getByRole('link', { name: 'Organizations' }).click();
+  await expect(page).toHaveURL(/\/dashboard\/organizations$/);
+  await expect(page.getByRole('heading', { level: 1, name: 'All Organizations' })).toBeVisible();
+  await page.goBack();
+  await expect(page).toHaveURL(/\/dashboard\/overview$/);
+  await expect(page.getByRole('heading', { level: 2, name: 'Appeals for Campaign' })).toBeVisible();
+});
+
+test('the organizations list shows the seeded organizations, and a new one can be added through the form', async ({ page, request }) => {
+  await openAs(page, request, ADMIN, '/dashboard/organizations');
+  const table = page.getByRole('table', { name: 'All Organizations' });
+  for (const name of ['Wells for Hope', 'Homes & Hearts Trust', 'Harbour Food Network']) {
+    await expect(table.getByRole('cell', { name, exact: true })).toBeVisible();
+  }
+
+  await page.getByRole('link', { name: 'Add' }).click();
+  await expect(page).toHaveURL(/\/dashboard\/organizations\/add$/);
+  await expect(page.getByRole('heading', { level: 1, name: 'Add Organization' })).toBeVisible();
+  const save = page.getByRole('button', { name: 'Save' });
+  await expect(save).toBeDisabled();
+  const name = `Riverside Aid ${Date.now()}`;
+  await page.getByLabel('Name').fill(name);
+  await page.getByLabel('Email').fill('bad-email');
+  await page.getByLabel('City').fill('York');
+  await expect(save).toBeEnabled();
+  await save.click();
+  // The server's message is shown, and nothing is lost from the form.
+  await expect(page.getByRole('alert')).toContainText(/email/i);
+  await expect(page.getByLabel('Name')).toHaveValue(name);
+  await page.getByLabel('Email').fill('hello@riverside.example.org');
+  await save.click();
+
+  await expect(page).toHaveURL(/\/dashboard\/organizations$/);
+  const row = page.getByRole('row').filter({ hasText: name });
+  await expect(row).toBeVisible();
+  await expect(row).toContainText('York');
+
+  await row.click();
+  await expect(page).toHaveURL(/\/dashboard\/organizations\/edit\/[0-9a-f-]+$/);
+  await expect(page.getByRole('heading', { level: 1, name: 'Edit Organization' })).toBeVisible();
+  await expect(page.getByLabel('Name')).toHaveValue(name);
+});
+
+test('an unknown organization id shows Organization Not Found', async ({ page, request }) => {
+  await openAs(page, request, ADMIN, '/dashboard/organizations/edit/00000000-0000-4000-8000-000000000000');
+  await expect(page.getByRole('heading', { name: 'Organization Not Found' })).toBeVisible();
+});
+
+test('the donors list pages through the seeded donors', async ({ page, request }) => {
+  await openAs(page, request, ADMIN, '/dashboard/donors');
+  await expect(page.getByRole('heading', { level: 1, name: 'All Donors' })).toBeVisible();
+  const bodyRows = page.locator('table.dash-table tbody tr');
+  await expect(bodyRows).toHaveCount(10);
+  const pager = page.getByRole('navigation', { name: 'Table pages' });
+  await expect(pager).toContainText(/Page 1 of [2-9]/);
+  const firstPage = await bodyRows.allTextContents();
+
+  await pager.getByRole('button', { name: 'Next page' }).click();
+  await expect(pager).toContainText(/Page 2 of/);
+  await expect(bodyRows).toHaveCount(10);
+  await expect.poll(async () => (await bodyRows.allTextContents()).join('|')).not.toBe(firstPage.join('|'));
+
+  await pager.getByLabel('Rows per page').selectOption('20');
+  await expect(bodyRows).toHaveCount(20);
+  await expect(pager).toContainText(/Page 1 of/);
+
+  await bodyRows.first().click();
+  await expect(page).toHaveURL(/\/dashboard\/donors\/edit\/[0-9a-f-]+$/);
+  await expect(page.getByRole('heading', { level: 1, name: 'Edit Donor' })).toBeVisible();
+  await expect(page.getByLabel('Email')).toHaveAttribute('readonly', '');
+});
+
+test('a donor sees no Admin group and their own info as My Info', async ({ page, request }) => {
+  await openAs(page, request, DONOR, '/dashboard/overview');
+  const menu = page.getByRole('navigation', { name: 'Dashboard menu' });
+  await expect(menu.getByRole('link', { name: 'Overview' })).toBeVisible();
+  await expect(menu.getByRole('group', { name: 'Admin' })).toHaveCount(0);
+  await expect(menu.getByRole('link', { name: 'Organizations' })).toHaveCount(0);
+
+  await menu.getByRole('link', { name: 'My Info' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'My Info' })).toBeVisible();
+  await expect(page.getByLabel('Email')).toHaveValue(DONOR);
+  await expect(page.getByLabel('Phone')).toBeVisible();
+  await page.getByLabel('Phone').fill('');
+  await page.getByLabel('Phone').pressSequentially('0201234567899');
+  await expect(page.getByLabel('Phone')).toHaveValue('(020) 123-4567');
+});
+
+test('Ctrl+B collapses the sidebar and the cookie keeps it collapsed after reload', async ({ page, request, context }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await openAs(page, request, ADMIN, '/dashboard/overview');
+  const sidebar = page.locator('#dash-sidebar');
+  await expect(sidebar).toHaveAttribute('data-state', 'expanded');
+  await expect(page.getByRole('navigation', { name: 'Dashboard menu' }).getByRole('link', { name: 'Overview' })).toBeVisible();
+  await page.keyboard.press('Control+b');
+  await expect(sidebar).toHaveAttribute('data-state', 'collapsed');
+  await expect.poll(async () => (await sidebar.boundingBox())?.width).toBe(48);
+  const cookie = (await context.cookies()).find((c) => c.name === 'sidebar:state');
+  expect(cookie?.value).toBe('false');
+  expect(cookie!.expires - Date.now() / 1000).toBeGreaterThan(6.9 * 24 * 3600);
+
+  await page.reload();
+  await page.waitForSelector('astro-island:not([ssr])');
+  await expect(sidebar).toHaveAttribute('data-state', 'collapsed');
+  await page.keyboard.press('Control+b');
+  await expect(sidebar).toHaveAttribute('data-state', 'expanded');
+  await expect.poll(async () => (await sidebar.boundingBox())?.width).toBe(288);
+});
+
+test('without a token the dashboard asks to sign in and loads nothing private', async ({ page }) => {
+  const calls: string[] = [];
+  page.on('request', (req) => {
+    if (req.url().includes('/api/')) calls.push(req.url());
+  });
+  await page.goto('/dashboard/donors');
+  await page.waitForSelector('astro-island:not([ssr])');
+  await expect(page.getByRole('heading', { name: 'Sign in to your dashboard' })).toBeVisible();
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByRole('dialog', { name: 'Log in or sign up' })).toBeVisible();
+  expect(calls.filter((u) => /\/api\/(users|organizations|donations)/.test(u))).toEqual([]);
+});
+
+test('phone width: the sidebar is an off-canvas drawer', async ({ page, request }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await openAs(page, request, ADMIN, '/dashboard/faqs');
+  await expect(page.getByRole('heading', { level: 1, name: 'FAQs' })).toBeVisible();
+  const sidebar = page.locator('#dash-sidebar');
+  await expect(sidebar).toHaveAttribute('data-state', 'closed');
+  await expect(page.getByRole('navigation', { name: 'Dashboard menu' })).toBeHidden();
+  await page.getByRole('button', { name: 'Toggle sidebar' }).click();
+  await expect(sidebar).toHaveAttribute('data-state', 'open');
+  await page.getByRole('link', { name: 'Contact Support' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Contact Support' })).toBeVisible();
+  await expect(sidebar).toHaveAttribute('data-state', 'closed');
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+});
