@@ -1,0 +1,100 @@
+import path from 'node:path';
+import { expect, type APIRequestContext, test } from '@playwright/test';
+
+const DONOR = 'donor@example.org';
+const PNG = path.join(process.cwd(), 'public/images/demo/cause-1.png');
+
+/** Signs in through the API the login dialog uses: code by email (dev outbox), then the token. */
+async function signIn(request: APIRequestContext, email: string) {
+  const step1 = await request.post('/api/auth/login', { data: { email } });
+  expect(step1.status()).toBe(200);
+  let code = '';
+  await expect(async () => {
+    const res = await request.get(`/api/dev/outbox?to=${encodeURIComponent(email)}`);
+    const [mail] = (await res.json()) as { text: string }[];
+    code = /\b(\d{6})\b/.exec(mail?.text ?? '')?.[1] ?? '';
+    expect(code).toMatch(/^\d{6}$/);
+  }).toPass({ timeout: 5_000 });
+  const step2 = await request.post('/api/auth/login', { data: { email, code } });
+  expect(step2.status()).toBe(200);
+  const body = (await step2.json()) as { token: string; user: { name: { first_name: string; last_name: string } } };
+  return { token: body.token, name: `${body.user.name.first_name} ${body.user.name.last_name}` };
+}
+
+test('a signed-in donor starts an appeal from a template cause with an uploaded image', async ({ page, request, context }) => {
+  const { token, name } = await signIn(request, DONOR);
+  await context.addInitScript((value) => localStorage.setItem('uk_nfp_token', value), token);
+
+  await page.goto('/fund-raising');
+  await page.waitForSelector('astro-island:not([ssr])');
+  await expect(page.getByRole('heading', { level: 1, name: 'Start a Fundraise' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Choose a cause to fundraise for' })).toBeVisible();
+  await page.getByRole('button', { name: /Run for Clean Water/ }).click();
+
+  // The template fills the form; [[name]] becomes the fundraiser's full name.
+  await expect(page.getByLabel('Title')).toHaveValue('Run for Clean Water');
+  await expect(page.getByLabel('Your story')).toHaveValue(new RegExp(`^${name} is running`));
+
+  const title = `E2E clean water run ${Date.now()}`;
+  await page.getByLabel('Title').fill(title);
+  const description = page.getByLabel('Description');
+  await description.fill('x'.repeat(160));
+  await expect(description).toHaveValue('x'.repeat(150));
+  await expect(page.getByText('0 characters remaining')).toBeVisible();
+  await expect(description).toHaveClass(/at-limit/);
+  await description.fill('Running 10k so a village gets a water pump.');
+  await expect(page.getByText(`${150 - 43} characters remaining`)).toBeVisible();
+
+  await expect(page.getByLabel('Start date')).toHaveValue(/^\d{4}-\d{2}-\d{2}$/);
+  await expect(page.getByRole('combobox', { name: 'Status' })).toHaveCount(0);
+  const submit = page.getByRole('button', { name: 'Continue' });
+  await page.getByLabel('Goal (£)').fill('250');
+  await expect(submit).toBeDisabled();
+
+  await page.getByLabel('Upload images').setInputFiles(PNG);
+  await expect(page.getByRole('img', { name: 'cause-1.png' })).toBeVisible();
+  const preview = page.getByRole('complementary', { name: 'Preview' });
+  await expect(preview.getByRole('heading', { name: title })).toBeVisible();
+  await expect(preview.getByText('£250')).toBeVisible();
+
+  await expect(submit).toBeEnabled();
+  await submit.click();
+  await expect(page).toHaveURL(/\/fund-raising\/review\?appeal=[0-9A-Za-z]{22}$/);
+  await expect(page.getByRole('heading', { name: 'Congrats, your appeal is ready to review!' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: title })).toBeVisible();
+
+  const shortId = new URL(page.url()).searchParams.get('appeal')!;
+  const appeal = await (await request.get(`/api/appeals/${shortId}`)).json();
+  expect(appeal).toMatchObject({ title, goal: 25_000, status: 'approved', created_by: { first_name: name.split(' ')[0] } });
+  expect(appeal.images[0].Key).toMatch(/^campaigns\/[0-9a-f-]{36}\.png$/);
+  const image = await request.get(appeal.images[0].url);
+  expect(image.status()).toBe(200);
+  expect(image.headers()['content-type']).toBe('image/png');
+  expect(image.headers()['cache-control']).toContain('immutable');
+
+  await page.getByRole('link', { name: 'View your appeal' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();
+});
+
+test('anonymous fundraisers see Login & Continue, and the image limit is enforced', async ({ page }) => {
+  await page.goto('/fund-raising');
+  await page.waitForSelector('astro-island:not([ssr])');
+  await page.getByRole('button', { name: 'Start from scratch' }).click();
+  await page.getByLabel('Title').fill('My own appeal');
+  await page.getByLabel('Description').fill('Something good.');
+  await page.getByLabel('Goal (£)').fill('100');
+
+  const alerts: string[] = [];
+  page.on('dialog', async (dialog) => {
+    alerts.push(dialog.message());
+    await dialog.dismiss();
+  });
+  const files = Array.from({ length: 10 }, (_, i) => ({ name: `p${i}.png`, mimeType: 'image/png', buffer: Buffer.from([0x89, 0x50, 0x4e, 0x47]) }));
+  await page.getByLabel('Upload images').setInputFiles(files);
+  await expect.poll(() => alerts).toEqual(['You can only upload 9 images']);
+  await expect(page.getByRole('list', { name: 'Chosen images' })).toHaveCount(0);
+
+  await page.getByLabel('Upload images').setInputFiles(PNG);
+  await page.getByRole('button', { name: 'Login & Continue' }).click();
+  await expect(page.getByRole('dialog')).toBeVisible();
+});
