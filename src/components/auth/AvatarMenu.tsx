@@ -50,7 +50,6 @@ export default function AvatarMenu({ user }: { user: User }) {
         aria-haspopup="menu"
         aria-expanded={open}
         aria-controls={open ? menuId : undefined}
-        aria-label={`Account menu for ${fullName}`}
         onClick={() => setOpen((v) => !v)}
         onKeyDown={(event) => {
           if (event.key === 'ArrowDown' && !open) {
@@ -59,7 +58,9 @@ export default function AvatarMenu({ user }: { user: User }) {
           }
         }}
       >
+        {/* Initials are decoration; the name comes from hidden text, not aria-label (WCAG 2.5.3). */}
         <span aria-hidden="true">{initials(user)}</span>
+        <span className="visually-hidden">Account menu for {fullName}</span>
       </button>
       {open && (
         <div className="avatar-popover">
