@@ -51,10 +51,13 @@ for (const c of cases) {
     await expect(donate).toBeDisabled();
 
     const email = box.getByLabel('Email');
+    await expect(email).toHaveCSS('border-top-color', 'rgb(138, 148, 158)');
     await email.fill('someone@');
     await expect(email).toHaveClass(/email-invalid/);
+    await expect(email).toHaveCSS('border-top-color', 'rgb(180, 35, 24)');
     await email.fill(`e2e.${c.index}.${Date.now()}@example.com`);
     await expect(email).toHaveClass(/email-valid/);
+    await expect(email).toHaveCSS('border-top-color', 'rgb(16, 124, 65)');
 
     let amount: number;
     if (c.monthly) {
