@@ -52,7 +52,7 @@ export default function CampaignEditor({ kind, id, redirectTo, title }: Campaign
   const [saving, setSaving] = useState(false);
   const [pendingSubmit, setPendingSubmit] = useState(false);
   const errorRef = useRef<HTMLDivElement>(null);
-  const ids = { title: useId(), description: useId(), counter: useId(), story: useId(), video: useId(), videoHint: useId() };
+  const ids = { title: useId(), description: useId(), counter: useId(), story: useId(), storyHint: useId(), video: useId(), videoHint: useId() };
   const more = { from: useId(), to: useId(), goal: useId(), campaign: useId(), org: useId(), status: useId() };
 
   const name = fullName(user?.name);
@@ -244,7 +244,18 @@ export default function CampaignEditor({ kind, id, redirectTo, title }: Campaign
 
           <div className="editor-field">
             <label htmlFor={ids.story}>Your story</label>
-            <textarea id={ids.story} rows={7} value={form.story} onChange={(e) => update('story', e.target.value)} />
+            <textarea
+              id={ids.story}
+              rows={7}
+              value={form.story}
+              aria-describedby={form.story.includes('[[name]]') ? ids.storyHint : undefined}
+              onChange={(e) => update('story', e.target.value)}
+            />
+            {form.story.includes('[[name]]') && (
+              <p id={ids.storyHint} className="editor-hint">
+                [[name]] becomes your full name when you sign in.
+              </p>
+            )}
           </div>
 
           <div className="editor-field">

@@ -7,6 +7,7 @@ type Props = { form: EditorForm; kind: EditorKind; creator: string };
 export default function PreviewCard({ form, kind, creator }: Props) {
   const cover = form.images[0];
   const goal = poundsToPence(form.goal) ?? 0;
+  const title = form.title.trim() || (kind === 'appeal' ? 'Your appeal title' : 'Your campaign title');
   return (
     <aside className="editor-preview" aria-labelledby="editor-preview-heading">
       <h2 id="editor-preview-heading" className="editor-preview-heading">
@@ -17,16 +18,26 @@ export default function PreviewCard({ form, kind, creator }: Props) {
           {cover ? <img src={imageSrc(cover)} alt="" /> : <div className="editor-preview-placeholder">Your cover image</div>}
         </div>
         <div className="card-body">
-          <h3 className="card-title">{form.title.trim() || (kind === 'appeal' ? 'Your appeal title' : 'Your campaign title')}</h3>
-          {kind === 'appeal' && creator && <p className="card-by">By: {creator}</p>}
+          <div className="card-head">
+            <span className="initial-badge" aria-hidden="true">
+              {title.charAt(0).toUpperCase()}
+            </span>
+            <div>
+              <h3 className="card-title">{title}</h3>
+              {kind === 'appeal' && creator && <p className="card-by">By: {creator}</p>}
+            </div>
+          </div>
           <p className="card-desc">{form.description.trim() || 'A short description of what you are raising money for.'}</p>
           <p className="card-raised">
-            <strong>£0</strong> raised of {formatPenceShort(goal)}
+            <strong>£0</strong> raised
           </p>
           <div className="progress" aria-hidden="true">
             <span style={{ width: '0%' }} />
           </div>
-          <p className="card-percent">0.00%</p>
+          <p className="card-figures">
+            <span className="card-percent">0.00%</span>
+            <span>Goal: {formatPenceShort(goal)}</span>
+          </p>
         </div>
       </article>
     </aside>
