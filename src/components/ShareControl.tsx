@@ -1,4 +1,4 @@
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useState } from 'react';
 
 export type ShareControlProps = {
   /** Absolute share link, computed on the server from the configured origin. */
@@ -20,7 +20,6 @@ export default function ShareControl({ url, path, title, label = 'Share', contex
   const [href, setHref] = useState(url ?? path ?? '');
   const [canShare, setCanShare] = useState(false);
   const [status, setStatus] = useState('');
-  const id = useId();
 
   useEffect(() => {
     if (!url && path) setHref(new URL(path, window.location.origin).toString());
@@ -53,9 +52,12 @@ export default function ShareControl({ url, path, title, label = 'Share', contex
         {context && <span className="visually-hidden"> {context}</span>}
       </summary>
       <div className="share-panel">
-        <label htmlFor={id}>Share link</label>
         <div className="share-row">
-          <input id={id} type="text" readOnly value={href} onFocus={(e) => e.currentTarget.select()} />
+          {/* A wrapping label: several islands on one page must not share generated ids. */}
+          <label className="share-label">
+            <span>Share link</span>
+            <input type="text" readOnly value={href} onFocus={(e) => e.currentTarget.select()} />
+          </label>
           <button
             type="button"
             className="btn btn-primary btn-small"

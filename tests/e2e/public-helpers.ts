@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, type APIRequestContext, type Locator, type Page } from '@playwright/test';
 
 export const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 
@@ -10,9 +10,9 @@ export async function expectNoAxeViolations(page: Page) {
   expect(summary).toEqual([]);
 }
 
-/** Waits until the island around `inside` has hydrated (Astro drops its ssr attribute). */
-export async function islandHydrated(page: Page, inside: string) {
-  await expect(page.locator('astro-island', { has: page.locator(inside) }).last()).not.toHaveAttribute('ssr');
+/** Waits until an island has hydrated (Astro drops its ssr attribute). */
+export async function islandHydrated(island: Locator) {
+  await expect(island).not.toHaveAttribute('ssr');
 }
 
 export type Item = { _id: string; short_id: string; title: string; campaign_id: string | null; story: string; description: string };

@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { expectNoAxeViolations, firstApproved, islandHydrated } from './public-helpers';
 
-test('home: hero, video facade, letter figures, partner, prize, calls to action and carousel', async ({ page }) => {
+test('home: hero, video facade, letter figures, partner, prize, calls to action and carousel', async ({ page, request }) => {
   const thirdParty: string[] = [];
   page.on('request', (r) => {
     if (!r.url().startsWith('http://localhost')) thirdParty.push(r.url());
@@ -27,18 +27,21 @@ test('home: hero, video facade, letter figures, partner, prize, calls to action 
   // Carousel: real campaigns, hydrated on scroll, with arrows and dots.
   const carousel = page.locator('.campaign-carousel');
   await carousel.scrollIntoViewIfNeeded();
-  await islandHydrated(page, '.campaign-carousel');
-  await expect(carousel.getByRole('link', { name: 'Clean Water for Every Village' })).toBeAttached();
+  await islandHydrated(page.locator('astro-island', { has: page.locator('.campaign-carousel') }));
+  const campaigns = (await (await request.get('/api/campaigns')).json()) as { title: string }[];
+  await expect(carousel.locator('.card-title')).toHaveText(campaigns.map((c) => c.title));
   await expect(carousel.locator('.swiper-button-next')).toBeVisible();
   await expect(carousel.locator('.swiper-pagination-bullet').first()).toBeVisible();
   const visible = await carousel.locator('.swiper-slide-visible, .swiper-slide').evaluateAll(
     (els) => els.filter((e) => { const r = e.getBoundingClientRect(); return r.left >= 0 && r.right <= window.innerWidth + 1; }).length,
   );
   expect(visible).toBe(3);
+  await carousel.getByRole('button', { name: 'Next campaigns' }).click();
+  await expect(carousel.getByRole('button', { name: 'Go to slide 2' })).toHaveClass(/swiper-pagination-bullet-active/);
 
   // The video is a facade: nothing from YouTube until the visitor presses play.
   await page.locator('.video-section').scrollIntoViewIfNeeded();
-  await islandHydrated(page, '.video-frame');
+  await islandHydrated(page.locator('.video-section astro-island'));
   expect(thirdParty).toEqual([]);
   await expectNoAxeViolations(page);
   await page.getByRole('button', { name: /Play video/ }).click();

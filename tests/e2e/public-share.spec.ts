@@ -5,13 +5,14 @@ test('the share control shows the exact appeal link and copies it', async ({ pag
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: baseURL });
   const appeal = await firstApproved(request, '/api/appeals');
   await page.goto(`/campaign/${appeal.campaign_id}/appeal/${appeal._id}`);
-  await islandHydrated(page, '.detail-share .share');
+  await islandHydrated(page.locator('.detail-share astro-island'));
   await page.locator('summary', { hasText: 'Share Appeal' }).click();
-  const field = page.getByLabel('Share link');
+  const share = page.locator('.detail-share');
+  const field = share.getByLabel('Share link');
   await expect(field).toHaveValue(`${baseURL}/appeals/${appeal.short_id}`);
   await expect(field).toHaveAttribute('readonly', '');
-  await page.getByRole('button', { name: 'Copy link' }).click();
-  await expect(page.getByRole('status').filter({ hasText: 'Link copied' })).toBeVisible();
+  await share.getByRole('button', { name: 'Copy link' }).click();
+  await expect(share.getByRole('status')).toHaveText('Link copied');
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(`${baseURL}/appeals/${appeal.short_id}`);
 });
 
@@ -24,7 +25,7 @@ test('campaign pages share /campaigns/{short id}; appeal cards share /appeals/{s
   await page.goto('/appeals');
   const card = page.locator('.card').first();
   await card.scrollIntoViewIfNeeded();
-  await islandHydrated(page, '.card:first-child .share');
+  await islandHydrated(card.locator('astro-island'));
   const donateHref = await card.getByRole('link', { name: /^Donate/ }).getAttribute('href');
   await card.locator('summary').click();
   await expect(card.getByLabel('Share link')).toHaveValue(`${baseURL}${donateHref}`);
@@ -39,7 +40,7 @@ test('the platform share sheet is offered where the browser has one', async ({ p
   });
   const appeal = await firstApproved(request, '/api/appeals');
   await page.goto(`/appeals/${appeal.short_id}`);
-  await islandHydrated(page, '.detail-share .share');
+  await islandHydrated(page.locator('.detail-share astro-island'));
   await page.locator('summary', { hasText: 'Share Appeal' }).click();
   await page.getByRole('button', { name: 'More ways to share…' }).click();
   const shared = await page.evaluate(() => (window as any).__shared);

@@ -53,7 +53,9 @@ export default function CampaignCarousel({ slides, label }: { slides: CarouselSl
     swiper.on('slideChangeTransitionEnd', syncFocus);
     swiper.on('resize', syncFocus);
     syncFocus();
-    return () => swiper.destroy(true, true);
+    return () => {
+      swiper.destroy(true, true);
+    };
   }, []);
 
   return (
