@@ -98,3 +98,24 @@ test('anonymous fundraisers see Login & Continue, and the image limit is enforce
   await page.getByRole('button', { name: 'Login & Continue' }).click();
   await expect(page.getByRole('dialog')).toBeVisible();
 });
+
+test('an admin edits a campaign in the dashboard: loaded values, status select, redirect to the list', async ({ page, request, context }) => {
+  const { token } = await signIn(request, 'admin@example.org');
+  await context.addInitScript((value) => localStorage.setItem('uk_nfp_token', value), token);
+  const [campaign] = await (await request.get('/api/campaigns?limit=1')).json();
+
+  await page.goto(`/dashboard/active-campaigns-edit/${campaign._id}`);
+  await expect(page.getByLabel('Title')).toHaveValue(campaign.title);
+  await expect(page.getByLabel('Goal (£)')).toHaveValue(String(campaign.goal / 100));
+  await expect(page.getByRole('combobox', { name: 'Status' })).toHaveValue('approved');
+  await expect(page.getByRole('combobox', { name: 'Organization' })).toHaveValue(campaign.organization_id);
+  await expect(page.getByRole('img', { name: campaign.images[0].name })).toBeVisible();
+
+  const renamed = `${campaign.title} (edited)`.slice(0, 120);
+  await page.getByLabel('Title').fill(renamed);
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await expect(page).toHaveURL(/\/dashboard\/active-campaigns$/);
+  const saved = await (await request.get(`/api/campaigns/${campaign._id}`)).json();
+  expect(saved).toMatchObject({ title: renamed, goal: campaign.goal, status: 'approved' });
+  expect(saved.images.map((i: { Key: string }) => i.Key)).toEqual(campaign.images.map((i: { Key: string }) => i.Key));
+});
