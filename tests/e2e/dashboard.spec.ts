@@ -183,3 +183,24 @@ test('phone width: the sidebar is an off-canvas drawer', async ({ page, request 
   await expect(sidebar).toHaveAttribute('data-state', 'closed');
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
 });
+
+test('donations list shows pounds, the donor cell opens the donor, and the theme choice is remembered', async ({ page, request }) => {
+  await openAs(page, request, ADMIN, '/dashboard/donations');
+  await expect(page.getByRole('heading', { level: 1, name: 'All Donations' })).toBeVisible();
+  const firstRow = page.locator('table.dash-table tbody tr').first();
+  await expect(firstRow).toContainText(/£\d/);
+  const donorLink = firstRow.getByRole('link');
+  const href = await donorLink.getAttribute('href');
+  expect(href).toMatch(/^\/dashboard\/donors\/edit\/[0-9a-f-]+$/);
+  await donorLink.click();
+  await expect(page).toHaveURL(new RegExp(`${href}$`));
+  await expect(page.getByRole('heading', { level: 1, name: 'Edit Donor' })).toBeVisible();
+
+  await page.getByRole('radio', { name: 'dark theme' }).click();
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
+  expect(await page.evaluate(() => localStorage.getItem('uk-nfp-app'))).toBe('dark');
+  await page.reload();
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
+  await page.getByRole('radio', { name: 'light theme' }).click();
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'light');
+});
