@@ -30,14 +30,17 @@ test('home: hero, video facade, letter figures, partner, prize, calls to action 
   await islandHydrated(page.locator('astro-island', { has: page.locator('.campaign-carousel') }));
   const campaigns = (await (await request.get('/api/campaigns')).json()) as { title: string }[];
   await expect(carousel.locator('.card-title')).toHaveText(campaigns.map((c) => c.title));
-  await expect(carousel.locator('.swiper-button-next')).toBeVisible();
-  await expect(carousel.locator('.swiper-pagination-bullet').first()).toBeVisible();
+  await expect(carousel.getByRole('button', { name: 'Next campaigns' })).toBeEnabled();
+  await expect(carousel.getByRole('button', { name: 'Previous campaigns' })).toBeDisabled();
+  await expect(carousel.getByRole('button', { name: /^Go to slide/ })).toHaveCount(campaigns.length - 2);
   const visible = await carousel.locator('.swiper-slide-visible, .swiper-slide').evaluateAll(
     (els) => els.filter((e) => { const r = e.getBoundingClientRect(); return r.left >= 0 && r.right <= window.innerWidth + 1; }).length,
   );
   expect(visible).toBe(3);
   await carousel.getByRole('button', { name: 'Next campaigns' }).click();
-  await expect(carousel.getByRole('button', { name: 'Go to slide 2' })).toHaveClass(/swiper-pagination-bullet-active/);
+  await expect(carousel.getByRole('button', { name: 'Go to slide 2' })).toHaveAttribute('aria-current', 'true');
+  await carousel.getByRole('button', { name: 'Go to slide 4' }).click();
+  await expect(carousel.getByRole('button', { name: 'Next campaigns' })).toBeDisabled();
 
   // The video is a facade: nothing from YouTube until the visitor presses play.
   await page.locator('.video-section').scrollIntoViewIfNeeded();

@@ -1,9 +1,6 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import Swiper from 'swiper';
-import { Navigation, Pagination } from 'swiper/modules';
 import 'swiper/css';
-import 'swiper/css/navigation';
-import 'swiper/css/pagination';
 
 /** Only what a slide shows, so the island's serialized props stay small. */
 export type CarouselSlide = {
@@ -18,46 +15,41 @@ export type CarouselSlide = {
 
 /**
  * Home page campaign carousel (spec section 9): three per view on wide screens, dots and arrows.
- * Swiper core on server-rendered markup (not swiper/react) with our own buttons for arrows and
- * dots, which keeps the island small and keyboard-accessible without Swiper's a11y module.
+ * Swiper core on server-rendered markup (not swiper/react or its navigation/pagination modules):
+ * our own arrow and dot buttons keep the island small and keyboard-accessible.
  */
 export default function CampaignCarousel({ slides, label }: { slides: CarouselSlide[]; label: string }) {
   const root = useRef<HTMLDivElement>(null);
-  const prev = useRef<HTMLButtonElement>(null);
-  const next = useRef<HTMLButtonElement>(null);
-  const dots = useRef<HTMLDivElement>(null);
+  const swiperRef = useRef<Swiper | null>(null);
+  const [snaps, setSnaps] = useState(0);
+  const [active, setActive] = useState(0);
 
   useEffect(() => {
     if (!root.current) return;
-    const swiper = new Swiper(root.current, {
-      modules: [Navigation, Pagination],
-      spaceBetween: 24,
-      slidesPerView: 1,
-      breakpoints: { 640: { slidesPerView: 2 }, 1024: { slidesPerView: 3 } },
-      watchSlidesProgress: true,
-      navigation: { prevEl: prev.current, nextEl: next.current },
-      pagination: {
-        el: dots.current,
-        clickable: true,
-        renderBullet: (index, className) =>
-          `<button type="button" class="${className}" aria-label="Go to slide ${index + 1}"></button>`,
-      },
-    });
-    // Only slides in view stay in the tab order.
-    const syncFocus = () =>
+    // Only slides in view stay in the tab order and the accessibility tree.
+    const sync = (swiper: Swiper) => {
+      setSnaps(swiper.snapGrid.length);
+      setActive(swiper.snapIndex);
       swiper.slides.forEach((slide) => {
         const visible = slide.classList.contains('swiper-slide-visible');
         slide.querySelectorAll('a').forEach((a) => (visible ? a.removeAttribute('tabindex') : a.setAttribute('tabindex', '-1')));
         slide.setAttribute('aria-hidden', visible ? 'false' : 'true');
       });
-    swiper.on('slideChangeTransitionEnd', syncFocus);
-    swiper.on('resize', syncFocus);
-    syncFocus();
+    };
+    const swiper = new Swiper(root.current, {
+      spaceBetween: 24,
+      slidesPerView: 1,
+      breakpoints: { 640: { slidesPerView: 2 }, 1024: { slidesPerView: 3 } },
+      watchSlidesProgress: true,
+      on: { init: sync, slideChange: sync, resize: sync, slideChangeTransitionEnd: sync },
+    });
+    swiperRef.current = swiper;
     return () => {
       swiper.destroy(true, true);
     };
   }, []);
 
+  const last = Math.max(0, snaps - 1);
   return (
     <div className="campaign-carousel" role="region" aria-roledescription="carousel" aria-label={label}>
       <div className="swiper" ref={root}>
@@ -92,9 +84,37 @@ export default function CampaignCarousel({ slides, label }: { slides: CarouselSl
             </li>
           ))}
         </ul>
-        <button type="button" className="swiper-button-prev" ref={prev} aria-label="Previous campaigns" />
-        <button type="button" className="swiper-button-next" ref={next} aria-label="Next campaigns" />
-        <div className="swiper-pagination" ref={dots} />
+      </div>
+      {/* Arrows and dots are ours (not Swiper's modules): real buttons, and a smaller island. */}
+      <button
+        type="button"
+        className="carousel-arrow carousel-prev"
+        aria-label="Previous campaigns"
+        disabled={!snaps || active === 0}
+        onClick={() => swiperRef.current?.slidePrev()}
+      >
+        <svg width="12" height="20" viewBox="0 0 12 20" aria-hidden="true"><path d="M10 2 2 10l8 8" fill="none" stroke="currentColor" strokeWidth="2.5" /></svg>
+      </button>
+      <button
+        type="button"
+        className="carousel-arrow carousel-next"
+        aria-label="Next campaigns"
+        disabled={!snaps || active >= last}
+        onClick={() => swiperRef.current?.slideNext()}
+      >
+        <svg width="12" height="20" viewBox="0 0 12 20" aria-hidden="true"><path d="m2 2 8 8-8 8" fill="none" stroke="currentColor" strokeWidth="2.5" /></svg>
+      </button>
+      <div className="carousel-dots">
+        {Array.from({ length: snaps > 1 ? snaps : 0 }, (_, i) => (
+          <button
+            type="button"
+            key={i}
+            className={`carousel-dot${i === active ? ' is-active' : ''}`}
+            aria-label={`Go to slide ${i + 1}`}
+            aria-current={i === active ? 'true' : undefined}
+            onClick={() => swiperRef.current?.slideTo(i)}
+          />
+        ))}
       </div>
     </div>
   );
