@@ -21,8 +21,8 @@ const gbpShort = (pence: number) =>
 
 async function openBox(page: Page, appeal: Appeal) {
   await page.goto(`/appeals/${appeal.short_id}`);
+  await page.locator('.donation-slot').scrollIntoViewIfNeeded();
   const box = page.locator('.donation-box');
-  await box.scrollIntoViewIfNeeded();
   await expect(page.locator('astro-island:has(.donation-box)')).not.toHaveAttribute('ssr', /.*/);
   return box;
 }
@@ -105,8 +105,8 @@ test('a declined demo card is explained to the donor and nothing is counted', as
 test('returning with donation=success shows the thank-you', async ({ page, request }) => {
   const appeal = (await appeals(request))[0];
   await page.goto(`/appeals/${appeal.short_id}?donation=success`);
+  await page.locator('.donation-slot').scrollIntoViewIfNeeded();
   const box = page.locator('.donation-box');
-  await box.scrollIntoViewIfNeeded();
   await expect(box.getByRole('heading', { name: 'Thank you for your donation' })).toBeVisible();
 });
 

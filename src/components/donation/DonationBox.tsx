@@ -42,7 +42,9 @@ function amountProblem(pence: number | null, raw: string): string | null {
 export default function DonationBox({ campaignId, appealId, title }: DonationBoxProps) {
   const user = useStore($user);
   const id = useId();
-  const [step, setStep] = useState<Step>(() => (returnedAfterPayment() ? 'done' : 'details'));
+  // 'details' on the server and in the first client render (no hydration mismatch); the effect
+  // below switches to the thank-you on return from a payment redirect.
+  const [step, setStep] = useState<Step>('details');
   const [frequency, setFrequency] = useState<Frequency>('once');
   const [email, setEmail] = useState('');
   const [amount, setAmount] = useState('');
