@@ -144,7 +144,9 @@ export async function createCampaign(ctx: WriteCtx, input: CampaignInput): Promi
   }
 
   const templateCauseId = input.template_cause_id ? await checkTemplateCause(db, input.template_cause_id) : null;
-  const dates = { ...defaultDates(ctx.now), ...pickDates(input.date) };
+  const given = pickDates(input.date);
+  const fallback = defaultDates(ctx.now);
+  const dates = { from: given.from ?? fallback.from, to: given.to ?? fallback.to };
   checkDateOrder(dates.from, dates.to);
 
   const { images, uploads } = resolveImages(ctx, input.images, []);

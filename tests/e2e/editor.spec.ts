@@ -96,7 +96,25 @@ test('anonymous fundraisers see Login & Continue, and the image limit is enforce
 
   await page.getByLabel('Upload images').setInputFiles(PNG);
   await page.getByRole('button', { name: 'Login & Continue' }).click();
-  await expect(page.getByRole('dialog')).toBeVisible();
+
+  // A new fundraiser signs up in the dialog; the save then carries on by itself.
+  const email = `fundraiser-${Date.now()}@example.org`;
+  const dialog = page.getByRole('dialog');
+  await dialog.getByLabel('Email address').fill(email);
+  await dialog.getByRole('button', { name: 'Next' }).click();
+  let code = '';
+  await expect(async () => {
+    const [mail] = (await (await page.request.get(`/api/dev/outbox?to=${encodeURIComponent(email)}`)).json()) as { text: string }[];
+    code = /\b(\d{6})\b/.exec(mail?.text ?? '')?.[1] ?? '';
+    expect(code).toMatch(/^\d{6}$/);
+  }).toPass({ timeout: 5_000 });
+  await dialog.getByLabel('6-digit code').fill(code);
+  await dialog.getByLabel('First name').fill('Fern');
+  await dialog.getByLabel('Last name').fill('Fundraiser');
+  await dialog.getByRole('button', { name: 'Login' }).click();
+  await expect(page).toHaveURL(/\/fund-raising\/review\?appeal=/);
+  await expect(page.getByRole('heading', { name: 'My own appeal' })).toBeVisible();
+  await expect(page.getByText('By: Fern Fundraiser')).toBeVisible();
 });
 
 test('an admin edits a campaign in the dashboard: loaded values, status select, redirect to the list', async ({ page, request, context }) => {

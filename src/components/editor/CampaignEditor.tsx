@@ -1,7 +1,7 @@
 import { useStore } from '@nanostores/react';
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { api, isApiError } from '../../lib/api-client';
-import { $authRestoring, $user, initAuth, openLogin } from '../../stores/auth';
+import { $authRestoring, $loginOpen, $user, initAuth, openLogin } from '../../stores/auth';
 import {
   applyTemplate,
   type CampaignDto,
@@ -43,6 +43,7 @@ const label = (kind: EditorKind) => (kind === 'campaign' ? 'Campaign' : 'Appeal'
 export default function CampaignEditor({ kind, id, redirectTo, title }: CampaignEditorProps) {
   const user = useStore($user);
   const restoring = useStore($authRestoring);
+  const loginOpen = useStore($loginOpen);
   const [step, setStep] = useState<'template' | 'form'>(kind === 'appeal' && !id ? 'template' : 'form');
   const [form, setForm] = useState<EditorForm>(() => emptyForm());
   const [load, setLoad] = useState<Load>(id ? { state: 'loading' } : { state: 'ready' });
@@ -122,6 +123,11 @@ export default function CampaignEditor({ kind, id, redirectTo, title }: Campaign
     }
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [pendingSubmit, user]);
+
+  // The dialog was closed without signing in: don't save later by surprise.
+  useEffect(() => {
+    if (pendingSubmit && !loginOpen && !user) setPendingSubmit(false);
+  }, [pendingSubmit, loginOpen, user]);
 
   const update = <K extends keyof EditorForm>(key: K, value: EditorForm[K]) => setForm((f) => ({ ...f, [key]: value }));
 
