@@ -1,4 +1,5 @@
 import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
 import { expect, type APIRequestContext, test } from '@playwright/test';
 
 const DONOR = 'donor@example.org';
@@ -58,6 +59,8 @@ test('a signed-in donor starts an appeal from a template cause with an uploaded 
   await expect(preview.getByText('£250')).toBeVisible();
 
   await expect(submit).toBeEnabled();
+  const axe = await new AxeBuilder({ page }).include('#main').withTags(['wcag2a', 'wcag2aa']).analyze();
+  expect(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(' ')}`)).toEqual([]);
   await submit.click();
   await expect(page).toHaveURL(/\/fund-raising\/review\?appeal=[0-9A-Za-z]{22}$/);
   await expect(page.getByRole('heading', { name: 'Congrats, your appeal is ready to review!' })).toBeVisible();
