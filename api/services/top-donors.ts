@@ -30,7 +30,7 @@ export async function topDonors(
   limit = TOP_DONORS_LIMIT,
 ): Promise<TopDonor[]> {
   const scope = 'campaignId' in target ? eq(donations.campaignId, target.campaignId) : eq(donations.appealId, target.appealId);
-  const total = sql<number>`sum(${donations.amount})`;
+  const total = sql<number>`sum(${donations.amount} - ${donations.refundedAmount})`;
   const rows = await db
     .select({
       firstName: users.firstName,

@@ -227,6 +227,18 @@ describe(`POST /api/stripe/webhook: failures and refunds (${engineName})`, () =>
     expect((await w.rows())[0]).toMatchObject({ status: 'refunded', refundedAmount: 5000 });
   });
 
+  it('shows a new gift in top donors at once, net of a partial refund', async () => {
+    const w = await world();
+    const m = w.meta();
+    const intentId = fakeId('pi');
+    const top = async () => (await (await t.request(`/api/donations?type=public&appeal_id=${w.appeal.id}`)).json()) as any[];
+    expect(await top()).toEqual([]);
+    await sendEvent(t, paymentIntentSucceeded({ intentId, amount: 6000, metadata: m }));
+    expect(await top()).toMatchObject([{ count: 1, total: 6000 }]);
+    await sendEvent(t, chargeRefunded({ intentId, amount: 6000, refunded: 1000 }));
+    expect(await top()).toMatchObject([{ count: 1, total: 5000 }]);
+  });
+
   it('ends refunded when the refund arrives before the success (charge metadata)', async () => {
     const w = await world();
     const m = w.meta();
