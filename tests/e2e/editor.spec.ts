@@ -123,7 +123,21 @@ test('anonymous fundraisers see Login & Continue, and the image limit is enforce
 test('an admin edits a campaign in the dashboard: loaded values, status select, redirect to the list', async ({ page, request, context }) => {
   const { token } = await signIn(request, 'admin@example.org');
   await context.addInitScript((value) => localStorage.setItem('uk_nfp_token', value), token);
-  const [campaign] = await (await request.get('/api/campaigns?limit=1')).json();
+  // Edit a campaign of our own, so the seeded ones other specs read stay as they are.
+  const [seeded] = await (await request.get('/api/campaigns?limit=1')).json();
+  const createdRes = await request.post('/api/campaigns', {
+    headers: { authorization: `Bearer ${token}` },
+    data: {
+      title: `E2E campaign ${Date.now()}`,
+      description: 'A campaign made by the editor test.',
+      story: 'Made for the test.',
+      goal: 75_000,
+      organization_id: seeded.organization_id,
+      images: seeded.images.map(({ Key, name, size, type }: { Key: string; name: string; size: number; type: string }) => ({ Key, name, size, type })),
+    },
+  });
+  expect(createdRes.status()).toBe(201);
+  const campaign = await createdRes.json();
 
   await page.goto(`/dashboard/active-campaigns-edit/${campaign._id}`);
   await expect(page.getByLabel('Title')).toHaveValue(campaign.title);

@@ -17,8 +17,13 @@ export async function islandHydrated(island: Locator) {
 
 export type Item = { _id: string; short_id: string; title: string; campaign_id: string | null; story: string; description: string };
 
+/**
+ * A seeded, approved item: the oldest in the list (lists are newest first), so items that other
+ * browser tests create never get picked.
+ */
 export async function firstApproved(request: APIRequestContext, path: '/api/appeals' | '/api/campaigns'): Promise<Item> {
-  const res = await request.get(`${path}?limit=1`);
+  const res = await request.get(`${path}?limit=100`);
   expect(res.ok()).toBe(true);
-  return ((await res.json()) as Item[])[0];
+  const items = (await res.json()) as Item[];
+  return items[items.length - 1];
 }
