@@ -21,6 +21,13 @@ if (existsSync('.cache/reports/playwright.json')) {
   failed += errors.length && stats.expected + stats.unexpected === 0 ? 1 : 0;
 } else missing.push('playwright');
 
+// The type check counts as one check: a type error anywhere fails it.
+if (existsSync('.cache/reports/typecheck.json')) {
+  const typecheck = JSON.parse(readFileSync('.cache/reports/typecheck.json', 'utf8'));
+  passed += typecheck.passed;
+  failed += typecheck.failed;
+} else missing.push('typecheck');
+
 if (missing.length) console.log(`no report from: ${missing.join(', ')}`);
 failed += missing.length;
 console.log(`${passed} passed, ${failed} failed`);
