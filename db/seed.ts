@@ -204,7 +204,8 @@ export async function seed(db: Db, now = new Date()): Promise<SeedCounts> {
       firstName,
       lastName,
       type: 'donor' as const,
-      phone: '07700 900' + String(100 + i),
+      // Ten digits: the donor form caps phone numbers at 10 (spec section 3).
+      phone: '07700' + String(90100 + i),
       address: `${1 + i} Station Road`,
       city,
       province,

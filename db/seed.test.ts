@@ -1,0 +1,45 @@
+import { count, eq, isNotNull, isNull, and } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { engineName, setupTestApp } from '../tests/setup/test-app';
+import { campaigns, donations, giftAidDeclarations, organizationAdmins, organizations, prices, templateCauses, users } from './schema';
+import { DEMO_ACCOUNTS, seed } from './seed';
+
+describe(`seed (${engineName})`, () => {
+  it('writes the demo charity once, and a second run adds nothing', { timeout: 60_000 }, async () => {
+    const { db } = await setupTestApp();
+    const tally = async () => ({
+      organizations: (await db.select({ n: count() }).from(organizations))[0].n,
+      users: (await db.select({ n: count() }).from(users))[0].n,
+      campaigns: (await db.select({ n: count() }).from(campaigns).where(isNull(campaigns.campaignId)))[0].n,
+      appeals: (await db.select({ n: count() }).from(campaigns).where(isNotNull(campaigns.campaignId)))[0].n,
+      donations: (await db.select({ n: count() }).from(donations))[0].n,
+      declarations: (await db.select({ n: count() }).from(giftAidDeclarations))[0].n,
+      prices: (await db.select({ n: count() }).from(prices))[0].n,
+      causes: (await db.select({ n: count() }).from(templateCauses))[0].n,
+      orgAdmins: (await db.select({ n: count() }).from(organizationAdmins))[0].n,
+    });
+
+    await seed(db);
+    const first = await tally();
+    expect(first).toMatchObject({ organizations: 3, users: 42, campaigns: 6, appeals: 18, donations: 300, prices: 4, causes: 5, orgAdmins: 1 });
+    expect(first.declarations).toBeGreaterThan(0);
+
+    await seed(db);
+    expect(await tally()).toEqual(first);
+
+    const drafts = await db.select({ n: count() }).from(campaigns).where(and(isNotNull(campaigns.campaignId), eq(campaigns.status, 'draft')));
+    const deleted = await db.select({ n: count() }).from(campaigns).where(eq(campaigns.status, 'deleted'));
+    expect(drafts[0].n).toBeGreaterThan(0);
+    expect(deleted[0].n).toBeGreaterThan(0);
+
+    const demo = await db.select({ email: users.email, type: users.type }).from(users);
+    const byEmail = Object.fromEntries(demo.map((u) => [u.email, u.type]));
+    expect(byEmail[DEMO_ACCOUNTS.admin]).toBe('admin');
+    expect(byEmail[DEMO_ACCOUNTS.orgAdmin]).toBe('org_admin');
+    expect(byEmail[DEMO_ACCOUNTS.donor]).toBe('donor');
+
+    const yearAgo = Date.now() - 366 * 24 * 60 * 60 * 1000;
+    const dates = await db.select({ date: donations.date }).from(donations);
+    expect(dates.every((d) => d.date.getTime() > yearAgo && d.date.getTime() <= Date.now())).toBe(true);
+  });
+});
