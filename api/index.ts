@@ -15,7 +15,10 @@ import { stripeWebhookRouter } from './webhooks/stripe';
 
 /** The JSON API, mounted at /api by src/fetch.ts and used directly by tests. */
 export function createApp(deps: AppDeps = {}) {
-  return createBaseApp(deps).basePath('/api').route('/', healthRouter).route('/', campaignsRouter)
+  return createBaseApp(deps)
+    .basePath('/api')
+    .route('/', healthRouter)
+    .route('/', campaignsRouter)
     .route('/', campaignsWriteRouter)
     .route('/', imagesRouter)
     .route('/', templateCausesRouter)
