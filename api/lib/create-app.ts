@@ -18,6 +18,7 @@ const OWN_BODY_LIMIT_ROUTES: [string, RegExp][] = [
   // Organization logo / donor photo as a data URL (api/routes/organizations/image-upload.ts).
   ['POST', /^\/api\/(organizations|users)\/?$/],
   ['PUT', /^\/api\/(organizations|users)\/[^/]+\/?$/],
+  ['POST', /^\/api\/stripe\/webhook\/?$/],
 ];
 
 export type AppDeps = {

@@ -1,5 +1,6 @@
+import { bodyLimit } from 'hono/body-limit';
 import type Stripe from 'stripe';
-import { createRouter } from '../../lib/create-app';
+import { createRouter, errorBody } from '../../lib/create-app';
 import { badRequest, HttpError } from '../../lib/errors';
 import { markEventApplied, type Statement } from '../../services/donations-record';
 import { createStripe, verifyStripeEvent } from '../../services/stripe';
@@ -38,19 +39,26 @@ export async function applyStripeEvent(ctx: WebhookContext, event: Stripe.Event)
   return 'recorded';
 }
 
-export const stripeWebhookRouter = createRouter().post('/stripe/webhook', async (c) => {
-  const secret = c.var.config.stripeWebhookSecret;
-  if (!secret) throw new HttpError(503, 'Stripe webhooks are not configured: set STRIPE_WEBHOOK_SECRET');
-  const signature = c.req.header('stripe-signature');
-  if (!signature) throw badRequest('Missing Stripe-Signature header');
-  // Verify the exact bytes Stripe signed, before any parsing.
-  const rawBody = await c.req.text();
-  let event: Stripe.Event;
-  try {
-    event = await verifyStripeEvent(rawBody, signature, secret);
-  } catch {
-    throw badRequest('Stripe signature verification failed (wrong secret, altered body or stale timestamp)');
-  }
-  const outcome = await applyStripeEvent({ db: c.var.db, stripe: createStripe(c.var.config) }, event);
-  return c.json({ received: true, outcome });
-});
+/** Stripe events (an invoice with many lines) can pass the API's 100 KB default. */
+export const WEBHOOK_BODY_LIMIT = 1024 * 1024;
+
+export const stripeWebhookRouter = createRouter().post(
+  '/stripe/webhook',
+  bodyLimit({ maxSize: WEBHOOK_BODY_LIMIT, onError: (c) => c.json(errorBody(413, 'Webhook payload is too large (limit 1 MB)'), 413) }),
+  async (c) => {
+    const secret = c.var.config.stripeWebhookSecret;
+    if (!secret) throw new HttpError(503, 'Stripe webhooks are not configured: set STRIPE_WEBHOOK_SECRET');
+    const signature = c.req.header('stripe-signature');
+    if (!signature) throw badRequest('Missing Stripe-Signature header');
+    // Verify the exact bytes Stripe signed, before any parsing.
+    const rawBody = await c.req.text();
+    let event: Stripe.Event;
+    try {
+      event = await verifyStripeEvent(rawBody, signature, secret);
+    } catch {
+      throw badRequest('Stripe signature verification failed (wrong secret, altered body or stale timestamp)');
+    }
+    const outcome = await applyStripeEvent({ db: c.var.db, stripe: createStripe(c.var.config) }, event);
+    return c.json({ received: true, outcome });
+  },
+);

@@ -90,6 +90,15 @@ describe(`POST /api/stripe/webhook: signature (${engineName})`, () => {
     expect(res.status).toBe(503);
   });
 
+  it('accepts signed events larger than the API-wide 100 KB limit, up to 1 MB', async () => {
+    const padding = 'x'.repeat(300 * 1024);
+    const big = await sendEvent(t, { id: fakeId('evt'), object: 'event', type: 'customer.created', created: 1, data: { object: { id: 'cus_big', description: padding } } });
+    expect(big.status).toBe(200);
+    const huge = await sendEvent(t, { id: fakeId('evt'), object: 'event', type: 'customer.created', created: 1, data: { object: { id: 'cus_huge', description: padding.repeat(4) } } });
+    expect(huge.status).toBe(413);
+    expect(((await huge.json()) as any).statusCode).toBe(413);
+  });
+
   it('acknowledges event types it does not handle with 200', async () => {
     const res = await sendEvent(t, { id: fakeId('evt'), object: 'event', type: 'customer.created', created: 1, data: { object: { id: 'cus_1' } } });
     expect(res.status).toBe(200);
