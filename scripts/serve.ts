@@ -8,6 +8,9 @@ import { existsSync } from 'node:fs';
 export function serveBuiltWorker(port: string, persistTo: string, extraEnv: Record<string, string> = {}) {
   const args = ['dev', '--config', 'dist/server/wrangler.json', '--port', port, '--ip', 'localhost', '--persist-to', persistTo, '--show-interactive-dev-session=false'];
   if (existsSync('.dev.vars')) args.push('--env-file', '.dev.vars');
+  // A local server is a development deployment: sign-in codes go to the outbox, payments run in demo mode
+  // (unless .dev.vars configures real providers). Deployed workers default to production.
+  args.push('--var', 'APP_ENV:development');
   for (const [key, value] of Object.entries(extraEnv)) args.push('--var', `${key}:${value}`);
   const server = spawn('wrangler', args, { stdio: 'inherit', env: { ...process.env } });
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => server.kill(signal));

@@ -3,6 +3,7 @@
  * build in workerd at http://localhost:4321 (PORT overrides). `npm run dev` serves with hot reload.
  */
 import { spawn, spawnSync } from 'node:child_process';
+import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { serveBuiltWorker } from './serve';
 
 const dev = process.argv.includes('--dev');
@@ -15,6 +16,12 @@ function run(command: string, args: string[]) {
 
 run('tsx', ['scripts/db-local.ts', 'seed']);
 if (dev) {
+  // `astro dev` reads bindings from .dev.vars only; deployed workers default to production.
+  const vars = existsSync('.dev.vars') ? readFileSync('.dev.vars', 'utf8') : '';
+  if (!/^APP_ENV=/m.test(vars)) {
+    appendFileSync('.dev.vars', `${vars && !vars.endsWith('\n') ? '\n' : ''}# Added by npm run dev: local conveniences (outbox, demo payments)\nAPP_ENV=development\n`);
+    console.log('[dev] added APP_ENV=development to .dev.vars');
+  }
   const server = spawn('astro', ['dev', '--port', port], { stdio: 'inherit' });
   server.on('exit', (code) => process.exit(code ?? 0));
 } else {

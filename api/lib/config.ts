@@ -2,8 +2,9 @@ import type { Bindings } from './types';
 
 export type AppConfig = {
   adminEmails: Set<string>;
-  /** Keys login codes' hashes; a fixed development key is used when unset outside production. */
+  /** Keys login codes' hashes; a fixed development key is used only in development. */
   authSecret: string;
+  /** True unless APP_ENV=development: a deploy that forgets APP_ENV fails closed (no dev outbox, no demo payments). */
   production: boolean;
   stripeSecretKey: string | null;
   stripeWebhookSecret: string | null;
@@ -22,7 +23,7 @@ const DEV_AUTH_SECRET = 'local-development-only-secret-change-me';
 
 /** Read the environment once per request, at the boundary (STYLE habit 6). */
 export function readConfig(env: Bindings): AppConfig {
-  const production = env.APP_ENV === 'production';
+  const production = env.APP_ENV !== 'development';
   const authSecret = env.AUTH_SECRET || (production ? '' : DEV_AUTH_SECRET);
   if (!authSecret) throw new Error('AUTH_SECRET must be set in production');
   return {

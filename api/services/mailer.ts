@@ -21,7 +21,7 @@ export function createMailer(db: Db, config: AppConfig, options: MailerOptions =
   return outboxMailer(db, options.log ?? ((line) => console.log(line)));
 }
 
-/** The outbox is readable at GET /api/dev/outbox only when mail stays local and we are not in production. */
+/** The outbox is readable at GET /api/dev/outbox only in development (APP_ENV=development) without a mail provider. */
 export const devOutboxEnabled = (config: AppConfig) => !config.mailApiKey && !config.production;
 
 async function store(db: Db, message: MailMessage) {

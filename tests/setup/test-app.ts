@@ -19,7 +19,8 @@ export type TestApp = {
  */
 export async function setupTestApp(env: Partial<Bindings> = {}): Promise<TestApp> {
   const engine = await createEngineDb();
-  const bindings = { ...engine.env, ...env } as Bindings;
+  // Tests run as a local development deployment unless they say otherwise (production is the default).
+  const bindings = { APP_ENV: 'development', ...engine.env, ...env } as Bindings;
   const app = createApp({ db: engine.db });
   const request: TestApp['request'] = (path, init = {}) => {
     const { token, json, ...rest } = init;

@@ -10,7 +10,7 @@ const querySchema = z.object({
   to: z.string().trim().toLowerCase().max(254, 'to must be at most 254 characters').optional(),
 });
 
-/** Local-only tools. The outbox answers 404 whenever real mail is configured or APP_ENV=production. */
+/** Local-only tools. The outbox answers 404 unless APP_ENV=development and no real mail is configured. */
 export const devRouter = createRouter().get('/dev/outbox', async (c) => {
   if (!devOutboxEnabled(c.var.config)) throw notFound(`No route for GET /api/dev/outbox`);
   const { to } = readQuery(c, querySchema);
