@@ -9,8 +9,7 @@ import type { AuthUser } from '../lib/types';
 import { type CampaignDto, getCampaign } from './campaigns';
 import {
   deleteKeys,
-  isAcceptableKey,
-  isStoredKey,
+  isStaticKey,
   MAX_IMAGES,
   type PreparedUpload,
   prepareUpload,
@@ -150,7 +149,6 @@ export async function createCampaign(ctx: WriteCtx, input: CampaignInput): Promi
   checkDateOrder(dates.from, dates.to);
 
   const { images, uploads } = resolveImages(ctx, input.images, []);
-  await checkKeysExist(ctx, images, skipKeys([], uploads));
   const id = crypto.randomUUID();
   await withUploads(ctx, uploads, () =>
     db.insert(campaigns).values({
@@ -217,7 +215,6 @@ export async function updateCampaign(ctx: WriteCtx, idOrShort: string, input: Ca
   let uploads: PreparedUpload[] = [];
   if (input.images !== undefined) {
     const resolved = resolveImages(ctx, input.images, row.images);
-    await checkKeysExist(ctx, resolved.images, skipKeys(row.images, resolved.uploads));
     changes.images = resolved.images;
     uploads = resolved.uploads;
   }
@@ -307,7 +304,8 @@ type ImageInput = CampaignInput['images'][number];
 
 /**
  * Existing images are kept by Key (with the metadata we stored); new ones are decoded and
- * sniffed here, before anything is written, so one bad file rejects the whole save.
+ * sniffed here, before anything is written, so one bad file rejects the whole save. A Key must be
+ * one of this item's own images or a static demo image: another record's stored Key is refused.
  */
 function resolveImages(ctx: WriteCtx, items: ImageInput[], current: StoredImage[]) {
   const known = new Map(current.map((image) => [image.Key, image]));
@@ -321,14 +319,14 @@ function resolveImages(ctx: WriteCtx, items: ImageInput[], current: StoredImage[
       seen.add(item.Key);
       const stored = known.get(item.Key);
       if (stored) images.push(stored);
-      else if (isAcceptableKey(item.Key)) {
+      else if (isStaticKey(item.Key)) {
         images.push({
           Key: item.Key,
           name: item.name || item.Key.split('/').pop()!,
           size: Math.round(item.size ?? 0),
           type: item.Key.endsWith('.png') ? 'image/png' : 'image/jpeg',
         });
-      } else throw badRequest(`images: "${label}" has a Key that is not a stored image; upload the file instead`);
+      } else throw badRequest(`images: "${label}" has a Key that is not one of this item's images; upload the file instead`);
       return;
     }
     const upload = prepareUpload({ base64: item.base64!, name: label });
@@ -338,20 +336,6 @@ function resolveImages(ctx: WriteCtx, items: ImageInput[], current: StoredImage[
   if (uploads.length > 0) requireBucket(ctx.bucket);
   return { images, uploads };
 }
-
-/** A Key new to this item must point at an object that exists (when storage is bound). */
-async function checkKeysExist(ctx: WriteCtx, images: StoredImage[], skip: Set<string>) {
-  if (!ctx.bucket) return;
-  for (const image of images) {
-    if (skip.has(image.Key) || !isStoredKey(image.Key)) continue;
-    const head = await ctx.bucket.head(image.Key);
-    if (!head) throw badRequest(`images: "${image.name}" is no longer stored; upload it again`);
-    image.size = head.size;
-  }
-}
-
-const skipKeys = (current: StoredImage[], uploads: PreparedUpload[]) =>
-  new Set([...current.map((image) => image.Key), ...uploads.map((upload) => upload.key)]);
 
 /** Store new images, run the database write, and remove the uploads again if the write fails. */
 async function withUploads(ctx: WriteCtx, uploads: PreparedUpload[], write: () => Promise<unknown>) {

@@ -26,8 +26,9 @@ export function isStoredKey(key: string): boolean {
   return STORED_KEY.test(key);
 }
 
-export function isAcceptableKey(key: string): boolean {
-  return STORED_KEY.test(key) || STATIC_KEY.test(key);
+/** A demo image shipped with the site: anyone may pick one, and it is never deleted. */
+export function isStaticKey(key: string): boolean {
+  return STATIC_KEY.test(key);
 }
 
 /** A key safe to look up in the bucket: no traversal, no control characters, bounded length. */

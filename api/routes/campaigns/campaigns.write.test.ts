@@ -171,7 +171,7 @@ describe(`campaign and appeal writes (${engineName})`, () => {
       [{ images: [] }, /Add at least one image/],
       [{ images: Array.from({ length: 10 }, (_, i) => demoImage((i % 9) + 1)) }, /You can only upload 9 images/],
       [{ images: [{ name: 'x.png' }] }, /either a Key .* or base64/],
-      [{ images: [{ Key: 'https://evil.example/x.png', name: 'x.png' }] }, /not a stored image/],
+      [{ images: [{ Key: 'https://evil.example/x.png', name: 'x.png' }] }, /not one of this item's images; upload the file/],
       [{ images: [demoImage(1), demoImage(1)] }, /listed twice/],
       [{ video: 'https://evil.example/watch' }, /YouTube, Vimeo, Loom or Wistia/],
       [{ video: 'http://vimeo.com/123' }, /https link/],

@@ -103,7 +103,7 @@ describe('campaign images in R2 (d1 + r2)', () => {
     expect(anonymous.status).toBe(401);
   });
 
-  it('keeps stored images by Key on update, adds new ones, and refuses Keys that are not stored', async () => {
+  it("keeps stored images by Key on update, adds new ones, and refuses Keys that are not the item's own", async () => {
     const created = (await (await post(body([{ base64: PNG_1PX, name: 'first.png' }]))).json()) as any;
     const res = await t.request(`/api/campaigns/${created._id}`, {
       method: 'PUT',
@@ -122,7 +122,13 @@ describe('campaign images in R2 (d1 + r2)', () => {
       json: { images: [{ Key: missing, name: 'ghost.png', size: 1, type: 'image/png' }] },
     });
     expect(refused.status).toBe(400);
-    expect(((await refused.json()) as any).message).toMatch(/no longer stored/);
+    expect(((await refused.json()) as any).message).toMatch(/not one of this item's images; upload the file instead/);
+
+    // Another appeal's stored image cannot be adopted by Key (it could later be deleted through this item).
+    const other = (await (await post(body([{ base64: PNG_1PX, name: 'other.png' }]))).json()) as any;
+    const adopted = await t.request(`/api/campaigns/${created._id}`, { method: 'PUT', token: donorToken, json: { images: [other.images[0]] } });
+    expect(adopted.status).toBe(400);
+    expect(await bucket.head(other.images[0].Key)).not.toBeNull();
   });
 
   it('answers 404 JSON for a missing image and 400 for a key with ..', async () => {

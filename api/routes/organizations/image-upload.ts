@@ -3,7 +3,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { errorBody } from '../../lib/create-app';
 import { badRequest } from '../../lib/errors';
 import type { AppEnv } from '../../lib/types';
-import { deleteKeys, isAcceptableKey, isStoredKey, type PreparedUpload, prepareUpload, requireBucket, storeUploads } from '../../services/images';
+import { deleteKeys, isStaticKey, isStoredKey, type PreparedUpload, prepareUpload, requireBucket, storeUploads } from '../../services/images';
 
 /** One 5 MB image as base64 (~6.7 MB) plus the form's text fields. */
 export const IMAGE_FORM_BODY_LIMIT = 7 * 1024 * 1024;
@@ -19,7 +19,8 @@ const looksLikeUpload = (value: string) => value.startsWith('data:') || (value.l
 /**
  * Saves a form's image field, then runs `write` with the resulting Key. A new image is checked
  * (PNG/JPEG by its bytes, 5 MB) and stored first; if the write fails it is deleted again, and once
- * it succeeds the image it replaced is deleted (best effort).
+ * it succeeds the image it replaced is deleted (best effort). A stored Key is accepted only when it
+ * is the record's own current image, so the only object ever deleted is one this record owned.
  */
 export async function withImage<T>(
   c: Context<AppEnv>,
@@ -33,7 +34,8 @@ export async function withImage<T>(
   if (typeof value === 'string' && looksLikeUpload(value)) {
     upload = prepareUpload({ base64: value, name: field });
     key = upload.key;
-  } else if (typeof value === 'string' && value !== previous && !isAcceptableKey(value)) {
+  } else if (typeof value === 'string' && value !== previous && !isStaticKey(value)) {
+    // Another record's Key would let this one delete that record's image later: new images are uploads.
     throw badRequest(`${field}: Upload a PNG or JPEG image, or keep the current one`);
   }
   const bucket = c.env?.IMAGES;

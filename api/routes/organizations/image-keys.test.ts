@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import { createSession, createUser } from '../../../tests/factories';
+import { setupTestApp } from '../../../tests/setup/test-app';
+
+const PNG_1PX = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
+const dataUrl = `data:image/png;base64,${PNG_1PX}`;
+
+/** Records puts and deletes, so the test runs on both engines without R2. */
+function fakeBucket() {
+  const objects = new Map<string, Uint8Array>();
+  const deleted: string[] = [];
+  const bucket = {
+    async put(key: string, bytes: Uint8Array) {
+      objects.set(key, bytes);
+      return {};
+    },
+    async head(key: string) {
+      return objects.has(key) ? { size: objects.get(key)!.length } : null;
+    },
+    async get() {
+      return null;
+    },
+    async delete(keys: string | string[]) {
+      for (const key of [keys].flat()) {
+        deleted.push(key);
+        objects.delete(key);
+      }
+    },
+  };
+  return { objects, deleted, binding: bucket as unknown as R2Bucket };
+}
+
+describe('image Keys belong to the record that uploaded them', () => {
+  it("a donor cannot take another record's stored Key and then delete it by clearing the field", async () => {
+    const bucket = fakeBucket();
+    const t = await setupTestApp({ IMAGES: bucket.binding });
+    const owner = await createUser(t.db);
+    const ownerToken = await createSession(t.db, owner.id);
+    const uploaded = await t.request('/api/users/me', { method: 'PUT', token: ownerToken, json: { image: dataUrl } });
+    const victimKey = ((await uploaded.json()) as { image: string }).image;
+    expect(bucket.objects.has(victimKey)).toBe(true);
+
+    const attacker = await createUser(t.db);
+    const token = await createSession(t.db, attacker.id);
+    const hijack = await t.request('/api/users/me', { method: 'PUT', token, json: { image: victimKey } });
+    expect(hijack.status).toBe(400);
+    expect(await hijack.json()).toEqual({ statusCode: 400, message: 'image: Upload a PNG or JPEG image, or keep the current one' });
+    const cleared = await t.request('/api/users/me', { method: 'PUT', token, json: { image: null } });
+    expect(cleared.status).toBe(200);
+    expect(bucket.deleted).not.toContain(victimKey);
+    expect(bucket.objects.has(victimKey)).toBe(true);
+
+    // The owner still keeps their own Key, and a static demo image is fine for anyone.
+    const kept = await t.request('/api/users/me', { method: 'PUT', token: ownerToken, json: { image: victimKey, first_name: 'Kept' } });
+    expect(kept.status).toBe(200);
+    const demo = await t.request('/api/users/me', { method: 'PUT', token, json: { image: '/images/demo/cause-2.png' } });
+    expect(demo.status).toBe(200);
+    expect(bucket.deleted).toEqual([]);
+  });
+
+  it("an organization cannot adopt a donor's photo by Key", async () => {
+    const bucket = fakeBucket();
+    const t = await setupTestApp({ IMAGES: bucket.binding });
+    const donor = await createUser(t.db);
+    const donorToken = await createSession(t.db, donor.id);
+    const photo = ((await (await t.request('/api/users/me', { method: 'PUT', token: donorToken, json: { image: dataUrl } })).json()) as { image: string }).image;
+    const adminToken = await createSession(t.db, (await createUser(t.db, { type: 'admin' })).id);
+    const res = await t.request('/api/organizations', { method: 'POST', token: adminToken, json: { name: 'Adopter', image: photo } });
+    expect(res.status).toBe(400);
+    expect(bucket.objects.has(photo)).toBe(true);
+  });
+});
