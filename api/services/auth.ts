@@ -46,6 +46,11 @@ function hmacKey(secret: string) {
 
 /** HMAC-SHA256(authSecret, email:code): the code is bound to its address and never stored. */
 export async function hashCode(secret: string, email: string, code: string): Promise<string> {
+  if (!secret) {
+    // Production without AUTH_SECRET: refuse sign-in rather than hash with a guessable key.
+    console.error('[auth] AUTH_SECRET is not set; sign-in is disabled');
+    throw new HttpError(503, 'Sign-in is temporarily unavailable. Please try again later.');
+  }
   const mac = await crypto.subtle.sign('HMAC', await hmacKey(secret), new TextEncoder().encode(`${email}:${code}`));
   return [...new Uint8Array(mac)].map((b) => b.toString(16).padStart(2, '0')).join('');
 }
