@@ -86,6 +86,9 @@ async function findStripePrice(stripe: Stripe, id: string): Promise<MonthlyPrice
   }
 }
 
+/** Demo payments record gifts nobody paid for: a production server without Stripe keys takes none. */
+const paymentsNotConfigured = () => new HttpError(503, 'Card payments are not configured');
+
 function providerError(error: unknown): HttpError {
   console.error('[stripe] request failed:', (error as Error)?.message ?? error);
   return new HttpError(502, 'Our payment provider could not start this payment. Please try again in a moment.');
@@ -108,6 +111,7 @@ export const stripeRouter = createRouter()
     }
   })
   .post('/stripe/client_secret', async (c) => {
+    if (c.var.config.production && !c.var.config.stripeSecretKey) throw paymentsNotConfigured();
     const body = await readJson(c, clientSecretBody);
     const db = c.var.db;
     const signedIn = c.var.user;
@@ -206,6 +210,7 @@ export const stripeRouter = createRouter()
   })
   .post('/stripe/demo/confirm', async (c) => {
     if (c.var.config.stripeSecretKey) throw notFound('Demo payments are off: this server takes real payments through Stripe');
+    if (c.var.config.production) throw notFound('Demo payments are off on a production server');
     const body = await readJson(c, demoConfirmBody);
     const intentId = await verifyDemoClientSecret(c.var.config.authSecret, body.clientSecret);
     if (!intentId) throw badRequest('clientSecret: this payment session is not valid; start the donation again');

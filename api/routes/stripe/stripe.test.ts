@@ -250,3 +250,28 @@ describe(`Demo confirm with Stripe configured (${engineName})`, () => {
     expect(Array.isArray(rows)).toBe(true);
   });
 });
+
+describe(`Payments without Stripe keys by APP_ENV (${engineName})`, () => {
+  it('production takes no demo payments: 503 on client_secret, 404 on demo confirm, nothing stored', async () => {
+    const prod = await setupTestApp({ APP_ENV: 'production', AUTH_SECRET: 'x'.repeat(40) });
+    const campaign = await createCampaign(prod.db);
+    const res = await prod.request('/api/stripe/client_secret', { method: 'POST', json: { email: 'p@example.com', amount: 2500, campaign_id: campaign.id } });
+    expect(res.status).toBe(503);
+    expect(await res.json()).toEqual({ statusCode: 503, message: 'Card payments are not configured' });
+    expect(await prod.db.select().from(donations).where(eq(donations.campaignId, campaign.id))).toHaveLength(0);
+    const confirm = await prod.request('/api/stripe/demo/confirm', { method: 'POST', json: { clientSecret: 'pi_demo1_secret_2' } });
+    expect(confirm.status).toBe(404);
+    expect(((await confirm.json()) as any).statusCode).toBe(404);
+  });
+
+  it('development keeps the demo flow', async () => {
+    const dev = await setupTestApp({ APP_ENV: 'development' });
+    const campaign = await createCampaign(dev.db);
+    const res = await dev.request('/api/stripe/client_secret', { method: 'POST', json: { email: 'd@example.com', amount: 2500, campaign_id: campaign.id } });
+    expect(res.status).toBe(200);
+    const { clientSecret, mode } = (await res.json()) as any;
+    expect(mode).toBe('demo');
+    const confirm = await dev.request('/api/stripe/demo/confirm', { method: 'POST', json: { clientSecret } });
+    expect(await confirm.json()).toEqual({ status: 'succeeded' });
+  });
+});
