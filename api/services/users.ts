@@ -47,7 +47,10 @@ function toDonorDto(row: UserRow, orgIds: string[]): DonorDto {
   };
 }
 
-/** True for users who gave (any donation record) to a campaign of one of these organizations. */
+/**
+ * True for users who gave (a paid gift, refunded or not) to a campaign of one of these
+ * organizations. Pending and failed rows don't count: anyone can create one for any email.
+ */
 function donatedTo(db: Db, orgIds: string[]): SQL {
   if (!orgIds.length) return sql`0`;
   return exists(
@@ -55,7 +58,13 @@ function donatedTo(db: Db, orgIds: string[]): SQL {
       .select({ one: sql`1` })
       .from(donations)
       .innerJoin(campaigns, eq(campaigns.id, donations.campaignId))
-      .where(and(eq(donations.donorId, users.id), inArray(campaigns.organizationId, orgIds))),
+      .where(
+        and(
+          eq(donations.donorId, users.id),
+          inArray(donations.status, ['succeeded', 'refunded']),
+          inArray(campaigns.organizationId, orgIds),
+        ),
+      ),
   );
 }
 
