@@ -2,7 +2,7 @@ import { and, asc, eq, isNull } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '../../db/client';
 import { parseId } from '../../db/ids';
-import { CAMPAIGN_STATUSES, campaigns, organizations, type StoredImage, templateCauses } from '../../db/schema';
+import { CAMPAIGN_STATUSES, campaigns, donations, organizations, type StoredImage, templateCauses } from '../../db/schema';
 import type { AppConfig } from '../lib/config';
 import { badRequest, forbidden, notFound } from '../lib/errors';
 import type { AuthUser } from '../lib/types';
@@ -193,6 +193,9 @@ export async function updateCampaign(ctx: WriteCtx, idOrShort: string, input: Ca
     const parentId = parseId(input.campaign_id);
     if (parentId !== row.campaignId) {
       if (parentId === row.id) throw badRequest('campaign_id: an appeal cannot be its own campaign');
+      // Its gifts (and payments still in flight) are recorded under the current campaign.
+      const [gift] = await db.select({ id: donations.id }).from(donations).where(eq(donations.appealId, row.id)).limit(1);
+      if (gift) throw badRequest('This appeal already has donations, so it cannot move to another campaign');
       const parent = await findParent(ctx, input.campaign_id);
       changes.campaignId = parent.id;
       changes.organizationId = parent.organizationId;

@@ -59,6 +59,38 @@ export async function attributionExists(db: Db, a: Attribution): Promise<boolean
   return true;
 }
 
+type DonationRow = typeof donations.$inferSelect;
+
+/** A stored gift's own attribution: what its later events settle, whatever the metadata says now. */
+export function attributionOfRow(row: DonationRow): Attribution {
+  return {
+    donationId: row.id,
+    donorId: row.donorId,
+    campaignId: row.campaignId,
+    appealId: row.appealId,
+    giftAidDeclarationId: row.giftAidDeclarationId,
+    source: row.source === 'demo' ? 'demo' : 'card',
+  };
+}
+
+/**
+ * Who a payment event credits. A row already recorded for the payment (by PaymentIntent, invoice,
+ * or the metadata's donation id) keeps its attribution, so an appeal moved or metadata gone stale
+ * still settles the gift; otherwise the metadata, if it points at rows we have.
+ */
+export async function resolveAttribution(
+  db: Db,
+  parsed: Attribution | null,
+  ref: { paymentIntentId?: string | null; invoiceId?: string | null },
+): Promise<Attribution | null> {
+  const row =
+    (ref.paymentIntentId ? await findDonationByPaymentIntent(db, ref.paymentIntentId) : null) ??
+    (ref.invoiceId ? await findDonationByInvoice(db, ref.invoiceId) : null) ??
+    (parsed ? await findDonationById(db, parsed.donationId) : null);
+  if (row) return attributionOfRow(row);
+  return parsed && (await attributionExists(db, parsed)) ? parsed : null;
+}
+
 /** True until this event id is stored; the guard of every write in the event's batch. */
 export const notYetApplied = (eventId: string): SQL => sql`not exists (select 1 from webhook_events where id = ${eventId})`;
 
@@ -189,5 +221,10 @@ export async function findDonationByPaymentIntent(db: Db, paymentIntentId: strin
 
 export async function findDonationByInvoice(db: Db, invoiceId: string) {
   const [row] = await db.select().from(donations).where(eq(donations.invoiceId, invoiceId)).limit(1);
+  return row ?? null;
+}
+
+export async function findDonationById(db: Db, id: string) {
+  const [row] = await db.select().from(donations).where(eq(donations.id, id)).limit(1);
   return row ?? null;
 }

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { toShortId } from '../../../db/ids';
-import { campaigns, templateCauses } from '../../../db/schema';
+import { campaigns, donations, templateCauses } from '../../../db/schema';
 import {
   addOrganizationAdmin,
   createAppeal,
@@ -300,6 +300,20 @@ describe(`campaign and appeal writes (${engineName})`, () => {
       expect(res.status).toBe(200);
       expect(await res.json()).toMatchObject({ campaign_id: oldest.id, organization_id: otherOrg.id });
       await expectError(await put(appealId, { campaign_id: appealId }, adminToken), 400, /own campaign/);
+    });
+
+    it('refuses to move an appeal that already has donations (even a pending one)', async () => {
+      const appeal = await createAppeal(t.db, parent.id);
+      await t.db.insert(donations).values({ amount: 500, donorId: donor.id, campaignId: parent.id, appealId: appeal.id, status: 'pending' });
+      await expectError(
+        await put(appeal.id, { campaign_id: oldest.id }, adminToken),
+        400,
+        /^This appeal already has donations, so it cannot move to another campaign$/,
+      );
+      const [after] = await t.db.select().from(campaigns).where(eq(campaigns.id, appeal.id));
+      expect(after.campaignId).toBe(parent.id);
+      // Sending its current campaign back with other edits is fine.
+      expect((await put(appeal.id, { campaign_id: parent.id, title: 'Renamed' }, adminToken)).status).toBe(200);
     });
 
     it('validates like create and leaves the row unchanged', async () => {

@@ -3,9 +3,10 @@ import { donations } from '../../../db/schema';
 import { eq } from 'drizzle-orm';
 import {
   type Attribution,
-  attributionExists,
+  attributionOfRow,
   notYetApplied,
   parseAttribution,
+  resolveAttribution,
   upsertPaidInvoice,
 } from '../../services/donations-record';
 import type { EventHandler } from './types';
@@ -19,9 +20,10 @@ export const invoicePaid: EventHandler = async ({ db }, event) => {
   const subscriptionId = idOf(details?.subscription);
   if (!invoice.id || !subscriptionId || invoice.amount_paid <= 0 || invoice.currency !== 'gbp') return 'ignore';
 
-  let attribution = parseAttribution(details?.metadata, 'monthly');
-  if (!attribution) attribution = await attributionFromEarlierGift(db, subscriptionId);
-  if (!attribution || !(await attributionExists(db, attribution))) return 'ignore';
+  const parsed = parseAttribution(details?.metadata, 'monthly');
+  const attribution =
+    (await resolveAttribution(db, parsed, { invoiceId: invoice.id })) ?? (await attributionFromEarlierGift(db, subscriptionId));
+  if (!attribution) return 'ignore';
 
   const paid = invoice.payments?.data.find((payment) => payment.status === 'paid');
   const first = invoice.billing_reason === 'subscription_create';
@@ -42,13 +44,5 @@ export const invoicePaid: EventHandler = async ({ db }, event) => {
 /** Invoices older than metadata snapshots: reuse the attribution of the subscription's first gift. */
 async function attributionFromEarlierGift(db: Parameters<EventHandler>[0]['db'], subscriptionId: string): Promise<Attribution | null> {
   const [row] = await db.select().from(donations).where(eq(donations.subscriptionId, subscriptionId)).orderBy(donations.date).limit(1);
-  if (!row) return null;
-  return {
-    donationId: row.id,
-    donorId: row.donorId,
-    campaignId: row.campaignId,
-    appealId: row.appealId,
-    giftAidDeclarationId: row.giftAidDeclarationId,
-    source: row.source === 'demo' ? 'demo' : 'card',
-  };
+  return row ? attributionOfRow(row) : null;
 }

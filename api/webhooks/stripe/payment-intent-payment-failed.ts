@@ -1,11 +1,12 @@
 import type Stripe from 'stripe';
-import { attributionExists, notYetApplied, parseAttribution, upsertFailedPayment } from '../../services/donations-record';
+import { notYetApplied, parseAttribution, resolveAttribution, upsertFailedPayment } from '../../services/donations-record';
 import type { EventHandler } from './types';
 
 export const paymentIntentPaymentFailed: EventHandler = async ({ db }, event) => {
   const intent = event.data.object as Stripe.PaymentIntent;
-  const attribution = parseAttribution(intent.metadata, 'one_off');
-  if (!attribution || !(await attributionExists(db, attribution))) return 'ignore';
+  const parsed = parseAttribution(intent.metadata, 'one_off');
+  const attribution = parsed && (await resolveAttribution(db, parsed, { paymentIntentId: intent.id }));
+  if (!attribution) return 'ignore';
   return [
     upsertFailedPayment(db, notYetApplied(event.id), {
       a: attribution,

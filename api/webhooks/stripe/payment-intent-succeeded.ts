@@ -1,13 +1,14 @@
 import type Stripe from 'stripe';
-import { attributionExists, notYetApplied, parseAttribution, upsertSucceededPayment } from '../../services/donations-record';
+import { notYetApplied, parseAttribution, resolveAttribution, upsertSucceededPayment } from '../../services/donations-record';
 import type { EventHandler } from './types';
 
 /** One-off gifts: only PaymentIntents we created (metadata kind=one_off); invoices' own are skipped. */
 export const paymentIntentSucceeded: EventHandler = async ({ db }, event) => {
   const intent = event.data.object as Stripe.PaymentIntent;
-  const attribution = parseAttribution(intent.metadata, 'one_off');
-  if (!attribution || intent.currency !== 'gbp') return 'ignore';
-  if (!(await attributionExists(db, attribution))) {
+  const parsed = parseAttribution(intent.metadata, 'one_off');
+  if (!parsed || intent.currency !== 'gbp') return 'ignore';
+  const attribution = await resolveAttribution(db, parsed, { paymentIntentId: intent.id });
+  if (!attribution) {
     console.warn(`[stripe] ${event.id}: metadata of ${intent.id} points at rows we do not have; ignored`);
     return 'ignore';
   }

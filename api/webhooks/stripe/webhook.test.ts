@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createApp } from '../..';
-import { donations, webhookEvents } from '../../../db/schema';
+import { campaigns, donations, webhookEvents } from '../../../db/schema';
 import { createAppeal, createCampaign, createUser } from '../../../tests/factories';
 import {
   chargeRefunded,
@@ -330,5 +330,73 @@ describe(`POST /api/stripe/webhook: monthly gifts (${engineName})`, () => {
     const rows = await w.rows();
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ status: 'succeeded', amount: 2500 });
+  });
+});
+
+describe(`POST /api/stripe/webhook: a recorded gift keeps its own attribution (${engineName})`, () => {
+  /** What happens when an appeal moved to another campaign while its payment was in flight. */
+  async function moveAppeal(appealId: string) {
+    const elsewhere = await createCampaign(t.db);
+    await t.db.update(campaigns).set({ campaignId: elsewhere.id }).where(eq(campaigns.id, appealId));
+    return elsewhere;
+  }
+
+  it('settles a one-off gift whose metadata names the old parent campaign', async () => {
+    const w = await world();
+    const m = w.meta();
+    const intentId = fakeId('pi');
+    await w.pending(m, 5000, intentId);
+    await moveAppeal(w.appeal.id);
+    const res = await sendEvent(t, paymentIntentSucceeded({ intentId, amount: 5000, metadata: m }));
+    expect(await res.json()).toEqual({ received: true, outcome: 'recorded' });
+    const rows = await w.rows();
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ id: m.donation_id, status: 'succeeded', campaignId: w.campaign.id, appealId: w.appeal.id });
+    expect(await w.totals()).toEqual({ appeal: 5000, campaign: 5000 });
+  });
+
+  it('marks such a gift failed on a decline', async () => {
+    const w = await world();
+    const m = w.meta();
+    const intentId = fakeId('pi');
+    await w.pending(m, 700, intentId);
+    await moveAppeal(w.appeal.id);
+    await sendEvent(t, paymentIntentFailed({ intentId, amount: 700, metadata: m }));
+    expect((await w.rows())[0]).toMatchObject({ status: 'failed' });
+  });
+
+  it('settles the first invoice and records renewals of a monthly gift the same way', async () => {
+    const w = await world();
+    const m = w.meta('monthly');
+    const subscriptionId = fakeId('sub');
+    const invoiceId = fakeId('in');
+    await insertPendingDonation(t.db, {
+      id: m.donation_id,
+      amount: 1000,
+      donorId: w.donor.id,
+      target: { campaignId: w.campaign.id, appealId: w.appeal.id },
+      type: 'monthly',
+      giftAidDeclarationId: null,
+      paymentIntentId: null,
+      invoiceId,
+      subscriptionId,
+      source: 'card',
+    });
+    await moveAppeal(w.appeal.id);
+    expect(await (await sendEvent(t, invoicePaid({ invoiceId, subscriptionId, amount: 1000, metadata: m }))).json()).toMatchObject({ outcome: 'recorded' });
+    const renewal = invoicePaid({ invoiceId: fakeId('in'), subscriptionId, amount: 1000, metadata: m, first: false });
+    expect(await (await sendEvent(t, renewal)).json()).toMatchObject({ outcome: 'recorded' });
+    const rows = await w.rows();
+    expect(rows).toHaveLength(2);
+    expect(rows.every((r) => r.status === 'succeeded' && r.appealId === w.appeal.id)).toBe(true);
+    expect(await w.totals()).toEqual({ appeal: 2000, campaign: 2000 });
+  });
+
+  it('still ignores metadata that points at rows we do not have when no gift is recorded', async () => {
+    const w = await world();
+    const m = { ...w.meta(), campaign_id: crypto.randomUUID() };
+    const res = await sendEvent(t, paymentIntentSucceeded({ intentId: fakeId('pi'), amount: 900, metadata: m }));
+    expect(await res.json()).toMatchObject({ outcome: 'ignored' });
+    expect(await w.rows()).toHaveLength(0);
   });
 });
