@@ -1,5 +1,6 @@
 import { and, asc, eq, inArray, notExists, sql, type SQL } from 'drizzle-orm';
 import type { BatchItem } from 'drizzle-orm/batch';
+import { chunks, rowsPerStatement } from '../../db/chunks';
 import type { Db } from '../../db/client';
 import { parseId } from '../../db/ids';
 import { organizationAdmins, organizations, users } from '../../db/schema';
@@ -87,19 +88,23 @@ function scopeCondition(viewer: AuthUser): SQL | undefined {
 async function adminsByOrganization(db: Db, organizationIds: string[]): Promise<Map<string, Option[]>> {
   const map = new Map<string, Option[]>();
   if (!organizationIds.length) return map;
-  const rows = await db
-    .select({
-      organizationId: organizationAdmins.organizationId,
-      id: users.id,
-      email: users.email,
-      firstName: users.firstName,
-      lastName: users.lastName,
-    })
-    .from(organizationAdmins)
-    .innerJoin(users, eq(users.id, organizationAdmins.userId))
-    .where(inArray(organizationAdmins.organizationId, organizationIds))
-    .orderBy(asc(users.firstName), asc(users.lastName), asc(users.id));
-  for (const row of rows) {
+  const pieces = await Promise.all(
+    chunks(organizationIds).map((ids) =>
+      db
+        .select({
+          organizationId: organizationAdmins.organizationId,
+          id: users.id,
+          email: users.email,
+          firstName: users.firstName,
+          lastName: users.lastName,
+        })
+        .from(organizationAdmins)
+        .innerJoin(users, eq(users.id, organizationAdmins.userId))
+        .where(inArray(organizationAdmins.organizationId, ids))
+        .orderBy(asc(users.firstName), asc(users.lastName), asc(users.id)),
+    ),
+  );
+  for (const row of pieces.flat()) {
     const list = map.get(row.organizationId) ?? [];
     list.push({ label: userOptionLabel(row), value: row.id });
     map.set(row.organizationId, list);
@@ -214,17 +219,22 @@ const demoteOrphanedOrgAdmins = (db: Db, userIds: string[]) =>
       ),
     );
 
+/** Admin links as multi-row inserts of at most 90 bound values each (3 per row), for one db.batch. */
+const insertAdminLinks = (db: Db, organizationId: string, userIds: string[]) =>
+  chunks(userIds, rowsPerStatement(3)).map((ids) =>
+    db
+      .insert(organizationAdmins)
+      .values(ids.map((userId) => ({ organizationId, userId })))
+      .onConflictDoNothing(),
+  );
+
 export async function createOrganization(db: Db, input: OrganizationInput & { name: string }): Promise<OrganizationDto> {
   const adminIds = await resolveAdminIds(db, input.admins ?? []);
   const id = crypto.randomUUID();
   const insertOrg = db.insert(organizations).values({ id, ...organizationColumns(input), name: input.name });
   // One batch: the organization, its admin links and the promotions land together or not at all.
   if (adminIds.length) {
-    await db.batch([
-      insertOrg,
-      db.insert(organizationAdmins).values(adminIds.map((userId) => ({ organizationId: id, userId }))),
-      promoteToOrgAdmin(db, adminIds),
-    ]);
+    await db.batch([insertOrg, ...insertAdminLinks(db, id, adminIds), promoteToOrgAdmin(db, adminIds)]);
   } else {
     await insertOrg;
   }
@@ -259,7 +269,7 @@ export async function updateOrganization(db: Db, idParam: string, input: Organiz
       );
     }
     if (added.length) {
-      writes.push(db.insert(organizationAdmins).values(added.map((userId) => ({ organizationId: id, userId }))).onConflictDoNothing());
+      writes.push(...insertAdminLinks(db, id, added));
       writes.push(promoteToOrgAdmin(db, added));
     }
     if (removed.length) writes.push(demoteOrphanedOrgAdmins(db, removed));

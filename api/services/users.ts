@@ -1,4 +1,5 @@
 import { and, desc, eq, exists, inArray, or, sql, type SQL } from 'drizzle-orm';
+import { chunks } from '../../db/chunks';
 import type { Db } from '../../db/client';
 import { parseId } from '../../db/ids';
 import { campaigns, donations, organizationAdmins, users, type UserType } from '../../db/schema';
@@ -78,11 +79,16 @@ function scopeCondition(db: Db, viewer: AuthUser): SQL | undefined {
 async function orgIdsByUser(db: Db, userIds: string[]): Promise<Map<string, string[]>> {
   const map = new Map<string, string[]>();
   if (!userIds.length) return map;
-  const rows = await db
-    .select({ userId: organizationAdmins.userId, organizationId: organizationAdmins.organizationId })
-    .from(organizationAdmins)
-    .where(inArray(organizationAdmins.userId, userIds));
-  for (const row of rows) map.set(row.userId, [...(map.get(row.userId) ?? []), row.organizationId]);
+  // The donor picker asks for up to 1000 users: one IN list per chunk keeps D1 under its parameter limit.
+  const pieces = await Promise.all(
+    chunks(userIds).map((ids) =>
+      db
+        .select({ userId: organizationAdmins.userId, organizationId: organizationAdmins.organizationId })
+        .from(organizationAdmins)
+        .where(inArray(organizationAdmins.userId, ids)),
+    ),
+  );
+  for (const row of pieces.flat()) map.set(row.userId, [...(map.get(row.userId) ?? []), row.organizationId]);
   return map;
 }
 
