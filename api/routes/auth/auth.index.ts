@@ -17,7 +17,14 @@ const name = (field: string) =>
     .nullish()
     .transform((v) => v ?? undefined);
 
-const loginSchema = z.object({
+/** The spec's call table names the emailed code `password`: accepted as an alias of `code`. */
+const passwordAsCode = (body: unknown) => {
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return body;
+  const { password, ...rest } = body as Record<string, unknown>;
+  return rest.code === undefined && password !== undefined ? { ...rest, code: password } : rest;
+};
+
+const loginFields = z.object({
   email: z
     .string({ error: 'Enter your email address' })
     .trim()
@@ -32,6 +39,7 @@ const loginSchema = z.object({
   first_name: name('first_name'),
   last_name: name('last_name'),
 });
+const loginSchema = z.preprocess(passwordAsCode, loginFields);
 
 function authCtx(c: Context<AppEnv>) {
   const { db, config } = c.var;

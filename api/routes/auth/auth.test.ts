@@ -37,6 +37,21 @@ describe(`auth API (${engineName})`, () => {
     return res;
   }
 
+  it('step two accepts the code as `password` (the spec call table names it so), with names for a new account', async () => {
+    const email = uniqueEmail('alias');
+    const ip = uniqueIp();
+    expect((await login({ email }, ip)).status).toBe(200);
+    const wrong = await login({ email, password: '12345', first_name: 'Ada', last_name: 'Lovelace' }, ip);
+    expect(wrong.status).toBe(400);
+    expect(((await wrong.json()) as { message: string }).message).toMatch(/exactly 6 digits/);
+    const res = await login({ email, password: await latestCode(email), first_name: 'Ada', last_name: 'Lovelace' }, ip);
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { token: string; new_user: boolean; user: { name: { first_name: string } } };
+    expect(body.new_user).toBe(true);
+    expect(body.user.name.first_name).toBe('Ada');
+    expect(body.token).toBeTruthy();
+  });
+
   it('step one answers known and unknown addresses with the same status and shape, only new_user differs', async () => {
     const known = await createUser(t.db, { email: uniqueEmail('known') });
     const unknown = uniqueEmail('unknown');
