@@ -74,7 +74,7 @@ export function toUserDto(user: Omit<AuthUser, 'sessionId'>): UserDto {
   };
 }
 
-const minutes = (n: number) => `${n} minute${n === 1 ? '' : 's'}`;
+const minutes = (n: number) => (n > 90 ? `${Math.ceil(n / 60)} hours` : `${n} minute${n === 1 ? '' : 's'}`);
 
 /**
  * Step one. Known and unknown addresses do the same work (look-up, code write, email) and get
@@ -119,6 +119,7 @@ export async function verifyLoginCode(
     db,
     [
       { key: `verify:email:${email}`, rule: AUTH_LIMITS.verifyPerEmail },
+      { key: `verify:email-day:${email}`, rule: AUTH_LIMITS.verifyPerEmailDaily },
       { key: `verify:ip:${ctx.ip}`, rule: AUTH_LIMITS.verifyPerIp },
     ],
     now,

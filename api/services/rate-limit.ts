@@ -12,6 +12,8 @@ export const AUTH_LIMITS = {
   sendPerEmail: { limit: 5, windowMs: 15 * MINUTE },
   sendPerIp: { limit: 20, windowMs: 60 * MINUTE },
   verifyPerEmail: { limit: 10, windowMs: 15 * MINUTE },
+  // Caps guessing over a day too: 10 per 15 minutes alone would allow ~960 guesses a day.
+  verifyPerEmailDaily: { limit: 30, windowMs: 24 * 60 * MINUTE },
   verifyPerIp: { limit: 50, windowMs: 60 * MINUTE },
 } satisfies Record<string, RateRule>;
 
