@@ -44,33 +44,58 @@ export function AdminList({ resource }: { resource: Resource }) {
 
   const title = listTitle(resource, isOrgAdmin(user) ? 'org_admin' : user?.type);
   const addHref = joinPath(pathname, '/add');
+  const denied = state.status === 'error' && (state.error.statusCode === 403 || state.error.statusCode === 401);
   let notice: ReactNode = null;
-  if (state.status === 'error') notice = <Alert>{state.error.message}</Alert>;
+  if (denied) notice = <NoAccess label={config.label} signedOut={state.error.statusCode === 401} />;
+  else if (state.status === 'error') notice = <Alert>{state.error.message}</Alert>;
 
   return (
     <section className="dash-section">
       <PageHeader
         title={title}
         actions={
-          <a className="btn btn-primary dash-btn-sm" href={addHref}>
-            <Icon name="plus" size={16} /> Add
-          </a>
+          denied ? null : (
+            <a className="btn btn-primary dash-btn-sm" href={addHref}>
+              <Icon name="plus" size={16} /> Add
+            </a>
+          )
         }
       />
       {notice}
-      <DataTable
-        caption={title}
-        columns={config.columns}
-        data={rows}
-        loading={state.status === 'loading' || state.status === 'idle'}
-        getRowId={(row) => row._id}
-        onRowClick={(row) => navigate(joinPath(pathname, `/edit/${encodeURIComponent(row._id)}`))}
-        serverPaging={
-          total !== null && Number.isFinite(total)
-            ? { rowCount: total, pagination: paging, onPaginationChange: setPaging }
-            : undefined
-        }
-      />
+      {denied ? null : (
+        <DataTable
+          caption={title}
+          columns={config.columns}
+          data={rows}
+          loading={state.status === 'loading' || state.status === 'idle'}
+          getRowId={(row) => row._id}
+          onRowClick={(row) => navigate(joinPath(pathname, `/edit/${encodeURIComponent(row._id)}`))}
+          serverPaging={
+            total !== null && Number.isFinite(total)
+              ? { rowCount: total, pagination: paging, onPaginationChange: setPaging }
+              : undefined
+          }
+        />
+      )}
     </section>
+  );
+}
+
+/** A 403/401 from the API: say what this account can use instead of showing an empty table. */
+function NoAccess({ label, signedOut }: { label: string; signedOut: boolean }) {
+  if (signedOut) {
+    return (
+      <Alert tone="info">
+        Your sign-in has expired. Please <a href="/dashboard/overview">sign in again</a> to see {label.toLowerCase()}.
+      </Alert>
+    );
+  }
+  return (
+    <Alert tone="info">
+      <p className="dash-alert-title">Sorry, {label.toLowerCase()} are only available to admins.</p>
+      <p>
+        You can still see <a href="/dashboard/donations/me">your donations</a> and <a href="/dashboard/donors/edit/me">your details</a>.
+      </p>
+    </Alert>
   );
 }
