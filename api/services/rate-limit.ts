@@ -17,6 +17,12 @@ export const AUTH_LIMITS = {
   verifyPerIp: { limit: 50, windowMs: 60 * MINUTE },
 } satisfies Record<string, RateRule>;
 
+/** Anonymous checkouts create rows and provider objects: bounded per donor email and per client. */
+export const CHECKOUT_LIMITS = {
+  perEmail: { limit: 10, windowMs: 15 * MINUTE },
+  perIp: { limit: 30, windowMs: 15 * MINUTE },
+} satisfies Record<string, RateRule>;
+
 export type RateResult = { allowed: boolean; count: number; retryAfterSeconds: number };
 
 /**

@@ -1,7 +1,9 @@
+import type { Context } from 'hono';
 import type Stripe from 'stripe';
 import { z } from 'zod';
 import { createRouter, errorBody } from '../../lib/create-app';
 import { badRequest, HttpError, notFound } from '../../lib/errors';
+import type { AppEnv } from '../../lib/types';
 import { readJson } from '../../lib/validate';
 import {
   createGiftAidDeclaration,
@@ -19,6 +21,7 @@ import {
   type Donor,
 } from '../../services/donations';
 import { findDonationByPaymentIntent } from '../../services/donations-record';
+import { CHECKOUT_LIMITS, enforceRateLimits, RateLimitError } from '../../services/rate-limit';
 import { EMAIL_PATTERN, MAX_DONATION_PENCE, MIN_DONATION_PENCE } from '../../services/gift-aid';
 import { createStripe, intentIdFromClientSecret } from '../../services/stripe';
 import { demoClientSecret, demoFailureEvent, demoSuccessEvent, newDemoId, verifyDemoClientSecret, DEMO_DECLINE_MESSAGE } from '../../services/stripe-demo';
@@ -87,6 +90,24 @@ async function findStripePrice(stripe: Stripe, id: string): Promise<MonthlyPrice
 }
 
 /** Demo payments record gifts nobody paid for: a production server without Stripe keys takes none. */
+/**
+ * Per email always; per address only behind Cloudflare (cf-connecting-ip), since local servers
+ * and tests have no client address to tell callers apart.
+ */
+async function throttleCheckout(c: Context<AppEnv>, email: string) {
+  const ip = c.req.header('cf-connecting-ip')?.trim().slice(0, 64);
+  const checks = [{ key: `checkout:email:${email}`, rule: CHECKOUT_LIMITS.perEmail }];
+  if (ip) checks.push({ key: `checkout:ip:${ip}`, rule: CHECKOUT_LIMITS.perIp });
+  try {
+    await enforceRateLimits(c.var.db, checks, new Date(), (wait) =>
+      `Too many donation attempts. Please wait ${wait} minute${wait === 1 ? '' : 's'} and try again.`,
+    );
+  } catch (err) {
+    if (err instanceof RateLimitError) c.header('Retry-After', String(err.retryAfterSeconds));
+    throw err;
+  }
+}
+
 const paymentsNotConfigured = () => new HttpError(503, 'Card payments are not configured');
 
 function providerError(error: unknown): HttpError {
@@ -117,6 +138,7 @@ export const stripeRouter = createRouter()
     const signedIn = c.var.user;
     const email = signedIn?.email ?? body.email?.toLowerCase();
     if (!email || !EMAIL_PATTERN.test(email)) throw badRequest('email: enter a valid email address, like name@example.com');
+    await throttleCheckout(c, email);
 
     // Validate everything before anything is stored or sent to Stripe.
     const target = await resolveDonationTarget(db, body.campaign_id, body.appeal_id);

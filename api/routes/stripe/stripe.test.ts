@@ -275,3 +275,32 @@ describe(`Payments without Stripe keys by APP_ENV (${engineName})`, () => {
     expect(await confirm.json()).toEqual({ status: 'succeeded' });
   });
 });
+
+describe(`POST /api/stripe/client_secret is throttled (${engineName})`, () => {
+  const start = (campaignId: string, email: string, headers: Record<string, string> = {}) =>
+    t.request('/api/stripe/client_secret', { method: 'POST', json: { email, amount: 500, campaign_id: campaignId }, headers });
+
+  it('allows 10 checkouts per email in 15 minutes, then answers 429 with Retry-After and stores nothing', async () => {
+    const campaign = await createCampaign(t.db);
+    const email = `busy.${crypto.randomUUID().slice(0, 8)}@example.com`;
+    for (let i = 0; i < 10; i++) expect((await start(campaign.id, email)).status).toBe(200);
+    const blocked = await start(campaign.id, email.toUpperCase());
+    expect(blocked.status).toBe(429);
+    expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(((await blocked.json()) as any).message).toMatch(/^Too many donation attempts\. Please wait \d+ minutes? and try again\.$/);
+    expect(await t.db.select().from(donations).where(eq(donations.campaignId, campaign.id))).toHaveLength(10);
+    expect((await start(campaign.id, `other.${email}`)).status).toBe(200);
+  });
+
+  it('allows 30 per client address behind Cloudflare, and does not count callers without one', async () => {
+    const campaign = await createCampaign(t.db);
+    const ip = `198.51.100.${Math.floor(Math.random() * 250) + 1}`;
+    const stamp = crypto.randomUUID().slice(0, 8);
+    for (let i = 0; i < 30; i++) expect((await start(campaign.id, `ip${i}.${stamp}@example.com`, { 'cf-connecting-ip': ip })).status).toBe(200);
+    const blocked = await start(campaign.id, `ip-last.${stamp}@example.com`, { 'cf-connecting-ip': ip });
+    expect(blocked.status).toBe(429);
+    expect(blocked.headers.get('retry-after')).toBeTruthy();
+    expect((await start(campaign.id, `ip-other.${stamp}@example.com`, { 'cf-connecting-ip': `${ip}0` })).status).toBe(200);
+    for (let i = 0; i < 31; i++) expect((await start(campaign.id, `noip${i}.${stamp}@example.com`)).status).toBe(200);
+  });
+});
