@@ -13,7 +13,6 @@ import {
   insertPendingDonation,
   listLocalPrices,
   parseGiftAid,
-  type MonthlyPrice,
   type PendingDonation,
   resolveDonationTarget,
   saveStripeCustomerId,
@@ -69,27 +68,6 @@ const demoConfirmBody = z.object({
   card: z.enum(['success', 'decline']).optional(),
 });
 
-/** Stripe's monthly GBP prices, cheapest first. */
-async function listStripePrices(stripe: Stripe): Promise<MonthlyPrice[]> {
-  const list = await stripe.prices.list({ active: true, type: 'recurring', currency: 'gbp', limit: 100 });
-  return list.data
-    .filter((price) => price.recurring?.interval === 'month' && typeof price.unit_amount === 'number')
-    .map((price) => ({ id: price.id, unit_amount: price.unit_amount!, currency: price.currency, recurring: { interval: 'month' as const } }))
-    .sort((a, b) => a.unit_amount - b.unit_amount || a.id.localeCompare(b.id));
-}
-
-async function findStripePrice(stripe: Stripe, id: string): Promise<MonthlyPrice | null> {
-  try {
-    const price = await stripe.prices.retrieve(id);
-    const ok = price.active && price.currency === 'gbp' && price.recurring?.interval === 'month' && typeof price.unit_amount === 'number';
-    return ok ? { id: price.id, unit_amount: price.unit_amount!, currency: 'gbp', recurring: { interval: 'month' } } : null;
-  } catch (error) {
-    if ((error as { statusCode?: number }).statusCode === 404) return null;
-    throw providerError(error);
-  }
-}
-
-/** Demo payments record gifts nobody paid for: a production server without Stripe keys takes none. */
 /**
  * Per email always; per address only behind Cloudflare (cf-connecting-ip), since local servers
  * and tests have no client address to tell callers apart.
@@ -122,15 +100,9 @@ async function ensureCustomer(stripe: Stripe, db: Parameters<typeof saveStripeCu
 }
 
 export const stripeRouter = createRouter()
-  .get('/stripe/subscriptions', async (c) => {
-    const stripe = createStripe(c.var.config);
-    if (!stripe) return c.json(await listLocalPrices(c.var.db));
-    try {
-      return c.json(await listStripePrices(stripe));
-    } catch (error) {
-      throw providerError(error);
-    }
-  })
+  // The offered plans are the active rows of the local prices table in both modes (README: the
+  // Stripe Prices we sell are mirrored there), so no other Price in the Stripe account can be used.
+  .get('/stripe/subscriptions', async (c) => c.json(await listLocalPrices(c.var.db)))
   .post('/stripe/client_secret', async (c) => {
     if (c.var.config.production && !c.var.config.stripeSecretKey) throw paymentsNotConfigured();
     const body = await readJson(c, clientSecretBody);
@@ -145,10 +117,12 @@ export const stripeRouter = createRouter()
     const stripe = createStripe(c.var.config);
     const monthly = body.price !== undefined;
     let amount = body.amount ?? 0;
+    let priceId = '';
     if (monthly) {
-      const price = stripe ? await findStripePrice(stripe, body.price!) : await findLocalPrice(db, body.price!);
+      const price = await findLocalPrice(db, body.price!);
       if (!price) throw badRequest('price: unknown monthly price; choose one of the amounts offered');
       amount = price.unit_amount;
+      priceId = price.id;
     }
 
     const giftAid = body.giftAid && body.gift_aid ? parseGiftAid(body.gift_aid) : null;
@@ -186,7 +160,7 @@ export const stripeRouter = createRouter()
           const subscription = await stripe.subscriptions.create(
             {
               customer,
-              items: [{ price: body.price! }],
+              items: [{ price: priceId }],
               payment_behavior: 'default_incomplete',
               payment_settings: { save_default_payment_method: 'on_subscription' },
               metadata,

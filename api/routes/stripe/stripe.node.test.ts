@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { donations, users } from '../../../db/schema';
+import { donations, prices, users } from '../../../db/schema';
 import { createAppeal, createCampaign } from '../../../tests/factories';
 import { chargeRefunded, invoicePaid, paymentIntentSucceeded, sendEvent, WEBHOOK_SECRET } from '../../../tests/fixtures/stripe/events';
 import { startStripeFake, type StripeFake } from '../../../tests/mocks/stripe-fake';
@@ -17,12 +17,21 @@ beforeAll(async () => {
   fake.addPrice('price_monthly_1000', 1000);
   fake.addPrice('price_usd', 1000, { currency: 'usd' });
   fake.addPrice('price_yearly', 1000, { interval: 'year' });
+  // A monthly GBP Price in the Stripe account that the charity does not offer (not mirrored locally).
+  fake.addPrice('price_not_offered', 100);
   t = await setupTestApp({
     STRIPE_SECRET_KEY: 'sk_test_fake',
     STRIPE_PUBLISHABLE_KEY: 'pk_test_fake',
     STRIPE_API_BASE: fake.url,
     STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
   });
+  // The prices we offer are mirrored in the local table (README), which is what the API lists.
+  await t.db.insert(prices).values([
+    { id: 'price_monthly_2500', unitAmount: 2500 },
+    { id: 'price_monthly_500', unitAmount: 500 },
+    { id: 'price_monthly_1000', unitAmount: 1000 },
+    { id: 'price_monthly_retired', unitAmount: 300, active: false },
+  ]);
 });
 afterAll(() => fake.close());
 
@@ -116,16 +125,18 @@ describe('POST /api/stripe/client_secret with Stripe', () => {
     expect(await w.total()).toBe(3300);
   });
 
-  it('lists Stripe\'s monthly GBP prices cheapest first', async () => {
+  it('lists the active mirrored prices cheapest first, without asking Stripe', async () => {
+    const before = fake.requests.length;
     const list = (await (await t.request('/api/stripe/subscriptions')).json()) as any[];
     expect(list.map((p) => p.id)).toEqual(['price_monthly_500', 'price_monthly_1000', 'price_monthly_2500']);
     expect(list[0]).toEqual({ id: 'price_monthly_500', unit_amount: 500, currency: 'gbp', recurring: { interval: 'month' } });
+    expect(fake.requests.length).toBe(before);
   });
 
-  it('rejects unknown, non-GBP and non-monthly prices with 400 and creates nothing', async () => {
+  it('rejects prices that are not offered (unknown, retired, or only in the Stripe account) with 400 and creates nothing', async () => {
     const w = await world();
     const before = fake.requests.filter((r) => r.method === 'POST').length;
-    for (const price of ['price_missing', 'price_usd', 'price_yearly']) {
+    for (const price of ['price_missing', 'price_usd', 'price_yearly', 'price_not_offered', 'price_monthly_retired']) {
       const res = await w.start({ price });
       expect(res.status).toBe(400);
       expect(((await res.json()) as any).message).toMatch(/price: unknown monthly price/);
