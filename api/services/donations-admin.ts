@@ -178,6 +178,10 @@ const londonDay = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/London', 
 export function parseDonationDate(value: string, now = new Date()): Date {
   const date = new Date(DATE_ONLY.test(value) ? `${value}T00:00:00.000Z` : value);
   if (Number.isNaN(date.getTime())) throw badRequest('date: Enter a date like 2025-03-31');
+  // Date.parse rolls 2025-02-31 over to March 3rd; a day must name itself.
+  if (DATE_ONLY.test(value) && date.toISOString().slice(0, 10) !== value) {
+    throw badRequest(`date: ${value} is not a real calendar date; enter a date like 2025-03-31`);
+  }
   // A day's grace so a gift dated "today" anywhere in the world is accepted.
   if (date.getTime() < EARLIEST || date.getTime() > now.getTime() + 24 * 60 * 60 * 1000) {
     throw badRequest('date: Enter a date between 2000-01-01 and today');

@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { createAppeal, createCampaign, createDonation, createSession, createUser } from '../../../tests/factories';
+import { engineName, setupTestApp } from '../../../tests/setup/test-app';
+
+describe(`manual donation dates must be real days (${engineName})`, () => {
+  it('refuses 2025-02-31 and 2025-13-01 with 400 and keeps the stored date; accepts 2024-02-29', async () => {
+    const t = await setupTestApp();
+    const admin = await createUser(t.db, { type: 'admin' });
+    const token = await createSession(t.db, admin.id);
+    const campaign = await createCampaign(t.db);
+    const appeal = await createAppeal(t.db, campaign.id);
+    const gift = await createDonation(t.db, { donorId: admin.id, campaignId: campaign.id, appealId: appeal.id, date: new Date('2025-01-15T00:00:00Z') });
+
+    for (const date of ['2025-02-31', '2025-13-01', '2023-02-29']) {
+      const res = await t.request(`/api/donations/${gift.id}`, { method: 'PUT', token, json: { date } });
+      expect(res.status).toBe(400);
+      expect(((await res.json()) as { message: string }).message).toMatch(/^date: /);
+      const created = await t.request('/api/donations', { method: 'POST', token, json: { donor: admin.id, amount: 500, date, campaign: campaign.id, appeal: appeal.id } });
+      expect(created.status).toBe(400);
+    }
+    const stored = (await (await t.request(`/api/donations/${gift.id}`, { token })).json()) as { date: string };
+    expect(stored.date).toBe('2025-01-15T00:00:00.000Z');
+
+    const leap = await t.request(`/api/donations/${gift.id}`, { method: 'PUT', token, json: { date: '2024-02-29' } });
+    expect(leap.status).toBe(200);
+    expect(((await leap.json()) as { date: string }).date).toBe('2024-02-29T00:00:00.000Z');
+  });
+});
