@@ -204,3 +204,166 @@ test('donations list shows pounds, the donor cell opens the donor, and the theme
   await page.getByRole('radio', { name: 'light theme' }).click();
   await expect(page.locator('html')).toHaveAttribute('data-theme', 'light');
 });
+
+/** Calls the API as a signed-in user (test setup only; the screens under test make their own calls). */
+async function apiAs(request: APIRequestContext, email: string, method: 'get' | 'post', path: string, data?: unknown) {
+  const res = await request[method](path, { headers: { authorization: `Bearer ${await tokenFor(request, email)}` }, data });
+  expect(res.ok(), `${method} ${path}: ${res.status()}`).toBe(true);
+  return res.json();
+}
+
+const unique = () => `${Date.now()}${Math.floor(Math.random() * 1000)}`;
+
+type Created = { _id: string; short_id: string; title: string };
+
+/** A campaign (and optionally an appeal under it) of this test's own, reusing a seeded demo image. */
+async function createCampaign(request: APIRequestContext, fields: { title: string; status?: string; campaign_id?: string }): Promise<Created> {
+  const [seeded] = await (await request.get('/api/campaigns?limit=1')).json();
+  const images = seeded.images.map(({ Key, name, size, type }: { Key: string; name: string; size: number; type: string }) => ({ Key, name, size, type }));
+  return apiAs(request, ADMIN, 'post', '/api/campaigns', {
+    description: 'Made by the dashboard browser tests.',
+    story: 'Made for the test.',
+    goal: 50_000,
+    organization_id: fields.campaign_id ? undefined : seeded.organization_id,
+    images,
+    ...fields,
+  });
+}
+
+test('an admin adds a donor: Save waits for the required fields, phone is formatted, email is read-only on edit, Cancel goes back', async ({ page, request }) => {
+  await openAs(page, request, ADMIN, '/dashboard/donors');
+  await page.getByRole('link', { name: 'Add' }).click();
+  await expect(page).toHaveURL(/\/dashboard\/donors\/add$/);
+  await expect(page.getByRole('heading', { level: 1, name: 'Add Donor' })).toBeVisible();
+
+  const id = unique();
+  const first = `Ada${id}`;
+  const email = `ada.${id}@example.org`;
+  const save = page.getByRole('button', { name: 'Save' });
+  await expect(save).toBeDisabled();
+  await page.getByLabel('First name').fill(first);
+  await expect(save).toBeDisabled();
+  await page.getByLabel('Last name').fill('Lovelace');
+  await expect(save).toBeDisabled();
+  await page.getByLabel('Email').fill(email);
+  await expect(save).toBeEnabled();
+  // Eleven digits typed: ten are kept, shown as (xxx) xxx-xxxx.
+  await page.getByLabel('Phone').pressSequentially('07700900123');
+  await expect(page.getByLabel('Phone')).toHaveValue('(077) 009-0012');
+  await page.getByLabel('City').fill('Leeds');
+  await save.click();
+
+  await expect(page).toHaveURL(/\/dashboard\/donors$/);
+  const row = page.getByRole('row').filter({ hasText: email });
+  await expect(row).toContainText(first);
+  await row.click();
+  await expect(page).toHaveURL(/\/dashboard\/donors\/edit\/[0-9a-f-]+$/);
+  await expect(page.getByRole('heading', { level: 1, name: 'Edit Donor' })).toBeVisible();
+  await expect(page.getByLabel('Email')).toHaveValue(email);
+  await expect(page.getByLabel('Email')).toHaveAttribute('readonly', '');
+  await expect(page.getByLabel('Phone')).toHaveValue('(077) 009-0012');
+  await expect(page.getByLabel('Last name')).toHaveValue('Lovelace');
+  await expect(page.getByLabel('City')).toHaveValue('Leeds');
+
+  // Cancel goes back to where the user came from (the list), keeping nothing typed.
+  await page.getByLabel('Last name').fill('Byron');
+  await page.getByRole('button', { name: 'Cancel' }).click();
+  await expect(page).toHaveURL(/\/dashboard\/donors$/);
+  await expect(page.getByRole('heading', { level: 1, name: 'All Donors' })).toBeVisible();
+  const saved = (await apiAs(request, ADMIN, 'get', `/api/users?search=${encodeURIComponent(email)}`)) as { name: { last_name: string }; phone: string }[];
+  expect(saved).toHaveLength(1);
+  expect(saved[0]).toMatchObject({ name: { last_name: 'Lovelace' }, phone: '0770090012' });
+});
+
+test('an unknown donor id shows Donor Not Found', async ({ page, request }) => {
+  await openAs(page, request, ADMIN, '/dashboard/donors/edit/00000000-0000-4000-8000-000000000000');
+  await expect(page.getByRole('heading', { level: 1, name: 'Donor Not Found' })).toBeVisible();
+});
+
+test('an admin records a manual donation in pounds; it shows in the list and in the appeal total on the public page', async ({ page, request }) => {
+  const id = unique();
+  const campaign = await createCampaign(request, { title: `Manual gifts campaign ${id}` });
+  const appeal = await createCampaign(request, { title: `Manual gifts appeal ${id}`, campaign_id: campaign._id });
+  const donorEmail = `grace.${id}@example.org`;
+  await apiAs(request, ADMIN, 'post', '/api/users', { name: { first_name: `Grace${id}`, last_name: 'Hopper' }, email: donorEmail });
+
+  await openAs(page, request, ADMIN, '/dashboard/donations');
+  await page.getByRole('link', { name: 'Add' }).click();
+  await expect(page).toHaveURL(/\/dashboard\/donations\/add$/);
+  await expect(page.getByRole('heading', { level: 1, name: 'Add Donation' })).toBeVisible();
+  const save = page.getByRole('button', { name: 'Save' });
+  const appealSelect = page.getByRole('combobox', { name: 'Appeal' });
+  await expect(save).toBeDisabled();
+  await expect(appealSelect).toBeDisabled();
+
+  await page.getByRole('combobox', { name: 'Donor' }).selectOption({ label: `Grace${id} Hopper (${donorEmail})` });
+  await page.getByLabel('Amount (£)').fill('12.34');
+  const today = new Date().toISOString().slice(0, 10);
+  await page.getByLabel('Date').fill(today);
+  await expect(save).toBeDisabled();
+  await page.getByRole('combobox', { name: 'Campaign' }).selectOption({ label: campaign.title });
+  // The appeal list is the chosen campaign's appeals only.
+  await expect(appealSelect).toBeEnabled();
+  await expect(appealSelect.locator('option')).toHaveText(['Select an appeal', appeal.title]);
+  await expect(save).toBeDisabled();
+  await appealSelect.selectOption({ label: appeal.title });
+  await expect(save).toBeEnabled();
+  await save.click();
+
+  await expect(page).toHaveURL(/\/dashboard\/donations$/);
+  await page.getByRole('navigation', { name: 'Table pages' }).getByLabel('Rows per page').selectOption('50');
+  const row = page.getByRole('row').filter({ hasText: `Grace${id} Hopper` });
+  await expect(row).toHaveCount(1);
+  await expect(row).toContainText('£12.34');
+  await expect(row).toContainText(campaign.title);
+
+  await page.goto(`/appeals/${appeal.short_id}`);
+  await expect(page.getByRole('heading', { level: 1, name: appeal.title })).toBeVisible();
+  await expect(page.locator('.detail-raised')).toHaveText('£12.34 raised of £500');
+});
+
+test('the campaign list status filter: drafts only for admins', async ({ page, request }) => {
+  const id = unique();
+  const draft = await createCampaign(request, { title: `Draft campaign ${id}`, status: 'draft' });
+  const approved = await createCampaign(request, { title: `Approved campaign ${id}` });
+  // The seed's draft appeals (the oldest drafts; other specs only add newer items).
+  const seededDrafts = ((await apiAs(request, ADMIN, 'get', '/api/appeals?status=draft&limit=100')) as Created[]).slice(-2);
+  expect(seededDrafts).toHaveLength(2);
+
+  await openAs(page, request, ADMIN, '/dashboard/active-campaigns');
+  await expect(page.getByRole('heading', { level: 1, name: 'Active Campaigns' })).toBeVisible();
+  const status = page.getByRole('combobox', { name: 'Status' });
+  await expect(status).toHaveValue('approved');
+  await expect(page.getByRole('heading', { name: approved.title })).toBeVisible();
+  await expect(page.getByRole('heading', { name: draft.title })).toHaveCount(0);
+  await status.selectOption('draft');
+  await expect(page.getByRole('heading', { name: draft.title })).toBeVisible();
+  await expect(page.getByRole('heading', { name: approved.title })).toHaveCount(0);
+
+  await page.goto('/dashboard/active-appeals');
+  await page.getByRole('combobox', { name: 'Status' }).selectOption('draft');
+  for (const item of seededDrafts) await expect(page.getByRole('heading', { name: item.title })).toBeVisible();
+
+  // A donor gets no status selector and never sees drafts (the donor's token is set last, so it wins).
+  await openAs(page, request, DONOR, '/dashboard/active-appeals');
+  await expect(page.getByRole('heading', { level: 1, name: 'Active Appeals' })).toBeVisible();
+  await expect(page.locator('.dash-card-grid')).toBeVisible();
+  await expect(page.getByRole('combobox', { name: 'Status' })).toHaveCount(0);
+  for (const item of seededDrafts) await expect(page.getByRole('heading', { name: item.title })).toHaveCount(0);
+  await page.goto('/dashboard/active-campaigns');
+  await expect(page.getByRole('heading', { name: approved.title })).toBeVisible();
+  await expect(page.getByRole('heading', { name: draft.title })).toHaveCount(0);
+});
+
+test('a donor opening the donors list gets no admin data: the API answers 403 and the screen says so politely', async ({ page, request }) => {
+  const answer = page.waitForResponse((res) => new URL(res.url()).pathname === '/api/users');
+  await openAs(page, request, DONOR, '/dashboard/donors');
+  expect((await answer).status()).toBe(403);
+  await expect(page.getByRole('heading', { level: 1, name: 'All Donors' })).toBeVisible();
+  const notice = page.getByRole('status').filter({ hasText: 'only available to admins' });
+  await expect(notice).toContainText('Sorry, donors are only available to admins.');
+  await expect(notice.getByRole('link', { name: 'your donations' })).toHaveAttribute('href', '/dashboard/donations/me');
+  await expect(page.getByRole('table')).toHaveCount(0);
+  await expect(page.getByRole('link', { name: 'Add' })).toHaveCount(0);
+  await expect(page.getByRole('alert')).toHaveCount(0);
+});
