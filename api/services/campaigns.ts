@@ -17,6 +17,8 @@ const countFor = (kind: 'campaign_id' | 'appeal_id') =>
     where d.${kind} = campaigns.id and d.status in ('succeeded', 'refunded'))`);
 
 const creator = alias(users, 'creator');
+/** An appeal's parent campaign, joined so that lists can hide appeals of hidden campaigns. */
+const parent = alias(campaigns, 'parent');
 
 const campaignColumns = {
   row: campaigns,
@@ -79,6 +81,18 @@ function statusCondition(viewer: AuthUser | null, status: CampaignStatus | 'all'
   return eq(campaigns.status, 'approved');
 }
 
+/** Whether a viewer may see a parent campaign's appeals: admins always, org admins their own, others approved. */
+function parentCondition(viewer: AuthUser | null): SQL | undefined {
+  if (viewer?.type === 'admin') return undefined;
+  const own = viewer?.type === 'org_admin' && viewer.orgIds.length ? inArray(parent.organizationId, viewer.orgIds) : undefined;
+  return or(isNull(campaigns.campaignId), eq(parent.status, 'approved'), own);
+}
+
+function canSeeAppealsOf(parentRow: { status: CampaignStatus; organizationId: string | null }, viewer: AuthUser | null): boolean {
+  if (parentRow.status === 'approved' || viewer?.type === 'admin') return true;
+  return viewer?.type === 'org_admin' && parentRow.organizationId !== null && viewer.orgIds.includes(parentRow.organizationId);
+}
+
 export type ListOptions = {
   kind: 'campaign' | 'appeal';
   parentId?: string;
@@ -96,6 +110,7 @@ export async function listCampaigns(db: Db, options: ListOptions): Promise<Campa
     .select(campaignColumns)
     .from(campaigns)
     .leftJoin(creator, eq(creator.id, campaigns.createdBy))
+    .leftJoin(parent, eq(parent.id, campaigns.campaignId))
     .where(and(...conditions))
     .orderBy(desc(campaigns.createdAt), asc(campaigns.id))
     .limit(limit)
@@ -108,6 +123,7 @@ function listConditions(options: Omit<ListOptions, 'limit' | 'offset'>): (SQL | 
     options.kind === 'campaign' ? isNull(campaigns.campaignId) : isNotNull(campaigns.campaignId),
     options.parentId ? eq(campaigns.campaignId, options.parentId) : undefined,
     statusCondition(options.viewer, options.status),
+    parentCondition(options.viewer),
     options.excludeId ? sql`${campaigns.id} <> ${options.excludeId}` : undefined,
   ];
 }
@@ -117,6 +133,7 @@ export async function countCampaigns(db: Db, options: Omit<ListOptions, 'limit' 
   const [row] = await db
     .select({ n: sql<number>`count(*)` })
     .from(campaigns)
+    .leftJoin(parent, eq(parent.id, campaigns.campaignId))
     .where(and(...listConditions(options)));
   return Number(row?.n ?? 0);
 }
@@ -137,13 +154,16 @@ export async function getCampaign(db: Db, idOrShort: string, viewer: AuthUser | 
   const id = parseId(idOrShort);
   if (!id) return null;
   const [row] = await db
-    .select(campaignColumns)
+    .select({ ...campaignColumns, parentStatus: parent.status, parentOrganizationId: parent.organizationId })
     .from(campaigns)
     .leftJoin(creator, eq(creator.id, campaigns.createdBy))
+    .leftJoin(parent, eq(parent.id, campaigns.campaignId))
     .where(eq(campaigns.id, id))
     .limit(1);
   if (!row) return null;
   if (!canView(row.row, viewer)) return null;
+  // An appeal of a draft or deleted campaign is hidden with it.
+  if (row.parentStatus && !canSeeAppealsOf({ status: row.parentStatus, organizationId: row.parentOrganizationId }, viewer)) return null;
   return toCampaignDto(row);
 }
 

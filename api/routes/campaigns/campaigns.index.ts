@@ -35,7 +35,8 @@ export const campaignsRouter = createRouter()
   .get('/campaigns/:id/appeals', async (c) => {
     const query = readQuery(c, listQuery);
     const campaign = await getCampaign(c.var.db, c.req.param('id'), c.var.user);
-    if (!campaign) throw notFound('Campaign not found');
+    // An appeal has no appeals of its own.
+    if (!campaign || campaign.kind !== 'campaign') throw notFound('Campaign not found');
     return c.json(
       await listCampaigns(c.var.db, { kind: 'appeal', parentId: campaign._id, ...paging(query), viewer: c.var.user }),
     );

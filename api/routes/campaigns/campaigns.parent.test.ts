@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { addOrganizationAdmin, createAppeal, createCampaign, createOrganization, createSession, createUser } from '../../../tests/factories';
+import { engineName, setupTestApp } from '../../../tests/setup/test-app';
+import { countCampaigns, getCampaign, listCampaigns } from '../../services/campaigns';
+
+describe(`appeals are hidden with their parent campaign (${engineName})`, () => {
+  it('shows appeals of a draft or deleted campaign only to admins and its organization admins', async () => {
+    const t = await setupTestApp();
+    const org = await createOrganization(t.db);
+    const draftParent = await createCampaign(t.db, { status: 'draft', organizationId: org.id });
+    const deletedParent = await createCampaign(t.db, { status: 'deleted', organizationId: org.id });
+    const openParent = await createCampaign(t.db, { organizationId: org.id });
+    const hidden = await createAppeal(t.db, draftParent.id, { organizationId: org.id });
+    const hiddenToo = await createAppeal(t.db, deletedParent.id, { organizationId: org.id });
+    const shown = await createAppeal(t.db, openParent.id, { organizationId: org.id });
+
+    const donorToken = await createSession(t.db, (await createUser(t.db)).id);
+    const adminToken = await createSession(t.db, (await createUser(t.db, { type: 'admin' })).id);
+    const orgAdmin = await createUser(t.db, { type: 'org_admin' });
+    await addOrganizationAdmin(t.db, org.id, orgAdmin.id);
+    const orgAdminToken = await createSession(t.db, orgAdmin.id);
+    const otherOrgAdmin = await createUser(t.db, { type: 'org_admin' });
+    await addOrganizationAdmin(t.db, (await createOrganization(t.db)).id, otherOrgAdmin.id);
+    const otherOrgAdminToken = await createSession(t.db, otherOrgAdmin.id);
+
+    const listed = async (token?: string) =>
+      ((await (await t.request('/api/appeals?limit=100', { token })).json()) as { _id: string }[]).map((a) => a._id);
+
+    for (const token of [undefined, donorToken, otherOrgAdminToken]) {
+      const ids = await listed(token);
+      expect(ids).toContain(shown.id);
+      expect(ids).not.toContain(hidden.id);
+      expect(ids).not.toContain(hiddenToo.id);
+      expect((await t.request(`/api/appeals/${hidden.id}`, { token })).status).toBe(404);
+      expect((await t.request(`/api/appeals/${hiddenToo.id}`, { token })).status).toBe(404);
+      expect((await t.request(`/api/appeals/${shown.id}`, { token })).status).toBe(200);
+    }
+    for (const token of [adminToken, orgAdminToken]) {
+      expect(await listed(token)).toContain(hidden.id);
+      expect((await t.request(`/api/appeals/${hidden.id}`, { token })).status).toBe(200);
+      const children = await t.request(`/api/campaigns/${draftParent.id}/appeals`, { token });
+      expect(((await children.json()) as { _id: string }[]).map((a) => a._id)).toEqual([hidden.id]);
+    }
+
+    // The public pages use the same services with no viewer.
+    expect(await getCampaign(t.db, hidden.id, null)).toBeNull();
+    const publicList = await listCampaigns(t.db, { kind: 'appeal', viewer: null, limit: 100 });
+    expect(publicList.map((a) => a._id)).not.toContain(hidden.id);
+    expect(await countCampaigns(t.db, { kind: 'appeal', viewer: null })).toBe(publicList.length);
+  });
+
+  it('answers 404 for the appeals of an appeal', async () => {
+    const t = await setupTestApp();
+    const campaign = await createCampaign(t.db);
+    const appeal = await createAppeal(t.db, campaign.id);
+    const res = await t.request(`/api/campaigns/${appeal.id}/appeals`);
+    expect(res.status).toBe(404);
+    expect(await res.json()).toEqual({ statusCode: 404, message: 'Campaign not found' });
+    expect((await t.request(`/api/campaigns/${campaign.id}/appeals`)).status).toBe(200);
+  });
+});
