@@ -1,5 +1,5 @@
 import { useStore } from '@nanostores/react';
-import { useId } from 'react';
+import { useId, type KeyboardEvent } from 'react';
 import { $isMobile, $loading, $mobileSidebarOpen, $sidebarOpen, $theme, setTheme, THEMES, toggleSidebar, type Theme } from '../stores/dashboard';
 import { $dashUser, logout } from './session';
 import { Icon } from './ui/icons';
@@ -9,13 +9,32 @@ const THEME_ICON = { light: 'sun', dark: 'moon', system: 'monitor' } as const;
 function ThemeSwitcher() {
   const theme = useStore($theme);
   const id = useId();
+  // Radio group keyboard pattern: one tab stop, arrow keys move the choice.
+  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
+    const step = e.key === 'ArrowRight' || e.key === 'ArrowDown' ? 1 : e.key === 'ArrowLeft' || e.key === 'ArrowUp' ? -1 : 0;
+    if (!step) return;
+    e.preventDefault();
+    const next = THEMES[(THEMES.indexOf(theme) + step + THEMES.length) % THEMES.length];
+    setTheme(next);
+    e.currentTarget.querySelector<HTMLElement>(`[data-theme-choice="${next}"]`)?.focus();
+  };
   return (
-    <div className="dash-theme" role="radiogroup" aria-labelledby={id}>
+    <div className="dash-theme" role="radiogroup" aria-labelledby={id} onKeyDown={onKeyDown}>
       <span id={id} className="visually-hidden">
         Theme
       </span>
       {THEMES.map((t: Theme) => (
-        <button key={t} type="button" role="radio" aria-checked={theme === t} className="dash-theme-btn" onClick={() => setTheme(t)} title={`${t[0].toUpperCase()}${t.slice(1)} theme`}>
+        <button
+          key={t}
+          type="button"
+          role="radio"
+          aria-checked={theme === t}
+          tabIndex={theme === t ? 0 : -1}
+          data-theme-choice={t}
+          className="dash-theme-btn"
+          onClick={() => setTheme(t)}
+          title={`${t[0].toUpperCase()}${t.slice(1)} theme`}
+        >
           <Icon name={THEME_ICON[t]} size={16} />
           <span className="visually-hidden">{t} theme</span>
         </button>

@@ -203,6 +203,14 @@ test('donations list shows pounds, the donor cell opens the donor, and the theme
   await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
   await page.getByRole('radio', { name: 'light theme' }).click();
   await expect(page.locator('html')).toHaveAttribute('data-theme', 'light');
+  // Radio group keyboard pattern: arrows move the choice and the focus; only the checked one is a tab stop.
+  await page.keyboard.press('ArrowRight');
+  await expect(page.getByRole('radio', { name: 'dark theme' })).toBeFocused();
+  await expect(page.getByRole('radio', { name: 'dark theme' })).toHaveAttribute('aria-checked', 'true');
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
+  await expect(page.getByRole('radio', { name: 'light theme' })).toHaveAttribute('tabindex', '-1');
+  await page.keyboard.press('ArrowLeft');
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'light');
 });
 
 /** Calls the API as a signed-in user (test setup only; the screens under test make their own calls). */
