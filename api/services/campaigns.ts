@@ -12,9 +12,10 @@ export const DEFAULT_PAGE_SIZE = 30;
 const raisedFor = (kind: 'campaign_id' | 'appeal_id') =>
   sql.raw(`coalesce((select sum(d.amount - d.refunded_amount) from donations d
     where d.${kind} = campaigns.id and d.status in ('succeeded', 'refunded')), 0)`);
+/** Gifts that still count: a fully refunded gift is 'refunded'; a partly refunded one stays 'succeeded'. */
 const countFor = (kind: 'campaign_id' | 'appeal_id') =>
   sql.raw(`(select count(*) from donations d
-    where d.${kind} = campaigns.id and d.status in ('succeeded', 'refunded'))`);
+    where d.${kind} = campaigns.id and d.status = 'succeeded')`);
 
 const creator = alias(users, 'creator');
 /** An appeal's parent campaign, joined so that lists can hide appeals of hidden campaigns. */
