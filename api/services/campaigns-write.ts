@@ -6,7 +6,7 @@ import { CAMPAIGN_STATUSES, campaigns, donations, organizations, type StoredImag
 import type { AppConfig } from '../lib/config';
 import { badRequest, forbidden, notFound } from '../lib/errors';
 import type { AuthUser } from '../lib/types';
-import { type CampaignDto, getCampaign } from './campaigns';
+import { type CampaignDto, loadCampaignDto } from './campaigns';
 import {
   deleteKeys,
   isStaticKey,
@@ -171,7 +171,8 @@ export async function createCampaign(ctx: WriteCtx, input: CampaignInput): Promi
       updatedAt: ctx.now,
     }),
   );
-  return (await getCampaign(db, id, user))!;
+  // The author sees what they saved, even a status they may set but not view (e.g. deleted).
+  return (await loadCampaignDto(db, id))!;
 }
 
 export async function updateCampaign(ctx: WriteCtx, idOrShort: string, input: CampaignUpdate): Promise<CampaignDto> {
@@ -226,7 +227,7 @@ export async function updateCampaign(ctx: WriteCtx, idOrShort: string, input: Ca
     changes.updatedAt = ctx.now;
     await withUploads(ctx, uploads, () => db.update(campaigns).set(changes).where(eq(campaigns.id, row.id)));
   }
-  return (await getCampaign(db, row.id, user))!;
+  return (await loadCampaignDto(db, row.id))!;
 }
 
 const administersAny = (user: AuthUser) => user.type === 'admin' || (user.type === 'org_admin' && user.orgIds.length > 0);

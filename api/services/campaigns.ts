@@ -150,6 +150,17 @@ export async function listCampaignTitles(db: Db) {
   return rows;
 }
 
+/** One campaign or appeal by UUID, whoever asks: for answering a write its author was allowed to make. */
+export async function loadCampaignDto(db: Db, id: string): Promise<CampaignDto | null> {
+  const [row] = await db
+    .select(campaignColumns)
+    .from(campaigns)
+    .leftJoin(creator, eq(creator.id, campaigns.createdBy))
+    .where(eq(campaigns.id, id))
+    .limit(1);
+  return row ? toCampaignDto(row) : null;
+}
+
 /** One campaign or appeal by UUID or short id, if the viewer may see it. */
 export async function getCampaign(db: Db, idOrShort: string, viewer: AuthUser | null): Promise<CampaignDto | null> {
   const id = parseId(idOrShort);

@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+import { addOrganizationAdmin, createCampaign, createOrganization, createSession, createUser } from '../../../tests/factories';
+import { engineName, setupTestApp } from '../../../tests/setup/test-app';
+
+const image = { Key: '/images/demo/cause-3.png', name: 'cause-3.png', size: 1, type: 'image/png' };
+
+describe(`writes answer with the saved item (${engineName})`, () => {
+  it('an org admin who files an appeal elsewhere with a status they cannot view still gets it back', async () => {
+    const t = await setupTestApp();
+    const ownOrg = await createOrganization(t.db);
+    const orgAdmin = await createUser(t.db, { type: 'org_admin' });
+    await addOrganizationAdmin(t.db, ownOrg.id, orgAdmin.id);
+    const token = await createSession(t.db, orgAdmin.id);
+    const elsewhere = await createCampaign(t.db, { organizationId: (await createOrganization(t.db)).id });
+    const body = { title: 'Bake sale', description: 'Cakes for a cause.', goal: 20_000, images: [image], campaign_id: elsewhere.id };
+
+    const created = await t.request('/api/campaigns', { method: 'POST', token, json: { ...body, status: 'deleted' } });
+    expect(created.status).toBe(201);
+    expect(await created.json()).toMatchObject({ title: 'Bake sale', status: 'deleted', campaign_id: elsewhere.id });
+
+    const appeal = (await (await t.request('/api/campaigns', { method: 'POST', token, json: body })).json()) as { _id: string };
+    const updated = await t.request(`/api/campaigns/${appeal._id}`, { method: 'PUT', token, json: { status: 'deleted' } });
+    expect(updated.status).toBe(200);
+    expect(await updated.json()).toMatchObject({ _id: appeal._id, status: 'deleted' });
+  });
+});
