@@ -110,6 +110,17 @@ test('returning with donation=success shows the thank-you', async ({ page, reque
   await expect(box.getByRole('heading', { name: 'Thank you for your donation' })).toBeVisible();
 });
 
+test('returning from a payment that did not go through shows the failure, not the thank-you', async ({ page, request }) => {
+  const appeal = (await appeals(request))[1];
+  await page.goto(`/appeals/${appeal.short_id}?donation=complete&redirect_status=requires_payment_method`);
+  await page.locator('.donation-slot').scrollIntoViewIfNeeded();
+  await expect(page.locator('astro-island:has(.donation-box)')).not.toHaveAttribute('ssr', /.*/);
+  const box = page.locator('.donation-box');
+  await expect(box.getByRole('alert')).toHaveText('Your payment could not be completed, so no donation was taken. Please try again.');
+  await expect(box.getByRole('heading', { name: 'Thank you for your donation' })).toHaveCount(0);
+  await expect(box.getByRole('button', { name: /^Donate/ })).toBeVisible();
+});
+
 test('the donation box is accessible and fits a phone screen', async ({ page, request }) => {
   const appeal = (await appeals(request))[5];
   await page.setViewportSize({ width: 390, height: 844 });

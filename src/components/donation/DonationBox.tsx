@@ -10,7 +10,16 @@ import {
 } from '../../../api/services/gift-aid';
 import { formatPence } from '../../lib/format';
 import { $user, initAuth } from '../../stores/auth';
-import { fetchPrices, type MonthlyPrice, type PaymentSession, poundsToPence, returnedAfterPayment, startDonation, type StartDonation } from './donation-api';
+import {
+  fetchPrices,
+  type MonthlyPrice,
+  PAYMENT_NOT_COMPLETED,
+  type PaymentSession,
+  paymentReturn,
+  poundsToPence,
+  startDonation,
+  type StartDonation,
+} from './donation-api';
 
 /**
  * The donation box island. Detail pages render it as
@@ -64,7 +73,9 @@ export default function DonationBox({ campaignId, appealId, title }: DonationBox
 
   useEffect(() => {
     void initAuth();
-    if (returnedAfterPayment()) setStep('done');
+    const returned = paymentReturn();
+    if (returned === 'success') setStep('done');
+    else if (returned === 'failed') setError(PAYMENT_NOT_COMPLETED);
   }, []);
 
   useEffect(() => {

@@ -1,3 +1,4 @@
+import { parsePounds } from '../../lib/format';
 import { api, type ApiError } from '../../lib/api-client';
 
 export type MonthlyPrice = { id: string; unit_amount: number; currency: string; recurring: { interval: string } };
@@ -28,12 +29,7 @@ export const confirmDemo = (clientSecret: string, card: 'success' | 'decline') =
 export type { ApiError };
 
 /** "12.5" → 1250 pence; null for anything that is not a positive amount with at most 2 decimals. */
-export function poundsToPence(value: string): number | null {
-  const trimmed = value.trim().replace(/^£/, '').replace(/,/g, '');
-  if (!/^\d+(\.\d{1,2})?$/.test(trimmed)) return null;
-  const [whole, fraction = ''] = trimmed.split('.');
-  return Number(whole) * 100 + Number(fraction.padEnd(2, '0'));
-}
+export const poundsToPence = parsePounds;
 
 /** The URL Stripe returns the donor to after a redirect-based payment method. */
 export function returnUrl(): string {
@@ -42,10 +38,17 @@ export function returnUrl(): string {
   return url.toString();
 }
 
-/** On return from a redirect (or a shared link) the box shows the thank-you. */
-export function returnedAfterPayment(): boolean {
-  if (typeof window === 'undefined') return false;
-  const params = new URLSearchParams(window.location.search);
+export const PAYMENT_NOT_COMPLETED = 'Your payment could not be completed, so no donation was taken. Please try again.';
+
+/**
+ * On return from a redirect: 'success' (thank-you) when Stripe says succeeded or processing, or
+ * for our own flag without a redirect_status; 'failed' for any other redirect_status; null when
+ * the page was not opened as a return from a payment.
+ */
+export function paymentReturn(search = typeof window === 'undefined' ? '' : window.location.search): 'success' | 'failed' | null {
+  const params = new URLSearchParams(search);
   const flag = params.get('donation');
-  return (flag === 'success' || flag === 'complete') && params.get('redirect_status') !== 'failed';
+  if (flag !== 'success' && flag !== 'complete') return null;
+  const status = params.get('redirect_status');
+  return status === null || status === 'succeeded' || status === 'processing' ? 'success' : 'failed';
 }
