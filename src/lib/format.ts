@@ -16,3 +16,15 @@ export function percentRaised(raisedPence: number, goalPence: number): string {
   if (!goalPence) return '0.00';
   return ((raisedPence / goalPence) * 100).toFixed(2);
 }
+
+/**
+ * Pounds typed by a person ("£1,234.5") to integer pence, with string arithmetic so no float ever
+ * touches money; null when it is not a plain amount with at most two decimals.
+ */
+export function parsePounds(text: string): number | null {
+  const clean = text.trim().replace(/^£/, '').replace(/[,\s]/g, '');
+  if (!/^\d+(\.\d{1,2})?$/.test(clean)) return null;
+  const [whole, fraction = ''] = clean.split('.');
+  const pence = Number(whole) * 100 + Number(fraction.padEnd(2, '0'));
+  return Number.isSafeInteger(pence) ? pence : null;
+}

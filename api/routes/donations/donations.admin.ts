@@ -10,6 +10,7 @@ import {
   getDonation,
   listDonations,
   listMyDonations,
+  myGivingSummary,
   updateDonation,
 } from '../../services/donations-admin';
 import { pagingQuery, reference } from '../organizations/fields';
@@ -54,6 +55,8 @@ export async function listDonationsHandler(c: Context<AppEnv>) {
 }
 
 export const donationsAdminRouter = createRouter()
+  // Registered before /donations/:id so "summary" is never read as an id.
+  .get('/donations/summary', async (c) => c.json(await myGivingSummary(c.var.db, requireUser(c.var.user))))
   .post('/donations', async (c) => {
     const viewer = requireUser(c.var.user);
     if (viewer.type === 'donor') throw forbidden('Only admins and organization admins can record donations');

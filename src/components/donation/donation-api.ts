@@ -1,5 +1,5 @@
-import { parsePounds } from '../../lib/format';
 import { api, type ApiError } from '../../lib/api-client';
+import { parsePounds } from '../../lib/format';
 
 export type MonthlyPrice = { id: string; unit_amount: number; currency: string; recurring: { interval: string } };
 
@@ -28,7 +28,7 @@ export const confirmDemo = (clientSecret: string, card: 'success' | 'decline') =
 
 export type { ApiError };
 
-/** "12.5" → 1250 pence; null for anything that is not a positive amount with at most 2 decimals. */
+/** "12.5" → 1250 pence; null for anything that is not a plain amount with at most 2 decimals. */
 export const poundsToPence = parsePounds;
 
 /** The URL Stripe returns the donor to after a redirect-based payment method. */

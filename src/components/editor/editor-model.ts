@@ -1,4 +1,5 @@
 /** Browser-safe rules of the campaign/appeal editor (spec sections 3, 5, 9). */
+import { parsePounds } from '../../lib/format';
 
 export type EditorKind = 'campaign' | 'appeal';
 export type Status = 'draft' | 'approved' | 'deleted';
@@ -115,12 +116,7 @@ export function applyTemplate(form: EditorForm, cause: TemplateCause, name: stri
 }
 
 /** "12.5" → 1250; null for anything that is not a positive amount with at most 2 decimals. */
-export function poundsToPence(pounds: string): number | null {
-  const cleaned = pounds.replace(/[£,\s]/g, '');
-  if (!/^\d+(\.\d{1,2})?$/.test(cleaned)) return null;
-  const pence = Math.round(Number(cleaned) * 100);
-  return Number.isSafeInteger(pence) ? pence : null;
-}
+export const poundsToPence = parsePounds;
 
 export function penceToPounds(pence: number): string {
   return pence % 100 === 0 ? String(pence / 100) : (pence / 100).toFixed(2);

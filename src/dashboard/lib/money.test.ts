@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { penceToPounds, poundsToPence } from './money';
-import { donationTotals } from './totals';
 
 describe('poundsToPence', () => {
   it('turns typed pounds into integer pence', () => {
@@ -18,18 +17,5 @@ describe('poundsToPence', () => {
   it('penceToPounds is its inverse for display', () => {
     expect(penceToPounds(1999)).toBe('19.99');
     expect(penceToPounds(null)).toBe('');
-  });
-});
-
-describe('donationTotals', () => {
-  it('counts only gifts that went through', () => {
-    const t = donationTotals([
-      { amount: 1000, status: 'succeeded', type: 'once', date: '2026-01-01' },
-      { amount: 500, status: 'succeeded', type: 'monthly', date: '2026-03-01' },
-      { amount: 9999, status: 'failed', date: '2026-04-01' },
-      { amount: 700, status: 'pending', date: '2026-05-01' },
-    ]);
-    expect(t).toEqual({ total: 1500, count: 2, monthly: 1, last: '2026-03-01' });
-    expect(donationTotals([])).toEqual({ total: 0, count: 0, monthly: 0, last: null });
   });
 });

@@ -1,9 +1,9 @@
-/** Pounds text → integer pence; null when not a positive amount with at most 2 decimals. */
+import { parsePounds } from '../../lib/format';
+
+/** A positive amount typed in pounds, as pence (null otherwise). */
 export function poundsToPence(text: string): number | null {
-  const clean = text.replace(/[£,\s]/g, '');
-  if (!/^\d+(\.\d{1,2})?$/.test(clean)) return null;
-  const pence = Math.round(Number(clean) * 100);
-  return pence > 0 ? pence : null;
+  const pence = parsePounds(text);
+  return pence && pence > 0 ? pence : null;
 }
 
 export function penceToPounds(pence: number | null | undefined): string {

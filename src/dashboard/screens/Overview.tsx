@@ -4,20 +4,21 @@ import { formatPence } from '../../lib/format';
 import { campaignSchema } from '../lib/campaign-schema';
 import { formatDate } from '../lib/dates';
 import { parseRows } from '../lib/parse';
-import { donationTotals } from '../lib/totals';
 import { useApiGet } from '../lib/use-api';
 import { $dashUser } from '../session';
-import { donationSchema } from '../tables/donations/data/schema';
 import { Icon } from '../ui/icons';
 import { Alert, Spinner } from '../ui/primitives';
 import { CampaignCard } from './CampaignCardGrid';
 
+type GivingSummary = { total: number; count: number; monthly: number; last_date: string | null };
+
 export function Overview() {
   const user = useStore($dashUser);
   const [appeals] = useApiGet<unknown>('/api/appeals?status=approved&limit=12');
-  const [mine] = useApiGet<unknown>('/api/donations?type=me');
+  // Summed by the server over every gift (net of refunds), not over one page of the list.
+  const [mine] = useApiGet<GivingSummary>('/api/donations/summary');
   const items = useMemo(() => (appeals.status === 'ok' ? parseRows(campaignSchema, appeals.data) : []), [appeals]);
-  const totals = useMemo(() => donationTotals(mine.status === 'ok' ? parseRows(donationSchema, mine.data) : []), [mine]);
+  const totals = mine.status === 'ok' ? mine.data : null;
   const track = useRef<HTMLUListElement>(null);
   const scroll = (dir: 1 | -1) => {
     const el = track.current;
@@ -34,19 +35,19 @@ export function Overview() {
         <dl className="dash-stats">
           <div className="dash-stat">
             <dt>Total donated</dt>
-            <dd>{mine.status === 'ok' ? formatPence(totals.total) : '…'}</dd>
+            <dd>{totals ? formatPence(totals.total) : '…'}</dd>
           </div>
           <div className="dash-stat">
             <dt>Donations</dt>
-            <dd>{mine.status === 'ok' ? totals.count : '…'}</dd>
+            <dd>{totals ? totals.count : '…'}</dd>
           </div>
           <div className="dash-stat">
             <dt>Monthly gifts</dt>
-            <dd>{mine.status === 'ok' ? totals.monthly : '…'}</dd>
+            <dd>{totals ? totals.monthly : '…'}</dd>
           </div>
           <div className="dash-stat">
             <dt>Last donation</dt>
-            <dd>{mine.status === 'ok' ? formatDate(totals.last) : '…'}</dd>
+            <dd>{totals ? formatDate(totals.last_date) : '…'}</dd>
           </div>
         </dl>
       )}
