@@ -16,6 +16,9 @@ export default defineConfig({
   reporter: [['list'], ['json', { outputFile: '.cache/reports/playwright.json' }]],
   use: {
     baseURL: `http://localhost:${port}`,
+    // Our visitors are in the UK: dates, numbers and date inputs as they see them.
+    locale: 'en-GB',
+    timezoneId: 'Europe/London',
     trace: 'retain-on-failure',
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH || undefined,
