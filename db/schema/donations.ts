@@ -61,8 +61,9 @@ export const donations = sqliteTable(
     uniqueIndex('donations_payment_intent_unique').on(t.paymentIntentId),
     uniqueIndex('donations_invoice_unique').on(t.invoiceId),
     index('donations_subscription_idx').on(t.subscriptionId),
-    index('donations_campaign_idx').on(t.campaignId, t.status),
-    index('donations_appeal_idx').on(t.appealId, t.status),
+    // Covering indexes: the totals subqueries (sum of amount - refunded_amount by status) read no rows.
+    index('donations_campaign_totals_idx').on(t.campaignId, t.status, t.amount, t.refundedAmount),
+    index('donations_appeal_totals_idx').on(t.appealId, t.status, t.amount, t.refundedAmount),
     index('donations_donor_idx').on(t.donorId, t.date),
     index('donations_date_idx').on(t.date),
   ],
