@@ -119,6 +119,7 @@ test('returning from a payment that did not go through shows the failure, not th
   await expect(box.getByRole('alert')).toHaveText('Your payment could not be completed, so no donation was taken. Please try again.');
   await expect(box.getByRole('heading', { name: 'Thank you for your donation' })).toHaveCount(0);
   await expect(box.getByRole('button', { name: /^Donate/ })).toBeVisible();
+  if (process.env.SCREENSHOTS) await box.screenshot({ path: 'test-results/donate-return-failed.png' });
 });
 
 test('the donation box is accessible and fits a phone screen', async ({ page, request }) => {
