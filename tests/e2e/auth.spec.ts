@@ -120,7 +120,10 @@ test('the sign-in dialog and avatar menu fit desktop and phone widths', async ({
     await page.screenshot({ path: `test-results/auth-menu-${label}.png` });
     const menuScan = await new AxeBuilder({ page }).include('.avatar-menu').analyze();
     expect(menuScan.violations.map((v) => v.id)).toEqual([]);
+    // Logging out reloads '/', the URL we are already on: wait for that load, or the next goto races it.
+    const reloaded = page.waitForEvent('load');
     await page.getByRole('menuitem', { name: 'Log out' }).click();
+    await reloaded;
     await expect(page).toHaveURL('/');
   }
 });
