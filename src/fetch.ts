@@ -2,6 +2,7 @@ import { env } from 'cloudflare:workers';
 import { astro } from 'astro/hono';
 import { Hono } from 'hono';
 import { createApp } from '../api';
+import { withSecurityHeaders } from './lib/server/security-headers';
 
 /**
  * The worker's request pipeline (Astro advanced routing): the Hono API owns /api, Astro renders
@@ -10,6 +11,10 @@ import { createApp } from '../api';
 const api = createApp();
 const app = new Hono();
 
+app.use(async (c, next) => {
+  await next();
+  c.res = withSecurityHeaders(c.res);
+});
 app.all('/api/*', (c) => api.fetch(c.req.raw, env));
 app.use(astro());
 
