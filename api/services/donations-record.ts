@@ -176,6 +176,30 @@ export function upsertPaidInvoice(
 }
 
 /**
+ * A failed invoice payment: the first invoice marks the pending row failed, a renewal gets its own
+ * failed row (unique invoice_id, so retries and copies stay one row). Like one-off failures it only
+ * moves `pending` to `failed`: a success or refund already stored for the invoice is kept, and a
+ * later `invoice.paid` settles the row. Failed rows never count in totals.
+ */
+export function upsertFailedInvoice(
+  db: Db,
+  guard: SQL,
+  p: { id: string; a: Attribution; invoiceId: string; subscriptionId: string; amount: number; date: number; message: string },
+) {
+  // No PaymentIntent id here: `invoice.paid` fills it in, so a failure can never collide on it.
+  const row: NewRow = { id: p.id, amount: p.amount, a: p.a, date: p.date, status: 'failed', type: 'monthly', paymentIntentId: null, invoiceId: p.invoiceId, subscriptionId: p.subscriptionId, refundedAmount: 0, failureMessage: p.message };
+  return guardedInsert(db, row, guard).onConflictDoUpdate({
+    target: donations.invoiceId,
+    set: {
+      amount: sql`case when ${unsettled} then excluded.amount else ${donations.amount} end`,
+      failureMessage: sql`case when ${unsettled} then excluded.failure_message else ${donations.failureMessage} end`,
+      status: sql`case when ${donations.status} = 'pending' then 'failed' else ${donations.status} end`,
+      updatedAt: sql`excluded.updated_at`,
+    },
+  });
+}
+
+/**
  * A refund (cumulative amount from the charge, so replays cannot double it). A refunded charge was
  * paid, so a row still pending or failed is settled at the same time.
  */
@@ -227,4 +251,10 @@ export async function findDonationByInvoice(db: Db, invoiceId: string) {
 export async function findDonationById(db: Db, id: string) {
   const [row] = await db.select().from(donations).where(eq(donations.id, id)).limit(1);
   return row ?? null;
+}
+
+/** Invoices older than metadata snapshots: reuse the attribution of the subscription's first gift. */
+export async function attributionFromSubscription(db: Db, subscriptionId: string): Promise<Attribution | null> {
+  const [row] = await db.select().from(donations).where(eq(donations.subscriptionId, subscriptionId)).orderBy(donations.date).limit(1);
+  return row ? attributionOfRow(row) : null;
 }

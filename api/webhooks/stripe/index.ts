@@ -6,6 +6,7 @@ import { markEventApplied, type Statement } from '../../services/donations-recor
 import { createStripe, verifyStripeEvent } from '../../services/stripe';
 import { chargeRefunded } from './charge-refunded';
 import { invoicePaid } from './invoice-paid';
+import { invoicePaymentFailed } from './invoice-payment-failed';
 import { paymentIntentPaymentFailed } from './payment-intent-payment-failed';
 import { paymentIntentSucceeded } from './payment-intent-succeeded';
 import type { EventHandler, WebhookContext } from './types';
@@ -17,6 +18,7 @@ export const STRIPE_EVENT_HANDLERS: Record<string, EventHandler> = {
   'payment_intent.succeeded': paymentIntentSucceeded,
   'payment_intent.payment_failed': paymentIntentPaymentFailed,
   'invoice.paid': invoicePaid,
+  'invoice.payment_failed': invoicePaymentFailed,
   'charge.refunded': chargeRefunded,
 };
 

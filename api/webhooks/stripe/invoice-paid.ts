@@ -1,9 +1,6 @@
 import type Stripe from 'stripe';
-import { donations } from '../../../db/schema';
-import { eq } from 'drizzle-orm';
 import {
-  type Attribution,
-  attributionOfRow,
+  attributionFromSubscription,
   notYetApplied,
   parseAttribution,
   resolveAttribution,
@@ -11,7 +8,7 @@ import {
 } from '../../services/donations-record';
 import type { EventHandler } from './types';
 
-const idOf = (value: string | { id: string } | null | undefined) => (typeof value === 'string' ? value : (value?.id ?? null));
+export const idOf = (value: string | { id: string } | null | undefined) => (typeof value === 'string' ? value : (value?.id ?? null));
 
 /** Monthly gifts: one donation per paid invoice of a subscription we created. */
 export const invoicePaid: EventHandler = async ({ db }, event) => {
@@ -22,7 +19,7 @@ export const invoicePaid: EventHandler = async ({ db }, event) => {
 
   const parsed = parseAttribution(details?.metadata, 'monthly');
   const attribution =
-    (await resolveAttribution(db, parsed, { invoiceId: invoice.id })) ?? (await attributionFromEarlierGift(db, subscriptionId));
+    (await resolveAttribution(db, parsed, { invoiceId: invoice.id })) ?? (await attributionFromSubscription(db, subscriptionId));
   if (!attribution) return 'ignore';
 
   const paid = invoice.payments?.data.find((payment) => payment.status === 'paid');
@@ -40,9 +37,3 @@ export const invoicePaid: EventHandler = async ({ db }, event) => {
     }),
   ];
 };
-
-/** Invoices older than metadata snapshots: reuse the attribution of the subscription's first gift. */
-async function attributionFromEarlierGift(db: Parameters<EventHandler>[0]['db'], subscriptionId: string): Promise<Attribution | null> {
-  const [row] = await db.select().from(donations).where(eq(donations.subscriptionId, subscriptionId)).orderBy(donations.date).limit(1);
-  return row ? attributionOfRow(row) : null;
-}

@@ -7,6 +7,7 @@ import {
   chargeRefunded,
   fakeId,
   invoicePaid,
+  invoicePaymentFailed,
   paymentIntentFailed,
   paymentIntentSucceeded,
   sendEvent,
@@ -14,6 +15,7 @@ import {
 } from '../../../tests/fixtures/stripe/events';
 import { engineName, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
 import { insertPendingDonation } from '../../services/donations';
+import { FIRST_INVOICE_FAILED_MESSAGE, RENEWAL_FAILED_MESSAGE } from './invoice-payment-failed';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -330,6 +332,120 @@ describe(`POST /api/stripe/webhook: monthly gifts (${engineName})`, () => {
     const rows = await w.rows();
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ status: 'succeeded', amount: 2500 });
+  });
+});
+
+describe(`POST /api/stripe/webhook: monthly payment failures (${engineName})`, () => {
+  /** A monthly gift as client_secret leaves it: a pending row for the subscription's first invoice. */
+  async function monthly(amount = 1000) {
+    const w = await world();
+    const m = w.meta('monthly');
+    const subscriptionId = fakeId('sub');
+    const firstInvoice = fakeId('in');
+    await insertPendingDonation(t.db, {
+      id: m.donation_id,
+      amount,
+      donorId: w.donor.id,
+      target: { campaignId: w.campaign.id, appealId: w.appeal.id },
+      type: 'monthly',
+      giftAidDeclarationId: null,
+      paymentIntentId: null,
+      invoiceId: firstInvoice,
+      subscriptionId,
+      source: 'card',
+    });
+    return { ...w, m, subscriptionId, firstInvoice };
+  }
+
+  it('marks the pending row failed when the first invoice fails, and a later payment of it succeeds', async () => {
+    const g = await monthly(1000);
+    const failed = invoicePaymentFailed({ invoiceId: g.firstInvoice, subscriptionId: g.subscriptionId, amount: 1000, metadata: g.m });
+    expect(await (await sendEvent(t, failed)).json()).toMatchObject({ outcome: 'recorded' });
+    let rows = await g.rows();
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ id: g.m.donation_id, status: 'failed', type: 'monthly', invoiceId: g.firstInvoice, failureMessage: FIRST_INVOICE_FAILED_MESSAGE });
+    expect(await g.totals()).toEqual({ appeal: 0, campaign: 0 });
+
+    await sendEvent(t, invoicePaid({ invoiceId: g.firstInvoice, subscriptionId: g.subscriptionId, amount: 1000, metadata: g.m, intentId: fakeId('pi') }));
+    rows = await g.rows();
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ id: g.m.donation_id, status: 'succeeded', failureMessage: null });
+    expect(await g.totals()).toEqual({ appeal: 1000, campaign: 1000 });
+  });
+
+  it('records one failed row for a failed renewal, with the amount due, outside the totals', async () => {
+    const g = await monthly(1000);
+    await sendEvent(t, invoicePaid({ invoiceId: g.firstInvoice, subscriptionId: g.subscriptionId, amount: 1000, metadata: g.m }));
+    const renewal = fakeId('in');
+    const failed = invoicePaymentFailed({ invoiceId: renewal, subscriptionId: g.subscriptionId, amount: 1200, metadata: g.m, first: false });
+    expect(await (await sendEvent(t, failed)).json()).toMatchObject({ outcome: 'recorded' });
+    const rows = await g.rows();
+    expect(rows).toHaveLength(2);
+    const row = rows.find((r) => r.invoiceId === renewal);
+    expect(row).toMatchObject({ status: 'failed', type: 'monthly', amount: 1200, subscriptionId: g.subscriptionId, appealId: g.appeal.id, donorId: g.donor.id, failureMessage: RENEWAL_FAILED_MESSAGE, paymentIntentId: null });
+    expect(row!.id).not.toBe(g.m.donation_id);
+    expect(await g.totals()).toEqual({ appeal: 1000, campaign: 1000 });
+  });
+
+  it('applies the same failure once, and copies or Stripe retries of the same invoice stay one row', async () => {
+    const g = await monthly(1000);
+    await sendEvent(t, invoicePaid({ invoiceId: g.firstInvoice, subscriptionId: g.subscriptionId, amount: 1000, metadata: g.m }));
+    const renewal = fakeId('in');
+    const failed = invoicePaymentFailed({ invoiceId: renewal, subscriptionId: g.subscriptionId, amount: 1000, metadata: g.m, first: false });
+    expect(await (await sendEvent(t, failed)).json()).toMatchObject({ outcome: 'recorded' });
+    expect(await (await sendEvent(t, failed)).json()).toMatchObject({ outcome: 'duplicate' });
+    const retry = invoicePaymentFailed({ invoiceId: renewal, subscriptionId: g.subscriptionId, amount: 1000, metadata: g.m, first: false });
+    const results = await Promise.all([failed, failed, retry, retry].map((e) => sendEvent(t, e)));
+    expect(results.map((r) => r.status)).toEqual([200, 200, 200, 200]);
+    const rows = await g.rows();
+    expect(rows.filter((r) => r.invoiceId === renewal)).toHaveLength(1);
+    expect(rows).toHaveLength(2);
+    expect(await eventCount(failed.id)).toBe(1);
+    expect(await eventCount(retry.id)).toBe(1);
+    expect(await g.totals()).toEqual({ appeal: 1000, campaign: 1000 });
+  });
+
+  it('keeps a paid invoice succeeded when its failure is delivered late', async () => {
+    const g = await monthly(1000);
+    await sendEvent(t, invoicePaid({ invoiceId: g.firstInvoice, subscriptionId: g.subscriptionId, amount: 1000, metadata: g.m }));
+    await sendEvent(t, invoicePaymentFailed({ invoiceId: g.firstInvoice, subscriptionId: g.subscriptionId, amount: 1000, metadata: g.m }));
+    const renewal = fakeId('in');
+    await sendEvent(t, invoicePaid({ invoiceId: renewal, subscriptionId: g.subscriptionId, amount: 1000, metadata: g.m, first: false }));
+    await sendEvent(t, invoicePaymentFailed({ invoiceId: renewal, subscriptionId: g.subscriptionId, amount: 1000, metadata: g.m, first: false }));
+    const rows = await g.rows();
+    expect(rows).toHaveLength(2);
+    expect(rows.every((r) => r.status === 'succeeded' && r.failureMessage === null)).toBe(true);
+    expect(await g.totals()).toEqual({ appeal: 2000, campaign: 2000 });
+  });
+
+  it('settles a failed renewal when its invoice is paid on retry, with Stripe\'s amount', async () => {
+    const g = await monthly(1000);
+    await sendEvent(t, invoicePaid({ invoiceId: g.firstInvoice, subscriptionId: g.subscriptionId, amount: 1000, metadata: g.m }));
+    const renewal = fakeId('in');
+    await sendEvent(t, invoicePaymentFailed({ invoiceId: renewal, subscriptionId: g.subscriptionId, amount: 1000, metadata: g.m, first: false }));
+    const failedRow = (await g.rows()).find((r) => r.invoiceId === renewal)!;
+    expect(await g.totals()).toEqual({ appeal: 1000, campaign: 1000 });
+    const intentId = fakeId('pi');
+    await sendEvent(t, invoicePaid({ invoiceId: renewal, subscriptionId: g.subscriptionId, amount: 1100, metadata: g.m, first: false, intentId }));
+    const rows = await g.rows();
+    expect(rows).toHaveLength(2);
+    expect(rows.find((r) => r.invoiceId === renewal)).toMatchObject({ id: failedRow.id, status: 'succeeded', amount: 1100, failureMessage: null, paymentIntentId: intentId });
+    expect(await g.totals()).toEqual({ appeal: 2100, campaign: 2100 });
+  });
+
+  it('attributes a failed renewal without metadata to the subscription\'s earlier gift, and ignores invoices not ours', async () => {
+    const g = await monthly(1000);
+    await sendEvent(t, invoicePaid({ invoiceId: g.firstInvoice, subscriptionId: g.subscriptionId, amount: 1000, metadata: g.m }));
+    const renewal = fakeId('in');
+    await sendEvent(t, invoicePaymentFailed({ invoiceId: renewal, subscriptionId: g.subscriptionId, amount: 1000, metadata: {}, first: false }));
+    expect((await g.rows()).find((r) => r.invoiceId === renewal)).toMatchObject({ status: 'failed', campaignId: g.campaign.id, appealId: g.appeal.id });
+
+    const stranger = invoicePaymentFailed({ invoiceId: fakeId('in'), subscriptionId: fakeId('sub'), amount: 1000, metadata: {}, first: false });
+    expect(await (await sendEvent(t, stranger)).json()).toMatchObject({ outcome: 'ignored' });
+    const oneOff = invoicePaymentFailed({ invoiceId: fakeId('in'), subscriptionId: fakeId('sub'), amount: 1000, metadata: g.meta('one_off'), first: false });
+    expect(await (await sendEvent(t, oneOff)).json()).toMatchObject({ outcome: 'ignored' });
+    expect(await g.rows()).toHaveLength(2);
+    expect(await g.totals()).toEqual({ appeal: 1000, campaign: 1000 });
   });
 });
 
