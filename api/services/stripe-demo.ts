@@ -94,9 +94,24 @@ export function demoSuccessEvent(row: DonationRow): Stripe.Event {
 
 export const DEMO_DECLINE_MESSAGE = 'Your card was declined. No money was taken; try another card.';
 
-/** What Stripe sends when a one-off card is declined; each attempt is its own event. */
+/**
+ * What Stripe sends when the demo card is declined; each attempt is its own event. A monthly gift's
+ * first payment fails as its first invoice (invoice.payment_failed), a one-off as its PaymentIntent.
+ */
 export function demoFailureEvent(row: DonationRow): Stripe.Event {
   const intentId = row.paymentIntentId!;
+  if (row.type === 'monthly') {
+    return event(`evt_demo_failed_${crypto.randomUUID()}`, 'invoice.payment_failed', {
+      id: row.invoiceId,
+      object: 'invoice',
+      amount_due: row.amount,
+      amount_paid: 0,
+      currency: 'gbp',
+      billing_reason: 'subscription_create',
+      status: 'open',
+      parent: { type: 'subscription_details', quote_details: null, subscription_details: { subscription: row.subscriptionId, metadata: metadataOf(row) } },
+    });
+  }
   return event(`evt_demo_failed_${crypto.randomUUID()}`, 'payment_intent.payment_failed', {
     id: intentId,
     object: 'payment_intent',

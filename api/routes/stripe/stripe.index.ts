@@ -215,7 +215,7 @@ export const stripeRouter = createRouter()
     if (row.status === 'succeeded' || row.status === 'refunded') return c.json({ status: row.status });
 
     if (body.card === 'decline') {
-      if (row.type === 'once') await applyStripeEvent({ db: c.var.db, stripe: null }, demoFailureEvent(row));
+      await applyStripeEvent({ db: c.var.db, stripe: null }, demoFailureEvent(row));
       return c.json(errorBody(402, DEMO_DECLINE_MESSAGE), 402);
     }
     await applyStripeEvent({ db: c.var.db, stripe: null }, demoSuccessEvent(row));

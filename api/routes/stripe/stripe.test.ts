@@ -194,6 +194,20 @@ describe(`Demo payments: one-off gifts (${engineName})`, () => {
     expect(await w.totals()).toEqual({ appeal: 2000, campaign: 2000 });
   });
 
+  it('records a declined first monthly payment as failed, outside the totals, and a retry succeeds', async () => {
+    const w = await world();
+    const { clientSecret } = (await (await w.start({ price: priceIds.mid })).json()) as any;
+    const declined = await w.confirm(clientSecret, 'decline');
+    expect(declined.status).toBe(402);
+    expect((await w.rows())[0]).toMatchObject({ type: 'monthly', status: 'failed' });
+    expect(await w.totals()).toEqual({ appeal: 0, campaign: 0 });
+    expect(await (await w.confirm(clientSecret)).json()).toEqual({ status: 'succeeded' });
+    const rows = await w.rows();
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ status: 'succeeded' });
+    expect(await w.totals()).toEqual({ appeal: rows[0].amount, campaign: rows[0].amount });
+  });
+
   it('refuses forged client secrets', async () => {
     const w = await world();
     const { clientSecret } = (await (await w.start({ amount: 2000 })).json()) as any;
