@@ -16,8 +16,6 @@ export function authMiddleware() {
   });
 }
 
-export const isAdmin = (user: AuthUser | null) => user?.type === 'admin';
-export const isStaff = (user: AuthUser | null) => user !== null && user.type !== 'donor';
 
 export function requireUser(user: AuthUser | null): AuthUser {
   if (!user) throw unauthorized();

@@ -6,10 +6,12 @@ import { campaigns, donations, type DonationStatus, type DonationType, users } f
 import { badRequest, forbidden, HttpError, notFound } from '../lib/errors';
 import type { AuthUser } from '../lib/types';
 import { canManageOrganization, type Option, type Page } from './organizations';
+import { MAX_DONATION_PENCE, MIN_DONATION_PENCE } from './gift-aid';
 import { getUser } from './users';
 
-export const MANUAL_MIN_PENCE = 100;
-export const MANUAL_MAX_PENCE = 2_500_000;
+/** Manual gifts follow the same bounds as card gifts. */
+const MANUAL_MIN_PENCE = MIN_DONATION_PENCE;
+const MANUAL_MAX_PENCE = MAX_DONATION_PENCE;
 
 export type DonationDto = {
   _id: string;

@@ -1,6 +1,7 @@
 import type Stripe from 'stripe';
 import type { donations } from '../../db/schema';
 import { intentIdFromClientSecret } from './stripe';
+import { constantTimeEqual } from './auth';
 
 /**
  * Demo payments mode (no STRIPE_SECRET_KEY): ids and client secrets shaped like Stripe's, and the
@@ -28,13 +29,7 @@ export async function verifyDemoClientSecret(secret: string, clientSecret: strin
   const intentId = intentIdFromClientSecret(clientSecret);
   if (!intentId || !intentId.startsWith('pi_demo')) return null;
   const expected = await demoClientSecret(secret, intentId);
-  return expected.length === clientSecret.length && timingSafeEqual(expected, clientSecret) ? intentId : null;
-}
-
-function timingSafeEqual(a: string, b: string): boolean {
-  let diff = 0;
-  for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
-  return diff === 0;
+  return constantTimeEqual(expected, clientSecret) ? intentId : null;
 }
 
 type DonationRow = typeof donations.$inferSelect;

@@ -47,7 +47,7 @@ export const sessions = sqliteTable(
   'sessions',
   {
     id: id(),
-    /** HMAC of the bearer token; the token itself is never stored. */
+    /** SHA-256 of the bearer token (256 random bits); the token itself is never stored. */
     tokenHash: text('token_hash').notNull(),
     userId: text('user_id')
       .notNull()
