@@ -2,6 +2,7 @@
 import { defineConfig } from 'astro/config';
 import react from '@astrojs/react';
 import cloudflare from '@astrojs/cloudflare';
+import { security } from './src/lib/csp-policy.mjs';
 
 export default defineConfig({
   output: 'server',
@@ -12,4 +13,6 @@ export default defineConfig({
   integrations: [react()],
   devToolbar: { enabled: false },
   server: { port: 4321 },
+  // Content-Security-Policy with hashes of the island scripts and styles (src/lib/csp-policy.mjs).
+  security,
 });

@@ -1,6 +1,8 @@
 import { defineConfig } from '@playwright/test';
 
 const port = Number(process.env.E2E_PORT ?? 4399);
+/** A second server whose database is unreachable, for the failing-safely tests (tests/e2e/outage.spec.ts). */
+const outagePort = Number(process.env.E2E_OUTAGE_PORT ?? port + 2);
 
 /**
  * Browser tests against the production build served by workerd (scripts/e2e-server.ts).
@@ -34,13 +36,25 @@ export default defineConfig({
       ],
     },
   },
-  webServer: {
-    command: 'tsx scripts/e2e-server.ts',
-    url: `http://localhost:${port}/api/health`,
-    timeout: 120_000,
-    reuseExistingServer: false,
-    stdout: 'ignore',
-    stderr: 'pipe',
-    env: { E2E_PORT: String(port) },
-  },
+  webServer: [
+    {
+      command: 'tsx scripts/e2e-server.ts',
+      url: `http://localhost:${port}/api/health`,
+      timeout: 120_000,
+      reuseExistingServer: false,
+      stdout: 'ignore',
+      stderr: 'pipe',
+      env: { E2E_PORT: String(port) },
+    },
+    {
+      command: 'tsx scripts/e2e-server.ts --outage',
+      // The API answers 503 there by design; a static file says the server is up.
+      url: `http://localhost:${outagePort}/favicon.svg`,
+      timeout: 120_000,
+      reuseExistingServer: false,
+      stdout: 'ignore',
+      stderr: 'ignore',
+      env: { E2E_OUTAGE_PORT: String(outagePort) },
+    },
+  ],
 });

@@ -11,6 +11,9 @@ export default defineConfig(async () => {
   const migrations = await readD1Migrations(here('db/migrations'));
   return {
     test: {
+      // One JSON log line per request (api/middlewares/logger.ts) would bury the output: console
+      // output is shown for failing tests only; tests that check logs spy on console.
+      silent: 'passed-only' as const,
       projects: [
         {
           extends: false,
@@ -18,6 +21,7 @@ export default defineConfig(async () => {
           test: {
             name: 'node',
             environment: 'node',
+            globalSetup: [here('tests/setup/turnstile.global.ts')],
             include: [...engineTests, 'src/**/*.test.{ts,tsx}', 'scripts/**/*.test.ts', 'tests/unit/**/*.test.ts'],
             // Suites that need a Workers binding with no Node equivalent (R2) run only in workerd.
             exclude: ['**/*.workers.test.ts', '**/node_modules/**'],
@@ -40,6 +44,7 @@ export default defineConfig(async () => {
           test: {
             name: 'workers',
             include: engineTests,
+            globalSetup: [here('tests/setup/turnstile.global.ts')],
             // Node-only suites (they spawn processes or read files) opt out by name.
             exclude: ['**/*.node.test.ts'],
             setupFiles: [here('tests/setup/apply-migrations.workers.ts')],

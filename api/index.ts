@@ -9,6 +9,8 @@ import { healthRouter } from './routes/health/health.index';
 import { organizationsRouter } from './routes/organizations/organizations.index';
 import { usersRouter } from './routes/users/users.index';
 import { imagesRouter } from './routes/images/images.index';
+import { cspReportRouter } from './routes/security/csp-report.index';
+import { turnstileRouter } from './routes/security/turnstile.index';
 import { stripeRouter } from './routes/stripe/stripe.index';
 import { templateCausesRouter } from './routes/template-causes/template-causes.index';
 import { stripeWebhookRouter } from './webhooks/stripe';
@@ -29,7 +31,9 @@ export function createApp(deps: AppDeps = {}) {
     .route('/', authRouter)
     .route('/', devRouter)
     .route('/', stripeRouter)
-    .route('/', stripeWebhookRouter);
+    .route('/', stripeWebhookRouter)
+    .route('/', cspReportRouter)
+    .route('/', turnstileRouter);
 }
 
 export type AppType = ReturnType<typeof createApp>;

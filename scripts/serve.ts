@@ -5,8 +5,15 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 
-export function serveBuiltWorker(port: string, persistTo: string, extraEnv: Record<string, string> = {}) {
+export function serveBuiltWorker(
+  port: string,
+  persistTo: string,
+  extraEnv: Record<string, string> = {},
+  options: { testScheduled?: boolean } = {},
+) {
   const args = ['dev', '--config', 'dist/server/wrangler.json', '--port', port, '--ip', 'localhost', '--persist-to', persistTo, '--show-interactive-dev-session=false'];
+  // Exposes /cdn-cgi/handler/scheduled, which runs the Cron Trigger's handler (housekeeping) on demand.
+  if (options.testScheduled) args.push('--test-scheduled');
   if (existsSync('.dev.vars')) args.push('--env-file', '.dev.vars');
   // A local server is a development deployment: sign-in codes go to the outbox, payments run in demo mode
   // (unless .dev.vars configures real providers). Deployed workers default to production.

@@ -4,9 +4,12 @@ import { HTTPException } from 'hono/http-exception';
 import { ZodError } from 'zod';
 import type { Db } from '../../db/client';
 import { authMiddleware } from '../middlewares/auth';
+import { RateLimitError } from '../services/rate-limit';
 import { dbMiddleware } from '../middlewares/db';
+import { errorSummary, logLine, requestLogger, safeStack } from '../middlewares/logger';
 import { HttpError, describeZodError } from './errors';
 import type { AppEnv } from './types';
+import { isTemporarilyUnavailable, RETRY_AFTER_SECONDS, UNAVAILABLE_MESSAGE } from './unavailable';
 
 /** Largest JSON body accepted by default; image uploads raise it per route. */
 export const DEFAULT_BODY_LIMIT = 100 * 1024;
@@ -37,11 +40,7 @@ export function errorBody(status: number, message: string) {
 export function createBaseApp(deps: AppDeps = {}) {
   const app = createRouter();
 
-  app.use(async (c, next) => {
-    c.set('requestId', c.req.header('cf-ray') ?? crypto.randomUUID());
-    await next();
-    c.header('X-Request-Id', c.get('requestId'));
-  });
+  app.use(requestLogger());
   const defaultBodyLimit = bodyLimit({
     maxSize: DEFAULT_BODY_LIMIT,
     onError: (c) => c.json(errorBody(413, `Request body is too large (limit ${DEFAULT_BODY_LIMIT / 1024} KB)`), 413),
@@ -57,13 +56,21 @@ export function createBaseApp(deps: AppDeps = {}) {
   app.notFound((c) => c.json(errorBody(404, `No route for ${c.req.method} ${new URL(c.req.url).pathname}`), 404));
 
   app.onError((err, c) => {
+    if (err instanceof RateLimitError) c.header('Retry-After', String(err.retryAfterSeconds));
     if (err instanceof HttpError) return c.json(errorBody(err.status, err.message), err.status);
     if (err instanceof ZodError) return c.json(errorBody(400, describeZodError(err)), 400);
     if (err instanceof HTTPException && err.status < 500) {
       return c.json(errorBody(err.status, err.message || 'Bad request'), err.status);
     }
     const requestId = c.get('requestId') ?? 'unknown';
-    console.error(`[api] ${requestId} ${c.req.method} ${c.req.path} failed:`, err);
+    const error = errorSummary(err);
+    if (isTemporarilyUnavailable(err)) {
+      // The database did not answer (or production lacks a setting): nothing was written; retry later.
+      logLine('error', 'service unavailable', { request_id: requestId, method: c.req.method, error });
+      c.header('Retry-After', String(RETRY_AFTER_SECONDS));
+      return c.json(errorBody(503, `${UNAVAILABLE_MESSAGE} Reference: ${requestId}`), 503);
+    }
+    logLine('error', 'unhandled error', { request_id: requestId, method: c.req.method, error, stack: safeStack(err) });
     return c.json(errorBody(500, `Something went wrong on our side. Reference: ${requestId}`), 500);
   });
 

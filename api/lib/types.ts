@@ -15,6 +15,10 @@ export type Bindings = DbEnv & {
   MAIL_API_URL?: string;
   MAIL_FROM?: string;
   PUBLIC_ORIGIN?: string;
+  TURNSTILE_SITE_KEY?: string;
+  TURNSTILE_SECRET_KEY?: string;
+  /** Overrides Turnstile's siteverify URL (tests point it at a local fake). */
+  TURNSTILE_VERIFY_URL?: string;
   /** Parent campaign for appeals created without one (spec section 7); else the oldest approved campaign. */
   DEFAULT_CAMPAIGN_ID?: string;
 };

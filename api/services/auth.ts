@@ -1,11 +1,23 @@
-import { and, desc, eq, gt, isNull, lt, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, inArray, isNull, lt, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { loginCodes, organizationAdmins, users } from '../../db/schema';
 import type { AppConfig } from '../lib/config';
-import { HttpError, badRequest } from '../lib/errors';
+import { HttpError } from '../lib/errors';
 import type { AuthUser } from '../lib/types';
 import { loginCodeEmail, type Mailer } from './mailer';
-import { AUTH_LIMITS, enforceRateLimits } from './rate-limit';
+import {
+  AUTH_LIMITS,
+  backoffWait,
+  CHALLENGE_THRESHOLDS,
+  clearRateLimit,
+  enforceRateLimits,
+  hitRateLimit,
+  knownIp,
+  peekRateLimit,
+  RateLimitError,
+  recordBackoffFailure,
+} from './rate-limit';
+import { requireChallenge } from './turnstile';
 import { startSession } from './sessions';
 
 export const CODE_LENGTH = 6;
@@ -21,7 +33,7 @@ export type UserDto = {
   org_ids: string[];
 };
 
-type Ctx = { db: Db; config: AppConfig; mailer: Mailer; now: Date; ip: string };
+type Ctx = { db: Db; config: AppConfig; mailer: Mailer; now: Date; ip: string; turnstileToken?: string | null };
 
 /** Uniform 6 digits from the CSPRNG: values past the last whole multiple of 10^6 are redrawn. */
 export function generateCode(): string {
@@ -76,84 +88,140 @@ export function toUserDto(user: Omit<AuthUser, 'sessionId'>): UserDto {
 
 const minutes = (n: number) => (n > 90 ? `${Math.ceil(n / 60)} hours` : `${n} minute${n === 1 ? '' : 's'}`);
 
+/** Live codes a guess is checked against (each counts the guess; sending limits keep this small). */
+const LIVE_CODES_CHECKED = 50;
+
+const keys = {
+  sendIp: (ip: string) => `send:ip:${ip}`,
+  sendPair: (email: string, ip: string) => `send:pair:${ip}:${email}`,
+  verifyIp: (ip: string) => `verify:ip:${ip}`,
+  backoff: (email: string, ip: string) => `verify:backoff:${ip}:${email}`,
+  challengeIp: (ip: string) => `challenge:signin-ip:${ip}`,
+  challengeSend: (email: string) => `challenge:send-email:${email}`,
+  challengeFailures: (email: string) => `challenge:failures-email:${email}`,
+};
+
+export type LoginCodeRequested = { message: string };
+
 /**
  * Step one. Known and unknown addresses do the same work (look-up, code write, email) and get
- * the same answer apart from new_user, which the dialog needs to ask for a name.
+ * the same answer; whether the address has an account is told only after the code is proven.
+ * A new code does not cancel one already sent, so a stranger asking for codes cannot spoil the
+ * owner's; hard limits are per address and per (email, address), never per email alone.
  */
-export async function requestLoginCode(ctx: Ctx, email: string): Promise<{ new_user: boolean; message: string }> {
-  const { db, now } = ctx;
+export async function requestLoginCode(ctx: Ctx, email: string): Promise<LoginCodeRequested> {
+  const { db, now, ip } = ctx;
   await enforceRateLimits(
     db,
     [
-      { key: `send:email:${email}`, rule: AUTH_LIMITS.sendPerEmail },
-      { key: `send:ip:${ctx.ip}`, rule: AUTH_LIMITS.sendPerIp },
+      { key: keys.sendIp(ip), rule: AUTH_LIMITS.sendPerIp },
+      { key: keys.sendPair(email, ip), rule: AUTH_LIMITS.sendPerEmailAndIp },
     ],
     now,
     (wait) => `Too many sign-in codes requested. Please wait ${minutes(wait)} before asking for another.`,
   );
+  const [perEmail, perIp] = await Promise.all([
+    hitRateLimit(db, keys.challengeSend(email), CHALLENGE_THRESHOLDS.sendPerEmail, now),
+    knownIp(ip) ? hitRateLimit(db, keys.challengeIp(ip), CHALLENGE_THRESHOLDS.signInPerIp, now) : null,
+  ]);
+  if (perEmail.count > CHALLENGE_THRESHOLDS.sendPerEmail.limit || (perIp && perIp.count > CHALLENGE_THRESHOLDS.signInPerIp.limit)) {
+    await requireChallenge(ctx.config, ctx.turnstileToken, knownIp(ip) ? ip : null);
+  }
   const [user] = await db.select({ firstName: users.firstName }).from(users).where(eq(users.email, email)).limit(1);
   const code = generateCode();
   const codeHash = await hashCode(ctx.config.authSecret, email, code);
-  // A new code cancels every earlier one for the address.
-  await db.batch([
-    db.update(loginCodes).set({ consumedAt: now }).where(and(eq(loginCodes.email, email), isNull(loginCodes.consumedAt))),
-    db.insert(loginCodes).values({ email, codeHash, expiresAt: new Date(now.getTime() + CODE_TTL_MS), createdAt: now }),
-  ]);
+  await db.insert(loginCodes).values({ email, codeHash, expiresAt: new Date(now.getTime() + CODE_TTL_MS), createdAt: now });
   await ctx.mailer.send(loginCodeEmail({ to: email, code, firstName: user?.firstName || null, minutes: CODE_TTL_MS / 60_000 }));
-  return {
-    new_user: !user,
-    message: `We sent a ${CODE_LENGTH}-digit code to ${email}. It expires in ${CODE_TTL_MS / 60_000} minutes.`,
-  };
+  return { message: `We sent a ${CODE_LENGTH}-digit code to ${email}. It expires in ${CODE_TTL_MS / 60_000} minutes.` };
 }
 
 const invalidCode = () =>
   new HttpError(401, 'That code is not valid or has expired. Check the latest email or ask for a new code.');
 
-/** Step two: checks the code (single use, 10 minutes, 5 tries), creates or promotes the user, starts a session. */
+export type LoginResult =
+  | { user: UserDto; token: string; new_user: boolean }
+  | { new_user: true; names_required: true; message: string };
+
+/**
+ * Step two: checks the code (10 minutes, single use, dead after 5 wrong guesses), then signs in,
+ * creating the account for a new address once it has names. A correct code for a new address
+ * without names answers `names_required` and stays usable, so the dialog can ask for them.
+ * Someone else's wrong guesses never refuse the owner's right code: failures back off only their
+ * own (email, address) pair, and past a threshold ask for a Turnstile check rather than refuse.
+ */
 export async function verifyLoginCode(
   ctx: Ctx,
   input: { email: string; code: string; first_name?: string; last_name?: string },
-): Promise<{ user: UserDto; token: string; new_user: boolean }> {
-  const { db, now, email } = { ...ctx, email: input.email };
-  await enforceRateLimits(
-    db,
-    [
-      { key: `verify:email:${email}`, rule: AUTH_LIMITS.verifyPerEmail },
-      { key: `verify:email-day:${email}`, rule: AUTH_LIMITS.verifyPerEmailDaily },
-      { key: `verify:ip:${ctx.ip}`, rule: AUTH_LIMITS.verifyPerIp },
-    ],
-    now,
-    (wait) => `Too many sign-in attempts. Please wait ${minutes(wait)} and try again.`,
+): Promise<LoginResult> {
+  const { db, now, ip, email } = { ...ctx, email: input.email };
+  await enforceRateLimits(db, [{ key: keys.verifyIp(ip), rule: AUTH_LIMITS.verifyPerIp }], now, (wait) =>
+    `Too many sign-in attempts. Please wait ${minutes(wait)} and try again.`,
   );
+  const wait = await backoffWait(db, keys.backoff(email, ip), now);
+  if (wait > 0) {
+    throw new RateLimitError(`Too many wrong codes. Please wait ${minutes(Math.ceil(wait / 60))} and try again.`, wait);
+  }
+  const [ipCount, emailFailures] = await Promise.all([
+    knownIp(ip) ? peekRateLimit(db, keys.challengeIp(ip), CHALLENGE_THRESHOLDS.signInPerIp, now) : 0,
+    peekRateLimit(db, keys.challengeFailures(email), CHALLENGE_THRESHOLDS.failuresPerEmail, now),
+  ]);
+  if (ipCount >= CHALLENGE_THRESHOLDS.signInPerIp.limit || emailFailures >= CHALLENGE_THRESHOLDS.failuresPerEmail.limit) {
+    await requireChallenge(ctx.config, ctx.turnstileToken, knownIp(ip) ? ip : null);
+  }
+
+  const live = and(eq(loginCodes.email, email), isNull(loginCodes.consumedAt), gt(loginCodes.expiresAt, now), lt(loginCodes.attempts, MAX_CODE_ATTEMPTS));
+  const candidates = await db
+    .select({ id: loginCodes.id, codeHash: loginCodes.codeHash })
+    .from(loginCodes)
+    .where(live)
+    .orderBy(desc(loginCodes.createdAt))
+    .limit(LIVE_CODES_CHECKED);
+  // Count the try against every live code before comparing, so parallel guesses cannot exceed 5.
+  const counted = candidates.length
+    ? await db
+        .update(loginCodes)
+        .set({ attempts: sql`${loginCodes.attempts} + 1` })
+        .where(and(inArray(loginCodes.id, candidates.map((c) => c.id)), isNull(loginCodes.consumedAt), lt(loginCodes.attempts, MAX_CODE_ATTEMPTS)))
+        .returning({ id: loginCodes.id })
+    : [];
+  const countedIds = new Set(counted.map((row) => row.id));
+  const submitted = await hashCode(ctx.config.authSecret, email, input.code);
+  let match: string | null = null;
+  for (const candidate of candidates) {
+    if (constantTimeEqual(submitted, candidate.codeHash) && countedIds.has(candidate.id)) match = candidate.id;
+  }
+  if (!match) {
+    await Promise.all([
+      recordBackoffFailure(db, keys.backoff(email, ip), now),
+      knownIp(ip) ? hitRateLimit(db, keys.challengeIp(ip), CHALLENGE_THRESHOLDS.signInPerIp, now) : null,
+      // Only guesses at a live code count against the email: without one there is nothing to find.
+      countedIds.size ? hitRateLimit(db, keys.challengeFailures(email), CHALLENGE_THRESHOLDS.failuresPerEmail, now) : null,
+    ]);
+    throw invalidCode();
+  }
+
   const [existing] = await db.select().from(users).where(eq(users.email, email)).limit(1);
   const firstName = input.first_name?.trim() ?? '';
   const lastName = input.last_name?.trim() ?? '';
   if (!existing && (!firstName || !lastName)) {
-    throw badRequest('first_name and last_name are required to create your account: enter your first and last name');
+    // The code is proven, so this may now say the address is new; the code stays usable.
+    return {
+      new_user: true,
+      names_required: true,
+      message: 'Welcome! Enter your first and last name to create your account, then press Create account.',
+    };
   }
-
-  const [candidate] = await db
-    .select({ id: loginCodes.id, codeHash: loginCodes.codeHash })
-    .from(loginCodes)
-    .where(and(eq(loginCodes.email, email), isNull(loginCodes.consumedAt), gt(loginCodes.expiresAt, now)))
-    .orderBy(desc(loginCodes.createdAt))
-    .limit(1);
-  if (!candidate) throw invalidCode();
-  // Count the try before comparing, so parallel guesses cannot exceed the limit.
-  const [counted] = await db
-    .update(loginCodes)
-    .set({ attempts: sql`${loginCodes.attempts} + 1` })
-    .where(and(eq(loginCodes.id, candidate.id), isNull(loginCodes.consumedAt), lt(loginCodes.attempts, MAX_CODE_ATTEMPTS)))
-    .returning({ attempts: loginCodes.attempts });
-  if (!counted) throw invalidCode();
-  const submitted = await hashCode(ctx.config.authSecret, email, input.code);
-  if (!constantTimeEqual(submitted, candidate.codeHash)) throw invalidCode();
   const [consumed] = await db
     .update(loginCodes)
     .set({ consumedAt: now })
-    .where(and(eq(loginCodes.id, candidate.id), isNull(loginCodes.consumedAt)))
+    .where(and(eq(loginCodes.id, match), isNull(loginCodes.consumedAt)))
     .returning({ id: loginCodes.id });
   if (!consumed) throw invalidCode();
+  // Signed in: the other codes sent to this address are spent too, and this pair's streak ends.
+  await Promise.all([
+    db.update(loginCodes).set({ consumedAt: now }).where(and(eq(loginCodes.email, email), isNull(loginCodes.consumedAt))),
+    clearRateLimit(db, keys.backoff(email, ip)),
+  ]);
 
   const makeAdmin = ctx.config.adminEmails.has(email);
   let user = existing;
@@ -163,8 +231,13 @@ export async function verifyLoginCode(
       .values({ email, firstName: firstName.slice(0, 100), lastName: lastName.slice(0, 100), type: makeAdmin ? 'admin' : 'donor' })
       .onConflictDoNothing();
     [user] = await db.select().from(users).where(eq(users.email, email)).limit(1);
-  } else if (makeAdmin && user.type !== 'admin') {
-    [user] = await db.update(users).set({ type: 'admin' }).where(eq(users.id, user.id)).returning();
+  } else if ((makeAdmin && user.type !== 'admin') || user.origin !== 'account') {
+    // A donor first made by a checkout owns the account once they sign in (housekeeping keeps it).
+    [user] = await db
+      .update(users)
+      .set({ origin: 'account', ...(makeAdmin ? { type: 'admin' as const } : {}) })
+      .where(eq(users.id, user.id))
+      .returning();
   }
   const token = await startSession(db, user.id, now);
   const orgs = await db

@@ -16,6 +16,7 @@ import {
   requireBucket,
   storeUploads,
 } from './images';
+import { consumeAppealQuota, consumeUploadQuota } from './quotas';
 
 export const MAX_TITLE = 120;
 export const MAX_DESCRIPTION = 150;
@@ -149,6 +150,11 @@ export async function createCampaign(ctx: WriteCtx, input: CampaignInput): Promi
   checkDateOrder(dates.from, dates.to);
 
   const { images, uploads } = resolveImages(ctx, input.images, []);
+  // Quotas are counted once the input is known to be good, just before anything is stored.
+  if (isAppeal) await consumeAppealQuota(db, user, ctx.now);
+  await consumeUploadQuota(db, user, uploadBytes(uploads), ctx.now);
+  // An organization that reviews appeals first gets them as drafts, unless one of its admins writes.
+  const held = isAppeal && !administers(user, organizationId) && (await appealsNeedApproval(db, organizationId));
   const id = crypto.randomUUID();
   await withUploads(ctx, uploads, () =>
     db.insert(campaigns).values({
@@ -164,7 +170,7 @@ export async function createCampaign(ctx: WriteCtx, input: CampaignInput): Promi
       goal: input.goal,
       images,
       // Spec section 4: new items default to approved; only admins choose otherwise.
-      status: canSetStatus(user) && input.status ? input.status : 'approved',
+      status: held ? 'draft' : canSetStatus(user) && input.status ? input.status : 'approved',
       createdBy: user.id,
       templateCauseId,
       createdAt: ctx.now,
@@ -221,6 +227,7 @@ export async function updateCampaign(ctx: WriteCtx, idOrShort: string, input: Ca
     const resolved = resolveImages(ctx, input.images, row.images);
     changes.images = resolved.images;
     uploads = resolved.uploads;
+    await consumeUploadQuota(db, user, uploadBytes(uploads), ctx.now);
   }
 
   if (Object.keys(changes).length > 0) {
@@ -228,6 +235,18 @@ export async function updateCampaign(ctx: WriteCtx, idOrShort: string, input: Ca
     await withUploads(ctx, uploads, () => db.update(campaigns).set(changes).where(eq(campaigns.id, row.id)));
   }
   return (await loadCampaignDto(db, row.id))!;
+}
+
+const uploadBytes = (uploads: PreparedUpload[]) => uploads.reduce((sum, upload) => sum + upload.bytes.length, 0);
+
+async function appealsNeedApproval(db: Db, organizationId: string | null): Promise<boolean> {
+  if (!organizationId) return false;
+  const [row] = await db
+    .select({ held: organizations.appealsNeedApproval })
+    .from(organizations)
+    .where(eq(organizations.id, organizationId))
+    .limit(1);
+  return row?.held ?? false;
 }
 
 const administersAny = (user: AuthUser) => user.type === 'admin' || (user.type === 'org_admin' && user.orgIds.length > 0);

@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, isNull, ne, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull, ne, notInArray, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/sqlite-core';
 import type { Db } from '../../db/client';
 import { parseId } from '../../db/ids';
@@ -115,9 +115,9 @@ export function listDonations(db: Db, viewer: AuthUser, page: Page) {
   return listWhere(db, scopeCondition(viewer), page);
 }
 
-/** The signed-in user's own gifts; abandoned checkouts (still pending) are left out. */
+/** The signed-in user's own gifts; checkouts still open (pending) or abandoned are left out. */
 export function listMyDonations(db: Db, viewer: AuthUser, page: Page) {
-  return listWhere(db, and(eq(donations.donorId, viewer.id), ne(donations.status, 'pending')), page);
+  return listWhere(db, and(eq(donations.donorId, viewer.id), notInArray(donations.status, ['pending', 'abandoned'])), page);
 }
 
 export type GivingSummary = {

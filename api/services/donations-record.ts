@@ -124,7 +124,8 @@ function guardedInsert(db: Db, row: NewRow, guard: SQL) {
     ${row.failureMessage}, ${row.a.source}, ${now}, ${now} where ${guard}`);
 }
 
-const unsettled = sql`${donations.status} in ('pending', 'failed')`;
+/** Not (yet) paid: a success settles these. An abandoned checkout that is paid after all still counts. */
+const unsettled = sql`${donations.status} in ('pending', 'failed', 'abandoned')`;
 const settle = {
   date: sql`case when ${unsettled} then excluded.date else ${donations.date} end`,
   failureMessage: sql`case when ${unsettled} then null else ${donations.failureMessage} end`,

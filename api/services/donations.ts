@@ -40,10 +40,13 @@ export async function resolveDonationTarget(db: Db, campaignRef: string, appealR
 
 export type Donor = { id: string; email: string; stripeCustomerId: string | null };
 
-/** The donor with this email (stored lower-cased), created on first gift; safe under concurrency. */
+/**
+ * The donor with this email (stored lower-cased), created on first gift; safe under concurrency.
+ * A row made here is marked `checkout`: housekeeping expires it if no gift ever goes through.
+ */
 export async function findOrCreateDonor(db: Db, rawEmail: string): Promise<Donor> {
   const email = rawEmail.trim().toLowerCase();
-  await db.insert(users).values({ email, type: 'donor' }).onConflictDoNothing({ target: users.email });
+  await db.insert(users).values({ email, type: 'donor', origin: 'checkout' }).onConflictDoNothing({ target: users.email });
   const [donor] = await db
     .select({ id: users.id, email: users.email, stripeCustomerId: users.stripeCustomerId })
     .from(users)

@@ -68,6 +68,7 @@ export function demoSuccessEvent(row: DonationRow): Stripe.Event {
       id: row.invoiceId,
       object: 'invoice',
       amount_paid: row.amount,
+      amount_due: row.amount,
       currency: 'gbp',
       billing_reason: 'subscription_create',
       status: 'paid',

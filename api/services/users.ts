@@ -6,7 +6,7 @@ import { campaigns, donations, organizationAdmins, users, type UserType } from '
 import { badRequest, forbidden, HttpError, notFound } from '../lib/errors';
 import type { AuthUser } from '../lib/types';
 import { imageUrl } from './campaigns';
-import { type AddressDto, type AddressInput, addressColumnsFrom, likePattern, type Page, toAddressDto } from './organizations';
+import { type AddressDto, type AddressInput, addressColumnsFrom, type Page, toAddressDto } from './organizations';
 
 export type DonorDto = {
   _id: string;
@@ -33,6 +33,31 @@ export type DonorInput = {
 const DUPLICATE_EMAIL = 'A donor with this email already exists';
 
 type UserRow = typeof users.$inferSelect;
+
+const NO_ADDRESS: AddressDto = { address: null, city: null, province: null, postal_code: null, country: null };
+
+/**
+ * What an organization admin sees of another user: name and email (to thank and reach them about
+ * their gifts, which GET /api/donations lists) and nothing of the profile. Anyone can give £1 to a
+ * campaign with someone else's email, so a paid gift must not open that person's phone, address
+ * or photo to the campaign's organization.
+ */
+function limitedDonorDto(row: UserRow): DonorDto {
+  return {
+    _id: row.id,
+    email: row.email,
+    name: { first_name: row.firstName, last_name: row.lastName },
+    phone: null,
+    image: null,
+    image_url: null,
+    type: row.type,
+    address: NO_ADDRESS,
+    org_ids: [],
+  };
+}
+
+/** Admins and the user themself see the whole profile; organization admins the limited view. */
+const seesProfile = (viewer: AuthUser, row: UserRow) => viewer.type === 'admin' || viewer.id === row.id;
 
 function toDonorDto(row: UserRow, orgIds: string[]): DonorDto {
   return {
@@ -98,14 +123,14 @@ export async function listUsers(
   options: Page & { search?: string; type?: UserType },
 ): Promise<{ items: DonorDto[]; total: number }> {
   const search = options.search?.trim().toLowerCase();
-  const pattern = search ? likePattern(search) : null;
+  // instr(), not LIKE: D1 refuses LIKE patterns over 50 bytes ("LIKE or GLOB pattern too complex").
   const where = and(
     scopeCondition(db, viewer),
     options.type ? eq(users.type, options.type) : undefined,
-    pattern
+    search
       ? or(
-          sql`lower(${users.firstName} || ' ' || ${users.lastName}) like ${pattern} escape '\\'`,
-          sql`${users.email} like ${pattern} escape '\\'`,
+          sql`instr(lower(${users.firstName} || ' ' || ${users.lastName}), ${search}) > 0`,
+          sql`instr(lower(${users.email}), ${search}) > 0`,
         )
       : undefined,
   );
@@ -117,7 +142,10 @@ export async function listUsers(
     db,
     rows.map((r) => r.id),
   );
-  return { items: rows.map((row) => toDonorDto(row, orgIds.get(row.id) ?? [])), total: Number(count?.n ?? 0) };
+  return {
+    items: rows.map((row) => (seesProfile(viewer, row) ? toDonorDto(row, orgIds.get(row.id) ?? []) : limitedDonorDto(row))),
+    total: Number(count?.n ?? 0),
+  };
 }
 
 /** `me` is the signed-in user; anything else a UUID or short id. */
@@ -140,7 +168,8 @@ async function findVisibleUser(db: Db, idParam: string, viewer: AuthUser): Promi
 }
 
 export async function getUser(db: Db, idParam: string, viewer: AuthUser): Promise<DonorDto> {
-  return withOrgIds(db, await findVisibleUser(db, idParam, viewer));
+  const row = await findVisibleUser(db, idParam, viewer);
+  return seesProfile(viewer, row) ? withOrgIds(db, row) : limitedDonorDto(row);
 }
 
 async function withOrgIds(db: Db, row: UserRow): Promise<DonorDto> {

@@ -3,7 +3,11 @@ import { campaigns } from './campaigns';
 import { createdAt, id, updatedAt } from './columns';
 import { users } from './users';
 
-export const DONATION_STATUSES = ['pending', 'succeeded', 'failed', 'refunded'] as const;
+/**
+ * `abandoned`: a checkout still pending after 24 hours, closed by the housekeeping job (its
+ * PaymentIntent cancelled in Stripe mode). Like `pending` and `failed` it never counts in totals.
+ */
+export const DONATION_STATUSES = ['pending', 'succeeded', 'failed', 'refunded', 'abandoned'] as const;
 export type DonationStatus = (typeof DONATION_STATUSES)[number];
 export const DONATION_TYPES = ['once', 'monthly'] as const;
 export type DonationType = (typeof DONATION_TYPES)[number];
@@ -66,6 +70,8 @@ export const donations = sqliteTable(
     index('donations_appeal_totals_idx').on(t.appealId, t.status, t.amount, t.refundedAmount),
     index('donations_donor_idx').on(t.donorId, t.date),
     index('donations_date_idx').on(t.date),
+    // Housekeeping finds stale pending checkouts and old abandoned ones without a scan.
+    index('donations_status_created_idx').on(t.status, t.createdAt),
   ],
 );
 

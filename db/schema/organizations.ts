@@ -1,4 +1,4 @@
-import { index, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+import { index, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core';
 import { addressColumns, createdAt, id, updatedAt } from './columns';
 
 export const organizations = sqliteTable(
@@ -11,6 +11,8 @@ export const organizations = sqliteTable(
     email: text('email'),
     phone: text('phone'),
     charityNumber: text('charity_number'),
+    /** New appeals under this organization's campaigns start as drafts until an admin approves them. */
+    appealsNeedApproval: integer('appeals_need_approval', { mode: 'boolean' }).notNull().default(false),
     ...addressColumns(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),

@@ -13,5 +13,5 @@ export const outbox = sqliteTable(
     sentAt: integer('sent_at', { mode: 'timestamp_ms' }),
     createdAt: createdAt(),
   },
-  (t) => [index('outbox_to_idx').on(t.to, t.createdAt)],
+  (t) => [index('outbox_to_idx').on(t.to, t.createdAt), index('outbox_created_idx').on(t.createdAt)],
 );

@@ -5,6 +5,13 @@ import { organizations } from './organizations';
 export const USER_TYPES = ['donor', 'org_admin', 'admin'] as const;
 export type UserType = (typeof USER_TYPES)[number];
 
+/**
+ * How a user row came to be: `checkout` when an anonymous donation created it (it becomes `account`
+ * once the person signs in), `account` otherwise. Housekeeping expires checkout users whose every
+ * gift was abandoned (docs/decisions/014).
+ */
+export const USER_ORIGINS = ['account', 'checkout'] as const;
+
 export const users = sqliteTable(
   'users',
   {
@@ -18,6 +25,7 @@ export const users = sqliteTable(
     phone: text('phone'),
     ...addressColumns(),
     stripeCustomerId: text('stripe_customer_id'),
+    origin: text('origin', { enum: USER_ORIGINS }).notNull().default('account'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -57,7 +65,11 @@ export const sessions = sqliteTable(
     expiresAt: integer('expires_at', { mode: 'timestamp_ms' }).notNull(),
     revokedAt: integer('revoked_at', { mode: 'timestamp_ms' }),
   },
-  (t) => [uniqueIndex('sessions_token_hash_unique').on(t.tokenHash), index('sessions_user_idx').on(t.userId)],
+  (t) => [
+    uniqueIndex('sessions_token_hash_unique').on(t.tokenHash),
+    index('sessions_user_idx').on(t.userId),
+    index('sessions_expires_idx').on(t.expiresAt),
+  ],
 );
 
 export const loginCodes = sqliteTable(
@@ -72,12 +84,19 @@ export const loginCodes = sqliteTable(
     consumedAt: integer('consumed_at', { mode: 'timestamp_ms' }),
     createdAt: createdAt(),
   },
-  (t) => [index('login_codes_email_idx').on(t.email, t.createdAt)],
+  (t) => [index('login_codes_email_idx').on(t.email, t.createdAt), index('login_codes_expires_idx').on(t.expiresAt)],
 );
 
-/** Fixed-window counters for sign-in throttling, keyed like 'send:email:a@b.c'. */
-export const rateLimits = sqliteTable('rate_limits', {
-  key: text('key').primaryKey(),
-  windowStart: integer('window_start', { mode: 'timestamp_ms' }).notNull(),
-  count: integer('count').notNull().default(0),
-});
+/**
+ * Fixed-window counters for throttles and quotas, keyed like 'send:ip:1.2.3.4' (count is hits, or
+ * bytes for the upload quota). Backoff keys reuse window_start as the time of the last failure.
+ */
+export const rateLimits = sqliteTable(
+  'rate_limits',
+  {
+    key: text('key').primaryKey(),
+    windowStart: integer('window_start', { mode: 'timestamp_ms' }).notNull(),
+    count: integer('count').notNull().default(0),
+  },
+  (t) => [index('rate_limits_window_idx').on(t.windowStart)],
+);

@@ -1,3 +1,5 @@
+// First: zod must not probe for eval under our Content-Security-Policy (see the module).
+import './lib/zod-csp';
 import { useStore } from '@nanostores/react';
 import { useEffect } from 'react';
 import { $isMobile, $sidebarOpen, initDashboardUi } from '../stores/dashboard';

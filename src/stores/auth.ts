@@ -59,11 +59,18 @@ export function initAuth(): Promise<void> {
   return restoring;
 }
 
-export type CodeRequest = { new_user: boolean; message: string };
-export type LoginResult = { user: User; token: string; new_user: boolean };
+/** Step one answers the same for every address: whether it has an account is told after the code. */
+export type CodeRequest = { message: string };
+export type SignedIn = { user: User; token: string; new_user: boolean };
+/** The code was right but the address is new: the dialog asks for names and sends the code again. */
+export type NamesRequired = { new_user: true; names_required: true; message: string };
+export type LoginResult = SignedIn | NamesRequired;
 
-export function requestCode(email: string): Promise<CodeRequest | ApiError> {
-  return api<CodeRequest>('/api/auth/login', { json: { email } });
+export const isSignedIn = (result: LoginResult): result is SignedIn => 'token' in result;
+
+/** `turnstile_token` answers a 428 that asked for the security check. */
+export function requestCode(email: string, turnstileToken?: string): Promise<CodeRequest | ApiError> {
+  return api<CodeRequest>('/api/auth/login', { json: { email, ...(turnstileToken ? { turnstile_token: turnstileToken } : {}) } });
 }
 
 export async function verifyCode(input: {
@@ -71,9 +78,10 @@ export async function verifyCode(input: {
   code: string;
   first_name?: string;
   last_name?: string;
+  turnstile_token?: string;
 }): Promise<LoginResult | ApiError> {
   const result = await api<LoginResult>('/api/auth/login', { json: input, token: null });
-  if (!isApiError(result)) {
+  if (!isApiError(result) && isSignedIn(result)) {
     saveToken(result.token);
     $user.set(result.user);
   }

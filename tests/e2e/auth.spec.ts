@@ -66,7 +66,7 @@ test('a seeded donor signs in with the emailed code, stays signed in after reloa
   expect(await page.evaluate(() => localStorage.getItem('uk_nfp_token'))).toBeNull();
 });
 
-test('a new visitor gives a name with the code; closing the dialog resets it', async ({ page, request }) => {
+test('a new visitor is asked for a name only once the code is proven; closing the dialog resets it', async ({ page, request }) => {
   const email = `new-${Date.now()}@example.net`;
   await page.goto('/');
   let dialog = await openDialog(page);
@@ -79,14 +79,18 @@ test('a new visitor gives a name with the code; closing the dialog resets it', a
   await dialog.getByLabel('Email address').fill(email);
   await dialog.getByRole('button', { name: 'Next' }).click();
   const codeDialog = page.getByRole('dialog', { name: 'Enter your code' });
-  const loginButton = codeDialog.getByRole('button', { name: 'Login' });
+  // Known and unknown addresses look the same until the code is proven.
+  await expect(codeDialog.getByLabel('First name')).toHaveCount(0);
   await codeDialog.getByLabel('6-digit code').fill(await codeFor(request, email));
-  await expect(loginButton).toBeDisabled();
+  await codeDialog.getByRole('button', { name: 'Login' }).click();
+  await expect(codeDialog.getByRole('status')).toContainText('first and last name');
+  const create = codeDialog.getByRole('button', { name: 'Create account' });
+  await expect(create).toBeDisabled();
   await codeDialog.getByLabel('First name').fill('Nia');
-  await expect(loginButton).toBeDisabled();
+  await expect(create).toBeDisabled();
   await codeDialog.getByLabel('Last name').fill('Jones');
-  await expect(loginButton).toBeEnabled();
-  await loginButton.click();
+  await expect(create).toBeEnabled();
+  await create.click();
   await expect(page.getByRole('button', { name: 'Account menu for Nia Jones' }).locator('[aria-hidden="true"]')).toHaveText('NJ');
 });
 

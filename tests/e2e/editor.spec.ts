@@ -112,9 +112,11 @@ test('anonymous fundraisers see Login & Continue, and the image limit is enforce
     expect(code).toMatch(/^\d{6}$/);
   }).toPass({ timeout: 5_000 });
   await dialog.getByLabel('6-digit code').fill(code);
+  // Names are asked for once the code has proven the address is new.
+  await dialog.getByRole('button', { name: 'Login' }).click();
   await dialog.getByLabel('First name').fill('Fern');
   await dialog.getByLabel('Last name').fill('Fundraiser');
-  await dialog.getByRole('button', { name: 'Login' }).click();
+  await dialog.getByRole('button', { name: 'Create account' }).click();
   await expect(page).toHaveURL(/\/fund-raising\/review\?appeal=/);
   await expect(page.getByRole('heading', { name: 'My own appeal' })).toBeVisible();
   await expect(page.getByText('By: Fern Fundraiser')).toBeVisible();

@@ -121,6 +121,38 @@ export async function startStripeFake(): Promise<StripeFake> {
       const intent = fake.paymentIntents.get(m[1]);
       return intent ? { status: 200, body: intent } : missing('payment_intent', m[1]);
     }
+    if (method === 'POST' && (m = /^\/v1\/payment_intents\/([^/]+)\/cancel$/.exec(pathname))) {
+      const intent = fake.paymentIntents.get(m[1]);
+      if (!intent) return missing('payment_intent', m[1]);
+      if (intent.status === 'succeeded' || intent.status === 'canceled' || intent.status === 'processing') {
+        return {
+          status: 400,
+          body: {
+            error: {
+              type: 'invalid_request_error',
+              code: 'payment_intent_unexpected_state',
+              message: `You cannot cancel this PaymentIntent because it has a status of ${intent.status}.`,
+            },
+          },
+        };
+      }
+      intent.status = 'canceled';
+      intent.cancellation_reason = params.cancellation_reason ?? null;
+      return { status: 200, body: intent };
+    }
+    if ((method === 'GET' || method === 'DELETE') && (m = /^\/v1\/subscriptions\/([^/]+)$/.exec(pathname))) {
+      const subscription = fake.subscriptions.get(m[1]);
+      if (!subscription) return missing('subscription', m[1]);
+      if (method === 'DELETE') {
+        if (subscription.status === 'canceled') return missing('subscription', m[1]);
+        subscription.status = 'canceled';
+      }
+      return { status: 200, body: subscription };
+    }
+    if (method === 'DELETE' && (m = /^\/v1\/customers\/([^/]+)$/.exec(pathname))) {
+      if (!fake.customers.delete(m[1])) return missing('customer', m[1]);
+      return { status: 200, body: { id: m[1], object: 'customer', deleted: true } };
+    }
     if (method === 'GET' && (m = /^\/v1\/prices\/([^/]+)$/.exec(pathname))) {
       const price = fake.prices.get(decodeURIComponent(m[1]));
       return price ? { status: 200, body: price } : missing('price', m[1]);

@@ -2,14 +2,49 @@ import { env } from 'cloudflare:workers';
 import { drizzle } from 'drizzle-orm/d1';
 import type { Db } from '../../db/client';
 import * as schema from '../../db/schema';
+import type { Outage } from './outage';
 
 export const engineName: string = 'd1';
+
+/** D1's own message for a transient network failure (Cloudflare lists it as safe to retry). */
+const lost = () => new Error('D1_ERROR: Network connection lost.');
+
+/** The binding, except that while the outage is on every query fails like a lost D1 connection. */
+function withOutage(d1: D1Database, outage: { on: boolean }): D1Database {
+  const wrapStatement = (statement: D1PreparedStatement): D1PreparedStatement =>
+    new Proxy(statement, {
+      get(target, prop, receiver) {
+        const value = Reflect.get(target, prop, receiver);
+        if (typeof value !== 'function') return value;
+        if (prop === 'bind') return (...args: unknown[]) => wrapStatement(value.apply(target, args));
+        return (...args: unknown[]) => (outage.on ? Promise.reject(lost()) : value.apply(target, args));
+      },
+    });
+  return new Proxy(d1, {
+    get(target, prop, receiver) {
+      const value = Reflect.get(target, prop, receiver);
+      if (typeof value !== 'function') return value;
+      if (prop === 'prepare') return (query: string) => wrapStatement(value.call(target, query));
+      if (prop === 'batch' || prop === 'exec' || prop === 'dump') {
+        return (...args: unknown[]) => (outage.on ? Promise.reject(lost()) : value.apply(target, args));
+      }
+      return value.bind(target);
+    },
+  });
+}
 
 /**
  * The D1 database of this test file, inside workerd. Migrations were applied by
  * apply-migrations.workers.ts; the plugin gives each test file its own storage.
  */
-export async function createEngineDb(): Promise<{ db: Db; env: Record<string, unknown> }> {
+export async function createEngineDb(): Promise<{ db: Db; env: Record<string, unknown>; outage: Outage }> {
   const bindings = env as unknown as { DB: D1Database };
-  return { db: drizzle(bindings.DB, { schema }) as unknown as Db, env: { DB: bindings.DB } };
+  const state = { on: false };
+  const d1 = withOutage(bindings.DB, state);
+  return { db: drizzle(d1, { schema }) as unknown as Db, env: { DB: d1 }, outage: { down: () => (state.on = true), up: () => (state.on = false) } };
+}
+
+/** The real R2 binding of this test file (the plugin isolates its storage per file). */
+export function createEngineBucket(): R2Bucket {
+  return (env as unknown as { IMAGES: R2Bucket }).IMAGES;
 }

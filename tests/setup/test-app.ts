@@ -1,14 +1,19 @@
-import { createEngineDb, engineName } from '#test-engine';
+import { createEngineBucket, createEngineDb, engineName } from '#test-engine';
+import { inject } from 'vitest';
 import { createApp } from '../../api';
 import type { Bindings } from '../../api/lib/types';
 import type { Db } from '../../db/client';
+import type { Outage } from './outage';
 
-export { engineName };
+export { createEngineBucket, engineName };
+export type { Outage };
 
 export type TestApp = {
   db: Db;
   env: Bindings;
   app: ReturnType<typeof createApp>;
+  /** Makes the database unreachable (and reachable again) for this app. */
+  outage: Outage;
   /** app.request with the test bindings; `token` adds the bearer header, `json` a JSON body. */
   request: (path: string, init?: RequestInit & { token?: string; json?: unknown }) => Promise<Response>;
 };
@@ -20,7 +25,8 @@ export type TestApp = {
 export async function setupTestApp(env: Partial<Bindings> = {}): Promise<TestApp> {
   const engine = await createEngineDb();
   // Tests run as a local development deployment unless they say otherwise (production is the default).
-  const bindings = { APP_ENV: 'development', ...engine.env, ...env } as Bindings;
+  // Turnstile's siteverify is the local fake (tests/mocks/turnstile-fake.ts), never the real one.
+  const bindings = { APP_ENV: 'development', TURNSTILE_VERIFY_URL: inject('turnstileVerifyUrl'), ...engine.env, ...env } as Bindings;
   const app = createApp({ db: engine.db });
   const request: TestApp['request'] = (path, init = {}) => {
     const { token, json, ...rest } = init;
@@ -33,5 +39,5 @@ export async function setupTestApp(env: Partial<Bindings> = {}): Promise<TestApp
     }
     return Promise.resolve(app.request(path, { ...rest, headers, body }, bindings));
   };
-  return { db: engine.db, env: bindings, app, request };
+  return { db: engine.db, env: bindings, app, request, outage: engine.outage };
 }

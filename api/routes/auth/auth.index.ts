@@ -38,12 +38,14 @@ const loginFields = z.object({
     .optional(),
   first_name: name('first_name'),
   last_name: name('last_name'),
+  /** The Turnstile widget's token, sent back after a 428 asked for the security check. */
+  turnstile_token: z.string({ error: 'turnstile_token must be text' }).max(2048).nullish(),
 });
 const loginSchema = z.preprocess(passwordAsCode, loginFields);
 
-function authCtx(c: Context<AppEnv>) {
+function authCtx(c: Context<AppEnv>, turnstileToken: string | null | undefined) {
   const { db, config } = c.var;
-  return { db, config, mailer: createMailer(db, config), now: new Date(), ip: clientIp({ get: (h) => c.req.header(h) }) };
+  return { db, config, mailer: createMailer(db, config), now: new Date(), ip: clientIp({ get: (h) => c.req.header(h) }), turnstileToken };
 }
 
 /** 429s carry Retry-After; app.onError keeps headers already set on the context. */
@@ -60,7 +62,7 @@ export const authRouter = createRouter()
   .get('/auth', (c) => c.json(toUserDto(requireUser(c.var.user))))
   .post('/auth/login', async (c) => {
     const input = await readJson(c, loginSchema);
-    const ctx = authCtx(c);
+    const ctx = authCtx(c, input.turnstile_token);
     if (input.code === undefined) {
       return c.json(await withRetryAfter(c, () => requestLoginCode(ctx, input.email)));
     }

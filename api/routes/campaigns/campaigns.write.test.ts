@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { toShortId } from '../../../db/ids';
-import { campaigns, donations, templateCauses } from '../../../db/schema';
+import { campaigns, donations, rateLimits, templateCauses } from '../../../db/schema';
 import {
   addOrganizationAdmin,
   createAppeal,
@@ -71,6 +71,10 @@ describe(`campaign and appeal writes (${engineName})`, () => {
     await addOrganizationAdmin(t.db, org.id, orgAdmin.id);
     orgAdminToken = await createSession(t.db, orgAdmin.id);
     adminToken = await createSession(t.db, (await createUser(t.db, { type: 'admin' })).id);
+  });
+  // The daily appeal and upload quotas have their own tests (campaigns.quotas.test.ts): each test here starts a new day.
+  beforeEach(async () => {
+    await t.db.delete(rateLimits);
   });
 
   describe('POST /api/campaigns', () => {

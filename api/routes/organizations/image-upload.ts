@@ -3,6 +3,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { errorBody } from '../../lib/create-app';
 import { badRequest } from '../../lib/errors';
 import type { AppEnv } from '../../lib/types';
+import { consumeUploadQuota } from '../../services/quotas';
 import { deleteKeys, isStaticKey, isStoredKey, type PreparedUpload, prepareUpload, requireBucket, storeUploads } from '../../services/images';
 
 /** One 5 MB image as base64 (~6.7 MB) plus the form's text fields. */
@@ -39,6 +40,7 @@ export async function withImage<T>(
     throw badRequest(`${field}: Upload a PNG or JPEG image, or keep the current one`);
   }
   const bucket = c.env?.IMAGES;
+  if (upload && c.var.user) await consumeUploadQuota(c.var.db, c.var.user, upload.bytes.length, new Date());
   if (upload) await storeUploads(requireBucket(bucket), [upload]);
   let result: T;
   try {

@@ -16,6 +16,7 @@ const organizationFields = {
   charity_number: optionalText(20),
   address: addressSchema.partial().optional(),
   admins: z.array(reference('a user'), { error: 'admins must be a list of user ids' }).max(50, 'At most 50 admins').optional(),
+  appeals_need_approval: z.boolean({ error: 'appeals_need_approval must be true or false' }).optional(),
 };
 
 const createBody = z.object(organizationFields);

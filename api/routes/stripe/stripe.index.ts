@@ -20,7 +20,8 @@ import {
   type Donor,
 } from '../../services/donations';
 import { findDonationByPaymentIntent } from '../../services/donations-record';
-import { CHECKOUT_LIMITS, enforceRateLimits, RateLimitError } from '../../services/rate-limit';
+import { CHALLENGE_THRESHOLDS, CHECKOUT_LIMITS, enforceRateLimits, hitRateLimit, knownIp, peekRateLimit, RateLimitError } from '../../services/rate-limit';
+import { requireChallenge } from '../../services/turnstile';
 import { EMAIL_PATTERN, MAX_DONATION_PENCE, MIN_DONATION_PENCE } from '../../services/gift-aid';
 import { createStripe, intentIdFromClientSecret } from '../../services/stripe';
 import { demoClientSecret, demoFailureEvent, demoSuccessEvent, newDemoId, verifyDemoClientSecret, DEMO_DECLINE_MESSAGE } from '../../services/stripe-demo';
@@ -50,6 +51,8 @@ export const clientSecretBody = z
       })
       .nullable()
       .optional(),
+    /** The Turnstile widget's token, sent back after a 428 asked for the security check. */
+    turnstile_token: z.string({ error: 'turnstile_token must be text' }).max(2048).nullish(),
   })
   .superRefine((body, ctx) => {
     if (body.amount === undefined && body.price === undefined) {
@@ -70,16 +73,25 @@ const demoConfirmBody = z.object({
 
 /**
  * Per email always; per address only behind Cloudflare (cf-connecting-ip), since local servers
- * and tests have no client address to tell callers apart.
+ * and tests have no client address to tell callers apart. Past a lower per-address threshold the
+ * caller must pass a Turnstile check, so rotating emails from one address stops being free.
  */
-async function throttleCheckout(c: Context<AppEnv>, email: string) {
+async function throttleCheckout(c: Context<AppEnv>, email: string, turnstileToken: string | null | undefined) {
   const ip = c.req.header('cf-connecting-ip')?.trim().slice(0, 64);
+  const now = new Date();
   const checks = [{ key: `checkout:email:${email}`, rule: CHECKOUT_LIMITS.perEmail }];
   if (ip) checks.push({ key: `checkout:ip:${ip}`, rule: CHECKOUT_LIMITS.perIp });
   try {
-    await enforceRateLimits(c.var.db, checks, new Date(), (wait) =>
+    await enforceRateLimits(c.var.db, checks, now, (wait) =>
       `Too many donation attempts. Please wait ${wait} minute${wait === 1 ? '' : 's'} and try again.`,
     );
+    const fromIp = ip && knownIp(ip) ? await peekRateLimit(c.var.db, `checkout:ip:${ip}`, CHALLENGE_THRESHOLDS.checkoutPerIp, now) : 0;
+    // Rotating addresses stay under any per-address count: past a site-wide rate of anonymous
+    // checkouts, every anonymous donor is asked for the (quick, human-friendly) check.
+    const siteWide = c.var.user ? null : await hitRateLimit(c.var.db, 'challenge:checkout-anonymous', CHALLENGE_THRESHOLDS.anonymousCheckouts, now);
+    if (fromIp > CHALLENGE_THRESHOLDS.checkoutPerIp.limit || (siteWide && siteWide.count > CHALLENGE_THRESHOLDS.anonymousCheckouts.limit)) {
+      await requireChallenge(c.var.config, turnstileToken, ip ?? null);
+    }
   } catch (err) {
     if (err instanceof RateLimitError) c.header('Retry-After', String(err.retryAfterSeconds));
     throw err;
@@ -110,7 +122,7 @@ export const stripeRouter = createRouter()
     const signedIn = c.var.user;
     const email = signedIn?.email ?? body.email?.toLowerCase();
     if (!email || !EMAIL_PATTERN.test(email)) throw badRequest('email: enter a valid email address, like name@example.com');
-    await throttleCheckout(c, email);
+    await throttleCheckout(c, email, body.turnstile_token);
 
     // Validate everything before anything is stored or sent to Stripe.
     const target = await resolveDonationTarget(db, body.campaign_id, body.appeal_id);
@@ -155,8 +167,9 @@ export const stripeRouter = createRouter()
       const idempotencyKey = `donation-${pending.id}`;
       const metadata = toMetadata(pending);
       try {
-        const customer = await ensureCustomer(stripe, db, donor);
         if (monthly) {
+          // Subscriptions need a Customer; housekeeping deletes it if the first payment never happens.
+          const customer = await ensureCustomer(stripe, db, donor);
           const subscription = await stripe.subscriptions.create(
             {
               customer,
@@ -174,11 +187,11 @@ export const stripeRouter = createRouter()
           pending.invoiceId = invoice?.id ?? null;
           pending.paymentIntentId = intentIdFromClientSecret(clientSecret);
         } else {
+          // A one-off gift needs no Stripe Customer: none is created for a payment that may never happen.
           const intent = await stripe.paymentIntents.create(
             {
               amount,
               currency: 'gbp',
-              customer,
               receipt_email: donor.email,
               automatic_payment_methods: { enabled: true },
               description: 'Donation to UK NFP',

@@ -47,7 +47,7 @@ async function world() {
 }
 
 describe('POST /api/stripe/client_secret with Stripe', () => {
-  it('creates a GBP PaymentIntent with our metadata, a customer and an idempotency key', async () => {
+  it('creates a GBP PaymentIntent with our metadata and an idempotency key, and no Stripe Customer', async () => {
     const w = await world();
     const res = await w.start({ amount: 1500 });
     expect(res.status).toBe(200);
@@ -69,8 +69,12 @@ describe('POST /api/stripe/client_secret with Stripe', () => {
     });
     const create = fake.requests.find((r) => r.path === '/v1/payment_intents' && r.body.metadata?.donation_id === row.id)!;
     expect(create.idempotencyKey).toBe(`donation-${row.id}`);
+    // A one-off gift needs no Customer: none is made for a checkout that may never be paid.
     const [donor] = await t.db.select().from(users).where(eq(users.id, row.donorId));
-    expect(donor.stripeCustomerId).toBe(intent.customer);
+    expect(intent.customer).toBeNull();
+    expect(donor.stripeCustomerId).toBeNull();
+    expect(fake.requests.some((r) => r.path === '/v1/customers' && r.body.metadata?.donor_id === row.donorId)).toBe(false);
+    expect(donor.origin).toBe('checkout');
     expect(row).toMatchObject({ status: 'pending', source: 'card' });
 
     // The webhook then settles it with Stripe's amount.
@@ -93,6 +97,9 @@ describe('POST /api/stripe/client_secret with Stripe', () => {
     expect(subscription.metadata.kind).toBe('monthly');
     expect(body.clientSecret).toBe(subscription.latest_invoice.confirmation_secret.client_secret);
     expect(row).toMatchObject({ status: 'pending', type: 'monthly', amount: 1000, invoiceId: subscription.latest_invoice.id });
+    // A subscription needs a Customer (housekeeping deletes it if the first payment never happens).
+    const [donor] = await t.db.select().from(users).where(eq(users.id, row.donorId));
+    expect(donor.stripeCustomerId).toBe(subscription.customer);
     expect(body.clientSecret.startsWith(`${row.paymentIntentId}_secret_`)).toBe(true);
 
     const first = invoicePaid({ invoiceId: row.invoiceId!, subscriptionId: subscription.id, amount: 1000, metadata: subscription.metadata });

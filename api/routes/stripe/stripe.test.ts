@@ -1,13 +1,19 @@
 import { eq, inArray } from 'drizzle-orm';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { toShortId } from '../../../db/ids';
-import { donations, giftAidDeclarations, prices, users } from '../../../db/schema';
+import { donations, giftAidDeclarations, prices, rateLimits, users } from '../../../db/schema';
 import { createAppeal, createCampaign, createSession, createUser } from '../../../tests/factories';
 import { engineName, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
 import { GIFT_AID_DECLARATION } from '../../services/gift-aid';
 
 let t: TestApp;
 const priceIds = { small: `price_t_${Date.now()}_5`, big: `price_t_${Date.now()}_50`, mid: `price_t_${Date.now()}_10` };
+
+// Every test here starts checkouts anonymously; the site-wide check threshold has its own test.
+const resetSiteWideCount = () => t.db.delete(rateLimits).where(eq(rateLimits.key, 'challenge:checkout-anonymous'));
+beforeEach(async () => {
+  await resetSiteWideCount();
+});
 
 beforeAll(async () => {
   t = await setupTestApp();
@@ -306,15 +312,43 @@ describe(`POST /api/stripe/client_secret is throttled (${engineName})`, () => {
     expect((await start(campaign.id, `other.${email}`)).status).toBe(200);
   });
 
-  it('allows 30 per client address behind Cloudflare, and does not count callers without one', async () => {
+  it('asks for the security check after 5 per client address behind Cloudflare, refuses after 30, and does not count callers without one', { timeout: 30_000 }, async () => {
     const campaign = await createCampaign(t.db);
     const ip = `198.51.100.${Math.floor(Math.random() * 250) + 1}`;
     const stamp = crypto.randomUUID().slice(0, 8);
-    for (let i = 0; i < 30; i++) expect((await start(campaign.id, `ip${i}.${stamp}@example.com`, { 'cf-connecting-ip': ip })).status).toBe(200);
-    const blocked = await start(campaign.id, `ip-last.${stamp}@example.com`, { 'cf-connecting-ip': ip });
+    const cf = { 'cf-connecting-ip': ip };
+    for (let i = 0; i < 5; i++) expect((await start(campaign.id, `ip${i}.${stamp}@example.com`, cf)).status).toBe(200);
+    const checked = await start(campaign.id, `ip5.${stamp}@example.com`, cf);
+    expect(checked.status).toBe(428);
+    expect(await checked.json()).toEqual({ statusCode: 428, message: expect.stringMatching(/security check/) });
+    const withToken = (email: string, token: string) =>
+      t.request('/api/stripe/client_secret', { method: 'POST', json: { email, amount: 500, campaign_id: campaign.id, turnstile_token: token }, headers: cf });
+    expect((await withToken(`ip-bad.${stamp}@example.com`, 'bad-token')).status).toBe(428);
+    for (let i = 7; i < 30; i++) expect((await withToken(`ip${i}.${stamp}@example.com`, `t-${crypto.randomUUID()}`)).status).toBe(200);
+    const blocked = await withToken(`ip-last.${stamp}@example.com`, `t-${crypto.randomUUID()}`);
     expect(blocked.status).toBe(429);
     expect(blocked.headers.get('retry-after')).toBeTruthy();
     expect((await start(campaign.id, `ip-other.${stamp}@example.com`, { 'cf-connecting-ip': `${ip}0` })).status).toBe(200);
+    await resetSiteWideCount();
     for (let i = 0; i < 31; i++) expect((await start(campaign.id, `noip${i}.${stamp}@example.com`)).status).toBe(200);
+    // Nothing was stored for the refused attempts.
+    expect(await t.db.select().from(donations).where(eq(donations.campaignId, campaign.id))).toHaveLength(5 + 23 + 1 + 31);
+  });
+
+  it('asks every anonymous donor for the check past 60 anonymous checkouts in 10 minutes (rotating addresses), not signed-in donors', async () => {
+    const campaign = await createCampaign(t.db);
+    await t.db.insert(rateLimits).values({ key: 'challenge:checkout-anonymous', windowStart: new Date(), count: 60 });
+    const stamp = crypto.randomUUID().slice(0, 8);
+    const res = await start(campaign.id, `rot.${stamp}@example.com`, { 'cf-connecting-ip': '192.0.2.77' });
+    expect(res.status).toBe(428);
+    const passed = await t.request('/api/stripe/client_secret', {
+      method: 'POST',
+      json: { email: `rot.${stamp}@example.com`, amount: 500, campaign_id: campaign.id, turnstile_token: `t-${crypto.randomUUID()}` },
+    });
+    expect(passed.status).toBe(200);
+    const donor = await createUser(t.db);
+    const token = await createSession(t.db, donor.id);
+    const signedIn = await t.request('/api/stripe/client_secret', { method: 'POST', token, json: { amount: 500, campaign_id: campaign.id } });
+    expect(signedIn.status).toBe(200);
   });
 });

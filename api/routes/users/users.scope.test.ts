@@ -34,6 +34,22 @@ describe(`org_admin scope over donors counts paid gifts only (${engineName})`, (
     await createDonation(t.db, { donorId: victim.id, campaignId: campaign.id, status: 'refunded', refundedAmount: 1000, source: 'card' });
     const visible = await t.request(`/api/users/${victim.id}`, { token });
     expect(visible.status).toBe(200);
-    expect(((await visible.json()) as { phone: string }).phone).toBe('7946095800');
+    // …but only their name and email: the profile stays private (anyone can pay £1 with someone's email).
+    const seen = (await visible.json()) as Record<string, any>;
+    expect(seen).toMatchObject({ _id: victim.id, email, phone: null, image: null, image_url: null });
+    expect(seen.address).toEqual({ address: null, city: null, province: null, postal_code: null, country: null });
+    expect(JSON.stringify(seen)).not.toMatch(/7946095800|Secret St/);
+    const listed = (await (await t.request('/api/users?limit=1000', { token })).json()) as Record<string, any>[];
+    const entry = listed.find((u) => u._id === victim.id)!;
+    expect(entry).toMatchObject({ email, phone: null, image: null });
+    expect(JSON.stringify(listed)).not.toMatch(/7946095800|Secret St/);
+    // Their gifts to this organization's campaigns are what the org admin sees of their giving.
+    const gifts = (await (await t.request('/api/donations?limit=100', { token })).json()) as { donor: { value: string } }[];
+    expect(gifts.some((g) => g.donor.value === victim.id)).toBe(true);
+    // An admin, and the person themself, still see the whole profile.
+    const adminToken = await createSession(t.db, (await createUser(t.db, { type: 'admin' })).id);
+    expect(((await (await t.request(`/api/users/${victim.id}`, { token: adminToken })).json()) as any).phone).toBe('7946095800');
+    const selfToken = await createSession(t.db, victim.id);
+    expect(((await (await t.request('/api/users/me', { token: selfToken })).json()) as any).address.address).toBe('1 Secret St');
   });
 });

@@ -2,6 +2,8 @@ import { bodyLimit } from 'hono/body-limit';
 import type Stripe from 'stripe';
 import { createRouter, errorBody } from '../../lib/create-app';
 import { badRequest, HttpError } from '../../lib/errors';
+import { logLine } from '../../middlewares/logger';
+import { isDatabaseUnavailable } from '../../lib/unavailable';
 import { markEventApplied, type Statement } from '../../services/donations-record';
 import { createStripe, verifyStripeEvent } from '../../services/stripe';
 import { chargeRefunded } from './charge-refunded';
@@ -9,6 +11,7 @@ import { invoicePaid } from './invoice-paid';
 import { invoicePaymentFailed } from './invoice-payment-failed';
 import { paymentIntentPaymentFailed } from './payment-intent-payment-failed';
 import { paymentIntentSucceeded } from './payment-intent-succeeded';
+import { malformedEventReason } from './shape';
 import type { EventHandler, WebhookContext } from './types';
 
 export type { WebhookContext };
@@ -30,6 +33,12 @@ export type EventOutcome = 'recorded' | 'duplicate' | 'ignored';
  * Demo confirmations call this too, so both paths record gifts identically.
  */
 export async function applyStripeEvent(ctx: WebhookContext, event: Stripe.Event): Promise<EventOutcome> {
+  const malformed = malformedEventReason(event);
+  if (malformed) {
+    const eventId = typeof (event as { id?: unknown })?.id === 'string' ? event.id : null;
+    logLine('warn', 'stripe event ignored: malformed', { event_id: eventId, reason: malformed.slice(0, 200) });
+    return 'ignored';
+  }
   const handler = STRIPE_EVENT_HANDLERS[event.type];
   if (!handler) return 'ignored';
   const seen = await ctx.db.query.webhookEvents.findFirst({ where: (t, { eq }) => eq(t.id, event.id) });
@@ -60,7 +69,18 @@ export const stripeWebhookRouter = createRouter().post(
     } catch {
       throw badRequest('Stripe signature verification failed (wrong secret, altered body or stale timestamp)');
     }
-    const outcome = await applyStripeEvent({ db: c.var.db, stripe: createStripe(c.var.config) }, event);
+    let outcome: EventOutcome;
+    try {
+      outcome = await applyStripeEvent({ db: c.var.db, stripe: createStripe(c.var.config) }, event);
+    } catch (error) {
+      // Nothing was recorded (the event's writes and its id go in one batch): a 500 makes Stripe
+      // send it again later, and the retry records it exactly once.
+      if (isDatabaseUnavailable(error)) {
+        logLine('error', 'stripe event not recorded: database unavailable', { request_id: c.var.requestId, event_id: event.id });
+        throw new HttpError(500, `The database is unavailable; this event was not recorded and Stripe will retry it. Reference: ${c.var.requestId}`);
+      }
+      throw error;
+    }
     return c.json({ received: true, outcome });
   },
 );

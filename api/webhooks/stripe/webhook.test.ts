@@ -516,3 +516,40 @@ describe(`POST /api/stripe/webhook: a recorded gift keeps its own attribution ($
     expect(await w.rows()).toHaveLength(0);
   });
 });
+
+describe(`POST /api/stripe/webhook: correctly signed but malformed events (${engineName})`, () => {
+  it('answers 200 ignored (logged) for every malformed shape, so Stripe stops retrying, and writes nothing', async () => {
+    const w = await world();
+    const good = paymentIntentSucceeded({ intentId: fakeId('pi'), amount: 1000, metadata: w.meta() });
+    const object = good.data.object as Record<string, unknown>;
+    const invoice = invoicePaid({ invoiceId: fakeId('in'), subscriptionId: fakeId('sub'), amount: 1000, metadata: w.meta('monthly') });
+    const cases: Record<string, unknown> = {
+      'data: null': { ...good, data: null },
+      'data.object: null': { ...good, data: { object: null } },
+      'id as an object': { ...good, id: { evil: true } },
+      'type as an object': { ...good, type: { type: 'payment_intent.succeeded' } },
+      'created as text': { ...good, created: 'yesterday' },
+      'intent id as an object': { ...good, id: fakeId('evt'), data: { object: { ...object, id: { id: 'pi_x' } } } },
+      'amount as text': { ...good, id: fakeId('evt'), data: { object: { ...object, amount: '1000' } } },
+      'metadata as a list': { ...good, id: fakeId('evt'), data: { object: { ...object, metadata: ['a'] } } },
+      'subscription as a number': {
+        ...invoice,
+        id: fakeId('evt'),
+        data: { object: { ...(invoice.data.object as object), parent: { subscription_details: { subscription: 42, metadata: {} } } } },
+      },
+      'refund of an object id': { ...chargeRefunded({ intentId: 'pi_x', amount: 100, refunded: 100 }), data: { object: { payment_intent: { id: {} }, amount: 100, amount_refunded: 100 } } },
+    };
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    for (const [name, evt] of Object.entries(cases)) {
+      const res = await sendEvent(t, evt as object);
+      expect(res.status, name).toBe(200);
+      expect(await res.json(), name).toEqual({ received: true, outcome: 'ignored' });
+    }
+    const logged = warn.mock.calls.map((c) => String(c[0])).filter((l) => l.includes('stripe event ignored: malformed'));
+    expect(logged).toHaveLength(Object.keys(cases).length);
+    expect(await w.rows()).toHaveLength(0);
+    expect(await t.db.select().from(webhookEvents).where(eq(webhookEvents.id, good.id))).toHaveLength(0);
+    // The well-formed event still records.
+    expect(await (await sendEvent(t, good)).json()).toEqual({ received: true, outcome: 'recorded' });
+  });
+});

@@ -1,7 +1,9 @@
 import { useStore } from '@nanostores/react';
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
 import { isApiError } from '../../lib/api-client';
-import { $loginOpen, closeLogin, requestCode, verifyCode } from '../../stores/auth';
+import { CHALLENGE_STATUS } from '../../lib/turnstile';
+import { $loginOpen, closeLogin, isSignedIn, requestCode, verifyCode } from '../../stores/auth';
+import TurnstileCheck from '../TurnstileCheck';
 
 const CODE_LENGTH = 6;
 /** Spec section 5: a simple address pattern gates Next; the server checks properly. */
@@ -22,6 +24,8 @@ export default function LoginDialog() {
   const [loading, setLoading] = useState(false);
   const [notice, setNotice] = useState('');
   const [error, setError] = useState('');
+  /** The request waiting for the security check (statusCode 428), sent again with its token. */
+  const [challenge, setChallenge] = useState<null | 'send' | 'verify'>(null);
 
   useEffect(() => {
     const el = dialog.current;
@@ -45,40 +49,59 @@ export default function LoginDialog() {
     setNotice('');
     setError('');
     setLoading(false);
+    setChallenge(null);
   }
 
-  async function sendCode(event?: FormEvent) {
+  async function sendCode(event?: FormEvent, turnstileToken?: string) {
     event?.preventDefault();
     if (!EMAIL_PATTERN.test(email.trim()) || loading) return;
     setLoading(true);
     setError('');
-    const result = await requestCode(email.trim());
+    setChallenge(null);
+    const result = await requestCode(email.trim(), turnstileToken);
     setLoading(false);
-    // Spec section 4: step 0 moves to step 1 whatever the result.
+    if (isApiError(result) && result.statusCode === CHALLENGE_STATUS) {
+      // Past a threshold the server asks for the security check first; the email stays as typed.
+      setError(result.message);
+      setChallenge('send');
+      return;
+    }
+    // Spec section 4: step 0 moves to step 1 whatever the result. Known and unknown addresses get
+    // the same answer: whether the account is new is told only once the code is proven.
     if (isApiError(result)) {
       setError(result.message);
       setNotice('');
     } else {
-      setNewUser(result.new_user);
       setNotice(result.message);
     }
+    setNewUser(false);
     setCode('');
     setStep(1);
   }
 
-  async function submitCode(event: FormEvent) {
-    event.preventDefault();
-    if (!canLogin) return;
+  async function submitCode(event?: FormEvent, turnstileToken?: string) {
+    event?.preventDefault();
+    if (!canLogin && !turnstileToken) return;
     setLoading(true);
     setError('');
+    setChallenge(null);
     const result = await verifyCode({
       email: email.trim(),
       code,
       ...(newUser ? { first_name: firstName.trim(), last_name: lastName.trim() } : {}),
+      ...(turnstileToken ? { turnstile_token: turnstileToken } : {}),
     });
     setLoading(false);
-    if (isApiError(result)) setError(result.message);
-    else closeLogin();
+    if (isApiError(result)) {
+      setError(result.message);
+      if (result.statusCode === CHALLENGE_STATUS) setChallenge('verify');
+    } else if (isSignedIn(result)) {
+      closeLogin();
+    } else {
+      // The code is right and the address is new: ask for names, keep the code, send both.
+      setNewUser(true);
+      setNotice(result.message);
+    }
   }
 
   const canNext = EMAIL_PATTERN.test(email.trim()) && !loading;
@@ -159,7 +182,7 @@ export default function LoginDialog() {
               </div>
             )}
             <button type="submit" className="btn btn-primary btn-block" disabled={!canLogin}>
-              {loading ? 'Checking…' : 'Login'}
+              {loading ? 'Checking…' : newUser ? 'Create account' : 'Login'}
             </button>
             <div className="login-links">
               <button type="button" className="link-btn" disabled={loading} onClick={() => { setStep(0); setError(''); }}>
@@ -175,6 +198,13 @@ export default function LoginDialog() {
           <p className="form-error" role="alert">
             {error}
           </p>
+        )}
+        {challenge && (
+          <TurnstileCheck
+            key={challenge}
+            action={challenge === 'send' ? 'sign-in-code' : 'sign-in'}
+            onToken={(token) => (challenge === 'send' ? void sendCode(undefined, token) : void submitCode(undefined, token))}
+          />
         )}
       </div>
     </dialog>

@@ -9,6 +9,8 @@ import {
   normalizeUkPostcode,
 } from '../../../api/services/gift-aid';
 import { formatPence } from '../../lib/format';
+import { CHALLENGE_STATUS } from '../../lib/turnstile';
+import TurnstileCheck from '../TurnstileCheck';
 import { $user, initAuth } from '../../stores/auth';
 import {
   fetchPrices,
@@ -40,6 +42,14 @@ function emailState(value: string): 'empty' | 'valid' | 'invalid' {
   return EMAIL_PATTERN.test(value.trim()) ? 'valid' : 'invalid';
 }
 
+/** Our side is down or unreachable: say so plainly (the server's message carries a reference). */
+export const SERVICE_BUSY = 'Sorry, our service is very busy right now. Your details are still here: please try again in a minute.';
+function busyMessage(result: { statusCode: number; message: string }): string | null {
+  if (![0, 503, 504].includes(result.statusCode)) return null;
+  const reference = /Reference: ([A-Za-z0-9-]+)/.exec(result.message)?.[1];
+  return reference ? `${SERVICE_BUSY} (Reference: ${reference})` : SERVICE_BUSY;
+}
+
 function amountProblem(pence: number | null, raw: string): string | null {
   if (!raw.trim()) return null;
   if (pence === null) return 'Enter an amount in pounds, like 10 or 12.50';
@@ -68,6 +78,8 @@ export default function DonationBox({ campaignId, appealId, title }: DonationBox
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [session, setSession] = useState<PaymentSession | null>(null);
+  /** Set when the server asks for the security check (428): the gift is sent again with its token. */
+  const [challenge, setChallenge] = useState(false);
   const lastRequest = useRef<string | null>(null);
   const heading = useRef<HTMLHeadingElement>(null);
 
@@ -104,8 +116,8 @@ export default function DonationBox({ campaignId, appealId, title }: DonationBox
   const canDonate = emailStatus === 'valid' && chosen && giftAidReady && !busy;
   const selectedPrice = useMemo(() => prices?.find((p) => p.id === priceId) ?? null, [prices, priceId]);
 
-  async function donate(event: React.FormEvent) {
-    event.preventDefault();
+  async function donate(event?: React.FormEvent, turnstileToken?: string) {
+    event?.preventDefault();
     if (!canDonate) return;
     const body: StartDonation = {
       ...(user ? {} : { email: email.trim() }),
@@ -125,10 +137,13 @@ export default function DonationBox({ campaignId, appealId, title }: DonationBox
     }
     setBusy(true);
     setError(null);
-    const result = await startDonation(body);
+    setChallenge(false);
+    const result = await startDonation(turnstileToken ? { ...body, turnstile_token: turnstileToken } : body);
     setBusy(false);
     if ('statusCode' in result) {
-      setError(result.message);
+      // Everything the donor typed stays in the form, whatever went wrong.
+      setError(busyMessage(result) ?? result.message);
+      if (result.statusCode === CHALLENGE_STATUS) setChallenge(true);
       return;
     }
     lastRequest.current = key;
@@ -314,6 +329,7 @@ export default function DonationBox({ campaignId, appealId, title }: DonationBox
             {error}
           </p>
         )}
+        {challenge && <TurnstileCheck action="checkout" onToken={(token) => void donate(undefined, token)} />}
         <button type="submit" className="btn btn-primary btn-block" disabled={!canDonate}>
           {busy ? 'Please wait…' : selectedPrice && frequency === 'monthly' ? `Donate ${formatPence(selectedPrice.unit_amount)} monthly` : 'Donate'}
         </button>

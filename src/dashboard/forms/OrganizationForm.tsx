@@ -10,8 +10,16 @@ import { Spinner, TextInput } from '../ui/primitives';
 import { AddressGroup, EMPTY_ADDRESS, FormShell, ImageField, MultiSelect, toAddressValue, type AddressValue } from './form-parts';
 import { useDonorOptions } from './use-options';
 
-type Values = { name: string; image: string; email: string; phone: string; address: AddressValue; admins: string[] };
-const EMPTY: Values = { name: '', image: '', email: '', phone: '', address: EMPTY_ADDRESS, admins: [] };
+type Values = {
+  name: string;
+  image: string;
+  email: string;
+  phone: string;
+  address: AddressValue;
+  admins: string[];
+  appeals_need_approval: boolean;
+};
+const EMPTY: Values = { name: '', image: '', email: '', phone: '', address: EMPTY_ADDRESS, admins: [], appeals_need_approval: false };
 
 /** Spec "Dashboard forms": organization add/edit; also the Settings screen. */
 export function OrganizationForm({ id }: { id?: string }) {
@@ -37,6 +45,7 @@ export function OrganizationForm({ id }: { id?: string }) {
       phone: org.phone ?? '',
       address: toAddressValue(org.address),
       admins: (org.admins ?? []).map((a) => a.value),
+      appeals_need_approval: org.appeals_need_approval ?? false,
     });
   }, [load]);
 
@@ -88,6 +97,18 @@ export function OrganizationForm({ id }: { id?: string }) {
       </div>
       <AddressGroup value={values.address} onChange={set('address')} />
       <MultiSelect label="Admins" options={adminOptions} value={values.admins} onChange={set('admins')} />
+      <label className="dash-check">
+        <input
+          type="checkbox"
+          checked={values.appeals_need_approval}
+          onChange={(e) => set('appeals_need_approval')(e.target.checked)}
+          aria-describedby="appeals-approval-hint"
+        />
+        Appeals need approval
+      </label>
+      <p className="dash-hint" id="appeals-approval-hint">
+        New appeals under this organization&apos;s campaigns stay drafts until an admin approves them.
+      </p>
     </FormShell>
   );
 }

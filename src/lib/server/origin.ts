@@ -1,14 +1,12 @@
 import { env } from 'cloudflare:workers';
+import { canonicalOrigin, readConfig } from '../../../api/lib/config';
+import type { Bindings } from '../../../api/lib/types';
 
-/** The public origin for share links and previews: PUBLIC_ORIGIN when configured, else the request's. */
+/**
+ * The public origin for canonical and share links, previews and the sitemap: PUBLIC_ORIGIN, or in
+ * development the request's. Production without PUBLIC_ORIGIN throws (the page answers 503) rather
+ * than trusting the Host header.
+ */
 export function siteOrigin(requestUrl: URL): string {
-  const configured = (env as { PUBLIC_ORIGIN?: string }).PUBLIC_ORIGIN;
-  if (configured) {
-    try {
-      return new URL(configured).origin;
-    } catch {
-      // A malformed setting falls back to the request origin rather than breaking every page.
-    }
-  }
-  return requestUrl.origin;
+  return canonicalOrigin(readConfig(env as unknown as Bindings), requestUrl);
 }

@@ -1,10 +1,10 @@
 /**
- * Headers every page and API response carries. No full Content-Security-Policy: Astro's island
- * scripts are inline and Stripe's Payment Element needs its own frames, so a strict script policy
- * would break checkout; framing and MIME sniffing, the cheap wins, are closed here.
+ * Headers every response carries (the worker entry adds them; static files get the same from
+ * public/_headers). HTML pages bring their own Content-Security-Policy from Astro (`security.csp`
+ * in astro.config.mjs: hashes of the island scripts and styles); anything without one gets a
+ * policy that allows nothing at all, which is right for JSON, images and text.
  */
 export const SECURITY_HEADERS: Record<string, string> = {
-  'Content-Security-Policy': "frame-ancestors 'none'; base-uri 'self'; object-src 'none'",
   'X-Frame-Options': 'DENY',
   'X-Content-Type-Options': 'nosniff',
   'Referrer-Policy': 'strict-origin-when-cross-origin',
@@ -12,14 +12,27 @@ export const SECURITY_HEADERS: Record<string, string> = {
   'Strict-Transport-Security': 'max-age=31536000; includeSubDomains',
 };
 
+/** For responses that are not HTML pages: nothing may load, nobody may frame them. */
+export const NON_HTML_CSP = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
+
+/** An HTML answer Astro did not give a policy (served from assets): at least no framing, no plugins. */
+export const FALLBACK_HTML_CSP = "frame-ancestors 'none'; base-uri 'self'; object-src 'none'; form-action 'self'";
+
+/** Where browsers send CSP violation reports (report-to csp-endpoint in the policy). */
+export const REPORTING_ENDPOINTS = 'csp-endpoint="/api/csp-report"';
+
+const isHtml = (response: Response) => /text\/html/i.test(response.headers.get('content-type') ?? '');
+
 /** The response with the headers added (a copy when its headers are immutable). */
 export function withSecurityHeaders(response: Response): Response {
   let out = response;
   try {
-    for (const [name, value] of Object.entries(SECURITY_HEADERS)) out.headers.set(name, value);
+    out.headers.set('X-Content-Type-Options', 'nosniff');
   } catch {
     out = new Response(response.body, response);
-    for (const [name, value] of Object.entries(SECURITY_HEADERS)) out.headers.set(name, value);
   }
+  for (const [name, value] of Object.entries(SECURITY_HEADERS)) out.headers.set(name, value);
+  if (!out.headers.has('Content-Security-Policy')) out.headers.set('Content-Security-Policy', isHtml(out) ? FALLBACK_HTML_CSP : NON_HTML_CSP);
+  if (isHtml(out)) out.headers.set('Reporting-Endpoints', REPORTING_ENDPOINTS);
   return out;
 }

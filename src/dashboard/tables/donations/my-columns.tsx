@@ -5,7 +5,7 @@ import { DataTableColumnHeader } from '../data-table-column-header';
 import type { DashColumnDef } from '../features';
 import type { Donation } from './data/schema';
 
-const STATUS_TONE: Record<string, 'ok' | 'warn' | 'danger' | 'muted'> = { succeeded: 'ok', pending: 'warn', failed: 'danger', refunded: 'muted' };
+const STATUS_TONE: Record<string, 'ok' | 'warn' | 'danger' | 'muted'> = { succeeded: 'ok', pending: 'warn', failed: 'danger', refunded: 'muted', abandoned: 'muted' };
 
 /** The signed-in donor's own gifts (GET /api/donations?type=me). */
 export const myDonationColumns: DashColumnDef<Donation>[] = [

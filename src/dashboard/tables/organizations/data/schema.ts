@@ -22,6 +22,7 @@ export const organizationSchema = z.object({
   charity_number: z.string().nullish(),
   address: addressSchema,
   admins: z.array(optionSchema).nullish(),
+  appeals_need_approval: z.boolean().nullish(),
 });
 
 export type Organization = z.infer<typeof organizationSchema>;

@@ -1,0 +1,470 @@
+import { eq } from 'drizzle-orm';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { campaigns, donations, organizations, users } from '../db/schema';
+import {
+  addOrganizationAdmin,
+  createAppeal,
+  createCampaign,
+  createDonation,
+  createOrganization,
+  createSession,
+  createUser,
+} from '../tests/factories';
+import { createEngineBucket, engineName, setupTestApp, type TestApp } from '../tests/setup/test-app';
+import { createApp } from '.';
+
+/**
+ * Every API route against every kind of caller (OWASP API Security Top 10: broken object-level,
+ * property-level and function-level authorization). One row per method + path of the real app
+ * (`app.routes`): a route added without a row fails the first test. Each row says what status
+ * each caller gets; every answer is also checked for other people's data (their email, phone and
+ * home address) that this caller may not see.
+ *
+ * To add a route: add a row with `route` exactly as Hono lists it, a `request` and `expect`.
+ */
+
+type Caller = 'anonymous' | 'donor' | 'otherDonor' | 'orgAdmin' | 'otherOrgAdmin' | 'admin';
+const CALLERS: Caller[] = ['anonymous', 'donor', 'otherDonor', 'orgAdmin', 'otherOrgAdmin', 'admin'];
+
+type Req = { path: string; method?: string; json?: unknown; body?: string; headers?: Record<string, string>; token?: string | null };
+type Row = {
+  route: string;
+  /** What this caller sends; `token` overrides the caller's own (null: none). */
+  request: (w: World, caller: Caller) => Req | Promise<Req>;
+  /** One status for everyone, or one per caller. */
+  expect: number | Record<Caller, number>;
+  /** Local-only tools whose answers are not checked for other people's data (with the reason). */
+  dataCheckSkipped?: string;
+};
+
+const signedIn = (status: number): Record<Caller, number> => ({
+  anonymous: 401,
+  donor: status,
+  otherDonor: status,
+  orgAdmin: status,
+  otherOrgAdmin: status,
+  admin: status,
+});
+/** Staff routes: anonymous 401, donors 403, then as given. */
+const staff = (orgAdmin: number, otherOrgAdmin: number, admin: number): Record<Caller, number> => ({
+  anonymous: 401,
+  donor: 403,
+  otherDonor: 403,
+  orgAdmin,
+  otherOrgAdmin,
+  admin,
+});
+
+type Person = { id: string; email: string; phone: string; address: string };
+
+type World = {
+  t: TestApp;
+  token: Record<Caller, string | null>;
+  /** A second session per caller, for routes that end one (logout). */
+  spare: Record<Caller, string | null>;
+  people: Record<Exclude<Caller, 'anonymous'>, Person>;
+  orgX: string;
+  orgY: string;
+  campaignX: string;
+  campaignY: string;
+  draftX: string;
+  appealByDonor: string;
+  giftByDonor: string;
+  cardGiftByDonor: string;
+  imageKey: string;
+};
+
+let seq = 0;
+const stamp = () => `${Date.now().toString(36)}${++seq}`;
+
+async function buildWorld(): Promise<World> {
+  const bucket = createEngineBucket();
+  const t = await setupTestApp({ IMAGES: bucket, STRIPE_WEBHOOK_SECRET: 'whsec_matrix' });
+  const person = async (role: Exclude<Caller, 'anonymous'>, type: 'donor' | 'org_admin' | 'admin') => {
+    const s = stamp();
+    const phone = String(7_000_000_000 + (Number.parseInt(s, 36) % 999_999_999)).slice(0, 10);
+    const row = await createUser(t.db, {
+      email: `${role.toLowerCase()}-${s}@matrix.example`,
+      firstName: `First${role}`,
+      lastName: `Last${role}`,
+      type,
+      phone,
+      address: `${s} Private Road of ${role}`,
+      city: 'Leeds',
+    });
+    return { id: row.id, email: row.email, phone, address: row.address! };
+  };
+  const people = {
+    donor: await person('donor', 'donor'),
+    otherDonor: await person('otherDonor', 'donor'),
+    orgAdmin: await person('orgAdmin', 'org_admin'),
+    otherOrgAdmin: await person('otherOrgAdmin', 'org_admin'),
+    admin: await person('admin', 'admin'),
+  };
+  const orgX = (await createOrganization(t.db, { name: `Org X ${stamp()}` })).id;
+  const orgY = (await createOrganization(t.db, { name: `Org Y ${stamp()}` })).id;
+  await addOrganizationAdmin(t.db, orgX, people.orgAdmin.id);
+  await addOrganizationAdmin(t.db, orgY, people.otherOrgAdmin.id);
+  const campaignX = (await createCampaign(t.db, { organizationId: orgX })).id;
+  const campaignY = (await createCampaign(t.db, { organizationId: orgY })).id;
+  const draftX = (await createCampaign(t.db, { organizationId: orgX, status: 'draft' })).id;
+  const appealByDonor = (await createAppeal(t.db, campaignX, { organizationId: orgX, createdBy: people.donor.id })).id;
+  // The donor gave to Org X (by hand and by card); the other donor to Org Y.
+  const giftByDonor = (await createDonation(t.db, { donorId: people.donor.id, campaignId: campaignX, appealId: appealByDonor, amount: 1000 })).id;
+  const cardGiftByDonor = (
+    await createDonation(t.db, { donorId: people.donor.id, campaignId: campaignX, amount: 2500, source: 'card', paymentIntentId: `pi_matrix_${stamp()}` })
+  ).id;
+  await createDonation(t.db, { donorId: people.otherDonor.id, campaignId: campaignY, amount: 1500 });
+  const imageKey = `campaigns/${crypto.randomUUID()}.png`;
+  await bucket.put(imageKey, new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), { httpMetadata: { contentType: 'image/png' } });
+
+  const token = { anonymous: null } as Record<Caller, string | null>;
+  const spare = { anonymous: null } as Record<Caller, string | null>;
+  for (const caller of CALLERS.filter((c): c is Exclude<Caller, 'anonymous'> => c !== 'anonymous')) {
+    token[caller] = await createSession(t.db, people[caller].id);
+    spare[caller] = await createSession(t.db, people[caller].id);
+  }
+  return { t, token, spare, people, orgX, orgY, campaignX, campaignY, draftX, appealByDonor, giftByDonor, cardGiftByDonor, imageKey };
+}
+
+/** A demo checkout's client secret, as the donation box would hold it. */
+async function demoClientSecret(w: World): Promise<string> {
+  const res = await w.t.request('/api/stripe/client_secret', {
+    method: 'POST',
+    json: { email: `checkout-${stamp()}@matrix.example`, amount: 500, campaign_id: w.campaignX },
+  });
+  return ((await res.json()) as { clientSecret: string }).clientSecret;
+}
+
+const ROWS: Row[] = [
+  { route: 'GET /api/health', request: () => ({ path: '/api/health' }), expect: 200 },
+  { route: 'GET /api/campaigns', request: () => ({ path: '/api/campaigns?status=all' }), expect: 200 },
+  {
+    route: 'GET /api/campaigns/:id',
+    // A draft campaign of Org X: its admins and admins see it; to everyone else it does not exist.
+    request: (w) => ({ path: `/api/campaigns/${w.draftX}` }),
+    expect: { anonymous: 404, donor: 404, otherDonor: 404, orgAdmin: 200, otherOrgAdmin: 404, admin: 200 },
+  },
+  { route: 'GET /api/campaigns/:id/appeals', request: (w) => ({ path: `/api/campaigns/${w.campaignX}/appeals` }), expect: 200 },
+  { route: 'GET /api/appeals', request: () => ({ path: '/api/appeals' }), expect: 200 },
+  { route: 'GET /api/appeals/:id', request: (w) => ({ path: `/api/appeals/${w.appealByDonor}` }), expect: 200 },
+  {
+    route: 'POST /api/campaigns',
+    request: (w) => ({
+      path: '/api/campaigns',
+      method: 'POST',
+      json: { title: 'Matrix campaign', description: 'x', goal: 1000, images: [{ Key: '/images/demo/cause-1.png' }], organization_id: w.orgX },
+    }),
+    expect: { anonymous: 401, donor: 403, otherDonor: 403, orgAdmin: 201, otherOrgAdmin: 403, admin: 201 },
+  },
+  {
+    route: 'PUT /api/campaigns/:id',
+    // The donor's own appeal: its creator, Org X's admins and admins may edit it.
+    request: (w) => ({ path: `/api/campaigns/${w.appealByDonor}`, method: 'PUT', json: { description: 'Edited in the matrix' } }),
+    expect: { anonymous: 401, donor: 200, otherDonor: 403, orgAdmin: 200, otherOrgAdmin: 403, admin: 200 },
+  },
+  { route: 'GET /api/images/:key{.+}', request: (w) => ({ path: `/api/images/${w.imageKey}` }), expect: 200 },
+  { route: 'GET /api/template-causes', request: () => ({ path: '/api/template-causes' }), expect: 200 },
+  {
+    route: 'GET /api/donations',
+    request: () => ({ path: '/api/donations?limit=100' }),
+    expect: staff(200, 200, 200),
+  },
+  { route: 'GET /api/donations/summary', request: () => ({ path: '/api/donations/summary' }), expect: signedIn(200) },
+  {
+    route: 'POST /api/donations',
+    // A cheque from the donor to Org X's campaign: Org X's admins and admins may record it.
+    request: (w) => ({
+      path: '/api/donations',
+      method: 'POST',
+      json: { donor: w.people.donor.id, amount: 700, date: '2026-01-15', campaign: w.campaignX, appeal: w.appealByDonor },
+    }),
+    expect: staff(201, 400, 201),
+  },
+  {
+    route: 'GET /api/donations/:id',
+    request: (w) => ({ path: `/api/donations/${w.giftByDonor}` }),
+    expect: { anonymous: 401, donor: 200, otherDonor: 404, orgAdmin: 200, otherOrgAdmin: 404, admin: 200 },
+  },
+  {
+    route: 'PUT /api/donations/:id',
+    request: (w) => ({ path: `/api/donations/${w.giftByDonor}`, method: 'PUT', json: { amount: 1000 } }),
+    expect: { anonymous: 401, donor: 403, otherDonor: 404, orgAdmin: 200, otherOrgAdmin: 404, admin: 200 },
+  },
+  { route: 'GET /api/organizations', request: () => ({ path: '/api/organizations' }), expect: staff(200, 200, 200) },
+  {
+    route: 'POST /api/organizations',
+    request: () => ({ path: '/api/organizations', method: 'POST', json: { name: `Matrix org ${stamp()}` } }),
+    expect: staff(403, 403, 201),
+  },
+  { route: 'GET /api/organizations/:id', request: (w) => ({ path: `/api/organizations/${w.orgX}` }), expect: staff(200, 404, 200) },
+  {
+    route: 'PUT /api/organizations/:id',
+    request: (w) => ({ path: `/api/organizations/${w.orgX}`, method: 'PUT', json: { city: undefined, charity_number: '1187342' } }),
+    expect: staff(200, 404, 200),
+  },
+  { route: 'GET /api/users', request: () => ({ path: '/api/users?limit=1000' }), expect: staff(200, 200, 200) },
+  {
+    route: 'POST /api/users',
+    request: () => ({ path: '/api/users', method: 'POST', json: { first_name: 'New', last_name: 'Donor', email: `new-${stamp()}@matrix.example` } }),
+    expect: staff(403, 403, 201),
+  },
+  {
+    route: 'GET /api/users/:id',
+    // The donor: themself, Org X's admins (name and email only) and admins.
+    request: (w) => ({ path: `/api/users/${w.people.donor.id}` }),
+    expect: { anonymous: 401, donor: 200, otherDonor: 404, orgAdmin: 200, otherOrgAdmin: 404, admin: 200 },
+  },
+  {
+    route: 'PUT /api/users/:id',
+    request: (w) => ({ path: `/api/users/${w.people.donor.id}`, method: 'PUT', json: { first_name: 'Firstdonor' } }),
+    expect: { anonymous: 401, donor: 200, otherDonor: 404, orgAdmin: 403, otherOrgAdmin: 404, admin: 200 },
+  },
+  { route: 'GET /api/auth', request: () => ({ path: '/api/auth' }), expect: signedIn(200) },
+  {
+    route: 'POST /api/auth/login',
+    request: () => ({ path: '/api/auth/login', method: 'POST', json: { email: `login-${stamp()}@matrix.example` }, headers: { 'cf-connecting-ip': `192.0.2.${++seq % 250}` } }),
+    expect: 200,
+  },
+  {
+    route: 'POST /api/auth/logout',
+    request: (w, caller) => ({ path: '/api/auth/logout', method: 'POST', token: w.spare[caller] }),
+    expect: signedIn(200),
+  },
+  {
+    route: 'GET /api/dev/outbox',
+    request: () => ({ path: '/api/dev/outbox' }),
+    // APP_ENV=development without a mail provider only; production answers 404 (checked below).
+    expect: 200,
+    dataCheckSkipped: 'the local outbox shows every email on purpose and does not exist in production',
+  },
+  { route: 'GET /api/stripe/subscriptions', request: () => ({ path: '/api/stripe/subscriptions' }), expect: 200 },
+  {
+    route: 'POST /api/stripe/client_secret',
+    request: (w) => ({ path: '/api/stripe/client_secret', method: 'POST', json: { email: `give-${stamp()}@matrix.example`, amount: 500, campaign_id: w.campaignX } }),
+    expect: 200,
+  },
+  {
+    route: 'POST /api/stripe/demo/confirm',
+    request: async (w) => ({ path: '/api/stripe/demo/confirm', method: 'POST', json: { clientSecret: await demoClientSecret(w), card: 'success' } }),
+    expect: 200,
+  },
+  {
+    route: 'POST /api/stripe/webhook',
+    // Only Stripe's signature counts, whoever calls: no caller's token opens it.
+    request: () => ({ path: '/api/stripe/webhook', method: 'POST', body: '{"id":"evt_1","type":"payment_intent.succeeded"}' }),
+    expect: 400,
+  },
+  {
+    route: 'POST /api/csp-report',
+    request: () => ({ path: '/api/csp-report', method: 'POST', body: JSON.stringify({ 'csp-report': { 'violated-directive': 'script-src' } }) }),
+    expect: 204,
+  },
+  { route: 'GET /api/turnstile', request: () => ({ path: '/api/turnstile' }), expect: 200 },
+];
+
+/** The other people's details this caller may see in an answer. */
+function allowed(w: World, caller: Caller): Set<string> {
+  const out = new Set<string>();
+  if (caller === 'anonymous') return out;
+  const me = w.people[caller];
+  out.add(me.email).add(me.phone).add(me.address);
+  if (caller === 'admin') for (const p of Object.values(w.people)) out.add(p.email).add(p.phone).add(p.address);
+  // Organization admins see the name and email of their organization's donors, never the profile.
+  if (caller === 'orgAdmin') out.add(w.people.donor.email);
+  if (caller === 'otherOrgAdmin') out.add(w.people.otherDonor.email);
+  return out;
+}
+
+function leaked(w: World, caller: Caller, text: string): string[] {
+  const visible = allowed(w, caller);
+  return Object.values(w.people)
+    .flatMap((p) => [p.email, p.phone, p.address])
+    .filter((secret) => !visible.has(secret) && text.includes(secret));
+}
+
+async function call(w: World, caller: Caller, req: Req): Promise<Response> {
+  const token = req.token === undefined ? w.token[caller] : req.token;
+  return w.t.request(req.path, {
+    method: req.method ?? 'GET',
+    json: req.json,
+    body: req.body,
+    headers: req.headers,
+    token: token ?? undefined,
+  });
+}
+
+describe(`authorization matrix: every route × every caller (${engineName})`, () => {
+  let w: World;
+  beforeAll(async () => {
+    w = await buildWorld();
+  });
+
+  it('has exactly one row for every route the app serves', () => {
+    const served = new Set(createApp().routes.filter((r) => r.method !== 'ALL').map((r) => `${r.method} ${r.path}`));
+    const rows = ROWS.map((r) => r.route);
+    expect(new Set(rows).size, 'duplicate rows').toBe(rows.length);
+    const missing = [...served].filter((route) => !rows.includes(route));
+    const stale = rows.filter((route) => !served.has(route));
+    expect({ missing, stale }).toEqual({ missing: [], stale: [] });
+  });
+
+  for (const row of ROWS) {
+    it(row.route, { timeout: 20_000 }, async () => {
+      for (const caller of CALLERS) {
+        const req = await row.request(w, caller);
+        const res = await call(w, caller, req);
+        const expected = typeof row.expect === 'number' ? row.expect : row.expect[caller];
+        const text = await res.text();
+        expect(res.status, `${row.route} as ${caller}: ${text.slice(0, 200)}`).toBe(expected);
+        if (res.status >= 400) {
+          expect(JSON.parse(text), `${row.route} as ${caller}`).toEqual({ statusCode: res.status, message: expect.any(String) });
+        }
+        if (!row.dataCheckSkipped) expect(leaked(w, caller, text), `${row.route} as ${caller} shows someone else's data`).toEqual([]);
+      }
+    });
+  }
+
+  it('has no local tools in production: the outbox and demo payments answer 404 to everyone', async () => {
+    const prod = await setupTestApp({ APP_ENV: 'production', AUTH_SECRET: 'x'.repeat(32), PUBLIC_ORIGIN: 'https://give.example', MAIL_API_KEY: 'k' });
+    const donor = await createUser(prod.db);
+    const token = await createSession(prod.db, donor.id);
+    for (const t of [undefined, token]) {
+      expect((await prod.request('/api/dev/outbox', { token: t })).status).toBe(404);
+      expect((await prod.request('/api/stripe/demo/confirm', { method: 'POST', token: t, json: { clientSecret: 'pi_demo1_secret_x' } })).status).toBe(404);
+    }
+  });
+});
+
+describe(`mass assignment: fields callers may not set are refused or ignored (${engineName})`, () => {
+  let w: World;
+  beforeAll(async () => {
+    w = await buildWorld();
+  });
+  const as = (caller: Caller, req: Req) => call(w, caller, req);
+  const readUser = async (id: string) => (await w.t.db.select().from(users).where(eq(users.id, id)))[0];
+
+  it('`type`, `org_ids`, `_id`, email and payment references on a user', async () => {
+    const before = await readUser(w.people.donor.id);
+    const res = await as('donor', {
+      path: '/api/users/me',
+      method: 'PUT',
+      json: { type: 'admin', org_ids: [w.orgX], _id: w.people.admin.id, stripe_customer_id: 'cus_evil', stripeCustomerId: 'cus_evil', origin: 'checkout' },
+    });
+    expect(res.status).toBe(403);
+    const ignored = await as('donor', { path: '/api/users/me', method: 'PUT', json: { org_ids: [w.orgX], _id: w.people.admin.id, stripe_customer_id: 'cus_evil' } });
+    expect(ignored.status).toBe(200);
+    expect(((await ignored.json()) as { _id: string; org_ids: string[] })).toMatchObject({ _id: w.people.donor.id, org_ids: [] });
+    const email = await as('donor', { path: '/api/users/me', method: 'PUT', json: { email: w.people.admin.email } });
+    expect(email.status).toBe(400);
+    // An org admin cannot make a donor (or themself) an admin either.
+    expect((await as('orgAdmin', { path: `/api/users/${w.people.orgAdmin.id}`, method: 'PUT', json: { type: 'admin' } })).status).toBe(403);
+    const after = await readUser(w.people.donor.id);
+    expect(after).toEqual({ ...before, updatedAt: after.updatedAt });
+    expect((await readUser(w.people.orgAdmin.id)).type).toBe('org_admin');
+    const me = (await (await as('donor', { path: '/api/auth' })).json()) as { type: string; org_ids: string[] };
+    expect(me).toMatchObject({ type: 'donor', org_ids: [] });
+  });
+
+  it('`status`, `created_by`, `_id` and totals on a campaign or appeal', async () => {
+    const [before] = await w.t.db.select().from(campaigns).where(eq(campaigns.id, w.appealByDonor));
+    const refused = await as('donor', { path: `/api/campaigns/${w.appealByDonor}`, method: 'PUT', json: { status: 'deleted' } });
+    expect(refused.status).toBe(403);
+    const res = await as('donor', {
+      path: `/api/campaigns/${w.appealByDonor}`,
+      method: 'PUT',
+      json: {
+        _id: w.campaignY,
+        created_by: w.people.admin.id,
+        createdBy: w.people.admin.id,
+        organization_id: w.orgY,
+        summary: { total_donations: 99_999_999, donation_count: 999 },
+        total_donations: 99_999_999,
+      },
+    });
+    expect(res.status).toBe(200);
+    const [after] = await w.t.db.select().from(campaigns).where(eq(campaigns.id, w.appealByDonor));
+    expect(after).toEqual({ ...before, updatedAt: after.updatedAt });
+    const dto = (await (await as('anonymous', { path: `/api/appeals/${w.appealByDonor}` })).json()) as { summary: { total_donations: number } };
+    expect(dto.summary.total_donations).toBe(1000);
+    // A new appeal cannot be created pre-approved by a donor when its organization reviews appeals.
+    await w.t.db.update(organizations).set({ appealsNeedApproval: true }).where(eq(organizations.id, w.orgX));
+    const created = await as('donor', {
+      path: '/api/campaigns',
+      method: 'POST',
+      json: { title: 'Sneaky', description: 'x', goal: 1000, images: [{ Key: '/images/demo/cause-1.png' }], campaign_id: w.campaignX, status: 'approved', created_by: w.people.admin.id },
+    });
+    const body = (await created.json()) as { status: string; _id: string };
+    expect(body.status).toBe('draft');
+    const [row] = await w.t.db.select().from(campaigns).where(eq(campaigns.id, body._id));
+    expect(row.createdBy).toBe(w.people.donor.id);
+  });
+
+  it('`status`, `amount` after payment, payment references, `_id` and refunds on a donation', async () => {
+    const read = async (id: string) => (await w.t.db.select().from(donations).where(eq(donations.id, id)))[0];
+    const card = await read(w.cardGiftByDonor);
+    const manual = await read(w.giftByDonor);
+    // A card gift's amount comes from Stripe: nobody changes it by hand.
+    for (const caller of ['orgAdmin', 'admin'] as const) {
+      const res = await as(caller, { path: `/api/donations/${w.cardGiftByDonor}`, method: 'PUT', json: { amount: 1 } });
+      expect(res.status).toBe(400);
+    }
+    const ignored = await as('admin', {
+      path: `/api/donations/${w.giftByDonor}`,
+      method: 'PUT',
+      json: {
+        _id: w.cardGiftByDonor,
+        status: 'refunded',
+        refunded_amount: 1000,
+        source: 'card',
+        payment_intent_id: 'pi_evil',
+        paymentIntentId: 'pi_evil',
+        invoice_id: 'in_evil',
+        subscription_id: 'sub_evil',
+        gift_aid: true,
+      },
+    });
+    expect(ignored.status).toBe(200);
+    expect(await read(w.cardGiftByDonor)).toEqual(card);
+    const afterManual = await read(w.giftByDonor);
+    expect(afterManual).toEqual({ ...manual, updatedAt: afterManual.updatedAt });
+    // A donor cannot touch even their own gift.
+    expect((await as('donor', { path: `/api/donations/${w.giftByDonor}`, method: 'PUT', json: { amount: 1 } })).status).toBe(403);
+    // A checkout cannot choose its status, reference, donor or amount source.
+    const started = await as('anonymous', {
+      path: '/api/stripe/client_secret',
+      method: 'POST',
+      json: {
+        email: `mass-${stamp()}@matrix.example`,
+        amount: 500,
+        campaign_id: w.campaignX,
+        status: 'succeeded',
+        donor_id: w.people.admin.id,
+        payment_intent_id: 'pi_evil',
+        donation_id: w.giftByDonor,
+        source: 'manual',
+      },
+    });
+    expect(started.status).toBe(200);
+    const rows = await w.t.db.select().from(donations).where(eq(donations.paymentIntentId, 'pi_evil'));
+    expect(rows).toHaveLength(0);
+    const [pending] = await w.t.db
+      .select()
+      .from(donations)
+      .where(eq(donations.paymentIntentId, ((await started.json()) as { clientSecret: string }).clientSecret.split('_secret_')[0]));
+    expect(pending).toMatchObject({ status: 'pending', source: 'demo', amount: 500 });
+    expect(pending.donorId).not.toBe(w.people.admin.id);
+    expect(await read(w.giftByDonor)).toEqual(afterManual);
+  });
+
+  it('admin lists and an organization\'s admins on an organization', async () => {
+    const [before] = await w.t.db.select().from(organizations).where(eq(organizations.id, w.orgX));
+    const res = await as('orgAdmin', { path: `/api/organizations/${w.orgX}`, method: 'PUT', json: { admins: [w.people.orgAdmin.id, w.people.donor.id] } });
+    expect(res.status).toBe(403);
+    const ignored = await as('orgAdmin', { path: `/api/organizations/${w.orgX}`, method: 'PUT', json: { _id: w.orgY, id: w.orgY } });
+    expect(ignored.status).toBe(200);
+    const [after] = await w.t.db.select().from(organizations).where(eq(organizations.id, w.orgX));
+    expect(after).toEqual({ ...before, updatedAt: after.updatedAt });
+    expect((await readUser(w.people.donor.id)).type).toBe('donor');
+  });
+});

@@ -1,0 +1,94 @@
+import type { Context } from 'hono';
+import { createMiddleware } from 'hono/factory';
+import { routePath } from 'hono/route';
+import type { AppEnv } from '../lib/types';
+
+/**
+ * Structured logs: one JSON object per line, so `wrangler tail --format json` and Workers Logs can
+ * filter on fields. Only what is named here is written: never bodies, query strings or headers
+ * (they carry sign-in codes, bearer tokens and Stripe client secrets).
+ */
+export type LogFields = Record<string, string | number | boolean | null | undefined>;
+
+export function logLine(level: 'info' | 'warn' | 'error', msg: string, fields: LogFields = {}): void {
+  const line = JSON.stringify({ level, msg, ...fields });
+  if (level === 'error') console.error(line);
+  else if (level === 'warn') console.warn(line);
+  else console.log(line);
+}
+
+/**
+ * The per-request line: 4xx answers are the caller's business, not an operator's, so only 5xx go to
+ * the error stream; the `level` field still says warn for 4xx.
+ */
+export function requestLine(fields: LogFields & { status: number }): void {
+  const line = JSON.stringify({ level: levelForStatus(fields.status), msg: 'request', ...fields });
+  if (fields.status >= 500) console.error(line);
+  else console.log(line);
+}
+
+/**
+ * An error for the log without the values it may carry: the innermost cause's name and message,
+ * with a failed query's bound parameters (emails, hashes) cut off.
+ */
+export function errorSummary(error: unknown): string {
+  let inner: unknown = error;
+  for (let depth = 0; depth < 6 && (inner as { cause?: unknown })?.cause; depth++) inner = (inner as { cause: unknown }).cause;
+  const name = inner instanceof Error ? inner.name : 'Error';
+  const message = inner instanceof Error ? inner.message : String(inner);
+  return `${name}: ${message.replace(/\bparams:[\s\S]*$/, 'params: [redacted]')}`.slice(0, 500);
+}
+
+/** The stack of an error for the log, its first line (the message) replaced by errorSummary. */
+export function safeStack(error: unknown): string | undefined {
+  if (!(error instanceof Error) || !error.stack) return undefined;
+  const frames = error.stack.split('\n').filter((line) => /^\s+at /.test(line));
+  return [errorSummary(error), ...frames.slice(0, 15)].join('\n');
+}
+
+/** A request id we may echo: Cloudflare's ray id or our own UUID, never arbitrary caller text. */
+const SAFE_ID = /^[A-Za-z0-9-]{8,64}$/;
+
+/** The id the worker entry assigned (x-request-id), else Cloudflare's ray id, else a new UUID. */
+export function requestIdFrom(headers: { get(name: string): string | null | undefined }): string {
+  for (const name of ['x-request-id', 'cf-ray']) {
+    const value = headers.get(name)?.trim();
+    if (value && SAFE_ID.test(value)) return value;
+  }
+  return crypto.randomUUID();
+}
+
+export const levelForStatus = (status: number) => (status >= 500 ? 'error' : status >= 400 ? 'warn' : 'info');
+
+/** The route pattern that answered (`/api/users/:id`), so ids and query strings stay out of logs. */
+function matchedRoute(c: Context<AppEnv>): string {
+  let path = '';
+  try {
+    path = routePath(c, -1);
+  } catch {
+    path = '';
+  }
+  // Only the catch-all middleware matched: no route answered this path.
+  return !path || path.endsWith('*') ? 'unmatched' : path;
+}
+
+/**
+ * Sets c.var.requestId (echoed as X-Request-Id and in every 5xx message) and writes one line per
+ * request: request id, method, route, status, ms, and the user id when signed in.
+ */
+export function requestLogger() {
+  return createMiddleware<AppEnv>(async (c, next) => {
+    const started = Date.now();
+    c.set('requestId', requestIdFrom({ get: (name) => c.req.header(name) }));
+    await next();
+    c.header('X-Request-Id', c.var.requestId);
+    requestLine({
+      request_id: c.var.requestId,
+      method: c.req.method,
+      route: matchedRoute(c),
+      status: c.res.status,
+      ms: Date.now() - started,
+      user_id: c.var.user?.id ?? null,
+    });
+  });
+}

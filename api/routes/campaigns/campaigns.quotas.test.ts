@@ -1,0 +1,112 @@
+import { eq } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { campaigns } from '../../../db/schema';
+import { addOrganizationAdmin, createCampaign, createOrganization, createSession, createUser } from '../../../tests/factories';
+import { createEngineBucket, engineName, setupTestApp } from '../../../tests/setup/test-app';
+import { DAILY_QUOTAS } from '../../services/quotas';
+
+const MB = 1024 * 1024;
+/** A PNG of about `mb` megabytes (the type is checked by its first bytes). */
+function pngBase64(mb: number): string {
+  const bytes = new Uint8Array(Math.floor(mb * MB));
+  bytes.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+  let binary = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return `data:image/png;base64,${btoa(binary)}`;
+}
+const demoImage = { Key: '/images/demo/cause-1.png', name: 'cause-1.png', size: 1, type: 'image/png' };
+
+async function world() {
+  const bucket = createEngineBucket();
+  const t = await setupTestApp({ IMAGES: bucket });
+  const org = await createOrganization(t.db);
+  const parent = await createCampaign(t.db, { organizationId: org.id });
+  const donor = await createUser(t.db);
+  const donorToken = await createSession(t.db, donor.id);
+  const appeal = (token: string, overrides: Record<string, unknown> = {}) =>
+    t.request('/api/campaigns', {
+      method: 'POST',
+      token,
+      json: { title: 'My appeal', description: 'For wells', goal: 10_000, images: [demoImage], campaign_id: parent.id, ...overrides },
+    });
+  return { t, bucket, org, parent, donor, donorToken, appeal };
+}
+
+describe(`per-account daily quotas (${engineName})`, () => {
+  it(`lets a donor start ${DAILY_QUOTAS.appeals.limit} appeals a day, then answers 429 with Retry-After and stores nothing`, async () => {
+    const w = await world();
+    for (let i = 0; i < DAILY_QUOTAS.appeals.limit; i++) expect((await w.appeal(w.donorToken)).status).toBe(201);
+    const refused = await w.appeal(w.donorToken, { title: 'One too many' });
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(20 * 3600);
+    expect(await refused.json()).toEqual({ statusCode: 429, message: expect.stringMatching(/up to 5 appeals a day/) });
+    expect(await w.t.db.select().from(campaigns).where(eq(campaigns.title, 'One too many'))).toHaveLength(0);
+    // Bad input does not use up the quota, and staff are not counted.
+    const adminToken = await createSession(w.t.db, (await createUser(w.t.db, { type: 'admin' })).id);
+    expect((await w.appeal(adminToken)).status).toBe(201);
+  });
+
+  it('caps a donor\'s image uploads per day, refusing the upload that would go over before storing any of it', { timeout: 60_000 }, async () => {
+    const w = await world();
+    const fourMb = pngBase64(4);
+    const image = (n: number) => ({ base64: fourMb, name: `photo-${n}.png` });
+    const first = await w.appeal(w.donorToken, { images: [1, 2, 3, 4, 5].map(image) });
+    expect(first.status).toBe(201);
+    const stored = (await w.bucket.list({ prefix: 'campaigns/' })).objects.length;
+    expect(stored).toBe(5);
+    const second = await w.appeal(w.donorToken, { title: 'Too big', images: [6, 7].map(image) });
+    expect(second.status).toBe(429);
+    expect(((await second.json()) as { message: string }).message).toMatch(/up to 25 MB of images a day/);
+    expect((await w.bucket.list({ prefix: 'campaigns/' })).objects.length).toBe(stored);
+    // The donor photo form counts against the same allowance.
+    const photo = await w.t.request('/api/users/me', { method: 'PUT', token: w.donorToken, json: { image: fourMb } });
+    expect(photo.status).toBe(200);
+    const more = await w.t.request('/api/users/me', { method: 'PUT', token: w.donorToken, json: { image: pngBase64(2) } });
+    expect(more.status).toBe(429);
+  });
+});
+
+describe(`organizations that approve appeals first (${engineName})`, () => {
+  it('makes a new appeal a draft until approved; its own admins and admins publish at once', async () => {
+    const w = await world();
+    const orgAdmin = await createUser(w.t.db, { type: 'org_admin' });
+    await addOrganizationAdmin(w.t.db, w.org.id, orgAdmin.id);
+    const orgAdminToken = await createSession(w.t.db, orgAdmin.id);
+    const set = await w.t.request(`/api/organizations/${w.org.id}`, { method: 'PUT', token: orgAdminToken, json: { appeals_need_approval: true } });
+    expect(set.status).toBe(200);
+    expect(((await set.json()) as { appeals_need_approval: boolean }).appeals_need_approval).toBe(true);
+
+    const held = await w.appeal(w.donorToken, { status: 'approved' });
+    expect(held.status).toBe(201);
+    const heldBody = (await held.json()) as { _id: string; status: string };
+    expect(heldBody.status).toBe('draft');
+    expect((await w.t.request(`/api/appeals/${heldBody._id}`)).status).toBe(404);
+    // An org admin of another organization cannot publish it either.
+    const outsider = await createUser(w.t.db, { type: 'org_admin' });
+    await addOrganizationAdmin(w.t.db, (await createOrganization(w.t.db)).id, outsider.id);
+    expect(((await (await w.appeal(await createSession(w.t.db, outsider.id))).json()) as { status: string }).status).toBe('draft');
+
+    expect(((await (await w.appeal(orgAdminToken)).json()) as { status: string }).status).toBe('approved');
+    const adminToken = await createSession(w.t.db, (await createUser(w.t.db, { type: 'admin' })).id);
+    const approve = await w.t.request(`/api/campaigns/${heldBody._id}`, { method: 'PUT', token: adminToken, json: { status: 'approved' } });
+    expect(((await approve.json()) as { status: string }).status).toBe('approved');
+    expect((await w.t.request(`/api/appeals/${heldBody._id}`)).status).toBe(200);
+
+    // Without the setting, appeals publish at once as before.
+    const open = await createOrganization(w.t.db);
+    const openParent = await createCampaign(w.t.db, { organizationId: open.id });
+    expect(((await (await w.appeal(w.donorToken, { campaign_id: openParent.id })).json()) as { status: string }).status).toBe('approved');
+  });
+
+  it('lets only admins and the organization\'s own admins change the setting', async () => {
+    const w = await world();
+    const res = await w.t.request(`/api/organizations/${w.org.id}`, { method: 'PUT', token: w.donorToken, json: { appeals_need_approval: true } });
+    expect(res.status).toBe(403);
+    const bad = await w.t.request(`/api/organizations/${w.org.id}`, {
+      method: 'PUT',
+      token: await createSession(w.t.db, (await createUser(w.t.db, { type: 'admin' })).id),
+      json: { appeals_need_approval: 'yes' },
+    });
+    expect(bad.status).toBe(400);
+  });
+});

@@ -1,0 +1,72 @@
+import astro from '@astrojs/cloudflare/entrypoints/server';
+import { readConfig } from '../api/lib/config';
+import type { Bindings } from '../api/lib/types';
+import { errorSummary, logLine, requestLine, safeStack } from '../api/middlewares/logger';
+import { runHousekeeping } from '../api/services/housekeeping';
+import { createStripe } from '../api/services/stripe';
+import { createDb } from '../db/client';
+import { withSecurityHeaders } from './lib/server/security-headers';
+import { unavailableResponse } from './lib/server/unavailable-page';
+
+/**
+ * The worker entry (wrangler.toml `main`): Astro's Cloudflare handler for requests (which runs
+ * src/fetch.ts: the API under /api, pages for the rest), wrapped so every response gets the
+ * security headers, every request one id and every page request one JSON log line (the API logs
+ * its own, with the user id); plus the Cron Trigger that runs housekeeping.
+ */
+
+/** Cloudflare's ray id names the request in Cloudflare's own logs too; locally a fresh UUID. */
+function newRequestId(request: Request): string {
+  const ray = request.headers.get('cf-ray')?.trim();
+  return ray && /^[A-Za-z0-9-]{8,64}$/.test(ray) ? ray : crypto.randomUUID();
+}
+
+/** The request with our id in x-request-id (a caller's own value is replaced, never trusted). */
+function tagRequest(request: Request, requestId: string): Request {
+  const headers = new Headers(request.headers);
+  headers.set('x-request-id', requestId);
+  return new Request(request, { headers });
+}
+
+export default {
+  async fetch(request, env, ctx) {
+    const started = Date.now();
+    const requestId = newRequestId(request);
+    const path = new URL(request.url).pathname;
+    let response: Response;
+    try {
+      response = await astro.fetch(tagRequest(request, requestId) as never, env as never, ctx as never);
+    } catch (error) {
+      // Astro answers its own errors; this is the last resort, and it still says something useful.
+      logLine('error', 'unhandled error', { request_id: requestId, error: errorSummary(error), stack: safeStack(error) });
+      response = await unavailableResponse(requestId);
+    }
+    response = withSecurityHeaders(response);
+    if (!path.startsWith('/api/')) {
+      // Query strings stay out of the log: Stripe's return URL carries a client secret.
+      requestLine({ request_id: requestId, method: request.method, route: path, status: response.status, ms: Date.now() - started });
+    }
+    return response;
+  },
+
+  /** Cron Trigger (wrangler.toml [triggers]): housekeeping, logged as one line of counts. */
+  async scheduled(controller, env, ctx) {
+    ctx.waitUntil(
+      (async () => {
+        const started = Date.now();
+        try {
+          const counts = await runHousekeeping({
+            db: createDb(env),
+            bucket: env.IMAGES ?? null,
+            stripe: createStripe(readConfig(env)),
+            now: new Date(controller.scheduledTime),
+          });
+          logLine('info', 'housekeeping', { cron: controller.cron, ms: Date.now() - started, ...counts });
+        } catch (error) {
+          logLine('error', 'housekeeping failed', { cron: controller.cron, error: errorSummary(error), stack: safeStack(error) });
+          throw error;
+        }
+      })(),
+    );
+  },
+} satisfies ExportedHandler<Bindings>;
