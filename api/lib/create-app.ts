@@ -1,4 +1,4 @@
-import { Hono } from 'hono';
+import { OpenAPIHono } from '@hono/zod-openapi';
 import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import { ZodError } from 'zod';
@@ -26,16 +26,26 @@ export type AppDeps = {
   db?: Db;
 };
 
+/**
+ * Every router is an OpenAPIHono: routes declared with createRoute() land in /api/openapi.json, and
+ * a request that fails its zod schema answers our error contract instead of zod's own shape.
+ */
 export function createRouter() {
-  return new Hono<AppEnv>({ strict: false });
+  return new OpenAPIHono<AppEnv>({
+    strict: false,
+    defaultHook: (result, c) => {
+      if (!result.success) return c.json(errorBody(400, describeZodError(result.error)), 400);
+    },
+  });
 }
 
 export function errorBody(status: number, message: string) {
   return { statusCode: status, message };
 }
 
+/** The API app at its /api base path, with middleware and the error contract (OpenAPIHono's basePath drops notFound, so the base comes first). */
 export function createBaseApp(deps: AppDeps = {}) {
-  const app = createRouter();
+  const app = createRouter().basePath('/api');
 
   app.use(async (c, next) => {
     c.set('requestId', c.req.header('cf-ray') ?? crypto.randomUUID());
