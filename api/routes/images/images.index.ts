@@ -43,5 +43,5 @@ export const imagesRouter = createRouter().openapi(
   },
 );
 
-const { middleware: _checks, ...imageDoc } = imageRoute;
+const { middleware: _checks, ...imageDoc } = imageRoute as typeof imageRoute & { middleware?: unknown };
 imagesRouter.openAPIRegistry.registerPath(imageDoc);
