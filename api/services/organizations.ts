@@ -5,7 +5,9 @@ import type { Db } from '../../db/client';
 import { parseId } from '../../db/ids';
 import { organizationAdmins, organizations, users } from '../../db/schema';
 import { badRequest, forbidden, notFound } from '../lib/errors';
+import { canChangeOrganizationAdmins, canManageOrganization } from '../lib/policy';
 import type { AuthUser } from '../lib/types';
+import { type CharityRegulator, charityNumberProblem, hmrcReferenceProblem } from '../../domain';
 import { imageUrl } from './campaigns';
 
 export type AddressDto = {
@@ -27,6 +29,11 @@ export type OrganizationDto = {
   email: string | null;
   phone: string | null;
   charity_number: string | null;
+  /** Registered legal name (declarations, receipts); null: the display name. */
+  legal_name: string | null;
+  regulator: CharityRegulator;
+  /** HMRC charity reference for Gift Aid claims. */
+  hmrc_reference: string | null;
   address: AddressDto;
   admins: Option[];
 };
@@ -39,6 +46,9 @@ export type OrganizationInput = {
   email?: string | null;
   phone?: string | null;
   charity_number?: string | null;
+  legal_name?: string | null;
+  regulator?: CharityRegulator;
+  hmrc_reference?: string | null;
   address?: AddressInput;
   /** User ids. */
   admins?: string[];
@@ -72,11 +82,8 @@ export function userOptionLabel(u: { firstName: string; lastName: string; email:
   return name ? `${name} (${u.email})` : u.email;
 }
 
-/** org_admins act only inside the organizations they are linked to; admins everywhere. */
-export function canManageOrganization(viewer: AuthUser, organizationId: string | null): boolean {
-  if (viewer.type === 'admin') return true;
-  return viewer.type === 'org_admin' && organizationId !== null && viewer.orgIds.includes(organizationId);
-}
+/** org_admins act only inside the organizations they are linked to; admins everywhere (api/lib/policy.ts). */
+export { canManageOrganization };
 
 /** The organizations a staff viewer may see, as a condition on organizations.id. */
 function scopeCondition(viewer: AuthUser): SQL | undefined {
@@ -121,6 +128,9 @@ function toOrganizationDto(row: typeof organizations.$inferSelect, admins: Optio
     email: row.email,
     phone: row.phone,
     charity_number: row.charityNumber,
+    legal_name: row.legalName,
+    regulator: row.regulator,
+    hmrc_reference: row.hmrcReference,
     address: toAddressDto(row),
     admins,
   };
@@ -197,7 +207,10 @@ function organizationColumns(input: OrganizationInput) {
     ...(input.image !== undefined && { image: input.image }),
     ...(input.email !== undefined && { email: input.email }),
     ...(input.phone !== undefined && { phone: input.phone }),
-    ...(input.charity_number !== undefined && { charityNumber: input.charity_number }),
+    ...(input.charity_number !== undefined && { charityNumber: input.charity_number?.toUpperCase() ?? null }),
+    ...(input.legal_name !== undefined && { legalName: input.legal_name }),
+    ...(input.regulator !== undefined && { regulator: input.regulator }),
+    ...(input.hmrc_reference !== undefined && { hmrcReference: input.hmrc_reference?.toUpperCase() ?? null }),
     ...addressColumnsFrom(input.address),
   };
 }
@@ -228,7 +241,22 @@ const insertAdminLinks = (db: Db, organizationId: string, userIds: string[]) =>
       .onConflictDoNothing(),
   );
 
+/** The charity number must fit its regulator, whichever of the two this save changes. */
+function checkCharityIdentity(input: OrganizationInput, current?: Pick<OrganizationDto, 'charity_number' | 'regulator'>) {
+  const number = input.charity_number !== undefined ? input.charity_number : (current?.charity_number ?? null);
+  const regulator = input.regulator ?? current?.regulator ?? 'ccew';
+  if (number && (input.charity_number !== undefined || input.regulator !== undefined)) {
+    const problem = charityNumberProblem(number, regulator);
+    if (problem) throw badRequest(`charity_number: ${problem}`);
+  }
+  if (input.hmrc_reference) {
+    const problem = hmrcReferenceProblem(input.hmrc_reference);
+    if (problem) throw badRequest(`hmrc_reference: ${problem}`);
+  }
+}
+
 export async function createOrganization(db: Db, input: OrganizationInput & { name: string }): Promise<OrganizationDto> {
+  checkCharityIdentity(input);
   const adminIds = await resolveAdminIds(db, input.admins ?? []);
   const id = crypto.randomUUID();
   const insertOrg = db.insert(organizations).values({ id, ...organizationColumns(input), name: input.name });
@@ -243,6 +271,7 @@ export async function createOrganization(db: Db, input: OrganizationInput & { na
 
 export async function updateOrganization(db: Db, idParam: string, input: OrganizationInput, viewer: AuthUser): Promise<OrganizationDto> {
   const current = await getOrganization(db, idParam, viewer);
+  checkCharityIdentity(input, current);
   const id = current._id;
   const currentAdmins = current.admins.map((a) => a.value);
   let nextAdmins: string[] | null = null;
@@ -251,7 +280,7 @@ export async function updateOrganization(db: Db, idParam: string, input: Organiz
     const same = requested.length === currentAdmins.length && requested.every((a) => currentAdmins.includes(a));
     if (!same) {
       // The dashboard sends the whole form back, so an unchanged list from an org_admin is fine.
-      if (viewer.type !== 'admin') throw forbidden('Only admins can change the admins of an organization');
+      if (!canChangeOrganizationAdmins(viewer)) throw forbidden('Only admins can change the admins of an organization');
       nextAdmins = requested;
     }
   }

@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { createMiddleware } from 'hono/factory';
+import { CHARITY_REGULATOR_IDS, type CharityRegulator } from '../../../domain';
 import { createRouter } from '../../lib/create-app';
 import { addressSchema, imageInput, optionalEmail, optionalText, organizationPhone, pagingQuery, reference, requiredText } from '../../lib/fields';
 import { imageFormBodyLimit, withImage } from '../../lib/image-upload';
@@ -21,6 +22,9 @@ const organizationFields = {
   email: optionalEmail,
   phone: organizationPhone,
   charity_number: optionalText(20),
+  legal_name: optionalText(200),
+  regulator: z.enum(CHARITY_REGULATOR_IDS as [CharityRegulator, ...CharityRegulator[]], { error: `regulator must be one of: ${CHARITY_REGULATOR_IDS.join(', ')}` }).optional(),
+  hmrc_reference: optionalText(20),
   address: addressSchema.partial().optional(),
   admins: z.array(reference('a user'), { error: 'admins must be a list of user ids' }).max(50, 'At most 50 admins').optional(),
 };

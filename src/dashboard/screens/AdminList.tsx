@@ -1,28 +1,32 @@
 import { useStore } from '@nanostores/react';
+import type { ClientRequestOptions, ClientResponse } from 'hono/client';
 import { useMemo, useState, type ReactNode } from 'react';
-import { z } from 'zod';
-import { parseRows } from '../lib/parse';
+import { client } from '../../lib/api';
 import { joinPath, type Resource } from '../lib/routes';
 import { useApiGet } from '../lib/use-api';
 import { $location, navigate } from '../router';
 import { $dashUser, isOrgAdmin } from '../session';
 import { DataTable } from '../tables/data-table';
 import { donationColumns } from '../tables/donations/columns';
-import { donationSchema } from '../tables/donations/data/schema';
 import { donorColumns } from '../tables/donors/columns';
-import { donorSchema } from '../tables/donors/data/schema';
 import type { DashColumnDef } from '../tables/features';
 import { organizationColumns } from '../tables/organizations/columns';
-import { organizationSchema } from '../tables/organizations/data/schema';
 import { Icon } from '../ui/icons';
 import { Alert, PageHeader } from '../ui/primitives';
 
-type Config = { label: string; endpoint: string; schema: z.ZodType<{ _id: string }>; columns: DashColumnDef<any>[] };
+type Page = { limit: number; offset: number };
+type Config = {
+  label: string;
+  /** One page of the list through the typed client; every list sends X-Total-Count. */
+  load: (page: Page) => (o: ClientRequestOptions) => Promise<ClientResponse<unknown, number, string>>;
+  columns: DashColumnDef<any>[];
+};
 
 const CONFIG: Record<Resource, Config> = {
-  organizations: { label: 'Organizations', endpoint: '/api/organizations', schema: organizationSchema, columns: organizationColumns },
-  donors: { label: 'Donors', endpoint: '/api/users', schema: donorSchema, columns: donorColumns },
-  donations: { label: 'Donations', endpoint: '/api/donations', schema: donationSchema, columns: donationColumns },
+  organizations: { label: 'Organizations', load: (query) => (o) => client.api.organizations.$get({ query }, o), columns: organizationColumns },
+  donors: { label: 'Donors', load: (query) => (o) => client.api.users.$get({ query }, o), columns: donorColumns },
+  // Without a type, GET /api/donations is the staff list of Donation rows.
+  donations: { label: 'Donations', load: (query) => (o) => client.api.donations.$get({ query: { limit: String(query.limit), offset: String(query.offset) } }, o), columns: donationColumns },
 };
 
 export function listTitle(resource: Resource, userType: string | undefined): string {
@@ -35,10 +39,10 @@ export function AdminList({ resource }: { resource: Resource }) {
   const user = useStore($dashUser);
   const { pathname } = useStore($location);
   const [paging, setPaging] = useState({ pageIndex: 0, pageSize: 10 });
-  const query = `${config.endpoint}?limit=${paging.pageSize}&offset=${paging.pageIndex * paging.pageSize}`;
-  const [state] = useApiGet<unknown>(query);
+  const page = { limit: paging.pageSize, offset: paging.pageIndex * paging.pageSize };
+  const [state] = useApiGet(`${resource}?limit=${page.limit}&offset=${page.offset}`, config.load(page));
 
-  const rows = useMemo(() => (state.status === 'ok' ? parseRows(config.schema, state.data) : []), [state, config.schema]);
+  const rows = useMemo(() => (state.status === 'ok' ? (state.data as { _id: string }[]) : []), [state]);
   const totalHeader = state.status === 'ok' ? state.headers.get('x-total-count') : null;
   const total = totalHeader !== null && totalHeader !== '' ? Number(totalHeader) : null;
 

@@ -1,23 +1,20 @@
 import { useStore } from '@nanostores/react';
 import { useMemo, useRef } from 'react';
+import { client } from '../../lib/api';
 import { formatPence } from '../../lib/format';
-import { campaignSchema } from '../lib/campaign-schema';
 import { formatDate } from '../lib/dates';
-import { parseRows } from '../lib/parse';
 import { useApiGet } from '../lib/use-api';
 import { $dashUser } from '../session';
 import { Icon } from '../ui/icons';
 import { Alert, Spinner } from '../ui/primitives';
 import { CampaignCard } from './CampaignCardGrid';
 
-type GivingSummary = { total: number; count: number; monthly: number; last_date: string | null };
-
 export function Overview() {
   const user = useStore($dashUser);
-  const [appeals] = useApiGet<unknown>('/api/appeals?status=approved&limit=12');
+  const [appeals] = useApiGet('appeals?status=approved&limit=12', (o) => client.api.appeals.$get({ query: { status: 'approved', limit: 12 } }, o));
   // Summed by the server over every gift (net of refunds), not over one page of the list.
-  const [mine] = useApiGet<GivingSummary>('/api/donations/summary');
-  const items = useMemo(() => (appeals.status === 'ok' ? parseRows(campaignSchema, appeals.data) : []), [appeals]);
+  const [mine] = useApiGet('donations/summary', (o) => client.api.donations.summary.$get(undefined, o));
+  const items = useMemo(() => (appeals.status === 'ok' ? appeals.data : []), [appeals]);
   const totals = mine.status === 'ok' ? mine.data : null;
   const track = useRef<HTMLUListElement>(null);
   const scroll = (dir: 1 | -1) => {
