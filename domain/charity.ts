@@ -45,3 +45,11 @@ export function charityNumberProblem(number: string, regulator: CharityRegulator
 export function hmrcReferenceProblem(reference: string): string | null {
   return /^[A-Z]{1,3}\d{3,6}$/.test(reference.trim().toUpperCase()) ? null : 'An HMRC charity reference is letters then digits, like AB12345';
 }
+
+/** The regulator a number's shape points to (SC…: OSCR, NIC…: CCNI), or null when it does not say. */
+export function regulatorFromNumber(number: string): CharityRegulator | null {
+  const value = number.trim().toUpperCase();
+  if (value.startsWith('SC')) return 'oscr';
+  if (value.startsWith('NIC')) return 'ccni';
+  return null;
+}

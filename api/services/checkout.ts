@@ -3,7 +3,7 @@ import type Stripe from 'stripe';
 import { z } from 'zod';
 import type { Db } from '../../db/client';
 import { campaigns } from '../../db/schema';
-import { EMAIL_PATTERN, MAX_DONATION_PENCE, MIN_DONATION_PENCE } from '../../domain';
+import { EMAIL_PATTERN, giftAidDeclaration, MAX_DONATION_PENCE, MIN_DONATION_PENCE } from '../../domain';
 import type { AppConfig } from '../lib/config';
 import { badRequest, HttpError, notFound } from '../lib/errors';
 import type { AuthUser } from '../lib/types';
@@ -147,7 +147,7 @@ export async function startCheckout(ctx: CheckoutCtx, body: CheckoutInput): Prom
     priceId = price.id;
   }
 
-  const giftAid = body.giftAid && body.gift_aid ? parseGiftAid(body.gift_aid) : null;
+  const giftAid = body.giftAid && body.gift_aid ? parseGiftAid(body.gift_aid, giftAidDeclaration(charity.legalName)) : null;
 
   const donor = (ctx.user && (await findDonorById(db, ctx.user.id))) || (await findOrCreateDonor(db, email));
   const declarationId = giftAid ? await createGiftAidDeclaration(db, donor.id, giftAid) : null;

@@ -7,7 +7,7 @@ import { organizationAdmins, organizations, users } from '../../db/schema';
 import { badRequest, forbidden, notFound } from '../lib/errors';
 import { canChangeOrganizationAdmins, canManageOrganization } from '../lib/policy';
 import type { AuthUser } from '../lib/types';
-import { type CharityRegulator, charityNumberProblem, hmrcReferenceProblem } from '../../domain';
+import { type CharityRegulator, charityNumberProblem, hmrcReferenceProblem, regulatorFromNumber } from '../../domain';
 import { imageUrl } from './campaigns';
 
 export type AddressDto = {
@@ -241,8 +241,16 @@ const insertAdminLinks = (db: Db, organizationId: string, userIds: string[]) =>
       .onConflictDoNothing(),
   );
 
-/** The charity number must fit its regulator, whichever of the two this save changes. */
-function checkCharityIdentity(input: OrganizationInput, current?: Pick<OrganizationDto, 'charity_number' | 'regulator'>) {
+/**
+ * The charity number must fit its regulator, whichever of the two this save changes. A new number
+ * sent without a regulator takes the one its shape names (SC…: OSCR, NIC…: CCNI); returns the input
+ * with that regulator filled in.
+ */
+function checkCharityIdentity<T extends OrganizationInput>(input: T, current?: Pick<OrganizationDto, 'charity_number' | 'regulator'>): T {
+  if (input.regulator === undefined && input.charity_number) {
+    const implied = regulatorFromNumber(input.charity_number);
+    if (implied) input = { ...input, regulator: implied };
+  }
   const number = input.charity_number !== undefined ? input.charity_number : (current?.charity_number ?? null);
   const regulator = input.regulator ?? current?.regulator ?? 'ccew';
   if (number && (input.charity_number !== undefined || input.regulator !== undefined)) {
@@ -253,10 +261,11 @@ function checkCharityIdentity(input: OrganizationInput, current?: Pick<Organizat
     const problem = hmrcReferenceProblem(input.hmrc_reference);
     if (problem) throw badRequest(`hmrc_reference: ${problem}`);
   }
+  return input;
 }
 
 export async function createOrganization(db: Db, input: OrganizationInput & { name: string }): Promise<OrganizationDto> {
-  checkCharityIdentity(input);
+  input = checkCharityIdentity(input);
   const adminIds = await resolveAdminIds(db, input.admins ?? []);
   const id = crypto.randomUUID();
   const insertOrg = db.insert(organizations).values({ id, ...organizationColumns(input), name: input.name });
@@ -271,7 +280,7 @@ export async function createOrganization(db: Db, input: OrganizationInput & { na
 
 export async function updateOrganization(db: Db, idParam: string, input: OrganizationInput, viewer: AuthUser): Promise<OrganizationDto> {
   const current = await getOrganization(db, idParam, viewer);
-  checkCharityIdentity(input, current);
+  input = checkCharityIdentity(input, current);
   const id = current._id;
   const currentAdmins = current.admins.map((a) => a.value);
   let nextAdmins: string[] | null = null;

@@ -3,7 +3,7 @@ import { lazy, Suspense, useEffect, useId, useMemo, useRef, useState } from 'rea
 import {
   EMAIL_PATTERN,
   GIFT_AID_BOOST_TEXT,
-  GIFT_AID_DECLARATION,
+  giftAidDeclaration,
   MAX_DONATION_PENCE,
   MIN_DONATION_PENCE,
   normalizeUkPostcode,
@@ -27,7 +27,13 @@ import {
  * The card step (Stripe's Payment Element, or the demo card) loads only after the server has
  * opened a payment session, so the page's first load stays small.
  */
-export type DonationBoxProps = { campaignId: string; appealId: string | null; title: string };
+export type DonationBoxProps = {
+  campaignId: string;
+  appealId: string | null;
+  title: string;
+  /** The charity receiving the gift, named in the Gift Aid declaration (its legal name). */
+  charityLegalName: string;
+};
 
 const StripePayment = lazy(() => import('./StripePayment'));
 const DemoPayment = lazy(() => import('./DemoPayment'));
@@ -48,7 +54,8 @@ function amountProblem(pence: number | null, raw: string): string | null {
   return null;
 }
 
-export default function DonationBox({ campaignId, appealId, title }: DonationBoxProps) {
+export default function DonationBox({ campaignId, appealId, title, charityLegalName }: DonationBoxProps) {
+  const declaration = giftAidDeclaration(charityLegalName);
   const user = useStore($user);
   const id = useId();
   // 'details' on the server and in the first client render (no hydration mismatch); the effect
@@ -114,7 +121,7 @@ export default function DonationBox({ campaignId, appealId, title }: DonationBox
       appeal_id: appealId,
       giftAid,
       ...(giftAid
-        ? { gift_aid: { full_name: fullName.trim(), home_address: homeAddress.trim(), postcode: postcode.trim(), declaration: GIFT_AID_DECLARATION } }
+        ? { gift_aid: { full_name: fullName.trim(), home_address: homeAddress.trim(), postcode: postcode.trim(), declaration } }
         : {}),
     };
     const key = JSON.stringify(body);
@@ -302,7 +309,7 @@ export default function DonationBox({ campaignId, appealId, title }: DonationBox
                 )}
               </div>
               <p className="declaration">
-                <strong>Gift Aid declaration.</strong> {GIFT_AID_DECLARATION}
+                <strong>Gift Aid declaration.</strong> {declaration}
               </p>
               <p className="field-hint">By donating with Gift Aid ticked you confirm this declaration.</p>
             </div>
