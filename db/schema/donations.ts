@@ -55,6 +55,8 @@ export const donations = sqliteTable(
     source: text('source', { enum: DONATION_SOURCES }).notNull().default('card'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
+    /** Stripe `created` (seconds) of the refund event refunded_amount came from: an older event never overwrites a newer one. */
+    refundsAsOf: integer('refunds_as_of').notNull().default(0),
   },
   (t) => [
     uniqueIndex('donations_payment_intent_unique').on(t.paymentIntentId),

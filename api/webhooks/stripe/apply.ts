@@ -5,6 +5,7 @@ import { invoicePaid } from './invoice-paid';
 import { invoicePaymentFailed } from './invoice-payment-failed';
 import { paymentIntentPaymentFailed } from './payment-intent-payment-failed';
 import { paymentIntentSucceeded } from './payment-intent-succeeded';
+import { refundFailed } from './refund-failed';
 import type { EventHandler, WebhookContext } from './types';
 
 /** The events we act on; every other type is acknowledged with 200 so Stripe stops sending it. */
@@ -14,6 +15,7 @@ export const STRIPE_EVENT_HANDLERS: Record<string, EventHandler> = {
   'invoice.paid': invoicePaid,
   'invoice.payment_failed': invoicePaymentFailed,
   'charge.refunded': chargeRefunded,
+  'refund.failed': refundFailed,
 };
 
 export type EventOutcome = 'recorded' | 'duplicate' | 'ignored';

@@ -21,6 +21,7 @@ export const chargeRefunded: EventHandler = async ({ db, stripe }, event) => {
   if (!intentId) return 'ignore';
   const guard = notYetApplied(event.id);
   const refund = { chargedAmount: charge.amount, refundedAmount: charge.amount_refunded };
+  const asOf = event.created;
 
   let row = await findDonationByPaymentIntent(db, intentId);
   let metadata = charge.metadata;
@@ -36,7 +37,7 @@ export const chargeRefunded: EventHandler = async ({ db, stripe }, event) => {
       metadata = (await stripe.paymentIntents.retrieve(intentId)).metadata;
     }
   }
-  if (row) return [applyRefund(db, guard, { donationId: row.id, ...refund })];
+  if (row) return [applyRefund(db, guard, { donationId: row.id, ...refund, asOf })];
 
   const attribution = parseAttribution(metadata, 'one_off');
   if (attribution && (await attributionExists(db, attribution))) {
