@@ -77,10 +77,10 @@ export const donationsRouter = createRouter().openapi(listRoute, async (c) => {
   }
   if (query.appeal_id) {
     const appeal = await getCampaign(c.var.db, query.appeal_id, c.var.user);
-    if (!appeal || appeal.kind !== 'appeal') throw notFound('Appeal not found');
+    if (appeal?.kind !== 'appeal') throw notFound('Appeal not found');
     return c.json(await topDonors(c.var.db, { appealId: appeal._id }, query.limit), 200);
   }
   const campaign = await getCampaign(c.var.db, query.campaign_id!, c.var.user);
-  if (!campaign || campaign.kind !== 'campaign') throw notFound('Campaign not found');
+  if (campaign?.kind !== 'campaign') throw notFound('Campaign not found');
   return c.json(await topDonors(c.var.db, { campaignId: campaign._id }, query.limit), 200);
 });
