@@ -21,6 +21,7 @@ export default defineConfig(async () => {
             include: [...engineTests, 'src/**/*.test.{ts,tsx}', 'scripts/**/*.test.ts', 'tests/unit/**/*.test.ts'],
             // Suites that need a Workers binding with no Node equivalent (R2) run only in workerd.
             exclude: ['**/*.workers.test.ts', '**/node_modules/**'],
+            setupFiles: [here('tests/setup/console-guard.ts')],
           },
         },
         {
@@ -42,7 +43,7 @@ export default defineConfig(async () => {
             include: engineTests,
             // Node-only suites (they spawn processes or read files) opt out by name.
             exclude: ['**/*.node.test.ts'],
-            setupFiles: [here('tests/setup/apply-migrations.workers.ts')],
+            setupFiles: [here('tests/setup/apply-migrations.workers.ts'), here('tests/setup/console-guard.ts')],
           },
         },
       ],
