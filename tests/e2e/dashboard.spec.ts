@@ -1,26 +1,8 @@
 import { expect, type APIRequestContext, type Page, test } from '@playwright/test';
+import { signIn } from './sign-in';
 
-/** Signs in through the API (two steps, code from the dev outbox); one code per account per run. */
-async function signIn(request: APIRequestContext, email: string): Promise<string> {
-  const first = await request.post('/api/auth/login', { data: { email } });
-  expect(first.ok()).toBeTruthy();
-  let code = '';
-  await expect(async () => {
-    const res = await request.get(`/api/dev/outbox?to=${encodeURIComponent(email)}`);
-    const [mail] = (await res.json()) as { text: string }[];
-    code = /code is: (\d{6})/.exec(mail?.text ?? '')?.[1] ?? '';
-    expect(code).toMatch(/^\d{6}$/);
-  }).toPass({ timeout: 5_000 });
-  const second = await request.post('/api/auth/login', { data: { email, code } });
-  expect(second.ok()).toBeTruthy();
-  const { token } = (await second.json()) as { token: string };
-  return token;
-}
-
-const tokens: Record<string, string> = {};
 async function tokenFor(request: APIRequestContext, email: string) {
-  tokens[email] ??= await signIn(request, email);
-  return tokens[email];
+  return (await signIn(request, email)).token;
 }
 
 async function openAs(page: Page, request: APIRequestContext, email: string, path: string) {
