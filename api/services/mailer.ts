@@ -4,7 +4,22 @@ import { outbox } from '../../db/schema';
 import type { AppConfig } from '../lib/config';
 import { HttpError } from '../lib/errors';
 
-export type MailMessage = { to: string; subject: string; text: string; html: string };
+export type MailMessage = {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+  /** A value only the recipient may read (a sign-in code): the outbox row of a sent email never holds it. */
+  secret?: string;
+};
+
+/** The row kept in the outbox when a provider sends the email: the secret replaced, readable by nobody. */
+export function redactedForOutbox(message: MailMessage) {
+  const { secret, ...row } = message;
+  if (!secret) return row;
+  const hide = (value: string) => value.split(secret).join('[redacted]');
+  return { ...row, subject: hide(row.subject), text: hide(row.text), html: hide(row.html) };
+}
 
 /** The mail port: every message is written to the outbox first, then handed to a transport. */
 export interface Mailer {
@@ -24,7 +39,7 @@ export function createMailer(db: Db, config: AppConfig, options: MailerOptions =
 /** The outbox is readable at GET /api/dev/outbox only in development (APP_ENV=development) without a mail provider. */
 export const devOutboxEnabled = (config: AppConfig) => !config.mailApiKey && !config.production;
 
-async function store(db: Db, message: MailMessage) {
+async function store(db: Db, message: Omit<MailMessage, 'secret'>) {
   const [row] = await db.insert(outbox).values(message).returning({ id: outbox.id });
   return row.id;
 }
@@ -33,7 +48,9 @@ function outboxMailer(db: Db, log: (line: string) => void): Mailer {
   return {
     kind: 'outbox',
     async send(message) {
-      const id = await store(db, message);
+      // Local only (development without a provider): the code must be readable here to sign in.
+      const { secret: _secret, ...readable } = message;
+      const id = await store(db, readable);
       log(`[mail] outbox ${id}\nTo: ${message.to}\nSubject: ${message.subject}\n\n${message.text}\n`);
       return { id };
     },
@@ -45,7 +62,8 @@ function httpMailer(db: Db, config: AppConfig, fetchImpl: typeof fetch): Mailer 
   return {
     kind: 'http',
     async send(message) {
-      const id = await store(db, message);
+      // Sign-in codes reach the provider only; the outbox keeps the row without them (issue 13).
+      const id = await store(db, redactedForOutbox(message));
       let response: Response;
       try {
         response = await fetchImpl(config.mailApiUrl, {
@@ -115,5 +133,5 @@ export function loginCodeEmail(input: { to: string; code: string; firstName?: st
 </td></tr></table>
 <p style="color:#4f5b67;font-size:12px">${escapeHtml(site)}, a UK registered charity</p>
 </td></tr></table></body></html>`;
-  return { to: input.to, subject, text, html };
+  return { to: input.to, subject, text, html, secret: input.code };
 }
