@@ -7,8 +7,42 @@ const here = (p: string) => path.join(import.meta.dirname, p);
 /** API and database tests: the same files run on libSQL in Node and on D1 inside workerd. */
 const engineTests = ['api/**/*.test.ts', 'db/**/*.test.ts'];
 
+/**
+ * Suites that count every row of a table (whole lists, the seed) and so need a database no other
+ * file has written to. They run in their own Workers project with the plugin's per-file storage;
+ * every other D1 suite shares one worker and one database (ids are random, assertions are about the
+ * suite's own rows), which cuts the Workers run from about 100 s of transforms per dozen files to a
+ * fraction (docs/decisions/012).
+ */
+const freshDbTests = ['api/routes/campaigns/campaigns.test.ts', 'api/routes/donations/donations.admin.test.ts', 'db/seed.test.ts'];
+
 export default defineConfig(async () => {
   const migrations = await readD1Migrations(here('db/migrations'));
+  const workersProject = (name: string, files: { include?: string[]; exclude?: string[]; isolate: boolean }) => ({
+    extends: false as const,
+    resolve: { alias: { '#test-engine': here('tests/setup/engine.workers.ts') } },
+    plugins: [
+      cloudflareTest({
+        miniflare: {
+          compatibilityDate: '2026-10-01',
+          compatibilityFlags: ['nodejs_compat'],
+          d1Databases: { DB: 'test-db' },
+          r2Buckets: ['IMAGES'],
+          bindings: { TEST_MIGRATIONS: migrations },
+        },
+      }),
+    ],
+    test: {
+      name,
+      include: files.include ?? engineTests,
+      // Node-only suites (they spawn processes or read files) opt out by name.
+      exclude: ['**/*.node.test.ts', ...(files.exclude ?? [])],
+      setupFiles: [here('tests/setup/apply-migrations.workers.ts'), here('tests/setup/console-guard.ts')],
+      // Loops of 30-50 requests against D1 in workerd need more than 5 s on a busy 2-core machine.
+      testTimeout: 20_000,
+      isolate: files.isolate,
+    },
+  });
   return {
     test: {
       projects: [
@@ -27,30 +61,8 @@ export default defineConfig(async () => {
             isolate: false,
           },
         },
-        {
-          extends: false,
-          resolve: { alias: { '#test-engine': here('tests/setup/engine.workers.ts') } },
-          plugins: [
-            cloudflareTest({
-              miniflare: {
-                compatibilityDate: '2026-10-01',
-                compatibilityFlags: ['nodejs_compat'],
-                d1Databases: { DB: 'test-db' },
-                r2Buckets: ['IMAGES'],
-                bindings: { TEST_MIGRATIONS: migrations },
-              },
-            }),
-          ],
-          test: {
-            name: 'workers',
-            include: engineTests,
-            // Node-only suites (they spawn processes or read files) opt out by name.
-            exclude: ['**/*.node.test.ts'],
-            setupFiles: [here('tests/setup/apply-migrations.workers.ts'), here('tests/setup/console-guard.ts')],
-            // Loops of 30-50 requests against D1 in workerd need more than 5 s on a busy 2-core machine.
-            testTimeout: 20_000,
-          },
-        },
+        workersProject('workers', { exclude: freshDbTests, isolate: false }),
+        workersProject('workers-fresh-db', { include: freshDbTests, isolate: true }),
       ],
     },
   };
