@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gte, inArray, isNull, lt, notExists, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, inArray, isNull, lt, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../../db/client';
 import { chunks } from '../../../db/chunks';
 import { parseId } from '../../../db/ids';
@@ -71,7 +71,7 @@ function eligibleWhere(scope: string[] | null, organizationId: string | null, ra
     sql`${donations.amount} > ${donations.refundedAmount}`,
     inArray(donations.source, ['card', 'demo', 'manual']),
     coversGiftSql,
-    notExists(sql`select 1 from ${giftAidClaimedGifts} where ${giftAidClaimedGifts.donationId} = ${donations.id}`),
+    sql`not exists (select 1 from ${giftAidClaimedGifts} where ${giftAidClaimedGifts.donationId} = ${donations.id})`,
     orgCondition(campaigns.organizationId, scope),
     organizationId ? eq(campaigns.organizationId, organizationId) : sql`${campaigns.organizationId} is not null`,
     range.start ? gte(donations.date, range.start) : undefined,

@@ -1,4 +1,4 @@
-import { and, eq, notExists, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../../db/client';
 import { parseId } from '../../../db/ids';
 import { campaigns, donations, giftAidClaimedGifts } from '../../../db/schema';
@@ -84,6 +84,6 @@ export async function verifyOfflineGift(db: Db, viewer: AuthUser, idRef: string)
   await db
     .update(donations)
     .set({ giftAid: true, giftAidDeclarationId: declaration.id })
-    .where(and(eq(donations.id, gift.id), notExists(sql`select 1 from ${giftAidClaimedGifts} where ${giftAidClaimedGifts.donationId} = ${gift.id}`)));
+    .where(and(eq(donations.id, gift.id), sql`not exists (select 1 from ${giftAidClaimedGifts} where ${giftAidClaimedGifts.donationId} = ${gift.id})`));
   return { _id: gift.id, gift_aid: true, declaration_id: declaration.id };
 }

@@ -44,9 +44,12 @@ export type ScheduleLine = {
   gifts: ScheduleGift[];
 };
 
-/** The description of an aggregated line; at most 35 characters (HMRC), e.g. "Gifts of £20 or less 2026-27". */
+/**
+ * The description of an aggregated line, at most 35 characters (HMRC): "Gifts of 20 pounds or less
+ * 2026-27". Plain ASCII, so no spreadsheet's encoding guess can mangle a £ sign.
+ */
 export function aggregateDescription(taxYearLabel: string): string {
-  return `Gifts of £20 or less ${taxYearLabel}`.slice(0, GIFT_AID_LIMITS.aggregateDescriptionMax);
+  return `Gifts of 20 pounds or less ${taxYearLabel}`.slice(0, GIFT_AID_LIMITS.aggregateDescriptionMax);
 }
 
 const cut = (value: string | null, max: number) => (value ?? '').trim().slice(0, max);
