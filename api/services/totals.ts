@@ -62,12 +62,8 @@ export async function totalsOf(db: Db, id: string): Promise<Totals> {
   return (await readTotals(db, [id])).get(id) ?? { ...EMPTY_TOTALS };
 }
 
-/**
- * The same figures summed from every donation: the reference the stored totals must equal (tests,
- * and a check an operator can run). Only campaigns or appeals with counted gifts appear.
- */
-export async function recomputeTotals(db: Db): Promise<Map<string, Totals>> {
-  const rows = await db.all<{ target: string; raised: number; count: number; gift_aid: number }>(sql`
+/** Per-target sums over every counted gift: the migration's backfill and recomputeTotals share it. */
+const RECOMPUTE = sql`
     select target, sum(net) as raised, sum(status = 'succeeded') as count,
       sum(case when gift_aid then net * ${sql.raw(String(GIFT_AID_RATE_PERCENT))} / 100 else 0 end) as gift_aid
     from (
@@ -77,7 +73,25 @@ export async function recomputeTotals(db: Db): Promise<Map<string, Totals>> {
       select appeal_id, amount - refunded_amount, status, gift_aid from donations
         where appeal_id is not null and status in ('succeeded', 'refunded')
     )
-    group by target`);
+    group by target`;
+
+/**
+ * Rewrites every stored total from the gifts in one batch (an operator's repair; the triggers keep
+ * them right otherwise). Safe to run at any time: the batch is one transaction.
+ */
+export async function rebuildTotals(db: Db): Promise<void> {
+  await db.batch([
+    db.delete(campaignTotals),
+    db.insert(campaignTotals).select(sql`select target, raised, count, gift_aid from (${RECOMPUTE})`),
+  ]);
+}
+
+/**
+ * The same figures summed from every donation: the reference the stored totals must equal (tests,
+ * and a check an operator can run). Only campaigns or appeals with counted gifts appear.
+ */
+export async function recomputeTotals(db: Db): Promise<Map<string, Totals>> {
+  const rows = await db.all<{ target: string; raised: number; count: number; gift_aid: number }>(RECOMPUTE);
   return new Map(rows.map((r) => [r.target, { raised: Number(r.raised), count: Number(r.count), giftAid: Number(r.gift_aid) }]));
 }
 
