@@ -4,3 +4,4 @@ export * from './gift-aid';
 export * from './organizations';
 export * from './outbox';
 export * from './users';
+export * from './totals';
