@@ -1,11 +1,9 @@
-import { createRoute, z } from '@hono/zod-openapi';
-import { createMiddleware } from 'hono/factory';
+import { z } from '@hono/zod-openapi';
 import { GIFT_AID_CLAIM_STATUSES, isIsoDay, londonMidnight } from '../../../domain';
 import { createRouter } from '../../lib/create-app';
-import { forbidden, notFound } from '../../lib/errors';
-import { bearerAuth, errorResponses, jsonContent } from '../../lib/openapi';
-import type { AppEnv } from '../../lib/types';
-import { requireUser } from '../../middlewares/auth';
+import { notFound } from '../../lib/errors';
+import { bearerAuth, defineRoute, errorResponses, jsonContent } from '../../lib/openapi';
+import { adminOnly, requireUser, signedIn, staffOnly } from '../../lib/policy';
 import {
   cancelDonorDeclarations,
   claimSchedule,
@@ -152,54 +150,48 @@ const idParam = z.object({ id: z.string().min(1).max(64).openapi({ param: { name
 const tags = ['Gift Aid'];
 const security = bearerAuth;
 
-/** Staff only (admins, org admins), checked before the request is validated so a donor learns nothing but 403. */
-const staffOnly = createMiddleware<AppEnv>(async (c, next) => {
-  if (requireUser(c.var.user).type === 'donor') throw forbidden('Only admins and organization admins can see Gift Aid claims');
-  await next();
-});
-const signedIn = createMiddleware<AppEnv>(async (c, next) => {
-  requireUser(c.var.user);
-  await next();
-});
+/** Checked before the request is validated, so a donor learns nothing but 403. */
+const staff = staffOnly('Only admins and organization admins can see Gift Aid claims');
+const own = signedIn();
 
-const summaryRoute = createRoute({
+const summaryRoute = defineRoute({
   method: 'get',
   path: '/gift-aid/summary',
   tags,
   security,
-  middleware: [staffOnly] as const,
+  middleware: [staff] as const,
   summary: 'Gift Aid claimed, paid and still to claim (pence) for your organizations',
   responses: { 200: jsonContent(SummarySchema, 'Figures for the dashboard overview'), ...errorResponses },
 });
 
-const eligibleRoute = createRoute({
+const eligibleRoute = defineRoute({
   method: 'get',
   path: '/gift-aid/eligible',
   tags,
   security,
-  middleware: [staffOnly] as const,
+  middleware: [staff] as const,
   summary: 'Eligible gifts not yet claimed, oldest first (up to 1,000), with the count and totals of all',
   request: { query: eligibleQuery },
   responses: { 200: jsonContent(EligibleSchema, 'Eligible gifts'), ...errorResponses },
 });
 
-const listClaimsRoute = createRoute({
+const listClaimsRoute = defineRoute({
   method: 'get',
   path: '/gift-aid/claims',
   tags,
   security,
-  middleware: [staffOnly] as const,
+  middleware: [staff] as const,
   summary: 'Claims, newest first',
   request: { query: orgQuery },
   responses: { 200: jsonContent(z.array(ClaimSchema), 'Claims'), ...errorResponses },
 });
 
-const createClaimRoute = createRoute({
+const createClaimRoute = defineRoute({
   method: 'post',
   path: '/gift-aid/claims',
   tags,
   security,
-  middleware: [staffOnly] as const,
+  middleware: [staff] as const,
   summary: "Claim the organization's eligible gifts (at most 1,000 schedule lines), marking them claimed",
   request: {
     body: {
@@ -218,29 +210,27 @@ const createClaimRoute = createRoute({
   },
   responses: {
     201: jsonContent(ClaimSchema, 'The new draft claim'),
-    409: jsonContent(z.object({ statusCode: z.number(), message: z.string() }), 'Another claim took some of these gifts first'),
-    422: jsonContent(z.object({ statusCode: z.number(), message: z.string() }), 'Nothing eligible to claim'),
     ...errorResponses,
   },
 });
 
-const getClaimRoute = createRoute({
+const getClaimRoute = defineRoute({
   method: 'get',
   path: '/gift-aid/claims/{id}',
   tags,
   security,
-  middleware: [staffOnly] as const,
+  middleware: [staff] as const,
   summary: 'One claim',
   request: { params: idParam },
   responses: { 200: jsonContent(ClaimSchema, 'The claim'), ...errorResponses },
 });
 
-const updateClaimRoute = createRoute({
+const updateClaimRoute = defineRoute({
   method: 'put',
   path: '/gift-aid/claims/{id}',
   tags,
   security,
-  middleware: [staffOnly] as const,
+  middleware: [staff] as const,
   summary: "Mark a claim submitted (with HMRC's reference) or paid",
   request: {
     params: idParam,
@@ -264,12 +254,12 @@ const updateClaimRoute = createRoute({
   responses: { 200: jsonContent(ClaimSchema, 'The updated claim'), ...errorResponses },
 });
 
-const scheduleRoute = createRoute({
+const scheduleRoute = defineRoute({
   method: 'get',
   path: '/gift-aid/claims/{id}/schedule.csv',
   tags,
   security,
-  middleware: [staffOnly] as const,
+  middleware: [staff] as const,
   summary: "The claim's HMRC schedule as CSV (same rows on every download)",
   request: { params: idParam },
   responses: {
@@ -278,44 +268,44 @@ const scheduleRoute = createRoute({
   },
 });
 
-const adjustmentsRoute = createRoute({
+const adjustmentsRoute = defineRoute({
   method: 'get',
   path: '/gift-aid/adjustments',
   tags,
   security,
-  middleware: [staffOnly] as const,
+  middleware: [staff] as const,
   summary: 'Gift Aid over-claimed on refunded gifts, and the claim that reports each',
   request: { query: orgQuery },
   responses: { 200: jsonContent(z.array(AdjustmentSchema), 'Adjustments'), ...errorResponses },
 });
 
-const reviewRoute = createRoute({
+const reviewRoute = defineRoute({
   method: 'get',
   path: '/gift-aid/declarations/review',
   tags,
   security,
-  middleware: [staffOnly] as const,
+  middleware: [staff] as const,
   summary: 'Migrated declarations whose name or address split needs a person to check',
   responses: { 200: jsonContent(z.array(DeclarationSchema), 'Declarations to review'), ...errorResponses },
 });
 
-const correctRoute = createRoute({
+const correctRoute = defineRoute({
   method: 'put',
   path: '/gift-aid/declarations/{id}',
   tags,
   security,
-  middleware: [staffOnly] as const,
+  middleware: [adminOnly()] as const,
   summary: 'Correct a declaration flagged for review (admins)',
   request: { params: idParam, body: { content: { 'application/json': { schema: GiftAidDetailsBody } }, required: true } },
   responses: { 200: jsonContent(DeclarationSchema, 'The corrected declaration'), ...errorResponses },
 });
 
-const recordRoute = createRoute({
+const recordRoute = defineRoute({
   method: 'post',
   path: '/gift-aid/declarations',
   tags,
   security,
-  middleware: [staffOnly] as const,
+  middleware: [staff] as const,
   summary: 'Record a declaration a donor made on paper or by phone',
   request: {
     body: {
@@ -336,12 +326,12 @@ const recordRoute = createRoute({
   responses: { 201: jsonContent(DeclarationSchema, 'The recorded declaration'), ...errorResponses },
 });
 
-const verifyRoute = createRoute({
+const verifyRoute = defineRoute({
   method: 'post',
   path: '/gift-aid/donations/{id}/verify',
   tags,
   security,
-  middleware: [staffOnly] as const,
+  middleware: [staff] as const,
   summary: "Mark a hand-recorded gift as Gift Aid after checking the donor's declaration",
   request: { params: idParam },
   responses: {
@@ -350,33 +340,33 @@ const verifyRoute = createRoute({
   },
 });
 
-const myRoute = createRoute({
+const myRoute = defineRoute({
   method: 'get',
   path: '/gift-aid/me',
   tags,
   security,
-  middleware: [signedIn] as const,
+  middleware: [own] as const,
   summary: 'Your Gift Aid declarations, every version',
   responses: { 200: jsonContent(MyDeclarationsSchema, 'Your declarations'), ...errorResponses },
 });
 
-const myUpdateRoute = createRoute({
+const myUpdateRoute = defineRoute({
   method: 'put',
   path: '/gift-aid/me',
   tags,
   security,
-  middleware: [signedIn] as const,
+  middleware: [own] as const,
   summary: 'New name or address: a new version of each declaration in force',
   request: { body: { content: { 'application/json': { schema: GiftAidDetailsBody } }, required: true } },
   responses: { 200: jsonContent(MyDeclarationsSchema, 'Your declarations'), ...errorResponses },
 });
 
-const myCancelRoute = createRoute({
+const myCancelRoute = defineRoute({
   method: 'post',
   path: '/gift-aid/me/cancel',
   tags,
   security,
-  middleware: [signedIn] as const,
+  middleware: [own] as const,
   summary: 'Cancel your Gift Aid declarations from now (they stay on record with the date they ended)',
   responses: { 200: jsonContent(MyDeclarationsSchema, 'Your declarations'), ...errorResponses },
 });
@@ -410,8 +400,6 @@ export const giftAidRouter = createRouter()
     return c.json(rows.map(toDeclarationDto), 200);
   })
   .openapi(correctRoute, async (c) => {
-    const viewer = requireUser(c.var.user);
-    if (viewer.type !== 'admin') throw forbidden('Only admins can correct declarations');
     const id = parseId(c.req.valid('param').id);
     const [existing] = id ? await c.var.db.select({ id: giftAidDeclarations.id }).from(giftAidDeclarations).where(eq(giftAidDeclarations.id, id)).limit(1) : [];
     if (!existing) throw notFound('Declaration not found');

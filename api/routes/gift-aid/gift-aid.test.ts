@@ -1,3 +1,4 @@
+/// <reference types="vite/client" />
 import { eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { toShortId } from '../../../db/ids';
@@ -159,7 +160,7 @@ describe(`Gift Aid API (${engineName})`, () => {
     expect(june.items.map((i) => i._id).sort()).toEqual([giftIds.bob, giftIds.chloe].sort());
     const bad = await t.request(`/api/gift-aid/eligible?organization_id=${orgA.id}&from=2025-02-31`, { token: admin });
     expect(bad.status).toBe(400);
-    expect((await bad.json()).message).toContain('from');
+    expect(((await bad.json()) as { message: string }).message).toContain('from');
   });
 
   it('org admins see and claim only their own organizations', async () => {
@@ -177,7 +178,7 @@ describe(`Gift Aid API (${engineName})`, () => {
   it('refuses a claim for an organization without an HMRC charity reference', async () => {
     const res = await claim(orgNoRef.id);
     expect(res.status).toBe(400);
-    expect((await res.json()).message).toMatch(/^organization_id: .*HMRC charity reference/);
+    expect(((await res.json()) as { message: string }).message).toMatch(/^organization_id: .*HMRC charity reference/);
   });
 
   it('creates a claim, marks its gifts claimed, and downloads the schedule byte for byte as HMRC lays it out', async () => {
@@ -221,10 +222,10 @@ describe(`Gift Aid API (${engineName})`, () => {
     const put = (json: unknown) => t.request(`/api/gift-aid/claims/${c.id}`, { method: 'PUT', token: admin, json });
     const skip = await put({ status: 'paid' });
     expect(skip.status).toBe(400);
-    expect((await skip.json()).message).toMatch(/^status:/);
+    expect(((await skip.json()) as { message: string }).message).toMatch(/^status:/);
     const noRef = await put({ status: 'submitted' });
     expect(noRef.status).toBe(400);
-    expect((await noRef.json()).message).toMatch(/^hmrc_reference:/);
+    expect(((await noRef.json()) as { message: string }).message).toMatch(/^hmrc_reference:/);
     expect((await put({ status: 'submitted', hmrc_reference: '=HYPERLINK()' })).status).toBe(400);
     expect(await (await put({ status: 'submitted', hmrc_reference: 'CHR-2026/001' })).json()).toMatchObject({ status: 'submitted', hmrc_reference: 'CHR-2026/001' });
     expect(await (await put({ status: 'paid' })).json()).toMatchObject({ status: 'paid' });
@@ -331,13 +332,13 @@ describe(`Gift Aid API (${engineName})`, () => {
     ] as const) {
       const res = await t.request('/api/gift-aid/me', { method: 'PUT', token, json: { ...good, ...change } });
       expect(res.status, field).toBe(400);
-      const body = await res.json();
+      const body = (await res.json()) as { statusCode: number; message: string };
       expect(body.statusCode).toBe(400);
       expect(body.message, field).toMatch(new RegExp(`^${field}:`));
     }
     const missing = await t.request('/api/gift-aid/me', { method: 'PUT', token, json: { first_name: 'Hal', last_name: 'Jordan', postcode: 'LS1 4AP' } });
     expect(missing.status).toBe(400);
-    expect((await missing.json()).message).toContain('house');
+    expect(((await missing.json()) as { message: string }).message).toContain('house');
     const rows = await t.db.select().from(giftAidDeclarations).where(eq(giftAidDeclarations.donorId, hal.id));
     expect(rows).toHaveLength(1);
     expect(rows[0].version).toBe(1);
@@ -349,7 +350,7 @@ describe(`Gift Aid API (${engineName})`, () => {
     const verify = () => t.request(`/api/gift-aid/donations/${cash}/verify`, { method: 'POST', token: admin });
     const none = await verify();
     expect(none.status).toBe(400);
-    expect((await none.json()).message).toMatch(/^declaration:/);
+    expect(((await none.json()) as { message: string }).message).toMatch(/^declaration:/);
     const recorded = await t.request('/api/gift-aid/declarations', {
       method: 'POST',
       token: admin,
@@ -418,7 +419,7 @@ describe(`Gift Aid API (${engineName})`, () => {
     const statuses = results.map((r) => r.status).sort();
     expect(statuses.filter((s) => s === 201)).toHaveLength(1);
     expect(statuses.every((s) => s === 201 || s === 409 || s === 422)).toBe(true);
-    for (const r of results) if (r.status !== 201) expect((await r.json()).statusCode).toBe(r.status);
+    for (const r of results) if (r.status !== 201) expect(((await r.json()) as { statusCode: number }).statusCode).toBe(r.status);
     const claims = await t.db.select().from(giftAidClaims).where(eq(giftAidClaims.organizationId, org.id));
     expect(claims).toHaveLength(1);
     const claimed = await t.db.select().from(giftAidClaimedGifts).where(eq(giftAidClaimedGifts.claimId, claims[0].id));
