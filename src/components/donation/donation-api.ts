@@ -1,15 +1,9 @@
-import { api, type ApiError } from '../../lib/api-client';
+import { api, type ApiError, client, type Data, valueOrError } from '../../lib/api';
 import { parsePounds } from '../../lib/format';
 
-export type MonthlyPrice = { id: string; unit_amount: number; currency: string; recurring: { interval: string } };
+export type MonthlyPrice = Data<typeof client.api.stripe.subscriptions.$get>[number];
 
-export type PaymentSession = {
-  clientSecret: string;
-  mode: 'stripe' | 'demo';
-  publishableKey: string | null;
-  type: 'once' | 'monthly';
-  amount: number;
-};
+export type PaymentSession = Data<typeof client.api.stripe.client_secret.$post>;
 
 export type StartDonation = {
   email?: string;
@@ -21,10 +15,10 @@ export type StartDonation = {
   gift_aid?: { title: string; first_name: string; last_name: string; house: string; address: string; postcode: string; declaration: string };
 };
 
-export const fetchPrices = () => api<MonthlyPrice[]>('/api/stripe/subscriptions', { token: null });
-export const startDonation = (body: StartDonation) => api<PaymentSession>('/api/stripe/client_secret', { json: body });
-export const confirmDemo = (clientSecret: string, card: 'success' | 'decline') =>
-  api<{ status: string }>('/api/stripe/demo/confirm', { json: { clientSecret, card }, token: null });
+export const fetchPrices = async () => valueOrError(await api((o) => client.api.stripe.subscriptions.$get(undefined, o), { token: null }));
+export const startDonation = async (body: StartDonation) => valueOrError(await api((o) => client.api.stripe.client_secret.$post({ json: body }, o)));
+export const confirmDemo = async (clientSecret: string, card: 'success' | 'decline') =>
+  valueOrError(await api((o) => client.api.stripe.demo.confirm.$post({ json: { clientSecret, card } }, o), { token: null }));
 
 export type { ApiError };
 
