@@ -10,11 +10,13 @@
  *        `/api/donations?type=public`: the same, the ratio to `/api/health`, and p99 at a fixed
  *        50 req/s against the static asset's p99 at that rate;
  *      - Lighthouse (npm `lighthouse`, mobile preset, Debian's Chromium) on `/` and the appeal page.
- *   2. Seeds a second database with `--scale` times the data (default 100: ~30,000 donations) and
- *      measures the same routes again; reports scaled/unscaled throughput.
+ *   2. Seeds a second database with `--scale` times the data (default 100: ~30,000 donations),
+ *      measures the same routes on it; reports scaled/unscaled throughput.
  *   3. Prints every target of the issue with its figure (goals, not tests: the exit code is 0 unless
  *      the bench itself fails).
  *
+ * Both databases are served at once (BENCH_PORT and BENCH_PORT + 1) and each route is measured on
+ * one then the other, so the scaled/unscaled ratios compare the same moment of a shared machine.
  * Options: --duration S (seconds per route, default 5), --scale N (default 100; 1 skips the scaled
  * run), --no-lighthouse, --out FILE (default bench-results.json), --dist DIR (a build other than
  * dist/, e.g. an older commit's, to compare), --label TEXT (stored in the JSON).
@@ -51,8 +53,9 @@ function parseArgs(argv: string[]): Args {
 const args = parseArgs(process.argv.slice(2));
 const port = Number(process.env.BENCH_PORT ?? 4398);
 if (!Number.isInteger(port) || port < 1024 || port > 65535) throw new Error('BENCH_PORT must be a port number from 1024 to 65535');
-/** Loopback only: the bench has no option to point it anywhere else. */
-const base = `http://127.0.0.1:${port}`;
+/** Loopback only: the bench has no option to point it anywhere else. The scaled server listens on port + 1. */
+const baseFor = (p: number) => `http://127.0.0.1:${p}`;
+let base = baseFor(port);
 const chromePath = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 const CHROME_FLAGS = [
   '--headless',
@@ -105,8 +108,8 @@ function run(command: string, argv: string[]) {
 }
 
 /** wrangler dev on the built worker, in its own process group so the whole tree stops with it. */
-function serve(persistTo: string): ChildProcess {
-  const argv = ['dev', '--config', join(args.dist, 'server/wrangler.json'), '--port', String(port), '--ip', '127.0.0.1'];
+function serve(persistTo: string, listen: number): ChildProcess {
+  const argv = ['dev', '--config', join(args.dist, 'server/wrangler.json'), '--port', String(listen), '--ip', '127.0.0.1'];
   argv.push('--persist-to', persistTo, '--show-interactive-dev-session=false', '--var', 'APP_ENV:development', '--log-level', 'warn');
   const child = spawn('wrangler', argv, { stdio: ['ignore', 'ignore', 'inherit'], detached: true, env: { ...process.env, CI: 'true' } });
   children.add(child);
@@ -123,17 +126,17 @@ async function stop(child: ChildProcess) {
   children.delete(child);
 }
 
-async function waitForServer() {
+async function waitForServer(url: string) {
   const until = Date.now() + 120_000;
   while (Date.now() < until) {
     try {
-      if ((await fetch(`${base}/api/health`)).ok) return;
+      if ((await fetch(`${url}/api/health`)).ok) return;
     } catch {
       // not listening yet
     }
     await new Promise((r) => setTimeout(r, 300));
   }
-  throw new Error(`the worker did not start on ${base}`);
+  throw new Error(`the worker did not start on ${url}`);
 }
 
 // ---------------------------------------------------------------- page weight
@@ -246,7 +249,7 @@ async function load(path: string, options: { rate?: number } = {}): Promise<Load
   };
 }
 
-type Route = { name: string; path: string; kind: 'static' | 'page' | 'api' | 'health' };
+type Route = { name: string; path: string; kind: 'static' | 'page' | 'render' | 'api' | 'health' };
 
 type RunResult = {
   scale: number;
@@ -263,14 +266,24 @@ async function pickTargets() {
   return { appeal, campaign };
 }
 
-async function measure(scale: number): Promise<RunResult> {
+function seedState(scale: number): string {
   const persist = `.wrangler/bench-state-x${scale}`;
   rmSync(persist, { recursive: true, force: true });
   console.log(`[bench] seeding ${scale === 1 ? 'the demo data' : `${scale}x the demo data`}`);
   run('tsx', ['scripts/db-local.ts', 'seed', '--persist-to', persist, '--scale', String(scale)]);
-  const server = serve(persist);
+  return persist;
+}
+
+/**
+ * Both databases are served at once (port, port + 1) and every route is measured on one, then at
+ * once on the other, so the scaled/unscaled ratio compares the same moment of a shared machine.
+ */
+async function measure(scales: number[]): Promise<RunResult[]> {
+  const servers = scales.map((scale, i) => ({ scale, port: port + i, persist: seedState(scale) }));
+  const processes = servers.map((s) => serve(s.persist, s.port));
   try {
-    await waitForServer();
+    await Promise.all(servers.map((s) => waitForServer(baseFor(s.port))));
+    base = baseFor(servers[0].port);
     const { appeal, campaign } = await pickTargets();
     const routes: Route[] = [
       { name: 'static asset', path: STATIC_PATH, kind: 'static' },
@@ -278,32 +291,41 @@ async function measure(scale: number): Promise<RunResult> {
       { name: 'campaigns list', path: '/campaigns', kind: 'page' },
       { name: 'campaign page', path: `/campaigns/${campaign.short_id}`, kind: 'page' },
       { name: 'appeal page', path: `/appeals/${appeal.short_id}`, kind: 'page' },
+      // The same pages with a query the edge cache does not key on: every request is a fresh render.
+      { name: 'home (render)', path: '/?bench=render', kind: 'render' },
+      { name: 'campaigns list (render)', path: '/campaigns?bench=render', kind: 'render' },
+      { name: 'campaign page (render)', path: `/campaigns/${campaign.short_id}?bench=render`, kind: 'render' },
+      { name: 'appeal page (render)', path: `/appeals/${appeal.short_id}?bench=render`, kind: 'render' },
       { name: 'GET /api/health', path: '/api/health', kind: 'health' },
       { name: 'GET /api/campaigns', path: '/api/campaigns', kind: 'api' },
       { name: 'GET /api/appeals', path: '/api/appeals', kind: 'api' },
       { name: 'GET /api/campaigns/{id}', path: `/api/campaigns/${campaign._id}`, kind: 'api' },
       { name: 'GET /api/donations?type=public', path: `/api/donations?type=public&campaign_id=${campaign._id}`, kind: 'api' },
     ];
-    const out: RunResult = { scale, routes: [] };
+    const results: RunResult[] = servers.map((s) => ({ scale: s.scale, routes: [] }));
     for (const route of routes) {
-      const weight = route.kind === 'page' ? await pageWeight(route.path) : undefined;
-      // Warm the route (first compile, caches) before measuring.
-      for (let i = 0; i < 5; i++) await (await fetch(base + route.path)).arrayBuffer();
-      process.stdout.write(`[bench] x${scale} ${route.name} … `);
-      const measured = await load(route.path);
-      const fixedRate = route.kind === 'api' || route.kind === 'static' ? await load(route.path, { rate: FIXED_RATE }) : undefined;
-      console.log(`${measured.rps} req/s, p99 ${measured.p99} ms${fixedRate ? `, p99 at ${FIXED_RATE}/s ${fixedRate.p99} ms` : ''}`);
-      out.routes.push({ name: route.name, path: route.path, kind: route.kind, load: measured, fixedRate, weight });
+      for (const [i, server] of servers.entries()) {
+        base = baseFor(server.port);
+        const weight = route.kind === 'page' ? await pageWeight(route.path) : undefined;
+        // Warm the route (first compile, caches) before measuring.
+        for (let k = 0; k < 5; k++) await (await fetch(base + route.path)).arrayBuffer();
+        process.stdout.write(`[bench] x${server.scale} ${route.name} … `);
+        const measured = await load(route.path);
+        const fixedRate = route.kind === 'api' || route.kind === 'static' ? await load(route.path, { rate: FIXED_RATE }) : undefined;
+        console.log(`${measured.rps} req/s, p99 ${measured.p99} ms${fixedRate ? `, p99 at ${FIXED_RATE}/s ${fixedRate.p99} ms` : ''}`);
+        results[i].routes.push({ name: route.name, path: route.path, kind: route.kind, load: measured, fixedRate, weight });
+      }
     }
-    if (args.lighthouse && scale === 1) {
-      (out as RunResult & { lighthouse?: unknown }).lighthouse = await runLighthouse([
+    if (args.lighthouse) {
+      base = baseFor(servers[0].port);
+      (results[0] as RunResult & { lighthouse?: unknown }).lighthouse = await runLighthouse([
         { name: 'home', path: '/' },
         { name: 'appeal page', path: `/appeals/${appeal.short_id}` },
       ]);
     }
-    return out;
+    return results;
   } finally {
-    await stop(server);
+    await Promise.all(processes.map(stop));
   }
 }
 
@@ -382,12 +404,12 @@ function report(unscaled: RunResult, scaled: RunResult | null, lighthouse: Light
         r.load.rps,
         r.load.p50,
         r.load.p99,
-        r.kind === 'page' ? `${ratio(r.load.rps, stat.load.rps)}x static` : r.kind === 'api' ? `${ratio(r.load.rps, reference.load.rps)}x health` : '',
+        r.kind === 'page' || r.kind === 'render' ? `${ratio(r.load.rps, stat.load.rps)}x static` : r.kind === 'api' ? `${ratio(r.load.rps, reference.load.rps)}x health` : '',
         r.fixedRate ? r.fixedRate.p99 : '',
         r.fixedRate && r.kind === 'api' ? `${ratio(r.fixedRate.p99, stat.fixedRate!.p99)}x` : '',
       ]);
       const label = run.scale === 1 ? '' : ` (x${run.scale})`;
-      if (r.kind === 'page') {
+      if (r.kind === 'page' || r.kind === 'render') {
         const value = ratio(r.load.rps, stat.load.rps);
         targets.push({ target: `${r.name}${label}: req/s >= 0.5x static asset`, figure: `${value}x (${r.load.rps} vs ${stat.load.rps})`, pass: value >= 0.5 });
       }
@@ -446,8 +468,7 @@ async function main() {
     run('astro', ['build']);
   }
   const started = Date.now();
-  const unscaled = await measure(1);
-  const scaled = args.scale > 1 ? await measure(args.scale) : null;
+  const [unscaled, scaled = null] = await measure(args.scale > 1 ? [1, args.scale] : [1]);
   const lighthouse = ((unscaled as RunResult & { lighthouse?: LighthouseResult[] }).lighthouse ?? []) as LighthouseResult[];
   const targets = report(unscaled, scaled, lighthouse);
   const json = {

@@ -2,9 +2,9 @@
  * Edge caching of the public server-rendered pages (docs/decisions/015), with the Workers Cache API
  * (`caches.default`, one cache per Cloudflare location; miniflare's locally).
  *
- * - Only anonymous GETs of the public pages below are cached, with no query but `?page=N`: a URL
- *   with anything else (the `?donation=` return from a payment, preview parameters) is rendered
- *   fresh and marked `no-store`. Nothing under /api, /dashboard, /donor or /fund-raising is cached.
+ * - Only anonymous GETs of the public pages below are cached, with no query but `?page=N` and
+ *   social/campaign click ids (utm_*, fbclid…, left out of the key): a URL with anything else (the
+ *   `?donation=` return from a payment, unknown parameters) is rendered fresh and marked `no-store`. Nothing under /api, /dashboard, /donor or /fund-raising is cached.
  *   The pages read no cookie or header, so one copy serves every visitor.
  * - A copy is fresh for PAGE_FRESH_SECONDS, then served stale for up to PAGE_STALE_SECONDS while one
  *   background render replaces it (stale-while-revalidate done in the worker, since the Cache API
@@ -34,6 +34,12 @@ const PUBLIC_PAGES = [
   new RegExp(`^/campaign/${ID}/appeal/${ID}$`),
 ];
 
+/**
+ * Click identifiers that social networks and campaigns append to shared links. No page reads them,
+ * so they are left out of the cache key: a burst of visitors from a post shares one cached copy.
+ */
+const TRACKING_PARAM = /^(utm_[a-z_]+|fbclid|gclid|dclid|gbraid|wbraid|msclkid|igshid|twclid|ttclid|li_fat_id|mc_cid|mc_eid|_ga)$/;
+
 /** Marks the generation a copy was rendered in, and when. */
 const GENERATION_HEADER = 'x-page-generation';
 const RENDERED_AT_HEADER = 'x-rendered-at';
@@ -48,7 +54,7 @@ export function pageCacheDecision(request: Request): PageCacheDecision {
   if (request.method !== 'GET' || !PUBLIC_PAGES.some((re) => re.test(url.pathname))) return { kind: 'bypass', private: false };
   if (request.headers.has('authorization')) return { kind: 'bypass', private: true };
   const names = [...new Set(url.searchParams.keys())];
-  if (names.some((name) => name !== 'page')) return { kind: 'bypass', private: true };
+  if (names.some((name) => name !== 'page' && !TRACKING_PARAM.test(name))) return { kind: 'bypass', private: true };
   const page = url.searchParams.get('page');
   if (page !== null && !/^[1-9]\d{0,4}$/.test(page)) return { kind: 'bypass', private: true };
   const key = new URL(url.pathname, url.origin);
