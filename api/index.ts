@@ -1,3 +1,4 @@
+import { Scalar } from '@scalar/hono-api-reference';
 import { type AppDeps, createBaseApp } from './lib/create-app';
 import { authRouter } from './routes/auth/auth.index';
 import { campaignsRouter } from './routes/campaigns/campaigns.index';
@@ -15,8 +16,7 @@ import { stripeWebhookRouter } from './webhooks/stripe';
 
 /** The JSON API, mounted at /api by src/fetch.ts and used directly by tests. */
 export function createApp(deps: AppDeps = {}) {
-  return createBaseApp(deps)
-    .basePath('/api')
+  const app = createBaseApp(deps)
     .route('/', healthRouter)
     .route('/', campaignsRouter)
     .route('/', campaignsWriteRouter)
@@ -30,6 +30,17 @@ export function createApp(deps: AppDeps = {}) {
     .route('/', devRouter)
     .route('/', stripeRouter)
     .route('/', stripeWebhookRouter);
+  app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', { type: 'http', scheme: 'bearer' });
+  app.doc31('/openapi.json', {
+    openapi: '3.1.0',
+    info: {
+      title: 'UK NFP fundraising API',
+      version: '1.0.0',
+      description: 'JSON API of the donation and fundraising platform. Money is integer pence; every error is {statusCode, message}.',
+    },
+  });
+  app.get('/docs', Scalar({ url: '/api/openapi.json', pageTitle: 'UK NFP API reference' }));
+  return app;
 }
 
 export type AppType = ReturnType<typeof createApp>;

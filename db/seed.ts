@@ -11,7 +11,7 @@ import {
   templateCauses,
   users,
 } from './schema';
-import { GIFT_AID_DECLARATION } from '../api/services/gift-aid';
+import { GIFT_AID_DECLARATION } from '../domain';
 
 /**
  * Demo content for a UK charity. Every id comes from a seeded generator and every insert is

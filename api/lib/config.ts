@@ -1,3 +1,4 @@
+import { type CharityIdentity, type CharityRegulator, CHARITY_REGULATOR_IDS, DEFAULT_CHARITY_NAME } from '../../domain';
 import type { Bindings } from './types';
 
 export type AppConfig = {
@@ -17,6 +18,8 @@ export type AppConfig = {
   publicOrigin: string | null;
   /** DEFAULT_CAMPAIGN_ID: parent of appeals created without a campaign_id. */
   defaultCampaignId: string | null;
+  /** CHARITY_*: the platform's own charity (domain/charity.ts). */
+  charity: CharityIdentity;
 };
 
 const DEV_AUTH_SECRET = 'local-development-only-secret-change-me';
@@ -43,5 +46,20 @@ export function readConfig(env: Bindings): AppConfig {
     mailFrom: env.MAIL_FROM || 'UK NFP <hello@uknfp.org>',
     publicOrigin: env.PUBLIC_ORIGIN || null,
     defaultCampaignId: env.DEFAULT_CAMPAIGN_ID?.trim() || null,
+    charity: readCharity(env),
+  };
+}
+
+function readCharity(env: Bindings): CharityIdentity {
+  const name = env.CHARITY_NAME?.trim() || DEFAULT_CHARITY_NAME;
+  const regulator = (CHARITY_REGULATOR_IDS as string[]).includes(env.CHARITY_REGULATOR ?? '')
+    ? (env.CHARITY_REGULATOR as CharityRegulator)
+    : 'ccew';
+  return {
+    name,
+    legalName: name,
+    number: env.CHARITY_NUMBER?.trim() || null,
+    regulator,
+    address: env.CHARITY_ADDRESS?.trim() || null,
   };
 }

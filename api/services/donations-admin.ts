@@ -6,7 +6,7 @@ import { campaigns, donations, type DonationStatus, type DonationType, users } f
 import { badRequest, forbidden, HttpError, notFound } from '../lib/errors';
 import type { AuthUser } from '../lib/types';
 import { canManageOrganization, type Option, type Page } from './organizations';
-import { MAX_DONATION_PENCE, MIN_DONATION_PENCE } from './gift-aid';
+import { MAX_DONATION_PENCE, MIN_DONATION_PENCE } from '../../domain';
 import { getUser } from './users';
 
 /** Manual gifts follow the same bounds as card gifts. */

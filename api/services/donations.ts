@@ -3,7 +3,7 @@ import type { Db } from '../../db/client';
 import { parseId } from '../../db/ids';
 import { campaigns, donations, giftAidDeclarations, prices, users } from '../../db/schema';
 import { badRequest } from '../lib/errors';
-import { GIFT_AID_DECLARATION, normalizeUkPostcode } from './gift-aid';
+import { GIFT_AID_DECLARATION, normalizeUkPostcode } from '../../domain';
 
 /** Where a gift goes: the campaign always, plus the appeal when given through an appeal page. */
 export type DonationTarget = { campaignId: string; appealId: string | null };

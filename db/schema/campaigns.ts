@@ -3,8 +3,9 @@ import { createdAt, id, updatedAt } from './columns';
 import { organizations } from './organizations';
 import { users } from './users';
 
-export const CAMPAIGN_STATUSES = ['draft', 'approved', 'deleted'] as const;
-export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number];
+import { CAMPAIGN_STATUSES } from '../../domain/statuses';
+
+export { CAMPAIGN_STATUSES, type CampaignStatus } from '../../domain/statuses';
 
 export type StoredImage = { Key: string; name: string; size: number; type: string };
 

@@ -3,10 +3,9 @@ import { campaigns } from './campaigns';
 import { createdAt, id, updatedAt } from './columns';
 import { users } from './users';
 
-export const DONATION_STATUSES = ['pending', 'succeeded', 'failed', 'refunded'] as const;
-export type DonationStatus = (typeof DONATION_STATUSES)[number];
-export const DONATION_TYPES = ['once', 'monthly'] as const;
-export type DonationType = (typeof DONATION_TYPES)[number];
+import { DONATION_SOURCES, DONATION_STATUSES, DONATION_TYPES } from '../../domain/statuses';
+
+export { DONATION_STATUSES, DONATION_TYPES, type DonationStatus, type DonationType } from '../../domain/statuses';
 
 export const giftAidDeclarations = sqliteTable(
   'gift_aid_declarations',
@@ -53,7 +52,7 @@ export const donations = sqliteTable(
     refundedAmount: integer('refunded_amount').notNull().default(0),
     failureMessage: text('failure_message'),
     /** Donations entered by an admin in the dashboard rather than paid by card. */
-    source: text('source', { enum: ['card', 'demo', 'manual'] }).notNull().default('card'),
+    source: text('source', { enum: DONATION_SOURCES }).notNull().default('card'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

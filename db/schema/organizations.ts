@@ -11,6 +11,12 @@ export const organizations = sqliteTable(
     email: text('email'),
     phone: text('phone'),
     charityNumber: text('charity_number'),
+    /** Registered legal name (declarations, receipts); the display name when unset. */
+    legalName: text('legal_name'),
+    /** Who registers the charity: ccew, oscr or ccni (domain/charity.ts). */
+    regulator: text('regulator', { enum: ['ccew', 'oscr', 'ccni'] }).notNull().default('ccew'),
+    /** HMRC charity reference used for Gift Aid claims (Charities Online). */
+    hmrcReference: text('hmrc_reference'),
     ...addressColumns(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),

@@ -2,8 +2,9 @@ import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'driz
 import { addressColumns, createdAt, id, updatedAt } from './columns';
 import { organizations } from './organizations';
 
-export const USER_TYPES = ['donor', 'org_admin', 'admin'] as const;
-export type UserType = (typeof USER_TYPES)[number];
+import { USER_TYPES } from '../../domain/statuses';
+
+export { USER_TYPES, type UserType } from '../../domain/statuses';
 
 export const users = sqliteTable(
   'users',

@@ -21,7 +21,7 @@ import {
 } from '../../services/donations';
 import { findDonationByPaymentIntent } from '../../services/donations-record';
 import { CHECKOUT_LIMITS, enforceRateLimits, RateLimitError } from '../../services/rate-limit';
-import { EMAIL_PATTERN, MAX_DONATION_PENCE, MIN_DONATION_PENCE } from '../../services/gift-aid';
+import { EMAIL_PATTERN, MAX_DONATION_PENCE, MIN_DONATION_PENCE } from '../../../domain';
 import { createStripe, intentIdFromClientSecret } from '../../services/stripe';
 import { demoClientSecret, demoFailureEvent, demoSuccessEvent, newDemoId, verifyDemoClientSecret, DEMO_DECLINE_MESSAGE } from '../../services/stripe-demo';
 import { applyStripeEvent } from '../../webhooks/stripe';

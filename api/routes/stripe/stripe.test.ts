@@ -4,7 +4,7 @@ import { toShortId } from '../../../db/ids';
 import { donations, giftAidDeclarations, prices, users } from '../../../db/schema';
 import { createAppeal, createCampaign, createSession, createUser } from '../../../tests/factories';
 import { engineName, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
-import { GIFT_AID_DECLARATION } from '../../services/gift-aid';
+import { GIFT_AID_DECLARATION } from '../../../domain';
 
 let t: TestApp;
 const priceIds = { small: `price_t_${Date.now()}_5`, big: `price_t_${Date.now()}_50`, mid: `price_t_${Date.now()}_10` };

@@ -3,9 +3,7 @@ import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
 import { isApiError } from '../../lib/api-client';
 import { $loginOpen, closeLogin, requestCode, verifyCode } from '../../stores/auth';
 
-const CODE_LENGTH = 6;
-/** Spec section 5: a simple address pattern gates Next; the server checks properly. */
-const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+import { EMAIL_PATTERN, LOGIN_CODE_LENGTH as CODE_LENGTH } from '../../../domain';
 
 /** The two-step sign-in dialog (spec sections 2, 4, 5) on a native modal <dialog>. */
 export default function LoginDialog() {

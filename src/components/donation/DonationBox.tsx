@@ -7,7 +7,7 @@ import {
   MAX_DONATION_PENCE,
   MIN_DONATION_PENCE,
   normalizeUkPostcode,
-} from '../../../api/services/gift-aid';
+} from '../../../domain';
 import { formatPence } from '../../lib/format';
 import { $user, initAuth } from '../../stores/auth';
 import {

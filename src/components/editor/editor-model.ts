@@ -1,12 +1,13 @@
 /** Browser-safe rules of the campaign/appeal editor (spec sections 3, 5, 9). */
+import { CAMPAIGN_STATUSES, type CampaignStatus, DESCRIPTION_MAX_LENGTH, MAX_CAMPAIGN_IMAGES } from '../../../domain';
 import { parsePounds } from '../../lib/format';
 
 export type EditorKind = 'campaign' | 'appeal';
-export type Status = 'draft' | 'approved' | 'deleted';
-export const STATUSES: Status[] = ['draft', 'approved', 'deleted'];
+export type Status = CampaignStatus;
+export const STATUSES: Status[] = [...CAMPAIGN_STATUSES];
 
-export const MAX_IMAGES = 9;
-export const MAX_DESCRIPTION = 150;
+export const MAX_IMAGES = MAX_CAMPAIGN_IMAGES;
+export const MAX_DESCRIPTION = DESCRIPTION_MAX_LENGTH;
 export const MAX_TITLE = 120;
 export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
 /** The API accepts at most 50 MB per save; base64 makes files a third larger. */

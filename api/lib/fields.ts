@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { EMAIL_PATTERN } from '../../domain';
 
 /** Zod pieces shared by the dashboard's organization, donor and donation endpoints. */
 
@@ -28,14 +29,13 @@ export const requiredText = (max: number, what: string) =>
     .min(1, `${what} is required`)
     .max(max, `Use at most ${max} characters`);
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]{2,}$/;
 
 export const emailText = z
   .string({ error: 'Email is required' })
   .trim()
   .toLowerCase()
   .max(254, 'Use at most 254 characters')
-  .regex(EMAIL, 'Enter a valid email address');
+  .regex(EMAIL_PATTERN, 'Enter a valid email address');
 
 export const optionalEmail = z
   .union([z.literal(''), emailText])
