@@ -12,7 +12,7 @@ export type StartDonation = {
   campaign_id: string;
   appeal_id: string | null;
   giftAid: boolean;
-  gift_aid?: { full_name: string; home_address: string; postcode: string; declaration: string };
+  gift_aid?: { title: string; first_name: string; last_name: string; house: string; address: string; postcode: string; declaration: string };
 };
 
 export const fetchPrices = async () => valueOrError(await api((o) => client.api.stripe.subscriptions.$get(undefined, o), { token: null }));
