@@ -17,6 +17,7 @@ import {
   type PaymentSession,
   paymentReturn,
   poundsToPence,
+  showFreshTotal,
   startDonation,
   type StartDonation,
 } from './donation-api';
@@ -98,7 +99,9 @@ export default function DonationBox({ campaignId, appealId, title, charityName =
 
   useEffect(() => {
     if (step !== 'details') heading.current?.focus();
-  }, [step]);
+    // The page may be a cached copy: show the total with this gift in it.
+    if (step === 'done') void showFreshTotal(appealId ? 'appeal' : 'campaign', appealId ?? campaignId);
+  }, [step, appealId, campaignId]);
 
   const pence = poundsToPence(amount);
   const amountError = amountProblem(pence, amount);
