@@ -5,6 +5,9 @@ import { badRequest, HttpError } from '../../lib/errors';
 import { markEventApplied, type Statement } from '../../services/donations-record';
 import { createStripe, verifyStripeEvent } from '../../services/stripe';
 import { chargeRefunded } from './charge-refunded';
+import { customerSubscriptionChanged } from './customer-subscription';
+import { notifyAfterEvent, type MailContext } from '../../services/mail';
+import { linkOrigin } from '../../services/monthly-links';
 import { invoicePaid } from './invoice-paid';
 import { invoicePaymentFailed } from './invoice-payment-failed';
 import { paymentIntentPaymentFailed } from './payment-intent-payment-failed';
@@ -20,6 +23,8 @@ export const STRIPE_EVENT_HANDLERS: Record<string, EventHandler> = {
   'invoice.paid': invoicePaid,
   'invoice.payment_failed': invoicePaymentFailed,
   'charge.refunded': chargeRefunded,
+  'customer.subscription.updated': customerSubscriptionChanged,
+  'customer.subscription.deleted': customerSubscriptionChanged,
 };
 
 export type EventOutcome = 'recorded' | 'duplicate' | 'ignored';
@@ -33,13 +38,35 @@ export async function applyStripeEvent(ctx: WebhookContext, event: Stripe.Event)
   const handler = STRIPE_EVENT_HANDLERS[event.type];
   if (!handler) return 'ignored';
   const seen = await ctx.db.query.webhookEvents.findFirst({ where: (t, { eq }) => eq(t.id, event.id) });
-  if (seen) return 'duplicate';
+  if (seen) {
+    // A retry after a crash between the batch and the mail still sends it; outbox keys stop repeats.
+    await notify(ctx, event);
+    return 'duplicate';
+  }
   const writes = await handler(ctx, event);
   if (writes === 'ignore') return 'ignored';
   const statements: Statement[] = [...writes, markEventApplied(ctx.db, event.id, event.type)];
   await ctx.db.batch(statements as [Statement, ...Statement[]]);
+  await notify(ctx, event);
   return 'recorded';
 }
+
+/** Receipts and notices never fail the webhook: the gift is recorded; a lost email is logged. */
+async function notify(ctx: WebhookContext, event: Stripe.Event) {
+  if (!ctx.mail) return;
+  try {
+    await notifyAfterEvent(ctx.mail, event);
+  } catch (err) {
+    console.error(`[mail] notification for ${event.type} ${event.id} failed:`, err instanceof Error ? err.message : err);
+  }
+}
+
+/** The mail context of a request: links in emails point at PUBLIC_ORIGIN or the request's origin. */
+export const mailContextOf = (c: { var: { db: MailContext['db']; config: MailContext['config'] }; req: { url: string } }): MailContext => ({
+  db: c.var.db,
+  config: c.var.config,
+  origin: linkOrigin(c.var.config.publicOrigin, c.req.url),
+});
 
 /** Stripe events (an invoice with many lines) can pass the API's 100 KB default. */
 export const WEBHOOK_BODY_LIMIT = 1024 * 1024;
@@ -60,7 +87,7 @@ export const stripeWebhookRouter = createRouter().post(
     } catch {
       throw badRequest('Stripe signature verification failed (wrong secret, altered body or stale timestamp)');
     }
-    const outcome = await applyStripeEvent({ db: c.var.db, stripe: createStripe(c.var.config) }, event);
+    const outcome = await applyStripeEvent({ db: c.var.db, stripe: createStripe(c.var.config), mail: mailContextOf(c) }, event);
     return c.json({ received: true, outcome });
   },
 );
