@@ -82,7 +82,7 @@ export function upsertFromSubscription(db: Db, guard: SQL, s: SubscriptionSnapsh
     .onConflictDoUpdate({
       target: t.id,
       set: {
-        status: sql`case when ${isCancelled} then 'cancelled' when excluded.last_event_at >= ${t.lastEventAt} then excluded.status else ${t.status} end`,
+        status: sql`case when ${isCancelled} or excluded.status = 'cancelled' then 'cancelled' when excluded.last_event_at >= ${t.lastEventAt} then excluded.status else ${t.status} end`,
         amount: sql`case when ${newer} then excluded.amount else ${t.amount} end`,
         priceId: sql`case when ${newer} then coalesce(excluded.price_id, ${t.priceId}) else ${t.priceId} end`,
         pauseResumesAt: sql`case when ${newer} then excluded.pause_resumes_at else ${t.pauseResumesAt} end`,

@@ -24,7 +24,7 @@ import { CHECKOUT_LIMITS, enforceRateLimits, RateLimitError } from '../../servic
 import { EMAIL_PATTERN, MAX_DONATION_PENCE, MIN_DONATION_PENCE } from '../../../domain';
 import { createStripe, intentIdFromClientSecret } from '../../services/stripe';
 import { demoClientSecret, demoFailureEvent, demoSuccessEvent, newDemoId, verifyDemoClientSecret, DEMO_DECLINE_MESSAGE } from '../../services/stripe-demo';
-import { applyStripeEvent } from '../../webhooks/stripe';
+import { applyStripeEvent, mailContextOf } from '../../webhooks/stripe';
 
 const AMOUNT_HINT = 'a whole number of pence, e.g. 500 for £5';
 
@@ -215,10 +215,10 @@ export const stripeRouter = createRouter()
     if (row.status === 'succeeded' || row.status === 'refunded') return c.json({ status: row.status });
 
     if (body.card === 'decline') {
-      await applyStripeEvent({ db: c.var.db, stripe: null }, demoFailureEvent(row));
+      await applyStripeEvent({ db: c.var.db, stripe: null, mail: mailContextOf(c) }, demoFailureEvent(row));
       return c.json(errorBody(402, DEMO_DECLINE_MESSAGE), 402);
     }
-    await applyStripeEvent({ db: c.var.db, stripe: null }, demoSuccessEvent(row));
+    await applyStripeEvent({ db: c.var.db, stripe: null, mail: mailContextOf(c) }, demoSuccessEvent(row));
     const settled = await findDonationByPaymentIntent(c.var.db, intentId);
     return c.json({ status: settled?.status ?? 'pending' });
   });

@@ -1,0 +1,99 @@
+import { createRoute, z } from '@hono/zod-openapi';
+import { MAX_PAUSE_MONTHS, MONTHLY_GIFT_CANCELLED_BY, MONTHLY_GIFT_STATUSES } from '../../../domain';
+import { bearerAuth, errorResponses, jsonContent } from '../../lib/openapi';
+
+export const MonthlyGiftSchema = z
+  .object({
+    _id: z.string().openapi({ example: 'sub_1QxYz' }),
+    amount: z.number().int().openapi({ description: 'Pence per month', example: 1000 }),
+    status: z.enum(MONTHLY_GIFT_STATUSES),
+    cause: z.object({ campaign_id: z.string(), campaign: z.string(), appeal_id: z.string().nullable(), appeal: z.string().nullable() }),
+    started_at: z.string().nullable(),
+    next_payment_at: z.string().nullable(),
+    pause_resumes_at: z.string().nullable(),
+    cancelled_at: z.string().nullable(),
+    cancelled_by: z.enum(MONTHLY_GIFT_CANCELLED_BY).nullable(),
+    gift_aid: z.boolean(),
+    mode: z.enum(['stripe', 'demo']),
+  })
+  .openapi('MonthlyGift');
+
+const IdParam = z.object({
+  id: z
+    .string()
+    .max(220)
+    .openapi({ param: { name: 'id', in: 'path' }, example: 'sub_1QxYz', description: 'The monthly gift (Stripe Subscription) id' }),
+});
+
+const ChangeBody = z.object({
+  price: z.string({ error: 'price: choose one of the monthly amounts offered' }).trim().min(1, 'price: choose one of the monthly amounts offered').max(255),
+});
+const PauseBody = z.object({
+  months: z
+    .number({ error: `months: pause for 1 to ${MAX_PAUSE_MONTHS} months` })
+    .int(`months: pause for 1 to ${MAX_PAUSE_MONTHS} whole months`)
+    .min(1, `months: pause for 1 to ${MAX_PAUSE_MONTHS} months`)
+    .max(MAX_PAUSE_MONTHS, `months: pause for 1 to ${MAX_PAUSE_MONTHS} months`),
+});
+
+const body = <T extends z.ZodType>(schema: T) => ({ body: { content: { 'application/json': { schema } }, required: true } });
+const conflict = { 409: jsonContent(z.object({ statusCode: z.number(), message: z.string() }), 'The gift is already cancelled'), 502: jsonContent(z.object({ statusCode: z.number(), message: z.string() }), 'Stripe did not answer; nothing changed, try again') };
+
+export const listMine = createRoute({
+  method: 'get',
+  path: '/me/monthly-gifts',
+  tags: ['Monthly gifts'],
+  summary: 'Your monthly gifts: running ones first, then those cancelled',
+  security: bearerAuth,
+  responses: { 200: jsonContent(z.array(MonthlyGiftSchema), 'Your monthly gifts'), ...errorResponses },
+});
+
+export const cancelMine = createRoute({
+  method: 'post',
+  path: '/me/monthly-gifts/{id}/cancel',
+  tags: ['Monthly gifts'],
+  summary: 'Cancel your monthly gift (on the Stripe Subscription; demo mode alike)',
+  security: bearerAuth,
+  request: { params: IdParam },
+  responses: { 200: jsonContent(MonthlyGiftSchema, 'The gift, cancelled'), ...errorResponses, ...conflict },
+});
+
+export const changeMine = createRoute({
+  method: 'post',
+  path: '/me/monthly-gifts/{id}/change',
+  tags: ['Monthly gifts'],
+  summary: 'Change the monthly amount to one of the offered prices, from the next payment (no proration)',
+  security: bearerAuth,
+  request: { params: IdParam, ...body(ChangeBody) },
+  responses: { 200: jsonContent(MonthlyGiftSchema, 'The gift with its new amount'), ...errorResponses, ...conflict },
+});
+
+export const pauseMine = createRoute({
+  method: 'post',
+  path: '/me/monthly-gifts/{id}/pause',
+  tags: ['Monthly gifts'],
+  summary: `Pause payments for 1 to ${MAX_PAUSE_MONTHS} months; they restart on their own`,
+  security: bearerAuth,
+  request: { params: IdParam, ...body(PauseBody) },
+  responses: { 200: jsonContent(MonthlyGiftSchema, 'The gift, paused'), ...errorResponses, ...conflict },
+});
+
+export const getManaged = createRoute({
+  method: 'get',
+  path: '/monthly-gifts/{id}',
+  tags: ['Monthly gifts'],
+  summary: 'A monthly gift of your organizations (admins: any)',
+  security: bearerAuth,
+  request: { params: IdParam },
+  responses: { 200: jsonContent(MonthlyGiftSchema, 'The gift'), ...errorResponses },
+});
+
+export const cancelManaged = createRoute({
+  method: 'post',
+  path: '/monthly-gifts/{id}/cancel',
+  tags: ['Monthly gifts'],
+  summary: 'Cancel a monthly gift of your organizations (admins: any)',
+  security: bearerAuth,
+  request: { params: IdParam },
+  responses: { 200: jsonContent(MonthlyGiftSchema, 'The gift, cancelled'), ...errorResponses, ...conflict },
+});
