@@ -6,7 +6,8 @@ import { cancelMonthlyGift, changeMonthlyGiftAmount, pauseMonthlyGift, type Acti
 import { listDonorMonthlyGifts, monthlyGiftFor, toMonthlyGiftDtos } from '../../services/monthly-gifts';
 import { createStripe } from '../../services/stripe';
 import { mailContextOf } from '../../webhooks/stripe';
-import { cancelManaged, cancelMine, changeMine, getManaged, listMine, pauseMine } from './monthly-gifts.routes';
+import { cancelByLink, readCancelLink } from '../../services/monthly-link-actions';
+import { cancelManaged, cancelMine, changeMine, getManaged, listMine, pauseMine, readLink, useLink } from './monthly-gifts.routes';
 
 const actionContext = (c: Context<AppEnv>): ActionContext => ({ db: c.var.db, stripe: createStripe(c.var.config), mail: mailContextOf(c) });
 
@@ -14,6 +15,8 @@ const dto = async (c: Context<AppEnv>, row: Parameters<typeof toMonthlyGiftDtos>
 
 /** Monthly gifts under the donor's control (/me/…) and their organizations' admins' (/monthly-gifts/…). */
 export const monthlyGiftsRouter = createRouter()
+  .openapi(readLink, async (c) => c.json(await readCancelLink({ db: c.var.db, authSecret: c.var.config.authSecret }, c.req.valid('query').token), 200))
+  .openapi(useLink, async (c) => c.json(await cancelByLink({ ...actionContext(c), authSecret: c.var.config.authSecret }, c.req.valid('json').token), 200))
   .openapi(listMine, async (c) => {
     const user = requireUser(c.var.user);
     return c.json(await toMonthlyGiftDtos(c.var.db, await listDonorMonthlyGifts(c.var.db, user.id)), 200);

@@ -97,3 +97,32 @@ export const cancelManaged = createRoute({
   request: { params: IdParam },
   responses: { 200: jsonContent(MonthlyGiftSchema, 'The gift, cancelled'), ...errorResponses, ...conflict },
 });
+
+export const LinkStateSchema = z
+  .object({
+    state: z.enum(['ready', 'done', 'invalid', 'expired', 'used', 'cancelled', 'failed']),
+    message: z.string().optional(),
+    gift: MonthlyGiftSchema.optional(),
+  })
+  .openapi('CancelLinkState');
+
+const TokenQuery = z.object({ token: z.string().max(400).optional().openapi({ description: 'The token from the cancel link in a monthly receipt' }) });
+const TokenBody = z.object({ token: z.string({ error: 'token: the token from the cancel link is required' }).max(400, 'token: too long') });
+
+export const readLink = createRoute({
+  method: 'get',
+  path: '/monthly-gift-links/cancel',
+  tags: ['Monthly gifts'],
+  summary: 'What a signed cancel link points at (no sign-in). Never cancels.',
+  request: { query: TokenQuery },
+  responses: { 200: jsonContent(LinkStateSchema, 'ready, or why the link cannot be used (invalid, expired, used, cancelled)'), ...errorResponses },
+});
+
+export const useLink = createRoute({
+  method: 'post',
+  path: '/monthly-gift-links/cancel',
+  tags: ['Monthly gifts'],
+  summary: 'Cancel the monthly gift a signed link names, once (no sign-in)',
+  request: { body: { content: { 'application/json': { schema: TokenBody } }, required: true } },
+  responses: { 200: jsonContent(LinkStateSchema, 'done, or why not (failed: Stripe did not answer; the gift is unchanged)'), ...errorResponses },
+});

@@ -71,16 +71,17 @@ describe(`monthly gifts in demo mode (${engineName})`, () => {
 
   it('sends one receipt per gift under repeated and concurrent webhook copies', async () => {
     const m = await monthlyDonor();
-    const renewal = invoicePaid({ invoiceId: fakeId('in'), subscriptionId: m.subscriptionId, amount: 1000, metadata: m.meta, first: false });
+    const renewalInvoice = fakeId('in');
+    const renewal = invoicePaid({ invoiceId: renewalInvoice, subscriptionId: m.subscriptionId, amount: 1000, metadata: m.meta, first: false });
     const results = await Promise.all([renewal, renewal, renewal].map((e) => sendEvent(t, e)));
     expect(results.map((r) => r.status)).toEqual([200, 200, 200]);
     await sendEvent(t, renewal);
     // A different event id for the same invoice (Stripe resends) is still one receipt.
-    const again = invoicePaid({ invoiceId: renewal.data.object.id, subscriptionId: m.subscriptionId, amount: 1000, metadata: m.meta, first: false });
+    const again = invoicePaid({ invoiceId: renewalInvoice, subscriptionId: m.subscriptionId, amount: 1000, metadata: m.meta, first: false });
     await Promise.all([sendEvent(t, again), sendEvent(t, again)]);
     const receipts = (await mail(m.donor.email)).filter((r) => r.key?.startsWith('receipt:'));
     expect(receipts).toHaveLength(2);
-    const renewalRow = (await t.db.select().from(donations).where(eq(donations.invoiceId, renewal.data.object.id)))[0];
+    const renewalRow = (await t.db.select().from(donations).where(eq(donations.invoiceId, renewalInvoice)))[0];
     expect(receipts.map((r) => r.key).sort()).toEqual([`receipt:${m.row.id}`, `receipt:${renewalRow.id}`].sort());
   });
 
