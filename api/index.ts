@@ -11,6 +11,7 @@ import { organizationsRouter } from './routes/organizations/organizations.index'
 import { usersRouter } from './routes/users/users.index';
 import { imagesRouter } from './routes/images/images.index';
 import { monthlyGiftsRouter } from './routes/monthly-gifts/monthly-gifts.index';
+import { meRouter } from './routes/me/me.index';
 import { stripeRouter } from './routes/stripe/stripe.index';
 import { templateCausesRouter } from './routes/template-causes/template-causes.index';
 import { stripeWebhookRouter } from './webhooks/stripe';
@@ -31,6 +32,7 @@ export function createApp(deps: AppDeps = {}) {
     .route('/', devRouter)
     .route('/', stripeRouter)
     .route('/', monthlyGiftsRouter)
+    .route('/', meRouter)
     .route('/', stripeWebhookRouter);
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', { type: 'http', scheme: 'bearer' });
   app.doc31('/openapi.json', {
