@@ -4,6 +4,7 @@ import type { Db } from '../../db/client';
 import { campaigns, monthlyGifts, users } from '../../db/schema';
 import { addMonths, MAX_PAUSE_MONTHS, type MonthlyGiftCancelledBy, type MonthlyGiftStatus } from '../../domain';
 import { HttpError, notFound } from '../lib/errors';
+import { canManageOrganization } from '../lib/policy';
 import type { AuthUser } from '../lib/types';
 import type { Attribution, Statement } from './donations-record';
 import { findLocalPrice } from './donations';
@@ -138,10 +139,8 @@ export async function monthlyGiftFor(db: Db, user: AuthUser, id: string, as: 'do
     return gift;
   }
   if (user.type === 'admin') return gift;
-  if (user.type === 'org_admin') {
-    const [campaign] = await db.select({ org: campaigns.organizationId }).from(campaigns).where(eq(campaigns.id, gift.campaignId)).limit(1);
-    if (campaign?.org && user.orgIds.includes(campaign.org)) return gift;
-  }
+  const [campaign] = await db.select({ org: campaigns.organizationId }).from(campaigns).where(eq(campaigns.id, gift.campaignId)).limit(1);
+  if (canManageOrganization(user, campaign?.org ?? null)) return gift;
   throw new HttpError(403, 'Only administrators of this gift\'s organization can cancel it');
 }
 

@@ -1,6 +1,6 @@
 import { createRouter } from '../../lib/create-app';
 import { forbidden } from '../../lib/errors';
-import { requireUser } from '../../middlewares/auth';
+import { requireUser } from '../../lib/policy';
 import { checkWording, consentOf, consentsCsv, recordConsent, withdrawConsent } from '../../services/consent';
 import { confirmErasure, requestErasure } from '../../services/erasure';
 import { parseTaxYear, statementFor } from '../../services/statement';

@@ -1,6 +1,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { CONSENT_SOURCES, ERASURE_OUTCOMES } from '../../../domain';
 import { bearerAuth, errorResponses, jsonContent } from '../../lib/openapi';
+import { adminOnly, signedIn } from '../../lib/policy';
 
 const ConsentSchema = z
   .object({
@@ -23,6 +24,7 @@ export const getConsent = createRoute({
   tags: ['Consent and privacy'],
   summary: 'Your "Keep me updated by email" consent',
   security: bearerAuth,
+  middleware: [signedIn()] as const,
   responses: { 200: jsonContent(ConsentSchema, 'Your consent and today\'s wording'), ...errorResponses },
 });
 
@@ -32,6 +34,7 @@ export const putConsent = createRoute({
   tags: ['Consent and privacy'],
   summary: 'Give (with the wording you were shown) or withdraw your consent',
   security: bearerAuth,
+  middleware: [signedIn()] as const,
   request: { body: { content: { 'application/json': { schema: ConsentBody } }, required: true } },
   responses: { 200: jsonContent(ConsentSchema, 'Your consent now'), ...errorResponses },
 });
@@ -42,6 +45,7 @@ export const exportConsents = createRoute({
   tags: ['Consent and privacy'],
   summary: 'CSV of everyone whose consent stands today (admins only)',
   security: bearerAuth,
+  middleware: [adminOnly()] as const,
   responses: { 200: { content: { 'text/csv': { schema: z.string() } }, description: 'email, name, date, source and wording' }, ...errorResponses },
 });
 
@@ -51,7 +55,8 @@ export const requestErasureRoute = createRoute({
   tags: ['Consent and privacy'],
   summary: 'Ask to delete your account: a code is emailed to confirm',
   security: bearerAuth,
-  responses: { 200: jsonContent(z.object({ sent: z.literal(true), expires_at: z.string() }), 'Code sent'), 409: jsonContent(z.object({ statusCode: z.number(), message: z.string() }), 'Administrator accounts cannot delete themselves'), ...errorResponses },
+  middleware: [signedIn()] as const,
+  responses: { 200: jsonContent(z.object({ sent: z.literal(true), expires_at: z.string() }), 'Code sent'), ...errorResponses },
 });
 
 export const confirmErasureRoute = createRoute({
@@ -60,13 +65,14 @@ export const confirmErasureRoute = createRoute({
   tags: ['Consent and privacy'],
   summary: 'Confirm with the emailed code: your personal data is removed and you are signed out',
   security: bearerAuth,
+  middleware: [signedIn()] as const,
   request: {
     body: {
       content: { 'application/json': { schema: z.object({ code: z.string({ error: 'code: enter the 6-digit code from the email' }).trim().regex(/^\d{6}$/, 'code: enter the 6-digit code from the email') }) } },
       required: true,
     },
   },
-  responses: { 200: jsonContent(z.object({ erased: z.literal(true) }), 'Erased'), 502: jsonContent(z.object({ statusCode: z.number(), message: z.string() }), 'A monthly gift could not be cancelled; nothing was erased'), ...errorResponses },
+  responses: { 200: jsonContent(z.object({ erased: z.literal(true) }), 'Erased'), ...errorResponses },
 });
 
 export const ErasureSchema = z.object({ outcome: z.enum(ERASURE_OUTCOMES), requested_at: z.string(), completed_at: z.string().nullable(), detail: z.string().nullable() }).openapi('ErasureRequest');
@@ -101,6 +107,7 @@ export const getStatement = createRoute({
   tags: ['Donations'],
   summary: 'Your gifts in one UK tax year (6 April to 5 April), Gift Aid marked',
   security: bearerAuth,
+  middleware: [signedIn()] as const,
   request: { query: z.object({ tax_year: z.string().max(8).optional().openapi({ example: '2025', description: 'The year the tax year starts in; default the current one' }) }) },
   responses: { 200: jsonContent(StatementSchema, 'The statement'), ...errorResponses },
 });

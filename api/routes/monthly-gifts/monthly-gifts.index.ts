@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import { createRouter } from '../../lib/create-app';
 import type { AppEnv } from '../../lib/types';
-import { requireUser } from '../../middlewares/auth';
+import { requireUser } from '../../lib/policy';
 import { cancelMonthlyGift, changeMonthlyGiftAmount, pauseMonthlyGift, type ActionContext } from '../../services/monthly-gift-actions';
 import { listDonorMonthlyGifts, monthlyGiftFor, toMonthlyGiftDtos } from '../../services/monthly-gifts';
 import { createStripe } from '../../services/stripe';

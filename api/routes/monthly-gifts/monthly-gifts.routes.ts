@@ -1,6 +1,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { MAX_PAUSE_MONTHS, MONTHLY_GIFT_CANCELLED_BY, MONTHLY_GIFT_STATUSES } from '../../../domain';
 import { bearerAuth, errorResponses, jsonContent } from '../../lib/openapi';
+import { signedIn, staffOnly } from '../../lib/policy';
 
 export const MonthlyGiftSchema = z
   .object({
@@ -37,7 +38,6 @@ const PauseBody = z.object({
 });
 
 const body = <T extends z.ZodType>(schema: T) => ({ body: { content: { 'application/json': { schema } }, required: true } });
-const conflict = { 409: jsonContent(z.object({ statusCode: z.number(), message: z.string() }), 'The gift is already cancelled'), 502: jsonContent(z.object({ statusCode: z.number(), message: z.string() }), 'Stripe did not answer; nothing changed, try again') };
 
 export const listMine = createRoute({
   method: 'get',
@@ -45,6 +45,7 @@ export const listMine = createRoute({
   tags: ['Monthly gifts'],
   summary: 'Your monthly gifts: running ones first, then those cancelled',
   security: bearerAuth,
+  middleware: [signedIn()] as const,
   responses: { 200: jsonContent(z.array(MonthlyGiftSchema), 'Your monthly gifts'), ...errorResponses },
 });
 
@@ -54,8 +55,9 @@ export const cancelMine = createRoute({
   tags: ['Monthly gifts'],
   summary: 'Cancel your monthly gift (on the Stripe Subscription; demo mode alike)',
   security: bearerAuth,
+  middleware: [signedIn()] as const,
   request: { params: IdParam },
-  responses: { 200: jsonContent(MonthlyGiftSchema, 'The gift, cancelled'), ...errorResponses, ...conflict },
+  responses: { 200: jsonContent(MonthlyGiftSchema, 'The gift, cancelled'), ...errorResponses },
 });
 
 export const changeMine = createRoute({
@@ -64,8 +66,9 @@ export const changeMine = createRoute({
   tags: ['Monthly gifts'],
   summary: 'Change the monthly amount to one of the offered prices, from the next payment (no proration)',
   security: bearerAuth,
+  middleware: [signedIn()] as const,
   request: { params: IdParam, ...body(ChangeBody) },
-  responses: { 200: jsonContent(MonthlyGiftSchema, 'The gift with its new amount'), ...errorResponses, ...conflict },
+  responses: { 200: jsonContent(MonthlyGiftSchema, 'The gift with its new amount'), ...errorResponses },
 });
 
 export const pauseMine = createRoute({
@@ -74,8 +77,9 @@ export const pauseMine = createRoute({
   tags: ['Monthly gifts'],
   summary: `Pause payments for 1 to ${MAX_PAUSE_MONTHS} months; they restart on their own`,
   security: bearerAuth,
+  middleware: [signedIn()] as const,
   request: { params: IdParam, ...body(PauseBody) },
-  responses: { 200: jsonContent(MonthlyGiftSchema, 'The gift, paused'), ...errorResponses, ...conflict },
+  responses: { 200: jsonContent(MonthlyGiftSchema, 'The gift, paused'), ...errorResponses },
 });
 
 export const getManaged = createRoute({
@@ -84,6 +88,7 @@ export const getManaged = createRoute({
   tags: ['Monthly gifts'],
   summary: 'A monthly gift of your organizations (admins: any)',
   security: bearerAuth,
+  middleware: [staffOnly('Only administrators of this gift\'s organization can manage it')] as const,
   request: { params: IdParam },
   responses: { 200: jsonContent(MonthlyGiftSchema, 'The gift'), ...errorResponses },
 });
@@ -94,8 +99,9 @@ export const cancelManaged = createRoute({
   tags: ['Monthly gifts'],
   summary: 'Cancel a monthly gift of your organizations (admins: any)',
   security: bearerAuth,
+  middleware: [staffOnly('Only administrators of this gift\'s organization can manage it')] as const,
   request: { params: IdParam },
-  responses: { 200: jsonContent(MonthlyGiftSchema, 'The gift, cancelled'), ...errorResponses, ...conflict },
+  responses: { 200: jsonContent(MonthlyGiftSchema, 'The gift, cancelled'), ...errorResponses },
 });
 
 export const LinkStateSchema = z
