@@ -79,6 +79,7 @@ export const DonationSchema = z
     type: donationRow.type,
     gift_aid: z.boolean(),
     source: donationRow.source,
+    subscription_id: z.string().nullable().openapi({ description: 'The monthly gift this payment belongs to' }),
     donor: OptionSchema,
     campaign: OptionSchema,
     appeal: OptionSchema.nullable(),

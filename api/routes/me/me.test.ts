@@ -36,6 +36,26 @@ describe(`marketing consent (${engineName})`, () => {
     expect(row.givenAt.getTime()).toBeLessThanOrEqual(row.withdrawnAt!.getTime());
   });
 
+  it('records consent from the donation box only when its own box was ticked', async () => {
+    const campaign = await createCampaign(t.db);
+    const start = (email: string, extra: object) => t.request('/api/stripe/client_secret', { method: 'POST', json: { email, amount: 500, campaign_id: campaign.id, ...extra } });
+    const yes = `yes.${crypto.randomUUID().slice(0, 6)}@example.com`;
+    const no = `no.${crypto.randomUUID().slice(0, 6)}@example.com`;
+    const stale = `stale.${crypto.randomUUID().slice(0, 6)}@example.com`;
+    expect((await start(yes, { marketing_consent: true, consent_wording: MARKETING_CONSENT_WORDING })).status).toBe(200);
+    expect((await start(no, {})).status).toBe(200);
+    const bad = await start(stale, { marketing_consent: true, consent_wording: 'old words' });
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as any).message).toMatch(/^consent_wording/);
+    const consentFor = async (email: string) => {
+      const [u] = await t.db.select().from(users).where(eq(users.email, email));
+      return u ? t.db.select().from(marketingConsents).where(eq(marketingConsents.userId, u.id)) : [];
+    };
+    expect(await consentFor(yes)).toMatchObject([{ source: 'donation_box', wording: MARKETING_CONSENT_WORDING, email: yes, withdrawnAt: null }]);
+    expect(await consentFor(no)).toHaveLength(0);
+    expect(await consentFor(stale)).toHaveLength(0);
+  });
+
   it('rejects changed wording, bad bodies and anonymous callers', async () => {
     const { token } = await signedIn();
     const stale = await t.request('/api/me/consent', { method: 'PUT', token, json: { consent: true, consent_wording: 'Send me everything' } });

@@ -25,6 +25,7 @@ import { EMAIL_PATTERN, MAX_DONATION_PENCE, MIN_DONATION_PENCE } from '../../../
 import { createStripe, intentIdFromClientSecret } from '../../services/stripe';
 import { demoClientSecret, demoFailureEvent, demoSuccessEvent, newDemoId, verifyDemoClientSecret, DEMO_DECLINE_MESSAGE } from '../../services/stripe-demo';
 import { applyStripeEvent, mailContextOf } from '../../webhooks/stripe';
+import { checkWording, recordConsent } from '../../services/consent';
 
 const AMOUNT_HINT = 'a whole number of pence, e.g. 500 for £5';
 
@@ -50,6 +51,9 @@ export const clientSecretBody = z
       })
       .nullable()
       .optional(),
+    /** "Keep me updated by email": its own unticked box, never implied by the gift (issue 9). */
+    marketing_consent: z.boolean({ error: 'marketing_consent: must be true or false' }).optional(),
+    consent_wording: z.string().max(2000).optional(),
   })
   .superRefine((body, ctx) => {
     if (body.amount === undefined && body.price === undefined) {
@@ -126,6 +130,7 @@ export const stripeRouter = createRouter()
     }
 
     const giftAid = body.giftAid && body.gift_aid ? parseGiftAid(body.gift_aid) : null;
+    if (body.marketing_consent) checkWording(body.consent_wording);
 
     const donor = (signedIn && (await findDonorById(db, signedIn.id))) || (await findOrCreateDonor(db, email));
     const declarationId = giftAid ? await createGiftAidDeclaration(db, donor.id, giftAid) : null;
@@ -196,6 +201,7 @@ export const stripeRouter = createRouter()
     }
 
     await insertPendingDonation(db, pending);
+    if (body.marketing_consent) await recordConsent(db, { userId: donor.id, email: donor.email, source: 'donation_box' });
     return c.json({
       clientSecret,
       mode: stripe ? ('stripe' as const) : ('demo' as const),
