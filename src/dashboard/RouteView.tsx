@@ -9,6 +9,7 @@ import { AdminList } from './screens/AdminList';
 import { CampaignEditorScreen } from './screens/CampaignEditorScreen';
 import { CampaignList } from './screens/CampaignList';
 import { MyDonations } from './screens/MyDonations';
+import { MyPrivacy } from './screens/my-info/MyPrivacy';
 import { Overview } from './screens/Overview';
 import { Communication, CommunicationDetail } from './screens/mock/Communication';
 import { Contact } from './screens/mock/Contact';
@@ -49,7 +50,14 @@ function screenFor(route: Route, orgId: string | undefined) {
     case 'form': {
       const key = `${route.resource}-${route.id ?? 'add'}`;
       if (route.resource === 'organizations') return <OrganizationForm key={key} id={route.id} />;
-      if (route.resource === 'donors') return <DonorForm key={key} id={route.id} />;
+      if (route.resource === 'donors') {
+        return (
+          <>
+            <DonorForm key={key} id={route.id} />
+            {route.id === 'me' ? <MyPrivacy key="privacy" /> : null}
+          </>
+        );
+      }
       return <DonationForm key={key} id={route.id} />;
     }
     case 'settings':

@@ -1,5 +1,6 @@
 import { useStore } from '@nanostores/react';
 import { lazy, Suspense, useEffect, useId, useMemo, useRef, useState } from 'react';
+import { ConsentField, consentBody, FeesLink } from './ConsentField';
 import {
   EMAIL_PATTERN,
   GIFT_AID_BOOST_TEXT,
@@ -61,6 +62,7 @@ export default function DonationBox({ campaignId, appealId, title }: DonationBox
   const [priceError, setPriceError] = useState<string | null>(null);
   const [priceId, setPriceId] = useState('');
   const [giftAid, setGiftAid] = useState(false);
+  const [keepUpdated, setKeepUpdated] = useState(false);
   const [fullName, setFullName] = useState('');
   const [homeAddress, setHomeAddress] = useState('');
   const [postcode, setPostcode] = useState('');
@@ -116,6 +118,7 @@ export default function DonationBox({ campaignId, appealId, title }: DonationBox
       ...(giftAid
         ? { gift_aid: { full_name: fullName.trim(), home_address: homeAddress.trim(), postcode: postcode.trim(), declaration: GIFT_AID_DECLARATION } }
         : {}),
+      ...consentBody(keepUpdated),
     };
     const key = JSON.stringify(body);
     // Going back and pressing Donate again with the same details reuses the open session.
@@ -309,6 +312,8 @@ export default function DonationBox({ campaignId, appealId, title }: DonationBox
           )}
         </div>
 
+        <ConsentField id={id} checked={keepUpdated} onChange={setKeepUpdated} />
+
         {error && (
           <p className="form-error" role="alert">
             {error}
@@ -317,6 +322,7 @@ export default function DonationBox({ campaignId, appealId, title }: DonationBox
         <button type="submit" className="btn btn-primary btn-block" disabled={!canDonate}>
           {busy ? 'Please wait…' : selectedPrice && frequency === 'monthly' ? `Donate ${formatPence(selectedPrice.unit_amount)} monthly` : 'Donate'}
         </button>
+        <FeesLink />
       </form>
     </section>
   );

@@ -19,6 +19,8 @@ export type StartDonation = {
   appeal_id: string | null;
   giftAid: boolean;
   gift_aid?: { full_name: string; home_address: string; postcode: string; declaration: string };
+  marketing_consent?: boolean;
+  consent_wording?: string;
 };
 
 export const fetchPrices = () => api<MonthlyPrice[]>('/api/stripe/subscriptions', { token: null });
