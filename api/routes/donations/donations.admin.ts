@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { createRouter } from '../../lib/create-app';
 import { sendReceipt } from '../../services/mail';
-import { mailContextOf } from '../../webhooks/stripe';
+import { mailContextOf } from '../../services/mail/context';
 import { reference } from '../../lib/fields';
 import { bearerAuth, defineRoute, errorResponses, IdParams, jsonBody, jsonContent } from '../../lib/openapi';
 import { isStaff, requireUser, signedIn, staffOnly } from '../../lib/policy';

@@ -5,7 +5,7 @@ import { requireUser } from '../../lib/policy';
 import { cancelMonthlyGift, changeMonthlyGiftAmount, pauseMonthlyGift, type ActionContext } from '../../services/monthly-gift-actions';
 import { listDonorMonthlyGifts, monthlyGiftFor, toMonthlyGiftDtos } from '../../services/monthly-gifts';
 import { createStripe } from '../../services/stripe';
-import { mailContextOf } from '../../webhooks/stripe';
+import { mailContextOf } from '../../services/mail/context';
 import { cancelByLink, readCancelLink } from '../../services/monthly-link-actions';
 import { cancelManaged, cancelMine, changeMine, getManaged, listMine, pauseMine, readLink, useLink } from './monthly-gifts.routes';
 

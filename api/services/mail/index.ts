@@ -10,3 +10,4 @@ export { renewalFailedEmail } from './renewal-failed';
 export { monthlyChangedEmail } from './monthly-changed';
 export { erasureCodeEmail } from './erasure-code';
 export { notifyAfterEvent, sendReceipt, sendRefundNotice } from './notify';
+export { mailContextOf } from './context';

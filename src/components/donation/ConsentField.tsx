@@ -1,5 +1,5 @@
 import { MARKETING_CONSENT_WORDING } from '../../../domain';
-import { api } from '../../lib/api-client';
+import { api, client } from '../../lib/api';
 
 /**
  * "Keep me updated by email": its own unticked box with its own wording, apart from the gift
@@ -28,5 +28,5 @@ export function FeesLink() {
 
 /** After a new account signs in with the box ticked: store the consent with source sign_up. */
 export async function recordSignUpConsent() {
-  await api('/api/me/consent', { method: 'PUT', json: { consent: true, source: 'sign_up', consent_wording: MARKETING_CONSENT_WORDING } });
+  await api((o) => client.api.me.consent.$put({ json: { consent: true, source: 'sign_up', consent_wording: MARKETING_CONSENT_WORDING } }, o));
 }

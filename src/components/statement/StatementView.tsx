@@ -1,17 +1,10 @@
 import { useStore } from '@nanostores/react';
 import { useEffect, useMemo, useState } from 'react';
 import { formatLongUkDate, formatPence, ukTaxYearOf } from '../../../domain';
-import { api, isApiError, type ApiError } from '../../lib/api-client';
+import { api, type ApiError, client, type Data } from '../../lib/api';
 import { $token, initAuth } from '../../stores/auth';
 
-type Statement = {
-  tax_year: { start_year: number; label: string; from: string; to: string };
-  donor: { name: string; email: string };
-  gifts: { _id: string; date: string; amount: number; refunded: number; net: number; type: 'once' | 'monthly'; cause: string; charity: string; gift_aid: boolean; reference: string }[];
-  totals: { count: number; net: number; gift_aid_net: number; gift_aid_value: number };
-  charities: { name: string; registration: string | null; address: string | null }[];
-  generated_at: string;
-};
+type Statement = Data<typeof client.api.me.statement.$get>;
 
 const day = (iso: string) => formatLongUkDate(new Date(iso));
 
@@ -39,7 +32,9 @@ export default function StatementView() {
     const url = new URL(window.location.href);
     url.searchParams.set('tax_year', String(year));
     window.history.replaceState(null, '', url);
-    api<Statement>(`/api/me/statement?tax_year=${year}`).then((res) => setState(isApiError(res) ? { status: 'error', error: res } : { status: 'ok', data: res }));
+    void api((o) => client.api.me.statement.$get({ query: { tax_year: String(year) } }, o)).then((res) =>
+      setState(res.ok ? { status: 'ok', data: res.data } : { status: 'error', error: res.error }),
+    );
   }, [ready, token, year]);
 
   return (

@@ -8,6 +8,7 @@ import { goBack, navigate } from '../router';
 import { $dashToken, refreshUser } from '../session';
 import { donorSchema } from '../tables/donors/data/schema';
 import { Spinner, TextInput } from '../ui/primitives';
+import { MyGiftAid } from '../screens/gift-aid/MyGiftAid';
 import { AddressGroup, EMPTY_ADDRESS, FormShell, ImageField, PhoneInput, toAddressValue, type AddressValue } from './form-parts';
 
 type Values = { image: string; first_name: string; last_name: string; email: string; phone: string; address: AddressValue };
@@ -70,6 +71,7 @@ export function DonorForm({ id }: { id?: string }) {
   };
 
   return (
+    <>
     <FormShell
       title={isMe ? 'My Info' : isEdit ? 'Edit Donor' : 'Add Donor'}
       onSubmit={save}
@@ -97,5 +99,7 @@ export function DonorForm({ id }: { id?: string }) {
       </div>
       <AddressGroup value={values.address} onChange={set('address')} />
     </FormShell>
+    {isMe ? <MyGiftAid /> : null}
+    </>
   );
 }

@@ -9,6 +9,7 @@ import { $dashUser } from '../session';
 import { Icon } from '../ui/icons';
 import { Alert, Spinner } from '../ui/primitives';
 import { CampaignCard } from './CampaignCardGrid';
+import { GiftAidOverview } from './gift-aid/GiftAidOverview';
 
 type GivingSummary = { total: number; count: number; monthly: number; last_date: string | null };
 
@@ -51,6 +52,8 @@ export function Overview() {
           </div>
         </dl>
       )}
+
+      {user?.type === 'admin' || user?.type === 'org_admin' ? <GiftAidOverview /> : null}
 
       <div className="dash-carousel-head">
         <h2 className="dash-h2" id="appeals-carousel">

@@ -2,6 +2,7 @@ import { getCampaign, listCampaigns, type CampaignDto } from '../../../api/servi
 import { topDonors, type TopDonor } from '../../../api/services/top-donors';
 import type { Db } from '../../../db/client';
 import { parseId } from '../../../db/ids';
+import { receivingCharityName } from './charity';
 
 export type DetailData = {
   item: CampaignDto;
@@ -10,6 +11,8 @@ export type DetailData = {
   /** Similar appeals (same campaign) for an appeal; the campaign's appeals for a campaign. */
   related: CampaignDto[];
   donors: TopDonor[];
+  /** Legal name of the receiving charity (the Gift Aid declaration names it). */
+  charityName: string;
 };
 
 const RELATED_LIMIT = 9;
@@ -28,11 +31,12 @@ export async function loadDetail(
   if (!item || item.kind !== kind) return null;
   if (campaignId !== undefined && parseId(campaignId) !== item.campaign_id) return null;
   if (kind === 'campaign') {
-    const [related, donors] = await Promise.all([
+    const [related, donors, charityName] = await Promise.all([
       listCampaigns(db, { kind: 'appeal', parentId: item._id, viewer: null, limit: RELATED_LIMIT }),
       topDonors(db, { campaignId: item._id }),
+      receivingCharityName(db, item.organization_id),
     ]);
-    return { item, parent: null, related, donors };
+    return { item, parent: null, related, donors, charityName };
   }
   const [parent, related, donors] = await Promise.all([
     getCampaign(db, item.campaign_id!, null),
@@ -41,5 +45,5 @@ export async function loadDetail(
   ]);
   // An approved appeal under a campaign that is no longer public is not public either.
   if (!parent) return null;
-  return { item, parent, related, donors };
+  return { item, parent, related, donors, charityName: await receivingCharityName(db, parent.organization_id) };
 }
