@@ -242,7 +242,7 @@ async function load(path: string, options: { rate?: number } = {}): Promise<Load
     ...(options.rate ? { overallRate: options.rate } : {}),
   });
   return {
-    rps: Math.round(result.requests.average),
+    rps: Math.round(result.requests.average * 10) / 10,
     p50: result.latency.p50,
     p99: result.latency.p99,
     requests: result.requests.total,
