@@ -8,6 +8,8 @@ import type { AppConfig } from '../lib/config';
 import { badRequest, HttpError, notFound } from '../lib/errors';
 import type { AuthUser } from '../lib/types';
 import { applyStripeEvent } from '../webhooks/stripe/apply';
+import { checkWording, recordConsent } from './consent';
+import type { MailContext } from './mail/facts';
 import { charityForOrganization } from './charity';
 import {
   type Donor,
@@ -59,6 +61,9 @@ export const clientSecretBody = z
       })
       .nullable()
       .optional(),
+    /** "Keep me updated by email": its own unticked box, never implied by the gift (issue 9). */
+    marketing_consent: z.boolean({ error: 'marketing_consent: must be true or false' }).optional(),
+    consent_wording: z.string().max(2000).optional(),
   })
   .superRefine((body, ctx) => {
     if (body.amount === undefined && body.price === undefined) {
@@ -151,6 +156,7 @@ export async function startCheckout(ctx: CheckoutCtx, body: CheckoutInput): Prom
   }
 
   const giftAid = body.giftAid && body.gift_aid ? await prepareCheckoutGiftAid(db, config, target.campaignId, body.gift_aid) : null;
+  if (body.marketing_consent) checkWording(body.consent_wording);
 
   const donor = (ctx.user && (await findDonorById(db, ctx.user.id))) || (await findOrCreateDonor(db, email));
   const declarationId = giftAid ? await createCheckoutDeclaration(db, donor.id, giftAid) : null;
@@ -222,6 +228,7 @@ export async function startCheckout(ctx: CheckoutCtx, body: CheckoutInput): Prom
   }
 
   await insertPendingDonation(db, pending);
+  if (body.marketing_consent) await recordConsent(db, { userId: donor.id, email: donor.email, source: 'donation_box' });
   return {
     clientSecret,
     mode: stripe ? 'stripe' : 'demo',
@@ -234,7 +241,7 @@ export async function startCheckout(ctx: CheckoutCtx, body: CheckoutInput): Prom
 export type DemoOutcome = { status: 'succeeded' | 'refunded' | 'pending' | 'failed' | 'abandoned' } | { declined: string };
 
 /** Demo mode only: settles a demo session as Stripe would, through the same event handlers. */
-export async function confirmDemoPayment(ctx: Pick<CheckoutCtx, 'db' | 'config'>, body: DemoConfirmInput): Promise<DemoOutcome> {
+export async function confirmDemoPayment(ctx: Pick<CheckoutCtx, 'db' | 'config'> & { mail?: MailContext }, body: DemoConfirmInput): Promise<DemoOutcome> {
   if (ctx.config.stripeSecretKey) throw notFound('Demo payments are off: this server takes real payments through Stripe');
   if (ctx.config.production) throw notFound('Demo payments are off on a production server');
   const intentId = await verifyDemoClientSecret(ctx.config.authSecret, body.clientSecret);
@@ -244,10 +251,10 @@ export async function confirmDemoPayment(ctx: Pick<CheckoutCtx, 'db' | 'config'>
   if (row.status === 'succeeded' || row.status === 'refunded') return { status: row.status };
 
   if (body.card === 'decline') {
-    await applyStripeEvent({ db: ctx.db, stripe: null }, demoFailureEvent(row));
+    await applyStripeEvent({ db: ctx.db, stripe: null, mail: ctx.mail }, demoFailureEvent(row));
     return { declined: DEMO_DECLINE_MESSAGE };
   }
-  await applyStripeEvent({ db: ctx.db, stripe: null }, demoSuccessEvent(row));
+  await applyStripeEvent({ db: ctx.db, stripe: null, mail: ctx.mail }, demoSuccessEvent(row));
   const settled = await findDonationByPaymentIntent(ctx.db, intentId);
   return { status: settled?.status ?? 'pending' };
 }

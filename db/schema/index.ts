@@ -4,4 +4,5 @@ export * from './gift-aid';
 export * from './organizations';
 export * from './outbox';
 export * from './users';
+export * from './lifecycle';
 export * from './totals';

@@ -1,5 +1,6 @@
 import { useStore } from '@nanostores/react';
 import { lazy, Suspense, useEffect, useId, useMemo, useRef, useState } from 'react';
+import { ConsentField, consentBody, FeesLink } from './ConsentField';
 import {
   DEFAULT_CHARITY_NAME,
   EMAIL_PATTERN,
@@ -69,6 +70,7 @@ export default function DonationBox({ campaignId, appealId, title, charityName =
   const [priceError, setPriceError] = useState<string | null>(null);
   const [priceId, setPriceId] = useState('');
   const [giftAid, setGiftAid] = useState(false);
+  const [keepUpdated, setKeepUpdated] = useState(false);
   const [giftAidDetails, setGiftAidDetails] = useState<GiftAidValue>(EMPTY_GIFT_AID);
   const declaration = giftAidDeclaration(charityName);
   const [busy, setBusy] = useState(false);
@@ -123,6 +125,7 @@ export default function DonationBox({ campaignId, appealId, title, charityName =
       ...(giftAid
         ? { gift_aid: { ...giftAidDetails, declaration } }
         : {}),
+      ...consentBody(keepUpdated),
     };
     const key = JSON.stringify(body);
     // Going back and pressing Donate again with the same details reuses the open session.
@@ -285,6 +288,8 @@ export default function DonationBox({ campaignId, appealId, title, charityName =
           {giftAid && <GiftAidFields value={giftAidDetails} onChange={setGiftAidDetails} declaration={declaration} idPrefix={id} />}
         </div>
 
+        <ConsentField id={id} checked={keepUpdated} onChange={setKeepUpdated} />
+
         {error && (
           <p className="form-error" role="alert">
             {error}
@@ -293,6 +298,7 @@ export default function DonationBox({ campaignId, appealId, title, charityName =
         <button type="submit" className="btn btn-primary btn-block" disabled={!canDonate}>
           {busy ? 'Please wait…' : selectedPrice && frequency === 'monthly' ? `Donate ${formatPence(selectedPrice.unit_amount)} monthly` : 'Donate'}
         </button>
+        <FeesLink />
       </form>
     </section>
   );

@@ -13,6 +13,8 @@ export type StartDonation = {
   appeal_id: string | null;
   giftAid: boolean;
   gift_aid?: { title: string; first_name: string; last_name: string; house: string; address: string; postcode: string; declaration: string };
+  marketing_consent?: boolean;
+  consent_wording?: string;
 };
 
 export const fetchPrices = async () => valueOrError(await api((o) => client.api.stripe.subscriptions.$get(undefined, o), { token: null }));
