@@ -30,7 +30,17 @@ export const AddressSchema = z
   .openapi('Address');
 
 export const StoredImageSchema = z
-  .object({ Key: z.string(), name: z.string(), size: z.number().int(), type: z.string(), url: z.string() })
+  .object({
+    Key: z.string(),
+    name: z.string(),
+    size: z.number().int(),
+    type: z.string(),
+    url: z.string(),
+    variants: z
+      .array(z.number().int())
+      .optional()
+      .openapi({ description: 'Widths of the WebP copies served at `<url>@<width>.webp` (responsive images)' }),
+  })
   .openapi('CampaignImage');
 
 export const CampaignSchema = z

@@ -32,11 +32,16 @@ export async function topDonors(
   target: { campaignId: string } | { appealId: string },
   limit = TOP_DONORS_LIMIT,
 ): Promise<TopDonor[]> {
+  return (await topDonorsQuery(db, target, limit)).map(toTopDonor);
+}
+
+/** The query behind topDonors, for callers that send it in one db.batch with others. */
+export function topDonorsQuery(db: Db, target: { campaignId: string } | { appealId: string }, limit = TOP_DONORS_LIMIT) {
   const targetId = 'campaignId' in target ? target.campaignId : target.appealId;
   const n = Math.min(Math.max(Math.trunc(limit) || 1, 1), TOP_DONORS_LIMIT);
   const nth = sql`coalesce((select raised_pence from donor_totals where target_id = ${targetId} and gift_count > 0
     order by raised_pence desc, gift_count desc limit 1 offset ${n - 1}), 0)`;
-  const rows = await db
+  return db
     .select({
       firstName: users.firstName,
       lastName: users.lastName,
@@ -48,9 +53,8 @@ export async function topDonors(
     .where(and(eq(donorTotals.targetId, targetId), gt(donorTotals.giftCount, 0), gte(donorTotals.raisedPence, nth)))
     .orderBy(desc(donorTotals.raisedPence), desc(donorTotals.giftCount), asc(users.firstName), asc(donorTotals.donorId))
     .limit(n);
-  return rows.map((row) => ({
-    donor: displayName(row.firstName, row.lastName),
-    count: Number(row.count),
-    total: Number(row.total),
-  }));
+}
+
+export function toTopDonor(row: { firstName: string | null; lastName: string | null; count: number; total: number }): TopDonor {
+  return { donor: displayName(row.firstName, row.lastName), count: Number(row.count), total: Number(row.total) };
 }
