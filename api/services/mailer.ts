@@ -9,12 +9,14 @@ export type MailMessage = {
   subject: string;
   text: string;
   html: string;
+  /** A message that must go at most once ("receipt:<donation id>"): a second send with the key does nothing. */
+  key?: string;
   /** A value only the recipient may read (a sign-in code): the outbox row of a sent email never holds it. */
   secret?: string;
 };
 
 /** The row kept in the outbox when a provider sends the email: the secret replaced, readable by nobody. */
-export function redactedForOutbox(message: MailMessage) {
+export function redactedForOutbox(message: MailMessage): MailMessage {
   const { secret, ...row } = message;
   if (!secret) return row;
   const hide = (value: string) => value.split(secret).join('[redacted]');
@@ -24,7 +26,8 @@ export function redactedForOutbox(message: MailMessage) {
 /** The mail port: every message is written to the outbox first, then handed to a transport. */
 export interface Mailer {
   readonly kind: 'outbox' | 'http';
-  send(message: MailMessage): Promise<{ id: string }>;
+  /** `duplicate`: a message with the same key was already written, so nothing was sent. */
+  send(message: MailMessage): Promise<{ id: string; duplicate?: boolean }>;
 }
 
 type MailerOptions = { fetch?: typeof fetch; log?: (line: string) => void };
@@ -39,9 +42,16 @@ export function createMailer(db: Db, config: AppConfig, options: MailerOptions =
 /** The outbox is readable at GET /api/dev/outbox only in development (APP_ENV=development) without a mail provider. */
 export const devOutboxEnabled = (config: AppConfig) => !config.mailApiKey && !config.production;
 
-async function store(db: Db, message: Omit<MailMessage, 'secret'>) {
-  const [row] = await db.insert(outbox).values(message).returning({ id: outbox.id });
-  return row.id;
+/** The outbox row's id, or null when a message with the same key is already there. */
+async function store(db: Db, message: MailMessage): Promise<string | null> {
+  const values = { to: message.to, subject: message.subject, text: message.text, html: message.html, key: message.key ?? null };
+  if (!message.key) {
+    const [row] = await db.insert(outbox).values(values).returning({ id: outbox.id });
+    return row.id;
+  }
+  // The unique key makes concurrent copies (two webhook deliveries at once) write one row.
+  const [row] = await db.insert(outbox).values(values).onConflictDoNothing({ target: outbox.key }).returning({ id: outbox.id });
+  return row?.id ?? null;
 }
 
 function outboxMailer(db: Db, log: (line: string) => void): Mailer {
@@ -49,8 +59,8 @@ function outboxMailer(db: Db, log: (line: string) => void): Mailer {
     kind: 'outbox',
     async send(message) {
       // Local only (development without a provider): the code must be readable here to sign in.
-      const { secret: _secret, ...readable } = message;
-      const id = await store(db, readable);
+      const id = await store(db, message);
+      if (!id) return { id: '', duplicate: true };
       log(`[mail] outbox ${id}\nTo: ${message.to}\nSubject: ${message.subject}\n\n${message.text}\n`);
       return { id };
     },
@@ -64,6 +74,7 @@ function httpMailer(db: Db, config: AppConfig, fetchImpl: typeof fetch): Mailer 
     async send(message) {
       // Sign-in codes reach the provider only; the outbox keeps the row without them (issue 13).
       const id = await store(db, redactedForOutbox(message));
+      if (!id) return { id: '', duplicate: true };
       let response: Response;
       try {
         response = await fetchImpl(config.mailApiUrl, {

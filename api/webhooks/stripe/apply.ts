@@ -1,6 +1,8 @@
 import type Stripe from 'stripe';
 import { markEventApplied, type Statement } from '../../services/donations-record';
+import { notifyAfterEvent } from '../../services/mail/notify';
 import { chargeRefunded } from './charge-refunded';
+import { customerSubscriptionChanged } from './customer-subscription';
 import { invoicePaid } from './invoice-paid';
 import { invoicePaymentFailed } from './invoice-payment-failed';
 import { paymentIntentPaymentFailed } from './payment-intent-payment-failed';
@@ -16,6 +18,9 @@ export const STRIPE_EVENT_HANDLERS: Record<string, EventHandler> = {
   'invoice.payment_failed': invoicePaymentFailed,
   'charge.refunded': chargeRefunded,
   'refund.failed': refundFailed,
+  // Monthly gifts a donor controls (issue 9): amount, pause and cancellation as Stripe holds them.
+  'customer.subscription.updated': customerSubscriptionChanged,
+  'customer.subscription.deleted': customerSubscriptionChanged,
 };
 
 export type EventOutcome = 'recorded' | 'duplicate' | 'ignored';
@@ -29,10 +34,25 @@ export async function applyStripeEvent(ctx: WebhookContext, event: Stripe.Event)
   const handler = STRIPE_EVENT_HANDLERS[event.type];
   if (!handler) return 'ignored';
   const seen = await ctx.db.query.webhookEvents.findFirst({ where: (t, { eq }) => eq(t.id, event.id) });
-  if (seen) return 'duplicate';
+  if (seen) {
+    // A retry after a crash between the batch and the mail still sends it; outbox keys stop repeats.
+    await notify(ctx, event);
+    return 'duplicate';
+  }
   const writes = await handler(ctx, event);
   if (writes === 'ignore') return 'ignored';
   const statements: Statement[] = [...writes, markEventApplied(ctx.db, event.id, event.type)];
   await ctx.db.batch(statements as [Statement, ...Statement[]]);
+  await notify(ctx, event);
   return 'recorded';
+}
+
+/** Receipts and notices (issue 9) never fail the webhook: the gift is recorded; a lost email is logged. */
+async function notify(ctx: WebhookContext, event: Stripe.Event) {
+  if (!ctx.mail) return;
+  try {
+    await notifyAfterEvent(ctx.mail, event);
+  } catch (err) {
+    console.error(`[mail] notification for ${event.type} ${event.id} failed:`, err instanceof Error ? err.message : err);
+  }
 }

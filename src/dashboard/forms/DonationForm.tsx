@@ -9,6 +9,7 @@ import { goBack, navigate } from '../router';
 import { $dashToken } from '../session';
 import { SelectInput, Spinner, TextInput } from '../ui/primitives';
 import { FormShell } from './form-parts';
+import { MonthlyGiftAdmin } from '../screens/my-donations/MonthlyGiftAdmin';
 import { DONOR_SEARCH_LIMIT, useAppealOptions, useCampaignOptions, useDonorSearch } from './use-options';
 
 type Values = { donor: string; amount: string; date: string; campaign: string; appeal: string };
@@ -19,6 +20,7 @@ export function DonationForm({ id }: { id?: string }) {
   const token = useStore($dashToken);
   const [load] = useApiGet(isEdit ? `donations/${id}` : null, (o) => client.api.donations[':id'].$get({ param: { id: id! } }, o));
   const [values, setValues] = useState<Values>({ donor: '', amount: '', date: toDateInput(new Date()), campaign: '', appeal: '' });
+  const [sendReceipt, setSendReceipt] = useState(false);
   const [saving, setSaving] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [donorSearch, setDonorSearch] = useState('');
@@ -53,7 +55,7 @@ export function DonationForm({ id }: { id?: string }) {
     const body = { donor: values.donor, amount: pence, date: values.date, campaign: values.campaign, appeal: values.appeal };
     const res = isEdit
       ? await api((o) => client.api.donations[':id'].$put({ param: { id: id! }, json: body }, o), { token })
-      : await api((o) => client.api.donations.$post({ json: body }, o), { token });
+      : await api((o) => client.api.donations.$post({ json: { ...body, send_receipt: sendReceipt } }, o), { token });
     setSaving(false);
     if (!res.ok) return setError(res.error.message);
     navigate(listPathOf('donations'));
@@ -65,6 +67,7 @@ export function DonationForm({ id }: { id?: string }) {
   const loaded = load.status === 'ok' ? load.data : undefined;
 
   return (
+    <>
     <FormShell
       title={isEdit ? 'Edit Donation' : 'Add Donation'}
       onSubmit={save}
@@ -95,6 +98,14 @@ export function DonationForm({ id }: { id?: string }) {
         disabled={!values.campaign}
         placeholder={values.campaign ? 'Select an appeal' : 'Choose a campaign first'}
       />
+      {isEdit ? null : (
+        <label className="dash-check">
+          <input type="checkbox" checked={sendReceipt} onChange={(e) => setSendReceipt(e.target.checked)} />
+          <span>Send the donor an email receipt</span>
+        </label>
+      )}
     </FormShell>
+    {loaded?.subscription_id ? <MonthlyGiftAdmin subscriptionId={loaded.subscription_id} /> : null}
+    </>
   );
 }

@@ -7,6 +7,7 @@ import { useApiGet } from '../lib/use-api';
 import { goBack, navigate } from '../router';
 import { $dashToken, refreshUser } from '../session';
 import { Spinner, TextInput } from '../ui/primitives';
+import { MyGiftAid } from '../screens/gift-aid/MyGiftAid';
 import { AddressGroup, EMPTY_ADDRESS, FormShell, ImageField, PhoneInput, toAddressValue, type AddressValue } from './form-parts';
 
 type Values = { image: string; first_name: string; last_name: string; email: string; phone: string; address: AddressValue };
@@ -65,6 +66,7 @@ export function DonorForm({ id }: { id?: string }) {
   };
 
   return (
+    <>
     <FormShell
       title={isMe ? 'My Info' : isEdit ? 'Edit Donor' : 'Add Donor'}
       onSubmit={save}
@@ -92,5 +94,7 @@ export function DonorForm({ id }: { id?: string }) {
       </div>
       <AddressGroup value={values.address} onChange={set('address')} />
     </FormShell>
+    {isMe ? <MyGiftAid /> : null}
+    </>
   );
 }

@@ -8,6 +8,7 @@ import { $dashUser } from '../session';
 import { Icon } from '../ui/icons';
 import { Alert, Spinner } from '../ui/primitives';
 import { CampaignCard } from './CampaignCardGrid';
+import { GiftAidOverview } from './gift-aid/GiftAidOverview';
 
 export function Overview() {
   const user = useStore($dashUser);
@@ -48,6 +49,8 @@ export function Overview() {
           </div>
         </dl>
       )}
+
+      {user?.type === 'admin' || user?.type === 'org_admin' ? <GiftAidOverview /> : null}
 
       <div className="dash-carousel-head">
         <h2 className="dash-h2" id="appeals-carousel">
