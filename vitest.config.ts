@@ -8,13 +8,23 @@ const here = (p: string) => path.join(import.meta.dirname, p);
 const engineTests = ['api/**/*.test.ts', 'db/**/*.test.ts'];
 
 /**
- * Suites that count every row of a table (whole lists, the seed) and so need a database no other
- * file has written to. They run in their own Workers project with the plugin's per-file storage;
+ * Suites that count every row of a table (whole lists, totals) or write the whole seed, and so need
+ * a database no other file has written to (or must not pollute it). They run in their own Workers project with the plugin's per-file storage;
  * every other D1 suite shares one worker and one database (ids are random, assertions are about the
  * suite's own rows), which cuts the Workers run from about 100 s of transforms per dozen files to a
  * fraction (docs/decisions/012).
  */
-const freshDbTests = ['api/routes/campaigns/campaigns.test.ts', 'api/routes/donations/donations.admin.test.ts', 'db/seed.test.ts'];
+const freshDbTests = [
+  'api/routes/campaigns/campaigns.test.ts',
+  'api/routes/campaigns/campaigns.parent.test.ts',
+  'api/routes/donations/donations.admin.test.ts',
+  'api/routes/gift-aid/gift-aid.migration.test.ts',
+  'api/routes/organizations/param-limits.test.ts',
+  'api/routes/users/users.test.ts',
+  // These two write the whole demo seed.
+  'api/services/totals.test.ts',
+  'db/seed.test.ts',
+];
 
 export default defineConfig(async () => {
   const migrations = await readD1Migrations(here('db/migrations'));
