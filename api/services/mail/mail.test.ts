@@ -59,7 +59,7 @@ describe(`receipts and refund notices (${engineName})`, () => {
         campaign_id: campaign.id,
         appeal_id: appeal.id,
         giftAid: true,
-        gift_aid: { full_name: 'Ann Donor', home_address: '1 Road, Leeds', postcode: 'LS1 1AA' },
+        gift_aid: { first_name: 'Ann', last_name: 'Donor', house: '1', address: 'Road, Leeds', postcode: 'LS1 1AA' },
       },
     });
     const { clientSecret } = (await start.json()) as any;
