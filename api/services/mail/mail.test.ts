@@ -59,9 +59,10 @@ describe(`receipts and refund notices (${engineName})`, () => {
         campaign_id: campaign.id,
         appeal_id: appeal.id,
         giftAid: true,
-        gift_aid: { full_name: 'Ann Donor', home_address: '1 Road, Leeds', postcode: 'LS1 1AA' },
+        gift_aid: { first_name: 'Ann', last_name: 'Donor', house: '1', address: 'Road, Leeds', postcode: 'LS1 1AA' },
       },
     });
+    expect(start.status).toBe(200);
     const { clientSecret } = (await start.json()) as any;
     await t.request('/api/stripe/demo/confirm', { method: 'POST', json: { clientSecret } });
     const [receipt] = (await t.db.select().from(outbox)).filter((m) => m.key?.startsWith('receipt:') && m.text.includes(appeal.title));
