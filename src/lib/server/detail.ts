@@ -8,6 +8,7 @@ import {
 import { topDonorsQuery, toTopDonor, type TopDonor } from '../../../api/services/top-donors';
 import type { Db } from '../../../db/client';
 import { parseId } from '../../../db/ids';
+import { type AppConfig, readConfig } from '../../../api/lib/config';
 import { receivingCharityName } from './charity';
 
 export type DetailData = {
@@ -34,6 +35,7 @@ export async function loadDetail(
   kind: 'campaign' | 'appeal',
   idParam: string,
   campaignId?: string,
+  config: Pick<AppConfig, 'charity'> = readConfig({}),
 ): Promise<DetailData | null> {
   const id = parseId(idParam);
   if (!id) return null;
@@ -46,7 +48,7 @@ export async function loadDetail(
     const item = visibleCampaignDto(row, null);
     if (!item || item.kind !== kind) return null;
     if (campaignId !== undefined && parseId(campaignId) !== item.campaign_id) return null;
-    const charityName = await receivingCharityName(db, item.organization_id);
+    const charityName = await receivingCharityName(db, config, item.organization_id);
     return { item, parent: null, related: related.map(toCampaignDto), donors: donors.map(toTopDonor), charityName };
   }
   const [row] = await campaignByIdQuery(db, id);
@@ -61,5 +63,5 @@ export async function loadDetail(
   // An approved appeal under a campaign that is no longer public is not public either.
   const parent = visibleCampaignDto(parentRow, null);
   if (!parent) return null;
-  return { item, parent, related: related.map(toCampaignDto), donors: donors.map(toTopDonor), charityName: await receivingCharityName(db, parent.organization_id) };
+  return { item, parent, related: related.map(toCampaignDto), donors: donors.map(toTopDonor), charityName: await receivingCharityName(db, config, parent.organization_id) };
 }
