@@ -112,6 +112,8 @@ test('a donor changes and pauses a monthly gift in My Donations', async ({ page,
   await card.getByRole('button', { name: 'Pause payments' }).click();
   await expect(card).toContainText('Paused until');
   await page.setViewportSize({ width: 390, height: 844 });
+  await page.reload();
+  await expect(page.getByTestId('monthly-gift')).toContainText('Paused until');
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   if (process.env.SCREENSHOTS) await page.screenshot({ path: 'test-results/my-donations-monthly-phone.png', fullPage: true });
 });
