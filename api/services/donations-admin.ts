@@ -7,6 +7,7 @@ import { badRequest, forbidden, HttpError, notFound } from '../lib/errors';
 import type { AuthUser } from '../lib/types';
 import { canManageOrganization, type Option, type Page } from './organizations';
 import { MAX_DONATION_PENCE, MIN_DONATION_PENCE } from '../../domain';
+import { isGiftAidClaimed } from './gift-aid/claims';
 import { getUser } from './users';
 
 /** Manual gifts follow the same bounds as card gifts. */
@@ -264,16 +265,20 @@ export async function updateDonation(db: Db, idParam: string, input: DonationInp
   if (viewer.type === 'donor') throw forbidden('Only admins and organization admins can edit donations');
   const row = current.row;
 
+  const changed =
+    (input.amount !== undefined && input.amount !== row.amount) ||
+    (input.date !== undefined && !sameDate(input.date, row.date)) ||
+    (input.donor !== undefined && parseId(input.donor) !== row.donorId && !(input.donor === 'me' && viewer.id === row.donorId)) ||
+    (input.campaign !== undefined && parseId(input.campaign) !== row.campaignId) ||
+    (input.appeal !== undefined && (input.appeal === null ? null : parseId(input.appeal)) !== row.appealId);
   if (row.source !== 'manual') {
     // Card and demo gifts mirror the payment provider: the form may send them back unchanged only.
-    const changed =
-      (input.amount !== undefined && input.amount !== row.amount) ||
-      (input.date !== undefined && !sameDate(input.date, row.date)) ||
-      (input.donor !== undefined && parseId(input.donor) !== row.donorId && !(input.donor === 'me' && viewer.id === row.donorId)) ||
-      (input.campaign !== undefined && parseId(input.campaign) !== row.campaignId) ||
-      (input.appeal !== undefined && (input.appeal === null ? null : parseId(input.appeal)) !== row.appealId);
     if (changed) throw badRequest('Card donations cannot be edited');
     return toDonationDto(current);
+  }
+  // A gift HMRC has been asked to pay Gift Aid on must keep what the claim says (docs/decisions/017).
+  if (changed && (await isGiftAidClaimed(db, row.id))) {
+    throw badRequest('This gift is in a Gift Aid claim and cannot be changed; record the correction as a new gift or a refund');
   }
 
   const changes: Partial<typeof donations.$inferInsert> = {};
