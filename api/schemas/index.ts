@@ -156,6 +156,7 @@ export const OrganizationSchema = z
     email: organizationRow.email,
     phone: organizationRow.phone,
     charity_number: organizationRow.charityNumber,
+    hmrc_reference: organizationRow.hmrcReference,
     address: AddressSchema,
     admins: z.array(OptionSchema),
   })

@@ -27,6 +27,8 @@ export type OrganizationDto = {
   email: string | null;
   phone: string | null;
   charity_number: string | null;
+  /** HMRC charity reference for Gift Aid claims (Charities Online). */
+  hmrc_reference: string | null;
   address: AddressDto;
   admins: Option[];
 };
@@ -39,6 +41,7 @@ export type OrganizationInput = {
   email?: string | null;
   phone?: string | null;
   charity_number?: string | null;
+  hmrc_reference?: string | null;
   address?: AddressInput;
   /** User ids. */
   admins?: string[];
@@ -121,6 +124,7 @@ function toOrganizationDto(row: typeof organizations.$inferSelect, admins: Optio
     email: row.email,
     phone: row.phone,
     charity_number: row.charityNumber,
+    hmrc_reference: row.hmrcReference,
     address: toAddressDto(row),
     admins,
   };
@@ -198,6 +202,7 @@ function organizationColumns(input: OrganizationInput) {
     ...(input.email !== undefined && { email: input.email }),
     ...(input.phone !== undefined && { phone: input.phone }),
     ...(input.charity_number !== undefined && { charityNumber: input.charity_number }),
+    ...(input.hmrc_reference !== undefined && { hmrcReference: input.hmrc_reference }),
     ...addressColumnsFrom(input.address),
   };
 }

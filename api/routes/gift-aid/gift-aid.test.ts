@@ -175,10 +175,18 @@ describe(`Gift Aid API (${engineName})`, () => {
     expect(await t.db.select().from(giftAidClaims)).toHaveLength(0);
   });
 
-  it('refuses a claim for an organization without an HMRC charity reference', async () => {
+  it('refuses a claim for an organization without an HMRC charity reference, which its settings can add', async () => {
     const res = await claim(orgNoRef.id);
     expect(res.status).toBe(400);
     expect(((await res.json()) as { message: string }).message).toMatch(/^organization_id: .*HMRC charity reference/);
+    const bad = await t.request(`/api/organizations/${orgNoRef.id}`, { method: 'PUT', token: admin, json: { hmrc_reference: '12-AB' } });
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as { message: string }).message).toMatch(/^hmrc_reference:/);
+    const set = await t.request(`/api/organizations/${orgNoRef.id}`, { method: 'PUT', token: admin, json: { hmrc_reference: 'xr4242' } });
+    expect(set.status).toBe(200);
+    expect(await set.json()).toMatchObject({ hmrc_reference: 'XR4242' });
+    const created = (await (await claim(orgNoRef.id)).json()) as Claim & { charity_reference: string };
+    expect(created).toMatchObject({ charity_reference: 'XR4242', gift_count: 1 });
   });
 
   it('creates a claim, marks its gifts claimed, and downloads the schedule byte for byte as HMRC lays it out', async () => {

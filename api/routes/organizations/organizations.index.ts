@@ -21,6 +21,10 @@ const organizationFields = {
   email: optionalEmail,
   phone: organizationPhone,
   charity_number: optionalText(20),
+  // HMRC charity references are one or two letters and digits, e.g. XR12345 (Gift Aid claims).
+  hmrc_reference: optionalText(12)
+    .refine((v) => v == null || /^[A-Za-z]{1,2}[0-9]{1,7}$/.test(v), 'Use letters then digits, like XR12345')
+    .transform((v) => (v == null ? v : v.toUpperCase())),
   address: addressSchema.partial().optional(),
   admins: z.array(reference('a user'), { error: 'admins must be a list of user ids' }).max(50, 'At most 50 admins').optional(),
 };
