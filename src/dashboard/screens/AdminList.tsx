@@ -16,6 +16,7 @@ import { organizationColumns } from '../tables/organizations/columns';
 import { organizationSchema } from '../tables/organizations/data/schema';
 import { Icon } from '../ui/icons';
 import { Alert, PageHeader } from '../ui/primitives';
+import { ConsentExport } from './my-info/ConsentExport';
 
 type Config = { label: string; endpoint: string; schema: z.ZodType<{ _id: string }>; columns: DashColumnDef<any>[] };
 
@@ -55,9 +56,12 @@ export function AdminList({ resource }: { resource: Resource }) {
         title={title}
         actions={
           denied ? null : (
-            <a className="btn btn-primary dash-btn-sm" href={addHref}>
-              <Icon name="plus" size={16} /> Add
-            </a>
+            <>
+              {resource === 'donors' && user?.type === 'admin' ? <ConsentExport /> : null}
+              <a className="btn btn-primary dash-btn-sm" href={addHref}>
+                <Icon name="plus" size={16} /> Add
+              </a>
+            </>
           )
         }
       />
