@@ -9,6 +9,7 @@ import { donationsRouter } from './routes/donations/donations.index';
 import { healthRouter } from './routes/health/health.index';
 import { organizationsRouter } from './routes/organizations/organizations.index';
 import { usersRouter } from './routes/users/users.index';
+import { reportsRouter } from './routes/reports/reports.index';
 import { imagesRouter } from './routes/images/images.index';
 import { stripeRouter } from './routes/stripe/stripe.index';
 import { templateCausesRouter } from './routes/template-causes/template-causes.index';
@@ -26,6 +27,7 @@ export function createApp(deps: AppDeps = {}) {
     .route('/', donationsAdminRouter)
     .route('/', organizationsRouter)
     .route('/', usersRouter)
+    .route('/', reportsRouter)
     .route('/', authRouter)
     .route('/', devRouter)
     .route('/', stripeRouter)

@@ -3,3 +3,4 @@ export * from './donations';
 export * from './organizations';
 export * from './outbox';
 export * from './users';
+export * from './insight';
