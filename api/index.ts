@@ -10,6 +10,7 @@ import { healthRouter } from './routes/health/health.index';
 import { organizationsRouter } from './routes/organizations/organizations.index';
 import { usersRouter } from './routes/users/users.index';
 import { reportsRouter } from './routes/reports/reports.index';
+import { exportsRouter } from './routes/exports/exports.index';
 import { imagesRouter } from './routes/images/images.index';
 import { stripeRouter } from './routes/stripe/stripe.index';
 import { templateCausesRouter } from './routes/template-causes/template-causes.index';
@@ -28,6 +29,7 @@ export function createApp(deps: AppDeps = {}) {
     .route('/', organizationsRouter)
     .route('/', usersRouter)
     .route('/', reportsRouter)
+    .route('/', exportsRouter)
     .route('/', authRouter)
     .route('/', devRouter)
     .route('/', stripeRouter)

@@ -1,11 +1,13 @@
-import { and, desc, eq, inArray, isNull, ne, sql, type SQL } from 'drizzle-orm';
-import { alias } from 'drizzle-orm/sqlite-core';
+import { and, asc, desc, eq, gte, inArray, isNull, lt, lte, ne, or, sql, type SQL } from 'drizzle-orm';
+import { alias, type AnySQLiteColumn } from 'drizzle-orm/sqlite-core';
 import type { Db } from '../../db/client';
 import { parseId } from '../../db/ids';
 import { campaigns, donations, type DonationStatus, type DonationType, users } from '../../db/schema';
 import { badRequest, forbidden, HttpError, notFound } from '../lib/errors';
 import type { AuthUser } from '../lib/types';
-import { canManageOrganization, type Option, type Page } from './organizations';
+import { canManageOrganization, likePattern, type Option, type Page } from './organizations';
+import type { DonationFilters } from './insight/list-filters';
+import { londonMidnight } from '../../domain/dates';
 import { MAX_DONATION_PENCE, MIN_DONATION_PENCE } from '../../domain';
 import { getUser } from './users';
 
@@ -51,7 +53,7 @@ const donationColumns = {
   appealTitle: appeal.title,
 };
 
-type DonationRow = {
+export type DonationRow = {
   row: typeof donations.$inferSelect;
   donorFirstName: string;
   donorLastName: string;
@@ -94,25 +96,76 @@ function scopeCondition(viewer: AuthUser): SQL | undefined {
   return eq(donations.donorId, viewer.id);
 }
 
-async function listWhere(db: Db, where: SQL | undefined, page: Page): Promise<{ items: DonationDto[]; total: number }> {
+/** The admin list's filters as one condition (all optional; dates are London days, inclusive). */
+export function donationFilterCondition(f: Partial<DonationFilters>): SQL | undefined {
+  const pattern = f.search ? likePattern(f.search.toLowerCase()) : null;
+  const nextDay = (isoDay: string) => {
+    const d = new Date(`${isoDay}T12:00:00Z`);
+    d.setUTCDate(d.getUTCDate() + 1);
+    return d.toISOString().slice(0, 10);
+  };
+  return and(
+    pattern
+      ? or(
+          sql`lower(${users.firstName} || ' ' || ${users.lastName}) like ${pattern} escape '\\'`,
+          sql`${users.email} like ${pattern} escape '\\'`,
+        )
+      : undefined,
+    f.donor_id ? eq(donations.donorId, f.donor_id) : undefined,
+    f.campaign_id ? eq(donations.campaignId, f.campaign_id) : undefined,
+    f.appeal_id ? eq(donations.appealId, f.appeal_id) : undefined,
+    f.status ? eq(donations.status, f.status) : undefined,
+    f.type ? eq(donations.type, f.type) : undefined,
+    f.date_from ? gte(donations.date, londonMidnight(f.date_from)) : undefined,
+    f.date_to ? lt(donations.date, londonMidnight(nextDay(f.date_to))) : undefined,
+    f.amount_min !== undefined ? gte(donations.amount, f.amount_min) : undefined,
+    f.amount_max !== undefined ? lte(donations.amount, f.amount_max) : undefined,
+  );
+}
+
+/** Server-side sort; newest first by default, ties broken by date then id so pages never overlap. */
+export function donationOrder(f: Partial<DonationFilters>): SQL[] {
+  const dir = (f.order ?? (f.sort === undefined || f.sort === 'date' || f.sort === 'amount' ? 'desc' : 'asc')) === 'asc' ? asc : desc;
+  const key: Record<NonNullable<DonationFilters['sort']>, SQL | AnySQLiteColumn> = {
+    date: donations.date,
+    amount: donations.amount,
+    donor: sql`lower(${users.firstName} || ' ' || ${users.lastName})`,
+    campaign: sql`lower(${campaign.title})`,
+    status: donations.status,
+  };
+  return [dir(key[f.sort ?? 'date']), desc(donations.date), desc(donations.id)];
+}
+
+/** One page of rows with everything an export needs (payment references included). */
+export function donationRows(db: Db, where: SQL | undefined, filters: Partial<DonationFilters>, page: Page): Promise<DonationRow[]> {
+  return selectDonations(db)
+    .where(where)
+    .orderBy(...donationOrder(filters))
+    .limit(page.limit)
+    .offset(page.offset);
+}
+
+async function listWhere(db: Db, where: SQL | undefined, page: Page, filters: Partial<DonationFilters> = {}): Promise<{ items: DonationDto[]; total: number }> {
   const [rows, [count]] = await Promise.all([
-    selectDonations(db)
-      .where(where)
-      .orderBy(desc(donations.date), desc(donations.id))
-      .limit(page.limit)
-      .offset(page.offset),
+    donationRows(db, where, filters, page),
     db
       .select({ n: sql<number>`count(*)` })
       .from(donations)
+      .innerJoin(users, eq(users.id, donations.donorId))
       .innerJoin(campaign, eq(campaign.id, donations.campaignId))
       .where(where),
   ]);
   return { items: rows.map(toDonationDto), total: Number(count?.n ?? 0) };
 }
 
-/** The dashboard's admin list, newest first. The caller has already refused donors. */
-export function listDonations(db: Db, viewer: AuthUser, page: Page) {
-  return listWhere(db, scopeCondition(viewer), page);
+/** The admin list's scope and filters together: what the list, its total and its export read. */
+export function adminDonationsWhere(viewer: AuthUser, filters: Partial<DonationFilters>): SQL | undefined {
+  return and(scopeCondition(viewer), donationFilterCondition(filters));
+}
+
+/** The dashboard's admin list, newest first unless sorted. The caller has already refused donors. */
+export function listDonations(db: Db, viewer: AuthUser, page: Page, filters: Partial<DonationFilters> = {}) {
+  return listWhere(db, adminDonationsWhere(viewer, filters), page, filters);
 }
 
 /** The signed-in user's own gifts; abandoned checkouts (still pending) are left out. */

@@ -125,7 +125,7 @@ describe(`overview aggregates (${engineName})`, () => {
       expect((await get(`/api/reports/${chart}`, adminToken)).status).toBe(200);
       const other = await get(`/api/reports/${chart}?organization_id=${orgB}`, orgAdminToken);
       expect(other.status).toBe(403);
-      expect((await other.json()).message).toContain('organization_id');
+      expect(((await other.json()) as { message: string }).message).toContain('organization_id');
     }
     const res = await get('/api/reports/campaigns', orgAdminToken);
     const body = (await res.json()) as { campaigns: { _id: string }[] };

@@ -1,0 +1,130 @@
+import { createRoute, z } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+import { formatUkDate, londonIsoDate } from '../../../domain/dates';
+import { penceToDecimal } from '../../../domain/money';
+import { createRouter } from '../../lib/create-app';
+import type { AppEnv } from '../../lib/types';
+import { bearerAuth, errorResponses } from '../../lib/openapi';
+import { requireUser } from '../../middlewares/auth';
+import { adminDonationsWhere, donationRows, type DonationRow } from '../../services/donations-admin';
+import { csvStream, raw, type Cell } from '../../services/insight/csv';
+import { donationFilterShape, donationFilters, donorFilters, organizationFilters } from '../../services/insight/list-filters';
+import { staffScope } from '../../services/insight/scope';
+import { organizationRows } from '../../services/organizations';
+import { donorRows, type UserRow } from '../../services/users';
+
+const csvResponse = (description: string) => ({
+  200: { content: { 'text/csv': { schema: z.string() } }, description },
+  ...errorResponses,
+});
+
+const donationsRoute = createRoute({
+  method: 'get',
+  path: '/exports/donations.csv',
+  tags: ['Exports'],
+  summary: 'The filtered donations list as CSV (same filters and scope as GET /api/donations)',
+  security: bearerAuth,
+  request: { query: z.object(donationFilterShape) },
+  responses: csvResponse('Donations, UK dates, amounts in pounds'),
+});
+
+const donorsRoute = createRoute({
+  method: 'get',
+  path: '/exports/donors.csv',
+  tags: ['Exports'],
+  summary: 'The filtered donors list as CSV (same filters and scope as GET /api/users)',
+  security: bearerAuth,
+  request: { query: donorFilters },
+  responses: csvResponse('Donors'),
+});
+
+const organizationsRoute = createRoute({
+  method: 'get',
+  path: '/exports/organizations.csv',
+  tags: ['Exports'],
+  summary: 'The filtered organizations list as CSV (same filters and scope as GET /api/organizations)',
+  security: bearerAuth,
+  request: { query: organizationFilters },
+  responses: csvResponse('Organizations'),
+});
+
+const pounds = (pence: number) => raw(penceToDecimal(pence));
+
+const DONATION_HEADER = [
+  'Date', 'Amount (GBP)', 'Refunded (GBP)', 'Net (GBP)', 'Gift Aid', 'Type', 'Status', 'Source',
+  'Payment reference', 'Donor name', 'Donor email', 'Campaign', 'Appeal', 'Donation ID',
+];
+
+function donationCells(r: DonationRow): Cell[] {
+  const d = r.row;
+  return [
+    formatUkDate(d.date),
+    pounds(d.amount),
+    pounds(d.refundedAmount),
+    pounds(d.amount - d.refundedAmount),
+    d.giftAid,
+    d.type === 'monthly' ? 'Monthly' : 'One-off',
+    d.status,
+    d.source,
+    d.invoiceId ?? d.paymentIntentId ?? '',
+    `${r.donorFirstName} ${r.donorLastName}`.trim(),
+    r.donorEmail,
+    r.campaignTitle,
+    r.appealTitle ?? '',
+    d.id,
+  ];
+}
+
+const DONOR_HEADER = ['First name', 'Last name', 'Email', 'Phone', 'Address', 'City', 'County', 'Postcode', 'Country', 'Type', 'Joined'];
+
+const donorCells = (u: UserRow): Cell[] => [
+  u.firstName, u.lastName, u.email, u.phone, u.address, u.city, u.province, u.postalCode, u.country, u.type, formatUkDate(u.createdAt),
+];
+
+const ORGANIZATION_HEADER = [
+  'Name', 'Legal name', 'Charity number', 'Regulator', 'HMRC reference', 'Email', 'Phone', 'Address', 'City', 'County', 'Postcode', 'Country', 'Created',
+];
+
+function csv(c: Context<AppEnv>, name: string, body: ReadableStream<Uint8Array>) {
+  return c.body(body, 200, {
+    'content-type': 'text/csv; charset=utf-8',
+    'content-disposition': `attachment; filename="${name}-${londonIsoDate(new Date())}.csv"`,
+    'cache-control': 'no-store',
+  });
+}
+
+/** CSV exports of the admin lists, streamed page by page; scoped exactly like the lists. */
+export const exportsRouter = createRouter()
+  .openapi(donationsRoute, async (c) => {
+    const viewer = requireUser(c.var.user);
+    staffScope(viewer);
+    // The OpenAPI schema documents the fields; the shared schema adds the cross-field range checks.
+    const filters = donationFilters.parse(c.req.query());
+    const where = adminDonationsWhere(viewer, filters);
+    const stream = csvStream(DONATION_HEADER, (offset, limit) => donationRows(c.var.db, where, filters, { offset, limit }), donationCells);
+    return csv(c, 'donations', stream) as never;
+  })
+  .openapi(donorsRoute, async (c) => {
+    const viewer = requireUser(c.var.user);
+    staffScope(viewer);
+    const filters = c.req.valid('query');
+    const stream = csvStream(
+      DONOR_HEADER,
+      async (offset, limit) => (await donorRows(c.var.db, viewer, { ...filters, offset, limit, count: false })).rows,
+      donorCells,
+    );
+    return csv(c, 'donors', stream) as never;
+  })
+  .openapi(organizationsRoute, async (c) => {
+    const viewer = requireUser(c.var.user);
+    staffScope(viewer);
+    const filters = c.req.valid('query');
+    const stream = csvStream(
+      ORGANIZATION_HEADER,
+      async (offset, limit) => (await organizationRows(c.var.db, viewer, { ...filters, offset, limit, count: false })).rows,
+      (o): Cell[] => [
+        o.name, o.legalName, o.charityNumber, o.regulator, o.hmrcReference, o.email, o.phone, o.address, o.city, o.province, o.postalCode, o.country, formatUkDate(o.createdAt),
+      ],
+    );
+    return csv(c, 'organizations', stream) as never;
+  });
