@@ -11,6 +11,7 @@ import { organizationsRouter } from './routes/organizations/organizations.index'
 import { usersRouter } from './routes/users/users.index';
 import { reportsRouter } from './routes/reports/reports.index';
 import { exportsRouter } from './routes/exports/exports.index';
+import { notificationsRouter } from './routes/notifications/notifications.index';
 import { imagesRouter } from './routes/images/images.index';
 import { stripeRouter } from './routes/stripe/stripe.index';
 import { templateCausesRouter } from './routes/template-causes/template-causes.index';
@@ -30,6 +31,7 @@ export function createApp(deps: AppDeps = {}) {
     .route('/', usersRouter)
     .route('/', reportsRouter)
     .route('/', exportsRouter)
+    .route('/', notificationsRouter)
     .route('/', authRouter)
     .route('/', devRouter)
     .route('/', stripeRouter)

@@ -3,6 +3,8 @@ import type Stripe from 'stripe';
 import { createRouter, errorBody } from '../../lib/create-app';
 import { badRequest, HttpError } from '../../lib/errors';
 import { markEventApplied, type Statement } from '../../services/donations-record';
+import { createMailer } from '../../services/mailer';
+import { donationIdOfEvent, notifyAfterGift } from '../../services/notifications/fundraiser';
 import { createStripe, verifyStripeEvent } from '../../services/stripe';
 import { chargeRefunded } from './charge-refunded';
 import { invoicePaid } from './invoice-paid';
@@ -38,6 +40,10 @@ export async function applyStripeEvent(ctx: WebhookContext, event: Stripe.Event)
   if (writes === 'ignore') return 'ignored';
   const statements: Statement[] = [...writes, markEventApplied(ctx.db, event.id, event.type)];
   await ctx.db.batch(statements as [Statement, ...Statement[]]);
+  if (ctx.mailer) {
+    const donationId = await donationIdOfEvent(ctx.db, event).catch(() => null);
+    if (donationId) await notifyAfterGift(ctx.db, ctx.mailer, donationId, { origin: ctx.origin });
+  }
   return 'recorded';
 }
 
@@ -60,7 +66,11 @@ export const stripeWebhookRouter = createRouter().post(
     } catch {
       throw badRequest('Stripe signature verification failed (wrong secret, altered body or stale timestamp)');
     }
-    const outcome = await applyStripeEvent({ db: c.var.db, stripe: createStripe(c.var.config) }, event);
+    const config = c.var.config;
+    const outcome = await applyStripeEvent(
+      { db: c.var.db, stripe: createStripe(config), mailer: createMailer(c.var.db, config), origin: config.publicOrigin ?? new URL(c.req.url).origin },
+      event,
+    );
     return c.json({ received: true, outcome });
   },
 );
