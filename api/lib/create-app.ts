@@ -15,7 +15,7 @@ export const DEFAULT_BODY_LIMIT = 100 * 1024;
 const OWN_BODY_LIMIT_ROUTES: [string, RegExp][] = [
   ['POST', /^\/api\/campaigns\/?$/],
   ['PUT', /^\/api\/campaigns\/[^/]+\/?$/],
-  // Organization logo / donor photo as a data URL (api/routes/organizations/image-upload.ts).
+  // Organization logo / donor photo as a data URL (api/lib/image-upload.ts).
   ['POST', /^\/api\/(organizations|users)\/?$/],
   ['PUT', /^\/api\/(organizations|users)\/[^/]+\/?$/],
   ['POST', /^\/api\/stripe\/webhook\/?$/],
@@ -69,6 +69,13 @@ export function createBaseApp(deps: AppDeps = {}) {
   app.onError((err, c) => {
     if (err instanceof HttpError) return c.json(errorBody(err.status, err.message), err.status);
     if (err instanceof ZodError) return c.json(errorBody(400, describeZodError(err)), 400);
+    // Hono's JSON validator and the media-type gate of createRoute bodies, in our words.
+    if (err instanceof HTTPException && err.status === 400 && /malformed json/i.test(err.message)) {
+      return c.json(errorBody(400, 'Request body must be valid JSON'), 400);
+    }
+    if (err instanceof HTTPException && err.status === 415) {
+      return c.json(errorBody(415, 'Send the body as JSON with Content-Type: application/json'), 415);
+    }
     if (err instanceof HTTPException && err.status < 500) {
       return c.json(errorBody(err.status, err.message || 'Bad request'), err.status);
     }

@@ -2,20 +2,12 @@ import { and, asc, desc, eq, inArray, isNotNull, isNull, or, sql, type SQL } fro
 import { alias } from 'drizzle-orm/sqlite-core';
 import type { Db } from '../../db/client';
 import { parseId, toShortId } from '../../db/ids';
-import { type CampaignStatus, campaigns, users } from '../../db/schema';
+import { type CampaignStatus, campaigns, campaignTotals, users } from '../../db/schema';
 import type { AuthUser } from '../lib/types';
+import { totalsColumns, totalsJoin } from './totals';
 
 export const MAX_PAGE_SIZE = 100;
 export const DEFAULT_PAGE_SIZE = 30;
-
-/** Pence raised: succeeded gifts less refunds; a campaign's total includes its appeals' gifts. */
-const raisedFor = (kind: 'campaign_id' | 'appeal_id') =>
-  sql.raw(`coalesce((select sum(d.amount - d.refunded_amount) from donations d
-    where d.${kind} = campaigns.id and d.status in ('succeeded', 'refunded')), 0)`);
-/** Gifts that still count: a fully refunded gift is 'refunded'; a partly refunded one stays 'succeeded'. */
-const countFor = (kind: 'campaign_id' | 'appeal_id') =>
-  sql.raw(`(select count(*) from donations d
-    where d.${kind} = campaigns.id and d.status = 'succeeded')`);
 
 const creator = alias(users, 'creator');
 /** An appeal's parent campaign, joined so that lists can hide appeals of hidden campaigns. */
@@ -25,8 +17,9 @@ const campaignColumns = {
   row: campaigns,
   creatorFirstName: creator.firstName,
   creatorLastName: creator.lastName,
-  totalDonations: sql<number>`case when ${campaigns.campaignId} is null then ${raisedFor('campaign_id')} else ${raisedFor('appeal_id')} end`,
-  donationCount: sql<number>`case when ${campaigns.campaignId} is null then ${countFor('campaign_id')} else ${countFor('appeal_id')} end`,
+  // Stored running totals (api/services/totals.ts): one primary-key join, whatever the number of gifts.
+  totalDonations: totalsColumns.totalDonations,
+  donationCount: totalsColumns.donationCount,
 };
 
 type CampaignRow = {
@@ -111,6 +104,7 @@ export async function listCampaigns(db: Db, options: ListOptions): Promise<Campa
     .select(campaignColumns)
     .from(campaigns)
     .leftJoin(creator, eq(creator.id, campaigns.createdBy))
+    .leftJoin(campaignTotals, totalsJoin)
     .leftJoin(parent, eq(parent.id, campaigns.campaignId))
     .where(and(...conditions))
     .orderBy(desc(campaigns.createdAt), asc(campaigns.id))
@@ -156,6 +150,7 @@ export async function loadCampaignDto(db: Db, id: string): Promise<CampaignDto |
     .select(campaignColumns)
     .from(campaigns)
     .leftJoin(creator, eq(creator.id, campaigns.createdBy))
+    .leftJoin(campaignTotals, totalsJoin)
     .where(eq(campaigns.id, id))
     .limit(1);
   return row ? toCampaignDto(row) : null;
@@ -169,6 +164,7 @@ export async function getCampaign(db: Db, idOrShort: string, viewer: AuthUser | 
     .select({ ...campaignColumns, parentStatus: parent.status, parentOrganizationId: parent.organizationId })
     .from(campaigns)
     .leftJoin(creator, eq(creator.id, campaigns.createdBy))
+    .leftJoin(campaignTotals, totalsJoin)
     .leftJoin(parent, eq(parent.id, campaigns.campaignId))
     .where(eq(campaigns.id, id))
     .limit(1);

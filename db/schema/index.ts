@@ -4,3 +4,4 @@ export * from './organizations';
 export * from './outbox';
 export * from './users';
 export * from './insight';
+export * from './totals';

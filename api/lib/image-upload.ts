@@ -1,9 +1,9 @@
 import type { Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { errorBody } from '../../lib/create-app';
-import { badRequest } from '../../lib/errors';
-import type { AppEnv } from '../../lib/types';
-import { deleteKeys, isStaticKey, isStoredKey, type PreparedUpload, prepareUpload, requireBucket, storeUploads } from '../../services/images';
+import { errorBody } from './create-app';
+import { badRequest } from './errors';
+import type { AppEnv } from './types';
+import { deleteKeys, isStaticKey, isStoredKey, type PreparedUpload, prepareUpload, requireBucket, storeUploads } from '../services/images';
 
 /** One 5 MB image as base64 (~6.7 MB) plus the form's text fields. */
 export const IMAGE_FORM_BODY_LIMIT = 7 * 1024 * 1024;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { EMAIL_PATTERN } from '../../../domain';
+import { EMAIL_PATTERN } from '../../domain';
 
 /** Zod pieces shared by the dashboard's organization, donor and donation endpoints. */
 
