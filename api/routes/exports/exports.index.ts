@@ -1,11 +1,11 @@
-import { createRoute, z } from '@hono/zod-openapi';
+import { z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { formatUkDate, londonIsoDate } from '../../../domain/dates';
 import { penceToDecimal } from '../../../domain/money';
 import { createRouter } from '../../lib/create-app';
 import type { AppEnv } from '../../lib/types';
-import { bearerAuth, errorResponses } from '../../lib/openapi';
-import { requireUser } from '../../middlewares/auth';
+import { bearerAuth, defineRoute, errorResponses } from '../../lib/openapi';
+import { requireUser, signedIn, staffOnly } from '../../lib/policy';
 import { adminDonationsWhere, donationRows, type DonationRow } from '../../services/donations-admin';
 import { csvStream, raw, type Cell } from '../../services/insight/csv';
 import { donationFilterShape, donationFilters, donorFilters, organizationFilters } from '../../services/insight/list-filters';
@@ -18,32 +18,35 @@ const csvResponse = (description: string) => ({
   ...errorResponses,
 });
 
-const donationsRoute = createRoute({
+const donationsRoute = defineRoute({
   method: 'get',
   path: '/exports/donations.csv',
   tags: ['Exports'],
   summary: 'The filtered donations list as CSV (same filters and scope as GET /api/donations)',
   security: bearerAuth,
+  middleware: [staffOnly('Only admins and organization admins can export lists')],
   request: { query: z.object(donationFilterShape) },
   responses: csvResponse('Donations, UK dates, amounts in pounds'),
 });
 
-const donorsRoute = createRoute({
+const donorsRoute = defineRoute({
   method: 'get',
   path: '/exports/donors.csv',
   tags: ['Exports'],
   summary: 'The filtered donors list as CSV (same filters and scope as GET /api/users)',
   security: bearerAuth,
+  middleware: [staffOnly('Only admins and organization admins can export lists')],
   request: { query: donorFilters },
   responses: csvResponse('Donors'),
 });
 
-const organizationsRoute = createRoute({
+const organizationsRoute = defineRoute({
   method: 'get',
   path: '/exports/organizations.csv',
   tags: ['Exports'],
   summary: 'The filtered organizations list as CSV (same filters and scope as GET /api/organizations)',
   security: bearerAuth,
+  middleware: [staffOnly('Only admins and organization admins can export lists')],
   request: { query: organizationFilters },
   responses: csvResponse('Organizations'),
 });

@@ -1,7 +1,7 @@
-import { createRoute, z } from '@hono/zod-openapi';
+import { z } from '@hono/zod-openapi';
 import { createRouter } from '../../lib/create-app';
-import { bearerAuth, errorResponses, jsonContent } from '../../lib/openapi';
-import { requireUser } from '../../middlewares/auth';
+import { bearerAuth, defineRoute, errorResponses, jsonContent } from '../../lib/openapi';
+import { requireUser, signedIn, staffOnly } from '../../lib/policy';
 import { getNotificationPrefs, setNotificationPrefs } from '../../services/notifications/fundraiser';
 
 const PrefsSchema = z
@@ -18,21 +18,23 @@ const PrefsInput = z
   })
   .strict();
 
-const getRoute = createRoute({
+const getRoute = defineRoute({
   method: 'get',
   path: '/users/me/notifications',
   tags: ['Users'],
   summary: 'Your fundraiser email switches',
   security: bearerAuth,
+  middleware: [signedIn()],
   responses: { 200: jsonContent(PrefsSchema, 'Current switches (both on until changed)'), ...errorResponses },
 });
 
-const putRoute = createRoute({
+const putRoute = defineRoute({
   method: 'put',
   path: '/users/me/notifications',
   tags: ['Users'],
   summary: 'Turn fundraiser emails on or off',
   security: bearerAuth,
+  middleware: [signedIn()],
   request: { body: { content: { 'application/json': { schema: PrefsInput } }, required: true } },
   responses: { 200: jsonContent(PrefsSchema, 'The switches after the change'), ...errorResponses },
 });

@@ -1,7 +1,7 @@
-import { createRoute, z } from '@hono/zod-openapi';
+import { z } from '@hono/zod-openapi';
 import { createRouter } from '../../lib/create-app';
-import { bearerAuth, errorResponses, jsonContent } from '../../lib/openapi';
-import { requireUser } from '../../middlewares/auth';
+import { bearerAuth, defineRoute, errorResponses, jsonContent } from '../../lib/openapi';
+import { requireUser, signedIn, staffOnly } from '../../lib/policy';
 import { campaignProgress, giftAidByMonth, giftsPerWeek, monthlyRecurring, newVsReturning } from '../../services/insight/reports';
 import { staffScope } from '../../services/insight/scope';
 import { parseId } from '../../../db/ids';
@@ -57,12 +57,13 @@ const GiftAidSchema = z
   .openapi('GiftAidReport');
 
 const report = <S extends z.ZodType>(path: string, summary: string, schema: S) =>
-  createRoute({
+  defineRoute({
     method: 'get',
     path: `/reports/${path}`,
     tags: ['Reports'],
     summary,
     security: bearerAuth,
+    middleware: [staffOnly('Only admins and organization admins can see reports')],
     request: { query: ReportQuery },
     responses: { 200: jsonContent(schema, summary), ...errorResponses },
   });
