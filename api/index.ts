@@ -12,6 +12,7 @@ import { usersRouter } from './routes/users/users.index';
 import { reportsRouter } from './routes/reports/reports.index';
 import { exportsRouter } from './routes/exports/exports.index';
 import { notificationsRouter } from './routes/notifications/notifications.index';
+import { messagesRouter } from './routes/messages/messages.index';
 import { imagesRouter } from './routes/images/images.index';
 import { stripeRouter } from './routes/stripe/stripe.index';
 import { templateCausesRouter } from './routes/template-causes/template-causes.index';
@@ -32,6 +33,7 @@ export function createApp(deps: AppDeps = {}) {
     .route('/', reportsRouter)
     .route('/', exportsRouter)
     .route('/', notificationsRouter)
+    .route('/', messagesRouter)
     .route('/', authRouter)
     .route('/', devRouter)
     .route('/', stripeRouter)

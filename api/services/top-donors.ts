@@ -1,11 +1,11 @@
 import { and, desc, asc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { donations, users } from '../../db/schema';
+import { donations, supportMessages, users } from '../../db/schema';
 
 export const TOP_DONORS_LIMIT = 10;
 
 export type TopDonor = {
-  /** Public display name, "First L."; never an email. */
+  /** Public display name, "First L.", or "Anonymous" when the donor gave anonymously; never an email. */
   donor: string;
   count: number;
   /** Pence. */
@@ -37,15 +37,18 @@ export async function topDonors(
       lastName: users.lastName,
       count: sql<number>`count(*)`,
       total,
+      // "Give anonymously" on any of these gifts hides the name (and a monthly gift's renewals follow its first).
+      anonymous: sql<number>`max(coalesce(${supportMessages.anonymous}, 0))`,
     })
     .from(donations)
     .innerJoin(users, eq(users.id, donations.donorId))
+    .leftJoin(supportMessages, eq(supportMessages.donationId, donations.id))
     .where(and(scope, eq(donations.status, 'succeeded')))
     .groupBy(donations.donorId)
     .orderBy(desc(total), desc(sql`count(*)`), asc(users.firstName), asc(donations.donorId))
     .limit(Math.min(Math.max(limit, 1), TOP_DONORS_LIMIT));
   return rows.map((row) => ({
-    donor: displayName(row.firstName, row.lastName),
+    donor: Number(row.anonymous) ? 'Anonymous' : displayName(row.firstName, row.lastName),
     count: Number(row.count),
     total: Number(row.total),
   }));

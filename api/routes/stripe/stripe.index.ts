@@ -25,6 +25,8 @@ import { EMAIL_PATTERN, MAX_DONATION_PENCE, MIN_DONATION_PENCE } from '../../../
 import { createStripe, intentIdFromClientSecret } from '../../services/stripe';
 import { demoClientSecret, demoFailureEvent, demoSuccessEvent, newDemoId, verifyDemoClientSecret, DEMO_DECLINE_MESSAGE } from '../../services/stripe-demo';
 import { applyStripeEvent } from '../../webhooks/stripe';
+import { createMailer } from '../../services/mailer';
+import { saveSupportChoices, supportMessageShape } from '../../services/support-messages';
 
 const AMOUNT_HINT = 'a whole number of pence, e.g. 500 for £5';
 
@@ -50,6 +52,7 @@ export const clientSecretBody = z
       })
       .nullable()
       .optional(),
+    ...supportMessageShape,
   })
   .superRefine((body, ctx) => {
     if (body.amount === undefined && body.price === undefined) {
@@ -196,6 +199,7 @@ export const stripeRouter = createRouter()
     }
 
     await insertPendingDonation(db, pending);
+    await saveSupportChoices(db, pending.id, pending.target, body);
     return c.json({
       clientSecret,
       mode: stripe ? ('stripe' as const) : ('demo' as const),
@@ -218,7 +222,9 @@ export const stripeRouter = createRouter()
       await applyStripeEvent({ db: c.var.db, stripe: null }, demoFailureEvent(row));
       return c.json(errorBody(402, DEMO_DECLINE_MESSAGE), 402);
     }
-    await applyStripeEvent({ db: c.var.db, stripe: null }, demoSuccessEvent(row));
+    // Like the webhook, a recorded gift to an appeal may email its fundraiser.
+    const mailer = createMailer(c.var.db, c.var.config);
+    await applyStripeEvent({ db: c.var.db, stripe: null, mailer, origin: c.var.config.publicOrigin ?? new URL(c.req.url).origin }, demoSuccessEvent(row));
     const settled = await findDonationByPaymentIntent(c.var.db, intentId);
     return c.json({ status: settled?.status ?? 'pending' });
   });
