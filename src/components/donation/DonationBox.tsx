@@ -1,4 +1,5 @@
 import { useStore } from '@nanostores/react';
+import { EMPTY_SUPPORT, SupportMessageFields, supportBody, supportMessageTooLong, type SupportChoice } from './SupportMessageFields';
 import { lazy, Suspense, useEffect, useId, useMemo, useRef, useState } from 'react';
 import {
   EMAIL_PATTERN,
@@ -61,6 +62,7 @@ export default function DonationBox({ campaignId, appealId, title }: DonationBox
   const [priceError, setPriceError] = useState<string | null>(null);
   const [priceId, setPriceId] = useState('');
   const [giftAid, setGiftAid] = useState(false);
+  const [support, setSupport] = useState<SupportChoice>(EMPTY_SUPPORT);
   const [fullName, setFullName] = useState('');
   const [homeAddress, setHomeAddress] = useState('');
   const [postcode, setPostcode] = useState('');
@@ -101,7 +103,7 @@ export default function DonationBox({ campaignId, appealId, title }: DonationBox
   const postcodeValid = normalizeUkPostcode(postcode) !== null;
   const giftAidReady = !giftAid || (fullName.trim().length >= 2 && homeAddress.trim().length >= 5 && postcodeValid);
   const chosen = frequency === 'once' ? pence !== null && !amountError : Boolean(priceId);
-  const canDonate = emailStatus === 'valid' && chosen && giftAidReady && !busy;
+  const canDonate = emailStatus === 'valid' && chosen && giftAidReady && !supportMessageTooLong(support) && !busy;
   const selectedPrice = useMemo(() => prices?.find((p) => p.id === priceId) ?? null, [prices, priceId]);
 
   async function donate(event: React.FormEvent) {
@@ -116,6 +118,7 @@ export default function DonationBox({ campaignId, appealId, title }: DonationBox
       ...(giftAid
         ? { gift_aid: { full_name: fullName.trim(), home_address: homeAddress.trim(), postcode: postcode.trim(), declaration: GIFT_AID_DECLARATION } }
         : {}),
+      ...supportBody(support),
     };
     const key = JSON.stringify(body);
     // Going back and pressing Donate again with the same details reuses the open session.
@@ -308,6 +311,8 @@ export default function DonationBox({ campaignId, appealId, title }: DonationBox
             </div>
           )}
         </div>
+
+        <SupportMessageFields value={support} onChange={setSupport} />
 
         {error && (
           <p className="form-error" role="alert">

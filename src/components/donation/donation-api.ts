@@ -19,6 +19,9 @@ export type StartDonation = {
   appeal_id: string | null;
   giftAid: boolean;
   gift_aid?: { full_name: string; home_address: string; postcode: string; declaration: string };
+  message?: string;
+  anonymous?: boolean;
+  hide_amount?: boolean;
 };
 
 export const fetchPrices = () => api<MonthlyPrice[]>('/api/stripe/subscriptions', { token: null });

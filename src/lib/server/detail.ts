@@ -1,4 +1,5 @@
 import { getCampaign, listCampaigns, type CampaignDto } from '../../../api/services/campaigns';
+import { latestMessages, type PublicMessage } from '../../../api/services/support-messages';
 import { topDonors, type TopDonor } from '../../../api/services/top-donors';
 import type { Db } from '../../../db/client';
 import { parseId } from '../../../db/ids';
@@ -10,6 +11,8 @@ export type DetailData = {
   /** Similar appeals (same campaign) for an appeal; the campaign's appeals for a campaign. */
   related: CampaignDto[];
   donors: TopDonor[];
+  /** Latest messages of support (appeals only; empty for a campaign). */
+  messages: PublicMessage[];
 };
 
 const RELATED_LIMIT = 9;
@@ -32,14 +35,15 @@ export async function loadDetail(
       listCampaigns(db, { kind: 'appeal', parentId: item._id, viewer: null, limit: RELATED_LIMIT }),
       topDonors(db, { campaignId: item._id }),
     ]);
-    return { item, parent: null, related, donors };
+    return { item, parent: null, related, donors, messages: [] };
   }
-  const [parent, related, donors] = await Promise.all([
+  const [parent, related, donors, messages] = await Promise.all([
     getCampaign(db, item.campaign_id!, null),
     listCampaigns(db, { kind: 'appeal', parentId: item.campaign_id!, viewer: null, limit: RELATED_LIMIT, excludeId: item._id }),
     topDonors(db, { appealId: item._id }),
+    latestMessages(db, { appealId: item._id }),
   ]);
   // An approved appeal under a campaign that is no longer public is not public either.
   if (!parent) return null;
-  return { item, parent, related, donors };
+  return { item, parent, related, donors, messages };
 }
