@@ -11,6 +11,7 @@ import { donationSchema } from '../tables/donations/data/schema';
 import { SelectInput, Spinner, TextInput } from '../ui/primitives';
 import { FormShell } from './form-parts';
 import { useCampaignOptions, useDonorOptions } from './use-options';
+import { SupportMessagePanel } from './SupportMessagePanel';
 
 type Values = { donor: string; amount: string; date: string; campaign: string; appeal: string };
 
@@ -91,6 +92,7 @@ export function DonationForm({ id }: { id?: string }) {
         disabled={!values.campaign}
         placeholder={values.campaign ? 'Select an appeal' : 'Choose a campaign first'}
       />
+      {isEdit && id ? <SupportMessagePanel donationId={id} /> : null}
     </FormShell>
   );
 }
