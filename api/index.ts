@@ -6,6 +6,7 @@ import { campaignsWriteRouter } from './routes/campaigns/campaigns.write';
 import { devRouter } from './routes/dev/dev.index';
 import { donationsAdminRouter } from './routes/donations/donations.admin';
 import { donationsRouter } from './routes/donations/donations.index';
+import { giftAidRouter } from './routes/gift-aid/gift-aid.index';
 import { healthRouter } from './routes/health/health.index';
 import { organizationsRouter } from './routes/organizations/organizations.index';
 import { usersRouter } from './routes/users/users.index';
@@ -37,6 +38,7 @@ export function createApp(deps: AppDeps = {}) {
     .route('/', authRouter)
     .route('/', devRouter)
     .route('/', stripeRouter)
+    .route('/', giftAidRouter)
     .route('/', stripeWebhookRouter);
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', { type: 'http', scheme: 'bearer' });
   app.doc31('/openapi.json', {

@@ -1,21 +1,77 @@
 import { env } from 'cloudflare:workers';
 import { astro } from 'astro/hono';
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
 import { createApp } from '../api';
+import {
+  apiWriteRetiresPages,
+  bumpPageGeneration,
+  edgeCache,
+  pageCacheDecision,
+  PRIVATE_PAGE_CACHE_CONTROL,
+  readCachedPage,
+  REVALIDATE_HEADER,
+  storable,
+  storePage,
+} from './lib/server/page-cache';
 import { withSecurityHeaders } from './lib/server/security-headers';
 
 /**
  * The worker's request pipeline (Astro advanced routing): the Hono API owns /api, Astro renders
  * everything else. The API gets the bindings explicitly, so it stays a plain Hono Worker app.
+ * Public pages go through the edge cache (src/lib/server/page-cache.ts, docs/decisions/015).
  */
 const api = createApp();
 const app = new Hono();
+
+/** Runs work after the response when the runtime allows it (workerd), else awaits it. */
+async function afterResponse(c: Context, work: Promise<unknown>) {
+  const guarded = work.catch((err) => console.error('[page-cache]', err));
+  try {
+    c.executionCtx.waitUntil(guarded);
+  } catch {
+    await guarded;
+  }
+}
 
 app.use(async (c, next) => {
   await next();
   c.res = withSecurityHeaders(c.res);
 });
-app.all('/api/*', (c) => api.fetch(c.req.raw, env));
+app.all('/api/*', async (c) => {
+  const response = await api.fetch(c.req.raw, env);
+  const cache = edgeCache();
+  if (cache && apiWriteRetiresPages(c.req.raw, response)) await afterResponse(c, bumpPageGeneration(new URL(c.req.url).origin, cache));
+  return response;
+});
+app.use(async (c, next) => {
+  const decision = pageCacheDecision(c.req.raw);
+  const cache = edgeCache();
+  if (decision.kind === 'bypass' || !cache) {
+    await next();
+    if (decision.kind === 'bypass' && decision.private && c.res.headers.get('content-type')?.startsWith('text/html')) {
+      c.res = new Response(c.res.body, c.res);
+      c.res.headers.set('Cache-Control', PRIVATE_PAGE_CACHE_CONTROL);
+    }
+    return;
+  }
+  if (!c.req.header(REVALIDATE_HEADER)) {
+    const cached = await readCachedPage(cache, decision.key);
+    if (cached) {
+      cached.response.headers.set('X-Cache', cached.state);
+      if (cached.state === 'STALE') {
+        const request = new Request(c.req.url, { headers: { [REVALIDATE_HEADER]: '1' } });
+        await afterResponse(c, Promise.resolve(app.fetch(request, env, c.executionCtx)));
+      }
+      return cached.response;
+    }
+  }
+  await next();
+  if (!storable(c.res)) return;
+  const { send, put } = await storePage(cache, decision.key, c.res);
+  send.headers.set('X-Cache', 'MISS');
+  c.res = send;
+  await afterResponse(c, put);
+});
 app.use(astro());
 
 export default app;

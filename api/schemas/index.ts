@@ -52,6 +52,7 @@ export const CampaignSchema = z
     summary: z.object({
       total_donations: z.number().int().openapi({ description: 'Pence raised, net of refunds' }),
       donation_count: z.number().int(),
+      gift_aid: z.number().int().openapi({ description: 'Pence of Gift Aid on the eligible gifts, net of refunds (25%)' }),
     }),
     created_at: z.string(),
   })

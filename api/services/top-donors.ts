@@ -1,6 +1,6 @@
-import { and, desc, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, gte, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { donations, supportMessages, users } from '../../db/schema';
+import { donations, donorTotals, supportMessages, users } from '../../db/schema';
 
 export const TOP_DONORS_LIMIT = 10;
 
@@ -21,35 +21,53 @@ export function displayName(firstName: string | null, lastName: string | null): 
 }
 
 /**
- * The leaderboard for one campaign (its own gifts and its appeals') or one appeal: succeeded
- * donations grouped by donor, largest total first. The caller checks the item is visible.
+ * The leaderboard for one campaign (its own gifts and its appeals') or one appeal: donors with
+ * succeeded gifts, by total net of refunds, largest first. Read from the running per-donor totals
+ * (donor_totals, kept by the donation triggers; docs/decisions/016): the rank index gives the n-th
+ * best total, and only donors at or above it are joined and sorted, so the cost stays flat however
+ * many gifts the campaign has. The caller checks the item is visible.
  */
 export async function topDonors(
   db: Db,
   target: { campaignId: string } | { appealId: string },
   limit = TOP_DONORS_LIMIT,
 ): Promise<TopDonor[]> {
-  const scope = 'campaignId' in target ? eq(donations.campaignId, target.campaignId) : eq(donations.appealId, target.appealId);
-  const total = sql<number>`sum(${donations.amount} - ${donations.refundedAmount})`;
+  const targetId = 'campaignId' in target ? target.campaignId : target.appealId;
+  const n = Math.min(Math.max(Math.trunc(limit) || 1, 1), TOP_DONORS_LIMIT);
+  const nth = sql`coalesce((select raised_pence from donor_totals where target_id = ${targetId} and gift_count > 0
+    order by raised_pence desc, gift_count desc limit 1 offset ${n - 1}), 0)`;
   const rows = await db
     .select({
+      donorId: donorTotals.donorId,
       firstName: users.firstName,
       lastName: users.lastName,
-      count: sql<number>`count(*)`,
-      total,
-      // "Give anonymously" on any of these gifts hides the name (and a monthly gift's renewals follow its first).
-      anonymous: sql<number>`max(coalesce(${supportMessages.anonymous}, 0))`,
+      count: donorTotals.giftCount,
+      total: donorTotals.raisedPence,
     })
-    .from(donations)
-    .innerJoin(users, eq(users.id, donations.donorId))
-    .leftJoin(supportMessages, eq(supportMessages.donationId, donations.id))
-    .where(and(scope, eq(donations.status, 'succeeded')))
-    .groupBy(donations.donorId)
-    .orderBy(desc(total), desc(sql`count(*)`), asc(users.firstName), asc(donations.donorId))
-    .limit(Math.min(Math.max(limit, 1), TOP_DONORS_LIMIT));
+    .from(donorTotals)
+    .innerJoin(users, eq(users.id, donorTotals.donorId))
+    .where(and(eq(donorTotals.targetId, targetId), gt(donorTotals.giftCount, 0), gte(donorTotals.raisedPence, nth)))
+    .orderBy(desc(donorTotals.raisedPence), desc(donorTotals.giftCount), asc(users.firstName), asc(donorTotals.donorId))
+    .limit(n);
+  const anonymous = await anonymousDonors(db, target, rows.map((r) => r.donorId));
   return rows.map((row) => ({
-    donor: Number(row.anonymous) ? 'Anonymous' : displayName(row.firstName, row.lastName),
+    donor: anonymous.has(row.donorId) ? 'Anonymous' : displayName(row.firstName, row.lastName),
     count: Number(row.count),
     total: Number(row.total),
   }));
+}
+
+/**
+ * Donors among `donorIds` who ticked "Give anonymously" on a paid gift to this campaign or appeal:
+ * their name shows as "Anonymous" (a monthly gift's renewals follow its first gift).
+ */
+async function anonymousDonors(db: Db, target: { campaignId: string } | { appealId: string }, donorIds: string[]): Promise<Set<string>> {
+  if (!donorIds.length) return new Set();
+  const where = 'campaignId' in target ? eq(supportMessages.campaignId, target.campaignId) : eq(supportMessages.appealId, target.appealId);
+  const rows = await db
+    .selectDistinct({ donorId: donations.donorId })
+    .from(supportMessages)
+    .innerJoin(donations, eq(donations.id, supportMessages.donationId))
+    .where(and(where, eq(supportMessages.anonymous, true), inArray(donations.status, ['succeeded', 'refunded']), inArray(donations.donorId, donorIds)));
+  return new Set(rows.map((r) => r.donorId));
 }

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { campaignTotals, donations, giftAidDeclarations } from '../../db/schema';
+import { campaignTotals, donations, donorTotals, giftAidDeclarations } from '../../db/schema';
 import { seed } from '../../db/seed';
 import { createAppeal, createCampaign, createDonation, createSession, createUser } from '../../tests/factories';
 import {
@@ -15,7 +15,8 @@ import {
 } from '../../tests/fixtures/stripe/events';
 import { engineName, setupTestApp, type TestApp } from '../../tests/setup/test-app';
 import { insertPendingDonation } from './donations';
-import { rebuildTotals, recomputeTotals, storedTotals, totalsOf } from './totals';
+import { topDonors } from './top-donors';
+import { rebuildTotals, recomputeDonorTotals, recomputeTotals, storedDonorTotals, storedTotals, totalsOf } from './totals';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -26,6 +27,7 @@ async function expectStoredEqualsRecomputed() {
   const stored = await storedTotals(t.db);
   const fresh = await recomputeTotals(t.db);
   expect(Object.fromEntries(stored)).toEqual(Object.fromEntries(fresh));
+  expect(Object.fromEntries(await storedDonorTotals(t.db))).toEqual(Object.fromEntries(await recomputeDonorTotals(t.db)));
 }
 
 async function summary(path: string) {
@@ -144,15 +146,22 @@ describe(`running totals (${engineName})`, () => {
     expect(listed.summary).toEqual({ total_donations: 8_000, donation_count: 5 });
     await expectStoredEqualsRecomputed();
     void direct;
+
+    // The top donors come from the per-donor totals: the donor's counted gifts to the appeal.
+    expect(await topDonors(t.db, { appealId: appeal.id })).toEqual([{ donor: 'Test U.', count: 5, total: 8_000 }]);
+    expect(await topDonors(t.db, { appealId: otherAppeal.id })).toEqual([{ donor: 'Test U.', count: 1, total: 4_500 }]);
   });
 
   it('match the recomputation after the seed, and rebuildTotals restores them from the gifts', { timeout: 60_000 }, async () => {
     await seed(t.db);
     await expectStoredEqualsRecomputed();
     const before = await storedTotals(t.db);
+    const donorsBefore = await storedDonorTotals(t.db);
     expect(before.size).toBeGreaterThan(10);
     await t.db.update(campaignTotals).set({ raisedPence: 1, giftCount: 0, giftAidPence: 0 });
+    await t.db.delete(donorTotals);
     await rebuildTotals(t.db);
     expect(Object.fromEntries(await storedTotals(t.db))).toEqual(Object.fromEntries(before));
+    expect(Object.fromEntries(await storedDonorTotals(t.db))).toEqual(Object.fromEntries(donorsBefore));
   });
 });

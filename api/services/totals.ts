@@ -1,7 +1,7 @@
 import { eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { chunks } from '../../db/chunks';
-import { campaigns, campaignTotals } from '../../db/schema';
+import { campaigns, campaignTotals, donorTotals } from '../../db/schema';
 
 /**
  * The one place that reads what a campaign or appeal has raised (docs/decisions/016).
@@ -83,7 +83,43 @@ export async function rebuildTotals(db: Db): Promise<void> {
   await db.batch([
     db.delete(campaignTotals),
     db.insert(campaignTotals).select(sql`select target, raised, count, gift_aid from (${RECOMPUTE})`),
+    db.delete(donorTotals),
+    db.insert(donorTotals).select(sql`select target, donor_id, raised, count from (${RECOMPUTE_BY_DONOR})`),
   ]);
+}
+
+/** Per-target, per-donor sums (the top donors' source). */
+const RECOMPUTE_BY_DONOR = sql`
+    select target, donor_id, sum(net) as raised, sum(status = 'succeeded') as count
+    from (
+      select campaign_id as target, donor_id, amount - refunded_amount as net, status from donations
+        where status in ('succeeded', 'refunded')
+      union all
+      select appeal_id, donor_id, amount - refunded_amount, status from donations
+        where appeal_id is not null and status in ('succeeded', 'refunded')
+    )
+    group by target, donor_id`;
+
+export type DonorTotals = { raised: number; count: number };
+
+/** Per-donor totals summed from every donation, keyed "target|donor" (non-zero ones only). */
+export async function recomputeDonorTotals(db: Db): Promise<Map<string, DonorTotals>> {
+  const rows = await db.all<{ target: string; donor_id: string; raised: number; count: number }>(RECOMPUTE_BY_DONOR);
+  return new Map(
+    rows
+      .filter((r) => Number(r.raised) !== 0 || Number(r.count) !== 0)
+      .map((r) => [`${r.target}|${r.donor_id}`, { raised: Number(r.raised), count: Number(r.count) }]),
+  );
+}
+
+/** Stored per-donor totals keyed "target|donor" (non-zero ones only). */
+export async function storedDonorTotals(db: Db): Promise<Map<string, DonorTotals>> {
+  const rows = await db.select().from(donorTotals);
+  return new Map(
+    rows
+      .filter((r) => r.raisedPence !== 0 || r.giftCount !== 0)
+      .map((r) => [`${r.targetId}|${r.donorId}`, { raised: r.raisedPence, count: r.giftCount }]),
+  );
 }
 
 /**

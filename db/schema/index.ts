@@ -1,5 +1,6 @@
 export * from './campaigns';
 export * from './donations';
+export * from './gift-aid';
 export * from './organizations';
 export * from './outbox';
 export * from './users';

@@ -1,5 +1,6 @@
-import { integer, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+import { index, integer, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core';
 import { campaigns } from './campaigns';
+import { users } from './users';
 
 /**
  * Running totals of one campaign or appeal (docs/decisions/016). Maintained by SQLite triggers on
@@ -19,3 +20,22 @@ export const campaignTotals = sqliteTable('campaign_totals', {
   /** 25% of the net amount of counted gifts that declared Gift Aid, floored per gift (issue 8 refines). */
   giftAidPence: integer('gift_aid_pence').notNull().default(0),
 });
+
+/**
+ * Running totals per donor of one campaign or appeal, for the top donors list; kept by the same
+ * triggers. A donor whose gifts no longer count keeps a row with gift_count 0 (readers skip it).
+ */
+export const donorTotals = sqliteTable(
+  'donor_totals',
+  {
+    targetId: text('target_id')
+      .notNull()
+      .references(() => campaigns.id, { onDelete: 'cascade' }),
+    donorId: text('donor_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    raisedPence: integer('raised_pence').notNull().default(0),
+    giftCount: integer('gift_count').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.targetId, t.donorId] }), index('donor_totals_rank_idx').on(t.targetId, t.raisedPence, t.giftCount)],
+);

@@ -10,6 +10,7 @@ import { CampaignEditorScreen } from './screens/CampaignEditorScreen';
 import { CampaignList } from './screens/CampaignList';
 import { MyDonations } from './screens/MyDonations';
 import { Overview } from './screens/Overview';
+import { GiftAidScreen } from './screens/gift-aid/GiftAidScreen';
 import { Communication, CommunicationDetail } from './screens/mock/Communication';
 import { Contact } from './screens/mock/Contact';
 import { DonationHistory } from './screens/mock/DonationHistory';
@@ -23,6 +24,7 @@ import { $dashUser } from './session';
 
 const TITLES: Partial<Record<Route['name'], string>> = {
   overview: 'Overview',
+  'gift-aid': 'Gift Aid',
   'my-donations': 'My Donations',
   settings: 'Settings',
   'donate-history': 'All Donation History',
@@ -42,6 +44,8 @@ function screenFor(route: Route, orgId: string | undefined) {
   switch (route.name) {
     case 'overview':
       return <Overview />;
+    case 'gift-aid':
+      return <GiftAidScreen />;
     case 'list':
       return <AdminList key={route.resource} resource={route.resource} />;
     case 'my-donations':

@@ -1,6 +1,6 @@
 import { useStore } from '@nanostores/react';
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
-import { isApiError } from '../../lib/api-client';
+import { isApiError } from '../../lib/api';
 import { $loginOpen, closeLogin, requestCode, verifyCode } from '../../stores/auth';
 
 import { EMAIL_PATTERN, LOGIN_CODE_LENGTH as CODE_LENGTH } from '../../../domain';

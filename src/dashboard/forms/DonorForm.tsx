@@ -8,6 +8,7 @@ import { goBack, navigate } from '../router';
 import { $dashToken, refreshUser } from '../session';
 import { donorSchema } from '../tables/donors/data/schema';
 import { Spinner, TextInput } from '../ui/primitives';
+import { MyGiftAid } from '../screens/gift-aid/MyGiftAid';
 import { AddressGroup, EMPTY_ADDRESS, FormShell, ImageField, PhoneInput, toAddressValue, type AddressValue } from './form-parts';
 import { NotificationSettings } from './NotificationSettings';
 
@@ -71,6 +72,7 @@ export function DonorForm({ id }: { id?: string }) {
   };
 
   return (
+    <>
     <FormShell
       title={isMe ? 'My Info' : isEdit ? 'Edit Donor' : 'Add Donor'}
       onSubmit={save}
@@ -99,5 +101,7 @@ export function DonorForm({ id }: { id?: string }) {
       <AddressGroup value={values.address} onChange={set('address')} />
       {isMe ? <NotificationSettings /> : null}
     </FormShell>
+    {isMe ? <MyGiftAid /> : null}
+    </>
   );
 }

@@ -9,6 +9,7 @@ import { $dashUser, isAdmin } from '../session';
 import { Icon } from '../ui/icons';
 import { Alert, Spinner } from '../ui/primitives';
 import { CampaignCard } from './CampaignCardGrid';
+import { GiftAidOverview } from './gift-aid/GiftAidOverview';
 
 // The charts (and recharts) load only for staff, in their own chunk.
 const InsightCharts = lazy(() => import('../insight/InsightCharts'));
@@ -55,6 +56,7 @@ export function Overview() {
         </dl>
       )}
 
+      {user?.type === 'admin' || user?.type === 'org_admin' ? <GiftAidOverview /> : null}
       {isAdmin(user) ? (
         <>
           <h2 className="dash-h2">How giving is going</h2>

@@ -3,6 +3,7 @@ import { latestMessages, type PublicMessage } from '../../../api/services/suppor
 import { topDonors, type TopDonor } from '../../../api/services/top-donors';
 import type { Db } from '../../../db/client';
 import { parseId } from '../../../db/ids';
+import { receivingCharityName } from './charity';
 
 export type DetailData = {
   item: CampaignDto;
@@ -13,6 +14,8 @@ export type DetailData = {
   donors: TopDonor[];
   /** Latest messages of support (appeals only; empty for a campaign). */
   messages: PublicMessage[];
+  /** Legal name of the receiving charity (the Gift Aid declaration names it). */
+  charityName: string;
 };
 
 const RELATED_LIMIT = 9;
@@ -31,11 +34,12 @@ export async function loadDetail(
   if (!item || item.kind !== kind) return null;
   if (campaignId !== undefined && parseId(campaignId) !== item.campaign_id) return null;
   if (kind === 'campaign') {
-    const [related, donors] = await Promise.all([
+    const [related, donors, charityName] = await Promise.all([
       listCampaigns(db, { kind: 'appeal', parentId: item._id, viewer: null, limit: RELATED_LIMIT }),
       topDonors(db, { campaignId: item._id }),
+      receivingCharityName(db, item.organization_id),
     ]);
-    return { item, parent: null, related, donors, messages: [] };
+    return { item, parent: null, related, donors, charityName, messages: [] };
   }
   const [parent, related, donors, messages] = await Promise.all([
     getCampaign(db, item.campaign_id!, null),
@@ -45,5 +49,5 @@ export async function loadDetail(
   ]);
   // An approved appeal under a campaign that is no longer public is not public either.
   if (!parent) return null;
-  return { item, parent, related, donors, messages };
+  return { item, parent, related, donors, messages, charityName: await receivingCharityName(db, parent.organization_id) };
 }

@@ -1,0 +1,42 @@
+import type Stripe from 'stripe';
+import { markEventApplied, type Statement } from '../../services/donations-record';
+import { donationIdOfEvent, notifyAfterGift } from '../../services/notifications/fundraiser';
+import { chargeRefunded } from './charge-refunded';
+import { invoicePaid } from './invoice-paid';
+import { invoicePaymentFailed } from './invoice-payment-failed';
+import { paymentIntentPaymentFailed } from './payment-intent-payment-failed';
+import { paymentIntentSucceeded } from './payment-intent-succeeded';
+import type { EventHandler, WebhookContext } from './types';
+
+/** The events we act on; every other type is acknowledged with 200 so Stripe stops sending it. */
+export const STRIPE_EVENT_HANDLERS: Record<string, EventHandler> = {
+  'payment_intent.succeeded': paymentIntentSucceeded,
+  'payment_intent.payment_failed': paymentIntentPaymentFailed,
+  'invoice.paid': invoicePaid,
+  'invoice.payment_failed': invoicePaymentFailed,
+  'charge.refunded': chargeRefunded,
+};
+
+export type EventOutcome = 'recorded' | 'duplicate' | 'ignored';
+
+/**
+ * Applies one verified event exactly once: its writes and the event id go in one batch, and each
+ * write is guarded by "event id not stored yet", so a replay or a concurrent copy changes nothing.
+ * Demo confirmations call this too (api/services/checkout.ts), so both paths record gifts identically.
+ */
+export async function applyStripeEvent(ctx: WebhookContext, event: Stripe.Event): Promise<EventOutcome> {
+  const handler = STRIPE_EVENT_HANDLERS[event.type];
+  if (!handler) return 'ignored';
+  const seen = await ctx.db.query.webhookEvents.findFirst({ where: (t, { eq }) => eq(t.id, event.id) });
+  if (seen) return 'duplicate';
+  const writes = await handler(ctx, event);
+  if (writes === 'ignore') return 'ignored';
+  const statements: Statement[] = [...writes, markEventApplied(ctx.db, event.id, event.type)];
+  await ctx.db.batch(statements as [Statement, ...Statement[]]);
+  if (ctx.mailer) {
+    // A paid gift to an appeal may email its fundraiser (batched; never fails the event).
+    const donationId = await donationIdOfEvent(ctx.db, event).catch(() => null);
+    if (donationId) await notifyAfterGift(ctx.db, ctx.mailer, donationId, { origin: ctx.origin });
+  }
+  return 'recorded';
+}
