@@ -9,6 +9,8 @@ import {
   createUser,
 } from '../../../tests/factories';
 import { engineName, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
+import type { AuthUser } from '../../lib/types';
+import { adminDonationsWhere, donationRows, donationRowsAfter, type DonationCursor } from '../../services/donations-admin';
 
 type Row = { _id: string; amount: number; donor: { label: string }; campaign: { label: string } };
 
@@ -91,6 +93,29 @@ describe(`admin lists: server-side search, sort and filters (${engineName})`, ()
     expect((orgs.rows as unknown as { name: string }[]).map((o) => o.name)).toEqual(['Homes 100% Safe']);
     const byName = await list('/api/organizations?sort=name&order=desc');
     expect((byName.rows as unknown as { name: string }[]).map((o) => o.name)).toEqual(['Wells for Hope', 'Homes 100% Safe']);
+  });
+
+  it('pages exports by keyset in exactly the list order, ties included', async () => {
+    const viewer: AuthUser = { id: 'x', email: 'x@x', firstName: '', lastName: '', type: 'admin', avatar: null, orgIds: [], sessionId: 's' };
+    // Two more gifts that tie with p1 on amount and date.
+    const priya = (await t.request(`/api/donations/${ids.p1}`, { token: adminToken }).then((r) => r.json())) as { donor: { value: string } };
+    for (let i = 0; i < 2; i++) {
+      await t.request('/api/donations', { method: 'POST', token: adminToken, json: { donor: priya.donor.value, amount: 1_000, date: '2026-03-10', campaign: campaignA, appeal: appealA } });
+    }
+    for (const filters of [{}, { sort: 'amount' as const, order: 'asc' as const }, { sort: 'donor' as const }, { sort: 'campaign' as const, order: 'desc' as const }, { sort: 'status' as const }]) {
+      const where = adminDonationsWhere(viewer, filters);
+      const expected = (await donationRows(t.db, where, filters, { limit: 100, offset: 0 })).map((r) => r.row.id);
+      const seen: string[] = [];
+      let cursor: DonationCursor | null = null;
+      for (let i = 0; i < 20; i++) {
+        const page = await donationRowsAfter(t.db, where, filters, cursor, 2);
+        seen.push(...page.rows.map((r) => r.row.id));
+        cursor = page.cursor;
+        if (page.rows.length < 2) break;
+      }
+      expect(seen, JSON.stringify(filters)).toEqual(expected);
+      expect(new Set(seen).size).toBe(expected.length);
+    }
   });
 
   it.each([

@@ -6,7 +6,7 @@ import { createRouter } from '../../lib/create-app';
 import type { AppEnv } from '../../lib/types';
 import { bearerAuth, defineRoute, errorResponses } from '../../lib/openapi';
 import { requireUser, signedIn, staffOnly } from '../../lib/policy';
-import { adminDonationsWhere, donationRows, type DonationRow } from '../../services/donations-admin';
+import { adminDonationsWhere, type DonationCursor, donationRowsAfter, type DonationRow } from '../../services/donations-admin';
 import { csvStream, raw, type Cell } from '../../services/insight/csv';
 import { donationFilterShape, donationFilters, donorFilters, organizationFilters } from '../../services/insight/list-filters';
 import { staffScope } from '../../services/insight/scope';
@@ -52,6 +52,9 @@ const organizationsRoute = defineRoute({
 });
 
 const pounds = (pence: number) => raw(penceToDecimal(pence));
+
+/** Rows per database read while streaming: few reads (each may sort the filtered set), bounded memory. */
+const EXPORT_PAGE = 2000;
 
 const DONATION_HEADER = [
   'Date', 'Amount (GBP)', 'Refunded (GBP)', 'Net (GBP)', 'Gift Aid', 'Type', 'Status', 'Source',
@@ -104,7 +107,17 @@ export const exportsRouter = createRouter()
     // The OpenAPI schema documents the fields; the shared schema adds the cross-field range checks.
     const filters = donationFilters.parse(c.req.query());
     const where = adminDonationsWhere(viewer, filters);
-    const stream = csvStream(DONATION_HEADER, (offset, limit) => donationRows(c.var.db, where, filters, { offset, limit }), donationCells);
+    let cursor: DonationCursor | null = null;
+    const stream = csvStream(
+      DONATION_HEADER,
+      async (_offset, limit) => {
+        const page = await donationRowsAfter(c.var.db, where, filters, cursor, limit);
+        cursor = page.cursor;
+        return page.rows;
+      },
+      donationCells,
+      EXPORT_PAGE,
+    );
     return csv(c, 'donations', stream) as never;
   })
   .openapi(donorsRoute, async (c) => {
@@ -115,6 +128,7 @@ export const exportsRouter = createRouter()
       DONOR_HEADER,
       async (offset, limit) => (await donorRows(c.var.db, viewer, { ...filters, offset, limit, count: false })).rows,
       donorCells,
+      EXPORT_PAGE,
     );
     return csv(c, 'donors', stream) as never;
   })
@@ -128,6 +142,7 @@ export const exportsRouter = createRouter()
       (o): Cell[] => [
         o.name, o.legalName, o.charityNumber, o.regulator, o.hmrcReference, o.email, o.phone, o.address, o.city, o.province, o.postalCode, o.country, formatUkDate(o.createdAt),
       ],
+      EXPORT_PAGE,
     );
     return csv(c, 'organizations', stream) as never;
   });

@@ -101,21 +101,30 @@ export async function newVsReturning(db: Db, scope: OrgScope, now = new Date()):
   const months = lastMonths(now, CHART_MONTHS);
   const since = londonStart(months[0]);
   const { from, where } = fromDonations(scope);
-  const month = (column: SQL) => monthExpr(column, since, now);
+  const condition = orgCondition(scope, sql`c2.organization_id`);
+  // A donor who gave in month m is new when their first gift ever (in scope) is on or after m's start.
+  const monthStart = sql`case x.m ${sql.join(
+    months.map((m) => sql`when ${sql.raw(`'${m}'`)} then ${sql.raw(String(londonStart(m).getTime()))}`),
+    sql` `,
+  )} end`;
+  // One row per donor and month, then each donor's first gift through donations_donor_idx (donor_id, date);
+  // the unary + keeps the planner off the status-led insight index, which would scan every paid gift per donor.
+  const firstGift = condition
+    ? sql`(select min(d2.date) from donations d2 join campaigns c2 on c2.id = d2.campaign_id
+        where d2.donor_id = g.donor_id and +d2.status = 'succeeded' and ${condition})`
+    : sql`(select min(d2.date) from donations d2 where d2.donor_id = g.donor_id and +d2.status = 'succeeded')`;
   const rows = await db.all<{ m: string; fresh: number; again: number }>(sql`
-    with firsts as (
-      select d.donor_id as donor_id, min(d.date) as first_date from ${from}
-      where d.status = 'succeeded' and d.date <= ${now.getTime()} and ${where} group by d.donor_id
-    ),
-    gifts as (
-      select d.donor_id as donor_id, ${month(sql`d.date`)} as m from ${from}
-      where d.status = 'succeeded' and d.date >= ${since.getTime()} and d.date <= ${now.getTime()} and ${where}
-    )
-    select g.m as m,
-      count(distinct case when ${month(sql`f.first_date`)} = g.m then g.donor_id end) as fresh,
-      count(distinct case when ${month(sql`f.first_date`)} < g.m then g.donor_id end) as again
-    from gifts g join firsts f on f.donor_id = g.donor_id
-    group by g.m`);
+    select x.m as m,
+      sum(case when x.first_date >= ${monthStart} then 1 else 0 end) as fresh,
+      sum(case when x.first_date < ${monthStart} then 1 else 0 end) as again
+    from (
+      select g.m as m, ${firstGift} as first_date
+      from (
+        select distinct d.donor_id as donor_id, ${monthExpr(sql`d.date`, since, now)} as m from ${from}
+        where d.status = 'succeeded' and d.date >= ${since.getTime()} and d.date <= ${now.getTime()} and ${where}
+      ) g
+    ) x
+    group by x.m`);
   const byMonth = new Map(rows.map((r) => [r.m, r]));
   return months.map((m) => ({ month: m, new_donors: num(byMonth.get(m)?.fresh), returning_donors: num(byMonth.get(m)?.again) }));
 }
