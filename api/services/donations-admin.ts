@@ -172,8 +172,13 @@ export async function donationRowsAfter(
   const rowid = sql`${donations}.rowid`;
   let after: SQL | undefined;
   if (cursor) {
-    const beyond = ascending ? sql`${key} > ${cursor.key}` : sql`${key} < ${cursor.key}`;
-    after = sql`(${beyond} or (${key} = ${cursor.key} and (${donations.date} < ${cursor.date} or (${donations.date} = ${cursor.date} and ${rowid} < ${cursor.rowid}))))`;
+    // Written as a range plus a filter (not one OR), so the index on the sort key can seek to the cursor.
+    if (filters.sort === undefined || filters.sort === 'date') {
+      after = sql`${donations.date} <= ${cursor.date} and (${donations.date} < ${cursor.date} or ${rowid} < ${cursor.rowid})`;
+    } else {
+      const range = ascending ? sql`${key} >= ${cursor.key}` : sql`${key} <= ${cursor.key}`;
+      after = sql`${range} and (${key} <> ${cursor.key} or ${donations.date} < ${cursor.date} or (${donations.date} = ${cursor.date} and ${rowid} < ${cursor.rowid}))`;
+    }
   }
   const rows = await db
     .select({ ...donationColumns, sortKey: sql<string | number>`${key}`, rid: sql<number>`${rowid}` })
@@ -182,7 +187,7 @@ export async function donationRowsAfter(
     .innerJoin(campaign, eq(campaign.id, donations.campaignId))
     .leftJoin(appeal, eq(appeal.id, donations.appealId))
     .where(and(where, after))
-    .orderBy(ascending ? sql`${key} asc` : sql`${key} desc`, desc(donations.date), sql`${rowid} desc`)
+    .orderBy(...donationOrder(filters))
     .limit(limit);
   const last = rows.at(-1);
   return { rows, cursor: last ? { key: last.sortKey, date: last.row.date.getTime(), rowid: Number(last.rid) } : null };
