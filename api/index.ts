@@ -15,6 +15,8 @@ import { exportsRouter } from './routes/exports/exports.index';
 import { notificationsRouter } from './routes/notifications/notifications.index';
 import { messagesRouter } from './routes/messages/messages.index';
 import { imagesRouter } from './routes/images/images.index';
+import { monthlyGiftsRouter } from './routes/monthly-gifts/monthly-gifts.index';
+import { meRouter } from './routes/me/me.index';
 import { stripeRouter } from './routes/stripe/stripe.index';
 import { templateCausesRouter } from './routes/template-causes/template-causes.index';
 import { stripeWebhookRouter } from './webhooks/stripe';
@@ -38,6 +40,8 @@ export function createApp(deps: AppDeps = {}) {
     .route('/', authRouter)
     .route('/', devRouter)
     .route('/', stripeRouter)
+    .route('/', monthlyGiftsRouter)
+    .route('/', meRouter)
     .route('/', giftAidRouter)
     .route('/', stripeWebhookRouter);
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', { type: 'http', scheme: 'bearer' });

@@ -357,7 +357,7 @@ export async function seed(db: Db, now = new Date(), options: SeedOptions = {}):
       createdAt: date,
     });
   }
-  for (const rows of chunk(declarations, 10)) await db.insert(giftAidDeclarations).values(rows).onConflictDoNothing();
+  for (const rows of chunk(declarations, 5)) await db.insert(giftAidDeclarations).values(rows).onConflictDoNothing();
   for (const rows of chunk(donationRows, 4)) await db.insert(donations).values(rows).onConflictDoNothing();
 
   for (let copy = 1; copy < scale; copy++) {

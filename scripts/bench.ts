@@ -20,7 +20,8 @@
  * Options: --duration S (seconds per route, default 5), --scale N (default 100; 1 skips the scaled
  * run), --no-lighthouse, --out FILE (default bench-results.json), --dist DIR (a build other than
  * dist/, e.g. an older commit's, to compare), --label TEXT (stored in the JSON).
- * Env: BENCH_PORT (default 4398), CHROMIUM_PATH (default /usr/bin/chromium).
+ * Env: BENCH_PORT (default 4398; the bench also uses BENCH_PORT + 1 and, for the inspectors, + 4 and + 5),
+ * CHROMIUM_PATH (default /usr/bin/chromium).
  * The whole run stops itself after BENCH_DEADLINE_S seconds (default 900).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -109,7 +110,8 @@ function run(command: string, argv: string[]) {
 
 /** wrangler dev on the built worker, in its own process group so the whole tree stops with it. */
 function serve(persistTo: string, listen: number): ChildProcess {
-  const argv = ['dev', '--config', join(args.dist, 'server/wrangler.json'), '--port', String(listen), '--ip', '127.0.0.1'];
+  // Two wrangler dev servers at once need their own inspector ports (the default 9229 is shared).
+  const argv = ['dev', '--config', join(args.dist, 'server/wrangler.json'), '--port', String(listen), '--inspector-port', String(listen + 4), '--ip', '127.0.0.1'];
   argv.push('--persist-to', persistTo, '--show-interactive-dev-session=false', '--var', 'APP_ENV:development', '--log-level', 'warn');
   const child = spawn('wrangler', argv, { stdio: ['ignore', 'ignore', 'inherit'], detached: true, env: { ...process.env, CI: 'true' } });
   children.add(child);
@@ -240,7 +242,7 @@ async function load(path: string, options: { rate?: number } = {}): Promise<Load
     ...(options.rate ? { overallRate: options.rate } : {}),
   });
   return {
-    rps: Math.round(result.requests.average),
+    rps: Math.round(result.requests.average * 10) / 10,
     p50: result.latency.p50,
     p99: result.latency.p99,
     requests: result.requests.total,

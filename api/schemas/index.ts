@@ -30,7 +30,17 @@ export const AddressSchema = z
   .openapi('Address');
 
 export const StoredImageSchema = z
-  .object({ Key: z.string(), name: z.string(), size: z.number().int(), type: z.string(), url: z.string() })
+  .object({
+    Key: z.string(),
+    name: z.string(),
+    size: z.number().int(),
+    type: z.string(),
+    url: z.string(),
+    variants: z
+      .array(z.number().int())
+      .optional()
+      .openapi({ description: 'Widths of the WebP copies served at `<url>@<width>.webp` (responsive images)' }),
+  })
   .openapi('CampaignImage');
 
 export const CampaignSchema = z
@@ -80,6 +90,7 @@ export const DonationSchema = z
     type: donationRow.type,
     gift_aid: z.boolean(),
     source: donationRow.source,
+    subscription_id: z.string().nullable().openapi({ description: 'The monthly gift this payment belongs to' }),
     donor: OptionSchema,
     campaign: OptionSchema,
     appeal: OptionSchema.nullable(),
@@ -116,6 +127,12 @@ export const DonorSchema = z
     type: userRow.type,
     address: AddressSchema,
     org_ids: z.array(z.string()),
+    /** Set once the donor's account was erased (issue 9): name and contact details are blank. */
+    erased_at: z.string().nullable(),
+    /** The donor's latest request to delete their account and its outcome, for admins. */
+    erasure: z
+      .object({ outcome: z.enum(['pending', 'completed', 'expired', 'failed']), requested_at: z.string(), completed_at: z.string().nullable(), detail: z.string().nullable() })
+      .nullable(),
   })
   .openapi('Donor');
 

@@ -99,10 +99,11 @@ export type ListOptions = {
   excludeId?: string;
 };
 
-export async function listCampaigns(db: Db, options: ListOptions): Promise<CampaignDto[]> {
+/** The query behind listCampaigns, for callers that send it in one db.batch with others. */
+export function listCampaignsQuery(db: Db, options: ListOptions) {
   const conditions = listConditions(options);
   const limit = Math.min(Math.max(options.limit ?? DEFAULT_PAGE_SIZE, 1), MAX_PAGE_SIZE);
-  const rows = await db
+  return db
     .select(campaignColumns)
     .from(campaigns)
     .leftJoin(creator, eq(creator.id, campaigns.createdBy))
@@ -112,7 +113,10 @@ export async function listCampaigns(db: Db, options: ListOptions): Promise<Campa
     .orderBy(desc(campaigns.createdAt), asc(campaigns.id))
     .limit(limit)
     .offset(Math.max(options.offset ?? 0, 0));
-  return rows.map(toCampaignDto);
+}
+
+export async function listCampaigns(db: Db, options: ListOptions): Promise<CampaignDto[]> {
+  return (await listCampaignsQuery(db, options)).map(toCampaignDto);
 }
 
 function listConditions(options: Omit<ListOptions, 'limit' | 'offset'>): (SQL | undefined)[] {
@@ -162,14 +166,32 @@ export async function loadCampaignDto(db: Db, id: string): Promise<CampaignDto |
 export async function getCampaign(db: Db, idOrShort: string, viewer: AuthUser | null): Promise<CampaignDto | null> {
   const id = parseId(idOrShort);
   if (!id) return null;
-  const [row] = await db
-    .select({ ...campaignColumns, parentStatus: parent.status, parentOrganizationId: parent.organizationId })
+  const [row] = await campaignByIdQuery(db, id);
+  return visibleCampaignDto(row, viewer);
+}
+
+/** The query behind getCampaign (by UUID), for callers that batch it with others. */
+export function campaignByIdQuery(db: Db, id: string) {
+  return db
+    // Named apart from the item's own status and organization_id: D1's batch maps columns by name.
+    .select({
+      ...campaignColumns,
+      parentStatus: sql<CampaignStatus | null>`${parent.status}`.as('parent_status'),
+      parentOrganizationId: sql<string | null>`${parent.organizationId}`.as('parent_organization_id'),
+    })
     .from(campaigns)
     .leftJoin(creator, eq(creator.id, campaigns.createdBy))
     .leftJoin(campaignTotals, totalsJoin)
     .leftJoin(parent, eq(parent.id, campaigns.campaignId))
     .where(eq(campaigns.id, id))
     .limit(1);
+}
+
+/** A campaignByIdQuery row as the viewer may see it, or null. */
+export function visibleCampaignDto(
+  row: (CampaignRow & { parentStatus: CampaignStatus | null; parentOrganizationId: string | null }) | undefined,
+  viewer: AuthUser | null,
+): CampaignDto | null {
   if (!row) return null;
   if (!canView(row.row, viewer)) return null;
   // An appeal of a draft or deleted campaign is hidden with it.

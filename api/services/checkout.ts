@@ -8,23 +8,23 @@ import type { AppConfig } from '../lib/config';
 import { badRequest, HttpError, notFound } from '../lib/errors';
 import type { AuthUser } from '../lib/types';
 import { applyStripeEvent } from '../webhooks/stripe/apply';
+import { checkWording, recordConsent } from './consent';
+import type { MailContext } from './mail/facts';
 import { charityForOrganization } from './charity';
 import {
-  createGiftAidDeclaration,
   type Donor,
   findDonorById,
   findLocalPrice,
   findOrCreateDonor,
   insertPendingDonation,
-  parseGiftAid,
   type PendingDonation,
   resolveDonationTarget,
   saveStripeCustomerId,
   toMetadata,
 } from './donations';
 import { findDonationByPaymentIntent } from './donations-record';
-import { createMailer } from './mailer';
 import { saveSupportChoices, supportMessageShape } from './support-messages';
+import { createCheckoutDeclaration, prepareCheckoutGiftAid } from './gift-aid/checkout';
 import { CHECKOUT_LIMITS, enforceRateLimits } from './rate-limit';
 import { createStripe, intentIdFromClientSecret } from './stripe';
 import { DEMO_DECLINE_MESSAGE, demoClientSecret, demoFailureEvent, demoSuccessEvent, newDemoId, verifyDemoClientSecret } from './stripe-demo';
@@ -49,15 +49,22 @@ export const clientSecretBody = z
     campaign_id: z.string({ error: 'campaign_id: required' }).trim().min(1, 'campaign_id: required').max(64),
     appeal_id: z.string().trim().max(64).nullable().optional(),
     giftAid: z.boolean({ error: 'giftAid: must be true or false' }).optional(),
+    // HMRC's schedule fields; their limits are checked by the one domain rule (prepareCheckoutGiftAid).
     gift_aid: z
       .object({
-        full_name: z.string().trim().min(2, 'gift_aid.full_name: enter your full name').max(200),
-        home_address: z.string().trim().min(5, 'gift_aid.home_address: enter your home address').max(500),
-        postcode: z.string().trim().min(5, 'gift_aid.postcode: enter a UK postcode, for example SW1A 1AA').max(16),
+        title: z.string({ error: 'gift_aid.title: must be text' }).max(100, 'gift_aid.title: at most 4 characters').nullish(),
+        first_name: z.string({ error: 'gift_aid.first_name: enter your first name' }).max(200, 'gift_aid.first_name: at most 35 characters'),
+        last_name: z.string({ error: 'gift_aid.last_name: enter your last name' }).max(200, 'gift_aid.last_name: at most 35 characters'),
+        house: z.string({ error: 'gift_aid.house: enter your house name or number' }).max(200, 'gift_aid.house: at most 40 characters'),
+        address: z.string({ error: 'gift_aid.address: must be text' }).max(400, 'gift_aid.address: at most 200 characters').nullish(),
+        postcode: z.string({ error: 'gift_aid.postcode: enter a UK postcode, for example SW1A 1AA' }).max(40, 'gift_aid.postcode: enter a UK postcode, for example SW1A 1AA'),
         declaration: z.string().max(2000).optional(),
       })
       .nullable()
       .optional(),
+    /** "Keep me updated by email": its own unticked box, never implied by the gift (issue 9). */
+    marketing_consent: z.boolean({ error: 'marketing_consent: must be true or false' }).optional(),
+    consent_wording: z.string().max(2000).optional(),
     ...supportMessageShape,
   })
   .superRefine((body, ctx) => {
@@ -68,7 +75,7 @@ export const clientSecretBody = z
       ctx.addIssue({ code: 'custom', message: 'Send either amount (one-off) or price (monthly), not both' });
     }
     if (body.giftAid && !body.gift_aid) {
-      ctx.addIssue({ code: 'custom', path: ['gift_aid'], message: 'full name, home address and postcode are needed for Gift Aid' });
+      ctx.addIssue({ code: 'custom', path: ['gift_aid'], message: 'first and last name, house name or number and postcode are needed for Gift Aid' });
     }
   });
 export type CheckoutInput = z.infer<typeof clientSecretBody>;
@@ -150,10 +157,11 @@ export async function startCheckout(ctx: CheckoutCtx, body: CheckoutInput): Prom
     priceId = price.id;
   }
 
-  const giftAid = body.giftAid && body.gift_aid ? parseGiftAid(body.gift_aid) : null;
+  const giftAid = body.giftAid && body.gift_aid ? await prepareCheckoutGiftAid(db, config, target.campaignId, body.gift_aid) : null;
+  if (body.marketing_consent) checkWording(body.consent_wording);
 
   const donor = (ctx.user && (await findDonorById(db, ctx.user.id))) || (await findOrCreateDonor(db, email));
-  const declarationId = giftAid ? await createGiftAidDeclaration(db, donor.id, giftAid) : null;
+  const declarationId = giftAid ? await createCheckoutDeclaration(db, donor.id, giftAid) : null;
   const pending: PendingDonation = {
     id: crypto.randomUUID(),
     amount,
@@ -223,6 +231,7 @@ export async function startCheckout(ctx: CheckoutCtx, body: CheckoutInput): Prom
 
   await insertPendingDonation(db, pending);
   await saveSupportChoices(db, pending.id, pending.target, body);
+  if (body.marketing_consent) await recordConsent(db, { userId: donor.id, email: donor.email, source: 'donation_box' });
   return {
     clientSecret,
     mode: stripe ? 'stripe' : 'demo',
@@ -235,7 +244,7 @@ export async function startCheckout(ctx: CheckoutCtx, body: CheckoutInput): Prom
 export type DemoOutcome = { status: 'succeeded' | 'refunded' | 'pending' | 'failed' | 'abandoned' } | { declined: string };
 
 /** Demo mode only: settles a demo session as Stripe would, through the same event handlers. */
-export async function confirmDemoPayment(ctx: Pick<CheckoutCtx, 'db' | 'config'> & { origin?: string }, body: DemoConfirmInput): Promise<DemoOutcome> {
+export async function confirmDemoPayment(ctx: Pick<CheckoutCtx, 'db' | 'config'> & { mail?: MailContext }, body: DemoConfirmInput): Promise<DemoOutcome> {
   if (ctx.config.stripeSecretKey) throw notFound('Demo payments are off: this server takes real payments through Stripe');
   if (ctx.config.production) throw notFound('Demo payments are off on a production server');
   const intentId = await verifyDemoClientSecret(ctx.config.authSecret, body.clientSecret);
@@ -245,12 +254,10 @@ export async function confirmDemoPayment(ctx: Pick<CheckoutCtx, 'db' | 'config'>
   if (row.status === 'succeeded' || row.status === 'refunded') return { status: row.status };
 
   if (body.card === 'decline') {
-    await applyStripeEvent({ db: ctx.db, stripe: null }, demoFailureEvent(row));
+    await applyStripeEvent({ db: ctx.db, stripe: null, mail: ctx.mail }, demoFailureEvent(row));
     return { declined: DEMO_DECLINE_MESSAGE };
   }
-  // Like the webhook, a recorded gift to an appeal may email its fundraiser.
-  const mailer = createMailer(ctx.db, ctx.config);
-  await applyStripeEvent({ db: ctx.db, stripe: null, mailer, origin: ctx.config.publicOrigin ?? ctx.origin ?? null }, demoSuccessEvent(row));
+  await applyStripeEvent({ db: ctx.db, stripe: null, mail: ctx.mail }, demoSuccessEvent(row));
   const settled = await findDonationByPaymentIntent(ctx.db, intentId);
   return { status: settled?.status ?? 'pending' };
 }

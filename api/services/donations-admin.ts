@@ -26,6 +26,8 @@ export type DonationDto = {
   type: DonationType;
   gift_aid: boolean;
   source: 'card' | 'demo' | 'manual';
+  /** The monthly gift (Stripe Subscription) this payment belongs to. */
+  subscription_id: string | null;
   donor: Option;
   campaign: Option;
   appeal: Option | null;
@@ -74,6 +76,7 @@ function toDonationDto(r: DonationRow): DonationDto {
     type: r.row.type,
     gift_aid: r.row.giftAid,
     source: r.row.source,
+    subscription_id: r.row.subscriptionId,
     donor: { label: name || r.donorEmail, value: r.row.donorId },
     campaign: { label: r.campaignTitle, value: r.row.campaignId },
     appeal: r.row.appealId ? { label: r.appealTitle ?? '', value: r.row.appealId } : null,

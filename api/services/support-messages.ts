@@ -60,8 +60,13 @@ export type PublicMessage = { _id: string; name: string; message: string; amount
 
 /** The latest visible messages on an appeal (or a campaign's own page): paid gifts only, newest first. */
 export async function latestMessages(db: Db, target: { appealId: string } | { campaignId: string }, limit = APPEAL_MESSAGES_LIMIT): Promise<PublicMessage[]> {
+  return (await latestMessagesQuery(db, target, limit)).map(toPublicMessage);
+}
+
+/** The query behind latestMessages, for pages that send it in one db.batch with others. */
+export function latestMessagesQuery(db: Db, target: { appealId: string } | { campaignId: string }, limit = APPEAL_MESSAGES_LIMIT) {
   const where = 'appealId' in target ? eq(supportMessages.appealId, target.appealId) : eq(supportMessages.campaignId, target.campaignId);
-  const rows = await db
+  return db
     .select({
       id: supportMessages.donationId,
       message: supportMessages.message,
@@ -78,13 +83,18 @@ export async function latestMessages(db: Db, target: { appealId: string } | { ca
     .where(and(where, isNull(supportMessages.hiddenAt), isNotNull(supportMessages.message), ne(supportMessages.message, ''), eq(donations.status, 'succeeded')))
     .orderBy(desc(donations.date), sql`support_messages.rowid desc`)
     .limit(Math.min(Math.max(limit, 1), 50));
-  return rows.map((r) => ({
+}
+
+type MessageRow = Awaited<ReturnType<typeof latestMessagesQuery>>[number];
+
+export function toPublicMessage(r: MessageRow): PublicMessage {
+  return {
     _id: r.id,
     name: r.anonymous ? 'Anonymous' : displayName(r.firstName, r.lastName),
     message: r.message ?? '',
     amount: r.hideAmount ? null : Number(r.amount),
-    date: r.date.toISOString(),
-  }));
+    date: new Date(r.date).toISOString(),
+  };
 }
 
 export type StaffMessage = Omit<PublicMessage, 'amount'> & {

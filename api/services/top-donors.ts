@@ -1,6 +1,6 @@
-import { and, asc, desc, eq, gt, gte, inArray, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, gte, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { donations, donorTotals, supportMessages, users } from '../../db/schema';
+import { donorTotals, users } from '../../db/schema';
 
 export const TOP_DONORS_LIMIT = 10;
 
@@ -32,42 +32,33 @@ export async function topDonors(
   target: { campaignId: string } | { appealId: string },
   limit = TOP_DONORS_LIMIT,
 ): Promise<TopDonor[]> {
+  return (await topDonorsQuery(db, target, limit)).map(toTopDonor);
+}
+
+/** The query behind topDonors, for callers that send it in one db.batch with others. */
+export function topDonorsQuery(db: Db, target: { campaignId: string } | { appealId: string }, limit = TOP_DONORS_LIMIT) {
   const targetId = 'campaignId' in target ? target.campaignId : target.appealId;
   const n = Math.min(Math.max(Math.trunc(limit) || 1, 1), TOP_DONORS_LIMIT);
   const nth = sql`coalesce((select raised_pence from donor_totals where target_id = ${targetId} and gift_count > 0
     order by raised_pence desc, gift_count desc limit 1 offset ${n - 1}), 0)`;
-  const rows = await db
+  return db
     .select({
-      donorId: donorTotals.donorId,
       firstName: users.firstName,
       lastName: users.lastName,
       count: donorTotals.giftCount,
       total: donorTotals.raisedPence,
+      // "Give anonymously" on a paid gift to this campaign or appeal hides the name (renewals follow their first gift).
+      anonymous: sql<number>`exists (select 1 from support_messages sm join donations d on d.id = sm.donation_id
+        where d.donor_id = ${donorTotals.donorId} and sm.anonymous = 1 and d.status in ('succeeded', 'refunded')
+        and (sm.campaign_id = ${targetId} or sm.appeal_id = ${targetId}))`,
     })
     .from(donorTotals)
     .innerJoin(users, eq(users.id, donorTotals.donorId))
     .where(and(eq(donorTotals.targetId, targetId), gt(donorTotals.giftCount, 0), gte(donorTotals.raisedPence, nth)))
     .orderBy(desc(donorTotals.raisedPence), desc(donorTotals.giftCount), asc(users.firstName), asc(donorTotals.donorId))
     .limit(n);
-  const anonymous = await anonymousDonors(db, target, rows.map((r) => r.donorId));
-  return rows.map((row) => ({
-    donor: anonymous.has(row.donorId) ? 'Anonymous' : displayName(row.firstName, row.lastName),
-    count: Number(row.count),
-    total: Number(row.total),
-  }));
 }
 
-/**
- * Donors among `donorIds` who ticked "Give anonymously" on a paid gift to this campaign or appeal:
- * their name shows as "Anonymous" (a monthly gift's renewals follow its first gift).
- */
-async function anonymousDonors(db: Db, target: { campaignId: string } | { appealId: string }, donorIds: string[]): Promise<Set<string>> {
-  if (!donorIds.length) return new Set();
-  const where = 'campaignId' in target ? eq(supportMessages.campaignId, target.campaignId) : eq(supportMessages.appealId, target.appealId);
-  const rows = await db
-    .selectDistinct({ donorId: donations.donorId })
-    .from(supportMessages)
-    .innerJoin(donations, eq(donations.id, supportMessages.donationId))
-    .where(and(where, eq(supportMessages.anonymous, true), inArray(donations.status, ['succeeded', 'refunded']), inArray(donations.donorId, donorIds)));
-  return new Set(rows.map((r) => r.donorId));
+export function toTopDonor(row: { firstName: string | null; lastName: string | null; count: number; total: number; anonymous?: number | boolean }): TopDonor {
+  return { donor: Number(row.anonymous ?? 0) ? 'Anonymous' : displayName(row.firstName, row.lastName), count: Number(row.count), total: Number(row.total) };
 }

@@ -6,6 +6,7 @@ import { campaigns, donations, organizationAdmins, users, type UserType } from '
 import { badRequest, forbidden, HttpError, notFound } from '../lib/errors';
 import type { AuthUser } from '../lib/types';
 import { imageUrl } from './campaigns';
+import { type ErasureDto, latestErasures } from './erasure';
 import { type AddressDto, type AddressInput, addressColumnsFrom, likePattern, type Page, toAddressDto } from './organizations';
 
 export type DonorDto = {
@@ -18,6 +19,8 @@ export type DonorDto = {
   type: UserType;
   address: AddressDto;
   org_ids: string[];
+  erased_at: string | null;
+  erasure: ErasureDto | null;
 };
 
 export type DonorInput = {
@@ -34,7 +37,7 @@ const DUPLICATE_EMAIL = 'A donor with this email already exists';
 
 export type UserRow = typeof users.$inferSelect;
 
-function toDonorDto(row: UserRow, orgIds: string[]): DonorDto {
+function toDonorDto(row: UserRow, orgIds: string[], erasure: ErasureDto | null = null): DonorDto {
   return {
     _id: row.id,
     email: row.email,
@@ -45,6 +48,8 @@ function toDonorDto(row: UserRow, orgIds: string[]): DonorDto {
     type: row.type,
     address: toAddressDto(row),
     org_ids: orgIds,
+    erased_at: row.erasedAt?.toISOString() ?? null,
+    erasure,
   };
 }
 
@@ -102,7 +107,8 @@ export async function listUsers(
     db,
     rows.map((r) => r.id),
   );
-  return { items: rows.map((row) => toDonorDto(row, orgIds.get(row.id) ?? [])), total };
+  const erasures = await latestErasures(db, rows.map((r) => r.id));
+  return { items: rows.map((row) => toDonorDto(row, orgIds.get(row.id) ?? [], erasures.get(row.id) ?? null)), total };
 }
 
 /** Donors in the viewer's scope, filtered and sorted on the server (the list and its CSV export). */
@@ -162,7 +168,8 @@ export async function getUser(db: Db, idParam: string, viewer: AuthUser): Promis
 
 async function withOrgIds(db: Db, row: UserRow): Promise<DonorDto> {
   const orgIds = await orgIdsByUser(db, [row.id]);
-  return toDonorDto(row, orgIds.get(row.id) ?? []);
+  const erasures = await latestErasures(db, [row.id]);
+  return toDonorDto(row, orgIds.get(row.id) ?? [], erasures.get(row.id) ?? null);
 }
 
 function isUniqueViolation(error: unknown): boolean {

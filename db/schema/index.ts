@@ -5,4 +5,5 @@ export * from './organizations';
 export * from './outbox';
 export * from './users';
 export * from './insight';
+export * from './lifecycle';
 export * from './totals';

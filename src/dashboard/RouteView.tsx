@@ -9,6 +9,7 @@ import { AdminList } from './screens/AdminList';
 import { CampaignEditorScreen } from './screens/CampaignEditorScreen';
 import { CampaignList } from './screens/CampaignList';
 import { MyDonations } from './screens/MyDonations';
+import { MyPrivacy } from './screens/my-info/MyPrivacy';
 import { Overview } from './screens/Overview';
 import { GiftAidScreen } from './screens/gift-aid/GiftAidScreen';
 import { Communication, CommunicationDetail } from './screens/mock/Communication';
@@ -53,7 +54,14 @@ function screenFor(route: Route, orgId: string | undefined) {
     case 'form': {
       const key = `${route.resource}-${route.id ?? 'add'}`;
       if (route.resource === 'organizations') return <OrganizationForm key={key} id={route.id} />;
-      if (route.resource === 'donors') return <DonorForm key={key} id={route.id} />;
+      if (route.resource === 'donors') {
+        return (
+          <>
+            <DonorForm key={key} id={route.id} />
+            {route.id === 'me' ? <MyPrivacy key="privacy" /> : null}
+          </>
+        );
+      }
       return <DonationForm key={key} id={route.id} />;
     }
     case 'settings':

@@ -74,9 +74,18 @@ test('a signed-in donor starts an appeal from a template cause with an uploaded 
   expect(image.status()).toBe(200);
   expect(image.headers()['content-type']).toBe('image/png');
   expect(image.headers()['cache-control']).toContain('immutable');
+  // The editor made WebP copies of the 1200 px PNG in the browser; they sit beside it in R2.
+  expect(appeal.images[0].variants).toEqual([480, 800]);
+  for (const width of [480, 800]) {
+    const copy = await request.get(`${appeal.images[0].url}@${width}.webp`);
+    expect(copy.status()).toBe(200);
+    expect(copy.headers()['content-type']).toBe('image/webp');
+  }
 
   await page.getByRole('link', { name: 'View your appeal' }).click();
   await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();
+  // The appeal page offers them in the LCP image's srcset.
+  await expect(page.locator('.image-carousel source[type="image/webp"]').first()).toHaveAttribute('srcset', /@480\.webp 480w, .*@800\.webp 800w/);
 });
 
 test('anonymous fundraisers see Login & Continue, and the image limit is enforced', async ({ page }) => {

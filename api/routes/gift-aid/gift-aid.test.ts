@@ -3,7 +3,7 @@ import { eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { toShortId } from '../../../db/ids';
 import { donations, giftAidAdjustments, giftAidClaimedGifts, giftAidClaims, giftAidDeclarations, users } from '../../../db/schema';
-import type { GiftAidDetails } from '../../../domain';
+import { GIFT_AID_DECLARATION, giftAidDeclaration, type GiftAidDetails } from '../../../domain';
 import { fakeId, chargeRefunded, paymentIntentSucceeded, sendEvent, WEBHOOK_SECRET } from '../../../tests/fixtures/stripe/events';
 import aggregatedFixture from '../../../tests/fixtures/gift-aid/schedule-aggregated.csv?raw';
 import scheduleFixture from '../../../tests/fixtures/gift-aid/schedule.csv?raw';
@@ -425,5 +425,18 @@ describe(`Gift Aid API (${engineName})`, () => {
     const claimed = await t.db.select().from(giftAidClaimedGifts).where(eq(giftAidClaimedGifts.claimId, claims[0].id));
     expect(claimed).toHaveLength(6);
     expect(claims[0].giftCount).toBe(6);
+  });
+
+  it("the donation box's declaration names the campaign's charity, and is stored with the HMRC fields", async () => {
+    const base = { email: 'giver@example.com', amount: 1000, campaign_id: campaignB.id, giftAid: true };
+    const fields = { title: 'Dr', first_name: 'Kim', last_name: 'Lowe', house: '22', address: 'Quay Street', postcode: 'bs1 4dj' };
+    const wrong = await t.request('/api/stripe/client_secret', { method: 'POST', json: { ...base, gift_aid: { ...fields, declaration: GIFT_AID_DECLARATION } } });
+    expect(wrong.status).toBe(400);
+    expect(((await wrong.json()) as { message: string }).message).toMatch(/^gift_aid\.declaration:/);
+    const text = giftAidDeclaration('Homes B Trust');
+    const ok = await t.request('/api/stripe/client_secret', { method: 'POST', json: { ...base, gift_aid: { ...fields, declaration: text } } });
+    expect(ok.status).toBe(200);
+    const stored = (await t.db.select().from(giftAidDeclarations).where(eq(giftAidDeclarations.declarationText, text))).find((d) => d.method === 'online');
+    expect(stored).toMatchObject({ organizationId: orgB.id, title: 'Dr', firstName: 'Kim', house: '22', postcode: 'BS1 4DJ', method: 'online' });
   });
 });

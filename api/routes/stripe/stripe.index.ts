@@ -6,6 +6,7 @@ import { DONATION_STATUSES } from '../../../domain';
 import { MonthlyPriceSchema } from '../../schemas';
 import { clientSecretBody, confirmDemoPayment, demoConfirmBody, startCheckout } from '../../services/checkout';
 import { listLocalPrices } from '../../services/donations';
+import { mailContextOf } from '../../services/mail/context';
 import { RateLimitError } from '../../services/rate-limit';
 
 const CheckoutSessionSchema = z
@@ -63,7 +64,7 @@ export const stripeRouter = createRouter()
     }
   })
   .openapi(demoConfirmRoute, async (c) => {
-    const outcome = await confirmDemoPayment({ ...c.var, origin: new URL(c.req.url).origin }, c.req.valid('json'));
+    const outcome = await confirmDemoPayment({ ...c.var, mail: mailContextOf(c) }, c.req.valid('json'));
     if ('declined' in outcome) throw new HttpError(402, outcome.declined);
     return c.json(outcome, 200);
   });

@@ -1,7 +1,10 @@
 import type Stripe from 'stripe';
 import { markEventApplied, type Statement } from '../../services/donations-record';
+import { notifyAfterEvent } from '../../services/mail/notify';
+import { createMailer } from '../../services/mailer';
 import { donationIdOfEvent, notifyAfterGift } from '../../services/notifications/fundraiser';
 import { chargeRefunded } from './charge-refunded';
+import { customerSubscriptionChanged } from './customer-subscription';
 import { invoicePaid } from './invoice-paid';
 import { invoicePaymentFailed } from './invoice-payment-failed';
 import { paymentIntentPaymentFailed } from './payment-intent-payment-failed';
@@ -15,6 +18,9 @@ export const STRIPE_EVENT_HANDLERS: Record<string, EventHandler> = {
   'invoice.paid': invoicePaid,
   'invoice.payment_failed': invoicePaymentFailed,
   'charge.refunded': chargeRefunded,
+  // Monthly gifts a donor controls (issue 9): amount, pause and cancellation as Stripe holds them.
+  'customer.subscription.updated': customerSubscriptionChanged,
+  'customer.subscription.deleted': customerSubscriptionChanged,
 };
 
 export type EventOutcome = 'recorded' | 'duplicate' | 'ignored';
@@ -28,15 +34,28 @@ export async function applyStripeEvent(ctx: WebhookContext, event: Stripe.Event)
   const handler = STRIPE_EVENT_HANDLERS[event.type];
   if (!handler) return 'ignored';
   const seen = await ctx.db.query.webhookEvents.findFirst({ where: (t, { eq }) => eq(t.id, event.id) });
-  if (seen) return 'duplicate';
+  if (seen) {
+    // A retry after a crash between the batch and the mail still sends it; outbox keys stop repeats.
+    await notify(ctx, event);
+    return 'duplicate';
+  }
   const writes = await handler(ctx, event);
   if (writes === 'ignore') return 'ignored';
   const statements: Statement[] = [...writes, markEventApplied(ctx.db, event.id, event.type)];
   await ctx.db.batch(statements as [Statement, ...Statement[]]);
-  if (ctx.mailer) {
-    // A paid gift to an appeal may email its fundraiser (batched; never fails the event).
-    const donationId = await donationIdOfEvent(ctx.db, event).catch(() => null);
-    if (donationId) await notifyAfterGift(ctx.db, ctx.mailer, donationId, { origin: ctx.origin });
-  }
+  await notify(ctx, event);
   return 'recorded';
+}
+
+/** Receipts and notices (issue 9) never fail the webhook: the gift is recorded; a lost email is logged. */
+async function notify(ctx: WebhookContext, event: Stripe.Event) {
+  if (!ctx.mail) return;
+  try {
+    await notifyAfterEvent(ctx.mail, event);
+  } catch (err) {
+    console.error(`[mail] notification for ${event.type} ${event.id} failed:`, err instanceof Error ? err.message : err);
+  }
+  // A paid gift to an appeal may email its fundraiser (issue 12: batched, at most one an hour).
+  const donationId = await donationIdOfEvent(ctx.db, event).catch(() => null);
+  if (donationId) await notifyAfterGift(ctx.db, createMailer(ctx.db, ctx.mail.config), donationId, { origin: ctx.mail.origin });
 }

@@ -4,13 +4,14 @@ import type Stripe from 'stripe';
 import { createRouter, errorBody } from '../../lib/create-app';
 import { badRequest, HttpError } from '../../lib/errors';
 import { defineRoute, errorResponses, jsonContent } from '../../lib/openapi';
-import { createMailer } from '../../services/mailer';
 import { createStripe, verifyStripeEvent } from '../../services/stripe';
+import { mailContextOf } from '../../services/mail/context';
 import { applyStripeEvent } from './apply';
 import type { WebhookContext } from './types';
 
 export { applyStripeEvent, type EventOutcome, STRIPE_EVENT_HANDLERS } from './apply';
 export type { WebhookContext };
+export { mailContextOf };
 
 /** Stripe events (an invoice with many lines) can pass the API's 100 KB default. */
 export const WEBHOOK_BODY_LIMIT = 1024 * 1024;
@@ -26,7 +27,8 @@ const webhookRoute = defineRoute({
   summary: 'Stripe events (signed with STRIPE_WEBHOOK_SECRET)',
   description:
     'The raw body is verified against the Stripe-Signature header before it is parsed, so the body is not validated as JSON here. ' +
-    'Handled: payment_intent.succeeded, payment_intent.payment_failed, invoice.paid, invoice.payment_failed, charge.refunded; others are acknowledged and ignored.',
+    'Handled: payment_intent.succeeded, payment_intent.payment_failed, invoice.paid, invoice.payment_failed, charge.refunded, customer.subscription.updated, customer.subscription.deleted; others are acknowledged and ignored. ' +
+    'Succeeded gifts send one receipt each, refunds a refund notice, failed renewals a card-update email, subscription changes a confirmation.',
   middleware: [
     bodyLimit({ maxSize: WEBHOOK_BODY_LIMIT, onError: (c) => c.json(errorBody(413, 'Webhook payload is too large (limit 1 MB)'), 413) }),
   ],
@@ -49,8 +51,6 @@ export const stripeWebhookRouter = createRouter().openapi(webhookRoute, async (c
   } catch {
     throw badRequest('Stripe signature verification failed (wrong secret, altered body or stale timestamp)');
   }
-  const config = c.var.config;
-  const ctx: WebhookContext = { db: c.var.db, stripe: createStripe(config), mailer: createMailer(c.var.db, config), origin: config.publicOrigin ?? new URL(c.req.url).origin };
-  const outcome = await applyStripeEvent(ctx, event);
+  const outcome = await applyStripeEvent({ db: c.var.db, stripe: createStripe(c.var.config), mail: mailContextOf(c) } satisfies WebhookContext, event);
   return c.json({ received: true as const, outcome }, 200);
 });

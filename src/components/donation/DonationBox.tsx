@@ -1,6 +1,7 @@
 import { useStore } from '@nanostores/react';
 import { EMPTY_SUPPORT, SupportMessageFields, supportBody, supportMessageTooLong, type SupportChoice } from './SupportMessageFields';
 import { lazy, Suspense, useEffect, useId, useMemo, useRef, useState } from 'react';
+import { ConsentField, consentBody, FeesLink } from './ConsentField';
 import {
   DEFAULT_CHARITY_NAME,
   EMAIL_PATTERN,
@@ -71,6 +72,7 @@ export default function DonationBox({ campaignId, appealId, title, charityName =
   const [priceId, setPriceId] = useState('');
   const [giftAid, setGiftAid] = useState(false);
   const [support, setSupport] = useState<SupportChoice>(EMPTY_SUPPORT);
+  const [keepUpdated, setKeepUpdated] = useState(false);
   const [giftAidDetails, setGiftAidDetails] = useState<GiftAidValue>(EMPTY_GIFT_AID);
   const declaration = giftAidDeclaration(charityName);
   const [busy, setBusy] = useState(false);
@@ -126,6 +128,7 @@ export default function DonationBox({ campaignId, appealId, title, charityName =
         ? { gift_aid: { ...giftAidDetails, declaration } }
         : {}),
       ...supportBody(support),
+      ...consentBody(keepUpdated),
     };
     const key = JSON.stringify(body);
     // Going back and pressing Donate again with the same details reuses the open session.
@@ -289,6 +292,7 @@ export default function DonationBox({ campaignId, appealId, title, charityName =
         </div>
 
         <SupportMessageFields value={support} onChange={setSupport} />
+        <ConsentField id={id} checked={keepUpdated} onChange={setKeepUpdated} />
 
         {error && (
           <p className="form-error" role="alert">
@@ -298,6 +302,7 @@ export default function DonationBox({ campaignId, appealId, title, charityName =
         <button type="submit" className="btn btn-primary btn-block" disabled={!canDonate}>
           {busy ? 'Please wait…' : selectedPrice && frequency === 'monthly' ? `Donate ${formatPence(selectedPrice.unit_amount)} monthly` : 'Donate'}
         </button>
+        <FeesLink />
       </form>
     </section>
   );

@@ -41,7 +41,7 @@ const FIELDS: { field: Field; label: string; autoComplete: string; max: number; 
   { field: 'last_name', label: 'Last name', autoComplete: 'family-name', max: GIFT_AID_LIMITS.nameMax },
   { field: 'house', label: 'House name or number', autoComplete: 'address-line1', max: GIFT_AID_LIMITS.houseMax },
   { field: 'address', label: 'Street and town', autoComplete: 'address-line2', max: GIFT_AID_LIMITS.addressMax, optional: true },
-  { field: 'postcode', label: 'Postcode', autoComplete: 'postal-code', max: 10, narrow: true },
+  { field: 'postcode', label: 'Postcode', autoComplete: 'postal-code', max: 10 },
 ];
 
 /**

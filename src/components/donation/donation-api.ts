@@ -16,6 +16,8 @@ export type StartDonation = {
   message?: string;
   anonymous?: boolean;
   hide_amount?: boolean;
+  marketing_consent?: boolean;
+  consent_wording?: string;
 };
 
 export const fetchPrices = async () => valueOrError(await api((o) => client.api.stripe.subscriptions.$get(undefined, o), { token: null }));

@@ -19,7 +19,7 @@ export const DEFAULT_DURATION_DAYS = 20;
 /** A stored image keeps its Key; a new one carries its data URL until saved. */
 export type EditorImage =
   | { Key: string; name: string; size: number; type: string; url: string }
-  | { base64: string; name: string; size: number; type: string };
+  | { base64: string; name: string; size: number; type: string; variants?: { width: number; base64: string }[] };
 
 export type EditorForm = {
   title: string;
@@ -152,7 +152,11 @@ export function formProblems(form: EditorForm): string[] {
   return problems;
 }
 
-const payloadChars = (form: EditorForm) => form.images.reduce((sum, image) => sum + ('base64' in image ? image.base64.length : 0), 0);
+const payloadChars = (form: EditorForm) =>
+  form.images.reduce(
+    (sum, image) => sum + ('base64' in image ? image.base64.length + (image.variants ?? []).reduce((n, v) => n + v.base64.length, 0) : 0),
+    0,
+  );
 
 export function toPayload(form: EditorForm, kind: EditorKind, opts: { canSetStatus: boolean; name: string }) {
   return {
@@ -165,7 +169,7 @@ export function toPayload(form: EditorForm, kind: EditorKind, opts: { canSetStat
     goal: poundsToPence(form.goal) ?? 0,
     images: form.images.map((image) =>
       'base64' in image
-        ? { base64: image.base64, name: image.name, size: image.size, type: image.type }
+        ? { base64: image.base64, name: image.name, size: image.size, type: image.type, ...(image.variants?.length ? { variants: image.variants } : {}) }
         : { Key: image.Key, name: image.name, size: image.size, type: image.type },
     ),
     campaign_id: kind === 'appeal' ? form.campaignId || null : null,
