@@ -69,6 +69,11 @@ test('an admin reads the overview charts and their tables in light and dark them
   expect(await axeViolations(page)).toEqual([]);
   await setTheme(page, 'light');
   expect(await axeViolations(page)).toEqual([]);
+  // Phone width: the charts stack and stay readable.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(weekly.getByRole('table')).toBeVisible();
+  expect(await axeViolations(page)).toEqual([]);
+  if (process.env.SCREENSHOTS) await page.screenshot({ path: 'test-results/insight-390.png', fullPage: true });
 });
 
 test('an admin filters donations, the view survives reload, and the CSV export matches the filter', async ({ page, request }) => {
@@ -123,7 +128,7 @@ test('a donor’s message of support appears on the appeal page, escaped, and an
   await expect(page.locator('astro-island:has(.donation-box)')).not.toHaveAttribute('ssr', /.*/);
   const box = page.locator('.donation-box');
   const message = `Go team! <b>not bold</b> ${Date.now()}`;
-  await box.getByLabel('Email').fill('supporter-message@example.com');
+  await box.getByRole('textbox', { name: 'Email' }).fill('supporter-message@example.com');
   await box.getByLabel('Amount (£)').fill('7');
   await box.getByLabel('Message of support (optional)').fill(message);
   await box.getByLabel(/Give anonymously/).check();
@@ -140,4 +145,8 @@ test('a donor’s message of support appears on the appeal page, escaped, and an
   await expect(item).toContainText('£7');
   await expect(messages.locator('b')).toHaveCount(0);
   await expect(page.getByRole('region', { name: 'Top Donors' })).not.toContainText('supporter-message');
+  if (process.env.SCREENSHOTS) {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await messages.screenshot({ path: 'test-results/messages-390.png' });
+  }
 });
