@@ -1,6 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { createMiddleware } from 'hono/factory';
 import { createRouter } from '../../lib/create-app';
+import { organizationFilterShape } from '../../services/insight/list-filters';
 import { addressSchema, imageInput, optionalEmail, optionalText, organizationPhone, pagingQuery, reference, requiredText } from '../../lib/fields';
 import { imageFormBodyLimit, withImage } from '../../lib/image-upload';
 import { bearerAuth, defineRoute, errorResponses, IdParams, jsonBody, jsonContent, totalCountHeader } from '../../lib/openapi';
@@ -32,7 +33,7 @@ const organizationFields = {
 const createBody = z.object(organizationFields);
 const updateBody = z.object(organizationFields).partial();
 
-const listQuery = pagingQuery().extend({ search: z.string().trim().max(100).optional() });
+const listQuery = pagingQuery().extend(organizationFilterShape);
 
 /** Organizations are staff data: donors get a 403 on every route here. */
 const staff = () => staffOnly('Only admins and organization admins can manage organizations');

@@ -12,6 +12,7 @@ import { SelectInput, Spinner, TextInput } from '../ui/primitives';
 import { FormShell } from './form-parts';
 import { MonthlyGiftAdmin } from '../screens/my-donations/MonthlyGiftAdmin';
 import { useCampaignOptions, useDonorOptions } from './use-options';
+import { SupportMessagePanel } from './SupportMessagePanel';
 
 type Values = { donor: string; amount: string; date: string; campaign: string; appeal: string };
 
@@ -100,6 +101,7 @@ export function DonationForm({ id }: { id?: string }) {
           <span>Send the donor an email receipt</span>
         </label>
       )}
+      {isEdit && id ? <SupportMessagePanel donationId={id} /> : null}
     </FormShell>
     {loaded?.subscription_id ? <MonthlyGiftAdmin subscriptionId={loaded.subscription_id} /> : null}
     </>
