@@ -1,6 +1,6 @@
-import { env } from 'cloudflare:workers';
+import { env, waitUntil } from 'cloudflare:workers';
 import { astro } from 'astro/hono';
-import { Hono, type Context } from 'hono';
+import { Hono } from 'hono';
 import { createApp } from '../api';
 import {
   apiWriteRetiresPages,
@@ -22,12 +22,17 @@ import { withSecurityHeaders } from './lib/server/security-headers';
  */
 const api = createApp();
 const app = new Hono();
+/** No page cache under `astro dev`: an edited page shows at once. */
+const pageCache = () => (import.meta.env.DEV ? null : edgeCache());
 
-/** Runs work after the response when the runtime allows it (workerd), else awaits it. */
-async function afterResponse(c: Context, work: Promise<unknown>) {
+/**
+ * Runs work after the response is sent. Astro's Hono entry gives handlers no ExecutionContext, so
+ * this uses `waitUntil` from `cloudflare:workers` (awaiting the work where that is missing).
+ */
+async function afterResponse(work: Promise<unknown>) {
   const guarded = work.catch((err) => console.error('[page-cache]', err));
   try {
-    c.executionCtx.waitUntil(guarded);
+    waitUntil(guarded);
   } catch {
     await guarded;
   }
@@ -39,13 +44,13 @@ app.use(async (c, next) => {
 });
 app.all('/api/*', async (c) => {
   const response = await api.fetch(c.req.raw, env);
-  const cache = edgeCache();
-  if (cache && apiWriteRetiresPages(c.req.raw, response)) await afterResponse(c, bumpPageGeneration(new URL(c.req.url).origin, cache));
+  const cache = pageCache();
+  if (cache && apiWriteRetiresPages(c.req.raw, response)) await afterResponse(bumpPageGeneration(new URL(c.req.url).origin, cache));
   return response;
 });
 app.use(async (c, next) => {
   const decision = pageCacheDecision(c.req.raw);
-  const cache = edgeCache();
+  const cache = pageCache();
   if (decision.kind === 'bypass' || !cache) {
     await next();
     if (decision.kind === 'bypass' && decision.private && c.res.headers.get('content-type')?.startsWith('text/html')) {
@@ -60,7 +65,7 @@ app.use(async (c, next) => {
       cached.response.headers.set('X-Cache', cached.state);
       if (cached.state === 'STALE') {
         const request = new Request(c.req.url, { headers: { [REVALIDATE_HEADER]: '1' } });
-        await afterResponse(c, Promise.resolve(app.fetch(request, env, c.executionCtx)));
+        await afterResponse(Promise.resolve().then(() => app.fetch(request, env)));
       }
       return cached.response;
     }
@@ -70,7 +75,7 @@ app.use(async (c, next) => {
   const { send, put } = await storePage(cache, decision.key, c.res);
   send.headers.set('X-Cache', 'MISS');
   c.res = send;
-  await afterResponse(c, put);
+  await afterResponse(put);
 });
 app.use(astro());
 

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, notExists, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, notExists, sql, type SQL } from 'drizzle-orm';
 import type { BatchItem } from 'drizzle-orm/batch';
 import { chunks, rowsPerStatement } from '../../db/chunks';
 import type { Db } from '../../db/client';
@@ -7,7 +7,7 @@ import { organizationAdmins, organizations, users } from '../../db/schema';
 import { badRequest, forbidden, notFound } from '../lib/errors';
 import { canChangeOrganizationAdmins, canManageOrganization } from '../lib/policy';
 import type { AuthUser } from '../lib/types';
-import { type CharityRegulator, charityNumberProblem, hmrcReferenceProblem, regulatorFromNumber } from '../../domain';
+import { type CharityRegulator, charityNumberProblem, regulatorFromNumber } from '../../domain';
 import { imageUrl } from './campaigns';
 
 export type AddressDto = {
@@ -141,28 +141,43 @@ export type Page = { limit: number; offset: number };
 export async function listOrganizations(
   db: Db,
   viewer: AuthUser,
-  options: Page & { search?: string },
+  options: OrganizationListOptions,
 ): Promise<{ items: OrganizationDto[]; total: number }> {
+  const { rows, total } = await organizationRows(db, viewer, options);
+  const admins = await adminsByOrganization(
+    db,
+    rows.map((r) => r.id),
+  );
+  return { items: rows.map((row) => toOrganizationDto(row, admins.get(row.id) ?? [])), total };
+}
+
+type OrganizationListOptions = Page & { search?: string; sort?: 'name' | 'created'; order?: 'asc' | 'desc'; count?: boolean };
+
+/** Organizations in the viewer's scope, filtered and sorted on the server (the list and its CSV export). */
+export async function organizationRows(
+  db: Db,
+  viewer: AuthUser,
+  options: OrganizationListOptions,
+): Promise<{ rows: (typeof organizations.$inferSelect)[]; total: number }> {
   const search = options.search?.trim().toLowerCase();
   const where = and(
     scopeCondition(viewer),
     search ? sql`lower(${organizations.name}) like ${likePattern(search)} escape '\\'` : undefined,
   );
+  const sort = options.sort ?? 'name';
+  const dir = (options.order ?? (sort === 'name' ? 'asc' : 'desc')) === 'asc' ? asc : desc;
+  const key = sort === 'name' ? sql`lower(${organizations.name})` : organizations.createdAt;
   const [rows, [count]] = await Promise.all([
     db
       .select()
       .from(organizations)
       .where(where)
-      .orderBy(asc(organizations.name), asc(organizations.id))
+      .orderBy(dir(key), asc(organizations.name), asc(organizations.id))
       .limit(options.limit)
       .offset(options.offset),
-    db.select({ n: sql<number>`count(*)` }).from(organizations).where(where),
+    options.count === false ? Promise.resolve([{ n: 0 }]) : db.select({ n: sql<number>`count(*)` }).from(organizations).where(where),
   ]);
-  const admins = await adminsByOrganization(
-    db,
-    rows.map((r) => r.id),
-  );
-  return { items: rows.map((row) => toOrganizationDto(row, admins.get(row.id) ?? [])), total: Number(count?.n ?? 0) };
+  return { rows, total: Number(count?.n ?? 0) };
 }
 
 /** `%term%` with LIKE's wildcards escaped, for `like … escape '\'`. */
@@ -256,10 +271,6 @@ function checkCharityIdentity<T extends OrganizationInput>(input: T, current?: P
   if (number && (input.charity_number !== undefined || input.regulator !== undefined)) {
     const problem = charityNumberProblem(number, regulator);
     if (problem) throw badRequest(`charity_number: ${problem}`);
-  }
-  if (input.hmrc_reference) {
-    const problem = hmrcReferenceProblem(input.hmrc_reference);
-    if (problem) throw badRequest(`hmrc_reference: ${problem}`);
   }
   return input;
 }

@@ -112,6 +112,8 @@ test('a donor changes and pauses a monthly gift in My Donations', async ({ page,
   await card.getByRole('button', { name: 'Pause payments' }).click();
   await expect(card).toContainText('Paused until');
   await page.setViewportSize({ width: 390, height: 844 });
+  await page.reload();
+  await expect(page.getByTestId('monthly-gift')).toContainText('Paused until');
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   if (process.env.SCREENSHOTS) await page.screenshot({ path: 'test-results/my-donations-monthly-phone.png', fullPage: true });
 });
@@ -154,4 +156,14 @@ test('the fees page and the footer name the charity and its number', async ({ pa
   await expect(page.locator('.fee-table').first()).toContainText('3.5%');
   await expect(page.locator('.fee-table').first()).toContainText('nil');
   await expect(page.locator('.site-footer')).toContainText(/Registered charity number \d+/);
+});
+
+test('an admin downloads who agreed to email updates from the donors list', async ({ page, request }) => {
+  const token = await signIn(request, 'admin@example.org');
+  await openAs(page, token, '/dashboard/donors');
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export email consents' }).click()]);
+  expect(download.suggestedFilename()).toBe('marketing-consents.csv');
+  const csv = await (await import('node:fs/promises')).readFile((await download.path())!, 'utf8');
+  expect(csv.split('\r\n')[0]).toBe('"email","first_name","last_name","consented_on","consented_at_utc","source","wording"');
+  await expect(page.getByRole('columnheader', { name: /Account deletion/ })).toBeVisible();
 });

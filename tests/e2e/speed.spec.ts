@@ -105,3 +105,17 @@ test('critical CSS is inline and the LCP image is a high-priority responsive AVI
   await expect(first).toHaveAttribute('loading', 'eager');
   await expect.poll(() => first.evaluate((img: HTMLImageElement) => img.currentSrc)).toMatch(/\.avif$/);
 });
+
+test('after 30 s a copy is served stale while one background render replaces it', async ({ request }) => {
+  test.setTimeout(90_000);
+  const a = await appeal(request, 10);
+  const path = `/appeals/${a.short_id}`;
+  await request.get(path);
+  expect((await request.get(path)).headers()['x-cache']).toBe('HIT');
+  await new Promise((resolve) => setTimeout(resolve, 31_000));
+  const stale = await request.get(path);
+  expect(stale.status()).toBe(200);
+  expect(stale.headers()['x-cache']).toBe('STALE');
+  expect(await stale.text()).toContain(a.title);
+  await expect.poll(async () => (await request.get(path)).headers()['x-cache'], { timeout: 15_000 }).toBe('HIT');
+});

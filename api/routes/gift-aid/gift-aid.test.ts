@@ -175,10 +175,18 @@ describe(`Gift Aid API (${engineName})`, () => {
     expect(await t.db.select().from(giftAidClaims)).toHaveLength(0);
   });
 
-  it('refuses a claim for an organization without an HMRC charity reference', async () => {
+  it('refuses a claim for an organization without an HMRC charity reference, which its settings can add', async () => {
     const res = await claim(orgNoRef.id);
     expect(res.status).toBe(400);
     expect(((await res.json()) as { message: string }).message).toMatch(/^organization_id: .*HMRC charity reference/);
+    const bad = await t.request(`/api/organizations/${orgNoRef.id}`, { method: 'PUT', token: admin, json: { hmrc_reference: '12-AB' } });
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as { message: string }).message).toMatch(/^hmrc_reference:/);
+    const set = await t.request(`/api/organizations/${orgNoRef.id}`, { method: 'PUT', token: admin, json: { hmrc_reference: 'xr4242' } });
+    expect(set.status).toBe(200);
+    expect(await set.json()).toMatchObject({ hmrc_reference: 'XR4242' });
+    const created = (await (await claim(orgNoRef.id)).json()) as Claim & { charity_reference: string };
+    expect(created).toMatchObject({ charity_reference: 'XR4242', gift_count: 1 });
   });
 
   it('creates a claim, marks its gifts claimed, and downloads the schedule byte for byte as HMRC lays it out', async () => {
@@ -367,6 +375,14 @@ describe(`Gift Aid API (${engineName})`, () => {
     expect(foreign.status).toBe(403);
     expect((await verify()).status).toBe(200);
     expect((await eligible(orgB.id)).items.map((i) => i._id)).toContain(cash);
+    // Once claimed, the hand-recorded gift keeps what the claim says.
+    const claimB = (await (await claim(orgB.id)).json()) as Claim;
+    expect(claimB.gift_count).toBeGreaterThan(0);
+    const edit = await t.request(`/api/donations/${cash}`, { method: 'PUT', token: admin, json: { amount: 100 } });
+    expect(edit.status).toBe(400);
+    expect(((await edit.json()) as { message: string }).message).toMatch(/Gift Aid claim/);
+    const [kept] = await t.db.select().from(donations).where(eq(donations.id, cash));
+    expect(kept.amount).toBe(2500);
     // Card gifts are never verified by hand.
     expect((await t.request(`/api/gift-aid/donations/${giftIds.orgB}/verify`, { method: 'POST', token: admin })).status).toBe(400);
   });

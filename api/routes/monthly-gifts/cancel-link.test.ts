@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { donations, monthlyGifts, prices } from '../../../db/schema';
 import { createCampaign, createSession, createUser } from '../../../tests/factories';
 import { engineName, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
+import { cardUpdateByLink } from '../../services/monthly-link-actions';
 import { signMonthlyLink } from '../../services/monthly-links';
 
 const SECRET = 'cancel-link-test-secret-0123456789';
@@ -67,6 +68,15 @@ describe(`signed cancel link (${engineName})`, () => {
     // A gift cancelled another way answers plainly.
     await t.request(`/api/me/monthly-gifts/${other.id}/cancel`, { method: 'POST', token: await createSession(t.db, other.donor.id) });
     expect(await use(await signMonthlyLink(SECRET, 'cancel', other.id))).toMatchObject({ state: 'cancelled' });
+  });
+
+  it('the card-update link says plainly that a demo gift has no card, and refuses tampered or expired links', async () => {
+    const m = await demoMonthly();
+    const ctx = { db: t.db, stripe: null, authSecret: SECRET, returnUrl: 'http://localhost/dashboard/donations/me' };
+    expect(await cardUpdateByLink(ctx, await signMonthlyLink(SECRET, 'card', m.id))).toMatchObject({ state: 'demo', message: expect.stringMatching(/demo/) });
+    expect(await cardUpdateByLink(ctx, await signMonthlyLink(SECRET, 'cancel', m.id))).toMatchObject({ state: 'invalid' });
+    expect(await cardUpdateByLink(ctx, await signMonthlyLink(SECRET, 'card', m.id, new Date(Date.now() - 61 * 86400_000)))).toMatchObject({ state: 'expired' });
+    expect(await cardUpdateByLink(ctx, 'card.sub_nothing.9999999999.' + 'A'.repeat(43))).toMatchObject({ state: 'invalid' });
   });
 
   it('answers 400 naming the field for a body without a token', async () => {

@@ -62,6 +62,7 @@ describe(`receipts and refund notices (${engineName})`, () => {
         gift_aid: { first_name: 'Ann', last_name: 'Donor', house: '1', address: 'Road, Leeds', postcode: 'LS1 1AA' },
       },
     });
+    expect(start.status).toBe(200);
     const { clientSecret } = (await start.json()) as any;
     await t.request('/api/stripe/demo/confirm', { method: 'POST', json: { clientSecret } });
     const [receipt] = (await t.db.select().from(outbox)).filter((m) => m.key?.startsWith('receipt:') && m.text.includes(appeal.title));

@@ -1,6 +1,8 @@
 import type Stripe from 'stripe';
 import { markEventApplied, type Statement } from '../../services/donations-record';
 import { notifyAfterEvent } from '../../services/mail/notify';
+import { createMailer } from '../../services/mailer';
+import { donationIdOfEvent, notifyAfterGift } from '../../services/notifications/fundraiser';
 import { chargeRefunded } from './charge-refunded';
 import { customerSubscriptionChanged } from './customer-subscription';
 import { invoicePaid } from './invoice-paid';
@@ -55,4 +57,7 @@ async function notify(ctx: WebhookContext, event: Stripe.Event) {
   } catch (err) {
     console.error(`[mail] notification for ${event.type} ${event.id} failed:`, err instanceof Error ? err.message : err);
   }
+  // A paid gift to an appeal may email its fundraiser (issue 12: batched, at most one an hour).
+  const donationId = await donationIdOfEvent(ctx.db, event).catch(() => null);
+  if (donationId) await notifyAfterGift(ctx.db, createMailer(ctx.db, ctx.mail.config), donationId, { origin: ctx.mail.origin });
 }

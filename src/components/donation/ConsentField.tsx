@@ -8,8 +8,14 @@ import { api, client } from '../../lib/api';
  */
 export function ConsentField({ id, checked, onChange }: { id: string; checked: boolean; onChange: (checked: boolean) => void }) {
   return (
-    <label className="checkbox consent-field" htmlFor={`${id}-consent`}>
-      <input id={`${id}-consent`} type="checkbox" checked={checked} onChange={(e) => onChange(e.target.checked)} />
+    <label className="checkbox consent-field" htmlFor={`${id}-consent`} style={{ display: 'flex', alignItems: 'flex-start', gap: '.5rem', minHeight: 44, margin: '.75rem 0', cursor: 'pointer', fontSize: '.92rem' }}>
+      <input
+        id={`${id}-consent`}
+        type="checkbox"
+        checked={checked}
+        onChange={(e) => onChange(e.target.checked)}
+        style={{ width: '1.2rem', height: '1.2rem', flex: 'none', marginTop: '.1rem', accentColor: 'var(--brand)' }}
+      />
       <span>{MARKETING_CONSENT_WORDING}</span>
     </label>
   );

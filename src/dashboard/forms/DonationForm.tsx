@@ -11,6 +11,7 @@ import { SelectInput, Spinner, TextInput } from '../ui/primitives';
 import { FormShell } from './form-parts';
 import { MonthlyGiftAdmin } from '../screens/my-donations/MonthlyGiftAdmin';
 import { DONOR_SEARCH_LIMIT, useAppealOptions, useCampaignOptions, useDonorSearch } from './use-options';
+import { SupportMessagePanel } from './SupportMessagePanel';
 
 type Values = { donor: string; amount: string; date: string; campaign: string; appeal: string };
 
@@ -104,6 +105,7 @@ export function DonationForm({ id }: { id?: string }) {
           <span>Send the donor an email receipt</span>
         </label>
       )}
+      {isEdit && id ? <SupportMessagePanel donationId={id} /> : null}
     </FormShell>
     {loaded?.subscription_id ? <MonthlyGiftAdmin subscriptionId={loaded.subscription_id} /> : null}
     </>

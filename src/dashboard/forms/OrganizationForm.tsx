@@ -120,7 +120,7 @@ export function OrganizationForm({ id }: { id?: string }) {
           <SelectInput label="Regulator" value={values.regulator} onChange={(v) => set('regulator')(v as CharityRegulator)} options={REGULATOR_OPTIONS} required />
           <TextInput label="Charity number" value={values.charity_number} onChange={set('charity_number')} hint="e.g. 1234567, SC012345 or NIC100001" />
         </div>
-        <TextInput label="HMRC charity reference" value={values.hmrc_reference} onChange={set('hmrc_reference')} hint="For Gift Aid claims, e.g. AB12345" />
+        <TextInput label="HMRC charity reference" value={values.hmrc_reference} onChange={set('hmrc_reference')} hint="For Gift Aid claims, e.g. XR12345" />
       </fieldset>
       <div className="dash-grid-2">
         <TextInput label="Email" type="email" value={values.email} onChange={set('email')} autoComplete="email" inputMode="email" />

@@ -35,15 +35,15 @@ export function useDonorSearch(term: string, limit = DONOR_SEARCH_LIMIT): { opti
 }
 
 /** Approved campaigns (ids and titles) for the campaign select. */
-export function useCampaignOptions(): Option[] {
-  const [state] = useApiGet('campaigns?tiny=true', (o) => client.api.campaigns.$get({ query: { tiny: 'true' } }, o));
+export function useCampaignOptions(enabled = true): Option[] {
+  const [state] = useApiGet(enabled ? 'campaigns?tiny=true' : null, (o) => client.api.campaigns.$get({ query: { tiny: 'true' } }, o));
   return useMemo(() => (state.status === 'ok' ? state.data.map((c) => ({ value: c._id, label: c.title || c._id })) : []), [state]);
 }
 
 /** The appeals of one campaign; none until a campaign is chosen. */
 export function useAppealOptions(campaignId: string): Option[] {
   const [state] = useApiGet(campaignId ? `campaigns/${campaignId}/appeals` : null, (o) =>
-    client.api.campaigns[':id'].appeals.$get({ param: { id: campaignId }, query: {} }, o),
+    client.api.campaigns[':id'].appeals.$get({ param: { id: campaignId }, query: { limit: 100 } }, o),
   );
   return useMemo(() => (state.status === 'ok' ? state.data.map((c) => ({ value: c._id, label: c.title || c._id })) : []), [state]);
 }

@@ -1,7 +1,6 @@
 import { useStore } from '@nanostores/react';
-import type { ClientRequestOptions, ClientResponse } from 'hono/client';
-import { useMemo, useState, type ReactNode } from 'react';
-import { client } from '../../lib/api';
+import { useMemo, type ReactNode } from 'react';
+import { listApiPath, parseListView, SORTABLE, viewSearch, type ListView } from '../lib/list-query';
 import { joinPath, type Resource } from '../lib/routes';
 import { useApiGet } from '../lib/use-api';
 import { $location, navigate } from '../router';
@@ -10,23 +9,20 @@ import { DataTable } from '../tables/data-table';
 import { donationColumns } from '../tables/donations/columns';
 import { donorColumns } from '../tables/donors/columns';
 import type { DashColumnDef } from '../tables/features';
+import { ListToolbar } from '../tables/list-toolbar';
 import { organizationColumns } from '../tables/organizations/columns';
 import { Icon } from '../ui/icons';
 import { Alert, PageHeader } from '../ui/primitives';
+import { ConsentExport } from './my-info/ConsentExport';
 
-type Page = { limit: number; offset: number };
-type Config = {
-  label: string;
-  /** One page of the list through the typed client; every list sends X-Total-Count. */
-  load: (page: Page) => (o: ClientRequestOptions) => Promise<ClientResponse<unknown, number, string>>;
-  columns: DashColumnDef<any>[];
-};
+type Config = { label: string; endpoint: string; columns: DashColumnDef<any>[] };
 
+// The rows are the contract's Organization, Donor and Donation (src/lib/api.ts); the list view's
+// filters and sort travel in the path (lib/list-query.ts), so these lists call by path.
 const CONFIG: Record<Resource, Config> = {
-  organizations: { label: 'Organizations', load: (query) => (o) => client.api.organizations.$get({ query }, o), columns: organizationColumns },
-  donors: { label: 'Donors', load: (query) => (o) => client.api.users.$get({ query }, o), columns: donorColumns },
-  // Without a type, GET /api/donations is the staff list of Donation rows.
-  donations: { label: 'Donations', load: (query) => (o) => client.api.donations.$get({ query: { limit: String(query.limit), offset: String(query.offset) } }, o), columns: donationColumns },
+  organizations: { label: 'Organizations', endpoint: '/api/organizations', columns: organizationColumns },
+  donors: { label: 'Donors', endpoint: '/api/users', columns: donorColumns },
+  donations: { label: 'Donations', endpoint: '/api/donations', columns: donationColumns },
 };
 
 export function listTitle(resource: Resource, userType: string | undefined): string {
@@ -37,10 +33,15 @@ export function listTitle(resource: Resource, userType: string | undefined): str
 export function AdminList({ resource }: { resource: Resource }) {
   const config = CONFIG[resource];
   const user = useStore($dashUser);
-  const { pathname } = useStore($location);
-  const [paging, setPaging] = useState({ pageIndex: 0, pageSize: 10 });
-  const page = { limit: paging.pageSize, offset: paging.pageIndex * paging.pageSize };
-  const [state] = useApiGet(`${resource}?limit=${page.limit}&offset=${page.offset}`, config.load(page));
+  const { pathname, search } = useStore($location);
+  // The view (filters, sort, page) lives in the URL: shareable, and it survives reload.
+  const view = useMemo(() => parseListView(resource, search), [resource, search]);
+  const setView = (next: ListView) => navigate(`${pathname}${viewSearch(next)}`, { replace: true });
+  const [state] = useApiGet<unknown>(listApiPath(config.endpoint, view));
+  const columns = useMemo(
+    () => config.columns.map((c) => (c.id && !SORTABLE[resource].includes(c.id) ? { ...c, enableSorting: false } : c)),
+    [config.columns, resource],
+  );
 
   const rows = useMemo(() => (state.status === 'ok' ? (state.data as { _id: string }[]) : []), [state]);
   const totalHeader = state.status === 'ok' ? state.headers.get('x-total-count') : null;
@@ -59,9 +60,12 @@ export function AdminList({ resource }: { resource: Resource }) {
         title={title}
         actions={
           denied ? null : (
-            <a className="btn btn-primary dash-btn-sm" href={addHref}>
-              <Icon name="plus" size={16} /> Add
-            </a>
+            <>
+              {resource === 'donors' && user?.type === 'admin' ? <ConsentExport /> : null}
+              <a className="btn btn-primary dash-btn-sm" href={addHref}>
+                <Icon name="plus" size={16} /> Add
+              </a>
+            </>
           )
         }
       />
@@ -69,14 +73,21 @@ export function AdminList({ resource }: { resource: Resource }) {
       {denied ? null : (
         <DataTable
           caption={title}
-          columns={config.columns}
+          columns={columns}
+          toolbar={() => <ListToolbar resource={resource} view={view} onFilters={(filters) => setView({ ...view, filters, page: 1 })} />}
           data={rows}
           loading={state.status === 'loading' || state.status === 'idle'}
           getRowId={(row) => row._id}
           onRowClick={(row) => navigate(joinPath(pathname, `/edit/${encodeURIComponent(row._id)}`))}
           serverPaging={
             total !== null && Number.isFinite(total)
-              ? { rowCount: total, pagination: paging, onPaginationChange: setPaging }
+              ? {
+                  rowCount: total,
+                  pagination: { pageIndex: view.page - 1, pageSize: view.size },
+                  onPaginationChange: (p) => setView({ ...view, page: p.pageIndex + 1, size: p.pageSize }),
+                  sorting: view.sort ? [view.sort] : [],
+                  onSortingChange: (sorting) => setView({ ...view, sort: sorting[0] ? { id: sorting[0].id, desc: sorting[0].desc } : null, page: 1 }),
+                }
               : undefined
           }
         />

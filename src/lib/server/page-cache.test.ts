@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { apiWriteRetiresPages, pageCacheDecision, PUBLIC_PAGE_CACHE_CONTROL } from './page-cache';
+import { apiWriteRetiresPages, bumpPageGeneration, pageCacheDecision, PUBLIC_PAGE_CACHE_CONTROL, readCachedPage, storable, storePage } from './page-cache';
 
 const decide = (path: string, init: RequestInit = {}) => pageCacheDecision(new Request(`https://give.example.org${path}`, init));
 
@@ -51,5 +51,52 @@ describe('page cache decisions', () => {
     expect(apiWriteRetiresPages(req('GET', '/api/campaigns'), ok)).toBe(false);
     expect(apiWriteRetiresPages(req('POST', '/api/auth/login'), ok)).toBe(false);
     expect(apiWriteRetiresPages(req('POST', '/api/stripe/client_secret'), ok)).toBe(false);
+  });
+});
+
+/** A Map-backed stand-in for caches.default (keys by URL), enough for match/put. */
+class FakeCache {
+  store = new Map<string, Response>();
+  async match(request: Request) {
+    return this.store.get(request.url)?.clone();
+  }
+  async put(request: Request, response: Response) {
+    this.store.set(request.url, response.clone());
+  }
+}
+
+describe('cached copies: fresh, stale, expired, retired', () => {
+  const key = new Request('https://give.example.org/appeals/x');
+  const page = () => new Response('<h1>£1,045 raised</h1>', { status: 200, headers: { 'content-type': 'text/html; charset=utf-8' } });
+
+  it('serves a copy as HIT for 30 s, STALE until 330 s, then not at all', async () => {
+    const cache = new FakeCache() as unknown as Cache;
+    const t0 = 1_000_000;
+    const { send, put } = await storePage(cache, key, page(), t0);
+    await put;
+    expect(send.headers.get('cache-control')).toBe(PUBLIC_PAGE_CACHE_CONTROL);
+    expect(await send.text()).toContain('£1,045');
+    const hit = await readCachedPage(cache, key, t0 + 29_000);
+    expect(hit?.state).toBe('HIT');
+    expect(hit?.response.headers.get('age')).toBe('29');
+    expect(hit?.response.headers.get('x-page-generation')).toBeNull();
+    expect(await hit?.response.text()).toContain('£1,045');
+    expect((await readCachedPage(cache, key, t0 + 31_000))?.state).toBe('STALE');
+    expect(await readCachedPage(cache, key, t0 + 331_000)).toBeNull();
+  });
+
+  it('retires every copy when the generation moves (a gift or an edit)', async () => {
+    const cache = new FakeCache() as unknown as Cache;
+    await (await storePage(cache, key, page())).put;
+    expect(await readCachedPage(cache, key)).not.toBeNull();
+    await bumpPageGeneration('https://give.example.org', cache);
+    expect(await readCachedPage(cache, key)).toBeNull();
+  });
+
+  it('stores only full HTML pages without cookies', () => {
+    expect(storable(page())).toBe(true);
+    expect(storable(new Response('x', { status: 404, headers: { 'content-type': 'text/html' } }))).toBe(false);
+    expect(storable(new Response('{}', { headers: { 'content-type': 'application/json' } }))).toBe(false);
+    expect(storable(new Response('x', { headers: { 'content-type': 'text/html', 'set-cookie': 'a=b' } }))).toBe(false);
   });
 });

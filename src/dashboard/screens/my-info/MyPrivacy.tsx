@@ -36,7 +36,7 @@ function ConsentPanel() {
   };
   return (
     <section className="dash-panel" aria-labelledby="consent-title">
-      <h2 id="consent-title">Email updates</h2>
+      <h2 id="consent-title">Updates by email</h2>
       {error ? <Alert>{error}</Alert> : null}
       {c.consented && c.given ? (
         <>
