@@ -6,10 +6,17 @@ import { campaignsWriteRouter } from './routes/campaigns/campaigns.write';
 import { devRouter } from './routes/dev/dev.index';
 import { donationsAdminRouter } from './routes/donations/donations.admin';
 import { donationsRouter } from './routes/donations/donations.index';
+import { giftAidRouter } from './routes/gift-aid/gift-aid.index';
 import { healthRouter } from './routes/health/health.index';
 import { organizationsRouter } from './routes/organizations/organizations.index';
 import { usersRouter } from './routes/users/users.index';
+import { reportsRouter } from './routes/reports/reports.index';
+import { exportsRouter } from './routes/exports/exports.index';
+import { notificationsRouter } from './routes/notifications/notifications.index';
+import { messagesRouter } from './routes/messages/messages.index';
 import { imagesRouter } from './routes/images/images.index';
+import { monthlyGiftsRouter } from './routes/monthly-gifts/monthly-gifts.index';
+import { meRouter } from './routes/me/me.index';
 import { stripeRouter } from './routes/stripe/stripe.index';
 import { templateCausesRouter } from './routes/template-causes/template-causes.index';
 import { stripeWebhookRouter } from './webhooks/stripe';
@@ -26,9 +33,16 @@ export function createApp(deps: AppDeps = {}) {
     .route('/', donationsAdminRouter)
     .route('/', organizationsRouter)
     .route('/', usersRouter)
+    .route('/', reportsRouter)
+    .route('/', exportsRouter)
+    .route('/', notificationsRouter)
+    .route('/', messagesRouter)
     .route('/', authRouter)
     .route('/', devRouter)
     .route('/', stripeRouter)
+    .route('/', monthlyGiftsRouter)
+    .route('/', meRouter)
+    .route('/', giftAidRouter)
     .route('/', stripeWebhookRouter);
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', { type: 'http', scheme: 'bearer' });
   app.doc31('/openapi.json', {

@@ -68,9 +68,9 @@ const CITIES: [string, string, string][] = [
 export const DEMO_IMAGES = Array.from({ length: 9 }, (_, i) => `/images/demo/cause-${i + 1}.png`);
 
 const ORGANIZATIONS = [
-  { name: 'Wells for Hope', email: 'hello@wellsforhope.org.uk', charityNumber: '1187342', city: 0 },
-  { name: 'Homes & Hearts Trust', email: 'team@homesandhearts.org.uk', charityNumber: '1174409', city: 6 },
-  { name: 'Harbour Food Network', email: 'info@harbourfood.org.uk', charityNumber: 'SC051234', city: 4 },
+  { name: 'Wells for Hope', email: 'hello@wellsforhope.org.uk', charityNumber: '1187342', hmrcReference: 'XR11873', city: 0 },
+  { name: 'Homes & Hearts Trust', email: 'team@homesandhearts.org.uk', charityNumber: '1174409', hmrcReference: 'XR11744', city: 6 },
+  { name: 'Harbour Food Network', email: 'info@harbourfood.org.uk', charityNumber: 'SC051234', hmrcReference: 'SC05123', city: 4 },
 ];
 
 const CAMPAIGNS = [
@@ -210,6 +210,7 @@ export async function seed(db: Db, now = new Date(), options: SeedOptions = {}):
       email: org.email,
       phone: '0113 496 0' + String(100 + Math.floor(next() * 899)),
       charityNumber: org.charityNumber,
+      hmrcReference: org.hmrcReference,
       address: `${10 + Math.floor(next() * 80)} High Street`,
       city,
       province,
@@ -332,11 +333,7 @@ export async function seed(db: Db, now = new Date(), options: SeedOptions = {}):
       declarations.push({
         id: giftAidDeclarationId,
         donorId: donorIds[donorIndex],
-        fullName: `${donor.firstName} ${donor.lastName}`,
-        homeAddress: `${donor.address}, ${donor.city}`,
-        postcode: donor.postalCode,
-        declarationText: GIFT_AID_DECLARATION,
-        createdAt: new Date(nowMs - Math.floor(next() * 360) * DAY),
+        ...seedDeclarationFields(donor, new Date(nowMs - Math.floor(next() * 360) * DAY)),
       });
     }
     const date = new Date(nowMs - Math.floor(next() * 364 * DAY));
@@ -360,7 +357,7 @@ export async function seed(db: Db, now = new Date(), options: SeedOptions = {}):
       createdAt: date,
     });
   }
-  for (const rows of chunk(declarations, 10)) await db.insert(giftAidDeclarations).values(rows).onConflictDoNothing();
+  for (const rows of chunk(declarations, 5)) await db.insert(giftAidDeclarations).values(rows).onConflictDoNothing();
   for (const rows of chunk(donationRows, 4)) await db.insert(donations).values(rows).onConflictDoNothing();
 
   for (let copy = 1; copy < scale; copy++) {
@@ -474,11 +471,7 @@ async function seedCopy(db: Db, copy: number, ctx: CopyContext) {
       declarations.push({
         id: giftAidDeclarationId,
         donorId: donorIds[donorIndex],
-        fullName: `${donor.firstName} ${donor.lastName}`,
-        homeAddress: `${donor.address}, ${donor.city}`,
-        postcode: donor.postalCode,
-        declarationText: GIFT_AID_DECLARATION,
-        createdAt: new Date(nowMs - Math.floor(next() * 360) * DAY),
+        ...seedDeclarationFields(donor, new Date(nowMs - Math.floor(next() * 360) * DAY)),
       });
     }
     const date = new Date(nowMs - Math.floor(next() * 364 * DAY));
@@ -516,4 +509,21 @@ function chunk<T>(items: T[], size: number): T[][] {
   const out: T[][] = [];
   for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
   return out;
+}
+
+/** A seeded Gift Aid declaration with the HMRC fields split ("12 High Street" → house "12"). */
+function seedDeclarationFields(donor: { firstName: string; lastName: string; address: string; city: string; postalCode: string }, madeAt: Date) {
+  const [house, ...street] = donor.address.split(' ');
+  return {
+    fullName: `${donor.firstName} ${donor.lastName}`,
+    homeAddress: `${donor.address}, ${donor.city}`,
+    postcode: donor.postalCode,
+    declarationText: GIFT_AID_DECLARATION,
+    createdAt: madeAt,
+    declaredAt: madeAt,
+    firstName: donor.firstName,
+    lastName: donor.lastName,
+    house,
+    address: [street.join(' '), donor.city].filter(Boolean).join(', '),
+  };
 }

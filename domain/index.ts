@@ -10,3 +10,4 @@ export * from './limits';
 export * from './money';
 export * from './postcode';
 export * from './statuses';
+export * from './lifecycle';

@@ -62,6 +62,7 @@ export const CampaignSchema = z
     summary: z.object({
       total_donations: z.number().int().openapi({ description: 'Pence raised, net of refunds' }),
       donation_count: z.number().int(),
+      gift_aid: z.number().int().openapi({ description: 'Pence of Gift Aid on the eligible gifts, net of refunds (25%)' }),
     }),
     created_at: z.string(),
   })
@@ -89,6 +90,7 @@ export const DonationSchema = z
     type: donationRow.type,
     gift_aid: z.boolean(),
     source: donationRow.source,
+    subscription_id: z.string().nullable().openapi({ description: 'The monthly gift this payment belongs to' }),
     donor: OptionSchema,
     campaign: OptionSchema,
     appeal: OptionSchema.nullable(),
@@ -125,6 +127,12 @@ export const DonorSchema = z
     type: userRow.type,
     address: AddressSchema,
     org_ids: z.array(z.string()),
+    /** Set once the donor's account was erased (issue 9): name and contact details are blank. */
+    erased_at: z.string().nullable(),
+    /** The donor's latest request to delete their account and its outcome, for admins. */
+    erasure: z
+      .object({ outcome: z.enum(['pending', 'completed', 'expired', 'failed']), requested_at: z.string(), completed_at: z.string().nullable(), detail: z.string().nullable() })
+      .nullable(),
   })
   .openapi('Donor');
 
@@ -148,6 +156,7 @@ export const OrganizationSchema = z
     email: organizationRow.email,
     phone: organizationRow.phone,
     charity_number: organizationRow.charityNumber,
+    hmrc_reference: organizationRow.hmrcReference,
     address: AddressSchema,
     admins: z.array(OptionSchema),
   })

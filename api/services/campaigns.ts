@@ -20,6 +20,7 @@ const campaignColumns = {
   // Stored running totals (api/services/totals.ts): one primary-key join, whatever the number of gifts.
   totalDonations: totalsColumns.totalDonations,
   donationCount: totalsColumns.donationCount,
+  giftAidTotal: totalsColumns.giftAidTotal,
 };
 
 type CampaignRow = {
@@ -28,12 +29,13 @@ type CampaignRow = {
   creatorLastName: string | null;
   totalDonations: number;
   donationCount: number;
+  giftAidTotal?: number;
 };
 
 export type CampaignDto = ReturnType<typeof toCampaignDto>;
 
 /** The API shape of a campaign or appeal (spec section 3); money in pence. */
-export function toCampaignDto({ row, creatorFirstName, creatorLastName, totalDonations, donationCount }: CampaignRow) {
+export function toCampaignDto({ row, creatorFirstName, creatorLastName, totalDonations, donationCount, giftAidTotal }: CampaignRow) {
   return {
     _id: row.id,
     short_id: toShortId(row.id),
@@ -49,7 +51,7 @@ export function toCampaignDto({ row, creatorFirstName, creatorLastName, totalDon
     campaign_id: row.campaignId,
     status: row.status,
     created_by: { first_name: creatorFirstName ?? '', last_name: creatorLastName ?? '' },
-    summary: { total_donations: Number(totalDonations), donation_count: Number(donationCount) },
+    summary: { total_donations: Number(totalDonations), donation_count: Number(donationCount), gift_aid: Number(giftAidTotal ?? 0) },
     created_at: row.createdAt.toISOString(),
   };
 }

@@ -2,6 +2,7 @@ import { and, eq, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { isUuid } from '../../db/ids';
 import { campaigns, donations, giftAidDeclarations, users, webhookEvents } from '../../db/schema';
+import { giftAidEligibleAt } from './gift-aid/flag';
 
 /**
  * The one recording path for card gifts: Stripe webhooks and demo confirmations both end here.
@@ -119,7 +120,7 @@ type NewRow = {
 function guardedInsert(db: Db, row: NewRow, guard: SQL) {
   const now = Date.now();
   return db.insert(donations).select(sql`select ${row.id}, ${row.amount}, ${row.a.donorId}, ${row.a.campaignId},
-    ${row.a.appealId}, ${row.date}, ${row.status}, ${row.type}, ${row.a.giftAidDeclarationId ? 1 : 0},
+    ${row.a.appealId}, ${row.date}, ${row.status}, ${row.type}, ${giftAidEligibleAt(row.a.giftAidDeclarationId, row.date)},
     ${row.a.giftAidDeclarationId}, ${row.paymentIntentId}, ${row.invoiceId}, ${row.subscriptionId}, ${row.refundedAmount},
     ${row.failureMessage}, ${row.a.source}, ${now}, ${now} where ${guard}`);
 }

@@ -4,12 +4,20 @@ import { outbox } from '../../db/schema';
 import type { AppConfig } from '../lib/config';
 import { HttpError } from '../lib/errors';
 
-export type MailMessage = { to: string; subject: string; text: string; html: string };
+export type MailMessage = {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+  /** A message that must go at most once ("receipt:<donation id>"): a second send with the key does nothing. */
+  key?: string;
+};
 
 /** The mail port: every message is written to the outbox first, then handed to a transport. */
 export interface Mailer {
   readonly kind: 'outbox' | 'http';
-  send(message: MailMessage): Promise<{ id: string }>;
+  /** `duplicate`: a message with the same key was already written, so nothing was sent. */
+  send(message: MailMessage): Promise<{ id: string; duplicate?: boolean }>;
 }
 
 type MailerOptions = { fetch?: typeof fetch; log?: (line: string) => void };
@@ -24,9 +32,16 @@ export function createMailer(db: Db, config: AppConfig, options: MailerOptions =
 /** The outbox is readable at GET /api/dev/outbox only in development (APP_ENV=development) without a mail provider. */
 export const devOutboxEnabled = (config: AppConfig) => !config.mailApiKey && !config.production;
 
-async function store(db: Db, message: MailMessage) {
-  const [row] = await db.insert(outbox).values(message).returning({ id: outbox.id });
-  return row.id;
+/** The outbox row's id, or null when a message with the same key is already there. */
+async function store(db: Db, message: MailMessage): Promise<string | null> {
+  const values = { to: message.to, subject: message.subject, text: message.text, html: message.html, key: message.key ?? null };
+  if (!message.key) {
+    const [row] = await db.insert(outbox).values(values).returning({ id: outbox.id });
+    return row.id;
+  }
+  // The unique key makes concurrent copies (two webhook deliveries at once) write one row.
+  const [row] = await db.insert(outbox).values(values).onConflictDoNothing({ target: outbox.key }).returning({ id: outbox.id });
+  return row?.id ?? null;
 }
 
 function outboxMailer(db: Db, log: (line: string) => void): Mailer {
@@ -34,6 +49,7 @@ function outboxMailer(db: Db, log: (line: string) => void): Mailer {
     kind: 'outbox',
     async send(message) {
       const id = await store(db, message);
+      if (!id) return { id: '', duplicate: true };
       log(`[mail] outbox ${id}\nTo: ${message.to}\nSubject: ${message.subject}\n\n${message.text}\n`);
       return { id };
     },
@@ -46,6 +62,7 @@ function httpMailer(db: Db, config: AppConfig, fetchImpl: typeof fetch): Mailer 
     kind: 'http',
     async send(message) {
       const id = await store(db, message);
+      if (!id) return { id: '', duplicate: true };
       let response: Response;
       try {
         response = await fetchImpl(config.mailApiUrl, {

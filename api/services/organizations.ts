@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, notExists, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, notExists, sql, type SQL } from 'drizzle-orm';
 import type { BatchItem } from 'drizzle-orm/batch';
 import { chunks, rowsPerStatement } from '../../db/chunks';
 import type { Db } from '../../db/client';
@@ -27,6 +27,8 @@ export type OrganizationDto = {
   email: string | null;
   phone: string | null;
   charity_number: string | null;
+  /** HMRC charity reference for Gift Aid claims (Charities Online). */
+  hmrc_reference: string | null;
   address: AddressDto;
   admins: Option[];
 };
@@ -39,6 +41,7 @@ export type OrganizationInput = {
   email?: string | null;
   phone?: string | null;
   charity_number?: string | null;
+  hmrc_reference?: string | null;
   address?: AddressInput;
   /** User ids. */
   admins?: string[];
@@ -121,6 +124,7 @@ function toOrganizationDto(row: typeof organizations.$inferSelect, admins: Optio
     email: row.email,
     phone: row.phone,
     charity_number: row.charityNumber,
+    hmrc_reference: row.hmrcReference,
     address: toAddressDto(row),
     admins,
   };
@@ -131,28 +135,43 @@ export type Page = { limit: number; offset: number };
 export async function listOrganizations(
   db: Db,
   viewer: AuthUser,
-  options: Page & { search?: string },
+  options: OrganizationListOptions,
 ): Promise<{ items: OrganizationDto[]; total: number }> {
+  const { rows, total } = await organizationRows(db, viewer, options);
+  const admins = await adminsByOrganization(
+    db,
+    rows.map((r) => r.id),
+  );
+  return { items: rows.map((row) => toOrganizationDto(row, admins.get(row.id) ?? [])), total };
+}
+
+type OrganizationListOptions = Page & { search?: string; sort?: 'name' | 'created'; order?: 'asc' | 'desc'; count?: boolean };
+
+/** Organizations in the viewer's scope, filtered and sorted on the server (the list and its CSV export). */
+export async function organizationRows(
+  db: Db,
+  viewer: AuthUser,
+  options: OrganizationListOptions,
+): Promise<{ rows: (typeof organizations.$inferSelect)[]; total: number }> {
   const search = options.search?.trim().toLowerCase();
   const where = and(
     scopeCondition(viewer),
     search ? sql`lower(${organizations.name}) like ${likePattern(search)} escape '\\'` : undefined,
   );
+  const sort = options.sort ?? 'name';
+  const dir = (options.order ?? (sort === 'name' ? 'asc' : 'desc')) === 'asc' ? asc : desc;
+  const key = sort === 'name' ? sql`lower(${organizations.name})` : organizations.createdAt;
   const [rows, [count]] = await Promise.all([
     db
       .select()
       .from(organizations)
       .where(where)
-      .orderBy(asc(organizations.name), asc(organizations.id))
+      .orderBy(dir(key), asc(organizations.name), asc(organizations.id))
       .limit(options.limit)
       .offset(options.offset),
-    db.select({ n: sql<number>`count(*)` }).from(organizations).where(where),
+    options.count === false ? Promise.resolve([{ n: 0 }]) : db.select({ n: sql<number>`count(*)` }).from(organizations).where(where),
   ]);
-  const admins = await adminsByOrganization(
-    db,
-    rows.map((r) => r.id),
-  );
-  return { items: rows.map((row) => toOrganizationDto(row, admins.get(row.id) ?? [])), total: Number(count?.n ?? 0) };
+  return { rows, total: Number(count?.n ?? 0) };
 }
 
 /** `%term%` with LIKE's wildcards escaped, for `like … escape '\'`. */
@@ -198,6 +217,7 @@ function organizationColumns(input: OrganizationInput) {
     ...(input.email !== undefined && { email: input.email }),
     ...(input.phone !== undefined && { phone: input.phone }),
     ...(input.charity_number !== undefined && { charityNumber: input.charity_number }),
+    ...(input.hmrc_reference !== undefined && { hmrcReference: input.hmrc_reference }),
     ...addressColumnsFrom(input.address),
   };
 }

@@ -138,12 +138,12 @@ describe(`running totals (${engineName})`, () => {
 
     expect(await totalsOf(t.db, appeal.id)).toEqual({ raised: 8_000, count: 5, giftAid: 500 });
     expect(await totalsOf(t.db, campaign.id)).toEqual({ raised: 8_700, count: 6, giftAid: 500 });
-    expect(await summary(`/api/appeals/${appeal.id}`)).toEqual({ total_donations: 8_000, donation_count: 5 });
-    expect(await summary(`/api/campaigns/${campaign.id}`)).toEqual({ total_donations: 8_700, donation_count: 6 });
+    expect(await summary(`/api/appeals/${appeal.id}`)).toEqual({ total_donations: 8_000, donation_count: 5, gift_aid: 500 });
+    expect(await summary(`/api/campaigns/${campaign.id}`)).toEqual({ total_donations: 8_700, donation_count: 6, gift_aid: 500 });
     const [listed] = ((await (await t.request(`/api/campaigns/${campaign.id}/appeals`)).json()) as { _id: string; summary: object }[]).filter(
       (a) => a._id === appeal.id,
     );
-    expect(listed.summary).toEqual({ total_donations: 8_000, donation_count: 5 });
+    expect(listed.summary).toEqual({ total_donations: 8_000, donation_count: 5, gift_aid: 500 });
     await expectStoredEqualsRecomputed();
     void direct;
 

@@ -19,6 +19,8 @@ export const users = sqliteTable(
     phone: text('phone'),
     ...addressColumns(),
     stripeCustomerId: text('stripe_customer_id'),
+    /** Set when the donor's account was erased: name and contact details are blank from then on. */
+    erasedAt: integer('erased_at', { mode: 'timestamp_ms' }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -1,15 +1,8 @@
 import { atom } from 'nanostores';
-import { api, isApiError, type ApiError } from '../lib/api-client';
+import { api, type ApiError, client, type User as ApiUser, valueOrError } from '../lib/api';
 
-/** The signed-in user as GET /api/auth and the login call answer it. */
-export type User = {
-  _id: string;
-  email: string;
-  name: { first_name: string; last_name: string };
-  type: 'donor' | 'org_admin' | 'admin' | string;
-  avatar: string | null;
-  org_ids: string[];
-};
+/** The signed-in user as GET /api/auth and the login call answer it (the API contract's User). */
+export type User = ApiUser;
 
 export const TOKEN_KEY = 'uk_nfp_token';
 
@@ -46,12 +39,12 @@ export function initAuth(): Promise<void> {
   if (stored && !$token.get()) $token.set(stored);
   if (!$token.get() || $user.get()) return Promise.resolve();
   $authRestoring.set(true);
-  restoring = api<User>('/api/auth').then((result) => {
+  restoring = api((o) => client.api.auth.$get(undefined, o)).then((result) => {
     // Spec: an answer with a statusCode clears the token; a network failure keeps it for next time.
-    if (isApiError(result)) {
-      if (result.statusCode > 0) saveToken(null);
+    if (!result.ok) {
+      if (result.error.statusCode > 0) saveToken(null);
     } else {
-      $user.set(result);
+      $user.set(result.data);
     }
     $authRestoring.set(false);
     restoring = null;
@@ -62,8 +55,9 @@ export function initAuth(): Promise<void> {
 export type CodeRequest = { new_user: boolean; message: string };
 export type LoginResult = { user: User; token: string; new_user: boolean };
 
-export function requestCode(email: string): Promise<CodeRequest | ApiError> {
-  return api<CodeRequest>('/api/auth/login', { json: { email } });
+export async function requestCode(email: string): Promise<CodeRequest | ApiError> {
+  const result = await api((o) => client.api.auth.login.$post({ json: { email } }, o));
+  return valueOrError(result) as CodeRequest | ApiError;
 }
 
 export async function verifyCode(input: {
@@ -72,17 +66,17 @@ export async function verifyCode(input: {
   first_name?: string;
   last_name?: string;
 }): Promise<LoginResult | ApiError> {
-  const result = await api<LoginResult>('/api/auth/login', { json: input, token: null });
-  if (!isApiError(result)) {
-    saveToken(result.token);
-    $user.set(result.user);
-  }
-  return result;
+  const result = await api((o) => client.api.auth.login.$post({ json: input }, o), { token: null });
+  if (!result.ok) return result.error;
+  if (!('token' in result.data)) return { statusCode: 500, message: 'The server did not start a session; please try again.' };
+  saveToken(result.data.token);
+  $user.set(result.data.user);
+  return result.data;
 }
 
 /** Revokes the session on the server (best effort), forgets it here and goes home. */
 export async function logout(navigate: (path: string) => void = (path) => window.location.assign(path)) {
-  if ($token.get()) await api('/api/auth/logout', { method: 'POST' });
+  if ($token.get()) await api((o) => client.api.auth.logout.$post(undefined, o));
   saveToken(null);
   $user.set(null);
   navigate('/');

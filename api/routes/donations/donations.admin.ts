@@ -1,5 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { createRouter } from '../../lib/create-app';
+import { sendReceipt } from '../../services/mail';
+import { mailContextOf } from '../../services/mail/context';
 import { reference } from '../../lib/fields';
 import { bearerAuth, defineRoute, errorResponses, IdParams, jsonBody, jsonContent } from '../../lib/openapi';
 import { isStaff, requireUser, signedIn, staffOnly } from '../../lib/policy';
@@ -24,6 +26,8 @@ const createBody = z.object({
   date,
   campaign: reference('a campaign'),
   appeal: reference('an appeal'),
+  /** Email the donor a receipt for this gift (issue 9); off unless the admin ticks it. */
+  send_receipt: z.boolean({ error: 'send_receipt: must be true or false' }).optional(),
 });
 
 const updateBody = z.object({
@@ -90,7 +94,12 @@ const updateDonationRoute = defineRoute({
 export const donationsAdminRouter = createRouter()
   // Registered before /donations/{id} so "summary" is never read as an id.
   .openapi(summaryRoute, async (c) => c.json(await myGivingSummary(c.var.db, requireUser(c.var.user)), 200))
-  .openapi(createDonationRoute, async (c) => c.json(await createManualDonation(c.var.db, c.req.valid('json'), requireUser(c.var.user)), 201))
+  .openapi(createDonationRoute, async (c) => {
+    const { send_receipt: sendReceiptNow, ...input } = c.req.valid('json');
+    const created = await createManualDonation(c.var.db, input, requireUser(c.var.user));
+    if (sendReceiptNow) await sendReceipt(mailContextOf(c), created._id);
+    return c.json(created, 201);
+  })
   .openapi(getDonationRoute, async (c) => c.json(await getDonation(c.var.db, c.req.valid('param').id, requireUser(c.var.user)), 200))
   .openapi(updateDonationRoute, async (c) =>
     c.json(await updateDonation(c.var.db, c.req.valid('param').id, c.req.valid('json'), requireUser(c.var.user)), 200),

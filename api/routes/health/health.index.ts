@@ -1,7 +1,7 @@
-import { createRoute, z } from '@hono/zod-openapi';
+import { z } from '@hono/zod-openapi';
 import { sql } from 'drizzle-orm';
 import { createRouter } from '../../lib/create-app';
-import { jsonContent } from '../../lib/openapi';
+import { defineRoute, errorResponses, jsonContent } from '../../lib/openapi';
 
 const HealthSchema = z
   .object({
@@ -10,12 +10,13 @@ const HealthSchema = z
   })
   .openapi('Health');
 
-const healthRoute = createRoute({
+const healthRoute = defineRoute({
   method: 'get',
   path: '/health',
   tags: ['Operations'],
   summary: 'Status and database reachability',
   responses: {
+    ...errorResponses,
     200: jsonContent(HealthSchema, 'The worker and its database answer'),
     503: jsonContent(HealthSchema, 'The database does not answer'),
   },

@@ -1,6 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { createMiddleware } from 'hono/factory';
 import { createRouter } from '../../lib/create-app';
+import { organizationFilterShape } from '../../services/insight/list-filters';
 import { addressSchema, imageInput, optionalEmail, optionalText, organizationPhone, pagingQuery, reference, requiredText } from '../../lib/fields';
 import { imageFormBodyLimit, withImage } from '../../lib/image-upload';
 import { bearerAuth, defineRoute, errorResponses, IdParams, jsonBody, jsonContent, totalCountHeader } from '../../lib/openapi';
@@ -21,6 +22,10 @@ const organizationFields = {
   email: optionalEmail,
   phone: organizationPhone,
   charity_number: optionalText(20),
+  // HMRC charity references are one or two letters and digits, e.g. XR12345 (Gift Aid claims).
+  hmrc_reference: optionalText(12)
+    .refine((v) => v == null || /^[A-Za-z]{1,2}[0-9]{1,7}$/.test(v), 'Use letters then digits, like XR12345')
+    .transform((v) => (v == null ? v : v.toUpperCase())),
   address: addressSchema.partial().optional(),
   admins: z.array(reference('a user'), { error: 'admins must be a list of user ids' }).max(50, 'At most 50 admins').optional(),
 };
@@ -28,7 +33,7 @@ const organizationFields = {
 const createBody = z.object(organizationFields);
 const updateBody = z.object(organizationFields).partial();
 
-const listQuery = pagingQuery().extend({ search: z.string().trim().max(100).optional() });
+const listQuery = pagingQuery().extend(organizationFilterShape);
 
 /** Organizations are staff data: donors get a 403 on every route here. */
 const staff = () => staffOnly('Only admins and organization admins can manage organizations');

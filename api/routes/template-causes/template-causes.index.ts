@@ -1,25 +1,16 @@
-import { createRoute, z } from '@hono/zod-openapi';
+import { z } from '@hono/zod-openapi';
 import { asc } from 'drizzle-orm';
 import { templateCauses } from '../../../db/schema';
 import { createRouter } from '../../lib/create-app';
-import { errorResponses, jsonContent } from '../../lib/openapi';
+import { defineRoute, errorResponses, jsonContent } from '../../lib/openapi';
+import { TemplateCauseSchema } from '../../schemas';
 
-const TemplateCauseSchema = z
-  .object({
-    _id: z.string(),
-    title: z.string(),
-    description: z.string(),
-    story: z.string().openapi({ description: '[[name]] is replaced by the fundraiser’s full name' }),
-    image: z.string().nullable(),
-  })
-  .openapi('TemplateCause');
-
-const listRoute = createRoute({
+const listRoute = defineRoute({
   method: 'get',
   path: '/template-causes',
   tags: ['Campaigns'],
   summary: 'Causes a fundraiser starts an appeal from',
-  responses: { 200: jsonContent(z.array(TemplateCauseSchema), 'Template causes'), 500: errorResponses[500] },
+  responses: { 200: jsonContent(z.array(TemplateCauseSchema), 'Template causes'), ...errorResponses },
 });
 
 /** Starting points for a fundraiser's appeal; [[name]] in the story is filled in by the editor. */

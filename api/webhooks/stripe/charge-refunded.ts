@@ -9,6 +9,7 @@ import {
   notYetApplied,
   parseAttribution,
 } from '../../services/donations-record';
+import { giftAidRefundAdjustment } from '../../services/gift-aid/adjustments';
 import type { EventHandler } from './types';
 
 /**
@@ -36,7 +37,7 @@ export const chargeRefunded: EventHandler = async ({ db, stripe }, event) => {
       metadata = (await stripe.paymentIntents.retrieve(intentId)).metadata;
     }
   }
-  if (row) return [applyRefund(db, guard, { donationId: row.id, ...refund })];
+  if (row) return [applyRefund(db, guard, { donationId: row.id, ...refund }), giftAidRefundAdjustment(db, guard, row.id)];
 
   const attribution = parseAttribution(metadata, 'one_off');
   if (attribution && (await attributionExists(db, attribution))) {

@@ -1,9 +1,10 @@
 import { useStore } from '@nanostores/react';
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
-import { isApiError } from '../../lib/api-client';
+import { isApiError } from '../../lib/api';
 import { $loginOpen, closeLogin, requestCode, verifyCode } from '../../stores/auth';
 
 import { EMAIL_PATTERN, LOGIN_CODE_LENGTH as CODE_LENGTH } from '../../../domain';
+import { ConsentField, recordSignUpConsent } from '../donation/ConsentField';
 
 /** The two-step sign-in dialog (spec sections 2, 4, 5) on a native modal <dialog>. */
 export default function LoginDialog() {
@@ -17,6 +18,7 @@ export default function LoginDialog() {
   const [firstName, setFirstName] = useState('');
   const [lastName, setLastName] = useState('');
   const [newUser, setNewUser] = useState(false);
+  const [keepUpdated, setKeepUpdated] = useState(false);
   const [loading, setLoading] = useState(false);
   const [notice, setNotice] = useState('');
   const [error, setError] = useState('');
@@ -74,6 +76,7 @@ export default function LoginDialog() {
       code,
       ...(newUser ? { first_name: firstName.trim(), last_name: lastName.trim() } : {}),
     });
+    if (!isApiError(result) && newUser && keepUpdated) await recordSignUpConsent();
     setLoading(false);
     if (isApiError(result)) setError(result.message);
     else closeLogin();
@@ -154,6 +157,7 @@ export default function LoginDialog() {
                   <span>Last name</span>
                   <input name="last_name" autoComplete="family-name" required maxLength={100} value={lastName} onChange={(e) => setLastName(e.target.value)} />
                 </label>
+                <ConsentField id="signup" checked={keepUpdated} onChange={setKeepUpdated} />
               </div>
             )}
             <button type="submit" className="btn btn-primary btn-block" disabled={!canLogin}>

@@ -1,15 +1,9 @@
-import { api, type ApiError } from '../../lib/api-client';
+import { api, type ApiError, client, type Data, valueOrError } from '../../lib/api';
 import { formatPenceShort, parsePounds, percentRaised } from '../../lib/format';
 
-export type MonthlyPrice = { id: string; unit_amount: number; currency: string; recurring: { interval: string } };
+export type MonthlyPrice = Data<typeof client.api.stripe.subscriptions.$get>[number];
 
-export type PaymentSession = {
-  clientSecret: string;
-  mode: 'stripe' | 'demo';
-  publishableKey: string | null;
-  type: 'once' | 'monthly';
-  amount: number;
-};
+export type PaymentSession = Data<typeof client.api.stripe.client_secret.$post>;
 
 export type StartDonation = {
   email?: string;
@@ -18,13 +12,18 @@ export type StartDonation = {
   campaign_id: string;
   appeal_id: string | null;
   giftAid: boolean;
-  gift_aid?: { full_name: string; home_address: string; postcode: string; declaration: string };
+  gift_aid?: { title: string; first_name: string; last_name: string; house: string; address: string; postcode: string; declaration: string };
+  message?: string;
+  anonymous?: boolean;
+  hide_amount?: boolean;
+  marketing_consent?: boolean;
+  consent_wording?: string;
 };
 
-export const fetchPrices = () => api<MonthlyPrice[]>('/api/stripe/subscriptions', { token: null });
-export const startDonation = (body: StartDonation) => api<PaymentSession>('/api/stripe/client_secret', { json: body });
-export const confirmDemo = (clientSecret: string, card: 'success' | 'decline') =>
-  api<{ status: string }>('/api/stripe/demo/confirm', { json: { clientSecret, card }, token: null });
+export const fetchPrices = async () => valueOrError(await api((o) => client.api.stripe.subscriptions.$get(undefined, o), { token: null }));
+export const startDonation = async (body: StartDonation) => valueOrError(await api((o) => client.api.stripe.client_secret.$post({ json: body }, o)));
+export const confirmDemo = async (clientSecret: string, card: 'success' | 'decline') =>
+  valueOrError(await api((o) => client.api.stripe.demo.confirm.$post({ json: { clientSecret, card } }, o), { token: null }));
 
 export type { ApiError };
 
@@ -67,8 +66,12 @@ export async function showFreshTotal(kind: 'campaign' | 'appeal', id: string, tr
   const shownCount = Number(countEl?.dataset.count ?? Number.NaN);
   for (const wait of tries) {
     if (wait) await new Promise((resolve) => setTimeout(resolve, wait));
-    const item = await api<Summary>(`/api/${kind === 'appeal' ? 'appeals' : 'campaigns'}/${encodeURIComponent(id)}`, { token: null });
-    if ('statusCode' in item) return;
+    const result = await api(
+      (o) => (kind === 'appeal' ? client.api.appeals[':id'].$get({ param: { id } }, o) : client.api.campaigns[':id'].$get({ param: { id } }, o)),
+      { token: null },
+    );
+    if (!result.ok) return;
+    const item: Summary = result.data;
     applyTotal(id, item);
     if (!(item.summary.donation_count <= shownCount)) return;
   }

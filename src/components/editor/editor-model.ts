@@ -1,5 +1,6 @@
 /** Browser-safe rules of the campaign/appeal editor (spec sections 3, 5, 9). */
 import { CAMPAIGN_STATUSES, type CampaignStatus, DESCRIPTION_MAX_LENGTH, MAX_CAMPAIGN_IMAGES } from '../../../domain';
+import type { Campaign } from '../../lib/api';
 import { parsePounds } from '../../lib/format';
 
 export type EditorKind = 'campaign' | 'appeal';
@@ -38,22 +39,8 @@ export type EditorForm = {
 
 export type TemplateCause = { _id: string; title: string; description: string; story: string; image?: string | null };
 
-/** The API's campaign shape, as far as the editor uses it. */
-export type CampaignDto = {
-  _id: string;
-  short_id: string;
-  kind: EditorKind;
-  title: string;
-  description: string;
-  story: string;
-  video: string | null;
-  date: { from: string | null; to: string | null };
-  goal: number;
-  images: { Key: string; name: string; size: number; type: string; url: string }[];
-  organization_id: string | null;
-  campaign_id: string | null;
-  status: Status;
-};
+/** The API's campaign shape: the one contract (api/schemas through src/lib/api.ts). */
+export type CampaignDto = Campaign;
 
 const dayString = (date: Date) => {
   const local = new Date(date.getTime() - date.getTimezoneOffset() * 60_000);

@@ -10,7 +10,9 @@ import { $dashToken } from '../session';
 import { donationSchema } from '../tables/donations/data/schema';
 import { SelectInput, Spinner, TextInput } from '../ui/primitives';
 import { FormShell } from './form-parts';
+import { MonthlyGiftAdmin } from '../screens/my-donations/MonthlyGiftAdmin';
 import { useCampaignOptions, useDonorOptions } from './use-options';
+import { SupportMessagePanel } from './SupportMessagePanel';
 
 type Values = { donor: string; amount: string; date: string; campaign: string; appeal: string };
 
@@ -20,6 +22,7 @@ export function DonationForm({ id }: { id?: string }) {
   const token = useStore($dashToken);
   const [load] = useApiGet<unknown>(isEdit ? `/api/donations/${encodeURIComponent(id!)}` : null);
   const [values, setValues] = useState<Values>({ donor: '', amount: '', date: toDateInput(new Date()), campaign: '', appeal: '' });
+  const [sendReceipt, setSendReceipt] = useState(false);
   const [saving, setSaving] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const donorOptions = useDonorOptions();
@@ -51,7 +54,7 @@ export function DonationForm({ id }: { id?: string }) {
   const save = async () => {
     setSaving(true);
     setError(null);
-    const body = { donor: values.donor, amount: pence, date: values.date, campaign: values.campaign, appeal: values.appeal };
+    const body = { donor: values.donor, amount: pence, date: values.date, campaign: values.campaign, appeal: values.appeal, ...(isEdit ? {} : { send_receipt: sendReceipt }) };
     const res = await api(isEdit ? `/api/donations/${encodeURIComponent(id!)}` : '/api/donations', {
       method: isEdit ? 'PUT' : 'POST',
       json: body,
@@ -68,6 +71,7 @@ export function DonationForm({ id }: { id?: string }) {
   const loaded = load.status === 'ok' ? donationSchema.safeParse(load.data).data : undefined;
 
   return (
+    <>
     <FormShell
       title={isEdit ? 'Edit Donation' : 'Add Donation'}
       onSubmit={save}
@@ -91,6 +95,15 @@ export function DonationForm({ id }: { id?: string }) {
         disabled={!values.campaign}
         placeholder={values.campaign ? 'Select an appeal' : 'Choose a campaign first'}
       />
+      {isEdit ? null : (
+        <label className="dash-check">
+          <input type="checkbox" checked={sendReceipt} onChange={(e) => setSendReceipt(e.target.checked)} />
+          <span>Send the donor an email receipt</span>
+        </label>
+      )}
+      {isEdit && id ? <SupportMessagePanel donationId={id} /> : null}
     </FormShell>
+    {loaded?.subscription_id ? <MonthlyGiftAdmin subscriptionId={loaded.subscription_id} /> : null}
+    </>
   );
 }

@@ -8,7 +8,9 @@ import { goBack, navigate } from '../router';
 import { $dashToken, refreshUser } from '../session';
 import { donorSchema } from '../tables/donors/data/schema';
 import { Spinner, TextInput } from '../ui/primitives';
+import { MyGiftAid } from '../screens/gift-aid/MyGiftAid';
 import { AddressGroup, EMPTY_ADDRESS, FormShell, ImageField, PhoneInput, toAddressValue, type AddressValue } from './form-parts';
+import { NotificationSettings } from './NotificationSettings';
 
 type Values = { image: string; first_name: string; last_name: string; email: string; phone: string; address: AddressValue };
 const EMPTY: Values = { image: '', first_name: '', last_name: '', email: '', phone: '', address: EMPTY_ADDRESS };
@@ -70,6 +72,7 @@ export function DonorForm({ id }: { id?: string }) {
   };
 
   return (
+    <>
     <FormShell
       title={isMe ? 'My Info' : isEdit ? 'Edit Donor' : 'Add Donor'}
       onSubmit={save}
@@ -96,6 +99,9 @@ export function DonorForm({ id }: { id?: string }) {
         <PhoneInput value={values.phone} onChange={set('phone')} />
       </div>
       <AddressGroup value={values.address} onChange={set('address')} />
+      {isMe ? <NotificationSettings /> : null}
     </FormShell>
+    {isMe ? <MyGiftAid /> : null}
+    </>
   );
 }

@@ -10,8 +10,8 @@ import { Spinner, TextInput } from '../ui/primitives';
 import { AddressGroup, EMPTY_ADDRESS, FormShell, ImageField, MultiSelect, toAddressValue, type AddressValue } from './form-parts';
 import { useDonorOptions } from './use-options';
 
-type Values = { name: string; image: string; email: string; phone: string; address: AddressValue; admins: string[] };
-const EMPTY: Values = { name: '', image: '', email: '', phone: '', address: EMPTY_ADDRESS, admins: [] };
+type Values = { name: string; image: string; email: string; phone: string; hmrc_reference: string; address: AddressValue; admins: string[] };
+const EMPTY: Values = { name: '', image: '', email: '', phone: '', hmrc_reference: '', address: EMPTY_ADDRESS, admins: [] };
 
 /** Spec "Dashboard forms": organization add/edit; also the Settings screen. */
 export function OrganizationForm({ id }: { id?: string }) {
@@ -35,6 +35,7 @@ export function OrganizationForm({ id }: { id?: string }) {
       image: org.image ?? '',
       email: org.email ?? '',
       phone: org.phone ?? '',
+      hmrc_reference: org.hmrc_reference ?? '',
       address: toAddressValue(org.address),
       admins: (org.admins ?? []).map((a) => a.value),
     });
@@ -85,6 +86,7 @@ export function OrganizationForm({ id }: { id?: string }) {
       <div className="dash-grid-2">
         <TextInput label="Email" type="email" value={values.email} onChange={set('email')} autoComplete="email" inputMode="email" />
         <TextInput label="Phone" type="tel" value={values.phone} onChange={set('phone')} autoComplete="tel" inputMode="tel" />
+        <TextInput label="HMRC charity reference" value={values.hmrc_reference} onChange={set('hmrc_reference')} hint="For Gift Aid claims, e.g. XR12345" />
       </div>
       <AddressGroup value={values.address} onChange={set('address')} />
       <MultiSelect label="Admins" options={adminOptions} value={values.admins} onChange={set('admins')} />

@@ -5,6 +5,7 @@ import { DataTable } from '../tables/data-table';
 import { donationSchema } from '../tables/donations/data/schema';
 import { myDonationColumns } from '../tables/donations/my-columns';
 import { Alert, PageHeader } from '../ui/primitives';
+import { MonthlyGifts } from './my-donations/MonthlyGifts';
 
 export function MyDonations() {
   const [state] = useApiGet<unknown>('/api/donations?type=me');
@@ -14,11 +15,17 @@ export function MyDonations() {
       <PageHeader
         title="My Donations"
         actions={
-          <a className="btn btn-primary dash-btn-sm" href="/appeals">
-            Donate
-          </a>
+          <>
+            <a className="btn btn-outline dash-btn-sm" href="/statement">
+              Annual statement
+            </a>
+            <a className="btn btn-primary dash-btn-sm" href="/appeals">
+              Donate
+            </a>
+          </>
         }
       />
+      <MonthlyGifts />
       {state.status === 'error' ? <Alert>{state.error.message}</Alert> : null}
       <DataTable caption="My Donations" columns={myDonationColumns} data={rows} getRowId={(r) => r._id} loading={state.status === 'loading' || state.status === 'idle'} />
     </section>

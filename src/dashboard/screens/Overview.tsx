@@ -1,14 +1,18 @@
 import { useStore } from '@nanostores/react';
-import { useMemo, useRef } from 'react';
+import { lazy, Suspense, useMemo, useRef } from 'react';
 import { formatPence } from '../../lib/format';
 import { campaignSchema } from '../lib/campaign-schema';
 import { formatDate } from '../lib/dates';
 import { parseRows } from '../lib/parse';
 import { useApiGet } from '../lib/use-api';
-import { $dashUser } from '../session';
+import { $dashUser, isAdmin } from '../session';
 import { Icon } from '../ui/icons';
 import { Alert, Spinner } from '../ui/primitives';
 import { CampaignCard } from './CampaignCardGrid';
+import { GiftAidOverview } from './gift-aid/GiftAidOverview';
+
+// The charts (and recharts) load only for staff, in their own chunk.
+const InsightCharts = lazy(() => import('../insight/InsightCharts'));
 
 type GivingSummary = { total: number; count: number; monthly: number; last_date: string | null };
 
@@ -51,6 +55,16 @@ export function Overview() {
           </div>
         </dl>
       )}
+
+      {user?.type === 'admin' || user?.type === 'org_admin' ? <GiftAidOverview /> : null}
+      {isAdmin(user) ? (
+        <>
+          <h2 className="dash-h2">How giving is going</h2>
+          <Suspense fallback={<Spinner />}>
+            <InsightCharts />
+          </Suspense>
+        </>
+      ) : null}
 
       <div className="dash-carousel-head">
         <h2 className="dash-h2" id="appeals-carousel">

@@ -5,9 +5,12 @@ import {
   visibleCampaignDto,
   type CampaignDto,
 } from '../../../api/services/campaigns';
+import { latestMessagesQuery, toPublicMessage, type PublicMessage } from '../../../api/services/support-messages';
 import { topDonorsQuery, toTopDonor, type TopDonor } from '../../../api/services/top-donors';
 import type { Db } from '../../../db/client';
 import { parseId } from '../../../db/ids';
+import { type AppConfig, readConfig } from '../../../api/lib/config';
+import { receivingCharityName } from './charity';
 
 export type DetailData = {
   item: CampaignDto;
@@ -16,6 +19,10 @@ export type DetailData = {
   /** Similar appeals (same campaign) for an appeal; the campaign's appeals for a campaign. */
   related: CampaignDto[];
   donors: TopDonor[];
+  /** Legal name of the receiving charity (the Gift Aid declaration names it). */
+  charityName: string;
+  /** Latest messages of support (appeals only; empty for a campaign). */
+  messages: PublicMessage[];
 };
 
 const RELATED_LIMIT = 9;
@@ -31,6 +38,7 @@ export async function loadDetail(
   kind: 'campaign' | 'appeal',
   idParam: string,
   campaignId?: string,
+  config: Pick<AppConfig, 'charity'> = readConfig({}),
 ): Promise<DetailData | null> {
   const id = parseId(idParam);
   if (!id) return null;
@@ -43,19 +51,28 @@ export async function loadDetail(
     const item = visibleCampaignDto(row, null);
     if (!item || item.kind !== kind) return null;
     if (campaignId !== undefined && parseId(campaignId) !== item.campaign_id) return null;
-    return { item, parent: null, related: related.map(toCampaignDto), donors: donors.map(toTopDonor) };
+    const charityName = await receivingCharityName(db, config, item.organization_id);
+    return { item, parent: null, related: related.map(toCampaignDto), donors: donors.map(toTopDonor), charityName, messages: [] };
   }
   const [row] = await campaignByIdQuery(db, id);
   const item = visibleCampaignDto(row, null);
   if (!item || item.kind !== kind) return null;
   if (campaignId !== undefined && parseId(campaignId) !== item.campaign_id) return null;
-  const [[parentRow], related, donors] = await db.batch([
+  const [[parentRow], related, donors, messages] = await db.batch([
     campaignByIdQuery(db, item.campaign_id!),
     listCampaignsQuery(db, { kind: 'appeal', parentId: item.campaign_id!, viewer: null, limit: RELATED_LIMIT, excludeId: item._id }),
     topDonorsQuery(db, { appealId: item._id }),
+    latestMessagesQuery(db, { appealId: item._id }),
   ]);
   // An approved appeal under a campaign that is no longer public is not public either.
   const parent = visibleCampaignDto(parentRow, null);
   if (!parent) return null;
-  return { item, parent, related: related.map(toCampaignDto), donors: donors.map(toTopDonor) };
+  return {
+    item,
+    parent,
+    related: related.map(toCampaignDto),
+    donors: donors.map(toTopDonor),
+    charityName: await receivingCharityName(db, config, parent.organization_id),
+    messages: messages.map(toPublicMessage),
+  };
 }

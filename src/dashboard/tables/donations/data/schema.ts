@@ -9,6 +9,7 @@ export const donationSchema = z.object({
   type: z.string().nullish(),
   gift_aid: z.boolean().nullish(),
   source: z.string().nullish(),
+  subscription_id: z.string().nullish(),
   donor: optionSchema.nullish(),
   campaign: optionSchema.nullish(),
   appeal: optionSchema.nullish(),

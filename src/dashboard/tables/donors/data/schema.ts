@@ -11,6 +11,8 @@ export const donorSchema = z.object({
   type: z.string().nullish(),
   address: addressSchema,
   org_ids: z.array(z.string()).nullish(),
+  erased_at: z.string().nullish(),
+  erasure: z.object({ outcome: z.string(), requested_at: z.string(), completed_at: z.string().nullish(), detail: z.string().nullish() }).nullish(),
 });
 
 export type Donor = z.infer<typeof donorSchema>;

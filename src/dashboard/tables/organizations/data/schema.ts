@@ -19,6 +19,7 @@ export const organizationSchema = z.object({
   image: z.string().nullish(),
   email: z.string().nullish(),
   phone: z.string().nullish(),
+  hmrc_reference: z.string().nullish(),
   charity_number: z.string().nullish(),
   address: addressSchema,
   admins: z.array(optionSchema).nullish(),
