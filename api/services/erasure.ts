@@ -1,4 +1,5 @@
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import { chunks } from '../../db/chunks';
 import type { Db } from '../../db/client';
 import { erasureRequests, loginCodes, marketingConsents, monthlyGifts, organizationAdmins, sessions, users } from '../../db/schema';
 import { ERASURE_CODE_MINUTES } from '../../domain';
@@ -117,7 +118,11 @@ export type ErasureDto = { outcome: 'pending' | 'completed' | 'expired' | 'faile
 export async function latestErasures(db: Db, userIds: string[], now = new Date()): Promise<Map<string, ErasureDto>> {
   const out = new Map<string, ErasureDto>();
   if (!userIds.length) return out;
-  const rows = await db.select().from(erasureRequests).where(inArray(erasureRequests.userId, userIds)).orderBy(erasureRequests.requestedAt);
+  // D1 takes at most 100 bound parameters: a 1000-donor page is read in pieces.
+  const pieces = await Promise.all(
+    chunks(userIds).map((ids) => db.select().from(erasureRequests).where(inArray(erasureRequests.userId, ids)).orderBy(erasureRequests.requestedAt)),
+  );
+  const rows = pieces.flat().sort((a, b) => a.requestedAt.getTime() - b.requestedAt.getTime());
   for (const r of rows) {
     const lapsed = r.outcome === 'pending' && r.expiresAt.getTime() <= now.getTime();
     out.set(r.userId, {
