@@ -1,5 +1,6 @@
 import { and, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type Stripe from 'stripe';
+import { chunks } from '../../db/chunks';
 import type { Db } from '../../db/client';
 import { campaigns, monthlyGifts, users } from '../../db/schema';
 import { addMonths, MAX_PAUSE_MONTHS, type MonthlyGiftCancelledBy, type MonthlyGiftStatus } from '../../domain';
@@ -162,9 +163,8 @@ const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 export async function toMonthlyGiftDtos(db: Db, rows: MonthlyGiftRow[]): Promise<MonthlyGiftDto[]> {
   const ids = [...new Set(rows.flatMap((r) => [r.campaignId, r.appealId]).filter((x): x is string => !!x))];
-  const titles = new Map(
-    ids.length ? (await db.select({ id: campaigns.id, title: campaigns.title }).from(campaigns).where(inArray(campaigns.id, ids))).map((c) => [c.id, c.title]) : [],
-  );
+  const pieces = await Promise.all(chunks(ids).map((part) => db.select({ id: campaigns.id, title: campaigns.title }).from(campaigns).where(inArray(campaigns.id, part))));
+  const titles = new Map(pieces.flat().map((c) => [c.id, c.title]));
   return rows.map((r) => ({
     _id: r.id,
     amount: r.amount,

@@ -1,4 +1,5 @@
 import { and, eq, gte, inArray, lt } from 'drizzle-orm';
+import { chunks } from '../../db/chunks';
 import type { Db } from '../../db/client';
 import { campaigns, donations, users } from '../../db/schema';
 import { giftAidOn, registrationLine, ukTaxYear, ukTaxYearOf } from '../../domain';
@@ -47,11 +48,10 @@ export async function statementFor(db: Db, config: Pick<AppConfig, 'charity'>, u
     .where(and(eq(donations.donorId, userId), inArray(donations.status, ['succeeded', 'refunded']), gte(donations.date, year.start), lt(donations.date, year.end)))
     .orderBy(donations.date);
   const causeIds = [...new Set(rows.flatMap((r) => [r.campaignId, r.appealId]).filter((x): x is string => !!x))];
-  const causes = new Map(
-    causeIds.length
-      ? (await db.select({ id: campaigns.id, title: campaigns.title, org: campaigns.organizationId }).from(campaigns).where(inArray(campaigns.id, causeIds))).map((c) => [c.id, c])
-      : [],
+  const pieces = await Promise.all(
+    chunks(causeIds).map((ids) => db.select({ id: campaigns.id, title: campaigns.title, org: campaigns.organizationId }).from(campaigns).where(inArray(campaigns.id, ids))),
   );
+  const causes = new Map(pieces.flat().map((c) => [c.id, c]));
   const charities = new Map<string, Awaited<ReturnType<typeof charityForOrganization>>>();
   for (const r of rows) {
     const org = causes.get(r.campaignId)?.org ?? null;
