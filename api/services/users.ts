@@ -107,7 +107,8 @@ export async function listUsers(
     db,
     rows.map((r) => r.id),
   );
-  const erasures = await latestErasures(db, rows.map((r) => r.id));
+  // The donor picker lists up to 1000 users: one IN list per chunk keeps D1 under its parameter limit.
+  const erasures = new Map((await Promise.all(chunks(rows.map((r) => r.id)).map((ids) => latestErasures(db, ids)))).flatMap((m) => [...m]));
   return { items: rows.map((row) => toDonorDto(row, orgIds.get(row.id) ?? [], erasures.get(row.id) ?? null)), total };
 }
 
