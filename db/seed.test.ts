@@ -1,8 +1,9 @@
-import { count, eq, isNotNull, isNull, and } from 'drizzle-orm';
+import { count, desc, eq, isNotNull, isNull, and } from 'drizzle-orm';
+import { recomputeTotals, storedTotals } from '../api/services/totals';
 import { describe, expect, it } from 'vitest';
 import { engineName, setupTestApp } from '../tests/setup/test-app';
 import { campaigns, donations, giftAidDeclarations, organizationAdmins, organizations, prices, templateCauses, users } from './schema';
-import { DEMO_ACCOUNTS, seed } from './seed';
+import { DEMO_ACCOUNTS, parseSeedScale, seed } from './seed';
 
 describe(`seed (${engineName})`, () => {
   it('writes the demo charity once, and a second run adds nothing', { timeout: 60_000 }, async () => {
@@ -41,5 +42,36 @@ describe(`seed (${engineName})`, () => {
     const yearAgo = Date.now() - 366 * 24 * 60 * 60 * 1000;
     const dates = await db.select({ date: donations.date }).from(donations);
     expect(dates.every((d) => d.date.getTime() > yearAgo && d.date.getTime() <= Date.now())).toBe(true);
+  });
+});
+
+describe(`seed --scale (${engineName})`, () => {
+  it('writes N times the donors, appeals and donations, once, with totals equal to a recomputation', { timeout: 120_000 }, async () => {
+    const { db } = await setupTestApp();
+    const tally = async () => ({
+      users: (await db.select({ n: count() }).from(users))[0].n,
+      campaigns: (await db.select({ n: count() }).from(campaigns).where(isNull(campaigns.campaignId)))[0].n,
+      appeals: (await db.select({ n: count() }).from(campaigns).where(isNotNull(campaigns.campaignId)))[0].n,
+      donations: (await db.select({ n: count() }).from(donations))[0].n,
+    });
+    await seed(db, undefined, { scale: 3 });
+    const first = await tally();
+    expect(first).toEqual({ users: 42 + 2 * 40, campaigns: 6, appeals: 3 * 18, donations: 3 * 300 });
+    await seed(db, undefined, { scale: 3 });
+    expect(await tally()).toEqual(first);
+    expect(Object.fromEntries(await storedTotals(db))).toEqual(Object.fromEntries(await recomputeTotals(db)));
+    // The demo's own appeals stay first in the newest-first lists.
+    const newest = await db.select({ title: campaigns.title }).from(campaigns).where(isNotNull(campaigns.campaignId)).orderBy(desc(campaigns.createdAt)).limit(18);
+    expect(newest.every((a) => !/\(\d+\)$/.test(a.title))).toBe(true);
+  });
+
+  it.each([0, -1, 1001, 2.5, Number.NaN, 'ten', '', '1e2', undefined])('refuses a scale of %j with a message saying what to pass', (value) => {
+    expect(() => parseSeedScale(value as never)).toThrow(/--scale must be a whole number from 1 to 1000/);
+  });
+
+  it('accepts 1 to 1000', () => {
+    expect(parseSeedScale('1')).toBe(1);
+    expect(parseSeedScale(100)).toBe(100);
+    expect(parseSeedScale(' 1000 ')).toBe(1000);
   });
 });

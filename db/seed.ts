@@ -1,4 +1,5 @@
-import { eq, inArray } from 'drizzle-orm';
+import { eq, getTableColumns, inArray } from 'drizzle-orm';
+import { chunks, rowsPerStatement } from './chunks';
 import type { Db } from './client';
 import {
   campaigns,
@@ -10,7 +11,7 @@ import {
   templateCauses,
   users,
 } from './schema';
-import { GIFT_AID_DECLARATION } from '../api/services/gift-aid';
+import { GIFT_AID_DECLARATION, regulatorFromNumber } from '../domain';
 
 /**
  * Demo content for a UK charity. Every id comes from a seeded generator and every insert is
@@ -67,9 +68,9 @@ const CITIES: [string, string, string][] = [
 export const DEMO_IMAGES = Array.from({ length: 9 }, (_, i) => `/images/demo/cause-${i + 1}.png`);
 
 const ORGANIZATIONS = [
-  { name: 'Wells for Hope', email: 'hello@wellsforhope.org.uk', charityNumber: '1187342', city: 0 },
-  { name: 'Homes & Hearts Trust', email: 'team@homesandhearts.org.uk', charityNumber: '1174409', city: 6 },
-  { name: 'Harbour Food Network', email: 'info@harbourfood.org.uk', charityNumber: 'SC051234', city: 4 },
+  { name: 'Wells for Hope', email: 'hello@wellsforhope.org.uk', charityNumber: '1187342', hmrcReference: 'XR11873', city: 0 },
+  { name: 'Homes & Hearts Trust', email: 'team@homesandhearts.org.uk', charityNumber: '1174409', hmrcReference: 'XR11744', city: 6 },
+  { name: 'Harbour Food Network', email: 'info@harbourfood.org.uk', charityNumber: 'SC051234', hmrcReference: 'SC05123', city: 4 },
 ];
 
 const CAMPAIGNS = [
@@ -170,7 +171,32 @@ const isoDate = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 export type SeedCounts = Record<string, number>;
 
-export async function seed(db: Db, now = new Date()): Promise<SeedCounts> {
+/** The largest `--scale` the seed accepts (1000 x is 300,000 donations: already more than a demo needs). */
+export const MAX_SEED_SCALE = 1000;
+
+/**
+ * Reads a `--scale` value: a whole number from 1 to MAX_SEED_SCALE. Anything else is an Error whose
+ * message says what to pass.
+ */
+export function parseSeedScale(value: string | number | undefined): number {
+  const text = String(value ?? '').trim();
+  const n = /^\d+$/.test(text) ? Number(text) : Number.NaN;
+  if (!Number.isSafeInteger(n) || n < 1 || n > MAX_SEED_SCALE) {
+    throw new Error(`--scale must be a whole number from 1 to ${MAX_SEED_SCALE} (got ${JSON.stringify(value ?? '')}); 100 writes about 30,000 donations`);
+  }
+  return n;
+}
+
+export type SeedOptions = {
+  /**
+   * Write the demo data N times over (default 1): each extra copy adds 40 donors, 18 appeals under the
+   * six campaigns and 300 donations, one in ten of them to the first approved appeal (a popular appeal).
+   */
+  scale?: number;
+};
+
+export async function seed(db: Db, now = new Date(), options: SeedOptions = {}): Promise<SeedCounts> {
+  const scale = options.scale === undefined ? 1 : parseSeedScale(options.scale);
   const next = rng(20261121);
   const pick = <T>(items: readonly T[]) => items[Math.floor(next() * items.length)];
   const nowMs = now.getTime();
@@ -184,6 +210,8 @@ export async function seed(db: Db, now = new Date()): Promise<SeedCounts> {
       email: org.email,
       phone: '0113 496 0' + String(100 + Math.floor(next() * 899)),
       charityNumber: org.charityNumber,
+      regulator: regulatorFromNumber(org.charityNumber) ?? 'ccew',
+      hmrcReference: org.hmrcReference,
       address: `${10 + Math.floor(next() * 80)} High Street`,
       city,
       province,
@@ -306,11 +334,7 @@ export async function seed(db: Db, now = new Date()): Promise<SeedCounts> {
       declarations.push({
         id: giftAidDeclarationId,
         donorId: donorIds[donorIndex],
-        fullName: `${donor.firstName} ${donor.lastName}`,
-        homeAddress: `${donor.address}, ${donor.city}`,
-        postcode: donor.postalCode,
-        declarationText: GIFT_AID_DECLARATION,
-        createdAt: new Date(nowMs - Math.floor(next() * 360) * DAY),
+        ...seedDeclarationFields(donor, new Date(nowMs - Math.floor(next() * 360) * DAY)),
       });
     }
     const date = new Date(nowMs - Math.floor(next() * 364 * DAY));
@@ -334,8 +358,12 @@ export async function seed(db: Db, now = new Date()): Promise<SeedCounts> {
       createdAt: date,
     });
   }
-  for (const rows of chunk(declarations, 10)) await db.insert(giftAidDeclarations).values(rows).onConflictDoNothing();
+  for (const rows of chunk(declarations, 5)) await db.insert(giftAidDeclarations).values(rows).onConflictDoNothing();
   for (const rows of chunk(donationRows, 4)) await db.insert(donations).values(rows).onConflictDoNothing();
+
+  for (let copy = 1; copy < scale; copy++) {
+    await seedCopy(db, copy, { nowMs, donorRows, campaignRows, appealRows, appealStatus });
+  }
 
   const count = async (table: typeof users | typeof campaigns | typeof donations | typeof organizations) =>
     (await db.select({ id: table.id }).from(table)).length;
@@ -347,6 +375,132 @@ export async function seed(db: Db, now = new Date()): Promise<SeedCounts> {
   };
 }
 
+type CopyContext = {
+  nowMs: number;
+  donorRows: { firstName: string; lastName: string; email: string; address: string; city: string; postalCode: string }[];
+  campaignRows: { id: string; organizationId: string; title: string; story: string }[];
+  appealRows: { id: string; status: string; campaignId: string }[];
+  appealStatus: (index: number) => string;
+};
+
+/**
+ * Multi-row inserts sized to D1's bound-parameter limit, sent in batches of statements (one round
+ * trip per batch rather than per statement).
+ */
+async function insertInBatches<T extends typeof users | typeof campaigns | typeof donations | typeof giftAidDeclarations>(
+  db: Db,
+  table: T,
+  rows: T['$inferInsert'][],
+) {
+  const perStatement = rowsPerStatement(Object.keys(getTableColumns(table)).length);
+  const statements = chunks(rows, perStatement).map((piece) => db.insert(table).values(piece as never).onConflictDoNothing());
+  for (const batch of chunks(statements, 50)) await db.batch(batch as [(typeof batch)[number], ...(typeof batch)[number][]]);
+}
+
+/** One extra copy of the donors, appeals and donations (for `--scale`), deterministic per copy. */
+async function seedCopy(db: Db, copy: number, ctx: CopyContext) {
+  const next = rng(20261121 + copy * 7919);
+  const pick = <T>(items: readonly T[]) => items[Math.floor(next() * items.length)];
+  const { nowMs } = ctx;
+  const donorRows = ctx.donorRows.map((donor, i) => ({
+    id: uuidFrom(next),
+    email: donor.email.replace('@', `.${copy}@`),
+    firstName: donor.firstName,
+    lastName: donor.lastName,
+    type: 'donor' as const,
+    phone: '07700' + String(90100 + i),
+    address: donor.address,
+    city: donor.city,
+    postalCode: donor.postalCode,
+    country: 'United Kingdom',
+    createdAt: new Date(nowMs - (380 - i * 5) * DAY),
+  }));
+  await insertInBatches(db, users, donorRows);
+  const donorIds: string[] = [];
+  for (const piece of chunks(donorRows.map((d) => d.email))) {
+    const stored = await db.select({ id: users.id, email: users.email }).from(users).where(inArray(users.email, piece));
+    const byEmail = new Map(stored.map((u) => [u.email, u.id]));
+    donorIds.push(...piece.map((email) => byEmail.get(email)!));
+  }
+
+  const appealRows = ctx.campaignRows.flatMap((campaign, ci) =>
+    APPEAL_TEMPLATES.map((template, ti) => {
+      const index = ci * 3 + ti;
+      const fundraiser = ctx.donorRows[(index * 7 + copy) % ctx.donorRows.length];
+      const fill = (text: string) =>
+        text.replace('{name}', fundraiser.firstName).replace('{campaign}', campaign.title).replace('{school}', SCHOOLS[ci]);
+      return {
+        id: uuidFrom(next),
+        campaignId: campaign.id,
+        organizationId: campaign.organizationId,
+        title: `${fill(template.title)} (${copy + 1})`,
+        description: fill(template.description),
+        story: `Hello, I'm ${fundraiser.firstName} ${fundraiser.lastName}.\n\n${campaign.story}\n\nThank you for supporting me!`,
+        video: null,
+        dateFrom: isoDate(nowMs - (250 - index * 8) * DAY),
+        dateTo: isoDate(nowMs + (30 + index) * DAY),
+        goal: template.goal + index * 5_000,
+        images: [demoImage(index % DEMO_IMAGES.length), demoImage((index + 4) % DEMO_IMAGES.length)],
+        status: ctx.appealStatus(index) as 'draft' | 'approved' | 'deleted',
+        createdBy: donorIds[(index * 7 + copy) % donorIds.length],
+        // Older than the demo's own appeals, so the first pages of every list stay the demo's.
+        createdAt: new Date(nowMs - (400 + copy) * DAY - index * 60_000),
+      };
+    }),
+  );
+  await insertInBatches(db, campaigns, appealRows);
+
+  const approved = appealRows.filter((a) => a.status === 'approved');
+  const popular = ctx.appealRows.find((a) => a.status === 'approved')!;
+  const declarations: (typeof giftAidDeclarations.$inferInsert)[] = [];
+  const donationRows: (typeof donations.$inferInsert)[] = [];
+  for (let i = 0; i < 300; i++) {
+    const donorIndex = Math.floor(next() * donorIds.length);
+    const donor = donorRows[donorIndex];
+    const roll = next();
+    const appeal = roll < 0.1 ? popular : roll < 0.8 ? pick(approved) : null;
+    const campaignId = appeal ? appeal.campaignId : pick(ctx.campaignRows).id;
+    const monthly = next() < 0.2;
+    const amount = monthly ? pick([500, 1000, 2500, 5000]) : pick([500, 1000, 1500, 2000, 2500, 5000, 10000, 25000]);
+    const s = next();
+    const status = s < 0.9 ? 'succeeded' : s < 0.94 ? 'pending' : s < 0.97 ? 'failed' : 'refunded';
+    const giftAid = next() < 0.4;
+    const id = uuidFrom(next);
+    let giftAidDeclarationId: string | null = null;
+    if (giftAid) {
+      giftAidDeclarationId = uuidFrom(next);
+      declarations.push({
+        id: giftAidDeclarationId,
+        donorId: donorIds[donorIndex],
+        ...seedDeclarationFields(donor, new Date(nowMs - Math.floor(next() * 360) * DAY)),
+      });
+    }
+    const date = new Date(nowMs - Math.floor(next() * 364 * DAY));
+    const ref = id.replace(/-/g, '').slice(0, 24);
+    donationRows.push({
+      id,
+      amount,
+      donorId: donorIds[donorIndex],
+      campaignId,
+      appealId: appeal?.id ?? null,
+      date,
+      status,
+      type: monthly ? 'monthly' : 'once',
+      giftAid,
+      giftAidDeclarationId,
+      paymentIntentId: monthly ? null : `pi_demo_${ref}`,
+      invoiceId: monthly ? `in_demo_${ref}` : null,
+      subscriptionId: monthly ? `sub_demo_${donorIds[donorIndex].replace(/-/g, '').slice(0, 20)}` : null,
+      refundedAmount: status === 'refunded' ? amount : 0,
+      failureMessage: status === 'failed' ? 'Your card was declined.' : null,
+      source: 'demo',
+      createdAt: date,
+    });
+  }
+  await insertInBatches(db, giftAidDeclarations, declarations);
+  await insertInBatches(db, donations, donationRows);
+}
+
 function demoImage(index: number) {
   return { Key: DEMO_IMAGES[index], name: `cause-${index + 1}.png`, size: 0, type: 'image/png' };
 }
@@ -356,4 +510,21 @@ function chunk<T>(items: T[], size: number): T[][] {
   const out: T[][] = [];
   for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
   return out;
+}
+
+/** A seeded Gift Aid declaration with the HMRC fields split ("12 High Street" → house "12"). */
+function seedDeclarationFields(donor: { firstName: string; lastName: string; address: string; city: string; postalCode: string }, madeAt: Date) {
+  const [house, ...street] = donor.address.split(' ');
+  return {
+    fullName: `${donor.firstName} ${donor.lastName}`,
+    homeAddress: `${donor.address}, ${donor.city}`,
+    postcode: donor.postalCode,
+    declarationText: GIFT_AID_DECLARATION,
+    createdAt: madeAt,
+    declaredAt: madeAt,
+    firstName: donor.firstName,
+    lastName: donor.lastName,
+    house,
+    address: [street.join(' '), donor.city].filter(Boolean).join(', '),
+  };
 }

@@ -1,39 +1,151 @@
 /**
- * `npm run bench`: serves the built worker on a fresh seeded database and prints, for the home
- * page, the campaigns list and one appeal page: HTML bytes, JavaScript bytes (gzip) the page loads
- * and the median server time. Builds first when dist/ is missing.
- *   BENCH_PORT (default 4398), BENCH_RUNS (default 20)
+ * `npm run bench`: the speed figures of issue 11, side by side in one run, on the local production
+ * build served by wrangler (workerd) on loopback only. Prints tables and writes a JSON file.
+ *
+ *   1. Seeds a fresh local database with the demo data, serves dist/, and measures
+ *      - pages `/`, `/campaigns`, a campaign page and an appeal page: HTML/JS/CSS bytes (gzip),
+ *        req/s and p50/p99 latency at 20 connections (autocannon), and the ratio to a static asset
+ *        (`/favicon.svg`) served by the same worker in the same run;
+ *      - API routes `GET /api/campaigns`, `/api/appeals`, `/api/campaigns/{id}`,
+ *        `/api/donations?type=public`: the same, the ratio to `/api/health`, and p99 at a fixed
+ *        50 req/s against the static asset's p99 at that rate;
+ *      - Lighthouse (npm `lighthouse`, mobile preset, Debian's Chromium) on `/` and the appeal page.
+ *   2. Seeds a second database with `--scale` times the data (default 100: ~30,000 donations),
+ *      measures the same routes on it; reports scaled/unscaled throughput.
+ *   3. Prints every target of the issue with its figure (goals, not tests: the exit code is 0 unless
+ *      the bench itself fails).
+ *
+ * Both databases are served at once (BENCH_PORT and BENCH_PORT + 1) and each route is measured on
+ * one then the other, so the scaled/unscaled ratios compare the same moment of a shared machine.
+ * --compare DIR serves a second build (e.g. the branch point's) on copies of the same databases and
+ * measures every route on both at the same moment: a before/after table (ports BENCH_PORT to + 3,
+ * inspectors + 4 to + 7).
+ * Options: --duration S (seconds per route, default 5), --scale N (default 100; 1 skips the scaled
+ * run), --no-lighthouse, --out FILE (default bench-results.json), --dist DIR (a build other than
+ * dist/, e.g. an older commit's, to compare), --label TEXT (stored in the JSON).
+ * Env: BENCH_PORT (default 4398; the bench also uses BENCH_PORT + 1 and, for the inspectors, + 4 and + 5),
+ * CHROMIUM_PATH (default /usr/bin/chromium).
+ * The whole run stops itself after BENCH_DEADLINE_S seconds (default 900).
  */
-import { spawnSync } from 'node:child_process';
-import { existsSync, rmSync } from 'node:fs';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { cpSync, existsSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus } from 'node:os';
+import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { serveBuiltWorker } from './serve';
+import autocannon from 'autocannon';
+import { parseSeedScale } from '../db/seed';
 
-const port = process.env.BENCH_PORT ?? '4398';
-const runs = Number(process.env.BENCH_RUNS ?? 20);
-const base = `http://localhost:${port}`;
-const persistDir = '.wrangler/bench-state';
+type Args = { duration: number; scale: number; lighthouse: boolean; out: string; dist: string; label: string; compare: string | null };
+
+function parseArgs(argv: string[]): Args {
+  const value = (name: string) => {
+    const i = argv.indexOf(name);
+    return i >= 0 ? argv[i + 1] : undefined;
+  };
+  const duration = Number(value('--duration') ?? 5);
+  if (!Number.isInteger(duration) || duration < 1 || duration > 60) throw new Error('--duration must be a whole number of seconds from 1 to 60');
+  return {
+    duration,
+    scale: parseSeedScale(value('--scale') ?? '100'),
+    lighthouse: !argv.includes('--no-lighthouse'),
+    out: value('--out') ?? 'bench-results.json',
+    dist: value('--dist') ?? 'dist',
+    label: value('--label') ?? '',
+    compare: value('--compare') ?? null,
+  };
+}
+
+const args = parseArgs(process.argv.slice(2));
+const port = Number(process.env.BENCH_PORT ?? 4398);
+if (!Number.isInteger(port) || port < 1024 || port > 65535) throw new Error('BENCH_PORT must be a port number from 1024 to 65535');
+/** Loopback only: the bench has no option to point it anywhere else. The scaled server listens on port + 1. */
+const baseFor = (p: number) => `http://127.0.0.1:${p}`;
+let base = baseFor(port);
+const chromePath = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+const CHROME_FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+const STATIC_PATH = '/favicon.svg';
+const CONNECTIONS = 20;
+const FIXED_RATE = 50;
 const JS_BUDGET = 100 * 1024;
 /** Islands the list page may load (spec: the header login island and the share control). */
 const LIST_PAGE_ISLANDS = ['HeaderAuth', 'ShareControl'];
 
-function run(command: string, args: string[]) {
-  const result = spawnSync(command, args, { stdio: ['ignore', 'ignore', 'inherit'] });
-  if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} failed`);
+const children = new Set<ChildProcess>();
+const deadline = setTimeout(() => {
+  console.error('[bench] stopped: over the time limit (BENCH_DEADLINE_S)');
+  stopAll();
+  process.exit(1);
+}, Number(process.env.BENCH_DEADLINE_S ?? 900) * 1000);
+deadline.unref();
+
+function stopAll() {
+  for (const child of children) {
+    child.removeAllListeners('exit');
+    if (child.pid && child.exitCode === null) {
+      try {
+        process.kill(-child.pid, 'SIGTERM');
+      } catch {
+        child.kill('SIGTERM');
+      }
+    }
+  }
+  children.clear();
+}
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    stopAll();
+    process.exit(130);
+  });
 }
 
-async function waitForServer() {
-  const deadline = Date.now() + 120_000;
-  while (Date.now() < deadline) {
+function run(command: string, argv: string[]) {
+  const result = spawnSync(command, argv, { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, CI: 'true' } });
+  if (result.status !== 0) throw new Error(`${command} ${argv.join(' ')} failed`);
+}
+
+/** wrangler dev on the built worker, in its own process group so the whole tree stops with it. */
+function serve(persistTo: string, listen: number, dist: string): ChildProcess {
+  // Two wrangler dev servers at once need their own inspector ports (the default 9229 is shared).
+  const argv = ['dev', '--config', join(dist, 'server/wrangler.json'), '--port', String(listen), '--inspector-port', String(listen + 4), '--ip', '127.0.0.1'];
+  argv.push('--persist-to', persistTo, '--show-interactive-dev-session=false', '--var', 'APP_ENV:development', '--log-level', 'warn');
+  const child = spawn('wrangler', argv, { stdio: ['ignore', 'ignore', 'inherit'], detached: true, env: { ...process.env, CI: 'true' } });
+  children.add(child);
+  child.on('exit', () => children.delete(child));
+  return child;
+}
+
+async function stop(child: ChildProcess) {
+  if (child.exitCode !== null || !child.pid) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  process.kill(-child.pid, 'SIGTERM');
+  await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
+  if (child.exitCode === null) process.kill(-child.pid, 'SIGKILL');
+  children.delete(child);
+}
+
+async function waitForServer(url: string) {
+  const until = Date.now() + 120_000;
+  while (Date.now() < until) {
     try {
-      if ((await fetch(`${base}/api/health`)).ok) return;
+      if ((await fetch(`${url}/api/health`)).ok) return;
     } catch {
       // not listening yet
     }
     await new Promise((r) => setTimeout(r, 300));
   }
-  throw new Error(`the worker did not start on ${base}`);
+  throw new Error(`the worker did not start on ${url}`);
 }
+
+// ---------------------------------------------------------------- page weight
 
 /** Module scripts a page loads: <script type=module src>, inline modules, island components and renderers. */
 function entryScripts(html: string): { urls: string[]; inline: string[]; islands: string[] } {
@@ -93,72 +205,357 @@ async function javascriptBytes(html: string) {
   return { gzip, lazyGzip, files: seen.size + inline.length, islands: [...new Set(islands)] };
 }
 
-async function serverTime(path: string): Promise<number> {
-  const times: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const started = performance.now();
-    const res = await fetch(base + path);
-    await res.arrayBuffer();
-    times.push(performance.now() - started);
+/** Stylesheets: linked files (render-blocking requests) and inline <style> blocks. */
+async function cssBytes(html: string) {
+  let linkedGzip = 0;
+  let inlineGzip = 0;
+  let files = 0;
+  for (const m of html.matchAll(/<link\b[^>]*rel="stylesheet"[^>]*>/g)) {
+    const href = m[0].match(/\bhref="([^"]+)"/)?.[1];
+    if (!href) continue;
+    const res = await fetch(new URL(href, base));
+    if (!res.ok) throw new Error(`${href}: HTTP ${res.status}`);
+    linkedGzip += gzipSync(await res.text()).length;
+    files++;
   }
-  times.sort((a, b) => a - b);
-  return times[Math.floor(times.length / 2)];
+  for (const m of html.matchAll(/<style\b[^>]*>([\s\S]*?)<\/style>/g)) inlineGzip += gzipSync(m[1]).length;
+  return { gzip: linkedGzip + inlineGzip, linkedGzip, inlineGzip, files };
 }
 
+async function pageWeight(path: string) {
+  const res = await fetch(base + path);
+  if (!res.ok) throw new Error(`${path}: HTTP ${res.status}`);
+  const html = await res.text();
+  const js = await javascriptBytes(html);
+  const css = await cssBytes(html);
+  return { htmlGzip: gzipSync(html).length, jsGzip: js.gzip, jsLazyGzip: js.lazyGzip, jsFiles: js.files, islands: js.islands, css, cacheControl: res.headers.get('cache-control') };
+}
+
+// ---------------------------------------------------------------- load
+
+type Load = { rps: number; p50: number; p99: number; requests: number; errors: number; non2xx: number };
+
+async function load(path: string, options: { rate?: number } = {}): Promise<Load> {
+  const url = base + path;
+  if (!url.startsWith('http://127.0.0.1:')) throw new Error('the bench only targets the local server');
+  const result = await autocannon({
+    url,
+    connections: options.rate ? 10 : CONNECTIONS,
+    duration: args.duration,
+    timeout: 10,
+    ...(options.rate ? { overallRate: options.rate } : {}),
+  });
+  return {
+    rps: Math.round(result.requests.average * 10) / 10,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    requests: result.requests.total,
+    errors: result.errors + result.timeouts,
+    non2xx: result.non2xx,
+  };
+}
+
+type Route = { name: string; path: string; kind: 'static' | 'page' | 'render' | 'api' | 'health' };
+
+type RunResult = {
+  scale: number;
+  dist: string;
+  lighthouse?: LighthouseResult[];
+  routes: { name: string; path: string; kind: Route['kind']; load: Load; fixedRate?: Load; weight?: Awaited<ReturnType<typeof pageWeight>> }[];
+};
+
+async function pickTargets() {
+  // The seed's popular appeal: the oldest of the demo's own appeals (scaled copies carry "(n)").
+  const appeals = (await (await fetch(`${base}/api/appeals?limit=100`)).json()) as { _id: string; short_id: string; title: string; campaign_id: string }[];
+  const demo = appeals.filter((a) => !/\(\d+\)$/.test(a.title));
+  const appeal = demo[demo.length - 1];
+  if (!appeal) throw new Error('no appeal to measure: is the database seeded?');
+  const campaign = (await (await fetch(`${base}/api/campaigns/${appeal.campaign_id}`)).json()) as { _id: string; short_id: string };
+  return { appeal, campaign };
+}
+
+function seedState(scale: number): string {
+  const persist = `.wrangler/bench-state-x${scale}`;
+  rmSync(persist, { recursive: true, force: true });
+  console.log(`[bench] seeding ${scale === 1 ? 'the demo data' : `${scale}x the demo data`}`);
+  run('tsx', ['scripts/db-local.ts', 'seed', '--persist-to', persist, '--scale', String(scale)]);
+  return persist;
+}
+
+/**
+ * Both databases are served at once (port, port + 1) and every route is measured on one, then at
+ * once on the other, so the scaled/unscaled ratio compares the same moment of a shared machine.
+ */
+async function measure(scales: number[], dists: string[]): Promise<RunResult[]> {
+  const states = scales.map((scale) => seedState(scale));
+  // With --compare, each build gets its own copy of the same seeded databases.
+  const servers = dists.flatMap((dist, d) =>
+    scales.map((scale, i) => {
+      const persist = d === 0 ? states[i] : `${states[i]}-${d}`;
+      if (d > 0) {
+        rmSync(persist, { recursive: true, force: true });
+        cpSync(states[i], persist, { recursive: true });
+      }
+      return { scale, dist, port: port + d * scales.length + i, persist };
+    }),
+  );
+  if (servers.length > 4) throw new Error('at most 4 servers (2 builds x 2 scales)');
+  const processes = servers.map((s) => serve(s.persist, s.port, s.dist));
+  try {
+    await Promise.all(servers.map((s) => waitForServer(baseFor(s.port))));
+    base = baseFor(servers[0].port);
+    const { appeal, campaign } = await pickTargets();
+    const routes: Route[] = [
+      { name: 'static asset', path: STATIC_PATH, kind: 'static' },
+      { name: 'home', path: '/', kind: 'page' },
+      { name: 'campaigns list', path: '/campaigns', kind: 'page' },
+      { name: 'campaign page', path: `/campaigns/${campaign.short_id}`, kind: 'page' },
+      { name: 'appeal page', path: `/appeals/${appeal.short_id}`, kind: 'page' },
+      // The same pages with a query the edge cache does not key on: every request is a fresh render.
+      { name: 'home (render)', path: '/?bench=render', kind: 'render' },
+      { name: 'campaigns list (render)', path: '/campaigns?bench=render', kind: 'render' },
+      { name: 'campaign page (render)', path: `/campaigns/${campaign.short_id}?bench=render`, kind: 'render' },
+      { name: 'appeal page (render)', path: `/appeals/${appeal.short_id}?bench=render`, kind: 'render' },
+      { name: 'GET /api/health', path: '/api/health', kind: 'health' },
+      { name: 'GET /api/campaigns', path: '/api/campaigns', kind: 'api' },
+      { name: 'GET /api/appeals', path: '/api/appeals', kind: 'api' },
+      { name: 'GET /api/campaigns/{id}', path: `/api/campaigns/${campaign._id}`, kind: 'api' },
+      { name: 'GET /api/donations?type=public', path: `/api/donations?type=public&campaign_id=${campaign._id}`, kind: 'api' },
+    ];
+    const results: RunResult[] = servers.map((s) => ({ scale: s.scale, dist: s.dist, routes: [] }));
+    for (const route of routes) {
+      for (const [i, server] of servers.entries()) {
+        base = baseFor(server.port);
+        const weight = route.kind === 'page' ? await pageWeight(route.path) : undefined;
+        // Warm the route (first compile, caches) before measuring.
+        for (let k = 0; k < 5; k++) await (await fetch(base + route.path)).arrayBuffer();
+        process.stdout.write(`[bench] ${dists.length > 1 ? `${server.dist} ` : ''}x${server.scale} ${route.name} … `);
+        const measured = await load(route.path);
+        const fixedRate = route.kind === 'api' || route.kind === 'static' ? await load(route.path, { rate: FIXED_RATE }) : undefined;
+        console.log(`${measured.rps} req/s, p99 ${measured.p99} ms${fixedRate ? `, p99 at ${FIXED_RATE}/s ${fixedRate.p99} ms` : ''}`);
+        results[i].routes.push({ name: route.name, path: route.path, kind: route.kind, load: measured, fixedRate, weight });
+      }
+    }
+    if (args.lighthouse) {
+      for (const [i, server] of servers.entries()) {
+        if (server.scale !== 1) continue;
+        base = baseFor(server.port);
+        if (dists.length > 1) console.log(`[bench] lighthouse on ${server.dist}`);
+        results[i].lighthouse = await runLighthouse([
+          { name: 'home', path: '/' },
+          { name: 'appeal page', path: `/appeals/${appeal.short_id}` },
+        ]);
+      }
+    }
+    return results;
+  } finally {
+    await Promise.all(processes.map(stop));
+  }
+}
+
+// ---------------------------------------------------------------- lighthouse
+
+type LighthouseResult = { name: string; path: string; scores: Record<string, number>; lcp: number; cls: number; tbt: number; fcp: number; lcpElement: string | null };
+
+async function runLighthouse(pages: { name: string; path: string }[]): Promise<LighthouseResult[]> {
+  const { default: lighthouse } = await import('lighthouse');
+  const chromeLauncher = await import('chrome-launcher');
+  const chrome = await chromeLauncher.launch({ chromePath, chromeFlags: CHROME_FLAGS, logLevel: 'silent' });
+  const results: LighthouseResult[] = [];
+  try {
+    for (const page of pages) {
+      process.stdout.write(`[bench] lighthouse ${page.name} … `);
+      const runner = await lighthouse(base + page.path, {
+        port: chrome.port,
+        logLevel: 'error',
+        output: 'json',
+        onlyCategories: ['performance', 'accessibility', 'best-practices', 'seo'],
+      });
+      const lhr = runner?.lhr;
+      if (!lhr) throw new Error(`lighthouse gave no result for ${page.path}`);
+      const num = (id: string) => Number(lhr.audits[id]?.numericValue ?? Number.NaN);
+      const scores = Object.fromEntries(Object.entries(lhr.categories).map(([id, c]) => [id, Math.round((c.score ?? 0) * 100)]));
+      const lcpItems = (lhr.audits['largest-contentful-paint-element']?.details as { items?: { items?: { node?: { snippet?: string } }[] }[] } | undefined)?.items;
+      const result = {
+        name: page.name,
+        path: page.path,
+        scores,
+        lcp: Math.round(num('largest-contentful-paint')),
+        cls: Number(num('cumulative-layout-shift').toFixed(3)),
+        tbt: Math.round(num('total-blocking-time')),
+        fcp: Math.round(num('first-contentful-paint')),
+        lcpElement: lcpItems?.[0]?.items?.[0]?.node?.snippet ?? null,
+      };
+      console.log(`LCP ${result.lcp} ms, CLS ${result.cls}, TBT ${result.tbt} ms, ${JSON.stringify(scores)}`);
+      results.push(result);
+    }
+  } finally {
+    await chrome.kill();
+  }
+  return results;
+}
+
+// ---------------------------------------------------------------- report
+
 const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
+const ratio = (a: number, b: number) => (b > 0 ? Number((a / b).toFixed(2)) : 0);
+
+function table(rows: (string | number)[][]) {
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => String(r[i]).length)));
+  for (const [n, row] of rows.entries()) {
+    console.log(row.map((cell, i) => (i === 0 ? String(cell).padEnd(widths[i]) : String(cell).padStart(widths[i]))).join('  '));
+    if (n === 0) console.log(widths.map((w) => '-'.repeat(w)).join('  '));
+  }
+}
+
+type Target = { target: string; figure: string; pass: boolean };
+
+function report(unscaled: RunResult, scaled: RunResult | null, lighthouse: LighthouseResult[]) {
+  const targets: Target[] = [];
+  const byName = (run: RunResult, name: string) => run.routes.find((r) => r.name === name)!;
+  for (const run of [unscaled, scaled].filter(Boolean) as RunResult[]) {
+    const stat = byName(run, 'static asset');
+    const health = byName(run, 'GET /api/health');
+    console.log(`\n${run.scale === 1 ? 'Demo data' : `${run.scale}x the demo data`}: ${CONNECTIONS} connections, ${args.duration} s per route`);
+    const rows: (string | number)[][] = [['route', 'HTML gz', 'JS gz', 'CSS gz (inline)', 'req/s', 'p50 ms', 'p99 ms', 'ratio', `p99 @${FIXED_RATE}/s`, 'x static p99']];
+    for (const r of run.routes) {
+      const reference = r.kind === 'api' ? health : stat;
+      rows.push([
+        r.name,
+        r.weight ? kb(r.weight.htmlGzip) : '',
+        r.weight ? kb(r.weight.jsGzip) : '',
+        r.weight ? `${kb(r.weight.css.gzip)} (${kb(r.weight.css.inlineGzip)})` : '',
+        r.load.rps,
+        r.load.p50,
+        r.load.p99,
+        r.kind === 'page' || r.kind === 'render' ? `${ratio(r.load.rps, stat.load.rps)}x static` : r.kind === 'api' ? `${ratio(r.load.rps, reference.load.rps)}x health` : '',
+        r.fixedRate ? r.fixedRate.p99 : '',
+        r.fixedRate && r.kind === 'api' ? `${ratio(r.fixedRate.p99, stat.fixedRate!.p99)}x` : '',
+      ]);
+      const label = run.scale === 1 ? '' : ` (x${run.scale})`;
+      if (r.kind === 'page' || r.kind === 'render') {
+        const value = ratio(r.load.rps, stat.load.rps);
+        targets.push({ target: `${r.name}${label}: req/s >= 0.5x static asset`, figure: `${value}x (${r.load.rps} vs ${stat.load.rps})`, pass: value >= 0.5 });
+      }
+      if (r.kind === 'api') {
+        const value = ratio(r.load.rps, health.load.rps);
+        targets.push({ target: `${r.name}${label}: req/s >= 0.6x /api/health`, figure: `${value}x (${r.load.rps} vs ${health.load.rps})`, pass: value >= 0.6 });
+        const p99 = ratio(r.fixedRate!.p99, stat.fixedRate!.p99);
+        targets.push({ target: `${r.name}${label}: p99 at ${FIXED_RATE} req/s <= 2x static asset's`, figure: `${p99}x (${r.fixedRate!.p99} vs ${stat.fixedRate!.p99} ms)`, pass: r.fixedRate!.p99 <= 2 * stat.fixedRate!.p99 });
+      }
+      if (r.load.errors || r.load.non2xx) console.log(`  ! ${r.name}: ${r.load.errors} errors, ${r.load.non2xx} non-2xx responses`);
+    }
+    table(rows);
+  }
+
+  if (scaled) {
+    console.log(`\nScaled (${scaled.scale}x) / unscaled throughput`);
+    const rows: (string | number)[][] = [['route', 'req/s x1', `req/s x${scaled.scale}`, 'ratio']];
+    for (const r of unscaled.routes) {
+      const s = byName(scaled, r.name);
+      const value = ratio(s.load.rps, r.load.rps);
+      rows.push([r.name, r.load.rps, s.load.rps, value]);
+      if (r.kind !== 'static' && r.kind !== 'health') targets.push({ target: `${r.name}: scaled/unscaled req/s >= 0.8`, figure: `${value}`, pass: value >= 0.8 });
+    }
+    table(rows);
+  }
+
+  if (lighthouse.length) {
+    console.log('\nLighthouse (mobile)');
+    const rows: (string | number)[][] = [['page', 'performance', 'accessibility', 'best practices', 'SEO', 'FCP ms', 'LCP ms', 'CLS', 'TBT ms']];
+    for (const l of lighthouse) {
+      rows.push([l.name, l.scores.performance, l.scores.accessibility, l.scores['best-practices'], l.scores.seo, l.fcp, l.lcp, l.cls, l.tbt]);
+      targets.push({ target: `${l.name}: LCP <= 1500 ms`, figure: `${l.lcp} ms`, pass: l.lcp <= 1500 });
+      targets.push({ target: `${l.name}: CLS 0`, figure: String(l.cls), pass: l.cls === 0 });
+      const low = Object.entries(l.scores).filter(([, v]) => v < 100);
+      targets.push({ target: `${l.name}: every Lighthouse category 100`, figure: low.length ? low.map(([k, v]) => `${k} ${v}`).join(', ') : 'all 100', pass: !low.length });
+    }
+    table(rows);
+  }
+
+  const list = byName(unscaled, 'campaigns list');
+  const extra = list.weight!.islands.filter((name) => !LIST_PAGE_ISLANDS.some((allowed) => name.includes(allowed)));
+  targets.push({ target: `list page loads no JavaScript beyond ${LIST_PAGE_ISLANDS.join(' and ')}`, figure: extra.length ? `also ${extra.join(', ')}` : 'none else', pass: !extra.length });
+  for (const r of unscaled.routes.filter((r) => r.weight)) {
+    targets.push({ target: `${r.name}: JavaScript < ${kb(JS_BUDGET)} gzip`, figure: kb(r.weight!.jsGzip), pass: r.weight!.jsGzip < JS_BUDGET });
+  }
+
+  console.log('\nTargets (goals of issue 11; the figures are one run on this machine)');
+  for (const t of targets) console.log(`${t.pass ? 'PASS' : 'FAIL'}  ${t.target}: ${t.figure}`);
+  return targets;
+}
+
+/** Side by side: the compared build (before) and this one (after), each as a ratio to its reference. */
+function compareTable(before: { unscaled: RunResult; scaled: RunResult | null }, after: { unscaled: RunResult; scaled: RunResult | null }) {
+  const cell = (run: RunResult | null, name: string) => {
+    if (!run) return '';
+    const r = run.routes.find((x) => x.name === name)!;
+    const ref = run.routes.find((x) => x.name === (r.kind === 'api' ? 'GET /api/health' : 'static asset'))!;
+    const rel = r.kind === 'static' || r.kind === 'health' ? '' : ` (${ratio(r.load.rps, ref.load.rps)}x)`;
+    return `${r.load.rps}${rel} p99 ${r.load.p99}`;
+  };
+  console.log('\nBefore / after, same moment (req/s, ratio to the static asset or /api/health, p99 ms)');
+  const rows: (string | number)[][] = [['route', 'before x1', 'after x1', 'before scaled', 'after scaled']];
+  for (const r of after.unscaled.routes) rows.push([r.name, cell(before.unscaled, r.name), cell(after.unscaled, r.name), cell(before.scaled, r.name), cell(after.scaled, r.name)]);
+  table(rows);
+  const lh = (run: RunResult, page: string) => {
+    const l = run.lighthouse?.find((x) => x.name === page);
+    return l ? `perf ${l.scores.performance}, LCP ${l.lcp}, CLS ${l.cls}, TBT ${l.tbt}` : '';
+  };
+  const lrows: (string | number)[][] = [['Lighthouse', 'before', 'after']];
+  for (const page of ['home', 'appeal page']) lrows.push([page, lh(before.unscaled, page), lh(after.unscaled, page)]);
+  console.log('');
+  table(lrows);
+}
 
 async function main() {
-  if (!existsSync('dist/server/wrangler.json')) {
+  if (!existsSync(join(args.dist, 'server/wrangler.json'))) {
+    if (args.dist !== 'dist') throw new Error(`${args.dist}/server/wrangler.json is missing`);
     console.log('[bench] dist/ missing: building');
     run('astro', ['build']);
   }
-  rmSync(persistDir, { recursive: true, force: true });
-  run('tsx', ['scripts/db-local.ts', 'seed', '--persist-to', persistDir]);
-  const server = serveBuiltWorker(port, persistDir);
-  let failed = false;
-  try {
-    await waitForServer();
-    const [appeal] = (await (await fetch(`${base}/api/appeals?limit=1`)).json()) as { short_id: string }[];
-    const pages = [
-      { name: 'home', path: '/' },
-      { name: 'campaigns list', path: '/campaigns' },
-      { name: 'appeal page', path: `/appeals/${appeal.short_id}` },
-    ];
-    const rows = [];
-    for (const page of pages) {
-      const res = await fetch(base + page.path);
-      if (!res.ok) throw new Error(`${page.path}: HTTP ${res.status}`);
-      const html = await res.text();
-      const js = await javascriptBytes(html);
-      const time = await serverTime(page.path);
-      rows.push({ ...page, html: Buffer.byteLength(html), htmlGzip: gzipSync(html).length, js, time });
-    }
-
-    console.log(`\nPublic pages (${runs} requests each, median server time)\n`);
-    console.log(['page', 'HTML', 'HTML gzip', 'JS gzip', 'JS on demand', 'JS files', 'server ms', 'islands'].join('\t'));
-    for (const r of rows) {
-      console.log([r.name, kb(r.html), kb(r.htmlGzip), kb(r.js.gzip), kb(r.js.lazyGzip), r.js.files, r.time.toFixed(1), r.js.islands.join(', ') || '-'].join('\t'));
-    }
-
-    console.log('\nTargets');
-    const list = rows.find((r) => r.path === '/campaigns')!;
-    const extra = list.js.islands.filter((name) => !LIST_PAGE_ISLANDS.some((allowed) => name.includes(allowed)));
-    const listOk = extra.length === 0;
-    console.log(`${listOk ? 'PASS' : 'FAIL'}  list page loads no JavaScript beyond ${LIST_PAGE_ISLANDS.join(' and ')}${listOk ? '' : ` (also: ${extra.join(', ')})`}`);
-    for (const r of rows) {
-      const ok = r.js.gzip < JS_BUDGET;
-      console.log(`${ok ? 'PASS' : 'FAIL'}  ${r.name}: ${kb(r.js.gzip)} gzip JavaScript (< ${kb(JS_BUDGET)})`);
-      failed ||= !ok;
-    }
-    failed ||= !listOk;
-  } finally {
-    server.removeAllListeners('exit');
-    server.kill('SIGTERM');
+  const started = Date.now();
+  if (args.compare && !existsSync(join(args.compare, 'server/wrangler.json'))) throw new Error(`${args.compare}/server/wrangler.json is missing`);
+  const dists = args.compare ? [args.dist, args.compare] : [args.dist];
+  const runs = await measure(args.scale > 1 ? [1, args.scale] : [1], dists);
+  const pick = (dist: string) => {
+    const mine = runs.filter((r) => r.dist === dist);
+    return { unscaled: mine.find((r) => r.scale === 1)!, scaled: mine.find((r) => r.scale !== 1) ?? null };
+  };
+  let compared: (ReturnType<typeof pick> & { dist: string; targets: Target[] }) | null = null;
+  if (args.compare) {
+    const other = pick(args.compare);
+    console.log(`\n======== ${args.compare} (compared build) ========`);
+    compared = { dist: args.compare, ...other, targets: report(other.unscaled, other.scaled, other.unscaled.lighthouse ?? []) };
+    console.log(`\n======== ${args.dist} ========`);
   }
-  process.exit(failed ? 1 : 0);
+  const { unscaled, scaled } = pick(args.dist);
+  const lighthouse = unscaled.lighthouse ?? [];
+  const targets = report(unscaled, scaled, lighthouse);
+  if (compared) compareTable(compared, { unscaled, scaled });
+  const json = {
+    label: args.label,
+    date: new Date().toISOString(),
+    machine: { cpus: cpus().length, node: process.version },
+    settings: { connections: CONNECTIONS, durationSeconds: args.duration, fixedRate: FIXED_RATE, staticAsset: STATIC_PATH, dist: args.dist },
+    unscaled,
+    scaled,
+    lighthouse,
+    targets,
+    compare: compared,
+    seconds: Math.round((Date.now() - started) / 1000),
+  };
+  writeFileSync(args.out, JSON.stringify(json, null, 2) + '\n');
+  console.log(`\n[bench] wrote ${args.out} in ${json.seconds} s`);
 }
 
-main().catch((err) => {
-  console.error('[bench]', err instanceof Error ? err.message : err);
-  process.exit(1);
-});
+main()
+  .then(() => {
+    stopAll();
+    process.exit(0);
+  })
+  .catch((err) => {
+    console.error('[bench]', err instanceof Error ? err.message : err);
+    stopAll();
+    process.exit(1);
+  });

@@ -4,3 +4,11 @@ declare namespace App {
     requestId?: string;
   }
 }
+
+/** Vite's flag, declared here too for the worker-only typecheck (tsconfig.worker.json has no Astro client types). */
+interface ImportMetaEnv {
+  readonly DEV: boolean;
+}
+interface ImportMeta {
+  readonly env: ImportMetaEnv;
+}

@@ -1,4 +1,4 @@
-import { Hono } from 'hono';
+import { OpenAPIHono } from '@hono/zod-openapi';
 import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import { ZodError } from 'zod';
@@ -7,6 +7,7 @@ import { authMiddleware } from '../middlewares/auth';
 import { RateLimitError } from '../services/rate-limit';
 import { dbMiddleware } from '../middlewares/db';
 import { errorSummary, logLine, requestLogger, safeStack } from '../middlewares/logger';
+import { ConfigError } from './config';
 import { HttpError, describeZodError } from './errors';
 import type { AppEnv } from './types';
 import { isTemporarilyUnavailable, RETRY_AFTER_SECONDS, UNAVAILABLE_MESSAGE } from './unavailable';
@@ -18,7 +19,7 @@ export const DEFAULT_BODY_LIMIT = 100 * 1024;
 const OWN_BODY_LIMIT_ROUTES: [string, RegExp][] = [
   ['POST', /^\/api\/campaigns\/?$/],
   ['PUT', /^\/api\/campaigns\/[^/]+\/?$/],
-  // Organization logo / donor photo as a data URL (api/routes/organizations/image-upload.ts).
+  // Organization logo / donor photo as a data URL (api/lib/image-upload.ts).
   ['POST', /^\/api\/(organizations|users)\/?$/],
   ['PUT', /^\/api\/(organizations|users)\/[^/]+\/?$/],
   ['POST', /^\/api\/stripe\/webhook\/?$/],
@@ -29,16 +30,26 @@ export type AppDeps = {
   db?: Db;
 };
 
+/**
+ * Every router is an OpenAPIHono: routes declared with createRoute() land in /api/openapi.json, and
+ * a request that fails its zod schema answers our error contract instead of zod's own shape.
+ */
 export function createRouter() {
-  return new Hono<AppEnv>({ strict: false });
+  return new OpenAPIHono<AppEnv>({
+    strict: false,
+    defaultHook: (result, c) => {
+      if (!result.success) return c.json(errorBody(400, describeZodError(result.error)), 400);
+    },
+  });
 }
 
 export function errorBody(status: number, message: string) {
   return { statusCode: status, message };
 }
 
+/** The API app at its /api base path, with middleware and the error contract (OpenAPIHono's basePath drops notFound, so the base comes first). */
 export function createBaseApp(deps: AppDeps = {}) {
-  const app = createRouter();
+  const app = createRouter().basePath('/api');
 
   app.use(requestLogger());
   const defaultBodyLimit = bodyLimit({
@@ -58,7 +69,16 @@ export function createBaseApp(deps: AppDeps = {}) {
   app.onError((err, c) => {
     if (err instanceof RateLimitError) c.header('Retry-After', String(err.retryAfterSeconds));
     if (err instanceof HttpError) return c.json(errorBody(err.status, err.message), err.status);
+    // Logged once with every problem when first found (api/lib/config.ts).
+    if (err instanceof ConfigError) return c.json(errorBody(503, 'This service is not configured correctly yet. Please try again later.'), 503);
     if (err instanceof ZodError) return c.json(errorBody(400, describeZodError(err)), 400);
+    // Hono's JSON validator and the media-type gate of createRoute bodies, in our words.
+    if (err instanceof HTTPException && err.status === 400 && /malformed json/i.test(err.message)) {
+      return c.json(errorBody(400, 'Request body must be valid JSON'), 400);
+    }
+    if (err instanceof HTTPException && err.status === 415) {
+      return c.json(errorBody(415, 'Send the body as JSON with Content-Type: application/json'), 415);
+    }
     if (err instanceof HTTPException && err.status < 500) {
       return c.json(errorBody(err.status, err.message || 'Bad request'), err.status);
     }

@@ -19,6 +19,12 @@ export type Bindings = DbEnv & {
   TURNSTILE_SECRET_KEY?: string;
   /** Overrides Turnstile's siteverify URL (tests point it at a local fake). */
   TURNSTILE_VERIFY_URL?: string;
+  /** The platform's own charity, named on pages, receipts and declarations when an organization has no identity of its own. */
+  CHARITY_NAME?: string;
+  CHARITY_NUMBER?: string;
+  CHARITY_ADDRESS?: string;
+  /** ccew (default), oscr or ccni. */
+  CHARITY_REGULATOR?: string;
   /** Parent campaign for appeals created without one (spec section 7); else the oldest approved campaign. */
   DEFAULT_CAMPAIGN_ID?: string;
 };

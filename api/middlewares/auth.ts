@@ -1,6 +1,5 @@
 import { createMiddleware } from 'hono/factory';
-import { forbidden, unauthorized } from '../lib/errors';
-import type { AppEnv, AuthUser } from '../lib/types';
+import type { AppEnv } from '../lib/types';
 import { resolveSessionUser } from '../services/sessions';
 
 /**
@@ -16,14 +15,3 @@ export function authMiddleware() {
   });
 }
 
-
-export function requireUser(user: AuthUser | null): AuthUser {
-  if (!user) throw unauthorized();
-  return user;
-}
-
-export function requireAdmin(user: AuthUser | null): AuthUser {
-  const signedIn = requireUser(user);
-  if (signedIn.type !== 'admin') throw forbidden();
-  return signedIn;
-}

@@ -9,6 +9,7 @@ import type { AuthUser } from '../lib/types';
 import { type CampaignDto, loadCampaignDto } from './campaigns';
 import {
   deleteKeys,
+  uploadKeys,
   isStaticKey,
   MAX_IMAGES,
   type PreparedUpload,
@@ -53,7 +54,15 @@ const imageInput = z
     name: z.string({ error: 'name must be text' }).trim().max(200, 'name must be at most 200 characters').optional(),
     size: z.number().nonnegative().optional(),
     type: z.string().max(100).optional(),
+    /** WebP copies the editor made in the browser (480/800/1200 px wide), stored beside the original. */
+    variants: z
+      .array(z.object({ width: z.number({ error: 'variants width must be a number' }).int(), base64: z.string().min(1, 'variant base64 is empty') }), {
+        error: 'variants must be a list',
+      })
+      .max(3, 'at most 3 resized copies per image')
+      .optional(),
   })
+  .refine((image) => !image.variants?.length || Boolean(image.base64), { message: 'resized copies (variants) come only with a new image (base64)' })
   .refine((image) => Boolean(image.Key) !== Boolean(image.base64), {
     message: 'each image needs either a Key (an image already stored) or base64 data (a new image), not both',
   });
@@ -352,7 +361,7 @@ function resolveImages(ctx: WriteCtx, items: ImageInput[], current: StoredImage[
       } else throw badRequest(`images: "${label}" has a Key that is not one of this item's images; upload the file instead`);
       return;
     }
-    const upload = prepareUpload({ base64: item.base64!, name: label });
+    const upload = prepareUpload({ base64: item.base64!, name: label, variants: item.variants });
     uploads.push(upload);
     images.push(upload.image);
   });
@@ -366,7 +375,7 @@ async function withUploads(ctx: WriteCtx, uploads: PreparedUpload[], write: () =
   try {
     await write();
   } catch (err) {
-    await deleteKeys(ctx.bucket, uploads.map((upload) => upload.key));
+    await deleteKeys(ctx.bucket, uploads.flatMap(uploadKeys));
     throw err;
   }
 }

@@ -1,9 +1,8 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { parseId } from '../../db/ids';
-import { campaigns, donations, giftAidDeclarations, prices, users } from '../../db/schema';
+import { campaigns, donations, prices, users } from '../../db/schema';
 import { badRequest } from '../lib/errors';
-import { GIFT_AID_DECLARATION, normalizeUkPostcode } from './gift-aid';
 
 /** Where a gift goes: the campaign always, plus the appeal when given through an appeal page. */
 export type DonationTarget = { campaignId: string; appealId: string | null };
@@ -72,29 +71,6 @@ export async function saveStripeCustomerId(db: Db, donorId: string, customerId: 
     .where(and(eq(users.id, donorId), sql`${users.stripeCustomerId} is null`));
   const [row] = await db.select({ id: users.stripeCustomerId }).from(users).where(eq(users.id, donorId)).limit(1);
   return row?.id ?? customerId;
-}
-
-export type GiftAidInput = { full_name: string; home_address: string; postcode: string; declaration?: string };
-
-export type GiftAidDetails = { fullName: string; homeAddress: string; postcode: string };
-
-/** Checks the details before anything is stored; the postcode comes back as "SW1A 1AA". */
-export function parseGiftAid(input: GiftAidInput): GiftAidDetails {
-  const postcode = normalizeUkPostcode(input.postcode);
-  if (!postcode) throw badRequest('gift_aid.postcode: enter a UK postcode, for example SW1A 1AA');
-  if (input.declaration !== undefined && input.declaration !== GIFT_AID_DECLARATION) {
-    throw badRequest('gift_aid.declaration: the Gift Aid wording has changed; reload the page and confirm it again');
-  }
-  return { fullName: input.full_name.trim(), homeAddress: input.home_address.trim(), postcode };
-}
-
-/** Stores the declaration with the exact wording the donor was shown and returns its id. */
-export async function createGiftAidDeclaration(db: Db, donorId: string, details: GiftAidDetails): Promise<string> {
-  const [row] = await db
-    .insert(giftAidDeclarations)
-    .values({ donorId, ...details, declarationText: GIFT_AID_DECLARATION })
-    .returning({ id: giftAidDeclarations.id });
-  return row.id;
 }
 
 export type MonthlyPrice = { id: string; unit_amount: number; currency: string; recurring: { interval: 'month' } };

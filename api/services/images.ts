@@ -65,10 +65,29 @@ export function decodeBase64Image(input: string, name: string): Uint8Array {
   return bytes;
 }
 
-export type PreparedUpload = { key: string; bytes: Uint8Array; image: StoredImage };
+/** Widths of the WebP copies the editor makes of a new image (src/lib/images.ts lists the same). */
+export const VARIANT_WIDTHS = [480, 800, 1200] as const;
+/** A resized WebP copy is far smaller than its original; this cap only stops abuse. */
+export const MAX_VARIANT_BYTES = 1024 * 1024;
 
-/** Decode and check one new image; nothing is stored yet. */
-export function prepareUpload(input: { base64: string; name: string }): PreparedUpload {
+export type VariantInput = { width: number; base64: string };
+export type PreparedVariant = { key: string; bytes: Uint8Array; width: number };
+export type PreparedUpload = { key: string; bytes: Uint8Array; image: StoredImage; variants: PreparedVariant[] };
+
+/** RIFF....WEBP: the only format accepted for the resized copies. */
+export function isWebp(bytes: Uint8Array): boolean {
+  const ascii = (from: number, to: number) => String.fromCharCode(...bytes.subarray(from, to));
+  return bytes.length >= 12 && ascii(0, 4) === 'RIFF' && ascii(8, 12) === 'WEBP';
+}
+
+/** Where the WebP copy `width` px wide of a stored image lives in the bucket. */
+export const variantKey = (key: string, width: number) => `${key}@${width}.webp`;
+
+/** Every bucket key an upload writes (original and copies). */
+export const uploadKeys = (upload: PreparedUpload) => [upload.key, ...upload.variants.map((v) => v.key)];
+
+/** Decode and check one new image and its resized copies; nothing is stored yet. */
+export function prepareUpload(input: { base64: string; name: string; variants?: VariantInput[] }): PreparedUpload {
   const bytes = decodeBase64Image(input.base64, input.name);
   const kind = sniffImage(bytes);
   if (!kind) {
@@ -78,7 +97,21 @@ export function prepareUpload(input: { base64: string; name: string }): Prepared
     );
   }
   const key = `campaigns/${crypto.randomUUID()}.${kind.ext}`;
-  return { key, bytes, image: { Key: key, name: input.name, size: bytes.length, type: kind.type } };
+  const variants: PreparedVariant[] = [];
+  for (const variant of input.variants ?? []) {
+    if (!(VARIANT_WIDTHS as readonly number[]).includes(variant.width)) {
+      throw new HttpError(400, `Image "${input.name}": a resized copy must be ${VARIANT_WIDTHS.join(', ')} px wide`);
+    }
+    if (variants.some((v) => v.width === variant.width)) throw new HttpError(400, `Image "${input.name}": two resized copies are ${variant.width} px wide`);
+    const copy = decodeBase64Image(variant.base64, `${input.name} (${variant.width} px)`);
+    if (copy.length > MAX_VARIANT_BYTES) throw new HttpError(413, `Image "${input.name}": the ${variant.width} px copy is over 1 MB`);
+    if (!isWebp(copy)) throw new HttpError(415, `Image "${input.name}": the ${variant.width} px copy is not a WebP image`);
+    variants.push({ key: variantKey(key, variant.width), bytes: copy, width: variant.width });
+  }
+  variants.sort((a, b) => a.width - b.width);
+  const image: StoredImage = { Key: key, name: input.name, size: bytes.length, type: kind.type };
+  if (variants.length) image.variants = variants.map((v) => v.width);
+  return { key, bytes, image, variants };
 }
 
 export function requireBucket(bucket: R2Bucket | undefined): R2Bucket {
@@ -97,6 +130,12 @@ export async function storeUploads(bucket: R2Bucket, uploads: PreparedUpload[]):
         customMetadata: { name: upload.image.name.slice(0, 200) },
       });
       done.push(upload.key);
+      for (const variant of upload.variants) {
+        await bucket.put(variant.key, variant.bytes, {
+          httpMetadata: { contentType: 'image/webp', cacheControl: 'public, max-age=31536000, immutable' },
+        });
+        done.push(variant.key);
+      }
     }
   } catch (err) {
     await deleteKeys(bucket, done);

@@ -4,12 +4,30 @@ import { outbox } from '../../db/schema';
 import type { AppConfig } from '../lib/config';
 import { HttpError } from '../lib/errors';
 
-export type MailMessage = { to: string; subject: string; text: string; html: string };
+export type MailMessage = {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+  /** A message that must go at most once ("receipt:<donation id>"): a second send with the key does nothing. */
+  key?: string;
+  /** A value only the recipient may read (a sign-in code): the outbox row of a sent email never holds it. */
+  secret?: string;
+};
+
+/** The row kept in the outbox when a provider sends the email: the secret replaced, readable by nobody. */
+export function redactedForOutbox(message: MailMessage): MailMessage {
+  const { secret, ...row } = message;
+  if (!secret) return row;
+  const hide = (value: string) => value.split(secret).join('[redacted]');
+  return { ...row, subject: hide(row.subject), text: hide(row.text), html: hide(row.html) };
+}
 
 /** The mail port: every message is written to the outbox first, then handed to a transport. */
 export interface Mailer {
   readonly kind: 'outbox' | 'http';
-  send(message: MailMessage): Promise<{ id: string }>;
+  /** `duplicate`: a message with the same key was already written, so nothing was sent. */
+  send(message: MailMessage): Promise<{ id: string; duplicate?: boolean }>;
 }
 
 type MailerOptions = { fetch?: typeof fetch; log?: (line: string) => void };
@@ -24,16 +42,25 @@ export function createMailer(db: Db, config: AppConfig, options: MailerOptions =
 /** The outbox is readable at GET /api/dev/outbox only in development (APP_ENV=development) without a mail provider. */
 export const devOutboxEnabled = (config: AppConfig) => !config.mailApiKey && !config.production;
 
-async function store(db: Db, message: MailMessage) {
-  const [row] = await db.insert(outbox).values(message).returning({ id: outbox.id });
-  return row.id;
+/** The outbox row's id, or null when a message with the same key is already there. */
+async function store(db: Db, message: MailMessage): Promise<string | null> {
+  const values = { to: message.to, subject: message.subject, text: message.text, html: message.html, key: message.key ?? null };
+  if (!message.key) {
+    const [row] = await db.insert(outbox).values(values).returning({ id: outbox.id });
+    return row.id;
+  }
+  // The unique key makes concurrent copies (two webhook deliveries at once) write one row.
+  const [row] = await db.insert(outbox).values(values).onConflictDoNothing({ target: outbox.key }).returning({ id: outbox.id });
+  return row?.id ?? null;
 }
 
 function outboxMailer(db: Db, log: (line: string) => void): Mailer {
   return {
     kind: 'outbox',
     async send(message) {
+      // Local only (development without a provider): the code must be readable here to sign in.
       const id = await store(db, message);
+      if (!id) return { id: '', duplicate: true };
       log(`[mail] outbox ${id}\nTo: ${message.to}\nSubject: ${message.subject}\n\n${message.text}\n`);
       return { id };
     },
@@ -45,7 +72,9 @@ function httpMailer(db: Db, config: AppConfig, fetchImpl: typeof fetch): Mailer 
   return {
     kind: 'http',
     async send(message) {
-      const id = await store(db, message);
+      // Sign-in codes reach the provider only; the outbox keeps the row without them (issue 13).
+      const id = await store(db, redactedForOutbox(message));
+      if (!id) return { id: '', duplicate: true };
       let response: Response;
       try {
         response = await fetchImpl(config.mailApiUrl, {
@@ -115,5 +144,5 @@ export function loginCodeEmail(input: { to: string; code: string; firstName?: st
 </td></tr></table>
 <p style="color:#4f5b67;font-size:12px">${escapeHtml(site)}, a UK registered charity</p>
 </td></tr></table></body></html>`;
-  return { to: input.to, subject, text, html };
+  return { to: input.to, subject, text, html, secret: input.code };
 }

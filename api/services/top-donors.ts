@@ -1,11 +1,11 @@
-import { and, desc, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, gte, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { donations, users } from '../../db/schema';
+import { donorTotals, users } from '../../db/schema';
 
 export const TOP_DONORS_LIMIT = 10;
 
 export type TopDonor = {
-  /** Public display name, "First L."; never an email. */
+  /** Public display name, "First L.", or "Anonymous" when the donor gave anonymously; never an email. */
   donor: string;
   count: number;
   /** Pence. */
@@ -21,32 +21,44 @@ export function displayName(firstName: string | null, lastName: string | null): 
 }
 
 /**
- * The leaderboard for one campaign (its own gifts and its appeals') or one appeal: succeeded
- * donations grouped by donor, largest total first. The caller checks the item is visible.
+ * The leaderboard for one campaign (its own gifts and its appeals') or one appeal: donors with
+ * succeeded gifts, by total net of refunds, largest first. Read from the running per-donor totals
+ * (donor_totals, kept by the donation triggers; docs/decisions/016): the rank index gives the n-th
+ * best total, and only donors at or above it are joined and sorted, so the cost stays flat however
+ * many gifts the campaign has. The caller checks the item is visible.
  */
 export async function topDonors(
   db: Db,
   target: { campaignId: string } | { appealId: string },
   limit = TOP_DONORS_LIMIT,
 ): Promise<TopDonor[]> {
-  const scope = 'campaignId' in target ? eq(donations.campaignId, target.campaignId) : eq(donations.appealId, target.appealId);
-  const total = sql<number>`sum(${donations.amount} - ${donations.refundedAmount})`;
-  const rows = await db
+  return (await topDonorsQuery(db, target, limit)).map(toTopDonor);
+}
+
+/** The query behind topDonors, for callers that send it in one db.batch with others. */
+export function topDonorsQuery(db: Db, target: { campaignId: string } | { appealId: string }, limit = TOP_DONORS_LIMIT) {
+  const targetId = 'campaignId' in target ? target.campaignId : target.appealId;
+  const n = Math.min(Math.max(Math.trunc(limit) || 1, 1), TOP_DONORS_LIMIT);
+  const nth = sql`coalesce((select raised_pence from donor_totals where target_id = ${targetId} and gift_count > 0
+    order by raised_pence desc, gift_count desc limit 1 offset ${n - 1}), 0)`;
+  return db
     .select({
       firstName: users.firstName,
       lastName: users.lastName,
-      count: sql<number>`count(*)`,
-      total,
+      count: donorTotals.giftCount,
+      total: donorTotals.raisedPence,
+      // "Give anonymously" on a paid gift to this campaign or appeal hides the name (renewals follow their first gift).
+      anonymous: sql<number>`exists (select 1 from support_messages sm join donations d on d.id = sm.donation_id
+        where d.donor_id = ${donorTotals.donorId} and sm.anonymous = 1 and d.status in ('succeeded', 'refunded')
+        and (sm.campaign_id = ${targetId} or sm.appeal_id = ${targetId}))`,
     })
-    .from(donations)
-    .innerJoin(users, eq(users.id, donations.donorId))
-    .where(and(scope, eq(donations.status, 'succeeded')))
-    .groupBy(donations.donorId)
-    .orderBy(desc(total), desc(sql`count(*)`), asc(users.firstName), asc(donations.donorId))
-    .limit(Math.min(Math.max(limit, 1), TOP_DONORS_LIMIT));
-  return rows.map((row) => ({
-    donor: displayName(row.firstName, row.lastName),
-    count: Number(row.count),
-    total: Number(row.total),
-  }));
+    .from(donorTotals)
+    .innerJoin(users, eq(users.id, donorTotals.donorId))
+    .where(and(eq(donorTotals.targetId, targetId), gt(donorTotals.giftCount, 0), gte(donorTotals.raisedPence, nth)))
+    .orderBy(desc(donorTotals.raisedPence), desc(donorTotals.giftCount), asc(users.firstName), asc(donorTotals.donorId))
+    .limit(n);
+}
+
+export function toTopDonor(row: { firstName: string | null; lastName: string | null; count: number; total: number; anonymous?: number | boolean }): TopDonor {
+  return { donor: Number(row.anonymous ?? 0) ? 'Anonymous' : displayName(row.firstName, row.lastName), count: Number(row.count), total: Number(row.total) };
 }

@@ -1,4 +1,4 @@
-import { and, desc, eq, exists, inArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, exists, inArray, or, sql, type SQL } from 'drizzle-orm';
 import { chunks } from '../../db/chunks';
 import type { Db } from '../../db/client';
 import { parseId } from '../../db/ids';
@@ -6,6 +6,7 @@ import { campaigns, donations, organizationAdmins, users, type UserType } from '
 import { badRequest, forbidden, HttpError, notFound } from '../lib/errors';
 import type { AuthUser } from '../lib/types';
 import { imageUrl } from './campaigns';
+import { type ErasureDto, latestErasures } from './erasure';
 import { type AddressDto, type AddressInput, addressColumnsFrom, type Page, toAddressDto } from './organizations';
 
 export type DonorDto = {
@@ -18,6 +19,8 @@ export type DonorDto = {
   type: UserType;
   address: AddressDto;
   org_ids: string[];
+  erased_at: string | null;
+  erasure: ErasureDto | null;
 };
 
 export type DonorInput = {
@@ -32,7 +35,7 @@ export type DonorInput = {
 
 const DUPLICATE_EMAIL = 'A donor with this email already exists';
 
-type UserRow = typeof users.$inferSelect;
+export type UserRow = typeof users.$inferSelect;
 
 const NO_ADDRESS: AddressDto = { address: null, city: null, province: null, postal_code: null, country: null };
 
@@ -53,13 +56,21 @@ function limitedDonorDto(row: UserRow): DonorDto {
     type: row.type,
     address: NO_ADDRESS,
     org_ids: [],
+    erased_at: row.erasedAt?.toISOString() ?? null,
+    erasure: null,
   };
+}
+
+/** The row an organization admin may read (the list and its CSV export): profile fields blanked. */
+function visibleRow(viewer: AuthUser, row: UserRow): UserRow {
+  if (seesProfile(viewer, row)) return row;
+  return { ...row, phone: null, avatar: null, address: null, city: null, province: null, postalCode: null, country: null };
 }
 
 /** Admins and the user themself see the whole profile; organization admins the limited view. */
 const seesProfile = (viewer: AuthUser, row: UserRow) => viewer.type === 'admin' || viewer.id === row.id;
 
-function toDonorDto(row: UserRow, orgIds: string[]): DonorDto {
+function toDonorDto(row: UserRow, orgIds: string[], erasure: ErasureDto | null = null): DonorDto {
   return {
     _id: row.id,
     email: row.email,
@@ -70,6 +81,8 @@ function toDonorDto(row: UserRow, orgIds: string[]): DonorDto {
     type: row.type,
     address: toAddressDto(row),
     org_ids: orgIds,
+    erased_at: row.erasedAt?.toISOString() ?? null,
+    erasure,
   };
 }
 
@@ -120,8 +133,27 @@ async function orgIdsByUser(db: Db, userIds: string[]): Promise<Map<string, stri
 export async function listUsers(
   db: Db,
   viewer: AuthUser,
-  options: Page & { search?: string; type?: UserType },
+  options: Page & { search?: string; type?: UserType; sort?: 'created' | 'name' | 'email'; order?: 'asc' | 'desc' },
 ): Promise<{ items: DonorDto[]; total: number }> {
+  const { rows, total } = await donorRows(db, viewer, options);
+  const orgIds = await orgIdsByUser(
+    db,
+    rows.map((r) => r.id),
+  );
+  // The donor picker lists up to 1000 users: one IN list per chunk keeps D1 under its parameter limit.
+  const erasures = new Map((await Promise.all(chunks(rows.map((r) => r.id)).map((ids) => latestErasures(db, ids)))).flatMap((m) => [...m]));
+  return {
+    items: rows.map((row) => (seesProfile(viewer, row) ? toDonorDto(row, orgIds.get(row.id) ?? [], erasures.get(row.id) ?? null) : limitedDonorDto(row))),
+    total,
+  };
+}
+
+/** Donors in the viewer's scope, filtered and sorted on the server (the list and its CSV export). */
+export async function donorRows(
+  db: Db,
+  viewer: AuthUser,
+  options: Page & { search?: string; type?: UserType; sort?: 'created' | 'name' | 'email'; order?: 'asc' | 'desc'; count?: boolean },
+): Promise<{ rows: UserRow[]; total: number }> {
   const search = options.search?.trim().toLowerCase();
   // instr(), not LIKE: D1 refuses LIKE patterns over 50 bytes ("LIKE or GLOB pattern too complex").
   const where = and(
@@ -134,18 +166,18 @@ export async function listUsers(
         )
       : undefined,
   );
+  const sort = options.sort ?? 'created';
+  const dir = (options.order ?? (sort === 'created' ? 'desc' : 'asc')) === 'asc' ? asc : desc;
+  const key = {
+    created: users.createdAt,
+    name: sql`lower(${users.firstName} || ' ' || ${users.lastName})`,
+    email: users.email,
+  }[sort];
   const [rows, [count]] = await Promise.all([
-    db.select().from(users).where(where).orderBy(desc(users.createdAt), desc(users.id)).limit(options.limit).offset(options.offset),
-    db.select({ n: sql<number>`count(*)` }).from(users).where(where),
+    db.select().from(users).where(where).orderBy(dir(key), desc(users.createdAt), desc(users.id)).limit(options.limit).offset(options.offset),
+    options.count === false ? Promise.resolve([{ n: 0 }]) : db.select({ n: sql<number>`count(*)` }).from(users).where(where),
   ]);
-  const orgIds = await orgIdsByUser(
-    db,
-    rows.map((r) => r.id),
-  );
-  return {
-    items: rows.map((row) => (seesProfile(viewer, row) ? toDonorDto(row, orgIds.get(row.id) ?? []) : limitedDonorDto(row))),
-    total: Number(count?.n ?? 0),
-  };
+  return { rows: rows.map((row) => visibleRow(viewer, row)), total: Number(count?.n ?? 0) };
 }
 
 /** `me` is the signed-in user; anything else a UUID or short id. */
@@ -174,7 +206,8 @@ export async function getUser(db: Db, idParam: string, viewer: AuthUser): Promis
 
 async function withOrgIds(db: Db, row: UserRow): Promise<DonorDto> {
   const orgIds = await orgIdsByUser(db, [row.id]);
-  return toDonorDto(row, orgIds.get(row.id) ?? []);
+  const erasures = await latestErasures(db, [row.id]);
+  return toDonorDto(row, orgIds.get(row.id) ?? [], erasures.get(row.id) ?? null);
 }
 
 function isUniqueViolation(error: unknown): boolean {

@@ -13,6 +13,12 @@ export const organizations = sqliteTable(
     charityNumber: text('charity_number'),
     /** New appeals under this organization's campaigns start as drafts until an admin approves them. */
     appealsNeedApproval: integer('appeals_need_approval', { mode: 'boolean' }).notNull().default(false),
+    /** Registered legal name (declarations, receipts); the display name when unset. */
+    legalName: text('legal_name'),
+    /** Who registers the charity: ccew, oscr or ccni (domain/charity.ts). */
+    regulator: text('regulator', { enum: ['ccew', 'oscr', 'ccni'] }).notNull().default('ccew'),
+    /** HMRC charity reference used for Gift Aid claims (Charities Online). */
+    hmrcReference: text('hmrc_reference'),
     ...addressColumns(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),

@@ -2,8 +2,9 @@ import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'driz
 import { addressColumns, createdAt, id, updatedAt } from './columns';
 import { organizations } from './organizations';
 
-export const USER_TYPES = ['donor', 'org_admin', 'admin'] as const;
-export type UserType = (typeof USER_TYPES)[number];
+import { USER_TYPES } from '../../domain/statuses';
+
+export { USER_TYPES, type UserType } from '../../domain/statuses';
 
 /**
  * How a user row came to be: `checkout` when an anonymous donation created it (it becomes `account`
@@ -26,6 +27,8 @@ export const users = sqliteTable(
     ...addressColumns(),
     stripeCustomerId: text('stripe_customer_id'),
     origin: text('origin', { enum: USER_ORIGINS }).notNull().default('account'),
+    /** Set when the donor's account was erased: name and contact details are blank from then on. */
+    erasedAt: integer('erased_at', { mode: 'timestamp_ms' }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

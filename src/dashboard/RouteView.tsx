@@ -9,7 +9,9 @@ import { AdminList } from './screens/AdminList';
 import { CampaignEditorScreen } from './screens/CampaignEditorScreen';
 import { CampaignList } from './screens/CampaignList';
 import { MyDonations } from './screens/MyDonations';
+import { MyPrivacy } from './screens/my-info/MyPrivacy';
 import { Overview } from './screens/Overview';
+import { GiftAidScreen } from './screens/gift-aid/GiftAidScreen';
 import { Communication, CommunicationDetail } from './screens/mock/Communication';
 import { Contact } from './screens/mock/Contact';
 import { DonationHistory } from './screens/mock/DonationHistory';
@@ -23,6 +25,7 @@ import { $dashUser } from './session';
 
 const TITLES: Partial<Record<Route['name'], string>> = {
   overview: 'Overview',
+  'gift-aid': 'Gift Aid',
   'my-donations': 'My Donations',
   settings: 'Settings',
   'donate-history': 'All Donation History',
@@ -42,6 +45,8 @@ function screenFor(route: Route, orgId: string | undefined) {
   switch (route.name) {
     case 'overview':
       return <Overview />;
+    case 'gift-aid':
+      return <GiftAidScreen />;
     case 'list':
       return <AdminList key={route.resource} resource={route.resource} />;
     case 'my-donations':
@@ -49,7 +54,14 @@ function screenFor(route: Route, orgId: string | undefined) {
     case 'form': {
       const key = `${route.resource}-${route.id ?? 'add'}`;
       if (route.resource === 'organizations') return <OrganizationForm key={key} id={route.id} />;
-      if (route.resource === 'donors') return <DonorForm key={key} id={route.id} />;
+      if (route.resource === 'donors') {
+        return (
+          <>
+            <DonorForm key={key} id={route.id} />
+            {route.id === 'me' ? <MyPrivacy key="privacy" /> : null}
+          </>
+        );
+      }
       return <DonationForm key={key} id={route.id} />;
     }
     case 'settings':

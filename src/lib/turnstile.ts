@@ -1,4 +1,4 @@
-import { api, isApiError } from './api-client';
+import { api, client } from './api';
 
 /**
  * Cloudflare Turnstile in the browser, loaded only when the server asks for the check (an answer
@@ -27,12 +27,12 @@ let siteKey: Promise<string | null> | null = null;
 let script: Promise<TurnstileApi> | null = null;
 
 export function turnstileSiteKey(): Promise<string | null> {
-  siteKey ??= api<{ site_key: string | null }>('/api/turnstile', { token: null }).then((result) => {
-    if (isApiError(result)) {
+  siteKey ??= api((o) => client.api.turnstile.$get(undefined, o), { token: null }).then((result) => {
+    if (!result.ok) {
       siteKey = null;
       return null;
     }
-    return result.site_key;
+    return result.data.site_key;
   });
   return siteKey;
 }

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { api } from '../lib/api-client';
+import { api, client } from '../lib/api';
 import { $token, $user, initAuth, logout, TOKEN_KEY, verifyCode } from './auth';
 
 const user = { _id: 'u1', email: 'a@example.org', name: { first_name: 'Ada', last_name: 'L' }, type: 'donor', avatar: null, org_ids: [] };
@@ -31,7 +31,8 @@ describe('auth store and api client', () => {
     localStorage.setItem(TOKEN_KEY, 'tok-123');
     fetchMock.mockResolvedValue(json(200, user));
     await initAuth();
-    expect(fetchMock).toHaveBeenCalledWith('/api/auth', expect.objectContaining({ headers: expect.objectContaining({ authorization: 'Bearer tok-123' }) }));
+    expect(fetchMock).toHaveBeenCalledWith('/api/auth', expect.objectContaining({ method: 'GET' }));
+    expect(new Headers(fetchMock.mock.calls[0][1].headers).get('authorization')).toBe('Bearer tok-123');
     expect($user.get()).toEqual(user);
   });
 
@@ -68,6 +69,6 @@ describe('auth store and api client', () => {
 
   it('returns the error shape for non-JSON failures', async () => {
     fetchMock.mockResolvedValue(new Response('<html>bad gateway</html>', { status: 502 }));
-    expect(await api('/api/x')).toEqual({ statusCode: 502, message: expect.stringContaining('502') });
+    expect(await api((o) => client.api.auth.$get(undefined, o))).toEqual({ ok: false, error: { statusCode: 502, message: expect.stringContaining('502') } });
   });
 });

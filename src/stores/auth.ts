@@ -1,15 +1,8 @@
 import { atom } from 'nanostores';
-import { api, isApiError, type ApiError } from '../lib/api-client';
+import { api, type ApiError, client, type User as ApiUser, valueOrError } from '../lib/api';
 
-/** The signed-in user as GET /api/auth and the login call answer it. */
-export type User = {
-  _id: string;
-  email: string;
-  name: { first_name: string; last_name: string };
-  type: 'donor' | 'org_admin' | 'admin' | string;
-  avatar: string | null;
-  org_ids: string[];
-};
+/** The signed-in user as GET /api/auth and the login call answer it (the API contract's User). */
+export type User = ApiUser;
 
 export const TOKEN_KEY = 'uk_nfp_token';
 
@@ -46,12 +39,12 @@ export function initAuth(): Promise<void> {
   if (stored && !$token.get()) $token.set(stored);
   if (!$token.get() || $user.get()) return Promise.resolve();
   $authRestoring.set(true);
-  restoring = api<User>('/api/auth').then((result) => {
+  restoring = api((o) => client.api.auth.$get(undefined, o)).then((result) => {
     // Spec: an answer with a statusCode clears the token; a network failure keeps it for next time.
-    if (isApiError(result)) {
-      if (result.statusCode > 0) saveToken(null);
+    if (!result.ok) {
+      if (result.error.statusCode > 0) saveToken(null);
     } else {
-      $user.set(result);
+      $user.set(result.data);
     }
     $authRestoring.set(false);
     restoring = null;
@@ -69,8 +62,9 @@ export type LoginResult = SignedIn | NamesRequired;
 export const isSignedIn = (result: LoginResult): result is SignedIn => 'token' in result;
 
 /** `turnstile_token` answers a 428 that asked for the security check. */
-export function requestCode(email: string, turnstileToken?: string): Promise<CodeRequest | ApiError> {
-  return api<CodeRequest>('/api/auth/login', { json: { email, ...(turnstileToken ? { turnstile_token: turnstileToken } : {}) } });
+export async function requestCode(email: string, turnstileToken?: string): Promise<CodeRequest | ApiError> {
+  const result = await api((o) => client.api.auth.login.$post({ json: { email, ...(turnstileToken ? { turnstile_token: turnstileToken } : {}) } }, o));
+  return valueOrError(result) as CodeRequest | ApiError;
 }
 
 export async function verifyCode(input: {
@@ -80,17 +74,19 @@ export async function verifyCode(input: {
   last_name?: string;
   turnstile_token?: string;
 }): Promise<LoginResult | ApiError> {
-  const result = await api<LoginResult>('/api/auth/login', { json: input, token: null });
-  if (!isApiError(result) && isSignedIn(result)) {
-    saveToken(result.token);
-    $user.set(result.user);
-  }
-  return result;
+  const result = await api((o) => client.api.auth.login.$post({ json: input }, o), { token: null });
+  if (!result.ok) return result.error;
+  const data = result.data as LoginResult | CodeRequest;
+  if ('names_required' in data) return data;
+  if (!('token' in data)) return { statusCode: 500, message: 'The server did not start a session; please try again.' };
+  saveToken(data.token);
+  $user.set(data.user);
+  return data;
 }
 
 /** Revokes the session on the server (best effort), forgets it here and goes home. */
 export async function logout(navigate: (path: string) => void = (path) => window.location.assign(path)) {
-  if ($token.get()) await api('/api/auth/logout', { method: 'POST' });
+  if ($token.get()) await api((o) => client.api.auth.logout.$post(undefined, o));
   saveToken(null);
   $user.set(null);
   navigate('/');

@@ -30,9 +30,13 @@ async function openBox(page: Page, appeal: Appeal) {
 async function fillGiftAid(page: Page) {
   await page.getByLabel('Gift Aid (UK Only)').check();
   await expect(page.getByText(/I want to Gift Aid my donation/)).toBeVisible();
-  await page.getByLabel('Full name').fill('Ann Example');
-  await page.getByLabel('Home address').fill('1 Station Road, Leeds');
-  await page.getByLabel('Postcode').fill('ls1 4ap');
+  const box = page.locator('.donation-box');
+  await box.getByLabel('First name').fill('Ann');
+  await box.getByLabel('Last name').fill('Example');
+  await box.getByLabel('House name or number').fill('1');
+  await box.getByLabel('Street and town').fill('Station Road, Leeds');
+  await box.getByLabel('Postcode').fill('ls1 4ap');
+  await expect(box.getByTestId('gift-aid-worth')).toContainText('with Gift Aid');
 }
 
 const cases = [
@@ -50,7 +54,7 @@ for (const c of cases) {
     const donate = box.getByRole('button', { name: /^Donate/ });
     await expect(donate).toBeDisabled();
 
-    const email = box.getByLabel('Email');
+    const email = box.getByLabel(/^Email/);
     await expect(email).toHaveCSS('border-top-color', 'rgb(138, 148, 158)');
     await email.fill('someone@');
     await expect(email).toHaveClass(/email-invalid/);
@@ -93,7 +97,7 @@ test('a declined demo card is explained to the donor and nothing is counted', as
   const appeal = (await appeals(request))[4];
   const before = await raised(request, appeal._id);
   const box = await openBox(page, appeal);
-  await box.getByLabel('Email').fill('declined@example.com');
+  await box.getByLabel(/^Email/).fill('declined@example.com');
   await box.getByLabel('Amount (£)').fill('5');
   await box.getByRole('button', { name: /^Donate/ }).click();
   await box.getByLabel('Card number').fill('4000 0000 0000 0002');
@@ -126,7 +130,7 @@ test('the donation box is accessible and fits a phone screen', async ({ page, re
   const appeal = (await appeals(request))[5];
   await page.setViewportSize({ width: 390, height: 844 });
   const box = await openBox(page, appeal);
-  await box.getByLabel('Email').fill('phone@example.com');
+  await box.getByLabel(/^Email/).fill('phone@example.com');
   await box.getByLabel('Amount (£)').fill('20');
   await fillGiftAid(page);
   const width = await box.evaluate((el) => el.getBoundingClientRect().width);

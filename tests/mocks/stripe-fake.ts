@@ -23,6 +23,7 @@ export type StripeFake = {
   prices: Map<string, Obj>;
   /** invoice payments: PaymentIntent id → invoice id */
   invoicePayments: Map<string, string>;
+  portalSessions: Map<string, Obj>;
   /** Runs before a create answers, e.g. to deliver a webhook before the client hears back. */
   onCreate?: (kind: 'payment_intent' | 'subscription', object: Obj) => Promise<void> | void;
   /** Make the next N requests fail with a 500 api_error. */
@@ -69,6 +70,7 @@ export async function startStripeFake(): Promise<StripeFake> {
     invoices: new Map(),
     prices: new Map(),
     invoicePayments: new Map(),
+    portalSessions: new Map(),
     failNext: 0,
     addPrice(priceId, unitAmount, options = {}) {
       const price = {
@@ -89,7 +91,7 @@ export async function startStripeFake(): Promise<StripeFake> {
   async function route(req: FakeRequest): Promise<{ status: number; body: Obj }> {
     const { method, path, body } = req;
     const [pathname, query = ''] = path.split('?');
-    const params = method === 'GET' ? parseForm(query) : body;
+    const params = method === 'GET' ? parseForm(query) : method === 'DELETE' ? { ...parseForm(query), ...body } : body;
     let m: RegExpExecArray | null;
 
     if (method === 'POST' && pathname === '/v1/customers') {
@@ -108,6 +110,7 @@ export async function startStripeFake(): Promise<StripeFake> {
         amount_received: 0,
         currency: params.currency,
         customer: params.customer ?? null,
+        description: params.description ?? null,
         metadata: params.metadata ?? {},
         status: 'requires_payment_method',
         client_secret: `${intentId}_secret_${randomBytes(8).toString('hex')}`,
@@ -190,9 +193,15 @@ export async function startStripeFake(): Promise<StripeFake> {
         object: 'subscription',
         customer: params.customer,
         status: 'incomplete',
+        description: params.description ?? null,
         metadata: params.metadata ?? {},
         payment_behavior: params.payment_behavior,
-        items: { object: 'list', data: [{ id: id('si'), price }] },
+        items: { object: 'list', data: [{ id: id('si'), object: 'subscription_item', price, current_period_end: Math.floor(Date.now() / 1000) + 30 * 86400 }] },
+        start_date: Math.floor(Date.now() / 1000),
+        pause_collection: null,
+        canceled_at: null,
+        ended_at: null,
+        cancellation_details: null,
         latest_invoice: expand.includes('latest_invoice.confirmation_secret') || expand.includes('latest_invoice')
           ? expand.includes('latest_invoice.confirmation_secret') ? invoice : { ...invoice, confirmation_secret: undefined }
           : invoiceId,
@@ -200,6 +209,54 @@ export async function startStripeFake(): Promise<StripeFake> {
       fake.subscriptions.set(subscriptionId, subscription);
       await fake.onCreate?.('subscription', subscription);
       return { status: 200, body: subscription };
+    }
+    if ((m = /^\/v1\/subscriptions\/([^/]+)$/.exec(pathname))) {
+      const subscription = fake.subscriptions.get(m[1]);
+      if (!subscription) return missing('subscription', m[1]);
+      if (method === 'GET') return { status: 200, body: subscription };
+      if (subscription.status === 'canceled') {
+        return { status: 400, body: { error: { type: 'invalid_request_error', message: 'A canceled subscription can only update its cancellation_details and metadata.' } } };
+      }
+      if (method === 'DELETE') {
+        // Cancel now (Stripe's DELETE /v1/subscriptions/:id).
+        const now = Math.floor(Date.now() / 1000);
+        Object.assign(subscription, {
+          status: 'canceled',
+          canceled_at: now,
+          ended_at: now,
+          cancellation_details: { comment: params.cancellation_details?.comment ?? null, feedback: null, reason: 'cancellation_requested' },
+        });
+        return { status: 200, body: subscription };
+      }
+      if (method === 'POST') {
+        const item = params.items?.[0];
+        if (item) {
+          const price = fake.prices.get(item.price);
+          if (!price) return missing('price', item.price);
+          const current = subscription.items.data.find((i: Obj) => i.id === item.id);
+          if (!current) return missing('subscription_item', item.id);
+          current.price = price;
+          subscription.last_proration_behavior = params.proration_behavior ?? 'create_prorations';
+        }
+        if (params.pause_collection !== undefined) {
+          subscription.pause_collection =
+            params.pause_collection === '' ? null : { behavior: params.pause_collection.behavior, resumes_at: params.pause_collection.resumes_at ? Number(params.pause_collection.resumes_at) : null };
+        }
+        return { status: 200, body: subscription };
+      }
+    }
+    if (method === 'POST' && pathname === '/v1/billing_portal/sessions') {
+      if (!fake.customers.has(params.customer)) return missing('customer', params.customer);
+      const session = {
+        id: id('bps'),
+        object: 'billing_portal.session',
+        customer: params.customer,
+        return_url: params.return_url ?? null,
+        flow: params.flow_data ?? null,
+        url: `https://billing.stripe.com/p/session/test_${randomBytes(12).toString('hex')}`,
+      };
+      fake.portalSessions.set(session.id, session);
+      return { status: 200, body: session };
     }
     if (method === 'GET' && pathname === '/v1/invoice_payments') {
       const intentId = params.payment?.payment_intent;

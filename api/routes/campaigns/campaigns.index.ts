@@ -1,17 +1,21 @@
-import { z } from 'zod';
+import { z } from '@hono/zod-openapi';
 import { CAMPAIGN_STATUSES } from '../../../db/schema';
 import { createRouter } from '../../lib/create-app';
 import { notFound } from '../../lib/errors';
-import { readQuery } from '../../lib/validate';
+import { defineRoute, errorResponses, IdParams, jsonContent } from '../../lib/openapi';
+import { CampaignSchema, CampaignTitleSchema } from '../../schemas';
 import { DEFAULT_PAGE_SIZE, getCampaign, listCampaigns, listCampaignTitles, MAX_PAGE_SIZE } from '../../services/campaigns';
 
 export const listQuery = z.object({
-  status: z.enum([...CAMPAIGN_STATUSES, 'all']).optional(),
-  limit: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).optional(),
-  offset: z.coerce.number().int().min(0).max(100_000).optional(),
+  status: z
+    .enum([...CAMPAIGN_STATUSES, 'all'])
+    .optional()
+    .openapi({ description: 'Staff only: draft/deleted/all widen the list to what the caller may manage' }),
+  limit: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).optional().openapi({ type: 'integer', example: DEFAULT_PAGE_SIZE }),
+  offset: z.coerce.number().int().min(0).max(100_000).optional().openapi({ type: 'integer' }),
   /** 1-based page of `limit` items; an alternative to offset. */
-  page: z.coerce.number().int().min(1).max(10_000).optional(),
-  tiny: z.enum(['true', 'false']).optional(),
+  page: z.coerce.number().int().min(1).max(10_000).optional().openapi({ type: 'integer', description: '1-based page of `limit` items' }),
+  tiny: z.enum(['true', 'false']).optional().openapi({ description: 'true: only ids and titles of approved campaigns, for pickers' }),
 });
 
 /** limit/offset/page from the query as list options. */
@@ -21,32 +25,83 @@ function paging(query: z.infer<typeof listQuery>) {
   return { status: query.status, limit, offset };
 }
 
+const campaignList = jsonContent(z.array(CampaignSchema), 'Campaigns or appeals, newest first');
+
+const listCampaignsRoute = defineRoute({
+  method: 'get',
+  path: '/campaigns',
+  tags: ['Campaigns'],
+  summary: 'Campaigns the caller may see (approved ones for the public)',
+  request: { query: listQuery },
+  responses: {
+    200: jsonContent(z.union([z.array(CampaignSchema), z.array(CampaignTitleSchema)]), 'Campaigns, or with tiny=true their ids and titles'),
+    ...errorResponses,
+  },
+});
+
+const getCampaignRoute = defineRoute({
+  method: 'get',
+  path: '/campaigns/{id}',
+  tags: ['Campaigns'],
+  summary: 'One campaign or appeal by UUID or short id',
+  request: { params: IdParams },
+  responses: { 200: jsonContent(CampaignSchema, 'The campaign or appeal'), ...errorResponses },
+});
+
+const campaignAppealsRoute = defineRoute({
+  method: 'get',
+  path: '/campaigns/{id}/appeals',
+  tags: ['Campaigns'],
+  summary: 'The appeals of one campaign',
+  request: { params: IdParams, query: listQuery },
+  responses: { 200: campaignList, ...errorResponses },
+});
+
+const listAppealsRoute = defineRoute({
+  method: 'get',
+  path: '/appeals',
+  tags: ['Campaigns'],
+  summary: 'Appeals the caller may see',
+  request: { query: listQuery },
+  responses: { 200: campaignList, ...errorResponses },
+});
+
+const getAppealRoute = defineRoute({
+  method: 'get',
+  path: '/appeals/{id}',
+  tags: ['Campaigns'],
+  summary: 'One appeal by UUID or short id',
+  request: { params: IdParams },
+  responses: { 200: jsonContent(CampaignSchema, 'The appeal'), ...errorResponses },
+});
+
 export const campaignsRouter = createRouter()
-  .get('/campaigns', async (c) => {
-    const query = readQuery(c, listQuery);
-    if (query.tiny === 'true') return c.json(await listCampaignTitles(c.var.db));
-    return c.json(await listCampaigns(c.var.db, { kind: 'campaign', ...paging(query), viewer: c.var.user }));
+  .openapi(listCampaignsRoute, async (c) => {
+    const query = c.req.valid('query');
+    if (query.tiny === 'true') return c.json(await listCampaignTitles(c.var.db), 200);
+    return c.json(await listCampaigns(c.var.db, { kind: 'campaign', ...paging(query), viewer: c.var.user }), 200);
   })
-  .get('/campaigns/:id', async (c) => {
-    const campaign = await getCampaign(c.var.db, c.req.param('id'), c.var.user);
+  .openapi(getCampaignRoute, async (c) => {
+    const campaign = await getCampaign(c.var.db, c.req.valid('param').id, c.var.user);
     if (!campaign) throw notFound('Campaign not found');
-    return c.json(campaign);
+    return c.json(campaign, 200);
   })
-  .get('/campaigns/:id/appeals', async (c) => {
-    const query = readQuery(c, listQuery);
-    const campaign = await getCampaign(c.var.db, c.req.param('id'), c.var.user);
+  .openapi(campaignAppealsRoute, async (c) => {
+    const query = c.req.valid('query');
+    const campaign = await getCampaign(c.var.db, c.req.valid('param').id, c.var.user);
     // An appeal has no appeals of its own.
-    if (!campaign || campaign.kind !== 'campaign') throw notFound('Campaign not found');
+    if (campaign?.kind !== 'campaign') throw notFound('Campaign not found');
     return c.json(
       await listCampaigns(c.var.db, { kind: 'appeal', parentId: campaign._id, ...paging(query), viewer: c.var.user }),
+      200,
     );
   })
-  .get('/appeals', async (c) => {
-    const query = readQuery(c, listQuery);
-    return c.json(await listCampaigns(c.var.db, { kind: 'appeal', ...paging(query), viewer: c.var.user }));
+  .openapi(listAppealsRoute, async (c) => {
+    const query = c.req.valid('query');
+    return c.json(await listCampaigns(c.var.db, { kind: 'appeal', ...paging(query), viewer: c.var.user }), 200);
   })
-  .get('/appeals/:id', async (c) => {
-    const appeal = await getCampaign(c.var.db, c.req.param('id'), c.var.user);
-    if (!appeal || appeal.kind !== 'appeal') throw notFound('Appeal not found');
-    return c.json(appeal);
+  .openapi(getAppealRoute, async (c) => {
+    const appeal = await getCampaign(c.var.db, c.req.valid('param').id, c.var.user);
+    if (appeal?.kind !== 'appeal') throw notFound('Appeal not found');
+    return c.json(appeal, 200);
   });

@@ -18,7 +18,7 @@ describe(`campaign summary (${engineName})`, () => {
 
     for (const path of [`/api/campaigns/${campaign.id}`, `/api/appeals/${appeal.id}`]) {
       const body = (await (await t.request(path)).json()) as { summary: { total_donations: number; donation_count: number } };
-      expect(body.summary).toEqual({ total_donations: 1800, donation_count: 2 });
+      expect(body.summary).toEqual({ total_donations: 1800, donation_count: 2, gift_aid: 0 });
     }
   });
 });

@@ -1,19 +1,45 @@
+import { z } from '@hono/zod-openapi';
 import { desc, eq } from 'drizzle-orm';
-import { z } from 'zod';
 import { outbox } from '../../../db/schema';
 import { createRouter } from '../../lib/create-app';
 import { notFound } from '../../lib/errors';
-import { readQuery } from '../../lib/validate';
+import { defineRoute, errorResponses, jsonContent } from '../../lib/openapi';
 import { devOutboxEnabled } from '../../services/mailer';
 
 const querySchema = z.object({
   to: z.string().trim().toLowerCase().max(254, 'to must be at most 254 characters').optional(),
 });
 
+const OutboxMessageSchema = z
+  .object({
+    _id: z.string(),
+    to: z.string(),
+    subject: z.string(),
+    text: z.string(),
+    html: z.string(),
+    created_at: z.string(),
+    sent_at: z.string().nullable(),
+  })
+  .openapi('OutboxMessage');
+
+const outboxRoute = defineRoute({
+  method: 'get',
+  path: '/dev/outbox',
+  tags: ['Operations'],
+  summary: 'Local development only: the 20 newest emails (404 elsewhere)',
+  middleware: [
+    async (c, next) => {
+      if (!devOutboxEnabled(c.var.config)) throw notFound(`No route for GET /api/dev/outbox`);
+      await next();
+    },
+  ],
+  request: { query: querySchema },
+  responses: { 200: jsonContent(z.array(OutboxMessageSchema), 'Emails, newest first'), ...errorResponses },
+});
+
 /** Local-only tools. The outbox answers 404 unless APP_ENV=development and no real mail is configured. */
-export const devRouter = createRouter().get('/dev/outbox', async (c) => {
-  if (!devOutboxEnabled(c.var.config)) throw notFound(`No route for GET /api/dev/outbox`);
-  const { to } = readQuery(c, querySchema);
+export const devRouter = createRouter().openapi(outboxRoute, async (c) => {
+  const { to } = c.req.valid('query');
   const rows = await c.var.db
     .select()
     .from(outbox)
@@ -30,5 +56,6 @@ export const devRouter = createRouter().get('/dev/outbox', async (c) => {
       created_at: row.createdAt.toISOString(),
       sent_at: row.sentAt?.toISOString() ?? null,
     })),
+    200,
   );
 });

@@ -97,6 +97,7 @@ describe(`donations admin API (${engineName})`, () => {
       type: 'once',
       gift_aid: false,
       source: 'manual',
+      subscription_id: null,
       donor: { label: 'Priya Patel', value: donor.id },
       campaign: { label: 'Wells A', value: campaignA.id },
       appeal: { label: 'Appeal A', value: appealA.id },

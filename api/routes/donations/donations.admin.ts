@@ -1,24 +1,24 @@
-import type { Context } from 'hono';
-import { z } from 'zod';
+import { z } from '@hono/zod-openapi';
 import { createRouter } from '../../lib/create-app';
+import { sendReceipt } from '../../services/mail';
+import { mailContextOf } from '../../services/mail/context';
+import { reference } from '../../lib/fields';
+import { bearerAuth, defineRoute, errorResponses, IdParams, jsonBody, jsonContent } from '../../lib/openapi';
+import { isStaff, requireUser, signedIn, staffOnly } from '../../lib/policy';
 import { forbidden } from '../../lib/errors';
-import type { AppEnv } from '../../lib/types';
-import { readJson, readQuery } from '../../lib/validate';
-import { requireUser } from '../../middlewares/auth';
-import {
-  createManualDonation,
-  getDonation,
-  listDonations,
-  listMyDonations,
-  myGivingSummary,
-  updateDonation,
-} from '../../services/donations-admin';
-import { pagingQuery, reference } from '../organizations/fields';
+import { DonationSchema, GivingSummarySchema } from '../../schemas';
+import { createManualDonation, getDonation, myGivingSummary, updateDonation } from '../../services/donations-admin';
 
-const listQuery = pagingQuery().extend({ type: z.enum(['me']).optional() });
-
-const amount = z.number({ error: 'amount: Enter the amount in pence as a whole number' }).int('Enter the amount in pence as a whole number');
-const date = z.string({ error: 'Enter a date like 2025-03-31' }).trim().min(1, 'Enter a date like 2025-03-31').max(40);
+const amount = z
+  .number({ error: 'amount: Enter the amount in pence as a whole number' })
+  .int('Enter the amount in pence as a whole number')
+  .openapi({ description: 'Pence' });
+const date = z
+  .string({ error: 'Enter a date like 2025-03-31' })
+  .trim()
+  .min(1, 'Enter a date like 2025-03-31')
+  .max(40)
+  .openapi({ description: 'YYYY-MM-DD (a UK date) or a full ISO timestamp' });
 
 const createBody = z.object({
   donor: reference('a donor'),
@@ -26,6 +26,8 @@ const createBody = z.object({
   date,
   campaign: reference('a campaign'),
   appeal: reference('an appeal'),
+  /** Email the donor a receipt for this gift (issue 9); off unless the admin ticks it. */
+  send_receipt: z.boolean({ error: 'send_receipt: must be true or false' }).optional(),
 });
 
 const updateBody = z.object({
@@ -36,42 +38,69 @@ const updateBody = z.object({
   appeal: reference('an appeal').nullable().optional(),
 });
 
-/**
- * GET /api/donations without a type (the dashboard's admin list) and with type=me (the signed-in
- * user's own gifts). Called from the switch in donations.index.ts; both send X-Total-Count.
- */
-export async function listDonationsHandler(c: Context<AppEnv>) {
-  const viewer = requireUser(c.var.user);
-  const query = readQuery(c, listQuery);
-  let result;
-  if (query.type === 'me') {
-    result = await listMyDonations(c.var.db, viewer, query);
-  } else {
-    if (viewer.type === 'donor') throw forbidden('Only admins and organization admins can list all donations; use type=me for yours');
-    result = await listDonations(c.var.db, viewer, query);
-  }
-  c.header('X-Total-Count', String(result.total));
-  return c.json(result.items);
-}
+const summaryRoute = defineRoute({
+  method: 'get',
+  path: '/donations/summary',
+  tags: ['Donations'],
+  summary: 'The signed-in user’s giving, summed over every gift',
+  security: bearerAuth,
+  middleware: [signedIn()],
+  responses: { 200: jsonContent(GivingSummarySchema, 'Totals in pence'), ...errorResponses },
+});
 
-export const donationsAdminRouter = createRouter()
-  // Registered before /donations/:id so "summary" is never read as an id.
-  .get('/donations/summary', async (c) => c.json(await myGivingSummary(c.var.db, requireUser(c.var.user))))
-  .post('/donations', async (c) => {
-    const viewer = requireUser(c.var.user);
-    if (viewer.type === 'donor') throw forbidden('Only admins and organization admins can record donations');
-    const input = await readJson(c, createBody);
-    return c.json(await createManualDonation(c.var.db, input, viewer), 201);
-  })
-  .get('/donations/:id', async (c) => {
-    const viewer = requireUser(c.var.user);
-    return c.json(await getDonation(c.var.db, c.req.param('id'), viewer));
-  })
-  .put('/donations/:id', async (c) => {
-    const viewer = requireUser(c.var.user);
+const createDonationRoute = defineRoute({
+  method: 'post',
+  path: '/donations',
+  tags: ['Donations'],
+  summary: 'Record a gift received outside Stripe (staff)',
+  security: bearerAuth,
+  middleware: [staffOnly('Only admins and organization admins can record donations')],
+  request: { body: jsonBody(createBody) },
+  responses: { 201: jsonContent(DonationSchema, 'Recorded'), ...errorResponses },
+});
+
+const getDonationRoute = defineRoute({
+  method: 'get',
+  path: '/donations/{id}',
+  tags: ['Donations'],
+  summary: 'One donation the caller may see',
+  security: bearerAuth,
+  middleware: [signedIn()],
+  request: { params: IdParams },
+  responses: { 200: jsonContent(DonationSchema, 'The donation'), ...errorResponses },
+});
+
+const updateDonationRoute = defineRoute({
+  method: 'put',
+  path: '/donations/{id}',
+  tags: ['Donations'],
+  summary: 'Edit a manual gift’s details (staff, within their organizations)',
+  security: bearerAuth,
+  middleware: [
+    signedIn(),
     // Visibility and role before the body, so out-of-scope callers learn nothing from validation.
-    await getDonation(c.var.db, c.req.param('id'), viewer);
-    if (viewer.type === 'donor') throw forbidden('Only admins and organization admins can edit donations');
-    const input = await readJson(c, updateBody);
-    return c.json(await updateDonation(c.var.db, c.req.param('id'), input, viewer));
-  });
+    async (c, next) => {
+      const viewer = requireUser(c.var.user);
+      await getDonation(c.var.db, c.req.param('id') ?? '', viewer);
+      if (!isStaff(viewer)) throw forbidden('Only admins and organization admins can edit donations');
+      await next();
+    },
+  ],
+  request: { params: IdParams, body: jsonBody(updateBody) },
+  responses: { 200: jsonContent(DonationSchema, 'Updated'), ...errorResponses },
+});
+
+/** Staff writes and single reads of donations; lists are in donations.index.ts. */
+export const donationsAdminRouter = createRouter()
+  // Registered before /donations/{id} so "summary" is never read as an id.
+  .openapi(summaryRoute, async (c) => c.json(await myGivingSummary(c.var.db, requireUser(c.var.user)), 200))
+  .openapi(createDonationRoute, async (c) => {
+    const { send_receipt: sendReceiptNow, ...input } = c.req.valid('json');
+    const created = await createManualDonation(c.var.db, input, requireUser(c.var.user));
+    if (sendReceiptNow) await sendReceipt(mailContextOf(c), created._id);
+    return c.json(created, 201);
+  })
+  .openapi(getDonationRoute, async (c) => c.json(await getDonation(c.var.db, c.req.valid('param').id, requireUser(c.var.user)), 200))
+  .openapi(updateDonationRoute, async (c) =>
+    c.json(await updateDonation(c.var.db, c.req.valid('param').id, c.req.valid('json'), requireUser(c.var.user)), 200),
+  );

@@ -1,13 +1,34 @@
+import { z } from '@hono/zod-openapi';
 import { sql } from 'drizzle-orm';
 import { createRouter } from '../../lib/create-app';
 import { RETRY_AFTER_SECONDS } from '../../lib/unavailable';
 import { errorSummary, logLine } from '../../middlewares/logger';
+import { defineRoute, errorResponses, jsonContent } from '../../lib/openapi';
 
-export const healthRouter = createRouter().get('/health', async (c) => {
+const HealthSchema = z
+  .object({
+    status: z.enum(['ok', 'degraded']),
+    database: z.object({ reachable: z.boolean(), latency_ms: z.number().optional() }),
+  })
+  .openapi('Health');
+
+const healthRoute = defineRoute({
+  method: 'get',
+  path: '/health',
+  tags: ['Operations'],
+  summary: 'Status and database reachability',
+  responses: {
+    ...errorResponses,
+    200: jsonContent(HealthSchema, 'The worker and its database answer'),
+    503: jsonContent(HealthSchema, 'The database does not answer'),
+  },
+});
+
+export const healthRouter = createRouter().openapi(healthRoute, async (c) => {
   const started = Date.now();
   try {
     await c.var.db.run(sql`select 1`);
-    return c.json({ status: 'ok', database: { reachable: true, latency_ms: Date.now() - started } });
+    return c.json({ status: 'ok' as const, database: { reachable: true, latency_ms: Date.now() - started } }, 200);
   } catch (err) {
     logLine('error', 'health check: database unreachable', { request_id: c.var.requestId, error: errorSummary(err) });
     c.header('Retry-After', String(RETRY_AFTER_SECONDS));

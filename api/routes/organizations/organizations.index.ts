@@ -1,12 +1,21 @@
-import { z } from 'zod';
+import { z } from '@hono/zod-openapi';
+import { createMiddleware } from 'hono/factory';
+import { CHARITY_REGULATOR_IDS, type CharityRegulator } from '../../../domain';
 import { createRouter } from '../../lib/create-app';
-import { forbidden } from '../../lib/errors';
-import type { AuthUser } from '../../lib/types';
-import { readJson, readQuery } from '../../lib/validate';
-import { imageFormBodyLimit, withImage } from './image-upload';
-import { requireAdmin, requireUser } from '../../middlewares/auth';
-import { createOrganization, getOrganization, listOrganizations, updateOrganization } from '../../services/organizations';
-import { addressSchema, optionalEmail, imageInput, optionalText, organizationPhone, pagingQuery, reference, requiredText } from './fields';
+import { organizationFilterShape } from '../../services/insight/list-filters';
+import { addressSchema, imageInput, optionalEmail, optionalText, organizationPhone, pagingQuery, reference, requiredText } from '../../lib/fields';
+import { imageFormBodyLimit, withImage } from '../../lib/image-upload';
+import { bearerAuth, defineRoute, errorResponses, IdParams, jsonBody, jsonContent, totalCountHeader } from '../../lib/openapi';
+import { adminOnly, requireUser, staffOnly } from '../../lib/policy';
+import type { AppEnv } from '../../lib/types';
+import { OrganizationSchema } from '../../schemas';
+import {
+  createOrganization,
+  getOrganization,
+  listOrganizations,
+  type OrganizationDto,
+  updateOrganization,
+} from '../../services/organizations';
 
 const organizationFields = {
   name: requiredText(200, 'Name'),
@@ -14,6 +23,12 @@ const organizationFields = {
   email: optionalEmail,
   phone: organizationPhone,
   charity_number: optionalText(20),
+  legal_name: optionalText(200),
+  regulator: z.enum(CHARITY_REGULATOR_IDS as [CharityRegulator, ...CharityRegulator[]], { error: `regulator must be one of: ${CHARITY_REGULATOR_IDS.join(', ')}` }).optional(),
+  // HMRC charity references are one or two letters and digits, e.g. XR12345 (Gift Aid claims).
+  hmrc_reference: optionalText(12)
+    .refine((v) => v == null || /^[A-Za-z]{1,2}[0-9]{1,7}$/.test(v), 'Use letters then digits, like XR12345')
+    .transform((v) => (v == null ? v : v.toUpperCase())),
   address: addressSchema.partial().optional(),
   admins: z.array(reference('a user'), { error: 'admins must be a list of user ids' }).max(50, 'At most 50 admins').optional(),
   appeals_need_approval: z.boolean({ error: 'appeals_need_approval must be true or false' }).optional(),
@@ -22,40 +37,79 @@ const organizationFields = {
 const createBody = z.object(organizationFields);
 const updateBody = z.object(organizationFields).partial();
 
-const listQuery = pagingQuery().extend({ search: z.string().trim().max(100).optional() });
+const listQuery = pagingQuery().extend(organizationFilterShape);
 
 /** Organizations are staff data: donors get a 403 on every route here. */
-function requireStaff(user: AuthUser | null): AuthUser {
-  const signedIn = requireUser(user);
-  if (signedIn.type === 'donor') throw forbidden('Only admins and organization admins can manage organizations');
-  return signedIn;
-}
+const staff = () => staffOnly('Only admins and organization admins can manage organizations');
+
+/** Scope first, so an org_admin learns nothing about other organizations from validation errors. */
+const scoped = new WeakMap<Request, OrganizationDto>();
+const loadScoped = createMiddleware<AppEnv>(async (c, next) => {
+  scoped.set(c.req.raw, await getOrganization(c.var.db, c.req.param('id') ?? '', requireUser(c.var.user)));
+  await next();
+});
+
+const listRoute = defineRoute({
+  method: 'get',
+  path: '/organizations',
+  tags: ['Organizations'],
+  summary: 'Organizations the caller manages (all, for admins)',
+  security: bearerAuth,
+  middleware: [staff()],
+  request: { query: listQuery },
+  responses: { 200: { ...jsonContent(z.array(OrganizationSchema), 'Organizations by name'), headers: totalCountHeader }, ...errorResponses },
+});
+
+const createOrgRoute = defineRoute({
+  method: 'post',
+  path: '/organizations',
+  tags: ['Organizations'],
+  summary: 'Create an organization (admins)',
+  security: bearerAuth,
+  middleware: [imageFormBodyLimit, adminOnly()],
+  request: { body: jsonBody(createBody) },
+  responses: { 201: jsonContent(OrganizationSchema, 'Created'), ...errorResponses },
+});
+
+const getOrgRoute = defineRoute({
+  method: 'get',
+  path: '/organizations/{id}',
+  tags: ['Organizations'],
+  summary: 'One organization the caller manages',
+  security: bearerAuth,
+  middleware: [staff()],
+  request: { params: IdParams },
+  responses: { 200: jsonContent(OrganizationSchema, 'The organization'), ...errorResponses },
+});
+
+const updateOrgRoute = defineRoute({
+  method: 'put',
+  path: '/organizations/{id}',
+  tags: ['Organizations'],
+  summary: 'Update an organization (its org_admins, or an admin; only admins change its admins)',
+  security: bearerAuth,
+  middleware: [imageFormBodyLimit, staff(), loadScoped],
+  request: { params: IdParams, body: jsonBody(updateBody) },
+  responses: { 200: jsonContent(OrganizationSchema, 'Updated'), ...errorResponses },
+});
 
 export const organizationsRouter = createRouter()
-  .get('/organizations', async (c) => {
-    const viewer = requireStaff(c.var.user);
-    const query = readQuery(c, listQuery);
-    const { items, total } = await listOrganizations(c.var.db, viewer, query);
+  .openapi(listRoute, async (c) => {
+    const { items, total } = await listOrganizations(c.var.db, requireUser(c.var.user), c.req.valid('query'));
     c.header('X-Total-Count', String(total));
-    return c.json(items);
+    return c.json(items, 200);
   })
-  .post('/organizations', imageFormBodyLimit, async (c) => {
-    requireAdmin(c.var.user);
-    const input = await readJson(c, createBody);
+  .openapi(createOrgRoute, async (c) => {
+    const input = c.req.valid('json');
     const created = await withImage(c, 'image', input.image, null, (image) => createOrganization(c.var.db, { ...input, image }));
     return c.json(created, 201);
   })
-  .get('/organizations/:id', async (c) => {
-    const viewer = requireStaff(c.var.user);
-    return c.json(await getOrganization(c.var.db, c.req.param('id'), viewer));
-  })
-  .put('/organizations/:id', imageFormBodyLimit, async (c) => {
-    const viewer = requireStaff(c.var.user);
-    // Scope first, so an org_admin learns nothing about other organizations from validation errors.
-    const current = await getOrganization(c.var.db, c.req.param('id'), viewer);
-    const input = await readJson(c, updateBody);
+  .openapi(getOrgRoute, async (c) => c.json(await getOrganization(c.var.db, c.req.valid('param').id, requireUser(c.var.user)), 200))
+  .openapi(updateOrgRoute, async (c) => {
+    const current = scoped.get(c.req.raw)!;
+    const input = c.req.valid('json');
     const updated = await withImage(c, 'image', input.image, current.image, (image) =>
-      updateOrganization(c.var.db, current._id, { ...input, image }, viewer),
+      updateOrganization(c.var.db, current._id, { ...input, image }, requireUser(c.var.user)),
     );
-    return c.json(updated);
+    return c.json(updated, 200);
   });

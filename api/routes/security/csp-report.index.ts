@@ -1,5 +1,6 @@
 import { bodyLimit } from 'hono/body-limit';
 import { createRouter } from '../../lib/create-app';
+import { defineRoute, errorResponses } from '../../lib/openapi';
 import { logLine } from '../../middlewares/logger';
 import { clientIp, hitRateLimit } from '../../services/rate-limit';
 
@@ -40,32 +41,40 @@ function violations(body: unknown): Violation[] {
  * becomes one warning log line (directive, blocked URL, page path), rate limited per address so a
  * noisy page or a flood cannot fill the logs or the database. Always 204: nothing to tell a browser.
  */
-export const cspReportRouter = createRouter().post(
-  '/csp-report',
-  bodyLimit({ maxSize: CSP_REPORT_BODY_LIMIT, onError: (c) => c.body(null, 413) }),
-  async (c) => {
-    let body: unknown = null;
-    try {
-      body = JSON.parse(await c.req.text());
-    } catch {
-      return c.body(null, 204);
-    }
-    const found = violations(body);
-    if (!found.length) return c.body(null, 204);
-    const ip = clientIp({ get: (h) => c.req.header(h) });
-    const { allowed } = await hitRateLimit(c.var.db, `csp-report:ip:${ip}`, CSP_REPORT_LIMIT, new Date());
-    if (!allowed) return c.body(null, 204);
-    for (const v of found) {
-      logLine('warn', 'csp violation', {
-        request_id: c.var.requestId,
-        directive: text(v['effectiveDirective'] ?? v['effective-directive'] ?? v['violatedDirective'] ?? v['violated-directive']),
-        blocked: safeUrl(v['blockedURL'] ?? v['blocked-uri']),
-        page: safeUrl(v['documentURL'] ?? v['document-uri']),
-        source: safeUrl(v['sourceFile'] ?? v['source-file']),
-        line: text(v['lineNumber'] ?? v['line-number']),
-        disposition: text(v['disposition'], 20),
-      });
-    }
+const cspReportRoute = defineRoute({
+  method: 'post',
+  path: '/csp-report',
+  tags: ['Operations'],
+  summary: 'Content-Security-Policy violation reports from browsers (report-uri and Reporting API formats)',
+  description:
+    'The body is read as text and parsed here, since browsers send application/csp-report or application/reports+json; ' +
+    'anything that is not a report is dropped. Rate limited per address; always 204.',
+  middleware: [bodyLimit({ maxSize: CSP_REPORT_BODY_LIMIT, onError: (c) => c.body(null, 413) })],
+  responses: { 204: { description: 'Logged, dropped, or rate limited: nothing to tell a browser' }, ...errorResponses },
+});
+
+export const cspReportRouter = createRouter().openapi(cspReportRoute, async (c) => {
+  let body: unknown = null;
+  try {
+    body = JSON.parse(await c.req.text());
+  } catch {
     return c.body(null, 204);
-  },
-);
+  }
+  const found = violations(body);
+  if (!found.length) return c.body(null, 204);
+  const ip = clientIp({ get: (h) => c.req.header(h) });
+  const { allowed } = await hitRateLimit(c.var.db, `csp-report:ip:${ip}`, CSP_REPORT_LIMIT, new Date());
+  if (!allowed) return c.body(null, 204);
+  for (const v of found) {
+    logLine('warn', 'csp violation', {
+      request_id: c.var.requestId,
+      directive: text(v['effectiveDirective'] ?? v['effective-directive'] ?? v['violatedDirective'] ?? v['violated-directive']),
+      blocked: safeUrl(v['blockedURL'] ?? v['blocked-uri']),
+      page: safeUrl(v['documentURL'] ?? v['document-uri']),
+      source: safeUrl(v['sourceFile'] ?? v['source-file']),
+      line: text(v['lineNumber'] ?? v['line-number']),
+      disposition: text(v['disposition'], 20),
+    });
+  }
+  return c.body(null, 204);
+});

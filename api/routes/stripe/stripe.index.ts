@@ -1,237 +1,70 @@
-import type { Context } from 'hono';
-import type Stripe from 'stripe';
-import { z } from 'zod';
-import { createRouter, errorBody } from '../../lib/create-app';
-import { badRequest, HttpError, notFound } from '../../lib/errors';
-import type { AppEnv } from '../../lib/types';
-import { readJson } from '../../lib/validate';
-import {
-  createGiftAidDeclaration,
-  findLocalPrice,
-  findDonorById,
-  findOrCreateDonor,
-  insertPendingDonation,
-  listLocalPrices,
-  parseGiftAid,
-  type PendingDonation,
-  resolveDonationTarget,
-  saveStripeCustomerId,
-  toMetadata,
-  type Donor,
-} from '../../services/donations';
-import { findDonationByPaymentIntent } from '../../services/donations-record';
-import { CHALLENGE_THRESHOLDS, CHECKOUT_LIMITS, enforceRateLimits, hitRateLimit, knownIp, peekRateLimit, RateLimitError } from '../../services/rate-limit';
-import { requireChallenge } from '../../services/turnstile';
-import { EMAIL_PATTERN, MAX_DONATION_PENCE, MIN_DONATION_PENCE } from '../../services/gift-aid';
-import { createStripe, intentIdFromClientSecret } from '../../services/stripe';
-import { demoClientSecret, demoFailureEvent, demoSuccessEvent, newDemoId, verifyDemoClientSecret, DEMO_DECLINE_MESSAGE } from '../../services/stripe-demo';
-import { applyStripeEvent } from '../../webhooks/stripe';
+import { z } from '@hono/zod-openapi';
+import { createRouter } from '../../lib/create-app';
+import { HttpError } from '../../lib/errors';
+import { defineRoute, errorResponses, jsonBody, jsonContent, paymentErrorResponses } from '../../lib/openapi';
+import { DONATION_STATUSES } from '../../../domain';
+import { MonthlyPriceSchema } from '../../schemas';
+import { clientSecretBody, confirmDemoPayment, demoConfirmBody, startCheckout } from '../../services/checkout';
+import { listLocalPrices } from '../../services/donations';
+import { mailContextOf } from '../../services/mail/context';
+import { RateLimitError } from '../../services/rate-limit';
 
-const AMOUNT_HINT = 'a whole number of pence, e.g. 500 for £5';
-
-export const clientSecretBody = z
+const CheckoutSessionSchema = z
   .object({
-    email: z.string().trim().max(254, 'email: too long').optional(),
-    amount: z
-      .number({ error: `amount: must be ${AMOUNT_HINT}` })
-      .int(`amount: must be whole pence, ${AMOUNT_HINT}`)
-      .min(MIN_DONATION_PENCE, 'amount: the minimum donation is £1 (100 pence)')
-      .max(MAX_DONATION_PENCE, 'amount: the maximum donation is £25,000 (2500000 pence)')
-      .optional(),
-    price: z.string({ error: 'price: must be a monthly price id' }).trim().min(1).max(255).optional(),
-    campaign_id: z.string({ error: 'campaign_id: required' }).trim().min(1, 'campaign_id: required').max(64),
-    appeal_id: z.string().trim().max(64).nullable().optional(),
-    giftAid: z.boolean({ error: 'giftAid: must be true or false' }).optional(),
-    gift_aid: z
-      .object({
-        full_name: z.string().trim().min(2, 'gift_aid.full_name: enter your full name').max(200),
-        home_address: z.string().trim().min(5, 'gift_aid.home_address: enter your home address').max(500),
-        postcode: z.string().trim().min(5, 'gift_aid.postcode: enter a UK postcode, for example SW1A 1AA').max(16),
-        declaration: z.string().max(2000).optional(),
-      })
-      .nullable()
-      .optional(),
-    /** The Turnstile widget's token, sent back after a 428 asked for the security check. */
-    turnstile_token: z.string({ error: 'turnstile_token must be text' }).max(2048).nullish(),
+    clientSecret: z.string(),
+    mode: z.enum(['stripe', 'demo']),
+    publishableKey: z.string().nullable(),
+    type: z.enum(['once', 'monthly']),
+    amount: z.number().int().openapi({ description: 'Pence' }),
   })
-  .superRefine((body, ctx) => {
-    if (body.amount === undefined && body.price === undefined) {
-      ctx.addIssue({ code: 'custom', message: 'Enter an amount (one-off) or choose a monthly price' });
-    }
-    if (body.amount !== undefined && body.price !== undefined) {
-      ctx.addIssue({ code: 'custom', message: 'Send either amount (one-off) or price (monthly), not both' });
-    }
-    if (body.giftAid && !body.gift_aid) {
-      ctx.addIssue({ code: 'custom', path: ['gift_aid'], message: 'full name, home address and postcode are needed for Gift Aid' });
-    }
-  });
+  .openapi('CheckoutSession');
 
-const demoConfirmBody = z.object({
-  clientSecret: z.string({ error: 'clientSecret: required' }).min(10).max(300),
-  card: z.enum(['success', 'decline']).optional(),
+const subscriptionsRoute = defineRoute({
+  method: 'get',
+  path: '/stripe/subscriptions',
+  tags: ['Payments'],
+  summary: 'The monthly amounts offered (the active rows of the local prices table)',
+  responses: { 200: jsonContent(z.array(MonthlyPriceSchema), 'Monthly prices, cheapest first'), ...errorResponses },
 });
 
-/**
- * Per email always; per address only behind Cloudflare (cf-connecting-ip), since local servers
- * and tests have no client address to tell callers apart. Past a lower per-address threshold the
- * caller must pass a Turnstile check, so rotating emails from one address stops being free.
- */
-async function throttleCheckout(c: Context<AppEnv>, email: string, turnstileToken: string | null | undefined) {
-  const ip = c.req.header('cf-connecting-ip')?.trim().slice(0, 64);
-  const now = new Date();
-  const checks = [{ key: `checkout:email:${email}`, rule: CHECKOUT_LIMITS.perEmail }];
-  if (ip) checks.push({ key: `checkout:ip:${ip}`, rule: CHECKOUT_LIMITS.perIp });
-  try {
-    await enforceRateLimits(c.var.db, checks, now, (wait) =>
-      `Too many donation attempts. Please wait ${wait} minute${wait === 1 ? '' : 's'} and try again.`,
-    );
-    const fromIp = ip && knownIp(ip) ? await peekRateLimit(c.var.db, `checkout:ip:${ip}`, CHALLENGE_THRESHOLDS.checkoutPerIp, now) : 0;
-    // Rotating addresses stay under any per-address count: past a site-wide rate of anonymous
-    // checkouts, every anonymous donor is asked for the (quick, human-friendly) check.
-    const siteWide = c.var.user ? null : await hitRateLimit(c.var.db, 'challenge:checkout-anonymous', CHALLENGE_THRESHOLDS.anonymousCheckouts, now);
-    if (fromIp > CHALLENGE_THRESHOLDS.checkoutPerIp.limit || (siteWide && siteWide.count > CHALLENGE_THRESHOLDS.anonymousCheckouts.limit)) {
-      await requireChallenge(c.var.config, turnstileToken, ip ?? null);
-    }
-  } catch (err) {
-    if (err instanceof RateLimitError) c.header('Retry-After', String(err.retryAfterSeconds));
-    throw err;
-  }
-}
+const clientSecretRoute = defineRoute({
+  method: 'post',
+  path: '/stripe/client_secret',
+  tags: ['Payments'],
+  summary: 'Start a one-off (amount) or monthly (price) gift; stores it as pending',
+  request: { body: jsonBody(clientSecretBody) },
+  responses: { 200: jsonContent(CheckoutSessionSchema, 'The session to confirm the card with'), ...errorResponses },
+});
 
-const paymentsNotConfigured = () => new HttpError(503, 'Card payments are not configured');
-
-function providerError(error: unknown): HttpError {
-  console.error('[stripe] request failed:', (error as Error)?.message ?? error);
-  return new HttpError(502, 'Our payment provider could not start this payment. Please try again in a moment.');
-}
-
-async function ensureCustomer(stripe: Stripe, db: Parameters<typeof saveStripeCustomerId>[0], donor: Donor): Promise<string> {
-  if (donor.stripeCustomerId) return donor.stripeCustomerId;
-  const customer = await stripe.customers.create({ email: donor.email, metadata: { donor_id: donor.id } }, { idempotencyKey: `customer-${donor.id}` });
-  return saveStripeCustomerId(db, donor.id, customer.id);
-}
+const demoConfirmRoute = defineRoute({
+  method: 'post',
+  path: '/stripe/demo/confirm',
+  tags: ['Payments'],
+  summary: 'Demo mode only (no Stripe keys, not production): settle a demo gift as Stripe would',
+  request: { body: jsonBody(demoConfirmBody) },
+  responses: {
+    200: jsonContent(z.object({ status: z.enum(DONATION_STATUSES) }), 'The gift’s status after the demo payment'),
+    ...paymentErrorResponses,
+    ...errorResponses,
+  },
+});
 
 export const stripeRouter = createRouter()
   // The offered plans are the active rows of the local prices table in both modes (README: the
   // Stripe Prices we sell are mirrored there), so no other Price in the Stripe account can be used.
-  .get('/stripe/subscriptions', async (c) => c.json(await listLocalPrices(c.var.db)))
-  .post('/stripe/client_secret', async (c) => {
-    if (c.var.config.production && !c.var.config.stripeSecretKey) throw paymentsNotConfigured();
-    const body = await readJson(c, clientSecretBody);
-    const db = c.var.db;
-    const signedIn = c.var.user;
-    const email = signedIn?.email ?? body.email?.toLowerCase();
-    if (!email || !EMAIL_PATTERN.test(email)) throw badRequest('email: enter a valid email address, like name@example.com');
-    await throttleCheckout(c, email, body.turnstile_token);
-
-    // Validate everything before anything is stored or sent to Stripe.
-    const target = await resolveDonationTarget(db, body.campaign_id, body.appeal_id);
-    const stripe = createStripe(c.var.config);
-    const monthly = body.price !== undefined;
-    let amount = body.amount ?? 0;
-    let priceId = '';
-    if (monthly) {
-      const price = await findLocalPrice(db, body.price!);
-      if (!price) throw badRequest('price: unknown monthly price; choose one of the amounts offered');
-      amount = price.unit_amount;
-      priceId = price.id;
+  .openapi(subscriptionsRoute, async (c) => c.json(await listLocalPrices(c.var.db), 200))
+  .openapi(clientSecretRoute, async (c) => {
+    const ip = c.req.header('cf-connecting-ip')?.trim().slice(0, 64) || null;
+    try {
+      const session = await startCheckout({ db: c.var.db, config: c.var.config, user: c.var.user, ip, now: new Date() }, c.req.valid('json'));
+      return c.json(session, 200);
+    } catch (err) {
+      if (err instanceof RateLimitError) c.header('Retry-After', String(err.retryAfterSeconds));
+      throw err;
     }
-
-    const giftAid = body.giftAid && body.gift_aid ? parseGiftAid(body.gift_aid) : null;
-
-    const donor = (signedIn && (await findDonorById(db, signedIn.id))) || (await findOrCreateDonor(db, email));
-    const declarationId = giftAid ? await createGiftAidDeclaration(db, donor.id, giftAid) : null;
-    const pending: PendingDonation = {
-      id: crypto.randomUUID(),
-      amount,
-      donorId: donor.id,
-      target,
-      type: monthly ? 'monthly' : 'once',
-      giftAidDeclarationId: declarationId,
-      paymentIntentId: null,
-      invoiceId: null,
-      subscriptionId: null,
-      source: stripe ? 'card' : 'demo',
-    };
-    let clientSecret: string;
-
-    if (!stripe) {
-      pending.paymentIntentId = newDemoId('pi');
-      if (monthly) {
-        pending.invoiceId = newDemoId('in');
-        pending.subscriptionId = newDemoId('sub');
-      }
-      clientSecret = await demoClientSecret(c.var.config.authSecret, pending.paymentIntentId);
-    } else {
-      // The donation id makes the key: an SDK retry of the same request cannot charge twice.
-      const idempotencyKey = `donation-${pending.id}`;
-      const metadata = toMetadata(pending);
-      try {
-        if (monthly) {
-          // Subscriptions need a Customer; housekeeping deletes it if the first payment never happens.
-          const customer = await ensureCustomer(stripe, db, donor);
-          const subscription = await stripe.subscriptions.create(
-            {
-              customer,
-              items: [{ price: priceId }],
-              payment_behavior: 'default_incomplete',
-              payment_settings: { save_default_payment_method: 'on_subscription' },
-              metadata,
-              expand: ['latest_invoice.confirmation_secret'],
-            },
-            { idempotencyKey },
-          );
-          const invoice = subscription.latest_invoice as Stripe.Invoice | null;
-          clientSecret = invoice?.confirmation_secret?.client_secret ?? '';
-          pending.subscriptionId = subscription.id;
-          pending.invoiceId = invoice?.id ?? null;
-          pending.paymentIntentId = intentIdFromClientSecret(clientSecret);
-        } else {
-          // A one-off gift needs no Stripe Customer: none is created for a payment that may never happen.
-          const intent = await stripe.paymentIntents.create(
-            {
-              amount,
-              currency: 'gbp',
-              receipt_email: donor.email,
-              automatic_payment_methods: { enabled: true },
-              description: 'Donation to UK NFP',
-              metadata,
-            },
-            { idempotencyKey },
-          );
-          clientSecret = intent.client_secret ?? '';
-          pending.paymentIntentId = intent.id;
-        }
-      } catch (error) {
-        throw providerError(error);
-      }
-      if (!clientSecret) throw providerError(new Error('Stripe returned no client secret'));
-    }
-
-    await insertPendingDonation(db, pending);
-    return c.json({
-      clientSecret,
-      mode: stripe ? ('stripe' as const) : ('demo' as const),
-      publishableKey: stripe ? c.var.config.stripePublishableKey : null,
-      type: pending.type,
-      amount,
-    });
   })
-  .post('/stripe/demo/confirm', async (c) => {
-    if (c.var.config.stripeSecretKey) throw notFound('Demo payments are off: this server takes real payments through Stripe');
-    if (c.var.config.production) throw notFound('Demo payments are off on a production server');
-    const body = await readJson(c, demoConfirmBody);
-    const intentId = await verifyDemoClientSecret(c.var.config.authSecret, body.clientSecret);
-    if (!intentId) throw badRequest('clientSecret: this payment session is not valid; start the donation again');
-    const row = await findDonationByPaymentIntent(c.var.db, intentId);
-    if (!row) throw notFound('No donation is waiting for this payment; start the donation again');
-    if (row.status === 'succeeded' || row.status === 'refunded') return c.json({ status: row.status });
-
-    if (body.card === 'decline') {
-      await applyStripeEvent({ db: c.var.db, stripe: null }, demoFailureEvent(row));
-      return c.json(errorBody(402, DEMO_DECLINE_MESSAGE), 402);
-    }
-    await applyStripeEvent({ db: c.var.db, stripe: null }, demoSuccessEvent(row));
-    const settled = await findDonationByPaymentIntent(c.var.db, intentId);
-    return c.json({ status: settled?.status ?? 'pending' });
+  .openapi(demoConfirmRoute, async (c) => {
+    const outcome = await confirmDemoPayment({ ...c.var, mail: mailContextOf(c) }, c.req.valid('json'));
+    if ('declined' in outcome) throw new HttpError(402, outcome.declined);
+    return c.json(outcome, 200);
   });

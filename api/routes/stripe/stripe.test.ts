@@ -2,9 +2,9 @@ import { eq, inArray } from 'drizzle-orm';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { toShortId } from '../../../db/ids';
 import { donations, giftAidDeclarations, prices, rateLimits, users } from '../../../db/schema';
-import { createAppeal, createCampaign, createSession, createUser } from '../../../tests/factories';
+import { createAppeal, createCampaign, createOrganization, createSession, createUser } from '../../../tests/factories';
 import { engineName, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
-import { GIFT_AID_DECLARATION } from '../../services/gift-aid';
+import { GIFT_AID_DECLARATION, giftAidDeclaration } from '../../../domain';
 
 let t: TestApp;
 const priceIds = { small: `price_t_${Date.now()}_5`, big: `price_t_${Date.now()}_50`, mid: `price_t_${Date.now()}_10` };
@@ -45,6 +45,8 @@ async function world() {
   return { campaign, appeal, email, rows, totals, start, confirm };
 }
 
+const ANN = { first_name: 'Ann', last_name: 'Lee', house: '1', address: 'High Street, Leeds', postcode: 'LS1 4AP' };
+
 async function counts() {
   const [d, u, g] = await Promise.all([
     t.db.select({ id: donations.id }).from(donations),
@@ -84,17 +86,14 @@ describe(`POST /api/stripe/client_secret: bad input stores nothing (${engineName
     ['a malformed campaign id', () => ({ amount: 500, campaign_id: 'abc' }), /campaign_id: must be a campaign id/],
     ['an appeal id as campaign id', (w) => ({ amount: 500, campaign_id: w.appeal.id, appeal_id: null }), /campaign_id: no such campaign/],
     ['an unknown appeal', () => ({ amount: 500, appeal_id: crypto.randomUUID() }), /appeal_id: no such appeal/],
-    ['Gift Aid without details', () => ({ amount: 500, giftAid: true }), /gift_aid: full name, home address and postcode/],
-    [
-      'Gift Aid with a non-UK postcode',
-      () => ({ amount: 500, giftAid: true, gift_aid: { full_name: 'Ann Lee', home_address: '1 High Street, Leeds', postcode: '90210' } }),
-      /gift_aid.postcode: enter a UK postcode/,
-    ],
-    [
-      'Gift Aid accepted with outdated wording',
-      () => ({ amount: 500, giftAid: true, gift_aid: { full_name: 'Ann Lee', home_address: '1 High Street, Leeds', postcode: 'LS1 4AP', declaration: 'old text' } }),
-      /gift_aid.declaration: the Gift Aid wording has changed/,
-    ],
+    ['Gift Aid without details', () => ({ amount: 500, giftAid: true }), /gift_aid: first and last name, house name or number and postcode/],
+    ['Gift Aid with a non-UK postcode', () => ({ amount: 500, giftAid: true, gift_aid: { ...ANN, postcode: '90210' } }), /^gift_aid\.postcode: enter a UK postcode/],
+    ['Gift Aid with a first name over 35 characters', () => ({ amount: 500, giftAid: true, gift_aid: { ...ANN, first_name: 'A'.repeat(36) } }), /^gift_aid\.first_name: at most 35 characters/],
+    ['Gift Aid with a last name over 35 characters', () => ({ amount: 500, giftAid: true, gift_aid: { ...ANN, last_name: 'L'.repeat(36) } }), /^gift_aid\.last_name: at most 35 characters/],
+    ['Gift Aid without a house name or number', () => ({ amount: 500, giftAid: true, gift_aid: { ...ANN, house: ' ' } }), /^gift_aid\.house: enter your house name or number/],
+    ['Gift Aid with the house number missing', () => ({ amount: 500, giftAid: true, gift_aid: { first_name: 'Ann', last_name: 'Lee', postcode: 'LS1 4AP' } }), /gift_aid\.house/],
+    ['Gift Aid with a title over 4 characters', () => ({ amount: 500, giftAid: true, gift_aid: { ...ANN, title: 'Madam' } }), /^gift_aid\.title: at most 4 characters/],
+    ['Gift Aid accepted with outdated wording', () => ({ amount: 500, giftAid: true, gift_aid: { ...ANN, declaration: 'old text' } }), /gift_aid.declaration: the Gift Aid wording has changed/],
   ];
 
   for (const [name, body, message] of cases) {
@@ -229,14 +228,49 @@ describe(`Demo payments: one-off gifts (${engineName})`, () => {
     const res = await w.start({
       amount: 1000,
       giftAid: true,
-      gift_aid: { full_name: ' Ann Lee ', home_address: '1 High Street, Leeds', postcode: 'ls14ap', declaration: GIFT_AID_DECLARATION },
+      gift_aid: { title: 'Ms', first_name: ' Ann ', last_name: 'Lee-Smith', house: '1', address: 'High Street, Leeds', postcode: 'ls14ap', declaration: GIFT_AID_DECLARATION },
     });
     expect(res.status).toBe(200);
     await w.confirm(((await res.json()) as any).clientSecret);
     const [row] = await w.rows();
     expect(row).toMatchObject({ giftAid: true, status: 'succeeded' });
     const [declaration] = await t.db.select().from(giftAidDeclarations).where(eq(giftAidDeclarations.id, row.giftAidDeclarationId!));
-    expect(declaration).toMatchObject({ donorId: row.donorId, fullName: 'Ann Lee', postcode: 'LS1 4AP', declarationText: GIFT_AID_DECLARATION });
+    expect(declaration).toMatchObject({
+      donorId: row.donorId,
+      title: 'Ms',
+      firstName: 'Ann',
+      lastName: 'Lee-Smith',
+      house: '1',
+      address: 'High Street, Leeds',
+      postcode: 'LS1 4AP',
+      method: 'online',
+      coversPast: true,
+      coversFuture: true,
+      declarationText: GIFT_AID_DECLARATION,
+    });
+  });
+
+  it('words the declaration for the charity that receives the gift: the campaign organization’s legal name', async () => {
+    const org = await createOrganization(t.db, { name: 'Harbour Food', legalName: 'Harbour Food Network CIO', charityNumber: '1170001' });
+    const campaign = await createCampaign(t.db, { organizationId: org.id });
+    const ownWording = giftAidDeclaration('Harbour Food Network CIO');
+    const start = (declaration: string) =>
+      t.request('/api/stripe/client_secret', {
+        method: 'POST',
+        json: { email: 'gift.aid@example.com', campaign_id: campaign.id, amount: 1000, giftAid: true, gift_aid: { ...ANN, declaration } },
+      });
+    // The platform's wording names another charity: refused, nothing stored.
+    const wrong = await start(GIFT_AID_DECLARATION);
+    expect(wrong.status).toBe(400);
+    expect(((await wrong.json()) as any).message).toMatch(/gift_aid.declaration: the Gift Aid wording has changed/);
+    expect(await t.db.select().from(donations).where(eq(donations.campaignId, campaign.id))).toEqual([]);
+
+    const right = await start(ownWording);
+    expect(right.status).toBe(200);
+    const [row] = await t.db.select().from(donations).where(eq(donations.campaignId, campaign.id));
+    const [declaration] = await t.db.select().from(giftAidDeclarations).where(eq(giftAidDeclarations.id, row.giftAidDeclarationId!));
+    expect(declaration.declarationText).toBe(ownWording);
+    expect(declaration.declarationText).toContain('to Harbour Food Network CIO.');
   });
 });
 

@@ -1,12 +1,15 @@
-import { z } from 'zod';
+import { z } from '@hono/zod-openapi';
+import { createMiddleware } from 'hono/factory';
 import { USER_TYPES } from '../../../db/schema';
 import { createRouter } from '../../lib/create-app';
-import { forbidden } from '../../lib/errors';
-import { readJson, readQuery } from '../../lib/validate';
-import { imageFormBodyLimit, withImage } from '../organizations/image-upload';
-import { requireAdmin, requireUser } from '../../middlewares/auth';
-import { createUser, getUser, listUsers, updateUser } from '../../services/users';
-import { addressSchema, donorPhone, emailText, imageInput, pagingQuery, requiredText } from '../organizations/fields';
+import { addressSchema, donorPhone, emailText, imageInput, pagingQuery, requiredText } from '../../lib/fields';
+import { imageFormBodyLimit, withImage } from '../../lib/image-upload';
+import { bearerAuth, defineRoute, errorResponses, IdParams, jsonBody, jsonContent, totalCountHeader } from '../../lib/openapi';
+import { adminOnly, requireUser, signedIn, staffOnly } from '../../lib/policy';
+import type { AppEnv } from '../../lib/types';
+import { DonorSchema } from '../../schemas';
+import { donorFilterShape } from '../../services/insight/list-filters';
+import { createUser, type DonorDto, getUser, listUsers, updateUser } from '../../services/users';
 
 /** Accepts the response shape back (`name: {first_name, last_name}`) as well as flat name fields. */
 const flattenName = (body: unknown) => {
@@ -34,37 +37,76 @@ const updateBody = z.preprocess(
 /** Higher than other lists: the donation form loads donors as select options in one call. */
 const MAX_DONOR_LIST_LIMIT = 1000;
 
-const listQuery = pagingQuery(MAX_DONOR_LIST_LIMIT).extend({
-  search: z.string().trim().max(100).optional(),
-  type: z.enum(USER_TYPES, { error: `type must be one of: ${USER_TYPES.join(', ')}` }).optional(),
+const listQuery = pagingQuery(MAX_DONOR_LIST_LIMIT).extend(donorFilterShape);
+
+/** Visibility first: a caller who may not see the user gets 404 whatever the body says. */
+const visible = new WeakMap<Request, DonorDto>();
+const loadVisible = createMiddleware<AppEnv>(async (c, next) => {
+  visible.set(c.req.raw, await getUser(c.var.db, c.req.param('id') ?? '', requireUser(c.var.user)));
+  await next();
+});
+
+const listRoute = defineRoute({
+  method: 'get',
+  path: '/users',
+  tags: ['Donors'],
+  summary: 'Donors and users the caller may see (staff)',
+  security: bearerAuth,
+  middleware: [staffOnly('Only admins and organization admins can list donors')],
+  request: { query: listQuery },
+  responses: { 200: { ...jsonContent(z.array(DonorSchema), 'Users by name'), headers: totalCountHeader }, ...errorResponses },
+});
+
+const createUserRoute = defineRoute({
+  method: 'post',
+  path: '/users',
+  tags: ['Donors'],
+  summary: 'Create a donor or user (admins)',
+  security: bearerAuth,
+  middleware: [imageFormBodyLimit, adminOnly()],
+  request: { body: jsonBody(createBody) },
+  responses: { 201: jsonContent(DonorSchema, 'Created'), ...errorResponses },
+});
+
+const getUserRoute = defineRoute({
+  method: 'get',
+  path: '/users/{id}',
+  tags: ['Donors'],
+  summary: 'One user the caller may see (themself; their organizations’ donors; anyone, for admins)',
+  security: bearerAuth,
+  middleware: [signedIn()],
+  request: { params: IdParams },
+  responses: { 200: jsonContent(DonorSchema, 'The user'), ...errorResponses },
+});
+
+const updateUserRoute = defineRoute({
+  method: 'put',
+  path: '/users/{id}',
+  tags: ['Donors'],
+  summary: 'Update a user (themself, or an admin)',
+  security: bearerAuth,
+  middleware: [imageFormBodyLimit, signedIn(), loadVisible],
+  request: { params: IdParams, body: jsonBody(updateBody) },
+  responses: { 200: jsonContent(DonorSchema, 'Updated'), ...errorResponses },
 });
 
 export const usersRouter = createRouter()
-  .get('/users', async (c) => {
-    const viewer = requireUser(c.var.user);
-    if (viewer.type === 'donor') throw forbidden('Only admins and organization admins can list donors');
-    const query = readQuery(c, listQuery);
-    const { items, total } = await listUsers(c.var.db, viewer, query);
+  .openapi(listRoute, async (c) => {
+    const { items, total } = await listUsers(c.var.db, requireUser(c.var.user), c.req.valid('query'));
     c.header('X-Total-Count', String(total));
-    return c.json(items);
+    return c.json(items, 200);
   })
-  .post('/users', imageFormBodyLimit, async (c) => {
-    requireAdmin(c.var.user);
-    const input = await readJson(c, createBody);
+  .openapi(createUserRoute, async (c) => {
+    const input = c.req.valid('json');
     const created = await withImage(c, 'image', input.image, null, (image) => createUser(c.var.db, { ...input, image }));
     return c.json(created, 201);
   })
-  .get('/users/:id', async (c) => {
-    const viewer = requireUser(c.var.user);
-    return c.json(await getUser(c.var.db, c.req.param('id'), viewer));
-  })
-  .put('/users/:id', imageFormBodyLimit, async (c) => {
-    const viewer = requireUser(c.var.user);
-    // Visibility first: a caller who may not see the user gets 404 whatever the body says.
-    const current = await getUser(c.var.db, c.req.param('id'), viewer);
-    const input = await readJson(c, updateBody);
+  .openapi(getUserRoute, async (c) => c.json(await getUser(c.var.db, c.req.valid('param').id, requireUser(c.var.user)), 200))
+  .openapi(updateUserRoute, async (c) => {
+    const current = visible.get(c.req.raw)!;
+    const input = c.req.valid('json');
     const updated = await withImage(c, 'image', input.image, current.image, (image) =>
-      updateUser(c.var.db, current._id, { ...input, image }, viewer),
+      updateUser(c.var.db, current._id, { ...input, image }, requireUser(c.var.user)),
     );
-    return c.json(updated);
+    return c.json(updated, 200);
   });

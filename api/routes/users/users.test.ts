@@ -74,6 +74,8 @@ describe(`users (donors) API (${engineName})`, () => {
         type: 'donor',
         address: { address: null, city: null, province: null, postal_code: null, country: null },
         org_ids: [],
+        erased_at: null,
+        erasure: null,
       },
     ]);
     expect((await get('/api/users?search=quill', adminToken)).body.map((u: Donor) => u._id)).toEqual([donorA.id]);

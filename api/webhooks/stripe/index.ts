@@ -1,86 +1,69 @@
+import { z } from '@hono/zod-openapi';
 import { bodyLimit } from 'hono/body-limit';
 import type Stripe from 'stripe';
 import { createRouter, errorBody } from '../../lib/create-app';
 import { badRequest, HttpError } from '../../lib/errors';
-import { logLine } from '../../middlewares/logger';
-import { isDatabaseUnavailable } from '../../lib/unavailable';
-import { markEventApplied, type Statement } from '../../services/donations-record';
+import { defineRoute, errorResponses, jsonContent } from '../../lib/openapi';
 import { createStripe, verifyStripeEvent } from '../../services/stripe';
-import { chargeRefunded } from './charge-refunded';
-import { invoicePaid } from './invoice-paid';
-import { invoicePaymentFailed } from './invoice-payment-failed';
-import { paymentIntentPaymentFailed } from './payment-intent-payment-failed';
-import { paymentIntentSucceeded } from './payment-intent-succeeded';
-import { malformedEventReason } from './shape';
-import type { EventHandler, WebhookContext } from './types';
+import { mailContextOf } from '../../services/mail/context';
+import { isDatabaseUnavailable } from '../../lib/unavailable';
+import { logLine } from '../../middlewares/logger';
+import { applyStripeEvent, type EventOutcome } from './apply';
+import type { WebhookContext } from './types';
 
+export { applyStripeEvent, type EventOutcome, STRIPE_EVENT_HANDLERS } from './apply';
 export type { WebhookContext };
-
-/** The events we act on; every other type is acknowledged with 200 so Stripe stops sending it. */
-export const STRIPE_EVENT_HANDLERS: Record<string, EventHandler> = {
-  'payment_intent.succeeded': paymentIntentSucceeded,
-  'payment_intent.payment_failed': paymentIntentPaymentFailed,
-  'invoice.paid': invoicePaid,
-  'invoice.payment_failed': invoicePaymentFailed,
-  'charge.refunded': chargeRefunded,
-};
-
-export type EventOutcome = 'recorded' | 'duplicate' | 'ignored';
-
-/**
- * Applies one verified event exactly once: its writes and the event id go in one batch, and each
- * write is guarded by "event id not stored yet", so a replay or a concurrent copy changes nothing.
- * Demo confirmations call this too, so both paths record gifts identically.
- */
-export async function applyStripeEvent(ctx: WebhookContext, event: Stripe.Event): Promise<EventOutcome> {
-  const malformed = malformedEventReason(event);
-  if (malformed) {
-    const eventId = typeof (event as { id?: unknown })?.id === 'string' ? event.id : null;
-    logLine('warn', 'stripe event ignored: malformed', { event_id: eventId, reason: malformed.slice(0, 200) });
-    return 'ignored';
-  }
-  const handler = STRIPE_EVENT_HANDLERS[event.type];
-  if (!handler) return 'ignored';
-  const seen = await ctx.db.query.webhookEvents.findFirst({ where: (t, { eq }) => eq(t.id, event.id) });
-  if (seen) return 'duplicate';
-  const writes = await handler(ctx, event);
-  if (writes === 'ignore') return 'ignored';
-  const statements: Statement[] = [...writes, markEventApplied(ctx.db, event.id, event.type)];
-  await ctx.db.batch(statements as [Statement, ...Statement[]]);
-  return 'recorded';
-}
+export { mailContextOf };
 
 /** Stripe events (an invoice with many lines) can pass the API's 100 KB default. */
 export const WEBHOOK_BODY_LIMIT = 1024 * 1024;
 
-export const stripeWebhookRouter = createRouter().post(
-  '/stripe/webhook',
-  bodyLimit({ maxSize: WEBHOOK_BODY_LIMIT, onError: (c) => c.json(errorBody(413, 'Webhook payload is too large (limit 1 MB)'), 413) }),
-  async (c) => {
-    const secret = c.var.config.stripeWebhookSecret;
-    if (!secret) throw new HttpError(503, 'Stripe webhooks are not configured: set STRIPE_WEBHOOK_SECRET');
-    const signature = c.req.header('stripe-signature');
-    if (!signature) throw badRequest('Missing Stripe-Signature header');
-    // Verify the exact bytes Stripe signed, before any parsing.
-    const rawBody = await c.req.text();
-    let event: Stripe.Event;
-    try {
-      event = await verifyStripeEvent(rawBody, signature, secret);
-    } catch {
-      throw badRequest('Stripe signature verification failed (wrong secret, altered body or stale timestamp)');
-    }
-    let outcome: EventOutcome;
-    try {
-      outcome = await applyStripeEvent({ db: c.var.db, stripe: createStripe(c.var.config) }, event);
-    } catch (error) {
-      // Nothing was recorded (the event's writes and its id go in one batch): a 500 makes Stripe
-      // send it again later, and the retry records it exactly once.
-      if (isDatabaseUnavailable(error)) {
-        logLine('error', 'stripe event not recorded: database unavailable', { request_id: c.var.requestId, event_id: event.id });
-        throw new HttpError(500, `The database is unavailable; this event was not recorded and Stripe will retry it. Reference: ${c.var.requestId}`);
-      }
-      throw error;
-    }
-    return c.json({ received: true, outcome });
+const ReceivedSchema = z
+  .object({ received: z.literal(true), outcome: z.enum(['recorded', 'duplicate', 'ignored']) })
+  .openapi('WebhookReceived');
+
+const webhookRoute = defineRoute({
+  method: 'post',
+  path: '/stripe/webhook',
+  tags: ['Payments'],
+  summary: 'Stripe events (signed with STRIPE_WEBHOOK_SECRET)',
+  description:
+    'The raw body is verified against the Stripe-Signature header before it is parsed, so the body is not validated as JSON here. ' +
+    'Handled: payment_intent.succeeded, payment_intent.payment_failed, invoice.paid, invoice.payment_failed, charge.refunded, refund.failed, customer.subscription.updated, customer.subscription.deleted; others are acknowledged and ignored. ' +
+    'Succeeded gifts send one receipt each, refunds a refund notice, failed renewals a card-update email, subscription changes a confirmation.',
+  middleware: [
+    bodyLimit({ maxSize: WEBHOOK_BODY_LIMIT, onError: (c) => c.json(errorBody(413, 'Webhook payload is too large (limit 1 MB)'), 413) }),
+  ],
+  request: {
+    headers: z.object({ 'stripe-signature': z.string().optional().openapi({ description: 'Stripe’s signature of the raw body' }) }),
   },
-);
+  responses: { 200: jsonContent(ReceivedSchema, 'Applied once, a replay, or an event we do not act on'), ...errorResponses },
+});
+
+export const stripeWebhookRouter = createRouter().openapi(webhookRoute, async (c) => {
+  const secret = c.var.config.stripeWebhookSecret;
+  if (!secret) throw new HttpError(503, 'Stripe webhooks are not configured: set STRIPE_WEBHOOK_SECRET');
+  const signature = c.req.header('stripe-signature');
+  if (!signature) throw badRequest('Missing Stripe-Signature header');
+  // Verify the exact bytes Stripe signed, before any parsing.
+  const rawBody = await c.req.text();
+  let event: Stripe.Event;
+  try {
+    event = await verifyStripeEvent(rawBody, signature, secret);
+  } catch {
+    throw badRequest('Stripe signature verification failed (wrong secret, altered body or stale timestamp)');
+  }
+  let outcome: EventOutcome;
+  try {
+    outcome = await applyStripeEvent({ db: c.var.db, stripe: createStripe(c.var.config), mail: mailContextOf(c) } satisfies WebhookContext, event);
+  } catch (error) {
+    // Nothing was recorded (the event's writes and its id go in one batch): a 500 makes Stripe
+    // send it again later, and the retry records it exactly once.
+    if (isDatabaseUnavailable(error)) {
+      logLine('error', 'stripe event not recorded: database unavailable', { request_id: c.var.requestId, event_id: event.id });
+      throw new HttpError(500, `The database is unavailable; this event was not recorded and Stripe will retry it. Reference: ${c.var.requestId}`);
+    }
+    throw error;
+  }
+  return c.json({ received: true as const, outcome }, 200);
+});

@@ -6,6 +6,7 @@ import {
   resolveAttribution,
   upsertPaidInvoice,
 } from '../../services/donations-record';
+import { upsertFromPaidInvoice } from '../../services/monthly-gifts';
 import type { EventHandler } from './types';
 
 export const idOf = (value: string | { id: string } | null | undefined) => (typeof value === 'string' ? value : (value?.id ?? null));
@@ -24,7 +25,11 @@ export const invoicePaid: EventHandler = async ({ db }, event) => {
 
   const paid = invoice.payments?.data.find((payment) => payment.status === 'paid');
   const first = invoice.billing_reason === 'subscription_create';
+  const paidAt = (invoice.status_transitions?.paid_at ?? event.created) * 1000;
+  const periodEnd = invoice.lines?.data?.[0]?.period?.end;
   return [
+    // The monthly gift is running: start its row or move its next payment date (docs/decisions/019).
+    upsertFromPaidInvoice(db, notYetApplied(event.id), { subscriptionId, a: attribution, amount: invoice.amount_paid, paidAt, periodEnd: periodEnd ? periodEnd * 1000 : null }),
     upsertPaidInvoice(db, notYetApplied(event.id), {
       // The first invoice settles the row made when the donor started; later ones are new gifts.
       id: first ? attribution.donationId : crypto.randomUUID(),
@@ -33,7 +38,7 @@ export const invoicePaid: EventHandler = async ({ db }, event) => {
       subscriptionId,
       paymentIntentId: idOf(paid?.payment.payment_intent),
       amount: invoice.amount_paid,
-      date: (invoice.status_transitions?.paid_at ?? event.created) * 1000,
+      date: paidAt,
     }),
   ];
 };

@@ -1,13 +1,12 @@
 import { useStore } from '@nanostores/react';
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
-import { isApiError } from '../../lib/api-client';
+import { isApiError } from '../../lib/api';
 import { CHALLENGE_STATUS } from '../../lib/turnstile';
 import { $loginOpen, closeLogin, isSignedIn, requestCode, verifyCode } from '../../stores/auth';
 import TurnstileCheck from '../TurnstileCheck';
 
-const CODE_LENGTH = 6;
-/** Spec section 5: a simple address pattern gates Next; the server checks properly. */
-const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+import { EMAIL_PATTERN, LOGIN_CODE_LENGTH as CODE_LENGTH } from '../../../domain';
+import { ConsentField, recordSignUpConsent } from '../donation/ConsentField';
 
 /** The two-step sign-in dialog (spec sections 2, 4, 5) on a native modal <dialog>. */
 export default function LoginDialog() {
@@ -21,6 +20,7 @@ export default function LoginDialog() {
   const [firstName, setFirstName] = useState('');
   const [lastName, setLastName] = useState('');
   const [newUser, setNewUser] = useState(false);
+  const [keepUpdated, setKeepUpdated] = useState(false);
   const [loading, setLoading] = useState(false);
   const [notice, setNotice] = useState('');
   const [error, setError] = useState('');
@@ -91,6 +91,7 @@ export default function LoginDialog() {
       ...(newUser ? { first_name: firstName.trim(), last_name: lastName.trim() } : {}),
       ...(turnstileToken ? { turnstile_token: turnstileToken } : {}),
     });
+    if (!isApiError(result) && newUser && keepUpdated) await recordSignUpConsent();
     setLoading(false);
     if (isApiError(result)) {
       setError(result.message);
@@ -179,6 +180,7 @@ export default function LoginDialog() {
                   <span>Last name</span>
                   <input name="last_name" autoComplete="family-name" required maxLength={100} value={lastName} onChange={(e) => setLastName(e.target.value)} />
                 </label>
+                <ConsentField id="signup" checked={keepUpdated} onChange={setKeepUpdated} />
               </div>
             )}
             <button type="submit" className="btn btn-primary btn-block" disabled={!canLogin}>

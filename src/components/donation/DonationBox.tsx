@@ -1,13 +1,15 @@
 import { useStore } from '@nanostores/react';
+import { EMPTY_SUPPORT, SupportMessageFields, supportBody, supportMessageTooLong, type SupportChoice } from './SupportMessageFields';
 import { lazy, Suspense, useEffect, useId, useMemo, useRef, useState } from 'react';
+import { ConsentField, consentBody, FeesLink } from './ConsentField';
 import {
+  DEFAULT_CHARITY_NAME,
   EMAIL_PATTERN,
   GIFT_AID_BOOST_TEXT,
-  GIFT_AID_DECLARATION,
+  giftAidDeclaration,
   MAX_DONATION_PENCE,
   MIN_DONATION_PENCE,
-  normalizeUkPostcode,
-} from '../../../api/services/gift-aid';
+} from '../../../domain';
 import { formatPence } from '../../lib/format';
 import { CHALLENGE_STATUS } from '../../lib/turnstile';
 import TurnstileCheck from '../TurnstileCheck';
@@ -19,9 +21,11 @@ import {
   type PaymentSession,
   paymentReturn,
   poundsToPence,
+  showFreshTotal,
   startDonation,
   type StartDonation,
 } from './donation-api';
+import { EMPTY_GIFT_AID, GiftAidFields, giftAidReady as giftAidComplete, GiftAidWorth, type GiftAidValue } from './GiftAidFields';
 
 /**
  * The donation box island. Detail pages render it as
@@ -29,7 +33,13 @@ import {
  * The card step (Stripe's Payment Element, or the demo card) loads only after the server has
  * opened a payment session, so the page's first load stays small.
  */
-export type DonationBoxProps = { campaignId: string; appealId: string | null; title: string };
+export type DonationBoxProps = {
+  campaignId: string;
+  appealId: string | null;
+  title: string;
+  /** Legal name of the receiving charity, named in the Gift Aid declaration. */
+  charityName?: string;
+};
 
 const StripePayment = lazy(() => import('./StripePayment'));
 const DemoPayment = lazy(() => import('./DemoPayment'));
@@ -58,7 +68,7 @@ function amountProblem(pence: number | null, raw: string): string | null {
   return null;
 }
 
-export default function DonationBox({ campaignId, appealId, title }: DonationBoxProps) {
+export default function DonationBox({ campaignId, appealId, title, charityName = DEFAULT_CHARITY_NAME }: DonationBoxProps) {
   const user = useStore($user);
   const id = useId();
   // 'details' on the server and in the first client render (no hydration mismatch); the effect
@@ -71,10 +81,10 @@ export default function DonationBox({ campaignId, appealId, title }: DonationBox
   const [priceError, setPriceError] = useState<string | null>(null);
   const [priceId, setPriceId] = useState('');
   const [giftAid, setGiftAid] = useState(false);
-  const [fullName, setFullName] = useState('');
-  const [homeAddress, setHomeAddress] = useState('');
-  const [postcode, setPostcode] = useState('');
-  const [postcodeTouched, setPostcodeTouched] = useState(false);
+  const [support, setSupport] = useState<SupportChoice>(EMPTY_SUPPORT);
+  const [keepUpdated, setKeepUpdated] = useState(false);
+  const [giftAidDetails, setGiftAidDetails] = useState<GiftAidValue>(EMPTY_GIFT_AID);
+  const declaration = giftAidDeclaration(charityName);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [session, setSession] = useState<PaymentSession | null>(null);
@@ -105,15 +115,16 @@ export default function DonationBox({ campaignId, appealId, title }: DonationBox
 
   useEffect(() => {
     if (step !== 'details') heading.current?.focus();
-  }, [step]);
+    // The page may be a cached copy: show the total with this gift in it.
+    if (step === 'done') void showFreshTotal(appealId ? 'appeal' : 'campaign', appealId ?? campaignId);
+  }, [step, appealId, campaignId]);
 
   const pence = poundsToPence(amount);
   const amountError = amountProblem(pence, amount);
   const emailStatus = user ? 'valid' : emailState(email);
-  const postcodeValid = normalizeUkPostcode(postcode) !== null;
-  const giftAidReady = !giftAid || (fullName.trim().length >= 2 && homeAddress.trim().length >= 5 && postcodeValid);
+  const giftAidReady = !giftAid || giftAidComplete(giftAidDetails);
   const chosen = frequency === 'once' ? pence !== null && !amountError : Boolean(priceId);
-  const canDonate = emailStatus === 'valid' && chosen && giftAidReady && !busy;
+  const canDonate = emailStatus === 'valid' && chosen && giftAidReady && !supportMessageTooLong(support) && !busy;
   const selectedPrice = useMemo(() => prices?.find((p) => p.id === priceId) ?? null, [prices, priceId]);
 
   async function donate(event?: React.FormEvent, turnstileToken?: string) {
@@ -126,8 +137,10 @@ export default function DonationBox({ campaignId, appealId, title }: DonationBox
       appeal_id: appealId,
       giftAid,
       ...(giftAid
-        ? { gift_aid: { full_name: fullName.trim(), home_address: homeAddress.trim(), postcode: postcode.trim(), declaration: GIFT_AID_DECLARATION } }
+        ? { gift_aid: { ...giftAidDetails, declaration } }
         : {}),
+      ...supportBody(support),
+      ...consentBody(keepUpdated),
     };
     const key = JSON.stringify(body);
     // Going back and pressing Donate again with the same details reuses the open session.
@@ -287,42 +300,14 @@ export default function DonationBox({ campaignId, appealId, title }: DonationBox
           </label>
           <p className="field-hint" id={`${id}-boost`}>
             {GIFT_AID_BOOST_TEXT}
-            {frequency === 'once' && pence && !amountError ? ` (${formatPence(Math.floor(pence / 4))} extra on this gift).` : '.'}
+            .
           </p>
-          {giftAid && (
-            <div className="gift-aid-details">
-              <div className="field">
-                <label htmlFor={`${id}-name`}>Full name</label>
-                <input id={`${id}-name`} autoComplete="name" value={fullName} onChange={(e) => setFullName(e.target.value)} />
-              </div>
-              <div className="field">
-                <label htmlFor={`${id}-address`}>Home address</label>
-                <textarea id={`${id}-address`} rows={2} autoComplete="street-address" value={homeAddress} onChange={(e) => setHomeAddress(e.target.value)} />
-              </div>
-              <div className="field">
-                <label htmlFor={`${id}-postcode`}>Postcode</label>
-                <input
-                  id={`${id}-postcode`}
-                  autoComplete="postal-code"
-                  value={postcode}
-                  onChange={(e) => setPostcode(e.target.value)}
-                  onBlur={() => setPostcodeTouched(true)}
-                  aria-invalid={postcodeTouched && !postcodeValid}
-                  aria-describedby={postcodeTouched && !postcodeValid ? `${id}-postcode-error` : undefined}
-                />
-                {postcodeTouched && !postcodeValid && (
-                  <p className="field-error" id={`${id}-postcode-error`}>
-                    Enter a UK postcode, for example SW1A 1AA
-                  </p>
-                )}
-              </div>
-              <p className="declaration">
-                <strong>Gift Aid declaration.</strong> {GIFT_AID_DECLARATION}
-              </p>
-              <p className="field-hint">By donating with Gift Aid ticked you confirm this declaration.</p>
-            </div>
-          )}
+          <GiftAidWorth pence={frequency === 'once' ? (amountError ? null : pence) : (selectedPrice?.unit_amount ?? null)} monthly={frequency === 'monthly'} />
+          {giftAid && <GiftAidFields value={giftAidDetails} onChange={setGiftAidDetails} declaration={declaration} idPrefix={id} />}
         </div>
+
+        <SupportMessageFields value={support} onChange={setSupport} />
+        <ConsentField id={id} checked={keepUpdated} onChange={setKeepUpdated} />
 
         {error && (
           <p className="form-error" role="alert">
@@ -333,6 +318,7 @@ export default function DonationBox({ campaignId, appealId, title }: DonationBox
         <button type="submit" className="btn btn-primary btn-block" disabled={!canDonate}>
           {busy ? 'Please wait…' : selectedPrice && frequency === 'monthly' ? `Donate ${formatPence(selectedPrice.unit_amount)} monthly` : 'Donate'}
         </button>
+        <FeesLink />
       </form>
     </section>
   );

@@ -1,15 +1,9 @@
-import { api, type ApiError } from '../../lib/api-client';
-import { parsePounds } from '../../lib/format';
+import { api, type ApiError, client, type Data, valueOrError } from '../../lib/api';
+import { formatPenceShort, parsePounds, percentRaised } from '../../lib/format';
 
-export type MonthlyPrice = { id: string; unit_amount: number; currency: string; recurring: { interval: string } };
+export type MonthlyPrice = Data<typeof client.api.stripe.subscriptions.$get>[number];
 
-export type PaymentSession = {
-  clientSecret: string;
-  mode: 'stripe' | 'demo';
-  publishableKey: string | null;
-  type: 'once' | 'monthly';
-  amount: number;
-};
+export type PaymentSession = Data<typeof client.api.stripe.client_secret.$post>;
 
 export type StartDonation = {
   email?: string;
@@ -18,15 +12,20 @@ export type StartDonation = {
   campaign_id: string;
   appeal_id: string | null;
   giftAid: boolean;
-  gift_aid?: { full_name: string; home_address: string; postcode: string; declaration: string };
+  gift_aid?: { title: string; first_name: string; last_name: string; house: string; address: string; postcode: string; declaration: string };
+  message?: string;
+  anonymous?: boolean;
+  hide_amount?: boolean;
+  marketing_consent?: boolean;
+  consent_wording?: string;
   /** Sent again after a 428 asked for the security check. */
   turnstile_token?: string;
 };
 
-export const fetchPrices = () => api<MonthlyPrice[]>('/api/stripe/subscriptions', { token: null });
-export const startDonation = (body: StartDonation) => api<PaymentSession>('/api/stripe/client_secret', { json: body });
-export const confirmDemo = (clientSecret: string, card: 'success' | 'decline') =>
-  api<{ status: string }>('/api/stripe/demo/confirm', { json: { clientSecret, card }, token: null });
+export const fetchPrices = async () => valueOrError(await api((o) => client.api.stripe.subscriptions.$get(undefined, o), { token: null }));
+export const startDonation = async (body: StartDonation) => valueOrError(await api((o) => client.api.stripe.client_secret.$post({ json: body }, o)));
+export const confirmDemo = async (clientSecret: string, card: 'success' | 'decline') =>
+  valueOrError(await api((o) => client.api.stripe.demo.confirm.$post({ json: { clientSecret, card } }, o), { token: null }));
 
 export type { ApiError };
 
@@ -53,4 +52,48 @@ export function paymentReturn(search = typeof window === 'undefined' ? '' : wind
   if (flag !== 'success' && flag !== 'complete') return null;
   const status = params.get('redirect_status');
   return status === null || status === 'succeeded' || status === 'processing' ? 'success' : 'failed';
+}
+
+type Summary = { goal: number; summary: { total_donations: number; donation_count: number } };
+
+/**
+ * Puts the current raised total of a campaign or appeal into the page (elements marked
+ * data-total-*="<id>" by CampaignDetail.astro). The page itself may come from the edge cache; the
+ * API answer is never cached, so a donor's thank-you shows the total with their gift in it. A card
+ * gift is recorded by Stripe's webhook, which may land a moment later: it asks again a few times
+ * until the count moves.
+ */
+export async function showFreshTotal(kind: 'campaign' | 'appeal', id: string, tries = [0, 1500, 4000]): Promise<void> {
+  const countEl = document.querySelector<HTMLElement>(`[data-total-count="${CSS.escape(id)}"]`);
+  const shownCount = Number(countEl?.dataset.count ?? Number.NaN);
+  for (const wait of tries) {
+    if (wait) await new Promise((resolve) => setTimeout(resolve, wait));
+    const result = await api(
+      (o) => (kind === 'appeal' ? client.api.appeals[':id'].$get({ param: { id } }, o) : client.api.campaigns[':id'].$get({ param: { id } }, o)),
+      { token: null },
+    );
+    if (!result.ok) return;
+    const item: Summary = result.data;
+    applyTotal(id, item);
+    if (!(item.summary.donation_count <= shownCount)) return;
+  }
+}
+
+function applyTotal(id: string, item: Summary) {
+  const raised = item.summary.total_donations;
+  const count = item.summary.donation_count;
+  const percent = percentRaised(raised, item.goal);
+  const sel = (name: string) => document.querySelectorAll<HTMLElement>(`[data-total-${name}="${CSS.escape(id)}"]`);
+  sel('raised').forEach((el) => (el.textContent = formatPenceShort(raised)));
+  sel('percent').forEach((el) => (el.textContent = `${percent}% of goal`));
+  sel('count').forEach((el) => {
+    el.textContent = `${count} ${count === 1 ? 'donation' : 'donations'}`;
+    el.dataset.count = String(count);
+  });
+  sel('bar').forEach((el) => {
+    const bar = Math.min(100, Number(percent));
+    el.style.width = `${bar}%`;
+    el.parentElement?.setAttribute('aria-valuenow', String(bar));
+    el.parentElement?.setAttribute('aria-valuetext', `${percent}%`);
+  });
 }

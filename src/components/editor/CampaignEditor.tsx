@@ -1,10 +1,9 @@
 import { useStore } from '@nanostores/react';
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
-import { api, isApiError } from '../../lib/api-client';
+import { api, client } from '../../lib/api';
 import { $authRestoring, $loginOpen, $user, initAuth, openLogin } from '../../stores/auth';
 import {
   applyTemplate,
-  type CampaignDto,
   type EditorForm,
   type EditorKind,
   emptyForm,
@@ -70,12 +69,12 @@ export default function CampaignEditor({ kind, id, redirectTo, title }: Campaign
   useEffect(() => {
     if (!id || restoring || loaded.current) return;
     let cancelled = false;
-    void api<CampaignDto>(`/api/campaigns/${encodeURIComponent(id)}`).then((result) => {
+    void api((o) => client.api.campaigns[':id'].$get({ param: { id } }, o)).then((result) => {
       if (cancelled) return;
-      if (isApiError(result)) setLoad({ state: 'missing', message: result.message });
+      if (!result.ok) setLoad({ state: 'missing', message: result.error.message });
       else {
         loaded.current = true;
-        setForm(formFromDto(result));
+        setForm(formFromDto(result.data));
         setLoad({ state: 'ready' });
       }
     });
@@ -86,21 +85,21 @@ export default function CampaignEditor({ kind, id, redirectTo, title }: Campaign
 
   useEffect(() => {
     if (kind !== 'appeal') return;
-    void api<Option[]>('/api/campaigns?tiny=true').then((result) => {
-      if (!isApiError(result)) setCampaignOptions(result);
+    void api((o) => client.api.campaigns.$get({ query: { tiny: 'true' } }, o)).then((result) => {
+      if (result.ok) setCampaignOptions(result.data.map((c) => ({ _id: c._id, title: c.title })));
     });
   }, [kind]);
 
   // Campaigns: the user's organizations (org_ids), otherwise every organization (spec section 6).
   useEffect(() => {
     if (kind !== 'campaign' || !user) return;
-    void api<{ _id: string; name: string }[]>('/api/organizations?limit=100').then((result) => {
+    void api((o) => client.api.organizations.$get({ query: { limit: 100 } }, o)).then((result) => {
       const own = new Set(user.org_ids);
-      if (isApiError(result)) {
+      if (!result.ok) {
         setOrgOptions(user.org_ids.map((orgId) => ({ _id: orgId, title: orgId })));
         return;
       }
-      const all = result.map((org) => ({ _id: org._id, title: org.name }));
+      const all = result.data.map((org) => ({ _id: org._id, title: org.name }));
       setOrgOptions(own.size ? all.filter((org) => own.has(org._id)) : all);
     });
   }, [kind, user]);
@@ -143,13 +142,13 @@ export default function CampaignEditor({ kind, id, redirectTo, title }: Campaign
     setError(null);
     const payload = toPayload(form, kind, { canSetStatus, name });
     const result = id
-      ? await api<CampaignDto>(`/api/campaigns/${encodeURIComponent(id)}`, { method: 'PUT', json: payload })
-      : await api<CampaignDto>('/api/campaigns', { method: 'POST', json: payload });
-    if (isApiError(result)) {
+      ? await api((o) => client.api.campaigns[':id'].$put({ param: { id }, json: payload }, o))
+      : await api((o) => client.api.campaigns.$post({ json: payload }, o));
+    if (!result.ok) {
       setSaving(false);
-      return showError(result.message);
+      return showError(result.error.message);
     }
-    window.location.assign(redirectTarget(kind, redirectTo, result.short_id));
+    window.location.assign(redirectTarget(kind, redirectTo, result.data.short_id));
   }
 
   function onSubmit(event: FormEvent) {

@@ -1,5 +1,6 @@
 import { useId, useState, type ChangeEvent } from 'react';
 import { type EditorImage, imageSrc, MAX_IMAGE_BYTES, MAX_IMAGES } from './editor-model';
+import { makeVariants } from './resize';
 
 const ACCEPTED = ['image/png', 'image/jpeg'];
 
@@ -42,7 +43,8 @@ export default function ImagesField({ images, onChange }: Props) {
         continue;
       }
       try {
-        added.push({ base64: await readAsDataUrl(file), name: file.name, size: file.size, type: file.type });
+        const [base64, variants] = await Promise.all([readAsDataUrl(file), makeVariants(file)]);
+        added.push({ base64, name: file.name, size: file.size, type: file.type, ...(variants.length ? { variants } : {}) });
       } catch {
         found.push(`${file.name} could not be read.`);
       }

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { api, isApiError } from '../../lib/api-client';
+import { api, client } from '../../lib/api';
 import type { TemplateCause } from './editor-model';
 
 type Props = { onPick: (cause: TemplateCause | null) => void };
@@ -10,11 +10,11 @@ export default function TemplatePicker({ onPick }: Props) {
   const [error, setError] = useState<string | null>(null);
 
   useEffect(() => {
-    void api<TemplateCause[]>('/api/template-causes').then((result) => {
-      if (isApiError(result)) {
-        setError(result.message);
+    void api((o) => client.api['template-causes'].$get(undefined, o)).then((result) => {
+      if (!result.ok) {
+        setError(result.error.message);
         setCauses([]);
-      } else setCauses(result);
+      } else setCauses(result.data);
     });
   }, []);
 

@@ -1,12 +1,14 @@
 /** Browser-safe rules of the campaign/appeal editor (spec sections 3, 5, 9). */
+import { CAMPAIGN_STATUSES, type CampaignStatus, DESCRIPTION_MAX_LENGTH, MAX_CAMPAIGN_IMAGES } from '../../../domain';
+import type { Campaign } from '../../lib/api';
 import { parsePounds } from '../../lib/format';
 
 export type EditorKind = 'campaign' | 'appeal';
-export type Status = 'draft' | 'approved' | 'deleted';
-export const STATUSES: Status[] = ['draft', 'approved', 'deleted'];
+export type Status = CampaignStatus;
+export const STATUSES: Status[] = [...CAMPAIGN_STATUSES];
 
-export const MAX_IMAGES = 9;
-export const MAX_DESCRIPTION = 150;
+export const MAX_IMAGES = MAX_CAMPAIGN_IMAGES;
+export const MAX_DESCRIPTION = DESCRIPTION_MAX_LENGTH;
 export const MAX_TITLE = 120;
 export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
 /** The API accepts at most 50 MB per save; base64 makes files a third larger. */
@@ -17,7 +19,7 @@ export const DEFAULT_DURATION_DAYS = 20;
 /** A stored image keeps its Key; a new one carries its data URL until saved. */
 export type EditorImage =
   | { Key: string; name: string; size: number; type: string; url: string }
-  | { base64: string; name: string; size: number; type: string };
+  | { base64: string; name: string; size: number; type: string; variants?: { width: number; base64: string }[] };
 
 export type EditorForm = {
   title: string;
@@ -37,22 +39,8 @@ export type EditorForm = {
 
 export type TemplateCause = { _id: string; title: string; description: string; story: string; image?: string | null };
 
-/** The API's campaign shape, as far as the editor uses it. */
-export type CampaignDto = {
-  _id: string;
-  short_id: string;
-  kind: EditorKind;
-  title: string;
-  description: string;
-  story: string;
-  video: string | null;
-  date: { from: string | null; to: string | null };
-  goal: number;
-  images: { Key: string; name: string; size: number; type: string; url: string }[];
-  organization_id: string | null;
-  campaign_id: string | null;
-  status: Status;
-};
+/** The API's campaign shape: the one contract (api/schemas through src/lib/api.ts). */
+export type CampaignDto = Campaign;
 
 const dayString = (date: Date) => {
   const local = new Date(date.getTime() - date.getTimezoneOffset() * 60_000);
@@ -164,7 +152,11 @@ export function formProblems(form: EditorForm): string[] {
   return problems;
 }
 
-const payloadChars = (form: EditorForm) => form.images.reduce((sum, image) => sum + ('base64' in image ? image.base64.length : 0), 0);
+const payloadChars = (form: EditorForm) =>
+  form.images.reduce(
+    (sum, image) => sum + ('base64' in image ? image.base64.length + (image.variants ?? []).reduce((n, v) => n + v.base64.length, 0) : 0),
+    0,
+  );
 
 export function toPayload(form: EditorForm, kind: EditorKind, opts: { canSetStatus: boolean; name: string }) {
   return {
@@ -177,7 +169,7 @@ export function toPayload(form: EditorForm, kind: EditorKind, opts: { canSetStat
     goal: poundsToPence(form.goal) ?? 0,
     images: form.images.map((image) =>
       'base64' in image
-        ? { base64: image.base64, name: image.name, size: image.size, type: image.type }
+        ? { base64: image.base64, name: image.name, size: image.size, type: image.type, ...(image.variants?.length ? { variants: image.variants } : {}) }
         : { Key: image.Key, name: image.name, size: image.size, type: image.type },
     ),
     campaign_id: kind === 'appeal' ? form.campaignId || null : null,

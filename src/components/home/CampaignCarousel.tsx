@@ -1,6 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
 import Swiper from 'swiper';
 import 'swiper/css';
+import Picture from '../media/Picture';
+import { SIZES } from '../../lib/images';
 
 /** Only what a slide shows, so the island's serialized props stay small. */
 export type CarouselSlide = {
@@ -58,7 +60,7 @@ export default function CampaignCarousel({ slides, label }: { slides: CarouselSl
             <li className="swiper-slide" key={slide.href} aria-label={`${i + 1} of ${slides.length}`} aria-roledescription="slide">
               <article className="card">
                 <div className="card-media">
-                  {slide.image && <img src={slide.image} alt="" width={600} height={400} loading="lazy" decoding="async" />}
+                  {slide.image && <Picture src={slide.image} sizes={SIZES.card} width={600} height={400} />}
                 </div>
                 <div className="card-body">
                   <h3 className="card-title">

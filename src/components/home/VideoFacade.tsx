@@ -1,4 +1,6 @@
 import { useState } from 'react';
+import Picture from '../media/Picture';
+import { SIZES } from '../../lib/images';
 
 /**
  * Click-to-load YouTube: a local poster and a play button until the visitor asks for the video,
@@ -22,7 +24,7 @@ export default function VideoFacade({ videoId, title, poster }: { videoId: strin
   }
   return (
     <div className="video-frame">
-      <img src={poster} alt="" width={1200} height={675} loading="lazy" decoding="async" />
+      <Picture src={poster} sizes={SIZES.hero} width={1200} height={675} />
       <button type="button" className="video-play" onClick={() => setPlaying(true)}>
         <svg width="28" height="28" viewBox="0 0 24 24" aria-hidden="true">
           <path fill="currentColor" d="M8 5v14l11-7z" />

@@ -1,7 +1,16 @@
-import { getCampaign, listCampaigns, type CampaignDto } from '../../../api/services/campaigns';
-import { topDonors, type TopDonor } from '../../../api/services/top-donors';
+import {
+  campaignByIdQuery,
+  listCampaignsQuery,
+  toCampaignDto,
+  visibleCampaignDto,
+  type CampaignDto,
+} from '../../../api/services/campaigns';
+import { latestMessagesQuery, toPublicMessage, type PublicMessage } from '../../../api/services/support-messages';
+import { topDonorsQuery, toTopDonor, type TopDonor } from '../../../api/services/top-donors';
 import type { Db } from '../../../db/client';
 import { parseId } from '../../../db/ids';
+import { type AppConfig, readConfig } from '../../../api/lib/config';
+import { receivingCharityName } from './charity';
 
 export type DetailData = {
   item: CampaignDto;
@@ -10,6 +19,10 @@ export type DetailData = {
   /** Similar appeals (same campaign) for an appeal; the campaign's appeals for a campaign. */
   related: CampaignDto[];
   donors: TopDonor[];
+  /** Legal name of the receiving charity (the Gift Aid declaration names it). */
+  charityName: string;
+  /** Latest messages of support (appeals only; empty for a campaign). */
+  messages: PublicMessage[];
 };
 
 const RELATED_LIMIT = 9;
@@ -17,29 +30,49 @@ const RELATED_LIMIT = 9;
 /**
  * Everything a public detail page shows, as an anonymous visitor sees it: null when the item is
  * missing, not approved, of the other kind, or (with campaignId) not under that campaign.
+ * Independent reads go in one db.batch (one round trip to Turso or D1): a campaign page needs one,
+ * an appeal page two (its parent decides the second).
  */
 export async function loadDetail(
   db: Db,
   kind: 'campaign' | 'appeal',
-  id: string,
+  idParam: string,
   campaignId?: string,
+  config: Pick<AppConfig, 'charity'> = readConfig({}),
 ): Promise<DetailData | null> {
-  const item = await getCampaign(db, id, null);
+  const id = parseId(idParam);
+  if (!id) return null;
+  if (kind === 'campaign') {
+    const [[row], related, donors] = await db.batch([
+      campaignByIdQuery(db, id),
+      listCampaignsQuery(db, { kind: 'appeal', parentId: id, viewer: null, limit: RELATED_LIMIT }),
+      topDonorsQuery(db, { campaignId: id }),
+    ]);
+    const item = visibleCampaignDto(row, null);
+    if (!item || item.kind !== kind) return null;
+    if (campaignId !== undefined && parseId(campaignId) !== item.campaign_id) return null;
+    const charityName = await receivingCharityName(db, config, item.organization_id);
+    return { item, parent: null, related: related.map(toCampaignDto), donors: donors.map(toTopDonor), charityName, messages: [] };
+  }
+  const [row] = await campaignByIdQuery(db, id);
+  const item = visibleCampaignDto(row, null);
   if (!item || item.kind !== kind) return null;
   if (campaignId !== undefined && parseId(campaignId) !== item.campaign_id) return null;
-  if (kind === 'campaign') {
-    const [related, donors] = await Promise.all([
-      listCampaigns(db, { kind: 'appeal', parentId: item._id, viewer: null, limit: RELATED_LIMIT }),
-      topDonors(db, { campaignId: item._id }),
-    ]);
-    return { item, parent: null, related, donors };
-  }
-  const [parent, related, donors] = await Promise.all([
-    getCampaign(db, item.campaign_id!, null),
-    listCampaigns(db, { kind: 'appeal', parentId: item.campaign_id!, viewer: null, limit: RELATED_LIMIT, excludeId: item._id }),
-    topDonors(db, { appealId: item._id }),
+  const [[parentRow], related, donors, messages] = await db.batch([
+    campaignByIdQuery(db, item.campaign_id!),
+    listCampaignsQuery(db, { kind: 'appeal', parentId: item.campaign_id!, viewer: null, limit: RELATED_LIMIT, excludeId: item._id }),
+    topDonorsQuery(db, { appealId: item._id }),
+    latestMessagesQuery(db, { appealId: item._id }),
   ]);
   // An approved appeal under a campaign that is no longer public is not public either.
+  const parent = visibleCampaignDto(parentRow, null);
   if (!parent) return null;
-  return { item, parent, related, donors };
+  return {
+    item,
+    parent,
+    related: related.map(toCampaignDto),
+    donors: donors.map(toTopDonor),
+    charityName: await receivingCharityName(db, config, parent.organization_id),
+    messages: messages.map(toPublicMessage),
+  };
 }

@@ -1,0 +1,89 @@
+import { z } from 'zod';
+import { EMAIL_PATTERN } from '../../domain';
+
+/** Zod pieces shared by the dashboard's organization, donor and donation endpoints. */
+
+export const MAX_LIST_LIMIT = 100;
+export const DEFAULT_LIST_LIMIT = 50;
+
+export const pagingQuery = (max = MAX_LIST_LIMIT) =>
+  z.object({
+    limit: z.coerce.number().int().min(1).max(max).default(Math.min(DEFAULT_LIST_LIMIT, max)),
+    offset: z.coerce.number().int().min(0).max(1_000_000).default(0),
+  });
+
+/** Optional free text: trimmed, "" and null clear the field, omitted leaves it unchanged. */
+export const optionalText = (max: number) =>
+  z
+    .string({ error: 'Must be text' })
+    .trim()
+    .max(max, `Use at most ${max} characters`)
+    .nullable()
+    .optional()
+    .transform((v) => (v === '' ? null : v));
+
+export const requiredText = (max: number, what: string) =>
+  z
+    .string({ error: `${what} is required` })
+    .trim()
+    .min(1, `${what} is required`)
+    .max(max, `Use at most ${max} characters`);
+
+
+export const emailText = z
+  .string({ error: 'Email is required' })
+  .trim()
+  .toLowerCase()
+  .max(254, 'Use at most 254 characters')
+  .regex(EMAIL_PATTERN, 'Enter a valid email address');
+
+export const optionalEmail = z
+  .union([z.literal(''), emailText])
+  .nullable()
+  .optional()
+  .transform((v) => (v === '' ? null : v));
+
+/**
+ * An image field: a new image as a data URL / base64 (stored in R2 by the route), the Key of an
+ * image already stored, or ""/null to remove it. Checked in full by image-upload.ts.
+ */
+export const imageInput = z
+  .string({ error: 'Send an image as a data URL or the Key of a stored image' })
+  .trim()
+  .max(8 * 1024 * 1024, 'Images must be 5 MB or smaller')
+  .nullable()
+  .optional()
+  .transform((v) => (v === '' ? null : v));
+
+/** Donor phones: formatting characters are dropped and at most 10 digits kept (spec section 3). */
+export const donorPhone = z
+  .string({ error: 'Must be text' })
+  .max(30, 'Use at most 10 digits')
+  .regex(/^[0-9()+\-.\s]*$/, 'Use digits only')
+  .transform((v) => v.replace(/\D/g, ''))
+  .refine((v) => v.length <= 10, 'Use at most 10 digits')
+  .nullable()
+  .optional()
+  .transform((v) => (v === '' ? null : v));
+
+/** Organization phones keep their formatting (UK numbers are written with spaces). */
+export const organizationPhone = z
+  .union([z.literal(''), z.string().trim().max(20, 'Use at most 20 characters').regex(/^[0-9()+\-.\s]+$/, 'Use digits, spaces and + ( ) - only')])
+  .nullable()
+  .optional()
+  .transform((v) => (v === '' ? null : v));
+
+export const addressSchema = z.object({
+  address: optionalText(200),
+  city: optionalText(100),
+  province: optionalText(100),
+  postal_code: optionalText(20),
+  country: optionalText(100),
+});
+
+/** A reference as the dashboard's selects hold it: an id, or `{label, value}` with the id in value. */
+export const reference = (what: 'a donor' | 'a campaign' | 'an appeal' | 'a user') =>
+  z
+    .union([z.string(), z.object({ value: z.string() })], { error: `Choose ${what}` })
+    .transform((v) => (typeof v === 'string' ? v : v.value).trim())
+    .refine((v) => v.length > 0 && v.length <= 64, `Choose ${what}`);

@@ -1,0 +1,71 @@
+/// <reference types="vite/client" />
+import { eq, sql } from 'drizzle-orm';
+import { beforeAll, describe, expect, it } from 'vitest';
+import migration from '../../../db/migrations/0005_gift_aid.sql?raw';
+import { giftAidDeclarations } from '../../../db/schema';
+import { createSession, createUser } from '../../../tests/factories';
+import { engineName, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
+
+/** The backfill statements of migration 0005, run again over rows shaped like before it. */
+const backfill = migration
+  .split('--> statement-breakpoint')
+  .map((s) => s.trim())
+  .filter((s) => s.startsWith('UPDATE `gift_aid_declarations`'));
+
+const LEGACY = [
+  { id: 'a0000000-0000-4000-8000-000000000001', fullName: 'Ann Lee', homeAddress: '12 High Street, Leeds', postcode: 'LS1 4AP' },
+  { id: 'a0000000-0000-4000-8000-000000000002', fullName: 'Mary Ann Smith-Jones', homeAddress: '4, Mill Lane', postcode: 'M1 1AE' },
+  { id: 'a0000000-0000-4000-8000-000000000003', fullName: 'Dr Raj Patel', homeAddress: 'Rose Cottage, Church Road, York', postcode: 'YO1 7HH' },
+  { id: 'a0000000-0000-4000-8000-000000000004', fullName: 'Cher', homeAddress: 'The Old Mill', postcode: 'EH1 1YZ' },
+];
+
+describe(`Gift Aid migration backfill and review (${engineName})`, () => {
+  let t: TestApp;
+  let admin: string;
+  let orgAdmin: string;
+
+  beforeAll(async () => {
+    t = await setupTestApp();
+    admin = await createSession(t.db, (await createUser(t.db, { type: 'admin' })).id);
+    orgAdmin = await createSession(t.db, (await createUser(t.db, { type: 'org_admin' })).id);
+    const donor = await createUser(t.db);
+    for (const row of LEGACY) {
+      await t.db.insert(giftAidDeclarations).values({ ...row, donorId: donor.id, declarationText: 'old wording', createdAt: new Date('2024-05-01T10:00:00Z') });
+      // Before 0005 these columns did not exist: blank them as the ALTERs' defaults left them.
+      await t.db.run(sql`update gift_aid_declarations set first_name = '', last_name = '', house = '', address = '', declared_at = 0 where id = ${row.id}`);
+    }
+    expect(backfill).toHaveLength(2);
+    for (const statement of backfill) await t.db.run(sql.raw(statement));
+  });
+
+  it('splits names and addresses where it can be sure, and flags the rest for review', async () => {
+    const rows = new Map((await t.db.select().from(giftAidDeclarations)).map((r) => [r.id, r]));
+    expect(rows.get(LEGACY[0].id)).toMatchObject({ firstName: 'Ann', lastName: 'Lee', house: '12', address: 'High Street, Leeds', needsReview: false });
+    expect(rows.get(LEGACY[0].id)?.declaredAt.toISOString()).toBe('2024-05-01T10:00:00.000Z');
+    expect(rows.get(LEGACY[1].id)).toMatchObject({ firstName: 'Mary', lastName: 'Ann Smith-Jones', house: '4', address: 'Mill Lane', needsReview: true });
+    expect(rows.get(LEGACY[2].id)).toMatchObject({ firstName: 'Dr', house: 'Rose Cottage', address: 'Church Road, York', needsReview: true });
+    expect(rows.get(LEGACY[3].id)).toMatchObject({ firstName: 'Cher', lastName: '', house: '', needsReview: true });
+  });
+
+  it('lists flagged declarations for admins; an admin correction clears the flag, bad input changes nothing', async () => {
+    const res = await t.request('/api/gift-aid/declarations/review', { token: admin });
+    expect(res.status).toBe(200);
+    const flagged = (await res.json()) as { _id: string }[];
+    expect(flagged.map((d) => d._id).sort()).toEqual([LEGACY[1].id, LEGACY[2].id, LEGACY[3].id].sort());
+
+    const path = `/api/gift-aid/declarations/${LEGACY[2].id}`;
+    const fix = { title: 'Dr', first_name: 'Raj', last_name: 'Patel', house: 'Rose Cottage', address: 'Church Road, York', postcode: 'YO1 7HH' };
+    expect((await t.request(path, { method: 'PUT', token: orgAdmin, json: fix })).status).toBe(403);
+    const bad = await t.request(path, { method: 'PUT', token: admin, json: { ...fix, title: 'Doctor' } });
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as { message: string }).message).toMatch(/^title:/);
+    const [unchanged] = await t.db.select().from(giftAidDeclarations).where(eq(giftAidDeclarations.id, LEGACY[2].id));
+    expect(unchanged).toMatchObject({ firstName: 'Dr', needsReview: true });
+
+    const ok = await t.request(path, { method: 'PUT', token: admin, json: fix });
+    expect(ok.status).toBe(200);
+    expect(await ok.json()).toMatchObject({ title: 'Dr', first_name: 'Raj', last_name: 'Patel', needs_review: false });
+    const after = (await (await t.request('/api/gift-aid/declarations/review', { token: admin })).json()) as { _id: string }[];
+    expect(after.map((d) => d._id)).not.toContain(LEGACY[2].id);
+  });
+});

@@ -1,0 +1,40 @@
+import { createRouter } from '../../lib/create-app';
+import { forbidden } from '../../lib/errors';
+import { requireUser } from '../../lib/policy';
+import { checkWording, consentOf, consentsCsv, recordConsent, withdrawConsent } from '../../services/consent';
+import { confirmErasure, requestErasure } from '../../services/erasure';
+import { parseTaxYear, statementFor } from '../../services/statement';
+import { createStripe } from '../../services/stripe';
+import { confirmErasureRoute, exportConsents, getConsent, getStatement, putConsent, requestErasureRoute } from './me.routes';
+
+/** The donor's own consent, erasure and annual statement; the admins' consent export. */
+export const meRouter = createRouter()
+  .openapi(getConsent, async (c) => c.json(await consentOf(c.var.db, requireUser(c.var.user).id), 200))
+  .openapi(putConsent, async (c) => {
+    const user = requireUser(c.var.user);
+    const body = c.req.valid('json');
+    if (body.consent) {
+      checkWording(body.consent_wording);
+      await recordConsent(c.var.db, { userId: user.id, email: user.email, source: body.source ?? 'my_info' });
+    } else await withdrawConsent(c.var.db, user.id);
+    return c.json(await consentOf(c.var.db, user.id), 200);
+  })
+  .openapi(exportConsents, async (c) => {
+    const user = requireUser(c.var.user);
+    if (user.type !== 'admin') throw forbidden('Only administrators can export marketing consents');
+    const { csv } = await consentsCsv(c.var.db);
+    return c.body(csv, 200, { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': 'attachment; filename="marketing-consents.csv"', 'cache-control': 'no-store' });
+  })
+  .openapi(requestErasureRoute, async (c) => {
+    const user = requireUser(c.var.user);
+    return c.json(await requestErasure({ db: c.var.db, stripe: createStripe(c.var.config), config: c.var.config }, user), 200);
+  })
+  .openapi(confirmErasureRoute, async (c) => {
+    const user = requireUser(c.var.user);
+    return c.json(await confirmErasure({ db: c.var.db, stripe: createStripe(c.var.config), config: c.var.config }, user, c.req.valid('json').code), 200);
+  })
+  .openapi(getStatement, async (c) => {
+    const user = requireUser(c.var.user);
+    const year = parseTaxYear(c.req.valid('query').tax_year);
+    return c.json(await statementFor(c.var.db, c.var.config, user.id, year), 200);
+  });

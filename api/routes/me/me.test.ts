@@ -1,0 +1,188 @@
+import { eq } from 'drizzle-orm';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { donations, giftAidDeclarations, marketingConsents, monthlyGifts, outbox, prices, sessions, users } from '../../../db/schema';
+import { MARKETING_CONSENT_WORDING } from '../../../domain';
+import { createAppeal, createCampaign, createDonation, createSession, createUser } from '../../../tests/factories';
+import { engineName, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
+
+let t: TestApp;
+const PRICE = `price_me_${Date.now()}`;
+
+beforeAll(async () => {
+  t = await setupTestApp();
+  await t.db.insert(prices).values({ id: PRICE, unitAmount: 800 });
+});
+
+async function signedIn(overrides: Parameters<typeof createUser>[1] = {}) {
+  const user = await createUser(t.db, { firstName: 'Grace', lastName: 'Hopper', phone: '07700 900123', address: '1 Lane', city: 'Leeds', postalCode: 'LS1 1AA', ...overrides });
+  return { user, token: await createSession(t.db, user.id) };
+}
+
+describe(`marketing consent (${engineName})`, () => {
+  it('stores the wording, time and source; withdrawing keeps the history; My Info reads it', async () => {
+    const { user, token } = await signedIn();
+    const none = (await (await t.request('/api/me/consent', { token })).json()) as any;
+    expect(none).toEqual({ consented: false, wording: MARKETING_CONSENT_WORDING, given: null, withdrawn_at: null });
+    const give = await t.request('/api/me/consent', { method: 'PUT', token, json: { consent: true, source: 'sign_up', consent_wording: MARKETING_CONSENT_WORDING } });
+    expect(give.status).toBe(200);
+    expect(await give.json()).toMatchObject({ consented: true, given: { wording: MARKETING_CONSENT_WORDING, source: 'sign_up' } });
+    // Ticking again is still one consent.
+    await t.request('/api/me/consent', { method: 'PUT', token, json: { consent: true } });
+    expect(await t.db.select().from(marketingConsents).where(eq(marketingConsents.userId, user.id))).toHaveLength(1);
+    const withdrawn = (await (await t.request('/api/me/consent', { method: 'PUT', token, json: { consent: false } })).json()) as any;
+    expect(withdrawn).toMatchObject({ consented: false, given: { source: 'sign_up' }, withdrawn_at: expect.any(String) });
+    const [row] = await t.db.select().from(marketingConsents).where(eq(marketingConsents.userId, user.id));
+    expect(row).toMatchObject({ email: user.email, wording: MARKETING_CONSENT_WORDING, source: 'sign_up' });
+    expect(row.givenAt.getTime()).toBeLessThanOrEqual(row.withdrawnAt!.getTime());
+  });
+
+  it('records consent from the donation box only when its own box was ticked', async () => {
+    const campaign = await createCampaign(t.db);
+    const start = (email: string, extra: object) => t.request('/api/stripe/client_secret', { method: 'POST', json: { email, amount: 500, campaign_id: campaign.id, ...extra } });
+    const yes = `yes.${crypto.randomUUID().slice(0, 6)}@example.com`;
+    const no = `no.${crypto.randomUUID().slice(0, 6)}@example.com`;
+    const stale = `stale.${crypto.randomUUID().slice(0, 6)}@example.com`;
+    expect((await start(yes, { marketing_consent: true, consent_wording: MARKETING_CONSENT_WORDING })).status).toBe(200);
+    expect((await start(no, {})).status).toBe(200);
+    const bad = await start(stale, { marketing_consent: true, consent_wording: 'old words' });
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as any).message).toMatch(/^consent_wording/);
+    const consentFor = async (email: string) => {
+      const [u] = await t.db.select().from(users).where(eq(users.email, email));
+      return u ? t.db.select().from(marketingConsents).where(eq(marketingConsents.userId, u.id)) : [];
+    };
+    expect(await consentFor(yes)).toMatchObject([{ source: 'donation_box', wording: MARKETING_CONSENT_WORDING, email: yes, withdrawnAt: null }]);
+    expect(await consentFor(no)).toHaveLength(0);
+    expect(await consentFor(stale)).toHaveLength(0);
+  });
+
+  it('rejects changed wording, bad bodies and anonymous callers', async () => {
+    const { token } = await signedIn();
+    const stale = await t.request('/api/me/consent', { method: 'PUT', token, json: { consent: true, consent_wording: 'Send me everything' } });
+    expect(stale.status).toBe(400);
+    expect(((await stale.json()) as any).message).toMatch(/^consent_wording/);
+    for (const json of [{}, { consent: 'yes' }, { consent: true, source: 'donation_box' }]) {
+      const res = await t.request('/api/me/consent', { method: 'PUT', token, json });
+      expect(res.status).toBe(400);
+    }
+    expect((await t.request('/api/me/consent')).status).toBe(401);
+  });
+
+  it('exports who consented as CSV to admins only, formulas neutralised, withdrawn ones left out', async () => {
+    const a = await signedIn({ firstName: '=HYPERLINK("http://evil")' });
+    const b = await signedIn();
+    await t.request('/api/me/consent', { method: 'PUT', token: a.token, json: { consent: true } });
+    await t.request('/api/me/consent', { method: 'PUT', token: b.token, json: { consent: true } });
+    await t.request('/api/me/consent', { method: 'PUT', token: b.token, json: { consent: false } });
+    const admin = await signedIn({ type: 'admin' });
+    const res = await t.request('/api/consents/export', { token: admin.token });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/csv/);
+    const csv = await res.text();
+    expect(csv.split('\r\n')[0]).toBe('"email","first_name","last_name","consented_on","consented_at_utc","source","wording"');
+    expect(csv).toContain(`"${a.user.email}","'=HYPERLINK(""http://evil"")","Hopper"`);
+    expect(csv).not.toContain(b.user.email);
+    const orgAdmin = await signedIn({ type: 'org_admin' });
+    expect((await t.request('/api/consents/export', { token: orgAdmin.token })).status).toBe(403);
+    expect((await t.request('/api/consents/export', { token: a.token })).status).toBe(403);
+    expect((await t.request('/api/consents/export')).status).toBe(401);
+  });
+});
+
+describe(`account erasure (${engineName})`, () => {
+  const codeFrom = async (email: string) => {
+    const [mail] = (await t.db.select().from(outbox).where(eq(outbox.to, email))).filter((m) => m.subject.includes('confirms deleting'));
+    return /code is (\d{6})/.exec(mail.text)![1];
+  };
+
+  it('blanks the donor, signs them out, cancels monthly gifts, keeps totals and Gift Aid records', async () => {
+    const campaign = await createCampaign(t.db);
+    const appeal = await createAppeal(t.db, campaign.id);
+    const { user, token } = await signedIn();
+    const email = user.email;
+    await t.request('/api/me/consent', { method: 'PUT', token, json: { consent: true } });
+    const [declaration] = await t.db
+      .insert(giftAidDeclarations)
+      .values({ donorId: user.id, fullName: 'Grace Hopper', homeAddress: '1 Lane, Leeds', postcode: 'LS1 1AA', declarationText: 'I am a UK taxpayer' })
+      .returning();
+    await createDonation(t.db, { donorId: user.id, campaignId: campaign.id, appealId: appeal.id, amount: 2500, giftAid: true, giftAidDeclarationId: declaration.id });
+    const start = (await (await t.request('/api/stripe/client_secret', { method: 'POST', token, json: { price: PRICE, campaign_id: campaign.id, appeal_id: appeal.id } })).json()) as any;
+    await t.request('/api/stripe/demo/confirm', { method: 'POST', json: { clientSecret: start.clientSecret } });
+    const total = async () => ((await (await t.request(`/api/appeals/${appeal.id}`)).json()) as any).summary.total_donations;
+    expect(await total()).toBe(3300);
+
+    const ask = await t.request('/api/me/erasure', { method: 'POST', token });
+    expect(ask.status).toBe(200);
+    const wrong = await t.request('/api/me/erasure/confirm', { method: 'POST', token, json: { code: '000000' } });
+    expect(wrong.status).toBe(400);
+    expect(((await wrong.json()) as any).message).toMatch(/^code/);
+    expect((await t.request('/api/me/erasure/confirm', { method: 'POST', token, json: { code: 'abc' } })).status).toBe(400);
+    const ok = await t.request('/api/me/erasure/confirm', { method: 'POST', token, json: { code: await codeFrom(email) } });
+    expect(ok.status).toBe(200);
+
+    const [after] = await t.db.select().from(users).where(eq(users.id, user.id));
+    expect(after).toMatchObject({ firstName: '', lastName: '', phone: null, address: null, city: null, postalCode: null, avatar: null, stripeCustomerId: null });
+    expect(after.email).not.toContain(email.split('@')[0]);
+    expect(after.erasedAt).toBeInstanceOf(Date);
+    expect(await t.db.select().from(sessions).where(eq(sessions.userId, user.id))).toHaveLength(0);
+    expect((await t.request('/api/auth', { token })).status).toBe(401);
+    const [consent] = await t.db.select().from(marketingConsents).where(eq(marketingConsents.userId, user.id));
+    expect(consent).toMatchObject({ email: null, withdrawnAt: expect.any(Date) });
+    // Totals unchanged; the donations stay, anonymous; the Gift Aid declaration is untouched.
+    expect(await total()).toBe(3300);
+    expect(await t.db.select().from(donations).where(eq(donations.donorId, user.id))).toHaveLength(2);
+    expect((await t.db.select().from(giftAidDeclarations).where(eq(giftAidDeclarations.id, declaration.id)))[0]).toMatchObject({ fullName: 'Grace Hopper', postcode: 'LS1 1AA' });
+    const top = (await (await t.request(`/api/donations?type=public&appeal_id=${appeal.id}`)).json()) as any[];
+    expect(top[0]).toMatchObject({ donor: 'Anonymous', total: 3300 });
+    const gifts = await t.db.select().from(monthlyGifts).where(eq(monthlyGifts.donorId, user.id));
+    expect(gifts).toMatchObject([{ status: 'cancelled', cancelledBy: 'erasure' }]);
+    // The admin sees the request and its outcome.
+    const admin = await signedIn({ type: 'admin' });
+    const listed = (await (await t.request(`/api/users/${user.id}`, { token: admin.token })).json()) as any;
+    expect(listed.erasure).toMatchObject({ outcome: 'completed', completed_at: expect.any(String) });
+  });
+
+  it('refuses administrators, anonymous callers and a code that was never asked for', async () => {
+    const admin = await signedIn({ type: 'admin' });
+    expect((await t.request('/api/me/erasure', { method: 'POST', token: admin.token })).status).toBe(409);
+    expect((await t.request('/api/me/erasure', { method: 'POST' })).status).toBe(401);
+    const { user, token } = await signedIn();
+    expect((await t.request('/api/me/erasure/confirm', { method: 'POST', token, json: { code: '123456' } })).status).toBe(400);
+    expect((await t.db.select().from(users).where(eq(users.id, user.id)))[0].erasedAt).toBeNull();
+  });
+});
+
+describe(`annual statement (${engineName})`, () => {
+  it('lists the tax year\'s gifts (6 April to 5 April, London time) with Gift Aid marked, net of refunds', async () => {
+    const campaign = await createCampaign(t.db, { title: 'Clean water' });
+    const { user, token } = await signedIn();
+    const other = await createUser(t.db);
+    const at = (iso: string) => new Date(iso);
+    await createDonation(t.db, { donorId: user.id, campaignId: campaign.id, amount: 1000, date: at('2025-04-05T22:30:00Z') }); // 23:30 BST 5 April: 2024-25
+    await createDonation(t.db, { donorId: user.id, campaignId: campaign.id, amount: 2000, giftAid: true, date: at('2025-04-05T23:30:00Z') }); // 00:30 BST 6 April: 2025-26
+    await createDonation(t.db, { donorId: user.id, campaignId: campaign.id, amount: 3000, refundedAmount: 1000, date: at('2026-01-10T12:00:00Z') });
+    await createDonation(t.db, { donorId: user.id, campaignId: campaign.id, amount: 4000, status: 'failed', date: at('2026-01-11T12:00:00Z') });
+    await createDonation(t.db, { donorId: other.id, campaignId: campaign.id, amount: 9999, date: at('2026-01-12T12:00:00Z') });
+    const res = await t.request('/api/me/statement?tax_year=2025', { token });
+    expect(res.status).toBe(200);
+    const s = (await res.json()) as any;
+    expect(s.tax_year).toMatchObject({ start_year: 2025, label: '2025-26' });
+    expect(s.gifts.map((g: any) => [g.amount, g.net, g.gift_aid, g.cause])).toEqual([
+      [2000, 2000, true, 'Clean water'],
+      [3000, 2000, false, 'Clean water'],
+    ]);
+    expect(s.totals).toEqual({ count: 2, net: 4000, gift_aid_net: 2000, gift_aid_value: 500 });
+    const earlier = (await (await t.request('/api/me/statement?tax_year=2024', { token })).json()) as any;
+    expect(earlier.gifts.map((g: any) => g.amount)).toEqual([1000]);
+  });
+
+  it('answers 400 naming tax_year for a bad year and 401 without sign-in', async () => {
+    const { token } = await signedIn();
+    for (const bad of ['25', 'abcd', '1999', '2999', '2025-26']) {
+      const res = await t.request(`/api/me/statement?tax_year=${bad}`, { token });
+      expect(res.status, bad).toBe(400);
+      expect(((await res.json()) as any).message).toMatch(/^tax_year/);
+    }
+    expect((await t.request('/api/me/statement')).status).toBe(401);
+  });
+});

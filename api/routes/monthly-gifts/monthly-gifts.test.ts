@@ -1,0 +1,219 @@
+import { eq, like } from 'drizzle-orm';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { donations, monthlyGifts, outbox, prices, users } from '../../../db/schema';
+import { addOrganizationAdmin, createAppeal, createCampaign, createOrganization, createSession, createUser } from '../../../tests/factories';
+import { fakeId, invoicePaid, invoicePaymentFailed, sendEvent, subscriptionDeleted, subscriptionUpdated, WEBHOOK_SECRET } from '../../../tests/fixtures/stripe/events';
+import { engineName, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
+
+let t: TestApp;
+const P = { five: `price_mg_${Date.now()}_5`, ten: `price_mg_${Date.now()}_10`, twenty: `price_mg_${Date.now()}_20` };
+
+beforeAll(async () => {
+  t = await setupTestApp({ STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET, CHARITY_NAME: 'Wells for Hope Trust', CHARITY_NUMBER: '1234567', CHARITY_ADDRESS: '1 High Street, Bristol, BS1 1AA' });
+  await t.db.insert(prices).values([
+    { id: P.five, unitAmount: 500 },
+    { id: P.ten, unitAmount: 1000 },
+    { id: P.twenty, unitAmount: 2000 },
+  ]);
+});
+
+const mail = (to: string) => t.db.select().from(outbox).where(eq(outbox.to, to));
+
+/** A signed-in donor who started a demo monthly gift of £10 and paid the first month. */
+async function monthlyDonor() {
+  const org = await createOrganization(t.db);
+  const campaign = await createCampaign(t.db, { organizationId: org.id });
+  const appeal = await createAppeal(t.db, campaign.id, { title: 'Water for <Kibera> & friends' });
+  const donor = await createUser(t.db, { firstName: 'Ada' });
+  const token = await createSession(t.db, donor.id);
+  const start = await t.request('/api/stripe/client_secret', { method: 'POST', token, json: { price: P.ten, campaign_id: campaign.id, appeal_id: appeal.id } });
+  expect(start.status).toBe(200);
+  const { clientSecret } = (await start.json()) as any;
+  const confirm = await t.request('/api/stripe/demo/confirm', { method: 'POST', json: { clientSecret } });
+  expect(await confirm.json()).toEqual({ status: 'succeeded' });
+  const [row] = await t.db.select().from(donations).where(eq(donations.donorId, donor.id));
+  const gift = () => t.db.select().from(monthlyGifts).where(eq(monthlyGifts.id, row.subscriptionId!)).then((r) => r[0]);
+  const list = async () => (await (await t.request('/api/me/monthly-gifts', { token })).json()) as any[];
+  const act = (path: string, json?: unknown, as = token) => t.request(`/api/me/monthly-gifts/${row.subscriptionId}/${path}`, { method: 'POST', token: as, json: json ?? {} });
+  const meta = {
+    kind: 'monthly',
+    donation_id: row.id,
+    campaign_id: campaign.id,
+    appeal_id: appeal.id,
+    donor_id: donor.id,
+    gift_aid_declaration_id: '',
+    source: 'demo',
+  };
+  return { org, campaign, appeal, donor, token, row, subscriptionId: row.subscriptionId!, gift, list, act, meta };
+}
+
+describe(`monthly gifts in demo mode (${engineName})`, () => {
+  it('starts active after the first payment, with one receipt that has the next date and a cancel link', async () => {
+    const m = await monthlyDonor();
+    expect(await m.gift()).toMatchObject({ status: 'active', amount: 1000, donorId: m.donor.id, appealId: m.appeal.id, source: 'demo' });
+    const [listed] = await m.list();
+    expect(listed).toMatchObject({ _id: m.subscriptionId, amount: 1000, status: 'active', cause: { appeal: 'Water for <Kibera> & friends' }, mode: 'demo' });
+    expect(Date.parse(listed.next_payment_at) - Date.now()).toBeGreaterThan(27 * 86400_000);
+    const mails = await mail(m.donor.email);
+    expect(mails).toHaveLength(1);
+    const [receipt] = mails;
+    expect(receipt.key).toBe(`receipt:${m.row.id}`);
+    expect(receipt.subject).toBe('Your receipt: £10.00 to Wells for Hope Trust');
+    expect(receipt.text).toContain('Registered charity number 1234567');
+    expect(receipt.text).toContain('1 High Street, Bristol, BS1 1AA');
+    expect(receipt.text).toContain(`Payment reference: ${m.row.invoiceId}`);
+    expect(receipt.text).toMatch(/next monthly payment of £10\.00 is due on \d{1,2} \w+ \d{4}/);
+    expect(receipt.text).toMatch(/\/monthly\/cancel\?token=cancel\.sub_demo/);
+    // User text is escaped in the HTML part, never raw.
+    expect(receipt.html).toContain('Water for &lt;Kibera&gt; &amp; friends');
+    expect(receipt.html).not.toContain('<Kibera>');
+  });
+
+  it('sends one receipt per gift under repeated and concurrent webhook copies', async () => {
+    const m = await monthlyDonor();
+    const renewalInvoice = fakeId('in');
+    const renewal = invoicePaid({ invoiceId: renewalInvoice, subscriptionId: m.subscriptionId, amount: 1000, metadata: m.meta, first: false });
+    const results = await Promise.all([renewal, renewal, renewal].map((e) => sendEvent(t, e)));
+    expect(results.map((r) => r.status)).toEqual([200, 200, 200]);
+    await sendEvent(t, renewal);
+    // A different event id for the same invoice (Stripe resends) is still one receipt.
+    const again = invoicePaid({ invoiceId: renewalInvoice, subscriptionId: m.subscriptionId, amount: 1000, metadata: m.meta, first: false });
+    await Promise.all([sendEvent(t, again), sendEvent(t, again)]);
+    const receipts = (await mail(m.donor.email)).filter((r) => r.key?.startsWith('receipt:'));
+    expect(receipts).toHaveLength(2);
+    const renewalRow = (await t.db.select().from(donations).where(eq(donations.invoiceId, renewalInvoice)))[0];
+    expect(receipts.map((r) => r.key).sort()).toEqual([`receipt:${m.row.id}`, `receipt:${renewalRow.id}`].sort());
+  });
+
+  it('changes the amount to a listed price, pauses for 1-3 months and cancels, with a notice each', async () => {
+    const m = await monthlyDonor();
+    const change = await m.act('change', { price: P.twenty });
+    expect(change.status).toBe(200);
+    expect(await change.json()).toMatchObject({ amount: 2000, status: 'active' });
+
+    const pause = await m.act('pause', { months: 2 });
+    expect(pause.status).toBe(200);
+    const paused = (await pause.json()) as any;
+    expect(paused).toMatchObject({ status: 'paused', amount: 2000 });
+    const resumes = Date.parse(paused.pause_resumes_at);
+    expect(resumes - Date.now()).toBeGreaterThan(58 * 86400_000);
+    expect(resumes - Date.now()).toBeLessThan(63 * 86400_000);
+
+    const cancel = await m.act('cancel');
+    expect(cancel.status).toBe(200);
+    expect(await cancel.json()).toMatchObject({ status: 'cancelled', cancelled_by: 'donor', next_payment_at: null });
+    expect((await m.act('cancel')).status).toBe(409);
+    expect((await m.act('pause', { months: 1 })).status).toBe(409);
+
+    const subjects = (await mail(m.donor.email)).map((r) => r.subject);
+    expect(subjects).toEqual(
+      expect.arrayContaining([
+        'Your monthly gift to Wells for Hope Trust is now £20.00',
+        'Your monthly gift to Wells for Hope Trust is paused',
+        'Your monthly gift to Wells for Hope Trust is cancelled',
+      ]),
+    );
+    expect((await m.list())[0]).toMatchObject({ status: 'cancelled' });
+  });
+
+  it('rejects bad input with a message naming the field, and changes nothing', async () => {
+    const m = await monthlyDonor();
+    for (const [path, body, field] of [
+      ['pause', { months: 4 }, 'months'],
+      ['pause', { months: 0 }, 'months'],
+      ['pause', { months: 1.5 }, 'months'],
+      ['pause', { months: '2' }, 'months'],
+      ['change', { price: 'price_not_offered' }, 'price'],
+      ['change', {}, 'price'],
+      ['change', { price: P.ten }, 'price'],
+    ] as const) {
+      const res = await m.act(path, body);
+      expect(res.status, `${path} ${JSON.stringify(body)}`).toBe(400);
+      expect(((await res.json()) as any).message).toMatch(new RegExp(`^${field}`));
+    }
+    expect(await m.gift()).toMatchObject({ status: 'active', amount: 1000, pauseResumesAt: null });
+  });
+
+  it('answers 404 for another donor\'s gift and 403 to managers of other organizations, changing nothing', async () => {
+    const m = await monthlyDonor();
+    const stranger = await createUser(t.db);
+    const strangerToken = await createSession(t.db, stranger.id);
+    for (const path of ['cancel', 'pause', 'change']) {
+      const res = await m.act(path, path === 'pause' ? { months: 1 } : path === 'change' ? { price: P.five } : {}, strangerToken);
+      expect(res.status).toBe(404);
+    }
+    // A donor cannot use the managers' route, even for their own gift.
+    expect((await t.request(`/api/monthly-gifts/${m.subscriptionId}/cancel`, { method: 'POST', token: m.token })).status).toBe(403);
+    const otherOrgAdmin = await createUser(t.db, { type: 'org_admin' });
+    await addOrganizationAdmin(t.db, (await createOrganization(t.db)).id, otherOrgAdmin.id);
+    const otherToken = await createSession(t.db, otherOrgAdmin.id);
+    expect((await t.request(`/api/monthly-gifts/${m.subscriptionId}/cancel`, { method: 'POST', token: otherToken })).status).toBe(403);
+    expect((await t.request(`/api/monthly-gifts/${m.subscriptionId}`, { token: otherToken })).status).toBe(403);
+    expect((await t.request(`/api/me/monthly-gifts/${m.subscriptionId}/cancel`, { method: 'POST' })).status).toBe(401);
+    expect((await t.request(`/api/monthly-gifts/nonsense/cancel`, { method: 'POST', token: otherToken })).status).toBe(404);
+    expect(await m.gift()).toMatchObject({ status: 'active', amount: 1000 });
+  });
+
+  it('lets an admin of the gift\'s organization cancel it', async () => {
+    const m = await monthlyDonor();
+    const orgAdmin = await createUser(t.db, { type: 'org_admin' });
+    await addOrganizationAdmin(t.db, m.org.id, orgAdmin.id);
+    const token = await createSession(t.db, orgAdmin.id);
+    expect(await (await t.request(`/api/monthly-gifts/${m.subscriptionId}`, { token })).json()).toMatchObject({ status: 'active' });
+    const res = await t.request(`/api/monthly-gifts/${m.subscriptionId}/cancel`, { method: 'POST', token });
+    expect(res.status).toBe(200);
+    expect(await m.gift()).toMatchObject({ status: 'cancelled', cancelledBy: 'admin' });
+  });
+});
+
+describe(`customer.subscription.* webhooks (${engineName})`, () => {
+  it('applies the newest state whatever the delivery order, and cancelled stays cancelled', async () => {
+    const m = await monthlyDonor();
+    const now = Math.floor(Date.now() / 1000);
+    const base = { subscriptionId: m.subscriptionId, metadata: m.meta };
+    const pausedLater = subscriptionUpdated({ ...base, amount: 2000, pauseResumesAt: now + 40 * 86400, created: now + 20, previous: { pause_collection: null } });
+    const olderChange = subscriptionUpdated({ ...base, amount: 1500, created: now + 10, previous: { items: {} } });
+    expect(await (await sendEvent(t, pausedLater)).json()).toMatchObject({ outcome: 'recorded' });
+    await sendEvent(t, olderChange);
+    expect(await m.gift()).toMatchObject({ status: 'paused', amount: 2000, lastEventAt: now + 20 });
+    // Replays change nothing.
+    expect(await (await sendEvent(t, pausedLater)).json()).toMatchObject({ outcome: 'duplicate' });
+
+    const deleted = subscriptionDeleted({ ...base, amount: 2000, created: now + 30 });
+    const resurrect = subscriptionUpdated({ ...base, amount: 3000, status: 'active', created: now + 40, previous: { items: {} } });
+    await Promise.all([sendEvent(t, resurrect), sendEvent(t, deleted)]);
+    expect(await m.gift()).toMatchObject({ status: 'cancelled', cancelledBy: 'stripe', nextPaymentAt: null });
+    const cancelledMails = (await mail(m.donor.email)).filter((r) => r.key?.startsWith('monthly-cancelled:'));
+    expect(cancelledMails).toHaveLength(1);
+    // A later paid invoice (Stripe's last one, delivered late) does not restart it.
+    await sendEvent(t, invoicePaid({ invoiceId: fakeId('in'), subscriptionId: m.subscriptionId, amount: 2000, metadata: m.meta, first: false }));
+    expect(await m.gift()).toMatchObject({ status: 'cancelled' });
+  });
+
+  it('creates the gift from a subscription event that arrives before its first invoice', async () => {
+    const donor = await createUser(t.db);
+    const campaign = await createCampaign(t.db);
+    const donationId = crypto.randomUUID();
+    const subscriptionId = fakeId('sub');
+    const meta = { kind: 'monthly', donation_id: donationId, campaign_id: campaign.id, appeal_id: '', donor_id: donor.id, gift_aid_declaration_id: '', source: 'card' };
+    await sendEvent(t, subscriptionUpdated({ subscriptionId, amount: 500, metadata: meta, status: 'active', previous: { status: 'incomplete' } }));
+    await sendEvent(t, invoicePaid({ invoiceId: fakeId('in'), subscriptionId, amount: 500, metadata: meta }));
+    const [gift] = await t.db.select().from(monthlyGifts).where(eq(monthlyGifts.id, subscriptionId));
+    expect(gift).toMatchObject({ status: 'active', amount: 500, donorId: donor.id, firstDonationId: donationId });
+    // Not ours: metadata that points nowhere is ignored.
+    const stranger = subscriptionUpdated({ subscriptionId: fakeId('sub'), amount: 500, metadata: { ...meta, donor_id: crypto.randomUUID(), donation_id: crypto.randomUUID() } });
+    expect(await (await sendEvent(t, stranger)).json()).toMatchObject({ outcome: 'ignored' });
+  });
+
+  it('emails a failed renewal once, with a signed link to update the card', async () => {
+    const m = await monthlyDonor();
+    const failed = invoicePaymentFailed({ invoiceId: fakeId('in'), subscriptionId: m.subscriptionId, amount: 1000, metadata: m.meta, first: false });
+    await Promise.all([sendEvent(t, failed), sendEvent(t, failed)]);
+    const notices = (await mail(m.donor.email)).filter((r) => r.key?.startsWith('renewal-failed:'));
+    expect(notices).toHaveLength(1);
+    expect(notices[0].text).toContain('No money was taken');
+    expect(notices[0].text).toMatch(/\/monthly\/card\?token=card\.sub_/);
+    const users_ = await t.db.select().from(users).where(like(users.email, m.donor.email));
+    expect(users_).toHaveLength(1);
+  });
+});

@@ -1,0 +1,184 @@
+import { z } from '@hono/zod-openapi';
+import { createSelectSchema } from 'drizzle-zod';
+import { campaigns, donations, organizations, templateCauses, users } from '../../db/schema';
+
+/**
+ * The API's response shapes, one place (issue 13). Enums and column types come from the Drizzle
+ * tables through drizzle-zod; the snake_case DTO shapes are declared here and checked against every
+ * answer outside production (api/lib/openapi.ts checkResponse). The typed client (src/lib/api.ts)
+ * gets its types from these through hc<AppType>; nothing on the browser side copies them.
+ */
+
+const campaignRow = createSelectSchema(campaigns).shape;
+const donationRow = createSelectSchema(donations).shape;
+const userRow = createSelectSchema(users).shape;
+const organizationRow = createSelectSchema(organizations).shape;
+const templateCauseRow = createSelectSchema(templateCauses).shape;
+
+export const OptionSchema = z
+  .object({ label: z.string(), value: z.string() })
+  .openapi('Option', { description: 'A select option: a label and the id it stands for' });
+
+export const AddressSchema = z
+  .object({
+    address: z.string().nullable(),
+    city: z.string().nullable(),
+    province: z.string().nullable(),
+    postal_code: z.string().nullable(),
+    country: z.string().nullable(),
+  })
+  .openapi('Address');
+
+export const StoredImageSchema = z
+  .object({
+    Key: z.string(),
+    name: z.string(),
+    size: z.number().int(),
+    type: z.string(),
+    url: z.string(),
+    variants: z
+      .array(z.number().int())
+      .optional()
+      .openapi({ description: 'Widths of the WebP copies served at `<url>@<width>.webp` (responsive images)' }),
+  })
+  .openapi('CampaignImage');
+
+export const CampaignSchema = z
+  .object({
+    _id: campaignRow.id,
+    short_id: z.string().openapi({ description: 'The id in the short form used in page URLs' }),
+    kind: z.enum(['campaign', 'appeal']),
+    title: campaignRow.title,
+    description: campaignRow.description,
+    story: campaignRow.story,
+    video: campaignRow.video,
+    date: z.object({ from: campaignRow.dateFrom, to: campaignRow.dateTo }).openapi({ description: 'YYYY-MM-DD, inclusive' }),
+    goal: campaignRow.goal.openapi({ description: 'Pence' }),
+    images: z.array(StoredImageSchema),
+    organization_id: campaignRow.organizationId,
+    campaign_id: campaignRow.campaignId.openapi({ description: 'The parent campaign of an appeal; null for a campaign' }),
+    status: campaignRow.status,
+    created_by: z.object({ first_name: z.string(), last_name: z.string() }),
+    summary: z.object({
+      total_donations: z.number().int().openapi({ description: 'Pence raised, net of refunds' }),
+      donation_count: z.number().int(),
+      gift_aid: z.number().int().openapi({ description: 'Pence of Gift Aid on the eligible gifts, net of refunds (25%)' }),
+    }),
+    created_at: z.string(),
+  })
+  .openapi('Campaign');
+
+export const CampaignTitleSchema = z.object({ _id: campaignRow.id, title: campaignRow.title }).openapi('CampaignTitle');
+
+export const TemplateCauseSchema = z
+  .object({
+    _id: templateCauseRow.id,
+    title: templateCauseRow.title,
+    description: templateCauseRow.description,
+    story: templateCauseRow.story.openapi({ description: '[[name]] is replaced by the fundraiser’s full name' }),
+    image: templateCauseRow.image,
+  })
+  .openapi('TemplateCause');
+
+export const DonationSchema = z
+  .object({
+    _id: donationRow.id,
+    amount: donationRow.amount.openapi({ description: 'Pence' }),
+    refunded_amount: donationRow.refundedAmount.openapi({ description: 'Pence refunded so far' }),
+    date: z.string(),
+    status: donationRow.status,
+    type: donationRow.type,
+    gift_aid: z.boolean(),
+    source: donationRow.source,
+    subscription_id: z.string().nullable().openapi({ description: 'The monthly gift this payment belongs to' }),
+    donor: OptionSchema,
+    campaign: OptionSchema,
+    appeal: OptionSchema.nullable(),
+  })
+  .openapi('Donation');
+
+export const GivingSummarySchema = z
+  .object({
+    total: z.number().int().openapi({ description: 'Pence given, net of refunds' }),
+    count: z.number().int(),
+    monthly: z.number().int(),
+    last_date: z.string().nullable(),
+  })
+  .openapi('GivingSummary');
+
+export const TopDonorSchema = z
+  .object({
+    donor: z.string().openapi({ description: 'Public display name, "First L."; never an email' }),
+    count: z.number().int(),
+    total: z.number().int().openapi({ description: 'Pence' }),
+  })
+  .openapi('TopDonor');
+
+const NameSchema = z.object({ first_name: z.string(), last_name: z.string() });
+
+export const DonorSchema = z
+  .object({
+    _id: userRow.id,
+    email: userRow.email,
+    name: NameSchema,
+    phone: userRow.phone,
+    image: userRow.avatar,
+    image_url: z.string().nullable(),
+    type: userRow.type,
+    address: AddressSchema,
+    org_ids: z.array(z.string()),
+    /** Set once the donor's account was erased (issue 9): name and contact details are blank. */
+    erased_at: z.string().nullable(),
+    /** The donor's latest request to delete their account and its outcome, for admins. */
+    erasure: z
+      .object({ outcome: z.enum(['pending', 'completed', 'expired', 'failed']), requested_at: z.string(), completed_at: z.string().nullable(), detail: z.string().nullable() })
+      .nullable(),
+  })
+  .openapi('Donor');
+
+export const UserSchema = z
+  .object({
+    _id: userRow.id,
+    email: userRow.email,
+    name: NameSchema,
+    type: userRow.type,
+    avatar: z.string().nullable(),
+    org_ids: z.array(z.string()),
+  })
+  .openapi('User', { description: 'The signed-in user' });
+
+export const OrganizationSchema = z
+  .object({
+    _id: organizationRow.id,
+    name: organizationRow.name,
+    image: organizationRow.image,
+    image_url: z.string().nullable(),
+    email: organizationRow.email,
+    phone: organizationRow.phone,
+    charity_number: organizationRow.charityNumber,
+    legal_name: organizationRow.legalName.openapi({ description: 'Registered legal name; null: the display name' }),
+    regulator: organizationRow.regulator.openapi({ description: 'ccew: Charity Commission for England and Wales; oscr: Scottish Charity Regulator; ccni: Charity Commission for Northern Ireland' }),
+    hmrc_reference: organizationRow.hmrcReference.openapi({ description: 'HMRC charity reference for Gift Aid claims' }),
+    address: AddressSchema,
+    admins: z.array(OptionSchema),
+    appeals_need_approval: z.boolean().openapi({ description: 'New appeals under this organization start as drafts until an admin approves them' }),
+  })
+  .openapi('Organization');
+
+export const MonthlyPriceSchema = z
+  .object({
+    id: z.string(),
+    unit_amount: z.number().int().openapi({ description: 'Pence a month' }),
+    currency: z.string(),
+    recurring: z.object({ interval: z.literal('month') }),
+  })
+  .openapi('MonthlyPrice');
+
+export const MessageSchema = z.object({ message: z.string() }).openapi('Message');
+
+export type Campaign = z.infer<typeof CampaignSchema>;
+export type Donation = z.infer<typeof DonationSchema>;
+export type Donor = z.infer<typeof DonorSchema>;
+export type Organization = z.infer<typeof OrganizationSchema>;
+export type User = z.infer<typeof UserSchema>;
+export type TopDonor = z.infer<typeof TopDonorSchema>;

@@ -1,0 +1,44 @@
+import { eq } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { organizations } from '../../db/schema';
+import type { CharityIdentity } from '../../domain';
+import type { AppConfig } from '../lib/config';
+
+type OrganizationIdentityRow = Pick<
+  typeof organizations.$inferSelect,
+  'name' | 'legalName' | 'charityNumber' | 'regulator' | 'address' | 'city' | 'postalCode'
+>;
+
+/**
+ * The one place that says which charity receives a gift: the organization's own identity where it
+ * has a charity number, else the platform's charity from configuration (CHARITY_*).
+ */
+export function charityFromOrganization(org: OrganizationIdentityRow | null | undefined, config: Pick<AppConfig, 'charity'>): CharityIdentity {
+  if (!org?.charityNumber) return config.charity;
+  const address = [org.address, org.city, org.postalCode].filter(Boolean).join(', ');
+  return {
+    name: org.name,
+    legalName: org.legalName?.trim() || org.name,
+    number: org.charityNumber,
+    regulator: org.regulator,
+    address: address || null,
+  };
+}
+
+export async function charityForOrganization(db: Db, config: Pick<AppConfig, 'charity'>, organizationId: string | null): Promise<CharityIdentity> {
+  if (!organizationId) return config.charity;
+  const [org] = await db
+    .select({
+      name: organizations.name,
+      legalName: organizations.legalName,
+      charityNumber: organizations.charityNumber,
+      regulator: organizations.regulator,
+      address: organizations.address,
+      city: organizations.city,
+      postalCode: organizations.postalCode,
+    })
+    .from(organizations)
+    .where(eq(organizations.id, organizationId))
+    .limit(1);
+  return charityFromOrganization(org, config);
+}

@@ -1,0 +1,276 @@
+import { eq } from 'drizzle-orm';
+import type Stripe from 'stripe';
+import { z } from 'zod';
+import type { Db } from '../../db/client';
+import { campaigns } from '../../db/schema';
+import { EMAIL_PATTERN, MAX_DONATION_PENCE, MIN_DONATION_PENCE } from '../../domain';
+import type { AppConfig } from '../lib/config';
+import { badRequest, HttpError, notFound } from '../lib/errors';
+import type { AuthUser } from '../lib/types';
+import { applyStripeEvent } from '../webhooks/stripe/apply';
+import { checkWording, recordConsent } from './consent';
+import type { MailContext } from './mail/facts';
+import { charityForOrganization } from './charity';
+import {
+  type Donor,
+  findDonorById,
+  findLocalPrice,
+  findOrCreateDonor,
+  insertPendingDonation,
+  type PendingDonation,
+  resolveDonationTarget,
+  saveStripeCustomerId,
+  toMetadata,
+} from './donations';
+import { findDonationByPaymentIntent } from './donations-record';
+import { saveSupportChoices, supportMessageShape } from './support-messages';
+import { createCheckoutDeclaration, prepareCheckoutGiftAid } from './gift-aid/checkout';
+import { CHALLENGE_THRESHOLDS, CHECKOUT_LIMITS, enforceRateLimits, hitRateLimit, knownIp, peekRateLimit } from './rate-limit';
+import { requireChallenge } from './turnstile';
+import { createStripe, intentIdFromClientSecret } from './stripe';
+import { DEMO_DECLINE_MESSAGE, demoClientSecret, demoFailureEvent, demoSuccessEvent, newDemoId, verifyDemoClientSecret } from './stripe-demo';
+
+/**
+ * Checkout (issue 13: moved out of the route): validates a gift, stores it as pending and opens a
+ * Stripe PaymentIntent or subscription for it, or a signed demo session when Stripe is not configured.
+ */
+
+const AMOUNT_HINT = 'a whole number of pence, e.g. 500 for £5';
+
+export const clientSecretBody = z
+  .object({
+    email: z.string().trim().max(254, 'email: too long').optional(),
+    amount: z
+      .number({ error: `amount: must be ${AMOUNT_HINT}` })
+      .int(`amount: must be whole pence, ${AMOUNT_HINT}`)
+      .min(MIN_DONATION_PENCE, 'amount: the minimum donation is £1 (100 pence)')
+      .max(MAX_DONATION_PENCE, 'amount: the maximum donation is £25,000 (2500000 pence)')
+      .optional(),
+    price: z.string({ error: 'price: must be a monthly price id' }).trim().min(1).max(255).optional(),
+    campaign_id: z.string({ error: 'campaign_id: required' }).trim().min(1, 'campaign_id: required').max(64),
+    appeal_id: z.string().trim().max(64).nullable().optional(),
+    giftAid: z.boolean({ error: 'giftAid: must be true or false' }).optional(),
+    // HMRC's schedule fields; their limits are checked by the one domain rule (prepareCheckoutGiftAid).
+    gift_aid: z
+      .object({
+        title: z.string({ error: 'gift_aid.title: must be text' }).max(100, 'gift_aid.title: at most 4 characters').nullish(),
+        first_name: z.string({ error: 'gift_aid.first_name: enter your first name' }).max(200, 'gift_aid.first_name: at most 35 characters'),
+        last_name: z.string({ error: 'gift_aid.last_name: enter your last name' }).max(200, 'gift_aid.last_name: at most 35 characters'),
+        house: z.string({ error: 'gift_aid.house: enter your house name or number' }).max(200, 'gift_aid.house: at most 40 characters'),
+        address: z.string({ error: 'gift_aid.address: must be text' }).max(400, 'gift_aid.address: at most 200 characters').nullish(),
+        postcode: z.string({ error: 'gift_aid.postcode: enter a UK postcode, for example SW1A 1AA' }).max(40, 'gift_aid.postcode: enter a UK postcode, for example SW1A 1AA'),
+        declaration: z.string().max(2000).optional(),
+      })
+      .nullable()
+      .optional(),
+    /** "Keep me updated by email": its own unticked box, never implied by the gift (issue 9). */
+    marketing_consent: z.boolean({ error: 'marketing_consent: must be true or false' }).optional(),
+    consent_wording: z.string().max(2000).optional(),
+    ...supportMessageShape,
+    /** The Turnstile widget's token, sent back after a 428 asked for the security check. */
+    turnstile_token: z.string({ error: 'turnstile_token must be text' }).max(2048).nullish(),
+  })
+  .superRefine((body, ctx) => {
+    if (body.amount === undefined && body.price === undefined) {
+      ctx.addIssue({ code: 'custom', message: 'Enter an amount (one-off) or choose a monthly price' });
+    }
+    if (body.amount !== undefined && body.price !== undefined) {
+      ctx.addIssue({ code: 'custom', message: 'Send either amount (one-off) or price (monthly), not both' });
+    }
+    if (body.giftAid && !body.gift_aid) {
+      ctx.addIssue({ code: 'custom', path: ['gift_aid'], message: 'first and last name, house name or number and postcode are needed for Gift Aid' });
+    }
+  });
+export type CheckoutInput = z.infer<typeof clientSecretBody>;
+
+export const demoConfirmBody = z.object({
+  clientSecret: z.string({ error: 'clientSecret: required' }).min(10).max(300),
+  card: z.enum(['success', 'decline']).optional(),
+});
+export type DemoConfirmInput = z.infer<typeof demoConfirmBody>;
+
+export type CheckoutCtx = {
+  db: Db;
+  config: AppConfig;
+  user: AuthUser | null;
+  /** cf-connecting-ip, only behind Cloudflare. */
+  ip: string | null;
+  now: Date;
+};
+
+export type CheckoutSession = {
+  clientSecret: string;
+  mode: 'stripe' | 'demo';
+  publishableKey: string | null;
+  type: 'once' | 'monthly';
+  amount: number;
+};
+
+/**
+ * Per email always; per address only behind Cloudflare (cf-connecting-ip), since local servers
+ * and tests have no client address to tell callers apart. Past a lower per-address threshold the
+ * caller must pass a Turnstile check, so rotating emails from one address stops being free.
+ */
+async function throttleCheckout(ctx: CheckoutCtx, email: string, turnstileToken: string | null | undefined) {
+  const { db, ip, now } = ctx;
+  const checks = [{ key: `checkout:email:${email}`, rule: CHECKOUT_LIMITS.perEmail }];
+  if (ip) checks.push({ key: `checkout:ip:${ip}`, rule: CHECKOUT_LIMITS.perIp });
+  await enforceRateLimits(db, checks, now, (wait) => `Too many donation attempts. Please wait ${wait} minute${wait === 1 ? '' : 's'} and try again.`);
+  const fromIp = ip && knownIp(ip) ? await peekRateLimit(db, `checkout:ip:${ip}`, CHALLENGE_THRESHOLDS.checkoutPerIp, now) : 0;
+  // Rotating addresses stay under any per-address count: past a site-wide rate of anonymous
+  // checkouts, every anonymous donor is asked for the (quick, human-friendly) check.
+  const siteWide = ctx.user ? null : await hitRateLimit(db, 'challenge:checkout-anonymous', CHALLENGE_THRESHOLDS.anonymousCheckouts, now);
+  if (fromIp > CHALLENGE_THRESHOLDS.checkoutPerIp.limit || (siteWide && siteWide.count > CHALLENGE_THRESHOLDS.anonymousCheckouts.limit)) {
+    await requireChallenge(ctx.config, turnstileToken, ip ?? null);
+  }
+}
+
+const paymentsNotConfigured = () => new HttpError(503, 'Card payments are not configured');
+
+function providerError(error: unknown): HttpError {
+  console.error('[stripe] request failed:', (error as Error)?.message ?? error);
+  return new HttpError(502, 'Our payment provider could not start this payment. Please try again in a moment.');
+}
+
+async function ensureCustomer(stripe: Stripe, db: Db, donor: Donor): Promise<string> {
+  if (donor.stripeCustomerId) return donor.stripeCustomerId;
+  const customer = await stripe.customers.create({ email: donor.email, metadata: { donor_id: donor.id } }, { idempotencyKey: `customer-${donor.id}` });
+  return saveStripeCustomerId(db, donor.id, customer.id);
+}
+
+/** "Donation to Wells for Hope (registered charity 1234567)": the charity that receives the gift. */
+export function paymentDescription(charity: { name: string; number: string | null }): string {
+  return charity.number ? `Donation to ${charity.name} (registered charity ${charity.number})` : `Donation to ${charity.name}`;
+}
+
+async function receivingCharity(ctx: CheckoutCtx, campaignId: string) {
+  const [row] = await ctx.db.select({ organizationId: campaigns.organizationId }).from(campaigns).where(eq(campaigns.id, campaignId)).limit(1);
+  return charityForOrganization(ctx.db, ctx.config, row?.organizationId ?? null);
+}
+
+export async function startCheckout(ctx: CheckoutCtx, body: CheckoutInput): Promise<CheckoutSession> {
+  const { db, config } = ctx;
+  if (config.production && !config.stripeSecretKey) throw paymentsNotConfigured();
+  const email = ctx.user?.email ?? body.email?.toLowerCase();
+  if (!email || !EMAIL_PATTERN.test(email)) throw badRequest('email: enter a valid email address, like name@example.com');
+  await throttleCheckout(ctx, email, body.turnstile_token);
+
+  // Validate everything before anything is stored or sent to Stripe.
+  const target = await resolveDonationTarget(db, body.campaign_id, body.appeal_id);
+  const charity = await receivingCharity(ctx, target.campaignId);
+  const stripe = createStripe(config);
+  const monthly = body.price !== undefined;
+  let amount = body.amount ?? 0;
+  let priceId = '';
+  if (monthly) {
+    const price = await findLocalPrice(db, body.price!);
+    if (!price) throw badRequest('price: unknown monthly price; choose one of the amounts offered');
+    amount = price.unit_amount;
+    priceId = price.id;
+  }
+
+  const giftAid = body.giftAid && body.gift_aid ? await prepareCheckoutGiftAid(db, config, target.campaignId, body.gift_aid) : null;
+  if (body.marketing_consent) checkWording(body.consent_wording);
+
+  const donor = (ctx.user && (await findDonorById(db, ctx.user.id))) || (await findOrCreateDonor(db, email));
+  const declarationId = giftAid ? await createCheckoutDeclaration(db, donor.id, giftAid) : null;
+  const pending: PendingDonation = {
+    id: crypto.randomUUID(),
+    amount,
+    donorId: donor.id,
+    target,
+    type: monthly ? 'monthly' : 'once',
+    giftAidDeclarationId: declarationId,
+    paymentIntentId: null,
+    invoiceId: null,
+    subscriptionId: null,
+    source: stripe ? 'card' : 'demo',
+  };
+  let clientSecret: string;
+
+  if (!stripe) {
+    pending.paymentIntentId = newDemoId('pi');
+    if (monthly) {
+      pending.invoiceId = newDemoId('in');
+      pending.subscriptionId = newDemoId('sub');
+    }
+    clientSecret = await demoClientSecret(config.authSecret, pending.paymentIntentId);
+  } else {
+    // The donation id makes the key: an SDK retry of the same request cannot charge twice.
+    const idempotencyKey = `donation-${pending.id}`;
+    const metadata = toMetadata(pending);
+    try {
+      if (monthly) {
+        // Subscriptions need a Customer; housekeeping deletes it if the first payment never happens.
+        const customer = await ensureCustomer(stripe, db, donor);
+        const subscription = await stripe.subscriptions.create(
+          {
+            customer,
+            items: [{ price: priceId }],
+            payment_behavior: 'default_incomplete',
+            payment_settings: { save_default_payment_method: 'on_subscription' },
+            description: paymentDescription(charity),
+            metadata,
+            expand: ['latest_invoice.confirmation_secret'],
+          },
+          { idempotencyKey },
+        );
+        const invoice = subscription.latest_invoice as Stripe.Invoice | null;
+        clientSecret = invoice?.confirmation_secret?.client_secret ?? '';
+        pending.subscriptionId = subscription.id;
+        pending.invoiceId = invoice?.id ?? null;
+        pending.paymentIntentId = intentIdFromClientSecret(clientSecret);
+      } else {
+        const intent = await stripe.paymentIntents.create(
+          {
+            amount,
+            currency: 'gbp',
+            // A one-off gift needs no Stripe Customer: none is created for a payment that may never happen.
+            receipt_email: donor.email,
+            automatic_payment_methods: { enabled: true },
+            description: paymentDescription(charity),
+            metadata,
+          },
+          { idempotencyKey },
+        );
+        clientSecret = intent.client_secret ?? '';
+        pending.paymentIntentId = intent.id;
+      }
+    } catch (error) {
+      throw providerError(error);
+    }
+    if (!clientSecret) throw providerError(new Error('Stripe returned no client secret'));
+  }
+
+  await insertPendingDonation(db, pending);
+  await saveSupportChoices(db, pending.id, pending.target, body);
+  if (body.marketing_consent) await recordConsent(db, { userId: donor.id, email: donor.email, source: 'donation_box' });
+  return {
+    clientSecret,
+    mode: stripe ? 'stripe' : 'demo',
+    publishableKey: stripe ? config.stripePublishableKey : null,
+    type: pending.type,
+    amount,
+  };
+}
+
+export type DemoOutcome = { status: 'succeeded' | 'refunded' | 'pending' | 'failed' | 'abandoned' } | { declined: string };
+
+/** Demo mode only: settles a demo session as Stripe would, through the same event handlers. */
+export async function confirmDemoPayment(ctx: Pick<CheckoutCtx, 'db' | 'config'> & { mail?: MailContext }, body: DemoConfirmInput): Promise<DemoOutcome> {
+  if (ctx.config.stripeSecretKey) throw notFound('Demo payments are off: this server takes real payments through Stripe');
+  if (ctx.config.production) throw notFound('Demo payments are off on a production server');
+  const intentId = await verifyDemoClientSecret(ctx.config.authSecret, body.clientSecret);
+  if (!intentId) throw badRequest('clientSecret: this payment session is not valid; start the donation again');
+  const row = await findDonationByPaymentIntent(ctx.db, intentId);
+  if (!row) throw notFound('No donation is waiting for this payment; start the donation again');
+  if (row.status === 'succeeded' || row.status === 'refunded') return { status: row.status };
+
+  if (body.card === 'decline') {
+    await applyStripeEvent({ db: ctx.db, stripe: null, mail: ctx.mail }, demoFailureEvent(row));
+    return { declined: DEMO_DECLINE_MESSAGE };
+  }
+  await applyStripeEvent({ db: ctx.db, stripe: null, mail: ctx.mail }, demoSuccessEvent(row));
+  const settled = await findDonationByPaymentIntent(ctx.db, intentId);
+  return { status: settled?.status ?? 'pending' };
+}

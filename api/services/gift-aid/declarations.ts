@@ -1,0 +1,245 @@
+import { and, desc, eq, isNull, sql } from 'drizzle-orm';
+import type { Db } from '../../../db/client';
+import { donations, giftAidDeclarations } from '../../../db/schema';
+import {
+  checkGiftAidDetails,
+  giftAidDeclaration,
+  type GiftAidDeclarationMethod,
+  type GiftAidDetails,
+  type GiftAidDetailsInput,
+} from '../../../domain';
+import { badRequest } from '../../lib/errors';
+
+export type DeclarationRow = typeof giftAidDeclarations.$inferSelect;
+
+/**
+ * The API's check of Gift Aid details: the domain rule, each failure a 400 naming the field.
+ * `prefix` places the field in the request body ("gift_aid." inside a checkout body).
+ */
+export function parseGiftAidDetails(input: GiftAidDetailsInput, prefix = ''): GiftAidDetails {
+  const result = checkGiftAidDetails(input);
+  if (!result.ok) throw badRequest(result.problems.map((p) => `${prefix}${p.message}`).join('; '));
+  return result.details;
+}
+
+/** The wording a donor accepts for a charity; the donation box shows the same text. */
+export function declarationTextFor(charityLegalName: string): string {
+  return giftAidDeclaration(charityLegalName);
+}
+
+export type NewDeclaration = {
+  donorId: string;
+  details: GiftAidDetails;
+  text: string;
+  organizationId: string | null;
+  method: GiftAidDeclarationMethod;
+  coversPast?: boolean;
+  coversFuture?: boolean;
+  declaredAt?: Date;
+  recordedBy?: string | null;
+};
+
+function rowValues(input: NewDeclaration, id: string, version = 1): typeof giftAidDeclarations.$inferInsert {
+  const { details } = input;
+  const now = new Date();
+  return {
+    id,
+    donorId: input.donorId,
+    fullName: [details.title, details.firstName, details.lastName].filter(Boolean).join(' '),
+    homeAddress: [details.house, details.address].filter(Boolean).join(', '),
+    postcode: details.postcode,
+    declarationText: input.text,
+    createdAt: now,
+    title: details.title,
+    firstName: details.firstName,
+    lastName: details.lastName,
+    house: details.house,
+    address: details.address,
+    method: input.method,
+    organizationId: input.organizationId,
+    coversPast: input.coversPast ?? true,
+    coversFuture: input.coversFuture ?? true,
+    declaredAt: input.declaredAt ?? now,
+    version,
+    recordedBy: input.recordedBy ?? null,
+  };
+}
+
+export async function createDeclaration(db: Db, input: NewDeclaration): Promise<string> {
+  const id = crypto.randomUUID();
+  await db.insert(giftAidDeclarations).values(rowValues(input, id));
+  return id;
+}
+
+export type DeclarationDto = {
+  _id: string;
+  version: number;
+  title: string | null;
+  first_name: string;
+  last_name: string;
+  house: string;
+  address: string;
+  postcode: string;
+  declaration: string;
+  method: GiftAidDeclarationMethod;
+  covers_past: boolean;
+  covers_future: boolean;
+  declared_at: string;
+  cancelled_at: string | null;
+  replaced_by: string | null;
+  needs_review: boolean;
+  organization_id: string | null;
+};
+
+export function toDeclarationDto(row: DeclarationRow): DeclarationDto {
+  return {
+    _id: row.id,
+    version: row.version,
+    title: row.title,
+    first_name: row.firstName,
+    last_name: row.lastName,
+    house: row.house,
+    address: row.address,
+    postcode: row.postcode,
+    declaration: row.declarationText,
+    method: row.method,
+    covers_past: row.coversPast,
+    covers_future: row.coversFuture,
+    declared_at: row.declaredAt.toISOString(),
+    cancelled_at: row.cancelledAt ? row.cancelledAt.toISOString() : null,
+    replaced_by: row.replacedBy,
+    needs_review: row.needsReview,
+    organization_id: row.organizationId,
+  };
+}
+
+/** Every declaration a donor has made, every version, newest first (My Info shows the history). */
+export async function listDonorDeclarations(db: Db, donorId: string): Promise<DeclarationRow[]> {
+  return db
+    .select()
+    .from(giftAidDeclarations)
+    .where(eq(giftAidDeclarations.donorId, donorId))
+    .orderBy(desc(giftAidDeclarations.createdAt), desc(giftAidDeclarations.version));
+}
+
+/** The declarations still in force: not cancelled and not replaced by a newer version. */
+export function activeDeclarations(rows: DeclarationRow[]): DeclarationRow[] {
+  return rows.filter((row) => !row.cancelledAt && !row.replacedBy);
+}
+
+/**
+ * A new address: every active declaration of the donor gets a new version with the new details
+ * (same wording, coverage and date made), and the old version points at it. Gifts already given
+ * keep the version they were given under. One batch, so a failure changes nothing.
+ */
+export async function updateDonorDetails(db: Db, donorId: string, details: GiftAidDetails): Promise<DeclarationRow[]> {
+  const active = activeDeclarations(await listDonorDeclarations(db, donorId));
+  if (!active.length) throw badRequest('You have no Gift Aid declaration in force to update; tick Gift Aid with your next donation');
+  const statements = active.flatMap((old) => {
+    const id = crypto.randomUUID();
+    const values = rowValues(
+      {
+        donorId,
+        details,
+        text: old.declarationText,
+        organizationId: old.organizationId,
+        method: old.method,
+        coversPast: old.coversPast,
+        coversFuture: old.coversFuture,
+        declaredAt: old.declaredAt,
+        recordedBy: old.recordedBy,
+      },
+      id,
+      old.version + 1,
+    );
+    return [
+      db.insert(giftAidDeclarations).values(values),
+      db
+        .update(giftAidDeclarations)
+        .set({ replacedBy: id })
+        .where(and(eq(giftAidDeclarations.id, old.id), isNull(giftAidDeclarations.replacedBy))),
+    ];
+  });
+  await db.batch(statements as [(typeof statements)[number], ...typeof statements]);
+  return activeDeclarations(await listDonorDeclarations(db, donorId));
+}
+
+/**
+ * Cancels every declaration of the donor (all versions) from now: they stay on record with the
+ * date they ended, gifts after it are not eligible, and gifts still waiting for payment lose the
+ * Gift Aid flag. Claimed and already-given gifts keep theirs.
+ */
+export async function cancelDonorDeclarations(db: Db, donorId: string, now = new Date()): Promise<number> {
+  const rows = await listDonorDeclarations(db, donorId);
+  const open = rows.filter((row) => !row.cancelledAt);
+  if (!open.length) return 0;
+  await db.batch([
+    db
+      .update(giftAidDeclarations)
+      .set({ cancelledAt: now })
+      .where(and(eq(giftAidDeclarations.donorId, donorId), isNull(giftAidDeclarations.cancelledAt))),
+    db
+      .update(donations)
+      .set({ giftAid: false })
+      .where(and(eq(donations.donorId, donorId), eq(donations.giftAid, true), eq(donations.status, 'pending'))),
+  ]);
+  return open.length;
+}
+
+/**
+ * Whether a declaration covers a gift on `date`: not cancelled before it, and either the gift it
+ * was made with (within a day), a later gift when it covers future gifts, or an earlier one (up
+ * to four years) when it covers past gifts. The claims query applies the same rule in SQL.
+ */
+export function coversGift(row: Pick<DeclarationRow, 'cancelledAt' | 'declaredAt' | 'coversPast' | 'coversFuture'>, date: Date): boolean {
+  const t = date.getTime();
+  const made = row.declaredAt.getTime();
+  if (row.cancelledAt && row.cancelledAt.getTime() <= t) return false;
+  if (Math.abs(t - made) <= DAY_MS) return true;
+  if (t > made) return row.coversFuture;
+  return row.coversPast && t >= made - PAST_MS;
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** Four years back (HMRC's limit for a declaration that covers past gifts), with the leap day. */
+const PAST_MS = (4 * 365 + 1) * DAY_MS;
+
+/** The same rule as coversGift, as SQL over `donations` joined with `gift_aid_declarations`. */
+export const coversGiftSql = sql`(
+  (${giftAidDeclarations.cancelledAt} is null or ${giftAidDeclarations.cancelledAt} > ${donations.date})
+  and (
+    abs(${donations.date} - ${giftAidDeclarations.declaredAt}) <= ${DAY_MS}
+    or (${donations.date} > ${giftAidDeclarations.declaredAt} and ${giftAidDeclarations.coversFuture} = 1)
+    or (${donations.date} < ${giftAidDeclarations.declaredAt} and ${giftAidDeclarations.coversPast} = 1
+        and ${donations.date} >= ${giftAidDeclarations.declaredAt} - ${PAST_MS})
+  ))`;
+
+/** Declarations flagged by the migration for a person to check (one-line names and addresses). */
+export async function listDeclarationsForReview(db: Db, organizationIds: string[] | null): Promise<DeclarationRow[]> {
+  const rows = await db
+    .select()
+    .from(giftAidDeclarations)
+    .where(and(eq(giftAidDeclarations.needsReview, true), isNull(giftAidDeclarations.replacedBy)))
+    .orderBy(giftAidDeclarations.createdAt)
+    .limit(200);
+  if (!organizationIds) return rows;
+  return rows.filter((row) => row.organizationId !== null && organizationIds.includes(row.organizationId));
+}
+
+/** An admin's correction of a flagged declaration: the fields are fixed in place and the flag cleared. */
+export async function correctDeclaration(db: Db, id: string, details: GiftAidDetails): Promise<DeclarationRow | null> {
+  await db
+    .update(giftAidDeclarations)
+    .set({
+      title: details.title,
+      firstName: details.firstName,
+      lastName: details.lastName,
+      house: details.house,
+      address: details.address,
+      postcode: details.postcode,
+      needsReview: false,
+    })
+    .where(eq(giftAidDeclarations.id, id));
+  const [row] = await db.select().from(giftAidDeclarations).where(eq(giftAidDeclarations.id, id)).limit(1);
+  return row ?? null;
+}

@@ -1,0 +1,6 @@
+export * from './adjustments';
+export * from './claims';
+export * from './declarations';
+export * from './schedule';
+export * from './offline';
+export * from './checkout';

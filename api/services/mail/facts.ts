@@ -1,0 +1,78 @@
+import { eq, inArray } from 'drizzle-orm';
+import type { Db } from '../../../db/client';
+import { campaigns, donations, monthlyGifts, users } from '../../../db/schema';
+import type { CharityIdentity } from '../../../domain';
+import type { AppConfig } from '../../lib/config';
+import { charityForOrganization } from '../charity';
+import { cancelLinkUrl } from '../monthly-links';
+
+/** Everything a receipt or refund notice says about one gift, read from the database. */
+export type GiftFacts = {
+  donationId: string;
+  amount: number;
+  refundedAmount: number;
+  date: Date;
+  status: string;
+  type: 'once' | 'monthly';
+  source: 'card' | 'demo' | 'manual';
+  reference: string;
+  campaignTitle: string;
+  appealTitle: string | null;
+  giftAid: boolean;
+  donor: { email: string; firstName: string | null; erased: boolean };
+  charity: CharityIdentity;
+  monthly: { amount: number; nextPaymentAt: Date | null; cancelUrl: string; status: string } | null;
+};
+
+export type MailContext = { db: Db; config: AppConfig; origin: string };
+
+export const causeLine = (gift: Pick<GiftFacts, 'campaignTitle' | 'appealTitle'>) =>
+  gift.appealTitle ? `${gift.appealTitle} (${gift.campaignTitle})` : gift.campaignTitle;
+
+/** Campaign and appeal titles plus the charity that receives gifts to them. */
+export async function causeOf(ctx: MailContext, campaignId: string, appealId: string | null) {
+  const ids = [campaignId, appealId].filter((x): x is string => !!x);
+  const rows = await ctx.db.select({ id: campaigns.id, title: campaigns.title, org: campaigns.organizationId }).from(campaigns).where(inArray(campaigns.id, ids));
+  const campaign = rows.find((r) => r.id === campaignId);
+  const appeal = appealId ? rows.find((r) => r.id === appealId) : undefined;
+  const charity = await charityForOrganization(ctx.db, ctx.config, campaign?.org ?? null);
+  return { campaignTitle: campaign?.title ?? 'our work', appealTitle: appeal?.title ?? null, charity };
+}
+
+export async function giftFacts(ctx: MailContext, donationId: string): Promise<GiftFacts | null> {
+  const [row] = await ctx.db
+    .select({ d: donations, email: users.email, firstName: users.firstName, erasedAt: users.erasedAt })
+    .from(donations)
+    .innerJoin(users, eq(users.id, donations.donorId))
+    .where(eq(donations.id, donationId))
+    .limit(1);
+  if (!row) return null;
+  const d = row.d;
+  const cause = await causeOf(ctx, d.campaignId, d.appealId);
+  let monthly: GiftFacts['monthly'] = null;
+  if (d.type === 'monthly' && d.subscriptionId) {
+    const [gift] = await ctx.db.select().from(monthlyGifts).where(eq(monthlyGifts.id, d.subscriptionId)).limit(1);
+    if (gift && gift.status !== 'cancelled') {
+      monthly = {
+        amount: gift.amount,
+        nextPaymentAt: gift.nextPaymentAt,
+        status: gift.status,
+        cancelUrl: await cancelLinkUrl(ctx.config.authSecret, ctx.origin, gift.id),
+      };
+    }
+  }
+  return {
+    donationId: d.id,
+    amount: d.amount,
+    refundedAmount: d.refundedAmount,
+    date: d.date,
+    status: d.status,
+    type: d.type,
+    source: d.source,
+    reference: d.invoiceId ?? d.paymentIntentId ?? d.id,
+    ...cause,
+    giftAid: d.giftAid,
+    donor: { email: row.email, firstName: row.firstName || null, erased: row.erasedAt !== null },
+    monthly,
+  };
+}

@@ -1,0 +1,13 @@
+/**
+ * The one mail module for donor notifications: one file per message, one template, one context.
+ * Add a message by writing `<name>.ts` that returns `render({...})` and sending it with `deliver`.
+ */
+export { type Block, escapeHtml, render } from './template';
+export { causeOf, giftFacts, type GiftFacts, type MailContext } from './facts';
+export { receiptEmail } from './receipt';
+export { refundNoticeEmail } from './refund-notice';
+export { renewalFailedEmail } from './renewal-failed';
+export { monthlyChangedEmail } from './monthly-changed';
+export { erasureCodeEmail } from './erasure-code';
+export { notifyAfterEvent, sendReceipt, sendRefundNotice } from './notify';
+export { mailContextOf } from './context';

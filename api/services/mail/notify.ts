@@ -1,0 +1,133 @@
+import { eq } from 'drizzle-orm';
+import type Stripe from 'stripe';
+import { donations } from '../../../db/schema';
+import { createMailer, type MailMessage } from '../mailer';
+import { donorContact, findMonthlyGift, snapshotOf } from '../monthly-gifts';
+import { cancelLinkUrl, updateCardUrl } from '../monthly-links';
+import { causeLine, causeOf, giftFacts, type MailContext } from './facts';
+import { monthlyChangedEmail } from './monthly-changed';
+import { receiptEmail } from './receipt';
+import { refundNoticeEmail } from './refund-notice';
+import { renewalFailedEmail } from './renewal-failed';
+
+export type { MailContext };
+
+/** Sends with the message's outbox key, so a message already written is never sent again. */
+async function deliver(ctx: MailContext, message: MailMessage | null): Promise<'sent' | 'duplicate' | 'skipped'> {
+  if (!message) return 'skipped';
+  const result = await createMailer(ctx.db, ctx.config).send(message);
+  return result.duplicate ? 'duplicate' : 'sent';
+}
+
+/** The receipt of a succeeded gift, at most once per gift (outbox key receipt:<donation id>). */
+export async function sendReceipt(ctx: MailContext, donationId: string) {
+  const facts = await giftFacts(ctx, donationId);
+  if (facts?.status !== 'succeeded' || facts.donor.erased) return 'skipped';
+  return deliver(ctx, receiptEmail(facts));
+}
+
+export async function sendRefundNotice(ctx: MailContext, donationId: string) {
+  const facts = await giftFacts(ctx, donationId);
+  if (!facts || facts.refundedAmount <= 0 || facts.donor.erased) return 'skipped';
+  return deliver(ctx, refundNoticeEmail(facts));
+}
+
+const idOf = (value: string | { id: string } | null | undefined) => (typeof value === 'string' ? value : (value?.id ?? null));
+
+async function donationBy(ctx: MailContext, column: 'paymentIntentId' | 'invoiceId', value: string | null) {
+  if (!value) return null;
+  const [row] = await ctx.db.select({ id: donations.id, subscriptionId: donations.subscriptionId }).from(donations).where(eq(donations[column], value)).limit(1);
+  return row ?? null;
+}
+
+async function monthlyNotice(ctx: MailContext, event: Stripe.Event) {
+  const sub = event.data.object as Stripe.Subscription;
+  const gift = await findMonthlyGift(ctx.db, sub.id);
+  if (!gift) return 'skipped';
+  const snap = snapshotOf(sub);
+  const deleted = event.type === 'customer.subscription.deleted';
+  const previous = ((event.data as { previous_attributes?: Record<string, unknown> }).previous_attributes ?? {}) as Record<string, unknown>;
+  let change: Parameters<typeof monthlyChangedEmail>[0]['change'] | null = null;
+  let version = '';
+  // Only what the stored row now says is announced: a stale event delivered late stays quiet.
+  if (deleted || snap.status === 'cancelled') {
+    if (gift.status === 'cancelled') {
+      change = { kind: 'cancelled', at: gift.cancelledAt ?? new Date() };
+      version = 'final';
+    }
+  } else if ('pause_collection' in previous && snap.status === 'paused' && gift.status === 'paused' && gift.pauseResumesAt) {
+    change = { kind: 'paused', resumesAt: gift.pauseResumesAt };
+    version = String(gift.pauseResumesAt.getTime());
+  } else if ('items' in previous && snap.amount !== null && snap.amount === gift.amount && gift.status !== 'cancelled') {
+    change = { kind: 'amount' };
+    version = `${gift.amount}:${event.id}`;
+  }
+  if (!change) return 'skipped';
+  const donor = await donorContact(ctx.db, gift.donorId);
+  if (!donor || donor.erasedAt) return 'skipped';
+  const cause = await causeOf(ctx, gift.campaignId, gift.appealId);
+  return deliver(
+    ctx,
+    monthlyChangedEmail({
+      subscriptionId: gift.id,
+      donor: { email: donor.email, firstName: donor.firstName || null },
+      charity: cause.charity,
+      cause: causeLine(cause),
+      amount: gift.amount,
+      change,
+      version,
+      manageUrl: `${ctx.origin}/dashboard/donations/me`,
+    }),
+  );
+}
+
+async function failedRenewal(ctx: MailContext, invoice: Stripe.Invoice) {
+  if (invoice.billing_reason === 'subscription_create' || !invoice.id) return 'skipped';
+  const subscriptionId = idOf(invoice.parent?.subscription_details?.subscription);
+  const gift = subscriptionId ? await findMonthlyGift(ctx.db, subscriptionId) : null;
+  if (!gift || gift.status === 'cancelled') return 'skipped';
+  const donor = await donorContact(ctx.db, gift.donorId);
+  if (!donor || donor.erasedAt) return 'skipped';
+  const cause = await causeOf(ctx, gift.campaignId, gift.appealId);
+  return deliver(
+    ctx,
+    renewalFailedEmail({
+      invoiceId: invoice.id,
+      donor: { email: donor.email, firstName: donor.firstName || null },
+      charity: cause.charity,
+      amount: invoice.amount_due,
+      cause: causeLine(cause),
+      updateCardUrl: await updateCardUrl(ctx.config.authSecret, ctx.origin, gift.id),
+      cancelUrl: await cancelLinkUrl(ctx.config.authSecret, ctx.origin, gift.id),
+    }),
+  );
+}
+
+/**
+ * What a donor hears after an event was recorded (or found already recorded: a crash between the
+ * batch and the mail must not lose the receipt). Each message carries an outbox key, so however
+ * many copies of the event arrive, at once or later, each message is written once.
+ */
+export async function notifyAfterEvent(ctx: MailContext, event: Stripe.Event): Promise<string> {
+  switch (event.type) {
+    case 'payment_intent.succeeded': {
+      const row = await donationBy(ctx, 'paymentIntentId', (event.data.object as Stripe.PaymentIntent).id);
+      return row ? sendReceipt(ctx, row.id) : 'skipped';
+    }
+    case 'invoice.paid': {
+      const row = await donationBy(ctx, 'invoiceId', (event.data.object as Stripe.Invoice).id ?? null);
+      return row ? sendReceipt(ctx, row.id) : 'skipped';
+    }
+    case 'charge.refunded': {
+      const row = await donationBy(ctx, 'paymentIntentId', idOf((event.data.object as Stripe.Charge).payment_intent));
+      return row ? sendRefundNotice(ctx, row.id) : 'skipped';
+    }
+    case 'invoice.payment_failed':
+      return failedRenewal(ctx, event.data.object as Stripe.Invoice);
+    case 'customer.subscription.updated':
+    case 'customer.subscription.deleted':
+      return monthlyNotice(ctx, event);
+    default:
+      return 'skipped';
+  }
+}

@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { loadDetail } from '../../src/lib/server/detail';
+import { createAppeal, createCampaign, createDonation, createUser } from '../../tests/factories';
+import { engineName, setupTestApp } from '../../tests/setup/test-app';
+
+/** The detail pages' data (src/lib/server/detail.ts): independent reads in one db.batch, on both engines. */
+describe(`detail page data (${engineName})`, () => {
+  it('loads a campaign with its appeals and top donors, and an appeal with its parent', async () => {
+    const t = await setupTestApp();
+    const donor = await createUser(t.db, { firstName: 'Amira', lastName: 'Khan' });
+    const campaign = await createCampaign(t.db);
+    const appeal = await createAppeal(t.db, campaign.id);
+    const sibling = await createAppeal(t.db, campaign.id);
+    await createDonation(t.db, { donorId: donor.id, campaignId: campaign.id, appealId: appeal.id, amount: 2_500 });
+
+    const page = await loadDetail(t.db, 'campaign', campaign.id);
+    expect(page?.item).toMatchObject({ _id: campaign.id, summary: { total_donations: 2_500, donation_count: 1 } });
+    expect(page?.related.map((r) => r._id).sort()).toEqual([appeal.id, sibling.id].sort());
+    expect(page?.donors).toEqual([{ donor: 'Amira K.', count: 1, total: 2_500 }]);
+    expect(page?.parent).toBeNull();
+
+    const appealPage = await loadDetail(t.db, 'appeal', appeal.id);
+    expect(appealPage?.item).toMatchObject({ _id: appeal.id, summary: { total_donations: 2_500 } });
+    expect(appealPage?.parent?._id).toBe(campaign.id);
+    expect(appealPage?.related.map((r) => r._id)).toEqual([sibling.id]);
+    expect(appealPage?.donors).toEqual([{ donor: 'Amira K.', count: 1, total: 2_500 }]);
+    expect(await loadDetail(t.db, 'appeal', appeal.id, campaign.id)).not.toBeNull();
+  });
+
+  it('is null for the wrong kind, a bad id, a draft item, an appeal under a draft campaign or the wrong campaign', async () => {
+    const t = await setupTestApp();
+    const campaign = await createCampaign(t.db);
+    const appeal = await createAppeal(t.db, campaign.id);
+    const hidden = await createCampaign(t.db, { status: 'draft' });
+    const orphan = await createAppeal(t.db, hidden.id);
+    const other = await createCampaign(t.db);
+    expect(await loadDetail(t.db, 'appeal', campaign.id)).toBeNull();
+    expect(await loadDetail(t.db, 'campaign', appeal.id)).toBeNull();
+    expect(await loadDetail(t.db, 'campaign', 'not-an-id')).toBeNull();
+    expect(await loadDetail(t.db, 'campaign', hidden.id)).toBeNull();
+    expect(await loadDetail(t.db, 'appeal', orphan.id)).toBeNull();
+    expect(await loadDetail(t.db, 'appeal', appeal.id, other.id)).toBeNull();
+  });
+});

@@ -1,0 +1,73 @@
+import type Stripe from 'stripe';
+import { markEventApplied, type Statement } from '../../services/donations-record';
+import { notifyAfterEvent } from '../../services/mail/notify';
+import { createMailer } from '../../services/mailer';
+import { donationIdOfEvent, notifyAfterGift } from '../../services/notifications/fundraiser';
+import { chargeRefunded } from './charge-refunded';
+import { customerSubscriptionChanged } from './customer-subscription';
+import { invoicePaid } from './invoice-paid';
+import { invoicePaymentFailed } from './invoice-payment-failed';
+import { paymentIntentPaymentFailed } from './payment-intent-payment-failed';
+import { paymentIntentSucceeded } from './payment-intent-succeeded';
+import { refundFailed } from './refund-failed';
+import { logLine } from '../../middlewares/logger';
+import { malformedEventReason } from './shape';
+import type { EventHandler, WebhookContext } from './types';
+
+/** The events we act on; every other type is acknowledged with 200 so Stripe stops sending it. */
+export const STRIPE_EVENT_HANDLERS: Record<string, EventHandler> = {
+  'payment_intent.succeeded': paymentIntentSucceeded,
+  'payment_intent.payment_failed': paymentIntentPaymentFailed,
+  'invoice.paid': invoicePaid,
+  'invoice.payment_failed': invoicePaymentFailed,
+  'charge.refunded': chargeRefunded,
+  'refund.failed': refundFailed,
+  // Monthly gifts a donor controls (issue 9): amount, pause and cancellation as Stripe holds them.
+  'customer.subscription.updated': customerSubscriptionChanged,
+  'customer.subscription.deleted': customerSubscriptionChanged,
+};
+
+export type EventOutcome = 'recorded' | 'duplicate' | 'ignored';
+
+/**
+ * Applies one verified event exactly once: its writes and the event id go in one batch, and each
+ * write is guarded by "event id not stored yet", so a replay or a concurrent copy changes nothing.
+ * Demo confirmations call this too (api/services/checkout.ts), so both paths record gifts identically.
+ */
+export async function applyStripeEvent(ctx: WebhookContext, event: Stripe.Event): Promise<EventOutcome> {
+  // A correctly signed event with a malformed body (data: null, ids as objects) is acknowledged
+  // and logged, never a 500 that Stripe would retry forever (issue 10, 6g).
+  const malformed = malformedEventReason(event);
+  if (malformed) {
+    const eventId = typeof (event as { id?: unknown })?.id === 'string' ? event.id : null;
+    logLine('warn', 'stripe event ignored: malformed', { event_id: eventId, reason: malformed.slice(0, 200) });
+    return 'ignored';
+  }
+  const handler = STRIPE_EVENT_HANDLERS[event.type];
+  if (!handler) return 'ignored';
+  const seen = await ctx.db.query.webhookEvents.findFirst({ where: (t, { eq }) => eq(t.id, event.id) });
+  if (seen) {
+    // A retry after a crash between the batch and the mail still sends it; outbox keys stop repeats.
+    await notify(ctx, event);
+    return 'duplicate';
+  }
+  const writes = await handler(ctx, event);
+  if (writes === 'ignore') return 'ignored';
+  const statements: Statement[] = [...writes, markEventApplied(ctx.db, event.id, event.type)];
+  await ctx.db.batch(statements as [Statement, ...Statement[]]);
+  await notify(ctx, event);
+  return 'recorded';
+}
+
+/** Receipts and notices (issue 9) never fail the webhook: the gift is recorded; a lost email is logged. */
+async function notify(ctx: WebhookContext, event: Stripe.Event) {
+  if (!ctx.mail) return;
+  try {
+    await notifyAfterEvent(ctx.mail, event);
+  } catch (err) {
+    console.error(`[mail] notification for ${event.type} ${event.id} failed:`, err instanceof Error ? err.message : err);
+  }
+  // A paid gift to an appeal may email its fundraiser (issue 12: batched, at most one an hour).
+  const donationId = await donationIdOfEvent(ctx.db, event).catch(() => null);
+  if (donationId) await notifyAfterGift(ctx.db, createMailer(ctx.db, ctx.mail.config), donationId, { origin: ctx.mail.origin });
+}

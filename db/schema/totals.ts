@@ -1,0 +1,41 @@
+import { index, integer, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+import { campaigns } from './campaigns';
+import { users } from './users';
+
+/**
+ * Running totals of one campaign or appeal (docs/decisions/016). Maintained by SQLite triggers on
+ * `donations` (migration 0004_speed), so every donation write, in any batch or statement, moves
+ * them in the same transaction by exactly the change of that row; readers never rescan donations.
+ * A campaign's row counts its appeals' gifts too (a gift to an appeal carries both ids).
+ * Read them through api/services/totals.ts.
+ */
+export const campaignTotals = sqliteTable('campaign_totals', {
+  campaignId: text('campaign_id')
+    .primaryKey()
+    .references(() => campaigns.id, { onDelete: 'cascade' }),
+  /** Pence raised: succeeded (and partly or fully refunded) gifts, net of refunds. */
+  raisedPence: integer('raised_pence').notNull().default(0),
+  /** Gifts that still count: status succeeded (a fully refunded gift is out, a partly refunded one stays). */
+  giftCount: integer('gift_count').notNull().default(0),
+  /** 25% of the net amount of counted gifts that declared Gift Aid, floored per gift (issue 8 refines). */
+  giftAidPence: integer('gift_aid_pence').notNull().default(0),
+});
+
+/**
+ * Running totals per donor of one campaign or appeal, for the top donors list; kept by the same
+ * triggers. A donor whose gifts no longer count keeps a row with gift_count 0 (readers skip it).
+ */
+export const donorTotals = sqliteTable(
+  'donor_totals',
+  {
+    targetId: text('target_id')
+      .notNull()
+      .references(() => campaigns.id, { onDelete: 'cascade' }),
+    donorId: text('donor_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    raisedPence: integer('raised_pence').notNull().default(0),
+    giftCount: integer('gift_count').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.targetId, t.donorId] }), index('donor_totals_rank_idx').on(t.targetId, t.raisedPence, t.giftCount)],
+);

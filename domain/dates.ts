@@ -1,0 +1,87 @@
+/**
+ * Dates as a UK charity means them: every calendar day is a day in Europe/London, whatever the
+ * server's or the browser's zone (Workers run in UTC; a gift at 00:30 BST belongs to that day).
+ */
+export const UK_TIME_ZONE = 'Europe/London';
+
+const partsFormat = new Intl.DateTimeFormat('en-GB', {
+  timeZone: UK_TIME_ZONE,
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+  hour: '2-digit',
+  minute: '2-digit',
+  second: '2-digit',
+  hourCycle: 'h23',
+});
+
+export type LondonParts = { year: number; month: number; day: number; hour: number; minute: number; second: number };
+
+/** The wall-clock fields of an instant in London. */
+export function londonParts(date: Date): LondonParts {
+  const get = (type: Intl.DateTimeFormatPartTypes) =>
+    Number(partsFormat.formatToParts(date).find((p) => p.type === type)?.value ?? 0);
+  return { year: get('year'), month: get('month'), day: get('day'), hour: get('hour'), minute: get('minute'), second: get('second') };
+}
+
+const pad = (n: number, width = 2) => String(n).padStart(width, '0');
+
+/** "2026-11-22": the London calendar day of an instant (ISO order, for inputs and sorting). */
+export function londonIsoDate(date: Date): string {
+  const p = londonParts(date);
+  return `${p.year}-${pad(p.month)}-${pad(p.day)}`;
+}
+
+/** "22/11/2026": UK order, for people and finance exports. */
+export function formatUkDate(date: Date): string {
+  const p = londonParts(date);
+  return `${pad(p.day)}/${pad(p.month)}/${p.year}`;
+}
+
+/** "22/11/26": HMRC's Gift Aid schedule date format (DD/MM/YY). */
+export function formatHmrcDate(date: Date): string {
+  const p = londonParts(date);
+  return `${pad(p.day)}/${pad(p.month)}/${pad(p.year % 100)}`;
+}
+
+/** "22 November 2026", for receipts and statements. */
+export function formatLongUkDate(date: Date): string {
+  return new Intl.DateTimeFormat('en-GB', { timeZone: UK_TIME_ZONE, day: 'numeric', month: 'long', year: 'numeric' }).format(date);
+}
+
+/** The instant London's clock reads midnight at the start of a calendar day ("2026-04-06"). */
+export function londonMidnight(isoDay: string): Date {
+  const [y, m, d] = isoDay.split('-').map(Number);
+  // Start from UTC midnight and correct by London's offset at that moment (0 or +1 hour).
+  const guess = new Date(Date.UTC(y, m - 1, d));
+  const p = londonParts(guess);
+  const offsetMs = Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute, p.second) - guess.getTime();
+  return new Date(guess.getTime() - offsetMs);
+}
+
+/** A valid "YYYY-MM-DD" that names a real day (2025-02-31 is not one). */
+export function isIsoDay(value: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
+  const [y, m, d] = value.split('-').map(Number);
+  const date = new Date(Date.UTC(y, m - 1, d));
+  return date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d;
+}
+
+/**
+ * The UK tax year an instant falls in: 6 April to 5 April, London time. `startYear` 2026 is the
+ * year 2026-27; `end` is exclusive (midnight starting 6 April of the next year).
+ */
+export function ukTaxYear(startYear: number): { startYear: number; label: string; start: Date; end: Date } {
+  return {
+    startYear,
+    label: `${startYear}-${pad((startYear + 1) % 100)}`,
+    start: londonMidnight(`${startYear}-04-06`),
+    end: londonMidnight(`${startYear + 1}-04-06`),
+  };
+}
+
+export function ukTaxYearOf(date: Date): ReturnType<typeof ukTaxYear> {
+  const p = londonParts(date);
+  const startYear = p.month > 4 || (p.month === 4 && p.day >= 6) ? p.year : p.year - 1;
+  return ukTaxYear(startYear);
+}

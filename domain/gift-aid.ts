@@ -1,0 +1,118 @@
+/**
+ * Gift Aid wording and rules. Browser-safe: the donation box imports this module.
+ */
+import { giftAidOn } from './money';
+import { normalizeUkPostcode } from './postcode';
+
+/** HMRC's model declaration for one charity; stored verbatim with every declaration a donor accepts. */
+export function giftAidDeclaration(charityLegalName: string): string {
+  return (
+    'I want to Gift Aid my donation and any donations I make in the future or have made in the past 4 years to ' +
+    `${charityLegalName}. I am a UK taxpayer and understand that if I pay less Income Tax and/or Capital Gains Tax than the ` +
+    'amount of Gift Aid claimed on all my donations in that tax year it is my responsibility to pay any difference.'
+  );
+}
+
+/** The platform's own charity, the receiver when no organization says otherwise. */
+export const DEFAULT_CHARITY_NAME = 'UK NFP';
+
+/** The declaration for the default charity (kept for callers that have no organization at hand). */
+export const GIFT_AID_DECLARATION = giftAidDeclaration(DEFAULT_CHARITY_NAME);
+
+export const GIFT_AID_BOOST_TEXT = 'Boost your donation by 25p of Gift Aid for every £1 you donate';
+
+/**
+ * HMRC Charities Online schedule limits (gov.uk "Schedule spreadsheet to claim back tax on Gift Aid
+ * donations"): title at most 4 characters, names at most 35, an aggregated line describes itself in
+ * at most 35 characters and holds gifts of £20 or less up to £1,000 in total.
+ */
+export const GIFT_AID_LIMITS = {
+  titleMax: 4,
+  nameMax: 35,
+  houseMax: 40,
+  addressMax: 200,
+  aggregateGiftMaxPence: 2_000,
+  aggregateLineMaxPence: 100_000,
+  aggregateDescriptionMax: 35,
+  /** Rows in one claim (one schedule upload). */
+  claimRowsMax: 1_000,
+  /** A declaration may cover gifts from the past 4 years. */
+  pastYears: 4,
+  /** Records are kept this many years after the end of the claim's accounting period. */
+  retentionYears: 6,
+} as const;
+
+export const GIFT_AID_CLAIM_STATUSES = ['draft', 'submitted', 'paid'] as const;
+export type GiftAidClaimStatus = (typeof GIFT_AID_CLAIM_STATUSES)[number];
+
+/** How a declaration was made: online with a donation, or recorded by an admin from a paper or phone declaration. */
+export const GIFT_AID_DECLARATION_METHODS = ['online', 'admin'] as const;
+export type GiftAidDeclarationMethod = (typeof GIFT_AID_DECLARATION_METHODS)[number];
+
+/** Letters (any alphabet), spaces, apostrophes, hyphens and full stops, starting with a letter: what HMRC's schedule accepts. */
+const NAME_PATTERN = /^\p{L}[\p{L}' .\-]*$/u;
+const TITLE_PATTERN = /^\p{L}[\p{L}.]*$/u;
+/** A house name or number: starts with a letter or digit (never a spreadsheet formula). */
+const HOUSE_PATTERN = /^[\p{L}\p{N}][\p{L}\p{N}' .,/\-&]*$/u;
+
+export type GiftAidDetailsInput = {
+  title?: string | null;
+  first_name: string;
+  last_name: string;
+  house: string;
+  address?: string | null;
+  postcode: string;
+};
+
+export type GiftAidDetails = {
+  title: string | null;
+  firstName: string;
+  lastName: string;
+  house: string;
+  address: string;
+  postcode: string;
+};
+
+export type GiftAidProblem = { field: keyof GiftAidDetailsInput; message: string };
+
+const squash = (value: string | null | undefined) => (value ?? '').trim().replace(/\s+/g, ' ');
+
+/**
+ * The one check of a donor's Gift Aid details, run by the donation box as the donor types and by
+ * the API before anything is stored. Returns the cleaned details or every problem, each naming its field.
+ */
+export function checkGiftAidDetails(input: GiftAidDetailsInput): { ok: true; details: GiftAidDetails } | { ok: false; problems: GiftAidProblem[] } {
+  const problems: GiftAidProblem[] = [];
+  const title = squash(input.title);
+  const firstName = squash(input.first_name);
+  const lastName = squash(input.last_name);
+  const house = squash(input.house);
+  const address = squash(input.address);
+  const { titleMax, nameMax, houseMax, addressMax } = GIFT_AID_LIMITS;
+  if (title.length > titleMax) problems.push({ field: 'title', message: `title: at most ${titleMax} characters, like Mr, Mrs, Dr or Prof` });
+  else if (title && !TITLE_PATTERN.test(title)) problems.push({ field: 'title', message: 'title: letters only, like Mr, Mrs, Dr or Prof' });
+  if (!firstName) problems.push({ field: 'first_name', message: 'first_name: enter your first name (or initial)' });
+  else if (firstName.length > nameMax) problems.push({ field: 'first_name', message: `first_name: at most ${nameMax} characters` });
+  else if (!NAME_PATTERN.test(firstName)) problems.push({ field: 'first_name', message: 'first_name: use letters, spaces, apostrophes and hyphens only' });
+  if (!lastName) problems.push({ field: 'last_name', message: 'last_name: enter your last name' });
+  else if (lastName.length > nameMax) problems.push({ field: 'last_name', message: `last_name: at most ${nameMax} characters` });
+  else if (!NAME_PATTERN.test(lastName) || lastName.length < 2) problems.push({ field: 'last_name', message: 'last_name: use letters, spaces, apostrophes and hyphens only' });
+  if (!house) problems.push({ field: 'house', message: 'house: enter your house name or number' });
+  else if (house.length > houseMax) problems.push({ field: 'house', message: `house: at most ${houseMax} characters` });
+  else if (!HOUSE_PATTERN.test(house)) problems.push({ field: 'house', message: 'house: start with a letter or number, like 12 or Rose Cottage' });
+  if (address.length > addressMax) problems.push({ field: 'address', message: `address: at most ${addressMax} characters` });
+  const postcode = normalizeUkPostcode(input.postcode ?? '');
+  if (!postcode) problems.push({ field: 'postcode', message: 'postcode: enter a UK postcode, for example SW1A 1AA' });
+  if (problems.length) return { ok: false, problems };
+  return { ok: true, details: { title: title || null, firstName, lastName, house, address, postcode: postcode! } };
+}
+
+/** HMRC: a double-barrelled surname goes on the schedule with a space instead of the hyphen. */
+export function hmrcLastName(lastName: string): string {
+  return lastName.replace(/\s*-\s*/g, ' ').replace(/\s+/g, ' ').trim();
+}
+
+/** What a gift is worth to the charity with Gift Aid: the gift plus 25% (rounded down to the penny). */
+export function withGiftAid(pence: number): number {
+  return pence + giftAidOn(pence);
+}

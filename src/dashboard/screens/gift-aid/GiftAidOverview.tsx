@@ -1,0 +1,37 @@
+import { formatPence } from '../../../lib/format';
+import { useApiGet } from '../../lib/use-api';
+import { Alert } from '../../ui/primitives';
+
+type Summary = { claimed: number; paid: number; to_claim: number; adjustments_due: number; eligible_gifts: number };
+
+/** The overview's Gift Aid figures for an admin's (or org admin's) charities. */
+export function GiftAidOverview() {
+  const [load] = useApiGet<Summary>('/api/gift-aid/summary');
+  if (load.status === 'error') return <Alert tone="info">Gift Aid figures are not available right now: {load.error.message}</Alert>;
+  const s = load.status === 'ok' ? load.data : null;
+  return (
+    <>
+      <h2 className="dash-h2">
+        Gift Aid <a className="dash-link" href="/dashboard/gift-aid">Claims</a>
+      </h2>
+      <dl className="dash-stats" aria-label="Gift Aid">
+        <div className="dash-stat">
+          <dt>Gift Aid claimed</dt>
+          <dd>{s ? formatPence(s.claimed) : '…'}</dd>
+        </div>
+        <div className="dash-stat">
+          <dt>Paid by HMRC</dt>
+          <dd>{s ? formatPence(s.paid) : '…'}</dd>
+        </div>
+        <div className="dash-stat">
+          <dt>Still to claim</dt>
+          <dd>{s ? formatPence(s.to_claim) : '…'}</dd>
+        </div>
+        <div className="dash-stat">
+          <dt>Over-claimed to repay</dt>
+          <dd>{s ? formatPence(s.adjustments_due) : '…'}</dd>
+        </div>
+      </dl>
+    </>
+  );
+}

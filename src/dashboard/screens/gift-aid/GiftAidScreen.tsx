@@ -1,0 +1,360 @@
+import { useStore } from '@nanostores/react';
+import { useEffect, useMemo, useState } from 'react';
+import { GiftAidFields, giftAidReady, type GiftAidValue } from '../../../components/donation/GiftAidFields';
+import { formatPence } from '../../../lib/format';
+import { api } from '../../lib/api';
+import { formatDate } from '../../lib/dates';
+import { useApiGet } from '../../lib/use-api';
+import { $dashToken, $dashUser } from '../../session';
+import { Alert, Badge, PageHeader, SelectInput, Spinner, TextInput } from '../../ui/primitives';
+
+type Org = { _id: string; name: string };
+type Eligible = {
+  items: { _id: string; date: string; amount: number; gift_aid: number; campaign: string; source: string; donor: { title: string | null; first_name: string; last_name: string; house: string; postcode: string } }[];
+  count: number;
+  total: number;
+  gift_aid: number;
+  shown: number;
+};
+type Claim = {
+  _id: string;
+  organization: { label: string; value: string };
+  charity_reference: string;
+  status: 'draft' | 'submitted' | 'paid';
+  hmrc_reference: string | null;
+  aggregated: boolean;
+  earliest_date: string;
+  row_count: number;
+  gift_count: number;
+  total: number;
+  gift_aid: number;
+  adjustment: number;
+  net_claim: number;
+  created_at: string;
+};
+type Adjustment = { _id: string; donation_id: string; claim_id: string; gift_aid: number; settled_claim_id: string | null; created_at: string };
+type Review = { _id: string; title: string | null; first_name: string; last_name: string; house: string; address: string; postcode: string; declaration: string };
+
+const SHOWN = 50;
+const STATUS_TONE = { draft: 'warn', submitted: 'muted', paid: 'ok' } as const;
+
+/** Saves the claim's schedule CSV through the API (the token travels in a header, never in a link). */
+async function downloadSchedule(claim: Claim, token: string | null): Promise<string | null> {
+  const res = await fetch(`/api/gift-aid/claims/${claim._id}/schedule.csv`, { headers: token ? { authorization: `Bearer ${token}` } : {} });
+  if (!res.ok) return ((await res.json().catch(() => null)) as { message?: string } | null)?.message ?? `The server answered ${res.status}`;
+  const url = URL.createObjectURL(await res.blob());
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = `gift-aid-claim-${claim.earliest_date.slice(0, 10)}-${claim._id.slice(0, 8)}.csv`;
+  document.body.appendChild(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  return null;
+}
+
+/** /dashboard/gift-aid: eligible gifts, "Create claim", claims with their schedules, adjustments. */
+export function GiftAidScreen() {
+  const token = useStore($dashToken);
+  const user = useStore($dashUser);
+  const [orgsLoad] = useApiGet<Org[]>('/api/organizations?limit=100');
+  const orgs = useMemo(() => (orgsLoad.status === 'ok' && Array.isArray(orgsLoad.data) ? orgsLoad.data : []), [orgsLoad]);
+  const [orgId, setOrgId] = useState('');
+  const [from, setFrom] = useState('');
+  const [to, setTo] = useState('');
+  const [aggregate, setAggregate] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [notice, setNotice] = useState<{ tone: 'error' | 'success' | 'info'; text: string } | null>(null);
+  const [references, setReferences] = useState<Record<string, string>>({});
+
+  useEffect(() => {
+    if (!orgId && orgs.length) setOrgId(orgs[0]._id);
+  }, [orgs, orgId]);
+
+  const query = new URLSearchParams();
+  if (orgId) query.set('organization_id', orgId);
+  if (from) query.set('from', from);
+  if (to) query.set('to', to);
+  const [eligible, reloadEligible] = useApiGet<Eligible>(orgId ? `/api/gift-aid/eligible?${query}` : null);
+  const [claims, reloadClaims] = useApiGet<Claim[]>('/api/gift-aid/claims');
+  const [adjustments, reloadAdjustments] = useApiGet<Adjustment[]>('/api/gift-aid/adjustments');
+  const [review, reloadReview] = useApiGet<Review[]>(user?.type === 'admin' ? '/api/gift-aid/declarations/review' : null);
+  const reloadAll = () => {
+    reloadEligible();
+    reloadClaims();
+    reloadAdjustments();
+  };
+
+  async function createClaim() {
+    setBusy(true);
+    setNotice(null);
+    const res = await api<Claim>('/api/gift-aid/claims', {
+      method: 'POST',
+      token,
+      json: { organization_id: orgId, ...(from ? { from } : {}), ...(to ? { to } : {}), aggregate },
+    });
+    setBusy(false);
+    if (!res.ok) setNotice({ tone: 'error', text: res.error.message });
+    else
+      setNotice({
+        tone: 'success',
+        text: `Claim created: ${res.data.row_count} lines, ${formatPence(res.data.total)} donated, ${formatPence(res.data.gift_aid)} Gift Aid, earliest donation ${formatDate(res.data.earliest_date)}. Download its schedule below.`,
+      });
+    reloadAll();
+  }
+
+  async function setStatus(claim: Claim, status: 'submitted' | 'paid') {
+    setNotice(null);
+    const res = await api<Claim>(`/api/gift-aid/claims/${claim._id}`, {
+      method: 'PUT',
+      token,
+      json: status === 'submitted' ? { status, hmrc_reference: (references[claim._id] ?? '').trim() } : { status },
+    });
+    if (!res.ok) setNotice({ tone: 'error', text: res.error.message });
+    reloadClaims();
+  }
+
+  const e = eligible.status === 'ok' ? eligible.data : null;
+  const claimList = claims.status === 'ok' ? claims.data : [];
+  const adjustmentList = adjustments.status === 'ok' ? adjustments.data : [];
+  const due = adjustmentList.filter((a) => !a.settled_claim_id).reduce((sum, a) => sum + a.gift_aid, 0);
+
+  return (
+    <section className="dash-section gift-aid-screen">
+      <PageHeader title="Gift Aid" />
+      <p className="dash-hint">
+        Gifts with a valid Gift Aid declaration at their date, not yet claimed. Each charity claims under its own HMRC charity reference; a claim holds at
+        most 1,000 schedule lines. Paste the downloaded CSV into HMRC&apos;s Gift Aid schedule spreadsheet.
+      </p>
+      {notice ? <Alert tone={notice.tone}>{notice.text}</Alert> : null}
+
+      <div className="dash-form gift-aid-filters">
+        <div className="dash-grid-2">
+          <SelectInput label="Organization" value={orgId} onChange={setOrgId} options={orgs.map((o) => ({ label: o.name, value: o._id }))} required />
+          <div className="dash-grid-2">
+            <TextInput label="From" type="date" value={from} onChange={setFrom} />
+            <TextInput label="To" type="date" value={to} onChange={setTo} />
+          </div>
+        </div>
+        <label className="dash-check">
+          <input type="checkbox" checked={aggregate} onChange={(ev) => setAggregate(ev.target.checked)} /> Add gifts of £20 or less together (HMRC aggregated
+          donations, at most £1,000 a line)
+        </label>
+        <div className="dash-form-actions">
+          <p className="gift-aid-eligible-summary" role="status">
+            {e
+              ? `${e.count} eligible ${e.count === 1 ? 'gift' : 'gifts'}: ${formatPence(e.total)} donated, ${formatPence(e.gift_aid)} Gift Aid to claim${due ? `, less ${formatPence(due)} over-claimed before` : ''}.`
+              : ''}
+          </p>
+          <button type="button" className="btn btn-primary" onClick={createClaim} disabled={busy || !orgId || !e || e.count === 0}>
+            {busy ? 'Creating…' : 'Create claim'}
+          </button>
+        </div>
+      </div>
+
+      {eligible.status === 'loading' ? <Spinner /> : null}
+      {eligible.status === 'error' ? <Alert>{eligible.error.message}</Alert> : null}
+      {e?.items.length ? (
+        <div className="dash-table-wrap">
+          <div className="dash-table-scroll">
+            <table className="dash-table" aria-label="Eligible gifts">
+              <thead>
+                <tr>
+                  <th>Date</th>
+                  <th>Donor</th>
+                  <th>House</th>
+                  <th>Postcode</th>
+                  <th>For</th>
+                  <th>Amount</th>
+                  <th>Gift Aid</th>
+                </tr>
+              </thead>
+              <tbody>
+                {e.items.slice(0, SHOWN).map((g) => (
+                  <tr key={g._id}>
+                    <td>{formatDate(g.date)}</td>
+                    <td>{[g.donor.title, g.donor.first_name, g.donor.last_name].filter(Boolean).join(' ')}</td>
+                    <td>{g.donor.house}</td>
+                    <td>{g.donor.postcode}</td>
+                    <td>{g.campaign}{g.source === 'manual' ? ' (offline)' : ''}</td>
+                    <td>{formatPence(g.amount)}</td>
+                    <td>{formatPence(g.gift_aid)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          {e.count > SHOWN ? <p className="dash-hint gift-aid-more">Showing the oldest {SHOWN} of {e.count}; a claim takes the oldest first.</p> : null}
+        </div>
+      ) : e ? (
+        <p className="dash-empty">No eligible gifts waiting to be claimed.</p>
+      ) : null}
+
+      <h2 className="dash-h2">Claims</h2>
+      {claims.status === 'error' ? <Alert>{claims.error.message}</Alert> : null}
+      {claimList.length ? (
+        <div className="dash-table-wrap">
+          <div className="dash-table-scroll">
+            <table className="dash-table" aria-label="Gift Aid claims">
+              <thead>
+                <tr>
+                  <th>Created</th>
+                  <th>Organization</th>
+                  <th>Status</th>
+                  <th>Lines</th>
+                  <th>Earliest donation</th>
+                  <th>Total</th>
+                  <th>Gift Aid</th>
+                  <th>Adjustment</th>
+                  <th>Actions</th>
+                </tr>
+              </thead>
+              <tbody>
+                {claimList.map((c) => (
+                  <tr key={c._id} data-claim={c._id}>
+                    <td>{formatDate(c.created_at)}</td>
+                    <td>
+                      {c.organization.label}
+                      <br />
+                      <span className="dash-hint">{c.charity_reference}</span>
+                    </td>
+                    <td>
+                      <Badge tone={STATUS_TONE[c.status]}>{c.status}</Badge>
+                      {c.hmrc_reference ? <div className="dash-hint">HMRC {c.hmrc_reference}</div> : null}
+                    </td>
+                    <td>
+                      {c.row_count}
+                      {c.aggregated ? ' (aggregated)' : ''}
+                    </td>
+                    <td>{formatDate(c.earliest_date)}</td>
+                    <td>{formatPence(c.total)}</td>
+                    <td>{formatPence(c.gift_aid)}</td>
+                    <td>{c.adjustment ? `−${formatPence(c.adjustment)}` : '—'}</td>
+                    <td className="gift-aid-actions">
+                      <button
+                        type="button"
+                        className="btn btn-outline"
+                        onClick={async () => {
+                          const problem = await downloadSchedule(c, token);
+                          if (problem) setNotice({ tone: 'error', text: problem });
+                        }}
+                      >
+                        Download CSV
+                      </button>
+                      {c.status === 'draft' ? (
+                        <span className="gift-aid-submit">
+                          <input
+                            className="dash-input"
+                            aria-label={`HMRC reference for the claim of ${formatDate(c.created_at)}`}
+                            placeholder="HMRC reference"
+                            value={references[c._id] ?? ''}
+                            onChange={(ev) => setReferences((r) => ({ ...r, [c._id]: ev.target.value }))}
+                          />
+                          <button type="button" className="btn btn-ghost" onClick={() => setStatus(c, 'submitted')}>
+                            Mark submitted
+                          </button>
+                        </span>
+                      ) : c.status === 'submitted' ? (
+                        <button type="button" className="btn btn-ghost" onClick={() => setStatus(c, 'paid')}>
+                          Mark paid
+                        </button>
+                      ) : null}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </div>
+      ) : claims.status === 'ok' ? (
+        <p className="dash-empty">No claims yet.</p>
+      ) : null}
+
+      <h2 className="dash-h2">Adjustments for Gift Aid over-claimed</h2>
+      <p className="dash-hint">A refund of a gift already claimed: the Gift Aid on the refunded part is set against the organization&apos;s next claim.</p>
+      {adjustmentList.length ? (
+        <div className="dash-table-wrap">
+          <div className="dash-table-scroll">
+            <table className="dash-table" aria-label="Gift Aid adjustments">
+              <thead>
+                <tr>
+                  <th>Recorded</th>
+                  <th>Gift</th>
+                  <th>Over-claimed Gift Aid</th>
+                  <th>Reported in</th>
+                </tr>
+              </thead>
+              <tbody>
+                {adjustmentList.map((a) => (
+                  <tr key={a._id}>
+                    <td>{formatDate(a.created_at)}</td>
+                    <td>
+                      <a href={`/dashboard/donations/edit/${a.donation_id}`}>{a.donation_id.slice(0, 8)}</a>
+                    </td>
+                    <td>{formatPence(a.gift_aid)}</td>
+                    <td>{a.settled_claim_id ? `claim ${a.settled_claim_id.slice(0, 8)}` : <Badge tone="warn">next claim</Badge>}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </div>
+      ) : (
+        <p className="dash-empty">No refunds of claimed gifts.</p>
+      )}
+
+      {review.status === 'ok' && review.data.length ? <ReviewList items={review.data} token={token} onSaved={reloadReview} /> : null}
+    </section>
+  );
+}
+
+/** Declarations the migration could not split with certainty (one-line names and addresses). */
+function ReviewList({ items, token, onSaved }: { items: Review[]; token: string | null; onSaved: () => void }) {
+  const [open, setOpen] = useState<string | null>(null);
+  const [value, setValue] = useState<GiftAidValue | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  return (
+    <>
+      <h2 className="dash-h2">Declarations to check ({items.length})</h2>
+      <p className="dash-hint">Older declarations kept the name and address as one line; check how they were split before their gifts are claimed.</p>
+      {error ? <Alert>{error}</Alert> : null}
+      <ul className="gift-aid-review">
+        {items.map((d) => (
+          <li key={d._id}>
+            <span>
+              {[d.title, d.first_name, d.last_name].filter(Boolean).join(' ') || '(no name)'} · {d.house || '(no house)'} {d.address} · {d.postcode}
+            </span>
+            {open === d._id && value ? (
+              <form
+                className="donation-box"
+                onSubmit={async (ev) => {
+                  ev.preventDefault();
+                  const res = await api(`/api/gift-aid/declarations/${d._id}`, { method: 'PUT', token, json: value });
+                  if (!res.ok) return setError(res.error.message);
+                  setOpen(null);
+                  onSaved();
+                }}
+              >
+                <GiftAidFields value={value} onChange={setValue} declaration={d.declaration} idPrefix={`review-${d._id}`} />
+                <button type="submit" className="btn btn-primary" disabled={!giftAidReady(value)}>
+                  Save
+                </button>
+              </form>
+            ) : (
+              <button
+                type="button"
+                className="btn btn-ghost"
+                onClick={() => {
+                  setOpen(d._id);
+                  setValue({ title: d.title ?? '', first_name: d.first_name, last_name: d.last_name, house: d.house, address: d.address, postcode: d.postcode });
+                }}
+              >
+                Check
+              </button>
+            )}
+          </li>
+        ))}
+      </ul>
+    </>
+  );
+}

@@ -1,0 +1,133 @@
+import { useStore } from '@nanostores/react';
+import { useEffect, useState } from 'react';
+import { EMPTY_GIFT_AID, GiftAidFields, giftAidReady, type GiftAidValue } from '../../../components/donation/GiftAidFields';
+import { api } from '../../lib/api';
+import { formatDate } from '../../lib/dates';
+import { useApiGet } from '../../lib/use-api';
+import { $dashToken } from '../../session';
+import { Alert, Badge } from '../../ui/primitives';
+
+type Declaration = {
+  _id: string;
+  version: number;
+  title: string | null;
+  first_name: string;
+  last_name: string;
+  house: string;
+  address: string;
+  postcode: string;
+  declaration: string;
+  method: 'online' | 'admin';
+  declared_at: string;
+  cancelled_at: string | null;
+  replaced_by: string | null;
+};
+type Mine = { active: boolean; declarations: Declaration[] };
+
+const toValue = (d: Declaration): GiftAidValue => ({
+  title: d.title ?? '',
+  first_name: d.first_name,
+  last_name: d.last_name,
+  house: d.house,
+  address: d.address,
+  postcode: d.postcode,
+});
+
+/**
+ * My Info's Gift Aid part: the declarations on record, a new address (a new version; earlier
+ * gifts keep theirs) and cancelling (kept on record with its end date).
+ */
+export function MyGiftAid() {
+  const token = useStore($dashToken);
+  const [load] = useApiGet<Mine>('/api/gift-aid/me');
+  const [mine, setMine] = useState<Mine | null>(null);
+  const [value, setValue] = useState<GiftAidValue>(EMPTY_GIFT_AID);
+  const [busy, setBusy] = useState(false);
+  const [message, setMessage] = useState<{ tone: 'error' | 'success'; text: string } | null>(null);
+
+  useEffect(() => {
+    if (load.status !== 'ok') return;
+    setMine(load.data);
+    const current = load.data.declarations.find((d) => !d.replaced_by && !d.cancelled_at);
+    if (current) setValue(toValue(current));
+  }, [load]);
+
+  if (!mine) return null;
+  const current = mine.declarations.find((d) => !d.replaced_by && !d.cancelled_at);
+
+  async function send(path: string, method: 'PUT' | 'POST', json: unknown, done: string) {
+    setBusy(true);
+    setMessage(null);
+    const res = await api<Mine>(path, { method, json, token });
+    setBusy(false);
+    if (!res.ok) return setMessage({ tone: 'error', text: res.error.message });
+    setMine(res.data);
+    setMessage({ tone: 'success', text: done });
+  }
+
+  return (
+    <section className="dash-form gift-aid-me" aria-labelledby="my-gift-aid">
+      <h2 id="my-gift-aid" className="dash-h2">
+        Gift Aid
+      </h2>
+      {message ? <Alert tone={message.tone}>{message.text}</Alert> : null}
+      {current ? (
+        <>
+          <p>
+            Your Gift Aid declaration is in force (made {formatDate(current.declared_at)}
+            {current.method === 'admin' ? ', recorded by the charity' : ' online'}, version {current.version}). If your
+            address changes, update it here: gifts you already made keep the address they were given under.
+          </p>
+          <form
+            onSubmit={(e) => {
+              e.preventDefault();
+              void send('/api/gift-aid/me', 'PUT', value, 'Your Gift Aid address is updated.');
+            }}
+          >
+            <div className="donation-box gift-aid-me-fields">
+              <GiftAidFields value={value} onChange={setValue} declaration={current.declaration} idPrefix="me" />
+            </div>
+            <div className="dash-form-actions">
+              <button
+                type="button"
+                className="btn btn-ghost"
+                disabled={busy}
+                onClick={() => {
+                  if (window.confirm('Cancel your Gift Aid declaration? Gifts from now on will not have Gift Aid.')) {
+                    void send('/api/gift-aid/me/cancel', 'POST', {}, 'Your Gift Aid declaration is cancelled. It stays on record with today’s date.');
+                  }
+                }}
+              >
+                Cancel my declaration
+              </button>
+              <button type="submit" className="btn btn-primary" disabled={busy || !giftAidReady(value)}>
+                Update my Gift Aid address
+              </button>
+            </div>
+          </form>
+        </>
+      ) : (
+        <p>You have no Gift Aid declaration in force. Tick Gift Aid with your next donation to add 25p to every £1.</p>
+      )}
+      {mine.declarations.length ? (
+        <details>
+          <summary>Declarations on record ({mine.declarations.length})</summary>
+          <ul className="gift-aid-history">
+            {mine.declarations.map((d) => (
+              <li key={d._id}>
+                Version {d.version}: {[d.title, d.first_name, d.last_name].filter(Boolean).join(' ')}, {d.house} {d.address}, {d.postcode}{' '}
+                {d.cancelled_at ? (
+                  <Badge tone="muted">ended {formatDate(d.cancelled_at)}</Badge>
+                ) : d.replaced_by ? (
+                  <Badge tone="muted">replaced</Badge>
+                ) : (
+                  <Badge>in force</Badge>
+                )}
+              </li>
+            ))}
+          </ul>
+        </details>
+      ) : null}
+    </section>
+  );
+}

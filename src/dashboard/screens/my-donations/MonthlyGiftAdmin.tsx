@@ -1,0 +1,54 @@
+import { useState } from 'react';
+import { formatLongUkDate, formatPence } from '../../../../domain';
+import { api } from '../../lib/api';
+import { useApiGet } from '../../lib/use-api';
+import { Alert, Badge } from '../../ui/primitives';
+import type { MonthlyGift } from './MonthlyGifts';
+import '../../lifecycle.css';
+
+/** On a monthly payment's edit page: the gift it belongs to, and Cancel for its organization's admins. */
+export function MonthlyGiftAdmin({ subscriptionId }: { subscriptionId: string }) {
+  const [state, reload] = useApiGet<MonthlyGift>(`/api/monthly-gifts/${encodeURIComponent(subscriptionId)}`);
+  const [confirming, setConfirming] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  if (state.status === 'error') return <Alert>{state.error.message}</Alert>;
+  if (state.status !== 'ok') return null;
+  const gift = state.data;
+  const cancel = async () => {
+    setBusy(true);
+    setError(null);
+    const res = await api(`/api/monthly-gifts/${encodeURIComponent(gift._id)}/cancel`, { method: 'POST', json: {} });
+    setBusy(false);
+    setConfirming(false);
+    if (!res.ok) return setError(res.error.message);
+    reload();
+  };
+  return (
+    <section className="dash-panel" aria-labelledby="mga-title">
+      <h2 id="mga-title">Monthly gift</h2>
+      {error ? <Alert>{error}</Alert> : null}
+      <p>
+        {formatPence(gift.amount)} a month, <Badge tone={gift.status === 'cancelled' ? 'muted' : 'ok'}>{gift.status === 'cancelled' ? 'Cancelled' : gift.status === 'paused' ? 'Paused' : 'Active'}</Badge>
+        {gift.status === 'cancelled' && gift.cancelled_at ? ` on ${formatLongUkDate(new Date(gift.cancelled_at))}` : ''}
+      </p>
+      {gift.status !== 'cancelled' ? (
+        confirming ? (
+          <div className="mg-actions">
+            <span>Cancel this donor's monthly gift? They will be emailed.</span>
+            <button type="button" className="btn btn-danger dash-btn-sm" disabled={busy} onClick={cancel}>
+              Yes, cancel the monthly gift
+            </button>
+            <button type="button" className="btn btn-ghost dash-btn-sm" onClick={() => setConfirming(false)}>
+              Back
+            </button>
+          </div>
+        ) : (
+          <button type="button" className="btn btn-outline dash-btn-sm" onClick={() => setConfirming(true)}>
+            Cancel monthly gift
+          </button>
+        )
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,168 @@
+import { useState } from 'react';
+import { formatLongUkDate, formatPence, MAX_PAUSE_MONTHS } from '../../../../domain';
+import { api } from '../../lib/api';
+import { useApiGet } from '../../lib/use-api';
+import { Alert, Badge } from '../../ui/primitives';
+import '../../lifecycle.css';
+
+export type MonthlyGift = {
+  _id: string;
+  amount: number;
+  status: 'incomplete' | 'active' | 'paused' | 'past_due' | 'cancelled';
+  cause: { campaign: string; appeal: string | null };
+  started_at: string | null;
+  next_payment_at: string | null;
+  pause_resumes_at: string | null;
+  cancelled_at: string | null;
+  mode: 'stripe' | 'demo';
+};
+type Price = { id: string; unit_amount: number };
+
+const day = (iso: string | null) => (iso ? formatLongUkDate(new Date(iso)) : '—');
+const STATUS: Record<MonthlyGift['status'], [string, 'ok' | 'warn' | 'danger' | 'muted']> = {
+  active: ['Active', 'ok'],
+  paused: ['Paused', 'warn'],
+  past_due: ['Payment failed', 'danger'],
+  incomplete: ['Starting', 'muted'],
+  cancelled: ['Cancelled', 'muted'],
+};
+
+/** My Donations: each monthly gift with Change amount, Pause for 1-3 months and Cancel. */
+export function MonthlyGifts() {
+  const [state, reload] = useApiGet<MonthlyGift[]>('/api/me/monthly-gifts');
+  const [prices] = useApiGet<Price[]>('/api/stripe/subscriptions');
+  if (state.status !== 'ok' || state.data.length === 0) return state.status === 'error' ? <Alert>{state.error.message}</Alert> : null;
+  return (
+    <section aria-labelledby="mg-title">
+      <h2 id="mg-title">Monthly gifts</h2>
+      <ul className="mg-list">
+        {state.data.map((gift) => (
+          <MonthlyGiftCard key={gift._id} gift={gift} prices={prices.status === 'ok' ? prices.data : []} onChanged={reload} />
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+function MonthlyGiftCard({ gift, prices, onChanged }: { gift: MonthlyGift; prices: Price[]; onChanged: () => void }) {
+  const [mode, setMode] = useState<'idle' | 'change' | 'pause' | 'cancel'>('idle');
+  const [price, setPrice] = useState('');
+  const [months, setMonths] = useState(1);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [done, setDone] = useState<string | null>(null);
+  const cause = gift.cause.appeal ? `${gift.cause.appeal} (${gift.cause.campaign})` : gift.cause.campaign;
+  const [label, tone] = STATUS[gift.status];
+  const running = gift.status !== 'cancelled';
+
+  const act = async (path: string, json: unknown, message: string) => {
+    setBusy(true);
+    setError(null);
+    const res = await api<MonthlyGift>(`/api/me/monthly-gifts/${encodeURIComponent(gift._id)}/${path}`, { method: 'POST', json });
+    setBusy(false);
+    if (!res.ok) return setError(res.error.message);
+    setMode('idle');
+    setDone(message);
+    onChanged();
+  };
+
+  return (
+    <li className="mg-card" data-testid="monthly-gift">
+      <div className="mg-head">
+        <span className="mg-amount">{formatPence(gift.amount)} a month</span>
+        <Badge tone={tone}>{label}</Badge>
+      </div>
+      <dl className="mg-facts">
+        <div>
+          <dt>Cause</dt>
+          <dd>{cause}</dd>
+        </div>
+        <div>
+          <dt>Started</dt>
+          <dd>{day(gift.started_at)}</dd>
+        </div>
+        {gift.status === 'cancelled' ? (
+          <div>
+            <dt>Cancelled</dt>
+            <dd>{day(gift.cancelled_at)}</dd>
+          </div>
+        ) : gift.status === 'paused' ? (
+          <div>
+            <dt>Paused until</dt>
+            <dd>{day(gift.pause_resumes_at)}</dd>
+          </div>
+        ) : (
+          <div>
+            <dt>Next payment</dt>
+            <dd>{day(gift.next_payment_at)}</dd>
+          </div>
+        )}
+      </dl>
+      {done ? <Alert tone="success">{done}</Alert> : null}
+      {error ? <Alert>{error}</Alert> : null}
+      {running && mode === 'idle' ? (
+        <div className="mg-actions">
+          <button type="button" className="btn btn-outline dash-btn-sm" onClick={() => setMode('change')}>
+            Change amount
+          </button>
+          <button type="button" className="btn btn-outline dash-btn-sm" onClick={() => setMode('pause')}>
+            Pause for 1-{MAX_PAUSE_MONTHS} months
+          </button>
+          <button type="button" className="btn btn-outline dash-btn-sm" onClick={() => setMode('cancel')}>
+            Cancel
+          </button>
+        </div>
+      ) : null}
+      {mode === 'change' ? (
+        <div className="mg-inline">
+          <label htmlFor={`mg-price-${gift._id}`}>New monthly amount</label>
+          <select id={`mg-price-${gift._id}`} value={price} onChange={(e) => setPrice(e.target.value)}>
+            <option value="">Choose an amount</option>
+            {prices
+              .filter((p) => p.unit_amount !== gift.amount)
+              .map((p) => (
+                <option key={p.id} value={p.id}>
+                  {formatPence(p.unit_amount)} a month
+                </option>
+              ))}
+          </select>
+          <button type="button" className="btn btn-primary dash-btn-sm" disabled={!price || busy} onClick={() => act('change', { price }, 'Your new amount starts with your next payment. Nothing extra is taken now.')}>
+            Save amount
+          </button>
+          <button type="button" className="btn btn-ghost dash-btn-sm" onClick={() => setMode('idle')}>
+            Back
+          </button>
+        </div>
+      ) : null}
+      {mode === 'pause' ? (
+        <div className="mg-inline">
+          <label htmlFor={`mg-months-${gift._id}`}>Pause for</label>
+          <select id={`mg-months-${gift._id}`} value={months} onChange={(e) => setMonths(Number(e.target.value))}>
+            {Array.from({ length: MAX_PAUSE_MONTHS }, (_, i) => i + 1).map((m) => (
+              <option key={m} value={m}>
+                {m} month{m === 1 ? '' : 's'}
+              </option>
+            ))}
+          </select>
+          <button type="button" className="btn btn-primary dash-btn-sm" disabled={busy} onClick={() => act('pause', { months }, 'Your gift is paused. It restarts on its own; we will email you before then.')}>
+            Pause payments
+          </button>
+          <button type="button" className="btn btn-ghost dash-btn-sm" onClick={() => setMode('idle')}>
+            Back
+          </button>
+        </div>
+      ) : null}
+      {mode === 'cancel' ? (
+        <div className="mg-inline" role="group" aria-label="Confirm cancelling">
+          <span>Stop this monthly gift? No further payments will be taken.</span>
+          <button type="button" className="btn btn-danger dash-btn-sm" disabled={busy} onClick={() => act('cancel', {}, 'Your monthly gift is cancelled. Thank you for everything you have given.')}>
+            Yes, cancel it
+          </button>
+          <button type="button" className="btn btn-ghost dash-btn-sm" onClick={() => setMode('idle')}>
+            Keep giving
+          </button>
+        </div>
+      ) : null}
+    </li>
+  );
+}

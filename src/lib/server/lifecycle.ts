@@ -1,0 +1,32 @@
+import { env } from 'cloudflare:workers';
+import { readConfig } from '../../../api/lib/config';
+import type { Bindings } from '../../../api/lib/types';
+import { linkOrigin } from '../../../api/services/monthly-links';
+import { createStripe } from '../../../api/services/stripe';
+import type { CharityIdentity } from '../../../domain';
+import { SITE } from '../site';
+import { getDb } from './db';
+
+/** What the server-rendered monthly-gift pages need: the same context the API's routes build. */
+export function lifecycleContext(url: URL) {
+  const config = readConfig(env as unknown as Bindings);
+  const db = getDb();
+  return { db, config, stripe: createStripe(config), authSecret: config.authSecret, mail: { db, config, origin: linkOrigin(config.publicOrigin, url.href) } };
+}
+
+/** The platform's charity for the footer and the fees page (CHARITY_*; the site constant when unset). */
+export function siteCharity(): CharityIdentity {
+  let charity: CharityIdentity | null = null;
+  try {
+    charity = readConfig((env ?? {}) as unknown as Bindings).charity;
+  } catch {
+    charity = null;
+  }
+  return {
+    name: charity?.name ?? SITE.name,
+    legalName: charity?.legalName ?? SITE.name,
+    number: charity?.number ?? SITE.charityNumber,
+    regulator: charity?.regulator ?? 'ccew',
+    address: charity?.address ?? null,
+  };
+}

@@ -1,0 +1,102 @@
+import { describe, expect, it } from 'vitest';
+import { apiWriteRetiresPages, bumpPageGeneration, pageCacheDecision, PUBLIC_PAGE_CACHE_CONTROL, readCachedPage, storable, storePage } from './page-cache';
+
+const decide = (path: string, init: RequestInit = {}) => pageCacheDecision(new Request(`https://give.example.org${path}`, init));
+
+describe('page cache decisions', () => {
+  it.each(['/', '/campaigns', '/appeals', '/campaigns/abc', '/campaigns/abc/appeals', '/appeals/2lrxqWFUP1TwJDkRs6cHgd', '/campaign/a/appeal/b'])(
+    'caches the public page %s',
+    (path) => {
+      const d = decide(path);
+      expect(d.kind).toBe('cache');
+      if (d.kind === 'cache') expect(d.key.url).toBe(`https://give.example.org${path}`);
+    },
+  );
+
+  it('keys ?page=N, drops social click ids, keeps nothing else', () => {
+    const d = decide('/appeals?utm_source=fb&page=2&fbclid=x');
+    expect(d.kind === 'cache' && d.key.url).toBe('https://give.example.org/appeals?page=2');
+    expect(decide('/?fbclid=abc&utm_campaign=winter')).toMatchObject({ kind: 'cache' });
+  });
+
+  it.each([
+    ['/appeals/x?donation=complete&redirect_status=succeeded'],
+    ['/?preview=1'],
+    ['/campaigns?page=0'],
+    ['/campaigns?page=abc'],
+  ])('renders %s fresh and private', (path) => {
+    expect(decide(path)).toEqual({ kind: 'bypass', private: true });
+  });
+
+  it('never caches a signed-in request, a write, the API or the dashboard', () => {
+    expect(decide('/', { headers: { authorization: 'Bearer x' } })).toEqual({ kind: 'bypass', private: true });
+    expect(decide('/', { method: 'POST' })).toEqual({ kind: 'bypass', private: false });
+    for (const path of ['/api/campaigns', '/dashboard/overview', '/donor/abc', '/fund-raising/review', '/login', '/appeals/a/b/c']) {
+      expect(decide(path)).toEqual({ kind: 'bypass', private: false });
+    }
+  });
+
+  it('says public pages are shared for 30 s and served stale for 5 minutes while revalidating', () => {
+    expect(PUBLIC_PAGE_CACHE_CONTROL).toBe('public, max-age=0, s-maxage=30, stale-while-revalidate=300');
+  });
+
+  it('retires cached pages after a successful content write only', () => {
+    const req = (method: string, path: string) => new Request(`https://x.org${path}`, { method });
+    const ok = new Response('{}', { status: 200 });
+    expect(apiWriteRetiresPages(req('POST', '/api/stripe/webhook'), ok)).toBe(true);
+    expect(apiWriteRetiresPages(req('POST', '/api/stripe/demo/confirm'), ok)).toBe(true);
+    expect(apiWriteRetiresPages(req('PUT', '/api/campaigns/abc'), ok)).toBe(true);
+    expect(apiWriteRetiresPages(req('POST', '/api/donations'), new Response('{}', { status: 201 }))).toBe(true);
+    expect(apiWriteRetiresPages(req('POST', '/api/donations'), new Response('{}', { status: 400 }))).toBe(false);
+    expect(apiWriteRetiresPages(req('GET', '/api/campaigns'), ok)).toBe(false);
+    expect(apiWriteRetiresPages(req('POST', '/api/auth/login'), ok)).toBe(false);
+    expect(apiWriteRetiresPages(req('POST', '/api/stripe/client_secret'), ok)).toBe(false);
+  });
+});
+
+/** A Map-backed stand-in for caches.default (keys by URL), enough for match/put. */
+class FakeCache {
+  store = new Map<string, Response>();
+  async match(request: Request) {
+    return this.store.get(request.url)?.clone();
+  }
+  async put(request: Request, response: Response) {
+    this.store.set(request.url, response.clone());
+  }
+}
+
+describe('cached copies: fresh, stale, expired, retired', () => {
+  const key = new Request('https://give.example.org/appeals/x');
+  const page = () => new Response('<h1>£1,045 raised</h1>', { status: 200, headers: { 'content-type': 'text/html; charset=utf-8' } });
+
+  it('serves a copy as HIT for 30 s, STALE until 330 s, then not at all', async () => {
+    const cache = new FakeCache() as unknown as Cache;
+    const t0 = 1_000_000;
+    const { send, put } = await storePage(cache, key, page(), t0);
+    await put;
+    expect(send.headers.get('cache-control')).toBe(PUBLIC_PAGE_CACHE_CONTROL);
+    expect(await send.text()).toContain('£1,045');
+    const hit = await readCachedPage(cache, key, t0 + 29_000);
+    expect(hit?.state).toBe('HIT');
+    expect(hit?.response.headers.get('age')).toBe('29');
+    expect(hit?.response.headers.get('x-page-generation')).toBeNull();
+    expect(await hit?.response.text()).toContain('£1,045');
+    expect((await readCachedPage(cache, key, t0 + 31_000))?.state).toBe('STALE');
+    expect(await readCachedPage(cache, key, t0 + 331_000)).toBeNull();
+  });
+
+  it('retires every copy when the generation moves (a gift or an edit)', async () => {
+    const cache = new FakeCache() as unknown as Cache;
+    await (await storePage(cache, key, page())).put;
+    expect(await readCachedPage(cache, key)).not.toBeNull();
+    await bumpPageGeneration('https://give.example.org', cache);
+    expect(await readCachedPage(cache, key)).toBeNull();
+  });
+
+  it('stores only full HTML pages without cookies', () => {
+    expect(storable(page())).toBe(true);
+    expect(storable(new Response('x', { status: 404, headers: { 'content-type': 'text/html' } }))).toBe(false);
+    expect(storable(new Response('{}', { headers: { 'content-type': 'application/json' } }))).toBe(false);
+    expect(storable(new Response('x', { headers: { 'content-type': 'text/html', 'set-cookie': 'a=b' } }))).toBe(false);
+  });
+});

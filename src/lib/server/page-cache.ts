@@ -1,0 +1,127 @@
+/**
+ * Edge caching of the public server-rendered pages (docs/decisions/015), with the Workers Cache API
+ * (`caches.default`, one cache per Cloudflare location; miniflare's locally).
+ *
+ * - Only anonymous GETs of the public pages below are cached, with no query but `?page=N` and
+ *   social/campaign click ids (utm_*, fbclid…, left out of the key): a URL with anything else (the
+ *   `?donation=` return from a payment, unknown parameters) is rendered fresh and marked `no-store`. Nothing under /api, /dashboard, /donor or /fund-raising is cached.
+ *   The pages read no cookie or header, so one copy serves every visitor.
+ * - A copy is fresh for PAGE_FRESH_SECONDS, then served stale for up to PAGE_STALE_SECONDS while one
+ *   background render replaces it (stale-while-revalidate done in the worker, since the Cache API
+ *   itself ignores that directive).
+ * - Every successful write through the API (a gift recorded by the webhook or the demo
+ *   confirmation, a manual gift, a campaign edit) moves the cache generation, which retires every
+ *   cached page of this location at once: the next visitor gets a fresh render.
+ * - The raised total a donor sees after giving never depends on this cache: the thank-you state
+ *   fetches it from the API (never cached), and the return URL carries `?donation=`.
+ */
+
+export const PAGE_FRESH_SECONDS = 30;
+export const PAGE_STALE_SECONDS = 300;
+/** What browsers and any shared cache in front of the worker are told about a public page. */
+export const PUBLIC_PAGE_CACHE_CONTROL = `public, max-age=0, s-maxage=${PAGE_FRESH_SECONDS}, stale-while-revalidate=${PAGE_STALE_SECONDS}`;
+/** A page rendered for a URL that must not be shared (e.g. the `?donation=` return). */
+export const PRIVATE_PAGE_CACHE_CONTROL = 'private, no-store';
+
+const ID = '[A-Za-z0-9_-]{1,64}';
+const PUBLIC_PAGES = [
+  /^\/$/,
+  /^\/campaigns$/,
+  /^\/appeals$/,
+  new RegExp(`^/campaigns/${ID}$`),
+  new RegExp(`^/campaigns/${ID}/appeals$`),
+  new RegExp(`^/appeals/${ID}$`),
+  new RegExp(`^/campaign/${ID}/appeal/${ID}$`),
+];
+
+/**
+ * Click identifiers that social networks and campaigns append to shared links. No page reads them,
+ * so they are left out of the cache key: a burst of visitors from a post shares one cached copy.
+ */
+const TRACKING_PARAM = /^(utm_[a-z_]+|fbclid|gclid|dclid|gbraid|wbraid|msclkid|igshid|twclid|ttclid|li_fat_id|mc_cid|mc_eid|_ga)$/;
+
+/** Marks the generation a copy was rendered in, and when. */
+const GENERATION_HEADER = 'x-page-generation';
+const RENDERED_AT_HEADER = 'x-rendered-at';
+/** Internal: a background re-render asks to skip the lookup. Any client may send it: it only costs a render. */
+export const REVALIDATE_HEADER = 'x-page-revalidate';
+
+export type PageCacheDecision = { kind: 'cache'; key: Request } | { kind: 'bypass'; private: boolean };
+
+/** Whether this request's page may come from (and go into) the shared cache, and under which key. */
+export function pageCacheDecision(request: Request): PageCacheDecision {
+  const url = new URL(request.url);
+  if (request.method !== 'GET' || !PUBLIC_PAGES.some((re) => re.test(url.pathname))) return { kind: 'bypass', private: false };
+  if (request.headers.has('authorization')) return { kind: 'bypass', private: true };
+  const names = [...new Set(url.searchParams.keys())];
+  if (names.some((name) => name !== 'page' && !TRACKING_PARAM.test(name))) return { kind: 'bypass', private: true };
+  const page = url.searchParams.get('page');
+  if (page !== null && !/^[1-9]\d{0,4}$/.test(page)) return { kind: 'bypass', private: true };
+  const key = new URL(url.pathname, url.origin);
+  if (page !== null) key.searchParams.set('page', page);
+  return { kind: 'cache', key: new Request(key.toString(), { method: 'GET' }) };
+}
+
+/** `caches.default` where the runtime has it (workerd), else null (Node tests). */
+export function edgeCache(): Cache | null {
+  const storage = (globalThis as { caches?: CacheStorage & { default?: Cache } }).caches;
+  return storage?.default ?? null;
+}
+
+const generationKey = (origin: string) => new Request(new URL('/__page-cache-generation', origin).toString(), { method: 'GET' });
+
+async function currentGeneration(cache: Cache, origin: string): Promise<string> {
+  const hit = await cache.match(generationKey(origin));
+  return hit ? await hit.text() : '0';
+}
+
+/** Retires every cached page of this origin (in this location). */
+export async function bumpPageGeneration(origin: string, cache = edgeCache()): Promise<void> {
+  if (!cache) return;
+  const next = `${Date.now()}-${crypto.randomUUID().slice(0, 8)}`;
+  await cache.put(generationKey(origin), new Response(next, { headers: { 'Cache-Control': 'public, s-maxage=31536000' } }));
+}
+
+export type CachedPage = { response: Response; state: 'HIT' | 'STALE' } | null;
+
+/** The cached copy of a page when it belongs to the current generation and is not too old. */
+export async function readCachedPage(cache: Cache, key: Request, now = Date.now()): Promise<CachedPage> {
+  const [hit, generation] = await Promise.all([cache.match(key), currentGeneration(cache, new URL(key.url).origin)]);
+  if (!hit || hit.headers.get(GENERATION_HEADER) !== generation) return null;
+  const age = (now - Number(hit.headers.get(RENDERED_AT_HEADER) ?? 0)) / 1000;
+  if (!(age >= 0) || age > PAGE_FRESH_SECONDS + PAGE_STALE_SECONDS) return null;
+  const response = new Response(hit.body, hit);
+  for (const name of [GENERATION_HEADER, RENDERED_AT_HEADER]) response.headers.delete(name);
+  response.headers.set('Cache-Control', PUBLIC_PAGE_CACHE_CONTROL);
+  response.headers.set('Age', String(Math.floor(age)));
+  return { response, state: age <= PAGE_FRESH_SECONDS ? 'HIT' : 'STALE' };
+}
+
+/** Whether a rendered page may be stored: a full 200 HTML page that sets no cookie. */
+export function storable(response: Response): boolean {
+  return response.status === 200 && !response.headers.has('set-cookie') && (response.headers.get('content-type') ?? '').startsWith('text/html');
+}
+
+/** Stores a copy of a rendered page under the current generation; returns the response to send. */
+export async function storePage(cache: Cache, key: Request, rendered: Response, now = Date.now()): Promise<{ send: Response; put: Promise<void> }> {
+  const generation = await currentGeneration(cache, new URL(key.url).origin);
+  const body = await rendered.arrayBuffer();
+  const stored = new Response(body, rendered);
+  stored.headers.set('Cache-Control', `public, s-maxage=${PAGE_FRESH_SECONDS + PAGE_STALE_SECONDS}`);
+  stored.headers.set(GENERATION_HEADER, generation);
+  stored.headers.set(RENDERED_AT_HEADER, String(now));
+  const send = new Response(body, rendered);
+  send.headers.set('Cache-Control', PUBLIC_PAGE_CACHE_CONTROL);
+  return { send, put: cache.put(key, stored) };
+}
+
+/** API writes that change nothing a public page shows. */
+const NON_CONTENT_WRITES = [/^\/api\/auth(\/|$)/, /^\/api\/stripe\/client_secret$/];
+
+/** Whether a finished API request changed data the public pages show (so cached pages retire). */
+export function apiWriteRetiresPages(request: Request, response: Response): boolean {
+  if (request.method === 'GET' || request.method === 'HEAD' || request.method === 'OPTIONS') return false;
+  if (response.status < 200 || response.status >= 300) return false;
+  const path = new URL(request.url).pathname;
+  return !NON_CONTENT_WRITES.some((re) => re.test(path));
+}

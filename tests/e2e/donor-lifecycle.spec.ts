@@ -1,0 +1,169 @@
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+
+/** Issue 9: after the gift. Receipts, the signed cancel link, My Donations and the annual statement. */
+
+type Mail = { to: string; subject: string; text: string; html: string };
+
+async function outbox(request: APIRequestContext, email: string): Promise<Mail[]> {
+  const res = await request.get(`/api/dev/outbox?to=${encodeURIComponent(email)}`);
+  expect(res.ok()).toBe(true);
+  return (await res.json()) as Mail[];
+}
+
+async function signIn(request: APIRequestContext, email: string): Promise<string> {
+  expect((await request.post('/api/auth/login', { data: { email } })).ok()).toBeTruthy();
+  let code = '';
+  await expect(async () => {
+    const mail = (await outbox(request, email)).find((m) => /sign-in code/.test(m.subject));
+    code = /code is: (\d{6})/.exec(mail?.text ?? '')?.[1] ?? '';
+    expect(code).toMatch(/^\d{6}$/);
+  }).toPass({ timeout: 5_000 });
+  const res = await request.post('/api/auth/login', { data: { email, code, first_name: 'Monty', last_name: 'Donor' } });
+  expect(res.ok()).toBeTruthy();
+  return ((await res.json()) as { token: string }).token;
+}
+
+async function openAs(page: Page, token: string, path: string) {
+  await page.addInitScript((t) => localStorage.setItem('uk_nfp_token', t), token);
+  await page.goto(path);
+  await page.waitForSelector('astro-island:not([ssr])');
+}
+
+test('a donor gives monthly in demo mode, gets the receipt, cancels from its link and sees it cancelled', async ({ page, request }) => {
+  const appeal = ((await (await request.get('/api/appeals?limit=20')).json()) as { short_id: string; title: string }[])[6];
+  const email = `e2e.monthly.${Date.now()}@example.com`;
+  await page.goto(`/appeals/${appeal.short_id}`);
+  await page.locator('.donation-slot').scrollIntoViewIfNeeded();
+  await expect(page.locator('astro-island:has(.donation-box)')).not.toHaveAttribute('ssr', /.*/);
+  const box = page.locator('.donation-box');
+  await box.getByLabel(/^Email/).fill(email);
+  await box.getByText('Donate Every Month').click();
+  const select = box.getByLabel('Monthly amount');
+  await expect(select.locator('option')).not.toHaveCount(1);
+  const prices = (await (await request.get('/api/stripe/subscriptions')).json()) as { id: string; unit_amount: number }[];
+  await select.selectOption(prices[0].id);
+  // The email-updates box is its own, unticked, and links to the fees page.
+  const consent = box.getByLabel(/Keep me updated by email/);
+  await expect(consent).not.toBeChecked();
+  await consent.check();
+  await expect(box.getByRole('link', { name: /what a £10 gift costs/ })).toHaveAttribute('href', '/fees');
+  await box.getByRole('button', { name: /^Donate/ }).click();
+  await box.getByRole('button', { name: /^Pay / }).click();
+  await expect(box.getByRole('heading', { name: 'Thank you for your donation' })).toBeVisible();
+
+  // Exactly one receipt, with the charity, the next date and a cancel link.
+  let receipt: Mail | undefined;
+  await expect(async () => {
+    receipt = (await outbox(request, email)).find((m) => m.subject.startsWith('Your receipt'));
+    expect(receipt).toBeDefined();
+  }).toPass({ timeout: 5_000 });
+  expect((await outbox(request, email)).filter((m) => m.subject.startsWith('Your receipt'))).toHaveLength(1);
+  expect(receipt!.text).toContain('Registered charity number');
+  expect(receipt!.text).toContain(appeal.title);
+  expect(receipt!.text).toMatch(/next monthly payment of £[\d.]+ is due on/);
+  const link = new URL(/(https?:\/\/\S+\/monthly\/cancel\?token=\S+)/.exec(receipt!.text)![1]);
+
+  // The link works without signing in and asks first; only the button cancels.
+  await page.goto(link.pathname + link.search);
+  await expect(page.getByRole('heading', { name: 'Cancel your monthly gift?' })).toBeVisible();
+  await page.reload();
+  await expect(page.getByRole('heading', { name: 'Cancel your monthly gift?' })).toBeVisible();
+  if (process.env.SCREENSHOTS) await page.screenshot({ path: 'test-results/cancel-confirm.png', fullPage: true });
+  await page.getByRole('button', { name: 'Yes, cancel my monthly gift' }).click();
+  await expect(page.getByRole('heading', { name: 'Your monthly gift is cancelled' })).toBeVisible();
+  // Used once: opening it again says so plainly.
+  await page.goto(link.pathname + link.search);
+  await expect(page.getByRole('heading', { name: 'This link has already been used' })).toBeVisible();
+  // A tampered link answers a clear page, not an error dump.
+  await page.goto(`/monthly/cancel?token=${encodeURIComponent(link.searchParams.get('token')!.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A')))}`);
+  await expect(page.getByRole('heading', { name: 'This link does not work' })).toBeVisible();
+
+  // My Donations shows the gift cancelled.
+  const token = await signIn(request, email);
+  await openAs(page, token, '/dashboard/donations/me');
+  const card = page.getByTestId('monthly-gift');
+  await expect(card).toContainText('Cancelled');
+  await expect(card.getByRole('button', { name: 'Cancel' })).toHaveCount(0);
+  // The consent from the donation box is in My Info, with the way to withdraw it.
+  await page.goto('/dashboard/donors/edit/me');
+  await expect(page.getByTestId('consent-status')).toContainText('when you donated');
+  await page.getByRole('button', { name: 'Stop email updates' }).click();
+  await expect(page.getByTestId('consent-status')).toContainText('You stopped email updates');
+});
+
+test('a donor changes and pauses a monthly gift in My Donations', async ({ page, request }) => {
+  const email = `e2e.manage.${Date.now()}@example.com`;
+  const token = await signIn(request, email);
+  const campaign = ((await (await request.get('/api/campaigns?limit=5')).json()) as { _id: string }[])[0];
+  const prices = (await (await request.get('/api/stripe/subscriptions')).json()) as { id: string; unit_amount: number }[];
+  const start = await request.post('/api/stripe/client_secret', { data: { price: prices[0].id, campaign_id: campaign._id }, headers: { authorization: `Bearer ${token}` } });
+  const { clientSecret } = (await start.json()) as { clientSecret: string };
+  expect((await request.post('/api/stripe/demo/confirm', { data: { clientSecret } })).ok()).toBe(true);
+
+  await openAs(page, token, '/dashboard/donations/me');
+  const card = page.getByTestId('monthly-gift');
+  await expect(card).toContainText('Active');
+  await card.getByRole('button', { name: 'Change amount' }).click();
+  await card.getByLabel('New monthly amount').selectOption(prices[1].id);
+  await card.getByRole('button', { name: 'Save amount' }).click();
+  await expect(card).toContainText(new Intl.NumberFormat('en-GB', { style: 'currency', currency: 'GBP' }).format(prices[1].unit_amount / 100));
+  await card.getByRole('button', { name: /Pause for 1-3 months/ }).click();
+  await card.getByLabel('Pause for').selectOption('2');
+  await card.getByRole('button', { name: 'Pause payments' }).click();
+  await expect(card).toContainText('Paused until');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.reload();
+  await expect(page.getByTestId('monthly-gift')).toContainText('Paused until');
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  if (process.env.SCREENSHOTS) await page.screenshot({ path: 'test-results/my-donations-monthly-phone.png', fullPage: true });
+});
+
+test('the annual statement prints on A4 with Gift Aid marked', async ({ page, request }) => {
+  const token = await signIn(request, 'donor@example.org');
+  await openAs(page, token, '/statement');
+  await expect(page.getByRole('heading', { name: 'Annual giving statement' })).toBeVisible();
+  const years = await page.getByLabel('Tax year').locator('option').evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value));
+  // Pick the first tax year with gifts.
+  for (const y of years) {
+    await page.getByLabel('Tax year').selectOption(y);
+    await expect(page.locator('.statement-sheet')).toBeVisible();
+    if ((await page.locator('.statement-table tbody tr').count()) > 0) break;
+  }
+  await expect(page.locator('.statement-table tbody tr').first()).toBeVisible();
+  await expect(page.locator('.statement-table thead')).toContainText('Gift Aid');
+
+  // A4 at 96 dpi, printed: the tools disappear and the sheet fits the page width.
+  await page.setViewportSize({ width: 794, height: 1123 });
+  await page.emulateMedia({ media: 'print' });
+  await expect(page.locator('.statement-tools')).toBeHidden();
+  const fits = await page.evaluate(() => {
+    const sheet = document.querySelector('.statement-sheet')!.getBoundingClientRect();
+    const table = document.querySelector('.statement-table')!.getBoundingClientRect();
+    return { sheet: sheet.width, table: table.width, page: document.documentElement.scrollWidth };
+  });
+  expect(fits.table).toBeLessThanOrEqual(fits.sheet + 1);
+  expect(fits.page).toBeLessThanOrEqual(794);
+  if (process.env.SCREENSHOTS) await page.screenshot({ path: 'test-results/statement-a4-print.png', fullPage: true });
+  const pdf = await page.pdf({ format: 'A4', printBackground: true });
+  expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
+  expect(pdf.length).toBeGreaterThan(5_000);
+});
+
+test('the fees page and the footer name the charity and its number', async ({ page }) => {
+  await page.goto('/fees');
+  await expect(page.getByRole('heading', { name: /What your gift costs/ })).toBeVisible();
+  await expect(page.locator('.fee-table').first()).toContainText('35p');
+  await expect(page.locator('.fee-table').first()).toContainText('3.5%');
+  await expect(page.locator('.fee-table').first()).toContainText('nil');
+  await expect(page.locator('.site-footer')).toContainText(/Registered charity number \d+/);
+});
+
+test('an admin downloads who agreed to email updates from the donors list', async ({ page, request }) => {
+  const token = await signIn(request, 'admin@example.org');
+  await openAs(page, token, '/dashboard/donors');
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export email consents' }).click()]);
+  expect(download.suggestedFilename()).toBe('marketing-consents.csv');
+  const csv = await (await import('node:fs/promises')).readFile((await download.path())!, 'utf8');
+  expect(csv.split('\r\n')[0]).toBe('"email","first_name","last_name","consented_on","consented_at_utc","source","wording"');
+  await expect(page.getByRole('columnheader', { name: /Account deletion/ })).toBeVisible();
+});

@@ -1,0 +1,126 @@
+import { expect, test, type APIRequestContext } from '@playwright/test';
+
+/**
+ * Issue 11 in the built worker: public pages come from the edge cache (Workers Cache API) while a
+ * donor sees the fresh total; critical CSS is inline; the LCP image is a responsive AVIF/WebP
+ * <picture> fetched with high priority.
+ */
+
+type Appeal = { _id: string; short_id: string; title: string; campaign_id: string; summary: { total_donations: number; donation_count: number } };
+
+const PUBLIC = 'public, max-age=0, s-maxage=30, stale-while-revalidate=300';
+
+async function appeal(request: APIRequestContext, index: number): Promise<Appeal> {
+  const res = await request.get('/api/appeals?limit=20');
+  return ((await res.json()) as Appeal[])[index];
+}
+
+const gbpShort = (pence: number) =>
+  new Intl.NumberFormat('en-GB', { style: 'currency', currency: 'GBP', ...(pence % 100 === 0 ? { maximumFractionDigits: 0 } : {}) }).format(pence / 100);
+
+test('public pages are cached at the edge; personal and API responses never are', async ({ request }) => {
+  const a = await appeal(request, 8);
+  for (const [first, path] of [
+    ['/', '/'],
+    ['/campaigns', '/campaigns'],
+    [`/appeals/${a.short_id}`, `/appeals/${a.short_id}`],
+    // Visitors from a social post share the copy: click ids are not part of the key.
+    ['/', '/?utm_source=facebook&utm_medium=social&fbclid=IwAR0abc'],
+  ]) {
+    await request.get(first);
+    const again = await request.get(path);
+    expect(again.status()).toBe(200);
+    expect(again.headers()['cache-control']).toBe(PUBLIC);
+    expect(again.headers()['x-cache']).toMatch(/^(HIT|STALE)$/);
+  }
+  // The return from a payment, any other query and a signed-in request are rendered fresh and kept private.
+  for (const [path, headers] of [
+    [`/appeals/${a.short_id}?donation=complete`, {}],
+    ['/?preview=1', {}],
+    ['/', { authorization: 'Bearer abcdefghijklmnopqrstuvwxyz' }],
+  ] as const) {
+    const res = await request.get(path, { headers });
+    expect(res.headers()['cache-control']).toBe('private, no-store');
+    expect(res.headers()['x-cache']).toBeUndefined();
+  }
+  const api = await request.get('/api/campaigns');
+  expect(api.headers()['cache-control'] ?? '').not.toMatch(/public|s-maxage/);
+  expect(api.headers()['x-cache']).toBeUndefined();
+  const dashboard = await request.get('/dashboard/overview');
+  expect(dashboard.headers()['cache-control']).toBe('no-store');
+});
+
+test('a donor sees the fresh total on the thank-you, on a page served from the cache', async ({ page, request }) => {
+  const a = await appeal(request, 7);
+  await request.get(`/appeals/${a.short_id}`);
+  const cached = await request.get(`/appeals/${a.short_id}`);
+  expect(cached.headers()['x-cache']).toMatch(/^(HIT|STALE)$/);
+  const before = (await (await request.get(`/api/appeals/${a._id}`)).json()) as Appeal;
+
+  await page.goto(`/appeals/${a.short_id}`);
+  await expect(page.locator('.detail-raised strong')).toHaveText(gbpShort(before.summary.total_donations));
+  await page.locator('.donation-slot').scrollIntoViewIfNeeded();
+  await expect(page.locator('astro-island:has(.donation-box)')).not.toHaveAttribute('ssr', /.*/);
+  const box = page.locator('.donation-box');
+  await box.getByLabel('Email').fill(`speed.${Date.now()}@example.com`);
+  await box.getByLabel('Amount (£)').fill('7.50');
+  await box.getByRole('button', { name: /^Donate/ }).click();
+  await box.getByRole('button', { name: /^Pay / }).click();
+  await expect(box.getByRole('heading', { name: 'Thank you for your donation' })).toBeVisible();
+
+  // Without a reload: the thank-you put the fresh figures into the page.
+  const after = before.summary.total_donations + 750;
+  await expect(page.locator('.detail-raised strong')).toHaveText(gbpShort(after));
+  const count = before.summary.donation_count + 1;
+  await expect(page.locator('.detail-percent')).toContainText(`${count} donations`);
+  // And the gift retired the cached copy: the next visitor gets a fresh render.
+  const next = await request.get(`/appeals/${a.short_id}`);
+  expect(next.headers()['x-cache']).toBe('MISS');
+  expect(await next.text()).toContain(gbpShort(after));
+});
+
+test('critical CSS is inline and the LCP image is a high-priority responsive AVIF/WebP picture', async ({ page, request }) => {
+  const a = await appeal(request, 9);
+  for (const path of ['/', `/appeals/${a.short_id}`]) {
+    const html = await (await request.get(path)).text();
+    expect(html).not.toMatch(/<link[^>]+rel="stylesheet"/);
+    expect(html).toMatch(/<style[^>]*>[^<]{1000,}/);
+  }
+
+  // The LCP images are preloaded from <head>, AVIF srcset first.
+  const preload = (html: string) => /<link rel="preload" as="image" type="image\/avif" imagesrcset="[^"]*-480\.avif 480w/.test(html.slice(0, html.indexOf('</head>')));
+  expect(preload(await (await request.get('/')).text())).toBe(true);
+  expect(preload(await (await request.get(`/appeals/${a.short_id}`)).text())).toBe(true);
+
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto('/');
+  const hero = page.locator('.hero-image');
+  await expect(hero).toHaveAttribute('fetchpriority', 'high');
+  const picture = page.locator('picture:has(.hero-image)');
+  await expect(picture.locator('source[type="image/avif"]')).toHaveAttribute('srcset', /cause-7-480\.avif 480w/);
+  await expect(picture.locator('source[type="image/webp"]')).toHaveAttribute('srcset', /cause-7-480\.webp 480w/);
+  await expect.poll(() => hero.evaluate((img: HTMLImageElement) => img.currentSrc)).toMatch(/cause-7-\d+\.avif$/);
+  // The phone gets a copy sized for its screen (390 CSS px at DPR 1), not the 1200 px original.
+  expect(await hero.evaluate((img: HTMLImageElement) => img.currentSrc)).not.toMatch(/1200/);
+  expect(await hero.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+
+  await page.goto(`/appeals/${a.short_id}`);
+  const first = page.locator('.image-carousel img').first();
+  await expect(first).toHaveAttribute('fetchpriority', 'high');
+  await expect(first).toHaveAttribute('loading', 'eager');
+  await expect.poll(() => first.evaluate((img: HTMLImageElement) => img.currentSrc)).toMatch(/\.avif$/);
+});
+
+test('after 30 s a copy is served stale while one background render replaces it', async ({ request }) => {
+  test.setTimeout(90_000);
+  const a = await appeal(request, 10);
+  const path = `/appeals/${a.short_id}`;
+  await request.get(path);
+  expect((await request.get(path)).headers()['x-cache']).toBe('HIT');
+  await new Promise((resolve) => setTimeout(resolve, 31_000));
+  const stale = await request.get(path);
+  expect(stale.status()).toBe(200);
+  expect(stale.headers()['x-cache']).toBe('STALE');
+  expect(await stale.text()).toContain(a.title);
+  await expect.poll(async () => (await request.get(path)).headers()['x-cache'], { timeout: 15_000 }).toBe('HIT');
+});
