@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { campaigns, donations, organizations, users } from '../db/schema';
+import { campaigns, donations, monthlyGifts, organizations, users } from '../db/schema';
 import {
   addOrganizationAdmin,
   createAppeal,
@@ -71,6 +71,9 @@ type World = {
   appealByDonor: string;
   giftByDonor: string;
   cardGiftByDonor: string;
+  /** Monthly gifts: the donor's to Org X, the other donor's to Org Y. */
+  monthlyByDonor: string;
+  monthlyByOtherDonor: string;
   imageKey: string;
 };
 
@@ -115,6 +118,13 @@ async function buildWorld(): Promise<World> {
     await createDonation(t.db, { donorId: people.donor.id, campaignId: campaignX, amount: 2500, source: 'card', paymentIntentId: `pi_matrix_${stamp()}` })
   ).id;
   await createDonation(t.db, { donorId: people.otherDonor.id, campaignId: campaignY, amount: 1500 });
+  const monthly = async (donorId: string, campaignId: string) => {
+    const id = `sub_demomatrix${stamp()}`;
+    await t.db.insert(monthlyGifts).values({ id, donorId, campaignId, amount: 1000, status: 'active', source: 'demo', startedAt: new Date() });
+    return id;
+  };
+  const monthlyByDonor = await monthly(people.donor.id, campaignX);
+  const monthlyByOtherDonor = await monthly(people.otherDonor.id, campaignY);
   const imageKey = `campaigns/${crypto.randomUUID()}.png`;
   await bucket.put(imageKey, new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), { httpMetadata: { contentType: 'image/png' } });
 
@@ -124,7 +134,7 @@ async function buildWorld(): Promise<World> {
     token[caller] = await createSession(t.db, people[caller].id);
     spare[caller] = await createSession(t.db, people[caller].id);
   }
-  return { t, token, spare, people, orgX, orgY, campaignX, campaignY, draftX, appealByDonor, giftByDonor, cardGiftByDonor, imageKey };
+  return { t, token, spare, people, orgX, orgY, campaignX, campaignY, draftX, appealByDonor, giftByDonor, cardGiftByDonor, monthlyByDonor, monthlyByOtherDonor, imageKey };
 }
 
 /** A demo checkout's client secret, as the donation box would hold it. */
@@ -220,6 +230,15 @@ const ROWS: Row[] = [
     request: (w) => ({ path: `/api/users/${w.people.donor.id}`, method: 'PUT', json: { first_name: 'Firstdonor' } }),
     expect: { anonymous: 401, donor: 200, otherDonor: 404, orgAdmin: 403, otherOrgAdmin: 404, admin: 200 },
   },
+  // Before the checkout rows below: every caller's checkout makes them a (pending) donor of Org X.
+  // Admin insight (issue 12): staff only, each scoped to their own organizations.
+  ...['gifts-per-week', 'campaigns', 'monthly-recurring', 'donors', 'gift-aid'].map(
+    (name): Row => ({ route: `GET /api/reports/${name}`, request: () => ({ path: `/api/reports/${name}` }), expect: staff(200, 200, 200) }),
+  ),
+  // CSV exports: the lists' scope; the donors export carries no profile fields for org admins.
+  ...['donations', 'donors', 'organizations'].map(
+    (name): Row => ({ route: `GET /api/exports/${name}.csv`, request: () => ({ path: `/api/exports/${name}.csv` }), expect: staff(200, 200, 200) }),
+  ),
   { route: 'GET /api/auth', request: () => ({ path: '/api/auth' }), expect: signedIn(200) },
   {
     route: 'POST /api/auth/login',
@@ -261,6 +280,111 @@ const ROWS: Row[] = [
     expect: 204,
   },
   { route: 'GET /api/turnstile', request: () => ({ path: '/api/turnstile' }), expect: 200 },
+  { route: 'GET /api/users/me/notifications', request: () => ({ path: '/api/users/me/notifications' }), expect: signedIn(200) },
+  {
+    route: 'PUT /api/users/me/notifications',
+    request: () => ({ path: '/api/users/me/notifications', method: 'PUT', json: { appeal_gifts: false } }),
+    expect: signedIn(200),
+  },
+  { route: 'GET /api/appeals/:id/messages', request: (w) => ({ path: `/api/appeals/${w.appealByDonor}/messages` }), expect: 200 },
+  { route: 'GET /api/messages', request: () => ({ path: '/api/messages' }), expect: staff(200, 200, 200) },
+  {
+    route: 'PUT /api/messages/:id',
+    // The donor's gift to Org X: its admins and admins may moderate it; Org Y's admin does not see it.
+    request: (w) => ({ path: `/api/messages/${w.giftByDonor}`, method: 'PUT', json: { hidden: true } }),
+    // No message on it: both find nothing; Org Y's admin would get 404 for one with a message too.
+    expect: staff(404, 404, 404),
+  },
+  // Monthly gifts (issue 9): the donor's own under /me, staff by organization, and signed links.
+  { route: 'GET /api/me/monthly-gifts', request: () => ({ path: '/api/me/monthly-gifts' }), expect: signedIn(200) },
+  ...(['cancel', 'change', 'pause'] as const).map(
+    (action): Row => ({
+      route: `POST /api/me/monthly-gifts/:id/${action}`,
+      // The donor's monthly gift: nobody else's /me finds it.
+      request: (w) => ({
+        path: `/api/me/monthly-gifts/${w.monthlyByDonor}/${action}`,
+        method: 'POST',
+        json: action === 'pause' ? { months: 1 } : action === 'change' ? { price: 'price_unknown' } : {},
+      }),
+      // cancel runs first (the rows run in order): change and pause then find a cancelled gift.
+      expect: { anonymous: 401, donor: action === 'cancel' ? 200 : 409, otherDonor: 404, orgAdmin: 404, otherOrgAdmin: 404, admin: 404 },
+    }),
+  ),
+  {
+    route: 'GET /api/monthly-gifts/:id',
+    request: (w) => ({ path: `/api/monthly-gifts/${w.monthlyByOtherDonor}` }),
+    // The other donor's gift to Org Y: Org Y's admin and admins see it; Org X's admin is refused
+    // (403: policy.ts's monthlyGiftFor says so without showing the gift; the id is an unguessable sub_ id).
+    expect: staff(403, 200, 200),
+  },
+  {
+    route: 'POST /api/monthly-gifts/:id/cancel',
+    request: (w) => ({ path: `/api/monthly-gifts/${w.monthlyByOtherDonor}/cancel`, method: 'POST', json: {} }),
+    // Org Y's admin cancels it; the admin after them finds it already cancelled.
+    expect: staff(403, 200, 409),
+  },
+  // Only the signed token counts, whoever calls: a bad one is `invalid` for everyone.
+  { route: 'GET /api/monthly-gift-links/cancel', request: () => ({ path: '/api/monthly-gift-links/cancel?token=not-a-signed-link' }), expect: 200 },
+  {
+    route: 'POST /api/monthly-gift-links/cancel',
+    request: () => ({ path: '/api/monthly-gift-links/cancel', method: 'POST', json: { token: 'not-a-signed-link' } }),
+    expect: 200,
+  },
+  // Consent, erasure and statements (issue 9): the caller's own only.
+  { route: 'GET /api/me/consent', request: () => ({ path: '/api/me/consent' }), expect: signedIn(200) },
+  { route: 'PUT /api/me/consent', request: () => ({ path: '/api/me/consent', method: 'PUT', json: { consent: false } }), expect: signedIn(200) },
+  {
+    route: 'GET /api/consents/export',
+    request: () => ({ path: '/api/consents/export' }),
+    expect: { anonymous: 401, donor: 403, otherDonor: 403, orgAdmin: 403, otherOrgAdmin: 403, admin: 200 },
+  },
+  {
+    route: 'POST /api/me/erasure',
+    // Donors get a code by email; staff accounts must lose their access first.
+    request: () => ({ path: '/api/me/erasure', method: 'POST', json: {} }),
+    expect: { anonymous: 401, donor: 200, otherDonor: 200, orgAdmin: 409, otherOrgAdmin: 409, admin: 409 },
+  },
+  {
+    route: 'POST /api/me/erasure/confirm',
+    request: () => ({ path: '/api/me/erasure/confirm', method: 'POST', json: { code: '000000' } }),
+    expect: signedIn(400),
+  },
+  { route: 'GET /api/me/statement', request: () => ({ path: '/api/me/statement?tax_year=2025' }), expect: signedIn(200) },
+  // Gift Aid (issue 8): claims and review for staff, scoped to their organizations; a donor's own declaration.
+  ...['summary', 'eligible', 'claims', 'adjustments', 'declarations/review'].map(
+    (name): Row => ({ route: `GET /api/gift-aid/${name}`, request: () => ({ path: `/api/gift-aid/${name}` }), expect: staff(200, 200, 200) }),
+  ),
+  { route: 'POST /api/gift-aid/claims', request: () => ({ path: '/api/gift-aid/claims', method: 'POST', json: {} }), expect: staff(400, 400, 400) },
+  { route: 'GET /api/gift-aid/claims/:id', request: () => ({ path: `/api/gift-aid/claims/${crypto.randomUUID()}` }), expect: staff(404, 404, 404) },
+  {
+    route: 'PUT /api/gift-aid/claims/:id',
+    request: () => ({ path: `/api/gift-aid/claims/${crypto.randomUUID()}`, method: 'PUT', json: { status: 'submitted' } }),
+    expect: staff(404, 404, 404),
+  },
+  {
+    route: 'GET /api/gift-aid/claims/:id/schedule.csv',
+    request: () => ({ path: `/api/gift-aid/claims/${crypto.randomUUID()}/schedule.csv` }),
+    expect: staff(404, 404, 404),
+  },
+  {
+    route: 'PUT /api/gift-aid/declarations/:id',
+    request: () => ({ path: `/api/gift-aid/declarations/${crypto.randomUUID()}`, method: 'PUT', json: {} }),
+    expect: { anonymous: 401, donor: 403, otherDonor: 403, orgAdmin: 403, otherOrgAdmin: 403, admin: 400 },
+  },
+  { route: 'POST /api/gift-aid/declarations', request: () => ({ path: '/api/gift-aid/declarations', method: 'POST', json: {} }), expect: staff(400, 400, 400) },
+  {
+    route: 'POST /api/gift-aid/donations/:id/verify',
+    // The donor's gift to Org X: Org Y's admin does not see it.
+    request: (w) => ({ path: `/api/gift-aid/donations/${w.giftByDonor}/verify`, method: 'POST', json: {} }),
+    // No declaration covers it: its organization's admins and admins get the 400; Org Y's admin does not see it.
+    expect: staff(400, 404, 400),
+  },
+  { route: 'GET /api/gift-aid/me', request: () => ({ path: '/api/gift-aid/me' }), expect: signedIn(200) },
+  { route: 'PUT /api/gift-aid/me', request: () => ({ path: '/api/gift-aid/me', method: 'PUT', json: {} }), expect: signedIn(400) },
+  { route: 'POST /api/gift-aid/me/cancel', request: () => ({ path: '/api/gift-aid/me/cancel', method: 'POST', json: {} }), expect: signedIn(200) },
+  // The OpenAPI document and its reference page (issue 13): public, no data.
+  { route: 'GET /api/openapi.json', request: () => ({ path: '/api/openapi.json' }), expect: 200 },
+  { route: 'GET /api/docs', request: () => ({ path: '/api/docs' }), expect: 200 },
 ];
 
 /** The other people's details this caller may see in an answer. */
