@@ -143,15 +143,6 @@ export async function startStripeFake(): Promise<StripeFake> {
       intent.cancellation_reason = params.cancellation_reason ?? null;
       return { status: 200, body: intent };
     }
-    if ((method === 'GET' || method === 'DELETE') && (m = /^\/v1\/subscriptions\/([^/]+)$/.exec(pathname))) {
-      const subscription = fake.subscriptions.get(m[1]);
-      if (!subscription) return missing('subscription', m[1]);
-      if (method === 'DELETE') {
-        if (subscription.status === 'canceled') return missing('subscription', m[1]);
-        subscription.status = 'canceled';
-      }
-      return { status: 200, body: subscription };
-    }
     if (method === 'DELETE' && (m = /^\/v1\/customers\/([^/]+)$/.exec(pathname))) {
       if (!fake.customers.delete(m[1])) return missing('customer', m[1]);
       return { status: 200, body: { id: m[1], object: 'customer', deleted: true } };

@@ -79,7 +79,11 @@ describe(`CSV exports (${engineName})`, () => {
     expect(text).not.toContain('Homes');
     const donors = await csvText(await get('/api/exports/donors.csv?sort=email', orgAdminToken));
     expect(donors.split('\r\n')[0]).toBe(`${BOM}First name,Last name,Email,Phone,Address,City,County,Postcode,Country,Type,Joined`);
-    expect(donors).toContain("Zoë,O'Neil,zoe@example.com,'+447700900123,");
+    // Issue 10 (6c): an org admin gets its donors' names and emails, never their phone or address.
+    expect(donors).toContain("Zoë,O'Neil,zoe@example.com,,,,,,,donor,");
+    expect(donors).not.toContain('447700900123');
+    const full = await csvText(await get('/api/exports/donors.csv?sort=email', adminToken));
+    expect(full).toContain("Zoë,O'Neil,zoe@example.com,'+447700900123,");
     const orgs = await (await get('/api/exports/organizations.csv', orgAdminToken)).text();
     expect(orgs).toContain('Wells for Hope,,1234567,ccew,');
     expect(orgs).not.toContain('Evil');
@@ -101,7 +105,8 @@ describe(`CSV exports (${engineName})`, () => {
       ['/api/exports/donations.csv?date_from=2026-02-31', 'date_from'],
       ['/api/exports/donations.csv?campaign_id=nope', 'campaign_id'],
       ['/api/exports/donors.csv?sort=secret', 'sort'],
-      [`/api/exports/donors.csv?search=${'%'.repeat(30)}`, 'search'],
+      // Searches use instr(), not LIKE: only the 40-character cap applies.
+      [`/api/exports/donors.csv?search=${'%'.repeat(41)}`, 'search'],
       ['/api/exports/organizations.csv?order=sideways', 'order'],
     ];
     for (const [path, field] of cases) {
