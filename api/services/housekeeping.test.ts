@@ -141,7 +141,8 @@ describe(`housekeeping (${engineName})`, () => {
     expect((await t.request('/api/auth', { token: live })).status).toBe(200);
     expect((await t.db.select().from(loginCodes)).map((r) => r.codeHash)).toEqual(['y']);
     expect((await t.db.select().from(rateLimits)).map((r) => r.key)).toEqual(['send:ip:live']);
-    expect((await t.db.select().from(outbox)).map((r) => r.subject)).toEqual(['new']);
+    // Earlier tests' gifts left receipts (issue 9) in the outbox: only this test's rows are checked.
+    expect((await t.db.select().from(outbox).where(eq(outbox.to, 'a@example.org'))).map((r) => r.subject)).toEqual(['new']);
     expect(Object.values(await runHousekeeping({ db: t.db, stripe: null, now })).every((n) => n === 0)).toBe(true);
   });
 });

@@ -243,7 +243,8 @@ describe(`organizations API (${engineName})`, () => {
   it('searches by name and bounds paging', async () => {
     const { body } = await list(adminToken, '?search=badger');
     expect(body.map((o) => o._id)).toEqual([orgB.id]);
-    expect((await list(adminToken, '?search=%25')).body).toEqual([]);
+    // % is an ordinary character, not a wildcard (other suites sharing the D1 database may hold a name with one).
+    expect((await list(adminToken, '?search=%25')).body.filter((o) => !o.name.includes('%'))).toEqual([]);
     expect((await t.request('/api/organizations?limit=1000', { token: adminToken })).status).toBe(400);
     const page = await list(adminToken, '?limit=1&offset=1');
     expect(page.body).toHaveLength(1);
