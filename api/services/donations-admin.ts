@@ -1,5 +1,5 @@
-import { and, asc, desc, eq, gte, inArray, isNull, lt, lte, ne, or, sql, type SQL } from 'drizzle-orm';
-import { alias, type AnySQLiteColumn } from 'drizzle-orm/sqlite-core';
+import { and, desc, eq, gte, inArray, isNull, lt, lte, ne, or, sql, type SQL } from 'drizzle-orm';
+import { alias, } from 'drizzle-orm/sqlite-core';
 import type { Db } from '../../db/client';
 import { parseId } from '../../db/ids';
 import { campaigns, donations, type DonationStatus, type DonationType, users } from '../../db/schema';

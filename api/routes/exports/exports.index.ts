@@ -5,7 +5,7 @@ import { penceToDecimal } from '../../../domain/money';
 import { createRouter } from '../../lib/create-app';
 import type { AppEnv } from '../../lib/types';
 import { bearerAuth, defineRoute, errorResponses } from '../../lib/openapi';
-import { requireUser, signedIn, staffOnly } from '../../lib/policy';
+import { requireUser, staffOnly } from '../../lib/policy';
 import { adminDonationsWhere, type DonationCursor, donationRowsAfter, type DonationRow } from '../../services/donations-admin';
 import { csvStream, raw, type Cell } from '../../services/insight/csv';
 import { donationFilterShape, donationFilters, donorFilters, organizationFilters } from '../../services/insight/list-filters';

@@ -84,7 +84,7 @@ const hideRoute = defineRoute({
 export const messagesRouter = createRouter()
   .openapi(appealMessagesRoute, async (c) => {
     const appeal = await getCampaign(c.var.db, c.req.valid('param').id, c.var.user);
-    if (!appeal || appeal.kind !== 'appeal') throw notFound('Appeal not found');
+    if (appeal?.kind !== 'appeal') throw notFound('Appeal not found');
     return c.json(await latestMessages(c.var.db, { appealId: appeal._id }), 200);
   })
   .openapi(staffListRoute, async (c) => c.json(await staffMessages(c.var.db, requireUser(c.var.user), c.req.valid('query')), 200))

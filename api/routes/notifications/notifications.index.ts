@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { createRouter } from '../../lib/create-app';
 import { bearerAuth, defineRoute, errorResponses, jsonContent } from '../../lib/openapi';
-import { requireUser, signedIn, staffOnly } from '../../lib/policy';
+import { requireUser, signedIn, } from '../../lib/policy';
 import { getNotificationPrefs, setNotificationPrefs } from '../../services/notifications/fundraiser';
 
 const PrefsSchema = z

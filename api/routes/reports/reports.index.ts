@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { createRouter } from '../../lib/create-app';
 import { bearerAuth, defineRoute, errorResponses, jsonContent } from '../../lib/openapi';
-import { requireUser, signedIn, staffOnly } from '../../lib/policy';
+import { requireUser, staffOnly } from '../../lib/policy';
 import { campaignProgress, giftAidByMonth, giftsPerWeek, monthlyRecurring, newVsReturning } from '../../services/insight/reports';
 import { staffScope } from '../../services/insight/scope';
 import { parseId } from '../../../db/ids';
