@@ -10,6 +10,10 @@ import { giftAidRouter } from './routes/gift-aid/gift-aid.index';
 import { healthRouter } from './routes/health/health.index';
 import { organizationsRouter } from './routes/organizations/organizations.index';
 import { usersRouter } from './routes/users/users.index';
+import { reportsRouter } from './routes/reports/reports.index';
+import { exportsRouter } from './routes/exports/exports.index';
+import { notificationsRouter } from './routes/notifications/notifications.index';
+import { messagesRouter } from './routes/messages/messages.index';
 import { imagesRouter } from './routes/images/images.index';
 import { monthlyGiftsRouter } from './routes/monthly-gifts/monthly-gifts.index';
 import { meRouter } from './routes/me/me.index';
@@ -29,6 +33,10 @@ export function createApp(deps: AppDeps = {}) {
     .route('/', donationsAdminRouter)
     .route('/', organizationsRouter)
     .route('/', usersRouter)
+    .route('/', reportsRouter)
+    .route('/', exportsRouter)
+    .route('/', notificationsRouter)
+    .route('/', messagesRouter)
     .route('/', authRouter)
     .route('/', devRouter)
     .route('/', stripeRouter)

@@ -11,7 +11,7 @@ import {
   templateCauses,
   users,
 } from './schema';
-import { GIFT_AID_DECLARATION } from '../domain';
+import { GIFT_AID_DECLARATION, regulatorFromNumber } from '../domain';
 
 /**
  * Demo content for a UK charity. Every id comes from a seeded generator and every insert is
@@ -210,6 +210,7 @@ export async function seed(db: Db, now = new Date(), options: SeedOptions = {}):
       email: org.email,
       phone: '0113 496 0' + String(100 + Math.floor(next() * 899)),
       charityNumber: org.charityNumber,
+      regulator: regulatorFromNumber(org.charityNumber) ?? 'ccew',
       hmrcReference: org.hmrcReference,
       address: `${10 + Math.floor(next() * 80)} High Street`,
       city,

@@ -17,6 +17,9 @@
  *
  * Both databases are served at once (BENCH_PORT and BENCH_PORT + 1) and each route is measured on
  * one then the other, so the scaled/unscaled ratios compare the same moment of a shared machine.
+ * --compare DIR serves a second build (e.g. the branch point's) on copies of the same databases and
+ * measures every route on both at the same moment: a before/after table (ports BENCH_PORT to + 3,
+ * inspectors + 4 to + 7).
  * Options: --duration S (seconds per route, default 5), --scale N (default 100; 1 skips the scaled
  * run), --no-lighthouse, --out FILE (default bench-results.json), --dist DIR (a build other than
  * dist/, e.g. an older commit's, to compare), --label TEXT (stored in the JSON).
@@ -25,14 +28,14 @@
  * The whole run stops itself after BENCH_DEADLINE_S seconds (default 900).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import autocannon from 'autocannon';
 import { parseSeedScale } from '../db/seed';
 
-type Args = { duration: number; scale: number; lighthouse: boolean; out: string; dist: string; label: string };
+type Args = { duration: number; scale: number; lighthouse: boolean; out: string; dist: string; label: string; compare: string | null };
 
 function parseArgs(argv: string[]): Args {
   const value = (name: string) => {
@@ -48,6 +51,7 @@ function parseArgs(argv: string[]): Args {
     out: value('--out') ?? 'bench-results.json',
     dist: value('--dist') ?? 'dist',
     label: value('--label') ?? '',
+    compare: value('--compare') ?? null,
   };
 }
 
@@ -109,9 +113,9 @@ function run(command: string, argv: string[]) {
 }
 
 /** wrangler dev on the built worker, in its own process group so the whole tree stops with it. */
-function serve(persistTo: string, listen: number): ChildProcess {
+function serve(persistTo: string, listen: number, dist: string): ChildProcess {
   // Two wrangler dev servers at once need their own inspector ports (the default 9229 is shared).
-  const argv = ['dev', '--config', join(args.dist, 'server/wrangler.json'), '--port', String(listen), '--inspector-port', String(listen + 4), '--ip', '127.0.0.1'];
+  const argv = ['dev', '--config', join(dist, 'server/wrangler.json'), '--port', String(listen), '--inspector-port', String(listen + 4), '--ip', '127.0.0.1'];
   argv.push('--persist-to', persistTo, '--show-interactive-dev-session=false', '--var', 'APP_ENV:development', '--log-level', 'warn');
   const child = spawn('wrangler', argv, { stdio: ['ignore', 'ignore', 'inherit'], detached: true, env: { ...process.env, CI: 'true' } });
   children.add(child);
@@ -255,6 +259,8 @@ type Route = { name: string; path: string; kind: 'static' | 'page' | 'render' | 
 
 type RunResult = {
   scale: number;
+  dist: string;
+  lighthouse?: LighthouseResult[];
   routes: { name: string; path: string; kind: Route['kind']; load: Load; fixedRate?: Load; weight?: Awaited<ReturnType<typeof pageWeight>> }[];
 };
 
@@ -280,9 +286,21 @@ function seedState(scale: number): string {
  * Both databases are served at once (port, port + 1) and every route is measured on one, then at
  * once on the other, so the scaled/unscaled ratio compares the same moment of a shared machine.
  */
-async function measure(scales: number[]): Promise<RunResult[]> {
-  const servers = scales.map((scale, i) => ({ scale, port: port + i, persist: seedState(scale) }));
-  const processes = servers.map((s) => serve(s.persist, s.port));
+async function measure(scales: number[], dists: string[]): Promise<RunResult[]> {
+  const states = scales.map((scale) => seedState(scale));
+  // With --compare, each build gets its own copy of the same seeded databases.
+  const servers = dists.flatMap((dist, d) =>
+    scales.map((scale, i) => {
+      const persist = d === 0 ? states[i] : `${states[i]}-${d}`;
+      if (d > 0) {
+        rmSync(persist, { recursive: true, force: true });
+        cpSync(states[i], persist, { recursive: true });
+      }
+      return { scale, dist, port: port + d * scales.length + i, persist };
+    }),
+  );
+  if (servers.length > 4) throw new Error('at most 4 servers (2 builds x 2 scales)');
+  const processes = servers.map((s) => serve(s.persist, s.port, s.dist));
   try {
     await Promise.all(servers.map((s) => waitForServer(baseFor(s.port))));
     base = baseFor(servers[0].port);
@@ -304,14 +322,14 @@ async function measure(scales: number[]): Promise<RunResult[]> {
       { name: 'GET /api/campaigns/{id}', path: `/api/campaigns/${campaign._id}`, kind: 'api' },
       { name: 'GET /api/donations?type=public', path: `/api/donations?type=public&campaign_id=${campaign._id}`, kind: 'api' },
     ];
-    const results: RunResult[] = servers.map((s) => ({ scale: s.scale, routes: [] }));
+    const results: RunResult[] = servers.map((s) => ({ scale: s.scale, dist: s.dist, routes: [] }));
     for (const route of routes) {
       for (const [i, server] of servers.entries()) {
         base = baseFor(server.port);
         const weight = route.kind === 'page' ? await pageWeight(route.path) : undefined;
         // Warm the route (first compile, caches) before measuring.
         for (let k = 0; k < 5; k++) await (await fetch(base + route.path)).arrayBuffer();
-        process.stdout.write(`[bench] x${server.scale} ${route.name} … `);
+        process.stdout.write(`[bench] ${dists.length > 1 ? `${server.dist} ` : ''}x${server.scale} ${route.name} … `);
         const measured = await load(route.path);
         const fixedRate = route.kind === 'api' || route.kind === 'static' ? await load(route.path, { rate: FIXED_RATE }) : undefined;
         console.log(`${measured.rps} req/s, p99 ${measured.p99} ms${fixedRate ? `, p99 at ${FIXED_RATE}/s ${fixedRate.p99} ms` : ''}`);
@@ -319,11 +337,15 @@ async function measure(scales: number[]): Promise<RunResult[]> {
       }
     }
     if (args.lighthouse) {
-      base = baseFor(servers[0].port);
-      (results[0] as RunResult & { lighthouse?: unknown }).lighthouse = await runLighthouse([
-        { name: 'home', path: '/' },
-        { name: 'appeal page', path: `/appeals/${appeal.short_id}` },
-      ]);
+      for (const [i, server] of servers.entries()) {
+        if (server.scale !== 1) continue;
+        base = baseFor(server.port);
+        if (dists.length > 1) console.log(`[bench] lighthouse on ${server.dist}`);
+        results[i].lighthouse = await runLighthouse([
+          { name: 'home', path: '/' },
+          { name: 'appeal page', path: `/appeals/${appeal.short_id}` },
+        ]);
+      }
     }
     return results;
   } finally {
@@ -463,6 +485,29 @@ function report(unscaled: RunResult, scaled: RunResult | null, lighthouse: Light
   return targets;
 }
 
+/** Side by side: the compared build (before) and this one (after), each as a ratio to its reference. */
+function compareTable(before: { unscaled: RunResult; scaled: RunResult | null }, after: { unscaled: RunResult; scaled: RunResult | null }) {
+  const cell = (run: RunResult | null, name: string) => {
+    if (!run) return '';
+    const r = run.routes.find((x) => x.name === name)!;
+    const ref = run.routes.find((x) => x.name === (r.kind === 'api' ? 'GET /api/health' : 'static asset'))!;
+    const rel = r.kind === 'static' || r.kind === 'health' ? '' : ` (${ratio(r.load.rps, ref.load.rps)}x)`;
+    return `${r.load.rps}${rel} p99 ${r.load.p99}`;
+  };
+  console.log('\nBefore / after, same moment (req/s, ratio to the static asset or /api/health, p99 ms)');
+  const rows: (string | number)[][] = [['route', 'before x1', 'after x1', 'before scaled', 'after scaled']];
+  for (const r of after.unscaled.routes) rows.push([r.name, cell(before.unscaled, r.name), cell(after.unscaled, r.name), cell(before.scaled, r.name), cell(after.scaled, r.name)]);
+  table(rows);
+  const lh = (run: RunResult, page: string) => {
+    const l = run.lighthouse?.find((x) => x.name === page);
+    return l ? `perf ${l.scores.performance}, LCP ${l.lcp}, CLS ${l.cls}, TBT ${l.tbt}` : '';
+  };
+  const lrows: (string | number)[][] = [['Lighthouse', 'before', 'after']];
+  for (const page of ['home', 'appeal page']) lrows.push([page, lh(before.unscaled, page), lh(after.unscaled, page)]);
+  console.log('');
+  table(lrows);
+}
+
 async function main() {
   if (!existsSync(join(args.dist, 'server/wrangler.json'))) {
     if (args.dist !== 'dist') throw new Error(`${args.dist}/server/wrangler.json is missing`);
@@ -470,9 +515,24 @@ async function main() {
     run('astro', ['build']);
   }
   const started = Date.now();
-  const [unscaled, scaled = null] = await measure(args.scale > 1 ? [1, args.scale] : [1]);
-  const lighthouse = ((unscaled as RunResult & { lighthouse?: LighthouseResult[] }).lighthouse ?? []) as LighthouseResult[];
+  if (args.compare && !existsSync(join(args.compare, 'server/wrangler.json'))) throw new Error(`${args.compare}/server/wrangler.json is missing`);
+  const dists = args.compare ? [args.dist, args.compare] : [args.dist];
+  const runs = await measure(args.scale > 1 ? [1, args.scale] : [1], dists);
+  const pick = (dist: string) => {
+    const mine = runs.filter((r) => r.dist === dist);
+    return { unscaled: mine.find((r) => r.scale === 1)!, scaled: mine.find((r) => r.scale !== 1) ?? null };
+  };
+  let compared: (ReturnType<typeof pick> & { dist: string; targets: Target[] }) | null = null;
+  if (args.compare) {
+    const other = pick(args.compare);
+    console.log(`\n======== ${args.compare} (compared build) ========`);
+    compared = { dist: args.compare, ...other, targets: report(other.unscaled, other.scaled, other.unscaled.lighthouse ?? []) };
+    console.log(`\n======== ${args.dist} ========`);
+  }
+  const { unscaled, scaled } = pick(args.dist);
+  const lighthouse = unscaled.lighthouse ?? [];
   const targets = report(unscaled, scaled, lighthouse);
+  if (compared) compareTable(compared, { unscaled, scaled });
   const json = {
     label: args.label,
     date: new Date().toISOString(),
@@ -482,6 +542,7 @@ async function main() {
     scaled,
     lighthouse,
     targets,
+    compare: compared,
     seconds: Math.round((Date.now() - started) / 1000),
   };
   writeFileSync(args.out, JSON.stringify(json, null, 2) + '\n');

@@ -28,6 +28,13 @@ if (existsSync('.cache/reports/typecheck.json')) {
   failed += typecheck.failed;
 } else missing.push('typecheck');
 
+// Lint (Biome) counts as one check too.
+if (existsSync('.cache/reports/lint.json')) {
+  const lint = JSON.parse(readFileSync('.cache/reports/lint.json', 'utf8'));
+  passed += lint.passed;
+  failed += lint.failed;
+} else missing.push('lint');
+
 if (missing.length) console.log(`no report from: ${missing.join(', ')}`);
 failed += missing.length;
 console.log(`${passed} passed, ${failed} failed`);

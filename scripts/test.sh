@@ -5,7 +5,7 @@ set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 mkdir -p test-results .cache/reports
-rm -f .cache/reports/vitest.json .cache/reports/playwright.json .cache/reports/typecheck.json
+rm -f .cache/reports/vitest.json .cache/reports/playwright.json .cache/reports/typecheck.json .cache/reports/lint.json
 status=0
 
 chromium=$(bash scripts/with-node.sh bash scripts/ensure-chromium.sh) || status=1
@@ -18,9 +18,13 @@ if ! bash scripts/with-node.sh astro build >test-results/build.log 2>&1; then
   status=1
 fi
 
-echo "== typecheck (tsc --noEmit)"
-if bash scripts/with-node.sh tsc --noEmit; then echo '{"passed":1,"failed":0}' >.cache/reports/typecheck.json
+echo "== typecheck (tsc --noEmit; worker code again without DOM or Node types: tsconfig.worker.json)"
+if bash scripts/with-node.sh tsc --noEmit && bash scripts/with-node.sh tsc --noEmit -p tsconfig.worker.json; then echo '{"passed":1,"failed":0}' >.cache/reports/typecheck.json
 else echo '{"passed":0,"failed":1}' >.cache/reports/typecheck.json; status=1; fi
+
+echo "== lint (biome, biome.json)"
+if bash scripts/with-node.sh biome lint .; then echo '{"passed":1,"failed":0}' >.cache/reports/lint.json
+else echo '{"passed":0,"failed":1}' >.cache/reports/lint.json; status=1; fi
 
 echo "== vitest (node + workers)"
 bash scripts/with-node.sh vitest run --reporter=default --reporter=json --outputFile.json=.cache/reports/vitest.json || status=1

@@ -5,6 +5,7 @@ import { ZodError } from 'zod';
 import type { Db } from '../../db/client';
 import { authMiddleware } from '../middlewares/auth';
 import { dbMiddleware } from '../middlewares/db';
+import { ConfigError } from './config';
 import { HttpError, describeZodError } from './errors';
 import type { AppEnv } from './types';
 
@@ -68,6 +69,8 @@ export function createBaseApp(deps: AppDeps = {}) {
 
   app.onError((err, c) => {
     if (err instanceof HttpError) return c.json(errorBody(err.status, err.message), err.status);
+    // Logged once with every problem when first found (api/lib/config.ts).
+    if (err instanceof ConfigError) return c.json(errorBody(503, 'This service is not configured correctly yet. Please try again later.'), 503);
     if (err instanceof ZodError) return c.json(errorBody(400, describeZodError(err)), 400);
     // Hono's JSON validator and the media-type gate of createRoute bodies, in our words.
     if (err instanceof HTTPException && err.status === 400 && /malformed json/i.test(err.message)) {

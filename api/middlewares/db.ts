@@ -1,13 +1,13 @@
 import { createMiddleware } from 'hono/factory';
 import { createDb } from '../../db/client';
 import type { AppDeps } from '../lib/create-app';
-import { readConfig } from '../lib/config';
+import { loadConfig } from '../lib/config';
 import type { AppEnv } from '../lib/types';
 
 /** Puts the database and the parsed configuration on c.var for every handler. */
 export function dbMiddleware(deps: AppDeps) {
   return createMiddleware<AppEnv>(async (c, next) => {
-    c.set('config', readConfig(c.env ?? {}));
+    c.set('config', loadConfig(c.env ?? {}));
     c.set('db', deps.db ?? createDb(c.env ?? {}));
     await next();
   });

@@ -156,7 +156,9 @@ export const OrganizationSchema = z
     email: organizationRow.email,
     phone: organizationRow.phone,
     charity_number: organizationRow.charityNumber,
-    hmrc_reference: organizationRow.hmrcReference,
+    legal_name: organizationRow.legalName.openapi({ description: 'Registered legal name; null: the display name' }),
+    regulator: organizationRow.regulator.openapi({ description: 'ccew: Charity Commission for England and Wales; oscr: Scottish Charity Regulator; ccni: Charity Commission for Northern Ireland' }),
+    hmrc_reference: organizationRow.hmrcReference.openapi({ description: 'HMRC charity reference for Gift Aid claims' }),
     address: AddressSchema,
     admins: z.array(OptionSchema),
   })

@@ -23,6 +23,7 @@ import {
   toMetadata,
 } from './donations';
 import { findDonationByPaymentIntent } from './donations-record';
+import { saveSupportChoices, supportMessageShape } from './support-messages';
 import { createCheckoutDeclaration, prepareCheckoutGiftAid } from './gift-aid/checkout';
 import { CHECKOUT_LIMITS, enforceRateLimits } from './rate-limit';
 import { createStripe, intentIdFromClientSecret } from './stripe';
@@ -64,6 +65,7 @@ export const clientSecretBody = z
     /** "Keep me updated by email": its own unticked box, never implied by the gift (issue 9). */
     marketing_consent: z.boolean({ error: 'marketing_consent: must be true or false' }).optional(),
     consent_wording: z.string().max(2000).optional(),
+    ...supportMessageShape,
   })
   .superRefine((body, ctx) => {
     if (body.amount === undefined && body.price === undefined) {
@@ -228,6 +230,7 @@ export async function startCheckout(ctx: CheckoutCtx, body: CheckoutInput): Prom
   }
 
   await insertPendingDonation(db, pending);
+  await saveSupportChoices(db, pending.id, pending.target, body);
   if (body.marketing_consent) await recordConsent(db, { userId: donor.id, email: donor.email, source: 'donation_box' });
   return {
     clientSecret,

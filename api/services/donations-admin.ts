@@ -1,12 +1,15 @@
-import { and, desc, eq, inArray, isNull, ne, sql, type SQL } from 'drizzle-orm';
-import { alias } from 'drizzle-orm/sqlite-core';
+import { and, asc, desc, eq, gte, inArray, isNull, lt, lte, ne, or, sql, type SQL } from 'drizzle-orm';
+import { alias, type AnySQLiteColumn } from 'drizzle-orm/sqlite-core';
 import type { Db } from '../../db/client';
 import { parseId } from '../../db/ids';
 import { campaigns, donations, type DonationStatus, type DonationType, users } from '../../db/schema';
 import { badRequest, forbidden, HttpError, notFound } from '../lib/errors';
 import type { AuthUser } from '../lib/types';
-import { canManageOrganization, type Option, type Page } from './organizations';
+import { canManageOrganization, likePattern, type Option, type Page } from './organizations';
+import type { DonationFilters } from './insight/list-filters';
+import { londonMidnight } from '../../domain/dates';
 import { MAX_DONATION_PENCE, MIN_DONATION_PENCE } from '../../domain';
+import { isGiftAidClaimed } from './gift-aid/claims';
 import { getUser } from './users';
 
 /** Manual gifts follow the same bounds as card gifts. */
@@ -53,7 +56,7 @@ const donationColumns = {
   appealTitle: appeal.title,
 };
 
-type DonationRow = {
+export type DonationRow = {
   row: typeof donations.$inferSelect;
   donorFirstName: string;
   donorLastName: string;
@@ -97,25 +100,124 @@ function scopeCondition(viewer: AuthUser): SQL | undefined {
   return eq(donations.donorId, viewer.id);
 }
 
-async function listWhere(db: Db, where: SQL | undefined, page: Page): Promise<{ items: DonationDto[]; total: number }> {
+/** The admin list's filters as one condition (all optional; dates are London days, inclusive). */
+export function donationFilterCondition(f: Partial<DonationFilters>): SQL | undefined {
+  const pattern = f.search ? likePattern(f.search.toLowerCase()) : null;
+  const nextDay = (isoDay: string) => {
+    const d = new Date(`${isoDay}T12:00:00Z`);
+    d.setUTCDate(d.getUTCDate() + 1);
+    return d.toISOString().slice(0, 10);
+  };
+  return and(
+    pattern
+      ? or(
+          sql`lower(${users.firstName} || ' ' || ${users.lastName}) like ${pattern} escape '\\'`,
+          sql`${users.email} like ${pattern} escape '\\'`,
+        )
+      : undefined,
+    f.donor_id ? eq(donations.donorId, f.donor_id) : undefined,
+    f.campaign_id ? eq(donations.campaignId, f.campaign_id) : undefined,
+    f.appeal_id ? eq(donations.appealId, f.appeal_id) : undefined,
+    f.status ? eq(donations.status, f.status) : undefined,
+    f.type ? eq(donations.type, f.type) : undefined,
+    f.date_from ? gte(donations.date, londonMidnight(f.date_from)) : undefined,
+    f.date_to ? lt(donations.date, londonMidnight(nextDay(f.date_to))) : undefined,
+    f.amount_min !== undefined ? gte(donations.amount, f.amount_min) : undefined,
+    f.amount_max !== undefined ? lte(donations.amount, f.amount_max) : undefined,
+  );
+}
+
+function sortParts(f: Partial<DonationFilters>) {
+  const ascending = (f.order ?? (f.sort === undefined || f.sort === 'date' || f.sort === 'amount' ? 'desc' : 'asc')) === 'asc';
+  const key: Record<NonNullable<DonationFilters['sort']>, SQL> = {
+    date: sql`${donations.date}`,
+    amount: sql`${donations.amount}`,
+    donor: sql`lower(${users.firstName} || ' ' || ${users.lastName})`,
+    campaign: sql`lower(${campaign.title})`,
+    status: sql`${donations.status}`,
+  };
+  return { key: key[f.sort ?? 'date'], ascending };
+}
+
+/**
+ * Server-side sort; newest first by default, ties broken by date then rowid (unique and stable) so
+ * pages never overlap, and the default order walks donations_date_idx (date, rowid) with no sort step.
+ */
+export function donationOrder(f: Partial<DonationFilters>): SQL[] {
+  const { key, ascending } = sortParts(f);
+  const first = ascending ? sql`${key} asc` : sql`${key} desc`;
+  return f.sort === undefined || f.sort === 'date' ? [first, sql`${donations}.rowid desc`] : [first, desc(donations.date), sql`${donations}.rowid desc`];
+}
+
+/** One page of rows with everything an export needs (payment references included). */
+export function donationRows(db: Db, where: SQL | undefined, filters: Partial<DonationFilters>, page: Page): Promise<DonationRow[]> {
+  return selectDonations(db)
+    .where(where)
+    .orderBy(...donationOrder(filters))
+    .limit(page.limit)
+    .offset(page.offset);
+}
+
+/** Where the last page ended: its sort value, date and rowid. */
+export type DonationCursor = { key: string | number; date: number; rowid: number };
+
+/**
+ * Keyset paging for exports: each page starts after the previous page's last row, so a 30,000-row
+ * export reads each row once instead of walking every earlier page again (OFFSET).
+ */
+export async function donationRowsAfter(
+  db: Db,
+  where: SQL | undefined,
+  filters: Partial<DonationFilters>,
+  cursor: DonationCursor | null,
+  limit: number,
+): Promise<{ rows: DonationRow[]; cursor: DonationCursor | null }> {
+  const { key, ascending } = sortParts(filters);
+  const rowid = sql`${donations}.rowid`;
+  let after: SQL | undefined;
+  if (cursor) {
+    // Written as a range plus a filter (not one OR), so the index on the sort key can seek to the cursor.
+    if (filters.sort === undefined || filters.sort === 'date') {
+      after = sql`${donations.date} <= ${cursor.date} and (${donations.date} < ${cursor.date} or ${rowid} < ${cursor.rowid})`;
+    } else {
+      const range = ascending ? sql`${key} >= ${cursor.key}` : sql`${key} <= ${cursor.key}`;
+      after = sql`${range} and (${key} <> ${cursor.key} or ${donations.date} < ${cursor.date} or (${donations.date} = ${cursor.date} and ${rowid} < ${cursor.rowid}))`;
+    }
+  }
+  const rows = await db
+    .select({ ...donationColumns, sortKey: sql<string | number>`${key}`, rid: sql<number>`${rowid}` })
+    .from(donations)
+    .innerJoin(users, eq(users.id, donations.donorId))
+    .innerJoin(campaign, eq(campaign.id, donations.campaignId))
+    .leftJoin(appeal, eq(appeal.id, donations.appealId))
+    .where(and(where, after))
+    .orderBy(...donationOrder(filters))
+    .limit(limit);
+  const last = rows.at(-1);
+  return { rows, cursor: last ? { key: last.sortKey, date: last.row.date.getTime(), rowid: Number(last.rid) } : null };
+}
+
+async function listWhere(db: Db, where: SQL | undefined, page: Page, filters: Partial<DonationFilters> = {}): Promise<{ items: DonationDto[]; total: number }> {
   const [rows, [count]] = await Promise.all([
-    selectDonations(db)
-      .where(where)
-      .orderBy(desc(donations.date), desc(donations.id))
-      .limit(page.limit)
-      .offset(page.offset),
+    donationRows(db, where, filters, page),
     db
       .select({ n: sql<number>`count(*)` })
       .from(donations)
+      .innerJoin(users, eq(users.id, donations.donorId))
       .innerJoin(campaign, eq(campaign.id, donations.campaignId))
       .where(where),
   ]);
   return { items: rows.map(toDonationDto), total: Number(count?.n ?? 0) };
 }
 
-/** The dashboard's admin list, newest first. The caller has already refused donors. */
-export function listDonations(db: Db, viewer: AuthUser, page: Page) {
-  return listWhere(db, scopeCondition(viewer), page);
+/** The admin list's scope and filters together: what the list, its total and its export read. */
+export function adminDonationsWhere(viewer: AuthUser, filters: Partial<DonationFilters>): SQL | undefined {
+  return and(scopeCondition(viewer), donationFilterCondition(filters));
+}
+
+/** The dashboard's admin list, newest first unless sorted. The caller has already refused donors. */
+export function listDonations(db: Db, viewer: AuthUser, page: Page, filters: Partial<DonationFilters> = {}) {
+  return listWhere(db, adminDonationsWhere(viewer, filters), page, filters);
 }
 
 /** The signed-in user's own gifts; abandoned checkouts (still pending) are left out. */
@@ -264,16 +366,20 @@ export async function updateDonation(db: Db, idParam: string, input: DonationInp
   if (viewer.type === 'donor') throw forbidden('Only admins and organization admins can edit donations');
   const row = current.row;
 
+  const changed =
+    (input.amount !== undefined && input.amount !== row.amount) ||
+    (input.date !== undefined && !sameDate(input.date, row.date)) ||
+    (input.donor !== undefined && parseId(input.donor) !== row.donorId && !(input.donor === 'me' && viewer.id === row.donorId)) ||
+    (input.campaign !== undefined && parseId(input.campaign) !== row.campaignId) ||
+    (input.appeal !== undefined && (input.appeal === null ? null : parseId(input.appeal)) !== row.appealId);
   if (row.source !== 'manual') {
     // Card and demo gifts mirror the payment provider: the form may send them back unchanged only.
-    const changed =
-      (input.amount !== undefined && input.amount !== row.amount) ||
-      (input.date !== undefined && !sameDate(input.date, row.date)) ||
-      (input.donor !== undefined && parseId(input.donor) !== row.donorId && !(input.donor === 'me' && viewer.id === row.donorId)) ||
-      (input.campaign !== undefined && parseId(input.campaign) !== row.campaignId) ||
-      (input.appeal !== undefined && (input.appeal === null ? null : parseId(input.appeal)) !== row.appealId);
     if (changed) throw badRequest('Card donations cannot be edited');
     return toDonationDto(current);
+  }
+  // A gift HMRC has been asked to pay Gift Aid on must keep what the claim says (docs/decisions/017).
+  if (changed && (await isGiftAidClaimed(db, row.id))) {
+    throw badRequest('This gift is in a Gift Aid claim and cannot be changed; record the correction as a new gift or a refund');
   }
 
   const changes: Partial<typeof donations.$inferInsert> = {};

@@ -101,6 +101,8 @@ export function markEventApplied(db: Db, eventId: string, type: string) {
 
 type NewRow = {
   id: string;
+  /** Stripe `created` of the refund figure (refunded_amount); 0 when none. */
+  refundsAsOf?: number;
   amount: number;
   a: Attribution;
   date: number;
@@ -122,7 +124,7 @@ function guardedInsert(db: Db, row: NewRow, guard: SQL) {
   return db.insert(donations).select(sql`select ${row.id}, ${row.amount}, ${row.a.donorId}, ${row.a.campaignId},
     ${row.a.appealId}, ${row.date}, ${row.status}, ${row.type}, ${giftAidEligibleAt(row.a.giftAidDeclarationId, row.date)},
     ${row.a.giftAidDeclarationId}, ${row.paymentIntentId}, ${row.invoiceId}, ${row.subscriptionId}, ${row.refundedAmount},
-    ${row.failureMessage}, ${row.a.source}, ${now}, ${now} where ${guard}`);
+    ${row.failureMessage}, ${row.a.source}, ${now}, ${now}, ${row.refundsAsOf ?? 0} where ${guard}`);
 }
 
 const unsettled = sql`${donations.status} in ('pending', 'failed')`;
@@ -201,18 +203,39 @@ export function upsertFailedInvoice(
 }
 
 /**
- * A refund (cumulative amount from the charge, so replays cannot double it). A refunded charge was
- * paid, so a row still pending or failed is settled at the same time.
+ * A refund (the charge's cumulative amount_refunded, so replays cannot double it). The figure of the
+ * newest event wins (refunds_as_of holds its Stripe `created`), so it follows Stripe down as well as
+ * up: a refund that fails gives the money back to the gift (issue 13). Events of the same second
+ * keep the larger figure. A refunded charge was paid, so a row still pending or failed is settled too.
  */
-export function applyRefund(db: Db, guard: SQL, p: { donationId: string; chargedAmount: number; refundedAmount: number }) {
+export function applyRefund(db: Db, guard: SQL, p: { donationId: string; chargedAmount: number; refundedAmount: number; asOf: number }) {
   const refunded = Math.min(p.refundedAmount, p.chargedAmount);
+  const next = sql`case when ${donations.refundsAsOf} < ${p.asOf} then ${refunded}
+    when ${donations.refundsAsOf} = ${p.asOf} then max(${donations.refundedAmount}, ${refunded})
+    else ${donations.refundedAmount} end`;
   return db
     .update(donations)
     .set({
       amount: p.chargedAmount,
-      refundedAmount: sql`max(${donations.refundedAmount}, ${refunded})`,
+      refundedAmount: next,
+      refundsAsOf: sql`max(${donations.refundsAsOf}, ${p.asOf})`,
       failureMessage: null,
-      status: refunded >= p.chargedAmount ? 'refunded' : sql`case when ${unsettled} then 'succeeded' else ${donations.status} end`,
+      status: sql`case when ${next} >= ${p.chargedAmount} then 'refunded'
+        when ${unsettled} or ${donations.status} = 'refunded' then 'succeeded' else ${donations.status} end`,
+      updatedAt: new Date(),
+    })
+    .where(and(eq(donations.id, p.donationId), guard));
+}
+
+/** A refund that failed (refund.failed): its amount goes back to the gift unless a newer refund figure is stored. */
+export function revertFailedRefund(db: Db, guard: SQL, p: { donationId: string; amount: number; asOf: number }) {
+  const next = sql`case when ${donations.refundsAsOf} <= ${p.asOf} then max(0, ${donations.refundedAmount} - ${p.amount}) else ${donations.refundedAmount} end`;
+  return db
+    .update(donations)
+    .set({
+      refundedAmount: next,
+      refundsAsOf: sql`max(${donations.refundsAsOf}, ${p.asOf})`,
+      status: sql`case when ${donations.status} = 'refunded' and ${next} < ${donations.amount} then 'succeeded' else ${donations.status} end`,
       updatedAt: new Date(),
     })
     .where(and(eq(donations.id, p.donationId), guard));
@@ -224,14 +247,18 @@ export function insertRefundedPayment(
   guard: SQL,
   p: { a: Attribution; paymentIntentId: string; chargedAmount: number; refundedAmount: number; date: number },
 ) {
+  const asOf = Math.floor(p.date / 1000);
   const refunded = Math.min(p.refundedAmount, p.chargedAmount);
   const full = refunded >= p.chargedAmount;
-  const row: NewRow = { id: p.a.donationId, amount: p.chargedAmount, a: p.a, date: p.date, status: full ? 'refunded' : 'succeeded', type: 'once', paymentIntentId: p.paymentIntentId, invoiceId: null, subscriptionId: null, refundedAmount: refunded, failureMessage: null };
+  const row: NewRow = { id: p.a.donationId, amount: p.chargedAmount, a: p.a, date: p.date, status: full ? 'refunded' : 'succeeded', type: 'once', paymentIntentId: p.paymentIntentId, invoiceId: null, subscriptionId: null, refundedAmount: refunded, failureMessage: null, refundsAsOf: asOf };
   return guardedInsert(db, row, guard).onConflictDoUpdate({
     target: donations.paymentIntentId,
     set: {
       amount: sql`excluded.amount`,
-      refundedAmount: sql`max(${donations.refundedAmount}, excluded.refunded_amount)`,
+      refundedAmount: sql`case when ${donations.refundsAsOf} < excluded.refunds_as_of then excluded.refunded_amount
+        when ${donations.refundsAsOf} = excluded.refunds_as_of then max(${donations.refundedAmount}, excluded.refunded_amount)
+        else ${donations.refundedAmount} end`,
+      refundsAsOf: sql`max(${donations.refundsAsOf}, excluded.refunds_as_of)`,
       failureMessage: null,
       status: full ? 'refunded' : sql`case when ${unsettled} then 'succeeded' else ${donations.status} end`,
       updatedAt: sql`excluded.updated_at`,

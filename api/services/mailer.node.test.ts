@@ -35,6 +35,11 @@ describe('HTTP mail provider (node)', () => {
     expect(call.body.text).toContain('expires in 10 minutes');
     const [row] = await t.db.select().from(outbox).where(eq(outbox.to, 'provider.test@example.org'));
     expect(row.sentAt).toBeInstanceOf(Date);
+    // The code went to the provider only: the stored row does not hold it anywhere.
+    for (const field of [row.subject, row.text, row.html]) {
+      expect(field).not.toContain(code);
+      expect(field).toContain('[redacted]');
+    }
 
     const verified = await t.request('/api/auth/login', {
       method: 'POST',

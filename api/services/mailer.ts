@@ -11,7 +11,17 @@ export type MailMessage = {
   html: string;
   /** A message that must go at most once ("receipt:<donation id>"): a second send with the key does nothing. */
   key?: string;
+  /** A value only the recipient may read (a sign-in code): the outbox row of a sent email never holds it. */
+  secret?: string;
 };
+
+/** The row kept in the outbox when a provider sends the email: the secret replaced, readable by nobody. */
+export function redactedForOutbox(message: MailMessage): MailMessage {
+  const { secret, ...row } = message;
+  if (!secret) return row;
+  const hide = (value: string) => value.split(secret).join('[redacted]');
+  return { ...row, subject: hide(row.subject), text: hide(row.text), html: hide(row.html) };
+}
 
 /** The mail port: every message is written to the outbox first, then handed to a transport. */
 export interface Mailer {
@@ -48,6 +58,7 @@ function outboxMailer(db: Db, log: (line: string) => void): Mailer {
   return {
     kind: 'outbox',
     async send(message) {
+      // Local only (development without a provider): the code must be readable here to sign in.
       const id = await store(db, message);
       if (!id) return { id: '', duplicate: true };
       log(`[mail] outbox ${id}\nTo: ${message.to}\nSubject: ${message.subject}\n\n${message.text}\n`);
@@ -61,7 +72,8 @@ function httpMailer(db: Db, config: AppConfig, fetchImpl: typeof fetch): Mailer 
   return {
     kind: 'http',
     async send(message) {
-      const id = await store(db, message);
+      // Sign-in codes reach the provider only; the outbox keeps the row without them (issue 13).
+      const id = await store(db, redactedForOutbox(message));
       if (!id) return { id: '', duplicate: true };
       let response: Response;
       try {
@@ -132,5 +144,5 @@ export function loginCodeEmail(input: { to: string; code: string; firstName?: st
 </td></tr></table>
 <p style="color:#4f5b67;font-size:12px">${escapeHtml(site)}, a UK registered charity</p>
 </td></tr></table></body></html>`;
-  return { to: input.to, subject, text, html };
+  return { to: input.to, subject, text, html, secret: input.code };
 }

@@ -1,11 +1,13 @@
-import { and, asc, eq, inArray, notExists, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, notExists, sql, type SQL } from 'drizzle-orm';
 import type { BatchItem } from 'drizzle-orm/batch';
 import { chunks, rowsPerStatement } from '../../db/chunks';
 import type { Db } from '../../db/client';
 import { parseId } from '../../db/ids';
 import { organizationAdmins, organizations, users } from '../../db/schema';
 import { badRequest, forbidden, notFound } from '../lib/errors';
+import { canChangeOrganizationAdmins, canManageOrganization } from '../lib/policy';
 import type { AuthUser } from '../lib/types';
+import { type CharityRegulator, charityNumberProblem, regulatorFromNumber } from '../../domain';
 import { imageUrl } from './campaigns';
 
 export type AddressDto = {
@@ -27,7 +29,10 @@ export type OrganizationDto = {
   email: string | null;
   phone: string | null;
   charity_number: string | null;
-  /** HMRC charity reference for Gift Aid claims (Charities Online). */
+  /** Registered legal name (declarations, receipts); null: the display name. */
+  legal_name: string | null;
+  regulator: CharityRegulator;
+  /** HMRC charity reference for Gift Aid claims. */
   hmrc_reference: string | null;
   address: AddressDto;
   admins: Option[];
@@ -41,6 +46,8 @@ export type OrganizationInput = {
   email?: string | null;
   phone?: string | null;
   charity_number?: string | null;
+  legal_name?: string | null;
+  regulator?: CharityRegulator;
   hmrc_reference?: string | null;
   address?: AddressInput;
   /** User ids. */
@@ -75,11 +82,8 @@ export function userOptionLabel(u: { firstName: string; lastName: string; email:
   return name ? `${name} (${u.email})` : u.email;
 }
 
-/** org_admins act only inside the organizations they are linked to; admins everywhere. */
-export function canManageOrganization(viewer: AuthUser, organizationId: string | null): boolean {
-  if (viewer.type === 'admin') return true;
-  return viewer.type === 'org_admin' && organizationId !== null && viewer.orgIds.includes(organizationId);
-}
+/** org_admins act only inside the organizations they are linked to; admins everywhere (api/lib/policy.ts). */
+export { canManageOrganization };
 
 /** The organizations a staff viewer may see, as a condition on organizations.id. */
 function scopeCondition(viewer: AuthUser): SQL | undefined {
@@ -124,6 +128,8 @@ function toOrganizationDto(row: typeof organizations.$inferSelect, admins: Optio
     email: row.email,
     phone: row.phone,
     charity_number: row.charityNumber,
+    legal_name: row.legalName,
+    regulator: row.regulator,
     hmrc_reference: row.hmrcReference,
     address: toAddressDto(row),
     admins,
@@ -135,28 +141,43 @@ export type Page = { limit: number; offset: number };
 export async function listOrganizations(
   db: Db,
   viewer: AuthUser,
-  options: Page & { search?: string },
+  options: OrganizationListOptions,
 ): Promise<{ items: OrganizationDto[]; total: number }> {
+  const { rows, total } = await organizationRows(db, viewer, options);
+  const admins = await adminsByOrganization(
+    db,
+    rows.map((r) => r.id),
+  );
+  return { items: rows.map((row) => toOrganizationDto(row, admins.get(row.id) ?? [])), total };
+}
+
+type OrganizationListOptions = Page & { search?: string; sort?: 'name' | 'created'; order?: 'asc' | 'desc'; count?: boolean };
+
+/** Organizations in the viewer's scope, filtered and sorted on the server (the list and its CSV export). */
+export async function organizationRows(
+  db: Db,
+  viewer: AuthUser,
+  options: OrganizationListOptions,
+): Promise<{ rows: (typeof organizations.$inferSelect)[]; total: number }> {
   const search = options.search?.trim().toLowerCase();
   const where = and(
     scopeCondition(viewer),
     search ? sql`lower(${organizations.name}) like ${likePattern(search)} escape '\\'` : undefined,
   );
+  const sort = options.sort ?? 'name';
+  const dir = (options.order ?? (sort === 'name' ? 'asc' : 'desc')) === 'asc' ? asc : desc;
+  const key = sort === 'name' ? sql`lower(${organizations.name})` : organizations.createdAt;
   const [rows, [count]] = await Promise.all([
     db
       .select()
       .from(organizations)
       .where(where)
-      .orderBy(asc(organizations.name), asc(organizations.id))
+      .orderBy(dir(key), asc(organizations.name), asc(organizations.id))
       .limit(options.limit)
       .offset(options.offset),
-    db.select({ n: sql<number>`count(*)` }).from(organizations).where(where),
+    options.count === false ? Promise.resolve([{ n: 0 }]) : db.select({ n: sql<number>`count(*)` }).from(organizations).where(where),
   ]);
-  const admins = await adminsByOrganization(
-    db,
-    rows.map((r) => r.id),
-  );
-  return { items: rows.map((row) => toOrganizationDto(row, admins.get(row.id) ?? [])), total: Number(count?.n ?? 0) };
+  return { rows, total: Number(count?.n ?? 0) };
 }
 
 /** `%term%` with LIKE's wildcards escaped, for `like … escape '\'`. */
@@ -201,8 +222,10 @@ function organizationColumns(input: OrganizationInput) {
     ...(input.image !== undefined && { image: input.image }),
     ...(input.email !== undefined && { email: input.email }),
     ...(input.phone !== undefined && { phone: input.phone }),
-    ...(input.charity_number !== undefined && { charityNumber: input.charity_number }),
-    ...(input.hmrc_reference !== undefined && { hmrcReference: input.hmrc_reference }),
+    ...(input.charity_number !== undefined && { charityNumber: input.charity_number?.toUpperCase() ?? null }),
+    ...(input.legal_name !== undefined && { legalName: input.legal_name }),
+    ...(input.regulator !== undefined && { regulator: input.regulator }),
+    ...(input.hmrc_reference !== undefined && { hmrcReference: input.hmrc_reference?.toUpperCase() ?? null }),
     ...addressColumnsFrom(input.address),
   };
 }
@@ -233,7 +256,27 @@ const insertAdminLinks = (db: Db, organizationId: string, userIds: string[]) =>
       .onConflictDoNothing(),
   );
 
+/**
+ * The charity number must fit its regulator, whichever of the two this save changes. A new number
+ * sent without a regulator takes the one its shape names (SC…: OSCR, NIC…: CCNI); returns the input
+ * with that regulator filled in.
+ */
+function checkCharityIdentity<T extends OrganizationInput>(input: T, current?: Pick<OrganizationDto, 'charity_number' | 'regulator'>): T {
+  if (input.regulator === undefined && input.charity_number) {
+    const implied = regulatorFromNumber(input.charity_number);
+    if (implied) input = { ...input, regulator: implied };
+  }
+  const number = input.charity_number !== undefined ? input.charity_number : (current?.charity_number ?? null);
+  const regulator = input.regulator ?? current?.regulator ?? 'ccew';
+  if (number && (input.charity_number !== undefined || input.regulator !== undefined)) {
+    const problem = charityNumberProblem(number, regulator);
+    if (problem) throw badRequest(`charity_number: ${problem}`);
+  }
+  return input;
+}
+
 export async function createOrganization(db: Db, input: OrganizationInput & { name: string }): Promise<OrganizationDto> {
+  input = checkCharityIdentity(input);
   const adminIds = await resolveAdminIds(db, input.admins ?? []);
   const id = crypto.randomUUID();
   const insertOrg = db.insert(organizations).values({ id, ...organizationColumns(input), name: input.name });
@@ -248,6 +291,7 @@ export async function createOrganization(db: Db, input: OrganizationInput & { na
 
 export async function updateOrganization(db: Db, idParam: string, input: OrganizationInput, viewer: AuthUser): Promise<OrganizationDto> {
   const current = await getOrganization(db, idParam, viewer);
+  input = checkCharityIdentity(input, current);
   const id = current._id;
   const currentAdmins = current.admins.map((a) => a.value);
   let nextAdmins: string[] | null = null;
@@ -256,7 +300,7 @@ export async function updateOrganization(db: Db, idParam: string, input: Organiz
     const same = requested.length === currentAdmins.length && requested.every((a) => currentAdmins.includes(a));
     if (!same) {
       // The dashboard sends the whole form back, so an unchanged list from an org_admin is fine.
-      if (viewer.type !== 'admin') throw forbidden('Only admins can change the admins of an organization');
+      if (!canChangeOrganizationAdmins(viewer)) throw forbidden('Only admins can change the admins of an organization');
       nextAdmins = requested;
     }
   }

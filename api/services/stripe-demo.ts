@@ -27,7 +27,7 @@ export async function demoClientSecret(secret: string, intentId: string): Promis
 /** The intent id when the secret is one we issued, else null. */
 export async function verifyDemoClientSecret(secret: string, clientSecret: string): Promise<string | null> {
   const intentId = intentIdFromClientSecret(clientSecret);
-  if (!intentId || !intentId.startsWith('pi_demo')) return null;
+  if (!intentId?.startsWith('pi_demo')) return null;
   const expected = await demoClientSecret(secret, intentId);
   return constantTimeEqual(expected, clientSecret) ? intentId : null;
 }

@@ -5,7 +5,7 @@ import { donorTotals, users } from '../../db/schema';
 export const TOP_DONORS_LIMIT = 10;
 
 export type TopDonor = {
-  /** Public display name, "First L."; never an email. */
+  /** Public display name, "First L.", or "Anonymous" when the donor gave anonymously; never an email. */
   donor: string;
   count: number;
   /** Pence. */
@@ -47,6 +47,10 @@ export function topDonorsQuery(db: Db, target: { campaignId: string } | { appeal
       lastName: users.lastName,
       count: donorTotals.giftCount,
       total: donorTotals.raisedPence,
+      // "Give anonymously" on a paid gift to this campaign or appeal hides the name (renewals follow their first gift).
+      anonymous: sql<number>`exists (select 1 from support_messages sm join donations d on d.id = sm.donation_id
+        where d.donor_id = ${donorTotals.donorId} and sm.anonymous = 1 and d.status in ('succeeded', 'refunded')
+        and (sm.campaign_id = ${targetId} or sm.appeal_id = ${targetId}))`,
     })
     .from(donorTotals)
     .innerJoin(users, eq(users.id, donorTotals.donorId))
@@ -55,6 +59,6 @@ export function topDonorsQuery(db: Db, target: { campaignId: string } | { appeal
     .limit(n);
 }
 
-export function toTopDonor(row: { firstName: string | null; lastName: string | null; count: number; total: number }): TopDonor {
-  return { donor: displayName(row.firstName, row.lastName), count: Number(row.count), total: Number(row.total) };
+export function toTopDonor(row: { firstName: string | null; lastName: string | null; count: number; total: number; anonymous?: number | boolean }): TopDonor {
+  return { donor: Number(row.anonymous ?? 0) ? 'Anonymous' : displayName(row.firstName, row.lastName), count: Number(row.count), total: Number(row.total) };
 }

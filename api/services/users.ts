@@ -1,4 +1,4 @@
-import { and, desc, eq, exists, inArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, exists, inArray, or, sql, type SQL } from 'drizzle-orm';
 import { chunks } from '../../db/chunks';
 import type { Db } from '../../db/client';
 import { parseId } from '../../db/ids';
@@ -35,7 +35,7 @@ export type DonorInput = {
 
 const DUPLICATE_EMAIL = 'A donor with this email already exists';
 
-type UserRow = typeof users.$inferSelect;
+export type UserRow = typeof users.$inferSelect;
 
 function toDonorDto(row: UserRow, orgIds: string[], erasure: ErasureDto | null = null): DonorDto {
   return {
@@ -100,8 +100,23 @@ async function orgIdsByUser(db: Db, userIds: string[]): Promise<Map<string, stri
 export async function listUsers(
   db: Db,
   viewer: AuthUser,
-  options: Page & { search?: string; type?: UserType },
+  options: Page & { search?: string; type?: UserType; sort?: 'created' | 'name' | 'email'; order?: 'asc' | 'desc' },
 ): Promise<{ items: DonorDto[]; total: number }> {
+  const { rows, total } = await donorRows(db, viewer, options);
+  const orgIds = await orgIdsByUser(
+    db,
+    rows.map((r) => r.id),
+  );
+  const erasures = await latestErasures(db, rows.map((r) => r.id));
+  return { items: rows.map((row) => toDonorDto(row, orgIds.get(row.id) ?? [], erasures.get(row.id) ?? null)), total };
+}
+
+/** Donors in the viewer's scope, filtered and sorted on the server (the list and its CSV export). */
+export async function donorRows(
+  db: Db,
+  viewer: AuthUser,
+  options: Page & { search?: string; type?: UserType; sort?: 'created' | 'name' | 'email'; order?: 'asc' | 'desc'; count?: boolean },
+): Promise<{ rows: UserRow[]; total: number }> {
   const search = options.search?.trim().toLowerCase();
   const pattern = search ? likePattern(search) : null;
   const where = and(
@@ -114,16 +129,18 @@ export async function listUsers(
         )
       : undefined,
   );
+  const sort = options.sort ?? 'created';
+  const dir = (options.order ?? (sort === 'created' ? 'desc' : 'asc')) === 'asc' ? asc : desc;
+  const key = {
+    created: users.createdAt,
+    name: sql`lower(${users.firstName} || ' ' || ${users.lastName})`,
+    email: users.email,
+  }[sort];
   const [rows, [count]] = await Promise.all([
-    db.select().from(users).where(where).orderBy(desc(users.createdAt), desc(users.id)).limit(options.limit).offset(options.offset),
-    db.select({ n: sql<number>`count(*)` }).from(users).where(where),
+    db.select().from(users).where(where).orderBy(dir(key), desc(users.createdAt), desc(users.id)).limit(options.limit).offset(options.offset),
+    options.count === false ? Promise.resolve([{ n: 0 }]) : db.select({ n: sql<number>`count(*)` }).from(users).where(where),
   ]);
-  const orgIds = await orgIdsByUser(
-    db,
-    rows.map((r) => r.id),
-  );
-  const erasures = await latestErasures(db, rows.map((r) => r.id));
-  return { items: rows.map((row) => toDonorDto(row, orgIds.get(row.id) ?? [], erasures.get(row.id) ?? null)), total: Number(count?.n ?? 0) };
+  return { rows, total: Number(count?.n ?? 0) };
 }
 
 /** `me` is the signed-in user; anything else a UUID or short id. */

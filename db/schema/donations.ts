@@ -79,6 +79,8 @@ export const donations = sqliteTable(
     source: text('source', { enum: DONATION_SOURCES }).notNull().default('card'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
+    /** Stripe `created` (seconds) of the refund event refunded_amount came from: an older event never overwrites a newer one. */
+    refundsAsOf: integer('refunds_as_of').notNull().default(0),
   },
   (t) => [
     uniqueIndex('donations_payment_intent_unique').on(t.paymentIntentId),
@@ -89,6 +91,8 @@ export const donations = sqliteTable(
     index('donations_appeal_totals_idx').on(t.appealId, t.status, t.amount, t.refundedAmount),
     index('donations_donor_idx').on(t.donorId, t.date),
     index('donations_date_idx').on(t.date),
+    // Covering index for the dashboard's charts: one range scan over a year of paid gifts reads no rows.
+    index('donations_insight_idx').on(t.status, t.date, t.type, t.amount, t.refundedAmount, t.campaignId, t.donorId, t.giftAid),
     index('donations_gift_aid_idx').on(t.giftAid, t.status, t.date),
   ],
 );

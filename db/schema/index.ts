@@ -4,5 +4,6 @@ export * from './gift-aid';
 export * from './organizations';
 export * from './outbox';
 export * from './users';
+export * from './insight';
 export * from './lifecycle';
 export * from './totals';

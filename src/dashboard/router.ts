@@ -41,7 +41,7 @@ export function startRouter(): () => void {
   const onClick = (event: MouseEvent) => {
     if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
     const anchor = (event.target as Element | null)?.closest?.('a');
-    if (!anchor || !anchor.href || anchor.target || anchor.hasAttribute('download')) return;
+    if (!anchor?.href || anchor.target || anchor.hasAttribute('download')) return;
     if (!isDashboardHref(anchor.href, window.location.origin)) return;
     event.preventDefault();
     navigate(anchor.href);

@@ -68,3 +68,24 @@ export type { Campaign, Donation, Donor, Organization, TopDonor, User } from '..
 
 /** For callers that prefer "the value or the error": the value on success, else `{statusCode, message}`. */
 export const valueOrError = <T>(result: ApiResult<T>): T | ApiError => (result.ok ? result.data : result.error);
+
+/**
+ * A call by path for the few screens not yet on typed calls (listed in docs/decisions/010): the
+ * same token, error shape and failure handling as `api`, without the route's types.
+ */
+export function apiPath<T>(
+  path: string,
+  options: CallOptions & { method?: string; json?: unknown } = {},
+): Promise<ApiResult<T>> {
+  const send = (o: ClientRequestOptions) => {
+    const headers = { ...(o.headers as Record<string, string>) };
+    if (options.json !== undefined) headers['content-type'] = 'application/json';
+    return fetch(path, {
+      method: options.method ?? (options.json === undefined ? 'GET' : 'POST'),
+      headers,
+      body: options.json === undefined ? undefined : JSON.stringify(options.json),
+      signal: o.init?.signal,
+    }) as unknown as Promise<ClientResponse<T, 200, 'json'>>;
+  };
+  return api(send, options) as Promise<ApiResult<T>>;
+}

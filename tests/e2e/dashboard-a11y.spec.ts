@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { expect, type APIRequestContext, type Page, test } from '@playwright/test';
 import { WCAG_TAGS } from './public-helpers';
+import { signIn as signInOnce } from './sign-in';
 
 /**
  * WCAG 2.2 AA scan (axe-core) of every dashboard screen, for an admin and a donor, in light and
@@ -11,19 +12,8 @@ import { WCAG_TAGS } from './public-helpers';
 const ADMIN = 'admin@example.org';
 const DONOR = 'donor@example.org';
 
-async function signIn(request: APIRequestContext, email: string): Promise<string> {
-  expect((await request.post('/api/auth/login', { data: { email } })).ok()).toBe(true);
-  let code = '';
-  await expect(async () => {
-    const res = await request.get(`/api/dev/outbox?to=${encodeURIComponent(email)}`);
-    const [mail] = (await res.json()) as { text: string }[];
-    code = /code is: (\d{6})/.exec(mail?.text ?? '')?.[1] ?? '';
-    expect(code).toMatch(/^\d{6}$/);
-  }).toPass({ timeout: 5_000 });
-  const res = await request.post('/api/auth/login', { data: { email, code } });
-  expect(res.ok()).toBe(true);
-  return ((await res.json()) as { token: string }).token;
-}
+/** The run's one session of each account (tests/e2e/sign-in.ts). */
+const signIn = async (request: APIRequestContext, email: string) => (await signInOnce(request, email)).token;
 
 type Ids = { donor: string; donation: string; organization: string; campaign: string; appeal: string };
 

@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import { signIn } from './sign-in';
 
 /**
  * The organization admin's view of the staff lists: 'My …' titles and only its own organization.
@@ -7,16 +8,7 @@ import { expect, test } from '@playwright/test';
 const ORG_ADMIN = 'orgadmin@example.org';
 
 test('an org admin sees My Organizations with exactly its one organization, and My Donations', async ({ page, request }) => {
-  expect((await request.post('/api/auth/login', { data: { email: ORG_ADMIN } })).ok()).toBe(true);
-  let code = '';
-  await expect(async () => {
-    const res = await request.get(`/api/dev/outbox?to=${encodeURIComponent(ORG_ADMIN)}`);
-    const [mail] = (await res.json()) as { text: string }[];
-    code = /code is: (\d{6})/.exec(mail?.text ?? '')?.[1] ?? '';
-    expect(code).toMatch(/^\d{6}$/);
-  }).toPass({ timeout: 5_000 });
-  const login = await request.post('/api/auth/login', { data: { email: ORG_ADMIN, code } });
-  const { token, user } = (await login.json()) as { token: string; user: { org_ids: string[] } };
+  const { token, user } = await signIn(request, ORG_ADMIN);
   expect(user.org_ids).toHaveLength(1);
   const org = (await (await request.get(`/api/organizations/${user.org_ids[0]}`, { headers: { authorization: `Bearer ${token}` } })).json()) as { name: string };
 

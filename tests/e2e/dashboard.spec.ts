@@ -1,26 +1,8 @@
 import { expect, type APIRequestContext, type Page, test } from '@playwright/test';
+import { signIn } from './sign-in';
 
-/** Signs in through the API (two steps, code from the dev outbox); one code per account per run. */
-async function signIn(request: APIRequestContext, email: string): Promise<string> {
-  const first = await request.post('/api/auth/login', { data: { email } });
-  expect(first.ok()).toBeTruthy();
-  let code = '';
-  await expect(async () => {
-    const res = await request.get(`/api/dev/outbox?to=${encodeURIComponent(email)}`);
-    const [mail] = (await res.json()) as { text: string }[];
-    code = /code is: (\d{6})/.exec(mail?.text ?? '')?.[1] ?? '';
-    expect(code).toMatch(/^\d{6}$/);
-  }).toPass({ timeout: 5_000 });
-  const second = await request.post('/api/auth/login', { data: { email, code } });
-  expect(second.ok()).toBeTruthy();
-  const { token } = (await second.json()) as { token: string };
-  return token;
-}
-
-const tokens: Record<string, string> = {};
 async function tokenFor(request: APIRequestContext, email: string) {
-  tokens[email] ??= await signIn(request, email);
-  return tokens[email];
+  return (await signIn(request, email)).token;
 }
 
 async function openAs(page: Page, request: APIRequestContext, email: string, path: string) {
@@ -68,14 +50,24 @@ test('the organizations list shows the seeded organizations, and a new one can b
   const save = page.getByRole('button', { name: 'Save' });
   await expect(save).toBeDisabled();
   const name = `Riverside Aid ${Date.now()}`;
-  await page.getByLabel('Name').fill(name);
+  await page.getByRole('textbox', { name: 'Name', exact: true }).fill(name);
   await page.getByLabel(/^Email/).fill('bad-email');
   await page.getByLabel('City').fill('York');
+  // Charity registration: a Scottish charity's number is checked against its regulator.
+  await page.getByLabel('Legal name').fill('Riverside Aid SCIO');
+  await page.getByRole('combobox', { name: 'Regulator' }).selectOption({ label: 'Office of the Scottish Charity Regulator' });
+  await page.getByLabel('Charity number').fill('1234567');
+  await page.getByLabel('HMRC charity reference').fill('SC12345');
   await expect(save).toBeEnabled();
+  await page.getByLabel(/^Email/).fill('hello@riverside.example.org');
+  await save.click();
+  await expect(page.getByRole('alert')).toContainText(/charity_number: A Scottish charity number is SC/);
+  await page.getByLabel('Charity number').fill('SC054321');
+  await page.getByLabel(/^Email/).fill('bad-email');
   await save.click();
   // The server's message is shown, and nothing is lost from the form.
   await expect(page.getByRole('alert')).toContainText(/email/i);
-  await expect(page.getByLabel('Name')).toHaveValue(name);
+  await expect(page.getByRole('textbox', { name: 'Name', exact: true })).toHaveValue(name);
   await page.getByLabel(/^Email/).fill('hello@riverside.example.org');
   await save.click();
 
@@ -87,7 +79,11 @@ test('the organizations list shows the seeded organizations, and a new one can b
   await row.click();
   await expect(page).toHaveURL(/\/dashboard\/organizations\/edit\/[0-9a-f-]+$/);
   await expect(page.getByRole('heading', { level: 1, name: 'Edit Organization' })).toBeVisible();
-  await expect(page.getByLabel('Name')).toHaveValue(name);
+  await expect(page.getByRole('textbox', { name: 'Name', exact: true })).toHaveValue(name);
+  await expect(page.getByLabel('Legal name')).toHaveValue('Riverside Aid SCIO');
+  await expect(page.getByLabel('Charity number')).toHaveValue('SC054321');
+  await expect(page.getByRole('combobox', { name: 'Regulator' })).toHaveValue('oscr');
+  await expect(page.getByLabel('HMRC charity reference')).toHaveValue('SC12345');
 });
 
 test('an unknown organization id shows Organization Not Found', async ({ page, request }) => {
@@ -304,6 +300,11 @@ test('an admin records a manual donation in pounds; it shows in the list and in 
   await expect(save).toBeDisabled();
   await expect(appealSelect).toBeDisabled();
 
+  // The donor picker asks the server for donors matching the search, not for every donor.
+  const searched = page.waitForRequest((r) => r.url().includes('/api/users?') && r.url().includes(`search=Grace${id}`));
+  await page.getByLabel('Search donors').fill(`Grace${id}`);
+  expect(new URL((await searched).url()).searchParams.get('limit')).toBe('20');
+  await expect(page.getByRole('combobox', { name: 'Donor' }).locator('option')).toHaveText(['Select a donor', `Grace${id} Hopper (${donorEmail})`]);
   await page.getByRole('combobox', { name: 'Donor' }).selectOption({ label: `Grace${id} Hopper (${donorEmail})` });
   await page.getByLabel('Amount (£)').fill('12.34');
   const today = new Date().toISOString().slice(0, 10);

@@ -30,9 +30,13 @@ async function openBox(page: Page, appeal: Appeal) {
 async function fillGiftAid(page: Page) {
   await page.getByLabel('Gift Aid (UK Only)').check();
   await expect(page.getByText(/I want to Gift Aid my donation/)).toBeVisible();
-  await page.getByLabel('Full name').fill('Ann Example');
-  await page.getByLabel('Home address').fill('1 Station Road, Leeds');
-  await page.getByLabel('Postcode').fill('ls1 4ap');
+  const box = page.locator('.donation-box');
+  await box.getByLabel('First name').fill('Ann');
+  await box.getByLabel('Last name').fill('Example');
+  await box.getByLabel('House name or number').fill('1');
+  await box.getByLabel('Street and town').fill('Station Road, Leeds');
+  await box.getByLabel('Postcode').fill('ls1 4ap');
+  await expect(box.getByTestId('gift-aid-worth')).toContainText('with Gift Aid');
 }
 
 const cases = [

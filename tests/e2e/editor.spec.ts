@@ -1,25 +1,15 @@
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type APIRequestContext, test } from '@playwright/test';
+import { signIn as session } from './sign-in';
 
 const DONOR = 'donor@example.org';
 const PNG = path.join(process.cwd(), 'public/images/demo/cause-1.png');
 
-/** Signs in through the API the login dialog uses: code by email (dev outbox), then the token. */
+/** The run's one session of the account (tests/e2e/sign-in.ts), with the user's full name. */
 async function signIn(request: APIRequestContext, email: string) {
-  const step1 = await request.post('/api/auth/login', { data: { email } });
-  expect(step1.status()).toBe(200);
-  let code = '';
-  await expect(async () => {
-    const res = await request.get(`/api/dev/outbox?to=${encodeURIComponent(email)}`);
-    const [mail] = (await res.json()) as { text: string }[];
-    code = /\b(\d{6})\b/.exec(mail?.text ?? '')?.[1] ?? '';
-    expect(code).toMatch(/^\d{6}$/);
-  }).toPass({ timeout: 5_000 });
-  const step2 = await request.post('/api/auth/login', { data: { email, code } });
-  expect(step2.status()).toBe(200);
-  const body = (await step2.json()) as { token: string; user: { name: { first_name: string; last_name: string } } };
-  return { token: body.token, name: `${body.user.name.first_name} ${body.user.name.last_name}` };
+  const { token, user } = await session(request, email);
+  return { token, name: `${user.name.first_name} ${user.name.last_name}` };
 }
 
 test('a signed-in donor starts an appeal from a template cause with an uploaded image', async ({ page, request, context }) => {

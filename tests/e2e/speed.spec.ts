@@ -87,6 +87,11 @@ test('critical CSS is inline and the LCP image is a high-priority responsive AVI
     expect(html).toMatch(/<style[^>]*>[^<]{1000,}/);
   }
 
+  // The LCP images are preloaded from <head>, AVIF srcset first.
+  const preload = (html: string) => /<link rel="preload" as="image" type="image\/avif" imagesrcset="[^"]*-480\.avif 480w/.test(html.slice(0, html.indexOf('</head>')));
+  expect(preload(await (await request.get('/')).text())).toBe(true);
+  expect(preload(await (await request.get(`/appeals/${a.short_id}`)).text())).toBe(true);
+
   await page.setViewportSize({ width: 390, height: 844 });
   await page.goto('/');
   const hero = page.locator('.hero-image');

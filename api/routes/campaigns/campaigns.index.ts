@@ -90,7 +90,7 @@ export const campaignsRouter = createRouter()
     const query = c.req.valid('query');
     const campaign = await getCampaign(c.var.db, c.req.valid('param').id, c.var.user);
     // An appeal has no appeals of its own.
-    if (!campaign || campaign.kind !== 'campaign') throw notFound('Campaign not found');
+    if (campaign?.kind !== 'campaign') throw notFound('Campaign not found');
     return c.json(
       await listCampaigns(c.var.db, { kind: 'appeal', parentId: campaign._id, ...paging(query), viewer: c.var.user }),
       200,
@@ -102,6 +102,6 @@ export const campaignsRouter = createRouter()
   })
   .openapi(getAppealRoute, async (c) => {
     const appeal = await getCampaign(c.var.db, c.req.valid('param').id, c.var.user);
-    if (!appeal || appeal.kind !== 'appeal') throw notFound('Appeal not found');
+    if (appeal?.kind !== 'appeal') throw notFound('Appeal not found');
     return c.json(appeal, 200);
   });

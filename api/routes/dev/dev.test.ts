@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { engineName, setupTestApp } from '../../../tests/setup/test-app';
 
 describe(`dev outbox (${engineName})`, () => {
@@ -15,7 +15,10 @@ describe(`dev outbox (${engineName})`, () => {
 
   it('turns sign-in off in production without an auth secret, instead of using the development key', async () => {
     const t = await setupTestApp({ APP_ENV: undefined, MAIL_API_KEY: 're_test' });
+    const log = vi.spyOn(console, 'error').mockImplementation(() => {});
     const res = await t.request('/api/auth/login', { method: 'POST', json: { email: 'a@example.org' } });
+    expect(log).toHaveBeenCalledWith('[auth] AUTH_SECRET is not set; sign-in is disabled');
+    log.mockRestore();
     expect(res.status).toBe(503);
     expect(await res.json()).toEqual({ statusCode: 503, message: 'Sign-in is temporarily unavailable. Please try again later.' });
     // The rest of the API keeps working.

@@ -5,6 +5,7 @@ import { pagingQuery } from '../../lib/fields';
 import { defineRoute, errorResponses, jsonContent, totalCountHeader } from '../../lib/openapi';
 import { isStaff, requireUser } from '../../lib/policy';
 import { readQuery } from '../../lib/validate';
+import { DONATION_SORTS, donationListQuery } from '../../services/insight/list-filters';
 import { DonationSchema, TopDonorSchema } from '../../schemas';
 import { getCampaign } from '../../services/campaigns';
 import { listDonations, listMyDonations } from '../../services/donations-admin';
@@ -22,6 +23,8 @@ const publicQuery = z.object({
 
 /** No type (the dashboard's list) and type=me: pages with X-Total-Count. */
 const pagedQuery = pagingQuery().extend({ type: z.enum(['me']).optional() });
+/** The staff list: paging plus search, filters and sort (api/services/insight/list-filters.ts). */
+const staffQuery = donationListQuery;
 
 /**
  * The documented query. Which fields apply, and their bounds, depend on `type`, so each branch
@@ -30,11 +33,21 @@ const pagedQuery = pagingQuery().extend({ type: z.enum(['me']).optional() });
  */
 const documentedQuery = z.object({
   type: z.string().optional().openapi({
-    description: 'Absent: the dashboard list (staff). `me`: the caller’s own gifts. `public`: top donors of one campaign or appeal',
-    enum: [...DONATION_LIST_TYPES],
+    description:
+      'Absent, `once` or `monthly`: the dashboard list (staff), optionally only one-off or monthly gifts. `me`: the caller’s own gifts. `public`: top donors of one campaign or appeal',
+    enum: [...DONATION_LIST_TYPES, 'once', 'monthly'],
   }),
-  campaign_id: z.string().optional().openapi({ description: 'type=public: the campaign' }),
-  appeal_id: z.string().optional().openapi({ description: 'type=public: the appeal' }),
+  search: z.string().optional().openapi({ description: 'Staff list: donor name or email contains (at most 40 characters)' }),
+  donor_id: z.string().optional().openapi({ description: 'Staff list: one donor' }),
+  status: z.string().optional().openapi({ description: 'Staff list: pending, succeeded, failed, refunded or abandoned' }),
+  date_from: z.string().optional().openapi({ description: 'Staff list: first London day, YYYY-MM-DD' }),
+  date_to: z.string().optional().openapi({ description: 'Staff list: last London day, YYYY-MM-DD (not before date_from)' }),
+  amount_min: z.string().optional().openapi({ type: 'integer', description: 'Staff list: smallest amount in pence' }),
+  amount_max: z.string().optional().openapi({ type: 'integer', description: 'Staff list: largest amount in pence' }),
+  sort: z.string().optional().openapi({ description: `Staff list: ${DONATION_SORTS.join(', ')} (default date)` }),
+  order: z.string().optional().openapi({ description: 'Staff list: asc or desc' }),
+  campaign_id: z.string().optional().openapi({ description: 'type=public: the campaign; staff list: only this campaign' }),
+  appeal_id: z.string().optional().openapi({ description: 'type=public: the appeal; staff list: only this appeal' }),
   limit: z.string().optional().openapi({ type: 'integer', description: `At most 100, or ${TOP_DONORS_LIMIT} for type=public` }),
   offset: z.string().optional().openapi({ type: 'integer' }),
 });
@@ -56,15 +69,15 @@ const listRoute = defineRoute({
 
 export const donationsRouter = createRouter().openapi(listRoute, async (c) => {
   const type = c.req.query('type');
-  if (type === undefined || type === 'me') {
+  if (type === undefined || type === 'me' || type === 'once' || type === 'monthly') {
     const viewer = requireUser(c.var.user);
-    const query = readQuery(c, pagedQuery);
     let result;
-    if (query.type === 'me') {
-      result = await listMyDonations(c.var.db, viewer, query);
+    if (type === 'me') {
+      result = await listMyDonations(c.var.db, viewer, readQuery(c, pagedQuery));
     } else {
       if (!isStaff(viewer)) throw forbidden('Only admins and organization admins can list all donations; use type=me for yours');
-      result = await listDonations(c.var.db, viewer, query);
+      const { limit, offset, ...filters } = readQuery(c, staffQuery);
+      result = await listDonations(c.var.db, viewer, { limit, offset }, filters);
     }
     c.header('X-Total-Count', String(result.total));
     return c.json(result.items, 200);
@@ -77,10 +90,10 @@ export const donationsRouter = createRouter().openapi(listRoute, async (c) => {
   }
   if (query.appeal_id) {
     const appeal = await getCampaign(c.var.db, query.appeal_id, c.var.user);
-    if (!appeal || appeal.kind !== 'appeal') throw notFound('Appeal not found');
+    if (appeal?.kind !== 'appeal') throw notFound('Appeal not found');
     return c.json(await topDonors(c.var.db, { appealId: appeal._id }, query.limit), 200);
   }
   const campaign = await getCampaign(c.var.db, query.campaign_id!, c.var.user);
-  if (!campaign || campaign.kind !== 'campaign') throw notFound('Campaign not found');
+  if (campaign?.kind !== 'campaign') throw notFound('Campaign not found');
   return c.json(await topDonors(c.var.db, { campaignId: campaign._id }, query.limit), 200);
 });

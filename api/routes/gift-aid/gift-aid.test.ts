@@ -375,6 +375,14 @@ describe(`Gift Aid API (${engineName})`, () => {
     expect(foreign.status).toBe(403);
     expect((await verify()).status).toBe(200);
     expect((await eligible(orgB.id)).items.map((i) => i._id)).toContain(cash);
+    // Once claimed, the hand-recorded gift keeps what the claim says.
+    const claimB = (await (await claim(orgB.id)).json()) as Claim;
+    expect(claimB.gift_count).toBeGreaterThan(0);
+    const edit = await t.request(`/api/donations/${cash}`, { method: 'PUT', token: admin, json: { amount: 100 } });
+    expect(edit.status).toBe(400);
+    expect(((await edit.json()) as { message: string }).message).toMatch(/Gift Aid claim/);
+    const [kept] = await t.db.select().from(donations).where(eq(donations.id, cash));
+    expect(kept.amount).toBe(2500);
     // Card gifts are never verified by hand.
     expect((await t.request(`/api/gift-aid/donations/${giftIds.orgB}/verify`, { method: 'POST', token: admin })).status).toBe(400);
   });

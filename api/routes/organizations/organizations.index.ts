@@ -1,6 +1,8 @@
 import { z } from '@hono/zod-openapi';
 import { createMiddleware } from 'hono/factory';
+import { CHARITY_REGULATOR_IDS, type CharityRegulator } from '../../../domain';
 import { createRouter } from '../../lib/create-app';
+import { organizationFilterShape } from '../../services/insight/list-filters';
 import { addressSchema, imageInput, optionalEmail, optionalText, organizationPhone, pagingQuery, reference, requiredText } from '../../lib/fields';
 import { imageFormBodyLimit, withImage } from '../../lib/image-upload';
 import { bearerAuth, defineRoute, errorResponses, IdParams, jsonBody, jsonContent, totalCountHeader } from '../../lib/openapi';
@@ -21,6 +23,8 @@ const organizationFields = {
   email: optionalEmail,
   phone: organizationPhone,
   charity_number: optionalText(20),
+  legal_name: optionalText(200),
+  regulator: z.enum(CHARITY_REGULATOR_IDS as [CharityRegulator, ...CharityRegulator[]], { error: `regulator must be one of: ${CHARITY_REGULATOR_IDS.join(', ')}` }).optional(),
   // HMRC charity references are one or two letters and digits, e.g. XR12345 (Gift Aid claims).
   hmrc_reference: optionalText(12)
     .refine((v) => v == null || /^[A-Za-z]{1,2}[0-9]{1,7}$/.test(v), 'Use letters then digits, like XR12345')
@@ -32,7 +36,7 @@ const organizationFields = {
 const createBody = z.object(organizationFields);
 const updateBody = z.object(organizationFields).partial();
 
-const listQuery = pagingQuery().extend({ search: z.string().trim().max(100).optional() });
+const listQuery = pagingQuery().extend(organizationFilterShape);
 
 /** Organizations are staff data: donors get a 403 on every route here. */
 const staff = () => staffOnly('Only admins and organization admins can manage organizations');

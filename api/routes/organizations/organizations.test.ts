@@ -248,4 +248,34 @@ describe(`organizations API (${engineName})`, () => {
     const page = await list(adminToken, '?limit=1&offset=1');
     expect(page.body).toHaveLength(1);
   });
+
+  it('stores the charity identity: legal name, regulator, a number that fits the regulator, and the HMRC reference', async () => {
+    const created = await t.request('/api/organizations', {
+      method: 'POST',
+      token: adminToken,
+      json: { name: 'Loch Aid', legal_name: 'Loch Aid SCIO', regulator: 'oscr', charity_number: 'sc012345', hmrc_reference: 'sc12345' },
+    });
+    expect(created.status).toBe(201);
+    const org = (await created.json()) as Org & { legal_name: string; regulator: string; hmrc_reference: string };
+    expect(org).toMatchObject({ legal_name: 'Loch Aid SCIO', regulator: 'oscr', charity_number: 'SC012345', hmrc_reference: 'SC12345' });
+
+    // A Charity Commission number under OSCR, an unknown regulator and a malformed HMRC reference are 400s naming the field.
+    const cases: [Record<string, unknown>, RegExp][] = [
+      [{ charity_number: '1234567' }, /^charity_number: A Scottish charity number is SC/],
+      [{ regulator: 'ccni' }, /^charity_number: A Northern Ireland charity number/],
+      [{ regulator: 'fca' }, /^regulator: regulator must be one of: ccew, oscr, ccni/],
+      [{ hmrc_reference: '12-34' }, /^hmrc_reference: Use letters then digits/],
+    ];
+    for (const [json, message] of cases) {
+      const res = await t.request(`/api/organizations/${org._id}`, { method: 'PUT', token: adminToken, json });
+      expect(res.status, JSON.stringify(json)).toBe(400);
+      expect(((await res.json()) as { message: string }).message).toMatch(message);
+    }
+    // Moving to CCNI with a number that fits is fine; nothing else was changed by the refusals.
+    const moved = await t.request(`/api/organizations/${org._id}`, { method: 'PUT', token: adminToken, json: { regulator: 'ccni', charity_number: 'NIC100001' } });
+    expect(moved.status).toBe(200);
+    expect(await moved.json()).toMatchObject({ regulator: 'ccni', charity_number: 'NIC100001', legal_name: 'Loch Aid SCIO', hmrc_reference: 'SC12345' });
+    const [row] = await t.db.select().from(organizations).where(eq(organizations.id, org._id));
+    expect(row).toMatchObject({ legalName: 'Loch Aid SCIO', regulator: 'ccni', charityNumber: 'NIC100001', hmrcReference: 'SC12345' });
+  });
 });

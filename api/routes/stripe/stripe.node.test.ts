@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { donations, prices, users } from '../../../db/schema';
-import { createAppeal, createCampaign } from '../../../tests/factories';
+import { createAppeal, createCampaign, createOrganization } from '../../../tests/factories';
 import { chargeRefunded, invoicePaid, paymentIntentSucceeded, sendEvent, WEBHOOK_SECRET } from '../../../tests/fixtures/stripe/events';
 import { startStripeFake, type StripeFake } from '../../../tests/mocks/stripe-fake';
 import { setupTestApp, type TestApp } from '../../../tests/setup/test-app';
@@ -156,4 +156,22 @@ describe('POST /api/stripe/client_secret with Stripe', () => {
     expect(((await res.json()) as any).message).toMatch(/payment provider could not start this payment/);
     expect(await w.rows()).toHaveLength(0);
   }, 30_000);
+});
+
+describe('the charity that receives the gift (issue 13, point 7)', () => {
+  it('names the campaign organization’s charity in the payment description, and the platform’s charity otherwise', async () => {
+    const org = await createOrganization(t.db, { name: 'Wells Trust', legalName: 'Wells for Hope Trust', charityNumber: '1234567' });
+    const campaign = await createCampaign(t.db, { organizationId: org.id });
+    const email = `charity.${crypto.randomUUID().slice(0, 8)}@example.com`;
+    const res = await t.request('/api/stripe/client_secret', { method: 'POST', json: { email, campaign_id: campaign.id, amount: 1000 } });
+    expect(res.status).toBe(200);
+    const [row] = await t.db.select().from(donations).where(eq(donations.campaignId, campaign.id));
+    expect(fake.paymentIntents.get(row.paymentIntentId!)).toMatchObject({ description: 'Donation to Wells Trust (registered charity 1234567)' });
+
+    const plain = await createCampaign(t.db);
+    const monthly = await t.request('/api/stripe/client_secret', { method: 'POST', json: { email, campaign_id: plain.id, price: 'price_monthly_500' } });
+    expect(monthly.status).toBe(200);
+    const [gift] = await t.db.select().from(donations).where(eq(donations.campaignId, plain.id));
+    expect(fake.subscriptions.get(gift.subscriptionId!)).toMatchObject({ description: 'Donation to UK NFP' });
+  });
 });

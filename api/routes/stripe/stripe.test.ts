@@ -2,9 +2,9 @@ import { eq, inArray } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { toShortId } from '../../../db/ids';
 import { donations, giftAidDeclarations, prices, users } from '../../../db/schema';
-import { createAppeal, createCampaign, createSession, createUser } from '../../../tests/factories';
+import { createAppeal, createCampaign, createOrganization, createSession, createUser } from '../../../tests/factories';
 import { engineName, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
-import { GIFT_AID_DECLARATION } from '../../../domain';
+import { GIFT_AID_DECLARATION, giftAidDeclaration } from '../../../domain';
 
 let t: TestApp;
 const priceIds = { small: `price_t_${Date.now()}_5`, big: `price_t_${Date.now()}_50`, mid: `price_t_${Date.now()}_10` };
@@ -242,6 +242,29 @@ describe(`Demo payments: one-off gifts (${engineName})`, () => {
       coversFuture: true,
       declarationText: GIFT_AID_DECLARATION,
     });
+  });
+
+  it('words the declaration for the charity that receives the gift: the campaign organization’s legal name', async () => {
+    const org = await createOrganization(t.db, { name: 'Harbour Food', legalName: 'Harbour Food Network CIO', charityNumber: '1170001' });
+    const campaign = await createCampaign(t.db, { organizationId: org.id });
+    const ownWording = giftAidDeclaration('Harbour Food Network CIO');
+    const start = (declaration: string) =>
+      t.request('/api/stripe/client_secret', {
+        method: 'POST',
+        json: { email: 'gift.aid@example.com', campaign_id: campaign.id, amount: 1000, giftAid: true, gift_aid: { ...ANN, declaration } },
+      });
+    // The platform's wording names another charity: refused, nothing stored.
+    const wrong = await start(GIFT_AID_DECLARATION);
+    expect(wrong.status).toBe(400);
+    expect(((await wrong.json()) as any).message).toMatch(/gift_aid.declaration: the Gift Aid wording has changed/);
+    expect(await t.db.select().from(donations).where(eq(donations.campaignId, campaign.id))).toEqual([]);
+
+    const right = await start(ownWording);
+    expect(right.status).toBe(200);
+    const [row] = await t.db.select().from(donations).where(eq(donations.campaignId, campaign.id));
+    const [declaration] = await t.db.select().from(giftAidDeclarations).where(eq(giftAidDeclarations.id, row.giftAidDeclarationId!));
+    expect(declaration.declarationText).toBe(ownWording);
+    expect(declaration.declarationText).toContain('to Harbour Food Network CIO.');
   });
 });
 

@@ -8,6 +8,7 @@ import { bearerAuth, defineRoute, errorResponses, IdParams, jsonBody, jsonConten
 import { adminOnly, requireUser, signedIn, staffOnly } from '../../lib/policy';
 import type { AppEnv } from '../../lib/types';
 import { DonorSchema } from '../../schemas';
+import { donorFilterShape } from '../../services/insight/list-filters';
 import { createUser, type DonorDto, getUser, listUsers, updateUser } from '../../services/users';
 
 /** Accepts the response shape back (`name: {first_name, last_name}`) as well as flat name fields. */
@@ -36,10 +37,7 @@ const updateBody = z.preprocess(
 /** Higher than other lists: the donation form loads donors as select options in one call. */
 const MAX_DONOR_LIST_LIMIT = 1000;
 
-const listQuery = pagingQuery(MAX_DONOR_LIST_LIMIT).extend({
-  search: z.string().trim().max(100).optional().openapi({ description: 'Part of a name or email' }),
-  type: z.enum(USER_TYPES, { error: `type must be one of: ${USER_TYPES.join(', ')}` }).optional(),
-});
+const listQuery = pagingQuery(MAX_DONOR_LIST_LIMIT).extend(donorFilterShape);
 
 /** Visibility first: a caller who may not see the user gets 404 whatever the body says. */
 const visible = new WeakMap<Request, DonorDto>();

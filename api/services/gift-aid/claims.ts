@@ -396,6 +396,12 @@ function isConstraintError(error: unknown): boolean {
   return /UNIQUE|PRIMARY KEY|constraint/i.test(text);
 }
 
+/** Whether a gift is in a claim (it then keeps what the claim says). */
+export async function isGiftAidClaimed(db: Db, donationId: string): Promise<boolean> {
+  const [row] = await db.select({ id: giftAidClaimedGifts.donationId }).from(giftAidClaimedGifts).where(eq(giftAidClaimedGifts.donationId, donationId)).limit(1);
+  return Boolean(row);
+}
+
 export async function claimRows(db: Db, claimId: string): Promise<CsvRow[]> {
   const rows = await db.select().from(giftAidClaimRows).where(eq(giftAidClaimRows.claimId, claimId)).orderBy(asc(giftAidClaimRows.line));
   return rows;

@@ -22,7 +22,7 @@ async function deliver(ctx: MailContext, message: MailMessage | null): Promise<'
 /** The receipt of a succeeded gift, at most once per gift (outbox key receipt:<donation id>). */
 export async function sendReceipt(ctx: MailContext, donationId: string) {
   const facts = await giftFacts(ctx, donationId);
-  if (!facts || facts.status !== 'succeeded' || facts.donor.erased) return 'skipped';
+  if (facts?.status !== 'succeeded' || facts.donor.erased) return 'skipped';
   return deliver(ctx, receiptEmail(facts));
 }
 

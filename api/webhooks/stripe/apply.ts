@@ -1,12 +1,15 @@
 import type Stripe from 'stripe';
 import { markEventApplied, type Statement } from '../../services/donations-record';
 import { notifyAfterEvent } from '../../services/mail/notify';
+import { createMailer } from '../../services/mailer';
+import { donationIdOfEvent, notifyAfterGift } from '../../services/notifications/fundraiser';
 import { chargeRefunded } from './charge-refunded';
 import { customerSubscriptionChanged } from './customer-subscription';
 import { invoicePaid } from './invoice-paid';
 import { invoicePaymentFailed } from './invoice-payment-failed';
 import { paymentIntentPaymentFailed } from './payment-intent-payment-failed';
 import { paymentIntentSucceeded } from './payment-intent-succeeded';
+import { refundFailed } from './refund-failed';
 import type { EventHandler, WebhookContext } from './types';
 
 /** The events we act on; every other type is acknowledged with 200 so Stripe stops sending it. */
@@ -16,6 +19,7 @@ export const STRIPE_EVENT_HANDLERS: Record<string, EventHandler> = {
   'invoice.paid': invoicePaid,
   'invoice.payment_failed': invoicePaymentFailed,
   'charge.refunded': chargeRefunded,
+  'refund.failed': refundFailed,
   // Monthly gifts a donor controls (issue 9): amount, pause and cancellation as Stripe holds them.
   'customer.subscription.updated': customerSubscriptionChanged,
   'customer.subscription.deleted': customerSubscriptionChanged,
@@ -53,4 +57,7 @@ async function notify(ctx: WebhookContext, event: Stripe.Event) {
   } catch (err) {
     console.error(`[mail] notification for ${event.type} ${event.id} failed:`, err instanceof Error ? err.message : err);
   }
+  // A paid gift to an appeal may email its fundraiser (issue 12: batched, at most one an hour).
+  const donationId = await donationIdOfEvent(ctx.db, event).catch(() => null);
+  if (donationId) await notifyAfterGift(ctx.db, createMailer(ctx.db, ctx.mail.config), donationId, { origin: ctx.mail.origin });
 }

@@ -22,6 +22,7 @@ export const chargeRefunded: EventHandler = async ({ db, stripe }, event) => {
   if (!intentId) return 'ignore';
   const guard = notYetApplied(event.id);
   const refund = { chargedAmount: charge.amount, refundedAmount: charge.amount_refunded };
+  const asOf = event.created;
 
   let row = await findDonationByPaymentIntent(db, intentId);
   let metadata = charge.metadata;
@@ -37,7 +38,7 @@ export const chargeRefunded: EventHandler = async ({ db, stripe }, event) => {
       metadata = (await stripe.paymentIntents.retrieve(intentId)).metadata;
     }
   }
-  if (row) return [applyRefund(db, guard, { donationId: row.id, ...refund }), giftAidRefundAdjustment(db, guard, row.id)];
+  if (row) return [applyRefund(db, guard, { donationId: row.id, ...refund, asOf }), giftAidRefundAdjustment(db, guard, row.id)];
 
   const attribution = parseAttribution(metadata, 'one_off');
   if (attribution && (await attributionExists(db, attribution))) {

@@ -10,6 +10,7 @@ import {
   invoicePaymentFailed,
   paymentIntentFailed,
   paymentIntentSucceeded,
+  refundFailed,
   sendEvent,
   WEBHOOK_SECRET,
 } from '../../../tests/fixtures/stripe/events';
@@ -236,6 +237,37 @@ describe(`POST /api/stripe/webhook: failures and refunds (${engineName})`, () =>
     // An older partial-refund event delivered late cannot lower the refunded amount.
     await sendEvent(t, chargeRefunded({ intentId, amount: 5000, refunded: 2000 }));
     expect((await w.rows())[0]).toMatchObject({ status: 'refunded', refundedAmount: 5000 });
+  });
+
+  it('follows Stripe when a refund fails: the money goes back to the gift, and an older refund event cannot undo that', async () => {
+    const w = await world();
+    const m = w.meta();
+    const intentId = fakeId('pi');
+    const now = Math.floor(Date.now() / 1000);
+    await sendEvent(t, paymentIntentSucceeded({ intentId, amount: 5000, metadata: m }));
+    await sendEvent(t, chargeRefunded({ intentId, amount: 5000, refunded: 5000, created: now - 20 }));
+    expect((await w.rows())[0]).toMatchObject({ status: 'refunded', refundedAmount: 5000 });
+
+    // The full refund fails: Stripe's amount_refunded goes back to 0, and so do ours.
+    const failed = refundFailed({ intentId, amount: 5000, created: now - 10 });
+    expect((await sendEvent(t, failed)).status).toBe(200);
+    await sendEvent(t, failed);
+    expect((await w.rows())[0]).toMatchObject({ status: 'succeeded', refundedAmount: 0 });
+    expect(await w.totals()).toEqual({ appeal: 5000, campaign: 5000 });
+
+    // A charge.refunded from before the failure, delivered late, does not bring the refund back.
+    await sendEvent(t, chargeRefunded({ intentId, amount: 5000, refunded: 5000, created: now - 15 }));
+    expect((await w.rows())[0]).toMatchObject({ status: 'succeeded', refundedAmount: 0 });
+
+    // A newer partial refund counts, and a figure from Stripe may go down as well as up.
+    await sendEvent(t, chargeRefunded({ intentId, amount: 5000, refunded: 1500, created: now - 5 }));
+    expect((await w.rows())[0]).toMatchObject({ status: 'succeeded', refundedAmount: 1500 });
+    expect(await w.totals()).toEqual({ appeal: 3500, campaign: 3500 });
+  });
+
+  it('asks Stripe to retry a failed refund for a gift it has not recorded yet', async () => {
+    const evt = refundFailed({ intentId: fakeId('pi'), amount: 100 });
+    expect((await sendEvent(t, evt)).status).toBe(503);
   });
 
   it('shows a new gift in top donors at once, net of a partial refund', async () => {

@@ -1,4 +1,5 @@
 import { useStore } from '@nanostores/react';
+import { EMPTY_SUPPORT, SupportMessageFields, supportBody, supportMessageTooLong, type SupportChoice } from './SupportMessageFields';
 import { lazy, Suspense, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { ConsentField, consentBody, FeesLink } from './ConsentField';
 import {
@@ -70,6 +71,7 @@ export default function DonationBox({ campaignId, appealId, title, charityName =
   const [priceError, setPriceError] = useState<string | null>(null);
   const [priceId, setPriceId] = useState('');
   const [giftAid, setGiftAid] = useState(false);
+  const [support, setSupport] = useState<SupportChoice>(EMPTY_SUPPORT);
   const [keepUpdated, setKeepUpdated] = useState(false);
   const [giftAidDetails, setGiftAidDetails] = useState<GiftAidValue>(EMPTY_GIFT_AID);
   const declaration = giftAidDeclaration(charityName);
@@ -110,7 +112,7 @@ export default function DonationBox({ campaignId, appealId, title, charityName =
   const emailStatus = user ? 'valid' : emailState(email);
   const giftAidReady = !giftAid || giftAidComplete(giftAidDetails);
   const chosen = frequency === 'once' ? pence !== null && !amountError : Boolean(priceId);
-  const canDonate = emailStatus === 'valid' && chosen && giftAidReady && !busy;
+  const canDonate = emailStatus === 'valid' && chosen && giftAidReady && !supportMessageTooLong(support) && !busy;
   const selectedPrice = useMemo(() => prices?.find((p) => p.id === priceId) ?? null, [prices, priceId]);
 
   async function donate(event: React.FormEvent) {
@@ -125,6 +127,7 @@ export default function DonationBox({ campaignId, appealId, title, charityName =
       ...(giftAid
         ? { gift_aid: { ...giftAidDetails, declaration } }
         : {}),
+      ...supportBody(support),
       ...consentBody(keepUpdated),
     };
     const key = JSON.stringify(body);
@@ -288,6 +291,7 @@ export default function DonationBox({ campaignId, appealId, title, charityName =
           {giftAid && <GiftAidFields value={giftAidDetails} onChange={setGiftAidDetails} declaration={declaration} idPrefix={id} />}
         </div>
 
+        <SupportMessageFields value={support} onChange={setSupport} />
         <ConsentField id={id} checked={keepUpdated} onChange={setKeepUpdated} />
 
         {error && (

@@ -13,6 +13,9 @@ export type StartDonation = {
   appeal_id: string | null;
   giftAid: boolean;
   gift_aid?: { title: string; first_name: string; last_name: string; house: string; address: string; postcode: string; declaration: string };
+  message?: string;
+  anonymous?: boolean;
+  hide_amount?: boolean;
   marketing_consent?: boolean;
   consent_wording?: string;
 };

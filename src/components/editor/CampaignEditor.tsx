@@ -4,7 +4,6 @@ import { api, client } from '../../lib/api';
 import { $authRestoring, $loginOpen, $user, initAuth, openLogin } from '../../stores/auth';
 import {
   applyTemplate,
-  type CampaignDto,
   type EditorForm,
   type EditorKind,
   emptyForm,

@@ -38,7 +38,7 @@ export async function makeVariants(file: Blob): Promise<ImageVariant[]> {
       context.imageSmoothingQuality = 'high';
       context.drawImage(bitmap, 0, 0, canvas.width, canvas.height);
       const blob = await new Promise<Blob | null>((resolve) => canvas.toBlob(resolve, 'image/webp', 0.8));
-      if (!blob || blob.type !== 'image/webp') break;
+      if (blob?.type !== 'image/webp') break;
       out.push({ width, base64: await blobToDataUrl(blob) });
     }
   } finally {

@@ -1,17 +1,17 @@
 import { useStore } from '@nanostores/react';
 import { useEffect, useState } from 'react';
-import { api } from '../lib/api';
+import { api, client } from '../../lib/api';
 import { toDateInput } from '../lib/dates';
 import { penceToPounds, poundsToPence } from '../lib/money';
 import { listPathOf } from '../lib/routes';
 import { useApiGet } from '../lib/use-api';
 import { goBack, navigate } from '../router';
 import { $dashToken } from '../session';
-import { donationSchema } from '../tables/donations/data/schema';
 import { SelectInput, Spinner, TextInput } from '../ui/primitives';
 import { FormShell } from './form-parts';
 import { MonthlyGiftAdmin } from '../screens/my-donations/MonthlyGiftAdmin';
-import { useCampaignOptions, useDonorOptions } from './use-options';
+import { DONOR_SEARCH_LIMIT, useAppealOptions, useCampaignOptions, useDonorSearch } from './use-options';
+import { SupportMessagePanel } from './SupportMessagePanel';
 
 type Values = { donor: string; amount: string; date: string; campaign: string; appeal: string };
 
@@ -19,25 +19,24 @@ type Values = { donor: string; amount: string; date: string; campaign: string; a
 export function DonationForm({ id }: { id?: string }) {
   const isEdit = !!id;
   const token = useStore($dashToken);
-  const [load] = useApiGet<unknown>(isEdit ? `/api/donations/${encodeURIComponent(id!)}` : null);
+  const [load] = useApiGet(isEdit ? `donations/${id}` : null, (o) => client.api.donations[':id'].$get({ param: { id: id! } }, o));
   const [values, setValues] = useState<Values>({ donor: '', amount: '', date: toDateInput(new Date()), campaign: '', appeal: '' });
   const [sendReceipt, setSendReceipt] = useState(false);
   const [saving, setSaving] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const donorOptions = useDonorOptions();
-  const campaignOptions = useCampaignOptions('/api/campaigns?tiny=true');
-  const appealOptions = useCampaignOptions(values.campaign ? `/api/campaigns/${encodeURIComponent(values.campaign)}/appeals` : null);
+  const [donorSearch, setDonorSearch] = useState('');
+  const donors = useDonorSearch(donorSearch);
+  const campaignOptions = useCampaignOptions();
+  const appealOptions = useAppealOptions(values.campaign);
 
   useEffect(() => {
     if (load.status !== 'ok') return;
-    const parsed = donationSchema.safeParse(load.data);
-    if (!parsed.success) return;
-    const d = parsed.data;
+    const d = load.data;
     setValues({
-      donor: d.donor?.value ?? '',
+      donor: d.donor.value,
       amount: penceToPounds(d.amount),
-      date: toDateInput(d.date ?? null),
-      campaign: d.campaign?.value ?? '',
+      date: toDateInput(d.date),
+      campaign: d.campaign.value,
       appeal: d.appeal?.value ?? '',
     });
   }, [load]);
@@ -53,12 +52,11 @@ export function DonationForm({ id }: { id?: string }) {
   const save = async () => {
     setSaving(true);
     setError(null);
-    const body = { donor: values.donor, amount: pence, date: values.date, campaign: values.campaign, appeal: values.appeal, ...(isEdit ? {} : { send_receipt: sendReceipt }) };
-    const res = await api(isEdit ? `/api/donations/${encodeURIComponent(id!)}` : '/api/donations', {
-      method: isEdit ? 'PUT' : 'POST',
-      json: body,
-      token,
-    });
+    if (pence === null) return setSaving(false);
+    const body = { donor: values.donor, amount: pence, date: values.date, campaign: values.campaign, appeal: values.appeal };
+    const res = isEdit
+      ? await api((o) => client.api.donations[':id'].$put({ param: { id: id! }, json: body }, o), { token })
+      : await api((o) => client.api.donations.$post({ json: { ...body, send_receipt: sendReceipt } }, o), { token });
     setSaving(false);
     if (!res.ok) return setError(res.error.message);
     navigate(listPathOf('donations'));
@@ -67,7 +65,7 @@ export function DonationForm({ id }: { id?: string }) {
   // Keep the loaded labels selectable before the option lists arrive.
   const withCurrent = (options: { label: string; value: string }[], current: { label?: string | null; value: string } | null | undefined) =>
     current && !options.some((o) => o.value === current.value) ? [...options, { value: current.value, label: current.label ?? current.value }] : options;
-  const loaded = load.status === 'ok' ? donationSchema.safeParse(load.data).data : undefined;
+  const loaded = load.status === 'ok' ? load.data : undefined;
 
   return (
     <>
@@ -79,7 +77,14 @@ export function DonationForm({ id }: { id?: string }) {
       error={error}
       onCancel={() => goBack(listPathOf('donations'))}
     >
-      <SelectInput label="Donor" value={values.donor} onChange={set('donor')} options={withCurrent(donorOptions, loaded?.donor)} required placeholder="Select a donor" />
+      <TextInput
+        label="Search donors"
+        value={donorSearch}
+        onChange={setDonorSearch}
+        placeholder="Name or email"
+        hint={`Shows up to ${DONOR_SEARCH_LIMIT} donors that match${donors.loading ? ' (searching…)' : ''}`}
+      />
+      <SelectInput label="Donor" value={values.donor} onChange={set('donor')} options={withCurrent(donors.options, loaded?.donor)} required placeholder="Select a donor" />
       <div className="dash-grid-2">
         <TextInput label="Amount (£)" value={values.amount} onChange={set('amount')} required inputMode="decimal" placeholder="25.00" hint="In pounds, e.g. 25 or 12.50" />
         <TextInput label="Date" type="date" value={values.date} onChange={set('date')} required />
@@ -100,6 +105,7 @@ export function DonationForm({ id }: { id?: string }) {
           <span>Send the donor an email receipt</span>
         </label>
       )}
+      {isEdit && id ? <SupportMessagePanel donationId={id} /> : null}
     </FormShell>
     {loaded?.subscription_id ? <MonthlyGiftAdmin subscriptionId={loaded.subscription_id} /> : null}
     </>

@@ -1,15 +1,15 @@
 import { useStore } from '@nanostores/react';
 import { useEffect, useState } from 'react';
-import { api } from '../lib/api';
+import { api, client } from '../../lib/api';
 import { formatPhone } from '../lib/phone';
 import { listPathOf } from '../lib/routes';
 import { useApiGet } from '../lib/use-api';
 import { goBack, navigate } from '../router';
 import { $dashToken, refreshUser } from '../session';
-import { donorSchema } from '../tables/donors/data/schema';
 import { Spinner, TextInput } from '../ui/primitives';
 import { MyGiftAid } from '../screens/gift-aid/MyGiftAid';
 import { AddressGroup, EMPTY_ADDRESS, FormShell, ImageField, PhoneInput, toAddressValue, type AddressValue } from './form-parts';
+import { NotificationSettings } from './NotificationSettings';
 
 type Values = { image: string; first_name: string; last_name: string; email: string; phone: string; address: AddressValue };
 const EMPTY: Values = { image: '', first_name: '', last_name: '', email: '', phone: '', address: EMPTY_ADDRESS };
@@ -19,7 +19,7 @@ export function DonorForm({ id }: { id?: string }) {
   const isEdit = !!id;
   const isMe = id === 'me';
   const token = useStore($dashToken);
-  const [load] = useApiGet<unknown>(isEdit ? `/api/users/${encodeURIComponent(id!)}` : null);
+  const [load] = useApiGet(isEdit ? `users/${id}` : null, (o) => client.api.users[':id'].$get({ param: { id: id! } }, o));
   const [values, setValues] = useState<Values>(EMPTY);
   const [initialImage, setInitialImage] = useState('');
   const [saving, setSaving] = useState(false);
@@ -27,15 +27,13 @@ export function DonorForm({ id }: { id?: string }) {
 
   useEffect(() => {
     if (load.status !== 'ok') return;
-    const parsed = donorSchema.safeParse(load.data);
-    if (!parsed.success) return;
-    const d = parsed.data;
-    setInitialImage(d.image ?? d.avatar ?? '');
+    const d = load.data;
+    setInitialImage(d.image ?? '');
     setValues({
-      image: d.image ?? d.avatar ?? '',
-      first_name: d.name?.first_name ?? '',
-      last_name: d.name?.last_name ?? '',
-      email: d.email ?? '',
+      image: d.image ?? '',
+      first_name: d.name.first_name,
+      last_name: d.name.last_name,
+      email: d.email,
       phone: formatPhone(d.phone ?? ''),
       address: toAddressValue(d.address),
     });
@@ -58,11 +56,9 @@ export function DonorForm({ id }: { id?: string }) {
     if (values.image !== initialImage) body.image = values.image;
     // Email is set once at creation and read-only afterwards.
     if (!isEdit) body.email = values.email.trim();
-    const res = await api(isEdit ? `/api/users/${encodeURIComponent(id!)}` : '/api/users', {
-      method: isEdit ? 'PUT' : 'POST',
-      json: body,
-      token,
-    });
+    const res = isEdit
+      ? await api((o) => client.api.users[':id'].$put({ param: { id: id! }, json: body }, o), { token })
+      : await api((o) => client.api.users.$post({ json: body }, o), { token });
     setSaving(false);
     if (!res.ok) return setError(res.error.message);
     if (isMe) void refreshUser();
@@ -98,6 +94,7 @@ export function DonorForm({ id }: { id?: string }) {
         <PhoneInput value={values.phone} onChange={set('phone')} />
       </div>
       <AddressGroup value={values.address} onChange={set('address')} />
+      {isMe ? <NotificationSettings /> : null}
     </FormShell>
     {isMe ? <MyGiftAid /> : null}
     </>

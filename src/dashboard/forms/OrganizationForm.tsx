@@ -1,43 +1,68 @@
 import { useStore } from '@nanostores/react';
 import { useEffect, useState } from 'react';
-import { api } from '../lib/api';
+import { CHARITY_REGULATORS, type CharityRegulator } from '../../../domain/charity';
+import { api, client } from '../../lib/api';
 import { listPathOf } from '../lib/routes';
 import { useApiGet } from '../lib/use-api';
 import { goBack, navigate } from '../router';
 import { $dashToken } from '../session';
-import { organizationSchema } from '../tables/organizations/data/schema';
-import { Spinner, TextInput } from '../ui/primitives';
+import { SelectInput, Spinner, TextInput } from '../ui/primitives';
 import { AddressGroup, EMPTY_ADDRESS, FormShell, ImageField, MultiSelect, toAddressValue, type AddressValue } from './form-parts';
-import { useDonorOptions } from './use-options';
+import { useDonorSearch } from './use-options';
 
-type Values = { name: string; image: string; email: string; phone: string; hmrc_reference: string; address: AddressValue; admins: string[] };
-const EMPTY: Values = { name: '', image: '', email: '', phone: '', hmrc_reference: '', address: EMPTY_ADDRESS, admins: [] };
+type Values = {
+  name: string;
+  legal_name: string;
+  charity_number: string;
+  regulator: CharityRegulator;
+  hmrc_reference: string;
+  image: string;
+  email: string;
+  phone: string;
+  address: AddressValue;
+  admins: string[];
+};
+const EMPTY: Values = {
+  name: '',
+  legal_name: '',
+  charity_number: '',
+  regulator: 'ccew',
+  hmrc_reference: '',
+  image: '',
+  email: '',
+  phone: '',
+  address: EMPTY_ADDRESS,
+  admins: [],
+};
+const REGULATOR_OPTIONS = Object.entries(CHARITY_REGULATORS).map(([value, label]) => ({ value, label }));
 
 /** Spec "Dashboard forms": organization add/edit; also the Settings screen. */
 export function OrganizationForm({ id }: { id?: string }) {
   const isEdit = !!id;
   const token = useStore($dashToken);
-  const [load] = useApiGet<unknown>(isEdit ? `/api/organizations/${encodeURIComponent(id!)}` : null);
+  const [load] = useApiGet(isEdit ? `organizations/${id}` : null, (o) => client.api.organizations[':id'].$get({ param: { id: id! } }, o));
   const [values, setValues] = useState<Values>(EMPTY);
   const [initialImage, setInitialImage] = useState('');
   const [saving, setSaving] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const donorOptions = useDonorOptions();
+  // Admins are chosen from users; the first 100 by name are offered (the API's largest page).
+  const donorOptions = useDonorSearch('', 100).options;
 
   useEffect(() => {
     if (load.status !== 'ok') return;
-    const parsed = organizationSchema.safeParse(load.data);
-    if (!parsed.success) return;
-    const org = parsed.data;
+    const org = load.data;
     setInitialImage(org.image ?? '');
     setValues({
-      name: org.name ?? '',
+      name: org.name,
+      legal_name: org.legal_name ?? '',
+      charity_number: org.charity_number ?? '',
+      regulator: org.regulator,
+      hmrc_reference: org.hmrc_reference ?? '',
       image: org.image ?? '',
       email: org.email ?? '',
       phone: org.phone ?? '',
-      hmrc_reference: org.hmrc_reference ?? '',
       address: toAddressValue(org.address),
-      admins: (org.admins ?? []).map((a) => a.value),
+      admins: org.admins.map((a) => a.value),
     });
   }, [load]);
 
@@ -50,9 +75,7 @@ export function OrganizationForm({ id }: { id?: string }) {
     ...donorOptions,
     // Keep already-assigned admins visible even if the donor list omits them.
     ...(load.status === 'ok'
-      ? (organizationSchema.safeParse(load.data).data?.admins ?? [])
-          .filter((a) => !donorOptions.some((o) => o.value === a.value))
-          .map((a) => ({ value: a.value, label: a.label ?? a.value }))
+      ? load.data.admins.filter((a) => !donorOptions.some((o) => o.value === a.value)).map((a) => ({ value: a.value, label: a.label }))
       : []),
   ];
 
@@ -61,12 +84,18 @@ export function OrganizationForm({ id }: { id?: string }) {
     setError(null);
     const { image, ...rest } = values;
     // The image goes only when changed: a data URL uploads, '' removes it.
-    const body = { ...rest, name: values.name.trim(), phone: values.phone.trim(), ...(image !== initialImage ? { image } : {}) };
-    const res = await api(isEdit ? `/api/organizations/${encodeURIComponent(id!)}` : '/api/organizations', {
-      method: isEdit ? 'PUT' : 'POST',
-      json: body,
-      token,
-    });
+    const body = {
+      ...rest,
+      name: values.name.trim(),
+      phone: values.phone.trim(),
+      legal_name: values.legal_name.trim(),
+      charity_number: values.charity_number.trim(),
+      hmrc_reference: values.hmrc_reference.trim(),
+      ...(image !== initialImage ? { image } : {}),
+    };
+    const res = isEdit
+      ? await api((o) => client.api.organizations[':id'].$put({ param: { id: id! }, json: body }, o), { token })
+      : await api((o) => client.api.organizations.$post({ json: body }, o), { token });
     setSaving(false);
     if (!res.ok) return setError(res.error.message);
     navigate(listPathOf('organizations'));
@@ -83,10 +112,19 @@ export function OrganizationForm({ id }: { id?: string }) {
     >
       <TextInput label="Name" value={values.name} onChange={set('name')} required autoComplete="organization" />
       <ImageField label="Logo" value={values.image} onChange={set('image')} />
+      <fieldset className="dash-fieldset">
+        <legend>Charity registration</legend>
+        <p className="dash-hint">Named on Gift Aid declarations, receipts, payments and campaign pages for gifts to this organization.</p>
+        <TextInput label="Legal name" value={values.legal_name} onChange={set('legal_name')} hint="As registered; leave empty if it is the name above" />
+        <div className="dash-grid-2">
+          <SelectInput label="Regulator" value={values.regulator} onChange={(v) => set('regulator')(v as CharityRegulator)} options={REGULATOR_OPTIONS} required />
+          <TextInput label="Charity number" value={values.charity_number} onChange={set('charity_number')} hint="e.g. 1234567, SC012345 or NIC100001" />
+        </div>
+        <TextInput label="HMRC charity reference" value={values.hmrc_reference} onChange={set('hmrc_reference')} hint="For Gift Aid claims, e.g. XR12345" />
+      </fieldset>
       <div className="dash-grid-2">
         <TextInput label="Email" type="email" value={values.email} onChange={set('email')} autoComplete="email" inputMode="email" />
         <TextInput label="Phone" type="tel" value={values.phone} onChange={set('phone')} autoComplete="tel" inputMode="tel" />
-        <TextInput label="HMRC charity reference" value={values.hmrc_reference} onChange={set('hmrc_reference')} hint="For Gift Aid claims, e.g. XR12345" />
       </div>
       <AddressGroup value={values.address} onChange={set('address')} />
       <MultiSelect label="Admins" options={adminOptions} value={values.admins} onChange={set('admins')} />

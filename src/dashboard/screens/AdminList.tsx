@@ -1,29 +1,28 @@
 import { useStore } from '@nanostores/react';
-import { useMemo, useState, type ReactNode } from 'react';
-import { z } from 'zod';
-import { parseRows } from '../lib/parse';
+import { useMemo, type ReactNode } from 'react';
+import { listApiPath, parseListView, SORTABLE, viewSearch, type ListView } from '../lib/list-query';
 import { joinPath, type Resource } from '../lib/routes';
 import { useApiGet } from '../lib/use-api';
 import { $location, navigate } from '../router';
 import { $dashUser, isOrgAdmin } from '../session';
 import { DataTable } from '../tables/data-table';
 import { donationColumns } from '../tables/donations/columns';
-import { donationSchema } from '../tables/donations/data/schema';
 import { donorColumns } from '../tables/donors/columns';
-import { donorSchema } from '../tables/donors/data/schema';
 import type { DashColumnDef } from '../tables/features';
+import { ListToolbar } from '../tables/list-toolbar';
 import { organizationColumns } from '../tables/organizations/columns';
-import { organizationSchema } from '../tables/organizations/data/schema';
 import { Icon } from '../ui/icons';
 import { Alert, PageHeader } from '../ui/primitives';
 import { ConsentExport } from './my-info/ConsentExport';
 
-type Config = { label: string; endpoint: string; schema: z.ZodType<{ _id: string }>; columns: DashColumnDef<any>[] };
+type Config = { label: string; endpoint: string; columns: DashColumnDef<any>[] };
 
+// The rows are the contract's Organization, Donor and Donation (src/lib/api.ts); the list view's
+// filters and sort travel in the path (lib/list-query.ts), so these lists call by path.
 const CONFIG: Record<Resource, Config> = {
-  organizations: { label: 'Organizations', endpoint: '/api/organizations', schema: organizationSchema, columns: organizationColumns },
-  donors: { label: 'Donors', endpoint: '/api/users', schema: donorSchema, columns: donorColumns },
-  donations: { label: 'Donations', endpoint: '/api/donations', schema: donationSchema, columns: donationColumns },
+  organizations: { label: 'Organizations', endpoint: '/api/organizations', columns: organizationColumns },
+  donors: { label: 'Donors', endpoint: '/api/users', columns: donorColumns },
+  donations: { label: 'Donations', endpoint: '/api/donations', columns: donationColumns },
 };
 
 export function listTitle(resource: Resource, userType: string | undefined): string {
@@ -34,12 +33,17 @@ export function listTitle(resource: Resource, userType: string | undefined): str
 export function AdminList({ resource }: { resource: Resource }) {
   const config = CONFIG[resource];
   const user = useStore($dashUser);
-  const { pathname } = useStore($location);
-  const [paging, setPaging] = useState({ pageIndex: 0, pageSize: 10 });
-  const query = `${config.endpoint}?limit=${paging.pageSize}&offset=${paging.pageIndex * paging.pageSize}`;
-  const [state] = useApiGet<unknown>(query);
+  const { pathname, search } = useStore($location);
+  // The view (filters, sort, page) lives in the URL: shareable, and it survives reload.
+  const view = useMemo(() => parseListView(resource, search), [resource, search]);
+  const setView = (next: ListView) => navigate(`${pathname}${viewSearch(next)}`, { replace: true });
+  const [state] = useApiGet<unknown>(listApiPath(config.endpoint, view));
+  const columns = useMemo(
+    () => config.columns.map((c) => (c.id && !SORTABLE[resource].includes(c.id) ? { ...c, enableSorting: false } : c)),
+    [config.columns, resource],
+  );
 
-  const rows = useMemo(() => (state.status === 'ok' ? parseRows(config.schema, state.data) : []), [state, config.schema]);
+  const rows = useMemo(() => (state.status === 'ok' ? (state.data as { _id: string }[]) : []), [state]);
   const totalHeader = state.status === 'ok' ? state.headers.get('x-total-count') : null;
   const total = totalHeader !== null && totalHeader !== '' ? Number(totalHeader) : null;
 
@@ -69,14 +73,21 @@ export function AdminList({ resource }: { resource: Resource }) {
       {denied ? null : (
         <DataTable
           caption={title}
-          columns={config.columns}
+          columns={columns}
+          toolbar={() => <ListToolbar resource={resource} view={view} onFilters={(filters) => setView({ ...view, filters, page: 1 })} />}
           data={rows}
           loading={state.status === 'loading' || state.status === 'idle'}
           getRowId={(row) => row._id}
           onRowClick={(row) => navigate(joinPath(pathname, `/edit/${encodeURIComponent(row._id)}`))}
           serverPaging={
             total !== null && Number.isFinite(total)
-              ? { rowCount: total, pagination: paging, onPaginationChange: setPaging }
+              ? {
+                  rowCount: total,
+                  pagination: { pageIndex: view.page - 1, pageSize: view.size },
+                  onPaginationChange: (p) => setView({ ...view, page: p.pageIndex + 1, size: p.pageSize }),
+                  sorting: view.sort ? [view.sort] : [],
+                  onSortingChange: (sorting) => setView({ ...view, sort: sorting[0] ? { id: sorting[0].id, desc: sorting[0].desc } : null, page: 1 }),
+                }
               : undefined
           }
         />

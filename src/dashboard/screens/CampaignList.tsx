@@ -1,7 +1,7 @@
 import { useStore } from '@nanostores/react';
 import { useId, useMemo, useState } from 'react';
-import { CAMPAIGN_STATUSES, campaignSchema } from '../lib/campaign-schema';
-import { parseRows } from '../lib/parse';
+import { client } from '../../lib/api';
+import { CAMPAIGN_STATUSES, type CampaignItem } from '../lib/campaign-schema';
 import { joinPath, type CampaignKind } from '../lib/routes';
 import { useApiGet } from '../lib/use-api';
 import { $location } from '../router';
@@ -18,8 +18,12 @@ export function CampaignList({ kind }: { kind: CampaignKind }) {
   const statusId = useId();
   const showStatus = canFilterStatus(user);
   const endpoint = kind === 'campaign' ? '/api/campaigns' : '/api/appeals';
-  const [state] = useApiGet<unknown>(`${endpoint}?status=${showStatus ? status : 'approved'}&limit=100`);
-  const items = useMemo(() => (state.status === 'ok' ? parseRows(campaignSchema, state.data) : []), [state]);
+  const query = { status: showStatus ? status : ('approved' as const), limit: 100 };
+  const [state] = useApiGet(`${endpoint}?status=${query.status}&limit=100`, (o) =>
+    kind === 'campaign' ? client.api.campaigns.$get({ query }, o) : client.api.appeals.$get({ query }, o),
+  );
+  // Without tiny=true the list answers whole campaigns.
+  const items = useMemo(() => (state.status === 'ok' ? (state.data as CampaignItem[]) : []), [state]);
   const label = kind === 'campaign' ? 'Campaign' : 'Appeal';
   const base = pathname.replace(/\/+$/, '');
 

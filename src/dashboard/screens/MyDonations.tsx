@@ -1,15 +1,16 @@
 import { useMemo } from 'react';
-import { parseRows } from '../lib/parse';
+import { client } from '../../lib/api';
 import { useApiGet } from '../lib/use-api';
 import { DataTable } from '../tables/data-table';
-import { donationSchema } from '../tables/donations/data/schema';
+import type { Donation } from '../tables/donations/data/schema';
 import { myDonationColumns } from '../tables/donations/my-columns';
 import { Alert, PageHeader } from '../ui/primitives';
 import { MonthlyGifts } from './my-donations/MonthlyGifts';
 
 export function MyDonations() {
-  const [state] = useApiGet<unknown>('/api/donations?type=me');
-  const rows = useMemo(() => (state.status === 'ok' ? parseRows(donationSchema, state.data) : []), [state]);
+  const [state] = useApiGet('donations?type=me', (o) => client.api.donations.$get({ query: { type: 'me' } }, o));
+  // GET /api/donations answers Donation rows for type=me (top donors only for type=public).
+  const rows = useMemo(() => (state.status === 'ok' ? (state.data as Donation[]) : []), [state]);
   return (
     <section className="dash-section">
       <PageHeader

@@ -1,24 +1,24 @@
 import { useStore } from '@nanostores/react';
-import { useMemo, useRef } from 'react';
+import { lazy, Suspense, useMemo, useRef } from 'react';
+import { client } from '../../lib/api';
 import { formatPence } from '../../lib/format';
-import { campaignSchema } from '../lib/campaign-schema';
 import { formatDate } from '../lib/dates';
-import { parseRows } from '../lib/parse';
 import { useApiGet } from '../lib/use-api';
-import { $dashUser } from '../session';
+import { $dashUser, isAdmin } from '../session';
 import { Icon } from '../ui/icons';
 import { Alert, Spinner } from '../ui/primitives';
 import { CampaignCard } from './CampaignCardGrid';
 import { GiftAidOverview } from './gift-aid/GiftAidOverview';
 
-type GivingSummary = { total: number; count: number; monthly: number; last_date: string | null };
+// The charts (and recharts) load only for staff, in their own chunk.
+const InsightCharts = lazy(() => import('../insight/InsightCharts'));
 
 export function Overview() {
   const user = useStore($dashUser);
-  const [appeals] = useApiGet<unknown>('/api/appeals?status=approved&limit=12');
+  const [appeals] = useApiGet('appeals?status=approved&limit=12', (o) => client.api.appeals.$get({ query: { status: 'approved', limit: 12 } }, o));
   // Summed by the server over every gift (net of refunds), not over one page of the list.
-  const [mine] = useApiGet<GivingSummary>('/api/donations/summary');
-  const items = useMemo(() => (appeals.status === 'ok' ? parseRows(campaignSchema, appeals.data) : []), [appeals]);
+  const [mine] = useApiGet('donations/summary', (o) => client.api.donations.summary.$get(undefined, o));
+  const items = useMemo(() => (appeals.status === 'ok' ? appeals.data : []), [appeals]);
   const totals = mine.status === 'ok' ? mine.data : null;
   const track = useRef<HTMLUListElement>(null);
   const scroll = (dir: 1 | -1) => {
@@ -54,6 +54,14 @@ export function Overview() {
       )}
 
       {user?.type === 'admin' || user?.type === 'org_admin' ? <GiftAidOverview /> : null}
+      {isAdmin(user) ? (
+        <>
+          <h2 className="dash-h2">How giving is going</h2>
+          <Suspense fallback={<Spinner />}>
+            <InsightCharts />
+          </Suspense>
+        </>
+      ) : null}
 
       <div className="dash-carousel-head">
         <h2 className="dash-h2" id="appeals-carousel">

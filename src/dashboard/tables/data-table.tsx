@@ -1,4 +1,4 @@
-import { useTable, type PaginationState, type Row } from '@tanstack/react-table';
+import { useTable, type PaginationState, type Row, type SortingState } from '@tanstack/react-table';
 import { useState, type ReactNode } from 'react';
 import { DataTablePagination } from './data-table-pagination';
 import { features, type DashColumnDef, type Features } from './features';
@@ -7,6 +7,9 @@ export type ServerPaging = {
   rowCount: number;
   pagination: PaginationState;
   onPaginationChange: (next: PaginationState) => void;
+  /** Server-side sorting: rows arrive sorted; a header click asks for another sort. */
+  sorting?: SortingState;
+  onSortingChange?: (next: SortingState) => void;
 };
 
 type Props<TData extends object> = {
@@ -37,8 +40,18 @@ export function DataTable<TData extends object>(props: Props<TData>) {
     data: props.data,
     getRowId: props.getRowId,
     manualPagination: !!server,
+    manualSorting: !!server?.onSortingChange,
     rowCount: server?.rowCount,
+    ...(server?.onSortingChange
+      ? {
+          onSortingChange: (updater: SortingState | ((old: SortingState) => SortingState)) => {
+            const current = server.sorting ?? [];
+            server.onSortingChange!(typeof updater === 'function' ? updater(current) : updater);
+          },
+        }
+      : {}),
     state: {
+      ...(server?.onSortingChange ? { sorting: server.sorting ?? [] } : {}),
       pagination: server ? server.pagination : pagination,
       ...(props.globalFilter !== undefined ? { globalFilter: props.globalFilter } : {}),
     },

@@ -5,6 +5,7 @@ import {
   visibleCampaignDto,
   type CampaignDto,
 } from '../../../api/services/campaigns';
+import { latestMessagesQuery, toPublicMessage, type PublicMessage } from '../../../api/services/support-messages';
 import { topDonorsQuery, toTopDonor, type TopDonor } from '../../../api/services/top-donors';
 import type { Db } from '../../../db/client';
 import { parseId } from '../../../db/ids';
@@ -20,6 +21,8 @@ export type DetailData = {
   donors: TopDonor[];
   /** Legal name of the receiving charity (the Gift Aid declaration names it). */
   charityName: string;
+  /** Latest messages of support (appeals only; empty for a campaign). */
+  messages: PublicMessage[];
 };
 
 const RELATED_LIMIT = 9;
@@ -49,19 +52,27 @@ export async function loadDetail(
     if (!item || item.kind !== kind) return null;
     if (campaignId !== undefined && parseId(campaignId) !== item.campaign_id) return null;
     const charityName = await receivingCharityName(db, config, item.organization_id);
-    return { item, parent: null, related: related.map(toCampaignDto), donors: donors.map(toTopDonor), charityName };
+    return { item, parent: null, related: related.map(toCampaignDto), donors: donors.map(toTopDonor), charityName, messages: [] };
   }
   const [row] = await campaignByIdQuery(db, id);
   const item = visibleCampaignDto(row, null);
   if (!item || item.kind !== kind) return null;
   if (campaignId !== undefined && parseId(campaignId) !== item.campaign_id) return null;
-  const [[parentRow], related, donors] = await db.batch([
+  const [[parentRow], related, donors, messages] = await db.batch([
     campaignByIdQuery(db, item.campaign_id!),
     listCampaignsQuery(db, { kind: 'appeal', parentId: item.campaign_id!, viewer: null, limit: RELATED_LIMIT, excludeId: item._id }),
     topDonorsQuery(db, { appealId: item._id }),
+    latestMessagesQuery(db, { appealId: item._id }),
   ]);
   // An approved appeal under a campaign that is no longer public is not public either.
   const parent = visibleCampaignDto(parentRow, null);
   if (!parent) return null;
-  return { item, parent, related: related.map(toCampaignDto), donors: donors.map(toTopDonor), charityName: await receivingCharityName(db, config, parent.organization_id) };
+  return {
+    item,
+    parent,
+    related: related.map(toCampaignDto),
+    donors: donors.map(toTopDonor),
+    charityName: await receivingCharityName(db, config, parent.organization_id),
+    messages: messages.map(toPublicMessage),
+  };
 }

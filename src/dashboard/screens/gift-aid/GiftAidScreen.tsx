@@ -154,7 +154,7 @@ export function GiftAidScreen() {
 
       {eligible.status === 'loading' ? <Spinner /> : null}
       {eligible.status === 'error' ? <Alert>{eligible.error.message}</Alert> : null}
-      {e && e.items.length ? (
+      {e?.items.length ? (
         <div className="dash-table-wrap">
           <div className="dash-table-scroll">
             <table className="dash-table" aria-label="Eligible gifts">

@@ -27,7 +27,7 @@ export const donationColumns: DashColumnDef<Donation>[] = [
   {
     id: 'campaign',
     accessorFn: (row) => row.campaign?.label || '-',
-    header: 'Campaign',
+    header: ({ column }) => <DataTableColumnHeader column={column} title="Campaign" />,
     // Spec: clicking the campaign cell does nothing (not even the row's edit link).
     cell: ({ row }) => (
       <span className="dash-cell-inert" onClick={(e) => e.stopPropagation()}>
@@ -39,7 +39,7 @@ export const donationColumns: DashColumnDef<Donation>[] = [
   {
     id: 'donor',
     accessorFn: (row) => row.donor?.label || '-',
-    header: 'Donor',
+    header: ({ column }) => <DataTableColumnHeader column={column} title="Donor" />,
     cell: ({ row }) => {
       const donor = row.original.donor;
       if (!donor?.value) return '-';

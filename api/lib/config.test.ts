@@ -1,0 +1,80 @@
+import { describe, expect, it, vi } from 'vitest';
+import { engineName, setupTestApp } from '../../tests/setup/test-app';
+import { checkConfig } from './config';
+
+describe('configuration check (api/lib/config.ts)', () => {
+  it('lists every wrong or half-set setting at once', () => {
+    const { problems } = checkConfig({
+      APP_ENV: 'staging',
+      STRIPE_SECRET_KEY: 'sk_live_abc',
+      STRIPE_PUBLISHABLE_KEY: 'pk_test_abc',
+      PUBLIC_ORIGIN: 'not a url',
+      CHARITY_REGULATOR: 'fca',
+      ADMIN_EMAILS: 'ok@example.org, nope',
+      AUTH_SECRET: 'short',
+      CHARITY_NUMBER: '1234567',
+    });
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        expect.stringContaining('PUBLIC_ORIGIN must be an absolute URL'),
+        expect.stringContaining('CHARITY_REGULATOR must be one of: ccew, oscr, ccni'),
+        'ADMIN_EMAILS must be email addresses separated by commas',
+        expect.stringContaining('AUTH_SECRET must be at least 16 characters'),
+        expect.stringContaining('STRIPE_SECRET_KEY is set without STRIPE_WEBHOOK_SECRET'),
+        expect.stringContaining('different modes'),
+        expect.stringContaining('CHARITY_NUMBER is set without CHARITY_NAME'),
+      ]),
+    );
+    expect(problems).toHaveLength(7);
+    expect(checkConfig({ STRIPE_PUBLISHABLE_KEY: 'pk_test_x' }).problems).toEqual([
+      'STRIPE_PUBLISHABLE_KEY is set without STRIPE_SECRET_KEY: no payment can be started',
+    ]);
+  });
+
+  it('accepts a complete production setup, and counts empty values as unset', () => {
+    const complete = checkConfig({
+      APP_ENV: 'production',
+      AUTH_SECRET: 'x'.repeat(40),
+      ADMIN_EMAILS: 'admin@example.org',
+      STRIPE_SECRET_KEY: 'sk_live_1',
+      STRIPE_PUBLISHABLE_KEY: 'pk_live_1',
+      STRIPE_WEBHOOK_SECRET: 'whsec_1',
+      MAIL_API_KEY: 're_1',
+      PUBLIC_ORIGIN: 'https://give.example.org',
+      CHARITY_REGULATOR: '',
+    });
+    expect(complete).toEqual({ problems: [], missing: [] });
+    // Production with features left off: not an error, but each is listed.
+    expect(checkConfig({}).missing).toEqual([
+      'AUTH_SECRET (sign-in is off)',
+      'MAIL_API_KEY (no sign-in email can be sent)',
+      'STRIPE_SECRET_KEY and STRIPE_PUBLISHABLE_KEY (card payments are off)',
+      'ADMIN_EMAILS (nobody signs in as an admin)',
+    ]);
+    expect(checkConfig({ APP_ENV: 'development' }).missing).toEqual([]);
+  });
+});
+
+describe(`a misconfigured production API fails closed (${engineName})`, () => {
+  it('answers 503 on every route and logs every problem once; development only lists them in checkConfig', async () => {
+    const log = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    try {
+      const prod = await setupTestApp({ APP_ENV: 'production', AUTH_SECRET: 'x'.repeat(32), STRIPE_SECRET_KEY: 'sk_test_1', CHARITY_REGULATOR: 'fca' });
+      for (const path of ['/api/campaigns', '/api/health']) {
+        const res = await prod.request(path);
+        expect(res.status, path).toBe(503);
+        expect(await res.json()).toEqual({ statusCode: 503, message: 'This service is not configured correctly yet. Please try again later.' });
+      }
+      const configLogs = log.mock.calls.filter(([line]) => String(line).startsWith('[config]'));
+      expect(configLogs).toHaveLength(1);
+      expect(String(configLogs[0][0])).toMatch(/3 problem\(s\): .*CHARITY_REGULATOR.*STRIPE_SECRET_KEY is set without STRIPE_PUBLISHABLE_KEY.*STRIPE_WEBHOOK_SECRET/);
+
+      const dev = await setupTestApp({ STRIPE_SECRET_KEY: 'sk_test_1', CHARITY_REGULATOR: 'fca' });
+      expect((await dev.request('/api/campaigns')).status).toBe(200);
+    } finally {
+      log.mockRestore();
+      warn.mockRestore();
+    }
+  });
+});

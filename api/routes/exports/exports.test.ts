@@ -1,0 +1,115 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import {
+  addOrganizationAdmin,
+  createAppeal,
+  createCampaign,
+  createDonation,
+  createOrganization,
+  createSession,
+  createUser,
+} from '../../../tests/factories';
+import { engineName, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
+
+const BOM = '\uFEFF';
+
+describe(`CSV exports (${engineName})`, () => {
+  let t: TestApp;
+  let adminToken: string;
+  let orgAdminToken: string;
+  let donorToken: string;
+  let campaignA: string;
+  let giftId: string;
+
+  beforeAll(async () => {
+    t = await setupTestApp();
+    const orgA = await createOrganization(t.db, { name: 'Wells for Hope', charityNumber: '1234567' });
+    const orgB = await createOrganization(t.db, { name: '=Evil Org' });
+    campaignA = (await createCampaign(t.db, { title: 'Wells, "clean" water', organizationId: orgA.id })).id;
+    const appealA = (await createAppeal(t.db, campaignA, { title: 'Run for wells', organizationId: orgA.id })).id;
+    const campaignB = (await createCampaign(t.db, { title: 'Homes', organizationId: orgB.id })).id;
+    const sneaky = await createUser(t.db, { firstName: '=HYPERLINK("http://evil.example","Click")', lastName: 'Smith', email: 'sneaky@example.com' });
+    const zoe = await createUser(t.db, { firstName: 'Zoë', lastName: "O'Neil", email: 'zoe@example.com', phone: '+447700900123' });
+    giftId = (
+      await createDonation(t.db, {
+        donorId: sneaky.id,
+        campaignId: campaignA,
+        appealId: appealA,
+        amount: 123_456,
+        refundedAmount: 1_000,
+        giftAid: true,
+        source: 'card',
+        paymentIntentId: 'pi_123',
+        date: new Date('2026-06-01T23:30:00Z'), // 2 June in London (BST)
+      })
+    ).id;
+    await createDonation(t.db, { donorId: zoe.id, campaignId: campaignA, amount: 500, type: 'monthly', invoiceId: 'in_1', date: new Date('2026-05-01T12:00:00Z') });
+    await createDonation(t.db, { donorId: zoe.id, campaignId: campaignB, amount: 9_900, date: new Date('2026-06-03T12:00:00Z') });
+    const admin = await createUser(t.db, { type: 'admin' });
+    const orgAdmin = await createUser(t.db, { type: 'org_admin' });
+    await addOrganizationAdmin(t.db, orgA.id, orgAdmin.id);
+    adminToken = await createSession(t.db, admin.id);
+    orgAdminToken = await createSession(t.db, orgAdmin.id);
+    donorToken = await createSession(t.db, zoe.id);
+  });
+
+  const get = (path: string, token?: string) => t.request(path, { token });
+  /** The body as sent, byte order mark included (Response.text() drops it). */
+  const csvText = async (res: Response) => new TextDecoder('utf-8', { ignoreBOM: true }).decode(await res.arrayBuffer());
+
+  it('streams the filtered donations with UK dates, pounds, Gift Aid, payment reference, campaign and appeal', async () => {
+    const res = await get(`/api/exports/donations.csv?campaign_id=${campaignA}&date_from=2026-06-02&date_to=2026-06-02`, adminToken);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/csv; charset=utf-8');
+    expect(res.headers.get('content-disposition')).toMatch(/^attachment; filename="donations-\d{4}-\d{2}-\d{2}\.csv"$/);
+    const bytes = new Uint8Array(await res.arrayBuffer());
+    expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    const text = new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes);
+    expect(text).toBe(
+      BOM +
+        'Date,Amount (GBP),Refunded (GBP),Net (GBP),Gift Aid,Type,Status,Source,Payment reference,Donor name,Donor email,Campaign,Appeal,Donation ID\r\n' +
+        `02/06/2026,1234.56,10.00,1224.56,Yes,One-off,succeeded,card,pi_123,"'=HYPERLINK(""http://evil.example"",""Click"") Smith",sneaky@example.com,"Wells, ""clean"" water",Run for wells,${giftId}\r\n`,
+    );
+  });
+
+  it('exports exactly the org admin’s scope, whatever the filters', async () => {
+    const text = await csvText(await get('/api/exports/donations.csv?sort=amount&order=asc', orgAdminToken));
+    const lines = text.trim().split('\r\n');
+    expect(lines).toHaveLength(3);
+    expect(lines[1]).toMatch(/^01\/05\/2026,5\.00,0\.00,5\.00,No,Monthly,succeeded,manual,in_1,Zoë O'Neil,/);
+    expect(text).not.toContain('Homes');
+    const donors = await csvText(await get('/api/exports/donors.csv?sort=email', orgAdminToken));
+    expect(donors.split('\r\n')[0]).toBe(`${BOM}First name,Last name,Email,Phone,Address,City,County,Postcode,Country,Type,Joined`);
+    expect(donors).toContain("Zoë,O'Neil,zoe@example.com,'+447700900123,");
+    const orgs = await (await get('/api/exports/organizations.csv', orgAdminToken)).text();
+    expect(orgs).toContain('Wells for Hope,,1234567,ccew,');
+    expect(orgs).not.toContain('Evil');
+    const all = await (await get('/api/exports/organizations.csv?search=evil', adminToken)).text();
+    expect(all.split('\r\n')[1]).toMatch(/^'=Evil Org,/);
+  });
+
+  it('refuses donors, anonymous callers and bad filters with a message naming the field', async () => {
+    expect((await get('/api/exports/donations.csv')).status).toBe(401);
+    for (const list of ['donations', 'donors', 'organizations']) {
+      const res = await get(`/api/exports/${list}.csv`, donorToken);
+      expect(res.status).toBe(403);
+      expect(await res.json()).toMatchObject({ statusCode: 403 });
+    }
+    const cases: [string, string][] = [
+      ['/api/exports/donations.csv?sort=password', 'sort'],
+      ['/api/exports/donations.csv?date_from=2026-06-05&date_to=2026-06-01', 'date_to'],
+      ['/api/exports/donations.csv?amount_min=500&amount_max=100', 'amount_max'],
+      ['/api/exports/donations.csv?date_from=2026-02-31', 'date_from'],
+      ['/api/exports/donations.csv?campaign_id=nope', 'campaign_id'],
+      ['/api/exports/donors.csv?sort=secret', 'sort'],
+      [`/api/exports/donors.csv?search=${'%'.repeat(30)}`, 'search'],
+      ['/api/exports/organizations.csv?order=sideways', 'order'],
+    ];
+    for (const [path, field] of cases) {
+      const res = await get(path, adminToken);
+      expect(res.status, path).toBe(400);
+      const body = (await res.json()) as { statusCode: number; message: string };
+      expect(body.statusCode).toBe(400);
+      expect(body.message, path).toContain(field);
+    }
+  });
+});

@@ -1,0 +1,137 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { AuthUser } from '../../lib/types';
+import { campaignProgress, giftAidByMonth, giftsPerWeek, monthlyRecurring, newVsReturning } from '../../services/insight/reports';
+import { staffScope } from '../../services/insight/scope';
+import {
+  addOrganizationAdmin,
+  createCampaign,
+  createDonation,
+  createOrganization,
+  createSession,
+  createUser,
+} from '../../../tests/factories';
+import { engineName, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
+
+const NOW = new Date('2026-11-22T12:00:00Z');
+const at = (iso: string) => new Date(iso);
+
+const admin = (): AuthUser => ({ id: 'a', email: 'a@x', firstName: '', lastName: '', type: 'admin', avatar: null, orgIds: [], sessionId: 's' });
+const orgAdminOf = (orgId: string): AuthUser => ({ ...admin(), type: 'org_admin', orgIds: [orgId] });
+
+describe(`overview aggregates (${engineName})`, () => {
+  let t: TestApp;
+  let orgA: string;
+  let orgB: string;
+  let campaignA: string;
+  let campaignB: string;
+  let adminToken: string;
+  let orgAdminToken: string;
+  let donorToken: string;
+
+  beforeAll(async () => {
+    t = await setupTestApp();
+    orgA = (await createOrganization(t.db)).id;
+    orgB = (await createOrganization(t.db)).id;
+    campaignA = (await createCampaign(t.db, { title: 'Wells', organizationId: orgA })).id;
+    campaignB = (await createCampaign(t.db, { title: 'Homes', organizationId: orgB })).id;
+    const [p, q, r, s] = await Promise.all([createUser(t.db), createUser(t.db), createUser(t.db), createUser(t.db)]);
+    const gift = (o: Parameters<typeof createDonation>[1]) => createDonation(t.db, o);
+    // Hand-computed fixture (London time; BST until 25 October 2026).
+    await gift({ donorId: p.id, campaignId: campaignA, amount: 1000, date: at('2024-01-01T12:00:00Z') }); // before the window
+    await gift({ donorId: p.id, campaignId: campaignA, amount: 1003, date: at('2026-11-17T10:00:00Z'), giftAid: true });
+    await gift({ donorId: p.id, campaignId: campaignA, amount: 2000, refundedAmount: 500, date: at('2026-11-18T10:00:00Z'), giftAid: true });
+    await gift({ donorId: p.id, campaignId: campaignA, amount: 3000, refundedAmount: 3000, status: 'refunded', date: at('2026-11-18T11:00:00Z') });
+    await gift({ donorId: p.id, campaignId: campaignA, amount: 9999, status: 'pending', date: at('2026-11-18T12:00:00Z') });
+    await gift({ donorId: r.id, campaignId: campaignB, amount: 7000, date: at('2026-11-17T09:00:00Z') });
+    // 23:30 UTC on Sunday 7 June is 00:30 BST on Monday 8 June: London's week and month.
+    await gift({ donorId: q.id, campaignId: campaignA, amount: 500, type: 'monthly', date: at('2026-06-07T23:30:00Z') });
+    await gift({ donorId: q.id, campaignId: campaignA, amount: 500, type: 'monthly', date: at('2026-10-16T12:00:00Z') });
+    await gift({ donorId: s.id, campaignId: campaignB, amount: 700, type: 'monthly', date: at('2026-10-20T12:00:00Z') });
+    // 23:30 UTC on 31 May is 1 June in London.
+    await gift({ donorId: s.id, campaignId: campaignB, amount: 100, date: at('2026-05-31T23:30:00Z') });
+    await gift({ donorId: s.id, campaignId: campaignB, amount: 100, date: at('2025-11-23T12:00:00Z') }); // a week and month too old
+
+    const adminUser = await createUser(t.db, { type: 'admin' });
+    const orgAdmin = await createUser(t.db, { type: 'org_admin' });
+    await addOrganizationAdmin(t.db, orgA, orgAdmin.id);
+    const donor = await createUser(t.db);
+    adminToken = await createSession(t.db, adminUser.id);
+    orgAdminToken = await createSession(t.db, orgAdmin.id);
+    donorToken = await createSession(t.db, donor.id);
+  });
+
+  it('buckets gifts per London week, one-off and monthly apart, net of refunds', async () => {
+    const weeks = await giftsPerWeek(t.db, staffScope(admin()), NOW);
+    expect(weeks).toHaveLength(52);
+    expect(weeks[0].week_start).toBe('2025-11-24');
+    expect(weeks.at(-1)).toEqual({ week_start: '2026-11-16', once_count: 3, once_amount: 9503, monthly_count: 0, monthly_amount: 0 });
+    expect(weeks.find((w) => w.week_start === '2026-06-08')).toMatchObject({ monthly_count: 1, monthly_amount: 500 });
+    expect(weeks.find((w) => w.week_start === '2026-06-01')).toMatchObject({ once_count: 1, once_amount: 100, monthly_count: 0 });
+    expect(weeks.find((w) => w.week_start === '2026-10-19')).toMatchObject({ monthly_count: 1, monthly_amount: 700 });
+    const sum = weeks.reduce((n, w) => n + w.once_amount + w.monthly_amount, 0);
+    expect(sum).toBe(9503 + 500 + 500 + 700 + 100);
+
+    const scoped = await giftsPerWeek(t.db, staffScope(orgAdminOf(orgA)), NOW);
+    expect(scoped.at(-1)).toMatchObject({ once_count: 2, once_amount: 2503 });
+    expect(scoped.reduce((n, w) => n + w.once_amount + w.monthly_amount, 0)).toBe(2503 + 1000);
+  });
+
+  it('shows raised against goal per live campaign, most raised first', async () => {
+    const all = await campaignProgress(t.db, staffScope(admin()));
+    const mine = all.filter((c) => c._id === campaignA || c._id === campaignB);
+    expect(mine).toEqual([
+      { _id: campaignB, title: 'Homes', goal: 100_000, raised: 7000 + 700 + 100 + 100 },
+      { _id: campaignA, title: 'Wells', goal: 100_000, raised: 1000 + 1003 + 1500 + 500 + 500 },
+    ]);
+    expect(await campaignProgress(t.db, staffScope(orgAdminOf(orgA)))).toEqual([mine[1]]);
+  });
+
+  it('sums monthly recurring income and active monthly donors per London month', async () => {
+    const months = await monthlyRecurring(t.db, staffScope(admin()), NOW);
+    expect(months.map((m) => m.month)).toEqual([
+      '2025-12', '2026-01', '2026-02', '2026-03', '2026-04', '2026-05', '2026-06', '2026-07', '2026-08', '2026-09', '2026-10', '2026-11',
+    ]);
+    expect(months.find((m) => m.month === '2026-06')).toEqual({ month: '2026-06', income: 500, donors: 1 });
+    expect(months.find((m) => m.month === '2026-10')).toEqual({ month: '2026-10', income: 1200, donors: 2 });
+    expect(months.find((m) => m.month === '2026-11')).toEqual({ month: '2026-11', income: 0, donors: 0 });
+    const scoped = await monthlyRecurring(t.db, staffScope(orgAdminOf(orgA)), NOW);
+    expect(scoped.find((m) => m.month === '2026-10')).toEqual({ month: '2026-10', income: 500, donors: 1 });
+  });
+
+  it('splits donors into new and returning by their first gift in scope', async () => {
+    const months = await newVsReturning(t.db, staffScope(admin()), NOW);
+    const by = (m: string) => months.find((x) => x.month === m);
+    expect(by('2026-11')).toEqual({ month: '2026-11', new_donors: 1, returning_donors: 1 });
+    // Q's first gift ever; S gave in November 2025, outside the window but still before.
+    expect(by('2026-06')).toEqual({ month: '2026-06', new_donors: 1, returning_donors: 1 });
+    expect(by('2026-10')).toEqual({ month: '2026-10', new_donors: 0, returning_donors: 2 });
+    expect(by('2026-05')).toEqual({ month: '2026-05', new_donors: 0, returning_donors: 0 });
+  });
+
+  it('adds up Gift Aid eligible gifts and the 25% they bring, rounded down per gift', async () => {
+    const months = await giftAidByMonth(t.db, staffScope(admin()), NOW);
+    expect(months.at(-1)).toEqual({ month: '2026-11', total_amount: 9503, eligible_amount: 2503, gift_aid: 250 + 375 });
+    const scopedB = await giftAidByMonth(t.db, staffScope(admin(), orgB), NOW);
+    expect(scopedB.at(-1)).toEqual({ month: '2026-11', total_amount: 7000, eligible_amount: 0, gift_aid: 0 });
+  });
+
+  it('serves each chart to staff only, scoped like the lists', async () => {
+    const get = (path: string, token?: string) => t.request(path, { token });
+    for (const chart of ['gifts-per-week', 'campaigns', 'monthly-recurring', 'donors', 'gift-aid']) {
+      expect((await get(`/api/reports/${chart}`)).status).toBe(401);
+      const denied = await get(`/api/reports/${chart}`, donorToken);
+      expect(denied.status).toBe(403);
+      expect(await denied.json()).toMatchObject({ statusCode: 403 });
+      expect((await get(`/api/reports/${chart}`, adminToken)).status).toBe(200);
+      const other = await get(`/api/reports/${chart}?organization_id=${orgB}`, orgAdminToken);
+      expect(other.status).toBe(403);
+      expect(((await other.json()) as { message: string }).message).toContain('organization_id');
+    }
+    const res = await get('/api/reports/campaigns', orgAdminToken);
+    const body = (await res.json()) as { campaigns: { _id: string }[] };
+    expect(body.campaigns.map((c) => c._id)).toEqual([campaignA]);
+    const bad = await get('/api/reports/campaigns?organization_id=nope', adminToken);
+    expect(bad.status).toBe(400);
+    expect(await bad.json()).toEqual({ statusCode: 400, message: expect.stringContaining('organization_id') });
+  });
+});

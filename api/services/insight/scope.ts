@@ -1,0 +1,30 @@
+import { sql, type SQL } from 'drizzle-orm';
+import { forbidden } from '../../lib/errors';
+import type { AuthUser } from '../../lib/types';
+
+/**
+ * What a staff viewer may aggregate or export, as a condition on a campaign's organization
+ * (the same rule as the admin lists): admins everything, org admins their organizations only.
+ * `organizationId` narrows further; an org admin asking for another organization is refused.
+ */
+export type OrgScope = { all: true } | { all: false; orgIds: string[] };
+
+export function staffScope(viewer: AuthUser, organizationId?: string): OrgScope {
+  if (viewer.type === 'donor') throw forbidden('Only admins and organization admins can see reports and exports');
+  if (viewer.type === 'admin') return organizationId ? { all: false, orgIds: [organizationId] } : { all: true };
+  if (organizationId) {
+    if (!viewer.orgIds.includes(organizationId)) throw forbidden('organization_id: you can only see your own organizations');
+    return { all: false, orgIds: [organizationId] };
+  }
+  return { all: false, orgIds: viewer.orgIds };
+}
+
+/** `column in (...)` for a scoped viewer (always false with no organizations), or undefined for all. */
+export function orgCondition(scope: OrgScope, column: SQL): SQL | undefined {
+  if (scope.all) return undefined;
+  if (!scope.orgIds.length) return sql`0`;
+  return sql`${column} in (${sql.join(
+    scope.orgIds.map((id) => sql`${id}`),
+    sql`, `,
+  )})`;
+}

@@ -1,0 +1,62 @@
+import { formatPence, percentRaised } from '../../../domain/money';
+import type { MailMessage } from '../mailer';
+
+/** Emails to a fundraiser (the appeal's creator): text and HTML, every stored value escaped. */
+
+const escapeHtml = (value: string) =>
+  value.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch] as string);
+
+export type FundraiserMailContext = {
+  to: string;
+  firstName: string;
+  appealTitle: string;
+  /** Pence raised so far, net of refunds. */
+  raised: number;
+  goal: number;
+  appealUrl: string;
+  settingsUrl: string;
+  siteName?: string;
+};
+
+function layout(site: string, paragraphs: string[], ctx: FundraiserMailContext): string {
+  return `<!doctype html>
+<html lang="en-GB"><body style="margin:0;background:#f6f8f7;font-family:system-ui,-apple-system,'Segoe UI',Roboto,Arial,sans-serif;color:#1b2430">
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0"><tr><td align="center" style="padding:24px">
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="max-width:520px;background:#ffffff;border-radius:12px;border:1px solid #d9dee3">
+<tr><td style="background:#0b6e4f;color:#ffffff;padding:16px 24px;border-radius:12px 12px 0 0;font-weight:800;font-size:20px">${escapeHtml(site)}</td></tr>
+<tr><td style="padding:24px">
+${paragraphs.map((p) => `<p style="margin:0 0 16px">${p}</p>`).join('\n')}
+<p style="margin:0 0 16px"><a href="${escapeHtml(ctx.appealUrl)}" style="color:#07523a;font-weight:700">See your appeal</a></p>
+<p style="margin:0;color:#4f5b67;font-size:13px">You get these emails because you started this appeal. <a href="${escapeHtml(ctx.settingsUrl)}" style="color:#07523a">Turn them off in My Info</a>.</p>
+</td></tr></table>
+<p style="color:#4f5b67;font-size:12px">${escapeHtml(site)}, a UK registered charity</p>
+</td></tr></table></body></html>`;
+}
+
+function footerText(ctx: FundraiserMailContext, site: string): string[] {
+  return ['', `See your appeal: ${ctx.appealUrl}`, '', `You get these emails because you started this appeal. Turn them off in My Info: ${ctx.settingsUrl}`, '', `${site}, a UK registered charity`];
+}
+
+const progress = (ctx: FundraiserMailContext) => `${formatPence(ctx.raised)} raised of ${formatPence(ctx.goal)} (${percentRaised(ctx.raised, ctx.goal)}%)`;
+
+/** "Your appeal received N gifts": at most one an hour, covering every gift since the last one. */
+export function appealGiftsEmail(ctx: FundraiserMailContext, gifts: { count: number; total: number }): MailMessage {
+  const site = ctx.siteName ?? 'UK NFP';
+  const what = gifts.count === 1 ? `a new gift of ${formatPence(gifts.total)}` : `${gifts.count} new gifts totalling ${formatPence(gifts.total)}`;
+  const subject = `“${ctx.appealTitle}” received ${gifts.count === 1 ? 'a new gift' : `${gifts.count} new gifts`}`;
+  const greeting = ctx.firstName ? `Hello ${ctx.firstName},` : 'Hello,';
+  const text = [greeting, '', `Good news: your appeal “${ctx.appealTitle}” received ${what}.`, `It now has ${progress(ctx)}.`, ...footerText(ctx, site)].join('\n');
+  const html = layout(site, [escapeHtml(greeting), `Good news: your appeal <strong>${escapeHtml(ctx.appealTitle)}</strong> received ${escapeHtml(what)}.`, `It now has ${escapeHtml(progress(ctx))}.`], ctx);
+  return { to: ctx.to, subject, text, html };
+}
+
+/** Sent once when an appeal passes half of its goal, and once when it reaches it. */
+export function appealMilestoneEmail(ctx: FundraiserMailContext, milestone: 50 | 100): MailMessage {
+  const site = ctx.siteName ?? 'UK NFP';
+  const subject = milestone === 100 ? `“${ctx.appealTitle}” reached its goal!` : `“${ctx.appealTitle}” is halfway to its goal`;
+  const headline = milestone === 100 ? 'has reached its goal. Thank you for making it happen!' : 'is halfway to its goal. Keep sharing it!';
+  const greeting = ctx.firstName ? `Hello ${ctx.firstName},` : 'Hello,';
+  const text = [greeting, '', `Your appeal “${ctx.appealTitle}” ${headline}`, `It now has ${progress(ctx)}.`, ...footerText(ctx, site)].join('\n');
+  const html = layout(site, [escapeHtml(greeting), `Your appeal <strong>${escapeHtml(ctx.appealTitle)}</strong> ${escapeHtml(headline)}`, `It now has ${escapeHtml(progress(ctx))}.`], ctx);
+  return { to: ctx.to, subject, text, html };
+}

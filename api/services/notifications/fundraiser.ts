@@ -1,0 +1,212 @@
+import { and, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
+import type Stripe from 'stripe';
+import type { Db } from '../../../db/client';
+import { toShortId } from '../../../db/ids';
+import { appealNotifications, campaigns, donations, fundraiserPendingGifts, notificationPreferences, users } from '../../../db/schema';
+import type { Mailer } from '../mailer';
+import { appealGiftsEmail, appealMilestoneEmail, type FundraiserMailContext } from './fundraiser-mail';
+
+/**
+ * Fundraiser emails: "your appeal received gifts" (batched: at most one an hour per appeal) and
+ * "halfway" / "goal reached" (once each). A gift is recorded as pending when it is paid; the
+ * first gift after the hour sends everything pending, and flushFundraiserNotifications (the
+ * scheduled housekeeping) sends what a quiet hour left behind. Each send is claimed with one
+ * conditional UPDATE, so two webhooks arriving together cannot both send.
+ */
+
+export const GIFT_EMAIL_INTERVAL_MS = 60 * 60 * 1000;
+const FLUSH_APPEALS_PER_RUN = 200;
+
+export type NotifyOptions = { origin?: string | null; now?: Date; siteName?: string };
+
+export type NotificationPrefs = { appeal_gifts: boolean; appeal_milestones: boolean };
+
+export async function getNotificationPrefs(db: Db, userId: string): Promise<NotificationPrefs> {
+  const [row] = await db.select().from(notificationPreferences).where(eq(notificationPreferences.userId, userId)).limit(1);
+  return { appeal_gifts: row?.appealGifts ?? true, appeal_milestones: row?.appealMilestones ?? true };
+}
+
+export async function setNotificationPrefs(db: Db, userId: string, input: Partial<NotificationPrefs>): Promise<NotificationPrefs> {
+  const current = await getNotificationPrefs(db, userId);
+  const next = { ...current, ...input };
+  await db
+    .insert(notificationPreferences)
+    .values({ userId, appealGifts: next.appeal_gifts, appealMilestones: next.appeal_milestones, updatedAt: new Date() })
+    .onConflictDoUpdate({
+      target: notificationPreferences.userId,
+      set: { appealGifts: next.appeal_gifts, appealMilestones: next.appeal_milestones, updatedAt: new Date() },
+    });
+  return next;
+}
+
+/** Marks a paid gift to an appeal as news for its fundraiser (idempotent); returns the appeal id. */
+export async function recordAppealGift(db: Db, donationId: string): Promise<string | null> {
+  const [gift] = await db
+    .select({ appealId: donations.appealId, amount: donations.amount, refunded: donations.refundedAmount, status: donations.status })
+    .from(donations)
+    .where(eq(donations.id, donationId))
+    .limit(1);
+  if (!gift?.appealId || gift.status !== 'succeeded') return null;
+  await db
+    .insert(fundraiserPendingGifts)
+    .values({ donationId, appealId: gift.appealId, amount: gift.amount - gift.refunded })
+    .onConflictDoNothing({ target: fundraiserPendingGifts.donationId });
+  return gift.appealId;
+}
+
+async function loadAppeal(db: Db, appealId: string) {
+  const [row] = await db
+    .select({
+      id: campaigns.id,
+      title: campaigns.title,
+      goal: campaigns.goal,
+      createdBy: campaigns.createdBy,
+      email: users.email,
+      firstName: users.firstName,
+      raised: sql<number>`coalesce((select sum(d.amount - d.refunded_amount) from donations d where d.appeal_id = ${campaigns.id} and d.status = 'succeeded'), 0)`,
+    })
+    .from(campaigns)
+    .leftJoin(users, eq(users.id, campaigns.createdBy))
+    .where(eq(campaigns.id, appealId))
+    .limit(1);
+  return row ?? null;
+}
+
+async function safeSend(mailer: Mailer, message: Parameters<Mailer['send']>[0]): Promise<boolean> {
+  try {
+    await mailer.send(message);
+    return true;
+  } catch (err) {
+    console.error('[notifications] fundraiser email failed:', err instanceof Error ? err.message : err);
+    return false;
+  }
+}
+
+/** Claims a milestone column (null → now) for one appeal; true when this call won it. */
+async function claimMilestone(db: Db, appealId: string, column: 'halfSentAt' | 'fullSentAt', now: Date): Promise<boolean> {
+  const target = appealNotifications[column];
+  const rows = await db
+    .update(appealNotifications)
+    .set({ [column]: now })
+    .where(and(eq(appealNotifications.appealId, appealId), isNull(target)))
+    .returning({ id: appealNotifications.appealId });
+  return rows.length > 0;
+}
+
+/**
+ * Sends what is due for one appeal: a milestone crossed, and the pending gifts when the last gift
+ * email is an hour old (or there was none). Returns the emails sent, for tests and logs.
+ */
+export async function notifyAppeal(db: Db, mailer: Mailer, appealId: string, options: NotifyOptions = {}): Promise<string[]> {
+  const now = options.now ?? new Date();
+  const sent: string[] = [];
+  const appeal = await loadAppeal(db, appealId);
+  if (!appeal) return sent;
+  await db.insert(appealNotifications).values({ appealId }).onConflictDoNothing({ target: appealNotifications.appealId });
+
+  const origin = (options.origin ?? '').replace(/\/$/, '');
+  const prefs = appeal.createdBy ? await getNotificationPrefs(db, appeal.createdBy) : null;
+  const ctx: FundraiserMailContext | null = appeal.email
+    ? {
+        to: appeal.email,
+        firstName: appeal.firstName ?? '',
+        appealTitle: appeal.title,
+        raised: Number(appeal.raised),
+        goal: appeal.goal,
+        appealUrl: `${origin}/appeals/${toShortId(appeal.id)}`,
+        settingsUrl: `${origin}/dashboard/donors/edit/me`,
+        siteName: options.siteName,
+      }
+    : null;
+
+  // Milestones: the highest one crossed is sent; a lower one crossed at the same time is only marked.
+  const raised = Number(appeal.raised);
+  if (appeal.goal > 0 && raised * 2 >= appeal.goal) {
+    const full = raised >= appeal.goal && (await claimMilestone(db, appealId, 'fullSentAt', now));
+    const half = await claimMilestone(db, appealId, 'halfSentAt', now);
+    const milestone = full ? 100 : half ? 50 : null;
+    if (milestone && ctx && prefs?.appeal_milestones && (await safeSend(mailer, appealMilestoneEmail(ctx, milestone)))) {
+      sent.push(`milestone-${milestone}`);
+    }
+  }
+
+  const pending = await db
+    .select({ donationId: fundraiserPendingGifts.donationId, amount: fundraiserPendingGifts.amount })
+    .from(fundraiserPendingGifts)
+    .where(and(eq(fundraiserPendingGifts.appealId, appealId), isNull(fundraiserPendingGifts.sentAt)));
+  if (!pending.length) return sent;
+
+  const markSent = () =>
+    db
+      .update(fundraiserPendingGifts)
+      .set({ sentAt: now })
+      .where(and(eq(fundraiserPendingGifts.appealId, appealId), isNull(fundraiserPendingGifts.sentAt), inArray(fundraiserPendingGifts.donationId, pending.map((p) => p.donationId).slice(0, 90))));
+  if (!ctx || !prefs?.appeal_gifts) {
+    // Nobody to tell (or they said no): these gifts are not news later either.
+    await markSent();
+    return sent;
+  }
+  const claimed = await db
+    .update(appealNotifications)
+    .set({ lastSentAt: now })
+    .where(
+      and(
+        eq(appealNotifications.appealId, appealId),
+        or(isNull(appealNotifications.lastSentAt), lte(appealNotifications.lastSentAt, new Date(now.getTime() - GIFT_EMAIL_INTERVAL_MS))),
+      ),
+    )
+    .returning({ id: appealNotifications.appealId });
+  if (!claimed.length) return sent;
+  const batch = pending.slice(0, 90);
+  const total = batch.reduce((n, p) => n + p.amount, 0);
+  if (await safeSend(mailer, appealGiftsEmail(ctx, { count: batch.length, total }))) {
+    await markSent();
+    sent.push(`gifts-${batch.length}`);
+  } else {
+    // Leave the gifts pending and free the slot so the next gift or flush tries again.
+    await db.update(appealNotifications).set({ lastSentAt: null }).where(eq(appealNotifications.appealId, appealId));
+  }
+  return sent;
+}
+
+/** After a paid gift: record it and send what is due for its appeal. Never throws. */
+export async function notifyAfterGift(db: Db, mailer: Mailer, donationId: string, options: NotifyOptions = {}): Promise<string[]> {
+  try {
+    const appealId = await recordAppealGift(db, donationId);
+    return appealId ? await notifyAppeal(db, mailer, appealId, options) : [];
+  } catch (err) {
+    console.error('[notifications] after gift failed:', err instanceof Error ? err.message : err);
+    return [];
+  }
+}
+
+/** The gift a recorded Stripe event settled, if it was a payment (one-off or monthly invoice). */
+export async function donationIdOfEvent(db: Db, event: Stripe.Event): Promise<string | null> {
+  const object = event.data.object as { id?: string };
+  if (!object.id) return null;
+  const column = event.type === 'payment_intent.succeeded' ? donations.paymentIntentId : event.type === 'invoice.paid' ? donations.invoiceId : null;
+  if (!column) return null;
+  const [row] = await db.select({ id: donations.id }).from(donations).where(eq(column, object.id)).limit(1);
+  return row?.id ?? null;
+}
+
+/**
+ * Housekeeping (issue 10's scheduled handler calls this): sends the gift emails that waited for
+ * their hour, for appeals where no later gift came along to send them.
+ */
+export async function flushFundraiserNotifications(db: Db, mailer: Mailer, options: NotifyOptions = {}): Promise<{ appeals: number; sent: number }> {
+  const rows = await db
+    .selectDistinct({ appealId: fundraiserPendingGifts.appealId })
+    .from(fundraiserPendingGifts)
+    .where(isNull(fundraiserPendingGifts.sentAt))
+    .limit(FLUSH_APPEALS_PER_RUN);
+  let sent = 0;
+  for (const row of rows) {
+    try {
+      sent += (await notifyAppeal(db, mailer, row.appealId, options)).length;
+    } catch (err) {
+      console.error('[notifications] flush failed for an appeal:', err instanceof Error ? err.message : err);
+    }
+  }
+  return { appeals: rows.length, sent };
+}

@@ -1,0 +1,26 @@
+import type Stripe from 'stripe';
+import { HttpError } from '../../lib/errors';
+import { findDonationByInvoice, findDonationByPaymentIntent, notYetApplied, revertFailedRefund } from '../../services/donations-record';
+import type { EventHandler } from './types';
+
+/**
+ * A refund that failed (the bank returned it): Stripe lowers the charge's amount_refunded again, so
+ * the gift's refunded amount and the totals follow (issue 13). An older charge.refunded delivered
+ * later cannot raise it back (refunds_as_of, api/services/donations-record.ts).
+ */
+export const refundFailed: EventHandler = async ({ db, stripe }, event) => {
+  const refund = event.data.object as Stripe.Refund;
+  const intentId = typeof refund.payment_intent === 'string' ? refund.payment_intent : (refund.payment_intent?.id ?? null);
+  if (!intentId || !refund.amount) return 'ignore';
+  let row = await findDonationByPaymentIntent(db, intentId);
+  if (!row && stripe) {
+    // A monthly gift is stored by invoice; its PaymentIntent is found through the invoice payment.
+    const payments = await stripe.invoicePayments.list({ payment: { type: 'payment_intent', payment_intent: intentId }, limit: 1 });
+    const invoice = payments.data[0]?.invoice;
+    const invoiceId = typeof invoice === 'string' ? invoice : invoice?.id;
+    if (invoiceId) row = await findDonationByInvoice(db, invoiceId);
+  }
+  // The refund it reverses was applied to a gift we record; until that gift is here, ask Stripe to retry.
+  if (!row) throw new HttpError(503, 'The donation for this failed refund is not recorded yet; retry later');
+  return [revertFailedRefund(db, notYetApplied(event.id), { donationId: row.id, amount: refund.amount, asOf: event.created })];
+};

@@ -1,0 +1,73 @@
+import { index, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+import { campaigns } from './campaigns';
+import { createdAt } from './columns';
+import { donations } from './donations';
+import { users } from './users';
+
+/**
+ * The donor's choices in the donation box, one row per checkout that made one: a message of
+ * support (max 280 characters), "Give anonymously" (also hides the name on top donors) and
+ * "hide my amount". Kept beside donations so the payment recording path stays untouched.
+ */
+export const supportMessages = sqliteTable(
+  'support_messages',
+  {
+    donationId: text('donation_id')
+      .primaryKey()
+      .references(() => donations.id, { onDelete: 'cascade' }),
+    campaignId: text('campaign_id')
+      .notNull()
+      .references(() => campaigns.id),
+    appealId: text('appeal_id').references(() => campaigns.id),
+    message: text('message'),
+    anonymous: integer('anonymous', { mode: 'boolean' }).notNull().default(false),
+    hideAmount: integer('hide_amount', { mode: 'boolean' }).notNull().default(false),
+    /** Set when an admin hides the message; the gift itself is unaffected. */
+    hiddenAt: integer('hidden_at', { mode: 'timestamp_ms' }),
+    hiddenBy: text('hidden_by').references(() => users.id),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('support_messages_appeal_idx').on(t.appealId, t.createdAt),
+    index('support_messages_campaign_idx').on(t.campaignId, t.createdAt),
+  ],
+);
+
+/** A fundraiser's email switches (My Info); no row means both on. */
+export const notificationPreferences = sqliteTable('notification_preferences', {
+  userId: text('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  appealGifts: integer('appeal_gifts', { mode: 'boolean' }).notNull().default(true),
+  appealMilestones: integer('appeal_milestones', { mode: 'boolean' }).notNull().default(true),
+  updatedAt: integer('updated_at', { mode: 'timestamp_ms' })
+    .notNull()
+    .$defaultFn(() => new Date()),
+});
+
+/** Per appeal: when the last "new gifts" email went (at most one an hour) and which milestones were sent. */
+export const appealNotifications = sqliteTable('appeal_notifications', {
+  appealId: text('appeal_id')
+    .primaryKey()
+    .references(() => campaigns.id, { onDelete: 'cascade' }),
+  lastSentAt: integer('last_sent_at', { mode: 'timestamp_ms' }),
+  halfSentAt: integer('half_sent_at', { mode: 'timestamp_ms' }),
+  fullSentAt: integer('full_sent_at', { mode: 'timestamp_ms' }),
+});
+
+/** Gifts to an appeal not yet told to its fundraiser; the next email (after the hour) sends them together. */
+export const fundraiserPendingGifts = sqliteTable(
+  'fundraiser_pending_gifts',
+  {
+    donationId: text('donation_id')
+      .primaryKey()
+      .references(() => donations.id, { onDelete: 'cascade' }),
+    appealId: text('appeal_id')
+      .notNull()
+      .references(() => campaigns.id, { onDelete: 'cascade' }),
+    amount: integer('amount').notNull(),
+    createdAt: createdAt(),
+    sentAt: integer('sent_at', { mode: 'timestamp_ms' }),
+  },
+  (t) => [index('fundraiser_pending_gifts_appeal_idx').on(t.appealId, t.sentAt)],
+);

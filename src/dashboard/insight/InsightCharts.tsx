@@ -1,0 +1,241 @@
+import { useMemo } from 'react';
+import { Bar, BarChart, CartesianGrid, ComposedChart, Legend, Line, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import type { z } from 'zod';
+import { formatPence } from '../../lib/format';
+import { useApiGet } from '../lib/use-api';
+import { Alert, Spinner } from '../ui/primitives';
+import { ChartCard } from './ChartCard';
+import {
+  axisPounds,
+  campaignsSchema,
+  donorsSchema,
+  giftAidSchema,
+  monthLabel,
+  pounds,
+  recurringSchema,
+  weekLabel,
+  weekLongLabel,
+  weeksSchema,
+} from './data';
+
+/**
+ * The overview's charts for admins and org admins (lazy-loaded: recharts is fetched only here).
+ * Colours and text come from CSS variables, so light and dark theme need nothing else.
+ */
+
+const AXIS = { fill: 'var(--ink)', fontSize: 12 };
+const GRID = 'var(--line)';
+const TOOLTIP = { contentStyle: { background: 'var(--dash-surface)', border: '1px solid var(--line)', color: 'var(--ink)' }, labelStyle: { color: 'var(--ink)' } };
+const HEIGHT = 260;
+const poundsTooltip = (value: unknown) => formatPence(Math.round(Number(value) * 100));
+
+function useReport<S extends z.ZodType>(path: string, schema: S) {
+  const [state] = useApiGet<unknown>(path);
+  return useMemo(() => {
+    if (state.status === 'error') return { error: state.error.message, data: null };
+    if (state.status !== 'ok') return { error: null, data: null };
+    const parsed = schema.safeParse(state.data);
+    return parsed.success ? { error: null, data: parsed.data as z.infer<S> } : { error: 'The server sent figures we could not read.', data: null };
+  }, [state, schema]);
+}
+
+function Loading({ title, error }: { title: string; error: string | null }) {
+  return (
+    <section className="dash-chart-card" aria-label={title}>
+      <h3>{title}</h3>
+      {error ? <Alert>{error}</Alert> : <Spinner />}
+    </section>
+  );
+}
+
+function GiftsPerWeek() {
+  const { data, error } = useReport('/api/reports/gifts-per-week', weeksSchema);
+  const title = 'Gifts per week (last 52 weeks)';
+  if (!data) return <Loading title={title} error={error} />;
+  const rows = data.weeks;
+  const total = rows.reduce((n, w) => n + w.once_amount + w.monthly_amount, 0);
+  const chartRows = rows.map((w) => ({ label: weekLabel(w.week_start), once: pounds(w.once_amount), monthly: pounds(w.monthly_amount) }));
+  return (
+    <ChartCard
+      title={title}
+      summary={`Stacked bar chart of one-off and monthly gifts per week; ${formatPence(total)} in the last 52 weeks.`}
+      rows={rows}
+      rowKey={(w) => w.week_start}
+      empty={total === 0}
+      columns={[
+        { header: 'Week starting', cell: (w) => weekLongLabel(w.week_start) },
+        { header: 'One-off gifts', cell: (w) => w.once_count, numeric: true },
+        { header: 'One-off amount', cell: (w) => formatPence(w.once_amount), numeric: true },
+        { header: 'Monthly gifts', cell: (w) => w.monthly_count, numeric: true },
+        { header: 'Monthly amount', cell: (w) => formatPence(w.monthly_amount), numeric: true },
+      ]}
+    >
+      <ResponsiveContainer width="100%" height={HEIGHT}>
+        <BarChart data={chartRows} accessibilityLayer={false}>
+          <CartesianGrid stroke={GRID} vertical={false} />
+          <XAxis dataKey="label" tick={AXIS} interval="preserveStartEnd" minTickGap={24} />
+          <YAxis tick={AXIS} tickFormatter={axisPounds} width={64} />
+          <Tooltip formatter={poundsTooltip} {...TOOLTIP} />
+          <Legend wrapperStyle={{ color: 'var(--ink)' }} />
+          <Bar dataKey="once" name="One-off" stackId="gifts" fill="var(--chart-1)" isAnimationActive={false} />
+          <Bar dataKey="monthly" name="Monthly" stackId="gifts" fill="var(--chart-2)" isAnimationActive={false} />
+        </BarChart>
+      </ResponsiveContainer>
+    </ChartCard>
+  );
+}
+
+function CampaignProgress() {
+  const { data, error } = useReport('/api/reports/campaigns', campaignsSchema);
+  const title = 'Raised per campaign against its goal';
+  if (!data) return <Loading title={title} error={error} />;
+  const rows = data.campaigns;
+  const chartRows = rows.map((c) => ({ label: c.title.length > 24 ? `${c.title.slice(0, 23)}…` : c.title, raised: pounds(c.raised), goal: pounds(c.goal) }));
+  const percent = (c: (typeof rows)[number]) => (c.goal ? `${((c.raised / c.goal) * 100).toFixed(1)}%` : '-');
+  return (
+    <ChartCard
+      title={title}
+      summary={`Bar chart of money raised and goal for ${rows.length} live campaigns${rows[0] ? `; ${rows[0].title} leads with ${formatPence(rows[0].raised)}` : ''}.`}
+      rows={rows}
+      rowKey={(c) => c._id}
+      empty={rows.length === 0}
+      columns={[
+        { header: 'Campaign', cell: (c) => c.title },
+        { header: 'Raised', cell: (c) => formatPence(c.raised), numeric: true },
+        { header: 'Goal', cell: (c) => formatPence(c.goal), numeric: true },
+        { header: 'Of goal', cell: percent, numeric: true },
+      ]}
+    >
+      <ResponsiveContainer width="100%" height={Math.max(HEIGHT, rows.length * 44)}>
+        <BarChart data={chartRows} layout="vertical" accessibilityLayer={false} margin={{ left: 8 }}>
+          <CartesianGrid stroke={GRID} horizontal={false} />
+          <XAxis type="number" tick={AXIS} tickFormatter={axisPounds} />
+          <YAxis type="category" dataKey="label" tick={AXIS} width={150} />
+          <Tooltip formatter={poundsTooltip} {...TOOLTIP} />
+          <Legend wrapperStyle={{ color: 'var(--ink)' }} />
+          <Bar dataKey="raised" name="Raised" fill="var(--chart-1)" isAnimationActive={false} />
+          <Bar dataKey="goal" name="Goal" fill="var(--chart-3)" isAnimationActive={false} />
+        </BarChart>
+      </ResponsiveContainer>
+    </ChartCard>
+  );
+}
+
+function MonthlyRecurring() {
+  const { data, error } = useReport('/api/reports/monthly-recurring', recurringSchema);
+  const title = 'Monthly recurring income and active monthly donors';
+  if (!data) return <Loading title={title} error={error} />;
+  const rows = data.months;
+  const last = rows.at(-1);
+  const chartRows = rows.map((m) => ({ label: monthLabel(m.month), income: pounds(m.income), donors: m.donors }));
+  return (
+    <ChartCard
+      title={title}
+      summary={`Bars of monthly gift income and a line of active monthly donors over 12 months${last ? `; ${monthLabel(last.month)}: ${formatPence(last.income)} from ${last.donors} donors` : ''}.`}
+      rows={rows}
+      rowKey={(m) => m.month}
+      empty={rows.every((m) => m.income === 0)}
+      columns={[
+        { header: 'Month', cell: (m) => monthLabel(m.month) },
+        { header: 'Monthly income', cell: (m) => formatPence(m.income), numeric: true },
+        { header: 'Active monthly donors', cell: (m) => m.donors, numeric: true },
+      ]}
+    >
+      <ResponsiveContainer width="100%" height={HEIGHT}>
+        <ComposedChart data={chartRows} accessibilityLayer={false}>
+          <CartesianGrid stroke={GRID} vertical={false} />
+          <XAxis dataKey="label" tick={AXIS} />
+          <YAxis yAxisId="money" tick={AXIS} tickFormatter={axisPounds} width={64} />
+          <YAxis yAxisId="people" orientation="right" tick={AXIS} allowDecimals={false} width={40} />
+          <Tooltip {...TOOLTIP} formatter={(value, name) => (name === 'Income' ? poundsTooltip(value) : String(value))} />
+          <Legend wrapperStyle={{ color: 'var(--ink)' }} />
+          <Bar yAxisId="money" dataKey="income" name="Income" fill="var(--chart-2)" isAnimationActive={false} />
+          <Line yAxisId="people" dataKey="donors" name="Active monthly donors" stroke="var(--chart-4)" strokeWidth={2} dot isAnimationActive={false} />
+        </ComposedChart>
+      </ResponsiveContainer>
+    </ChartCard>
+  );
+}
+
+function NewVsReturning() {
+  const { data, error } = useReport('/api/reports/donors', donorsSchema);
+  const title = 'New and returning donors';
+  if (!data) return <Loading title={title} error={error} />;
+  const rows = data.months;
+  const chartRows = rows.map((m) => ({ label: monthLabel(m.month), fresh: m.new_donors, again: m.returning_donors }));
+  const newTotal = rows.reduce((n, m) => n + m.new_donors, 0);
+  return (
+    <ChartCard
+      title={title}
+      summary={`Stacked bar chart of donors giving each month, new or returning; ${newTotal} new donors in 12 months.`}
+      rows={rows}
+      rowKey={(m) => m.month}
+      empty={rows.every((m) => m.new_donors + m.returning_donors === 0)}
+      columns={[
+        { header: 'Month', cell: (m) => monthLabel(m.month) },
+        { header: 'New donors', cell: (m) => m.new_donors, numeric: true },
+        { header: 'Returning donors', cell: (m) => m.returning_donors, numeric: true },
+      ]}
+    >
+      <ResponsiveContainer width="100%" height={HEIGHT}>
+        <BarChart data={chartRows} accessibilityLayer={false}>
+          <CartesianGrid stroke={GRID} vertical={false} />
+          <XAxis dataKey="label" tick={AXIS} />
+          <YAxis tick={AXIS} allowDecimals={false} width={40} />
+          <Tooltip {...TOOLTIP} />
+          <Legend wrapperStyle={{ color: 'var(--ink)' }} />
+          <Bar dataKey="fresh" name="New" stackId="donors" fill="var(--chart-1)" isAnimationActive={false} />
+          <Bar dataKey="again" name="Returning" stackId="donors" fill="var(--chart-3)" isAnimationActive={false} />
+        </BarChart>
+      </ResponsiveContainer>
+    </ChartCard>
+  );
+}
+
+function GiftAid() {
+  const { data, error } = useReport('/api/reports/gift-aid', giftAidSchema);
+  const title = 'Gift Aid';
+  if (!data) return <Loading title={title} error={error} />;
+  const rows = data.months;
+  const aid = rows.reduce((n, m) => n + m.gift_aid, 0);
+  const chartRows = rows.map((m) => ({ label: monthLabel(m.month), eligible: pounds(m.eligible_amount), aid: pounds(m.gift_aid) }));
+  return (
+    <ChartCard
+      title={title}
+      summary={`Bar chart per month of gifts with a Gift Aid declaration and the Gift Aid they bring; ${formatPence(aid)} of Gift Aid in 12 months.`}
+      rows={rows}
+      rowKey={(m) => m.month}
+      empty={rows.every((m) => m.total_amount === 0)}
+      columns={[
+        { header: 'Month', cell: (m) => monthLabel(m.month) },
+        { header: 'All gifts', cell: (m) => formatPence(m.total_amount), numeric: true },
+        { header: 'With Gift Aid', cell: (m) => formatPence(m.eligible_amount), numeric: true },
+        { header: 'Gift Aid (25%)', cell: (m) => formatPence(m.gift_aid), numeric: true },
+      ]}
+    >
+      <ResponsiveContainer width="100%" height={HEIGHT}>
+        <BarChart data={chartRows} accessibilityLayer={false}>
+          <CartesianGrid stroke={GRID} vertical={false} />
+          <XAxis dataKey="label" tick={AXIS} />
+          <YAxis tick={AXIS} tickFormatter={axisPounds} width={64} />
+          <Tooltip formatter={poundsTooltip} {...TOOLTIP} />
+          <Legend wrapperStyle={{ color: 'var(--ink)' }} />
+          <Bar dataKey="eligible" name="Gifts with Gift Aid" fill="var(--chart-1)" isAnimationActive={false} />
+          <Bar dataKey="aid" name="Gift Aid" fill="var(--chart-2)" isAnimationActive={false} />
+        </BarChart>
+      </ResponsiveContainer>
+    </ChartCard>
+  );
+}
+
+export default function InsightCharts() {
+  return (
+    <div className="dash-chart-grid">
+      <GiftsPerWeek />
+      <CampaignProgress />
+      <MonthlyRecurring />
+      <NewVsReturning />
+      <GiftAid />
+    </div>
+  );
+}

@@ -1,0 +1,21 @@
+import { describe, expect, it } from 'vitest';
+import { apiFilterParams, listApiPath, parseListView, viewSearch } from './list-query';
+
+describe('admin list views in the URL', () => {
+  it('round-trips filters, sort and paging, leaving defaults out', () => {
+    const view = parseListView('donations', '?search=priya&status=succeeded&sort=amount&order=asc&page=3&size=20&bogus=1');
+    expect(view).toEqual({ page: 3, size: 20, sort: { id: 'amount', desc: false }, filters: { search: 'priya', status: 'succeeded' } });
+    expect(viewSearch(view)).toBe('?search=priya&status=succeeded&sort=amount&order=asc&page=3&size=20');
+    expect(viewSearch(parseListView('donors', ''))).toBe('');
+  });
+
+  it('drops sort fields the list does not offer and sizes the pager does not have', () => {
+    expect(parseListView('organizations', '?sort=amount&size=1000&page=-2')).toMatchObject({ sort: null, size: 10, page: 1 });
+  });
+
+  it('builds the list and export queries from the same view', () => {
+    const view = parseListView('donations', '?date_from=2026-01-01&date_to=2026-01-31&sort=date&page=2');
+    expect(listApiPath('/api/donations', view)).toBe('/api/donations?date_from=2026-01-01&date_to=2026-01-31&sort=date&order=desc&limit=10&offset=10');
+    expect(apiFilterParams(view).toString()).toBe('date_from=2026-01-01&date_to=2026-01-31&sort=date&order=desc');
+  });
+});

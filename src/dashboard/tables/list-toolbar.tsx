@@ -1,0 +1,231 @@
+import { useEffect, useId, useState } from 'react';
+import { parsePounds } from '../../lib/format';
+import { useAppealOptions, useCampaignOptions } from '../forms/use-options';
+import { apiFilterParams, EXPORT_PATH, type ListView } from '../lib/list-query';
+import type { Resource } from '../lib/routes';
+import { $dashToken } from '../session';
+
+type Props = { resource: Resource; view: ListView; onFilters: (filters: Record<string, string>) => void };
+
+const DONATION_STATUSES = ['succeeded', 'pending', 'failed', 'refunded', 'abandoned'];
+const SEARCH_HINT: Record<Resource, string> = {
+  donations: 'Search donor name or email',
+  donors: 'Search name or email',
+  organizations: 'Search organizations',
+};
+
+/** Pence in the URL, pounds in the box. */
+const penceToPounds = (pence: string | undefined) => (pence ? (Number(pence) / 100).toFixed(2).replace(/\.00$/, '') : '');
+
+/**
+ * Search, filters and CSV export above an admin list. Filters apply as they change (search after
+ * a short pause); every change goes to the URL through onFilters.
+ */
+export function ListToolbar({ resource, view, onFilters }: Props) {
+  const id = useId();
+  const f = view.filters;
+  const [search, setSearch] = useState(f.search ?? '');
+  const [minPounds, setMinPounds] = useState(penceToPounds(f.amount_min));
+  const [maxPounds, setMaxPounds] = useState(penceToPounds(f.amount_max));
+  const [exporting, setExporting] = useState<string | null>(null);
+  const set = (key: string, value: string) => onFilters({ ...f, [key]: value });
+
+  useEffect(() => setSearch(f.search ?? ''), [f.search]);
+  useEffect(() => {
+    if (search === (f.search ?? '')) return;
+    const timer = setTimeout(() => set('search', search.trim()), 350);
+    return () => clearTimeout(timer);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [search]);
+
+  const campaigns = useCampaignOptions(resource === 'donations');
+  const appeals = useAppealOptions(resource === 'donations' ? (f.campaign_id ?? '') : '');
+  const inverted = Boolean(f.date_from && f.date_to && f.date_to < f.date_from);
+  const amountProblem = (text: string) => text.trim() !== '' && parsePounds(text) === null;
+
+  const applyAmount = (key: 'amount_min' | 'amount_max', text: string) => {
+    if (amountProblem(text)) return;
+    const pence = text.trim() === '' ? '' : String(parsePounds(text));
+    if ((f[key] ?? '') !== pence) set(key, pence);
+  };
+
+  async function exportCsv() {
+    setExporting('Preparing your CSV…');
+    const token = $dashToken.get();
+    try {
+      const res = await fetch(`${EXPORT_PATH[resource]}?${apiFilterParams(view)}`, { headers: token ? { authorization: `Bearer ${token}` } : {} });
+      if (!res.ok) {
+        const body = (await res.json().catch(() => null)) as { message?: string } | null;
+        setExporting(body?.message ?? `The export failed (${res.status}).`);
+        return;
+      }
+      const blob = await res.blob();
+      const name = /filename="([^"]+)"/.exec(res.headers.get('content-disposition') ?? '')?.[1] ?? `${resource}.csv`;
+      const url = URL.createObjectURL(blob);
+      const link = document.createElement('a');
+      link.href = url;
+      link.download = name;
+      document.body.appendChild(link);
+      link.click();
+      link.remove();
+      setTimeout(() => URL.revokeObjectURL(url), 10_000);
+      setExporting(`Downloaded ${name}.`);
+    } catch {
+      setExporting('Could not reach the server. Check your connection and try again.');
+    }
+  }
+
+  const active = Object.keys(f).length > 0;
+  return (
+    <div className="dash-list-toolbar" role="search" aria-label={`Search and filter ${resource}`}>
+      <div className="dash-list-filters">
+        <div className="dash-field dash-filter-search">
+          <label htmlFor={`${id}-search`}>Search</label>
+          <input
+            id={`${id}-search`}
+            className="dash-input dash-input-sm"
+            type="search"
+            placeholder={SEARCH_HINT[resource]}
+            maxLength={40}
+            value={search}
+            onChange={(e) => setSearch(e.target.value)}
+            onKeyDown={(e) => {
+              if (e.key === 'Enter') set('search', search.trim());
+            }}
+          />
+        </div>
+        {resource === 'donors' ? (
+          <div className="dash-field">
+            <label htmlFor={`${id}-utype`}>Type</label>
+            <select id={`${id}-utype`} className="dash-input dash-input-sm" value={f.type ?? ''} onChange={(e) => set('type', e.target.value)}>
+              <option value="">All</option>
+              <option value="donor">Donors</option>
+              <option value="org_admin">Organization admins</option>
+              <option value="admin">Admins</option>
+            </select>
+          </div>
+        ) : null}
+        {resource === 'donations' ? (
+          <>
+            <div className="dash-field">
+              <label htmlFor={`${id}-campaign`}>Campaign</label>
+              <select
+                id={`${id}-campaign`}
+                className="dash-input dash-input-sm"
+                value={f.campaign_id ?? ''}
+                onChange={(e) => onFilters({ ...f, campaign_id: e.target.value, appeal_id: '' })}
+              >
+                <option value="">All campaigns</option>
+                {campaigns.map((c) => (
+                  <option key={c.value} value={c.value}>
+                    {c.label}
+                  </option>
+                ))}
+                {f.campaign_id && !campaigns.some((c) => c.value === f.campaign_id) ? <option value={f.campaign_id}>Selected campaign</option> : null}
+              </select>
+            </div>
+            <div className="dash-field">
+              <label htmlFor={`${id}-appeal`}>Appeal</label>
+              <select id={`${id}-appeal`} className="dash-input dash-input-sm" value={f.appeal_id ?? ''} onChange={(e) => set('appeal_id', e.target.value)} disabled={!f.campaign_id}>
+                <option value="">{f.campaign_id ? 'All appeals' : 'Choose a campaign first'}</option>
+                {appeals.map((c) => (
+                  <option key={c.value} value={c.value}>
+                    {c.label}
+                  </option>
+                ))}
+              </select>
+            </div>
+            <div className="dash-field">
+              <label htmlFor={`${id}-status`}>Status</label>
+              <select id={`${id}-status`} className="dash-input dash-input-sm" value={f.status ?? ''} onChange={(e) => set('status', e.target.value)}>
+                <option value="">Any status</option>
+                {DONATION_STATUSES.map((s) => (
+                  <option key={s} value={s}>
+                    {s[0].toUpperCase() + s.slice(1)}
+                  </option>
+                ))}
+              </select>
+            </div>
+            <div className="dash-field">
+              <label htmlFor={`${id}-type`}>Type</label>
+              <select id={`${id}-type`} className="dash-input dash-input-sm" value={f.type ?? ''} onChange={(e) => set('type', e.target.value)}>
+                <option value="">One-off and monthly</option>
+                <option value="once">One-off</option>
+                <option value="monthly">Monthly</option>
+              </select>
+            </div>
+            <div className="dash-field">
+              <label htmlFor={`${id}-from`}>From</label>
+              <input id={`${id}-from`} className="dash-input dash-input-sm" type="date" value={f.date_from ?? ''} onChange={(e) => set('date_from', e.target.value)} />
+            </div>
+            <div className="dash-field">
+              <label htmlFor={`${id}-to`}>To</label>
+              <input
+                id={`${id}-to`}
+                className="dash-input dash-input-sm"
+                type="date"
+                value={f.date_to ?? ''}
+                min={f.date_from}
+                onChange={(e) => set('date_to', e.target.value)}
+                aria-invalid={inverted || undefined}
+                aria-describedby={inverted ? `${id}-to-error` : undefined}
+              />
+            </div>
+            <div className="dash-field">
+              <label htmlFor={`${id}-min`}>Min £</label>
+              <input
+                id={`${id}-min`}
+                className="dash-input dash-input-sm dash-input-amount"
+                inputMode="decimal"
+                value={minPounds}
+                onChange={(e) => setMinPounds(e.target.value)}
+                onBlur={() => applyAmount('amount_min', minPounds)}
+                onKeyDown={(e) => e.key === 'Enter' && applyAmount('amount_min', minPounds)}
+                aria-invalid={amountProblem(minPounds) || undefined}
+              />
+            </div>
+            <div className="dash-field">
+              <label htmlFor={`${id}-max`}>Max £</label>
+              <input
+                id={`${id}-max`}
+                className="dash-input dash-input-sm dash-input-amount"
+                inputMode="decimal"
+                value={maxPounds}
+                onChange={(e) => setMaxPounds(e.target.value)}
+                onBlur={() => applyAmount('amount_max', maxPounds)}
+                onKeyDown={(e) => e.key === 'Enter' && applyAmount('amount_max', maxPounds)}
+                aria-invalid={amountProblem(maxPounds) || undefined}
+              />
+            </div>
+          </>
+        ) : null}
+      </div>
+      {inverted ? (
+        <p className="dash-field-error" id={`${id}-to-error`}>
+          The “To” date must be on or after the “From” date.
+        </p>
+      ) : null}
+      <div className="dash-list-actions">
+        {active ? (
+          <button
+            type="button"
+            className="btn btn-outline dash-btn-sm"
+            onClick={() => {
+              setMinPounds('');
+              setMaxPounds('');
+              onFilters({});
+            }}
+          >
+            Clear filters
+          </button>
+        ) : null}
+        <button type="button" className="btn btn-outline dash-btn-sm" onClick={exportCsv}>
+          Export CSV
+        </button>
+        <p className="dash-export-status" role="status">
+          {exporting}
+        </p>
+      </div>
+    </div>
+  );
+}

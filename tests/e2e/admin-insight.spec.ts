@@ -1,0 +1,152 @@
+import path from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { expect, type APIRequestContext, type Page, test } from '@playwright/test';
+import { WCAG_TAGS } from './public-helpers';
+
+/** Issue 12: the admin's charts, filters and CSV export, and a donor's message on an appeal page. */
+
+async function signIn(request: APIRequestContext, email: string): Promise<string> {
+  expect((await request.post('/api/auth/login', { data: { email } })).ok()).toBe(true);
+  let code = '';
+  await expect(async () => {
+    const res = await request.get(`/api/dev/outbox?to=${encodeURIComponent(email)}`);
+    const [mail] = (await res.json()) as { text: string }[];
+    code = /code is: (\d{6})/.exec(mail?.text ?? '')?.[1] ?? '';
+    expect(code).toMatch(/^\d{6}$/);
+  }).toPass({ timeout: 5_000 });
+  const res = await request.post('/api/auth/login', { data: { email, code } });
+  return ((await res.json()) as { token: string }).token;
+}
+
+const AXE_SOURCE = path.join(process.cwd(), 'node_modules/axe-core/axe.min.js');
+
+async function axeViolations(page: Page): Promise<string[]> {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: AXE_SOURCE });
+  return page.evaluate(async (tags) => {
+    const axe = (window as unknown as { axe: typeof import('axe-core') }).axe;
+    const results = await axe.run(document, { runOnly: { type: 'tag', values: tags }, resultTypes: ['violations'] });
+    return results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  }, WCAG_TAGS);
+}
+
+async function setTheme(page: Page, theme: 'light' | 'dark') {
+  await page.evaluate((t) => {
+    if (document.documentElement.dataset.theme !== t) document.querySelector<HTMLElement>(`[role="radio"][title^="${t[0].toUpperCase()}"]`)?.click();
+  }, theme);
+  await page.waitForFunction((t) => document.documentElement.dataset.theme === t, theme);
+}
+
+async function openDashboard(page: Page, token: string, at: string) {
+  await page.addInitScript((t) => localStorage.setItem('uk_nfp_token', t), token);
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.goto(at);
+  await page.waitForSelector('astro-island:not([ssr])');
+}
+
+test('an admin reads the overview charts and their tables in light and dark theme (axe-clean)', async ({ page, request }) => {
+  const token = await signIn(request, 'admin@example.org');
+  await openDashboard(page, token, '/dashboard/overview');
+  const weekly = page.getByRole('region', { name: 'Gifts per week (last 52 weeks)' });
+  await expect(weekly.getByRole('img', { name: /Stacked bar chart of one-off and monthly gifts per week/ })).toBeVisible();
+  await expect(weekly.locator('.recharts-bar-rectangle').first()).toBeVisible();
+  for (const title of ['Raised per campaign against its goal', 'Monthly recurring income and active monthly donors', 'New and returning donors', 'Gift Aid']) {
+    await expect(page.getByRole('heading', { name: title, exact: true })).toBeVisible();
+  }
+  if (process.env.SCREENSHOTS) await page.screenshot({ path: 'test-results/insight-light.png', fullPage: true });
+  for (const theme of ['light', 'dark'] as const) {
+    await setTheme(page, theme);
+    expect(await axeViolations(page)).toEqual([]);
+  }
+  if (process.env.SCREENSHOTS) await page.screenshot({ path: 'test-results/insight-dark.png', fullPage: true });
+  // Every chart has a table with the figures.
+  const campaigns = page.getByRole('region', { name: 'Raised per campaign against its goal' });
+  await campaigns.getByRole('button', { name: 'Table' }).click();
+  await expect(campaigns.getByRole('button', { name: 'Table' })).toHaveAttribute('aria-pressed', 'true');
+  await expect(campaigns.getByRole('columnheader', { name: 'Raised' })).toBeVisible();
+  await expect(campaigns.getByRole('row')).not.toHaveCount(1);
+  await weekly.getByRole('button', { name: 'Table' }).click();
+  await expect(weekly.getByRole('table')).toBeVisible();
+  expect(await axeViolations(page)).toEqual([]);
+  await setTheme(page, 'light');
+  expect(await axeViolations(page)).toEqual([]);
+  // Phone width: the charts stack and stay readable.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(weekly.getByRole('table')).toBeVisible();
+  expect(await axeViolations(page)).toEqual([]);
+  if (process.env.SCREENSHOTS) await page.screenshot({ path: 'test-results/insight-390.png', fullPage: true });
+});
+
+test('an admin filters donations, the view survives reload, and the CSV export matches the filter', async ({ page, request }) => {
+  const token = await signIn(request, 'admin@example.org');
+  const auth = { headers: { authorization: `Bearer ${token}` } };
+  const all = await request.get('/api/donations?limit=1', auth);
+  const total = Number(all.headers()['x-total-count']);
+  await openDashboard(page, token, '/dashboard/donations');
+  await expect(page.getByRole('heading', { name: 'All Donations' })).toBeVisible();
+  await page.getByLabel('Type', { exact: true }).selectOption('monthly');
+  await page.getByLabel('Min £').fill('10');
+  await page.getByLabel('Min £').press('Enter');
+  await expect(page).toHaveURL(/type=monthly/);
+  await expect(page).toHaveURL(/amount_min=1000/);
+  await page.getByRole('button', { name: /^Amount: / }).click();
+  await expect(page).toHaveURL(/sort=amount/);
+  const expected = await request.get('/api/donations?type=monthly&amount_min=1000&limit=100', auth);
+  const filteredTotal = Number(expected.headers()['x-total-count']);
+  expect(filteredTotal).toBeGreaterThan(0);
+  expect(filteredTotal).toBeLessThan(total);
+  await expect(page.locator('.dash-pagination-info')).toHaveText(`${filteredTotal} row(s)`);
+  if (process.env.SCREENSHOTS) await page.screenshot({ path: 'test-results/donations-filtered.png', fullPage: true });
+
+  await page.reload();
+  await page.waitForSelector('astro-island:not([ssr])');
+  await expect(page.getByLabel('Type', { exact: true })).toHaveValue('monthly');
+  await expect(page.getByLabel('Min £')).toHaveValue('10');
+  await expect(page.locator('.dash-pagination-info')).toHaveText(`${filteredTotal} row(s)`);
+
+  const download = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Export CSV' }).click();
+  const file = await download;
+  expect(file.suggestedFilename()).toMatch(/^donations-\d{4}-\d{2}-\d{2}\.csv$/);
+  const text = (await readFile((await file.path())!, 'utf8')).replace(/^\uFEFF/, '');
+  const lines = text.trim().split('\r\n');
+  expect(lines[0]).toBe('Date,Amount (GBP),Refunded (GBP),Net (GBP),Gift Aid,Type,Status,Source,Payment reference,Donor name,Donor email,Campaign,Appeal,Donation ID');
+  expect(lines).toHaveLength(filteredTotal + 1);
+  for (const line of lines.slice(1)) {
+    expect(line).toMatch(/^\d{2}\/\d{2}\/\d{4},\d+\.\d{2},/);
+    expect(line).toContain(',Monthly,');
+    expect(Number(line.split(',')[1])).toBeGreaterThanOrEqual(10);
+  }
+  expect(await axeViolations(page)).toEqual([]);
+});
+
+test('a donor’s message of support appears on the appeal page, escaped, and anonymously when asked', async ({ page, request }) => {
+  const res = await request.get('/api/appeals?limit=20');
+  const appeals = (await res.json()) as { _id: string; short_id: string }[];
+  const appeal = appeals[3];
+  await page.goto(`/appeals/${appeal.short_id}`);
+  await page.locator('.donation-slot').scrollIntoViewIfNeeded();
+  await expect(page.locator('astro-island:has(.donation-box)')).not.toHaveAttribute('ssr', /.*/);
+  const box = page.locator('.donation-box');
+  const message = `Go team! <b>not bold</b> ${Date.now()}`;
+  await box.getByRole('textbox', { name: 'Email' }).fill('supporter-message@example.com');
+  await box.getByLabel('Amount (£)').fill('7');
+  await box.getByLabel('Message of support (optional)').fill(message);
+  await box.getByLabel(/Give anonymously/).check();
+  await box.getByRole('button', { name: /^Donate/ }).click();
+  await box.getByLabel('Card number').fill('4242 4242 4242 4242');
+  await box.getByRole('button', { name: /^Pay / }).click();
+  await expect(box.getByRole('heading', { name: 'Thank you for your donation' })).toBeVisible();
+
+  await page.goto(`/appeals/${appeal.short_id}`);
+  const messages = page.getByRole('region', { name: 'Messages of support' });
+  const item = messages.getByRole('listitem').filter({ hasText: message });
+  await expect(item).toBeVisible();
+  await expect(item).toContainText('Anonymous');
+  await expect(item).toContainText('£7');
+  await expect(messages.locator('b')).toHaveCount(0);
+  await expect(page.getByRole('region', { name: 'Top Donors' })).not.toContainText('supporter-message');
+  if (process.env.SCREENSHOTS) {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await messages.screenshot({ path: 'test-results/messages-390.png' });
+  }
+});

@@ -1,0 +1,25 @@
+import { afterEach, beforeEach } from 'vitest';
+
+/**
+ * Fails a test that logs console.error without saying it expects to (issue 13): an error log in
+ * a passing test is a bug nobody looked at. A test that expects one replaces console.error for the
+ * duration, e.g. `vi.spyOn(console, 'error').mockImplementation(() => {})`, and asserts on the calls;
+ * those calls never reach this guard.
+ */
+const original = console.error;
+let unexpected: string[] = [];
+
+beforeEach(() => {
+  unexpected = [];
+  console.error = (...args: unknown[]) => {
+    unexpected.push(args.map((a) => (a instanceof Error ? a.message : String(a))).join(' ').slice(0, 300));
+    original(...args);
+  };
+});
+
+afterEach(() => {
+  console.error = original;
+  if (unexpected.length) {
+    throw new Error(`Unexpected console.error (${unexpected.length}): ${unexpected.join(' | ')}. Spy on console.error in the test if it is expected.`);
+  }
+});
