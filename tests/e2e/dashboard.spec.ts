@@ -124,7 +124,7 @@ test('a donor sees no Admin group and their own info as My Info', async ({ page,
 
   await menu.getByRole('link', { name: 'My Info' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'My Info' })).toBeVisible();
-  await expect(page.getByLabel(/^Email/)).toHaveValue(DONOR);
+  await expect(page.getByRole('textbox', { name: /^Email/ })).toHaveValue(DONOR);
   await expect(page.getByLabel('Phone')).toBeVisible();
   await page.getByLabel('Phone').fill('');
   await page.getByLabel('Phone').pressSequentially('0201234567899');
