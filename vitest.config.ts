@@ -18,6 +18,9 @@ const freshDbTests = [
   'api/routes/campaigns/campaigns.test.ts',
   'api/routes/campaigns/campaigns.parent.test.ts',
   'api/routes/donations/donations.admin.test.ts',
+  'api/routes/donations/donations.filters.test.ts',
+  'api/routes/reports/reports.test.ts',
+  'api/services/notifications/fundraiser.test.ts',
   'api/routes/gift-aid/gift-aid.migration.test.ts',
   'api/routes/organizations/param-limits.test.ts',
   'api/routes/users/users.test.ts',
@@ -26,10 +29,6 @@ const freshDbTests = [
   'api/services/housekeeping.test.ts',
   'api/routes/campaigns/campaigns.quotas.test.ts',
   'api/routes/organizations/search-bounds.test.ts',
-  // Whole-table sorts and sums: with issue 10's suites also writing today's gifts to the shared
-  // database, the first page and this week's totals are no longer the suite's own.
-  'api/routes/donations/donations.filters.test.ts',
-  'api/routes/reports/reports.test.ts',
   // Its checkouts and gifts are dated today: the shared database's reports would count them.
   'api/authorization-matrix.test.ts',
   // These two write the whole demo seed.

@@ -1,23 +1,14 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { readFile } from 'node:fs/promises';
+import { signIn as sharedSignIn } from './sign-in';
 import { expect, type APIRequestContext, type Page, test } from '@playwright/test';
 import { WCAG_TAGS } from './public-helpers';
 
 /** Issue 12: the admin's charts, filters and CSV export, and a donor's message on an appeal page. */
 
-async function signIn(request: APIRequestContext, email: string): Promise<string> {
-  expect((await request.post('/api/auth/login', { data: { email } })).ok()).toBe(true);
-  let code = '';
-  await expect(async () => {
-    const res = await request.get(`/api/dev/outbox?to=${encodeURIComponent(email)}`);
-    const [mail] = (await res.json()) as { text: string }[];
-    code = /code is: (\d{6})/.exec(mail?.text ?? '')?.[1] ?? '';
-    expect(code).toMatch(/^\d{6}$/);
-  }).toPass({ timeout: 5_000 });
-  const res = await request.post('/api/auth/login', { data: { email, code } });
-  return ((await res.json()) as { token: string }).token;
-}
+/** The run's one sign-in per account (tests/e2e/sign-in.ts): code emails are rate limited per address. */
+const signIn = async (request: APIRequestContext, email: string) => (await sharedSignIn(request, email)).token;
 
 let axeSource: string | undefined;
 const AXE_SOURCE = path.join(process.cwd(), 'node_modules/axe-core/axe.min.js');

@@ -51,7 +51,7 @@ test('the organizations list shows the seeded organizations, and a new one can b
   await expect(save).toBeDisabled();
   const name = `Riverside Aid ${Date.now()}`;
   await page.getByRole('textbox', { name: 'Name', exact: true }).fill(name);
-  await page.getByLabel(/^Email/).fill('bad-email');
+  await page.getByRole('textbox', { name: /^Email/ }).fill('bad-email');
   await page.getByLabel('City').fill('York');
   // Charity registration: a Scottish charity's number is checked against its regulator.
   await page.getByLabel('Legal name').fill('Riverside Aid SCIO');
@@ -59,16 +59,16 @@ test('the organizations list shows the seeded organizations, and a new one can b
   await page.getByLabel('Charity number').fill('1234567');
   await page.getByLabel('HMRC charity reference').fill('SC12345');
   await expect(save).toBeEnabled();
-  await page.getByLabel(/^Email/).fill('hello@riverside.example.org');
+  await page.getByRole('textbox', { name: /^Email/ }).fill('hello@riverside.example.org');
   await save.click();
   await expect(page.getByRole('alert')).toContainText(/charity_number: A Scottish charity number is SC/);
   await page.getByLabel('Charity number').fill('SC054321');
-  await page.getByLabel(/^Email/).fill('bad-email');
+  await page.getByRole('textbox', { name: /^Email/ }).fill('bad-email');
   await save.click();
   // The server's message is shown, and nothing is lost from the form.
   await expect(page.getByRole('alert')).toContainText(/email/i);
   await expect(page.getByRole('textbox', { name: 'Name', exact: true })).toHaveValue(name);
-  await page.getByLabel(/^Email/).fill('hello@riverside.example.org');
+  await page.getByRole('textbox', { name: /^Email/ }).fill('hello@riverside.example.org');
   await save.click();
 
   await expect(page).toHaveURL(/\/dashboard\/organizations$/);
@@ -112,7 +112,7 @@ test('the donors list pages through the seeded donors', async ({ page, request }
   await bodyRows.first().click();
   await expect(page).toHaveURL(/\/dashboard\/donors\/edit\/[0-9a-f-]+$/);
   await expect(page.getByRole('heading', { level: 1, name: 'Edit Donor' })).toBeVisible();
-  await expect(page.getByLabel(/^Email/)).toHaveAttribute('readonly', '');
+  await expect(page.getByRole('textbox', { name: /^Email/ })).toHaveAttribute('readonly', '');
 });
 
 test('a donor sees no Admin group and their own info as My Info', async ({ page, request }) => {
@@ -124,7 +124,7 @@ test('a donor sees no Admin group and their own info as My Info', async ({ page,
 
   await menu.getByRole('link', { name: 'My Info' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'My Info' })).toBeVisible();
-  await expect(page.getByLabel(/^Email/)).toHaveValue(DONOR);
+  await expect(page.getByRole('textbox', { name: /^Email/ })).toHaveValue(DONOR);
   await expect(page.getByLabel('Phone')).toBeVisible();
   await page.getByLabel('Phone').fill('');
   await page.getByLabel('Phone').pressSequentially('0201234567899');
@@ -249,7 +249,7 @@ test('an admin adds a donor: Save waits for the required fields, phone is format
   await expect(save).toBeDisabled();
   await page.getByLabel('Last name').fill('Lovelace');
   await expect(save).toBeDisabled();
-  await page.getByLabel(/^Email/).fill(email);
+  await page.getByRole('textbox', { name: /^Email/ }).fill(email);
   await expect(save).toBeEnabled();
   // Eleven digits typed: ten are kept, shown as (xxx) xxx-xxxx.
   await page.getByLabel('Phone').pressSequentially('07700900123');
@@ -263,8 +263,8 @@ test('an admin adds a donor: Save waits for the required fields, phone is format
   await row.click();
   await expect(page).toHaveURL(/\/dashboard\/donors\/edit\/[0-9a-f-]+$/);
   await expect(page.getByRole('heading', { level: 1, name: 'Edit Donor' })).toBeVisible();
-  await expect(page.getByLabel(/^Email/)).toHaveValue(email);
-  await expect(page.getByLabel(/^Email/)).toHaveAttribute('readonly', '');
+  await expect(page.getByRole('textbox', { name: /^Email/ })).toHaveValue(email);
+  await expect(page.getByRole('textbox', { name: /^Email/ })).toHaveAttribute('readonly', '');
   await expect(page.getByLabel('Phone')).toHaveValue('(077) 009-0012');
   await expect(page.getByLabel('Last name')).toHaveValue('Lovelace');
   await expect(page.getByLabel('City')).toHaveValue('Leeds');

@@ -54,7 +54,7 @@ for (const c of cases) {
     const donate = box.getByRole('button', { name: /^Donate/ });
     await expect(donate).toBeDisabled();
 
-    const email = box.getByLabel(/^Email/);
+    const email = box.getByRole('textbox', { name: /^Email/ });
     await expect(email).toHaveCSS('border-top-color', 'rgb(138, 148, 158)');
     await email.fill('someone@');
     await expect(email).toHaveClass(/email-invalid/);
@@ -97,7 +97,7 @@ test('a declined demo card is explained to the donor and nothing is counted', as
   const appeal = (await appeals(request))[4];
   const before = await raised(request, appeal._id);
   const box = await openBox(page, appeal);
-  await box.getByLabel(/^Email/).fill('declined@example.com');
+  await box.getByRole('textbox', { name: /^Email/ }).fill('declined@example.com');
   await box.getByLabel('Amount (£)').fill('5');
   await box.getByRole('button', { name: /^Donate/ }).click();
   await box.getByLabel('Card number').fill('4000 0000 0000 0002');
@@ -130,7 +130,7 @@ test('the donation box is accessible and fits a phone screen', async ({ page, re
   const appeal = (await appeals(request))[5];
   await page.setViewportSize({ width: 390, height: 844 });
   const box = await openBox(page, appeal);
-  await box.getByLabel(/^Email/).fill('phone@example.com');
+  await box.getByRole('textbox', { name: /^Email/ }).fill('phone@example.com');
   await box.getByLabel('Amount (£)').fill('20');
   await fillGiftAid(page);
   const width = await box.evaluate((el) => el.getBoundingClientRect().width);

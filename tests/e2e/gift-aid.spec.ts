@@ -1,21 +1,10 @@
 import { readFile } from 'node:fs/promises';
+import { signIn as sharedSignIn } from './sign-in';
 import { expect, type APIRequestContext, test } from '@playwright/test';
 
 /** Signs in through the API (two steps, code from the dev outbox). */
-async function signIn(request: APIRequestContext, email: string): Promise<string> {
-  const first = await request.post('/api/auth/login', { data: { email } });
-  expect(first.ok()).toBeTruthy();
-  let code = '';
-  await expect(async () => {
-    const res = await request.get(`/api/dev/outbox?to=${encodeURIComponent(email)}`);
-    const [mail] = (await res.json()) as { text: string }[];
-    code = /code is: (\d{6})/.exec(mail?.text ?? '')?.[1] ?? '';
-    expect(code).toMatch(/^\d{6}$/);
-  }).toPass({ timeout: 5_000 });
-  const second = await request.post('/api/auth/login', { data: { email, code } });
-  expect(second.ok()).toBeTruthy();
-  return ((await second.json()) as { token: string }).token;
-}
+/** The run's one sign-in per account (tests/e2e/sign-in.ts): code emails are rate limited per address. */
+const signIn = async (request: APIRequestContext, email: string) => (await sharedSignIn(request, email)).token;
 
 const HEADER = 'Title,First name,Last name,House name or number,Postcode,Aggregated donations,Sponsored event,Donation date,Amount';
 /** A donor's line: no £ sign, DD/MM/YY, two decimals, postcode in capitals with one space. */
