@@ -51,17 +51,20 @@ test('the donation box says the service is busy and keeps everything the donor t
   await box.getByRole('textbox', { name: /^Email/ }).fill(email);
   await box.getByLabel('Amount (£)').fill('15');
   await page.getByLabel('Gift Aid (UK Only)').check();
-  await page.getByLabel('Full name').fill('Ann Example');
-  await page.getByLabel('Home address').fill('1 Station Road, Leeds');
-  await page.getByLabel('Postcode').fill('LS1 4AP');
+  // Issue 8's HMRC fields.
+  await box.getByLabel('First name').fill('Ann');
+  await box.getByLabel('Last name').fill('Example');
+  await box.getByLabel('House name or number').fill('1');
+  await box.getByLabel('Postcode').fill('LS1 4AP');
   await box.getByRole('button', { name: /^Donate/ }).click();
 
   await expect(box.getByRole('alert')).toContainText('Sorry, our service is very busy right now. Your details are still here');
   await expect(box.getByRole('alert')).toContainText(/Reference: [0-9a-f-]{36}/);
   await expect(box.getByRole('textbox', { name: /^Email/ })).toHaveValue(email);
   await expect(box.getByLabel('Amount (£)')).toHaveValue('15');
-  await expect(page.getByLabel('Full name')).toHaveValue('Ann Example');
-  await expect(page.getByLabel('Postcode')).toHaveValue('LS1 4AP');
+  await expect(box.getByLabel('First name')).toHaveValue('Ann');
+  await expect(box.getByLabel('House name or number')).toHaveValue('1');
+  await expect(box.getByLabel('Postcode')).toHaveValue('LS1 4AP');
 
   // Service back: the same form goes through without typing anything again.
   await page.unroute('**/api/stripe/client_secret');
