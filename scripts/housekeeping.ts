@@ -13,6 +13,8 @@ import { getPlatformProxy } from 'wrangler';
 import { readConfig } from '../api/lib/config';
 import type { Bindings } from '../api/lib/types';
 import { runHousekeeping } from '../api/services/housekeeping';
+import { createMailer } from '../api/services/mailer';
+import { flushFundraiserNotifications } from '../api/services/notifications/fundraiser';
 import { createStripe } from '../api/services/stripe';
 import type { Db } from '../db/client';
 import * as schema from '../db/schema';
@@ -38,8 +40,11 @@ async function main() {
     } else {
       db = drizzleD1(env.DB, { schema }) as unknown as Db;
     }
-    const counts = await runHousekeeping({ db, bucket: env.IMAGES, stripe: createStripe(readConfig(settings)), now: new Date() });
-    console.log(JSON.stringify({ level: 'info', msg: 'housekeeping', ...counts }));
+    const config = readConfig(settings);
+    const now = new Date();
+    const counts = await runHousekeeping({ db, bucket: env.IMAGES, stripe: createStripe(config), now });
+    const fundraiserEmails = await flushFundraiserNotifications(db, createMailer(db, config), { origin: config.publicOrigin, now });
+    console.log(JSON.stringify({ level: 'info', msg: 'housekeeping', ...counts, fundraiser_emails_sent: fundraiserEmails.sent }));
     close();
   } finally {
     await dispose();

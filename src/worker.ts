@@ -3,6 +3,8 @@ import { readConfig } from '../api/lib/config';
 import type { Bindings } from '../api/lib/types';
 import { errorSummary, logLine, requestLine, safeStack } from '../api/middlewares/logger';
 import { runHousekeeping } from '../api/services/housekeeping';
+import { createMailer } from '../api/services/mailer';
+import { flushFundraiserNotifications } from '../api/services/notifications/fundraiser';
 import { createStripe } from '../api/services/stripe';
 import { createDb } from '../db/client';
 import { withSecurityHeaders } from './lib/server/security-headers';
@@ -55,13 +57,13 @@ export default {
       (async () => {
         const started = Date.now();
         try {
-          const counts = await runHousekeeping({
-            db: createDb(env),
-            bucket: env.IMAGES ?? null,
-            stripe: createStripe(readConfig(env)),
-            now: new Date(controller.scheduledTime),
-          });
-          logLine('info', 'housekeeping', { cron: controller.cron, ms: Date.now() - started, ...counts });
+          const db = createDb(env);
+          const config = readConfig(env);
+          const now = new Date(controller.scheduledTime);
+          const counts = await runHousekeeping({ db, bucket: env.IMAGES ?? null, stripe: createStripe(config), now });
+          // Gift emails that waited for their hour on appeals where no later gift came along (issue 12).
+          const fundraiserEmails = await flushFundraiserNotifications(db, createMailer(db, config), { origin: config.publicOrigin, now });
+          logLine('info', 'housekeeping', { cron: controller.cron, ms: Date.now() - started, ...counts, fundraiser_emails_sent: fundraiserEmails.sent });
         } catch (error) {
           logLine('error', 'housekeeping failed', { cron: controller.cron, error: errorSummary(error), stack: safeStack(error) });
           throw error;
