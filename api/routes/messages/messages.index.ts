@@ -4,8 +4,8 @@ import { notFound } from '../../lib/errors';
 import { bearerAuth, defineRoute, errorResponses, IdParams, jsonBody, jsonContent } from '../../lib/openapi';
 import { requireUser, staffOnly } from '../../lib/policy';
 import { getCampaign } from '../../services/campaigns';
+import { idParam } from '../../services/insight/list-filters';
 import { latestMessages, setMessageHidden, staffMessages } from '../../services/support-messages';
-import { parseId } from '../../../db/ids';
 
 const PublicMessageSchema = z
   .object({
@@ -28,21 +28,6 @@ const StaffMessageSchema = PublicMessageSchema.extend({
   appeal: z.string().nullable(),
 }).openapi('SupportMessageForStaff');
 
-const optionalId = (what: string) =>
-  z
-    .string()
-    .max(64)
-    .optional()
-    .transform((v, ctx) => {
-      if (!v) return undefined;
-      const id = parseId(v);
-      if (!id) {
-        ctx.addIssue({ code: 'custom', message: `Must be ${what} id` });
-        return z.NEVER;
-      }
-      return id;
-    });
-
 const appealMessagesRoute = defineRoute({
   method: 'get',
   path: '/appeals/{id}/messages',
@@ -61,9 +46,9 @@ const staffListRoute = defineRoute({
   middleware: [staffOnly('Only admins and organization admins can moderate messages')],
   request: {
     query: z.object({
-      donation_id: optionalId('a donation'),
-      appeal_id: optionalId('an appeal'),
-      campaign_id: optionalId('a campaign'),
+      donation_id: idParam('a donation'),
+      appeal_id: idParam('an appeal'),
+      campaign_id: idParam('a campaign'),
       limit: z.coerce.number().int().min(1).max(100, 'Must be at most 100').optional(),
     }),
   },

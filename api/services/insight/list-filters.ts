@@ -34,7 +34,8 @@ const sortOf = <T extends readonly [string, ...string[]]>(fields: T) =>
     .optional()
     .openapi({ description: `Sort field: ${fields.join(', ')}` });
 
-const idParam = (what: string) =>
+/** An optional id query parameter (UUID or short id), parsed to the UUID; 400 naming what it should be. */
+export const idParam = (what: string) =>
   z
     .string()
     .max(64)
