@@ -232,8 +232,8 @@ export async function seed(db: Db, now = new Date(), options: SeedOptions = {}):
       firstName,
       lastName,
       type: 'donor' as const,
-      // Ten digits: the donor form caps phone numbers at 10 (spec section 3).
-      phone: '07700' + String(90100 + i),
+      // UK mobiles stored as E.164, as the donor form stores them (domain/phone.ts).
+      phone: `+4479111${String(10000 + i)}`,
       address: `${1 + i} Station Road`,
       city,
       province,
@@ -377,7 +377,7 @@ export async function seed(db: Db, now = new Date(), options: SeedOptions = {}):
 
 type CopyContext = {
   nowMs: number;
-  donorRows: { firstName: string; lastName: string; email: string; address: string; city: string; postalCode: string }[];
+  donorRows: { firstName: string; lastName: string; email: string; phone: string; address: string; city: string; postalCode: string }[];
   campaignRows: { id: string; organizationId: string; title: string; story: string }[];
   appealRows: { id: string; status: string; campaignId: string }[];
   appealStatus: (index: number) => string;
@@ -408,7 +408,7 @@ async function seedCopy(db: Db, copy: number, ctx: CopyContext) {
     firstName: donor.firstName,
     lastName: donor.lastName,
     type: 'donor' as const,
-    phone: '07700' + String(90100 + i),
+    phone: donor.phone,
     address: donor.address,
     city: donor.city,
     postalCode: donor.postalCode,

@@ -9,5 +9,6 @@ export * from './gift-aid';
 export * from './limits';
 export * from './money';
 export * from './postcode';
+// domain/phone.ts is imported by path: it carries libphonenumber-js's metadata, which only the donor form needs.
 export * from './statuses';
 export * from './lifecycle';

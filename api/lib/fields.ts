@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { EMAIL_PATTERN } from '../../domain';
+import { normalizePhone, PHONE_INVALID } from '../../domain/phone';
 
 /** Zod pieces shared by the dashboard's organization, donor and donation endpoints. */
 
@@ -55,16 +56,22 @@ export const imageInput = z
   .optional()
   .transform((v) => (v === '' ? null : v));
 
-/** Donor phones: formatting characters are dropped and at most 10 digits kept (spec section 3). */
+/**
+ * Donor phones: a UK number (or + and a country code), stored as E.164; "" and null clear it
+ * (domain/phone.ts, docs/decisions/009).
+ */
 export const donorPhone = z
   .string({ error: 'Must be text' })
-  .max(30, 'Use at most 10 digits')
-  .regex(/^[0-9()+\-.\s]*$/, 'Use digits only')
-  .transform((v) => v.replace(/\D/g, ''))
-  .refine((v) => v.length <= 10, 'Use at most 10 digits')
+  .max(30, PHONE_INVALID)
+  .regex(/^[0-9()+\-.\s]*$/, PHONE_INVALID)
+  .transform((v, ctx) => {
+    if (v.trim() === '') return null;
+    const phone = normalizePhone(v);
+    if (phone === null) ctx.addIssue({ code: 'custom', message: PHONE_INVALID });
+    return phone ?? z.NEVER;
+  })
   .nullable()
-  .optional()
-  .transform((v) => (v === '' ? null : v));
+  .optional();
 
 /** Organization phones keep their formatting (UK numbers are written with spaces). */
 export const organizationPhone = z

@@ -1,4 +1,5 @@
-import { expect, type APIRequestContext, type Page, test } from '@playwright/test';
+import type { APIRequestContext, Page } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { signIn } from './sign-in';
 
 async function tokenFor(request: APIRequestContext, email: string) {
@@ -125,10 +126,12 @@ test('a donor sees no Admin group and their own info as My Info', async ({ page,
   await menu.getByRole('link', { name: 'My Info' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'My Info' })).toBeVisible();
   await expect(page.getByRole('textbox', { name: /^Email/ })).toHaveValue(DONOR);
-  await expect(page.getByLabel('Phone')).toBeVisible();
+  // The seeded number is stored as E.164 and shown as a UK number is written; a landline typed digit
+  // by digit is grouped as it goes.
+  await expect(page.getByLabel('Phone')).toHaveValue('07911 110000');
   await page.getByLabel('Phone').fill('');
-  await page.getByLabel('Phone').pressSequentially('0201234567899');
-  await expect(page.getByLabel('Phone')).toHaveValue('(020) 123-4567');
+  await page.getByLabel('Phone').pressSequentially('02079460958');
+  await expect(page.getByLabel('Phone')).toHaveValue('020 7946 0958');
 });
 
 test('Ctrl+B collapses the sidebar and the cookie keeps it collapsed after reload', async ({ page, request, context }) => {
@@ -251,10 +254,15 @@ test('an admin adds a donor: Save waits for the required fields, phone is format
   await expect(save).toBeDisabled();
   await page.getByRole('textbox', { name: /^Email/ }).fill(email);
   await expect(save).toBeEnabled();
-  // Eleven digits typed: ten are kept, shown as (xxx) xxx-xxxx.
-  await page.getByLabel('Phone').pressSequentially('07700900123');
-  await expect(page.getByLabel('Phone')).toHaveValue('(077) 009-0012');
+  // A UK number (docs/decisions/009): grouped as typed; one digit short is refused by name, nothing saved.
+  await page.getByLabel('Phone').pressSequentially('0791112345');
+  await expect(page.getByLabel('Phone')).toHaveValue('07911 12345');
   await page.getByLabel('City').fill('Leeds');
+  await save.click();
+  await expect(page.getByRole('alert')).toContainText('phone: Enter a UK phone number');
+  await expect(page).toHaveURL(/\/dashboard\/donors\/add$/);
+  await page.getByLabel('Phone').fill('07911123456');
+  await expect(page.getByLabel('Phone')).toHaveValue('07911 123456');
   await save.click();
 
   await expect(page).toHaveURL(/\/dashboard\/donors$/);
@@ -265,7 +273,7 @@ test('an admin adds a donor: Save waits for the required fields, phone is format
   await expect(page.getByRole('heading', { level: 1, name: 'Edit Donor' })).toBeVisible();
   await expect(page.getByRole('textbox', { name: /^Email/ })).toHaveValue(email);
   await expect(page.getByRole('textbox', { name: /^Email/ })).toHaveAttribute('readonly', '');
-  await expect(page.getByLabel('Phone')).toHaveValue('(077) 009-0012');
+  await expect(page.getByLabel('Phone')).toHaveValue('07911 123456');
   await expect(page.getByLabel('Last name')).toHaveValue('Lovelace');
   await expect(page.getByLabel('City')).toHaveValue('Leeds');
 
@@ -276,7 +284,7 @@ test('an admin adds a donor: Save waits for the required fields, phone is format
   await expect(page.getByRole('heading', { level: 1, name: 'All Donors' })).toBeVisible();
   const saved = (await apiAs(request, ADMIN, 'get', `/api/users?search=${encodeURIComponent(email)}`)) as { name: { last_name: string }; phone: string }[];
   expect(saved).toHaveLength(1);
-  expect(saved[0]).toMatchObject({ name: { last_name: 'Lovelace' }, phone: '0770090012' });
+  expect(saved[0]).toMatchObject({ name: { last_name: 'Lovelace' }, phone: '+447911123456' });
 });
 
 test('an unknown donor id shows Donor Not Found', async ({ page, request }) => {

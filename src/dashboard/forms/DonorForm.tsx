@@ -1,7 +1,7 @@
 import { useStore } from '@nanostores/react';
 import { useEffect, useState } from 'react';
 import { api, client } from '../../lib/api';
-import { formatPhone } from '../lib/phone';
+import { formatPhone } from '../../../domain/phone';
 import { listPathOf } from '../lib/routes';
 import { useApiGet } from '../lib/use-api';
 import { goBack, navigate } from '../router';
@@ -22,6 +22,7 @@ export function DonorForm({ id }: { id?: string }) {
   const [load] = useApiGet(isEdit ? `users/${id}` : null, (o) => client.api.users[':id'].$get({ param: { id: id! } }, o));
   const [values, setValues] = useState<Values>(EMPTY);
   const [initialImage, setInitialImage] = useState('');
+  const [initialPhone, setInitialPhone] = useState('');
   const [saving, setSaving] = useState(false);
   const [error, setError] = useState<string | null>(null);
 
@@ -29,12 +30,13 @@ export function DonorForm({ id }: { id?: string }) {
     if (load.status !== 'ok') return;
     const d = load.data;
     setInitialImage(d.image ?? '');
+    setInitialPhone(formatPhone(d.phone));
     setValues({
       image: d.image ?? '',
       first_name: d.name.first_name,
       last_name: d.name.last_name,
       email: d.email,
-      phone: formatPhone(d.phone ?? ''),
+      phone: formatPhone(d.phone),
       address: toAddressValue(d.address),
     });
   }, [load]);
@@ -50,9 +52,11 @@ export function DonorForm({ id }: { id?: string }) {
     setError(null);
     const body: Record<string, unknown> = {
       name: { first_name: values.first_name.trim(), last_name: values.last_name.trim() },
-      phone: values.phone.replace(/\D/g, ''),
       address: values.address,
     };
+    // Sent only when changed: a number stored before the UK rule (docs/decisions/009) does not block
+    // saving the rest of the form.
+    if (values.phone !== initialPhone) body.phone = values.phone.trim();
     if (values.image !== initialImage) body.image = values.image;
     // Email is set once at creation and read-only afterwards.
     if (!isEdit) body.email = values.email.trim();

@@ -1,5 +1,5 @@
 import { useId, useState, type ChangeEvent, type FormEvent, type ReactNode } from 'react';
-import { formatPhone, phoneDigits } from '../lib/phone';
+import { formatPhoneAsTyped, PHONE_HINT, phoneKeystrokes } from '../../../domain/phone';
 import { Alert, Field, TextInput, type Option } from '../ui/primitives';
 
 export type AddressValue = { address: string; city: string; province: string; postal_code: string; country: string };
@@ -31,18 +31,21 @@ export function AddressGroup({ value, onChange }: { value: AddressValue; onChang
   );
 }
 
-/** Phone field: keeps 10 digits and shows (xxx) xxx-xxxx; backspace over punctuation drops a digit. */
+/**
+ * Phone field: groups the digits as they are typed ("07911 123456"); backspace over a space drops a
+ * digit. The API checks the number (domain/phone.ts) and names the field if it is not one.
+ */
 export function PhoneInput({ value, onChange, label = 'Phone' }: { value: string; onChange: (v: string) => void; label?: string }) {
   const id = useId();
   const handle = (e: ChangeEvent<HTMLInputElement>) => {
     const next = e.target.value;
-    let digits = phoneDigits(next);
-    if (next.length < value.length && digits === phoneDigits(value)) digits = digits.slice(0, -1);
-    onChange(formatPhone(digits));
+    let keys = phoneKeystrokes(next);
+    if (next.length < value.length && keys === phoneKeystrokes(value)) keys = keys.slice(0, -1);
+    onChange(formatPhoneAsTyped(keys));
   };
   return (
-    <Field id={id} label={label} hint="10 digits, shown as (xxx) xxx-xxxx">
-      <input id={id} className="dash-input" type="tel" inputMode="tel" autoComplete="tel" value={value} onChange={handle} placeholder="(xxx) xxx-xxxx" />
+    <Field id={id} label={label} hint={PHONE_HINT}>
+      <input id={id} className="dash-input" type="tel" inputMode="tel" autoComplete="tel" value={value} onChange={handle} placeholder="07911 123456" />
     </Field>
   );
 }
