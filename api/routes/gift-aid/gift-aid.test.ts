@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { toShortId } from '../../../db/ids';
 import { donations, giftAidAdjustments, giftAidClaimedGifts, giftAidClaims, giftAidDeclarations, users } from '../../../db/schema';
 import { GIFT_AID_DECLARATION, giftAidDeclaration, type GiftAidDetails } from '../../../domain';
-import { fakeId, chargeRefunded, paymentIntentSucceeded, sendEvent, WEBHOOK_SECRET } from '../../../tests/fixtures/stripe/events';
+import { fakeId, chargeRefunded, paymentIntentSucceeded, refundFailed, sendEvent, WEBHOOK_SECRET } from '../../../tests/fixtures/stripe/events';
 import aggregatedFixture from '../../../tests/fixtures/gift-aid/schedule-aggregated.csv?raw';
 import scheduleFixture from '../../../tests/fixtures/gift-aid/schedule.csv?raw';
 import {
@@ -272,6 +272,38 @@ describe(`Gift Aid API (${engineName})`, () => {
     expect(next).toMatchObject({ gift_count: 1, gift_aid: 2000, adjustment: 5000, net_claim: -3000 });
     const settled = (await (await t.request('/api/gift-aid/adjustments', { token: admin })).json()) as { settled_claim_id: string | null }[];
     expect(settled.every((a) => a.settled_claim_id === next._id)).toBe(true);
+  });
+
+  it('a refund that fails takes back its adjustment while no claim has reported it, once', async () => {
+    const [chloeGift] = await t.db.select().from(donations).where(eq(donations.id, giftIds.chloe));
+    const intentId = chloeGift.paymentIntentId!;
+    const rows = () => t.db.select().from(giftAidAdjustments).where(eq(giftAidAdjustments.donationId, giftIds.chloe));
+    const due = async () => ((await (await t.request('/api/gift-aid/summary', { token: orgAdmin })).json()) as { adjustments_due: number }).adjustments_due;
+    const dueBefore = await due();
+    // £10 of the £25.50 claimed gift refunded: £6.37 claimed, £3.87 on what is left.
+    await sendEvent(t, chargeRefunded({ intentId, amount: 2550, refunded: 1000 }));
+    expect((await rows()).map((a) => [a.giftAidPence, a.reason])).toEqual([[250, 'refund']]);
+    expect(await due()).toBe(dueBefore + 250);
+
+    // The bank returns the refund: the charity kept the money, so there is nothing to report.
+    const failed = refundFailed({ intentId, amount: 1000 });
+    expect((await sendEvent(t, failed)).status).toBe(200);
+    expect((await sendEvent(t, failed)).status).toBe(200); // a replay takes nothing more back
+    expect((await rows()).map((a) => [a.giftAidPence, a.reason]).sort()).toEqual([[-250, 'refund_failed'], [250, 'refund']]);
+    expect(await due()).toBe(dueBefore);
+    const [afterFailure] = await t.db.select().from(donations).where(eq(donations.id, giftIds.chloe));
+    expect(afterFailure.refundedAmount).toBe(0);
+
+    // Refunded again and reported in a claim before the refund fails: the claim's report stands.
+    await sendEvent(t, chargeRefunded({ intentId, amount: 2550, refunded: 1000, created: Math.floor(Date.now() / 1000) + 60 }));
+    const hal = await createUser(t.db);
+    const halDecl = await declare(hal.id, details({ firstName: 'Hal' }), orgA.id, { declaredAt: at('2026-03-01T00:00:00Z') });
+    await gift(hal.id, campaignA.id, halDecl, '2026-03-02T12:00:00Z', 4000);
+    const reporting = (await (await claim(orgA.id)).json()) as Claim;
+    expect(reporting).toMatchObject({ gift_count: 1, adjustment: 250 });
+    await sendEvent(t, refundFailed({ intentId, amount: 1000, created: Math.floor(Date.now() / 1000) + 120 }));
+    expect((await rows()).reduce((sum, a) => sum + a.giftAidPence, 0)).toBe(250);
+    expect(await due()).toBe(dueBefore);
   });
 
   it('a cancelled declaration stays on record and gifts after it are not eligible', async () => {

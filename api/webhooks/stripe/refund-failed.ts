@@ -1,12 +1,14 @@
 import type Stripe from 'stripe';
 import { HttpError } from '../../lib/errors';
 import { findDonationByInvoice, findDonationByPaymentIntent, notYetApplied, revertFailedRefund } from '../../services/donations-record';
+import { giftAidRefundAdjustment } from '../../services/gift-aid/adjustments';
 import type { EventHandler } from './types';
 
 /**
  * A refund that failed (the bank returned it): Stripe lowers the charge's amount_refunded again, so
  * the gift's refunded amount and the totals follow (issue 13). An older charge.refunded delivered
- * later cannot raise it back (refunds_as_of, api/services/donations-record.ts).
+ * later cannot raise it back (refunds_as_of, api/services/donations-record.ts). A claimed gift's Gift Aid
+ * adjustment not yet reported to HMRC is taken back in the same batch.
  */
 export const refundFailed: EventHandler = async ({ db, stripe }, event) => {
   const refund = event.data.object as Stripe.Refund;
@@ -22,5 +24,6 @@ export const refundFailed: EventHandler = async ({ db, stripe }, event) => {
   }
   // The refund it reverses was applied to a gift we record; until that gift is here, ask Stripe to retry.
   if (!row) throw new HttpError(503, 'The donation for this failed refund is not recorded yet; retry later');
-  return [revertFailedRefund(db, notYetApplied(event.id), { donationId: row.id, amount: refund.amount, asOf: event.created })];
+  const guard = notYetApplied(event.id);
+  return [revertFailedRefund(db, guard, { donationId: row.id, amount: refund.amount, asOf: event.created }), giftAidRefundAdjustment(db, guard, row.id)];
 };
