@@ -1,6 +1,6 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { organizations } from '../../db/schema';
+import { campaigns, organizations } from '../../db/schema';
 import type { CharityIdentity } from '../../domain';
 import type { AppConfig } from '../lib/config';
 
@@ -25,20 +25,30 @@ export function charityFromOrganization(org: OrganizationIdentityRow | null | un
   };
 }
 
+const identityColumns = {
+  name: organizations.name,
+  legalName: organizations.legalName,
+  charityNumber: organizations.charityNumber,
+  regulator: organizations.regulator,
+  address: organizations.address,
+  city: organizations.city,
+  postalCode: organizations.postalCode,
+};
+
 export async function charityForOrganization(db: Db, config: Pick<AppConfig, 'charity'>, organizationId: string | null): Promise<CharityIdentity> {
   if (!organizationId) return config.charity;
-  const [org] = await db
-    .select({
-      name: organizations.name,
-      legalName: organizations.legalName,
-      charityNumber: organizations.charityNumber,
-      regulator: organizations.regulator,
-      address: organizations.address,
-      city: organizations.city,
-      postalCode: organizations.postalCode,
-    })
-    .from(organizations)
-    .where(eq(organizations.id, organizationId))
-    .limit(1);
+  const [org] = await db.select(identityColumns).from(organizations).where(eq(organizations.id, organizationId)).limit(1);
   return charityFromOrganization(org, config);
+}
+
+/**
+ * The identity of the organization a campaign belongs to, as a query for the same db.batch as the
+ * campaign's own reads (public pages: one round trip). Its row goes to charityFromOrganization.
+ */
+export function organizationOfCampaignQuery(db: Db, campaignId: string) {
+  return db
+    .select(identityColumns)
+    .from(organizations)
+    .where(eq(organizations.id, sql`(select ${campaigns.organizationId} from ${campaigns} where ${campaigns.id} = ${campaignId})`))
+    .limit(1);
 }

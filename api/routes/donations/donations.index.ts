@@ -7,9 +7,10 @@ import { isStaff, requireUser } from '../../lib/policy';
 import { readQuery } from '../../lib/validate';
 import { DONATION_SORTS, donationListQuery } from '../../services/insight/list-filters';
 import { DonationSchema, TopDonorSchema } from '../../schemas';
-import { getCampaign } from '../../services/campaigns';
+import { parseId } from '../../../db/ids';
+import { campaignByIdQuery, visibleCampaignDto } from '../../services/campaigns';
 import { listDonations, listMyDonations } from '../../services/donations-admin';
-import { TOP_DONORS_LIMIT, topDonors } from '../../services/top-donors';
+import { TOP_DONORS_LIMIT, topDonorsQuery, toTopDonor } from '../../services/top-donors';
 
 const DONATION_LIST_TYPES = ['public', 'me'] as const;
 
@@ -88,12 +89,15 @@ export const donationsRouter = createRouter().openapi(listRoute, async (c) => {
   if (!query.campaign_id === !query.appeal_id) {
     throw badRequest('type=public needs exactly one of campaign_id or appeal_id');
   }
-  if (query.appeal_id) {
-    const appeal = await getCampaign(c.var.db, query.appeal_id, c.var.user);
-    if (appeal?.kind !== 'appeal') throw notFound('Appeal not found');
-    return c.json(await topDonors(c.var.db, { appealId: appeal._id }, query.limit), 200);
+  // The item's visibility and its leaderboard in one round trip; the leaderboard is dropped if it is hidden.
+  const kind = query.appeal_id ? 'appeal' : 'campaign';
+  const id = parseId((query.appeal_id ?? query.campaign_id)!);
+  if (id) {
+    const [[row], donors] = await c.var.db.batch([
+      campaignByIdQuery(c.var.db, id),
+      topDonorsQuery(c.var.db, kind === 'appeal' ? { appealId: id } : { campaignId: id }, query.limit),
+    ]);
+    if (visibleCampaignDto(row, c.var.user)?.kind === kind) return c.json(donors.map(toTopDonor), 200);
   }
-  const campaign = await getCampaign(c.var.db, query.campaign_id!, c.var.user);
-  if (campaign?.kind !== 'campaign') throw notFound('Campaign not found');
-  return c.json(await topDonors(c.var.db, { campaignId: campaign._id }, query.limit), 200);
+  throw notFound(kind === 'appeal' ? 'Appeal not found' : 'Campaign not found');
 });

@@ -10,7 +10,7 @@ import { topDonorsQuery, toTopDonor, type TopDonor } from '../../../api/services
 import type { Db } from '../../../db/client';
 import { parseId } from '../../../db/ids';
 import { type AppConfig, readConfig } from '../../../api/lib/config';
-import { receivingCharityName } from './charity';
+import { charityFromOrganization, organizationOfCampaignQuery } from '../../../api/services/charity';
 
 export type DetailData = {
   item: CampaignDto;
@@ -30,8 +30,8 @@ const RELATED_LIMIT = 9;
 /**
  * Everything a public detail page shows, as an anonymous visitor sees it: null when the item is
  * missing, not approved, of the other kind, or (with campaignId) not under that campaign.
- * Independent reads go in one db.batch (one round trip to Turso or D1): a campaign page needs one,
- * an appeal page two (its parent decides the second).
+ * Independent reads go in one db.batch (one round trip to Turso or D1), the receiving charity's
+ * identity included: a campaign page needs one, an appeal page two (its parent decides the second).
  */
 export async function loadDetail(
   db: Db,
@@ -43,26 +43,29 @@ export async function loadDetail(
   const id = parseId(idParam);
   if (!id) return null;
   if (kind === 'campaign') {
-    const [[row], related, donors] = await db.batch([
+    const [[row], related, donors, [organization]] = await db.batch([
       campaignByIdQuery(db, id),
       listCampaignsQuery(db, { kind: 'appeal', parentId: id, viewer: null, limit: RELATED_LIMIT }),
       topDonorsQuery(db, { campaignId: id }),
+      organizationOfCampaignQuery(db, id),
     ]);
     const item = visibleCampaignDto(row, null);
     if (!item || item.kind !== kind) return null;
     if (campaignId !== undefined && parseId(campaignId) !== item.campaign_id) return null;
-    const charityName = await receivingCharityName(db, config, item.organization_id);
+    const charityName = charityFromOrganization(organization, config).legalName;
     return { item, parent: null, related: related.map(toCampaignDto), donors: donors.map(toTopDonor), charityName, messages: [] };
   }
   const [row] = await campaignByIdQuery(db, id);
   const item = visibleCampaignDto(row, null);
   if (!item || item.kind !== kind) return null;
   if (campaignId !== undefined && parseId(campaignId) !== item.campaign_id) return null;
-  const [[parentRow], related, donors, messages] = await db.batch([
+  const [[parentRow], related, donors, messages, [organization]] = await db.batch([
     campaignByIdQuery(db, item.campaign_id!),
     listCampaignsQuery(db, { kind: 'appeal', parentId: item.campaign_id!, viewer: null, limit: RELATED_LIMIT, excludeId: item._id }),
     topDonorsQuery(db, { appealId: item._id }),
     latestMessagesQuery(db, { appealId: item._id }),
+    // Gifts to an appeal go to its campaign's charity.
+    organizationOfCampaignQuery(db, item.campaign_id!),
   ]);
   // An approved appeal under a campaign that is no longer public is not public either.
   const parent = visibleCampaignDto(parentRow, null);
@@ -72,7 +75,7 @@ export async function loadDetail(
     parent,
     related: related.map(toCampaignDto),
     donors: donors.map(toTopDonor),
-    charityName: await receivingCharityName(db, config, parent.organization_id),
+    charityName: charityFromOrganization(organization, config).legalName,
     messages: messages.map(toPublicMessage),
   };
 }
