@@ -1,8 +1,8 @@
 import { defineConfig } from '@playwright/test';
+import { E2E_OUTAGE_PORT, E2E_PORT, E2E_WORKERS, serverOrigin } from './tests/e2e/servers';
 
-const port = Number(process.env.E2E_PORT ?? 4399);
-/** A second server whose database is unreachable, for the failing-safely tests (tests/e2e/outage.spec.ts). */
-const outagePort = Number(process.env.E2E_OUTAGE_PORT ?? port + 2);
+// The servers of one run share a seeded template database (scripts/e2e-server.ts).
+process.env.E2E_RUN_ID ??= String(Date.now());
 
 /**
  * Browser tests against the production build served by workerd (scripts/e2e-server.ts).
@@ -10,14 +10,16 @@ const outagePort = Number(process.env.E2E_OUTAGE_PORT ?? port + 2);
  */
 export default defineConfig({
   testDir: 'tests/e2e',
+  // Files run one after another in each worker, against that worker's own server and database
+  // (tests/e2e/fixtures.ts points baseURL at it), so specs still see a world only they change.
   fullyParallel: false,
-  workers: 1,
+  workers: E2E_WORKERS,
   retries: 0,
   timeout: 30_000,
   expect: { timeout: 7_000 },
   reporter: [['list'], ['json', { outputFile: '.cache/reports/playwright.json' }]],
   use: {
-    baseURL: `http://localhost:${port}`,
+    baseURL: serverOrigin(0),
     // Our visitors are in the UK: dates, numbers and date inputs as they see them.
     locale: 'en-GB',
     timezoneId: 'Europe/London',
@@ -37,24 +39,24 @@ export default defineConfig({
     },
   },
   webServer: [
-    {
+    ...Array.from({ length: E2E_WORKERS }, (_, index) => ({
       command: 'tsx scripts/e2e-server.ts',
-      url: `http://localhost:${port}/api/health`,
+      url: `${serverOrigin(index)}/api/health`,
       timeout: 120_000,
       reuseExistingServer: false,
-      stdout: 'ignore',
-      stderr: 'pipe',
-      env: { E2E_PORT: String(port) },
-    },
+      stdout: 'ignore' as const,
+      stderr: 'pipe' as const,
+      env: { E2E_PORT: String(E2E_PORT + index) },
+    })),
     {
       command: 'tsx scripts/e2e-server.ts --outage',
       // The API answers 503 there by design; a static file says the server is up.
-      url: `http://localhost:${outagePort}/favicon.svg`,
+      url: `http://localhost:${E2E_OUTAGE_PORT}/favicon.svg`,
       timeout: 120_000,
       reuseExistingServer: false,
       stdout: 'ignore',
       stderr: 'ignore',
-      env: { E2E_OUTAGE_PORT: String(outagePort) },
+      env: { E2E_OUTAGE_PORT: String(E2E_OUTAGE_PORT) },
     },
   ],
 });

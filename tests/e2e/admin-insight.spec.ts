@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { readFile } from 'node:fs/promises';
 import { signIn as sharedSignIn } from './sign-in';
-import { expect, type APIRequestContext, type Page, test } from '@playwright/test';
+import type { APIRequestContext, Page } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { WCAG_TAGS } from './public-helpers';
 
 /** Issue 12: the admin's charts, filters and CSV export, and a donor's message on an appeal page. */

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { expect, type APIRequestContext, type Page, test } from '@playwright/test';
+import type { APIRequestContext, Page } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { WCAG_TAGS } from './public-helpers';
 import { signIn as signInOnce } from './sign-in';
 

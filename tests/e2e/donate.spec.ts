@@ -1,4 +1,5 @@
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import type { APIRequestContext, Page } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { expectNoAxeViolations } from './public-helpers';
 
 /** Donating through the island in demo payments mode, on seeded appeal pages of the built worker. */

@@ -1,5 +1,6 @@
 import { signIn as sharedSignIn } from './sign-in';
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import type { APIRequestContext, Page } from '@playwright/test';
+import { expect, test } from './fixtures';
 
 /** Issue 9: after the gift. Receipts, the signed cancel link, My Donations and the annual statement. */
 

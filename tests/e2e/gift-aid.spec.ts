@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { signIn as sharedSignIn } from './sign-in';
-import { expect, type APIRequestContext, test } from '@playwright/test';
+import type { APIRequestContext } from '@playwright/test';
+import { expect, test } from './fixtures';
 
 /** Signs in through the API (two steps, code from the dev outbox). */
 /** The run's one sign-in per account (tests/e2e/sign-in.ts): code emails are rate limited per address. */

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { signIn } from './sign-in';
 
 test('canonical and share links use PUBLIC_ORIGIN, not the Host header the caller sends', async ({ request, baseURL }) => {

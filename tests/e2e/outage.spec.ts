@@ -1,12 +1,12 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { firstApproved } from './public-helpers';
+import { outageOrigin } from './servers';
 
 /**
  * Failing safely, against a second server running the same build whose database cannot be reached
  * (scripts/e2e-server.ts --outage: a Turso URL nothing listens on).
  */
-const mainPort = Number(process.env.E2E_PORT ?? 4399);
-const outage = `http://localhost:${Number(process.env.E2E_OUTAGE_PORT ?? mainPort + 2)}`;
+const outage = outageOrigin;
 
 test('public pages answer a branded 503 with Retry-After, never a stack or a blank page', async ({ page, request }) => {
   for (const path of ['/', '/campaigns', '/appeals', '/campaigns/0000000000000000000001']) {

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { expectNoAxeViolations, firstApproved, islandHydrated } from './public-helpers';
 
 test('home: hero, video facade, letter figures, partner, prize, calls to action and carousel', async ({ page, request }) => {

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { firstApproved, islandHydrated } from './public-helpers';
 
 test('the share control shows the exact appeal link and copies it', async ({ page, context, request, baseURL }) => {

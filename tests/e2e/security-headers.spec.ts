@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 
 test('pages and API answers forbid framing and MIME sniffing', async ({ request }) => {
   // /events is pre-rendered (served from static assets with public/_headers); the rest by the worker.

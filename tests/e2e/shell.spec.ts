@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 
 test('the campaigns page server-renders seeded campaigns', async ({ page, request }) => {
   const response = await page.goto('/campaigns');

@@ -1,4 +1,4 @@
-import { type APIRequestContext, expect, type Page, test as base } from '@playwright/test';
+import { type APIRequestContext, expect, type Page } from '@playwright/test';
 
 /**
  * One sign-in per account for the whole run (issue 13): the code is requested, read from the dev
@@ -39,12 +39,3 @@ export function signIn(request: APIRequestContext, email: string): Promise<Sessi
 export async function useToken(page: Page, token: string) {
   await page.addInitScript((t) => localStorage.setItem('uk_nfp_token', t), token);
 }
-
-/** `signInAs(email)`: the token of that account, from the run's one sign-in. */
-export const test = base.extend<{ signInAs: (email: string) => Promise<string> }>({
-  signInAs: async ({ request }, use) => {
-    await use(async (email) => (await signIn(request, email)).token);
-  },
-});
-
-export { expect };

@@ -1,4 +1,5 @@
-import { expect, test, type APIRequestContext } from '@playwright/test';
+import type { APIRequestContext } from '@playwright/test';
+import { expect, test } from './fixtures';
 
 /**
  * Issue 11 in the built worker: public pages come from the edge cache (Workers Cache API) while a
