@@ -6,7 +6,10 @@ import { $token } from '../stores/auth';
  * The one API client (issue 13): Hono's `hc` typed by the app itself, so every island and the
  * dashboard get the request and response types of the route they call from its zod schemas
  * (api/schemas), with nothing copied by hand. `hc` is a small Proxy over fetch; the import of
- * AppType is type-only and adds nothing to the bundles.
+ * AppType is type-only and adds nothing to the bundles. Every call goes through it: there is no
+ * call by path, so a renamed route or a changed shape is a type error where it is used. File
+ * downloads (CSV) fetch a blob from the route's `$path(...)` (not `$url`: it makes a `new URL`,
+ * which needs an absolute base, and this client's base is '/').
  *
  * The server checks every answer against its schema in development and tests
  * (api/lib/openapi.ts checkResponse), so a response here is what its type says.
@@ -60,7 +63,11 @@ export async function api<R extends ClientResponse<unknown, number, string>>(
   return { ok: false, error: { statusCode: response.status, message: `The server answered ${response.status}. Please try again.` } };
 }
 
-/** The response body type of a client call, e.g. `Data<typeof client.api.campaigns[':id'].$get>`. */
+/**
+ * The response body type of a client call, e.g. `Data<typeof client.api.stripe.subscriptions.$get>`.
+ * A segment that is not an identifier needs a name first (`typeof` takes no `['gift-aid']`):
+ * `const giftAid = client.api['gift-aid']`, then `Data<typeof giftAid.me.$get>`.
+ */
 export type Data<F extends (...args: never[]) => Promise<ClientResponse<unknown, number, string>>> = Success<Awaited<ReturnType<F>>>;
 
 /** The API's shapes, from the one contract (type-only: nothing of api/ reaches the browser). */
@@ -68,24 +75,3 @@ export type { Campaign, Donation, Donor, Organization, TopDonor, User } from '..
 
 /** For callers that prefer "the value or the error": the value on success, else `{statusCode, message}`. */
 export const valueOrError = <T>(result: ApiResult<T>): T | ApiError => (result.ok ? result.data : result.error);
-
-/**
- * A call by path for the few screens not yet on typed calls (listed in docs/decisions/010): the
- * same token, error shape and failure handling as `api`, without the route's types.
- */
-export function apiPath<T>(
-  path: string,
-  options: CallOptions & { method?: string; json?: unknown } = {},
-): Promise<ApiResult<T>> {
-  const send = (o: ClientRequestOptions) => {
-    const headers = { ...(o.headers as Record<string, string>) };
-    if (options.json !== undefined) headers['content-type'] = 'application/json';
-    return fetch(path, {
-      method: options.method ?? (options.json === undefined ? 'GET' : 'POST'),
-      headers,
-      body: options.json === undefined ? undefined : JSON.stringify(options.json),
-      signal: o.init?.signal,
-    }) as unknown as Promise<ClientResponse<T, 200, 'json'>>;
-  };
-  return api(send, options) as Promise<ApiResult<T>>;
-}

@@ -56,10 +56,11 @@ const GiftAidSchema = z
   .object({ months: z.array(z.object({ month: Month, total_amount: Pence, eligible_amount: Pence, gift_aid: Pence })) })
   .openapi('GiftAidReport');
 
-const report = <S extends z.ZodType>(path: string, summary: string, schema: S) =>
+// Generic in the path, so the typed client (src/lib/api.ts) sees each report as its own route.
+const report = <P extends string, S extends z.ZodType>(path: P, summary: string, schema: S) =>
   defineRoute({
     method: 'get',
-    path: `/reports/${path}`,
+    path: `/reports/${path}` as const,
     tags: ['Reports'],
     summary,
     security: bearerAuth,

@@ -1,13 +1,14 @@
 import { useEffect, useId, useState } from 'react';
-import { api } from '../lib/api';
+import { api, client, type Data } from '../../lib/api';
 import { useApiGet } from '../lib/use-api';
 
-type Prefs = { appeal_gifts: boolean; appeal_milestones: boolean };
+const notifications = client.api.users.me.notifications;
+type Prefs = Data<typeof notifications.$get>;
 
 /** My Info: fundraiser email switches; each change saves at once (PUT /api/users/me/notifications). */
 export function NotificationSettings() {
   const id = useId();
-  const [load] = useApiGet<Prefs>('/api/users/me/notifications');
+  const [load] = useApiGet('/api/users/me/notifications', (o) => notifications.$get(undefined, o));
   const [prefs, setPrefs] = useState<Prefs | null>(null);
   const [status, setStatus] = useState<string>('');
   useEffect(() => {
@@ -19,7 +20,7 @@ export function NotificationSettings() {
     const previous = prefs;
     setPrefs({ ...prefs, [key]: value });
     setStatus('Saving…');
-    const res = await api<Prefs>('/api/users/me/notifications', { method: 'PUT', json: { [key]: value } });
+    const res = await api((o) => notifications.$put({ json: { [key]: value } }, o));
     if (res.ok) {
       setPrefs(res.data);
       setStatus('Saved.');

@@ -1,13 +1,15 @@
 import { useEffect, useState } from 'react';
 import { formatPence } from '../../lib/format';
-import { api } from '../lib/api';
+import { api, client, type Data } from '../../lib/api';
 import { useApiGet } from '../lib/use-api';
 
-type StaffMessage = { _id: string; name: string; donor: string; message: string; amount: number; hide_amount: boolean; anonymous: boolean; hidden: boolean };
+type StaffMessage = Data<typeof client.api.messages.$get>[number];
 
 /** On a donation's edit screen: its message of support, with Hide / Show for staff. */
 export function SupportMessagePanel({ donationId }: { donationId: string }) {
-  const [load] = useApiGet<StaffMessage[]>(`/api/messages?donation_id=${encodeURIComponent(donationId)}`);
+  const [load] = useApiGet(`/api/messages?donation_id=${encodeURIComponent(donationId)}`, (o) =>
+    client.api.messages.$get({ query: { donation_id: donationId } }, o),
+  );
   const [message, setMessage] = useState<StaffMessage | null>(null);
   const [status, setStatus] = useState('');
   useEffect(() => {
@@ -18,7 +20,9 @@ export function SupportMessagePanel({ donationId }: { donationId: string }) {
   async function toggle() {
     if (!message) return;
     setStatus('Saving…');
-    const res = await api<StaffMessage>(`/api/messages/${encodeURIComponent(message._id)}`, { method: 'PUT', json: { hidden: !message.hidden } });
+    // hc puts path parameters in as they are, so the id is encoded here.
+    const param = { id: encodeURIComponent(message._id) };
+    const res = await api((o) => client.api.messages[':id'].$put({ param, json: { hidden: !message.hidden } }, o));
     if (res.ok) {
       setMessage(res.data);
       setStatus(res.data.hidden ? 'Hidden from the appeal page.' : 'Shown on the appeal page.');

@@ -1,22 +1,11 @@
-import { useMemo } from 'react';
+import type { ClientRequestOptions, ClientResponse } from 'hono/client';
 import { Bar, BarChart, CartesianGrid, ComposedChart, Legend, Line, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
-import type { z } from 'zod';
+import { client, type Success } from '../../lib/api';
 import { formatPence } from '../../lib/format';
 import { useApiGet } from '../lib/use-api';
 import { Alert, Spinner } from '../ui/primitives';
 import { ChartCard } from './ChartCard';
-import {
-  axisPounds,
-  campaignsSchema,
-  donorsSchema,
-  giftAidSchema,
-  monthLabel,
-  pounds,
-  recurringSchema,
-  weekLabel,
-  weekLongLabel,
-  weeksSchema,
-} from './data';
+import { axisPounds, monthLabel, pounds, weekLabel, weekLongLabel } from './data';
 
 /**
  * The overview's charts for admins and org admins (lazy-loaded: recharts is fetched only here).
@@ -29,14 +18,16 @@ const TOOLTIP = { contentStyle: { background: 'var(--dash-surface)', border: '1p
 const HEIGHT = 260;
 const poundsTooltip = (value: unknown) => formatPence(Math.round(Number(value) * 100));
 
-function useReport<S extends z.ZodType>(path: string, schema: S) {
-  const [state] = useApiGet<unknown>(path);
-  return useMemo(() => {
-    if (state.status === 'error') return { error: state.error.message, data: null };
-    if (state.status !== 'ok') return { error: null, data: null };
-    const parsed = schema.safeParse(state.data);
-    return parsed.success ? { error: null, data: parsed.data as z.infer<S> } : { error: 'The server sent figures we could not read.', data: null };
-  }, [state, schema]);
+const reports = client.api.reports;
+
+/** One report for the caller's organizations (all of them: no organization_id). */
+function useReport<R extends ClientResponse<unknown, number, string>>(
+  key: string,
+  send: (options: ClientRequestOptions) => Promise<R>,
+): { error: string | null; data: Success<R> | null } {
+  const [state] = useApiGet(key, send);
+  if (state.status === 'error') return { error: state.error.message, data: null };
+  return { error: null, data: state.status === 'ok' ? state.data : null };
 }
 
 function Loading({ title, error }: { title: string; error: string | null }) {
@@ -49,7 +40,7 @@ function Loading({ title, error }: { title: string; error: string | null }) {
 }
 
 function GiftsPerWeek() {
-  const { data, error } = useReport('/api/reports/gifts-per-week', weeksSchema);
+  const { data, error } = useReport('/api/reports/gifts-per-week', (o) => reports['gifts-per-week'].$get({ query: {} }, o));
   const title = 'Gifts per week (last 52 weeks)';
   if (!data) return <Loading title={title} error={error} />;
   const rows = data.weeks;
@@ -86,7 +77,7 @@ function GiftsPerWeek() {
 }
 
 function CampaignProgress() {
-  const { data, error } = useReport('/api/reports/campaigns', campaignsSchema);
+  const { data, error } = useReport('/api/reports/campaigns', (o) => reports.campaigns.$get({ query: {} }, o));
   const title = 'Raised per campaign against its goal';
   if (!data) return <Loading title={title} error={error} />;
   const rows = data.campaigns;
@@ -122,7 +113,7 @@ function CampaignProgress() {
 }
 
 function MonthlyRecurring() {
-  const { data, error } = useReport('/api/reports/monthly-recurring', recurringSchema);
+  const { data, error } = useReport('/api/reports/monthly-recurring', (o) => reports['monthly-recurring'].$get({ query: {} }, o));
   const title = 'Monthly recurring income and active monthly donors';
   if (!data) return <Loading title={title} error={error} />;
   const rows = data.months;
@@ -158,7 +149,7 @@ function MonthlyRecurring() {
 }
 
 function NewVsReturning() {
-  const { data, error } = useReport('/api/reports/donors', donorsSchema);
+  const { data, error } = useReport('/api/reports/donors', (o) => reports.donors.$get({ query: {} }, o));
   const title = 'New and returning donors';
   if (!data) return <Loading title={title} error={error} />;
   const rows = data.months;
@@ -193,7 +184,7 @@ function NewVsReturning() {
 }
 
 function GiftAid() {
-  const { data, error } = useReport('/api/reports/gift-aid', giftAidSchema);
+  const { data, error } = useReport('/api/reports/gift-aid', (o) => reports['gift-aid'].$get({ query: {} }, o));
   const title = 'Gift Aid';
   if (!data) return <Loading title={title} error={error} />;
   const rows = data.months;

@@ -1,16 +1,4 @@
-import { z } from 'zod';
-
-/** Shapes of /api/reports/* (api/routes/reports), parsed at the boundary. Money is pence. */
-
-export const weeksSchema = z.object({
-  weeks: z.array(z.object({ week_start: z.string(), once_count: z.number(), once_amount: z.number(), monthly_count: z.number(), monthly_amount: z.number() })),
-});
-export const campaignsSchema = z.object({ campaigns: z.array(z.object({ _id: z.string(), title: z.string(), goal: z.number(), raised: z.number() })) });
-export const recurringSchema = z.object({ months: z.array(z.object({ month: z.string(), income: z.number(), donors: z.number() })) });
-export const donorsSchema = z.object({ months: z.array(z.object({ month: z.string(), new_donors: z.number(), returning_donors: z.number() })) });
-export const giftAidSchema = z.object({
-  months: z.array(z.object({ month: z.string(), total_amount: z.number(), eligible_amount: z.number(), gift_aid: z.number() })),
-});
+/** Labels and units for the /api/reports/* charts (their shapes come from the typed client). Money is pence. */
 
 const monthFormat = new Intl.DateTimeFormat('en-GB', { month: 'short', year: 'numeric', timeZone: 'UTC' });
 const dayFormat = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', timeZone: 'UTC' });

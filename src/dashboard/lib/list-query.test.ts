@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { apiFilterParams, listApiPath, parseListView, viewSearch } from './list-query';
+import { client } from '../../lib/api';
+import { exportPath, listApiQuery, parseListView, viewSearch } from './list-query';
 
 describe('admin list views in the URL', () => {
   it('round-trips filters, sort and paging, leaving defaults out', () => {
@@ -15,7 +16,11 @@ describe('admin list views in the URL', () => {
 
   it('builds the list and export queries from the same view', () => {
     const view = parseListView('donations', '?date_from=2026-01-01&date_to=2026-01-31&sort=date&page=2');
-    expect(listApiPath('/api/donations', view)).toBe('/api/donations?date_from=2026-01-01&date_to=2026-01-31&sort=date&order=desc&limit=10&offset=10');
-    expect(apiFilterParams(view).toString()).toBe('date_from=2026-01-01&date_to=2026-01-31&sort=date&order=desc');
+    const query = listApiQuery<'donations'>(view);
+    expect(query).toEqual({ date_from: '2026-01-01', date_to: '2026-01-31', sort: 'date', order: 'desc', limit: '10', offset: '10' });
+    expect(client.api.donations.$path({ query })).toBe('/api/donations?date_from=2026-01-01&date_to=2026-01-31&sort=date&order=desc&limit=10&offset=10');
+    expect(exportPath('donations', view)).toBe('/api/exports/donations.csv?date_from=2026-01-01&date_to=2026-01-31&sort=date&order=desc');
+    expect(exportPath('donors', parseListView('donors', '?search=a%20b&type=donor'))).toBe('/api/exports/donors.csv?search=a+b&type=donor');
+    expect(exportPath('organizations', parseListView('organizations', ''))).toBe('/api/exports/organizations.csv');
   });
 });

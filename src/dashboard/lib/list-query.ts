@@ -1,3 +1,4 @@
+import { client } from '../../lib/api';
 import type { Resource } from './routes';
 
 /**
@@ -5,23 +6,35 @@ import type { Resource } from './routes';
  * survives reload. The same names go to the list API and to its CSV export (api/services/insight/list-filters.ts).
  */
 
+type QueryOf<F extends (...args: never[]) => unknown> = NonNullable<Parameters<F>[0]> extends { query: infer Q } ? Q : never;
+const exportRoutes = client.api.exports;
+
+/** Each list route's query, from the typed client. */
+export type ListQuery = {
+  donations: QueryOf<typeof client.api.donations.$get>;
+  donors: QueryOf<typeof client.api.users.$get>;
+  organizations: QueryOf<typeof client.api.organizations.$get>;
+};
+
+/** Each export's query: the list's filters and sort, declared strictly (GET /api/donations documents its query loosely). */
+export type ExportQuery = {
+  donations: QueryOf<(typeof exportRoutes)['donations.csv']['$get']>;
+  donors: QueryOf<(typeof exportRoutes)['donors.csv']['$get']>;
+  organizations: QueryOf<(typeof exportRoutes)['organizations.csv']['$get']>;
+};
+
+// Checked against the lists' and the exports' schemas, so a filter or sort the API drops is a type error here.
 export const FILTER_KEYS: Record<Resource, string[]> = {
   donations: ['search', 'status', 'type', 'campaign_id', 'appeal_id', 'donor_id', 'date_from', 'date_to', 'amount_min', 'amount_max'],
   donors: ['search', 'type'],
   organizations: ['search'],
-};
+} satisfies { [R in Resource]: (keyof ListQuery[R] & keyof ExportQuery[R])[] };
 
 export const SORTABLE: Record<Resource, string[]> = {
   donations: ['date', 'amount', 'donor', 'campaign', 'status'],
   donors: ['created', 'name', 'email'],
   organizations: ['name', 'created'],
-};
-
-export const EXPORT_PATH: Record<Resource, string> = {
-  donations: '/api/exports/donations.csv',
-  donors: '/api/exports/donors.csv',
-  organizations: '/api/exports/organizations.csv',
-};
+} satisfies { [R in Resource]: NonNullable<ExportQuery[R]['sort']>[] };
 
 export type ListView = {
   page: number;
@@ -62,18 +75,27 @@ export function viewSearch(view: ListView): string {
 }
 
 /** The filters and sort as API parameters (no paging): for the list call and the export. */
-export function apiFilterParams(view: ListView): URLSearchParams {
-  const params = new URLSearchParams(view.filters);
+function filterQuery(view: ListView): Record<string, string> {
+  const query = { ...view.filters };
   if (view.sort) {
-    params.set('sort', view.sort.id);
-    params.set('order', view.sort.desc ? 'desc' : 'asc');
+    query.sort = view.sort.id;
+    query.order = view.sort.desc ? 'desc' : 'asc';
   }
-  return params;
+  return query;
 }
 
-export function listApiPath(endpoint: string, view: ListView): string {
-  const params = apiFilterParams(view);
-  params.set('limit', String(view.size));
-  params.set('offset', String((view.page - 1) * view.size));
-  return `${endpoint}?${params}`;
+// The filter values are the URL's text, sent as they are: the API checks them and a 400 names the
+// parameter, so only their names are typed (FILTER_KEYS, SORTABLE) and the values are cast.
+
+/** The list route's query for a view: its filters, sort and page (`listApiQuery<'donors'>(view)`). */
+export function listApiQuery<R extends Resource>(view: ListView): ListQuery[R] {
+  return { ...filterQuery(view), limit: String(view.size), offset: String((view.page - 1) * view.size) } as ListQuery[R];
+}
+
+/** The path of a list's CSV export with the view's filters and sort: the list's rows, every page. */
+export function exportPath(resource: Resource, view: ListView): string {
+  const query = filterQuery(view);
+  if (resource === 'donations') return exportRoutes['donations.csv'].$path({ query: query as ExportQuery['donations'] });
+  if (resource === 'donors') return exportRoutes['donors.csv'].$path({ query: query as ExportQuery['donors'] });
+  return exportRoutes['organizations.csv'].$path({ query: query as ExportQuery['organizations'] });
 }

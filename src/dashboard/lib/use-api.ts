@@ -1,7 +1,7 @@
 import { useStore } from '@nanostores/react';
 import type { ClientRequestOptions, ClientResponse } from 'hono/client';
 import { useEffect, useState } from 'react';
-import { api, type ApiError, apiPath, type Success } from '../../lib/api';
+import { api, type ApiError, type Success } from '../../lib/api';
 import { startLoading } from '../../stores/dashboard';
 import { $dashToken } from '../session';
 
@@ -15,12 +15,9 @@ export type Load<T> = { status: 'idle' | 'loading' } | { status: 'ok'; data: T; 
 export function useApiGet<R extends ClientResponse<unknown, number, string>>(
   key: string | null,
   send: (options: ClientRequestOptions) => Promise<R>,
-): [Load<Success<R>>, () => void];
-/** By path, for the screens not yet on typed calls: `T` is the screen's own reading of the answer. */
-export function useApiGet<T>(path: string | null): [Load<T>, () => void];
-export function useApiGet(key: string | null, send?: (options: ClientRequestOptions) => Promise<ClientResponse<unknown, number, string>>): [Load<unknown>, () => void] {
+): [Load<Success<R>>, () => void] {
   const token = useStore($dashToken);
-  const [state, setState] = useState<Load<unknown>>({ status: 'idle' });
+  const [state, setState] = useState<Load<Success<R>>>({ status: 'idle' });
   const [nonce, setNonce] = useState(0);
   useEffect(() => {
     if (!key || !token) {
@@ -30,8 +27,7 @@ export function useApiGet(key: string | null, send?: (options: ClientRequestOpti
     const ctrl = new AbortController();
     const done = startLoading();
     setState({ status: 'loading' });
-    const call = send ? api(send, { token, signal: ctrl.signal }) : apiPath<unknown>(key, { token, signal: ctrl.signal });
-    void call.then((res) => {
+    void api(send, { token, signal: ctrl.signal }).then((res) => {
       done();
       if (ctrl.signal.aborted) return;
       setState(res.ok ? { status: 'ok', data: res.data, headers: res.headers } : { status: 'error', error: res.error });

@@ -1,6 +1,7 @@
 import { useStore } from '@nanostores/react';
 import { useMemo, type ReactNode } from 'react';
-import { listApiPath, parseListView, SORTABLE, viewSearch, type ListView } from '../lib/list-query';
+import { client, type Donation, type Donor, type Organization } from '../../lib/api';
+import { listApiQuery, parseListView, SORTABLE, viewSearch, type ListView } from '../lib/list-query';
 import { joinPath, type Resource } from '../lib/routes';
 import { useApiGet } from '../lib/use-api';
 import { $location, navigate } from '../router';
@@ -15,15 +16,17 @@ import { Icon } from '../ui/icons';
 import { Alert, PageHeader } from '../ui/primitives';
 import { ConsentExport } from './my-info/ConsentExport';
 
-type Config = { label: string; endpoint: string; columns: DashColumnDef<any>[] };
+type Config = { label: string; columns: DashColumnDef<any>[] };
 
-// The rows are the contract's Organization, Donor and Donation (src/lib/api.ts); the list view's
-// filters and sort travel in the path (lib/list-query.ts), so these lists call by path.
+// The rows are the contract's Organization, Donor and Donation (src/lib/api.ts).
 const CONFIG: Record<Resource, Config> = {
-  organizations: { label: 'Organizations', endpoint: '/api/organizations', columns: organizationColumns },
-  donors: { label: 'Donors', endpoint: '/api/users', columns: donorColumns },
-  donations: { label: 'Donations', endpoint: '/api/donations', columns: donationColumns },
+  organizations: { label: 'Organizations', columns: organizationColumns },
+  donors: { label: 'Donors', columns: donorColumns },
+  donations: { label: 'Donations', columns: donationColumns },
 };
+
+/** What one of the three list routes answers. */
+type ListResponse = Awaited<ReturnType<typeof client.api.organizations.$get | typeof client.api.users.$get | typeof client.api.donations.$get>>;
 
 export function listTitle(resource: Resource, userType: string | undefined): string {
   return `${userType === 'org_admin' ? 'My' : 'All'} ${CONFIG[resource].label}`;
@@ -37,13 +40,21 @@ export function AdminList({ resource }: { resource: Resource }) {
   // The view (filters, sort, page) lives in the URL: shareable, and it survives reload.
   const view = useMemo(() => parseListView(resource, search), [resource, search]);
   const setView = (next: ListView) => navigate(`${pathname}${viewSearch(next)}`, { replace: true });
-  const [state] = useApiGet<unknown>(listApiPath(config.endpoint, view));
+  // The view is the list route's query (lib/list-query.ts); its URL form keys the load, so a new view reloads.
+  const [state] = useApiGet<ListResponse>(`${resource}${viewSearch(view)}`, (o) =>
+    resource === 'organizations'
+      ? client.api.organizations.$get({ query: listApiQuery<'organizations'>(view) }, o)
+      : resource === 'donors'
+        ? client.api.users.$get({ query: listApiQuery<'donors'>(view) }, o)
+        : client.api.donations.$get({ query: listApiQuery<'donations'>(view) }, o),
+  );
   const columns = useMemo(
     () => config.columns.map((c) => (c.id && !SORTABLE[resource].includes(c.id) ? { ...c, enableSorting: false } : c)),
     [config.columns, resource],
   );
 
-  const rows = useMemo(() => (state.status === 'ok' ? (state.data as { _id: string }[]) : []), [state]);
+  // Without type=public the donations route answers donations, never top donors.
+  const rows = useMemo(() => (state.status === 'ok' ? (state.data as (Organization | Donor | Donation)[]) : []), [state]);
   const totalHeader = state.status === 'ok' ? state.headers.get('x-total-count') : null;
   const total = totalHeader !== null && totalHeader !== '' ? Number(totalHeader) : null;
 

@@ -1,7 +1,7 @@
 import { useEffect, useId, useState } from 'react';
 import { parsePounds } from '../../lib/format';
 import { useAppealOptions, useCampaignOptions } from '../forms/use-options';
-import { apiFilterParams, EXPORT_PATH, type ListView } from '../lib/list-query';
+import { exportPath, type ListView } from '../lib/list-query';
 import type { Resource } from '../lib/routes';
 import { $dashToken } from '../session';
 
@@ -53,7 +53,7 @@ export function ListToolbar({ resource, view, onFilters }: Props) {
     setExporting('Preparing your CSV…');
     const token = $dashToken.get();
     try {
-      const res = await fetch(`${EXPORT_PATH[resource]}?${apiFilterParams(view)}`, { headers: token ? { authorization: `Bearer ${token}` } : {} });
+      const res = await fetch(exportPath(resource, view), { headers: token ? { authorization: `Bearer ${token}` } : {} });
       if (!res.ok) {
         const body = (await res.json().catch(() => null)) as { message?: string } | null;
         setExporting(body?.message ?? `The export failed (${res.status}).`);

@@ -1,12 +1,11 @@
+import { client } from '../../../lib/api';
 import { formatPence } from '../../../lib/format';
 import { useApiGet } from '../../lib/use-api';
 import { Alert } from '../../ui/primitives';
 
-type Summary = { claimed: number; paid: number; to_claim: number; adjustments_due: number; eligible_gifts: number };
-
 /** The overview's Gift Aid figures for an admin's (or org admin's) charities. */
 export function GiftAidOverview() {
-  const [load] = useApiGet<Summary>('/api/gift-aid/summary');
+  const [load] = useApiGet('/api/gift-aid/summary', (o) => client.api['gift-aid'].summary.$get(undefined, o));
   if (load.status === 'error') return <Alert tone="info">Gift Aid figures are not available right now: {load.error.message}</Alert>;
   const s = load.status === 'ok' ? load.data : null;
   return (

@@ -2,45 +2,22 @@ import { useStore } from '@nanostores/react';
 import { useEffect, useMemo, useState } from 'react';
 import { GiftAidFields, giftAidReady, type GiftAidValue } from '../../../components/donation/GiftAidFields';
 import { formatPence } from '../../../lib/format';
-import { api } from '../../lib/api';
+import { api, client, type Data } from '../../../lib/api';
 import { formatDate } from '../../lib/dates';
 import { useApiGet } from '../../lib/use-api';
 import { $dashToken, $dashUser } from '../../session';
 import { Alert, Badge, PageHeader, SelectInput, Spinner, TextInput } from '../../ui/primitives';
 
-type Org = { _id: string; name: string };
-type Eligible = {
-  items: { _id: string; date: string; amount: number; gift_aid: number; campaign: string; source: string; donor: { title: string | null; first_name: string; last_name: string; house: string; postcode: string } }[];
-  count: number;
-  total: number;
-  gift_aid: number;
-  shown: number;
-};
-type Claim = {
-  _id: string;
-  organization: { label: string; value: string };
-  charity_reference: string;
-  status: 'draft' | 'submitted' | 'paid';
-  hmrc_reference: string | null;
-  aggregated: boolean;
-  earliest_date: string;
-  row_count: number;
-  gift_count: number;
-  total: number;
-  gift_aid: number;
-  adjustment: number;
-  net_claim: number;
-  created_at: string;
-};
-type Adjustment = { _id: string; donation_id: string; claim_id: string; gift_aid: number; settled_claim_id: string | null; created_at: string };
-type Review = { _id: string; title: string | null; first_name: string; last_name: string; house: string; address: string; postcode: string; declaration: string };
+const giftAid = client.api['gift-aid'];
+type Claim = Data<typeof giftAid.claims.$get>[number];
+type Review = Data<typeof giftAid.declarations.review.$get>[number];
 
 const SHOWN = 50;
 const STATUS_TONE = { draft: 'warn', submitted: 'muted', paid: 'ok' } as const;
 
 /** Saves the claim's schedule CSV through the API (the token travels in a header, never in a link). */
 async function downloadSchedule(claim: Claim, token: string | null): Promise<string | null> {
-  const res = await fetch(`/api/gift-aid/claims/${claim._id}/schedule.csv`, { headers: token ? { authorization: `Bearer ${token}` } : {} });
+  const res = await fetch(giftAid.claims[':id']['schedule.csv'].$path({ param: { id: claim._id } }), { headers: token ? { authorization: `Bearer ${token}` } : {} });
   if (!res.ok) return ((await res.json().catch(() => null)) as { message?: string } | null)?.message ?? `The server answered ${res.status}`;
   const url = URL.createObjectURL(await res.blob());
   const link = document.createElement('a');
@@ -57,8 +34,8 @@ async function downloadSchedule(claim: Claim, token: string | null): Promise<str
 export function GiftAidScreen() {
   const token = useStore($dashToken);
   const user = useStore($dashUser);
-  const [orgsLoad] = useApiGet<Org[]>('/api/organizations?limit=100');
-  const orgs = useMemo(() => (orgsLoad.status === 'ok' && Array.isArray(orgsLoad.data) ? orgsLoad.data : []), [orgsLoad]);
+  const [orgsLoad] = useApiGet('/api/organizations?limit=100', (o) => client.api.organizations.$get({ query: { limit: 100 } }, o));
+  const orgs = useMemo(() => (orgsLoad.status === 'ok' ? orgsLoad.data : []), [orgsLoad]);
   const [orgId, setOrgId] = useState('');
   const [from, setFrom] = useState('');
   const [to, setTo] = useState('');
@@ -71,14 +48,14 @@ export function GiftAidScreen() {
     if (!orgId && orgs.length) setOrgId(orgs[0]._id);
   }, [orgs, orgId]);
 
-  const query = new URLSearchParams();
-  if (orgId) query.set('organization_id', orgId);
-  if (from) query.set('from', from);
-  if (to) query.set('to', to);
-  const [eligible, reloadEligible] = useApiGet<Eligible>(orgId ? `/api/gift-aid/eligible?${query}` : null);
-  const [claims, reloadClaims] = useApiGet<Claim[]>('/api/gift-aid/claims');
-  const [adjustments, reloadAdjustments] = useApiGet<Adjustment[]>('/api/gift-aid/adjustments');
-  const [review, reloadReview] = useApiGet<Review[]>(user?.type === 'admin' ? '/api/gift-aid/declarations/review' : null);
+  // Empty dates are left out of the query (hc skips undefined).
+  const query = { organization_id: orgId, from: from || undefined, to: to || undefined };
+  const [eligible, reloadEligible] = useApiGet(orgId ? giftAid.eligible.$path({ query }) : null, (o) => giftAid.eligible.$get({ query }, o));
+  const [claims, reloadClaims] = useApiGet('/api/gift-aid/claims', (o) => giftAid.claims.$get({ query: {} }, o));
+  const [adjustments, reloadAdjustments] = useApiGet('/api/gift-aid/adjustments', (o) => giftAid.adjustments.$get({ query: {} }, o));
+  const [review, reloadReview] = useApiGet(user?.type === 'admin' ? '/api/gift-aid/declarations/review' : null, (o) =>
+    giftAid.declarations.review.$get(undefined, o),
+  );
   const reloadAll = () => {
     reloadEligible();
     reloadClaims();
@@ -88,11 +65,10 @@ export function GiftAidScreen() {
   async function createClaim() {
     setBusy(true);
     setNotice(null);
-    const res = await api<Claim>('/api/gift-aid/claims', {
-      method: 'POST',
-      token,
-      json: { organization_id: orgId, ...(from ? { from } : {}), ...(to ? { to } : {}), aggregate },
-    });
+    const res = await api(
+      (o) => giftAid.claims.$post({ json: { organization_id: orgId, ...(from ? { from } : {}), ...(to ? { to } : {}), aggregate } }, o),
+      { token },
+    );
     setBusy(false);
     if (!res.ok) setNotice({ tone: 'error', text: res.error.message });
     else
@@ -105,11 +81,8 @@ export function GiftAidScreen() {
 
   async function setStatus(claim: Claim, status: 'submitted' | 'paid') {
     setNotice(null);
-    const res = await api<Claim>(`/api/gift-aid/claims/${claim._id}`, {
-      method: 'PUT',
-      token,
-      json: status === 'submitted' ? { status, hmrc_reference: (references[claim._id] ?? '').trim() } : { status },
-    });
+    const json = status === 'submitted' ? { status, hmrc_reference: (references[claim._id] ?? '').trim() } : { status };
+    const res = await api((o) => giftAid.claims[':id'].$put({ param: { id: claim._id }, json }, o), { token });
     if (!res.ok) setNotice({ tone: 'error', text: res.error.message });
     reloadClaims();
   }
@@ -329,7 +302,7 @@ function ReviewList({ items, token, onSaved }: { items: Review[]; token: string 
                 className="donation-box"
                 onSubmit={async (ev) => {
                   ev.preventDefault();
-                  const res = await api(`/api/gift-aid/declarations/${d._id}`, { method: 'PUT', token, json: value });
+                  const res = await api((o) => giftAid.declarations[':id'].$put({ param: { id: d._id }, json: value }, o), { token });
                   if (!res.ok) return setError(res.error.message);
                   setOpen(null);
                   onSaved();

@@ -1,28 +1,15 @@
 import { useStore } from '@nanostores/react';
 import { useEffect, useState } from 'react';
 import { EMPTY_GIFT_AID, GiftAidFields, giftAidReady, type GiftAidValue } from '../../../components/donation/GiftAidFields';
-import { api } from '../../lib/api';
+import { api, type ApiResult, client, type Data } from '../../../lib/api';
 import { formatDate } from '../../lib/dates';
 import { useApiGet } from '../../lib/use-api';
 import { $dashToken } from '../../session';
 import { Alert, Badge } from '../../ui/primitives';
 
-type Declaration = {
-  _id: string;
-  version: number;
-  title: string | null;
-  first_name: string;
-  last_name: string;
-  house: string;
-  address: string;
-  postcode: string;
-  declaration: string;
-  method: 'online' | 'admin';
-  declared_at: string;
-  cancelled_at: string | null;
-  replaced_by: string | null;
-};
-type Mine = { active: boolean; declarations: Declaration[] };
+const giftAid = client.api['gift-aid'];
+type Mine = Data<typeof giftAid.me.$get>;
+type Declaration = Mine['declarations'][number];
 
 const toValue = (d: Declaration): GiftAidValue => ({
   title: d.title ?? '',
@@ -39,7 +26,7 @@ const toValue = (d: Declaration): GiftAidValue => ({
  */
 export function MyGiftAid() {
   const token = useStore($dashToken);
-  const [load] = useApiGet<Mine>('/api/gift-aid/me');
+  const [load] = useApiGet('/api/gift-aid/me', (o) => giftAid.me.$get(undefined, o));
   const [mine, setMine] = useState<Mine | null>(null);
   const [value, setValue] = useState<GiftAidValue>(EMPTY_GIFT_AID);
   const [busy, setBusy] = useState(false);
@@ -55,10 +42,11 @@ export function MyGiftAid() {
   if (!mine) return null;
   const current = mine.declarations.find((d) => !d.replaced_by && !d.cancelled_at);
 
-  async function send(path: string, method: 'PUT' | 'POST', json: unknown, done: string) {
+  // Both changes answer the declarations as they are now.
+  async function send(call: () => Promise<ApiResult<Mine>>, done: string) {
     setBusy(true);
     setMessage(null);
-    const res = await api<Mine>(path, { method, json, token });
+    const res = await call();
     setBusy(false);
     if (!res.ok) return setMessage({ tone: 'error', text: res.error.message });
     setMine(res.data);
@@ -81,7 +69,7 @@ export function MyGiftAid() {
           <form
             onSubmit={(e) => {
               e.preventDefault();
-              void send('/api/gift-aid/me', 'PUT', value, 'Your Gift Aid address is updated.');
+              void send(() => api((o) => giftAid.me.$put({ json: value }, o), { token }), 'Your Gift Aid address is updated.');
             }}
           >
             <div className="donation-box gift-aid-me-fields">
@@ -94,7 +82,10 @@ export function MyGiftAid() {
                 disabled={busy}
                 onClick={() => {
                   if (window.confirm('Cancel your Gift Aid declaration? Gifts from now on will not have Gift Aid.')) {
-                    void send('/api/gift-aid/me/cancel', 'POST', {}, 'Your Gift Aid declaration is cancelled. It stays on record with today’s date.');
+                    void send(
+                      () => api((o) => giftAid.me.cancel.$post(undefined, o), { token }),
+                      'Your Gift Aid declaration is cancelled. It stays on record with today’s date.',
+                    );
                   }
                 }}
               >

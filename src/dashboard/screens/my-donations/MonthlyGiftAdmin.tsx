@@ -1,14 +1,18 @@
 import { useState } from 'react';
 import { formatLongUkDate, formatPence } from '../../../../domain';
-import { api } from '../../lib/api';
+import { api, client } from '../../../lib/api';
 import { useApiGet } from '../../lib/use-api';
 import { Alert, Badge } from '../../ui/primitives';
-import type { MonthlyGift } from './MonthlyGifts';
 import '../../lifecycle.css';
+
+// hc puts path parameters in as they are, so the ids are encoded here.
+const managed = client.api['monthly-gifts'][':id'];
 
 /** On a monthly payment's edit page: the gift it belongs to, and Cancel for its organization's admins. */
 export function MonthlyGiftAdmin({ subscriptionId }: { subscriptionId: string }) {
-  const [state, reload] = useApiGet<MonthlyGift>(`/api/monthly-gifts/${encodeURIComponent(subscriptionId)}`);
+  const [state, reload] = useApiGet(`/api/monthly-gifts/${encodeURIComponent(subscriptionId)}`, (o) =>
+    managed.$get({ param: { id: encodeURIComponent(subscriptionId) } }, o),
+  );
   const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -18,7 +22,7 @@ export function MonthlyGiftAdmin({ subscriptionId }: { subscriptionId: string })
   const cancel = async () => {
     setBusy(true);
     setError(null);
-    const res = await api(`/api/monthly-gifts/${encodeURIComponent(gift._id)}/cancel`, { method: 'POST', json: {} });
+    const res = await api((o) => managed.cancel.$post({ param: { id: encodeURIComponent(gift._id) } }, o));
     setBusy(false);
     setConfirming(false);
     if (!res.ok) return setError(res.error.message);

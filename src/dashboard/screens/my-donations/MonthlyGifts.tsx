@@ -1,22 +1,13 @@
 import { useState } from 'react';
 import { formatLongUkDate, formatPence, MAX_PAUSE_MONTHS } from '../../../../domain';
-import { api } from '../../lib/api';
+import { api, type ApiResult, client, type Data } from '../../../lib/api';
 import { useApiGet } from '../../lib/use-api';
 import { Alert, Badge } from '../../ui/primitives';
 import '../../lifecycle.css';
 
-export type MonthlyGift = {
-  _id: string;
-  amount: number;
-  status: 'incomplete' | 'active' | 'paused' | 'past_due' | 'cancelled';
-  cause: { campaign: string; appeal: string | null };
-  started_at: string | null;
-  next_payment_at: string | null;
-  pause_resumes_at: string | null;
-  cancelled_at: string | null;
-  mode: 'stripe' | 'demo';
-};
-type Price = { id: string; unit_amount: number };
+const mine = client.api.me['monthly-gifts'];
+type MonthlyGift = Data<typeof mine.$get>[number];
+type Price = Data<typeof client.api.stripe.subscriptions.$get>[number];
 
 const day = (iso: string | null) => (iso ? formatLongUkDate(new Date(iso)) : '—');
 const STATUS: Record<MonthlyGift['status'], [string, 'ok' | 'warn' | 'danger' | 'muted']> = {
@@ -29,8 +20,8 @@ const STATUS: Record<MonthlyGift['status'], [string, 'ok' | 'warn' | 'danger' | 
 
 /** My Donations: each monthly gift with Change amount, Pause for 1-3 months and Cancel. */
 export function MonthlyGifts() {
-  const [state, reload] = useApiGet<MonthlyGift[]>('/api/me/monthly-gifts');
-  const [prices] = useApiGet<Price[]>('/api/stripe/subscriptions');
+  const [state, reload] = useApiGet('/api/me/monthly-gifts', (o) => mine.$get(undefined, o));
+  const [prices] = useApiGet('/api/stripe/subscriptions', (o) => client.api.stripe.subscriptions.$get(undefined, o));
   if (state.status !== 'ok' || state.data.length === 0) return state.status === 'error' ? <Alert>{state.error.message}</Alert> : null;
   return (
     <section aria-labelledby="mg-title">
@@ -55,10 +46,12 @@ function MonthlyGiftCard({ gift, prices, onChanged }: { gift: MonthlyGift; price
   const [label, tone] = STATUS[gift.status];
   const running = gift.status !== 'cancelled';
 
-  const act = async (path: string, json: unknown, message: string) => {
+  // hc puts path parameters in as they are, so the id is encoded here.
+  const param = { id: encodeURIComponent(gift._id) };
+  const act = async (call: () => Promise<ApiResult<MonthlyGift>>, message: string) => {
     setBusy(true);
     setError(null);
-    const res = await api<MonthlyGift>(`/api/me/monthly-gifts/${encodeURIComponent(gift._id)}/${path}`, { method: 'POST', json });
+    const res = await call();
     setBusy(false);
     if (!res.ok) return setError(res.error.message);
     setMode('idle');
@@ -126,7 +119,7 @@ function MonthlyGiftCard({ gift, prices, onChanged }: { gift: MonthlyGift; price
                 </option>
               ))}
           </select>
-          <button type="button" className="btn btn-primary dash-btn-sm" disabled={!price || busy} onClick={() => act('change', { price }, 'Your new amount starts with your next payment. Nothing extra is taken now.')}>
+          <button type="button" className="btn btn-primary dash-btn-sm" disabled={!price || busy} onClick={() => act(() => api((o) => mine[':id'].change.$post({ param, json: { price } }, o)), 'Your new amount starts with your next payment. Nothing extra is taken now.')}>
             Save amount
           </button>
           <button type="button" className="btn btn-ghost dash-btn-sm" onClick={() => setMode('idle')}>
@@ -144,7 +137,7 @@ function MonthlyGiftCard({ gift, prices, onChanged }: { gift: MonthlyGift; price
               </option>
             ))}
           </select>
-          <button type="button" className="btn btn-primary dash-btn-sm" disabled={busy} onClick={() => act('pause', { months }, 'Your gift is paused. It restarts on its own; we will email you before then.')}>
+          <button type="button" className="btn btn-primary dash-btn-sm" disabled={busy} onClick={() => act(() => api((o) => mine[':id'].pause.$post({ param, json: { months } }, o)), 'Your gift is paused. It restarts on its own; we will email you before then.')}>
             Pause payments
           </button>
           <button type="button" className="btn btn-ghost dash-btn-sm" onClick={() => setMode('idle')}>
@@ -155,7 +148,7 @@ function MonthlyGiftCard({ gift, prices, onChanged }: { gift: MonthlyGift; price
       {mode === 'cancel' ? (
         <div className="mg-inline" role="group" aria-label="Confirm cancelling">
           <span>Stop this monthly gift? No further payments will be taken.</span>
-          <button type="button" className="btn btn-danger dash-btn-sm" disabled={busy} onClick={() => act('cancel', {}, 'Your monthly gift is cancelled. Thank you for everything you have given.')}>
+          <button type="button" className="btn btn-danger dash-btn-sm" disabled={busy} onClick={() => act(() => api((o) => mine[':id'].cancel.$post({ param }, o)), 'Your monthly gift is cancelled. Thank you for everything you have given.')}>
             Yes, cancel it
           </button>
           <button type="button" className="btn btn-ghost dash-btn-sm" onClick={() => setMode('idle')}>

@@ -1,12 +1,10 @@
 import { useState } from 'react';
 import { formatLongUkDate } from '../../../../domain';
-import { api } from '../../lib/api';
+import { api, client } from '../../../lib/api';
 import { useApiGet } from '../../lib/use-api';
 import { Alert } from '../../ui/primitives';
 import { logout } from '../../../stores/auth';
 import '../../lifecycle.css';
-
-type Consent = { consented: boolean; wording: string; given: { wording: string; source: string; given_at: string } | null; withdrawn_at: string | null };
 
 const SOURCES: Record<string, string> = { donation_box: 'when you donated', sign_up: 'when you signed up', my_info: 'here in My Info' };
 
@@ -21,7 +19,7 @@ export function MyPrivacy() {
 }
 
 function ConsentPanel() {
-  const [state, reload] = useApiGet<Consent>('/api/me/consent');
+  const [state, reload] = useApiGet('/api/me/consent', (o) => client.api.me.consent.$get(undefined, o));
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   if (state.status !== 'ok') return state.status === 'error' ? <Alert>{state.error.message}</Alert> : null;
@@ -29,7 +27,8 @@ function ConsentPanel() {
   const toggle = async (consent: boolean) => {
     setBusy(true);
     setError(null);
-    const res = await api('/api/me/consent', { method: 'PUT', json: consent ? { consent, source: 'my_info', consent_wording: c.wording } : { consent } });
+    const json = consent ? { consent, source: 'my_info' as const, consent_wording: c.wording } : { consent };
+    const res = await api((o) => client.api.me.consent.$put({ json }, o));
     setBusy(false);
     if (!res.ok) return setError(res.error.message);
     reload();
@@ -71,7 +70,7 @@ function DeleteAccountPanel() {
   const ask = async () => {
     setBusy(true);
     setError(null);
-    const res = await api('/api/me/erasure', { method: 'POST', json: {} });
+    const res = await api((o) => client.api.me.erasure.$post(undefined, o));
     setBusy(false);
     if (!res.ok) return setError(res.error.message);
     setStep('code');
@@ -79,7 +78,7 @@ function DeleteAccountPanel() {
   const confirm = async () => {
     setBusy(true);
     setError(null);
-    const res = await api('/api/me/erasure/confirm', { method: 'POST', json: { code } });
+    const res = await api((o) => client.api.me.erasure.confirm.$post({ json: { code } }, o));
     setBusy(false);
     if (!res.ok) return setError(res.error.message);
     setStep('done');
