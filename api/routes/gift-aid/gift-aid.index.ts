@@ -119,8 +119,8 @@ const AdjustmentSchema = z
     donation_id: z.string(),
     claim_id: z.string(),
     organization_id: z.string(),
-    gift_aid: z.number().int(),
-    reason: z.string(),
+    gift_aid: z.number().int().openapi({ description: 'Pence: over-claimed Gift Aid (refund), or negative where a failed refund takes an unreported one back (refund_failed)' }),
+    reason: z.string().openapi({ example: 'refund', description: 'refund or refund_failed' }),
     settled_claim_id: z.string().nullable(),
     created_at: z.string(),
   })

@@ -244,7 +244,7 @@ export function GiftAidScreen() {
       ) : null}
 
       <h2 className="dash-h2">Adjustments for Gift Aid over-claimed</h2>
-      <p className="dash-hint">A refund of a gift already claimed: the Gift Aid on the refunded part is set against the organization&apos;s next claim.</p>
+      <p className="dash-hint">A refund of a gift already claimed: the Gift Aid on the refunded part is set against the organization&apos;s next claim. A refund the bank returned takes its adjustment back while no claim has reported it.</p>
       {adjustmentList.length ? (
         <div className="dash-table-wrap">
           <div className="dash-table-scroll">
@@ -264,7 +264,7 @@ export function GiftAidScreen() {
                     <td>
                       <a href={`/dashboard/donations/edit/${a.donation_id}`}>{a.donation_id.slice(0, 8)}</a>
                     </td>
-                    <td>{formatPence(a.gift_aid)}</td>
+                    <td>{a.reason === 'refund_failed' ? `${formatPence(a.gift_aid)} (refund failed)` : formatPence(a.gift_aid)}</td>
                     <td>{a.settled_claim_id ? `claim ${a.settled_claim_id.slice(0, 8)}` : <Badge tone="warn">next claim</Badge>}</td>
                   </tr>
                 ))}
