@@ -9,12 +9,13 @@ const engineTests = ['api/**/*.test.ts', 'db/**/*.test.ts'];
 
 /**
  * Suites that count every row of a table (whole lists, totals) or write the whole seed, and so need
- * a database no other file has written to (or must not pollute it). They run in their own Workers project with the plugin's per-file storage;
- * every other D1 suite shares one worker and one database (ids are random, assertions are about the
- * suite's own rows), which cuts the Workers run from about 100 s of transforms per dozen files to a
- * fraction (docs/decisions/012).
+ * a database no other file has written to (or must not pollute it). Each gets a D1 database and an
+ * R2 bucket of its own (tests/setup/apply-migrations.workers.ts picks them per file); every other D1
+ * suite shares DB and IMAGES (ids are random, assertions are about the suite's own rows). All of
+ * them share one worker and its module graph, so the app is transformed and imported once rather
+ * than once per file (docs/decisions/012).
  */
-const freshDbTests = [
+const ownStorageTests = [
   'api/routes/campaigns/campaigns.test.ts',
   'api/routes/campaigns/campaigns.parent.test.ts',
   'api/routes/donations/donations.admin.test.ts',
@@ -36,9 +37,12 @@ const freshDbTests = [
   'db/seed.test.ts',
 ];
 
+/** Binding names of each own-storage suite's database and bucket. */
+const ownStorage = Object.fromEntries(ownStorageTests.map((file, i) => [file, { db: `DB_OWN_${i}`, images: `IMAGES_OWN_${i}` }]));
+
 export default defineConfig(async () => {
   const migrations = await readD1Migrations(here('db/migrations'));
-  const workersProject = (name: string, files: { include?: string[]; exclude?: string[]; isolate: boolean }) => ({
+  const workersProject = {
     extends: false as const,
     resolve: { alias: { '#test-engine': here('tests/setup/engine.workers.ts') } },
     plugins: [
@@ -46,24 +50,24 @@ export default defineConfig(async () => {
         miniflare: {
           compatibilityDate: '2026-10-01',
           compatibilityFlags: ['nodejs_compat'],
-          d1Databases: { DB: 'test-db' },
-          r2Buckets: ['IMAGES'],
-          bindings: { TEST_MIGRATIONS: migrations },
+          d1Databases: { DB: 'test-db', ...Object.fromEntries(Object.values(ownStorage).map(({ db }) => [db, `test-${db}`])) },
+          r2Buckets: ['IMAGES', ...Object.values(ownStorage).map(({ images }) => images)],
+          bindings: { TEST_MIGRATIONS: migrations, OWN_STORAGE_FILES: ownStorage },
         },
       }),
     ],
     test: {
-      name,
-      include: files.include ?? engineTests,
+      name: 'workers',
+      include: engineTests,
       globalSetup: [here('tests/setup/turnstile.global.ts')],
       // Node-only suites (they spawn processes or read files) opt out by name.
-      exclude: ['**/*.node.test.ts', ...(files.exclude ?? [])],
+      exclude: ['**/*.node.test.ts'],
       setupFiles: [here('tests/setup/apply-migrations.workers.ts'), here('tests/setup/console-guard.ts')],
       // Loops of 30-50 requests against D1 in workerd need more than 5 s on a busy 2-core machine.
       testTimeout: 20_000,
-      isolate: files.isolate,
+      isolate: false,
     },
-  });
+  };
   return {
     test: {
       // One JSON log line per request (api/middlewares/logger.ts) would bury the output: console
@@ -86,8 +90,7 @@ export default defineConfig(async () => {
             isolate: false,
           },
         },
-        workersProject('workers', { exclude: freshDbTests, isolate: false }),
-        workersProject('workers-fresh-db', { include: freshDbTests, isolate: true }),
+        workersProject,
       ],
     },
   };

@@ -1,7 +1,7 @@
-import { env } from 'cloudflare:workers';
 import { drizzle } from 'drizzle-orm/d1';
 import type { Db } from '../../db/client';
 import * as schema from '../../db/schema';
+import { fileBindings } from './file-bindings.workers';
 import type { Outage } from './outage';
 
 export const engineName: string = 'd1';
@@ -34,17 +34,16 @@ function withOutage(d1: D1Database, outage: { on: boolean }): D1Database {
 }
 
 /**
- * The D1 database of this test file, inside workerd. Migrations were applied by
- * apply-migrations.workers.ts; the plugin gives each test file its own storage.
+ * The D1 database of this test file, inside workerd: the shared one, or the file's own where it
+ * needs one (vitest.config.ts). Migrations were applied by apply-migrations.workers.ts.
  */
 export async function createEngineDb(): Promise<{ db: Db; env: Record<string, unknown>; outage: Outage }> {
-  const bindings = env as unknown as { DB: D1Database };
   const state = { on: false };
-  const d1 = withOutage(bindings.DB, state);
+  const d1 = withOutage(fileBindings().db, state);
   return { db: drizzle(d1, { schema }) as unknown as Db, env: { DB: d1 }, outage: { down: () => (state.on = true), up: () => (state.on = false) } };
 }
 
-/** The real R2 binding of this test file (the plugin isolates its storage per file). */
+/** The real R2 binding of this test file: shared, or its own alongside its own database. */
 export function createEngineBucket(): R2Bucket {
-  return (env as unknown as { IMAGES: R2Bucket }).IMAGES;
+  return fileBindings().images;
 }
