@@ -23,7 +23,7 @@ export default defineConfig({
     // Our visitors are in the UK: dates, numbers and date inputs as they see them.
     locale: 'en-GB',
     timezoneId: 'Europe/London',
-    trace: 'retain-on-failure',
+    trace: process.env.E2E_TRACE ? 'retain-on-failure' : 'off',
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH || undefined,
       args: [

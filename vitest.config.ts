@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-plugin';
 import { defineConfig } from 'vitest/config';
@@ -37,6 +38,12 @@ const ownStorageTests = [
   'db/seed.test.ts',
 ];
 
+/**
+ * One worker per core (vitest's default leaves one idle, and projects with `extends: false` do not
+ * inherit a root setting): the Node and workerd projects run side by side, 49 s → 29 s on 2 cores.
+ */
+const maxWorkers = availableParallelism();
+
 /** Binding names of each own-storage suite's database and bucket. */
 const ownStorage = Object.fromEntries(ownStorageTests.map((file, i) => [file, { db: `DB_OWN_${i}`, images: `IMAGES_OWN_${i}` }]));
 
@@ -66,6 +73,7 @@ export default defineConfig(async () => {
       // Loops of 30-50 requests against D1 in workerd need more than 5 s on a busy 2-core machine.
       testTimeout: 20_000,
       isolate: false,
+      maxWorkers,
     },
   };
   return {
@@ -88,6 +96,7 @@ export default defineConfig(async () => {
             // Files share workers (each builds its own database through setupTestApp, stubs are undone
             // after each test): module imports, 85% of the run, happen once per worker, not per file.
             isolate: false,
+            maxWorkers,
           },
         },
         workersProject,
