@@ -2,7 +2,7 @@
  * The one phone rule, for donors (docs/decisions/009: a departure from the seed's US "(xxx) xxx-xxxx").
  * A UK charity's donors write UK numbers: 11 digits from 0 ("07911 123456", "020 7946 0958") or the
  * same with +44 / 0044; a donor abroad writes their own country's + code. libphonenumber-js (its
- * "min" metadata, about 20 KB gzip, loaded only by the dashboard's donor form) decides validity, so a
+ * "min" metadata, about 20 KB gzip, in the dashboard's bundle only) decides validity, so a
  * digit too many or too few is caught when typed, not when a call is made.
  * Stored as E.164 ("+447911123456"); shown in the UK's national form ("07911 123456").
  */
