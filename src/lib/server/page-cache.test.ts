@@ -93,6 +93,17 @@ describe('cached copies: fresh, stale, expired, retired', () => {
     expect(await readCachedPage(cache, key)).toBeNull();
   });
 
+  it('reads the generation once a second: another isolate\'s write retires copies here within that second', async () => {
+    const cache = new FakeCache() as unknown as Cache;
+    const t0 = 5_000_000;
+    await (await storePage(cache, key, page(), t0)).put;
+    // Another isolate of the location records a gift: it writes the generation this isolate reads.
+    const origin = 'https://give.example.org';
+    await cache.put(new Request(`${origin}/__page-cache-generation`), new Response('elsewhere'));
+    expect((await readCachedPage(cache, key, t0 + 500))?.state).toBe('HIT');
+    expect(await readCachedPage(cache, key, t0 + 1_000)).toBeNull();
+  });
+
   it('stores only full HTML pages without cookies', () => {
     expect(storable(page())).toBe(true);
     expect(storable(new Response('x', { status: 404, headers: { 'content-type': 'text/html' } }))).toBe(false);
