@@ -116,7 +116,11 @@ function run(command: string, argv: string[]) {
 function serve(persistTo: string, listen: number, dist: string): ChildProcess {
   // Two wrangler dev servers at once need their own inspector ports (the default 9229 is shared).
   const argv = ['dev', '--config', join(dist, 'server/wrangler.json'), '--port', String(listen), '--inspector-port', String(listen + 4), '--ip', '127.0.0.1'];
-  argv.push('--persist-to', persistTo, '--show-interactive-dev-session=false', '--var', 'APP_ENV:development', '--log-level', 'warn');
+  // Served as production, as visitors get it: development checks every API answer against its
+  // schema (api/lib/openapi.ts), a cost no deployed worker pays. Production needs its public origin;
+  // the settings it lacks here (Stripe, mail, sign-in) only switch those features off.
+  argv.push('--persist-to', persistTo, '--show-interactive-dev-session=false', '--log-level', 'warn');
+  argv.push('--var', 'APP_ENV:production', '--var', `PUBLIC_ORIGIN:${baseFor(listen)}`);
   const child = spawn('wrangler', argv, { stdio: ['ignore', 'ignore', 'inherit'], detached: true, env: { ...process.env, CI: 'true' } });
   children.add(child);
   child.on('exit', () => children.delete(child));
