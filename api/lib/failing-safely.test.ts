@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { donations, users } from '../../db/schema';
-import { createCampaign, createSession, createUser } from '../../tests/factories';
+import { createCampaign, createUser, signedIn } from '../../tests/factories';
 import { fakeId, paymentIntentSucceeded, sendEvent, WEBHOOK_SECRET } from '../../tests/fixtures/stripe/events';
 import { engineName, setupTestApp } from '../../tests/setup/test-app';
 import { RETRY_AFTER_SECONDS } from './unavailable';
@@ -23,8 +23,7 @@ describe(`failing safely when the database is unreachable (${engineName})`, () =
   it('answers the API with a JSON 503, Retry-After and a reference, never a stack', async () => {
     const t = await setupTestApp();
     const campaign = await createCampaign(t.db);
-    const donor = await createUser(t.db);
-    const token = await createSession(t.db, donor.id);
+    const token = (await signedIn(t.db, 'donor')).token;
     t.outage.down();
     const { result: responses, lines } = await captureLogs(() =>
       Promise.all([

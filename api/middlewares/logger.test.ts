@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createCampaign, createSession, createUser } from '../../tests/factories';
+import { createCampaign, createUser, signedIn } from '../../tests/factories';
 import { engineName, setupTestApp } from '../../tests/setup/test-app';
 import { errorSummary, requestIdFrom } from './logger';
 
@@ -21,8 +21,7 @@ describe(`request logs (${engineName})`, () => {
   it('writes one JSON line per request: request id, route pattern, status, ms and the user id when signed in', async () => {
     const t = await setupTestApp();
     const campaign = await createCampaign(t.db);
-    const user = await createUser(t.db);
-    const token = await createSession(t.db, user.id);
+    const { user, token } = await signedIn(t.db, 'donor');
     let anonymousId = '';
     let signedInId = '';
     const { lines } = await jsonLogs(async () => {

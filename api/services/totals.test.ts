@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { campaignTotals, donations, donorTotals, giftAidDeclarations } from '../../db/schema';
 import { seed } from '../../db/seed';
-import { createAppeal, createCampaign, createDonation, createSession, createUser } from '../../tests/factories';
+import { createAppeal, createCampaign, createDonation, createUser, signedIn } from '../../tests/factories';
 import {
   chargeRefunded,
   fakeId,
@@ -38,8 +38,7 @@ async function summary(path: string) {
 describe(`running totals (${engineName})`, () => {
   it('equal a from-scratch recomputation after gifts, repeated webhooks, refunds, failures and manual edits', { timeout: 60_000 }, async () => {
     const donor = await createUser(t.db);
-    const admin = await createUser(t.db, { type: 'admin' });
-    const adminToken = await createSession(t.db, admin.id);
+    const adminToken = (await signedIn(t.db, 'admin')).token;
     const campaign = await createCampaign(t.db);
     const appeal = await createAppeal(t.db, campaign.id);
     const other = await createCampaign(t.db);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addOrganizationAdmin, createAppeal, createCampaign, createOrganization, createSession, createUser } from '../../../tests/factories';
+import { createAppeal, createCampaign, createOrganization, signedIn } from '../../../tests/factories';
 import { engineName, setupTestApp } from '../../../tests/setup/test-app';
 import { countCampaigns, getCampaign, listCampaigns } from '../../services/campaigns';
 
@@ -14,14 +14,10 @@ describe(`appeals are hidden with their parent campaign (${engineName})`, () => 
     const hiddenToo = await createAppeal(t.db, deletedParent.id, { organizationId: org.id });
     const shown = await createAppeal(t.db, openParent.id, { organizationId: org.id });
 
-    const donorToken = await createSession(t.db, (await createUser(t.db)).id);
-    const adminToken = await createSession(t.db, (await createUser(t.db, { type: 'admin' })).id);
-    const orgAdmin = await createUser(t.db, { type: 'org_admin' });
-    await addOrganizationAdmin(t.db, org.id, orgAdmin.id);
-    const orgAdminToken = await createSession(t.db, orgAdmin.id);
-    const otherOrgAdmin = await createUser(t.db, { type: 'org_admin' });
-    await addOrganizationAdmin(t.db, (await createOrganization(t.db)).id, otherOrgAdmin.id);
-    const otherOrgAdminToken = await createSession(t.db, otherOrgAdmin.id);
+    const donorToken = (await signedIn(t.db, 'donor')).token;
+    const adminToken = (await signedIn(t.db, 'admin')).token;
+    const orgAdminToken = (await signedIn(t.db, 'org_admin', { organizationIds: [org.id] })).token;
+    const otherOrgAdminToken = (await signedIn(t.db, 'org_admin', { organizationIds: [(await createOrganization(t.db)).id] })).token;
 
     const listed = async (token?: string) =>
       ((await (await t.request('/api/appeals?limit=100', { token })).json()) as { _id: string }[]).map((a) => a._id);

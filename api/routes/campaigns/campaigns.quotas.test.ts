@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { campaigns } from '../../../db/schema';
-import { addOrganizationAdmin, createCampaign, createOrganization, createSession, createUser } from '../../../tests/factories';
+import { createCampaign, createOrganization, signedIn } from '../../../tests/factories';
 import { createEngineBucket, engineName, setupTestApp } from '../../../tests/setup/test-app';
 import { DAILY_QUOTAS } from '../../services/quotas';
 
@@ -21,8 +21,7 @@ async function world() {
   const t = await setupTestApp({ IMAGES: bucket });
   const org = await createOrganization(t.db);
   const parent = await createCampaign(t.db, { organizationId: org.id });
-  const donor = await createUser(t.db);
-  const donorToken = await createSession(t.db, donor.id);
+  const { user: donor, token: donorToken } = await signedIn(t.db, 'donor');
   const appeal = (token: string, overrides: Record<string, unknown> = {}) =>
     t.request('/api/campaigns', {
       method: 'POST',
@@ -42,7 +41,7 @@ describe(`per-account daily quotas (${engineName})`, () => {
     expect(await refused.json()).toEqual({ statusCode: 429, message: expect.stringMatching(/up to 5 appeals a day/) });
     expect(await w.t.db.select().from(campaigns).where(eq(campaigns.title, 'One too many'))).toHaveLength(0);
     // Bad input does not use up the quota, and staff are not counted.
-    const adminToken = await createSession(w.t.db, (await createUser(w.t.db, { type: 'admin' })).id);
+    const adminToken = (await signedIn(w.t.db, 'admin')).token;
     expect((await w.appeal(adminToken)).status).toBe(201);
   });
 
@@ -69,9 +68,7 @@ describe(`per-account daily quotas (${engineName})`, () => {
 describe(`organizations that approve appeals first (${engineName})`, () => {
   it('makes a new appeal a draft until approved; its own admins and admins publish at once', async () => {
     const w = await world();
-    const orgAdmin = await createUser(w.t.db, { type: 'org_admin' });
-    await addOrganizationAdmin(w.t.db, w.org.id, orgAdmin.id);
-    const orgAdminToken = await createSession(w.t.db, orgAdmin.id);
+    const orgAdminToken = (await signedIn(w.t.db, 'org_admin', { organizationIds: [w.org.id] })).token;
     const set = await w.t.request(`/api/organizations/${w.org.id}`, { method: 'PUT', token: orgAdminToken, json: { appeals_need_approval: true } });
     expect(set.status).toBe(200);
     expect(((await set.json()) as { appeals_need_approval: boolean }).appeals_need_approval).toBe(true);
@@ -82,12 +79,11 @@ describe(`organizations that approve appeals first (${engineName})`, () => {
     expect(heldBody.status).toBe('draft');
     expect((await w.t.request(`/api/appeals/${heldBody._id}`)).status).toBe(404);
     // An org admin of another organization cannot publish it either.
-    const outsider = await createUser(w.t.db, { type: 'org_admin' });
-    await addOrganizationAdmin(w.t.db, (await createOrganization(w.t.db)).id, outsider.id);
-    expect(((await (await w.appeal(await createSession(w.t.db, outsider.id))).json()) as { status: string }).status).toBe('draft');
+    const outsider = await signedIn(w.t.db, 'org_admin', { organizationIds: [(await createOrganization(w.t.db)).id] });
+    expect(((await (await w.appeal(outsider.token)).json()) as { status: string }).status).toBe('draft');
 
     expect(((await (await w.appeal(orgAdminToken)).json()) as { status: string }).status).toBe('approved');
-    const adminToken = await createSession(w.t.db, (await createUser(w.t.db, { type: 'admin' })).id);
+    const adminToken = (await signedIn(w.t.db, 'admin')).token;
     const approve = await w.t.request(`/api/campaigns/${heldBody._id}`, { method: 'PUT', token: adminToken, json: { status: 'approved' } });
     expect(((await approve.json()) as { status: string }).status).toBe('approved');
     expect((await w.t.request(`/api/appeals/${heldBody._id}`)).status).toBe(200);
@@ -104,7 +100,7 @@ describe(`organizations that approve appeals first (${engineName})`, () => {
     expect(res.status).toBe(403);
     const bad = await w.t.request(`/api/organizations/${w.org.id}`, {
       method: 'PUT',
-      token: await createSession(w.t.db, (await createUser(w.t.db, { type: 'admin' })).id),
+      token: (await signedIn(w.t.db, 'admin')).token,
       json: { appeals_need_approval: 'yes' },
     });
     expect(bad.status).toBe(400);

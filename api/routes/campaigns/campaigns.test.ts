@@ -1,28 +1,28 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { toShortId } from '../../../db/ids';
 import {
-  addOrganizationAdmin,
+  type AppealRow,
+  type CampaignRow,
   createAppeal,
   createCampaign,
   createDonation,
   createOrganization,
-  createSession,
   createUser,
+  signedIn,
 } from '../../../tests/factories';
 import { engineName, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
 
 describe(`campaigns API (${engineName})`, () => {
   let t: TestApp;
-  let approved: Awaited<ReturnType<typeof createCampaign>>;
-  let draft: Awaited<ReturnType<typeof createCampaign>>;
-  let appeal: Awaited<ReturnType<typeof createAppeal>>;
+  let approved: CampaignRow;
+  let draft: CampaignRow;
+  let appeal: AppealRow;
   let adminToken: string;
 
   beforeAll(async () => {
     t = await setupTestApp();
     const donor = await createUser(t.db, { firstName: 'Priya', lastName: 'Patel' });
-    const admin = await createUser(t.db, { type: 'admin' });
-    adminToken = await createSession(t.db, admin.id);
+    adminToken = (await signedIn(t.db, 'admin')).token;
     approved = await createCampaign(t.db, { title: 'Clean Water', goal: 200_000 });
     draft = await createCampaign(t.db, { title: 'Secret Draft', status: 'draft' });
     await createCampaign(t.db, { title: 'Removed', status: 'deleted' });
@@ -103,8 +103,7 @@ describe(`campaigns API (${engineName})`, () => {
   it('lists only approved appeals to anonymous callers and signed-in donors', async () => {
     const draftAppeal = await createAppeal(t.db, approved.id, { title: 'Draft appeal', status: 'draft' });
     await createAppeal(t.db, approved.id, { title: 'Deleted appeal', status: 'deleted' });
-    const donor = await createUser(t.db);
-    const donorToken = await createSession(t.db, donor.id);
+    const donorToken = (await signedIn(t.db, 'donor')).token;
     for (const token of [undefined, donorToken]) {
       for (const path of ['/api/appeals', '/api/appeals?status=draft', `/api/campaigns/${approved.id}/appeals?status=all`]) {
         const body = (await (await t.request(path, { token })).json()) as any[];
@@ -140,9 +139,7 @@ describe(`campaigns API (${engineName})`, () => {
   it("lets an org admin see drafts of their own organization only", async () => {
     const mine = await createOrganization(t.db);
     const other = await createOrganization(t.db);
-    const orgAdmin = await createUser(t.db, { type: 'org_admin' });
-    await addOrganizationAdmin(t.db, mine.id, orgAdmin.id);
-    const token = await createSession(t.db, orgAdmin.id);
+    const token = (await signedIn(t.db, 'org_admin', { organizationIds: [mine.id] })).token;
     await createCampaign(t.db, { title: 'Mine draft', status: 'draft', organizationId: mine.id });
     await createCampaign(t.db, { title: 'Other draft', status: 'draft', organizationId: other.id });
     const body = (await (await t.request('/api/campaigns?status=draft', { token })).json()) as any[];

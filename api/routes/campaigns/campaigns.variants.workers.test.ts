@@ -1,6 +1,6 @@
 import { env } from 'cloudflare:workers';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createCampaign, createSession, createUser } from '../../../tests/factories';
+import { createCampaign, signedIn } from '../../../tests/factories';
 import { setupTestApp, type TestApp } from '../../../tests/setup/test-app';
 import { responsiveSources } from '../../../src/lib/images';
 
@@ -26,7 +26,7 @@ describe('campaign image variants in R2 (d1 + r2)', () => {
   beforeAll(async () => {
     t = await setupTestApp({ IMAGES: bucket });
     parentId = (await createCampaign(t.db)).id;
-    token = await createSession(t.db, (await createUser(t.db)).id);
+    token = (await signedIn(t.db, 'donor')).token;
   });
 
   it('stores the WebP copies beside the original, lists their widths and serves them', async () => {

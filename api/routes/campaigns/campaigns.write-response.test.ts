@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addOrganizationAdmin, createCampaign, createOrganization, createSession, createUser } from '../../../tests/factories';
+import { createCampaign, createOrganization, signedIn } from '../../../tests/factories';
 import { engineName, setupTestApp } from '../../../tests/setup/test-app';
 
 const image = { Key: '/images/demo/cause-3.png', name: 'cause-3.png', size: 1, type: 'image/png' };
@@ -8,9 +8,7 @@ describe(`writes answer with the saved item (${engineName})`, () => {
   it('an org admin who files an appeal elsewhere with a status they cannot view still gets it back', async () => {
     const t = await setupTestApp();
     const ownOrg = await createOrganization(t.db);
-    const orgAdmin = await createUser(t.db, { type: 'org_admin' });
-    await addOrganizationAdmin(t.db, ownOrg.id, orgAdmin.id);
-    const token = await createSession(t.db, orgAdmin.id);
+    const token = (await signedIn(t.db, 'org_admin', { organizationIds: [ownOrg.id] })).token;
     const elsewhere = await createCampaign(t.db, { organizationId: (await createOrganization(t.db)).id });
     const body = { title: 'Bake sale', description: 'Cakes for a cause.', goal: 20_000, images: [image], campaign_id: elsewhere.id };
 

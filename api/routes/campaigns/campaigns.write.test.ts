@@ -3,12 +3,13 @@ import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { toShortId } from '../../../db/ids';
 import { campaigns, donations, rateLimits, templateCauses } from '../../../db/schema';
 import {
-  addOrganizationAdmin,
+  type CampaignRow,
   createAppeal,
   createCampaign,
   createOrganization,
-  createSession,
-  createUser,
+  type OrganizationRow,
+  signedIn,
+  type UserRow,
 } from '../../../tests/factories';
 import { engineName, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
 
@@ -18,11 +19,11 @@ const PNG_1PX =
 
 describe(`campaign and appeal writes (${engineName})`, () => {
   let t: TestApp;
-  let org: Awaited<ReturnType<typeof createOrganization>>;
-  let otherOrg: Awaited<ReturnType<typeof createOrganization>>;
-  let parent: Awaited<ReturnType<typeof createCampaign>>;
-  let oldest: Awaited<ReturnType<typeof createCampaign>>;
-  let donor: Awaited<ReturnType<typeof createUser>>;
+  let org: OrganizationRow;
+  let otherOrg: OrganizationRow;
+  let parent: CampaignRow;
+  let oldest: CampaignRow;
+  let donor: UserRow;
   let donorToken: string;
   let otherDonorToken: string;
   let orgAdminToken: string;
@@ -64,13 +65,10 @@ describe(`campaign and appeal writes (${engineName})`, () => {
     oldest = await createCampaign(t.db, { title: 'Oldest approved', organizationId: otherOrg.id, createdAt: new Date('2000-01-01') });
     await createCampaign(t.db, { title: 'Older draft', status: 'draft', createdAt: new Date('1999-01-01') });
     parent = await createCampaign(t.db, { title: 'Parent campaign', organizationId: org.id });
-    donor = await createUser(t.db, { firstName: 'Dana', lastName: 'Donor' });
-    donorToken = await createSession(t.db, donor.id);
-    otherDonorToken = await createSession(t.db, (await createUser(t.db)).id);
-    const orgAdmin = await createUser(t.db, { type: 'org_admin' });
-    await addOrganizationAdmin(t.db, org.id, orgAdmin.id);
-    orgAdminToken = await createSession(t.db, orgAdmin.id);
-    adminToken = await createSession(t.db, (await createUser(t.db, { type: 'admin' })).id);
+    ({ user: donor, token: donorToken } = await signedIn(t.db, 'donor', { overrides: { firstName: 'Dana', lastName: 'Donor' } }));
+    otherDonorToken = (await signedIn(t.db, 'donor')).token;
+    orgAdminToken = (await signedIn(t.db, 'org_admin', { organizationIds: [org.id] })).token;
+    adminToken = (await signedIn(t.db, 'admin')).token;
   });
   // The daily appeal and upload quotas have their own tests (campaigns.quotas.test.ts): each test here starts a new day.
   beforeEach(async () => {

@@ -1,6 +1,6 @@
 import { env } from 'cloudflare:workers';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createCampaign, createSession, createUser } from '../../../tests/factories';
+import { createCampaign, signedIn } from '../../../tests/factories';
 import { setupTestApp, type TestApp } from '../../../tests/setup/test-app';
 
 /** R2 exists only in workerd, so image upload and serving are tested here. */
@@ -38,7 +38,7 @@ describe('campaign images in R2 (d1 + r2)', () => {
   beforeAll(async () => {
     t = await setupTestApp({ IMAGES: bucket });
     parentId = (await createCampaign(t.db)).id;
-    donorToken = await createSession(t.db, (await createUser(t.db)).id);
+    donorToken = (await signedIn(t.db, 'donor')).token;
   });
 
   it('stores a new PNG under a random key and serves it with long-lived cache headers', async () => {

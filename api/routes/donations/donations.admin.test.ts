@@ -3,13 +3,16 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { toShortId } from '../../../db/ids';
 import { donations } from '../../../db/schema';
 import {
-  addOrganizationAdmin,
+  type AppealRow,
+  type CampaignRow,
   createAppeal,
   createCampaign,
   createDonation,
   createOrganization,
-  createSession,
   createUser,
+  type DonationRow,
+  signedIn,
+  type UserRow,
 } from '../../../tests/factories';
 import { engineName, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
 
@@ -30,16 +33,16 @@ const day = (n: number) => new Date(Date.UTC(2025, 0, n, 12));
 
 describe(`donations admin API (${engineName})`, () => {
   let t: TestApp;
-  let campaignA: Awaited<ReturnType<typeof createCampaign>>;
-  let appealA: Awaited<ReturnType<typeof createAppeal>>;
-  let appealA2: Awaited<ReturnType<typeof createAppeal>>;
-  let campaignB: Awaited<ReturnType<typeof createCampaign>>;
-  let appealB: Awaited<ReturnType<typeof createAppeal>>;
-  let donor: Awaited<ReturnType<typeof createUser>>;
-  let stranger: Awaited<ReturnType<typeof createUser>>;
-  let giftA: Awaited<ReturnType<typeof createDonation>>;
-  let giftB: Awaited<ReturnType<typeof createDonation>>;
-  let cardGift: Awaited<ReturnType<typeof createDonation>>;
+  let campaignA: CampaignRow;
+  let appealA: AppealRow;
+  let appealA2: AppealRow;
+  let campaignB: CampaignRow;
+  let appealB: AppealRow;
+  let donor: UserRow;
+  let stranger: UserRow;
+  let giftA: DonationRow;
+  let giftB: DonationRow;
+  let cardGift: DonationRow;
   let adminToken: string;
   let orgAdminToken: string;
   let donorToken: string;
@@ -53,10 +56,9 @@ describe(`donations admin API (${engineName})`, () => {
     appealA2 = await createAppeal(t.db, campaignA.id, { title: 'Appeal A2', organizationId: orgA.id });
     campaignB = await createCampaign(t.db, { title: 'Homes B', organizationId: orgB.id });
     appealB = await createAppeal(t.db, campaignB.id, { title: 'Appeal B', organizationId: orgB.id });
-    const admin = await createUser(t.db, { type: 'admin' });
-    const orgAdmin = await createUser(t.db, { type: 'org_admin' });
-    await addOrganizationAdmin(t.db, orgA.id, orgAdmin.id);
-    donor = await createUser(t.db, { firstName: 'Priya', lastName: 'Patel' });
+    adminToken = (await signedIn(t.db, 'admin')).token;
+    orgAdminToken = (await signedIn(t.db, 'org_admin', { organizationIds: [orgA.id] })).token;
+    ({ user: donor, token: donorToken } = await signedIn(t.db, 'donor', { overrides: { firstName: 'Priya', lastName: 'Patel' } }));
     stranger = await createUser(t.db, { firstName: 'Other', lastName: 'Giver' });
     giftA = await createDonation(t.db, { donorId: donor.id, campaignId: campaignA.id, appealId: appealA.id, amount: 2_500, date: day(3) });
     giftB = await createDonation(t.db, { donorId: stranger.id, campaignId: campaignB.id, amount: 4_000, date: day(4) });
@@ -71,9 +73,6 @@ describe(`donations admin API (${engineName})`, () => {
       giftAid: true,
     });
     await createDonation(t.db, { donorId: donor.id, campaignId: campaignA.id, amount: 9_999, date: day(6), status: 'pending', source: 'card' });
-    adminToken = await createSession(t.db, admin.id);
-    orgAdminToken = await createSession(t.db, orgAdmin.id);
-    donorToken = await createSession(t.db, donor.id);
   });
 
   const get = async (path: string, token?: string) => {

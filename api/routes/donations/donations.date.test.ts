@@ -1,12 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { createAppeal, createCampaign, createDonation, createSession, createUser } from '../../../tests/factories';
+import { createAppeal, createCampaign, createDonation, signedIn } from '../../../tests/factories';
 import { engineName, setupTestApp } from '../../../tests/setup/test-app';
 
 describe(`manual donation dates must be real days (${engineName})`, () => {
   it('refuses 2025-02-31 and 2025-13-01 with 400 and keeps the stored date; accepts 2024-02-29', async () => {
     const t = await setupTestApp();
-    const admin = await createUser(t.db, { type: 'admin' });
-    const token = await createSession(t.db, admin.id);
+    const { user: admin, token } = await signedIn(t.db, 'admin');
     const campaign = await createCampaign(t.db);
     const appeal = await createAppeal(t.db, campaign.id);
     const gift = await createDonation(t.db, { donorId: admin.id, campaignId: campaign.id, appealId: appeal.id, date: new Date('2025-01-15T00:00:00Z') });

@@ -1,12 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
-  addOrganizationAdmin,
   createAppeal,
   createCampaign,
   createDonation,
   createOrganization,
-  createSession,
   createUser,
+  signedIn,
 } from '../../../tests/factories';
 import { engineName, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
 import type { AuthUser } from '../../lib/types';
@@ -38,11 +37,8 @@ describe(`admin lists: server-side search, sort and filters (${engineName})`, ()
     // 23:30 UTC on 30 June is 1 July in London (BST).
     await gift('t1', { donorId: tom.id, campaignId: campaignA, amount: 2_500, status: 'refunded', refundedAmount: 2_500, date: new Date('2026-06-30T23:30:00Z') });
     await gift('z1', { donorId: zed.id, campaignId: campaignB, amount: 9_000, date: new Date('2026-07-02T12:00:00Z') });
-    const admin = await createUser(t.db, { type: 'admin' });
-    const orgAdmin = await createUser(t.db, { type: 'org_admin' });
-    await addOrganizationAdmin(t.db, orgA.id, orgAdmin.id);
-    adminToken = await createSession(t.db, admin.id);
-    orgAdminToken = await createSession(t.db, orgAdmin.id);
+    adminToken = (await signedIn(t.db, 'admin')).token;
+    orgAdminToken = (await signedIn(t.db, 'org_admin', { organizationIds: [orgA.id] })).token;
   });
 
   const list = async (path: string, token = adminToken) => {

@@ -1,13 +1,13 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { toShortId } from '../../../db/ids';
-import { createAppeal, createCampaign, createDonation, createSession, createUser } from '../../../tests/factories';
+import { type AppealRow, type CampaignRow, createAppeal, createCampaign, createDonation, createUser, signedIn } from '../../../tests/factories';
 import { engineName, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
 
 describe(`GET /api/donations?type=public (${engineName})`, () => {
   let t: TestApp;
-  let campaign: Awaited<ReturnType<typeof createCampaign>>;
-  let appeal: Awaited<ReturnType<typeof createAppeal>>;
-  let draftAppeal: Awaited<ReturnType<typeof createAppeal>>;
+  let campaign: CampaignRow;
+  let appeal: AppealRow;
+  let draftAppeal: AppealRow;
 
   beforeAll(async () => {
     t = await setupTestApp();
@@ -92,8 +92,7 @@ describe(`GET /api/donations?type=public (${engineName})`, () => {
   });
 
   it('lets a signed-in donor read the public leaderboard too', async () => {
-    const user = await createUser(t.db);
-    const token = await createSession(t.db, user.id);
+    const token = (await signedIn(t.db, 'donor')).token;
     const res = await t.request(`/api/donations?type=public&appeal_id=${toShortId(appeal.id)}`, { token });
     expect(res.status).toBe(200);
     expect(((await res.json()) as any[])[0].donor).toBe('Amira K.');

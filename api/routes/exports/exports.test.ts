@@ -1,12 +1,12 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
-  addOrganizationAdmin,
   createAppeal,
   createCampaign,
   createDonation,
   createOrganization,
   createSession,
   createUser,
+  signedIn,
 } from '../../../tests/factories';
 import { engineName, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
 
@@ -44,11 +44,8 @@ describe(`CSV exports (${engineName})`, () => {
     ).id;
     await createDonation(t.db, { donorId: zoe.id, campaignId: campaignA, amount: 500, type: 'monthly', invoiceId: 'in_1', date: new Date('2026-05-01T12:00:00Z') });
     await createDonation(t.db, { donorId: zoe.id, campaignId: campaignB, amount: 9_900, date: new Date('2026-06-03T12:00:00Z') });
-    const admin = await createUser(t.db, { type: 'admin' });
-    const orgAdmin = await createUser(t.db, { type: 'org_admin' });
-    await addOrganizationAdmin(t.db, orgA.id, orgAdmin.id);
-    adminToken = await createSession(t.db, admin.id);
-    orgAdminToken = await createSession(t.db, orgAdmin.id);
+    adminToken = (await signedIn(t.db, 'admin')).token;
+    orgAdminToken = (await signedIn(t.db, 'org_admin', { organizationIds: [orgA.id] })).token;
     donorToken = await createSession(t.db, zoe.id);
   });
 

@@ -3,7 +3,7 @@ import { eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import migration from '../../../db/migrations/0005_gift_aid.sql?raw';
 import { giftAidDeclarations } from '../../../db/schema';
-import { createSession, createUser } from '../../../tests/factories';
+import { createUser, signedIn } from '../../../tests/factories';
 import { engineName, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
 
 /** The backfill statements of migration 0005, run again over rows shaped like before it. */
@@ -26,8 +26,8 @@ describe(`Gift Aid migration backfill and review (${engineName})`, () => {
 
   beforeAll(async () => {
     t = await setupTestApp();
-    admin = await createSession(t.db, (await createUser(t.db, { type: 'admin' })).id);
-    orgAdmin = await createSession(t.db, (await createUser(t.db, { type: 'org_admin' })).id);
+    admin = (await signedIn(t.db, 'admin')).token;
+    orgAdmin = (await signedIn(t.db, 'org_admin')).token;
     const donor = await createUser(t.db);
     for (const row of LEGACY) {
       await t.db.insert(giftAidDeclarations).values({ ...row, donorId: donor.id, declarationText: 'old wording', createdAt: new Date('2024-05-01T10:00:00Z') });

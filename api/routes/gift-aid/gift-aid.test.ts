@@ -8,12 +8,14 @@ import { fakeId, chargeRefunded, paymentIntentSucceeded, refundFailed, sendEvent
 import aggregatedFixture from '../../../tests/fixtures/gift-aid/schedule-aggregated.csv?raw';
 import scheduleFixture from '../../../tests/fixtures/gift-aid/schedule.csv?raw';
 import {
-  addOrganizationAdmin,
+  type CampaignRow,
   createCampaign,
   createDonation,
   createOrganization,
-  createSession,
   createUser,
+  type OrganizationRow,
+  signedIn,
+  type UserRow,
 } from '../../../tests/factories';
 import { engineName, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
 import { createDeclaration } from '../../services/gift-aid';
@@ -48,18 +50,18 @@ const details = (over: Partial<GiftAidDetails> = {}): GiftAidDetails => ({
 
 describe(`Gift Aid API (${engineName})`, () => {
   let t: TestApp;
-  let orgA: Awaited<ReturnType<typeof createOrganization>>;
-  let orgB: Awaited<ReturnType<typeof createOrganization>>;
-  let orgNoRef: Awaited<ReturnType<typeof createOrganization>>;
-  let orgAgg: Awaited<ReturnType<typeof createOrganization>>;
-  let campaignA: Awaited<ReturnType<typeof createCampaign>>;
-  let campaignB: Awaited<ReturnType<typeof createCampaign>>;
-  let campaignNoRef: Awaited<ReturnType<typeof createCampaign>>;
-  let campaignAgg: Awaited<ReturnType<typeof createCampaign>>;
+  let orgA: OrganizationRow;
+  let orgB: OrganizationRow;
+  let orgNoRef: OrganizationRow;
+  let orgAgg: OrganizationRow;
+  let campaignA: CampaignRow;
+  let campaignB: CampaignRow;
+  let campaignNoRef: CampaignRow;
+  let campaignAgg: CampaignRow;
   let admin: string;
   let orgAdmin: string;
   let donorToken: string;
-  let ada: Awaited<ReturnType<typeof createUser>>;
+  let ada: UserRow;
   const giftIds: Record<string, string> = {};
 
   async function declare(donorId: string, d: GiftAidDetails, organizationId: string, over: { declaredAt?: Date; coversPast?: boolean; coversFuture?: boolean } = {}) {
@@ -94,14 +96,11 @@ describe(`Gift Aid API (${engineName})`, () => {
     campaignB = await createCampaign(t.db, { organizationId: orgB.id });
     campaignNoRef = await createCampaign(t.db, { organizationId: orgNoRef.id });
     campaignAgg = await createCampaign(t.db, { organizationId: orgAgg.id });
-    admin = await createSession(t.db, (await createUser(t.db, { type: 'admin' })).id);
-    const oa = await createUser(t.db, { type: 'org_admin' });
-    await addOrganizationAdmin(t.db, orgA.id, oa.id);
-    orgAdmin = await createSession(t.db, oa.id);
+    admin = (await signedIn(t.db, 'admin')).token;
+    orgAdmin = (await signedIn(t.db, 'org_admin', { organizationIds: [orgA.id] })).token;
 
     // The three gifts of the schedule fixture, plus gifts that must not be claimed.
-    ada = await createUser(t.db, { firstName: 'Ada', lastName: 'House-Martin' });
-    donorToken = await createSession(t.db, ada.id);
+    ({ user: ada, token: donorToken } = await signedIn(t.db, 'donor', { overrides: { firstName: 'Ada', lastName: 'House-Martin' } }));
     const adaDecl = await declare(ada.id, details({ title: 'Prof', firstName: 'Ada', lastName: 'House-Martin', house: '12', postcode: 'S19 2BD' }), orgA.id, {
       declaredAt: at('2025-05-01T09:00:00Z'),
     });
@@ -307,8 +306,7 @@ describe(`Gift Aid API (${engineName})`, () => {
   });
 
   it('a cancelled declaration stays on record and gifts after it are not eligible', async () => {
-    const eve = await createUser(t.db);
-    const token = await createSession(t.db, eve.id);
+    const { user: eve, token } = await signedIn(t.db, 'donor');
     const declId = await declare(eve.id, details({ firstName: 'Eve' }), orgB.id, { declaredAt: at('2026-01-01T00:00:00Z') });
     const before = await gift(eve.id, campaignB.id, declId, '2026-01-10T12:00:00Z', 1000);
     const cancel = await t.request('/api/gift-aid/me/cancel', { method: 'POST', token });
@@ -334,8 +332,7 @@ describe(`Gift Aid API (${engineName})`, () => {
   });
 
   it('a new address makes a new declaration version; earlier gifts keep theirs, later ones use the new one', async () => {
-    const fay = await createUser(t.db);
-    const token = await createSession(t.db, fay.id);
+    const { user: fay, token } = await signedIn(t.db, 'donor');
     const v1 = await declare(fay.id, details({ firstName: 'Fay', house: '1', postcode: 'LS1 4AP' }), orgB.id, { declaredAt: at('2026-01-01T00:00:00Z') });
     const old = await gift(fay.id, campaignB.id, v1, '2026-01-05T12:00:00Z', 1000);
     const res = await t.request('/api/gift-aid/me', {
@@ -358,8 +355,7 @@ describe(`Gift Aid API (${engineName})`, () => {
   });
 
   it('bad details are a 400 naming the field, and nothing is stored', async () => {
-    const hal = await createUser(t.db);
-    const token = await createSession(t.db, hal.id);
+    const { user: hal, token } = await signedIn(t.db, 'donor');
     await declare(hal.id, details({ firstName: 'Hal' }), orgB.id);
     const good = { title: 'Mr', first_name: 'Hal', last_name: 'Jordan', house: '4', address: 'Oak Lane', postcode: 'LS1 4AP' };
     for (const [change, field] of [

@@ -1,12 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { outbox } from '../../../db/schema';
 import {
-  addOrganizationAdmin,
   createAppeal,
   createCampaign,
   createOrganization,
-  createSession,
   createUser,
+  signedIn,
 } from '../../../tests/factories';
 import { engineName, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
 
@@ -40,13 +39,9 @@ describe(`messages of support and giving anonymously (${engineName})`, () => {
     appealId = (await createAppeal(t.db, campaignId, { organizationId: org.id, goal: 10_000, createdBy: fundraiser.id, title: 'Fay runs' })).id;
     await createUser(t.db, { firstName: 'Amira', lastName: 'Khan', email: 'amira@example.com' });
     await createUser(t.db, { firstName: 'Ben', lastName: 'Jones', email: 'ben@example.com' });
-    adminToken = await createSession(t.db, (await createUser(t.db, { type: 'admin' })).id);
-    const orgAdmin = await createUser(t.db, { type: 'org_admin' });
-    await addOrganizationAdmin(t.db, org.id, orgAdmin.id);
-    orgAdminToken = await createSession(t.db, orgAdmin.id);
-    const otherAdmin = await createUser(t.db, { type: 'org_admin' });
-    await addOrganizationAdmin(t.db, otherOrg.id, otherAdmin.id);
-    otherOrgAdminToken = await createSession(t.db, otherAdmin.id);
+    adminToken = (await signedIn(t.db, 'admin')).token;
+    orgAdminToken = (await signedIn(t.db, 'org_admin', { organizationIds: [org.id] })).token;
+    otherOrgAdminToken = (await signedIn(t.db, 'org_admin', { organizationIds: [otherOrg.id] })).token;
 
     await give('amira@example.com', 2_500, { message: '  Go Fay! <script>alert(1)</script>  ' });
     await give('ben@example.com', 7_000, { message: 'Proud of you', anonymous: true, hide_amount: true });
@@ -90,7 +85,7 @@ describe(`messages of support and giving anonymously (${engineName})`, () => {
     expect(after.map((m) => m.name)).toEqual(['Anonymous']);
     const anon = await t.request(`/api/messages/${amira._id}`, { method: 'PUT', json: { hidden: false } });
     expect(anon.status).toBe(401);
-    const donorToken = await createSession(t.db, (await createUser(t.db)).id);
+    const donorToken = (await signedIn(t.db, 'donor')).token;
     expect((await t.request(`/api/messages/${amira._id}`, { method: 'PUT', token: donorToken, json: { hidden: false } })).status).toBe(403);
   });
 

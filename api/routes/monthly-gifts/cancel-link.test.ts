@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { donations, monthlyGifts, prices } from '../../../db/schema';
-import { createCampaign, createSession, createUser } from '../../../tests/factories';
+import { createCampaign, createSession, signedIn } from '../../../tests/factories';
 import { engineName, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
 import { cardUpdateByLink } from '../../services/monthly-link-actions';
 import { signMonthlyLink } from '../../services/monthly-links';
@@ -17,8 +17,7 @@ beforeAll(async () => {
 
 async function demoMonthly() {
   const campaign = await createCampaign(t.db);
-  const donor = await createUser(t.db);
-  const token = await createSession(t.db, donor.id);
+  const { user: donor, token } = await signedIn(t.db, 'donor');
   const start = (await (await t.request('/api/stripe/client_secret', { method: 'POST', token, json: { price: PRICE, campaign_id: campaign.id } })).json()) as any;
   await t.request('/api/stripe/demo/confirm', { method: 'POST', json: { clientSecret: start.clientSecret } });
   const [row] = await t.db.select().from(donations).where(eq(donations.donorId, donor.id));

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { donations, monthlyGifts, prices } from '../../../db/schema';
-import { createCampaign, createSession, createUser } from '../../../tests/factories';
+import { createCampaign, signedIn } from '../../../tests/factories';
 import { invoicePaid, invoicePaymentFailed, sendEvent, subscriptionDeleted, WEBHOOK_SECRET } from '../../../tests/fixtures/stripe/events';
 import { startStripeFake, type StripeFake } from '../../../tests/mocks/stripe-fake';
 import { setupTestApp, type TestApp } from '../../../tests/setup/test-app';
@@ -28,8 +28,7 @@ afterAll(() => fake.close());
 
 async function stripeMonthly() {
   const campaign = await createCampaign(t.db);
-  const donor = await createUser(t.db);
-  const token = await createSession(t.db, donor.id);
+  const { user: donor, token } = await signedIn(t.db, 'donor');
   const res = await t.request('/api/stripe/client_secret', { method: 'POST', token, json: { price: 'price_m_1000', campaign_id: campaign.id } });
   expect(res.status).toBe(200);
   const [row] = await t.db.select().from(donations).where(eq(donations.donorId, donor.id));

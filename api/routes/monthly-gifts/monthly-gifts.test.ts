@@ -1,7 +1,7 @@
 import { eq, like } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { donations, monthlyGifts, outbox, prices, users } from '../../../db/schema';
-import { addOrganizationAdmin, createAppeal, createCampaign, createOrganization, createSession, createUser } from '../../../tests/factories';
+import { createAppeal, createCampaign, createOrganization, createUser, signedIn } from '../../../tests/factories';
 import { fakeId, invoicePaid, invoicePaymentFailed, sendEvent, subscriptionDeleted, subscriptionUpdated, WEBHOOK_SECRET } from '../../../tests/fixtures/stripe/events';
 import { engineName, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
 
@@ -24,8 +24,7 @@ async function monthlyDonor() {
   const org = await createOrganization(t.db);
   const campaign = await createCampaign(t.db, { organizationId: org.id });
   const appeal = await createAppeal(t.db, campaign.id, { title: 'Water for <Kibera> & friends' });
-  const donor = await createUser(t.db, { firstName: 'Ada' });
-  const token = await createSession(t.db, donor.id);
+  const { user: donor, token } = await signedIn(t.db, 'donor', { overrides: { firstName: 'Ada' } });
   const start = await t.request('/api/stripe/client_secret', { method: 'POST', token, json: { price: P.ten, campaign_id: campaign.id, appeal_id: appeal.id } });
   expect(start.status).toBe(200);
   const { clientSecret } = (await start.json()) as any;
@@ -136,17 +135,14 @@ describe(`monthly gifts in demo mode (${engineName})`, () => {
 
   it('answers 404 for another donor\'s gift and 403 to managers of other organizations, changing nothing', async () => {
     const m = await monthlyDonor();
-    const stranger = await createUser(t.db);
-    const strangerToken = await createSession(t.db, stranger.id);
+    const strangerToken = (await signedIn(t.db, 'donor')).token;
     for (const path of ['cancel', 'pause', 'change']) {
       const res = await m.act(path, path === 'pause' ? { months: 1 } : path === 'change' ? { price: P.five } : {}, strangerToken);
       expect(res.status).toBe(404);
     }
     // A donor cannot use the managers' route, even for their own gift.
     expect((await t.request(`/api/monthly-gifts/${m.subscriptionId}/cancel`, { method: 'POST', token: m.token })).status).toBe(403);
-    const otherOrgAdmin = await createUser(t.db, { type: 'org_admin' });
-    await addOrganizationAdmin(t.db, (await createOrganization(t.db)).id, otherOrgAdmin.id);
-    const otherToken = await createSession(t.db, otherOrgAdmin.id);
+    const otherToken = (await signedIn(t.db, 'org_admin', { organizationIds: [(await createOrganization(t.db)).id] })).token;
     expect((await t.request(`/api/monthly-gifts/${m.subscriptionId}/cancel`, { method: 'POST', token: otherToken })).status).toBe(403);
     expect((await t.request(`/api/monthly-gifts/${m.subscriptionId}`, { token: otherToken })).status).toBe(403);
     expect((await t.request(`/api/me/monthly-gifts/${m.subscriptionId}/cancel`, { method: 'POST' })).status).toBe(401);
@@ -156,9 +152,7 @@ describe(`monthly gifts in demo mode (${engineName})`, () => {
 
   it('lets an admin of the gift\'s organization cancel it', async () => {
     const m = await monthlyDonor();
-    const orgAdmin = await createUser(t.db, { type: 'org_admin' });
-    await addOrganizationAdmin(t.db, m.org.id, orgAdmin.id);
-    const token = await createSession(t.db, orgAdmin.id);
+    const token = (await signedIn(t.db, 'org_admin', { organizationIds: [m.org.id] })).token;
     expect(await (await t.request(`/api/monthly-gifts/${m.subscriptionId}`, { token })).json()).toMatchObject({ status: 'active' });
     const res = await t.request(`/api/monthly-gifts/${m.subscriptionId}/cancel`, { method: 'POST', token });
     expect(res.status).toBe(200);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createSession, createUser } from '../../../tests/factories';
+import { signedIn } from '../../../tests/factories';
 import { setupTestApp } from '../../../tests/setup/test-app';
 
 const PNG_1PX = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
@@ -34,14 +34,12 @@ describe('image Keys belong to the record that uploaded them', () => {
   it("a donor cannot take another record's stored Key and then delete it by clearing the field", async () => {
     const bucket = fakeBucket();
     const t = await setupTestApp({ IMAGES: bucket.binding });
-    const owner = await createUser(t.db);
-    const ownerToken = await createSession(t.db, owner.id);
+    const ownerToken = (await signedIn(t.db, 'donor')).token;
     const uploaded = await t.request('/api/users/me', { method: 'PUT', token: ownerToken, json: { image: dataUrl } });
     const victimKey = ((await uploaded.json()) as { image: string }).image;
     expect(bucket.objects.has(victimKey)).toBe(true);
 
-    const attacker = await createUser(t.db);
-    const token = await createSession(t.db, attacker.id);
+    const token = (await signedIn(t.db, 'donor')).token; // the attacker's
     const hijack = await t.request('/api/users/me', { method: 'PUT', token, json: { image: victimKey } });
     expect(hijack.status).toBe(400);
     expect(await hijack.json()).toEqual({ statusCode: 400, message: 'image: Upload a PNG or JPEG image, or keep the current one' });
@@ -61,10 +59,9 @@ describe('image Keys belong to the record that uploaded them', () => {
   it("an organization cannot adopt a donor's photo by Key", async () => {
     const bucket = fakeBucket();
     const t = await setupTestApp({ IMAGES: bucket.binding });
-    const donor = await createUser(t.db);
-    const donorToken = await createSession(t.db, donor.id);
+    const donorToken = (await signedIn(t.db, 'donor')).token;
     const photo = ((await (await t.request('/api/users/me', { method: 'PUT', token: donorToken, json: { image: dataUrl } })).json()) as { image: string }).image;
-    const adminToken = await createSession(t.db, (await createUser(t.db, { type: 'admin' })).id);
+    const adminToken = (await signedIn(t.db, 'admin')).token;
     const res = await t.request('/api/organizations', { method: 'POST', token: adminToken, json: { name: 'Adopter', image: photo } });
     expect(res.status).toBe(400);
     expect(bucket.objects.has(photo)).toBe(true);

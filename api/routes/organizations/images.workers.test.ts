@@ -2,7 +2,7 @@ import { env } from 'cloudflare:workers';
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { organizations, users } from '../../../db/schema';
-import { createSession, createUser } from '../../../tests/factories';
+import { createUser, signedIn } from '../../../tests/factories';
 import { setupTestApp, type TestApp } from '../../../tests/setup/test-app';
 
 /** R2 exists only in workerd: organization logos and donor photos sent as data URLs. */
@@ -16,7 +16,7 @@ describe('organization logos and donor photos in R2 (d1 + r2)', () => {
 
   beforeAll(async () => {
     t = await setupTestApp({ IMAGES: bucket });
-    adminToken = await createSession(t.db, (await createUser(t.db, { type: 'admin' })).id);
+    adminToken = (await signedIn(t.db, 'admin')).token;
   });
 
   it('stores a new logo, serves it, and keeps the key on an unchanged save', async () => {
@@ -35,8 +35,7 @@ describe('organization logos and donor photos in R2 (d1 + r2)', () => {
   });
 
   it("replaces a donor's photo and deletes the old one; removing it clears the field", async () => {
-    const donor = await createUser(t.db);
-    const token = await createSession(t.db, donor.id);
+    const { user: donor, token } = await signedIn(t.db, 'donor');
     const first = (await (await t.request('/api/users/me', { method: 'PUT', token, json: { image: dataUrl } })).json()) as { image: string };
     const second = (await (await t.request('/api/users/me', { method: 'PUT', token, json: { image: dataUrl } })).json()) as { image: string };
     expect(second.image).not.toBe(first.image);

@@ -2,7 +2,15 @@ import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { toShortId } from '../../../db/ids';
 import { organizationAdmins, organizations, users } from '../../../db/schema';
-import { addOrganizationAdmin, createOrganization, createSession, createUser } from '../../../tests/factories';
+import {
+  addOrganizationAdmin,
+  createOrganization,
+  createSession,
+  createUser,
+  type OrganizationRow,
+  signedIn,
+  type UserRow,
+} from '../../../tests/factories';
 import { engineName, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
 
 type Org = {
@@ -17,9 +25,9 @@ type Org = {
 
 describe(`organizations API (${engineName})`, () => {
   let t: TestApp;
-  let orgA: Awaited<ReturnType<typeof createOrganization>>;
-  let orgB: Awaited<ReturnType<typeof createOrganization>>;
-  let orgAdmin: Awaited<ReturnType<typeof createUser>>;
+  let orgA: OrganizationRow;
+  let orgB: OrganizationRow;
+  let orgAdmin: UserRow;
   let adminToken: string;
   let orgAdminToken: string;
   let donorToken: string;
@@ -28,13 +36,12 @@ describe(`organizations API (${engineName})`, () => {
     t = await setupTestApp();
     orgA = await createOrganization(t.db, { name: 'Aardvark Aid', city: 'Leeds', charityNumber: '1187342' });
     orgB = await createOrganization(t.db, { name: 'Badger Trust' });
-    const admin = await createUser(t.db, { type: 'admin' });
-    orgAdmin = await createUser(t.db, { type: 'org_admin', firstName: 'Sam', lastName: 'Okafor', email: `sam-${Date.now()}@example.com` });
-    await addOrganizationAdmin(t.db, orgA.id, orgAdmin.id);
-    const donor = await createUser(t.db);
-    adminToken = await createSession(t.db, admin.id);
-    orgAdminToken = await createSession(t.db, orgAdmin.id);
-    donorToken = await createSession(t.db, donor.id);
+    adminToken = (await signedIn(t.db, 'admin')).token;
+    ({ user: orgAdmin, token: orgAdminToken } = await signedIn(t.db, 'org_admin', {
+      organizationIds: [orgA.id],
+      overrides: { firstName: 'Sam', lastName: 'Okafor', email: `sam-${Date.now()}@example.com` },
+    }));
+    donorToken = (await signedIn(t.db, 'donor')).token;
   });
 
   const list = async (token: string, query = '') => {

@@ -1,14 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { users } from '../../../db/schema';
-import { createSession, createUser } from '../../../tests/factories';
+import { signedIn } from '../../../tests/factories';
 import { engineName, setupTestApp } from '../../../tests/setup/test-app';
 
 /** D1 refuses statements with more than 100 bound parameters; libSQL has no such limit. */
 describe(`lists and admin links beyond 100 bound parameters (${engineName})`, () => {
   it('lists 1000 donors with their org ids and saves organizations with 40 and then 50 admins', async () => {
     const t = await setupTestApp();
-    const admin = await createUser(t.db, { type: 'admin' });
-    const token = await createSession(t.db, admin.id);
+    const token = (await signedIn(t.db, 'admin')).token;
     const stamp = crypto.randomUUID().slice(0, 8);
     const bulk = Array.from({ length: 120 }, (_, i) => ({ email: `bulk-${stamp}-${i}@example.com`, firstName: 'Bulk', lastName: String(i) }));
     for (let i = 0; i < bulk.length; i += 10) await t.db.insert(users).values(bulk.slice(i, i + 10));

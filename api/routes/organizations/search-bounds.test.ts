@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createOrganization, createSession, createUser } from '../../../tests/factories';
+import { createOrganization, createUser, signedIn } from '../../../tests/factories';
 import { engineName, setupTestApp } from '../../../tests/setup/test-app';
 
 describe(`staff search terms of any allowed length (${engineName})`, () => {
@@ -8,7 +8,7 @@ describe(`staff search terms of any allowed length (${engineName})`, () => {
   // LIKE pattern; longer terms are a 400, never a 500.
   it('answers every search up to the 40-character cap (D1 refuses LIKE patterns over 50 bytes), wildcards taken literally', async () => {
     const t = await setupTestApp();
-    const adminToken = await createSession(t.db, (await createUser(t.db, { type: 'admin' })).id);
+    const adminToken = (await signedIn(t.db, 'admin')).token;
     const longName = `The ${'Very '.repeat(12)}Long Charity Trust`;
     const org = await createOrganization(t.db, { name: longName });
     const donor = await createUser(t.db, { firstName: 'Percy', lastName: `${'Smith'.repeat(10)}`, email: `percent%_under-${crypto.randomUUID().slice(0, 6)}@example.org` });

@@ -3,12 +3,11 @@ import type { AuthUser } from '../../lib/types';
 import { campaignProgress, giftAidByMonth, giftsPerWeek, monthlyRecurring, newVsReturning } from '../../services/insight/reports';
 import { staffScope } from '../../services/insight/scope';
 import {
-  addOrganizationAdmin,
   createCampaign,
   createDonation,
   createOrganization,
-  createSession,
   createUser,
+  signedIn,
 } from '../../../tests/factories';
 import { engineName, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
 
@@ -51,13 +50,9 @@ describe(`overview aggregates (${engineName})`, () => {
     await gift({ donorId: s.id, campaignId: campaignB, amount: 100, date: at('2026-05-31T23:30:00Z') });
     await gift({ donorId: s.id, campaignId: campaignB, amount: 100, date: at('2025-11-23T12:00:00Z') }); // a week and month too old
 
-    const adminUser = await createUser(t.db, { type: 'admin' });
-    const orgAdmin = await createUser(t.db, { type: 'org_admin' });
-    await addOrganizationAdmin(t.db, orgA, orgAdmin.id);
-    const donor = await createUser(t.db);
-    adminToken = await createSession(t.db, adminUser.id);
-    orgAdminToken = await createSession(t.db, orgAdmin.id);
-    donorToken = await createSession(t.db, donor.id);
+    adminToken = (await signedIn(t.db, 'admin')).token;
+    orgAdminToken = (await signedIn(t.db, 'org_admin', { organizationIds: [orgA] })).token;
+    donorToken = (await signedIn(t.db, 'donor')).token;
   });
 
   it('buckets gifts per London week, one-off and monthly apart, net of refunds', async () => {

@@ -1,14 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { addOrganizationAdmin, createAppeal, createCampaign, createDonation, createOrganization, createSession, createUser } from '../../../tests/factories';
+import { createAppeal, createCampaign, createDonation, createOrganization, createSession, createUser, signedIn } from '../../../tests/factories';
 import { engineName, setupTestApp } from '../../../tests/setup/test-app';
 
 describe(`org_admin scope over donors counts paid gifts only (${engineName})`, () => {
   it('an unpaid checkout started with a stranger\'s email does not reveal them to the org admin', async () => {
     const t = await setupTestApp();
     const org = await createOrganization(t.db);
-    const orgAdmin = await createUser(t.db, { type: 'org_admin' });
-    await addOrganizationAdmin(t.db, org.id, orgAdmin.id);
-    const token = await createSession(t.db, orgAdmin.id);
+    const token = (await signedIn(t.db, 'org_admin', { organizationIds: [org.id] })).token;
     const campaign = await createCampaign(t.db, { organizationId: org.id });
     const appeal = await createAppeal(t.db, campaign.id, { organizationId: org.id });
     const email = `victim-${crypto.randomUUID().slice(0, 8)}@example.com`;
@@ -47,7 +45,7 @@ describe(`org_admin scope over donors counts paid gifts only (${engineName})`, (
     const gifts = (await (await t.request('/api/donations?limit=100', { token })).json()) as { donor: { value: string } }[];
     expect(gifts.some((g) => g.donor.value === victim.id)).toBe(true);
     // An admin, and the person themself, still see the whole profile.
-    const adminToken = await createSession(t.db, (await createUser(t.db, { type: 'admin' })).id);
+    const adminToken = (await signedIn(t.db, 'admin')).token;
     expect(((await (await t.request(`/api/users/${victim.id}`, { token: adminToken })).json()) as any).phone).toBe('7946095800');
     const selfToken = await createSession(t.db, victim.id);
     expect(((await (await t.request('/api/users/me', { token: selfToken })).json()) as any).address.address).toBe('1 Secret St');

@@ -3,12 +3,13 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { toShortId } from '../../../db/ids';
 import { users } from '../../../db/schema';
 import {
-  addOrganizationAdmin,
   createCampaign,
   createDonation,
   createOrganization,
-  createSession,
   createUser,
+  type OrganizationRow,
+  signedIn,
+  type UserRow,
 } from '../../../tests/factories';
 import { engineName, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
 
@@ -27,11 +28,11 @@ const stamp = Date.now().toString(36);
 
 describe(`users (donors) API (${engineName})`, () => {
   let t: TestApp;
-  let admin: Awaited<ReturnType<typeof createUser>>;
-  let orgAdmin: Awaited<ReturnType<typeof createUser>>;
-  let donorA: Awaited<ReturnType<typeof createUser>>;
-  let donorB: Awaited<ReturnType<typeof createUser>>;
-  let orgA: Awaited<ReturnType<typeof createOrganization>>;
+  let admin: UserRow;
+  let orgAdmin: UserRow;
+  let donorA: UserRow;
+  let donorB: UserRow;
+  let orgA: OrganizationRow;
   let adminToken: string;
   let orgAdminToken: string;
   let donorAToken: string;
@@ -40,18 +41,16 @@ describe(`users (donors) API (${engineName})`, () => {
     t = await setupTestApp();
     orgA = await createOrganization(t.db);
     const orgB = await createOrganization(t.db);
-    admin = await createUser(t.db, { type: 'admin', firstName: 'Alex', lastName: 'Morgan' });
-    orgAdmin = await createUser(t.db, { type: 'org_admin' });
-    await addOrganizationAdmin(t.db, orgA.id, orgAdmin.id);
-    donorA = await createUser(t.db, { firstName: 'Zainab', lastName: 'Quill', email: `zainab-${stamp}@example.com`, phone: '+442079460958' });
+    ({ user: admin, token: adminToken } = await signedIn(t.db, 'admin', { overrides: { firstName: 'Alex', lastName: 'Morgan' } }));
+    ({ user: orgAdmin, token: orgAdminToken } = await signedIn(t.db, 'org_admin', { organizationIds: [orgA.id] }));
+    ({ user: donorA, token: donorAToken } = await signedIn(t.db, 'donor', {
+      overrides: { firstName: 'Zainab', lastName: 'Quill', email: `zainab-${stamp}@example.com`, phone: '+442079460958' },
+    }));
     donorB = await createUser(t.db, { firstName: 'Yusuf', lastName: 'Rook', email: `yusuf-${stamp}@example.com` });
     const campaignA = await createCampaign(t.db, { organizationId: orgA.id });
     const campaignB = await createCampaign(t.db, { organizationId: orgB.id });
     await createDonation(t.db, { donorId: donorA.id, campaignId: campaignA.id });
     await createDonation(t.db, { donorId: donorB.id, campaignId: campaignB.id });
-    adminToken = await createSession(t.db, admin.id);
-    orgAdminToken = await createSession(t.db, orgAdmin.id);
-    donorAToken = await createSession(t.db, donorA.id);
   });
 
   const get = async (path: string, token?: string) => {
@@ -179,8 +178,7 @@ describe(`users (donors) API (${engineName})`, () => {
   });
 
   it('lets a donor update their own details, but not their email or type', async () => {
-    const donor = await createUser(t.db, { firstName: 'Old', lastName: 'Name' });
-    const token = await createSession(t.db, donor.id);
+    const { user: donor, token } = await signedIn(t.db, 'donor', { overrides: { firstName: 'Old', lastName: 'Name' } });
     const ok = await t.request('/api/users/me', {
       method: 'PUT',
       token,

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { outbox } from '../../../db/schema';
-import { createAppeal, createCampaign, createOrganization, createSession, createUser } from '../../../tests/factories';
+import { createAppeal, createCampaign, createOrganization, createUser, signedIn } from '../../../tests/factories';
 import { chargeRefunded, fakeId, paymentIntentSucceeded, sendEvent, WEBHOOK_SECRET } from '../../../tests/fixtures/stripe/events';
 import { engineName, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
 
@@ -73,8 +73,7 @@ describe(`receipts and refund notices (${engineName})`, () => {
   });
 
   it('sends a receipt for a manual gift only when the admin ticks "send receipt"', async () => {
-    const admin = await createUser(t.db, { type: 'admin' });
-    const token = await createSession(t.db, admin.id);
+    const token = (await signedIn(t.db, 'admin')).token;
     const campaign = await createCampaign(t.db);
     const appeal = await createAppeal(t.db, campaign.id);
     const donor = await createUser(t.db);
