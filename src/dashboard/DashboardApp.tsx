@@ -11,6 +11,9 @@ import { SignInPrompt } from './SignInPrompt';
 import { Sidebar } from './Sidebar';
 import { Spinner } from './ui/primitives';
 import './dashboard.css';
+// The campaign editor is a lazy chunk here; its styles come with the page (Astro inlines every
+// stylesheet, so a lazy chunk's own CSS file would not exist).
+import '../styles/editor.css';
 
 /** Client-only dashboard (rendered with client:only="react"): routes on location.pathname. */
 export default function DashboardApp() {

@@ -7,6 +7,7 @@ import TurnstileCheck from '../TurnstileCheck';
 
 import { EMAIL_PATTERN, LOGIN_CODE_LENGTH as CODE_LENGTH } from '../../../domain';
 import { ConsentField, recordSignUpConsent } from '../donation/ConsentField';
+import '../../styles/login.css';
 
 /** The two-step sign-in dialog (spec sections 2, 4, 5) on a native modal <dialog>. */
 export default function LoginDialog() {

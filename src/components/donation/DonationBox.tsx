@@ -26,6 +26,7 @@ import {
   type StartDonation,
 } from './donation-api';
 import { EMPTY_GIFT_AID, GiftAidFields, giftAidReady as giftAidComplete, GiftAidWorth, type GiftAidValue } from './GiftAidFields';
+import '../../styles/donation.css';
 
 /**
  * The donation box island. Detail pages render it as

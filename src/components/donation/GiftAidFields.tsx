@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { checkGiftAidDetails, type GiftAidDetailsInput, GIFT_AID_LIMITS, withGiftAid } from '../../../domain';
 import { formatPence } from '../../lib/format';
+import '../../styles/donation.css';
 
 /** What the donor types; the server checks it again with the same rule (domain/gift-aid.ts). */
 export type GiftAidValue = { title: string; first_name: string; last_name: string; house: string; address: string; postcode: string };

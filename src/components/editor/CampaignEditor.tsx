@@ -22,6 +22,7 @@ import {
 import ImagesField from './ImagesField';
 import PreviewCard from './PreviewCard';
 import TemplatePicker from './TemplatePicker';
+import '../../styles/editor.css';
 
 export type CampaignEditorProps = {
   kind: EditorKind;
