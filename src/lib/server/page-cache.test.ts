@@ -57,7 +57,9 @@ describe('page cache decisions', () => {
 /** A Map-backed stand-in for caches.default (keys by URL), enough for match/put. */
 class FakeCache {
   store = new Map<string, Response>();
+  lookups: string[] = [];
   async match(request: Request) {
+    this.lookups.push(new URL(request.url).pathname);
     return this.store.get(request.url)?.clone();
   }
   async put(request: Request, response: Response) {
@@ -102,6 +104,22 @@ describe('cached copies: fresh, stale, expired, retired', () => {
     await cache.put(new Request(`${origin}/__page-cache-generation`), new Response('elsewhere'));
     expect((await readCachedPage(cache, key, t0 + 500))?.state).toBe('HIT');
     expect(await readCachedPage(cache, key, t0 + 1_000)).toBeNull();
+  });
+
+  it('serves a burst from the isolate\'s memory: no cache lookup per visitor, and a retired copy is not served from it', async () => {
+    const fake = new FakeCache();
+    const cache = fake as unknown as Cache;
+    const t0 = 9_000_000;
+    await (await storePage(cache, key, page(), t0)).put;
+    fake.lookups = [];
+    for (let i = 0; i < 20; i++) {
+      const hit = await readCachedPage(cache, key, t0 + 100 + i);
+      expect(hit?.state).toBe('HIT');
+      expect(await hit?.response.text()).toContain('£1,045');
+    }
+    expect(fake.lookups).toEqual([]);
+    await bumpPageGeneration('https://give.example.org', cache);
+    expect(await readCachedPage(cache, key)).toBeNull();
   });
 
   it('stores only full HTML pages without cookies', () => {

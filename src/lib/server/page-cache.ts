@@ -105,13 +105,43 @@ export async function bumpPageGeneration(origin: string, cache = edgeCache()): P
 export type CachedPage = { response: Response; state: 'HIT' | 'STALE' } | null;
 
 /** The cached copy of a page when it belongs to the current generation and is not too old. */
+/**
+ * The pages this isolate served lately, in front of the Cache API: a copy read or stored here once
+ * is served from memory until its generation moves or it ages out, so a burst of visitors to a
+ * shared appeal costs no cache lookup at all. Bounded (the oldest entry goes first); each isolate
+ * holds its own, and the Cache API stays the copy every isolate of the location shares.
+ */
+const MEMORY_PAGES = 64;
+type MemoryPage = { body: ArrayBuffer; headers: [string, string][]; generation: string; renderedAt: number };
+const memoryPages = new WeakMap<Cache, Map<string, MemoryPage>>();
+
+function memoryOf(cache: Cache) {
+  let pages = memoryPages.get(cache);
+  if (!pages) memoryPages.set(cache, (pages = new Map()));
+  return pages;
+}
+
+function remember(cache: Cache, url: string, page: MemoryPage) {
+  const pages = memoryOf(cache);
+  pages.delete(url);
+  pages.set(url, page);
+  if (pages.size > MEMORY_PAGES) pages.delete(pages.keys().next().value!);
+}
+
+/** The cached copy of a page when it belongs to the current generation and is not too old. */
 export async function readCachedPage(cache: Cache, key: Request, now = Date.now()): Promise<CachedPage> {
-  const [hit, generation] = await Promise.all([cache.match(key), currentGeneration(cache, new URL(key.url).origin, now)]);
-  if (!hit || hit.headers.get(GENERATION_HEADER) !== generation) return null;
-  const age = (now - Number(hit.headers.get(RENDERED_AT_HEADER) ?? 0)) / 1000;
+  const generation = await currentGeneration(cache, new URL(key.url).origin, now);
+  let page = memoryOf(cache).get(key.url);
+  if (page?.generation !== generation) {
+    const hit = await cache.match(key);
+    if (!hit || hit.headers.get(GENERATION_HEADER) !== generation) return null;
+    const headers = [...hit.headers].filter(([name]) => name !== GENERATION_HEADER && name !== RENDERED_AT_HEADER);
+    page = { body: await hit.arrayBuffer(), headers, generation, renderedAt: Number(hit.headers.get(RENDERED_AT_HEADER) ?? 0) };
+    remember(cache, key.url, page);
+  }
+  const age = (now - page.renderedAt) / 1000;
   if (!(age >= 0) || age > PAGE_FRESH_SECONDS + PAGE_STALE_SECONDS) return null;
-  const response = new Response(hit.body, hit);
-  for (const name of [GENERATION_HEADER, RENDERED_AT_HEADER]) response.headers.delete(name);
+  const response = new Response(page.body.slice(0), { status: 200, headers: page.headers });
   response.headers.set('Cache-Control', PUBLIC_PAGE_CACHE_CONTROL);
   response.headers.set('Age', String(Math.floor(age)));
   return { response, state: age <= PAGE_FRESH_SECONDS ? 'HIT' : 'STALE' };
@@ -132,6 +162,8 @@ export async function storePage(cache: Cache, key: Request, rendered: Response, 
   stored.headers.set(RENDERED_AT_HEADER, String(now));
   const send = new Response(body, rendered);
   send.headers.set('Cache-Control', PUBLIC_PAGE_CACHE_CONTROL);
+  const headers = [...stored.headers].filter(([name]) => name !== GENERATION_HEADER && name !== RENDERED_AT_HEADER);
+  remember(cache, key.url, { body: body.slice(0), headers, generation, renderedAt: now });
   return { send, put: cache.put(key, stored) };
 }
 
