@@ -1,5 +1,5 @@
 import { useStore } from '@nanostores/react';
-import { useMemo, type ReactNode } from 'react';
+import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { client, type Donation, type Donor, type Organization } from '../../lib/api';
 import { listApiQuery, parseListView, SORTABLE, viewSearch, type ListView } from '../lib/list-query';
 import { joinPath, type Resource } from '../lib/routes';
@@ -39,7 +39,12 @@ export function AdminList({ resource }: { resource: Resource }) {
   const { pathname, search } = useStore($location);
   // The view (filters, sort, page) lives in the URL: shareable, and it survives reload.
   const view = useMemo(() => parseListView(resource, search), [resource, search]);
-  const setView = (next: ListView) => navigate(`${pathname}${viewSearch(next)}`, { replace: true });
+  // Each change applies to the view in the URL at that moment, not to this render's copy: a filter
+  // applied on blur and a sort click right after it must not undo each other.
+  const setView = (change: (current: ListView) => ListView) => {
+    const now = $location.get();
+    navigate(`${now.pathname}${viewSearch(change(parseListView(resource, now.search)))}`, { replace: true });
+  };
   // The view is the list route's query (lib/list-query.ts); its URL form keys the load, so a new view reloads.
   const [state] = useApiGet<ListResponse>(`${resource}${viewSearch(view)}`, (o) =>
     resource === 'organizations'
@@ -57,6 +62,14 @@ export function AdminList({ resource }: { resource: Resource }) {
   const rows = useMemo(() => (state.status === 'ok' ? (state.data as (Organization | Donor | Donation)[]) : []), [state]);
   const totalHeader = state.status === 'ok' ? state.headers.get('x-total-count') : null;
   const total = totalHeader !== null && totalHeader !== '' ? Number(totalHeader) : null;
+  // The three lists are always paged by the server (X-Total-Count). While a new view loads, the
+  // table keeps the last count instead of falling back to paging in the browser: a sort or page
+  // click in that moment goes to the URL rather than reordering the old rows.
+  const [knownTotal, setKnownTotal] = useState(0);
+  useEffect(() => {
+    if (total !== null && Number.isFinite(total)) setKnownTotal(total);
+  }, [total]);
+  const rowCount = total !== null && Number.isFinite(total) ? total : knownTotal;
 
   const title = listTitle(resource, isOrgAdmin(user) ? 'org_admin' : user?.type);
   const addHref = joinPath(pathname, '/add');
@@ -85,22 +98,18 @@ export function AdminList({ resource }: { resource: Resource }) {
         <DataTable
           caption={title}
           columns={columns}
-          toolbar={() => <ListToolbar resource={resource} view={view} onFilters={(filters) => setView({ ...view, filters, page: 1 })} />}
+          toolbar={() => <ListToolbar resource={resource} view={view} onFilters={(change) => setView((current) => ({ ...current, filters: change(current.filters), page: 1 }))} />}
           data={rows}
           loading={state.status === 'loading' || state.status === 'idle'}
           getRowId={(row) => row._id}
           onRowClick={(row) => navigate(joinPath(pathname, `/edit/${encodeURIComponent(row._id)}`))}
-          serverPaging={
-            total !== null && Number.isFinite(total)
-              ? {
-                  rowCount: total,
-                  pagination: { pageIndex: view.page - 1, pageSize: view.size },
-                  onPaginationChange: (p) => setView({ ...view, page: p.pageIndex + 1, size: p.pageSize }),
-                  sorting: view.sort ? [view.sort] : [],
-                  onSortingChange: (sorting) => setView({ ...view, sort: sorting[0] ? { id: sorting[0].id, desc: sorting[0].desc } : null, page: 1 }),
-                }
-              : undefined
-          }
+          serverPaging={{
+            rowCount,
+            pagination: { pageIndex: view.page - 1, pageSize: view.size },
+            onPaginationChange: (p) => setView((current) => ({ ...current, page: p.pageIndex + 1, size: p.pageSize })),
+            sorting: view.sort ? [view.sort] : [],
+            onSortingChange: (sorting) => setView((current) => ({ ...current, sort: sorting[0] ? { id: sorting[0].id, desc: sorting[0].desc } : null, page: 1 })),
+          }}
         />
       )}
     </section>

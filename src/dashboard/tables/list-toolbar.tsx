@@ -5,7 +5,9 @@ import { exportPath, type ListView } from '../lib/list-query';
 import type { Resource } from '../lib/routes';
 import { $dashToken } from '../session';
 
-type Props = { resource: Resource; view: ListView; onFilters: (filters: Record<string, string>) => void };
+/** Filter changes are functions of the filters in the URL when they apply, not of this render's copy. */
+type FilterChange = (current: Record<string, string>) => Record<string, string>;
+type Props = { resource: Resource; view: ListView; onFilters: (change: FilterChange) => void };
 
 const DONATION_STATUSES = ['succeeded', 'pending', 'failed', 'refunded', 'abandoned'];
 const SEARCH_HINT: Record<Resource, string> = {
@@ -28,7 +30,7 @@ export function ListToolbar({ resource, view, onFilters }: Props) {
   const [minPounds, setMinPounds] = useState(penceToPounds(f.amount_min));
   const [maxPounds, setMaxPounds] = useState(penceToPounds(f.amount_max));
   const [exporting, setExporting] = useState<string | null>(null);
-  const set = (key: string, value: string) => onFilters({ ...f, [key]: value });
+  const set = (key: string, value: string) => onFilters((current) => ({ ...current, [key]: value }));
 
   useEffect(() => setSearch(f.search ?? ''), [f.search]);
   useEffect(() => {
@@ -113,7 +115,10 @@ export function ListToolbar({ resource, view, onFilters }: Props) {
                 id={`${id}-campaign`}
                 className="dash-input dash-input-sm"
                 value={f.campaign_id ?? ''}
-                onChange={(e) => onFilters({ ...f, campaign_id: e.target.value, appeal_id: '' })}
+                onChange={(e) => {
+                  const campaignId = e.target.value;
+                  onFilters((current) => ({ ...current, campaign_id: campaignId, appeal_id: '' }));
+                }}
               >
                 <option value="">All campaigns</option>
                 {campaigns.map((c) => (
@@ -213,7 +218,7 @@ export function ListToolbar({ resource, view, onFilters }: Props) {
             onClick={() => {
               setMinPounds('');
               setMaxPounds('');
-              onFilters({});
+              onFilters(() => ({}));
             }}
           >
             Clear filters
