@@ -88,7 +88,9 @@ export function upsertFromSubscription(db: Db, guard: SQL, s: SubscriptionSnapsh
         amount: sql`case when ${newer} then excluded.amount else ${t.amount} end`,
         priceId: sql`case when ${newer} then coalesce(excluded.price_id, ${t.priceId}) else ${t.priceId} end`,
         pauseResumesAt: sql`case when ${newer} then excluded.pause_resumes_at else ${t.pauseResumesAt} end`,
-        nextPaymentAt: sql`case when ${newer} then coalesce(excluded.next_payment_at, ${t.nextPaymentAt}) when excluded.status = 'cancelled' then null else ${t.nextPaymentAt} end`,
+        // A cancelled gift has no next payment, whichever event came first (a cancellation newer than
+        // the stored state must not keep its date through the coalesce).
+        nextPaymentAt: sql`case when ${isCancelled} or excluded.status = 'cancelled' then null when ${newer} then coalesce(excluded.next_payment_at, ${t.nextPaymentAt}) else ${t.nextPaymentAt} end`,
         startedAt: sql`coalesce(${t.startedAt}, excluded.started_at)`,
         cancelledAt: sql`coalesce(${t.cancelledAt}, excluded.cancelled_at)`,
         // Who cancelled: the first specific answer wins ('stripe' only when nobody here did).

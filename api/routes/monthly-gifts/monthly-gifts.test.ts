@@ -182,6 +182,16 @@ describe(`customer.subscription.* webhooks (${engineName})`, () => {
     // A later paid invoice (Stripe's last one, delivered late) does not restart it.
     await sendEvent(t, invoicePaid({ invoiceId: fakeId('in'), subscriptionId: m.subscriptionId, amount: 2000, metadata: m.meta, first: false }));
     expect(await m.gift()).toMatchObject({ status: 'cancelled' });
+
+    // Both delivery orders, one after the other: a cancelled gift never keeps a next payment date.
+    for (const order of ['cancellation first', 'cancellation last'] as const) {
+      const g = await monthlyDonor();
+      const b = { subscriptionId: g.subscriptionId, metadata: g.meta };
+      const cancel = subscriptionDeleted({ ...b, amount: 2000, created: now + 30 });
+      const later = subscriptionUpdated({ ...b, amount: 3000, status: 'active', created: now + 40, previous: { items: {} } });
+      for (const event of order === 'cancellation first' ? [cancel, later] : [later, cancel]) await sendEvent(t, event);
+      expect(await g.gift(), order).toMatchObject({ status: 'cancelled', nextPaymentAt: null });
+    }
   });
 
   it('creates the gift from a subscription event that arrives before its first invoice', async () => {
