@@ -19,8 +19,8 @@ export type LondonParts = { year: number; month: number; day: number; hour: numb
 
 /** The wall-clock fields of an instant in London. */
 export function londonParts(date: Date): LondonParts {
-  const get = (type: Intl.DateTimeFormatPartTypes) =>
-    Number(partsFormat.formatToParts(date).find((p) => p.type === type)?.value ?? 0);
+  const parts = partsFormat.formatToParts(date);
+  const get = (type: Intl.DateTimeFormatPartTypes) => Number(parts.find((p) => p.type === type)?.value ?? 0);
   return { year: get('year'), month: get('month'), day: get('day'), hour: get('hour'), minute: get('minute'), second: get('second') };
 }
 

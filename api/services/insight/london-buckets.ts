@@ -1,5 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { londonMidnight } from '../../../domain/dates';
+import { londonMidnight, londonParts } from '../../../domain/dates';
 
 /**
  * SQLite has no time zones, so charts bucket gifts by London wall-clock time with a shift the
@@ -40,18 +40,8 @@ export const localDay = (localMs: number) => new Date(localMs).toISOString().sli
 
 /** The wall-clock London ms of an instant. */
 export function toLocalMs(instant: Date): number {
-  const p = new Intl.DateTimeFormat('en-GB', {
-    timeZone: 'Europe/London',
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    second: '2-digit',
-    hourCycle: 'h23',
-  }).formatToParts(instant);
-  const get = (t: string) => Number(p.find((x) => x.type === t)?.value ?? 0);
-  return Date.UTC(get('year'), get('month') - 1, get('day'), get('hour'), get('minute'), get('second')) + (instant.getTime() % 1000);
+  const p = londonParts(instant);
+  return Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute, p.second) + (instant.getTime() % 1000);
 }
 
 /** The last `count` London weeks (Monday starts, oldest first) ending with the one containing `now`. */

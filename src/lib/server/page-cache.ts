@@ -121,6 +121,10 @@ function memoryOf(cache: Cache) {
   return pages;
 }
 
+/** A stored copy's headers without our bookkeeping ones, as a visitor gets them. */
+const visibleHeaders = (headers: Headers): [string, string][] =>
+  [...headers].filter(([name]) => name !== GENERATION_HEADER && name !== RENDERED_AT_HEADER);
+
 function remember(cache: Cache, url: string, page: MemoryPage) {
   const pages = memoryOf(cache);
   pages.delete(url);
@@ -135,8 +139,7 @@ export async function readCachedPage(cache: Cache, key: Request, now = Date.now(
   if (page?.generation !== generation) {
     const hit = await cache.match(key);
     if (!hit || hit.headers.get(GENERATION_HEADER) !== generation) return null;
-    const headers = [...hit.headers].filter(([name]) => name !== GENERATION_HEADER && name !== RENDERED_AT_HEADER);
-    page = { body: await hit.arrayBuffer(), headers, generation, renderedAt: Number(hit.headers.get(RENDERED_AT_HEADER) ?? 0) };
+    page = { body: await hit.arrayBuffer(), headers: visibleHeaders(hit.headers), generation, renderedAt: Number(hit.headers.get(RENDERED_AT_HEADER) ?? 0) };
     remember(cache, key.url, page);
   }
   const age = (now - page.renderedAt) / 1000;
@@ -162,8 +165,7 @@ export async function storePage(cache: Cache, key: Request, rendered: Response, 
   stored.headers.set(RENDERED_AT_HEADER, String(now));
   const send = new Response(body, rendered);
   send.headers.set('Cache-Control', PUBLIC_PAGE_CACHE_CONTROL);
-  const headers = [...stored.headers].filter(([name]) => name !== GENERATION_HEADER && name !== RENDERED_AT_HEADER);
-  remember(cache, key.url, { body: body.slice(0), headers, generation, renderedAt: now });
+  remember(cache, key.url, { body: body.slice(0), headers: visibleHeaders(stored.headers), generation, renderedAt: now });
   return { send, put: cache.put(key, stored) };
 }
 
