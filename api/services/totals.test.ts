@@ -85,12 +85,14 @@ describe(`running totals (${engineName})`, () => {
     expect(await totalsOf(t.db, appeal.id)).toEqual({ raised: 6_500, count: 2, giftAid: 1_250 });
 
     // 3. Refunds: partial, repeated, then full (the Gift Aid gift); and a refund that arrives before its success event.
-    const partial = chargeRefunded({ intentId: intentA, amount: 5_000, refunded: 1_000 });
+    // Stripe `created` times fixed apart, so the late partial refund is older whatever the clock does.
+    const at = Math.floor(Date.now() / 1000);
+    const partial = chargeRefunded({ intentId: intentA, amount: 5_000, refunded: 1_000, created: at - 30 });
     await send(partial);
     await send(partial);
     expect(await totalsOf(t.db, appeal.id)).toEqual({ raised: 5_500, count: 2, giftAid: 1_000 });
-    await send(chargeRefunded({ intentId: intentA, amount: 5_000, refunded: 5_000 }));
-    await send(chargeRefunded({ intentId: intentA, amount: 5_000, refunded: 1_000 }));
+    await send(chargeRefunded({ intentId: intentA, amount: 5_000, refunded: 5_000, created: at - 20 }));
+    await send(chargeRefunded({ intentId: intentA, amount: 5_000, refunded: 1_000, created: at - 25 }));
     expect(await totalsOf(t.db, appeal.id)).toEqual({ raised: 1_500, count: 1, giftAid: 0 });
     const earlyMeta = meta();
     const intentE = fakeId('pi');

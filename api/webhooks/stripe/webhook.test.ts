@@ -225,17 +225,20 @@ describe(`POST /api/stripe/webhook: failures and refunds (${engineName})`, () =>
     const w = await world();
     const m = w.meta();
     const intentId = fakeId('pi');
+    // Stripe's `created` times fixed apart: with the default (now) a second boundary between two
+    // events would make the "older" one below newer.
+    const now = Math.floor(Date.now() / 1000);
     await sendEvent(t, paymentIntentSucceeded({ intentId, amount: 5000, metadata: m }));
-    const partial = chargeRefunded({ intentId, amount: 5000, refunded: 2000 });
+    const partial = chargeRefunded({ intentId, amount: 5000, refunded: 2000, created: now - 30 });
     await sendEvent(t, partial);
     await sendEvent(t, partial);
     expect((await w.rows())[0]).toMatchObject({ status: 'succeeded', refundedAmount: 2000 });
     expect(await w.totals()).toEqual({ appeal: 3000, campaign: 3000 });
-    await sendEvent(t, chargeRefunded({ intentId, amount: 5000, refunded: 5000 }));
+    await sendEvent(t, chargeRefunded({ intentId, amount: 5000, refunded: 5000, created: now - 20 }));
     expect((await w.rows())[0]).toMatchObject({ status: 'refunded', refundedAmount: 5000 });
     expect(await w.totals()).toEqual({ appeal: 0, campaign: 0 });
     // An older partial-refund event delivered late cannot lower the refunded amount.
-    await sendEvent(t, chargeRefunded({ intentId, amount: 5000, refunded: 2000 }));
+    await sendEvent(t, chargeRefunded({ intentId, amount: 5000, refunded: 2000, created: now - 25 }));
     expect((await w.rows())[0]).toMatchObject({ status: 'refunded', refundedAmount: 5000 });
   });
 
