@@ -18,12 +18,11 @@
  * Both databases are served at once (BENCH_PORT and BENCH_PORT + 1) and each route is measured on
  * one then the other, so the scaled/unscaled ratios compare the same moment of a shared machine.
  * --compare DIR serves a second build (e.g. the branch point's) on copies of the same databases and
- * measures every route on both at the same moment: a before/after table (ports BENCH_PORT to + 3,
- * inspectors + 4 to + 7).
+ * measures every route on both at the same moment: a before/after table (ports BENCH_PORT to + 3).
  * Options: --duration S (seconds per route, default 5), --scale N (default 100; 1 skips the scaled
  * run), --no-lighthouse, --out FILE (default bench-results.json), --dist DIR (a build other than
  * dist/, e.g. an older commit's, to compare), --label TEXT (stored in the JSON).
- * Env: BENCH_PORT (default 4398; the bench also uses BENCH_PORT + 1 and, for the inspectors, + 4 and + 5),
+ * Env: BENCH_PORT (default 4398; the bench also uses BENCH_PORT + 1),
  * CHROMIUM_PATH (default /usr/bin/chromium).
  * The whole run stops itself after BENCH_DEADLINE_S seconds (default 900).
  */
@@ -112,16 +111,15 @@ function run(command: string, argv: string[]) {
   if (result.status !== 0) throw new Error(`${command} ${argv.join(' ')} failed`);
 }
 
-/** wrangler dev on the built worker, in its own process group so the whole tree stops with it. */
+/** The built worker (scripts/serve.ts, no debugger attached), in its own process group so the whole tree stops with it. */
 function serve(persistTo: string, listen: number, dist: string): ChildProcess {
-  // Two wrangler dev servers at once need their own inspector ports (the default 9229 is shared).
-  const argv = ['dev', '--config', join(dist, 'server/wrangler.json'), '--port', String(listen), '--inspector-port', String(listen + 4), '--ip', '127.0.0.1'];
+  const argv = ['scripts/serve.ts', '--config', join(dist, 'server/wrangler.json'), '--port', String(listen), '--ip', '127.0.0.1'];
   // Served as production, as visitors get it: development checks every API answer against its
   // schema (api/lib/openapi.ts), a cost no deployed worker pays. Production needs its public origin;
   // the settings it lacks here (Stripe, mail, sign-in) only switch those features off.
-  argv.push('--persist-to', persistTo, '--show-interactive-dev-session=false', '--log-level', 'warn');
+  argv.push('--persist-to', persistTo, '--log-level', 'warn');
   argv.push('--var', 'APP_ENV:production', '--var', `PUBLIC_ORIGIN:${baseFor(listen)}`);
-  const child = spawn('wrangler', argv, { stdio: ['ignore', 'ignore', 'inherit'], detached: true, env: { ...process.env, CI: 'true' } });
+  const child = spawn('tsx', argv, { stdio: ['ignore', 'ignore', 'inherit'], detached: true, env: { ...process.env, CI: 'true' } });
   children.add(child);
   child.on('exit', () => children.delete(child));
   return child;

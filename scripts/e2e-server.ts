@@ -55,4 +55,4 @@ rmSync(persistDir, { recursive: true, force: true });
 const vars: Record<string, string> = { PUBLIC_ORIGIN: `http://localhost:${port}` };
 if (outage) vars.TURSO_DATABASE_URL = 'http://127.0.0.1:9';
 else await seededCopy(persistDir);
-serveBuiltWorker(port, persistDir, vars, { testScheduled: true });
+await serveBuiltWorker({ port: Number(port), persistTo: persistDir, vars, testScheduled: true });

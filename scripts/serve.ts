@@ -1,26 +1,94 @@
 /**
- * Serves the built worker (dist/server) in workerd through wrangler, on a given local D1 state.
- * Shared by `npm start` and the browser tests' server.
+ * Serves the built worker (dist/server) in workerd through wrangler's dev server, on a given local
+ * D1 state. Shared by `npm start`, the browser tests' servers and `npm run bench` (which runs this
+ * file as a command, one process per server).
+ *
+ * It uses wrangler's programmatic dev server rather than `wrangler dev` so that no debugger is
+ * attached: the CLI always attaches one, and with it every console line (one per request, issue 10)
+ * travels the inspector protocol to wrangler and its debug log file, which cost cached pages a
+ * fifth of their throughput (docs/decisions/015). A deployed worker has no debugger either;
+ * `npm run dev` is the server to debug with.
  */
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { unstable_startWorker } from 'wrangler';
 
-export function serveBuiltWorker(
-  port: string,
-  persistTo: string,
-  extraEnv: Record<string, string> = {},
-  options: { testScheduled?: boolean } = {},
-) {
-  const args = ['dev', '--config', 'dist/server/wrangler.json', '--port', port, '--ip', 'localhost', '--persist-to', persistTo, '--show-interactive-dev-session=false'];
-  // Exposes /cdn-cgi/handler/scheduled, which runs the Cron Trigger's handler (housekeeping) on demand.
-  if (options.testScheduled) args.push('--test-scheduled');
-  if (existsSync('.dev.vars')) args.push('--env-file', '.dev.vars');
-  // A local server is a development deployment: sign-in codes go to the outbox, payments run in demo mode
-  // (unless .dev.vars configures real providers). Deployed workers default to production.
-  args.push('--var', 'APP_ENV:development');
-  for (const [key, value] of Object.entries(extraEnv)) args.push('--var', `${key}:${value}`);
-  const server = spawn('wrangler', args, { stdio: 'inherit', env: { ...process.env } });
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => server.kill(signal));
-  server.on('exit', (code) => process.exit(code ?? 0));
-  return server;
+export type ServeOptions = {
+  port: number;
+  persistTo: string;
+  /** Loopback name to listen on: `localhost` (npm start, browser tests) or `127.0.0.1` (bench). */
+  hostname?: string;
+  /** The built worker's wrangler config (another build's, for the bench's before/after). */
+  config?: string;
+  /** Plain-text bindings added to (or overriding) the config's vars. */
+  vars?: Record<string, string>;
+  /** Exposes /cdn-cgi/handler/scheduled, which runs the Cron Trigger's handler on demand. */
+  testScheduled?: boolean;
+  logLevel?: 'debug' | 'info' | 'log' | 'warn' | 'error' | 'none';
+};
+
+export async function serveBuiltWorker(options: ServeOptions) {
+  const vars: Record<string, string> = {
+    // A local server is a development deployment: sign-in codes go to the outbox, payments run in
+    // demo mode (unless .dev.vars configures real providers). Deployed workers default to production.
+    APP_ENV: 'development',
+    ...options.vars,
+  };
+  const worker = await unstable_startWorker({
+    config: options.config ?? 'dist/server/wrangler.json',
+    envFiles: existsSync('.dev.vars') ? ['.dev.vars'] : [],
+    bindings: Object.fromEntries(Object.entries(vars).map(([name, value]) => [name, { type: 'plain_text', value }])),
+    dev: {
+      server: { hostname: options.hostname ?? 'localhost', port: options.port },
+      inspector: false,
+      persist: resolve(options.persistTo),
+      testScheduled: options.testScheduled ?? false,
+      logLevel: options.logLevel ?? 'log',
+      watch: false,
+      liveReload: false,
+    },
+  });
+  await worker.ready;
+  let stopping = false;
+  const stop = async () => {
+    if (stopping) return;
+    stopping = true;
+    await worker.dispose().catch(() => undefined);
+    process.exit(0);
+  };
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, stop);
+  return worker;
+}
+
+/**
+ * As a command (the bench): tsx scripts/serve.ts --config FILE --port N --persist-to DIR
+ *   [--ip HOST] [--log-level LEVEL] [--var NAME:VALUE]...
+ */
+if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
+  const argv = process.argv.slice(2);
+  const value = (name: string) => {
+    const i = argv.indexOf(name);
+    return i >= 0 ? argv[i + 1] : undefined;
+  };
+  const vars: Record<string, string> = {};
+  argv.forEach((arg, i) => {
+    if (arg !== '--var') return;
+    const [name, ...rest] = (argv[i + 1] ?? '').split(':');
+    if (name) vars[name] = rest.join(':');
+  });
+  const port = Number(value('--port'));
+  const persistTo = value('--persist-to');
+  if (!Number.isInteger(port) || !persistTo) {
+    console.error('usage: tsx scripts/serve.ts --port N --persist-to DIR [--config FILE] [--ip HOST] [--log-level LEVEL] [--var NAME:VALUE]');
+    process.exit(2);
+  }
+  await serveBuiltWorker({
+    port,
+    persistTo,
+    vars,
+    config: value('--config'),
+    hostname: value('--ip'),
+    logLevel: value('--log-level') as ServeOptions['logLevel'],
+  });
 }

@@ -27,5 +27,5 @@ if (dev) {
 } else {
   run('astro', ['build']);
   console.log(`\n  UK NFP is starting at http://localhost:${port}\n`);
-  serveBuiltWorker(port, '.wrangler/state');
+  await serveBuiltWorker({ port: Number(port), persistTo: '.wrangler/state' });
 }

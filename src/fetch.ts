@@ -80,7 +80,7 @@ app.use(async (c, next) => {
   await afterResponse(put);
 });
 app.use(async (c, next) => {
-  // Error pages quote the same reference the worker logged (src/worker.ts sets x-request-id).
+  // Error pages quote the same reference the worker logged (src/worker.ts assigns it).
   getFetchState(c).locals.requestId = requestIdFrom(c.req.raw.headers);
   await next();
 });

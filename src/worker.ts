@@ -1,7 +1,7 @@
 import astro from '@astrojs/cloudflare/entrypoints/server';
 import { readConfig } from '../api/lib/config';
 import type { Bindings } from '../api/lib/types';
-import { errorSummary, logLine, requestLine, safeStack } from '../api/middlewares/logger';
+import { errorSummary, logLine, requestLine, safeStack, withRequestId } from '../api/middlewares/logger';
 import { runHousekeeping } from '../api/services/housekeeping';
 import { createMailer } from '../api/services/mailer';
 import { flushFundraiserNotifications } from '../api/services/notifications/fundraiser';
@@ -23,13 +23,6 @@ function newRequestId(request: Request): string {
   return ray && /^[A-Za-z0-9-]{8,64}$/.test(ray) ? ray : crypto.randomUUID();
 }
 
-/** The request with our id in x-request-id (a caller's own value is replaced, never trusted). */
-function tagRequest(request: Request, requestId: string): Request {
-  const headers = new Headers(request.headers);
-  headers.set('x-request-id', requestId);
-  return new Request(request, { headers });
-}
-
 export default {
   async fetch(request, env, ctx) {
     const started = Date.now();
@@ -37,7 +30,8 @@ export default {
     const path = new URL(request.url).pathname;
     let response: Response;
     try {
-      response = await astro.fetch(tagRequest(request, requestId) as never, env as never, ctx as never);
+      // The API and pages read the id through requestIdFrom (a caller's x-request-id is never used).
+      response = await withRequestId(requestId, () => astro.fetch(request as never, env as never, ctx as never));
     } catch (error) {
       // Astro answers its own errors; this is the last resort, and it still says something useful.
       logLine('error', 'unhandled error', { request_id: requestId, error: errorSummary(error), stack: safeStack(error) });

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createCampaign, createUser, signedIn } from '../../tests/factories';
 import { engineName, setupTestApp } from '../../tests/setup/test-app';
-import { errorSummary, requestIdFrom } from './logger';
+import { errorSummary, requestIdFrom, withRequestId } from './logger';
 
 afterEach(() => vi.restoreAllMocks());
 
@@ -70,6 +70,16 @@ describe(`request logs (${engineName})`, () => {
     expect(requestIdFrom(headers({ 'cf-ray': '8a1b2c3d4e5f6a7b-LHR' }))).toBe('8a1b2c3d4e5f6a7b-LHR');
     const forged = requestIdFrom(headers({ 'x-request-id': 'hi"}\n{"level":"info' }));
     expect(forged).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('prefers the id the worker entry assigned over any header, through awaits', async () => {
+    const callerSays = { get: (name: string) => (name === 'x-request-id' ? 'caller-chosen-id-0001' : null) };
+    const seen = await withRequestId('assigned-by-worker-01', async () => {
+      await new Promise((resolve) => setTimeout(resolve, 1));
+      return requestIdFrom(callerSays);
+    });
+    expect(seen).toBe('assigned-by-worker-01');
+    expect(requestIdFrom(callerSays)).toBe('caller-chosen-id-0001');
   });
 
   it('summarises errors without a failed query\'s values', () => {

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import { routePath } from 'hono/route';
@@ -49,8 +50,23 @@ export function safeStack(error: unknown): string | undefined {
 /** A request id we may echo: Cloudflare's ray id or our own UUID, never arbitrary caller text. */
 const SAFE_ID = /^[A-Za-z0-9-]{8,64}$/;
 
-/** The id the worker entry assigned (x-request-id), else Cloudflare's ray id, else a new UUID. */
+/**
+ * The id src/worker.ts gave the request being handled. Carried in async context rather than a
+ * copied request with an x-request-id header: copying every request's headers cost about a sixth of
+ * a small API request's CPU (docs/decisions/015).
+ */
+const assignedRequestId = new AsyncLocalStorage<string>();
+
+/** Runs a request's handling with its id, which requestIdFrom then returns. */
+export const withRequestId = <T>(requestId: string, handle: () => T): T => assignedRequestId.run(requestId, handle);
+
+/**
+ * The id the worker entry assigned, else (the API or pages run without it: tests, `astro dev`)
+ * a safe x-request-id or Cloudflare's ray id, else a new UUID.
+ */
 export function requestIdFrom(headers: { get(name: string): string | null | undefined }): string {
+  const assigned = assignedRequestId.getStore();
+  if (assigned) return assigned;
   for (const name of ['x-request-id', 'cf-ray']) {
     const value = headers.get(name)?.trim();
     if (value && SAFE_ID.test(value)) return value;
