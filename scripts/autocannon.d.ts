@@ -1,6 +1,6 @@
 // The parts of autocannon (no bundled types) that scripts/bench.ts uses.
 declare module 'autocannon' {
-  type Options = { url: string; connections?: number; duration?: number; timeout?: number; overallRate?: number; pipelining?: number };
+  type Options = { url: string; connections?: number; duration?: number; timeout?: number; overallRate?: number; pipelining?: number; headers?: Record<string, string> };
   type Histogram = { average: number; total: number; p50: number; p99: number };
   type Result = { requests: Histogram; latency: Histogram; errors: number; timeouts: number; non2xx: number };
   function autocannon(options: Options): Promise<Result>;

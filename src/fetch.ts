@@ -2,8 +2,10 @@ import { env, waitUntil } from 'cloudflare:workers';
 import { astro, getFetchState } from 'astro/hono';
 import { Hono } from 'hono';
 import { createApp } from '../api';
-import { requestIdFrom } from '../api/middlewares/logger';
+import { requestIdFrom, requestLine } from '../api/middlewares/logger';
 import {
+  type ApiCacheDecision,
+  apiCacheDecision,
   apiWriteRetiresPages,
   bumpPageGeneration,
   edgeCache,
@@ -20,7 +22,8 @@ import { withSecurityHeaders } from './lib/server/security-headers';
  * The worker's request pipeline (Astro advanced routing): the Hono API owns /api, Astro renders
  * everything else. The API gets the bindings explicitly, so it stays a plain Hono Worker app.
  * Security headers, the request id and page request logs are added around this by src/worker.ts
- * (the headers here too, so cached copies and `astro dev` carry them). Public pages go through the edge cache (src/lib/server/page-cache.ts, docs/decisions/015).
+ * (the headers here too, so cached copies and `astro dev` carry them). Public pages and the API's
+ * public reads go through the edge cache (src/lib/server/page-cache.ts, docs/decisions/015).
  */
 const api = createApp();
 const app = new Hono();
@@ -44,9 +47,40 @@ app.use(async (c, next) => {
   await next();
   c.res = withSecurityHeaders(c.res);
 });
+/** A stale copy is served at once and replaced by one background request that skips the lookup. */
+async function revalidateInBackground(url: string) {
+  const request = new Request(url, { headers: { [REVALIDATE_HEADER]: '1' } });
+  await afterResponse(Promise.resolve().then(() => app.fetch(request, env)));
+}
+
+/** A public API read: the cached answer of this generation, else the API's, stored for the next caller. */
+async function publicApiRead(request: Request, cache: Cache, decision: Extract<ApiCacheDecision, { kind: 'cache' }>) {
+  const started = Date.now();
+  if (!request.headers.get(REVALIDATE_HEADER)) {
+    const cached = await readCachedPage(cache, decision.key);
+    if (cached) {
+      const requestId = requestIdFrom(request.headers);
+      cached.response.headers.set('X-Cache', cached.state);
+      cached.response.headers.set('X-Request-Id', requestId);
+      if (cached.state === 'STALE') await revalidateInBackground(request.url);
+      // The API did not run, so its one line per request is written here.
+      requestLine({ request_id: requestId, method: 'GET', route: decision.route, status: 200, ms: Date.now() - started, user_id: null, cache: cached.state });
+      return cached.response;
+    }
+  }
+  const response = await api.fetch(request, env);
+  if (!storable(response, 'application/json')) return response;
+  const { send, put } = await storePage(cache, decision.key, response);
+  send.headers.set('X-Cache', 'MISS');
+  await afterResponse(put);
+  return send;
+}
+
 app.all('/api/*', async (c) => {
-  const response = await api.fetch(c.req.raw, env);
   const cache = pageCache();
+  const decision = cache ? apiCacheDecision(c.req.raw) : null;
+  if (cache && decision?.kind === 'cache') return publicApiRead(c.req.raw, cache, decision);
+  const response = await api.fetch(c.req.raw, env);
   if (cache && apiWriteRetiresPages(c.req.raw, response)) await afterResponse(bumpPageGeneration(new URL(c.req.url).origin, cache));
   return response;
 });
@@ -65,10 +99,7 @@ app.use(async (c, next) => {
     const cached = await readCachedPage(cache, decision.key);
     if (cached) {
       cached.response.headers.set('X-Cache', cached.state);
-      if (cached.state === 'STALE') {
-        const request = new Request(c.req.url, { headers: { [REVALIDATE_HEADER]: '1' } });
-        await afterResponse(Promise.resolve().then(() => app.fetch(request, env)));
-      }
+      if (cached.state === 'STALE') await revalidateInBackground(c.req.url);
       return cached.response;
     }
   }

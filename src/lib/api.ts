@@ -36,6 +36,8 @@ export type CallOptions = {
   /** Overrides the token from the store (null sends none). */
   token?: string | null;
   signal?: AbortSignal;
+  /** Asks for the origin's answer, past the edge cache of public reads (a donor's fresh total). */
+  fresh?: boolean;
 };
 
 /**
@@ -49,9 +51,10 @@ export async function api<R extends ClientResponse<unknown, number, string>>(
   const token = options.token === undefined ? $token.get() : options.token;
   const headers: Record<string, string> = { accept: 'application/json' };
   if (token) headers.authorization = `Bearer ${token}`;
+  if (options.fresh) headers['cache-control'] = 'no-cache';
   let response: R;
   try {
-    response = await send({ headers, init: { signal: options.signal } });
+    response = await send({ headers, init: { signal: options.signal, ...(options.fresh ? { cache: 'no-store' as const } : {}) } });
   } catch (err) {
     if ((err as Error)?.name === 'AbortError') return { ok: false, error: { statusCode: 0, message: 'aborted' } };
     console.warn('[api] request failed:', err);

@@ -19,7 +19,7 @@ async function appeal(request: APIRequestContext, index: number): Promise<Appeal
 const gbpShort = (pence: number) =>
   new Intl.NumberFormat('en-GB', { style: 'currency', currency: 'GBP', ...(pence % 100 === 0 ? { maximumFractionDigits: 0 } : {}) }).format(pence / 100);
 
-test('public pages are cached at the edge; personal and API responses never are', async ({ request }) => {
+test('public pages and public API reads are cached at the edge; personal responses never are', async ({ request }) => {
   const a = await appeal(request, 8);
   for (const [first, path] of [
     ['/', '/'],
@@ -44,9 +44,19 @@ test('public pages are cached at the edge; personal and API responses never are'
     expect(res.headers()['cache-control']).toBe('private, no-store');
     expect(res.headers()['x-cache']).toBeUndefined();
   }
-  const api = await request.get('/api/campaigns');
-  expect(api.headers()['cache-control'] ?? '').not.toMatch(/public|s-maxage/);
-  expect(api.headers()['x-cache']).toBeUndefined();
+  // The API's public reads are kept the same way, each answer naming its own request.
+  const first = await request.get('/api/campaigns?limit=5&status=approved');
+  const reordered = await request.get('/api/campaigns?status=approved&limit=5');
+  expect(reordered.headers()['cache-control']).toBe(PUBLIC);
+  expect(reordered.headers()['x-cache']).toMatch(/^(HIT|STALE)$/);
+  expect(await reordered.json()).toEqual(await first.json());
+  expect(reordered.headers()['x-request-id']).not.toBe(first.headers()['x-request-id']);
+  // A token, or a caller asking for the origin's answer, skips the cache.
+  for (const headers of [{ authorization: 'Bearer abcdefghijklmnopqrstuvwxyz' }, { 'cache-control': 'no-cache' }, { pragma: 'no-cache' }] as Record<string, string>[]) {
+    const api = await request.get('/api/campaigns?limit=5&status=approved', { headers });
+    expect(api.headers()['cache-control'] ?? '').not.toMatch(/public|s-maxage/);
+    expect(api.headers()['x-cache']).toBeUndefined();
+  }
   const dashboard = await request.get('/dashboard/overview');
   expect(dashboard.headers()['cache-control']).toBe('no-store');
 });
@@ -66,8 +76,11 @@ test('a donor sees the fresh total on the thank-you, on a page served from the c
   await box.getByRole('textbox', { name: /^Email/ }).fill(`speed.${Date.now()}@example.com`);
   await box.getByLabel('Amount (£)').fill('7.50');
   await box.getByRole('button', { name: /^Donate/ }).click();
+  // The thank-you asks the API past the edge cache.
+  const freshAsk = page.waitForRequest((r) => r.url().endsWith(`/api/appeals/${a._id}`) && r.headers()['cache-control'] === 'no-cache');
   await box.getByRole('button', { name: /^Pay / }).click();
   await expect(box.getByRole('heading', { name: 'Thank you for your donation' })).toBeVisible();
+  await freshAsk;
 
   // Without a reload: the thank-you put the fresh figures into the page.
   const after = before.summary.total_donations + 750;
@@ -78,6 +91,10 @@ test('a donor sees the fresh total on the thank-you, on a page served from the c
   const next = await request.get(`/appeals/${a.short_id}`);
   expect(next.headers()['x-cache']).toBe('MISS');
   expect(await next.text()).toContain(gbpShort(after));
+  // The API's cached answer too.
+  const read = await request.get(`/api/appeals/${a._id}`);
+  expect(read.headers()['x-cache']).toBe('MISS');
+  expect(((await read.json()) as Appeal).summary.total_donations).toBe(after);
 });
 
 test('critical CSS is inline and the LCP image is a high-priority responsive AVIF/WebP picture', async ({ page, request }) => {
@@ -116,12 +133,20 @@ test('after 30 s a copy is served stale while one background render replaces it'
   test.setTimeout(90_000);
   const a = await appeal(request, 10);
   const path = `/appeals/${a.short_id}`;
-  await request.get(path);
-  expect((await request.get(path)).headers()['x-cache']).toBe('HIT');
+  const read = `/api/appeals/${a._id}`;
+  for (const url of [path, read]) {
+    await request.get(url);
+    expect((await request.get(url)).headers()['x-cache']).toBe('HIT');
+  }
   await new Promise((resolve) => setTimeout(resolve, 31_000));
   const stale = await request.get(path);
   expect(stale.status()).toBe(200);
   expect(stale.headers()['x-cache']).toBe('STALE');
   expect(await stale.text()).toContain(a.title);
-  await expect.poll(async () => (await request.get(path)).headers()['x-cache'], { timeout: 15_000 }).toBe('HIT');
+  const staleRead = await request.get(read);
+  expect(staleRead.headers()['x-cache']).toBe('STALE');
+  expect(((await staleRead.json()) as Appeal).title).toBe(a.title);
+  for (const url of [path, read]) {
+    await expect.poll(async () => (await request.get(url)).headers()['x-cache'], { timeout: 15_000 }).toBe('HIT');
+  }
 });

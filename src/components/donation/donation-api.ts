@@ -58,8 +58,9 @@ type Summary = { goal: number; summary: { total_donations: number; donation_coun
 
 /**
  * Puts the current raised total of a campaign or appeal into the page (elements marked
- * data-total-*="<id>" by CampaignDetail.astro). The page itself may come from the edge cache; the
- * API answer is never cached, so a donor's thank-you shows the total with their gift in it. A card
+ * data-total-*="<id>" by CampaignDetail.astro). The page and the API's public reads may come from
+ * the edge cache; this call asks past it (`fresh`), so a donor's thank-you shows the total with
+ * their gift in it. A card
  * gift is recorded by Stripe's webhook, which may land a moment later: it asks again a few times
  * until the count moves.
  */
@@ -70,7 +71,7 @@ export async function showFreshTotal(kind: 'campaign' | 'appeal', id: string, tr
     if (wait) await new Promise((resolve) => setTimeout(resolve, wait));
     const result = await api(
       (o) => (kind === 'appeal' ? client.api.appeals[':id'].$get({ param: { id } }, o) : client.api.campaigns[':id'].$get({ param: { id } }, o)),
-      { token: null },
+      { token: null, fresh: true },
     );
     if (!result.ok) return;
     const item: Summary = result.data;

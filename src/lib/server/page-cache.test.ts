@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { apiWriteRetiresPages, bumpPageGeneration, pageCacheDecision, PUBLIC_PAGE_CACHE_CONTROL, readCachedPage, storable, storePage } from './page-cache';
+import {
+  apiCacheDecision,
+  apiWriteRetiresPages,
+  bumpPageGeneration,
+  pageCacheDecision,
+  PUBLIC_PAGE_CACHE_CONTROL,
+  readCachedPage,
+  storable,
+  storePage,
+} from './page-cache';
 
 const decide = (path: string, init: RequestInit = {}) => pageCacheDecision(new Request(`https://give.example.org${path}`, init));
 
@@ -51,6 +60,48 @@ describe('page cache decisions', () => {
     expect(apiWriteRetiresPages(req('GET', '/api/campaigns'), ok)).toBe(false);
     expect(apiWriteRetiresPages(req('POST', '/api/auth/login'), ok)).toBe(false);
     expect(apiWriteRetiresPages(req('POST', '/api/stripe/client_secret'), ok)).toBe(false);
+  });
+});
+
+describe('public API reads', () => {
+  const decideApi = (path: string, init: RequestInit = {}) => apiCacheDecision(new Request(`https://give.example.org${path}`, init));
+
+  it.each([
+    ['/api/campaigns', '/api/campaigns'],
+    ['/api/campaigns/31551842-05af-49ff-acdb-a9b948e93b60', '/api/campaigns/:id'],
+    ['/api/campaigns/1V5VlneMwNCmAJm78iSozo/appeals?limit=10', '/api/campaigns/:id/appeals'],
+    ['/api/appeals?limit=100', '/api/appeals'],
+    ['/api/appeals/2lrxqWFUP1TwJDkRs6cHgd', '/api/appeals/:id'],
+    ['/api/donations?type=public&campaign_id=abc', '/api/donations'],
+  ])('caches the anonymous read %s, logged as %s', (path, route) => {
+    expect(decideApi(path)).toMatchObject({ kind: 'cache', route });
+  });
+
+  it('keys the whole query, whatever the order of its parameters', () => {
+    const a = decideApi('/api/appeals?status=approved&limit=5&limit=6');
+    const b = decideApi('/api/appeals?limit=5&status=approved&limit=6');
+    expect(a.kind === 'cache' && a.key.url).toBe('https://give.example.org/api/appeals?limit=5&limit=6&status=approved');
+    expect(b.kind === 'cache' && b.key.url).toBe(a.kind === 'cache' && a.key.url);
+    const other = decideApi('/api/appeals?limit=5');
+    expect(other.kind === 'cache' && other.key.url).toBe('https://give.example.org/api/appeals?limit=5');
+  });
+
+  it('never caches a token, a caller asking for the origin, a write, private donations or other routes', () => {
+    const inits: RequestInit[] = [
+      { headers: { authorization: 'Bearer x' } },
+      { headers: { 'cache-control': 'no-cache' } },
+      { headers: { 'cache-control': 'max-age=0, no-store' } },
+      { headers: { pragma: 'no-cache' } },
+      { method: 'POST' },
+      { method: 'PUT' },
+    ];
+    for (const init of inits) {
+      expect(decideApi('/api/campaigns', init)).toEqual({ kind: 'bypass' });
+    }
+    for (const path of ['/api/donations', '/api/donations?type=me', '/api/donations/summary', '/api/me', '/api/users', '/api/health', '/api/gift-aid/claims', '/api/campaigns/a/b/c']) {
+      expect(decideApi(path)).toEqual({ kind: 'bypass' });
+    }
+    expect(decideApi(`/api/appeals?search=${'x'.repeat(600)}`)).toEqual({ kind: 'bypass' });
   });
 });
 
@@ -122,7 +173,26 @@ describe('cached copies: fresh, stale, expired, retired', () => {
     expect(await readCachedPage(cache, key)).toBeNull();
   });
 
-  it('stores only full HTML pages without cookies', () => {
+  it("never hands one request's id to the next caller, from memory or from the shared cache", async () => {
+    const fake = new FakeCache();
+    const answer = new Response('[]', { headers: { 'content-type': 'application/json', 'x-request-id': 'first-request-0001' } });
+    const { send, put } = await storePage(fake as unknown as Cache, key, answer);
+    await put;
+    expect(send.headers.get('x-request-id')).toBe('first-request-0001');
+    expect((await readCachedPage(fake as unknown as Cache, key))?.response.headers.get('x-request-id')).toBeNull();
+    // Another isolate of the location: no memory copy, read from the Cache API.
+    const elsewhere = new FakeCache();
+    elsewhere.store = fake.store;
+    const shared = await readCachedPage(elsewhere as unknown as Cache, key);
+    expect(elsewhere.lookups).toContain('/appeals/x');
+    expect(shared?.response.headers.get('x-request-id')).toBeNull();
+    expect(await shared?.response.text()).toBe('[]');
+  });
+
+  it('stores only full HTML pages (or API JSON) without cookies', () => {
+    expect(storable(new Response('[]', { headers: { 'content-type': 'application/json' } }), 'application/json')).toBe(true);
+    expect(storable(new Response('{}', { status: 404, headers: { 'content-type': 'application/json' } }), 'application/json')).toBe(false);
+    expect(storable(page(), 'application/json')).toBe(false);
     expect(storable(page())).toBe(true);
     expect(storable(new Response('x', { status: 404, headers: { 'content-type': 'text/html' } }))).toBe(false);
     expect(storable(new Response('{}', { headers: { 'content-type': 'application/json' } }))).toBe(false);

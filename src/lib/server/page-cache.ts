@@ -1,6 +1,7 @@
 /**
- * Edge caching of the public server-rendered pages (docs/decisions/015), with the Workers Cache API
- * (`caches.default`, one cache per Cloudflare location; miniflare's locally).
+ * Edge caching of the public server-rendered pages and of the API's public reads
+ * (docs/decisions/015), with the Workers Cache API (`caches.default`, one cache per Cloudflare
+ * location; miniflare's locally).
  *
  * - Only anonymous GETs of the public pages below are cached, with no query but `?page=N` and
  *   social/campaign click ids (utm_*, fbclid…, left out of the key): a URL with anything else (the
@@ -12,8 +13,12 @@
  * - Every successful write through the API (a gift recorded by the webhook or the demo
  *   confirmation, a manual gift, a campaign edit) moves the cache generation, which retires every
  *   cached page of this location at once: the next visitor gets a fresh render.
+ * - The API's public reads (campaign and appeal lists and items, public top donors) are kept the
+ *   same way, keyed by their whole query: what every visitor's browser asks for on a shared appeal.
+ *   A request with a token, or one that asks for the origin's answer (`Cache-Control: no-cache`),
+ *   is never served from the cache.
  * - The raised total a donor sees after giving never depends on this cache: the thank-you state
- *   fetches it from the API (never cached), and the return URL carries `?donation=`.
+ *   asks the API past it (`fresh`), and the return URL carries `?donation=`.
  */
 
 export const PAGE_FRESH_SECONDS = 30;
@@ -60,6 +65,41 @@ export function pageCacheDecision(request: Request): PageCacheDecision {
   const key = new URL(url.pathname, url.origin);
   if (page !== null) key.searchParams.set('page', page);
   return { kind: 'cache', key: new Request(key.toString(), { method: 'GET' }) };
+}
+
+/**
+ * The API's public reads, with the route pattern their log line names (no ids). Their answers
+ * depend on the URL alone when no token is sent.
+ */
+const PUBLIC_API_READS: { path: RegExp; route: string }[] = [
+  { path: /^\/api\/campaigns$/, route: '/api/campaigns' },
+  { path: new RegExp(`^/api/campaigns/${ID}$`), route: '/api/campaigns/:id' },
+  { path: new RegExp(`^/api/campaigns/${ID}/appeals$`), route: '/api/campaigns/:id/appeals' },
+  { path: /^\/api\/appeals$/, route: '/api/appeals' },
+  { path: new RegExp(`^/api/appeals/${ID}$`), route: '/api/appeals/:id' },
+  // Only with type=public (a leaderboard); the other types need a token anyway.
+  { path: /^\/api\/donations$/, route: '/api/donations' },
+];
+/** Longer queries are answered without the cache rather than filling it with one-off keys. */
+const MAX_API_QUERY = 512;
+
+export type ApiCacheDecision = { kind: 'cache'; key: Request; route: string } | { kind: 'bypass' };
+
+/** A request that wants the origin's answer: fetch's `cache: 'no-store'` or `'reload'`, or the header itself. */
+const asksForFresh = (headers: Headers) => /no-cache|no-store/i.test(headers.get('cache-control') ?? '') || /no-cache/i.test(headers.get('pragma') ?? '');
+
+/** Whether this API request may be answered from (and stored in) the shared cache, and under which key. */
+export function apiCacheDecision(request: Request): ApiCacheDecision {
+  if (request.method !== 'GET' || request.headers.has('authorization') || asksForFresh(request.headers)) return { kind: 'bypass' };
+  const url = new URL(request.url);
+  const read = PUBLIC_API_READS.find((r) => r.path.test(url.pathname));
+  if (!read || url.search.length > MAX_API_QUERY) return { kind: 'bypass' };
+  if (read.route === '/api/donations' && url.searchParams.get('type') !== 'public') return { kind: 'bypass' };
+  // One key whatever the order of the parameters.
+  const key = new URL(url.pathname, url.origin);
+  const params = [...url.searchParams].sort(([a, x], [b, y]) => (a === b ? (x < y ? -1 : x > y ? 1 : 0) : a < b ? -1 : 1));
+  for (const [name, value] of params) key.searchParams.append(name, value);
+  return { kind: 'cache', key: new Request(key.toString(), { method: 'GET' }), route: read.route };
 }
 
 /** `caches.default` where the runtime has it (workerd), else null (Node tests). */
@@ -121,9 +161,11 @@ function memoryOf(cache: Cache) {
   return pages;
 }
 
+/** Headers a stored copy keeps from neither its request nor our bookkeeping: each answer names its own request. */
+const NOT_SHARED = new Set([GENERATION_HEADER, RENDERED_AT_HEADER, 'x-request-id']);
+
 /** A stored copy's headers without our bookkeeping ones, as a visitor gets them. */
-const visibleHeaders = (headers: Headers): [string, string][] =>
-  [...headers].filter(([name]) => name !== GENERATION_HEADER && name !== RENDERED_AT_HEADER);
+const visibleHeaders = (headers: Headers): [string, string][] => [...headers].filter(([name]) => !NOT_SHARED.has(name));
 
 function remember(cache: Cache, url: string, page: MemoryPage) {
   const pages = memoryOf(cache);
@@ -150,9 +192,9 @@ export async function readCachedPage(cache: Cache, key: Request, now = Date.now(
   return { response, state: age <= PAGE_FRESH_SECONDS ? 'HIT' : 'STALE' };
 }
 
-/** Whether a rendered page may be stored: a full 200 HTML page that sets no cookie. */
-export function storable(response: Response): boolean {
-  return response.status === 200 && !response.headers.has('set-cookie') && (response.headers.get('content-type') ?? '').startsWith('text/html');
+/** Whether an answer may be stored: a full 200 HTML page (or, for the API, JSON) that sets no cookie. */
+export function storable(response: Response, type: 'text/html' | 'application/json' = 'text/html'): boolean {
+  return response.status === 200 && !response.headers.has('set-cookie') && (response.headers.get('content-type') ?? '').startsWith(type);
 }
 
 /** Stores a copy of a rendered page under the current generation; returns the response to send. */
