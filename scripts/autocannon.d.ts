@@ -1,8 +1,20 @@
 // The parts of autocannon (no bundled types) that scripts/bench.ts uses.
 declare module 'autocannon' {
-  type Options = { url: string; connections?: number; duration?: number; timeout?: number; overallRate?: number; pipelining?: number; headers?: Record<string, string> };
+  type Options = {
+    url: string;
+    connections?: number;
+    duration?: number;
+    timeout?: number;
+    overallRate?: number;
+    pipelining?: number;
+    headers?: Record<string, string>;
+  };
   type Histogram = { average: number; total: number; p50: number; p99: number };
   type Result = { requests: Histogram; latency: Histogram; errors: number; timeouts: number; non2xx: number };
-  function autocannon(options: Options): Promise<Result>;
+  /** The run: a promise of its result that also emits each response (status, bytes, response time in ms). */
+  type Instance = Promise<Result> & {
+    on(event: 'response', listener: (client: unknown, statusCode: number, resBytes: number, responseTime: number) => void): Instance;
+  };
+  function autocannon(options: Options): Instance;
   export default autocannon;
 }

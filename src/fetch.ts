@@ -42,6 +42,8 @@ async function afterResponse(work: Promise<unknown>) {
     await guarded;
   }
 }
+/** The page cache's re-read of its generation, after the response. */
+const background = (work: Promise<unknown>) => void afterResponse(work);
 
 app.use(async (c, next) => {
   await next();
@@ -57,7 +59,7 @@ async function revalidateInBackground(url: string) {
 async function publicApiRead(request: Request, cache: Cache, decision: Extract<ApiCacheDecision, { kind: 'cache' }>) {
   const started = Date.now();
   if (!request.headers.get(REVALIDATE_HEADER)) {
-    const cached = await readCachedPage(cache, decision.key);
+    const cached = await readCachedPage(cache, decision.key, Date.now(), background);
     if (cached) {
       const requestId = requestIdFrom(request.headers);
       cached.response.headers.set('X-Cache', cached.state);
@@ -70,7 +72,7 @@ async function publicApiRead(request: Request, cache: Cache, decision: Extract<A
   }
   const response = await api.fetch(request, env);
   if (!storable(response, 'application/json')) return response;
-  const { send, put } = await storePage(cache, decision.key, response);
+  const { send, put } = await storePage(cache, decision.key, response, Date.now(), background);
   send.headers.set('X-Cache', 'MISS');
   await afterResponse(put);
   return send;
@@ -96,7 +98,7 @@ app.use(async (c, next) => {
     return;
   }
   if (!c.req.header(REVALIDATE_HEADER)) {
-    const cached = await readCachedPage(cache, decision.key);
+    const cached = await readCachedPage(cache, decision.key, Date.now(), background);
     if (cached) {
       cached.response.headers.set('X-Cache', cached.state);
       if (cached.state === 'STALE') await revalidateInBackground(c.req.url);
@@ -105,7 +107,7 @@ app.use(async (c, next) => {
   }
   await next();
   if (!storable(c.res)) return;
-  const { send, put } = await storePage(cache, decision.key, c.res);
+  const { send, put } = await storePage(cache, decision.key, c.res, Date.now(), background);
   send.headers.set('X-Cache', 'MISS');
   c.res = send;
   await afterResponse(put);

@@ -157,6 +157,28 @@ describe('cached copies: fresh, stale, expired, retired', () => {
     expect(await readCachedPage(cache, key, t0 + 1_000)).toBeNull();
   });
 
+  it('past the second, answers at once and re-reads the generation after the response; past 5 s, waits for it', async () => {
+    const cache = new FakeCache() as unknown as Cache;
+    const t0 = 6_000_000;
+    await (await storePage(cache, key, page(), t0)).put;
+    await cache.put(new Request('https://give.example.org/__page-cache-generation'), new Response('elsewhere'));
+    const work: Promise<unknown>[] = [];
+    const background = (w: Promise<unknown>) => void work.push(w);
+    // This visitor does not wait for the lookup: the generation it knew still serves the copy.
+    expect((await readCachedPage(cache, key, t0 + 1_200, background))?.state).toBe('HIT');
+    expect(work).toHaveLength(1);
+    await Promise.all(work);
+    // The re-read saw the other isolate's write: the next visitor gets a fresh render.
+    expect(await readCachedPage(cache, key, t0 + 1_300, background)).toBeNull();
+
+    const quiet = new FakeCache() as unknown as Cache;
+    await (await storePage(quiet, key, page(), t0)).put;
+    await quiet.put(new Request('https://give.example.org/__page-cache-generation'), new Response('elsewhere'));
+    const idle: Promise<unknown>[] = [];
+    expect(await readCachedPage(quiet, key, t0 + 5_000, (w) => void idle.push(w))).toBeNull();
+    expect(idle).toHaveLength(0);
+  });
+
   it('serves a burst from the isolate\'s memory: no cache lookup per visitor, and a retired copy is not served from it', async () => {
     const fake = new FakeCache();
     const cache = fake as unknown as Cache;
