@@ -150,3 +150,19 @@ test('after 30 s a copy is served stale while one background render replaces it'
     await expect.poll(async () => (await request.get(url)).headers()['x-cache'], { timeout: 15_000 }).toBe('HIT');
   }
 });
+
+test('the header row keeps its place before and after the sign-in island is there (CLS 0)', async ({ page }) => {
+  // Astro's inline island scripts come before the island in the header, so a browser may paint the
+  // row before it has parsed the island: the row must not depend on it.
+  for (const width of [390, 1280]) {
+    await page.setViewportSize({ width, height: 800 });
+    await page.goto('/');
+    const actions = page.locator('.header-actions');
+    await expect(actions.getByRole('button', { name: 'Login' })).toBeVisible();
+    const withIsland = await actions.boundingBox();
+    const donate = await actions.getByRole('link', { name: 'Donate' }).boundingBox();
+    await page.evaluate(() => document.querySelector('.header-actions > astro-island')?.remove());
+    expect(await actions.boundingBox(), `${width}px`).toEqual(withIsland);
+    expect(await actions.getByRole('link', { name: 'Donate' }).boundingBox(), `${width}px`).toEqual(donate);
+  }
+});
