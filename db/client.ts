@@ -18,7 +18,7 @@ export type DbEnv = {
 };
 
 const libsqlByUrl = new Map<string, Db>();
-/** One drizzle instance per D1 binding: building one derives the schema's relations each time (~3% of an API request's CPU). */
+/** One drizzle instance per D1 binding: building one derives the schema's relations again (~3% of a profiled API request). */
 const d1ByBinding = new WeakMap<D1Database, Db>();
 
 /** Turso when TURSO_DATABASE_URL is set, else the D1 binding `DB`. */

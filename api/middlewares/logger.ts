@@ -51,9 +51,8 @@ export function safeStack(error: unknown): string | undefined {
 const SAFE_ID = /^[A-Za-z0-9-]{8,64}$/;
 
 /**
- * The id src/worker.ts gave the request being handled. Carried in async context rather than a
- * copied request with an x-request-id header: copying every request's headers cost about a sixth of
- * a small API request's CPU (docs/decisions/015).
+ * The id src/worker.ts gave the request being handled, carried in async context: no copy of every
+ * request (headers and all) just to carry an id, and nothing a caller could set.
  */
 const assignedRequestId = new AsyncLocalStorage<string>();
 

@@ -95,10 +95,9 @@ export function apiCacheDecision(request: Request): ApiCacheDecision {
   const read = PUBLIC_API_READS.find((r) => r.path.test(url.pathname));
   if (!read || url.search.length > MAX_API_QUERY) return { kind: 'bypass' };
   if (read.route === '/api/donations' && url.searchParams.get('type') !== 'public') return { kind: 'bypass' };
-  // One key whatever the order of the parameters.
-  const key = new URL(url.pathname, url.origin);
-  const params = [...url.searchParams].sort(([a, x], [b, y]) => (a === b ? (x < y ? -1 : x > y ? 1 : 0) : a < b ? -1 : 1));
-  for (const [name, value] of params) key.searchParams.append(name, value);
+  // One key whatever the order of the parameters (a repeated one keeps its values' order).
+  const key = new URL(url.pathname + url.search, url.origin);
+  key.searchParams.sort();
   return { kind: 'cache', key: new Request(key.toString(), { method: 'GET' }), route: read.route };
 }
 
