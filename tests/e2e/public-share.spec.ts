@@ -1,11 +1,10 @@
 import { expect, test } from './fixtures';
-import { firstApproved, islandHydrated } from './public-helpers';
+import { firstApproved } from './public-helpers';
 
 test('the share control shows the exact appeal link and copies it', async ({ page, context, request, baseURL }) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: baseURL });
   const appeal = await firstApproved(request, '/api/appeals');
   await page.goto(`/campaign/${appeal.campaign_id}/appeal/${appeal._id}`);
-  await islandHydrated(page.locator('.detail-share astro-island'));
   await page.locator('summary', { hasText: 'Share Appeal' }).click();
   const share = page.locator('.detail-share');
   const field = share.getByLabel('Share link');
@@ -25,7 +24,6 @@ test('campaign pages share /campaigns/{short id}; appeal cards share /appeals/{s
   await page.goto('/appeals');
   const card = page.locator('.card').first();
   await card.scrollIntoViewIfNeeded();
-  await islandHydrated(card.locator('astro-island'));
   const donateHref = await card.getByRole('link', { name: /^Donate/ }).getAttribute('href');
   await card.locator('summary').click();
   await expect(card.getByLabel('Share link')).toHaveValue(`${baseURL}${donateHref}`);
@@ -40,11 +38,52 @@ test('the platform share sheet is offered where the browser has one', async ({ p
   });
   const appeal = await firstApproved(request, '/api/appeals');
   await page.goto(`/appeals/${appeal.short_id}`);
-  await islandHydrated(page.locator('.detail-share astro-island'));
   await page.locator('summary', { hasText: 'Share Appeal' }).click();
   await page.getByRole('button', { name: 'More ways to share…' }).click();
   const shared = await page.evaluate(() => (window as any).__shared);
   expect(shared).toEqual({ title: appeal.title, url: expect.stringMatching(new RegExp(`/appeals/${appeal.short_id}$`)) });
+});
+
+test('share controls are plain HTML: the link is there without JavaScript, and no island renders them', async ({ browser, request, baseURL }) => {
+  const appeal = await firstApproved(request, '/api/appeals');
+  const context = await browser.newContext({ baseURL, javaScriptEnabled: false });
+  const page = await context.newPage();
+  await page.goto('/appeals');
+  const card = page.locator('.card').first();
+  await card.locator('summary').click();
+  await expect(card.getByLabel('Share link')).toHaveValue(/\/appeals\/[A-Za-z0-9]+$/);
+  await expect(page.locator('astro-island[component-url*="Share"]')).toHaveCount(0);
+  await page.goto(`/appeals/${appeal.short_id}`);
+  await page.locator('summary', { hasText: 'Share Appeal' }).click();
+  await expect(page.locator('.detail-share').getByLabel('Share link')).toHaveValue(`${baseURL}/appeals/${appeal.short_id}`);
+  // No share sheet to offer without the script that checks for one.
+  await expect(page.getByRole('button', { name: 'More ways to share…' })).toBeHidden();
+  await context.close();
+});
+
+test('a pre-rendered blog post shares its link on the origin the visitor is on', async ({ page, baseURL }) => {
+  await page.goto('/blog/1');
+  await page.locator('summary', { hasText: 'Share Campaign' }).click();
+  await expect(page.locator('.detail-share').getByLabel('Share link')).toHaveValue(`${baseURL}/blog/1`);
+});
+
+test('when the clipboard refuses, the link is selected for a manual copy; no share sheet where the browser has none', async ({ page, request }) => {
+  await page.addInitScript(() => {
+    Object.defineProperty(navigator, 'clipboard', { value: { writeText: () => Promise.reject(new Error('denied')) } });
+    Object.defineProperty(navigator, 'share', { value: undefined });
+  });
+  const appeal = await firstApproved(request, '/api/appeals');
+  await page.goto(`/appeals/${appeal.short_id}`);
+  const share = page.locator('.detail-share');
+  await share.locator('summary').click();
+  await share.getByRole('button', { name: 'Copy link' }).click();
+  await expect(share.getByRole('status')).toHaveText('Press Ctrl+C (or Cmd+C) to copy the selected link');
+  const selected = await page.evaluate(() => {
+    const input = document.querySelector<HTMLInputElement>('.detail-share input')!;
+    return document.activeElement === input ? input.value.slice(input.selectionStart ?? 0, input.selectionEnd ?? 0) : null;
+  });
+  expect(selected).toMatch(new RegExp(`/appeals/${appeal.short_id}$`));
+  await expect(share.getByRole('button', { name: 'More ways to share…' })).toBeHidden();
 });
 
 test('detail pages server-render share previews that scrapers read without JavaScript', async ({ request, baseURL }) => {
