@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { loadDetail } from '../../src/lib/server/detail';
 import { createAppeal, createCampaign, createDonation, createUser } from '../../tests/factories';
 import { engineName, setupTestApp } from '../../tests/setup/test-app';
@@ -25,6 +25,21 @@ describe(`detail page data (${engineName})`, () => {
     expect(appealPage?.related.map((r) => r._id)).toEqual([sibling.id]);
     expect(appealPage?.donors).toEqual([{ donor: 'Amira K.', count: 1, total: 2_500 }]);
     expect(await loadDetail(t.db, 'appeal', appeal.id, campaign.id)).not.toBeNull();
+  });
+
+  it('reads an appeal page in one round trip: the campaign is named by a subquery on the appeal', async () => {
+    const t = await setupTestApp();
+    const campaign = await createCampaign(t.db);
+    const appeal = await createAppeal(t.db, campaign.id);
+    // The driver under drizzle: one batch, and no statement run on its own.
+    const client = (t.db as unknown as { $client: Record<string, (...args: unknown[]) => unknown> }).$client;
+    const batch = vi.spyOn(client, 'batch');
+    const single = vi.spyOn(client, engineName === 'libsql' ? 'execute' : 'prepare');
+    const page = await loadDetail(t.db, 'appeal', appeal.id);
+    expect(page?.parent?._id).toBe(campaign.id);
+    expect(batch).toHaveBeenCalledTimes(1);
+    // D1 prepares each statement of the batch; libSQL sends them in the batch call itself.
+    expect(single).toHaveBeenCalledTimes(engineName === 'libsql' ? 0 : 6);
   });
 
   it('is null for the wrong kind, a bad id, a draft item, an appeal under a draft campaign or the wrong campaign', async () => {

@@ -1,5 +1,6 @@
 import {
   campaignByIdQuery,
+  campaignIdOfAppeal,
   listCampaignsQuery,
   toCampaignDto,
   visibleCampaignDto,
@@ -30,8 +31,8 @@ const RELATED_LIMIT = 9;
 /**
  * Everything a public detail page shows, as an anonymous visitor sees it: null when the item is
  * missing, not approved, of the other kind, or (with campaignId) not under that campaign.
- * Independent reads go in one db.batch (one round trip to Turso or D1), the receiving charity's
- * identity included: a campaign page needs one, an appeal page two (its parent decides the second).
+ * Every read goes in one db.batch (one round trip to Turso or D1), the receiving charity's identity
+ * included; an appeal page names its campaign by a subquery on the appeal (campaignIdOfAppeal).
  */
 export async function loadDetail(
   db: Db,
@@ -55,18 +56,20 @@ export async function loadDetail(
     const charityName = charityFromOrganization(organization, config).legalName;
     return { item, parent: null, related: related.map(toCampaignDto), donors: donors.map(toTopDonor), charityName, messages: [] };
   }
-  const [row] = await campaignByIdQuery(db, id);
+  // The campaign is named by a subquery on the appeal, so everything is one round trip.
+  const parentId = campaignIdOfAppeal(id);
+  const [[row], [parentRow], related, donors, messages, [organization]] = await db.batch([
+    campaignByIdQuery(db, id),
+    campaignByIdQuery(db, parentId),
+    listCampaignsQuery(db, { kind: 'appeal', parentId, viewer: null, limit: RELATED_LIMIT, excludeId: id }),
+    topDonorsQuery(db, { appealId: id }),
+    latestMessagesQuery(db, { appealId: id }),
+    // Gifts to an appeal go to its campaign's charity.
+    organizationOfCampaignQuery(db, parentId),
+  ]);
   const item = visibleCampaignDto(row, null);
   if (!item || item.kind !== kind) return null;
   if (campaignId !== undefined && parseId(campaignId) !== item.campaign_id) return null;
-  const [[parentRow], related, donors, messages, [organization]] = await db.batch([
-    campaignByIdQuery(db, item.campaign_id!),
-    listCampaignsQuery(db, { kind: 'appeal', parentId: item.campaign_id!, viewer: null, limit: RELATED_LIMIT, excludeId: item._id }),
-    topDonorsQuery(db, { appealId: item._id }),
-    latestMessagesQuery(db, { appealId: item._id }),
-    // Gifts to an appeal go to its campaign's charity.
-    organizationOfCampaignQuery(db, item.campaign_id!),
-  ]);
   // An approved appeal under a campaign that is no longer public is not public either.
   const parent = visibleCampaignDto(parentRow, null);
   if (!parent) return null;
