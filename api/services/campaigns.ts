@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, inArray, isNotNull, isNull, or, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/sqlite-core';
 import type { Db } from '../../db/client';
+import type { IdValue } from '../../db/prepared';
 import { parseId, toShortId } from '../../db/ids';
 import { type CampaignStatus, campaigns, campaignTotals, users } from '../../db/schema';
 import type { AuthUser } from '../lib/types';
@@ -92,12 +93,12 @@ function canSeeAppealsOf(parentRow: { status: CampaignStatus; organizationId: st
 export type ListOptions = {
   kind: 'campaign' | 'appeal';
   /** The parent campaign's id, or a subquery giving it (campaignIdOfAppeal). */
-  parentId?: string | SQL;
+  parentId?: IdValue;
   status?: CampaignStatus | 'all';
   limit?: number;
   offset?: number;
   viewer: AuthUser | null;
-  excludeId?: string;
+  excludeId?: IdValue;
 };
 
 /** The query behind listCampaigns, for callers that send it in one db.batch with others. */
@@ -172,7 +173,7 @@ export async function getCampaign(db: Db, idOrShort: string, viewer: AuthUser | 
 }
 
 /** The query behind getCampaign (by UUID), for callers that batch it with others. */
-export function campaignByIdQuery(db: Db, id: string | SQL) {
+export function campaignByIdQuery(db: Db, id: IdValue) {
   return db
     // Named apart from the item's own status and organization_id: D1's batch maps columns by name.
     .select({
@@ -192,7 +193,7 @@ export function campaignByIdQuery(db: Db, id: string | SQL) {
  * An appeal's campaign id as a subquery (NULL for a campaign or a missing id): lets a page read an
  * appeal, its campaign and the campaign's other appeals in one db.batch instead of two round trips.
  */
-export function campaignIdOfAppeal(appealId: string): SQL {
+export function campaignIdOfAppeal(appealId: IdValue): SQL {
   const appeal = alias(campaigns, 'appeal_of_parent');
   // `${appeal}` alone renders only the alias name: the table goes before it.
   return sql`(select ${appeal.campaignId} from ${campaigns} ${appeal} where ${appeal.id} = ${appealId})`;

@@ -1,4 +1,5 @@
-import { eq, sql, type SQL } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
+import type { IdValue } from '../../db/prepared';
 import type { Db } from '../../db/client';
 import { campaigns, organizations } from '../../db/schema';
 import type { CharityIdentity } from '../../domain';
@@ -45,7 +46,7 @@ export async function charityForOrganization(db: Db, config: Pick<AppConfig, 'ch
  * The identity of the organization a campaign belongs to, as a query for the same db.batch as the
  * campaign's own reads (public pages: one round trip). Its row goes to charityFromOrganization.
  */
-export function organizationOfCampaignQuery(db: Db, campaignId: string | SQL) {
+export function organizationOfCampaignQuery(db: Db, campaignId: IdValue) {
   return db
     .select(identityColumns)
     .from(organizations)

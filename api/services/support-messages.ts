@@ -2,6 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { and, desc, eq, isNotNull, isNull, ne, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/sqlite-core';
 import type { Db } from '../../db/client';
+import type { IdValue } from '../../db/prepared';
 import { parseId } from '../../db/ids';
 import { campaigns, donations, supportMessages, users } from '../../db/schema';
 import { notFound } from '../lib/errors';
@@ -64,7 +65,7 @@ export async function latestMessages(db: Db, target: { appealId: string } | { ca
 }
 
 /** The query behind latestMessages, for pages that send it in one db.batch with others. */
-export function latestMessagesQuery(db: Db, target: { appealId: string } | { campaignId: string }, limit = APPEAL_MESSAGES_LIMIT) {
+export function latestMessagesQuery(db: Db, target: { appealId: IdValue } | { campaignId: IdValue }, limit = APPEAL_MESSAGES_LIMIT) {
   const where = 'appealId' in target ? eq(supportMessages.appealId, target.appealId) : eq(supportMessages.campaignId, target.campaignId);
   return db
     .select({

@@ -1,5 +1,6 @@
 import { and, asc, desc, eq, gt, gte, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
+import type { IdValue } from '../../db/prepared';
 import { donorTotals, users } from '../../db/schema';
 
 export const TOP_DONORS_LIMIT = 10;
@@ -36,7 +37,7 @@ export async function topDonors(
 }
 
 /** The query behind topDonors, for callers that send it in one db.batch with others. */
-export function topDonorsQuery(db: Db, target: { campaignId: string } | { appealId: string }, limit = TOP_DONORS_LIMIT) {
+export function topDonorsQuery(db: Db, target: { campaignId: IdValue } | { appealId: IdValue }, limit = TOP_DONORS_LIMIT) {
   const targetId = 'campaignId' in target ? target.campaignId : target.appealId;
   const n = Math.min(Math.max(Math.trunc(limit) || 1, 1), TOP_DONORS_LIMIT);
   const nth = sql`coalesce((select raised_pence from donor_totals where target_id = ${targetId} and gift_count > 0

@@ -8,7 +8,9 @@ import {
 } from '../../../api/services/campaigns';
 import { latestMessagesQuery, toPublicMessage, type PublicMessage } from '../../../api/services/support-messages';
 import { topDonorsQuery, toTopDonor, type TopDonor } from '../../../api/services/top-donors';
+import { sql } from 'drizzle-orm';
 import type { Db } from '../../../db/client';
+import { preparedRead } from '../../../db/prepared';
 import { parseId } from '../../../db/ids';
 import { type AppConfig, readConfig } from '../../../api/lib/config';
 import { charityFromOrganization, organizationOfCampaignQuery } from '../../../api/services/charity';
@@ -27,12 +29,15 @@ export type DetailData = {
 };
 
 const RELATED_LIMIT = 9;
+/** Where the page's id goes in its prepared reads (db/prepared.ts): built once, run per render. */
+const ID = sql.placeholder('id');
 
 /**
  * Everything a public detail page shows, as an anonymous visitor sees it: null when the item is
  * missing, not approved, of the other kind, or (with campaignId) not under that campaign.
  * Every read goes in one db.batch (one round trip to Turso or D1), the receiving charity's identity
  * included; an appeal page names its campaign by a subquery on the appeal (campaignIdOfAppeal).
+ * The reads are prepared once per database (db/prepared.ts): a render only binds the id.
  */
 export async function loadDetail(
   db: Db,
@@ -45,10 +50,10 @@ export async function loadDetail(
   if (!id) return null;
   if (kind === 'campaign') {
     const [[row], related, donors, [organization]] = await db.batch([
-      campaignByIdQuery(db, id),
-      listCampaignsQuery(db, { kind: 'appeal', parentId: id, viewer: null, limit: RELATED_LIMIT }),
-      topDonorsQuery(db, { campaignId: id }),
-      organizationOfCampaignQuery(db, id),
+      preparedRead(db, 'detail:campaign', () => campaignByIdQuery(db, ID), { id }),
+      preparedRead(db, 'detail:campaign-appeals', () => listCampaignsQuery(db, { kind: 'appeal', parentId: ID, viewer: null, limit: RELATED_LIMIT }), { id }),
+      preparedRead(db, 'detail:campaign-donors', () => topDonorsQuery(db, { campaignId: ID }), { id }),
+      preparedRead(db, 'detail:campaign-charity', () => organizationOfCampaignQuery(db, ID), { id }),
     ]);
     const item = visibleCampaignDto(row, null);
     if (!item || item.kind !== kind) return null;
@@ -57,15 +62,15 @@ export async function loadDetail(
     return { item, parent: null, related: related.map(toCampaignDto), donors: donors.map(toTopDonor), charityName, messages: [] };
   }
   // The campaign is named by a subquery on the appeal, so everything is one round trip.
-  const parentId = campaignIdOfAppeal(id);
+  const parentId = campaignIdOfAppeal(ID);
   const [[row], [parentRow], related, donors, messages, [organization]] = await db.batch([
-    campaignByIdQuery(db, id),
-    campaignByIdQuery(db, parentId),
-    listCampaignsQuery(db, { kind: 'appeal', parentId, viewer: null, limit: RELATED_LIMIT, excludeId: id }),
-    topDonorsQuery(db, { appealId: id }),
-    latestMessagesQuery(db, { appealId: id }),
+    preparedRead(db, 'detail:appeal', () => campaignByIdQuery(db, ID), { id }),
+    preparedRead(db, 'detail:appeal-campaign', () => campaignByIdQuery(db, parentId), { id }),
+    preparedRead(db, 'detail:appeal-siblings', () => listCampaignsQuery(db, { kind: 'appeal', parentId, viewer: null, limit: RELATED_LIMIT, excludeId: ID }), { id }),
+    preparedRead(db, 'detail:appeal-donors', () => topDonorsQuery(db, { appealId: ID }), { id }),
+    preparedRead(db, 'detail:appeal-messages', () => latestMessagesQuery(db, { appealId: ID }), { id }),
     // Gifts to an appeal go to its campaign's charity.
-    organizationOfCampaignQuery(db, parentId),
+    preparedRead(db, 'detail:appeal-charity', () => organizationOfCampaignQuery(db, parentId), { id }),
   ]);
   const item = visibleCampaignDto(row, null);
   if (!item || item.kind !== kind) return null;
