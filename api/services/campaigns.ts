@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, isNotNull, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNotNull, isNull, or, type Placeholder, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/sqlite-core';
 import type { Db } from '../../db/client';
 import type { IdValue } from '../../db/prepared';
@@ -96,7 +96,8 @@ export type ListOptions = {
   parentId?: IdValue;
   status?: CampaignStatus | 'all';
   limit?: number;
-  offset?: number;
+  /** Rows to skip, or a placeholder of a prepared read (db/prepared.ts). */
+  offset?: number | Placeholder;
   viewer: AuthUser | null;
   excludeId?: IdValue;
 };
@@ -114,7 +115,7 @@ export function listCampaignsQuery(db: Db, options: ListOptions) {
     .where(and(...conditions))
     .orderBy(desc(campaigns.createdAt), asc(campaigns.id))
     .limit(limit)
-    .offset(Math.max(options.offset ?? 0, 0));
+    .offset(typeof options.offset === 'object' ? options.offset : Math.max(options.offset ?? 0, 0));
 }
 
 export async function listCampaigns(db: Db, options: ListOptions): Promise<CampaignDto[]> {
@@ -133,12 +134,17 @@ function listConditions(options: Omit<ListOptions, 'limit' | 'offset'>): (SQL | 
 
 /** How many items a list has (same filters as listCampaigns), for pagination. */
 export async function countCampaigns(db: Db, options: Omit<ListOptions, 'limit' | 'offset'>): Promise<number> {
-  const [row] = await db
+  const [row] = await countCampaignsQuery(db, options);
+  return Number(row?.n ?? 0);
+}
+
+/** The query behind countCampaigns (one row, `n`), for a db.batch with the list itself. */
+export function countCampaignsQuery(db: Db, options: Omit<ListOptions, 'limit' | 'offset'>) {
+  return db
     .select({ n: sql<number>`count(*)` })
     .from(campaigns)
     .leftJoin(parent, eq(parent.id, campaigns.campaignId))
     .where(and(...listConditions(options)));
-  return Number(row?.n ?? 0);
 }
 
 /** Light list for pickers: approved campaigns' ids and titles. */

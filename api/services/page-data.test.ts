@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { loadDetail } from '../../src/lib/server/detail';
+import { LIST_PAGE_SIZE, loadDiscover } from '../../src/lib/server/discover';
 import { createAppeal, createCampaign, createDonation, createUser } from '../../tests/factories';
 import { engineName, setupTestApp } from '../../tests/setup/test-app';
 
@@ -55,5 +56,32 @@ describe(`detail page data (${engineName})`, () => {
     expect(await loadDetail(t.db, 'campaign', hidden.id)).toBeNull();
     expect(await loadDetail(t.db, 'appeal', orphan.id)).toBeNull();
     expect(await loadDetail(t.db, 'appeal', appeal.id, other.id)).toBeNull();
+  });
+
+  it('pages a campaign’s appeals newest first with their count, in one round trip, leaving out drafts', async () => {
+    const t = await setupTestApp();
+    const campaign = await createCampaign(t.db);
+    const appeals = [];
+    for (let i = 0; i < LIST_PAGE_SIZE + 2; i++) {
+      appeals.push(await createAppeal(t.db, campaign.id, { createdAt: new Date(Date.UTC(2026, 0, 1 + i)) }));
+    }
+    await createAppeal(t.db, campaign.id, { status: 'draft' });
+    const newestFirst = appeals.map((a) => a.id).reverse();
+
+    const client = (t.db as unknown as { $client: Record<string, (...args: unknown[]) => unknown> }).$client;
+    const batch = vi.spyOn(client, 'batch');
+    const first = await loadDiscover(t.db, 'appeal', 1, campaign.id);
+    expect(batch).toHaveBeenCalledTimes(1);
+    batch.mockRestore();
+    expect(first).toMatchObject({ page: 1, total: LIST_PAGE_SIZE + 2, pages: 2 });
+    expect(first.items.map((a) => a._id)).toEqual(newestFirst.slice(0, LIST_PAGE_SIZE));
+    // The same prepared reads with the next page's offset, and another campaign's.
+    const second = await loadDiscover(t.db, 'appeal', 2, campaign.id);
+    expect(second.items.map((a) => a._id)).toEqual(newestFirst.slice(LIST_PAGE_SIZE));
+    const other = await createCampaign(t.db);
+    expect(await loadDiscover(t.db, 'appeal', 1, other.id)).toEqual({ items: [], page: 1, total: 0, pages: 1 });
+    // Every campaign's appeals: this campaign's are among them.
+    const all = await loadDiscover(t.db, 'appeal', 1);
+    expect(all.total).toBeGreaterThanOrEqual(LIST_PAGE_SIZE + 2);
   });
 });
