@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, inArray, isNotNull, isNull, or, type Placeholder, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/sqlite-core';
 import type { Db } from '../../db/client';
-import type { IdValue } from '../../db/prepared';
+import { type IdValue, preparedRead } from '../../db/prepared';
 import { parseId, toShortId } from '../../db/ids';
 import { type CampaignStatus, campaigns, campaignTotals, users } from '../../db/schema';
 import type { AuthUser } from '../lib/types';
@@ -95,8 +95,9 @@ export type ListOptions = {
   /** The parent campaign's id, or a subquery giving it (campaignIdOfAppeal). */
   parentId?: IdValue;
   status?: CampaignStatus | 'all';
-  limit?: number;
-  /** Rows to skip, or a placeholder of a prepared read (db/prepared.ts). */
+  /** At most this many (1 to MAX_PAGE_SIZE), or a placeholder of a prepared read (db/prepared.ts). */
+  limit?: number | Placeholder;
+  /** Rows to skip, or a placeholder of a prepared read. */
   offset?: number | Placeholder;
   viewer: AuthUser | null;
   excludeId?: IdValue;
@@ -105,7 +106,7 @@ export type ListOptions = {
 /** The query behind listCampaigns, for callers that send it in one db.batch with others. */
 export function listCampaignsQuery(db: Db, options: ListOptions) {
   const conditions = listConditions(options);
-  const limit = Math.min(Math.max(options.limit ?? DEFAULT_PAGE_SIZE, 1), MAX_PAGE_SIZE);
+  const limit = typeof options.limit === 'object' ? options.limit : pageLimit(options.limit);
   return db
     .select(campaignColumns)
     .from(campaigns)
@@ -118,7 +119,26 @@ export function listCampaignsQuery(db: Db, options: ListOptions) {
     .offset(typeof options.offset === 'object' ? options.offset : Math.max(options.offset ?? 0, 0));
 }
 
+const pageLimit = (limit: number | undefined) => Math.min(Math.max(limit ?? DEFAULT_PAGE_SIZE, 1), MAX_PAGE_SIZE);
+
+/** Anyone but staff sees the same lists: approved items, appeals only under approved campaigns. */
+const seesPublicLists = (viewer: AuthUser | null) => viewer?.type !== 'admin' && viewer?.type !== 'org_admin';
+
+const ID = sql.placeholder('id');
+const PARENT_ID = sql.placeholder('parentId');
+const LIMIT = sql.placeholder('limit');
+const OFFSET = sql.placeholder('offset');
+
 export async function listCampaigns(db: Db, options: ListOptions): Promise<CampaignDto[]> {
+  const { kind, parentId, limit, offset, viewer, excludeId } = options;
+  // The public lists every visitor's browser asks for run prepared (db/prepared.ts): the SQL is
+  // built once per database, a request binds the campaign, page size and offset.
+  if (seesPublicLists(viewer) && typeof parentId !== 'object' && excludeId === undefined && typeof limit !== 'object' && typeof offset !== 'object') {
+    const shape = `campaigns:public-list:${kind}:${parentId ? 'of-campaign' : 'all'}`;
+    const build = () => listCampaignsQuery(db, { kind, parentId: parentId ? PARENT_ID : undefined, viewer: null, limit: LIMIT, offset: OFFSET });
+    const rows = await preparedRead(db, shape, build, { parentId: parentId ?? null, limit: pageLimit(limit), offset: Math.max(offset ?? 0, 0) });
+    return rows.map(toCampaignDto);
+  }
   return (await listCampaignsQuery(db, options)).map(toCampaignDto);
 }
 
@@ -174,7 +194,7 @@ export async function loadCampaignDto(db: Db, id: string): Promise<CampaignDto |
 export async function getCampaign(db: Db, idOrShort: string, viewer: AuthUser | null): Promise<CampaignDto | null> {
   const id = parseId(idOrShort);
   if (!id) return null;
-  const [row] = await campaignByIdQuery(db, id);
+  const [row] = await preparedCampaignById(db, id);
   return visibleCampaignDto(row, viewer);
 }
 
@@ -193,6 +213,11 @@ export function campaignByIdQuery(db: Db, id: IdValue) {
     .leftJoin(parent, eq(parent.id, campaigns.campaignId))
     .where(eq(campaigns.id, id))
     .limit(1);
+}
+
+/** campaignByIdQuery prepared once per database (db/prepared.ts), for a db.batch or awaited alone. */
+export function preparedCampaignById(db: Db, id: string) {
+  return preparedRead(db, 'campaigns:by-id', () => campaignByIdQuery(db, ID), { id });
 }
 
 /**

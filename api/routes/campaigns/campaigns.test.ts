@@ -133,6 +133,12 @@ describe(`campaigns API (${engineName})`, () => {
     expect(await page(2)).toEqual(['Paged 2', 'Paged 3']);
     expect(await page(3)).toEqual(['Paged 4']);
     expect(await page(4)).toEqual([]);
+    // Public lists run prepared (db/prepared.ts): another campaign and page size bind afresh.
+    const other = await createCampaign(t.db, { title: 'Other paged parent' });
+    await createAppeal(t.db, other.id, { title: 'Other paged' });
+    const others = (await (await t.request(`/api/campaigns/${other.id}/appeals?limit=5`)).json()) as { title: string }[];
+    expect(others.map((a) => a.title)).toEqual(['Other paged']);
+    expect(await page(1)).toEqual(['Paged 0', 'Paged 1']);
     expect((await t.request('/api/appeals?page=0')).status).toBe(400);
   });
 

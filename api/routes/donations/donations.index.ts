@@ -8,9 +8,9 @@ import { readQuery } from '../../lib/validate';
 import { DONATION_SORTS, donationListQuery } from '../../services/insight/list-filters';
 import { DonationSchema, TopDonorSchema } from '../../schemas';
 import { parseId } from '../../../db/ids';
-import { campaignByIdQuery, visibleCampaignDto } from '../../services/campaigns';
+import { preparedCampaignById, visibleCampaignDto } from '../../services/campaigns';
 import { listDonations, listMyDonations } from '../../services/donations-admin';
-import { TOP_DONORS_LIMIT, topDonorsQuery, toTopDonor } from '../../services/top-donors';
+import { preparedTopDonors, TOP_DONORS_LIMIT, toTopDonor } from '../../services/top-donors';
 
 const DONATION_LIST_TYPES = ['public', 'me'] as const;
 
@@ -94,8 +94,8 @@ export const donationsRouter = createRouter().openapi(listRoute, async (c) => {
   const id = parseId((query.appeal_id ?? query.campaign_id)!);
   if (id) {
     const [[row], donors] = await c.var.db.batch([
-      campaignByIdQuery(c.var.db, id),
-      topDonorsQuery(c.var.db, kind === 'appeal' ? { appealId: id } : { campaignId: id }, query.limit),
+      preparedCampaignById(c.var.db, id),
+      preparedTopDonors(c.var.db, kind === 'appeal' ? { appealId: id } : { campaignId: id }, query.limit),
     ]);
     if (visibleCampaignDto(row, c.var.user)?.kind === kind) return c.json(donors.map(toTopDonor), 200);
   }

@@ -1,13 +1,14 @@
 import {
   campaignByIdQuery,
   campaignIdOfAppeal,
+  preparedCampaignById,
   listCampaignsQuery,
   toCampaignDto,
   visibleCampaignDto,
   type CampaignDto,
 } from '../../../api/services/campaigns';
 import { latestMessagesQuery, toPublicMessage, type PublicMessage } from '../../../api/services/support-messages';
-import { topDonorsQuery, toTopDonor, type TopDonor } from '../../../api/services/top-donors';
+import { preparedTopDonors, toTopDonor, type TopDonor } from '../../../api/services/top-donors';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../../db/client';
 import { preparedRead } from '../../../db/prepared';
@@ -50,9 +51,9 @@ export async function loadDetail(
   if (!id) return null;
   if (kind === 'campaign') {
     const [[row], related, donors, [organization]] = await db.batch([
-      preparedRead(db, 'detail:campaign', () => campaignByIdQuery(db, ID), { id }),
+      preparedCampaignById(db, id),
       preparedRead(db, 'detail:campaign-appeals', () => listCampaignsQuery(db, { kind: 'appeal', parentId: ID, viewer: null, limit: RELATED_LIMIT }), { id }),
-      preparedRead(db, 'detail:campaign-donors', () => topDonorsQuery(db, { campaignId: ID }), { id }),
+      preparedTopDonors(db, { campaignId: id }),
       preparedRead(db, 'detail:campaign-charity', () => organizationOfCampaignQuery(db, ID), { id }),
     ]);
     const item = visibleCampaignDto(row, null);
@@ -64,10 +65,10 @@ export async function loadDetail(
   // The campaign is named by a subquery on the appeal, so everything is one round trip.
   const parentId = campaignIdOfAppeal(ID);
   const [[row], [parentRow], related, donors, messages, [organization]] = await db.batch([
-    preparedRead(db, 'detail:appeal', () => campaignByIdQuery(db, ID), { id }),
+    preparedCampaignById(db, id),
     preparedRead(db, 'detail:appeal-campaign', () => campaignByIdQuery(db, parentId), { id }),
     preparedRead(db, 'detail:appeal-siblings', () => listCampaignsQuery(db, { kind: 'appeal', parentId, viewer: null, limit: RELATED_LIMIT, excludeId: ID }), { id }),
-    preparedRead(db, 'detail:appeal-donors', () => topDonorsQuery(db, { appealId: ID }), { id }),
+    preparedTopDonors(db, { appealId: id }),
     preparedRead(db, 'detail:appeal-messages', () => latestMessagesQuery(db, { appealId: ID }), { id }),
     // Gifts to an appeal go to its campaign's charity.
     preparedRead(db, 'detail:appeal-charity', () => organizationOfCampaignQuery(db, parentId), { id }),
