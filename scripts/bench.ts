@@ -15,7 +15,8 @@
  *   2. Seeds a second database with `--scale` times the data (default 100: ~30,000 donations),
  *      measures the same routes on it; reports scaled/unscaled throughput.
  *   3. Prints every target of the issue with its figure (goals, not tests: the exit code is 0 unless
- *      the bench itself fails).
+ *      the bench itself fails): first as visitors get the pages and API, then, for information, the
+ *      same goals for the "(render)" and "(origin)" rows (a cache miss).
  *
  * Both databases are served at once (BENCH_PORT and BENCH_PORT + 1) and each route is measured on
  * one then the other, so the scaled/unscaled ratios compare the same moment of a shared machine.
@@ -489,7 +490,14 @@ function table(rows: (string | number)[][]) {
   }
 }
 
-type Target = { target: string; figure: string; pass: boolean };
+/**
+ * `served`: the issue's targets, on pages and API reads as visitors and their browsers get them.
+ * `past-cache`: the same goals for the "(render)" and "(origin)" rows, printed apart: they measure a
+ * cache miss (one render per page and location per 30 s, or a caller that asks for the origin's
+ * answer), not what a visitor gets (docs/decisions/015).
+ */
+type Target = { target: string; figure: string; pass: boolean; scope: 'served' | 'past-cache' };
+const scopeOf = (route: Pick<Route, 'kind' | 'name'>): Target['scope'] => (route.kind === 'render' || route.name.endsWith('(origin)') ? 'past-cache' : 'served');
 
 function report(unscaled: RunResult, scaled: RunResult | null, lighthouse: LighthouseResult[]) {
   const targets: Target[] = [];
@@ -516,13 +524,13 @@ function report(unscaled: RunResult, scaled: RunResult | null, lighthouse: Light
       const label = run.scale === 1 ? '' : ` (x${run.scale})`;
       if (r.kind === 'page' || r.kind === 'render') {
         const value = ratio(r.load.rps, stat.load.rps);
-        targets.push({ target: `${r.name}${label}: req/s >= 0.5x static asset`, figure: `${value}x (${r.load.rps} vs ${stat.load.rps})`, pass: value >= 0.5 });
+        targets.push({ target: `${r.name}${label}: req/s >= 0.5x static asset`, figure: `${value}x (${r.load.rps} vs ${stat.load.rps})`, pass: value >= 0.5, scope: scopeOf(r) });
       }
       if (r.kind === 'api') {
         const value = ratio(r.load.rps, health.load.rps);
-        targets.push({ target: `${r.name}${label}: req/s >= 0.6x /api/health`, figure: `${value}x (${r.load.rps} vs ${health.load.rps})`, pass: value >= 0.6 });
+        targets.push({ target: `${r.name}${label}: req/s >= 0.6x /api/health`, figure: `${value}x (${r.load.rps} vs ${health.load.rps})`, pass: value >= 0.6, scope: scopeOf(r) });
         const p99 = ratio(r.fixedRate!.p99, stat.fixedRate!.p99);
-        targets.push({ target: `${r.name}${label}: p99 at ${FIXED_RATE} req/s <= 2x static asset's`, figure: `${p99}x (${r.fixedRate!.p99} vs ${stat.fixedRate!.p99} ms)`, pass: r.fixedRate!.p99 <= 2 * stat.fixedRate!.p99 });
+        targets.push({ target: `${r.name}${label}: p99 at ${FIXED_RATE} req/s <= 2x static asset's`, figure: `${p99}x (${r.fixedRate!.p99} vs ${stat.fixedRate!.p99} ms)`, pass: r.fixedRate!.p99 <= 2 * stat.fixedRate!.p99, scope: scopeOf(r) });
       }
       if (r.load.errors || r.load.non2xx) console.log(`  ! ${r.name}: ${r.load.errors} errors, ${r.load.non2xx} non-2xx responses`);
     }
@@ -536,7 +544,7 @@ function report(unscaled: RunResult, scaled: RunResult | null, lighthouse: Light
       const s = byName(scaled, r.name);
       const value = ratio(s.load.rps, r.load.rps);
       rows.push([r.name, r.load.rps, s.load.rps, value]);
-      if (r.kind !== 'static' && r.kind !== 'health') targets.push({ target: `${r.name}: scaled/unscaled req/s >= 0.8`, figure: `${value}`, pass: value >= 0.8 });
+      if (r.kind !== 'static' && r.kind !== 'health') targets.push({ target: `${r.name}: scaled/unscaled req/s >= 0.8`, figure: `${value}`, pass: value >= 0.8, scope: scopeOf(r) });
     }
     table(rows);
   }
@@ -546,23 +554,25 @@ function report(unscaled: RunResult, scaled: RunResult | null, lighthouse: Light
     const rows: (string | number)[][] = [['page', 'performance', 'accessibility', 'best practices', 'SEO', 'FCP ms', 'LCP ms', 'CLS', 'TBT ms']];
     for (const l of lighthouse) {
       rows.push([l.name, l.scores.performance, l.scores.accessibility, l.scores['best-practices'], l.scores.seo, l.fcp, l.lcp, l.cls, l.tbt]);
-      targets.push({ target: `${l.name}: LCP <= 1500 ms`, figure: `${l.lcp} ms`, pass: l.lcp <= 1500 });
-      targets.push({ target: `${l.name}: CLS 0`, figure: String(l.cls), pass: l.cls === 0 });
+      targets.push({ target: `${l.name}: LCP <= 1500 ms`, figure: `${l.lcp} ms`, pass: l.lcp <= 1500, scope: 'served' });
+      targets.push({ target: `${l.name}: CLS 0`, figure: String(l.cls), pass: l.cls === 0, scope: 'served' });
       const low = Object.entries(l.scores).filter(([, v]) => v < 100);
-      targets.push({ target: `${l.name}: every Lighthouse category 100`, figure: low.length ? low.map(([k, v]) => `${k} ${v}`).join(', ') : 'all 100', pass: !low.length });
+      targets.push({ target: `${l.name}: every Lighthouse category 100`, figure: low.length ? low.map(([k, v]) => `${k} ${v}`).join(', ') : 'all 100', pass: !low.length, scope: 'served' });
     }
     table(rows);
   }
 
   const list = byName(unscaled, 'campaigns list');
   const extra = list.weight!.islands.filter((name) => !LIST_PAGE_ISLANDS.some((allowed) => name.includes(allowed)));
-  targets.push({ target: `list page loads no JavaScript beyond ${LIST_PAGE_ISLANDS.join(' and ')}`, figure: extra.length ? `also ${extra.join(', ')}` : 'none else', pass: !extra.length });
+  targets.push({ target: `list page loads no JavaScript beyond ${LIST_PAGE_ISLANDS.join(' and ')}`, figure: extra.length ? `also ${extra.join(', ')}` : 'none else', pass: !extra.length, scope: 'served' });
   for (const r of unscaled.routes.filter((r) => r.weight)) {
-    targets.push({ target: `${r.name}: JavaScript < ${kb(JS_BUDGET)} gzip`, figure: kb(r.weight!.jsGzip), pass: r.weight!.jsGzip < JS_BUDGET });
+    targets.push({ target: `${r.name}: JavaScript < ${kb(JS_BUDGET)} gzip`, figure: kb(r.weight!.jsGzip), pass: r.weight!.jsGzip < JS_BUDGET, scope: 'served' });
   }
 
-  console.log('\nTargets (goals of issue 11; the figures are one run on this machine)');
-  for (const t of targets) console.log(`${t.pass ? 'PASS' : 'FAIL'}  ${t.target}: ${t.figure}`);
+  console.log('\nTargets (goals of issue 11, as visitors get the pages and API; the figures are one run on this machine)');
+  for (const t of targets.filter((t) => t.scope === 'served')) console.log(`${t.pass ? 'PASS' : 'FAIL'}  ${t.target}: ${t.figure}`);
+  console.log('\nThe same goals past the edge cache, for information (a cache miss: one render per page and location per 30 s, or a caller asking for the origin)');
+  for (const t of targets.filter((t) => t.scope === 'past-cache')) console.log(`${t.pass ? 'within' : 'below '}  ${t.target}: ${t.figure}`);
   return targets;
 }
 
