@@ -50,10 +50,11 @@ export function Sidebar() {
           <span className="dash-label">UK NFP</span>
         </a>
         <nav className="dash-nav" aria-label="Dashboard menu">
-          {user === undefined ? (
+          {/* Spec: before login the menu shows a single Loading item (also while the session is read). */}
+          {!user ? (
             <ul>
               <li>
-                <span className="dash-nav-link" aria-busy="true">
+                <span className="dash-nav-link" aria-busy={user === undefined ? true : undefined}>
                   <Icon name="loader" className="dash-spin" />
                   <span className="dash-label">Loading</span>
                 </span>

@@ -163,6 +163,11 @@ test('without a token the dashboard asks to sign in and loads nothing private', 
   await page.goto('/dashboard/donors');
   await page.waitForSelector('astro-island:not([ssr])');
   await expect(page.getByRole('heading', { name: 'Sign in to your dashboard' })).toBeVisible();
+  // Spec: before login the menu shows a single Loading item.
+  const menu = page.getByRole('navigation', { name: 'Dashboard menu' });
+  await expect(menu.getByRole('listitem')).toHaveCount(1);
+  await expect(menu.getByRole('listitem')).toHaveText('Loading');
+  await expect(menu.getByRole('link')).toHaveCount(0);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page.getByRole('dialog', { name: 'Log in or sign up' })).toBeVisible();
   expect(calls.filter((u) => /\/api\/(users|organizations|donations)/.test(u))).toEqual([]);
@@ -191,9 +196,25 @@ test('donations list shows pounds, the donor cell opens the donor, and the theme
   const donorLink = firstRow.getByRole('link');
   const href = await donorLink.getAttribute('href');
   expect(href).toMatch(/^\/dashboard\/donors\/edit\/[0-9a-f-]+$/);
-  await donorLink.click();
+  // Spec: a click anywhere in the campaign cell does nothing, not even the row's edit link.
+  const cells = firstRow.locator('td');
+  const headers = await page.locator('table.dash-table thead th').allTextContents();
+  const campaignCell = cells.nth(headers.findIndex((h) => h.includes('Campaign')));
+  const donorCell = cells.nth(headers.findIndex((h) => h.includes('Donor')));
+  const url = page.url();
+  const campaignBox = (await campaignCell.boundingBox())!;
+  await page.mouse.click(campaignBox.x + campaignBox.width - 4, campaignBox.y + campaignBox.height / 2);
+  await page.waitForTimeout(300);
+  expect(page.url()).toBe(url);
+  // And a click anywhere in the donor cell, beside the name too, opens the donor.
+  const donorBox = (await donorCell.boundingBox())!;
+  await page.mouse.click(donorBox.x + donorBox.width - 4, donorBox.y + donorBox.height / 2);
   await expect(page).toHaveURL(new RegExp(`${href}$`));
   await expect(page.getByRole('heading', { level: 1, name: 'Edit Donor' })).toBeVisible();
+  await page.goBack();
+  await expect(page.getByRole('heading', { level: 1, name: 'All Donations' })).toBeVisible();
+  await page.locator('table.dash-table tbody tr').first().getByRole('link').click();
+  await expect(page).toHaveURL(new RegExp(`${href}$`));
 
   await page.getByRole('radio', { name: 'dark theme' }).click();
   await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
@@ -352,6 +373,13 @@ test('the campaign list status filter: drafts only for admins', async ({ page, r
   const status = page.getByRole('combobox', { name: 'Status' });
   await expect(status).toHaveValue('approved');
   await expect(page.getByRole('heading', { name: approved.title })).toBeVisible();
+  // The card grid (spec): initial badge, raised amount, percent of goal, progress bar, Active marker, goal.
+  const card = page.locator('.dash-ccard', { has: page.getByRole('heading', { name: approved.title }) });
+  await expect(card.locator('.initial-badge')).toHaveText('A');
+  await expect(card.locator('.card-percent')).toHaveText(/^\d+(\.\d+)?%$/);
+  await expect(card.getByText(/^Goal: £/)).toBeVisible();
+  await expect(card.getByRole('progressbar')).toBeVisible();
+  await expect(card.getByText('Active', { exact: true })).toBeVisible();
   await expect(page.getByRole('heading', { name: draft.title })).toHaveCount(0);
   await status.selectOption('draft');
   await expect(page.getByRole('heading', { name: draft.title })).toBeVisible();

@@ -27,22 +27,31 @@ export function CampaignCard({ item, basePath, editMode }: { item: CampaignItem;
   const title = item.title || 'Untitled';
   const publicHref = `${isAppeal ? '/appeals' : '/campaigns'}/${item.short_id ?? item._id}`;
   const creator = [item.created_by?.first_name, item.created_by?.last_name].filter(Boolean).join(' ');
+  const initial = title.trim().charAt(0).toUpperCase() || '?';
   return (
     <article className="dash-ccard">
       <div className="dash-ccard-media">{image ? <img src={image} alt="" loading="lazy" width={600} height={400} /> : null}</div>
       <div className="dash-ccard-body">
         <div className="dash-ccard-head">
+          <span className="initial-badge" aria-hidden="true">
+            {initial}
+          </span>
           <h2 className="dash-ccard-title">{title}</h2>
           {item.status && item.status !== 'approved' ? <Badge tone={item.status === 'deleted' ? 'danger' : 'warn'}>{item.status}</Badge> : <Badge>Active</Badge>}
         </div>
         {isAppeal && creator ? <p className="dash-muted">By: {creator}</p> : null}
         {item.description ? <p className="dash-ccard-desc">{item.description}</p> : null}
         <p>
-          <strong>{formatPenceShort(raised)}</strong> raised of {formatPenceShort(goal)}
+          <strong>{formatPenceShort(raised)}</strong> raised
         </p>
         <div className="progress" role="progressbar" aria-label={`${title}: ${percent}% of goal raised`} aria-valuemin={0} aria-valuemax={100} aria-valuenow={bar}>
           <span style={{ width: `${bar}%` }} />
         </div>
+        {/* Spec: the card shows the percent of goal and the goal, as the public cards do. */}
+        <p className="card-figures">
+          <span className="card-percent">{percent}%</span>
+          <span>Goal: {formatPenceShort(goal)}</span>
+        </p>
         <div className="dash-ccard-actions">
           <a className="btn btn-primary dash-btn-sm" href={publicHref}>
             {isAppeal ? 'Donate' : 'View'}

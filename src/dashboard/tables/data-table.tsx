@@ -105,11 +105,25 @@ export function DataTable<TData extends object>(props: Props<TData>) {
                       : undefined
                   }
                 >
-                  {row.getVisibleCells().map((cell) => (
-                    <td key={cell.id}>
-                      <table.FlexRender cell={cell} />
-                    </td>
-                  ))}
+                  {row.getVisibleCells().map((cell) => {
+                    const cellClick = cell.column.columnDef.meta?.cellClick;
+                    return (
+                      <td
+                        key={cell.id}
+                        className={cellClick === 'inert' ? 'dash-cell-inert' : cellClick ? 'dash-cell-action' : undefined}
+                        onClick={
+                          cellClick
+                            ? (e) => {
+                                e.stopPropagation();
+                                if (cellClick !== 'inert') cellClick(row.original);
+                              }
+                            : undefined
+                        }
+                      >
+                        <table.FlexRender cell={cell} />
+                      </td>
+                    );
+                  })}
                 </tr>
               ))
             ) : (

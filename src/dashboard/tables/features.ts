@@ -16,7 +16,14 @@ import {
   type ColumnDef,
 } from '@tanstack/react-table';
 
-export type DashColumnMeta = { label?: string };
+export type DashColumnMeta = {
+  label?: string;
+  /**
+   * What a click anywhere in this column's cell does instead of the row's link: 'inert' (nothing)
+   * or a function of the row (e.g. open another record). The whole cell, not only its text.
+   */
+  cellClick?: 'inert' | ((row: any) => void);
+};
 
 /** One feature set for every dashboard table (TanStack Table v9 registers features explicitly). */
 export const features = tableFeatures({
