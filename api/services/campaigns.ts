@@ -129,15 +129,30 @@ const PARENT_ID = sql.placeholder('parentId');
 const LIMIT = sql.placeholder('limit');
 const OFFSET = sql.placeholder('offset');
 
+type PublicListOptions = { kind: 'campaign' | 'appeal'; parentId?: string; limit?: number; offset?: number };
+
+/**
+ * The list anyone but staff sees (approved items, appeals only under approved campaigns), prepared
+ * once per database (db/prepared.ts): a request binds the campaign, page size and offset. For a
+ * db.batch or awaited alone; the rows go through toCampaignDto.
+ */
+export function preparedPublicList(db: Db, { kind, parentId, limit, offset }: PublicListOptions) {
+  const build = () => listCampaignsQuery(db, { kind, parentId: parentId ? PARENT_ID : undefined, viewer: null, limit: LIMIT, offset: OFFSET });
+  const values = { parentId: parentId ?? null, limit: pageLimit(limit), offset: Math.max(offset ?? 0, 0) };
+  return preparedRead(db, `campaigns:public-list:${kind}:${parentId ? 'of-campaign' : 'all'}`, build, values);
+}
+
+/** How many items preparedPublicList pages through (one row, `n`), prepared the same way. */
+export function preparedPublicCount(db: Db, { kind, parentId }: Pick<PublicListOptions, 'kind' | 'parentId'>) {
+  const build = () => countCampaignsQuery(db, { kind, parentId: parentId ? PARENT_ID : undefined, viewer: null });
+  return preparedRead(db, `campaigns:public-count:${kind}:${parentId ? 'of-campaign' : 'all'}`, build, { parentId: parentId ?? null });
+}
+
 export async function listCampaigns(db: Db, options: ListOptions): Promise<CampaignDto[]> {
   const { kind, parentId, limit, offset, viewer, excludeId } = options;
-  // The public lists every visitor's browser asks for run prepared (db/prepared.ts): the SQL is
-  // built once per database, a request binds the campaign, page size and offset.
+  // The public lists every visitor's browser asks for run prepared.
   if (seesPublicLists(viewer) && typeof parentId !== 'object' && excludeId === undefined && typeof limit !== 'object' && typeof offset !== 'object') {
-    const shape = `campaigns:public-list:${kind}:${parentId ? 'of-campaign' : 'all'}`;
-    const build = () => listCampaignsQuery(db, { kind, parentId: parentId ? PARENT_ID : undefined, viewer: null, limit: LIMIT, offset: OFFSET });
-    const rows = await preparedRead(db, shape, build, { parentId: parentId ?? null, limit: pageLimit(limit), offset: Math.max(offset ?? 0, 0) });
-    return rows.map(toCampaignDto);
+    return (await preparedPublicList(db, { kind, parentId, limit, offset })).map(toCampaignDto);
   }
   return (await listCampaignsQuery(db, options)).map(toCampaignDto);
 }

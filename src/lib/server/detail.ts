@@ -2,6 +2,7 @@ import {
   campaignByIdQuery,
   campaignIdOfAppeal,
   preparedCampaignById,
+  preparedPublicList,
   listCampaignsQuery,
   toCampaignDto,
   visibleCampaignDto,
@@ -52,7 +53,7 @@ export async function loadDetail(
   if (kind === 'campaign') {
     const [[row], related, donors, [organization]] = await db.batch([
       preparedCampaignById(db, id),
-      preparedRead(db, 'detail:campaign-appeals', () => listCampaignsQuery(db, { kind: 'appeal', parentId: ID, viewer: null, limit: RELATED_LIMIT }), { id }),
+      preparedPublicList(db, { kind: 'appeal', parentId: id, limit: RELATED_LIMIT }),
       preparedTopDonors(db, { campaignId: id }),
       preparedRead(db, 'detail:campaign-charity', () => organizationOfCampaignQuery(db, ID), { id }),
     ]);

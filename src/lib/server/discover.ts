@@ -1,7 +1,5 @@
-import { sql } from 'drizzle-orm';
-import { type CampaignDto, countCampaignsQuery, listCampaignsQuery, toCampaignDto } from '../../../api/services/campaigns';
+import { type CampaignDto, preparedPublicCount, preparedPublicList, toCampaignDto } from '../../../api/services/campaigns';
 import type { Db } from '../../../db/client';
-import { preparedRead } from '../../../db/prepared';
 
 /** Cards per page on the public lists (a multiple of 3 fills the wide grid). */
 export const LIST_PAGE_SIZE = 12;
@@ -15,20 +13,14 @@ export function readPage(url: URL): number {
   return Math.max(1, n);
 }
 
-const PARENT = sql.placeholder('parentId');
-const OFFSET = sql.placeholder('offset');
-
 /**
  * One page of approved campaigns or appeals for anonymous visitors, and how many there are: one
  * db.batch of two reads prepared once per database (db/prepared.ts).
  */
 export async function loadDiscover(db: Db, kind: 'campaign' | 'appeal', page: number, parentId?: string): Promise<DiscoverPage> {
-  const options = { kind, parentId: parentId ? PARENT : undefined, viewer: null };
-  const shape = `discover:${kind}:${parentId ? 'of-campaign' : 'all'}`;
-  const values = { parentId: parentId ?? null, offset: (page - 1) * LIST_PAGE_SIZE };
   const [rows, [count]] = await db.batch([
-    preparedRead(db, `${shape}:page`, () => listCampaignsQuery(db, { ...options, limit: LIST_PAGE_SIZE, offset: OFFSET }), values),
-    preparedRead(db, `${shape}:count`, () => countCampaignsQuery(db, options), values),
+    preparedPublicList(db, { kind, parentId, limit: LIST_PAGE_SIZE, offset: (page - 1) * LIST_PAGE_SIZE }),
+    preparedPublicCount(db, { kind, parentId }),
   ]);
   const total = Number(count?.n ?? 0);
   return { items: rows.map(toCampaignDto), page, total, pages: Math.max(1, Math.ceil(total / LIST_PAGE_SIZE)) };
