@@ -167,7 +167,6 @@ export async function bumpPageGeneration(origin: string, cache = edgeCache()): P
 
 export type CachedPage = { response: Response; state: 'HIT' | 'STALE' } | null;
 
-/** The cached copy of a page when it belongs to the current generation and is not too old. */
 /**
  * The pages this isolate served lately, in front of the Cache API: a copy read or stored here once
  * is served from memory until its generation moves or it ages out, so a burst of visitors to a
