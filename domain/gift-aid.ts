@@ -42,11 +42,15 @@ export const GIFT_AID_LIMITS = {
   retentionYears: 6,
 } as const;
 
-export const GIFT_AID_CLAIM_STATUSES = ['draft', 'submitted', 'paid'] as const;
+/** draft → submitted → paid; submitted → rejected (HMRC's reason) → submitted again; a draft can be voided. */
+export const GIFT_AID_CLAIM_STATUSES = ['draft', 'submitted', 'paid', 'rejected', 'void'] as const;
 export type GiftAidClaimStatus = (typeof GIFT_AID_CLAIM_STATUSES)[number];
 
-/** How a declaration was made: online with a donation, or recorded by an admin from a paper or phone declaration. */
-export const GIFT_AID_DECLARATION_METHODS = ['online', 'admin'] as const;
+/**
+ * How a declaration was made: online with a donation, on paper, or orally (eligible only once a written
+ * confirmation was sent). `admin`: recorded by staff before paper and oral were told apart.
+ */
+export const GIFT_AID_DECLARATION_METHODS = ['online', 'paper', 'oral', 'admin'] as const;
 export type GiftAidDeclarationMethod = (typeof GIFT_AID_DECLARATION_METHODS)[number];
 
 /** Letters (any alphabet), spaces, apostrophes, hyphens and full stops, starting with a letter: what HMRC's schedule accepts. */

@@ -12,3 +12,4 @@ export * from './postcode';
 // domain/phone.ts is imported by path: it carries libphonenumber-js's metadata, which only the donor form needs.
 export * from './statuses';
 export * from './lifecycle';
+export * from './finance';

@@ -12,8 +12,10 @@ export const PAID_DONATION_STATUSES = ['succeeded', 'refunded'] as const satisfi
 export const DONATION_TYPES = ['once', 'monthly'] as const;
 export type DonationType = (typeof DONATION_TYPES)[number];
 
-export const DONATION_SOURCES = ['card', 'demo', 'manual'] as const;
+/** `batch`: offline income entered in a banked batch; `manual`: one gift typed by staff. */
+export const DONATION_SOURCES = ['card', 'demo', 'manual', 'batch'] as const;
 export type DonationSource = (typeof DONATION_SOURCES)[number];
 
-export const USER_TYPES = ['donor', 'org_admin', 'admin'] as const;
+/** `finance`: the money screens only (donations, refunds, batches, payouts, Gift Aid, exports, audit), all organizations or its org_ids. */
+export const USER_TYPES = ['donor', 'org_admin', 'finance', 'admin'] as const;
 export type UserType = (typeof USER_TYPES)[number];

@@ -1,3 +1,4 @@
+import type { UserType } from '../../domain/statuses';
 import type { Db, DbEnv } from '../../db/client';
 import type { AppConfig } from './config';
 
@@ -34,7 +35,7 @@ export type AuthUser = {
   email: string;
   firstName: string;
   lastName: string;
-  type: 'donor' | 'org_admin' | 'admin';
+  type: UserType;
   avatar: string | null;
   orgIds: string[];
   sessionId: string;

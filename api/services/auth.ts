@@ -1,3 +1,4 @@
+import type { UserType } from '../../domain/statuses';
 import { and, desc, eq, gt, inArray, isNull, lt, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { loginCodes, organizationAdmins, users } from '../../db/schema';
@@ -28,7 +29,7 @@ export type UserDto = {
   _id: string;
   email: string;
   name: { first_name: string; last_name: string };
-  type: 'donor' | 'org_admin' | 'admin';
+  type: UserType;
   avatar: string | null;
   org_ids: string[];
 };

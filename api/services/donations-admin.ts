@@ -8,7 +8,7 @@ import type { AuthUser } from '../lib/types';
 import { canManageOrganization, type Option, type Page } from './organizations';
 import type { DonationFilters } from './insight/list-filters';
 import { londonMidnight } from '../../domain/dates';
-import { MAX_DONATION_PENCE, MIN_DONATION_PENCE } from '../../domain';
+import { type DonationSource, MAX_DONATION_PENCE, MIN_DONATION_PENCE } from '../../domain';
 import { isGiftAidClaimed } from './gift-aid/claims';
 import { getUser } from './users';
 
@@ -26,7 +26,7 @@ export type DonationDto = {
   status: DonationStatus;
   type: DonationType;
   gift_aid: boolean;
-  source: 'card' | 'demo' | 'manual';
+  source: DonationSource;
   /** The monthly gift (Stripe Subscription) this payment belongs to. */
   subscription_id: string | null;
   donor: Option;

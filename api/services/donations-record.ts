@@ -3,6 +3,7 @@ import type { Db } from '../../db/client';
 import { isUuid } from '../../db/ids';
 import { campaigns, donations, giftAidDeclarations, users, webhookEvents } from '../../db/schema';
 import { giftAidEligibleAt } from './gift-aid/flag';
+import type { PaymentMethod } from '../../domain/finance';
 
 /**
  * The one recording path for card gifts: Stripe webhooks and demo confirmations both end here.
@@ -113,6 +114,8 @@ type NewRow = {
   subscriptionId: string | null;
   refundedAmount: number;
   failureMessage: string | null;
+  /** Card unless the provider says otherwise (a Bacs Direct Debit). */
+  method?: PaymentMethod;
 };
 
 /**
@@ -124,7 +127,8 @@ function guardedInsert(db: Db, row: NewRow, guard: SQL) {
   return db.insert(donations).select(sql`select ${row.id}, ${row.amount}, ${row.a.donorId}, ${row.a.campaignId},
     ${row.a.appealId}, ${row.date}, ${row.status}, ${row.type}, ${giftAidEligibleAt(row.a.giftAidDeclarationId, row.date)},
     ${row.a.giftAidDeclarationId}, ${row.paymentIntentId}, ${row.invoiceId}, ${row.subscriptionId}, ${row.refundedAmount},
-    ${row.failureMessage}, ${row.a.source}, ${now}, ${now}, ${row.refundsAsOf ?? 0} where ${guard}`);
+    ${row.failureMessage}, ${row.a.source}, ${now}, ${now}, ${row.refundsAsOf ?? 0}, ${row.method ?? 'card'},
+    null, null, null, null, null, null, 0, null, null where ${guard}`);
 }
 
 /** Not (yet) paid: a success settles these. An abandoned checkout that is paid after all still counts. */

@@ -3,6 +3,7 @@ import { createdAt, id, updatedAt } from './columns';
 import { organizations } from './organizations';
 import { users } from './users';
 
+import { CAMPAIGN_KINDS } from '../../domain/finance';
 import { CAMPAIGN_STATUSES } from '../../domain/statuses';
 
 export { CAMPAIGN_STATUSES, type CampaignStatus } from '../../domain/statuses';
@@ -35,6 +36,13 @@ export const campaigns = sqliteTable(
     status: text('status', { enum: CAMPAIGN_STATUSES }).notNull().default('approved'),
     createdBy: text('created_by').references(() => users.id),
     templateCauseId: text('template_cause_id'),
+    /** `general_fund`: an organization's unrestricted fund for gifts to no campaign; never listed publicly. */
+    kind: text('kind', { enum: CAMPAIGN_KINDS }).notNull().default('campaign'),
+    /** The fund in the accounts: restricted to the campaign's purpose or not, and its income nominal code. */
+    fundRestricted: integer('fund_restricted', { mode: 'boolean' }).notNull().default(true),
+    incomeCode: text('income_code'),
+    /** A sponsored event: its gifts say "Yes" in the Gift Aid schedule and are never aggregated. */
+    sponsoredEvent: integer('sponsored_event', { mode: 'boolean' }).notNull().default(false),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

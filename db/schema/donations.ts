@@ -3,6 +3,7 @@ import { campaigns } from './campaigns';
 import { createdAt, id, updatedAt } from './columns';
 import { users } from './users';
 
+import { PAYMENT_METHODS } from '../../domain/finance';
 import { GIFT_AID_DECLARATION_METHODS } from '../../domain/gift-aid';
 import { DONATION_SOURCES, DONATION_STATUSES, DONATION_TYPES } from '../../domain/statuses';
 
@@ -44,6 +45,10 @@ export const giftAidDeclarations = sqliteTable(
     recordedBy: text('recorded_by'),
     /** Migrated from a one-line name/address that could not be split with certainty. */
     needsReview: integer('needs_review', { mode: 'boolean' }).notNull().default(false),
+    /** An oral declaration counts only from when its written confirmation was sent. */
+    confirmationSentAt: integer('confirmation_sent_at', { mode: 'timestamp_ms' }),
+    /** Lives outside the UK: the schedule shows postcode X and the address in the house field. */
+    overseas: integer('overseas', { mode: 'boolean' }).notNull().default(false),
   },
   (t) => [index('gift_aid_declarations_donor_idx').on(t.donorId), index('gift_aid_declarations_review_idx').on(t.needsReview)],
 );
@@ -81,6 +86,22 @@ export const donations = sqliteTable(
     updatedAt: updatedAt(),
     /** Stripe `created` (seconds) of the refund event refunded_amount came from: an older event never overwrites a newer one. */
     refundsAsOf: integer('refunds_as_of').notNull().default(0),
+    /** How it was paid (domain/finance.ts); null on rows from before methods were recorded (card or demo). */
+    method: text('method', { enum: PAYMENT_METHODS }),
+    /** The offline batch it was banked in. */
+    batchId: text('batch_id'),
+    /** Cheque number, voucher number or bank reference of an offline gift. */
+    reference: text('reference'),
+    /** Provider's fee and what reached the charity, pence (Stripe's balance transaction; the /fees rate in demo mode). */
+    feePence: integer('fee_pence'),
+    netPence: integer('net_pence'),
+    balanceTransactionId: text('balance_transaction_id'),
+    payoutId: text('payout_id'),
+    /** The donor received a benefit above HMRC's limits: never eligible for Gift Aid. */
+    benefitExceedsLimit: integer('benefit_exceeds_limit', { mode: 'boolean' }).notNull().default(false),
+    /** The Gift Aid Small Donations Scheme claim that counted this small cash gift. */
+    gasdsClaimId: text('gasds_claim_id'),
+    receiptSentAt: integer('receipt_sent_at', { mode: 'timestamp_ms' }),
   },
   (t) => [
     uniqueIndex('donations_payment_intent_unique').on(t.paymentIntentId),
@@ -96,6 +117,8 @@ export const donations = sqliteTable(
     index('donations_gift_aid_idx').on(t.giftAid, t.status, t.date),
     // Housekeeping finds stale pending checkouts and old abandoned ones without a scan.
     index('donations_status_created_idx').on(t.status, t.createdAt),
+    index('donations_batch_idx').on(t.batchId),
+    index('donations_payout_idx').on(t.payoutId),
   ],
 );
 

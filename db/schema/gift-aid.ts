@@ -42,8 +42,44 @@ export const giftAidClaims = sqliteTable(
     submittedAt: integer('submitted_at', { mode: 'timestamp_ms' }),
     paidAt: integer('paid_at', { mode: 'timestamp_ms' }),
     updatedAt: updatedAt(),
+    /** HMRC's payment as received: a difference from gift_aid_pence - adjustment_pence is kept with a note. */
+    paidAmountPence: integer('paid_amount_pence'),
+    paidOn: text('paid_on'),
+    paymentNote: text('payment_note'),
+    rejectedAt: integer('rejected_at', { mode: 'timestamp_ms' }),
+    rejectionReason: text('rejection_reason'),
+    /** A voided draft released its gifts (their claimed rows are removed; the schedule snapshot stays). */
+    voidedAt: integer('voided_at', { mode: 'timestamp_ms' }),
+    voidedBy: text('voided_by'),
+    voidReason: text('void_reason'),
   },
   (t) => [index('gift_aid_claims_org_idx').on(t.organizationId, t.createdAt)],
+);
+
+/**
+ * Gift Aid Small Donations Scheme: small cash and contactless gifts (£30 or less, no declaration)
+ * claimed per organization and tax year, within HMRC's caps (docs/decisions/032).
+ */
+export const gasdsClaims = sqliteTable(
+  'gasds_claims',
+  {
+    id: id(),
+    organizationId: text('organization_id')
+      .notNull()
+      .references(() => organizations.id),
+    /** The tax year by its first calendar year: 2025 is 6 April 2025 - 5 April 2026. */
+    taxYear: integer('tax_year').notNull(),
+    /** Small donations claimed on, and the top-up claimed (25%). */
+    donationsPence: integer('donations_pence').notNull(),
+    topUpPence: integer('top_up_pence').notNull(),
+    giftCount: integer('gift_count').notNull(),
+    status: text('status', { enum: ['claimed', 'paid', 'void'] }).notNull().default('claimed'),
+    hmrcReference: text('hmrc_reference'),
+    createdBy: text('created_by'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('gasds_claims_org_idx').on(t.organizationId, t.taxYear)],
 );
 
 /** The schedule exactly as downloaded: a snapshot, so a later download gives the same bytes. */

@@ -8,3 +8,5 @@ export * from './users';
 export * from './insight';
 export * from './lifecycle';
 export * from './totals';
+export * from './finance';
+export * from './audit';

@@ -19,6 +19,13 @@ export const organizations = sqliteTable(
     regulator: text('regulator', { enum: ['ccew', 'oscr', 'ccni'] }).notNull().default('ccew'),
     /** HMRC charity reference used for Gift Aid claims (Charities Online). */
     hmrcReference: text('hmrc_reference'),
+    /** Last day of the accounting year, MM-DD: Gift Aid's aggregated lines stay inside one period. */
+    accountingYearEnd: text('accounting_year_end').notNull().default('04-05'),
+    /** Nominal codes for the accounts journal (domain/finance defaults when null). */
+    incomeCode: text('income_code'),
+    feeCode: text('fee_code'),
+    clearingCode: text('clearing_code'),
+    bankCode: text('bank_code'),
     ...addressColumns(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { GIFT_AID_CLAIM_STATUSES, isIsoDay, londonMidnight } from '../../../domain';
+import { GIFT_AID_CLAIM_STATUSES, GIFT_AID_DECLARATION_METHODS, isIsoDay, londonMidnight } from '../../../domain';
 import { createRouter } from '../../lib/create-app';
 import { notFound } from '../../lib/errors';
 import { bearerAuth, defineRoute, errorResponses, jsonContent } from '../../lib/openapi';
@@ -50,7 +50,7 @@ const DeclarationSchema = z
     address: z.string(),
     postcode: z.string(),
     declaration: z.string(),
-    method: z.enum(['online', 'admin']),
+    method: z.enum(GIFT_AID_DECLARATION_METHODS),
     covers_past: z.boolean(),
     covers_future: z.boolean(),
     declared_at: z.string(),

@@ -415,7 +415,14 @@ export async function claimSchedule(db: Db, viewer: AuthUser, idRef: string): Pr
 
 export type ClaimUpdate = { status: GiftAidClaimStatus; hmrc_reference?: string | null };
 
-const NEXT_STATUS: Record<GiftAidClaimStatus, GiftAidClaimStatus[]> = { draft: ['submitted'], submitted: ['paid'], paid: [] };
+const NEXT_STATUS: Record<GiftAidClaimStatus, GiftAidClaimStatus[]> = {
+  draft: ['submitted'],
+  submitted: ['paid'],
+  paid: [],
+  // Rejection, resubmission and void have their own operations; a status update never reaches them.
+  rejected: [],
+  void: [],
+};
 
 /** draft → submitted (with HMRC's reference) → paid; never backwards. */
 export async function updateClaim(db: Db, viewer: AuthUser, idRef: string, input: ClaimUpdate, now = new Date()): Promise<ClaimDto> {

@@ -1,7 +1,7 @@
 import { eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../../db/client';
 import { campaigns, donations, monthlyGifts, users } from '../../../db/schema';
-import type { CharityIdentity } from '../../../domain';
+import type { CharityIdentity, DonationSource } from '../../../domain';
 import type { AppConfig } from '../../lib/config';
 import { charityForOrganization } from '../charity';
 import { cancelLinkUrl } from '../monthly-links';
@@ -14,7 +14,7 @@ export type GiftFacts = {
   date: Date;
   status: string;
   type: 'once' | 'monthly';
-  source: 'card' | 'demo' | 'manual';
+  source: DonationSource;
   reference: string;
   campaignTitle: string;
   appealTitle: string | null;

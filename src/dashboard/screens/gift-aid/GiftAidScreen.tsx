@@ -13,7 +13,7 @@ type Claim = Data<typeof giftAid.claims.$get>[number];
 type Review = Data<typeof giftAid.declarations.review.$get>[number];
 
 const SHOWN = 50;
-const STATUS_TONE = { draft: 'warn', submitted: 'muted', paid: 'ok' } as const;
+const STATUS_TONE = { draft: 'warn', submitted: 'muted', paid: 'ok', rejected: 'warn', void: 'muted' } as const;
 
 /** Saves the claim's schedule CSV through the API (the token travels in a header, never in a link). */
 async function downloadSchedule(claim: Claim, token: string | null): Promise<string | null> {

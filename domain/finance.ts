@@ -1,0 +1,86 @@
+/**
+ * The charity's back office: how offline income arrives, why money goes back, and the rows that
+ * record it. The ledger rule: a recorded gift is never edited into another amount; refunds,
+ * reversals and lost disputes are rows of their own linked to it (docs/decisions/031).
+ */
+
+/** How a gift was paid. `card` and `bacs_debit` come from the payment provider; the rest are offline. */
+export const PAYMENT_METHODS = [
+  'card',
+  'bacs_debit',
+  'cheque',
+  'cash',
+  'contactless',
+  'bank_transfer',
+  'standing_order',
+  'charity_voucher',
+  'other',
+] as const;
+export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
+
+/** Methods a batch of offline income can be entered with. */
+export const BATCH_METHODS = [
+  'cheque',
+  'cash',
+  'contactless',
+  'bank_transfer',
+  'standing_order',
+  'charity_voucher',
+  'other',
+] as const satisfies readonly PaymentMethod[];
+export type BatchMethod = (typeof BATCH_METHODS)[number];
+
+/**
+ * A row that takes money back off a gift: a `refund` through the payment provider, a `reversal` of
+ * offline income (bounced cheque, entered in error, returned to donor), or a lost `dispute`.
+ */
+export const REVERSAL_KINDS = ['refund', 'reversal', 'dispute'] as const;
+export type ReversalKind = (typeof REVERSAL_KINDS)[number];
+
+/** Reasons for reversing offline income. */
+export const OFFLINE_REVERSAL_REASONS = ['bounced_cheque', 'entered_in_error', 'returned_to_donor'] as const;
+/** Reasons Stripe takes for a Refund (its `reason`), plus `other`. */
+export const CARD_REFUND_REASONS = ['requested_by_customer', 'duplicate', 'fraudulent', 'other'] as const;
+export const REVERSAL_REASONS = [...CARD_REFUND_REASONS, ...OFFLINE_REVERSAL_REASONS, 'dispute_lost'] as const;
+export type ReversalReason = (typeof REVERSAL_REASONS)[number];
+
+/** A refund is `pending` until the provider confirms it; only `succeeded` rows count against a gift. */
+export const REVERSAL_STATUSES = ['pending', 'succeeded', 'failed', 'cancelled'] as const;
+export type ReversalStatus = (typeof REVERSAL_STATUSES)[number];
+
+/** Stripe's dispute statuses, kept as Stripe sends them. */
+export const DISPUTE_STATUSES = [
+  'warning_needs_response',
+  'warning_under_review',
+  'warning_closed',
+  'needs_response',
+  'under_review',
+  'won',
+  'lost',
+  'prevented',
+] as const;
+export type DisputeStatus = (typeof DISPUTE_STATUSES)[number];
+
+export const PAYOUT_STATUSES = ['pending', 'in_transit', 'paid', 'failed', 'canceled'] as const;
+export type PayoutStatus = (typeof PAYOUT_STATUSES)[number];
+
+/** A campaign row is either a campaign/appeal or an organization's general (unrestricted) fund. */
+export const CAMPAIGN_KINDS = ['campaign', 'general_fund'] as const;
+export type CampaignKind = (typeof CAMPAIGN_KINDS)[number];
+
+/** What the audit log records a change to. */
+export const AUDIT_TARGETS = [
+  'donation',
+  'reversal',
+  'batch',
+  'declaration',
+  'claim',
+  'gasds_claim',
+  'organization',
+  'user',
+  'campaign',
+  'monthly_gift',
+  'payout',
+  'dispute',
+] as const;
+export type AuditTarget = (typeof AUDIT_TARGETS)[number];
