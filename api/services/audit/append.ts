@@ -1,0 +1,48 @@
+import type { Db } from '../../../db/client';
+import { auditLog } from '../../../db/schema';
+import type { AuditTarget } from '../../../domain/finance';
+import type { AuthUser } from '../../lib/types';
+
+/** Who made a change and in which request; a null actor is the system (webhooks, housekeeping). */
+export type AuditActor = { user: Pick<AuthUser, 'id' | 'email' | 'type'> | null; requestId: string | null };
+
+export type AuditEntry = {
+  /** `<target>.<verb>`, e.g. `donation.refund`, `claim.void`, `user.type`. */
+  action: string;
+  targetType: AuditTarget;
+  targetId: string;
+  organizationId?: string | null;
+  changes?: Record<string, [unknown, unknown]>;
+  note?: string | null;
+};
+
+/**
+ * The insert for one audit row, to run in the same `db.batch` as the write it records: the change
+ * and its record are stored together or not at all. The table refuses UPDATE and DELETE (migration 0009).
+ */
+export function auditInsert(db: Db, actor: AuditActor, entry: AuditEntry, at = new Date()) {
+  return db.insert(auditLog).values({
+    at,
+    actorId: actor.user?.id ?? null,
+    actorEmail: actor.user?.email ?? null,
+    actorType: actor.user?.type ?? 'system',
+    action: entry.action,
+    targetType: entry.targetType,
+    targetId: entry.targetId,
+    organizationId: entry.organizationId ?? null,
+    changes: entry.changes ?? {},
+    requestId: actor.requestId,
+    note: entry.note ?? null,
+  });
+}
+
+/** The fields that differ between two versions of a record, as `{field: [before, after]}`. */
+export function changedFields<T extends Record<string, unknown>>(before: T, after: Partial<T>): Record<string, [unknown, unknown]> {
+  const changes: Record<string, [unknown, unknown]> = {};
+  for (const key of Object.keys(after) as (keyof T & string)[]) {
+    const from = before[key] instanceof Date ? (before[key] as Date).toISOString() : before[key];
+    const to = after[key] instanceof Date ? (after[key] as Date).toISOString() : after[key];
+    if (JSON.stringify(from) !== JSON.stringify(to)) changes[key] = [from ?? null, to ?? null];
+  }
+  return changes;
+}
