@@ -1,3 +1,4 @@
+import { globSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-plugin';
@@ -9,34 +10,15 @@ const here = (p: string) => path.join(import.meta.dirname, p);
 const engineTests = ['api/**/*.test.ts', 'db/**/*.test.ts'];
 
 /**
- * Suites that count every row of a table (whole lists, totals) or write the whole seed, and so need
- * a database no other file has written to (or must not pollute it). Each gets a D1 database and an
- * R2 bucket of its own (tests/setup/apply-migrations.workers.ts picks them per file); every other D1
- * suite shares DB and IMAGES (ids are random, assertions are about the suite's own rows). All of
- * them share one worker and its module graph, so the app is transformed and imported once rather
- * than once per file (docs/decisions/012).
+ * Every workerd test file gets a D1 database and an R2 bucket of its own, found by globbing the same
+ * patterns the project includes: no suite sees another's rows, and a new file needs no list entry.
+ * All of them share one worker and its module graph, so the app is transformed and imported once
+ * rather than once per file (docs/decisions/012).
  */
-const ownStorageTests = [
-  'api/routes/campaigns/campaigns.test.ts',
-  'api/routes/campaigns/campaigns.parent.test.ts',
-  'api/routes/donations/donations.admin.test.ts',
-  'api/routes/donations/donations.filters.test.ts',
-  'api/routes/reports/reports.test.ts',
-  'api/services/notifications/fundraiser.test.ts',
-  'api/routes/gift-aid/gift-aid.migration.test.ts',
-  'api/routes/organizations/param-limits.test.ts',
-  'api/routes/users/users.test.ts',
-  // Issue 10: housekeeping purges and abandons across whole tables; the quota and search suites
-  // count what a whole table or bucket holds.
-  'api/services/housekeeping.test.ts',
-  'api/routes/campaigns/campaigns.quotas.test.ts',
-  'api/routes/organizations/search-bounds.test.ts',
-  // Its checkouts and gifts are dated today: the shared database's reports would count them.
-  'api/authorization-matrix.test.ts',
-  // These two write the whole demo seed.
-  'api/services/totals.test.ts',
-  'db/seed.test.ts',
-];
+const workersTestFiles = engineTests
+  .flatMap((pattern) => globSync(pattern, { cwd: import.meta.dirname }))
+  .filter((file) => !file.endsWith('.node.test.ts'))
+  .sort();
 
 /**
  * One worker per core (vitest's default leaves one idle, and projects with `extends: false` do not
@@ -45,7 +27,7 @@ const ownStorageTests = [
 const maxWorkers = availableParallelism();
 
 /** Binding names of each own-storage suite's database and bucket. */
-const ownStorage = Object.fromEntries(ownStorageTests.map((file, i) => [file, { db: `DB_OWN_${i}`, images: `IMAGES_OWN_${i}` }]));
+const ownStorage = Object.fromEntries(workersTestFiles.map((file, i) => [file, { db: `DB_OWN_${i}`, images: `IMAGES_OWN_${i}` }]));
 
 export default defineConfig(async () => {
   const migrations = await readD1Migrations(here('db/migrations'));
@@ -57,8 +39,8 @@ export default defineConfig(async () => {
         miniflare: {
           compatibilityDate: '2026-10-01',
           compatibilityFlags: ['nodejs_compat'],
-          d1Databases: { DB: 'test-db', ...Object.fromEntries(Object.values(ownStorage).map(({ db }) => [db, `test-${db}`])) },
-          r2Buckets: ['IMAGES', ...Object.values(ownStorage).map(({ images }) => images)],
+          d1Databases: { ...Object.fromEntries(Object.values(ownStorage).map(({ db }) => [db, `test-${db}`])) },
+          r2Buckets: [...Object.values(ownStorage).map(({ images }) => images)],
           bindings: { TEST_MIGRATIONS: migrations, OWN_STORAGE_FILES: ownStorage },
         },
       }),

@@ -1,11 +1,12 @@
-import { env } from 'cloudflare:workers';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createCampaign, signedIn } from '../../../tests/factories';
+import { fileBindings } from '../../../tests/setup/file-bindings.workers';
 import { setupTestApp, type TestApp } from '../../../tests/setup/test-app';
 import { responsiveSources } from '../../../src/lib/images';
 
 /** Responsive copies of uploads (issue 11): WebP sizes made in the browser, stored in R2 beside the original. */
-const bucket = (env as unknown as { IMAGES: R2Bucket }).IMAGES;
+/** This file's own bucket (vitest.config.ts gives every workerd test file one). */
+let bucket: R2Bucket;
 
 const PNG_1PX = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
 /** A 1x1 lossless WebP. */
@@ -24,6 +25,7 @@ describe('campaign image variants in R2 (d1 + r2)', () => {
     });
 
   beforeAll(async () => {
+    bucket = fileBindings().images;
     t = await setupTestApp({ IMAGES: bucket });
     parentId = (await createCampaign(t.db)).id;
     token = (await signedIn(t.db, 'donor')).token;

@@ -1,10 +1,11 @@
-import { env } from 'cloudflare:workers';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createCampaign, signedIn } from '../../../tests/factories';
+import { fileBindings } from '../../../tests/setup/file-bindings.workers';
 import { setupTestApp, type TestApp } from '../../../tests/setup/test-app';
 
 /** R2 exists only in workerd, so image upload and serving are tested here. */
-const bucket = (env as unknown as { IMAGES: R2Bucket }).IMAGES;
+/** This file's own bucket (vitest.config.ts gives every workerd test file one). */
+let bucket: R2Bucket;
 
 const PNG_1PX = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
 const pngBytes = () => Uint8Array.from(atob(PNG_1PX), (ch) => ch.charCodeAt(0));
@@ -36,6 +37,7 @@ describe('campaign images in R2 (d1 + r2)', () => {
     t.request('/api/campaigns', { method: 'POST', json, token });
 
   beforeAll(async () => {
+    bucket = fileBindings().images;
     t = await setupTestApp({ IMAGES: bucket });
     parentId = (await createCampaign(t.db)).id;
     donorToken = (await signedIn(t.db, 'donor')).token;

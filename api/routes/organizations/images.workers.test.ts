@@ -1,12 +1,13 @@
-import { env } from 'cloudflare:workers';
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { organizations, users } from '../../../db/schema';
 import { createUser, signedIn } from '../../../tests/factories';
+import { fileBindings } from '../../../tests/setup/file-bindings.workers';
 import { setupTestApp, type TestApp } from '../../../tests/setup/test-app';
 
 /** R2 exists only in workerd: organization logos and donor photos sent as data URLs. */
-const bucket = (env as unknown as { IMAGES: R2Bucket }).IMAGES;
+/** This file's own bucket (vitest.config.ts gives every workerd test file one). */
+let bucket: R2Bucket;
 const PNG_1PX = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
 const dataUrl = `data:image/png;base64,${PNG_1PX}`;
 
@@ -15,6 +16,7 @@ describe('organization logos and donor photos in R2 (d1 + r2)', () => {
   let adminToken: string;
 
   beforeAll(async () => {
+    bucket = fileBindings().images;
     t = await setupTestApp({ IMAGES: bucket });
     adminToken = (await signedIn(t.db, 'admin')).token;
   });
