@@ -1,0 +1,43 @@
+/**
+ * `npm run db:turso-local`: a local server speaking libSQL's remote protocol (Hrana over HTTP, what
+ * Turso's sqld serves) over a libSQL database file, for running the app as it runs on Turso:
+ *   npm run db:turso-local                       # http://127.0.0.1:8080, .turso-local/app.db
+ *   TURSO_DATABASE_URL=http://127.0.0.1:8080 npm run db:migrate
+ *   TURSO_DATABASE_URL=http://127.0.0.1:8080 npm start
+ * Options: --port N, --host 127.0.0.1, --db FILE. Stops on Ctrl-C.
+ */
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { startLibsqlServer } from '../tests/mocks/libsql-server';
+
+const argv = process.argv.slice(2);
+const option = (name: string) => {
+  const i = argv.indexOf(name);
+  return i >= 0 ? argv[i + 1] : undefined;
+};
+const port = Number(option('--port') ?? 8080);
+const host = option('--host') ?? '127.0.0.1';
+const dbPath = option('--db') ?? '.turso-local/app.db';
+const unknown = argv.filter((arg, i) => arg.startsWith('--') && !['--port', '--host', '--db'].includes(arg) && !['--port', '--host', '--db'].includes(argv[i - 1] ?? ''));
+
+if (!Number.isInteger(port) || port < 0 || port > 65535 || unknown.length) {
+  console.error(`usage: turso-local.ts [--port N] [--host 127.0.0.1] [--db FILE]${unknown.length ? ` (unknown: ${unknown.join(' ')})` : ''}`);
+  process.exit(2);
+}
+if (!['127.0.0.1', 'localhost', '::1'].includes(host)) {
+  console.error(`--host ${host}: this server has no authentication; it listens on loopback only.`);
+  process.exit(2);
+}
+
+mkdirSync(dirname(dbPath), { recursive: true });
+const server = await startLibsqlServer({ dbPath, port, host }).catch((error: NodeJS.ErrnoException) => {
+  console.error(error.code === 'EADDRINUSE' ? `Port ${port} is in use: pass --port N.` : error);
+  process.exit(1);
+});
+console.log(`[turso-local] Hrana over HTTP at ${server.url} on ${dbPath}`);
+console.log(`[turso-local] TURSO_DATABASE_URL=${server.url} npm run db:migrate && TURSO_DATABASE_URL=${server.url} npm start`);
+const stop = async () => {
+  await server.close();
+  process.exit(0);
+};
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, stop);
