@@ -19,14 +19,23 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import Database from 'libsql';
 
 type Conn = InstanceType<typeof Database>;
 type Json = Record<string, unknown>;
+/** A database file the server serves, with connections kept for the next stream. */
+type DatabaseFile = { path: string; idle: Conn[] };
 
 export type LibsqlServerOptions = {
   /** The database file (created if missing). */
   dbPath: string;
+  /**
+   * Also serve a database per name under `/db/<name>/` (a client URL of `http://host:port/db/<name>/`),
+   * each a file `<databasesDir>/<name>.db` created on first use: the test suite's fresh database
+   * per test file. sqld tells databases apart by host name (namespaces) instead.
+   */
+  databasesDir?: string;
   port?: number;
   host?: string;
   /** How long an idle stream (a held baton) lives; sqld uses 10 s. */
@@ -67,6 +76,7 @@ class StmtError extends Error {
 
 type Stream = {
   id: bigint;
+  database: DatabaseFile;
   seq: bigint;
   conn: Conn | null;
   sqls: Map<number, string>;
@@ -377,25 +387,33 @@ export async function startLibsqlServer(options: LibsqlServerOptions): Promise<L
   const maxBody = options.maxBodyBytes ?? 10 * 1024 * 1024;
   const batonKey = randomBytes(32);
   const streams = new Map<bigint, Stream | 'acquired' | 'expired'>();
-  const idle: Conn[] = [];
   const requests: LibsqlServer['requests'] = [];
+  const databases = new Map<string, DatabaseFile>();
 
-  const setup = new Database(options.dbPath);
-  // WAL: a stream holding a write transaction does not block other streams' reads.
-  setup.exec('PRAGMA journal_mode = WAL');
-  setup.close();
-
-  const openConn = (): Conn => {
-    const pooled = idle.pop();
-    if (pooled) return pooled;
-    return new Database(options.dbPath);
+  const databaseAt = (path: string): DatabaseFile => {
+    let database = databases.get(path);
+    if (!database) {
+      const setup = new Database(path);
+      // WAL: a stream holding a write transaction does not block other streams' reads.
+      setup.exec('PRAGMA journal_mode = WAL');
+      setup.close();
+      database = { path, idle: [] };
+      databases.set(path, database);
+    }
+    return database;
   };
+  databaseAt(options.dbPath);
+
+  const openConn = (database: DatabaseFile): Conn => database.idle.pop() ?? new Database(database.path);
   /** A closed stream's connection: rolled back to autocommit and kept for the next stream. */
-  const releaseConn = (conn: Conn) => {
+  const releaseConn = (stream: Stream) => {
+    const conn = stream.conn;
+    stream.conn = null;
+    if (!conn) return;
     try {
       if (conn.inTransaction) conn.exec('ROLLBACK');
       conn.exec('PRAGMA foreign_keys = ON');
-      if (idle.length < 8) idle.push(conn);
+      if (stream.database.idle.length < (stream.database.path === options.dbPath ? 4 : 1)) stream.database.idle.push(conn);
       else conn.close();
     } catch {
       conn.close();
@@ -418,18 +436,18 @@ export async function startLibsqlServer(options: LibsqlServerOptions): Promise<L
     return { id: payload.readBigUInt64BE(0), seq: payload.readBigUInt64BE(8) };
   };
 
-  const acquire = (baton: unknown): Stream => {
+  const acquire = (baton: unknown, database: DatabaseFile): Stream => {
     if (baton === undefined || baton === null) {
       let id = randomBytes(8).readBigUInt64BE(0);
       while (streams.has(id)) id = randomBytes(8).readBigUInt64BE(0);
-      const stream: Stream = { id, seq: randomBytes(8).readBigUInt64BE(0), conn: openConn(), sqls: new Map() };
+      const stream: Stream = { id, database, seq: randomBytes(8).readBigUInt64BE(0), conn: openConn(database), sqls: new Map() };
       streams.set(id, 'acquired');
       return stream;
     }
     if (typeof baton !== 'string') throw new ProtocolError('Cannot deserialize client message from JSON: baton must be a string');
     const { id, seq } = decodeBaton(baton);
     const handle = streams.get(id);
-    if (handle === undefined) throw new ProtocolError('Received an invalid baton');
+    if (handle === undefined || (typeof handle === 'object' && handle.database !== database)) throw new ProtocolError('Received an invalid baton');
     if (handle === 'acquired') throw new ProtocolError('Received a baton that has already been used');
     if (handle === 'expired') throw new StreamExpiredError();
     if (handle.seq !== seq) throw new ProtocolError('Received a baton that has already been used');
@@ -448,8 +466,7 @@ export async function startLibsqlServer(options: LibsqlServerOptions): Promise<L
     streams.set(stream.id, stream);
     stream.timer = setTimeout(() => {
       if (streams.get(stream.id) !== stream) return;
-      if (stream.conn) releaseConn(stream.conn);
-      stream.conn = null;
+      releaseConn(stream);
       streams.set(stream.id, 'expired');
       setTimeout(() => streams.get(stream.id) === 'expired' && streams.delete(stream.id), expiredMemoryMs).unref();
     }, idleMs);
@@ -458,8 +475,7 @@ export async function startLibsqlServer(options: LibsqlServerOptions): Promise<L
   };
   /** A request failed with a protocol fault: sqld drops the stream it held. */
   const drop = (stream: Stream) => {
-    if (stream.conn) releaseConn(stream.conn);
-    stream.conn = null;
+    releaseConn(stream);
     streams.delete(stream.id);
   };
 
@@ -471,8 +487,7 @@ export async function startLibsqlServer(options: LibsqlServerOptions): Promise<L
   function handleStreamRequest(stream: Stream, request: Json, version: number): Json {
     switch (request.type) {
       case 'close':
-        if (stream.conn) releaseConn(stream.conn);
-        stream.conn = null;
+        releaseConn(stream);
         return { type: 'close' };
       case 'execute':
         try {
@@ -536,9 +551,9 @@ export async function startLibsqlServer(options: LibsqlServerOptions): Promise<L
     }
   }
 
-  function pipeline(body: Json, version: number): Json {
+  function pipeline(body: Json, version: number, database: DatabaseFile): Json {
     if (!Array.isArray(body.requests)) throw new ProtocolError('Cannot deserialize client message from JSON: missing field `requests`');
-    const stream = acquire(body.baton);
+    const stream = acquire(body.baton, database);
     try {
       const results = body.requests.map((request: unknown) => {
         if (!request || typeof request !== 'object') throw new ProtocolError('Cannot deserialize client message from JSON: a request must be an object');
@@ -557,8 +572,8 @@ export async function startLibsqlServer(options: LibsqlServerOptions): Promise<L
   }
 
   /** /v3/cursor: one JSON line with the baton, then step_begin / row / step_end / step_error lines. */
-  function cursor(body: Json): string[] {
-    const stream = acquire(body.baton);
+  function cursor(body: Json, database: DatabaseFile): string[] {
+    const stream = acquire(body.baton, database);
     try {
       const conn = connOf(stream);
       const lines: string[] = [];
@@ -605,8 +620,15 @@ export async function startLibsqlServer(options: LibsqlServerOptions): Promise<L
   };
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+    let path = new URL(req.url ?? '/', 'http://localhost').pathname;
     const method = req.method ?? 'GET';
+    let database = databaseAt(options.dbPath);
+    const named = /^\/db\/([^/]*)(\/.*)$/.exec(path);
+    if (named && options.databasesDir) {
+      if (!/^[A-Za-z0-9-]{1,64}$/.test(named[1])) return send(res, 400, 'text/plain', 'A database name is 1-64 letters, digits and dashes');
+      database = databaseAt(join(options.databasesDir, `${named[1]}.db`));
+      path = named[2];
+    }
     if (method === 'GET') {
       if (path === '/') return send(res, 200, 'text/plain', 'Hello, this is HTTP API v2 (Hrana over HTTP)');
       if (path === '/health') return send(res, 200, null, '');
@@ -631,8 +653,8 @@ export async function startLibsqlServer(options: LibsqlServerOptions): Promise<L
     }
     const version = route[1] === 'v3' ? 3 : 2;
     try {
-      if (route[2] === 'pipeline') return send(res, 200, 'application/json', JSON.stringify(pipeline(body as Json, version)));
-      const lines = cursor(body as Json);
+      if (route[2] === 'pipeline') return send(res, 200, 'application/json', JSON.stringify(pipeline(body as Json, version, database)));
+      const lines = cursor(body as Json, database);
       return send(res, 200, 'text/plain', `${lines.join('\n')}\n`);
     } catch (error) {
       if (error instanceof ProtocolError) return send(res, 400, 'text/plain', error.message);
@@ -678,7 +700,7 @@ export async function startLibsqlServer(options: LibsqlServerOptions): Promise<L
         }
       }
       streams.clear();
-      for (const conn of idle.splice(0)) conn.close();
+      for (const database of databases.values()) for (const conn of database.idle.splice(0)) conn.close();
     },
   };
 }
