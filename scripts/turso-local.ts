@@ -18,10 +18,13 @@ const option = (name: string) => {
 const port = Number(option('--port') ?? 8080);
 const host = option('--host') ?? '127.0.0.1';
 const dbPath = option('--db') ?? '.turso-local/app.db';
-const unknown = argv.filter((arg, i) => arg.startsWith('--') && !['--port', '--host', '--db'].includes(arg) && !['--port', '--host', '--db'].includes(argv[i - 1] ?? ''));
+// The test suite's: also a database per name under /db/<name>/ (tests/setup/turso-local.global.ts).
+const databasesDir = option('--databases-dir');
+const known = ['--port', '--host', '--db', '--databases-dir'];
+const unknown = argv.filter((arg, i) => arg.startsWith('--') && !known.includes(arg) && !known.includes(argv[i - 1] ?? ''));
 
 if (!Number.isInteger(port) || port < 0 || port > 65535 || unknown.length) {
-  console.error(`usage: turso-local.ts [--port N] [--host 127.0.0.1] [--db FILE]${unknown.length ? ` (unknown: ${unknown.join(' ')})` : ''}`);
+  console.error(`usage: turso-local.ts [--port N] [--host 127.0.0.1] [--db FILE] [--databases-dir DIR]${unknown.length ? ` (unknown: ${unknown.join(' ')})` : ''}`);
   process.exit(2);
 }
 if (!['127.0.0.1', 'localhost', '::1'].includes(host)) {
@@ -30,7 +33,7 @@ if (!['127.0.0.1', 'localhost', '::1'].includes(host)) {
 }
 
 mkdirSync(dirname(dbPath), { recursive: true });
-const server = await startLibsqlServer({ dbPath, port, host }).catch((error: NodeJS.ErrnoException) => {
+const server = await startLibsqlServer({ dbPath, port, host, databasesDir }).catch((error: NodeJS.ErrnoException) => {
   console.error(error.code === 'EADDRINUSE' ? `Port ${port} is in use: pass --port N.` : error);
   process.exit(1);
 });

@@ -600,16 +600,12 @@ export async function startLibsqlServer(options: LibsqlServerOptions): Promise<L
     new Promise((resolve, reject) => {
       const chunks: Buffer[] = [];
       let size = 0;
+      // Past the limit the rest is read and dropped, so the client gets its 413 rather than a reset.
       req.on('data', (chunk: Buffer) => {
         size += chunk.length;
-        if (size > maxBody) {
-          resolve(null);
-          req.destroy();
-          return;
-        }
-        chunks.push(chunk);
+        if (size <= maxBody) chunks.push(chunk);
       });
-      req.on('end', () => resolve(Buffer.concat(chunks)));
+      req.on('end', () => resolve(size > maxBody ? null : Buffer.concat(chunks)));
       req.on('error', reject);
     });
 
@@ -635,13 +631,16 @@ export async function startLibsqlServer(options: LibsqlServerOptions): Promise<L
       if (path === '/version') return send(res, 200, 'text/plain', 'turso-local (Hrana over HTTP v2/v3, JSON)');
       // The JSON versions only: a client probing for v3 over Protobuf falls back to these.
       if (path === '/v2' || path === '/v3') return send(res, 200, null, '');
-      return send(res, 404, null, '');
+      return send(res, /^\/v[23]\/(pipeline|cursor)$/.test(path) ? 405 : 404, null, '');
     }
     const route = /^\/(v2|v3)\/(pipeline|cursor)$/.exec(path);
     if (!route || (route[1] === 'v2' && route[2] === 'cursor')) return send(res, method === 'POST' ? 404 : 405, null, '');
     if (method !== 'POST') return send(res, 405, null, '');
     const raw = await readBody(req);
-    if (raw === null) return send(res, 413, 'text/plain', `Request body is larger than ${maxBody} bytes`);
+    if (raw === null) {
+      res.setHeader('connection', 'close');
+      return send(res, 413, 'text/plain', `Request body is larger than ${maxBody} bytes`);
+    }
     let body: unknown;
     try {
       body = JSON.parse(raw.toString('utf8'));
