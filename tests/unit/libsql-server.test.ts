@@ -121,6 +121,8 @@ describe('local libSQL protocol server: batons', () => {
     const error = await tx.execute('SELECT 1').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(LibsqlError);
     expect((error as LibsqlError).code).toBe('STREAM_EXPIRED');
+    // The app answers it as an outage (503, try again), not as its own mistake.
+    expect(isDatabaseUnavailable(error)).toBe(true);
     tx.close();
   });
 
@@ -235,6 +237,21 @@ describe('local libSQL protocol server: values and errors as the client reads th
     // A server that is gone, or one that no longer knows the stream, is an outage.
     const gone = createClient({ url: 'http://127.0.0.1:1' });
     expect(isDatabaseUnavailable(await gone.execute('SELECT 1').catch((e: unknown) => e))).toBe(true);
+    // A baton the server no longer knows (as after a restart): 400 text/plain, SERVER_ERROR in the client.
+    const forgetful = createClient({
+      url: server.url,
+      fetch: async (request: Request) => {
+        const body = (await request.json()) as { baton?: string };
+        if (body.baton) body.baton = `${body.baton.slice(0, -4)}AAAA`;
+        return fetch(request.url, { method: 'POST', headers: request.headers, body: JSON.stringify(body) });
+      },
+    });
+    const tx = await forgetful.transaction('write');
+    await tx.execute('SELECT 1');
+    const lost = await tx.execute('SELECT 2').catch((e: unknown) => e as LibsqlError);
+    expect([lost.code, lost.message]).toEqual(['SERVER_ERROR', 'SERVER_ERROR: Server returned HTTP status 400: Received an invalid baton']);
+    expect(isDatabaseUnavailable(lost)).toBe(true);
+    tx.close();
   });
 
   it('tells one statement from several: quotes, comments and trigger bodies hide their semicolons', () => {
