@@ -113,6 +113,8 @@ export default defineConfig(async () => {
             exclude: ['**/*.workers.test.ts', '**/*.node.test.ts', '**/node_modules/**'],
             setupFiles: [here('tests/setup/console-guard.ts')],
             testTimeout: 20_000,
+            // setupTestApp migrates a fresh database over HTTP: seconds on a busy machine.
+            hookTimeout: 30_000,
             isolate: false,
             maxWorkers,
           },

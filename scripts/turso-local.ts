@@ -4,7 +4,7 @@
  *   npm run db:turso-local                       # http://127.0.0.1:8080, .turso-local/app.db
  *   TURSO_DATABASE_URL=http://127.0.0.1:8080 npm run db:migrate
  *   TURSO_DATABASE_URL=http://127.0.0.1:8080 npm start
- * Options: --port N, --host 127.0.0.1, --db FILE. Stops on Ctrl-C.
+ * Options: --port N, --host 127.0.0.1, --db FILE, --log-statements. Stops on Ctrl-C.
  */
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -21,10 +21,12 @@ const dbPath = option('--db') ?? '.turso-local/app.db';
 // The test suite's: also a database per name under /db/<name>/ (tests/setup/turso-local.global.ts).
 const databasesDir = option('--databases-dir');
 const known = ['--port', '--host', '--db', '--databases-dir'];
-const unknown = argv.filter((arg, i) => arg.startsWith('--') && !known.includes(arg) && !known.includes(argv[i - 1] ?? ''));
+// Prints each statement with its rows and SQLite's full-scan steps: for finding a query that scans.
+const logStatements = argv.includes('--log-statements');
+const unknown = argv.filter((arg, i) => arg.startsWith('--') && arg !== '--log-statements' && !known.includes(arg) && !known.includes(argv[i - 1] ?? ''));
 
 if (!Number.isInteger(port) || port < 0 || port > 65535 || unknown.length) {
-  console.error(`usage: turso-local.ts [--port N] [--host 127.0.0.1] [--db FILE] [--databases-dir DIR]${unknown.length ? ` (unknown: ${unknown.join(' ')})` : ''}`);
+  console.error(`usage: turso-local.ts [--port N] [--host 127.0.0.1] [--db FILE] [--databases-dir DIR] [--log-statements]${unknown.length ? ` (unknown: ${unknown.join(' ')})` : ''}`);
   process.exit(2);
 }
 if (!['127.0.0.1', 'localhost', '::1'].includes(host)) {
@@ -33,7 +35,10 @@ if (!['127.0.0.1', 'localhost', '::1'].includes(host)) {
 }
 
 mkdirSync(dirname(dbPath), { recursive: true });
-const server = await startLibsqlServer({ dbPath, port, host, databasesDir }).catch((error: NodeJS.ErrnoException) => {
+const onStatement: Parameters<typeof startLibsqlServer>[0]['onStatement'] = logStatements
+  ? ({ sql, rows, fullScanSteps, ms }) => console.log(`[turso-local] ${rows} rows, ${fullScanSteps} full-scan steps, ${ms.toFixed(1)} ms: ${sql.replace(/\s+/g, ' ').slice(0, 400)}`)
+  : undefined;
+const server = await startLibsqlServer({ dbPath, port, host, databasesDir, onStatement }).catch((error: NodeJS.ErrnoException) => {
   console.error(error.code === 'EADDRINUSE' ? `Port ${port} is in use: pass --port N.` : error);
   process.exit(1);
 });

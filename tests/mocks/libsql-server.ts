@@ -44,6 +44,8 @@ export type LibsqlServerOptions = {
   expiredMemoryMs?: number;
   /** Largest request body accepted (bytes). */
   maxBodyBytes?: number;
+  /** Called with each statement run, its rows and full-scan steps (`--log-statements`). */
+  onStatement?: (entry: { sql: string; rows: number; fullScanSteps: number; ms: number }) => void;
 };
 
 export type LibsqlServer = {
@@ -260,6 +262,8 @@ function sqlOf(stmt: Json, sqls: Map<number, string>): string {
   throw new ProtocolError('Either `sql` or `sql_id` are required');
 }
 
+let onStatement: LibsqlServerOptions['onStatement'];
+
 function executeStmt(conn: Conn, stmt: Json, sqls: Map<number, string>): StmtResult {
   if (!stmt || typeof stmt !== 'object') throw new ProtocolError('Cannot deserialize client message from JSON: stmt must be an object');
   const sql = sqlOf(stmt, sqls);
@@ -306,6 +310,7 @@ function executeStmt(conn: Conn, stmt: Json, sqls: Map<number, string>): StmtRes
   }
   const cols = prepared_.reader ? prepared_.columns().map((col) => ({ name: col.name, decltype: col.type ?? null })) : [];
   const scans = fullScanSteps(conn, sql) - scansBefore;
+  onStatement?.({ sql, rows: rows.length, fullScanSteps: scans, ms: performance.now() - started });
   return {
     cols,
     rows: wantRows ? rows.map((row) => row.map(encodeValue)) : [],
@@ -386,6 +391,7 @@ export async function startLibsqlServer(options: LibsqlServerOptions): Promise<L
   const expiredMemoryMs = options.expiredMemoryMs ?? 300_000;
   const maxBody = options.maxBodyBytes ?? 10 * 1024 * 1024;
   const batonKey = randomBytes(32);
+  onStatement = options.onStatement;
   const streams = new Map<bigint, Stream | 'acquired' | 'expired'>();
   const requests: LibsqlServer['requests'] = [];
   const databases = new Map<string, DatabaseFile>();
