@@ -26,7 +26,7 @@
  * run), --no-lighthouse, --out FILE (default bench-results.json), --dist DIR (a build other than
  * dist/, e.g. an older commit's, to compare), --label TEXT (stored in the JSON), --no-rows (skip
  * the rows-read section, scripts/bench-rows.ts), --rows-only (seed and measure rows read and the
- * month's cost only: a minute instead of ten).
+ * month's cost only; with --keep-data it reuses the last run's seeded databases).
  * Env: BENCH_PORT (default 4398; the bench also uses BENCH_PORT + 1),
  * CHROMIUM_PATH (default /usr/bin/chromium).
  * The whole run stops itself after BENCH_DEADLINE_S seconds (default 1500).
@@ -40,7 +40,7 @@ import { gzipSync } from 'node:zlib';
 import autocannon from 'autocannon';
 import { parseSeedScale } from '../db/seed';
 
-type Args = { duration: number; scale: number; lighthouse: boolean; out: string; dist: string; label: string; compare: string | null; rows: boolean; rowsOnly: boolean };
+type Args = { duration: number; scale: number; lighthouse: boolean; out: string; dist: string; label: string; compare: string | null; rows: boolean; rowsOnly: boolean; keepData: boolean };
 
 function parseArgs(argv: string[]): Args {
   const value = (name: string) => {
@@ -59,6 +59,7 @@ function parseArgs(argv: string[]): Args {
     compare: value('--compare') ?? null,
     rows: !argv.includes('--no-rows'),
     rowsOnly: argv.includes('--rows-only'),
+    keepData: argv.includes('--keep-data'),
   };
 }
 
@@ -642,7 +643,9 @@ async function main() {
   const started = Date.now();
   if (args.rowsOnly) {
     const scales = args.scale > 1 ? [1, args.scale] : [1];
-    const states = scales.map((scale) => ({ scale, persist: seedState(scale) }));
+    // --keep-data: the seeded states of an earlier run, when there (seeding 100x takes minutes).
+    const kept = (scale: number) => `.wrangler/bench-state-x${scale}`;
+    const states = scales.map((scale) => ({ scale, persist: args.keepData && existsSync(kept(scale)) ? kept(scale) : seedState(scale) }));
     const rows = await rowsSection(states);
     writeFileSync(args.out, `${JSON.stringify({ label: args.label, date: new Date().toISOString(), rows: rows.runs, targets: rows.targets, seconds: Math.round((Date.now() - started) / 1000) }, null, 2)}\n`);
     console.log(`\n[bench] wrote ${args.out}`);
