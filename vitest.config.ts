@@ -82,6 +82,25 @@ export default defineConfig(async () => {
           },
         },
         workersProject,
+        {
+          extends: false,
+          resolve: { alias: { '#test-engine': here('tests/setup/engine.turso.ts') } },
+          test: {
+            // The API suite a third time, on libSQL's remote protocol: the app's database is the web
+            // client over HTTP to a local server speaking it (tests/mocks/libsql-server.ts).
+            name: 'turso',
+            environment: 'node',
+            globalSetup: [here('tests/setup/turnstile.global.ts'), here('tests/setup/turso-local.global.ts')],
+            include: engineTests,
+            exclude: ['**/*.workers.test.ts', '**/*.node.test.ts', '**/node_modules/**'],
+            setupFiles: [here('tests/setup/console-guard.ts')],
+            testTimeout: 20_000,
+            // setupTestApp migrates a fresh database over HTTP: seconds on a busy machine.
+            hookTimeout: 30_000,
+            isolate: false,
+            maxWorkers,
+          },
+        },
       ],
     },
   };

@@ -2,6 +2,7 @@ import { createClient } from '@libsql/client/web';
 import { drizzle as drizzleD1 } from 'drizzle-orm/d1';
 import { drizzle as drizzleLibsql, type LibSQLDatabase } from 'drizzle-orm/libsql';
 import * as schema from './schema';
+import { countD1Rows, countingFetch } from './usage';
 
 export { schema };
 
@@ -26,18 +27,27 @@ export function createDb(env: DbEnv): Db {
   if (env.TURSO_DATABASE_URL) {
     const cached = libsqlByUrl.get(env.TURSO_DATABASE_URL);
     if (cached) return cached;
-    const client = createClient({ url: env.TURSO_DATABASE_URL, authToken: env.TURSO_AUTH_TOKEN });
-    const db = drizzleLibsql(client, { schema });
+    const db = createTursoDb(env.TURSO_DATABASE_URL, env.TURSO_AUTH_TOKEN);
     libsqlByUrl.set(env.TURSO_DATABASE_URL, db);
     return db;
   }
   if (env.DB) {
     let db = d1ByBinding.get(env.DB);
     if (!db) {
-      db = drizzleD1(env.DB, { schema }) as unknown as Db;
+      db = drizzleD1(countD1Rows(env.DB), { schema }) as unknown as Db;
       d1ByBinding.set(env.DB, db);
     }
     return db;
   }
   throw new Error('No database configured: set TURSO_DATABASE_URL or bind a D1 database as DB');
+}
+
+/**
+ * A Turso (libSQL over HTTP) database through the client's web build, the one the worker runs.
+ * Its fetch counts the rows each statement read and wrote for the request's log line; `fetch`
+ * replaces the network underneath (tests make the server unreachable with it).
+ */
+export function createTursoDb(url: string, authToken?: string, fetchImpl?: typeof fetch): Db {
+  const client = createClient({ url, authToken, fetch: countingFetch(fetchImpl) });
+  return drizzleLibsql(client, { schema });
 }

@@ -24,12 +24,15 @@
  * measures every route on both at the same moment: a before/after table (ports BENCH_PORT to + 3).
  * Options: --duration S (seconds per route, default 5), --scale N (default 100; 1 skips the scaled
  * run), --no-lighthouse, --out FILE (default bench-results.json), --dist DIR (a build other than
- * dist/, e.g. an older commit's, to compare), --label TEXT (stored in the JSON).
+ * dist/, e.g. an older commit's, to compare), --label TEXT (stored in the JSON), --no-rows (skip
+ * the rows-read section, scripts/bench-rows.ts), --rows-only (seed and measure rows read and the
+ * month's cost only; with --keep-data it reuses the last run's seeded databases).
  * Env: BENCH_PORT (default 4398; the bench also uses BENCH_PORT + 1),
  * CHROMIUM_PATH (default /usr/bin/chromium).
  * The whole run stops itself after BENCH_DEADLINE_S seconds (default 1500).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { measureRows, reportRows, type RowsRun, type RowsTarget } from './bench-rows';
 import { cpSync, existsSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
@@ -37,7 +40,7 @@ import { gzipSync } from 'node:zlib';
 import autocannon from 'autocannon';
 import { parseSeedScale } from '../db/seed';
 
-type Args = { duration: number; scale: number; lighthouse: boolean; out: string; dist: string; label: string; compare: string | null };
+type Args = { duration: number; scale: number; lighthouse: boolean; out: string; dist: string; label: string; compare: string | null; rows: boolean; rowsOnly: boolean; keepData: boolean };
 
 function parseArgs(argv: string[]): Args {
   const value = (name: string) => {
@@ -54,6 +57,9 @@ function parseArgs(argv: string[]): Args {
     dist: value('--dist') ?? 'dist',
     label: value('--label') ?? '',
     compare: value('--compare') ?? null,
+    rows: !argv.includes('--no-rows'),
+    rowsOnly: argv.includes('--rows-only'),
+    keepData: argv.includes('--keep-data'),
   };
 }
 
@@ -599,6 +605,35 @@ function compareTable(before: { unscaled: RunResult; scaled: RunResult | null },
   table(lrows);
 }
 
+// ---------------------------------------------------------------- rows read (scripts/bench-rows.ts)
+
+/** Rows read and written per page, API read and gift at each scale, with their targets and the month's cost. */
+async function rowsSection(states: { scale: number; persist: string }[]): Promise<{ runs: RowsRun[]; targets: ReturnType<typeof reportRows> }> {
+  const runs = await measureRows(states, port, args.dist, async (url) => {
+    base = url;
+    const { appeal, campaign } = await pickTargets();
+    const targets: RowsTarget[] = [
+      { name: 'home', path: '/?bench=rows' },
+      { name: 'campaigns list', path: '/campaigns?bench=rows' },
+      { name: 'campaign page', path: `/campaigns/${campaign.short_id}?bench=rows` },
+      { name: 'appeal page', path: `/appeals/${appeal.short_id}?bench=rows` },
+      ...[
+        ['GET /api/campaigns', '/api/campaigns'],
+        ['GET /api/appeals', '/api/appeals'],
+        ['GET /api/campaigns/{id}', `/api/campaigns/${campaign._id}`],
+        ['GET /api/appeals/{id}', `/api/appeals/${appeal._id}`],
+        ['GET /api/donations?type=public', `/api/donations?type=public&campaign_id=${campaign._id}`],
+        ['GET /api/appeals/{id}/messages', `/api/appeals/${appeal._id}/messages`],
+      ].map(([name, path]) => ({ name, path, headers: { 'cache-control': 'no-cache' } })),
+    ];
+    return { targets, gift: { campaignId: campaign._id, appealId: appeal._id } };
+  });
+  const targets = reportRows(runs);
+  console.log('\nRows read targets (issue 24)');
+  for (const t of targets) console.log(`${t.pass ? 'PASS' : 'FAIL'}  ${t.target}: ${t.figure}`);
+  return { runs, targets };
+}
+
 async function main() {
   if (!existsSync(join(args.dist, 'server/wrangler.json'))) {
     if (args.dist !== 'dist') throw new Error(`${args.dist}/server/wrangler.json is missing`);
@@ -606,6 +641,16 @@ async function main() {
     run('astro', ['build']);
   }
   const started = Date.now();
+  if (args.rowsOnly) {
+    const scales = args.scale > 1 ? [1, args.scale] : [1];
+    // --keep-data: the seeded states of an earlier run, when there (seeding 100x takes minutes).
+    const kept = (scale: number) => `.wrangler/bench-state-x${scale}`;
+    const states = scales.map((scale) => ({ scale, persist: args.keepData && existsSync(kept(scale)) ? kept(scale) : seedState(scale) }));
+    const rows = await rowsSection(states);
+    writeFileSync(args.out, `${JSON.stringify({ label: args.label, date: new Date().toISOString(), rows: rows.runs, targets: rows.targets, seconds: Math.round((Date.now() - started) / 1000) }, null, 2)}\n`);
+    console.log(`\n[bench] wrote ${args.out}`);
+    return;
+  }
   if (args.compare && !existsSync(join(args.compare, 'server/wrangler.json'))) throw new Error(`${args.compare}/server/wrangler.json is missing`);
   const dists = args.compare ? [args.dist, args.compare] : [args.dist];
   const runs = await measure(args.scale > 1 ? [1, args.scale] : [1], dists);
@@ -624,6 +669,8 @@ async function main() {
   const lighthouse = unscaled.lighthouse ?? [];
   const targets = report(unscaled, scaled, lighthouse);
   if (compared) compareTable(compared, { unscaled, scaled });
+  // The servers above were stopped; the rows section serves the same seeded states again.
+  const rows = args.rows ? await rowsSection((args.scale > 1 ? [1, args.scale] : [1]).map((scale) => ({ scale, persist: `.wrangler/bench-state-x${scale}` }))) : null;
   const json = {
     label: args.label,
     date: new Date().toISOString(),
@@ -642,6 +689,8 @@ async function main() {
     lighthouse,
     targets,
     compare: compared,
+    rows: rows?.runs ?? null,
+    rowsTargets: rows?.targets ?? null,
     seconds: Math.round((Date.now() - started) / 1000),
   };
   writeFileSync(args.out, JSON.stringify(json, null, 2) + '\n');

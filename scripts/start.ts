@@ -1,6 +1,7 @@
 /**
  * `npm start`: build the worker, migrate and seed the local D1 database, then serve the production
  * build in workerd at http://localhost:4321 (PORT overrides). `npm run dev` serves with hot reload.
+ * With TURSO_DATABASE_URL set, the database is that libSQL server instead (seeded, then bound).
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
@@ -27,5 +28,9 @@ if (dev) {
 } else {
   run('astro', ['build']);
   console.log(`\n  UK NFP is starting at http://localhost:${port}\n`);
-  await serveBuiltWorker({ port: Number(port), persistTo: '.wrangler/state' });
+  // TURSO_DATABASE_URL (e.g. `npm run db:turso-local`'s) reaches the worker as a binding: the app
+  // then runs on libSQL's remote protocol instead of the local D1 database.
+  const turso = Object.fromEntries(['TURSO_DATABASE_URL', 'TURSO_AUTH_TOKEN'].flatMap((name) => (process.env[name] ? [[name, process.env[name] as string]] : [])));
+  if (turso.TURSO_DATABASE_URL) console.log(`  Database: ${turso.TURSO_DATABASE_URL} (libSQL remote protocol)`);
+  await serveBuiltWorker({ port: Number(port), persistTo: '.wrangler/state', vars: turso });
 }

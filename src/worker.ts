@@ -7,6 +7,7 @@ import { createMailer } from '../api/services/mailer';
 import { flushFundraiserNotifications } from '../api/services/notifications/fundraiser';
 import { createStripe } from '../api/services/stripe';
 import { createDb } from '../db/client';
+import { newRequestContext } from '../db/usage';
 import { withSecurityHeaders } from './lib/server/security-headers';
 import { unavailableResponse } from './lib/server/unavailable-page';
 
@@ -27,11 +28,12 @@ export default {
   async fetch(request, env, ctx) {
     const started = Date.now();
     const requestId = newRequestId(request);
+    const context = newRequestContext(requestId);
     const path = new URL(request.url).pathname;
     let response: Response;
     try {
       // The API and pages read the id through requestIdFrom (a caller's x-request-id is never used).
-      response = await withRequestId(requestId, () => astro.fetch(request as never, env as never, ctx as never));
+      response = await withRequestId(requestId, () => astro.fetch(request as never, env as never, ctx as never), context);
     } catch (error) {
       // Astro answers its own errors; this is the last resort, and it still says something useful.
       logLine('error', 'unhandled error', { request_id: requestId, error: errorSummary(error), stack: safeStack(error) });
@@ -40,7 +42,7 @@ export default {
     response = withSecurityHeaders(response);
     if (!path.startsWith('/api/')) {
       // Query strings stay out of the log: Stripe's return URL carries a client secret.
-      requestLine({ request_id: requestId, method: request.method, route: path, status: response.status, ms: Date.now() - started });
+      requestLine({ request_id: requestId, method: request.method, route: path, status: response.status, ms: Date.now() - started }, context);
     }
     return response;
   },

@@ -55,6 +55,18 @@ describe('configuration check (api/lib/config.ts)', () => {
     ]);
     expect(checkConfig({ APP_ENV: 'development' }).missing).toEqual([]);
   });
+
+  it('takes a Turso URL over libsql:// or https://, and plain http:// only for a local development server', () => {
+    const problems = (url: string, appEnv?: string) => checkConfig({ TURSO_DATABASE_URL: url, APP_ENV: appEnv }).problems;
+    expect(problems('libsql://db-org.turso.io')).toEqual([]);
+    expect(problems('https://db-org.turso.io')).toEqual([]);
+    expect(problems('http://127.0.0.1:8080', 'development')).toEqual([]);
+    expect(problems('http://localhost:8080', 'development')).toEqual([]);
+    expect(problems('http://127.0.0.1:8080')).toEqual(['TURSO_DATABASE_URL must use libsql:// or https:// in production: http:// would send the auth token in clear']);
+    expect(problems('http://db.example.org', 'development')[0]).toMatch(/must point at this machine/);
+    expect(problems('file:local.db', 'development')[0]).toMatch(/file: databases cannot be opened by the worker/);
+    expect(problems('not a url')[0]).toBe('TURSO_DATABASE_URL must be a URL, like libsql://your-db.turso.io');
+  });
 });
 
 describe(`a misconfigured production API fails closed (${engineName})`, () => {

@@ -85,6 +85,8 @@ export function checkConfig(env: Partial<Bindings>): ConfigCheck {
     problems.push('STRIPE_SECRET_KEY and STRIPE_PUBLISHABLE_KEY are from different modes (one live, one test)');
   }
   if (value('CHARITY_NUMBER') && !value('CHARITY_NAME')) problems.push('CHARITY_NUMBER is set without CHARITY_NAME: declarations would name the default charity');
+  const turso = tursoUrlProblem(value('TURSO_DATABASE_URL'), value('APP_ENV') === 'development');
+  if (turso) problems.push(turso);
 
   const missing: string[] = [];
   if (value('APP_ENV') !== 'development') {
@@ -95,6 +97,30 @@ export function checkConfig(env: Partial<Bindings>): ConfigCheck {
     if (!value('PUBLIC_ORIGIN')) missing.push('PUBLIC_ORIGIN (pages answer 503: the Host header is not trusted for canonical links)');
   }
   return { problems, missing };
+}
+
+/**
+ * TURSO_DATABASE_URL: `libsql://` or `https://` (the web client speaks HTTP; `file:` cannot open
+ * inside workerd). Plain `http://` carries the auth token in clear, so only a local development
+ * server may use it: `npm run db:turso-local` (README).
+ */
+export function tursoUrlProblem(url: string | undefined, development: boolean): string | null {
+  if (!url) return null;
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return 'TURSO_DATABASE_URL must be a URL, like libsql://your-db.turso.io';
+  }
+  if (parsed.protocol === 'libsql:' || parsed.protocol === 'https:') return null;
+  const loopback = ['localhost', '127.0.0.1', '[::1]'].includes(parsed.hostname);
+  if (parsed.protocol === 'http:' && development && loopback) return null;
+  if (parsed.protocol === 'http:') {
+    return development
+      ? 'TURSO_DATABASE_URL over http:// must point at this machine (localhost or 127.0.0.1); use libsql:// or https:// for a remote database'
+      : 'TURSO_DATABASE_URL must use libsql:// or https:// in production: http:// would send the auth token in clear';
+  }
+  return 'TURSO_DATABASE_URL must start with libsql:// or https:// (file: databases cannot be opened by the worker)';
 }
 
 export class ConfigError extends Error {

@@ -13,6 +13,10 @@ describe('what counts as the database being unavailable', () => {
     const refused = new TypeError('fetch failed', { cause: Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), { code: 'ECONNREFUSED' }) });
     expect(isDatabaseUnavailable(refused)).toBe(true);
     expect(isDatabaseUnavailable(Object.assign(new Error('CLIENT_CLOSED: The client is closed'), { code: 'CLIENT_CLOSED' }))).toBe(true);
+    // What Turso's server answers for a lost stream, a busy write lock or a spent monthly quota.
+    for (const code of ['STREAM_EXPIRED', 'TRANSACTION_TIMEOUT', 'TRANSACTION_BUSY', 'BLOCKED', 'SERVER_ERROR']) {
+      expect(isDatabaseUnavailable(Object.assign(new Error(`${code}: from the server`), { code })), code).toBe(true);
+    }
   });
 
   it('recognises what a real libSQL client throws for an unreachable server', async () => {

@@ -19,6 +19,12 @@ const UNAVAILABLE_CODES = new Set([
   'UND_ERR_CONNECT_TIMEOUT',
   'UND_ERR_SOCKET',
   'SQLITE_BUSY',
+  // Turso's server (sqld): a stream lost to inactivity or a restart, a transaction that waited too
+  // long for the write lock, and BLOCKED: the plan's monthly quota of rows is spent.
+  'STREAM_EXPIRED',
+  'TRANSACTION_TIMEOUT',
+  'TRANSACTION_BUSY',
+  'BLOCKED',
 ]);
 
 /**

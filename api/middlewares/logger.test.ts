@@ -31,12 +31,36 @@ describe(`request logs (${engineName})`, () => {
     });
     const requests = lines.filter((line) => line.msg === 'request');
     expect(requests).toHaveLength(3);
-    expect(requests[0]).toEqual({ level: 'info', msg: 'request', request_id: anonymousId, method: 'GET', route: '/api/campaigns/:id', status: 200, ms: expect.any(Number), user_id: null });
+    // Rows read and written: D1's meta and the remote protocol's stats; libSQL's file engine has none.
+    const rows = engineName === 'libsql' ? null : expect.any(Number);
+    expect(requests[0]).toEqual({ level: 'info', msg: 'request', request_id: anonymousId, method: 'GET', route: '/api/campaigns/:id', status: 200, ms: expect.any(Number), user_id: null, rows_read: rows, rows_written: rows });
     expect(requests[1]).toMatchObject({ request_id: signedInId, route: '/api/donations', status: 200, user_id: user.id });
     expect(requests[2]).toMatchObject({ level: 'warn', route: 'unmatched', status: 404 });
     // Ids and query strings stay out of the log.
     expect(JSON.stringify(requests)).not.toContain(campaign.id);
     expect(JSON.stringify(requests)).not.toContain('secret-value');
+  });
+
+  it('counts the rows each request read and wrote, per request (none on the file engine, which reports none)', async () => {
+    const t = await setupTestApp();
+    const campaign = await createCampaign(t.db);
+    const email = `rows-${crypto.randomUUID().slice(0, 8)}@example.org`;
+    await createUser(t.db, { email });
+    const { lines } = await jsonLogs(async () => {
+      await t.request(`/api/campaigns/${campaign.id}`);
+      await t.request('/api/auth/login', { method: 'POST', json: { email } });
+      await t.request('/api/health');
+    });
+    const [read, signIn, health] = lines.filter((line) => line.msg === 'request') as { rows_read: number | null; rows_written: number | null }[];
+    if (engineName === 'libsql') {
+      expect([read, signIn, health].map((line) => [line.rows_read, line.rows_written])).toEqual([[null, null], [null, null], [null, null]]);
+      return;
+    }
+    expect(read.rows_read).toBeGreaterThanOrEqual(1);
+    expect(read.rows_written).toBe(0);
+    // A sign-in code is stored: at least one row written, and the count is this request's alone.
+    expect(signIn.rows_written).toBeGreaterThanOrEqual(1);
+    expect(health.rows_written ?? 0).toBe(0);
   });
 
   it('never logs sign-in codes, bearer tokens or the email in a query string', async () => {

@@ -1,7 +1,7 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import { routePath } from 'hono/route';
+import { newRequestContext, type RequestContext, requestContext } from '../../db/usage';
 import type { AppEnv } from '../lib/types';
 
 /**
@@ -20,10 +20,12 @@ export function logLine(level: 'info' | 'warn' | 'error', msg: string, fields: L
 
 /**
  * The per-request line: 4xx answers are the caller's business, not an operator's, so only 5xx go to
- * the error stream; the `level` field still says warn for 4xx.
+ * the error stream; the `level` field still says warn for 4xx. It carries the rows the request
+ * read and wrote (the request context's, unless given): what Turso and D1 bill by.
  */
-export function requestLine(fields: LogFields & { status: number }): void {
-  const line = JSON.stringify({ level: levelForStatus(fields.status), msg: 'request', ...fields });
+export function requestLine(fields: LogFields & { status: number }, context: RequestContext | undefined = requestContext.getStore()): void {
+  const rows = context ? { rows_read: context.rowsRead, rows_written: context.rowsWritten } : {};
+  const line = JSON.stringify({ level: levelForStatus(fields.status), msg: 'request', ...rows, ...fields });
   if (fields.status >= 500) console.error(line);
   else console.log(line);
 }
@@ -51,20 +53,19 @@ export function safeStack(error: unknown): string | undefined {
 const SAFE_ID = /^[A-Za-z0-9-]{8,64}$/;
 
 /**
- * The id src/worker.ts gave the request being handled, carried in async context: no copy of every
- * request (headers and all) just to carry an id, and nothing a caller could set.
+ * The id src/worker.ts gave the request being handled, carried in async context (db/usage.ts, with
+ * the rows the request reads and writes): no copy of every request (headers and all) just to carry
+ * an id, and nothing a caller could set.
  */
-const assignedRequestId = new AsyncLocalStorage<string>();
-
-/** Runs a request's handling with its id, which requestIdFrom then returns. */
-export const withRequestId = <T>(requestId: string, handle: () => T): T => assignedRequestId.run(requestId, handle);
+export const withRequestId = <T>(requestId: string, handle: () => T, context = newRequestContext(requestId)): T =>
+  requestContext.run(context, handle);
 
 /**
  * The id the worker entry assigned, else (the API or pages run without it: tests, `astro dev`)
  * a safe x-request-id or Cloudflare's ray id, else a new UUID.
  */
 export function requestIdFrom(headers: { get(name: string): string | null | undefined }): string {
-  const assigned = assignedRequestId.getStore();
+  const assigned = requestContext.getStore()?.id;
   if (assigned) return assigned;
   for (const name of ['x-request-id', 'cf-ray']) {
     const value = headers.get(name)?.trim();
@@ -95,15 +96,21 @@ export function requestLogger() {
   return createMiddleware<AppEnv>(async (c, next) => {
     const started = Date.now();
     c.set('requestId', requestIdFrom({ get: (name) => c.req.header(name) }));
-    await next();
+    // Without the worker entry (tests, the API alone) the request gets its context here.
+    const context = requestContext.getStore() ?? newRequestContext(c.var.requestId);
+    if (requestContext.getStore()) await next();
+    else await requestContext.run(context, () => next());
     c.header('X-Request-Id', c.var.requestId);
-    requestLine({
-      request_id: c.var.requestId,
-      method: c.req.method,
-      route: matchedRoute(c),
-      status: c.res.status,
-      ms: Date.now() - started,
-      user_id: c.var.user?.id ?? null,
-    });
+    requestLine(
+      {
+        request_id: c.var.requestId,
+        method: c.req.method,
+        route: matchedRoute(c),
+        status: c.res.status,
+        ms: Date.now() - started,
+        user_id: c.var.user?.id ?? null,
+      },
+      context,
+    );
   });
 }

@@ -60,9 +60,11 @@ export function topDonorsQuery(db: Db, target: { campaignId: IdValue } | { appea
       count: donorTotals.giftCount,
       total: donorTotals.raisedPence,
       // "Give anonymously" on a paid gift to this campaign or appeal hides the name (renewals follow their first gift).
-      anonymous: sql<number>`exists (select 1 from support_messages sm join donations d on d.id = sm.donation_id
-        where d.donor_id = ${donorTotals.donorId} and sm.anonymous = 1 and d.status in ('succeeded', 'refunded')
-        and (sm.campaign_id = ${targetId} or sm.appeal_id = ${targetId}))`,
+      // The donors who did are found once, from the target's messages (an index each way; CROSS JOIN
+      // keeps SQLite from starting at every paid gift): asked per donor, the check read each leader's
+      // whole giving history, about 110 rows of a page at 100x the data.
+      anonymous: sql<number>`${donorTotals.donorId} in (select d.donor_id from support_messages sm cross join donations d on d.id = sm.donation_id
+        where (sm.campaign_id = ${targetId} or sm.appeal_id = ${targetId}) and sm.anonymous = 1 and d.status in ('succeeded', 'refunded'))`,
     })
     .from(donorTotals)
     .innerJoin(users, eq(users.id, donorTotals.donorId))

@@ -1,5 +1,6 @@
 import { drizzle } from 'drizzle-orm/d1';
 import type { Db } from '../../db/client';
+import { countD1Rows } from '../../db/usage';
 import * as schema from '../../db/schema';
 import { fileBindings } from './file-bindings.workers';
 import type { Outage } from './outage';
@@ -39,7 +40,7 @@ function withOutage(d1: D1Database, outage: { on: boolean }): D1Database {
  */
 export async function createEngineDb(): Promise<{ db: Db; env: Record<string, unknown>; outage: Outage }> {
   const state = { on: false };
-  const d1 = withOutage(fileBindings().db, state);
+  const d1 = withOutage(countD1Rows(fileBindings().db), state);
   return { db: drizzle(d1, { schema }) as unknown as Db, env: { DB: d1 }, outage: { down: () => (state.on = true), up: () => (state.on = false) } };
 }
 

@@ -1,0 +1,90 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+
+/**
+ * What one request did to the database, carried in async context with the request's id: the
+ * per-request log line reports the rows read and written, which Turso and D1 bill by.
+ * `rowsRead`/`rowsWritten` stay null where the engine reports nothing (libSQL's file engine).
+ */
+export type RequestContext = { id: string; rowsRead: number | null; rowsWritten: number | null };
+
+export const requestContext = new AsyncLocalStorage<RequestContext>();
+
+export const newRequestContext = (id: string): RequestContext => ({ id, rowsRead: null, rowsWritten: null });
+
+/** Adds a statement's counts to the request being handled (none outside a request: cron, scripts). */
+export function countRows(read: unknown, written: unknown): void {
+  const context = requestContext.getStore();
+  if (!context) return;
+  if (typeof read === 'number' && Number.isFinite(read)) context.rowsRead = (context.rowsRead ?? 0) + read;
+  if (typeof written === 'number' && Number.isFinite(written)) context.rowsWritten = (context.rowsWritten ?? 0) + written;
+}
+
+type Fetcher = { fetch: (...args: never[]) => Promise<Response> };
+type Stats = { rows_read?: unknown; rows_written?: unknown } | null | undefined;
+
+/** Counts every statement result in a JSON body: D1's `[{meta}]` or a Hrana pipeline's results. */
+function countBody(body: unknown): void {
+  if (Array.isArray(body)) {
+    for (const result of body) {
+      const meta = (result as { meta?: Stats })?.meta;
+      countRows(meta?.rows_read, meta?.rows_written);
+    }
+    return;
+  }
+  const meta = (body as { meta?: Stats })?.meta;
+  if (meta && typeof meta === 'object') {
+    countRows(meta.rows_read, meta.rows_written);
+    return;
+  }
+  const results = (body as { results?: unknown })?.results;
+  if (!Array.isArray(results)) return;
+  for (const entry of results as { type?: string; response?: { type?: string; result?: { step_results?: Stats[] } & Stats } }[]) {
+    const response = entry?.type === 'ok' ? entry.response : undefined;
+    if (response?.type === 'execute') countRows(response.result?.rows_read, response.result?.rows_written);
+    if (response?.type === 'batch') for (const step of response.result?.step_results ?? []) countRows(step?.rows_read, step?.rows_written);
+  }
+}
+
+/** A response's JSON body counted, and the same body handed on unread. */
+async function counted(response: Response): Promise<Response> {
+  if (!response.ok || !(response.headers.get('content-type') ?? '').includes('application/json') || !requestContext.getStore()) return response;
+  const text = await response.text();
+  try {
+    countBody(JSON.parse(text));
+  } catch {
+    // Not ours to judge: the driver reports a malformed body itself.
+  }
+  return new Response(text, { status: response.status, statusText: response.statusText, headers: response.headers });
+}
+
+/**
+ * A fetch for `@libsql/client` that counts the statement stats (rows_read, rows_written) a Turso
+ * server sends in every result: the client itself drops them.
+ */
+export function countingFetch(inner: typeof fetch = (...args) => fetch(...args)): typeof fetch {
+  return async (...args: Parameters<typeof fetch>) => counted(await inner(...args));
+}
+
+const countedBindings = new WeakSet<object>();
+
+/**
+ * Counts D1's `meta.rows_read/rows_written` for every statement, `raw()` included (which returns
+ * no meta to its caller): the binding's JavaScript wrapper sends each query through a `fetcher`
+ * whose JSON answer carries the meta; we read it on the way through. Where the binding is shaped
+ * otherwise, nothing is counted and nothing else changes.
+ */
+export function countD1Rows(binding: D1Database): D1Database {
+  if (countedBindings.has(binding)) return binding;
+  countedBindings.add(binding);
+  const holders = [binding, (binding as unknown as { alwaysPrimarySession?: unknown }).alwaysPrimarySession] as { fetcher?: Fetcher }[];
+  for (const holder of holders) {
+    const fetcher = holder?.fetcher;
+    if (!fetcher || typeof fetcher.fetch !== 'function') continue;
+    try {
+      holder.fetcher = { fetch: async (...args: never[]) => counted(await fetcher.fetch(...args)) };
+    } catch {
+      // A read-only field: no counts from this binding.
+    }
+  }
+  return binding;
+}
