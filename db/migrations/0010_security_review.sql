@@ -10,3 +10,5 @@ CREATE TABLE `checkout_details` (
 	`created_at` integer NOT NULL,
 	FOREIGN KEY (`donation_id`) REFERENCES `donations`(`id`) ON UPDATE no action ON DELETE cascade
 );
+--> statement-breakpoint
+ALTER TABLE `login_codes` ADD `requested_ip` text;
