@@ -262,7 +262,7 @@ describe(`campaign and appeal writes (${engineName})`, () => {
     });
 
     it('forbids a donor from changing the status', async () => {
-      await expectError(await put(appealId, { status: 'draft' }, donorToken), 403, /Only admins can change the status/);
+      await expectError(await put(appealId, { status: 'draft' }, donorToken), 403, /Only admins and the admins of this campaign's organization can change its status/);
       const [row] = await t.db.select().from(campaigns).where(eq(campaigns.id, appealId));
       expect(row.status).toBe('approved');
     });
