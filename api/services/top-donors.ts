@@ -9,8 +9,8 @@ export type TopDonor = {
   /** Public display name, "First L.", or "Anonymous" when the donor gave anonymously; never an email. */
   donor: string;
   count: number;
-  /** Pence. */
-  total: number;
+  /** Pence; null when the donor chose "Hide the amount" on a gift here. */
+  total: number | null;
 };
 
 /** "Amira Khan" → "Amira K."; a donor with no name on file shows as "Anonymous". */
@@ -63,6 +63,10 @@ export function topDonorsQuery(db: Db, target: { campaignId: IdValue } | { appea
       anonymous: sql<number>`exists (select 1 from support_messages sm join donations d on d.id = sm.donation_id
         where d.donor_id = ${donorTotals.donorId} and sm.anonymous = 1 and d.status in ('succeeded', 'refunded')
         and (sm.campaign_id = ${targetId} or sm.appeal_id = ${targetId}))`,
+      // "Hide the amount" on any paid gift here hides the donor's total too.
+      hideAmount: sql<number>`exists (select 1 from support_messages sm join donations d on d.id = sm.donation_id
+        where d.donor_id = ${donorTotals.donorId} and sm.hide_amount = 1 and d.status in ('succeeded', 'refunded')
+        and (sm.campaign_id = ${targetId} or sm.appeal_id = ${targetId}))`,
     })
     .from(donorTotals)
     .innerJoin(users, eq(users.id, donorTotals.donorId))
@@ -71,6 +75,17 @@ export function topDonorsQuery(db: Db, target: { campaignId: IdValue } | { appea
     .limit(n);
 }
 
-export function toTopDonor(row: { firstName: string | null; lastName: string | null; count: number; total: number; anonymous?: number | boolean }): TopDonor {
-  return { donor: Number(row.anonymous ?? 0) ? 'Anonymous' : displayName(row.firstName, row.lastName), count: Number(row.count), total: Number(row.total) };
+export function toTopDonor(row: {
+  firstName: string | null;
+  lastName: string | null;
+  count: number;
+  total: number;
+  anonymous?: number | boolean;
+  hideAmount?: number | boolean;
+}): TopDonor {
+  return {
+    donor: Number(row.anonymous ?? 0) ? 'Anonymous' : displayName(row.firstName, row.lastName),
+    count: Number(row.count),
+    total: Number(row.hideAmount ?? 0) ? null : Number(row.total),
+  };
 }
