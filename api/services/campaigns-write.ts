@@ -250,7 +250,9 @@ export async function updateCampaign(ctx: WriteCtx, idOrShort: string, input: Ca
   return (await loadCampaignDto(db, row.id))!;
 }
 
-const uploadBytes = (uploads: PreparedUpload[]) => uploads.reduce((sum, upload) => sum + upload.bytes.length, 0);
+// Every stored byte counts, resized copies included, so the quota also bounds a save's size.
+const uploadBytes = (uploads: PreparedUpload[]) =>
+  uploads.reduce((sum, upload) => sum + upload.bytes.length + upload.variants.reduce((n, v) => n + v.bytes.length, 0), 0);
 
 async function appealsNeedApproval(db: Db, organizationId: string | null): Promise<boolean> {
   if (!organizationId) return false;
