@@ -4,7 +4,7 @@
  * characters (`<script>@x.com` is not an address) and the domain is dot-separated labels of
  * letters, digits and inner hyphens ending in a name of at least two letters.
  */
-export const EMAIL_PATTERN = /^[^\s@<>()[\]\\,;:"']+@(?:[\p{L}\p{N}](?:[\p{L}\p{N}-]*[\p{L}\p{N}])?\.)+\p{L}{2,}$/u;
+export const EMAIL_PATTERN = /^[^\s@<>()[\]\\,;:"]+@(?:[\p{L}\p{N}](?:[\p{L}\p{N}-]*[\p{L}\p{N}])?\.)+\p{L}{2,}$/u;
 export const EMAIL_MAX_LENGTH = 254;
 export const EMAIL_INVALID = 'Enter a valid email address, like name@example.org';
 
