@@ -1,9 +1,12 @@
 /**
- * The one email rule: the simple address pattern of the spec (section 5), used by the login dialog,
- * the donation box and every API route that takes an address.
+ * The one email rule, used by the login dialog, the donation box and every API route that takes an
+ * address: something@domain.tld, where the part before @ has no spaces, markup or quoting
+ * characters (`<script>@x.com` is not an address) and the domain is dot-separated labels of
+ * letters, digits and inner hyphens ending in a name of at least two letters.
  */
-export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]{2,}$/;
+export const EMAIL_PATTERN = /^[^\s@<>()[\]\\,;:"]+@(?:[\p{L}\p{N}](?:[\p{L}\p{N}-]*[\p{L}\p{N}])?\.)+\p{L}{2,}$/u;
 export const EMAIL_MAX_LENGTH = 254;
+export const EMAIL_INVALID = 'Enter a valid email address, like name@example.org';
 
 export function isEmail(value: string): boolean {
   return value.length <= EMAIL_MAX_LENGTH && EMAIL_PATTERN.test(value);

@@ -100,7 +100,9 @@ export function checkGiftAidDetails(input: GiftAidDetailsInput): { ok: true; det
   else if (!NAME_PATTERN.test(firstName)) problems.push({ field: 'first_name', message: 'first_name: use letters, spaces, apostrophes and hyphens only' });
   if (!lastName) problems.push({ field: 'last_name', message: 'last_name: enter your last name' });
   else if (lastName.length > nameMax) problems.push({ field: 'last_name', message: `last_name: at most ${nameMax} characters` });
-  else if (!NAME_PATTERN.test(lastName) || lastName.length < 2) problems.push({ field: 'last_name', message: 'last_name: use letters, spaces, apostrophes and hyphens only' });
+  else if (!NAME_PATTERN.test(lastName)) problems.push({ field: 'last_name', message: 'last_name: use letters, spaces, apostrophes and hyphens only' });
+  // HMRC takes an initial for the first name but not for the last.
+  else if (lastName.length < 2) problems.push({ field: 'last_name', message: 'last_name: HMRC needs your whole last name, not an initial' });
   if (!house) problems.push({ field: 'house', message: 'house: enter your house name or number' });
   else if (house.length > houseMax) problems.push({ field: 'house', message: `house: at most ${houseMax} characters` });
   else if (!HOUSE_PATTERN.test(house)) problems.push({ field: 'house', message: 'house: start with a letter or number, like 12 or Rose Cottage' });

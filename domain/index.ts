@@ -8,6 +8,7 @@ export * from './email';
 export * from './gift-aid';
 export * from './limits';
 export * from './money';
+export * from './names';
 export * from './postcode';
 // domain/phone.ts is imported by path: it carries libphonenumber-js's metadata, which only the donor form needs.
 export * from './statuses';

@@ -15,10 +15,17 @@ export const unauthorized = (message = 'Sign in to continue') => new HttpError(4
 export const forbidden = (message = 'You do not have permission to do that') => new HttpError(403, message);
 export const notFound = (message = 'Not Found') => new HttpError(404, message);
 
-/** One readable sentence from a zod error: "email: Enter a valid email address; amount: …". */
+/**
+ * One readable sentence from a zod error: "email: Enter a valid email address; amount: …". A
+ * message that already names its field ("amount: the minimum…", "code must be…") is kept as it is.
+ */
 export function describeZodError(error: z.ZodError): string {
   return error.issues
     .slice(0, 5)
-    .map((issue) => (issue.path.length ? `${issue.path.join('.')}: ${issue.message}` : issue.message))
+    .map((issue) => {
+      const field = issue.path.join('.');
+      if (!field || issue.message.startsWith(`${field}:`) || issue.message.startsWith(`${field} `)) return issue.message;
+      return `${field}: ${issue.message}`;
+    })
     .join('; ');
 }

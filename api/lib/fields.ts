@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { EMAIL_PATTERN } from '../../domain';
+import { EMAIL_INVALID, EMAIL_MAX_LENGTH, EMAIL_PATTERN, personNameProblem } from '../../domain';
 import { normalizePhone, PHONE_INVALID } from '../../domain/phone';
 
 /** Zod pieces shared by the dashboard's organization, donor and donation endpoints. */
@@ -30,13 +30,36 @@ export const requiredText = (max: number, what: string) =>
     .min(1, `${what} is required`)
     .max(max, `Use at most ${max} characters`);
 
+/** A person's name (domain/names.ts): required, no markup. */
+export const personName = (what: string) =>
+  z
+    .string({ error: `${what} is required` })
+    .trim()
+    .min(1, `${what} is required`)
+    .superRefine((v, ctx) => {
+      const problem = personNameProblem(v);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    });
+
+/** An optional person's name: "" and null mean not given. */
+export const optionalPersonName = (what: string) =>
+  z
+    .string({ error: `${what} must be text` })
+    .trim()
+    .superRefine((v, ctx) => {
+      const problem = personNameProblem(v);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    })
+    .nullish()
+    .transform((v) => (v ? v : undefined));
+
 
 export const emailText = z
   .string({ error: 'Email is required' })
   .trim()
   .toLowerCase()
-  .max(254, 'Use at most 254 characters')
-  .regex(EMAIL_PATTERN, 'Enter a valid email address');
+  .max(EMAIL_MAX_LENGTH, `Use at most ${EMAIL_MAX_LENGTH} characters`)
+  .regex(EMAIL_PATTERN, EMAIL_INVALID);
 
 export const optionalEmail = z
   .union([z.literal(''), emailText])

@@ -24,8 +24,14 @@ export function canManageOrganization(user: AuthUser, organizationId: string | n
   return user.type === 'org_admin' && organizationId !== null && user.orgIds.includes(organizationId);
 }
 
-/** Only admins approve, hide or delete campaigns and appeals (status), and change user types or organization admins. */
-export const canSetCampaignStatus = (user: AuthUser): boolean => isAdmin(user);
+/**
+ * Approving, hiding or deleting a campaign or appeal (its status): admins, and the admins of the
+ * organization it belongs to (an appeal belongs to its campaign's). Never an org_admin of another
+ * organization, even for an appeal they wrote themselves.
+ */
+export const canSetCampaignStatus = (user: AuthUser, organizationId: string | null): boolean => canManageOrganization(user, organizationId);
+
+/** Only admins change user types or organization admins. */
 export const canChangeUserType = (user: AuthUser): boolean => isAdmin(user);
 export const canChangeOrganizationAdmins = (user: AuthUser): boolean => isAdmin(user);
 

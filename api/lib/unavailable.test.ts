@@ -19,6 +19,26 @@ describe('what counts as the database being unavailable', () => {
     }
   });
 
+  it('recognises every other unavailability form of libSQL and D1: session tokens, locks, busy, overloaded objects, 5xx', () => {
+    const forms = [
+      'Failed to get session commit token: internal error',
+      'D1_ERROR: Failed to get session commit token: internal error',
+      'D1_ERROR: Internal error in D1 DB storage caused object to be reset.',
+      'D1_ERROR: Internal error while starting up D1 DB storage caused object to be reset.',
+      'Durable Object is overloaded. Too many requests queued.',
+      'SQLITE_BUSY: database is locked',
+      'database table is locked',
+      'SERVER_ERROR: Server returned HTTP status 503',
+      'The stream has expired due to inactivity',
+    ];
+    for (const message of forms) {
+      expect(isDatabaseUnavailable(new Error(message)), message).toBe(true);
+      expect(isDatabaseUnavailable(new Error('Failed query: select 1', { cause: new Error(message) })), message).toBe(true);
+    }
+    expect(isDatabaseUnavailable(Object.assign(new Error('locked'), { code: 'SQLITE_LOCKED' }))).toBe(true);
+    expect(isDatabaseUnavailable(Object.assign(new Error('busy'), { code: 'SQLITE_ERROR', rawCode: 517 }))).toBe(true);
+  });
+
   it('recognises what a real libSQL client throws for an unreachable server', async () => {
     const client = createClient({ url: 'http://127.0.0.1:1' });
     const error = await client.execute('select 1').then(

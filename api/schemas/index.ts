@@ -110,7 +110,7 @@ export const TopDonorSchema = z
   .object({
     donor: z.string().openapi({ description: 'Public display name, "First L."; never an email' }),
     count: z.number().int(),
-    total: z.number().int().openapi({ description: 'Pence' }),
+    total: z.number().int().nullable().openapi({ description: 'Pence; null when the donor chose to hide the amount' }),
   })
   .openapi('TopDonor');
 

@@ -7,7 +7,7 @@ import { readConfig } from '../lib/config';
 import { HttpError } from '../lib/errors';
 import { generateCode, hashCode, requestLoginCode, verifyLoginCode } from './auth';
 import { createMailer } from './mailer';
-import { CHALLENGE_THRESHOLDS, VERIFY_BACKOFF } from './rate-limit';
+import { CHALLENGE_THRESHOLDS, FOREIGN_GUESS_CAP, VERIFY_BACKOFF } from './rate-limit';
 
 const MINUTE = 60_000;
 const passToken = () => `pass-${crypto.randomUUID()}`;
@@ -77,15 +77,51 @@ describe(`sign-in throttling without lock-out (${engineName})`, () => {
     // Each code died after 5 guesses at most.
     for (const row of await t.db.select().from(loginCodes).where(eq(loginCodes.email, user.email))) expect(row.attempts).toBeLessThanOrEqual(5);
 
-    // The owner, from their own address, gets a fresh code and the right code signs them in. Past the
-    // failure threshold for this address the browser's Turnstile check comes along (never a refusal).
+    // The owner, from their own address, gets a fresh code and the right code signs them in.
     const home = '198.51.100.8';
     const asked = await s.request(user.email, start + 10 * MINUTE, home, passToken());
     expect(asked).toBe(200);
     const code = await s.latestCode(user.email);
-    const withoutCheck = await s.tryVerify(user.email, code, start + 11 * MINUTE, home);
-    expect(status(withoutCheck)).toBe(428);
-    const result = await s.verify(user.email, code, start + 11 * MINUTE, home, passToken());
+    // Others' failures never ask the requesting address for the check.
+    const result = await s.verify(user.email, code, start + 11 * MINUTE, home);
+    expect('token' in result).toBe(true);
+  });
+
+  it("a code dies after 5 wrong guesses from the address that asked for it", async () => {
+    const t = await setupTestApp();
+    vi.spyOn(console, 'log').mockImplementation(() => {});
+    const s = signInAs(t);
+    const user = await createUser(t.db, { email: `own-${crypto.randomUUID().slice(0, 8)}@example.org` });
+    const start = Date.UTC(2030, 0, 5, 9);
+    const home = '198.51.100.20';
+    expect(await s.request(user.email, start, home)).toBe(200);
+    const code = await s.latestCode(user.email);
+    const wrong = String((Number(code) + 1) % 1_000_000).padStart(6, '0');
+    // Spaced past the pair's backoff (1, 2 minutes after the third).
+    for (const minute of [0, 0, 0, 2, 5]) expect(status(await s.tryVerify(user.email, wrong, start + minute * MINUTE + 1000, home))).toBe(401);
+    expect(status(await s.tryVerify(user.email, code, start + 9.5 * MINUTE, home))).toBe(401);
+    const [row] = await t.db.select().from(loginCodes).where(eq(loginCodes.email, user.email));
+    expect(row).toMatchObject({ attempts: 5, requestedIp: home });
+  });
+
+  it('past the cap, guesses from other addresses are no longer compared with the code; the owner still signs in', { timeout: 30_000 }, async () => {
+    const t = await setupTestApp();
+    vi.spyOn(console, 'log').mockImplementation(() => {});
+    const s = signInAs(t);
+    const user = await createUser(t.db, { email: `cap-${crypto.randomUUID().slice(0, 8)}@example.org` });
+    const start = Date.UTC(2030, 0, 6, 9);
+    const home = '198.51.100.21';
+    expect(await s.request(user.email, start, home)).toBe(200);
+    const code = await s.latestCode(user.email);
+    const wrong = String((Number(code) + 1) % 1_000_000).padStart(6, '0');
+    for (let i = 0; i < FOREIGN_GUESS_CAP.limit; i++) {
+      const result = await s.tryVerify(user.email, wrong, start + i * 1000, `203.0.114.${i}`, passToken());
+      expect(status(result)).toBe(401);
+    }
+    // Even the right code from yet another address is not accepted now...
+    expect(status(await s.tryVerify(user.email, code, start + MINUTE, '203.0.114.200', passToken()))).toBe(401);
+    // ...while the address that asked for it signs in without a check.
+    const result = await s.verify(user.email, code, start + 2 * MINUTE, home);
     expect('token' in result).toBe(true);
   });
 
@@ -100,15 +136,16 @@ describe(`sign-in throttling without lock-out (${engineName})`, () => {
     expect(await s.request(user.email, start, home)).toBe(200);
     const code = await s.latestCode(user.email);
     const wrong = String((Number(code) + 1) % 1_000_000).padStart(6, '0');
-    for (let i = 0; i < VERIFY_BACKOFF.freeFailures; i++) expect(status(await s.tryVerify(user.email, wrong, start + i, guesser))).toBe(401);
-    const blocked = await s.tryVerify(user.email, wrong, start + 10, guesser);
+    // (It guesses at a code it did not ask for, so from its second guess it passes the check.)
+    for (let i = 0; i < VERIFY_BACKOFF.freeFailures; i++) expect(status(await s.tryVerify(user.email, wrong, start + i, guesser, passToken()))).toBe(401);
+    const blocked = await s.tryVerify(user.email, wrong, start + 10, guesser, passToken());
     expect(status(blocked)).toBe(429);
     expect((blocked as HttpError).message).toMatch(/Too many wrong codes\. Please wait \d+ minutes?/);
-    // 3 guesses were counted against the code; the owner's right code from home still works.
+    // None of its guesses counted against the owner's code; the owner's right code from home works.
     const result = await s.verify(user.email, code, start + 20, home);
     expect('token' in result).toBe(true);
     // After the wait the guesser's pair may try again (and the streak ends after a day).
-    expect(status(await s.tryVerify(user.email, wrong, start + 3 * MINUTE, guesser))).toBe(401);
+    expect(status(await s.tryVerify(user.email, wrong, start + 3 * MINUTE, guesser, passToken()))).toBe(401);
   });
 
   it('a stranger requesting codes neither cancels the owner\'s code nor stops the owner asking', async () => {

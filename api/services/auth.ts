@@ -12,6 +12,7 @@ import {
   CHALLENGE_THRESHOLDS,
   clearRateLimit,
   enforceRateLimits,
+  FOREIGN_GUESS_CAP,
   hitRateLimit,
   knownIp,
   peekRateLimit,
@@ -99,7 +100,8 @@ const keys = {
   backoff: (email: string, ip: string) => `verify:backoff:${ip}:${email}`,
   challengeIp: (ip: string) => `challenge:signin-ip:${ip}`,
   challengeSend: (email: string) => `challenge:send-email:${email}`,
-  challengeFailures: (email: string) => `challenge:failures-email:${email}`,
+  foreignIp: (ip: string) => `challenge:foreign-ip:${ip}`,
+  foreignEmail: (email: string) => `verify:foreign-email:${email}`,
 };
 
 export type LoginCodeRequested = { message: string };
@@ -131,7 +133,7 @@ export async function requestLoginCode(ctx: Ctx, email: string): Promise<LoginCo
   const [user] = await db.select({ firstName: users.firstName }).from(users).where(eq(users.email, email)).limit(1);
   const code = generateCode();
   const codeHash = await hashCode(ctx.config.authSecret, email, code);
-  await db.insert(loginCodes).values({ email, codeHash, expiresAt: new Date(now.getTime() + CODE_TTL_MS), createdAt: now });
+  await db.insert(loginCodes).values({ email, codeHash, expiresAt: new Date(now.getTime() + CODE_TTL_MS), createdAt: now, requestedIp: ip });
   await ctx.mailer.send(loginCodeEmail({ to: email, code, firstName: user?.firstName || null, minutes: CODE_TTL_MS / 60_000 }));
   return { message: `We sent a ${CODE_LENGTH}-digit code to ${email}. It expires in ${CODE_TTL_MS / 60_000} minutes.` };
 }
@@ -144,11 +146,14 @@ export type LoginResult =
   | { new_user: true; names_required: true; message: string };
 
 /**
- * Step two: checks the code (10 minutes, single use, dead after 5 wrong guesses), then signs in,
- * creating the account for a new address once it has names. A correct code for a new address
- * without names answers `names_required` and stays usable, so the dialog can ask for them.
- * Someone else's wrong guesses never refuse the owner's right code: failures back off only their
- * own (email, address) pair, and past a threshold ask for a Turnstile check rather than refuse.
+ * Step two: checks the code (10 minutes, single use, dead after 5 wrong guesses from the address
+ * that requested it), then signs in, creating the account for a new address once it has names. A
+ * correct code for a new address without names answers `names_required` and stays usable, so the
+ * dialog can ask for them. Someone else's wrong guesses never refuse the owner's right code: a
+ * code's attempts count only guesses from the address that asked for it; guesses from other
+ * addresses are counted per (email, address), per address and per email apart, ask for the
+ * Turnstile check early (from an address's second wrong guess, or past 10 for the email), and
+ * past a cap stop being checked against other addresses' codes at all.
  */
 export async function verifyLoginCode(
   ctx: Ctx,
@@ -162,41 +167,55 @@ export async function verifyLoginCode(
   if (wait > 0) {
     throw new RateLimitError(`Too many wrong codes. Please wait ${minutes(Math.ceil(wait / 60))} and try again.`, wait);
   }
-  const [ipCount, emailFailures] = await Promise.all([
-    knownIp(ip) ? peekRateLimit(db, keys.challengeIp(ip), CHALLENGE_THRESHOLDS.signInPerIp, now) : 0,
-    peekRateLimit(db, keys.challengeFailures(email), CHALLENGE_THRESHOLDS.failuresPerEmail, now),
-  ]);
-  if (ipCount >= CHALLENGE_THRESHOLDS.signInPerIp.limit || emailFailures >= CHALLENGE_THRESHOLDS.failuresPerEmail.limit) {
-    await requireChallenge(ctx.config, ctx.turnstileToken, knownIp(ip) ? ip : null);
-  }
 
-  const live = and(eq(loginCodes.email, email), isNull(loginCodes.consumedAt), gt(loginCodes.expiresAt, now), lt(loginCodes.attempts, MAX_CODE_ATTEMPTS));
+  const live = and(eq(loginCodes.email, email), isNull(loginCodes.consumedAt), gt(loginCodes.expiresAt, now));
   const candidates = await db
-    .select({ id: loginCodes.id, codeHash: loginCodes.codeHash })
+    .select({ id: loginCodes.id, codeHash: loginCodes.codeHash, requestedIp: loginCodes.requestedIp, attempts: loginCodes.attempts })
     .from(loginCodes)
     .where(live)
     .orderBy(desc(loginCodes.createdAt))
     .limit(LIVE_CODES_CHECKED);
-  // Count the try against every live code before comparing, so parallel guesses cannot exceed 5.
-  const counted = candidates.length
+  // Codes from before requested_ip was stored count as the guesser's own (the old rule).
+  const isOwn = (c: { requestedIp: string | null }) => c.requestedIp === null || c.requestedIp === ip;
+  const own = candidates.filter((c) => isOwn(c) && c.attempts < MAX_CODE_ATTEMPTS);
+  const others = candidates.filter((c) => !isOwn(c));
+
+  const [ipCount, foreignFromIp, foreignForEmail] = await Promise.all([
+    knownIp(ip) ? peekRateLimit(db, keys.challengeIp(ip), CHALLENGE_THRESHOLDS.signInPerIp, now) : 0,
+    knownIp(ip) && !own.length ? peekRateLimit(db, keys.foreignIp(ip), CHALLENGE_THRESHOLDS.foreignGuessesPerIp, now) : 0,
+    !own.length && others.length ? peekRateLimit(db, keys.foreignEmail(email), CHALLENGE_THRESHOLDS.foreignGuessesPerEmail, now) : 0,
+  ]);
+  // The requesting address is never asked because of others' failures; only its own count.
+  if (
+    ipCount >= CHALLENGE_THRESHOLDS.signInPerIp.limit ||
+    foreignFromIp >= CHALLENGE_THRESHOLDS.foreignGuessesPerIp.limit ||
+    foreignForEmail >= CHALLENGE_THRESHOLDS.foreignGuessesPerEmail.limit
+  ) {
+    await requireChallenge(ctx.config, ctx.turnstileToken, knownIp(ip) ? ip : null);
+  }
+
+  // Count the try before comparing, so parallel guesses cannot exceed the limits: on this
+  // address's own codes, and on the email's count of guesses at other addresses' codes.
+  const counted = own.length
     ? await db
         .update(loginCodes)
         .set({ attempts: sql`${loginCodes.attempts} + 1` })
-        .where(and(inArray(loginCodes.id, candidates.map((c) => c.id)), isNull(loginCodes.consumedAt), lt(loginCodes.attempts, MAX_CODE_ATTEMPTS)))
+        .where(and(inArray(loginCodes.id, own.map((c) => c.id)), isNull(loginCodes.consumedAt), lt(loginCodes.attempts, MAX_CODE_ATTEMPTS)))
         .returning({ id: loginCodes.id })
     : [];
-  const countedIds = new Set(counted.map((row) => row.id));
+  const foreignTry = others.length ? await hitRateLimit(db, keys.foreignEmail(email), FOREIGN_GUESS_CAP, now) : null;
+  const checkable = new Set([...counted.map((row) => row.id), ...(foreignTry?.allowed ? others.map((c) => c.id) : [])]);
   const submitted = await hashCode(ctx.config.authSecret, email, input.code);
   let match: string | null = null;
   for (const candidate of candidates) {
-    if (constantTimeEqual(submitted, candidate.codeHash) && countedIds.has(candidate.id)) match = candidate.id;
+    if (constantTimeEqual(submitted, candidate.codeHash) && checkable.has(candidate.id)) match = candidate.id;
   }
   if (!match) {
     await Promise.all([
       recordBackoffFailure(db, keys.backoff(email, ip), now),
       knownIp(ip) ? hitRateLimit(db, keys.challengeIp(ip), CHALLENGE_THRESHOLDS.signInPerIp, now) : null,
-      // Only guesses at a live code count against the email: without one there is nothing to find.
-      countedIds.size ? hitRateLimit(db, keys.challengeFailures(email), CHALLENGE_THRESHOLDS.failuresPerEmail, now) : null,
+      // A wrong guess at a code this address did not ask for.
+      knownIp(ip) && !own.length && others.length ? hitRateLimit(db, keys.foreignIp(ip), CHALLENGE_THRESHOLDS.foreignGuessesPerIp, now) : null,
     ]);
     throw invalidCode();
   }

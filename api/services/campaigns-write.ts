@@ -5,6 +5,7 @@ import { parseId } from '../../db/ids';
 import { CAMPAIGN_STATUSES, campaigns, donations, organizations, type StoredImage, templateCauses } from '../../db/schema';
 import type { AppConfig } from '../lib/config';
 import { badRequest, forbidden, notFound } from '../lib/errors';
+import { canManageOrganization, canSetCampaignStatus } from '../lib/policy';
 import type { AuthUser } from '../lib/types';
 import { type CampaignDto, loadCampaignDto } from './campaigns';
 import {
@@ -121,10 +122,7 @@ type Row = typeof campaigns.$inferSelect;
 
 export type WriteCtx = { db: Db; user: AuthUser; config: AppConfig; bucket: R2Bucket | undefined; now: Date };
 
-/** Spec section 6: users whose type includes 'admin' see and may set the status. */
-export const canSetStatus = (user: AuthUser) => user.type.includes('admin');
-const administers = (user: AuthUser, organizationId: string | null) =>
-  user.type === 'admin' || (user.type === 'org_admin' && organizationId !== null && user.orgIds.includes(organizationId));
+const administers = canManageOrganization;
 
 const dayString = (date: Date) => date.toISOString().slice(0, 10);
 
@@ -179,7 +177,7 @@ export async function createCampaign(ctx: WriteCtx, input: CampaignInput): Promi
       goal: input.goal,
       images,
       // Spec section 4: new items default to approved; only admins choose otherwise.
-      status: held ? 'draft' : canSetStatus(user) && input.status ? input.status : 'approved',
+      status: held ? 'draft' : canSetCampaignStatus(user, organizationId) && input.status ? input.status : 'approved',
       createdBy: user.id,
       templateCauseId,
       createdAt: ctx.now,
@@ -196,7 +194,9 @@ export async function updateCampaign(ctx: WriteCtx, idOrShort: string, input: Ca
   const changes: Partial<typeof campaigns.$inferInsert> = {};
 
   if (input.status && input.status !== row.status) {
-    if (!canSetStatus(user)) throw forbidden('Only admins can change the status of a campaign or appeal');
+    if (!canSetCampaignStatus(user, row.organizationId)) {
+      throw forbidden("Only admins and the admins of this campaign's organization can change its status");
+    }
     changes.status = input.status;
   }
 
@@ -213,6 +213,10 @@ export async function updateCampaign(ctx: WriteCtx, idOrShort: string, input: Ca
       const [gift] = await db.select({ id: donations.id }).from(donations).where(eq(donations.appealId, row.id)).limit(1);
       if (gift) throw badRequest('This appeal already has donations, so it cannot move to another campaign');
       const parent = await findParent(ctx, input.campaign_id);
+      // A status set in the same write must be allowed under the new campaign's organization too.
+      if (changes.status && !canSetCampaignStatus(user, parent.organizationId)) {
+        throw forbidden("Only admins and the admins of this campaign's organization can change its status");
+      }
       changes.campaignId = parent.id;
       changes.organizationId = parent.organizationId;
     }
@@ -246,7 +250,9 @@ export async function updateCampaign(ctx: WriteCtx, idOrShort: string, input: Ca
   return (await loadCampaignDto(db, row.id))!;
 }
 
-const uploadBytes = (uploads: PreparedUpload[]) => uploads.reduce((sum, upload) => sum + upload.bytes.length, 0);
+// Every stored byte counts, resized copies included, so the quota also bounds a save's size.
+const uploadBytes = (uploads: PreparedUpload[]) =>
+  uploads.reduce((sum, upload) => sum + upload.bytes.length + upload.variants.reduce((n, v) => n + v.bytes.length, 0), 0);
 
 async function appealsNeedApproval(db: Db, organizationId: string | null): Promise<boolean> {
   if (!organizationId) return false;

@@ -3,12 +3,14 @@ import type Stripe from 'stripe';
 import { z } from 'zod';
 import type { Db } from '../../db/client';
 import { campaigns } from '../../db/schema';
-import { EMAIL_PATTERN, MAX_DONATION_PENCE, MIN_DONATION_PENCE } from '../../domain';
+import { isEmail, MAX_DONATION_PENCE, MIN_DONATION_PENCE } from '../../domain';
 import type { AppConfig } from '../lib/config';
 import { badRequest, HttpError, notFound } from '../lib/errors';
 import type { AuthUser } from '../lib/types';
 import { applyStripeEvent } from '../webhooks/stripe/apply';
-import { checkWording, recordConsent } from './consent';
+import { checkWording } from './consent';
+import { saveCheckoutDetails } from './checkout-details';
+import { optionalPersonName } from '../lib/fields';
 import type { MailContext } from './mail/facts';
 import { charityForOrganization } from './charity';
 import {
@@ -63,6 +65,9 @@ export const clientSecretBody = z
       })
       .nullable()
       .optional(),
+    /** The guest's name for the message, the receipt and an account that has none yet (applied when paid). */
+    first_name: optionalPersonName('first_name'),
+    last_name: optionalPersonName('last_name'),
     /** "Keep me updated by email": its own unticked box, never implied by the gift (issue 9). */
     marketing_consent: z.boolean({ error: 'marketing_consent: must be true or false' }).optional(),
     consent_wording: z.string().max(2000).optional(),
@@ -152,7 +157,7 @@ export async function startCheckout(ctx: CheckoutCtx, body: CheckoutInput): Prom
   const { db, config } = ctx;
   if (config.production && !config.stripeSecretKey) throw paymentsNotConfigured();
   const email = ctx.user?.email ?? body.email?.toLowerCase();
-  if (!email || !EMAIL_PATTERN.test(email)) throw badRequest('email: enter a valid email address, like name@example.com');
+  if (!email || !isEmail(email)) throw badRequest('email: enter a valid email address, like name@example.com');
   await throttleCheckout(ctx, email, body.turnstile_token);
 
   // Validate everything before anything is stored or sent to Stripe.
@@ -172,10 +177,13 @@ export async function startCheckout(ctx: CheckoutCtx, body: CheckoutInput): Prom
   const giftAid = body.giftAid && body.gift_aid ? await prepareCheckoutGiftAid(db, config, target.campaignId, body.gift_aid) : null;
   if (body.marketing_consent) checkWording(body.consent_wording);
 
-  const donor = (ctx.user && (await findDonorById(db, ctx.user.id))) || (await findOrCreateDonor(db, email));
-  const declarationId = giftAid ? await createCheckoutDeclaration(db, donor.id, giftAid) : null;
+  const own = ctx.user ? await findDonorById(db, ctx.user.id) : null;
+  const donor = own ?? (await findOrCreateDonor(db, email));
+  const donationId = crypto.randomUUID();
+  // Held with the gift, not the account, until it is paid: the email may be someone else's.
+  const declarationId = giftAid ? await createCheckoutDeclaration(db, donor.id, donationId, giftAid) : null;
   const pending: PendingDonation = {
-    id: crypto.randomUUID(),
+    id: donationId,
     amount,
     donorId: donor.id,
     target,
@@ -244,7 +252,15 @@ export async function startCheckout(ctx: CheckoutCtx, body: CheckoutInput): Prom
 
   await insertPendingDonation(db, pending);
   await saveSupportChoices(db, pending.id, pending.target, body);
-  if (body.marketing_consent) await recordConsent(db, { userId: donor.id, email: donor.email, source: 'donation_box' });
+  // A guest's name comes from the box, or else the Gift Aid declaration's.
+  const named = body.first_name || body.last_name ? body : giftAid ? { first_name: giftAid.details.firstName, last_name: giftAid.details.lastName } : {};
+  await saveCheckoutDetails(db, pending.id, {
+    firstName: ctx.user ? null : (named.first_name ?? null),
+    lastName: ctx.user ? null : (named.last_name ?? null),
+    marketingConsent: body.marketing_consent === true,
+    // A guest checkout never switches on consent for an account that existed before it.
+    consentToAccount: own !== null || donor.created === true,
+  });
   return {
     clientSecret,
     mode: stripe ? 'stripe' : 'demo',

@@ -37,7 +37,7 @@ export async function resolveDonationTarget(db: Db, campaignRef: string, appealR
   return { campaignId, appealId };
 }
 
-export type Donor = { id: string; email: string; stripeCustomerId: string | null };
+export type Donor = { id: string; email: string; stripeCustomerId: string | null; /** Made by this checkout (findOrCreateDonor). */ created?: boolean };
 
 /**
  * The donor with this email (stored lower-cased), created on first gift; safe under concurrency.
@@ -45,13 +45,17 @@ export type Donor = { id: string; email: string; stripeCustomerId: string | null
  */
 export async function findOrCreateDonor(db: Db, rawEmail: string): Promise<Donor> {
   const email = rawEmail.trim().toLowerCase();
-  await db.insert(users).values({ email, type: 'donor', origin: 'checkout' }).onConflictDoNothing({ target: users.email });
+  const created = await db
+    .insert(users)
+    .values({ email, type: 'donor', origin: 'checkout' })
+    .onConflictDoNothing({ target: users.email })
+    .returning({ id: users.id });
   const [donor] = await db
     .select({ id: users.id, email: users.email, stripeCustomerId: users.stripeCustomerId })
     .from(users)
     .where(eq(users.email, email))
     .limit(1);
-  return donor;
+  return { ...donor, created: created.length > 0 };
 }
 
 export async function findDonorById(db: Db, id: string): Promise<Donor | null> {

@@ -1,6 +1,6 @@
 import { eq, inArray } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { donations, giftAidDeclarations, loginCodes, organizationAdmins, outbox, rateLimits, sessions, unusedImages, users } from '../../db/schema';
+import { checkoutDetails, donations, giftAidDeclarations, loginCodes, marketingConsents, organizationAdmins, outbox, rateLimits, sessions, unusedImages, users } from '../../db/schema';
 import { addOrganizationAdmin, createCampaign, createDonation, createOrganization, createSession, createUser } from '../../tests/factories';
 import { createEngineBucket, engineName, setupTestApp } from '../../tests/setup/test-app';
 import { HOUSEKEEPING, runHousekeeping } from './housekeeping';
@@ -144,6 +144,41 @@ describe(`housekeeping (${engineName})`, () => {
     // Earlier tests' gifts left receipts (issue 9) in the outbox: only this test's rows are checked.
     expect((await t.db.select().from(outbox).where(eq(outbox.to, 'a@example.org'))).map((r) => r.subject)).toEqual(['new']);
     expect(Object.values(await runHousekeeping({ db: t.db, stripe: null, now })).every((n) => n === 0)).toBe(true);
+  });
+});
+
+describe(`housekeeping of a guest checkout never paid (${engineName})`, () => {
+  it('leaves no trace on the account whose email was typed, and deletes the checkout with its details', async () => {
+    const t = await setupTestApp();
+    const campaign = await createCampaign(t.db);
+    const victim = await createUser(t.db, { email: `victim.${crypto.randomUUID().slice(0, 8)}@example.org` });
+    const token = await createSession(t.db, victim.id);
+    const res = await t.request('/api/stripe/client_secret', {
+      method: 'POST',
+      json: {
+        email: victim.email,
+        amount: 1500,
+        campaign_id: campaign.id,
+        giftAid: true,
+        gift_aid: { first_name: 'Mallory', last_name: 'Stranger', house: '99', address: 'Fake Street, Leeds', postcode: 'LS1 4AP' },
+        marketing_consent: true,
+        first_name: 'Mallory',
+        last_name: 'Stranger',
+      },
+    });
+    expect(res.status).toBe(200);
+    const [gift] = await t.db.select().from(donations).where(eq(donations.donorId, victim.id));
+    expect(await (await t.request('/api/gift-aid/me', { token })).json()).toEqual({ active: false, declarations: [] });
+
+    const later = new Date(Date.now() + 25 * HOUR);
+    await runHousekeeping({ db: t.db, stripe: null, now: later });
+    await runHousekeeping({ db: t.db, stripe: null, now: new Date(later.getTime() + 31 * DAY) });
+    expect(await t.db.select().from(donations).where(eq(donations.id, gift.id))).toEqual([]);
+    expect(await t.db.select().from(checkoutDetails).where(eq(checkoutDetails.donationId, gift.id))).toEqual([]);
+    expect(await t.db.select().from(giftAidDeclarations).where(eq(giftAidDeclarations.donorId, victim.id))).toEqual([]);
+    expect(await t.db.select().from(marketingConsents).where(eq(marketingConsents.userId, victim.id))).toEqual([]);
+    const [account] = await t.db.select().from(users).where(eq(users.id, victim.id));
+    expect(account).toMatchObject({ firstName: victim.firstName, lastName: victim.lastName });
   });
 });
 

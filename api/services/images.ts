@@ -70,6 +70,20 @@ export const VARIANT_WIDTHS = [480, 800, 1200] as const;
 /** A resized WebP copy is far smaller than its original; this cap only stops abuse. */
 export const MAX_VARIANT_BYTES = 1024 * 1024;
 
+/** Characters of base64 for `bytes` bytes. */
+export const base64Length = (bytes: number) => 4 * Math.ceil(bytes / 3);
+
+/** Room in a campaign save for everything but the images: text fields, image names, JSON syntax. */
+export const CAMPAIGN_TEXT_ALLOWANCE = 256 * 1024;
+
+/**
+ * The largest body a campaign or appeal save can legally have: every image new, each at its 5 MB
+ * limit with its three 1 MB resized copies, as base64 (about 96 MB). A caller with a daily upload
+ * quota is held to what the quota still allows (api/routes/campaigns/campaigns.write.ts).
+ */
+export const MAX_CAMPAIGN_BODY_BYTES =
+  MAX_IMAGES * (base64Length(MAX_IMAGE_BYTES) + VARIANT_WIDTHS.length * base64Length(MAX_VARIANT_BYTES) + 64) + CAMPAIGN_TEXT_ALLOWANCE;
+
 export type VariantInput = { width: number; base64: string };
 export type PreparedVariant = { key: string; bytes: Uint8Array; width: number };
 export type PreparedUpload = { key: string; bytes: Uint8Array; image: StoredImage; variants: PreparedVariant[] };

@@ -39,7 +39,20 @@ export async function consumeAppealQuota(db: Db, user: AuthUser, now: Date): Pro
   );
 }
 
-/** Image bytes uploaded today by this account. */
+/** The account's daily upload allowance; null for admins, who have none. */
+export function uploadQuotaOf(user: AuthUser): RateRule | null {
+  if (user.type === 'admin') return null;
+  return user.type === 'org_admin' ? DAILY_QUOTAS.uploadBytesOrgAdmin : DAILY_QUOTAS.uploadBytes;
+}
+
+/** Image bytes this account may still upload today; null when it has no quota (admins). */
+export async function remainingUploadBytes(db: Db, user: AuthUser, now: Date): Promise<number | null> {
+  const rule = uploadQuotaOf(user);
+  if (!rule) return null;
+  return Math.max(0, rule.limit - (await peekRateLimit(db, `quota:upload-bytes:${user.id}`, rule, now)));
+}
+
+/** Image bytes uploaded today by this account (originals and their resized copies: all are stored). */
 export async function consumeUploadQuota(db: Db, user: AuthUser, bytes: number, now: Date): Promise<void> {
   if (user.type === 'admin' || bytes <= 0) return;
   const rule = user.type === 'org_admin' ? DAILY_QUOTAS.uploadBytesOrgAdmin : DAILY_QUOTAS.uploadBytes;

@@ -32,13 +32,22 @@ export const CHALLENGE_THRESHOLDS = {
   signInPerIp: { limit: 10, windowMs: 60 * MINUTE },
   /** Codes requested for one email, from any address. */
   sendPerEmail: { limit: 5, windowMs: 15 * MINUTE },
-  /** Wrong codes for one email against a live code, from any address. */
-  failuresPerEmail: { limit: 10, windowMs: 24 * 60 * MINUTE },
+  /** Wrong codes from one address at codes it did not ask for (any email): the second needs the check. */
+  foreignGuessesPerIp: { limit: 1, windowMs: 60 * MINUTE },
+  /** Guesses for one email at codes other addresses asked for: past this every such guess needs the check. */
+  foreignGuessesPerEmail: { limit: 10, windowMs: 60 * MINUTE },
   /** Checkouts started from one address. */
   checkoutPerIp: { limit: 5, windowMs: 15 * MINUTE },
   /** Anonymous checkouts on the whole site: beyond this rate every anonymous donor is checked. */
   anonymousCheckouts: { limit: 60, windowMs: 10 * MINUTE },
 } satisfies Record<string, RateRule>;
+
+/**
+ * Guesses for one email at codes other addresses asked for, per hour: past this, such guesses are
+ * no longer compared with those codes at all (the requester's own guesses still are), which bounds
+ * what many addresses passing the check could try against one code.
+ */
+export const FOREIGN_GUESS_CAP: RateRule = { limit: 30, windowMs: 60 * MINUTE };
 
 /** Anonymous checkouts create rows and provider objects: bounded per donor email and per client. */
 export const CHECKOUT_LIMITS = {

@@ -20,8 +20,19 @@ export function createStripe(config: Pick<AppConfig, 'stripeSecretKey' | 'stripe
 }
 
 /** Signature verification needs no API key, so it also works in demo mode when a secret is set. */
-export async function verifyStripeEvent(rawBody: string, signature: string, secret: string): Promise<Stripe.Event> {
-  return Stripe.webhooks.constructEventAsync(rawBody, signature, secret, 300, Stripe.createSubtleCryptoProvider());
+/** How far a signature's timestamp may be from our clock, either way (Stripe's SDK checks only the past). */
+export const WEBHOOK_TOLERANCE_SECONDS = 300;
+
+export class WebhookTimestampError extends Error {}
+
+export async function verifyStripeEvent(rawBody: string, signature: string, secret: string, now = Date.now()): Promise<Stripe.Event> {
+  const event = await Stripe.webhooks.constructEventAsync(rawBody, signature, secret, WEBHOOK_TOLERANCE_SECONDS, Stripe.createSubtleCryptoProvider());
+  // The header is signed with the body, so its t= is the signer's; a time ahead of ours is a replay kept for later.
+  const timestamp = Number(/(?:^|,)\s*t=(\d+)/.exec(signature)?.[1]);
+  if (!Number.isFinite(timestamp) || timestamp - Math.floor(now / 1000) > WEBHOOK_TOLERANCE_SECONDS) {
+    throw new WebhookTimestampError('Stripe signature timestamp is in the future');
+  }
+  return event;
 }
 
 /** "pi_123_secret_abc" → "pi_123": Stripe's client secrets start with their intent's id. */

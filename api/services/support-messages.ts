@@ -4,7 +4,7 @@ import { alias } from 'drizzle-orm/sqlite-core';
 import type { Db } from '../../db/client';
 import type { IdValue } from '../../db/prepared';
 import { parseId } from '../../db/ids';
-import { campaigns, donations, supportMessages, users } from '../../db/schema';
+import { campaigns, checkoutDetails, donations, supportMessages, users } from '../../db/schema';
 import { notFound } from '../lib/errors';
 import type { AuthUser } from '../lib/types';
 import { orgCondition, staffScope } from './insight/scope';
@@ -75,12 +75,14 @@ export function latestMessagesQuery(db: Db, target: { appealId: IdValue } | { ca
       hideAmount: supportMessages.hideAmount,
       amount: sql<number>`${donations.amount} - ${donations.refundedAmount}`,
       date: donations.date,
-      firstName: users.firstName,
-      lastName: users.lastName,
+      // The name typed with the gift, else the account's (a guest's gift may have no account name).
+      firstName: sql<string | null>`coalesce(${checkoutDetails.firstName}, ${users.firstName})`,
+      lastName: sql<string | null>`coalesce(${checkoutDetails.lastName}, ${users.lastName})`,
     })
     .from(supportMessages)
     .innerJoin(donations, eq(donations.id, supportMessages.donationId))
     .innerJoin(users, eq(users.id, donations.donorId))
+    .leftJoin(checkoutDetails, eq(checkoutDetails.donationId, supportMessages.donationId))
     .where(and(where, isNull(supportMessages.hiddenAt), isNotNull(supportMessages.message), ne(supportMessages.message, ''), eq(donations.status, 'succeeded')))
     .orderBy(desc(donations.date), sql`support_messages.rowid desc`)
     .limit(Math.min(Math.max(limit, 1), 50));

@@ -9,8 +9,8 @@ export type TopDonor = {
   /** Public display name, "First L.", or "Anonymous" when the donor gave anonymously; never an email. */
   donor: string;
   count: number;
-  /** Pence. */
-  total: number;
+  /** Pence; null when the donor chose "Hide the amount" on a gift here. */
+  total: number | null;
 };
 
 /** "Amira Khan" → "Amira K."; a donor with no name on file shows as "Anonymous". */
@@ -65,6 +65,9 @@ export function topDonorsQuery(db: Db, target: { campaignId: IdValue } | { appea
       // whole giving history, about 110 rows of a page at 100x the data.
       anonymous: sql<number>`${donorTotals.donorId} in (select d.donor_id from support_messages sm cross join donations d on d.id = sm.donation_id
         where (sm.campaign_id = ${targetId} or sm.appeal_id = ${targetId}) and sm.anonymous = 1 and d.status in ('succeeded', 'refunded'))`,
+      // "Hide the amount" on any paid gift here hides the donor's total too (found once, the same way).
+      hideAmount: sql<number>`${donorTotals.donorId} in (select d.donor_id from support_messages sm cross join donations d on d.id = sm.donation_id
+        where (sm.campaign_id = ${targetId} or sm.appeal_id = ${targetId}) and sm.hide_amount = 1 and d.status in ('succeeded', 'refunded'))`,
     })
     .from(donorTotals)
     .innerJoin(users, eq(users.id, donorTotals.donorId))
@@ -73,6 +76,17 @@ export function topDonorsQuery(db: Db, target: { campaignId: IdValue } | { appea
     .limit(n);
 }
 
-export function toTopDonor(row: { firstName: string | null; lastName: string | null; count: number; total: number; anonymous?: number | boolean }): TopDonor {
-  return { donor: Number(row.anonymous ?? 0) ? 'Anonymous' : displayName(row.firstName, row.lastName), count: Number(row.count), total: Number(row.total) };
+export function toTopDonor(row: {
+  firstName: string | null;
+  lastName: string | null;
+  count: number;
+  total: number;
+  anonymous?: number | boolean;
+  hideAmount?: number | boolean;
+}): TopDonor {
+  return {
+    donor: Number(row.anonymous ?? 0) ? 'Anonymous' : displayName(row.firstName, row.lastName),
+    count: Number(row.count),
+    total: Number(row.hideAmount ?? 0) ? null : Number(row.total),
+  };
 }

@@ -49,8 +49,14 @@ export const giftAidDeclarations = sqliteTable(
     confirmationSentAt: integer('confirmation_sent_at', { mode: 'timestamp_ms' }),
     /** Lives outside the UK: the schedule shows postcode X and the address in the house field. */
     overseas: integer('overseas', { mode: 'boolean' }).notNull().default(false),
+    /** Made in the donation box for this gift, not yet paid: no account sees or uses it until the payment succeeds. */
+    pendingDonationId: text('pending_donation_id'),
   },
-  (t) => [index('gift_aid_declarations_donor_idx').on(t.donorId), index('gift_aid_declarations_review_idx').on(t.needsReview)],
+  (t) => [
+    index('gift_aid_declarations_donor_idx').on(t.donorId),
+    index('gift_aid_declarations_review_idx').on(t.needsReview),
+    index('gift_aid_declarations_pending_idx').on(t.pendingDonationId),
+  ],
 );
 
 export const donations = sqliteTable(
@@ -121,6 +127,25 @@ export const donations = sqliteTable(
     index('donations_payout_idx').on(t.payoutId),
   ],
 );
+
+/**
+ * What the donation box collected for one gift that belongs to the person, not the payment: the
+ * name typed, and the "Keep me updated" tick. Applied to the account only when the payment
+ * succeeds, and the consent only to an account this checkout created or its signed-in owner.
+ */
+export const checkoutDetails = sqliteTable('checkout_details', {
+  donationId: text('donation_id')
+    .primaryKey()
+    .references(() => donations.id, { onDelete: 'cascade' }),
+  firstName: text('first_name'),
+  lastName: text('last_name'),
+  marketingConsent: integer('marketing_consent', { mode: 'boolean' }).notNull().default(false),
+  /** True when the checkout was the signed-in owner's or created the account: then a paid gift records the consent on it. */
+  consentToAccount: integer('consent_to_account', { mode: 'boolean' }).notNull().default(false),
+  /** When a paid gift applied it: once, so a renewal never re-adds a consent the donor withdrew. */
+  appliedAt: integer('applied_at', { mode: 'timestamp_ms' }),
+  createdAt: createdAt(),
+});
 
 /** Monthly plans offered in the donation box (Stripe Prices, mirrored locally). */
 export const prices = sqliteTable(

@@ -82,10 +82,13 @@ export const loginCodes = sqliteTable(
     email: text('email').notNull(),
     /** HMAC of the 6-digit code keyed with a server secret. */
     codeHash: text('code_hash').notNull(),
+    /** Wrong guesses from the address that requested it; other addresses' guesses are counted apart. */
     attempts: integer('attempts').notNull().default(0),
     expiresAt: integer('expires_at', { mode: 'timestamp_ms' }).notNull(),
     consumedAt: integer('consumed_at', { mode: 'timestamp_ms' }),
     createdAt: createdAt(),
+    /** The client address that asked for it ('unknown' off Cloudflare). */
+    requestedIp: text('requested_ip'),
   },
   (t) => [index('login_codes_email_idx').on(t.email, t.createdAt), index('login_codes_expires_idx').on(t.expiresAt)],
 );

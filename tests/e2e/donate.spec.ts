@@ -31,7 +31,7 @@ async function openBox(page: Page, appeal: Appeal) {
 async function fillGiftAid(page: Page) {
   await page.getByLabel('Gift Aid (UK Only)').check();
   await expect(page.getByText(/I want to Gift Aid my donation/)).toBeVisible();
-  const box = page.locator('.donation-box');
+  const box = page.locator('.donation-box .gift-aid-details');
   await box.getByLabel('First name').fill('Ann');
   await box.getByLabel('Last name').fill('Example');
   await box.getByLabel('House name or number').fill('1');
@@ -145,4 +145,26 @@ test('the donation box is accessible and fits a phone screen', async ({ page, re
   await expect(box.getByText('Demo mode: no card is charged.')).toBeVisible();
   if (process.env.SCREENSHOTS) await box.screenshot({ path: 'test-results/donate-demo-card.png' });
   await expectNoAxeViolations(page);
+});
+
+test("a guest's name goes with the message: typed, or taken from the Gift Aid name", async ({ page, request }) => {
+  const [appeal] = await appeals(request);
+  const box = await openBox(page, appeal);
+  const name = box.locator('.donor-name');
+  await box.getByRole('textbox', { name: /^Email/ }).fill(`named.${Date.now()}@example.com`);
+  await box.getByLabel('Amount (£)').fill('3');
+  await fillGiftAid(page);
+  // Prefilled from the Gift Aid name until the donor types their own.
+  await expect(name.getByLabel('First name')).toHaveValue('Ann');
+  await expect(name.getByLabel('Last name')).toHaveValue('Example');
+  await name.getByLabel('First name').fill('<b>Ann</b>');
+  await expect(name.getByText('A name cannot contain < or >')).toBeVisible();
+  await expect(box.getByRole('button', { name: /^Donate/ })).toBeDisabled();
+  await name.getByLabel('First name').fill('Annie');
+  await box.getByLabel(/message of support/i).fill(`Go team ${Date.now()}`);
+  await box.getByRole('button', { name: /^Donate/ }).click();
+  await box.getByRole('button', { name: /^Pay / }).click();
+  await expect(box.getByRole('heading', { name: 'Thank you for your donation' })).toBeVisible();
+  const messages = (await (await request.get(`/api/appeals/${appeal._id}/messages`)).json()) as { name: string; message: string }[];
+  expect(messages[0]).toMatchObject({ name: 'Annie E.' });
 });

@@ -52,8 +52,9 @@ test('the donation box says the service is busy and keeps everything the donor t
   await box.getByLabel('Amount (£)').fill('15');
   await page.getByLabel('Gift Aid (UK Only)').check();
   // Issue 8's HMRC fields.
-  await box.getByLabel('First name').fill('Ann');
-  await box.getByLabel('Last name').fill('Example');
+  const giftAid = box.locator('.gift-aid-details');
+  await giftAid.getByLabel('First name').fill('Ann');
+  await giftAid.getByLabel('Last name').fill('Example');
   await box.getByLabel('House name or number').fill('1');
   await box.getByLabel('Postcode').fill('LS1 4AP');
   await box.getByRole('button', { name: /^Donate/ }).click();
@@ -62,7 +63,7 @@ test('the donation box says the service is busy and keeps everything the donor t
   await expect(box.getByRole('alert')).toContainText(/Reference: [0-9a-f-]{36}/);
   await expect(box.getByRole('textbox', { name: /^Email/ })).toHaveValue(email);
   await expect(box.getByLabel('Amount (£)')).toHaveValue('15');
-  await expect(box.getByLabel('First name')).toHaveValue('Ann');
+  await expect(giftAid.getByLabel('First name')).toHaveValue('Ann');
   await expect(box.getByLabel('House name or number')).toHaveValue('1');
   await expect(box.getByLabel('Postcode')).toHaveValue('LS1 4AP');
 

@@ -1,6 +1,8 @@
 import { z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
+import { EMAIL_INVALID, EMAIL_MAX_LENGTH, EMAIL_PATTERN } from '../../../domain';
 import { createRouter } from '../../lib/create-app';
+import { optionalPersonName } from '../../lib/fields';
 import { bearerAuth, defineRoute, errorResponses, jsonBody, jsonContent } from '../../lib/openapi';
 import { requireUser, signedIn } from '../../lib/policy';
 import type { AppEnv } from '../../lib/types';
@@ -9,14 +11,6 @@ import { CODE_LENGTH, requestLoginCode, toUserDto, verifyLoginCode } from '../..
 import { createMailer } from '../../services/mailer';
 import { clientIp, RateLimitError } from '../../services/rate-limit';
 import { revokeSession } from '../../services/sessions';
-
-const name = (field: string) =>
-  z
-    .string({ error: `${field} must be text` })
-    .trim()
-    .max(100, `${field} must be at most 100 characters`)
-    .nullish()
-    .transform((v) => v ?? undefined);
 
 /** The spec's call table names the emailed code `password`: accepted as an alias of `code`. */
 const passwordAsCode = (body: unknown) => {
@@ -30,16 +24,16 @@ const loginFields = z.object({
     .string({ error: 'Enter your email address' })
     .trim()
     .toLowerCase()
-    .max(254, 'email must be at most 254 characters')
-    .pipe(z.email('Enter a valid email address, like name@example.org')),
+    .max(EMAIL_MAX_LENGTH, `email must be at most ${EMAIL_MAX_LENGTH} characters`)
+    .regex(EMAIL_PATTERN, EMAIL_INVALID),
   code: z
     .string({ error: `code must be the ${CODE_LENGTH}-digit code from the email, as text` })
     .trim()
     .regex(new RegExp(`^\\d{${CODE_LENGTH}}$`), `code must be exactly ${CODE_LENGTH} digits (0-9) from the email`)
     .optional()
     .openapi({ description: `The ${CODE_LENGTH}-digit code from the email; omit it to have a code sent. \`password\` is accepted as an alias.` }),
-  first_name: name('first_name'),
-  last_name: name('last_name'),
+  first_name: optionalPersonName('first_name'),
+  last_name: optionalPersonName('last_name'),
   /** The Turnstile widget's token, sent back after a 428 asked for the security check. */
   turnstile_token: z.string({ error: 'turnstile_token must be text' }).max(2048).nullish(),
 });

@@ -178,17 +178,38 @@ describe(`auth API (${engineName})`, () => {
     expect((await login({ email: user.email, code: second }, ip)).status).toBe(401);
   });
 
-  it('kills a code after 5 wrong tries, even when the right code follows', async () => {
-    const user = await createUser(t.db, { email: uniqueEmail('attempts') });
-    const ip = uniqueIp();
-    await login({ email: user.email }, ip);
+  it("five wrong codes from five other client addresses neither spoil the owner's code nor ask the owner for a check", async () => {
+    const user = await createUser(t.db, { email: uniqueEmail('owner') });
+    const cf = (ip: string) => ({ 'cf-connecting-ip': ip });
+    const owner = uniqueIp();
+    expect((await login({ email: user.email }, owner, cf(owner))).status).toBe(200);
     const code = await latestCode(user.email);
     const wrong = String((Number(code) + 1) % 1_000_000).padStart(6, '0');
-    // Five guesses from five addresses (each address backs off on its own after three).
-    for (let i = 0; i < 5; i++) expect((await login({ email: user.email, code: wrong }, uniqueIp())).status).toBe(401);
-    expect((await login({ email: user.email, code }, ip)).status).toBe(401);
+    for (let i = 0; i < 5; i++) {
+      const stranger = uniqueIp();
+      expect((await login({ email: user.email, code: wrong }, stranger, cf(stranger))).status).toBe(401);
+    }
     const [row] = await t.db.select().from(loginCodes).where(eq(loginCodes.email, user.email));
-    expect(row.attempts).toBe(5);
+    expect(row.attempts).toBe(0);
+    const res = await login({ email: user.email, code }, owner, cf(owner));
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ token: expect.any(String), user: { email: user.email } });
+  });
+
+  it('asks an address guessing codes it did not request for the check from its second wrong guess', async () => {
+    const victim = await createUser(t.db, { email: uniqueEmail('victim') });
+    const other = await createUser(t.db, { email: uniqueEmail('other') });
+    const cf = (ip: string) => ({ 'cf-connecting-ip': ip });
+    for (const user of [victim, other]) {
+      const ip = uniqueIp();
+      await login({ email: user.email }, ip, cf(ip));
+    }
+    const guesser = uniqueIp();
+    expect((await login({ email: victim.email, code: '000000' }, guesser, cf(guesser))).status).toBe(401);
+    // Its second guess, for this or any other address, needs the check.
+    const second = await login({ email: other.email, code: '000000' }, guesser, cf(guesser));
+    expect(second.status).toBe(428);
+    expect((await login({ email: other.email, code: '000000', turnstile_token: `t-${crypto.randomUUID()}` }, guesser, cf(guesser))).status).toBe(401);
   });
 
   it('still accepts the right code after 4 wrong tries', async () => {
@@ -337,7 +358,7 @@ describe(`auth API (${engineName})`, () => {
     [{ email: 'a@example.org', code: '1234567' }, /code must be exactly 6 digits/],
     [{ email: 'a@example.org', code: 123456 }, /code must be the 6-digit code/],
     [{ email: `${'a'.repeat(250)}@example.org` }, /email must be at most 254 characters/],
-    [{ email: 'a@example.org', first_name: 'x'.repeat(101) }, /first_name must be at most 100 characters/],
+    [{ email: 'a@example.org', first_name: 'x'.repeat(101) }, /^first_name: Use at most 100 characters$/],
   ])('rejects bad input %j with a 400 that says what to fix', async (json, message) => {
     const res = await login(json);
     expect(res.status).toBe(400);

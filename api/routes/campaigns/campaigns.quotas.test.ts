@@ -55,6 +55,7 @@ describe(`per-account daily quotas (${engineName})`, () => {
     expect(stored).toBe(5);
     const second = await w.appeal(w.donorToken, { title: 'Too big', images: [6, 7].map(image) });
     expect(second.status).toBe(429);
+    // Refused as it arrives (more than today's allowance, as sent), before any of it is stored.
     expect(((await second.json()) as { message: string }).message).toMatch(/up to 25 MB of images a day/);
     expect((await w.bucket.list({ prefix: 'campaigns/' })).objects.length).toBe(stored);
     // The donor photo form counts against the same allowance.

@@ -3,7 +3,7 @@ import { GIFT_AID_CLAIM_STATUSES, GIFT_AID_DECLARATION_METHODS, isIsoDay, london
 import { createRouter } from '../../lib/create-app';
 import { notFound } from '../../lib/errors';
 import { bearerAuth, defineRoute, errorResponses, jsonContent } from '../../lib/openapi';
-import { adminOnly, requireUser, signedIn, staffOnly } from '../../lib/policy';
+import { canManageOrganization, requireUser, signedIn, staffOnly } from '../../lib/policy';
 import {
   cancelDonorDeclarations,
   claimSchedule,
@@ -294,8 +294,8 @@ const correctRoute = defineRoute({
   path: '/gift-aid/declarations/{id}',
   tags,
   security,
-  middleware: [adminOnly()] as const,
-  summary: 'Correct a declaration flagged for review (admins)',
+  middleware: [staff] as const,
+  summary: "Correct a declaration flagged for review (admins; org admins their organization's)",
   request: { params: idParam, body: { content: { 'application/json': { schema: GiftAidDetailsBody } }, required: true } },
   responses: { 200: jsonContent(DeclarationSchema, 'The corrected declaration'), ...errorResponses },
 });
@@ -401,8 +401,16 @@ export const giftAidRouter = createRouter()
   })
   .openapi(correctRoute, async (c) => {
     const id = parseId(c.req.valid('param').id);
-    const [existing] = id ? await c.var.db.select({ id: giftAidDeclarations.id }).from(giftAidDeclarations).where(eq(giftAidDeclarations.id, id)).limit(1) : [];
-    if (!existing) throw notFound('Declaration not found');
+    const viewer = requireUser(c.var.user);
+    const [existing] = id
+      ? await c.var.db
+          .select({ id: giftAidDeclarations.id, organizationId: giftAidDeclarations.organizationId })
+          .from(giftAidDeclarations)
+          .where(eq(giftAidDeclarations.id, id))
+          .limit(1)
+      : [];
+    // Org admins review and correct their own organization's declarations only (the review list is scoped the same way).
+    if (!existing || !canManageOrganization(viewer, existing.organizationId)) throw notFound('Declaration not found');
     const row = await correctDeclaration(c.var.db, existing.id, parseGiftAidDetails(c.req.valid('json')));
     return c.json(toDeclarationDto(row!), 200);
   })

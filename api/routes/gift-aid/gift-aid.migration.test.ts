@@ -3,7 +3,7 @@ import { eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import migration from '../../../db/migrations/0005_gift_aid.sql?raw';
 import { giftAidDeclarations } from '../../../db/schema';
-import { createUser, signedIn } from '../../../tests/factories';
+import { createOrganization, createUser, signedIn } from '../../../tests/factories';
 import { engineName, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
 
 /** The backfill statements of migration 0005, run again over rows shaped like before it. */
@@ -55,7 +55,8 @@ describe(`Gift Aid migration backfill and review (${engineName})`, () => {
 
     const path = `/api/gift-aid/declarations/${LEGACY[2].id}`;
     const fix = { title: 'Dr', first_name: 'Raj', last_name: 'Patel', house: 'Rose Cottage', address: 'Church Road, York', postcode: 'YO1 7HH' };
-    expect((await t.request(path, { method: 'PUT', token: orgAdmin, json: fix })).status).toBe(403);
+    // A migrated declaration names no organization: only admins may correct it.
+    expect((await t.request(path, { method: 'PUT', token: orgAdmin, json: fix })).status).toBe(404);
     const bad = await t.request(path, { method: 'PUT', token: admin, json: { ...fix, title: 'Doctor' } });
     expect(bad.status).toBe(400);
     expect(((await bad.json()) as { message: string }).message).toMatch(/^title:/);
@@ -67,5 +68,26 @@ describe(`Gift Aid migration backfill and review (${engineName})`, () => {
     expect(await ok.json()).toMatchObject({ title: 'Dr', first_name: 'Raj', last_name: 'Patel', needs_review: false });
     const after = (await (await t.request('/api/gift-aid/declarations/review', { token: admin })).json()) as { _id: string }[];
     expect(after.map((d) => d._id)).not.toContain(LEGACY[2].id);
+  });
+
+  it("lets an organization admin review and correct its own organization's flagged declarations only", async () => {
+    const org = await createOrganization(t.db);
+    const other = await createOrganization(t.db);
+    const mine = (await signedIn(t.db, 'org_admin', { organizationIds: [org.id] })).token;
+    const theirs = (await signedIn(t.db, 'org_admin', { organizationIds: [other.id] })).token;
+    const donor = await createUser(t.db);
+    const [flagged] = await t.db
+      .insert(giftAidDeclarations)
+      .values({ donorId: donor.id, fullName: 'Jo Bloggs', homeAddress: '5 Hill Road', postcode: 'LS1 4AP', declarationText: 'old wording', organizationId: org.id, needsReview: true })
+      .returning();
+    const listed = async (token: string) => ((await (await t.request('/api/gift-aid/declarations/review', { token })).json()) as { _id: string }[]).map((d) => d._id);
+    expect(await listed(mine)).toEqual([flagged.id]);
+    expect(await listed(theirs)).toEqual([]);
+    const fix = { first_name: 'Jo', last_name: 'Bloggs', house: '5', address: 'Hill Road', postcode: 'LS1 4AP' };
+    const path = `/api/gift-aid/declarations/${flagged.id}`;
+    expect((await t.request(path, { method: 'PUT', token: theirs, json: fix })).status).toBe(404);
+    const ok = await t.request(path, { method: 'PUT', token: mine, json: fix });
+    expect(ok.status).toBe(200);
+    expect(await ok.json()).toMatchObject({ first_name: 'Jo', house: '5', needs_review: false });
   });
 });

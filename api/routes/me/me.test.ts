@@ -42,8 +42,15 @@ describe(`marketing consent (${engineName})`, () => {
     const yes = `yes.${crypto.randomUUID().slice(0, 6)}@example.com`;
     const no = `no.${crypto.randomUUID().slice(0, 6)}@example.com`;
     const stale = `stale.${crypto.randomUUID().slice(0, 6)}@example.com`;
-    expect((await start(yes, { marketing_consent: true, consent_wording: MARKETING_CONSENT_WORDING })).status).toBe(200);
-    expect((await start(no, {})).status).toBe(200);
+    // Recorded when the gift is paid (a checkout that is never paid changes no account).
+    const paid = async (email: string, extra: object) => {
+      const res = await start(email, extra);
+      expect(res.status).toBe(200);
+      const { clientSecret } = (await res.json()) as { clientSecret: string };
+      expect((await t.request('/api/stripe/demo/confirm', { method: 'POST', json: { clientSecret } })).status).toBe(200);
+    };
+    await paid(yes, { marketing_consent: true, consent_wording: MARKETING_CONSENT_WORDING });
+    await paid(no, {});
     const bad = await start(stale, { marketing_consent: true, consent_wording: 'old words' });
     expect(bad.status).toBe(400);
     expect(((await bad.json()) as any).message).toMatch(/^consent_wording/);

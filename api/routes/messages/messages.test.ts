@@ -57,12 +57,21 @@ describe(`messages of support and giving anonymously (${engineName})`, () => {
     ]);
   });
 
-  it('shows an anonymous donor as "Anonymous" on top donors', async () => {
-    const res = await t.request(`/api/donations?type=public&appeal_id=${appealId}`);
-    expect(await res.json()).toEqual([
-      { donor: 'Anonymous', count: 1, total: 7_000 },
+  it('shows an anonymous donor as "Anonymous" on top donors, and a hidden amount as null there too', async () => {
+    for (const query of [`appeal_id=${appealId}`, `campaign_id=${campaignId}`]) {
+      const res = await t.request(`/api/donations?type=public&${query}`, { headers: { 'cache-control': 'no-cache' } });
+      expect(await res.json()).toEqual([
+        { donor: 'Anonymous', count: 1, total: null },
+        { donor: 'Amira K.', count: 1, total: 2_500 },
+      ]);
+    }
+    // The appeal and campaign pages show the same list.
+    const { loadDetail } = await import('../../../src/lib/server/detail');
+    expect((await loadDetail(t.db, 'appeal', appealId, campaignId))?.donors).toEqual([
+      { donor: 'Anonymous', count: 1, total: null },
       { donor: 'Amira K.', count: 1, total: 2_500 },
     ]);
+    expect((await loadDetail(t.db, 'campaign', campaignId))?.donors.map((d) => d.total)).toEqual([null, 2_500]);
   });
 
   it('emails the fundraiser when the demo payment records the gift', async () => {

@@ -271,7 +271,7 @@ describe(`organizations API (${engineName})`, () => {
     const cases: [Record<string, unknown>, RegExp][] = [
       [{ charity_number: '1234567' }, /^charity_number: A Scottish charity number is SC/],
       [{ regulator: 'ccni' }, /^charity_number: A Northern Ireland charity number/],
-      [{ regulator: 'fca' }, /^regulator: regulator must be one of: ccew, oscr, ccni/],
+      [{ regulator: 'fca' }, /^regulator must be one of: ccew, oscr, ccni/],
       [{ hmrc_reference: '12-34' }, /^hmrc_reference: Use letters then digits/],
     ];
     for (const [json, message] of cases) {

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { donations, prices, users } from '../../../db/schema';
 import { createAppeal, createCampaign, createOrganization } from '../../../tests/factories';
-import { chargeRefunded, invoicePaid, paymentIntentSucceeded, sendEvent, WEBHOOK_SECRET } from '../../../tests/fixtures/stripe/events';
+import { chargeRefunded, fakeId, invoicePaid, paymentIntentSucceeded, refundFailed, sendEvent, WEBHOOK_SECRET } from '../../../tests/fixtures/stripe/events';
 import { startStripeFake, type StripeFake } from '../../../tests/mocks/stripe-fake';
 import { setupTestApp, type TestApp } from '../../../tests/setup/test-app';
 
@@ -180,5 +180,24 @@ describe('the charity that receives the gift (issue 13, point 7)', () => {
     expect(monthly.status).toBe(200);
     const [gift] = await t.db.select().from(donations).where(eq(donations.campaignId, plain.id));
     expect(fake.subscriptions.get(gift.subscriptionId!)).toMatchObject({ description: 'Donation to UK NFP' });
+  });
+});
+
+describe('refund.failed with Stripe', () => {
+  it('acknowledges a failed refund of a PaymentIntent the app did not create (200, ignored), every time', async () => {
+    const unknown = refundFailed({ intentId: fakeId('pi'), amount: 500 });
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const res = await sendEvent(t, unknown);
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual({ received: true, outcome: 'ignored' });
+    }
+  });
+
+  it('asks Stripe to retry a failed refund of one of our gifts not recorded yet', async () => {
+    const w = await world();
+    expect((await w.start({ amount: 1500 })).status).toBe(200);
+    const [row] = await w.rows();
+    await t.db.delete(donations).where(eq(donations.id, row.id));
+    expect((await sendEvent(t, refundFailed({ intentId: row.paymentIntentId!, amount: 500 }))).status).toBe(503);
   });
 });

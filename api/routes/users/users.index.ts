@@ -2,7 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { createMiddleware } from 'hono/factory';
 import { USER_TYPES } from '../../../db/schema';
 import { createRouter } from '../../lib/create-app';
-import { addressSchema, donorPhone, emailText, imageInput, pagingQuery, requiredText } from '../../lib/fields';
+import { addressSchema, donorPhone, emailText, imageInput, pagingQuery, personName } from '../../lib/fields';
 import { imageFormBodyLimit, withImage } from '../../lib/image-upload';
 import { bearerAuth, defineRoute, errorResponses, IdParams, jsonBody, jsonContent, totalCountHeader } from '../../lib/openapi';
 import { adminOnly, requireUser, signedIn, staffOnly } from '../../lib/policy';
@@ -20,8 +20,8 @@ const flattenName = (body: unknown) => {
 };
 
 const donorFields = {
-  first_name: requiredText(100, 'First name'),
-  last_name: requiredText(100, 'Last name'),
+  first_name: personName('First name'),
+  last_name: personName('Last name'),
   phone: donorPhone,
   image: imageInput,
   address: addressSchema.partial().optional(),

@@ -31,7 +31,17 @@ export async function prepareCheckoutGiftAid(
   return { details, text, organizationId };
 }
 
-/** Stores the declaration made online with this donation (covers past and future gifts, as its wording says). */
-export function createCheckoutDeclaration(db: Db, donorId: string, prepared: CheckoutGiftAid): Promise<string> {
-  return createDeclaration(db, { donorId, details: prepared.details, text: prepared.text, organizationId: prepared.organizationId, method: 'online' });
+/**
+ * Stores the declaration made online with this donation (covers past and future gifts, as its
+ * wording says), held with the pending gift: the donor's account gets it when the payment succeeds.
+ */
+export function createCheckoutDeclaration(db: Db, donorId: string, donationId: string, prepared: CheckoutGiftAid): Promise<string> {
+  return createDeclaration(db, {
+    donorId,
+    details: prepared.details,
+    text: prepared.text,
+    organizationId: prepared.organizationId,
+    method: 'online',
+    pendingDonationId: donationId,
+  });
 }

@@ -37,6 +37,8 @@ export type NewDeclaration = {
   coversFuture?: boolean;
   declaredAt?: Date;
   recordedBy?: string | null;
+  /** A donation box's declaration waits for its gift's payment (the recording path clears it). */
+  pendingDonationId?: string | null;
 };
 
 function rowValues(input: NewDeclaration, id: string, version = 1): typeof giftAidDeclarations.$inferInsert {
@@ -62,6 +64,7 @@ function rowValues(input: NewDeclaration, id: string, version = 1): typeof giftA
     declaredAt: input.declaredAt ?? now,
     version,
     recordedBy: input.recordedBy ?? null,
+    pendingDonationId: input.pendingDonationId ?? null,
   };
 }
 
@@ -113,12 +116,15 @@ export function toDeclarationDto(row: DeclarationRow): DeclarationDto {
   };
 }
 
-/** Every declaration a donor has made, every version, newest first (My Info shows the history). */
+/**
+ * Every declaration a donor has made, every version, newest first (My Info shows the history).
+ * One made with a gift not yet paid is not theirs yet: anyone can type an email into the donation box.
+ */
 export async function listDonorDeclarations(db: Db, donorId: string): Promise<DeclarationRow[]> {
   return db
     .select()
     .from(giftAidDeclarations)
-    .where(eq(giftAidDeclarations.donorId, donorId))
+    .where(and(eq(giftAidDeclarations.donorId, donorId), isNull(giftAidDeclarations.pendingDonationId)))
     .orderBy(desc(giftAidDeclarations.createdAt), desc(giftAidDeclarations.version));
 }
 
@@ -177,7 +183,7 @@ export async function cancelDonorDeclarations(db: Db, donorId: string, now = new
     db
       .update(giftAidDeclarations)
       .set({ cancelledAt: now })
-      .where(and(eq(giftAidDeclarations.donorId, donorId), isNull(giftAidDeclarations.cancelledAt))),
+      .where(and(eq(giftAidDeclarations.donorId, donorId), isNull(giftAidDeclarations.cancelledAt), isNull(giftAidDeclarations.pendingDonationId))),
     db
       .update(donations)
       .set({ giftAid: false })

@@ -1,6 +1,6 @@
 import { eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../../db/client';
-import { campaigns, donations, monthlyGifts, users } from '../../../db/schema';
+import { campaigns, checkoutDetails, donations, monthlyGifts, users } from '../../../db/schema';
 import type { CharityIdentity, DonationSource } from '../../../domain';
 import type { AppConfig } from '../../lib/config';
 import { charityForOrganization } from '../charity';
@@ -41,9 +41,10 @@ export async function causeOf(ctx: MailContext, campaignId: string, appealId: st
 
 export async function giftFacts(ctx: MailContext, donationId: string): Promise<GiftFacts | null> {
   const [row] = await ctx.db
-    .select({ d: donations, email: users.email, firstName: users.firstName, erasedAt: users.erasedAt })
+    .select({ d: donations, email: users.email, firstName: users.firstName, typedFirstName: checkoutDetails.firstName, erasedAt: users.erasedAt })
     .from(donations)
     .innerJoin(users, eq(users.id, donations.donorId))
+    .leftJoin(checkoutDetails, eq(checkoutDetails.donationId, donations.id))
     .where(eq(donations.id, donationId))
     .limit(1);
   if (!row) return null;
@@ -72,7 +73,8 @@ export async function giftFacts(ctx: MailContext, donationId: string): Promise<G
     reference: d.invoiceId ?? d.paymentIntentId ?? d.id,
     ...cause,
     giftAid: d.giftAid,
-    donor: { email: row.email, firstName: row.firstName || null, erased: row.erasedAt !== null },
+    // The receipt greets the name typed with the gift, else the account's.
+    donor: { email: row.email, firstName: row.typedFirstName || row.firstName || null, erased: row.erasedAt !== null },
     monthly,
   };
 }

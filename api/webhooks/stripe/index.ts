@@ -4,7 +4,7 @@ import type Stripe from 'stripe';
 import { createRouter, errorBody } from '../../lib/create-app';
 import { badRequest, HttpError } from '../../lib/errors';
 import { defineRoute, errorResponses, jsonContent } from '../../lib/openapi';
-import { createStripe, verifyStripeEvent } from '../../services/stripe';
+import { createStripe, verifyStripeEvent, WebhookTimestampError } from '../../services/stripe';
 import { mailContextOf } from '../../services/mail/context';
 import { isDatabaseUnavailable } from '../../lib/unavailable';
 import { logLine } from '../../middlewares/logger';
@@ -50,7 +50,8 @@ export const stripeWebhookRouter = createRouter().openapi(webhookRoute, async (c
   let event: Stripe.Event;
   try {
     event = await verifyStripeEvent(rawBody, signature, secret);
-  } catch {
+  } catch (error) {
+    if (error instanceof WebhookTimestampError) throw badRequest('Stripe signature verification failed: its timestamp is more than 5 minutes ahead of our clock');
     throw badRequest('Stripe signature verification failed (wrong secret, altered body or stale timestamp)');
   }
   let outcome: EventOutcome;

@@ -6,6 +6,7 @@ import {
   resolveAttribution,
   upsertPaidInvoice,
 } from '../../services/donations-record';
+import { applyCheckoutDetails } from '../../services/checkout-details';
 import { upsertFromPaidInvoice } from '../../services/monthly-gifts';
 import type { EventHandler } from './types';
 
@@ -40,5 +41,7 @@ export const invoicePaid: EventHandler = async ({ db }, event) => {
       amount: invoice.amount_paid,
       date: paidAt,
     }),
+    // The first payment makes the donation box's choices the donor's (once: applied_at).
+    ...applyCheckoutDetails(db, notYetApplied(event.id), attribution.donationId, attribution.donorId),
   ];
 };

@@ -1,5 +1,7 @@
 import type Stripe from 'stripe';
-import { notYetApplied, parseAttribution, resolveAttribution, upsertSucceededPayment } from '../../services/donations-record';
+import { applyCheckoutDetails } from '../../services/checkout-details';
+import { findDonationById, notYetApplied, parseAttribution, resolveAttribution, upsertSucceededPayment } from '../../services/donations-record';
+import { logLine } from '../../middlewares/logger';
 import type { EventHandler } from './types';
 
 /** One-off gifts: only PaymentIntents we created (metadata kind=one_off); invoices' own are skipped. */
@@ -7,17 +9,25 @@ export const paymentIntentSucceeded: EventHandler = async ({ db }, event) => {
   const intent = event.data.object as Stripe.PaymentIntent;
   const parsed = parseAttribution(intent.metadata, 'one_off');
   if (!parsed || intent.currency !== 'gbp') return 'ignore';
+  // Metadata copied onto another PaymentIntent names a gift already paid by a different one: never record it twice.
+  const named = await findDonationById(db, parsed.donationId);
+  if (named && named.paymentIntentId !== intent.id) {
+    logLine('warn', 'stripe event ignored: another payment names this donation', { event_id: event.id, payment_intent: intent.id });
+    return 'ignore';
+  }
   const attribution = await resolveAttribution(db, parsed, { paymentIntentId: intent.id });
   if (!attribution) {
     console.warn(`[stripe] ${event.id}: metadata of ${intent.id} points at rows we do not have; ignored`);
     return 'ignore';
   }
+  const guard = notYetApplied(event.id);
   return [
-    upsertSucceededPayment(db, notYetApplied(event.id), {
+    upsertSucceededPayment(db, guard, {
       a: attribution,
       paymentIntentId: intent.id,
       amount: intent.amount_received || intent.amount,
       date: event.created * 1000,
     }),
+    ...applyCheckoutDetails(db, guard, attribution.donationId, attribution.donorId),
   ];
 };

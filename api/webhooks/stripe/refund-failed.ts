@@ -1,6 +1,15 @@
 import type Stripe from 'stripe';
+import type { Db } from '../../../db/client';
 import { HttpError } from '../../lib/errors';
-import { findDonationByInvoice, findDonationByPaymentIntent, notYetApplied, revertFailedRefund } from '../../services/donations-record';
+import {
+  attributionExists,
+  findDonationByInvoice,
+  findDonationByPaymentIntent,
+  notYetApplied,
+  parseAttribution,
+  revertFailedRefund,
+} from '../../services/donations-record';
+import { logLine } from '../../middlewares/logger';
 import { giftAidRefundAdjustment } from '../../services/gift-aid/adjustments';
 import type { EventHandler } from './types';
 
@@ -15,15 +24,39 @@ export const refundFailed: EventHandler = async ({ db, stripe }, event) => {
   const intentId = typeof refund.payment_intent === 'string' ? refund.payment_intent : (refund.payment_intent?.id ?? null);
   if (!intentId || !refund.amount) return 'ignore';
   let row = await findDonationByPaymentIntent(db, intentId);
+  let ours = false;
   if (!row && stripe) {
     // A monthly gift is stored by invoice; its PaymentIntent is found through the invoice payment.
     const payments = await stripe.invoicePayments.list({ payment: { type: 'payment_intent', payment_intent: intentId }, limit: 1 });
     const invoice = payments.data[0]?.invoice;
     const invoiceId = typeof invoice === 'string' ? invoice : invoice?.id;
-    if (invoiceId) row = await findDonationByInvoice(db, invoiceId);
+    if (invoiceId) {
+      row = await findDonationByInvoice(db, invoiceId);
+      ours = true;
+    } else {
+      ours = await isOurPayment(stripe, db, intentId);
+    }
   }
-  // The refund it reverses was applied to a gift we record; until that gift is here, ask Stripe to retry.
-  if (!row) throw new HttpError(503, 'The donation for this failed refund is not recorded yet; retry later');
+  if (!row) {
+    // The refund it reverses was applied to a gift we record: until that gift is here, ask Stripe to retry.
+    if (ours) throw new HttpError(503, 'The donation for this failed refund is not recorded yet; retry later');
+    // A payment the app did not create (or, without API access, cannot know): nothing of ours to revert.
+    logLine('warn', 'stripe event ignored: failed refund of a payment we did not record', { event_id: event.id, payment_intent: intentId });
+    return 'ignore';
+  }
   const guard = notYetApplied(event.id);
   return [revertFailedRefund(db, guard, { donationId: row.id, amount: refund.amount, asOf: event.created }), giftAidRefundAdjustment(db, guard, row.id)];
 };
+
+/** Whether a one-off PaymentIntent carries our metadata for rows we have (a missing intent is not ours). */
+async function isOurPayment(stripe: Stripe, db: Db, intentId: string): Promise<boolean> {
+  let metadata: Stripe.Metadata;
+  try {
+    metadata = (await stripe.paymentIntents.retrieve(intentId)).metadata;
+  } catch (error) {
+    if ((error as { code?: string })?.code === 'resource_missing') return false;
+    throw error;
+  }
+  const attribution = parseAttribution(metadata, 'one_off');
+  return attribution !== null && (await attributionExists(db, attribution));
+}

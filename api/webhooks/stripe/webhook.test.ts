@@ -81,6 +81,12 @@ describe(`POST /api/stripe/webhook: signature (${engineName})`, () => {
     expect((await sendEvent(t, evt, { secret: 'whsec_someone_else' })).status).toBe(400);
     const stale = await sendEvent(t, evt, { timestamp: Math.floor(Date.now() / 1000) - 3600 });
     expect(stale.status).toBe(400);
+    // Signed more than 5 minutes ahead of our clock: refused too.
+    const future = await sendEvent(t, evt, { timestamp: Math.floor(Date.now() / 1000) + 6 * 60 });
+    expect(future.status).toBe(400);
+    expect(((await future.json()) as { message: string }).message).toMatch(/timestamp/);
+    // A small clock difference is fine.
+    expect((await sendEvent(t, paymentIntentSucceeded({ intentId: fakeId('pi'), amount: 100, metadata: {} }), { timestamp: Math.floor(Date.now() / 1000) + 60 })).status).toBe(200);
     const bare = await t.request('/api/stripe/webhook', { method: 'POST', body: JSON.stringify(evt) });
     expect(bare.status).toBe(400);
     expect(await bare.json()).toEqual({ statusCode: 400, message: 'Missing Stripe-Signature header' });
@@ -156,6 +162,24 @@ describe(`POST /api/stripe/webhook: one-off gifts recorded exactly once (${engin
     expect(await w.rows()).toHaveLength(1);
     expect(await w.totals()).toEqual({ appeal: 1500, campaign: 1500 });
     expect(await eventCount(evt.id)).toBe(1);
+  });
+
+  it('ignores (200, logged) a second PaymentIntent whose metadata names a gift already recorded, and never records it twice', async () => {
+    const w = await world();
+    const m = w.meta();
+    const first = fakeId('pi');
+    await w.pending(m, 1500, first);
+    expect(await (await sendEvent(t, paymentIntentSucceeded({ intentId: first, amount: 1500, metadata: m }))).json()).toMatchObject({ outcome: 'recorded' });
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const second = paymentIntentSucceeded({ intentId: fakeId('pi'), amount: 9900, metadata: m });
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const res = await sendEvent(t, second);
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual({ received: true, outcome: 'ignored' });
+    }
+    expect(warn.mock.calls.some(([line]) => String(line).includes('another payment names this donation'))).toBe(true);
+    expect(await w.rows()).toMatchObject([{ paymentIntentId: first, amount: 1500, status: 'succeeded' }]);
+    expect(await w.totals()).toEqual({ appeal: 1500, campaign: 1500 });
   });
 
   it('records one row when copies of an event arrive at the same time', async () => {
@@ -268,9 +292,12 @@ describe(`POST /api/stripe/webhook: failures and refunds (${engineName})`, () =>
     expect(await w.totals()).toEqual({ appeal: 3500, campaign: 3500 });
   });
 
-  it('asks Stripe to retry a failed refund for a gift it has not recorded yet', async () => {
+  it('acknowledges (200, ignored) a failed refund for a payment it did not record, so Stripe stops retrying', async () => {
     const evt = refundFailed({ intentId: fakeId('pi'), amount: 100 });
-    expect((await sendEvent(t, evt)).status).toBe(503);
+    const res = await sendEvent(t, evt);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ received: true, outcome: 'ignored' });
+    expect(await eventCount(evt.id)).toBe(0);
   });
 
   it('shows a new gift in top donors at once, net of a partial refund', async () => {

@@ -25,6 +25,7 @@ import {
   startDonation,
   type StartDonation,
 } from './donation-api';
+import { DonorNameFields, donorNameBody, donorNameErrors, EMPTY_NAME, type DonorName } from './DonorNameFields';
 import { EMPTY_GIFT_AID, GiftAidFields, giftAidReady as giftAidComplete, GiftAidWorth, type GiftAidValue } from './GiftAidFields';
 import '../../styles/donation.css';
 
@@ -85,6 +86,9 @@ export default function DonationBox({ campaignId, appealId, title, charityName =
   const [support, setSupport] = useState<SupportChoice>(EMPTY_SUPPORT);
   const [keepUpdated, setKeepUpdated] = useState(false);
   const [giftAidDetails, setGiftAidDetails] = useState<GiftAidValue>(EMPTY_GIFT_AID);
+  const [name, setName] = useState<DonorName>(EMPTY_NAME);
+  // Until the donor types a name of their own, it follows the Gift Aid name.
+  const nameTyped = useRef(false);
   const declaration = giftAidDeclaration(charityName);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -125,14 +129,25 @@ export default function DonationBox({ campaignId, appealId, title, charityName =
   const emailStatus = user ? 'valid' : emailState(email);
   const giftAidReady = !giftAid || giftAidComplete(giftAidDetails);
   const chosen = frequency === 'once' ? pence !== null && !amountError : Boolean(priceId);
-  const canDonate = emailStatus === 'valid' && chosen && giftAidReady && !supportMessageTooLong(support) && !busy;
+  const nameOk = Object.keys(donorNameErrors(name)).length === 0;
+  const canDonate = emailStatus === 'valid' && chosen && giftAidReady && nameOk && !supportMessageTooLong(support) && !busy;
   const selectedPrice = useMemo(() => prices?.find((p) => p.id === priceId) ?? null, [prices, priceId]);
+
+  function changeGiftAid(value: GiftAidValue) {
+    setGiftAidDetails(value);
+    if (!user && !nameTyped.current) setName({ first_name: value.first_name, last_name: value.last_name });
+  }
+
+  function changeName(value: DonorName) {
+    nameTyped.current = true;
+    setName(value);
+  }
 
   async function donate(event?: React.FormEvent, turnstileToken?: string) {
     event?.preventDefault();
     if (!canDonate) return;
     const body: StartDonation = {
-      ...(user ? {} : { email: email.trim() }),
+      ...(user ? {} : { email: email.trim(), ...donorNameBody(name) }),
       ...(frequency === 'once' ? { amount: pence! } : { price: priceId }),
       campaign_id: campaignId,
       appeal_id: appealId,
@@ -257,6 +272,8 @@ export default function DonationBox({ campaignId, appealId, title, charityName =
           </div>
         )}
 
+        {!user && <DonorNameFields id={id} value={name} onChange={changeName} />}
+
         {frequency === 'once' ? (
           <div className="field">
             <label htmlFor={`${id}-amount`}>Amount (£)</label>
@@ -304,7 +321,7 @@ export default function DonationBox({ campaignId, appealId, title, charityName =
             .
           </p>
           <GiftAidWorth pence={frequency === 'once' ? (amountError ? null : pence) : (selectedPrice?.unit_amount ?? null)} monthly={frequency === 'monthly'} />
-          {giftAid && <GiftAidFields value={giftAidDetails} onChange={setGiftAidDetails} declaration={declaration} idPrefix={id} />}
+          {giftAid && <GiftAidFields value={giftAidDetails} onChange={changeGiftAid} declaration={declaration} idPrefix={id} />}
         </div>
 
         <SupportMessageFields value={support} onChange={setSupport} />

@@ -7,6 +7,9 @@ export type PaymentSession = Data<typeof client.api.stripe.client_secret.$post>;
 
 export type StartDonation = {
   email?: string;
+  /** A guest's name (optional): the message, the receipt and a new account use it. */
+  first_name?: string;
+  last_name?: string;
   amount?: number;
   price?: string;
   campaign_id: string;
