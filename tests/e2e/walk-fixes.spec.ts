@@ -46,7 +46,7 @@ test('signed in on a phone, an appeal page hydrates its donation box without a R
   await page.locator('#donate').scrollIntoViewIfNeeded();
   await islandHydrated(page.locator('astro-island[component-url*="DonationBox"]'));
   // Signed in: the box asks for no email.
-  await expect(page.locator('#donate').getByLabel('Email')).toHaveCount(0);
+  await expect(page.locator('#donate').getByLabel('Email', { exact: true })).toHaveCount(0);
   expect(errors).toEqual([]);
 });
 
