@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { engineName, setupTestApp } from '../tests/setup/test-app';
 import { campaigns, donations, giftAidDeclarations, organizationAdmins, organizations, prices, templateCauses, users } from './schema';
 import { DEMO_ACCOUNTS, parseSeedScale, seed } from './seed';
+import { giftAidDeclaration } from '../domain';
 
 describe(`seed (${engineName})`, () => {
   it('writes the demo charity once, and a second run adds nothing', { timeout: 60_000 }, async () => {
@@ -38,6 +39,17 @@ describe(`seed (${engineName})`, () => {
     expect(byEmail[DEMO_ACCOUNTS.admin]).toBe('admin');
     expect(byEmail[DEMO_ACCOUNTS.orgAdmin]).toBe('org_admin');
     expect(byEmail[DEMO_ACCOUNTS.donor]).toBe('donor');
+
+    // Every seeded Gift Aid declaration names the charity its gift went to (the campaign's
+    // organization), never the platform's default name.
+    const declared = await db
+      .select({ text: giftAidDeclarations.declarationText, charity: organizations.name })
+      .from(donations)
+      .innerJoin(giftAidDeclarations, eq(giftAidDeclarations.id, donations.giftAidDeclarationId))
+      .innerJoin(campaigns, eq(campaigns.id, donations.campaignId))
+      .innerJoin(organizations, eq(organizations.id, campaigns.organizationId));
+    expect(declared.length).toBe(first.declarations);
+    for (const row of declared) expect(row.text).toBe(giftAidDeclaration(row.charity));
 
     const yearAgo = Date.now() - 366 * 24 * 60 * 60 * 1000;
     const dates = await db.select({ date: donations.date }).from(donations);

@@ -11,7 +11,7 @@ import {
   templateCauses,
   users,
 } from './schema';
-import { GIFT_AID_DECLARATION, regulatorFromNumber } from '../domain';
+import { GIFT_AID_DECLARATION, giftAidDeclaration, regulatorFromNumber } from '../domain';
 
 /**
  * Demo content for a UK charity. Every id comes from a seeded generator and every insert is
@@ -278,6 +278,8 @@ export async function seed(db: Db, now = new Date(), options: SeedOptions = {}):
     createdAt: new Date(nowMs - (330 - i * 10) * DAY),
   }));
   await insertInBatches(db, campaigns, campaignRows);
+  const orgNameById = new Map(orgRows.map((org) => [org.id, org.name]));
+  const charityOfCampaign = (campaignId: string) => orgNameById.get(campaignRows.find((c) => c.id === campaignId)?.organizationId ?? '') ?? '';
 
   const appealStatus = (index: number) => (index === 4 || index === 11 ? 'draft' : index === 7 || index === 16 ? 'deleted' : 'approved');
   const appealRows = campaignRows.flatMap((campaign, ci) =>
@@ -334,7 +336,7 @@ export async function seed(db: Db, now = new Date(), options: SeedOptions = {}):
       declarations.push({
         id: giftAidDeclarationId,
         donorId: donorIds[donorIndex],
-        ...seedDeclarationFields(donor, new Date(nowMs - Math.floor(next() * 360) * DAY)),
+        ...seedDeclarationFields(donor, new Date(nowMs - Math.floor(next() * 360) * DAY), charityOfCampaign(campaignId!)),
       });
     }
     const date = new Date(nowMs - Math.floor(next() * 364 * DAY));
@@ -362,7 +364,7 @@ export async function seed(db: Db, now = new Date(), options: SeedOptions = {}):
   await insertInBatches(db, donations, donationRows);
 
   for (let copy = 1; copy < scale; copy++) {
-    await seedCopy(db, copy, { nowMs, donorRows, campaignRows, appealRows, appealStatus });
+    await seedCopy(db, copy, { nowMs, donorRows, campaignRows, appealRows, appealStatus, charityOfCampaign });
   }
 
   const count = async (table: typeof users | typeof campaigns | typeof donations | typeof organizations) =>
@@ -381,6 +383,8 @@ type CopyContext = {
   campaignRows: { id: string; organizationId: string; title: string; story: string }[];
   appealRows: { id: string; status: string; campaignId: string }[];
   appealStatus: (index: number) => string;
+  /** The name of the charity (organization) a campaign's gifts go to. */
+  charityOfCampaign: (campaignId: string) => string;
 };
 
 /**
@@ -401,7 +405,7 @@ async function insertInBatches<T extends typeof users | typeof campaigns | typeo
 async function seedCopy(db: Db, copy: number, ctx: CopyContext) {
   const next = rng(20261121 + copy * 7919);
   const pick = <T>(items: readonly T[]) => items[Math.floor(next() * items.length)];
-  const { nowMs } = ctx;
+  const { nowMs, charityOfCampaign } = ctx;
   const donorRows = ctx.donorRows.map((donor, i) => ({
     id: uuidFrom(next),
     email: donor.email.replace('@', `.${copy}@`),
@@ -472,7 +476,7 @@ async function seedCopy(db: Db, copy: number, ctx: CopyContext) {
       declarations.push({
         id: giftAidDeclarationId,
         donorId: donorIds[donorIndex],
-        ...seedDeclarationFields(donor, new Date(nowMs - Math.floor(next() * 360) * DAY)),
+        ...seedDeclarationFields(donor, new Date(nowMs - Math.floor(next() * 360) * DAY), charityOfCampaign(campaignId!)),
       });
     }
     const date = new Date(nowMs - Math.floor(next() * 364 * DAY));
@@ -506,13 +510,17 @@ function demoImage(index: number) {
 }
 
 /** A seeded Gift Aid declaration with the HMRC fields split ("12 High Street" → house "12"). */
-function seedDeclarationFields(donor: { firstName: string; lastName: string; address: string; city: string; postalCode: string }, madeAt: Date) {
+/**
+ * A declaration names the charity that receives the gift it came with (the campaign's
+ * organization), as the donation box's does; never the platform's default name.
+ */
+function seedDeclarationFields(donor: { firstName: string; lastName: string; address: string; city: string; postalCode: string }, madeAt: Date, charityName: string) {
   const [house, ...street] = donor.address.split(' ');
   return {
     fullName: `${donor.firstName} ${donor.lastName}`,
     homeAddress: `${donor.address}, ${donor.city}`,
     postcode: donor.postalCode,
-    declarationText: GIFT_AID_DECLARATION,
+    declarationText: giftAidDeclaration(charityName),
     createdAt: madeAt,
     declaredAt: madeAt,
     firstName: donor.firstName,

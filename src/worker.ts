@@ -9,6 +9,7 @@ import { createStripe } from '../api/services/stripe';
 import { createDb } from '../db/client';
 import { newRequestContext } from '../db/usage';
 import { withSecurityHeaders } from './lib/server/security-headers';
+import { withReasonPhrase } from './lib/server/status-text';
 import { unavailableResponse } from './lib/server/unavailable-page';
 
 /**
@@ -39,7 +40,7 @@ export default {
       logLine('error', 'unhandled error', { request_id: requestId, error: errorSummary(error), stack: safeStack(error) });
       response = await unavailableResponse(requestId);
     }
-    response = withSecurityHeaders(response);
+    response = withSecurityHeaders(withReasonPhrase(response));
     if (!path.startsWith('/api/')) {
       // Query strings stay out of the log: Stripe's return URL carries a client secret.
       requestLine({ request_id: requestId, method: request.method, route: path, status: response.status, ms: Date.now() - started }, context);

@@ -29,7 +29,9 @@ export const security = {
       "default-src 'self'",
       "base-uri 'self'",
       "object-src 'none'",
-      "frame-ancestors 'none'",
+      // frame-ancestors, report-uri and report-to are ignored (with a console error each) in the
+      // <meta> policy of pre-rendered pages: they travel as a header only (HEADER_ONLY_CSP in
+      // src/lib/server/security-headers.ts for rendered pages, public/_headers for static ones).
       "form-action 'self'",
       // Our images (pages, /api/images, the video facade's poster) and previews of files being uploaded.
       "img-src 'self' data: blob:",
@@ -38,8 +40,6 @@ export const security = {
       `connect-src 'self' ${STRIPE.connect.join(' ')}`,
       `frame-src ${[...STRIPE.frames, TURNSTILE, YOUTUBE_PLAYER].join(' ')}`,
       "worker-src 'self' blob:",
-      `report-uri ${CSP_REPORT_PATH}`,
-      'report-to csp-endpoint',
     ],
     scriptDirective: {
       resources: ["'self'", ...STRIPE.scripts, TURNSTILE],

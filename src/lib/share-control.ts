@@ -43,6 +43,14 @@ export function enhanceShareControls(doc: Document) {
       }
     }
   });
+  // Escape closes the open panel the focus is in (or any open one) and returns focus to its button.
+  doc.addEventListener('keydown', (event) => {
+    if (event.key !== 'Escape') return;
+    const control = controlOf(event.target) ?? doc.querySelector<HTMLElement>('details.share[open]');
+    if (!(control instanceof HTMLDetailsElement) || !control.open) return;
+    control.open = false;
+    control.querySelector('summary')?.focus();
+  });
   doc.addEventListener('focusin', (event) => {
     if (event.target instanceof HTMLInputElement && event.target.matches('details.share [data-share-link]')) event.target.select();
   });

@@ -3,7 +3,6 @@ export const SITE = {
   name: 'UK NFP',
   tagline: 'Giving together for clean water, safe homes and full plates',
   contactEmail: 'hello@uknfp.org',
-  charityNumber: '1187342',
   social: [
     { label: 'Facebook', icon: 'facebook' },
     { label: 'Instagram', icon: 'instagram' },

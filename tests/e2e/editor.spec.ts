@@ -53,11 +53,11 @@ test('a signed-in donor starts an appeal from a template cause with an uploaded 
   const axe = await new AxeBuilder({ page }).include('#main').withTags(['wcag2a', 'wcag2aa']).analyze();
   expect(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(' ')}`)).toEqual([]);
   await submit.click();
-  await expect(page).toHaveURL(/\/fund-raising\/review\?appeal=[0-9A-Za-z]{22}$/);
-  await expect(page.getByRole('heading', { name: 'Congrats, your appeal is ready to review!' })).toBeVisible();
-  await expect(page.getByRole('heading', { name: title })).toBeVisible();
+  // Spec: success lands on My Appeals, which says the appeal is live (no approval asked for here).
+  await expect(page).toHaveURL(/\/dashboard\/active-appeals\?created=[0-9A-Za-z]{22}&status=approved$/);
+  await expect(page.getByRole('status').filter({ hasText: 'Your appeal is live' })).toBeVisible();
 
-  const shortId = new URL(page.url()).searchParams.get('appeal')!;
+  const shortId = new URL(page.url()).searchParams.get('created')!;
   const appeal = await (await request.get(`/api/appeals/${shortId}`)).json();
   expect(appeal).toMatchObject({ title, goal: 25_000, status: 'approved', created_by: { first_name: name.split(' ')[0] } });
   expect(appeal.images[0].Key).toMatch(/^campaigns\/[0-9a-f-]{36}\.png$/);
@@ -117,9 +117,10 @@ test('anonymous fundraisers see Login & Continue, and the image limit is enforce
   await dialog.getByLabel('First name').fill('Fern');
   await dialog.getByLabel('Last name').fill('Fundraiser');
   await dialog.getByRole('button', { name: 'Create account' }).click();
-  await expect(page).toHaveURL(/\/fund-raising\/review\?appeal=/);
-  await expect(page.getByRole('heading', { name: 'My own appeal' })).toBeVisible();
-  await expect(page.getByText('By: Fern Fundraiser')).toBeVisible();
+  await expect(page).toHaveURL(/\/dashboard\/active-appeals\?created=[0-9A-Za-z]{22}&status=approved$/);
+  await expect(page.getByRole('status').filter({ hasText: 'Your appeal is live' })).toBeVisible();
+  const created = await (await page.request.get(`/api/appeals/${new URL(page.url()).searchParams.get('created')}`)).json();
+  expect(created).toMatchObject({ title: 'My own appeal', created_by: { first_name: 'Fern', last_name: 'Fundraiser' } });
 });
 
 test('an admin edits a campaign in the dashboard: loaded values, status select, redirect to the list', async ({ page, request, context }) => {

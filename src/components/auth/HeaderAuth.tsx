@@ -1,6 +1,7 @@
 import { useStore } from '@nanostores/react';
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { $authRestoring, $loginOpen, $user, initAuth, openLogin } from '../../stores/auth';
+import { useIslandStore } from '../../stores/use-island-store';
 import AvatarMenu from './AvatarMenu';
 
 /**
@@ -13,8 +14,8 @@ const LoginDialog = lazy(loadLoginDialog);
 
 /** Header sign-in control: Login (opens the dialog) or, once signed in, the avatar menu. */
 export default function HeaderAuth() {
-  const user = useStore($user);
-  const restoring = useStore($authRestoring);
+  const user = useIslandStore($user, null);
+  const restoring = useIslandStore($authRestoring, false);
   const loginOpen = useStore($loginOpen);
   // Once mounted the dialog stays mounted, so closing and reopening keeps its native <dialog>.
   const [dialogWanted, setDialogWanted] = useState(false);

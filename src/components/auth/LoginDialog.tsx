@@ -14,6 +14,7 @@ export default function LoginDialog() {
   const open = useStore($loginOpen);
   const dialog = useRef<HTMLDialogElement>(null);
   const titleId = useId();
+  const emailInput = useRef<HTMLInputElement>(null);
   const codeInput = useRef<HTMLInputElement>(null);
   const [step, setStep] = useState<0 | 1>(0);
   const [email, setEmail] = useState('');
@@ -31,13 +32,19 @@ export default function LoginDialog() {
   useEffect(() => {
     const el = dialog.current;
     if (!el) return;
-    if (open && !el.open) el.showModal();
+    if (open && !el.open) {
+      el.showModal();
+      // showModal() focuses the first focusable element (the close button): the email field is
+      // where the visitor starts. React's autoFocus acts at mount, before the dialog is open.
+      emailInput.current?.focus();
+    }
     if (!open && el.open) el.close();
   }, [open]);
 
-  // Moving to step 1 replaces the focused form, so put focus on the code field explicitly.
+  // Changing step replaces the focused form: focus goes to the field the new step asks for.
   useEffect(() => {
     if (step === 1) codeInput.current?.focus();
+    else if (dialog.current?.open) emailInput.current?.focus();
   }, [step]);
 
   function reset() {
@@ -143,7 +150,7 @@ export default function LoginDialog() {
                 autoComplete="email"
                 inputMode="email"
                 required
-                autoFocus
+                ref={emailInput}
                 value={email}
                 onChange={(e) => setEmail(e.target.value)}
               />

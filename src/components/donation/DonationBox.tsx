@@ -1,4 +1,3 @@
-import { useStore } from '@nanostores/react';
 import { EMPTY_SUPPORT, SupportMessageFields, supportBody, supportMessageTooLong, type SupportChoice } from './SupportMessageFields';
 import { lazy, Suspense, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { ConsentField, consentBody, FeesLink } from './ConsentField';
@@ -14,6 +13,7 @@ import { formatPence } from '../../lib/format';
 import { CHALLENGE_STATUS } from '../../lib/turnstile';
 import TurnstileCheck from '../TurnstileCheck';
 import { $user, initAuth } from '../../stores/auth';
+import { useIslandStore } from '../../stores/use-island-store';
 import {
   fetchPrices,
   type MonthlyPrice,
@@ -71,7 +71,7 @@ function amountProblem(pence: number | null, raw: string): string | null {
 }
 
 export default function DonationBox({ campaignId, appealId, title, charityName = DEFAULT_CHARITY_NAME }: DonationBoxProps) {
-  const user = useStore($user);
+  const user = useIslandStore($user, null);
   const id = useId();
   // 'details' on the server and in the first client render (no hydration mismatch); the effect
   // below switches to the thank-you on return from a payment redirect.

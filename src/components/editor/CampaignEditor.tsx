@@ -149,7 +149,7 @@ export default function CampaignEditor({ kind, id, redirectTo, title }: Campaign
       setSaving(false);
       return showError(result.error.message);
     }
-    window.location.assign(redirectTarget(kind, redirectTo, result.data.short_id));
+    window.location.assign(redirectTarget(kind, redirectTo, result.data.short_id, result.data.status));
   }
 
   function onSubmit(event: FormEvent) {

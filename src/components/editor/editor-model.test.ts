@@ -70,6 +70,6 @@ describe('editor model', () => {
   it('redirects to the dashboard list, or redirectTo with {id} filled in', () => {
     expect(redirectTarget('campaign', undefined, 'abc')).toBe('/dashboard/active-campaigns');
     expect(redirectTarget('appeal', undefined, 'abc')).toBe('/dashboard/active-appeals');
-    expect(redirectTarget('appeal', '/fund-raising/review?appeal={id}', 'abc')).toBe('/fund-raising/review?appeal=abc');
+    expect(redirectTarget('appeal', '/dashboard/active-appeals?created={id}&status={status}', 'abc', 'draft')).toBe('/dashboard/active-appeals?created=abc&status=draft');
   });
 });

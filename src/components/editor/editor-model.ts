@@ -182,7 +182,7 @@ export function toPayload(form: EditorForm, kind: EditorKind, opts: { canSetStat
 export const imageSrc = (image: EditorImage) => ('base64' in image ? image.base64 : image.url);
 
 /** Where to go after a save; "{id}" in redirectTo becomes the saved item's short id. */
-export function redirectTarget(kind: EditorKind, redirectTo: string | undefined, shortId: string): string {
+export function redirectTarget(kind: EditorKind, redirectTo: string | undefined, shortId: string, status = ''): string {
   const target = redirectTo ?? (kind === 'campaign' ? '/dashboard/active-campaigns' : '/dashboard/active-appeals');
-  return target.replaceAll('{id}', encodeURIComponent(shortId));
+  return target.replaceAll('{id}', encodeURIComponent(shortId)).replaceAll('{status}', encodeURIComponent(status));
 }

@@ -9,6 +9,7 @@ import { $dashUser, canFilterStatus } from '../session';
 import { Icon } from '../ui/icons';
 import { Alert, PageHeader, Spinner } from '../ui/primitives';
 import { CampaignCardGrid } from './CampaignCardGrid';
+import { CreatedNotice } from './CreatedNotice';
 
 /** Spec: 'Active Campaigns' / 'Active Appeals' with Add → path + '-add' and an edit-mode card grid. */
 export function CampaignList({ kind }: { kind: CampaignKind }) {
@@ -51,6 +52,7 @@ export function CampaignList({ kind }: { kind: CampaignKind }) {
           </>
         }
       />
+      {kind === 'appeal' ? <CreatedNotice /> : null}
       {state.status === 'error' ? <Alert>{state.error.message}</Alert> : null}
       {state.status === 'ok' ? <CampaignCardGrid items={items} basePath={base} /> : state.status === 'loading' ? <Spinner /> : null}
     </section>

@@ -13,6 +13,9 @@ export function readPage(url: URL): number {
   return Math.max(1, n);
 }
 
+/** A ?page= past the last page (page 99 of 2): the page answers 404 and says how many there are. */
+export const isPastLastPage = (data: DiscoverPage) => data.page > data.pages;
+
 /**
  * One page of approved campaigns or appeals for anonymous visitors, and how many there are: one
  * db.batch of two reads prepared once per database (db/prepared.ts).

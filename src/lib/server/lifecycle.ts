@@ -14,7 +14,10 @@ export function lifecycleContext(url: URL) {
   return { db, config, stripe: createStripe(config), authSecret: config.authSecret, mail: { db, config, origin: linkOrigin(config.publicOrigin, url.href) } };
 }
 
-/** The platform's charity for the footer and the fees page (CHARITY_*; the site constant when unset). */
+/**
+ * The platform's operator for the footer, /fees and /policy (CHARITY_*; the site's name when unset,
+ * and then no number: never a receiving charity's). Gifts go to each campaign's own organization.
+ */
 export function siteCharity(): CharityIdentity {
   let charity: CharityIdentity | null = null;
   try {
@@ -25,7 +28,7 @@ export function siteCharity(): CharityIdentity {
   return {
     name: charity?.name ?? SITE.name,
     legalName: charity?.legalName ?? SITE.name,
-    number: charity?.number ?? SITE.charityNumber,
+    number: charity?.number ?? null,
     regulator: charity?.regulator ?? 'ccew',
     address: charity?.address ?? null,
   };

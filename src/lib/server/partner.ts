@@ -1,23 +1,21 @@
 import { and, asc, eq, isNotNull, isNull } from 'drizzle-orm';
 import type { Db } from '../../../db/client';
 import { campaigns, organizations } from '../../../db/schema';
+import type { CharityIdentity } from '../../../domain';
+
+/** A charity that receives gifts on this site: the organization behind at least one public campaign. */
+export type ReceivingCharity = Pick<CharityIdentity, 'name' | 'number' | 'regulator'>;
 
 /**
- * The partner charity shown on the home page: the organization behind the longest-running approved
- * campaign, among those with a charity number on file.
+ * The charities gifts go to (home page, /fees): every organization with an approved campaign and a
+ * charity number on file, by name. Each campaign's page names its own (charityFromOrganization).
  */
-export async function partnerCharity(db: Db): Promise<{ name: string; charityNumber: string | null } | null> {
-  const [row] = await partnerCharityQuery(db);
-  return row ?? null;
-}
-
-/** The query behind partnerCharity (at most one row), for a db.batch with the page's other reads. */
-export function partnerCharityQuery(db: Db) {
+export function receivingCharitiesQuery(db: Db) {
   return db
-    .select({ name: organizations.name, charityNumber: organizations.charityNumber })
+    .selectDistinct({ name: organizations.name, number: organizations.charityNumber, regulator: organizations.regulator })
     .from(campaigns)
     .innerJoin(organizations, eq(organizations.id, campaigns.organizationId))
     .where(and(isNull(campaigns.campaignId), eq(campaigns.status, 'approved'), isNotNull(organizations.charityNumber)))
-    .orderBy(asc(campaigns.createdAt), asc(campaigns.id))
-    .limit(1);
+    .orderBy(asc(organizations.name))
+    .limit(50);
 }
