@@ -139,6 +139,12 @@ async function waitForServer(url: string) {
 }
 
 export async function runLighthouseBench(argv: string[]): Promise<number> {
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.on(signal, () => {
+      stopChildren();
+      process.exit(130);
+    });
+  }
   const value = (name: string) => {
     const i = argv.indexOf(name);
     return i >= 0 ? argv[i + 1] : undefined;
