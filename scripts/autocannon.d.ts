@@ -1,4 +1,4 @@
-// The parts of autocannon (no bundled types) that scripts/bench.ts uses.
+// The parts of autocannon (no bundled types) that scripts/bench.ts and bench-storm.ts use.
 declare module 'autocannon' {
   type Options = {
     url: string;
@@ -8,6 +8,8 @@ declare module 'autocannon' {
     overallRate?: number;
     pipelining?: number;
     headers?: Record<string, string>;
+    /** Requests each connection cycles through, in order. */
+    requests?: { method?: 'GET' | 'POST'; path: string; headers?: Record<string, string>; body?: string }[];
   };
   type Histogram = { average: number; total: number; p50: number; p99: number };
   type Result = { requests: Histogram; latency: Histogram; errors: number; timeouts: number; non2xx: number };

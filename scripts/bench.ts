@@ -63,6 +63,17 @@ function parseArgs(argv: string[]): Args {
   };
 }
 
+// `--storm`: the telethon-night run, its own module and options (scripts/bench-storm.ts).
+if (process.argv.includes('--storm')) {
+  const { runStorm } = await import('./bench-storm');
+  process.exit(await runStorm(process.argv.slice(2).filter((a) => a !== '--storm')));
+}
+// `--lighthouse`: Lighthouse only, N runs on a quiet machine and with one core busy (scripts/bench-lighthouse.ts).
+if (process.argv.includes('--lighthouse')) {
+  const { runLighthouseBench } = await import('./bench-lighthouse');
+  process.exit(await runLighthouseBench(process.argv.slice(2).filter((a) => a !== '--lighthouse')));
+}
+
 const args = parseArgs(process.argv.slice(2));
 const port = Number(process.env.BENCH_PORT ?? 4398);
 if (!Number.isInteger(port) || port < 1024 || port > 65535) throw new Error('BENCH_PORT must be a port number from 1024 to 65535');

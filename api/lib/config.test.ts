@@ -1,8 +1,15 @@
 import { describe, expect, it, vi } from 'vitest';
 import { engineName, setupTestApp } from '../../tests/setup/test-app';
-import { checkConfig } from './config';
+import { checkConfig, readConfig } from './config';
 
 describe('configuration check (api/lib/config.ts)', () => {
+  it('points Stripe at another host (the local fake) only in development', () => {
+    const env = { STRIPE_SECRET_KEY: 'sk_test_x', STRIPE_API_BASE: 'http://127.0.0.1:12111' };
+    expect(readConfig({ ...env, APP_ENV: 'development' } as never).stripeApiBase).toBe('http://127.0.0.1:12111');
+    expect(readConfig({ ...env, APP_ENV: 'production' } as never).stripeApiBase).toBeNull();
+    expect(readConfig(env as never).stripeApiBase).toBeNull();
+  });
+
   it('lists every wrong or half-set setting at once', () => {
     const { problems } = checkConfig({
       APP_ENV: 'staging',

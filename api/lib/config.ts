@@ -11,7 +11,7 @@ export type AppConfig = {
   stripeSecretKey: string | null;
   stripeWebhookSecret: string | null;
   stripePublishableKey: string | null;
-  /** Overrides the Stripe API host, for the local fake in tests. */
+  /** Overrides the Stripe API host, for the local fake (tests, the storm bench); honoured only in development. */
   stripeApiBase: string | null;
   mailApiKey: string | null;
   mailApiUrl: string;
@@ -199,7 +199,8 @@ export function readConfig(env: Bindings): AppConfig {
     stripeSecretKey: env.STRIPE_SECRET_KEY || null,
     stripeWebhookSecret: env.STRIPE_WEBHOOK_SECRET || null,
     stripePublishableKey: env.STRIPE_PUBLISHABLE_KEY || null,
-    stripeApiBase: env.STRIPE_API_BASE || null,
+    // Only for the local Stripe fake: a deployment never sends its Stripe key anywhere but Stripe.
+    stripeApiBase: production ? null : env.STRIPE_API_BASE || null,
     mailApiKey: env.MAIL_API_KEY || null,
     mailApiUrl: env.MAIL_API_URL || 'https://api.resend.com/emails',
     mailFrom: env.MAIL_FROM || 'UK NFP <hello@uknfp.org>',

@@ -5,6 +5,8 @@ import { HttpError } from '../lib/errors';
 import { applyStripeEvent } from '../webhooks/stripe';
 import type { WebhookContext } from '../webhooks/stripe/types';
 import { attributionFromSubscription } from './donations-record';
+import { DEMO_CUSTOMER } from './stripe-demo';
+import { stripeEvent, subscriptionObject } from './stripe-objects';
 import { findMonthlyGift, type MonthlyGiftRow, offeredPrice, pauseUntil, snapshotOf, upsertFromSubscription } from './monthly-gifts';
 
 /**
@@ -39,16 +41,18 @@ async function storeStripeAnswer(ctx: ActionContext, gift: MonthlyGiftRow, sub: 
 }
 
 /** The Subscription Stripe would hold for this gift, for demo events. */
-function demoSubscription(gift: MonthlyGiftRow, change: Partial<{ status: Stripe.Subscription.Status; amount: number; priceId: string | null; resumesAt: number | null; cancelledBy: string }>): Stripe.Subscription {
+export function demoSubscription(gift: MonthlyGiftRow, change: Partial<{ status: Stripe.Subscription.Status; amount: number; priceId: string | null; resumesAt: number | null; cancelledBy: string }>): Stripe.Subscription {
   const now = Math.floor(Date.now() / 1000);
   const cancelled = change.status === 'canceled';
   const resumesAt = change.resumesAt !== undefined ? change.resumesAt : gift.status === 'paused' && gift.pauseResumesAt ? Math.floor(gift.pauseResumesAt.getTime() / 1000) : null;
   const next = gift.nextPaymentAt ? Math.floor(gift.nextPaymentAt.getTime() / 1000) : now + 30 * 86400;
-  return {
+  return subscriptionObject({
     id: gift.id,
-    object: 'subscription',
+    customer: DEMO_CUSTOMER,
     status: change.status ?? 'active',
-    customer: 'cus_demo',
+    amount: change.amount ?? gift.amount,
+    priceId: change.priceId ?? gift.priceId ?? 'price_demo',
+    itemId: `si_demo_${gift.id.slice(8, 20)}`,
     metadata: {
       kind: 'monthly',
       donation_id: gift.firstDonationId ?? '',
@@ -58,30 +62,15 @@ function demoSubscription(gift: MonthlyGiftRow, change: Partial<{ status: Stripe
       gift_aid_declaration_id: gift.giftAidDeclarationId ?? '',
       source: 'demo',
     },
-    items: {
-      object: 'list',
-      data: [{ id: `si_demo_${gift.id.slice(8, 20)}`, price: { id: change.priceId ?? gift.priceId ?? 'price_demo', unit_amount: change.amount ?? gift.amount, currency: 'gbp' }, current_period_end: Math.max(next, resumesAt ?? 0) }],
-    },
-    pause_collection: !cancelled && resumesAt ? { behavior: 'void', resumes_at: resumesAt } : null,
-    start_date: gift.startedAt ? Math.floor(gift.startedAt.getTime() / 1000) : now,
-    canceled_at: cancelled ? now : null,
-    ended_at: cancelled ? now : null,
-    cancellation_details: cancelled ? { comment: change.cancelledBy ?? null, feedback: null, reason: 'cancellation_requested' } : null,
-  } as unknown as Stripe.Subscription;
+    startDate: gift.startedAt ? Math.floor(gift.startedAt.getTime() / 1000) : now,
+    periodEnd: Math.max(next, resumesAt ?? 0),
+    pauseResumesAt: cancelled ? null : resumesAt,
+    cancelComment: cancelled ? (change.cancelledBy ?? null) : null,
+  }) as unknown as Stripe.Subscription;
 }
 
 async function applyDemo(ctx: ActionContext, type: 'customer.subscription.updated' | 'customer.subscription.deleted', sub: Stripe.Subscription, previous: Record<string, unknown>) {
-  const event = {
-    id: `evt_demo_${type.split('.').pop()}_${crypto.randomUUID()}`,
-    object: 'event',
-    type,
-    api_version: null,
-    created: Math.floor(Date.now() / 1000),
-    livemode: false,
-    pending_webhooks: 0,
-    request: { id: null, idempotency_key: null },
-    data: { object: sub, previous_attributes: previous },
-  } as unknown as Stripe.Event;
+  const event = stripeEvent(type, sub, { id: `evt_demo_${type.split('.').pop()}_${crypto.randomUUID()}`, previous_attributes: previous, pending_webhooks: 0 });
   await applyStripeEvent({ ...ctx, stripe: null }, event);
 }
 

@@ -2,10 +2,12 @@ import type Stripe from 'stripe';
 import type { donations } from '../../db/schema';
 import { intentIdFromClientSecret } from './stripe';
 import { constantTimeEqual } from './auth';
+import { cardDeclined, invoiceObject, paymentIntentObject, stripeEvent } from './stripe-objects';
 
 /**
  * Demo payments mode (no STRIPE_SECRET_KEY): ids and client secrets shaped like Stripe's, and the
- * events Stripe would send, so a demo gift goes through the same recording path as a real one.
+ * events Stripe would send (built from Stripe's fixtures, like the tests' events), so a demo gift
+ * goes through the same recording path as a real one.
  */
 
 const hex = (bytes: Uint8Array) => Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
@@ -34,6 +36,9 @@ export async function verifyDemoClientSecret(secret: string, clientSecret: strin
 
 type DonationRow = typeof donations.$inferSelect;
 
+/** The demo mode has no Stripe customer; its objects name this one. */
+export const DEMO_CUSTOMER = 'cus_demo';
+
 function metadataOf(row: DonationRow): Record<string, string> {
   return {
     kind: row.type === 'monthly' ? 'monthly' : 'one_off',
@@ -46,45 +51,28 @@ function metadataOf(row: DonationRow): Record<string, string> {
   };
 }
 
-function event(id: string, type: string, object: unknown): Stripe.Event {
-  return {
-    id,
-    object: 'event',
-    type,
-    api_version: null,
-    created: Math.floor(Date.now() / 1000),
-    livemode: false,
-    pending_webhooks: 0,
-    request: { id: null, idempotency_key: null },
-    data: { object },
-  } as unknown as Stripe.Event;
-}
-
 /** What Stripe sends when the demo card is accepted: a succeeded intent or a paid first invoice. */
 export function demoSuccessEvent(row: DonationRow): Stripe.Event {
   const intentId = row.paymentIntentId!;
   if (row.type === 'monthly') {
-    return event(`evt_demo_paid_${row.invoiceId}`, 'invoice.paid', {
-      id: row.invoiceId,
-      object: 'invoice',
-      amount_paid: row.amount,
-      amount_due: row.amount,
-      currency: 'gbp',
-      billing_reason: 'subscription_create',
-      status: 'paid',
-      status_transitions: { paid_at: Math.floor(Date.now() / 1000) },
-      parent: { type: 'subscription_details', quote_details: null, subscription_details: { subscription: row.subscriptionId, metadata: metadataOf(row) } },
-      payments: { object: 'list', data: [{ status: 'paid', payment: { type: 'payment_intent', payment_intent: intentId } }] },
-    });
+    return stripeEvent(
+      'invoice.paid',
+      invoiceObject({
+        id: row.invoiceId!,
+        subscription: row.subscriptionId!,
+        customer: DEMO_CUSTOMER,
+        amount: row.amount,
+        metadata: metadataOf(row),
+        status: 'paid',
+        first: true,
+        paid_payment_intent: intentId,
+      }),
+      { id: `evt_demo_paid_${row.invoiceId}`, pending_webhooks: 0 },
+    );
   }
-  return event(`evt_demo_succeeded_${intentId}`, 'payment_intent.succeeded', {
-    id: intentId,
-    object: 'payment_intent',
-    amount: row.amount,
-    amount_received: row.amount,
-    currency: 'gbp',
-    status: 'succeeded',
-    metadata: metadataOf(row),
+  return stripeEvent('payment_intent.succeeded', paymentIntentObject({ id: intentId, amount: row.amount, status: 'succeeded', metadata: metadataOf(row), client_secret: null }), {
+    id: `evt_demo_succeeded_${intentId}`,
+    pending_webhooks: 0,
   });
 }
 
@@ -96,26 +84,24 @@ export const DEMO_DECLINE_MESSAGE = 'Your card was declined. No money was taken;
  */
 export function demoFailureEvent(row: DonationRow): Stripe.Event {
   const intentId = row.paymentIntentId!;
+  const id = `evt_demo_failed_${crypto.randomUUID()}`;
   if (row.type === 'monthly') {
-    return event(`evt_demo_failed_${crypto.randomUUID()}`, 'invoice.payment_failed', {
-      id: row.invoiceId,
-      object: 'invoice',
-      amount_due: row.amount,
-      amount_paid: 0,
-      currency: 'gbp',
-      billing_reason: 'subscription_create',
-      status: 'open',
-      parent: { type: 'subscription_details', quote_details: null, subscription_details: { subscription: row.subscriptionId, metadata: metadataOf(row) } },
-    });
+    return stripeEvent(
+      'invoice.payment_failed',
+      invoiceObject({ id: row.invoiceId!, subscription: row.subscriptionId!, customer: DEMO_CUSTOMER, amount: row.amount, metadata: metadataOf(row), status: 'open', first: true, attempted: true }),
+      { id, pending_webhooks: 0 },
+    );
   }
-  return event(`evt_demo_failed_${crypto.randomUUID()}`, 'payment_intent.payment_failed', {
-    id: intentId,
-    object: 'payment_intent',
-    amount: row.amount,
-    amount_received: 0,
-    currency: 'gbp',
-    status: 'requires_payment_method',
-    metadata: metadataOf(row),
-    last_payment_error: { type: 'card_error', code: 'card_declined', message: DEMO_DECLINE_MESSAGE },
-  });
+  return stripeEvent(
+    'payment_intent.payment_failed',
+    paymentIntentObject({
+      id: intentId,
+      amount: row.amount,
+      status: 'requires_payment_method',
+      metadata: metadataOf(row),
+      client_secret: null,
+      last_payment_error: cardDeclined(DEMO_DECLINE_MESSAGE),
+    }),
+    { id, pending_webhooks: 0 },
+  );
 }

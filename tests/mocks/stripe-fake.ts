@@ -1,16 +1,33 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import {
+  balanceTransactionObject,
+  chargeObject,
+  customerObject,
+  fromFixture,
+  invoiceObject,
+  invoicePaymentObject,
+  paymentIntentObject,
+  payoutObject,
+  priceObject,
+  refundObject,
+  stripeEvent,
+  subscriptionObject,
+  ukCardFee,
+} from '../../api/services/stripe-objects';
 
 /**
  * A local stand-in for the parts of the Stripe API we call (Stripe's servers are unreachable from
  * here). The real SDK talks to it over HTTP: point it with
  * `new Stripe(key, {host: '127.0.0.1', port, protocol: 'http', httpClient: Stripe.createFetchHttpClient()})`
  * or set STRIPE_API_BASE to `fake.url`. Idempotency keys replay the first response, like Stripe.
+ * Every object it answers is built from Stripe's own fixtures (api/services/stripe-objects.ts) and
+ * checked against them by tests/unit/stripe-shapes.test.ts.
  */
 
 type Obj = Record<string, any>;
-export type FakeRequest = { method: string; path: string; body: Obj; idempotencyKey: string | null };
+export type FakeRequest = { method: string; path: string; body: Obj; idempotencyKey: string | null; response?: { status: number; body: Obj } };
 
 export type StripeFake = {
   url: string;
@@ -24,6 +41,21 @@ export type StripeFake = {
   /** invoice payments: PaymentIntent id → invoice id */
   invoicePayments: Map<string, string>;
   portalSessions: Map<string, Obj>;
+  charges: Map<string, Obj>;
+  refunds: Map<string, Obj>;
+  balanceTransactions: Map<string, Obj>;
+  payouts: Map<string, Obj>;
+  /** payout id → the balance transactions it paid out */
+  payoutTransactions: Map<string, string[]>;
+  /** subscription id → the proration_behavior of its last price change */
+  lastProrationBehavior: Map<string, string>;
+  /**
+   * The donor paid: the intent succeeds with a charge and its balance transaction (UK card fee),
+   * and the `payment_intent.succeeded` event Stripe would send is returned (not delivered).
+   */
+  succeedPaymentIntent(intentId: string): { intent: Obj; charge: Obj; event: Obj };
+  /** Pays out every charge and refund not yet paid out, as Stripe's daily automatic payout does. */
+  createPayout(): Obj;
   /** Runs before a create answers, e.g. to deliver a webhook before the client hears back. */
   onCreate?: (kind: 'payment_intent' | 'subscription', object: Obj) => Promise<void> | void;
   /** Make the next N requests fail with a 500 api_error. */
@@ -71,19 +103,41 @@ export async function startStripeFake(): Promise<StripeFake> {
     prices: new Map(),
     invoicePayments: new Map(),
     portalSessions: new Map(),
+    charges: new Map(),
+    refunds: new Map(),
+    balanceTransactions: new Map(),
+    payouts: new Map(),
+    payoutTransactions: new Map(),
+    lastProrationBehavior: new Map(),
     failNext: 0,
     addPrice(priceId, unitAmount, options = {}) {
-      const price = {
-        id: priceId,
-        object: 'price',
-        active: options.active ?? true,
-        currency: options.currency ?? 'gbp',
-        unit_amount: unitAmount,
-        type: 'recurring',
-        recurring: { interval: options.interval ?? 'month', interval_count: 1 },
-      };
+      const price = priceObject({ id: priceId, unit_amount: unitAmount, currency: options.currency, interval: options.interval, active: options.active });
       fake.prices.set(priceId, price);
       return price;
+    },
+    succeedPaymentIntent(intentId) {
+      const intent = fake.paymentIntents.get(intentId);
+      if (!intent) throw new Error(`stripe fake: no payment intent ${intentId}`);
+      const chargeId = id('ch');
+      const txn = balanceTransactionObject({ amount: intent.amount, fee: ukCardFee(intent.amount), type: 'charge', source: chargeId });
+      fake.balanceTransactions.set(txn.id as string, txn);
+      const charge = chargeObject({ id: chargeId, amount: intent.amount, payment_intent: intentId, metadata: intent.metadata, balance_transaction: txn.id as string, customer: intent.customer });
+      fake.charges.set(chargeId, charge);
+      Object.assign(intent, { status: 'succeeded', amount_received: intent.amount, latest_charge: chargeId });
+      return { intent, charge, event: stripeEvent('payment_intent.succeeded', structuredClone(intent)) };
+    },
+    createPayout() {
+      const paid = new Set([...fake.payoutTransactions.values()].flat());
+      const included = [...fake.balanceTransactions.values()].filter((t) => t.type !== 'payout' && !paid.has(t.id));
+      const amount = included.reduce((sum, t) => sum + (t.net as number), 0);
+      const payoutId = id('po');
+      const txn = balanceTransactionObject({ amount: -amount, type: 'payout', source: payoutId, status: 'available', description: 'STRIPE PAYOUT' });
+      fake.balanceTransactions.set(txn.id as string, txn);
+      for (const t of included) t.status = 'available';
+      const payout = payoutObject({ id: payoutId, amount, balance_transaction: txn.id as string });
+      fake.payouts.set(payoutId, payout);
+      fake.payoutTransactions.set(payoutId, [...included.map((t) => t.id as string), txn.id as string]);
+      return payout;
     },
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
@@ -95,28 +149,26 @@ export async function startStripeFake(): Promise<StripeFake> {
     let m: RegExpExecArray | null;
 
     if (method === 'POST' && pathname === '/v1/customers') {
-      const customer = { id: id('cus'), object: 'customer', email: params.email ?? null, metadata: params.metadata ?? {} };
-      fake.customers.set(customer.id, customer);
+      const customer = customerObject({ id: id('cus'), email: params.email ?? null, name: params.name ?? null, metadata: params.metadata ?? {} });
+      fake.customers.set(customer.id as string, customer);
       return { status: 200, body: customer };
     }
     if (method === 'POST' && pathname === '/v1/payment_intents') {
       const amount = Number(params.amount);
       if (!Number.isInteger(amount) || amount < 30) return { status: 400, body: { error: { type: 'invalid_request_error', message: 'Invalid amount' } } };
       const intentId = id('pi');
-      const intent = {
+      const intent = paymentIntentObject({
         id: intentId,
-        object: 'payment_intent',
         amount,
-        amount_received: 0,
         currency: params.currency,
         customer: params.customer ?? null,
         description: params.description ?? null,
         metadata: params.metadata ?? {},
         status: 'requires_payment_method',
         client_secret: `${intentId}_secret_${randomBytes(8).toString('hex')}`,
-        latest_charge: null,
-      };
-      fake.paymentIntents.set(intent.id, intent);
+        payment_method_types: params.payment_method_types,
+      });
+      fake.paymentIntents.set(intent.id as string, intent);
       await fake.onCreate?.('payment_intent', intent);
       return { status: 200, body: intent };
     }
@@ -140,12 +192,17 @@ export async function startStripeFake(): Promise<StripeFake> {
         };
       }
       intent.status = 'canceled';
+      intent.canceled_at = Math.floor(Date.now() / 1000);
       intent.cancellation_reason = params.cancellation_reason ?? null;
       return { status: 200, body: intent };
     }
     if (method === 'DELETE' && (m = /^\/v1\/customers\/([^/]+)$/.exec(pathname))) {
       if (!fake.customers.delete(m[1])) return missing('customer', m[1]);
       return { status: 200, body: { id: m[1], object: 'customer', deleted: true } };
+    }
+    if (method === 'GET' && (m = /^\/v1\/customers\/([^/]+)$/.exec(pathname))) {
+      const customer = fake.customers.get(m[1]);
+      return customer ? { status: 200, body: customer } : missing('customer', m[1]);
     }
     if (method === 'GET' && (m = /^\/v1\/prices\/([^/]+)$/.exec(pathname))) {
       const price = fake.prices.get(decodeURIComponent(m[1]));
@@ -164,39 +221,38 @@ export async function startStripeFake(): Promise<StripeFake> {
       const subscriptionId = id('sub');
       const intentId = id('pi');
       const invoiceId = id('in');
-      const invoice = {
+      const confirmationSecret = { type: 'payment_intent', client_secret: `${intentId}_secret_${randomBytes(8).toString('hex')}` };
+      const invoice = invoiceObject({
         id: invoiceId,
-        object: 'invoice',
-        amount_due: price.unit_amount,
-        amount_paid: 0,
-        currency: price.currency,
-        billing_reason: 'subscription_create',
-        status: 'open',
+        subscription: subscriptionId,
         customer: params.customer,
-        parent: { type: 'subscription_details', quote_details: null, subscription_details: { subscription: subscriptionId, metadata: params.metadata ?? {} } },
-        confirmation_secret: { type: 'payment_intent', client_secret: `${intentId}_secret_${randomBytes(8).toString('hex')}` },
-      };
+        amount: price.unit_amount,
+        metadata: params.metadata ?? {},
+        status: 'open',
+        first: true,
+        attempted: false,
+      });
       fake.invoices.set(invoiceId, invoice);
-      fake.invoicePayments.set(intentId, invoiceId);
       const expand: string[] = params.expand ?? [];
-      const subscription = {
+      fake.invoicePayments.set(intentId, invoiceId);
+      const subscription = subscriptionObject({
         id: subscriptionId,
-        object: 'subscription',
         customer: params.customer,
         status: 'incomplete',
+        amount: price.unit_amount,
+        priceId: price.id,
+        startDate: Math.floor(Date.now() / 1000),
         description: params.description ?? null,
         metadata: params.metadata ?? {},
-        payment_behavior: params.payment_behavior,
-        items: { object: 'list', data: [{ id: id('si'), object: 'subscription_item', price, current_period_end: Math.floor(Date.now() / 1000) + 30 * 86400 }] },
-        start_date: Math.floor(Date.now() / 1000),
-        pause_collection: null,
-        canceled_at: null,
-        ended_at: null,
-        cancellation_details: null,
-        latest_invoice: expand.includes('latest_invoice.confirmation_secret') || expand.includes('latest_invoice')
-          ? expand.includes('latest_invoice.confirmation_secret') ? invoice : { ...invoice, confirmation_secret: undefined }
-          : invoiceId,
-      };
+        // confirmation_secret is an includable field: only there when expanded.
+        latest_invoice: expand.includes('latest_invoice.confirmation_secret')
+          ? { ...invoice, confirmation_secret: confirmationSecret }
+          : expand.includes('latest_invoice')
+            ? invoice
+            : invoiceId,
+      });
+      // The item's price is the very price object the fake holds (amount changes swap it).
+      (subscription.items as Obj).data[0].price = price;
       fake.subscriptions.set(subscriptionId, subscription);
       await fake.onCreate?.('subscription', subscription);
       return { status: 200, body: subscription };
@@ -227,7 +283,8 @@ export async function startStripeFake(): Promise<StripeFake> {
           const current = subscription.items.data.find((i: Obj) => i.id === item.id);
           if (!current) return missing('subscription_item', item.id);
           current.price = price;
-          subscription.last_proration_behavior = params.proration_behavior ?? 'create_prorations';
+          current.plan = { ...current.plan, id: price.id, amount: price.unit_amount, amount_decimal: String(price.unit_amount) };
+          fake.lastProrationBehavior.set(subscription.id, params.proration_behavior ?? 'create_prorations');
         }
         if (params.pause_collection !== undefined) {
           subscription.pause_collection =
@@ -238,27 +295,102 @@ export async function startStripeFake(): Promise<StripeFake> {
     }
     if (method === 'POST' && pathname === '/v1/billing_portal/sessions') {
       if (!fake.customers.has(params.customer)) return missing('customer', params.customer);
-      const session = {
+      const session = fromFixture('billing_portal.session', {
         id: id('bps'),
-        object: 'billing_portal.session',
+        created: Math.floor(Date.now() / 1000),
         customer: params.customer,
         return_url: params.return_url ?? null,
-        flow: params.flow_data ?? null,
+        flow: params.flow_data ? { ...params.flow_data, after_completion: { type: 'portal_homepage', hosted_confirmation: null, redirect: null } } : null,
         url: `https://billing.stripe.com/p/session/test_${randomBytes(12).toString('hex')}`,
-      };
-      fake.portalSessions.set(session.id, session);
+      });
+      fake.portalSessions.set(session.id as string, session);
       return { status: 200, body: session };
     }
     if (method === 'GET' && pathname === '/v1/invoice_payments') {
       const intentId = params.payment?.payment_intent;
       const invoiceId = intentId ? fake.invoicePayments.get(intentId) : undefined;
       const data = invoiceId
-        ? [{ id: id('inpay'), object: 'invoice_payment', invoice: invoiceId, status: 'paid', payment: { type: 'payment_intent', payment_intent: intentId } }]
+        ? [invoicePaymentObject({ invoice: invoiceId, payment_intent: intentId, amount: (fake.invoices.get(invoiceId)?.amount_due as number) ?? 0 })]
         : [];
       return { status: 200, body: { object: 'list', url: '/v1/invoice_payments', has_more: false, data } };
     }
+    if (method === 'GET' && (m = /^\/v1\/charges\/([^/]+)$/.exec(pathname))) {
+      const charge = fake.charges.get(m[1]);
+      if (!charge) return missing('charge', m[1]);
+      return { status: 200, body: expanded(charge, params.expand) };
+    }
+    if (method === 'GET' && pathname === '/v1/charges') {
+      const intentId = params.payment_intent;
+      const data = [...fake.charges.values()].filter((c) => !intentId || c.payment_intent === intentId).map((c) => expanded(c, stripListPrefix(params.expand)));
+      return { status: 200, body: { object: 'list', url: '/v1/charges', has_more: false, data } };
+    }
+    if (method === 'POST' && pathname === '/v1/refunds') {
+      const intent = params.payment_intent ? fake.paymentIntents.get(params.payment_intent) : undefined;
+      const chargeId = params.charge ?? intent?.latest_charge;
+      const charge = chargeId ? fake.charges.get(chargeId) : undefined;
+      if (!charge) return params.charge ? missing('charge', params.charge) : missing('payment_intent', params.payment_intent ?? '');
+      const remaining = charge.amount - charge.amount_refunded;
+      const amount = params.amount === undefined ? remaining : Number(params.amount);
+      if (remaining <= 0) {
+        return { status: 400, body: { error: { type: 'invalid_request_error', code: 'charge_already_refunded', message: `Charge ${charge.id} has already been refunded.` } } };
+      }
+      if (!Number.isInteger(amount) || amount <= 0 || amount > remaining) {
+        return {
+          status: 400,
+          body: { error: { type: 'invalid_request_error', code: 'amount_too_large', param: 'amount', message: `Refund amount (£${(amount / 100).toFixed(2)}) is greater than unrefunded amount on charge (£${(remaining / 100).toFixed(2)})` } },
+        };
+      }
+      const refundId = id('re');
+      const txn = balanceTransactionObject({ amount: -amount, type: 'refund', source: refundId, description: 'REFUND FOR CHARGE' });
+      fake.balanceTransactions.set(txn.id as string, txn);
+      const refund = refundObject({ id: refundId, amount, charge: charge.id, payment_intent: charge.payment_intent, balance_transaction: txn.id as string, metadata: params.metadata ?? {} });
+      if (params.reason) refund.reason = params.reason;
+      fake.refunds.set(refundId, refund);
+      charge.amount_refunded += amount;
+      charge.refunded = charge.amount_refunded >= charge.amount;
+      charge.refunds.data.unshift(refund);
+      return { status: 200, body: refund };
+    }
+    if (method === 'GET' && (m = /^\/v1\/refunds\/([^/]+)$/.exec(pathname))) {
+      const refund = fake.refunds.get(m[1]);
+      return refund ? { status: 200, body: refund } : missing('refund', m[1]);
+    }
+    if (method === 'GET' && (m = /^\/v1\/payouts\/([^/]+)$/.exec(pathname))) {
+      const payout = fake.payouts.get(m[1]);
+      return payout ? { status: 200, body: payout } : missing('payout', m[1]);
+    }
+    if (method === 'GET' && (m = /^\/v1\/balance_transactions\/([^/]+)$/.exec(pathname))) {
+      const txn = fake.balanceTransactions.get(m[1]);
+      return txn ? { status: 200, body: txn } : missing('balance_transaction', m[1]);
+    }
+    if (method === 'GET' && pathname === '/v1/balance_transactions') {
+      let data = [...fake.balanceTransactions.values()];
+      if (params.payout) {
+        const ids = fake.payoutTransactions.get(params.payout);
+        if (!ids) return missing('payout', params.payout);
+        data = ids.map((txnId) => fake.balanceTransactions.get(txnId)!);
+      }
+      if (params.type) data = data.filter((t) => t.type === params.type);
+      const limit = Math.min(Math.max(Number(params.limit ?? 10) || 10, 1), 100);
+      const after = params.starting_after ? data.findIndex((t) => t.id === params.starting_after) + 1 : 0;
+      const page = data.slice(after, after + limit);
+      return { status: 200, body: { object: 'list', url: '/v1/balance_transactions', has_more: after + limit < data.length, data: page } };
+    }
+    if (method === 'GET' && (m = /^\/v1\/invoices\/([^/]+)$/.exec(pathname))) {
+      const invoice = fake.invoices.get(m[1]);
+      return invoice ? { status: 200, body: invoice } : missing('invoice', m[1]);
+    }
     return { status: 404, body: { error: { type: 'invalid_request_error', message: `Unrecognized request URL (${method}: ${pathname})` } } };
   }
+
+  /** `expand[]=balance_transaction` (the only expansion the fake's charges answer). */
+  const expanded = (charge: Obj, expand: unknown): Obj => {
+    const wanted = Array.isArray(expand) ? expand : [];
+    if (!wanted.includes('balance_transaction') || typeof charge.balance_transaction !== 'string') return charge;
+    return { ...charge, balance_transaction: fake.balanceTransactions.get(charge.balance_transaction) ?? charge.balance_transaction };
+  };
+  /** List endpoints name expansions of their items as `data.x`. */
+  const stripListPrefix = (expand: unknown) => (Array.isArray(expand) ? expand.map((e) => String(e).replace(/^data\./, '')) : []);
 
   const missing = (kind: string, value: string) => ({
     status: 404,
@@ -284,6 +416,7 @@ export async function startStripeFake(): Promise<StripeFake> {
     }
     const { status, body } = await route(request);
     const text = JSON.stringify(body);
+    request.response = { status, body: JSON.parse(text) };
     if (replayKey && status < 500) replay.set(replayKey, { status, body: text });
     res.writeHead(status, { 'content-type': 'application/json', 'request-id': id('req') });
     res.end(text);

@@ -90,8 +90,8 @@ describe('POST /api/stripe/client_secret with Stripe', () => {
     const body = (await res.json()) as any;
     const [row] = await w.rows();
     const subscription = fake.subscriptions.get(row.subscriptionId!)!;
-    expect(subscription.payment_behavior).toBe('default_incomplete');
     const create = fake.requests.find((r) => r.path === '/v1/subscriptions' && r.body.metadata?.donation_id === row.id)!;
+    expect(create.body.payment_behavior).toBe('default_incomplete');
     expect(create.body.expand).toEqual(['latest_invoice.confirmation_secret']);
     expect(create.idempotencyKey).toBe(`donation-${row.id}`);
     expect(subscription.metadata.kind).toBe('monthly');

@@ -46,12 +46,41 @@ const charge = z.looseObject({
   metadata,
 });
 
+const refund = z.looseObject({
+  id,
+  amount: pence,
+  currency,
+  payment_intent: ref.nullish(),
+  charge: ref.nullish(),
+  status: z.string().nullish(),
+});
+
+const seconds = z.number().int().nonnegative();
+const subscription = z.looseObject({
+  id,
+  status: z.string().min(1).max(40),
+  metadata,
+  start_date: seconds.nullish(),
+  canceled_at: seconds.nullish(),
+  ended_at: seconds.nullish(),
+  cancellation_details: z.looseObject({ comment: z.string().max(500).nullish() }).nullish(),
+  pause_collection: z.looseObject({ resumes_at: seconds.nullish() }).nullish(),
+  items: z.looseObject({
+    data: z
+      .array(z.looseObject({ current_period_end: seconds.nullish(), price: z.looseObject({ id, unit_amount: pence.nullish() }).nullish() }))
+      .max(20),
+  }),
+});
+
 const OBJECT_SHAPES: Record<string, z.ZodType> = {
   'payment_intent.succeeded': paymentIntent,
   'payment_intent.payment_failed': paymentIntent,
   'invoice.paid': invoice.extend({ amount_paid: pence }),
   'invoice.payment_failed': invoice.extend({ amount_due: pence }),
   'charge.refunded': charge,
+  'refund.failed': refund,
+  'customer.subscription.updated': subscription,
+  'customer.subscription.deleted': subscription,
 };
 
 const envelope = z.looseObject({

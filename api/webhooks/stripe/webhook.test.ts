@@ -12,6 +12,7 @@ import {
   paymentIntentSucceeded,
   refundFailed,
   sendEvent,
+  subscriptionUpdated,
   WEBHOOK_SECRET,
 } from '../../../tests/fixtures/stripe/events';
 import { engineName, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
@@ -583,7 +584,7 @@ describe(`POST /api/stripe/webhook: correctly signed but malformed events (${eng
   it('answers 200 ignored (logged) for every malformed shape, so Stripe stops retrying, and writes nothing', async () => {
     const w = await world();
     const good = paymentIntentSucceeded({ intentId: fakeId('pi'), amount: 1000, metadata: w.meta() });
-    const object = good.data.object as Record<string, unknown>;
+    const object = good.data.object as unknown as Record<string, unknown>;
     const invoice = invoicePaid({ invoiceId: fakeId('in'), subscriptionId: fakeId('sub'), amount: 1000, metadata: w.meta('monthly') });
     const cases: Record<string, unknown> = {
       'data: null': { ...good, data: null },
@@ -599,6 +600,11 @@ describe(`POST /api/stripe/webhook: correctly signed but malformed events (${eng
         id: fakeId('evt'),
         data: { object: { ...(invoice.data.object as object), parent: { subscription_details: { subscription: 42, metadata: {} } } } },
       },
+      'subscription items as text': {
+        ...subscriptionUpdated({ subscriptionId: fakeId('sub'), amount: 1000, metadata: w.meta('monthly') }),
+        data: { object: { id: fakeId('sub'), status: 'active', metadata: {}, items: 'many' } },
+      },
+      'failed refund amount as text': { ...refundFailed({ intentId: 'pi_x', amount: 100 }), data: { object: { id: 're_x', amount: '100', currency: 'gbp', payment_intent: 'pi_x' } } },
       'refund of an object id': { ...chargeRefunded({ intentId: 'pi_x', amount: 100, refunded: 100 }), data: { object: { payment_intent: { id: {} }, amount: 100, amount_refunded: 100 } } },
     };
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});

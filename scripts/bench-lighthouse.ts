@@ -1,0 +1,223 @@
+/**
+ * `npm run bench -- --lighthouse`: Lighthouse (mobile preset: 4x CPU throttle, slow 4G) on `/` and
+ * an appeal page of the local production build, --runs times each (default 5), in two conditions:
+ * a quiet machine, and one core kept busy by a spinning process (as a shared or cheap phone's CPU
+ * is). Reports each run and, per page and condition, the worst score of every category, LCP, TBT
+ * and main-thread work (with its style-and-layout part): the targets hold only if they hold in
+ * every run (docs/decisions/029).
+ *
+ * Options: --runs N (1-10, default 5), --dist DIR, --out FILE (default bench-lighthouse.json).
+ * Port: BENCH_PORT. Loopback only; stops itself after 20 minutes.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { cpSync, existsSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const CHROME_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+export type LighthouseRun = {
+  page: string;
+  condition: 'quiet' | 'busy';
+  scores: Record<string, number>;
+  lcp: number;
+  tbt: number;
+  cls: number;
+  mainThreadMs: number;
+  styleLayoutMs: number;
+  scriptMs: number;
+};
+
+const children = new Set<ChildProcess>();
+function stopChildren() {
+  for (const child of children) {
+    if (child.pid && child.exitCode === null) {
+      try {
+        process.kill(-child.pid, 'SIGTERM');
+      } catch {
+        child.kill('SIGTERM');
+      }
+    }
+  }
+  children.clear();
+}
+
+/** One core kept at 100% by a process that spins until it is stopped. */
+function busyCore(): ChildProcess {
+  const child = spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore', detached: true });
+  children.add(child);
+  return child;
+}
+
+export async function lighthouseRuns(base: string, pages: { name: string; path: string }[], runs: number, condition: LighthouseRun['condition']): Promise<LighthouseRun[]> {
+  if (!base.startsWith('http://127.0.0.1:')) throw new Error('Lighthouse only targets 127.0.0.1');
+  const { default: lighthouse } = await import('lighthouse');
+  const chromeLauncher = await import('chrome-launcher');
+  const busy = condition === 'busy' ? busyCore() : null;
+  const results: LighthouseRun[] = [];
+  try {
+    for (let run = 0; run < runs; run++) {
+      for (const page of pages) {
+        // A fresh browser each run: no cache or compiled code carried from the last run.
+        const chrome = await chromeLauncher.launch({ chromePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium', chromeFlags: CHROME_FLAGS, logLevel: 'silent' });
+        try {
+          const runner = await lighthouse(base + page.path, { port: chrome.port, logLevel: 'error', output: 'json', onlyCategories: ['performance', 'accessibility', 'best-practices', 'seo'] });
+          const lhr = runner?.lhr;
+          if (!lhr) throw new Error(`lighthouse gave no result for ${page.path}`);
+          const num = (id: string) => Math.round(Number(lhr.audits[id]?.numericValue ?? Number.NaN));
+          const groups = ((lhr.audits['mainthread-work-breakdown']?.details as { items?: { group: string; duration: number }[] } | undefined)?.items ?? []).reduce<Record<string, number>>(
+            (acc, item) => ({ ...acc, [item.group]: Math.round(item.duration) }),
+            {},
+          );
+          const result: LighthouseRun = {
+            page: page.name,
+            condition,
+            scores: Object.fromEntries(Object.entries(lhr.categories).map(([id, c]) => [id, Math.round((c.score ?? 0) * 100)])),
+            lcp: num('largest-contentful-paint'),
+            tbt: num('total-blocking-time'),
+            cls: Number(Number(lhr.audits['cumulative-layout-shift']?.numericValue ?? 0).toFixed(3)),
+            mainThreadMs: num('mainthread-work-breakdown'),
+            styleLayoutMs: groups.styleLayout ?? 0,
+            scriptMs: (groups.scriptEvaluation ?? 0) + (groups.scriptParseCompile ?? 0),
+          };
+          console.log(
+            `[lighthouse] ${condition} run ${run + 1} ${page.name}: ${JSON.stringify(result.scores)} LCP ${result.lcp} ms, TBT ${result.tbt} ms, main thread ${result.mainThreadMs} ms (style+layout ${result.styleLayoutMs}, script ${result.scriptMs})`,
+          );
+          results.push(result);
+        } finally {
+          await chrome.kill();
+        }
+      }
+    }
+  } finally {
+    if (busy?.pid) {
+      try {
+        process.kill(-busy.pid, 'SIGKILL');
+      } catch {
+        busy.kill('SIGKILL');
+      }
+      children.delete(busy);
+    }
+  }
+  return results;
+}
+
+/** The worst of each figure, per page and condition, against the targets. */
+export function lighthouseVerdicts(results: LighthouseRun[]) {
+  const keys = [...new Set(results.map((r) => `${r.condition}|${r.page}`))];
+  return keys.map((key) => {
+    const [condition, page] = key.split('|');
+    const mine = results.filter((r) => r.condition === condition && r.page === page);
+    const worstScore = Math.min(...mine.flatMap((r) => Object.values(r.scores)));
+    const worst = (f: (r: LighthouseRun) => number) => Math.max(...mine.map(f));
+    const allHundred = mine.filter((r) => Object.values(r.scores).every((v) => v === 100)).length;
+    return {
+      condition,
+      page,
+      runs: mine.length,
+      runsAllHundred: allHundred,
+      worstScore,
+      worstLcp: worst((r) => r.lcp),
+      worstTbt: worst((r) => r.tbt),
+      worstMainThreadMs: worst((r) => r.mainThreadMs),
+      worstStyleLayoutMs: worst((r) => r.styleLayoutMs),
+      pass: allHundred === mine.length && worst((r) => r.lcp) <= 1000 && worst((r) => r.tbt) <= 50 && worst((r) => r.mainThreadMs) <= 1000,
+    };
+  });
+}
+
+async function waitForServer(url: string) {
+  const until = Date.now() + 120_000;
+  while (Date.now() < until) {
+    try {
+      if ((await fetch(`${url}/api/health`)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 300));
+  }
+  throw new Error(`the worker did not start on ${url}`);
+}
+
+export async function runLighthouseBench(argv: string[]): Promise<number> {
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.on(signal, () => {
+      stopChildren();
+      process.exit(130);
+    });
+  }
+  const value = (name: string) => {
+    const i = argv.indexOf(name);
+    return i >= 0 ? argv[i + 1] : undefined;
+  };
+  const runs = Number(value('--runs') ?? 5);
+  if (!Number.isInteger(runs) || runs < 1 || runs > 10) {
+    console.error('[lighthouse] --runs must be a whole number from 1 to 10');
+    return 2;
+  }
+  const dist = value('--dist') ?? 'dist';
+  const out = value('--out') ?? 'bench-lighthouse.json';
+  const port = Number(process.env.BENCH_PORT ?? 4398);
+  if (!Number.isInteger(port) || port < 1024 || port > 65535) {
+    console.error('[lighthouse] BENCH_PORT must be a port number from 1024 to 65535');
+    return 2;
+  }
+  if (!existsSync(join(dist, 'server/wrangler.json'))) {
+    console.error(`[lighthouse] ${dist}/server/wrangler.json is missing: run \`npm run build\` first`);
+    return 2;
+  }
+  const deadline = setTimeout(() => {
+    console.error('[lighthouse] stopped: over its time limit (20 minutes)');
+    stopChildren();
+    process.exit(1);
+  }, 20 * 60_000);
+  deadline.unref();
+  const base = `http://127.0.0.1:${port}`;
+  const persist = '.wrangler/bench-lighthouse-state';
+  try {
+    // The demo data is seeded once into a template (kept for the next run) and copied for each run.
+    const template = '.wrangler/bench-lighthouse-seed';
+    if (!existsSync(join(template, 'v3'))) {
+      rmSync(template, { recursive: true, force: true });
+      const seeded = spawnSync('tsx', ['scripts/db-local.ts', 'seed', '--persist-to', template], { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, CI: 'true' } });
+      if (seeded.status !== 0) {
+        rmSync(template, { recursive: true, force: true });
+        throw new Error('seeding failed');
+      }
+    }
+    rmSync(persist, { recursive: true, force: true });
+    cpSync(template, persist, { recursive: true });
+    // Served as production, as visitors get it (as scripts/bench.ts does).
+    const worker = spawn(
+      'tsx',
+      ['scripts/serve.ts', '--config', join(dist, 'server/wrangler.json'), '--port', String(port), '--ip', '127.0.0.1', '--persist-to', persist, '--log-level', 'warn', '--var', 'APP_ENV:production', '--var', `PUBLIC_ORIGIN:${base}`],
+      { stdio: ['ignore', 'ignore', 'inherit'], detached: true, env: { ...process.env, CI: 'true' } },
+    );
+    children.add(worker);
+    await waitForServer(base);
+    const appeals = (await (await fetch(`${base}/api/appeals?limit=100`)).json()) as { short_id: string; title: string }[];
+    const appeal = appeals.filter((a) => !/\(\d+\)$/.test(a.title)).at(-1);
+    if (!appeal) throw new Error('no appeal in the seeded database');
+    const pages = [
+      { name: 'home', path: '/' },
+      { name: 'appeal page', path: `/appeals/${appeal.short_id}` },
+    ];
+    for (const p of pages) for (let k = 0; k < 3; k++) await (await fetch(base + p.path)).arrayBuffer();
+    const results = [...(await lighthouseRuns(base, pages, runs, 'quiet')), ...(await lighthouseRuns(base, pages, runs, 'busy'))];
+    const verdicts = lighthouseVerdicts(results);
+    console.log('\nLighthouse (mobile), worst of each figure over the runs; targets: every category 100 in every run, LCP <= 1000 ms, TBT <= 50 ms, main thread <= 1000 ms');
+    for (const v of verdicts) {
+      console.log(
+        `${v.pass ? 'PASS' : 'FAIL'}  ${v.condition.padEnd(5)} ${v.page}: all 100 in ${v.runsAllHundred} of ${v.runs} runs (lowest ${v.worstScore}), LCP ${v.worstLcp} ms, TBT ${v.worstTbt} ms, main thread ${v.worstMainThreadMs} ms (style+layout ${v.worstStyleLayoutMs} ms)`,
+      );
+    }
+    writeFileSync(out, `${JSON.stringify({ date: new Date().toISOString(), runs, results, verdicts }, null, 2)}\n`);
+    console.log(`[lighthouse] wrote ${out}`);
+    return 0;
+  } catch (err) {
+    console.error('[lighthouse]', err instanceof Error ? err.message : err);
+    return 1;
+  } finally {
+    stopChildren();
+    clearTimeout(deadline);
+  }
+}

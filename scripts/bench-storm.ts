@@ -1,0 +1,426 @@
+/**
+ * `npm run bench -- --storm`: a telethon night on one machine (docs/decisions/029).
+ *
+ * Serves the built worker in Stripe mode against the local Stripe fake (tests/mocks/stripe-fake.ts,
+ * through the development-only STRIPE_API_BASE), starts one-off gifts through
+ * POST /api/stripe/client_secret, then sends their signed `payment_intent.succeeded` webhooks at
+ * --rate a second for --duration seconds (about one in ten sent twice, neighbours swapped, a 5xx
+ * retried a second later as Stripe does) while autocannon reads public pages and API. The same
+ * reads run for --quiet seconds before and after the storm, and the storm's read throughput is
+ * reported as a ratio to their mean. Then it stops the worker and counts, in its database, the
+ * gifts recorded, lost and doubled, and whether every stored total equals the sum of its gifts.
+ *
+ * Options: --rate N (1-200 a second, default 20), --duration S (1-600, default 60), --quiet S
+ * (1-600, default 30), --capacity N (afterwards, N more gifts sent as fast as they are answered,
+ * 8 at a time: the gifts a second this machine can record; default 0), --out FILE
+ * (default bench-storm.json), --dist DIR. Port: BENCH_PORT (the worker); the fakes listen on
+ * free loopback ports. The demo data is seeded once into .wrangler/bench-storm-seed and copied for
+ * each run. Everything targets 127.0.0.1, and the run stops itself after its own time limit.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { cpSync, existsSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createClient } from '@libsql/client';
+import autocannon from 'autocannon';
+import Stripe from 'stripe';
+import { type StripeFake, startStripeFake } from '../tests/mocks/stripe-fake';
+import { startTurnstileFake, type TurnstileFake } from '../tests/mocks/turnstile-fake';
+
+const WEBHOOK_SECRET = 'whsec_bench_storm';
+/** One delivery in this many is sent a second time; one in this many neighbours swap places. */
+const DUPLICATE_EVERY = 10;
+const SWAP_EVERY = 5;
+const READ_CONNECTIONS = 10;
+const PREP_CONCURRENCY = 4;
+const CAPACITY_CONCURRENCY = 8;
+
+export type StormArgs = { rate: number; duration: number; quiet: number; capacity: number; out: string; dist: string };
+
+/** Reads and checks the options; throws with a message that says what to fix. */
+export function parseStormArgs(argv: string[]): StormArgs {
+  const value = (name: string) => {
+    const i = argv.indexOf(name);
+    if (i < 0) return undefined;
+    const v = argv[i + 1];
+    if (v === undefined || v.startsWith('--')) throw new Error(`${name} needs a value`);
+    return v;
+  };
+  /** min 0 means "more than 0". */
+  const number = (name: string, fallback: number, min: number, max: number, unit: string) => {
+    const raw = value(name);
+    if (raw === undefined) return fallback;
+    const n = Number(raw);
+    if (raw.trim() === '' || !Number.isFinite(n)) throw new Error(`${name} must be a number (${unit}), got "${raw}"`);
+    if ((min === 0 ? n <= 0 : n < min) || n > max) throw new Error(`${name} must be ${min === 0 ? 'more than 0' : `at least ${min}`} and at most ${max} ${unit}, got ${raw}`);
+    return n;
+  };
+  const rate = number('--rate', 20, 0, 200, 'webhooks a second');
+  const duration = number('--duration', 60, 0, 600, 'seconds');
+  const quiet = number('--quiet', 30, 1, 600, 'seconds');
+  const capacity = value('--capacity') === '0' ? 0 : number('--capacity', 0, 1, 5000, 'gifts');
+  if (!Number.isInteger(capacity)) throw new Error(`--capacity must be a whole number of gifts, got ${capacity}`);
+  if (rate * duration < 1) throw new Error(`--rate × --duration must send at least one webhook (got ${rate} × ${duration})`);
+  return { rate, duration, quiet, capacity, out: value('--out') ?? 'bench-storm.json', dist: value('--dist') ?? 'dist' };
+}
+
+const children = new Set<ChildProcess>();
+function stopChildren() {
+  for (const child of children) {
+    if (child.pid && child.exitCode === null) {
+      try {
+        process.kill(-child.pid, 'SIGTERM');
+      } catch {
+        child.kill('SIGTERM');
+      }
+    }
+  }
+  children.clear();
+}
+
+async function stop(child: ChildProcess) {
+  if (child.exitCode !== null || !child.pid) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  process.kill(-child.pid, 'SIGTERM');
+  await Promise.race([exited, new Promise((r) => setTimeout(r, 8000))]);
+  if (child.exitCode === null) process.kill(-child.pid, 'SIGKILL');
+  children.delete(child);
+}
+
+const local = (port: number) => `http://127.0.0.1:${port}`;
+function loopbackOnly(url: string) {
+  if (!url.startsWith('http://127.0.0.1:')) throw new Error('the storm only targets 127.0.0.1');
+  return url;
+}
+
+async function waitForServer(url: string) {
+  const until = Date.now() + 120_000;
+  while (Date.now() < until) {
+    try {
+      if ((await fetch(`${url}/api/health`)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 300));
+  }
+  throw new Error(`the worker did not start on ${url}`);
+}
+
+const percentile = (sorted: number[], p: number) => (sorted.length ? Math.round(sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)]) : 0);
+const round1 = (n: number) => Math.round(n * 10) / 10;
+
+type Reads = { rps: number; p50: number; p99: number; non2xx: number; errors: number };
+
+/** Closed-loop public reads: READ_CONNECTIONS connections cycling through the paths. */
+async function reads(base: string, paths: string[], seconds: number): Promise<Reads> {
+  const result = await autocannon({
+    url: loopbackOnly(base),
+    connections: READ_CONNECTIONS,
+    duration: seconds,
+    timeout: 10,
+    requests: paths.map((path) => ({ method: 'GET' as const, path })),
+  });
+  return { rps: round1(result.requests.average), p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx, errors: result.errors + result.timeouts };
+}
+
+type Gift = { intentId: string; donationId: string; amount: number; campaignId: string; appealId: string | null; event: Record<string, unknown> };
+
+/** Starts one-off gifts through the API, as donors' browsers do, and makes Stripe's event for each. */
+async function startGifts(base: string, fake: StripeFake, count: number, target: { campaignId: string; appealId: string }, tag: string): Promise<Gift[]> {
+  const gifts: Gift[] = [];
+  let next = 0;
+  const worker = async () => {
+    while (next < count) {
+      const i = next++;
+      // Seven in ten to the appeal whose pages are read, the rest to its campaign.
+      const appealId = i % 10 < 7 ? target.appealId : null;
+      const amount = 500 + ((i * 7919) % 9500);
+      const res = await fetch(loopbackOnly(`${base}/api/stripe/client_secret`), {
+        method: 'POST',
+        // Each donor from an address of their own (per-address limits hold one address to 30 checkouts in 15 minutes).
+        headers: { 'content-type': 'application/json', 'cf-connecting-ip': `10.${tag === 's' ? 1 : 2}.${(i >> 8) & 255}.${i & 255}` },
+        body: JSON.stringify({ email: `storm-${tag}-${i}@example.org`, amount, campaign_id: target.campaignId, appeal_id: appealId, giftAid: false, turnstile_token: `storm-${tag}-${i}` }),
+      });
+      if (!res.ok) throw new Error(`POST /api/stripe/client_secret answered ${res.status}: ${await res.text()}`);
+      const { clientSecret } = (await res.json()) as { clientSecret: string };
+      const intentId = clientSecret.split('_secret_')[0];
+      const { intent, event } = fake.succeedPaymentIntent(intentId);
+      gifts.push({ intentId, donationId: intent.metadata.donation_id, amount, campaignId: target.campaignId, appealId, event });
+      if (gifts.length % 200 === 0) console.log(`[storm] ${gifts.length} of ${count} gifts started`);
+    }
+  };
+  await Promise.all(Array.from({ length: PREP_CONCURRENCY }, worker));
+  return gifts;
+}
+
+/** The deliveries: every event once, one in DUPLICATE_EVERY again a few places later, some neighbours swapped. */
+function deliveryOrder(gifts: Gift[]): Gift[] {
+  const order = [...gifts];
+  for (let i = 0; i < gifts.length; i += DUPLICATE_EVERY) {
+    const at = Math.min(order.length, i + 1 + ((i * 31) % 40));
+    order.splice(at, 0, gifts[i]);
+  }
+  for (let i = 0; i + 1 < order.length; i += SWAP_EVERY) [order[i], order[i + 1]] = [order[i + 1], order[i]];
+  return order;
+}
+
+type Deliveries = { sent: number; retries: number; latencies: number[]; outcomes: Record<string, number>; failed: number; seconds: number };
+
+async function deliver(base: string, gift: Gift, d: Deliveries) {
+  const payload = JSON.stringify(gift.event);
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const header = await Stripe.webhooks.generateTestHeaderStringAsync({ payload, secret: WEBHOOK_SECRET, cryptoProvider: Stripe.createSubtleCryptoProvider() });
+    const started = performance.now();
+    d.sent++;
+    try {
+      const res = await fetch(loopbackOnly(`${base}/api/stripe/webhook`), { method: 'POST', body: payload, headers: { 'stripe-signature': header, 'content-type': 'application/json' } });
+      const body = (await res.json().catch(() => ({}))) as { outcome?: string };
+      d.latencies.push(performance.now() - started);
+      if (res.ok) {
+        const outcome = body.outcome ?? 'unknown';
+        d.outcomes[outcome] = (d.outcomes[outcome] ?? 0) + 1;
+        return;
+      }
+      d.outcomes[`HTTP ${res.status}`] = (d.outcomes[`HTTP ${res.status}`] ?? 0) + 1;
+    } catch {
+      d.outcomes['network error'] = (d.outcomes['network error'] ?? 0) + 1;
+    }
+    // Stripe retries a failed delivery later; here a second later.
+    d.retries++;
+    await new Promise((r) => setTimeout(r, 1000));
+  }
+  d.failed++;
+}
+
+/** Open loop: one delivery every 1000/rate ms, whatever the answers do. */
+async function storm(base: string, order: Gift[], rate: number): Promise<Deliveries> {
+  const d: Deliveries = { sent: 0, retries: 0, latencies: [], outcomes: {}, failed: 0, seconds: 0 };
+  const started = performance.now();
+  const inFlight: Promise<void>[] = [];
+  for (const [i, gift] of order.entries()) {
+    const due = started + (i * 1000) / rate;
+    const wait = due - performance.now();
+    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+    inFlight.push(deliver(base, gift, d));
+  }
+  await Promise.all(inFlight);
+  d.seconds = (performance.now() - started) / 1000;
+  return d;
+}
+
+/** Closed loop: as fast as the worker answers, CAPACITY_CONCURRENCY at a time. */
+async function capacity(base: string, gifts: Gift[]): Promise<Deliveries> {
+  const d: Deliveries = { sent: 0, retries: 0, latencies: [], outcomes: {}, failed: 0, seconds: 0 };
+  const started = performance.now();
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: CAPACITY_CONCURRENCY }, async () => {
+      while (next < gifts.length) await deliver(base, gifts[next++], d);
+    }),
+  );
+  d.seconds = (performance.now() - started) / 1000;
+  return d;
+}
+
+function d1File(persist: string): string {
+  const dir = join(persist, 'v3', 'd1', 'miniflare-D1DatabaseObject');
+  const file = readdirSync(dir).find((f) => f.endsWith('.sqlite') && f !== 'metadata.sqlite');
+  if (!file) throw new Error(`no D1 database under ${dir}`);
+  return join(dir, file);
+}
+
+type Check = { recorded: number; lost: number; doubled: number; totalsExact: boolean; totalsMismatches: string[]; stormPence: number; stormRecordedPence: number };
+
+/** Counts, in the worker's database, what the storm's gifts became. */
+async function checkDatabase(persist: string, gifts: Gift[]): Promise<Check> {
+  const db = createClient({ url: `file:${d1File(persist)}` });
+  try {
+    const intents = new Set(gifts.map((g) => g.intentId));
+    const rows = (await db.execute("SELECT payment_intent_id AS pi, status, amount FROM donations WHERE payment_intent_id IS NOT NULL")).rows as unknown as { pi: string; status: string; amount: number }[];
+    const succeeded = new Map<string, number>();
+    let stormRecordedPence = 0;
+    for (const row of rows) {
+      if (!intents.has(row.pi) || row.status !== 'succeeded') continue;
+      succeeded.set(row.pi, (succeeded.get(row.pi) ?? 0) + 1);
+      stormRecordedPence += Number(row.amount);
+    }
+    const recorded = succeeded.size;
+    const doubled = [...succeeded.values()].filter((n) => n > 1).length;
+    // Every stored total against a recount of its gifts (an appeal's gifts also count for its campaign).
+    const recount = (
+      await db.execute(`
+        WITH counted AS (
+          SELECT campaign_id AS id, amount - refunded_amount AS net, status FROM donations WHERE status IN ('succeeded', 'refunded')
+          UNION ALL
+          SELECT appeal_id AS id, amount - refunded_amount AS net, status FROM donations WHERE status IN ('succeeded', 'refunded') AND appeal_id IS NOT NULL
+        )
+        SELECT c.id AS id, coalesce(t.raised_pence, 0) AS stored, coalesce(t.gift_count, 0) AS stored_count,
+               coalesce((SELECT sum(net) FROM counted WHERE counted.id = c.id), 0) AS recount,
+               coalesce((SELECT count(*) FROM counted WHERE counted.id = c.id AND status = 'succeeded'), 0) AS recount_count
+        FROM campaigns c LEFT JOIN campaign_totals t ON t.campaign_id = c.id`)
+    ).rows as unknown as { id: string; stored: number; stored_count: number; recount: number; recount_count: number }[];
+    const totalsMismatches = recount
+      .filter((r) => Number(r.stored) !== Number(r.recount) || Number(r.stored_count) !== Number(r.recount_count))
+      .map((r) => `${r.id}: stored ${r.stored} pence / ${r.stored_count} gifts, gifts sum to ${r.recount} / ${r.recount_count}`);
+    return {
+      recorded,
+      lost: gifts.length - recorded,
+      doubled,
+      totalsExact: totalsMismatches.length === 0,
+      totalsMismatches,
+      stormPence: gifts.reduce((sum, g) => sum + g.amount, 0),
+      stormRecordedPence,
+    };
+  } finally {
+    db.close();
+  }
+}
+
+function summary(d: Deliveries) {
+  const sorted = [...d.latencies].sort((a, b) => a - b);
+  return { deliveries: d.sent, retries: d.retries, failedAfterRetries: d.failed, outcomes: d.outcomes, p50: percentile(sorted, 0.5), p99: percentile(sorted, 0.99), seconds: round1(d.seconds) };
+}
+
+export async function runStorm(argv: string[]): Promise<number> {
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.on(signal, () => {
+      stopChildren();
+      process.exit(130);
+    });
+  }
+  let args: StormArgs;
+  try {
+    args = parseStormArgs(argv);
+  } catch (err) {
+    console.error(`[storm] ${(err as Error).message}`);
+    console.error('usage: npm run bench -- --storm [--rate 1-200] [--duration 1-600] [--quiet 1-600] [--capacity N] [--out FILE] [--dist DIR]');
+    return 2;
+  }
+  const benchPort = Number(process.env.BENCH_PORT ?? 4398);
+  if (!Number.isInteger(benchPort) || benchPort < 1024 || benchPort > 65535) {
+    console.error('[storm] BENCH_PORT must be a port number from 1024 to 65535');
+    return 2;
+  }
+  const port = benchPort;
+  const base = local(port);
+  const gifts = Math.max(1, Math.round((args.rate * args.duration * DUPLICATE_EVERY) / (DUPLICATE_EVERY + 1)));
+  // Seeding can take minutes on a busy 2-core machine, and starting a gift 0.1-0.5 s (4 at a time).
+  const limitSeconds = 900 + args.quiet * 2 + args.duration + (gifts + args.capacity) / 2;
+  const deadline = setTimeout(() => {
+    console.error(`[storm] stopped: over its time limit (${Math.round(limitSeconds)} s)`);
+    stopChildren();
+    process.exit(1);
+  }, limitSeconds * 1000);
+  deadline.unref();
+
+  if (!existsSync(join(args.dist, 'server/wrangler.json'))) {
+    console.error(`[storm] ${args.dist}/server/wrangler.json is missing: run \`npm run build\` first`);
+    return 2;
+  }
+  let fake: StripeFake | null = null;
+  let turnstile: TurnstileFake | null = null;
+  let worker: ChildProcess | null = null;
+  const persist = '.wrangler/bench-storm-state';
+  try {
+    fake = await startStripeFake();
+    turnstile = await startTurnstileFake();
+    // The demo data is seeded once into a template (kept for the next run) and copied for each run.
+    const template = '.wrangler/bench-storm-seed';
+    if (!existsSync(join(template, 'v3'))) {
+      console.log('[storm] seeding the demo data');
+      rmSync(template, { recursive: true, force: true });
+      const seeded = spawnSync('tsx', ['scripts/db-local.ts', 'seed', '--persist-to', template], { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, CI: 'true' } });
+      if (seeded.status !== 0) {
+        rmSync(template, { recursive: true, force: true });
+        throw new Error('seeding failed');
+      }
+    }
+    rmSync(persist, { recursive: true, force: true });
+    cpSync(template, persist, { recursive: true });
+    const vars = {
+      // STRIPE_API_BASE (the local fake) is honoured only in development.
+      APP_ENV: 'development',
+      PUBLIC_ORIGIN: base,
+      STRIPE_SECRET_KEY: 'sk_test_bench_storm',
+      STRIPE_PUBLISHABLE_KEY: 'pk_test_bench_storm',
+      STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+      STRIPE_API_BASE: fake.url,
+      TURNSTILE_VERIFY_URL: turnstile.url,
+    };
+    const serveArgs = ['scripts/serve.ts', '--config', join(args.dist, 'server/wrangler.json'), '--port', String(port), '--ip', '127.0.0.1', '--persist-to', persist, '--log-level', 'warn'];
+    for (const [name, value] of Object.entries(vars)) serveArgs.push('--var', `${name}:${value}`);
+    worker = spawn('tsx', serveArgs, { stdio: ['ignore', 'ignore', 'inherit'], detached: true, env: { ...process.env, CI: 'true' } });
+    children.add(worker);
+    await waitForServer(base);
+
+    const appeals = (await (await fetch(`${base}/api/appeals?limit=100`)).json()) as { _id: string; short_id: string; title: string; campaign_id: string }[];
+    const appeal = appeals.filter((a) => !/\(\d+\)$/.test(a.title)).at(-1);
+    if (!appeal) throw new Error('no appeal in the seeded database');
+    const campaign = (await (await fetch(`${base}/api/campaigns/${appeal.campaign_id}`)).json()) as { _id: string; short_id: string };
+    const readPaths = [
+      '/',
+      `/campaigns/${campaign.short_id}`,
+      `/appeals/${appeal.short_id}`,
+      '/api/campaigns',
+      `/api/campaigns/${campaign._id}`,
+      `/api/appeals/${appeal._id}`,
+      `/api/donations?type=public&campaign_id=${campaign._id}`,
+    ];
+
+    console.log(`[storm] starting ${gifts + args.capacity} gifts through POST /api/stripe/client_secret`);
+    const prepStarted = performance.now();
+    const stormGifts = await startGifts(base, fake, gifts, { campaignId: campaign._id, appealId: appeal._id }, 's');
+    const capacityGifts = args.capacity ? await startGifts(base, fake, args.capacity, { campaignId: campaign._id, appealId: appeal._id }, 'c') : [];
+    const checkoutsPerSecond = round1((gifts + args.capacity) / ((performance.now() - prepStarted) / 1000));
+    for (let k = 0; k < 3; k++) for (const path of readPaths) await (await fetch(base + path)).arrayBuffer();
+
+    console.log(`[storm] public reads without the storm, ${args.quiet} s`);
+    const quietBefore = await reads(base, readPaths, args.quiet);
+    console.log(`[storm] ${args.rate} webhooks a second for ${args.duration} s, with the same reads`);
+    const order = deliveryOrder(stormGifts);
+    const stormOrder = order.slice(0, Math.round(args.rate * args.duration));
+    // Whatever did not fit in the window (the duplicates' share) is delivered straight after it.
+    const [stormReads, stormDeliveries] = await Promise.all([reads(base, readPaths, args.duration), storm(base, stormOrder, args.rate)]);
+    const tail = order.slice(stormOrder.length);
+    const tailDeliveries = tail.length ? await storm(base, tail, args.rate) : null;
+    console.log(`[storm] public reads without the storm, ${args.quiet} s`);
+    const quietAfter = await reads(base, readPaths, args.quiet);
+    const capacityRun = capacityGifts.length ? await capacity(base, capacityGifts) : null;
+
+    await stop(worker);
+    worker = null;
+    const check = await checkDatabase(persist, [...stormGifts, ...capacityGifts]);
+    const quietRps = (quietBefore.rps + quietAfter.rps) / 2;
+    const readRatio = quietRps > 0 ? Number((stormReads.rps / quietRps).toFixed(2)) : 0;
+    const webhooks = summary(stormDeliveries);
+    const result = {
+      date: new Date().toISOString(),
+      settings: { rate: args.rate, duration: args.duration, quiet: args.quiet, readConnections: READ_CONNECTIONS, readPaths, duplicateEvery: DUPLICATE_EVERY, swapEvery: SWAP_EVERY, appEnv: 'development' },
+      gifts: { started: stormGifts.length, checkoutsPerSecond, ...check },
+      webhooks,
+      afterWindow: tailDeliveries ? summary(tailDeliveries) : null,
+      reads: { quietBefore, storm: stormReads, quietAfter, ratio: readRatio },
+      capacity: capacityRun ? { gifts: capacityGifts.length, concurrency: CAPACITY_CONCURRENCY, ...summary(capacityRun), giftsPerSecond: round1(capacityGifts.length / capacityRun.seconds) } : null,
+    };
+    const line = (pass: boolean, text: string) => console.log(`${pass ? 'PASS' : 'FAIL'}  ${text}`);
+    console.log(`\nTelethon night: ${args.rate} webhooks/s for ${args.duration} s (${stormGifts.length} gifts, ${webhooks.deliveries} deliveries with duplicates and retries), reads at ${READ_CONNECTIONS} connections`);
+    console.log(`webhook outcomes: ${JSON.stringify(webhooks.outcomes)}; p50 ${webhooks.p50} ms, p99 ${webhooks.p99} ms`);
+    console.log(`public reads: ${quietBefore.rps} req/s before, ${stormReads.rps} during (p99 ${stormReads.p99} ms), ${quietAfter.rps} after`);
+    if (result.capacity) console.log(`capacity: ${result.capacity.giftsPerSecond} gifts/s recorded at ${CAPACITY_CONCURRENCY} at a time (webhook p50 ${result.capacity.p50} ms, p99 ${result.capacity.p99} ms)`);
+    line(check.lost === 0, `gifts recorded ${check.recorded} of ${stormGifts.length + capacityGifts.length}, lost ${check.lost}`);
+    line(check.doubled === 0, `doubled ${check.doubled}`);
+    line(check.totalsExact && check.stormPence === check.stormRecordedPence, `totals equal the sum of the gifts (${check.totalsExact ? 'every campaign and appeal' : check.totalsMismatches.slice(0, 3).join('; ')}; storm ${check.stormRecordedPence} of ${check.stormPence} pence)`);
+    line(readRatio >= 0.7, `public reads during the storm ${readRatio}x the same reads without it (${stormReads.rps} vs ${round1(quietRps)} req/s)`);
+    writeFileSync(args.out, `${JSON.stringify(result, null, 2)}\n`);
+    console.log(`[storm] wrote ${args.out}`);
+    return 0;
+  } catch (err) {
+    console.error('[storm]', err instanceof Error ? err.message : err);
+    return 1;
+  } finally {
+    if (worker) await stop(worker);
+    stopChildren();
+    await fake?.close();
+    await turnstile?.close();
+    clearTimeout(deadline);
+  }
+}
