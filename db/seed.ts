@@ -248,7 +248,7 @@ export async function seed(db: Db, now = new Date(), options: SeedOptions = {}):
   ].map((row) => ({ ...row, createdAt: new Date(nowMs - 400 * DAY) }));
 
   await db.insert(organizations).values(orgRows).onConflictDoNothing();
-  for (const rows of chunk([...staffRows, ...donorRows], 5)) await db.insert(users).values(rows).onConflictDoNothing();
+  await insertInBatches(db, users, [...staffRows, ...donorRows]);
 
   // Someone may have signed in (and so been created) before the seed ran: use the stored ids.
   const emails = [...staffRows, ...donorRows].map((u) => u.email);
@@ -277,7 +277,7 @@ export async function seed(db: Db, now = new Date(), options: SeedOptions = {}):
     createdBy: i % 2 === 0 ? adminId : orgAdminId,
     createdAt: new Date(nowMs - (330 - i * 10) * DAY),
   }));
-  await db.insert(campaigns).values(campaignRows).onConflictDoNothing();
+  await insertInBatches(db, campaigns, campaignRows);
 
   const appealStatus = (index: number) => (index === 4 || index === 11 ? 'draft' : index === 7 || index === 16 ? 'deleted' : 'approved');
   const appealRows = campaignRows.flatMap((campaign, ci) =>
@@ -304,7 +304,7 @@ export async function seed(db: Db, now = new Date(), options: SeedOptions = {}):
       };
     }),
   );
-  for (const rows of chunk(appealRows, 6)) await db.insert(campaigns).values(rows).onConflictDoNothing();
+  await insertInBatches(db, campaigns, appealRows);
 
   await db.insert(templateCauses).values(TEMPLATE_CAUSES.map((cause) => ({ id: uuidFrom(next), ...cause }))).onConflictDoNothing();
   await db
@@ -358,8 +358,8 @@ export async function seed(db: Db, now = new Date(), options: SeedOptions = {}):
       createdAt: date,
     });
   }
-  for (const rows of chunk(declarations, 5)) await db.insert(giftAidDeclarations).values(rows).onConflictDoNothing();
-  for (const rows of chunk(donationRows, 4)) await db.insert(donations).values(rows).onConflictDoNothing();
+  await insertInBatches(db, giftAidDeclarations, declarations);
+  await insertInBatches(db, donations, donationRows);
 
   for (let copy = 1; copy < scale; copy++) {
     await seedCopy(db, copy, { nowMs, donorRows, campaignRows, appealRows, appealStatus });
@@ -503,13 +503,6 @@ async function seedCopy(db: Db, copy: number, ctx: CopyContext) {
 
 function demoImage(index: number) {
   return { Key: DEMO_IMAGES[index], name: `cause-${index + 1}.png`, size: 0, type: 'image/png' };
-}
-
-/** D1 caps bound parameters per statement at 100, so multi-row inserts stay small. */
-function chunk<T>(items: T[], size: number): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
-  return out;
 }
 
 /** A seeded Gift Aid declaration with the HMRC fields split ("12 High Street" → house "12"). */
