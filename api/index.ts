@@ -1,5 +1,6 @@
 import { Scalar } from '@scalar/hono-api-reference';
 import { type AppDeps, createBaseApp } from './lib/create-app';
+import { auditRouter } from './routes/audit/audit.index';
 import { authRouter } from './routes/auth/auth.index';
 import { campaignsRouter } from './routes/campaigns/campaigns.index';
 import { campaignsWriteRouter } from './routes/campaigns/campaigns.write';
@@ -37,6 +38,7 @@ export function createApp(deps: AppDeps = {}) {
     .route('/', usersRouter)
     .route('/', reportsRouter)
     .route('/', exportsRouter)
+    .route('/', auditRouter)
     .route('/', notificationsRouter)
     .route('/', messagesRouter)
     .route('/', authRouter)

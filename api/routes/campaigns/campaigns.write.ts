@@ -17,7 +17,7 @@ const largeBody = bodyLimit({
 });
 
 function writeCtx(c: Context<AppEnv>) {
-  return { db: c.var.db, user: requireUser(c.var.user), config: c.var.config, bucket: c.env?.IMAGES, now: new Date() };
+  return { db: c.var.db, user: requireUser(c.var.user), config: c.var.config, bucket: c.env?.IMAGES, now: new Date(), requestId: c.var.requestId };
 }
 
 const createRoute = defineRoute({

@@ -6,6 +6,9 @@ import type { AuthUser } from '../../lib/types';
 /** Who made a change and in which request; a null actor is the system (webhooks, housekeeping). */
 export type AuditActor = { user: Pick<AuthUser, 'id' | 'email' | 'type'> | null; requestId: string | null };
 
+/** The actor of a staff request. */
+export const actorOf = (user: AuditActor['user'], requestId: string | null = null): AuditActor => ({ user, requestId });
+
 export type AuditEntry = {
   /** `<target>.<verb>`, e.g. `donation.refund`, `claim.void`, `user.type`. */
   action: string;
