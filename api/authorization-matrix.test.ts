@@ -390,6 +390,12 @@ const ROWS: Row[] = [
   { route: 'GET /api/gift-aid/me', request: () => ({ path: '/api/gift-aid/me' }), expect: signedIn(200) },
   { route: 'PUT /api/gift-aid/me', request: () => ({ path: '/api/gift-aid/me', method: 'PUT', json: {} }), expect: signedIn(400) },
   { route: 'POST /api/gift-aid/me/cancel', request: () => ({ path: '/api/gift-aid/me/cancel', method: 'POST', json: {} }), expect: signedIn(200) },
+  {
+    route: 'POST /api/donations/:id/refund',
+    // 1p of the donor's cheque to Org X at a time: its admins, its finance user and admins may reverse it.
+    request: (w) => ({ path: `/api/donations/${w.giftByDonor}/refund`, method: 'POST', json: { amount: 1, reason: 'entered_in_error' } }),
+    expect: { anonymous: 401, donor: 403, otherDonor: 403, orgAdmin: 201, otherOrgAdmin: 404, admin: 201, finance: 201 },
+  },
   // The audit log (read only): admins all; org admins and finance their organizations.
   // Each entry names who acted (the staff account's email): that is what an audit log is for.
   ...['/api/audit', '/api/exports/audit.csv'].map(

@@ -7,6 +7,7 @@ import { campaignsWriteRouter } from './routes/campaigns/campaigns.write';
 import { devRouter } from './routes/dev/dev.index';
 import { donationsAdminRouter } from './routes/donations/donations.admin';
 import { donationsRouter } from './routes/donations/donations.index';
+import { donationsRefundRouter } from './routes/donations/donations.refund';
 import { giftAidRouter } from './routes/gift-aid/gift-aid.index';
 import { healthRouter } from './routes/health/health.index';
 import { organizationsRouter } from './routes/organizations/organizations.index';
@@ -34,6 +35,7 @@ export function createApp(deps: AppDeps = {}) {
     .route('/', templateCausesRouter)
     .route('/', donationsRouter)
     .route('/', donationsAdminRouter)
+    .route('/', donationsRefundRouter)
     .route('/', organizationsRouter)
     .route('/', usersRouter)
     .route('/', reportsRouter)

@@ -24,6 +24,8 @@ export type StripeFake = {
   /** invoice payments: PaymentIntent id → invoice id */
   invoicePayments: Map<string, string>;
   portalSessions: Map<string, Obj>;
+  /** Refunds (re_…), shaped like Stripe's `refund` object. */
+  refunds: Map<string, Obj>;
   /** Runs before a create answers, e.g. to deliver a webhook before the client hears back. */
   onCreate?: (kind: 'payment_intent' | 'subscription', object: Obj) => Promise<void> | void;
   /** Make the next N requests fail with a 500 api_error. */
@@ -71,6 +73,7 @@ export async function startStripeFake(): Promise<StripeFake> {
     prices: new Map(),
     invoicePayments: new Map(),
     portalSessions: new Map(),
+    refunds: new Map(),
     failNext: 0,
     addPrice(priceId, unitAmount, options = {}) {
       const price = {
@@ -248,6 +251,33 @@ export async function startStripeFake(): Promise<StripeFake> {
       };
       fake.portalSessions.set(session.id, session);
       return { status: 200, body: session };
+    }
+    if (method === 'POST' && pathname === '/v1/refunds') {
+      const intent = fake.paymentIntents.get(params.payment_intent);
+      const amount = params.amount ? Number(params.amount) : (intent?.amount ?? 0);
+      const refund = {
+        id: id('re'),
+        object: 'refund',
+        amount,
+        balance_transaction: id('txn'),
+        charge: intent?.latest_charge ?? id('ch'),
+        created: Math.floor(Date.now() / 1000),
+        currency: 'gbp',
+        destination_details: { card: { type: 'refund' }, type: 'card' },
+        metadata: params.metadata ?? {},
+        payment_intent: params.payment_intent ?? null,
+        reason: params.reason ?? null,
+        receipt_number: null,
+        source_transfer_reversal: null,
+        status: 'succeeded',
+        transfer_reversal: null,
+      };
+      fake.refunds.set(refund.id, refund);
+      return { status: 200, body: refund };
+    }
+    if (method === 'GET' && (m = /^\/v1\/refunds\/([^/]+)$/.exec(pathname))) {
+      const refund = fake.refunds.get(m[1]);
+      return refund ? { status: 200, body: refund } : missing('refund', m[1]);
     }
     if (method === 'GET' && pathname === '/v1/invoice_payments') {
       const intentId = params.payment?.payment_intent;

@@ -9,6 +9,7 @@ import { invoicePaid } from './invoice-paid';
 import { invoicePaymentFailed } from './invoice-payment-failed';
 import { paymentIntentPaymentFailed } from './payment-intent-payment-failed';
 import { paymentIntentSucceeded } from './payment-intent-succeeded';
+import { refundChanged } from './refund-changed';
 import { refundFailed } from './refund-failed';
 import { logLine } from '../../middlewares/logger';
 import { malformedEventReason } from './shape';
@@ -21,6 +22,8 @@ export const STRIPE_EVENT_HANDLERS: Record<string, EventHandler> = {
   'invoice.paid': invoicePaid,
   'invoice.payment_failed': invoicePaymentFailed,
   'charge.refunded': chargeRefunded,
+  'refund.created': refundChanged,
+  'refund.updated': refundChanged,
   'refund.failed': refundFailed,
   // Monthly gifts a donor controls (issue 9): amount, pause and cancellation as Stripe holds them.
   'customer.subscription.updated': customerSubscriptionChanged,
