@@ -396,6 +396,13 @@ const ROWS: Row[] = [
     request: (w) => ({ path: `/api/donations/${w.giftByDonor}/refund`, method: 'POST', json: { amount: 1, reason: 'entered_in_error' } }),
     expect: { anonymous: 401, donor: 403, otherDonor: 403, orgAdmin: 201, otherOrgAdmin: 404, admin: 201, finance: 201 },
   },
+  {
+    route: 'GET /api/donations/:id/story',
+    request: (w) => ({ path: `/api/donations/${w.giftByDonor}/story` }),
+    expect: { anonymous: 401, donor: 403, otherDonor: 403, orgAdmin: 200, otherOrgAdmin: 404, admin: 200, finance: 200 },
+    // Its history names the staff who acted on it (the refund rows above).
+    alsoVisible: (w) => [w.people.admin.email, w.people.orgAdmin.email, w.people.finance.email],
+  },
   // The audit log (read only): admins all; org admins and finance their organizations.
   // Each entry names who acted (the staff account's email): that is what an audit log is for.
   ...['/api/audit', '/api/exports/audit.csv'].map(

@@ -44,3 +44,18 @@ export const RefundResultSchema = z
 export type RefundBody = z.infer<typeof RefundBodySchema>;
 export type ReversalDto = z.infer<typeof ReversalSchema>;
 export type RefundResultDto = z.infer<typeof RefundResultSchema>;
+
+export const DisputeSchema = z
+  .object({
+    _id: z.string(),
+    provider_id: z.string(),
+    amount: z.number().int(),
+    reason: z.string(),
+    status: z.string(),
+    fee_pence: z.number().int(),
+    evidence_due_by: z.string().nullable(),
+    outcome: z.enum(['won', 'lost']).nullable(),
+    created_at: z.string(),
+    closed_at: z.string().nullable(),
+  })
+  .openapi('Dispute');

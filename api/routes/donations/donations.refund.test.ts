@@ -157,3 +157,22 @@ describe(`POST /api/donations/{id}/refund (${engineName})`, () => {
     expect(await read(g.id)).toMatchObject({ refundedAmount: 0, status: 'succeeded' });
   });
 });
+
+describe(`GET /api/donations/{id}/story (${engineName})`, () => {
+  it('tells the whole story: reversals, Gift Aid, history and the honest actions', async () => {
+    const t = await setupTestApp();
+    const org = (await createOrganization(t.db)).id;
+    const campaignId = (await createCampaign(t.db, { organizationId: org })).id;
+    const staff = await signedIn(t.db, 'org_admin', { organizationIds: [org] });
+    const g = await createDonation(t.db, { donorId: (await createUser(t.db)).id, campaignId, amount: 3000, source: 'manual' });
+    const story = async () => (await (await t.request(`/api/donations/${g.id}/story`, { token: staff.token })).json()) as {
+      actions: string[]; remaining_pence: number; reversals: { amount: number }[]; history: { action: string }[]; gift_aid: { claim: unknown };
+    };
+    expect((await story()).actions).toEqual(['edit', 'refund']);
+    await t.request(`/api/donations/${g.id}/refund`, { method: 'POST', token: staff.token, json: { amount: 1000, reason: 'bounced_cheque' } });
+    const after = await story();
+    // Once money has gone back, the gift is read-only: only what remains can be refunded.
+    expect(after).toMatchObject({ actions: ['refund'], remaining_pence: 2000, reversals: [{ amount: 1000 }], gift_aid: { claim: null } });
+    expect(after.history.map((h) => h.action)).toEqual(['donation.reverse']);
+  });
+});

@@ -2,7 +2,9 @@ import { z } from '@hono/zod-openapi';
 import { createRouter } from '../../lib/create-app';
 import { bearerAuth, defineRoute, errorResponses, IdParams, jsonBody, jsonContent } from '../../lib/openapi';
 import { financeReaders, requireUser } from '../../lib/policy';
+import { DonationStorySchema } from '../../schemas/donation-story';
 import { RefundBodySchema, RefundResultSchema } from '../../schemas/refunds';
+import { donationStory } from '../../services/donations/story';
 import { mailContextOf } from '../../services/mail/context';
 import { loadGiftInScope, refundDonation } from '../../services/reversals/refund';
 import { createStripe } from '../../services/stripe';
@@ -37,7 +39,21 @@ const refundRoute = defineRoute({
   },
 });
 
-export const donationsRefundRouter = createRouter().openapi(refundRoute, async (c) => {
+const storyRoute = defineRoute({
+  method: 'get',
+  path: '/donations/{id}/story',
+  tags: ['Donations'],
+  summary: 'One gift’s whole story: payment, Gift Aid, refunds, reversals, disputes, receipt, audit history and the actions that apply',
+  security: bearerAuth,
+  middleware: [financeReaders('Only admins, organization admins and finance users can see a donation’s story')],
+  request: { params: IdParams },
+  responses: { 200: jsonContent(DonationStorySchema, 'The story'), ...errorResponses },
+});
+
+/** A gift's back-office page: its story and the refund action. */
+export const donationsRefundRouter = createRouter()
+  .openapi(storyRoute, async (c) => c.json(await donationStory(c.var.db, c.req.valid('param').id, requireUser(c.var.user)), 200))
+  .openapi(refundRoute, async (c) => {
   const key = c.req.valid('header')['idempotency-key'] ?? null;
   const { status, body } = await refundDonation(
     { db: c.var.db, stripe: createStripe(c.var.config), mail: mailContextOf(c), viewer: requireUser(c.var.user), requestId: c.var.requestId },
