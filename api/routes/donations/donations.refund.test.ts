@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type Stripe from 'stripe';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { auditLog, campaignTotals, donationReversals, donations, giftAidAdjustments, giftAidClaimedGifts, giftAidClaims } from '../../../db/schema';
+import { auditLog, campaignTotals, donationDisputes, donationReversals, donations, giftAidAdjustments, giftAidClaimedGifts, giftAidClaims } from '../../../db/schema';
 import { createCampaign, createDonation, createOrganization, createUser, signedIn, type SignedIn } from '../../../tests/factories';
 import { engineName, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
 import { applyStripeEvent } from '../../webhooks/stripe/apply';
@@ -174,5 +174,47 @@ describe(`GET /api/donations/{id}/story (${engineName})`, () => {
     // Once money has gone back, the gift is read-only: only what remains can be refunded.
     expect(after).toMatchObject({ actions: ['refund'], remaining_pence: 2000, reversals: [{ amount: 1000 }], gift_aid: { claim: null } });
     expect(after.history.map((h) => h.action)).toEqual(['donation.reverse']);
+  });
+});
+
+describe(`charge.dispute.* webhooks (${engineName})`, () => {
+  const dispute = (intentId: string, id: string, status: string, created: number, type: string) =>
+    ({
+      id: `evt_${id}_${status}_${created}`,
+      object: 'event',
+      type,
+      created,
+      data: { object: { id, object: 'dispute', amount: 2000, payment_intent: intentId, reason: 'fraudulent', status, balance_transactions: [{ fee: 2000 }], evidence_details: { due_by: 1_900_000_000 } } },
+    }) as unknown as Stripe.Event;
+
+  it('records a dispute once and out of order; lost takes the gift out of totals like a refund, won does not', async () => {
+    const t = await setupTestApp();
+    const org = (await createOrganization(t.db)).id;
+    const campaignId = (await createCampaign(t.db, { organizationId: org })).id;
+    const donorId = (await createUser(t.db)).id;
+    const apply = (e: Stripe.Event) => applyStripeEvent({ db: t.db, stripe: null }, e);
+    const read = async (id: string) => (await t.db.select().from(donations).where(eq(donations.id, id)))[0];
+
+    const lostIntent = `pi_dl_${crypto.randomUUID().slice(0, 8)}`;
+    const lost = await createDonation(t.db, { donorId, campaignId, amount: 2000, source: 'card', paymentIntentId: lostIntent });
+    const du = `du_${crypto.randomUUID().slice(0, 8)}`;
+    // Closed (lost) arrives first, then the older created event, then a duplicate of the close.
+    expect(await apply(dispute(lostIntent, du, 'lost', 300, 'charge.dispute.closed'))).toBe('recorded');
+    expect(await apply(dispute(lostIntent, du, 'needs_response', 100, 'charge.dispute.created'))).toBe('recorded');
+    expect(await apply(dispute(lostIntent, du, 'lost', 300, 'charge.dispute.closed'))).toBe('duplicate');
+    const [row] = await t.db.select().from(donationDisputes).where(eq(donationDisputes.providerId, du));
+    expect(row).toMatchObject({ status: 'lost', outcome: 'lost', feePence: 2000, lastEventAt: 300 });
+    expect(await t.db.select().from(donationReversals).where(eq(donationReversals.donationId, lost.id))).toMatchObject([{ kind: 'dispute', reason: 'dispute_lost', amount: 2000, status: 'succeeded' }]);
+    expect(await read(lost.id)).toMatchObject({ refundedAmount: 2000, status: 'refunded' });
+
+    const wonIntent = `pi_dw_${crypto.randomUUID().slice(0, 8)}`;
+    const won = await createDonation(t.db, { donorId, campaignId, amount: 2000, source: 'card', paymentIntentId: wonIntent });
+    const dw = `du_${crypto.randomUUID().slice(0, 8)}`;
+    await apply(dispute(wonIntent, dw, 'needs_response', 100, 'charge.dispute.created'));
+    await apply(dispute(wonIntent, dw, 'won', 200, 'charge.dispute.closed'));
+    await apply(dispute(wonIntent, dw, 'under_review', 150, 'charge.dispute.updated'));
+    expect((await t.db.select().from(donationDisputes).where(eq(donationDisputes.providerId, dw)))[0]).toMatchObject({ status: 'won', outcome: 'won' });
+    expect(await t.db.select().from(donationReversals).where(eq(donationReversals.donationId, won.id))).toEqual([]);
+    expect(await read(won.id)).toMatchObject({ refundedAmount: 0, status: 'succeeded' });
   });
 });

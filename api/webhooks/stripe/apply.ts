@@ -3,6 +3,7 @@ import { markEventApplied, type Statement } from '../../services/donations-recor
 import { notifyAfterEvent } from '../../services/mail/notify';
 import { createMailer } from '../../services/mailer';
 import { donationIdOfEvent, notifyAfterGift } from '../../services/notifications/fundraiser';
+import { chargeDispute } from './charge-dispute';
 import { chargeRefunded } from './charge-refunded';
 import { customerSubscriptionChanged } from './customer-subscription';
 import { invoicePaid } from './invoice-paid';
@@ -22,6 +23,9 @@ export const STRIPE_EVENT_HANDLERS: Record<string, EventHandler> = {
   'invoice.paid': invoicePaid,
   'invoice.payment_failed': invoicePaymentFailed,
   'charge.refunded': chargeRefunded,
+  'charge.dispute.created': chargeDispute,
+  'charge.dispute.updated': chargeDispute,
+  'charge.dispute.closed': chargeDispute,
   'refund.created': refundChanged,
   'refund.updated': refundChanged,
   'refund.failed': refundFailed,
