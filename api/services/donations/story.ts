@@ -1,6 +1,7 @@
 import { desc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../../db/client';
 import { donationDisputes, donationReversals, donations, giftAidAdjustments, giftAidClaimedGifts, giftAidClaims, giftAidDeclarations, outbox } from '../../../db/schema';
+import { editsContent } from '../../../domain/roles';
 import type { AuthUser } from '../../lib/types';
 import type { DonationStoryDto } from '../../schemas/donation-story';
 import { historyOf } from '../audit/list';
@@ -39,7 +40,7 @@ export async function donationStory(db: Db, idParam: string, viewer: AuthUser): 
   const paid = gift.status === 'succeeded' || gift.status === 'refunded';
   const offline = gift.source === 'manual' || gift.source === 'batch';
   const actions: DonationStoryDto['actions'] = [];
-  if (offline && !claimed && !reversals.length && (viewer.type === 'admin' || viewer.type === 'org_admin')) actions.push('edit');
+  if (offline && !claimed && !reversals.length && editsContent(viewer)) actions.push('edit');
   if (paid && remaining > 0) actions.push('refund');
   return {
     donation,
