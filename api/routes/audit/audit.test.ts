@@ -1,4 +1,4 @@
-import { eq, sql } from 'drizzle-orm';
+import { eq, inArray, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, campaigns } from '../../../db/schema';
 import { createAppeal, createCampaign, createOrganization, createUser, signedIn, type SignedIn } from '../../../tests/factories';
@@ -111,12 +111,14 @@ describe(`audit log (${engineName})`, () => {
   it('cannot be changed: no route writes it, and the database refuses UPDATE and DELETE', async () => {
     const auditRoutes = new Set(createApp().routes.filter((r) => r.path.includes('audit') && r.method !== 'ALL').map((r) => `${r.method} ${r.path}`));
     expect([...auditRoutes].sort()).toEqual(['GET /api/audit', 'GET /api/exports/audit.csv']);
-    const before = await t.db.select().from(auditLog);
+    // This file's rows only: other suites may append to a shared D1 database meanwhile.
+    const mine = () => t.db.select().from(auditLog).where(inArray(auditLog.organizationId, [orgX, orgY]));
+    const before = await mine();
     expect(before.length).toBeGreaterThan(0);
     await expect(t.db.update(auditLog).set({ note: 'rewritten' })).rejects.toThrow();
     await expect(t.db.delete(auditLog)).rejects.toThrow();
     await expect(t.db.run(sql`delete from audit_log where id = ${before[0].id}`)).rejects.toThrow();
-    expect(await t.db.select().from(auditLog)).toEqual(before);
+    expect(await mine()).toEqual(before);
     for (const method of ['PUT', 'PATCH', 'DELETE', 'POST']) {
       const res = await t.request(`/api/audit`, { method, token: admin.token, json: {} });
       expect(res.status).toBe(404);
