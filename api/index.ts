@@ -1,11 +1,13 @@
 import { Scalar } from '@scalar/hono-api-reference';
 import { type AppDeps, createBaseApp } from './lib/create-app';
+import { auditRouter } from './routes/audit/audit.index';
 import { authRouter } from './routes/auth/auth.index';
 import { campaignsRouter } from './routes/campaigns/campaigns.index';
 import { campaignsWriteRouter } from './routes/campaigns/campaigns.write';
 import { devRouter } from './routes/dev/dev.index';
 import { donationsAdminRouter } from './routes/donations/donations.admin';
 import { donationsRouter } from './routes/donations/donations.index';
+import { donationsRefundRouter } from './routes/donations/donations.refund';
 import { giftAidRouter } from './routes/gift-aid/gift-aid.index';
 import { healthRouter } from './routes/health/health.index';
 import { organizationsRouter } from './routes/organizations/organizations.index';
@@ -33,10 +35,12 @@ export function createApp(deps: AppDeps = {}) {
     .route('/', templateCausesRouter)
     .route('/', donationsRouter)
     .route('/', donationsAdminRouter)
+    .route('/', donationsRefundRouter)
     .route('/', organizationsRouter)
     .route('/', usersRouter)
     .route('/', reportsRouter)
     .route('/', exportsRouter)
+    .route('/', auditRouter)
     .route('/', notificationsRouter)
     .route('/', messagesRouter)
     .route('/', authRouter)

@@ -1,5 +1,6 @@
 import { createMiddleware } from 'hono/factory';
 import { forbidden, unauthorized } from './errors';
+import { readsMoney } from '../../domain/roles';
 import type { AppEnv, AuthUser } from './types';
 
 /**
@@ -14,6 +15,29 @@ export const isAdmin = (user: AuthUser | null | undefined): boolean => user?.typ
 
 /** Admins and org_admins: the dashboard's staff. */
 export const isStaff = (user: AuthUser | null | undefined): boolean => user?.type === 'admin' || user?.type === 'org_admin';
+
+/**
+ * Admins, org_admins and finance users: the money screens (donations, refunds, Gift Aid, exports,
+ * reports, the audit log). Finance never edits campaigns, appeals, organizations or users.
+ */
+export const readsFinance = (user: AuthUser | null | undefined): boolean => readsMoney(user);
+
+/**
+ * The organizations a money reader acts in: admins all; org_admins and finance users the
+ * organizations they are linked to (organization_admins). A finance user with no link sees
+ * nothing (deny by default): to see every organization, link them to each or make them an admin.
+ */
+export function orgScope(user: AuthUser): 'all' | string[] {
+  if (user.type === 'admin') return 'all';
+  if (user.type === 'org_admin' || user.type === 'finance') return user.orgIds;
+  return [];
+}
+
+/** Whether a money reader may act on a record of this organization. */
+export function inOrgScope(user: AuthUser, organizationId: string | null): boolean {
+  const scope = orgScope(user);
+  return scope === 'all' || (organizationId !== null && scope.includes(organizationId));
+}
 
 /** An org_admin with at least one organization, or an admin. */
 export const administersAny = (user: AuthUser): boolean => user.type === 'admin' || (user.type === 'org_admin' && user.orgIds.length > 0);
@@ -66,6 +90,19 @@ export const signedIn = () =>
 export const staffOnly = (message?: string) =>
   createMiddleware<AppEnv>(async (c, next) => {
     requireStaff(c.var.user, message);
+    await next();
+  });
+
+export function requireFinanceReader(user: AuthUser | null, message?: string): AuthUser {
+  const signedIn = requireUser(user);
+  if (!readsFinance(signedIn)) throw forbidden(message);
+  return signedIn;
+}
+
+/** Route middleware: 401 unless signed in, 403 unless an admin, org_admin or finance user. */
+export const financeReaders = (message?: string) =>
+  createMiddleware<AppEnv>(async (c, next) => {
+    requireFinanceReader(c.var.user, message);
     await next();
   });
 

@@ -18,6 +18,7 @@ import {
   requireBucket,
   storeUploads,
 } from './images';
+import { actorOf, auditInsert } from './audit/append';
 import { consumeAppealQuota, consumeUploadQuota } from './quotas';
 
 export const MAX_TITLE = 120;
@@ -120,7 +121,7 @@ export type CampaignInput = z.infer<typeof campaignInput>;
 export type CampaignUpdate = z.infer<typeof campaignUpdateInput>;
 type Row = typeof campaigns.$inferSelect;
 
-export type WriteCtx = { db: Db; user: AuthUser; config: AppConfig; bucket: R2Bucket | undefined; now: Date };
+export type WriteCtx = { db: Db; user: AuthUser; config: AppConfig; bucket: R2Bucket | undefined; now: Date; requestId?: string | null };
 
 const administers = canManageOrganization;
 
@@ -245,7 +246,18 @@ export async function updateCampaign(ctx: WriteCtx, idOrShort: string, input: Ca
 
   if (Object.keys(changes).length > 0) {
     changes.updatedAt = ctx.now;
-    await withUploads(ctx, uploads, () => db.update(campaigns).set(changes).where(eq(campaigns.id, row.id)));
+    const update = db.update(campaigns).set(changes).where(eq(campaigns.id, row.id));
+    // A status change (approve, hide, delete) is a staff decision: audited in the same batch.
+    const audit = changes.status
+      ? auditInsert(db, actorOf(user, ctx.requestId ?? null), {
+          action: 'campaign.status',
+          targetType: 'campaign',
+          targetId: row.id,
+          organizationId: changes.organizationId ?? row.organizationId,
+          changes: { status: [row.status, changes.status] },
+        })
+      : null;
+    await withUploads(ctx, uploads, () => (audit ? db.batch([update, audit]) : update));
   }
   return (await loadCampaignDto(db, row.id))!;
 }

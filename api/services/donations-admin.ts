@@ -4,6 +4,7 @@ import type { Db } from '../../db/client';
 import { parseId } from '../../db/ids';
 import { campaigns, donations, type DonationStatus, type DonationType, users } from '../../db/schema';
 import { badRequest, forbidden, HttpError, notFound } from '../lib/errors';
+import { orgScope, readsFinance } from '../lib/policy';
 import type { AuthUser } from '../lib/types';
 import { canManageOrganization, type Option, type Page } from './organizations';
 import type { DonationFilters } from './insight/list-filters';
@@ -11,6 +12,7 @@ import { londonMidnight } from '../../domain/dates';
 import { type DonationSource, MAX_DONATION_PENCE, MIN_DONATION_PENCE } from '../../domain';
 import { isGiftAidClaimed } from './gift-aid/claims';
 import { getUser } from './users';
+import { actorOf, auditInsert, changedFields } from './audit/append';
 
 /** Manual gifts follow the same bounds as card gifts. */
 const MANUAL_MIN_PENCE = MIN_DONATION_PENCE;
@@ -93,11 +95,12 @@ function selectDonations(db: Db) {
     .leftJoin(appeal, eq(appeal.id, donations.appealId));
 }
 
-/** Admins see every donation, org_admins those to their organizations' campaigns, donors their own. */
+/** Admins see every donation, org_admins and finance those to their organizations' campaigns, donors their own. */
 function scopeCondition(viewer: AuthUser): SQL | undefined {
-  if (viewer.type === 'admin') return undefined;
-  if (viewer.type === 'org_admin') return viewer.orgIds.length ? inArray(campaign.organizationId, viewer.orgIds) : sql`0`;
-  return eq(donations.donorId, viewer.id);
+  if (!readsFinance(viewer)) return eq(donations.donorId, viewer.id);
+  const scope = orgScope(viewer);
+  if (scope === 'all') return undefined;
+  return scope.length ? inArray(campaign.organizationId, scope) : sql`0`;
 }
 
 /** The admin list's filters as one condition (all optional; dates are London days, inclusive). */
@@ -269,7 +272,7 @@ export async function getDonation(db: Db, idParam: string, viewer: AuthUser): Pr
 }
 
 /** A parent campaign (not an appeal, not deleted) inside the viewer's scope. */
-async function resolveCampaign(db: Db, ref: string, viewer: AuthUser): Promise<string> {
+async function resolveCampaign(db: Db, ref: string, viewer: AuthUser): Promise<{ id: string; organizationId: string | null }> {
   const id = parseId(ref);
   const [row] = id
     ? await db
@@ -281,7 +284,7 @@ async function resolveCampaign(db: Db, ref: string, viewer: AuthUser): Promise<s
   if (!row || !canManageOrganization(viewer, row.organizationId)) {
     throw badRequest('campaign: No campaign with this id that you can record donations for');
   }
-  return row.id;
+  return row;
 }
 
 async function resolveAppeal(db: Db, ref: string, campaignId: string): Promise<string> {
@@ -341,28 +344,28 @@ function checkAmount(amount: number) {
 export type NewManualDonation = { donor: string; amount: number; date: string; campaign: string; appeal: string };
 
 /** A gift recorded by hand (cheque, cash): source 'manual', already succeeded. */
-export async function createManualDonation(db: Db, input: NewManualDonation, viewer: AuthUser): Promise<DonationDto> {
+export async function createManualDonation(db: Db, input: NewManualDonation, viewer: AuthUser, requestId: string | null = null): Promise<DonationDto> {
   checkAmount(input.amount);
   const date = parseDonationDate(input.date);
-  const campaignId = await resolveCampaign(db, input.campaign, viewer);
+  const { id: campaignId, organizationId } = await resolveCampaign(db, input.campaign, viewer);
   const appealId = await resolveAppeal(db, input.appeal, campaignId);
   const donorId = await resolveDonor(db, input.donor, viewer);
   const id = crypto.randomUUID();
-  await db.insert(donations).values({
-    id,
-    amount: input.amount,
-    date,
-    donorId,
-    campaignId,
-    appealId,
-    status: 'succeeded',
-    type: 'once',
-    source: 'manual',
-  });
+  const values = { id, amount: input.amount, date, donorId, campaignId, appealId, status: 'succeeded', type: 'once', source: 'manual' } as const;
+  await db.batch([
+    db.insert(donations).values(values),
+    auditInsert(db, actorOf(viewer, requestId), {
+      action: 'donation.create',
+      targetType: 'donation',
+      targetId: id,
+      organizationId,
+      changes: changedFields({}, { amount: values.amount, date: date.toISOString(), donorId, campaignId, appealId, source: 'manual' }),
+    }),
+  ]);
   return getDonation(db, id, viewer);
 }
 
-export async function updateDonation(db: Db, idParam: string, input: DonationInput, viewer: AuthUser): Promise<DonationDto> {
+export async function updateDonation(db: Db, idParam: string, input: DonationInput, viewer: AuthUser, requestId: string | null = null): Promise<DonationDto> {
   const current = await findVisibleDonation(db, idParam, viewer);
   if (viewer.type === 'donor') throw forbidden('Only admins and organization admins can edit donations');
   const row = current.row;
@@ -389,7 +392,7 @@ export async function updateDonation(db: Db, idParam: string, input: DonationInp
     changes.amount = input.amount;
   }
   if (input.date !== undefined && !sameDate(input.date, row.date)) changes.date = parseDonationDate(input.date);
-  const campaignId = input.campaign !== undefined ? await resolveCampaign(db, input.campaign, viewer) : row.campaignId;
+  const campaignId = input.campaign !== undefined ? (await resolveCampaign(db, input.campaign, viewer)).id : row.campaignId;
   if (campaignId !== row.campaignId) changes.campaignId = campaignId;
   const appealRef = input.appeal !== undefined ? input.appeal : row.appealId;
   const appealId = appealRef === null ? null : await resolveAppeal(db, appealRef, campaignId);
@@ -398,6 +401,18 @@ export async function updateDonation(db: Db, idParam: string, input: DonationInp
     const donorId = await resolveDonor(db, input.donor, viewer);
     if (donorId !== row.donorId) changes.donorId = donorId;
   }
-  if (Object.keys(changes).length) await db.update(donations).set(changes).where(eq(donations.id, row.id));
+  const diff = changedFields(row as Record<string, unknown>, changes);
+  if (Object.keys(diff).length) {
+    await db.batch([
+      db.update(donations).set(changes).where(eq(donations.id, row.id)),
+      auditInsert(db, actorOf(viewer, requestId), {
+        action: 'donation.update',
+        targetType: 'donation',
+        targetId: row.id,
+        organizationId: current.campaignOrganizationId,
+        changes: diff,
+      }),
+    ]);
+  }
   return getDonation(db, row.id, viewer);
 }

@@ -5,9 +5,10 @@ import type { Db } from '../../db/client';
 import { parseId } from '../../db/ids';
 import { organizationAdmins, organizations, users } from '../../db/schema';
 import { badRequest, forbidden, notFound } from '../lib/errors';
-import { canChangeOrganizationAdmins, canManageOrganization } from '../lib/policy';
+import { canChangeOrganizationAdmins, canManageOrganization, inOrgScope, orgScope, readsFinance } from '../lib/policy';
 import type { AuthUser } from '../lib/types';
 import { type CharityRegulator, charityNumberProblem, regulatorFromNumber } from '../../domain';
+import { actorOf, type AuditActor, auditInsert, changedFields } from './audit/append';
 import { imageUrl } from './campaigns';
 
 export type AddressDto = {
@@ -90,9 +91,10 @@ export { canManageOrganization };
 
 /** The organizations a staff viewer may see, as a condition on organizations.id. */
 function scopeCondition(viewer: AuthUser): SQL | undefined {
-  if (viewer.type === 'admin') return undefined;
-  if (viewer.type === 'org_admin' && viewer.orgIds.length) return inArray(organizations.id, viewer.orgIds);
-  return sql`0`;
+  if (!readsFinance(viewer)) return sql`0`;
+  const scope = orgScope(viewer);
+  if (scope === 'all') return undefined;
+  return scope.length ? inArray(organizations.id, scope) : sql`0`;
 }
 
 async function adminsByOrganization(db: Db, organizationIds: string[]): Promise<Map<string, Option[]>> {
@@ -188,7 +190,7 @@ export async function organizationRows(
 /** One organization the viewer may see; unknown, malformed and out-of-scope ids are all 404. */
 export async function getOrganization(db: Db, idParam: string, viewer: AuthUser): Promise<OrganizationDto> {
   const id = parseId(idParam);
-  const organization = id && canManageOrganization(viewer, id) ? await loadOrganization(db, id) : null;
+  const organization = id && readsFinance(viewer) && inOrgScope(viewer, id) ? await loadOrganization(db, id) : null;
   if (!organization) throw notFound('Organization Not Found');
   return organization;
 }
@@ -276,21 +278,25 @@ function checkCharityIdentity<T extends OrganizationInput>(input: T, current?: P
   return input;
 }
 
-export async function createOrganization(db: Db, input: OrganizationInput & { name: string }): Promise<OrganizationDto> {
+export async function createOrganization(db: Db, input: OrganizationInput & { name: string }, actor: AuditActor = actorOf(null)): Promise<OrganizationDto> {
   input = checkCharityIdentity(input);
   const adminIds = await resolveAdminIds(db, input.admins ?? []);
   const id = crypto.randomUUID();
-  const insertOrg = db.insert(organizations).values({ id, ...organizationColumns(input), name: input.name });
-  // One batch: the organization, its admin links and the promotions land together or not at all.
-  if (adminIds.length) {
-    await db.batch([insertOrg, ...insertAdminLinks(db, id, adminIds), promoteToOrgAdmin(db, adminIds)]);
-  } else {
-    await insertOrg;
-  }
+  const columns = { ...organizationColumns(input), name: input.name };
+  const insertOrg = db.insert(organizations).values({ id, ...columns });
+  const audit = auditInsert(db, actor, {
+    action: 'organization.create',
+    targetType: 'organization',
+    targetId: id,
+    organizationId: id,
+    changes: changedFields({}, { ...columns, admins: adminIds }),
+  });
+  // One batch: the organization, its admin links, the promotions and the audit row land together or not at all.
+  await db.batch([insertOrg, ...(adminIds.length ? [...insertAdminLinks(db, id, adminIds), promoteToOrgAdmin(db, adminIds)] : []), audit]);
   return (await loadOrganization(db, id))!;
 }
 
-export async function updateOrganization(db: Db, idParam: string, input: OrganizationInput, viewer: AuthUser): Promise<OrganizationDto> {
+export async function updateOrganization(db: Db, idParam: string, input: OrganizationInput, viewer: AuthUser, requestId: string | null = null): Promise<OrganizationDto> {
   const current = await getOrganization(db, idParam, viewer);
   input = checkCharityIdentity(input, current);
   const id = current._id;
@@ -324,6 +330,14 @@ export async function updateOrganization(db: Db, idParam: string, input: Organiz
     }
     if (removed.length) writes.push(demoteOrphanedOrgAdmins(db, removed));
   }
-  if (writes.length) await db.batch(writes as [BatchItem<'sqlite'>, ...BatchItem<'sqlite'>[]]);
+  if (writes.length) {
+    const [before] = await db.select().from(organizations).where(eq(organizations.id, id));
+    const changes = changedFields(before as Record<string, unknown>, columns);
+    if (nextAdmins) changes.admins = [currentAdmins, nextAdmins];
+    if (Object.keys(changes).length) {
+      writes.push(auditInsert(db, actorOf(viewer, requestId), { action: 'organization.update', targetType: 'organization', targetId: id, organizationId: id, changes }));
+    }
+    await db.batch(writes as [BatchItem<'sqlite'>, ...BatchItem<'sqlite'>[]]);
+  }
   return (await loadOrganization(db, id))!;
 }

@@ -7,6 +7,8 @@ import { badRequest, forbidden, HttpError, notFound } from '../lib/errors';
 import type { AuthUser } from '../lib/types';
 import { imageUrl } from './campaigns';
 import { type ErasureDto, latestErasures } from './erasure';
+import { actorOf, auditInsert, changedFields } from './audit/append';
+import { orgScope, readsFinance } from '../lib/policy';
 import { type AddressDto, type AddressInput, addressColumnsFrom, type Page, toAddressDto } from './organizations';
 
 export type DonorDto = {
@@ -107,11 +109,11 @@ function donatedTo(db: Db, orgIds: string[]): SQL {
   );
 }
 
-/** Which users a staff viewer may see: admins all, org_admins the donors of their organizations. */
+/** Which users a viewer may see: admins all, org_admins and finance the donors of their organizations, donors themselves. */
 function scopeCondition(db: Db, viewer: AuthUser): SQL | undefined {
-  if (viewer.type === 'admin') return undefined;
-  if (viewer.type === 'org_admin') return donatedTo(db, viewer.orgIds);
-  return eq(users.id, viewer.id);
+  if (!readsFinance(viewer)) return eq(users.id, viewer.id);
+  const scope = orgScope(viewer);
+  return scope === 'all' ? undefined : donatedTo(db, scope);
 }
 
 async function orgIdsByUser(db: Db, userIds: string[]): Promise<Map<string, string[]>> {
@@ -249,7 +251,7 @@ export async function createUser(
   return toDonorDto(row, []);
 }
 
-export async function updateUser(db: Db, idParam: string, input: DonorInput, viewer: AuthUser): Promise<DonorDto> {
+export async function updateUser(db: Db, idParam: string, input: DonorInput, viewer: AuthUser, requestId: string | null = null): Promise<DonorDto> {
   const row = await findVisibleUser(db, idParam, viewer);
   const self = row.id === viewer.id;
   if (!self && viewer.type !== 'admin') throw forbidden('Organization admins can view their donors but not edit them');
@@ -262,6 +264,16 @@ export async function updateUser(db: Db, idParam: string, input: DonorInput, vie
   const columns = userColumns({ ...input, type: undefined });
   if (input.type !== undefined && input.type !== row.type) Object.assign(columns, { type: input.type });
   if (!Object.keys(columns).length) return withOrgIds(db, row);
-  const [updated] = await db.update(users).set(columns).where(eq(users.id, row.id)).returning();
+  const changes = changedFields(row as Record<string, unknown>, columns);
+  // A donor's own profile edits are theirs; staff edits and every type change are audited.
+  if (!Object.keys(changes).length || (self && !('type' in changes))) {
+    const [updated] = await db.update(users).set(columns).where(eq(users.id, row.id)).returning();
+    return withOrgIds(db, updated);
+  }
+  const action = 'type' in changes ? 'user.type' : 'user.update';
+  const [[updated]] = await db.batch([
+    db.update(users).set(columns).where(eq(users.id, row.id)).returning(),
+    auditInsert(db, actorOf(viewer, requestId), { action, targetType: 'user', targetId: row.id, changes }),
+  ]);
   return withOrgIds(db, updated);
 }

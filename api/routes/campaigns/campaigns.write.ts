@@ -54,7 +54,7 @@ const campaignBodyLimit = createMiddleware<AppEnv>(async (c, next) => {
 });
 
 function writeCtx(c: Context<AppEnv>) {
-  return { db: c.var.db, user: requireUser(c.var.user), config: c.var.config, bucket: c.env?.IMAGES, now: new Date() };
+  return { db: c.var.db, user: requireUser(c.var.user), config: c.var.config, bucket: c.env?.IMAGES, now: new Date(), requestId: c.var.requestId };
 }
 
 const createRoute = defineRoute({

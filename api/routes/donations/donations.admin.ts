@@ -96,11 +96,11 @@ export const donationsAdminRouter = createRouter()
   .openapi(summaryRoute, async (c) => c.json(await myGivingSummary(c.var.db, requireUser(c.var.user)), 200))
   .openapi(createDonationRoute, async (c) => {
     const { send_receipt: sendReceiptNow, ...input } = c.req.valid('json');
-    const created = await createManualDonation(c.var.db, input, requireUser(c.var.user));
+    const created = await createManualDonation(c.var.db, input, requireUser(c.var.user), c.var.requestId);
     if (sendReceiptNow) await sendReceipt(mailContextOf(c), created._id);
     return c.json(created, 201);
   })
   .openapi(getDonationRoute, async (c) => c.json(await getDonation(c.var.db, c.req.valid('param').id, requireUser(c.var.user)), 200))
   .openapi(updateDonationRoute, async (c) =>
-    c.json(await updateDonation(c.var.db, c.req.valid('param').id, c.req.valid('json'), requireUser(c.var.user)), 200),
+    c.json(await updateDonation(c.var.db, c.req.valid('param').id, c.req.valid('json'), requireUser(c.var.user), c.var.requestId), 200),
   );

@@ -3,7 +3,7 @@ import { createRouter } from '../../lib/create-app';
 import { badRequest, forbidden, notFound } from '../../lib/errors';
 import { pagingQuery } from '../../lib/fields';
 import { defineRoute, errorResponses, jsonContent, totalCountHeader } from '../../lib/openapi';
-import { isStaff, requireUser } from '../../lib/policy';
+import { readsFinance, requireUser } from '../../lib/policy';
 import { readQuery } from '../../lib/validate';
 import { DONATION_SORTS, donationListQuery } from '../../services/insight/list-filters';
 import { DonationSchema, TopDonorSchema } from '../../schemas';
@@ -76,7 +76,7 @@ export const donationsRouter = createRouter().openapi(listRoute, async (c) => {
     if (type === 'me') {
       result = await listMyDonations(c.var.db, viewer, readQuery(c, pagedQuery));
     } else {
-      if (!isStaff(viewer)) throw forbidden('Only admins and organization admins can list all donations; use type=me for yours');
+      if (!readsFinance(viewer)) throw forbidden('Only admins, organization admins and finance users can list all donations; use type=me for yours');
       const { limit, offset, ...filters } = readQuery(c, staffQuery);
       result = await listDonations(c.var.db, viewer, { limit, offset }, filters);
     }

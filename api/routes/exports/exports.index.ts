@@ -5,7 +5,9 @@ import { penceToDecimal } from '../../../domain/money';
 import { createRouter } from '../../lib/create-app';
 import type { AppEnv } from '../../lib/types';
 import { bearerAuth, defineRoute, errorResponses } from '../../lib/openapi';
-import { requireUser, staffOnly } from '../../lib/policy';
+import { financeReaders, requireUser } from '../../lib/policy';
+import { AuditExportQuerySchema } from '../../schemas/audit';
+import { auditRows, auditWhere } from '../../services/audit/list';
 import { adminDonationsWhere, type DonationCursor, donationRowsAfter, type DonationRow } from '../../services/donations-admin';
 import { csvStream, raw, type Cell } from '../../services/insight/csv';
 import { donationFilterShape, donationFilters, donorFilters, organizationFilters } from '../../services/insight/list-filters';
@@ -24,7 +26,7 @@ const donationsRoute = defineRoute({
   tags: ['Exports'],
   summary: 'The filtered donations list as CSV (same filters and scope as GET /api/donations)',
   security: bearerAuth,
-  middleware: [staffOnly('Only admins and organization admins can export lists')],
+  middleware: [financeReaders('Only admins, organization admins and finance users can export lists')],
   request: { query: z.object(donationFilterShape) },
   responses: csvResponse('Donations, UK dates, amounts in pounds'),
 });
@@ -35,7 +37,7 @@ const donorsRoute = defineRoute({
   tags: ['Exports'],
   summary: 'The filtered donors list as CSV (same filters and scope as GET /api/users)',
   security: bearerAuth,
-  middleware: [staffOnly('Only admins and organization admins can export lists')],
+  middleware: [financeReaders('Only admins, organization admins and finance users can export lists')],
   request: { query: donorFilters },
   responses: csvResponse('Donors'),
 });
@@ -46,10 +48,23 @@ const organizationsRoute = defineRoute({
   tags: ['Exports'],
   summary: 'The filtered organizations list as CSV (same filters and scope as GET /api/organizations)',
   security: bearerAuth,
-  middleware: [staffOnly('Only admins and organization admins can export lists')],
+  middleware: [financeReaders('Only admins, organization admins and finance users can export lists')],
   request: { query: organizationFilters },
   responses: csvResponse('Organizations'),
 });
+
+const auditRoute = defineRoute({
+  method: 'get',
+  path: '/exports/audit.csv',
+  tags: ['Exports'],
+  summary: 'The filtered audit log as CSV (same filters and scope as GET /api/audit)',
+  security: bearerAuth,
+  middleware: [financeReaders('Only admins, organization admins and finance users can export the audit log')],
+  request: { query: AuditExportQuerySchema },
+  responses: csvResponse('Audit entries, newest first; changes as JSON'),
+});
+
+const AUDIT_HEADER = ['When', 'Actor', 'Actor type', 'Action', 'Record type', 'Record id', 'Organization id', 'Changes', 'Note', 'Request id'];
 
 const pounds = (pence: number) => raw(penceToDecimal(pence));
 
@@ -165,4 +180,14 @@ export const exportsRouter = createRouter()
       EXPORT_PAGE,
     );
     return csv(c, 'organizations', stream) as never;
+  })
+  .openapi(auditRoute, async (c) => {
+    const where = auditWhere(requireUser(c.var.user), c.req.valid('query'));
+    const stream = csvStream(
+      AUDIT_HEADER,
+      (offset, limit) => auditRows(c.var.db, where, { offset, limit }),
+      (a): Cell[] => [a.at.toISOString(), a.actorEmail ?? 'system', a.actorType, a.action, a.targetType, a.targetId, a.organizationId, JSON.stringify(a.changes ?? {}), a.note, a.requestId],
+      EXPORT_PAGE,
+    );
+    return csv(c, 'audit', stream) as never;
   });

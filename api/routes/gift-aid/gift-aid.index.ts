@@ -3,11 +3,12 @@ import { GIFT_AID_CLAIM_STATUSES, GIFT_AID_DECLARATION_METHODS, isIsoDay, london
 import { createRouter } from '../../lib/create-app';
 import { notFound } from '../../lib/errors';
 import { bearerAuth, defineRoute, errorResponses, jsonContent } from '../../lib/openapi';
-import { canManageOrganization, requireUser, signedIn, staffOnly } from '../../lib/policy';
+import { canManageOrganization, financeReaders, requireUser, signedIn } from '../../lib/policy';
 import {
   cancelDonorDeclarations,
   claimSchedule,
   correctDeclaration,
+  claimScope,
   createClaim,
   getClaim,
   giftAidSummary,
@@ -23,6 +24,7 @@ import {
   updateDonorDetails,
   verifyOfflineGift,
 } from '../../services/gift-aid';
+
 import { parseId } from '../../../db/ids';
 import { giftAidDeclarations } from '../../../db/schema';
 import { eq } from 'drizzle-orm';
@@ -151,7 +153,7 @@ const tags = ['Gift Aid'];
 const security = bearerAuth;
 
 /** Checked before the request is validated, so a donor learns nothing but 403. */
-const staff = staffOnly('Only admins and organization admins can see Gift Aid claims');
+const staff = financeReaders('Only admins, organization admins and finance users can see Gift Aid claims');
 const own = signedIn();
 
 const summaryRoute = defineRoute({
@@ -380,10 +382,10 @@ export const giftAidRouter = createRouter()
   .openapi(summaryRoute, async (c) => c.json(await giftAidSummary(c.var.db, requireUser(c.var.user)), 200))
   .openapi(eligibleRoute, async (c) => c.json(await listEligibleGifts(c.var.db, requireUser(c.var.user), c.req.valid('query')), 200))
   .openapi(listClaimsRoute, async (c) => c.json(await listClaims(c.var.db, requireUser(c.var.user), c.req.valid('query').organization_id), 200))
-  .openapi(createClaimRoute, async (c) => c.json(await createClaim(c.var.db, requireUser(c.var.user), c.req.valid('json')), 201))
+  .openapi(createClaimRoute, async (c) => c.json(await createClaim(c.var.db, requireUser(c.var.user), c.req.valid('json'), new Date(), c.var.requestId), 201))
   .openapi(getClaimRoute, async (c) => c.json(await getClaim(c.var.db, requireUser(c.var.user), c.req.valid('param').id), 200))
   .openapi(updateClaimRoute, async (c) =>
-    c.json(await updateClaim(c.var.db, requireUser(c.var.user), c.req.valid('param').id, c.req.valid('json')), 200),
+    c.json(await updateClaim(c.var.db, requireUser(c.var.user), c.req.valid('param').id, c.req.valid('json'), new Date(), c.var.requestId), 200),
   )
   .openapi(scheduleRoute, async (c) => {
     const { claim, csv } = await claimSchedule(c.var.db, requireUser(c.var.user), c.req.valid('param').id);
@@ -396,7 +398,7 @@ export const giftAidRouter = createRouter()
   .openapi(adjustmentsRoute, async (c) => c.json(await listAdjustments(c.var.db, requireUser(c.var.user), c.req.valid('query').organization_id), 200))
   .openapi(reviewRoute, async (c) => {
     const viewer = requireUser(c.var.user);
-    const rows = await listDeclarationsForReview(c.var.db, viewer.type === 'admin' ? null : viewer.orgIds);
+    const rows = await listDeclarationsForReview(c.var.db, claimScope(viewer));
     return c.json(rows.map(toDeclarationDto), 200);
   })
   .openapi(correctRoute, async (c) => {

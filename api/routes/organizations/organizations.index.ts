@@ -6,9 +6,10 @@ import { organizationFilterShape } from '../../services/insight/list-filters';
 import { addressSchema, imageInput, optionalEmail, optionalText, organizationPhone, pagingQuery, reference, requiredText } from '../../lib/fields';
 import { imageFormBodyLimit, withImage } from '../../lib/image-upload';
 import { bearerAuth, defineRoute, errorResponses, IdParams, jsonBody, jsonContent, totalCountHeader } from '../../lib/openapi';
-import { adminOnly, requireUser, staffOnly } from '../../lib/policy';
+import { adminOnly, financeReaders, requireUser, staffOnly } from '../../lib/policy';
 import type { AppEnv } from '../../lib/types';
 import { OrganizationSchema } from '../../schemas';
+import { actorOf } from '../../services/audit/append';
 import {
   createOrganization,
   getOrganization,
@@ -53,9 +54,9 @@ const listRoute = defineRoute({
   method: 'get',
   path: '/organizations',
   tags: ['Organizations'],
-  summary: 'Organizations the caller manages (all, for admins)',
+  summary: 'Organizations the caller manages or, for finance users, reads (all, for admins)',
   security: bearerAuth,
-  middleware: [staff()],
+  middleware: [financeReaders('Only admins, organization admins and finance users can see organizations')],
   request: { query: listQuery },
   responses: { 200: { ...jsonContent(z.array(OrganizationSchema), 'Organizations by name'), headers: totalCountHeader }, ...errorResponses },
 });
@@ -75,9 +76,9 @@ const getOrgRoute = defineRoute({
   method: 'get',
   path: '/organizations/{id}',
   tags: ['Organizations'],
-  summary: 'One organization the caller manages',
+  summary: 'One organization the caller manages or, for finance users, reads',
   security: bearerAuth,
-  middleware: [staff()],
+  middleware: [financeReaders('Only admins, organization admins and finance users can see organizations')],
   request: { params: IdParams },
   responses: { 200: jsonContent(OrganizationSchema, 'The organization'), ...errorResponses },
 });
@@ -101,7 +102,7 @@ export const organizationsRouter = createRouter()
   })
   .openapi(createOrgRoute, async (c) => {
     const input = c.req.valid('json');
-    const created = await withImage(c, 'image', input.image, null, (image) => createOrganization(c.var.db, { ...input, image }));
+    const created = await withImage(c, 'image', input.image, null, (image) => createOrganization(c.var.db, { ...input, image }, actorOf(requireUser(c.var.user), c.var.requestId)));
     return c.json(created, 201);
   })
   .openapi(getOrgRoute, async (c) => c.json(await getOrganization(c.var.db, c.req.valid('param').id, requireUser(c.var.user)), 200))
@@ -109,7 +110,7 @@ export const organizationsRouter = createRouter()
     const current = scoped.get(c.req.raw)!;
     const input = c.req.valid('json');
     const updated = await withImage(c, 'image', input.image, current.image, (image) =>
-      updateOrganization(c.var.db, current._id, { ...input, image }, requireUser(c.var.user)),
+      updateOrganization(c.var.db, current._id, { ...input, image }, requireUser(c.var.user), c.var.requestId),
     );
     return c.json(updated, 200);
   });

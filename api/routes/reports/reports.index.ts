@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { createRouter } from '../../lib/create-app';
 import { bearerAuth, defineRoute, errorResponses, jsonContent } from '../../lib/openapi';
-import { requireUser, staffOnly } from '../../lib/policy';
+import { financeReaders, requireUser } from '../../lib/policy';
 import { campaignProgress, giftAidByMonth, giftsPerWeek, monthlyRecurring, newVsReturning } from '../../services/insight/reports';
 import { staffScope } from '../../services/insight/scope';
 import { parseId } from '../../../db/ids';
@@ -64,7 +64,7 @@ const report = <P extends string, S extends z.ZodType>(path: P, summary: string,
     tags: ['Reports'],
     summary,
     security: bearerAuth,
-    middleware: [staffOnly('Only admins and organization admins can see reports')],
+    middleware: [financeReaders('Only admins, organization admins and finance users can see reports')],
     request: { query: ReportQuery },
     responses: { 200: jsonContent(schema, summary), ...errorResponses },
   });

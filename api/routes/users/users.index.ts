@@ -5,7 +5,7 @@ import { createRouter } from '../../lib/create-app';
 import { addressSchema, donorPhone, emailText, imageInput, pagingQuery, personName } from '../../lib/fields';
 import { imageFormBodyLimit, withImage } from '../../lib/image-upload';
 import { bearerAuth, defineRoute, errorResponses, IdParams, jsonBody, jsonContent, totalCountHeader } from '../../lib/openapi';
-import { adminOnly, requireUser, signedIn, staffOnly } from '../../lib/policy';
+import { adminOnly, financeReaders, requireUser, signedIn } from '../../lib/policy';
 import type { AppEnv } from '../../lib/types';
 import { DonorSchema } from '../../schemas';
 import { donorFilterShape } from '../../services/insight/list-filters';
@@ -52,7 +52,7 @@ const listRoute = defineRoute({
   tags: ['Donors'],
   summary: 'Donors and users the caller may see (staff)',
   security: bearerAuth,
-  middleware: [staffOnly('Only admins and organization admins can list donors')],
+  middleware: [financeReaders('Only admins, organization admins and finance users can list donors')],
   request: { query: listQuery },
   responses: { 200: { ...jsonContent(z.array(DonorSchema), 'Users by name'), headers: totalCountHeader }, ...errorResponses },
 });
@@ -106,7 +106,7 @@ export const usersRouter = createRouter()
     const current = visible.get(c.req.raw)!;
     const input = c.req.valid('json');
     const updated = await withImage(c, 'image', input.image, current.image, (image) =>
-      updateUser(c.var.db, current._id, { ...input, image }, requireUser(c.var.user)),
+      updateUser(c.var.db, current._id, { ...input, image }, requireUser(c.var.user), c.var.requestId),
     );
     return c.json(updated, 200);
   });

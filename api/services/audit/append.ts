@@ -1,3 +1,4 @@
+import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../../db/client';
 import { auditLog } from '../../../db/schema';
 import type { AuditTarget } from '../../../domain/finance';
@@ -5,6 +6,9 @@ import type { AuthUser } from '../../lib/types';
 
 /** Who made a change and in which request; a null actor is the system (webhooks, housekeeping). */
 export type AuditActor = { user: Pick<AuthUser, 'id' | 'email' | 'type'> | null; requestId: string | null };
+
+/** The actor of a staff request. */
+export const actorOf = (user: AuditActor['user'], requestId: string | null = null): AuditActor => ({ user, requestId });
 
 export type AuditEntry = {
   /** `<target>.<verb>`, e.g. `donation.refund`, `claim.void`, `user.type`. */
@@ -34,6 +38,18 @@ export function auditInsert(db: Db, actor: AuditActor, entry: AuditEntry, at = n
     requestId: actor.requestId,
     note: entry.note ?? null,
   });
+}
+
+/**
+ * The same row, written only when `condition` holds at that point of the batch (e.g. "the guarded
+ * write before it went in"), so a refused write leaves no audit row. Columns in db/schema/audit.ts order.
+ */
+export function auditInsertIf(db: Db, actor: AuditActor, condition: SQL, entry: AuditEntry, at = new Date()) {
+  return db.insert(auditLog).select(
+    sql`select ${crypto.randomUUID()}, ${at.getTime()}, ${actor.user?.id ?? null}, ${actor.user?.email ?? null}, ${actor.user?.type ?? 'system'},
+      ${entry.action}, ${entry.targetType}, ${entry.targetId}, ${entry.organizationId ?? null}, ${JSON.stringify(entry.changes ?? {})},
+      ${actor.requestId}, ${entry.note ?? null} where ${condition}`,
+  );
 }
 
 /** The fields that differ between two versions of a record, as `{field: [before, after]}`. */

@@ -22,16 +22,19 @@ import {
   ukTaxYearOf,
 } from '../../../domain';
 import { badRequest, HttpError, notFound } from '../../lib/errors';
+import { orgScope, readsFinance } from '../../lib/policy';
 import type { AuthUser } from '../../lib/types';
 import { canManageOrganization } from '../organizations';
 import { coversGiftSql, type DeclarationRow } from './declarations';
+import { auditLog } from '../../../db/schema';
+import { actorOf, auditInsert } from '../audit/append';
 import { buildScheduleLines, type CsvRow, type ScheduleGift, scheduleCsv } from './schedule';
 
 /** The organizations a viewer may claim for: null means every one (admins). */
 export function claimScope(viewer: AuthUser): string[] | null {
-  if (viewer.type === 'admin') return null;
-  if (viewer.type === 'org_admin') return viewer.orgIds;
-  throw new HttpError(403, 'Only admins and organization admins can see Gift Aid claims');
+  if (!readsFinance(viewer)) throw new HttpError(403, 'Only admins, organization admins and finance users can see Gift Aid claims');
+  const scope = orgScope(viewer);
+  return scope === 'all' ? null : scope;
 }
 
 function orgCondition(column: SQL.Aliased | typeof campaigns.organizationId | typeof giftAidClaims.organizationId | typeof giftAidAdjustments.organizationId, scope: string[] | null): SQL | undefined {
@@ -288,7 +291,7 @@ export function retentionOf(latest: Date): { periodEnd: Date; retainUntil: Date 
  * the claimed-gift primary key makes a gift that another claim took first fail the whole batch,
  * so a concurrent "Create claim" either gets different gifts or a 409 and changes nothing.
  */
-export async function createClaim(db: Db, viewer: AuthUser, input: NewClaim, now = new Date()): Promise<ClaimDto> {
+export async function createClaim(db: Db, viewer: AuthUser, input: NewClaim, now = new Date(), requestId: string | null = null): Promise<ClaimDto> {
   const scope = claimScope(viewer);
   const organizationId = resolveScopedOrg(input.organization_id, viewer);
   const [org] = await db
@@ -377,6 +380,13 @@ export async function createClaim(db: Db, viewer: AuthUser, input: NewClaim, now
         adjustmentPence: sql`(select coalesce(sum(${giftAidAdjustments.giftAidPence}), 0) from ${giftAidAdjustments} where ${giftAidAdjustments.settledClaimId} = ${claimId})`,
       })
       .where(eq(giftAidClaims.id, claimId)),
+    auditInsert(db, actorOf(viewer, requestId), {
+      action: 'claim.create',
+      targetType: 'claim',
+      targetId: claimId,
+      organizationId,
+      changes: { status: [null, 'draft'], total_pence: [null, total] },
+    }),
   ];
   try {
     await db.batch(statements as [(typeof statements)[number], ...typeof statements]);
@@ -425,7 +435,7 @@ const NEXT_STATUS: Record<GiftAidClaimStatus, GiftAidClaimStatus[]> = {
 };
 
 /** draft → submitted (with HMRC's reference) → paid; never backwards. */
-export async function updateClaim(db: Db, viewer: AuthUser, idRef: string, input: ClaimUpdate, now = new Date()): Promise<ClaimDto> {
+export async function updateClaim(db: Db, viewer: AuthUser, idRef: string, input: ClaimUpdate, now = new Date(), requestId: string | null = null): Promise<ClaimDto> {
   const claim = await getClaim(db, viewer, idRef);
   if (input.status === claim.status) {
     if (input.hmrc_reference && input.status === 'submitted') {
@@ -436,17 +446,30 @@ export async function updateClaim(db: Db, viewer: AuthUser, idRef: string, input
   if (!NEXT_STATUS[claim.status].includes(input.status)) {
     throw badRequest(`status: a ${claim.status} claim can only become ${NEXT_STATUS[claim.status].join(' or ') || 'nothing else'}`);
   }
+  // The audit row is written only if the status really moved (same guard as the update).
+  const from = input.status === 'submitted' ? 'draft' : 'submitted';
+  const audit = db.insert(auditLog).select(
+    sql`select ${crypto.randomUUID()}, ${now.getTime()}, ${viewer.id}, ${viewer.email}, ${viewer.type}, 'claim.status', 'claim', ${claim._id},
+      ${claim.organization.value}, ${JSON.stringify({ status: [from, input.status], ...(input.hmrc_reference ? { hmrc_reference: [null, input.hmrc_reference] } : {}) })},
+      ${requestId}, null where exists (select 1 from gift_aid_claims where id = ${claim._id} and status = ${from})`,
+  );
   if (input.status === 'submitted') {
     if (!input.hmrc_reference) throw badRequest("hmrc_reference: enter HMRC's reference for the submitted claim");
-    await db
-      .update(giftAidClaims)
-      .set({ status: 'submitted', hmrcReference: input.hmrc_reference, submittedAt: now, updatedAt: now })
-      .where(and(eq(giftAidClaims.id, claim._id), eq(giftAidClaims.status, 'draft')));
+    await db.batch([
+      audit,
+      db
+        .update(giftAidClaims)
+        .set({ status: 'submitted', hmrcReference: input.hmrc_reference, submittedAt: now, updatedAt: now })
+        .where(and(eq(giftAidClaims.id, claim._id), eq(giftAidClaims.status, 'draft'))),
+    ]);
   } else {
-    await db
-      .update(giftAidClaims)
-      .set({ status: 'paid', paidAt: now, updatedAt: now })
-      .where(and(eq(giftAidClaims.id, claim._id), eq(giftAidClaims.status, 'submitted')));
+    await db.batch([
+      audit,
+      db
+        .update(giftAidClaims)
+        .set({ status: 'paid', paidAt: now, updatedAt: now })
+        .where(and(eq(giftAidClaims.id, claim._id), eq(giftAidClaims.status, 'submitted'))),
+    ]);
   }
   return getClaim(db, viewer, claim._id);
 }

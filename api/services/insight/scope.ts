@@ -1,5 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { forbidden } from '../../lib/errors';
+import { orgScope, readsFinance } from '../../lib/policy';
 import type { AuthUser } from '../../lib/types';
 
 /**
@@ -10,13 +11,14 @@ import type { AuthUser } from '../../lib/types';
 export type OrgScope = { all: true } | { all: false; orgIds: string[] };
 
 export function staffScope(viewer: AuthUser, organizationId?: string): OrgScope {
-  if (viewer.type === 'donor') throw forbidden('Only admins and organization admins can see reports and exports');
-  if (viewer.type === 'admin') return organizationId ? { all: false, orgIds: [organizationId] } : { all: true };
+  if (!readsFinance(viewer)) throw forbidden('Only admins, organization admins and finance users can see reports and exports');
+  const scope = orgScope(viewer);
+  if (scope === 'all') return organizationId ? { all: false, orgIds: [organizationId] } : { all: true };
   if (organizationId) {
-    if (!viewer.orgIds.includes(organizationId)) throw forbidden('organization_id: you can only see your own organizations');
+    if (!scope.includes(organizationId)) throw forbidden('organization_id: you can only see your own organizations');
     return { all: false, orgIds: [organizationId] };
   }
-  return { all: false, orgIds: viewer.orgIds };
+  return { all: false, orgIds: scope };
 }
 
 /** `column in (...)` for a scoped viewer (always false with no organizations), or undefined for all. */

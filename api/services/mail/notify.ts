@@ -122,6 +122,13 @@ export async function notifyAfterEvent(ctx: MailContext, event: Stripe.Event): P
       const row = await donationBy(ctx, 'paymentIntentId', idOf((event.data.object as Stripe.Charge).payment_intent));
       return row ? sendRefundNotice(ctx, row.id) : 'skipped';
     }
+    case 'refund.created':
+    case 'refund.updated': {
+      const refund = event.data.object as Stripe.Refund;
+      if (refund.status !== 'succeeded') return 'skipped';
+      const row = (await donationBy(ctx, 'paymentIntentId', idOf(refund.payment_intent))) ?? (refund.metadata?.donation_id ? { id: refund.metadata.donation_id } : null);
+      return row ? sendRefundNotice(ctx, row.id) : 'skipped';
+    }
     case 'invoice.payment_failed':
       return failedRenewal(ctx, event.data.object as Stripe.Invoice);
     case 'customer.subscription.updated':

@@ -3,12 +3,14 @@ import { markEventApplied, type Statement } from '../../services/donations-recor
 import { notifyAfterEvent } from '../../services/mail/notify';
 import { createMailer } from '../../services/mailer';
 import { donationIdOfEvent, notifyAfterGift } from '../../services/notifications/fundraiser';
+import { chargeDispute } from './charge-dispute';
 import { chargeRefunded } from './charge-refunded';
 import { customerSubscriptionChanged } from './customer-subscription';
 import { invoicePaid } from './invoice-paid';
 import { invoicePaymentFailed } from './invoice-payment-failed';
 import { paymentIntentPaymentFailed } from './payment-intent-payment-failed';
 import { paymentIntentSucceeded } from './payment-intent-succeeded';
+import { refundChanged } from './refund-changed';
 import { refundFailed } from './refund-failed';
 import { logLine } from '../../middlewares/logger';
 import { malformedEventReason } from './shape';
@@ -21,6 +23,11 @@ export const STRIPE_EVENT_HANDLERS: Record<string, EventHandler> = {
   'invoice.paid': invoicePaid,
   'invoice.payment_failed': invoicePaymentFailed,
   'charge.refunded': chargeRefunded,
+  'charge.dispute.created': chargeDispute,
+  'charge.dispute.updated': chargeDispute,
+  'charge.dispute.closed': chargeDispute,
+  'refund.created': refundChanged,
+  'refund.updated': refundChanged,
   'refund.failed': refundFailed,
   // Monthly gifts a donor controls (issue 9): amount, pause and cancellation as Stripe holds them.
   'customer.subscription.updated': customerSubscriptionChanged,

@@ -1,3 +1,5 @@
+import { eq } from 'drizzle-orm';
+import { donationReversals } from '../../../db/schema';
 import type Stripe from 'stripe';
 import { HttpError } from '../../lib/errors';
 import {
@@ -10,6 +12,8 @@ import {
   parseAttribution,
 } from '../../services/donations-record';
 import { giftAidRefundAdjustment } from '../../services/gift-aid/adjustments';
+import { providerRefundStatements } from '../../services/reversals/record';
+import { refundObjectOf } from './refund-changed';
 import type { EventHandler } from './types';
 
 /**
@@ -38,7 +42,15 @@ export const chargeRefunded: EventHandler = async ({ db, stripe }, event) => {
       metadata = (await stripe.paymentIntents.retrieve(intentId)).metadata;
     }
   }
-  if (row) return [applyRefund(db, guard, { donationId: row.id, ...refund, asOf }), giftAidRefundAdjustment(db, guard, row.id)];
+  if (row) {
+    // Refunds listed on the charge are rows of their own (by re_… id); otherwise, once refund.*
+    // events have given the gift its rows, they are the record and this cumulative figure adds nothing.
+    const listed = charge.refunds?.data ?? [];
+    if (listed.length) return listed.flatMap((r) => providerRefundStatements(db, guard, row.id, refundObjectOf(r)));
+    const [held] = await db.select({ id: donationReversals.id }).from(donationReversals).where(eq(donationReversals.donationId, row.id)).limit(1);
+    if (held) return 'ignore';
+    return [applyRefund(db, guard, { donationId: row.id, ...refund, asOf }), giftAidRefundAdjustment(db, guard, row.id)];
+  }
 
   const attribution = parseAttribution(metadata, 'one_off');
   if (attribution && (await attributionExists(db, attribution))) {

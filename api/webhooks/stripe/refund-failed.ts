@@ -1,3 +1,5 @@
+import { eq, or } from 'drizzle-orm';
+import { donationReversals } from '../../../db/schema';
 import type Stripe from 'stripe';
 import type { Db } from '../../../db/client';
 import { HttpError } from '../../lib/errors';
@@ -11,7 +13,17 @@ import {
 } from '../../services/donations-record';
 import { logLine } from '../../middlewares/logger';
 import { giftAidRefundAdjustment } from '../../services/gift-aid/adjustments';
+import { refundChanged } from './refund-changed';
 import type { EventHandler } from './types';
+
+async function hasReversalFor(db: Parameters<EventHandler>[0]['db'], refund: Stripe.Refund): Promise<boolean> {
+  const [row] = await db
+    .select({ id: donationReversals.id })
+    .from(donationReversals)
+    .where(or(eq(donationReversals.providerId, refund.id), refund.metadata?.reversal_id ? eq(donationReversals.id, refund.metadata.reversal_id) : undefined))
+    .limit(1);
+  return !!row;
+}
 
 /**
  * A refund that failed (the bank returned it): Stripe lowers the charge's amount_refunded again, so
@@ -19,8 +31,11 @@ import type { EventHandler } from './types';
  * later cannot raise it back (refunds_as_of, api/services/donations-record.ts). A claimed gift's Gift Aid
  * adjustment not yet reported to HMRC is taken back in the same batch.
  */
-export const refundFailed: EventHandler = async ({ db, stripe }, event) => {
+export const refundFailed: EventHandler = async (ctx, event) => {
+  const { db, stripe } = ctx;
   const refund = event.data.object as Stripe.Refund;
+  // A refund we hold a row for (asked for from the dashboard, or reported by refund.created): that row fails.
+  if (refund?.id && (await hasReversalFor(db, refund))) return refundChanged(ctx, event);
   const intentId = typeof refund.payment_intent === 'string' ? refund.payment_intent : (refund.payment_intent?.id ?? null);
   if (!intentId || !refund.amount) return 'ignore';
   let row = await findDonationByPaymentIntent(db, intentId);

@@ -1,0 +1,65 @@
+import { z } from '@hono/zod-openapi';
+import { createRouter } from '../../lib/create-app';
+import { bearerAuth, defineRoute, errorResponses, IdParams, jsonBody, jsonContent } from '../../lib/openapi';
+import { financeReaders, requireUser } from '../../lib/policy';
+import { DonationStorySchema } from '../../schemas/donation-story';
+import { RefundBodySchema, RefundResultSchema } from '../../schemas/refunds';
+import { donationStory } from '../../services/donations/story';
+import { mailContextOf } from '../../services/mail/context';
+import { loadGiftInScope, refundDonation } from '../../services/reversals/refund';
+import { createStripe } from '../../services/stripe';
+
+const refundRoute = defineRoute({
+  method: 'post',
+  path: '/donations/{id}/refund',
+  tags: ['Donations'],
+  summary: 'Refund a card gift through Stripe, or reverse a gift recorded by hand (admins; org admins and finance in their organizations)',
+  description:
+    'Card gifts: a Stripe Refund (reasons requested_by_customer, duplicate, fraudulent, other), recorded from Stripe’s answer and its webhook exactly once. ' +
+    'Offline gifts (manual, batch): a reversal row at once (bounced_cheque, entered_in_error, returned_to_donor). ' +
+    'Omit amount to refund everything that remains. Send an Idempotency-Key header to make a retried request one refund.',
+  security: bearerAuth,
+  middleware: [
+    financeReaders('Only admins, organization admins and finance users can refund gifts'),
+    // Scope before the body, so a caller outside the gift's organization learns nothing from validation.
+    async (c, next) => {
+      await loadGiftInScope(c.var.db, c.req.param('id') ?? '', requireUser(c.var.user));
+      await next();
+    },
+  ],
+  request: {
+    params: IdParams,
+    headers: z.object({ 'idempotency-key': z.string().trim().min(8, 'Idempotency-Key: use at least 8 characters').max(200, 'Idempotency-Key: use at most 200 characters').optional() }),
+    body: jsonBody(RefundBodySchema),
+  },
+  responses: {
+    201: jsonContent(RefundResultSchema, 'Recorded (offline) or asked of Stripe and recorded'),
+    200: jsonContent(RefundResultSchema, 'The same Idempotency-Key again: the first answer'),
+    ...errorResponses,
+  },
+});
+
+const storyRoute = defineRoute({
+  method: 'get',
+  path: '/donations/{id}/story',
+  tags: ['Donations'],
+  summary: 'One gift’s whole story: payment, Gift Aid, refunds, reversals, disputes, receipt, audit history and the actions that apply',
+  security: bearerAuth,
+  middleware: [financeReaders('Only admins, organization admins and finance users can see a donation’s story')],
+  request: { params: IdParams },
+  responses: { 200: jsonContent(DonationStorySchema, 'The story'), ...errorResponses },
+});
+
+/** A gift's back-office page: its story and the refund action. */
+export const donationsRefundRouter = createRouter()
+  .openapi(storyRoute, async (c) => c.json(await donationStory(c.var.db, c.req.valid('param').id, requireUser(c.var.user)), 200))
+  .openapi(refundRoute, async (c) => {
+  const key = c.req.valid('header')['idempotency-key'] ?? null;
+  const { status, body } = await refundDonation(
+    { db: c.var.db, stripe: createStripe(c.var.config), mail: mailContextOf(c), viewer: requireUser(c.var.user), requestId: c.var.requestId },
+    c.req.valid('param').id,
+    c.req.valid('json'),
+    key,
+  );
+  return status === 201 ? c.json(body, 201) : c.json(body, 200);
+});

@@ -1,0 +1,52 @@
+import { z } from '@hono/zod-openapi';
+import { AUDIT_TARGETS } from '../../domain/finance';
+import { isIsoDay } from '../../domain/dates';
+
+/** The audit log's filters, shared by GET /api/audit and its CSV export. */
+const day = (what: string) =>
+  z
+    .string()
+    .optional()
+    .refine((v) => v === undefined || v === '' || isIsoDay(v), `${what}: enter a date like 2026-03-31`)
+    .transform((v) => (v ? v : undefined))
+    .openapi({ description: `${what === 'from' ? 'First' : 'Last'} London day, YYYY-MM-DD (inclusive)` });
+
+export const auditFilterShape = {
+  actor: z.string().trim().max(254, 'actor: use at most 254 characters').optional().openapi({ description: 'Actor user id, or part of their email' }),
+  target: z.string().trim().max(64, 'target: use at most 64 characters').optional().openapi({ description: 'The changed record’s id' }),
+  target_type: z.enum(AUDIT_TARGETS, { error: `target_type: must be one of ${AUDIT_TARGETS.join(', ')}` }).optional(),
+  from: day('from'),
+  to: day('to'),
+};
+
+export const AuditQuerySchema = z
+  .object({
+    ...auditFilterShape,
+    limit: z.coerce.number({ error: 'limit: a whole number' }).int('limit: a whole number').min(1, 'limit: at least 1').max(200, 'limit: at most 200').default(50),
+    offset: z.coerce.number({ error: 'offset: a whole number' }).int('offset: a whole number').min(0, 'offset: 0 or more').max(1_000_000).default(0),
+  })
+  .refine((v) => !v.from || !v.to || v.from <= v.to, { path: ['to'], message: 'to: must be on or after from' });
+
+export const AuditExportQuerySchema = z
+  .object(auditFilterShape)
+  .refine((v) => !v.from || !v.to || v.from <= v.to, { path: ['to'], message: 'to: must be on or after from' });
+
+export const AuditEntrySchema = z
+  .object({
+    _id: z.string(),
+    at: z.string().openapi({ description: 'ISO timestamp' }),
+    actor_id: z.string().nullable(),
+    actor_email: z.string().nullable(),
+    actor_type: z.string().nullable(),
+    action: z.string().openapi({ example: 'donation.refund' }),
+    target_type: z.enum(AUDIT_TARGETS),
+    target_id: z.string(),
+    organization_id: z.string().nullable(),
+    changes: z.record(z.string(), z.tuple([z.unknown(), z.unknown()])).openapi({ description: '{field: [before, after]}' }),
+    request_id: z.string().nullable(),
+    note: z.string().nullable(),
+  })
+  .openapi('AuditEntry');
+
+export type AuditFilters = z.infer<typeof AuditExportQuerySchema>;
+export type AuditEntryDto = z.infer<typeof AuditEntrySchema>;

@@ -1,0 +1,190 @@
+import { and, eq, sql } from 'drizzle-orm';
+import type Stripe from 'stripe';
+import { alias } from 'drizzle-orm/sqlite-core';
+import type { Db } from '../../../db/client';
+import { parseId } from '../../../db/ids';
+import { campaigns, donationReversals, donations } from '../../../db/schema';
+import { CARD_REFUND_REASONS, OFFLINE_REVERSAL_REASONS, type ReversalReason } from '../../../domain/finance';
+import { formatPence } from '../../../domain';
+import { badRequest, HttpError, notFound } from '../../lib/errors';
+import { inOrgScope, readsFinance } from '../../lib/policy';
+import type { AuthUser } from '../../lib/types';
+import type { RefundBody, RefundResultDto, ReversalDto } from '../../schemas/refunds';
+import { applyStripeEvent } from '../../webhooks/stripe/apply';
+import { actorOf, auditInsertIf } from '../audit/append';
+import type { MailContext } from '../mail/facts';
+import { sendRefundNotice } from '../mail/notify';
+import { afterReversal, guardedReversalInsert, remainingSql } from './record';
+import { createProviderRefund } from './provider-refund';
+
+export type RefundContext = { db: Db; stripe: Stripe | null; mail: MailContext | null; viewer: AuthUser; requestId: string | null };
+
+const campaign = alias(campaigns, 'campaign');
+const OFFLINE_SOURCES = new Set(['manual', 'batch']);
+
+export function toReversalDto(r: typeof donationReversals.$inferSelect): ReversalDto {
+  return {
+    _id: r.id,
+    donation_id: r.donationId,
+    kind: r.kind,
+    amount: r.amount,
+    reason: r.reason,
+    note: r.note,
+    status: r.status,
+    provider_id: r.providerId,
+    created_by: r.createdBy,
+    created_at: r.createdAt.toISOString(),
+    succeeded_at: r.succeededAt ? r.succeededAt.toISOString() : null,
+  };
+}
+
+/** The gift if this money reader may act on it (404 otherwise, as the donation routes answer). */
+export async function loadGiftInScope(db: Db, idParam: string, viewer: AuthUser) {
+  const id = parseId(idParam);
+  const [row] = id
+    ? await db
+        .select({ gift: donations, organizationId: campaign.organizationId })
+        .from(donations)
+        .innerJoin(campaign, eq(campaign.id, donations.campaignId))
+        .where(eq(donations.id, id))
+        .limit(1)
+    : [];
+  if (!row || !readsFinance(viewer) || !inOrgScope(viewer, row.organizationId)) throw notFound('Donation Not Found');
+  return row;
+}
+
+/** What is refunded or being refunded (the complement of remainingSql). */
+async function pendingOrSucceeded(db: Db, donationId: string): Promise<number> {
+  const [row] = await db
+    .select({ n: sql<number>`(select amount from donations where id = ${donationId}) - ${remainingSql(donationId)}` })
+    .from(donations)
+    .where(eq(donations.id, donationId));
+  return Number(row?.n ?? 0);
+}
+
+async function result(db: Db, reversalId: string): Promise<RefundResultDto> {
+  const [reversal] = await db.select().from(donationReversals).where(eq(donationReversals.id, reversalId));
+  const [gift] = await db.select().from(donations).where(eq(donations.id, reversal.donationId));
+  const taken = await pendingOrSucceeded(db, gift.id);
+  return {
+    reversal: toReversalDto(reversal),
+    donation: { _id: gift.id, status: gift.status, amount: gift.amount, refunded_amount: gift.refundedAmount, remaining: Math.max(0, gift.amount - taken) },
+  };
+}
+
+/**
+ * Refund (card) or reverse (offline) part or all of a gift. The reversal row is inserted only if it
+ * fits in what remains (one SQL statement), so concurrent requests never exceed the gift. A card
+ * refund goes to Stripe after its row is stored as pending; a Stripe error marks the row failed, so
+ * nothing is left counting. Demo gifts take the same recording path through a Stripe-shaped event.
+ */
+export async function refundDonation(ctx: RefundContext, idParam: string, input: RefundBody, idempotencyKey: string | null): Promise<{ status: 200 | 201; body: RefundResultDto }> {
+  const { db, viewer } = ctx;
+  const { gift, organizationId } = await loadGiftInScope(db, idParam, viewer);
+  if (idempotencyKey) {
+    const [earlier] = await db.select().from(donationReversals).where(eq(donationReversals.idempotencyKey, idempotencyKey)).limit(1);
+    if (earlier) {
+      if (earlier.donationId !== gift.id) throw new HttpError(409, 'Idempotency-Key: this key was already used for another gift');
+      return { status: 200, body: await result(db, earlier.id) };
+    }
+  }
+  if (gift.status !== 'succeeded' && gift.status !== 'refunded') {
+    throw new HttpError(409, `This gift is ${gift.status}, not paid: there is nothing to refund`);
+  }
+  const offline = OFFLINE_SOURCES.has(gift.source);
+  const allowed: readonly string[] = offline ? OFFLINE_REVERSAL_REASONS : CARD_REFUND_REASONS;
+  if (!allowed.includes(input.reason)) {
+    throw badRequest(`reason: a ${offline ? 'gift recorded by hand' : 'card gift'} takes one of ${allowed.join(', ')}`);
+  }
+  const remaining = gift.amount - (await pendingOrSucceeded(db, gift.id));
+  if (remaining <= 0) throw new HttpError(409, 'This gift has already been refunded in full');
+  const amount = input.amount ?? remaining;
+  if (amount > remaining) throw badRequest(`amount: at most ${remaining} pence (${formatPence(remaining)}) remains to refund on this gift`);
+
+  const reversalId = crypto.randomUUID();
+  const reversal = {
+    id: reversalId,
+    donationId: gift.id,
+    kind: offline ? ('reversal' as const) : ('refund' as const),
+    amount,
+    reason: input.reason as ReversalReason,
+    note: input.note ?? null,
+    status: offline ? ('succeeded' as const) : ('pending' as const),
+    idempotencyKey,
+    createdBy: viewer.id,
+  };
+  // The audit row and the Gift Aid effects ride only if the reversal row went in.
+  const inserted = sql`exists (select 1 from donation_reversals where id = ${reversalId})`;
+  const audit = auditInsertIf(db, actorOf(viewer, ctx.requestId), inserted, {
+    action: offline ? 'donation.reverse' : 'donation.refund',
+    targetType: 'donation',
+    targetId: gift.id,
+    organizationId,
+    changes: { reversal: [null, { id: reversalId, amount, reason: input.reason }] },
+    note: input.note ?? null,
+  });
+  try {
+    await db.batch([guardedReversalInsert(db, reversal), ...(offline ? afterReversal(db, gift.id, inserted) : []), audit]);
+  } catch (error) {
+    if (/UNIQUE/i.test(String((error as Error)?.message ?? '') + String((error as { cause?: Error })?.cause?.message ?? ''))) {
+      return { status: 200, body: await result(db, (await db.select().from(donationReversals).where(eq(donationReversals.idempotencyKey, idempotencyKey ?? ''))).at(0)?.id ?? reversalId) };
+    }
+    throw error;
+  }
+  const [stored] = await db.select({ id: donationReversals.id }).from(donationReversals).where(eq(donationReversals.id, reversalId));
+  if (!stored) throw badRequest('amount: another refund of this gift was recorded a moment ago; less remains now, reload and try again');
+
+  if (offline) {
+    if (input.reason === 'returned_to_donor' && ctx.mail) await sendRefundNotice(ctx.mail, gift.id).catch(() => 'skipped');
+    return { status: 201, body: await result(db, reversalId) };
+  }
+  await refundThroughProvider(ctx, gift, reversalId, amount, reversal.reason);
+  return { status: 201, body: await result(db, reversalId) };
+}
+
+type Gift = typeof donations.$inferSelect;
+
+/** The Stripe Refund (or, in demo mode, a Stripe-shaped refund event through the webhook's recorder). */
+async function refundThroughProvider(ctx: RefundContext, gift: Gift, reversalId: string, amount: number, reason: ReversalReason) {
+  const { db } = ctx;
+  if (gift.source === 'demo' || (!ctx.stripe && gift.paymentIntentId?.startsWith('pi_demo'))) {
+    const created = Math.floor(Date.now() / 1000);
+    const refund = {
+      id: `re_demo_${reversalId.replace(/-/g, '')}`,
+      object: 'refund',
+      amount,
+      status: 'succeeded',
+      currency: 'gbp',
+      created,
+      payment_intent: gift.paymentIntentId,
+      reason: reason === 'other' ? null : reason,
+      balance_transaction: null,
+      metadata: { donation_id: gift.id, reversal_id: reversalId },
+    };
+    const event = { id: `evt_demo_refund_${reversalId}`, object: 'event', type: 'refund.updated', created, livemode: false, data: { object: refund } } as unknown as Stripe.Event;
+    await applyStripeEvent({ db, stripe: null, mail: ctx.mail ?? undefined }, event);
+    return;
+  }
+  const fail = async (message: string) => {
+    await db
+      .update(donationReversals)
+      .set({ status: 'failed', note: message.slice(0, 500), updatedAt: new Date() })
+      .where(and(eq(donationReversals.id, reversalId), eq(donationReversals.status, 'pending')));
+  };
+  if (!ctx.stripe || !gift.paymentIntentId) {
+    await fail('Card payments are not configured');
+    throw new HttpError(503, 'Card refunds need Stripe: set STRIPE_SECRET_KEY. Nothing was refunded');
+  }
+  let refund: Stripe.Refund;
+  try {
+    refund = await createProviderRefund(ctx.stripe, { paymentIntentId: gift.paymentIntentId, amount, donationId: gift.id, reversalId, reason });
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    await fail(`Stripe refused the refund: ${message}`);
+    throw new HttpError(502, `Stripe did not make the refund (${message.slice(0, 200)}). Nothing was refunded; try again later`);
+  }
+  // Recorded at once through the webhook's own path; the webhook for the same refund then changes nothing.
+  const created = refund.created ?? Math.floor(Date.now() / 1000);
+  const event = { id: `evt_refund_reply_${refund.id}_${refund.status}`, object: 'event', type: 'refund.updated', created, livemode: false, data: { object: refund } } as unknown as Stripe.Event;
+  await applyStripeEvent({ db, stripe: ctx.stripe, mail: ctx.mail ?? undefined }, event);
+}
