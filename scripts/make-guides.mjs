@@ -7,7 +7,7 @@ import { GUIDES } from '../src/dashboard/guides/guides.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 const PAGE = { width: 612, height: 792, margin: 60, bottom: 60 };
-const escape = (text) => text.replace(/[\\()]/g, (c) => `\\${c}`);
+const pdfText = (text) => text.replace(/[\\()]/g, (c) => `\\${c}`);
 
 /** Greedy wrap by characters: Helvetica at 11 pt fits about 95 characters on a line of 492 pt. */
 function wrap(text, width) {
@@ -56,14 +56,14 @@ function pdf(guide) {
   for (const rows of pages(guide)) {
     const stream = rows
       .filter((r) => r.text)
-      .map((r) => `BT /${r.bold || r.size === 20 ? 'F2' : 'F1'} ${r.size} Tf ${PAGE.margin} ${r.y} Td (${escape(r.text)}) Tj ET`)
+      .map((r) => `BT /${r.bold || r.size === 20 ? 'F2' : 'F1'} ${r.size} Tf ${PAGE.margin} ${r.y} Td (${pdfText(r.text)}) Tj ET`)
       .join('\n');
     const content = add(`<< /Length ${Buffer.byteLength(stream, 'latin1')} >>\nstream\n${stream}\nendstream`);
     kids.push(add(`<< /Type /Page /Parent ${pagesId} 0 R /MediaBox [0 0 ${PAGE.width} ${PAGE.height}] /Resources << /Font << /F1 ${font} 0 R /F2 ${bold} 0 R >> >> /Contents ${content} 0 R >>`));
   }
   objects[catalog - 1] = `<< /Type /Catalog /Pages ${pagesId} 0 R >>`;
   objects[pagesId - 1] = `<< /Type /Pages /Kids [${kids.map((k) => `${k} 0 R`).join(' ')}] /Count ${kids.length} >>`;
-  const info = add(`<< /Title (${escape(guide.title)}) /Producer (UK NFP) >>`);
+  const info = add(`<< /Title (${pdfText(guide.title)}) /Producer (UK NFP) >>`);
   let body = '%PDF-1.4\n';
   const offsets = [];
   objects.forEach((object, i) => {

@@ -15,7 +15,7 @@ export function GiftAidRoute() {
   if (canClaimGiftAid(viewerOf(user))) return <GiftAidScreen />;
   return (
     <section className="dash-section dash-form-page">
-      <h1>Gift Aid</h1>
+      <h1>Your Gift Aid</h1>
       <Alert tone="info">
         Claiming Gift Aid from HMRC is done by the charity's staff, so that screen is not available to your account. Here you can see and
         change your own Gift Aid declarations.
