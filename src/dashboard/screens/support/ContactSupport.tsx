@@ -50,7 +50,7 @@ export function ContactSupport() {
     <section className="dash-section dash-narrow-500">
       <h1>Contact Support</h1>
       <p className="dash-muted">{SUPPORT_REPLY_PROMISE} We answer at the email address of your account.</p>
-      <div role="status" aria-live="polite">
+      <div aria-live="polite">
         {notice ? <Alert tone={notice.tone}>{notice.text}</Alert> : null}
       </div>
       <form

@@ -64,7 +64,7 @@ export function SupportInbox() {
         }
       />
       <p className="dash-muted">Messages sent through Contact Support. Reply by email, then mark the message handled.</p>
-      <div role="status" aria-live="polite">
+      <div aria-live="polite">
         {notice ? <Alert tone="info">{notice}</Alert> : null}
       </div>
       {load.status === 'error' ? <Alert>{load.error.message}</Alert> : null}
