@@ -22,6 +22,7 @@ import { turnstileRouter } from './routes/security/turnstile.index';
 import { monthlyGiftsRouter } from './routes/monthly-gifts/monthly-gifts.index';
 import { meRouter } from './routes/me/me.index';
 import { stripeRouter } from './routes/stripe/stripe.index';
+import { supportRequestsRouter } from './routes/support-requests/support-requests.index';
 import { templateCausesRouter } from './routes/template-causes/template-causes.index';
 import { stripeWebhookRouter } from './webhooks/stripe';
 
@@ -52,6 +53,7 @@ export function createApp(deps: AppDeps = {}) {
     .route('/', monthlyGiftsRouter)
     .route('/', meRouter)
     .route('/', giftAidRouter)
+    .route('/', supportRequestsRouter)
     .route('/', stripeWebhookRouter);
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', { type: 'http', scheme: 'bearer' });
   app.doc31('/openapi.json', {

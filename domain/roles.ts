@@ -1,10 +1,58 @@
+/**
+ * Who may do what, as pure predicates over a viewer's type and organizations. The API's policy
+ * (api/lib/policy.ts) and the dashboard read roles through these, so a screen offers exactly what
+ * the server will allow. Browser-safe.
+ */
 import type { UserType } from './statuses';
 
+export type Viewer = { id?: string; type: UserType | string; orgIds: readonly string[] };
+
+type MaybeViewer = Viewer | null | undefined;
+
+export const isAdmin = (viewer: MaybeViewer): boolean => viewer?.type === 'admin';
+
+export const isOrgAdmin = (viewer: MaybeViewer): boolean => viewer?.type === 'org_admin';
+
+/** Admins and organization admins: the dashboard's staff (the Admin menu). */
+export const isStaff = (viewer: MaybeViewer): boolean => isAdmin(viewer) || isOrgAdmin(viewer);
+
+/** An admin, or an organization admin linked to at least one organization. */
+export const administersAny = (viewer: MaybeViewer): boolean => isAdmin(viewer) || (isOrgAdmin(viewer) && (viewer?.orgIds.length ?? 0) > 0);
+
+/** Admins manage every organization; organization admins only those they are linked to. */
+export function administers(viewer: MaybeViewer, organizationId: string | null | undefined): boolean {
+  if (isAdmin(viewer)) return true;
+  return isOrgAdmin(viewer) && !!organizationId && !!viewer?.orgIds.includes(organizationId);
+}
+
+/** Gift Aid claims are made by the charities' staff, never by donors. */
+export const canClaimGiftAid = (viewer: MaybeViewer): boolean => administersAny(viewer);
+
+/** Adding donors: admins anywhere, organization admins for their own organizations. */
+export const canAddDonors = (viewer: MaybeViewer): boolean => administersAny(viewer);
+
+/** Editing another person's profile: admins only (organization admins see name and email, read-only). */
+export const canEditOthersProfile = (viewer: MaybeViewer): boolean => isAdmin(viewer);
+
+/** The Contact Support inbox: the platform's admins. */
+export const canReadSupportInbox = (viewer: MaybeViewer): boolean => isAdmin(viewer);
+
+/** Only staff start campaigns (anyone signed in starts an appeal). */
+export const canCreateCampaigns = (viewer: MaybeViewer): boolean => administersAny(viewer);
+
 /**
- * Who may do what, as pure predicates on a user type (browser-safe; the API's policy in
- * api/lib/policy.ts adds organization scope on top). `finance` reads the money screens and acts on
- * money (refunds), but never edits campaigns, appeals, organizations or users.
+ * Editing a campaign or appeal: admins; admins of its organization; the fundraiser who created an
+ * appeal, until it is deleted.
  */
+export function canEditCampaign(
+  viewer: MaybeViewer,
+  item: { organizationId: string | null; isAppeal: boolean; createdByViewer: boolean; status: string },
+): boolean {
+  if (!viewer) return false;
+  if (administers(viewer, item.organizationId)) return true;
+  return item.isAppeal && item.createdByViewer && item.status !== 'deleted';
+}
+
 type Typed = { type: UserType } | null | undefined;
 
 export const isAdminType = (user: Typed): boolean => user?.type === 'admin';

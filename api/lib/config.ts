@@ -27,7 +27,12 @@ export type AppConfig = {
   defaultCampaignId: string | null;
   /** CHARITY_*: the platform's own charity (domain/charity.ts). */
   charity: CharityIdentity;
+  /** SUPPORT_EMAIL: where Contact Support messages are sent (the footer's contact address by default). */
+  supportEmail: string;
 };
+
+/** The charity's contact address shown in the footer; Contact Support mail goes there unless SUPPORT_EMAIL says otherwise. */
+export const DEFAULT_SUPPORT_EMAIL = 'hello@uknfp.org';
 
 const DEV_AUTH_SECRET = 'local-development-only-secret-change-me';
 
@@ -53,6 +58,7 @@ const envSchema = z.object({
   MAIL_API_KEY: setting(z.string()),
   MAIL_API_URL: setting(url('MAIL_API_URL')),
   MAIL_FROM: setting(z.string().max(200)),
+  SUPPORT_EMAIL: setting(z.string().trim().toLowerCase().regex(EMAIL_PATTERN, 'SUPPORT_EMAIL must be one email address')),
   PUBLIC_ORIGIN: setting(url('PUBLIC_ORIGIN')),
   CHARITY_NAME: setting(z.string().max(200)),
   CHARITY_NUMBER: setting(z.string().max(20)),
@@ -210,6 +216,7 @@ export function readConfig(env: Bindings): AppConfig {
     turnstileVerifyUrl: env.TURNSTILE_VERIFY_URL || TURNSTILE_VERIFY_URL,
     defaultCampaignId: env.DEFAULT_CAMPAIGN_ID?.trim() || null,
     charity: readCharity(env),
+    supportEmail: env.SUPPORT_EMAIL?.trim().toLowerCase() || DEFAULT_SUPPORT_EMAIL,
   };
 }
 

@@ -1,4 +1,5 @@
 import { createMiddleware } from 'hono/factory';
+import * as roles from '../../domain/roles';
 import { forbidden, unauthorized } from './errors';
 import { readsMoney } from '../../domain/roles';
 import type { AppEnv, AuthUser } from './types';
@@ -11,10 +12,11 @@ import type { AppEnv, AuthUser } from './types';
  * services call the predicates for per-item decisions.
  */
 
-export const isAdmin = (user: AuthUser | null | undefined): boolean => user?.type === 'admin';
+// The predicates live in domain/roles.ts, shared with the dashboard so screens offer what we allow.
+export const isAdmin = (user: AuthUser | null | undefined): boolean => roles.isAdmin(user);
 
 /** Admins and org_admins: the dashboard's staff. */
-export const isStaff = (user: AuthUser | null | undefined): boolean => user?.type === 'admin' || user?.type === 'org_admin';
+export const isStaff = (user: AuthUser | null | undefined): boolean => roles.isStaff(user);
 
 /**
  * Admins, org_admins and finance users: the money screens (donations, refunds, Gift Aid, exports,
@@ -40,13 +42,17 @@ export function inOrgScope(user: AuthUser, organizationId: string | null): boole
 }
 
 /** An org_admin with at least one organization, or an admin. */
-export const administersAny = (user: AuthUser): boolean => user.type === 'admin' || (user.type === 'org_admin' && user.orgIds.length > 0);
+export const administersAny = (user: AuthUser): boolean => roles.administersAny(user);
 
 /** org_admins manage only the organizations they are linked to; admins all; donors none. */
-export function canManageOrganization(user: AuthUser, organizationId: string | null): boolean {
-  if (user.type === 'admin') return true;
-  return user.type === 'org_admin' && organizationId !== null && user.orgIds.includes(organizationId);
-}
+export const canManageOrganization = (user: AuthUser, organizationId: string | null): boolean => roles.administers(user, organizationId);
+
+/** Admins; admins of the item's organization; the fundraiser who created an appeal (until deleted). */
+export const canEditCampaign = (user: AuthUser | null, item: { organizationId: string | null; campaignId: string | null; createdBy: string | null; status: string }): boolean =>
+  roles.canEditCampaign(user, { organizationId: item.organizationId, isAppeal: item.campaignId !== null, createdByViewer: !!user && item.createdBy === user.id, status: item.status });
+
+/** The Contact Support inbox is read by admins; everyone else sees only what they sent. */
+export const canReadSupportInbox = (user: AuthUser | null | undefined): boolean => roles.canReadSupportInbox(user);
 
 /**
  * Approving, hiding or deleting a campaign or appeal (its status): admins, and the admins of the
@@ -60,7 +66,10 @@ export const canChangeUserType = (user: AuthUser): boolean => isAdmin(user);
 export const canChangeOrganizationAdmins = (user: AuthUser): boolean => isAdmin(user);
 
 /** A user may edit their own account; admins anyone's; org_admins may view their donors but not edit them. */
-export const canEditUser = (user: AuthUser, targetId: string): boolean => user.id === targetId || isAdmin(user);
+export const canEditUser = (user: AuthUser, targetId: string): boolean => user.id === targetId || roles.canEditOthersProfile(user);
+
+/** Admins add donors anywhere; org_admins add donors to their own organizations. */
+export const canAddDonors = (user: AuthUser): boolean => roles.canAddDonors(user);
 
 export function requireUser(user: AuthUser | null): AuthUser {
   if (!user) throw unauthorized();

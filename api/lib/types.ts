@@ -15,6 +15,8 @@ export type Bindings = DbEnv & {
   MAIL_API_KEY?: string;
   MAIL_API_URL?: string;
   MAIL_FROM?: string;
+  /** Where Contact Support messages are emailed. */
+  SUPPORT_EMAIL?: string;
   PUBLIC_ORIGIN?: string;
   TURNSTILE_SITE_KEY?: string;
   TURNSTILE_SECRET_KEY?: string;

@@ -65,6 +65,7 @@ export const CampaignSchema = z
       gift_aid: z.number().int().openapi({ description: 'Pence of Gift Aid on the eligible gifts, net of refunds (25%)' }),
     }),
     created_at: z.string(),
+    can_edit: z.boolean().optional().openapi({ description: 'Answered to signed-in callers: whether they may edit this item' }),
   })
   .openapi('Campaign');
 

@@ -5,7 +5,7 @@ import { parseId } from '../../db/ids';
 import { CAMPAIGN_STATUSES, campaigns, donations, organizations, type StoredImage, templateCauses } from '../../db/schema';
 import type { AppConfig } from '../lib/config';
 import { badRequest, forbidden, notFound } from '../lib/errors';
-import { canManageOrganization, canSetCampaignStatus } from '../lib/policy';
+import { canEditCampaign, canManageOrganization, canSetCampaignStatus } from '../lib/policy';
 import type { AuthUser } from '../lib/types';
 import { type CampaignDto, loadCampaignDto } from './campaigns';
 import {
@@ -285,8 +285,7 @@ async function loadEditable(ctx: WriteCtx, idOrShort: string): Promise<Row> {
   const [row] = await ctx.db.select().from(campaigns).where(eq(campaigns.id, id)).limit(1);
   if (!row) throw notFound('Campaign not found');
   const { user } = ctx;
-  const own = row.campaignId !== null && row.createdBy === user.id && row.status !== 'deleted';
-  if (administers(user, row.organizationId) || own) return row;
+  if (canEditCampaign(user, row)) return row;
   // Don't reveal drafts and deleted items to people who cannot see them.
   if (row.status !== 'approved' && !(row.createdBy === user.id && row.status === 'draft')) throw notFound('Campaign not found');
   throw forbidden(row.campaignId ? 'Only the fundraiser who created this appeal or an admin can edit it' : 'Only admins of this organization can edit this campaign');

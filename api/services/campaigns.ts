@@ -1,9 +1,10 @@
-import { and, asc, desc, eq, inArray, isNotNull, isNull, or, type Placeholder, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNotNull, isNull, ne, or, type Placeholder, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/sqlite-core';
 import type { Db } from '../../db/client';
 import { type IdValue, preparedRead } from '../../db/prepared';
 import { parseId, toShortId } from '../../db/ids';
 import { type CampaignStatus, campaigns, campaignTotals, users } from '../../db/schema';
+import { canEditCampaign } from '../lib/policy';
 import type { AuthUser } from '../lib/types';
 import { totalsColumns, totalsJoin } from './totals';
 
@@ -33,7 +34,14 @@ type CampaignRow = {
   giftAidTotal?: number;
 };
 
-export type CampaignDto = ReturnType<typeof toCampaignDto>;
+/** `can_edit` is answered to signed-in callers only: whether they may edit the item. */
+export type CampaignDto = ReturnType<typeof toCampaignDto> & { can_edit?: boolean };
+
+/** The item as this caller sees it: a signed-in caller also learns whether they may edit it. */
+function dtoFor(row: CampaignRow, viewer: AuthUser | null): CampaignDto {
+  const dto = toCampaignDto(row);
+  return viewer ? { ...dto, can_edit: canEditCampaign(viewer, row.row) } : dto;
+}
 
 /** The API shape of a campaign or appeal (spec section 3); money in pence. */
 export function toCampaignDto({ row, creatorFirstName, creatorLastName, totalDonations, donationCount, giftAidTotal }: CampaignRow) {
@@ -78,6 +86,21 @@ function statusCondition(viewer: AuthUser | null, status: CampaignStatus | 'all'
   return eq(campaigns.status, 'approved');
 }
 
+/**
+ * The viewer's own items: drafts and live ones by default (a fundraiser follows an appeal waiting
+ * for approval); deleted ones only where the viewer could see them anyway.
+ */
+function mineCondition(viewer: AuthUser | null, status: CampaignStatus | 'all' | undefined): SQL {
+  if (!viewer) return sql`0`;
+  const requested = status ?? 'all';
+  const statuses: CampaignStatus[] = requested === 'all' ? ['draft', 'approved'] : [requested];
+  return and(
+    eq(campaigns.createdBy, viewer.id),
+    inArray(campaigns.status, statuses),
+    or(ne(campaigns.status, 'deleted'), statusCondition(viewer, 'deleted')),
+  ) as SQL;
+}
+
 /** Whether a viewer may see a parent campaign's appeals: admins always, org admins their own, others approved. */
 function parentCondition(viewer: AuthUser | null): SQL | undefined {
   if (viewer?.type === 'admin') return undefined;
@@ -106,6 +129,8 @@ export type ListOptions = {
   offset?: number | Placeholder;
   viewer: AuthUser | null;
   excludeId?: IdValue;
+  /** Only the items the viewer created (their own appeals, drafts included). */
+  mine?: boolean;
 };
 
 /** The query behind listCampaigns, for callers that send it in one db.batch with others. */
@@ -154,19 +179,19 @@ export function preparedPublicCount(db: Db, { kind, parentId }: Pick<PublicListO
 }
 
 export async function listCampaigns(db: Db, options: ListOptions): Promise<CampaignDto[]> {
-  const { kind, parentId, limit, offset, viewer, excludeId } = options;
+  const { kind, parentId, limit, offset, viewer, excludeId, mine } = options;
   // The public lists every visitor's browser asks for run prepared.
-  if (seesPublicLists(viewer) && typeof parentId !== 'object' && excludeId === undefined && typeof limit !== 'object' && typeof offset !== 'object') {
-    return (await preparedPublicList(db, { kind, parentId, limit, offset })).map(toCampaignDto);
+  if (!mine && seesPublicLists(viewer) && typeof parentId !== 'object' && excludeId === undefined && typeof limit !== 'object' && typeof offset !== 'object') {
+    return (await preparedPublicList(db, { kind, parentId, limit, offset })).map((row) => dtoFor(row, viewer));
   }
-  return (await listCampaignsQuery(db, options)).map(toCampaignDto);
+  return (await listCampaignsQuery(db, options)).map((row) => dtoFor(row, viewer));
 }
 
 function listConditions(options: Omit<ListOptions, 'limit' | 'offset'>): (SQL | undefined)[] {
   return [
     options.kind === 'campaign' ? isNull(campaigns.campaignId) : isNotNull(campaigns.campaignId),
     options.parentId ? eq(campaigns.campaignId, options.parentId) : undefined,
-    statusCondition(options.viewer, options.status),
+    options.mine ? mineCondition(options.viewer, options.status) : statusCondition(options.viewer, options.status),
     parentCondition(options.viewer),
     options.excludeId ? sql`${campaigns.id} <> ${options.excludeId}` : undefined,
   ];
@@ -259,7 +284,7 @@ export function visibleCampaignDto(
   if (!canView(row.row, viewer)) return null;
   // An appeal of a draft or deleted campaign is hidden with it.
   if (row.parentStatus && !canSeeAppealsOf({ status: row.parentStatus, organizationId: row.parentOrganizationId }, viewer)) return null;
-  return toCampaignDto(row);
+  return dtoFor(row, viewer);
 }
 
 function canView(row: typeof campaigns.$inferSelect, viewer: AuthUser | null): boolean {

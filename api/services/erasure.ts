@@ -1,7 +1,7 @@
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import { chunks } from '../../db/chunks';
 import type { Db } from '../../db/client';
-import { checkoutDetails, donations, erasureRequests, loginCodes, marketingConsents, monthlyGifts, organizationAdmins, sessions, users } from '../../db/schema';
+import { checkoutDetails, donations, erasureRequests, loginCodes, marketingConsents, monthlyGifts, organizationAdmins, sessions, supportRequests, users } from '../../db/schema';
 import { ERASURE_CODE_MINUTES } from '../../domain';
 import type { AppConfig } from '../lib/config';
 import { HttpError, badRequest } from '../lib/errors';
@@ -102,6 +102,8 @@ export async function confirmErasure(ctx: Ctx, user: AuthUser, code: string, now
       .update(checkoutDetails)
       .set({ firstName: null, lastName: null })
       .where(inArray(checkoutDetails.donationId, ctx.db.select({ id: donations.id }).from(donations).where(eq(donations.donorId, user.id)))),
+    // Contact Support messages hold the name, address and whatever the donor wrote.
+    ctx.db.delete(supportRequests).where(eq(supportRequests.userId, user.id)),
     ctx.db.update(marketingConsents).set({ email: null, withdrawnAt: sql`coalesce(${marketingConsents.withdrawnAt}, ${now.getTime()})` }).where(eq(marketingConsents.userId, user.id)),
     ctx.db
       .update(erasureRequests)

@@ -2,8 +2,9 @@ import { and, asc, desc, eq, exists, inArray, or, sql, type SQL } from 'drizzle-
 import { chunks } from '../../db/chunks';
 import type { Db } from '../../db/client';
 import { parseId } from '../../db/ids';
-import { campaigns, donations, organizationAdmins, users, type UserType } from '../../db/schema';
+import { campaigns, donations, organizationAdmins, organizationDonors, organizations, users, type UserType } from '../../db/schema';
 import { badRequest, forbidden, HttpError, notFound } from '../lib/errors';
+import { canAddDonors, canManageOrganization, isAdmin } from '../lib/policy';
 import type { AuthUser } from '../lib/types';
 import { imageUrl } from './campaigns';
 import { type ErasureDto, latestErasures } from './erasure';
@@ -109,11 +110,22 @@ function donatedTo(db: Db, orgIds: string[]): SQL {
   );
 }
 
-/** Which users a viewer may see: admins all, org_admins and finance the donors of their organizations, donors themselves. */
+/** True for donors an admin of one of these organizations added by hand (organization_donors). */
+function addedTo(db: Db, orgIds: string[]): SQL {
+  if (!orgIds.length) return sql`0`;
+  return exists(
+    db
+      .select({ one: sql`1` })
+      .from(organizationDonors)
+      .where(and(eq(organizationDonors.userId, users.id), inArray(organizationDonors.organizationId, orgIds))),
+  );
+}
+
+/** Which users a viewer may see: admins all; org_admins and finance the donors of their organizations (who gave, or were added by hand); donors themselves. */
 function scopeCondition(db: Db, viewer: AuthUser): SQL | undefined {
   if (!readsFinance(viewer)) return eq(users.id, viewer.id);
   const scope = orgScope(viewer);
-  return scope === 'all' ? undefined : donatedTo(db, scope);
+  return scope === 'all' ? undefined : or(donatedTo(db, scope), addedTo(db, scope));
 }
 
 async function orgIdsByUser(db: Db, userIds: string[]): Promise<Map<string, string[]>> {
@@ -230,31 +242,81 @@ function userColumns(input: DonorInput) {
   };
 }
 
+const hasValue = (value: unknown): boolean =>
+  value !== undefined && value !== null && value !== '' && (typeof value !== 'object' || Object.values(value).some(hasValue));
+
+/** What an organization admin may send when adding a donor: the same as what it may read back. */
+const ORG_ADMIN_FIELDS = new Set(['first_name', 'last_name', 'email', 'organization_id']);
+
+/**
+ * The organization a new donor is added to: an admin may name any (or none); an organization
+ * admin one of its own, which may be left out when it has only one.
+ */
+async function organizationForNewDonor(db: Db, viewer: AuthUser, organizationId: string | undefined): Promise<string | null> {
+  if (!canAddDonors(viewer)) throw forbidden('Only admins and organization admins can add donors');
+  let id: string | null = null;
+  if (organizationId) {
+    id = parseId(organizationId);
+    if (!id || !canManageOrganization(viewer, id)) {
+      if (!isAdmin(viewer)) throw forbidden('You can add donors only to organizations you administer');
+      throw badRequest('organization_id: no organization with this id');
+    }
+  } else if (!isAdmin(viewer)) {
+    if (viewer.orgIds.length > 1) throw badRequest('organization_id: choose which of your organizations this donor belongs to');
+    id = viewer.orgIds[0];
+  }
+  if (!id) return null;
+  const [row] = await db.select({ id: organizations.id }).from(organizations).where(eq(organizations.id, id)).limit(1);
+  if (!row) throw badRequest('organization_id: no organization with this id');
+  return row.id;
+}
+
+/**
+ * Adds a donor: admins with any details (and optionally an organization); organization admins a
+ * name and email for their own organization, linked to it in organization_donors so it appears in
+ * their donor list before the first gift.
+ */
 export async function createUser(
   db: Db,
-  input: DonorInput & { first_name: string; last_name: string; email: string },
+  input: DonorInput & { first_name: string; last_name: string; email: string; organization_id?: string },
+  viewer: AuthUser,
 ): Promise<DonorDto> {
+  if (!isAdmin(viewer)) {
+    const extra = Object.entries(input).filter(([key, value]) => !ORG_ADMIN_FIELDS.has(key) && hasValue(value));
+    if (extra.some(([key, value]) => key === 'type' && value !== 'donor')) throw forbidden('Only admins can choose a user type');
+    if (extra.some(([key]) => key !== 'type')) {
+      throw forbidden(`Organization admins add a donor's name and email only; leave out ${extra.map(([key]) => key).join(', ')}`);
+    }
+  }
+  const organizationId = await organizationForNewDonor(db, viewer, input.organization_id);
   const email = input.email.toLowerCase();
   const [existing] = await db.select({ id: users.id }).from(users).where(eq(users.email, email)).limit(1);
   if (existing) throw new HttpError(409, DUPLICATE_EMAIL);
+  const id = crypto.randomUUID();
+  const insertUser = db
+    .insert(users)
+    .values({ ...userColumns({ ...input, type: isAdmin(viewer) ? input.type : undefined }), id, email, firstName: input.first_name, lastName: input.last_name })
+    .returning();
   let row: UserRow;
   try {
-    [row] = await db
-      .insert(users)
-      .values({ ...userColumns(input), email, firstName: input.first_name, lastName: input.last_name })
-      .returning();
+    if (organizationId) {
+      const link = db.insert(organizationDonors).values({ organizationId, userId: id, addedBy: viewer.id });
+      [[row]] = await db.batch([insertUser, link]);
+    } else {
+      [row] = await insertUser;
+    }
   } catch (error) {
     // Two requests racing for one address: the unique index decides, the loser gets the same 409.
     if (isUniqueViolation(error)) throw new HttpError(409, DUPLICATE_EMAIL);
     throw error;
   }
-  return toDonorDto(row, []);
+  return seesProfile(viewer, row) ? toDonorDto(row, []) : limitedDonorDto(row);
 }
 
 export async function updateUser(db: Db, idParam: string, input: DonorInput, viewer: AuthUser, requestId: string | null = null): Promise<DonorDto> {
   const row = await findVisibleUser(db, idParam, viewer);
   const self = row.id === viewer.id;
-  if (!self && viewer.type !== 'admin') throw forbidden('Organization admins can view their donors but not edit them');
+  if (!self && !isAdmin(viewer)) throw forbidden('Organization admins can view their donors but not edit them');
   if (input.email !== undefined && input.email.toLowerCase() !== row.email) throw badRequest('Email cannot be changed');
   if (input.type !== undefined && input.type !== row.type) {
     if (viewer.type !== 'admin') throw forbidden('Only admins can change a user type');

@@ -4,6 +4,7 @@ export * from './housekeeping';
 export * from './gift-aid';
 export * from './organizations';
 export * from './outbox';
+export * from './support-requests';
 export * from './users';
 export * from './insight';
 export * from './lifecycle';

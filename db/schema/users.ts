@@ -1,4 +1,4 @@
-import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import { type AnySQLiteColumn, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import { addressColumns, createdAt, id, updatedAt } from './columns';
 import { organizations } from './organizations';
 
@@ -52,6 +52,25 @@ export const organizationAdmins = sqliteTable(
     createdAt: createdAt(),
   },
   (t) => [primaryKey({ columns: [t.organizationId, t.userId] }), index('organization_admins_user_idx').on(t.userId)],
+);
+
+/**
+ * Donors an organization's admins added by hand (a supporter who has not given online yet). With
+ * paid gifts to its campaigns, this is what puts a donor in an organization's donor list.
+ */
+export const organizationDonors = sqliteTable(
+  'organization_donors',
+  {
+    organizationId: text('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    addedBy: text('added_by').references((): AnySQLiteColumn => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.organizationId, t.userId] }), index('organization_donors_user_idx').on(t.userId)],
 );
 
 export const sessions = sqliteTable(

@@ -11,9 +11,10 @@ import { CampaignList } from './screens/CampaignList';
 import { MyDonations } from './screens/MyDonations';
 import { MyPrivacy } from './screens/my-info/MyPrivacy';
 import { Overview } from './screens/Overview';
-import { GiftAidScreen } from './screens/gift-aid/GiftAidScreen';
+import { GiftAidRoute } from './screens/gift-aid/GiftAidRoute';
+import { ContactSupport } from './screens/support/ContactSupport';
+import { SupportInbox } from './screens/support/SupportInbox';
 import { Communication, CommunicationDetail } from './screens/mock/Communication';
-import { Contact } from './screens/mock/Contact';
 import { DonationHistory } from './screens/mock/DonationHistory';
 import { Events } from './screens/mock/Events';
 import { Faqs } from './screens/mock/Faqs';
@@ -38,6 +39,7 @@ const TITLES: Partial<Record<Route['name'], string>> = {
   faqs: 'FAQs',
   contact: 'Contact Support',
   resources: 'Resources',
+  'support-inbox': 'Support inbox',
   'not-found': 'Not Found',
 };
 
@@ -46,7 +48,7 @@ function screenFor(route: Route, orgId: string | undefined) {
     case 'overview':
       return <Overview />;
     case 'gift-aid':
-      return <GiftAidScreen />;
+      return <GiftAidRoute />;
     case 'list':
       return <AdminList key={route.resource} resource={route.resource} />;
     case 'my-donations':
@@ -89,7 +91,9 @@ function screenFor(route: Route, orgId: string | undefined) {
     case 'faqs':
       return <Faqs />;
     case 'contact':
-      return <Contact />;
+      return <ContactSupport />;
+    case 'support-inbox':
+      return <SupportInbox />;
     case 'resources':
       return <Resources />;
     case 'not-found':

@@ -41,15 +41,26 @@ export const RECURRING: ReceiptRow[] = [
 ];
 
 export type EventItem = { id: string; title: string; country: string; date: string; time: string; place: string };
-export const NEXT_EVENTS: EventItem[] = [
-  { id: 'e1', title: 'Charity Fun Run 5K', country: 'United Kingdom', date: '2026-05-16', time: '09:00', place: 'Hyde Park, London' },
-  { id: 'e2', title: 'Water Pump Build Day', country: 'Kenya', date: '2026-06-06', time: '08:30', place: 'Kisumu' },
-  { id: 'e3', title: 'Community Food Drive', country: 'United Kingdom', date: '2026-06-20', time: '10:00', place: 'Leeds Town Hall' },
-];
-export const ATTENDED_EVENTS: EventItem[] = [
-  { id: 'e4', title: 'Winter Coat Collection', country: 'United Kingdom', date: '2025-12-06', time: '11:00', place: 'Manchester' },
-  { id: 'e5', title: 'Gala Dinner 2025', country: 'United Kingdom', date: '2025-11-14', time: '19:00', place: 'Birmingham' },
-];
+/** YYYY-MM-DD `days` after (or before) `today`: sample events stay upcoming or past whenever the page is opened. */
+export function daysFrom(today: Date, days: number): string {
+  const date = new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate() + days, 12));
+  return date.toISOString().slice(0, 10);
+}
+
+export function nextEvents(today = new Date()): EventItem[] {
+  return [
+    { id: 'e1', title: 'Charity Fun Run 5K', country: 'United Kingdom', date: daysFrom(today, 12), time: '09:00', place: 'Hyde Park, London' },
+    { id: 'e2', title: 'Water Pump Build Day', country: 'Kenya', date: daysFrom(today, 33), time: '08:30', place: 'Kisumu' },
+    { id: 'e3', title: 'Community Food Drive', country: 'United Kingdom', date: daysFrom(today, 47), time: '10:00', place: 'Leeds Town Hall' },
+  ];
+}
+
+export function attendedEvents(today = new Date()): EventItem[] {
+  return [
+    { id: 'e4', title: 'Winter Coat Collection', country: 'United Kingdom', date: daysFrom(today, -21), time: '11:00', place: 'Manchester' },
+    { id: 'e5', title: 'Gala Dinner', country: 'United Kingdom', date: daysFrom(today, -60), time: '19:00', place: 'Birmingham' },
+  ];
+}
 
 export type RewardLevel = { level: number; title: string; members: string; points: number };
 const LEVEL_TITLES = ['Seed Planter', 'Sapling', 'Tree Grower', 'Bridge Builder', 'Inspiration Giver'];
@@ -78,7 +89,7 @@ export const PAYMENT_METHODS: PaymentMethod[] = [
 export const FAQS = [
   { q: 'How is my donation used?', a: 'Every gift goes to the appeal you choose. We publish what each appeal has raised and spent, and the charity covers running costs from unrestricted funds.' },
   { q: 'What is Gift Aid?', a: 'If you are a UK taxpayer, Gift Aid lets us claim an extra 25p for every £1 you give, at no cost to you. Tick the Gift Aid box when you donate.' },
-  { q: 'Can I change or cancel my monthly gift?', a: 'Yes. Contact Support with the email you donate with and we will change or cancel it within two working days.' },
+  { q: 'Can I change or cancel my monthly gift?', a: 'Yes. In My Donations you can change the amount, pause it for 1 to 3 months or cancel it; every receipt email also has a cancel link.' },
   { q: 'How do I start a fundraiser?', a: 'Choose Start a Fundraise, pick a cause, add your story and photos, and share your appeal page with friends.' },
   { q: 'Is my payment secure?', a: 'Card details are handled by our payment provider and never stored on our servers.' },
 ];
@@ -94,6 +105,6 @@ export const NOTIFICATIONS: Notice[] = [
 ];
 
 export const RESOURCES = [
-  { title: 'Donor guide', description: 'How to donate, set up monthly gifts, claim Gift Aid and find your receipts.', href: '/downloads/donor-guide.pdf', size: 'PDF' },
-  { title: 'Fundraiser guide', description: 'How to start an appeal, write your story, add photos and share it.', href: '/downloads/fundraiser-guide.pdf', size: 'PDF' },
+  { title: 'Donor guide', description: 'Giving once or monthly, Gift Aid, signing in with a code, My Donations, receipts and statements, My Info and getting help.', href: '/downloads/donor-guide.pdf', size: 'PDF' },
+  { title: 'Fundraiser guide', description: 'Starting an appeal, approval, sharing it, following its gifts in My Appeals and the emails you get.', href: '/downloads/fundraiser-guide.pdf', size: 'PDF' },
 ];

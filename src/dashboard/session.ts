@@ -1,4 +1,6 @@
 import { atom, computed } from 'nanostores';
+import * as roles from '../../domain/roles';
+import type { Viewer } from '../../domain/roles';
 import { $authRestoring, $token, $user, initAuth, logout as authLogout, type User } from '../stores/auth';
 
 export type DashUser = User;
@@ -12,10 +14,15 @@ export const $dashUser = computed([$user, $authRestoring, $checked], (user, rest
 );
 export const $dashToken = $token;
 
-export const isAdmin = (user: DashUser | null | undefined) => !!user && user.type !== 'donor';
-export const isOrgAdmin = (user: DashUser | null | undefined) => user?.type === 'org_admin';
-/** Spec section 6: types that include 'admin' see the status selector. */
-export const canFilterStatus = (user: DashUser | null | undefined) => !!user && user.type.includes('admin');
+/** The signed-in user as the role predicates of domain/roles.ts read it. */
+export const viewerOf = (user: DashUser | null | undefined): Viewer | null => (user ? { id: user._id, type: user.type, orgIds: user.org_ids ?? [] } : null);
+
+/** Admins and organization admins: the Admin menu and the staff screens. */
+export const isStaff = (user: DashUser | null | undefined) => roles.isStaff(viewerOf(user));
+export const isAdmin = (user: DashUser | null | undefined) => roles.isAdmin(viewerOf(user));
+export const isOrgAdmin = (user: DashUser | null | undefined) => roles.isOrgAdmin(viewerOf(user));
+/** Spec section 6: admins (and organization admins) see the status selector. */
+export const canFilterStatus = (user: DashUser | null | undefined) => roles.isStaff(viewerOf(user));
 
 /** Spec section 4: with a token and no user, ask GET /api/auth; a statusCode clears the token. */
 export async function loadSession(): Promise<void> {

@@ -75,6 +75,7 @@ function screens(ids: Ids): Screen[] {
     },
     { path: 'faqs' },
     { path: 'contact' },
+    { path: 'support-inbox' },
     { path: 'resources' },
     { path: 'donate-history' },
     { path: 'donate-receipts' },

@@ -7,7 +7,7 @@ import { signIn } from './sign-in';
  */
 const ORG_ADMIN = 'orgadmin@example.org';
 
-test('an org admin sees My Organizations with exactly its one organization, and My Donations', async ({ page, request }) => {
+test("an org admin sees My Organizations with exactly its one organization, and its organization's donations", async ({ page, request }) => {
   const { token, user } = await signIn(request, ORG_ADMIN);
   expect(user.org_ids).toHaveLength(1);
   const org = (await (await request.get(`/api/organizations/${user.org_ids[0]}`, { headers: { authorization: `Bearer ${token}` } })).json()) as { name: string };
@@ -23,7 +23,8 @@ test('an org admin sees My Organizations with exactly its one organization, and 
   const menu = page.getByRole('navigation', { name: 'Dashboard menu' });
   await menu.getByRole('group', { name: 'Admin' }).getByRole('link', { name: 'Donations' }).click();
   await expect(page).toHaveURL(/\/dashboard\/donations$/);
-  await expect(page.getByRole('heading', { level: 1, name: 'My Donations' })).toBeVisible();
+  // Not "My Donations": that is the personal menu item, the org admin's own gifts.
+  await expect(page.getByRole('heading', { level: 1, name: "My Organization's Donations" })).toBeVisible();
   await expect(page.locator('table.dash-table tbody tr').first()).toContainText(/£\d/);
   await menu.getByRole('group', { name: 'Admin' }).getByRole('link', { name: 'Donors' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'My Donors' })).toBeVisible();

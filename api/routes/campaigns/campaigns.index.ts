@@ -2,6 +2,8 @@ import { z } from '@hono/zod-openapi';
 import { CAMPAIGN_STATUSES } from '../../../db/schema';
 import { createRouter } from '../../lib/create-app';
 import { notFound } from '../../lib/errors';
+import { requireUser } from '../../lib/policy';
+import type { AuthUser } from '../../lib/types';
 import { defineRoute, errorResponses, IdParams, jsonContent } from '../../lib/openapi';
 import { CampaignSchema, CampaignTitleSchema } from '../../schemas';
 import { DEFAULT_PAGE_SIZE, getCampaign, listCampaigns, listCampaignTitles, MAX_PAGE_SIZE } from '../../services/campaigns';
@@ -16,13 +18,19 @@ export const listQuery = z.object({
   /** 1-based page of `limit` items; an alternative to offset. */
   page: z.coerce.number().int().min(1).max(10_000).optional().openapi({ type: 'integer', description: '1-based page of `limit` items' }),
   tiny: z.enum(['true', 'false']).optional().openapi({ description: 'true: only ids and titles of approved campaigns, for pickers' }),
+  mine: z
+    .enum(['true', 'false'])
+    .optional()
+    .openapi({ description: 'Signed in: true lists only what the caller created (drafts and live items unless status says otherwise)' }),
 });
 
-/** limit/offset/page from the query as list options. */
-function paging(query: z.infer<typeof listQuery>) {
+/** limit/offset/page (and `mine`, which needs a signed-in caller) from the query as list options. */
+function paging(query: z.infer<typeof listQuery>, viewer: AuthUser | null) {
   const limit = query.limit ?? DEFAULT_PAGE_SIZE;
   const offset = query.page ? (query.page - 1) * limit : query.offset;
-  return { status: query.status, limit, offset };
+  const mine = query.mine === 'true';
+  if (mine) requireUser(viewer);
+  return { status: query.status, limit, offset, mine };
 }
 
 const campaignList = jsonContent(z.array(CampaignSchema), 'Campaigns or appeals, newest first');
@@ -79,7 +87,7 @@ export const campaignsRouter = createRouter()
   .openapi(listCampaignsRoute, async (c) => {
     const query = c.req.valid('query');
     if (query.tiny === 'true') return c.json(await listCampaignTitles(c.var.db), 200);
-    return c.json(await listCampaigns(c.var.db, { kind: 'campaign', ...paging(query), viewer: c.var.user }), 200);
+    return c.json(await listCampaigns(c.var.db, { kind: 'campaign', ...paging(query, c.var.user), viewer: c.var.user }), 200);
   })
   .openapi(getCampaignRoute, async (c) => {
     const campaign = await getCampaign(c.var.db, c.req.valid('param').id, c.var.user);
@@ -92,13 +100,13 @@ export const campaignsRouter = createRouter()
     // An appeal has no appeals of its own.
     if (campaign?.kind !== 'campaign') throw notFound('Campaign not found');
     return c.json(
-      await listCampaigns(c.var.db, { kind: 'appeal', parentId: campaign._id, ...paging(query), viewer: c.var.user }),
+      await listCampaigns(c.var.db, { kind: 'appeal', parentId: campaign._id, ...paging(query, c.var.user), viewer: c.var.user }),
       200,
     );
   })
   .openapi(listAppealsRoute, async (c) => {
     const query = c.req.valid('query');
-    return c.json(await listCampaigns(c.var.db, { kind: 'appeal', ...paging(query), viewer: c.var.user }), 200);
+    return c.json(await listCampaigns(c.var.db, { kind: 'appeal', ...paging(query, c.var.user), viewer: c.var.user }), 200);
   })
   .openapi(getAppealRoute, async (c) => {
     const appeal = await getCampaign(c.var.db, c.req.valid('param').id, c.var.user);

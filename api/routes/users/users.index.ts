@@ -5,7 +5,7 @@ import { createRouter } from '../../lib/create-app';
 import { addressSchema, donorPhone, emailText, imageInput, pagingQuery, personName } from '../../lib/fields';
 import { imageFormBodyLimit, withImage } from '../../lib/image-upload';
 import { bearerAuth, defineRoute, errorResponses, IdParams, jsonBody, jsonContent, totalCountHeader } from '../../lib/openapi';
-import { adminOnly, financeReaders, requireUser, signedIn } from '../../lib/policy';
+import { adminOnly, financeReaders, requireUser, signedIn, staffOnly } from '../../lib/policy';
 import type { AppEnv } from '../../lib/types';
 import { DonorSchema } from '../../schemas';
 import { donorFilterShape } from '../../services/insight/list-filters';
@@ -28,7 +28,19 @@ const donorFields = {
   type: z.enum(USER_TYPES, { error: `type must be one of: ${USER_TYPES.join(', ')}` }).optional(),
 };
 
-const createBody = z.preprocess(flattenName, z.object({ ...donorFields, email: emailText }));
+const createBody = z.preprocess(
+  flattenName,
+  z.object({
+    ...donorFields,
+    email: emailText,
+    organization_id: z
+      .string()
+      .trim()
+      .max(64)
+      .optional()
+      .openapi({ description: 'The organization the donor is added to (org admins: one of theirs; may be left out when they have one)' }),
+  }),
+);
 const updateBody = z.preprocess(
   flattenName,
   z.object(donorFields).partial().extend({ email: z.string().trim().max(254).optional() }),
@@ -61,9 +73,9 @@ const createUserRoute = defineRoute({
   method: 'post',
   path: '/users',
   tags: ['Donors'],
-  summary: 'Create a donor or user (admins)',
+  summary: 'Add a donor (admins: any details; org admins: name and email, for their organization)',
   security: bearerAuth,
-  middleware: [imageFormBodyLimit, adminOnly()],
+  middleware: [imageFormBodyLimit, staffOnly('Only admins and organization admins can add donors')],
   request: { body: jsonBody(createBody) },
   responses: { 201: jsonContent(DonorSchema, 'Created'), ...errorResponses },
 });
@@ -98,7 +110,7 @@ export const usersRouter = createRouter()
   })
   .openapi(createUserRoute, async (c) => {
     const input = c.req.valid('json');
-    const created = await withImage(c, 'image', input.image, null, (image) => createUser(c.var.db, { ...input, image }));
+    const created = await withImage(c, 'image', input.image, null, (image) => createUser(c.var.db, { ...input, image }, requireUser(c.var.user)));
     return c.json(created, 201);
   })
   .openapi(getUserRoute, async (c) => c.json(await getUser(c.var.db, c.req.valid('param').id, requireUser(c.var.user)), 200))

@@ -11,3 +11,4 @@ export { monthlyChangedEmail } from './monthly-changed';
 export { erasureCodeEmail } from './erasure-code';
 export { notifyAfterEvent, sendReceipt, sendRefundNotice } from './notify';
 export { mailContextOf } from './context';
+export { supportRequestCopyEmail, supportRequestEmail } from './support-request';

@@ -35,7 +35,7 @@ export type CampaignEditorProps = {
 };
 
 type Option = { _id: string; title: string };
-type Load = { state: 'loading' } | { state: 'ready' } | { state: 'missing'; message: string };
+type Load = { state: 'loading' } | { state: 'ready' } | { state: 'missing'; message: string } | { state: 'refused'; message: string };
 
 const label = (kind: EditorKind) => (kind === 'campaign' ? 'Campaign' : 'Appeal');
 
@@ -73,7 +73,11 @@ export default function CampaignEditor({ kind, id, redirectTo, title }: Campaign
     void api((o) => client.api.campaigns[':id'].$get({ param: { id } }, o)).then((result) => {
       if (cancelled) return;
       if (!result.ok) setLoad({ state: 'missing', message: result.error.message });
-      else {
+      else if (result.data.can_edit === false) {
+        // Refused here, not on Continue: the server would refuse the save (can_edit is its rule).
+        const who = result.data.kind === 'appeal' ? 'the fundraiser who started it, admins of its organization and platform admins' : 'admins of its organization and platform admins';
+        setLoad({ state: 'refused', message: `You cannot edit "${result.data.title}": only ${who} can.` });
+      } else {
         loaded.current = true;
         setForm(formFromDto(result.data));
         setLoad({ state: 'ready' });
@@ -173,6 +177,17 @@ export default function CampaignEditor({ kind, id, redirectTo, title }: Campaign
       <div className="editor" aria-busy="true">
         <h1>{heading}</h1>
         <p role="status">Loading...</p>
+      </div>
+    );
+  }
+  if (load.state === 'refused') {
+    return (
+      <div className="editor">
+        <h1>Edit {label(kind)}</h1>
+        <p role="alert">{load.message}</p>
+        <p>
+          <a href={kind === 'campaign' ? '/dashboard/active-campaigns' : '/dashboard/active-appeals'}>Back to the list</a>
+        </p>
       </div>
     );
   }

@@ -1,12 +1,13 @@
 import { useStore } from '@nanostores/react';
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { api, client } from '../../lib/api';
 import { formatPhone } from '../../../domain/phone';
 import { listPathOf } from '../lib/routes';
 import { useApiGet } from '../lib/use-api';
 import { goBack, navigate } from '../router';
-import { $dashToken, refreshUser } from '../session';
-import { Spinner, TextInput } from '../ui/primitives';
+import * as roles from '../../../domain/roles';
+import { $dashToken, $dashUser, refreshUser, viewerOf } from '../session';
+import { Alert, SelectInput, Spinner, TextInput } from '../ui/primitives';
 import { MyGiftAid } from '../screens/gift-aid/MyGiftAid';
 import { AddressGroup, EMPTY_ADDRESS, FormShell, ImageField, PhoneInput, toAddressValue, type AddressValue } from './form-parts';
 import { NotificationSettings } from './NotificationSettings';
@@ -19,6 +20,10 @@ export function DonorForm({ id }: { id?: string }) {
   const isEdit = !!id;
   const isMe = id === 'me';
   const token = useStore($dashToken);
+  const viewer = viewerOf(useStore($dashUser));
+  // Organization admins see their donors' name and email only, read-only, and add donors with just those.
+  const limited = !isMe && !roles.canEditOthersProfile(viewer);
+  const [organizationId, setOrganizationId] = useState('');
   const [load] = useApiGet(isEdit ? `users/${id}` : null, (o) => client.api.users[':id'].$get({ param: { id: id! } }, o));
   const [values, setValues] = useState<Values>(EMPTY);
   const [initialImage, setInitialImage] = useState('');
@@ -43,21 +48,25 @@ export function DonorForm({ id }: { id?: string }) {
 
   if (isEdit && (load.status === 'loading' || load.status === 'idle')) return <Spinner />;
   if (isEdit && load.status === 'error') return <h1 className="dash-not-found">Donor Not Found</h1>;
+  if (isEdit && limited) return <DonorSummary first={values.first_name} last={values.last_name} email={values.email} />;
 
   const set = <K extends keyof Values>(key: K) => (v: Values[K]) => setValues((prev) => ({ ...prev, [key]: v }));
-  const canSave = values.first_name.trim() !== '' && values.last_name.trim() !== '' && (isEdit || values.email.trim() !== '');
+  const chooseOrganization = limited && (viewer?.orgIds.length ?? 0) > 1;
+  const canSave =
+    values.first_name.trim() !== '' && values.last_name.trim() !== '' && (isEdit || values.email.trim() !== '') && (!chooseOrganization || organizationId !== '');
 
   const save = async () => {
     setSaving(true);
     setError(null);
-    const body: Record<string, unknown> = {
-      name: { first_name: values.first_name.trim(), last_name: values.last_name.trim() },
-      address: values.address,
-    };
-    // Sent only when changed: a number stored before the UK rule (docs/decisions/009) does not block
-    // saving the rest of the form.
-    if (values.phone !== initialPhone) body.phone = values.phone.trim();
-    if (values.image !== initialImage) body.image = values.image;
+    const body: Record<string, unknown> = { name: { first_name: values.first_name.trim(), last_name: values.last_name.trim() } };
+    if (!limited) {
+      body.address = values.address;
+      // Sent only when changed: a number stored before the UK rule (docs/decisions/009) does not block
+      // saving the rest of the form.
+      if (values.phone !== initialPhone) body.phone = values.phone.trim();
+      if (values.image !== initialImage) body.image = values.image;
+    }
+    if (chooseOrganization) body.organization_id = organizationId;
     // Email is set once at creation and read-only afterwards.
     if (!isEdit) body.email = values.email.trim();
     const res = isEdit
@@ -80,7 +89,12 @@ export function DonorForm({ id }: { id?: string }) {
       error={error}
       onCancel={() => goBack(isMe ? '/dashboard/overview' : listPathOf('donors'))}
     >
-      <ImageField label="Photo" value={values.image} onChange={set('image')} />
+      {limited ? (
+        <p className="dash-hint">You add a donor's name and email for your organization; the donor keeps the rest of their details themselves.</p>
+      ) : (
+        <ImageField label="Photo" value={values.image} onChange={set('image')} />
+      )}
+      {chooseOrganization ? <OrganizationChoice value={organizationId} onChange={setOrganizationId} /> : null}
       <div className="dash-grid-2">
         <TextInput label="First name" value={values.first_name} onChange={set('first_name')} required autoComplete="given-name" />
         <TextInput label="Last name" value={values.last_name} onChange={set('last_name')} required autoComplete="family-name" />
@@ -95,12 +109,46 @@ export function DonorForm({ id }: { id?: string }) {
           autoComplete="email"
           inputMode="email"
         />
-        <PhoneInput value={values.phone} onChange={set('phone')} />
+        {limited ? null : <PhoneInput value={values.phone} onChange={set('phone')} />}
       </div>
-      <AddressGroup value={values.address} onChange={set('address')} />
+      {limited ? null : <AddressGroup value={values.address} onChange={set('address')} />}
       {isMe ? <NotificationSettings /> : null}
     </FormShell>
     {isMe ? <MyGiftAid /> : null}
     </>
   );
+}
+
+/** What an organization admin may see of a donor: name and email, read-only (README: API table). */
+function DonorSummary({ first, last, email }: { first: string; last: string; email: string }) {
+  return (
+    <section className="dash-section dash-form-page">
+      <h1>Donor</h1>
+      <Alert tone="info">Organization admins can see a donor's name and email. Only the donor, or a platform admin, can change their details.</Alert>
+      <dl className="dash-facts">
+        <div>
+          <dt>Name</dt>
+          <dd>{`${first} ${last}`.trim() || '-'}</dd>
+        </div>
+        <div>
+          <dt>Email</dt>
+          <dd>
+            <a href={`mailto:${email}`}>{email}</a>
+          </dd>
+        </div>
+      </dl>
+      <div className="dash-form-actions">
+        <button type="button" className="btn btn-outline" onClick={() => goBack(listPathOf('donors'))}>
+          Back to donors
+        </button>
+      </div>
+    </section>
+  );
+}
+
+/** An admin of several organizations says which one the donor belongs to (the API lists only theirs). */
+function OrganizationChoice({ value, onChange }: { value: string; onChange: (v: string) => void }) {
+  const [state] = useApiGet('organizations?limit=100', (o) => client.api.organizations.$get({ query: { limit: 100 } }, o));
+  const options = useMemo(() => (state.status === 'ok' ? state.data.map((org) => ({ value: org._id, label: org.name })) : []), [state]);
+  return <SelectInput label="Organization" value={value} onChange={onChange} options={options} required placeholder="Choose an organization" />;
 }

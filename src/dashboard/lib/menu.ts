@@ -1,10 +1,12 @@
+import { isAdmin, isStaff } from '../../../domain/roles';
 import type { IconName } from '../ui/icons';
 
 export type MenuLink = { label: string; href: string; icon: IconName };
 export type MenuGroup = { label: string; items: MenuLink[] };
 
-/** Spec section 2/6: everybody's menu; users whose type is not 'donor' also get the Admin group. */
+/** Spec section 2/6: everybody's menu; staff (admins, organization admins) also get the Admin group. */
 export function buildMenu(userType: string | null | undefined): MenuGroup[] {
+  const viewer = userType ? { type: userType, orgIds: [] } : null;
   const groups: MenuGroup[] = [
     {
       label: 'Dashboard',
@@ -23,7 +25,7 @@ export function buildMenu(userType: string | null | undefined): MenuGroup[] {
       ],
     },
   ];
-  if (userType && userType !== 'donor') {
+  if (isStaff(viewer)) {
     groups.push({
       label: 'Admin',
       items: [
@@ -33,6 +35,7 @@ export function buildMenu(userType: string | null | undefined): MenuGroup[] {
         { label: 'Donations', href: '/dashboard/donations', icon: 'coins' },
         { label: 'Gift Aid', href: '/dashboard/gift-aid', icon: 'book' },
         { label: 'Organizations', href: '/dashboard/organizations', icon: 'building' },
+        ...(isAdmin(viewer) ? [{ label: 'Support inbox', href: '/dashboard/support-inbox', icon: 'mail' } satisfies MenuLink] : []),
       ],
     });
   }

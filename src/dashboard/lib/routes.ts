@@ -24,6 +24,7 @@ export type Route =
   | { name: 'faqs' }
   | { name: 'contact' }
   | { name: 'resources' }
+  | { name: 'support-inbox' }
   | { name: 'not-found' };
 
 const STATIC: Record<string, Route> = {
@@ -40,6 +41,7 @@ const STATIC: Record<string, Route> = {
   faqs: { name: 'faqs' },
   contact: { name: 'contact' },
   resources: { name: 'resources' },
+  'support-inbox': { name: 'support-inbox' },
 };
 
 const RESOURCES: readonly Resource[] = ['organizations', 'donors', 'donations'];

@@ -5,7 +5,8 @@ import { listApiQuery, parseListView, SORTABLE, viewSearch, type ListView } from
 import { joinPath, type Resource } from '../lib/routes';
 import { useApiGet } from '../lib/use-api';
 import { $location, navigate } from '../router';
-import { $dashUser, isOrgAdmin } from '../session';
+import * as roles from '../../../domain/roles';
+import { $dashUser, type DashUser, isAdmin, isOrgAdmin, viewerOf } from '../session';
 import { DataTable } from '../tables/data-table';
 import { donationColumns } from '../tables/donations/columns';
 import { donorColumns } from '../tables/donors/columns';
@@ -28,8 +29,24 @@ const CONFIG: Record<Resource, Config> = {
 /** What one of the three list routes answers. */
 type ListResponse = Awaited<ReturnType<typeof client.api.organizations.$get | typeof client.api.users.$get | typeof client.api.donations.$get>>;
 
-export function listTitle(resource: Resource, userType: string | undefined): string {
-  return `${userType === 'org_admin' ? 'My' : 'All'} ${CONFIG[resource].label}`;
+/**
+ * Spec: 'My …' for organization admins, 'All …' otherwise. An organization admin's donations are
+ * "My Organization's Donations", so the list is not mistaken for their own gifts ("My Donations").
+ */
+export function listTitle(resource: Resource, userType: string | undefined, orgCount = 1): string {
+  if (!isOrgAdminType(userType)) return `All ${CONFIG[resource].label}`;
+  if (resource === 'donations') return orgCount > 1 ? "My Organizations' Donations" : "My Organization's Donations";
+  return `My ${CONFIG[resource].label}`;
+}
+
+const isOrgAdminType = (type: string | undefined) => roles.isOrgAdmin(type ? { type, orgIds: [] } : null);
+
+/** Organizations are added by admins only; donors and donations by staff (org admins for their own). */
+function canAdd(resource: Resource, user: DashUser | null | undefined): boolean {
+  const viewer = viewerOf(user);
+  if (resource === 'organizations') return roles.isAdmin(viewer);
+  if (resource === 'donors') return roles.canAddDonors(viewer);
+  return roles.isStaff(viewer);
 }
 
 /** Spec "Admin list screen": title, Add, row click → edit, server or client paging, 'No results'. */
@@ -71,7 +88,7 @@ export function AdminList({ resource }: { resource: Resource }) {
   }, [total]);
   const rowCount = total !== null && Number.isFinite(total) ? total : knownTotal;
 
-  const title = listTitle(resource, isOrgAdmin(user) ? 'org_admin' : user?.type);
+  const title = listTitle(resource, isOrgAdmin(user) ? 'org_admin' : user?.type, user?.org_ids?.length ?? 1);
   const addHref = joinPath(pathname, '/add');
   const denied = state.status === 'error' && (state.error.statusCode === 403 || state.error.statusCode === 401);
   let notice: ReactNode = null;
@@ -85,10 +102,12 @@ export function AdminList({ resource }: { resource: Resource }) {
         actions={
           denied ? null : (
             <>
-              {resource === 'donors' && user?.type === 'admin' ? <ConsentExport /> : null}
-              <a className="btn btn-primary dash-btn-sm" href={addHref}>
-                <Icon name="plus" size={16} /> Add
-              </a>
+              {resource === 'donors' && isAdmin(user) ? <ConsentExport /> : null}
+              {canAdd(resource, user) ? (
+                <a className="btn btn-primary dash-btn-sm" href={addHref}>
+                  <Icon name="plus" size={16} /> Add
+                </a>
+              ) : null}
             </>
           )
         }

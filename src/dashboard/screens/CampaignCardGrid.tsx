@@ -3,7 +3,7 @@ import { joinPath } from '../lib/routes';
 import type { CampaignItem } from '../lib/campaign-schema';
 import { Badge } from '../ui/primitives';
 
-/** Dashboard edit-mode cards: the second button is 'Edit' → current path + '-edit/{id}'. */
+/** Dashboard edit-mode cards: the second button is 'Edit' → current path + '-edit/{id}', on items the viewer may edit (can_edit). */
 export function CampaignCardGrid({ items, basePath, editMode = true }: { items: CampaignItem[]; basePath: string; editMode?: boolean }) {
   if (items.length === 0) return <p className="dash-empty">No campaigns found</p>;
   return (
@@ -57,7 +57,7 @@ export function CampaignCard({ item, basePath, editMode }: { item: CampaignItem;
             {isAppeal ? 'Donate' : 'View'}
             <span className="visually-hidden"> {title}</span>
           </a>
-          {editMode && basePath ? (
+          {editMode && basePath && item.can_edit ? (
             <a className="btn btn-outline dash-btn-sm" href={joinPath(basePath, `-edit/${encodeURIComponent(item._id)}`)}>
               Edit<span className="visually-hidden"> {title}</span>
             </a>

@@ -5,22 +5,42 @@ import { CAMPAIGN_STATUSES, type CampaignItem } from '../lib/campaign-schema';
 import { joinPath, type CampaignKind } from '../lib/routes';
 import { useApiGet } from '../lib/use-api';
 import { $location } from '../router';
-import { $dashUser, canFilterStatus } from '../session';
+import { canCreateCampaigns } from '../../../domain/roles';
+import { $dashUser, canFilterStatus, isStaff, viewerOf } from '../session';
 import { Icon } from '../ui/icons';
 import { Alert, PageHeader, Spinner } from '../ui/primitives';
 import { CampaignCardGrid } from './CampaignCardGrid';
 import { CreatedNotice } from './CreatedNotice';
 
-/** Spec: 'Active Campaigns' / 'Active Appeals' with Add → path + '-add' and an edit-mode card grid. */
+/**
+ * Spec: 'Active Campaigns' / 'Active Appeals' with Add → path + '-add' and an edit-mode card grid.
+ * A donor's appeals list is "My Appeals": only the appeals they started, drafts included; staff see
+ * every appeal they may see, with Edit on the ones they may edit, and can narrow it to their own.
+ */
 export function CampaignList({ kind }: { kind: CampaignKind }) {
+  const user = useStore($dashUser);
+  if (kind === 'campaign' && user && !canCreateCampaigns(viewerOf(user))) return <CampaignsForStaff />;
+  return <CampaignListView kind={kind} />;
+}
+
+function CampaignListView({ kind }: { kind: CampaignKind }) {
   const user = useStore($dashUser);
   const { pathname } = useStore($location);
   const [status, setStatus] = useState<(typeof CAMPAIGN_STATUSES)[number]>('approved');
+  const [onlyMine, setOnlyMine] = useState(false);
   const statusId = useId();
+  const mineId = useId();
+  const staff = isStaff(user);
   const showStatus = canFilterStatus(user);
+  // Donors see their own appeals only; staff may narrow the list to theirs.
+  const mine = kind === 'appeal' && (!staff || onlyMine);
   const endpoint = kind === 'campaign' ? '/api/campaigns' : '/api/appeals';
-  const query = { status: showStatus ? status : ('approved' as const), limit: 100 };
-  const [state] = useApiGet(`${endpoint}?status=${query.status}&limit=100`, (o) =>
+  const query = {
+    status: mine && !showStatus ? ('all' as const) : showStatus ? status : ('approved' as const),
+    limit: 100,
+    mine: mine ? ('true' as const) : undefined,
+  };
+  const [state] = useApiGet(user === undefined ? null : `${endpoint}?status=${query.status}&limit=100&mine=${mine}`, (o) =>
     kind === 'campaign' ? client.api.campaigns.$get({ query }, o) : client.api.appeals.$get({ query }, o),
   );
   // Without tiny=true the list answers whole campaigns.
@@ -31,9 +51,15 @@ export function CampaignList({ kind }: { kind: CampaignKind }) {
   return (
     <section className="dash-section">
       <PageHeader
-        title={`Active ${label}s`}
+        title={mine && !staff ? 'My Appeals' : `Active ${label}s`}
         actions={
           <>
+            {staff && kind === 'appeal' ? (
+              <div className="dash-inline-field">
+                <input id={mineId} type="checkbox" checked={onlyMine} onChange={(e) => setOnlyMine(e.target.checked)} />
+                <label htmlFor={mineId}>Only appeals I started</label>
+              </div>
+            ) : null}
             {showStatus ? (
               <div className="dash-inline-field">
                 <label htmlFor={statusId}>Status</label>
@@ -54,7 +80,30 @@ export function CampaignList({ kind }: { kind: CampaignKind }) {
       />
       {kind === 'appeal' ? <CreatedNotice /> : null}
       {state.status === 'error' ? <Alert>{state.error.message}</Alert> : null}
-      {state.status === 'ok' ? <CampaignCardGrid items={items} basePath={base} /> : state.status === 'loading' ? <Spinner /> : null}
+      {state.status === 'ok' && mine && items.length === 0 ? (
+        <p className="dash-empty">
+          You have not started an appeal yet. <a href={joinPath(base, '-add')}>Start one</a> to raise money for a cause you care about.
+        </p>
+      ) : state.status === 'ok' ? (
+        <CampaignCardGrid items={items} basePath={base} />
+      ) : state.status === 'loading' ? (
+        <Spinner />
+      ) : null}
+    </section>
+  );
+}
+
+/** A donor at /dashboard/active-campaigns: campaigns are run by staff; appeals are theirs to start. */
+function CampaignsForStaff() {
+  return (
+    <section className="dash-section">
+      <h1>Campaigns</h1>
+      <Alert tone="info">
+        <p className="dash-alert-title">Campaigns are set up by the charities' staff.</p>
+        <p>
+          You can <a href="/dashboard/active-appeals-add">start an appeal</a> under one of them, or see <a href="/dashboard/active-appeals">My Appeals</a>.
+        </p>
+      </Alert>
     </section>
   );
 }

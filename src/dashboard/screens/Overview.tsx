@@ -4,7 +4,7 @@ import { client } from '../../lib/api';
 import { formatPence } from '../../lib/format';
 import { formatDate } from '../lib/dates';
 import { useApiGet } from '../lib/use-api';
-import { $dashUser, isAdmin } from '../session';
+import { $dashUser, isStaff } from '../session';
 import { Icon } from '../ui/icons';
 import { Alert, Spinner } from '../ui/primitives';
 import { CampaignCard } from './CampaignCardGrid';
@@ -53,8 +53,8 @@ export function Overview() {
         </dl>
       )}
 
-      {user?.type === 'admin' || user?.type === 'org_admin' ? <GiftAidOverview /> : null}
-      {isAdmin(user) ? (
+      {isStaff(user) ? <GiftAidOverview /> : null}
+      {isStaff(user) ? (
         <>
           <h2 className="dash-h2">How giving is going</h2>
           <Suspense fallback={<Spinner />}>

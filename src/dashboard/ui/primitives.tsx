@@ -72,6 +72,7 @@ type TextInputProps = {
   max?: string;
   min?: string;
   step?: string;
+  maxLength?: number;
 };
 
 export function TextInput(props: TextInputProps) {
@@ -94,12 +95,13 @@ export function TextInput(props: TextInputProps) {
         min={props.min}
         max={props.max}
         step={props.step}
+        maxLength={props.maxLength}
       />
     </Field>
   );
 }
 
-export function TextArea(props: { label: string; value: string; onChange: (v: string) => void; required?: boolean; rows?: number }) {
+export function TextArea(props: { label: string; value: string; onChange: (v: string) => void; required?: boolean; rows?: number; maxLength?: number }) {
   const id = useId();
   return (
     <Field id={id} label={props.label} required={props.required}>
@@ -111,6 +113,7 @@ export function TextArea(props: { label: string; value: string; onChange: (v: st
         onChange={(e) => props.onChange(e.target.value)}
         required={props.required}
         aria-required={props.required || undefined}
+        maxLength={props.maxLength}
       />
     </Field>
   );

@@ -5,7 +5,7 @@ import { formatPence } from '../../../lib/format';
 import { api, client, type Data } from '../../../lib/api';
 import { formatDate } from '../../lib/dates';
 import { useApiGet } from '../../lib/use-api';
-import { $dashToken, $dashUser } from '../../session';
+import { $dashToken, $dashUser, isAdmin } from '../../session';
 import { Alert, Badge, PageHeader, SelectInput, Spinner, TextInput } from '../../ui/primitives';
 
 const giftAid = client.api['gift-aid'];
@@ -53,7 +53,7 @@ export function GiftAidScreen() {
   const [eligible, reloadEligible] = useApiGet(orgId ? giftAid.eligible.$path({ query }) : null, (o) => giftAid.eligible.$get({ query }, o));
   const [claims, reloadClaims] = useApiGet('/api/gift-aid/claims', (o) => giftAid.claims.$get({ query: {} }, o));
   const [adjustments, reloadAdjustments] = useApiGet('/api/gift-aid/adjustments', (o) => giftAid.adjustments.$get({ query: {} }, o));
-  const [review, reloadReview] = useApiGet(user?.type === 'admin' ? '/api/gift-aid/declarations/review' : null, (o) =>
+  const [review, reloadReview] = useApiGet(isAdmin(user) ? '/api/gift-aid/declarations/review' : null, (o) =>
     giftAid.declarations.review.$get(undefined, o),
   );
   const reloadAll = () => {

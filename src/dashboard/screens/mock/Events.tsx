@@ -1,6 +1,6 @@
 import { useId, useMemo, useState } from 'react';
 import { formatDate } from '../../lib/dates';
-import { ATTENDED_EVENTS, NEXT_EVENTS, type EventItem } from '../../mock-data';
+import { attendedEvents, nextEvents, type EventItem } from '../../mock-data';
 import { Icon } from '../../ui/icons';
 import { Alert, Badge } from '../../ui/primitives';
 
@@ -47,8 +47,10 @@ export function Events() {
   const [to, setTo] = useState('');
   const [notice, setNotice] = useState<string | null>(null);
   const ids = { q: useId(), from: useId(), to: useId() };
-  const next = useMemo(() => NEXT_EVENTS.filter((e) => inRange(e, from, to, q)), [q, from, to]);
-  const attended = useMemo(() => ATTENDED_EVENTS.filter((e) => inRange(e, from, to, q)), [q, from, to]);
+  // Dated from today, so "Next Events" are always ahead and "Attended Events" behind.
+  const samples = useMemo(() => ({ next: nextEvents(), attended: attendedEvents() }), []);
+  const next = useMemo(() => samples.next.filter((e) => inRange(e, from, to, q)), [samples, q, from, to]);
+  const attended = useMemo(() => samples.attended.filter((e) => inRange(e, from, to, q)), [samples, q, from, to]);
   return (
     <section className="dash-section">
       <h1>Events & Volunteering</h1>

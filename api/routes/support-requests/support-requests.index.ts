@@ -1,0 +1,61 @@
+import { z } from '@hono/zod-openapi';
+import { createRouter } from '../../lib/create-app';
+import { bearerAuth, defineRoute, errorResponses, IdParams, jsonBody, jsonContent, totalCountHeader } from '../../lib/openapi';
+import { adminOnly, requireUser, signedIn } from '../../lib/policy';
+import {
+  SentSupportRequestSchema,
+  SupportRequestBody,
+  SupportRequestListQuery,
+  SupportRequestSchema,
+  SupportRequestUpdate,
+} from '../../schemas/support-requests';
+import { mailContextOf } from '../../services/mail';
+import { listSupportRequests, sendSupportRequest, setSupportRequestHandled } from '../../services/support-requests';
+
+const sendRoute = defineRoute({
+  method: 'post',
+  path: '/support-requests',
+  tags: ['Support'],
+  summary: 'Contact Support: store a message, email it to the charity and a copy to the sender',
+  security: bearerAuth,
+  middleware: [signedIn()],
+  request: { body: jsonBody(SupportRequestBody) },
+  responses: { 201: jsonContent(SentSupportRequestSchema, 'Stored (and emailed unless email_sent is false)'), ...errorResponses },
+});
+
+const listRoute = defineRoute({
+  method: 'get',
+  path: '/support-requests',
+  tags: ['Support'],
+  summary: 'The Support inbox for admins (open first); anyone else sees only the messages they sent',
+  security: bearerAuth,
+  middleware: [signedIn()],
+  request: { query: SupportRequestListQuery },
+  responses: { 200: { ...jsonContent(z.array(SupportRequestSchema), 'Newest first'), headers: totalCountHeader }, ...errorResponses },
+});
+
+const handleRoute = defineRoute({
+  method: 'put',
+  path: '/support-requests/{id}',
+  tags: ['Support'],
+  summary: 'Mark a message handled, or open again (admins)',
+  security: bearerAuth,
+  middleware: [adminOnly()],
+  request: { params: IdParams, body: jsonBody(SupportRequestUpdate) },
+  responses: { 200: jsonContent(SupportRequestSchema, 'The message after the change'), ...errorResponses },
+});
+
+export const supportRequestsRouter = createRouter()
+  .openapi(sendRoute, async (c) => {
+    const { db, config } = c.var;
+    const ctx = { db, config, user: requireUser(c.var.user), origin: mailContextOf(c).origin, now: new Date() };
+    return c.json(await sendSupportRequest(ctx, c.req.valid('json')), 201);
+  })
+  .openapi(listRoute, async (c) => {
+    const { items, total } = await listSupportRequests(c.var.db, requireUser(c.var.user), c.req.valid('query'));
+    c.header('X-Total-Count', String(total));
+    return c.json(items, 200);
+  })
+  .openapi(handleRoute, async (c) =>
+    c.json(await setSupportRequestHandled(c.var.db, requireUser(c.var.user), c.req.valid('param').id, c.req.valid('json').handled, new Date()), 200),
+  );

@@ -1,0 +1,137 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { SUPPORT_REQUEST_LIMITS, SUPPORT_REQUESTS_PER_HOUR } from '../../../domain/support';
+import { signedIn } from '../../../tests/factories';
+import { engineName, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
+
+type Sent = { _id: string; name: string; email: string; subject: string; message: string; handled_at: string | null; handled_by: string | null; email_sent: boolean };
+type Mail = { to: string; subject: string; text: string; html: string };
+
+const stamp = () => crypto.randomUUID().slice(0, 8);
+
+async function outbox(t: TestApp, to: string): Promise<Mail[]> {
+  return (await (await t.request(`/api/dev/outbox?to=${encodeURIComponent(to)}`)).json()) as Mail[];
+}
+
+function send(t: TestApp, token: string | undefined, json: unknown) {
+  return t.request('/api/support-requests', { method: 'POST', token, json });
+}
+
+describe(`Contact Support (${engineName})`, () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it('stores the message, emails the charity and a copy to the sender, and admins see it in the inbox until handled', async () => {
+    const support = `support-${stamp()}@charity.example`;
+    const t = await setupTestApp({ SUPPORT_EMAIL: support });
+    const donor = await signedIn(t.db, 'donor', { overrides: { email: `donor-${stamp()}@example.com`, firstName: 'Priya', lastName: 'Patel' } });
+    const subject = `Change my monthly gift ${stamp()}`;
+
+    const res = await send(t, donor.token, { name: '  Priya   Patel ', subject, message: 'Please move my gift\r\nto the 15th.', email: 'someone-else@example.com' });
+    expect(res.status).toBe(201);
+    const sent = (await res.json()) as Sent;
+    // The reply address is the account's, whatever the body says; whitespace and line breaks are tidied.
+    expect(sent).toMatchObject({ name: 'Priya Patel', email: donor.user.email, subject, message: 'Please move my gift\nto the 15th.', handled_at: null, email_sent: true });
+
+    const [toCharity] = await outbox(t, support);
+    expect(toCharity.subject).toBe(`Contact Support: ${subject}`);
+    expect(toCharity.text).toContain(`Priya Patel <${donor.user.email}>`);
+    expect(toCharity.text).toContain('Please move my gift\nto the 15th.');
+    expect(toCharity.text).toContain('/dashboard/support-inbox');
+    const [copy] = await outbox(t, donor.user.email);
+    expect(copy.subject).toBe(`We received your message: ${subject}`);
+    expect(copy.text).toContain('Please move my gift');
+    expect(await outbox(t, 'someone-else@example.com')).toEqual([]);
+
+    const admin = await signedIn(t.db, 'admin', { overrides: { firstName: 'Ada', lastName: 'Admin' } });
+    const inbox = await t.request('/api/support-requests', { token: admin.token });
+    expect(inbox.status).toBe(200);
+    const open = (await inbox.json()) as Sent[];
+    expect(open.find((m) => m._id === sent._id)).toMatchObject({ subject, email: donor.user.email });
+
+    const handled = await t.request(`/api/support-requests/${sent._id}`, { method: 'PUT', token: admin.token, json: { handled: true } });
+    expect(handled.status).toBe(200);
+    expect(await handled.json()).toMatchObject({ _id: sent._id, handled_by: 'Ada Admin' });
+    const stillOpen = (await (await t.request('/api/support-requests', { token: admin.token })).json()) as Sent[];
+    expect(stillOpen.map((m) => m._id)).not.toContain(sent._id);
+    const done = (await (await t.request('/api/support-requests?status=handled', { token: admin.token })).json()) as Sent[];
+    expect(done.find((m) => m._id === sent._id)?.handled_at).toEqual(expect.any(String));
+    // The sender sees it answered among their own messages.
+    const mine = (await (await t.request('/api/support-requests', { token: donor.token })).json()) as Sent[];
+    expect(mine.map((m) => m._id)).toEqual([sent._id]);
+    expect(mine[0].handled_at).toEqual(expect.any(String));
+  });
+
+  it('donors and organization admins read only their own messages and cannot mark any handled', async () => {
+    const t = await setupTestApp();
+    const donor = await signedIn(t.db, 'donor');
+    const other = await signedIn(t.db, 'donor');
+    const orgAdmin = await signedIn(t.db, 'org_admin');
+    const secret = `Private question ${stamp()}`;
+    const sent = (await (await send(t, donor.token, { name: 'Dana Donor', subject: secret, message: 'About my Gift Aid' })).json()) as Sent;
+
+    for (const token of [other.token, orgAdmin.token]) {
+      const list = await t.request('/api/support-requests?status=all', { token });
+      expect(list.status).toBe(200);
+      expect(list.headers.get('x-total-count')).toBe('0');
+      expect(JSON.stringify(await list.json())).not.toContain(secret);
+      const put = await t.request(`/api/support-requests/${sent._id}`, { method: 'PUT', token, json: { handled: true } });
+      expect(put.status).toBe(403);
+    }
+    expect((await t.request(`/api/support-requests/${sent._id}`, { method: 'PUT', token: donor.token, json: { handled: true } })).status).toBe(403);
+    expect((await t.request('/api/support-requests')).status).toBe(401);
+    expect((await send(t, undefined, { name: 'A', subject: 'B', message: 'C' })).status).toBe(401);
+  });
+
+  it('refuses empty, oversized and HTML input with a message naming the field, and stores nothing', async () => {
+    const t = await setupTestApp();
+    const donor = await signedIn(t.db, 'donor');
+    const ok = { name: 'Dana Donor', subject: 'Receipts', message: 'Where is my receipt?' };
+    const cases: [unknown, RegExp][] = [
+      [{ ...ok, subject: '   ' }, /^subject: A subject is required$/],
+      [{ ...ok, message: '' }, /^message: A message is required$/],
+      [{ ...ok, name: undefined }, /^name: Your name is required$/],
+      [{ ...ok, message: 'x'.repeat(SUPPORT_REQUEST_LIMITS.message + 1) }, new RegExp(`^message: Use at most ${SUPPORT_REQUEST_LIMITS.message} characters$`)],
+      [{ ...ok, subject: 's'.repeat(SUPPORT_REQUEST_LIMITS.subject + 1) }, /^subject: Use at most 150 characters$/],
+      [{ ...ok, message: 'Hello <script>alert(1)</script>' }, /^message: Write plain text/],
+      [{ ...ok, name: '<b>Dana</b>' }, /^name: Write plain text/],
+      [{ ...ok, message: 42 }, /^message: /],
+    ];
+    for (const [body, message] of cases) {
+      const res = await send(t, donor.token, body);
+      expect(res.status, JSON.stringify(body).slice(0, 80)).toBe(400);
+      expect(((await res.json()) as { message: string }).message).toMatch(message);
+    }
+    // Plain text with a less-than sign is fine.
+    expect((await send(t, donor.token, { ...ok, message: 'I gave < £5 by mistake' })).status).toBe(201);
+    const mine = (await (await t.request('/api/support-requests', { token: donor.token })).json()) as Sent[];
+    expect(mine).toHaveLength(1);
+  });
+
+  it(`allows ${SUPPORT_REQUESTS_PER_HOUR} messages an hour per account, then 429 with Retry-After`, async () => {
+    const t = await setupTestApp();
+    const donor = await signedIn(t.db, 'donor');
+    const other = await signedIn(t.db, 'donor');
+    for (let i = 0; i < SUPPORT_REQUESTS_PER_HOUR; i++) {
+      expect((await send(t, donor.token, { name: 'Dana', subject: `Question ${i}`, message: 'Hello' })).status).toBe(201);
+    }
+    const refused = await send(t, donor.token, { name: 'Dana', subject: 'One more', message: 'Hello' });
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(((await refused.json()) as { message: string }).message).toMatch(/wait \d+ minutes?/);
+    // Another account is not held up.
+    expect((await send(t, other.token, { name: 'Olu', subject: 'Hi', message: 'Hello' })).status).toBe(201);
+  });
+
+  it('keeps the message when the mail provider is down and says the email did not go', async () => {
+    const t = await setupTestApp({ MAIL_API_KEY: 're_test_key', MAIL_API_URL: 'http://127.0.0.1:9/emails' });
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const donor = await signedIn(t.db, 'donor');
+    const admin = await signedIn(t.db, 'admin');
+    const subject = `Mail down ${stamp()}`;
+    const res = await send(t, donor.token, { name: 'Dana', subject, message: 'Hello' });
+    expect(res.status).toBe(201);
+    expect(((await res.json()) as Sent).email_sent).toBe(false);
+    expect(errors.mock.calls.some((call) => String(call[0]).includes('support request mail failed'))).toBe(true);
+    const inbox = (await (await t.request('/api/support-requests', { token: admin.token })).json()) as Sent[];
+    expect(inbox.map((m) => m.subject)).toContain(subject);
+  });
+});

@@ -1,0 +1,46 @@
+import type { Db } from '../../../db/client';
+import { supportRequests } from '../../../db/schema';
+import { SUPPORT_REQUESTS_PER_HOUR } from '../../../domain/support';
+import type { AppConfig } from '../../lib/config';
+import type { AuthUser } from '../../lib/types';
+import { logLine } from '../../middlewares/logger';
+import { supportRequestCopyEmail, supportRequestEmail } from '../mail';
+import { createMailer } from '../mailer';
+import { enforceRateLimits } from '../rate-limit';
+import { type SupportRequestDto, toSupportRequestDto } from './dto';
+
+export type SendContext = { db: Db; config: AppConfig; user: AuthUser; origin: string; now: Date };
+
+const HOUR = 60 * 60 * 1000;
+
+/**
+ * Stores the message first (nothing is lost if mail fails), then emails the charity's support
+ * address and a copy to the sender. Replies go to the account's address, never one typed in.
+ */
+export async function sendSupportRequest(
+  ctx: SendContext,
+  input: { name: string; subject: string; message: string },
+): Promise<SupportRequestDto & { email_sent: boolean }> {
+  await enforceRateLimits(
+    ctx.db,
+    [{ key: `support:user:${ctx.user.id}`, rule: { limit: SUPPORT_REQUESTS_PER_HOUR, windowMs: HOUR } }],
+    ctx.now,
+    (minutes) => `You have sent ${SUPPORT_REQUESTS_PER_HOUR} messages this hour. Please wait ${minutes} minute${minutes === 1 ? '' : 's'} or email us directly.`,
+  );
+  const [row] = await ctx.db
+    .insert(supportRequests)
+    .values({ userId: ctx.user.id, name: input.name, email: ctx.user.email, subject: input.subject, message: input.message, createdAt: ctx.now })
+    .returning();
+  const facts = { id: row.id, name: row.name, email: row.email, subject: row.subject, message: row.message, sentAt: row.createdAt };
+  const mailer = createMailer(ctx.db, ctx.config);
+  let emailSent = true;
+  try {
+    await mailer.send(supportRequestEmail({ to: ctx.config.supportEmail, request: facts, inboxUrl: `${ctx.origin}/dashboard/support-inbox`, charity: ctx.config.charity }));
+    await mailer.send(supportRequestCopyEmail({ request: facts, charity: ctx.config.charity }));
+  } catch (error) {
+    // The message is stored and shows in the Support inbox; the sender is told the email lagged.
+    logLine('error', 'support request mail failed', { support_request_id: row.id, error: error instanceof Error ? error.message : String(error) });
+    emailSent = false;
+  }
+  return { ...toSupportRequestDto(row, null), email_sent: emailSent };
+}
