@@ -11,6 +11,7 @@ import { londonMidnight } from '../../domain/dates';
 import { type DonationSource, MAX_DONATION_PENCE, MIN_DONATION_PENCE } from '../../domain';
 import { isGiftAidClaimed } from './gift-aid/claims';
 import { getUser } from './users';
+import type { OfflineGiftInput } from '../schemas/gift-aid';
 
 /** Manual gifts follow the same bounds as card gifts. */
 const MANUAL_MIN_PENCE = MIN_DONATION_PENCE;
@@ -41,7 +42,7 @@ export type DonationInput = {
   date?: string;
   campaign?: string;
   appeal?: string | null;
-};
+} & OfflineGiftInput;
 
 const campaign = alias(campaigns, 'campaign');
 const appeal = alias(campaigns, 'appeal');
@@ -338,7 +339,7 @@ function checkAmount(amount: number) {
   }
 }
 
-export type NewManualDonation = { donor: string; amount: number; date: string; campaign: string; appeal: string };
+export type NewManualDonation = { donor: string; amount: number; date: string; campaign: string; appeal: string } & OfflineGiftInput;
 
 /** A gift recorded by hand (cheque, cash): source 'manual', already succeeded. */
 export async function createManualDonation(db: Db, input: NewManualDonation, viewer: AuthUser): Promise<DonationDto> {
@@ -358,6 +359,8 @@ export async function createManualDonation(db: Db, input: NewManualDonation, vie
     status: 'succeeded',
     type: 'once',
     source: 'manual',
+    method: input.method ?? null,
+    benefitExceedsLimit: input.benefit_exceeds_limit === true,
   });
   return getDonation(db, id, viewer);
 }
@@ -372,7 +375,9 @@ export async function updateDonation(db: Db, idParam: string, input: DonationInp
     (input.date !== undefined && !sameDate(input.date, row.date)) ||
     (input.donor !== undefined && parseId(input.donor) !== row.donorId && !(input.donor === 'me' && viewer.id === row.donorId)) ||
     (input.campaign !== undefined && parseId(input.campaign) !== row.campaignId) ||
-    (input.appeal !== undefined && (input.appeal === null ? null : parseId(input.appeal)) !== row.appealId);
+    (input.appeal !== undefined && (input.appeal === null ? null : parseId(input.appeal)) !== row.appealId) ||
+    (input.method !== undefined && input.method !== row.method) ||
+    (input.benefit_exceeds_limit !== undefined && input.benefit_exceeds_limit !== row.benefitExceedsLimit);
   if (row.source !== 'manual') {
     // Card and demo gifts mirror the payment provider: the form may send them back unchanged only.
     if (changed) throw badRequest('Card donations cannot be edited');
@@ -394,6 +399,10 @@ export async function updateDonation(db: Db, idParam: string, input: DonationInp
   const appealRef = input.appeal !== undefined ? input.appeal : row.appealId;
   const appealId = appealRef === null ? null : await resolveAppeal(db, appealRef, campaignId);
   if (appealId !== row.appealId) changes.appealId = appealId;
+  if (input.method !== undefined && input.method !== row.method) changes.method = input.method;
+  if (input.benefit_exceeds_limit !== undefined && input.benefit_exceeds_limit !== row.benefitExceedsLimit) {
+    changes.benefitExceedsLimit = input.benefit_exceeds_limit;
+  }
   if (input.donor !== undefined) {
     const donorId = await resolveDonor(db, input.donor, viewer);
     if (donorId !== row.donorId) changes.donorId = donorId;

@@ -5,6 +5,7 @@ import {
   parseAttribution,
   resolveAttribution,
   upsertPaidInvoice,
+  fillDonorFromDeclaration,
 } from '../../services/donations-record';
 import { upsertFromPaidInvoice } from '../../services/monthly-gifts';
 import type { EventHandler } from './types';
@@ -40,5 +41,6 @@ export const invoicePaid: EventHandler = async ({ db }, event) => {
       amount: invoice.amount_paid,
       date: paidAt,
     }),
+    ...[fillDonorFromDeclaration(db, attribution)].filter((statement) => statement !== null),
   ];
 };

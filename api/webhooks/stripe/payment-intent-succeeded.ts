@@ -1,5 +1,5 @@
 import type Stripe from 'stripe';
-import { notYetApplied, parseAttribution, resolveAttribution, upsertSucceededPayment } from '../../services/donations-record';
+import { fillDonorFromDeclaration, notYetApplied, parseAttribution, resolveAttribution, upsertSucceededPayment } from '../../services/donations-record';
 import type { EventHandler } from './types';
 
 /** One-off gifts: only PaymentIntents we created (metadata kind=one_off); invoices' own are skipped. */
@@ -19,5 +19,7 @@ export const paymentIntentSucceeded: EventHandler = async ({ db }, event) => {
       amount: intent.amount_received || intent.amount,
       date: event.created * 1000,
     }),
+    // The name and address the donor gave for Gift Aid fill their account's blanks.
+    ...[fillDonorFromDeclaration(db, attribution)].filter((statement) => statement !== null),
   ];
 };
