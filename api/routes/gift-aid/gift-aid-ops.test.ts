@@ -6,6 +6,7 @@ import { fakeId, paymentIntentSucceeded, sendEvent, WEBHOOK_SECRET } from '../..
 import { createAppeal, createCampaign, createDonation, createOrganization, createUser, signedIn } from '../../../tests/factories';
 import { engineName, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
 import { createDeclaration } from '../../services/gift-aid';
+import { readOdsRows, readZip } from '../../../tests/support/ods-reader';
 
 type Claim = {
   _id: string;
@@ -286,5 +287,43 @@ describe(`Gift Aid operations (${engineName})`, () => {
     const ok = await t.request(`/api/organizations/${org.id}`, { method: 'PUT', token: admin, json: { accounting_year_end: '03-31' } });
     expect(ok.status).toBe(200);
     expect(await ok.json()).toMatchObject({ accounting_year_end: '03-31' });
+  });
+  it('downloads the schedule as an OpenDocument spreadsheet: mimetype first and stored, dates as date cells, amounts as floats, the same bytes every time', async () => {
+    const { org, campaign, orgAdmin } = await charity('Spreadsheet');
+    const other = await charity('Spreadsheet other');
+    const ada = await declaredDonor(org.id, { title: 'Prof', firstName: 'Ada', lastName: 'House-Martin', house: '12', postcode: 'S19 2BD' });
+    await gift(ada.donor.id, campaign.id, ada.declarationId, '2025-12-03T12:00:00Z', 20_000);
+    const bob = await declaredDonor(org.id, { firstName: 'Bob', lastName: "O'Neil & Co", house: 'Rose Cottage', postcode: 'LS1 4AP' });
+    await gift(bob.donor.id, campaign.id, bob.declarationId, '2026-03-05T12:00:00Z', 1250);
+    const claim = await newClaim(org.id);
+    const download = () => t.request(`/api/gift-aid/claims/${claim._id}/schedule.ods`, { token: orgAdmin });
+    const res = await download();
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/vnd.oasis.opendocument.spreadsheet');
+    expect(res.headers.get('content-disposition')).toMatch(/\.ods"$/);
+    const bytes = new Uint8Array(await res.arrayBuffer());
+    expect(Buffer.from(new Uint8Array(await (await download()).arrayBuffer())).equals(Buffer.from(bytes))).toBe(true);
+
+    const entries = readZip(bytes);
+    expect(entries.map((e) => e.name)).toEqual(['mimetype', 'META-INF/manifest.xml', 'content.xml', 'styles.xml', 'meta.xml']);
+    expect(entries[0]).toMatchObject({ method: 0, offset: 0, extraLength: 0 });
+    expect(new TextDecoder().decode(entries[0].data)).toBe('application/vnd.oasis.opendocument.spreadsheet');
+    expect(new TextDecoder().decode(bytes.subarray(30, 38))).toBe('mimetype');
+
+    const rows = readOdsRows(bytes);
+    const s = (text: string) => ({ type: 'string', value: null, dateValue: null, text });
+    const blank = { type: null, value: null, dateValue: null, text: '' };
+    const date = (iso: string, text: string) => ({ type: 'date', value: null, dateValue: iso, text });
+    const num = (value: string) => ({ type: 'float', value, dateValue: null, text: value });
+    expect(rows).toEqual([
+      [s('Earliest donation date in the period of claim (DD/MM/YY)'), date('2025-12-03', '03/12/25')],
+      [s('Total donations'), num('212.50')],
+      [blank],
+      ['Item', 'Title', 'First name or initial', 'Last name', 'House name or number', 'Postcode', 'Aggregated donations', 'Sponsored event', 'Donation date', 'Amount'].map(s),
+      [num('1'), s('Prof'), s('Ada'), s('House Martin'), s('12'), s('S19 2BD'), blank, blank, date('2025-12-03', '03/12/25'), num('200.00')],
+      [num('2'), blank, s('Bob'), s("O'Neil & Co"), s('Rose Cottage'), s('LS1 4AP'), blank, blank, date('2026-03-05', '05/03/26'), num('12.50')],
+    ]);
+    // Another organization's admin gets a 404 and no file.
+    expect((await t.request(`/api/gift-aid/claims/${claim._id}/schedule.ods`, { token: other.orgAdmin })).status).toBe(404);
   });
 });

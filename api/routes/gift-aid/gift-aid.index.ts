@@ -32,6 +32,8 @@ import {
   cancelDonorDeclarations,
   claimGifts,
   claimSchedule,
+  claimScheduleOds,
+  ODS_MIME,
   confirmOralDeclaration,
   correctFlaggedDeclaration,
   createClaim,
@@ -165,6 +167,20 @@ const scheduleRoute = defineRoute({
   request: { params: idParam },
   responses: {
     200: { content: { 'text/csv': { schema: z.string() } }, description: 'Title, First name, Last name, House name or number, Postcode, Aggregated donations, Sponsored event, Donation date, Amount' },
+    ...errorResponses,
+  },
+});
+
+const scheduleOdsRoute = defineRoute({
+  method: 'get',
+  path: '/gift-aid/claims/{id}/schedule.ods',
+  tags,
+  security,
+  middleware: [staff] as const,
+  summary: "The claim's HMRC schedule as an OpenDocument spreadsheet: dates typed as dates, amounts as numbers (same bytes on every download)",
+  request: { params: idParam },
+  responses: {
+    200: { content: { [ODS_MIME]: { schema: z.string().openapi({ format: 'binary' }) } }, description: 'The schedule spreadsheet (.ods)' },
     ...errorResponses,
   },
 });
@@ -380,6 +396,12 @@ export const giftAidRouter = createRouter()
     c.header('X-Claim-Total', String(claim.total));
     c.header('Cache-Control', 'no-store');
     return c.body(csv, 200, { 'Content-Type': 'text/csv; charset=utf-8' });
+  })
+  .openapi(scheduleOdsRoute, async (c) => {
+    const { claim, ods } = await claimScheduleOds(c.var.db, requireUser(c.var.user), c.req.valid('param').id);
+    c.header('Content-Disposition', `attachment; filename="gift-aid-claim-${claim.earliest_date.slice(0, 10)}-${claim._id.slice(0, 8)}.ods"`);
+    c.header('Cache-Control', 'no-store');
+    return c.body(ods.buffer as ArrayBuffer, 200, { 'Content-Type': ODS_MIME });
   })
   .openapi(adjustmentsRoute, async (c) => c.json(await listAdjustments(c.var.db, requireUser(c.var.user), c.req.valid('query').organization_id), 200))
   .openapi(reviewRoute, async (c) => {

@@ -7,6 +7,7 @@ import { notFound } from '../../lib/errors';
 import type { AuthUser } from '../../lib/types';
 import type { ClaimDto, ClaimGiftDto } from '../../schemas/gift-aid';
 import { type CsvRow, scheduleCsv } from './schedule';
+import { scheduleOds } from './schedule-ods';
 import { claimScope, orgCondition, resolveScopedOrg } from './scope';
 
 /** Reading claims: the list, one claim, its gifts and its stored schedule. */
@@ -95,6 +96,13 @@ export async function claimRows(db: Db, claimId: string): Promise<CsvRow[]> {
 export async function claimSchedule(db: Db, viewer: AuthUser, idRef: string): Promise<{ claim: ClaimDto; csv: string }> {
   const claim = await getClaim(db, viewer, idRef);
   return { claim, csv: scheduleCsv(await claimRows(db, claim._id)) };
+}
+
+/** The schedule as an OpenDocument spreadsheet (typed date and number cells), the same bytes on every download. */
+export async function claimScheduleOds(db: Db, viewer: AuthUser, idRef: string): Promise<{ claim: ClaimDto; ods: Uint8Array }> {
+  const claim = await getClaim(db, viewer, idRef);
+  const rows = await claimRows(db, claim._id);
+  return { claim, ods: scheduleOds(rows, { earliest: new Date(claim.earliest_date), totalPence: claim.total, createdAt: new Date(claim.created_at) }) };
 }
 
 /**

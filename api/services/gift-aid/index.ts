@@ -7,5 +7,6 @@ export * from './status';
 export * from './summary';
 export * from './declarations';
 export * from './schedule';
+export * from './schedule-ods';
 export * from './offline';
 export * from './checkout';
