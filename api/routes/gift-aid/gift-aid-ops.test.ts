@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { auditLog, donations, giftAidClaimedGifts, giftAidClaimRows, giftAidClaims, giftAidDeclarations, outbox, users } from '../../../db/schema';
+import { auditLog, donations, gasdsClaims, giftAidClaimedGifts, giftAidClaimRows, giftAidClaims, giftAidDeclarations, outbox, users } from '../../../db/schema';
 import type { GiftAidDetails } from '../../../domain';
 import { fakeId, paymentIntentSucceeded, sendEvent, WEBHOOK_SECRET } from '../../../tests/fixtures/stripe/events';
 import { createAppeal, createCampaign, createDonation, createOrganization, createUser, signedIn } from '../../../tests/factories';
@@ -325,5 +325,63 @@ describe(`Gift Aid operations (${engineName})`, () => {
     ]);
     // Another organization's admin gets a 404 and no file.
     expect((await t.request(`/api/gift-aid/claims/${claim._id}/schedule.ods`, { token: other.orgAdmin })).status).toBe(404);
+  });
+  it('GASDS: small cash and contactless gifts without a declaration, capped at 10 times the Gift Aid donations claimed and at £8,000 a tax year', async () => {
+    type Gasds = { small_gifts: number; small_donations: number; gift_aid_donations: number; claimable: number; top_up: number; limited_by: string; already_claimed: number; annual_cap_left: number; claims: unknown[] };
+    const smallGifts = async (donorId: string, campaignId: string, count: number, amount: number, over: Partial<typeof donations.$inferInsert> = {}) => {
+      const statements = Array.from({ length: count }, (_, i) =>
+        t.db.insert(donations).values({ donorId, campaignId, amount, status: 'succeeded', type: 'once', source: 'manual', method: 'cash', date: new Date(Date.UTC(2025, 5, 1 + (i % 28), 12)), ...over }),
+      );
+      await t.db.batch(statements as [(typeof statements)[number], ...typeof statements]);
+    };
+    const position = async (orgId: string, token: string) => (await (await t.request(`/api/gift-aid/gasds?organization_id=${orgId}&tax_year=2025`, { token })).json()) as Gasds;
+
+    // Matching rule: £100 of Gift Aid donations claimed allows £1,000 of small donations.
+    const { org, campaign, orgAdmin } = await charity('GASDS matching');
+    const { donor, declarationId } = await declaredDonor(org.id);
+    await gift(donor.id, campaign.id, declarationId, '2025-06-01T12:00:00Z', 10_000);
+    await newClaim(org.id);
+    const cashDonor = await createUser(t.db);
+    await smallGifts(cashDonor.id, campaign.id, 48, 2500);
+    await smallGifts(cashDonor.id, campaign.id, 1, 2500, { method: 'contactless' });
+    // Not small donations: over £30, paid by card, given with a declaration, or in another tax year.
+    await smallGifts(cashDonor.id, campaign.id, 1, 3100);
+    await smallGifts(cashDonor.id, campaign.id, 1, 1000, { method: 'card', source: 'card' });
+    await smallGifts(donor.id, campaign.id, 1, 1000, { giftAidDeclarationId: declarationId });
+    await smallGifts(cashDonor.id, campaign.id, 1, 1000, { date: new Date('2025-04-05T12:00:00Z') });
+    const before = await position(org.id, orgAdmin);
+    expect(before).toMatchObject({ small_gifts: 49, small_donations: 122_500, gift_aid_donations: 10_000, claimable: 100_000, top_up: 25_000, limited_by: 'matching_rule' });
+
+    const over = await post('/api/gift-aid/gasds', orgAdmin, { organization_id: org.id, tax_year: 2025, amount: 100_100 });
+    expect(over.status).toBe(400);
+    expect(((await over.json()) as Message).message).toMatch(/^amount: at most £1000\.00 .*10 times the Gift Aid donations/);
+    expect(await t.db.select().from(gasdsClaims).where(eq(gasdsClaims.organizationId, org.id))).toHaveLength(0);
+    expect((await position(org.id, orgAdmin)).small_gifts).toBe(49);
+    const other = await charity('GASDS other');
+    expect((await post('/api/gift-aid/gasds', other.orgAdmin, { organization_id: org.id, tax_year: 2025 })).status).toBe(403);
+    expect((await t.request(`/api/gift-aid/gasds?organization_id=${org.id}&tax_year=twenty`, { token: orgAdmin })).status).toBe(400);
+
+    const claimed = await post('/api/gift-aid/gasds', orgAdmin, { organization_id: org.id, tax_year: 2025 });
+    expect(claimed.status).toBe(201);
+    expect(await claimed.json()).toMatchObject({ already_claimed: 100_000, claimable: 0, small_gifts: 9, claims: [expect.objectContaining({ donations: 100_000, top_up: 25_000, gift_count: 40 })] });
+    const marked = await t.db.select().from(donations).where(eq(donations.campaignId, campaign.id));
+    expect(marked.filter((d) => d.gasdsClaimId !== null)).toHaveLength(40);
+    expect((await t.db.select().from(auditLog).where(eq(auditLog.action, 'gasds_claim.create'))).some((a) => a.organizationId === org.id)).toBe(true);
+
+    // The annual limit: £8,000 of small donations even when the matching rule allows more.
+    const big = await charity('GASDS annual');
+    const bigDonor = await declaredDonor(big.org.id);
+    await gift(bigDonor.donor.id, big.campaign.id, bigDonor.declarationId, '2025-07-01T12:00:00Z', 100_000);
+    await newClaim(big.org.id);
+    // £7,000 claimed earlier in the year: £1,000 of the £8,000 is left though £1,500 of small gifts wait.
+    await t.db.insert(gasdsClaims).values({ organizationId: big.org.id, taxYear: 2025, donationsPence: 700_000, topUpPence: 175_000, giftCount: 250, createdBy: null });
+    const collector = await createUser(t.db);
+    await smallGifts(collector.id, big.campaign.id, 50, 3000);
+    expect(await position(big.org.id, big.orgAdmin)).toMatchObject({ small_donations: 150_000, already_claimed: 700_000, claimable: 100_000, limited_by: 'annual_limit' });
+    const second = await post('/api/gift-aid/gasds', big.orgAdmin, { organization_id: big.org.id, tax_year: 2025, amount: 103_000 });
+    expect(second.status).toBe(400);
+    expect(((await second.json()) as Message).message).toMatch(/^amount: at most £1000\.00 .*£8,000 of small donations a tax year/);
+    expect((await post('/api/gift-aid/gasds', big.orgAdmin, { organization_id: big.org.id, tax_year: 2025, amount: 60_000 })).status).toBe(201);
+    expect(await position(big.org.id, big.orgAdmin)).toMatchObject({ already_claimed: 760_000, annual_cap_left: 40_000, claimable: 40_000 });
   });
 });

@@ -14,6 +14,9 @@ import {
   DonorDeclarationsQuery,
   EligibleQuery,
   EligibleSchema,
+  GasdsClaimBody,
+  GasdsQuery,
+  GasdsSchema,
   GiftAidDetailsBody,
   IdParam as idParam,
   MyDeclarationsSchema,
@@ -37,6 +40,8 @@ import {
   confirmOralDeclaration,
   correctFlaggedDeclaration,
   createClaim,
+  createGasdsClaim,
+  gasdsPosition,
   getClaim,
   giftAidSummary,
   listAdjustments,
@@ -370,6 +375,28 @@ const confirmDeclarationRoute = defineRoute({
   responses: { 200: jsonContent(DeclarationSchema, 'The confirmed declaration'), ...errorResponses },
 });
 
+const gasdsRoute = defineRoute({
+  method: 'get',
+  path: '/gift-aid/gasds',
+  tags,
+  security,
+  middleware: [staff] as const,
+  summary: 'Small Donations Scheme: what can be claimed for an organization and tax year, with the caps that limit it',
+  request: { query: GasdsQuery },
+  responses: { 200: jsonContent(GasdsSchema, 'The GASDS position'), ...errorResponses },
+});
+
+const gasdsClaimRoute = defineRoute({
+  method: 'post',
+  path: '/gift-aid/gasds',
+  tags,
+  security,
+  middleware: [staff] as const,
+  summary: 'Record a Small Donations Scheme claim (default: all that the caps allow); its gifts are marked with it',
+  request: { body: body(GasdsClaimBody) },
+  responses: { 201: jsonContent(GasdsSchema, 'The GASDS position after the claim'), ...errorResponses },
+});
+
 async function myDeclarations(db: Parameters<typeof listDonorDeclarations>[0], donorId: string) {
   const rows = await listDonorDeclarations(db, donorId);
   return { active: rows.some((r) => !r.cancelledAt && !r.replacedBy), declarations: rows.map(toDeclarationDto) };
@@ -426,6 +453,8 @@ export const giftAidRouter = createRouter()
   .openapi(confirmDeclarationRoute, async (c) =>
     c.json(toDeclarationDto(await confirmOralDeclaration(c.var.db, c.var.config, actorOf(c), c.req.valid('param').id, c.req.valid('json'))), 200),
   )
+  .openapi(gasdsRoute, async (c) => c.json(await gasdsPosition(c.var.db, requireUser(c.var.user), c.req.valid('query')), 200))
+  .openapi(gasdsClaimRoute, async (c) => c.json(await createGasdsClaim(c.var.db, actorOf(c), c.req.valid('json')), 201))
   .openapi(verifyRoute, async (c) => c.json(await verifyOfflineGift(c.var.db, actorOf(c), c.req.valid('param').id), 200))
   .openapi(myRoute, async (c) => c.json(await myDeclarations(c.var.db, requireUser(c.var.user).id), 200))
   .openapi(myUpdateRoute, async (c) => {

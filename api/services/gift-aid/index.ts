@@ -10,3 +10,4 @@ export * from './schedule';
 export * from './schedule-ods';
 export * from './offline';
 export * from './checkout';
+export * from './gasds';
