@@ -69,7 +69,7 @@ function contentXml(rows: CsvRow[], earliest: Date, totalPence: number): string 
       ]),
     ),
   ];
-  const widths = ['1.2cm', '1.5cm', '4cm', '4cm', '5cm', '2.4cm', '6.5cm', '2.6cm', '2.6cm', '2.4cm'];
+  const widths = ['1.2cm', '1.5cm', '4cm', '4cm', '5cm', '2.4cm', '6.5cm', '3.2cm', '2.8cm', '2.4cm'];
   return (
     `<?xml version="1.0" encoding="UTF-8"?>\n<office:document-content ${NS} office:version="1.2">` +
     '<office:automatic-styles>' +
