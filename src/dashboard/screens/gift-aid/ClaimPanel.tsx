@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { formatPence, parsePounds } from '../../../lib/format';
-import { api, client, type Data } from '../../../lib/api';
+import { api, type ApiResult, client, type Data } from '../../../lib/api';
 import { formatDate } from '../../lib/dates';
 import { useApiGet } from '../../lib/use-api';
 import { Alert, Badge, TextInput } from '../../ui/primitives';
@@ -37,10 +37,10 @@ export function ClaimPanel({ claim, token, onChanged, onClose }: { claim: Claim;
   const [note, setNote] = useState('');
   const id = { id: claim._id };
 
-  async function act(run: () => Promise<{ ok: boolean; error?: { message: string } }>, done: string) {
+  async function act(run: () => Promise<ApiResult<unknown>>, done: string) {
     setNotice(null);
     const res = await run();
-    if (!res.ok) setNotice({ tone: 'error', text: res.error?.message ?? 'Something went wrong' });
+    if (!res.ok) setNotice({ tone: 'error', text: res.error.message });
     else {
       setNotice({ tone: 'success', text: done });
       onChanged();
