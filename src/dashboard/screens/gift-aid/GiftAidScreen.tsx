@@ -204,6 +204,16 @@ export function GiftAidScreen() {
                       >
                         Download ODS
                       </button>
+                      <button
+                        type="button"
+                        className="btn btn-ghost"
+                        onClick={async () => {
+                          const problem = await downloadSchedule(c, token, 'csv');
+                          if (problem) setNotice({ tone: 'error', text: problem });
+                        }}
+                      >
+                        Download CSV
+                      </button>
                       {c.status === 'draft' ? (
                         <span className="gift-aid-submit">
                           <input
