@@ -380,6 +380,38 @@ const ROWS: Row[] = [
     expect: staff(400, 400, 400, 400),
   },
   { route: 'POST /api/gift-aid/declarations', request: () => ({ path: '/api/gift-aid/declarations', method: 'POST', json: {} }), expect: staff(400, 400, 400, 400) },
+  // Gift Aid operations: a claim or declaration id nobody has is a 404 for every staff member; bad bodies are 400s first.
+  ...['gifts', 'schedule.ods'].map((name): Row => ({ route: `GET /api/gift-aid/claims/:id/${name}`, request: () => ({ path: `/api/gift-aid/claims/${crypto.randomUUID()}/${name}` }), expect: staff(404, 404, 404, 404) })),
+  ...(
+    [
+      ['void', {}],
+      ['reject', { reason: 'Wrong reference' }],
+      ['resubmit', { hmrc_reference: 'CHR/1' }],
+      ['payment', { amount: 100, paid_on: '2026-01-01' }],
+    ] as const
+  ).map(
+    ([name, json]): Row => ({
+      route: `POST /api/gift-aid/claims/:id/${name}`,
+      request: () => ({ path: `/api/gift-aid/claims/${crypto.randomUUID()}/${name}`, method: 'POST', json }),
+      expect: staff(404, 404, 404, 404),
+    }),
+  ),
+  { route: 'GET /api/gift-aid/gasds', request: (w) => ({ path: `/api/gift-aid/gasds?organization_id=${w.orgX}&tax_year=2025` }), expect: staff(200, 403, 200, 200) },
+  // Nothing to claim in Org X's world: its admins get the 422, Org Y's admin the 403.
+  { route: 'POST /api/gift-aid/gasds', request: (w) => ({ path: '/api/gift-aid/gasds', method: 'POST', json: { organization_id: w.orgX, tax_year: 2025 } }), expect: staff(422, 403, 422, 422) },
+  { route: 'GET /api/gift-aid/declarations', request: (w) => ({ path: `/api/gift-aid/declarations?donor_id=${w.people.donor.id}` }), expect: staff(200, 400, 200, 200) },
+  ...(
+    [
+      ['cancel', {}],
+      ['confirmation', {}],
+    ] as const
+  ).map(
+    ([name, json]): Row => ({
+      route: `POST /api/gift-aid/declarations/:id/${name}`,
+      request: () => ({ path: `/api/gift-aid/declarations/${crypto.randomUUID()}/${name}`, method: 'POST', json }),
+      expect: staff(404, 404, 404, 404),
+    }),
+  ),
   {
     route: 'POST /api/gift-aid/donations/:id/verify',
     // The donor's gift to Org X: Org Y's admin does not see it.

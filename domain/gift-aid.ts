@@ -1,6 +1,7 @@
 /**
  * Gift Aid wording and rules. Browser-safe: the donation box imports this module.
  */
+import { londonMidnight, londonParts } from './dates';
 import { giftAidOn } from './money';
 import { normalizeUkPostcode } from './postcode';
 
@@ -46,6 +47,83 @@ export const GIFT_AID_LIMITS = {
 export const GIFT_AID_CLAIM_STATUSES = ['draft', 'submitted', 'paid', 'rejected', 'void'] as const;
 export type GiftAidClaimStatus = (typeof GIFT_AID_CLAIM_STATUSES)[number];
 
+/** What each claim status may become, and through which action. Never backwards; void and paid are final. */
+export const GIFT_AID_CLAIM_TRANSITIONS: Record<GiftAidClaimStatus, readonly GiftAidClaimStatus[]> = {
+  draft: ['submitted', 'void'],
+  submitted: ['paid', 'rejected'],
+  rejected: ['submitted'],
+  paid: [],
+  void: [],
+};
+
+export function canMoveClaim(from: GiftAidClaimStatus, to: GiftAidClaimStatus): boolean {
+  return GIFT_AID_CLAIM_TRANSITIONS[from].includes(to);
+}
+
+/** The message for a status change a claim cannot make. */
+export function claimMoveRefusal(from: GiftAidClaimStatus, to: GiftAidClaimStatus): string {
+  const allowed = GIFT_AID_CLAIM_TRANSITIONS[from];
+  return `status: a ${from} claim cannot become ${to}; it can only become ${allowed.join(' or ') || 'nothing else'}`;
+}
+
+/**
+ * HMRC's donor benefit limits (Gift Aid guidance chapter 3.11, from 6 April 2019): benefits worth
+ * at most 25% of a gift of £100 or less; £25 plus 5% of the amount above £100 for larger gifts;
+ * at most £2,500 in total from one charity in a tax year. Above that the gift is not eligible.
+ */
+export function benefitLimitPence(donationPence: number): number {
+  if (donationPence <= 10_000) return Math.floor(donationPence / 4);
+  return Math.min(2_500 + Math.floor((donationPence - 10_000) / 20), 250_000);
+}
+
+/**
+ * Gift Aid Small Donations Scheme (HMRC GASDS guidance): cash or contactless gifts of £30 or less
+ * without a declaration; a top-up of 25% on at most £8,000 of them a tax year per charity, and on
+ * no more than 10 times the Gift Aid donations the charity claimed in the same tax year.
+ */
+export const GASDS_LIMITS = {
+  smallDonationMaxPence: 3_000,
+  annualDonationsMaxPence: 800_000,
+  matchingMultiple: 10,
+} as const;
+export const GASDS_METHODS = ['cash', 'contactless'] as const;
+
+/** An organization's accounting year end: "MM-DD" (04-05 is the tax year). 29 February is refused: not every year has it. */
+export function isAccountingYearEnd(value: string): boolean {
+  const match = /^(\d{2})-(\d{2})$/.exec(value);
+  if (!match) return false;
+  const month = Number(match[1]);
+  const day = Number(match[2]);
+  const days = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+  return month >= 1 && month <= 12 && day >= 1 && day <= days[month - 1];
+}
+
+const pad2 = (n: number) => String(n).padStart(2, '0');
+
+/**
+ * The accounting period an instant falls in (London days) for a year ending on `yearEnd` ("MM-DD"):
+ * `end` is exclusive (midnight after the year-end day); the label is "2025-26", or "2026" when the
+ * period is a calendar year.
+ */
+export function accountingPeriodOf(date: Date, yearEnd: string): { label: string; start: Date; end: Date; endDay: string } {
+  const safeEnd = isAccountingYearEnd(yearEnd) ? yearEnd : '04-05';
+  const [endMonth, endDay] = safeEnd.split('-').map(Number);
+  const p = londonParts(date);
+  const endYear = p.month < endMonth || (p.month === endMonth && p.day <= endDay) ? p.year : p.year + 1;
+  const after = (year: number) => {
+    const next = new Date(Date.UTC(year, endMonth - 1, endDay + 1));
+    return `${next.getUTCFullYear()}-${pad2(next.getUTCMonth() + 1)}-${pad2(next.getUTCDate())}`;
+  };
+  const startDay = after(endYear - 1);
+  const startYear = Number(startDay.slice(0, 4));
+  return {
+    label: startYear === endYear ? String(endYear) : `${startYear}-${pad2(endYear % 100)}`,
+    start: londonMidnight(startDay),
+    end: londonMidnight(after(endYear)),
+    endDay: `${endYear}-${safeEnd}`,
+  };
+}
+
 /**
  * How a declaration was made: online with a donation, on paper, or orally (eligible only once a written
  * confirmation was sent). `admin`: recorded by staff before paper and oral were told apart.
@@ -85,7 +163,10 @@ const squash = (value: string | null | undefined) => (value ?? '').trim().replac
  * The one check of a donor's Gift Aid details, run by the donation box as the donor types and by
  * the API before anything is stored. Returns the cleaned details or every problem, each naming its field.
  */
-export function checkGiftAidDetails(input: GiftAidDetailsInput): { ok: true; details: GiftAidDetails } | { ok: false; problems: GiftAidProblem[] } {
+export function checkGiftAidDetails(
+  input: GiftAidDetailsInput,
+  options: { overseas?: boolean } = {},
+): { ok: true; details: GiftAidDetails } | { ok: false; problems: GiftAidProblem[] } {
   const problems: GiftAidProblem[] = [];
   const title = squash(input.title);
   const firstName = squash(input.first_name);
@@ -107,10 +188,11 @@ export function checkGiftAidDetails(input: GiftAidDetailsInput): { ok: true; det
   else if (house.length > houseMax) problems.push({ field: 'house', message: `house: at most ${houseMax} characters` });
   else if (!HOUSE_PATTERN.test(house)) problems.push({ field: 'house', message: 'house: start with a letter or number, like 12 or Rose Cottage' });
   if (address.length > addressMax) problems.push({ field: 'address', message: `address: at most ${addressMax} characters` });
-  const postcode = normalizeUkPostcode(input.postcode ?? '');
-  if (!postcode) problems.push({ field: 'postcode', message: 'postcode: enter a UK postcode, for example SW1A 1AA' });
+  // A donor abroad has no UK postcode: HMRC's schedule shows X for them.
+  const postcode = options.overseas ? squash(input.postcode).toUpperCase().slice(0, 20) : normalizeUkPostcode(input.postcode ?? '');
+  if (!options.overseas && !postcode) problems.push({ field: 'postcode', message: 'postcode: enter a UK postcode, for example SW1A 1AA' });
   if (problems.length) return { ok: false, problems };
-  return { ok: true, details: { title: title || null, firstName, lastName, house, address, postcode: postcode! } };
+  return { ok: true, details: { title: title || null, firstName, lastName, house, address, postcode: postcode ?? '' } };
 }
 
 /** HMRC: a double-barrelled surname goes on the schedule with a space instead of the hyphen. */

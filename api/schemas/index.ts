@@ -160,6 +160,7 @@ export const OrganizationSchema = z
     legal_name: organizationRow.legalName.openapi({ description: 'Registered legal name; null: the display name' }),
     regulator: organizationRow.regulator.openapi({ description: 'ccew: Charity Commission for England and Wales; oscr: Scottish Charity Regulator; ccni: Charity Commission for Northern Ireland' }),
     hmrc_reference: organizationRow.hmrcReference.openapi({ description: 'HMRC charity reference for Gift Aid claims' }),
+    accounting_year_end: z.string().openapi({ description: 'MM-DD: the last day of the accounting year (04-05 = the tax year); Gift Aid aggregates within one period' }),
     address: AddressSchema,
     admins: z.array(OptionSchema),
     appeals_need_approval: z.boolean().openapi({ description: 'New appeals under this organization start as drafts until an admin approves them' }),

@@ -13,6 +13,7 @@ import { type DonationSource, MAX_DONATION_PENCE, MIN_DONATION_PENCE } from '../
 import { isGiftAidClaimed } from './gift-aid/claims';
 import { getUser } from './users';
 import { actorOf, auditInsert, changedFields } from './audit/append';
+import type { OfflineGiftInput } from '../schemas/gift-aid';
 
 /** Manual gifts follow the same bounds as card gifts. */
 const MANUAL_MIN_PENCE = MIN_DONATION_PENCE;
@@ -43,7 +44,7 @@ export type DonationInput = {
   date?: string;
   campaign?: string;
   appeal?: string | null;
-};
+} & OfflineGiftInput;
 
 const campaign = alias(campaigns, 'campaign');
 const appeal = alias(campaigns, 'appeal');
@@ -341,7 +342,7 @@ function checkAmount(amount: number) {
   }
 }
 
-export type NewManualDonation = { donor: string; amount: number; date: string; campaign: string; appeal: string };
+export type NewManualDonation = { donor: string; amount: number; date: string; campaign: string; appeal: string } & OfflineGiftInput;
 
 /** A gift recorded by hand (cheque, cash): source 'manual', already succeeded. */
 export async function createManualDonation(db: Db, input: NewManualDonation, viewer: AuthUser, requestId: string | null = null): Promise<DonationDto> {
@@ -351,7 +352,19 @@ export async function createManualDonation(db: Db, input: NewManualDonation, vie
   const appealId = await resolveAppeal(db, input.appeal, campaignId);
   const donorId = await resolveDonor(db, input.donor, viewer);
   const id = crypto.randomUUID();
-  const values = { id, amount: input.amount, date, donorId, campaignId, appealId, status: 'succeeded', type: 'once', source: 'manual' } as const;
+  const values = {
+    id,
+    amount: input.amount,
+    date,
+    donorId,
+    campaignId,
+    appealId,
+    status: 'succeeded',
+    type: 'once',
+    source: 'manual',
+    method: input.method ?? null,
+    benefitExceedsLimit: input.benefit_exceeds_limit === true,
+  } as const;
   await db.batch([
     db.insert(donations).values(values),
     auditInsert(db, actorOf(viewer, requestId), {
@@ -359,7 +372,7 @@ export async function createManualDonation(db: Db, input: NewManualDonation, vie
       targetType: 'donation',
       targetId: id,
       organizationId,
-      changes: changedFields({}, { amount: values.amount, date: date.toISOString(), donorId, campaignId, appealId, source: 'manual' }),
+      changes: changedFields({}, { amount: values.amount, date: date.toISOString(), donorId, campaignId, appealId, source: 'manual', method: values.method }),
     }),
   ]);
   return getDonation(db, id, viewer);
@@ -375,7 +388,9 @@ export async function updateDonation(db: Db, idParam: string, input: DonationInp
     (input.date !== undefined && !sameDate(input.date, row.date)) ||
     (input.donor !== undefined && parseId(input.donor) !== row.donorId && !(input.donor === 'me' && viewer.id === row.donorId)) ||
     (input.campaign !== undefined && parseId(input.campaign) !== row.campaignId) ||
-    (input.appeal !== undefined && (input.appeal === null ? null : parseId(input.appeal)) !== row.appealId);
+    (input.appeal !== undefined && (input.appeal === null ? null : parseId(input.appeal)) !== row.appealId) ||
+    (input.method !== undefined && input.method !== row.method) ||
+    (input.benefit_exceeds_limit !== undefined && input.benefit_exceeds_limit !== row.benefitExceedsLimit);
   if (row.source !== 'manual') {
     // Card and demo gifts mirror the payment provider: the form may send them back unchanged only.
     if (changed) throw badRequest('Card donations cannot be edited');
@@ -397,6 +412,10 @@ export async function updateDonation(db: Db, idParam: string, input: DonationInp
   const appealRef = input.appeal !== undefined ? input.appeal : row.appealId;
   const appealId = appealRef === null ? null : await resolveAppeal(db, appealRef, campaignId);
   if (appealId !== row.appealId) changes.appealId = appealId;
+  if (input.method !== undefined && input.method !== row.method) changes.method = input.method;
+  if (input.benefit_exceeds_limit !== undefined && input.benefit_exceeds_limit !== row.benefitExceedsLimit) {
+    changes.benefitExceedsLimit = input.benefit_exceeds_limit;
+  }
   if (input.donor !== undefined) {
     const donorId = await resolveDonor(db, input.donor, viewer);
     if (donorId !== row.donorId) changes.donorId = donorId;

@@ -4,6 +4,7 @@ import { isUuid } from '../../db/ids';
 import { campaigns, donations, giftAidDeclarations, users, webhookEvents } from '../../db/schema';
 import { giftAidEligibleAt } from './gift-aid/flag';
 import type { PaymentMethod } from '../../domain/finance';
+import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
 
 /**
  * The one recording path for card gifts: Stripe webhooks and demo confirmations both end here.
@@ -290,4 +291,25 @@ export async function findDonationById(db: Db, id: string) {
 export async function attributionFromSubscription(db: Db, subscriptionId: string): Promise<Attribution | null> {
   const [row] = await db.select().from(donations).where(eq(donations.subscriptionId, subscriptionId)).orderBy(donations.date).limit(1);
   return row ? attributionOfRow(row) : null;
+}
+
+/**
+ * A paid gift given with a Gift Aid declaration: the donor's name and home address from it fill
+ * the account's blank fields (donors list, receipts, statements read the account). Only blanks:
+ * what an account already says is never overwritten by a checkout, signed in or not.
+ */
+export function fillDonorFromDeclaration(db: Db, a: Attribution) {
+  if (!a.giftAidDeclarationId) return null;
+  const from = (column: string) => sql.raw(`(select nullif(trim(${column}), '') from gift_aid_declarations d where d.id = `);
+  const of = sql`${a.giftAidDeclarationId} and d.donor_id = ${a.donorId})`;
+  const blank = (column: SQLiteColumn) => sql`nullif(trim(coalesce(${column}, '')), '')`;
+  return db
+    .update(users)
+    .set({
+      firstName: sql`coalesce(${blank(users.firstName)}, ${from('d.first_name')}${of}, '')`,
+      lastName: sql`coalesce(${blank(users.lastName)}, ${from('d.last_name')}${of}, '')`,
+      address: sql`coalesce(${blank(users.address)}, ${from("d.house || case when trim(d.address) <> '' then ', ' || d.address else '' end")}${of})`,
+      postalCode: sql`coalesce(${blank(users.postalCode)}, ${from("case when d.overseas = 1 then null else d.postcode end")}${of})`,
+    })
+    .where(eq(users.id, a.donorId));
 }

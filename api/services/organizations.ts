@@ -35,6 +35,8 @@ export type OrganizationDto = {
   regulator: CharityRegulator;
   /** HMRC charity reference for Gift Aid claims. */
   hmrc_reference: string | null;
+  /** "MM-DD": Gift Aid lines are aggregated within one accounting period ending on this day. */
+  accounting_year_end: string;
   address: AddressDto;
   admins: Option[];
   /** New appeals under this organization's campaigns wait as drafts until an admin approves them. */
@@ -52,6 +54,7 @@ export type OrganizationInput = {
   legal_name?: string | null;
   regulator?: CharityRegulator;
   hmrc_reference?: string | null;
+  accounting_year_end?: string;
   address?: AddressInput;
   appeals_need_approval?: boolean;
   /** User ids. */
@@ -136,6 +139,7 @@ function toOrganizationDto(row: typeof organizations.$inferSelect, admins: Optio
     legal_name: row.legalName,
     regulator: row.regulator,
     hmrc_reference: row.hmrcReference,
+    accounting_year_end: row.accountingYearEnd,
     address: toAddressDto(row),
     admins,
     appeals_need_approval: row.appealsNeedApproval,
@@ -229,6 +233,7 @@ function organizationColumns(input: OrganizationInput) {
     ...(input.regulator !== undefined && { regulator: input.regulator }),
     ...(input.hmrc_reference !== undefined && { hmrcReference: input.hmrc_reference?.toUpperCase() ?? null }),
     ...(input.appeals_need_approval !== undefined && { appealsNeedApproval: input.appeals_need_approval }),
+    ...(input.accounting_year_end !== undefined && { accountingYearEnd: input.accounting_year_end }),
     ...addressColumnsFrom(input.address),
   };
 }

@@ -2,6 +2,8 @@ import { useStore } from '@nanostores/react';
 import { useEffect, useRef } from 'react';
 import { DonationForm } from './forms/DonationForm';
 import { DonorForm } from './forms/DonorForm';
+import { DonorDeclarations } from './screens/gift-aid/DonorDeclarations';
+import { VerifyGiftAid } from './screens/gift-aid/VerifyGiftAid';
 import { OrganizationForm } from './forms/OrganizationForm';
 import { matchRoute, type Route } from './lib/routes';
 import { $location } from './router';
@@ -22,7 +24,7 @@ import { PaymentMethods } from './screens/mock/Payments';
 import { ReceiptTable } from './screens/mock/ReceiptTables';
 import { Resources } from './screens/mock/Resources';
 import { Rewards } from './screens/mock/Rewards';
-import { $dashUser } from './session';
+import { $dashUser, isAdmin } from './session';
 
 const TITLES: Partial<Record<Route['name'], string>> = {
   overview: 'Overview',
@@ -43,7 +45,7 @@ const TITLES: Partial<Record<Route['name'], string>> = {
   'not-found': 'Not Found',
 };
 
-function screenFor(route: Route, orgId: string | undefined) {
+function screenFor(route: Route, orgId: string | undefined, isStaff = false) {
   switch (route.name) {
     case 'overview':
       return <Overview />;
@@ -61,10 +63,16 @@ function screenFor(route: Route, orgId: string | undefined) {
           <>
             <DonorForm key={key} id={route.id} />
             {route.id === 'me' ? <MyPrivacy key="privacy" /> : null}
+            {route.id && route.id !== 'me' && isStaff ? <DonorDeclarations key={`declarations-${route.id}`} donorId={route.id} /> : null}
           </>
         );
       }
-      return <DonationForm key={key} id={route.id} />;
+      return (
+        <>
+          <DonationForm key={key} id={route.id} />
+          {route.id && isStaff ? <VerifyGiftAid key={`verify-${route.id}`} donationId={route.id} /> : null}
+        </>
+      );
     }
     case 'settings':
       return <OrganizationForm key={`settings-${orgId ?? 'add'}`} id={orgId} />;
@@ -126,7 +134,7 @@ export function RouteView() {
 
   return (
     <main id="dash-main" className="dash-main" tabIndex={-1} ref={mainRef}>
-      {screenFor(route, user?.org_ids?.[0])}
+      {screenFor(route, user?.org_ids?.[0], isAdmin(user))}
     </main>
   );
 }

@@ -7,6 +7,7 @@ import { bearerAuth, defineRoute, errorResponses, IdParams, jsonBody, jsonConten
 import { isStaff, requireUser, signedIn, staffOnly } from '../../lib/policy';
 import { forbidden } from '../../lib/errors';
 import { DonationSchema, GivingSummarySchema } from '../../schemas';
+import { OfflineGiftFields } from '../../schemas/gift-aid';
 import { createManualDonation, getDonation, myGivingSummary, updateDonation } from '../../services/donations-admin';
 
 const amount = z
@@ -28,6 +29,7 @@ const createBody = z.object({
   appeal: reference('an appeal'),
   /** Email the donor a receipt for this gift (issue 9); off unless the admin ticks it. */
   send_receipt: z.boolean({ error: 'send_receipt: must be true or false' }).optional(),
+  ...OfflineGiftFields,
 });
 
 const updateBody = z.object({
@@ -36,6 +38,7 @@ const updateBody = z.object({
   date: date.optional(),
   campaign: reference('a campaign').optional(),
   appeal: reference('an appeal').nullable().optional(),
+  ...OfflineGiftFields,
 });
 
 const summaryRoute = defineRoute({

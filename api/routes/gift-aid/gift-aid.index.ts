@@ -1,153 +1,73 @@
 import { z } from '@hono/zod-openapi';
-import { GIFT_AID_CLAIM_STATUSES, GIFT_AID_DECLARATION_METHODS, isIsoDay, londonMidnight } from '../../../domain';
+import type { Context } from 'hono';
 import { createRouter } from '../../lib/create-app';
-import { notFound } from '../../lib/errors';
 import { bearerAuth, defineRoute, errorResponses, jsonContent } from '../../lib/openapi';
-import { canManageOrganization, financeReaders, requireUser, signedIn } from '../../lib/policy';
+import { financeReaders, requireUser, signedIn } from '../../lib/policy';
+import type { AppEnv } from '../../lib/types';
 import {
-  cancelDonorDeclarations,
-  claimSchedule,
-  correctDeclaration,
+  AdjustmentSchema,
+  ClaimGiftSchema,
+  ClaimSchema,
+  ClaimUpdateBody,
+  ConfirmationBody,
+  DeclarationSchema,
+  DonorDeclarationsQuery,
+  EligibleQuery,
+  EligibleSchema,
+  GasdsClaimBody,
+  GasdsQuery,
+  GasdsSchema,
+  GiftAidDetailsBody,
+  IdParam as idParam,
+  MyDeclarationsSchema,
+  NewClaimBody,
+  OrgQuery as orgQuery,
+  PaymentBody,
+  RecordDeclarationBody,
+  RejectClaimBody,
+  ResubmitClaimBody,
+  SummarySchema,
+  VerifyResultSchema,
+  VoidClaimBody,
+} from '../../schemas/gift-aid';
+import {
   claimScope,
+  cancelDeclaration,
+  cancelDonorDeclarations,
+  claimGifts,
+  claimSchedule,
+  claimScheduleOds,
+  ODS_MIME,
+  confirmOralDeclaration,
+  correctFlaggedDeclaration,
   createClaim,
+  createGasdsClaim,
+  gasdsPosition,
   getClaim,
   giftAidSummary,
   listAdjustments,
   listClaims,
+  listDeclarationsForDonor,
   listDeclarationsForReview,
   listDonorDeclarations,
   listEligibleGifts,
   parseGiftAidDetails,
   recordOfflineDeclaration,
+  recordPayment,
+  rejectClaim,
+  resubmitClaim,
   toDeclarationDto,
   updateClaim,
   updateDonorDetails,
   verifyOfflineGift,
+  voidClaim,
 } from '../../services/gift-aid';
 
-import { parseId } from '../../../db/ids';
-import { giftAidDeclarations } from '../../../db/schema';
-import { eq } from 'drizzle-orm';
+export { GiftAidDetailsBody };
 
-const text = (field: string, max: number) => z.string({ error: `${field}: must be text` }).max(max, `${field}: too long`);
-
-/** Donor details as HMRC's schedule needs them; the domain rule (checkGiftAidDetails) checks the rest. */
-export const GiftAidDetailsBody = z.object({
-  title: text('title', 100).nullish(),
-  first_name: text('first_name', 200),
-  last_name: text('last_name', 200),
-  house: text('house', 200),
-  address: text('address', 400).nullish(),
-  postcode: text('postcode', 40),
-});
-
-const DeclarationSchema = z
-  .object({
-    _id: z.string(),
-    version: z.number().int(),
-    title: z.string().nullable(),
-    first_name: z.string(),
-    last_name: z.string(),
-    house: z.string(),
-    address: z.string(),
-    postcode: z.string(),
-    declaration: z.string(),
-    method: z.enum(GIFT_AID_DECLARATION_METHODS),
-    covers_past: z.boolean(),
-    covers_future: z.boolean(),
-    declared_at: z.string(),
-    cancelled_at: z.string().nullable(),
-    replaced_by: z.string().nullable(),
-    needs_review: z.boolean(),
-    organization_id: z.string().nullable(),
-  })
-  .openapi('GiftAidDeclaration');
-
-const MyDeclarationsSchema = z.object({ active: z.boolean(), declarations: z.array(DeclarationSchema) }).openapi('MyGiftAid');
-
-const ClaimSchema = z
-  .object({
-    _id: z.string(),
-    organization: z.object({ label: z.string(), value: z.string() }),
-    charity_reference: z.string(),
-    status: z.enum(GIFT_AID_CLAIM_STATUSES),
-    hmrc_reference: z.string().nullable(),
-    aggregated: z.boolean(),
-    date_from: z.string().nullable(),
-    date_to: z.string().nullable(),
-    earliest_date: z.string(),
-    latest_date: z.string(),
-    row_count: z.number().int(),
-    gift_count: z.number().int(),
-    total: z.number().int(),
-    gift_aid: z.number().int(),
-    adjustment: z.number().int(),
-    net_claim: z.number().int(),
-    accounting_period_end: z.string(),
-    retain_until: z.string(),
-    created_at: z.string(),
-    submitted_at: z.string().nullable(),
-    paid_at: z.string().nullable(),
-  })
-  .openapi('GiftAidClaim');
-
-const EligibleSchema = z
-  .object({
-    items: z.array(
-      z.object({
-        _id: z.string(),
-        date: z.string(),
-        amount: z.number().int(),
-        gift_aid: z.number().int(),
-        source: z.string(),
-        type: z.string(),
-        organization_id: z.string(),
-        campaign: z.string(),
-        donor: z.object({ title: z.string().nullable(), first_name: z.string(), last_name: z.string(), house: z.string(), postcode: z.string() }),
-        declaration_id: z.string(),
-        declaration_method: z.string(),
-      }),
-    ),
-    count: z.number().int(),
-    total: z.number().int(),
-    gift_aid: z.number().int(),
-    shown: z.number().int(),
-  })
-  .openapi('GiftAidEligible');
-
-const AdjustmentSchema = z
-  .object({
-    _id: z.string(),
-    donation_id: z.string(),
-    claim_id: z.string(),
-    organization_id: z.string(),
-    gift_aid: z.number().int().openapi({ description: 'Pence: over-claimed Gift Aid (refund), or negative where a failed refund takes an unreported one back (refund_failed)' }),
-    reason: z.string().openapi({ example: 'refund', description: 'refund or refund_failed' }),
-    settled_claim_id: z.string().nullable(),
-    created_at: z.string(),
-  })
-  .openapi('GiftAidAdjustment');
-
-const SummarySchema = z
-  .object({
-    claimed: z.number().int(),
-    paid: z.number().int(),
-    to_claim: z.number().int(),
-    adjustments_due: z.number().int(),
-    eligible_gifts: z.number().int(),
-  })
-  .openapi('GiftAidSummary');
-
-const day = (field: string) =>
-  z
-    .string()
-    .max(10, `${field}: enter a date like 2026-04-06`)
-    .refine((v) => v === '' || isIsoDay(v), `${field}: enter a date like 2026-04-06`)
-    .optional();
-
-const orgQuery = z.object({ organization_id: z.string().max(64).optional() });
-const eligibleQuery = orgQuery.extend({ from: day('from'), to: day('to') });
-const idParam = z.object({ id: z.string().min(1).max(64).openapi({ param: { name: 'id', in: 'path' } }) });
+/** The signed-in staff member and the request, as the audit log records them. */
+const actorOf = (c: Context<AppEnv>) => ({ user: requireUser(c.var.user), requestId: c.var.requestId });
+const body = <T extends z.ZodType>(schema: T) => ({ content: { 'application/json': { schema } }, required: true });
 
 const tags = ['Gift Aid'];
 const security = bearerAuth;
@@ -173,7 +93,7 @@ const eligibleRoute = defineRoute({
   security,
   middleware: [staff] as const,
   summary: 'Eligible gifts not yet claimed, oldest first (up to 1,000), with the count and totals of all',
-  request: { query: eligibleQuery },
+  request: { query: EligibleQuery },
   responses: { 200: jsonContent(EligibleSchema, 'Eligible gifts'), ...errorResponses },
 });
 
@@ -199,12 +119,7 @@ const createClaimRoute = defineRoute({
     body: {
       content: {
         'application/json': {
-          schema: z.object({
-            organization_id: z.string({ error: 'organization_id: required' }).min(1, 'organization_id: required').max(64),
-            from: day('from'),
-            to: day('to'),
-            aggregate: z.boolean({ error: 'aggregate: must be true or false' }).optional(),
-          }),
+          schema: NewClaimBody,
         },
       },
       required: true,
@@ -233,21 +148,13 @@ const updateClaimRoute = defineRoute({
   tags,
   security,
   middleware: [staff] as const,
-  summary: "Mark a claim submitted (with HMRC's reference) or paid",
+  summary: "Mark a claim submitted (with HMRC's reference), resubmitted after a rejection, or paid",
   request: {
     params: idParam,
     body: {
       content: {
         'application/json': {
-          schema: z.object({
-            status: z.enum(GIFT_AID_CLAIM_STATUSES, { error: 'status: one of draft, submitted, paid' }),
-            hmrc_reference: z
-              .string()
-              .trim()
-              .max(40, 'hmrc_reference: at most 40 characters')
-              .regex(/^[A-Za-z0-9][A-Za-z0-9 /-]*$/, 'hmrc_reference: letters, digits, spaces, / and - only')
-              .nullish(),
-          }),
+          schema: ClaimUpdateBody,
         },
       },
       required: true,
@@ -266,6 +173,20 @@ const scheduleRoute = defineRoute({
   request: { params: idParam },
   responses: {
     200: { content: { 'text/csv': { schema: z.string() } }, description: 'Title, First name, Last name, House name or number, Postcode, Aggregated donations, Sponsored event, Donation date, Amount' },
+    ...errorResponses,
+  },
+});
+
+const scheduleOdsRoute = defineRoute({
+  method: 'get',
+  path: '/gift-aid/claims/{id}/schedule.ods',
+  tags,
+  security,
+  middleware: [staff] as const,
+  summary: "The claim's HMRC schedule as an OpenDocument spreadsheet: dates typed as dates, amounts as numbers (same bytes on every download)",
+  request: { params: idParam },
+  responses: {
+    200: { content: { [ODS_MIME]: { schema: z.string().openapi({ format: 'binary' }) } }, description: 'The schedule spreadsheet (.ods)' },
     ...errorResponses,
   },
 });
@@ -297,7 +218,7 @@ const correctRoute = defineRoute({
   tags,
   security,
   middleware: [staff] as const,
-  summary: "Correct a declaration flagged for review (admins; org admins their organization's)",
+  summary: "Correct a declaration flagged for review (admins; org admins and finance their organization's)",
   request: { params: idParam, body: { content: { 'application/json': { schema: GiftAidDetailsBody } }, required: true } },
   responses: { 200: jsonContent(DeclarationSchema, 'The corrected declaration'), ...errorResponses },
 });
@@ -308,18 +229,12 @@ const recordRoute = defineRoute({
   tags,
   security,
   middleware: [staff] as const,
-  summary: 'Record a declaration a donor made on paper or by phone',
+  summary: 'Record a declaration a donor made on paper or orally (an oral one counts once its written confirmation is sent)',
   request: {
     body: {
       content: {
         'application/json': {
-          schema: GiftAidDetailsBody.extend({
-            donor_id: z.string({ error: 'donor_id: required' }).min(1, 'donor_id: required').max(64),
-            organization_id: z.string({ error: 'organization_id: required' }).min(1, 'organization_id: required').max(64),
-            covers_past: z.boolean({ error: 'covers_past: must be true or false' }),
-            covers_future: z.boolean({ error: 'covers_future: must be true or false' }),
-            declared_on: z.string({ error: 'declared_on: enter a date like 2026-04-06' }).refine(isIsoDay, 'declared_on: enter a date like 2026-04-06'),
-          }),
+          schema: RecordDeclarationBody,
         },
       },
       required: true,
@@ -337,7 +252,7 @@ const verifyRoute = defineRoute({
   summary: "Mark a hand-recorded gift as Gift Aid after checking the donor's declaration",
   request: { params: idParam },
   responses: {
-    200: jsonContent(z.object({ _id: z.string(), gift_aid: z.literal(true), declaration_id: z.string() }), 'The gift is now eligible'),
+    200: jsonContent(VerifyResultSchema, 'The gift is now eligible'),
     ...errorResponses,
   },
 });
@@ -373,6 +288,116 @@ const myCancelRoute = defineRoute({
   responses: { 200: jsonContent(MyDeclarationsSchema, 'Your declarations'), ...errorResponses },
 });
 
+const claimGiftsRoute = defineRoute({
+  method: 'get',
+  path: '/gift-aid/claims/{id}/gifts',
+  tags,
+  security,
+  middleware: [staff] as const,
+  summary: "A claim's gifts by schedule line (a void claim released its gifts and lists none)",
+  request: { params: idParam },
+  responses: { 200: jsonContent(z.object({ claim: ClaimSchema, gifts: z.array(ClaimGiftSchema) }), 'The claim and its gifts'), ...errorResponses },
+});
+
+const voidClaimRoute = defineRoute({
+  method: 'post',
+  path: '/gift-aid/claims/{id}/void',
+  tags,
+  security,
+  middleware: [staff] as const,
+  summary: 'Void a draft claim: its gifts become eligible again; the claim and its schedule stay on record',
+  request: { params: idParam, body: body(VoidClaimBody) },
+  responses: { 200: jsonContent(ClaimSchema, 'The void claim'), ...errorResponses },
+});
+
+const rejectClaimRoute = defineRoute({
+  method: 'post',
+  path: '/gift-aid/claims/{id}/reject',
+  tags,
+  security,
+  middleware: [staff] as const,
+  summary: "Mark a submitted claim rejected by HMRC, with HMRC's reason",
+  request: { params: idParam, body: body(RejectClaimBody) },
+  responses: { 200: jsonContent(ClaimSchema, 'The rejected claim'), ...errorResponses },
+});
+
+const resubmitClaimRoute = defineRoute({
+  method: 'post',
+  path: '/gift-aid/claims/{id}/resubmit',
+  tags,
+  security,
+  middleware: [staff] as const,
+  summary: "Resubmit a rejected claim with HMRC's new reference",
+  request: { params: idParam, body: body(ResubmitClaimBody) },
+  responses: { 200: jsonContent(ClaimSchema, 'The submitted claim'), ...errorResponses },
+});
+
+const paymentRoute = defineRoute({
+  method: 'post',
+  path: '/gift-aid/claims/{id}/payment',
+  tags,
+  security,
+  middleware: [staff] as const,
+  summary: "Record HMRC's payment of a submitted claim (pence, day); a difference from the net claim needs a note",
+  request: { params: idParam, body: body(PaymentBody) },
+  responses: { 200: jsonContent(ClaimSchema, 'The paid claim'), ...errorResponses },
+});
+
+const donorDeclarationsRoute = defineRoute({
+  method: 'get',
+  path: '/gift-aid/declarations',
+  tags,
+  security,
+  middleware: [staff] as const,
+  summary: "A donor's declarations, every version (organization admins: those to their organizations)",
+  request: { query: DonorDeclarationsQuery },
+  responses: { 200: jsonContent(z.array(DeclarationSchema), 'Declarations, newest first'), ...errorResponses },
+});
+
+const cancelDeclarationRoute = defineRoute({
+  method: 'post',
+  path: '/gift-aid/declarations/{id}/cancel',
+  tags,
+  security,
+  middleware: [staff] as const,
+  summary: 'Cancel a declaration from now (an oral one within 30 days of its confirmation: from the day it was made)',
+  request: { params: idParam },
+  responses: { 200: jsonContent(DeclarationSchema, 'The cancelled declaration'), ...errorResponses },
+});
+
+const confirmDeclarationRoute = defineRoute({
+  method: 'post',
+  path: '/gift-aid/declarations/{id}/confirmation',
+  tags,
+  security,
+  middleware: [staff] as const,
+  summary: 'Send (by email) or record (by post, sent_on) the written confirmation of an oral declaration',
+  request: { params: idParam, body: body(ConfirmationBody) },
+  responses: { 200: jsonContent(DeclarationSchema, 'The confirmed declaration'), ...errorResponses },
+});
+
+const gasdsRoute = defineRoute({
+  method: 'get',
+  path: '/gift-aid/gasds',
+  tags,
+  security,
+  middleware: [staff] as const,
+  summary: 'Small Donations Scheme: what can be claimed for an organization and tax year, with the caps that limit it',
+  request: { query: GasdsQuery },
+  responses: { 200: jsonContent(GasdsSchema, 'The GASDS position'), ...errorResponses },
+});
+
+const gasdsClaimRoute = defineRoute({
+  method: 'post',
+  path: '/gift-aid/gasds',
+  tags,
+  security,
+  middleware: [staff] as const,
+  summary: 'Record a Small Donations Scheme claim (default: all that the caps allow); its gifts are marked with it',
+  request: { body: body(GasdsClaimBody) },
+  responses: { 201: jsonContent(GasdsSchema, 'The GASDS position after the claim'), ...errorResponses },
+});
+
 async function myDeclarations(db: Parameters<typeof listDonorDeclarations>[0], donorId: string) {
   const rows = await listDonorDeclarations(db, donorId);
   return { active: rows.some((r) => !r.cancelledAt && !r.replacedBy), declarations: rows.map(toDeclarationDto) };
@@ -382,11 +407,16 @@ export const giftAidRouter = createRouter()
   .openapi(summaryRoute, async (c) => c.json(await giftAidSummary(c.var.db, requireUser(c.var.user)), 200))
   .openapi(eligibleRoute, async (c) => c.json(await listEligibleGifts(c.var.db, requireUser(c.var.user), c.req.valid('query')), 200))
   .openapi(listClaimsRoute, async (c) => c.json(await listClaims(c.var.db, requireUser(c.var.user), c.req.valid('query').organization_id), 200))
-  .openapi(createClaimRoute, async (c) => c.json(await createClaim(c.var.db, requireUser(c.var.user), c.req.valid('json'), new Date(), c.var.requestId), 201))
+  .openapi(createClaimRoute, async (c) => c.json(await createClaim(c.var.db, actorOf(c), c.req.valid('json')), 201))
   .openapi(getClaimRoute, async (c) => c.json(await getClaim(c.var.db, requireUser(c.var.user), c.req.valid('param').id), 200))
-  .openapi(updateClaimRoute, async (c) =>
-    c.json(await updateClaim(c.var.db, requireUser(c.var.user), c.req.valid('param').id, c.req.valid('json'), new Date(), c.var.requestId), 200),
+  .openapi(updateClaimRoute, async (c) => c.json(await updateClaim(c.var.db, actorOf(c), c.req.valid('param').id, c.req.valid('json')), 200))
+  .openapi(claimGiftsRoute, async (c) => c.json(await claimGifts(c.var.db, requireUser(c.var.user), c.req.valid('param').id), 200))
+  .openapi(voidClaimRoute, async (c) => c.json(await voidClaim(c.var.db, actorOf(c), c.req.valid('param').id, c.req.valid('json').reason), 200))
+  .openapi(rejectClaimRoute, async (c) => c.json(await rejectClaim(c.var.db, actorOf(c), c.req.valid('param').id, c.req.valid('json').reason), 200))
+  .openapi(resubmitClaimRoute, async (c) =>
+    c.json(await resubmitClaim(c.var.db, actorOf(c), c.req.valid('param').id, c.req.valid('json').hmrc_reference), 200),
   )
+  .openapi(paymentRoute, async (c) => c.json(await recordPayment(c.var.db, actorOf(c), c.req.valid('param').id, c.req.valid('json')), 200))
   .openapi(scheduleRoute, async (c) => {
     const { claim, csv } = await claimSchedule(c.var.db, requireUser(c.var.user), c.req.valid('param').id);
     c.header('Content-Disposition', `attachment; filename="gift-aid-claim-${claim.earliest_date.slice(0, 10)}-${claim._id.slice(0, 8)}.csv"`);
@@ -395,6 +425,12 @@ export const giftAidRouter = createRouter()
     c.header('Cache-Control', 'no-store');
     return c.body(csv, 200, { 'Content-Type': 'text/csv; charset=utf-8' });
   })
+  .openapi(scheduleOdsRoute, async (c) => {
+    const { claim, ods } = await claimScheduleOds(c.var.db, requireUser(c.var.user), c.req.valid('param').id);
+    c.header('Content-Disposition', `attachment; filename="gift-aid-claim-${claim.earliest_date.slice(0, 10)}-${claim._id.slice(0, 8)}.ods"`);
+    c.header('Cache-Control', 'no-store');
+    return c.body(ods.buffer as ArrayBuffer, 200, { 'Content-Type': ODS_MIME });
+  })
   .openapi(adjustmentsRoute, async (c) => c.json(await listAdjustments(c.var.db, requireUser(c.var.user), c.req.valid('query').organization_id), 200))
   .openapi(reviewRoute, async (c) => {
     const viewer = requireUser(c.var.user);
@@ -402,34 +438,25 @@ export const giftAidRouter = createRouter()
     return c.json(rows.map(toDeclarationDto), 200);
   })
   .openapi(correctRoute, async (c) => {
-    const id = parseId(c.req.valid('param').id);
-    const viewer = requireUser(c.var.user);
-    const [existing] = id
-      ? await c.var.db
-          .select({ id: giftAidDeclarations.id, organizationId: giftAidDeclarations.organizationId })
-          .from(giftAidDeclarations)
-          .where(eq(giftAidDeclarations.id, id))
-          .limit(1)
-      : [];
-    // Org admins review and correct their own organization's declarations only (the review list is scoped the same way).
-    if (!existing || !canManageOrganization(viewer, existing.organizationId)) throw notFound('Declaration not found');
-    const row = await correctDeclaration(c.var.db, existing.id, parseGiftAidDetails(c.req.valid('json')));
-    return c.json(toDeclarationDto(row!), 200);
+    const row = await correctFlaggedDeclaration(c.var.db, requireUser(c.var.user), c.req.valid('param').id, parseGiftAidDetails(c.req.valid('json')));
+    return c.json(toDeclarationDto(row), 200);
   })
+  .openapi(donorDeclarationsRoute, async (c) =>
+    c.json((await listDeclarationsForDonor(c.var.db, requireUser(c.var.user), c.req.valid('query').donor_id)).map(toDeclarationDto), 200),
+  )
   .openapi(recordRoute, async (c) => {
-    const viewer = requireUser(c.var.user);
-    const body = c.req.valid('json');
-    const details = parseGiftAidDetails(body);
-    const row = await recordOfflineDeclaration(
-      c.var.db,
-      c.var.config,
-      viewer,
-      { ...body, details },
-      londonMidnight(body.declared_on),
-    );
+    const input = c.req.valid('json');
+    const details = parseGiftAidDetails(input, '', { overseas: input.overseas === true });
+    const row = await recordOfflineDeclaration(c.var.db, c.var.config, actorOf(c), { ...input, details });
     return c.json(toDeclarationDto(row), 201);
   })
-  .openapi(verifyRoute, async (c) => c.json(await verifyOfflineGift(c.var.db, requireUser(c.var.user), c.req.valid('param').id), 200))
+  .openapi(cancelDeclarationRoute, async (c) => c.json(toDeclarationDto(await cancelDeclaration(c.var.db, actorOf(c), c.req.valid('param').id)), 200))
+  .openapi(confirmDeclarationRoute, async (c) =>
+    c.json(toDeclarationDto(await confirmOralDeclaration(c.var.db, c.var.config, actorOf(c), c.req.valid('param').id, c.req.valid('json'))), 200),
+  )
+  .openapi(gasdsRoute, async (c) => c.json(await gasdsPosition(c.var.db, requireUser(c.var.user), c.req.valid('query')), 200))
+  .openapi(gasdsClaimRoute, async (c) => c.json(await createGasdsClaim(c.var.db, actorOf(c), c.req.valid('json')), 201))
+  .openapi(verifyRoute, async (c) => c.json(await verifyOfflineGift(c.var.db, actorOf(c), c.req.valid('param').id), 200))
   .openapi(myRoute, async (c) => c.json(await myDeclarations(c.var.db, requireUser(c.var.user).id), 200))
   .openapi(myUpdateRoute, async (c) => {
     const user = requireUser(c.var.user);

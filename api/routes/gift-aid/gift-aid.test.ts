@@ -393,7 +393,7 @@ describe(`Gift Aid API (${engineName})`, () => {
       json: { donor_id: ivy.id, organization_id: orgB.id, first_name: 'Ivy', last_name: 'Green', house: '8', postcode: 'EH1 1YZ', covers_past: true, covers_future: true, declared_on: '2025-04-01' },
     });
     expect(recorded.status).toBe(201);
-    expect(await recorded.json()).toMatchObject({ method: 'admin', covers_past: true, house: '8', declaration: expect.stringContaining('to Homes B Trust.') });
+    expect(await recorded.json()).toMatchObject({ method: 'paper', covers_past: true, house: '8', declaration: expect.stringContaining('to Homes B Trust.') });
     // Org admins of another organization cannot record for this one.
     const foreign = await t.request('/api/gift-aid/declarations', {
       method: 'POST',

@@ -1,4 +1,5 @@
 import { z } from '@hono/zod-openapi';
+import { AccountingYearEnd } from '../../schemas/gift-aid';
 import { createMiddleware } from 'hono/factory';
 import { CHARITY_REGULATOR_IDS, type CharityRegulator } from '../../../domain';
 import { createRouter } from '../../lib/create-app';
@@ -30,6 +31,7 @@ const organizationFields = {
   hmrc_reference: optionalText(12)
     .refine((v) => v == null || /^[A-Za-z]{1,2}[0-9]{1,7}$/.test(v), 'Use letters then digits, like XR12345')
     .transform((v) => (v == null ? v : v.toUpperCase())),
+  accounting_year_end: AccountingYearEnd.optional(),
   address: addressSchema.partial().optional(),
   admins: z.array(reference('a user'), { error: 'admins must be a list of user ids' }).max(50, 'At most 50 admins').optional(),
   appeals_need_approval: z.boolean({ error: 'appeals_need_approval must be true or false' }).optional(),

@@ -5,7 +5,7 @@ import { createRouter } from '../../lib/create-app';
 import { addressSchema, donorPhone, emailText, imageInput, pagingQuery, personName } from '../../lib/fields';
 import { imageFormBodyLimit, withImage } from '../../lib/image-upload';
 import { bearerAuth, defineRoute, errorResponses, IdParams, jsonBody, jsonContent, totalCountHeader } from '../../lib/openapi';
-import { adminOnly, financeReaders, requireUser, signedIn, staffOnly } from '../../lib/policy';
+import { financeReaders, requireUser, signedIn, staffOnly } from '../../lib/policy';
 import type { AppEnv } from '../../lib/types';
 import { DonorSchema } from '../../schemas';
 import { donorFilterShape } from '../../services/insight/list-filters';

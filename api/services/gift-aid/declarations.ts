@@ -1,5 +1,6 @@
 import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../../db/client';
+import { parseId } from '../../../db/ids';
 import { donations, giftAidDeclarations } from '../../../db/schema';
 import {
   checkGiftAidDetails,
@@ -8,7 +9,10 @@ import {
   type GiftAidDetails,
   type GiftAidDetailsInput,
 } from '../../../domain';
-import { badRequest } from '../../lib/errors';
+import { badRequest, notFound } from '../../lib/errors';
+import type { AuthUser } from '../../lib/types';
+import { claimScope } from './scope';
+import type { DeclarationDto } from '../../schemas/gift-aid';
 
 export type DeclarationRow = typeof giftAidDeclarations.$inferSelect;
 
@@ -16,8 +20,8 @@ export type DeclarationRow = typeof giftAidDeclarations.$inferSelect;
  * The API's check of Gift Aid details: the domain rule, each failure a 400 naming the field.
  * `prefix` places the field in the request body ("gift_aid." inside a checkout body).
  */
-export function parseGiftAidDetails(input: GiftAidDetailsInput, prefix = ''): GiftAidDetails {
-  const result = checkGiftAidDetails(input);
+export function parseGiftAidDetails(input: GiftAidDetailsInput, prefix = '', options: { overseas?: boolean } = {}): GiftAidDetails {
+  const result = checkGiftAidDetails(input, options);
   if (!result.ok) throw badRequest(result.problems.map((p) => `${prefix}${p.message}`).join('; '));
   return result.details;
 }
@@ -39,6 +43,8 @@ export type NewDeclaration = {
   recordedBy?: string | null;
   /** A donation box's declaration waits for its gift's payment (the recording path clears it). */
   pendingDonationId?: string | null;
+  overseas?: boolean;
+  confirmationSentAt?: Date | null;
 };
 
 function rowValues(input: NewDeclaration, id: string, version = 1): typeof giftAidDeclarations.$inferInsert {
@@ -65,6 +71,8 @@ function rowValues(input: NewDeclaration, id: string, version = 1): typeof giftA
     version,
     recordedBy: input.recordedBy ?? null,
     pendingDonationId: input.pendingDonationId ?? null,
+    overseas: input.overseas ?? false,
+    confirmationSentAt: input.confirmationSentAt ?? null,
   };
 }
 
@@ -73,26 +81,6 @@ export async function createDeclaration(db: Db, input: NewDeclaration): Promise<
   await db.insert(giftAidDeclarations).values(rowValues(input, id));
   return id;
 }
-
-export type DeclarationDto = {
-  _id: string;
-  version: number;
-  title: string | null;
-  first_name: string;
-  last_name: string;
-  house: string;
-  address: string;
-  postcode: string;
-  declaration: string;
-  method: GiftAidDeclarationMethod;
-  covers_past: boolean;
-  covers_future: boolean;
-  declared_at: string;
-  cancelled_at: string | null;
-  replaced_by: string | null;
-  needs_review: boolean;
-  organization_id: string | null;
-};
 
 export function toDeclarationDto(row: DeclarationRow): DeclarationDto {
   return {
@@ -113,6 +101,9 @@ export function toDeclarationDto(row: DeclarationRow): DeclarationDto {
     replaced_by: row.replacedBy,
     needs_review: row.needsReview,
     organization_id: row.organizationId,
+    overseas: row.overseas,
+    confirmation_sent_at: row.confirmationSentAt ? row.confirmationSentAt.toISOString() : null,
+    effective: !row.cancelledAt && !row.replacedBy && (row.method !== 'oral' || row.confirmationSentAt !== null),
   };
 }
 
@@ -154,6 +145,8 @@ export async function updateDonorDetails(db: Db, donorId: string, details: GiftA
         coversFuture: old.coversFuture,
         declaredAt: old.declaredAt,
         recordedBy: old.recordedBy,
+        overseas: old.overseas,
+        confirmationSentAt: old.confirmationSentAt,
       },
       id,
       old.version + 1,
@@ -197,8 +190,13 @@ export async function cancelDonorDeclarations(db: Db, donorId: string, now = new
  * was made with (within a day), a later gift when it covers future gifts, or an earlier one (up
  * to four years) when it covers past gifts. The claims query applies the same rule in SQL.
  */
-export function coversGift(row: Pick<DeclarationRow, 'cancelledAt' | 'declaredAt' | 'coversPast' | 'coversFuture'>, date: Date): boolean {
+export function coversGift(
+  row: Pick<DeclarationRow, 'cancelledAt' | 'declaredAt' | 'coversPast' | 'coversFuture'> & Partial<Pick<DeclarationRow, 'method' | 'confirmationSentAt'>>,
+  date: Date,
+): boolean {
   const t = date.getTime();
+  // HMRC: an oral declaration is not valid until the charity has sent the donor a written record of it.
+  if (row.method === 'oral' && !row.confirmationSentAt) return false;
   const made = row.declaredAt.getTime();
   if (row.cancelledAt && row.cancelledAt.getTime() <= t) return false;
   if (Math.abs(t - made) <= DAY_MS) return true;
@@ -212,7 +210,8 @@ const PAST_MS = (4 * 365 + 1) * DAY_MS;
 
 /** The same rule as coversGift, as SQL over `donations` joined with `gift_aid_declarations`. */
 export const coversGiftSql = sql`(
-  (${giftAidDeclarations.cancelledAt} is null or ${giftAidDeclarations.cancelledAt} > ${donations.date})
+  (${giftAidDeclarations.method} <> 'oral' or ${giftAidDeclarations.confirmationSentAt} is not null)
+  and (${giftAidDeclarations.cancelledAt} is null or ${giftAidDeclarations.cancelledAt} > ${donations.date})
   and (
     abs(${donations.date} - ${giftAidDeclarations.declaredAt}) <= ${DAY_MS}
     or (${donations.date} > ${giftAidDeclarations.declaredAt} and ${giftAidDeclarations.coversFuture} = 1)
@@ -248,4 +247,18 @@ export async function correctDeclaration(db: Db, id: string, details: GiftAidDet
     .where(eq(giftAidDeclarations.id, id));
   const [row] = await db.select().from(giftAidDeclarations).where(eq(giftAidDeclarations.id, id)).limit(1);
   return row ?? null;
+}
+
+/** The admin correction of a flagged declaration by id: a 404 when there is no such declaration. */
+export async function correctFlaggedDeclaration(db: Db, viewer: AuthUser, idRef: string, details: GiftAidDetails): Promise<DeclarationRow> {
+  const id = parseId(idRef);
+  const [existing] = id
+    ? await db.select({ id: giftAidDeclarations.id, organizationId: giftAidDeclarations.organizationId }).from(giftAidDeclarations).where(eq(giftAidDeclarations.id, id)).limit(1)
+    : [];
+  // Organization admins and finance correct their own organization's declarations; migrated ones naming none are admins'.
+  const scope = claimScope(viewer);
+  if (!existing || (scope !== null && (!existing.organizationId || !scope.includes(existing.organizationId)))) throw notFound('Declaration not found');
+  const row = await correctDeclaration(db, existing.id, details);
+  if (!row) throw notFound('Declaration not found');
+  return row;
 }

@@ -1,4 +1,4 @@
-import { formatHmrcDate, GIFT_AID_LIMITS, hmrcLastName, penceToDecimal, ukTaxYearOf } from '../../../domain';
+import { accountingPeriodOf, formatHmrcDate, GIFT_AID_LIMITS, hmrcLastName, penceToDecimal } from '../../../domain';
 
 /**
  * HMRC's Gift Aid schedule (Charities Online): building its lines from claimed gifts and writing
@@ -28,7 +28,16 @@ export type ScheduleGift = {
   lastName: string;
   house: string;
   postcode: string;
+  /** The rest of the address (used on the house field for a donor abroad). */
+  address?: string;
+  /** Given to a sponsored event: "Yes" on its own line, never aggregated. */
+  sponsored?: boolean;
+  /** Lives outside the UK: postcode X, the address in the house field. */
+  overseas?: boolean;
 };
+
+/** HMRC: a donor abroad has postcode "X" and their address in the house name or number field. */
+export const OVERSEAS_POSTCODE = 'X';
 
 export type ScheduleLine = {
   line: number;
@@ -55,14 +64,15 @@ export function aggregateDescription(taxYearLabel: string): string {
 const cut = (value: string | null, max: number) => (value ?? '').trim().slice(0, max);
 
 function donorLine(gift: ScheduleGift): Omit<ScheduleLine, 'line'> {
+  const house = gift.overseas ? [gift.house, gift.address].filter((part) => part?.trim()).join(', ') : gift.house;
   return {
     title: cut(gift.title, GIFT_AID_LIMITS.titleMax),
     firstName: cut(gift.firstName, GIFT_AID_LIMITS.nameMax),
     lastName: cut(hmrcLastName(gift.lastName), GIFT_AID_LIMITS.nameMax),
-    house: cut(gift.house, GIFT_AID_LIMITS.houseMax),
-    postcode: gift.postcode,
+    house: cut(house, GIFT_AID_LIMITS.houseMax),
+    postcode: gift.overseas ? OVERSEAS_POSTCODE : gift.postcode,
     aggregated: '',
-    sponsored: false,
+    sponsored: gift.sponsored === true,
     donationDate: gift.date,
     amountPence: gift.amount,
     gifts: [gift],
@@ -71,22 +81,24 @@ function donorLine(gift: ScheduleGift): Omit<ScheduleLine, 'line'> {
 
 /**
  * Lines for gifts in date order. With `aggregate`, gifts of £20 or less are added together per
- * tax year (only gifts of one accounting period may share a line) into lines of at most £1,000,
- * dated with their latest gift and listed after the donors' own lines. At most `maxLines` lines:
- * gifts that do not fit stay unclaimed for the next claim.
+ * accounting period of the organization (`yearEnd`, "MM-DD"; HMRC: only gifts of one accounting
+ * period may share a line) into lines of at most £1,000, dated with their latest gift and listed
+ * after the donors' own lines. Sponsored-event gifts are never aggregated. At most `maxLines`
+ * lines: gifts that do not fit stay unclaimed for the next claim.
  */
-export function buildScheduleLines(gifts: ScheduleGift[], options: { aggregate: boolean; maxLines?: number }): ScheduleLine[] {
+export function buildScheduleLines(gifts: ScheduleGift[], options: { aggregate: boolean; maxLines?: number; yearEnd?: string }): ScheduleLine[] {
+  const yearEnd = options.yearEnd ?? '04-05';
   const maxLines = options.maxLines ?? GIFT_AID_LIMITS.claimRowsMax;
   const sorted = [...gifts].sort((a, b) => a.date.getTime() - b.date.getTime() || a.donationId.localeCompare(b.donationId));
   const lines: Omit<ScheduleLine, 'line'>[] = [];
   const small: ScheduleGift[] = [];
   for (const gift of sorted) {
-    if (options.aggregate && gift.amount <= GIFT_AID_LIMITS.aggregateGiftMaxPence) small.push(gift);
+    if (options.aggregate && !gift.sponsored && gift.amount <= GIFT_AID_LIMITS.aggregateGiftMaxPence) small.push(gift);
     else lines.push(donorLine(gift));
   }
   const byYear = new Map<string, ScheduleGift[]>();
   for (const gift of small) {
-    const label = ukTaxYearOf(gift.date).label;
+    const label = accountingPeriodOf(gift.date, yearEnd).label;
     byYear.set(label, [...(byYear.get(label) ?? []), gift]);
   }
   for (const [label, yearGifts] of byYear) {

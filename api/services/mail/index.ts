@@ -9,6 +9,7 @@ export { refundNoticeEmail } from './refund-notice';
 export { renewalFailedEmail } from './renewal-failed';
 export { monthlyChangedEmail } from './monthly-changed';
 export { erasureCodeEmail } from './erasure-code';
+export { declarationConfirmationEmail } from './declaration-confirmation';
 export { notifyAfterEvent, sendReceipt, sendRefundNotice } from './notify';
 export { mailContextOf } from './context';
 export { supportRequestCopyEmail, supportRequestEmail } from './support-request';

@@ -5,6 +5,7 @@ import {
   parseAttribution,
   resolveAttribution,
   upsertPaidInvoice,
+  fillDonorFromDeclaration,
 } from '../../services/donations-record';
 import { applyCheckoutDetails } from '../../services/checkout-details';
 import { upsertFromPaidInvoice } from '../../services/monthly-gifts';
@@ -43,5 +44,7 @@ export const invoicePaid: EventHandler = async ({ db }, event) => {
     }),
     // The first payment makes the donation box's choices the donor's (once: applied_at).
     ...applyCheckoutDetails(db, notYetApplied(event.id), attribution.donationId, attribution.donorId),
+    // The name and address the donor gave for Gift Aid fill their account's blanks.
+    ...[fillDonorFromDeclaration(db, attribution)].filter((statement) => statement !== null),
   ];
 };

@@ -1,6 +1,6 @@
 import type Stripe from 'stripe';
 import { applyCheckoutDetails } from '../../services/checkout-details';
-import { findDonationById, notYetApplied, parseAttribution, resolveAttribution, upsertSucceededPayment } from '../../services/donations-record';
+import { fillDonorFromDeclaration, findDonationById, notYetApplied, parseAttribution, resolveAttribution, upsertSucceededPayment } from '../../services/donations-record';
 import { logLine } from '../../middlewares/logger';
 import type { EventHandler } from './types';
 
@@ -29,5 +29,7 @@ export const paymentIntentSucceeded: EventHandler = async ({ db }, event) => {
       date: event.created * 1000,
     }),
     ...applyCheckoutDetails(db, guard, attribution.donationId, attribution.donorId),
+    // The name and address the donor gave for Gift Aid fill their account's blanks.
+    ...[fillDonorFromDeclaration(db, attribution)].filter((statement) => statement !== null),
   ];
 };

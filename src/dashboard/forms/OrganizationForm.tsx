@@ -16,6 +16,7 @@ type Values = {
   charity_number: string;
   regulator: CharityRegulator;
   hmrc_reference: string;
+  accounting_year_end: string;
   appeals_need_approval: boolean;
   image: string;
   email: string;
@@ -29,6 +30,7 @@ const EMPTY: Values = {
   charity_number: '',
   regulator: 'ccew',
   hmrc_reference: '',
+  accounting_year_end: '04-05',
   image: '',
   email: '',
   phone: '',
@@ -60,6 +62,7 @@ export function OrganizationForm({ id }: { id?: string }) {
       charity_number: org.charity_number ?? '',
       regulator: org.regulator,
       hmrc_reference: org.hmrc_reference ?? '',
+      accounting_year_end: org.accounting_year_end ?? '04-05',
       image: org.image ?? '',
       email: org.email ?? '',
       phone: org.phone ?? '',
@@ -94,6 +97,7 @@ export function OrganizationForm({ id }: { id?: string }) {
       legal_name: values.legal_name.trim(),
       charity_number: values.charity_number.trim(),
       hmrc_reference: values.hmrc_reference.trim(),
+      accounting_year_end: values.accounting_year_end.trim(),
       ...(image !== initialImage ? { image } : {}),
     };
     const res = isEdit
@@ -124,6 +128,12 @@ export function OrganizationForm({ id }: { id?: string }) {
           <TextInput label="Charity number" value={values.charity_number} onChange={set('charity_number')} hint="e.g. 1234567, SC012345 or NIC100001" />
         </div>
         <TextInput label="HMRC charity reference" value={values.hmrc_reference} onChange={set('hmrc_reference')} hint="For Gift Aid claims, e.g. XR12345" />
+        <TextInput
+          label="Accounting year end (MM-DD)"
+          value={values.accounting_year_end}
+          onChange={set('accounting_year_end')}
+          hint="The last day of your accounting year, e.g. 03-31; 04-05 is the tax year. Gift Aid adds small gifts together only within one accounting period."
+        />
       </fieldset>
       <div className="dash-grid-2">
         <TextInput label="Email" type="email" value={values.email} onChange={set('email')} autoComplete="email" inputMode="email" />

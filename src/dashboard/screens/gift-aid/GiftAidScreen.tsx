@@ -7,28 +7,14 @@ import { formatDate } from '../../lib/dates';
 import { useApiGet } from '../../lib/use-api';
 import { $dashToken, $dashUser, isAdmin } from '../../session';
 import { Alert, Badge, PageHeader, SelectInput, Spinner, TextInput } from '../../ui/primitives';
+import { type Claim, ClaimPanel, downloadSchedule } from './ClaimPanel';
+import { GasdsPanel } from './GasdsPanel';
 
 const giftAid = client.api['gift-aid'];
-type Claim = Data<typeof giftAid.claims.$get>[number];
 type Review = Data<typeof giftAid.declarations.review.$get>[number];
 
 const SHOWN = 50;
 const STATUS_TONE = { draft: 'warn', submitted: 'muted', paid: 'ok', rejected: 'warn', void: 'muted' } as const;
-
-/** Saves the claim's schedule CSV through the API (the token travels in a header, never in a link). */
-async function downloadSchedule(claim: Claim, token: string | null): Promise<string | null> {
-  const res = await fetch(giftAid.claims[':id']['schedule.csv'].$path({ param: { id: claim._id } }), { headers: token ? { authorization: `Bearer ${token}` } : {} });
-  if (!res.ok) return ((await res.json().catch(() => null)) as { message?: string } | null)?.message ?? `The server answered ${res.status}`;
-  const url = URL.createObjectURL(await res.blob());
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = `gift-aid-claim-${claim.earliest_date.slice(0, 10)}-${claim._id.slice(0, 8)}.csv`;
-  document.body.appendChild(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
-  return null;
-}
 
 /** /dashboard/gift-aid: eligible gifts, "Create claim", claims with their schedules, adjustments. */
 export function GiftAidScreen() {
@@ -43,6 +29,7 @@ export function GiftAidScreen() {
   const [busy, setBusy] = useState(false);
   const [notice, setNotice] = useState<{ tone: 'error' | 'success' | 'info'; text: string } | null>(null);
   const [references, setReferences] = useState<Record<string, string>>({});
+  const [openId, setOpenId] = useState<string | null>(null);
 
   useEffect(() => {
     if (!orgId && orgs.length) setOrgId(orgs[0]._id);
@@ -97,7 +84,7 @@ export function GiftAidScreen() {
       <PageHeader title="Gift Aid" />
       <p className="dash-hint">
         Gifts with a valid Gift Aid declaration at their date, not yet claimed. Each charity claims under its own HMRC charity reference; a claim holds at
-        most 1,000 schedule lines. Paste the downloaded CSV into HMRC&apos;s Gift Aid schedule spreadsheet.
+        most 1,000 schedule lines. Open a claim to see its gifts, download its schedule (ODS, for HMRC&apos;s Gift Aid schedule spreadsheet), void a draft, or record HMRC&apos;s answer.
       </p>
       {notice ? <Alert tone={notice.tone}>{notice.text}</Alert> : null}
 
@@ -204,11 +191,24 @@ export function GiftAidScreen() {
                     <td>{formatPence(c.gift_aid)}</td>
                     <td>{c.adjustment ? `−${formatPence(c.adjustment)}` : '—'}</td>
                     <td className="gift-aid-actions">
+                      <button type="button" className="btn btn-outline" aria-expanded={openId === c._id} onClick={() => setOpenId(openId === c._id ? null : c._id)}>
+                        Open
+                      </button>
                       <button
                         type="button"
-                        className="btn btn-outline"
+                        className="btn btn-ghost"
                         onClick={async () => {
-                          const problem = await downloadSchedule(c, token);
+                          const problem = await downloadSchedule(c, token, 'ods');
+                          if (problem) setNotice({ tone: 'error', text: problem });
+                        }}
+                      >
+                        Download ODS
+                      </button>
+                      <button
+                        type="button"
+                        className="btn btn-ghost"
+                        onClick={async () => {
+                          const problem = await downloadSchedule(c, token, 'csv');
                           if (problem) setNotice({ tone: 'error', text: problem });
                         }}
                       >
@@ -242,6 +242,12 @@ export function GiftAidScreen() {
       ) : claims.status === 'ok' ? (
         <p className="dash-empty">No claims yet.</p>
       ) : null}
+      {(() => {
+        const open = claimList.find((c) => c._id === openId);
+        return open ? <ClaimPanel key={`${open._id}-${open.status}`} claim={open} token={token} onChanged={reloadAll} onClose={() => setOpenId(null)} /> : null;
+      })()}
+
+      {orgId ? <GasdsPanel organizationId={orgId} token={token} /> : null}
 
       <h2 className="dash-h2">Adjustments for Gift Aid over-claimed</h2>
       <p className="dash-hint">A refund of a gift already claimed: the Gift Aid on the refunded part is set against the organization&apos;s next claim. A refund the bank returned takes its adjustment back while no claim has reported it.</p>

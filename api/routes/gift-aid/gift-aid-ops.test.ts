@@ -1,0 +1,387 @@
+import { and, eq } from 'drizzle-orm';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { auditLog, donations, gasdsClaims, giftAidClaimedGifts, giftAidClaimRows, giftAidClaims, giftAidDeclarations, outbox, users } from '../../../db/schema';
+import type { GiftAidDetails } from '../../../domain';
+import { fakeId, paymentIntentSucceeded, sendEvent, WEBHOOK_SECRET } from '../../../tests/fixtures/stripe/events';
+import { createAppeal, createCampaign, createDonation, createOrganization, createUser, signedIn } from '../../../tests/factories';
+import { engineName, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
+import { createDeclaration } from '../../services/gift-aid';
+import { readOdsRows, readZip } from '../../../tests/support/ods-reader';
+
+type Claim = {
+  _id: string;
+  status: string;
+  gift_count: number;
+  row_count: number;
+  net_claim: number;
+  paid_amount: number | null;
+  payment_difference: number | null;
+  payment_note: string | null;
+  rejection_reason: string | null;
+  hmrc_reference: string | null;
+};
+type Message = { statusCode: number; message: string };
+
+const details = (over: Partial<GiftAidDetails> = {}): GiftAidDetails => ({
+  title: null,
+  firstName: 'Gift',
+  lastName: 'Giver',
+  house: '3',
+  address: 'Mill Lane, York',
+  postcode: 'YO1 7HH',
+  ...over,
+});
+
+describe(`Gift Aid operations (${engineName})`, () => {
+  let t: TestApp;
+  let admin: string;
+
+  beforeAll(async () => {
+    t = await setupTestApp({ STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET });
+    admin = (await signedIn(t.db, 'admin')).token;
+  });
+
+  /** An organization with a campaign, one donor declared online long ago, and `amounts` gifts on `dates`. */
+  async function charity(name: string, over: { yearEnd?: string } = {}) {
+    const org = await createOrganization(t.db, { name, hmrcReference: 'AB12345', ...(over.yearEnd ? { accountingYearEnd: over.yearEnd } : {}) });
+    const campaign = await createCampaign(t.db, { organizationId: org.id });
+    const orgAdmin = (await signedIn(t.db, 'org_admin', { organizationIds: [org.id] })).token;
+    return { org, campaign, orgAdmin };
+  }
+  async function declaredDonor(organizationId: string, d: Partial<GiftAidDetails> = {}, over: { overseas?: boolean } = {}) {
+    const donor = await createUser(t.db);
+    const declarationId = await createDeclaration(t.db, {
+      donorId: donor.id,
+      details: details(d),
+      text: 'I want to Gift Aid…',
+      organizationId,
+      method: 'online',
+      declaredAt: new Date('2024-01-01T00:00:00Z'),
+      ...over,
+    });
+    return { donor, declarationId };
+  }
+  async function gift(donorId: string, campaignId: string, declarationId: string, date: string, amount: number, over: Partial<typeof donations.$inferInsert> = {}) {
+    return (
+      await createDonation(t.db, { donorId, campaignId, amount, date: new Date(date), source: 'card', giftAid: true, giftAidDeclarationId: declarationId, paymentIntentId: fakeId('pi'), ...over })
+    ).id;
+  }
+  const post = async (path: string, token: string, json: unknown = {}) => t.request(path, { method: 'POST', token, json });
+  const csvOf = async (claimId: string) => (await t.request(`/api/gift-aid/claims/${claimId}/schedule.csv`, { token: admin })).text();
+  const newClaim = async (organizationId: string, body: Record<string, unknown> = {}) => {
+    const res = await post('/api/gift-aid/claims', admin, { organization_id: organizationId, ...body });
+    expect(res.status).toBe(201);
+    return (await res.json()) as Claim;
+  };
+
+  it('stores an online donor’s name and address from their Gift Aid details when the gift succeeds, filling blanks only', async () => {
+    const { org, campaign } = await charity('Names');
+    const blank = await createUser(t.db, { firstName: '', lastName: '' });
+    const named = await createUser(t.db, { firstName: 'Kept', lastName: 'Name', address: '1 Old Road' });
+    for (const donor of [blank, named]) {
+      const declarationId = await createDeclaration(t.db, { donorId: donor.id, details: details({ firstName: 'Ada', lastName: 'Lovelace', house: '12' }), text: 'x', organizationId: org.id, method: 'online' });
+      const metadata = { kind: 'one_off', donation_id: crypto.randomUUID(), campaign_id: campaign.id, appeal_id: '', donor_id: donor.id, gift_aid_declaration_id: declarationId, source: 'card' };
+      expect((await sendEvent(t, paymentIntentSucceeded({ intentId: fakeId('pi'), amount: 1000, metadata }))).status).toBe(200);
+    }
+    const [filled] = await t.db.select().from(users).where(eq(users.id, blank.id));
+    expect(filled).toMatchObject({ firstName: 'Ada', lastName: 'Lovelace', address: '12, Mill Lane, York', postalCode: 'YO1 7HH' });
+    const [kept] = await t.db.select().from(users).where(eq(users.id, named.id));
+    expect(kept).toMatchObject({ firstName: 'Kept', lastName: 'Name', address: '1 Old Road', postalCode: 'YO1 7HH' });
+    // The statement shows the name instead of "Name not on file".
+    const { token } = { token: (await signedIn(t.db, 'admin')).token };
+    const shown = (await (await t.request(`/api/users/${blank.id}`, { token })).json()) as { name: { first_name: string; last_name: string } };
+    expect(shown.name).toEqual({ first_name: 'Ada', last_name: 'Lovelace' });
+  });
+
+  it('an oral declaration makes gifts eligible only once its written confirmation is sent, by email with the right to cancel', async () => {
+    const { org, campaign, orgAdmin } = await charity('Oral');
+    const donor = await createUser(t.db, { email: `oral-${crypto.randomUUID()}@example.com` });
+    const giftId = (await createDonation(t.db, { donorId: donor.id, campaignId: campaign.id, amount: 5000, date: new Date('2026-01-10T12:00:00Z'), source: 'manual', method: 'cheque' })).id;
+    const body = { donor_id: donor.id, organization_id: org.id, first_name: 'Olu', last_name: 'Ade', house: '9', postcode: 'LS1 4AP', covers_past: true, covers_future: true, declared_on: '2026-01-05', method: 'oral' };
+    const recorded = await post('/api/gift-aid/declarations', orgAdmin, body);
+    expect(recorded.status).toBe(201);
+    const declaration = (await recorded.json()) as { _id: string; method: string; effective: boolean; confirmation_sent_at: string | null };
+    expect(declaration).toMatchObject({ method: 'oral', effective: false, confirmation_sent_at: null });
+
+    const early = await post(`/api/gift-aid/donations/${giftId}/verify`, orgAdmin);
+    expect(early.status).toBe(400);
+    expect(((await early.json()) as Message).message).toMatch(/^declaration: .*written confirmation/);
+
+    const confirmed = await post(`/api/gift-aid/declarations/${declaration._id}/confirmation`, orgAdmin, {});
+    expect(confirmed.status).toBe(200);
+    expect(await confirmed.json()).toMatchObject({ effective: true, confirmation_sent_at: expect.any(String) });
+    const [mail] = await t.db.select().from(outbox).where(eq(outbox.key, `gift-aid-confirmation:${declaration._id}`));
+    expect(mail.to).toBe(donor.email);
+    expect(mail.text).toContain('within 30 days');
+    expect(mail.text).toContain('I want to Gift Aid');
+    expect((await post(`/api/gift-aid/declarations/${declaration._id}/confirmation`, orgAdmin, {})).status).toBe(409);
+
+    expect((await post(`/api/gift-aid/donations/${giftId}/verify`, orgAdmin)).status).toBe(200);
+    const eligible = (await (await t.request(`/api/gift-aid/eligible?organization_id=${org.id}`, { token: orgAdmin })).json()) as { items: { _id: string }[] };
+    expect(eligible.items.map((i) => i._id)).toEqual([giftId]);
+    const audit = await t.db.select().from(auditLog).where(eq(auditLog.targetId, declaration._id));
+    expect(audit.map((a) => a.action).sort()).toEqual(['declaration.confirm', 'declaration.create']);
+
+    // Cancelled within 30 days of the confirmation: void from the day it was made, so the gift is no longer eligible.
+    const cancelled = await post(`/api/gift-aid/declarations/${declaration._id}/cancel`, orgAdmin);
+    expect(cancelled.status).toBe(200);
+    expect(((await cancelled.json()) as { cancelled_at: string }).cancelled_at).toBe('2026-01-05T00:00:00.000Z');
+    const after = (await (await t.request(`/api/gift-aid/eligible?organization_id=${org.id}`, { token: orgAdmin })).json()) as { count: number };
+    expect(after.count).toBe(0);
+  });
+
+  it('refuses declarations for someone else’s donor, in the future, or for another organization, and stores nothing', async () => {
+    const { org, orgAdmin } = await charity('Bad declarations');
+    const other = await charity('Other declarations');
+    const stranger = await createUser(t.db);
+    const body = { donor_id: stranger.id, organization_id: org.id, first_name: 'Sam', last_name: 'Stone', house: '1', postcode: 'LS1 4AP', covers_past: false, covers_future: true, declared_on: '2026-01-05' };
+    const foreignDonor = await post('/api/gift-aid/declarations', orgAdmin, body);
+    expect(foreignDonor.status).toBe(400);
+    expect(((await foreignDonor.json()) as Message).message).toMatch(/^donor_id: /);
+    const future = await post('/api/gift-aid/declarations', admin, { ...body, declared_on: '2999-01-01' });
+    expect(future.status).toBe(400);
+    expect(((await future.json()) as Message).message).toMatch(/^declared_on: cannot be in the future/);
+    const foreignOrg = await post('/api/gift-aid/declarations', orgAdmin, { ...body, organization_id: other.org.id });
+    expect(foreignOrg.status).toBe(403);
+    expect(await t.db.select().from(giftAidDeclarations).where(eq(giftAidDeclarations.donorId, stranger.id))).toHaveLength(0);
+    // Listing and cancelling another organization's declaration: 404, nothing changed.
+    const { declarationId } = await declaredDonor(other.org.id);
+    expect((await post(`/api/gift-aid/declarations/${declarationId}/cancel`, orgAdmin)).status).toBe(404);
+    const [still] = await t.db.select().from(giftAidDeclarations).where(eq(giftAidDeclarations.id, declarationId));
+    expect(still.cancelledAt).toBeNull();
+  });
+
+  it('drills down from a claim to its gifts; voiding a draft releases them and keeps the claim and its schedule, audited', async () => {
+    const { org, campaign, orgAdmin } = await charity('Void');
+    const other = await charity('Void other');
+    const { donor, declarationId } = await declaredDonor(org.id);
+    const ids = [await gift(donor.id, campaign.id, declarationId, '2025-06-01T12:00:00Z', 3000), await gift(donor.id, campaign.id, declarationId, '2025-07-01T12:00:00Z', 4000)];
+    const claim = await newClaim(org.id);
+    const drill = (await (await t.request(`/api/gift-aid/claims/${claim._id}/gifts`, { token: orgAdmin })).json()) as { gifts: { donation_id: string; line: number; amount: number }[] };
+    expect(drill.gifts.map((g) => [g.donation_id, g.line, g.amount])).toEqual([[ids[0], 1, 3000], [ids[1], 2, 4000]]);
+    const schedule = await csvOf(claim._id);
+
+    // Another organization's admin cannot void it (404) and nothing changes.
+    expect((await post(`/api/gift-aid/claims/${claim._id}/void`, other.orgAdmin)).status).toBe(404);
+    expect(await t.db.select().from(giftAidClaimedGifts).where(eq(giftAidClaimedGifts.claimId, claim._id))).toHaveLength(2);
+
+    const voided = await post(`/api/gift-aid/claims/${claim._id}/void`, orgAdmin, { reason: 'Wrong dates' });
+    expect(voided.status).toBe(200);
+    expect(await voided.json()).toMatchObject({ status: 'void', void_reason: 'Wrong dates', voided_at: expect.any(String) });
+    expect(await t.db.select().from(giftAidClaimedGifts).where(eq(giftAidClaimedGifts.claimId, claim._id))).toHaveLength(0);
+    expect(await t.db.select().from(giftAidClaimRows).where(eq(giftAidClaimRows.claimId, claim._id))).toHaveLength(2);
+    expect(await csvOf(claim._id)).toBe(schedule);
+    const eligible = (await (await t.request(`/api/gift-aid/eligible?organization_id=${org.id}`, { token: orgAdmin })).json()) as { count: number };
+    expect(eligible.count).toBe(2);
+    const audit = await t.db.select().from(auditLog).where(and(eq(auditLog.targetId, claim._id), eq(auditLog.action, 'claim.void')));
+    expect(audit).toHaveLength(1);
+    expect(audit[0].note).toBe('Wrong dates');
+    // Void is final, and the gifts can be claimed again.
+    const again = await post(`/api/gift-aid/claims/${claim._id}/void`, orgAdmin);
+    expect(again.status).toBe(400);
+    expect(((await again.json()) as Message).message).toMatch(/^status: only a draft/);
+    expect((await newClaim(org.id)).gift_count).toBe(2);
+  });
+
+  it('records HMRC’s payment, flagging a difference from the net claim with its note; rejects and resubmits; one clear message for an empty reference', async () => {
+    const { org, campaign, orgAdmin } = await charity('Payment');
+    const { donor, declarationId } = await declaredDonor(org.id);
+    await gift(donor.id, campaign.id, declarationId, '2025-06-01T12:00:00Z', 10_000);
+    const claim = await newClaim(org.id);
+    const put = (json: unknown) => t.request(`/api/gift-aid/claims/${claim._id}`, { method: 'PUT', token: orgAdmin, json });
+
+    const empty = await put({ status: 'submitted', hmrc_reference: '' });
+    expect(empty.status).toBe(400);
+    const emptyMessage = ((await empty.json()) as Message).message;
+    expect(emptyMessage).toMatch(/^hmrc_reference: enter HMRC's reference/);
+    expect(emptyMessage.match(/hmrc_reference/g)).toHaveLength(1);
+    expect((await put({ status: 'submitted', hmrc_reference: 'CHR/1' })).status).toBe(200);
+
+    const reject = await post(`/api/gift-aid/claims/${claim._id}/reject`, orgAdmin, { reason: 'Postcode missing on line 1' });
+    expect(await reject.json()).toMatchObject({ status: 'rejected', rejection_reason: 'Postcode missing on line 1' });
+    expect((await post(`/api/gift-aid/claims/${claim._id}/payment`, orgAdmin, { amount: 2500, paid_on: '2026-01-01' })).status).toBe(400);
+    const resubmitted = await post(`/api/gift-aid/claims/${claim._id}/resubmit`, orgAdmin, { hmrc_reference: 'CHR/2' });
+    expect(await resubmitted.json()).toMatchObject({ status: 'submitted', hmrc_reference: 'CHR/2' });
+
+    const today = new Date().toISOString().slice(0, 10);
+    const noNote = await post(`/api/gift-aid/claims/${claim._id}/payment`, orgAdmin, { amount: 2400, paid_on: today });
+    expect(noNote.status).toBe(400);
+    expect(((await noNote.json()) as Message).message).toMatch(/^note: HMRC paid less/);
+    const early = await post(`/api/gift-aid/claims/${claim._id}/payment`, orgAdmin, { amount: 2500, paid_on: '2020-01-01' });
+    expect(early.status).toBe(400);
+    expect(((await early.json()) as Message).message).toMatch(/^paid_on: must be on or after/);
+    const [unchanged] = await t.db.select().from(giftAidClaims).where(eq(giftAidClaims.id, claim._id));
+    expect(unchanged).toMatchObject({ status: 'submitted', paidAmountPence: null });
+
+    const paid = await post(`/api/gift-aid/claims/${claim._id}/payment`, orgAdmin, { amount: 2400, paid_on: today, note: 'HMRC letter: £1 withheld' });
+    expect(paid.status).toBe(200);
+    expect(await paid.json()).toMatchObject({ status: 'paid', net_claim: 2500, paid_amount: 2400, payment_difference: -100, payment_note: 'HMRC letter: £1 withheld' });
+    const actions = (await t.db.select().from(auditLog).where(eq(auditLog.targetId, claim._id))).map((a) => a.action).sort();
+    expect(actions).toEqual(['claim.create', 'claim.paid', 'claim.reject', 'claim.resubmit', 'claim.submit']);
+  });
+
+  it('aggregates small gifts within one accounting period of the organization, across its year end', async () => {
+    const { org, campaign } = await charity('Calendar year', { yearEnd: '12-31' });
+    const small = [];
+    for (const [i, date] of ['2025-12-20T12:00:00Z', '2025-12-30T12:00:00Z', '2026-01-02T12:00:00Z'].entries()) {
+      const { donor, declarationId } = await declaredDonor(org.id, { firstName: `Small${'abc'[i]}` });
+      small.push(await gift(donor.id, campaign.id, declarationId, date, 1000));
+    }
+    const claim = await newClaim(org.id, { aggregate: true });
+    expect(claim.row_count).toBe(2);
+    const lines = (await csvOf(claim._id)).trim().split('\r\n').slice(1);
+    expect(lines).toEqual([',,,,,Gifts of 20 pounds or less 2025,,30/12/25,20.00', ',,,,,Gifts of 20 pounds or less 2026,,02/01/26,10.00']);
+    // Under the default year end (the tax year) the same dates share one line.
+    const tax = await charity('Tax year');
+    for (const date of ['2025-12-20T12:00:00Z', '2026-01-02T12:00:00Z']) {
+      const { donor, declarationId } = await declaredDonor(tax.org.id);
+      await gift(donor.id, tax.campaign.id, declarationId, date, 1000);
+    }
+    expect((await newClaim(tax.org.id, { aggregate: true })).row_count).toBe(1);
+  });
+
+  it('sponsored-event gifts say Yes and are never aggregated; a donor abroad has postcode X and the address in the house field', async () => {
+    const { org, campaign } = await charity('Sponsored');
+    const appeal = await createAppeal(t.db, campaign.id, { organizationId: org.id, sponsoredEvent: true });
+    const sponsor = await declaredDonor(org.id, { firstName: 'Spon', lastName: 'Sor', house: '4', postcode: 'LS1 4AP' });
+    await gift(sponsor.donor.id, campaign.id, sponsor.declarationId, '2025-06-01T12:00:00Z', 500, { appealId: appeal.id });
+    const abroad = await declaredDonor(org.id, { firstName: 'Anna', lastName: 'Berg', house: '7', address: 'Storgatan, Stockholm, Sweden', postcode: '' }, { overseas: true });
+    await gift(abroad.donor.id, campaign.id, abroad.declarationId, '2025-06-02T12:00:00Z', 5000);
+    const plain = await declaredDonor(org.id);
+    await gift(plain.donor.id, campaign.id, plain.declarationId, '2025-06-03T12:00:00Z', 500);
+    const claim = await newClaim(org.id, { aggregate: true });
+    const lines = (await csvOf(claim._id)).trim().split('\r\n').slice(1);
+    expect(lines).toEqual([
+      ',Spon,Sor,4,LS1 4AP,,Yes,01/06/25,5.00',
+      ',Anna,Berg,"7, Storgatan, Stockholm, Sweden",X,,,02/06/25,50.00',
+      ',,,,,Gifts of 20 pounds or less 2025-26,,03/06/25,5.00',
+    ]);
+  });
+
+  it('a gift whose donor received a benefit above HMRC’s limits is never eligible; the flag is set on manual gifts', async () => {
+    const { org, campaign, orgAdmin } = await charity('Benefit');
+    const { donor, declarationId } = await declaredDonor(org.id);
+    const appeal = await createAppeal(t.db, campaign.id, { organizationId: org.id });
+    const created = await post('/api/donations', admin, { donor: donor.id, amount: 5000, date: '2025-06-01', campaign: campaign.id, appeal: appeal.id, method: 'cheque', benefit_exceeds_limit: true });
+    expect(created.status, await created.clone().text()).toBe(201);
+    const id = ((await created.json()) as { _id: string })._id;
+    const [row] = await t.db.select().from(donations).where(eq(donations.id, id));
+    expect(row).toMatchObject({ benefitExceedsLimit: true, method: 'cheque' });
+    const verify = await post(`/api/gift-aid/donations/${id}/verify`, orgAdmin);
+    expect(verify.status).toBe(400);
+    expect(((await verify.json()) as Message).message).toMatch(/^benefit_exceeds_limit:/);
+    // A card gift flagged later leaves the eligible list.
+    const card = await gift(donor.id, campaign.id, declarationId, '2025-06-02T12:00:00Z', 2000);
+    await t.db.update(donations).set({ benefitExceedsLimit: true }).where(eq(donations.id, card));
+    const eligible = (await (await t.request(`/api/gift-aid/eligible?organization_id=${org.id}`, { token: orgAdmin })).json()) as { count: number };
+    expect(eligible.count).toBe(0);
+    const bad = await post('/api/donations', admin, { donor: donor.id, amount: 5000, date: '2025-06-01', campaign: campaign.id, appeal: appeal.id, benefit_exceeds_limit: 'yes' });
+    expect(bad.status).toBe(400);
+  });
+
+  it('an organization’s accounting year end is edited as MM-DD and validated', async () => {
+    const { org } = await charity('Year end');
+    const bad = await t.request(`/api/organizations/${org.id}`, { method: 'PUT', token: admin, json: { accounting_year_end: '02-30' } });
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as Message).message).toMatch(/accounting_year_end/);
+    const ok = await t.request(`/api/organizations/${org.id}`, { method: 'PUT', token: admin, json: { accounting_year_end: '03-31' } });
+    expect(ok.status).toBe(200);
+    expect(await ok.json()).toMatchObject({ accounting_year_end: '03-31' });
+  });
+  it('downloads the schedule as an OpenDocument spreadsheet: mimetype first and stored, dates as date cells, amounts as floats, the same bytes every time', async () => {
+    const { org, campaign, orgAdmin } = await charity('Spreadsheet');
+    const other = await charity('Spreadsheet other');
+    const ada = await declaredDonor(org.id, { title: 'Prof', firstName: 'Ada', lastName: 'House-Martin', house: '12', postcode: 'S19 2BD' });
+    await gift(ada.donor.id, campaign.id, ada.declarationId, '2025-12-03T12:00:00Z', 20_000);
+    const bob = await declaredDonor(org.id, { firstName: 'Bob', lastName: "O'Neil & Co", house: 'Rose Cottage', postcode: 'LS1 4AP' });
+    await gift(bob.donor.id, campaign.id, bob.declarationId, '2026-03-05T12:00:00Z', 1250);
+    const claim = await newClaim(org.id);
+    const download = () => t.request(`/api/gift-aid/claims/${claim._id}/schedule.ods`, { token: orgAdmin });
+    const res = await download();
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/vnd.oasis.opendocument.spreadsheet');
+    expect(res.headers.get('content-disposition')).toMatch(/\.ods"$/);
+    const bytes = new Uint8Array(await res.arrayBuffer());
+    expect(Buffer.from(new Uint8Array(await (await download()).arrayBuffer())).equals(Buffer.from(bytes))).toBe(true);
+
+    const entries = readZip(bytes);
+    expect(entries.map((e) => e.name)).toEqual(['mimetype', 'META-INF/manifest.xml', 'content.xml', 'styles.xml', 'meta.xml']);
+    expect(entries[0]).toMatchObject({ method: 0, offset: 0, extraLength: 0 });
+    expect(new TextDecoder().decode(entries[0].data)).toBe('application/vnd.oasis.opendocument.spreadsheet');
+    expect(new TextDecoder().decode(bytes.subarray(30, 38))).toBe('mimetype');
+
+    const rows = readOdsRows(bytes);
+    const s = (text: string) => ({ type: 'string', value: null, dateValue: null, text });
+    const blank = { type: null, value: null, dateValue: null, text: '' };
+    const date = (iso: string, text: string) => ({ type: 'date', value: null, dateValue: iso, text });
+    const num = (value: string) => ({ type: 'float', value, dateValue: null, text: value });
+    expect(rows).toEqual([
+      [s('Earliest donation date in the period of claim (DD/MM/YY)'), date('2025-12-03', '03/12/25')],
+      [s('Total donations'), num('212.50')],
+      [blank],
+      ['Item', 'Title', 'First name or initial', 'Last name', 'House name or number', 'Postcode', 'Aggregated donations', 'Sponsored event', 'Donation date', 'Amount'].map(s),
+      [num('1'), s('Prof'), s('Ada'), s('House Martin'), s('12'), s('S19 2BD'), blank, blank, date('2025-12-03', '03/12/25'), num('200.00')],
+      [num('2'), blank, s('Bob'), s("O'Neil & Co"), s('Rose Cottage'), s('LS1 4AP'), blank, blank, date('2026-03-05', '05/03/26'), num('12.50')],
+    ]);
+    // Another organization's admin gets a 404 and no file.
+    expect((await t.request(`/api/gift-aid/claims/${claim._id}/schedule.ods`, { token: other.orgAdmin })).status).toBe(404);
+  });
+  it('GASDS: small cash and contactless gifts without a declaration, capped at 10 times the Gift Aid donations claimed and at £8,000 a tax year', async () => {
+    type Gasds = { small_gifts: number; small_donations: number; gift_aid_donations: number; claimable: number; top_up: number; limited_by: string; already_claimed: number; annual_cap_left: number; claims: unknown[] };
+    const smallGifts = async (donorId: string, campaignId: string, count: number, amount: number, over: Partial<typeof donations.$inferInsert> = {}) => {
+      const statements = Array.from({ length: count }, (_, i) =>
+        t.db.insert(donations).values({ donorId, campaignId, amount, status: 'succeeded', type: 'once', source: 'manual', method: 'cash', date: new Date(Date.UTC(2025, 5, 1 + (i % 28), 12)), ...over }),
+      );
+      await t.db.batch(statements as [(typeof statements)[number], ...typeof statements]);
+    };
+    const position = async (orgId: string, token: string) => (await (await t.request(`/api/gift-aid/gasds?organization_id=${orgId}&tax_year=2025`, { token })).json()) as Gasds;
+
+    // Matching rule: £100 of Gift Aid donations claimed allows £1,000 of small donations.
+    const { org, campaign, orgAdmin } = await charity('GASDS matching');
+    const { donor, declarationId } = await declaredDonor(org.id);
+    await gift(donor.id, campaign.id, declarationId, '2025-06-01T12:00:00Z', 10_000);
+    await newClaim(org.id);
+    const cashDonor = await createUser(t.db);
+    await smallGifts(cashDonor.id, campaign.id, 48, 2500);
+    await smallGifts(cashDonor.id, campaign.id, 1, 2500, { method: 'contactless' });
+    // Not small donations: over £30, paid by card, given with a declaration, or in another tax year.
+    await smallGifts(cashDonor.id, campaign.id, 1, 3100);
+    await smallGifts(cashDonor.id, campaign.id, 1, 1000, { method: 'card', source: 'card' });
+    await smallGifts(donor.id, campaign.id, 1, 1000, { giftAidDeclarationId: declarationId });
+    await smallGifts(cashDonor.id, campaign.id, 1, 1000, { date: new Date('2025-04-05T12:00:00Z') });
+    const before = await position(org.id, orgAdmin);
+    expect(before).toMatchObject({ small_gifts: 49, small_donations: 122_500, gift_aid_donations: 10_000, claimable: 100_000, top_up: 25_000, limited_by: 'matching_rule' });
+
+    const over = await post('/api/gift-aid/gasds', orgAdmin, { organization_id: org.id, tax_year: 2025, amount: 100_100 });
+    expect(over.status).toBe(400);
+    expect(((await over.json()) as Message).message).toMatch(/^amount: at most £1000\.00 .*10 times the Gift Aid donations/);
+    expect(await t.db.select().from(gasdsClaims).where(eq(gasdsClaims.organizationId, org.id))).toHaveLength(0);
+    expect((await position(org.id, orgAdmin)).small_gifts).toBe(49);
+    const other = await charity('GASDS other');
+    expect((await post('/api/gift-aid/gasds', other.orgAdmin, { organization_id: org.id, tax_year: 2025 })).status).toBe(403);
+    expect((await t.request(`/api/gift-aid/gasds?organization_id=${org.id}&tax_year=twenty`, { token: orgAdmin })).status).toBe(400);
+
+    const claimed = await post('/api/gift-aid/gasds', orgAdmin, { organization_id: org.id, tax_year: 2025 });
+    expect(claimed.status).toBe(201);
+    expect(await claimed.json()).toMatchObject({ already_claimed: 100_000, claimable: 0, small_gifts: 9, claims: [expect.objectContaining({ donations: 100_000, top_up: 25_000, gift_count: 40 })] });
+    const marked = await t.db.select().from(donations).where(eq(donations.campaignId, campaign.id));
+    expect(marked.filter((d) => d.gasdsClaimId !== null)).toHaveLength(40);
+    expect((await t.db.select().from(auditLog).where(eq(auditLog.action, 'gasds_claim.create'))).some((a) => a.organizationId === org.id)).toBe(true);
+
+    // The annual limit: £8,000 of small donations even when the matching rule allows more.
+    const big = await charity('GASDS annual');
+    const bigDonor = await declaredDonor(big.org.id);
+    await gift(bigDonor.donor.id, big.campaign.id, bigDonor.declarationId, '2025-07-01T12:00:00Z', 100_000);
+    await newClaim(big.org.id);
+    // £7,000 claimed earlier in the year: £1,000 of the £8,000 is left though £1,500 of small gifts wait.
+    await t.db.insert(gasdsClaims).values({ organizationId: big.org.id, taxYear: 2025, donationsPence: 700_000, topUpPence: 175_000, giftCount: 250, createdBy: null });
+    const collector = await createUser(t.db);
+    await smallGifts(collector.id, big.campaign.id, 50, 3000);
+    expect(await position(big.org.id, big.orgAdmin)).toMatchObject({ small_donations: 150_000, already_claimed: 700_000, claimable: 100_000, limited_by: 'annual_limit' });
+    const second = await post('/api/gift-aid/gasds', big.orgAdmin, { organization_id: big.org.id, tax_year: 2025, amount: 103_000 });
+    expect(second.status).toBe(400);
+    expect(((await second.json()) as Message).message).toMatch(/^amount: at most £1000\.00 .*£8,000 of small donations a tax year/);
+    expect((await post('/api/gift-aid/gasds', big.orgAdmin, { organization_id: big.org.id, tax_year: 2025, amount: 60_000 })).status).toBe(201);
+    expect(await position(big.org.id, big.orgAdmin)).toMatchObject({ already_claimed: 760_000, annual_cap_left: 40_000, claimable: 40_000 });
+  });
+});

@@ -1,0 +1,186 @@
+import { useState } from 'react';
+import { formatPence, parsePounds } from '../../../lib/format';
+import { api, type ApiResult, client, type Data } from '../../../lib/api';
+import { formatDate } from '../../lib/dates';
+import { useApiGet } from '../../lib/use-api';
+import { Alert, Badge, TextInput } from '../../ui/primitives';
+
+const giftAid = client.api['gift-aid'];
+export type Claim = Data<typeof giftAid.claims.$get>[number];
+
+/** Saves a claim's schedule (CSV or ODS) through the API: the token travels in a header, never in a link. */
+export async function downloadSchedule(claim: Claim, token: string | null, kind: 'csv' | 'ods'): Promise<string | null> {
+  const route = kind === 'csv' ? giftAid.claims[':id']['schedule.csv'] : giftAid.claims[':id']['schedule.ods'];
+  const res = await fetch(route.$path({ param: { id: claim._id } }), { headers: token ? { authorization: `Bearer ${token}` } : {} });
+  if (!res.ok) return ((await res.json().catch(() => null)) as { message?: string } | null)?.message ?? `The server answered ${res.status}`;
+  const url = URL.createObjectURL(await res.blob());
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = `gift-aid-claim-${claim.earliest_date.slice(0, 10)}-${claim._id.slice(0, 8)}.${kind}`;
+  document.body.appendChild(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  return null;
+}
+
+/** One claim opened: its gifts, its downloads, and what can happen to it next (void, reject, resubmit, payment). */
+export function ClaimPanel({ claim, token, onChanged, onClose }: { claim: Claim; token: string | null; onChanged: () => void; onClose: () => void }) {
+  const [gifts] = useApiGet(giftAid.claims[':id'].gifts.$path({ param: { id: claim._id } }) + `#${claim.status}`, (o) =>
+    giftAid.claims[':id'].gifts.$get({ param: { id: claim._id } }, o),
+  );
+  const [notice, setNotice] = useState<{ tone: 'error' | 'success'; text: string } | null>(null);
+  const [reason, setReason] = useState('');
+  const [reference, setReference] = useState('');
+  const [amount, setAmount] = useState((claim.net_claim / 100).toFixed(2));
+  const [paidOn, setPaidOn] = useState(new Date().toISOString().slice(0, 10));
+  const [note, setNote] = useState('');
+  const id = { id: claim._id };
+
+  async function act(run: () => Promise<ApiResult<unknown>>, done: string) {
+    setNotice(null);
+    const res = await run();
+    if (!res.ok) setNotice({ tone: 'error', text: res.error.message });
+    else {
+      setNotice({ tone: 'success', text: done });
+      onChanged();
+    }
+  }
+  const pence = parsePounds(amount);
+  const difference = pence === null ? 0 : pence - claim.net_claim;
+
+  return (
+    <section className="gift-aid-claim-panel" aria-label={`Claim of ${formatDate(claim.created_at)}`}>
+      <div className="gift-aid-claim-head">
+        <h2 className="dash-h2">
+          Claim of {formatDate(claim.created_at)} <Badge tone={claim.status === 'paid' ? 'ok' : claim.status === 'draft' || claim.status === 'rejected' ? 'warn' : 'muted'}>{claim.status}</Badge>
+        </h2>
+        <button type="button" className="btn btn-ghost" onClick={onClose}>
+          Close
+        </button>
+      </div>
+      {notice ? <Alert tone={notice.tone}>{notice.text}</Alert> : null}
+      <p className="dash-hint">
+        {claim.organization.label} ({claim.charity_reference}): {claim.gift_count} gifts on {claim.row_count} lines, {formatPence(claim.total)} donated,{' '}
+        {formatPence(claim.gift_aid)} Gift Aid{claim.adjustment ? `, less ${formatPence(claim.adjustment)} over-claimed before` : ''}: {formatPence(claim.net_claim)} to be paid.
+        {claim.paid_amount !== null ? ` HMRC paid ${formatPence(claim.paid_amount)} on ${claim.paid_on}.` : ''}
+        {claim.rejection_reason ? ` HMRC's reason for rejecting it: ${claim.rejection_reason}.` : ''}
+        {claim.void_reason || claim.voided_at ? ` Voided${claim.void_reason ? `: ${claim.void_reason}` : ''}; its gifts can be claimed again.` : ''}
+      </p>
+      {claim.payment_difference ? (
+        <Alert tone="error">
+          HMRC paid {formatPence(Math.abs(claim.payment_difference))} {claim.payment_difference < 0 ? 'less' : 'more'} than claimed. Note: {claim.payment_note}
+        </Alert>
+      ) : null}
+
+      <div className="gift-aid-downloads">
+        <button type="button" className="btn btn-outline" onClick={async () => setNotice((await downloadSchedule(claim, token, 'ods')) ? { tone: 'error', text: 'The download failed' } : null)}>
+          Download ODS
+        </button>
+        <button type="button" className="btn btn-ghost" onClick={async () => setNotice((await downloadSchedule(claim, token, 'csv')) ? { tone: 'error', text: 'The download failed' } : null)}>
+          Download CSV
+        </button>
+        <p className="dash-hint">
+          Use the ODS: its dates and amounts are typed cells, so copying them into HMRC&apos;s Gift Aid schedule spreadsheet keeps 03/12/25 as 3 December. The CSV is
+          for tools that import CSV; a spreadsheet set to another locale may misread its dates.
+        </p>
+      </div>
+
+      {claim.status === 'draft' ? (
+        <div className="dash-form gift-aid-claim-action">
+          <TextInput label="Reason for voiding (optional)" value={reason} onChange={setReason} />
+          <button
+            type="button"
+            className="btn btn-danger"
+            onClick={() => {
+              if (!window.confirm('Void this draft claim? Its gifts become eligible again; the claim stays on record as void.')) return;
+              void act(() => api((o) => giftAid.claims[':id'].void.$post({ param: id, json: reason.trim() ? { reason: reason.trim() } : {} }, o), { token }), 'Claim voided: its gifts are eligible again.');
+            }}
+          >
+            Void claim
+          </button>
+        </div>
+      ) : null}
+      {claim.status === 'submitted' ? (
+        <>
+          <div className="dash-form gift-aid-claim-action">
+            <h3 className="dash-h3">Record HMRC&apos;s payment</h3>
+            <div className="dash-grid-2">
+              <TextInput label="Amount paid (£)" value={amount} onChange={setAmount} inputMode="decimal" />
+              <TextInput label="Paid on" type="date" value={paidOn} onChange={setPaidOn} />
+            </div>
+            {pence !== null && difference !== 0 ? (
+              <TextInput label={`Note: why HMRC paid ${formatPence(Math.abs(difference))} ${difference < 0 ? 'less' : 'more'}`} value={note} onChange={setNote} required />
+            ) : null}
+            <button
+              type="button"
+              className="btn btn-primary"
+              onClick={() =>
+                pence === null
+                  ? setNotice({ tone: 'error', text: 'amount: enter the amount HMRC paid, like 125.50' })
+                  : act(() => api((o) => giftAid.claims[':id'].payment.$post({ param: id, json: { amount: pence, paid_on: paidOn, ...(note.trim() ? { note: note.trim() } : {}) } }, o), { token }), 'Payment recorded.')
+              }
+            >
+              Record payment
+            </button>
+          </div>
+          <div className="dash-form gift-aid-claim-action">
+            <TextInput label="HMRC's reason for rejecting it" value={reason} onChange={setReason} />
+            <button type="button" className="btn btn-ghost" onClick={() => act(() => api((o) => giftAid.claims[':id'].reject.$post({ param: id, json: { reason } }, o), { token }), 'Claim marked rejected.')}>
+              Mark rejected
+            </button>
+          </div>
+        </>
+      ) : null}
+      {claim.status === 'rejected' ? (
+        <div className="dash-form gift-aid-claim-action">
+          <TextInput label="New HMRC reference" value={reference} onChange={setReference} />
+          <button type="button" className="btn btn-primary" onClick={() => act(() => api((o) => giftAid.claims[':id'].resubmit.$post({ param: id, json: { hmrc_reference: reference } }, o), { token }), 'Claim resubmitted.')}>
+            Resubmit
+          </button>
+        </div>
+      ) : null}
+
+      <h3 className="dash-h3">Gifts in this claim</h3>
+      {gifts.status === 'error' ? <Alert>{gifts.error.message}</Alert> : null}
+      {gifts.status === 'ok' && gifts.data.gifts.length ? (
+        <div className="dash-table-wrap">
+          <div className="dash-table-scroll">
+            <table className="dash-table" aria-label="Gifts in this claim">
+              <thead>
+                <tr>
+                  <th>Line</th>
+                  <th>Date</th>
+                  <th>Donor</th>
+                  <th>Campaign</th>
+                  <th>Amount</th>
+                  <th>Gift Aid</th>
+                </tr>
+              </thead>
+              <tbody>
+                {gifts.data.gifts.map((g) => (
+                  <tr key={g.donation_id}>
+                    <td>
+                      {g.line}
+                      {g.aggregated ? ' (aggregated)' : ''}
+                      {g.sponsored ? ' (sponsored)' : ''}
+                    </td>
+                    <td>{formatDate(g.date)}</td>
+                    <td>{g.donor_id ? <a href={`/dashboard/donors/edit/${g.donor_id}`}>{g.donor_name || 'Donor'}</a> : g.donor_name}</td>
+                    <td>
+                      <a href={`/dashboard/donations/edit/${g.donation_id}`}>{g.campaign}</a>
+                    </td>
+                    <td>{formatPence(g.amount)}</td>
+                    <td>{formatPence(g.gift_aid)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </div>
+      ) : gifts.status === 'ok' ? (
+        <p className="dash-empty">{claim.status === 'void' ? 'This claim was voided: its gifts went back to the eligible list.' : 'No gifts.'}</p>
+      ) : null}
+    </section>
+  );
+}
