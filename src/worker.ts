@@ -5,7 +5,7 @@ import { errorSummary, logLine, requestLine, safeStack, withRequestId } from '..
 import { runHousekeeping } from '../api/services/housekeeping';
 import { createMailer } from '../api/services/mailer';
 import { flushFundraiserNotifications } from '../api/services/notifications/fundraiser';
-import { createStripe } from '../api/services/stripe';
+import { createPaymentProvider } from '../api/services/payments';
 import { createDb } from '../db/client';
 import { withSecurityHeaders } from './lib/server/security-headers';
 import { unavailableResponse } from './lib/server/unavailable-page';
@@ -54,7 +54,7 @@ export default {
           const db = createDb(env);
           const config = readConfig(env);
           const now = new Date(controller.scheduledTime);
-          const counts = await runHousekeeping({ db, bucket: env.IMAGES ?? null, stripe: createStripe(config), now });
+          const counts = await runHousekeeping({ db, bucket: env.IMAGES ?? null, payments: createPaymentProvider(config), now });
           // Gift emails that waited for their hour on appeals where no later gift came along (issue 12).
           const fundraiserEmails = await flushFundraiserNotifications(db, createMailer(db, config), { origin: config.publicOrigin, now });
           logLine('info', 'housekeeping', { cron: controller.cron, ms: Date.now() - started, ...counts, fundraiser_emails_sent: fundraiserEmails.sent });

@@ -1,5 +1,6 @@
 import type { Db, DbEnv } from '../../db/client';
 import type { AppConfig } from './config';
+import type { PaymentProvider } from '../services/payments/provider';
 
 /** Worker bindings and secrets (README: Configuration). */
 export type Bindings = DbEnv & {
@@ -43,6 +44,8 @@ export type AuthUser = {
 export type Variables = {
   db: Db;
   config: AppConfig;
+  /** Stripe or demo payments, chosen once from the configuration. */
+  payments: PaymentProvider;
   requestId: string;
   user: AuthUser | null;
 };

@@ -1,18 +1,16 @@
 import { eq } from 'drizzle-orm';
-import type Stripe from 'stripe';
 import { z } from 'zod';
 import type { Db } from '../../db/client';
 import { campaigns } from '../../db/schema';
 import { EMAIL_PATTERN, MAX_DONATION_PENCE, MIN_DONATION_PENCE } from '../../domain';
 import type { AppConfig } from '../lib/config';
-import { badRequest, HttpError, notFound } from '../lib/errors';
+import { badRequest, notFound } from '../lib/errors';
 import type { AuthUser } from '../lib/types';
 import { applyStripeEvent } from '../webhooks/stripe/apply';
 import { checkWording, recordConsent } from './consent';
 import type { MailContext } from './mail/facts';
 import { charityForOrganization } from './charity';
 import {
-  type Donor,
   findDonorById,
   findLocalPrice,
   findOrCreateDonor,
@@ -20,19 +18,18 @@ import {
   type PendingDonation,
   resolveDonationTarget,
   saveStripeCustomerId,
-  toMetadata,
 } from './donations';
 import { findDonationByPaymentIntent } from './donations-record';
 import { saveSupportChoices, supportMessageShape } from './support-messages';
 import { createCheckoutDeclaration, prepareCheckoutGiftAid } from './gift-aid/checkout';
 import { CHALLENGE_THRESHOLDS, CHECKOUT_LIMITS, enforceRateLimits, hitRateLimit, knownIp, peekRateLimit } from './rate-limit';
 import { requireChallenge } from './turnstile';
-import { createStripe, intentIdFromClientSecret } from './stripe';
-import { DEMO_DECLINE_MESSAGE, demoClientSecret, demoFailureEvent, demoSuccessEvent, newDemoId, verifyDemoClientSecret } from './stripe-demo';
+import type { PaymentProvider } from './payments';
+import { DEMO_DECLINE_MESSAGE, demoFailureEvent, demoSuccessEvent, verifyDemoClientSecret } from './payments/demo-events';
 
 /**
- * Checkout (issue 13: moved out of the route): validates a gift, stores it as pending and opens a
- * Stripe PaymentIntent or subscription for it, or a signed demo session when Stripe is not configured.
+ * Checkout: validates a gift, stores it as pending and asks the payment provider to open its
+ * payment (a Stripe PaymentIntent or subscription, or a signed demo session).
  */
 
 const AMOUNT_HINT = 'a whole number of pence, e.g. 500 for £5';
@@ -92,6 +89,7 @@ export type DemoConfirmInput = z.infer<typeof demoConfirmBody>;
 export type CheckoutCtx = {
   db: Db;
   config: AppConfig;
+  payments: PaymentProvider;
   user: AuthUser | null;
   /** cf-connecting-ip, only behind Cloudflare. */
   ip: string | null;
@@ -125,19 +123,6 @@ async function throttleCheckout(ctx: CheckoutCtx, email: string, turnstileToken:
   }
 }
 
-const paymentsNotConfigured = () => new HttpError(503, 'Card payments are not configured');
-
-function providerError(error: unknown): HttpError {
-  console.error('[stripe] request failed:', (error as Error)?.message ?? error);
-  return new HttpError(502, 'Our payment provider could not start this payment. Please try again in a moment.');
-}
-
-async function ensureCustomer(stripe: Stripe, db: Db, donor: Donor): Promise<string> {
-  if (donor.stripeCustomerId) return donor.stripeCustomerId;
-  const customer = await stripe.customers.create({ email: donor.email, metadata: { donor_id: donor.id } }, { idempotencyKey: `customer-${donor.id}` });
-  return saveStripeCustomerId(db, donor.id, customer.id);
-}
-
 /** "Donation to Wells for Hope (registered charity 1234567)": the charity that receives the gift. */
 export function paymentDescription(charity: { name: string; number: string | null }): string {
   return charity.number ? `Donation to ${charity.name} (registered charity ${charity.number})` : `Donation to ${charity.name}`;
@@ -150,7 +135,7 @@ async function receivingCharity(ctx: CheckoutCtx, campaignId: string) {
 
 export async function startCheckout(ctx: CheckoutCtx, body: CheckoutInput): Promise<CheckoutSession> {
   const { db, config } = ctx;
-  if (config.production && !config.stripeSecretKey) throw paymentsNotConfigured();
+  ctx.payments.assertReady();
   const email = ctx.user?.email ?? body.email?.toLowerCase();
   if (!email || !EMAIL_PATTERN.test(email)) throw badRequest('email: enter a valid email address, like name@example.com');
   await throttleCheckout(ctx, email, body.turnstile_token);
@@ -158,7 +143,6 @@ export async function startCheckout(ctx: CheckoutCtx, body: CheckoutInput): Prom
   // Validate everything before anything is stored or sent to Stripe.
   const target = await resolveDonationTarget(db, body.campaign_id, body.appeal_id);
   const charity = await receivingCharity(ctx, target.campaignId);
-  const stripe = createStripe(config);
   const monthly = body.price !== undefined;
   let amount = body.amount ?? 0;
   let priceId = '';
@@ -184,71 +168,22 @@ export async function startCheckout(ctx: CheckoutCtx, body: CheckoutInput): Prom
     paymentIntentId: null,
     invoiceId: null,
     subscriptionId: null,
-    source: stripe ? 'card' : 'demo',
+    source: ctx.payments.source,
   };
-  let clientSecret: string;
-
-  if (!stripe) {
-    pending.paymentIntentId = newDemoId('pi');
-    if (monthly) {
-      pending.invoiceId = newDemoId('in');
-      pending.subscriptionId = newDemoId('sub');
-    }
-    clientSecret = await demoClientSecret(config.authSecret, pending.paymentIntentId);
-  } else {
-    // The donation id makes the key: an SDK retry of the same request cannot charge twice.
-    const idempotencyKey = `donation-${pending.id}`;
-    const metadata = toMetadata(pending);
-    try {
-      if (monthly) {
-        // Subscriptions need a Customer; housekeeping deletes it if the first payment never happens.
-        const customer = await ensureCustomer(stripe, db, donor);
-        const subscription = await stripe.subscriptions.create(
-          {
-            customer,
-            items: [{ price: priceId }],
-            payment_behavior: 'default_incomplete',
-            payment_settings: { save_default_payment_method: 'on_subscription' },
-            description: paymentDescription(charity),
-            metadata,
-            expand: ['latest_invoice.confirmation_secret'],
-          },
-          { idempotencyKey },
-        );
-        const invoice = subscription.latest_invoice as Stripe.Invoice | null;
-        clientSecret = invoice?.confirmation_secret?.client_secret ?? '';
-        pending.subscriptionId = subscription.id;
-        pending.invoiceId = invoice?.id ?? null;
-        pending.paymentIntentId = intentIdFromClientSecret(clientSecret);
-      } else {
-        const intent = await stripe.paymentIntents.create(
-          {
-            amount,
-            currency: 'gbp',
-            // A one-off gift needs no Stripe Customer: none is created for a payment that may never happen.
-            receipt_email: donor.email,
-            automatic_payment_methods: { enabled: true },
-            description: paymentDescription(charity),
-            metadata,
-          },
-          { idempotencyKey },
-        );
-        clientSecret = intent.client_secret ?? '';
-        pending.paymentIntentId = intent.id;
-      }
-    } catch (error) {
-      throw providerError(error);
-    }
-    if (!clientSecret) throw providerError(new Error('Stripe returned no client secret'));
-  }
+  const opened = await ctx.payments.openPayment({ pending, donor, priceId: monthly ? priceId : null, description: paymentDescription(charity) }, (customerId) =>
+    saveStripeCustomerId(db, donor.id, customerId),
+  );
+  pending.paymentIntentId = opened.paymentIntentId;
+  pending.invoiceId = opened.invoiceId;
+  pending.subscriptionId = opened.subscriptionId;
 
   await insertPendingDonation(db, pending);
   await saveSupportChoices(db, pending.id, pending.target, body);
   if (body.marketing_consent) await recordConsent(db, { userId: donor.id, email: donor.email, source: 'donation_box' });
   return {
-    clientSecret,
-    mode: stripe ? 'stripe' : 'demo',
-    publishableKey: stripe ? config.stripePublishableKey : null,
+    clientSecret: opened.clientSecret,
+    mode: ctx.payments.mode,
+    publishableKey: ctx.payments.publishableKey,
     type: pending.type,
     amount,
   };
@@ -257,8 +192,8 @@ export async function startCheckout(ctx: CheckoutCtx, body: CheckoutInput): Prom
 export type DemoOutcome = { status: 'succeeded' | 'refunded' | 'pending' | 'failed' | 'abandoned' } | { declined: string };
 
 /** Demo mode only: settles a demo session as Stripe would, through the same event handlers. */
-export async function confirmDemoPayment(ctx: Pick<CheckoutCtx, 'db' | 'config'> & { mail?: MailContext }, body: DemoConfirmInput): Promise<DemoOutcome> {
-  if (ctx.config.stripeSecretKey) throw notFound('Demo payments are off: this server takes real payments through Stripe');
+export async function confirmDemoPayment(ctx: Pick<CheckoutCtx, 'db' | 'config' | 'payments'> & { mail?: MailContext }, body: DemoConfirmInput): Promise<DemoOutcome> {
+  if (ctx.payments.mode !== 'demo') throw notFound('Demo payments are off: this server takes real payments through Stripe');
   if (ctx.config.production) throw notFound('Demo payments are off on a production server');
   const intentId = await verifyDemoClientSecret(ctx.config.authSecret, body.clientSecret);
   if (!intentId) throw badRequest('clientSecret: this payment session is not valid; start the donation again');

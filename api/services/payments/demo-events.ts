@@ -1,7 +1,8 @@
 import type Stripe from 'stripe';
-import type { donations } from '../../db/schema';
-import { intentIdFromClientSecret } from './stripe';
-import { constantTimeEqual } from './auth';
+import type { donations } from '../../../db/schema';
+import type { MonthlyGiftRow } from '../monthly-gifts';
+import { intentIdFromClientSecret } from '../stripe';
+import { constantTimeEqual } from '../auth';
 
 /**
  * Demo payments mode (no STRIPE_SECRET_KEY): ids and client secrets shaped like Stripe's, and the
@@ -46,7 +47,8 @@ function metadataOf(row: DonationRow): Record<string, string> {
   };
 }
 
-function event(id: string, type: string, object: unknown): Stripe.Event {
+/** The one builder of demo events: the envelope Stripe puts around an object it reports. */
+export function demoEvent(id: string, type: string, object: unknown, previousAttributes?: Record<string, unknown>): Stripe.Event {
   return {
     id,
     object: 'event',
@@ -56,9 +58,11 @@ function event(id: string, type: string, object: unknown): Stripe.Event {
     livemode: false,
     pending_webhooks: 0,
     request: { id: null, idempotency_key: null },
-    data: { object },
+    data: previousAttributes ? { object, previous_attributes: previousAttributes } : { object },
   } as unknown as Stripe.Event;
 }
+
+const event = demoEvent;
 
 /** What Stripe sends when the demo card is accepted: a succeeded intent or a paid first invoice. */
 export function demoSuccessEvent(row: DonationRow): Stripe.Event {
@@ -118,4 +122,38 @@ export function demoFailureEvent(row: DonationRow): Stripe.Event {
     metadata: metadataOf(row),
     last_payment_error: { type: 'card_error', code: 'card_declined', message: DEMO_DECLINE_MESSAGE },
   });
+}
+
+export type DemoSubscriptionChange = Partial<{ status: Stripe.Subscription.Status; amount: number; priceId: string | null; resumesAt: number | null; cancelledBy: string }>;
+
+/** The Subscription Stripe would hold for a demo monthly gift after a change. */
+export function demoSubscription(gift: MonthlyGiftRow, change: DemoSubscriptionChange): Stripe.Subscription {
+  const now = Math.floor(Date.now() / 1000);
+  const cancelled = change.status === 'canceled';
+  const resumesAt = change.resumesAt !== undefined ? change.resumesAt : gift.status === 'paused' && gift.pauseResumesAt ? Math.floor(gift.pauseResumesAt.getTime() / 1000) : null;
+  const next = gift.nextPaymentAt ? Math.floor(gift.nextPaymentAt.getTime() / 1000) : now + 30 * 86400;
+  return {
+    id: gift.id,
+    object: 'subscription',
+    status: change.status ?? 'active',
+    customer: 'cus_demo',
+    metadata: {
+      kind: 'monthly',
+      donation_id: gift.firstDonationId ?? '',
+      campaign_id: gift.campaignId,
+      appeal_id: gift.appealId ?? '',
+      donor_id: gift.donorId,
+      gift_aid_declaration_id: gift.giftAidDeclarationId ?? '',
+      source: 'demo',
+    },
+    items: {
+      object: 'list',
+      data: [{ id: `si_demo_${gift.id.slice(8, 20)}`, price: { id: change.priceId ?? gift.priceId ?? 'price_demo', unit_amount: change.amount ?? gift.amount, currency: 'gbp' }, current_period_end: Math.max(next, resumesAt ?? 0) }],
+    },
+    pause_collection: !cancelled && resumesAt ? { behavior: 'void', resumes_at: resumesAt } : null,
+    start_date: gift.startedAt ? Math.floor(gift.startedAt.getTime() / 1000) : now,
+    canceled_at: cancelled ? now : null,
+    ended_at: cancelled ? now : null,
+    cancellation_details: cancelled ? { comment: change.cancelledBy ?? null, feedback: null, reason: 'cancellation_requested' } : null,
+  } as unknown as Stripe.Subscription;
 }
