@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '../../db/client';
 import { campaigns } from '../../db/schema';
-import { EMAIL_PATTERN, MAX_DONATION_PENCE, MIN_DONATION_PENCE } from '../../domain';
+import { DEMO_ACCOUNT_FAILS, DEMO_ACCOUNT_SUCCEEDS, DEMO_SORT_CODE, DIRECT_DEBIT_CURRENCY, DIRECT_DEBIT_MAX_PENCE, EMAIL_PATTERN, formatPence, MAX_DONATION_PENCE, MIN_DONATION_PENCE, PAYMENT_METHODS } from '../../domain';
 import type { AppConfig } from '../lib/config';
 import { badRequest, notFound } from '../lib/errors';
 import type { AuthUser } from '../lib/types';
@@ -25,7 +25,8 @@ import { createCheckoutDeclaration, prepareCheckoutGiftAid } from './gift-aid/ch
 import { CHALLENGE_THRESHOLDS, CHECKOUT_LIMITS, enforceRateLimits, hitRateLimit, knownIp, peekRateLimit } from './rate-limit';
 import { requireChallenge } from './turnstile';
 import type { PaymentProvider } from './payments';
-import { DEMO_DECLINE_MESSAGE, demoFailureEvent, demoSuccessEvent, verifyDemoClientSecret } from './payments/demo-events';
+import type { DonationStatus, PaymentMethod } from '../../domain';
+import { DEMO_DECLINE_MESSAGE, demoFailureEvent, demoProcessingEvent, demoSuccessEvent, verifyDemoClientSecret } from './payments/demo-events';
 
 /**
  * Checkout: validates a gift, stores it as pending and asks the payment provider to open its
@@ -66,6 +67,10 @@ export const clientSecretBody = z
     ...supportMessageShape,
     /** The Turnstile widget's token, sent back after a 428 asked for the security check. */
     turnstile_token: z.string({ error: 'turnstile_token must be text' }).max(2048).nullish(),
+    /** Card (and wallets) or Bacs Direct Debit. */
+    method: z.enum(PAYMENT_METHODS, { error: 'must be "card" or "bacs_debit"' }).optional(),
+    /** Gifts are in pounds sterling; sent by clients that say so explicitly. */
+    currency: z.string().max(10).optional(),
   })
   .superRefine((body, ctx) => {
     if (body.amount === undefined && body.price === undefined) {
@@ -73,6 +78,12 @@ export const clientSecretBody = z
     }
     if (body.amount !== undefined && body.price !== undefined) {
       ctx.addIssue({ code: 'custom', message: 'Send either amount (one-off) or price (monthly), not both' });
+    }
+    if (body.currency !== undefined && body.currency.toLowerCase() !== DIRECT_DEBIT_CURRENCY) {
+      ctx.addIssue({ code: 'custom', path: ['currency'], message: 'gifts are taken in pounds sterling only; send "gbp"' });
+    }
+    if (body.method === 'bacs_debit' && body.amount !== undefined && body.amount > DIRECT_DEBIT_MAX_PENCE) {
+      ctx.addIssue({ code: 'custom', path: ['amount'], message: `a Direct Debit can be at most ${formatPence(DIRECT_DEBIT_MAX_PENCE)}; give a larger amount by card` });
     }
     if (body.giftAid && !body.gift_aid) {
       ctx.addIssue({ code: 'custom', path: ['gift_aid'], message: 'first and last name, house name or number and postcode are needed for Gift Aid' });
@@ -83,6 +94,13 @@ export type CheckoutInput = z.infer<typeof clientSecretBody>;
 export const demoConfirmBody = z.object({
   clientSecret: z.string({ error: 'clientSecret: required' }).min(10).max(300),
   card: z.enum(['success', 'decline']).optional(),
+  /** The demo Direct Debit step: Stripe's test sort code and one of its test account numbers. */
+  bacs_debit: z
+    .object({
+      sort_code: z.string().trim().transform((v) => v.replace(/[\s-]/g, '')).pipe(z.literal(DEMO_SORT_CODE, { error: `bacs_debit.sort_code: use the test sort code ${DEMO_SORT_CODE}` })),
+      account_number: z.enum([DEMO_ACCOUNT_SUCCEEDS, DEMO_ACCOUNT_FAILS], { error: `bacs_debit.account_number: use the test account ${DEMO_ACCOUNT_SUCCEEDS} (succeeds) or ${DEMO_ACCOUNT_FAILS} (fails)` }),
+    })
+    .optional(),
 });
 export type DemoConfirmInput = z.infer<typeof demoConfirmBody>;
 
@@ -102,6 +120,7 @@ export type CheckoutSession = {
   publishableKey: string | null;
   type: 'once' | 'monthly';
   amount: number;
+  method: PaymentMethod;
 };
 
 /**
@@ -169,8 +188,9 @@ export async function startCheckout(ctx: CheckoutCtx, body: CheckoutInput): Prom
     invoiceId: null,
     subscriptionId: null,
     source: ctx.payments.source,
+    method: body.method ?? 'card',
   };
-  const opened = await ctx.payments.openPayment({ pending, donor, priceId: monthly ? priceId : null, description: paymentDescription(charity) }, (customerId) =>
+  const opened = await ctx.payments.openPayment({ pending, donor, priceId: monthly ? priceId : null, description: paymentDescription(charity), statementName: charity.name }, (customerId) =>
     saveStripeCustomerId(db, donor.id, customerId),
   );
   pending.paymentIntentId = opened.paymentIntentId;
@@ -186,10 +206,11 @@ export async function startCheckout(ctx: CheckoutCtx, body: CheckoutInput): Prom
     publishableKey: ctx.payments.publishableKey,
     type: pending.type,
     amount,
+    method: pending.method ?? 'card',
   };
 }
 
-export type DemoOutcome = { status: 'succeeded' | 'refunded' | 'pending' | 'failed' | 'abandoned' } | { declined: string };
+export type DemoOutcome = { status: DonationStatus } | { declined: string };
 
 /** Demo mode only: settles a demo session as Stripe would, through the same event handlers. */
 export async function confirmDemoPayment(ctx: Pick<CheckoutCtx, 'db' | 'config' | 'payments'> & { mail?: MailContext }, body: DemoConfirmInput): Promise<DemoOutcome> {
@@ -201,6 +222,16 @@ export async function confirmDemoPayment(ctx: Pick<CheckoutCtx, 'db' | 'config' 
   if (!row) throw notFound('No donation is waiting for this payment; start the donation again');
   if (row.status === 'succeeded' || row.status === 'refunded') return { status: row.status };
 
+  if (row.paymentMethod === 'bacs_debit') {
+    // The demo Direct Debit: Bacs takes it at once (processing); housekeeping settles it later.
+    if (!body.bacs_debit) throw badRequest('bacs_debit: enter the test sort code and account number for this Direct Debit');
+    if (row.status === 'pending') {
+      const bank = { sortCode: body.bacs_debit.sort_code, accountNumber: body.bacs_debit.account_number, fails: body.bacs_debit.account_number === DEMO_ACCOUNT_FAILS };
+      await applyStripeEvent({ db: ctx.db, stripe: null, mail: ctx.mail }, demoProcessingEvent(row, bank));
+    }
+    return { status: (await findDonationByPaymentIntent(ctx.db, intentId))?.status ?? 'pending' };
+  }
+  if (body.bacs_debit) throw badRequest('bacs_debit: this gift is paid by card; start a Direct Debit gift to use bank details');
   if (body.card === 'decline') {
     await applyStripeEvent({ db: ctx.db, stripe: null, mail: ctx.mail }, demoFailureEvent(row));
     return { declined: DEMO_DECLINE_MESSAGE };

@@ -17,6 +17,8 @@ import {
 import { errorSummary, logLine } from '../middlewares/logger';
 import { isStoredKey } from './images';
 import type { PaymentProvider } from './payments';
+import type { MailContext } from './mail/facts';
+import { applyStripeEvent } from '../webhooks/stripe/apply';
 import { SESSION_IDLE_MS } from './sessions';
 
 /**
@@ -47,6 +49,8 @@ export type HousekeepingDeps = {
   bucket?: R2Bucket | null;
   /** Abandoned payments it holds are stopped there, expired donors' customers deleted (Stripe mode). */
   payments: PaymentProvider;
+  /** Where receipts and failure notices of settled Direct Debits go (absent: none are sent). */
+  mail?: MailContext;
   now: Date;
 };
 
@@ -65,9 +69,12 @@ export type HousekeepingCounts = {
   login_codes_purged: number;
   rate_limits_purged: number;
   outbox_purged: number;
+  /** Demo Direct Debits that Bacs "settled" (succeeded or failed) on this run. */
+  direct_debits_settled: number;
 };
 
 const emptyCounts = (): HousekeepingCounts => ({
+  direct_debits_settled: 0,
   abandoned: 0,
   stripe_cancelled: 0,
   pending_kept: 0,
@@ -91,6 +98,7 @@ function changed(result: unknown): number {
 
 export async function runHousekeeping(deps: HousekeepingDeps): Promise<HousekeepingCounts> {
   const counts = emptyCounts();
+  await settleDelayedPayments(deps, counts);
   await abandonStaleCheckouts(deps, counts);
   await expireCheckoutLeftovers(deps, counts);
   if (deps.bucket) await collectUnusedImages(deps, deps.bucket, counts);
@@ -106,6 +114,13 @@ async function markAbandoned(db: Db, id: string, now: Date): Promise<boolean> {
     .where(and(eq(donations.id, id), eq(donations.status, 'pending')))
     .returning({ id: donations.id });
   return rows.length > 0;
+}
+
+/** Payments still processing that the provider settles itself (demo Direct Debits), through the webhook's recording path. */
+async function settleDelayedPayments({ db, payments, mail }: HousekeepingDeps, counts: HousekeepingCounts) {
+  for (const event of await payments.delayedSettlements(db, HOUSEKEEPING.batchSize)) {
+    if ((await applyStripeEvent({ db, stripe: payments.api, mail }, event)) === 'recorded') counts.direct_debits_settled += 1;
+  }
 }
 
 /** Pending checkouts older than 24 hours become abandoned; a payment the provider holds is stopped there first. */

@@ -4,7 +4,7 @@ import { createdAt, id, updatedAt } from './columns';
 import { users } from './users';
 
 import { GIFT_AID_DECLARATION_METHODS } from '../../domain/gift-aid';
-import { DONATION_SOURCES, DONATION_STATUSES, DONATION_TYPES } from '../../domain/statuses';
+import { DONATION_SOURCES, DONATION_STATUSES, DONATION_TYPES, PAYMENT_METHODS } from '../../domain/statuses';
 
 export { DONATION_STATUSES, DONATION_TYPES, type DonationStatus, type DonationType } from '../../domain/statuses';
 
@@ -81,6 +81,10 @@ export const donations = sqliteTable(
     updatedAt: updatedAt(),
     /** Stripe `created` (seconds) of the refund event refunded_amount came from: an older event never overwrites a newer one. */
     refundsAsOf: integer('refunds_as_of').notNull().default(0),
+    paymentMethod: text('payment_method', { enum: PAYMENT_METHODS }).notNull().default('card'),
+    /** Direct Debit: the last four digits of the donor's bank account, and the Bacs mandate (Stripe's id). */
+    bankLast4: text('bank_last4'),
+    mandateId: text('mandate_id'),
   },
   (t) => [
     uniqueIndex('donations_payment_intent_unique').on(t.paymentIntentId),
@@ -96,8 +100,24 @@ export const donations = sqliteTable(
     index('donations_gift_aid_idx').on(t.giftAid, t.status, t.date),
     // Housekeeping finds stale pending checkouts and old abandoned ones without a scan.
     index('donations_status_created_idx').on(t.status, t.createdAt),
+    // Housekeeping settles demo Direct Debits still processing.
+    index('donations_status_method_idx').on(t.status, t.paymentMethod),
   ],
 );
+
+/** Bacs Direct Debit mandates (Stripe's `mandate` objects): a monthly gift stops when its mandate becomes inactive. */
+export const directDebitMandates = sqliteTable('direct_debit_mandates', {
+  id: text('id').primaryKey(),
+  /** The mandate reference the donor's bank shows, printed on receipts. */
+  reference: text('reference'),
+  status: text('status', { enum: ['pending', 'active', 'inactive'] }).notNull().default('pending'),
+  donorId: text('donor_id'),
+  bankLast4: text('bank_last4'),
+  /** Stripe `created` (seconds) of the newest mandate event applied: an older one changes nothing. */
+  statusAsOf: integer('status_as_of').notNull().default(0),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
 
 /** Monthly plans offered in the donation box (Stripe Prices, mirrored locally). */
 export const prices = sqliteTable(

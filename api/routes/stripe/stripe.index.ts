@@ -2,7 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { createRouter } from '../../lib/create-app';
 import { HttpError } from '../../lib/errors';
 import { defineRoute, errorResponses, jsonBody, jsonContent, paymentErrorResponses } from '../../lib/openapi';
-import { DONATION_STATUSES } from '../../../domain';
+import { DONATION_STATUSES, PAYMENT_METHODS } from '../../../domain';
 import { MonthlyPriceSchema } from '../../schemas';
 import { clientSecretBody, confirmDemoPayment, demoConfirmBody, startCheckout } from '../../services/checkout';
 import { listLocalPrices } from '../../services/donations';
@@ -16,6 +16,7 @@ const CheckoutSessionSchema = z
     publishableKey: z.string().nullable(),
     type: z.enum(['once', 'monthly']),
     amount: z.number().int().openapi({ description: 'Pence' }),
+    method: z.enum(PAYMENT_METHODS).openapi({ description: 'card (and wallets) or bacs_debit (Direct Debit)' }),
   })
   .openapi('CheckoutSession');
 

@@ -93,12 +93,13 @@ export function demoSuccessEvent(row: DonationRow): Stripe.Event {
 }
 
 export const DEMO_DECLINE_MESSAGE = 'Your card was declined. No money was taken; try another card.';
+export const DEMO_DIRECT_DEBIT_FAILED_MESSAGE = 'The bank did not pay this Direct Debit. No money was taken.';
 
 /**
  * What Stripe sends when the demo card is declined; each attempt is its own event. A monthly gift's
  * first payment fails as its first invoice (invoice.payment_failed), a one-off as its PaymentIntent.
  */
-export function demoFailureEvent(row: DonationRow): Stripe.Event {
+export function demoFailureEvent(row: DonationRow, message = DEMO_DECLINE_MESSAGE): Stripe.Event {
   const intentId = row.paymentIntentId!;
   if (row.type === 'monthly') {
     return event(`evt_demo_failed_${crypto.randomUUID()}`, 'invoice.payment_failed', {
@@ -120,7 +121,7 @@ export function demoFailureEvent(row: DonationRow): Stripe.Event {
     currency: 'gbp',
     status: 'requires_payment_method',
     metadata: metadataOf(row),
-    last_payment_error: { type: 'card_error', code: 'card_declined', message: DEMO_DECLINE_MESSAGE },
+    last_payment_error: { type: 'card_error', code: 'card_declined', message },
   });
 }
 
@@ -156,4 +157,47 @@ export function demoSubscription(gift: MonthlyGiftRow, change: DemoSubscriptionC
     ended_at: cancelled ? now : null,
     cancellation_details: cancelled ? { comment: change.cancelledBy ?? null, feedback: null, reason: 'cancellation_requested' } : null,
   } as unknown as Stripe.Subscription;
+}
+
+/** A demo mandate's id says which of Stripe's test accounts made it: housekeeping settles it that way. */
+export const demoMandateFails = (mandateId: string | null) => !!mandateId?.startsWith('mandate_demofail');
+
+/**
+ * What Stripe sends when a Direct Debit reaches Bacs: the intent is processing, its charge names the
+ * bank account's last digits and the mandate (expanded here; Stripe sends ids the handler looks up).
+ */
+export function demoProcessingEvent(row: DonationRow, bank: { sortCode: string; accountNumber: string; fails: boolean }): Stripe.Event {
+  const intentId = row.paymentIntentId!;
+  const mandateId = `mandate_demo${bank.fails ? 'fail' : 'ok'}${hex(crypto.getRandomValues(new Uint8Array(8)))}`;
+  const now = Math.floor(Date.now() / 1000);
+  const mandate = {
+    id: mandateId,
+    object: 'mandate',
+    customer_acceptance: { accepted_at: now, online: { ip_address: null, user_agent: null }, type: 'online' },
+    livemode: false,
+    multi_use: {},
+    payment_method: `pm_demo${intentId.slice(7, 19)}`,
+    payment_method_details: {
+      type: 'bacs_debit',
+      bacs_debit: { network_status: 'accepted', reference: `DEMO${hex(crypto.getRandomValues(new Uint8Array(5))).toUpperCase()}`, revocation_reason: null, url: '' },
+    },
+    status: 'active',
+    type: 'multi_use',
+  };
+  return event(`evt_demo_processing_${intentId}`, 'payment_intent.processing', {
+    id: intentId,
+    object: 'payment_intent',
+    amount: row.amount,
+    amount_received: 0,
+    currency: 'gbp',
+    status: 'processing',
+    payment_method_types: ['bacs_debit'],
+    metadata: row.type === 'monthly' ? {} : metadataOf(row),
+    latest_charge: {
+      id: `py_demo${intentId.slice(7, 31)}`,
+      object: 'charge',
+      status: 'pending',
+      payment_method_details: { type: 'bacs_debit', bacs_debit: { last4: bank.accountNumber.slice(-4), sort_code: bank.sortCode, fingerprint: null, mandate } },
+    },
+  });
 }

@@ -1,5 +1,16 @@
 import { HttpError } from '../../lib/errors';
-import { demoClientSecret, demoEvent, demoSubscription, newDemoId } from './demo-events';
+import { and, asc, eq } from 'drizzle-orm';
+import { donations } from '../../../db/schema';
+import {
+  DEMO_DIRECT_DEBIT_FAILED_MESSAGE,
+  demoClientSecret,
+  demoEvent,
+  demoFailureEvent,
+  demoMandateFails,
+  demoSubscription,
+  demoSuccessEvent,
+  newDemoId,
+} from './demo-events';
 import type { PaymentProvider, SubscriptionChange, SubscriptionChangeResult } from './provider';
 import type { MonthlyGiftRow } from '../monthly-gifts';
 
@@ -45,6 +56,17 @@ export function createDemoProvider(options: { authSecret: string; allowed: boole
         };
       }
       return { event: demoEvent(id('updated'), 'customer.subscription.updated', demoSubscription(gift, { resumesAt: change.resumesAt }), { pause_collection: null }) };
+    },
+
+    /** Every demo Direct Debit still processing settles on the next run, as its test account says. */
+    async delayedSettlements(db, limit) {
+      const rows = await db
+        .select()
+        .from(donations)
+        .where(and(eq(donations.status, 'processing'), eq(donations.paymentMethod, 'bacs_debit'), eq(donations.source, 'demo')))
+        .orderBy(asc(donations.createdAt))
+        .limit(limit);
+      return rows.map((row) => (demoMandateFails(row.mandateId) ? demoFailureEvent(row, DEMO_DIRECT_DEBIT_FAILED_MESSAGE) : demoSuccessEvent(row)));
     },
 
     // Nothing lives anywhere else: stopping, deleting and card updates have nothing to do.

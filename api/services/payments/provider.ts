@@ -1,4 +1,5 @@
 import type Stripe from 'stripe';
+import type { Db } from '../../../db/client';
 import type { donations } from '../../../db/schema';
 import type { Donor, PendingDonation } from '../donations';
 import type { MonthlyGiftRow } from '../monthly-gifts';
@@ -17,8 +18,10 @@ export type OpenPaymentRequest = {
   donor: Donor;
   /** Monthly gifts: the Stripe Price id of the chosen amount. */
   priceId: string | null;
-  /** The line on the donor's statement and in Stripe's dashboard. */
+  /** The line in Stripe's dashboard and on card receipts. */
   description: string;
+  /** The charity's name, which a Direct Debit shows on the donor's bank statement. */
+  statementName: string;
 };
 
 export type OpenedPayment = {
@@ -62,6 +65,11 @@ export interface PaymentProvider {
   stopCheckout(row: typeof donations.$inferSelect): Promise<CheckoutStopOutcome>;
   /** Deletes an expired donor's Customer; a missing one counts as deleted. */
   deleteCustomer(customerId: string): Promise<'deleted' | 'missing'>;
+  /**
+   * Events that settle payments still processing which nobody else will report: demo Direct Debits
+   * (Stripe sends its own). Housekeeping records them through the webhook's path.
+   */
+  delayedSettlements(db: Db, limit: number): Promise<Stripe.Event[]>;
   /** Where a donor updates the card of a monthly gift, or null when there is no card on file. */
   cardUpdateUrl(customerId: string, returnUrl: string): Promise<string | null>;
 }

@@ -32,22 +32,28 @@ export function createStripeProvider(config: Pick<AppConfig, 'stripeSecretKey' |
     forSource: (source) => (source === 'demo' ? demo : provider),
 
     async openPayment({ pending, donor, priceId, description }, saveCustomerId) {
+      // A Direct Debit takes only Bacs (the Payment Element then shows Stripe's mandate form);
+      // a card gift lets the Payment Element offer the card form and the wallets (Apple Pay, Google Pay).
+      const bacs = pending.method === 'bacs_debit';
       // The donation id makes the key: an SDK retry of the same request cannot charge twice.
       const idempotencyKey = `donation-${pending.id}`;
       const metadata = toMetadata(pending);
       let opened;
       try {
+        // Subscriptions and Bacs mandates need a Customer; housekeeping deletes it if the first payment never happens.
+        const customer =
+          pending.type === 'monthly' || bacs
+            ? (donor.stripeCustomerId ??
+              (await saveCustomerId((await stripe().customers.create({ email: donor.email, metadata: { donor_id: donor.id } }, { idempotencyKey: `customer-${donor.id}` })).id)))
+            : undefined;
         if (pending.type === 'monthly') {
-          // Subscriptions need a Customer; housekeeping deletes it if the first payment never happens.
-          const customer =
-            donor.stripeCustomerId ??
-            (await saveCustomerId((await stripe().customers.create({ email: donor.email, metadata: { donor_id: donor.id } }, { idempotencyKey: `customer-${donor.id}` })).id));
           const subscription = await stripe().subscriptions.create(
             {
-              customer,
+              customer: customer!,
               items: [{ price: priceId ?? '' }],
               payment_behavior: 'default_incomplete',
-              payment_settings: { save_default_payment_method: 'on_subscription' },
+              // The mandate's payment method becomes the Subscription's default once the first payment succeeds.
+              payment_settings: bacs ? { save_default_payment_method: 'on_subscription', payment_method_types: ['bacs_debit'] } : { save_default_payment_method: 'on_subscription' },
               description,
               metadata,
               expand: ['latest_invoice.confirmation_secret'],
@@ -62,9 +68,10 @@ export function createStripeProvider(config: Pick<AppConfig, 'stripeSecretKey' |
             {
               amount: pending.amount,
               currency: 'gbp',
-              // A one-off gift needs no Stripe Customer: none is created for a payment that may never happen.
+              // A one-off card gift needs no Stripe Customer: none is created for a payment that may never happen.
+              ...(customer ? { customer } : {}),
               receipt_email: donor.email,
-              automatic_payment_methods: { enabled: true },
+              ...(bacs ? { payment_method_types: ['bacs_debit'] } : { automatic_payment_methods: { enabled: true } }),
               description,
               metadata,
             },
@@ -131,6 +138,9 @@ export function createStripeProvider(config: Pick<AppConfig, 'stripeSecretKey' |
         throw error;
       }
     },
+
+    // Stripe reports Bacs outcomes itself (payment_intent.succeeded, invoice.paid, payment failures).
+    delayedSettlements: async () => [],
 
     /** A customer portal session where the donor updates the card. */
     async cardUpdateUrl(customerId, returnUrl) {

@@ -6,7 +6,7 @@ import {
   resolveAttribution,
   upsertPaidInvoice,
 } from '../../services/donations-record';
-import { upsertFromPaidInvoice } from '../../services/monthly-gifts';
+import { cancelGiftsOfInactiveMandates, upsertFromPaidInvoice } from '../../services/monthly-gifts';
 import type { EventHandler } from './types';
 
 export const idOf = (value: string | { id: string } | null | undefined) => (typeof value === 'string' ? value : (value?.id ?? null));
@@ -40,5 +40,7 @@ export const invoicePaid: EventHandler = async ({ db }, event) => {
       amount: invoice.amount_paid,
       date: paidAt,
     }),
+    // A Direct Debit cancelled at the bank before this invoice was recorded still stops the gift.
+    cancelGiftsOfInactiveMandates(db, notYetApplied(event.id), { subscriptionId }),
   ];
 };
