@@ -34,8 +34,9 @@ export function statementName(charityName: string): string {
   return charityName.toUpperCase().replace(/[^A-Z0-9 &.-]/g, '').slice(0, 18).trim();
 }
 
-/** "Direct Debit ••2345" or "Card": how a gift is paid, as lists and exports show it. */
-export function paymentMethodLabel(method: string | null | undefined, last4: string | null | undefined): string {
-  if (method === 'bacs_debit') return last4 ? `Direct Debit ••${last4}` : 'Direct Debit';
+/** "Direct Debit ending 2345" or "Card": how a gift is paid, as lists and exports show it ('' for gifts recorded by hand). */
+export function paymentMethodLabel(method: string | null | undefined, last4: string | null | undefined, source?: string): string {
+  if (source === 'manual') return '';
+  if (method === 'bacs_debit') return last4 ? `Direct Debit ending ${last4}` : 'Direct Debit';
   return 'Card';
 }
