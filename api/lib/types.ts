@@ -12,6 +12,8 @@ export type Bindings = DbEnv & {
   STRIPE_WEBHOOK_SECRET?: string;
   STRIPE_PUBLISHABLE_KEY?: string;
   STRIPE_API_BASE?: string;
+  /** Apple Pay's domain association file (from Stripe's dashboard), served at /.well-known/… */
+  APPLE_PAY_DOMAIN_ASSOCIATION?: string;
   MAIL_API_KEY?: string;
   MAIL_API_URL?: string;
   MAIL_FROM?: string;
