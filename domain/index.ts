@@ -4,6 +4,7 @@
  */
 export * from './charity';
 export * from './dates';
+export * from './direct-debit';
 export * from './email';
 export * from './gift-aid';
 export * from './limits';

@@ -3,7 +3,8 @@
 export const MONTHLY_GIFT_STATUSES = ['incomplete', 'active', 'paused', 'past_due', 'cancelled'] as const;
 export type MonthlyGiftStatus = (typeof MONTHLY_GIFT_STATUSES)[number];
 
-export const MONTHLY_GIFT_CANCELLED_BY = ['donor', 'link', 'admin', 'erasure', 'stripe'] as const;
+/** `bank`: the donor cancelled the Direct Debit at their bank (the mandate became inactive). */
+export const MONTHLY_GIFT_CANCELLED_BY = ['donor', 'link', 'admin', 'erasure', 'stripe', 'bank'] as const;
 export type MonthlyGiftCancelledBy = (typeof MONTHLY_GIFT_CANCELLED_BY)[number];
 
 /** A donor may pause a monthly gift for 1 to 3 months. */

@@ -3,14 +3,22 @@
 export const CAMPAIGN_STATUSES = ['draft', 'approved', 'deleted'] as const;
 export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number];
 
-/** `abandoned`: a checkout left pending for over a day (housekeeping); never in totals. */
-export const DONATION_STATUSES = ['pending', 'succeeded', 'failed', 'refunded', 'abandoned'] as const;
+/**
+ * `abandoned`: a checkout left pending for over a day (housekeeping); never in totals.
+ * `processing`: a Direct Debit submitted to Bacs and not yet settled (about 3 working days); never
+ * in totals, receipts or Gift Aid until it succeeds.
+ */
+export const DONATION_STATUSES = ['pending', 'succeeded', 'failed', 'refunded', 'abandoned', 'processing'] as const;
 export type DonationStatus = (typeof DONATION_STATUSES)[number];
 /** Statuses of a gift that was paid: a partly refunded gift stays `succeeded`, a fully refunded one is `refunded`. */
 export const PAID_DONATION_STATUSES = ['succeeded', 'refunded'] as const satisfies readonly DonationStatus[];
 
 export const DONATION_TYPES = ['once', 'monthly'] as const;
 export type DonationType = (typeof DONATION_TYPES)[number];
+
+/** How a gift is paid online: by card (and wallets through the card form), or by Bacs Direct Debit (domain/finance.ts lists every method). */
+export const ONLINE_PAYMENT_METHODS = ['card', 'bacs_debit'] as const;
+export type OnlinePaymentMethod = (typeof ONLINE_PAYMENT_METHODS)[number];
 
 /** `batch`: offline income entered in a banked batch; `manual`: one gift typed by staff. */
 export const DONATION_SOURCES = ['card', 'demo', 'manual', 'batch'] as const;

@@ -15,7 +15,7 @@ import type { Bindings } from '../api/lib/types';
 import { runHousekeeping } from '../api/services/housekeeping';
 import { createMailer } from '../api/services/mailer';
 import { flushFundraiserNotifications } from '../api/services/notifications/fundraiser';
-import { createStripe } from '../api/services/stripe';
+import { createPaymentProvider } from '../api/services/payments';
 import type { Db } from '../db/client';
 import * as schema from '../db/schema';
 
@@ -42,7 +42,8 @@ async function main() {
     }
     const config = readConfig(settings);
     const now = new Date();
-    const counts = await runHousekeeping({ db, bucket: env.IMAGES, stripe: createStripe(config), now });
+    const mail = { db, config, origin: config.publicOrigin ?? `http://localhost:${process.env.PORT ?? 4321}` };
+    const counts = await runHousekeeping({ db, bucket: env.IMAGES, payments: createPaymentProvider(config), mail, now });
     const fundraiserEmails = await flushFundraiserNotifications(db, createMailer(db, config), { origin: config.publicOrigin, now });
     console.log(JSON.stringify({ level: 'info', msg: 'housekeeping', ...counts, fundraiser_emails_sent: fundraiserEmails.sent }));
     close();

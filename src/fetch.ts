@@ -2,6 +2,8 @@ import { env, waitUntil } from 'cloudflare:workers';
 import { astro, getFetchState } from 'astro/hono';
 import { Hono } from 'hono';
 import { createApp } from '../api';
+import { APPLE_PAY_ASSOCIATION_PATH, applePayAssociation } from '../api/lib/apple-pay';
+import type { Bindings } from '../api/lib/types';
 import { requestIdFrom, requestLine } from '../api/middlewares/logger';
 import {
   type ApiCacheDecision,
@@ -78,6 +80,8 @@ async function publicApiRead(request: Request, cache: Cache, decision: Extract<A
   return send;
 }
 
+// Apple Pay verifies the domain with this file before the Payment Element offers it.
+app.get(APPLE_PAY_ASSOCIATION_PATH, () => applePayAssociation(env as unknown as Bindings));
 app.all('/api/*', async (c) => {
   const cache = pageCache();
   const decision = cache ? apiCacheDecision(c.req.raw) : null;

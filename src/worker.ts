@@ -5,7 +5,7 @@ import { errorSummary, logLine, requestLine, safeStack, withRequestId } from '..
 import { runHousekeeping } from '../api/services/housekeeping';
 import { createMailer } from '../api/services/mailer';
 import { flushFundraiserNotifications } from '../api/services/notifications/fundraiser';
-import { createStripe } from '../api/services/stripe';
+import { createPaymentProvider } from '../api/services/payments';
 import { createDb } from '../db/client';
 import { newRequestContext } from '../db/usage';
 import { withSecurityHeaders } from './lib/server/security-headers';
@@ -57,7 +57,9 @@ export default {
           const db = createDb(env);
           const config = readConfig(env);
           const now = new Date(controller.scheduledTime);
-          const counts = await runHousekeeping({ db, bucket: env.IMAGES ?? null, stripe: createStripe(config), now });
+          // Receipts of Direct Debits settled on this run link to the site (PUBLIC_ORIGIN is required in production).
+          const mail = { db, config, origin: config.publicOrigin ?? 'http://localhost:4321' };
+          const counts = await runHousekeeping({ db, bucket: env.IMAGES ?? null, payments: createPaymentProvider(config), mail, now });
           // Gift emails that waited for their hour on appeals where no later gift came along (issue 12).
           const fundraiserEmails = await flushFundraiserNotifications(db, createMailer(db, config), { origin: config.publicOrigin, now });
           logLine('info', 'housekeeping', { cron: controller.cron, ms: Date.now() - started, ...counts, fundraiser_emails_sent: fundraiserEmails.sent });

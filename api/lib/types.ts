@@ -1,6 +1,7 @@
 import type { UserType } from '../../domain/statuses';
 import type { Db, DbEnv } from '../../db/client';
 import type { AppConfig } from './config';
+import type { PaymentProvider } from '../services/payments/provider';
 
 /** Worker bindings and secrets (README: Configuration). */
 export type Bindings = DbEnv & {
@@ -12,6 +13,8 @@ export type Bindings = DbEnv & {
   STRIPE_WEBHOOK_SECRET?: string;
   STRIPE_PUBLISHABLE_KEY?: string;
   STRIPE_API_BASE?: string;
+  /** Apple Pay's domain association file (from Stripe's dashboard), served at /.well-known/… */
+  APPLE_PAY_DOMAIN_ASSOCIATION?: string;
   MAIL_API_KEY?: string;
   MAIL_API_URL?: string;
   MAIL_FROM?: string;
@@ -46,6 +49,8 @@ export type AuthUser = {
 export type Variables = {
   db: Db;
   config: AppConfig;
+  /** Stripe or demo payments, chosen once from the configuration. */
+  payments: PaymentProvider;
   requestId: string;
   user: AuthUser | null;
 };

@@ -3,11 +3,14 @@ import { createDb } from '../../db/client';
 import type { AppDeps } from '../lib/create-app';
 import { loadConfig } from '../lib/config';
 import type { AppEnv } from '../lib/types';
+import { createPaymentProvider } from '../services/payments';
 
-/** Puts the database and the parsed configuration on c.var for every handler. */
+/** Puts the database, the parsed configuration and the payment provider on c.var for every handler. */
 export function dbMiddleware(deps: AppDeps) {
   return createMiddleware<AppEnv>(async (c, next) => {
-    c.set('config', loadConfig(c.env ?? {}));
+    const config = loadConfig(c.env ?? {});
+    c.set('config', config);
+    c.set('payments', createPaymentProvider(config));
     c.set('db', deps.db ?? createDb(c.env ?? {}));
     await next();
   });

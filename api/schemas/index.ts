@@ -91,6 +91,8 @@ export const DonationSchema = z
     type: donationRow.type,
     gift_aid: z.boolean(),
     source: donationRow.source,
+    payment_method: donationRow.paymentMethod.openapi({ description: 'card, or bacs_debit (Direct Debit)' }),
+    bank_last4: z.string().nullable().openapi({ description: 'Direct Debit: the last four digits of the bank account' }),
     subscription_id: z.string().nullable().openapi({ description: 'The monthly gift this payment belongs to' }),
     donor: OptionSchema,
     campaign: OptionSchema,

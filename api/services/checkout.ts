@@ -1,11 +1,10 @@
 import { eq } from 'drizzle-orm';
-import type Stripe from 'stripe';
 import { z } from 'zod';
 import type { Db } from '../../db/client';
 import { campaigns } from '../../db/schema';
-import { isEmail, MAX_DONATION_PENCE, MIN_DONATION_PENCE } from '../../domain';
+import { DEMO_ACCOUNT_FAILS, DEMO_ACCOUNT_SUCCEEDS, DEMO_SORT_CODE, DIRECT_DEBIT_CURRENCY, DIRECT_DEBIT_MAX_PENCE, isEmail, formatPence, MAX_DONATION_PENCE, MIN_DONATION_PENCE, ONLINE_PAYMENT_METHODS } from '../../domain';
 import type { AppConfig } from '../lib/config';
-import { badRequest, HttpError, notFound } from '../lib/errors';
+import { badRequest, notFound } from '../lib/errors';
 import type { AuthUser } from '../lib/types';
 import { applyStripeEvent } from '../webhooks/stripe/apply';
 import { checkWording } from './consent';
@@ -14,7 +13,6 @@ import { optionalPersonName } from '../lib/fields';
 import type { MailContext } from './mail/facts';
 import { charityForOrganization } from './charity';
 import {
-  type Donor,
   findDonorById,
   findLocalPrice,
   findOrCreateDonor,
@@ -22,19 +20,19 @@ import {
   type PendingDonation,
   resolveDonationTarget,
   saveStripeCustomerId,
-  toMetadata,
 } from './donations';
 import { findDonationByPaymentIntent } from './donations-record';
 import { saveSupportChoices, supportMessageShape } from './support-messages';
 import { createCheckoutDeclaration, prepareCheckoutGiftAid } from './gift-aid/checkout';
 import { CHALLENGE_THRESHOLDS, CHECKOUT_LIMITS, enforceRateLimits, hitRateLimit, knownIp, peekRateLimit } from './rate-limit';
 import { requireChallenge } from './turnstile';
-import { createStripe, intentIdFromClientSecret } from './stripe';
-import { DEMO_DECLINE_MESSAGE, demoClientSecret, demoFailureEvent, demoSuccessEvent, newDemoId, verifyDemoClientSecret } from './stripe-demo';
+import type { PaymentProvider } from './payments';
+import type { DonationStatus, OnlinePaymentMethod } from '../../domain';
+import { DEMO_DECLINE_MESSAGE, demoFailureEvent, demoProcessingEvent, demoSuccessEvent, verifyDemoClientSecret } from './payments/demo-events';
 
 /**
- * Checkout (issue 13: moved out of the route): validates a gift, stores it as pending and opens a
- * Stripe PaymentIntent or subscription for it, or a signed demo session when Stripe is not configured.
+ * Checkout: validates a gift, stores it as pending and asks the payment provider to open its
+ * payment (a Stripe PaymentIntent or subscription, or a signed demo session).
  */
 
 const AMOUNT_HINT = 'a whole number of pence, e.g. 500 for £5';
@@ -74,6 +72,10 @@ export const clientSecretBody = z
     ...supportMessageShape,
     /** The Turnstile widget's token, sent back after a 428 asked for the security check. */
     turnstile_token: z.string({ error: 'turnstile_token must be text' }).max(2048).nullish(),
+    /** Card (and wallets) or Bacs Direct Debit. */
+    method: z.enum(ONLINE_PAYMENT_METHODS, { error: 'must be "card" or "bacs_debit"' }).optional(),
+    /** Gifts are in pounds sterling; sent by clients that say so explicitly. */
+    currency: z.string().max(10).optional(),
   })
   .superRefine((body, ctx) => {
     if (body.amount === undefined && body.price === undefined) {
@@ -81,6 +83,12 @@ export const clientSecretBody = z
     }
     if (body.amount !== undefined && body.price !== undefined) {
       ctx.addIssue({ code: 'custom', message: 'Send either amount (one-off) or price (monthly), not both' });
+    }
+    if (body.currency !== undefined && body.currency.toLowerCase() !== DIRECT_DEBIT_CURRENCY) {
+      ctx.addIssue({ code: 'custom', path: ['currency'], message: 'gifts are taken in pounds sterling only; send "gbp"' });
+    }
+    if (body.method === 'bacs_debit' && body.amount !== undefined && body.amount > DIRECT_DEBIT_MAX_PENCE) {
+      ctx.addIssue({ code: 'custom', path: ['amount'], message: `a Direct Debit can be at most ${formatPence(DIRECT_DEBIT_MAX_PENCE)}; give a larger amount by card` });
     }
     if (body.giftAid && !body.gift_aid) {
       ctx.addIssue({ code: 'custom', path: ['gift_aid'], message: 'first and last name, house name or number and postcode are needed for Gift Aid' });
@@ -91,12 +99,20 @@ export type CheckoutInput = z.infer<typeof clientSecretBody>;
 export const demoConfirmBody = z.object({
   clientSecret: z.string({ error: 'clientSecret: required' }).min(10).max(300),
   card: z.enum(['success', 'decline']).optional(),
+  /** The demo Direct Debit step: Stripe's test sort code and one of its test account numbers. */
+  bacs_debit: z
+    .object({
+      sort_code: z.string().trim().transform((v) => v.replace(/[\s-]/g, '')).pipe(z.literal(DEMO_SORT_CODE, { error: `bacs_debit.sort_code: use the test sort code ${DEMO_SORT_CODE}` })),
+      account_number: z.enum([DEMO_ACCOUNT_SUCCEEDS, DEMO_ACCOUNT_FAILS], { error: `bacs_debit.account_number: use the test account ${DEMO_ACCOUNT_SUCCEEDS} (succeeds) or ${DEMO_ACCOUNT_FAILS} (fails)` }),
+    })
+    .optional(),
 });
 export type DemoConfirmInput = z.infer<typeof demoConfirmBody>;
 
 export type CheckoutCtx = {
   db: Db;
   config: AppConfig;
+  payments: PaymentProvider;
   user: AuthUser | null;
   /** cf-connecting-ip, only behind Cloudflare. */
   ip: string | null;
@@ -109,6 +125,7 @@ export type CheckoutSession = {
   publishableKey: string | null;
   type: 'once' | 'monthly';
   amount: number;
+  method: OnlinePaymentMethod;
 };
 
 /**
@@ -130,19 +147,6 @@ async function throttleCheckout(ctx: CheckoutCtx, email: string, turnstileToken:
   }
 }
 
-const paymentsNotConfigured = () => new HttpError(503, 'Card payments are not configured');
-
-function providerError(error: unknown): HttpError {
-  console.error('[stripe] request failed:', (error as Error)?.message ?? error);
-  return new HttpError(502, 'Our payment provider could not start this payment. Please try again in a moment.');
-}
-
-async function ensureCustomer(stripe: Stripe, db: Db, donor: Donor): Promise<string> {
-  if (donor.stripeCustomerId) return donor.stripeCustomerId;
-  const customer = await stripe.customers.create({ email: donor.email, metadata: { donor_id: donor.id } }, { idempotencyKey: `customer-${donor.id}` });
-  return saveStripeCustomerId(db, donor.id, customer.id);
-}
-
 /** "Donation to Wells for Hope (registered charity 1234567)": the charity that receives the gift. */
 export function paymentDescription(charity: { name: string; number: string | null }): string {
   return charity.number ? `Donation to ${charity.name} (registered charity ${charity.number})` : `Donation to ${charity.name}`;
@@ -155,7 +159,7 @@ async function receivingCharity(ctx: CheckoutCtx, campaignId: string) {
 
 export async function startCheckout(ctx: CheckoutCtx, body: CheckoutInput): Promise<CheckoutSession> {
   const { db, config } = ctx;
-  if (config.production && !config.stripeSecretKey) throw paymentsNotConfigured();
+  ctx.payments.assertReady();
   const email = ctx.user?.email ?? body.email?.toLowerCase();
   if (!email || !isEmail(email)) throw badRequest('email: enter a valid email address, like name@example.com');
   await throttleCheckout(ctx, email, body.turnstile_token);
@@ -163,7 +167,6 @@ export async function startCheckout(ctx: CheckoutCtx, body: CheckoutInput): Prom
   // Validate everything before anything is stored or sent to Stripe.
   const target = await resolveDonationTarget(db, body.campaign_id, body.appeal_id);
   const charity = await receivingCharity(ctx, target.campaignId);
-  const stripe = createStripe(config);
   const monthly = body.price !== undefined;
   let amount = body.amount ?? 0;
   let priceId = '';
@@ -192,63 +195,15 @@ export async function startCheckout(ctx: CheckoutCtx, body: CheckoutInput): Prom
     paymentIntentId: null,
     invoiceId: null,
     subscriptionId: null,
-    source: stripe ? 'card' : 'demo',
+    source: ctx.payments.source,
+    method: body.method ?? 'card',
   };
-  let clientSecret: string;
-
-  if (!stripe) {
-    pending.paymentIntentId = newDemoId('pi');
-    if (monthly) {
-      pending.invoiceId = newDemoId('in');
-      pending.subscriptionId = newDemoId('sub');
-    }
-    clientSecret = await demoClientSecret(config.authSecret, pending.paymentIntentId);
-  } else {
-    // The donation id makes the key: an SDK retry of the same request cannot charge twice.
-    const idempotencyKey = `donation-${pending.id}`;
-    const metadata = toMetadata(pending);
-    try {
-      if (monthly) {
-        // Subscriptions need a Customer; housekeeping deletes it if the first payment never happens.
-        const customer = await ensureCustomer(stripe, db, donor);
-        const subscription = await stripe.subscriptions.create(
-          {
-            customer,
-            items: [{ price: priceId }],
-            payment_behavior: 'default_incomplete',
-            payment_settings: { save_default_payment_method: 'on_subscription' },
-            description: paymentDescription(charity),
-            metadata,
-            expand: ['latest_invoice.confirmation_secret'],
-          },
-          { idempotencyKey },
-        );
-        const invoice = subscription.latest_invoice as Stripe.Invoice | null;
-        clientSecret = invoice?.confirmation_secret?.client_secret ?? '';
-        pending.subscriptionId = subscription.id;
-        pending.invoiceId = invoice?.id ?? null;
-        pending.paymentIntentId = intentIdFromClientSecret(clientSecret);
-      } else {
-        const intent = await stripe.paymentIntents.create(
-          {
-            amount,
-            currency: 'gbp',
-            // A one-off gift needs no Stripe Customer: none is created for a payment that may never happen.
-            receipt_email: donor.email,
-            automatic_payment_methods: { enabled: true },
-            description: paymentDescription(charity),
-            metadata,
-          },
-          { idempotencyKey },
-        );
-        clientSecret = intent.client_secret ?? '';
-        pending.paymentIntentId = intent.id;
-      }
-    } catch (error) {
-      throw providerError(error);
-    }
-    if (!clientSecret) throw providerError(new Error('Stripe returned no client secret'));
-  }
+  const opened = await ctx.payments.openPayment({ pending, donor, priceId: monthly ? priceId : null, description: paymentDescription(charity), statementName: charity.name }, (customerId) =>
+    saveStripeCustomerId(db, donor.id, customerId),
+  );
+  pending.paymentIntentId = opened.paymentIntentId;
+  pending.invoiceId = opened.invoiceId;
+  pending.subscriptionId = opened.subscriptionId;
 
   await insertPendingDonation(db, pending);
   await saveSupportChoices(db, pending.id, pending.target, body);
@@ -262,19 +217,20 @@ export async function startCheckout(ctx: CheckoutCtx, body: CheckoutInput): Prom
     consentToAccount: own !== null || donor.created === true,
   });
   return {
-    clientSecret,
-    mode: stripe ? 'stripe' : 'demo',
-    publishableKey: stripe ? config.stripePublishableKey : null,
+    clientSecret: opened.clientSecret,
+    mode: ctx.payments.mode,
+    publishableKey: ctx.payments.publishableKey,
     type: pending.type,
     amount,
+    method: pending.method ?? 'card',
   };
 }
 
-export type DemoOutcome = { status: 'succeeded' | 'refunded' | 'pending' | 'failed' | 'abandoned' } | { declined: string };
+export type DemoOutcome = { status: DonationStatus } | { declined: string };
 
 /** Demo mode only: settles a demo session as Stripe would, through the same event handlers. */
-export async function confirmDemoPayment(ctx: Pick<CheckoutCtx, 'db' | 'config'> & { mail?: MailContext }, body: DemoConfirmInput): Promise<DemoOutcome> {
-  if (ctx.config.stripeSecretKey) throw notFound('Demo payments are off: this server takes real payments through Stripe');
+export async function confirmDemoPayment(ctx: Pick<CheckoutCtx, 'db' | 'config' | 'payments'> & { mail?: MailContext }, body: DemoConfirmInput): Promise<DemoOutcome> {
+  if (ctx.payments.mode !== 'demo') throw notFound('Demo payments are off: this server takes real payments through Stripe');
   if (ctx.config.production) throw notFound('Demo payments are off on a production server');
   const intentId = await verifyDemoClientSecret(ctx.config.authSecret, body.clientSecret);
   if (!intentId) throw badRequest('clientSecret: this payment session is not valid; start the donation again');
@@ -282,6 +238,16 @@ export async function confirmDemoPayment(ctx: Pick<CheckoutCtx, 'db' | 'config'>
   if (!row) throw notFound('No donation is waiting for this payment; start the donation again');
   if (row.status === 'succeeded' || row.status === 'refunded') return { status: row.status };
 
+  if (row.paymentMethod === 'bacs_debit') {
+    // The demo Direct Debit: Bacs takes it at once (processing); housekeeping settles it later.
+    if (!body.bacs_debit) throw badRequest('bacs_debit: enter the test sort code and account number for this Direct Debit');
+    if (row.status === 'pending') {
+      const bank = { sortCode: body.bacs_debit.sort_code, accountNumber: body.bacs_debit.account_number, fails: body.bacs_debit.account_number === DEMO_ACCOUNT_FAILS };
+      await applyStripeEvent({ db: ctx.db, stripe: null, mail: ctx.mail }, demoProcessingEvent(row, bank));
+    }
+    return { status: (await findDonationByPaymentIntent(ctx.db, intentId))?.status ?? 'pending' };
+  }
+  if (body.bacs_debit) throw badRequest('bacs_debit: this gift is paid by card; start a Direct Debit gift to use bank details');
   if (body.card === 'decline') {
     await applyStripeEvent({ db: ctx.db, stripe: null, mail: ctx.mail }, demoFailureEvent(row));
     return { declined: DEMO_DECLINE_MESSAGE };

@@ -9,7 +9,7 @@ import type { AuthUser } from '../lib/types';
 import { canManageOrganization, type Option, type Page } from './organizations';
 import type { DonationFilters } from './insight/list-filters';
 import { londonMidnight } from '../../domain/dates';
-import { type DonationSource, MAX_DONATION_PENCE, MIN_DONATION_PENCE } from '../../domain';
+import { type DonationSource, MAX_DONATION_PENCE, MIN_DONATION_PENCE, type OnlinePaymentMethod } from '../../domain';
 import { isGiftAidClaimed } from './gift-aid/claims';
 import { getUser } from './users';
 import { actorOf, auditInsert, changedFields } from './audit/append';
@@ -30,6 +30,8 @@ export type DonationDto = {
   type: DonationType;
   gift_aid: boolean;
   source: DonationSource;
+  payment_method: OnlinePaymentMethod;
+  bank_last4: string | null;
   /** The monthly gift (Stripe Subscription) this payment belongs to. */
   subscription_id: string | null;
   donor: Option;
@@ -80,6 +82,8 @@ function toDonationDto(r: DonationRow): DonationDto {
     type: r.row.type,
     gift_aid: r.row.giftAid,
     source: r.row.source,
+    payment_method: r.row.paymentMethod,
+    bank_last4: r.row.bankLast4,
     subscription_id: r.row.subscriptionId,
     donor: { label: name || r.donorEmail, value: r.row.donorId },
     campaign: { label: r.campaignTitle, value: r.row.campaignId },

@@ -108,7 +108,7 @@ type NewRow = {
   amount: number;
   a: Attribution;
   date: number;
-  status: 'succeeded' | 'failed' | 'refunded';
+  status: 'succeeded' | 'failed' | 'refunded' | 'processing';
   type: 'once' | 'monthly';
   paymentIntentId: string | null;
   invoiceId: string | null;
@@ -117,7 +117,12 @@ type NewRow = {
   failureMessage: string | null;
   /** Card unless the provider says otherwise (a Bacs Direct Debit). */
   method?: PaymentMethod;
+  /** Direct Debit details, when the event that makes the row knows them. */
+  bacs?: BacsDetails | null;
 };
+
+/** What a Direct Debit payment tells us: the bank account's last four digits and its mandate. */
+export type BacsDetails = { last4: string | null; mandateId: string | null };
 
 /**
  * `insert into donations select <row> where <guard>`: drizzle lists the columns in table order,
@@ -128,12 +133,14 @@ function guardedInsert(db: Db, row: NewRow, guard: SQL) {
   return db.insert(donations).select(sql`select ${row.id}, ${row.amount}, ${row.a.donorId}, ${row.a.campaignId},
     ${row.a.appealId}, ${row.date}, ${row.status}, ${row.type}, ${giftAidEligibleAt(row.a.giftAidDeclarationId, row.date)},
     ${row.a.giftAidDeclarationId}, ${row.paymentIntentId}, ${row.invoiceId}, ${row.subscriptionId}, ${row.refundedAmount},
-    ${row.failureMessage}, ${row.a.source}, ${now}, ${now}, ${row.refundsAsOf ?? 0}, ${row.method ?? 'card'},
-    null, null, null, null, null, null, 0, null, null where ${guard}`);
+    ${row.failureMessage}, ${row.a.source}, ${now}, ${now}, ${row.refundsAsOf ?? 0}, ${row.bacs ? 'bacs_debit' : (row.method ?? 'card')},
+    null, null, null, null, null, null, 0, null, null, ${row.bacs ? 'bacs_debit' : 'card'}, ${row.bacs?.last4 ?? null}, ${row.bacs?.mandateId ?? null} where ${guard}`);
 }
 
 /** Not (yet) paid: a success settles these. An abandoned checkout that is paid after all still counts. */
-const unsettled = sql`${donations.status} in ('pending', 'failed', 'abandoned')`;
+const unsettled = sql`${donations.status} in ('pending', 'failed', 'abandoned', 'processing')`;
+/** A failure ends these: a checkout not paid yet, or a Direct Debit Bacs had not settled. */
+const awaiting = sql`${donations.status} in ('pending', 'processing')`;
 const settle = {
   date: sql`case when ${unsettled} then excluded.date else ${donations.date} end`,
   failureMessage: sql`case when ${unsettled} then null else ${donations.failureMessage} end`,
@@ -161,7 +168,30 @@ export function upsertFailedPayment(
     target: donations.paymentIntentId,
     set: {
       failureMessage: sql`case when ${unsettled} then excluded.failure_message else ${donations.failureMessage} end`,
-      status: sql`case when ${donations.status} = 'pending' then 'failed' else ${donations.status} end`,
+      status: sql`case when ${awaiting} then 'failed' else ${donations.status} end`,
+      updatedAt: sql`excluded.updated_at`,
+    },
+  });
+}
+
+/**
+ * A Direct Debit submitted to Bacs (payment_intent.processing): a pending gift becomes processing,
+ * outside the totals until it succeeds. The bank details are kept whatever the order of events, so
+ * a success that arrived first still gets its mandate; a settled or failed row keeps its status.
+ */
+export function upsertProcessingPayment(
+  db: Db,
+  guard: SQL,
+  p: { a: Attribution; type: 'once' | 'monthly'; paymentIntentId: string; invoiceId: string | null; subscriptionId: string | null; amount: number; date: number; bacs: BacsDetails },
+) {
+  const row: NewRow = { id: p.a.donationId, amount: p.amount, a: p.a, date: p.date, status: 'processing', type: p.type, paymentIntentId: p.paymentIntentId, invoiceId: p.invoiceId, subscriptionId: p.subscriptionId, refundedAmount: 0, failureMessage: null, bacs: p.bacs };
+  return guardedInsert(db, row, guard).onConflictDoUpdate({
+    target: donations.paymentIntentId,
+    set: {
+      status: sql`case when ${donations.status} in ('pending', 'abandoned') then 'processing' else ${donations.status} end`,
+      paymentMethod: 'bacs_debit',
+      bankLast4: sql`coalesce(excluded.bank_last4, ${donations.bankLast4})`,
+      mandateId: sql`coalesce(excluded.mandate_id, ${donations.mandateId})`,
       updatedAt: sql`excluded.updated_at`,
     },
   });
@@ -202,7 +232,7 @@ export function upsertFailedInvoice(
     set: {
       amount: sql`case when ${unsettled} then excluded.amount else ${donations.amount} end`,
       failureMessage: sql`case when ${unsettled} then excluded.failure_message else ${donations.failureMessage} end`,
-      status: sql`case when ${donations.status} = 'pending' then 'failed' else ${donations.status} end`,
+      status: sql`case when ${awaiting} then 'failed' else ${donations.status} end`,
       updatedAt: sql`excluded.updated_at`,
     },
   });

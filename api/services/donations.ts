@@ -3,6 +3,7 @@ import type { Db } from '../../db/client';
 import { parseId } from '../../db/ids';
 import { campaigns, donations, prices, users } from '../../db/schema';
 import { badRequest } from '../lib/errors';
+import type { OnlinePaymentMethod } from '../../domain';
 
 /** Where a gift goes: the campaign always, plus the appeal when given through an appeal page. */
 export type DonationTarget = { campaignId: string; appealId: string | null };
@@ -104,6 +105,8 @@ export type PendingDonation = {
   invoiceId: string | null;
   subscriptionId: string | null;
   source: 'card' | 'demo';
+  /** Card unless the donor chose Direct Debit. */
+  method?: OnlinePaymentMethod;
 };
 
 /**
@@ -127,6 +130,7 @@ export async function insertPendingDonation(db: Db, pending: PendingDonation): P
       invoiceId: pending.invoiceId,
       subscriptionId: pending.subscriptionId,
       source: pending.source,
+      paymentMethod: pending.method ?? 'card',
     })
     .onConflictDoNothing();
 }

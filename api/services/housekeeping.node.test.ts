@@ -5,7 +5,7 @@ import { createCampaign } from '../../tests/factories';
 import { startStripeFake, type StripeFake } from '../../tests/mocks/stripe-fake';
 import { setupTestApp, type TestApp } from '../../tests/setup/test-app';
 import { runHousekeeping } from './housekeeping';
-import { createStripe } from './stripe';
+import { createPaymentProvider } from './payments';
 
 /** Housekeeping in Stripe mode, with the real SDK against the local Stripe fake (Node only). */
 let fake: StripeFake;
@@ -20,7 +20,7 @@ beforeAll(async () => {
 });
 afterAll(() => fake.close());
 
-const stripe = () => createStripe({ stripeSecretKey: 'sk_test_fake', stripeApiBase: fake.url })!;
+const stripe = () => createPaymentProvider({ stripeSecretKey: 'sk_test_fake', stripeApiBase: fake.url, stripePublishableKey: 'pk_test_fake', authSecret: 'test-secret', production: false });
 
 async function checkout(json: Record<string, unknown>) {
   const campaign = await createCampaign(t.db);
@@ -39,7 +39,7 @@ describe('housekeeping with Stripe', () => {
   it('cancels the PaymentIntent of an abandoned one-off checkout and the subscription of a monthly one, once', async () => {
     const once = await checkout({ amount: 1500 });
     const monthly = await checkout({ price: 'price_monthly_1000' });
-    const counts = await runHousekeeping({ db: t.db, stripe: stripe(), now: new Date() });
+    const counts = await runHousekeeping({ db: t.db, payments: stripe(), now: new Date() });
     expect(counts).toMatchObject({ abandoned: 2, stripe_cancelled: 2, pending_kept: 0 });
     expect(fake.paymentIntents.get(once.paymentIntentId!)).toMatchObject({ status: 'canceled', cancellation_reason: 'abandoned' });
     expect(fake.subscriptions.get(monthly.subscriptionId!)!.status).toBe('canceled');
@@ -47,14 +47,14 @@ describe('housekeeping with Stripe', () => {
       const [after] = await t.db.select().from(donations).where(eq(donations.id, row.id));
       expect(after.status).toBe('abandoned');
     }
-    const again = await runHousekeeping({ db: t.db, stripe: stripe(), now: new Date() });
+    const again = await runHousekeeping({ db: t.db, payments: stripe(), now: new Date() });
     expect(again).toMatchObject({ abandoned: 0, stripe_cancelled: 0 });
   });
 
   it('leaves a checkout pending when Stripe says it was paid: the webhook records it', async () => {
     const paid = await checkout({ amount: 2500 });
     fake.paymentIntents.get(paid.paymentIntentId!)!.status = 'succeeded';
-    const counts = await runHousekeeping({ db: t.db, stripe: stripe(), now: new Date() });
+    const counts = await runHousekeeping({ db: t.db, payments: stripe(), now: new Date() });
     expect(counts).toMatchObject({ abandoned: 0, pending_kept: 1 });
     const [after] = await t.db.select().from(donations).where(eq(donations.id, paid.id));
     expect(after.status).toBe('pending');
@@ -67,22 +67,22 @@ describe('housekeeping with Stripe', () => {
     // The failed cancel is logged (and expected here).
     const log = vi.spyOn(console, 'error').mockImplementation(() => {});
     fake.failNext = 6; // the cancel and the look-up, with the SDK's retries
-    const counts = await runHousekeeping({ db: t.db, stripe: stripe(), now: new Date() });
+    const counts = await runHousekeeping({ db: t.db, payments: stripe(), now: new Date() });
     expect(counts).toMatchObject({ abandoned: 0, pending_kept: 1 });
     expect((await t.db.select().from(donations).where(eq(donations.id, row.id)))[0].status).toBe('pending');
     fake.failNext = 0;
-    expect(await runHousekeeping({ db: t.db, stripe: stripe(), now: new Date() })).toMatchObject({ abandoned: 1, stripe_cancelled: 1 });
+    expect(await runHousekeeping({ db: t.db, payments: stripe(), now: new Date() })).toMatchObject({ abandoned: 1, stripe_cancelled: 1 });
     expect((await t.db.select().from(donations).where(eq(donations.id, row.id)))[0].status).toBe('abandoned');
   });
 
   it('deletes the Stripe Customer of a donor who only ever abandoned a monthly checkout, after 30 days', async () => {
     const monthly = await checkout({ price: 'price_monthly_1000' });
-    await runHousekeeping({ db: t.db, stripe: stripe(), now: new Date() });
+    await runHousekeeping({ db: t.db, payments: stripe(), now: new Date() });
     const [donor] = await t.db.select().from(users).where(eq(users.id, monthly.donorId));
     expect(donor.origin).toBe('checkout');
     expect(fake.customers.has(donor.stripeCustomerId!)).toBe(true);
     const later = new Date(Date.now() + 31 * DAY);
-    const counts = await runHousekeeping({ db: t.db, stripe: stripe(), now: later });
+    const counts = await runHousekeeping({ db: t.db, payments: stripe(), now: later });
     expect(counts.stripe_customers_deleted).toBeGreaterThanOrEqual(1);
     expect(counts.checkout_donors_expired).toBeGreaterThanOrEqual(1);
     expect(fake.customers.has(donor.stripeCustomerId!)).toBe(false);

@@ -3,9 +3,11 @@ import { describe, expect, it } from 'vitest';
 import { checkoutDetails, donations, giftAidDeclarations, loginCodes, marketingConsents, organizationAdmins, outbox, rateLimits, sessions, unusedImages, users } from '../../db/schema';
 import { addOrganizationAdmin, createCampaign, createDonation, createOrganization, createSession, createUser } from '../../tests/factories';
 import { createEngineBucket, engineName, setupTestApp } from '../../tests/setup/test-app';
+import { createPaymentProvider } from './payments';
 import { HOUSEKEEPING, runHousekeeping } from './housekeeping';
 
 const HOUR = 60 * 60 * 1000;
+const demoPayments = createPaymentProvider({ stripeSecretKey: null, stripeApiBase: null, stripePublishableKey: null, authSecret: 'test-secret', production: false });
 const DAY = 24 * HOUR;
 const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3]);
 const key = () => `campaigns/${crypto.randomUUID()}.png`;
@@ -20,7 +22,7 @@ describe(`housekeeping (${engineName})`, () => {
     const fresh = await createDonation(t.db, { donorId: donor.id, campaignId: campaign.id, status: 'pending', source: 'demo', amount: 800, createdAt: new Date(now.getTime() - 23 * HOUR) });
     const paid = await createDonation(t.db, { donorId: donor.id, campaignId: campaign.id, status: 'succeeded', amount: 900, createdAt: new Date(now.getTime() - 50 * HOUR) });
 
-    const first = await runHousekeeping({ db: t.db, stripe: null, now });
+    const first = await runHousekeeping({ db: t.db, payments: demoPayments, now });
     expect(first.abandoned).toBe(1);
     const statuses = Object.fromEntries(
       (await t.db.select().from(donations).where(inArray(donations.id, [stale.id, fresh.id, paid.id]))).map((r) => [r.id, r.status]),
@@ -30,7 +32,7 @@ describe(`housekeeping (${engineName})`, () => {
     const campaignDto = (await (await t.request(`/api/campaigns/${campaign.id}`)).json()) as { summary: { total_donations: number } };
     expect(campaignDto.summary.total_donations).toBe(900);
 
-    const second = await runHousekeeping({ db: t.db, stripe: null, now });
+    const second = await runHousekeeping({ db: t.db, payments: demoPayments, now });
     expect(second.abandoned).toBe(0);
     expect(Object.values(second).every((n) => n === 0)).toBe(true);
   });
@@ -41,7 +43,7 @@ describe(`housekeeping (${engineName})`, () => {
     const res = await t.request('/api/stripe/client_secret', { method: 'POST', json: { email: `late-${crypto.randomUUID().slice(0, 6)}@example.org`, amount: 1200, campaign_id: campaign.id } });
     const { clientSecret } = (await res.json()) as { clientSecret: string };
     await t.db.update(donations).set({ createdAt: new Date(Date.now() - 2 * DAY) }).where(eq(donations.campaignId, campaign.id));
-    expect((await runHousekeeping({ db: t.db, stripe: null, now: new Date() })).abandoned).toBe(1);
+    expect((await runHousekeeping({ db: t.db, payments: demoPayments, now: new Date() })).abandoned).toBe(1);
     const confirm = await t.request('/api/stripe/demo/confirm', { method: 'POST', json: { clientSecret, card: 'success' } });
     expect(await confirm.json()).toEqual({ status: 'succeeded' });
     const dto = (await (await t.request(`/api/campaigns/${campaign.id}`)).json()) as { summary: { total_donations: number } };
@@ -71,7 +73,7 @@ describe(`housekeeping (${engineName})`, () => {
     const org = await createOrganization(t.db);
     await addOrganizationAdmin(t.db, org.id, staff.id);
 
-    const counts = await runHousekeeping({ db: t.db, stripe: null, now });
+    const counts = await runHousekeeping({ db: t.db, payments: demoPayments, now });
     expect(counts).toMatchObject({ abandoned_purged: 2, gift_aid_declarations_purged: 1, checkout_donors_expired: 1 });
     const left = new Set((await t.db.select({ id: users.id }).from(users)).map((u) => u.id));
     expect(left.has(ghost.id)).toBe(false);
@@ -79,7 +81,7 @@ describe(`housekeeping (${engineName})`, () => {
     expect(await t.db.select().from(giftAidDeclarations).where(eq(giftAidDeclarations.id, declaration.id))).toHaveLength(0);
     expect(await t.db.select().from(donations).where(eq(donations.id, recentGift.id))).toHaveLength(1);
     expect(await t.db.select().from(organizationAdmins).where(eq(organizationAdmins.userId, staff.id))).toHaveLength(1);
-    expect(Object.values(await runHousekeeping({ db: t.db, stripe: null, now })).every((n) => n === 0)).toBe(true);
+    expect(Object.values(await runHousekeeping({ db: t.db, payments: demoPayments, now })).every((n) => n === 0)).toBe(true);
   });
 
   it('deletes stored images no record has used for 7 days, and keeps the rest', async () => {
@@ -93,23 +95,23 @@ describe(`housekeeping (${engineName})`, () => {
     await createUser(t.db, { avatar: asAvatar });
 
     const day0 = new Date();
-    const first = await runHousekeeping({ db: t.db, bucket, stripe: null, now: day0 });
+    const first = await runHousekeeping({ db: t.db, bucket, payments: demoPayments, now: day0 });
     expect(first).toMatchObject({ images_unused: 2, images_deleted: 0 });
     expect((await t.db.select().from(unusedImages)).map((r) => r.key).sort()).toEqual([orphan, reused].sort());
 
     // Used again before the week is out: forgotten, not deleted.
     await createCampaign(t.db, { images: [{ Key: reused, name: 'b.png', size: 3, type: 'image/png' }] });
-    const day6 = await runHousekeeping({ db: t.db, bucket, stripe: null, now: new Date(day0.getTime() + 6 * DAY) });
+    const day6 = await runHousekeeping({ db: t.db, bucket, payments: demoPayments, now: new Date(day0.getTime() + 6 * DAY) });
     expect(day6).toMatchObject({ images_unused: 1, images_deleted: 0 });
 
-    const day7 = await runHousekeeping({ db: t.db, bucket, stripe: null, now: new Date(day0.getTime() + HOUSEKEEPING.unusedImageMs) });
+    const day7 = await runHousekeeping({ db: t.db, bucket, payments: demoPayments, now: new Date(day0.getTime() + HOUSEKEEPING.unusedImageMs) });
     expect(day7.images_deleted).toBe(1);
     expect(await bucket.head(orphan)).toBeNull();
     for (const k of [inCampaign, asLogo, asAvatar, reused]) expect(await bucket.head(k)).not.toBeNull();
     expect(await bucket.head('not-ours/readme.txt')).not.toBeNull();
     expect(await t.db.select().from(unusedImages)).toHaveLength(0);
 
-    const again = await runHousekeeping({ db: t.db, bucket, stripe: null, now: new Date(day0.getTime() + 8 * DAY) });
+    const again = await runHousekeeping({ db: t.db, bucket, payments: demoPayments, now: new Date(day0.getTime() + 8 * DAY) });
     expect(again).toMatchObject({ images_unused: 0, images_deleted: 0 });
   });
 
@@ -136,14 +138,14 @@ describe(`housekeeping (${engineName})`, () => {
       { to: 'a@example.org', subject: 'new', text: 't', html: 'h', createdAt: now },
     ]);
 
-    const counts = await runHousekeeping({ db: t.db, stripe: null, now });
+    const counts = await runHousekeeping({ db: t.db, payments: demoPayments, now });
     expect(counts).toMatchObject({ sessions_purged: 2, login_codes_purged: 1, rate_limits_purged: 1, outbox_purged: 1 });
     expect((await t.request('/api/auth', { token: live })).status).toBe(200);
     expect((await t.db.select().from(loginCodes)).map((r) => r.codeHash)).toEqual(['y']);
     expect((await t.db.select().from(rateLimits)).map((r) => r.key)).toEqual(['send:ip:live']);
     // Earlier tests' gifts left receipts (issue 9) in the outbox: only this test's rows are checked.
     expect((await t.db.select().from(outbox).where(eq(outbox.to, 'a@example.org'))).map((r) => r.subject)).toEqual(['new']);
-    expect(Object.values(await runHousekeeping({ db: t.db, stripe: null, now })).every((n) => n === 0)).toBe(true);
+    expect(Object.values(await runHousekeeping({ db: t.db, payments: demoPayments, now })).every((n) => n === 0)).toBe(true);
   });
 });
 
@@ -171,8 +173,8 @@ describe(`housekeeping of a guest checkout never paid (${engineName})`, () => {
     expect(await (await t.request('/api/gift-aid/me', { token })).json()).toEqual({ active: false, declarations: [] });
 
     const later = new Date(Date.now() + 25 * HOUR);
-    await runHousekeeping({ db: t.db, stripe: null, now: later });
-    await runHousekeeping({ db: t.db, stripe: null, now: new Date(later.getTime() + 31 * DAY) });
+    await runHousekeeping({ db: t.db, payments: demoPayments, now: later });
+    await runHousekeeping({ db: t.db, payments: demoPayments, now: new Date(later.getTime() + 31 * DAY) });
     expect(await t.db.select().from(donations).where(eq(donations.id, gift.id))).toEqual([]);
     expect(await t.db.select().from(checkoutDetails).where(eq(checkoutDetails.donationId, gift.id))).toEqual([]);
     expect(await t.db.select().from(giftAidDeclarations).where(eq(giftAidDeclarations.donorId, victim.id))).toEqual([]);

@@ -1,5 +1,4 @@
-import { and, asc, eq, gt, inArray, isNotNull, isNull, lt, lte, notExists, or, sql } from 'drizzle-orm';
-import type Stripe from 'stripe';
+import { and, asc, eq, gt, inArray, isNotNull, isNull, lt, lte, notExists, notInArray, or, sql } from 'drizzle-orm';
 import { chunks, rowsPerStatement } from '../../db/chunks';
 import type { Db } from '../../db/client';
 import {
@@ -17,6 +16,9 @@ import {
 } from '../../db/schema';
 import { errorSummary, logLine } from '../middlewares/logger';
 import { isStoredKey } from './images';
+import type { PaymentProvider } from './payments';
+import type { MailContext } from './mail/facts';
+import { applyStripeEvent } from '../webhooks/stripe/apply';
 import { SESSION_IDLE_MS } from './sessions';
 
 /**
@@ -45,8 +47,10 @@ export type HousekeepingDeps = {
   db: Db;
   /** The R2 bucket of uploaded images (IMAGES); without it the image step is skipped. */
   bucket?: R2Bucket | null;
-  /** Stripe mode: abandoned PaymentIntents and subscriptions are cancelled, expired customers deleted. */
-  stripe: Stripe | null;
+  /** Abandoned payments it holds are stopped there, expired donors' customers deleted (Stripe mode). */
+  payments: PaymentProvider;
+  /** Where receipts and failure notices of settled Direct Debits go (absent: none are sent). */
+  mail?: MailContext;
   now: Date;
 };
 
@@ -65,9 +69,12 @@ export type HousekeepingCounts = {
   login_codes_purged: number;
   rate_limits_purged: number;
   outbox_purged: number;
+  /** Demo Direct Debits that Bacs "settled" (succeeded or failed) on this run. */
+  direct_debits_settled: number;
 };
 
 const emptyCounts = (): HousekeepingCounts => ({
+  direct_debits_settled: 0,
   abandoned: 0,
   stripe_cancelled: 0,
   pending_kept: 0,
@@ -89,10 +96,9 @@ function changed(result: unknown): number {
   return Number(r?.rowsAffected ?? r?.meta?.changes ?? 0);
 }
 
-const stripeCode = (error: unknown) => (error as { code?: string })?.code ?? null;
-
 export async function runHousekeeping(deps: HousekeepingDeps): Promise<HousekeepingCounts> {
   const counts = emptyCounts();
+  await settleDelayedPayments(deps, counts);
   await abandonStaleCheckouts(deps, counts);
   await expireCheckoutLeftovers(deps, counts);
   if (deps.bucket) await collectUnusedImages(deps, deps.bucket, counts);
@@ -110,61 +116,31 @@ async function markAbandoned(db: Db, id: string, now: Date): Promise<boolean> {
   return rows.length > 0;
 }
 
-/**
- * Asks Stripe to stop a checkout that was never paid. 'cancelled' when it is stopped (or Stripe no
- * longer has it), 'paid' when the payment went ahead (the webhook records it), 'unknown' on errors.
- */
-async function cancelInStripe(stripe: Stripe, row: typeof donations.$inferSelect): Promise<'cancelled' | 'paid' | 'unknown'> {
-  try {
-    if (row.type === 'monthly' && row.subscriptionId) {
-      try {
-        await stripe.subscriptions.cancel(row.subscriptionId);
-        return 'cancelled';
-      } catch (error) {
-        if (stripeCode(error) === 'resource_missing') return 'cancelled';
-        const sub = await stripe.subscriptions.retrieve(row.subscriptionId);
-        return sub.status === 'canceled' || sub.status === 'incomplete_expired' ? 'cancelled' : sub.status === 'incomplete' ? 'unknown' : 'paid';
-      }
-    }
-    if (row.paymentIntentId) {
-      try {
-        await stripe.paymentIntents.cancel(row.paymentIntentId, { cancellation_reason: 'abandoned' });
-        return 'cancelled';
-      } catch (error) {
-        if (stripeCode(error) === 'resource_missing') return 'cancelled';
-        // payment_intent_unexpected_state: already cancelled, or it succeeded / is processing.
-        const intent = await stripe.paymentIntents.retrieve(row.paymentIntentId);
-        return intent.status === 'canceled' ? 'cancelled' : intent.status === 'succeeded' || intent.status === 'processing' || intent.status === 'requires_capture' ? 'paid' : 'unknown';
-      }
-    }
-    return 'cancelled';
-  } catch (error) {
-    logLine('error', 'housekeeping: stripe cancel failed', { donation_id: row.id, error: errorSummary(error) });
-    return 'unknown';
+/** Payments still processing that the provider settles itself (demo Direct Debits), through the webhook's recording path. */
+async function settleDelayedPayments({ db, payments, mail }: HousekeepingDeps, counts: HousekeepingCounts) {
+  for (const event of await payments.delayedSettlements(db, HOUSEKEEPING.batchSize)) {
+    if ((await applyStripeEvent({ db, stripe: payments.api, mail }, event)) === 'recorded') counts.direct_debits_settled += 1;
   }
 }
 
-/** Pending checkouts older than 24 hours become abandoned; in Stripe mode their payment is cancelled first. */
-async function abandonStaleCheckouts({ db, stripe, now }: HousekeepingDeps, counts: HousekeepingCounts) {
+/** Pending checkouts older than 24 hours become abandoned; a payment the provider holds is stopped there first. */
+async function abandonStaleCheckouts({ db, payments, now }: HousekeepingDeps, counts: HousekeepingCounts) {
   const cutoff = new Date(now.getTime() - HOUSEKEEPING.abandonAfterMs);
   const stale = and(eq(donations.status, 'pending'), lt(donations.createdAt, cutoff));
-  if (!stripe) {
-    // Demo mode (or no provider configured): nothing to cancel anywhere.
-    counts.abandoned += changed(await db.update(donations).set({ status: 'abandoned', updatedAt: now }).where(stale));
-    return;
-  }
-  // Demo and manual rows have nothing at Stripe.
+  const remote = [...payments.remoteSources];
+  // Demo and manual rows (every row, in demo mode) have nothing to stop anywhere.
   counts.abandoned += changed(
-    await db.update(donations).set({ status: 'abandoned', updatedAt: now }).where(and(stale, sql`${donations.source} <> 'card'`)),
+    await db.update(donations).set({ status: 'abandoned', updatedAt: now }).where(remote.length ? and(stale, notInArray(donations.source, remote)) : stale),
   );
+  if (!remote.length) return;
   const rows = await db
     .select()
     .from(donations)
-    .where(and(stale, eq(donations.source, 'card')))
+    .where(and(stale, inArray(donations.source, remote)))
     .orderBy(asc(donations.createdAt))
     .limit(HOUSEKEEPING.batchSize);
   for (const row of rows) {
-    const outcome = await cancelInStripe(stripe, row);
+    const outcome = await payments.stopCheckout(row);
     if (outcome === 'cancelled') {
       counts.stripe_cancelled += 1;
       if (await markAbandoned(db, row.id, now)) counts.abandoned += 1;
@@ -179,7 +155,7 @@ async function abandonStaleCheckouts({ db, stripe, now }: HousekeepingDeps, coun
  * pays. Abandoned checkouts older than 30 days are deleted with their Gift Aid details, and donors
  * that only ever checked out (never signed in, nothing else refers to them) go with them.
  */
-async function expireCheckoutLeftovers({ db, stripe, now }: HousekeepingDeps, counts: HousekeepingCounts) {
+async function expireCheckoutLeftovers({ db, payments, now }: HousekeepingDeps, counts: HousekeepingCounts) {
   const cutoff = new Date(now.getTime() - HOUSEKEEPING.retentionMs);
   // updated_at is when the checkout was abandoned: it stays visible to admins for 30 days after that.
   counts.abandoned_purged += changed(
@@ -205,29 +181,22 @@ async function expireCheckoutLeftovers({ db, stripe, now }: HousekeepingDeps, co
     notExists(db.select({ one: sql`1` }).from(organizationAdmins).where(eq(organizationAdmins.userId, users.id))),
     notExists(db.select({ one: sql`1` }).from(campaigns).where(eq(campaigns.createdBy, users.id))),
   );
-  if (stripe) {
-    // Their Stripe Customers go first; a donor whose customer could not be deleted waits for the next run.
-    const withCustomer = await db
-      .select({ id: users.id, customer: users.stripeCustomerId })
-      .from(users)
-      .where(and(expirable, isNotNull(users.stripeCustomerId)))
-      .limit(HOUSEKEEPING.batchSize);
-    for (const donor of withCustomer) {
-      try {
-        await stripe.customers.del(donor.customer!);
-        counts.stripe_customers_deleted += 1;
-      } catch (error) {
-        if (stripeCode(error) !== 'resource_missing') {
-          logLine('error', 'housekeeping: stripe customer delete failed', { user_id: donor.id, error: errorSummary(error) });
-          continue;
-        }
-      }
-      await db.update(users).set({ stripeCustomerId: null }).where(eq(users.id, donor.id));
+  // Their provider Customers go first; a donor whose customer could not be deleted waits for the next run.
+  const withCustomer = await db
+    .select({ id: users.id, customer: users.stripeCustomerId })
+    .from(users)
+    .where(and(expirable, isNotNull(users.stripeCustomerId)))
+    .limit(HOUSEKEEPING.batchSize);
+  for (const donor of withCustomer) {
+    try {
+      if ((await payments.deleteCustomer(donor.customer!)) === 'deleted') counts.stripe_customers_deleted += 1;
+    } catch (error) {
+      logLine('error', 'housekeeping: stripe customer delete failed', { user_id: donor.id, error: errorSummary(error) });
+      continue;
     }
+    await db.update(users).set({ stripeCustomerId: null }).where(eq(users.id, donor.id));
   }
-  counts.checkout_donors_expired += changed(
-    await db.delete(users).where(and(expirable, stripe ? isNull(users.stripeCustomerId) : undefined)),
-  );
+  counts.checkout_donors_expired += changed(await db.delete(users).where(and(expirable, isNull(users.stripeCustomerId))));
 }
 
 /** Every stored image key a record uses: campaign and appeal images, organization logos, donor photos. */

@@ -3,7 +3,7 @@ import type Stripe from 'stripe';
 import { chunks } from '../../db/chunks';
 import type { Db } from '../../db/client';
 import { campaigns, monthlyGifts, users } from '../../db/schema';
-import { addMonths, MAX_PAUSE_MONTHS, type MonthlyGiftCancelledBy, type MonthlyGiftStatus } from '../../domain';
+import { addMonths, MAX_PAUSE_MONTHS, type MonthlyGiftCancelledBy, type MonthlyGiftStatus, type OnlinePaymentMethod } from '../../domain';
 import { HttpError, notFound } from '../lib/errors';
 import { canManageOrganization } from '../lib/policy';
 import type { AuthUser } from '../lib/types';
@@ -67,6 +67,35 @@ const t = monthlyGifts;
 /** The stored row is cancelled: nothing but a cancellation detail changes it again. */
 const isCancelled = sql`${t.status} = 'cancelled'`;
 
+/** How the gift is paid, as its first donation was (a Direct Debit's mandate and bank digits). */
+const methodOfFirstGift = (donationId: string) => sql`coalesce((select payment_method from donations where id = ${donationId}), 'card'),
+  (select bank_last4 from donations where id = ${donationId}), (select mandate_id from donations where id = ${donationId})`;
+const keepMethod = {
+  paymentMethod: sql`case when excluded.mandate_id is not null then 'bacs_debit' else ${t.paymentMethod} end`,
+  bankLast4: sql`coalesce(excluded.bank_last4, ${t.bankLast4})`,
+  mandateId: sql`coalesce(excluded.mandate_id, ${t.mandateId})`,
+};
+
+/**
+ * The donor cancelled the Direct Debit at their bank: every running gift on an inactive mandate is
+ * cancelled, once. Run after any write that can link a gift to a mandate, so the order of events
+ * does not matter (a mandate cancelled before the first invoice was recorded still stops the gift).
+ */
+export function cancelGiftsOfInactiveMandates(db: Db, guard: SQL, scope: { mandateId: string } | { subscriptionId: string }): Statement {
+  const now = Date.now();
+  return db
+    .update(t)
+    .set({ status: 'cancelled', cancelledAt: new Date(now), cancelledBy: 'bank', nextPaymentAt: null, pauseResumesAt: null, updatedAt: new Date(now) })
+    .where(
+      and(
+        'mandateId' in scope ? eq(t.mandateId, scope.mandateId) : eq(t.id, scope.subscriptionId),
+        sql`${t.status} <> 'cancelled'`,
+        sql`${t.mandateId} in (select id from direct_debit_mandates where status = 'inactive')`,
+        guard,
+      ),
+    ) as unknown as Statement;
+}
+
 /**
  * A subscription's state as of `eventAt` (seconds). Inserts the row if this is the first we hear
  * of it; otherwise applies it only when it is at least as new as what is stored.
@@ -79,7 +108,7 @@ export function upsertFromSubscription(db: Db, guard: SQL, s: SubscriptionSnapsh
     .select(
       sql`select ${s.id}, ${a.donorId}, ${a.campaignId}, ${a.appealId}, ${a.donationId}, ${s.priceId}, ${s.amount ?? amountFallback},
         ${s.status}, ${s.pauseResumesAt}, ${s.nextPaymentAt}, ${s.startedAt}, ${s.cancelledAt}, ${s.cancelledBy},
-        ${a.giftAidDeclarationId}, ${a.source}, ${eventAt}, null, ${now}, ${now} where ${guard}`,
+        ${a.giftAidDeclarationId}, ${a.source}, ${eventAt}, null, ${now}, ${now}, ${methodOfFirstGift(a.donationId)} where ${guard}`,
     )
     .onConflictDoUpdate({
       target: t.id,
@@ -97,6 +126,7 @@ export function upsertFromSubscription(db: Db, guard: SQL, s: SubscriptionSnapsh
         cancelledBy: sql`case when ${t.cancelledBy} is null or ${t.cancelledBy} = 'stripe' then coalesce(excluded.cancelled_by, ${t.cancelledBy}) else ${t.cancelledBy} end`,
         lastEventAt: sql`max(${t.lastEventAt}, excluded.last_event_at)`,
         updatedAt: sql`excluded.updated_at`,
+        ...keepMethod,
       },
     }) as unknown as Statement;
 }
@@ -113,7 +143,8 @@ export function upsertFromPaidInvoice(db: Db, guard: SQL, p: { subscriptionId: s
     .insert(t)
     .select(
       sql`select ${p.subscriptionId}, ${p.a.donorId}, ${p.a.campaignId}, ${p.a.appealId}, ${p.a.donationId}, null, ${p.amount},
-        'active', null, ${next}, ${p.paidAt}, null, null, ${p.a.giftAidDeclarationId}, ${p.a.source}, 0, null, ${now}, ${now} where ${guard}`,
+        'active', null, ${next}, ${p.paidAt}, null, null, ${p.a.giftAidDeclarationId}, ${p.a.source}, 0, null, ${now}, ${now},
+        ${methodOfFirstGift(p.a.donationId)} where ${guard}`,
     )
     .onConflictDoUpdate({
       target: t.id,
@@ -123,6 +154,7 @@ export function upsertFromPaidInvoice(db: Db, guard: SQL, p: { subscriptionId: s
         startedAt: sql`coalesce(${t.startedAt}, excluded.started_at)`,
         amount: sql`case when ${t.lastEventAt} = 0 then excluded.amount else ${t.amount} end`,
         updatedAt: sql`excluded.updated_at`,
+        ...keepMethod,
       },
     }) as unknown as Statement;
 }
@@ -159,6 +191,8 @@ export type MonthlyGiftDto = {
   cancelled_by: MonthlyGiftCancelledBy | null;
   gift_aid: boolean;
   mode: 'stripe' | 'demo';
+  payment_method: OnlinePaymentMethod;
+  bank_last4: string | null;
 };
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
@@ -179,6 +213,8 @@ export async function toMonthlyGiftDtos(db: Db, rows: MonthlyGiftRow[]): Promise
     cancelled_by: r.cancelledBy,
     gift_aid: r.giftAidDeclarationId !== null,
     mode: r.source === 'demo' ? 'demo' : 'stripe',
+    payment_method: r.paymentMethod,
+    bank_last4: r.bankLast4,
   }));
 }
 

@@ -1,7 +1,7 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import { monthlyGifts } from '../../db/schema';
 import { HttpError } from '../lib/errors';
-import { cancelMonthlyGift, cardUpdateUrl, type ActionContext } from './monthly-gift-actions';
+import { cancelMonthlyGift, type ActionContext } from './monthly-gift-actions';
 import { donorContact, findMonthlyGift, type MonthlyGiftDto, toMonthlyGiftDtos } from './monthly-gifts';
 import { verifyMonthlyLink } from './monthly-links';
 
@@ -61,6 +61,8 @@ export async function cancelByLink(ctx: ActionContext & { authSecret: string }, 
 
 export type CardLinkState = { state: 'redirect'; url: string } | { state: 'demo' | 'invalid' | 'expired' | 'cancelled' | 'failed'; message: string };
 
+const DEMO_CARD: CardLinkState = { state: 'demo', message: 'This is a demo monthly gift: no real card is on file, so there is nothing to update.' };
+
 /** The "update my card" link of a failed-renewal email: a fresh Stripe customer portal session. */
 export async function cardUpdateByLink(ctx: ActionContext & { authSecret: string; returnUrl: string }, token: string | null | undefined, now = new Date()): Promise<CardLinkState> {
   const check = await verifyMonthlyLink(ctx.authSecret, 'card', token, now);
@@ -72,11 +74,13 @@ export async function cardUpdateByLink(ctx: ActionContext & { authSecret: string
   const gift = await findMonthlyGift(ctx.db, check.subscriptionId);
   if (!gift) return { state: 'invalid', message: 'This link is not valid. Open the link from your latest email again, or sign in and use My Donations.' };
   if (gift.status === 'cancelled') return { state: 'cancelled', message: 'This monthly gift is cancelled, so there is no card to update.' };
-  if (!ctx.stripe || gift.source === 'demo') return { state: 'demo', message: 'This is a demo monthly gift: no real card is on file, so there is nothing to update.' };
+  const payments = ctx.payments.forSource(gift.source);
+  if (payments.mode === 'demo') return DEMO_CARD;
   const donor = await donorContact(ctx.db, gift.donorId);
   if (!donor?.stripeCustomerId) return { state: 'failed', message: 'We could not find the card for this gift. Please contact us and we will help.' };
   try {
-    return { state: 'redirect', url: await cardUpdateUrl(ctx.stripe, donor.stripeCustomerId, ctx.returnUrl) };
+    const url = await payments.cardUpdateUrl(donor.stripeCustomerId, ctx.returnUrl);
+    return url ? { state: 'redirect', url } : DEMO_CARD;
   } catch (err) {
     console.error('[stripe] customer portal session failed:', (err as Error)?.message ?? err);
     return { state: 'failed', message: 'Our payment provider did not answer. Please try the link again in a few minutes.' };

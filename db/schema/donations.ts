@@ -5,7 +5,7 @@ import { users } from './users';
 
 import { PAYMENT_METHODS } from '../../domain/finance';
 import { GIFT_AID_DECLARATION_METHODS } from '../../domain/gift-aid';
-import { DONATION_SOURCES, DONATION_STATUSES, DONATION_TYPES } from '../../domain/statuses';
+import { DONATION_SOURCES, DONATION_STATUSES, DONATION_TYPES, ONLINE_PAYMENT_METHODS } from '../../domain/statuses';
 
 export { DONATION_STATUSES, DONATION_TYPES, type DonationStatus, type DonationType } from '../../domain/statuses';
 
@@ -108,6 +108,10 @@ export const donations = sqliteTable(
     /** The Gift Aid Small Donations Scheme claim that counted this small cash gift. */
     gasdsClaimId: text('gasds_claim_id'),
     receiptSentAt: integer('receipt_sent_at', { mode: 'timestamp_ms' }),
+    paymentMethod: text('payment_method', { enum: ONLINE_PAYMENT_METHODS }).notNull().default('card'),
+    /** Direct Debit: the last four digits of the donor's bank account, and the Bacs mandate (Stripe's id). */
+    bankLast4: text('bank_last4'),
+    mandateId: text('mandate_id'),
   },
   (t) => [
     uniqueIndex('donations_payment_intent_unique').on(t.paymentIntentId),
@@ -125,6 +129,8 @@ export const donations = sqliteTable(
     index('donations_status_created_idx').on(t.status, t.createdAt),
     index('donations_batch_idx').on(t.batchId),
     index('donations_payout_idx').on(t.payoutId),
+    // Housekeeping settles demo Direct Debits still processing.
+    index('donations_status_method_idx').on(t.status, t.paymentMethod),
   ],
 );
 
@@ -145,6 +151,20 @@ export const checkoutDetails = sqliteTable('checkout_details', {
   /** When a paid gift applied it: once, so a renewal never re-adds a consent the donor withdrew. */
   appliedAt: integer('applied_at', { mode: 'timestamp_ms' }),
   createdAt: createdAt(),
+});
+
+/** Bacs Direct Debit mandates (Stripe's `mandate` objects): a monthly gift stops when its mandate becomes inactive. */
+export const directDebitMandates = sqliteTable('direct_debit_mandates', {
+  id: text('id').primaryKey(),
+  /** The mandate reference the donor's bank shows, printed on receipts. */
+  reference: text('reference'),
+  status: text('status', { enum: ['pending', 'active', 'inactive'] }).notNull().default('pending'),
+  donorId: text('donor_id'),
+  bankLast4: text('bank_last4'),
+  /** Stripe `created` (seconds) of the newest mandate event applied: an older one changes nothing. */
+  statusAsOf: integer('status_as_of').notNull().default(0),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
 });
 
 /** Monthly plans offered in the donation box (Stripe Prices, mirrored locally). */

@@ -4,6 +4,7 @@ import { createdAt, id, updatedAt } from './columns';
 import { users } from './users';
 
 import { CONSENT_SOURCES, ERASURE_OUTCOMES, MONTHLY_GIFT_CANCELLED_BY, MONTHLY_GIFT_STATUSES } from '../../domain/lifecycle';
+import { ONLINE_PAYMENT_METHODS } from '../../domain/statuses';
 
 /**
  * One row per Stripe Subscription (or demo subscription): the donor's monthly gift as they control
@@ -40,8 +41,15 @@ export const monthlyGifts = sqliteTable(
     cancelLinkUsedAt: integer('cancel_link_used_at', { mode: 'timestamp_ms' }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
+    paymentMethod: text('payment_method', { enum: ONLINE_PAYMENT_METHODS }).notNull().default('card'),
+    bankLast4: text('bank_last4'),
+    mandateId: text('mandate_id'),
   },
-  (t) => [index('monthly_gifts_donor_idx').on(t.donorId, t.status), index('monthly_gifts_campaign_idx').on(t.campaignId)],
+  (t) => [
+    index('monthly_gifts_donor_idx').on(t.donorId, t.status),
+    index('monthly_gifts_campaign_idx').on(t.campaignId),
+    index('monthly_gifts_mandate_idx').on(t.mandateId),
+  ],
 );
 
 /** "Keep me updated by email": the exact wording, when and where; withdrawing keeps the history. */

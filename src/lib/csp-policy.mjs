@@ -9,6 +9,8 @@ import { INLINE_SCRIPTS } from './inline-scripts.mjs';
  * plus Cloudflare Turnstile's widget and the YouTube player the video facade loads on click
  * (docs/decisions/013).
  */
+// Apple Pay and Google Pay run inside the Payment Element's own frames (js.stripe.com), so these
+// origins cover the wallets too; Apple Pay also needs the domain file (api/lib/apple-pay.ts).
 export const STRIPE = {
   scripts: ['https://js.stripe.com', 'https://*.js.stripe.com'],
   frames: ['https://js.stripe.com', 'https://*.js.stripe.com', 'https://hooks.stripe.com'],

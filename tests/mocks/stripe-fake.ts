@@ -16,6 +16,7 @@ import {
   subscriptionObject,
   ukCardFee,
 } from '../../api/services/stripe-objects';
+import fixtures from '../fixtures/stripe/fixtures3-bacs.json';
 
 /**
  * A local stand-in for the parts of the Stripe API we call (Stripe's servers are unreachable from
@@ -56,6 +57,15 @@ export type StripeFake = {
   succeedPaymentIntent(intentId: string): { intent: Obj; charge: Obj; event: Obj };
   /** Pays out every charge and refund not yet paid out, as Stripe's daily automatic payout does. */
   createPayout(): Obj;
+  setupIntents: Map<string, Obj>;
+  mandates: Map<string, Obj>;
+  paymentMethods: Map<string, Obj>;
+  /**
+   * What Stripe does when the donor confirms a Direct Debit with its test bank details: a bacs_debit
+   * PaymentMethod, an active multi-use mandate, a pending charge, the intent `processing`, and the
+   * Subscription's default payment method set. Returns the objects the webhook then names by id.
+   */
+  submitBacs(intentId: string, accountNumber?: string): { paymentMethod: Obj; mandate: Obj; charge: Obj; intent: Obj };
   /** Runs before a create answers, e.g. to deliver a webhook before the client hears back. */
   onCreate?: (kind: 'payment_intent' | 'subscription', object: Obj) => Promise<void> | void;
   /** Make the next N requests fail with a 500 api_error. */
@@ -65,6 +75,9 @@ export type StripeFake = {
 };
 
 const id = (prefix: string) => `${prefix}_${randomBytes(12).toString('hex')}`;
+
+/** A copy of Stripe's fixture object with our fields over it, so the fake keeps Stripe's shape. */
+const cloneFixture = (kind: 'mandate' | 'setup_intent' | 'payment_method' | 'charge', fields: Obj): Obj => ({ ...structuredClone(fixtures[kind]), ...fields });
 
 /** "a[b][0]=x&a[c]=y" → {a: {b: ['x'], c: 'y'}} (the SDK's form encoding). */
 export function parseForm(text: string): Obj {
@@ -109,7 +122,57 @@ export async function startStripeFake(): Promise<StripeFake> {
     payouts: new Map(),
     payoutTransactions: new Map(),
     lastProrationBehavior: new Map(),
+    setupIntents: new Map(),
+    mandates: new Map(),
+    paymentMethods: new Map(),
     failNext: 0,
+    submitBacs(intentId, accountNumber = '00012345') {
+      const intent = fake.paymentIntents.get(intentId) ?? { id: intentId, object: 'payment_intent', amount: 0, currency: 'gbp', metadata: {} };
+      const now = Math.floor(Date.now() / 1000);
+      const paymentMethod = cloneFixture('payment_method', {
+        id: id('pm'),
+        type: 'bacs_debit',
+        card: undefined,
+        bacs_debit: { fingerprint: randomBytes(8).toString('hex'), last4: accountNumber.slice(-4), sort_code: '108800' },
+        created: now,
+        customer: intent.customer ?? null,
+        metadata: {},
+      });
+      delete paymentMethod.card;
+      const mandate = cloneFixture('mandate', {
+        id: id('mandate'),
+        payment_method: paymentMethod.id,
+        payment_method_details: {
+          type: 'bacs_debit',
+          bacs_debit: { network_status: 'accepted', reference: `REF${randomBytes(5).toString('hex').toUpperCase()}`, revocation_reason: null, url: 'https://payments.stripe.com/bacs_debit/mandate' },
+        },
+        status: 'active',
+      });
+      const charge = cloneFixture('charge', {
+        id: id('py'),
+        amount: intent.amount,
+        amount_captured: 0,
+        amount_refunded: 0,
+        created: now,
+        currency: 'gbp',
+        customer: intent.customer ?? null,
+        metadata: intent.metadata ?? {},
+        paid: false,
+        payment_intent: intentId,
+        payment_method: paymentMethod.id,
+        payment_method_details: { type: 'bacs_debit', bacs_debit: { fingerprint: paymentMethod.bacs_debit.fingerprint, last4: paymentMethod.bacs_debit.last4, mandate: mandate.id, sort_code: '108800' } },
+        status: 'pending',
+      });
+      Object.assign(intent, { status: 'processing', payment_method: paymentMethod.id, latest_charge: charge.id });
+      fake.paymentMethods.set(paymentMethod.id, paymentMethod);
+      fake.mandates.set(mandate.id, mandate);
+      fake.charges.set(charge.id, charge);
+      const invoiceId = fake.invoicePayments.get(intentId);
+      const subscriptionId = invoiceId ? fake.invoices.get(invoiceId)?.parent?.subscription_details?.subscription : null;
+      const subscription = subscriptionId ? fake.subscriptions.get(subscriptionId) : null;
+      if (subscription) subscription.default_payment_method = paymentMethod.id;
+      return { paymentMethod, mandate, charge, intent };
+    },
     addPrice(priceId, unitAmount, options = {}) {
       const price = priceObject({ id: priceId, unit_amount: unitAmount, currency: options.currency, interval: options.interval, active: options.active });
       fake.prices.set(priceId, price);
@@ -166,8 +229,9 @@ export async function startStripeFake(): Promise<StripeFake> {
         metadata: params.metadata ?? {},
         status: 'requires_payment_method',
         client_secret: `${intentId}_secret_${randomBytes(8).toString('hex')}`,
-        payment_method_types: params.payment_method_types,
+        payment_method_types: params.payment_method_types ?? ['card'],
       });
+      if (params.automatic_payment_methods) intent.automatic_payment_methods = { enabled: true, allow_redirects: 'always' };
       fake.paymentIntents.set(intent.id as string, intent);
       await fake.onCreate?.('payment_intent', intent);
       return { status: 200, body: intent };
@@ -253,6 +317,12 @@ export async function startStripeFake(): Promise<StripeFake> {
       });
       // The item's price is the very price object the fake holds (amount changes swap it).
       (subscription.items as Obj).data[0].price = price;
+      subscription.payment_settings = {
+        ...(subscription.payment_settings as Obj),
+        payment_method_types: params.payment_settings?.payment_method_types ?? null,
+        save_default_payment_method: params.payment_settings?.save_default_payment_method ?? 'off',
+      };
+      subscription.default_payment_method = null;
       fake.subscriptions.set(subscriptionId, subscription);
       await fake.onCreate?.('subscription', subscription);
       return { status: 200, body: subscription };
@@ -291,6 +361,28 @@ export async function startStripeFake(): Promise<StripeFake> {
             params.pause_collection === '' ? null : { behavior: params.pause_collection.behavior, resumes_at: params.pause_collection.resumes_at ? Number(params.pause_collection.resumes_at) : null };
         }
         return { status: 200, body: subscription };
+      }
+    }
+    if (method === 'POST' && pathname === '/v1/setup_intents') {
+      const intentId = id('seti');
+      const setupIntent = cloneFixture('setup_intent', {
+        id: intentId,
+        client_secret: `${intentId}_secret_${randomBytes(8).toString('hex')}`,
+        created: Math.floor(Date.now() / 1000),
+        customer: params.customer ?? null,
+        last_setup_error: null,
+        metadata: params.metadata ?? {},
+        next_action: null,
+        payment_method_types: params.payment_method_types ?? ['card'],
+        usage: params.usage ?? 'off_session',
+      });
+      fake.setupIntents.set(intentId, setupIntent);
+      return { status: 200, body: setupIntent };
+    }
+    for (const [kind, store] of [['mandates', fake.mandates], ['payment_methods', fake.paymentMethods], ['setup_intents', fake.setupIntents]] as const) {
+      if (method === 'GET' && (m = new RegExp(`^/v1/${kind}/([^/]+)$`).exec(pathname))) {
+        const found = store.get(m[1]);
+        return found ? { status: 200, body: found } : missing(kind.replace(/s$/, ''), m[1]);
       }
     }
     if (method === 'POST' && pathname === '/v1/billing_portal/sessions') {

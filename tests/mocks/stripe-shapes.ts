@@ -1,7 +1,16 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { STRIPE_FIXTURES } from '../../api/services/stripe-fixtures';
+import { STRIPE_FIXTURES as APP_FIXTURES } from '../../api/services/stripe-fixtures';
+import bacsFixtures from '../fixtures/stripe/fixtures3-bacs.json';
+
+/** The app's copy of Stripe's fixtures, plus the Bacs resources only the tests need (payment_method). */
+const { _source: _bacsSource, ...bacsResources } = bacsFixtures as unknown as Record<string, Record<string, unknown>>;
+// Metadata is the caller's own map: the example's sample keys are not part of the shape.
+const STRIPE_FIXTURES: Record<string, Record<string, unknown>> = {
+  ...Object.fromEntries(Object.entries(bacsResources).map(([name, fixture]) => [name, { ...fixture, metadata: {} }])),
+  ...APP_FIXTURES,
+};
 
 /**
  * Checks that an object has the shape of Stripe's own example for its resource
@@ -43,6 +52,7 @@ const DECLARATION_FILES: Record<string, [string, string]> = {
   balance_transaction: ['BalanceTransactions', 'BalanceTransaction'],
   mandate: ['Mandates', 'Mandate'],
   setup_intent: ['SetupIntents', 'SetupIntent'],
+  payment_method: ['PaymentMethods', 'PaymentMethod'],
   'billing_portal.session': ['BillingPortal/Sessions', 'Session'],
   event: ['Events', 'EventBase'],
 };

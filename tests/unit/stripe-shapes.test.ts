@@ -3,9 +3,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { donations } from '../../db/schema';
 import type { MonthlyGiftRow } from '../../api/services/monthly-gifts';
-import { demoSubscription } from '../../api/services/monthly-gift-actions';
 import { createStripe } from '../../api/services/stripe';
-import { demoFailureEvent, demoSuccessEvent } from '../../api/services/stripe-demo';
+import { demoFailureEvent, demoSubscription, demoSuccessEvent } from '../../api/services/payments/demo-events';
 import { STRIPE_FIXTURES } from '../../api/services/stripe-fixtures';
 import {
   balanceTransactionObject,
@@ -153,6 +152,14 @@ describe('the local Stripe fake answers Stripe-shaped objects', () => {
     const payments = await s.invoicePayments.list({ payment: { type: 'payment_intent', payment_intent: intentId } });
     expect(payments.data).toHaveLength(1);
 
+    // Bacs Direct Debit: a setup intent, then the donor's bank details make a payment method and a mandate.
+    const setup = await s.setupIntents.create({ customer: customer.id });
+    expect((await s.setupIntents.retrieve(setup.id)).id).toBe(setup.id);
+    const bacsIntent = await s.paymentIntents.create({ amount: 1500, currency: 'gbp', customer: customer.id });
+    const submitted = fake.submitBacs(bacsIntent.id);
+    expect((await s.mandates.retrieve(submitted.mandate.id as string)).status).toBe('active');
+    expect((await s.paymentMethods.retrieve(submitted.paymentMethod.id as string)).type).toBe('bacs_debit');
+
     const session = await s.billingPortal.sessions.create({ customer: customer.id, return_url: 'http://127.0.0.1/back' });
     expect(session.url).toMatch(/^https:\/\/billing\.stripe\.com\//);
   });
@@ -170,11 +177,13 @@ describe('test events and demo-mode events', () => {
     refundFailed: events.refundFailed({ intentId: 'pi_1', amount: 400 }),
     subscriptionUpdated: events.subscriptionUpdated({ ...sub, pauseResumesAt: Math.floor(Date.now() / 1000) + 86400, previous: { pause_collection: null } }),
     subscriptionDeleted: events.subscriptionDeleted({ ...sub, cancelComment: 'donor' }),
+    mandateUpdated: events.mandateUpdated({ mandateId: 'mandate_1', status: 'inactive' }),
+    paymentIntentProcessing: events.paymentIntentProcessing({ intentId: 'pi_3', amount: 1000, metadata: meta, mandateId: 'mandate_1' }),
   };
 
   it('every builder in tests/fixtures/stripe/events.ts makes a Stripe-shaped event the webhook accepts', () => {
     const exported = Object.entries(events).filter(([, v]) => typeof v === 'function').map(([k]) => k);
-    const eventBuilders = exported.filter((k) => !['fakeId', 'signature', 'sendEvent', 'subscriptionObject'].includes(k));
+    const eventBuilders = exported.filter((k) => !['fakeId', 'signature', 'sendEvent', 'subscriptionObject', 'mandateObject'].includes(k));
     expect(Object.keys(built).map((k) => k.replace(/Renewal$/, '')).sort()).toEqual(expect.arrayContaining(eventBuilders.sort()));
     for (const [name, event] of Object.entries(built)) {
       expect(stripeShapeProblems('event', event), name).toEqual([]);

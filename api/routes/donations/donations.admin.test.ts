@@ -96,6 +96,8 @@ describe(`donations admin API (${engineName})`, () => {
       type: 'once',
       gift_aid: false,
       source: 'manual',
+      payment_method: 'card',
+      bank_last4: null,
       subscription_id: null,
       donor: { label: 'Priya Patel', value: donor.id },
       campaign: { label: 'Wells A', value: campaignA.id },

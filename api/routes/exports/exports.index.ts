@@ -2,6 +2,7 @@ import { z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { formatUkDate, londonIsoDate } from '../../../domain/dates';
 import { penceToDecimal } from '../../../domain/money';
+import { paymentMethodLabel } from '../../../domain/direct-debit';
 import { createRouter } from '../../lib/create-app';
 import type { AppEnv } from '../../lib/types';
 import { bearerAuth, defineRoute, errorResponses } from '../../lib/openapi';
@@ -90,7 +91,7 @@ function ukDateCache(): (date: Date) => string {
 const EXPORT_PAGE = 2000;
 
 const DONATION_HEADER = [
-  'Date', 'Amount (GBP)', 'Refunded (GBP)', 'Net (GBP)', 'Gift Aid', 'Type', 'Status', 'Source',
+  'Date', 'Amount (GBP)', 'Refunded (GBP)', 'Net (GBP)', 'Gift Aid', 'Type', 'Status', 'Source', 'Payment method',
   'Payment reference', 'Donor name', 'Donor email', 'Campaign', 'Appeal', 'Donation ID',
 ];
 
@@ -105,6 +106,7 @@ function donationCells(r: DonationRow, ukDate: (date: Date) => string): Cell[] {
     d.type === 'monthly' ? 'Monthly' : 'One-off',
     d.status,
     d.source,
+    paymentMethodLabel(d.paymentMethod, d.bankLast4, d.source),
     d.invoiceId ?? d.paymentIntentId ?? '',
     `${r.donorFirstName} ${r.donorLastName}`.trim(),
     r.donorEmail,

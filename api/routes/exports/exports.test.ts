@@ -63,8 +63,8 @@ describe(`CSV exports (${engineName})`, () => {
     const text = new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes);
     expect(text).toBe(
       BOM +
-        'Date,Amount (GBP),Refunded (GBP),Net (GBP),Gift Aid,Type,Status,Source,Payment reference,Donor name,Donor email,Campaign,Appeal,Donation ID\r\n' +
-        `02/06/2026,1234.56,10.00,1224.56,Yes,One-off,succeeded,card,pi_123,"'=HYPERLINK(""http://evil.example"",""Click"") Smith",sneaky@example.com,"Wells, ""clean"" water",Run for wells,${giftId}\r\n`,
+        'Date,Amount (GBP),Refunded (GBP),Net (GBP),Gift Aid,Type,Status,Source,Payment method,Payment reference,Donor name,Donor email,Campaign,Appeal,Donation ID\r\n' +
+        `02/06/2026,1234.56,10.00,1224.56,Yes,One-off,succeeded,card,Card,pi_123,"'=HYPERLINK(""http://evil.example"",""Click"") Smith",sneaky@example.com,"Wells, ""clean"" water",Run for wells,${giftId}\r\n`,
     );
   });
 
@@ -72,7 +72,7 @@ describe(`CSV exports (${engineName})`, () => {
     const text = await csvText(await get('/api/exports/donations.csv?sort=amount&order=asc', orgAdminToken));
     const lines = text.trim().split('\r\n');
     expect(lines).toHaveLength(3);
-    expect(lines[1]).toMatch(/^01\/05\/2026,5\.00,0\.00,5\.00,No,Monthly,succeeded,manual,in_1,Zoë O'Neil,/);
+    expect(lines[1]).toMatch(/^01\/05\/2026,5\.00,0\.00,5\.00,No,Monthly,succeeded,manual,,in_1,Zoë O'Neil,/);
     expect(text).not.toContain('Homes');
     const donors = await csvText(await get('/api/exports/donors.csv?sort=email', orgAdminToken));
     expect(donors.split('\r\n')[0]).toBe(`${BOM}First name,Last name,Email,Phone,Address,City,County,Postcode,Country,Type,Joined`);

@@ -4,7 +4,6 @@ import { requireUser } from '../../lib/policy';
 import { checkWording, consentOf, consentsCsv, recordConsent, withdrawConsent } from '../../services/consent';
 import { confirmErasure, requestErasure } from '../../services/erasure';
 import { parseTaxYear, statementFor } from '../../services/statement';
-import { createStripe } from '../../services/stripe';
 import { confirmErasureRoute, exportConsents, getConsent, getStatement, putConsent, requestErasureRoute } from './me.routes';
 
 /** The donor's own consent, erasure and annual statement; the admins' consent export. */
@@ -27,11 +26,11 @@ export const meRouter = createRouter()
   })
   .openapi(requestErasureRoute, async (c) => {
     const user = requireUser(c.var.user);
-    return c.json(await requestErasure({ db: c.var.db, stripe: createStripe(c.var.config), config: c.var.config }, user), 200);
+    return c.json(await requestErasure({ db: c.var.db, payments: c.var.payments, config: c.var.config }, user), 200);
   })
   .openapi(confirmErasureRoute, async (c) => {
     const user = requireUser(c.var.user);
-    return c.json(await confirmErasure({ db: c.var.db, stripe: createStripe(c.var.config), config: c.var.config }, user, c.req.valid('json').code), 200);
+    return c.json(await confirmErasure({ db: c.var.db, payments: c.var.payments, config: c.var.config }, user, c.req.valid('json').code), 200);
   })
   .openapi(getStatement, async (c) => {
     const user = requireUser(c.var.user);

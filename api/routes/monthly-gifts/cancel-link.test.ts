@@ -4,6 +4,7 @@ import { donations, monthlyGifts, prices } from '../../../db/schema';
 import { createCampaign, createSession, signedIn } from '../../../tests/factories';
 import { engineName, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
 import { cardUpdateByLink } from '../../services/monthly-link-actions';
+import { createPaymentProvider } from '../../services/payments';
 import { signMonthlyLink } from '../../services/monthly-links';
 
 const SECRET = 'cancel-link-test-secret-0123456789';
@@ -71,7 +72,7 @@ describe(`signed cancel link (${engineName})`, () => {
 
   it('the card-update link says plainly that a demo gift has no card, and refuses tampered or expired links', async () => {
     const m = await demoMonthly();
-    const ctx = { db: t.db, stripe: null, authSecret: SECRET, returnUrl: 'http://localhost/dashboard/donations/me' };
+    const ctx = { db: t.db, payments: createPaymentProvider({ stripeSecretKey: null, stripeApiBase: null, stripePublishableKey: null, authSecret: SECRET, production: false }), authSecret: SECRET, returnUrl: 'http://localhost/dashboard/donations/me' };
     expect(await cardUpdateByLink(ctx, await signMonthlyLink(SECRET, 'card', m.id))).toMatchObject({ state: 'demo', message: expect.stringMatching(/demo/) });
     expect(await cardUpdateByLink(ctx, await signMonthlyLink(SECRET, 'cancel', m.id))).toMatchObject({ state: 'invalid' });
     expect(await cardUpdateByLink(ctx, await signMonthlyLink(SECRET, 'card', m.id, new Date(Date.now() - 61 * 86400_000)))).toMatchObject({ state: 'expired' });

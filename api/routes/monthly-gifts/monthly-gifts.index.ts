@@ -4,12 +4,11 @@ import type { AppEnv } from '../../lib/types';
 import { requireUser } from '../../lib/policy';
 import { cancelMonthlyGift, changeMonthlyGiftAmount, pauseMonthlyGift, type ActionContext } from '../../services/monthly-gift-actions';
 import { listDonorMonthlyGifts, monthlyGiftFor, toMonthlyGiftDtos } from '../../services/monthly-gifts';
-import { createStripe } from '../../services/stripe';
 import { mailContextOf } from '../../services/mail/context';
 import { cancelByLink, readCancelLink } from '../../services/monthly-link-actions';
 import { cancelManaged, cancelMine, changeMine, getManaged, listMine, pauseMine, readLink, useLink } from './monthly-gifts.routes';
 
-const actionContext = (c: Context<AppEnv>): ActionContext => ({ db: c.var.db, stripe: createStripe(c.var.config), mail: mailContextOf(c) });
+const actionContext = (c: Context<AppEnv>): ActionContext => ({ db: c.var.db, payments: c.var.payments, mail: mailContextOf(c) });
 
 const dto = async (c: Context<AppEnv>, row: Parameters<typeof toMonthlyGiftDtos>[1][number]) => (await toMonthlyGiftDtos(c.var.db, [row]))[0];
 

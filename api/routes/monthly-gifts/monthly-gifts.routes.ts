@@ -1,5 +1,5 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { MAX_PAUSE_MONTHS, MONTHLY_GIFT_CANCELLED_BY, MONTHLY_GIFT_STATUSES } from '../../../domain';
+import { MAX_PAUSE_MONTHS, MONTHLY_GIFT_CANCELLED_BY, MONTHLY_GIFT_STATUSES, ONLINE_PAYMENT_METHODS } from '../../../domain';
 import { bearerAuth, errorResponses, jsonContent } from '../../lib/openapi';
 import { signedIn, staffOnly } from '../../lib/policy';
 
@@ -16,6 +16,8 @@ export const MonthlyGiftSchema = z
     cancelled_by: z.enum(MONTHLY_GIFT_CANCELLED_BY).nullable(),
     gift_aid: z.boolean(),
     mode: z.enum(['stripe', 'demo']),
+    payment_method: z.enum(ONLINE_PAYMENT_METHODS).openapi({ description: 'card, or bacs_debit (Direct Debit)' }),
+    bank_last4: z.string().nullable().openapi({ description: 'Direct Debit: the last four digits of the bank account' }),
   })
   .openapi('MonthlyGift');
 

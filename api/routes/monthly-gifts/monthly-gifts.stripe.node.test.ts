@@ -6,7 +6,7 @@ import { invoicePaid, invoicePaymentFailed, sendEvent, subscriptionDeleted, WEBH
 import { startStripeFake, type StripeFake } from '../../../tests/mocks/stripe-fake';
 import { setupTestApp, type TestApp } from '../../../tests/setup/test-app';
 import { cardUpdateByLink } from '../../services/monthly-link-actions';
-import { createStripe } from '../../services/stripe';
+import { createPaymentProvider } from '../../services/payments';
 import { signMonthlyLink } from '../../services/monthly-links';
 
 /** Change, pause, cancel and card update against the real Stripe SDK talking to the local fake. */
@@ -95,11 +95,11 @@ describe('monthly gifts with Stripe (fake)', () => {
     const m = await stripeMonthly();
     await sendEvent(t, invoicePaymentFailed({ invoiceId: 'in_renewal_' + m.sub.id, subscriptionId: m.sub.id, amount: 1000, metadata: m.sub.metadata, first: false }));
     const token = await signMonthlyLink(SECRET, 'card', m.sub.id);
-    const stripe = createStripe({ stripeSecretKey: 'sk_test_fake', stripeApiBase: fake.url })!;
-    const result = await cardUpdateByLink({ db: t.db, stripe, authSecret: SECRET, returnUrl: 'http://localhost/dashboard/donations/me' }, token);
+    const payments = createPaymentProvider({ stripeSecretKey: 'sk_test_fake', stripeApiBase: fake.url, stripePublishableKey: 'pk_test_fake', authSecret: SECRET, production: false });
+    const result = await cardUpdateByLink({ db: t.db, payments, authSecret: SECRET, returnUrl: 'http://localhost/dashboard/donations/me' }, token);
     expect(result).toMatchObject({ state: 'redirect', url: expect.stringMatching(/^https:\/\/billing\.stripe\.com\//) });
     const session = [...fake.portalSessions.values()].at(-1)!;
     expect(session).toMatchObject({ customer: m.sub.customer, return_url: 'http://localhost/dashboard/donations/me', flow: { type: 'payment_method_update' } });
-    expect(await cardUpdateByLink({ db: t.db, stripe, authSecret: SECRET, returnUrl: 'x' }, token.replace('card.', 'cancel.'))).toMatchObject({ state: 'invalid' });
+    expect(await cardUpdateByLink({ db: t.db, payments, authSecret: SECRET, returnUrl: 'x' }, token.replace('card.', 'cancel.'))).toMatchObject({ state: 'invalid' });
   });
 });

@@ -2,7 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { createRouter } from '../../lib/create-app';
 import { HttpError } from '../../lib/errors';
 import { defineRoute, errorResponses, jsonBody, jsonContent, paymentErrorResponses } from '../../lib/openapi';
-import { DONATION_STATUSES } from '../../../domain';
+import { DONATION_STATUSES, ONLINE_PAYMENT_METHODS } from '../../../domain';
 import { MonthlyPriceSchema } from '../../schemas';
 import { clientSecretBody, confirmDemoPayment, demoConfirmBody, startCheckout } from '../../services/checkout';
 import { listLocalPrices } from '../../services/donations';
@@ -16,6 +16,7 @@ const CheckoutSessionSchema = z
     publishableKey: z.string().nullable(),
     type: z.enum(['once', 'monthly']),
     amount: z.number().int().openapi({ description: 'Pence' }),
+    method: z.enum(ONLINE_PAYMENT_METHODS).openapi({ description: 'card (and wallets) or bacs_debit (Direct Debit)' }),
   })
   .openapi('CheckoutSession');
 
@@ -56,7 +57,7 @@ export const stripeRouter = createRouter()
   .openapi(clientSecretRoute, async (c) => {
     const ip = c.req.header('cf-connecting-ip')?.trim().slice(0, 64) || null;
     try {
-      const session = await startCheckout({ db: c.var.db, config: c.var.config, user: c.var.user, ip, now: new Date() }, c.req.valid('json'));
+      const session = await startCheckout({ db: c.var.db, config: c.var.config, payments: c.var.payments, user: c.var.user, ip, now: new Date() }, c.req.valid('json'));
       return c.json(session, 200);
     } catch (err) {
       if (err instanceof RateLimitError) c.header('Retry-After', String(err.retryAfterSeconds));

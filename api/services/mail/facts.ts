@@ -5,6 +5,7 @@ import type { CharityIdentity, DonationSource } from '../../../domain';
 import type { AppConfig } from '../../lib/config';
 import { charityForOrganization } from '../charity';
 import { cancelLinkUrl } from '../monthly-links';
+import { findMandate } from '../direct-debit';
 
 /** Everything a receipt or refund notice says about one gift, read from the database. */
 export type GiftFacts = {
@@ -22,6 +23,8 @@ export type GiftFacts = {
   donor: { email: string; firstName: string | null; erased: boolean };
   charity: CharityIdentity;
   monthly: { amount: number; nextPaymentAt: Date | null; cancelUrl: string; status: string } | null;
+  /** Paid by Bacs Direct Debit: the account's last four digits and the mandate reference the bank shows. */
+  directDebit: { last4: string | null; mandateReference: string | null } | null;
 };
 
 export type MailContext = { db: Db; config: AppConfig; origin: string };
@@ -76,5 +79,7 @@ export async function giftFacts(ctx: MailContext, donationId: string): Promise<G
     // The receipt greets the name typed with the gift, else the account's.
     donor: { email: row.email, firstName: row.typedFirstName || row.firstName || null, erased: row.erasedAt !== null },
     monthly,
+    directDebit:
+      d.paymentMethod === 'bacs_debit' ? { last4: d.bankLast4, mandateReference: (await findMandate(ctx.db, d.mandateId))?.reference ?? d.mandateId } : null,
   };
 }

@@ -7,6 +7,7 @@ import { cancelLinkUrl, updateCardUrl } from '../monthly-links';
 import { causeLine, causeOf, giftFacts, type MailContext } from './facts';
 import { monthlyChangedEmail } from './monthly-changed';
 import { receiptEmail } from './receipt';
+import { directDebitFailedEmail } from './direct-debit-failed';
 import { refundNoticeEmail } from './refund-notice';
 import { renewalFailedEmail } from './renewal-failed';
 
@@ -30,6 +31,13 @@ export async function sendRefundNotice(ctx: MailContext, donationId: string) {
   const facts = await giftFacts(ctx, donationId);
   if (!facts || facts.refundedAmount <= 0 || facts.donor.erased) return 'skipped';
   return deliver(ctx, refundNoticeEmail(facts));
+}
+
+/** A Direct Debit that failed after Bacs took it (not a card decline the donor saw at once): once per gift. */
+export async function sendDirectDebitFailed(ctx: MailContext, donationId: string) {
+  const facts = await giftFacts(ctx, donationId);
+  if (facts?.status !== 'failed' || !facts.directDebit || facts.donor.erased) return 'skipped';
+  return deliver(ctx, directDebitFailedEmail(facts));
 }
 
 const idOf = (value: string | { id: string } | null | undefined) => (typeof value === 'string' ? value : (value?.id ?? null));
@@ -129,8 +137,15 @@ export async function notifyAfterEvent(ctx: MailContext, event: Stripe.Event): P
       const row = (await donationBy(ctx, 'paymentIntentId', idOf(refund.payment_intent))) ?? (refund.metadata?.donation_id ? { id: refund.metadata.donation_id } : null);
       return row ? sendRefundNotice(ctx, row.id) : 'skipped';
     }
-    case 'invoice.payment_failed':
+    case 'payment_intent.payment_failed': {
+      const row = await donationBy(ctx, 'paymentIntentId', (event.data.object as Stripe.PaymentIntent).id);
+      return row ? sendDirectDebitFailed(ctx, row.id) : 'skipped';
+    }
+    case 'invoice.payment_failed': {
+      const row = await donationBy(ctx, 'invoiceId', (event.data.object as Stripe.Invoice).id ?? null);
+      if (row && (await sendDirectDebitFailed(ctx, row.id)) !== 'skipped') return 'sent';
       return failedRenewal(ctx, event.data.object as Stripe.Invoice);
+    }
     case 'customer.subscription.updated':
     case 'customer.subscription.deleted':
       return monthlyNotice(ctx, event);

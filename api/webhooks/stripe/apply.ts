@@ -9,8 +9,10 @@ import { customerSubscriptionChanged } from './customer-subscription';
 import { invoicePaid } from './invoice-paid';
 import { invoicePaymentFailed } from './invoice-payment-failed';
 import { paymentIntentPaymentFailed } from './payment-intent-payment-failed';
+import { paymentIntentProcessing } from './payment-intent-processing';
 import { paymentIntentSucceeded } from './payment-intent-succeeded';
 import { refundChanged } from './refund-changed';
+import { mandateUpdated } from './mandate-updated';
 import { refundFailed } from './refund-failed';
 import { logLine } from '../../middlewares/logger';
 import { malformedEventReason } from './shape';
@@ -20,6 +22,9 @@ import type { EventHandler, WebhookContext } from './types';
 export const STRIPE_EVENT_HANDLERS: Record<string, EventHandler> = {
   'payment_intent.succeeded': paymentIntentSucceeded,
   'payment_intent.payment_failed': paymentIntentPaymentFailed,
+  // Bacs Direct Debit: submitted, not yet settled; and the mandate cancelled at the bank.
+  'payment_intent.processing': paymentIntentProcessing,
+  'mandate.updated': mandateUpdated,
   'invoice.paid': invoicePaid,
   'invoice.payment_failed': invoicePaymentFailed,
   'charge.refunded': chargeRefunded,

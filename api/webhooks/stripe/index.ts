@@ -4,7 +4,7 @@ import type Stripe from 'stripe';
 import { createRouter, errorBody } from '../../lib/create-app';
 import { badRequest, HttpError } from '../../lib/errors';
 import { defineRoute, errorResponses, jsonContent } from '../../lib/openapi';
-import { createStripe, verifyStripeEvent, WebhookTimestampError } from '../../services/stripe';
+import { verifyStripeEvent, WebhookTimestampError } from '../../services/stripe';
 import { mailContextOf } from '../../services/mail/context';
 import { isDatabaseUnavailable } from '../../lib/unavailable';
 import { logLine } from '../../middlewares/logger';
@@ -56,7 +56,7 @@ export const stripeWebhookRouter = createRouter().openapi(webhookRoute, async (c
   }
   let outcome: EventOutcome;
   try {
-    outcome = await applyStripeEvent({ db: c.var.db, stripe: createStripe(c.var.config), mail: mailContextOf(c) } satisfies WebhookContext, event);
+    outcome = await applyStripeEvent({ db: c.var.db, stripe: c.var.payments.api, mail: mailContextOf(c) } satisfies WebhookContext, event);
   } catch (error) {
     // Nothing was recorded (the event's writes and its id go in one batch): a 500 makes Stripe
     // send it again later, and the retry records it exactly once.

@@ -8,7 +8,7 @@ import {
   fillDonorFromDeclaration,
 } from '../../services/donations-record';
 import { applyCheckoutDetails } from '../../services/checkout-details';
-import { upsertFromPaidInvoice } from '../../services/monthly-gifts';
+import { cancelGiftsOfInactiveMandates, upsertFromPaidInvoice } from '../../services/monthly-gifts';
 import type { EventHandler } from './types';
 
 export const idOf = (value: string | { id: string } | null | undefined) => (typeof value === 'string' ? value : (value?.id ?? null));
@@ -46,5 +46,7 @@ export const invoicePaid: EventHandler = async ({ db }, event) => {
     ...applyCheckoutDetails(db, notYetApplied(event.id), attribution.donationId, attribution.donorId),
     // The name and address the donor gave for Gift Aid fill their account's blanks.
     ...[fillDonorFromDeclaration(db, attribution)].filter((statement) => statement !== null),
+    // A Direct Debit cancelled at the bank before this invoice was recorded still stops the gift.
+    cancelGiftsOfInactiveMandates(db, notYetApplied(event.id), { subscriptionId }),
   ];
 };

@@ -72,8 +72,16 @@ const subscription = z.looseObject({
   }),
 });
 
+const mandate = z.looseObject({
+  id,
+  status: z.enum(['active', 'inactive', 'pending']),
+  payment_method_details: z.looseObject({ type: z.string(), bacs_debit: z.looseObject({ reference: z.string().nullish() }).nullish() }),
+});
+
 const OBJECT_SHAPES: Record<string, z.ZodType> = {
   'payment_intent.succeeded': paymentIntent,
+  'payment_intent.processing': paymentIntent.extend({ latest_charge: z.union([id, z.looseObject({ id })]).nullish() }),
+  'mandate.updated': mandate,
   'payment_intent.payment_failed': paymentIntent,
   'invoice.paid': invoice.extend({ amount_paid: pence }),
   'invoice.payment_failed': invoice.extend({ amount_due: pence }),

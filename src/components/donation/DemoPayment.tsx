@@ -7,7 +7,8 @@ export type PaymentStepProps = {
   amount: number;
   type: 'once' | 'monthly';
   publishableKey: string | null;
-  onSuccess: () => void;
+  /** `processing`: a Direct Debit submitted to the bank and not yet settled. */
+  onSuccess: (status?: string) => void;
   onBack: () => void;
 };
 

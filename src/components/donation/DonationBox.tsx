@@ -3,6 +3,8 @@ import { lazy, Suspense, useEffect, useId, useMemo, useRef, useState } from 'rea
 import { ConsentField, consentBody, FeesLink } from './ConsentField';
 import {
   DEFAULT_CHARITY_NAME,
+  DIRECT_DEBIT_FIRST_PAYMENT_DAYS,
+  DIRECT_DEBIT_MAX_PENCE,
   EMAIL_PATTERN,
   GIFT_AID_BOOST_TEXT,
   giftAidDeclaration,
@@ -27,6 +29,7 @@ import {
 } from './donation-api';
 import { DonorNameFields, donorNameBody, donorNameErrors, EMPTY_NAME, type DonorName } from './DonorNameFields';
 import { EMPTY_GIFT_AID, GiftAidFields, giftAidReady as giftAidComplete, GiftAidWorth, type GiftAidValue } from './GiftAidFields';
+import { DirectDebitNotice } from './DirectDebitNotice';
 import '../../styles/donation.css';
 
 /**
@@ -45,6 +48,7 @@ export type DonationBoxProps = {
 
 const StripePayment = lazy(() => import('./StripePayment'));
 const DemoPayment = lazy(() => import('./DemoPayment'));
+const DemoDirectDebit = lazy(() => import('./DemoDirectDebit'));
 
 type Frequency = 'monthly' | 'once';
 type Step = 'details' | 'payment' | 'done';
@@ -70,6 +74,11 @@ function amountProblem(pence: number | null, raw: string): string | null {
   return null;
 }
 
+function directDebitProblem(pence: number | null, method: string, frequency: Frequency): string | null {
+  if (method !== 'bacs_debit' || frequency !== 'once' || pence === null) return null;
+  return pence > DIRECT_DEBIT_MAX_PENCE ? `A Direct Debit can be at most ${formatPence(DIRECT_DEBIT_MAX_PENCE)}; give a larger amount by card` : null;
+}
+
 export default function DonationBox({ campaignId, appealId, title, charityName = DEFAULT_CHARITY_NAME }: DonationBoxProps) {
   const user = useIslandStore($user, null);
   const id = useId();
@@ -77,6 +86,9 @@ export default function DonationBox({ campaignId, appealId, title, charityName =
   // below switches to the thank-you on return from a payment redirect.
   const [step, setStep] = useState<Step>('details');
   const [frequency, setFrequency] = useState<Frequency>('once');
+  const [method, setMethod] = useState<'card' | 'bacs_debit'>('card');
+  /** The payment's status when the step finished: `processing` for a Direct Debit not yet settled. */
+  const [paidStatus, setPaidStatus] = useState<string | null>(null);
   const [email, setEmail] = useState('');
   const [amount, setAmount] = useState('');
   const [prices, setPrices] = useState<MonthlyPrice[] | null>(null);
@@ -125,7 +137,7 @@ export default function DonationBox({ campaignId, appealId, title, charityName =
   }, [step, appealId, campaignId]);
 
   const pence = poundsToPence(amount);
-  const amountError = amountProblem(pence, amount);
+  const amountError = amountProblem(pence, amount) ?? directDebitProblem(pence, method, frequency);
   const emailStatus = user ? 'valid' : emailState(email);
   const giftAidReady = !giftAid || giftAidComplete(giftAidDetails);
   const chosen = frequency === 'once' ? pence !== null && !amountError : Boolean(priceId);
@@ -157,6 +169,7 @@ export default function DonationBox({ campaignId, appealId, title, charityName =
         : {}),
       ...supportBody(support),
       ...consentBody(keepUpdated),
+      ...(method === 'bacs_debit' ? { method } : {}),
     };
     const key = JSON.stringify(body);
     // Going back and pressing Donate again with the same details reuses the open session.
@@ -199,9 +212,11 @@ export default function DonationBox({ campaignId, appealId, title, charityName =
           Thank you for your donation
         </h2>
         <p role="status">
-          {session
-            ? `Your ${session.type === 'monthly' ? 'monthly ' : ''}gift of ${formatPence(session.amount)} to ${title} has been received.`
-            : `Your gift to ${title} has been received.`}
+          {session && paidStatus === 'processing'
+            ? `Your Direct Debit of ${formatPence(session.amount)}${session.type === 'monthly' ? ' a month' : ''} to ${title} is set up and processing: the bank takes the first payment in about ${DIRECT_DEBIT_FIRST_PAYMENT_DAYS} working days, and we email your receipt once it is paid.`
+            : session
+              ? `Your ${session.type === 'monthly' ? 'monthly ' : ''}gift of ${formatPence(session.amount)} to ${title} has been received.`
+              : `Your gift to ${title} has been received.`}
         </p>
         <button type="button" className="btn btn-ghost btn-block" onClick={reset}>
           Make another donation
@@ -211,19 +226,23 @@ export default function DonationBox({ campaignId, appealId, title, charityName =
   }
 
   if (step === 'payment' && session) {
-    const Payment = session.mode === 'stripe' ? StripePayment : DemoPayment;
+    const Payment = session.mode === 'stripe' ? StripePayment : session.method === 'bacs_debit' ? DemoDirectDebit : DemoPayment;
     return (
       <section className="donation-box" aria-label={`Donate to ${title}`}>
         <h2 ref={heading} tabIndex={-1}>
           {session.type === 'monthly' ? `Donate ${formatPence(session.amount)} every month` : `Donate ${formatPence(session.amount)}`}
         </h2>
+        {session.method === 'bacs_debit' && <DirectDebitNotice charityName={charityName} monthly={session.type === 'monthly'} />}
         <Suspense fallback={<p role="status">Loading the payment form…</p>}>
           <Payment
             clientSecret={session.clientSecret}
             amount={session.amount}
             type={session.type}
             publishableKey={session.publishableKey}
-            onSuccess={() => setStep('done')}
+            onSuccess={(status) => {
+              setPaidStatus(status ?? null);
+              setStep('done');
+            }}
             onBack={() => setStep('details')}
           />
         </Suspense>
@@ -310,6 +329,22 @@ export default function DonationBox({ campaignId, appealId, title, charityName =
             {priceError && <p className="field-error">{priceError}</p>}
           </div>
         )}
+
+        <fieldset className="payment-method">
+          <legend>Pay by</legend>
+          {(
+            [
+              ['card', 'Card or wallet'],
+              ['bacs_debit', 'Direct Debit'],
+            ] as const
+          ).map(([value, label]) => (
+            <label key={value} className={method === value ? 'is-selected' : undefined}>
+              <input type="radio" name={`${id}-method`} value={value} checked={method === value} onChange={() => setMethod(value)} />
+              {label}
+            </label>
+          ))}
+        </fieldset>
+        {method === 'bacs_debit' && <DirectDebitNotice charityName={charityName} monthly={frequency === 'monthly'} />}
 
         <div className="gift-aid">
           <label className="checkbox">

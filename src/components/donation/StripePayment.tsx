@@ -45,12 +45,14 @@ function CardForm({ amount, type, onSuccess, onBack }: PaymentStepProps) {
       setError(result.error.message ?? 'Your payment could not be completed. Please try again.');
       return;
     }
-    onSuccess();
+    // A Direct Debit is submitted, not yet paid: the thank-you says so.
+    onSuccess(result.paymentIntent?.status);
   }
 
   return (
     <form className="payment-form" onSubmit={pay}>
-      <PaymentElement options={{ layout: 'accordion' }} />
+      {/* Wallets (Apple Pay, Google Pay) show where the device, the browser and the Stripe account offer them. */}
+      <PaymentElement options={{ layout: 'accordion', wallets: { applePay: 'auto', googlePay: 'auto' } }} />
       {error && (
         <p className="form-error" role="alert">
           {error}

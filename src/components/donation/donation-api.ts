@@ -1,5 +1,6 @@
 import { api, type ApiError, client, type Data, valueOrError } from '../../lib/api';
 import { formatPenceShort, parsePounds, percentRaised } from '../../lib/format';
+import type { DEMO_ACCOUNT_FAILS, DEMO_ACCOUNT_SUCCEEDS } from '../../../domain';
 
 export type MonthlyPrice = Data<typeof client.api.stripe.subscriptions.$get>[number];
 
@@ -23,12 +24,19 @@ export type StartDonation = {
   consent_wording?: string;
   /** Sent again after a 428 asked for the security check. */
   turnstile_token?: string;
+  method?: 'card' | 'bacs_debit';
 };
 
 export const fetchPrices = async () => valueOrError(await api((o) => client.api.stripe.subscriptions.$get(undefined, o), { token: null }));
 export const startDonation = async (body: StartDonation) => valueOrError(await api((o) => client.api.stripe.client_secret.$post({ json: body }, o)));
 export const confirmDemo = async (clientSecret: string, card: 'success' | 'decline') =>
   valueOrError(await api((o) => client.api.stripe.demo.confirm.$post({ json: { clientSecret, card } }, o), { token: null }));
+
+/** Stripe's test accounts: the only ones the demo Direct Debit takes. */
+export type DemoAccount = typeof DEMO_ACCOUNT_SUCCEEDS | typeof DEMO_ACCOUNT_FAILS;
+
+export const confirmDemoDirectDebit = async (clientSecret: string, bacs_debit: { sort_code: string; account_number: DemoAccount }) =>
+  valueOrError(await api((o) => client.api.stripe.demo.confirm.$post({ json: { clientSecret, bacs_debit } }, o), { token: null }));
 
 export type { ApiError };
 

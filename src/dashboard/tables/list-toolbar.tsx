@@ -9,7 +9,7 @@ import { $dashToken } from '../session';
 type FilterChange = (current: Record<string, string>) => Record<string, string>;
 type Props = { resource: Resource; view: ListView; onFilters: (change: FilterChange) => void };
 
-const DONATION_STATUSES = ['succeeded', 'pending', 'failed', 'refunded', 'abandoned'];
+const DONATION_STATUSES = ['succeeded', 'processing', 'pending', 'failed', 'refunded', 'abandoned'];
 const SEARCH_HINT: Record<Resource, string> = {
   donations: 'Search donor name or email',
   donors: 'Search name or email',

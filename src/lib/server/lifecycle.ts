@@ -2,7 +2,7 @@ import { env } from 'cloudflare:workers';
 import { readConfig } from '../../../api/lib/config';
 import type { Bindings } from '../../../api/lib/types';
 import { linkOrigin } from '../../../api/services/monthly-links';
-import { createStripe } from '../../../api/services/stripe';
+import { createPaymentProvider } from '../../../api/services/payments';
 import type { CharityIdentity } from '../../../domain';
 import { SITE } from '../site';
 import { getDb } from './db';
@@ -11,7 +11,7 @@ import { getDb } from './db';
 export function lifecycleContext(url: URL) {
   const config = readConfig(env as unknown as Bindings);
   const db = getDb();
-  return { db, config, stripe: createStripe(config), authSecret: config.authSecret, mail: { db, config, origin: linkOrigin(config.publicOrigin, url.href) } };
+  return { db, config, payments: createPaymentProvider(config), authSecret: config.authSecret, mail: { db, config, origin: linkOrigin(config.publicOrigin, url.href) } };
 }
 
 /**

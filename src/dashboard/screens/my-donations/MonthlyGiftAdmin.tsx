@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { formatLongUkDate, formatPence } from '../../../../domain';
+import { formatLongUkDate, formatPence, paymentMethodLabel } from '../../../../domain';
 import { api, client } from '../../../lib/api';
 import { useApiGet } from '../../lib/use-api';
 import { Alert, Badge } from '../../ui/primitives';
@@ -35,7 +35,9 @@ export function MonthlyGiftAdmin({ subscriptionId }: { subscriptionId: string })
       <p>
         {formatPence(gift.amount)} a month, <Badge tone={gift.status === 'cancelled' ? 'muted' : 'ok'}>{gift.status === 'cancelled' ? 'Cancelled' : gift.status === 'paused' ? 'Paused' : 'Active'}</Badge>
         {gift.status === 'cancelled' && gift.cancelled_at ? ` on ${formatLongUkDate(new Date(gift.cancelled_at))}` : ''}
+        {gift.cancelled_by === 'bank' ? ' (Direct Debit cancelled at the bank)' : ''}
       </p>
+      <p>Paid by {paymentMethodLabel(gift.payment_method, gift.bank_last4)}</p>
       {gift.status !== 'cancelled' ? (
         confirming ? (
           <div className="mg-actions">

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { formatLongUkDate, formatPence, MAX_PAUSE_MONTHS } from '../../../../domain';
+import { formatLongUkDate, formatPence, MAX_PAUSE_MONTHS, paymentMethodLabel } from '../../../../domain';
 import { api, type ApiResult, client, type Data } from '../../../lib/api';
 import { useApiGet } from '../../lib/use-api';
 import { Alert, Badge } from '../../ui/primitives';
@@ -73,6 +73,10 @@ function MonthlyGiftCard({ gift, prices, onChanged }: { gift: MonthlyGift; price
         <div>
           <dt>Started</dt>
           <dd>{day(gift.started_at)}</dd>
+        </div>
+        <div>
+          <dt>Paid by</dt>
+          <dd>{paymentMethodLabel(gift.payment_method, gift.bank_last4)}</dd>
         </div>
         {gift.status === 'cancelled' ? (
           <div>

@@ -1,3 +1,4 @@
+import { paymentMethodLabel } from '../../../../domain';
 import { formatPence } from '../../../lib/format';
 import { formatDate } from '../../lib/dates';
 import { Badge } from '../../ui/primitives';
@@ -5,7 +6,7 @@ import { DataTableColumnHeader } from '../data-table-column-header';
 import type { DashColumnDef } from '../features';
 import type { Donation } from './data/schema';
 
-const STATUS_TONE: Record<string, 'ok' | 'warn' | 'danger' | 'muted'> = { succeeded: 'ok', pending: 'warn', failed: 'danger', refunded: 'muted', abandoned: 'muted' };
+const STATUS_TONE: Record<string, 'ok' | 'warn' | 'danger' | 'muted'> = { succeeded: 'ok', pending: 'warn', processing: 'warn', failed: 'danger', refunded: 'muted', abandoned: 'muted' };
 
 /** The signed-in donor's own gifts (GET /api/donations?type=me). */
 export const myDonationColumns: DashColumnDef<Donation>[] = [
@@ -23,6 +24,7 @@ export const myDonationColumns: DashColumnDef<Donation>[] = [
   },
   { id: 'campaign', accessorFn: (row) => row.campaign?.label || '-', header: 'Campaign' },
   { id: 'appeal', accessorFn: (row) => row.appeal?.label || '-', header: 'Appeal' },
+  { id: 'method', accessorFn: (row) => paymentMethodLabel(row.payment_method, row.bank_last4, row.source) || '-', header: 'Paid by' },
   { id: 'type', accessorFn: (row) => (row.type === 'monthly' ? 'Monthly' : row.type === 'once' ? 'Once' : row.type || '-'), header: 'Type' },
   {
     id: 'status',

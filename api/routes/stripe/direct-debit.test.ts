@@ -1,0 +1,210 @@
+import { eq } from 'drizzle-orm';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { directDebitMandates, donations, monthlyGifts, prices } from '../../../db/schema';
+import { createCampaign, createOrganization, signedIn } from '../../../tests/factories';
+import { fakeId, invoicePaid, mandateUpdated, paymentIntentProcessing, paymentIntentSucceeded, sendEvent, WEBHOOK_SECRET } from '../../../tests/fixtures/stripe/events';
+import { engineName, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
+import { readConfig } from '../../lib/config';
+import { runHousekeeping } from '../../services/housekeeping';
+import { createPaymentProvider } from '../../services/payments';
+
+let t: TestApp;
+let admin: string;
+const PRICE = `price_dd_${Date.now()}`;
+const PRICE_BIG = `${PRICE}_big`;
+const ANN = { first_name: 'Ann', last_name: 'Lee', house: '1', address: 'High Street, Leeds', postcode: 'LS1 4AP' };
+const BANK = { sort_code: '10-88-00', account_number: '00012345' };
+
+beforeAll(async () => {
+  t = await setupTestApp({ STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET });
+  await t.db.insert(prices).values([{ id: PRICE, unitAmount: 1500 }, { id: PRICE_BIG, unitAmount: 3000 }]);
+  admin = (await signedIn(t.db, 'admin')).token;
+});
+
+const demo = () => createPaymentProvider({ stripeSecretKey: null, stripeApiBase: null, stripePublishableKey: null, authSecret: readConfig(t.env).authSecret, production: false });
+const housekeeping = () => runHousekeeping({ db: t.db, payments: demo(), mail: { db: t.db, config: readConfig(t.env), origin: 'http://localhost' }, now: new Date() });
+
+async function world() {
+  const org = await createOrganization(t.db, { name: `Bacs Org ${crypto.randomUUID().slice(0, 4)}`, hmrcReference: 'AB12345' });
+  const campaign = await createCampaign(t.db, { organizationId: org.id });
+  const { user: donor, token } = await signedIn(t.db, 'donor');
+  const total = async () => ((await (await t.request(`/api/campaigns/${campaign.id}`, { headers: { 'cache-control': 'no-cache' } })).json()) as any).summary.total_donations as number;
+  const outbox = async () => (await (await t.request(`/api/dev/outbox?to=${encodeURIComponent(donor.email)}`)).json()) as { subject: string; text: string }[];
+  const start = async (json: Record<string, unknown>) => {
+    const res = await t.request('/api/stripe/client_secret', { method: 'POST', token, json: { campaign_id: campaign.id, method: 'bacs_debit', ...json } });
+    expect(res.status).toBe(200);
+    return (await res.json()) as { clientSecret: string; method: string; type: string };
+  };
+  const confirm = (clientSecret: string, bank: Record<string, string> | undefined = BANK) =>
+    t.request('/api/stripe/demo/confirm', { method: 'POST', json: { clientSecret, bacs_debit: bank } });
+  const rows = () => t.db.select().from(donations).where(eq(donations.donorId, donor.id));
+  const eligible = async () => ((await (await t.request(`/api/gift-aid/eligible?organization_id=${org.id}`, { token: admin })).json()) as { count: number }).count;
+  return { org, campaign, donor, token, total, outbox, start, confirm, rows, eligible };
+}
+
+describe(`Direct Debit in demo mode (${engineName})`, () => {
+  it('a monthly Direct Debit is processing, outside totals, receipts and Gift Aid, until housekeeping settles it', async () => {
+    const w = await world();
+    const session = await w.start({ price: PRICE, giftAid: true, gift_aid: ANN });
+    expect(session).toMatchObject({ method: 'bacs_debit', type: 'monthly' });
+    const before = await w.total();
+    const res = await w.confirm(session.clientSecret);
+    expect(await res.json()).toEqual({ status: 'processing' });
+    const [processing] = await w.rows();
+    expect(processing).toMatchObject({ status: 'processing', paymentMethod: 'bacs_debit', bankLast4: '2345' });
+    expect(processing.mandateId).toMatch(/^mandate_demook/);
+    expect(await w.total()).toBe(before);
+    expect(await w.eligible()).toBe(0);
+    expect((await w.outbox()).filter((m) => /receipt/i.test(m.subject))).toHaveLength(0);
+    // Confirming again changes nothing.
+    expect(await (await w.confirm(session.clientSecret)).json()).toEqual({ status: 'processing' });
+
+    const counts = await housekeeping();
+    expect(counts.direct_debits_settled).toBeGreaterThanOrEqual(1);
+    const [settled] = await w.rows();
+    expect(settled.status).toBe('succeeded');
+    expect(await w.total()).toBe(before + 1500);
+    expect(await w.eligible()).toBe(1);
+    const [mandate] = await t.db.select().from(directDebitMandates).where(eq(directDebitMandates.id, settled.mandateId!));
+    const receipts = (await w.outbox()).filter((m) => /receipt/i.test(m.subject));
+    expect(receipts).toHaveLength(1);
+    expect(receipts[0].text).toContain(mandate.reference!);
+    expect(receipts[0].text).toContain('This Guarantee is offered by all banks and building societies');
+    expect(receipts[0].text).toContain('account ending 2345');
+    const [gift] = await t.db.select().from(monthlyGifts).where(eq(monthlyGifts.id, settled.subscriptionId!));
+    expect(gift).toMatchObject({ status: 'active', paymentMethod: 'bacs_debit', bankLast4: '2345', mandateId: settled.mandateId });
+    // A second run finds nothing more to settle for this gift.
+    await housekeeping();
+    expect((await w.outbox()).filter((m) => /receipt/i.test(m.subject))).toHaveLength(1);
+  });
+
+  it('a one-off Direct Debit that the bank returns fails, stays out of totals and emails the donor once', async () => {
+    const w = await world();
+    const session = await w.start({ amount: 2500 });
+    const before = await w.total();
+    expect(await (await w.confirm(session.clientSecret, { sort_code: '108800', account_number: '90012345' })).json()).toEqual({ status: 'processing' });
+    await housekeeping();
+    await housekeeping();
+    const [row] = await w.rows();
+    expect(row).toMatchObject({ status: 'failed', paymentMethod: 'bacs_debit' });
+    expect(await w.total()).toBe(before);
+    const failed = (await w.outbox()).filter((m) => /Direct Debit .* did not go through/.test(m.subject));
+    expect(failed).toHaveLength(1);
+    expect(failed[0].text).toContain('No money was taken');
+  });
+
+  it('change, pause and cancel work on a Direct Debit gift and keep its method', async () => {
+    const w = await world();
+    const session = await w.start({ price: PRICE });
+    await w.confirm(session.clientSecret);
+    await housekeeping();
+    const [row] = await w.rows();
+    const id = row.subscriptionId!;
+    const act = (path: string, json?: unknown) => t.request(`/api/me/monthly-gifts/${id}/${path}`, { method: 'POST', token: w.token, json: json ?? {} });
+    expect(await (await act('change', { price: PRICE_BIG })).json()).toMatchObject({ amount: 3000, status: 'active' });
+    expect(await (await act('pause', { months: 1 })).json()).toMatchObject({ status: 'paused' });
+    expect(await (await act('cancel')).json()).toMatchObject({ status: 'cancelled' });
+    const [gift] = await t.db.select().from(monthlyGifts).where(eq(monthlyGifts.id, id));
+    expect(gift).toMatchObject({ status: 'cancelled', cancelledBy: 'donor', paymentMethod: 'bacs_debit', bankLast4: '2345' });
+    const mine = (await (await t.request('/api/me/monthly-gifts', { token: w.token })).json()) as { payment_method: string; bank_last4: string | null }[];
+    expect(mine[0]).toMatchObject({ payment_method: 'bacs_debit', bank_last4: '2345' });
+  });
+
+  it('refuses bad input with a message and stores nothing', async () => {
+    const w = await world();
+    const cases: [Record<string, unknown>, RegExp][] = [
+      [{ amount: 1_000_001 }, /^amount: a Direct Debit can be at most £10,000/],
+      [{ amount: 500, currency: 'eur' }, /^currency: gifts are taken in pounds sterling only/],
+      [{ amount: 500, method: 'paypal' }, /^method: must be "card" or "bacs_debit"/],
+    ];
+    for (const [json, message] of cases) {
+      const res = await t.request('/api/stripe/client_secret', { method: 'POST', token: w.token, json: { campaign_id: w.campaign.id, method: 'bacs_debit', ...json } });
+      expect(res.status).toBe(400);
+      expect(((await res.json()) as { message: string }).message).toMatch(message);
+    }
+    expect(await w.rows()).toHaveLength(0);
+    const session = await w.start({ amount: 500 });
+    for (const [bank, message] of [
+      [undefined, /^bacs_debit: enter the test sort code/],
+      [{ sort_code: '000000', account_number: '00012345' }, /sort_code: use the test sort code 108800/],
+      [{ sort_code: '108800', account_number: '11111111' }, /account_number: use the test account 00012345/],
+    ] as const) {
+      const res = await t.request('/api/stripe/demo/confirm', { method: 'POST', json: { clientSecret: session.clientSecret, ...(bank ? { bacs_debit: bank } : {}) } });
+      expect(res.status).toBe(400);
+      expect(((await res.json()) as { message: string }).message).toMatch(message);
+    }
+    expect((await w.rows())[0].status).toBe('pending');
+  });
+});
+
+describe(`Direct Debit webhook events (${engineName})`, () => {
+  /** A one-off card-less gift started for Direct Debit, with its PaymentIntent id and our metadata. */
+  async function startedOneOff(w: Awaited<ReturnType<typeof world>>) {
+    const session = await w.start({ amount: 4000 });
+    const [row] = await w.rows();
+    const metadata = { kind: 'one_off', donation_id: row.id, campaign_id: row.campaignId, appeal_id: '', donor_id: row.donorId, gift_aid_declaration_id: '', source: 'card' };
+    return { session, row, metadata, intentId: row.paymentIntentId! };
+  }
+
+  it('records processing once, and a success that arrives first keeps the bank details of a later processing event', async () => {
+    const w = await world();
+    const { metadata, intentId } = await startedOneOff(w);
+    const mandateId = fakeId('mandate');
+    const processing = paymentIntentProcessing({ intentId, amount: 4000, metadata, mandateId, reference: 'REF-ONE' });
+    expect((await sendEvent(t, processing)).status).toBe(200);
+    expect((await sendEvent(t, processing)).status).toBe(200);
+    expect((await w.rows())[0]).toMatchObject({ status: 'processing', mandateId });
+    expect(await (await sendEvent(t, paymentIntentSucceeded({ intentId, amount: 4000, metadata }))).json()).toMatchObject({ received: true });
+    expect((await w.rows())[0].status).toBe('succeeded');
+    // A processing copy delivered late does not undo the success.
+    await sendEvent(t, paymentIntentProcessing({ intentId, amount: 4000, metadata, mandateId }));
+    expect((await w.rows())[0].status).toBe('succeeded');
+
+    const w2 = await world();
+    const second = await startedOneOff(w2);
+    await sendEvent(t, paymentIntentSucceeded({ intentId: second.intentId, amount: 4000, metadata: second.metadata }));
+    await sendEvent(t, paymentIntentProcessing({ intentId: second.intentId, amount: 4000, metadata: second.metadata, mandateId: fakeId('mandate'), last4: '9999' }));
+    expect((await w2.rows())[0]).toMatchObject({ status: 'succeeded', paymentMethod: 'bacs_debit', bankLast4: '9999' });
+  });
+
+  it('a mandate cancelled at the bank cancels the monthly gift once, in either order', async () => {
+    // In order: the gift runs, then the mandate becomes inactive (twice: one cancellation).
+    const w = await world();
+    const session = await w.start({ price: PRICE });
+    await w.confirm(session.clientSecret);
+    await housekeeping();
+    const [row] = await w.rows();
+    const inactive = mandateUpdated({ mandateId: row.mandateId!, status: 'inactive' });
+    expect((await sendEvent(t, inactive)).status).toBe(200);
+    const [gift] = await t.db.select().from(monthlyGifts).where(eq(monthlyGifts.id, row.subscriptionId!));
+    expect(gift).toMatchObject({ status: 'cancelled', cancelledBy: 'bank', nextPaymentAt: null });
+    await sendEvent(t, inactive);
+    await sendEvent(t, mandateUpdated({ mandateId: row.mandateId!, status: 'active', created: Math.floor(Date.now() / 1000) - 60 }));
+    const [again] = await t.db.select().from(monthlyGifts).where(eq(monthlyGifts.id, row.subscriptionId!));
+    expect(again).toMatchObject({ status: 'cancelled', cancelledAt: gift.cancelledAt });
+
+    // Out of order: the mandate is cancelled while the first payment is still processing; the paid
+    // invoice that arrives later makes the gift, already cancelled.
+    const v = await world();
+    const s2 = await v.start({ price: PRICE });
+    await v.confirm(s2.clientSecret);
+    const [pending] = await v.rows();
+    await sendEvent(t, mandateUpdated({ mandateId: pending.mandateId!, status: 'inactive' }));
+    const meta = { kind: 'monthly', donation_id: pending.id, campaign_id: pending.campaignId, appeal_id: '', donor_id: pending.donorId, gift_aid_declaration_id: '', source: 'demo' };
+    await sendEvent(t, invoicePaid({ invoiceId: pending.invoiceId!, subscriptionId: pending.subscriptionId!, amount: 1500, metadata: meta, first: true, intentId: pending.paymentIntentId! }));
+    const [late] = await t.db.select().from(monthlyGifts).where(eq(monthlyGifts.id, pending.subscriptionId!));
+    expect(late).toMatchObject({ status: 'cancelled', cancelledBy: 'bank', mandateId: pending.mandateId });
+  });
+
+  it('a webhook for an unknown mandate is logged and acknowledged with 200', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const log = vi.spyOn(console, 'log').mockImplementation(() => {});
+    const res = await sendEvent(t, mandateUpdated({ mandateId: fakeId('mandate'), status: 'inactive' }));
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ received: true });
+    const lines = [...warn.mock.calls, ...log.mock.calls].map((c) => String(c[0]));
+    expect(lines.some((l) => l.includes('unknown mandate'))).toBe(true);
+    warn.mockRestore();
+    log.mockRestore();
+  });
+});

@@ -1,0 +1,78 @@
+import { HttpError } from '../../lib/errors';
+import { and, asc, eq } from 'drizzle-orm';
+import { donations } from '../../../db/schema';
+import {
+  DEMO_DIRECT_DEBIT_FAILED_MESSAGE,
+  demoClientSecret,
+  demoEvent,
+  demoFailureEvent,
+  demoMandateFails,
+  demoSubscription,
+  demoSuccessEvent,
+  newDemoId,
+} from './demo-events';
+import type { PaymentProvider, SubscriptionChange, SubscriptionChangeResult } from './provider';
+import type { MonthlyGiftRow } from '../monthly-gifts';
+
+/**
+ * Demo payments (no Stripe keys): ids and client secrets shaped like Stripe's, and every change
+ * reported as the event Stripe would send, so it takes the webhook's recording path. A production
+ * server without keys gets this provider with `allowed: false`: it refuses to take payments.
+ */
+export function createDemoProvider(options: { authSecret: string; allowed: boolean }): PaymentProvider {
+  const provider: PaymentProvider = {
+    mode: 'demo',
+    publishableKey: null,
+    api: null,
+    source: 'demo',
+    assertReady() {
+      if (!options.allowed) throw new HttpError(503, 'Card payments are not configured');
+    },
+    remoteSources: [],
+    forSource: () => provider,
+
+    async openPayment({ pending }) {
+      provider.assertReady();
+      const paymentIntentId = newDemoId('pi');
+      const monthly = pending.type === 'monthly';
+      return {
+        clientSecret: await demoClientSecret(options.authSecret, paymentIntentId),
+        paymentIntentId,
+        invoiceId: monthly ? newDemoId('in') : null,
+        subscriptionId: monthly ? newDemoId('sub') : null,
+      };
+    },
+
+    async changeSubscription(gift: MonthlyGiftRow, change: SubscriptionChange): Promise<SubscriptionChangeResult> {
+      const id = (kind: string) => `evt_demo_${kind}_${crypto.randomUUID()}`;
+      if (change.kind === 'cancel') {
+        return { event: demoEvent(id('deleted'), 'customer.subscription.deleted', demoSubscription(gift, { status: 'canceled', cancelledBy: change.by }), { status: 'active' }) };
+      }
+      if (change.kind === 'price') {
+        return {
+          event: demoEvent(id('updated'), 'customer.subscription.updated', demoSubscription(gift, { amount: change.price.unit_amount, priceId: change.price.id }), {
+            items: { data: [{ price: { id: gift.priceId, unit_amount: gift.amount } }] },
+          }),
+        };
+      }
+      return { event: demoEvent(id('updated'), 'customer.subscription.updated', demoSubscription(gift, { resumesAt: change.resumesAt }), { pause_collection: null }) };
+    },
+
+    /** Every demo Direct Debit still processing settles on the next run, as its test account says. */
+    async delayedSettlements(db, limit) {
+      const rows = await db
+        .select()
+        .from(donations)
+        .where(and(eq(donations.status, 'processing'), eq(donations.paymentMethod, 'bacs_debit'), eq(donations.source, 'demo')))
+        .orderBy(asc(donations.createdAt))
+        .limit(limit);
+      return rows.map((row) => (demoMandateFails(row.mandateId) ? demoFailureEvent(row, DEMO_DIRECT_DEBIT_FAILED_MESSAGE) : demoSuccessEvent(row)));
+    },
+
+    // Nothing lives anywhere else: stopping, deleting and card updates have nothing to do.
+    stopCheckout: async () => 'cancelled',
+    deleteCustomer: async () => 'missing',
+    cardUpdateUrl: async () => null,
+  };
+  return provider;
+}

@@ -1,0 +1,42 @@
+/**
+ * Bacs Direct Debit: what the donor must be shown and what the scheme takes. Browser-safe; the
+ * donation box, the receipts and the API read the same wording (docs/decisions/030).
+ */
+
+/** Stripe's Bacs limit for a new account is £10,000 a week; a larger single gift is taken by card. */
+export const DIRECT_DEBIT_MAX_PENCE = 1_000_000;
+/** The smallest gift Bacs collects here, the platform's own minimum (£1). */
+export const DIRECT_DEBIT_MIN_PENCE = 100;
+/** Bacs collects pounds sterling only. */
+export const DIRECT_DEBIT_CURRENCY = 'gbp';
+/** How long the first collection takes after the mandate is set up (advance notice). */
+export const DIRECT_DEBIT_FIRST_PAYMENT_DAYS = 3;
+
+/** Stripe's test bank details: the sort code, an account that succeeds and one whose payment fails. */
+export const DEMO_SORT_CODE = '108800';
+export const DEMO_ACCOUNT_SUCCEEDS = '00012345';
+export const DEMO_ACCOUNT_FAILS = '90012345';
+
+/** The Direct Debit Guarantee, in the scheme's wording with the collecting charity named. */
+export function directDebitGuarantee(charityName: string): string[] {
+  const org = charityName;
+  return [
+    'This Guarantee is offered by all banks and building societies that accept instructions to pay Direct Debits.',
+    `If there are any changes to the amount, date or frequency of your Direct Debit ${org} will notify you ${DIRECT_DEBIT_FIRST_PAYMENT_DAYS} working days in advance of your account being debited or as otherwise agreed. If you request ${org} to collect a payment, confirmation of the amount and date will be given to you at the time of the request.`,
+    `If an error is made in the payment of your Direct Debit, by ${org} or your bank or building society, you are entitled to a full and immediate refund of the amount paid from your bank or building society.`,
+    `If you receive a refund you are not entitled to, you must pay it back when ${org} asks you to.`,
+    'You can cancel a Direct Debit at any time by simply contacting your bank or building society. Written confirmation may be required. Please also notify us.',
+  ];
+}
+
+/** The name on the donor's bank statement: the charity's, as Stripe's Bacs descriptor carries it. */
+export function statementName(charityName: string): string {
+  return charityName.toUpperCase().replace(/[^A-Z0-9 &.-]/g, '').slice(0, 18).trim();
+}
+
+/** "Direct Debit ending 2345" or "Card": how a gift is paid, as lists and exports show it ('' for gifts recorded by hand). */
+export function paymentMethodLabel(method: string | null | undefined, last4: string | null | undefined, source?: string): string {
+  if (source === 'manual') return '';
+  if (method === 'bacs_debit') return last4 ? `Direct Debit ending ${last4}` : 'Direct Debit';
+  return 'Card';
+}
