@@ -247,6 +247,12 @@ const ROWS: Row[] = [
   ...['donations', 'donors', 'organizations'].map(
     (name): Row => ({ route: `GET /api/exports/${name}.csv`, request: () => ({ path: `/api/exports/${name}.csv` }), expect: staff(200, 200, 200, 200) }),
   ),
+  // The accounts journal: one organization's, refused for someone else's.
+  {
+    route: 'GET /api/exports/journal.csv',
+    request: (w) => ({ path: `/api/exports/journal.csv?from=2026-01-01&to=2026-01-31&organization_id=${w.orgX}` }),
+    expect: staff(200, 403, 200, 200),
+  },
   { route: 'GET /api/auth', request: () => ({ path: '/api/auth' }), expect: signedIn(200) },
   {
     route: 'POST /api/auth/login',

@@ -84,3 +84,30 @@ export const AUDIT_TARGETS = [
   'dispute',
 ] as const;
 export type AuditTarget = (typeof AUDIT_TARGETS)[number];
+
+/**
+ * Nominal codes the accounts journal uses when neither the campaign (fund) nor its organization
+ * names one. Sage 50's standard chart numbering, which most UK charity charts follow; an
+ * organization sets its own codes to match its chart of accounts.
+ */
+export const DEFAULT_NOMINAL_CODES = {
+  /** Donations to a restricted fund (a campaign or appeal). */
+  restrictedIncome: '4000',
+  /** Donations to the general (unrestricted) fund. */
+  unrestrictedIncome: '4010',
+  /** Payment provider fees (Sage's "Bank charges and interest"). */
+  fees: '7900',
+  /** Stripe clearing: card and Bacs gifts wait here until a payout reaches the bank. */
+  clearing: '1210',
+  /** The bank current account: offline income is banked straight into it. */
+  bank: '1200',
+} as const;
+
+/** Methods paid through the payment provider (net of its fee into the clearing account). */
+export const PROVIDER_METHODS = ['card', 'bacs_debit'] as const satisfies readonly PaymentMethod[];
+
+/** Xero's tax rate for lines outside the scope of VAT (donations, transfers between accounts). */
+export const JOURNAL_TAX_RATE = 'No VAT';
+
+export const JOURNAL_FORMATS = ['xero', 'sage'] as const;
+export type JournalFormat = (typeof JOURNAL_FORMATS)[number];

@@ -14,6 +14,12 @@ import { csvStream, raw, type Cell } from '../../services/insight/csv';
 import { donationFilterShape, donationFilters, donorFilters, organizationFilters } from '../../services/insight/list-filters';
 import { staffScope } from '../../services/insight/scope';
 import { organizationRows } from '../../services/organizations';
+import { accountsJournal, type Journal, type JournalLine } from '../../services/finance/journal';
+import { journalQuery } from '../../schemas/journal';
+import { JOURNAL_TAX_RATE, type JournalFormat } from '../../../domain/finance';
+import { organizations } from '../../../db/schema';
+import { eq } from 'drizzle-orm';
+import { badRequest } from '../../lib/errors';
 import { donorRows, type UserRow } from '../../services/users';
 
 const csvResponse = (description: string) => ({
@@ -66,6 +72,17 @@ const auditRoute = defineRoute({
 });
 
 const AUDIT_HEADER = ['When', 'Actor', 'Actor type', 'Action', 'Record type', 'Record id', 'Organization id', 'Changes', 'Note', 'Request id'];
+
+const journalRoute = defineRoute({
+  method: 'get',
+  path: '/exports/journal.csv',
+  tags: ['Exports'],
+  summary: 'Balanced double-entry journal of donations, fees and refunds per organization per London day (Xero or Sage import)',
+  security: bearerAuth,
+  middleware: [financeReaders('Only admins, organization admins and finance users can export the journal')],
+  request: { query: journalQuery },
+  responses: csvResponse('Manual journal lines, UK dates, amounts in pounds'),
+});
 
 const pounds = (pence: number) => raw(penceToDecimal(pence));
 
@@ -125,6 +142,22 @@ const donorCells = (u: UserRow, ukDate: (date: Date) => string): Cell[] => [
 const ORGANIZATION_HEADER = [
   'Name', 'Legal name', 'Charity number', 'Regulator', 'HMRC reference', 'Email', 'Phone', 'Address', 'City', 'County', 'Postcode', 'Country', 'Created',
 ];
+
+/** Xero's manual journal import template (its column names, asterisks marking the required ones). */
+const XERO_JOURNAL_HEADER = ['*Narration', '*Date', 'Description', '*AccountCode', '*TaxRate', '*Amount', 'TrackingName1', 'TrackingOption1'];
+/** Debit and credit columns, for Sage and other packages that map columns on import. */
+const SAGE_JOURNAL_HEADER = ['Date', 'Reference', 'Nominal code', 'Details', 'Debit', 'Credit', 'Fund'];
+
+const ukDay = (isoDay: string) => `${isoDay.slice(8, 10)}/${isoDay.slice(5, 7)}/${isoDay.slice(0, 4)}`;
+
+function journalCells(format: JournalFormat, journal: Journal, line: JournalLine): Cell[] {
+  const date = ukDay(journal.day);
+  if (format === 'sage') {
+    return [date, journal.reference, line.accountCode, line.description, line.amount > 0 ? pounds(line.amount) : '', line.amount < 0 ? pounds(-line.amount) : '', line.fund];
+  }
+  const narration = `Donations ${journal.organizationName ? `${journal.organizationName} ` : ''}${date} ${journal.reference}`;
+  return [narration, date, line.description, line.accountCode, JOURNAL_TAX_RATE, pounds(line.amount), 'Fund', line.fund];
+}
 
 function csv(c: Context<AppEnv>, name: string, body: ReadableStream<Uint8Array>) {
   return c.body(body, 200, {
@@ -192,4 +225,23 @@ export const exportsRouter = createRouter()
       EXPORT_PAGE,
     );
     return csv(c, 'audit', stream) as never;
+  })
+  .openapi(journalRoute, async (c) => {
+    const viewer = requireUser(c.var.user);
+    const query = journalQuery.parse(c.req.query());
+    const scope = staffScope(viewer, query.organization_id);
+    if (query.organization_id) {
+      const [org] = await c.var.db.select({ id: organizations.id }).from(organizations).where(eq(organizations.id, query.organization_id)).limit(1);
+      if (!org) throw badRequest('organization_id: no such organization');
+    }
+    // One row per fund per channel per day: small enough to build, then streamed out.
+    const journals = await accountsJournal(c.var.db, scope, query.from, query.to);
+    const lines = journals.flatMap((journal) => journal.lines.map((line) => ({ journal, line })));
+    const stream = csvStream(
+      query.format === 'sage' ? SAGE_JOURNAL_HEADER : XERO_JOURNAL_HEADER,
+      async (offset, limit) => lines.slice(offset, offset + limit),
+      ({ journal, line }) => journalCells(query.format, journal, line),
+      EXPORT_PAGE,
+    );
+    return csv(c, 'journal', stream) as never;
   });

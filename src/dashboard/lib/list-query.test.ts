@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { client } from '../../lib/api';
-import { exportPath, listApiQuery, parseListView, viewSearch } from './list-query';
+import { exportPath, journalPath, listApiQuery, parseListView, viewSearch } from './list-query';
 
 describe('admin list views in the URL', () => {
   it('round-trips filters, sort and paging, leaving defaults out', () => {
@@ -22,5 +22,11 @@ describe('admin list views in the URL', () => {
     expect(exportPath('donations', view)).toBe('/api/exports/donations.csv?date_from=2026-01-01&date_to=2026-01-31&sort=date&order=desc');
     expect(exportPath('donors', parseListView('donors', '?search=a%20b&type=donor'))).toBe('/api/exports/donors.csv?search=a+b&type=donor');
     expect(exportPath('organizations', parseListView('organizations', ''))).toBe('/api/exports/organizations.csv');
+  });
+
+  it('asks for the accounts journal only with both days, in order', () => {
+    expect(journalPath(parseListView('donations', '?date_from=2026-06-01&date_to=2026-06-30&status=failed'))).toBe('/api/exports/journal.csv?from=2026-06-01&to=2026-06-30');
+    expect(journalPath(parseListView('donations', '?date_from=2026-06-01'))).toBeNull();
+    expect(journalPath(parseListView('donations', '?date_from=2026-06-30&date_to=2026-06-01'))).toBeNull();
   });
 });

@@ -99,3 +99,10 @@ export function exportPath(resource: Resource, view: ListView): string {
   if (resource === 'donors') return exportRoutes['donors.csv'].$path({ query: query as ExportQuery['donors'] });
   return exportRoutes['organizations.csv'].$path({ query: query as ExportQuery['organizations'] });
 }
+
+/** The accounts journal for the donations view's days (both From and To needed), or null without them. */
+export function journalPath(view: ListView): string | null {
+  const { date_from: from, date_to: to } = view.filters;
+  if (!from || !to || to < from) return null;
+  return exportRoutes['journal.csv'].$path({ query: { from, to } });
+}

@@ -1,7 +1,7 @@
 import { useEffect, useId, useState } from 'react';
 import { parsePounds } from '../../lib/format';
 import { useAppealOptions, useCampaignOptions } from '../forms/use-options';
-import { exportPath, type ListView } from '../lib/list-query';
+import { exportPath, journalPath, type ListView } from '../lib/list-query';
 import type { Resource } from '../lib/routes';
 import { $dashToken } from '../session';
 
@@ -51,11 +51,14 @@ export function ListToolbar({ resource, view, onFilters }: Props) {
     if ((f[key] ?? '') !== pence) set(key, pence);
   };
 
-  async function exportCsv() {
+  // The accounts journal covers the chosen days, whatever the other filters say.
+  const journal = resource === 'donations' ? journalPath(view) : null;
+
+  async function exportCsv(path = exportPath(resource, view)) {
     setExporting('Preparing your CSV…');
     const token = $dashToken.get();
     try {
-      const res = await fetch(exportPath(resource, view), { headers: token ? { authorization: `Bearer ${token}` } : {} });
+      const res = await fetch(path, { headers: token ? { authorization: `Bearer ${token}` } : {} });
       if (!res.ok) {
         const body = (await res.json().catch(() => null)) as { message?: string } | null;
         setExporting(body?.message ?? `The export failed (${res.status}).`);
@@ -224,9 +227,20 @@ export function ListToolbar({ resource, view, onFilters }: Props) {
             Clear filters
           </button>
         ) : null}
-        <button type="button" className="btn btn-outline dash-btn-sm" onClick={exportCsv}>
+        <button type="button" className="btn btn-outline dash-btn-sm" onClick={() => exportCsv()}>
           Export CSV
         </button>
+        {resource === 'donations' ? (
+          <button
+            type="button"
+            className="btn btn-outline dash-btn-sm"
+            onClick={() => journal && exportCsv(journal)}
+            disabled={!journal}
+            title={journal ? 'Balanced journal of these days for Xero or Sage' : 'Choose the From and To dates first'}
+          >
+            Journal (CSV)
+          </button>
+        ) : null}
         <p className="dash-export-status" role="status">
           {exporting}
         </p>

@@ -1,0 +1,189 @@
+import { and, eq, gte, inArray, lt, sql } from 'drizzle-orm';
+import type { Db } from '../../../db/client';
+import { campaigns, donationReversals, donations, organizations } from '../../../db/schema';
+import { londonMidnight } from '../../../domain/dates';
+import { DEFAULT_NOMINAL_CODES, PROVIDER_METHODS } from '../../../domain/finance';
+import { PAID_DONATION_STATUSES } from '../../../domain/statuses';
+import { localDay, londonLocalMs } from '../insight/london-buckets';
+import { orgCondition, type OrgScope } from '../insight/scope';
+
+/**
+ * The accounts journal: one balanced journal per organization per London day, with lines per fund
+ * (campaign, or the organization's general fund) and per channel (payment provider or bank).
+ * Gifts count on their own date at their gross amount; refunds, reversals and lost disputes count on
+ * the day they succeeded (docs/decisions/035).
+ */
+
+export type JournalLine = {
+  /** Pence: positive is a debit, negative a credit (Xero's convention). */
+  amount: number;
+  accountCode: string;
+  description: string;
+  fund: string;
+};
+
+export type Journal = {
+  /** "YYYY-MM-DD", London. */
+  day: string;
+  organizationName: string;
+  /** Stable per organization and day, so a re-export can be matched to what was imported. */
+  reference: string;
+  lines: JournalLine[];
+};
+
+type Channel = 'provider' | 'bank';
+
+type FundRow = {
+  day: string;
+  organizationId: string;
+  organizationName: string;
+  shortOrg: string;
+  fund: string;
+  incomeCode: string;
+  feeCode: string;
+  clearingCode: string;
+  bankCode: string;
+  channel: Channel;
+  gross: number;
+  fees: number;
+  reversed: number;
+};
+
+const DAY_MS = 86_400_000;
+
+function nextDay(isoDay: string): string {
+  const d = new Date(`${isoDay}T12:00:00Z`);
+  d.setUTCDate(d.getUTCDate() + 1);
+  return d.toISOString().slice(0, 10);
+}
+
+/** Gifts made through the provider (a null method is an older card or demo gift). */
+const channelOf = sql<Channel>`case when ${donations.method} in (${sql.join(
+  PROVIDER_METHODS.map((m) => sql.raw(`'${m}'`)),
+  sql`, `,
+)}) or (${donations.method} is null and ${donations.source} in ('card', 'demo')) then 'provider' else 'bank' end`;
+
+const fundColumns = {
+  organizationId: sql<string>`coalesce(${organizations.id}, '')`,
+  organizationName: sql<string>`coalesce(${organizations.name}, '')`,
+  campaignTitle: campaigns.title,
+  kind: campaigns.kind,
+  restricted: campaigns.fundRestricted,
+  campaignIncome: campaigns.incomeCode,
+  orgIncome: organizations.incomeCode,
+  feeCode: organizations.feeCode,
+  clearingCode: organizations.clearingCode,
+  bankCode: organizations.bankCode,
+};
+
+type FundColumns = {
+  organizationId: string;
+  organizationName: string;
+  campaignTitle: string;
+  kind: string;
+  restricted: boolean | number;
+  campaignIncome: string | null;
+  orgIncome: string | null;
+  feeCode: string | null;
+  clearingCode: string | null;
+  bankCode: string | null;
+};
+
+function codes(r: FundColumns) {
+  const general = r.kind === 'general_fund';
+  const restricted = !general && Boolean(r.restricted);
+  return {
+    fund: general ? 'General fund' : r.campaignTitle,
+    incomeCode: r.campaignIncome || r.orgIncome || (restricted ? DEFAULT_NOMINAL_CODES.restrictedIncome : DEFAULT_NOMINAL_CODES.unrestrictedIncome),
+    feeCode: r.feeCode || DEFAULT_NOMINAL_CODES.fees,
+    clearingCode: r.clearingCode || DEFAULT_NOMINAL_CODES.clearing,
+    bankCode: r.bankCode || DEFAULT_NOMINAL_CODES.bank,
+  };
+}
+
+/** Journals for London days `from`..`to` inclusive, oldest first, within the viewer's scope. */
+export async function accountsJournal(db: Db, scope: OrgScope, from: string, to: string): Promise<Journal[]> {
+  const start = londonMidnight(from);
+  const end = londonMidnight(nextDay(to));
+  const fromYear = Number(from.slice(0, 4));
+  const toYear = Number(to.slice(0, 4)) + 1;
+  const giftDay = sql<number>`cast(${londonLocalMs(sql`${donations.date}`, fromYear, toYear)} / ${sql.raw(String(DAY_MS))} as integer)`;
+  const reversalDay = sql<number>`cast(${londonLocalMs(sql`${donationReversals.succeededAt}`, fromYear, toYear)} / ${sql.raw(String(DAY_MS))} as integer)`;
+  const scoped = orgCondition(scope, sql`${campaigns.organizationId}`);
+
+  const [gifts, reversals] = await Promise.all([
+    db
+      .select({
+        ...fundColumns,
+        dayNumber: giftDay,
+        channel: channelOf,
+        gross: sql<number>`sum(${donations.amount})`,
+        // Only the provider charges a fee; an unknown fee is 0, never guessed.
+        fees: sql<number>`sum(case when ${channelOf} = 'provider' then coalesce(${donations.feePence}, 0) else 0 end)`,
+      })
+      .from(donations)
+      .innerJoin(campaigns, eq(campaigns.id, donations.campaignId))
+      .leftJoin(organizations, eq(organizations.id, campaigns.organizationId))
+      .where(and(inArray(donations.status, [...PAID_DONATION_STATUSES]), gte(donations.date, start), lt(donations.date, end), scoped))
+      .groupBy(giftDay, campaigns.id, channelOf),
+    db
+      .select({
+        ...fundColumns,
+        dayNumber: reversalDay,
+        channel: channelOf,
+        reversed: sql<number>`sum(${donationReversals.amount})`,
+      })
+      .from(donationReversals)
+      .innerJoin(donations, eq(donations.id, donationReversals.donationId))
+      .innerJoin(campaigns, eq(campaigns.id, donations.campaignId))
+      .leftJoin(organizations, eq(organizations.id, campaigns.organizationId))
+      .where(
+        and(eq(donationReversals.status, 'succeeded'), gte(donationReversals.succeededAt, start), lt(donationReversals.succeededAt, end), scoped),
+      )
+      .groupBy(reversalDay, campaigns.id, channelOf),
+  ]);
+
+  const rows = new Map<string, FundRow>();
+  const rowFor = (r: FundColumns & { dayNumber: number; channel: Channel }): FundRow => {
+    const day = localDay(Number(r.dayNumber) * DAY_MS);
+    const c = codes(r);
+    const key = `${r.organizationId}|${day}|${c.fund}|${c.incomeCode}|${r.channel}`;
+    let row = rows.get(key);
+    if (!row) {
+      row = { day, organizationId: r.organizationId, organizationName: r.organizationName, shortOrg: r.organizationId.slice(0, 8), ...c, channel: r.channel, gross: 0, fees: 0, reversed: 0 };
+      rows.set(key, row);
+    }
+    return row;
+  };
+  for (const g of gifts) {
+    const row = rowFor(g);
+    row.gross += Number(g.gross);
+    row.fees += Number(g.fees);
+  }
+  for (const r of reversals) rowFor(r).reversed += Number(r.reversed);
+
+  const journals = new Map<string, Journal>();
+  const sorted = [...rows.values()].sort(
+    (a, b) => a.day.localeCompare(b.day) || a.organizationName.localeCompare(b.organizationName) || a.fund.localeCompare(b.fund) || a.channel.localeCompare(b.channel),
+  );
+  for (const r of sorted) {
+    const key = `${r.day}|${r.organizationId}`;
+    let journal = journals.get(key);
+    if (!journal) {
+      const reference = `DON-${r.day.replaceAll('-', '')}${r.shortOrg ? `-${r.shortOrg}` : ''}`;
+      journal = { day: r.day, organizationName: r.organizationName, reference, lines: [] };
+      journals.set(key, journal);
+    }
+    const cashCode = r.channel === 'provider' ? r.clearingCode : r.bankCode;
+    const cashName = r.channel === 'provider' ? 'Stripe clearing' : 'bank';
+    const add = (amount: number, accountCode: string, description: string) => {
+      if (amount !== 0) journal.lines.push({ amount, accountCode, description, fund: r.fund });
+    };
+    add(-r.gross, r.incomeCode, `Donations to ${r.fund} (${r.channel === 'provider' ? 'card' : 'offline'})`);
+    add(r.fees, r.feeCode, `Payment fees on donations to ${r.fund}`);
+    add(r.gross - r.fees, cashCode, `Donations to ${r.fund}, net, to ${cashName}`);
+    add(r.reversed, r.incomeCode, `Refunds and reversals of donations to ${r.fund}`);
+    add(-r.reversed, cashCode, `Refunds and reversals of donations to ${r.fund}, from ${cashName}`);
+  }
+  return [...journals.values()].filter((j) => j.lines.length > 0);
+}
