@@ -160,6 +160,8 @@ export async function listCampaigns(db: Db, options: ListOptions): Promise<Campa
 function listConditions(options: Omit<ListOptions, 'limit' | 'offset'>): (SQL | undefined)[] {
   return [
     options.kind === 'campaign' ? isNull(campaigns.campaignId) : isNotNull(campaigns.campaignId),
+    // An organization's general fund is a row for the accounts, not something to give to or browse.
+    eq(campaigns.kind, 'campaign'),
     options.parentId ? eq(campaigns.campaignId, options.parentId) : undefined,
     statusCondition(options.viewer, options.status),
     parentCondition(options.viewer),
@@ -187,7 +189,7 @@ export async function listCampaignTitles(db: Db) {
   const rows = await db
     .select({ _id: campaigns.id, title: campaigns.title })
     .from(campaigns)
-    .where(and(isNull(campaigns.campaignId), eq(campaigns.status, 'approved')))
+    .where(and(isNull(campaigns.campaignId), eq(campaigns.status, 'approved'), eq(campaigns.kind, 'campaign')))
     .orderBy(asc(campaigns.title))
     .limit(500);
   return rows;
@@ -258,6 +260,8 @@ export function visibleCampaignDto(
 }
 
 function canView(row: typeof campaigns.$inferSelect, viewer: AuthUser | null): boolean {
+  // A general fund is shown to its organization's staff only, never to the public.
+  if (row.kind === 'general_fund') return viewer !== null && (viewer.type === 'admin' || (viewer.type === 'org_admin' && row.organizationId !== null && viewer.orgIds.includes(row.organizationId)));
   if (row.status === 'approved') return true;
   if (!viewer) return false;
   if (viewer.type === 'admin') return true;
