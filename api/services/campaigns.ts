@@ -187,7 +187,7 @@ export function countCampaignsQuery(db: Db, options: Omit<ListOptions, 'limit' |
 /** Light list for pickers: approved campaigns' ids and titles. */
 export async function listCampaignTitles(db: Db) {
   const rows = await db
-    .select({ _id: campaigns.id, title: campaigns.title })
+    .select({ _id: campaigns.id, title: campaigns.title, organization_id: campaigns.organizationId })
     .from(campaigns)
     .where(and(isNull(campaigns.campaignId), eq(campaigns.status, 'approved'), eq(campaigns.kind, 'campaign')))
     .orderBy(asc(campaigns.title))

@@ -12,6 +12,8 @@ import { MyDonations } from './screens/MyDonations';
 import { MyPrivacy } from './screens/my-info/MyPrivacy';
 import { Overview } from './screens/Overview';
 import { GiftAidScreen } from './screens/gift-aid/GiftAidScreen';
+import { BatchEntry } from './screens/batches/BatchEntry';
+import { BatchList, BatchView } from './screens/batches/BatchView';
 import { Communication, CommunicationDetail } from './screens/mock/Communication';
 import { Contact } from './screens/mock/Contact';
 import { DonationHistory } from './screens/mock/DonationHistory';
@@ -26,6 +28,9 @@ import { $dashUser } from './session';
 const TITLES: Partial<Record<Route['name'], string>> = {
   overview: 'Overview',
   'gift-aid': 'Gift Aid',
+  batches: 'Batches',
+  'batch-entry': 'Batch entry',
+  batch: 'Batch',
   'my-donations': 'My Donations',
   settings: 'Settings',
   'donate-history': 'All Donation History',
@@ -47,6 +52,12 @@ function screenFor(route: Route, orgId: string | undefined) {
       return <Overview />;
     case 'gift-aid':
       return <GiftAidScreen />;
+    case 'batches':
+      return <BatchList />;
+    case 'batch-entry':
+      return <BatchEntry />;
+    case 'batch':
+      return <BatchView key={route.id} id={route.id} />;
     case 'list':
       return <AdminList key={route.resource} resource={route.resource} />;
     case 'my-donations':
