@@ -81,10 +81,8 @@ export function BatchEntry() {
   const orgId = organizationId || (orgs.length === 1 ? orgs[0]._id : '');
   const campaignOptions = useMemo<Option[]>(() => {
     const rows = campaignsLoad.status === 'ok' ? campaignsLoad.data : [];
-    return [
-      { value: GENERAL_FUND, label: 'General fund (no campaign)' },
-      ...rows.filter((c) => 'organization_id' in c && c.organization_id === orgId).map((c) => ({ value: c._id, label: c.title || c._id })),
-    ];
+    // The select's empty choice is the general fund (its placeholder below).
+    return rows.filter((c) => 'organization_id' in c && c.organization_id === orgId).map((c) => ({ value: c._id, label: c.title || c._id }));
   }, [campaignsLoad, orgId]);
 
   const total = lines.reduce((sum, l) => sum + (poundsToPence(l.amount) ?? 0), 0);
@@ -237,13 +235,20 @@ function BatchLineEditor({
       <div className="dash-grid-2">
         <TextInput label="Amount (£)" value={line.amount} onChange={(v) => onChange({ amount: v })} required inputMode="decimal" placeholder="25.00" />
         <TextInput label="Cheque or voucher number" value={line.reference} onChange={(v) => onChange({ reference: v })} />
-        <SelectInput label="Fund" value={line.campaignId} onChange={(v) => onChange({ campaignId: v, appealId: '' })} options={campaignOptions} />
+        <SelectInput
+          label="Fund"
+          value={line.campaignId}
+          onChange={(v) => onChange({ campaignId: v, appealId: '' })}
+          options={campaignOptions}
+          placeholder="General fund (no campaign)"
+        />
         <SelectInput
           label="Appeal"
           value={line.appealId}
           onChange={(v) => onChange({ appealId: v })}
-          options={[{ value: '', label: 'None' }, ...appeals]}
+          options={appeals}
           disabled={!line.campaignId}
+          placeholder={line.campaignId ? 'None (the campaign itself)' : 'Choose a campaign first'}
         />
       </div>
       <div className="dash-batch-line-flags">
