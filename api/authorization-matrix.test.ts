@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { campaigns, donations, monthlyGifts, organizations, users } from '../db/schema';
+import { campaigns, donationBatches, donations, monthlyGifts, organizations, users } from '../db/schema';
 import {
   addOrganizationAdmin,
   createAppeal,
@@ -441,6 +441,29 @@ const ROWS: Row[] = [
     expect: { anonymous: 401, donor: 403, otherDonor: 403, orgAdmin: 200, otherOrgAdmin: 404, admin: 200, finance: 200 },
     // Its history names the staff who acted on it (the refund rows above).
     alsoVisible: (w) => [w.people.admin.email, w.people.orgAdmin.email, w.people.finance.email],
+  },
+  // Batches of offline income: admins; org admins and finance in their organizations (Org X here).
+  {
+    route: 'POST /api/donations/batches',
+    request: (w) => ({
+      path: '/api/donations/batches',
+      method: 'POST',
+      headers: { 'Idempotency-Key': crypto.randomUUID() },
+      json: { organization_id: w.orgX, method: 'cash', banked_on: '2026-03-02', expected_total: 100, gifts: [{ donor: { first_name: 'Cash', last_name: 'Giver' }, amount: 100, campaign_id: w.campaignX }] },
+    }),
+    expect: { anonymous: 401, donor: 403, otherDonor: 403, orgAdmin: 201, otherOrgAdmin: 403, admin: 201, finance: 201 },
+  },
+  { route: 'GET /api/donations/batches', request: () => ({ path: '/api/donations/batches' }), expect: staff(200, 200, 200, 200) },
+  {
+    route: 'GET /api/donations/batches/:id',
+    request: async (w) => {
+      const [batch] = await w.t.db
+        .insert(donationBatches)
+        .values({ organizationId: w.orgX, method: 'cheque', bankedOn: '2026-03-02', expectedTotal: 0, giftCount: 0, idempotencyKey: crypto.randomUUID() })
+        .returning();
+      return { path: `/api/donations/batches/${batch.id}` };
+    },
+    expect: { anonymous: 401, donor: 403, otherDonor: 403, orgAdmin: 200, otherOrgAdmin: 404, admin: 200, finance: 200 },
   },
   // The audit log (read only): admins all; org admins and finance their organizations.
   // Each entry names who acted (the staff account's email): that is what an audit log is for.

@@ -2,6 +2,7 @@ import { Scalar } from '@scalar/hono-api-reference';
 import { type AppDeps, createBaseApp } from './lib/create-app';
 import { auditRouter } from './routes/audit/audit.index';
 import { authRouter } from './routes/auth/auth.index';
+import { batchesRouter } from './routes/batches/batches.index';
 import { campaignsRouter } from './routes/campaigns/campaigns.index';
 import { campaignsWriteRouter } from './routes/campaigns/campaigns.write';
 import { devRouter } from './routes/dev/dev.index';
@@ -34,6 +35,7 @@ export function createApp(deps: AppDeps = {}) {
     .route('/', campaignsWriteRouter)
     .route('/', imagesRouter)
     .route('/', templateCausesRouter)
+    .route('/', batchesRouter)
     .route('/', donationsRouter)
     .route('/', donationsAdminRouter)
     .route('/', donationsRefundRouter)

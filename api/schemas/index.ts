@@ -69,7 +69,7 @@ export const CampaignSchema = z
   })
   .openapi('Campaign');
 
-export const CampaignTitleSchema = z.object({ _id: campaignRow.id, title: campaignRow.title }).openapi('CampaignTitle');
+export const CampaignTitleSchema = z.object({ _id: campaignRow.id, title: campaignRow.title, organization_id: z.string().nullable() }).openapi('CampaignTitle');
 
 export const TemplateCauseSchema = z
   .object({

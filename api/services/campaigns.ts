@@ -190,6 +190,8 @@ export async function listCampaigns(db: Db, options: ListOptions): Promise<Campa
 function listConditions(options: Omit<ListOptions, 'limit' | 'offset'>): (SQL | undefined)[] {
   return [
     options.kind === 'campaign' ? isNull(campaigns.campaignId) : isNotNull(campaigns.campaignId),
+    // An organization's general fund is a row for the accounts, not something to give to or browse.
+    eq(campaigns.kind, 'campaign'),
     options.parentId ? eq(campaigns.campaignId, options.parentId) : undefined,
     options.mine ? mineCondition(options.viewer, options.status) : statusCondition(options.viewer, options.status),
     parentCondition(options.viewer),
@@ -215,9 +217,9 @@ export function countCampaignsQuery(db: Db, options: Omit<ListOptions, 'limit' |
 /** Light list for pickers: approved campaigns' ids and titles. */
 export async function listCampaignTitles(db: Db) {
   const rows = await db
-    .select({ _id: campaigns.id, title: campaigns.title })
+    .select({ _id: campaigns.id, title: campaigns.title, organization_id: campaigns.organizationId })
     .from(campaigns)
-    .where(and(isNull(campaigns.campaignId), eq(campaigns.status, 'approved')))
+    .where(and(isNull(campaigns.campaignId), eq(campaigns.status, 'approved'), eq(campaigns.kind, 'campaign')))
     .orderBy(asc(campaigns.title))
     .limit(500);
   return rows;
@@ -288,6 +290,8 @@ export function visibleCampaignDto(
 }
 
 function canView(row: typeof campaigns.$inferSelect, viewer: AuthUser | null): boolean {
+  // A general fund is shown to its organization's staff only, never to the public.
+  if (row.kind === 'general_fund') return viewer !== null && (viewer.type === 'admin' || (viewer.type === 'org_admin' && row.organizationId !== null && viewer.orgIds.includes(row.organizationId)));
   if (row.status === 'approved') return true;
   if (!viewer) return false;
   if (viewer.type === 'admin') return true;

@@ -19,11 +19,12 @@ export async function resolveDonationTarget(db: Db, campaignRef: string, appealR
   if (appealRef && !appealId) throw badRequest('appeal_id: must be an appeal id (UUID or short id)');
 
   const [campaign] = await db
-    .select({ id: campaigns.id, parent: campaigns.campaignId, status: campaigns.status })
+    .select({ id: campaigns.id, parent: campaigns.campaignId, status: campaigns.status, kind: campaigns.kind })
     .from(campaigns)
     .where(eq(campaigns.id, campaignId))
     .limit(1);
-  if (!campaign || campaign.parent !== null) throw badRequest('campaign_id: no such campaign');
+  // A general fund takes offline income only: it has no public page to give from.
+  if (!campaign || campaign.parent !== null || campaign.kind !== 'campaign') throw badRequest('campaign_id: no such campaign');
   if (campaign.status !== 'approved') throw badRequest('campaign_id: this campaign is not accepting donations');
 
   if (!appealId) return { campaignId, appealId: null };

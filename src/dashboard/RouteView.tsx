@@ -16,6 +16,8 @@ import { Overview } from './screens/Overview';
 import { GiftAidRoute } from './screens/gift-aid/GiftAidRoute';
 import { ContactSupport } from './screens/support/ContactSupport';
 import { SupportInbox } from './screens/support/SupportInbox';
+import { BatchEntry } from './screens/batches/BatchEntry';
+import { BatchList, BatchView } from './screens/batches/BatchView';
 import { Communication, CommunicationDetail } from './screens/mock/Communication';
 import { DonationHistory } from './screens/mock/DonationHistory';
 import { Events } from './screens/mock/Events';
@@ -29,6 +31,9 @@ import { $dashUser, isAdmin } from './session';
 const TITLES: Partial<Record<Route['name'], string>> = {
   overview: 'Overview',
   'gift-aid': 'Gift Aid',
+  batches: 'Batches',
+  'batch-entry': 'Batch entry',
+  batch: 'Batch',
   'my-donations': 'My Donations',
   settings: 'Settings',
   'donate-history': 'All Donation History',
@@ -51,6 +56,12 @@ function screenFor(route: Route, orgId: string | undefined, isStaff = false) {
       return <Overview />;
     case 'gift-aid':
       return <GiftAidRoute />;
+    case 'batches':
+      return <BatchList />;
+    case 'batch-entry':
+      return <BatchEntry />;
+    case 'batch':
+      return <BatchView key={route.id} id={route.id} />;
     case 'list':
       return <AdminList key={route.resource} resource={route.resource} />;
     case 'my-donations':

@@ -55,9 +55,9 @@ describe(`campaigns API (${engineName})`, () => {
     expect(admin.map((c) => c.title)).toEqual(['Secret Draft']);
   });
 
-  it('answers the light list with ids and titles only', async () => {
+  it('answers the light list with ids, titles and organizations only', async () => {
     const body = (await (await t.request('/api/campaigns?tiny=true')).json()) as any[];
-    expect(body).toEqual([{ _id: approved.id, title: 'Clean Water' }]);
+    expect(body).toEqual([{ _id: approved.id, title: 'Clean Water', organization_id: null }]);
   });
 
   it('finds one campaign by UUID and by short id', async () => {

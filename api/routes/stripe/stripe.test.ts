@@ -31,6 +31,7 @@ beforeAll(async () => {
 async function world() {
   const campaign = await createCampaign(t.db);
   const appeal = await createAppeal(t.db, campaign.id);
+  const generalFund = await createCampaign(t.db, { kind: 'general_fund', fundRestricted: false });
   const email = `Donor.${crypto.randomUUID().slice(0, 8)}@Example.com`;
   const rows = () => t.db.select().from(donations).where(eq(donations.campaignId, campaign.id));
   const totals = async () => {
@@ -42,7 +43,7 @@ async function world() {
     t.request('/api/stripe/client_secret', { method: 'POST', json: { email, campaign_id: campaign.id, appeal_id: appeal.id, ...json }, token });
   const confirm = (clientSecret: string, card?: 'success' | 'decline') =>
     t.request('/api/stripe/demo/confirm', { method: 'POST', json: { clientSecret, card } });
-  return { campaign, appeal, email, rows, totals, start, confirm };
+  return { campaign, appeal, generalFund, email, rows, totals, start, confirm };
 }
 
 const ANN = { first_name: 'Ann', last_name: 'Lee', house: '1', address: 'High Street, Leeds', postcode: 'LS1 4AP' };
@@ -85,6 +86,7 @@ describe(`POST /api/stripe/client_secret: bad input stores nothing (${engineName
     ['an unknown campaign', () => ({ amount: 500, campaign_id: crypto.randomUUID(), appeal_id: null }), /campaign_id: no such campaign/],
     ['a malformed campaign id', () => ({ amount: 500, campaign_id: 'abc' }), /campaign_id: must be a campaign id/],
     ['an appeal id as campaign id', (w) => ({ amount: 500, campaign_id: w.appeal.id, appeal_id: null }), /campaign_id: no such campaign/],
+    ["an organization's general fund (offline income only)", (w) => ({ amount: 500, campaign_id: w.generalFund.id, appeal_id: null }), /campaign_id: no such campaign/],
     ['an unknown appeal', () => ({ amount: 500, appeal_id: crypto.randomUUID() }), /appeal_id: no such appeal/],
     ['Gift Aid without details', () => ({ amount: 500, giftAid: true }), /gift_aid: first and last name, house name or number and postcode/],
     ['Gift Aid with a non-UK postcode', () => ({ amount: 500, giftAid: true, gift_aid: { ...ANN, postcode: '90210' } }), /^gift_aid\.postcode: enter a UK postcode/],

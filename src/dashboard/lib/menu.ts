@@ -34,6 +34,7 @@ export function buildMenu(userType: string | null | undefined): MenuGroup[] {
         { label: 'Donors', href: '/dashboard/donors', icon: 'users' },
         { label: 'Donations', href: '/dashboard/donations', icon: 'coins' },
         { label: 'Gift Aid', href: '/dashboard/gift-aid', icon: 'book' },
+        { label: 'Batch entry', href: '/dashboard/batches', icon: 'coins' },
         { label: 'Organizations', href: '/dashboard/organizations', icon: 'building' },
         ...(isAdmin(viewer) ? [{ label: 'Support inbox', href: '/dashboard/support-inbox', icon: 'mail' } satisfies MenuLink] : []),
       ],

@@ -7,6 +7,9 @@ export type CampaignKind = 'campaign' | 'appeal';
 export type Route =
   | { name: 'overview' }
   | { name: 'gift-aid' }
+  | { name: 'batches' }
+  | { name: 'batch-entry' }
+  | { name: 'batch'; id: string }
   | { name: 'list'; resource: Resource }
   | { name: 'my-donations' }
   | { name: 'form'; resource: Resource; id?: string }
@@ -73,6 +76,11 @@ export function matchRoute(pathname: string): Route {
 
   if (rest.length === 0 && STATIC[head]) return STATIC[head];
   if (head === 'communication' && rest.length === 1) return { name: 'communication-detail', id: rest[0] };
+  if (head === 'batches') {
+    if (rest.length === 0) return { name: 'batches' };
+    if (rest.length === 1) return rest[0] === 'add' ? { name: 'batch-entry' } : { name: 'batch', id: rest[0] };
+    return { name: 'not-found' };
+  }
 
   if ((RESOURCES as readonly string[]).includes(head)) {
     const resource = head as Resource;

@@ -1,0 +1,88 @@
+import { z } from '@hono/zod-openapi';
+import { parseId } from '../../../db/ids';
+import { createRouter } from '../../lib/create-app';
+import { notFound } from '../../lib/errors';
+import { bearerAuth, defineRoute, errorResponses, IdParams, jsonBody, jsonContent, totalCountHeader } from '../../lib/openapi';
+import { financeReaders, requireUser } from '../../lib/policy';
+import { readQuery } from '../../lib/validate';
+import { BATCH_MAX_LINES, BatchBodySchema, BatchQuerySchema, BatchSchema, BatchSummarySchema } from '../../schemas/batches';
+import { createBatch } from '../../services/batches/create';
+import { getBatch, listBatches } from '../../services/batches/list';
+import { mailContextOf } from '../../services/mail/context';
+
+const BATCH_ACCESS = 'Only admins, organization admins and finance users can enter or read batches';
+
+const createRoute = defineRoute({
+  method: 'post',
+  path: '/donations/batches',
+  tags: ['Donations'],
+  summary: 'Post a batch of offline income: cheques, cash, transfers, standing orders, vouchers (admins; org admins and finance in their organizations)',
+  description:
+    `Each line becomes a succeeded gift (source batch) to a campaign, an appeal or the organization's general fund, creating new donors. ` +
+    `Refused unless the lines add up to expected_total; at most ${BATCH_MAX_LINES} lines. Gift Aid only where the donor has a declaration covering the banked day. ` +
+    'The Idempotency-Key header is required: the same key again answers the first batch (200), another batch under it is refused (409). ' +
+    'A posted batch is corrected line by line with POST /api/donations/{id}/refund.',
+  security: bearerAuth,
+  middleware: [financeReaders(BATCH_ACCESS)],
+  request: {
+    headers: z.object({
+      'idempotency-key': z
+        .string({ error: 'Idempotency-Key: send a header that names this batch, e.g. a UUID made when the form opened' })
+        .trim()
+        .min(8, 'Idempotency-Key: use at least 8 characters')
+        .max(200, 'Idempotency-Key: use at most 200 characters'),
+    }),
+    body: jsonBody(BatchBodySchema),
+  },
+  responses: {
+    201: jsonContent(BatchSchema, 'Posted'),
+    200: jsonContent(BatchSchema, 'Already posted under this Idempotency-Key: the first batch'),
+    ...errorResponses,
+  },
+});
+
+const listRoute = defineRoute({
+  method: 'get',
+  path: '/donations/batches',
+  tags: ['Donations'],
+  summary: 'Batches of offline income, newest banked day first (in the viewer’s organizations)',
+  security: bearerAuth,
+  middleware: [financeReaders(BATCH_ACCESS)],
+  request: { query: BatchQuerySchema },
+  responses: { 200: { ...jsonContent(z.array(BatchSummarySchema), 'Batches'), headers: totalCountHeader }, ...errorResponses },
+});
+
+const getRoute = defineRoute({
+  method: 'get',
+  path: '/donations/batches/{id}',
+  tags: ['Donations'],
+  summary: 'One batch and its lines',
+  security: bearerAuth,
+  middleware: [financeReaders(BATCH_ACCESS)],
+  request: { params: IdParams },
+  responses: { 200: jsonContent(BatchSchema, 'The batch'), ...errorResponses },
+});
+
+/** Offline income banked together. Mounted before /donations/{id} so "batches" is never read as a gift id. */
+export const batchesRouter = createRouter()
+  .openapi(createRoute, async (c) => {
+    const { status, batch } = await createBatch(
+      { db: c.var.db, viewer: requireUser(c.var.user), requestId: c.var.requestId, mail: mailContextOf(c) },
+      c.req.valid('json'),
+      c.req.valid('header')['idempotency-key'],
+    );
+    return status === 201 ? c.json(batch, 201) : c.json(batch, 200);
+  })
+  .openapi(listRoute, async (c) => {
+    const query = readQuery(c, BatchQuerySchema);
+    const organizationId = query.organization_id ? parseId(query.organization_id) : undefined;
+    if (organizationId === null) return c.json([], 200);
+    const result = await listBatches(c.var.db, requireUser(c.var.user), { organizationId, limit: query.limit, offset: query.offset });
+    c.header('X-Total-Count', String(result.total));
+    return c.json(result.rows, 200);
+  })
+  .openapi(getRoute, async (c) => {
+    const batch = await getBatch(c.var.db, requireUser(c.var.user), c.req.valid('param').id);
+    if (!batch) throw notFound('Batch Not Found');
+    return c.json(batch, 200);
+  });

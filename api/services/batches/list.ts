@@ -1,0 +1,101 @@
+import { and, asc, count, desc, eq, inArray, type SQL } from 'drizzle-orm';
+import type { Db } from '../../../db/client';
+import { parseId } from '../../../db/ids';
+import { campaigns, donationBatches, donations, organizations, users } from '../../../db/schema';
+import type { BatchDto, BatchSummaryDto } from '../../schemas/batches';
+import { orgScope } from '../../lib/policy';
+import type { AuthUser } from '../../lib/types';
+
+const summaryColumns = { batch: donationBatches, organizationName: organizations.name };
+
+function toSummary(row: { batch: typeof donationBatches.$inferSelect; organizationName: string }): BatchSummaryDto {
+  const b = row.batch;
+  return {
+    _id: b.id,
+    organization_id: b.organizationId,
+    organization_name: row.organizationName,
+    method: b.method,
+    banked_on: b.bankedOn,
+    reference: b.reference,
+    expected_total: b.expectedTotal,
+    gift_count: b.giftCount,
+    created_by: b.createdBy,
+    created_at: b.createdAt.toISOString(),
+  };
+}
+
+/** Batches of the organizations the viewer reads money in (deny by default). */
+function scopeCondition(viewer: AuthUser): SQL | undefined | false {
+  const scope = orgScope(viewer);
+  if (scope === 'all') return undefined;
+  return scope.length ? inArray(donationBatches.organizationId, scope) : false;
+}
+
+export async function listBatches(
+  db: Db,
+  viewer: AuthUser,
+  options: { organizationId?: string; limit: number; offset: number },
+): Promise<{ rows: BatchSummaryDto[]; total: number }> {
+  const scope = scopeCondition(viewer);
+  if (scope === false) return { rows: [], total: 0 };
+  const where = and(scope, options.organizationId ? eq(donationBatches.organizationId, options.organizationId) : undefined);
+  const [rows, [total]] = await Promise.all([
+    db
+      .select(summaryColumns)
+      .from(donationBatches)
+      .innerJoin(organizations, eq(organizations.id, donationBatches.organizationId))
+      .where(where)
+      .orderBy(desc(donationBatches.bankedOn), desc(donationBatches.createdAt), desc(donationBatches.id))
+      .limit(options.limit)
+      .offset(options.offset),
+    db.select({ n: count() }).from(donationBatches).where(where),
+  ]);
+  return { rows: rows.map(toSummary), total: Number(total?.n ?? 0) };
+}
+
+/** One batch with its lines in entry order, or null when it does not exist or is outside the viewer's scope. */
+export async function getBatch(db: Db, viewer: AuthUser, idRef: string): Promise<BatchDto | null> {
+  const id = parseId(idRef);
+  const scope = scopeCondition(viewer);
+  if (!id || scope === false) return null;
+  const [row] = await db
+    .select(summaryColumns)
+    .from(donationBatches)
+    .innerJoin(organizations, eq(organizations.id, donationBatches.organizationId))
+    .where(and(eq(donationBatches.id, id), scope))
+    .limit(1);
+  if (!row) return null;
+  const lines = await db
+    .select({
+      gift: donations,
+      firstName: users.firstName,
+      lastName: users.lastName,
+      campaignTitle: campaigns.title,
+      campaignKind: campaigns.kind,
+    })
+    .from(donations)
+    .innerJoin(users, eq(users.id, donations.donorId))
+    .innerJoin(campaigns, eq(campaigns.id, donations.campaignId))
+    .where(eq(donations.batchId, id))
+    .orderBy(asc(donations.createdAt), asc(donations.id));
+  return {
+    ...toSummary(row),
+    gifts: lines.map((line, index) => ({
+      _id: line.gift.id,
+      line: index + 1,
+      donor_id: line.gift.donorId,
+      donor_name: `${line.firstName} ${line.lastName}`.trim(),
+      amount: line.gift.amount,
+      refunded_amount: line.gift.refundedAmount,
+      status: line.gift.status,
+      campaign_id: line.gift.campaignId,
+      campaign_title: line.campaignKind === 'general_fund' ? 'General fund' : line.campaignTitle,
+      general_fund: line.campaignKind === 'general_fund',
+      appeal_id: line.gift.appealId,
+      gift_aid: line.gift.giftAid,
+      benefit_exceeds_limit: line.gift.benefitExceedsLimit,
+      reference: line.gift.reference,
+      receipt_sent_at: line.gift.receiptSentAt ? line.gift.receiptSentAt.toISOString() : null,
+    })),
+  };
+}

@@ -1,0 +1,271 @@
+import { useStore } from '@nanostores/react';
+import { useMemo, useState } from 'react';
+import { BATCH_METHODS, type BatchMethod } from '../../../../domain/finance';
+import { formatPence } from '../../../../domain/money';
+import { api, client } from '../../../lib/api';
+import { toDateInput } from '../../lib/dates';
+import { poundsToPence } from '../../lib/money';
+import { useApiGet } from '../../lib/use-api';
+import { navigate } from '../../router';
+import { $dashToken } from '../../session';
+import { Alert, PageHeader, SelectInput, Spinner, TextInput, type Option } from '../../ui/primitives';
+import { useAppealOptions, useDonorSearch } from '../../forms/use-options';
+
+const METHOD_LABELS: Record<BatchMethod, string> = {
+  cheque: 'Cheque',
+  cash: 'Cash',
+  contactless: 'Contactless',
+  bank_transfer: 'Bank transfer',
+  standing_order: 'Standing order',
+  charity_voucher: 'Charity voucher (CAF and similar)',
+  other: 'Other',
+};
+const METHOD_OPTIONS: Option[] = BATCH_METHODS.map((m) => ({ value: m, label: METHOD_LABELS[m] }));
+const GENERAL_FUND = '';
+
+type Line = {
+  key: number;
+  newDonor: boolean;
+  donorId: string;
+  firstName: string;
+  lastName: string;
+  email: string;
+  address: string;
+  postcode: string;
+  amount: string;
+  campaignId: string;
+  appealId: string;
+  giftAid: boolean;
+  receipt: boolean;
+  reference: string;
+};
+
+let nextKey = 1;
+const emptyLine = (): Line => ({
+  key: nextKey++,
+  newDonor: false,
+  donorId: '',
+  firstName: '',
+  lastName: '',
+  email: '',
+  address: '',
+  postcode: '',
+  amount: '',
+  campaignId: GENERAL_FUND,
+  appealId: '',
+  giftAid: false,
+  receipt: false,
+  reference: '',
+});
+
+const lineReady = (l: Line) => (l.newDonor ? l.firstName.trim() !== '' && l.lastName.trim() !== '' : l.donorId !== '') && poundsToPence(l.amount) !== null;
+
+/** /dashboard/batches/add: a paying-in slip's gifts entered together and posted once. */
+export function BatchEntry() {
+  const token = useStore($dashToken);
+  const [orgsLoad] = useApiGet('/api/organizations?limit=100', (o) => client.api.organizations.$get({ query: { limit: 100 } }, o));
+  const orgs = orgsLoad.status === 'ok' ? orgsLoad.data : [];
+  const [campaignsLoad] = useApiGet('campaigns?tiny=true', (o) => client.api.campaigns.$get({ query: { tiny: 'true' } }, o));
+  const [organizationId, setOrganizationId] = useState('');
+  const [method, setMethod] = useState<BatchMethod>('cheque');
+  const [bankedOn, setBankedOn] = useState(toDateInput(new Date()));
+  const [reference, setReference] = useState('');
+  const [expected, setExpected] = useState('');
+  const [lines, setLines] = useState<Line[]>(() => [emptyLine()]);
+  const [confirming, setConfirming] = useState(false);
+  const [posting, setPosting] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  // One key per form: a double click or a retried request posts the batch once.
+  const [idempotencyKey] = useState(() => crypto.randomUUID());
+
+  const orgId = organizationId || (orgs.length === 1 ? orgs[0]._id : '');
+  const campaignOptions = useMemo<Option[]>(() => {
+    const rows = campaignsLoad.status === 'ok' ? campaignsLoad.data : [];
+    // The select's empty choice is the general fund (its placeholder below).
+    return rows.filter((c) => 'organization_id' in c && c.organization_id === orgId).map((c) => ({ value: c._id, label: c.title || c._id }));
+  }, [campaignsLoad, orgId]);
+
+  const total = lines.reduce((sum, l) => sum + (poundsToPence(l.amount) ?? 0), 0);
+  const expectedPence = poundsToPence(expected);
+  const matches = expectedPence !== null && total === expectedPence;
+  const ready = orgId !== '' && bankedOn !== '' && matches && lines.every(lineReady);
+
+  const update = (key: number, patch: Partial<Line>) => setLines((prev) => prev.map((l) => (l.key === key ? { ...l, ...patch } : l)));
+
+  const post = async () => {
+    setPosting(true);
+    setError(null);
+    const json = {
+      organization_id: orgId,
+      method,
+      banked_on: bankedOn,
+      reference: reference.trim() || undefined,
+      expected_total: expectedPence ?? 0,
+      gifts: lines.map((l) => ({
+        ...(l.newDonor
+          ? { donor: { first_name: l.firstName.trim(), last_name: l.lastName.trim(), email: l.email.trim() || undefined, address: l.address.trim() || undefined, postcode: l.postcode.trim() || undefined } }
+          : { donor_id: l.donorId }),
+        amount: poundsToPence(l.amount) ?? 0,
+        ...(l.appealId ? { appeal_id: l.appealId } : l.campaignId ? { campaign_id: l.campaignId } : {}),
+        gift_aid: l.giftAid,
+        send_receipt: l.receipt,
+        reference: l.reference.trim() || undefined,
+      })),
+    };
+    const res = await api((o) => client.api.donations.batches.$post({ json, header: { 'idempotency-key': idempotencyKey } }, o), { token });
+    setPosting(false);
+    setConfirming(false);
+    if (!res.ok) return setError(res.error.message);
+    navigate(`/dashboard/batches/${res.data._id}`);
+  };
+
+  if (orgsLoad.status === 'loading' || orgsLoad.status === 'idle') return <Spinner />;
+  const orgName = orgs.find((o) => o._id === orgId)?.name ?? '';
+
+  return (
+    <section className="dash-section dash-form-page dash-batch">
+      <PageHeader title="Batch entry" back={<a href="/dashboard/batches">All batches</a>} />
+      {error ? <Alert>{error}</Alert> : null}
+      <fieldset className="dash-fieldset">
+        <legend>Paying-in</legend>
+        <div className="dash-grid-2">
+          <SelectInput
+            label="Organization"
+            value={orgId}
+            onChange={setOrganizationId}
+            options={orgs.map((o) => ({ value: o._id, label: o.name }))}
+            required
+            placeholder="Select an organization"
+          />
+          <SelectInput label="Method" value={method} onChange={(v) => setMethod(v as BatchMethod)} options={METHOD_OPTIONS} required />
+          <TextInput label="Banked on" type="date" value={bankedOn} onChange={setBankedOn} required />
+          <TextInput label="Reference" value={reference} onChange={setReference} placeholder="Paying-in slip number" />
+          <TextInput label="Expected total (£)" value={expected} onChange={setExpected} required inputMode="decimal" placeholder="137.34" hint="The total on the paying-in slip" />
+        </div>
+      </fieldset>
+
+      <h2 className="dash-batch-heading">Gifts ({lines.length})</h2>
+      {lines.map((line, index) => (
+        <BatchLineEditor
+          key={line.key}
+          index={index}
+          line={line}
+          campaignOptions={campaignOptions}
+          onChange={(patch) => update(line.key, patch)}
+          onRemove={lines.length > 1 ? () => setLines((prev) => prev.filter((l) => l.key !== line.key)) : undefined}
+        />
+      ))}
+      <button type="button" className="btn btn-outline" onClick={() => setLines((prev) => [...prev, emptyLine()])} disabled={lines.length >= 200}>
+        Add a gift
+      </button>
+
+      <div className={`dash-batch-total ${matches ? 'is-matched' : 'is-unmatched'}`} role="status" aria-live="polite">
+        <span>
+          Entered <strong data-testid="batch-running-total">{formatPence(total)}</strong> of{' '}
+          <strong>{expectedPence === null ? '—' : formatPence(expectedPence)}</strong> expected
+        </span>
+        <span>{expectedPence === null ? 'Enter the expected total' : matches ? 'The gifts match the slip' : `Difference ${formatPence(Math.abs(expectedPence - total))}`}</span>
+      </div>
+
+      {confirming ? (
+        <div className="dash-batch-confirm" role="alertdialog" aria-label="Confirm the batch">
+          <p>
+            Post {lines.length} {lines.length === 1 ? 'gift' : 'gifts'} totalling {formatPence(total)} by {METHOD_LABELS[method].toLowerCase()} to {orgName}, banked on {bankedOn}?
+            A posted batch can only be corrected gift by gift (a reversal).
+          </p>
+          <div className="dash-form-actions">
+            <button type="button" className="btn btn-primary" onClick={post} disabled={posting}>
+              {posting ? 'Posting…' : 'Confirm and post'}
+            </button>
+            <button type="button" className="btn btn-outline" onClick={() => setConfirming(false)} disabled={posting}>
+              Back to the batch
+            </button>
+          </div>
+        </div>
+      ) : (
+        <div className="dash-form-actions">
+          <button type="button" className="btn btn-primary" onClick={() => setConfirming(true)} disabled={!ready}>
+            Post batch
+          </button>
+        </div>
+      )}
+    </section>
+  );
+}
+
+function BatchLineEditor({
+  index,
+  line,
+  campaignOptions,
+  onChange,
+  onRemove,
+}: {
+  index: number;
+  line: Line;
+  campaignOptions: Option[];
+  onChange: (patch: Partial<Line>) => void;
+  onRemove?: () => void;
+}) {
+  const [search, setSearch] = useState('');
+  const donors = useDonorSearch(line.newDonor ? '' : search);
+  const appeals = useAppealOptions(line.campaignId);
+  return (
+    <fieldset className="dash-fieldset dash-batch-line">
+      <legend>Gift {index + 1}</legend>
+      <div className="dash-batch-line-donor">
+        <label className="dash-check">
+          <input type="checkbox" checked={line.newDonor} onChange={(e) => onChange({ newDonor: e.target.checked, donorId: '' })} />
+          <span>New donor</span>
+        </label>
+      </div>
+      {line.newDonor ? (
+        <div className="dash-grid-2">
+          <TextInput label="First name" value={line.firstName} onChange={(v) => onChange({ firstName: v })} required />
+          <TextInput label="Last name" value={line.lastName} onChange={(v) => onChange({ lastName: v })} required />
+          <TextInput label="Email" type="email" value={line.email} onChange={(v) => onChange({ email: v })} hint="Optional; an existing donor with this email is used" />
+          <TextInput label="Address" value={line.address} onChange={(v) => onChange({ address: v })} />
+          <TextInput label="Postcode" value={line.postcode} onChange={(v) => onChange({ postcode: v })} />
+        </div>
+      ) : (
+        <div className="dash-grid-2">
+          <TextInput label="Search donors" value={search} onChange={setSearch} placeholder="Name or email" />
+          <SelectInput label="Donor" value={line.donorId} onChange={(v) => onChange({ donorId: v })} options={donors.options} required placeholder="Select a donor" />
+        </div>
+      )}
+      <div className="dash-grid-2">
+        <TextInput label="Amount (£)" value={line.amount} onChange={(v) => onChange({ amount: v })} required inputMode="decimal" placeholder="25.00" />
+        <TextInput label="Cheque or voucher number" value={line.reference} onChange={(v) => onChange({ reference: v })} />
+        <SelectInput
+          label="Fund"
+          value={line.campaignId}
+          onChange={(v) => onChange({ campaignId: v, appealId: '' })}
+          options={campaignOptions}
+          placeholder="General fund (no campaign)"
+        />
+        <SelectInput
+          label="Appeal"
+          value={line.appealId}
+          onChange={(v) => onChange({ appealId: v })}
+          options={appeals}
+          disabled={!line.campaignId}
+          placeholder={line.campaignId ? 'None (the campaign itself)' : 'Choose a campaign first'}
+        />
+      </div>
+      <div className="dash-batch-line-flags">
+        <label className="dash-check">
+          <input type="checkbox" checked={line.giftAid} onChange={(e) => onChange({ giftAid: e.target.checked })} disabled={line.newDonor} />
+          <span>Gift Aid {line.newDonor ? '(record the declaration first)' : '(checked against the donor’s declaration)'}</span>
+        </label>
+        <label className="dash-check">
+          <input type="checkbox" checked={line.receipt} onChange={(e) => onChange({ receipt: e.target.checked })} />
+          <span>Email a receipt</span>
+        </label>
+        {onRemove ? (
+          <button type="button" className="btn btn-ghost dash-btn-sm" onClick={onRemove}>
+            Remove gift {index + 1}
+          </button>
+        ) : null}
+      </div>
+    </fieldset>
+  );
+}

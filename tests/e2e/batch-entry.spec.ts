@@ -1,0 +1,54 @@
+import { signIn } from './sign-in';
+import { expect, test } from './fixtures';
+
+// Entered on a phone-sized screen: the form must work at 390 px; the posted batch is also shown at 1280.
+test('an admin enters a batch of three cheques, posts it once the total matches, and sees the posted batch', async ({ page, request }, testInfo) => {
+  const { token } = await signIn(request, 'admin@example.org');
+  await page.addInitScript((t) => localStorage.setItem('uk_nfp_token', t), token);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto('/dashboard/batches/add');
+  await page.waitForSelector('astro-island:not([ssr])');
+  await expect(page.getByRole('heading', { level: 1, name: 'Batch entry' })).toBeVisible();
+
+  const organization = page.getByLabel('Organization');
+  const firstOrg = await organization.locator('option').nth(1).getAttribute('value');
+  await organization.selectOption(firstOrg!);
+  await page.getByLabel('Method').selectOption('cheque');
+  await page.getByLabel('Reference', { exact: true }).fill('Slip 2041');
+  await page.getByLabel('Expected total (£)').fill('60.50');
+
+  const amounts = ['10', '20.50', '30'];
+  for (const [index, amount] of amounts.entries()) {
+    if (index > 0) await page.getByRole('button', { name: 'Add a gift' }).click();
+    const line = page.getByRole('group', { name: `Gift ${index + 1}` });
+    await line.getByLabel('New donor').check();
+    await line.getByLabel('First name').fill(`Cheque${index + 1}`);
+    await line.getByLabel('Last name').fill('Writer');
+    await line.getByLabel('Amount (£)').fill(amount);
+    await line.getByLabel('Cheque or voucher number').fill(`00010${index + 1}`);
+  }
+  const post = page.getByRole('button', { name: 'Post batch' });
+  await expect(page.getByTestId('batch-running-total')).toHaveText('£60.50');
+  await expect(post).toBeEnabled();
+  await page.screenshot({ path: testInfo.outputPath('batch-entry-390.png'), fullPage: true });
+
+  // A total that does not match the slip keeps the button disabled.
+  await page.getByLabel('Expected total (£)').fill('60.00');
+  await expect(post).toBeDisabled();
+  await expect(page.getByText('Difference £0.50')).toBeVisible();
+  await page.getByLabel('Expected total (£)').fill('60.50');
+
+  await post.click();
+  await expect(page.getByRole('alertdialog', { name: 'Confirm the batch' })).toContainText('Post 3 gifts totalling £60.50');
+  await page.getByRole('button', { name: 'Confirm and post' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: /^Batch banked / })).toBeVisible();
+  const gifts = page.getByRole('table', { name: 'Gifts in this batch' });
+  await expect(gifts.getByRole('row')).toHaveCount(4);
+  await expect(gifts).toContainText('Cheque2 Writer');
+  await expect(gifts).toContainText('General fund');
+  await page.screenshot({ path: testInfo.outputPath('batch-posted-390.png'), fullPage: true });
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.reload();
+  await expect(page.getByRole('table', { name: 'Gifts in this batch' }).getByRole('row')).toHaveCount(4);
+  await page.screenshot({ path: testInfo.outputPath('batch-posted-1280.png'), fullPage: true });
+});
