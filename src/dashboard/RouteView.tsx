@@ -8,6 +8,7 @@ import { $location } from './router';
 import { AdminList } from './screens/AdminList';
 import { CampaignEditorScreen } from './screens/CampaignEditorScreen';
 import { CampaignList } from './screens/CampaignList';
+import { MonthlyGiftsScreen } from './screens/MonthlyGiftsScreen';
 import { MyDonations } from './screens/MyDonations';
 import { MyPrivacy } from './screens/my-info/MyPrivacy';
 import { Overview } from './screens/Overview';
@@ -26,6 +27,7 @@ import { $dashUser } from './session';
 const TITLES: Partial<Record<Route['name'], string>> = {
   overview: 'Overview',
   'gift-aid': 'Gift Aid',
+  'monthly-gifts': 'Monthly gifts',
   'my-donations': 'My Donations',
   settings: 'Settings',
   'donate-history': 'All Donation History',
@@ -47,6 +49,8 @@ function screenFor(route: Route, orgId: string | undefined) {
       return <Overview />;
     case 'gift-aid':
       return <GiftAidScreen />;
+    case 'monthly-gifts':
+      return <MonthlyGiftsScreen />;
     case 'list':
       return <AdminList key={route.resource} resource={route.resource} />;
     case 'my-donations':

@@ -72,7 +72,7 @@ describe(`the office's monthly gifts (${engineName})`, () => {
     const active = body.find((g: any) => g._id === w.ids.active.id);
     expect(active).toMatchObject({ amount: 1250, method: 'card', status: 'active', appeal: { title: '=HYPERLINK("x")' }, last_failure: null });
     expect(active.donor.email).toMatch(/^grace/);
-    expect(Date.parse(active.next_payment_at)).toBe(w.ids.active.nextPaymentAt.getTime());
+    expect(Date.parse(active.next_payment_at)).toBe(w.ids.active.nextPaymentAt!.getTime());
     expect(body.find((g: any) => g.status === 'cancelled').next_payment_at).toBeNull();
     for (const status of ['active', 'paused', 'past_due', 'cancelled']) {
       const one = await get(`/api/monthly-gifts?organization_id=${w.orgA.id}&status=${status}`, w.admin.token);

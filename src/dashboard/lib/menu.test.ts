@@ -15,7 +15,7 @@ describe('buildMenu', () => {
   it('gives every other type the Admin group', () => {
     for (const type of ['admin', 'org_admin', 'staff']) {
       const admin = buildMenu(type).find((g) => g.label === 'Admin');
-      expect(admin?.items.map((i) => i.label)).toEqual(['Campaigns', 'Appeals', 'Donors', 'Donations', 'Gift Aid', 'Organizations']);
+      expect(admin?.items.map((i) => i.label)).toEqual(['Campaigns', 'Appeals', 'Donors', 'Donations', 'Monthly gifts', 'Gift Aid', 'Organizations']);
     }
   });
 });

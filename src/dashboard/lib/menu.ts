@@ -31,6 +31,7 @@ export function buildMenu(userType: string | null | undefined): MenuGroup[] {
         { label: 'Appeals', href: '/dashboard/active-appeals', icon: 'megaphone' },
         { label: 'Donors', href: '/dashboard/donors', icon: 'users' },
         { label: 'Donations', href: '/dashboard/donations', icon: 'coins' },
+        { label: 'Monthly gifts', href: '/dashboard/monthly-gifts', icon: 'calendar' },
         { label: 'Gift Aid', href: '/dashboard/gift-aid', icon: 'book' },
         { label: 'Organizations', href: '/dashboard/organizations', icon: 'building' },
       ],

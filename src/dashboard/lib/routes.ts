@@ -7,6 +7,7 @@ export type CampaignKind = 'campaign' | 'appeal';
 export type Route =
   | { name: 'overview' }
   | { name: 'gift-aid' }
+  | { name: 'monthly-gifts' }
   | { name: 'list'; resource: Resource }
   | { name: 'my-donations' }
   | { name: 'form'; resource: Resource; id?: string }
@@ -29,6 +30,7 @@ export type Route =
 const STATIC: Record<string, Route> = {
   overview: { name: 'overview' },
   'gift-aid': { name: 'gift-aid' },
+  'monthly-gifts': { name: 'monthly-gifts' },
   'donate-history': { name: 'donate-history' },
   'donate-receipts': { name: 'donate-receipts' },
   'donate-recurring': { name: 'donate-recurring' },
