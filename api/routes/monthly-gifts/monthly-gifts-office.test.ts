@@ -35,6 +35,7 @@ async function world() {
     failing: gift('failing', { status: 'past_due', donorId: other.id, amount: 500 }),
     cancelled: gift('cancelled', { status: 'cancelled', cancelledAt: new Date(now - day), cancelledBy: 'donor' }),
     otherOrg: gift('other', { campaignId: campaignB.id }),
+    incomplete: gift('incomplete', { status: 'incomplete', startedAt: null }),
   };
   await t.db.insert(monthlyGifts).values(Object.values(ids));
   // The failing gift: paid once, then its renewal failed and the email went out.
@@ -78,6 +79,9 @@ describe(`the office's monthly gifts (${engineName})`, () => {
       const one = await get(`/api/monthly-gifts?organization_id=${w.orgA.id}&status=${status}`, w.admin.token);
       expect(one.body.map((g: any) => g.status)).toEqual([status]);
     }
+    // A checkout that never paid shows only when asked for.
+    const unpaid = await get(`/api/monthly-gifts?organization_id=${w.orgA.id}&status=incomplete`, w.admin.token);
+    expect(unpaid.body.map((g: any) => g._id)).toEqual([w.ids.incomplete.id]);
   });
 
   it('shows an org admin only their organizations’ gifts, and refuses another organization', async () => {

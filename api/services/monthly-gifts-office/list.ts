@@ -33,7 +33,8 @@ function whereOf(viewer: AuthUser, f: MonthlyGiftFilters): SQL | undefined {
   const term = f.search?.toLowerCase();
   return and(
     orgCondition(scope, sql`${campaigns.organizationId}`),
-    f.status ? eq(monthlyGifts.status, f.status) : undefined,
+    // A checkout that never paid is not a monthly gift yet: listed only when asked for.
+    f.status ? eq(monthlyGifts.status, f.status) : sql`${monthlyGifts.status} <> 'incomplete'`,
     f.failing ? failing : undefined,
     term
       ? sql`(instr(lower(${users.firstName} || ' ' || ${users.lastName}), ${term}) > 0 or instr(lower(${users.email}), ${term}) > 0)`
