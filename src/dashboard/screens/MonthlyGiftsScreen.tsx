@@ -82,7 +82,7 @@ export function MonthlyGiftsScreen() {
   return (
     <section className="dash-section">
       <PageHeader title={title} />
-      <div className="dash-list-actions" role="tablist" aria-label="Monthly gifts views">
+      <div className="dash-page-head" role="tablist" aria-label="Monthly gifts views">
         {(['all', 'failed'] as const).map((t) => (
           <button
             key={t}
