@@ -324,6 +324,9 @@ const ROWS: Row[] = [
       expect: { anonymous: 401, donor: action === 'cancel' ? 200 : 409, otherDonor: 404, orgAdmin: 404, otherOrgAdmin: 404, admin: 404, finance: 404 },
     }),
   ),
+  // The office list and its export: each staff member sees their own organizations' gifts.
+  { route: 'GET /api/monthly-gifts', request: () => ({ path: '/api/monthly-gifts' }), expect: staff(200, 200, 200) },
+  { route: 'GET /api/exports/monthly-gifts.csv', request: () => ({ path: '/api/exports/monthly-gifts.csv' }), expect: staff(200, 200, 200) },
   {
     route: 'GET /api/monthly-gifts/:id',
     request: (w) => ({ path: `/api/monthly-gifts/${w.monthlyByOtherDonor}` }),

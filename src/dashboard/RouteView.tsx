@@ -10,6 +10,7 @@ import { $location } from './router';
 import { AdminList } from './screens/AdminList';
 import { CampaignEditorScreen } from './screens/CampaignEditorScreen';
 import { CampaignList } from './screens/CampaignList';
+import { MonthlyGiftsScreen } from './screens/MonthlyGiftsScreen';
 import { MyDonations } from './screens/MyDonations';
 import { MyPrivacy } from './screens/my-info/MyPrivacy';
 import { Overview } from './screens/Overview';
@@ -34,6 +35,7 @@ const TITLES: Partial<Record<Route['name'], string>> = {
   batches: 'Batches',
   'batch-entry': 'Batch entry',
   batch: 'Batch',
+  'monthly-gifts': 'Monthly gifts',
   'my-donations': 'My Donations',
   settings: 'Settings',
   'donate-history': 'All Donation History',
@@ -62,6 +64,8 @@ function screenFor(route: Route, orgId: string | undefined, isStaff = false) {
       return <BatchEntry />;
     case 'batch':
       return <BatchView key={route.id} id={route.id} />;
+    case 'monthly-gifts':
+      return <MonthlyGiftsScreen />;
     case 'list':
       return <AdminList key={route.resource} resource={route.resource} />;
     case 'my-donations':

@@ -75,6 +75,7 @@ export type Data<F extends (...args: never[]) => Promise<ClientResponse<unknown,
 
 /** The API's shapes, from the one contract (type-only: nothing of api/ reaches the browser). */
 export type { Campaign, Donation, Donor, Organization, TopDonor, User } from '../../api/schemas';
+export type { OfficeMonthlyGift } from '../../api/schemas/monthly-gifts';
 
 /** For callers that prefer "the value or the error": the value on success, else `{statusCode, message}`. */
 export const valueOrError = <T>(result: ApiResult<T>): T | ApiError => (result.ok ? result.data : result.error);

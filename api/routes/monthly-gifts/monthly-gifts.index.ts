@@ -6,7 +6,25 @@ import { cancelMonthlyGift, changeMonthlyGiftAmount, pauseMonthlyGift, type Acti
 import { listDonorMonthlyGifts, monthlyGiftFor, toMonthlyGiftDtos } from '../../services/monthly-gifts';
 import { mailContextOf } from '../../services/mail/context';
 import { cancelByLink, readCancelLink } from '../../services/monthly-link-actions';
-import { cancelManaged, cancelMine, changeMine, getManaged, listMine, pauseMine, readLink, useLink } from './monthly-gifts.routes';
+import { formatUkDate, londonIsoDate } from '../../../domain/dates';
+import { penceToDecimal } from '../../../domain/money';
+import type { OfficeMonthlyGift } from '../../schemas/monthly-gifts';
+import { csvStream, raw, type Cell } from '../../services/insight/csv';
+import { officeMonthlyGifts } from '../../services/monthly-gifts-office/list';
+import { cancelManaged, cancelMine, changeMine, exportOffice, getManaged, listMine, listOffice, pauseMine, readLink, useLink } from './monthly-gifts.routes';
+
+const ukDate = (iso: string | null) => (iso ? formatUkDate(new Date(iso)) : '');
+
+const CSV_HEADER = [
+  'Donor name', 'Donor email', 'Amount (GBP)', 'Campaign', 'Appeal', 'Status', 'Method', 'Started', 'Next payment',
+  'Cancelled', 'Last payment failed', 'Failure email', 'Monthly gift ID',
+];
+
+const csvCells = (g: OfficeMonthlyGift): Cell[] => [
+  g.donor.name, g.donor.email, raw(penceToDecimal(g.amount)), g.campaign.title, g.appeal?.title ?? '', g.status, g.method,
+  ukDate(g.started_at), ukDate(g.next_payment_at), ukDate(g.cancelled_at), ukDate(g.last_failure?.failed_at ?? null),
+  g.last_failure?.email ?? '', g._id,
+];
 
 const actionContext = (c: Context<AppEnv>): ActionContext => ({ db: c.var.db, payments: c.var.payments, mail: mailContextOf(c) });
 
@@ -31,6 +49,23 @@ export const monthlyGiftsRouter = createRouter()
   .openapi(pauseMine, async (c) => {
     const gift = await monthlyGiftFor(c.var.db, requireUser(c.var.user), c.req.valid('param').id, 'donor');
     return c.json(await dto(c, await pauseMonthlyGift(actionContext(c), gift, c.req.valid('json').months)), 200);
+  })
+  .openapi(listOffice, async (c) => {
+    const { rows, total } = await officeMonthlyGifts(c.var.db, requireUser(c.var.user), c.req.valid('query'));
+    c.header('X-Total-Count', String(total));
+    return c.json(rows, 200);
+  })
+  .openapi(exportOffice, async (c) => {
+    const viewer = requireUser(c.var.user);
+    const filters = c.req.valid('query');
+    // Scope first, so a refused organization is a 403 rather than a broken stream.
+    await officeMonthlyGifts(c.var.db, viewer, { ...filters, limit: 1, offset: 0, count: false });
+    const stream = csvStream(CSV_HEADER, async (offset, limit) => (await officeMonthlyGifts(c.var.db, viewer, { ...filters, offset, limit, count: false })).rows, csvCells, 1000);
+    return c.body(stream, 200, {
+      'content-type': 'text/csv; charset=utf-8',
+      'content-disposition': `attachment; filename="monthly-gifts-${londonIsoDate(new Date())}.csv"`,
+      'cache-control': 'no-store',
+    }) as never;
   })
   .openapi(getManaged, async (c) => {
     const gift = await monthlyGiftFor(c.var.db, requireUser(c.var.user), c.req.valid('param').id, 'manager');

@@ -1,6 +1,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { MAX_PAUSE_MONTHS, MONTHLY_GIFT_CANCELLED_BY, MONTHLY_GIFT_STATUSES, ONLINE_PAYMENT_METHODS } from '../../../domain';
-import { bearerAuth, errorResponses, jsonContent } from '../../lib/openapi';
+import { bearerAuth, defineRoute, errorResponses, jsonContent, totalCountHeader } from '../../lib/openapi';
+import { monthlyGiftFilters, monthlyGiftListQuery, OfficeMonthlyGiftSchema } from '../../schemas/monthly-gifts';
 import { signedIn, staffOnly } from '../../lib/policy';
 
 export const MonthlyGiftSchema = z
@@ -133,4 +134,26 @@ export const useLink = createRoute({
   summary: 'Cancel the monthly gift a signed link names, once (no sign-in)',
   request: { body: { content: { 'application/json': { schema: TokenBody } }, required: true } },
   responses: { 200: jsonContent(LinkStateSchema, 'done, or why not (failed: Stripe did not answer; the gift is unchanged)'), ...errorResponses },
+});
+
+export const listOffice = defineRoute({
+  method: 'get',
+  path: '/monthly-gifts',
+  tags: ['Monthly gifts'],
+  summary: 'Every monthly gift of your organizations (admins: all), with the newest failed payment',
+  security: bearerAuth,
+  middleware: [staffOnly('Only admins and organization admins can list monthly gifts')],
+  request: { query: monthlyGiftListQuery },
+  responses: { 200: { ...jsonContent(z.array(OfficeMonthlyGiftSchema), 'Monthly gifts, newest first'), headers: totalCountHeader }, ...errorResponses },
+});
+
+export const exportOffice = defineRoute({
+  method: 'get',
+  path: '/exports/monthly-gifts.csv',
+  tags: ['Exports'],
+  summary: 'The filtered monthly gifts list as CSV (same filters and scope as GET /api/monthly-gifts)',
+  security: bearerAuth,
+  middleware: [staffOnly('Only admins and organization admins can export lists')],
+  request: { query: monthlyGiftFilters },
+  responses: { 200: { content: { 'text/csv': { schema: z.string() } }, description: 'Monthly gifts, UK dates, amounts in pounds' }, ...errorResponses },
 });

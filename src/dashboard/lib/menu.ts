@@ -33,6 +33,7 @@ export function buildMenu(userType: string | null | undefined): MenuGroup[] {
         { label: 'Appeals', href: '/dashboard/active-appeals', icon: 'megaphone' },
         { label: 'Donors', href: '/dashboard/donors', icon: 'users' },
         { label: 'Donations', href: '/dashboard/donations', icon: 'coins' },
+        { label: 'Monthly gifts', href: '/dashboard/monthly-gifts', icon: 'calendar' },
         { label: 'Gift Aid', href: '/dashboard/gift-aid', icon: 'book' },
         { label: 'Batch entry', href: '/dashboard/batches', icon: 'coins' },
         { label: 'Organizations', href: '/dashboard/organizations', icon: 'building' },

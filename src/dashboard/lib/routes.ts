@@ -10,6 +10,7 @@ export type Route =
   | { name: 'batches' }
   | { name: 'batch-entry' }
   | { name: 'batch'; id: string }
+  | { name: 'monthly-gifts' }
   | { name: 'list'; resource: Resource }
   | { name: 'my-donations' }
   | { name: 'form'; resource: Resource; id?: string }
@@ -33,6 +34,7 @@ export type Route =
 const STATIC: Record<string, Route> = {
   overview: { name: 'overview' },
   'gift-aid': { name: 'gift-aid' },
+  'monthly-gifts': { name: 'monthly-gifts' },
   'donate-history': { name: 'donate-history' },
   'donate-receipts': { name: 'donate-receipts' },
   'donate-recurring': { name: 'donate-recurring' },

@@ -1,0 +1,87 @@
+import { formatUkDate } from '../../../../domain';
+import type { OfficeMonthlyGift } from '../../../lib/api';
+import { penceToPounds } from '../../lib/money';
+import { DataTableColumnHeader } from '../data-table-column-header';
+import type { DashColumnDef } from '../features';
+
+const day = (iso: string | null | undefined) => (iso ? formatUkDate(new Date(iso)) : '-');
+
+export const STATUS_LABELS: Record<OfficeMonthlyGift['status'], string> = {
+  active: 'Active',
+  paused: 'Paused',
+  past_due: 'Failing',
+  cancelled: 'Cancelled',
+  incomplete: 'Not started',
+};
+
+const EMAIL_LABELS = { sent: 'Sent', queued: 'Queued', none: 'Not sent' } as const;
+
+/** Column ids match the API's sort fields where the list can sort by them. */
+export const monthlyGiftColumns: DashColumnDef<OfficeMonthlyGift>[] = [
+  {
+    id: 'donor',
+    accessorFn: (row) => row.donor.name || row.donor.email,
+    header: ({ column }) => <DataTableColumnHeader column={column} title="Donor" />,
+    cell: ({ row }) => (
+      <span>
+        {row.original.donor.name || '-'}
+        <br />
+        <small>{row.original.donor.email}</small>
+      </span>
+    ),
+    meta: { label: 'Donor' },
+  },
+  {
+    id: 'amount',
+    accessorFn: (row) => `£${penceToPounds(row.amount)}`,
+    header: ({ column }) => <DataTableColumnHeader column={column} title="Monthly" />,
+    meta: { label: 'Monthly' },
+  },
+  {
+    id: 'cause',
+    accessorFn: (row) => (row.appeal ? `${row.campaign.title}: ${row.appeal.title}` : row.campaign.title),
+    header: ({ column }) => <DataTableColumnHeader column={column} title="Campaign / appeal" />,
+    meta: { label: 'Campaign / appeal' },
+  },
+  {
+    id: 'started',
+    accessorFn: (row) => day(row.started_at),
+    header: ({ column }) => <DataTableColumnHeader column={column} title="Started" />,
+    meta: { label: 'Started' },
+  },
+  {
+    id: 'next_payment',
+    accessorFn: (row) => day(row.next_payment_at),
+    header: ({ column }) => <DataTableColumnHeader column={column} title="Next payment" />,
+    meta: { label: 'Next payment' },
+  },
+  {
+    id: 'method',
+    accessorFn: (row) => (row.method === 'card' ? 'Card' : row.method === 'demo' ? 'Card (demo)' : row.method),
+    header: ({ column }) => <DataTableColumnHeader column={column} title="Method" />,
+    meta: { label: 'Method' },
+  },
+  {
+    id: 'status',
+    accessorFn: (row) => STATUS_LABELS[row.status],
+    header: ({ column }) => <DataTableColumnHeader column={column} title="Status" />,
+    meta: { label: 'Status' },
+  },
+];
+
+/** The failed-payments queue adds when the payment failed and whether the donor was told. */
+export const failedPaymentColumns: DashColumnDef<OfficeMonthlyGift>[] = [
+  ...monthlyGiftColumns.filter((c) => c.id !== 'started' && c.id !== 'method'),
+  {
+    id: 'failed_at',
+    accessorFn: (row) => day(row.last_failure?.failed_at),
+    header: ({ column }) => <DataTableColumnHeader column={column} title="Payment failed" />,
+    meta: { label: 'Payment failed' },
+  },
+  {
+    id: 'failure_email',
+    accessorFn: (row) => (row.last_failure ? EMAIL_LABELS[row.last_failure.email] : '-'),
+    header: ({ column }) => <DataTableColumnHeader column={column} title="Email to donor" />,
+    meta: { label: 'Email to donor' },
+  },
+];
