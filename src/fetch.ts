@@ -51,7 +51,7 @@ app.use(async (c, next) => {
   await next();
   c.res = withSecurityHeaders(c.res);
 });
-/** A stale copy is served at once and replaced by one background request that skips the lookup (coalesced per page). */
+/** A stale copy is served at once and replaced by one background request that skips the lookup. */
 async function revalidateInBackground(url: string) {
   const request = new Request(url, { headers: { [REVALIDATE_HEADER]: '1' } });
   await afterResponse(Promise.resolve().then(() => app.fetch(request, env)));
@@ -66,7 +66,7 @@ async function publicApiRead(request: Request, cache: Cache, decision: Extract<A
       const requestId = requestIdFrom(request.headers);
       cached.response.headers.set('X-Cache', cached.state);
       cached.response.headers.set('X-Request-Id', requestId);
-      if (cached.revalidate) await revalidateInBackground(request.url);
+      if (cached.state === 'STALE') await revalidateInBackground(request.url);
       // The API did not run, so its one line per request is written here.
       requestLine({ request_id: requestId, method: 'GET', route: decision.route, status: 200, ms: Date.now() - started, user_id: null, cache: cached.state });
       return cached.response;
@@ -105,7 +105,7 @@ app.use(async (c, next) => {
     const cached = await readCachedPage(cache, decision.key, Date.now(), background);
     if (cached) {
       cached.response.headers.set('X-Cache', cached.state);
-      if (cached.revalidate) await revalidateInBackground(c.req.url);
+      if (cached.state === 'STALE') await revalidateInBackground(c.req.url);
       return cached.response;
     }
   }

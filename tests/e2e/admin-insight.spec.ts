@@ -104,7 +104,7 @@ test('an admin filters donations, the view survives reload, and the CSV export m
   expect(file.suggestedFilename()).toMatch(/^donations-\d{4}-\d{2}-\d{2}\.csv$/);
   const text = (await readFile((await file.path())!, 'utf8')).replace(/^\uFEFF/, '');
   const lines = text.trim().split('\r\n');
-  expect(lines[0]).toBe('Date,Amount (GBP),Refunded (GBP),Net (GBP),Gift Aid,Type,Status,Source,Payment reference,Donor name,Donor email,Campaign,Appeal,Donation ID');
+  expect(lines[0]).toBe('Date,Amount (GBP),Refunded (GBP),Net (GBP),Gift Aid,Type,Status,Source,Payment method,Payment reference,Donor name,Donor email,Campaign,Appeal,Donation ID');
   expect(lines).toHaveLength(filteredTotal + 1);
   for (const line of lines.slice(1)) {
     expect(line).toMatch(/^\d{2}\/\d{2}\/\d{4},\d+\.\d{2},/);

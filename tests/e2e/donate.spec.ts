@@ -37,7 +37,7 @@ async function fillGiftAid(page: Page) {
   await box.getByLabel('House name or number').fill('1');
   await box.getByLabel('Street and town').fill('Station Road, Leeds');
   await box.getByLabel('Postcode').fill('ls1 4ap');
-  await expect(box.getByTestId('gift-aid-worth')).toContainText('with Gift Aid');
+  await expect(page.locator('.donation-box').getByTestId('gift-aid-worth')).toContainText('with Gift Aid');
 }
 
 const cases = [

@@ -5,20 +5,22 @@ import { engineName, setupTestApp } from '../../../tests/setup/test-app';
 const image = { Key: '/images/demo/cause-3.png', name: 'cause-3.png', size: 1, type: 'image/png' };
 
 describe(`writes answer with the saved item (${engineName})`, () => {
-  it('an org admin who files an appeal elsewhere with a status they cannot view still gets it back', async () => {
+  it('an org admin who files an appeal under another organization gets the saved item back, but cannot set its status', async () => {
     const t = await setupTestApp();
     const ownOrg = await createOrganization(t.db);
     const token = (await signedIn(t.db, 'org_admin', { organizationIds: [ownOrg.id] })).token;
     const elsewhere = await createCampaign(t.db, { organizationId: (await createOrganization(t.db)).id });
     const body = { title: 'Bake sale', description: 'Cakes for a cause.', goal: 20_000, images: [image], campaign_id: elsewhere.id };
 
-    const created = await t.request('/api/campaigns', { method: 'POST', token, json: { ...body, status: 'deleted' } });
+    const created = await t.request('/api/campaigns', { method: 'POST', token, json: body });
     expect(created.status).toBe(201);
-    expect(await created.json()).toMatchObject({ title: 'Bake sale', status: 'deleted', campaign_id: elsewhere.id });
+    const appeal = (await created.json()) as { _id: string; status: string };
+    expect(appeal).toMatchObject({ title: 'Bake sale', campaign_id: elsewhere.id });
 
-    const appeal = (await (await t.request('/api/campaigns', { method: 'POST', token, json: body })).json()) as { _id: string };
+    // Status belongs to admins and the campaign's own organization's admins.
     const updated = await t.request(`/api/campaigns/${appeal._id}`, { method: 'PUT', token, json: { status: 'deleted' } });
-    expect(updated.status).toBe(200);
-    expect(await updated.json()).toMatchObject({ _id: appeal._id, status: 'deleted' });
+    expect(updated.status).toBe(403);
+    const reread = await t.request(`/api/campaigns/${appeal._id}`, { token });
+    expect(((await reread.json()) as { status: string }).status).toBe(appeal.status);
   });
 });

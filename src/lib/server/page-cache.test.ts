@@ -6,8 +6,6 @@ import {
   pageCacheDecision,
   PUBLIC_PAGE_CACHE_CONTROL,
   readCachedPage,
-  RETIRED_STALE_SECONDS,
-  REVALIDATE_EVERY_MS,
   storable,
   storePage,
 } from './page-cache';
@@ -140,41 +138,12 @@ describe('cached copies: fresh, stale, expired, retired', () => {
     expect(await readCachedPage(cache, key, t0 + 331_000)).toBeNull();
   });
 
-  it('retires every copy when the generation moves (a gift or an edit): served once more as STALE while one render replaces it', async () => {
+  it('retires every copy when the generation moves (a gift or an edit)', async () => {
     const cache = new FakeCache() as unknown as Cache;
-    const t0 = 2_000_000;
-    await (await storePage(cache, key, page(), t0)).put;
-    expect((await readCachedPage(cache, key, t0 + 100))?.state).toBe('HIT');
+    await (await storePage(cache, key, page())).put;
+    expect(await readCachedPage(cache, key)).not.toBeNull();
     await bumpPageGeneration('https://give.example.org', cache);
-    const retired = await readCachedPage(cache, key, t0 + 200);
-    expect(retired).toMatchObject({ state: 'STALE', revalidate: true });
-    expect(await retired?.response.text()).toContain('£1,045');
-    // Other visitors meanwhile get the same copy without starting another render.
-    expect(await readCachedPage(cache, key, t0 + 300)).toMatchObject({ state: 'STALE', revalidate: false });
-    expect(await readCachedPage(cache, key, t0 + 200 + REVALIDATE_EVERY_MS)).toMatchObject({ state: 'STALE', revalidate: true });
-    // The background render stores this generation's copy: a HIT again, with the new figure.
-    await (await storePage(cache, key, new Response('<h1>£1,070 raised</h1>', { status: 200, headers: { 'content-type': 'text/html' } }), t0 + 5_000)).put;
-    const fresh = await readCachedPage(cache, key, t0 + 5_100);
-    expect(fresh?.state).toBe('HIT');
-    expect(await fresh?.response.text()).toContain('£1,070');
-  });
-
-  it('renders afresh, for the visitor, a retired copy older than 30 s', async () => {
-    const cache = new FakeCache() as unknown as Cache;
-    const t0 = 3_000_000;
-    await (await storePage(cache, key, page(), t0)).put;
-    await bumpPageGeneration('https://give.example.org', cache);
-    expect((await readCachedPage(cache, key, t0 + (RETIRED_STALE_SECONDS - 1) * 1000))?.state).toBe('STALE');
-    expect(await readCachedPage(cache, key, t0 + (RETIRED_STALE_SECONDS + 1) * 1000)).toBeNull();
-  });
-
-  it('a stale copy starts one background render per page every 2 s, however many visitors see it', async () => {
-    const cache = new FakeCache() as unknown as Cache;
-    const t0 = 4_000_000;
-    await (await storePage(cache, key, page(), t0)).put;
-    const reads = await Promise.all(Array.from({ length: 50 }, (_, i) => readCachedPage(cache, key, t0 + 40_000 + i * 10)));
-    expect(reads.every((r) => r?.state === 'STALE')).toBe(true);
-    expect(reads.filter((r) => r?.revalidate)).toHaveLength(1);
+    expect(await readCachedPage(cache, key)).toBeNull();
   });
 
   it('reads the generation once a second: another isolate\'s write retires copies here within that second', async () => {
@@ -185,7 +154,7 @@ describe('cached copies: fresh, stale, expired, retired', () => {
     const origin = 'https://give.example.org';
     await cache.put(new Request(`${origin}/__page-cache-generation`), new Response('elsewhere'));
     expect((await readCachedPage(cache, key, t0 + 500))?.state).toBe('HIT');
-    expect((await readCachedPage(cache, key, t0 + 1_000))?.state).toBe('STALE');
+    expect(await readCachedPage(cache, key, t0 + 1_000)).toBeNull();
   });
 
   it('past the second, answers at once and re-reads the generation after the response; past 5 s, waits for it', async () => {
@@ -199,18 +168,18 @@ describe('cached copies: fresh, stale, expired, retired', () => {
     expect((await readCachedPage(cache, key, t0 + 1_200, background))?.state).toBe('HIT');
     expect(work).toHaveLength(1);
     await Promise.all(work);
-    // The re-read saw the other isolate's write: the next visitor's copy is retired (STALE, re-rendered).
-    expect(await readCachedPage(cache, key, t0 + 1_300, background)).toMatchObject({ state: 'STALE', revalidate: true });
+    // The re-read saw the other isolate's write: the next visitor gets a fresh render.
+    expect(await readCachedPage(cache, key, t0 + 1_300, background)).toBeNull();
 
     const quiet = new FakeCache() as unknown as Cache;
     await (await storePage(quiet, key, page(), t0)).put;
     await quiet.put(new Request('https://give.example.org/__page-cache-generation'), new Response('elsewhere'));
     const idle: Promise<unknown>[] = [];
-    expect((await readCachedPage(quiet, key, t0 + 5_000, (w) => void idle.push(w)))?.state).toBe('STALE');
+    expect(await readCachedPage(quiet, key, t0 + 5_000, (w) => void idle.push(w))).toBeNull();
     expect(idle).toHaveLength(0);
   });
 
-  it('serves a burst from the isolate\'s memory: no cache lookup per visitor, and a retired copy only as STALE', async () => {
+  it('serves a burst from the isolate\'s memory: no cache lookup per visitor, and a retired copy is not served from it', async () => {
     const fake = new FakeCache();
     const cache = fake as unknown as Cache;
     const t0 = 9_000_000;
@@ -223,7 +192,7 @@ describe('cached copies: fresh, stale, expired, retired', () => {
     }
     expect(fake.lookups).toEqual([]);
     await bumpPageGeneration('https://give.example.org', cache);
-    expect((await readCachedPage(cache, key, t0 + 200))?.state).toBe('STALE');
+    expect(await readCachedPage(cache, key)).toBeNull();
   });
 
   it("never hands one request's id to the next caller, from memory or from the shared cache", async () => {

@@ -12,11 +12,7 @@
  *   itself ignores that directive).
  * - Every successful write through the API (a gift recorded by the webhook or the demo
  *   confirmation, a manual gift, a campaign edit) moves the cache generation, which retires every
- *   cached page of this location at once. A retired copy younger than RETIRED_STALE_SECONDS is
- *   served once more as STALE while one background render replaces it; older, the visitor waits
- *   for a fresh render. Background renders are coalesced: at most one per page per
- *   REVALIDATE_EVERY_MS in an isolate, so a storm of gifts (20 a second on a telethon night) costs
- *   each hot page one render every couple of seconds, not one per visitor (docs/decisions/029).
+ *   cached page of this location at once: the next visitor gets a fresh render.
  * - The API's public reads (campaign and appeal lists and items, public top donors) are kept the
  *   same way, keyed by their whole query: what every visitor's browser asks for on a shared appeal.
  *   A request with a token, or one that asks for the origin's answer (`Cache-Control: no-cache`),
@@ -27,10 +23,6 @@
 
 export const PAGE_FRESH_SECONDS = 30;
 export const PAGE_STALE_SECONDS = 300;
-/** How old a copy retired by a write may be and still be served (as STALE) while it is replaced. */
-export const RETIRED_STALE_SECONDS = 30;
-/** One background render per page and isolate in this time, however many visitors see a stale copy. */
-export const REVALIDATE_EVERY_MS = 2000;
 /** What browsers and any shared cache in front of the worker are told about a public page. */
 export const PUBLIC_PAGE_CACHE_CONTROL = `public, max-age=0, s-maxage=${PAGE_FRESH_SECONDS}, stale-while-revalidate=${PAGE_STALE_SECONDS}`;
 /** A page rendered for a URL that must not be shared (e.g. the `?donation=` return). */
@@ -173,23 +165,7 @@ export async function bumpPageGeneration(origin: string, cache = edgeCache()): P
   await cache.put(generationKey(origin), new Response(next, { headers: { 'Cache-Control': 'public, s-maxage=31536000' } }));
 }
 
-/** `revalidate`: this visitor's request should start the (coalesced) background render. */
-export type CachedPage = { response: Response; state: 'HIT' | 'STALE'; revalidate: boolean } | null;
-
-/** Pages whose background render started lately in this isolate: url → when. */
-const revalidations = new WeakMap<Cache, Map<string, number>>();
-
-/** True for the first stale read of a page in REVALIDATE_EVERY_MS: that one starts the render. */
-function claimRevalidation(cache: Cache, url: string, now: number): boolean {
-  let started = revalidations.get(cache);
-  if (!started) revalidations.set(cache, (started = new Map()));
-  const last = started.get(url);
-  if (last !== undefined && now - last >= 0 && now - last < REVALIDATE_EVERY_MS) return false;
-  started.delete(url);
-  started.set(url, now);
-  if (started.size > MEMORY_PAGES * 4) started.delete(started.keys().next().value!);
-  return true;
-}
+export type CachedPage = { response: Response; state: 'HIT' | 'STALE' } | null;
 
 /**
  * The pages this isolate served lately, in front of the Cache API: a copy read or stored here once
@@ -220,29 +196,22 @@ function remember(cache: Cache, url: string, page: MemoryPage) {
   if (pages.size > MEMORY_PAGES) pages.delete(pages.keys().next().value!);
 }
 
-/**
- * The cached copy of a page: HIT when it belongs to the current generation and is fresh; STALE when
- * it is older (up to PAGE_STALE_SECONDS) or was retired by a write (up to RETIRED_STALE_SECONDS
- * old); else null (render it). A copy this isolate holds in memory is served from there, retired or
- * not, until a background render replaces it.
- */
+/** The cached copy of a page when it belongs to the current generation and is not too old. */
 export async function readCachedPage(cache: Cache, key: Request, now = Date.now(), background?: Background): Promise<CachedPage> {
   const generation = await currentGeneration(cache, new URL(key.url).origin, now, background);
   let page = memoryOf(cache).get(key.url);
-  if (!page) {
+  if (page?.generation !== generation) {
     const hit = await cache.match(key);
-    if (!hit) return null;
-    page = { body: await hit.arrayBuffer(), headers: visibleHeaders(hit.headers), generation: hit.headers.get(GENERATION_HEADER) ?? '', renderedAt: Number(hit.headers.get(RENDERED_AT_HEADER) ?? 0) };
+    if (!hit || hit.headers.get(GENERATION_HEADER) !== generation) return null;
+    page = { body: await hit.arrayBuffer(), headers: visibleHeaders(hit.headers), generation, renderedAt: Number(hit.headers.get(RENDERED_AT_HEADER) ?? 0) };
     remember(cache, key.url, page);
   }
-  const retired = page.generation !== generation;
   const age = (now - page.renderedAt) / 1000;
-  if (!(age >= 0) || age > (retired ? RETIRED_STALE_SECONDS : PAGE_FRESH_SECONDS + PAGE_STALE_SECONDS)) return null;
+  if (!(age >= 0) || age > PAGE_FRESH_SECONDS + PAGE_STALE_SECONDS) return null;
   const response = new Response(page.body.slice(0), { status: 200, headers: page.headers });
   response.headers.set('Cache-Control', PUBLIC_PAGE_CACHE_CONTROL);
   response.headers.set('Age', String(Math.floor(age)));
-  const state = !retired && age <= PAGE_FRESH_SECONDS ? 'HIT' : 'STALE';
-  return { response, state, revalidate: state === 'STALE' && claimRevalidation(cache, key.url, now) };
+  return { response, state: age <= PAGE_FRESH_SECONDS ? 'HIT' : 'STALE' };
 }
 
 /** Whether an answer may be stored: a full 200 HTML page (or, for the API, JSON) that sets no cookie. */
