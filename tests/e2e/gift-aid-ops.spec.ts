@@ -12,11 +12,18 @@ test('an admin adds a paper declaration, verifies a manual gift, creates a claim
   const auth = { authorization: `Bearer ${token}` };
   const [org] = (await (await request.get('/api/organizations?limit=100', { headers: auth })).json()) as { _id: string; name: string }[];
   const campaigns = (await (await request.get(`/api/campaigns?organization_id=${org._id}&limit=50`, { headers: auth })).json()) as { _id: string; organization?: { value: string } | string }[];
-  const campaign = campaigns[0];
-  const appeals = (await (await request.get(`/api/campaigns/${campaign._id}/appeals`, { headers: auth })).json()) as { _id: string }[];
+  // A manual gift names an appeal: take the organization's first campaign that has one.
+  let campaign = campaigns[0];
+  let appeals: { _id: string }[] = [];
+  for (const candidate of campaigns) {
+    appeals = (await (await request.get(`/api/campaigns/${candidate._id}/appeals`, { headers: auth })).json()) as { _id: string }[];
+    campaign = candidate;
+    if (appeals.length) break;
+  }
+  expect(appeals.length, 'the seed gives this organization a campaign with appeals').toBeGreaterThan(0);
   const donor = (await (await request.post('/api/users', { headers: auth, data: { email: `paper-${Date.now()}@example.org`, first_name: 'Pat', last_name: 'Paper', type: 'donor' } })).json()) as { _id: string };
   expect(donor._id).toBeTruthy();
-  const created = await request.post('/api/donations', { headers: auth, data: { donor: donor._id, amount: 4000, date: '2026-01-10', campaign: campaign._id, ...(appeals[0] ? { appeal: appeals[0]._id } : {}), method: 'cheque' } });
+  const created = await request.post('/api/donations', { headers: auth, data: { donor: donor._id, amount: 4000, date: '2026-01-10', campaign: campaign._id, appeal: appeals[0]._id, method: 'cheque' } });
   expect(created.status(), await created.text()).toBe(201);
   const gift = (await created.json()) as { _id: string };
 
