@@ -50,9 +50,12 @@ async function seededCopy(to: string) {
   cpSync(`${template}/db`, to, { recursive: true });
 }
 
+/** Cached pages go stale after this many seconds here, so the stale path is seen without a long wait. */
+const E2E_PAGE_FRESH_SECONDS = 4;
+
 rmSync(persistDir, { recursive: true, force: true });
 // Canonical and share links use PUBLIC_ORIGIN, never the Host header (production requires it).
-const vars: Record<string, string> = { PUBLIC_ORIGIN: `http://localhost:${port}` };
+const vars: Record<string, string> = { PUBLIC_ORIGIN: `http://localhost:${port}`, PAGE_FRESH_SECONDS: String(E2E_PAGE_FRESH_SECONDS) };
 if (outage) vars.TURSO_DATABASE_URL = 'http://127.0.0.1:9';
 else await seededCopy(persistDir);
 await serveBuiltWorker({ port: Number(port), persistTo: persistDir, vars, testScheduled: true });

@@ -11,6 +11,7 @@ import {
   apiWriteRetiresPages,
   bumpPageGeneration,
   edgeCache,
+  freshnessFrom,
   pageCacheDecision,
   PRIVATE_PAGE_CACHE_CONTROL,
   readCachedPage,
@@ -31,6 +32,8 @@ const api = createApp();
 const app = new Hono();
 /** No page cache under `astro dev`: an edited page shows at once. */
 const pageCache = () => (import.meta.env.DEV ? null : edgeCache());
+/** How long a cached copy is fresh (a test server shortens it with PAGE_FRESH_SECONDS). */
+const freshness = () => freshnessFrom((env as unknown as Bindings).PAGE_FRESH_SECONDS);
 
 /**
  * Runs work after the response is sent. Astro's Hono entry gives handlers no ExecutionContext, so
@@ -61,7 +64,7 @@ async function revalidateInBackground(url: string) {
 async function publicApiRead(request: Request, cache: Cache, decision: Extract<ApiCacheDecision, { kind: 'cache' }>) {
   const started = Date.now();
   if (!request.headers.get(REVALIDATE_HEADER)) {
-    const cached = await readCachedPage(cache, decision.key, Date.now(), background);
+    const cached = await readCachedPage(cache, decision.key, Date.now(), background, freshness());
     if (cached) {
       const requestId = requestIdFrom(request.headers);
       cached.response.headers.set('X-Cache', cached.state);
@@ -74,7 +77,7 @@ async function publicApiRead(request: Request, cache: Cache, decision: Extract<A
   }
   const response = await api.fetch(request, env);
   if (!storable(response, 'application/json')) return response;
-  const { send, put } = await storePage(cache, decision.key, response, Date.now(), background);
+  const { send, put } = await storePage(cache, decision.key, response, Date.now(), background, freshness());
   send.headers.set('X-Cache', 'MISS');
   await afterResponse(put);
   return send;
@@ -102,7 +105,7 @@ app.use(async (c, next) => {
     return;
   }
   if (!c.req.header(REVALIDATE_HEADER)) {
-    const cached = await readCachedPage(cache, decision.key, Date.now(), background);
+    const cached = await readCachedPage(cache, decision.key, Date.now(), background, freshness());
     if (cached) {
       cached.response.headers.set('X-Cache', cached.state);
       if (cached.state === 'STALE') await revalidateInBackground(c.req.url);
@@ -111,7 +114,7 @@ app.use(async (c, next) => {
   }
   await next();
   if (!storable(c.res)) return;
-  const { send, put } = await storePage(cache, decision.key, c.res, Date.now(), background);
+  const { send, put } = await storePage(cache, decision.key, c.res, Date.now(), background, freshness());
   send.headers.set('X-Cache', 'MISS');
   c.res = send;
   await afterResponse(put);

@@ -21,6 +21,8 @@ export type Bindings = DbEnv & {
   /** Where Contact Support messages are emailed. */
   SUPPORT_EMAIL?: string;
   PUBLIC_ORIGIN?: string;
+  /** Seconds a cached public page stays fresh (1-30; default 30). Tests shorten it. */
+  PAGE_FRESH_SECONDS?: string;
   TURNSTILE_SITE_KEY?: string;
   TURNSTILE_SECRET_KEY?: string;
   /** Overrides Turnstile's siteverify URL (tests point it at a local fake). */

@@ -9,7 +9,9 @@ import { expect, test } from './fixtures';
 
 type Appeal = { _id: string; short_id: string; title: string; campaign_id: string; summary: { total_donations: number; donation_count: number } };
 
-const PUBLIC = 'public, max-age=0, s-maxage=30, stale-while-revalidate=300';
+/** The public cache header, with the freshness the test server is configured with (30 s in production). */
+const PUBLIC = /^public, max-age=0, s-maxage=\d+, stale-while-revalidate=300$/;
+const freshSeconds = (cacheControl: string | undefined) => Number(/s-maxage=(\d+)/.exec(cacheControl ?? '')?.[1]);
 
 async function appeal(request: APIRequestContext, index: number): Promise<Appeal> {
   const res = await request.get('/api/appeals?limit=20');
@@ -31,7 +33,7 @@ test('public pages and public API reads are cached at the edge; personal respons
     await request.get(first);
     const again = await request.get(path);
     expect(again.status()).toBe(200);
-    expect(again.headers()['cache-control']).toBe(PUBLIC);
+    expect(again.headers()['cache-control']).toMatch(PUBLIC);
     expect(again.headers()['x-cache']).toMatch(/^(HIT|STALE)$/);
   }
   // The return from a payment, any other query and a signed-in request are rendered fresh and kept private.
@@ -47,7 +49,7 @@ test('public pages and public API reads are cached at the edge; personal respons
   // The API's public reads are kept the same way, each answer naming its own request.
   const first = await request.get('/api/campaigns?limit=5&status=approved');
   const reordered = await request.get('/api/campaigns?status=approved&limit=5');
-  expect(reordered.headers()['cache-control']).toBe(PUBLIC);
+  expect(reordered.headers()['cache-control']).toMatch(PUBLIC);
   expect(reordered.headers()['x-cache']).toMatch(/^(HIT|STALE)$/);
   expect(await reordered.json()).toEqual(await first.json());
   expect(reordered.headers()['x-request-id']).not.toBe(first.headers()['x-request-id']);
@@ -129,16 +131,21 @@ test('critical CSS is inline and the LCP image is a high-priority responsive AVI
   await expect.poll(() => first.evaluate((img: HTMLImageElement) => img.currentSrc)).toMatch(/\.avif$/);
 });
 
-test('after 30 s a copy is served stale while one background render replaces it', async ({ request }) => {
-  test.setTimeout(90_000);
+test('once its freshness is over, a copy is served stale while one background render replaces it', async ({ request }) => {
   const a = await appeal(request, 10);
   const path = `/appeals/${a.short_id}`;
   const read = `/api/appeals/${a._id}`;
+  let fresh = 0;
   for (const url of [path, read]) {
     await request.get(url);
-    expect((await request.get(url)).headers()['x-cache']).toBe('HIT');
+    const again = await request.get(url);
+    expect(again.headers()['x-cache']).toBe('HIT');
+    fresh = freshSeconds(again.headers()['cache-control']);
   }
-  await new Promise((resolve) => setTimeout(resolve, 31_000));
+  // The test server keeps copies fresh for a few seconds (PAGE_FRESH_SECONDS); production for 30.
+  expect(fresh).toBeGreaterThan(0);
+  expect(fresh).toBeLessThanOrEqual(30);
+  await new Promise((resolve) => setTimeout(resolve, (fresh + 1) * 1000));
   const stale = await request.get(path);
   expect(stale.status()).toBe(200);
   expect(stale.headers()['x-cache']).toBe('STALE');

@@ -3,6 +3,7 @@ import {
   apiCacheDecision,
   apiWriteRetiresPages,
   bumpPageGeneration,
+  freshnessFrom,
   pageCacheDecision,
   PUBLIC_PAGE_CACHE_CONTROL,
   readCachedPage,
@@ -136,6 +137,22 @@ describe('cached copies: fresh, stale, expired, retired', () => {
     expect(await hit?.response.text()).toContain('£1,045');
     expect((await readCachedPage(cache, key, t0 + 31_000))?.state).toBe('STALE');
     expect(await readCachedPage(cache, key, t0 + 331_000)).toBeNull();
+  });
+
+  it('takes a shorter freshness from PAGE_FRESH_SECONDS (1-30 s) and says so in the header; anything else keeps 30 s', async () => {
+    for (const setting of [undefined, '', '0', '31', '4.5', '-3', 'soon', '99999']) expect(freshnessFrom(setting)).toEqual({ fresh: 30, stale: 300 });
+    const short = freshnessFrom('4');
+    expect(short).toEqual({ fresh: 4, stale: 300 });
+    const cache = new FakeCache() as unknown as Cache;
+    const t0 = 2_000_000;
+    const { send, put } = await storePage(cache, key, page(), t0, undefined, short);
+    await put;
+    expect(send.headers.get('cache-control')).toBe('public, max-age=0, s-maxage=4, stale-while-revalidate=300');
+    expect((await readCachedPage(cache, key, t0 + 3_000, undefined, short))?.state).toBe('HIT');
+    const stale = await readCachedPage(cache, key, t0 + 5_000, undefined, short);
+    expect(stale?.state).toBe('STALE');
+    expect(stale?.response.headers.get('cache-control')).toBe('public, max-age=0, s-maxage=4, stale-while-revalidate=300');
+    expect(await readCachedPage(cache, key, t0 + 305_000, undefined, short)).toBeNull();
   });
 
   it('retires every copy when the generation moves (a gift or an edit)', async () => {

@@ -7,7 +7,7 @@
  *   social/campaign click ids (utm_*, fbclid…, left out of the key): a URL with anything else (the
  *   `?donation=` return from a payment, unknown parameters) is rendered fresh and marked `no-store`. Nothing under /api, /dashboard, /donor or /fund-raising is cached.
  *   The pages read no cookie or header, so one copy serves every visitor.
- * - A copy is fresh for PAGE_FRESH_SECONDS, then served stale for up to PAGE_STALE_SECONDS while one
+ * - A copy is fresh for PAGE_FRESH_SECONDS (the setting of that name may shorten it), then served stale for up to PAGE_STALE_SECONDS while one
  *   background render replaces it (stale-while-revalidate done in the worker, since the Cache API
  *   itself ignores that directive).
  * - Every successful write through the API (a gift recorded by the webhook or the demo
@@ -23,8 +23,24 @@
 
 export const PAGE_FRESH_SECONDS = 30;
 export const PAGE_STALE_SECONDS = 300;
+
+/** How long a cached copy is fresh, then stale-but-served, in seconds. */
+export type Freshness = { fresh: number; stale: number };
+export const DEFAULT_FRESHNESS: Freshness = { fresh: PAGE_FRESH_SECONDS, stale: PAGE_STALE_SECONDS };
+
+/**
+ * The freshness from the PAGE_FRESH_SECONDS setting: whole seconds from 1 to the default (a test
+ * server shortens it so the stale path can be seen without waiting half a minute). Anything else
+ * keeps the default.
+ */
+export function freshnessFrom(setting: string | undefined): Freshness {
+  const seconds = /^\d{1,4}$/.test(setting ?? '') ? Number(setting) : Number.NaN;
+  return seconds >= 1 && seconds <= PAGE_FRESH_SECONDS ? { ...DEFAULT_FRESHNESS, fresh: seconds } : DEFAULT_FRESHNESS;
+}
+
 /** What browsers and any shared cache in front of the worker are told about a public page. */
-export const PUBLIC_PAGE_CACHE_CONTROL = `public, max-age=0, s-maxage=${PAGE_FRESH_SECONDS}, stale-while-revalidate=${PAGE_STALE_SECONDS}`;
+export const publicCacheControl = (freshness: Freshness) => `public, max-age=0, s-maxage=${freshness.fresh}, stale-while-revalidate=${freshness.stale}`;
+export const PUBLIC_PAGE_CACHE_CONTROL = publicCacheControl(DEFAULT_FRESHNESS);
 /** A page rendered for a URL that must not be shared (e.g. the `?donation=` return). */
 export const PRIVATE_PAGE_CACHE_CONTROL = 'private, no-store';
 
@@ -197,7 +213,13 @@ function remember(cache: Cache, url: string, page: MemoryPage) {
 }
 
 /** The cached copy of a page when it belongs to the current generation and is not too old. */
-export async function readCachedPage(cache: Cache, key: Request, now = Date.now(), background?: Background): Promise<CachedPage> {
+export async function readCachedPage(
+  cache: Cache,
+  key: Request,
+  now = Date.now(),
+  background?: Background,
+  freshness = DEFAULT_FRESHNESS,
+): Promise<CachedPage> {
   const generation = await currentGeneration(cache, new URL(key.url).origin, now, background);
   let page = memoryOf(cache).get(key.url);
   if (page?.generation !== generation) {
@@ -207,11 +229,11 @@ export async function readCachedPage(cache: Cache, key: Request, now = Date.now(
     remember(cache, key.url, page);
   }
   const age = (now - page.renderedAt) / 1000;
-  if (!(age >= 0) || age > PAGE_FRESH_SECONDS + PAGE_STALE_SECONDS) return null;
+  if (!(age >= 0) || age > freshness.fresh + freshness.stale) return null;
   const response = new Response(page.body.slice(0), { status: 200, headers: page.headers });
-  response.headers.set('Cache-Control', PUBLIC_PAGE_CACHE_CONTROL);
+  response.headers.set('Cache-Control', publicCacheControl(freshness));
   response.headers.set('Age', String(Math.floor(age)));
-  return { response, state: age <= PAGE_FRESH_SECONDS ? 'HIT' : 'STALE' };
+  return { response, state: age <= freshness.fresh ? 'HIT' : 'STALE' };
 }
 
 /** Whether an answer may be stored: a full 200 HTML page (or, for the API, JSON) that sets no cookie. */
@@ -226,15 +248,16 @@ export async function storePage(
   rendered: Response,
   now = Date.now(),
   background?: Background,
+  freshness = DEFAULT_FRESHNESS,
 ): Promise<{ send: Response; put: Promise<void> }> {
   const generation = await currentGeneration(cache, new URL(key.url).origin, now, background);
   const body = await rendered.arrayBuffer();
   const stored = new Response(body, rendered);
-  stored.headers.set('Cache-Control', `public, s-maxage=${PAGE_FRESH_SECONDS + PAGE_STALE_SECONDS}`);
+  stored.headers.set('Cache-Control', `public, s-maxage=${freshness.fresh + freshness.stale}`);
   stored.headers.set(GENERATION_HEADER, generation);
   stored.headers.set(RENDERED_AT_HEADER, String(now));
   const send = new Response(body, rendered);
-  send.headers.set('Cache-Control', PUBLIC_PAGE_CACHE_CONTROL);
+  send.headers.set('Cache-Control', publicCacheControl(freshness));
   remember(cache, key.url, { body: body.slice(0), headers: visibleHeaders(stored.headers), generation, renderedAt: now });
   return { send, put: cache.put(key, stored) };
 }
