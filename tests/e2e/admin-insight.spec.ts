@@ -1,28 +1,8 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { readFile } from 'node:fs/promises';
-import { signIn as sharedSignIn } from './sign-in';
-import type { APIRequestContext, Page } from '@playwright/test';
-import { expect, test } from './fixtures';
-import { WCAG_TAGS } from './public-helpers';
+import type { Page } from '@playwright/test';
+import { axeViolations, expect, openAs, test, tokenFor as signIn } from './fixtures';
 
 /** Issue 12: the admin's charts, filters and CSV export, and a donor's message on an appeal page. */
-
-/** The run's one sign-in per account (tests/e2e/sign-in.ts): code emails are rate limited per address. */
-const signIn = async (request: APIRequestContext, email: string) => (await sharedSignIn(request, email)).token;
-
-let axeSource: string | undefined;
-const AXE_SOURCE = path.join(process.cwd(), 'node_modules/axe-core/axe.min.js');
-
-async function axeViolations(page: Page): Promise<string[]> {
-  // Evaluated, not added as a <script>: the strict CSP (issue 10) blocks injected inline scripts.
-  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(`${(axeSource ??= readFileSync(AXE_SOURCE, 'utf8'))}\n;void 0`);
-  return page.evaluate(async (tags) => {
-    const axe = (window as unknown as { axe: typeof import('axe-core') }).axe;
-    const results = await axe.run(document, { runOnly: { type: 'tag', values: tags }, resultTypes: ['violations'] });
-    return results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-  }, WCAG_TAGS);
-}
 
 async function setTheme(page: Page, theme: 'light' | 'dark') {
   await page.evaluate((t) => {
@@ -32,10 +12,8 @@ async function setTheme(page: Page, theme: 'light' | 'dark') {
 }
 
 async function openDashboard(page: Page, token: string, at: string) {
-  await page.addInitScript((t) => localStorage.setItem('uk_nfp_token', t), token);
   await page.setViewportSize({ width: 1280, height: 900 });
-  await page.goto(at);
-  await page.waitForSelector('astro-island:not([ssr])');
+  await openAs(page, token, at);
 }
 
 test('an admin reads the overview charts and their tables in light and dark theme (axe-clean)', async ({ page, request }) => {

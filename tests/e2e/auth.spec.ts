@@ -1,18 +1,5 @@
-import AxeBuilder from '@axe-core/playwright';
-import type { APIRequestContext, Page } from '@playwright/test';
-import { expect, test } from './fixtures';
-
-async function codeFor(request: APIRequestContext, email: string): Promise<string> {
-  let code = '';
-  await expect(async () => {
-    const res = await request.get(`/api/dev/outbox?to=${encodeURIComponent(email)}`);
-    expect(res.status()).toBe(200);
-    const [mail] = (await res.json()) as { text: string }[];
-    code = /code is: (\d{6})/.exec(mail?.text ?? '')?.[1] ?? '';
-    expect(code).toMatch(/^\d{6}$/);
-  }).toPass({ timeout: 5_000 });
-  return code;
-}
+import type { Page } from '@playwright/test';
+import { axeViolations, codeFor, expect, test } from './fixtures';
 
 async function openDialog(page: Page) {
   await page.waitForSelector('astro-island:not([ssr])');
@@ -119,16 +106,14 @@ test('the sign-in dialog and avatar menu fit desktop and phone widths', async ({
     await expect(codeDialog.getByLabel('6-digit code')).toBeVisible();
     await codeDialog.getByLabel('6-digit code').fill(await codeFor(request, 'orgadmin@example.org'));
     await page.screenshot({ path: `test-results/auth-code-${label}.png` });
-    const dialogScan = await new AxeBuilder({ page }).include('dialog').analyze();
-    expect(dialogScan.violations.map((v) => v.id)).toEqual([]);
+    expect(await axeViolations(page, { include: 'dialog', tags: 'all' })).toEqual([]);
     const box = await codeDialog.boundingBox();
     expect(box!.width).toBeLessThanOrEqual(width);
     await codeDialog.getByRole('button', { name: 'Login' }).click();
     await page.getByRole('button', { name: /Account menu for/ }).click();
     await expect(page.getByRole('menu')).toBeVisible();
     await page.screenshot({ path: `test-results/auth-menu-${label}.png` });
-    const menuScan = await new AxeBuilder({ page }).include('.avatar-menu').analyze();
-    expect(menuScan.violations.map((v) => v.id)).toEqual([]);
+    expect(await axeViolations(page, { include: '.avatar-menu', tags: 'all' })).toEqual([]);
     // Logging out reloads '/', the URL we are already on: wait for that load, or the next goto races it.
     const reloaded = page.waitForEvent('load');
     await page.getByRole('menuitem', { name: 'Log out' }).click();

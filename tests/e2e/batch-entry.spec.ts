@@ -1,10 +1,9 @@
-import { signIn } from './sign-in';
-import { expect, test } from './fixtures';
+import { expect, signIn, test, useToken } from './fixtures';
 
 // Entered on a phone-sized screen: the form must work at 390 px; the posted batch is also shown at 1280.
 test('an admin enters a batch of three cheques, posts it once the total matches, and sees the posted batch', async ({ page, request }, testInfo) => {
   const { token } = await signIn(request, 'admin@example.org');
-  await page.addInitScript((t) => localStorage.setItem('uk_nfp_token', t), token);
+  await useToken(page, token);
   await page.setViewportSize({ width: 390, height: 844 });
   await page.goto('/dashboard/batches/add');
   await page.waitForSelector('astro-island:not([ssr])');

@@ -1,6 +1,5 @@
 import type { Page } from '@playwright/test';
-import { expect, test } from './fixtures';
-import { firstApproved } from './public-helpers';
+import { expect, firstApproved, test } from './fixtures';
 
 /** Directive name → its sources, from a Content-Security-Policy value. */
 function directives(policy: string): Map<string, string[]> {

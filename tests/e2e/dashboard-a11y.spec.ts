@@ -1,9 +1,5 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import type { APIRequestContext, Page } from '@playwright/test';
-import { expect, test } from './fixtures';
-import { WCAG_TAGS } from './public-helpers';
-import { signIn as signInOnce } from './sign-in';
+import { axeViolations, expect, test, tokenFor as signIn, useToken } from './fixtures';
 
 /**
  * WCAG 2.2 AA scan (axe-core) of every dashboard screen, for an admin and a donor, in light and
@@ -13,9 +9,6 @@ import { signIn as signInOnce } from './sign-in';
 
 const ADMIN = 'admin@example.org';
 const DONOR = 'donor@example.org';
-
-/** The run's one session of each account (tests/e2e/sign-in.ts). */
-const signIn = async (request: APIRequestContext, email: string) => (await signInOnce(request, email)).token;
 
 type Ids = { donor: string; donation: string; organization: string; campaign: string; appeal: string };
 
@@ -111,23 +104,9 @@ async function settled(page: Page) {
   });
 }
 
-/**
- * The axe-core engine that @axe-core/playwright wraps, injected once per page: AxeBuilder injects
- * and configures it again on every analyze() (~250 ms), which ~270 scans cannot afford.
- */
-const AXE_SOURCE = path.join(process.cwd(), 'node_modules/axe-core/axe.min.js');
-let axeSource: string | undefined;
-
+/** The screen's WCAG 2.2 AA violations, each named by where it was found. */
 async function violations(page: Page, where: string): Promise<string[]> {
-  // Evaluated through the browser's devtools protocol: the page's Content-Security-Policy rightly
-  // refuses an injected inline <script>, so addScriptTag would be blocked.
-  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(`${(axeSource ??= readFileSync(AXE_SOURCE, 'utf8'))}\n;void 0`);
-  const found = await page.evaluate(async (tags) => {
-    const axe = (window as unknown as { axe: typeof import('axe-core') }).axe;
-    const results = await axe.run(document, { runOnly: { type: 'tag', values: tags }, resultTypes: ['violations'] });
-    return results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-  }, WCAG_TAGS);
-  return found.map((v) => `${where} → ${v}`);
+  return (await axeViolations(page)).map((v) => `${where} → ${v}`);
 }
 
 /** Switches width and theme in place (the theme through its own radio button) and waits for both. */
@@ -154,7 +133,7 @@ const LOOKS = [
 ] as const;
 
 async function scanAll(page: Page, ids: Ids, token: string) {
-  await page.addInitScript((t) => localStorage.setItem('uk_nfp_token', t), token);
+  await useToken(page, token);
   await page.setViewportSize({ width: 1280, height: 900 });
   await page.goto('/dashboard/overview');
   await page.waitForSelector('astro-island:not([ssr])');

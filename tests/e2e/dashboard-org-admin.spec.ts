@@ -1,5 +1,4 @@
-import { expect, test } from './fixtures';
-import { signIn } from './sign-in';
+import { expect, signIn, test, useToken } from './fixtures';
 
 /**
  * The organization admin's view of the staff lists: 'My …' titles and only its own organization.
@@ -12,7 +11,7 @@ test("an org admin sees My Organizations with exactly its one organization, and 
   expect(user.org_ids).toHaveLength(1);
   const org = (await (await request.get(`/api/organizations/${user.org_ids[0]}`, { headers: { authorization: `Bearer ${token}` } })).json()) as { name: string };
 
-  await page.addInitScript((t) => localStorage.setItem('uk_nfp_token', t), token);
+  await useToken(page, token);
   await page.goto('/dashboard/organizations');
   await page.waitForSelector('astro-island:not([ssr])');
   await expect(page.getByRole('heading', { level: 1, name: 'My Organizations' })).toBeVisible();

@@ -1,6 +1,5 @@
 import type { APIRequestContext, Page } from '@playwright/test';
-import { expect, test } from './fixtures';
-import { signIn } from './sign-in';
+import { expect, openAs as openWithToken, signIn, test } from './fixtures';
 
 /** Every dashboard screen shows only what its viewer may do: donors, organization admins, admins. */
 const ADMIN = 'admin@example.org';
@@ -11,9 +10,7 @@ type Item = { _id: string; title: string; organization_id: string | null; can_ed
 
 async function openAs(page: Page, request: APIRequestContext, email: string, path: string) {
   const { token } = await signIn(request, email);
-  await page.addInitScript((t) => localStorage.setItem('uk_nfp_token', t), token);
-  await page.goto(path);
-  await page.waitForSelector('astro-island:not([ssr])');
+  await openWithToken(page, token, path);
   return token;
 }
 

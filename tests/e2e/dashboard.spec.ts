@@ -1,16 +1,8 @@
 import type { APIRequestContext, Page } from '@playwright/test';
-import { expect, test } from './fixtures';
-import { signIn } from './sign-in';
-
-async function tokenFor(request: APIRequestContext, email: string) {
-  return (await signIn(request, email)).token;
-}
+import { expect, openAs as openWithToken, test, tokenFor } from './fixtures';
 
 async function openAs(page: Page, request: APIRequestContext, email: string, path: string) {
-  const token = await tokenFor(request, email);
-  await page.addInitScript((t) => localStorage.setItem('uk_nfp_token', t), token);
-  await page.goto(path);
-  await page.waitForSelector('astro-island:not([ssr])');
+  await openWithToken(page, await tokenFor(request, email), path);
 }
 
 const ADMIN = 'admin@example.org';

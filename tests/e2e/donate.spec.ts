@@ -1,6 +1,5 @@
 import type { APIRequestContext, Page } from '@playwright/test';
-import { expect, test } from './fixtures';
-import { expectNoAxeViolations } from './public-helpers';
+import { expect, expectNoAxeViolations, test } from './fixtures';
 
 /** Donating through the island in demo payments mode, on seeded appeal pages of the built worker. */
 

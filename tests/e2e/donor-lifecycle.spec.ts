@@ -1,37 +1,10 @@
-import { signIn as sharedSignIn } from './sign-in';
-import type { APIRequestContext, Page } from '@playwright/test';
-import { expect, test } from './fixtures';
+import type { APIRequestContext, } from '@playwright/test';
+import { expect, type Mail, openAs, outbox, signUp, test, tokenFor } from './fixtures';
 
 /** Issue 9: after the gift. Receipts, the signed cancel link, My Donations and the annual statement. */
 
-type Mail = { to: string; subject: string; text: string; html: string };
-
-async function outbox(request: APIRequestContext, email: string): Promise<Mail[]> {
-  const res = await request.get(`/api/dev/outbox?to=${encodeURIComponent(email)}`);
-  expect(res.ok()).toBe(true);
-  return (await res.json()) as Mail[];
-}
-
-/** Seeded accounts use the run's one sign-in (code emails are rate limited per address); new donors sign up here. */
-async function signIn(request: APIRequestContext, email: string): Promise<string> {
-  if (email.endsWith('@example.org')) return (await sharedSignIn(request, email)).token;
-  expect((await request.post('/api/auth/login', { data: { email } })).ok()).toBeTruthy();
-  let code = '';
-  await expect(async () => {
-    const mail = (await outbox(request, email)).find((m) => /sign-in code/.test(m.subject));
-    code = /code is: (\d{6})/.exec(mail?.text ?? '')?.[1] ?? '';
-    expect(code).toMatch(/^\d{6}$/);
-  }).toPass({ timeout: 5_000 });
-  const res = await request.post('/api/auth/login', { data: { email, code, first_name: 'Monty', last_name: 'Donor' } });
-  expect(res.ok()).toBeTruthy();
-  return ((await res.json()) as { token: string }).token;
-}
-
-async function openAs(page: Page, token: string, path: string) {
-  await page.addInitScript((t) => localStorage.setItem('uk_nfp_token', t), token);
-  await page.goto(path);
-  await page.waitForSelector('astro-island:not([ssr])');
-}
+/** Seeded accounts use the run's one sign-in (code emails are rate limited per address); new donors sign up. */
+const signIn = (request: APIRequestContext, email: string) => (email.endsWith('@example.org') ? tokenFor(request, email) : signUp(request, email));
 
 test('a donor gives monthly in demo mode, gets the receipt, cancels from its link and sees it cancelled', async ({ page, request }) => {
   const appeal = ((await (await request.get('/api/appeals?limit=20')).json()) as { short_id: string; title: string }[])[6];

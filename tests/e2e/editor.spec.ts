@@ -1,13 +1,11 @@
 import path from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import type { APIRequestContext } from '@playwright/test';
-import { expect, test } from './fixtures';
-import { signIn as session } from './sign-in';
+import { axeViolations, expect, signIn as session, test } from './fixtures';
 
 const DONOR = 'donor@example.org';
 const PNG = path.join(process.cwd(), 'public/images/demo/cause-1.png');
 
-/** The run's one session of the account (tests/e2e/sign-in.ts), with the user's full name. */
+/** The run's one session of the account (tests/e2e/fixtures.ts), with the user's full name. */
 async function signIn(request: APIRequestContext, email: string) {
   const { token, user } = await session(request, email);
   return { token, name: `${user.name.first_name} ${user.name.last_name}` };
@@ -50,8 +48,7 @@ test('a signed-in donor starts an appeal from a template cause with an uploaded 
   await expect(preview.getByText('£250')).toBeVisible();
 
   await expect(submit).toBeEnabled();
-  const axe = await new AxeBuilder({ page }).include('#main').withTags(['wcag2a', 'wcag2aa']).analyze();
-  expect(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(' ')}`)).toEqual([]);
+  expect(await axeViolations(page, { include: '#main', tags: ['wcag2a', 'wcag2aa'] })).toEqual([]);
   await submit.click();
   // Spec: success lands on My Appeals, which says the appeal is live (no approval asked for here).
   await expect(page).toHaveURL(/\/dashboard\/active-appeals\?created=[0-9A-Za-z]{22}&status=approved$/);

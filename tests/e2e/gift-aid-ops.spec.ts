@@ -1,6 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { signIn } from './sign-in';
-import { expect, test } from './fixtures';
+import { expect, signIn, test, useToken } from './fixtures';
 
 /**
  * Gift Aid operations as an admin runs them: a paper declaration on a donor's page, a hand-recorded
@@ -27,7 +26,7 @@ test('an admin adds a paper declaration, verifies a manual gift, creates a claim
   expect(created.status(), await created.text()).toBe(201);
   const gift = (await created.json()) as { _id: string };
 
-  await page.addInitScript((t) => localStorage.setItem('uk_nfp_token', t), token);
+  await useToken(page, token);
   await page.goto(`/dashboard/donors/edit/${donor._id}`);
   await page.waitForSelector('astro-island:not([ssr])');
   const declarations = page.getByRole('region', { name: 'Gift Aid declarations' });

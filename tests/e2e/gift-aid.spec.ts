@@ -1,11 +1,6 @@
 import { readFile } from 'node:fs/promises';
-import { signIn as sharedSignIn } from './sign-in';
-import type { APIRequestContext } from '@playwright/test';
-import { expect, test } from './fixtures';
+import { expect, test, tokenFor as signIn, useToken } from './fixtures';
 
-/** Signs in through the API (two steps, code from the dev outbox). */
-/** The run's one sign-in per account (tests/e2e/sign-in.ts): code emails are rate limited per address. */
-const signIn = async (request: APIRequestContext, email: string) => (await sharedSignIn(request, email)).token;
 
 const HEADER = 'Title,First name,Last name,House name or number,Postcode,Aggregated donations,Sponsored event,Donation date,Amount';
 /** A donor's line: no £ sign, DD/MM/YY, two decimals, postcode in capitals with one space. */
@@ -13,7 +8,7 @@ const DONOR_LINE = /^[A-Za-z]{0,4},[^,]+,[^,-]+,[^,]+,[A-Z]{1,2}[0-9][0-9A-Z]? [
 
 test('an admin creates a Gift Aid claim and downloads its HMRC schedule as CSV', async ({ page, request }) => {
   const token = await signIn(request, 'admin@example.org');
-  await page.addInitScript((t) => localStorage.setItem('uk_nfp_token', t), token);
+  await useToken(page, token);
   await page.goto('/dashboard/gift-aid');
   await page.waitForSelector('astro-island:not([ssr])');
   await expect(page.getByRole('heading', { level: 1, name: 'Gift Aid' })).toBeVisible();

@@ -1,6 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { signIn, useToken } from './sign-in';
-import { expect, test } from './fixtures';
+import { expect, signIn, test, useToken } from './fixtures';
 
 /** The office's monthly gifts: a donor's new gift is listed, filtered, exported; the failed-payments tab. */
 test('an admin finds a new monthly gift, filters, exports it and opens the failed payments', async ({ page, request }) => {

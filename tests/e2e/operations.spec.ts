@@ -1,5 +1,4 @@
-import { expect, test } from './fixtures';
-import { signIn } from './sign-in';
+import { expect, signIn, test } from './fixtures';
 
 test('canonical and share links use PUBLIC_ORIGIN, not the Host header the caller sends', async ({ request, baseURL }) => {
   const res = await request.get('/campaigns', { headers: { host: 'evil.example', 'x-forwarded-host': 'evil.example' } });

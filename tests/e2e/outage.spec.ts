@@ -1,5 +1,4 @@
-import { expect, test } from './fixtures';
-import { firstApproved } from './public-helpers';
+import { expect, firstApproved, test } from './fixtures';
 import { outageOrigin } from './servers';
 
 /**

@@ -1,5 +1,4 @@
-import { expect, test } from './fixtures';
-import { expectNoAxeViolations, firstApproved, islandHydrated } from './public-helpers';
+import { expect, expectNoAxeViolations, firstApproved, islandHydrated, test } from './fixtures';
 
 test('home: hero, video facade, letter figures, partner, prize, calls to action and carousel', async ({ page, request }) => {
   const thirdParty: string[] = [];

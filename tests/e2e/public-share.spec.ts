@@ -1,5 +1,4 @@
-import { expect, test } from './fixtures';
-import { firstApproved } from './public-helpers';
+import { expect, firstApproved, test } from './fixtures';
 
 test('the share control shows the exact appeal link and copies it', async ({ page, context, request, baseURL }) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: baseURL });

@@ -1,6 +1,5 @@
 import type { Page } from '@playwright/test';
-import { expect, test } from './fixtures';
-import { firstApproved } from './public-helpers';
+import { expect, firstApproved, test } from './fixtures';
 
 /**
  * The islands' side of the security check: when an answer asks for it (428) they load Turnstile

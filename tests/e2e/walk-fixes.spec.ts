@@ -1,7 +1,5 @@
 import type { Page } from '@playwright/test';
-import { expect, test } from './fixtures';
-import { firstApproved, islandHydrated } from './public-helpers';
-import { useToken } from './sign-in';
+import { expect, firstApproved, islandHydrated, test, useToken } from './fixtures';
 
 /** Uncaught errors and console errors the page logs from now on. */
 function collectErrors(page: Page) {
