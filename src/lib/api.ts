@@ -7,9 +7,9 @@ import { $token } from '../stores/auth';
  * dashboard get the request and response types of the route they call from its zod schemas
  * (api/schemas), with nothing copied by hand. `hc` is a small Proxy over fetch; the import of
  * AppType is type-only and adds nothing to the bundles. Every call goes through it: there is no
- * call by path, so a renamed route or a changed shape is a type error where it is used. File
- * downloads (CSV) fetch a blob from the route's `$path(...)` (not `$url`: it makes a `new URL`,
- * which needs an absolute base, and this client's base is '/').
+ * call by path, so a renamed route or a changed shape is a type error where it is used. Files
+ * (CSV, ODS) are saved by `download()` from the route's `$path(...)` (not `$url`: it makes a
+ * `new URL`, which needs an absolute base, and this client's base is '/').
  *
  * The server checks every answer against its schema in development and tests
  * (api/lib/openapi.ts checkResponse), so a response here is what its type says.
@@ -64,6 +64,34 @@ export async function api<R extends ClientResponse<unknown, number, string>>(
   if (response.ok) return { ok: true, data: body as Success<R>, status: response.status, headers: response.headers };
   if (isApiError(body)) return { ok: false, error: { statusCode: body.statusCode || response.status, message: body.message || 'Something went wrong' } };
   return { ok: false, error: { statusCode: response.status, message: `The server answered ${response.status}. Please try again.` } };
+}
+
+/**
+ * Saves a file the API makes (a CSV or ODS export) under the name its Content-Disposition gives
+ * (else `fallbackName`). The token travels in a header, never in a link someone could share.
+ * Never throws: the saved name, or the server's `{statusCode, message}`.
+ */
+export async function download(path: string, fallbackName: string, options: CallOptions = {}): Promise<ApiResult<{ name: string }>> {
+  const token = options.token === undefined ? $token.get() : options.token;
+  let response: Response;
+  try {
+    response = await fetch(path, { headers: token ? { authorization: `Bearer ${token}` } : {}, signal: options.signal });
+  } catch {
+    return { ok: false, error: { statusCode: 0, message: 'Could not reach the server. Check your connection and try again.' } };
+  }
+  if (!response.ok) {
+    const body: unknown = await response.json().catch(() => null);
+    return { ok: false, error: isApiError(body) ? body : { statusCode: response.status, message: `The export failed (${response.status}).` } };
+  }
+  const name = /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1] ?? fallbackName;
+  const url = URL.createObjectURL(await response.blob());
+  const link = Object.assign(document.createElement('a'), { href: url, download: name });
+  document.body.appendChild(link);
+  link.click();
+  link.remove();
+  // Some browsers read the blob after click() returns.
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  return { ok: true, data: { name }, status: response.status, headers: response.headers };
 }
 
 /**

@@ -1,4 +1,5 @@
 import { useEffect, useId, useState } from 'react';
+import { download } from '../../lib/api';
 import { parsePounds } from '../../lib/format';
 import { useAppealOptions, useCampaignOptions } from '../forms/use-options';
 import { exportPath, journalPath, type ListView } from '../lib/list-query';
@@ -56,28 +57,8 @@ export function ListToolbar({ resource, view, onFilters }: Props) {
 
   async function exportCsv(path = exportPath(resource, view)) {
     setExporting('Preparing your CSV…');
-    const token = $dashToken.get();
-    try {
-      const res = await fetch(path, { headers: token ? { authorization: `Bearer ${token}` } : {} });
-      if (!res.ok) {
-        const body = (await res.json().catch(() => null)) as { message?: string } | null;
-        setExporting(body?.message ?? `The export failed (${res.status}).`);
-        return;
-      }
-      const blob = await res.blob();
-      const name = /filename="([^"]+)"/.exec(res.headers.get('content-disposition') ?? '')?.[1] ?? `${resource}.csv`;
-      const url = URL.createObjectURL(blob);
-      const link = document.createElement('a');
-      link.href = url;
-      link.download = name;
-      document.body.appendChild(link);
-      link.click();
-      link.remove();
-      setTimeout(() => URL.revokeObjectURL(url), 10_000);
-      setExporting(`Downloaded ${name}.`);
-    } catch {
-      setExporting('Could not reach the server. Check your connection and try again.');
-    }
+    const saved = await download(path, `${resource}.csv`, { token: $dashToken.get() });
+    setExporting(saved.ok ? `Downloaded ${saved.data.name}.` : saved.error.message);
   }
 
   const active = Object.keys(f).length > 0;
