@@ -1,6 +1,6 @@
 import { type ClientRequestOptions, type ClientResponse, hc } from 'hono/client';
 import type { AppType } from '../../api';
-import { $token } from '../stores/auth';
+import { $token } from '../stores/token';
 
 /**
  * The one API client (issue 13): Hono's `hc` typed by the app itself, so every island and the

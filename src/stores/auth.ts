@@ -1,41 +1,24 @@
 import { atom } from 'nanostores';
-import { api, type ApiError, client, type User as ApiUser, valueOrError } from '../lib/api';
+import { api, type ApiError, client, type Data, type User as ApiUser, valueOrError } from '../lib/api';
+import { $token, saveToken, storedToken } from './token';
+
+export { $token, TOKEN_KEY } from './token';
 
 /** The signed-in user as GET /api/auth and the login call answer it (the API contract's User). */
 export type User = ApiUser;
 
-export const TOKEN_KEY = 'uk_nfp_token';
-
-export const $token = atom<string | null>(null);
 export const $user = atom<User | null>(null);
 /** True while the stored token is being checked on load. */
 export const $authRestoring = atom(false);
 /** Opens the login dialog from any island (e.g. 'Login & Continue'). */
 export const $loginOpen = atom(false);
 
-const storage = () => (typeof localStorage === 'undefined' ? null : localStorage);
-
-function saveToken(token: string | null) {
-  $token.set(token);
-  try {
-    if (token) storage()?.setItem(TOKEN_KEY, token);
-    else storage()?.removeItem(TOKEN_KEY);
-  } catch {
-    // Private mode can refuse storage; the session then lasts for this page only.
-  }
-}
-
 let restoring: Promise<void> | null = null;
 
 /** On load: take the stored token and, if no user is loaded yet, ask the API who it belongs to. */
 export function initAuth(): Promise<void> {
   if (restoring) return restoring;
-  let stored: string | null = null;
-  try {
-    stored = storage()?.getItem(TOKEN_KEY) ?? null;
-  } catch {
-    stored = null;
-  }
+  const stored = storedToken();
   if (stored && !$token.get()) $token.set(stored);
   if (!$token.get() || $user.get()) return Promise.resolve();
   $authRestoring.set(true);
@@ -52,11 +35,13 @@ export function initAuth(): Promise<void> {
   return restoring;
 }
 
-/** Step one answers the same for every address: whether it has an account is told after the code. */
-export type CodeRequest = { message: string };
-export type SignedIn = { user: User; token: string; new_user: boolean };
+/** What POST /api/auth/login answers, from the API contract. */
+type LoginAnswer = Data<typeof client.api.auth.login.$post>;
+export type SignedIn = Extract<LoginAnswer, { token: string }>;
 /** The code was right but the address is new: the dialog asks for names and sends the code again. */
-export type NamesRequired = { new_user: true; names_required: true; message: string };
+export type NamesRequired = Extract<LoginAnswer, { names_required: true }>;
+/** Step one answers the same for every address: whether it has an account is told after the code. */
+export type CodeRequest = Exclude<LoginAnswer, SignedIn | NamesRequired>;
 export type LoginResult = SignedIn | NamesRequired;
 
 export const isSignedIn = (result: LoginResult): result is SignedIn => 'token' in result;
@@ -76,7 +61,7 @@ export async function verifyCode(input: {
 }): Promise<LoginResult | ApiError> {
   const result = await api((o) => client.api.auth.login.$post({ json: input }, o), { token: null });
   if (!result.ok) return result.error;
-  const data = result.data as LoginResult | CodeRequest;
+  const data: LoginAnswer = result.data;
   if ('names_required' in data) return data;
   if (!('token' in data)) return { statusCode: 500, message: 'The server did not start a session; please try again.' };
   saveToken(data.token);

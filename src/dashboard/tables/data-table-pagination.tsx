@@ -1,6 +1,6 @@
 import { useId } from 'react';
 import { Icon } from '../ui/icons';
-import type { DashTable } from './data-table';
+import type { DashTable } from './features';
 import { PAGE_SIZES } from './features';
 
 export function DataTablePagination<TData extends object>({ table }: { table: DashTable<TData> }) {

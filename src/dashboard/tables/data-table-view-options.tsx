@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { Icon } from '../ui/icons';
-import type { DashTable } from './data-table';
+import type { DashTable } from './features';
 
 /** Column visibility menu; the spec labels it 'Bulk actions' on some mock screens. */
 export function DataTableViewOptions<TData extends object>({ table, label = 'View' }: { table: DashTable<TData>; label?: string }) {

@@ -1,7 +1,7 @@
 import { useTable, type PaginationState, type Row, type SortingState } from '@tanstack/react-table';
 import { useState, type ReactNode } from 'react';
 import { DataTablePagination } from './data-table-pagination';
-import { features, type DashColumnDef, type Features } from './features';
+import { type DashColumnDef, type DashTable, type Features, features } from './features';
 
 export type ServerPaging = {
   rowCount: number;
@@ -27,8 +27,6 @@ type Props<TData extends object> = {
   loading?: boolean;
   emptyText?: string;
 };
-
-export type DashTable<TData extends object> = ReturnType<typeof useTable<Features, TData>>;
 
 /** Generic dashboard table: semantic markup, sortable headers, paging only when rows exist. */
 export function DataTable<TData extends object>(props: Props<TData>) {

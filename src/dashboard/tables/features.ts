@@ -14,6 +14,7 @@ import {
   sortFn_datetime,
   tableFeatures,
   type ColumnDef,
+  type useTable,
 } from '@tanstack/react-table';
 
 export type DashColumnMeta = {
@@ -45,3 +46,6 @@ export const features = tableFeatures({
 export type Features = typeof features;
 export type DashColumnDef<TData extends object> = ColumnDef<Features, TData, any>;
 export const PAGE_SIZES = [10, 20, 30, 40, 50] as const;
+
+/** A dashboard table instance: what the table, its pagination and its view options share. */
+export type DashTable<TData extends object> = ReturnType<typeof useTable<Features, TData>>;
