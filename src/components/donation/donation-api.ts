@@ -1,3 +1,4 @@
+import type { InferRequestType } from 'hono/client';
 import { api, type ApiError, client, type Data, valueOrError } from '../../lib/api';
 import { formatPenceShort, parsePounds, percentRaised } from '../../lib/format';
 import type { DEMO_ACCOUNT_FAILS, DEMO_ACCOUNT_SUCCEEDS } from '../../../domain';
@@ -6,26 +7,8 @@ export type MonthlyPrice = Data<typeof client.api.stripe.subscriptions.$get>[num
 
 export type PaymentSession = Data<typeof client.api.stripe.client_secret.$post>;
 
-export type StartDonation = {
-  email?: string;
-  /** A guest's name (optional): the message, the receipt and a new account use it. */
-  first_name?: string;
-  last_name?: string;
-  amount?: number;
-  price?: string;
-  campaign_id: string;
-  appeal_id: string | null;
-  giftAid: boolean;
-  gift_aid?: { title: string; first_name: string; last_name: string; house: string; address: string; postcode: string; declaration: string };
-  message?: string;
-  anonymous?: boolean;
-  hide_amount?: boolean;
-  marketing_consent?: boolean;
-  consent_wording?: string;
-  /** Sent again after a 428 asked for the security check. */
-  turnstile_token?: string;
-  method?: 'card' | 'bacs_debit';
-};
+/** The body of POST /api/stripe/client_secret, from the API contract. */
+export type StartDonation = InferRequestType<typeof client.api.stripe.client_secret.$post>['json'];
 
 export const fetchPrices = async () => valueOrError(await api((o) => client.api.stripe.subscriptions.$get(undefined, o), { token: null }));
 export const startDonation = async (body: StartDonation) => valueOrError(await api((o) => client.api.stripe.client_secret.$post({ json: body }, o)));

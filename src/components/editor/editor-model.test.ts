@@ -44,7 +44,7 @@ describe('editor model', () => {
   });
 
   it('fills [[name]] in a template story and truncates the description to 150 characters', () => {
-    const form = applyTemplate(emptyForm(), { _id: 't1', title: 'Bake', description: 'd'.repeat(200), story: 'Hi, [[name]]! [[name]]' }, 'Dana Donor');
+    const form = applyTemplate(emptyForm(), { _id: 't1', title: 'Bake', description: 'd'.repeat(200), story: 'Hi, [[name]]! [[name]]', image: null }, 'Dana Donor');
     expect(form.story).toBe('Hi, Dana Donor! Dana Donor');
     expect(form.description).toHaveLength(150);
     expect(form.templateCauseId).toBe('t1');

@@ -1,6 +1,6 @@
 /** Browser-safe rules of the campaign/appeal editor (spec sections 3, 5, 9). */
 import { CAMPAIGN_STATUSES, type CampaignStatus, DESCRIPTION_MAX_LENGTH, MAX_CAMPAIGN_IMAGES } from '../../../domain';
-import type { Campaign } from '../../lib/api';
+import type { Campaign, client, Data } from '../../lib/api';
 import { parsePounds } from '../../lib/format';
 
 export type EditorKind = 'campaign' | 'appeal';
@@ -37,7 +37,8 @@ export type EditorForm = {
   templateCauseId: string | null;
 };
 
-export type TemplateCause = { _id: string; title: string; description: string; story: string; image?: string | null };
+/** A template cause as GET /api/template-causes answers it. */
+export type TemplateCause = Data<(typeof client.api)['template-causes']['$get']>[number];
 
 /** The API's campaign shape: the one contract (api/schemas through src/lib/api.ts). */
 export type CampaignDto = Campaign;
