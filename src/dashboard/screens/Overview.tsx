@@ -11,7 +11,7 @@ import { CampaignCard } from './CampaignCardGrid';
 import { GiftAidOverview } from './gift-aid/GiftAidOverview';
 
 // The charts (and recharts) load only for staff, in their own chunk.
-const InsightCharts = lazy(() => import('../insight/InsightCharts'));
+const InsightCharts = lazy(() => import('../charts/InsightCharts'));
 
 export function Overview() {
   const user = useStore($dashUser);

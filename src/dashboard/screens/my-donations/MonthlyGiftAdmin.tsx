@@ -3,7 +3,7 @@ import { formatLongUkDate, formatPence, paymentMethodLabel } from '../../../../d
 import { api, client } from '../../../lib/api';
 import { useApiGet } from '../../lib/use-api';
 import { Alert, Badge } from '../../ui/primitives';
-import '../../lifecycle.css';
+import '../../donor-panels.css';
 
 // hc puts path parameters in as they are, so the ids are encoded here.
 const managed = client.api['monthly-gifts'][':id'];

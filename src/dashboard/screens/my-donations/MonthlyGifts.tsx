@@ -3,7 +3,7 @@ import { formatLongUkDate, formatPence, MAX_PAUSE_MONTHS, paymentMethodLabel } f
 import { api, type ApiResult, client, type Data } from '../../../lib/api';
 import { useApiGet } from '../../lib/use-api';
 import { Alert, Badge } from '../../ui/primitives';
-import '../../lifecycle.css';
+import '../../donor-panels.css';
 
 const mine = client.api.me['monthly-gifts'];
 type MonthlyGift = Data<typeof mine.$get>[number];

@@ -4,7 +4,7 @@ import { api, client } from '../../../lib/api';
 import { useApiGet } from '../../lib/use-api';
 import { Alert } from '../../ui/primitives';
 import { logout } from '../../../stores/auth';
-import '../../lifecycle.css';
+import '../../donor-panels.css';
 
 const SOURCES: Record<string, string> = { donation_box: 'when you donated', sign_up: 'when you signed up', my_info: 'here in My Info' };
 
