@@ -1,5 +1,7 @@
 import { createEngineBucket, createEngineDb, engineName } from '#test-engine';
-import { inject } from 'vitest';
+import type { ClientResponse } from 'hono/client';
+import { testClient } from 'hono/testing';
+import { expect, inject } from 'vitest';
 import { createApp } from '../../api';
 import type { Bindings } from '../../api/lib/types';
 import type { Db } from '../../db/client';
@@ -7,6 +9,9 @@ import type { Outage } from './outage';
 
 export { createEngineBucket, engineName };
 export type { Outage };
+
+/** Hono's typed client over the app: requests and answers typed by the routes' own schemas. */
+export type TestClient = ReturnType<typeof testClient<ReturnType<typeof createApp>>>;
 
 export type TestApp = {
   db: Db;
@@ -16,7 +21,29 @@ export type TestApp = {
   outage: Outage;
   /** app.request with the test bindings; `token` adds the bearer header, `json` a JSON body. */
   request: (path: string, init?: RequestInit & { token?: string; json?: unknown }) => Promise<Response>;
+  /** The typed client (hono/testing) with the test bindings, signed in as `token` when given. */
+  client: (token?: string) => TestClient;
 };
+
+/** Checks a refused request's status and returns its `{statusCode, message}` body. */
+export async function errorOf(response: Response, status: number): Promise<{ statusCode: number; message: string }> {
+  const body = (await response.json()) as { statusCode: number; message: string };
+  expect(response.status, body.message).toBe(status);
+  expect(body.statusCode).toBe(status);
+  return body;
+}
+
+/**
+ * Checks a typed call's status and returns its body, typed as that status's answer:
+ * `const consent = await bodyOf(await t.client(token).api.me.consent.$get(), 200)`.
+ */
+export async function bodyOf<R extends ClientResponse<unknown, number, string>, S extends R['status']>(
+  response: R,
+  status: S,
+): Promise<R extends ClientResponse<infer T, S, string> ? T : never> {
+  expect(response.status, await response.clone().text()).toBe(status);
+  return (await response.json()) as R extends ClientResponse<infer T, S, string> ? T : never;
+}
 
 /**
  * The real Hono app on a fresh migrated database of the current engine: libSQL in the "node"
@@ -39,5 +66,6 @@ export async function setupTestApp(env: Partial<Bindings> = {}): Promise<TestApp
     }
     return Promise.resolve(app.request(path, { ...rest, headers, body }, bindings));
   };
-  return { db: engine.db, env: bindings, app, request, outage: engine.outage };
+  const client = (token?: string) => testClient(app, bindings, undefined, token ? { headers: { authorization: `Bearer ${token}` } } : {});
+  return { db: engine.db, env: bindings, app, request, client, outage: engine.outage };
 }

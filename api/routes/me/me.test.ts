@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { donations, giftAidDeclarations, marketingConsents, monthlyGifts, outbox, prices, sessions, users } from '../../../db/schema';
 import { MARKETING_CONSENT_WORDING } from '../../../domain';
 import { createAppeal, createCampaign, createDonation, createSession, createUser } from '../../../tests/factories';
-import { engineName, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
+import { bodyOf, engineName, errorOf, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
 
 let t: TestApp;
 const PRICE = `price_me_${Date.now()}`;
@@ -21,15 +21,15 @@ async function signedIn(overrides: Parameters<typeof createUser>[1] = {}) {
 describe(`marketing consent (${engineName})`, () => {
   it('stores the wording, time and source; withdrawing keeps the history; My Info reads it', async () => {
     const { user, token } = await signedIn();
-    const none = (await (await t.request('/api/me/consent', { token })).json()) as any;
+    const me = t.client(token).api.me;
+    const none = await bodyOf(await me.consent.$get(), 200);
     expect(none).toEqual({ consented: false, wording: MARKETING_CONSENT_WORDING, given: null, withdrawn_at: null });
-    const give = await t.request('/api/me/consent', { method: 'PUT', token, json: { consent: true, source: 'sign_up', consent_wording: MARKETING_CONSENT_WORDING } });
-    expect(give.status).toBe(200);
-    expect(await give.json()).toMatchObject({ consented: true, given: { wording: MARKETING_CONSENT_WORDING, source: 'sign_up' } });
+    const give = await bodyOf(await me.consent.$put({ json: { consent: true, source: 'sign_up', consent_wording: MARKETING_CONSENT_WORDING } }), 200);
+    expect(give).toMatchObject({ consented: true, given: { wording: MARKETING_CONSENT_WORDING, source: 'sign_up' } });
     // Ticking again is still one consent.
-    await t.request('/api/me/consent', { method: 'PUT', token, json: { consent: true } });
+    await me.consent.$put({ json: { consent: true } });
     expect(await t.db.select().from(marketingConsents).where(eq(marketingConsents.userId, user.id))).toHaveLength(1);
-    const withdrawn = (await (await t.request('/api/me/consent', { method: 'PUT', token, json: { consent: false } })).json()) as any;
+    const withdrawn = await bodyOf(await me.consent.$put({ json: { consent: false } }), 200);
     expect(withdrawn).toMatchObject({ consented: false, given: { source: 'sign_up' }, withdrawn_at: expect.any(String) });
     const [row] = await t.db.select().from(marketingConsents).where(eq(marketingConsents.userId, user.id));
     expect(row).toMatchObject({ email: user.email, wording: MARKETING_CONSENT_WORDING, source: 'sign_up' });
@@ -52,8 +52,7 @@ describe(`marketing consent (${engineName})`, () => {
     await paid(yes, { marketing_consent: true, consent_wording: MARKETING_CONSENT_WORDING });
     await paid(no, {});
     const bad = await start(stale, { marketing_consent: true, consent_wording: 'old words' });
-    expect(bad.status).toBe(400);
-    expect(((await bad.json()) as any).message).toMatch(/^consent_wording/);
+    expect((await errorOf(bad, 400)).message).toMatch(/^consent_wording/);
     const consentFor = async (email: string) => {
       const [u] = await t.db.select().from(users).where(eq(users.email, email));
       return u ? t.db.select().from(marketingConsents).where(eq(marketingConsents.userId, u.id)) : [];
@@ -66,8 +65,7 @@ describe(`marketing consent (${engineName})`, () => {
   it('rejects changed wording, bad bodies and anonymous callers', async () => {
     const { token } = await signedIn();
     const stale = await t.request('/api/me/consent', { method: 'PUT', token, json: { consent: true, consent_wording: 'Send me everything' } });
-    expect(stale.status).toBe(400);
-    expect(((await stale.json()) as any).message).toMatch(/^consent_wording/);
+    expect((await errorOf(stale, 400)).message).toMatch(/^consent_wording/);
     for (const json of [{}, { consent: 'yes' }, { consent: true, source: 'donation_box' }]) {
       const res = await t.request('/api/me/consent', { method: 'PUT', token, json });
       expect(res.status).toBe(400);
@@ -113,16 +111,16 @@ describe(`account erasure (${engineName})`, () => {
       .values({ donorId: user.id, fullName: 'Grace Hopper', homeAddress: '1 Lane, Leeds', postcode: 'LS1 1AA', declarationText: 'I am a UK taxpayer' })
       .returning();
     await createDonation(t.db, { donorId: user.id, campaignId: campaign.id, appealId: appeal.id, amount: 2500, giftAid: true, giftAidDeclarationId: declaration.id });
-    const start = (await (await t.request('/api/stripe/client_secret', { method: 'POST', token, json: { price: PRICE, campaign_id: campaign.id, appeal_id: appeal.id } })).json()) as any;
-    await t.request('/api/stripe/demo/confirm', { method: 'POST', json: { clientSecret: start.clientSecret } });
-    const total = async () => ((await (await t.request(`/api/appeals/${appeal.id}`)).json()) as any).summary.total_donations;
+    const api = t.client(token).api;
+    const start = await bodyOf(await api.stripe.client_secret.$post({ json: { price: PRICE, campaign_id: campaign.id, appeal_id: appeal.id } }), 200);
+    await api.stripe.demo.confirm.$post({ json: { clientSecret: start.clientSecret } });
+    const total = async () => (await bodyOf(await api.appeals[':id'].$get({ param: { id: appeal.id } }), 200)).summary.total_donations;
     expect(await total()).toBe(3300);
 
     const ask = await t.request('/api/me/erasure', { method: 'POST', token });
     expect(ask.status).toBe(200);
     const wrong = await t.request('/api/me/erasure/confirm', { method: 'POST', token, json: { code: '000000' } });
-    expect(wrong.status).toBe(400);
-    expect(((await wrong.json()) as any).message).toMatch(/^code/);
+    expect((await errorOf(wrong, 400)).message).toMatch(/^code/);
     expect((await t.request('/api/me/erasure/confirm', { method: 'POST', token, json: { code: 'abc' } })).status).toBe(400);
     const ok = await t.request('/api/me/erasure/confirm', { method: 'POST', token, json: { code: await codeFrom(email) } });
     expect(ok.status).toBe(200);
@@ -139,13 +137,13 @@ describe(`account erasure (${engineName})`, () => {
     expect(await total()).toBe(3300);
     expect(await t.db.select().from(donations).where(eq(donations.donorId, user.id))).toHaveLength(2);
     expect((await t.db.select().from(giftAidDeclarations).where(eq(giftAidDeclarations.id, declaration.id)))[0]).toMatchObject({ fullName: 'Grace Hopper', postcode: 'LS1 1AA' });
-    const top = (await (await t.request(`/api/donations?type=public&appeal_id=${appeal.id}`)).json()) as any[];
+    const top = (await t.request(`/api/donations?type=public&appeal_id=${appeal.id}`).then((res) => res.json())) as { donor: string; total: number }[];
     expect(top[0]).toMatchObject({ donor: 'Anonymous', total: 3300 });
     const gifts = await t.db.select().from(monthlyGifts).where(eq(monthlyGifts.donorId, user.id));
     expect(gifts).toMatchObject([{ status: 'cancelled', cancelledBy: 'erasure' }]);
     // The admin sees the request and its outcome.
     const admin = await signedIn({ type: 'admin' });
-    const listed = (await (await t.request(`/api/users/${user.id}`, { token: admin.token })).json()) as any;
+    const listed = await bodyOf(await t.client(admin.token).api.users[':id'].$get({ param: { id: user.id } }), 200);
     expect(listed.erasure).toMatchObject({ outcome: 'completed', completed_at: expect.any(String) });
   });
 
@@ -170,25 +168,23 @@ describe(`annual statement (${engineName})`, () => {
     await createDonation(t.db, { donorId: user.id, campaignId: campaign.id, amount: 3000, refundedAmount: 1000, date: at('2026-01-10T12:00:00Z') });
     await createDonation(t.db, { donorId: user.id, campaignId: campaign.id, amount: 4000, status: 'failed', date: at('2026-01-11T12:00:00Z') });
     await createDonation(t.db, { donorId: other.id, campaignId: campaign.id, amount: 9999, date: at('2026-01-12T12:00:00Z') });
-    const res = await t.request('/api/me/statement?tax_year=2025', { token });
-    expect(res.status).toBe(200);
-    const s = (await res.json()) as any;
+    const statement = t.client(token).api.me.statement;
+    const s = await bodyOf(await statement.$get({ query: { tax_year: '2025' } }), 200);
     expect(s.tax_year).toMatchObject({ start_year: 2025, label: '2025-26' });
-    expect(s.gifts.map((g: any) => [g.amount, g.net, g.gift_aid, g.cause])).toEqual([
+    expect(s.gifts.map((g) => [g.amount, g.net, g.gift_aid, g.cause])).toEqual([
       [2000, 2000, true, 'Clean water'],
       [3000, 2000, false, 'Clean water'],
     ]);
     expect(s.totals).toEqual({ count: 2, net: 4000, gift_aid_net: 2000, gift_aid_value: 500 });
-    const earlier = (await (await t.request('/api/me/statement?tax_year=2024', { token })).json()) as any;
-    expect(earlier.gifts.map((g: any) => g.amount)).toEqual([1000]);
+    const earlier = await bodyOf(await statement.$get({ query: { tax_year: '2024' } }), 200);
+    expect(earlier.gifts.map((g) => g.amount)).toEqual([1000]);
   });
 
   it('answers 400 naming tax_year for a bad year and 401 without sign-in', async () => {
     const { token } = await signedIn();
     for (const bad of ['25', 'abcd', '1999', '2999', '2025-26']) {
       const res = await t.request(`/api/me/statement?tax_year=${bad}`, { token });
-      expect(res.status, bad).toBe(400);
-      expect(((await res.json()) as any).message).toMatch(/^tax_year/);
+      expect((await errorOf(res, 400)).message, bad).toMatch(/^tax_year/);
     }
     expect((await t.request('/api/me/statement')).status).toBe(401);
   });
