@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loginCodes, outbox } from '../../db/schema';
 import { fakeMailProvider } from '../../tests/mocks/mail-provider';
-import { setupTestApp, type TestApp } from '../../tests/setup/test-app';
+import { messageOf, setupTestApp, type TestApp } from '../../tests/setup/test-app';
 import { loginCodeEmail } from './mailer';
 
 describe('HTTP mail provider (node)', () => {
@@ -92,7 +92,7 @@ describe('HTTP mail provider (node)', () => {
       const prod = await setupTestApp({ APP_ENV: 'production', AUTH_SECRET: 'prod-secret-for-test' });
       const res = await prod.request('/api/auth/login', { method: 'POST', json: { email: 'p@example.org' } });
       expect(res.status).toBe(503);
-      expect(((await res.json()) as any).message).toMatch(/email delivery is not configured/);
+      expect((await messageOf(res))).toMatch(/email delivery is not configured/);
     } finally {
       errors.mockRestore();
     }

@@ -25,6 +25,13 @@ export type TestApp = {
   client: (token?: string) => TestClient;
 };
 
+/** The `message` of an API answer (an error's, or a plain `{message}`). */
+export async function messageOf(response: Response): Promise<string> {
+  const body = (await response.clone().json()) as { message?: unknown };
+  expect(typeof body.message, JSON.stringify(body)).toBe('string');
+  return body.message as string;
+}
+
 /** Checks a refused request's status and returns its `{statusCode, message}` body. */
 export async function errorOf(response: Response, status: number): Promise<{ statusCode: number; message: string }> {
   const body = (await response.json()) as { statusCode: number; message: string };

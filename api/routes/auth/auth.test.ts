@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { loginCodes, sessions, users } from '../../../db/schema';
 import { createSession, createUser } from '../../../tests/factories';
-import { engineName, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
+import { engineName, messageOf, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
 import { constantTimeEqual, generateCode, hashCode } from '../../services/auth';
 
 let seq = 0;
@@ -230,7 +230,7 @@ describe(`auth API (${engineName})`, () => {
     expect(res.status).toBe(429);
     expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(Number(res.headers.get('retry-after'))).toBeLessThanOrEqual(15 * 60);
-    expect(((await res.json()) as any).message).toMatch(/Too many sign-in codes requested\. Please wait \d+ minutes?/);
+    expect((await messageOf(res))).toMatch(/Too many sign-in codes requested\. Please wait \d+ minutes?/);
     expect(await t.db.select().from(loginCodes).where(eq(loginCodes.email, email))).toHaveLength(5);
     // Another address is not refused for the same email: it is asked for the security check.
     const elsewhere = await login({ email }, uniqueIp());
@@ -266,7 +266,7 @@ describe(`auth API (${engineName})`, () => {
     }
     const res = await login({ email, code: '000000' }, uniqueIp());
     expect(res.status).toBe(428);
-    expect(((await res.json()) as any).message).toMatch(/security check/);
+    expect((await messageOf(res))).toMatch(/security check/);
     const checked = await login({ email, code: '000000', turnstile_token: `t-${crypto.randomUUID()}` }, uniqueIp());
     expect(checked.status).toBe(401);
   });
@@ -370,10 +370,10 @@ describe(`auth API (${engineName})`, () => {
   it('rejects malformed JSON with 400 and an oversized body with 413', async () => {
     const bad = await t.request('/api/auth/login', { method: 'POST', body: '{"email":', headers: { 'content-type': 'application/json' } });
     expect(bad.status).toBe(400);
-    expect(((await bad.json()) as any).message).toMatch(/valid JSON/);
+    expect((await messageOf(bad))).toMatch(/valid JSON/);
     const big = await login({ email: 'a@example.org', first_name: 'x'.repeat(200_000) });
     expect(big.status).toBe(413);
-    expect(((await big.json()) as any).message).toMatch(/too large/);
+    expect((await messageOf(big))).toMatch(/too large/);
   });
 
   it('sends no email and stores no code for bad input', async () => {

@@ -10,7 +10,7 @@ import {
   createUser,
   signedIn,
 } from '../../../tests/factories';
-import { engineName, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
+import { engineName, messageOf, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
 
 describe(`campaigns API (${engineName})`, () => {
   let t: TestApp;
@@ -97,7 +97,7 @@ describe(`campaigns API (${engineName})`, () => {
   it('bounds page sizes', async () => {
     const res = await t.request('/api/campaigns?limit=1000');
     expect(res.status).toBe(400);
-    expect(((await res.json()) as any).message).toMatch(/limit/);
+    expect((await messageOf(res))).toMatch(/limit/);
   });
 
   it('lists only approved appeals to anonymous callers and signed-in donors', async () => {

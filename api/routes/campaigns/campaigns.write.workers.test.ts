@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createCampaign, signedIn } from '../../../tests/factories';
 import { fileBindings } from '../../../tests/setup/file-bindings.workers';
-import { setupTestApp, type TestApp } from '../../../tests/setup/test-app';
+import { messageOf, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
 
 /** R2 exists only in workerd, so image upload and serving are tested here. */
 /** This file's own bucket (vitest.config.ts gives every workerd test file one). */
@@ -77,7 +77,7 @@ describe('campaign images in R2 (d1 + r2)', () => {
     const text = toBase64(new TextEncoder().encode('this is not an image at all'));
     const res = await post(body([{ base64: text, name: 'fake.png', size: 27, type: 'image/png' }]));
     expect(res.status).toBe(415);
-    expect(((await res.json()) as any).message).toMatch(/"fake.png" is not a PNG or JPEG file/);
+    expect((await messageOf(res))).toMatch(/"fake.png" is not a PNG or JPEG file/);
     expect(await storedCount()).toBe(before);
   });
 
@@ -92,7 +92,7 @@ describe('campaign images in R2 (d1 + r2)', () => {
       ]),
     );
     expect(res.status).toBe(413);
-    expect(((await res.json()) as any).message).toMatch(/"huge.png" is 5.0 MB; each image must be 5 MB or smaller/);
+    expect((await messageOf(res))).toMatch(/"huge.png" is 5.0 MB; each image must be 5 MB or smaller/);
     expect(await storedCount()).toBe(before);
   });
 
@@ -100,7 +100,7 @@ describe('campaign images in R2 (d1 + r2)', () => {
     const ten = Array.from({ length: 10 }, (_, i) => ({ base64: PNG_1PX, name: `p${i}.png`, size: 70, type: 'image/png' }));
     const tooMany = await post(body(ten));
     expect(tooMany.status).toBe(400);
-    expect(((await tooMany.json()) as any).message).toMatch(/You can only upload 9 images/);
+    expect((await messageOf(tooMany))).toMatch(/You can only upload 9 images/);
     const anonymous = await t.request('/api/campaigns', { method: 'POST', json: body([{ base64: PNG_1PX, name: 'a.png' }]) });
     expect(anonymous.status).toBe(401);
   });
@@ -124,7 +124,7 @@ describe('campaign images in R2 (d1 + r2)', () => {
       json: { images: [{ Key: missing, name: 'ghost.png', size: 1, type: 'image/png' }] },
     });
     expect(refused.status).toBe(400);
-    expect(((await refused.json()) as any).message).toMatch(/not one of this item's images; upload the file instead/);
+    expect((await messageOf(refused))).toMatch(/not one of this item's images; upload the file instead/);
 
     // Another appeal's stored image cannot be adopted by Key (it could later be deleted through this item).
     const other = (await (await post(body([{ base64: PNG_1PX, name: 'other.png' }]))).json()) as any;

@@ -14,7 +14,7 @@ import {
   signedIn,
   type UserRow,
 } from '../../../tests/factories';
-import { engineName, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
+import { engineName, messageOf, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
 
 type Donation = {
   _id: string;
@@ -197,14 +197,14 @@ describe(`donations admin API (${engineName})`, () => {
       json: { donor: donor.id, amount: 5_000, date: '2025-03-01', campaign: campaignB.id, appeal: appealB.id },
     });
     expect(otherCampaign.status).toBe(400);
-    expect(((await otherCampaign.json()) as any).message).toMatch(/^campaign: /);
+    expect((await messageOf(otherCampaign))).toMatch(/^campaign: /);
     const otherDonor = await t.request('/api/donations', {
       method: 'POST',
       token: orgAdminToken,
       json: { donor: stranger.id, amount: 5_000, date: '2025-03-01', campaign: campaignA.id, appeal: appealA.id },
     });
     expect(otherDonor.status).toBe(400);
-    expect(((await otherDonor.json()) as any).message).toBe('donor: No donor with this id');
+    expect((await messageOf(otherDonor))).toBe('donor: No donor with this id');
     expect(await count()).toBe(before);
   });
 
@@ -234,7 +234,7 @@ describe(`donations admin API (${engineName})`, () => {
     const before = await count();
     const res = await t.request('/api/donations', { method: 'POST', token: adminToken, json });
     expect(res.status).toBe(400);
-    expect(((await res.json()) as any).message).toMatch(message);
+    expect((await messageOf(res))).toMatch(message);
     expect(await count()).toBe(before);
   });
 

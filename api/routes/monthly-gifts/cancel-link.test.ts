@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { donations, monthlyGifts, prices } from '../../../db/schema';
 import { createCampaign, createSession, signedIn } from '../../../tests/factories';
-import { engineName, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
+import { engineName, messageOf, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
 import { cardUpdateByLink } from '../../services/monthly-link-actions';
 import { createPaymentProvider } from '../../services/payments';
 import { signMonthlyLink } from '../../services/monthly-links';
@@ -82,6 +82,6 @@ describe(`signed cancel link (${engineName})`, () => {
   it('answers 400 naming the field for a body without a token', async () => {
     const res = await t.request('/api/monthly-gift-links/cancel', { method: 'POST', json: {} });
     expect(res.status).toBe(400);
-    expect(((await res.json()) as any).message).toMatch(/^token/);
+    expect((await messageOf(res))).toMatch(/^token/);
   });
 });

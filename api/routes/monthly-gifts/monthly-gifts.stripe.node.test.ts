@@ -4,7 +4,7 @@ import { donations, monthlyGifts, prices } from '../../../db/schema';
 import { createCampaign, signedIn } from '../../../tests/factories';
 import { invoicePaid, invoicePaymentFailed, sendEvent, subscriptionDeleted, WEBHOOK_SECRET } from '../../../tests/fixtures/stripe/events';
 import { startStripeFake, type StripeFake } from '../../../tests/mocks/stripe-fake';
-import { setupTestApp, type TestApp } from '../../../tests/setup/test-app';
+import { messageOf, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
 import { cardUpdateByLink } from '../../services/monthly-link-actions';
 import { createPaymentProvider } from '../../services/payments';
 import { signMonthlyLink } from '../../services/monthly-links';
@@ -76,7 +76,7 @@ describe('monthly gifts with Stripe (fake)', () => {
     fake.failNext = 0;
     vi.restoreAllMocks();
     expect(res.status).toBe(502);
-    expect(((await res.json()) as any).message).toMatch(/nothing has changed.*try again/);
+    expect((await messageOf(res))).toMatch(/nothing has changed.*try again/);
     expect(await m.gift()).toMatchObject({ status: 'active', cancelledAt: null });
     expect(fake.subscriptions.get(m.sub.id)!.status).not.toBe('canceled');
     // The cancel link behaves the same: the gift stays, the link still works afterwards.

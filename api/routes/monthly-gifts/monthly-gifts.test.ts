@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { donations, monthlyGifts, outbox, prices, users } from '../../../db/schema';
 import { createAppeal, createCampaign, createOrganization, createUser, signedIn } from '../../../tests/factories';
 import { fakeId, invoicePaid, invoicePaymentFailed, sendEvent, subscriptionDeleted, subscriptionUpdated, WEBHOOK_SECRET } from '../../../tests/fixtures/stripe/events';
-import { engineName, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
+import { engineName, messageOf, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
 
 let t: TestApp;
 const P = { five: `price_mg_${Date.now()}_5`, ten: `price_mg_${Date.now()}_10`, twenty: `price_mg_${Date.now()}_20` };
@@ -128,7 +128,7 @@ describe(`monthly gifts in demo mode (${engineName})`, () => {
     ] as const) {
       const res = await m.act(path, body);
       expect(res.status, `${path} ${JSON.stringify(body)}`).toBe(400);
-      expect(((await res.json()) as any).message).toMatch(new RegExp(`^${field}`));
+      expect((await messageOf(res))).toMatch(new RegExp(`^${field}`));
     }
     expect(await m.gift()).toMatchObject({ status: 'active', amount: 1000, pauseResumesAt: null });
   });

@@ -11,7 +11,7 @@ import {
   signedIn,
   type UserRow,
 } from '../../../tests/factories';
-import { engineName, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
+import { engineName, messageOf, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
 
 type Org = {
   _id: string;
@@ -166,7 +166,7 @@ describe(`organizations API (${engineName})`, () => {
     const notImage = `data:image/png;base64,${btoa('x'.repeat(150_000))}`;
     const res = await t.request('/api/organizations', { method: 'POST', token: adminToken, json: { name: 'Logo Org', image: notImage } });
     expect(res.status).toBe(415);
-    expect(((await res.json()) as any).message).toMatch(/not a PNG or JPEG/);
+    expect((await messageOf(res))).toMatch(/not a PNG or JPEG/);
     const huge = await t.request('/api/organizations', { method: 'POST', token: adminToken, json: { name: 'Logo Org', image: 'A'.repeat(8 * 1024 * 1024) } });
     expect(huge.status).toBe(413);
     expect(((await huge.json()) as any).statusCode).toBe(413);
@@ -201,7 +201,7 @@ describe(`organizations API (${engineName})`, () => {
       json: { name: 'Renamed', admins: [orgAdmin.id, other.id] },
     });
     expect(denied.status).toBe(403);
-    expect(((await denied.json()) as any).message).toBe('Only admins can change the admins of an organization');
+    expect((await messageOf(denied))).toBe('Only admins can change the admins of an organization');
     const [row] = await t.db.select().from(organizations).where(eq(organizations.id, orgA.id));
     expect(row.name).toBe('Aardvark Aid');
     const links = await t.db.select().from(organizationAdmins).where(eq(organizationAdmins.organizationId, orgA.id));
@@ -242,7 +242,7 @@ describe(`organizations API (${engineName})`, () => {
   it('validates updates and leaves the row alone on a 400', async () => {
     const res = await t.request(`/api/organizations/${orgB.id}`, { method: 'PUT', token: adminToken, json: { name: '', email: 'x' } });
     expect(res.status).toBe(400);
-    expect(((await res.json()) as any).message).toMatch(/name: Name is required; email: Enter a valid email address/);
+    expect((await messageOf(res))).toMatch(/name: Name is required; email: Enter a valid email address/);
     const [row] = await t.db.select().from(organizations).where(eq(organizations.id, orgB.id));
     expect(row.name).toBe('Badger Trust');
   });

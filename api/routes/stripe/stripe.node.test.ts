@@ -4,7 +4,7 @@ import { donations, prices, users } from '../../../db/schema';
 import { createAppeal, createCampaign, createOrganization } from '../../../tests/factories';
 import { chargeRefunded, fakeId, invoicePaid, paymentIntentSucceeded, refundFailed, sendEvent, WEBHOOK_SECRET } from '../../../tests/fixtures/stripe/events';
 import { startStripeFake, type StripeFake } from '../../../tests/mocks/stripe-fake';
-import { setupTestApp, type TestApp } from '../../../tests/setup/test-app';
+import { messageOf, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
 
 /** The real Stripe SDK against a local fake of the Stripe API (Node only: it runs an HTTP server). */
 let fake: StripeFake;
@@ -146,7 +146,7 @@ describe('POST /api/stripe/client_secret with Stripe', () => {
     for (const price of ['price_missing', 'price_usd', 'price_yearly', 'price_not_offered', 'price_monthly_retired']) {
       const res = await w.start({ price });
       expect(res.status).toBe(400);
-      expect(((await res.json()) as any).message).toMatch(/price: unknown monthly price/);
+      expect((await messageOf(res))).toMatch(/price: unknown monthly price/);
     }
     expect(fake.requests.filter((r) => r.method === 'POST').length).toBe(before);
     expect(await w.rows()).toHaveLength(0);
@@ -160,7 +160,7 @@ describe('POST /api/stripe/client_secret with Stripe', () => {
     fake.failNext = 0;
     vi.restoreAllMocks();
     expect(res.status).toBe(502);
-    expect(((await res.json()) as any).message).toMatch(/payment provider could not start this payment/);
+    expect((await messageOf(res))).toMatch(/payment provider could not start this payment/);
     expect(await w.rows()).toHaveLength(0);
   }, 30_000);
 });

@@ -11,7 +11,7 @@ import {
   signedIn,
   type UserRow,
 } from '../../../tests/factories';
-import { engineName, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
+import { engineName, messageOf, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
 
 type Donor = {
   _id: string;
@@ -174,7 +174,7 @@ describe(`users (donors) API (${engineName})`, () => {
     const before = (await t.db.select().from(users)).length;
     const res = await t.request('/api/users', { method: 'POST', token: adminToken, json });
     expect(res.status).toBe(400);
-    expect(((await res.json()) as any).message).toMatch(message);
+    expect((await messageOf(res))).toMatch(message);
     expect((await t.db.select().from(users)).length).toBe(before);
   });
 

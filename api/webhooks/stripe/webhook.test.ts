@@ -15,7 +15,7 @@ import {
   subscriptionUpdated,
   WEBHOOK_SECRET,
 } from '../../../tests/fixtures/stripe/events';
-import { engineName, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
+import { engineName, messageOf, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
 import { insertPendingDonation } from '../../services/donations';
 import { FIRST_INVOICE_FAILED_MESSAGE, RENEWAL_FAILED_MESSAGE } from './invoice-payment-failed';
 
@@ -71,7 +71,7 @@ describe(`POST /api/stripe/webhook: signature (${engineName})`, () => {
     const evt = paymentIntentSucceeded({ intentId: fakeId('pi'), amount: 1000, metadata: w.meta() });
     const res = await sendEvent(t, evt, { tamper: (body) => body.replace('"amount_received":1000', '"amount_received":999999') });
     expect(res.status).toBe(400);
-    expect(((await res.json()) as any).message).toMatch(/signature verification failed/);
+    expect((await messageOf(res))).toMatch(/signature verification failed/);
     expect(await w.rows()).toHaveLength(0);
     expect(await eventCount(evt.id)).toBe(0);
   });
