@@ -114,6 +114,7 @@ describe(`Direct Debit in demo mode (${engineName})`, () => {
     const w = await world();
     const cases: [Record<string, unknown>, RegExp][] = [
       [{ amount: 1_000_001 }, /^amount: a Direct Debit can be at most £10,000/],
+      [{ amount: 99 }, /^amount: the minimum donation is £1/],
       [{ amount: 500, currency: 'eur' }, /^currency: gifts are taken in pounds sterling only/],
       [{ amount: 500, method: 'paypal' }, /^method: must be "card" or "bacs_debit"/],
     ];
@@ -194,6 +195,51 @@ describe(`Direct Debit webhook events (${engineName})`, () => {
     await sendEvent(t, invoicePaid({ invoiceId: pending.invoiceId!, subscriptionId: pending.subscriptionId!, amount: 1500, metadata: meta, first: true, intentId: pending.paymentIntentId! }));
     const [late] = await t.db.select().from(monthlyGifts).where(eq(monthlyGifts.id, pending.subscriptionId!));
     expect(late).toMatchObject({ status: 'cancelled', cancelledBy: 'bank', mandateId: pending.mandateId });
+  });
+
+  it("a renewal's processing events are ignored until invoice.paid records it, once, in any order", async () => {
+    const w = await world();
+    const session = await w.start({ price: PRICE });
+    await w.confirm(session.clientSecret);
+    await housekeeping();
+    const [first] = await w.rows();
+    const before = await w.total();
+    const meta = { kind: 'monthly', donation_id: first.id, campaign_id: first.campaignId, appeal_id: '', donor_id: first.donorId, gift_aid_declaration_id: '', source: 'demo' };
+    // Stripe's renewal PaymentIntent is made by the invoice and carries none of our metadata.
+    const renewal = (intentId: string) => paymentIntentProcessing({ intentId, amount: 1500, metadata: {}, mandateId: first.mandateId! });
+    const paid = (intentId: string) => invoicePaid({ invoiceId: fakeId('in'), subscriptionId: first.subscriptionId!, amount: 1500, metadata: meta, intentId, first: false });
+
+    // In order: processing (and its copy) first, then the paid invoice.
+    const intentA = fakeId('pi');
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const processing = renewal(intentA);
+    for (const event of [processing, processing]) {
+      const res = await sendEvent(t, event);
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual({ received: true, outcome: 'ignored' });
+    }
+    expect(warn.mock.calls.map((c) => String(c[0])).filter((l) => l.includes('no gift for this payment') && l.includes(intentA))).toHaveLength(2);
+    warn.mockRestore();
+    expect(await w.rows()).toHaveLength(1);
+    expect(await w.total()).toBe(before);
+    const paidA = paid(intentA);
+    expect(await (await sendEvent(t, paidA)).json()).toMatchObject({ outcome: 'recorded' });
+    expect(await (await sendEvent(t, paidA)).json()).toMatchObject({ outcome: 'duplicate' });
+    // A processing copy delivered after the payment does not move the renewal back.
+    await sendEvent(t, renewal(intentA));
+    const renewalsA = (await w.rows()).filter((r) => r.paymentIntentId === intentA);
+    expect(renewalsA).toHaveLength(1);
+    expect(renewalsA[0]).toMatchObject({ status: 'succeeded', type: 'monthly', subscriptionId: first.subscriptionId });
+    expect(await w.total()).toBe(before + 1500);
+
+    // Reordered: the paid invoice first, its processing event after.
+    const intentB = fakeId('pi');
+    await sendEvent(t, paid(intentB));
+    expect(await (await sendEvent(t, renewal(intentB))).json()).toMatchObject({ received: true });
+    const rows = await w.rows();
+    expect(rows).toHaveLength(3);
+    expect(rows.filter((r) => r.paymentIntentId === intentB).map((r) => r.status)).toEqual(['succeeded']);
+    expect(await w.total()).toBe(before + 3000);
   });
 
   it('a webhook for an unknown mandate is logged and acknowledged with 200', async () => {
