@@ -78,6 +78,23 @@ describe(`Direct Debit in demo mode (${engineName})`, () => {
     expect((await w.outbox()).filter((m) => /receipt/i.test(m.subject))).toHaveLength(1);
   });
 
+  it('the local settle tool runs housekeeping’s Direct Debit step alone: it settles, once, and abandons nothing', async () => {
+    const w = await world();
+    const session = await w.start({ amount: 1200 });
+    await w.confirm(session.clientSecret);
+    // A checkout left pending, which full housekeeping would abandon after a day.
+    await w.start({ amount: 700 });
+    const stale = new Date(Date.now() - 3 * 86_400_000);
+    const pendingRow = (await w.rows()).find((r) => r.status === 'pending')!;
+    await t.db.update(donations).set({ createdAt: stale }).where(eq(donations.id, pendingRow.id));
+    const settle = async () => (await (await t.request('/api/dev/direct-debits/settle', { method: 'POST' })).json()) as { settled: number };
+    expect((await settle()).settled).toBeGreaterThanOrEqual(1);
+    expect((await settle()).settled).toBe(0);
+    const rows = await w.rows();
+    expect(rows.find((r) => r.amount === 1200)?.status).toBe('succeeded');
+    expect(rows.find((r) => r.id === pendingRow.id)?.status).toBe('pending');
+  });
+
   it('a one-off Direct Debit that the bank returns fails, stays out of totals and emails the donor once', async () => {
     const w = await world();
     const session = await w.start({ amount: 2500 });
@@ -108,6 +125,25 @@ describe(`Direct Debit in demo mode (${engineName})`, () => {
     expect(gift).toMatchObject({ status: 'cancelled', cancelledBy: 'donor', paymentMethod: 'bacs_debit', bankLast4: '2345' });
     const mine = (await (await t.request('/api/me/monthly-gifts', { token: w.token })).json()) as { payment_method: string; bank_last4: string | null }[];
     expect(mine[0]).toMatchObject({ payment_method: 'bacs_debit', bank_last4: '2345' });
+  });
+
+  it('My Donations, the office list, its CSV and the donations export show Direct Debit with the last four digits', async () => {
+    const w = await world();
+    const session = await w.start({ price: PRICE });
+    await w.confirm(session.clientSecret);
+    // Processing already shows how it is paid.
+    const mine = async () => (await (await t.request('/api/donations?type=me', { token: w.token })).json()) as { status: string; payment_method: string; bank_last4: string | null }[];
+    expect((await mine())[0]).toMatchObject({ status: 'processing', payment_method: 'bacs_debit', bank_last4: '2345' });
+    await housekeeping();
+    expect((await mine())[0]).toMatchObject({ status: 'succeeded', payment_method: 'bacs_debit', bank_last4: '2345' });
+    const [row] = await w.rows();
+
+    const list = (await (await t.request(`/api/monthly-gifts?organization_id=${w.org.id}`, { token: admin })).json()) as { _id: string; method: string; payment_method: string; bank_last4: string | null }[];
+    expect(list.find((g) => g._id === row.subscriptionId)).toMatchObject({ method: 'demo', payment_method: 'bacs_debit', bank_last4: '2345' });
+    const giftsCsv = await (await t.request(`/api/exports/monthly-gifts.csv?organization_id=${w.org.id}`, { token: admin })).text();
+    expect(giftsCsv.split('\n').find((line) => line.includes(row.subscriptionId!))).toContain('Direct Debit ending 2345 (demo)');
+    const donationsCsv = await (await t.request(`/api/exports/donations.csv?campaign_id=${w.campaign.id}`, { token: admin })).text();
+    expect(donationsCsv.split('\n').find((line) => line.includes(row.id))).toContain('Direct Debit ending 2345');
   });
 
   it('refuses bad input with a message and stores nothing', async () => {
