@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { directDebitMandates, donations, monthlyGifts, prices } from '../../../db/schema';
 import { createCampaign, createOrganization, signedIn } from '../../../tests/factories';
-import { fakeId, invoicePaid, mandateUpdated, paymentIntentProcessing, paymentIntentSucceeded, sendEvent, WEBHOOK_SECRET } from '../../../tests/fixtures/stripe/events';
+import { fakeId, invoicePaid, mandateUpdated, paymentIntentFailed, paymentIntentProcessing, paymentIntentSucceeded, sendEvent, WEBHOOK_SECRET } from '../../../tests/fixtures/stripe/events';
 import { engineName, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
 import { readConfig } from '../../lib/config';
 import { runHousekeeping } from '../../services/housekeeping';
@@ -231,6 +231,26 @@ describe(`Direct Debit webhook events (${engineName})`, () => {
     await sendEvent(t, invoicePaid({ invoiceId: pending.invoiceId!, subscriptionId: pending.subscriptionId!, amount: 1500, metadata: meta, first: true, intentId: pending.paymentIntentId! }));
     const [late] = await t.db.select().from(monthlyGifts).where(eq(monthlyGifts.id, pending.subscriptionId!));
     expect(late).toMatchObject({ status: 'cancelled', cancelledBy: 'bank', mandateId: pending.mandateId });
+  });
+
+  it('a bank failure is recorded once and emails once, whether it comes before or after the processing event', async () => {
+    const w = await world();
+    const before = await w.total();
+    const failures = async () => (await w.outbox()).filter((m) => /did not go through/.test(m.subject));
+    // In order, with the failure delivered twice.
+    const a = await startedOneOff(w);
+    await sendEvent(t, paymentIntentProcessing({ intentId: a.intentId, amount: 4000, metadata: a.metadata, mandateId: fakeId('mandate') }));
+    const failed = paymentIntentFailed({ intentId: a.intentId, amount: 4000, metadata: a.metadata, message: 'The bank returned this Direct Debit.' });
+    expect(await (await sendEvent(t, failed)).json()).toMatchObject({ outcome: 'recorded' });
+    expect(await (await sendEvent(t, failed)).json()).toMatchObject({ outcome: 'duplicate' });
+    expect((await w.rows()).find((r) => r.id === a.row.id)?.status).toBe('failed');
+    expect(await failures()).toHaveLength(1);
+    // Reordered: the failure first; the late processing event does not revive the gift.
+    const b = await startedOneOff(w);
+    await sendEvent(t, paymentIntentFailed({ intentId: b.intentId, amount: 4000, metadata: b.metadata }));
+    await sendEvent(t, paymentIntentProcessing({ intentId: b.intentId, amount: 4000, metadata: b.metadata, mandateId: fakeId('mandate') }));
+    expect((await w.rows()).find((r) => r.id === b.row.id)?.status).toBe('failed');
+    expect(await w.total()).toBe(before);
   });
 
   it("a renewal's processing events are ignored until invoice.paid records it, once, in any order", async () => {
