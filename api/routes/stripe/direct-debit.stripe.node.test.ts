@@ -14,8 +14,9 @@ let t: TestApp;
 beforeAll(async () => {
   fake = await startStripeFake();
   fake.addPrice('price_dd_1000', 1000);
+  fake.addPrice('price_dd_2000', 2000);
   t = await setupTestApp({ STRIPE_SECRET_KEY: 'sk_test_fake', STRIPE_PUBLISHABLE_KEY: 'pk_test_fake', STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET, STRIPE_API_BASE: fake.url });
-  await t.db.insert(prices).values({ id: 'price_dd_1000', unitAmount: 1000 });
+  await t.db.insert(prices).values([{ id: 'price_dd_1000', unitAmount: 1000 }, { id: 'price_dd_2000', unitAmount: 2000 }]);
 });
 afterAll(() => fake.close());
 
@@ -37,7 +38,7 @@ async function start(json: Record<string, unknown>) {
   const res = await t.request('/api/stripe/client_secret', { method: 'POST', token, json: { campaign_id: campaign.id, method: 'bacs_debit', ...json } });
   expect(res.status).toBe(200);
   const [row] = await t.db.select().from(donations).where(eq(donations.donorId, user.id));
-  return { row, session: (await res.json()) as { method: string; mode: string } };
+  return { row, token, session: (await res.json()) as { method: string; mode: string } };
 }
 
 describe('Direct Debit with Stripe', () => {
@@ -84,10 +85,10 @@ describe('Direct Debit with Stripe', () => {
     expect((await read('/v1/mandates/mandate_missing')).error.code).toBe('resource_missing');
   });
 
-  describe('a mandate cancelled at the bank', () => {
+  describe('a monthly Direct Debit at Stripe: the donor’s changes, and a mandate cancelled at the bank', () => {
     /** A monthly Direct Debit submitted to Bacs, with its processing event recorded. */
     async function submitted() {
-      const { row } = await start({ price: 'price_dd_1000' });
+      const { row, token } = await start({ price: 'price_dd_1000' });
       const { mandate, intent } = fake.submitBacs(row.paymentIntentId!);
       const processing = { id: fakeId('evt'), object: 'event', type: 'payment_intent.processing', created: Math.floor(Date.now() / 1000), data: { object: intent } };
       expect(await (await sendEvent(t, processing)).json()).toMatchObject({ outcome: 'recorded' });
@@ -99,7 +100,7 @@ describe('Direct Debit with Stripe', () => {
         first: true,
         intentId: row.paymentIntentId!,
       });
-      return { row, mandate, paid, subscriptionId: row.subscriptionId! };
+      return { row, token, mandate, paid, subscriptionId: row.subscriptionId! };
     }
     const deletes = (subscriptionId: string) => fake.requests.filter((r) => r.method === 'DELETE' && r.path.split('?')[0] === `/v1/subscriptions/${subscriptionId}`);
     const gift = async (id: string) => (await t.db.select().from(monthlyGifts).where(eq(monthlyGifts.id, id)))[0];
@@ -127,6 +128,25 @@ describe('Direct Debit with Stripe', () => {
       await sendEvent(t, paid);
       expect(await gift(subscriptionId)).toMatchObject({ status: 'cancelled', cancelledBy: 'bank' });
       expect(deletes(subscriptionId)).toHaveLength(1);
+    });
+
+    it('the donor changes, pauses and cancels a Direct Debit gift on its Stripe Subscription', async () => {
+      const { token, paid, subscriptionId } = await submitted();
+      await sendEvent(t, paid);
+      const act = async (path: string, json: unknown = {}) => {
+        const res = await t.request(`/api/me/monthly-gifts/${subscriptionId}/${path}`, { method: 'POST', token, json });
+        expect(res.status, await res.clone().text()).toBe(200);
+        return (await res.json()) as { amount: number; status: string; payment_method: string; bank_last4: string | null };
+      };
+      expect(await act('change', { price: 'price_dd_2000' })).toMatchObject({ amount: 2000, payment_method: 'bacs_debit', bank_last4: '2345' });
+      const sub = fake.subscriptions.get(subscriptionId)!;
+      expect(sub.items.data[0].price.id).toBe('price_dd_2000');
+      expect(fake.lastProrationBehavior.get(subscriptionId)).toBe('none');
+      expect(await act('pause', { months: 1 })).toMatchObject({ status: 'paused' });
+      expect(sub.pause_collection).toMatchObject({ behavior: 'void' });
+      expect(await act('cancel')).toMatchObject({ status: 'cancelled', payment_method: 'bacs_debit' });
+      expect(sub.status).toBe('canceled');
+      expect(await gift(subscriptionId)).toMatchObject({ status: 'cancelled', cancelledBy: 'donor', paymentMethod: 'bacs_debit' });
     });
 
     it('before the subscription is recorded: logged, 200, and the later invoice.paid cancels both', async () => {
