@@ -56,12 +56,7 @@ const settleRoute = defineRoute({
 });
 
 /** Local-only tools. They answer 404 unless APP_ENV=development and no real mail is configured. */
-export const devRouter = createRouter()
-  .openapi(settleRoute, async (c) => {
-    const settled = await settleDelayedPayments({ db: c.var.db, payments: c.var.payments, mail: mailContextOf(c) });
-    return c.json({ settled }, 200);
-  })
-  .openapi(outboxRoute, async (c) => {
+export const devRouter = createRouter().openapi(outboxRoute, async (c) => {
   const { to } = c.req.valid('query');
   const rows = await c.var.db
     .select()
@@ -81,4 +76,9 @@ export const devRouter = createRouter()
     })),
     200,
   );
+});
+
+devRouter.openapi(settleRoute, async (c) => {
+  const settled = await settleDelayedPayments({ db: c.var.db, payments: c.var.payments, mail: mailContextOf(c) });
+  return c.json({ settled }, 200);
 });
