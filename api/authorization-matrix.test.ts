@@ -271,6 +271,12 @@ const ROWS: Row[] = [
     expect: 200,
     dataCheckSkipped: 'the local outbox shows every email on purpose and does not exist in production',
   },
+  {
+    route: 'POST /api/dev/direct-debits/settle',
+    request: () => ({ path: '/api/dev/direct-debits/settle', method: 'POST' }),
+    // Settles demo gifts as housekeeping does; production answers 404 (checked below).
+    expect: 200,
+  },
   { route: 'GET /api/stripe/subscriptions', request: () => ({ path: '/api/stripe/subscriptions' }), expect: 200 },
   {
     route: 'POST /api/stripe/client_secret',
@@ -567,6 +573,7 @@ describe(`authorization matrix: every route × every caller (${engineName})`, ()
     const token = await createSession(prod.db, donor.id);
     for (const t of [undefined, token]) {
       expect((await prod.request('/api/dev/outbox', { token: t })).status).toBe(404);
+      expect((await prod.request('/api/dev/direct-debits/settle', { method: 'POST', token: t })).status).toBe(404);
       expect((await prod.request('/api/stripe/demo/confirm', { method: 'POST', token: t, json: { clientSecret: 'pi_demo1_secret_x' } })).status).toBe(404);
     }
   });

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { MONTHLY_GIFT_STATUSES } from '../../domain';
+import { MONTHLY_GIFT_STATUSES, ONLINE_PAYMENT_METHODS } from '../../domain';
 import { MAX_SEARCH_TERM_LENGTH } from '../../domain/limits';
 import { idParam, paging } from '../services/insight/list-filters';
 
@@ -46,7 +46,9 @@ export const OfficeMonthlyGiftSchema = z
     appeal: z.object({ _id: z.string(), title: z.string() }).nullable(),
     organization_id: z.string().nullable(),
     status: z.enum(MONTHLY_GIFT_STATUSES),
-    method: z.string().openapi({ description: 'card (or demo); Direct Debit adds bacs' }),
+    method: z.string().openapi({ description: 'Who holds the payment: card (Stripe) or demo' }),
+    payment_method: z.enum(ONLINE_PAYMENT_METHODS).openapi({ description: 'card, or bacs_debit (Direct Debit)' }),
+    bank_last4: z.string().nullable().openapi({ description: 'Direct Debit: the last four digits of the bank account' }),
     started_at: z.string().nullable(),
     next_payment_at: z.string().nullable(),
     cancelled_at: z.string().nullable(),

@@ -1,8 +1,10 @@
-import { eq, or, sql, type SQL } from 'drizzle-orm';
+import { and, eq, or, sql, type SQL } from 'drizzle-orm';
 import type Stripe from 'stripe';
 import type { Db } from '../../db/client';
 import { directDebitMandates, donations, monthlyGifts } from '../../db/schema';
+import { logLine } from '../middlewares/logger';
 import type { BacsDetails, Statement } from './donations-record';
+import type { PaymentProvider } from './payments/provider';
 
 /**
  * Bacs Direct Debit mandates as Stripe reports them. A payment that reaches Bacs names its mandate
@@ -70,4 +72,46 @@ export async function findMandate(db: Db, mandateId: string | null) {
   if (!mandateId) return null;
   const [row] = await db.select().from(directDebitMandates).where(eq(directDebitMandates.id, mandateId)).limit(1);
   return row ?? null;
+}
+
+const idOfSubscription = (invoice: Stripe.Invoice) => idOf(invoice.parent?.subscription_details?.subscription as string | { id: string } | null | undefined);
+
+/**
+ * After mandate.updated (inactive) or invoice.paid is recorded: the monthly gifts it cancelled
+ * because the donor cancelled the Direct Debit at the bank have their Stripe Subscription cancelled
+ * too, so Stripe stops raising invoices Bacs cannot collect. It runs after the batch (an API call
+ * cannot be part of it) and again on a redelivered event, so a crash in between is made good; a
+ * subscription already cancelled at Stripe is not called twice. Errors propagate: the webhook
+ * answers 500 and Stripe's retry tries again.
+ */
+export async function stopSubscriptionsCancelledAtBank(ctx: { db: Db; payments?: PaymentProvider }, event: Stripe.Event): Promise<number> {
+  if (!ctx.payments) return 0;
+  let scope: SQL;
+  if (event.type === 'mandate.updated') {
+    const mandate = event.data.object as Stripe.Mandate;
+    if (mandate.status !== 'inactive') return 0;
+    scope = eq(monthlyGifts.mandateId, mandate.id);
+  } else if (event.type === 'invoice.paid') {
+    const subscriptionId = idOfSubscription(event.data.object as Stripe.Invoice);
+    if (!subscriptionId) return 0;
+    scope = eq(monthlyGifts.id, subscriptionId);
+  } else {
+    return 0;
+  }
+  const gifts = await ctx.db
+    .select({ id: monthlyGifts.id, source: monthlyGifts.source })
+    .from(monthlyGifts)
+    .where(and(scope, eq(monthlyGifts.status, 'cancelled'), eq(monthlyGifts.cancelledBy, 'bank')));
+  if (!gifts.length && event.type === 'mandate.updated') {
+    // The first invoice is not recorded yet: invoice.paid cancels the gift and comes back here.
+    logLine('info', 'mandate inactive: no monthly gift recorded on it yet', { event_id: event.id, mandate_id: (event.data.object as Stripe.Mandate).id });
+  }
+  let stopped = 0;
+  for (const gift of gifts) {
+    if ((await ctx.payments.forSource(gift.source).stopSubscription(gift.id, 'bank')) === 'cancelled') {
+      stopped += 1;
+      logLine('info', 'subscription cancelled: its Direct Debit mandate is inactive', { event_id: event.id, subscription_id: gift.id });
+    }
+  }
+  return stopped;
 }

@@ -98,7 +98,7 @@ function changed(result: unknown): number {
 
 export async function runHousekeeping(deps: HousekeepingDeps): Promise<HousekeepingCounts> {
   const counts = emptyCounts();
-  await settleDelayedPayments(deps, counts);
+  counts.direct_debits_settled += await settleDelayedPayments(deps);
   await abandonStaleCheckouts(deps, counts);
   await expireCheckoutLeftovers(deps, counts);
   if (deps.bucket) await collectUnusedImages(deps, deps.bucket, counts);
@@ -116,11 +116,16 @@ async function markAbandoned(db: Db, id: string, now: Date): Promise<boolean> {
   return rows.length > 0;
 }
 
-/** Payments still processing that the provider settles itself (demo Direct Debits), through the webhook's recording path. */
-async function settleDelayedPayments({ db, payments, mail }: HousekeepingDeps, counts: HousekeepingCounts) {
+/**
+ * Payments still processing that the provider settles itself (demo Direct Debits), through the
+ * webhook's recording path; how many it settled. Also run alone by POST /api/dev/direct-debits/settle.
+ */
+export async function settleDelayedPayments({ db, payments, mail }: Pick<HousekeepingDeps, 'db' | 'payments' | 'mail'>): Promise<number> {
+  let settled = 0;
   for (const event of await payments.delayedSettlements(db, HOUSEKEEPING.batchSize)) {
-    if ((await applyStripeEvent({ db, stripe: payments.api, mail }, event)) === 'recorded') counts.direct_debits_settled += 1;
+    if ((await applyStripeEvent({ db, stripe: payments.api, mail }, event)) === 'recorded') settled += 1;
   }
+  return settled;
 }
 
 /** Pending checkouts older than 24 hours become abandoned; a payment the provider holds is stopped there first. */

@@ -5,6 +5,8 @@ import { createRouter } from '../../lib/create-app';
 import { notFound } from '../../lib/errors';
 import { defineRoute, errorResponses, jsonContent } from '../../lib/openapi';
 import { devOutboxEnabled } from '../../services/mailer';
+import { mailContextOf } from '../../services/mail/context';
+import { settleDelayedPayments } from '../../services/housekeeping';
 
 const querySchema = z.object({
   to: z.string().trim().toLowerCase().max(254, 'to must be at most 254 characters').optional(),
@@ -37,7 +39,23 @@ const outboxRoute = defineRoute({
   responses: { 200: jsonContent(z.array(OutboxMessageSchema), 'Emails, newest first'), ...errorResponses },
 });
 
-/** Local-only tools. The outbox answers 404 unless APP_ENV=development and no real mail is configured. */
+const settleRoute = defineRoute({
+  method: 'post',
+  path: '/dev/direct-debits/settle',
+  tags: ['Operations'],
+  summary: 'Local development only: settle demo Direct Debits now, as the next housekeeping run would (404 elsewhere)',
+  description:
+    'Runs only the Direct Debit step of housekeeping, so a browser test can watch a gift settle without the rest of housekeeping (which abandons old checkouts) changing its world.',
+  middleware: [
+    async (c, next) => {
+      if (!devOutboxEnabled(c.var.config)) throw notFound(`No route for POST /api/dev/direct-debits/settle`);
+      await next();
+    },
+  ],
+  responses: { 200: jsonContent(z.object({ settled: z.number().int() }).openapi('DirectDebitsSettled'), 'How many demo Direct Debits succeeded or failed'), ...errorResponses },
+});
+
+/** Local-only tools. They answer 404 unless APP_ENV=development and no real mail is configured. */
 export const devRouter = createRouter().openapi(outboxRoute, async (c) => {
   const { to } = c.req.valid('query');
   const rows = await c.var.db
@@ -58,4 +76,9 @@ export const devRouter = createRouter().openapi(outboxRoute, async (c) => {
     })),
     200,
   );
+});
+
+devRouter.openapi(settleRoute, async (c) => {
+  const settled = await settleDelayedPayments({ db: c.var.db, payments: c.var.payments, mail: mailContextOf(c) });
+  return c.json({ settled }, 200);
 });

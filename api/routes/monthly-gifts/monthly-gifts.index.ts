@@ -7,6 +7,7 @@ import { listDonorMonthlyGifts, monthlyGiftFor, toMonthlyGiftDtos } from '../../
 import { mailContextOf } from '../../services/mail/context';
 import { cancelByLink, readCancelLink } from '../../services/monthly-link-actions';
 import { formatUkDate, londonIsoDate } from '../../../domain/dates';
+import { monthlyGiftMethodLabel } from '../../../domain/direct-debit';
 import { penceToDecimal } from '../../../domain/money';
 import type { OfficeMonthlyGift } from '../../schemas/monthly-gifts';
 import { csvStream, raw, type Cell } from '../../services/insight/csv';
@@ -21,7 +22,7 @@ const CSV_HEADER = [
 ];
 
 const csvCells = (g: OfficeMonthlyGift): Cell[] => [
-  g.donor.name, g.donor.email, raw(penceToDecimal(g.amount)), g.campaign.title, g.appeal?.title ?? '', g.status, g.method,
+  g.donor.name, g.donor.email, raw(penceToDecimal(g.amount)), g.campaign.title, g.appeal?.title ?? '', g.status, monthlyGiftMethodLabel(g.method, g.payment_method, g.bank_last4),
   ukDate(g.started_at), ukDate(g.next_payment_at), ukDate(g.cancelled_at), ukDate(g.last_failure?.failed_at ?? null),
   g.last_failure?.email ?? '', g._id,
 ];

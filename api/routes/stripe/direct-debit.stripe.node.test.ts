@@ -1,9 +1,9 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { directDebitMandates, donations, prices } from '../../../db/schema';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { directDebitMandates, donations, monthlyGifts, prices } from '../../../db/schema';
 import { createCampaign, signedIn } from '../../../tests/factories';
 import fixtures from '../../../tests/fixtures/stripe/fixtures3-bacs.json';
-import { sendEvent, WEBHOOK_SECRET } from '../../../tests/fixtures/stripe/events';
+import { fakeId, invoicePaid, mandateUpdated, sendEvent, WEBHOOK_SECRET } from '../../../tests/fixtures/stripe/events';
 import { startStripeFake, type StripeFake } from '../../../tests/mocks/stripe-fake';
 import { setupTestApp, type TestApp } from '../../../tests/setup/test-app';
 
@@ -14,8 +14,9 @@ let t: TestApp;
 beforeAll(async () => {
   fake = await startStripeFake();
   fake.addPrice('price_dd_1000', 1000);
+  fake.addPrice('price_dd_2000', 2000);
   t = await setupTestApp({ STRIPE_SECRET_KEY: 'sk_test_fake', STRIPE_PUBLISHABLE_KEY: 'pk_test_fake', STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET, STRIPE_API_BASE: fake.url });
-  await t.db.insert(prices).values({ id: 'price_dd_1000', unitAmount: 1000 });
+  await t.db.insert(prices).values([{ id: 'price_dd_1000', unitAmount: 1000 }, { id: 'price_dd_2000', unitAmount: 2000 }]);
 });
 afterAll(() => fake.close());
 
@@ -37,7 +38,7 @@ async function start(json: Record<string, unknown>) {
   const res = await t.request('/api/stripe/client_secret', { method: 'POST', token, json: { campaign_id: campaign.id, method: 'bacs_debit', ...json } });
   expect(res.status).toBe(200);
   const [row] = await t.db.select().from(donations).where(eq(donations.donorId, user.id));
-  return { row, session: (await res.json()) as { method: string; mode: string } };
+  return { row, token, session: (await res.json()) as { method: string; mode: string } };
 }
 
 describe('Direct Debit with Stripe', () => {
@@ -82,5 +83,107 @@ describe('Direct Debit with Stripe', () => {
     expect(sameShape(await read(`/v1/payment_methods/${paymentMethod.id}`), cardless)).toEqual([]);
     expect(sameShape(await read(`/v1/charges/${charge.id}`), fixtures.charge)).toEqual([]);
     expect((await read('/v1/mandates/mandate_missing')).error.code).toBe('resource_missing');
+  });
+
+  describe('a monthly Direct Debit at Stripe: the donor’s changes, and a mandate cancelled at the bank', () => {
+    /** A monthly Direct Debit submitted to Bacs, with its processing event recorded. */
+    async function submitted() {
+      const { row, token } = await start({ price: 'price_dd_1000' });
+      const { mandate, intent } = fake.submitBacs(row.paymentIntentId!);
+      const processing = { id: fakeId('evt'), object: 'event', type: 'payment_intent.processing', created: Math.floor(Date.now() / 1000), data: { object: intent } };
+      expect(await (await sendEvent(t, processing)).json()).toMatchObject({ outcome: 'recorded' });
+      const paid = invoicePaid({
+        invoiceId: row.invoiceId!,
+        subscriptionId: row.subscriptionId!,
+        amount: 1000,
+        metadata: fake.subscriptions.get(row.subscriptionId!)!.metadata,
+        first: true,
+        intentId: row.paymentIntentId!,
+      });
+      return { row, token, mandate, paid, subscriptionId: row.subscriptionId! };
+    }
+    const deletes = (subscriptionId: string) => fake.requests.filter((r) => r.method === 'DELETE' && r.path.split('?')[0] === `/v1/subscriptions/${subscriptionId}`);
+    const gift = async (id: string) => (await t.db.select().from(monthlyGifts).where(eq(monthlyGifts.id, id)))[0];
+
+    it('cancels the monthly gift once and its Stripe Subscription once, under duplicates', async () => {
+      const { mandate, paid, subscriptionId } = await submitted();
+      expect(await (await sendEvent(t, paid)).json()).toMatchObject({ outcome: 'recorded' });
+      expect(await gift(subscriptionId)).toMatchObject({ status: 'active', paymentMethod: 'bacs_debit', mandateId: mandate.id });
+      expect(deletes(subscriptionId)).toHaveLength(0);
+
+      const inactive = mandateUpdated({ mandateId: mandate.id, status: 'inactive' });
+      expect(await (await sendEvent(t, inactive)).json()).toMatchObject({ received: true, outcome: 'recorded' });
+      const cancelled = await gift(subscriptionId);
+      expect(cancelled).toMatchObject({ status: 'cancelled', cancelledBy: 'bank', nextPaymentAt: null });
+      expect(deletes(subscriptionId)).toHaveLength(1);
+      expect(deletes(subscriptionId)[0].response?.status).toBe(200);
+      expect(fake.subscriptions.get(subscriptionId)).toMatchObject({ status: 'canceled', cancellation_details: { comment: 'bank' } });
+
+      // Stripe redelivers the event, and another copy of it arrives: nothing more is cancelled anywhere.
+      expect(await (await sendEvent(t, inactive)).json()).toMatchObject({ outcome: 'duplicate' });
+      expect(await (await sendEvent(t, mandateUpdated({ mandateId: mandate.id, status: 'inactive' }))).json()).toMatchObject({ outcome: 'recorded' });
+      expect(deletes(subscriptionId)).toHaveLength(1);
+      expect(await gift(subscriptionId)).toMatchObject({ status: 'cancelled', cancelledAt: cancelled.cancelledAt });
+      // The renewal invoice.paid delivered late does not restart it or call Stripe again.
+      await sendEvent(t, paid);
+      expect(await gift(subscriptionId)).toMatchObject({ status: 'cancelled', cancelledBy: 'bank' });
+      expect(deletes(subscriptionId)).toHaveLength(1);
+    });
+
+    it('the donor changes, pauses and cancels a Direct Debit gift on its Stripe Subscription', async () => {
+      const { token, paid, subscriptionId } = await submitted();
+      await sendEvent(t, paid);
+      const act = async (path: string, json: unknown = {}) => {
+        const res = await t.request(`/api/me/monthly-gifts/${subscriptionId}/${path}`, { method: 'POST', token, json });
+        expect(res.status, await res.clone().text()).toBe(200);
+        return (await res.json()) as { amount: number; status: string; payment_method: string; bank_last4: string | null };
+      };
+      expect(await act('change', { price: 'price_dd_2000' })).toMatchObject({ amount: 2000, payment_method: 'bacs_debit', bank_last4: '2345' });
+      const sub = fake.subscriptions.get(subscriptionId)!;
+      expect(sub.items.data[0].price.id).toBe('price_dd_2000');
+      expect(fake.lastProrationBehavior.get(subscriptionId)).toBe('none');
+      expect(await act('pause', { months: 1 })).toMatchObject({ status: 'paused' });
+      expect(sub.pause_collection).toMatchObject({ behavior: 'void' });
+      expect(await act('cancel')).toMatchObject({ status: 'cancelled', payment_method: 'bacs_debit' });
+      expect(sub.status).toBe('canceled');
+      expect(await gift(subscriptionId)).toMatchObject({ status: 'cancelled', cancelledBy: 'donor', paymentMethod: 'bacs_debit' });
+    });
+
+    it('before the subscription is recorded: logged, 200, and the later invoice.paid cancels both', async () => {
+      const { mandate, paid, subscriptionId } = await submitted();
+      const log = vi.spyOn(console, 'log');
+      const res = await sendEvent(t, mandateUpdated({ mandateId: mandate.id, status: 'inactive' }));
+      expect(res.status).toBe(200);
+      expect(log.mock.calls.map((c) => String(c[0])).some((line) => line.includes('no monthly gift recorded on it yet') && line.includes(mandate.id))).toBe(true);
+      log.mockRestore();
+      expect(await gift(subscriptionId)).toBeUndefined();
+      expect(deletes(subscriptionId)).toHaveLength(0);
+
+      expect(await (await sendEvent(t, paid)).json()).toMatchObject({ outcome: 'recorded' });
+      expect(await gift(subscriptionId)).toMatchObject({ status: 'cancelled', cancelledBy: 'bank', mandateId: mandate.id });
+      expect(deletes(subscriptionId)).toHaveLength(1);
+      expect(fake.subscriptions.get(subscriptionId)!.status).toBe('canceled');
+      // The paid first payment still counts: the donor gave it before cancelling.
+      const [first] = await t.db.select().from(donations).where(eq(donations.subscriptionId, subscriptionId));
+      expect(first.status).toBe('succeeded');
+    });
+
+    it('a Stripe error while cancelling answers 500, and Stripe\'s retry cancels it', async () => {
+      const { mandate, paid, subscriptionId } = await submitted();
+      await sendEvent(t, paid);
+      const inactive = mandateUpdated({ mandateId: mandate.id, status: 'inactive' });
+      const error = vi.spyOn(console, 'error').mockImplementation(() => {});
+      fake.failNext = 3;
+      const failed = await sendEvent(t, inactive);
+      fake.failNext = 0;
+      error.mockRestore();
+      expect(failed.status).toBe(500);
+      // The gift is recorded as cancelled already; only the call to Stripe is owed.
+      expect(await gift(subscriptionId)).toMatchObject({ status: 'cancelled', cancelledBy: 'bank' });
+      expect(fake.subscriptions.get(subscriptionId)!.status).not.toBe('canceled');
+      expect(await (await sendEvent(t, inactive)).json()).toMatchObject({ outcome: 'duplicate' });
+      expect(fake.subscriptions.get(subscriptionId)!.status).toBe('canceled');
+      expect(deletes(subscriptionId).filter((r) => r.response?.status === 200)).toHaveLength(1);
+    });
   });
 });

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { directDebitMandates, donations, monthlyGifts, prices } from '../../../db/schema';
 import { createCampaign, createOrganization, signedIn } from '../../../tests/factories';
-import { fakeId, invoicePaid, mandateUpdated, paymentIntentProcessing, paymentIntentSucceeded, sendEvent, WEBHOOK_SECRET } from '../../../tests/fixtures/stripe/events';
+import { fakeId, invoicePaid, mandateUpdated, paymentIntentFailed, paymentIntentProcessing, paymentIntentSucceeded, sendEvent, WEBHOOK_SECRET } from '../../../tests/fixtures/stripe/events';
 import { engineName, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
 import { readConfig } from '../../lib/config';
 import { runHousekeeping } from '../../services/housekeeping';
@@ -78,6 +78,23 @@ describe(`Direct Debit in demo mode (${engineName})`, () => {
     expect((await w.outbox()).filter((m) => /receipt/i.test(m.subject))).toHaveLength(1);
   });
 
+  it('the local settle tool runs housekeeping’s Direct Debit step alone: it settles, once, and abandons nothing', async () => {
+    const w = await world();
+    const session = await w.start({ amount: 1200 });
+    await w.confirm(session.clientSecret);
+    // A checkout left pending, which full housekeeping would abandon after a day.
+    await w.start({ amount: 700 });
+    const stale = new Date(Date.now() - 3 * 86_400_000);
+    const pendingRow = (await w.rows()).find((r) => r.status === 'pending')!;
+    await t.db.update(donations).set({ createdAt: stale }).where(eq(donations.id, pendingRow.id));
+    const settle = async () => (await (await t.request('/api/dev/direct-debits/settle', { method: 'POST' })).json()) as { settled: number };
+    expect((await settle()).settled).toBeGreaterThanOrEqual(1);
+    expect((await settle()).settled).toBe(0);
+    const rows = await w.rows();
+    expect(rows.find((r) => r.amount === 1200)?.status).toBe('succeeded');
+    expect(rows.find((r) => r.id === pendingRow.id)?.status).toBe('pending');
+  });
+
   it('a one-off Direct Debit that the bank returns fails, stays out of totals and emails the donor once', async () => {
     const w = await world();
     const session = await w.start({ amount: 2500 });
@@ -110,10 +127,30 @@ describe(`Direct Debit in demo mode (${engineName})`, () => {
     expect(mine[0]).toMatchObject({ payment_method: 'bacs_debit', bank_last4: '2345' });
   });
 
+  it('My Donations, the office list, its CSV and the donations export show Direct Debit with the last four digits', async () => {
+    const w = await world();
+    const session = await w.start({ price: PRICE });
+    await w.confirm(session.clientSecret);
+    // Processing already shows how it is paid.
+    const mine = async () => (await (await t.request('/api/donations?type=me', { token: w.token })).json()) as { status: string; payment_method: string; bank_last4: string | null }[];
+    expect((await mine())[0]).toMatchObject({ status: 'processing', payment_method: 'bacs_debit', bank_last4: '2345' });
+    await housekeeping();
+    expect((await mine())[0]).toMatchObject({ status: 'succeeded', payment_method: 'bacs_debit', bank_last4: '2345' });
+    const [row] = await w.rows();
+
+    const list = (await (await t.request(`/api/monthly-gifts?organization_id=${w.org.id}`, { token: admin })).json()) as { _id: string; method: string; payment_method: string; bank_last4: string | null }[];
+    expect(list.find((g) => g._id === row.subscriptionId)).toMatchObject({ method: 'demo', payment_method: 'bacs_debit', bank_last4: '2345' });
+    const giftsCsv = await (await t.request(`/api/exports/monthly-gifts.csv?organization_id=${w.org.id}`, { token: admin })).text();
+    expect(giftsCsv.split('\n').find((line) => line.includes(row.subscriptionId!))).toContain('Direct Debit ending 2345 (demo)');
+    const donationsCsv = await (await t.request(`/api/exports/donations.csv?campaign_id=${w.campaign.id}`, { token: admin })).text();
+    expect(donationsCsv.split('\n').find((line) => line.includes(row.id))).toContain('Direct Debit ending 2345');
+  });
+
   it('refuses bad input with a message and stores nothing', async () => {
     const w = await world();
     const cases: [Record<string, unknown>, RegExp][] = [
       [{ amount: 1_000_001 }, /^amount: a Direct Debit can be at most £10,000/],
+      [{ amount: 99 }, /^amount: the minimum donation is £1/],
       [{ amount: 500, currency: 'eur' }, /^currency: gifts are taken in pounds sterling only/],
       [{ amount: 500, method: 'paypal' }, /^method: must be "card" or "bacs_debit"/],
     ];
@@ -194,6 +231,71 @@ describe(`Direct Debit webhook events (${engineName})`, () => {
     await sendEvent(t, invoicePaid({ invoiceId: pending.invoiceId!, subscriptionId: pending.subscriptionId!, amount: 1500, metadata: meta, first: true, intentId: pending.paymentIntentId! }));
     const [late] = await t.db.select().from(monthlyGifts).where(eq(monthlyGifts.id, pending.subscriptionId!));
     expect(late).toMatchObject({ status: 'cancelled', cancelledBy: 'bank', mandateId: pending.mandateId });
+  });
+
+  it('a bank failure is recorded once and emails once, whether it comes before or after the processing event', async () => {
+    const w = await world();
+    const before = await w.total();
+    const failures = async () => (await w.outbox()).filter((m) => /did not go through/.test(m.subject));
+    // In order, with the failure delivered twice.
+    const a = await startedOneOff(w);
+    await sendEvent(t, paymentIntentProcessing({ intentId: a.intentId, amount: 4000, metadata: a.metadata, mandateId: fakeId('mandate') }));
+    const failed = paymentIntentFailed({ intentId: a.intentId, amount: 4000, metadata: a.metadata, message: 'The bank returned this Direct Debit.' });
+    expect(await (await sendEvent(t, failed)).json()).toMatchObject({ outcome: 'recorded' });
+    expect(await (await sendEvent(t, failed)).json()).toMatchObject({ outcome: 'duplicate' });
+    expect((await w.rows()).find((r) => r.id === a.row.id)?.status).toBe('failed');
+    expect(await failures()).toHaveLength(1);
+    // Reordered: the failure first; the late processing event does not revive the gift.
+    const b = await startedOneOff(w);
+    await sendEvent(t, paymentIntentFailed({ intentId: b.intentId, amount: 4000, metadata: b.metadata }));
+    await sendEvent(t, paymentIntentProcessing({ intentId: b.intentId, amount: 4000, metadata: b.metadata, mandateId: fakeId('mandate') }));
+    expect((await w.rows()).find((r) => r.id === b.row.id)?.status).toBe('failed');
+    expect(await w.total()).toBe(before);
+  });
+
+  it("a renewal's processing events are ignored until invoice.paid records it, once, in any order", async () => {
+    const w = await world();
+    const session = await w.start({ price: PRICE });
+    await w.confirm(session.clientSecret);
+    await housekeeping();
+    const [first] = await w.rows();
+    const before = await w.total();
+    const meta = { kind: 'monthly', donation_id: first.id, campaign_id: first.campaignId, appeal_id: '', donor_id: first.donorId, gift_aid_declaration_id: '', source: 'demo' };
+    // Stripe's renewal PaymentIntent is made by the invoice and carries none of our metadata.
+    const renewal = (intentId: string) => paymentIntentProcessing({ intentId, amount: 1500, metadata: {}, mandateId: first.mandateId! });
+    const paid = (intentId: string) => invoicePaid({ invoiceId: fakeId('in'), subscriptionId: first.subscriptionId!, amount: 1500, metadata: meta, intentId, first: false });
+
+    // In order: processing (and its copy) first, then the paid invoice.
+    const intentA = fakeId('pi');
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const processing = renewal(intentA);
+    for (const event of [processing, processing]) {
+      const res = await sendEvent(t, event);
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual({ received: true, outcome: 'ignored' });
+    }
+    expect(warn.mock.calls.map((c) => String(c[0])).filter((l) => l.includes('no gift for this payment') && l.includes(intentA))).toHaveLength(2);
+    warn.mockRestore();
+    expect(await w.rows()).toHaveLength(1);
+    expect(await w.total()).toBe(before);
+    const paidA = paid(intentA);
+    expect(await (await sendEvent(t, paidA)).json()).toMatchObject({ outcome: 'recorded' });
+    expect(await (await sendEvent(t, paidA)).json()).toMatchObject({ outcome: 'duplicate' });
+    // A processing copy delivered after the payment does not move the renewal back.
+    await sendEvent(t, renewal(intentA));
+    const renewalsA = (await w.rows()).filter((r) => r.paymentIntentId === intentA);
+    expect(renewalsA).toHaveLength(1);
+    expect(renewalsA[0]).toMatchObject({ status: 'succeeded', type: 'monthly', subscriptionId: first.subscriptionId });
+    expect(await w.total()).toBe(before + 1500);
+
+    // Reordered: the paid invoice first, its processing event after.
+    const intentB = fakeId('pi');
+    await sendEvent(t, paid(intentB));
+    expect(await (await sendEvent(t, renewal(intentB))).json()).toMatchObject({ received: true });
+    const rows = await w.rows();
+    expect(rows).toHaveLength(3);
+    expect(rows.filter((r) => r.paymentIntentId === intentB).map((r) => r.status)).toEqual(['succeeded']);
+    expect(await w.total()).toBe(before + 3000);
   });
 
   it('a webhook for an unknown mandate is logged and acknowledged with 200', async () => {

@@ -100,8 +100,9 @@ export async function officeMonthlyGifts(
       appeal: g.appealId && r.appealTitle !== null ? { _id: g.appealId, title: r.appealTitle } : null,
       organization_id: r.organizationId,
       status: g.status,
-      // Only card (and demo) gifts exist here so far; a Direct Debit column would feed this.
       method: g.source,
+      payment_method: g.paymentMethod === 'bacs_debit' ? 'bacs_debit' : 'card',
+      bank_last4: g.bankLast4,
       started_at: iso(g.startedAt),
       next_payment_at: g.status === 'cancelled' ? null : iso(g.nextPaymentAt),
       cancelled_at: iso(g.cancelledAt),

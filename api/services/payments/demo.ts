@@ -73,6 +73,8 @@ export function createDemoProvider(options: { authSecret: string; allowed: boole
     stopCheckout: async () => 'cancelled',
     deleteCustomer: async () => 'missing',
     cardUpdateUrl: async () => null,
+    // A demo subscription lives only in our rows, which the event already cancelled.
+    stopSubscription: async () => 'already',
   };
   return provider;
 }

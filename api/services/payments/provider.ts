@@ -72,4 +72,9 @@ export interface PaymentProvider {
   delayedSettlements(db: Db, limit: number): Promise<Stripe.Event[]>;
   /** Where a donor updates the card of a monthly gift, or null when there is no card on file. */
   cardUpdateUrl(customerId: string, returnUrl: string): Promise<string | null>;
+  /**
+   * Cancels a subscription we already recorded as cancelled (a Direct Debit mandate cancelled at the
+   * bank), unless it is cancelled there already: 'already' then, so a repeated event calls nothing.
+   */
+  stopSubscription(subscriptionId: string, by: string): Promise<'cancelled' | 'already'>;
 }

@@ -139,6 +139,20 @@ export function createStripeProvider(config: Pick<AppConfig, 'stripeSecretKey' |
       }
     },
 
+    async stopSubscription(subscriptionId, by) {
+      const ended = (status: string) => status === 'canceled' || status === 'incomplete_expired';
+      try {
+        if (ended((await stripe().subscriptions.retrieve(subscriptionId)).status)) return 'already';
+        await stripe().subscriptions.cancel(subscriptionId, { cancellation_details: { comment: by } });
+        return 'cancelled';
+      } catch (error) {
+        if (stripeCode(error) === 'resource_missing') return 'already';
+        // Another copy of the event cancelled it between our two calls.
+        if (ended((await stripe().subscriptions.retrieve(subscriptionId)).status)) return 'already';
+        throw error;
+      }
+    },
+
     // Stripe reports Bacs outcomes itself (payment_intent.succeeded, invoice.paid, payment failures).
     delayedSettlements: async () => [],
 

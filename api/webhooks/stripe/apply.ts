@@ -15,6 +15,7 @@ import { refundChanged } from './refund-changed';
 import { mandateUpdated } from './mandate-updated';
 import { refundFailed } from './refund-failed';
 import { logLine } from '../../middlewares/logger';
+import { stopSubscriptionsCancelledAtBank } from '../../services/direct-debit';
 import { malformedEventReason } from './shape';
 import type { EventHandler, WebhookContext } from './types';
 
@@ -60,6 +61,7 @@ export async function applyStripeEvent(ctx: WebhookContext, event: Stripe.Event)
   const seen = await ctx.db.query.webhookEvents.findFirst({ where: (t, { eq }) => eq(t.id, event.id) });
   if (seen) {
     // A retry after a crash between the batch and the mail still sends it; outbox keys stop repeats.
+    await stopSubscriptionsCancelledAtBank(ctx, event);
     await notify(ctx, event);
     return 'duplicate';
   }
@@ -67,6 +69,7 @@ export async function applyStripeEvent(ctx: WebhookContext, event: Stripe.Event)
   if (writes === 'ignore') return 'ignored';
   const statements: Statement[] = [...writes, markEventApplied(ctx.db, event.id, event.type)];
   await ctx.db.batch(statements as [Statement, ...Statement[]]);
+  await stopSubscriptionsCancelledAtBank(ctx, event);
   await notify(ctx, event);
   return 'recorded';
 }

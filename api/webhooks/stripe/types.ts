@@ -2,9 +2,13 @@ import type Stripe from 'stripe';
 import type { Db } from '../../../db/client';
 import type { Statement } from '../../services/donations-record';
 import type { MailContext } from '../../services/mail/facts';
+import type { PaymentProvider } from '../../services/payments/provider';
 
-/** `mail`: where receipts and notices go after the event is recorded (absent: none are sent). */
-export type WebhookContext = { db: Db; stripe: Stripe | null; mail?: MailContext };
+/**
+ * `mail`: where receipts and notices go after the event is recorded (absent: none are sent).
+ * `payments`: the provider asked for what must follow at Stripe (absent: nothing is asked).
+ */
+export type WebhookContext = { db: Db; stripe: Stripe | null; mail?: MailContext; payments?: PaymentProvider };
 
 /** The writes an event needs (run in one batch with the event id), or 'ignore' when it is not ours. */
 export type EventHandler = (ctx: WebhookContext, event: Stripe.Event) => Promise<Statement[] | 'ignore'>;

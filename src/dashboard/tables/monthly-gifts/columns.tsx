@@ -1,4 +1,4 @@
-import { formatUkDate } from '../../../../domain';
+import { formatUkDate, monthlyGiftMethodLabel } from '../../../../domain';
 import type { OfficeMonthlyGift } from '../../../lib/api';
 import { penceToPounds } from '../../lib/money';
 import { DataTableColumnHeader } from '../data-table-column-header';
@@ -57,7 +57,7 @@ export const monthlyGiftColumns: DashColumnDef<OfficeMonthlyGift>[] = [
   },
   {
     id: 'method',
-    accessorFn: (row) => (row.method === 'card' ? 'Card' : row.method === 'demo' ? 'Card (demo)' : row.method),
+    accessorFn: (row) => monthlyGiftMethodLabel(row.method, row.payment_method, row.bank_last4),
     header: ({ column }) => <DataTableColumnHeader column={column} title="Method" />,
     meta: { label: 'Method' },
   },
