@@ -1,6 +1,5 @@
 import type { APIRequestContext, Page } from '@playwright/test';
-import { expect, test } from './fixtures';
-import { useToken } from './sign-in';
+import { expect, signUp as newDonor, outbox, test, useToken } from './fixtures';
 
 /**
  * A monthly gift by Bacs Direct Debit in demo mode, through the donation box: the donor sees what the
@@ -8,28 +7,10 @@ import { useToken } from './sign-in';
  * Direct Debit step settles it, and the receipt then carries the mandate reference and the Guarantee.
  */
 
-type Mail = { subject: string; text: string };
 type Appeal = { _id: string; short_id: string; campaign_id: string; summary: { total_donations: number } };
 
-async function outbox(request: APIRequestContext, email: string): Promise<Mail[]> {
-  const res = await request.get(`/api/dev/outbox?to=${encodeURIComponent(email)}`);
-  expect(res.ok()).toBe(true);
-  return (await res.json()) as Mail[];
-}
-
-/** A new donor account (the API, as the login dialog does); its own address, so no shared rate limit. */
-async function signUp(request: APIRequestContext, email: string): Promise<string> {
-  expect((await request.post('/api/auth/login', { data: { email } })).ok()).toBe(true);
-  let code = '';
-  await expect(async () => {
-    const mail = (await outbox(request, email)).find((m) => /sign-in code/.test(m.subject));
-    code = /code is: (\d{6})/.exec(mail?.text ?? '')?.[1] ?? '';
-    expect(code).toMatch(/^\d{6}$/);
-  }).toPass({ timeout: 5_000 });
-  const res = await request.post('/api/auth/login', { data: { email, code, first_name: 'Dora', last_name: 'Debit' } });
-  expect(res.ok()).toBe(true);
-  return ((await res.json()) as { token: string }).token;
-}
+/** A new donor account: its own address, so no shared rate limit. */
+const signUp = (request: APIRequestContext, email: string) => newDonor(request, email, { first_name: 'Dora', last_name: 'Debit' });
 
 const totalOf = async (request: APIRequestContext, path: string) =>
   ((await (await request.get(path, { headers: { 'cache-control': 'no-cache' } })).json()) as { summary: { total_donations: number } }).summary.total_donations;
