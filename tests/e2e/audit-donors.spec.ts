@@ -91,8 +91,11 @@ test('an admin edits a donor, finds the change on the Audit screen, filters and 
   expect(csv).toContain('user.update');
   expect(csv).not.toContain(duplicate._id);
 
+  // On a phone the filters stack and the page does not scroll sideways (the table scrolls inside its box).
   await page.setViewportSize({ width: 390, height: 844 });
+  await page.reload();
   await expect(row).toHaveCount(1);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   if (process.env.SCREENSHOTS) await page.screenshot({ path: 'test-results/audit-phone.png', fullPage: true });
   await page.setViewportSize({ width: 1280, height: 900 });
 

@@ -79,7 +79,7 @@ export const auditColumns: DashColumnDef<AuditRow>[] = [
     id: 'action',
     accessorFn: (row) => row.action,
     header: ({ column }) => <DataTableColumnHeader column={column} title="What" />,
-    cell: ({ row }) => <code className="audit-mono">{row.original.action}</code>,
+    cell: ({ row }) => <code className="audit-mono audit-action">{row.original.action}</code>,
     enableSorting: false,
     meta: { label: 'What' },
   },
