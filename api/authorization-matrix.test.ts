@@ -238,6 +238,22 @@ const ROWS: Row[] = [
     request: (w) => ({ path: `/api/users/${w.people.donor.id}`, method: 'PUT', json: { first_name: 'Firstdonor' } }),
     expect: { anonymous: 401, donor: 200, otherDonor: 404, orgAdmin: 403, otherOrgAdmin: 404, admin: 200, finance: 403 },
   },
+  {
+    route: 'GET /api/users/:id/giving',
+    // The donor's gifts to Org X and their totals: money readers of Org X and admins.
+    request: (w) => ({ path: `/api/users/${w.people.donor.id}/giving` }),
+    expect: { anonymous: 401, donor: 403, otherDonor: 403, orgAdmin: 200, otherOrgAdmin: 404, admin: 200, finance: 200 },
+  },
+  {
+    route: 'POST /api/users/:id/merge',
+    // Two fresh records of one person who gave to Org X, per caller: admins and Org X's admins merge them; finance may not.
+    request: async (w) => {
+      const pair = await Promise.all([createUser(w.t.db), createUser(w.t.db)]);
+      for (const person of pair) await createDonation(w.t.db, { donorId: person.id, campaignId: w.campaignX, amount: 300 });
+      return { path: `/api/users/${pair[0].id}/merge`, method: 'POST', json: { into: pair[1].id } };
+    },
+    expect: { anonymous: 401, donor: 403, otherDonor: 403, orgAdmin: 200, otherOrgAdmin: 404, admin: 200, finance: 403 },
+  },
   // Before the checkout rows below: every caller's checkout makes them a (pending) donor of Org X.
   // Admin insight (issue 12): staff only, each scoped to their own organizations.
   ...['gifts-per-week', 'campaigns', 'monthly-recurring', 'donors', 'gift-aid'].map(
@@ -331,8 +347,8 @@ const ROWS: Row[] = [
     }),
   ),
   // The office list and its export: each staff member sees their own organizations' gifts.
-  { route: 'GET /api/monthly-gifts', request: () => ({ path: '/api/monthly-gifts' }), expect: staff(200, 200, 200) },
-  { route: 'GET /api/exports/monthly-gifts.csv', request: () => ({ path: '/api/exports/monthly-gifts.csv' }), expect: staff(200, 200, 200) },
+  { route: 'GET /api/monthly-gifts', request: () => ({ path: '/api/monthly-gifts' }), expect: staff(200, 200, 200, 200) },
+  { route: 'GET /api/exports/monthly-gifts.csv', request: () => ({ path: '/api/exports/monthly-gifts.csv' }), expect: staff(200, 200, 200, 200) },
   {
     route: 'GET /api/monthly-gifts/:id',
     request: (w) => ({ path: `/api/monthly-gifts/${w.monthlyByOtherDonor}` }),

@@ -13,6 +13,7 @@ import { giftAidRouter } from './routes/gift-aid/gift-aid.index';
 import { healthRouter } from './routes/health/health.index';
 import { organizationsRouter } from './routes/organizations/organizations.index';
 import { usersRouter } from './routes/users/users.index';
+import { userRecordsRouter } from './routes/users/users.records';
 import { reportsRouter } from './routes/reports/reports.index';
 import { exportsRouter } from './routes/exports/exports.index';
 import { notificationsRouter } from './routes/notifications/notifications.index';
@@ -41,6 +42,7 @@ export function createApp(deps: AppDeps = {}) {
     .route('/', donationsRefundRouter)
     .route('/', organizationsRouter)
     .route('/', usersRouter)
+    .route('/', userRecordsRouter)
     .route('/', reportsRouter)
     .route('/', exportsRouter)
     .route('/', auditRouter)

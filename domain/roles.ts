@@ -34,6 +34,15 @@ export const canAddDonors = (viewer: MaybeViewer): boolean => administersAny(vie
 /** Editing another person's profile: admins only (organization admins see name and email, read-only). */
 export const canEditOthersProfile = (viewer: MaybeViewer): boolean => isAdmin(viewer);
 
+/** Merging two donor records: admins anywhere, organization admins inside their organizations (never finance). */
+export const canMergeDonors = (viewer: MaybeViewer): boolean => administersAny(viewer);
+
+/** A donor's giving history and totals: the money readers (admins, organization admins, finance). */
+export const seesDonorGiving = (viewer: MaybeViewer): boolean => isStaff(viewer) || viewer?.type === 'finance';
+
+/** Finance users: the money screens, read-only for content and accounts. */
+export const isFinance = (viewer: MaybeViewer): boolean => viewer?.type === 'finance';
+
 /** The Contact Support inbox: the platform's admins. */
 export const canReadSupportInbox = (viewer: MaybeViewer): boolean => isAdmin(viewer);
 

@@ -68,6 +68,9 @@ export const canChangeOrganizationAdmins = (user: AuthUser): boolean => isAdmin(
 /** A user may edit their own account; admins anyone's; org_admins may view their donors but not edit them. */
 export const canEditUser = (user: AuthUser, targetId: string): boolean => user.id === targetId || roles.canEditOthersProfile(user);
 
+/** Admins merge any two donors; org_admins donors of their own organizations (checked per record); finance and donors none. */
+export const canMergeDonors = (user: AuthUser): boolean => roles.canMergeDonors(user);
+
 /** Admins add donors anywhere; org_admins add donors to their own organizations. */
 export const canAddDonors = (user: AuthUser): boolean => roles.canAddDonors(user);
 

@@ -14,6 +14,14 @@ const day = (what: string) =>
 export const auditFilterShape = {
   actor: z.string().trim().max(254, 'actor: use at most 254 characters').optional().openapi({ description: 'Actor user id, or part of their email' }),
   target: z.string().trim().max(64, 'target: use at most 64 characters').optional().openapi({ description: 'The changed record’s id' }),
+  action: z
+    .string()
+    .trim()
+    .max(64, 'action: use at most 64 characters')
+    .regex(/^[a-z_.]*$/, 'action: an action like donation.refund, or its record type like donation')
+    .optional()
+    .transform((v) => (v ? v : undefined))
+    .openapi({ description: 'An action (donation.refund), or every action that starts with it (donation)' }),
   target_type: z.enum(AUDIT_TARGETS, { error: `target_type: must be one of ${AUDIT_TARGETS.join(', ')}` }).optional(),
   from: day('from'),
   to: day('to'),

@@ -3,6 +3,8 @@ import { useEffect, useRef } from 'react';
 import { DonationForm } from './forms/DonationForm';
 import { DonorForm } from './forms/DonorForm';
 import { DonorDeclarations } from './screens/gift-aid/DonorDeclarations';
+import { DonorRecord } from './screens/donors/DonorRecord';
+import { AuditScreen } from './screens/audit/AuditScreen';
 import { VerifyGiftAid } from './screens/gift-aid/VerifyGiftAid';
 import { OrganizationForm } from './forms/OrganizationForm';
 import { matchRoute, type Route } from './lib/routes';
@@ -36,6 +38,7 @@ const TITLES: Partial<Record<Route['name'], string>> = {
   'batch-entry': 'Batch entry',
   batch: 'Batch',
   'monthly-gifts': 'Monthly gifts',
+  audit: 'Audit log',
   'my-donations': 'My Donations',
   settings: 'Settings',
   'donate-history': 'All Donation History',
@@ -66,6 +69,8 @@ function screenFor(route: Route, orgId: string | undefined, isStaff = false) {
       return <BatchView key={route.id} id={route.id} />;
     case 'monthly-gifts':
       return <MonthlyGiftsScreen />;
+    case 'audit':
+      return <AuditScreen />;
     case 'list':
       return <AdminList key={route.resource} resource={route.resource} />;
     case 'my-donations':
@@ -78,6 +83,7 @@ function screenFor(route: Route, orgId: string | undefined, isStaff = false) {
           <>
             <DonorForm key={key} id={route.id} />
             {route.id === 'me' ? <MyPrivacy key="privacy" /> : null}
+            {route.id && route.id !== 'me' ? <DonorRecord key={`record-${route.id}`} donorId={route.id} /> : null}
             {route.id && route.id !== 'me' && isStaff ? <DonorDeclarations key={`declarations-${route.id}`} donorId={route.id} /> : null}
           </>
         );

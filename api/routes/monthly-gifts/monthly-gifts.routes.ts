@@ -2,7 +2,7 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { MAX_PAUSE_MONTHS, MONTHLY_GIFT_CANCELLED_BY, MONTHLY_GIFT_STATUSES, ONLINE_PAYMENT_METHODS } from '../../../domain';
 import { bearerAuth, defineRoute, errorResponses, jsonContent, totalCountHeader } from '../../lib/openapi';
 import { monthlyGiftFilters, monthlyGiftListQuery, OfficeMonthlyGiftSchema } from '../../schemas/monthly-gifts';
-import { signedIn, staffOnly } from '../../lib/policy';
+import { financeReaders, signedIn, staffOnly } from '../../lib/policy';
 
 export const MonthlyGiftSchema = z
   .object({
@@ -142,7 +142,7 @@ export const listOffice = defineRoute({
   tags: ['Monthly gifts'],
   summary: 'Every monthly gift of your organizations (admins: all), with the newest failed payment',
   security: bearerAuth,
-  middleware: [staffOnly('Only admins and organization admins can list monthly gifts')],
+  middleware: [financeReaders('Only admins, organization admins and finance users can list monthly gifts')],
   request: { query: monthlyGiftListQuery },
   responses: { 200: { ...jsonContent(z.array(OfficeMonthlyGiftSchema), 'Monthly gifts, newest first'), headers: totalCountHeader }, ...errorResponses },
 });
@@ -153,7 +153,7 @@ export const exportOffice = defineRoute({
   tags: ['Exports'],
   summary: 'The filtered monthly gifts list as CSV (same filters and scope as GET /api/monthly-gifts)',
   security: bearerAuth,
-  middleware: [staffOnly('Only admins and organization admins can export lists')],
+  middleware: [financeReaders('Only admins, organization admins and finance users can export lists')],
   request: { query: monthlyGiftFilters },
   responses: { 200: { content: { 'text/csv': { schema: z.string() } }, description: 'Monthly gifts, UK dates, amounts in pounds' }, ...errorResponses },
 });

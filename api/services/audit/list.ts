@@ -33,6 +33,7 @@ export function auditWhere(viewer: AuthUser, f: AuditFilters): SQL | undefined {
     actor ? or(eq(auditLog.actorId, actor), sql`instr(lower(coalesce(${auditLog.actorEmail}, '')), ${actor}) > 0`) : undefined,
     f.target ? eq(auditLog.targetId, f.target.toLowerCase()) : undefined,
     f.target_type ? eq(auditLog.targetType, f.target_type) : undefined,
+    f.action ? or(eq(auditLog.action, f.action), sql`instr(${auditLog.action}, ${`${f.action.replace(/\.$/, '')}.`}) = 1`) : undefined,
     f.from ? gte(auditLog.at, londonMidnight(f.from)) : undefined,
     f.to ? lt(auditLog.at, londonMidnight(nextDay(f.to))) : undefined,
   );

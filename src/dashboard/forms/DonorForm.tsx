@@ -124,7 +124,7 @@ function DonorSummary({ first, last, email }: { first: string; last: string; ema
   return (
     <section className="dash-section dash-form-page">
       <h1>Donor</h1>
-      <Alert tone="info">Organization admins can see a donor's name and email. Only the donor, or a platform admin, can change their details.</Alert>
+      <Alert tone="info">Organization admins and finance users can see a donor's name and email. Only the donor, or a platform admin, can change their details.</Alert>
       <dl className="dash-facts">
         <div>
           <dt>Name</dt>

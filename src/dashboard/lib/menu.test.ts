@@ -14,10 +14,36 @@ describe('buildMenu', () => {
 
   it('gives staff the Admin group, and admins the Support inbox', () => {
     const labels = (type: string) => buildMenu(type).find((g) => g.label === 'Admin')?.items.map((i) => i.label);
-    expect(labels('org_admin')).toEqual(['Campaigns', 'Appeals', 'Donors', 'Donations', 'Monthly gifts', 'Gift Aid', 'Batch entry', 'Organizations']);
-    expect(labels('admin')).toEqual(['Campaigns', 'Appeals', 'Donors', 'Donations', 'Monthly gifts', 'Gift Aid', 'Batch entry', 'Organizations', 'Support inbox']);
+    const staffItems = ['Campaigns', 'Appeals', 'Donors', 'Donations', 'Monthly gifts', 'Gift Aid', 'Batch entry', 'Payouts', 'Audit', 'Organizations'];
+    expect(labels('org_admin')).toEqual(staffItems);
+    expect(labels('admin')).toEqual([...staffItems, 'Support inbox']);
+    expect(buildMenu('admin').map((g) => g.label)).not.toContain('Finance');
     // An unknown type is not staff: it gets the donor's menu (the server refuses it staff routes too).
     expect(labels('staff')).toBeUndefined();
+  });
+});
+
+describe('the finance menu', () => {
+  it('gives finance users the Finance group of money screens and no Admin group', () => {
+    const menu = buildMenu('finance');
+    expect(menu.map((g) => g.label)).toEqual(['Dashboard', 'Help & Support', 'Finance']);
+    const finance = menu.find((g) => g.label === 'Finance')!;
+    expect(finance.items.map((i) => [i.label, i.href])).toEqual([
+      ['Donations', '/dashboard/donations'],
+      ['Batch entry', '/dashboard/batches'],
+      ['Monthly gifts', '/dashboard/monthly-gifts'],
+      ['Gift Aid', '/dashboard/gift-aid'],
+      ['Payouts', '/dashboard/payouts'],
+      ['Donors', '/dashboard/donors'],
+      ['Audit', '/dashboard/audit'],
+    ]);
+  });
+
+  it('offers finance nothing that edits campaigns, appeals, organizations or the support inbox', () => {
+    const hrefs = buildMenu('finance').flatMap((g) => g.items.map((i) => i.href));
+    for (const editing of ['/dashboard/active-campaigns', '/dashboard/organizations', '/dashboard/support-inbox']) expect(hrefs).not.toContain(editing);
+    // My Appeals stays: anyone signed in may start an appeal of their own.
+    expect(hrefs.filter((h) => h === '/dashboard/active-appeals')).toHaveLength(1);
   });
 });
 

@@ -1,10 +1,24 @@
-import { isAdmin, isStaff } from '../../../domain/roles';
+import { isAdmin, isFinance, isStaff } from '../../../domain/roles';
 import type { IconName } from '../ui/icons';
 
 export type MenuLink = { label: string; href: string; icon: IconName };
 export type MenuGroup = { label: string; items: MenuLink[] };
 
-/** Spec section 2/6: everybody's menu; staff (admins, organization admins) also get the Admin group. */
+/** The money screens, read-only for content and accounts: what a finance user's day needs, in that order. */
+const FINANCE_ITEMS: MenuLink[] = [
+  { label: 'Donations', href: '/dashboard/donations', icon: 'coins' },
+  { label: 'Batch entry', href: '/dashboard/batches', icon: 'coins' },
+  { label: 'Monthly gifts', href: '/dashboard/monthly-gifts', icon: 'calendar' },
+  { label: 'Gift Aid', href: '/dashboard/gift-aid', icon: 'book' },
+  { label: 'Payouts', href: '/dashboard/payouts', icon: 'card' },
+  { label: 'Donors', href: '/dashboard/donors', icon: 'users' },
+  { label: 'Audit', href: '/dashboard/audit', icon: 'search' },
+];
+
+/**
+ * Spec section 2/6: everybody's menu; staff (admins, organization admins) also get the Admin group,
+ * finance users the Finance group (no campaigns, appeals, organizations or account editing).
+ */
 export function buildMenu(userType: string | null | undefined): MenuGroup[] {
   const viewer = userType ? { type: userType, orgIds: [] } : null;
   const groups: MenuGroup[] = [
@@ -36,10 +50,14 @@ export function buildMenu(userType: string | null | undefined): MenuGroup[] {
         { label: 'Monthly gifts', href: '/dashboard/monthly-gifts', icon: 'calendar' },
         { label: 'Gift Aid', href: '/dashboard/gift-aid', icon: 'book' },
         { label: 'Batch entry', href: '/dashboard/batches', icon: 'coins' },
+        { label: 'Payouts', href: '/dashboard/payouts', icon: 'card' },
+        { label: 'Audit', href: '/dashboard/audit', icon: 'search' },
         { label: 'Organizations', href: '/dashboard/organizations', icon: 'building' },
         ...(isAdmin(viewer) ? [{ label: 'Support inbox', href: '/dashboard/support-inbox', icon: 'mail' } satisfies MenuLink] : []),
       ],
     });
+  } else if (isFinance(viewer)) {
+    groups.push({ label: 'Finance', items: FINANCE_ITEMS });
   }
   return groups;
 }

@@ -6,6 +6,7 @@ describe('matchRoute', () => {
     expect(matchRoute('/dashboard')).toEqual({ name: 'overview' });
     expect(matchRoute('/dashboard/overview/')).toEqual({ name: 'overview' });
     expect(matchRoute('/dashboard/gift-aid')).toEqual({ name: 'gift-aid' });
+    expect(matchRoute('/dashboard/audit')).toEqual({ name: 'audit' });
     expect(matchRoute('/dashboard/donors')).toEqual({ name: 'list', resource: 'donors' });
     expect(matchRoute('/dashboard/donors/add')).toEqual({ name: 'form', resource: 'donors' });
     expect(matchRoute('/dashboard/donors/edit/me')).toEqual({ name: 'form', resource: 'donors', id: 'me' });

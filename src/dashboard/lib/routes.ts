@@ -11,6 +11,7 @@ export type Route =
   | { name: 'batch-entry' }
   | { name: 'batch'; id: string }
   | { name: 'monthly-gifts' }
+  | { name: 'audit' }
   | { name: 'list'; resource: Resource }
   | { name: 'my-donations' }
   | { name: 'form'; resource: Resource; id?: string }
@@ -35,6 +36,7 @@ const STATIC: Record<string, Route> = {
   overview: { name: 'overview' },
   'gift-aid': { name: 'gift-aid' },
   'monthly-gifts': { name: 'monthly-gifts' },
+  audit: { name: 'audit' },
   'donate-history': { name: 'donate-history' },
   'donate-receipts': { name: 'donate-receipts' },
   'donate-recurring': { name: 'donate-recurring' },

@@ -104,7 +104,7 @@ export function MonthlyGiftsScreen() {
           Gifts whose newest payment failed. Stripe retries the card on its own schedule; the donor gets one email per failed payment.
         </p>
       ) : null}
-      {denied ? <Alert tone="info">Monthly gifts are only available to admins and organization admins.</Alert> : null}
+      {denied ? <Alert tone="info">Monthly gifts are only available to admins, organization admins and finance users.</Alert> : null}
       {state.status === 'error' && !denied ? <Alert>{state.error.message}</Alert> : null}
       {denied ? null : (
         <DataTable
