@@ -3,7 +3,7 @@ import { useEffect, useRef } from 'react';
 import { DonationForm } from './forms/DonationForm';
 import { DonorForm } from './forms/DonorForm';
 import { DonorDeclarations } from './screens/gift-aid/DonorDeclarations';
-import { VerifyGiftAid } from './screens/gift-aid/VerifyGiftAid';
+import { DonationPage } from './screens/donation/DonationPage';
 import { OrganizationForm } from './forms/OrganizationForm';
 import { matchRoute, type Route } from './lib/routes';
 import { $location } from './router';
@@ -82,12 +82,8 @@ function screenFor(route: Route, orgId: string | undefined, isStaff = false) {
           </>
         );
       }
-      return (
-        <>
-          <DonationForm key={key} id={route.id} />
-          {route.id && isStaff ? <VerifyGiftAid key={`verify-${route.id}`} donationId={route.id} /> : null}
-        </>
-      );
+      // A gift's page tells its whole story (Gift Aid verification included); adding one keeps the form.
+      return route.id ? <DonationPage key={key} id={route.id} /> : <DonationForm key={key} />;
     }
     case 'settings':
       return <OrganizationForm key={`settings-${orgId ?? 'add'}`} id={orgId} />;
