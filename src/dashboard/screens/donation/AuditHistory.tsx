@@ -28,7 +28,7 @@ export function AuditHistory({ entries }: { entries: DonationStory['history'] })
                   const changes = Object.entries(e.changes);
                   return (
                     <tr key={e._id}>
-                      <td>{when(e.at)}</td>
+                      <td className="donation-history-when">{when(e.at)}</td>
                       <td>{e.actor_email ?? (e.actor_id ? 'A deleted user' : 'Stripe (webhook)')}</td>
                       <td>
                         {actionLabel(e.action)}
@@ -39,7 +39,7 @@ export function AuditHistory({ entries }: { entries: DonationStory['history'] })
                           <ul className="donation-changes">
                             {changes.map(([field, [before, after]]) => (
                               <li key={field}>
-                                <span className="donation-change-field">{field.replace(/_/g, ' ')}</span>: {auditValue(before)} → {auditValue(after)}
+                                <span className="donation-change-field">{field.replace(/_/g, ' ')}</span>: {auditValue(before, field)} → {auditValue(after, field)}
                               </li>
                             ))}
                           </ul>

@@ -77,6 +77,7 @@ function DonationStoryView({ id, canVerify }: { id: string; canVerify: boolean }
           story={story}
           offline={offline}
           onDone={done}
+          onReview={() => setNotice(null)}
         />
       ) : (
         <p className="dash-hint">{noRefundReason(story)}</p>

@@ -13,7 +13,7 @@ import { reasonsFor } from './labels';
  * remains on the gift. Amounts are typed in pounds and sent in pence; nothing is sent before the
  * confirmation, and one confirmation carries one Idempotency-Key, so a double click is one refund.
  */
-export function RefundPanel({ story, offline, onDone }: { story: DonationStory; offline: boolean; onDone: (message: string) => void }) {
+export function RefundPanel({ story, offline, onDone, onReview }: { story: DonationStory; offline: boolean; onDone: (message: string) => void; onReview?: () => void }) {
   const token = useStore($dashToken);
   const verb = offline ? 'Reverse' : 'Refund';
   const reasons = reasonsFor(offline);
@@ -29,6 +29,7 @@ export function RefundPanel({ story, offline, onDone }: { story: DonationStory; 
   const donor = story.donation.donor.label;
 
   const review = () => {
+    onReview?.();
     if (pence === null || pence <= 0) return setError('Amount: enter an amount in pounds, e.g. 10 or 12.50');
     setError(null);
     setConfirming({ key: crypto.randomUUID(), pence });
@@ -70,8 +71,8 @@ export function RefundPanel({ story, offline, onDone }: { story: DonationStory; 
       </p>
       {error ? <Alert>{error}</Alert> : null}
       <div className="dash-grid-2">
-        <TextInput label="Amount (£)" value={amount} onChange={setAmount} inputMode="decimal" required hint={`In pounds; at most ${formatPence(story.remaining_pence)}`} />
-        <SelectInput label="Reason" value={reason} onChange={setReason} options={reasons} required placeholder="Choose a reason" />
+        <TextInput label="Amount (£)" value={amount} onChange={setAmount} inputMode="decimal" required readOnly={!!confirming} hint={`In pounds; at most ${formatPence(story.remaining_pence)}`} />
+        <SelectInput label="Reason" value={reason} onChange={setReason} options={reasons} required placeholder="Choose a reason" disabled={!!confirming} />
       </div>
       <TextInput label="Note (optional)" value={note} onChange={setNote} maxLength={500} hint="Kept with the refund in the audit log" />
       {confirming ? (

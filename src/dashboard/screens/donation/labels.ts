@@ -1,3 +1,4 @@
+import { formatPence } from '../../../../domain/money';
 import { CARD_REFUND_REASONS, OFFLINE_REVERSAL_REASONS, type ReversalReason } from '../../../../domain/finance';
 
 /** Words the donation page uses for the API's codes. */
@@ -62,10 +63,19 @@ const ACTIONS: Record<string, string> = {
 };
 export const actionLabel = (action: string) => ACTIONS[action] ?? action.replace(/[._]/g, ' ');
 
-/** A before/after value of the audit log, short and readable. */
-export function auditValue(value: unknown): string {
+const isMoneyField = (field: string) => field === 'amount' || field.endsWith('_pence') || field.endsWith('Pence') || field === 'refunded_amount' || field === 'refundedAmount';
+
+/** A before/after value of the audit log, short and readable: pence as pounds, ids left out of records. */
+export function auditValue(value: unknown, field = ''): string {
   if (value === null || value === undefined || value === '') return '(none)';
   if (typeof value === 'boolean') return value ? 'yes' : 'no';
-  if (typeof value === 'object') return JSON.stringify(value);
+  if (typeof value === 'number' && isMoneyField(field)) return formatPence(value);
+  if (Array.isArray(value)) return value.map((v) => auditValue(v)).join(', ');
+  if (typeof value === 'object') {
+    const parts = Object.entries(value as Record<string, unknown>)
+      .filter(([key]) => key !== 'id' && !key.endsWith('_id'))
+      .map(([key, v]) => `${key.replace(/_/g, ' ')} ${key === 'reason' && typeof v === 'string' ? reasonLabel(v).toLowerCase() : auditValue(v, key)}`);
+    return parts.join(', ') || 'recorded';
+  }
   return String(value);
 }
