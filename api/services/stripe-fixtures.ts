@@ -272,6 +272,70 @@ export const STRIPE_FIXTURES: Record<string, Record<string, unknown>> = {
     "customer_account": null,
     "payment_method": null
   },
+  "dispute": {
+    "amount": 1000,
+    "balance_transactions": [],
+    "charge": "ch_1PgafuB7WZ01zgkWXYmPNZs8",
+    "created": 1234567890,
+    "currency": "usd",
+    "evidence": {
+      "access_activity_log": null,
+      "billing_address": null,
+      "cancellation_policy": null,
+      "cancellation_policy_disclosure": null,
+      "cancellation_rebuttal": null,
+      "customer_communication": null,
+      "customer_email_address": null,
+      "customer_name": null,
+      "customer_purchase_ip": null,
+      "customer_signature": null,
+      "duplicate_charge_documentation": null,
+      "duplicate_charge_explanation": null,
+      "duplicate_charge_id": null,
+      "product_description": null,
+      "receipt": null,
+      "refund_policy": null,
+      "refund_policy_disclosure": null,
+      "refund_refusal_explanation": null,
+      "service_date": null,
+      "service_documentation": null,
+      "shipping_address": null,
+      "shipping_carrier": null,
+      "shipping_date": null,
+      "shipping_documentation": null,
+      "shipping_tracking_number": null,
+      "uncategorized_file": null,
+      "uncategorized_text": null,
+      "enhanced_evidence": {}
+    },
+    "evidence_details": {
+      "due_by": 1723679999,
+      "has_evidence": false,
+      "past_due": false,
+      "submission_count": 0,
+      "enhanced_eligibility": {}
+    },
+    "id": "dp_1Pgc71B7WZ01zgkWMevJiAUx",
+    "is_charge_refundable": true,
+    "livemode": false,
+    "metadata": {},
+    "object": "dispute",
+    "payment_intent": null,
+    "payment_method_details": {
+      "card": {
+        "brand": "visa",
+        "case_type": "inquiry",
+        "network_reason_code": "10.4",
+        "network": "visa"
+      },
+      "type": "card"
+    },
+    "reason": "general",
+    "status": "warning_needs_response",
+    "enhanced_eligibility_types": [
+      "visa_compelling_evidence_3"
+    ]
+  },
   "invoice": {
     "account_country": "US",
     "account_name": null,

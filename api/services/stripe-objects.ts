@@ -129,6 +129,53 @@ export function refundObject(p: {
   return refund;
 }
 
+/**
+ * A dispute (chargeback) on a card gift. Stripe takes the disputed amount and its dispute fee in one
+ * balance transaction (type adjustment, reporting category dispute), which the dispute carries expanded.
+ */
+export function disputeObject(p: {
+  id?: string;
+  amount: number;
+  payment_intent: string;
+  charge?: string;
+  status: string;
+  reason?: string;
+  fee?: number;
+  evidence_due_by?: number | null;
+  created?: number;
+}): Obj {
+  const id = p.id ?? stripeId('du');
+  const fee = p.fee ?? 2000;
+  const withdrawal = fromFixture('balance_transaction', {
+    id: stripeId('txn'),
+    amount: -p.amount,
+    fee,
+    net: -p.amount - fee,
+    fee_details: [{ amount: fee, application: null, currency: 'gbp', description: 'Dispute fee', type: 'stripe_fee' }],
+    currency: 'gbp',
+    created: p.created ?? now(),
+    available_on: (p.created ?? now()) + 7 * 86400,
+    description: `Chargeback withdrawal for ${p.charge ?? 'the charge'}`,
+    reporting_category: 'dispute',
+    source: id,
+    status: 'pending',
+    type: 'adjustment',
+  });
+  return fromFixture('dispute', {
+    id,
+    amount: p.amount,
+    currency: 'gbp',
+    created: p.created ?? now(),
+    charge: p.charge ?? stripeId('ch'),
+    payment_intent: p.payment_intent,
+    reason: p.reason ?? 'fraudulent',
+    status: p.status,
+    balance_transactions: [withdrawal],
+    evidence_details: { due_by: p.evidence_due_by === undefined ? now() + 14 * 86400 : p.evidence_due_by, has_evidence: false, past_due: false, submission_count: 0, enhanced_eligibility: {} },
+    is_charge_refundable: false,
+  });
+}
+
 export function priceObject(p: { id: string; unit_amount: number; currency?: string; interval?: string; active?: boolean }): Obj {
   return fromFixture('price', {
     id: p.id,

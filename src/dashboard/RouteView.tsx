@@ -5,7 +5,7 @@ import { DonorForm } from './forms/DonorForm';
 import { DonorDeclarations } from './screens/gift-aid/DonorDeclarations';
 import { DonorRecord } from './screens/donors/DonorRecord';
 import { AuditScreen } from './screens/audit/AuditScreen';
-import { VerifyGiftAid } from './screens/gift-aid/VerifyGiftAid';
+import { DonationPage } from './screens/donation/DonationPage';
 import { OrganizationForm } from './forms/OrganizationForm';
 import { matchRoute, type Route } from './lib/routes';
 import { $location } from './router';
@@ -88,12 +88,8 @@ function screenFor(route: Route, orgId: string | undefined, isStaff = false) {
           </>
         );
       }
-      return (
-        <>
-          <DonationForm key={key} id={route.id} />
-          {route.id && isStaff ? <VerifyGiftAid key={`verify-${route.id}`} donationId={route.id} /> : null}
-        </>
-      );
+      // A gift's page tells its whole story (Gift Aid verification included); adding one keeps the form.
+      return route.id ? <DonationPage key={key} id={route.id} /> : <DonationForm key={key} />;
     }
     case 'settings':
       return <OrganizationForm key={`settings-${orgId ?? 'add'}`} id={orgId} />;

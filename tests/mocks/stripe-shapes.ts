@@ -41,6 +41,7 @@ const DECLARATION_FILES: Record<string, [string, string]> = {
   payment_intent: ['PaymentIntents', 'PaymentIntent'],
   charge: ['Charges', 'Charge'],
   refund: ['Refunds', 'Refund'],
+  dispute: ['Disputes', 'Dispute'],
   invoice: ['Invoices', 'Invoice'],
   invoice_payment: ['InvoicePayments', 'InvoicePayment'],
   subscription: ['Subscriptions', 'Subscription'],

@@ -179,6 +179,7 @@ describe('test events and demo-mode events', () => {
     subscriptionDeleted: events.subscriptionDeleted({ ...sub, cancelComment: 'donor' }),
     mandateUpdated: events.mandateUpdated({ mandateId: 'mandate_1', status: 'inactive' }),
     paymentIntentProcessing: events.paymentIntentProcessing({ intentId: 'pi_3', amount: 1000, metadata: meta, mandateId: 'mandate_1' }),
+    chargeDispute: events.chargeDispute({ type: 'charge.dispute.created', disputeId: 'du_1', intentId: 'pi_1', amount: 1000, status: 'needs_response' }),
   };
 
   it('every builder in tests/fixtures/stripe/events.ts makes a Stripe-shaped event the webhook accepts', () => {

@@ -1,10 +1,12 @@
-import { eq } from 'drizzle-orm';
+import { eq, like } from 'drizzle-orm';
 import type Stripe from 'stripe';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { auditLog, campaignTotals, donationDisputes, donationReversals, donations, giftAidAdjustments, giftAidClaimedGifts, giftAidClaims } from '../../../db/schema';
+import { auditLog, campaignTotals, donationDisputes, donationReversals, donations, giftAidAdjustments, giftAidClaimedGifts, giftAidClaims, outbox, users } from '../../../db/schema';
 import { createCampaign, createDonation, createOrganization, createUser, signedIn, type SignedIn } from '../../../tests/factories';
 import { engineName, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
+import { readConfig } from '../../lib/config';
 import { applyStripeEvent } from '../../webhooks/stripe/apply';
+import { chargeDispute, type DisputeEventType } from '../../../tests/fixtures/stripe/events';
 import { refundObject, stripeEvent } from '../../services/stripe-objects';
 
 type Result = { reversal: { _id: string; status: string; amount: number; kind: string; provider_id: string | null }; donation: { status: string; refunded_amount: number; remaining: number } };
@@ -180,14 +182,9 @@ describe(`GET /api/donations/{id}/story (${engineName})`, () => {
 });
 
 describe(`charge.dispute.* webhooks (${engineName})`, () => {
-  const dispute = (intentId: string, id: string, status: string, created: number, type: string) =>
-    ({
-      id: `evt_${id}_${status}_${created}`,
-      object: 'event',
-      type,
-      created,
-      data: { object: { id, object: 'dispute', amount: 2000, payment_intent: intentId, reason: 'fraudulent', status, balance_transactions: [{ fee: 2000 }], evidence_details: { due_by: 1_900_000_000 } } },
-    }) as unknown as Stripe.Event;
+  // Stripe-shaped disputes (tests/fixtures/stripe/events.ts): 20.00 disputed, a 20.00 dispute fee in the expanded balance transaction.
+  const dispute = (intentId: string, id: string, status: string, created: number, type: DisputeEventType) =>
+    chargeDispute({ type, disputeId: id, intentId, amount: 2000, status, reason: 'fraudulent', fee: 2000, evidenceDueBy: 1_900_000_000, created, eventId: `evt_${id}_${status}_${created}` });
 
   it('records a dispute once and out of order; lost takes the gift out of totals like a refund, won does not', async () => {
     const t = await setupTestApp();
@@ -218,5 +215,42 @@ describe(`charge.dispute.* webhooks (${engineName})`, () => {
     expect((await t.db.select().from(donationDisputes).where(eq(donationDisputes.providerId, dw)))[0]).toMatchObject({ status: 'won', outcome: 'won' });
     expect(await t.db.select().from(donationReversals).where(eq(donationReversals.donationId, won.id))).toEqual([]);
     expect(await read(won.id)).toMatchObject({ refundedAmount: 0, status: 'succeeded' });
+  });
+  it('emails the organization’s admins and the site admins once when a dispute opens, however often the event arrives', async () => {
+    const t = await setupTestApp();
+    const org = (await createOrganization(t.db, { name: 'Disputed Org' })).id;
+    const otherOrg = (await createOrganization(t.db)).id;
+    const campaignId = (await createCampaign(t.db, { organizationId: org, title: 'Winter Shelter' })).id;
+    const donorId = (await createUser(t.db)).id;
+    const ownAdmin = await signedIn(t.db, 'org_admin', { organizationIds: [org] });
+    const strangerAdmin = await signedIn(t.db, 'org_admin', { organizationIds: [otherOrg] });
+    const siteAdmin = await signedIn(t.db, 'admin');
+    const mail = { db: t.db, config: readConfig(t.env), origin: 'http://localhost' };
+    const apply = (e: Stripe.Event) => applyStripeEvent({ db: t.db, stripe: null, mail }, e);
+    const intent = `pi_dm_${crypto.randomUUID().slice(0, 8)}`;
+    const gift = await createDonation(t.db, { donorId, campaignId, amount: 5000, source: 'card', paymentIntentId: intent });
+    const du = `du_${crypto.randomUUID().slice(0, 8)}`;
+    const opened = dispute(intent, du, 'needs_response', 100, 'charge.dispute.created');
+    const disputeMail = () => t.db.select().from(outbox).where(like(outbox.key, `dispute-opened:${du}:%`));
+
+    // The first delivery and two concurrent copies of it: one email per admin.
+    expect(await apply(opened)).toBe('recorded');
+    await Promise.all([apply(opened), apply(opened)]);
+    // An update and the close tell nobody.
+    await apply(dispute(intent, du, 'under_review', 200, 'charge.dispute.updated'));
+    await apply(dispute(intent, du, 'won', 300, 'charge.dispute.closed'));
+    const sent = await disputeMail();
+    const to = sent.map((m) => m.to).sort();
+    expect(to).toContain(ownAdmin.user.email);
+    expect(to).toContain(siteAdmin.user.email);
+    expect(to).not.toContain(strangerAdmin.user.email);
+    expect(new Set(to).size).toBe(to.length);
+    const admins = await t.db.select({ id: users.id }).from(users).where(eq(users.type, 'admin'));
+    expect(sent).toHaveLength(admins.length + 1);
+    const mine = sent.find((m) => m.to === ownAdmin.user.email)!;
+    expect(mine.subject).toBe('A gift of £50.00 is disputed: respond by 17 March 2030');
+    expect(mine.text).toContain('Winter Shelter');
+    expect(mine.text).toMatch(/Dispute fee:\s+£20\.00/);
+    expect(mine.text).toContain(`/dashboard/donations/edit/${gift.id}`);
   });
 });

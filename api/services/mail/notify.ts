@@ -8,6 +8,7 @@ import { causeLine, causeOf, giftFacts, type MailContext } from './facts';
 import { monthlyChangedEmail } from './monthly-changed';
 import { receiptEmail } from './receipt';
 import { directDebitFailedEmail } from './direct-debit-failed';
+import { sendDisputeOpened } from './dispute-opened';
 import { refundNoticeEmail } from './refund-notice';
 import { renewalFailedEmail } from './renewal-failed';
 
@@ -149,6 +150,9 @@ export async function notifyAfterEvent(ctx: MailContext, event: Stripe.Event): P
     case 'customer.subscription.updated':
     case 'customer.subscription.deleted':
       return monthlyNotice(ctx, event);
+    // Only the opening tells the admins; later updates and the close show on the donation's page.
+    case 'charge.dispute.created':
+      return sendDisputeOpened(ctx, (event.data.object as Stripe.Dispute).id);
     default:
       return 'skipped';
   }

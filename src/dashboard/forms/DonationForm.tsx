@@ -7,7 +7,7 @@ import { listPathOf } from '../lib/routes';
 import { useApiGet } from '../lib/use-api';
 import { goBack, navigate } from '../router';
 import { $dashToken } from '../session';
-import { SelectInput, Spinner, TextInput } from '../ui/primitives';
+import { Alert, SelectInput, Spinner, TextInput } from '../ui/primitives';
 import { FormShell } from './form-parts';
 import { MonthlyGiftAdmin } from '../screens/my-donations/MonthlyGiftAdmin';
 import { DONOR_SEARCH_LIMIT, useAppealOptions, useCampaignOptions, useDonorSearch } from './use-options';
@@ -15,8 +15,12 @@ import { SupportMessagePanel } from './SupportMessagePanel';
 
 type Values = { donor: string; amount: string; date: string; campaign: string; appeal: string };
 
-/** Spec "Dashboard forms": donation add/edit (amount typed in pounds, sent in pence). */
-export function DonationForm({ id }: { id?: string }) {
+/**
+ * Spec "Dashboard forms": donation add/edit (amount typed in pounds, sent in pence). `embedded`: the
+ * editable part of a donation's page (its own heading level, no page chrome; `onSaved` instead of
+ * going back to the list).
+ */
+export function DonationForm({ id, embedded = false, onSaved }: { id?: string; embedded?: boolean; onSaved?: () => void }) {
   const isEdit = !!id;
   const token = useStore($dashToken);
   const [load] = useApiGet(isEdit ? `donations/${id}` : null, (o) => client.api.donations[':id'].$get({ param: { id: id! } }, o));
@@ -59,6 +63,7 @@ export function DonationForm({ id }: { id?: string }) {
       : await api((o) => client.api.donations.$post({ json: { ...body, send_receipt: sendReceipt } }, o), { token });
     setSaving(false);
     if (!res.ok) return setError(res.error.message);
+    if (onSaved) return onSaved();
     navigate(listPathOf('donations'));
   };
 
@@ -67,16 +72,8 @@ export function DonationForm({ id }: { id?: string }) {
     current && !options.some((o) => o.value === current.value) ? [...options, { value: current.value, label: current.label ?? current.value }] : options;
   const loaded = load.status === 'ok' ? load.data : undefined;
 
-  return (
+  const fields = (
     <>
-    <FormShell
-      title={isEdit ? 'Edit Donation' : 'Add Donation'}
-      onSubmit={save}
-      canSave={canSave}
-      saving={saving}
-      error={error}
-      onCancel={() => goBack(listPathOf('donations'))}
-    >
       <TextInput
         label="Search donors"
         value={donorSearch}
@@ -99,6 +96,46 @@ export function DonationForm({ id }: { id?: string }) {
         disabled={!values.campaign}
         placeholder={values.campaign ? 'Select an appeal' : 'Choose a campaign first'}
       />
+    </>
+  );
+
+  if (embedded) {
+    return (
+      <section className="donation-edit" aria-labelledby="donation-edit-title">
+        <h2 className="dash-h2" id="donation-edit-title">
+          Edit the gift’s details
+        </h2>
+        <form
+          className="dash-form"
+          noValidate
+          onSubmit={(e) => {
+            e.preventDefault();
+            if (canSave && !saving) void save();
+          }}
+        >
+          {error ? <Alert>{error}</Alert> : null}
+          {fields}
+          <div className="dash-form-actions">
+            <button type="submit" className="btn btn-primary" disabled={!canSave || saving}>
+              {saving ? 'Saving…' : 'Save changes'}
+            </button>
+          </div>
+        </form>
+      </section>
+    );
+  }
+
+  return (
+    <>
+    <FormShell
+      title={isEdit ? 'Edit Donation' : 'Add Donation'}
+      onSubmit={save}
+      canSave={canSave}
+      saving={saving}
+      error={error}
+      onCancel={() => goBack(listPathOf('donations'))}
+    >
+      {fields}
       {isEdit ? null : (
         <label className="dash-check">
           <input type="checkbox" checked={sendReceipt} onChange={(e) => setSendReceipt(e.target.checked)} />
