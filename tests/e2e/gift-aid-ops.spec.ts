@@ -48,8 +48,8 @@ test('an admin adds a paper declaration, verifies a batch gift, creates a claim,
   await page.getByLabel('Expected total (£)').fill('40.00');
   const line = page.getByRole('group', { name: 'Gift 1' });
   await line.getByLabel('Search donors').fill(email);
-  await expect(line.getByLabel('Donor').locator(`option[value="${donor._id}"]`)).toHaveCount(1);
-  await line.getByLabel('Donor').selectOption(donor._id);
+  await expect(line.getByRole('combobox', { name: 'Donor' }).locator(`option[value="${donor._id}"]`)).toHaveCount(1);
+  await line.getByRole('combobox', { name: 'Donor' }).selectOption(donor._id);
   await line.getByLabel('Amount (£)').fill('40');
   await line.getByLabel(/^Gift Aid/).check();
   await expect(line.getByRole('status')).toContainText('Gift Aid verified: a paper declaration made on');
