@@ -120,7 +120,7 @@ export function GiftAidScreen() {
               house: g.donor.house,
               postcode: g.donor.postcode,
               campaign: g.campaign,
-              note: g.source === 'card' ? undefined : '(offline)',
+              note: g.source === 'manual' || g.source === 'batch' ? '(offline)' : undefined,
               amount: g.amount,
               giftAid: g.gift_aid,
             }))}
@@ -193,7 +193,12 @@ export function GiftAidScreen() {
       ) : null}
       {(() => {
         const open = claimList.find((c) => c._id === openId);
-        return open ? <ClaimPanel key={`${open._id}-${open.status}`} claim={open} token={token} onChanged={reloadAll} onClose={() => setOpenId(null)} /> : null;
+        // A change on the claim page retires the screen's own notice (e.g. "Claim created").
+        const onChanged = () => {
+          setNotice(null);
+          reloadAll();
+        };
+        return open ? <ClaimPanel key={`${open._id}-${open.status}`} claim={open} token={token} onChanged={onChanged} onClose={() => setOpenId(null)} /> : null;
       })()}
 
       {orgId ? <GasdsPanel organizationId={orgId} token={token} /> : null}
