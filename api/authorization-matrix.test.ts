@@ -431,6 +431,12 @@ const ROWS: Row[] = [
   // Nothing to claim in Org X's world: its admins get the 422, Org Y's admin the 403.
   { route: 'POST /api/gift-aid/gasds', request: (w) => ({ path: '/api/gift-aid/gasds', method: 'POST', json: { organization_id: w.orgX, tax_year: 2025 } }), expect: staff(422, 403, 422, 422) },
   { route: 'GET /api/gift-aid/declarations', request: (w) => ({ path: `/api/gift-aid/declarations?donor_id=${w.people.donor.id}` }), expect: staff(200, 400, 200, 200) },
+  // Org Y's admin asks about Org X: refused before the donor is looked up.
+  {
+    route: 'GET /api/gift-aid/declarations/covering',
+    request: (w) => ({ path: `/api/gift-aid/declarations/covering?donor_id=${w.people.donor.id}&organization_id=${w.orgX}&date=2026-01-05` }),
+    expect: staff(200, 403, 200, 200),
+  },
   ...(
     [
       ['cancel', {}],

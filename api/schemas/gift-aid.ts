@@ -233,6 +233,19 @@ export const RecordDeclarationBody = GiftAidDetailsBody.extend({
 export type RecordDeclarationInput = z.infer<typeof RecordDeclarationBody>;
 
 export const DonorDeclarationsQuery = z.object({ donor_id: z.string().min(1, 'donor_id: required').max(64) });
+export const CoveringQuery = z.object({
+  donor_id: z.string().min(1, 'donor_id: required').max(64),
+  organization_id: z.string().min(1, 'organization_id: required').max(64),
+  date: requiredDay('date'),
+});
+export const CoveringSchema = z
+  .object({
+    eligible: z.boolean(),
+    declaration: DeclarationSchema.nullable().openapi({ description: 'The declaration that covers the gift, or the nearest one that does not' }),
+    reason: z.string().nullable().openapi({ description: 'Why no declaration covers the gift; null when one does' }),
+  })
+  .openapi('GiftAidCovering');
+
 export const ConfirmationBody = z.object({
   /** Send the written confirmation by email now (default), or record the day one was sent by post. */
   send_email: z.boolean({ error: 'send_email: must be true or false' }).optional(),

@@ -58,6 +58,7 @@ export const CampaignSchema = z
     organization_id: campaignRow.organizationId,
     campaign_id: campaignRow.campaignId.openapi({ description: 'The parent campaign of an appeal; null for a campaign' }),
     status: campaignRow.status,
+    sponsored_event: z.boolean().openapi({ description: 'A sponsored event: its gifts say "Yes" on the Gift Aid schedule and are never aggregated' }),
     created_by: z.object({ first_name: z.string(), last_name: z.string() }),
     summary: z.object({
       total_donations: z.number().int().openapi({ description: 'Pence raised, net of refunds' }),

@@ -114,6 +114,8 @@ export const campaignInput = z.object({
   template_cause_id: optionalId('template_cause_id'),
   kind: z.enum(['campaign', 'appeal'], { error: "kind must be 'campaign' or 'appeal'" }).optional(),
   status: z.enum(CAMPAIGN_STATUSES, { error: `status must be one of ${CAMPAIGN_STATUSES.join(', ')}` }).nullish(),
+  /** HMRC: gifts to a sponsored event say "Yes" on the Gift Aid schedule and are never aggregated. */
+  sponsored_event: z.boolean({ error: 'sponsored_event must be true or false' }).optional(),
 });
 export const campaignUpdateInput = campaignInput.partial();
 
@@ -129,6 +131,14 @@ const dayString = (date: Date) => date.toISOString().slice(0, 10);
 
 function defaultDates(now: Date) {
   return { from: dayString(now), to: dayString(new Date(now.getTime() + DEFAULT_DURATION_DAYS * 86_400_000)) };
+}
+
+/** Marking a sponsored event changes how its gifts are claimed from HMRC: the organization's admins decide. */
+function checkSponsoredEvent(user: AuthUser, organizationId: string | null, wanted: boolean | undefined, current = false) {
+  if (wanted === undefined || wanted === current) return;
+  if (!canSetCampaignStatus(user, organizationId)) {
+    throw forbidden("sponsored_event: only admins and the admins of this campaign's organization can mark a sponsored event");
+  }
 }
 
 function checkDateOrder(from: string | null, to: string | null) {
@@ -151,6 +161,7 @@ export async function createCampaign(ctx: WriteCtx, input: CampaignInput): Promi
     organizationId = await checkOrganization(ctx, input.organization_id);
   }
 
+  checkSponsoredEvent(user, organizationId, input.sponsored_event);
   const templateCauseId = input.template_cause_id ? await checkTemplateCause(db, input.template_cause_id) : null;
   const given = pickDates(input.date);
   const fallback = defaultDates(ctx.now);
@@ -181,6 +192,7 @@ export async function createCampaign(ctx: WriteCtx, input: CampaignInput): Promi
       status: held ? 'draft' : canSetCampaignStatus(user, organizationId) && input.status ? input.status : 'approved',
       createdBy: user.id,
       templateCauseId,
+      sponsoredEvent: input.sponsored_event ?? false,
       createdAt: ctx.now,
       updatedAt: ctx.now,
     }),
@@ -223,6 +235,10 @@ export async function updateCampaign(ctx: WriteCtx, idOrShort: string, input: Ca
     }
   }
 
+  if (input.sponsored_event !== undefined && input.sponsored_event !== row.sponsoredEvent) {
+    checkSponsoredEvent(user, changes.organizationId ?? row.organizationId, input.sponsored_event, row.sponsoredEvent);
+    changes.sponsoredEvent = input.sponsored_event;
+  }
   if (input.title !== undefined) changes.title = input.title;
   if (input.description !== undefined) changes.description = input.description;
   if (input.story !== undefined) changes.story = input.story ?? '';
@@ -247,17 +263,26 @@ export async function updateCampaign(ctx: WriteCtx, idOrShort: string, input: Ca
   if (Object.keys(changes).length > 0) {
     changes.updatedAt = ctx.now;
     const update = db.update(campaigns).set(changes).where(eq(campaigns.id, row.id));
-    // A status change (approve, hide, delete) is a staff decision: audited in the same batch.
-    const audit = changes.status
-      ? auditInsert(db, actorOf(user, ctx.requestId ?? null), {
-          action: 'campaign.status',
-          targetType: 'campaign',
-          targetId: row.id,
-          organizationId: changes.organizationId ?? row.organizationId,
-          changes: { status: [row.status, changes.status] },
-        })
-      : null;
-    await withUploads(ctx, uploads, () => (audit ? db.batch([update, audit]) : update));
+    // A status change (approve, hide, delete) and a sponsored-event mark are staff decisions: audited in the same batch.
+    const actor = actorOf(user, ctx.requestId ?? null);
+    const organizationId = changes.organizationId ?? row.organizationId;
+    const audits = [
+      ...(changes.status
+        ? [auditInsert(db, actor, { action: 'campaign.status', targetType: 'campaign', targetId: row.id, organizationId, changes: { status: [row.status, changes.status] } })]
+        : []),
+      ...(changes.sponsoredEvent !== undefined
+        ? [
+            auditInsert(db, actor, {
+              action: 'campaign.sponsored_event',
+              targetType: 'campaign',
+              targetId: row.id,
+              organizationId,
+              changes: { sponsored_event: [row.sponsoredEvent, changes.sponsoredEvent] },
+            }),
+          ]
+        : []),
+    ];
+    await withUploads(ctx, uploads, () => (audits.length ? db.batch([update, ...audits]) : update));
   }
   return (await loadCampaignDto(db, row.id))!;
 }

@@ -59,6 +59,7 @@ export function toCampaignDto({ row, creatorFirstName, creatorLastName, totalDon
     organization_id: row.organizationId,
     campaign_id: row.campaignId,
     status: row.status,
+    sponsored_event: row.sponsoredEvent,
     created_by: { first_name: creatorFirstName ?? '', last_name: creatorLastName ?? '' },
     summary: { total_donations: Number(totalDonations), donation_count: Number(donationCount), gift_aid: Number(giftAidTotal ?? 0) },
     created_at: row.createdAt.toISOString(),

@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { auditLog, donations, gasdsClaims, giftAidClaimedGifts, giftAidClaimRows, giftAidClaims, giftAidDeclarations, outbox, users } from '../../../db/schema';
+import { auditLog, campaigns, donations, gasdsClaims, giftAidClaimedGifts, giftAidClaimRows, giftAidClaims, giftAidDeclarations, outbox, users } from '../../../db/schema';
 import type { GiftAidDetails } from '../../../domain';
 import { fakeId, paymentIntentSucceeded, sendEvent, WEBHOOK_SECRET } from '../../../tests/fixtures/stripe/events';
 import { createAppeal, createCampaign, createDonation, createOrganization, createUser, signedIn } from '../../../tests/factories';
@@ -256,6 +256,98 @@ describe(`Gift Aid operations (${engineName})`, () => {
       ',Anna,Berg,"7, Storgatan, Stockholm, Sweden",X,,,02/06/25,50.00',
       ',,,,,Gifts of 20 pounds or less 2025-26,,03/06/25,5.00',
     ]);
+  });
+
+  it('an organization admin marks an appeal a sponsored event (audited); its small gifts each get their own Yes line, never aggregated; a fundraiser cannot mark one', async () => {
+    const { org, campaign, orgAdmin } = await charity('Sponsored walk');
+    const fundraiser = await signedIn(t.db, 'donor');
+    const appeal = await createAppeal(t.db, campaign.id, { organizationId: org.id, createdBy: fundraiser.user.id });
+    const put = (token: string, json: unknown) => t.request(`/api/campaigns/${appeal.id}`, { method: 'PUT', token, json });
+
+    const refused = await put(fundraiser.token, { sponsored_event: true });
+    expect(refused.status).toBe(403);
+    expect(((await refused.json()) as Message).message).toMatch(/^sponsored_event: only admins/);
+    expect((await put(orgAdmin, { sponsored_event: 'yes' })).status).toBe(400);
+    expect((await t.db.select().from(campaigns).where(eq(campaigns.id, appeal.id)))[0].sponsoredEvent).toBe(false);
+
+    const marked = await put(orgAdmin, { sponsored_event: true });
+    expect(marked.status).toBe(200);
+    expect(await marked.json()).toMatchObject({ sponsored_event: true });
+    const audit = await t.db.select().from(auditLog).where(and(eq(auditLog.targetId, appeal.id), eq(auditLog.action, 'campaign.sponsored_event')));
+    expect(audit.map((a) => a.changes)).toEqual([{ sponsored_event: [false, true] }]);
+    // The fundraiser may still edit the rest of their appeal, and the mark stays.
+    expect((await put(fundraiser.token, { title: 'Walk for the river', sponsored_event: true })).status).toBe(200);
+
+    for (const [i, date] of ['2025-06-01T12:00:00Z', '2025-06-02T12:00:00Z'].entries()) {
+      const sponsor = await declaredDonor(org.id, { firstName: `Walker${'ab'[i]}`, lastName: 'Sponsor', house: `${i + 1}`, postcode: 'LS1 4AP' });
+      await gift(sponsor.donor.id, campaign.id, sponsor.declarationId, date, 1000, { appealId: appeal.id });
+    }
+    for (const date of ['2025-06-03T12:00:00Z', '2025-06-04T12:00:00Z']) {
+      const plain = await declaredDonor(org.id);
+      await gift(plain.donor.id, campaign.id, plain.declarationId, date, 1000);
+    }
+    const claim = await newClaim(org.id, { aggregate: true });
+    expect((await csvOf(claim._id)).trim().split('\r\n').slice(1)).toEqual([
+      ',Walkera,Sponsor,1,LS1 4AP,,Yes,01/06/25,10.00',
+      ',Walkerb,Sponsor,2,LS1 4AP,,Yes,02/06/25,10.00',
+      ',,,,,Gifts of 20 pounds or less 2025-26,,04/06/25,20.00',
+    ]);
+  });
+
+  it('answers batch entry whether a declaration covers a gift on a day, and why not; a postal confirmation makes an oral one count from its date', async () => {
+    const { org, campaign, orgAdmin } = await charity('Covering');
+    const other = await charity('Covering other');
+    const donor = await createUser(t.db);
+    // An organization admin sees the donors who gave to their organization.
+    await createDonation(t.db, { donorId: donor.id, campaignId: campaign.id, amount: 2000, date: new Date('2026-01-10T12:00:00Z'), source: 'manual', method: 'cheque' });
+    const covering = async (date: string, token = orgAdmin, organizationId = org.id) =>
+      t.request(`/api/gift-aid/declarations/covering?donor_id=${donor.id}&organization_id=${organizationId}&date=${date}`, { token });
+    type Answer = { eligible: boolean; reason: string | null; declaration: { _id: string; method: string } | null };
+
+    expect(await (await covering('2026-01-10')).json()).toEqual({ eligible: false, declaration: null, reason: expect.stringMatching(/^This donor has no Gift Aid declaration to this charity/) });
+    const body = { donor_id: donor.id, organization_id: org.id, first_name: 'Ora', last_name: 'Lee', house: '2', postcode: 'LS1 4AP', covers_past: false, covers_future: true, declared_on: '2026-01-05', method: 'oral' };
+    const oral = (await (await post('/api/gift-aid/declarations', orgAdmin, body)).json()) as { _id: string };
+    const waiting = (await (await covering('2026-01-10')).json()) as Answer;
+    expect(waiting).toMatchObject({ eligible: false, declaration: { _id: oral._id, method: 'oral' } });
+    expect(waiting.reason).toMatch(/written confirmation/);
+
+    // A postal confirmation before the declaration was made, or in the future, is refused and changes nothing.
+    const early = await post(`/api/gift-aid/declarations/${oral._id}/confirmation`, orgAdmin, { sent_on: '2026-01-01' });
+    expect(early.status).toBe(400);
+    expect(((await early.json()) as Message).message).toMatch(/^sent_on: must be on or after/);
+    expect((await post(`/api/gift-aid/declarations/${oral._id}/confirmation`, orgAdmin, { sent_on: '2999-01-01' })).status).toBe(400);
+    expect((await t.db.select().from(giftAidDeclarations).where(eq(giftAidDeclarations.id, oral._id)))[0].confirmationSentAt).toBeNull();
+
+    const posted = await post(`/api/gift-aid/declarations/${oral._id}/confirmation`, orgAdmin, { sent_on: '2026-01-07' });
+    expect(posted.status).toBe(200);
+    expect(await posted.json()).toMatchObject({ effective: true, confirmation_sent_at: '2026-01-07T00:00:00.000Z' });
+    expect(await t.db.select().from(outbox).where(eq(outbox.key, `gift-aid-confirmation:${oral._id}`))).toHaveLength(0);
+    expect(await (await covering('2026-01-10')).json()).toMatchObject({ eligible: true, reason: null, declaration: { _id: oral._id } });
+    // It covers future gifts only.
+    const before = (await (await covering('2025-12-01')).json()) as Answer;
+    expect(before).toMatchObject({ eligible: false });
+    expect(before.reason).toMatch(/does not cover earlier gifts/);
+
+    expect((await covering('2026-02-30')).status).toBe(400);
+    expect((await covering('2026-01-10', other.orgAdmin)).status).toBe(403);
+    expect((await covering('2026-01-10', orgAdmin, other.org.id)).status).toBe(403);
+  });
+
+  it('refuses dates out of order for the eligible list and a claim, and a claim in another organization, creating nothing', async () => {
+    const { org, campaign, orgAdmin } = await charity('Order');
+    const other = await charity('Order other');
+    const { donor, declarationId } = await declaredDonor(org.id);
+    await gift(donor.id, campaign.id, declarationId, '2025-06-01T12:00:00Z', 3000);
+    const list = await t.request(`/api/gift-aid/eligible?organization_id=${org.id}&from=2025-07-01&to=2025-06-01`, { token: orgAdmin });
+    expect(list.status).toBe(400);
+    expect(((await list.json()) as Message).message).toBe('to: must be on or after from');
+    const backwards = await post('/api/gift-aid/claims', orgAdmin, { organization_id: org.id, from: '2025-07-01', to: '2025-06-01' });
+    expect(backwards.status).toBe(400);
+    expect(((await backwards.json()) as Message).message).toBe('to: must be on or after from');
+    const foreign = await post('/api/gift-aid/claims', other.orgAdmin, { organization_id: org.id });
+    expect(foreign.status).toBe(403);
+    expect(await t.db.select().from(giftAidClaims).where(eq(giftAidClaims.organizationId, org.id))).toHaveLength(0);
+    expect(((await (await t.request(`/api/gift-aid/eligible?organization_id=${org.id}`, { token: orgAdmin })).json()) as { count: number }).count).toBe(1);
   });
 
   it('a gift whose donor received a benefit above HMRC’s limits is never eligible; the flag is set on manual gifts', async () => {

@@ -10,6 +10,8 @@ import {
   ClaimSchema,
   ClaimUpdateBody,
   ConfirmationBody,
+  CoveringQuery,
+  CoveringSchema,
   DeclarationSchema,
   DonorDeclarationsQuery,
   EligibleQuery,
@@ -42,6 +44,7 @@ import {
   correctFlaggedDeclaration,
   createClaim,
   createGasdsClaim,
+  declarationCovering,
   gasdsPosition,
   getClaim,
   giftAidSummary,
@@ -354,6 +357,17 @@ const donorDeclarationsRoute = defineRoute({
   responses: { 200: jsonContent(z.array(DeclarationSchema), 'Declarations, newest first'), ...errorResponses },
 });
 
+const coveringRoute = defineRoute({
+  method: 'get',
+  path: '/gift-aid/declarations/covering',
+  tags,
+  security,
+  middleware: [staff] as const,
+  summary: "Whether a donor's declaration to an organization covers a gift on a day (batch entry's Gift Aid check), and if not why",
+  request: { query: CoveringQuery },
+  responses: { 200: jsonContent(CoveringSchema, 'The covering declaration, or the reason there is none'), ...errorResponses },
+});
+
 const cancelDeclarationRoute = defineRoute({
   method: 'post',
   path: '/gift-aid/declarations/{id}/cancel',
@@ -432,6 +446,10 @@ export const giftAidRouter = createRouter()
     return c.body(ods.buffer as ArrayBuffer, 200, { 'Content-Type': ODS_MIME });
   })
   .openapi(adjustmentsRoute, async (c) => c.json(await listAdjustments(c.var.db, requireUser(c.var.user), c.req.valid('query').organization_id), 200))
+  .openapi(coveringRoute, async (c) => {
+    const answer = await declarationCovering(c.var.db, requireUser(c.var.user), c.req.valid('query'));
+    return c.json({ ...answer, declaration: answer.declaration ? toDeclarationDto(answer.declaration) : null }, 200);
+  })
   .openapi(reviewRoute, async (c) => {
     const viewer = requireUser(c.var.user);
     const rows = await listDeclarationsForReview(c.var.db, claimScope(viewer));

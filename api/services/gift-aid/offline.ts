@@ -289,3 +289,33 @@ export async function verifyOfflineGift(db: Db, actor: StaffActor, idRef: string
   return { _id: gift.id, gift_aid: true, declaration_id: declaration.id };
 }
 
+
+export type CoveringAnswer = { eligible: boolean; declaration: DeclarationRow | null; reason: string | null };
+
+/**
+ * Whether a donor's declaration to an organization covers a gift on `day` (London), as batch entry
+ * asks before a line is posted: the declaration that covers it, or the nearest one and why it does not.
+ * Posting the batch checks again (the same `coversGift`).
+ */
+export async function declarationCovering(db: Db, viewer: AuthUser, input: { donor_id: string; organization_id: string; date: string }): Promise<CoveringAnswer> {
+  const scope = claimScope(viewer);
+  const organizationId = parseId(input.organization_id);
+  if (!organizationId) throw badRequest('organization_id: must be an organization id');
+  if (scope !== null && !scope.includes(organizationId)) throw new HttpError(403, 'You can only check declarations for your own organizations');
+  const donorId = await visibleDonorId(db, viewer, input.donor_id);
+  const date = londonMidnight(input.date);
+  const current = (await listDonorDeclarations(db, donorId)).filter((d) => !d.replacedBy && d.organizationId === organizationId);
+  const covering = current.find((d) => coversGift(d, date));
+  if (covering) return { eligible: true, declaration: covering, reason: null };
+  const nearest = current[0] ?? null;
+  return { eligible: false, declaration: nearest, reason: nearest ? whyNotCovered(nearest, date) : 'This donor has no Gift Aid declaration to this charity; add one on their page first.' };
+}
+
+function whyNotCovered(d: DeclarationRow, date: Date): string {
+  const made = londonIsoDate(d.declaredAt);
+  if (d.method === 'oral' && !d.confirmationSentAt) return `The oral declaration of ${made} counts only once its written confirmation is sent; send it from the donor's page.`;
+  if (d.cancelledAt && d.cancelledAt.getTime() <= date.getTime()) return `The declaration was cancelled on ${londonIsoDate(d.cancelledAt)}.`;
+  if (date.getTime() > d.declaredAt.getTime()) return `The declaration made on ${made} does not cover later gifts.`;
+  if (!d.coversPast) return `The declaration made on ${made} does not cover earlier gifts.`;
+  return `The gift is more than 4 years before the declaration made on ${made}.`;
+}

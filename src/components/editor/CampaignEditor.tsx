@@ -54,7 +54,7 @@ export default function CampaignEditor({ kind, id, redirectTo, title }: Campaign
   const [pendingSubmit, setPendingSubmit] = useState(false);
   const errorRef = useRef<HTMLDivElement>(null);
   const ids = { title: useId(), description: useId(), counter: useId(), story: useId(), storyHint: useId(), video: useId(), videoHint: useId() };
-  const more = { from: useId(), to: useId(), goal: useId(), campaign: useId(), org: useId(), status: useId() };
+  const more = { from: useId(), to: useId(), goal: useId(), campaign: useId(), org: useId(), status: useId(), sponsored: useId(), sponsoredHint: useId() };
 
   const name = fullName(user?.name);
   const canSetStatus = Boolean(user?.type.includes('admin'));
@@ -373,6 +373,25 @@ export default function CampaignEditor({ kind, id, redirectTo, title }: Campaign
               </div>
             )}
           </div>
+
+          {canSetStatus && (
+            <div className="editor-field editor-check">
+              <label htmlFor={more.sponsored}>
+                <input
+                  id={more.sponsored}
+                  type="checkbox"
+                  checked={form.sponsoredEvent}
+                  aria-describedby={more.sponsoredHint}
+                  onChange={(e) => update('sponsoredEvent', e.target.checked)}
+                />{' '}
+                Sponsored event
+              </label>
+              <p id={more.sponsoredHint} className="editor-hint">
+                For a sponsored walk, run or similar: its gifts carry &ldquo;Yes&rdquo; in the Sponsored event column of the Gift Aid schedule and are never
+                aggregated with other small gifts.
+              </p>
+            </div>
+          )}
 
           <ImagesField images={form.images} onChange={(images) => update('images', images)} />
 

@@ -35,6 +35,8 @@ export type EditorForm = {
   organizationId: string;
   status: Status;
   templateCauseId: string | null;
+  /** HMRC: its gifts say "Yes" in the schedule's Sponsored event column and are never aggregated. */
+  sponsoredEvent: boolean;
 };
 
 /** A template cause as GET /api/template-causes answers it. */
@@ -65,6 +67,7 @@ export function emptyForm(now = new Date()): EditorForm {
     organizationId: '',
     status: 'approved',
     templateCauseId: null,
+    sponsoredEvent: false,
   };
 }
 
@@ -83,6 +86,7 @@ export function formFromDto(dto: CampaignDto, now = new Date()): EditorForm {
     organizationId: dto.organization_id ?? '',
     status: dto.status,
     templateCauseId: null,
+    sponsoredEvent: dto.sponsored_event,
   };
 }
 
@@ -176,7 +180,8 @@ export function toPayload(form: EditorForm, kind: EditorKind, opts: { canSetStat
     campaign_id: kind === 'appeal' ? form.campaignId || null : null,
     organization_id: kind === 'campaign' ? form.organizationId || null : null,
     template_cause_id: form.templateCauseId,
-    ...(opts.canSetStatus ? { status: form.status } : {}),
+    // Only the organization's admins may mark a sponsored event (the API refuses others).
+    ...(opts.canSetStatus ? { status: form.status, sponsored_event: form.sponsoredEvent } : {}),
   };
 }
 

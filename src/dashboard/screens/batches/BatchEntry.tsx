@@ -10,6 +10,7 @@ import { navigate } from '../../router';
 import { $dashToken } from '../../session';
 import { Alert, PageHeader, SelectInput, Spinner, TextInput, type Option } from '../../ui/primitives';
 import { useAppealOptions, useDonorSearch } from '../../forms/use-options';
+import { BatchGiftAidCheck } from '../gift-aid/BatchGiftAidCheck';
 
 const METHOD_LABELS: Record<BatchMethod, string> = {
   cheque: 'Cheque',
@@ -36,6 +37,8 @@ type Line = {
   campaignId: string;
   appealId: string;
   giftAid: boolean;
+  /** The donor received a benefit above HMRC's limits: never Gift Aid. */
+  benefitExceedsLimit: boolean;
   receipt: boolean;
   reference: string;
 };
@@ -54,6 +57,7 @@ const emptyLine = (): Line => ({
   campaignId: GENERAL_FUND,
   appealId: '',
   giftAid: false,
+  benefitExceedsLimit: false,
   receipt: false,
   reference: '',
 });
@@ -108,6 +112,7 @@ export function BatchEntry() {
         amount: poundsToPence(l.amount) ?? 0,
         ...(l.appealId ? { appeal_id: l.appealId } : l.campaignId ? { campaign_id: l.campaignId } : {}),
         gift_aid: l.giftAid,
+        benefit_exceeds_limit: l.benefitExceedsLimit,
         send_receipt: l.receipt,
         reference: l.reference.trim() || undefined,
       })),
@@ -151,6 +156,8 @@ export function BatchEntry() {
           index={index}
           line={line}
           campaignOptions={campaignOptions}
+          organizationId={orgId}
+          bankedOn={bankedOn}
           onChange={(patch) => update(line.key, patch)}
           onRemove={lines.length > 1 ? () => setLines((prev) => prev.filter((l) => l.key !== line.key)) : undefined}
         />
@@ -197,12 +204,16 @@ function BatchLineEditor({
   index,
   line,
   campaignOptions,
+  organizationId,
+  bankedOn,
   onChange,
   onRemove,
 }: {
   index: number;
   line: Line;
   campaignOptions: Option[];
+  organizationId: string;
+  bankedOn: string;
   onChange: (patch: Partial<Line>) => void;
   onRemove?: () => void;
 }) {
@@ -253,13 +264,29 @@ function BatchLineEditor({
       </div>
       <div className="dash-batch-line-flags">
         <label className="dash-check">
-          <input type="checkbox" checked={line.giftAid} onChange={(e) => onChange({ giftAid: e.target.checked })} disabled={line.newDonor} />
+          <input type="checkbox" checked={line.giftAid} onChange={(e) => onChange({ giftAid: e.target.checked })} disabled={line.newDonor || line.benefitExceedsLimit} />
           <span>Gift Aid {line.newDonor ? '(record the declaration first)' : '(checked against the donor’s declaration)'}</span>
+        </label>
+        <label className="dash-check">
+          <input
+            type="checkbox"
+            checked={line.benefitExceedsLimit}
+            onChange={(e) => onChange({ benefitExceedsLimit: e.target.checked, ...(e.target.checked ? { giftAid: false } : {}) })}
+          />
+          <span>Benefit above HMRC limits</span>
         </label>
         <label className="dash-check">
           <input type="checkbox" checked={line.receipt} onChange={(e) => onChange({ receipt: e.target.checked })} />
           <span>Email a receipt</span>
         </label>
+        <BatchGiftAidCheck
+          donorId={line.newDonor ? '' : line.donorId}
+          organizationId={organizationId}
+          date={bankedOn}
+          giftAid={line.giftAid}
+          benefitExceedsLimit={line.benefitExceedsLimit}
+          amount={poundsToPence(line.amount)}
+        />
         {onRemove ? (
           <button type="button" className="btn btn-ghost dash-btn-sm" onClick={onRemove}>
             Remove gift {index + 1}

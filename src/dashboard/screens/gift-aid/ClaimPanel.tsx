@@ -4,6 +4,7 @@ import { api, type ApiResult, client, type Data } from '../../../lib/api';
 import { formatDate } from '../../lib/dates';
 import { useApiGet } from '../../lib/use-api';
 import { Alert, Badge, TextInput } from '../../ui/primitives';
+import { GiftAidGiftTable } from './GiftAidGiftTable';
 
 const giftAid = client.api['gift-aid'];
 export type Claim = Data<typeof giftAid.claims.$get>[number];
@@ -46,6 +47,10 @@ export function ClaimPanel({ claim, token, onChanged, onClose }: { claim: Claim;
       onChanged();
     }
   }
+  async function download(kind: 'csv' | 'ods') {
+    const problem = await downloadSchedule(claim, token, kind);
+    setNotice(problem ? { tone: 'error', text: `The download failed: ${problem}` } : null);
+  }
   const pence = parsePounds(amount);
   const difference = pence === null ? 0 : pence - claim.net_claim;
 
@@ -74,10 +79,10 @@ export function ClaimPanel({ claim, token, onChanged, onClose }: { claim: Claim;
       ) : null}
 
       <div className="gift-aid-downloads">
-        <button type="button" className="btn btn-outline" onClick={async () => setNotice((await downloadSchedule(claim, token, 'ods')) ? { tone: 'error', text: 'The download failed' } : null)}>
+        <button type="button" className="btn btn-outline" onClick={() => download('ods')}>
           Download ODS
         </button>
-        <button type="button" className="btn btn-ghost" onClick={async () => setNotice((await downloadSchedule(claim, token, 'csv')) ? { tone: 'error', text: 'The download failed' } : null)}>
+        <button type="button" className="btn btn-ghost" onClick={() => download('csv')}>
           Download CSV
         </button>
         <p className="dash-hint">
@@ -88,6 +93,24 @@ export function ClaimPanel({ claim, token, onChanged, onClose }: { claim: Claim;
 
       {claim.status === 'draft' ? (
         <div className="dash-form gift-aid-claim-action">
+          <h3 className="dash-h3">Submitted to HMRC?</h3>
+          <TextInput label="HMRC reference" value={reference} onChange={setReference} hint="The submission reference Charities Online gave you" />
+          <button
+            type="button"
+            className="btn btn-primary"
+            onClick={() =>
+              reference.trim()
+                ? act(() => api((o) => giftAid.claims[':id'].$put({ param: id, json: { status: 'submitted', hmrc_reference: reference.trim() } }, o), { token }), 'Claim marked submitted.')
+                : setNotice({ tone: 'error', text: "Enter HMRC's reference for this submission before marking it submitted." })
+            }
+          >
+            Mark submitted
+          </button>
+        </div>
+      ) : null}
+      {claim.status === 'draft' ? (
+        <div className="dash-form gift-aid-claim-action">
+          <h3 className="dash-h3">Not going to HMRC?</h3>
           <TextInput label="Reason for voiding (optional)" value={reason} onChange={setReason} />
           <button
             type="button"
@@ -125,8 +148,17 @@ export function ClaimPanel({ claim, token, onChanged, onClose }: { claim: Claim;
             </button>
           </div>
           <div className="dash-form gift-aid-claim-action">
+            <h3 className="dash-h3">Rejected by HMRC?</h3>
             <TextInput label="HMRC's reason for rejecting it" value={reason} onChange={setReason} />
-            <button type="button" className="btn btn-ghost" onClick={() => act(() => api((o) => giftAid.claims[':id'].reject.$post({ param: id, json: { reason } }, o), { token }), 'Claim marked rejected.')}>
+            <button
+              type="button"
+              className="btn btn-ghost"
+              onClick={() =>
+                reason.trim()
+                  ? act(() => api((o) => giftAid.claims[':id'].reject.$post({ param: id, json: { reason: reason.trim() } }, o), { token }), 'Claim marked rejected: correct it, then resubmit it with the new reference.')
+                  : setNotice({ tone: 'error', text: "Enter HMRC's reason for rejecting the claim." })
+              }
+            >
               Mark rejected
             </button>
           </div>
@@ -134,8 +166,17 @@ export function ClaimPanel({ claim, token, onChanged, onClose }: { claim: Claim;
       ) : null}
       {claim.status === 'rejected' ? (
         <div className="dash-form gift-aid-claim-action">
-          <TextInput label="New HMRC reference" value={reference} onChange={setReference} />
-          <button type="button" className="btn btn-primary" onClick={() => act(() => api((o) => giftAid.claims[':id'].resubmit.$post({ param: id, json: { hmrc_reference: reference } }, o), { token }), 'Claim resubmitted.')}>
+          <h3 className="dash-h3">Resubmit</h3>
+          <TextInput label="New HMRC reference" value={reference} onChange={setReference} hint="The reference Charities Online gave the new submission" />
+          <button
+            type="button"
+            className="btn btn-primary"
+            onClick={() =>
+              reference.trim()
+                ? act(() => api((o) => giftAid.claims[':id'].resubmit.$post({ param: id, json: { hmrc_reference: reference.trim() } }, o), { token }), 'Claim resubmitted.')
+                : setNotice({ tone: 'error', text: "Enter HMRC's reference for the new submission before resubmitting." })
+            }
+          >
             Resubmit
           </button>
         </div>
@@ -144,40 +185,20 @@ export function ClaimPanel({ claim, token, onChanged, onClose }: { claim: Claim;
       <h3 className="dash-h3">Gifts in this claim</h3>
       {gifts.status === 'error' ? <Alert>{gifts.error.message}</Alert> : null}
       {gifts.status === 'ok' && gifts.data.gifts.length ? (
-        <div className="dash-table-wrap">
-          <div className="dash-table-scroll">
-            <table className="dash-table" aria-label="Gifts in this claim">
-              <thead>
-                <tr>
-                  <th>Line</th>
-                  <th>Date</th>
-                  <th>Donor</th>
-                  <th>Campaign</th>
-                  <th>Amount</th>
-                  <th>Gift Aid</th>
-                </tr>
-              </thead>
-              <tbody>
-                {gifts.data.gifts.map((g) => (
-                  <tr key={g.donation_id}>
-                    <td>
-                      {g.line}
-                      {g.aggregated ? ' (aggregated)' : ''}
-                      {g.sponsored ? ' (sponsored)' : ''}
-                    </td>
-                    <td>{formatDate(g.date)}</td>
-                    <td>{g.donor_id ? <a href={`/dashboard/donors/edit/${g.donor_id}`}>{g.donor_name || 'Donor'}</a> : g.donor_name}</td>
-                    <td>
-                      <a href={`/dashboard/donations/edit/${g.donation_id}`}>{g.campaign}</a>
-                    </td>
-                    <td>{formatPence(g.amount)}</td>
-                    <td>{formatPence(g.gift_aid)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        </div>
+        <GiftAidGiftTable
+          label="Gifts in this claim"
+          rows={gifts.data.gifts.map((g) => ({
+            donationId: g.donation_id,
+            line: g.line,
+            note: g.aggregated ? '(aggregated)' : g.sponsored ? '(sponsored event)' : undefined,
+            date: g.date,
+            donorId: g.donor_id,
+            donorName: g.donor_name,
+            campaign: g.campaign,
+            amount: g.amount,
+            giftAid: g.gift_aid,
+          }))}
+        />
       ) : gifts.status === 'ok' ? (
         <p className="dash-empty">{claim.status === 'void' ? 'This claim was voided: its gifts went back to the eligible list.' : 'No gifts.'}</p>
       ) : null}

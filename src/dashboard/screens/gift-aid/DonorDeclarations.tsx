@@ -4,7 +4,8 @@ import { isIsoDay } from '../../../../domain/dates';
 import { api, type ApiResult, client } from '../../../lib/api';
 import { formatDate } from '../../lib/dates';
 import { useApiGet } from '../../lib/use-api';
-import { $dashToken } from '../../session';
+import { administers, administersAny } from '../../../../domain/roles';
+import { $dashToken, $dashUser, viewerOf } from '../../session';
 import { Alert, Badge, SelectInput, TextInput } from '../../ui/primitives';
 
 const giftAid = client.api['gift-aid'];
@@ -14,6 +15,9 @@ const EMPTY = { method: 'paper', organization_id: '', title: '', first_name: '',
 /** A donor's Gift Aid declarations on their page: every version, "Add declaration" (paper or oral), "Cancel", and an oral one's written confirmation. */
 export function DonorDeclarations({ donorId }: { donorId: string }) {
   const token = useStore($dashToken);
+  // Recording and cancelling are for the organization's admins; finance users read (the API's rule).
+  const viewer = viewerOf(useStore($dashUser));
+  const [postedOn, setPostedOn] = useState<Record<string, string>>({});
   const [load, reload] = useApiGet(giftAid.declarations.$path({ query: { donor_id: donorId } }), (o) => giftAid.declarations.$get({ query: { donor_id: donorId } }, o));
   const [orgsLoad] = useApiGet('/api/organizations?limit=100', (o) => client.api.organizations.$get({ query: { limit: 100 } }, o));
   const orgs = useMemo(() => (orgsLoad.status === 'ok' ? orgsLoad.data : []), [orgsLoad]);
@@ -71,10 +75,16 @@ export function DonorDeclarations({ donorId }: { donorId: string }) {
     <section className="dash-section donor-declarations" aria-label="Gift Aid declarations">
       <div className="donor-declarations-head">
         <h2 className="dash-h2">Gift Aid declarations</h2>
-        <button type="button" className="btn btn-outline" aria-expanded={adding} onClick={() => setAdding(!adding)}>
-          Add declaration
-        </button>
+        {administersAny(viewer) ? (
+          <button type="button" className="btn btn-outline" aria-expanded={adding} onClick={() => setAdding(!adding)}>
+            Add declaration
+          </button>
+        ) : null}
       </div>
+      <p className="dash-hint">
+        Every version is kept. A paper declaration counts from the day it was made; an oral one only once a written confirmation has been sent to the donor (by
+        email from here, or by post: record the day it went), and the donor may cancel it within 30 days of that confirmation.
+      </p>
       {notice ? <Alert tone={notice.tone}>{notice.text}</Alert> : null}
       {load.status === 'error' ? <Alert>{load.error.message}</Alert> : null}
       {adding ? (
@@ -105,6 +115,9 @@ export function DonorDeclarations({ donorId }: { donorId: string }) {
           <label className="dash-check">
             <input type="checkbox" checked={form.overseas} onChange={(ev) => set('overseas')(ev.target.checked)} /> Lives outside the UK
           </label>
+          {form.method === 'oral' ? (
+            <p className="dash-hint">An oral declaration is saved as awaiting written confirmation: its gifts are not eligible until the confirmation is sent.</p>
+          ) : null}
           <div className="dash-form-actions">
             <button type="submit" className="btn btn-primary">
               Save declaration
@@ -123,27 +136,79 @@ export function DonorDeclarations({ donorId }: { donorId: string }) {
                 <span className="dash-hint">version {d.version}</span>{' '}
                 {d.cancelled_at ? <Badge tone="muted">cancelled {formatDate(d.cancelled_at)}</Badge> : d.replaced_by ? <Badge tone="muted">replaced</Badge> : d.effective ? <Badge tone="ok">in force</Badge> : <Badge tone="warn">awaiting written confirmation</Badge>}
               </div>
-              <div className="dash-hint">
-                Made on {formatDate(d.declared_at)}; covers {[d.covers_past && 'the past 4 years', d.covers_future && 'future gifts'].filter(Boolean).join(' and ') || 'the gift it was made with'}.{' '}
-                {[d.title, d.first_name, d.last_name].filter(Boolean).join(' ')}, {[d.house, d.address].filter(Boolean).join(', ')} {d.overseas ? '(abroad)' : d.postcode}
-                {d.confirmation_sent_at ? `. Written confirmation sent ${formatDate(d.confirmation_sent_at)}` : ''}
-              </div>
+              <dl className="donor-declaration-facts">
+                <div>
+                  <dt>Made on</dt>
+                  <dd>{formatDate(d.declared_at)}</dd>
+                </div>
+                <div>
+                  <dt>Covers</dt>
+                  <dd>{[d.covers_past && 'gifts in the 4 years before', d.covers_future && 'future gifts'].filter(Boolean).join(' and ') || 'the gift it was made with'}</dd>
+                </div>
+                <div>
+                  <dt>Donor</dt>
+                  <dd>
+                    {[d.title, d.first_name, d.last_name].filter(Boolean).join(' ')}, {[d.house, d.address].filter(Boolean).join(', ')} {d.overseas ? '(lives abroad: postcode X)' : d.postcode}
+                  </dd>
+                </div>
+                {d.method === 'oral' ? (
+                  <div>
+                    <dt>Written confirmation</dt>
+                    <dd>{d.confirmation_sent_at ? `sent ${formatDate(d.confirmation_sent_at)}` : 'not sent yet: its gifts are not eligible'}</dd>
+                  </div>
+                ) : null}
+                {d.cancelled_at ? (
+                  <div>
+                    <dt>Cancelled on</dt>
+                    <dd>{formatDate(d.cancelled_at)}</dd>
+                  </div>
+                ) : null}
+              </dl>
               <details>
                 <summary>Wording</summary>
                 <p>{d.declaration}</p>
               </details>
-              {!d.cancelled_at && !d.replaced_by ? (
+              {!d.cancelled_at && !d.replaced_by && administers(viewer, d.organization_id) ? (
                 <div className="donor-declaration-actions">
                   {d.method === 'oral' && !d.confirmation_sent_at ? (
-                    <button type="button" className="btn btn-outline" onClick={() => act(() => api((o) => giftAid.declarations[':id'].confirmation.$post({ param: { id: d._id }, json: {} }, o), { token }), 'Written confirmation sent by email.')}>
-                      Email written confirmation
-                    </button>
+                    <>
+                      <button
+                        type="button"
+                        className="btn btn-primary"
+                        onClick={() =>
+                          act(() => api((o) => giftAid.declarations[':id'].confirmation.$post({ param: { id: d._id }, json: {} }, o), { token }), 'Written confirmation sent by email: its gifts are eligible from today.')
+                        }
+                      >
+                        Send written confirmation
+                      </button>
+                      <span className="donor-declaration-post">
+                        <TextInput label="Or posted on" type="date" value={postedOn[d._id] ?? ''} onChange={(v) => setPostedOn((p) => ({ ...p, [d._id]: v }))} />
+                        <button
+                          type="button"
+                          className="btn btn-outline"
+                          onClick={() => {
+                            const day = postedOn[d._id] ?? '';
+                            if (!isIsoDay(day)) return setNotice({ tone: 'error', text: 'Enter the day the written confirmation was posted.' });
+                            void act(
+                              () => api((o) => giftAid.declarations[':id'].confirmation.$post({ param: { id: d._id }, json: { send_email: false, sent_on: day } }, o), { token }),
+                              `Postal confirmation recorded: its gifts are eligible from ${formatDate(day)}.`,
+                            );
+                          }}
+                        >
+                          Record postal confirmation
+                        </button>
+                      </span>
+                    </>
                   ) : null}
                   <button
                     type="button"
                     className="btn btn-ghost"
                     onClick={() => {
-                      if (window.confirm('Cancel this declaration? Gifts after today will not be eligible.')) void act(() => api((o) => giftAid.declarations[':id'].cancel.$post({ param: { id: d._id } }, o), { token }), 'Declaration cancelled.');
+                      const message =
+                        d.method === 'oral' && d.confirmation_sent_at
+                          ? 'Cancel this declaration? Within 30 days of its written confirmation it is void from the day it was made.'
+                          : 'Cancel this declaration? Gifts from today will not be eligible.';
+                      if (window.confirm(message)) void act(() => api((o) => giftAid.declarations[':id'].cancel.$post({ param: { id: d._id } }, o), { token }), 'Declaration cancelled.');
                     }}
                   >
                     Cancel

@@ -7,7 +7,8 @@ import { formatDate } from '../../lib/dates';
 import { useApiGet } from '../../lib/use-api';
 import { $dashToken, $dashUser, isAdmin } from '../../session';
 import { Alert, Badge, PageHeader, SelectInput, Spinner, TextInput } from '../../ui/primitives';
-import { type Claim, ClaimPanel, downloadSchedule } from './ClaimPanel';
+import { ClaimPanel } from './ClaimPanel';
+import { GiftAidGiftTable } from './GiftAidGiftTable';
 import { GasdsPanel } from './GasdsPanel';
 
 const giftAid = client.api['gift-aid'];
@@ -28,7 +29,6 @@ export function GiftAidScreen() {
   const [aggregate, setAggregate] = useState(false);
   const [busy, setBusy] = useState(false);
   const [notice, setNotice] = useState<{ tone: 'error' | 'success' | 'info'; text: string } | null>(null);
-  const [references, setReferences] = useState<Record<string, string>>({});
   const [openId, setOpenId] = useState<string | null>(null);
 
   useEffect(() => {
@@ -58,20 +58,14 @@ export function GiftAidScreen() {
     );
     setBusy(false);
     if (!res.ok) setNotice({ tone: 'error', text: res.error.message });
-    else
+    else {
+      setOpenId(res.data._id);
       setNotice({
         tone: 'success',
-        text: `Claim created: ${res.data.row_count} lines, ${formatPence(res.data.total)} donated, ${formatPence(res.data.gift_aid)} Gift Aid, earliest donation ${formatDate(res.data.earliest_date)}. Download its schedule below.`,
+        text: `Claim created: ${res.data.row_count} lines, ${formatPence(res.data.total)} donated, ${formatPence(res.data.gift_aid)} Gift Aid, earliest donation ${formatDate(res.data.earliest_date)}. It is open below: check its gifts, download its schedule, then mark it submitted.`,
       });
+    }
     reloadAll();
-  }
-
-  async function setStatus(claim: Claim, status: 'submitted' | 'paid') {
-    setNotice(null);
-    const json = status === 'submitted' ? { status, hmrc_reference: (references[claim._id] ?? '').trim() } : { status };
-    const res = await api((o) => giftAid.claims[':id'].$put({ param: { id: claim._id }, json }, o), { token });
-    if (!res.ok) setNotice({ tone: 'error', text: res.error.message });
-    reloadClaims();
   }
 
   const e = eligible.status === 'ok' ? eligible.data : null;
@@ -115,37 +109,24 @@ export function GiftAidScreen() {
       {eligible.status === 'loading' ? <Spinner /> : null}
       {eligible.status === 'error' ? <Alert>{eligible.error.message}</Alert> : null}
       {e?.items.length ? (
-        <div className="dash-table-wrap">
-          <div className="dash-table-scroll">
-            <table className="dash-table" aria-label="Eligible gifts">
-              <thead>
-                <tr>
-                  <th>Date</th>
-                  <th>Donor</th>
-                  <th>House</th>
-                  <th>Postcode</th>
-                  <th>For</th>
-                  <th>Amount</th>
-                  <th>Gift Aid</th>
-                </tr>
-              </thead>
-              <tbody>
-                {e.items.slice(0, SHOWN).map((g) => (
-                  <tr key={g._id}>
-                    <td>{formatDate(g.date)}</td>
-                    <td>{[g.donor.title, g.donor.first_name, g.donor.last_name].filter(Boolean).join(' ')}</td>
-                    <td>{g.donor.house}</td>
-                    <td>{g.donor.postcode}</td>
-                    <td>{g.campaign}{g.source === 'manual' ? ' (offline)' : ''}</td>
-                    <td>{formatPence(g.amount)}</td>
-                    <td>{formatPence(g.gift_aid)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+        <>
+          <GiftAidGiftTable
+            label="Eligible gifts"
+            withAddress
+            rows={e.items.slice(0, SHOWN).map((g) => ({
+              donationId: g._id,
+              date: g.date,
+              donorName: [g.donor.title, g.donor.first_name, g.donor.last_name].filter(Boolean).join(' '),
+              house: g.donor.house,
+              postcode: g.donor.postcode,
+              campaign: g.campaign,
+              note: g.source === 'manual' || g.source === 'batch' ? '(offline)' : undefined,
+              amount: g.amount,
+              giftAid: g.gift_aid,
+            }))}
+          />
           {e.count > SHOWN ? <p className="dash-hint gift-aid-more">Showing the oldest {SHOWN} of {e.count}; a claim takes the oldest first.</p> : null}
-        </div>
+        </>
       ) : e ? (
         <p className="dash-empty">No eligible gifts waiting to be claimed.</p>
       ) : null}
@@ -191,47 +172,15 @@ export function GiftAidScreen() {
                     <td>{formatPence(c.gift_aid)}</td>
                     <td>{c.adjustment ? `−${formatPence(c.adjustment)}` : '—'}</td>
                     <td className="gift-aid-actions">
-                      <button type="button" className="btn btn-outline" aria-expanded={openId === c._id} onClick={() => setOpenId(openId === c._id ? null : c._id)}>
-                        Open
-                      </button>
                       <button
                         type="button"
-                        className="btn btn-ghost"
-                        onClick={async () => {
-                          const problem = await downloadSchedule(c, token, 'ods');
-                          if (problem) setNotice({ tone: 'error', text: problem });
-                        }}
+                        className="btn btn-outline"
+                        aria-expanded={openId === c._id}
+                        aria-label={`Open the claim of ${formatDate(c.created_at)}`}
+                        onClick={() => setOpenId(openId === c._id ? null : c._id)}
                       >
-                        Download ODS
+                        {openId === c._id ? 'Close' : 'Open'}
                       </button>
-                      <button
-                        type="button"
-                        className="btn btn-ghost"
-                        onClick={async () => {
-                          const problem = await downloadSchedule(c, token, 'csv');
-                          if (problem) setNotice({ tone: 'error', text: problem });
-                        }}
-                      >
-                        Download CSV
-                      </button>
-                      {c.status === 'draft' ? (
-                        <span className="gift-aid-submit">
-                          <input
-                            className="dash-input"
-                            aria-label={`HMRC reference for the claim of ${formatDate(c.created_at)}`}
-                            placeholder="HMRC reference"
-                            value={references[c._id] ?? ''}
-                            onChange={(ev) => setReferences((r) => ({ ...r, [c._id]: ev.target.value }))}
-                          />
-                          <button type="button" className="btn btn-ghost" onClick={() => setStatus(c, 'submitted')}>
-                            Mark submitted
-                          </button>
-                        </span>
-                      ) : c.status === 'submitted' ? (
-                        <button type="button" className="btn btn-ghost" onClick={() => setStatus(c, 'paid')}>
-                          Mark paid
-                        </button>
-                      ) : null}
                     </td>
                   </tr>
                 ))}
@@ -244,7 +193,12 @@ export function GiftAidScreen() {
       ) : null}
       {(() => {
         const open = claimList.find((c) => c._id === openId);
-        return open ? <ClaimPanel key={`${open._id}-${open.status}`} claim={open} token={token} onChanged={reloadAll} onClose={() => setOpenId(null)} /> : null;
+        // A change on the claim page retires the screen's own notice (e.g. "Claim created").
+        const onChanged = () => {
+          setNotice(null);
+          reloadAll();
+        };
+        return open ? <ClaimPanel key={`${open._id}-${open.status}`} claim={open} token={token} onChanged={onChanged} onClose={() => setOpenId(null)} /> : null;
       })()}
 
       {orgId ? <GasdsPanel organizationId={orgId} token={token} /> : null}
