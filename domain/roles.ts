@@ -28,6 +28,9 @@ export function administers(viewer: MaybeViewer, organizationId: string | null |
 /** Gift Aid claims are made by the charities' staff, never by donors. */
 export const canClaimGiftAid = (viewer: MaybeViewer): boolean => administersAny(viewer);
 
+/** The Gift Aid claims screen: whoever claims, and finance users, who read claims for their organizations. */
+export const seesGiftAidClaims = (viewer: MaybeViewer): boolean => canClaimGiftAid(viewer) || isFinance(viewer);
+
 /** Adding donors: admins anywhere, organization admins for their own organizations. */
 export const canAddDonors = (viewer: MaybeViewer): boolean => administersAny(viewer);
 

@@ -1,5 +1,5 @@
 import { useStore } from '@nanostores/react';
-import { canClaimGiftAid } from '../../../../domain/roles';
+import { seesGiftAidClaims } from '../../../../domain/roles';
 import { $dashUser, viewerOf } from '../../session';
 import { Alert, Spinner } from '../../ui/primitives';
 import { GiftAidScreen } from './GiftAidScreen';
@@ -12,7 +12,7 @@ import { MyGiftAid } from './MyGiftAid';
 export function GiftAidRoute() {
   const user = useStore($dashUser);
   if (user === undefined) return <Spinner />;
-  if (canClaimGiftAid(viewerOf(user))) return <GiftAidScreen />;
+  if (seesGiftAidClaims(viewerOf(user))) return <GiftAidScreen />;
   return (
     <section className="dash-section dash-form-page">
       <h1>Your Gift Aid</h1>
