@@ -1,6 +1,6 @@
 import { useStore } from '@nanostores/react';
 import { useEffect, useMemo, useState } from 'react';
-import { client } from '../../../lib/api';
+import { client, download } from '../../../lib/api';
 import { readsMoney } from '../../../../domain/roles';
 import { useApiGet } from '../../lib/use-api';
 import { $location, navigate } from '../../router';
@@ -101,28 +101,8 @@ function AuditLog() {
 
   async function exportCsv() {
     setExporting('Preparing your CSV…');
-    const token = $dashToken.get();
-    try {
-      const path = client.api.exports['audit.csv'].$path({ query: toQuery(filters) });
-      const res = await fetch(path, { headers: token ? { authorization: `Bearer ${token}` } : {} });
-      if (!res.ok) {
-        const body = (await res.json().catch(() => null)) as { message?: string } | null;
-        setExporting(body?.message ?? `The export failed (${res.status}).`);
-        return;
-      }
-      const name = /filename="([^"]+)"/.exec(res.headers.get('content-disposition') ?? '')?.[1] ?? 'audit.csv';
-      const url = URL.createObjectURL(await res.blob());
-      const link = document.createElement('a');
-      link.href = url;
-      link.download = name;
-      document.body.appendChild(link);
-      link.click();
-      link.remove();
-      setTimeout(() => URL.revokeObjectURL(url), 10_000);
-      setExporting(`Downloaded ${name}.`);
-    } catch {
-      setExporting('Could not reach the server. Check your connection and try again.');
-    }
+    const saved = await download(client.api.exports['audit.csv'].$path({ query: toQuery(filters) }), 'audit.csv', { token: $dashToken.get() });
+    setExporting(saved.ok ? `Downloaded ${saved.data.name}.` : saved.error.message);
   }
 
   const field = (key: keyof Filters) => ({

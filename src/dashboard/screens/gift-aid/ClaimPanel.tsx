@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { formatPence, parsePounds } from '../../../lib/format';
-import { api, type ApiResult, client, type Data } from '../../../lib/api';
+import { api, type ApiResult, client, type Data, download } from '../../../lib/api';
 import { formatDate } from '../../lib/dates';
 import { useApiGet } from '../../lib/use-api';
 import { Alert, Badge, TextInput } from '../../ui/primitives';
@@ -9,20 +9,12 @@ import { GiftAidGiftTable } from './GiftAidGiftTable';
 const giftAid = client.api['gift-aid'];
 export type Claim = Data<typeof giftAid.claims.$get>[number];
 
-/** Saves a claim's schedule (CSV or ODS) through the API: the token travels in a header, never in a link. */
+/** Saves a claim's schedule (CSV or ODS) through the API; null when saved, else the server's message. */
 export async function downloadSchedule(claim: Claim, token: string | null, kind: 'csv' | 'ods'): Promise<string | null> {
   const route = kind === 'csv' ? giftAid.claims[':id']['schedule.csv'] : giftAid.claims[':id']['schedule.ods'];
-  const res = await fetch(route.$path({ param: { id: claim._id } }), { headers: token ? { authorization: `Bearer ${token}` } : {} });
-  if (!res.ok) return ((await res.json().catch(() => null)) as { message?: string } | null)?.message ?? `The server answered ${res.status}`;
-  const url = URL.createObjectURL(await res.blob());
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = `gift-aid-claim-${claim.earliest_date.slice(0, 10)}-${claim._id.slice(0, 8)}.${kind}`;
-  document.body.appendChild(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
-  return null;
+  const name = `gift-aid-claim-${claim.earliest_date.slice(0, 10)}-${claim._id.slice(0, 8)}.${kind}`;
+  const saved = await download(route.$path({ param: { id: claim._id } }), name, { token });
+  return saved.ok ? null : saved.error.message;
 }
 
 /** One claim opened: its gifts, its downloads, and what can happen to it next (void, reject, resubmit, payment). */
