@@ -15,7 +15,7 @@ async function codeFor(request: APIRequestContext, email: string): Promise<strin
 }
 
 async function openDialog(page: Page) {
-  await page.waitForSelector('astro-island:not([ssr])');
+  // The header island hydrates when Login is reached for; the first click is enough.
   await page.locator('header').getByRole('button', { name: 'Login' }).click();
   const dialog = page.getByRole('dialog', { name: 'Log in or sign up' });
   await expect(dialog).toBeVisible();
