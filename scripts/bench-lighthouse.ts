@@ -61,6 +61,8 @@ export function cpuFigures(traceEvents: TraceEvent[], slowdown = 4) {
 }
 
 const children = new Set<ChildProcess>();
+/** Every run so far: what a stopped or timed-out bench still reports. */
+const finished: LighthouseRun[] = [];
 /** The Chromium of the run under way, killed too if the bench is stopped mid-run. */
 let runningChrome: { kill: () => unknown } | null = null;
 function stopChildren() {
@@ -128,6 +130,7 @@ export async function lighthouseRuns(base: string, pages: { name: string; path: 
             `[lighthouse] ${pass ? 'pass' : 'FAIL'} ${condition} run ${run + 1} ${page.name}: ${JSON.stringify(result.scores)} LCP ${result.lcp} ms, TBT ${result.tbt} ms, main thread ${result.mainThreadMs} ms (style+layout ${result.styleLayoutMs}, script ${result.scriptMs}); load ${result.load}; cpu x4: main thread ${result.cpuMainThreadMs} ms, blocking ${result.cpuBlockingMs} ms`,
           );
           results.push(result);
+          finished.push(result);
         } finally {
           runningChrome = null;
           await chrome.kill();
@@ -174,6 +177,22 @@ export function lighthouseVerdicts(results: LighthouseRun[]) {
   });
 }
 
+/** Prints the worst figures per page and condition against the targets; returns the verdicts. */
+function printVerdicts(results: LighthouseRun[], partial: boolean) {
+  if (!results.length) return [];
+  const verdicts = lighthouseVerdicts(results);
+  console.log('\nLighthouse (mobile), worst of each figure over the runs; targets: every category 100 in every run, LCP <= 1000 ms, TBT <= 50 ms, main thread <= 1000 ms');
+  for (const v of verdicts) {
+    console.log(
+      `${v.pass ? 'PASS' : 'FAIL'}  ${v.condition.padEnd(5)} ${v.page}: all 100 in ${v.runsAllHundred} of ${v.runs} runs (lowest ${v.worstScore}), LCP ${v.worstLcp} ms, TBT ${v.worstTbt} ms, main thread ${v.worstMainThreadMs} ms (style+layout ${v.worstStyleLayoutMs} ms); load ${Math.min(...v.loads)}-${Math.max(...v.loads)}; cpu x4: main thread ${v.worstCpuMainThreadMs} ms, blocking ${v.worstCpuBlockingMs} ms`,
+    );
+  }
+  const load = Math.max(...results.map((r) => r.load));
+  if (load > 2) console.log(`Load average reached ${load} on ${availableCores()} cores: Lighthouse counts the waits for a CPU as the page's work, so these figures are pessimistic; the "cpu x4" ones are not.`);
+  if (partial) console.log('(stopped early: only the runs above were measured)');
+  return verdicts;
+}
+
 function availableCores() {
   return typeof os.availableParallelism === 'function' ? os.availableParallelism() : os.cpus().length;
 }
@@ -195,6 +214,7 @@ export async function runLighthouseBench(argv: string[]): Promise<number> {
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.on(signal, () => {
       stopChildren();
+      printVerdicts(finished, true);
       process.exit(130);
     });
   }
@@ -221,6 +241,7 @@ export async function runLighthouseBench(argv: string[]): Promise<number> {
   const deadline = setTimeout(() => {
     console.error('[lighthouse] stopped: over its time limit (20 minutes)');
     stopChildren();
+    printVerdicts(finished, true);
     process.exit(1);
   }, 20 * 60_000);
   deadline.unref();
@@ -256,15 +277,7 @@ export async function runLighthouseBench(argv: string[]): Promise<number> {
     ];
     for (const p of pages) for (let k = 0; k < 3; k++) await (await fetch(base + p.path)).arrayBuffer();
     const results = [...(await lighthouseRuns(base, pages, runs, 'quiet')), ...(await lighthouseRuns(base, pages, runs, 'busy'))];
-    const verdicts = lighthouseVerdicts(results);
-    console.log('\nLighthouse (mobile), worst of each figure over the runs; targets: every category 100 in every run, LCP <= 1000 ms, TBT <= 50 ms, main thread <= 1000 ms');
-    for (const v of verdicts) {
-      console.log(
-        `${v.pass ? 'PASS' : 'FAIL'}  ${v.condition.padEnd(5)} ${v.page}: all 100 in ${v.runsAllHundred} of ${v.runs} runs (lowest ${v.worstScore}), LCP ${v.worstLcp} ms, TBT ${v.worstTbt} ms, main thread ${v.worstMainThreadMs} ms (style+layout ${v.worstStyleLayoutMs} ms); load ${Math.min(...v.loads)}-${Math.max(...v.loads)}; cpu x4: main thread ${v.worstCpuMainThreadMs} ms, blocking ${v.worstCpuBlockingMs} ms`,
-      );
-    }
-    const load = Math.max(...results.map((r) => r.load));
-    if (load > 2) console.log(`Load average reached ${load} on ${availableCores()} cores: Lighthouse counts the waits for a CPU as the page's work, so these figures are pessimistic; the "cpu x4" ones are not.`);
+    const verdicts = printVerdicts(results, false);
     writeFileSync(out, `${JSON.stringify({ date: new Date().toISOString(), runs, results, verdicts }, null, 2)}\n`);
     console.log(`[lighthouse] wrote ${out}`);
     return 0;
