@@ -19,8 +19,11 @@ export function enhanceSnapArrows(doc: Document) {
     prev.addEventListener('click', () => step(-1));
     next.addEventListener('click', () => step(1));
     track.addEventListener('scroll', update, { passive: true });
+    // The track starts at its first slide and holds more than one (else no buttons): the first state
+    // is known without asking for the track's sizes, which would force a layout while the page loads.
+    prev.disabled = true;
+    next.disabled = false;
     prev.hidden = false;
     next.hidden = false;
-    update();
   }
 }

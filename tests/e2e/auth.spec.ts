@@ -2,7 +2,7 @@ import type { Page } from '@playwright/test';
 import { axeViolations, codeFor, expect, test } from './fixtures';
 
 async function openDialog(page: Page) {
-  await page.waitForSelector('astro-island:not([ssr])');
+  // The header island hydrates when Login is reached for; the first click is enough.
   await page.locator('header').getByRole('button', { name: 'Login' }).click();
   const dialog = page.getByRole('dialog', { name: 'Log in or sign up' });
   await expect(dialog).toBeVisible();

@@ -68,7 +68,6 @@ test('an injected inline script does not run, and the page keeps working', async
     await route.fulfill({ response, body: html });
   });
   await page.goto('/campaigns');
-  await page.waitForSelector('astro-island:not([ssr])');
   expect(await page.evaluate(() => (window as any).__injected)).toBeUndefined();
   expect(await page.evaluate(() => (window as any).__injectedAttr)).toBeUndefined();
   const seen = await violations();

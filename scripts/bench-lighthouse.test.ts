@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { cpuFigures, lighthouseVerdicts, type LighthouseRun } from './bench-lighthouse';
+
+const main = { pid: 1, tid: 7 };
+const task = (tdurMs: number, durMs: number, name = 'RunTask') => ({ ...main, name, ph: 'X', ts: 0, dur: durMs * 1000, tdur: tdurMs * 1000 });
+
+describe('bench --lighthouse', () => {
+  it('counts the page main thread by CPU time x4, not by wall time, and its blocking part past 50 ms', () => {
+    const events = [
+      { ...main, name: 'thread_name', ph: 'M', ts: 0, args: { name: 'CrRendererMain' } },
+      { ...main, name: 'ParseHTML', ph: 'X', ts: 0, dur: 1000 },
+      task(5, 40),
+      task(20, 90, 'ThreadControllerImpl::RunTask'),
+      // Another renderer's task is not the page's.
+      { pid: 2, tid: 7, name: 'RunTask', ph: 'X', ts: 0, dur: 50_000, tdur: 50_000 },
+    ];
+    expect(cpuFigures(events)).toEqual({ cpuMainThreadMs: 100, cpuBlockingMs: 30 });
+    expect(cpuFigures([])).toEqual({ cpuMainThreadMs: Number.NaN, cpuBlockingMs: Number.NaN });
+  });
+
+  it('passes a page and condition only when every run meets every target', () => {
+    const run = (over: Partial<LighthouseRun>): LighthouseRun => ({
+      page: 'home', condition: 'busy', scores: { performance: 100, accessibility: 100 }, lcp: 900, tbt: 20, cls: 0, mainThreadMs: 800, styleLayoutMs: 100, scriptMs: 100, load: 1, cpuMainThreadMs: 500, cpuBlockingMs: 0, ...over,
+    });
+    const [good] = lighthouseVerdicts([run({}), run({ tbt: 50 })]);
+    expect(good).toMatchObject({ pass: true, runsAllHundred: 2, worstTbt: 50, loads: [1, 1] });
+    const [bad] = lighthouseVerdicts([run({}), run({ scores: { performance: 99, accessibility: 100 } })]);
+    expect(bad).toMatchObject({ pass: false, runsAllHundred: 1, worstScore: 99 });
+    expect(lighthouseVerdicts([run({ mainThreadMs: 1001 })])[0].pass).toBe(false);
+  });
+});

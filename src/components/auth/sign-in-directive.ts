@@ -1,0 +1,65 @@
+import type { ClientDirective } from 'astro';
+
+/**
+ * `client:signin`, the header sign-in island's loading strategy (astro.config.mjs). Hydrating it
+ * fetches and runs React (the largest script of a public page) on every page, while most visitors
+ * never sign in: so it hydrates only
+ * - once the page is idle when a session token is stored (the avatar menu must come back),
+ * - when the visitor reaches for it (pointer over, touch, focus or a click, which is replayed once
+ *   React is there),
+ * - when any other island hydrates (React is then loaded anyway, and that island may open the
+ *   sign-in dialog through the auth store).
+ * Inlined into every page by Astro (and hashed into the CSP), so it imports nothing: the key is
+ * src/stores/auth.ts's TOKEN_KEY (sign-in-directive.test.ts keeps them equal).
+ */
+export const STORED_TOKEN_KEY = 'uk_nfp_token';
+
+const INTENT = ['pointerover', 'touchstart', 'focusin', 'keydown'] as const;
+
+const signInDirective: ClientDirective = (load, _options, el) => {
+  let started = false;
+  let hydrated = false;
+  let clickWaiting = false;
+
+  const hydrate = async () => {
+    if (started) return;
+    started = true;
+    for (const type of INTENT) el.removeEventListener(type, hydrateNow, true);
+    document.removeEventListener('astro:hydrate', hydrateNow, true);
+    await (await load())();
+    hydrated = true;
+    el.removeEventListener('click', onClick, true);
+    // A click that came before React: the button did nothing then, so it is given again.
+    if (clickWaiting) el.querySelector<HTMLElement>('button')?.click();
+  };
+  const hydrateNow = () => void hydrate();
+  const onClick = () => {
+    if (hydrated) return;
+    clickWaiting = true;
+    void hydrate();
+  };
+
+  let stored: string | null = null;
+  try {
+    stored = localStorage.getItem(STORED_TOKEN_KEY);
+  } catch {
+    // Storage refused (private mode): nobody can be signed in from a stored token.
+  }
+  if (stored) {
+    if ('requestIdleCallback' in window) window.requestIdleCallback(hydrateNow);
+    else setTimeout(hydrateNow, 200);
+    return;
+  }
+  for (const type of INTENT) el.addEventListener(type, hydrateNow, { capture: true, passive: true });
+  el.addEventListener('click', onClick, true);
+  // astro:hydrate does not bubble, but a capturing listener on the document still hears it.
+  document.addEventListener('astro:hydrate', hydrateNow, true);
+};
+
+export default signInDirective;
+
+declare module 'astro' {
+  interface AstroClientDirectives {
+    'client:signin'?: boolean;
+  }
+}

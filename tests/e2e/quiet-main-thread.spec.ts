@@ -1,0 +1,43 @@
+import { expect, test } from './fixtures';
+import { firstApproved } from './public-helpers';
+
+/**
+ * A public page's main thread stays quiet on load (docs/decisions/042): React, the largest script,
+ * is not fetched until an island needs it, and what is below the fold is laid out when it comes near.
+ */
+
+test('a page without other islands loads no React until the visitor reaches for Login, and the first click opens the dialog', async ({ page }) => {
+  const scripts: string[] = [];
+  page.on('request', (req) => {
+    if (req.resourceType() === 'script') scripts.push(new URL(req.url()).pathname);
+  });
+  await page.goto('/campaigns');
+  await page.waitForLoadState('networkidle');
+  const island = page.locator('header astro-island');
+  await expect(island).toHaveAttribute('ssr', '');
+  expect(scripts.filter((path) => path.includes('/_astro/'))).toEqual([]);
+
+  await page.locator('header').getByRole('button', { name: 'Login' }).click();
+  await expect(page.getByRole('dialog', { name: 'Log in or sign up' }).getByLabel('Email address')).toBeFocused();
+  await expect(island).not.toHaveAttribute('ssr');
+});
+
+test('a stored session still brings the header island up on its own', async ({ page }) => {
+  await page.goto('/campaigns');
+  await page.evaluate(() => localStorage.setItem('uk_nfp_token', 'x'.repeat(43)));
+  await page.reload();
+  // Restored (the server rejects this token, so the Login button returns and the token is cleared).
+  await expect(page.locator('header astro-island')).not.toHaveAttribute('ssr');
+  await expect.poll(() => page.evaluate(() => localStorage.getItem('uk_nfp_token'))).toBeNull();
+});
+
+test('an appeal page lays its below-the-fold sections out lazily, and they are still there', async ({ page, request }) => {
+  const appeal = await firstApproved(request, '/api/appeals');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto(`/appeals/${appeal.short_id}`);
+  // Laid out only near the viewport, but there for find-in-page, assistive technology and scrolling.
+  await expect(page.locator('.related')).toHaveCSS('content-visibility', 'auto');
+  await page.locator('.site-footer').scrollIntoViewIfNeeded();
+  await expect(page.locator('.site-footer').getByRole('link', { name: 'Privacy Policy' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: /Similar Appeals|Appeals for Campaign/ })).toBeVisible();
+});
