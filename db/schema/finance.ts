@@ -108,6 +108,8 @@ export const payouts = sqliteTable(
     status: text('status', { enum: PAYOUT_STATUSES }).notNull(),
     arrivalDate: integer('arrival_date', { mode: 'timestamp_ms' }).notNull(),
     failureMessage: text('failure_message'),
+    /** Stripe's failure_code (e.g. account_closed) when the bank refused it. */
+    failureCode: text('failure_code'),
     grossPence: integer('gross_pence').notNull().default(0),
     feePence: integer('fee_pence').notNull().default(0),
     refundPence: integer('refund_pence').notNull().default(0),
@@ -139,5 +141,9 @@ export const payoutLines = sqliteTable(
     net: integer('net').notNull(),
     availableOn: integer('available_on', { mode: 'timestamp_ms' }),
   },
-  (t) => [primaryKey({ columns: [t.payoutId, t.balanceTransactionId] }), index('payout_lines_donation_idx').on(t.donationId)],
+  (t) => [
+    primaryKey({ columns: [t.payoutId, t.balanceTransactionId] }),
+    index('payout_lines_donation_idx').on(t.donationId),
+    index('payout_lines_source_idx').on(t.sourceId),
+  ],
 );

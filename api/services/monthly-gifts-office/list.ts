@@ -111,6 +111,7 @@ export async function officeMonthlyGifts(
               failed_at: iso(Number(r.lastDate)) ?? '',
               invoice_id: r.lastInvoice,
               message: r.lastMessage,
+              retry_at: iso(g.retryAt),
               email: r.failureEmail === 'sent' || r.failureEmail === 'queued' ? r.failureEmail : 'none',
             }
           : null,
