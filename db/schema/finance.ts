@@ -147,3 +147,21 @@ export const payoutLines = sqliteTable(
     index('payout_lines_source_idx').on(t.sourceId),
   ],
 );
+
+/**
+ * When Stripe tries a failed monthly payment again (invoice.next_payment_attempt of its newest
+ * invoice.payment_failed), for the office's failed-payments queue. A table of its own, keyed by the
+ * invoice, so the positional monthly_gifts upserts keep their column count.
+ */
+export const invoiceRetries = sqliteTable(
+  'invoice_retries',
+  {
+    invoiceId: text('invoice_id').primaryKey(),
+    subscriptionId: text('subscription_id').notNull(),
+    /** null: Stripe will not try again. */
+    retryAt: integer('retry_at', { mode: 'timestamp_ms' }),
+    /** `created` (seconds) of the event that set it: an older event changes nothing. */
+    asOf: integer('as_of').notNull().default(0),
+  },
+  (t) => [index('invoice_retries_subscription_idx').on(t.subscriptionId)],
+);

@@ -44,10 +44,6 @@ export const monthlyGifts = sqliteTable(
     paymentMethod: text('payment_method', { enum: ONLINE_PAYMENT_METHODS }).notNull().default('card'),
     bankLast4: text('bank_last4'),
     mandateId: text('mandate_id'),
-    /** When Stripe retries the failed payment (invoice.next_payment_attempt); null: no retry left. */
-    retryAt: integer('retry_at', { mode: 'timestamp_ms' }),
-    /** `created` (seconds) of the failure event that set retry_at: an older one changes nothing. */
-    retryAsOf: integer('retry_as_of').notNull().default(0),
   },
   (t) => [
     index('monthly_gifts_donor_idx').on(t.donorId, t.status),

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import Stripe from 'stripe';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { donationReversals, donations, monthlyGifts, payoutLines, payouts } from '../../../db/schema';
+import { donationReversals, donations, invoiceRetries, monthlyGifts, payoutLines, payouts } from '../../../db/schema';
 import { cardFeeOn } from '../../../domain';
 import { createCampaign, createDonation, createOrganization, createUser, signedIn, type SignedIn } from '../../../tests/factories';
 import { fakeId, invoicePaymentFailed, paymentIntentSucceeded } from '../../../tests/fixtures/stripe/events';
@@ -331,12 +331,14 @@ describe(`failed-payments queue: Stripe's retry date (${engineName})`, () => {
     const subscriptionId = fakeId('sub');
     await t.db.insert(monthlyGifts).values({ id: subscriptionId, donorId, campaignId: campaignX, amount: 1000, status: 'past_due', source: 'card', startedAt: new Date() });
     await createDonation(t.db, { donorId, campaignId: campaignX, amount: 1000, type: 'monthly', source: 'card', subscriptionId, invoiceId: fakeId('in'), date: new Date(Date.now() - 40 * 86_400_000) });
-    const failed = invoicePaymentFailed({ invoiceId: fakeId('in'), subscriptionId, amount: 1000, metadata: {}, first: false });
+    const invoiceId = fakeId('in');
+    const failed = invoicePaymentFailed({ invoiceId, subscriptionId, amount: 1000, metadata: {}, first: false });
     expect(await applyStripeEvent({ db: t.db, stripe: null }, failed)).toBe('recorded');
     const retry = (failed.data.object as { next_payment_attempt: number }).next_payment_attempt * 1000;
-    const older = invoicePaymentFailed({ invoiceId: fakeId('in'), subscriptionId, amount: 1000, metadata: {}, first: false });
+    // An earlier attempt's failure of the same invoice (delivered late) says "no retry": ignored.
+    const older = invoicePaymentFailed({ invoiceId, subscriptionId, amount: 1000, metadata: {}, first: false });
     await applyStripeEvent({ db: t.db, stripe: null }, { ...older, created: failed.created - 100, data: { object: { ...older.data.object, next_payment_attempt: null } } } as typeof older);
-    expect((await t.db.select().from(monthlyGifts).where(eq(monthlyGifts.id, subscriptionId)))[0].retryAt?.getTime()).toBe(retry);
+    expect((await t.db.select().from(invoiceRetries).where(eq(invoiceRetries.invoiceId, invoiceId)))[0].retryAt?.getTime()).toBe(retry);
     const res = await t.request(`/api/monthly-gifts?failing=true&limit=100&organization_id=${orgX}`, { token: admin.token });
     expect(res.status).toBe(200);
     const row = ((await res.json()) as { _id: string; last_failure: { retry_at: string | null } | null }[]).find((g) => g._id === subscriptionId);

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type Stripe from 'stripe';
-import { monthlyGifts } from '../../../db/schema';
+import { invoiceRetries } from '../../../db/schema';
 import {
   attributionFromSubscription,
   notYetApplied,
@@ -44,8 +44,14 @@ export const invoicePaymentFailed: EventHandler = async ({ db }, event) => {
     }),
     // When Stripe tries again (the office's failed-payments queue); an older failure changes nothing.
     db
-      .update(monthlyGifts)
-      .set({ retryAt: retryAt === null ? null : new Date(retryAt), retryAsOf: event.created })
-      .where(sql`${monthlyGifts.id} = ${subscriptionId} and ${monthlyGifts.retryAsOf} <= ${event.created} and ${notYetApplied(event.id)}`),
+      .insert(invoiceRetries)
+      .select(sql`select ${invoice.id}, ${subscriptionId}, ${retryAt}, ${event.created} where ${notYetApplied(event.id)}`)
+      .onConflictDoUpdate({
+        target: invoiceRetries.invoiceId,
+        set: {
+          retryAt: sql`case when excluded.as_of >= ${invoiceRetries.asOf} then excluded.retry_at else ${invoiceRetries.retryAt} end`,
+          asOf: sql`max(${invoiceRetries.asOf}, excluded.as_of)`,
+        },
+      }),
   ];
 };
