@@ -19,6 +19,7 @@ import { ContactSupport } from './screens/support/ContactSupport';
 import { SupportInbox } from './screens/support/SupportInbox';
 import { BatchEntry } from './screens/batches/BatchEntry';
 import { BatchList, BatchView } from './screens/batches/BatchView';
+import { PayoutList, PayoutView } from './screens/payouts/PayoutsScreen';
 import { Communication, CommunicationDetail } from './screens/mock/Communication';
 import { DonationHistory } from './screens/mock/DonationHistory';
 import { Events } from './screens/mock/Events';
@@ -36,6 +37,8 @@ const TITLES: Partial<Record<Route['name'], string>> = {
   'batch-entry': 'Batch entry',
   batch: 'Batch',
   'monthly-gifts': 'Monthly gifts',
+  payouts: 'Payouts',
+  payout: 'Payout',
   'my-donations': 'My Donations',
   settings: 'Settings',
   'donate-history': 'All Donation History',
@@ -66,6 +69,10 @@ function screenFor(route: Route, orgId: string | undefined, isStaff = false) {
       return <BatchView key={route.id} id={route.id} />;
     case 'monthly-gifts':
       return <MonthlyGiftsScreen />;
+    case 'payouts':
+      return <PayoutList />;
+    case 'payout':
+      return <PayoutView key={route.id} id={route.id} />;
     case 'list':
       return <AdminList key={route.resource} resource={route.resource} />;
     case 'my-donations':

@@ -82,7 +82,7 @@ function accountOf() {
       const amount = txns.reduce((sum, t) => sum + t.net, 0);
       const own = balanceTransactionObject({ amount: -amount, type: 'payout', source: id, status: 'available' });
       byPayout.set(id, [...txns, own]);
-      return payoutObject({ id, amount, balance_transaction: own.id as string, status });
+      return payoutObject({ id, amount, balance_transaction: own.id as string, status }) as Obj & { id: string; amount: number };
     },
   };
 }
@@ -288,7 +288,7 @@ describe(`GET /api/finance/payouts (${engineName})`, () => {
     xPayout = px.id;
     yPayout = py.id;
   });
-  const get = (path: string, token: string | null) => t.request(path, { token });
+  const get = (path: string, token: string | null) => t.request(path, { token: token ?? undefined });
 
   it('finance users see their organization’s payouts with lines linking to gifts; others are refused', async () => {
     const list = await get('/api/finance/payouts?limit=200', finance.token);

@@ -36,6 +36,7 @@ export function buildMenu(userType: string | null | undefined): MenuGroup[] {
         { label: 'Monthly gifts', href: '/dashboard/monthly-gifts', icon: 'calendar' },
         { label: 'Gift Aid', href: '/dashboard/gift-aid', icon: 'book' },
         { label: 'Batch entry', href: '/dashboard/batches', icon: 'coins' },
+        { label: 'Payouts', href: '/dashboard/payouts', icon: 'card' },
         { label: 'Organizations', href: '/dashboard/organizations', icon: 'building' },
         ...(isAdmin(viewer) ? [{ label: 'Support inbox', href: '/dashboard/support-inbox', icon: 'mail' } satisfies MenuLink] : []),
       ],
