@@ -5,6 +5,7 @@ import { expect, test } from './fixtures';
 const londonDay = (date: Date) => new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/London' }).format(date);
 
 test('an admin opens Payouts after the housekeeping run made the demo payout, and sees its lines', async ({ page, request }, testInfo) => {
+  test.setTimeout(90_000);
   const { token } = await signIn(request, 'admin@example.org');
   // The Cron Trigger's run: demo mode pays out each organization's settled demo gifts once a day.
   expect((await request.get('/cdn-cgi/handler/scheduled?cron=23+*+*+*+*')).status()).toBe(200);
@@ -39,6 +40,7 @@ test('an admin opens Payouts after the housekeeping run made the demo payout, an
 });
 
 test('the journal downloaded: From and To on the donations list, then Journal (CSV), balances', async ({ page, request }) => {
+  test.setTimeout(90_000);
   const { token } = await signIn(request, 'admin@example.org');
   await page.addInitScript((t) => localStorage.setItem('uk_nfp_token', t), token);
   await page.setViewportSize({ width: 1280, height: 900 });

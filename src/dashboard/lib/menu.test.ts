@@ -14,8 +14,8 @@ describe('buildMenu', () => {
 
   it('gives staff the Admin group, and admins the Support inbox', () => {
     const labels = (type: string) => buildMenu(type).find((g) => g.label === 'Admin')?.items.map((i) => i.label);
-    expect(labels('org_admin')).toEqual(['Campaigns', 'Appeals', 'Donors', 'Donations', 'Monthly gifts', 'Gift Aid', 'Batch entry', 'Organizations']);
-    expect(labels('admin')).toEqual(['Campaigns', 'Appeals', 'Donors', 'Donations', 'Monthly gifts', 'Gift Aid', 'Batch entry', 'Organizations', 'Support inbox']);
+    expect(labels('org_admin')).toEqual(['Campaigns', 'Appeals', 'Donors', 'Donations', 'Monthly gifts', 'Gift Aid', 'Batch entry', 'Payouts', 'Organizations']);
+    expect(labels('admin')).toEqual(['Campaigns', 'Appeals', 'Donors', 'Donations', 'Monthly gifts', 'Gift Aid', 'Batch entry', 'Payouts', 'Organizations', 'Support inbox']);
     // An unknown type is not staff: it gets the donor's menu (the server refuses it staff routes too).
     expect(labels('staff')).toBeUndefined();
   });

@@ -31,11 +31,11 @@ export function PayoutList() {
       <div className="dash-list-filters dash-payout-filters" role="search" aria-label="Filter payouts">
         <label className="dash-field">
           <span>Arriving from</span>
-          <input type="date" value={range.from} onChange={(e) => change({ from: e.target.value })} />
+          <input className="dash-input dash-input-sm" type="date" value={range.from} onChange={(e) => change({ from: e.target.value })} />
         </label>
         <label className="dash-field">
           <span>To</span>
-          <input type="date" value={range.to} onChange={(e) => change({ to: e.target.value })} />
+          <input className="dash-input dash-input-sm" type="date" value={range.to} onChange={(e) => change({ to: e.target.value })} />
         </label>
       </div>
       {load.status === 'ok' ? (
