@@ -1,12 +1,13 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { donations, payoutLines, payouts } from '../../../db/schema';
+import { donationReversals, donations, payoutLines, payouts } from '../../../db/schema';
 import { cardFeeOn } from '../../../domain';
 import { createCampaign, createOrganization, createUser, signedIn } from '../../../tests/factories';
 import { sendEvent, WEBHOOK_SECRET } from '../../../tests/fixtures/stripe/events';
 import { startStripeFake, type StripeFake } from '../../../tests/mocks/stripe-fake';
 import { setupTestApp, type TestApp } from '../../../tests/setup/test-app';
 import { insertPendingDonation } from '../../services/donations';
+import { createStripe } from '../../services/stripe';
 import { paymentIntentObject, stripeEvent } from '../../services/stripe-objects';
 
 /** Fees and payouts in Stripe mode: the signed webhook, the real SDK and the local Stripe fake (Node only). */
@@ -80,6 +81,18 @@ describe('fees and payouts through Stripe (libsql, Stripe fake)', () => {
     const body = (await res.json()) as { lines: { donation_id: string | null }[]; lines_net: number; amount: number };
     expect(body.lines.map((l) => l.donation_id)).toEqual(expect.arrayContaining([a, b, null]));
     expect(body.lines_net).toBe(body.amount);
+  });
+
+  it('stores a refund’s fee from its balance transaction', async () => {
+    const id = await paidGift(3000);
+    const stripe = createStripe({ stripeSecretKey: 'sk_test_fake', stripeApiBase: fake.url })!;
+    const refund = await stripe.refunds.create({ payment_intent: (await giftRow(id)).paymentIntentId!, amount: 1000 });
+    // Some payment methods keep a fee on refunds: the balance transaction says so.
+    Object.assign(fake.balanceTransactions.get(refund.balance_transaction as string)!, { fee: 20, net: -1020 });
+    const res = await sendEvent(t, stripeEvent('refund.created', fake.refunds.get(refund.id)));
+    expect(await res.json()).toMatchObject({ outcome: 'recorded' });
+    const [row] = await t.db.select().from(donationReversals).where(eq(donationReversals.providerId, refund.id));
+    expect(row).toMatchObject({ donationId: id, amount: 1000, feePence: 20, balanceTransactionId: refund.balance_transaction });
   });
 
   it('records the gift without a fee when Stripe cannot be asked; the payout fills it in', async () => {

@@ -1,7 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type Stripe from 'stripe';
 import type { Db } from '../../../db/client';
-import { donations } from '../../../db/schema';
+import { donationReversals, donations } from '../../../db/schema';
 import { cardFeeOn } from '../../../domain';
 import { errorSummary, logLine } from '../../middlewares/logger';
 import type { Statement } from '../donations-record';
@@ -65,4 +65,24 @@ export function storeSettlement(db: Db, guard: SQL, target: { paymentIntentId: s
       })
       .where(sql`${where} and ${guard}`),
   ];
+}
+
+/**
+ * A refund's balance transaction fee (Stripe returns none on most refunds; some methods charge one),
+ * stored on its reversal row when Stripe can be asked. A failed look-up leaves it for the payout.
+ */
+export async function refundFeeStatements(db: Db, stripe: Stripe | null, guard: SQL, refundId: string, balanceTransactionId: string | null): Promise<Statement[]> {
+  if (!stripe || !balanceTransactionId) return [];
+  try {
+    const txn = await stripe.balanceTransactions.retrieve(balanceTransactionId);
+    return [
+      db
+        .update(donationReversals)
+        .set({ feePence: sql`coalesce(${donationReversals.feePence}, ${txn.fee})` })
+        .where(sql`${donationReversals.providerId} = ${refundId} and ${guard}`),
+    ];
+  } catch (error) {
+    logLine('warn', 'stripe refund fee lookup failed; the payout will fill it in', { refund: refundId, error: errorSummary(error) });
+    return [];
+  }
 }
