@@ -32,7 +32,10 @@ test('an admin opens Payouts after the housekeeping run made the demo payout, an
   const deposit = new Intl.NumberFormat('en-GB', { style: 'currency', currency: 'GBP' }).format(newest.amount / 100);
   await expect(lines.locator('tfoot')).toContainText(deposit);
   await page.screenshot({ path: testInfo.outputPath('payout-lines-1280.png'), fullPage: true });
+  // A phone loads the page afresh (the sidebar starts closed there).
   await page.setViewportSize({ width: 390, height: 844 });
+  await page.reload();
+  await expect(page.getByRole('table', { name: 'Lines in this payout' }).locator('tfoot')).toContainText(deposit);
   await page.screenshot({ path: testInfo.outputPath('payout-lines-390.png'), fullPage: true });
   await page.goto('/dashboard/payouts');
   await expect(page.getByRole('table', { name: 'Payouts' })).toBeVisible();
