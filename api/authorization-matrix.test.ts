@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { campaigns, donationBatches, donations, monthlyGifts, organizations, users } from '../db/schema';
+import { campaigns, donationBatches, donations, monthlyGifts, organizations, payouts, users } from '../db/schema';
 import {
   addOrganizationAdmin,
   createAppeal,
@@ -267,6 +267,17 @@ const ROWS: Row[] = [
   {
     route: 'GET /api/exports/journal.csv',
     request: (w) => ({ path: `/api/exports/journal.csv?from=2026-01-01&to=2026-01-31&organization_id=${w.orgX}` }),
+    expect: staff(200, 403, 200, 200),
+  },
+  // Payouts: money readers of the organizations whose gifts are in them.
+  { route: 'GET /api/finance/payouts', request: () => ({ path: '/api/finance/payouts?limit=200' }), expect: staff(200, 200, 200, 200) },
+  {
+    route: 'GET /api/finance/payouts/:id',
+    request: async (w) => {
+      const id = `po_matrix_${w.orgX.replace(/-/g, '')}`;
+      await w.t.db.insert(payouts).values({ id, organizationId: w.orgX, amount: 965, status: 'paid', arrivalDate: new Date() }).onConflictDoNothing();
+      return { path: `/api/finance/payouts/${id}` };
+    },
     expect: staff(200, 403, 200, 200),
   },
   { route: 'GET /api/auth', request: () => ({ path: '/api/auth' }), expect: signedIn(200) },

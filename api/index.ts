@@ -16,6 +16,7 @@ import { usersRouter } from './routes/users/users.index';
 import { userRecordsRouter } from './routes/users/users.records';
 import { reportsRouter } from './routes/reports/reports.index';
 import { exportsRouter } from './routes/exports/exports.index';
+import { payoutsRouter } from './routes/finance/payouts.index';
 import { notificationsRouter } from './routes/notifications/notifications.index';
 import { messagesRouter } from './routes/messages/messages.index';
 import { imagesRouter } from './routes/images/images.index';
@@ -46,6 +47,7 @@ export function createApp(deps: AppDeps = {}) {
     .route('/', reportsRouter)
     .route('/', exportsRouter)
     .route('/', auditRouter)
+    .route('/', payoutsRouter)
     .route('/', notificationsRouter)
     .route('/', messagesRouter)
     .route('/', authRouter)

@@ -57,6 +57,7 @@ export const OfficeMonthlyGiftSchema = z
         failed_at: z.string(),
         invoice_id: z.string().nullable(),
         message: z.string().nullable(),
+        retry_at: z.string().nullable().openapi({ description: 'When Stripe tries the payment again (invoice.next_payment_attempt); null: no retry left' }),
         email: z.enum(FAILURE_EMAIL_STATES).openapi({ description: 'The "payment did not go through" email: sent, queued in the outbox, or none (first payments get none)' }),
       })
       .nullable()

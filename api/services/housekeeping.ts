@@ -20,6 +20,7 @@ import type { PaymentProvider } from './payments';
 import type { MailContext } from './mail/facts';
 import { applyStripeEvent } from '../webhooks/stripe/apply';
 import { SESSION_IDLE_MS } from './sessions';
+import { makeDemoPayouts } from './finance/payouts-demo';
 
 /**
  * Scheduled housekeeping (a Cron Trigger on the worker, or `npm run housekeeping` locally). Every
@@ -71,10 +72,13 @@ export type HousekeepingCounts = {
   outbox_purged: number;
   /** Demo Direct Debits that Bacs "settled" (succeeded or failed) on this run. */
   direct_debits_settled: number;
+  /** Demo mode's daily payouts made on this run (one per organization per day). */
+  demo_payouts: number;
 };
 
 const emptyCounts = (): HousekeepingCounts => ({
   direct_debits_settled: 0,
+  demo_payouts: 0,
   abandoned: 0,
   stripe_cancelled: 0,
   pending_kept: 0,
@@ -99,6 +103,8 @@ function changed(result: unknown): number {
 export async function runHousekeeping(deps: HousekeepingDeps): Promise<HousekeepingCounts> {
   const counts = emptyCounts();
   counts.direct_debits_settled += await settleDelayedPayments(deps);
+  // Stripe pays out by itself (payout.paid); demo mode pays out its own settled gifts once a day.
+  if (deps.payments.mode === 'demo') counts.demo_payouts = await makeDemoPayouts(deps.db, deps.now);
   await abandonStaleCheckouts(deps, counts);
   await expireCheckoutLeftovers(deps, counts);
   if (deps.bucket) await collectUnusedImages(deps, deps.bucket, counts);

@@ -386,8 +386,8 @@ export function balanceTransactionObject(p: {
   id?: string;
   amount: number;
   fee?: number;
-  type: 'charge' | 'refund' | 'payout';
-  source: string;
+  type: 'charge' | 'refund' | 'payout' | 'adjustment' | 'stripe_fee';
+  source: string | null;
   status?: 'available' | 'pending';
   description?: string | null;
   available_on?: number;
@@ -403,7 +403,7 @@ export function balanceTransactionObject(p: {
     created: now(),
     available_on: p.available_on ?? now() + 7 * 86400,
     description: p.description ?? null,
-    reporting_category: p.type,
+    reporting_category: p.type === 'stripe_fee' ? 'fee' : p.type === 'adjustment' ? 'other_adjustment' : p.type,
     source: p.source,
     status: p.status ?? 'pending',
     type: p.type,

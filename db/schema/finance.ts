@@ -108,6 +108,8 @@ export const payouts = sqliteTable(
     status: text('status', { enum: PAYOUT_STATUSES }).notNull(),
     arrivalDate: integer('arrival_date', { mode: 'timestamp_ms' }).notNull(),
     failureMessage: text('failure_message'),
+    /** Stripe's failure_code (e.g. account_closed) when the bank refused it. */
+    failureCode: text('failure_code'),
     grossPence: integer('gross_pence').notNull().default(0),
     feePence: integer('fee_pence').notNull().default(0),
     refundPence: integer('refund_pence').notNull().default(0),
@@ -139,5 +141,27 @@ export const payoutLines = sqliteTable(
     net: integer('net').notNull(),
     availableOn: integer('available_on', { mode: 'timestamp_ms' }),
   },
-  (t) => [primaryKey({ columns: [t.payoutId, t.balanceTransactionId] }), index('payout_lines_donation_idx').on(t.donationId)],
+  (t) => [
+    primaryKey({ columns: [t.payoutId, t.balanceTransactionId] }),
+    index('payout_lines_donation_idx').on(t.donationId),
+    index('payout_lines_source_idx').on(t.sourceId),
+  ],
+);
+
+/**
+ * When Stripe tries a failed monthly payment again (invoice.next_payment_attempt of its newest
+ * invoice.payment_failed), for the office's failed-payments queue. A table of its own, keyed by the
+ * invoice, so the positional monthly_gifts upserts keep their column count.
+ */
+export const invoiceRetries = sqliteTable(
+  'invoice_retries',
+  {
+    invoiceId: text('invoice_id').primaryKey(),
+    subscriptionId: text('subscription_id').notNull(),
+    /** null: Stripe will not try again. */
+    retryAt: integer('retry_at', { mode: 'timestamp_ms' }),
+    /** `created` (seconds) of the event that set it: an older event changes nothing. */
+    asOf: integer('as_of').notNull().default(0),
+  },
+  (t) => [index('invoice_retries_subscription_idx').on(t.subscriptionId)],
 );

@@ -21,6 +21,7 @@ import { ContactSupport } from './screens/support/ContactSupport';
 import { SupportInbox } from './screens/support/SupportInbox';
 import { BatchEntry } from './screens/batches/BatchEntry';
 import { BatchList, BatchView } from './screens/batches/BatchView';
+import { PayoutList, PayoutView } from './screens/payouts/PayoutsScreen';
 import { Communication, CommunicationDetail } from './screens/mock/Communication';
 import { DonationHistory } from './screens/mock/DonationHistory';
 import { Events } from './screens/mock/Events';
@@ -39,6 +40,8 @@ const TITLES: Partial<Record<Route['name'], string>> = {
   batch: 'Batch',
   'monthly-gifts': 'Monthly gifts',
   audit: 'Audit log',
+  payouts: 'Payouts',
+  payout: 'Payout',
   'my-donations': 'My Donations',
   settings: 'Settings',
   'donate-history': 'All Donation History',
@@ -71,6 +74,10 @@ function screenFor(route: Route, orgId: string | undefined, isStaff = false) {
       return <MonthlyGiftsScreen />;
     case 'audit':
       return <AuditScreen />;
+    case 'payouts':
+      return <PayoutList />;
+    case 'payout':
+      return <PayoutView key={route.id} id={route.id} />;
     case 'list':
       return <AdminList key={route.resource} resource={route.resource} />;
     case 'my-donations':

@@ -57,6 +57,10 @@ export type StripeFake = {
   succeedPaymentIntent(intentId: string): { intent: Obj; charge: Obj; event: Obj };
   /** Pays out every charge and refund not yet paid out, as Stripe's daily automatic payout does. */
   createPayout(): Obj;
+  /** A balance transaction of another kind (an adjustment, a Stripe fee) for the next payout. */
+  addBalanceTransaction(p: Parameters<typeof balanceTransactionObject>[0]): Obj;
+  /** Caps list pages below Stripe's 100, so a test can see pagination with a few lines. */
+  listPageCap: number;
   setupIntents: Map<string, Obj>;
   mandates: Map<string, Obj>;
   paymentMethods: Map<string, Obj>;
@@ -126,6 +130,12 @@ export async function startStripeFake(): Promise<StripeFake> {
     mandates: new Map(),
     paymentMethods: new Map(),
     failNext: 0,
+    listPageCap: 100,
+    addBalanceTransaction(p) {
+      const txn = balanceTransactionObject(p);
+      fake.balanceTransactions.set(txn.id as string, txn);
+      return txn;
+    },
     submitBacs(intentId, accountNumber = '00012345') {
       const intent = fake.paymentIntents.get(intentId) ?? { id: intentId, object: 'payment_intent', amount: 0, currency: 'gbp', metadata: {} };
       const now = Math.floor(Date.now() / 1000);
@@ -463,9 +473,9 @@ export async function startStripeFake(): Promise<StripeFake> {
         data = ids.map((txnId) => fake.balanceTransactions.get(txnId)!);
       }
       if (params.type) data = data.filter((t) => t.type === params.type);
-      const limit = Math.min(Math.max(Number(params.limit ?? 10) || 10, 1), 100);
+      const limit = Math.min(Math.max(Number(params.limit ?? 10) || 10, 1), 100, fake.listPageCap);
       const after = params.starting_after ? data.findIndex((t) => t.id === params.starting_after) + 1 : 0;
-      const page = data.slice(after, after + limit);
+      const page = data.slice(after, after + limit).map((t) => (stripListPrefix(params.expand).includes('source') ? { ...t, source: sourceObject(t.source) } : t));
       return { status: 200, body: { object: 'list', url: '/v1/balance_transactions', has_more: after + limit < data.length, data: page } };
     }
     if (method === 'GET' && (m = /^\/v1\/invoices\/([^/]+)$/.exec(pathname))) {
@@ -481,6 +491,9 @@ export async function startStripeFake(): Promise<StripeFake> {
     if (!wanted.includes('balance_transaction') || typeof charge.balance_transaction !== 'string') return charge;
     return { ...charge, balance_transaction: fake.balanceTransactions.get(charge.balance_transaction) ?? charge.balance_transaction };
   };
+  /** `expand[]=data.source` on balance transactions: the charge, refund or payout it came from. */
+  const sourceObject = (sourceId: unknown): unknown =>
+    typeof sourceId === 'string' ? (fake.charges.get(sourceId) ?? fake.refunds.get(sourceId) ?? fake.payouts.get(sourceId) ?? sourceId) : sourceId;
   /** List endpoints name expansions of their items as `data.x`. */
   const stripListPrefix = (expand: unknown) => (Array.isArray(expand) ? expand.map((e) => String(e).replace(/^data\./, '')) : []);
 

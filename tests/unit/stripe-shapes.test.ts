@@ -123,6 +123,32 @@ describe('the local Stripe fake answers Stripe-shaped objects', () => {
     expect(inPayout.data.map((t) => t.type).sort()).toEqual(['charge', 'payout', 'refund']);
     expect(inPayout.data.reduce((sum, t) => sum + t.net, 0)).toBe(0);
     await s.balanceTransactions.retrieve(inPayout.data[0].id);
+    // payout.paid reads its lines with each source expanded, page by page (Stripe's cap is 100).
+    fake.addBalanceTransaction({ amount: -150, type: 'adjustment', source: null });
+    const second = await s.paymentIntents.create({ amount: 1200, currency: 'gbp', metadata: meta });
+    fake.succeedPaymentIntent(second.id);
+    const nextPayout = fake.createPayout();
+    fake.listPageCap = 2;
+    const pages = [];
+    let after: string | undefined;
+    do {
+      const page = await s.balanceTransactions.list({ payout: nextPayout.id as string, limit: 100, expand: ['data.source'], ...(after ? { starting_after: after } : {}) });
+      pages.push(page);
+      after = page.has_more ? page.data[page.data.length - 1].id : undefined;
+    } while (after);
+    fake.listPageCap = 100;
+    const lines = pages.flatMap((p) => p.data);
+    expect(pages.length).toBe(2);
+    expect(lines.map((t) => t.type).sort()).toEqual(['adjustment', 'charge', 'payout']);
+    expect((lines.find((t) => t.type === 'charge')!.source as { payment_intent: string }).payment_intent).toBe(second.id);
+    expect(lines.filter((t) => t.type !== 'payout').reduce((sum, t) => sum + t.net, 0)).toBe(nextPayout.amount);
+    for (const type of ['payout.paid', 'payout.failed']) {
+      const payout = type === 'payout.paid' ? nextPayout : { ...nextPayout, status: 'failed', failure_code: 'account_closed', failure_message: 'The bank account has been closed.' };
+      const event = stripeEvent(type, payout);
+      expectStripeShape('event', event);
+      expectStripeShape('payout', payout);
+      expect(malformedEventReason(event), type).toBeNull();
+    }
 
     const other = await s.paymentIntents.create({ amount: 500, currency: 'gbp', metadata: meta });
     await s.paymentIntents.cancel(other.id);
@@ -242,6 +268,8 @@ describe('test events and demo-mode events', () => {
     expectStripeShape('balance_transaction', txn);
     expect(txn.net).toBe(965);
     expectStripeShape('payout', payoutObject({ amount: 965, balance_transaction: 'txn_1' }));
+    expectStripeShape('balance_transaction', balanceTransactionObject({ amount: -150, type: 'adjustment', source: null }));
+    expectStripeShape('balance_transaction', balanceTransactionObject({ amount: -99, type: 'stripe_fee', source: null }));
     expectStripeShape('mandate', mandateObject({ payment_method: 'pm_1', reference: 'NFP-ABC123' }));
     expectStripeShape('setup_intent', setupIntentObject({ customer: 'cus_1', status: 'succeeded', payment_method: 'pm_1', mandate: 'mandate_1' }));
     expectStripeShape('subscription', buildSubscription({ id: 'sub_1', amount: 500, metadata: {} }));
@@ -260,6 +288,8 @@ describe('test events and demo-mode events', () => {
     // invoice.paid needs a positive amount paid; the example invoice is a draft.
     expect(malformedEventReason(stripeEvent('invoice.paid', { ...STRIPE_FIXTURES.invoice, amount_paid: 1000 }))).toBeNull();
     expect(malformedEventReason(stripeEvent('invoice.payment_failed', STRIPE_FIXTURES.invoice))).toBeNull();
+    expect(malformedEventReason(stripeEvent('payout.paid', STRIPE_FIXTURES.payout))).toBeNull();
+    expect(malformedEventReason(stripeEvent('payout.failed', { ...STRIPE_FIXTURES.payout, status: 'failed', failure_code: 'no_account' }))).toBeNull();
   });
 });
 

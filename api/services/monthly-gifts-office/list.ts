@@ -18,6 +18,9 @@ const lastMessage = newestPayment(sql.raw('d.failure_message'));
 // The renewal-failed email's outbox key (api/services/mail/renewal-failed.ts): sent, queued or absent.
 const failureEmail = sql<string | null>`(select case when o.sent_at is not null then 'sent' else 'queued' end from ${outbox} o where o.key = 'renewal-failed:' || ${lastInvoice})`;
 
+// When Stripe tries the failed invoice again (invoice.payment_failed's next_payment_attempt).
+const retryAt = sql<number | null>`(select r.retry_at from invoice_retries r where r.invoice_id = ${lastInvoice})`;
+
 const failing = sql`(${monthlyGifts.status} = 'past_due' or ${lastStatus} = 'failed')`;
 
 const SORT_COLUMNS = {
@@ -70,6 +73,7 @@ export async function officeMonthlyGifts(
       lastInvoice: sql<string | null>`${lastInvoice}`,
       lastMessage: sql<string | null>`${lastMessage}`,
       failureEmail,
+      retryAt,
     })
     .from(monthlyGifts)
     .innerJoin(users, eq(users.id, monthlyGifts.donorId))
@@ -112,6 +116,7 @@ export async function officeMonthlyGifts(
               failed_at: iso(Number(r.lastDate)) ?? '',
               invoice_id: r.lastInvoice,
               message: r.lastMessage,
+              retry_at: r.retryAt === null ? null : iso(Number(r.retryAt)),
               email: r.failureEmail === 'sent' || r.failureEmail === 'queued' ? r.failureEmail : 'none',
             }
           : null,

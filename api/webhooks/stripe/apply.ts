@@ -14,6 +14,7 @@ import { paymentIntentSucceeded } from './payment-intent-succeeded';
 import { refundChanged } from './refund-changed';
 import { mandateUpdated } from './mandate-updated';
 import { refundFailed } from './refund-failed';
+import { payoutChanged } from './payout-changed';
 import { logLine } from '../../middlewares/logger';
 import { stopSubscriptionsCancelledAtBank } from '../../services/direct-debit';
 import { malformedEventReason } from './shape';
@@ -38,6 +39,9 @@ export const STRIPE_EVENT_HANDLERS: Record<string, EventHandler> = {
   // Monthly gifts a donor controls (issue 9): amount, pause and cancellation as Stripe holds them.
   'customer.subscription.updated': customerSubscriptionChanged,
   'customer.subscription.deleted': customerSubscriptionChanged,
+  // Transfers to the charity's bank, with the balance transactions each one paid out.
+  'payout.paid': payoutChanged,
+  'payout.failed': payoutChanged,
 };
 
 export type EventOutcome = 'recorded' | 'duplicate' | 'ignored';

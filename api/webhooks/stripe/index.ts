@@ -29,7 +29,7 @@ const webhookRoute = defineRoute({
   summary: 'Stripe events (signed with STRIPE_WEBHOOK_SECRET)',
   description:
     'The raw body is verified against the Stripe-Signature header before it is parsed, so the body is not validated as JSON here. ' +
-    'Handled: payment_intent.succeeded, payment_intent.processing, payment_intent.payment_failed, mandate.updated, invoice.paid, invoice.payment_failed, charge.refunded, refund.created, refund.updated, refund.failed, charge.dispute.created, charge.dispute.updated, charge.dispute.closed, customer.subscription.updated, customer.subscription.deleted; others are acknowledged and ignored. ' +
+    'Handled: payment_intent.succeeded, payment_intent.processing, payment_intent.payment_failed, mandate.updated, invoice.paid, invoice.payment_failed, charge.refunded, refund.created, refund.updated, refund.failed, charge.dispute.created, charge.dispute.updated, charge.dispute.closed, customer.subscription.updated, customer.subscription.deleted, payout.paid, payout.failed; others are acknowledged and ignored. ' +
     'Succeeded gifts send one receipt each, refunds a refund notice, failed renewals a card-update email, subscription changes a confirmation.',
   middleware: [
     bodyLimit({ maxSize: WEBHOOK_BODY_LIMIT, onError: (c) => c.json(errorBody(413, 'Webhook payload is too large (limit 1 MB)'), 413) }),

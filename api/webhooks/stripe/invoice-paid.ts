@@ -9,12 +9,13 @@ import {
 } from '../../services/donations-record';
 import { applyCheckoutDetails } from '../../services/checkout-details';
 import { cancelGiftsOfInactiveMandates, upsertFromPaidInvoice } from '../../services/monthly-gifts';
+import { settlementOfPayment, storeSettlement } from '../../services/finance/payouts-fees';
 import type { EventHandler } from './types';
 
 export const idOf = (value: string | { id: string } | null | undefined) => (typeof value === 'string' ? value : (value?.id ?? null));
 
 /** Monthly gifts: one donation per paid invoice of a subscription we created. */
-export const invoicePaid: EventHandler = async ({ db }, event) => {
+export const invoicePaid: EventHandler = async ({ db, stripe }, event) => {
   const invoice = event.data.object as Stripe.Invoice;
   const details = invoice.parent?.subscription_details;
   const subscriptionId = idOf(details?.subscription);
@@ -29,6 +30,8 @@ export const invoicePaid: EventHandler = async ({ db }, event) => {
   const first = invoice.billing_reason === 'subscription_create';
   const paidAt = (invoice.status_transitions?.paid_at ?? event.created) * 1000;
   const periodEnd = invoice.lines?.data?.[0]?.period?.end;
+  const paymentIntentId = idOf(paid?.payment.payment_intent);
+  const settlement = await settlementOfPayment(stripe, { paymentIntentId, invoiceId: invoice.id, amount: invoice.amount_paid });
   return [
     // The monthly gift is running: start its row or move its next payment date (docs/decisions/019).
     upsertFromPaidInvoice(db, notYetApplied(event.id), { subscriptionId, a: attribution, amount: invoice.amount_paid, paidAt, periodEnd: periodEnd ? periodEnd * 1000 : null }),
@@ -38,10 +41,12 @@ export const invoicePaid: EventHandler = async ({ db }, event) => {
       a: attribution,
       invoiceId: invoice.id,
       subscriptionId,
-      paymentIntentId: idOf(paid?.payment.payment_intent),
+      paymentIntentId,
       amount: invoice.amount_paid,
       date: paidAt,
     }),
+    // Stripe's fee from the payment's balance transaction (the /fees rate in demo mode).
+    ...storeSettlement(db, notYetApplied(event.id), { paymentIntentId: null, invoiceId: invoice.id }, settlement),
     // The first payment makes the donation box's choices the donor's (once: applied_at).
     ...applyCheckoutDetails(db, notYetApplied(event.id), attribution.donationId, attribution.donorId),
     // The name and address the donor gave for Gift Aid fill their account's blanks.

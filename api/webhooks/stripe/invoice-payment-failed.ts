@@ -1,4 +1,6 @@
+import { sql } from 'drizzle-orm';
 import type Stripe from 'stripe';
+import { invoiceRetries } from '../../../db/schema';
 import {
   attributionFromSubscription,
   notYetApplied,
@@ -28,6 +30,7 @@ export const invoicePaymentFailed: EventHandler = async ({ db }, event) => {
   if (!attribution) return 'ignore';
 
   const first = invoice.billing_reason === 'subscription_create';
+  const retryAt = invoice.next_payment_attempt ? invoice.next_payment_attempt * 1000 : null;
   return [
     upsertFailedInvoice(db, notYetApplied(event.id), {
       // Same ids as invoice.paid: a later success for this invoice settles this very row.
@@ -39,5 +42,16 @@ export const invoicePaymentFailed: EventHandler = async ({ db }, event) => {
       date: event.created * 1000,
       message: first ? FIRST_INVOICE_FAILED_MESSAGE : RENEWAL_FAILED_MESSAGE,
     }),
+    // When Stripe tries again (the office's failed-payments queue); an older failure changes nothing.
+    db
+      .insert(invoiceRetries)
+      .select(sql`select ${invoice.id}, ${subscriptionId}, ${retryAt}, ${event.created} where ${notYetApplied(event.id)}`)
+      .onConflictDoUpdate({
+        target: invoiceRetries.invoiceId,
+        set: {
+          retryAt: sql`case when excluded.as_of >= ${invoiceRetries.asOf} then excluded.retry_at else ${invoiceRetries.retryAt} end`,
+          asOf: sql`max(${invoiceRetries.asOf}, excluded.as_of)`,
+        },
+      }),
   ];
 };

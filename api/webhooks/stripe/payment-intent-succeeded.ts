@@ -2,10 +2,11 @@ import type Stripe from 'stripe';
 import { applyCheckoutDetails } from '../../services/checkout-details';
 import { fillDonorFromDeclaration, findDonationById, notYetApplied, parseAttribution, resolveAttribution, upsertSucceededPayment } from '../../services/donations-record';
 import { logLine } from '../../middlewares/logger';
+import { settlementOfPayment, storeSettlement } from '../../services/finance/payouts-fees';
 import type { EventHandler } from './types';
 
 /** One-off gifts: only PaymentIntents we created (metadata kind=one_off); invoices' own are skipped. */
-export const paymentIntentSucceeded: EventHandler = async ({ db }, event) => {
+export const paymentIntentSucceeded: EventHandler = async ({ db, stripe }, event) => {
   const intent = event.data.object as Stripe.PaymentIntent;
   const parsed = parseAttribution(intent.metadata, 'one_off');
   if (!parsed || intent.currency !== 'gbp') return 'ignore';
@@ -21,13 +22,17 @@ export const paymentIntentSucceeded: EventHandler = async ({ db }, event) => {
     return 'ignore';
   }
   const guard = notYetApplied(event.id);
+  const amount = intent.amount_received || intent.amount;
+  // Stripe's fee from the charge's balance transaction (the /fees rate in demo mode).
+  const settlement = await settlementOfPayment(stripe, { paymentIntentId: intent.id, amount });
   return [
     upsertSucceededPayment(db, guard, {
       a: attribution,
       paymentIntentId: intent.id,
-      amount: intent.amount_received || intent.amount,
+      amount,
       date: event.created * 1000,
     }),
+    ...storeSettlement(db, guard, { paymentIntentId: intent.id }, settlement),
     ...applyCheckoutDetails(db, guard, attribution.donationId, attribution.donorId),
     // The name and address the donor gave for Gift Aid fill their account's blanks.
     ...[fillDonorFromDeclaration(db, attribution)].filter((statement) => statement !== null),

@@ -1,6 +1,7 @@
 import type Stripe from 'stripe';
 import { HttpError } from '../../lib/errors';
 import { findDonationById, findDonationByPaymentIntent, notYetApplied } from '../../services/donations-record';
+import { refundFeeStatements } from '../../services/finance/payouts-fees';
 import { providerRefundStatements } from '../../services/reversals/record';
 import type { EventHandler } from './types';
 
@@ -23,10 +24,13 @@ export const refundObjectOf = (refund: Stripe.Refund) => ({
  * refund.created / refund.updated (and refund.failed for refunds we hold a row for): one reversal
  * row per re_… id, its status moving forward only, and the gift's refunded amount recomputed.
  */
-export const refundChanged: EventHandler = async ({ db }, event) => {
+export const refundChanged: EventHandler = async ({ db, stripe }, event) => {
   const refund = event.data.object as Stripe.Refund;
   if (!refund?.id || !Number.isInteger(refund.amount) || refund.amount <= 0) return 'ignore';
   const gift = await giftOfRefund(db, refund);
   if (!gift) throw new HttpError(503, 'The donation for this refund is not recorded yet; retry later');
-  return providerRefundStatements(db, notYetApplied(event.id), gift.id, refundObjectOf(refund));
+  const object = refundObjectOf(refund);
+  const guard = notYetApplied(event.id);
+  // Its fee, if Stripe kept one, from the refund's balance transaction (after the row's upsert).
+  return [...providerRefundStatements(db, guard, gift.id, object), ...(await refundFeeStatements(db, stripe, guard, object.id, object.balanceTransactionId))];
 };

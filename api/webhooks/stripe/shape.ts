@@ -26,6 +26,7 @@ const invoice = z.looseObject({
   amount_due: pence.nullish(),
   currency,
   billing_reason: z.string().nullish(),
+  next_payment_attempt: z.number().int().nonnegative().nullish(),
   status_transitions: z.looseObject({ paid_at: z.number().int().nullish() }).nullish(),
   parent: z
     .looseObject({
@@ -78,6 +79,16 @@ const mandate = z.looseObject({
   payment_method_details: z.looseObject({ type: z.string(), bacs_debit: z.looseObject({ reference: z.string().nullish() }).nullish() }),
 });
 
+const payout = z.looseObject({
+  id,
+  amount: pence,
+  currency,
+  status: z.string().min(1).max(40),
+  arrival_date: seconds.nullish(),
+  failure_code: z.string().max(100).nullish(),
+  failure_message: z.string().max(1000).nullish(),
+});
+
 const OBJECT_SHAPES: Record<string, z.ZodType> = {
   'payment_intent.succeeded': paymentIntent,
   'payment_intent.processing': paymentIntent.extend({ latest_charge: z.union([id, z.looseObject({ id })]).nullish() }),
@@ -89,6 +100,8 @@ const OBJECT_SHAPES: Record<string, z.ZodType> = {
   'refund.failed': refund,
   'customer.subscription.updated': subscription,
   'customer.subscription.deleted': subscription,
+  'payout.paid': payout,
+  'payout.failed': payout,
 };
 
 const envelope = z.looseObject({

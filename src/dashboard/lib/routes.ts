@@ -12,6 +12,8 @@ export type Route =
   | { name: 'batch'; id: string }
   | { name: 'monthly-gifts' }
   | { name: 'audit' }
+  | { name: 'payouts' }
+  | { name: 'payout'; id: string }
   | { name: 'list'; resource: Resource }
   | { name: 'my-donations' }
   | { name: 'form'; resource: Resource; id?: string }
@@ -80,6 +82,7 @@ export function matchRoute(pathname: string): Route {
 
   if (rest.length === 0 && STATIC[head]) return STATIC[head];
   if (head === 'communication' && rest.length === 1) return { name: 'communication-detail', id: rest[0] };
+  if (head === 'payouts' && rest.length <= 1) return rest.length ? { name: 'payout', id: rest[0] } : { name: 'payouts' };
   if (head === 'batches') {
     if (rest.length === 0) return { name: 'batches' };
     if (rest.length === 1) return rest[0] === 'add' ? { name: 'batch-entry' } : { name: 'batch', id: rest[0] };

@@ -79,6 +79,12 @@ export const failedPaymentColumns: DashColumnDef<OfficeMonthlyGift>[] = [
     meta: { label: 'Payment failed' },
   },
   {
+    id: 'retry_at',
+    accessorFn: (row) => (row.last_failure ? (row.last_failure.retry_at ? day(row.last_failure.retry_at) : 'No retry left') : '-'),
+    header: ({ column }) => <DataTableColumnHeader column={column} title="Stripe retries" />,
+    meta: { label: 'Stripe retries' },
+  },
+  {
     id: 'failure_email',
     accessorFn: (row) => (row.last_failure ? EMAIL_LABELS[row.last_failure.email] : '-'),
     header: ({ column }) => <DataTableColumnHeader column={column} title="Email to donor" />,

@@ -1,0 +1,41 @@
+import { z } from '@hono/zod-openapi';
+import { createRouter } from '../../lib/create-app';
+import { bearerAuth, defineRoute, errorResponses, IdParams, jsonContent, totalCountHeader } from '../../lib/openapi';
+import { financeReaders, requireUser } from '../../lib/policy';
+import { readQuery } from '../../lib/validate';
+import { PayoutDetailSchema, PayoutQuerySchema, PayoutSchema } from '../../schemas/payouts';
+import { listPayouts, payoutDetail } from '../../services/finance/payouts-list';
+
+const WHO = 'Only admins, organization admins and finance users can see payouts';
+
+const listRoute = defineRoute({
+  method: 'get',
+  path: '/finance/payouts',
+  tags: ['Finance'],
+  summary: 'Payouts to the bank, newest arrival first (admins all; org admins and finance users their organizations)',
+  security: bearerAuth,
+  middleware: [financeReaders(WHO)],
+  request: { query: PayoutQuerySchema },
+  responses: { 200: { ...jsonContent(z.array(PayoutSchema), 'Payouts'), headers: totalCountHeader }, ...errorResponses },
+});
+
+const detailRoute = defineRoute({
+  method: 'get',
+  path: '/finance/payouts/{id}',
+  tags: ['Finance'],
+  summary: 'One payout with its lines: the gifts, refunds, disputes and fees Stripe paid out in it',
+  security: bearerAuth,
+  middleware: [financeReaders(WHO)],
+  request: { params: IdParams },
+  responses: { 200: jsonContent(PayoutDetailSchema, 'The payout and its lines'), ...errorResponses },
+});
+
+export const payoutsRouter = createRouter()
+  .openapi(listRoute, async (c) => {
+    const result = await listPayouts(c.var.db, requireUser(c.var.user), readQuery(c, PayoutQuerySchema));
+    c.header('X-Total-Count', String(result.total));
+    return c.json(result.items, 200);
+  })
+  .openapi(detailRoute, async (c) => {
+    return c.json(await payoutDetail(c.var.db, requireUser(c.var.user), c.req.valid('param').id.slice(0, 255)), 200);
+  });

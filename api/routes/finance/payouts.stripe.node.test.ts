@@ -1,0 +1,106 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { donationReversals, donations, payoutLines, payouts } from '../../../db/schema';
+import { cardFeeOn } from '../../../domain';
+import { createCampaign, createOrganization, createUser, signedIn } from '../../../tests/factories';
+import { sendEvent, WEBHOOK_SECRET } from '../../../tests/fixtures/stripe/events';
+import { startStripeFake, type StripeFake } from '../../../tests/mocks/stripe-fake';
+import { setupTestApp, type TestApp } from '../../../tests/setup/test-app';
+import { insertPendingDonation } from '../../services/donations';
+import { createStripe } from '../../services/stripe';
+import { paymentIntentObject, stripeEvent } from '../../services/stripe-objects';
+
+/** Fees and payouts in Stripe mode: the signed webhook, the real SDK and the local Stripe fake (Node only). */
+let fake: StripeFake;
+let t: TestApp;
+let campaignId: string;
+let donorId: string;
+let financeToken: string;
+
+beforeAll(async () => {
+  fake = await startStripeFake();
+  t = await setupTestApp({ STRIPE_SECRET_KEY: 'sk_test_fake', STRIPE_PUBLISHABLE_KEY: 'pk_test_fake', STRIPE_API_BASE: fake.url, STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET });
+  const org = (await createOrganization(t.db)).id;
+  campaignId = (await createCampaign(t.db, { organizationId: org })).id;
+  donorId = (await createUser(t.db)).id;
+  financeToken = (await signedIn(t.db, 'finance', { organizationIds: [org] })).token;
+});
+afterAll(() => fake.close());
+
+/** A pending card gift the donor then pays: Stripe's payment_intent.succeeded for it. */
+async function paidGift(amount: number) {
+  const id = crypto.randomUUID();
+  const metadata = { kind: 'one_off', donation_id: id, campaign_id: campaignId, appeal_id: '', donor_id: donorId, gift_aid_declaration_id: '', source: 'card' };
+  const intent = paymentIntentObject({ id: `pi_${crypto.randomUUID().replace(/-/g, '')}`, amount, metadata, status: 'requires_payment_method' });
+  fake.paymentIntents.set(intent.id as string, intent);
+  await insertPendingDonation(t.db, {
+    id,
+    amount,
+    donorId,
+    target: { campaignId, appealId: null },
+    type: 'once',
+    giftAidDeclarationId: null,
+    paymentIntentId: intent.id as string,
+    invoiceId: null,
+    subscriptionId: null,
+    source: 'card',
+  });
+  const { event } = fake.succeedPaymentIntent(intent.id as string);
+  const res = await sendEvent(t, event);
+  expect(res.status).toBe(200);
+  return id;
+}
+const giftRow = async (id: string) => (await t.db.select().from(donations).where(eq(donations.id, id)))[0];
+
+describe('fees and payouts through Stripe (libsql, Stripe fake)', () => {
+  it('stores the fee from the charge’s balance transaction, then records the payout with its lines once', async () => {
+    const a = await paidGift(2500);
+    const b = await paidGift(10_000);
+    expect(await giftRow(a)).toMatchObject({ status: 'succeeded', feePence: cardFeeOn(2500), netPence: 2500 - cardFeeOn(2500), balanceTransactionId: expect.stringMatching(/^txn_/) });
+    expect(fake.requests.some((r) => r.path.startsWith('/v1/charges?') && r.path.includes('balance_transaction'))).toBe(true);
+
+    fake.addBalanceTransaction({ amount: -250, type: 'adjustment', source: null, description: 'Unknown adjustment' });
+    const payout = fake.createPayout();
+    fake.listPageCap = 2;
+    const evt = stripeEvent('payout.paid', payout);
+    const first = await sendEvent(t, evt);
+    const again = await sendEvent(t, evt);
+    fake.listPageCap = 100;
+    expect(await first.json()).toMatchObject({ outcome: 'recorded' });
+    expect(await again.json()).toMatchObject({ outcome: 'duplicate' });
+    const [row] = await t.db.select().from(payouts).where(eq(payouts.id, payout.id as string));
+    const lines = await t.db.select().from(payoutLines).where(eq(payoutLines.payoutId, payout.id as string));
+    // Every gift paid so far in this file, the adjustment, and nothing twice.
+    expect(lines.filter((l) => l.type === 'adjustment')).toMatchObject([{ donationId: null, net: -250 }]);
+    expect(lines.reduce((sum, l) => sum + l.net, 0)).toBe(row.amount);
+    expect(row).toMatchObject({ status: 'paid', amount: payout.amount });
+    expect((await giftRow(b)).payoutId).toBe(payout.id);
+
+    const res = await t.request(`/api/finance/payouts/${payout.id}`, { token: financeToken });
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { lines: { donation_id: string | null }[]; lines_net: number; amount: number };
+    expect(body.lines.map((l) => l.donation_id)).toEqual(expect.arrayContaining([a, b, null]));
+    expect(body.lines_net).toBe(body.amount);
+  });
+
+  it('stores a refund’s fee from its balance transaction', async () => {
+    const id = await paidGift(3000);
+    const stripe = createStripe({ stripeSecretKey: 'sk_test_fake', stripeApiBase: fake.url })!;
+    const refund = await stripe.refunds.create({ payment_intent: (await giftRow(id)).paymentIntentId!, amount: 1000 });
+    // Some payment methods keep a fee on refunds: the balance transaction says so.
+    Object.assign(fake.balanceTransactions.get(refund.balance_transaction as string)!, { fee: 20, net: -1020 });
+    const res = await sendEvent(t, stripeEvent('refund.created', fake.refunds.get(refund.id)));
+    expect(await res.json()).toMatchObject({ outcome: 'recorded' });
+    const [row] = await t.db.select().from(donationReversals).where(eq(donationReversals.providerId, refund.id));
+    expect(row).toMatchObject({ donationId: id, amount: 1000, feePence: 20, balanceTransactionId: refund.balance_transaction });
+  });
+
+  it('records the gift without a fee when Stripe cannot be asked; the payout fills it in', async () => {
+    fake.failNext = 3; // the SDK retries twice
+    const id = await paidGift(4000);
+    expect(await giftRow(id)).toMatchObject({ status: 'succeeded', feePence: null });
+    const payout = fake.createPayout();
+    await sendEvent(t, stripeEvent('payout.paid', payout));
+    expect(await giftRow(id)).toMatchObject({ feePence: cardFeeOn(4000), netPence: 4000 - cardFeeOn(4000), payoutId: payout.id });
+  });
+});

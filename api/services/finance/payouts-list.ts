@@ -1,0 +1,116 @@
+import { and, asc, desc, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
+import type { Db } from '../../../db/client';
+import { campaigns, donations, organizations, payoutLines, payouts, users } from '../../../db/schema';
+import { londonMidnight } from '../../../domain/dates';
+import { forbidden, notFound } from '../../lib/errors';
+import type { AuthUser } from '../../lib/types';
+import type { PayoutDetailDto, PayoutDto, PayoutFilters, PayoutLineDto } from '../../schemas/payouts';
+import { orgCondition, staffScope, type OrgScope } from '../insight/scope';
+
+type PayoutRow = typeof payouts.$inferSelect;
+
+const nextDay = (isoDay: string) => {
+  const d = new Date(`${isoDay}T12:00:00Z`);
+  d.setUTCDate(d.getUTCDate() + 1);
+  return d.toISOString().slice(0, 10);
+};
+
+/**
+ * A payout is an organization's when all its gifts are (organization_id), and any money reader of
+ * an organization with a gift in a mixed payout sees that payout too, with only their own lines.
+ */
+function visibleTo(scope: OrgScope): SQL | undefined {
+  if (scope.all) return undefined;
+  const own = orgCondition(scope, sql`${payouts.organizationId}`);
+  const lineOf = orgCondition(scope, sql`c.organization_id`);
+  return sql`(${own} or exists (select 1 from payout_lines l join donations d on d.id = l.donation_id join campaigns c on c.id = d.campaign_id
+    where l.payout_id = ${payouts.id} and ${lineOf}))`;
+}
+
+const toDto = (row: PayoutRow, organizationName: string | null): PayoutDto => ({
+  _id: row.id,
+  amount: row.amount,
+  currency: row.currency,
+  status: row.status,
+  arrival_date: row.arrivalDate.toISOString(),
+  failure_code: row.failureCode,
+  failure_message: row.failureMessage,
+  gross_pence: row.grossPence,
+  fee_pence: row.feePence,
+  refund_pence: row.refundPence,
+  line_count: row.lineCount,
+  organization_id: row.organizationId,
+  organization_name: organizationName,
+  demo: row.id.startsWith('po_demo'),
+});
+
+/** Newest arrival first; ties by id so pages never overlap. */
+export async function listPayouts(db: Db, viewer: AuthUser, f: PayoutFilters): Promise<{ items: PayoutDto[]; total: number }> {
+  const where = and(
+    visibleTo(staffScope(viewer, f.organization_id)),
+    f.status ? eq(payouts.status, f.status) : undefined,
+    f.from ? gte(payouts.arrivalDate, londonMidnight(f.from)) : undefined,
+    f.to ? lt(payouts.arrivalDate, londonMidnight(nextDay(f.to))) : undefined,
+  );
+  const [rows, [count]] = await Promise.all([
+    db
+      .select({ payout: payouts, organizationName: organizations.name })
+      .from(payouts)
+      .leftJoin(organizations, eq(organizations.id, payouts.organizationId))
+      .where(where)
+      .orderBy(desc(payouts.arrivalDate), asc(payouts.id))
+      .limit(f.limit)
+      .offset(f.offset),
+    db.select({ n: sql<number>`count(*)` }).from(payouts).where(where),
+  ]);
+  return { items: rows.map((r) => toDto(r.payout, r.organizationName)), total: Number(count?.n ?? 0) };
+}
+
+/** One payout with its lines: all of them for admins and its own organization, else the viewer's. */
+export async function payoutDetail(db: Db, viewer: AuthUser, id: string): Promise<PayoutDetailDto> {
+  const scope = staffScope(viewer);
+  const [found] = await db
+    .select({ payout: payouts, organizationName: organizations.name })
+    .from(payouts)
+    .leftJoin(organizations, eq(organizations.id, payouts.organizationId))
+    .where(eq(payouts.id, id))
+    .limit(1);
+  if (!found) throw notFound('No payout with this id');
+  const whole = scope.all || (found.payout.organizationId !== null && scope.orgIds.includes(found.payout.organizationId));
+  const rows = await db
+    .select({
+      line: payoutLines,
+      firstName: users.firstName,
+      lastName: users.lastName,
+      campaignTitle: campaigns.title,
+      organizationId: campaigns.organizationId,
+    })
+    .from(payoutLines)
+    .leftJoin(donations, eq(donations.id, payoutLines.donationId))
+    .leftJoin(users, eq(users.id, donations.donorId))
+    .leftJoin(campaigns, eq(campaigns.id, donations.campaignId))
+    .where(eq(payoutLines.payoutId, id))
+    .orderBy(asc(payoutLines.availableOn), asc(payoutLines.balanceTransactionId));
+  const shown = whole ? rows : rows.filter((r) => r.organizationId !== null && !scope.all && scope.orgIds.includes(r.organizationId));
+  if (!whole && !shown.length) throw forbidden('This payout holds no gifts of your organizations');
+  const lines = shown.map(
+    (r): PayoutLineDto => ({
+      balance_transaction_id: r.line.balanceTransactionId,
+      type: r.line.type,
+      source_id: r.line.sourceId,
+      donation_id: r.line.donationId,
+      donor_name: r.firstName !== null ? `${r.firstName} ${r.lastName ?? ''}`.trim() : null,
+      campaign_title: r.campaignTitle,
+      amount: r.line.amount,
+      fee: r.line.fee,
+      net: r.line.net,
+      available_on: r.line.availableOn ? r.line.availableOn.toISOString() : null,
+    }),
+  );
+  return {
+    ...toDto(found.payout, found.organizationName),
+    lines,
+    lines_net: lines.reduce((sum, l) => sum + l.net, 0),
+    partial: !whole,
+  };
+}

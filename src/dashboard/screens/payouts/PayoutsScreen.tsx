@@ -1,0 +1,206 @@
+import { useState } from 'react';
+import { formatPence } from '../../../../domain/money';
+import { client } from '../../../lib/api';
+import { formatDate } from '../../lib/dates';
+import { useApiGet } from '../../lib/use-api';
+import { Alert, Badge, PageHeader, Spinner } from '../../ui/primitives';
+
+const PAGE = 25;
+
+const STATUS_TONE: Record<string, 'ok' | 'warn' | 'danger' | 'muted'> = { paid: 'ok', in_transit: 'warn', pending: 'warn', failed: 'danger', canceled: 'muted' };
+const TYPE_LABELS: Record<string, string> = { charge: 'Gift', payment: 'Gift', refund: 'Refund', payment_refund: 'Refund', adjustment: 'Adjustment', stripe_fee: 'Stripe fee' };
+const typeLabel = (type: string) => TYPE_LABELS[type] ?? type.replace(/_/g, ' ');
+
+/** /dashboard/payouts: Stripe's transfers to the bank, newest first, to match against the statement. */
+export function PayoutList() {
+  const [range, setRange] = useState({ from: '', to: '' });
+  const [offset, setOffset] = useState(0);
+  const query: Record<string, string> = { limit: String(PAGE), offset: String(offset) };
+  if (range.from) query.from = range.from;
+  if (range.to) query.to = range.to;
+  const [load] = useApiGet(`/api/finance/payouts?${new URLSearchParams(query)}`, (o) => client.api.finance.payouts.$get({ query }, o));
+  const total = load.status === 'ok' ? Number(load.headers.get('x-total-count') ?? 0) : 0;
+  const change = (next: Partial<typeof range>) => {
+    setRange((current) => ({ ...current, ...next }));
+    setOffset(0);
+  };
+  return (
+    <section className="dash-section dash-payouts">
+      <PageHeader title="Payouts" />
+      <p className="dash-hint">Each payout is one deposit on the bank statement: the gifts Stripe paid out, less its fees and any refunds.</p>
+      <div className="dash-list-filters dash-payout-filters" role="search" aria-label="Filter payouts">
+        <label className="dash-field">
+          <span>Arriving from</span>
+          <input className="dash-input dash-input-sm" type="date" value={range.from} onChange={(e) => change({ from: e.target.value })} />
+        </label>
+        <label className="dash-field">
+          <span>To</span>
+          <input className="dash-input dash-input-sm" type="date" value={range.to} onChange={(e) => change({ to: e.target.value })} />
+        </label>
+      </div>
+      {load.status === 'ok' ? (
+        load.data.length ? (
+          <>
+            <div className="dash-table-wrap">
+              <div className="dash-table-scroll">
+                <table className="dash-table" aria-label="Payouts">
+                  <thead>
+                    <tr>
+                      <th>Arrives</th>
+                      <th>Amount</th>
+                      <th>Status</th>
+                      <th>Organization</th>
+                      <th>Gifts</th>
+                      <th>Fees</th>
+                      <th>Refunds</th>
+                      <th>Lines</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {load.data.map((p) => (
+                      <tr key={p._id}>
+                        <td>
+                          <a href={`/dashboard/payouts/${encodeURIComponent(p._id)}`}>{formatDate(p.arrival_date)}</a>
+                        </td>
+                        <td>
+                          <strong>{formatPence(p.amount)}</strong>
+                        </td>
+                        <td>
+                          <Badge tone={STATUS_TONE[p.status] ?? 'muted'}>{p.status.replace(/_/g, ' ')}</Badge>
+                          {p.demo ? ' (demo)' : ''}
+                        </td>
+                        <td>{p.organization_name ?? 'Several'}</td>
+                        <td>{formatPence(p.gross_pence)}</td>
+                        <td>{formatPence(p.fee_pence)}</td>
+                        <td>{formatPence(p.refund_pence)}</td>
+                        <td>{p.line_count}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+            </div>
+            <div className="dash-pager">
+              <button type="button" className="btn btn-outline dash-btn-sm" disabled={offset === 0} onClick={() => setOffset(Math.max(0, offset - PAGE))}>
+                Newer
+              </button>
+              <span>
+                {offset + 1}–{Math.min(offset + PAGE, total)} of {total}
+              </span>
+              <button type="button" className="btn btn-outline dash-btn-sm" disabled={offset + PAGE >= total} onClick={() => setOffset(offset + PAGE)}>
+                Older
+              </button>
+            </div>
+          </>
+        ) : (
+          <p>No payouts{range.from || range.to ? ' in these dates' : ' yet'}. Stripe pays out settled gifts daily; demo mode makes one a day in its housekeeping run.</p>
+        )
+      ) : load.status === 'error' ? (
+        <Alert>{load.error.message}</Alert>
+      ) : (
+        <Spinner />
+      )}
+    </section>
+  );
+}
+
+/** A CSV cell: quoted, and text that a spreadsheet would run as a formula made inert. */
+const cell = (value: string | number | null) => {
+  const text = value === null ? '' : String(value);
+  const safe = typeof value === 'string' && /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
+  return `"${safe.replace(/"/g, '""')}"`;
+};
+const pounds = (pence: number) => (pence / 100).toFixed(2);
+
+/** /dashboard/payouts/:id: the payout's lines, each gift linking to its donation page. */
+export function PayoutView({ id }: { id: string }) {
+  const [load] = useApiGet(`/api/finance/payouts/${id}`, (o) => client.api.finance.payouts[':id'].$get({ param: { id } }, o));
+  if (load.status === 'error') {
+    return load.error.statusCode === 403 ? <Alert>{load.error.message}</Alert> : <h1 className="dash-not-found">Not Found</h1>;
+  }
+  if (load.status !== 'ok') return <Spinner />;
+  const p = load.data;
+  function exportCsv() {
+    const header = ['Payout', 'Arrives', 'Balance transaction', 'Type', 'Donation', 'Donor', 'Campaign', 'Gross', 'Fee', 'Net'];
+    const rows = p.lines.map((l) => [p._id, p.arrival_date.slice(0, 10), l.balance_transaction_id, typeLabel(l.type), l.donation_id, l.donor_name, l.campaign_title, pounds(l.amount), pounds(l.fee), pounds(l.net)]);
+    const text = [header, ...rows].map((r) => r.map(cell).join(',')).join('\r\n');
+    const url = URL.createObjectURL(new Blob([`${text}\r\n`], { type: 'text/csv' }));
+    const link = document.createElement('a');
+    link.href = url;
+    link.download = `payout-${p._id}.csv`;
+    document.body.appendChild(link);
+    link.click();
+    link.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  }
+  return (
+    <section className="dash-section dash-payouts">
+      <PageHeader
+        title={`Payout ${formatPence(p.amount)}`}
+        back={<a href="/dashboard/payouts">All payouts</a>}
+        actions={
+          <button type="button" className="btn btn-outline dash-btn-sm" onClick={exportCsv}>
+            Export CSV
+          </button>
+        }
+      />
+      <p className="dash-payout-summary">
+        <Badge tone={STATUS_TONE[p.status] ?? 'muted'}>{p.status.replace(/_/g, ' ')}</Badge> arriving {formatDate(p.arrival_date)}
+        {p.organization_name ? ` for ${p.organization_name}` : ''}. Gifts {formatPence(p.gross_pence)}, fees {formatPence(p.fee_pence)}, refunds {formatPence(p.refund_pence)}.
+        <br />
+        <small>Stripe reference {p._id}</small>
+      </p>
+      {p.status === 'failed' ? (
+        <Alert>
+          The bank returned this payout{p.failure_message ? `: ${p.failure_message}` : ''}
+          {p.failure_code ? ` (${p.failure_code})` : ''}. Its gifts go into a later payout.
+        </Alert>
+      ) : null}
+      {p.partial ? <Alert tone="info">This payout also holds other organizations’ gifts: only yours are listed.</Alert> : null}
+      <div className="dash-table-wrap">
+        <div className="dash-table-scroll">
+          <table className="dash-table" aria-label="Lines in this payout">
+            <thead>
+              <tr>
+                <th>Type</th>
+                <th>Gift</th>
+                <th>Campaign</th>
+                <th>Gross</th>
+                <th>Fee</th>
+                <th>Net</th>
+              </tr>
+            </thead>
+            <tbody>
+              {p.lines.map((l) => (
+                <tr key={l.balance_transaction_id}>
+                  <td>{typeLabel(l.type)}</td>
+                  <td>
+                    {l.donation_id ? (
+                      <a href={`/dashboard/donations/edit/${l.donation_id}`}>{l.donor_name ?? 'Gift'}</a>
+                    ) : (
+                      <span title={l.source_id ?? l.balance_transaction_id}>Unmatched</span>
+                    )}
+                  </td>
+                  <td>{l.campaign_title ?? '-'}</td>
+                  <td>{formatPence(l.amount)}</td>
+                  <td>{formatPence(l.fee)}</td>
+                  <td>{formatPence(l.net)}</td>
+                </tr>
+              ))}
+            </tbody>
+            <tfoot>
+              <tr>
+                <th scope="row" colSpan={5}>
+                  {p.partial ? 'Your lines' : 'Paid to the bank'}
+                </th>
+                <td>
+                  <strong>{formatPence(p.lines_net)}</strong>
+                </td>
+              </tr>
+            </tfoot>
+          </table>
+        </div>
+      </div>
+    </section>
+  );
+}

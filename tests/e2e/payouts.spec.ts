@@ -1,0 +1,72 @@
+import { readFile } from 'node:fs/promises';
+import { signIn } from './sign-in';
+import { expect, test } from './fixtures';
+
+const londonDay = (date: Date) => new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/London' }).format(date);
+
+test('an admin opens Payouts after the housekeeping run made the demo payout, and sees its lines', async ({ page, request }, testInfo) => {
+  test.setTimeout(90_000);
+  const { token } = await signIn(request, 'admin@example.org');
+  // The Cron Trigger's run: demo mode pays out each organization's settled demo gifts once a day.
+  expect((await request.get('/cdn-cgi/handler/scheduled?cron=23+*+*+*+*')).status()).toBe(200);
+  const listed = async () => (await (await request.get('/api/finance/payouts?limit=50', { headers: { authorization: `Bearer ${token}` } })).json()) as { _id: string; amount: number }[];
+  await expect.poll(async () => (await listed()).length).toBeGreaterThan(0);
+  const [newest] = await listed();
+
+  await page.addInitScript((t) => localStorage.setItem('uk_nfp_token', t), token);
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.goto('/dashboard/overview');
+  await page.waitForSelector('astro-island:not([ssr])');
+  await page.getByRole('link', { name: 'Payouts' }).first().click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Payouts' })).toBeVisible();
+  const table = page.getByRole('table', { name: 'Payouts' });
+  await expect(table.getByRole('row').nth(1)).toContainText('paid');
+  await page.screenshot({ path: testInfo.outputPath('payouts-1280.png'), fullPage: true });
+
+  await page.goto(`/dashboard/payouts/${newest._id}`);
+  await page.waitForSelector('astro-island:not([ssr])');
+  const lines = page.getByRole('table', { name: 'Lines in this payout' });
+  await expect(lines.getByRole('row').nth(1)).toBeVisible();
+  // Each gift links to its donation page, and the lines add up to the deposit.
+  await expect(lines.getByRole('link').first()).toHaveAttribute('href', /\/dashboard\/donations\/edit\//);
+  const deposit = new Intl.NumberFormat('en-GB', { style: 'currency', currency: 'GBP' }).format(newest.amount / 100);
+  await expect(lines.locator('tfoot')).toContainText(deposit);
+  await page.screenshot({ path: testInfo.outputPath('payout-lines-1280.png'), fullPage: true });
+  // A phone loads the page afresh (the sidebar starts closed there).
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.reload();
+  await expect(page.getByRole('table', { name: 'Lines in this payout' }).locator('tfoot')).toContainText(deposit);
+  await page.screenshot({ path: testInfo.outputPath('payout-lines-390.png'), fullPage: true });
+  await page.goto('/dashboard/payouts');
+  await expect(page.getByRole('table', { name: 'Payouts' })).toBeVisible();
+  await page.screenshot({ path: testInfo.outputPath('payouts-390.png'), fullPage: true });
+});
+
+test('the journal downloaded: From and To on the donations list, then Journal (CSV), balances', async ({ page, request }) => {
+  test.setTimeout(90_000);
+  const { token } = await signIn(request, 'admin@example.org');
+  await page.addInitScript((t) => localStorage.setItem('uk_nfp_token', t), token);
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.goto('/dashboard/donations');
+  await page.waitForSelector('astro-island:not([ssr])');
+  const to = new Date();
+  const from = new Date(to.getTime() - 60 * 86_400_000);
+  await page.getByLabel('From', { exact: true }).fill(londonDay(from));
+  await page.getByLabel('To', { exact: true }).fill(londonDay(to));
+  const journal = page.getByRole('button', { name: 'Journal (CSV)' });
+  await expect(journal).toBeEnabled();
+  const [download] = await Promise.all([page.waitForEvent('download'), journal.click()]);
+  const text = await readFile((await download.path())!, 'utf8');
+  const [header, ...rows] = text.replace(/^\uFEFF/, '').trim().split(/\r?\n/);
+  expect(header).toBe('*Narration,*Date,Description,*AccountCode,*TaxRate,*Amount,TrackingName1,TrackingOption1');
+  expect(rows.length).toBeGreaterThan(0);
+  // Xero's manual journal: debits are positive amounts, credits negative; they must cancel out.
+  const amounts = rows.map((row) => {
+    const cells = row.match(/("([^"]|"")*"|[^,]*)(,|$)/g)!.map((c) => c.replace(/,$/, '').replace(/^"|"$/g, ''));
+    return Math.round(Number(cells[5]) * 100);
+  });
+  const debits = amounts.filter((a) => a > 0).reduce((s, a) => s + a, 0);
+  const credits = -amounts.filter((a) => a < 0).reduce((s, a) => s + a, 0);
+  expect(debits).toBeGreaterThan(0);
+  expect(debits).toBe(credits);
+});
