@@ -1,6 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { signIn } from './sign-in';
-import { expect, test } from './fixtures';
+import { expect, signIn, test, useToken } from './fixtures';
 
 const londonDay = (date: Date) => new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/London' }).format(date);
 
@@ -13,7 +12,7 @@ test('an admin opens Payouts after the housekeeping run made the demo payout, an
   await expect.poll(async () => (await listed()).length).toBeGreaterThan(0);
   const [newest] = await listed();
 
-  await page.addInitScript((t) => localStorage.setItem('uk_nfp_token', t), token);
+  await useToken(page, token);
   await page.setViewportSize({ width: 1280, height: 900 });
   await page.goto('/dashboard/overview');
   await page.waitForSelector('astro-island:not([ssr])');
@@ -45,7 +44,7 @@ test('an admin opens Payouts after the housekeeping run made the demo payout, an
 test('the journal downloaded: From and To on the donations list, then Journal (CSV), balances', async ({ page, request }) => {
   test.setTimeout(90_000);
   const { token } = await signIn(request, 'admin@example.org');
-  await page.addInitScript((t) => localStorage.setItem('uk_nfp_token', t), token);
+  await useToken(page, token);
   await page.setViewportSize({ width: 1280, height: 900 });
   await page.goto('/dashboard/donations');
   await page.waitForSelector('astro-island:not([ssr])');

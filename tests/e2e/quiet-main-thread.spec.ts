@@ -1,5 +1,4 @@
-import { expect, test } from './fixtures';
-import { firstApproved } from './public-helpers';
+import { expect, firstApproved, test } from './fixtures';
 
 /**
  * A public page's main thread stays quiet on load (docs/decisions/042): React, the largest script,
