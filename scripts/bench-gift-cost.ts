@@ -38,7 +38,7 @@ function noting(client: Client): Client {
     try {
       return await execute(stmt);
     } finally {
-      steps.push({ sql: typeof stmt === 'string' ? stmt : stmt.sql, ms: performance.now() - started, statements: 1 });
+      steps.push({ sql: typeof stmt === 'string' ? stmt : (stmt as { sql: string }).sql, ms: performance.now() - started, statements: 1 });
     }
   }) as Client['execute'];
   client.batch = (async (stmts: Parameters<Client['batch']>[0], mode?: Parameters<Client['batch']>[1]) => {
