@@ -626,6 +626,7 @@ async function rowsSection(states: { scale: number; persist: string }[]): Promis
     const targets: RowsTarget[] = [
       { name: 'home', path: '/?bench=rows' },
       { name: 'campaigns list', path: '/campaigns?bench=rows' },
+      { name: 'appeals list', path: '/appeals?bench=rows' },
       { name: 'campaign page', path: `/campaigns/${campaign.short_id}?bench=rows` },
       { name: 'appeal page', path: `/appeals/${appeal.short_id}?bench=rows` },
       ...[

@@ -15,9 +15,9 @@ import {
   pageCacheDecision,
   PRIVATE_PAGE_CACHE_CONTROL,
   readCachedPage,
+  renderOnce,
+  retirePagesCoalesced,
   REVALIDATE_HEADER,
-  storable,
-  storePage,
 } from './lib/server/page-cache';
 import { withSecurityHeaders } from './lib/server/security-headers';
 
@@ -75,11 +75,11 @@ async function publicApiRead(request: Request, cache: Cache, decision: Extract<A
       return cached.response;
     }
   }
-  const response = await api.fetch(request, env);
-  if (!storable(response, 'application/json')) return response;
-  const { send, put } = await storePage(cache, decision.key, response, Date.now(), background, freshness());
-  send.headers.set('X-Cache', 'MISS');
-  await afterResponse(put);
+  const { send, put, shared } = await renderOnce(cache, decision.key, async () => api.fetch(request, env), 'application/json', background, freshness());
+  if (!put && !shared) return send;
+  send.headers.set('X-Cache', shared ? 'SHARED' : 'MISS');
+  if (shared) send.headers.set('X-Request-Id', requestIdFrom(request.headers));
+  if (put) await afterResponse(put);
   return send;
 }
 
@@ -90,7 +90,12 @@ app.all('/api/*', async (c) => {
   const decision = cache ? apiCacheDecision(c.req.raw) : null;
   if (cache && decision?.kind === 'cache') return publicApiRead(c.req.raw, cache, decision);
   const response = await api.fetch(c.req.raw, env);
-  if (cache && apiWriteRetiresPages(c.req.raw, response)) await afterResponse(bumpPageGeneration(new URL(c.req.url).origin, cache));
+  if (cache && apiWriteRetiresPages(c.req.raw, response)) {
+    const origin = new URL(c.req.url).origin;
+    // Stripe's webhooks arrive in bursts on a telethon night: their retirements are coalesced (about one a second).
+    const retire = c.req.path === '/api/stripe/webhook' ? retirePagesCoalesced(origin, cache) : bumpPageGeneration(origin, cache);
+    await afterResponse(retire);
+  }
   return response;
 });
 app.use(async (c, next) => {
@@ -112,12 +117,21 @@ app.use(async (c, next) => {
       return cached.response;
     }
   }
-  await next();
-  if (!storable(c.res)) return;
-  const { send, put } = await storePage(cache, decision.key, c.res, Date.now(), background, freshness());
-  send.headers.set('X-Cache', 'MISS');
+  const { send, put, shared } = await renderOnce(
+    cache,
+    decision.key,
+    async () => {
+      await next();
+      return c.res;
+    },
+    'text/html',
+    background,
+    freshness(),
+  );
+  if (!put && !shared) return;
+  send.headers.set('X-Cache', shared ? 'SHARED' : 'MISS');
   c.res = send;
-  await afterResponse(put);
+  if (put) await afterResponse(put);
 });
 app.use(async (c, next) => {
   // Error pages quote the same reference the worker logged (src/worker.ts assigns it).

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { type AnySQLiteColumn, index, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core';
 import { createdAt, id, updatedAt } from './columns';
 import { organizations } from './organizations';
@@ -43,12 +44,18 @@ export const campaigns = sqliteTable(
     incomeCode: text('income_code'),
     /** A sponsored event: its gifts say "Yes" in the Gift Aid schedule and are never aggregated. */
     sponsoredEvent: integer('sponsored_event', { mode: 'boolean' }).notNull().default(false),
+    /** A campaign's approved appeals, kept by triggers (migration 0017): public lists count pages from it. */
+    approvedAppealCount: integer('approved_appeal_count').notNull().default(0),
+    /** The creator's name as cards show it, kept from users by triggers (migration 0017): lists join no account. */
+    creatorFirstName: text('creator_first_name'),
+    creatorLastName: text('creator_last_name'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [
-    index('campaigns_list_idx').on(t.campaignId, t.status, t.createdAt),
-    index('campaigns_status_idx').on(t.status, t.createdAt),
+    // Lists' display order (created_at desc, id asc) straight from the index (migration 0017).
+    index('campaigns_children_order_idx').on(t.campaignId, t.status, t.kind, sql`${t.createdAt} desc`, t.id),
+    index('campaigns_status_order_idx').on(t.status, sql`${t.createdAt} desc`, t.id),
     index('campaigns_org_idx').on(t.organizationId),
     index('campaigns_created_by_idx').on(t.createdBy),
   ],

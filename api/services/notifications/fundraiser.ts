@@ -2,7 +2,7 @@ import { and, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 import type Stripe from 'stripe';
 import type { Db } from '../../../db/client';
 import { toShortId } from '../../../db/ids';
-import { appealNotifications, campaigns, donations, fundraiserPendingGifts, notificationPreferences, users } from '../../../db/schema';
+import { appealNotifications, campaignTotals, campaigns, donations, fundraiserPendingGifts, notificationPreferences, users } from '../../../db/schema';
 import type { Mailer } from '../mailer';
 import { appealGiftsEmail, appealMilestoneEmail, type FundraiserMailContext } from './fundraiser-mail';
 
@@ -63,10 +63,12 @@ async function loadAppeal(db: Db, appealId: string) {
       createdBy: campaigns.createdBy,
       email: users.email,
       firstName: users.firstName,
-      raised: sql<number>`coalesce((select sum(d.amount - d.refunded_amount) from donations d where d.appeal_id = ${campaigns.id} and d.status = 'succeeded'), 0)`,
+      // The stored running total (campaign_totals, kept by the donation triggers): one row, not every gift.
+      raised: sql<number>`coalesce(${campaignTotals.raisedPence}, 0)`,
     })
     .from(campaigns)
     .leftJoin(users, eq(users.id, campaigns.createdBy))
+    .leftJoin(campaignTotals, eq(campaignTotals.campaignId, campaigns.id))
     .where(eq(campaigns.id, appealId))
     .limit(1);
   return row ?? null;

@@ -7,6 +7,8 @@ import {
   pageCacheDecision,
   PUBLIC_PAGE_CACHE_CONTROL,
   readCachedPage,
+  renderOnce,
+  retirePagesCoalesced,
   storable,
   storePage,
 } from './page-cache';
@@ -236,5 +238,68 @@ describe('cached copies: fresh, stale, expired, retired', () => {
     expect(storable(new Response('x', { status: 404, headers: { 'content-type': 'text/html' } }))).toBe(false);
     expect(storable(new Response('{}', { headers: { 'content-type': 'application/json' } }))).toBe(false);
     expect(storable(new Response('x', { headers: { 'content-type': 'text/html', 'set-cookie': 'a=b' } }))).toBe(false);
+  });
+});
+
+describe('a storm of writes and visitors', () => {
+  const origin = 'https://give.example.org';
+  const key = new Request(`${origin}/appeals/storm`);
+  const html = (text: string) => new Response(text, { status: 200, headers: { 'content-type': 'text/html; charset=utf-8' } });
+
+  it("coalesces Stripe's retirements: the first at once, the rest of the second in one more at its end", async () => {
+    const cache = new FakeCache() as unknown as Cache;
+    const waits: number[] = [];
+    let release: () => void = () => {};
+    const wait = (ms: number) => {
+      waits.push(ms);
+      return new Promise<void>((resolve) => (release = resolve));
+    };
+    const t0 = 20_000_000;
+    await (await storePage(cache, key, html('before'), t0)).put;
+    await retirePagesCoalesced(origin, cache, t0, wait);
+    expect(await readCachedPage(cache, key, t0)).toBeNull();
+    // The page is rendered again; the gifts of the next 300 ms share one retirement at the window's end.
+    await (await storePage(cache, key, html('after the first gift'), t0 + 100)).put;
+    const second = retirePagesCoalesced(origin, cache, t0 + 200, wait);
+    const third = retirePagesCoalesced(origin, cache, t0 + 300, wait);
+    expect(third).toBe(second);
+    expect(waits).toEqual([800]);
+    expect((await readCachedPage(cache, key, t0 + 400))?.state).toBe('HIT');
+    release();
+    await second;
+    expect(await readCachedPage(cache, key, Date.now())).toBeNull();
+  });
+
+  it('renders a missed page once for the visitors who ask while it renders, and again after a retirement', async () => {
+    const cache = new FakeCache() as unknown as Cache;
+    let renders = 0;
+    let finish: () => void = () => {};
+    const render = async () => {
+      renders++;
+      await new Promise<void>((resolve) => (finish = resolve));
+      return html(`render ${renders}`);
+    };
+    const first = renderOnce(cache, key, render);
+    await new Promise((r) => setTimeout(r, 0));
+    const others = [renderOnce(cache, key, render), renderOnce(cache, key, render)];
+    await new Promise((r) => setTimeout(r, 0));
+    finish();
+    const answers = await Promise.all([first, ...others]);
+    expect(renders).toBe(1);
+    expect(answers.map((a) => a.shared)).toEqual([false, true, true]);
+    for (const a of answers) expect(await a.send.text()).toBe('render 1');
+    expect(answers[1].send.headers.get('cache-control')).toBe(PUBLIC_PAGE_CACHE_CONTROL);
+    await bumpPageGeneration(origin, cache);
+    const after = renderOnce(cache, key, render);
+    await new Promise((r) => setTimeout(r, 0));
+    finish();
+    expect(await (await after).send.text()).toBe('render 2');
+  });
+
+  it('lets every visitor render a page that may not be stored (an error), none waiting on another', async () => {
+    const cache = new FakeCache() as unknown as Cache;
+    const failed = await renderOnce(cache, key, async () => new Response('oops', { status: 500, headers: { 'content-type': 'text/html' } }));
+    expect(failed).toMatchObject({ put: null, shared: false });
+    expect(failed.send.status).toBe(500);
   });
 });

@@ -181,6 +181,88 @@ export async function bumpPageGeneration(origin: string, cache = edgeCache()): P
   await cache.put(generationKey(origin), new Response(next, { headers: { 'Cache-Control': 'public, s-maxage=31536000' } }));
 }
 
+/**
+ * Retirements by Stripe's webhooks are coalesced: at most one every RETIRE_COALESCE_MS per isolate.
+ * The first gift of a burst retires the pages at once; the gifts that follow within the window are
+ * covered by one more retirement at its end, so every gift shows within about a second, but a
+ * storm of 20 gifts a second costs each hot page about one render a second instead of twenty (a
+ * webhook is Stripe's request, not a visitor's: nobody reloads a page waiting on that response).
+ */
+export const RETIRE_COALESCE_MS = 1000;
+type Retirement = { lastAt: number; pending: Promise<void> | null };
+const retirements = new WeakMap<Cache, Map<string, Retirement>>();
+
+/** Retires the cached pages now, or once at the end of the current window; the promise settles when it is done. */
+export function retirePagesCoalesced(origin: string, cache = edgeCache(), now = Date.now(), wait = (ms: number) => new Promise<void>((r) => setTimeout(r, ms))): Promise<void> {
+  if (!cache) return Promise.resolve();
+  let byOrigin = retirements.get(cache);
+  if (!byOrigin) retirements.set(cache, (byOrigin = new Map()));
+  const state = byOrigin.get(origin) ?? { lastAt: Number.NEGATIVE_INFINITY, pending: null };
+  byOrigin.set(origin, state);
+  if (state.pending) return state.pending;
+  const due = state.lastAt + RETIRE_COALESCE_MS;
+  if (now >= due) {
+    state.lastAt = now;
+    return bumpPageGeneration(origin, cache);
+  }
+  state.pending = wait(due - now).then(async () => {
+    state.lastAt = Date.now();
+    state.pending = null;
+    await bumpPageGeneration(origin, cache);
+  });
+  return state.pending;
+}
+
+/** The render of a page (or API answer) under way in this isolate, per URL and generation. */
+type Shared = { body: ArrayBuffer; status: number; headers: [string, string][] } | null;
+const rendering = new WeakMap<Cache, Map<string, Promise<Shared>>>();
+
+/**
+ * Renders a cache miss once per URL and generation in this isolate: visitors who miss the same page
+ * while its render is under way get a copy of that render instead of starting their own (after a
+ * retirement, every connection on a hot page would otherwise render it at the same moment). The
+ * render stores the copy as storePage does; `null` means it was not storable and each caller renders.
+ */
+export async function renderOnce(
+  cache: Cache,
+  key: Request,
+  render: () => Promise<Response>,
+  type: 'text/html' | 'application/json' = 'text/html',
+  background?: Background,
+  freshness = DEFAULT_FRESHNESS,
+): Promise<{ send: Response; put: Promise<void> | null; shared: boolean }> {
+  const generation = await currentGeneration(cache, new URL(key.url).origin, Date.now(), background);
+  let inFlight = rendering.get(cache);
+  if (!inFlight) rendering.set(cache, (inFlight = new Map()));
+  const slot = `${generation} ${key.url}`;
+  const running = inFlight.get(slot);
+  if (running) {
+    const copy = await running;
+    if (copy) {
+      const send = new Response(copy.body.slice(0), { status: copy.status, headers: copy.headers });
+      return { send, put: null, shared: true };
+    }
+  }
+  let settle: (value: Shared) => void = () => {};
+  if (!running) inFlight.set(slot, new Promise<Shared>((resolve) => (settle = resolve)));
+  try {
+    const rendered = await render();
+    if (!storable(rendered, type)) {
+      settle(null);
+      return { send: rendered, put: null, shared: false };
+    }
+    const { send, put } = await storePage(cache, key, rendered, Date.now(), background, freshness);
+    const body = await send.clone().arrayBuffer();
+    settle({ body, status: send.status, headers: [...send.headers].filter(([name]) => !NOT_SHARED.has(name)) });
+    return { send, put, shared: false };
+  } catch (error) {
+    settle(null);
+    throw error;
+  } finally {
+    if (!running) inFlight.delete(slot);
+  }
+}
+
 export type CachedPage = { response: Response; state: 'HIT' | 'STALE' } | null;
 
 /**
