@@ -31,7 +31,7 @@ export type AppDeps = {
 };
 
 /**
- * Every router is an OpenAPIHono: routes declared with createRoute() land in /api/openapi.json, and
+ * Every router is an OpenAPIHono: routes declared with defineRoute (api/lib/openapi.ts) land in /api/openapi.json, and
  * a request that fails its zod schema answers our error contract instead of zod's own shape.
  */
 export function createRouter() {

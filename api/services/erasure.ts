@@ -12,6 +12,7 @@ import type { Statement } from './donations-record';
 import { erasureCodeEmail } from './mail/erasure-code';
 import { createMailer } from './mailer';
 import { cancelMonthlyGift, type ActionContext } from './monthly-gift-actions';
+import type { ErasureDto } from '../schemas/consent';
 
 /**
  * A donor deletes their account (UK GDPR art. 17), confirmed by an emailed code. We blank the
@@ -118,8 +119,6 @@ export async function confirmErasure(ctx: Ctx, user: AuthUser, code: string, now
   await ctx.db.batch(statements as [Statement, ...Statement[]]);
   return { erased: true as const };
 }
-
-export type ErasureDto = { outcome: 'pending' | 'completed' | 'expired' | 'failed'; requested_at: string; completed_at: string | null; detail: string | null };
 
 /** The latest request per donor, for the admin's donor list. */
 export async function latestErasures(db: Db, userIds: string[], now = new Date()): Promise<Map<string, ErasureDto>> {

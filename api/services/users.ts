@@ -7,24 +7,12 @@ import { badRequest, forbidden, HttpError, notFound } from '../lib/errors';
 import { canAddDonors, canManageOrganization, isAdmin } from '../lib/policy';
 import type { AuthUser } from '../lib/types';
 import { imageUrl } from './campaigns';
-import { type ErasureDto, latestErasures } from './erasure';
+import { latestErasures } from './erasure';
 import { actorOf, auditInsert, changedFields } from './audit/append';
 import { orgScope, readsFinance } from '../lib/policy';
-import { type AddressDto, type AddressInput, addressColumnsFrom, type Page, toAddressDto } from './organizations';
-
-export type DonorDto = {
-  _id: string;
-  email: string;
-  name: { first_name: string; last_name: string };
-  phone: string | null;
-  image: string | null;
-  image_url: string | null;
-  type: UserType;
-  address: AddressDto;
-  org_ids: string[];
-  erased_at: string | null;
-  erasure: ErasureDto | null;
-};
+import type { AddressDto, DonorDto } from '../schemas';
+import type { ErasureDto } from '../schemas/consent';
+import { type AddressInput, addressColumnsFrom, type Page, toAddressDto } from './organizations';
 
 export type DonorInput = {
   first_name?: string;

@@ -65,4 +65,11 @@ describe('import boundaries', () => {
     }
     expect(offending).toEqual([]);
   });
+
+  it('routes are declared with defineRoute, so every answer is checked against its schema', () => {
+    const offending = files('api', code)
+      .filter((file) => file !== path.join('api', 'lib', 'openapi.ts'))
+      .filter((file) => /\bcreateRoute\(/.test(readFileSync(path.join(root, file), 'utf8')));
+    expect(offending).toEqual([]);
+  });
 });

@@ -1,9 +1,8 @@
-import { z } from '@hono/zod-openapi';
 import { createRouter } from '../../lib/create-app';
 import { bearerAuth, defineRoute, errorResponses, IdParams, jsonBody, jsonContent } from '../../lib/openapi';
 import { financeReaders, requireUser } from '../../lib/policy';
 import { DonationStorySchema } from '../../schemas/donation-story';
-import { RefundBodySchema, RefundResultSchema } from '../../schemas/refunds';
+import { RefundBodySchema, RefundHeaders, RefundResultSchema } from '../../schemas/refunds';
 import { donationStory } from '../../services/donations/story';
 import { mailContextOf } from '../../services/mail/context';
 import { loadGiftInScope, refundDonation } from '../../services/reversals/refund';
@@ -29,7 +28,7 @@ const refundRoute = defineRoute({
   ],
   request: {
     params: IdParams,
-    headers: z.object({ 'idempotency-key': z.string().trim().min(8, 'Idempotency-Key: use at least 8 characters').max(200, 'Idempotency-Key: use at most 200 characters').optional() }),
+    headers: RefundHeaders,
     body: jsonBody(RefundBodySchema),
   },
   responses: {

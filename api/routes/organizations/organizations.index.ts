@@ -1,46 +1,19 @@
 import { z } from '@hono/zod-openapi';
-import { AccountingYearEnd } from '../../schemas/gift-aid';
 import { createMiddleware } from 'hono/factory';
-import { CHARITY_REGULATOR_IDS, type CharityRegulator } from '../../../domain';
 import { createRouter } from '../../lib/create-app';
-import { organizationFilterShape } from '../../services/insight/list-filters';
-import { addressSchema, imageInput, optionalEmail, optionalText, organizationPhone, pagingQuery, reference, requiredText } from '../../lib/fields';
 import { imageFormBodyLimit, withImage } from '../../lib/image-upload';
 import { bearerAuth, defineRoute, errorResponses, IdParams, jsonBody, jsonContent, totalCountHeader } from '../../lib/openapi';
 import { adminOnly, financeReaders, requireUser, staffOnly } from '../../lib/policy';
 import type { AppEnv } from '../../lib/types';
-import { OrganizationSchema } from '../../schemas';
+import { type OrganizationDto, OrganizationSchema } from '../../schemas';
+import { OrganizationCreateBody, OrganizationListQuery, OrganizationUpdateBody } from '../../schemas/organizations';
 import { actorOf } from '../../services/audit/append';
 import {
   createOrganization,
   getOrganization,
   listOrganizations,
-  type OrganizationDto,
   updateOrganization,
 } from '../../services/organizations';
-
-const organizationFields = {
-  name: requiredText(200, 'Name'),
-  image: imageInput,
-  email: optionalEmail,
-  phone: organizationPhone,
-  charity_number: optionalText(20),
-  legal_name: optionalText(200),
-  regulator: z.enum(CHARITY_REGULATOR_IDS as [CharityRegulator, ...CharityRegulator[]], { error: `regulator must be one of: ${CHARITY_REGULATOR_IDS.join(', ')}` }).optional(),
-  // HMRC charity references are one or two letters and digits, e.g. XR12345 (Gift Aid claims).
-  hmrc_reference: optionalText(12)
-    .refine((v) => v == null || /^[A-Za-z]{1,2}[0-9]{1,7}$/.test(v), 'Use letters then digits, like XR12345')
-    .transform((v) => (v == null ? v : v.toUpperCase())),
-  accounting_year_end: AccountingYearEnd.optional(),
-  address: addressSchema.partial().optional(),
-  admins: z.array(reference('a user'), { error: 'admins must be a list of user ids' }).max(50, 'At most 50 admins').optional(),
-  appeals_need_approval: z.boolean({ error: 'appeals_need_approval must be true or false' }).optional(),
-};
-
-const createBody = z.object(organizationFields);
-const updateBody = z.object(organizationFields).partial();
-
-const listQuery = pagingQuery().extend(organizationFilterShape);
 
 /** Organizations are staff data: donors get a 403 on every route here. */
 const staff = () => staffOnly('Only admins and organization admins can manage organizations');
@@ -59,7 +32,7 @@ const listRoute = defineRoute({
   summary: 'Organizations the caller manages or, for finance users, reads (all, for admins)',
   security: bearerAuth,
   middleware: [financeReaders('Only admins, organization admins and finance users can see organizations')],
-  request: { query: listQuery },
+  request: { query: OrganizationListQuery },
   responses: { 200: { ...jsonContent(z.array(OrganizationSchema), 'Organizations by name'), headers: totalCountHeader }, ...errorResponses },
 });
 
@@ -70,7 +43,7 @@ const createOrgRoute = defineRoute({
   summary: 'Create an organization (admins)',
   security: bearerAuth,
   middleware: [imageFormBodyLimit, adminOnly()],
-  request: { body: jsonBody(createBody) },
+  request: { body: jsonBody(OrganizationCreateBody) },
   responses: { 201: jsonContent(OrganizationSchema, 'Created'), ...errorResponses },
 });
 
@@ -92,7 +65,7 @@ const updateOrgRoute = defineRoute({
   summary: 'Update an organization (its org_admins, or an admin; only admins change its admins)',
   security: bearerAuth,
   middleware: [imageFormBodyLimit, staff(), loadScoped],
-  request: { params: IdParams, body: jsonBody(updateBody) },
+  request: { params: IdParams, body: jsonBody(OrganizationUpdateBody) },
   responses: { 200: jsonContent(OrganizationSchema, 'Updated'), ...errorResponses },
 });
 
