@@ -21,6 +21,7 @@ import {
 import { requireChallenge } from './turnstile';
 import { startSession } from './sessions';
 import type { UserDto } from '../schemas';
+import { isAdminAccount } from '../lib/policy';
 
 export const CODE_LENGTH = 6;
 export const CODE_TTL_MS = 10 * 60 * 1000;
@@ -242,7 +243,7 @@ export async function verifyLoginCode(
       .values({ email, firstName: firstName.slice(0, 100), lastName: lastName.slice(0, 100), type: makeAdmin ? 'admin' : 'donor' })
       .onConflictDoNothing();
     [user] = await db.select().from(users).where(eq(users.email, email)).limit(1);
-  } else if ((makeAdmin && user.type !== 'admin') || user.origin !== 'account') {
+  } else if ((makeAdmin && !isAdminAccount(user)) || user.origin !== 'account') {
     // A donor first made by a checkout owns the account once they sign in (housekeeping keeps it).
     [user] = await db
       .update(users)

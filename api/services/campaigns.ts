@@ -4,7 +4,7 @@ import type { Db } from '../../db/client';
 import { type IdValue, preparedRead } from '../../db/prepared';
 import { parseId, toShortId } from '../../db/ids';
 import { type CampaignStatus, campaigns, campaignTotals, users } from '../../db/schema';
-import { canEditCampaign } from '../lib/policy';
+import { canEditCampaign, canManageOrganization, isAdmin, isOrgAdmin, isStaff } from '../lib/policy';
 import type { AuthUser } from '../lib/types';
 import { totalsColumns, totalsJoin } from './totals';
 
@@ -77,8 +77,8 @@ export function imageUrl(key: string): string {
 function statusCondition(viewer: AuthUser | null, status: CampaignStatus | 'all' | undefined): SQL | undefined {
   const requested = status ?? 'approved';
   const statuses: CampaignStatus[] = requested === 'all' ? ['draft', 'approved'] : [requested];
-  if (viewer?.type === 'admin') return inArray(campaigns.status, statuses);
-  if (viewer?.type === 'org_admin') {
+  if (isAdmin(viewer)) return inArray(campaigns.status, statuses);
+  if (viewer && isOrgAdmin(viewer)) {
     const own = viewer.orgIds.length ? inArray(campaigns.organizationId, viewer.orgIds) : sql`0`;
     const visible = or(eq(campaigns.status, 'approved'), own);
     return and(inArray(campaigns.status, statuses), visible);
@@ -103,19 +103,18 @@ function mineCondition(viewer: AuthUser | null, status: CampaignStatus | 'all' |
 
 /** Whether a viewer may see a parent campaign's appeals: admins always, org admins their own, others approved. */
 function parentCondition(viewer: AuthUser | null): SQL | undefined {
-  if (viewer?.type === 'admin') return undefined;
+  if (isAdmin(viewer)) return undefined;
   if (seesPublicLists(viewer)) {
     // The approved campaigns are looked up once (a handful, by index), not each row's parent: the
     // parent join then goes unused and SQLite leaves it out, a row read less per listed appeal.
     return or(isNull(campaigns.campaignId), sql`${campaigns.campaignId} in (select "id" from "campaigns" where "campaign_id" is null and "status" = 'approved')`);
   }
-  const own = viewer?.type === 'org_admin' && viewer.orgIds.length ? inArray(parent.organizationId, viewer.orgIds) : undefined;
+  const own = viewer && isOrgAdmin(viewer) && viewer.orgIds.length ? inArray(parent.organizationId, viewer.orgIds) : undefined;
   return or(isNull(campaigns.campaignId), eq(parent.status, 'approved'), own);
 }
 
 function canSeeAppealsOf(parentRow: { status: CampaignStatus; organizationId: string | null }, viewer: AuthUser | null): boolean {
-  if (parentRow.status === 'approved' || viewer?.type === 'admin') return true;
-  return viewer?.type === 'org_admin' && parentRow.organizationId !== null && viewer.orgIds.includes(parentRow.organizationId);
+  return parentRow.status === 'approved' || canManageOrganization(viewer, parentRow.organizationId);
 }
 
 export type ListOptions = {
@@ -152,7 +151,7 @@ export function listCampaignsQuery(db: Db, options: ListOptions) {
 const pageLimit = (limit: number | undefined) => Math.min(Math.max(limit ?? DEFAULT_PAGE_SIZE, 1), MAX_PAGE_SIZE);
 
 /** Anyone but staff sees the same lists: approved items, appeals only under approved campaigns. */
-const seesPublicLists = (viewer: AuthUser | null) => viewer?.type !== 'admin' && viewer?.type !== 'org_admin';
+const seesPublicLists = (viewer: AuthUser | null) => !isStaff(viewer);
 
 const ID = sql.placeholder('id');
 const PARENT_ID = sql.placeholder('parentId');
@@ -291,10 +290,9 @@ export function visibleCampaignDto(
 
 function canView(row: typeof campaigns.$inferSelect, viewer: AuthUser | null): boolean {
   // A general fund is shown to its organization's staff only, never to the public.
-  if (row.kind === 'general_fund') return viewer !== null && (viewer.type === 'admin' || (viewer.type === 'org_admin' && row.organizationId !== null && viewer.orgIds.includes(row.organizationId)));
+  if (row.kind === 'general_fund') return canManageOrganization(viewer, row.organizationId);
   if (row.status === 'approved') return true;
   if (!viewer) return false;
-  if (viewer.type === 'admin') return true;
-  if (viewer.type === 'org_admin' && row.organizationId && viewer.orgIds.includes(row.organizationId)) return true;
+  if (canManageOrganization(viewer, row.organizationId)) return true;
   return row.status === 'draft' && row.createdBy === viewer.id;
 }

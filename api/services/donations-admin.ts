@@ -4,7 +4,7 @@ import type { Db } from '../../db/client';
 import { parseId } from '../../db/ids';
 import { campaigns, donations, users } from '../../db/schema';
 import { badRequest, forbidden, HttpError, notFound } from '../lib/errors';
-import { orgScope, readsFinance } from '../lib/policy';
+import { isDonor, orgScope, readsFinance } from '../lib/policy';
 import type { AuthUser } from '../lib/types';
 import { canManageOrganization, type Page } from './organizations';
 import type { DonationFilters } from './insight/list-filters';
@@ -366,7 +366,7 @@ export async function createManualDonation(db: Db, input: NewManualDonation, vie
 
 export async function updateDonation(db: Db, idParam: string, input: DonationInput, viewer: AuthUser, requestId: string | null = null): Promise<DonationDto> {
   const current = await findVisibleDonation(db, idParam, viewer);
-  if (viewer.type === 'donor') throw forbidden('Only admins and organization admins can edit donations');
+  if (isDonor(viewer)) throw forbidden('Only admins and organization admins can edit donations');
   const row = current.row;
 
   const changed =

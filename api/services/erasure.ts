@@ -13,6 +13,7 @@ import { erasureCodeEmail } from './mail/erasure-code';
 import { createMailer } from './mailer';
 import { cancelMonthlyGift, type ActionContext } from './monthly-gift-actions';
 import type { ErasureDto } from '../schemas/consent';
+import { isDonor } from '../lib/policy';
 
 /**
  * A donor deletes their account (UK GDPR art. 17), confirmed by an emailed code. We blank the
@@ -26,7 +27,7 @@ type Ctx = ActionContext & { config: AppConfig };
 const codeSubject = (userId: string) => `erasure:${userId}`;
 
 export async function requestErasure(ctx: Ctx, user: AuthUser, now = new Date()) {
-  if (user.type !== 'donor') {
+  if (!isDonor(user)) {
     throw new HttpError(409, 'Administrator accounts cannot delete themselves here. Ask another administrator to remove your access first.');
   }
   const code = generateCode();

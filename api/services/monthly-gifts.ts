@@ -5,7 +5,7 @@ import type { Db } from '../../db/client';
 import { campaigns, monthlyGifts, users } from '../../db/schema';
 import { addMonths, MAX_PAUSE_MONTHS, type MonthlyGiftCancelledBy, type MonthlyGiftStatus } from '../../domain';
 import { HttpError, notFound } from '../lib/errors';
-import { canManageOrganization } from '../lib/policy';
+import { canManageOrganization, isAdmin } from '../lib/policy';
 import type { AuthUser } from '../lib/types';
 import type { MonthlyGiftDto } from '../schemas/monthly-gifts';
 import type { Attribution, Statement } from './donations-record';
@@ -174,7 +174,7 @@ export async function monthlyGiftFor(db: Db, user: AuthUser, id: string, as: 'do
     if (gift.donorId !== user.id) throw notFound('No such monthly gift');
     return gift;
   }
-  if (user.type === 'admin') return gift;
+  if (isAdmin(user)) return gift;
   const [campaign] = await db.select({ org: campaigns.organizationId }).from(campaigns).where(eq(campaigns.id, gift.campaignId)).limit(1);
   if (canManageOrganization(user, campaign?.org ?? null)) return gift;
   throw new HttpError(403, 'Only administrators of this gift\'s organization can cancel it');

@@ -72,4 +72,14 @@ describe('import boundaries', () => {
       .filter((file) => /\bcreateRoute\(/.test(readFileSync(path.join(root, file), 'utf8')));
     expect(offending).toEqual([]);
   });
+
+  it('roles are read only by the policy (api/lib/policy.ts) and domain/', () => {
+    const roleComparison = /\btype\s*[!=]==\s*['"](admin|org_admin|finance|donor)['"]/;
+    const offending = ['api', 'src', 'db']
+      .flatMap((dir) => files(dir, (f) => code(f) && !f.includes('node_modules')))
+      .filter((file) => file !== path.join('api', 'lib', 'policy.ts'))
+      .filter((file) => roleComparison.test(readFileSync(path.join(root, file), 'utf8')));
+    expect(offending).toEqual([]);
+  });
 });
+

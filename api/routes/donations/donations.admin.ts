@@ -2,7 +2,7 @@ import { createRouter } from '../../lib/create-app';
 import { sendReceipt } from '../../services/mail';
 import { mailContextOf } from '../../services/mail/context';
 import { bearerAuth, defineRoute, errorResponses, IdParams, jsonBody, jsonContent } from '../../lib/openapi';
-import { isStaff, requireUser, signedIn, staffOnly } from '../../lib/policy';
+import { isStaff, loadThenAuthorize, requireUser, signedIn, staffOnly } from '../../lib/policy';
 import { forbidden } from '../../lib/errors';
 import { DonationSchema, GivingSummarySchema } from '../../schemas';
 import { ManualDonationBody, ManualDonationUpdateBody } from '../../schemas/donations';
@@ -49,12 +49,9 @@ const updateDonationRoute = defineRoute({
   middleware: [
     signedIn(),
     // Visibility and role before the body, so out-of-scope callers learn nothing from validation.
-    async (c, next) => {
-      const viewer = requireUser(c.var.user);
-      await getDonation(c.var.db, c.req.param('id') ?? '', viewer);
+    loadThenAuthorize(getDonation, (viewer) => {
       if (!isStaff(viewer)) throw forbidden('Only admins and organization admins can edit donations');
-      await next();
-    },
+    }).middleware,
   ],
   request: { params: IdParams, body: jsonBody(ManualDonationUpdateBody) },
   responses: { 200: jsonContent(DonationSchema, 'Updated'), ...errorResponses },

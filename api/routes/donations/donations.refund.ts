@@ -1,6 +1,6 @@
 import { createRouter } from '../../lib/create-app';
 import { bearerAuth, defineRoute, errorResponses, IdParams, jsonBody, jsonContent } from '../../lib/openapi';
-import { financeReaders, requireUser } from '../../lib/policy';
+import { financeReaders, loadThenAuthorize, requireUser } from '../../lib/policy';
 import { DonationStorySchema } from '../../schemas/donation-story';
 import { RefundBodySchema, RefundHeaders, RefundResultSchema } from '../../schemas/refunds';
 import { donationStory } from '../../services/donations/story';
@@ -21,10 +21,7 @@ const refundRoute = defineRoute({
   middleware: [
     financeReaders('Only admins, organization admins and finance users can refund gifts'),
     // Scope before the body, so a caller outside the gift's organization learns nothing from validation.
-    async (c, next) => {
-      await loadGiftInScope(c.var.db, c.req.param('id') ?? '', requireUser(c.var.user));
-      await next();
-    },
+    loadThenAuthorize(loadGiftInScope).middleware,
   ],
   request: {
     params: IdParams,

@@ -1,11 +1,9 @@
 import { z } from '@hono/zod-openapi';
-import { createMiddleware } from 'hono/factory';
 import { createRouter } from '../../lib/create-app';
 import { imageFormBodyLimit, withImage } from '../../lib/image-upload';
 import { bearerAuth, defineRoute, errorResponses, IdParams, jsonBody, jsonContent, totalCountHeader } from '../../lib/openapi';
-import { adminOnly, financeReaders, requireUser, staffOnly } from '../../lib/policy';
-import type { AppEnv } from '../../lib/types';
-import { type OrganizationDto, OrganizationSchema } from '../../schemas';
+import { adminOnly, financeReaders, loadThenAuthorize, requireUser, staffOnly } from '../../lib/policy';
+import { OrganizationSchema } from '../../schemas';
 import { OrganizationCreateBody, OrganizationListQuery, OrganizationUpdateBody } from '../../schemas/organizations';
 import { actorOf } from '../../services/audit/append';
 import {
@@ -19,11 +17,7 @@ import {
 const staff = () => staffOnly('Only admins and organization admins can manage organizations');
 
 /** Scope first, so an org_admin learns nothing about other organizations from validation errors. */
-const scoped = new WeakMap<Request, OrganizationDto>();
-const loadScoped = createMiddleware<AppEnv>(async (c, next) => {
-  scoped.set(c.req.raw, await getOrganization(c.var.db, c.req.param('id') ?? '', requireUser(c.var.user)));
-  await next();
-});
+const scopedOrganization = loadThenAuthorize(getOrganization);
 
 const listRoute = defineRoute({
   method: 'get',
@@ -64,7 +58,7 @@ const updateOrgRoute = defineRoute({
   tags: ['Organizations'],
   summary: 'Update an organization (its org_admins, or an admin; only admins change its admins)',
   security: bearerAuth,
-  middleware: [imageFormBodyLimit, staff(), loadScoped],
+  middleware: [imageFormBodyLimit, staff(), scopedOrganization.middleware],
   request: { params: IdParams, body: jsonBody(OrganizationUpdateBody) },
   responses: { 200: jsonContent(OrganizationSchema, 'Updated'), ...errorResponses },
 });
@@ -82,7 +76,7 @@ export const organizationsRouter = createRouter()
   })
   .openapi(getOrgRoute, async (c) => c.json(await getOrganization(c.var.db, c.req.valid('param').id, requireUser(c.var.user)), 200))
   .openapi(updateOrgRoute, async (c) => {
-    const current = scoped.get(c.req.raw)!;
+    const current = scopedOrganization.item(c);
     const input = c.req.valid('json');
     const updated = await withImage(c, 'image', input.image, current.image, (image) =>
       updateOrganization(c.var.db, current._id, { ...input, image }, requireUser(c.var.user), c.var.requestId),

@@ -1,20 +1,14 @@
 import { z } from '@hono/zod-openapi';
-import { createMiddleware } from 'hono/factory';
 import { createRouter } from '../../lib/create-app';
 import { imageFormBodyLimit, withImage } from '../../lib/image-upload';
 import { bearerAuth, defineRoute, errorResponses, IdParams, jsonBody, jsonContent, totalCountHeader } from '../../lib/openapi';
-import { financeReaders, requireUser, signedIn, staffOnly } from '../../lib/policy';
-import type { AppEnv } from '../../lib/types';
-import { type DonorDto, DonorSchema } from '../../schemas';
+import { financeReaders, loadThenAuthorize, requireUser, signedIn, staffOnly } from '../../lib/policy';
+import { DonorSchema } from '../../schemas';
 import { DonorCreateBody, DonorListQuery, DonorUpdateBody } from '../../schemas/users';
 import { createUser, getUser, listUsers, updateUser } from '../../services/users';
 
 /** Visibility first: a caller who may not see the user gets 404 whatever the body says. */
-const visible = new WeakMap<Request, DonorDto>();
-const loadVisible = createMiddleware<AppEnv>(async (c, next) => {
-  visible.set(c.req.raw, await getUser(c.var.db, c.req.param('id') ?? '', requireUser(c.var.user)));
-  await next();
-});
+const visibleUser = loadThenAuthorize(getUser);
 
 const listRoute = defineRoute({
   method: 'get',
@@ -55,7 +49,7 @@ const updateUserRoute = defineRoute({
   tags: ['Donors'],
   summary: 'Update a user (themself, or an admin)',
   security: bearerAuth,
-  middleware: [imageFormBodyLimit, signedIn(), loadVisible],
+  middleware: [imageFormBodyLimit, signedIn(), visibleUser.middleware],
   request: { params: IdParams, body: jsonBody(DonorUpdateBody) },
   responses: { 200: jsonContent(DonorSchema, 'Updated'), ...errorResponses },
 });
@@ -73,7 +67,7 @@ export const usersRouter = createRouter()
   })
   .openapi(getUserRoute, async (c) => c.json(await getUser(c.var.db, c.req.valid('param').id, requireUser(c.var.user)), 200))
   .openapi(updateUserRoute, async (c) => {
-    const current = visible.get(c.req.raw)!;
+    const current = visibleUser.item(c);
     const input = c.req.valid('json');
     const updated = await withImage(c, 'image', input.image, current.image, (image) =>
       updateUser(c.var.db, current._id, { ...input, image }, requireUser(c.var.user), c.var.requestId),
