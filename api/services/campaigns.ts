@@ -7,8 +7,9 @@ import { type CampaignStatus, campaigns, campaignTotals, users } from '../../db/
 import { canEditCampaign, canManageOrganization, isAdmin, isOrgAdmin, isStaff } from '../lib/policy';
 import type { AuthUser } from '../lib/types';
 import { totalsColumns, totalsJoin } from './totals';
+import { MAX_PAGE_SIZE } from '../../domain/limits';
 
-export const MAX_PAGE_SIZE = 100;
+export { MAX_PAGE_SIZE };
 export const DEFAULT_PAGE_SIZE = 30;
 
 const creator = alias(users, 'creator');
