@@ -187,6 +187,7 @@ const ROWS: Row[] = [
     request: () => ({ path: '/api/donations?limit=100' }),
     expect: staff(200, 200, 200, 200),
   },
+  { route: 'GET /api/donations/top', request: (w) => ({ path: `/api/donations/top?campaign_id=${w.campaignX}` }), expect: 200 },
   { route: 'GET /api/donations/summary', request: () => ({ path: '/api/donations/summary' }), expect: signedIn(200) },
   {
     route: 'POST /api/donations',

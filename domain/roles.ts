@@ -68,6 +68,10 @@ export function canEditCampaign(
 type Typed = { type: UserType } | null | undefined;
 
 export const isAdminType = (user: Typed): boolean => user?.type === 'admin';
+/** A donor account or caller: no staff rights. */
+export const isDonorType = (user: Typed): boolean => user?.type === 'donor';
+/** A finance account or caller: reads money, edits nothing else. */
+export const isFinanceType = (user: Typed): boolean => user?.type === 'finance';
 /** Admins and organization admins: they edit content and accounts. */
 export const editsContent = (user: Typed): boolean => user?.type === 'admin' || user?.type === 'org_admin';
 /** Admins, organization admins and finance: donations, refunds, Gift Aid, exports, reports, the audit log. */

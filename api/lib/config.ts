@@ -1,35 +1,8 @@
 import { z } from 'zod';
 import { type CharityIdentity, type CharityRegulator, CHARITY_REGULATOR_IDS, DEFAULT_CHARITY_NAME, EMAIL_PATTERN } from '../../domain';
-import type { Bindings } from './types';
+import type { AppConfig, Bindings } from './types';
 
-export type AppConfig = {
-  adminEmails: Set<string>;
-  /** Keys login codes' hashes; a fixed development key is used only in development. Empty: sign-in is off. */
-  authSecret: string;
-  /** True unless APP_ENV=development: a deploy that forgets APP_ENV fails closed (no dev outbox, no demo payments). */
-  production: boolean;
-  stripeSecretKey: string | null;
-  stripeWebhookSecret: string | null;
-  stripePublishableKey: string | null;
-  /** Overrides the Stripe API host, for the local fake (tests, the storm bench); honoured only in development. */
-  stripeApiBase: string | null;
-  mailApiKey: string | null;
-  mailApiUrl: string;
-  mailFrom: string;
-  /** PUBLIC_ORIGIN as an origin (`https://host`); null when unset or not an http(s) URL. */
-  publicOrigin: string | null;
-  /** Cloudflare Turnstile; locally the always-pass test keys, in production null unless set. */
-  turnstileSiteKey: string | null;
-  turnstileSecretKey: string | null;
-  /** Overrides the siteverify endpoint, for the local fake in tests. */
-  turnstileVerifyUrl: string;
-  /** DEFAULT_CAMPAIGN_ID: parent of appeals created without a campaign_id. */
-  defaultCampaignId: string | null;
-  /** CHARITY_*: the platform's own charity (domain/charity.ts). */
-  charity: CharityIdentity;
-  /** SUPPORT_EMAIL: where Contact Support messages are sent (the footer's contact address by default). */
-  supportEmail: string;
-};
+export type { AppConfig } from './types';
 
 /** The charity's contact address shown in the footer; Contact Support mail goes there unless SUPPORT_EMAIL says otherwise. */
 export const DEFAULT_SUPPORT_EMAIL = 'hello@uknfp.org';

@@ -9,7 +9,7 @@ import { dbMiddleware } from '../middlewares/db';
 import { errorSummary, logLine, requestLogger, safeStack } from '../middlewares/logger';
 import { ConfigError } from './config';
 import { HttpError, describeZodError } from './errors';
-import type { AppEnv } from './types';
+import type { AppDeps, AppEnv } from './types';
 import { isTemporarilyUnavailable, RETRY_AFTER_SECONDS, UNAVAILABLE_MESSAGE } from './unavailable';
 
 /** Largest JSON body accepted by default; image uploads raise it per route. */
@@ -25,13 +25,10 @@ const OWN_BODY_LIMIT_ROUTES: [string, RegExp][] = [
   ['POST', /^\/api\/stripe\/webhook\/?$/],
 ];
 
-export type AppDeps = {
-  /** Injected database (tests on libSQL); otherwise built from the bindings per request. */
-  db?: Db;
-};
+export type { AppDeps } from './types';
 
 /**
- * Every router is an OpenAPIHono: routes declared with createRoute() land in /api/openapi.json, and
+ * Every router is an OpenAPIHono: routes declared with defineRoute (api/lib/openapi.ts) land in /api/openapi.json, and
  * a request that fails its zod schema answers our error contract instead of zod's own shape.
  */
 export function createRouter() {

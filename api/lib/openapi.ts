@@ -42,6 +42,11 @@ export function jsonContent<T extends z.ZodType>(schema: T, description: string)
   return { content: { 'application/json': { schema } }, description };
 }
 
+/** A CSV download's response entry (api/lib/csv-file.ts writes the body). */
+export function csvContent(description: string) {
+  return { content: { 'text/csv': { schema: z.string() } }, description };
+}
+
 /** A required JSON request body for createRoute. */
 export function jsonBody<T extends z.ZodType>(schema: T, description = 'JSON body') {
   return { content: { 'application/json': { schema } }, description, required: true };

@@ -1,7 +1,10 @@
+import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
+import type { Db } from '../../db/client';
 import * as roles from '../../domain/roles';
 import { forbidden, unauthorized } from './errors';
 import { readsMoney } from '../../domain/roles';
+import type { UserType } from '../../domain/statuses';
 import type { AppEnv, AuthUser } from './types';
 
 /**
@@ -14,6 +17,19 @@ import type { AppEnv, AuthUser } from './types';
 
 // The predicates live in domain/roles.ts, shared with the dashboard so screens offer what we allow.
 export const isAdmin = (user: AuthUser | null | undefined): boolean => roles.isAdmin(user);
+
+/** A stored account (not a signed-in caller) whose type is admin. */
+export const isAdminAccount = (account: { type: UserType }): boolean => roles.isAdminType(account);
+
+/** Organization admins (whatever organizations they are linked to). */
+export const isOrgAdmin = (user: AuthUser | null | undefined): boolean => roles.isOrgAdmin(user);
+
+/** Donors: act on their own account and gifts only. */
+export const isDonor = (user: AuthUser | null | undefined): boolean => roles.isDonorType(user);
+
+/** A stored account (or caller) whose type is donor / finance. */
+export const isDonorAccount = (account: { type: UserType }): boolean => roles.isDonorType(account);
+export const isFinanceUser = (user: { type: UserType } | null | undefined): boolean => roles.isFinanceType(user);
 
 /** Admins and org_admins: the dashboard's staff. */
 export const isStaff = (user: AuthUser | null | undefined): boolean => roles.isStaff(user);
@@ -45,7 +61,7 @@ export function inOrgScope(user: AuthUser, organizationId: string | null): boole
 export const administersAny = (user: AuthUser): boolean => roles.administersAny(user);
 
 /** org_admins manage only the organizations they are linked to; admins all; donors none. */
-export const canManageOrganization = (user: AuthUser, organizationId: string | null): boolean => roles.administers(user, organizationId);
+export const canManageOrganization = (user: AuthUser | null, organizationId: string | null): boolean => roles.administers(user, organizationId);
 
 /** Admins; admins of the item's organization; the fundraiser who created an appeal (until deleted). */
 export const canEditCampaign = (user: AuthUser | null, item: { organizationId: string | null; campaignId: string | null; createdBy: string | null; status: string }): boolean =>
@@ -124,3 +140,26 @@ export const adminOnly = () =>
     requireAdmin(c.var.user);
     await next();
   });
+
+/**
+ * Load then authorize: route middleware that loads the item named by the path's `{id}` as this
+ * viewer may see it (the loader answers 404 or 403), then applies `authorize`, all before the
+ * request body is validated, so a caller who may not act learns nothing from a 400. The handler
+ * gets the loaded item back with `item(c)` instead of loading it twice.
+ */
+export function loadThenAuthorize<T>(load: (db: Db, id: string, viewer: AuthUser) => Promise<T>, authorize?: (viewer: AuthUser, item: T) => void) {
+  const loaded = new WeakMap<Request, T>();
+  const middleware = createMiddleware<AppEnv>(async (c, next) => {
+    const viewer = requireUser(c.var.user);
+    const item = await load(c.var.db, c.req.param('id') ?? '', viewer);
+    authorize?.(viewer, item);
+    loaded.set(c.req.raw, item);
+    await next();
+  });
+  const item = (c: Context<AppEnv>): T => {
+    const found = loaded.get(c.req.raw);
+    if (found === undefined) throw new Error('loadThenAuthorize: the route did not run its middleware');
+    return found;
+  };
+  return { middleware, item };
+}

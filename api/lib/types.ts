@@ -1,6 +1,6 @@
+import type { CharityIdentity } from '../../domain';
 import type { UserType } from '../../domain/statuses';
 import type { Db, DbEnv } from '../../db/client';
-import type { AppConfig } from './config';
 import type { PaymentProvider } from '../services/payments/provider';
 
 /** Worker bindings and secrets (README: Configuration). */
@@ -58,3 +58,39 @@ export type Variables = {
 };
 
 export type AppEnv = { Bindings: Bindings; Variables: Variables };
+
+/** The settings the app reads from its bindings once per isolate (api/lib/config.ts readConfig). */
+export type AppConfig = {
+  adminEmails: Set<string>;
+  /** Keys login codes' hashes; a fixed development key is used only in development. Empty: sign-in is off. */
+  authSecret: string;
+  /** True unless APP_ENV=development: a deploy that forgets APP_ENV fails closed (no dev outbox, no demo payments). */
+  production: boolean;
+  stripeSecretKey: string | null;
+  stripeWebhookSecret: string | null;
+  stripePublishableKey: string | null;
+  /** Overrides the Stripe API host, for the local fake (tests, the storm bench); honoured only in development. */
+  stripeApiBase: string | null;
+  mailApiKey: string | null;
+  mailApiUrl: string;
+  mailFrom: string;
+  /** PUBLIC_ORIGIN as an origin (`https://host`); null when unset or not an http(s) URL. */
+  publicOrigin: string | null;
+  /** Cloudflare Turnstile; locally the always-pass test keys, in production null unless set. */
+  turnstileSiteKey: string | null;
+  turnstileSecretKey: string | null;
+  /** Overrides the siteverify endpoint, for the local fake in tests. */
+  turnstileVerifyUrl: string;
+  /** DEFAULT_CAMPAIGN_ID: parent of appeals created without a campaign_id. */
+  defaultCampaignId: string | null;
+  /** CHARITY_*: the platform's own charity (domain/charity.ts). */
+  charity: CharityIdentity;
+  /** SUPPORT_EMAIL: where Contact Support messages are sent (the footer's contact address by default). */
+  supportEmail: string;
+};
+
+/** What createApp may be given. */
+export type AppDeps = {
+  /** Injected database (tests on libSQL); otherwise built from the bindings per request. */
+  db?: Db;
+};

@@ -1,8 +1,7 @@
 import { createMiddleware } from 'hono/factory';
 import { createDb } from '../../db/client';
-import type { AppDeps } from '../lib/create-app';
 import { loadConfig } from '../lib/config';
-import type { AppEnv } from '../lib/types';
+import type { AppDeps, AppEnv } from '../lib/types';
 import { createPaymentProvider } from '../services/payments';
 
 /** Puts the database, the parsed configuration and the payment provider on c.var for every handler. */

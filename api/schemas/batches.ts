@@ -101,3 +101,12 @@ export const BatchQuerySchema = z.object({
   limit: z.coerce.number({ error: 'limit: a whole number' }).int('limit: a whole number').min(1, 'limit: at least 1').max(200, 'limit: at most 200').default(50),
   offset: z.coerce.number({ error: 'offset: a whole number' }).int('offset: a whole number').min(0, 'offset: 0 or more').default(0),
 });
+
+/** Required: the same key again answers the first batch, so a double submit posts once. */
+export const BatchHeaders = z.object({
+  'idempotency-key': z
+    .string({ error: 'Idempotency-Key: send a header that names this batch, e.g. a UUID made when the form opened' })
+    .trim()
+    .min(8, 'Idempotency-Key: use at least 8 characters')
+    .max(200, 'Idempotency-Key: use at most 200 characters'),
+});

@@ -141,6 +141,8 @@ export const ClaimGiftSchema = z
   .openapi('GiftAidClaimGift');
 export type ClaimGiftDto = z.infer<typeof ClaimGiftSchema>;
 
+export const ClaimWithGiftsSchema = z.object({ claim: ClaimSchema, gifts: z.array(ClaimGiftSchema) });
+
 export const AdjustmentSchema = z
   .object({
     _id: z.string(),

@@ -1,6 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { createSelectSchema } from 'drizzle-zod';
 import { campaigns, donations, organizations, templateCauses, users } from '../../db/schema';
+import { ErasureSchema } from './consent';
 
 /**
  * The API's response shapes, one place (issue 13). Enums and column types come from the Drizzle
@@ -134,9 +135,7 @@ export const DonorSchema = z
     /** Set once the donor's account was erased (issue 9): name and contact details are blank. */
     erased_at: z.string().nullable(),
     /** The donor's latest request to delete their account and its outcome, for admins. */
-    erasure: z
-      .object({ outcome: z.enum(['pending', 'completed', 'expired', 'failed']), requested_at: z.string(), completed_at: z.string().nullable(), detail: z.string().nullable() })
-      .nullable(),
+    erasure: ErasureSchema.nullable(),
   })
   .openapi('Donor');
 
@@ -187,3 +186,8 @@ export type Donor = z.infer<typeof DonorSchema>;
 export type Organization = z.infer<typeof OrganizationSchema>;
 export type User = z.infer<typeof UserSchema>;
 export type TopDonor = z.infer<typeof TopDonorSchema>;
+export type AddressDto = z.infer<typeof AddressSchema>;
+export type DonationDto = Donation;
+export type DonorDto = Donor;
+export type OrganizationDto = Organization;
+export type UserDto = User;

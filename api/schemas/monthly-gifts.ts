@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { MONTHLY_GIFT_STATUSES, ONLINE_PAYMENT_METHODS } from '../../domain';
+import { MAX_PAUSE_MONTHS, MONTHLY_GIFT_CANCELLED_BY, MONTHLY_GIFT_STATUSES, ONLINE_PAYMENT_METHODS } from '../../domain';
 import { MAX_SEARCH_TERM_LENGTH } from '../../domain/limits';
 import { idParam, paging } from '../services/insight/list-filters';
 
@@ -65,3 +65,54 @@ export const OfficeMonthlyGiftSchema = z
   })
   .openapi('OfficeMonthlyGift');
 export type OfficeMonthlyGift = z.infer<typeof OfficeMonthlyGiftSchema>;
+
+/** A donor's monthly gift, as the donor and their organization's admins see it. */
+export const MonthlyGiftSchema = z
+  .object({
+    _id: z.string().openapi({ example: 'sub_1QxYz' }),
+    amount: z.number().int().openapi({ description: 'Pence per month', example: 1000 }),
+    status: z.enum(MONTHLY_GIFT_STATUSES),
+    cause: z.object({ campaign_id: z.string(), campaign: z.string(), appeal_id: z.string().nullable(), appeal: z.string().nullable() }),
+    started_at: z.string().nullable(),
+    next_payment_at: z.string().nullable(),
+    pause_resumes_at: z.string().nullable(),
+    cancelled_at: z.string().nullable(),
+    cancelled_by: z.enum(MONTHLY_GIFT_CANCELLED_BY).nullable(),
+    gift_aid: z.boolean(),
+    mode: z.enum(['stripe', 'demo']),
+    payment_method: z.enum(ONLINE_PAYMENT_METHODS).openapi({ description: 'card, or bacs_debit (Direct Debit)' }),
+    bank_last4: z.string().nullable().openapi({ description: 'Direct Debit: the last four digits of the bank account' }),
+  })
+  .openapi('MonthlyGift');
+
+export const MonthlyGiftIdParam = z.object({
+  id: z
+    .string()
+    .max(220)
+    .openapi({ param: { name: 'id', in: 'path' }, example: 'sub_1QxYz', description: 'The monthly gift (Stripe Subscription) id' }),
+});
+
+export const MonthlyGiftChangeBody = z.object({
+  price: z.string({ error: 'price: choose one of the monthly amounts offered' }).trim().min(1, 'price: choose one of the monthly amounts offered').max(255),
+});
+export const MonthlyGiftPauseBody = z.object({
+  months: z
+    .number({ error: `months: pause for 1 to ${MAX_PAUSE_MONTHS} months` })
+    .int(`months: pause for 1 to ${MAX_PAUSE_MONTHS} whole months`)
+    .min(1, `months: pause for 1 to ${MAX_PAUSE_MONTHS} months`)
+    .max(MAX_PAUSE_MONTHS, `months: pause for 1 to ${MAX_PAUSE_MONTHS} months`),
+});
+
+export type MonthlyGiftDto = z.infer<typeof MonthlyGiftSchema>;
+
+/** What a signed cancel link points at, and what using it did. */
+export const LinkStateSchema = z
+  .object({
+    state: z.enum(['ready', 'done', 'invalid', 'expired', 'used', 'cancelled', 'failed']),
+    message: z.string().optional(),
+    gift: MonthlyGiftSchema.optional(),
+  })
+  .openapi('CancelLinkState');
+
+export const CancelLinkTokenQuery = z.object({ token: z.string().max(400).optional().openapi({ description: 'The token from the cancel link in a monthly receipt' }) });
+export const CancelLinkTokenBody = z.object({ token: z.string({ error: 'token: the token from the cancel link is required' }).max(400, 'token: too long') });

@@ -59,3 +59,8 @@ export const DisputeSchema = z
     closed_at: z.string().nullable(),
   })
   .openapi('Dispute');
+
+/** A retried refund request carries the same key and gets the first answer. */
+export const RefundHeaders = z.object({
+  'idempotency-key': z.string().trim().min(8, 'Idempotency-Key: use at least 8 characters').max(200, 'Idempotency-Key: use at most 200 characters').optional(),
+});

@@ -1,4 +1,3 @@
-import type { UserType } from '../../domain/statuses';
 import { and, desc, eq, gt, inArray, isNull, lt, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { loginCodes, organizationAdmins, users } from '../../db/schema';
@@ -21,19 +20,12 @@ import {
 } from './rate-limit';
 import { requireChallenge } from './turnstile';
 import { startSession } from './sessions';
+import type { UserDto } from '../schemas';
+import { isAdminAccount } from '../lib/policy';
 
 export const CODE_LENGTH = 6;
 export const CODE_TTL_MS = 10 * 60 * 1000;
 export const MAX_CODE_ATTEMPTS = 5;
-
-export type UserDto = {
-  _id: string;
-  email: string;
-  name: { first_name: string; last_name: string };
-  type: UserType;
-  avatar: string | null;
-  org_ids: string[];
-};
 
 type Ctx = { db: Db; config: AppConfig; mailer: Mailer; now: Date; ip: string; turnstileToken?: string | null };
 
@@ -251,7 +243,7 @@ export async function verifyLoginCode(
       .values({ email, firstName: firstName.slice(0, 100), lastName: lastName.slice(0, 100), type: makeAdmin ? 'admin' : 'donor' })
       .onConflictDoNothing();
     [user] = await db.select().from(users).where(eq(users.email, email)).limit(1);
-  } else if ((makeAdmin && user.type !== 'admin') || user.origin !== 'account') {
+  } else if ((makeAdmin && !isAdminAccount(user)) || user.origin !== 'account') {
     // A donor first made by a checkout owns the account once they sign in (housekeeping keeps it).
     [user] = await db
       .update(users)

@@ -5,7 +5,7 @@ import { parseId } from '../../db/ids';
 import { CAMPAIGN_STATUSES, campaigns, donations, organizations, type StoredImage, templateCauses } from '../../db/schema';
 import type { AppConfig } from '../lib/config';
 import { badRequest, forbidden, notFound } from '../lib/errors';
-import { canEditCampaign, canManageOrganization, canSetCampaignStatus } from '../lib/policy';
+import { administersAny, canEditCampaign, canManageOrganization, canSetCampaignStatus, isAdmin } from '../lib/policy';
 import type { AuthUser } from '../lib/types';
 import { type CampaignDto, loadCampaignDto } from './campaigns';
 import {
@@ -301,8 +301,6 @@ async function appealsNeedApproval(db: Db, organizationId: string | null): Promi
   return row?.held ?? false;
 }
 
-const administersAny = (user: AuthUser) => user.type === 'admin' || (user.type === 'org_admin' && user.orgIds.length > 0);
-
 /** Admins; org admins of the item's organization; the creator of an appeal (unless deleted). */
 async function loadEditable(ctx: WriteCtx, idOrShort: string): Promise<Row> {
   const id = parseId(idOrShort);
@@ -350,7 +348,7 @@ async function defaultParent(ctx: WriteCtx): Promise<Row> {
 
 async function checkOrganization(ctx: WriteCtx, idOrShort: string): Promise<string> {
   const id = parseId(idOrShort);
-  if (ctx.user.type !== 'admin' && !(id && administers(ctx.user, id))) {
+  if (!isAdmin(ctx.user) && !(id && administers(ctx.user, id))) {
     throw forbidden('You can only manage campaigns of organizations you administer');
   }
   if (!id) throw badRequest('organization_id: no organization with this id');

@@ -4,11 +4,12 @@ import type { Db } from '../../db/client';
 import { type IdValue, preparedRead } from '../../db/prepared';
 import { parseId, toShortId } from '../../db/ids';
 import { type CampaignStatus, campaigns, campaignTotals } from '../../db/schema';
-import { canEditCampaign } from '../lib/policy';
+import { canEditCampaign, canManageOrganization, isAdmin, isOrgAdmin, isStaff } from '../lib/policy';
 import type { AuthUser } from '../lib/types';
 import { totalsColumns, totalsJoin } from './totals';
+import { MAX_PAGE_SIZE } from '../../domain/limits';
 
-export const MAX_PAGE_SIZE = 100;
+export { MAX_PAGE_SIZE };
 export const DEFAULT_PAGE_SIZE = 30;
 
 /** An appeal's parent campaign, joined so that lists can hide appeals of hidden campaigns. */
@@ -79,8 +80,8 @@ export function imageUrl(key: string): string {
 function statusCondition(viewer: AuthUser | null, status: CampaignStatus | 'all' | undefined): SQL | undefined {
   const requested = status ?? 'approved';
   const statuses: CampaignStatus[] = requested === 'all' ? ['draft', 'approved'] : [requested];
-  if (viewer?.type === 'admin') return inArray(campaigns.status, statuses);
-  if (viewer?.type === 'org_admin') {
+  if (isAdmin(viewer)) return inArray(campaigns.status, statuses);
+  if (viewer && isOrgAdmin(viewer)) {
     const own = viewer.orgIds.length ? inArray(campaigns.organizationId, viewer.orgIds) : sql`0`;
     const visible = or(eq(campaigns.status, 'approved'), own);
     return and(inArray(campaigns.status, statuses), visible);
@@ -105,7 +106,7 @@ function mineCondition(viewer: AuthUser | null, status: CampaignStatus | 'all' |
 
 /** Whether a viewer may see a parent campaign's appeals: admins always, org admins their own, others approved. */
 function parentCondition(viewer: AuthUser | null, parentId?: IdValue): SQL | undefined {
-  if (viewer?.type === 'admin') return undefined;
+  if (isAdmin(viewer)) return undefined;
   if (seesPublicLists(viewer)) {
     // One parent named: it is looked up once (one row), whatever the number of its appeals.
     // (An IN list is built once per statement; an EXISTS here was asked again for every row.)
@@ -114,13 +115,12 @@ function parentCondition(viewer: AuthUser | null, parentId?: IdValue): SQL | und
     // parent join then goes unused and SQLite leaves it out, a row read less per listed appeal.
     return or(isNull(campaigns.campaignId), sql`${campaigns.campaignId} in (select "id" from "campaigns" where "campaign_id" is null and "status" = 'approved')`);
   }
-  const own = viewer?.type === 'org_admin' && viewer.orgIds.length ? inArray(parent.organizationId, viewer.orgIds) : undefined;
+  const own = viewer && isOrgAdmin(viewer) && viewer.orgIds.length ? inArray(parent.organizationId, viewer.orgIds) : undefined;
   return or(isNull(campaigns.campaignId), eq(parent.status, 'approved'), own);
 }
 
 function canSeeAppealsOf(parentRow: { status: CampaignStatus; organizationId: string | null }, viewer: AuthUser | null): boolean {
-  if (parentRow.status === 'approved' || viewer?.type === 'admin') return true;
-  return viewer?.type === 'org_admin' && parentRow.organizationId !== null && viewer.orgIds.includes(parentRow.organizationId);
+  return parentRow.status === 'approved' || canManageOrganization(viewer, parentRow.organizationId);
 }
 
 export type ListOptions = {
@@ -156,7 +156,7 @@ export function listCampaignsQuery(db: Db, options: ListOptions) {
 const pageLimit = (limit: number | undefined) => Math.min(Math.max(limit ?? DEFAULT_PAGE_SIZE, 1), MAX_PAGE_SIZE);
 
 /** Anyone but staff sees the same lists: approved items, appeals only under approved campaigns. */
-const seesPublicLists = (viewer: AuthUser | null) => viewer?.type !== 'admin' && viewer?.type !== 'org_admin';
+const seesPublicLists = (viewer: AuthUser | null) => !isStaff(viewer);
 
 const ID = sql.placeholder('id');
 const PARENT_ID = sql.placeholder('parentId');
@@ -305,10 +305,9 @@ export function visibleCampaignDto(
 
 function canView(row: typeof campaigns.$inferSelect, viewer: AuthUser | null): boolean {
   // A general fund is shown to its organization's staff only, never to the public.
-  if (row.kind === 'general_fund') return viewer !== null && (viewer.type === 'admin' || (viewer.type === 'org_admin' && row.organizationId !== null && viewer.orgIds.includes(row.organizationId)));
+  if (row.kind === 'general_fund') return canManageOrganization(viewer, row.organizationId);
   if (row.status === 'approved') return true;
   if (!viewer) return false;
-  if (viewer.type === 'admin') return true;
-  if (viewer.type === 'org_admin' && row.organizationId && viewer.orgIds.includes(row.organizationId)) return true;
+  if (canManageOrganization(viewer, row.organizationId)) return true;
   return row.status === 'draft' && row.createdBy === viewer.id;
 }

@@ -3,6 +3,7 @@ import type { Db } from '../../db/client';
 import { marketingConsents, users } from '../../db/schema';
 import { type ConsentSource, formatUkDate, MARKETING_CONSENT_WORDING } from '../../domain';
 import { badRequest } from '../lib/errors';
+import type { ConsentDto } from '../schemas/consent';
 
 /**
  * "Keep me updated by email" (PECR): never ticked for the donor, never bundled with the gift. Each
@@ -33,13 +34,6 @@ export async function withdrawConsent(db: Db, userId: string, now = new Date()) 
     .where(and(eq(marketingConsents.userId, userId), isNull(marketingConsents.withdrawnAt)));
 }
 
-export type ConsentDto = {
-  consented: boolean;
-  /** Today's wording, shown next to the box. */
-  wording: string;
-  given: { wording: string; source: ConsentSource; given_at: string } | null;
-  withdrawn_at: string | null;
-};
 
 export async function consentOf(db: Db, userId: string): Promise<ConsentDto> {
   const [latest] = await db

@@ -2,42 +2,24 @@ import { and, desc, eq, gte, inArray, isNull, lt, lte, ne, notInArray, or, sql, 
 import { alias, } from 'drizzle-orm/sqlite-core';
 import type { Db } from '../../db/client';
 import { parseId } from '../../db/ids';
-import { campaigns, donations, type DonationStatus, type DonationType, users } from '../../db/schema';
+import { campaigns, donations, users } from '../../db/schema';
 import { badRequest, forbidden, HttpError, notFound } from '../lib/errors';
-import { orgScope, readsFinance } from '../lib/policy';
+import { isDonor, orgScope, readsFinance } from '../lib/policy';
 import type { AuthUser } from '../lib/types';
-import { canManageOrganization, type Option, type Page } from './organizations';
+import { canManageOrganization, type Page } from './organizations';
 import type { DonationFilters } from './insight/list-filters';
 import { londonMidnight } from '../../domain/dates';
-import { type DonationSource, MAX_DONATION_PENCE, MIN_DONATION_PENCE, type OnlinePaymentMethod } from '../../domain';
+import { MAX_DONATION_PENCE, MIN_DONATION_PENCE } from '../../domain';
 import { isGiftAidClaimed } from './gift-aid/claims';
 import { getUser } from './users';
 import { actorOf, auditInsert, changedFields } from './audit/append';
 import type { OfflineGiftInput } from '../schemas/gift-aid';
+import type { DonationDto } from '../schemas';
 
 /** Manual gifts follow the same bounds as card gifts. */
 const MANUAL_MIN_PENCE = MIN_DONATION_PENCE;
 const MANUAL_MAX_PENCE = MAX_DONATION_PENCE;
 
-export type DonationDto = {
-  _id: string;
-  /** Pence. */
-  amount: number;
-  /** Pence refunded so far. */
-  refunded_amount: number;
-  date: string;
-  status: DonationStatus;
-  type: DonationType;
-  gift_aid: boolean;
-  source: DonationSource;
-  payment_method: OnlinePaymentMethod;
-  bank_last4: string | null;
-  /** The monthly gift (Stripe Subscription) this payment belongs to. */
-  subscription_id: string | null;
-  donor: Option;
-  campaign: Option;
-  appeal: Option | null;
-};
 
 export type DonationInput = {
   donor?: string;
@@ -384,7 +366,7 @@ export async function createManualDonation(db: Db, input: NewManualDonation, vie
 
 export async function updateDonation(db: Db, idParam: string, input: DonationInput, viewer: AuthUser, requestId: string | null = null): Promise<DonationDto> {
   const current = await findVisibleDonation(db, idParam, viewer);
-  if (viewer.type === 'donor') throw forbidden('Only admins and organization admins can edit donations');
+  if (isDonor(viewer)) throw forbidden('Only admins and organization admins can edit donations');
   const row = current.row;
 
   const changed =

@@ -12,6 +12,8 @@ import type { Statement } from './donations-record';
 import { erasureCodeEmail } from './mail/erasure-code';
 import { createMailer } from './mailer';
 import { cancelMonthlyGift, type ActionContext } from './monthly-gift-actions';
+import type { ErasureDto } from '../schemas/consent';
+import { isDonor } from '../lib/policy';
 
 /**
  * A donor deletes their account (UK GDPR art. 17), confirmed by an emailed code. We blank the
@@ -25,7 +27,7 @@ type Ctx = ActionContext & { config: AppConfig };
 const codeSubject = (userId: string) => `erasure:${userId}`;
 
 export async function requestErasure(ctx: Ctx, user: AuthUser, now = new Date()) {
-  if (user.type !== 'donor') {
+  if (!isDonor(user)) {
     throw new HttpError(409, 'Administrator accounts cannot delete themselves here. Ask another administrator to remove your access first.');
   }
   const code = generateCode();
@@ -118,8 +120,6 @@ export async function confirmErasure(ctx: Ctx, user: AuthUser, code: string, now
   await ctx.db.batch(statements as [Statement, ...Statement[]]);
   return { erased: true as const };
 }
-
-export type ErasureDto = { outcome: 'pending' | 'completed' | 'expired' | 'failed'; requested_at: string; completed_at: string | null; detail: string | null };
 
 /** The latest request per donor, for the admin's donor list. */
 export async function latestErasures(db: Db, userIds: string[], now = new Date()): Promise<Map<string, ErasureDto>> {

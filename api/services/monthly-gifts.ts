@@ -3,10 +3,11 @@ import type Stripe from 'stripe';
 import { chunks } from '../../db/chunks';
 import type { Db } from '../../db/client';
 import { campaigns, monthlyGifts, users } from '../../db/schema';
-import { addMonths, MAX_PAUSE_MONTHS, type MonthlyGiftCancelledBy, type MonthlyGiftStatus, type OnlinePaymentMethod } from '../../domain';
+import { addMonths, MAX_PAUSE_MONTHS, type MonthlyGiftCancelledBy, type MonthlyGiftStatus } from '../../domain';
 import { HttpError, notFound } from '../lib/errors';
-import { canManageOrganization } from '../lib/policy';
+import { canManageOrganization, isAdmin } from '../lib/policy';
 import type { AuthUser } from '../lib/types';
+import type { MonthlyGiftDto } from '../schemas/monthly-gifts';
 import type { Attribution, Statement } from './donations-record';
 import { findLocalPrice } from './donations';
 
@@ -173,27 +174,11 @@ export async function monthlyGiftFor(db: Db, user: AuthUser, id: string, as: 'do
     if (gift.donorId !== user.id) throw notFound('No such monthly gift');
     return gift;
   }
-  if (user.type === 'admin') return gift;
+  if (isAdmin(user)) return gift;
   const [campaign] = await db.select({ org: campaigns.organizationId }).from(campaigns).where(eq(campaigns.id, gift.campaignId)).limit(1);
   if (canManageOrganization(user, campaign?.org ?? null)) return gift;
   throw new HttpError(403, 'Only administrators of this gift\'s organization can cancel it');
 }
-
-export type MonthlyGiftDto = {
-  _id: string;
-  amount: number;
-  status: MonthlyGiftStatus;
-  cause: { campaign_id: string; campaign: string; appeal_id: string | null; appeal: string | null };
-  started_at: string | null;
-  next_payment_at: string | null;
-  pause_resumes_at: string | null;
-  cancelled_at: string | null;
-  cancelled_by: MonthlyGiftCancelledBy | null;
-  gift_aid: boolean;
-  mode: 'stripe' | 'demo';
-  payment_method: OnlinePaymentMethod;
-  bank_last4: string | null;
-};
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 

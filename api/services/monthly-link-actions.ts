@@ -2,7 +2,8 @@ import { and, eq, isNull } from 'drizzle-orm';
 import { monthlyGifts } from '../../db/schema';
 import { HttpError } from '../lib/errors';
 import { cancelMonthlyGift, type ActionContext } from './monthly-gift-actions';
-import { donorContact, findMonthlyGift, type MonthlyGiftDto, toMonthlyGiftDtos } from './monthly-gifts';
+import type { MonthlyGiftDto } from '../schemas/monthly-gifts';
+import { donorContact, findMonthlyGift, toMonthlyGiftDtos } from './monthly-gifts';
 import { verifyMonthlyLink } from './monthly-links';
 
 /**

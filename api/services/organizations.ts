@@ -10,38 +10,12 @@ import type { AuthUser } from '../lib/types';
 import { type CharityRegulator, charityNumberProblem, regulatorFromNumber } from '../../domain';
 import { actorOf, type AuditActor, auditInsert, changedFields } from './audit/append';
 import { imageUrl } from './campaigns';
+import type { AddressDto, OrganizationDto } from '../schemas';
 
-export type AddressDto = {
-  address: string | null;
-  city: string | null;
-  province: string | null;
-  postal_code: string | null;
-  country: string | null;
-};
 
 /** A multi-select option: what the dashboard's selects hold and send back. */
 export type Option = { label: string; value: string };
 
-export type OrganizationDto = {
-  _id: string;
-  name: string;
-  image: string | null;
-  image_url: string | null;
-  email: string | null;
-  phone: string | null;
-  charity_number: string | null;
-  /** Registered legal name (declarations, receipts); null: the display name. */
-  legal_name: string | null;
-  regulator: CharityRegulator;
-  /** HMRC charity reference for Gift Aid claims. */
-  hmrc_reference: string | null;
-  /** "MM-DD": Gift Aid lines are aggregated within one accounting period ending on this day. */
-  accounting_year_end: string;
-  address: AddressDto;
-  admins: Option[];
-  /** New appeals under this organization's campaigns wait as drafts until an admin approves them. */
-  appeals_need_approval: boolean;
-};
 
 export type AddressInput = Partial<AddressDto>;
 

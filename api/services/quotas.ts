@@ -3,6 +3,7 @@ import type { Db } from '../../db/client';
 import { rateLimits } from '../../db/schema';
 import type { AuthUser } from '../lib/types';
 import { hitRateLimit, peekRateLimit, RateLimitError, type RateRule } from './rate-limit';
+import { isAdmin, isDonor, isOrgAdmin } from '../lib/policy';
 
 const DAY = 24 * 60 * 60 * 1000;
 const MB = 1024 * 1024;
@@ -32,7 +33,7 @@ async function consume(db: Db, key: string, rule: RateRule, amount: number, now:
 
 /** One more appeal today for this account. */
 export async function consumeAppealQuota(db: Db, user: AuthUser, now: Date): Promise<void> {
-  if (user.type !== 'donor') return;
+  if (!isDonor(user)) return;
   const rule = DAILY_QUOTAS.appeals;
   await consume(db, `quota:appeals:${user.id}`, rule, 1, now, (hours) =>
     `You can start up to ${rule.limit} appeals a day. Please try again in ${hours} hour${hours === 1 ? '' : 's'}.`,
@@ -41,8 +42,8 @@ export async function consumeAppealQuota(db: Db, user: AuthUser, now: Date): Pro
 
 /** The account's daily upload allowance; null for admins, who have none. */
 export function uploadQuotaOf(user: AuthUser): RateRule | null {
-  if (user.type === 'admin') return null;
-  return user.type === 'org_admin' ? DAILY_QUOTAS.uploadBytesOrgAdmin : DAILY_QUOTAS.uploadBytes;
+  if (isAdmin(user)) return null;
+  return isOrgAdmin(user) ? DAILY_QUOTAS.uploadBytesOrgAdmin : DAILY_QUOTAS.uploadBytes;
 }
 
 /** Image bytes this account may still upload today; null when it has no quota (admins). */
@@ -54,8 +55,8 @@ export async function remainingUploadBytes(db: Db, user: AuthUser, now: Date): P
 
 /** Image bytes uploaded today by this account (originals and their resized copies: all are stored). */
 export async function consumeUploadQuota(db: Db, user: AuthUser, bytes: number, now: Date): Promise<void> {
-  if (user.type === 'admin' || bytes <= 0) return;
-  const rule = user.type === 'org_admin' ? DAILY_QUOTAS.uploadBytesOrgAdmin : DAILY_QUOTAS.uploadBytes;
+  const rule = uploadQuotaOf(user);
+  if (!rule || bytes <= 0) return;
   await consume(db, `quota:upload-bytes:${user.id}`, rule, bytes, now, (hours) =>
     `You can upload up to ${rule.limit / MB} MB of images a day. Use fewer or smaller images, or try again in ${hours} hour${hours === 1 ? '' : 's'}.`,
   );

@@ -6,28 +6,9 @@ import { giftAidOn, registrationLine, ukTaxYear, ukTaxYearOf } from '../../domai
 import type { AppConfig } from '../lib/config';
 import { badRequest } from '../lib/errors';
 import { charityForOrganization } from './charity';
+import type { StatementDto } from '../schemas/statement';
 
 /** A donor's gifts in one UK tax year (6 April to 5 April, London time), for their tax return. */
-
-export type StatementDto = {
-  tax_year: { start_year: number; label: string; from: string; to: string };
-  donor: { name: string; email: string };
-  gifts: {
-    _id: string;
-    date: string;
-    amount: number;
-    refunded: number;
-    net: number;
-    type: 'once' | 'monthly';
-    cause: string;
-    charity: string;
-    gift_aid: boolean;
-    reference: string;
-  }[];
-  totals: { count: number; net: number; gift_aid_net: number; gift_aid_value: number };
-  charities: { name: string; registration: string | null; address: string | null }[];
-  generated_at: string;
-};
 
 /** Which tax year: the query's `tax_year` (its starting year), else the current one. */
 export function parseTaxYear(value: string | undefined, now = new Date()): number {

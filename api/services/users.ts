@@ -4,27 +4,15 @@ import type { Db } from '../../db/client';
 import { parseId } from '../../db/ids';
 import { campaigns, donations, organizationAdmins, organizationDonors, organizations, users, type UserType } from '../../db/schema';
 import { badRequest, forbidden, HttpError, notFound } from '../lib/errors';
-import { canAddDonors, canManageOrganization, isAdmin } from '../lib/policy';
+import { canAddDonors, canChangeUserType, canManageOrganization, isAdmin } from '../lib/policy';
 import type { AuthUser } from '../lib/types';
 import { imageUrl } from './campaigns';
-import { type ErasureDto, latestErasures } from './erasure';
+import { latestErasures } from './erasure';
 import { actorOf, auditInsert, changedFields } from './audit/append';
 import { orgScope, readsFinance } from '../lib/policy';
-import { type AddressDto, type AddressInput, addressColumnsFrom, type Page, toAddressDto } from './organizations';
-
-export type DonorDto = {
-  _id: string;
-  email: string;
-  name: { first_name: string; last_name: string };
-  phone: string | null;
-  image: string | null;
-  image_url: string | null;
-  type: UserType;
-  address: AddressDto;
-  org_ids: string[];
-  erased_at: string | null;
-  erasure: ErasureDto | null;
-};
+import type { AddressDto, DonorDto } from '../schemas';
+import type { ErasureDto } from '../schemas/consent';
+import { type AddressInput, addressColumnsFrom, type Page, toAddressDto } from './organizations';
 
 export type DonorInput = {
   first_name?: string;
@@ -71,7 +59,7 @@ function visibleRow(viewer: AuthUser, row: UserRow): UserRow {
 }
 
 /** Admins and the user themself see the whole profile; organization admins the limited view. */
-const seesProfile = (viewer: AuthUser, row: UserRow) => viewer.type === 'admin' || viewer.id === row.id;
+const seesProfile = (viewer: AuthUser, row: UserRow) => isAdmin(viewer) || viewer.id === row.id;
 
 function toDonorDto(row: UserRow, orgIds: string[], erasure: ErasureDto | null = null): DonorDto {
   return {
@@ -319,7 +307,7 @@ export async function updateUser(db: Db, idParam: string, input: DonorInput, vie
   if (!self && !isAdmin(viewer)) throw forbidden('Organization admins can view their donors but not edit them');
   if (input.email !== undefined && input.email.toLowerCase() !== row.email) throw badRequest('Email cannot be changed');
   if (input.type !== undefined && input.type !== row.type) {
-    if (viewer.type !== 'admin') throw forbidden('Only admins can change a user type');
+    if (!canChangeUserType(viewer)) throw forbidden('Only admins can change a user type');
     // Keeps at least the acting admin in charge: nobody locks themselves out by accident.
     if (self) throw badRequest('You cannot change your own type; ask another admin');
   }

@@ -65,4 +65,21 @@ describe('import boundaries', () => {
     }
     expect(offending).toEqual([]);
   });
+
+  it('routes are declared with defineRoute, so every answer is checked against its schema', () => {
+    const offending = files('api', code)
+      .filter((file) => file !== path.join('api', 'lib', 'openapi.ts'))
+      .filter((file) => /\bcreateRoute\(/.test(readFileSync(path.join(root, file), 'utf8')));
+    expect(offending).toEqual([]);
+  });
+
+  it('roles are read only by the policy (api/lib/policy.ts) and domain/', () => {
+    const roleComparison = /\btype\s*[!=]==\s*['"](admin|org_admin|finance|donor)['"]/;
+    const offending = ['api', 'src', 'db']
+      .flatMap((dir) => files(dir, (f) => code(f) && !f.includes('node_modules')))
+      .filter((file) => file !== path.join('api', 'lib', 'policy.ts'))
+      .filter((file) => roleComparison.test(readFileSync(path.join(root, file), 'utf8')));
+    expect(offending).toEqual([]);
+  });
 });
+

@@ -5,7 +5,7 @@ import { notFound } from '../../lib/errors';
 import { bearerAuth, defineRoute, errorResponses, IdParams, jsonBody, jsonContent, totalCountHeader } from '../../lib/openapi';
 import { financeReaders, requireUser } from '../../lib/policy';
 import { readQuery } from '../../lib/validate';
-import { BATCH_MAX_LINES, BatchBodySchema, BatchQuerySchema, BatchSchema, BatchSummarySchema } from '../../schemas/batches';
+import { BATCH_MAX_LINES, BatchBodySchema, BatchHeaders, BatchQuerySchema, BatchSchema, BatchSummarySchema } from '../../schemas/batches';
 import { createBatch } from '../../services/batches/create';
 import { getBatch, listBatches } from '../../services/batches/list';
 import { mailContextOf } from '../../services/mail/context';
@@ -25,13 +25,7 @@ const createRoute = defineRoute({
   security: bearerAuth,
   middleware: [financeReaders(BATCH_ACCESS)],
   request: {
-    headers: z.object({
-      'idempotency-key': z
-        .string({ error: 'Idempotency-Key: send a header that names this batch, e.g. a UUID made when the form opened' })
-        .trim()
-        .min(8, 'Idempotency-Key: use at least 8 characters')
-        .max(200, 'Idempotency-Key: use at most 200 characters'),
-    }),
+    headers: BatchHeaders,
     body: jsonBody(BatchBodySchema),
   },
   responses: {

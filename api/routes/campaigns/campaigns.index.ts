@@ -1,31 +1,15 @@
 import { z } from '@hono/zod-openapi';
-import { CAMPAIGN_STATUSES } from '../../../db/schema';
 import { createRouter } from '../../lib/create-app';
 import { notFound } from '../../lib/errors';
 import { requireUser } from '../../lib/policy';
 import type { AuthUser } from '../../lib/types';
 import { defineRoute, errorResponses, IdParams, jsonContent } from '../../lib/openapi';
 import { CampaignSchema, CampaignTitleSchema } from '../../schemas';
-import { DEFAULT_PAGE_SIZE, getCampaign, listCampaigns, listCampaignTitles, MAX_PAGE_SIZE } from '../../services/campaigns';
-
-export const listQuery = z.object({
-  status: z
-    .enum([...CAMPAIGN_STATUSES, 'all'])
-    .optional()
-    .openapi({ description: 'Staff only: draft/deleted/all widen the list to what the caller may manage' }),
-  limit: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).optional().openapi({ type: 'integer', example: DEFAULT_PAGE_SIZE }),
-  offset: z.coerce.number().int().min(0).max(100_000).optional().openapi({ type: 'integer' }),
-  /** 1-based page of `limit` items; an alternative to offset. */
-  page: z.coerce.number().int().min(1).max(10_000).optional().openapi({ type: 'integer', description: '1-based page of `limit` items' }),
-  tiny: z.enum(['true', 'false']).optional().openapi({ description: 'true: only ids and titles of approved campaigns, for pickers' }),
-  mine: z
-    .enum(['true', 'false'])
-    .optional()
-    .openapi({ description: 'Signed in: true lists only what the caller created (drafts and live items unless status says otherwise)' }),
-});
+import { CampaignListQuery } from '../../schemas/campaigns';
+import { DEFAULT_PAGE_SIZE, getCampaign, listCampaigns, listCampaignTitles } from '../../services/campaigns';
 
 /** limit/offset/page (and `mine`, which needs a signed-in caller) from the query as list options. */
-function paging(query: z.infer<typeof listQuery>, viewer: AuthUser | null) {
+function paging(query: z.infer<typeof CampaignListQuery>, viewer: AuthUser | null) {
   const limit = query.limit ?? DEFAULT_PAGE_SIZE;
   const offset = query.page ? (query.page - 1) * limit : query.offset;
   const mine = query.mine === 'true';
@@ -40,7 +24,7 @@ const listCampaignsRoute = defineRoute({
   path: '/campaigns',
   tags: ['Campaigns'],
   summary: 'Campaigns the caller may see (approved ones for the public)',
-  request: { query: listQuery },
+  request: { query: CampaignListQuery },
   responses: {
     200: jsonContent(z.union([z.array(CampaignSchema), z.array(CampaignTitleSchema)]), 'Campaigns, or with tiny=true their ids and titles'),
     ...errorResponses,
@@ -61,7 +45,7 @@ const campaignAppealsRoute = defineRoute({
   path: '/campaigns/{id}/appeals',
   tags: ['Campaigns'],
   summary: 'The appeals of one campaign',
-  request: { params: IdParams, query: listQuery },
+  request: { params: IdParams, query: CampaignListQuery },
   responses: { 200: campaignList, ...errorResponses },
 });
 
@@ -70,7 +54,7 @@ const listAppealsRoute = defineRoute({
   path: '/appeals',
   tags: ['Campaigns'],
   summary: 'Appeals the caller may see',
-  request: { query: listQuery },
+  request: { query: CampaignListQuery },
   responses: { 200: campaignList, ...errorResponses },
 });
 

@@ -4,25 +4,10 @@ import { outbox } from '../../../db/schema';
 import { createRouter } from '../../lib/create-app';
 import { notFound } from '../../lib/errors';
 import { defineRoute, errorResponses, jsonContent } from '../../lib/openapi';
+import { OutboxMessageSchema, OutboxQuery } from '../../schemas/dev';
 import { devOutboxEnabled } from '../../services/mailer';
 import { mailContextOf } from '../../services/mail/context';
 import { settleDelayedPayments } from '../../services/housekeeping';
-
-const querySchema = z.object({
-  to: z.string().trim().toLowerCase().max(254, 'to must be at most 254 characters').optional(),
-});
-
-const OutboxMessageSchema = z
-  .object({
-    _id: z.string(),
-    to: z.string(),
-    subject: z.string(),
-    text: z.string(),
-    html: z.string(),
-    created_at: z.string(),
-    sent_at: z.string().nullable(),
-  })
-  .openapi('OutboxMessage');
 
 const outboxRoute = defineRoute({
   method: 'get',
@@ -35,7 +20,7 @@ const outboxRoute = defineRoute({
       await next();
     },
   ],
-  request: { query: querySchema },
+  request: { query: OutboxQuery },
   responses: { 200: jsonContent(z.array(OutboxMessageSchema), 'Emails, newest first'), ...errorResponses },
 });
 

@@ -1,45 +1,12 @@
-import { z } from '@hono/zod-openapi';
 import { createRouter } from '../../lib/create-app';
 import { sendReceipt } from '../../services/mail';
 import { mailContextOf } from '../../services/mail/context';
-import { reference } from '../../lib/fields';
 import { bearerAuth, defineRoute, errorResponses, IdParams, jsonBody, jsonContent } from '../../lib/openapi';
-import { isStaff, requireUser, signedIn, staffOnly } from '../../lib/policy';
+import { isStaff, loadThenAuthorize, requireUser, signedIn, staffOnly } from '../../lib/policy';
 import { forbidden } from '../../lib/errors';
 import { DonationSchema, GivingSummarySchema } from '../../schemas';
-import { OfflineGiftFields } from '../../schemas/gift-aid';
+import { ManualDonationBody, ManualDonationUpdateBody } from '../../schemas/donations';
 import { createManualDonation, getDonation, myGivingSummary, updateDonation } from '../../services/donations-admin';
-
-const amount = z
-  .number({ error: 'amount: Enter the amount in pence as a whole number' })
-  .int('Enter the amount in pence as a whole number')
-  .openapi({ description: 'Pence' });
-const date = z
-  .string({ error: 'Enter a date like 2025-03-31' })
-  .trim()
-  .min(1, 'Enter a date like 2025-03-31')
-  .max(40)
-  .openapi({ description: 'YYYY-MM-DD (a UK date) or a full ISO timestamp' });
-
-const createBody = z.object({
-  donor: reference('a donor'),
-  amount,
-  date,
-  campaign: reference('a campaign'),
-  appeal: reference('an appeal'),
-  /** Email the donor a receipt for this gift (issue 9); off unless the admin ticks it. */
-  send_receipt: z.boolean({ error: 'send_receipt: must be true or false' }).optional(),
-  ...OfflineGiftFields,
-});
-
-const updateBody = z.object({
-  donor: reference('a donor').optional(),
-  amount: amount.optional(),
-  date: date.optional(),
-  campaign: reference('a campaign').optional(),
-  appeal: reference('an appeal').nullable().optional(),
-  ...OfflineGiftFields,
-});
 
 const summaryRoute = defineRoute({
   method: 'get',
@@ -58,7 +25,7 @@ const createDonationRoute = defineRoute({
   summary: 'Record a gift received outside Stripe (staff)',
   security: bearerAuth,
   middleware: [staffOnly('Only admins and organization admins can record donations')],
-  request: { body: jsonBody(createBody) },
+  request: { body: jsonBody(ManualDonationBody) },
   responses: { 201: jsonContent(DonationSchema, 'Recorded'), ...errorResponses },
 });
 
@@ -82,14 +49,11 @@ const updateDonationRoute = defineRoute({
   middleware: [
     signedIn(),
     // Visibility and role before the body, so out-of-scope callers learn nothing from validation.
-    async (c, next) => {
-      const viewer = requireUser(c.var.user);
-      await getDonation(c.var.db, c.req.param('id') ?? '', viewer);
+    loadThenAuthorize(getDonation, (viewer) => {
       if (!isStaff(viewer)) throw forbidden('Only admins and organization admins can edit donations');
-      await next();
-    },
+    }).middleware,
   ],
-  request: { params: IdParams, body: jsonBody(updateBody) },
+  request: { params: IdParams, body: jsonBody(ManualDonationUpdateBody) },
   responses: { 200: jsonContent(DonationSchema, 'Updated'), ...errorResponses },
 });
 

@@ -1,9 +1,8 @@
-import { z } from '@hono/zod-openapi';
 import { createRouter } from '../../lib/create-app';
 import { bearerAuth, defineRoute, errorResponses, IdParams, jsonBody, jsonContent } from '../../lib/openapi';
-import { financeReaders, requireUser } from '../../lib/policy';
+import { financeReaders, loadThenAuthorize, requireUser } from '../../lib/policy';
 import { DonationStorySchema } from '../../schemas/donation-story';
-import { RefundBodySchema, RefundResultSchema } from '../../schemas/refunds';
+import { RefundBodySchema, RefundHeaders, RefundResultSchema } from '../../schemas/refunds';
 import { donationStory } from '../../services/donations/story';
 import { mailContextOf } from '../../services/mail/context';
 import { loadGiftInScope, refundDonation } from '../../services/reversals/refund';
@@ -22,14 +21,11 @@ const refundRoute = defineRoute({
   middleware: [
     financeReaders('Only admins, organization admins and finance users can refund gifts'),
     // Scope before the body, so a caller outside the gift's organization learns nothing from validation.
-    async (c, next) => {
-      await loadGiftInScope(c.var.db, c.req.param('id') ?? '', requireUser(c.var.user));
-      await next();
-    },
+    loadThenAuthorize(loadGiftInScope).middleware,
   ],
   request: {
     params: IdParams,
-    headers: z.object({ 'idempotency-key': z.string().trim().min(8, 'Idempotency-Key: use at least 8 characters').max(200, 'Idempotency-Key: use at most 200 characters').optional() }),
+    headers: RefundHeaders,
     body: jsonBody(RefundBodySchema),
   },
   responses: {

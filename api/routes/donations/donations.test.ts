@@ -40,6 +40,10 @@ describe(`GET /api/donations?type=public (${engineName})`, () => {
       { donor: 'Anonymous', count: 1, total: 500 },
     ]);
     expect(JSON.stringify(body)).not.toMatch(/@/);
+    // GET /donations/top is the same answer under its own path (one response shape per route).
+    const top = await t.request(`/api/donations/top?appeal_id=${appeal.id}`);
+    expect(top.status).toBe(200);
+    expect(await top.json()).toEqual(body);
   });
 
   it("counts a campaign's own gifts and its appeals' gifts, and accepts short ids", async () => {

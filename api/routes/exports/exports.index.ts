@@ -1,31 +1,23 @@
-import { z } from '@hono/zod-openapi';
-import type { Context } from 'hono';
-import { formatUkDate, londonIsoDate } from '../../../domain/dates';
+import { formatUkDate } from '../../../domain/dates';
 import { penceToDecimal } from '../../../domain/money';
 import { paymentMethodLabel } from '../../../domain/direct-debit';
 import { createRouter } from '../../lib/create-app';
-import type { AppEnv } from '../../lib/types';
-import { bearerAuth, defineRoute, errorResponses } from '../../lib/openapi';
+import { csvFile } from '../../lib/csv-file';
+import { bearerAuth, csvContent, defineRoute, errorResponses } from '../../lib/openapi';
 import { financeReaders, requireUser } from '../../lib/policy';
 import { AuditExportQuerySchema } from '../../schemas/audit';
+import { DonationExportQuery } from '../../schemas/donations';
 import { auditRows, auditWhere } from '../../services/audit/list';
 import { adminDonationsWhere, type DonationCursor, donationRowsAfter, type DonationRow } from '../../services/donations-admin';
 import { csvStream, raw, type Cell } from '../../services/insight/csv';
-import { donationFilterShape, donationFilters, donorFilters, organizationFilters } from '../../services/insight/list-filters';
+import { donationFilters, donorFilters, organizationFilters } from '../../services/insight/list-filters';
 import { staffScope } from '../../services/insight/scope';
 import { organizationRows } from '../../services/organizations';
-import { accountsJournal, type Journal, type JournalLine } from '../../services/finance/journal';
+import { type Journal, type JournalLine, journalFor } from '../../services/finance/journal';
 import { journalQuery } from '../../schemas/journal';
 import { JOURNAL_TAX_RATE, type JournalFormat } from '../../../domain/finance';
-import { organizations } from '../../../db/schema';
-import { eq } from 'drizzle-orm';
-import { badRequest } from '../../lib/errors';
 import { donorRows, type UserRow } from '../../services/users';
 
-const csvResponse = (description: string) => ({
-  200: { content: { 'text/csv': { schema: z.string() } }, description },
-  ...errorResponses,
-});
 
 const donationsRoute = defineRoute({
   method: 'get',
@@ -34,8 +26,8 @@ const donationsRoute = defineRoute({
   summary: 'The filtered donations list as CSV (same filters and scope as GET /api/donations)',
   security: bearerAuth,
   middleware: [financeReaders('Only admins, organization admins and finance users can export lists')],
-  request: { query: z.object(donationFilterShape) },
-  responses: csvResponse('Donations, UK dates, amounts in pounds'),
+  request: { query: DonationExportQuery },
+  responses: { 200: csvContent('Donations, UK dates, amounts in pounds'), ...errorResponses },
 });
 
 const donorsRoute = defineRoute({
@@ -46,7 +38,7 @@ const donorsRoute = defineRoute({
   security: bearerAuth,
   middleware: [financeReaders('Only admins, organization admins and finance users can export lists')],
   request: { query: donorFilters },
-  responses: csvResponse('Donors'),
+  responses: { 200: csvContent('Donors'), ...errorResponses },
 });
 
 const organizationsRoute = defineRoute({
@@ -57,7 +49,7 @@ const organizationsRoute = defineRoute({
   security: bearerAuth,
   middleware: [financeReaders('Only admins, organization admins and finance users can export lists')],
   request: { query: organizationFilters },
-  responses: csvResponse('Organizations'),
+  responses: { 200: csvContent('Organizations'), ...errorResponses },
 });
 
 const auditRoute = defineRoute({
@@ -68,7 +60,7 @@ const auditRoute = defineRoute({
   security: bearerAuth,
   middleware: [financeReaders('Only admins, organization admins and finance users can export the audit log')],
   request: { query: AuditExportQuerySchema },
-  responses: csvResponse('Audit entries, newest first; changes as JSON'),
+  responses: { 200: csvContent('Audit entries, newest first; changes as JSON'), ...errorResponses },
 });
 
 const AUDIT_HEADER = ['When', 'Actor', 'Actor type', 'Action', 'Record type', 'Record id', 'Organization id', 'Changes', 'Note', 'Request id'];
@@ -81,7 +73,7 @@ const journalRoute = defineRoute({
   security: bearerAuth,
   middleware: [financeReaders('Only admins, organization admins and finance users can export the journal')],
   request: { query: journalQuery },
-  responses: csvResponse('Manual journal lines, UK dates, amounts in pounds'),
+  responses: { 200: csvContent('Manual journal lines, UK dates, amounts in pounds'), ...errorResponses },
 });
 
 const pounds = (pence: number) => raw(penceToDecimal(pence));
@@ -159,14 +151,6 @@ function journalCells(format: JournalFormat, journal: Journal, line: JournalLine
   return [narration, date, line.description, line.accountCode, JOURNAL_TAX_RATE, pounds(line.amount), 'Fund', line.fund];
 }
 
-function csv(c: Context<AppEnv>, name: string, body: ReadableStream<Uint8Array>) {
-  return c.body(body, 200, {
-    'content-type': 'text/csv; charset=utf-8',
-    'content-disposition': `attachment; filename="${name}-${londonIsoDate(new Date())}.csv"`,
-    'cache-control': 'no-store',
-  });
-}
-
 /** CSV exports of the admin lists, streamed page by page; scoped exactly like the lists. */
 export const exportsRouter = createRouter()
   .openapi(donationsRoute, async (c) => {
@@ -187,7 +171,7 @@ export const exportsRouter = createRouter()
       (r) => donationCells(r, ukDate),
       EXPORT_PAGE,
     );
-    return csv(c, 'donations', stream) as never;
+    return csvFile(c, 'donations', stream);
   })
   .openapi(donorsRoute, async (c) => {
     const viewer = requireUser(c.var.user);
@@ -200,7 +184,7 @@ export const exportsRouter = createRouter()
       (u) => donorCells(u, ukDate),
       EXPORT_PAGE,
     );
-    return csv(c, 'donors', stream) as never;
+    return csvFile(c, 'donors', stream);
   })
   .openapi(organizationsRoute, async (c) => {
     const viewer = requireUser(c.var.user);
@@ -214,7 +198,7 @@ export const exportsRouter = createRouter()
       ],
       EXPORT_PAGE,
     );
-    return csv(c, 'organizations', stream) as never;
+    return csvFile(c, 'organizations', stream);
   })
   .openapi(auditRoute, async (c) => {
     const where = auditWhere(requireUser(c.var.user), c.req.valid('query'));
@@ -224,18 +208,12 @@ export const exportsRouter = createRouter()
       (a): Cell[] => [a.at.toISOString(), a.actorEmail ?? 'system', a.actorType, a.action, a.targetType, a.targetId, a.organizationId, JSON.stringify(a.changes ?? {}), a.note, a.requestId],
       EXPORT_PAGE,
     );
-    return csv(c, 'audit', stream) as never;
+    return csvFile(c, 'audit', stream);
   })
   .openapi(journalRoute, async (c) => {
-    const viewer = requireUser(c.var.user);
     const query = journalQuery.parse(c.req.query());
-    const scope = staffScope(viewer, query.organization_id);
-    if (query.organization_id) {
-      const [org] = await c.var.db.select({ id: organizations.id }).from(organizations).where(eq(organizations.id, query.organization_id)).limit(1);
-      if (!org) throw badRequest('organization_id: no such organization');
-    }
     // One row per fund per channel per day: small enough to build, then streamed out.
-    const journals = await accountsJournal(c.var.db, scope, query.from, query.to);
+    const journals = await journalFor(c.var.db, requireUser(c.var.user), query);
     const lines = journals.flatMap((journal) => journal.lines.map((line) => ({ journal, line })));
     const stream = csvStream(
       query.format === 'sage' ? SAGE_JOURNAL_HEADER : XERO_JOURNAL_HEADER,
@@ -243,5 +221,5 @@ export const exportsRouter = createRouter()
       ({ journal, line }) => journalCells(query.format, journal, line),
       EXPORT_PAGE,
     );
-    return csv(c, 'journal', stream) as never;
+    return csvFile(c, 'journal', stream);
   });

@@ -6,8 +6,8 @@ import { financeReaders, requireUser, signedIn } from '../../lib/policy';
 import type { AppEnv } from '../../lib/types';
 import {
   AdjustmentSchema,
-  ClaimGiftSchema,
   ClaimSchema,
+  ClaimWithGiftsSchema,
   ClaimUpdateBody,
   ConfirmationBody,
   CoveringQuery,
@@ -299,7 +299,7 @@ const claimGiftsRoute = defineRoute({
   middleware: [staff] as const,
   summary: "A claim's gifts by schedule line (a void claim released its gifts and lists none)",
   request: { params: idParam },
-  responses: { 200: jsonContent(z.object({ claim: ClaimSchema, gifts: z.array(ClaimGiftSchema) }), 'The claim and its gifts'), ...errorResponses },
+  responses: { 200: jsonContent(ClaimWithGiftsSchema, 'The claim and its gifts'), ...errorResponses },
 });
 
 const voidClaimRoute = defineRoute({

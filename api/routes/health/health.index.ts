@@ -1,16 +1,9 @@
-import { z } from '@hono/zod-openapi';
 import { sql } from 'drizzle-orm';
 import { createRouter } from '../../lib/create-app';
 import { RETRY_AFTER_SECONDS } from '../../lib/unavailable';
 import { errorSummary, logLine } from '../../middlewares/logger';
 import { defineRoute, errorResponses, jsonContent } from '../../lib/openapi';
-
-const HealthSchema = z
-  .object({
-    status: z.enum(['ok', 'degraded']),
-    database: z.object({ reachable: z.boolean(), latency_ms: z.number().optional() }),
-  })
-  .openapi('Health');
+import { HealthSchema } from '../../schemas/health';
 
 const healthRoute = defineRoute({
   method: 'get',

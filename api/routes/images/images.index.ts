@@ -1,6 +1,6 @@
-import { z } from '@hono/zod-openapi';
 import { createRouter, errorBody } from '../../lib/create-app';
 import { defineRoute, errorResponses } from '../../lib/openapi';
+import { ImageKeyParams } from '../../schemas/images';
 import { isServableKey } from '../../services/images';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -10,7 +10,7 @@ const imageRoute = defineRoute({
   path: '/images/{key}',
   tags: ['Images'],
   summary: 'A stored image by its Key (may contain slashes); cached for a year',
-  request: { params: z.object({ key: z.string().openapi({ param: { name: 'key', in: 'path' }, example: 'campaigns/2026/…/photo.png' }) }) },
+  request: { params: ImageKeyParams },
   responses: {
     200: { description: 'The image bytes (PNG or JPEG)', content: { 'image/png': { schema: { type: 'string', format: 'binary' } }, 'image/jpeg': { schema: { type: 'string', format: 'binary' } } } },
     304: { description: 'Not modified (If-None-Match matched)' },
@@ -37,9 +37,9 @@ export const imagesRouter = createRouter().openapi(
     headers.set('X-Content-Type-Options', 'nosniff');
     if (!headers.has('content-type')) headers.set('content-type', 'application/octet-stream');
     // onlyIf matched If-None-Match: the object comes back without a body.
-    if (!('body' in object) || !object.body) return new Response(null, { status: 304, headers }) as never;
+    if (!('body' in object) || !object.body) return new Response(null, { status: 304, headers });
     headers.set('Content-Length', String(object.size));
-    return new Response(object.body, { status: 200, headers }) as never;
+    return new Response(object.body, { status: 200, headers });
   },
 );
 

@@ -1,6 +1,6 @@
 import { createRouter } from '../../lib/create-app';
 import { forbidden } from '../../lib/errors';
-import { requireUser } from '../../lib/policy';
+import { isAdmin, requireUser } from '../../lib/policy';
 import { checkWording, consentOf, consentsCsv, recordConsent, withdrawConsent } from '../../services/consent';
 import { confirmErasure, requestErasure } from '../../services/erasure';
 import { parseTaxYear, statementFor } from '../../services/statement';
@@ -20,7 +20,7 @@ export const meRouter = createRouter()
   })
   .openapi(exportConsents, async (c) => {
     const user = requireUser(c.var.user);
-    if (user.type !== 'admin') throw forbidden('Only administrators can export marketing consents');
+    if (!isAdmin(user)) throw forbidden('Only administrators can export marketing consents');
     const { csv } = await consentsCsv(c.var.db);
     return c.body(csv, 200, { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': 'attachment; filename="marketing-consents.csv"', 'cache-control': 'no-store' });
   })

@@ -4,29 +4,8 @@ import { notFound } from '../../lib/errors';
 import { bearerAuth, defineRoute, errorResponses, IdParams, jsonBody, jsonContent } from '../../lib/openapi';
 import { requireUser, staffOnly } from '../../lib/policy';
 import { getCampaign } from '../../services/campaigns';
-import { idParam } from '../../services/insight/list-filters';
+import { MessageHiddenBody, PublicMessageSchema, StaffMessageQuery, StaffMessageSchema } from '../../schemas/messages';
 import { latestMessages, setMessageHidden, staffMessages } from '../../services/support-messages';
-
-const PublicMessageSchema = z
-  .object({
-    _id: z.string(),
-    name: z.string().openapi({ description: '"First L." or "Anonymous"' }),
-    message: z.string(),
-    amount: z.number().int().nullable().openapi({ description: 'Pence, or null when the donor hid it' }),
-    date: z.string(),
-  })
-  .openapi('SupportMessage');
-
-const StaffMessageSchema = PublicMessageSchema.extend({
-  amount: z.number().int(),
-  donor: z.string(),
-  anonymous: z.boolean(),
-  hide_amount: z.boolean(),
-  hidden: z.boolean(),
-  status: z.string(),
-  campaign: z.string(),
-  appeal: z.string().nullable(),
-}).openapi('SupportMessageForStaff');
 
 const appealMessagesRoute = defineRoute({
   method: 'get',
@@ -45,12 +24,7 @@ const staffListRoute = defineRoute({
   security: bearerAuth,
   middleware: [staffOnly('Only admins and organization admins can moderate messages')],
   request: {
-    query: z.object({
-      donation_id: idParam('a donation'),
-      appeal_id: idParam('an appeal'),
-      campaign_id: idParam('a campaign'),
-      limit: z.coerce.number().int().min(1).max(100, 'Must be at most 100').optional(),
-    }),
+    query: StaffMessageQuery,
   },
   responses: { 200: jsonContent(z.array(StaffMessageSchema), 'Newest first'), ...errorResponses },
 });
@@ -62,7 +36,7 @@ const hideRoute = defineRoute({
   summary: 'Hide or show a message of support (id = the donation id)',
   security: bearerAuth,
   middleware: [staffOnly('Only admins and organization admins can moderate messages')],
-  request: { params: IdParams, body: jsonBody(z.object({ hidden: z.boolean({ error: 'Must be true or false' }) })) },
+  request: { params: IdParams, body: jsonBody(MessageHiddenBody) },
   responses: { 200: jsonContent(StaffMessageSchema, 'The message after the change'), ...errorResponses },
 });
 

@@ -6,8 +6,9 @@ import { cancelMonthlyGift, changeMonthlyGiftAmount, pauseMonthlyGift, type Acti
 import { listDonorMonthlyGifts, monthlyGiftFor, toMonthlyGiftDtos } from '../../services/monthly-gifts';
 import { mailContextOf } from '../../services/mail/context';
 import { cancelByLink, readCancelLink } from '../../services/monthly-link-actions';
-import { formatUkDate, londonIsoDate } from '../../../domain/dates';
+import { formatUkDate } from '../../../domain/dates';
 import { monthlyGiftMethodLabel } from '../../../domain/direct-debit';
+import { csvFile } from '../../lib/csv-file';
 import { penceToDecimal } from '../../../domain/money';
 import type { OfficeMonthlyGift } from '../../schemas/monthly-gifts';
 import { csvStream, raw, type Cell } from '../../services/insight/csv';
@@ -62,11 +63,7 @@ export const monthlyGiftsRouter = createRouter()
     // Scope first, so a refused organization is a 403 rather than a broken stream.
     await officeMonthlyGifts(c.var.db, viewer, { ...filters, limit: 1, offset: 0, count: false });
     const stream = csvStream(CSV_HEADER, async (offset, limit) => (await officeMonthlyGifts(c.var.db, viewer, { ...filters, offset, limit, count: false })).rows, csvCells, 1000);
-    return c.body(stream, 200, {
-      'content-type': 'text/csv; charset=utf-8',
-      'content-disposition': `attachment; filename="monthly-gifts-${londonIsoDate(new Date())}.csv"`,
-      'cache-control': 'no-store',
-    }) as never;
+    return csvFile(c, 'monthly-gifts', stream);
   })
   .openapi(getManaged, async (c) => {
     const gift = await monthlyGiftFor(c.var.db, requireUser(c.var.user), c.req.valid('param').id, 'manager');

@@ -1,22 +1,8 @@
-import { z } from '@hono/zod-openapi';
 import { createRouter } from '../../lib/create-app';
 import { bearerAuth, defineRoute, errorResponses, jsonContent } from '../../lib/openapi';
 import { requireUser, signedIn } from '../../lib/policy';
+import { NotificationPrefsBody, NotificationPrefsSchema } from '../../schemas/notifications';
 import { getNotificationPrefs, setNotificationPrefs } from '../../services/notifications/fundraiser';
-
-const PrefsSchema = z
-  .object({
-    appeal_gifts: z.boolean().openapi({ description: 'Email me when my appeal receives gifts (at most one an hour)' }),
-    appeal_milestones: z.boolean().openapi({ description: 'Email me when my appeal reaches 50% and 100% of its goal' }),
-  })
-  .openapi('NotificationPreferences');
-
-const PrefsInput = z
-  .object({
-    appeal_gifts: z.boolean({ error: 'Must be true or false' }).optional(),
-    appeal_milestones: z.boolean({ error: 'Must be true or false' }).optional(),
-  })
-  .strict();
 
 const getRoute = defineRoute({
   method: 'get',
@@ -25,7 +11,7 @@ const getRoute = defineRoute({
   summary: 'Your fundraiser email switches',
   security: bearerAuth,
   middleware: [signedIn()],
-  responses: { 200: jsonContent(PrefsSchema, 'Current switches (both on until changed)'), ...errorResponses },
+  responses: { 200: jsonContent(NotificationPrefsSchema, 'Current switches (both on until changed)'), ...errorResponses },
 });
 
 const putRoute = defineRoute({
@@ -35,8 +21,8 @@ const putRoute = defineRoute({
   summary: 'Turn fundraiser emails on or off',
   security: bearerAuth,
   middleware: [signedIn()],
-  request: { body: { content: { 'application/json': { schema: PrefsInput } }, required: true } },
-  responses: { 200: jsonContent(PrefsSchema, 'The switches after the change'), ...errorResponses },
+  request: { body: { content: { 'application/json': { schema: NotificationPrefsBody } }, required: true } },
+  responses: { 200: jsonContent(NotificationPrefsSchema, 'The switches after the change'), ...errorResponses },
 });
 
 /** My Info's notification switches: each signed-in user reads and changes only their own. */

@@ -1,10 +1,6 @@
-import { z } from '@hono/zod-openapi';
 import { createRouter } from '../../lib/create-app';
 import { defineRoute, errorResponses, jsonContent } from '../../lib/openapi';
-
-const TurnstileSchema = z
-  .object({ site_key: z.string().nullable().openapi({ description: 'Null when Turnstile is not configured' }) })
-  .openapi('TurnstileSiteKey');
+import { TurnstileSchema } from '../../schemas/security';
 
 const turnstileRoute = defineRoute({
   method: 'get',

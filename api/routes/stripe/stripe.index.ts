@@ -2,23 +2,12 @@ import { z } from '@hono/zod-openapi';
 import { createRouter } from '../../lib/create-app';
 import { HttpError } from '../../lib/errors';
 import { defineRoute, errorResponses, jsonBody, jsonContent, paymentErrorResponses } from '../../lib/openapi';
-import { DONATION_STATUSES, ONLINE_PAYMENT_METHODS } from '../../../domain';
 import { MonthlyPriceSchema } from '../../schemas';
+import { CheckoutSessionSchema, DemoPaymentSchema } from '../../schemas/checkout';
 import { clientSecretBody, confirmDemoPayment, demoConfirmBody, startCheckout } from '../../services/checkout';
 import { listLocalPrices } from '../../services/donations';
 import { mailContextOf } from '../../services/mail/context';
 import { RateLimitError } from '../../services/rate-limit';
-
-const CheckoutSessionSchema = z
-  .object({
-    clientSecret: z.string(),
-    mode: z.enum(['stripe', 'demo']),
-    publishableKey: z.string().nullable(),
-    type: z.enum(['once', 'monthly']),
-    amount: z.number().int().openapi({ description: 'Pence' }),
-    method: z.enum(ONLINE_PAYMENT_METHODS).openapi({ description: 'card (and wallets) or bacs_debit (Direct Debit)' }),
-  })
-  .openapi('CheckoutSession');
 
 const subscriptionsRoute = defineRoute({
   method: 'get',
@@ -44,7 +33,7 @@ const demoConfirmRoute = defineRoute({
   summary: 'Demo mode only (no Stripe keys, not production): settle a demo gift as Stripe would',
   request: { body: jsonBody(demoConfirmBody) },
   responses: {
-    200: jsonContent(z.object({ status: z.enum(DONATION_STATUSES) }), 'The gift’s status after the demo payment'),
+    200: jsonContent(DemoPaymentSchema, 'The gift’s status after the demo payment'),
     ...paymentErrorResponses,
     ...errorResponses,
   },

@@ -1,62 +1,14 @@
 import { z } from '@hono/zod-openapi';
-import { createMiddleware } from 'hono/factory';
-import { USER_TYPES } from '../../../db/schema';
 import { createRouter } from '../../lib/create-app';
-import { addressSchema, donorPhone, emailText, imageInput, pagingQuery, personName } from '../../lib/fields';
 import { imageFormBodyLimit, withImage } from '../../lib/image-upload';
 import { bearerAuth, defineRoute, errorResponses, IdParams, jsonBody, jsonContent, totalCountHeader } from '../../lib/openapi';
-import { financeReaders, requireUser, signedIn, staffOnly } from '../../lib/policy';
-import type { AppEnv } from '../../lib/types';
+import { financeReaders, loadThenAuthorize, requireUser, signedIn, staffOnly } from '../../lib/policy';
 import { DonorSchema } from '../../schemas';
-import { donorFilterShape } from '../../services/insight/list-filters';
-import { createUser, type DonorDto, getUser, listUsers, updateUser } from '../../services/users';
-
-/** Accepts the response shape back (`name: {first_name, last_name}`) as well as flat name fields. */
-const flattenName = (body: unknown) => {
-  if (!body || typeof body !== 'object' || Array.isArray(body)) return body;
-  const { name, ...rest } = body as Record<string, unknown>;
-  if (!name || typeof name !== 'object') return body;
-  return { ...(name as Record<string, unknown>), ...rest };
-};
-
-const donorFields = {
-  first_name: personName('First name'),
-  last_name: personName('Last name'),
-  phone: donorPhone,
-  image: imageInput,
-  address: addressSchema.partial().optional(),
-  type: z.enum(USER_TYPES, { error: `type must be one of: ${USER_TYPES.join(', ')}` }).optional(),
-};
-
-const createBody = z.preprocess(
-  flattenName,
-  z.object({
-    ...donorFields,
-    email: emailText,
-    organization_id: z
-      .string()
-      .trim()
-      .max(64)
-      .optional()
-      .openapi({ description: 'The organization the donor is added to (org admins: one of theirs; may be left out when they have one)' }),
-  }),
-);
-const updateBody = z.preprocess(
-  flattenName,
-  z.object(donorFields).partial().extend({ email: z.string().trim().max(254).optional() }),
-);
-
-/** Higher than other lists: the donation form loads donors as select options in one call. */
-const MAX_DONOR_LIST_LIMIT = 1000;
-
-const listQuery = pagingQuery(MAX_DONOR_LIST_LIMIT).extend(donorFilterShape);
+import { DonorCreateBody, DonorListQuery, DonorUpdateBody } from '../../schemas/users';
+import { createUser, getUser, listUsers, updateUser } from '../../services/users';
 
 /** Visibility first: a caller who may not see the user gets 404 whatever the body says. */
-const visible = new WeakMap<Request, DonorDto>();
-const loadVisible = createMiddleware<AppEnv>(async (c, next) => {
-  visible.set(c.req.raw, await getUser(c.var.db, c.req.param('id') ?? '', requireUser(c.var.user)));
-  await next();
-});
+const visibleUser = loadThenAuthorize(getUser);
 
 const listRoute = defineRoute({
   method: 'get',
@@ -65,7 +17,7 @@ const listRoute = defineRoute({
   summary: 'Donors and users the caller may see (staff)',
   security: bearerAuth,
   middleware: [financeReaders('Only admins, organization admins and finance users can list donors')],
-  request: { query: listQuery },
+  request: { query: DonorListQuery },
   responses: { 200: { ...jsonContent(z.array(DonorSchema), 'Users by name'), headers: totalCountHeader }, ...errorResponses },
 });
 
@@ -76,7 +28,7 @@ const createUserRoute = defineRoute({
   summary: 'Add a donor (admins: any details; org admins: name and email, for their organization)',
   security: bearerAuth,
   middleware: [imageFormBodyLimit, staffOnly('Only admins and organization admins can add donors')],
-  request: { body: jsonBody(createBody) },
+  request: { body: jsonBody(DonorCreateBody) },
   responses: { 201: jsonContent(DonorSchema, 'Created'), ...errorResponses },
 });
 
@@ -97,8 +49,8 @@ const updateUserRoute = defineRoute({
   tags: ['Donors'],
   summary: 'Update a user (themself, or an admin)',
   security: bearerAuth,
-  middleware: [imageFormBodyLimit, signedIn(), loadVisible],
-  request: { params: IdParams, body: jsonBody(updateBody) },
+  middleware: [imageFormBodyLimit, signedIn(), visibleUser.middleware],
+  request: { params: IdParams, body: jsonBody(DonorUpdateBody) },
   responses: { 200: jsonContent(DonorSchema, 'Updated'), ...errorResponses },
 });
 
@@ -115,7 +67,7 @@ export const usersRouter = createRouter()
   })
   .openapi(getUserRoute, async (c) => c.json(await getUser(c.var.db, c.req.valid('param').id, requireUser(c.var.user)), 200))
   .openapi(updateUserRoute, async (c) => {
-    const current = visible.get(c.req.raw)!;
+    const current = visibleUser.item(c);
     const input = c.req.valid('json');
     const updated = await withImage(c, 'image', input.image, current.image, (image) =>
       updateUser(c.var.db, current._id, { ...input, image }, requireUser(c.var.user), c.var.requestId),

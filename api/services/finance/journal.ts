@@ -5,7 +5,10 @@ import { londonMidnight } from '../../../domain/dates';
 import { DEFAULT_NOMINAL_CODES, PROVIDER_METHODS } from '../../../domain/finance';
 import { PAID_DONATION_STATUSES } from '../../../domain/statuses';
 import { localDay, londonLocalMs } from '../insight/london-buckets';
-import { orgCondition, type OrgScope } from '../insight/scope';
+import { badRequest } from '../../lib/errors';
+import type { AuthUser } from '../../lib/types';
+import type { JournalQuery } from '../../schemas/journal';
+import { orgCondition, type OrgScope, staffScope } from '../insight/scope';
 
 /**
  * The accounts journal: one balanced journal per organization per London day, with lines per fund
@@ -186,4 +189,14 @@ export async function accountsJournal(db: Db, scope: OrgScope, from: string, to:
     add(-r.reversed, cashCode, `Refunds and reversals of donations to ${r.fund}, from ${cashName}`);
   }
   return [...journals.values()].filter((j) => j.lines.length > 0);
+}
+
+/** The journals a viewer may export: their organizations, or the one named (which must exist). */
+export async function journalFor(db: Db, viewer: AuthUser, query: JournalQuery): Promise<Journal[]> {
+  const scope = staffScope(viewer, query.organization_id);
+  if (query.organization_id) {
+    const [org] = await db.select({ id: organizations.id }).from(organizations).where(eq(organizations.id, query.organization_id)).limit(1);
+    if (!org) throw badRequest('organization_id: no such organization');
+  }
+  return accountsJournal(db, scope, query.from, query.to);
 }

@@ -16,7 +16,7 @@ import {
   users,
 } from '../../../db/schema';
 import { badRequest, forbidden, HttpError, notFound } from '../../lib/errors';
-import { canMergeDonors, isAdmin } from '../../lib/policy';
+import { canMergeDonors, isAdmin, isDonorAccount, isFinanceUser } from '../../lib/policy';
 import type { AuthUser } from '../../lib/types';
 import type { MergeResultDto } from '../../schemas/users';
 import { actorOf, auditInsertIf } from '../audit/append';
@@ -57,7 +57,7 @@ async function visibleDonor(db: Db, id: string, viewer: AuthUser, what: string) 
  */
 export async function mergeDonors(db: Db, sourceParam: string, intoParam: string, viewer: AuthUser, requestId: string | null): Promise<MergeResultDto> {
   if (!canMergeDonors(viewer)) {
-    throw forbidden(viewer.type === 'finance' ? 'Finance users can read donors but not merge them' : 'Only admins and organization admins can merge donors');
+    throw forbidden(isFinanceUser(viewer) ? 'Finance users can read donors but not merge them' : 'Only admins and organization admins can merge donors');
   }
   const sourceId = parseId(sourceParam);
   const intoId = parseId(intoParam);
@@ -68,7 +68,7 @@ export async function mergeDonors(db: Db, sourceParam: string, intoParam: string
   const into = await visibleDonor(db, intoId, viewer, 'into');
   // Staff accounts carry organization rights and sign-ins that a merge would silently move or delete.
   for (const [what, record] of [['id', source], ['into', into]] as const) {
-    if (record.type !== 'donor') {
+    if (!isDonorAccount(record)) {
       throw badRequest(`${what}: ${record.email} is a ${record.type} account; only donor records can be merged (make it a donor first)`);
     }
   }

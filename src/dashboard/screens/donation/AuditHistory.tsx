@@ -1,4 +1,4 @@
-import type { DonationStory } from './DonationPage';
+import type { DonationStory } from './story';
 import { actionLabel, auditValue } from './labels';
 
 const when = (iso: string) => new Date(iso).toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'Europe/London' });

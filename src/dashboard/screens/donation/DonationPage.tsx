@@ -2,7 +2,7 @@ import { useStore } from '@nanostores/react';
 import { useRef, useState } from 'react';
 import { editsContent, readsMoney } from '../../../../domain/roles';
 import { formatPence } from '../../../../domain/money';
-import { client, type Data } from '../../../lib/api';
+import { client } from '../../../lib/api';
 import { DonationForm } from '../../forms/DonationForm';
 import { SupportMessagePanel } from '../../forms/SupportMessagePanel';
 import { listPathOf } from '../../lib/routes';
@@ -18,8 +18,9 @@ import { RefundPanel } from './RefundPanel';
 import { statusLabel, statusTone } from './labels';
 import './donation-page.css';
 
+import type { DonationStory } from './story';
+
 const storyCall = client.api.donations[':id'].story.$get;
-export type DonationStory = Data<typeof storyCall>;
 
 /**
  * /dashboard/donations/edit/:id for the people who handle money: the gift's whole story (payment,

@@ -1,7 +1,7 @@
 import { formatPence } from '../../../../domain/money';
 import { formatDate } from '../../lib/dates';
 import { Badge } from '../../ui/primitives';
-import type { DonationStory } from './DonationPage';
+import type { DonationStory } from './story';
 import { disputeReasonLabel, reasonLabel, statusLabel, statusTone } from './labels';
 
 const KIND_LABELS: Record<string, string> = { refund: 'Refund', reversal: 'Reversal', dispute: 'Dispute lost' };

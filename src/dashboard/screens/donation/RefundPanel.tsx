@@ -5,7 +5,7 @@ import { api, client } from '../../../lib/api';
 import { penceToPounds, poundsToPence } from '../../lib/money';
 import { $dashToken } from '../../session';
 import { Alert, SelectInput, TextInput } from '../../ui/primitives';
-import type { DonationStory } from './DonationPage';
+import type { DonationStory } from './story';
 import { reasonsFor } from './labels';
 
 /**

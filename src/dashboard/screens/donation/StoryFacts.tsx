@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { formatPence } from '../../../../domain/money';
 import { formatDate } from '../../lib/dates';
-import type { DonationStory } from './DonationPage';
+import type { DonationStory } from './story';
 import { methodLabel, sourceLabel } from './labels';
 
 function Facts({ rows }: { rows: [string, ReactNode][] }) {

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { isDonorType } from '../../../../domain/roles';
 import { api, client, type Donor } from '../../../lib/api';
 import { useApiGet } from '../../lib/use-api';
 import { navigate } from '../../router';
@@ -22,7 +23,7 @@ export function MergeDonor({ donorId }: { donorId: string }) {
   const [self] = useApiGet(`users/${donorId}`, (o) => client.api.users[':id'].$get({ param: { id: donorId } }, o));
   const query = { search, type: 'donor' as const, limit: '10' };
   const [found] = useApiGet(open && search.length >= MIN_SEARCH ? `users?merge=${search}` : null, (o) => client.api.users.$get({ query }, o));
-  if (self.status !== 'ok' || self.data.type !== 'donor') return null;
+  if (self.status !== 'ok' || !isDonorType(self.data)) return null;
   const source = self.data;
   const candidates = found.status === 'ok' ? found.data.filter((d) => d._id !== source._id) : [];
 
