@@ -2,7 +2,6 @@ import { OpenAPIHono } from '@hono/zod-openapi';
 import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import { ZodError } from 'zod';
-import type { Db } from '../../db/client';
 import { authMiddleware } from '../middlewares/auth';
 import { RateLimitError } from '../services/rate-limit';
 import { dbMiddleware } from '../middlewares/db';

@@ -2,15 +2,13 @@ import { useMemo } from 'react';
 import { client } from '../../lib/api';
 import { useApiGet } from '../lib/use-api';
 import { DataTable } from '../tables/data-table';
-import type { Donation } from '../tables/donations/data/schema';
 import { myDonationColumns } from '../tables/donations/my-columns';
 import { Alert, PageHeader } from '../ui/primitives';
 import { MonthlyGifts } from './my-donations/MonthlyGifts';
 
 export function MyDonations() {
   const [state] = useApiGet('donations?type=me', (o) => client.api.donations.$get({ query: { type: 'me' } }, o));
-  // GET /api/donations answers Donation rows for type=me (top donors only for type=public).
-  const rows = useMemo(() => (state.status === 'ok' ? (state.data as Donation[]) : []), [state]);
+  const rows = useMemo(() => (state.status === 'ok' ? state.data : []), [state]);
   return (
     <section className="dash-section">
       <PageHeader
