@@ -28,7 +28,7 @@ describe(`API foundation (${engineName})`, () => {
     expect(await bad.json()).toEqual({ statusCode: 400, message: 'Request body must be valid JSON' });
     const big = await t.request('/api/echo', { method: 'POST', body: JSON.stringify({ a: 'x'.repeat(200 * 1024) }), headers: { 'content-type': 'application/json' } });
     expect(big.status).toBe(413);
-    expect(((await big.json()) as any).statusCode).toBe(413);
+    expect(((await big.json()) as { statusCode: number }).statusCode).toBe(413);
   });
 
   it('hides unexpected errors behind a generic 500 with a request id, and logs them', async () => {
@@ -40,7 +40,7 @@ describe(`API foundation (${engineName})`, () => {
     });
     const res = await t.request('/api/boom');
     expect(res.status).toBe(500);
-    const body = (await res.json()) as any;
+    const body = (await res.json()) as { statusCode: number; message: string };
     expect(body.statusCode).toBe(500);
     expect(body.message).toMatch(/^Something went wrong on our side\. Reference: /);
     expect(body.message).not.toMatch(/no_such_table/);

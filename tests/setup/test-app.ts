@@ -33,7 +33,7 @@ export async function messageOf(response: Response): Promise<string> {
 }
 
 /** Checks a refused request's status and returns its `{statusCode, message}` body. */
-export async function errorOf(response: Response, status: number): Promise<{ statusCode: number; message: string }> {
+export async function errorOf(response: Response | ClientResponse<unknown, number, string>, status: number): Promise<{ statusCode: number; message: string }> {
   const body = (await response.json()) as { statusCode: number; message: string };
   expect(response.status, body.message).toBe(status);
   expect(body.statusCode).toBe(status);

@@ -10,7 +10,7 @@ import {
   createUser,
   signedIn,
 } from '../../../tests/factories';
-import { engineName, messageOf, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
+import { bodyOf, engineName, errorOf, messageOf, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
 
 describe(`campaigns API (${engineName})`, () => {
   let t: TestApp;
@@ -34,9 +34,7 @@ describe(`campaigns API (${engineName})`, () => {
   });
 
   it('lists only approved campaigns to anonymous callers, with totals in pence', async () => {
-    const res = await t.request('/api/campaigns');
-    expect(res.status).toBe(200);
-    const body = (await res.json()) as any[];
+    const body = await bodyOf(await t.client().api.campaigns.$get({ query: {} }), 200);
     expect(body.map((c) => c.title)).toEqual(['Clean Water']);
     expect(body[0]).toMatchObject({
       _id: approved.id,
@@ -49,27 +47,25 @@ describe(`campaigns API (${engineName})`, () => {
   });
 
   it('ignores a status filter from anonymous callers but honours it for admins', async () => {
-    const anon = (await (await t.request('/api/campaigns?status=draft')).json()) as any[];
-    expect(anon.every((c) => c.status === 'approved')).toBe(true);
-    const admin = (await (await t.request('/api/campaigns?status=draft', { token: adminToken })).json()) as any[];
+    const anon = await bodyOf(await t.client().api.campaigns.$get({ query: { status: 'draft' } }), 200);
+    expect(anon.every((c) => 'status' in c && c.status === 'approved')).toBe(true);
+    const admin = await bodyOf(await t.client(adminToken).api.campaigns.$get({ query: { status: 'draft' } }), 200);
     expect(admin.map((c) => c.title)).toEqual(['Secret Draft']);
   });
 
   it('answers the light list with ids, titles and organizations only', async () => {
-    const body = (await (await t.request('/api/campaigns?tiny=true')).json()) as any[];
+    const body = await bodyOf(await t.client().api.campaigns.$get({ query: { tiny: 'true' } }), 200);
     expect(body).toEqual([{ _id: approved.id, title: 'Clean Water', organization_id: null }]);
   });
 
   it('finds one campaign by UUID and by short id', async () => {
     for (const id of [approved.id, toShortId(approved.id)]) {
-      const res = await t.request(`/api/campaigns/${id}`);
-      expect(res.status).toBe(200);
-      expect(((await res.json()) as any)._id).toBe(approved.id);
+      expect((await bodyOf(await t.client().api.campaigns[':id'].$get({ param: { id } }), 200))._id).toBe(approved.id);
     }
   });
 
   it('gives appeals their own total and their creator', async () => {
-    const body = (await (await t.request(`/api/campaigns/${approved.id}/appeals`)).json()) as any[];
+    const body = await bodyOf(await t.client().api.campaigns[':id'].appeals.$get({ param: { id: approved.id }, query: {} }), 200);
     expect(body).toHaveLength(1);
     expect(body[0]).toMatchObject({
       title: "Priya's 10k",
@@ -88,9 +84,7 @@ describe(`campaigns API (${engineName})`, () => {
   it.each(['not-an-id', '123', 'x'.repeat(300), '00000000-0000-0000-0000-000000000000'])(
     'answers 404, never 500, for the id %s',
     async (id) => {
-      const res = await t.request(`/api/campaigns/${id}`);
-      expect(res.status).toBe(404);
-      expect(((await res.json()) as any).statusCode).toBe(404);
+      await errorOf(await t.client().api.campaigns[':id'].$get({ param: { id } }), 404);
     },
   );
 
@@ -106,7 +100,7 @@ describe(`campaigns API (${engineName})`, () => {
     const donorToken = (await signedIn(t.db, 'donor')).token;
     for (const token of [undefined, donorToken]) {
       for (const path of ['/api/appeals', '/api/appeals?status=draft', `/api/campaigns/${approved.id}/appeals?status=all`]) {
-        const body = (await (await t.request(path, { token })).json()) as any[];
+        const body = (await (await t.request(path, { token })).json()) as { status: string; campaign_id: string | null }[];
         expect(body.length).toBeGreaterThan(0);
         expect(body.every((a) => a.status === 'approved'), path).toBe(true);
         expect(body.every((a) => a.campaign_id), path).toBe(true);
@@ -128,7 +122,7 @@ describe(`campaigns API (${engineName})`, () => {
       await createAppeal(t.db, parent.id, { title: `Paged ${i}`, createdAt: new Date(base - i * 60_000) });
     }
     const page = async (n: number) =>
-      ((await (await t.request(`/api/campaigns/${parent.id}/appeals?limit=2&page=${n}`)).json()) as any[]).map((a) => a.title);
+      (await bodyOf(await t.client().api.campaigns[':id'].appeals.$get({ param: { id: parent.id }, query: { limit: '2', page: String(n) } }), 200)).map((a) => a.title);
     expect(await page(1)).toEqual(['Paged 0', 'Paged 1']);
     expect(await page(2)).toEqual(['Paged 2', 'Paged 3']);
     expect(await page(3)).toEqual(['Paged 4']);
@@ -148,7 +142,7 @@ describe(`campaigns API (${engineName})`, () => {
     const token = (await signedIn(t.db, 'org_admin', { organizationIds: [mine.id] })).token;
     await createCampaign(t.db, { title: 'Mine draft', status: 'draft', organizationId: mine.id });
     await createCampaign(t.db, { title: 'Other draft', status: 'draft', organizationId: other.id });
-    const body = (await (await t.request('/api/campaigns?status=draft', { token })).json()) as any[];
+    const body = await bodyOf(await t.client(token).api.campaigns.$get({ query: { status: 'draft' } }), 200);
     expect(body.map((c) => c.title)).toEqual(['Mine draft']);
   });
 });

@@ -11,7 +11,11 @@ import {
   signedIn,
   type UserRow,
 } from '../../../tests/factories';
-import { engineName, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
+import type { InferResponseType } from 'hono/client';
+import { bodyOf, engineName, setupTestApp, type TestApp, type TestClient } from '../../../tests/setup/test-app';
+
+/** A created (or edited) campaign or appeal, as the API's schema types it. */
+type Created = InferResponseType<TestClient['api']['campaigns']['$post'], 201>;
 
 const demoImage = (n = 1) => ({ Key: `/images/demo/cause-${n}.png`, name: `cause-${n}.png`, size: 1234, type: 'image/png' });
 const PNG_1PX =
@@ -49,6 +53,7 @@ describe(`campaign and appeal writes (${engineName})`, () => {
     ...overrides,
   });
 
+  // Through t.request: several bodies here are deliberately invalid.
   const post = (json: unknown, token?: string) => t.request('/api/campaigns', { method: 'POST', json, token });
   const put = (id: string, json: unknown, token?: string) => t.request(`/api/campaigns/${id}`, { method: 'PUT', json, token });
   const expectError = async (res: Response, status: number, message: RegExp) => {
@@ -83,7 +88,7 @@ describe(`campaign and appeal writes (${engineName})`, () => {
     it('lets a donor create an appeal under a campaign, approved and credited to them', async () => {
       const res = await post(appealBody({ status: 'draft' }), donorToken);
       expect(res.status).toBe(201);
-      const body = (await res.json()) as any;
+      const body = (await res.json()) as Created;
       expect(body).toMatchObject({
         kind: 'appeal',
         title: 'My 10k for clean water',
@@ -96,20 +101,20 @@ describe(`campaign and appeal writes (${engineName})`, () => {
         video: 'https://www.youtube.com/watch?v=dQw4w9WgXcQ',
       });
       expect(body.images).toEqual([{ ...demoImage(1), url: '/images/demo/cause-1.png' }]);
-      const fetched = await t.request(`/api/appeals/${body.short_id}`);
-      expect(((await fetched.json()) as any)._id).toBe(body._id);
+      const fetched = await bodyOf(await t.client().api.appeals[':id'].$get({ param: { id: body.short_id } }), 200);
+      expect(fetched._id).toBe(body._id);
     });
 
     it('accepts a short id for the parent campaign', async () => {
       const res = await post(appealBody({ campaign_id: toShortId(parent.id) }), donorToken);
       expect(res.status).toBe(201);
-      expect(((await res.json()) as any).campaign_id).toBe(parent.id);
+      expect(((await res.json()) as Created).campaign_id).toBe(parent.id);
     });
 
     it('puts an appeal with no campaign under the oldest approved campaign, with a 20-day default date range', async () => {
       const res = await post(appealBody({ campaign_id: null, kind: 'appeal', date: undefined }), donorToken);
       expect(res.status).toBe(201);
-      const body = (await res.json()) as any;
+      const body = (await res.json()) as Created;
       expect(body.campaign_id).toBe(oldest.id);
       const today = new Date().toISOString().slice(0, 10);
       const to = new Date(Date.now() + 20 * 86_400_000).toISOString().slice(0, 10);
@@ -127,7 +132,7 @@ describe(`campaign and appeal writes (${engineName})`, () => {
         { ...t.env, DEFAULT_CAMPAIGN_ID: toShortId(parent.id) },
       );
       expect(res.status).toBe(201);
-      expect(((await res.json()) as any).campaign_id).toBe(parent.id);
+      expect(((await res.json()) as Created).campaign_id).toBe(parent.id);
     });
 
     it('rejects an unknown parent campaign, an appeal as parent and a draft parent', async () => {
@@ -158,7 +163,7 @@ describe(`campaign and appeal writes (${engineName})`, () => {
     it('lets admins choose the status', async () => {
       const res = await post(campaignBody({ status: 'draft' }), adminToken);
       expect(res.status).toBe(201);
-      expect(((await res.json()) as any).status).toBe('draft');
+      expect(((await res.json()) as Created).status).toBe('draft');
     });
 
     it.each([
@@ -226,7 +231,7 @@ describe(`campaign and appeal writes (${engineName})`, () => {
         .returning();
       const res = await post(appealBody({ template_cause_id: cause.id }), donorToken);
       expect(res.status).toBe(201);
-      const [row] = await t.db.select().from(campaigns).where(eq(campaigns.id, ((await res.json()) as any)._id));
+      const [row] = await t.db.select().from(campaigns).where(eq(campaigns.id, ((await res.json()) as Created)._id));
       expect(row.templateCauseId).toBe(cause.id);
       await expectError(await post(appealBody({ template_cause_id: crypto.randomUUID() }), donorToken), 400, /no template cause/);
     });
@@ -235,7 +240,7 @@ describe(`campaign and appeal writes (${engineName})`, () => {
   describe('PUT /api/campaigns/:id', () => {
     let appealId: string;
     beforeAll(async () => {
-      appealId = ((await (await post(appealBody({ title: 'Editable appeal' }), donorToken)).json()) as any)._id;
+      appealId = ((await (await post(appealBody({ title: 'Editable appeal' }), donorToken)).json()) as Created)._id;
     });
 
     it('requires sign-in', async () => {
@@ -268,7 +273,7 @@ describe(`campaign and appeal writes (${engineName})`, () => {
       expect((await put(appealId, { title: 'Edited by org admin' }, orgAdminToken)).status).toBe(200);
       const res = await put(appealId, { status: 'draft' }, adminToken);
       expect(res.status).toBe(200);
-      expect(((await res.json()) as any).status).toBe('draft');
+      expect(((await res.json()) as Created).status).toBe('draft');
       // The creator still sees and edits their own draft.
       expect((await put(appealId, { title: 'Draft again' }, donorToken)).status).toBe(200);
       // Other donors cannot learn that the draft exists.
@@ -276,7 +281,7 @@ describe(`campaign and appeal writes (${engineName})`, () => {
     });
 
     it('keeps the creator out of an appeal an admin deleted', async () => {
-      const id = ((await (await post(appealBody(), donorToken)).json()) as any)._id;
+      const id = ((await (await post(appealBody(), donorToken)).json()) as Created)._id;
       expect((await put(id, { status: 'deleted' }, adminToken)).status).toBe(200);
       await expectError(await put(id, { title: 'Back' }, donorToken), 404, /not found/i);
     });
@@ -329,9 +334,7 @@ describe(`campaign and appeal writes (${engineName})`, () => {
 
   describe('GET /api/template-causes', () => {
     it('lists template causes publicly', async () => {
-      const res = await t.request('/api/template-causes');
-      expect(res.status).toBe(200);
-      const body = (await res.json()) as any[];
+      const body = await bodyOf(await t.client().api['template-causes'].$get(), 200);
       expect(body.find((c) => c.title === 'Bake sale')).toMatchObject({ description: 'Bake', story: '[[name]] bakes' });
       expect(Object.keys(body[0])).toEqual(expect.arrayContaining(['_id', 'title', 'description', 'story']));
     });

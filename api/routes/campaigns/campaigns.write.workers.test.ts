@@ -1,7 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createCampaign, signedIn } from '../../../tests/factories';
 import { fileBindings } from '../../../tests/setup/file-bindings.workers';
-import { messageOf, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
+import type { InferResponseType } from 'hono/client';
+import { messageOf, setupTestApp, type TestApp, type TestClient } from '../../../tests/setup/test-app';
+
+/** A created (or edited) campaign or appeal, as the API's schema types it. */
+type Created = InferResponseType<TestClient['api']['campaigns']['$post'], 201>;
 
 /** R2 exists only in workerd, so image upload and serving are tested here. */
 /** This file's own bucket (vitest.config.ts gives every workerd test file one). */
@@ -46,7 +50,7 @@ describe('campaign images in R2 (d1 + r2)', () => {
   it('stores a new PNG under a random key and serves it with long-lived cache headers', async () => {
     const res = await post(body([{ base64: `data:image/png;base64,${PNG_1PX}`, name: 'photo.png', size: 1, type: 'image/png' }]));
     expect(res.status).toBe(201);
-    const created = (await res.json()) as any;
+    const created = (await res.json()) as Created;
     const [image] = created.images;
     expect(image.Key).toMatch(/^campaigns\/[0-9a-f-]{36}\.png$/);
     expect(image).toMatchObject({ name: 'photo.png', size: pngBytes().length, type: 'image/png', url: `/api/images/${image.Key}` });
@@ -67,7 +71,7 @@ describe('campaign images in R2 (d1 + r2)', () => {
   it('trusts the bytes, not the name: JPEG content named .png is stored as a JPEG', async () => {
     const res = await post(body([{ base64: toBase64(JPEG_HEAD), name: 'really-a-jpeg.png', size: 12, type: 'image/png' }]));
     expect(res.status).toBe(201);
-    const [image] = ((await res.json()) as any).images;
+    const [image] = ((await res.json()) as Created).images;
     expect(image.Key).toMatch(/\.jpg$/);
     expect(image.type).toBe('image/jpeg');
   });
@@ -106,15 +110,15 @@ describe('campaign images in R2 (d1 + r2)', () => {
   });
 
   it("keeps stored images by Key on update, adds new ones, and refuses Keys that are not the item's own", async () => {
-    const created = (await (await post(body([{ base64: PNG_1PX, name: 'first.png' }]))).json()) as any;
+    const created = (await (await post(body([{ base64: PNG_1PX, name: 'first.png' }]))).json()) as Created;
     const res = await t.request(`/api/campaigns/${created._id}`, {
       method: 'PUT',
       token: donorToken,
       json: { images: [created.images[0], { base64: PNG_1PX, name: 'second.png' }] },
     });
     expect(res.status).toBe(200);
-    const updated = (await res.json()) as any;
-    expect(updated.images.map((i: any) => i.name)).toEqual(['first.png', 'second.png']);
+    const updated = (await res.json()) as Created;
+    expect(updated.images.map((i) => i.name)).toEqual(['first.png', 'second.png']);
     expect(updated.images[0].Key).toBe(created.images[0].Key);
 
     const missing = `campaigns/${crypto.randomUUID()}.png`;
@@ -127,7 +131,7 @@ describe('campaign images in R2 (d1 + r2)', () => {
     expect((await messageOf(refused))).toMatch(/not one of this item's images; upload the file instead/);
 
     // Another appeal's stored image cannot be adopted by Key (it could later be deleted through this item).
-    const other = (await (await post(body([{ base64: PNG_1PX, name: 'other.png' }]))).json()) as any;
+    const other = (await (await post(body([{ base64: PNG_1PX, name: 'other.png' }]))).json()) as Created;
     const adopted = await t.request(`/api/campaigns/${created._id}`, { method: 'PUT', token: donorToken, json: { images: [other.images[0]] } });
     expect(adopted.status).toBe(400);
     expect(await bucket.head(other.images[0].Key)).not.toBeNull();

@@ -75,14 +75,15 @@ describe(`donations admin API (${engineName})`, () => {
     await createDonation(t.db, { donorId: donor.id, campaignId: campaignA.id, amount: 9_999, date: day(6), status: 'pending', source: 'card' });
   });
 
-  const get = async (path: string, token?: string) => {
+  // Through t.request with the path as written; callers name the answer they expect.
+  const get = async <Body = unknown>(path: string, token?: string) => {
     const res = await t.request(path, { token });
-    return { res, body: (await res.json()) as any };
+    return { res, body: (await res.json()) as Body };
   };
   const count = async () => (await t.db.select().from(donations)).length;
 
   it('lists every donation to an admin, newest first, with labels and X-Total-Count', async () => {
-    const { res, body } = await get('/api/donations', adminToken);
+    const { res, body } = await get<Donation[]>('/api/donations', adminToken);
     expect(res.status).toBe(200);
     expect(res.headers.get('x-total-count')).toBe(String(body.length));
     const dates = body.map((d: Donation) => d.date);
@@ -103,23 +104,23 @@ describe(`donations admin API (${engineName})`, () => {
       campaign: { label: 'Wells A', value: campaignA.id },
       appeal: { label: 'Appeal A', value: appealA.id },
     });
-    expect(body.find((d: Donation) => d._id === giftB.id).appeal).toBeNull();
+    expect(body.find((d: Donation) => d._id === giftB.id)?.appeal).toBeNull();
   });
 
   it('pages with limit (max 100) and offset', async () => {
-    const all = (await get('/api/donations', adminToken)).body as Donation[];
-    const page = await get('/api/donations?limit=1&offset=1', adminToken);
+    const all = (await get<Donation[]>('/api/donations', adminToken)).body;
+    const page = await get<Donation[]>('/api/donations?limit=1&offset=1', adminToken);
     expect(page.body.map((d: Donation) => d._id)).toEqual([all[1]._id]);
     expect(page.res.headers.get('x-total-count')).toBe(String(all.length));
     for (const q of ['limit=101', 'limit=0', 'offset=-1', 'limit=abc']) {
-      const res = await get(`/api/donations?${q}`, adminToken);
+      const res = await get<{ statusCode: number }>(`/api/donations?${q}`, adminToken);
       expect(res.res.status).toBe(400);
       expect(res.body.statusCode).toBe(400);
     }
   });
 
   it("scopes an org_admin to its organizations' campaigns", async () => {
-    const { body } = await get('/api/donations?limit=100', orgAdminToken);
+    const { body } = await get<Donation[]>('/api/donations?limit=100', orgAdminToken);
     expect(body.length).toBeGreaterThan(0);
     expect(body.every((d: Donation) => d.campaign.value === campaignA.id)).toBe(true);
     expect((await get(`/api/donations/${giftA.id}`, orgAdminToken)).res.status).toBe(200);
@@ -130,14 +131,14 @@ describe(`donations admin API (${engineName})`, () => {
 
   it('refuses the admin list to anonymous callers (401) and donors (403)', async () => {
     expect((await get('/api/donations')).res.status).toBe(401);
-    const res = await get('/api/donations', donorToken);
+    const res = await get<{ message: string }>('/api/donations', donorToken);
     expect(res.res.status).toBe(403);
     expect(res.body.message).toMatch(/type=me/);
   });
 
   it('gives type=me the signed-in user’s own gifts only, without abandoned checkouts', async () => {
     expect((await get('/api/donations?type=me')).res.status).toBe(401);
-    const { res, body } = await get('/api/donations?type=me', donorToken);
+    const { res, body } = await get<Donation[]>('/api/donations?type=me', donorToken);
     expect(res.status).toBe(200);
     expect(body.map((d: Donation) => d._id)).toEqual([cardGift.id, giftA.id]);
     expect(res.headers.get('x-total-count')).toBe('2');
@@ -145,7 +146,7 @@ describe(`donations admin API (${engineName})`, () => {
   });
 
   it('lets a donor read their own donation but nobody else’s', async () => {
-    expect((await get(`/api/donations/${toShortId(giftA.id)}`, donorToken)).body._id).toBe(giftA.id);
+    expect((await get<Donation>(`/api/donations/${toShortId(giftA.id)}`, donorToken)).body._id).toBe(giftA.id);
     expect((await get(`/api/donations/${giftB.id}`, donorToken)).res.status).toBe(404);
     expect((await get(`/api/donations/${giftA.id}`)).res.status).toBe(401);
     for (const id of ['x', '00000000-0000-0000-0000-000000000000', '%27%20or%201%3D1']) {
@@ -274,7 +275,7 @@ describe(`donations admin API (${engineName})`, () => {
     const moved = await t.request(`/api/donations/${cardGift.id}`, { method: 'PUT', token: adminToken, json: { campaign: campaignA.id } });
     expect(moved.status).toBe(400);
 
-    const current = (await get(`/api/donations/${cardGift.id}`, adminToken)).body as Donation;
+    const current = (await get<Donation>(`/api/donations/${cardGift.id}`, adminToken)).body;
     const same = await t.request(`/api/donations/${cardGift.id}`, {
       method: 'PUT',
       token: adminToken,

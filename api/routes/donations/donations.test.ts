@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { toShortId } from '../../../db/ids';
 import { type AppealRow, type CampaignRow, createAppeal, createCampaign, createDonation, createUser, signedIn } from '../../../tests/factories';
-import { engineName, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
+import { bodyOf, engineName, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
 
 describe(`GET /api/donations?type=public (${engineName})`, () => {
   let t: TestApp;
@@ -62,7 +62,7 @@ describe(`GET /api/donations?type=public (${engineName})`, () => {
       const donor = await createUser(t.db, { firstName: `Donor${i}`, lastName: 'Z' });
       await createDonation(t.db, { donorId: donor.id, campaignId: big.id, amount: 100 + i });
     }
-    const body = (await (await t.request(`/api/donations?type=public&campaign_id=${big.id}`)).json()) as any[];
+    const body = await bodyOf(await t.client().api.donations.$get({ query: { type: 'public', campaign_id: big.id } }), 200);
     expect(body).toHaveLength(10);
     expect(body[0]).toEqual({ donor: 'Donor11 Z.', count: 1, total: 111 });
     expect((await t.request(`/api/donations?type=public&campaign_id=${big.id}&limit=50`)).status).toBe(400);
@@ -99,6 +99,6 @@ describe(`GET /api/donations?type=public (${engineName})`, () => {
     const token = (await signedIn(t.db, 'donor')).token;
     const res = await t.request(`/api/donations?type=public&appeal_id=${toShortId(appeal.id)}`, { token });
     expect(res.status).toBe(200);
-    expect(((await res.json()) as any[])[0].donor).toBe('Amira K.');
+    expect(((await res.json()) as { donor: string }[])[0].donor).toBe('Amira K.');
   });
 });

@@ -19,7 +19,7 @@ beforeAll(async () => {
 async function demoMonthly() {
   const campaign = await createCampaign(t.db);
   const { user: donor, token } = await signedIn(t.db, 'donor');
-  const start = (await (await t.request('/api/stripe/client_secret', { method: 'POST', token, json: { price: PRICE, campaign_id: campaign.id } })).json()) as any;
+  const start = (await (await t.request('/api/stripe/client_secret', { method: 'POST', token, json: { price: PRICE, campaign_id: campaign.id } })).json()) as { clientSecret: string };
   await t.request('/api/stripe/demo/confirm', { method: 'POST', json: { clientSecret: start.clientSecret } });
   const [row] = await t.db.select().from(donations).where(eq(donations.donorId, donor.id));
   const id = row.subscriptionId!;

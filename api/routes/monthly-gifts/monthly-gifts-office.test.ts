@@ -1,7 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { monthlyGifts, outbox } from '../../../db/schema';
 import { createAppeal, createCampaign, createDonation, createOrganization, createUser, signedIn } from '../../../tests/factories';
-import { engineName, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
+import type { InferResponseType } from 'hono/client';
+import { engineName, setupTestApp, type TestApp, type TestClient } from '../../../tests/setup/test-app';
 
 let t: TestApp;
 const run = `${Date.now()}${Math.floor(Math.random() * 1000)}`;
@@ -59,35 +60,39 @@ beforeAll(async () => {
   w = await world();
 });
 
-const get = async (path: string, token: string) => {
+/** The office list as the route's schema types it. */
+type OfficeGifts = InferResponseType<TestClient['api']['monthly-gifts']['$get'], 200>;
+
+// Through t.request with the path as written (CSV exports too); callers name the answer they expect.
+const get = async <Body = unknown>(path: string, token: string) => {
   const res = await t.request(path, { token });
-  return { res, body: res.headers.get('content-type')?.includes('json') ? ((await res.json()) as any) : await res.text() };
+  return { res, body: (res.headers.get('content-type')?.includes('json') ? await res.json() : await res.text()) as Body };
 };
 
 describe(`the office's monthly gifts (${engineName})`, () => {
   it('lists each status for an admin, with donor, cause, method and dates', async () => {
-    const { res, body } = await get(`/api/monthly-gifts?organization_id=${w.orgA.id}&limit=100`, w.admin.token);
+    const { res, body } = await get<OfficeGifts>(`/api/monthly-gifts?organization_id=${w.orgA.id}&limit=100`, w.admin.token);
     expect(res.status).toBe(200);
     expect(res.headers.get('x-total-count')).toBe('4');
-    expect(body.map((g: any) => g.status).sort()).toEqual(['active', 'cancelled', 'past_due', 'paused']);
-    const active = body.find((g: any) => g._id === w.ids.active.id);
+    expect(body.map((g) => g.status).sort()).toEqual(['active', 'cancelled', 'past_due', 'paused']);
+    const active = body.find((g) => g._id === w.ids.active.id);
     expect(active).toMatchObject({ amount: 1250, method: 'card', status: 'active', appeal: { title: '=HYPERLINK("x")' }, last_failure: null });
-    expect(active.donor.email).toMatch(/^grace/);
-    expect(Date.parse(active.next_payment_at)).toBe(w.ids.active.nextPaymentAt!.getTime());
-    expect(body.find((g: any) => g.status === 'cancelled').next_payment_at).toBeNull();
+    expect(active?.donor.email).toMatch(/^grace/);
+    expect(Date.parse(active?.next_payment_at ?? '')).toBe(w.ids.active.nextPaymentAt!.getTime());
+    expect(body.find((g) => g.status === 'cancelled')?.next_payment_at).toBeNull();
     for (const status of ['active', 'paused', 'past_due', 'cancelled']) {
-      const one = await get(`/api/monthly-gifts?organization_id=${w.orgA.id}&status=${status}`, w.admin.token);
-      expect(one.body.map((g: any) => g.status)).toEqual([status]);
+      const one = await get<OfficeGifts>(`/api/monthly-gifts?organization_id=${w.orgA.id}&status=${status}`, w.admin.token);
+      expect(one.body.map((g) => g.status)).toEqual([status]);
     }
     // A checkout that never paid shows only when asked for.
-    const unpaid = await get(`/api/monthly-gifts?organization_id=${w.orgA.id}&status=incomplete`, w.admin.token);
-    expect(unpaid.body.map((g: any) => g._id)).toEqual([w.ids.incomplete.id]);
+    const unpaid = await get<OfficeGifts>(`/api/monthly-gifts?organization_id=${w.orgA.id}&status=incomplete`, w.admin.token);
+    expect(unpaid.body.map((g) => g._id)).toEqual([w.ids.incomplete.id]);
   });
 
   it('shows an org admin only their organizations’ gifts, and refuses another organization', async () => {
-    const { res, body } = await get('/api/monthly-gifts?limit=100', w.orgAdminA.token);
+    const { res, body } = await get<OfficeGifts>('/api/monthly-gifts?limit=100', w.orgAdminA.token);
     expect(res.status).toBe(200);
-    const ids = body.map((g: any) => g._id);
+    const ids = body.map((g) => g._id);
     expect(ids).toHaveLength(4);
     expect(ids).not.toContain(w.ids.otherOrg.id);
     expect((await get(`/api/monthly-gifts?organization_id=${w.orgB.id}`, w.orgAdminA.token)).res.status).toBe(403);
@@ -101,22 +106,22 @@ describe(`the office's monthly gifts (${engineName})`, () => {
   });
 
   it('queues failing gifts with the failure date and whether the email went', async () => {
-    const { body } = await get(`/api/monthly-gifts?organization_id=${w.orgA.id}&failing=true`, w.admin.token);
+    const { body } = await get<OfficeGifts>(`/api/monthly-gifts?organization_id=${w.orgA.id}&failing=true`, w.admin.token);
     expect(body).toHaveLength(1);
     expect(body[0]).toMatchObject({ _id: w.ids.failing.id, status: 'past_due', last_failure: { invoice_id: w.invoice, email: 'sent' } });
-    expect(Date.now() - Date.parse(body[0].last_failure.failed_at)).toBeGreaterThan(86_400_000);
-    const search = await get(`/api/monthly-gifts?search=turing${run}`, w.admin.token);
-    expect(search.body.map((g: any) => g._id)).toEqual([w.ids.failing.id]);
+    expect(Date.now() - Date.parse(body[0].last_failure?.failed_at ?? '')).toBeGreaterThan(86_400_000);
+    const search = await get<OfficeGifts>(`/api/monthly-gifts?search=turing${run}`, w.admin.token);
+    expect(search.body.map((g) => g._id)).toEqual([w.ids.failing.id]);
   });
 
   it('exports the same rows as the list, formula-safe, in pounds and UK dates', async () => {
-    const list = await get(`/api/monthly-gifts?organization_id=${w.orgA.id}&sort=amount&order=desc`, w.admin.token);
-    const csv = await get(`/api/exports/monthly-gifts.csv?organization_id=${w.orgA.id}&sort=amount&order=desc`, w.admin.token);
+    const list = await get<OfficeGifts>(`/api/monthly-gifts?organization_id=${w.orgA.id}&sort=amount&order=desc`, w.admin.token);
+    const csv = await get<string>(`/api/exports/monthly-gifts.csv?organization_id=${w.orgA.id}&sort=amount&order=desc`, w.admin.token);
     expect(csv.res.status).toBe(200);
     expect(csv.res.headers.get('content-type')).toMatch(/^text\/csv/);
-    const lines = (csv.body as string).replace(/^\uFEFF/, '').trim().split('\r\n');
+    const lines = csv.body.replace(/^\uFEFF/, '').trim().split('\r\n');
     expect(lines[0]).toMatch(/^Donor name,Donor email,Amount \(GBP\)/);
-    expect(lines.slice(1).map((l) => l.split(',').at(-1))).toEqual(list.body.map((g: any) => g._id));
+    expect(lines.slice(1).map((l) => l.split(',').at(-1))).toEqual(list.body.map((g) => g._id));
     const active = lines.find((l) => l.includes(w.ids.active.id))!;
     expect(active).toContain(',12.50,');
     expect(active).toContain(`,"'=HYPERLINK(""x"")",`);
@@ -133,7 +138,7 @@ describe(`the office's monthly gifts (${engineName})`, () => {
       ['sort=colour', 'sort'],
       ['organization_id=not-an-id', 'organization_id'],
     ]) {
-      const { res, body } = await get(`/api/monthly-gifts?${query}`, w.admin.token);
+      const { res, body } = await get<{ message: string }>(`/api/monthly-gifts?${query}`, w.admin.token);
       expect(res.status, query).toBe(400);
       expect(body.message, query).toContain(field);
     }

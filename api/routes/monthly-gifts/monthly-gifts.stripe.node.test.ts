@@ -83,7 +83,7 @@ describe('monthly gifts with Stripe (fake)', () => {
     const link = await signMonthlyLink(SECRET, 'cancel', m.sub.id);
     vi.spyOn(console, 'error').mockImplementation(() => {});
     fake.failNext = 10;
-    const failed = (await (await t.request('/api/monthly-gift-links/cancel', { method: 'POST', json: { token: link } })).json()) as any;
+    const failed = (await (await t.request('/api/monthly-gift-links/cancel', { method: 'POST', json: { token: link } })).json()) as { state: string; message: string };
     fake.failNext = 0;
     vi.restoreAllMocks();
     expect(failed).toMatchObject({ state: 'failed', message: expect.stringMatching(/try again/) });

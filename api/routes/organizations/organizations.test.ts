@@ -80,7 +80,7 @@ describe(`organizations API (${engineName})`, () => {
     ]) {
       const anon = await t.request(path, { method, json: method === 'GET' ? undefined : { name: 'X' } });
       expect(anon.status, `${method} ${path}`).toBe(401);
-      expect(((await anon.json()) as any).statusCode).toBe(401);
+      expect(((await anon.json()) as { statusCode: number }).statusCode).toBe(401);
       const donor = await t.request(path, { method, token: donorToken, json: method === 'GET' ? undefined : { name: 'X' } });
       expect(donor.status, `${method} ${path}`).toBe(403);
     }
@@ -169,7 +169,7 @@ describe(`organizations API (${engineName})`, () => {
     expect((await messageOf(res))).toMatch(/not a PNG or JPEG/);
     const huge = await t.request('/api/organizations', { method: 'POST', token: adminToken, json: { name: 'Logo Org', image: 'A'.repeat(8 * 1024 * 1024) } });
     expect(huge.status).toBe(413);
-    expect(((await huge.json()) as any).statusCode).toBe(413);
+    expect(((await huge.json()) as { statusCode: number }).statusCode).toBe(413);
     const bigPut = await t.request(`/api/organizations/${orgB.id}`, { method: 'PUT', token: adminToken, json: { name: 'x'.repeat(150_000) } });
     expect(bigPut.status).toBe(400);
     expect((await t.db.select().from(organizations)).length).toBe(before);

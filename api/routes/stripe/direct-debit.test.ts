@@ -28,7 +28,7 @@ async function world() {
   const org = await createOrganization(t.db, { name: `Bacs Org ${crypto.randomUUID().slice(0, 4)}`, hmrcReference: 'AB12345' });
   const campaign = await createCampaign(t.db, { organizationId: org.id });
   const { user: donor, token } = await signedIn(t.db, 'donor');
-  const total = async () => ((await (await t.request(`/api/campaigns/${campaign.id}`, { headers: { 'cache-control': 'no-cache' } })).json()) as any).summary.total_donations as number;
+  const total = async () => ((await (await t.request(`/api/campaigns/${campaign.id}`, { headers: { 'cache-control': 'no-cache' } })).json()) as { summary: { total_donations: number } }).summary.total_donations;
   const outbox = async () => (await (await t.request(`/api/dev/outbox?to=${encodeURIComponent(donor.email)}`)).json()) as { subject: string; text: string }[];
   const start = async (json: Record<string, unknown>) => {
     const res = await t.request('/api/stripe/client_secret', { method: 'POST', token, json: { campaign_id: campaign.id, method: 'bacs_debit', ...json } });

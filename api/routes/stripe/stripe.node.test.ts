@@ -4,7 +4,10 @@ import { donations, prices, users } from '../../../db/schema';
 import { createAppeal, createCampaign, createOrganization } from '../../../tests/factories';
 import { chargeRefunded, fakeId, invoicePaid, paymentIntentSucceeded, refundFailed, sendEvent, WEBHOOK_SECRET } from '../../../tests/fixtures/stripe/events';
 import { startStripeFake, type StripeFake } from '../../../tests/mocks/stripe-fake';
-import { messageOf, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
+import { bodyOf, messageOf, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
+
+/** The checkout answer (checkouts go through t.request with loosely typed bodies). */
+type Checkout = { clientSecret: string; mode: string; type: string; amount: number; publishableKey: string | null };
 
 /** The real Stripe SDK against a local fake of the Stripe API (Node only: it runs an HTTP server). */
 let fake: StripeFake;
@@ -42,7 +45,7 @@ async function world() {
   const rows = () => t.db.select().from(donations).where(eq(donations.campaignId, campaign.id));
   const start = (json: Record<string, unknown>) =>
     t.request('/api/stripe/client_secret', { method: 'POST', json: { email, campaign_id: campaign.id, appeal_id: appeal.id, ...json } });
-  const total = async () => ((await (await t.request(`/api/appeals/${appeal.id}`)).json()) as any).summary.total_donations;
+  const total = async () => (await bodyOf(await t.client().api.appeals[':id'].$get({ param: { id: appeal.id } }), 200)).summary.total_donations;
   return { campaign, appeal, email, rows, start, total };
 }
 
@@ -51,7 +54,7 @@ describe('POST /api/stripe/client_secret with Stripe', () => {
     const w = await world();
     const res = await w.start({ amount: 1500 });
     expect(res.status).toBe(200);
-    const body = (await res.json()) as any;
+    const body = (await res.json()) as Checkout;
     expect(body).toMatchObject({ mode: 'stripe', publishableKey: 'pk_test_fake', type: 'once', amount: 1500 });
 
     const [row] = await w.rows();
@@ -87,7 +90,7 @@ describe('POST /api/stripe/client_secret with Stripe', () => {
     const w = await world();
     const res = await w.start({ price: 'price_monthly_1000' });
     expect(res.status).toBe(200);
-    const body = (await res.json()) as any;
+    const body = (await res.json()) as Checkout;
     const [row] = await w.rows();
     const subscription = fake.subscriptions.get(row.subscriptionId!)!;
     const create = fake.requests.find((r) => r.path === '/v1/subscriptions' && r.body.metadata?.donation_id === row.id)!;
@@ -134,7 +137,7 @@ describe('POST /api/stripe/client_secret with Stripe', () => {
 
   it('lists the active mirrored prices cheapest first, without asking Stripe', async () => {
     const before = fake.requests.length;
-    const list = (await (await t.request('/api/stripe/subscriptions')).json()) as any[];
+    const list = await bodyOf(await t.client().api.stripe.subscriptions.$get(), 200);
     expect(list.map((p) => p.id)).toEqual(['price_monthly_500', 'price_monthly_1000', 'price_monthly_2500']);
     expect(list[0]).toEqual({ id: 'price_monthly_500', unit_amount: 500, currency: 'gbp', recurring: { interval: 'month' } });
     expect(fake.requests.length).toBe(before);

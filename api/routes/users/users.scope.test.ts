@@ -46,8 +46,8 @@ describe(`org_admin scope over donors counts paid gifts only (${engineName})`, (
     expect(gifts.some((g) => g.donor.value === victim.id)).toBe(true);
     // An admin, and the person themself, still see the whole profile.
     const adminToken = (await signedIn(t.db, 'admin')).token;
-    expect(((await (await t.request(`/api/users/${victim.id}`, { token: adminToken })).json()) as any).phone).toBe('7946095800');
+    expect(((await (await t.request(`/api/users/${victim.id}`, { token: adminToken })).json()) as { phone: string }).phone).toBe('7946095800');
     const selfToken = await createSession(t.db, victim.id);
-    expect(((await (await t.request('/api/users/me', { token: selfToken })).json()) as any).address.address).toBe('1 Secret St');
+    expect(((await (await t.request('/api/users/me', { token: selfToken })).json()) as { address: { address: string } }).address.address).toBe('1 Secret St');
   });
 });

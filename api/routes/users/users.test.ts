@@ -53,13 +53,14 @@ describe(`users (donors) API (${engineName})`, () => {
     await createDonation(t.db, { donorId: donorB.id, campaignId: campaignB.id });
   });
 
-  const get = async (path: string, token?: string) => {
+  // Through t.request with the path as written; callers name the answer they expect.
+  const get = async <Body = unknown>(path: string, token?: string) => {
     const res = await t.request(path, { token });
-    return { res, body: (await res.json()) as any };
+    return { res, body: (await res.json()) as Body };
   };
 
   it('lists all users to an admin, with search, type filter and a total count', async () => {
-    const { res, body } = await get(`/api/users?search=zainab`, adminToken);
+    const { res, body } = await get<Donor[]>(`/api/users?search=zainab`, adminToken);
     expect(res.status).toBe(200);
     expect(res.headers.get('x-total-count')).toBe('1');
     expect(body).toEqual([
@@ -77,15 +78,15 @@ describe(`users (donors) API (${engineName})`, () => {
         erasure: null,
       },
     ]);
-    expect((await get('/api/users?search=quill', adminToken)).body.map((u: Donor) => u._id)).toEqual([donorA.id]);
-    expect((await get(`/api/users?search=yusuf-${stamp}@`, adminToken)).body.map((u: Donor) => u._id)).toEqual([donorB.id]);
-    const staff = (await get('/api/users?type=org_admin&limit=100', adminToken)).body as Donor[];
+    expect((await get<Donor[]>('/api/users?search=quill', adminToken)).body.map((u: Donor) => u._id)).toEqual([donorA.id]);
+    expect((await get<Donor[]>(`/api/users?search=yusuf-${stamp}@`, adminToken)).body.map((u: Donor) => u._id)).toEqual([donorB.id]);
+    const staff = (await get<Donor[]>('/api/users?type=org_admin&limit=100', adminToken)).body;
     expect(staff.every((u) => u.type === 'org_admin')).toBe(true);
     expect(staff.find((u) => u._id === orgAdmin.id)?.org_ids).toEqual([orgA.id]);
   });
 
   it('shows an org_admin only the donors of its organizations', async () => {
-    const { res, body } = await get('/api/users?limit=100', orgAdminToken);
+    const { res, body } = await get<Donor[]>('/api/users?limit=100', orgAdminToken);
     expect(res.status).toBe(200);
     expect(body.map((u: Donor) => u._id)).toEqual([donorA.id]);
     expect((await get(`/api/users/${donorA.id}`, orgAdminToken)).res.status).toBe(200);
@@ -109,10 +110,10 @@ describe(`users (donors) API (${engineName})`, () => {
   });
 
   it("lets anyone signed in read themselves as 'me', and nobody else's record", async () => {
-    const me = await get('/api/users/me', donorAToken);
+    const me = await get<Donor>('/api/users/me', donorAToken);
     expect(me.res.status).toBe(200);
     expect(me.body._id).toBe(donorA.id);
-    expect((await get(`/api/users/${toShortId(donorA.id)}`, donorAToken)).body._id).toBe(donorA.id);
+    expect((await get<Donor>(`/api/users/${toShortId(donorA.id)}`, donorAToken)).body._id).toBe(donorA.id);
     expect((await get(`/api/users/${donorB.id}`, donorAToken)).res.status).toBe(404);
     expect((await get(`/api/users/${admin.id}`, donorAToken)).res.status).toBe(404);
     for (const id of ['nope', '00000000-0000-0000-0000-000000000000']) {
@@ -141,7 +142,7 @@ describe(`users (donors) API (${engineName})`, () => {
       type: 'donor',
       address: { city: 'Bristol', postal_code: 'BS1 4DJ', country: null },
     });
-    expect((await get(`/api/users/${body._id}`, adminToken)).body.email).toBe(`olu-${stamp}@example.com`);
+    expect((await get<Donor>(`/api/users/${body._id}`, adminToken)).body.email).toBe(`olu-${stamp}@example.com`);
   });
 
   it('answers a duplicate email with 409, whatever its case, and stores nothing', async () => {

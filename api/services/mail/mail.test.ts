@@ -63,7 +63,7 @@ describe(`receipts and refund notices (${engineName})`, () => {
       },
     });
     expect(start.status).toBe(200);
-    const { clientSecret } = (await start.json()) as any;
+    const { clientSecret } = (await start.json()) as { clientSecret: string };
     await t.request('/api/stripe/demo/confirm', { method: 'POST', json: { clientSecret } });
     const [receipt] = (await t.db.select().from(outbox)).filter((m) => m.key?.startsWith('receipt:') && m.text.includes(appeal.title));
     expect(receipt.text).toContain('Gift Aid:          Yes: we will claim £2.50 from HMRC');
