@@ -1,5 +1,6 @@
 import type { StoredImage } from '../../db/schema';
 import { HttpError } from '../lib/errors';
+import { errorSummary, logLine } from '../middlewares/logger';
 
 /** Per-image cap (spec section 5 guidance: max 5 MB), checked on the decoded bytes. */
 export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
@@ -163,6 +164,6 @@ export async function deleteKeys(bucket: R2Bucket | undefined, keys: string[]): 
   try {
     await bucket.delete(keys);
   } catch (err) {
-    console.error('[images] could not delete orphaned uploads', keys, err);
+    logLine('error', 'could not delete orphaned uploads', { keys: keys.join(' '), error: errorSummary(err) });
   }
 }
