@@ -1,6 +1,5 @@
 import { sql } from 'drizzle-orm';
 import { describe, expect, it, vi } from 'vitest';
-import { z } from 'zod';
 import { createRouter } from './create-app';
 import { engineName, setupTestApp } from '../../tests/setup/test-app';
 
