@@ -1,9 +1,10 @@
 import type { StoredImage } from '../../db/schema';
 import { HttpError } from '../lib/errors';
 import { errorSummary, logLine } from '../middlewares/logger';
+import { MAX_IMAGE_BYTES } from '../../domain/limits';
 
 /** Per-image cap (spec section 5 guidance: max 5 MB), checked on the decoded bytes. */
-export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
+export { MAX_IMAGE_BYTES };
 export const MAX_IMAGES = 9;
 
 /** Keys the worker wrote itself: `campaigns/<uuid>.png|jpg`. */
