@@ -59,8 +59,7 @@ export function createApp(deps: AppDeps = {}) {
     .route('/', monthlyGiftsRouter)
     .route('/', meRouter)
     .route('/', giftAidRouter)
-    .route('/', supportRequestsRouter)
-    .route('/', stripeWebhookRouter);
+    .route('/', supportRequestsRouter);
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', { type: 'http', scheme: 'bearer' });
   app.doc31('/openapi.json', {
     openapi: '3.1.0',

@@ -32,6 +32,12 @@ export function londonIsoDate(date: Date): string {
   return `${p.year}-${pad(p.month)}-${pad(p.day)}`;
 }
 
+/** The calendar day after `isoDay` (YYYY-MM-DD): an inclusive "to" day becomes an exclusive end. */
+export function nextDay(isoDay: string): string {
+  const [y, m, d] = isoDay.split('-').map(Number);
+  return new Date(Date.UTC(y, m - 1, d + 1)).toISOString().slice(0, 10);
+}
+
 /** "22/11/2026": UK order, for people and finance exports. */
 export function formatUkDate(date: Date): string {
   const p = londonParts(date);

@@ -4,7 +4,7 @@ import { Hono } from 'hono';
 import { createApp } from '../api';
 import { APPLE_PAY_ASSOCIATION_PATH, applePayAssociation } from '../api/lib/apple-pay';
 import type { Bindings } from '../api/lib/types';
-import { requestIdFrom, requestLine } from '../api/middlewares/logger';
+import { errorSummary, logLine, requestIdFrom, requestLine } from '../api/middlewares/logger';
 import {
   type ApiCacheDecision,
   apiCacheDecision,
@@ -40,7 +40,7 @@ const freshness = () => freshnessFrom((env as unknown as Bindings).PAGE_FRESH_SE
  * this uses `waitUntil` from `cloudflare:workers` (awaiting the work where that is missing).
  */
 async function afterResponse(work: Promise<unknown>) {
-  const guarded = work.catch((err) => console.error('[page-cache]', err));
+  const guarded = work.catch((err) => logLine('error', 'page cache background work failed', { error: errorSummary(err) }));
   try {
     waitUntil(guarded);
   } catch {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { type CharityIdentity, type CharityRegulator, CHARITY_REGULATOR_IDS, DEFAULT_CHARITY_NAME, EMAIL_PATTERN } from '../../domain';
 import type { AppConfig, Bindings } from './types';
+import { logLine } from '../middlewares/logger';
 
 export type { AppConfig } from './types';
 
@@ -121,7 +122,7 @@ export function loadConfig(env: Bindings): AppConfig {
     check = checkConfig(env);
     checked.set(env, check);
     const production = env.APP_ENV !== 'development';
-    if (production && check.problems.length) console.error(`[config] ${check.problems.length} problem(s): ${check.problems.join('; ')}`);
+    if (production && check.problems.length) logLine('error', 'configuration problems', { count: check.problems.length, problems: check.problems.join('; ') });
     if (production && check.missing.length) console.warn(`[config] not configured: ${check.missing.join('; ')}`);
   }
   const config = readConfig(env);

@@ -22,6 +22,7 @@ import { requireChallenge } from './turnstile';
 import { startSession } from './sessions';
 import type { UserDto } from '../schemas';
 import { isAdminAccount } from '../lib/policy';
+import { logLine } from '../middlewares/logger';
 
 export const CODE_LENGTH = 6;
 export const CODE_TTL_MS = 10 * 60 * 1000;
@@ -54,7 +55,7 @@ function hmacKey(secret: string) {
 export async function hashCode(secret: string, email: string, code: string): Promise<string> {
   if (!secret) {
     // Production without AUTH_SECRET: refuse sign-in rather than hash with a guessable key.
-    console.error('[auth] AUTH_SECRET is not set; sign-in is disabled');
+    logLine('error', 'AUTH_SECRET is not set; sign-in is disabled');
     throw new HttpError(503, 'Sign-in is temporarily unavailable. Please try again later.');
   }
   const mac = await crypto.subtle.sign('HMAC', await hmacKey(secret), new TextEncoder().encode(`${email}:${code}`));

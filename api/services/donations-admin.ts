@@ -8,13 +8,14 @@ import { isDonor, orgScope, readsFinance } from '../lib/policy';
 import type { AuthUser } from '../lib/types';
 import { canManageOrganization, type Page } from './organizations';
 import type { DonationFilters } from './insight/list-filters';
-import { londonMidnight } from '../../domain/dates';
+import { londonMidnight, nextDay } from '../../domain/dates';
 import { MAX_DONATION_PENCE, MIN_DONATION_PENCE } from '../../domain';
 import { isGiftAidClaimed } from './gift-aid/claims';
 import { getUser } from './users';
 import { actorOf, auditInsert, changedFields } from './audit/append';
 import type { OfflineGiftInput } from '../schemas/gift-aid';
 import type { DonationDto } from '../schemas';
+import { PAID_DONATION_STATUSES } from '../../domain/statuses';
 
 /** Manual gifts follow the same bounds as card gifts. */
 const MANUAL_MIN_PENCE = MIN_DONATION_PENCE;
@@ -93,11 +94,6 @@ function scopeCondition(viewer: AuthUser): SQL | undefined {
 /** The admin list's filters as one condition (all optional; dates are London days, inclusive). */
 export function donationFilterCondition(f: Partial<DonationFilters>): SQL | undefined {
   const term = f.search ? f.search.toLowerCase() : null;
-  const nextDay = (isoDay: string) => {
-    const d = new Date(`${isoDay}T12:00:00Z`);
-    d.setUTCDate(d.getUTCDate() + 1);
-    return d.toISOString().slice(0, 10);
-  };
   return and(
     // instr(), not LIKE: D1 refuses LIKE patterns over 50 bytes ("LIKE or GLOB pattern too complex").
     term
@@ -235,7 +231,7 @@ export async function myGivingSummary(db: Db, viewer: AuthUser): Promise<GivingS
       last: sql<number | null>`max(${donations.date})`,
     })
     .from(donations)
-    .where(and(eq(donations.donorId, viewer.id), inArray(donations.status, ['succeeded', 'refunded'])));
+    .where(and(eq(donations.donorId, viewer.id), inArray(donations.status, [...PAID_DONATION_STATUSES])));
   return {
     total: Number(row?.total ?? 0),
     count: Number(row?.count ?? 0),

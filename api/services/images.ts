@@ -1,8 +1,10 @@
 import type { StoredImage } from '../../db/schema';
 import { HttpError } from '../lib/errors';
+import { errorSummary, logLine } from '../middlewares/logger';
+import { MAX_IMAGE_BYTES } from '../../domain/limits';
 
 /** Per-image cap (spec section 5 guidance: max 5 MB), checked on the decoded bytes. */
-export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
+export { MAX_IMAGE_BYTES };
 export const MAX_IMAGES = 9;
 
 /** Keys the worker wrote itself: `campaigns/<uuid>.png|jpg`. */
@@ -163,6 +165,6 @@ export async function deleteKeys(bucket: R2Bucket | undefined, keys: string[]): 
   try {
     await bucket.delete(keys);
   } catch (err) {
-    console.error('[images] could not delete orphaned uploads', keys, err);
+    logLine('error', 'could not delete orphaned uploads', { keys: keys.join(' '), error: errorSummary(err) });
   }
 }

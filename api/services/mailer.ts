@@ -3,6 +3,7 @@ import type { Db } from '../../db/client';
 import { outbox } from '../../db/schema';
 import type { AppConfig } from '../lib/config';
 import { HttpError } from '../lib/errors';
+import { errorSummary, logLine } from '../middlewares/logger';
 
 export type MailMessage = {
   to: string;
@@ -84,12 +85,12 @@ function httpMailer(db: Db, config: AppConfig, fetchImpl: typeof fetch): Mailer 
           signal: AbortSignal.timeout(10_000),
         });
       } catch (err) {
-        console.error(`[mail] provider unreachable for outbox ${id}:`, err instanceof Error ? err.message : err);
+        logLine('error', 'mail provider unreachable', { outbox_id: id, error: errorSummary(err) });
         throw mailFailed();
       }
       if (!response.ok) {
         const detail = (await response.text().catch(() => '')).slice(0, 200);
-        console.error(`[mail] provider answered ${response.status} for outbox ${id}: ${detail}`);
+        logLine('error', 'mail provider refused', { outbox_id: id, status: response.status, detail });
         throw mailFailed();
       }
       await db.update(outbox).set({ sentAt: new Date() }).where(eq(outbox.id, id));
@@ -102,7 +103,7 @@ function unconfiguredMailer(): Mailer {
   return {
     kind: 'outbox',
     async send() {
-      console.error('[mail] APP_ENV=production but MAIL_API_KEY is not set; no email can be sent');
+      logLine('error', 'APP_ENV=production but MAIL_API_KEY is not set; no email can be sent');
       throw new HttpError(503, 'Email sign-in is not available right now because email delivery is not configured. Please try again later.');
     },
   };

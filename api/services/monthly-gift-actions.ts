@@ -7,6 +7,7 @@ import type { WebhookContext } from '../webhooks/stripe/types';
 import { attributionFromSubscription } from './donations-record';
 import { findMonthlyGift, type MonthlyGiftRow, offeredPrice, pauseUntil, snapshotOf, upsertFromSubscription } from './monthly-gifts';
 import type { PaymentProvider, SubscriptionChange } from './payments';
+import { errorSummary, logLine } from '../middlewares/logger';
 
 /**
  * Change, pause and cancel a monthly gift through the payment provider. Stripe's answer is stored
@@ -22,7 +23,7 @@ const stillRunning = (gift: MonthlyGiftRow) => {
 };
 
 function providerFailed(action: string, err: unknown): HttpError {
-  console.error(`[stripe] ${action} failed:`, (err as Error)?.message ?? err);
+  logLine('error', 'stripe call failed', { action, error: errorSummary(err) });
   return new HttpError(502, `We could not ${action} just now, so nothing has changed and your monthly gift is as it was. Please try again in a few minutes.`);
 }
 

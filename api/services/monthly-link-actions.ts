@@ -5,6 +5,7 @@ import { cancelMonthlyGift, type ActionContext } from './monthly-gift-actions';
 import type { MonthlyGiftDto } from '../schemas/monthly-gifts';
 import { donorContact, findMonthlyGift, toMonthlyGiftDtos } from './monthly-gifts';
 import { verifyMonthlyLink } from './monthly-links';
+import { errorSummary, logLine } from '../middlewares/logger';
 
 /**
  * What the signed links in monthly emails lead to. Every outcome is a state with a sentence for a
@@ -55,7 +56,7 @@ export async function cancelByLink(ctx: ActionContext & { authSecret: string }, 
     await ctx.db.update(monthlyGifts).set({ cancelLinkUsedAt: null }).where(eq(monthlyGifts.id, id));
     if (err instanceof HttpError && err.status === 409) return { state: 'cancelled', message: MESSAGES.cancelled };
     const message = err instanceof HttpError && err.status < 500 ? err.message : err instanceof HttpError ? err.message : 'Something went wrong on our side. Your monthly gift is still active: please try again in a few minutes.';
-    if (!(err instanceof HttpError)) console.error('[monthly] cancel by link failed:', err);
+    if (!(err instanceof HttpError)) logLine('error', 'monthly gift cancel by link failed', { error: errorSummary(err) });
     return { state: 'failed', message, gift: view.gift };
   }
 }
@@ -83,7 +84,7 @@ export async function cardUpdateByLink(ctx: ActionContext & { authSecret: string
     const url = await payments.cardUpdateUrl(donor.stripeCustomerId, ctx.returnUrl);
     return url ? { state: 'redirect', url } : DEMO_CARD;
   } catch (err) {
-    console.error('[stripe] customer portal session failed:', (err as Error)?.message ?? err);
+    logLine('error', 'stripe customer portal session failed', { error: errorSummary(err) });
     return { state: 'failed', message: 'Our payment provider did not answer. Please try the link again in a few minutes.' };
   }
 }

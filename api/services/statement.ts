@@ -7,6 +7,7 @@ import type { AppConfig } from '../lib/config';
 import { badRequest } from '../lib/errors';
 import { charityForOrganization } from './charity';
 import type { StatementDto } from '../schemas/statement';
+import { PAID_DONATION_STATUSES } from '../../domain/statuses';
 
 /** A donor's gifts in one UK tax year (6 April to 5 April, London time), for their tax return. */
 
@@ -26,7 +27,7 @@ export async function statementFor(db: Db, config: Pick<AppConfig, 'charity'>, u
   const rows = await db
     .select()
     .from(donations)
-    .where(and(eq(donations.donorId, userId), inArray(donations.status, ['succeeded', 'refunded']), gte(donations.date, year.start), lt(donations.date, year.end)))
+    .where(and(eq(donations.donorId, userId), inArray(donations.status, [...PAID_DONATION_STATUSES]), gte(donations.date, year.start), lt(donations.date, year.end)))
     .orderBy(donations.date);
   const causeIds = [...new Set(rows.flatMap((r) => [r.campaignId, r.appealId]).filter((x): x is string => !!x))];
   const pieces = await Promise.all(

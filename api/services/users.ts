@@ -13,6 +13,7 @@ import { orgScope, readsFinance } from '../lib/policy';
 import type { AddressDto, DonorDto } from '../schemas';
 import type { ErasureDto } from '../schemas/consent';
 import { type AddressInput, addressColumnsFrom, type Page, toAddressDto } from './organizations';
+import { PAID_DONATION_STATUSES } from '../../domain/statuses';
 
 export type DonorInput = {
   first_name?: string;
@@ -91,7 +92,7 @@ function donatedTo(db: Db, orgIds: string[]): SQL {
       .where(
         and(
           eq(donations.donorId, users.id),
-          inArray(donations.status, ['succeeded', 'refunded']),
+          inArray(donations.status, [...PAID_DONATION_STATUSES]),
           inArray(campaigns.organizationId, orgIds),
         ),
       ),

@@ -1,19 +1,13 @@
 import { and, desc, eq, gte, inArray, lt, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../../db/client';
 import { auditLog } from '../../../db/schema';
-import { londonMidnight } from '../../../domain/dates';
+import { londonMidnight, nextDay } from '../../../domain/dates';
 import { forbidden } from '../../lib/errors';
 import { orgScope, readsFinance } from '../../lib/policy';
 import type { AuthUser } from '../../lib/types';
 import type { AuditEntryDto, AuditFilters } from '../../schemas/audit';
 
 type AuditRow = typeof auditLog.$inferSelect;
-
-const nextDay = (isoDay: string) => {
-  const d = new Date(`${isoDay}T12:00:00Z`);
-  d.setUTCDate(d.getUTCDate() + 1);
-  return d.toISOString().slice(0, 10);
-};
 
 /**
  * Who reads which rows: admins every row; org admins and finance users the rows of their

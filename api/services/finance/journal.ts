@@ -1,7 +1,7 @@
 import { and, eq, gte, inArray, lt, sql } from 'drizzle-orm';
 import type { Db } from '../../../db/client';
 import { campaigns, donationReversals, donations, organizations } from '../../../db/schema';
-import { londonMidnight } from '../../../domain/dates';
+import { londonMidnight, nextDay } from '../../../domain/dates';
 import { DEFAULT_NOMINAL_CODES, PROVIDER_METHODS } from '../../../domain/finance';
 import { PAID_DONATION_STATUSES } from '../../../domain/statuses';
 import { localDay, londonLocalMs } from '../insight/london-buckets';
@@ -53,12 +53,6 @@ type FundRow = {
 };
 
 const DAY_MS = 86_400_000;
-
-function nextDay(isoDay: string): string {
-  const d = new Date(`${isoDay}T12:00:00Z`);
-  d.setUTCDate(d.getUTCDate() + 1);
-  return d.toISOString().slice(0, 10);
-}
 
 /** Gifts made through the provider (a null method is an older card or demo gift). */
 const channelOf = sql<Channel>`case when ${donations.method} in (${sql.join(

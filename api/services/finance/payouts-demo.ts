@@ -6,6 +6,7 @@ import { londonIsoDate, londonMidnight } from '../../../domain/dates';
 import { markEventApplied, notYetApplied, type Statement } from '../donations-record';
 import { demoSettlement } from './payouts-fees';
 import { payoutStatements, type PayoutLineInput } from './payouts-record';
+import { PAID_DONATION_STATUSES } from '../../../domain/statuses';
 
 const DAY = 24 * 60 * 60 * 1000;
 
@@ -44,7 +45,7 @@ export async function makeDemoPayouts(db: Db, now: Date): Promise<number> {
     .where(
       and(
         eq(donations.source, 'demo'),
-        inArray(donations.status, ['succeeded', 'refunded']),
+        inArray(donations.status, [...PAID_DONATION_STATUSES]),
         isNull(donations.payoutId),
         gte(donations.date, since),
         lt(donations.date, cutoff),

@@ -1,19 +1,13 @@
 import { and, asc, desc, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../../db/client';
 import { campaigns, donations, organizations, payoutLines, payouts, users } from '../../../db/schema';
-import { londonMidnight } from '../../../domain/dates';
+import { londonMidnight, nextDay } from '../../../domain/dates';
 import { forbidden, notFound } from '../../lib/errors';
 import type { AuthUser } from '../../lib/types';
 import type { PayoutDetailDto, PayoutDto, PayoutFilters, PayoutLineDto } from '../../schemas/payouts';
 import { orgCondition, staffScope, type OrgScope } from '../insight/scope';
 
 type PayoutRow = typeof payouts.$inferSelect;
-
-const nextDay = (isoDay: string) => {
-  const d = new Date(`${isoDay}T12:00:00Z`);
-  d.setUTCDate(d.getUTCDate() + 1);
-  return d.toISOString().slice(0, 10);
-};
 
 /**
  * A payout is an organization's when all its gifts are (organization_id), and any money reader of

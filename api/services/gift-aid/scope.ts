@@ -5,6 +5,7 @@ import { isIsoDay, londonMidnight } from '../../../domain';
 import { badRequest, HttpError } from '../../lib/errors';
 import type { AuthUser } from '../../lib/types';
 import { orgScope, readsFinance } from '../../lib/policy';
+import { nextDay } from '../../../domain/dates';
 
 /** The organizations a viewer may claim for: null means every one (admins). */
 export function claimScope(viewer: AuthUser): string[] | null {
@@ -27,11 +28,6 @@ export function resolveScopedOrg(ref: string, viewer: AuthUser): string {
 }
 
 export type DateRange = { from?: string | null; to?: string | null };
-
-function nextDay(isoDay: string): string {
-  const [y, m, d] = isoDay.split('-').map(Number);
-  return new Date(Date.UTC(y, m - 1, d + 1)).toISOString().slice(0, 10);
-}
 
 /** London calendar days, inclusive; each a 400 naming its field when it is not a real day. */
 export function parseDateRange(range: DateRange): { start: Date | null; end: Date | null } {

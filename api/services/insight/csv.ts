@@ -1,3 +1,5 @@
+import { errorSummary, logLine } from '../../middlewares/logger';
+
 /**
  * CSV for finance teams (RFC 4180): CRLF line ends, a cell is quoted when it holds a comma, quote,
  * line break or edge space, quotes are doubled. Text that a spreadsheet would run as a formula
@@ -53,7 +55,7 @@ export function csvStream<T>(header: string[], fetchPage: (offset: number, limit
           controller.close();
         }
       } catch (err) {
-        console.error('[export] failed while streaming:', err);
+        logLine('error', 'export failed while streaming', { error: errorSummary(err) });
         controller.error(err);
       }
     },

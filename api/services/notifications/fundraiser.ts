@@ -5,6 +5,7 @@ import { toShortId } from '../../../db/ids';
 import { appealNotifications, campaignTotals, campaigns, donations, fundraiserPendingGifts, notificationPreferences, users } from '../../../db/schema';
 import type { Mailer } from '../mailer';
 import { appealGiftsEmail, appealMilestoneEmail, type FundraiserMailContext } from './fundraiser-mail';
+import { errorSummary, logLine } from '../../middlewares/logger';
 
 /**
  * Fundraiser emails: "your appeal received gifts" (batched: at most one an hour per appeal) and
@@ -79,7 +80,7 @@ async function safeSend(mailer: Mailer, message: Parameters<Mailer['send']>[0]):
     await mailer.send(message);
     return true;
   } catch (err) {
-    console.error('[notifications] fundraiser email failed:', err instanceof Error ? err.message : err);
+    logLine('error', 'fundraiser email failed', { error: errorSummary(err) });
     return false;
   }
 }
@@ -177,7 +178,7 @@ export async function notifyAfterGift(db: Db, mailer: Mailer, donationId: string
     const appealId = await recordAppealGift(db, donationId);
     return appealId ? await notifyAppeal(db, mailer, appealId, options) : [];
   } catch (err) {
-    console.error('[notifications] after gift failed:', err instanceof Error ? err.message : err);
+    logLine('error', 'fundraiser notice after a gift failed', { error: errorSummary(err) });
     return [];
   }
 }
@@ -207,7 +208,7 @@ export async function flushFundraiserNotifications(db: Db, mailer: Mailer, optio
     try {
       sent += (await notifyAppeal(db, mailer, row.appealId, options)).length;
     } catch (err) {
-      console.error('[notifications] flush failed for an appeal:', err instanceof Error ? err.message : err);
+      logLine('error', 'fundraiser notice flush failed for an appeal', { error: errorSummary(err) });
     }
   }
   return { appeals: rows.length, sent };

@@ -9,7 +9,7 @@ import type { PaymentProvider } from './provider';
 const stripeCode = (error: unknown) => (error as { code?: string })?.code ?? null;
 
 function providerError(error: unknown): HttpError {
-  console.error('[stripe] request failed:', (error as Error)?.message ?? error);
+  logLine('error', 'stripe request failed', { error: errorSummary(error) });
   return new HttpError(502, 'Our payment provider could not start this payment. Please try again in a moment.');
 }
 

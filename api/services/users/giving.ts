@@ -7,6 +7,7 @@ import { orgScope } from '../../lib/policy';
 import type { AuthUser } from '../../lib/types';
 import type { DonorGivingDto } from '../../schemas/users';
 import { getUser } from '../users';
+import { PAID_DONATION_STATUSES } from '../../../domain/statuses';
 
 const appeals = alias(campaigns, 'appeal');
 
@@ -38,7 +39,7 @@ export async function donorGiving(
   const donorId = donor._id;
   const scope = inScope(viewer);
   const listed = and(eq(donations.donorId, donorId), notInArray(donations.status, [...UNPAID]), scope);
-  const paid = and(eq(donations.donorId, donorId), inArray(donations.status, ['succeeded', 'refunded']), scope);
+  const paid = and(eq(donations.donorId, donorId), inArray(donations.status, [...PAID_DONATION_STATUSES]), scope);
   const taxYear = ukTaxYearOf(now);
   const net = sql`${donations.amount} - ${donations.refundedAmount}`;
 

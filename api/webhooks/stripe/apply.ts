@@ -15,7 +15,7 @@ import { refundChanged } from './refund-changed';
 import { mandateUpdated } from './mandate-updated';
 import { refundFailed } from './refund-failed';
 import { payoutChanged } from './payout-changed';
-import { logLine } from '../../middlewares/logger';
+import { errorSummary, logLine } from '../../middlewares/logger';
 import { stopSubscriptionsCancelledAtBank } from '../../services/direct-debit';
 import { malformedEventReason } from './shape';
 import type { EventHandler, WebhookContext } from './types';
@@ -84,7 +84,7 @@ async function notify(ctx: WebhookContext, event: Stripe.Event) {
   try {
     await notifyAfterEvent(ctx.mail, event);
   } catch (err) {
-    console.error(`[mail] notification for ${event.type} ${event.id} failed:`, err instanceof Error ? err.message : err);
+    logLine('error', 'notification after a Stripe event failed', { event_type: event.type, event_id: event.id, error: errorSummary(err) });
   }
   // A paid gift to an appeal may email its fundraiser (issue 12: batched, at most one an hour).
   const donationId = await donationIdOfEvent(ctx.db, event).catch(() => null);

@@ -2,6 +2,7 @@
 import { CAMPAIGN_STATUSES, type CampaignStatus, DESCRIPTION_MAX_LENGTH, MAX_CAMPAIGN_IMAGES } from '../../../domain';
 import type { Campaign, client, Data } from '../../lib/api';
 import { parsePounds } from '../../lib/format';
+import { MAX_IMAGE_BYTES } from '../../../domain/limits';
 
 export type EditorKind = 'campaign' | 'appeal';
 export type Status = CampaignStatus;
@@ -10,7 +11,7 @@ export const STATUSES: Status[] = [...CAMPAIGN_STATUSES];
 export const MAX_IMAGES = MAX_CAMPAIGN_IMAGES;
 export const MAX_DESCRIPTION = DESCRIPTION_MAX_LENGTH;
 export const MAX_TITLE = 120;
-export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
+export { MAX_IMAGE_BYTES };
 /** The API accepts at most 50 MB per save; base64 makes files a third larger. */
 export const MAX_PAYLOAD_CHARS = 48 * 1024 * 1024;
 export const MAX_GOAL_PENCE = 100_000_000;

@@ -1,6 +1,7 @@
 import { useId, useState, type ChangeEvent, type FormEvent, type ReactNode } from 'react';
 import { formatPhoneAsTyped, PHONE_HINT, phoneKeystrokes } from '../../../domain/phone';
 import { Alert, Field, TextInput, type Option } from '../ui/primitives';
+import { MAX_IMAGE_BYTES } from '../../../domain/limits';
 
 export type AddressValue = { address: string; city: string; province: string; postal_code: string; country: string };
 export const EMPTY_ADDRESS: AddressValue = { address: '', city: '', province: '', postal_code: '', country: '' };
@@ -57,7 +58,6 @@ export function imageSrc(value: string | null | undefined): string | null {
   return `/images/${encodeURIComponent(value)}`;
 }
 
-const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
 
 /** Single image (logo/avatar): PNG or JPEG read as a data URL for the API to store. */
 export function ImageField({ label, value, onChange }: { label: string; value: string; onChange: (v: string) => void }) {
