@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useState } from 'react';
-import { client, type OfficeMonthlyGift } from '../../lib/api';
+import { client, download, type OfficeMonthlyGift } from '../../lib/api';
 import { useApiGet } from '../lib/use-api';
 import { $dashToken } from '../session';
 import { DataTable } from '../tables/data-table';
@@ -54,27 +54,9 @@ export function MonthlyGiftsScreen() {
   async function exportCsv() {
     setExporting('Preparing your CSV…');
     const { limit: _limit, offset: _offset, ...filtersOnly } = query;
-    const token = $dashToken.get();
-    try {
-      const res = await fetch(`/api/exports/monthly-gifts.csv?${new URLSearchParams(filtersOnly)}`, { headers: token ? { authorization: `Bearer ${token}` } : {} });
-      if (!res.ok) {
-        const body = (await res.json().catch(() => null)) as { message?: string } | null;
-        setExporting(body?.message ?? `The export failed (${res.status}).`);
-        return;
-      }
-      const name = /filename="([^"]+)"/.exec(res.headers.get('content-disposition') ?? '')?.[1] ?? 'monthly-gifts.csv';
-      const url = URL.createObjectURL(await res.blob());
-      const link = document.createElement('a');
-      link.href = url;
-      link.download = name;
-      document.body.appendChild(link);
-      link.click();
-      link.remove();
-      setTimeout(() => URL.revokeObjectURL(url), 10_000);
-      setExporting(`Downloaded ${name}.`);
-    } catch {
-      setExporting('Could not reach the server. Check your connection and try again.');
-    }
+    const path = client.api.exports['monthly-gifts.csv'].$path({ query: filtersOnly });
+    const saved = await download(path, 'monthly-gifts.csv', { token: $dashToken.get() });
+    setExporting(saved.ok ? `Downloaded ${saved.data.name}.` : saved.error.message);
   }
 
   const denied = state.status === 'error' && (state.error.statusCode === 403 || state.error.statusCode === 401);
