@@ -18,6 +18,19 @@ export const PAYMENT_METHODS = [
 ] as const;
 export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
 
+/** What people read for each method (screens, exports). */
+export const PAYMENT_METHOD_LABELS: Record<PaymentMethod, string> = {
+  card: 'Card',
+  bacs_debit: 'Direct Debit',
+  cheque: 'Cheque',
+  cash: 'Cash',
+  contactless: 'Contactless',
+  bank_transfer: 'Bank transfer',
+  standing_order: 'Standing order',
+  charity_voucher: 'Charity voucher',
+  other: 'Other',
+};
+
 /** Methods a batch of offline income can be entered with. */
 export const BATCH_METHODS = [
   'cheque',

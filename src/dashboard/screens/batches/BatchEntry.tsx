@@ -1,6 +1,6 @@
 import { useStore } from '@nanostores/react';
 import { useMemo, useState } from 'react';
-import { BATCH_METHODS, type BatchMethod } from '../../../../domain/finance';
+import { BATCH_METHODS, type BatchMethod, PAYMENT_METHOD_LABELS } from '../../../../domain/finance';
 import { formatPence } from '../../../../domain/money';
 import { api, client } from '../../../lib/api';
 import { toDateInput } from '../../lib/dates';
@@ -12,15 +12,8 @@ import { Alert, PageHeader, SelectInput, Spinner, TextInput, type Option } from 
 import { useAppealOptions, useDonorSearch } from '../../forms/use-options';
 import { BatchGiftAidCheck } from '../gift-aid/BatchGiftAidCheck';
 
-const METHOD_LABELS: Record<BatchMethod, string> = {
-  cheque: 'Cheque',
-  cash: 'Cash',
-  contactless: 'Contactless',
-  bank_transfer: 'Bank transfer',
-  standing_order: 'Standing order',
-  charity_voucher: 'Charity voucher (CAF and similar)',
-  other: 'Other',
-};
+/** Batch entry names the vouchers people know (CAF and similar). */
+const METHOD_LABELS: Record<BatchMethod, string> = { ...PAYMENT_METHOD_LABELS, charity_voucher: 'Charity voucher (CAF and similar)' };
 const METHOD_OPTIONS: Option[] = BATCH_METHODS.map((m) => ({ value: m, label: METHOD_LABELS[m] }));
 const GENERAL_FUND = '';
 

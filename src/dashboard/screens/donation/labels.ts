@@ -1,18 +1,8 @@
 import { formatPence } from '../../../../domain/money';
-import { CARD_REFUND_REASONS, OFFLINE_REVERSAL_REASONS, type ReversalReason } from '../../../../domain/finance';
+import { CARD_REFUND_REASONS, OFFLINE_REVERSAL_REASONS, PAYMENT_METHOD_LABELS, type ReversalReason } from '../../../../domain/finance';
 
 /** Words the donation page uses for the API's codes. */
-const METHODS: Record<string, string> = {
-  card: 'Card',
-  bacs_debit: 'Direct Debit',
-  cheque: 'Cheque',
-  cash: 'Cash',
-  contactless: 'Contactless',
-  bank_transfer: 'Bank transfer',
-  standing_order: 'Standing order',
-  charity_voucher: 'Charity voucher',
-  other: 'Other',
-};
+const METHODS: Record<string, string> = PAYMENT_METHOD_LABELS;
 
 export const methodLabel = (method: string | null | undefined, bankLast4?: string | null) => {
   if (!method) return 'Not recorded';

@@ -2,6 +2,7 @@ import { formatPence } from '../../../lib/format';
 import { formatDate } from '../../lib/dates';
 import { DataTableColumnHeader } from '../../tables/data-table-column-header';
 import type { DashColumnDef } from '../../tables/features';
+import { PAYMENT_METHOD_LABELS } from '../../../../domain/finance';
 
 export type DonorGift = {
   _id: string;
@@ -27,17 +28,7 @@ const STATUS: Record<string, string> = {
   abandoned: 'Abandoned',
 };
 
-const METHOD: Record<string, string> = {
-  card: 'Card',
-  bacs_debit: 'Direct Debit',
-  cheque: 'Cheque',
-  cash: 'Cash',
-  contactless: 'Contactless',
-  bank_transfer: 'Bank transfer',
-  standing_order: 'Standing order',
-  charity_voucher: 'Charity voucher',
-  other: 'Other',
-};
+const METHOD: Record<string, string> = PAYMENT_METHOD_LABELS;
 
 /** Rows from before payment methods were stored: card (or demo card) when paid online. */
 export const methodLabel = (gift: Pick<DonorGift, 'method' | 'source'>) =>
