@@ -47,6 +47,12 @@ function screens(ids: Ids): Screen[] {
     { path: 'organizations/add' },
     { path: `organizations/edit/${ids.organization}` },
     { path: 'settings' },
+    { path: 'gift-aid' },
+    { path: 'batches' },
+    { path: 'batches/add' },
+    { path: 'monthly-gifts' },
+    { path: 'payouts' },
+    { path: 'audit' },
     { path: 'active-campaigns' },
     { path: 'active-appeals' },
     { path: 'active-campaigns-add' },
@@ -162,13 +168,15 @@ async function scanAll(page: Page, ids: Ids, token: string) {
 }
 
 test('every dashboard screen passes WCAG 2.2 AA for an admin (light, dark, desktop, phone)', async ({ page, request }) => {
-  test.setTimeout(90_000);
+  // About 50 screens, four looks each: minutes on a shared 2-core machine.
+  test.setTimeout(240_000);
   const token = await signIn(request, ADMIN);
   expect(await scanAll(page, await seededIds(request, token), token)).toEqual([]);
 });
 
 test('every dashboard screen passes WCAG 2.2 AA for a donor (light, dark, desktop, phone)', async ({ page, request }) => {
-  test.setTimeout(90_000);
+  // About 50 screens, four looks each: minutes on a shared 2-core machine.
+  test.setTimeout(240_000);
   const token = await signIn(request, DONOR);
   const auth = { headers: { authorization: `Bearer ${token}` } };
   const me = (await (await request.get('/api/auth', auth)).json()) as { _id: string };

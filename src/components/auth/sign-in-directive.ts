@@ -8,7 +8,8 @@ import type { ClientDirective } from 'astro';
  * - when the visitor reaches for it (pointer over, touch, focus or a click, which is replayed once
  *   React is there),
  * - when any other island hydrates (React is then loaded anyway, and that island may open the
- *   sign-in dialog through the auth store).
+ *   sign-in dialog through the auth store),
+ * - at once on a page that opens the dialog by itself (/login marks its button `data-open-login`).
  * Inlined into every page by Astro (and hashed into the CSP), so it imports nothing: the key is
  * src/stores/auth.ts's TOKEN_KEY (sign-in-directive.test.ts keeps them equal).
  */
@@ -54,6 +55,10 @@ const signInDirective: ClientDirective = (load, _options, el) => {
   el.addEventListener('click', onClick, true);
   // astro:hydrate does not bubble, but a capturing listener on the document still hears it.
   document.addEventListener('astro:hydrate', hydrateNow, true);
+  // The header comes before the page's content: look for the marker once the document is parsed.
+  const opensDialog = () => document.querySelector('[data-open-login]') !== null;
+  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', () => opensDialog() && hydrateNow(), { once: true });
+  else if (opensDialog()) hydrateNow();
 };
 
 export default signInDirective;
