@@ -72,7 +72,9 @@ export function DataTable<TData extends object>(props: Props<TData>) {
   return (
     <div className="dash-table-wrap">
       {props.toolbar?.(table)}
-      <div className="dash-table-scroll">
+      {/* A table whose rows do not open anything may hold nothing focusable: the scrolling box itself
+          takes focus then, so a keyboard can scroll it on a narrow screen. */}
+      <div className="dash-table-scroll" {...(props.onRowClick ? {} : { tabIndex: 0, role: 'region', 'aria-label': props.caption })}>
         <table className="dash-table" aria-busy={props.loading || undefined}>
           <caption className="visually-hidden">{props.caption}</caption>
           <thead>
