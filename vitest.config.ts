@@ -27,7 +27,9 @@ const workersTestFiles = engineTests
 const maxWorkers = availableParallelism();
 
 /** Binding names of each own-storage suite's database and bucket. */
-const ownStorage = Object.fromEntries(workersTestFiles.map((file, i) => [file, { db: `DB_OWN_${i}`, images: `IMAGES_OWN_${i}` }]));
+const ownStorage = Object.fromEntries(
+  workersTestFiles.map((file, i) => [file, { db: `DB_OWN_${i}`, images: `IMAGES_OWN_${i}` }]),
+);
 
 export default defineConfig(async () => {
   const migrations = await readD1Migrations(here('db/migrations'));

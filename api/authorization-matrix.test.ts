@@ -27,7 +27,14 @@ import { createApp } from '.';
 type Caller = 'anonymous' | 'donor' | 'otherDonor' | 'orgAdmin' | 'otherOrgAdmin' | 'admin' | 'finance';
 const CALLERS: Caller[] = ['anonymous', 'donor', 'otherDonor', 'orgAdmin', 'otherOrgAdmin', 'admin', 'finance'];
 
-type Req = { path: string; method?: string; json?: unknown; body?: string; headers?: Record<string, string>; token?: string | null };
+type Req = {
+  path: string;
+  method?: string;
+  json?: unknown;
+  body?: string;
+  headers?: Record<string, string>;
+  token?: string | null;
+};
 type Row = {
   route: string;
   /** What this caller sends; `token` overrides the caller's own (null: none). */
@@ -120,20 +127,37 @@ async function buildWorld(): Promise<World> {
   const draftX = (await createCampaign(t.db, { organizationId: orgX, status: 'draft' })).id;
   const appealByDonor = (await createAppeal(t.db, campaignX, { organizationId: orgX, createdBy: people.donor.id })).id;
   // The donor gave to Org X (by hand and by card); the other donor to Org Y.
-  const giftByDonor = (await createDonation(t.db, { donorId: people.donor.id, campaignId: campaignX, appealId: appealByDonor, amount: 1000 })).id;
+  const giftByDonor = (
+    await createDonation(t.db, {
+      donorId: people.donor.id,
+      campaignId: campaignX,
+      appealId: appealByDonor,
+      amount: 1000,
+    })
+  ).id;
   const cardGiftByDonor = (
-    await createDonation(t.db, { donorId: people.donor.id, campaignId: campaignX, amount: 2500, source: 'card', paymentIntentId: `pi_matrix_${stamp()}` })
+    await createDonation(t.db, {
+      donorId: people.donor.id,
+      campaignId: campaignX,
+      amount: 2500,
+      source: 'card',
+      paymentIntentId: `pi_matrix_${stamp()}`,
+    })
   ).id;
   await createDonation(t.db, { donorId: people.otherDonor.id, campaignId: campaignY, amount: 1500 });
   const monthly = async (donorId: string, campaignId: string) => {
     const id = `sub_demomatrix${stamp()}`;
-    await t.db.insert(monthlyGifts).values({ id, donorId, campaignId, amount: 1000, status: 'active', source: 'demo', startedAt: new Date() });
+    await t.db
+      .insert(monthlyGifts)
+      .values({ id, donorId, campaignId, amount: 1000, status: 'active', source: 'demo', startedAt: new Date() });
     return id;
   };
   const monthlyByDonor = await monthly(people.donor.id, campaignX);
   const monthlyByOtherDonor = await monthly(people.otherDonor.id, campaignY);
   const imageKey = `campaigns/${crypto.randomUUID()}.png`;
-  await bucket.put(imageKey, new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), { httpMetadata: { contentType: 'image/png' } });
+  await bucket.put(imageKey, new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), {
+    httpMetadata: { contentType: 'image/png' },
+  });
 
   const token = { anonymous: null } as Record<Caller, string | null>;
   const spare = { anonymous: null } as Record<Caller, string | null>;
@@ -141,7 +165,23 @@ async function buildWorld(): Promise<World> {
     token[caller] = await createSession(t.db, people[caller].id);
     spare[caller] = await createSession(t.db, people[caller].id);
   }
-  return { t, token, spare, people, orgX, orgY, campaignX, campaignY, draftX, appealByDonor, giftByDonor, cardGiftByDonor, monthlyByDonor, monthlyByOtherDonor, imageKey };
+  return {
+    t,
+    token,
+    spare,
+    people,
+    orgX,
+    orgY,
+    campaignX,
+    campaignY,
+    draftX,
+    appealByDonor,
+    giftByDonor,
+    cardGiftByDonor,
+    monthlyByDonor,
+    monthlyByOtherDonor,
+    imageKey,
+  };
 }
 
 /** A demo checkout's client secret, as the donation box would hold it. */
@@ -160,9 +200,21 @@ const ROWS: Row[] = [
     route: 'GET /api/campaigns/:id',
     // A draft campaign of Org X: its admins and admins see it; to everyone else it does not exist.
     request: (w) => ({ path: `/api/campaigns/${w.draftX}` }),
-    expect: { anonymous: 404, donor: 404, otherDonor: 404, orgAdmin: 200, otherOrgAdmin: 404, admin: 200, finance: 404 },
+    expect: {
+      anonymous: 404,
+      donor: 404,
+      otherDonor: 404,
+      orgAdmin: 200,
+      otherOrgAdmin: 404,
+      admin: 200,
+      finance: 404,
+    },
   },
-  { route: 'GET /api/campaigns/:id/appeals', request: (w) => ({ path: `/api/campaigns/${w.campaignX}/appeals` }), expect: 200 },
+  {
+    route: 'GET /api/campaigns/:id/appeals',
+    request: (w) => ({ path: `/api/campaigns/${w.campaignX}/appeals` }),
+    expect: 200,
+  },
   { route: 'GET /api/appeals', request: () => ({ path: '/api/appeals' }), expect: 200 },
   { route: 'GET /api/appeals/:id', request: (w) => ({ path: `/api/appeals/${w.appealByDonor}` }), expect: 200 },
   {
@@ -170,15 +222,41 @@ const ROWS: Row[] = [
     request: (w) => ({
       path: '/api/campaigns',
       method: 'POST',
-      json: { title: 'Matrix campaign', description: 'x', goal: 1000, images: [{ Key: '/images/demo/cause-1.png' }], organization_id: w.orgX },
+      json: {
+        title: 'Matrix campaign',
+        description: 'x',
+        goal: 1000,
+        images: [{ Key: '/images/demo/cause-1.png' }],
+        organization_id: w.orgX,
+      },
     }),
-    expect: { anonymous: 401, donor: 403, otherDonor: 403, orgAdmin: 201, otherOrgAdmin: 403, admin: 201, finance: 403 },
+    expect: {
+      anonymous: 401,
+      donor: 403,
+      otherDonor: 403,
+      orgAdmin: 201,
+      otherOrgAdmin: 403,
+      admin: 201,
+      finance: 403,
+    },
   },
   {
     route: 'PUT /api/campaigns/:id',
     // The donor's own appeal: its creator, Org X's admins and admins may edit it.
-    request: (w) => ({ path: `/api/campaigns/${w.appealByDonor}`, method: 'PUT', json: { description: 'Edited in the matrix' } }),
-    expect: { anonymous: 401, donor: 200, otherDonor: 403, orgAdmin: 200, otherOrgAdmin: 403, admin: 200, finance: 403 },
+    request: (w) => ({
+      path: `/api/campaigns/${w.appealByDonor}`,
+      method: 'PUT',
+      json: { description: 'Edited in the matrix' },
+    }),
+    expect: {
+      anonymous: 401,
+      donor: 200,
+      otherDonor: 403,
+      orgAdmin: 200,
+      otherOrgAdmin: 403,
+      admin: 200,
+      finance: 403,
+    },
   },
   { route: 'GET /api/images/:key{.+}', request: (w) => ({ path: `/api/images/${w.imageKey}` }), expect: 200 },
   { route: 'GET /api/template-causes', request: () => ({ path: '/api/template-causes' }), expect: 200 },
@@ -187,7 +265,11 @@ const ROWS: Row[] = [
     request: () => ({ path: '/api/donations?limit=100' }),
     expect: staff(200, 200, 200, 200),
   },
-  { route: 'GET /api/donations/top', request: (w) => ({ path: `/api/donations/top?campaign_id=${w.campaignX}` }), expect: 200 },
+  {
+    route: 'GET /api/donations/top',
+    request: (w) => ({ path: `/api/donations/top?campaign_id=${w.campaignX}` }),
+    expect: 200,
+  },
   { route: 'GET /api/donations/summary', request: () => ({ path: '/api/donations/summary' }), expect: signedIn(200) },
   {
     route: 'POST /api/donations',
@@ -195,74 +277,153 @@ const ROWS: Row[] = [
     request: (w) => ({
       path: '/api/donations',
       method: 'POST',
-      json: { donor: w.people.donor.id, amount: 700, date: '2026-01-15', campaign: w.campaignX, appeal: w.appealByDonor },
+      json: {
+        donor: w.people.donor.id,
+        amount: 700,
+        date: '2026-01-15',
+        campaign: w.campaignX,
+        appeal: w.appealByDonor,
+      },
     }),
     expect: staff(201, 400, 201),
   },
   {
     route: 'GET /api/donations/:id',
     request: (w) => ({ path: `/api/donations/${w.giftByDonor}` }),
-    expect: { anonymous: 401, donor: 200, otherDonor: 404, orgAdmin: 200, otherOrgAdmin: 404, admin: 200, finance: 200 },
+    expect: {
+      anonymous: 401,
+      donor: 200,
+      otherDonor: 404,
+      orgAdmin: 200,
+      otherOrgAdmin: 404,
+      admin: 200,
+      finance: 200,
+    },
   },
   {
     route: 'PUT /api/donations/:id',
     request: (w) => ({ path: `/api/donations/${w.giftByDonor}`, method: 'PUT', json: { amount: 1000 } }),
-    expect: { anonymous: 401, donor: 403, otherDonor: 404, orgAdmin: 200, otherOrgAdmin: 404, admin: 200, finance: 403 },
+    expect: {
+      anonymous: 401,
+      donor: 403,
+      otherDonor: 404,
+      orgAdmin: 200,
+      otherOrgAdmin: 404,
+      admin: 200,
+      finance: 403,
+    },
   },
-  { route: 'GET /api/organizations', request: () => ({ path: '/api/organizations' }), expect: staff(200, 200, 200, 200) },
+  {
+    route: 'GET /api/organizations',
+    request: () => ({ path: '/api/organizations' }),
+    expect: staff(200, 200, 200, 200),
+  },
   {
     route: 'POST /api/organizations',
     request: () => ({ path: '/api/organizations', method: 'POST', json: { name: `Matrix org ${stamp()}` } }),
     expect: staff(403, 403, 201),
   },
-  { route: 'GET /api/organizations/:id', request: (w) => ({ path: `/api/organizations/${w.orgX}` }), expect: staff(200, 404, 200, 200) },
+  {
+    route: 'GET /api/organizations/:id',
+    request: (w) => ({ path: `/api/organizations/${w.orgX}` }),
+    expect: staff(200, 404, 200, 200),
+  },
   {
     route: 'PUT /api/organizations/:id',
-    request: (w) => ({ path: `/api/organizations/${w.orgX}`, method: 'PUT', json: { city: undefined, charity_number: '1187342' } }),
+    request: (w) => ({
+      path: `/api/organizations/${w.orgX}`,
+      method: 'PUT',
+      json: { city: undefined, charity_number: '1187342' },
+    }),
     expect: staff(200, 404, 200),
   },
   { route: 'GET /api/users', request: () => ({ path: '/api/users?limit=1000' }), expect: staff(200, 200, 200, 200) },
   {
     route: 'POST /api/users',
     // Org admins add donors to their own organization (one each here, so it may be left out).
-    request: () => ({ path: '/api/users', method: 'POST', json: { first_name: 'New', last_name: 'Donor', email: `new-${stamp()}@matrix.example` } }),
+    request: () => ({
+      path: '/api/users',
+      method: 'POST',
+      json: { first_name: 'New', last_name: 'Donor', email: `new-${stamp()}@matrix.example` },
+    }),
     expect: staff(201, 201, 201),
   },
   {
     route: 'GET /api/users/:id',
     // The donor: themself, Org X's admins (name and email only) and admins.
     request: (w) => ({ path: `/api/users/${w.people.donor.id}` }),
-    expect: { anonymous: 401, donor: 200, otherDonor: 404, orgAdmin: 200, otherOrgAdmin: 404, admin: 200, finance: 200 },
+    expect: {
+      anonymous: 401,
+      donor: 200,
+      otherDonor: 404,
+      orgAdmin: 200,
+      otherOrgAdmin: 404,
+      admin: 200,
+      finance: 200,
+    },
   },
   {
     route: 'PUT /api/users/:id',
     request: (w) => ({ path: `/api/users/${w.people.donor.id}`, method: 'PUT', json: { first_name: 'Firstdonor' } }),
-    expect: { anonymous: 401, donor: 200, otherDonor: 404, orgAdmin: 403, otherOrgAdmin: 404, admin: 200, finance: 403 },
+    expect: {
+      anonymous: 401,
+      donor: 200,
+      otherDonor: 404,
+      orgAdmin: 403,
+      otherOrgAdmin: 404,
+      admin: 200,
+      finance: 403,
+    },
   },
   {
     route: 'GET /api/users/:id/giving',
     // The donor's gifts to Org X and their totals: money readers of Org X and admins.
     request: (w) => ({ path: `/api/users/${w.people.donor.id}/giving` }),
-    expect: { anonymous: 401, donor: 403, otherDonor: 403, orgAdmin: 200, otherOrgAdmin: 404, admin: 200, finance: 200 },
+    expect: {
+      anonymous: 401,
+      donor: 403,
+      otherDonor: 403,
+      orgAdmin: 200,
+      otherOrgAdmin: 404,
+      admin: 200,
+      finance: 200,
+    },
   },
   {
     route: 'POST /api/users/:id/merge',
     // Two fresh records of one person who gave to Org X, per caller: admins and Org X's admins merge them; finance may not.
     request: async (w) => {
       const pair = await Promise.all([createUser(w.t.db), createUser(w.t.db)]);
-      for (const person of pair) await createDonation(w.t.db, { donorId: person.id, campaignId: w.campaignX, amount: 300 });
+      for (const person of pair)
+        await createDonation(w.t.db, { donorId: person.id, campaignId: w.campaignX, amount: 300 });
       return { path: `/api/users/${pair[0].id}/merge`, method: 'POST', json: { into: pair[1].id } };
     },
-    expect: { anonymous: 401, donor: 403, otherDonor: 403, orgAdmin: 200, otherOrgAdmin: 404, admin: 200, finance: 403 },
+    expect: {
+      anonymous: 401,
+      donor: 403,
+      otherDonor: 403,
+      orgAdmin: 200,
+      otherOrgAdmin: 404,
+      admin: 200,
+      finance: 403,
+    },
   },
   // Before the checkout rows below: every caller's checkout makes them a (pending) donor of Org X.
   // Admin insight (issue 12): staff only, each scoped to their own organizations.
   ...['gifts-per-week', 'campaigns', 'monthly-recurring', 'donors', 'gift-aid'].map(
-    (name): Row => ({ route: `GET /api/reports/${name}`, request: () => ({ path: `/api/reports/${name}` }), expect: staff(200, 200, 200, 200) }),
+    (name): Row => ({
+      route: `GET /api/reports/${name}`,
+      request: () => ({ path: `/api/reports/${name}` }),
+      expect: staff(200, 200, 200, 200),
+    }),
   ),
   // CSV exports: the lists' scope; the donors export carries no profile fields for org admins.
   ...['donations', 'donors', 'organizations'].map(
-    (name): Row => ({ route: `GET /api/exports/${name}.csv`, request: () => ({ path: `/api/exports/${name}.csv` }), expect: staff(200, 200, 200, 200) }),
+    (name): Row => ({
+      route: `GET /api/exports/${name}.csv`,
+      request: () => ({ path: `/api/exports/${name}.csv` }),
+      expect: staff(200, 200, 200, 200),
+    }),
   ),
   // The accounts journal: one organization's, refused for someone else's.
   {
@@ -271,12 +432,19 @@ const ROWS: Row[] = [
     expect: staff(200, 403, 200, 200),
   },
   // Payouts: money readers of the organizations whose gifts are in them.
-  { route: 'GET /api/finance/payouts', request: () => ({ path: '/api/finance/payouts?limit=200' }), expect: staff(200, 200, 200, 200) },
+  {
+    route: 'GET /api/finance/payouts',
+    request: () => ({ path: '/api/finance/payouts?limit=200' }),
+    expect: staff(200, 200, 200, 200),
+  },
   {
     route: 'GET /api/finance/payouts/:id',
     request: async (w) => {
       const id = `po_matrix_${w.orgX.replace(/-/g, '')}`;
-      await w.t.db.insert(payouts).values({ id, organizationId: w.orgX, amount: 965, status: 'paid', arrivalDate: new Date() }).onConflictDoNothing();
+      await w.t.db
+        .insert(payouts)
+        .values({ id, organizationId: w.orgX, amount: 965, status: 'paid', arrivalDate: new Date() })
+        .onConflictDoNothing();
       return { path: `/api/finance/payouts/${id}` };
     },
     expect: staff(200, 403, 200, 200),
@@ -284,7 +452,12 @@ const ROWS: Row[] = [
   { route: 'GET /api/auth', request: () => ({ path: '/api/auth' }), expect: signedIn(200) },
   {
     route: 'POST /api/auth/login',
-    request: () => ({ path: '/api/auth/login', method: 'POST', json: { email: `login-${stamp()}@matrix.example` }, headers: { 'cf-connecting-ip': `192.0.2.${++seq % 250}` } }),
+    request: () => ({
+      path: '/api/auth/login',
+      method: 'POST',
+      json: { email: `login-${stamp()}@matrix.example` },
+      headers: { 'cf-connecting-ip': `192.0.2.${++seq % 250}` },
+    }),
     expect: 200,
   },
   {
@@ -308,33 +481,57 @@ const ROWS: Row[] = [
   { route: 'GET /api/stripe/subscriptions', request: () => ({ path: '/api/stripe/subscriptions' }), expect: 200 },
   {
     route: 'POST /api/stripe/client_secret',
-    request: (w) => ({ path: '/api/stripe/client_secret', method: 'POST', json: { email: `give-${stamp()}@matrix.example`, amount: 500, campaign_id: w.campaignX } }),
+    request: (w) => ({
+      path: '/api/stripe/client_secret',
+      method: 'POST',
+      json: { email: `give-${stamp()}@matrix.example`, amount: 500, campaign_id: w.campaignX },
+    }),
     expect: 200,
   },
   {
     route: 'POST /api/stripe/demo/confirm',
-    request: async (w) => ({ path: '/api/stripe/demo/confirm', method: 'POST', json: { clientSecret: await demoClientSecret(w), card: 'success' } }),
+    request: async (w) => ({
+      path: '/api/stripe/demo/confirm',
+      method: 'POST',
+      json: { clientSecret: await demoClientSecret(w), card: 'success' },
+    }),
     expect: 200,
   },
   {
     route: 'POST /api/stripe/webhook',
     // Only Stripe's signature counts, whoever calls: no caller's token opens it.
-    request: () => ({ path: '/api/stripe/webhook', method: 'POST', body: '{"id":"evt_1","type":"payment_intent.succeeded"}' }),
+    request: () => ({
+      path: '/api/stripe/webhook',
+      method: 'POST',
+      body: '{"id":"evt_1","type":"payment_intent.succeeded"}',
+    }),
     expect: 400,
   },
   {
     route: 'POST /api/csp-report',
-    request: () => ({ path: '/api/csp-report', method: 'POST', body: JSON.stringify({ 'csp-report': { 'violated-directive': 'script-src' } }) }),
+    request: () => ({
+      path: '/api/csp-report',
+      method: 'POST',
+      body: JSON.stringify({ 'csp-report': { 'violated-directive': 'script-src' } }),
+    }),
     expect: 204,
   },
   { route: 'GET /api/turnstile', request: () => ({ path: '/api/turnstile' }), expect: 200 },
-  { route: 'GET /api/users/me/notifications', request: () => ({ path: '/api/users/me/notifications' }), expect: signedIn(200) },
+  {
+    route: 'GET /api/users/me/notifications',
+    request: () => ({ path: '/api/users/me/notifications' }),
+    expect: signedIn(200),
+  },
   {
     route: 'PUT /api/users/me/notifications',
     request: () => ({ path: '/api/users/me/notifications', method: 'PUT', json: { appeal_gifts: false } }),
     expect: signedIn(200),
   },
-  { route: 'GET /api/appeals/:id/messages', request: (w) => ({ path: `/api/appeals/${w.appealByDonor}/messages` }), expect: 200 },
+  {
+    route: 'GET /api/appeals/:id/messages',
+    request: (w) => ({ path: `/api/appeals/${w.appealByDonor}/messages` }),
+    expect: 200,
+  },
   { route: 'GET /api/messages', request: () => ({ path: '/api/messages' }), expect: staff(200, 200, 200) },
   {
     route: 'PUT /api/messages/:id',
@@ -355,12 +552,28 @@ const ROWS: Row[] = [
         json: action === 'pause' ? { months: 1 } : action === 'change' ? { price: 'price_unknown' } : {},
       }),
       // cancel runs first (the rows run in order): change and pause then find a cancelled gift.
-      expect: { anonymous: 401, donor: action === 'cancel' ? 200 : 409, otherDonor: 404, orgAdmin: 404, otherOrgAdmin: 404, admin: 404, finance: 404 },
+      expect: {
+        anonymous: 401,
+        donor: action === 'cancel' ? 200 : 409,
+        otherDonor: 404,
+        orgAdmin: 404,
+        otherOrgAdmin: 404,
+        admin: 404,
+        finance: 404,
+      },
     }),
   ),
   // The office list and its export: each staff member sees their own organizations' gifts.
-  { route: 'GET /api/monthly-gifts', request: () => ({ path: '/api/monthly-gifts' }), expect: staff(200, 200, 200, 200) },
-  { route: 'GET /api/exports/monthly-gifts.csv', request: () => ({ path: '/api/exports/monthly-gifts.csv' }), expect: staff(200, 200, 200, 200) },
+  {
+    route: 'GET /api/monthly-gifts',
+    request: () => ({ path: '/api/monthly-gifts' }),
+    expect: staff(200, 200, 200, 200),
+  },
+  {
+    route: 'GET /api/exports/monthly-gifts.csv',
+    request: () => ({ path: '/api/exports/monthly-gifts.csv' }),
+    expect: staff(200, 200, 200, 200),
+  },
   {
     route: 'GET /api/monthly-gifts/:id',
     request: (w) => ({ path: `/api/monthly-gifts/${w.monthlyByOtherDonor}` }),
@@ -375,7 +588,11 @@ const ROWS: Row[] = [
     expect: staff(403, 200, 409),
   },
   // Only the signed token counts, whoever calls: a bad one is `invalid` for everyone.
-  { route: 'GET /api/monthly-gift-links/cancel', request: () => ({ path: '/api/monthly-gift-links/cancel?token=not-a-signed-link' }), expect: 200 },
+  {
+    route: 'GET /api/monthly-gift-links/cancel',
+    request: () => ({ path: '/api/monthly-gift-links/cancel?token=not-a-signed-link' }),
+    expect: 200,
+  },
   {
     route: 'POST /api/monthly-gift-links/cancel',
     request: () => ({ path: '/api/monthly-gift-links/cancel', method: 'POST', json: { token: 'not-a-signed-link' } }),
@@ -383,33 +600,73 @@ const ROWS: Row[] = [
   },
   // Consent, erasure and statements (issue 9): the caller's own only.
   { route: 'GET /api/me/consent', request: () => ({ path: '/api/me/consent' }), expect: signedIn(200) },
-  { route: 'PUT /api/me/consent', request: () => ({ path: '/api/me/consent', method: 'PUT', json: { consent: false } }), expect: signedIn(200) },
+  {
+    route: 'PUT /api/me/consent',
+    request: () => ({ path: '/api/me/consent', method: 'PUT', json: { consent: false } }),
+    expect: signedIn(200),
+  },
   {
     route: 'GET /api/consents/export',
     request: () => ({ path: '/api/consents/export' }),
-    expect: { anonymous: 401, donor: 403, otherDonor: 403, orgAdmin: 403, otherOrgAdmin: 403, admin: 200, finance: 403 },
+    expect: {
+      anonymous: 401,
+      donor: 403,
+      otherDonor: 403,
+      orgAdmin: 403,
+      otherOrgAdmin: 403,
+      admin: 200,
+      finance: 403,
+    },
   },
   {
     route: 'POST /api/me/erasure',
     // Donors get a code by email; staff accounts must lose their access first.
     request: () => ({ path: '/api/me/erasure', method: 'POST', json: {} }),
-    expect: { anonymous: 401, donor: 200, otherDonor: 200, orgAdmin: 409, otherOrgAdmin: 409, admin: 409, finance: 409 },
+    expect: {
+      anonymous: 401,
+      donor: 200,
+      otherDonor: 200,
+      orgAdmin: 409,
+      otherOrgAdmin: 409,
+      admin: 409,
+      finance: 409,
+    },
   },
   {
     route: 'POST /api/me/erasure/confirm',
     request: () => ({ path: '/api/me/erasure/confirm', method: 'POST', json: { code: '000000' } }),
     expect: signedIn(400),
   },
-  { route: 'GET /api/me/statement', request: () => ({ path: '/api/me/statement?tax_year=2025' }), expect: signedIn(200) },
+  {
+    route: 'GET /api/me/statement',
+    request: () => ({ path: '/api/me/statement?tax_year=2025' }),
+    expect: signedIn(200),
+  },
   // Gift Aid (issue 8): claims and review for staff, scoped to their organizations; a donor's own declaration.
   ...['summary', 'eligible', 'claims', 'adjustments', 'declarations/review'].map(
-    (name): Row => ({ route: `GET /api/gift-aid/${name}`, request: () => ({ path: `/api/gift-aid/${name}` }), expect: staff(200, 200, 200, 200) }),
+    (name): Row => ({
+      route: `GET /api/gift-aid/${name}`,
+      request: () => ({ path: `/api/gift-aid/${name}` }),
+      expect: staff(200, 200, 200, 200),
+    }),
   ),
-  { route: 'POST /api/gift-aid/claims', request: () => ({ path: '/api/gift-aid/claims', method: 'POST', json: {} }), expect: staff(400, 400, 400, 400) },
-  { route: 'GET /api/gift-aid/claims/:id', request: () => ({ path: `/api/gift-aid/claims/${crypto.randomUUID()}` }), expect: staff(404, 404, 404, 404) },
+  {
+    route: 'POST /api/gift-aid/claims',
+    request: () => ({ path: '/api/gift-aid/claims', method: 'POST', json: {} }),
+    expect: staff(400, 400, 400, 400),
+  },
+  {
+    route: 'GET /api/gift-aid/claims/:id',
+    request: () => ({ path: `/api/gift-aid/claims/${crypto.randomUUID()}` }),
+    expect: staff(404, 404, 404, 404),
+  },
   {
     route: 'PUT /api/gift-aid/claims/:id',
-    request: () => ({ path: `/api/gift-aid/claims/${crypto.randomUUID()}`, method: 'PUT', json: { status: 'submitted' } }),
+    request: () => ({
+      path: `/api/gift-aid/claims/${crypto.randomUUID()}`,
+      method: 'PUT',
+      json: { status: 'submitted' },
+    }),
     expect: staff(404, 404, 404, 404),
   },
   {
@@ -422,9 +679,19 @@ const ROWS: Row[] = [
     request: () => ({ path: `/api/gift-aid/declarations/${crypto.randomUUID()}`, method: 'PUT', json: {} }),
     expect: staff(400, 400, 400, 400),
   },
-  { route: 'POST /api/gift-aid/declarations', request: () => ({ path: '/api/gift-aid/declarations', method: 'POST', json: {} }), expect: staff(400, 400, 400, 400) },
+  {
+    route: 'POST /api/gift-aid/declarations',
+    request: () => ({ path: '/api/gift-aid/declarations', method: 'POST', json: {} }),
+    expect: staff(400, 400, 400, 400),
+  },
   // Gift Aid operations: a claim or declaration id nobody has is a 404 for every staff member; bad bodies are 400s first.
-  ...['gifts', 'schedule.ods'].map((name): Row => ({ route: `GET /api/gift-aid/claims/:id/${name}`, request: () => ({ path: `/api/gift-aid/claims/${crypto.randomUUID()}/${name}` }), expect: staff(404, 404, 404, 404) })),
+  ...['gifts', 'schedule.ods'].map(
+    (name): Row => ({
+      route: `GET /api/gift-aid/claims/:id/${name}`,
+      request: () => ({ path: `/api/gift-aid/claims/${crypto.randomUUID()}/${name}` }),
+      expect: staff(404, 404, 404, 404),
+    }),
+  ),
   ...(
     [
       ['void', {}],
@@ -439,14 +706,32 @@ const ROWS: Row[] = [
       expect: staff(404, 404, 404, 404),
     }),
   ),
-  { route: 'GET /api/gift-aid/gasds', request: (w) => ({ path: `/api/gift-aid/gasds?organization_id=${w.orgX}&tax_year=2025` }), expect: staff(200, 403, 200, 200) },
+  {
+    route: 'GET /api/gift-aid/gasds',
+    request: (w) => ({ path: `/api/gift-aid/gasds?organization_id=${w.orgX}&tax_year=2025` }),
+    expect: staff(200, 403, 200, 200),
+  },
   // Nothing to claim in Org X's world: its admins get the 422, Org Y's admin the 403.
-  { route: 'POST /api/gift-aid/gasds', request: (w) => ({ path: '/api/gift-aid/gasds', method: 'POST', json: { organization_id: w.orgX, tax_year: 2025 } }), expect: staff(422, 403, 422, 422) },
-  { route: 'GET /api/gift-aid/declarations', request: (w) => ({ path: `/api/gift-aid/declarations?donor_id=${w.people.donor.id}` }), expect: staff(200, 400, 200, 200) },
+  {
+    route: 'POST /api/gift-aid/gasds',
+    request: (w) => ({
+      path: '/api/gift-aid/gasds',
+      method: 'POST',
+      json: { organization_id: w.orgX, tax_year: 2025 },
+    }),
+    expect: staff(422, 403, 422, 422),
+  },
+  {
+    route: 'GET /api/gift-aid/declarations',
+    request: (w) => ({ path: `/api/gift-aid/declarations?donor_id=${w.people.donor.id}` }),
+    expect: staff(200, 400, 200, 200),
+  },
   // Org Y's admin asks about Org X: refused before the donor is looked up.
   {
     route: 'GET /api/gift-aid/declarations/covering',
-    request: (w) => ({ path: `/api/gift-aid/declarations/covering?donor_id=${w.people.donor.id}&organization_id=${w.orgX}&date=2026-01-05` }),
+    request: (w) => ({
+      path: `/api/gift-aid/declarations/covering?donor_id=${w.people.donor.id}&organization_id=${w.orgX}&date=2026-01-05`,
+    }),
     expect: staff(200, 403, 200, 200),
   },
   ...(
@@ -470,18 +755,46 @@ const ROWS: Row[] = [
     expect: staff(400, 404, 400, 404),
   },
   { route: 'GET /api/gift-aid/me', request: () => ({ path: '/api/gift-aid/me' }), expect: signedIn(200) },
-  { route: 'PUT /api/gift-aid/me', request: () => ({ path: '/api/gift-aid/me', method: 'PUT', json: {} }), expect: signedIn(400) },
-  { route: 'POST /api/gift-aid/me/cancel', request: () => ({ path: '/api/gift-aid/me/cancel', method: 'POST', json: {} }), expect: signedIn(200) },
+  {
+    route: 'PUT /api/gift-aid/me',
+    request: () => ({ path: '/api/gift-aid/me', method: 'PUT', json: {} }),
+    expect: signedIn(400),
+  },
+  {
+    route: 'POST /api/gift-aid/me/cancel',
+    request: () => ({ path: '/api/gift-aid/me/cancel', method: 'POST', json: {} }),
+    expect: signedIn(200),
+  },
   {
     route: 'POST /api/donations/:id/refund',
     // 1p of the donor's cheque to Org X at a time: its admins, its finance user and admins may reverse it.
-    request: (w) => ({ path: `/api/donations/${w.giftByDonor}/refund`, method: 'POST', json: { amount: 1, reason: 'entered_in_error' } }),
-    expect: { anonymous: 401, donor: 403, otherDonor: 403, orgAdmin: 201, otherOrgAdmin: 404, admin: 201, finance: 201 },
+    request: (w) => ({
+      path: `/api/donations/${w.giftByDonor}/refund`,
+      method: 'POST',
+      json: { amount: 1, reason: 'entered_in_error' },
+    }),
+    expect: {
+      anonymous: 401,
+      donor: 403,
+      otherDonor: 403,
+      orgAdmin: 201,
+      otherOrgAdmin: 404,
+      admin: 201,
+      finance: 201,
+    },
   },
   {
     route: 'GET /api/donations/:id/story',
     request: (w) => ({ path: `/api/donations/${w.giftByDonor}/story` }),
-    expect: { anonymous: 401, donor: 403, otherDonor: 403, orgAdmin: 200, otherOrgAdmin: 404, admin: 200, finance: 200 },
+    expect: {
+      anonymous: 401,
+      donor: 403,
+      otherDonor: 403,
+      orgAdmin: 200,
+      otherOrgAdmin: 404,
+      admin: 200,
+      finance: 200,
+    },
     // Its history names the staff who acted on it (the refund rows above).
     alsoVisible: (w) => [w.people.admin.email, w.people.orgAdmin.email, w.people.finance.email],
   },
@@ -492,21 +805,54 @@ const ROWS: Row[] = [
       path: '/api/donations/batches',
       method: 'POST',
       headers: { 'Idempotency-Key': crypto.randomUUID() },
-      json: { organization_id: w.orgX, method: 'cash', banked_on: '2026-03-02', expected_total: 100, gifts: [{ donor: { first_name: 'Cash', last_name: 'Giver' }, amount: 100, campaign_id: w.campaignX }] },
+      json: {
+        organization_id: w.orgX,
+        method: 'cash',
+        banked_on: '2026-03-02',
+        expected_total: 100,
+        gifts: [{ donor: { first_name: 'Cash', last_name: 'Giver' }, amount: 100, campaign_id: w.campaignX }],
+      },
     }),
-    expect: { anonymous: 401, donor: 403, otherDonor: 403, orgAdmin: 201, otherOrgAdmin: 403, admin: 201, finance: 201 },
+    expect: {
+      anonymous: 401,
+      donor: 403,
+      otherDonor: 403,
+      orgAdmin: 201,
+      otherOrgAdmin: 403,
+      admin: 201,
+      finance: 201,
+    },
   },
-  { route: 'GET /api/donations/batches', request: () => ({ path: '/api/donations/batches' }), expect: staff(200, 200, 200, 200) },
+  {
+    route: 'GET /api/donations/batches',
+    request: () => ({ path: '/api/donations/batches' }),
+    expect: staff(200, 200, 200, 200),
+  },
   {
     route: 'GET /api/donations/batches/:id',
     request: async (w) => {
       const [batch] = await w.t.db
         .insert(donationBatches)
-        .values({ organizationId: w.orgX, method: 'cheque', bankedOn: '2026-03-02', expectedTotal: 0, giftCount: 0, idempotencyKey: crypto.randomUUID() })
+        .values({
+          organizationId: w.orgX,
+          method: 'cheque',
+          bankedOn: '2026-03-02',
+          expectedTotal: 0,
+          giftCount: 0,
+          idempotencyKey: crypto.randomUUID(),
+        })
         .returning();
       return { path: `/api/donations/batches/${batch.id}` };
     },
-    expect: { anonymous: 401, donor: 403, otherDonor: 403, orgAdmin: 200, otherOrgAdmin: 404, admin: 200, finance: 200 },
+    expect: {
+      anonymous: 401,
+      donor: 403,
+      otherDonor: 403,
+      orgAdmin: 200,
+      otherOrgAdmin: 404,
+      admin: 200,
+      finance: 200,
+    },
   },
   // The audit log (read only): admins all; org admins and finance their organizations.
   // Each entry names who acted (the staff account's email): that is what an audit log is for.
@@ -521,14 +867,30 @@ const ROWS: Row[] = [
   // Contact Support: anyone signed in sends; admins read the inbox, others only what they sent.
   {
     route: 'POST /api/support-requests',
-    request: () => ({ path: '/api/support-requests', method: 'POST', json: { name: 'Matrix Caller', subject: 'Matrix', message: 'A question' } }),
+    request: () => ({
+      path: '/api/support-requests',
+      method: 'POST',
+      json: { name: 'Matrix Caller', subject: 'Matrix', message: 'A question' },
+    }),
     expect: signedIn(201),
   },
-  { route: 'GET /api/support-requests', request: () => ({ path: '/api/support-requests?status=all' }), expect: signedIn(200) },
+  {
+    route: 'GET /api/support-requests',
+    request: () => ({ path: '/api/support-requests?status=all' }),
+    expect: signedIn(200),
+  },
   {
     route: 'PUT /api/support-requests/:id',
     request: () => ({ path: `/api/support-requests/${crypto.randomUUID()}`, method: 'PUT', json: { handled: true } }),
-    expect: { anonymous: 401, donor: 403, otherDonor: 403, orgAdmin: 403, otherOrgAdmin: 403, admin: 404, finance: 403 },
+    expect: {
+      anonymous: 401,
+      donor: 403,
+      otherDonor: 403,
+      orgAdmin: 403,
+      otherOrgAdmin: 403,
+      admin: 404,
+      finance: 403,
+    },
   },
   // The OpenAPI document and its reference page (issue 13): public, no data.
   { route: 'GET /api/openapi.json', request: () => ({ path: '/api/openapi.json' }), expect: 200 },
@@ -577,7 +939,11 @@ describe(`authorization matrix: every route × every caller (${engineName})`, ()
   });
 
   it('has exactly one row for every route the app serves', () => {
-    const served = new Set(createApp().routes.filter((r) => r.method !== 'ALL').map((r) => `${r.method} ${r.path}`));
+    const served = new Set(
+      createApp()
+        .routes.filter((r) => r.method !== 'ALL')
+        .map((r) => `${r.method} ${r.path}`),
+    );
     const rows = ROWS.map((r) => r.route);
     expect(new Set(rows).size, 'duplicate rows').toBe(rows.length);
     const missing = [...served].filter((route) => !rows.includes(route));
@@ -594,21 +960,41 @@ describe(`authorization matrix: every route × every caller (${engineName})`, ()
         const text = await res.text();
         expect(res.status, `${row.route} as ${caller}: ${text.slice(0, 200)}`).toBe(expected);
         if (res.status >= 400) {
-          expect(JSON.parse(text), `${row.route} as ${caller}`).toEqual({ statusCode: res.status, message: expect.any(String) });
+          expect(JSON.parse(text), `${row.route} as ${caller}`).toEqual({
+            statusCode: res.status,
+            message: expect.any(String),
+          });
         }
-        if (!row.dataCheckSkipped) expect(leaked(w, caller, text, row.alsoVisible?.(w, caller)), `${row.route} as ${caller} shows someone else's data`).toEqual([]);
+        if (!row.dataCheckSkipped)
+          expect(
+            leaked(w, caller, text, row.alsoVisible?.(w, caller)),
+            `${row.route} as ${caller} shows someone else's data`,
+          ).toEqual([]);
       }
     });
   }
 
   it('has no local tools in production: the outbox and demo payments answer 404 to everyone', async () => {
-    const prod = await setupTestApp({ APP_ENV: 'production', AUTH_SECRET: 'x'.repeat(32), PUBLIC_ORIGIN: 'https://give.example', MAIL_API_KEY: 'k' });
+    const prod = await setupTestApp({
+      APP_ENV: 'production',
+      AUTH_SECRET: 'x'.repeat(32),
+      PUBLIC_ORIGIN: 'https://give.example',
+      MAIL_API_KEY: 'k',
+    });
     const donor = await createUser(prod.db);
     const token = await createSession(prod.db, donor.id);
     for (const t of [undefined, token]) {
       expect((await prod.request('/api/dev/outbox', { token: t })).status).toBe(404);
       expect((await prod.request('/api/dev/direct-debits/settle', { method: 'POST', token: t })).status).toBe(404);
-      expect((await prod.request('/api/stripe/demo/confirm', { method: 'POST', token: t, json: { clientSecret: 'pi_demo1_secret_x' } })).status).toBe(404);
+      expect(
+        (
+          await prod.request('/api/stripe/demo/confirm', {
+            method: 'POST',
+            token: t,
+            json: { clientSecret: 'pi_demo1_secret_x' },
+          })
+        ).status,
+      ).toBe(404);
     }
   });
 });
@@ -626,16 +1012,33 @@ describe(`mass assignment: fields callers may not set are refused or ignored (${
     const res = await as('donor', {
       path: '/api/users/me',
       method: 'PUT',
-      json: { type: 'admin', org_ids: [w.orgX], _id: w.people.admin.id, stripe_customer_id: 'cus_evil', stripeCustomerId: 'cus_evil', origin: 'checkout' },
+      json: {
+        type: 'admin',
+        org_ids: [w.orgX],
+        _id: w.people.admin.id,
+        stripe_customer_id: 'cus_evil',
+        stripeCustomerId: 'cus_evil',
+        origin: 'checkout',
+      },
     });
     expect(res.status).toBe(403);
-    const ignored = await as('donor', { path: '/api/users/me', method: 'PUT', json: { org_ids: [w.orgX], _id: w.people.admin.id, stripe_customer_id: 'cus_evil' } });
+    const ignored = await as('donor', {
+      path: '/api/users/me',
+      method: 'PUT',
+      json: { org_ids: [w.orgX], _id: w.people.admin.id, stripe_customer_id: 'cus_evil' },
+    });
     expect(ignored.status).toBe(200);
-    expect(((await ignored.json()) as { _id: string; org_ids: string[] })).toMatchObject({ _id: w.people.donor.id, org_ids: [] });
+    expect((await ignored.json()) as { _id: string; org_ids: string[] }).toMatchObject({
+      _id: w.people.donor.id,
+      org_ids: [],
+    });
     const email = await as('donor', { path: '/api/users/me', method: 'PUT', json: { email: w.people.admin.email } });
     expect(email.status).toBe(400);
     // An org admin cannot make a donor (or themself) an admin either.
-    expect((await as('orgAdmin', { path: `/api/users/${w.people.orgAdmin.id}`, method: 'PUT', json: { type: 'admin' } })).status).toBe(403);
+    expect(
+      (await as('orgAdmin', { path: `/api/users/${w.people.orgAdmin.id}`, method: 'PUT', json: { type: 'admin' } }))
+        .status,
+    ).toBe(403);
     const after = await readUser(w.people.donor.id);
     expect(after).toEqual({ ...before, updatedAt: after.updatedAt });
     expect((await readUser(w.people.orgAdmin.id)).type).toBe('org_admin');
@@ -645,7 +1048,11 @@ describe(`mass assignment: fields callers may not set are refused or ignored (${
 
   it('`status`, `created_by`, `_id` and totals on a campaign or appeal', async () => {
     const [before] = await w.t.db.select().from(campaigns).where(eq(campaigns.id, w.appealByDonor));
-    const refused = await as('donor', { path: `/api/campaigns/${w.appealByDonor}`, method: 'PUT', json: { status: 'deleted' } });
+    const refused = await as('donor', {
+      path: `/api/campaigns/${w.appealByDonor}`,
+      method: 'PUT',
+      json: { status: 'deleted' },
+    });
     expect(refused.status).toBe(403);
     const res = await as('donor', {
       path: `/api/campaigns/${w.appealByDonor}`,
@@ -662,14 +1069,24 @@ describe(`mass assignment: fields callers may not set are refused or ignored (${
     expect(res.status).toBe(200);
     const [after] = await w.t.db.select().from(campaigns).where(eq(campaigns.id, w.appealByDonor));
     expect(after).toEqual({ ...before, updatedAt: after.updatedAt });
-    const dto = (await (await as('anonymous', { path: `/api/appeals/${w.appealByDonor}` })).json()) as { summary: { total_donations: number } };
+    const dto = (await (await as('anonymous', { path: `/api/appeals/${w.appealByDonor}` })).json()) as {
+      summary: { total_donations: number };
+    };
     expect(dto.summary.total_donations).toBe(1000);
     // A new appeal cannot be created pre-approved by a donor when its organization reviews appeals.
     await w.t.db.update(organizations).set({ appealsNeedApproval: true }).where(eq(organizations.id, w.orgX));
     const created = await as('donor', {
       path: '/api/campaigns',
       method: 'POST',
-      json: { title: 'Sneaky', description: 'x', goal: 1000, images: [{ Key: '/images/demo/cause-1.png' }], campaign_id: w.campaignX, status: 'approved', created_by: w.people.admin.id },
+      json: {
+        title: 'Sneaky',
+        description: 'x',
+        goal: 1000,
+        images: [{ Key: '/images/demo/cause-1.png' }],
+        campaign_id: w.campaignX,
+        status: 'approved',
+        created_by: w.people.admin.id,
+      },
     });
     const body = (await created.json()) as { status: string; _id: string };
     expect(body.status).toBe('draft');
@@ -706,7 +1123,9 @@ describe(`mass assignment: fields callers may not set are refused or ignored (${
     const afterManual = await read(w.giftByDonor);
     expect(afterManual).toEqual({ ...manual, updatedAt: afterManual.updatedAt });
     // A donor cannot touch even their own gift.
-    expect((await as('donor', { path: `/api/donations/${w.giftByDonor}`, method: 'PUT', json: { amount: 1 } })).status).toBe(403);
+    expect(
+      (await as('donor', { path: `/api/donations/${w.giftByDonor}`, method: 'PUT', json: { amount: 1 } })).status,
+    ).toBe(403);
     // A checkout cannot choose its status, reference, donor or amount source.
     const started = await as('anonymous', {
       path: '/api/stripe/client_secret',
@@ -728,17 +1147,30 @@ describe(`mass assignment: fields callers may not set are refused or ignored (${
     const [pending] = await w.t.db
       .select()
       .from(donations)
-      .where(eq(donations.paymentIntentId, ((await started.json()) as { clientSecret: string }).clientSecret.split('_secret_')[0]));
+      .where(
+        eq(
+          donations.paymentIntentId,
+          ((await started.json()) as { clientSecret: string }).clientSecret.split('_secret_')[0],
+        ),
+      );
     expect(pending).toMatchObject({ status: 'pending', source: 'demo', amount: 500 });
     expect(pending.donorId).not.toBe(w.people.admin.id);
     expect(await read(w.giftByDonor)).toEqual(afterManual);
   });
 
-  it('admin lists and an organization\'s admins on an organization', async () => {
+  it("admin lists and an organization's admins on an organization", async () => {
     const [before] = await w.t.db.select().from(organizations).where(eq(organizations.id, w.orgX));
-    const res = await as('orgAdmin', { path: `/api/organizations/${w.orgX}`, method: 'PUT', json: { admins: [w.people.orgAdmin.id, w.people.donor.id] } });
+    const res = await as('orgAdmin', {
+      path: `/api/organizations/${w.orgX}`,
+      method: 'PUT',
+      json: { admins: [w.people.orgAdmin.id, w.people.donor.id] },
+    });
     expect(res.status).toBe(403);
-    const ignored = await as('orgAdmin', { path: `/api/organizations/${w.orgX}`, method: 'PUT', json: { _id: w.orgY, id: w.orgY } });
+    const ignored = await as('orgAdmin', {
+      path: `/api/organizations/${w.orgX}`,
+      method: 'PUT',
+      json: { _id: w.orgY, id: w.orgY },
+    });
     expect(ignored.status).toBe(200);
     const [after] = await w.t.db.select().from(organizations).where(eq(organizations.id, w.orgX));
     expect(after).toEqual({ ...before, updatedAt: after.updatedAt });

@@ -66,7 +66,8 @@ export function createApp(deps: AppDeps = {}) {
     info: {
       title: 'UK NFP fundraising API',
       version: '1.0.0',
-      description: 'JSON API of the donation and fundraising platform. Money is integer pence; every error is {statusCode, message}.',
+      description:
+        'JSON API of the donation and fundraising platform. Money is integer pence; every error is {statusCode, message}.',
     },
   });
   app.get('/docs', Scalar({ url: '/api/openapi.json', pageTitle: 'UK NFP API reference' }));

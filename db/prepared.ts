@@ -53,7 +53,12 @@ class BoundQuery {
 }
 
 /** The query `build` makes, prepared once for `db` under `shape`, bound to `values`. Typed as the query. */
-export function preparedRead<Q extends { prepare(): unknown }>(db: Db, shape: string, build: () => Q, values: Record<string, unknown>): Q {
+export function preparedRead<Q extends { prepare(): unknown }>(
+  db: Db,
+  shape: string,
+  build: () => Q,
+  values: Record<string, unknown>,
+): Q {
   let prepared = preparedByDb.get(db);
   if (!prepared) preparedByDb.set(db, (prepared = new Map()));
   let query = prepared.get(shape);

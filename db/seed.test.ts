@@ -2,7 +2,16 @@ import { count, desc, eq, isNotNull, isNull, and } from 'drizzle-orm';
 import { recomputeTotals, storedTotals } from '../api/services/totals';
 import { describe, expect, it } from 'vitest';
 import { engineName, setupTestApp } from '../tests/setup/test-app';
-import { campaigns, donations, giftAidDeclarations, organizationAdmins, organizations, prices, templateCauses, users } from './schema';
+import {
+  campaigns,
+  donations,
+  giftAidDeclarations,
+  organizationAdmins,
+  organizations,
+  prices,
+  templateCauses,
+  users,
+} from './schema';
 import { DEMO_ACCOUNTS, parseSeedScale, seed } from './seed';
 import { giftAidDeclaration } from '../domain';
 
@@ -23,13 +32,25 @@ describe(`seed (${engineName})`, () => {
 
     await seed(db);
     const first = await tally();
-    expect(first).toMatchObject({ organizations: 3, users: 42, campaigns: 6, appeals: 18, donations: 300, prices: 4, causes: 5, orgAdmins: 1 });
+    expect(first).toMatchObject({
+      organizations: 3,
+      users: 42,
+      campaigns: 6,
+      appeals: 18,
+      donations: 300,
+      prices: 4,
+      causes: 5,
+      orgAdmins: 1,
+    });
     expect(first.declarations).toBeGreaterThan(0);
 
     await seed(db);
     expect(await tally()).toEqual(first);
 
-    const drafts = await db.select({ n: count() }).from(campaigns).where(and(isNotNull(campaigns.campaignId), eq(campaigns.status, 'draft')));
+    const drafts = await db
+      .select({ n: count() })
+      .from(campaigns)
+      .where(and(isNotNull(campaigns.campaignId), eq(campaigns.status, 'draft')));
     const deleted = await db.select({ n: count() }).from(campaigns).where(eq(campaigns.status, 'deleted'));
     expect(drafts[0].n).toBeGreaterThan(0);
     expect(deleted[0].n).toBeGreaterThan(0);
@@ -58,7 +79,9 @@ describe(`seed (${engineName})`, () => {
 });
 
 describe(`seed --scale (${engineName})`, () => {
-  it('writes N times the donors, appeals and donations, once, with totals equal to a recomputation', { timeout: 120_000 }, async () => {
+  it('writes N times the donors, appeals and donations, once, with totals equal to a recomputation', {
+    timeout: 120_000,
+  }, async () => {
     const { db } = await setupTestApp();
     const tally = async () => ({
       users: (await db.select({ n: count() }).from(users))[0].n,
@@ -73,13 +96,21 @@ describe(`seed --scale (${engineName})`, () => {
     expect(await tally()).toEqual(first);
     expect(Object.fromEntries(await storedTotals(db))).toEqual(Object.fromEntries(await recomputeTotals(db)));
     // The demo's own appeals stay first in the newest-first lists.
-    const newest = await db.select({ title: campaigns.title }).from(campaigns).where(isNotNull(campaigns.campaignId)).orderBy(desc(campaigns.createdAt)).limit(18);
+    const newest = await db
+      .select({ title: campaigns.title })
+      .from(campaigns)
+      .where(isNotNull(campaigns.campaignId))
+      .orderBy(desc(campaigns.createdAt))
+      .limit(18);
     expect(newest.every((a) => !/\(\d+\)$/.test(a.title))).toBe(true);
   });
 
-  it.each([0, -1, 1001, 2.5, Number.NaN, 'ten', '', '1e2', undefined])('refuses a scale of %j with a message saying what to pass', (value) => {
-    expect(() => parseSeedScale(value as never)).toThrow(/--scale must be a whole number from 1 to 1000/);
-  });
+  it.each([0, -1, 1001, 2.5, Number.NaN, 'ten', '', '1e2', undefined])(
+    'refuses a scale of %j with a message saying what to pass',
+    (value) => {
+      expect(() => parseSeedScale(value as never)).toThrow(/--scale must be a whole number from 1 to 1000/);
+    },
+  );
 
   it('accepts 1 to 1000', () => {
     expect(parseSeedScale('1')).toBe(1);

@@ -45,14 +45,68 @@ function uuidFrom(next: () => number): string {
 }
 
 const FIRST_NAMES = [
-  'Amira', 'Oliver', 'Priya', 'George', 'Siobhan', 'Hamza', 'Eleanor', 'Kwame', 'Isla', 'Tomasz',
-  'Charlotte', 'Rhys', 'Aisha', 'Harry', 'Fiona', 'Callum', 'Mei', 'Arjun', 'Bethan', 'Daniel',
-  'Grace', 'Ifeoma', 'Jack', 'Leila', 'Morgan', 'Niamh', 'Owen', 'Rosie', 'Samir', 'Zara',
-  'Ewan', 'Hannah', 'Imran', 'Lucy', 'Matteo', 'Nadia', 'Patrick', 'Ruth', 'Theo', 'Yasmin',
+  'Amira',
+  'Oliver',
+  'Priya',
+  'George',
+  'Siobhan',
+  'Hamza',
+  'Eleanor',
+  'Kwame',
+  'Isla',
+  'Tomasz',
+  'Charlotte',
+  'Rhys',
+  'Aisha',
+  'Harry',
+  'Fiona',
+  'Callum',
+  'Mei',
+  'Arjun',
+  'Bethan',
+  'Daniel',
+  'Grace',
+  'Ifeoma',
+  'Jack',
+  'Leila',
+  'Morgan',
+  'Niamh',
+  'Owen',
+  'Rosie',
+  'Samir',
+  'Zara',
+  'Ewan',
+  'Hannah',
+  'Imran',
+  'Lucy',
+  'Matteo',
+  'Nadia',
+  'Patrick',
+  'Ruth',
+  'Theo',
+  'Yasmin',
 ];
 const LAST_NAMES = [
-  'Khan', 'Hughes', 'Patel', 'Evans', "O'Neill", 'Ali', 'Wright', 'Mensah', 'Campbell', 'Nowak',
-  'Taylor', 'Jones', 'Rahman', 'Smith', 'MacLeod', 'Fraser', 'Chen', 'Sharma', 'Davies', 'Walker',
+  'Khan',
+  'Hughes',
+  'Patel',
+  'Evans',
+  "O'Neill",
+  'Ali',
+  'Wright',
+  'Mensah',
+  'Campbell',
+  'Nowak',
+  'Taylor',
+  'Jones',
+  'Rahman',
+  'Smith',
+  'MacLeod',
+  'Fraser',
+  'Chen',
+  'Sharma',
+  'Davies',
+  'Walker',
 ];
 const CITIES: [string, string, string][] = [
   ['Leeds', 'West Yorkshire', 'LS1 4AP'],
@@ -68,16 +122,35 @@ const CITIES: [string, string, string][] = [
 export const DEMO_IMAGES = Array.from({ length: 9 }, (_, i) => `/images/demo/cause-${i + 1}.png`);
 
 const ORGANIZATIONS = [
-  { name: 'Wells for Hope', email: 'hello@wellsforhope.org.uk', charityNumber: '1187342', hmrcReference: 'XR11873', city: 0 },
-  { name: 'Homes & Hearts Trust', email: 'team@homesandhearts.org.uk', charityNumber: '1174409', hmrcReference: 'XR11744', city: 6 },
-  { name: 'Harbour Food Network', email: 'info@harbourfood.org.uk', charityNumber: 'SC051234', hmrcReference: 'SC05123', city: 4 },
+  {
+    name: 'Wells for Hope',
+    email: 'hello@wellsforhope.org.uk',
+    charityNumber: '1187342',
+    hmrcReference: 'XR11873',
+    city: 0,
+  },
+  {
+    name: 'Homes & Hearts Trust',
+    email: 'team@homesandhearts.org.uk',
+    charityNumber: '1174409',
+    hmrcReference: 'XR11744',
+    city: 6,
+  },
+  {
+    name: 'Harbour Food Network',
+    email: 'info@harbourfood.org.uk',
+    charityNumber: 'SC051234',
+    hmrcReference: 'SC05123',
+    city: 4,
+  },
 ];
 
 const CAMPAIGNS = [
   {
     org: 0,
     title: 'Clean Water for Every Village',
-    description: 'Eleven new water pumps bring safe, clean water within a short walk of every home in the villages we serve.',
+    description:
+      'Eleven new water pumps bring safe, clean water within a short walk of every home in the villages we serve.',
     story:
       'Last year our pupils and families raised enough to fund the first pumps.\n\nThis year we want every village on our list to have clean water. Each pump serves around 300 people and lasts for decades with local maintenance.',
     goal: 2_000_000,
@@ -126,21 +199,38 @@ const CAMPAIGNS = [
 
 const APPEAL_TEMPLATES = [
   { title: "{name}'s 10k Run", description: 'Running my first 10k to raise money for {campaign}.', goal: 50_000 },
-  { title: '{name} Cycles Coast to Coast', description: '140 miles in three days, every mile for {campaign}.', goal: 150_000 },
-  { title: 'Bake Sale at {school}', description: 'Our class bake sale, every penny going to {campaign}.', goal: 30_000 },
+  {
+    title: '{name} Cycles Coast to Coast',
+    description: '140 miles in three days, every mile for {campaign}.',
+    goal: 150_000,
+  },
+  {
+    title: 'Bake Sale at {school}',
+    description: 'Our class bake sale, every penny going to {campaign}.',
+    goal: 30_000,
+  },
 ];
-const SCHOOLS = ['St Aidan’s Primary', 'Oakfield Academy', 'Riverside School', 'Hillcrest Primary', 'Kingsway High', 'Meadowbank School'];
+const SCHOOLS = [
+  'St Aidan’s Primary',
+  'Oakfield Academy',
+  'Riverside School',
+  'Hillcrest Primary',
+  'Kingsway High',
+  'Meadowbank School',
+];
 
 const TEMPLATE_CAUSES = [
   {
     title: 'Run for Clean Water',
     description: 'Take on a run and help bring clean water to villages without a safe supply.',
-    story: '[[name]] is running to bring clean, safe water to families who walk hours for it every day.\n\nEvery £10 helps keep a pump working for a year.',
+    story:
+      '[[name]] is running to bring clean, safe water to families who walk hours for it every day.\n\nEvery £10 helps keep a pump working for a year.',
   },
   {
     title: 'Birthday Fundraiser',
     description: 'Ask friends and family to give to a cause you care about instead of presents.',
-    story: 'For my birthday this year, I, [[name]], am asking for donations instead of gifts.\n\nThank you for helping me make it count.',
+    story:
+      'For my birthday this year, I, [[name]], am asking for donations instead of gifts.\n\nThank you for helping me make it count.',
   },
   {
     title: 'School Bake Sale',
@@ -150,7 +240,8 @@ const TEMPLATE_CAUSES = [
   {
     title: 'Sponsored Silence',
     description: 'Stay silent for a day and let your sponsors do the talking.',
-    story: '[[name]] will stay completely silent for 24 hours.\n\nSponsor the silence and help families who need our support.',
+    story:
+      '[[name]] will stay completely silent for 24 hours.\n\nSponsor the silence and help families who need our support.',
   },
   {
     title: 'In Memory',
@@ -182,7 +273,9 @@ export function parseSeedScale(value: string | number | undefined): number {
   const text = String(value ?? '').trim();
   const n = /^\d+$/.test(text) ? Number(text) : Number.NaN;
   if (!Number.isSafeInteger(n) || n < 1 || n > MAX_SEED_SCALE) {
-    throw new Error(`--scale must be a whole number from 1 to ${MAX_SEED_SCALE} (got ${JSON.stringify(value ?? '')}); 100 writes about 30,000 donations`);
+    throw new Error(
+      `--scale must be a whole number from 1 to ${MAX_SEED_SCALE} (got ${JSON.stringify(value ?? '')}); 100 writes about 30,000 donations`,
+    );
   }
   return n;
 }
@@ -225,7 +318,8 @@ export async function seed(db: Db, now = new Date(), options: SeedOptions = {}):
   const donorRows = FIRST_NAMES.map((firstName, i) => {
     const lastName = LAST_NAMES[i % LAST_NAMES.length];
     const [city, province, postalCode] = CITIES[i % CITIES.length];
-    const email = i === 0 ? DEMO_ACCOUNTS.donor : `${firstName}.${lastName}`.toLowerCase().replace(/[^a-z.]/g, '') + '@example.com';
+    const email =
+      i === 0 ? DEMO_ACCOUNTS.donor : `${firstName}.${lastName}`.toLowerCase().replace(/[^a-z.]/g, '') + '@example.com';
     return {
       id: uuidFrom(next),
       email,
@@ -244,7 +338,13 @@ export async function seed(db: Db, now = new Date(), options: SeedOptions = {}):
   });
   const staffRows = [
     { id: uuidFrom(next), email: DEMO_ACCOUNTS.admin, firstName: 'Alex', lastName: 'Morgan', type: 'admin' as const },
-    { id: uuidFrom(next), email: DEMO_ACCOUNTS.orgAdmin, firstName: 'Sam', lastName: 'Okafor', type: 'org_admin' as const },
+    {
+      id: uuidFrom(next),
+      email: DEMO_ACCOUNTS.orgAdmin,
+      firstName: 'Sam',
+      lastName: 'Okafor',
+      type: 'org_admin' as const,
+    },
   ].map((row) => ({ ...row, createdAt: new Date(nowMs - 400 * DAY) }));
 
   await db.insert(organizations).values(orgRows).onConflictDoNothing();
@@ -258,7 +358,10 @@ export async function seed(db: Db, now = new Date(), options: SeedOptions = {}):
   const orgAdminId = idByEmail.get(DEMO_ACCOUNTS.orgAdmin)!;
   const adminId = idByEmail.get(DEMO_ACCOUNTS.admin)!;
 
-  await db.insert(organizationAdmins).values({ organizationId: orgRows[0].id, userId: orgAdminId }).onConflictDoNothing();
+  await db
+    .insert(organizationAdmins)
+    .values({ organizationId: orgRows[0].id, userId: orgAdminId })
+    .onConflictDoNothing();
 
   // Campaigns, then three appeals under each (two drafts and two deleted among them)
   const campaignRows = CAMPAIGNS.map((campaign, i) => ({
@@ -279,15 +382,20 @@ export async function seed(db: Db, now = new Date(), options: SeedOptions = {}):
   }));
   await insertInBatches(db, campaigns, campaignRows);
   const orgNameById = new Map(orgRows.map((org) => [org.id, org.name]));
-  const charityOfCampaign = (campaignId: string) => orgNameById.get(campaignRows.find((c) => c.id === campaignId)?.organizationId ?? '') ?? '';
+  const charityOfCampaign = (campaignId: string) =>
+    orgNameById.get(campaignRows.find((c) => c.id === campaignId)?.organizationId ?? '') ?? '';
 
-  const appealStatus = (index: number) => (index === 4 || index === 11 ? 'draft' : index === 7 || index === 16 ? 'deleted' : 'approved');
+  const appealStatus = (index: number) =>
+    index === 4 || index === 11 ? 'draft' : index === 7 || index === 16 ? 'deleted' : 'approved';
   const appealRows = campaignRows.flatMap((campaign, ci) =>
     APPEAL_TEMPLATES.map((template, ti) => {
       const index = ci * 3 + ti;
       const fundraiser = donorRows[(index * 7) % donorRows.length];
       const fill = (text: string) =>
-        text.replace('{name}', fundraiser.firstName).replace('{campaign}', campaign.title).replace('{school}', SCHOOLS[ci]);
+        text
+          .replace('{name}', fundraiser.firstName)
+          .replace('{campaign}', campaign.title)
+          .replace('{school}', SCHOOLS[ci]);
       return {
         id: uuidFrom(next),
         campaignId: campaign.id,
@@ -308,7 +416,10 @@ export async function seed(db: Db, now = new Date(), options: SeedOptions = {}):
   );
   await insertInBatches(db, campaigns, appealRows);
 
-  await db.insert(templateCauses).values(TEMPLATE_CAUSES.map((cause) => ({ id: uuidFrom(next), ...cause }))).onConflictDoNothing();
+  await db
+    .insert(templateCauses)
+    .values(TEMPLATE_CAUSES.map((cause) => ({ id: uuidFrom(next), ...cause })))
+    .onConflictDoNothing();
   await db
     .insert(prices)
     .values(DEMO_PRICES.map((price) => ({ ...price, currency: 'gbp', interval: 'month' as const })))
@@ -336,7 +447,11 @@ export async function seed(db: Db, now = new Date(), options: SeedOptions = {}):
       declarations.push({
         id: giftAidDeclarationId,
         donorId: donorIds[donorIndex],
-        ...seedDeclarationFields(donor, new Date(nowMs - Math.floor(next() * 360) * DAY), charityOfCampaign(campaignId!)),
+        ...seedDeclarationFields(
+          donor,
+          new Date(nowMs - Math.floor(next() * 360) * DAY),
+          charityOfCampaign(campaignId!),
+        ),
       });
     }
     const date = new Date(nowMs - Math.floor(next() * 364 * DAY));
@@ -379,7 +494,15 @@ export async function seed(db: Db, now = new Date(), options: SeedOptions = {}):
 
 type CopyContext = {
   nowMs: number;
-  donorRows: { firstName: string; lastName: string; email: string; phone: string; address: string; city: string; postalCode: string }[];
+  donorRows: {
+    firstName: string;
+    lastName: string;
+    email: string;
+    phone: string;
+    address: string;
+    city: string;
+    postalCode: string;
+  }[];
   campaignRows: { id: string; organizationId: string; title: string; story: string }[];
   appealRows: { id: string; status: string; campaignId: string }[];
   appealStatus: (index: number) => string;
@@ -391,14 +514,18 @@ type CopyContext = {
  * Multi-row inserts sized to D1's bound-parameter limit, sent in batches of statements (one round
  * trip per batch rather than per statement).
  */
-async function insertInBatches<T extends typeof users | typeof campaigns | typeof donations | typeof giftAidDeclarations>(
-  db: Db,
-  table: T,
-  rows: T['$inferInsert'][],
-) {
+async function insertInBatches<
+  T extends typeof users | typeof campaigns | typeof donations | typeof giftAidDeclarations,
+>(db: Db, table: T, rows: T['$inferInsert'][]) {
   const perStatement = rowsPerStatement(Object.keys(getTableColumns(table)).length);
-  const statements = chunks(rows, perStatement).map((piece) => db.insert(table).values(piece as never).onConflictDoNothing());
-  for (const batch of chunks(statements, 50)) await db.batch(batch as [(typeof batch)[number], ...(typeof batch)[number][]]);
+  const statements = chunks(rows, perStatement).map((piece) =>
+    db
+      .insert(table)
+      .values(piece as never)
+      .onConflictDoNothing(),
+  );
+  for (const batch of chunks(statements, 50))
+    await db.batch(batch as [(typeof batch)[number], ...(typeof batch)[number][]]);
 }
 
 /** One extra copy of the donors, appeals and donations (for `--scale`), deterministic per copy. */
@@ -432,7 +559,10 @@ async function seedCopy(db: Db, copy: number, ctx: CopyContext) {
       const index = ci * 3 + ti;
       const fundraiser = ctx.donorRows[(index * 7 + copy) % ctx.donorRows.length];
       const fill = (text: string) =>
-        text.replace('{name}', fundraiser.firstName).replace('{campaign}', campaign.title).replace('{school}', SCHOOLS[ci]);
+        text
+          .replace('{name}', fundraiser.firstName)
+          .replace('{campaign}', campaign.title)
+          .replace('{school}', SCHOOLS[ci]);
       return {
         id: uuidFrom(next),
         campaignId: campaign.id,
@@ -476,7 +606,11 @@ async function seedCopy(db: Db, copy: number, ctx: CopyContext) {
       declarations.push({
         id: giftAidDeclarationId,
         donorId: donorIds[donorIndex],
-        ...seedDeclarationFields(donor, new Date(nowMs - Math.floor(next() * 360) * DAY), charityOfCampaign(campaignId!)),
+        ...seedDeclarationFields(
+          donor,
+          new Date(nowMs - Math.floor(next() * 360) * DAY),
+          charityOfCampaign(campaignId!),
+        ),
       });
     }
     const date = new Date(nowMs - Math.floor(next() * 364 * DAY));
@@ -514,7 +648,11 @@ function demoImage(index: number) {
  * A declaration names the charity that receives the gift it came with (the campaign's
  * organization), as the donation box's does; never the platform's default name.
  */
-function seedDeclarationFields(donor: { firstName: string; lastName: string; address: string; city: string; postalCode: string }, madeAt: Date, charityName: string) {
+function seedDeclarationFields(
+  donor: { firstName: string; lastName: string; address: string; city: string; postalCode: string },
+  madeAt: Date,
+  charityName: string,
+) {
   const [house, ...street] = donor.address.split(' ');
   return {
     fullName: `${donor.firstName} ${donor.lastName}`,

@@ -16,7 +16,8 @@ export function countRows(read: unknown, written: unknown): void {
   const context = requestContext.getStore();
   if (!context) return;
   if (typeof read === 'number' && Number.isFinite(read)) context.rowsRead = (context.rowsRead ?? 0) + read;
-  if (typeof written === 'number' && Number.isFinite(written)) context.rowsWritten = (context.rowsWritten ?? 0) + written;
+  if (typeof written === 'number' && Number.isFinite(written))
+    context.rowsWritten = (context.rowsWritten ?? 0) + written;
 }
 
 type Fetcher = { fetch: (...args: never[]) => Promise<Response> };
@@ -38,16 +39,25 @@ function countBody(body: unknown): void {
   }
   const results = (body as { results?: unknown })?.results;
   if (!Array.isArray(results)) return;
-  for (const entry of results as { type?: string; response?: { type?: string; result?: { step_results?: Stats[] } & Stats } }[]) {
+  for (const entry of results as {
+    type?: string;
+    response?: { type?: string; result?: { step_results?: Stats[] } & Stats };
+  }[]) {
     const response = entry?.type === 'ok' ? entry.response : undefined;
     if (response?.type === 'execute') countRows(response.result?.rows_read, response.result?.rows_written);
-    if (response?.type === 'batch') for (const step of response.result?.step_results ?? []) countRows(step?.rows_read, step?.rows_written);
+    if (response?.type === 'batch')
+      for (const step of response.result?.step_results ?? []) countRows(step?.rows_read, step?.rows_written);
   }
 }
 
 /** A response's JSON body counted, and the same body handed on unread. */
 async function counted(response: Response): Promise<Response> {
-  if (!response.ok || !(response.headers.get('content-type') ?? '').includes('application/json') || !requestContext.getStore()) return response;
+  if (
+    !response.ok ||
+    !(response.headers.get('content-type') ?? '').includes('application/json') ||
+    !requestContext.getStore()
+  )
+    return response;
   const text = await response.text();
   try {
     countBody(JSON.parse(text));
@@ -76,7 +86,9 @@ const countedBindings = new WeakSet<object>();
 export function countD1Rows(binding: D1Database): D1Database {
   if (countedBindings.has(binding)) return binding;
   countedBindings.add(binding);
-  const holders = [binding, (binding as unknown as { alwaysPrimarySession?: unknown }).alwaysPrimarySession] as { fetcher?: Fetcher }[];
+  const holders = [binding, (binding as unknown as { alwaysPrimarySession?: unknown }).alwaysPrimarySession] as {
+    fetcher?: Fetcher;
+  }[];
   for (const holder of holders) {
     const fetcher = holder?.fetcher;
     if (!fetcher || typeof fetcher.fetch !== 'function') continue;

@@ -36,14 +36,22 @@ export function registrationLine(charity: Pick<CharityIdentity, 'number' | 'regu
  */
 export function charityNumberProblem(number: string, regulator: CharityRegulator): string | null {
   const value = number.trim().toUpperCase();
-  if (regulator === 'oscr') return /^SC\d{6}$/.test(value) ? null : 'A Scottish charity number is SC and 6 digits, like SC012345';
-  if (regulator === 'ccni') return /^(NIC\d{6}|X[NR]\d{4,6})$/.test(value) ? null : 'A Northern Ireland charity number is NIC and 6 digits, like NIC100001';
-  return /^\d{6,8}(-\d{1,3})?$/.test(value) ? null : 'A Charity Commission number is 6 to 8 digits, like 1234567 (a linked charity adds -1)';
+  if (regulator === 'oscr')
+    return /^SC\d{6}$/.test(value) ? null : 'A Scottish charity number is SC and 6 digits, like SC012345';
+  if (regulator === 'ccni')
+    return /^(NIC\d{6}|X[NR]\d{4,6})$/.test(value)
+      ? null
+      : 'A Northern Ireland charity number is NIC and 6 digits, like NIC100001';
+  return /^\d{6,8}(-\d{1,3})?$/.test(value)
+    ? null
+    : 'A Charity Commission number is 6 to 8 digits, like 1234567 (a linked charity adds -1)';
 }
 
 /** HMRC's charity reference for Gift Aid claims: letters and digits, like AB12345 or X1234. */
 export function hmrcReferenceProblem(reference: string): string | null {
-  return /^[A-Z]{1,3}\d{3,6}$/.test(reference.trim().toUpperCase()) ? null : 'An HMRC charity reference is letters then digits, like AB12345';
+  return /^[A-Z]{1,3}\d{3,6}$/.test(reference.trim().toUpperCase())
+    ? null
+    : 'An HMRC charity reference is letters then digits, like AB12345';
 }
 
 /** The regulator a number's shape points to (SC…: OSCR, NIC…: CCNI), or null when it does not say. */

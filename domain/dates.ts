@@ -21,7 +21,14 @@ export type LondonParts = { year: number; month: number; day: number; hour: numb
 export function londonParts(date: Date): LondonParts {
   const parts = partsFormat.formatToParts(date);
   const get = (type: Intl.DateTimeFormatPartTypes) => Number(parts.find((p) => p.type === type)?.value ?? 0);
-  return { year: get('year'), month: get('month'), day: get('day'), hour: get('hour'), minute: get('minute'), second: get('second') };
+  return {
+    year: get('year'),
+    month: get('month'),
+    day: get('day'),
+    hour: get('hour'),
+    minute: get('minute'),
+    second: get('second'),
+  };
 }
 
 const pad = (n: number, width = 2) => String(n).padStart(width, '0');
@@ -52,7 +59,12 @@ export function formatHmrcDate(date: Date): string {
 
 /** "22 November 2026", for receipts and statements. */
 export function formatLongUkDate(date: Date): string {
-  return new Intl.DateTimeFormat('en-GB', { timeZone: UK_TIME_ZONE, day: 'numeric', month: 'long', year: 'numeric' }).format(date);
+  return new Intl.DateTimeFormat('en-GB', {
+    timeZone: UK_TIME_ZONE,
+    day: 'numeric',
+    month: 'long',
+    year: 'numeric',
+  }).format(date);
 }
 
 /** The instant London's clock reads midnight at the start of a calendar day ("2026-04-06"). */

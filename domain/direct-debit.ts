@@ -31,17 +31,29 @@ export function directDebitGuarantee(charityName: string): string[] {
 
 /** The name on the donor's bank statement: the charity's, as Stripe's Bacs descriptor carries it. */
 export function statementName(charityName: string): string {
-  return charityName.toUpperCase().replace(/[^A-Z0-9 &.-]/g, '').slice(0, 18).trim();
+  return charityName
+    .toUpperCase()
+    .replace(/[^A-Z0-9 &.-]/g, '')
+    .slice(0, 18)
+    .trim();
 }
 
 /** The office's monthly-gifts list and CSV: the method, and whether it is a demo gift ("Card (demo)"). */
-export function monthlyGiftMethodLabel(source: string, method: string | null | undefined, last4: string | null | undefined): string {
+export function monthlyGiftMethodLabel(
+  source: string,
+  method: string | null | undefined,
+  last4: string | null | undefined,
+): string {
   const label = paymentMethodLabel(method, last4);
   return source === 'demo' ? `${label} (demo)` : label;
 }
 
 /** "Direct Debit ending 2345" or "Card": how a gift is paid, as lists and exports show it ('' for gifts recorded by hand). */
-export function paymentMethodLabel(method: string | null | undefined, last4: string | null | undefined, source?: string): string {
+export function paymentMethodLabel(
+  method: string | null | undefined,
+  last4: string | null | undefined,
+  source?: string,
+): string {
   if (source === 'manual') return '';
   if (method === 'bacs_debit') return last4 ? `Direct Debit ending ${last4}` : 'Direct Debit';
   return 'Card';

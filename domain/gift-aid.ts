@@ -105,7 +105,10 @@ const pad2 = (n: number) => String(n).padStart(2, '0');
  * `end` is exclusive (midnight after the year-end day); the label is "2025-26", or "2026" when the
  * period is a calendar year.
  */
-export function accountingPeriodOf(date: Date, yearEnd: string): { label: string; start: Date; end: Date; endDay: string } {
+export function accountingPeriodOf(
+  date: Date,
+  yearEnd: string,
+): { label: string; start: Date; end: Date; endDay: string } {
   const safeEnd = isAccountingYearEnd(yearEnd) ? yearEnd : '04-05';
   const [endMonth, endDay] = safeEnd.split('-').map(Number);
   const p = londonParts(date);
@@ -174,30 +177,45 @@ export function checkGiftAidDetails(
   const house = squash(input.house);
   const address = squash(input.address);
   const { titleMax, nameMax, houseMax, addressMax } = GIFT_AID_LIMITS;
-  if (title.length > titleMax) problems.push({ field: 'title', message: `title: at most ${titleMax} characters, like Mr, Mrs, Dr or Prof` });
-  else if (title && !TITLE_PATTERN.test(title)) problems.push({ field: 'title', message: 'title: letters only, like Mr, Mrs, Dr or Prof' });
+  if (title.length > titleMax)
+    problems.push({ field: 'title', message: `title: at most ${titleMax} characters, like Mr, Mrs, Dr or Prof` });
+  else if (title && !TITLE_PATTERN.test(title))
+    problems.push({ field: 'title', message: 'title: letters only, like Mr, Mrs, Dr or Prof' });
   if (!firstName) problems.push({ field: 'first_name', message: 'first_name: enter your first name (or initial)' });
-  else if (firstName.length > nameMax) problems.push({ field: 'first_name', message: `first_name: at most ${nameMax} characters` });
-  else if (!NAME_PATTERN.test(firstName)) problems.push({ field: 'first_name', message: 'first_name: use letters, spaces, apostrophes and hyphens only' });
+  else if (firstName.length > nameMax)
+    problems.push({ field: 'first_name', message: `first_name: at most ${nameMax} characters` });
+  else if (!NAME_PATTERN.test(firstName))
+    problems.push({ field: 'first_name', message: 'first_name: use letters, spaces, apostrophes and hyphens only' });
   if (!lastName) problems.push({ field: 'last_name', message: 'last_name: enter your last name' });
-  else if (lastName.length > nameMax) problems.push({ field: 'last_name', message: `last_name: at most ${nameMax} characters` });
-  else if (!NAME_PATTERN.test(lastName)) problems.push({ field: 'last_name', message: 'last_name: use letters, spaces, apostrophes and hyphens only' });
+  else if (lastName.length > nameMax)
+    problems.push({ field: 'last_name', message: `last_name: at most ${nameMax} characters` });
+  else if (!NAME_PATTERN.test(lastName))
+    problems.push({ field: 'last_name', message: 'last_name: use letters, spaces, apostrophes and hyphens only' });
   // HMRC takes an initial for the first name but not for the last.
-  else if (lastName.length < 2) problems.push({ field: 'last_name', message: 'last_name: HMRC needs your whole last name, not an initial' });
+  else if (lastName.length < 2)
+    problems.push({ field: 'last_name', message: 'last_name: HMRC needs your whole last name, not an initial' });
   if (!house) problems.push({ field: 'house', message: 'house: enter your house name or number' });
   else if (house.length > houseMax) problems.push({ field: 'house', message: `house: at most ${houseMax} characters` });
-  else if (!HOUSE_PATTERN.test(house)) problems.push({ field: 'house', message: 'house: start with a letter or number, like 12 or Rose Cottage' });
-  if (address.length > addressMax) problems.push({ field: 'address', message: `address: at most ${addressMax} characters` });
+  else if (!HOUSE_PATTERN.test(house))
+    problems.push({ field: 'house', message: 'house: start with a letter or number, like 12 or Rose Cottage' });
+  if (address.length > addressMax)
+    problems.push({ field: 'address', message: `address: at most ${addressMax} characters` });
   // A donor abroad has no UK postcode: HMRC's schedule shows X for them.
-  const postcode = options.overseas ? squash(input.postcode).toUpperCase().slice(0, 20) : normalizeUkPostcode(input.postcode ?? '');
-  if (!options.overseas && !postcode) problems.push({ field: 'postcode', message: 'postcode: enter a UK postcode, for example SW1A 1AA' });
+  const postcode = options.overseas
+    ? squash(input.postcode).toUpperCase().slice(0, 20)
+    : normalizeUkPostcode(input.postcode ?? '');
+  if (!options.overseas && !postcode)
+    problems.push({ field: 'postcode', message: 'postcode: enter a UK postcode, for example SW1A 1AA' });
   if (problems.length) return { ok: false, problems };
   return { ok: true, details: { title: title || null, firstName, lastName, house, address, postcode: postcode ?? '' } };
 }
 
 /** HMRC: a double-barrelled surname goes on the schedule with a space instead of the hyphen. */
 export function hmrcLastName(lastName: string): string {
-  return lastName.replace(/\s*-\s*/g, ' ').replace(/\s+/g, ' ').trim();
+  return lastName
+    .replace(/\s*-\s*/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 /** What a gift is worth to the charity with Gift Aid: the gift plus 25% (rounded down to the penny). */

@@ -17,7 +17,8 @@ export const isOrgAdmin = (viewer: MaybeViewer): boolean => viewer?.type === 'or
 export const isStaff = (viewer: MaybeViewer): boolean => isAdmin(viewer) || isOrgAdmin(viewer);
 
 /** An admin, or an organization admin linked to at least one organization. */
-export const administersAny = (viewer: MaybeViewer): boolean => isAdmin(viewer) || (isOrgAdmin(viewer) && (viewer?.orgIds.length ?? 0) > 0);
+export const administersAny = (viewer: MaybeViewer): boolean =>
+  isAdmin(viewer) || (isOrgAdmin(viewer) && (viewer?.orgIds.length ?? 0) > 0);
 
 /** Admins manage every organization; organization admins only those they are linked to. */
 export function administers(viewer: MaybeViewer, organizationId: string | null | undefined): boolean {

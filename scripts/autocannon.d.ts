@@ -15,7 +15,10 @@ declare module 'autocannon' {
   type Result = { requests: Histogram; latency: Histogram; errors: number; timeouts: number; non2xx: number };
   /** The run: a promise of its result that also emits each response (status, bytes, response time in ms). */
   type Instance = Promise<Result> & {
-    on(event: 'response', listener: (client: unknown, statusCode: number, resBytes: number, responseTime: number) => void): Instance;
+    on(
+      event: 'response',
+      listener: (client: unknown, statusCode: number, resBytes: number, responseTime: number) => void,
+    ): Instance;
   };
   function autocannon(options: Options): Instance;
   export default autocannon;

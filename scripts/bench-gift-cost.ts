@@ -38,7 +38,11 @@ function noting(client: Client): Client {
     try {
       return await execute(stmt);
     } finally {
-      steps.push({ sql: typeof stmt === 'string' ? stmt : (stmt as { sql: string }).sql, ms: performance.now() - started, statements: 1 });
+      steps.push({
+        sql: typeof stmt === 'string' ? stmt : (stmt as { sql: string }).sql,
+        ms: performance.now() - started,
+        statements: 1,
+      });
     }
   }) as Client['execute'];
   client.batch = (async (stmts: Parameters<Client['batch']>[0], mode?: Parameters<Client['batch']>[1]) => {
@@ -47,7 +51,11 @@ function noting(client: Client): Client {
       return await batch(stmts, mode);
     } finally {
       const list = stmts as ({ sql: string } | string)[];
-      steps.push({ sql: `batch[${list.length}]: ${list.map((s) => (typeof s === 'string' ? s : s.sql).slice(0, 40)).join(' | ')}`, ms: performance.now() - started, statements: list.length });
+      steps.push({
+        sql: `batch[${list.length}]: ${list.map((s) => (typeof s === 'string' ? s : s.sql).slice(0, 40)).join(' | ')}`,
+        ms: performance.now() - started,
+        statements: list.length,
+      });
     }
   }) as Client['batch'];
   return client;
@@ -63,19 +71,58 @@ async function main() {
   const db = drizzle(noting(client), { schema }) as unknown as Db;
   const after: Promise<unknown>[] = [];
   const app = createApp({ db });
-  const bindings = { APP_ENV: 'development', STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET, PUBLIC_ORIGIN: 'http://127.0.0.1:1' } as unknown as Bindings;
-  const ctx = { waitUntil: (p: Promise<unknown>) => after.push(p), passThroughOnException() {}, props: {} } as unknown as ExecutionContext;
-  const t = { request: (path: string, init: RequestInit = {}) => Promise.resolve(app.request(path, init, bindings, ctx)) };
+  const bindings = {
+    APP_ENV: 'development',
+    STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+    PUBLIC_ORIGIN: 'http://127.0.0.1:1',
+  } as unknown as Bindings;
+  const ctx = {
+    waitUntil: (p: Promise<unknown>) => after.push(p),
+    passThroughOnException() {},
+    props: {},
+  } as unknown as ExecutionContext;
+  const t = {
+    request: (path: string, init: RequestInit = {}) => Promise.resolve(app.request(path, init, bindings, ctx)),
+  };
 
-  const [appeal] = (await client.execute("select c.id, c.campaign_id from campaigns c join campaigns p on p.id = c.campaign_id where c.status = 'approved' and p.status = 'approved' order by c.created_at desc limit 1")).rows as unknown as { id: string; campaign_id: string }[];
-  const [donor] = (await client.execute("select id from users where type = 'donor' limit 1")).rows as unknown as { id: string }[];
+  const [appeal] = (
+    await client.execute(
+      "select c.id, c.campaign_id from campaigns c join campaigns p on p.id = c.campaign_id where c.status = 'approved' and p.status = 'approved' order by c.created_at desc limit 1",
+    )
+  ).rows as unknown as { id: string; campaign_id: string }[];
+  const [donor] = (await client.execute("select id from users where type = 'donor' limit 1")).rows as unknown as {
+    id: string;
+  }[];
   const timings: { answer: number; after: number; before: number; afterStatements: number }[] = [];
   for (let i = 0; i < GIFTS; i++) {
     const donationId = crypto.randomUUID();
     const intentId = fakeId('pi');
     const amount = 1000 + i;
-    await insertPendingDonation(plain, { id: donationId, amount, donorId: donor.id, target: { campaignId: appeal.campaign_id, appealId: appeal.id }, type: 'once', giftAidDeclarationId: null, paymentIntentId: intentId, invoiceId: null, subscriptionId: null, source: 'card' });
-    const evt = paymentIntentSucceeded({ intentId, amount, metadata: { kind: 'one_off', donation_id: donationId, campaign_id: appeal.campaign_id, appeal_id: appeal.id, donor_id: donor.id, gift_aid_declaration_id: '', source: 'card' } });
+    await insertPendingDonation(plain, {
+      id: donationId,
+      amount,
+      donorId: donor.id,
+      target: { campaignId: appeal.campaign_id, appealId: appeal.id },
+      type: 'once',
+      giftAidDeclarationId: null,
+      paymentIntentId: intentId,
+      invoiceId: null,
+      subscriptionId: null,
+      source: 'card',
+    });
+    const evt = paymentIntentSucceeded({
+      intentId,
+      amount,
+      metadata: {
+        kind: 'one_off',
+        donation_id: donationId,
+        campaign_id: appeal.campaign_id,
+        appeal_id: appeal.id,
+        donor_id: donor.id,
+        gift_aid_declaration_id: '',
+        source: 'card',
+      },
+    });
     steps = [];
     after.length = 0;
     const started = performance.now();
@@ -86,16 +133,26 @@ async function main() {
     const beforeSteps = [...steps];
     await Promise.all(after);
     const done = performance.now();
-    timings.push({ answer: answered - started, after: done - answered, before, afterStatements: steps.reduce((n, s) => n + s.statements, 0) - before });
+    timings.push({
+      answer: answered - started,
+      after: done - answered,
+      before,
+      afterStatements: steps.reduce((n, s) => n + s.statements, 0) - before,
+    });
     if (i === GIFTS - 1) {
       console.log(`one gift, before the answer (${beforeSteps.length} round trips, ${before} statements):`);
-      for (const s of beforeSteps) console.log(`  ${s.ms.toFixed(2).padStart(7)} ms  ${s.sql.replace(/\s+/g, ' ').slice(0, 200)}`);
+      for (const s of beforeSteps)
+        console.log(`  ${s.ms.toFixed(2).padStart(7)} ms  ${s.sql.replace(/\s+/g, ' ').slice(0, 200)}`);
       console.log(`after the answer (waitUntil): ${steps.length - beforeSteps.length} round trips`);
-      for (const s of steps.slice(beforeSteps.length)) console.log(`  ${s.ms.toFixed(2).padStart(7)} ms  ${s.sql.replace(/\s+/g, ' ').slice(0, 200)}`);
+      for (const s of steps.slice(beforeSteps.length))
+        console.log(`  ${s.ms.toFixed(2).padStart(7)} ms  ${s.sql.replace(/\s+/g, ' ').slice(0, 200)}`);
     }
   }
-  const mean = (pick: (x: (typeof timings)[number]) => number) => timings.slice(5).reduce((n, x) => n + pick(x), 0) / Math.max(1, timings.length - 5);
-  console.log(`\n${GIFTS} gifts at x${SCALE} (mean of all but the first 5): answer ${mean((x) => x.answer).toFixed(1)} ms, work after it ${mean((x) => x.after).toFixed(1)} ms, statements before ${mean((x) => x.before).toFixed(1)}, after ${mean((x) => x.afterStatements).toFixed(1)}`);
+  const mean = (pick: (x: (typeof timings)[number]) => number) =>
+    timings.slice(5).reduce((n, x) => n + pick(x), 0) / Math.max(1, timings.length - 5);
+  console.log(
+    `\n${GIFTS} gifts at x${SCALE} (mean of all but the first 5): answer ${mean((x) => x.answer).toFixed(1)} ms, work after it ${mean((x) => x.after).toFixed(1)} ms, statements before ${mean((x) => x.before).toFixed(1)}, after ${mean((x) => x.afterStatements).toFixed(1)}`,
+  );
   client.close();
   rmSync(file, { force: true });
 }

@@ -46,7 +46,9 @@ async function time(label: string, path: string, token: string, runs = 5) {
     if (!res.ok) throw new Error(`${path} answered ${res.status}`);
   }
   times.sort((a, b) => a - b);
-  console.log(`${label.padEnd(58)} median ${times[Math.floor(runs / 2)].toFixed(1).padStart(7)} ms  max ${times.at(-1)!.toFixed(1).padStart(7)} ms  ${bytes} bytes`);
+  console.log(
+    `${label.padEnd(58)} median ${times[Math.floor(runs / 2)].toFixed(1).padStart(7)} ms  max ${times.at(-1)!.toFixed(1).padStart(7)} ms  ${bytes} bytes`,
+  );
 }
 
 for (const who of (process.env.ONLY_EXPORTS ? [] : ['admin', 'org_admin']) as ('admin' | 'org_admin')[]) {
@@ -54,14 +56,26 @@ for (const who of (process.env.ONLY_EXPORTS ? [] : ['admin', 'org_admin']) as ('
     await time(`${who} GET /api/reports/${chart}`, `/api/reports/${chart}`, tokens[who]);
   }
 }
-await time('admin GET /api/donations (search + type + amount, sort amount)', '/api/donations?search=smith&type=monthly&amount_min=1000&sort=amount&order=asc&limit=50', tokens.admin);
-await time('admin GET /api/donations (date range, page 20)', '/api/donations?date_from=2026-01-01&date_to=2026-06-30&limit=50&offset=950', tokens.admin);
+await time(
+  'admin GET /api/donations (search + type + amount, sort amount)',
+  '/api/donations?search=smith&type=monthly&amount_min=1000&sort=amount&order=asc&limit=50',
+  tokens.admin,
+);
+await time(
+  'admin GET /api/donations (date range, page 20)',
+  '/api/donations?date_from=2026-01-01&date_to=2026-06-30&limit=50&offset=950',
+  tokens.admin,
+);
 await time('admin GET /api/exports/donations.csv (every donation)', '/api/exports/donations.csv', tokens.admin, 3);
 await time('admin GET /api/exports/donors.csv', '/api/exports/donors.csv', tokens.admin, 3);
 
-const listPlan = await db.all<{ detail: string }>(sql`explain query plan select d.id from donations d join users u on u.id = d.donor_id
+const listPlan = await db.all<{
+  detail: string;
+}>(sql`explain query plan select d.id from donations d join users u on u.id = d.donor_id
   join campaigns c on c.id = d.campaign_id left join campaigns a on a.id = d.appeal_id order by d.date desc, d.date desc, d.rowid desc limit 2000 offset 4000`);
 console.log('export page plan:', listPlan.map((p) => p.detail).join(' | '));
-const plan = await db.all<{ detail: string }>(sql`explain query plan select count(*), sum(amount - refunded_amount) from donations d
+const plan = await db.all<{
+  detail: string;
+}>(sql`explain query plan select count(*), sum(amount - refunded_amount) from donations d
   where d.status = 'succeeded' and d.date >= 0 group by d.type`);
 console.log('gifts-per-week plan:', plan.map((p) => p.detail).join(' | '));

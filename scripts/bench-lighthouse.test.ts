@@ -2,7 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { cpuFigures, lighthouseVerdicts, type LighthouseRun } from './bench-lighthouse';
 
 const main = { pid: 1, tid: 7 };
-const task = (tdurMs: number, durMs: number, name = 'RunTask') => ({ ...main, name, ph: 'X', ts: 0, dur: durMs * 1000, tdur: tdurMs * 1000 });
+const task = (tdurMs: number, durMs: number, name = 'RunTask') => ({
+  ...main,
+  name,
+  ph: 'X',
+  ts: 0,
+  dur: durMs * 1000,
+  tdur: tdurMs * 1000,
+});
 
 describe('bench --lighthouse', () => {
   it('counts the page main thread by CPU time x4, not by wall time, and its blocking part past 50 ms', () => {
@@ -20,7 +27,19 @@ describe('bench --lighthouse', () => {
 
   it('passes a page and condition only when every run meets every target', () => {
     const run = (over: Partial<LighthouseRun>): LighthouseRun => ({
-      page: 'home', condition: 'busy', scores: { performance: 100, accessibility: 100 }, lcp: 900, tbt: 20, cls: 0, mainThreadMs: 800, styleLayoutMs: 100, scriptMs: 100, load: 1, cpuMainThreadMs: 500, cpuBlockingMs: 0, ...over,
+      page: 'home',
+      condition: 'busy',
+      scores: { performance: 100, accessibility: 100 },
+      lcp: 900,
+      tbt: 20,
+      cls: 0,
+      mainThreadMs: 800,
+      styleLayoutMs: 100,
+      scriptMs: 100,
+      load: 1,
+      cpuMainThreadMs: 500,
+      cpuBlockingMs: 0,
+      ...over,
     });
     const [good] = lighthouseVerdicts([run({}), run({ tbt: 50 })]);
     expect(good).toMatchObject({ pass: true, runsAllHundred: 2, worstTbt: 50, loads: [1, 1] });

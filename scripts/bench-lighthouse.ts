@@ -20,7 +20,16 @@ import { cpSync, existsSync, rmSync, writeFileSync } from 'node:fs';
 import os, { loadavg } from 'node:os';
 import { join } from 'node:path';
 
-const CHROME_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const CHROME_FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 export type LighthouseRun = {
   page: string;
@@ -39,7 +48,16 @@ export type LighthouseRun = {
   cpuBlockingMs: number;
 };
 
-type TraceEvent = { name: string; ph: string; pid: number; tid: number; ts: number; dur?: number; tdur?: number; args?: { name?: string } };
+type TraceEvent = {
+  name: string;
+  ph: string;
+  pid: number;
+  tid: number;
+  ts: number;
+  dur?: number;
+  tdur?: number;
+  args?: { name?: string };
+};
 
 /**
  * The page's main-thread top-level tasks from the trace, by thread CPU time (tdur) x4: their sum,
@@ -47,12 +65,20 @@ type TraceEvent = { name: string; ph: string; pid: number; tid: number; ts: numb
  */
 export function cpuFigures(traceEvents: TraceEvent[], slowdown = 4) {
   const hasParse = new Set(traceEvents.filter((e) => e.name === 'ParseHTML').map((e) => `${e.pid}:${e.tid}`));
-  const main = traceEvents.find((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain' && hasParse.has(`${e.pid}:${e.tid}`));
+  const main = traceEvents.find(
+    (e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain' && hasParse.has(`${e.pid}:${e.tid}`),
+  );
   if (!main) return { cpuMainThreadMs: Number.NaN, cpuBlockingMs: Number.NaN };
   let total = 0;
   let blocking = 0;
   for (const e of traceEvents) {
-    if (e.pid !== main.pid || e.tid !== main.tid || e.ph !== 'X' || (e.name !== 'RunTask' && e.name !== 'ThreadControllerImpl::RunTask')) continue;
+    if (
+      e.pid !== main.pid ||
+      e.tid !== main.tid ||
+      e.ph !== 'X' ||
+      (e.name !== 'RunTask' && e.name !== 'ThreadControllerImpl::RunTask')
+    )
+      continue;
     const ms = ((e.tdur ?? 0) / 1000) * slowdown;
     total += ms;
     blocking += Math.max(0, ms - 50);
@@ -90,7 +116,12 @@ function busyCore(): ChildProcess {
   return child;
 }
 
-export async function lighthouseRuns(base: string, pages: { name: string; path: string }[], runs: number, condition: LighthouseRun['condition']): Promise<LighthouseRun[]> {
+export async function lighthouseRuns(
+  base: string,
+  pages: { name: string; path: string }[],
+  runs: number,
+  condition: LighthouseRun['condition'],
+): Promise<LighthouseRun[]> {
   if (!base.startsWith('http://127.0.0.1:')) throw new Error('Lighthouse only targets 127.0.0.1');
   const { default: lighthouse } = await import('lighthouse');
   const chromeLauncher = await import('chrome-launcher');
@@ -100,22 +131,36 @@ export async function lighthouseRuns(base: string, pages: { name: string; path: 
     for (let run = 0; run < runs; run++) {
       for (const page of pages) {
         // A fresh browser each run: no cache or compiled code carried from the last run.
-        const chrome = await chromeLauncher.launch({ chromePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium', chromeFlags: CHROME_FLAGS, logLevel: 'silent' });
+        const chrome = await chromeLauncher.launch({
+          chromePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
+          chromeFlags: CHROME_FLAGS,
+          logLevel: 'silent',
+        });
         runningChrome = chrome;
         try {
-          const runner = await lighthouse(base + page.path, { port: chrome.port, logLevel: 'error', output: 'json', onlyCategories: ['performance', 'accessibility', 'best-practices', 'seo'] });
+          const runner = await lighthouse(base + page.path, {
+            port: chrome.port,
+            logLevel: 'error',
+            output: 'json',
+            onlyCategories: ['performance', 'accessibility', 'best-practices', 'seo'],
+          });
           const lhr = runner?.lhr;
           const trace = (runner?.artifacts as { Trace?: { traceEvents: TraceEvent[] } } | undefined)?.Trace;
           if (!lhr) throw new Error(`lighthouse gave no result for ${page.path}`);
           const num = (id: string) => Math.round(Number(lhr.audits[id]?.numericValue ?? Number.NaN));
-          const groups = ((lhr.audits['mainthread-work-breakdown']?.details as { items?: { group: string; duration: number }[] } | undefined)?.items ?? []).reduce<Record<string, number>>(
-            (acc, item) => ({ ...acc, [item.group]: Math.round(item.duration) }),
-            {},
-          );
+          const groups = (
+            (
+              lhr.audits['mainthread-work-breakdown']?.details as
+                | { items?: { group: string; duration: number }[] }
+                | undefined
+            )?.items ?? []
+          ).reduce<Record<string, number>>((acc, item) => ({ ...acc, [item.group]: Math.round(item.duration) }), {});
           const result: LighthouseRun = {
             page: page.name,
             condition,
-            scores: Object.fromEntries(Object.entries(lhr.categories).map(([id, c]) => [id, Math.round((c.score ?? 0) * 100)])),
+            scores: Object.fromEntries(
+              Object.entries(lhr.categories).map(([id, c]) => [id, Math.round((c.score ?? 0) * 100)]),
+            ),
             lcp: num('largest-contentful-paint'),
             tbt: num('total-blocking-time'),
             cls: Number(Number(lhr.audits['cumulative-layout-shift']?.numericValue ?? 0).toFixed(3)),
@@ -125,7 +170,11 @@ export async function lighthouseRuns(base: string, pages: { name: string; path: 
             load: Number(loadavg()[0].toFixed(1)),
             ...cpuFigures(trace?.traceEvents ?? []),
           };
-          const pass = Object.values(result.scores).every((v) => v === 100) && result.lcp <= 1000 && result.tbt <= 50 && result.mainThreadMs <= 1000;
+          const pass =
+            Object.values(result.scores).every((v) => v === 100) &&
+            result.lcp <= 1000 &&
+            result.tbt <= 50 &&
+            result.mainThreadMs <= 1000;
           console.log(
             `[lighthouse] ${pass ? 'pass' : 'FAIL'} ${condition} run ${run + 1} ${page.name}: ${JSON.stringify(result.scores)} LCP ${result.lcp} ms, TBT ${result.tbt} ms, main thread ${result.mainThreadMs} ms (style+layout ${result.styleLayoutMs}, script ${result.scriptMs}); load ${result.load}; cpu x4: main thread ${result.cpuMainThreadMs} ms, blocking ${result.cpuBlockingMs} ms`,
           );
@@ -172,7 +221,11 @@ export function lighthouseVerdicts(results: LighthouseRun[]) {
       worstCpuMainThreadMs: worst((r) => r.cpuMainThreadMs),
       worstCpuBlockingMs: worst((r) => r.cpuBlockingMs),
       loads: mine.map((r) => r.load),
-      pass: allHundred === mine.length && worst((r) => r.lcp) <= 1000 && worst((r) => r.tbt) <= 50 && worst((r) => r.mainThreadMs) <= 1000,
+      pass:
+        allHundred === mine.length &&
+        worst((r) => r.lcp) <= 1000 &&
+        worst((r) => r.tbt) <= 50 &&
+        worst((r) => r.mainThreadMs) <= 1000,
     };
   });
 }
@@ -181,14 +234,19 @@ export function lighthouseVerdicts(results: LighthouseRun[]) {
 function printVerdicts(results: LighthouseRun[], partial: boolean) {
   if (!results.length) return [];
   const verdicts = lighthouseVerdicts(results);
-  console.log('\nLighthouse (mobile), worst of each figure over the runs; targets: every category 100 in every run, LCP <= 1000 ms, TBT <= 50 ms, main thread <= 1000 ms');
+  console.log(
+    '\nLighthouse (mobile), worst of each figure over the runs; targets: every category 100 in every run, LCP <= 1000 ms, TBT <= 50 ms, main thread <= 1000 ms',
+  );
   for (const v of verdicts) {
     console.log(
       `${v.pass ? 'PASS' : 'FAIL'}  ${v.condition.padEnd(5)} ${v.page}: all 100 in ${v.runsAllHundred} of ${v.runs} runs (lowest ${v.worstScore}), LCP ${v.worstLcp} ms, TBT ${v.worstTbt} ms, main thread ${v.worstMainThreadMs} ms (style+layout ${v.worstStyleLayoutMs} ms); load ${Math.min(...v.loads)}-${Math.max(...v.loads)}; cpu x4: main thread ${v.worstCpuMainThreadMs} ms, blocking ${v.worstCpuBlockingMs} ms`,
     );
   }
   const load = Math.max(...results.map((r) => r.load));
-  if (load > 2) console.log(`Load average reached ${load} on ${availableCores()} cores: Lighthouse counts the waits for a CPU as the page's work, so these figures are pessimistic; the "cpu x4" ones are not.`);
+  if (load > 2)
+    console.log(
+      `Load average reached ${load} on ${availableCores()} cores: Lighthouse counts the waits for a CPU as the page's work, so these figures are pessimistic; the "cpu x4" ones are not.`,
+    );
   if (partial) console.log('(stopped early: only the runs above were measured)');
   return verdicts;
 }
@@ -252,7 +310,10 @@ export async function runLighthouseBench(argv: string[]): Promise<number> {
     const template = '.wrangler/bench-lighthouse-seed';
     if (!existsSync(join(template, 'v3'))) {
       rmSync(template, { recursive: true, force: true });
-      const seeded = spawnSync('tsx', ['scripts/db-local.ts', 'seed', '--persist-to', template], { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, CI: 'true' } });
+      const seeded = spawnSync('tsx', ['scripts/db-local.ts', 'seed', '--persist-to', template], {
+        stdio: ['ignore', 'ignore', 'inherit'],
+        env: { ...process.env, CI: 'true' },
+      });
       if (seeded.status !== 0) {
         rmSync(template, { recursive: true, force: true });
         throw new Error('seeding failed');
@@ -263,12 +324,31 @@ export async function runLighthouseBench(argv: string[]): Promise<number> {
     // Served as production, as visitors get it (as scripts/bench.ts does).
     const worker = spawn(
       'tsx',
-      ['scripts/serve.ts', '--config', join(dist, 'server/wrangler.json'), '--port', String(port), '--ip', '127.0.0.1', '--persist-to', persist, '--log-level', 'warn', '--var', 'APP_ENV:production', '--var', `PUBLIC_ORIGIN:${base}`],
+      [
+        'scripts/serve.ts',
+        '--config',
+        join(dist, 'server/wrangler.json'),
+        '--port',
+        String(port),
+        '--ip',
+        '127.0.0.1',
+        '--persist-to',
+        persist,
+        '--log-level',
+        'warn',
+        '--var',
+        'APP_ENV:production',
+        '--var',
+        `PUBLIC_ORIGIN:${base}`,
+      ],
       { stdio: ['ignore', 'ignore', 'inherit'], detached: true, env: { ...process.env, CI: 'true' } },
     );
     children.add(worker);
     await waitForServer(base);
-    const appeals = (await (await fetch(`${base}/api/appeals?limit=100`)).json()) as { short_id: string; title: string }[];
+    const appeals = (await (await fetch(`${base}/api/appeals?limit=100`)).json()) as {
+      short_id: string;
+      title: string;
+    }[];
     const appeal = appeals.filter((a) => !/\(\d+\)$/.test(a.title)).at(-1);
     if (!appeal) throw new Error('no appeal in the seeded database');
     const pages = [
@@ -276,7 +356,10 @@ export async function runLighthouseBench(argv: string[]): Promise<number> {
       { name: 'appeal page', path: `/appeals/${appeal.short_id}` },
     ];
     for (const p of pages) for (let k = 0; k < 3; k++) await (await fetch(base + p.path)).arrayBuffer();
-    const results = [...(await lighthouseRuns(base, pages, runs, 'quiet')), ...(await lighthouseRuns(base, pages, runs, 'busy'))];
+    const results = [
+      ...(await lighthouseRuns(base, pages, runs, 'quiet')),
+      ...(await lighthouseRuns(base, pages, runs, 'busy')),
+    ];
     const verdicts = printVerdicts(results, false);
     writeFileSync(out, `${JSON.stringify({ date: new Date().toISOString(), runs, results, verdicts }, null, 2)}\n`);
     console.log(`[lighthouse] wrote ${out}`);

@@ -60,7 +60,12 @@ function recording(real: D1Database): D1Database {
     prepare: (sql: string) => wrap(sql, real.prepare(sql)),
     async batch(statements: D1PreparedStatement[]) {
       const results = await real.batch(statements.map((s) => (s as unknown as { real: RealStatement }).real));
-      results.forEach((result, i) => seen.push({ sql: (statements[i] as unknown as { sqlText?: string }).sqlText ?? sqlOf(statements[i]), rowsRead: (result.meta as Meta).rows_read ?? Number.NaN }));
+      results.forEach((result, i) =>
+        seen.push({
+          sql: (statements[i] as unknown as { sqlText?: string }).sqlText ?? sqlOf(statements[i]),
+          rowsRead: (result.meta as Meta).rows_read ?? Number.NaN,
+        }),
+      );
       return results;
     },
     exec: (sql: string) => real.exec(sql),
@@ -75,7 +80,10 @@ const sqlByStatement = new WeakMap<object, string>();
 const sqlOf = (s: object) => sqlByStatement.get(s) ?? '?';
 
 async function main() {
-  const { env, dispose } = await getPlatformProxy<{ DB: D1Database }>({ configPath: 'wrangler.toml', persist: { path: `${persistTo}/v3` } });
+  const { env, dispose } = await getPlatformProxy<{ DB: D1Database }>({
+    configPath: 'wrangler.toml',
+    persist: { path: `${persistTo}/v3` },
+  });
   try {
     const binding = recording(env.DB);
     // Batches lose the statement's SQL: remember it on bind.
@@ -99,7 +107,9 @@ async function main() {
       return res.json() as Promise<unknown>;
     };
     // The seed's popular appeal (the oldest of the demo's own) and its campaign, as the bench picks them.
-    const appeals = (await api('/api/appeals?limit=100')) as { data?: { _id: string; campaign_id: string; title: string }[] } | { _id: string; campaign_id: string; title: string }[];
+    const appeals = (await api('/api/appeals?limit=100')) as
+      | { data?: { _id: string; campaign_id: string; title: string }[] }
+      | { _id: string; campaign_id: string; title: string }[];
     const list = Array.isArray(appeals) ? appeals : (appeals.data ?? []);
     const appeal = list.filter((a) => !/\(\d+\)$/.test(a.title)).at(-1);
     if (!appeal) throw new Error('no appeal: is the state seeded?');
@@ -127,10 +137,14 @@ async function main() {
       for (const s of seen) {
         console.log(`  ${String(s.rowsRead).padStart(6)}  ${s.sql.replace(/\s+/g, ' ').slice(0, 220)}`);
         if (showPlans && s.rowsRead > 12) {
-          if (argv.includes("--sql")) console.log(`            sql: ${s.sql}`);
+          if (argv.includes('--sql')) console.log(`            sql: ${s.sql}`);
           const params = (s.sql.match(/\?/g) ?? []).map(() => null);
-          const plan = await env.DB.prepare(`explain query plan ${s.sql}`).bind(...params).all().catch((err: Error) => ({ results: [{ detail: `(no plan: ${err.message})` }] }));
-          for (const step of (plan?.results ?? []) as { detail: string }[]) console.log(`            plan: ${step.detail}`);
+          const plan = await env.DB.prepare(`explain query plan ${s.sql}`)
+            .bind(...params)
+            .all()
+            .catch((err: Error) => ({ results: [{ detail: `(no plan: ${err.message})` }] }));
+          for (const step of (plan?.results ?? []) as { detail: string }[])
+            console.log(`            plan: ${step.detail}`);
         }
       }
     }

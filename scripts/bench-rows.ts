@@ -12,7 +12,11 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 
 export type RowsFigure = { name: string; path: string; rowsRead: number | null; rowsWritten: number | null };
-export type RowsRun = { scale: number; routes: RowsFigure[]; gift: { rowsRead: number | null; rowsWritten: number | null } | null };
+export type RowsRun = {
+  scale: number;
+  routes: RowsFigure[];
+  gift: { rowsRead: number | null; rowsWritten: number | null } | null;
+};
 
 /** Prices as published on the pages below (looked up 2026-11-24). */
 export const PRICES = {
@@ -51,10 +55,31 @@ type Logged = { msg?: string; rows_read?: number | null; rows_written?: number |
 
 /** The built worker on a seeded state, its console lines collected. */
 function serveLogging(persistTo: string, port: number, dist: string): { child: ChildProcess; lines: Logged[] } {
-  const argv = ['scripts/serve.ts', '--config', join(dist, 'server/wrangler.json'), '--port', String(port), '--ip', '127.0.0.1'];
+  const argv = [
+    'scripts/serve.ts',
+    '--config',
+    join(dist, 'server/wrangler.json'),
+    '--port',
+    String(port),
+    '--ip',
+    '127.0.0.1',
+  ];
   // Development: demo payments, so a gift can be measured end to end without Stripe.
-  argv.push('--persist-to', persistTo, '--log-level', 'log', '--var', 'APP_ENV:development', '--var', `PUBLIC_ORIGIN:http://127.0.0.1:${port}`);
-  const child = spawn('tsx', argv, { stdio: ['ignore', 'pipe', 'inherit'], detached: true, env: { ...process.env, CI: 'true' } });
+  argv.push(
+    '--persist-to',
+    persistTo,
+    '--log-level',
+    'log',
+    '--var',
+    'APP_ENV:development',
+    '--var',
+    `PUBLIC_ORIGIN:http://127.0.0.1:${port}`,
+  );
+  const child = spawn('tsx', argv, {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    detached: true,
+    env: { ...process.env, CI: 'true' },
+  });
   const lines: Logged[] = [];
   let buffer = '';
   child.stdout?.on('data', (chunk: Buffer) => {
@@ -96,7 +121,10 @@ async function waitUp(base: string) {
 }
 
 /** Rows of the request lines written while `work` ran (the server sees nothing else meanwhile). */
-async function rowsOf(lines: Logged[], work: () => Promise<unknown>): Promise<{ rowsRead: number | null; rowsWritten: number | null }> {
+async function rowsOf(
+  lines: Logged[],
+  work: () => Promise<unknown>,
+): Promise<{ rowsRead: number | null; rowsWritten: number | null }> {
   const before = lines.length;
   await work();
   // The line is written after the response: wait for it.
@@ -105,7 +133,9 @@ async function rowsOf(lines: Logged[], work: () => Promise<unknown>): Promise<{ 
   await new Promise((r) => setTimeout(r, 50));
   const mine = lines.slice(before).filter((line) => line.msg === 'request');
   const sum = (key: 'rows_read' | 'rows_written') =>
-    mine.some((line) => typeof line[key] === 'number') ? mine.reduce((total, line) => total + (line[key] ?? 0), 0) : null;
+    mine.some((line) => typeof line[key] === 'number')
+      ? mine.reduce((total, line) => total + (line[key] ?? 0), 0)
+      : null;
   return { rowsRead: sum('rows_read'), rowsWritten: sum('rows_written') };
 }
 
@@ -121,7 +151,11 @@ export async function measureRows(
   dist: string,
   pick: (base: string) => Promise<{ targets: RowsTarget[]; gift: { campaignId: string; appealId: string } }>,
 ): Promise<RowsRun[]> {
-  const servers = states.map((state, i) => ({ ...state, port: port + i, ...serveLogging(state.persist, port + i, dist) }));
+  const servers = states.map((state, i) => ({
+    ...state,
+    port: port + i,
+    ...serveLogging(state.persist, port + i, dist),
+  }));
   try {
     await Promise.all(servers.map((s) => waitUp(`http://127.0.0.1:${s.port}`)));
     const runs: RowsRun[] = [];
@@ -132,9 +166,13 @@ export async function measureRows(
       for (const target of targets) {
         // A first request compiles and fills in-memory caches: measure the second, as a steady render.
         await (await fetch(base + target.path, { headers: target.headers })).arrayBuffer();
-        const rows = await rowsOf(server.lines, async () => (await fetch(base + target.path, { headers: target.headers })).arrayBuffer());
+        const rows = await rowsOf(server.lines, async () =>
+          (await fetch(base + target.path, { headers: target.headers })).arrayBuffer(),
+        );
         routes.push({ name: target.name, path: target.path, ...rows });
-        console.log(`[bench] rows x${server.scale} ${target.name}: read ${rows.rowsRead ?? '?'}, written ${rows.rowsWritten ?? '?'}`);
+        console.log(
+          `[bench] rows x${server.scale} ${target.name}: read ${rows.rowsRead ?? '?'}, written ${rows.rowsWritten ?? '?'}`,
+        );
       }
       let giftRows: RowsRun['gift'] = null;
       const email = `bench-rows-${server.scale}@example.org`;
@@ -149,13 +187,24 @@ export async function measureRows(
       });
       const confirmed = clientSecret
         ? await rowsOf(server.lines, async () =>
-            (await fetch(`${base}/api/stripe/demo/confirm`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ clientSecret }) })).arrayBuffer(),
+            (
+              await fetch(`${base}/api/stripe/demo/confirm`, {
+                method: 'POST',
+                headers: { 'content-type': 'application/json' },
+                body: JSON.stringify({ clientSecret }),
+              })
+            ).arrayBuffer(),
           )
         : null;
       if (confirmed && started.rowsRead !== null && confirmed.rowsRead !== null) {
-        giftRows = { rowsRead: started.rowsRead + confirmed.rowsRead, rowsWritten: (started.rowsWritten ?? 0) + (confirmed.rowsWritten ?? 0) };
+        giftRows = {
+          rowsRead: started.rowsRead + confirmed.rowsRead,
+          rowsWritten: (started.rowsWritten ?? 0) + (confirmed.rowsWritten ?? 0),
+        };
       }
-      console.log(`[bench] rows x${server.scale} a demo gift (start + confirm): ${giftRows ? `read ${giftRows.rowsRead}, written ${giftRows.rowsWritten}` : 'not measured'}`);
+      console.log(
+        `[bench] rows x${server.scale} a demo gift (start + confirm): ${giftRows ? `read ${giftRows.rowsRead}, written ${giftRows.rowsWritten}` : 'not measured'}`,
+      );
       runs.push({ scale: server.scale, routes, gift: giftRows });
     }
     return runs;
@@ -167,16 +216,27 @@ export async function measureRows(
 const money = (n: number) => `$${n.toFixed(2)}`;
 
 /** Monthly cost of the traffic at each price list: Workers requests and CPU, then D1 or Turso rows. */
-export function monthlyCost(pageRowsRead: number, pageRowsWritten: number, gift: { rowsRead: number; rowsWritten: number }) {
+export function monthlyCost(
+  pageRowsRead: number,
+  pageRowsWritten: number,
+  gift: { rowsRead: number; rowsWritten: number },
+) {
   const requests = PAGE_VIEWS + GIFTS * 2;
   const reads = PAGE_VIEWS * pageRowsRead + GIFTS * gift.rowsRead;
   const writes = PAGE_VIEWS * pageRowsWritten + GIFTS * gift.rowsWritten;
   const w = PRICES.workers;
   const workers =
-    w.subscription + (Math.max(0, requests - w.requestsIncluded) / 1e6) * w.perMillionRequests + (Math.max(0, requests * CPU_MS_PER_REQUEST - w.cpuMsIncluded) / 1e6) * w.perMillionCpuMs;
-  const d1 = (Math.max(0, reads - PRICES.d1.readsIncluded) / 1e6) * PRICES.d1.perMillionReads + (Math.max(0, writes - PRICES.d1.writesIncluded) / 1e6) * PRICES.d1.perMillionWrites;
+    w.subscription +
+    (Math.max(0, requests - w.requestsIncluded) / 1e6) * w.perMillionRequests +
+    (Math.max(0, requests * CPU_MS_PER_REQUEST - w.cpuMsIncluded) / 1e6) * w.perMillionCpuMs;
+  const d1 =
+    (Math.max(0, reads - PRICES.d1.readsIncluded) / 1e6) * PRICES.d1.perMillionReads +
+    (Math.max(0, writes - PRICES.d1.writesIncluded) / 1e6) * PRICES.d1.perMillionWrites;
   const t = PRICES.turso;
-  const turso = t.subscription + (Math.max(0, reads - t.readsIncluded) / 1e9) * t.perBillionReads + (Math.max(0, writes - t.writesIncluded) / 1e6) * t.perMillionWrites;
+  const turso =
+    t.subscription +
+    (Math.max(0, reads - t.readsIncluded) / 1e9) * t.perBillionReads +
+    (Math.max(0, writes - t.writesIncluded) / 1e6) * t.perMillionWrites;
   return { requests, reads, writes, workers, d1, turso };
 }
 
@@ -188,30 +248,55 @@ export function reportRows(runs: RowsRun[]): RowsTargetResult[] {
   const scaled = runs.find((r) => r.scale !== 1) ?? null;
   if (!unscaled) return [];
   console.log('\nRows read and written per request (D1 meta, one render past the cache; a cached answer reads none)');
-  const rows: (string | number)[][] = [['route', 'read x1', 'written x1', ...(scaled ? [`read x${scaled.scale}`, `x${scaled.scale}/x1`] : [])]];
+  const rows: (string | number)[][] = [
+    ['route', 'read x1', 'written x1', ...(scaled ? [`read x${scaled.scale}`, `x${scaled.scale}/x1`] : [])],
+  ];
   const targets: RowsTargetResult[] = [];
   for (const r of unscaled.routes) {
     const s = scaled?.routes.find((x) => x.name === r.name);
     const ratio = s && r.rowsRead ? Number(((s.rowsRead ?? 0) / r.rowsRead).toFixed(2)) : null;
     rows.push([r.name, r.rowsRead ?? '?', r.rowsWritten ?? '?', ...(scaled ? [s?.rowsRead ?? '?', ratio ?? '?'] : [])]);
     if (s) {
-      targets.push({ target: `${r.name}: <= 100 rows read at x${scaled?.scale}`, figure: String(s.rowsRead ?? '?'), pass: s.rowsRead !== null && s.rowsRead <= 100 });
-      targets.push({ target: `${r.name}: rows read x${scaled?.scale}/x1 <= 1.2`, figure: String(ratio ?? '?'), pass: ratio !== null && ratio <= 1.2 });
+      targets.push({
+        target: `${r.name}: <= 100 rows read at x${scaled?.scale}`,
+        figure: String(s.rowsRead ?? '?'),
+        pass: s.rowsRead !== null && s.rowsRead <= 100,
+      });
+      targets.push({
+        target: `${r.name}: rows read x${scaled?.scale}/x1 <= 1.2`,
+        figure: String(ratio ?? '?'),
+        pass: ratio !== null && ratio <= 1.2,
+      });
     }
   }
   const gift = (scaled ?? unscaled).gift;
-  rows.push(['a gift (start + confirm)', unscaled.gift?.rowsRead ?? '?', unscaled.gift?.rowsWritten ?? '?', ...(scaled ? [scaled.gift?.rowsRead ?? '?', ''] : [])]);
+  rows.push([
+    'a gift (start + confirm)',
+    unscaled.gift?.rowsRead ?? '?',
+    unscaled.gift?.rowsWritten ?? '?',
+    ...(scaled ? [scaled.gift?.rowsRead ?? '?', ''] : []),
+  ]);
   const width = rows[0].map((_, i) => Math.max(...rows.map((row) => String(row[i] ?? '').length)));
   for (const row of rows) console.log(row.map((cell, i) => String(cell).padEnd(width[i])).join('  '));
 
   const pages = (scaled ?? unscaled).routes.filter((r) => !r.name.startsWith('GET /api'));
   if (pages.length && gift && gift.rowsRead !== null && gift.rowsWritten !== null) {
-    const avg = (key: 'rowsRead' | 'rowsWritten') => pages.reduce((total, r) => total + (r[key] ?? 0), 0) / pages.length;
-    const cost = monthlyCost(avg('rowsRead'), avg('rowsWritten'), { rowsRead: gift.rowsRead, rowsWritten: gift.rowsWritten });
-    console.log(`\nA month of ${PAGE_VIEWS.toLocaleString('en-GB')} page views (each a render past the cache, the pages above alike) and ${GIFTS.toLocaleString('en-GB')} gifts, at x${(scaled ?? unscaled).scale} data:`);
-    console.log(`  ${cost.requests.toLocaleString('en-GB')} worker requests (${CPU_MS_PER_REQUEST} ms CPU each, assumed), ${cost.reads.toLocaleString('en-GB')} rows read, ${cost.writes.toLocaleString('en-GB')} rows written`);
+    const avg = (key: 'rowsRead' | 'rowsWritten') =>
+      pages.reduce((total, r) => total + (r[key] ?? 0), 0) / pages.length;
+    const cost = monthlyCost(avg('rowsRead'), avg('rowsWritten'), {
+      rowsRead: gift.rowsRead,
+      rowsWritten: gift.rowsWritten,
+    });
+    console.log(
+      `\nA month of ${PAGE_VIEWS.toLocaleString('en-GB')} page views (each a render past the cache, the pages above alike) and ${GIFTS.toLocaleString('en-GB')} gifts, at x${(scaled ?? unscaled).scale} data:`,
+    );
+    console.log(
+      `  ${cost.requests.toLocaleString('en-GB')} worker requests (${CPU_MS_PER_REQUEST} ms CPU each, assumed), ${cost.reads.toLocaleString('en-GB')} rows read, ${cost.writes.toLocaleString('en-GB')} rows written`,
+    );
     console.log(`  Workers ${money(cost.workers)} + D1 ${money(cost.d1)} = ${money(cost.workers + cost.d1)} a month`);
-    console.log(`  Workers ${money(cost.workers)} + Turso Developer ${money(cost.turso)} = ${money(cost.workers + cost.turso)} a month`);
+    console.log(
+      `  Workers ${money(cost.workers)} + Turso Developer ${money(cost.turso)} = ${money(cost.workers + cost.turso)} a month`,
+    );
     console.log(`  Prices: ${PRICES.workers.source}; ${PRICES.d1.source}; ${PRICES.turso.source}`);
   }
   return targets;

@@ -3,8 +3,18 @@ import { parseStormArgs } from './bench-storm';
 
 describe('npm run bench -- --storm options', () => {
   it('defaults to 20 webhooks a second for 60 s, with 30 s of quiet reads', () => {
-    expect(parseStormArgs([])).toMatchObject({ rate: 20, duration: 60, quiet: 30, capacity: 0, out: 'bench-storm.json' });
-    expect(parseStormArgs(['--rate', '2.5', '--duration', '600', '--capacity', '100'])).toMatchObject({ rate: 2.5, duration: 600, capacity: 100 });
+    expect(parseStormArgs([])).toMatchObject({
+      rate: 20,
+      duration: 60,
+      quiet: 30,
+      capacity: 0,
+      out: 'bench-storm.json',
+    });
+    expect(parseStormArgs(['--rate', '2.5', '--duration', '600', '--capacity', '100'])).toMatchObject({
+      rate: 2.5,
+      duration: 600,
+      capacity: 100,
+    });
   });
 
   it.each([

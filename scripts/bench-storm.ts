@@ -51,7 +51,10 @@ export function parseStormArgs(argv: string[]): StormArgs {
     if (raw === undefined) return fallback;
     const n = Number(raw);
     if (raw.trim() === '' || !Number.isFinite(n)) throw new Error(`${name} must be a number (${unit}), got "${raw}"`);
-    if ((min === 0 ? n <= 0 : n < min) || n > max) throw new Error(`${name} must be ${min === 0 ? 'more than 0' : `at least ${min}`} and at most ${max} ${unit}, got ${raw}`);
+    if ((min === 0 ? n <= 0 : n < min) || n > max)
+      throw new Error(
+        `${name} must be ${min === 0 ? 'more than 0' : `at least ${min}`} and at most ${max} ${unit}, got ${raw}`,
+      );
     return n;
   };
   const rate = number('--rate', 20, 0, 200, 'webhooks a second');
@@ -59,8 +62,16 @@ export function parseStormArgs(argv: string[]): StormArgs {
   const quiet = number('--quiet', 30, 1, 600, 'seconds');
   const capacity = value('--capacity') === '0' ? 0 : number('--capacity', 0, 1, 5000, 'gifts');
   if (!Number.isInteger(capacity)) throw new Error(`--capacity must be a whole number of gifts, got ${capacity}`);
-  if (rate * duration < 1) throw new Error(`--rate × --duration must send at least one webhook (got ${rate} × ${duration})`);
-  return { rate, duration, quiet, capacity, out: value('--out') ?? 'bench-storm.json', dist: value('--dist') ?? 'dist' };
+  if (rate * duration < 1)
+    throw new Error(`--rate × --duration must send at least one webhook (got ${rate} × ${duration})`);
+  return {
+    rate,
+    duration,
+    quiet,
+    capacity,
+    out: value('--out') ?? 'bench-storm.json',
+    dist: value('--dist') ?? 'dist',
+  };
 }
 
 const children = new Set<ChildProcess>();
@@ -105,7 +116,8 @@ async function waitForServer(url: string) {
   throw new Error(`the worker did not start on ${url}`);
 }
 
-const percentile = (sorted: number[], p: number) => (sorted.length ? Math.round(sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)]) : 0);
+const percentile = (sorted: number[], p: number) =>
+  sorted.length ? Math.round(sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)]) : 0;
 const round1 = (n: number) => Math.round(n * 10) / 10;
 
 type Reads = { rps: number; p50: number; p99: number; non2xx: number; errors: number };
@@ -119,13 +131,32 @@ async function reads(base: string, paths: string[], seconds: number): Promise<Re
     timeout: 10,
     requests: paths.map((path) => ({ method: 'GET' as const, path })),
   });
-  return { rps: round1(result.requests.average), p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx, errors: result.errors + result.timeouts };
+  return {
+    rps: round1(result.requests.average),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    non2xx: result.non2xx,
+    errors: result.errors + result.timeouts,
+  };
 }
 
-type Gift = { intentId: string; donationId: string; amount: number; campaignId: string; appealId: string | null; event: Record<string, unknown> };
+type Gift = {
+  intentId: string;
+  donationId: string;
+  amount: number;
+  campaignId: string;
+  appealId: string | null;
+  event: Record<string, unknown>;
+};
 
 /** Starts one-off gifts through the API, as donors' browsers do, and makes Stripe's event for each. */
-async function startGifts(base: string, fake: StripeFake, count: number, target: { campaignId: string; appealId: string }, tag: string): Promise<Gift[]> {
+async function startGifts(
+  base: string,
+  fake: StripeFake,
+  count: number,
+  target: { campaignId: string; appealId: string },
+  tag: string,
+): Promise<Gift[]> {
   const gifts: Gift[] = [];
   let next = 0;
   const worker = async () => {
@@ -137,14 +168,31 @@ async function startGifts(base: string, fake: StripeFake, count: number, target:
       const res = await fetch(loopbackOnly(`${base}/api/stripe/client_secret`), {
         method: 'POST',
         // Each donor from an address of their own (per-address limits hold one address to 30 checkouts in 15 minutes).
-        headers: { 'content-type': 'application/json', 'cf-connecting-ip': `10.${tag === 's' ? 1 : 2}.${(i >> 8) & 255}.${i & 255}` },
-        body: JSON.stringify({ email: `storm-${tag}-${i}@example.org`, amount, campaign_id: target.campaignId, appeal_id: appealId, giftAid: false, turnstile_token: `storm-${tag}-${i}` }),
+        headers: {
+          'content-type': 'application/json',
+          'cf-connecting-ip': `10.${tag === 's' ? 1 : 2}.${(i >> 8) & 255}.${i & 255}`,
+        },
+        body: JSON.stringify({
+          email: `storm-${tag}-${i}@example.org`,
+          amount,
+          campaign_id: target.campaignId,
+          appeal_id: appealId,
+          giftAid: false,
+          turnstile_token: `storm-${tag}-${i}`,
+        }),
       });
       if (!res.ok) throw new Error(`POST /api/stripe/client_secret answered ${res.status}: ${await res.text()}`);
       const { clientSecret } = (await res.json()) as { clientSecret: string };
       const intentId = clientSecret.split('_secret_')[0];
       const { intent, event } = fake.succeedPaymentIntent(intentId);
-      gifts.push({ intentId, donationId: intent.metadata.donation_id, amount, campaignId: target.campaignId, appealId, event });
+      gifts.push({
+        intentId,
+        donationId: intent.metadata.donation_id,
+        amount,
+        campaignId: target.campaignId,
+        appealId,
+        event,
+      });
       if (gifts.length % 200 === 0) console.log(`[storm] ${gifts.length} of ${count} gifts started`);
     }
   };
@@ -163,16 +211,31 @@ function deliveryOrder(gifts: Gift[]): Gift[] {
   return order;
 }
 
-type Deliveries = { sent: number; retries: number; latencies: number[]; outcomes: Record<string, number>; failed: number; seconds: number };
+type Deliveries = {
+  sent: number;
+  retries: number;
+  latencies: number[];
+  outcomes: Record<string, number>;
+  failed: number;
+  seconds: number;
+};
 
 async function deliver(base: string, gift: Gift, d: Deliveries) {
   const payload = JSON.stringify(gift.event);
   for (let attempt = 0; attempt < 5; attempt++) {
-    const header = await Stripe.webhooks.generateTestHeaderStringAsync({ payload, secret: WEBHOOK_SECRET, cryptoProvider: Stripe.createSubtleCryptoProvider() });
+    const header = await Stripe.webhooks.generateTestHeaderStringAsync({
+      payload,
+      secret: WEBHOOK_SECRET,
+      cryptoProvider: Stripe.createSubtleCryptoProvider(),
+    });
     const started = performance.now();
     d.sent++;
     try {
-      const res = await fetch(loopbackOnly(`${base}/api/stripe/webhook`), { method: 'POST', body: payload, headers: { 'stripe-signature': header, 'content-type': 'application/json' } });
+      const res = await fetch(loopbackOnly(`${base}/api/stripe/webhook`), {
+        method: 'POST',
+        body: payload,
+        headers: { 'stripe-signature': header, 'content-type': 'application/json' },
+      });
       const body = (await res.json().catch(() => ({}))) as { outcome?: string };
       d.latencies.push(performance.now() - started);
       if (res.ok) {
@@ -228,14 +291,26 @@ function d1File(persist: string): string {
   return join(dir, file);
 }
 
-type Check = { recorded: number; lost: number; doubled: number; totalsExact: boolean; totalsMismatches: string[]; stormPence: number; stormRecordedPence: number };
+type Check = {
+  recorded: number;
+  lost: number;
+  doubled: number;
+  totalsExact: boolean;
+  totalsMismatches: string[];
+  stormPence: number;
+  stormRecordedPence: number;
+};
 
 /** Counts, in the worker's database, what the storm's gifts became. */
 async function checkDatabase(persist: string, gifts: Gift[]): Promise<Check> {
   const db = createClient({ url: `file:${d1File(persist)}` });
   try {
     const intents = new Set(gifts.map((g) => g.intentId));
-    const rows = (await db.execute("SELECT payment_intent_id AS pi, status, amount FROM donations WHERE payment_intent_id IS NOT NULL")).rows as unknown as { pi: string; status: string; amount: number }[];
+    const rows = (
+      await db.execute(
+        'SELECT payment_intent_id AS pi, status, amount FROM donations WHERE payment_intent_id IS NOT NULL',
+      )
+    ).rows as unknown as { pi: string; status: string; amount: number }[];
     const succeeded = new Map<string, number>();
     let stormRecordedPence = 0;
     for (const row of rows) {
@@ -260,7 +335,10 @@ async function checkDatabase(persist: string, gifts: Gift[]): Promise<Check> {
     ).rows as unknown as { id: string; stored: number; stored_count: number; recount: number; recount_count: number }[];
     const totalsMismatches = recount
       .filter((r) => Number(r.stored) !== Number(r.recount) || Number(r.stored_count) !== Number(r.recount_count))
-      .map((r) => `${r.id}: stored ${r.stored} pence / ${r.stored_count} gifts, gifts sum to ${r.recount} / ${r.recount_count}`);
+      .map(
+        (r) =>
+          `${r.id}: stored ${r.stored} pence / ${r.stored_count} gifts, gifts sum to ${r.recount} / ${r.recount_count}`,
+      );
     return {
       recorded,
       lost: gifts.length - recorded,
@@ -277,7 +355,15 @@ async function checkDatabase(persist: string, gifts: Gift[]): Promise<Check> {
 
 function summary(d: Deliveries) {
   const sorted = [...d.latencies].sort((a, b) => a - b);
-  return { deliveries: d.sent, retries: d.retries, failedAfterRetries: d.failed, outcomes: d.outcomes, p50: percentile(sorted, 0.5), p99: percentile(sorted, 0.99), seconds: round1(d.seconds) };
+  return {
+    deliveries: d.sent,
+    retries: d.retries,
+    failedAfterRetries: d.failed,
+    outcomes: d.outcomes,
+    p50: percentile(sorted, 0.5),
+    p99: percentile(sorted, 0.99),
+    seconds: round1(d.seconds),
+  };
 }
 
 export async function runStorm(argv: string[]): Promise<number> {
@@ -292,7 +378,9 @@ export async function runStorm(argv: string[]): Promise<number> {
     args = parseStormArgs(argv);
   } catch (err) {
     console.error(`[storm] ${(err as Error).message}`);
-    console.error('usage: npm run bench -- --storm [--rate 1-200] [--duration 1-600] [--quiet 1-600] [--capacity N] [--out FILE] [--dist DIR]');
+    console.error(
+      'usage: npm run bench -- --storm [--rate 1-200] [--duration 1-600] [--quiet 1-600] [--capacity N] [--out FILE] [--dist DIR]',
+    );
     return 2;
   }
   const benchPort = Number(process.env.BENCH_PORT ?? 4398);
@@ -328,7 +416,10 @@ export async function runStorm(argv: string[]): Promise<number> {
     if (!existsSync(join(template, 'v3'))) {
       console.log('[storm] seeding the demo data');
       rmSync(template, { recursive: true, force: true });
-      const seeded = spawnSync('tsx', ['scripts/db-local.ts', 'seed', '--persist-to', template], { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, CI: 'true' } });
+      const seeded = spawnSync('tsx', ['scripts/db-local.ts', 'seed', '--persist-to', template], {
+        stdio: ['ignore', 'ignore', 'inherit'],
+        env: { ...process.env, CI: 'true' },
+      });
       if (seeded.status !== 0) {
         rmSync(template, { recursive: true, force: true });
         throw new Error('seeding failed');
@@ -346,16 +437,40 @@ export async function runStorm(argv: string[]): Promise<number> {
       STRIPE_API_BASE: fake.url,
       TURNSTILE_VERIFY_URL: turnstile.url,
     };
-    const serveArgs = ['scripts/serve.ts', '--config', join(args.dist, 'server/wrangler.json'), '--port', String(port), '--ip', '127.0.0.1', '--persist-to', persist, '--log-level', 'warn'];
+    const serveArgs = [
+      'scripts/serve.ts',
+      '--config',
+      join(args.dist, 'server/wrangler.json'),
+      '--port',
+      String(port),
+      '--ip',
+      '127.0.0.1',
+      '--persist-to',
+      persist,
+      '--log-level',
+      'warn',
+    ];
     for (const [name, value] of Object.entries(vars)) serveArgs.push('--var', `${name}:${value}`);
-    worker = spawn('tsx', serveArgs, { stdio: ['ignore', 'ignore', 'inherit'], detached: true, env: { ...process.env, CI: 'true' } });
+    worker = spawn('tsx', serveArgs, {
+      stdio: ['ignore', 'ignore', 'inherit'],
+      detached: true,
+      env: { ...process.env, CI: 'true' },
+    });
     children.add(worker);
     await waitForServer(base);
 
-    const appeals = (await (await fetch(`${base}/api/appeals?limit=100`)).json()) as { _id: string; short_id: string; title: string; campaign_id: string }[];
+    const appeals = (await (await fetch(`${base}/api/appeals?limit=100`)).json()) as {
+      _id: string;
+      short_id: string;
+      title: string;
+      campaign_id: string;
+    }[];
     const appeal = appeals.filter((a) => !/\(\d+\)$/.test(a.title)).at(-1);
     if (!appeal) throw new Error('no appeal in the seeded database');
-    const campaign = (await (await fetch(`${base}/api/campaigns/${appeal.campaign_id}`)).json()) as { _id: string; short_id: string };
+    const campaign = (await (await fetch(`${base}/api/campaigns/${appeal.campaign_id}`)).json()) as {
+      _id: string;
+      short_id: string;
+    };
     const readPaths = [
       '/',
       `/campaigns/${campaign.short_id}`,
@@ -369,7 +484,9 @@ export async function runStorm(argv: string[]): Promise<number> {
     console.log(`[storm] starting ${gifts + args.capacity} gifts through POST /api/stripe/client_secret`);
     const prepStarted = performance.now();
     const stormGifts = await startGifts(base, fake, gifts, { campaignId: campaign._id, appealId: appeal._id }, 's');
-    const capacityGifts = args.capacity ? await startGifts(base, fake, args.capacity, { campaignId: campaign._id, appealId: appeal._id }, 'c') : [];
+    const capacityGifts = args.capacity
+      ? await startGifts(base, fake, args.capacity, { campaignId: campaign._id, appealId: appeal._id }, 'c')
+      : [];
     const checkoutsPerSecond = round1((gifts + args.capacity) / ((performance.now() - prepStarted) / 1000));
     for (let k = 0; k < 3; k++) for (const path of readPaths) await (await fetch(base + path)).arrayBuffer();
 
@@ -379,7 +496,10 @@ export async function runStorm(argv: string[]): Promise<number> {
     const order = deliveryOrder(stormGifts);
     const stormOrder = order.slice(0, Math.round(args.rate * args.duration));
     // Whatever did not fit in the window (the duplicates' share) is delivered straight after it.
-    const [stormReads, stormDeliveries] = await Promise.all([reads(base, readPaths, args.duration), storm(base, stormOrder, args.rate)]);
+    const [stormReads, stormDeliveries] = await Promise.all([
+      reads(base, readPaths, args.duration),
+      storm(base, stormOrder, args.rate),
+    ]);
     const tail = order.slice(stormOrder.length);
     const tailDeliveries = tail.length ? await storm(base, tail, args.rate) : null;
     console.log(`[storm] public reads without the storm, ${args.quiet} s`);
@@ -394,22 +514,56 @@ export async function runStorm(argv: string[]): Promise<number> {
     const webhooks = summary(stormDeliveries);
     const result = {
       date: new Date().toISOString(),
-      settings: { rate: args.rate, duration: args.duration, quiet: args.quiet, readConnections: READ_CONNECTIONS, readPaths, duplicateEvery: DUPLICATE_EVERY, swapEvery: SWAP_EVERY, appEnv: 'development' },
+      settings: {
+        rate: args.rate,
+        duration: args.duration,
+        quiet: args.quiet,
+        readConnections: READ_CONNECTIONS,
+        readPaths,
+        duplicateEvery: DUPLICATE_EVERY,
+        swapEvery: SWAP_EVERY,
+        appEnv: 'development',
+      },
       gifts: { started: stormGifts.length, checkoutsPerSecond, ...check },
       webhooks,
       afterWindow: tailDeliveries ? summary(tailDeliveries) : null,
       reads: { quietBefore, storm: stormReads, quietAfter, ratio: readRatio },
-      capacity: capacityRun ? { gifts: capacityGifts.length, concurrency: CAPACITY_CONCURRENCY, ...summary(capacityRun), giftsPerSecond: round1(capacityGifts.length / capacityRun.seconds) } : null,
+      capacity: capacityRun
+        ? {
+            gifts: capacityGifts.length,
+            concurrency: CAPACITY_CONCURRENCY,
+            ...summary(capacityRun),
+            giftsPerSecond: round1(capacityGifts.length / capacityRun.seconds),
+          }
+        : null,
     };
     const line = (pass: boolean, text: string) => console.log(`${pass ? 'PASS' : 'FAIL'}  ${text}`);
-    console.log(`\nTelethon night: ${args.rate} webhooks/s for ${args.duration} s (${stormGifts.length} gifts, ${webhooks.deliveries} deliveries with duplicates and retries), reads at ${READ_CONNECTIONS} connections`);
-    console.log(`webhook outcomes: ${JSON.stringify(webhooks.outcomes)}; p50 ${webhooks.p50} ms, p99 ${webhooks.p99} ms`);
-    console.log(`public reads: ${quietBefore.rps} req/s before, ${stormReads.rps} during (p99 ${stormReads.p99} ms), ${quietAfter.rps} after`);
-    if (result.capacity) console.log(`capacity: ${result.capacity.giftsPerSecond} gifts/s recorded at ${CAPACITY_CONCURRENCY} at a time (webhook p50 ${result.capacity.p50} ms, p99 ${result.capacity.p99} ms)`);
-    line(check.lost === 0, `gifts recorded ${check.recorded} of ${stormGifts.length + capacityGifts.length}, lost ${check.lost}`);
+    console.log(
+      `\nTelethon night: ${args.rate} webhooks/s for ${args.duration} s (${stormGifts.length} gifts, ${webhooks.deliveries} deliveries with duplicates and retries), reads at ${READ_CONNECTIONS} connections`,
+    );
+    console.log(
+      `webhook outcomes: ${JSON.stringify(webhooks.outcomes)}; p50 ${webhooks.p50} ms, p99 ${webhooks.p99} ms`,
+    );
+    console.log(
+      `public reads: ${quietBefore.rps} req/s before, ${stormReads.rps} during (p99 ${stormReads.p99} ms), ${quietAfter.rps} after`,
+    );
+    if (result.capacity)
+      console.log(
+        `capacity: ${result.capacity.giftsPerSecond} gifts/s recorded at ${CAPACITY_CONCURRENCY} at a time (webhook p50 ${result.capacity.p50} ms, p99 ${result.capacity.p99} ms)`,
+      );
+    line(
+      check.lost === 0,
+      `gifts recorded ${check.recorded} of ${stormGifts.length + capacityGifts.length}, lost ${check.lost}`,
+    );
     line(check.doubled === 0, `doubled ${check.doubled}`);
-    line(check.totalsExact && check.stormPence === check.stormRecordedPence, `totals equal the sum of the gifts (${check.totalsExact ? 'every campaign and appeal' : check.totalsMismatches.slice(0, 3).join('; ')}; storm ${check.stormRecordedPence} of ${check.stormPence} pence)`);
-    line(readRatio >= 0.7, `public reads during the storm ${readRatio}x the same reads without it (${stormReads.rps} vs ${round1(quietRps)} req/s)`);
+    line(
+      check.totalsExact && check.stormPence === check.stormRecordedPence,
+      `totals equal the sum of the gifts (${check.totalsExact ? 'every campaign and appeal' : check.totalsMismatches.slice(0, 3).join('; ')}; storm ${check.stormRecordedPence} of ${check.stormPence} pence)`,
+    );
+    line(
+      readRatio >= 0.7,
+      `public reads during the storm ${readRatio}x the same reads without it (${stormReads.rps} vs ${round1(quietRps)} req/s)`,
+    );
     writeFileSync(args.out, `${JSON.stringify(result, null, 2)}\n`);
     console.log(`[storm] wrote ${args.out}`);
     return 0;

@@ -40,7 +40,18 @@ import { gzipSync } from 'node:zlib';
 import autocannon from 'autocannon';
 import { parseSeedScale } from '../db/seed';
 
-type Args = { duration: number; scale: number; lighthouse: boolean; out: string; dist: string; label: string; compare: string | null; rows: boolean; rowsOnly: boolean; keepData: boolean };
+type Args = {
+  duration: number;
+  scale: number;
+  lighthouse: boolean;
+  out: string;
+  dist: string;
+  label: string;
+  compare: string | null;
+  rows: boolean;
+  rowsOnly: boolean;
+  keepData: boolean;
+};
 
 function parseArgs(argv: string[]): Args {
   const value = (name: string) => {
@@ -48,7 +59,8 @@ function parseArgs(argv: string[]): Args {
     return i >= 0 ? argv[i + 1] : undefined;
   };
   const duration = Number(value('--duration') ?? 5);
-  if (!Number.isInteger(duration) || duration < 1 || duration > 60) throw new Error('--duration must be a whole number of seconds from 1 to 60');
+  if (!Number.isInteger(duration) || duration < 1 || duration > 60)
+    throw new Error('--duration must be a whole number of seconds from 1 to 60');
   return {
     duration,
     scale: parseSeedScale(value('--scale') ?? '100'),
@@ -76,7 +88,8 @@ if (process.argv.includes('--lighthouse')) {
 
 const args = parseArgs(process.argv.slice(2));
 const port = Number(process.env.BENCH_PORT ?? 4398);
-if (!Number.isInteger(port) || port < 1024 || port > 65535) throw new Error('BENCH_PORT must be a port number from 1024 to 65535');
+if (!Number.isInteger(port) || port < 1024 || port > 65535)
+  throw new Error('BENCH_PORT must be a port number from 1024 to 65535');
 /** Loopback only: the bench has no option to point it anywhere else. The scaled server listens on port + 1. */
 const baseFor = (p: number) => `http://127.0.0.1:${p}`;
 let base = baseFor(port);
@@ -105,11 +118,14 @@ const JS_BUDGET = 100 * 1024;
 const LIST_PAGE_ISLANDS = ['HeaderAuth'];
 
 const children = new Set<ChildProcess>();
-const deadline = setTimeout(() => {
-  console.error('[bench] stopped: over the time limit (BENCH_DEADLINE_S)');
-  stopAll();
-  process.exit(1);
-}, Number(process.env.BENCH_DEADLINE_S ?? 1500) * 1000);
+const deadline = setTimeout(
+  () => {
+    console.error('[bench] stopped: over the time limit (BENCH_DEADLINE_S)');
+    stopAll();
+    process.exit(1);
+  },
+  Number(process.env.BENCH_DEADLINE_S ?? 1500) * 1000,
+);
 deadline.unref();
 
 function stopAll() {
@@ -133,19 +149,34 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 }
 
 function run(command: string, argv: string[]) {
-  const result = spawnSync(command, argv, { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, CI: 'true' } });
+  const result = spawnSync(command, argv, {
+    stdio: ['ignore', 'ignore', 'inherit'],
+    env: { ...process.env, CI: 'true' },
+  });
   if (result.status !== 0) throw new Error(`${command} ${argv.join(' ')} failed`);
 }
 
 /** The built worker (scripts/serve.ts, no debugger attached), in its own process group so the whole tree stops with it. */
 function serve(persistTo: string, listen: number, dist: string): ChildProcess {
-  const argv = ['scripts/serve.ts', '--config', join(dist, 'server/wrangler.json'), '--port', String(listen), '--ip', '127.0.0.1'];
+  const argv = [
+    'scripts/serve.ts',
+    '--config',
+    join(dist, 'server/wrangler.json'),
+    '--port',
+    String(listen),
+    '--ip',
+    '127.0.0.1',
+  ];
   // Served as production, as visitors get it: development checks every API answer against its
   // schema (api/lib/openapi.ts), a cost no deployed worker pays. Production needs its public origin;
   // the settings it lacks here (Stripe, mail, sign-in) only switch those features off.
   argv.push('--persist-to', persistTo, '--log-level', 'warn');
   argv.push('--var', 'APP_ENV:production', '--var', `PUBLIC_ORIGIN:${baseFor(listen)}`);
-  const child = spawn('tsx', argv, { stdio: ['ignore', 'ignore', 'inherit'], detached: true, env: { ...process.env, CI: 'true' } });
+  const child = spawn('tsx', argv, {
+    stdio: ['ignore', 'ignore', 'inherit'],
+    detached: true,
+    env: { ...process.env, CI: 'true' },
+  });
   children.add(child);
   child.on('exit', () => children.delete(child));
   return child;
@@ -256,7 +287,15 @@ async function pageWeight(path: string) {
   const html = await res.text();
   const js = await javascriptBytes(html);
   const css = await cssBytes(html);
-  return { htmlGzip: gzipSync(html).length, jsGzip: js.gzip, jsLazyGzip: js.lazyGzip, jsFiles: js.files, islands: js.islands, css, cacheControl: res.headers.get('cache-control') };
+  return {
+    htmlGzip: gzipSync(html).length,
+    jsGzip: js.gzip,
+    jsLazyGzip: js.lazyGzip,
+    jsFiles: js.files,
+    islands: js.islands,
+    css,
+    cacheControl: res.headers.get('cache-control'),
+  };
 }
 
 // ---------------------------------------------------------------- load
@@ -271,7 +310,13 @@ function targetUrl(path: string) {
 
 /** Closed-loop throughput: CONNECTIONS connections, each sending its next request when the last is answered. */
 async function load(path: string, headers: Record<string, string> = {}): Promise<Load> {
-  const result = await autocannon({ url: targetUrl(path), connections: CONNECTIONS, duration: args.duration, timeout: 10, headers });
+  const result = await autocannon({
+    url: targetUrl(path),
+    connections: CONNECTIONS,
+    duration: args.duration,
+    timeout: 10,
+    headers,
+  });
   return {
     rps: Math.round(result.requests.average * 10) / 10,
     p50: result.latency.p50,
@@ -282,7 +327,8 @@ async function load(path: string, headers: Record<string, string> = {}): Promise
   };
 }
 
-const percentile = (sorted: number[], p: number) => (sorted.length ? Math.round(sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)] * 10) / 10 : 0);
+const percentile = (sorted: number[], p: number) =>
+  sorted.length ? Math.round(sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)] * 10) / 10 : 0;
 
 /**
  * Latency at a fixed arrival rate: one request every 1000/rate ms, whatever the answers do. autocannon's
@@ -317,22 +363,42 @@ async function loadAtFixedRate(path: string, rate: number, headers: Record<strin
   };
 }
 
-type Route = { name: string; path: string; kind: 'static' | 'page' | 'render' | 'api' | 'health'; headers?: Record<string, string> };
+type Route = {
+  name: string;
+  path: string;
+  kind: 'static' | 'page' | 'render' | 'api' | 'health';
+  headers?: Record<string, string>;
+};
 
 type RunResult = {
   scale: number;
   dist: string;
   lighthouse?: LighthouseResult[];
-  routes: { name: string; path: string; kind: Route['kind']; load: Load; fixedRate?: Load; weight?: Awaited<ReturnType<typeof pageWeight>> }[];
+  routes: {
+    name: string;
+    path: string;
+    kind: Route['kind'];
+    load: Load;
+    fixedRate?: Load;
+    weight?: Awaited<ReturnType<typeof pageWeight>>;
+  }[];
 };
 
 async function pickTargets() {
   // The seed's popular appeal: the oldest of the demo's own appeals (scaled copies carry "(n)").
-  const appeals = (await (await fetch(`${base}/api/appeals?limit=100`)).json()) as { _id: string; short_id: string; title: string; campaign_id: string }[];
+  const appeals = (await (await fetch(`${base}/api/appeals?limit=100`)).json()) as {
+    _id: string;
+    short_id: string;
+    title: string;
+    campaign_id: string;
+  }[];
   const demo = appeals.filter((a) => !/\(\d+\)$/.test(a.title));
   const appeal = demo[demo.length - 1];
   if (!appeal) throw new Error('no appeal to measure: is the database seeded?');
-  const campaign = (await (await fetch(`${base}/api/campaigns/${appeal.campaign_id}`)).json()) as { _id: string; short_id: string };
+  const campaign = (await (await fetch(`${base}/api/campaigns/${appeal.campaign_id}`)).json()) as {
+    _id: string;
+    short_id: string;
+  };
   return { appeal, campaign };
 }
 
@@ -371,7 +437,11 @@ async function measure(scales: number[], dists: string[]): Promise<RunResult[]> 
       { name: 'GET /api/campaigns', path: '/api/campaigns', kind: 'api' },
       { name: 'GET /api/appeals', path: '/api/appeals', kind: 'api' },
       { name: 'GET /api/campaigns/{id}', path: `/api/campaigns/${campaign._id}`, kind: 'api' },
-      { name: 'GET /api/donations?type=public', path: `/api/donations?type=public&campaign_id=${campaign._id}`, kind: 'api' },
+      {
+        name: 'GET /api/donations?type=public',
+        path: `/api/donations?type=public&campaign_id=${campaign._id}`,
+        kind: 'api',
+      },
     ];
     const routes: Route[] = [
       { name: 'static asset', path: STATIC_PATH, kind: 'static' },
@@ -390,11 +460,13 @@ async function measure(scales: number[], dists: string[]): Promise<RunResult[]> 
       ...apiReads.map((r): Route => ({ ...r, name: `${r.name} (origin)`, headers: { 'cache-control': 'no-cache' } })),
     ];
     const results: RunResult[] = servers.map((s) => ({ scale: s.scale, dist: s.dist, routes: [] }));
-    const label = (server: (typeof servers)[number], route: Route) => `[bench] ${dists.length > 1 ? `${server.dist} ` : ''}x${server.scale} ${route.name} … `;
+    const label = (server: (typeof servers)[number], route: Route) =>
+      `[bench] ${dists.length > 1 ? `${server.dist} ` : ''}x${server.scale} ${route.name} … `;
     // Warm every route (first compile, caches) before measuring.
     for (const route of routes) {
       for (const server of servers) {
-        for (let k = 0; k < 5; k++) await (await fetch(baseFor(server.port) + route.path, { headers: route.headers })).arrayBuffer();
+        for (let k = 0; k < 5; k++)
+          await (await fetch(baseFor(server.port) + route.path, { headers: route.headers })).arrayBuffer();
       }
     }
     // First the fixed rate, on servers that have only seen that rate: after a 20-connection run the
@@ -418,7 +490,14 @@ async function measure(scales: number[], dists: string[]): Promise<RunResult[]> 
         const measured = await load(route.path, route.headers);
         console.log(`${measured.rps} req/s, p99 ${measured.p99} ms`);
         const fixedRate = fixedRates.get(`${server.port} ${route.name}`);
-        results[i].routes.push({ name: route.name, path: route.path, kind: route.kind, load: measured, fixedRate, weight });
+        results[i].routes.push({
+          name: route.name,
+          path: route.path,
+          kind: route.kind,
+          load: measured,
+          fixedRate,
+          weight,
+        });
       }
     }
     if (args.lighthouse) {
@@ -470,9 +549,19 @@ async function runLighthouse(pages: { name: string; path: string }[]): Promise<L
       const lhr = runner?.lhr;
       if (!lhr) throw new Error(`lighthouse gave no result for ${page.path}`);
       const num = (id: string) => Number(lhr.audits[id]?.numericValue ?? Number.NaN);
-      const scores = Object.fromEntries(Object.entries(lhr.categories).map(([id, c]) => [id, Math.round((c.score ?? 0) * 100)]));
-      const lcpItems = (lhr.audits['largest-contentful-paint-element']?.details as { items?: { items?: { node?: { snippet?: string } }[] }[] } | undefined)?.items;
-      const shiftItems = (lhr.audits['layout-shifts']?.details as { items?: { score?: number; node?: { selector?: string } }[] } | undefined)?.items;
+      const scores = Object.fromEntries(
+        Object.entries(lhr.categories).map(([id, c]) => [id, Math.round((c.score ?? 0) * 100)]),
+      );
+      const lcpItems = (
+        lhr.audits['largest-contentful-paint-element']?.details as
+          | { items?: { items?: { node?: { snippet?: string } }[] }[] }
+          | undefined
+      )?.items;
+      const shiftItems = (
+        lhr.audits['layout-shifts']?.details as
+          | { items?: { score?: number; node?: { selector?: string } }[] }
+          | undefined
+      )?.items;
       const result = {
         name: page.name,
         path: page.path,
@@ -482,9 +571,14 @@ async function runLighthouse(pages: { name: string; path: string }[]): Promise<L
         tbt: Math.round(num('total-blocking-time')),
         fcp: Math.round(num('first-contentful-paint')),
         lcpElement: lcpItems?.[0]?.items?.[0]?.node?.snippet ?? null,
-        shifts: (shiftItems ?? []).map((item) => ({ score: Number((item.score ?? 0).toFixed(4)), selector: item.node?.selector ?? null })),
+        shifts: (shiftItems ?? []).map((item) => ({
+          score: Number((item.score ?? 0).toFixed(4)),
+          selector: item.node?.selector ?? null,
+        })),
       };
-      const moved = result.shifts.length ? ` (moved: ${result.shifts.map((s) => `${s.selector} ${s.score}`).join(', ')})` : '';
+      const moved = result.shifts.length
+        ? ` (moved: ${result.shifts.map((s) => `${s.selector} ${s.score}`).join(', ')})`
+        : '';
       console.log(`LCP ${result.lcp} ms, CLS ${result.cls}${moved}, TBT ${result.tbt} ms, ${JSON.stringify(scores)}`);
       results.push(result);
     }
@@ -502,7 +596,9 @@ const ratio = (a: number, b: number) => (b > 0 ? Number((a / b).toFixed(2)) : 0)
 function table(rows: (string | number)[][]) {
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => String(r[i]).length)));
   for (const [n, row] of rows.entries()) {
-    console.log(row.map((cell, i) => (i === 0 ? String(cell).padEnd(widths[i]) : String(cell).padStart(widths[i]))).join('  '));
+    console.log(
+      row.map((cell, i) => (i === 0 ? String(cell).padEnd(widths[i]) : String(cell).padStart(widths[i]))).join('  '),
+    );
     if (n === 0) console.log(widths.map((w) => '-'.repeat(w)).join('  '));
   }
 }
@@ -514,7 +610,8 @@ function table(rows: (string | number)[][]) {
  * answer), not what a visitor gets (docs/decisions/015).
  */
 type Target = { target: string; figure: string; pass: boolean; scope: 'served' | 'past-cache' };
-const scopeOf = (route: Pick<Route, 'kind' | 'name'>): Target['scope'] => (route.kind === 'render' || route.name.endsWith('(origin)') ? 'past-cache' : 'served');
+const scopeOf = (route: Pick<Route, 'kind' | 'name'>): Target['scope'] =>
+  route.kind === 'render' || route.name.endsWith('(origin)') ? 'past-cache' : 'served';
 
 function report(unscaled: RunResult, scaled: RunResult | null, lighthouse: LighthouseResult[]) {
   const targets: Target[] = [];
@@ -522,8 +619,23 @@ function report(unscaled: RunResult, scaled: RunResult | null, lighthouse: Light
   for (const run of [unscaled, scaled].filter(Boolean) as RunResult[]) {
     const stat = byName(run, 'static asset');
     const health = byName(run, 'GET /api/health');
-    console.log(`\n${run.scale === 1 ? 'Demo data' : `${run.scale}x the demo data`}: ${CONNECTIONS} connections, ${args.duration} s per route`);
-    const rows: (string | number)[][] = [['route', 'HTML gz', 'JS gz', 'CSS gz (inline)', 'req/s', 'p50 ms', 'p99 ms', 'ratio', `p99 @${FIXED_RATE}/s`, 'x static p99']];
+    console.log(
+      `\n${run.scale === 1 ? 'Demo data' : `${run.scale}x the demo data`}: ${CONNECTIONS} connections, ${args.duration} s per route`,
+    );
+    const rows: (string | number)[][] = [
+      [
+        'route',
+        'HTML gz',
+        'JS gz',
+        'CSS gz (inline)',
+        'req/s',
+        'p50 ms',
+        'p99 ms',
+        'ratio',
+        `p99 @${FIXED_RATE}/s`,
+        'x static p99',
+      ],
+    ];
     for (const r of run.routes) {
       const reference = r.kind === 'api' ? health : stat;
       rows.push([
@@ -534,22 +646,42 @@ function report(unscaled: RunResult, scaled: RunResult | null, lighthouse: Light
         r.load.rps,
         r.load.p50,
         r.load.p99,
-        r.kind === 'page' || r.kind === 'render' ? `${ratio(r.load.rps, stat.load.rps)}x static` : r.kind === 'api' ? `${ratio(r.load.rps, reference.load.rps)}x health` : '',
+        r.kind === 'page' || r.kind === 'render'
+          ? `${ratio(r.load.rps, stat.load.rps)}x static`
+          : r.kind === 'api'
+            ? `${ratio(r.load.rps, reference.load.rps)}x health`
+            : '',
         r.fixedRate ? r.fixedRate.p99 : '',
         r.fixedRate && r.kind === 'api' ? `${ratio(r.fixedRate.p99, stat.fixedRate!.p99)}x` : '',
       ]);
       const label = run.scale === 1 ? '' : ` (x${run.scale})`;
       if (r.kind === 'page' || r.kind === 'render') {
         const value = ratio(r.load.rps, stat.load.rps);
-        targets.push({ target: `${r.name}${label}: req/s >= 0.5x static asset`, figure: `${value}x (${r.load.rps} vs ${stat.load.rps})`, pass: value >= 0.5, scope: scopeOf(r) });
+        targets.push({
+          target: `${r.name}${label}: req/s >= 0.5x static asset`,
+          figure: `${value}x (${r.load.rps} vs ${stat.load.rps})`,
+          pass: value >= 0.5,
+          scope: scopeOf(r),
+        });
       }
       if (r.kind === 'api') {
         const value = ratio(r.load.rps, health.load.rps);
-        targets.push({ target: `${r.name}${label}: req/s >= 0.6x /api/health`, figure: `${value}x (${r.load.rps} vs ${health.load.rps})`, pass: value >= 0.6, scope: scopeOf(r) });
+        targets.push({
+          target: `${r.name}${label}: req/s >= 0.6x /api/health`,
+          figure: `${value}x (${r.load.rps} vs ${health.load.rps})`,
+          pass: value >= 0.6,
+          scope: scopeOf(r),
+        });
         const p99 = ratio(r.fixedRate!.p99, stat.fixedRate!.p99);
-        targets.push({ target: `${r.name}${label}: p99 at ${FIXED_RATE} req/s <= 2x static asset's`, figure: `${p99}x (${r.fixedRate!.p99} vs ${stat.fixedRate!.p99} ms)`, pass: r.fixedRate!.p99 <= 2 * stat.fixedRate!.p99, scope: scopeOf(r) });
+        targets.push({
+          target: `${r.name}${label}: p99 at ${FIXED_RATE} req/s <= 2x static asset's`,
+          figure: `${p99}x (${r.fixedRate!.p99} vs ${stat.fixedRate!.p99} ms)`,
+          pass: r.fixedRate!.p99 <= 2 * stat.fixedRate!.p99,
+          scope: scopeOf(r),
+        });
       }
-      if (r.load.errors || r.load.non2xx) console.log(`  ! ${r.name}: ${r.load.errors} errors, ${r.load.non2xx} non-2xx responses`);
+      if (r.load.errors || r.load.non2xx)
+        console.log(`  ! ${r.name}: ${r.load.errors} errors, ${r.load.non2xx} non-2xx responses`);
     }
     table(rows);
   }
@@ -561,40 +693,87 @@ function report(unscaled: RunResult, scaled: RunResult | null, lighthouse: Light
       const s = byName(scaled, r.name);
       const value = ratio(s.load.rps, r.load.rps);
       rows.push([r.name, r.load.rps, s.load.rps, value]);
-      if (r.kind !== 'static' && r.kind !== 'health') targets.push({ target: `${r.name}: scaled/unscaled req/s >= 0.8`, figure: `${value}`, pass: value >= 0.8, scope: scopeOf(r) });
+      if (r.kind !== 'static' && r.kind !== 'health')
+        targets.push({
+          target: `${r.name}: scaled/unscaled req/s >= 0.8`,
+          figure: `${value}`,
+          pass: value >= 0.8,
+          scope: scopeOf(r),
+        });
     }
     table(rows);
   }
 
   if (lighthouse.length) {
     console.log('\nLighthouse (mobile)');
-    const rows: (string | number)[][] = [['page', 'performance', 'accessibility', 'best practices', 'SEO', 'FCP ms', 'LCP ms', 'CLS', 'TBT ms']];
+    const rows: (string | number)[][] = [
+      ['page', 'performance', 'accessibility', 'best practices', 'SEO', 'FCP ms', 'LCP ms', 'CLS', 'TBT ms'],
+    ];
     for (const l of lighthouse) {
-      rows.push([l.name, l.scores.performance, l.scores.accessibility, l.scores['best-practices'], l.scores.seo, l.fcp, l.lcp, l.cls, l.tbt]);
-      targets.push({ target: `${l.name}: LCP <= 1500 ms`, figure: `${l.lcp} ms`, pass: l.lcp <= 1500, scope: 'served' });
+      rows.push([
+        l.name,
+        l.scores.performance,
+        l.scores.accessibility,
+        l.scores['best-practices'],
+        l.scores.seo,
+        l.fcp,
+        l.lcp,
+        l.cls,
+        l.tbt,
+      ]);
+      targets.push({
+        target: `${l.name}: LCP <= 1500 ms`,
+        figure: `${l.lcp} ms`,
+        pass: l.lcp <= 1500,
+        scope: 'served',
+      });
       targets.push({ target: `${l.name}: CLS 0`, figure: String(l.cls), pass: l.cls === 0, scope: 'served' });
       const low = Object.entries(l.scores).filter(([, v]) => v < 100);
-      targets.push({ target: `${l.name}: every Lighthouse category 100`, figure: low.length ? low.map(([k, v]) => `${k} ${v}`).join(', ') : 'all 100', pass: !low.length, scope: 'served' });
+      targets.push({
+        target: `${l.name}: every Lighthouse category 100`,
+        figure: low.length ? low.map(([k, v]) => `${k} ${v}`).join(', ') : 'all 100',
+        pass: !low.length,
+        scope: 'served',
+      });
     }
     table(rows);
   }
 
   const list = byName(unscaled, 'campaigns list');
   const extra = list.weight!.islands.filter((name) => !LIST_PAGE_ISLANDS.some((allowed) => name.includes(allowed)));
-  targets.push({ target: `list page loads no JavaScript beyond ${LIST_PAGE_ISLANDS.join(' and ')}`, figure: extra.length ? `also ${extra.join(', ')}` : 'none else', pass: !extra.length, scope: 'served' });
+  targets.push({
+    target: `list page loads no JavaScript beyond ${LIST_PAGE_ISLANDS.join(' and ')}`,
+    figure: extra.length ? `also ${extra.join(', ')}` : 'none else',
+    pass: !extra.length,
+    scope: 'served',
+  });
   for (const r of unscaled.routes.filter((r) => r.weight)) {
-    targets.push({ target: `${r.name}: JavaScript < ${kb(JS_BUDGET)} gzip`, figure: kb(r.weight!.jsGzip), pass: r.weight!.jsGzip < JS_BUDGET, scope: 'served' });
+    targets.push({
+      target: `${r.name}: JavaScript < ${kb(JS_BUDGET)} gzip`,
+      figure: kb(r.weight!.jsGzip),
+      pass: r.weight!.jsGzip < JS_BUDGET,
+      scope: 'served',
+    });
   }
 
-  console.log('\nTargets (goals of issue 11, as visitors get the pages and API; the figures are one run on this machine)');
-  for (const t of targets.filter((t) => t.scope === 'served')) console.log(`${t.pass ? 'PASS' : 'FAIL'}  ${t.target}: ${t.figure}`);
-  console.log('\nThe same goals past the edge cache, for information (a cache miss: one render per page and location per 30 s, or a caller asking for the origin)');
-  for (const t of targets.filter((t) => t.scope === 'past-cache')) console.log(`${t.pass ? 'within' : 'below '}  ${t.target}: ${t.figure}`);
+  console.log(
+    '\nTargets (goals of issue 11, as visitors get the pages and API; the figures are one run on this machine)',
+  );
+  for (const t of targets.filter((t) => t.scope === 'served'))
+    console.log(`${t.pass ? 'PASS' : 'FAIL'}  ${t.target}: ${t.figure}`);
+  console.log(
+    '\nThe same goals past the edge cache, for information (a cache miss: one render per page and location per 30 s, or a caller asking for the origin)',
+  );
+  for (const t of targets.filter((t) => t.scope === 'past-cache'))
+    console.log(`${t.pass ? 'within' : 'below '}  ${t.target}: ${t.figure}`);
   return targets;
 }
 
 /** Side by side: the compared build (before) and this one (after), each as a ratio to its reference. */
-function compareTable(before: { unscaled: RunResult; scaled: RunResult | null }, after: { unscaled: RunResult; scaled: RunResult | null }) {
+function compareTable(
+  before: { unscaled: RunResult; scaled: RunResult | null },
+  after: { unscaled: RunResult; scaled: RunResult | null },
+) {
   const cell = (run: RunResult | null, name: string) => {
     if (!run) return '';
     const r = run.routes.find((x) => x.name === name)!;
@@ -604,7 +783,14 @@ function compareTable(before: { unscaled: RunResult; scaled: RunResult | null },
   };
   console.log('\nBefore / after, same moment (req/s, ratio to the static asset or /api/health, p99 ms)');
   const rows: (string | number)[][] = [['route', 'before x1', 'after x1', 'before scaled', 'after scaled']];
-  for (const r of after.unscaled.routes) rows.push([r.name, cell(before.unscaled, r.name), cell(after.unscaled, r.name), cell(before.scaled, r.name), cell(after.scaled, r.name)]);
+  for (const r of after.unscaled.routes)
+    rows.push([
+      r.name,
+      cell(before.unscaled, r.name),
+      cell(after.unscaled, r.name),
+      cell(before.scaled, r.name),
+      cell(after.scaled, r.name),
+    ]);
   table(rows);
   const lh = (run: RunResult, page: string) => {
     const l = run.lighthouse?.find((x) => x.name === page);
@@ -619,7 +805,9 @@ function compareTable(before: { unscaled: RunResult; scaled: RunResult | null },
 // ---------------------------------------------------------------- rows read (scripts/bench-rows.ts)
 
 /** Rows read and written per page, API read and gift at each scale, with their targets and the month's cost. */
-async function rowsSection(states: { scale: number; persist: string }[]): Promise<{ runs: RowsRun[]; targets: ReturnType<typeof reportRows> }> {
+async function rowsSection(
+  states: { scale: number; persist: string }[],
+): Promise<{ runs: RowsRun[]; targets: ReturnType<typeof reportRows> }> {
   const runs = await measureRows(states, port, args.dist, async (url) => {
     base = url;
     const { appeal, campaign } = await pickTargets();
@@ -657,13 +845,20 @@ async function main() {
     const scales = args.scale > 1 ? [1, args.scale] : [1];
     // --keep-data: the seeded states of an earlier run, when there (seeding 100x takes minutes).
     const kept = (scale: number) => `.wrangler/bench-state-x${scale}`;
-    const states = scales.map((scale) => ({ scale, persist: args.keepData && existsSync(kept(scale)) ? kept(scale) : seedState(scale) }));
+    const states = scales.map((scale) => ({
+      scale,
+      persist: args.keepData && existsSync(kept(scale)) ? kept(scale) : seedState(scale),
+    }));
     const rows = await rowsSection(states);
-    writeFileSync(args.out, `${JSON.stringify({ label: args.label, date: new Date().toISOString(), rows: rows.runs, targets: rows.targets, seconds: Math.round((Date.now() - started) / 1000) }, null, 2)}\n`);
+    writeFileSync(
+      args.out,
+      `${JSON.stringify({ label: args.label, date: new Date().toISOString(), rows: rows.runs, targets: rows.targets, seconds: Math.round((Date.now() - started) / 1000) }, null, 2)}\n`,
+    );
     console.log(`\n[bench] wrote ${args.out}`);
     return;
   }
-  if (args.compare && !existsSync(join(args.compare, 'server/wrangler.json'))) throw new Error(`${args.compare}/server/wrangler.json is missing`);
+  if (args.compare && !existsSync(join(args.compare, 'server/wrangler.json')))
+    throw new Error(`${args.compare}/server/wrangler.json is missing`);
   const dists = args.compare ? [args.dist, args.compare] : [args.dist];
   const runs = await measure(args.scale > 1 ? [1, args.scale] : [1], dists);
   const pick = (dist: string) => {
@@ -674,7 +869,11 @@ async function main() {
   if (args.compare) {
     const other = pick(args.compare);
     console.log(`\n======== ${args.compare} (compared build) ========`);
-    compared = { dist: args.compare, ...other, targets: report(other.unscaled, other.scaled, other.unscaled.lighthouse ?? []) };
+    compared = {
+      dist: args.compare,
+      ...other,
+      targets: report(other.unscaled, other.scaled, other.unscaled.lighthouse ?? []),
+    };
     console.log(`\n======== ${args.dist} ========`);
   }
   const { unscaled, scaled } = pick(args.dist);
@@ -682,7 +881,14 @@ async function main() {
   const targets = report(unscaled, scaled, lighthouse);
   if (compared) compareTable(compared, { unscaled, scaled });
   // The servers above were stopped; the rows section serves the same seeded states again.
-  const rows = args.rows ? await rowsSection((args.scale > 1 ? [1, args.scale] : [1]).map((scale) => ({ scale, persist: `.wrangler/bench-state-x${scale}` }))) : null;
+  const rows = args.rows
+    ? await rowsSection(
+        (args.scale > 1 ? [1, args.scale] : [1]).map((scale) => ({
+          scale,
+          persist: `.wrangler/bench-state-x${scale}`,
+        })),
+      )
+    : null;
   const json = {
     label: args.label,
     date: new Date().toISOString(),

@@ -31,9 +31,12 @@ async function seededCopy(to: string) {
   }
   if (seeder) {
     for (const old of readdirSync('.wrangler')) {
-      if (old.startsWith('e2e-template-') && `.wrangler/${old}` !== template) rmSync(`.wrangler/${old}`, { recursive: true, force: true });
+      if (old.startsWith('e2e-template-') && `.wrangler/${old}` !== template)
+        rmSync(`.wrangler/${old}`, { recursive: true, force: true });
     }
-    const seeded = spawnSync('tsx', ['scripts/db-local.ts', 'seed', '--persist-to', `${template}/db`], { stdio: 'inherit' });
+    const seeded = spawnSync('tsx', ['scripts/db-local.ts', 'seed', '--persist-to', `${template}/db`], {
+      stdio: 'inherit',
+    });
     if (seeded.status !== 0) {
       writeFileSync(`${template}/failed`, '');
       process.exit(seeded.status ?? 1);
@@ -55,7 +58,10 @@ const E2E_PAGE_FRESH_SECONDS = 4;
 
 rmSync(persistDir, { recursive: true, force: true });
 // Canonical and share links use PUBLIC_ORIGIN, never the Host header (production requires it).
-const vars: Record<string, string> = { PUBLIC_ORIGIN: `http://localhost:${port}`, PAGE_FRESH_SECONDS: String(E2E_PAGE_FRESH_SECONDS) };
+const vars: Record<string, string> = {
+  PUBLIC_ORIGIN: `http://localhost:${port}`,
+  PAGE_FRESH_SECONDS: String(E2E_PAGE_FRESH_SECONDS),
+};
 if (outage) vars.TURSO_DATABASE_URL = 'http://127.0.0.1:9';
 else await seededCopy(persistDir);
 await serveBuiltWorker({ port: Number(port), persistTo: persistDir, vars, testScheduled: true });

@@ -43,9 +43,20 @@ async function main() {
     const config = readConfig(settings);
     const now = new Date();
     const mail = { db, config, origin: config.publicOrigin ?? `http://localhost:${process.env.PORT ?? 4321}` };
-    const counts = await runHousekeeping({ db, bucket: env.IMAGES, payments: createPaymentProvider(config), mail, now });
-    const fundraiserEmails = await flushFundraiserNotifications(db, createMailer(db, config), { origin: config.publicOrigin, now });
-    console.log(JSON.stringify({ level: 'info', msg: 'housekeeping', ...counts, fundraiser_emails_sent: fundraiserEmails.sent }));
+    const counts = await runHousekeeping({
+      db,
+      bucket: env.IMAGES,
+      payments: createPaymentProvider(config),
+      mail,
+      now,
+    });
+    const fundraiserEmails = await flushFundraiserNotifications(db, createMailer(db, config), {
+      origin: config.publicOrigin,
+      now,
+    });
+    console.log(
+      JSON.stringify({ level: 'info', msg: 'housekeeping', ...counts, fundraiser_emails_sent: fundraiserEmails.sent }),
+    );
     close();
   } finally {
     await dispose();

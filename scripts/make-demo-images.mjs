@@ -36,7 +36,10 @@ const box = (hw, hh) => (x, y) => {
   const dy = Math.abs(y) - hh;
   return Math.hypot(Math.max(dx, 0), Math.max(dy, 0)) + Math.min(Math.max(dx, dy), 0);
 };
-const union = (...shapes) => (x, y) => Math.min(...shapes.map((s) => s(x, y)));
+const union =
+  (...shapes) =>
+  (x, y) =>
+    Math.min(...shapes.map((s) => s(x, y)));
 const shift = (shape, ox, oy) => (x, y) => shape(x - ox, y - oy);
 const triangle = (half, height) => (x, y) => {
   // Isosceles triangle, apex at (0,-height/2), base at y = height/2.
@@ -44,32 +47,52 @@ const triangle = (half, height) => (x, y) => {
   const side = (height * Math.abs(x) - half * (y + height / 2)) / slope;
   return Math.max(side, y - height / 2, -y - height / 2);
 };
-const heart = (s) => (x, y) => union(shift(circle(s * 0.55), -s * 0.5, -s * 0.2), shift(circle(s * 0.55), s * 0.5, -s * 0.2), (px, py) => {
-  // Lower point: a rotated square.
-  const u = (px + py - s * 0.25) / Math.SQRT2;
-  const v = (px - py + s * 0.25) / Math.SQRT2;
-  return box(s * 0.74, s * 0.74)(u, v);
-})(x, y);
+const heart = (s) => (x, y) =>
+  union(shift(circle(s * 0.55), -s * 0.5, -s * 0.2), shift(circle(s * 0.55), s * 0.5, -s * 0.2), (px, py) => {
+    // Lower point: a rotated square.
+    const u = (px + py - s * 0.25) / Math.SQRT2;
+    const v = (px - py + s * 0.25) / Math.SQRT2;
+    return box(s * 0.74, s * 0.74)(u, v);
+  })(x, y);
 const drop = (s) => union(shift(circle(s * 0.7), 0, s * 0.35), shift(triangle(s * 0.62, s * 1.3), 0, -s * 0.45));
-const house = (s) => union(shift(box(s * 0.7, s * 0.55), 0, s * 0.45), shift(triangle(s * 1.05, s * 0.8), 0, -s * 0.45));
-const sun = (s) => union(circle(s * 0.6), ...Array.from({ length: 8 }, (_, i) => {
-  const a = (i * Math.PI) / 4;
-  return (x, y) => {
-    const rx = x * Math.cos(a) + y * Math.sin(a);
-    const ry = -x * Math.sin(a) + y * Math.cos(a);
-    return box(s * 0.08, s * 0.22)(rx, ry - s * 0.95);
-  };
-}));
-const bowl = (s) => union((x, y) => Math.max(circle(s * 0.9)(x, y), -y), shift(box(s * 0.95, s * 0.06), 0, 0), shift(circle(s * 0.12), -s * 0.3, -s * 0.35), shift(circle(s * 0.12), s * 0.1, -s * 0.55), shift(circle(s * 0.12), s * 0.45, -s * 0.3));
+const house = (s) =>
+  union(shift(box(s * 0.7, s * 0.55), 0, s * 0.45), shift(triangle(s * 1.05, s * 0.8), 0, -s * 0.45));
+const sun = (s) =>
+  union(
+    circle(s * 0.6),
+    ...Array.from({ length: 8 }, (_, i) => {
+      const a = (i * Math.PI) / 4;
+      return (x, y) => {
+        const rx = x * Math.cos(a) + y * Math.sin(a);
+        const ry = -x * Math.sin(a) + y * Math.cos(a);
+        return box(s * 0.08, s * 0.22)(rx, ry - s * 0.95);
+      };
+    }),
+  );
+const bowl = (s) =>
+  union(
+    (x, y) => Math.max(circle(s * 0.9)(x, y), -y),
+    shift(box(s * 0.95, s * 0.06), 0, 0),
+    shift(circle(s * 0.12), -s * 0.3, -s * 0.35),
+    shift(circle(s * 0.12), s * 0.1, -s * 0.55),
+    shift(circle(s * 0.12), s * 0.45, -s * 0.3),
+  );
 const star = (s) => (x, y) => {
   const a = Math.atan2(y, x) + Math.PI / 2;
   const r = Math.hypot(x, y);
-  const k = Math.cos((Math.PI / 5) * 1) / Math.cos(((a % ((2 * Math.PI) / 5)) - Math.PI / 5 + 2 * Math.PI) % ((2 * Math.PI) / 5) - Math.PI / 5);
-  return r - s * (0.45 + 0.55 * (k - 0.81) * 5.2) / 1.6;
+  const k =
+    Math.cos((Math.PI / 5) * 1) /
+    Math.cos((((a % ((2 * Math.PI) / 5)) - Math.PI / 5 + 2 * Math.PI) % ((2 * Math.PI) / 5)) - Math.PI / 5);
+  return r - (s * (0.45 + 0.55 * (k - 0.81) * 5.2)) / 1.6;
 };
 const cross = (s) => union(box(s * 0.28, s * 0.85), box(s * 0.85, s * 0.28));
-const people = (s) => union(shift(circle(s * 0.28), -s * 0.45, -s * 0.45), shift(circle(s * 0.28), s * 0.45, -s * 0.45),
-  shift(box(s * 0.3, s * 0.45), -s * 0.45, s * 0.35), shift(box(s * 0.3, s * 0.45), s * 0.45, s * 0.35));
+const people = (s) =>
+  union(
+    shift(circle(s * 0.28), -s * 0.45, -s * 0.45),
+    shift(circle(s * 0.28), s * 0.45, -s * 0.45),
+    shift(box(s * 0.3, s * 0.45), -s * 0.45, s * 0.35),
+    shift(box(s * 0.3, s * 0.45), s * 0.45, s * 0.35),
+  );
 const book = (s) => union(shift(box(s * 0.48, s * 0.65), -s * 0.52, 0), shift(box(s * 0.48, s * 0.65), s * 0.52, 0));
 
 const DESIGNS = [

@@ -56,10 +56,17 @@ function pdf(guide) {
   for (const rows of pages(guide)) {
     const stream = rows
       .filter((r) => r.text)
-      .map((r) => `BT /${r.bold || r.size === 20 ? 'F2' : 'F1'} ${r.size} Tf ${PAGE.margin} ${r.y} Td (${pdfText(r.text)}) Tj ET`)
+      .map(
+        (r) =>
+          `BT /${r.bold || r.size === 20 ? 'F2' : 'F1'} ${r.size} Tf ${PAGE.margin} ${r.y} Td (${pdfText(r.text)}) Tj ET`,
+      )
       .join('\n');
     const content = add(`<< /Length ${Buffer.byteLength(stream, 'latin1')} >>\nstream\n${stream}\nendstream`);
-    kids.push(add(`<< /Type /Page /Parent ${pagesId} 0 R /MediaBox [0 0 ${PAGE.width} ${PAGE.height}] /Resources << /Font << /F1 ${font} 0 R /F2 ${bold} 0 R >> >> /Contents ${content} 0 R >>`));
+    kids.push(
+      add(
+        `<< /Type /Page /Parent ${pagesId} 0 R /MediaBox [0 0 ${PAGE.width} ${PAGE.height}] /Resources << /Font << /F1 ${font} 0 R /F2 ${bold} 0 R >> >> /Contents ${content} 0 R >>`,
+      ),
+    );
   }
   objects[catalog - 1] = `<< /Type /Catalog /Pages ${pagesId} 0 R >>`;
   objects[pagesId - 1] = `<< /Type /Pages /Kids [${kids.map((k) => `${k} 0 R`).join(' ')}] /Count ${kids.length} >>`;

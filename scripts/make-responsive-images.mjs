@@ -11,7 +11,9 @@ import sharp from 'sharp';
 export const WIDTHS = [480, 800, 1200];
 const dir = new URL('../public/images/demo/', import.meta.url);
 
-for (const name of readdirSync(dir).filter((f) => /^cause-\d+\.png$/.test(f)).sort()) {
+for (const name of readdirSync(dir)
+  .filter((f) => /^cause-\d+\.png$/.test(f))
+  .sort()) {
   const source = sharp(new URL(name, dir).pathname);
   for (const width of WIDTHS) {
     const resized = source.clone().resize({ width, withoutEnlargement: true });

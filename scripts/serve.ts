@@ -88,7 +88,9 @@ if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1]
   const port = Number(value('--port'));
   const persistTo = value('--persist-to');
   if (!Number.isInteger(port) || !persistTo) {
-    console.error('usage: tsx scripts/serve.ts --port N --persist-to DIR [--config FILE] [--ip HOST] [--log-level LEVEL] [--var NAME:VALUE]');
+    console.error(
+      'usage: tsx scripts/serve.ts --port N --persist-to DIR [--config FILE] [--ip HOST] [--log-level LEVEL] [--var NAME:VALUE]',
+    );
     process.exit(2);
   }
   await serveBuiltWorker({

@@ -20,7 +20,10 @@ if (dev) {
   // `astro dev` reads bindings from .dev.vars only; deployed workers default to production.
   const vars = existsSync('.dev.vars') ? readFileSync('.dev.vars', 'utf8') : '';
   if (!/^APP_ENV=/m.test(vars)) {
-    appendFileSync('.dev.vars', `${vars && !vars.endsWith('\n') ? '\n' : ''}# Added by npm run dev: local conveniences (outbox, demo payments)\nAPP_ENV=development\n`);
+    appendFileSync(
+      '.dev.vars',
+      `${vars && !vars.endsWith('\n') ? '\n' : ''}# Added by npm run dev: local conveniences (outbox, demo payments)\nAPP_ENV=development\n`,
+    );
     console.log('[dev] added APP_ENV=development to .dev.vars');
   }
   const server = spawn('astro', ['dev', '--port', port], { stdio: 'inherit' });
@@ -30,7 +33,11 @@ if (dev) {
   console.log(`\n  UK NFP is starting at http://localhost:${port}\n`);
   // TURSO_DATABASE_URL (e.g. `npm run db:turso-local`'s) reaches the worker as a binding: the app
   // then runs on libSQL's remote protocol instead of the local D1 database.
-  const turso = Object.fromEntries(['TURSO_DATABASE_URL', 'TURSO_AUTH_TOKEN'].flatMap((name) => (process.env[name] ? [[name, process.env[name] as string]] : [])));
+  const turso = Object.fromEntries(
+    ['TURSO_DATABASE_URL', 'TURSO_AUTH_TOKEN'].flatMap((name) =>
+      process.env[name] ? [[name, process.env[name] as string]] : [],
+    ),
+  );
   if (turso.TURSO_DATABASE_URL) console.log(`  Database: ${turso.TURSO_DATABASE_URL} (libSQL remote protocol)`);
   await serveBuiltWorker({ port: Number(port), persistTo: '.wrangler/state', vars: turso });
 }

@@ -10,7 +10,9 @@ if (existsSync('.cache/reports/vitest.json')) {
   passed += report.numPassedTests;
   failed += report.numFailedTests;
   // A file that fails to load has no tests to count; count it once so it cannot pass silently.
-  const brokenFiles = (report.testResults ?? []).filter((file) => file.status === 'failed' && file.assertionResults.length === 0);
+  const brokenFiles = (report.testResults ?? []).filter(
+    (file) => file.status === 'failed' && file.assertionResults.length === 0,
+  );
   failed += brokenFiles.length;
 } else missing.push('vitest');
 

@@ -34,8 +34,8 @@ if ! wait $build_pid; then
   status=1
 fi
 
-echo "== lint (biome, biome.json)"
-if bash scripts/with-node.sh biome lint .; then echo '{"passed":1,"failed":0}' >.cache/reports/lint.json
+echo "== lint and format check (biome check, biome.json)"
+if bash scripts/with-node.sh biome check .; then echo '{"passed":1,"failed":0}' >.cache/reports/lint.json
 else echo '{"passed":0,"failed":1}' >.cache/reports/lint.json; status=1; fi
 
 echo "== vitest (node + workers)"

@@ -23,10 +23,15 @@ const databasesDir = option('--databases-dir');
 const known = ['--port', '--host', '--db', '--databases-dir'];
 // Prints each statement with its rows and SQLite's full-scan steps: for finding a query that scans.
 const logStatements = argv.includes('--log-statements');
-const unknown = argv.filter((arg, i) => arg.startsWith('--') && arg !== '--log-statements' && !known.includes(arg) && !known.includes(argv[i - 1] ?? ''));
+const unknown = argv.filter(
+  (arg, i) =>
+    arg.startsWith('--') && arg !== '--log-statements' && !known.includes(arg) && !known.includes(argv[i - 1] ?? ''),
+);
 
 if (!Number.isInteger(port) || port < 0 || port > 65535 || unknown.length) {
-  console.error(`usage: turso-local.ts [--port N] [--host 127.0.0.1] [--db FILE] [--databases-dir DIR] [--log-statements]${unknown.length ? ` (unknown: ${unknown.join(' ')})` : ''}`);
+  console.error(
+    `usage: turso-local.ts [--port N] [--host 127.0.0.1] [--db FILE] [--databases-dir DIR] [--log-statements]${unknown.length ? ` (unknown: ${unknown.join(' ')})` : ''}`,
+  );
   process.exit(2);
 }
 if (!['127.0.0.1', 'localhost', '::1'].includes(host)) {
@@ -36,14 +41,21 @@ if (!['127.0.0.1', 'localhost', '::1'].includes(host)) {
 
 mkdirSync(dirname(dbPath), { recursive: true });
 const onStatement: Parameters<typeof startLibsqlServer>[0]['onStatement'] = logStatements
-  ? ({ sql, rows, fullScanSteps, ms }) => console.log(`[turso-local] ${rows} rows, ${fullScanSteps} full-scan steps, ${ms.toFixed(1)} ms: ${sql.replace(/\s+/g, ' ').slice(0, 400)}`)
+  ? ({ sql, rows, fullScanSteps, ms }) =>
+      console.log(
+        `[turso-local] ${rows} rows, ${fullScanSteps} full-scan steps, ${ms.toFixed(1)} ms: ${sql.replace(/\s+/g, ' ').slice(0, 400)}`,
+      )
   : undefined;
-const server = await startLibsqlServer({ dbPath, port, host, databasesDir, onStatement }).catch((error: NodeJS.ErrnoException) => {
-  console.error(error.code === 'EADDRINUSE' ? `Port ${port} is in use: pass --port N.` : error);
-  process.exit(1);
-});
+const server = await startLibsqlServer({ dbPath, port, host, databasesDir, onStatement }).catch(
+  (error: NodeJS.ErrnoException) => {
+    console.error(error.code === 'EADDRINUSE' ? `Port ${port} is in use: pass --port N.` : error);
+    process.exit(1);
+  },
+);
 console.log(`[turso-local] Hrana over HTTP at ${server.url} on ${dbPath}`);
-console.log(`[turso-local] TURSO_DATABASE_URL=${server.url} npm run db:migrate && TURSO_DATABASE_URL=${server.url} npm start`);
+console.log(
+  `[turso-local] TURSO_DATABASE_URL=${server.url} npm run db:migrate && TURSO_DATABASE_URL=${server.url} npm start`,
+);
 const stop = async () => {
   await server.close();
   process.exit(0);

@@ -40,7 +40,9 @@ const freshness = () => freshnessFrom((env as unknown as Bindings).PAGE_FRESH_SE
  * this uses `waitUntil` from `cloudflare:workers` (awaiting the work where that is missing).
  */
 async function afterResponse(work: Promise<unknown>) {
-  const guarded = work.catch((err) => logLine('error', 'page cache background work failed', { error: errorSummary(err) }));
+  const guarded = work.catch((err) =>
+    logLine('error', 'page cache background work failed', { error: errorSummary(err) }),
+  );
   try {
     waitUntil(guarded);
   } catch {
@@ -71,11 +73,26 @@ async function publicApiRead(request: Request, cache: Cache, decision: Extract<A
       cached.response.headers.set('X-Request-Id', requestId);
       if (cached.state === 'STALE') await revalidateInBackground(request.url);
       // The API did not run, so its one line per request is written here.
-      requestLine({ request_id: requestId, method: 'GET', route: decision.route, status: 200, ms: Date.now() - started, user_id: null, cache: cached.state });
+      requestLine({
+        request_id: requestId,
+        method: 'GET',
+        route: decision.route,
+        status: 200,
+        ms: Date.now() - started,
+        user_id: null,
+        cache: cached.state,
+      });
       return cached.response;
     }
   }
-  const { send, put, shared } = await renderOnce(cache, decision.key, async () => api.fetch(request, env), 'application/json', background, freshness());
+  const { send, put, shared } = await renderOnce(
+    cache,
+    decision.key,
+    async () => api.fetch(request, env),
+    'application/json',
+    background,
+    freshness(),
+  );
   if (!put && !shared) return send;
   send.headers.set('X-Cache', shared ? 'SHARED' : 'MISS');
   if (shared) send.headers.set('X-Request-Id', requestIdFrom(request.headers));
@@ -93,7 +110,8 @@ app.all('/api/*', async (c) => {
   if (cache && apiWriteRetiresPages(c.req.raw, response)) {
     const origin = new URL(c.req.url).origin;
     // Stripe's webhooks arrive in bursts on a telethon night: their retirements are coalesced (about one a second).
-    const retire = c.req.path === '/api/stripe/webhook' ? retirePagesCoalesced(origin, cache) : bumpPageGeneration(origin, cache);
+    const retire =
+      c.req.path === '/api/stripe/webhook' ? retirePagesCoalesced(origin, cache) : bumpPageGeneration(origin, cache);
     await afterResponse(retire);
   }
   return response;

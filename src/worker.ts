@@ -34,16 +34,33 @@ export default {
     let response: Response;
     try {
       // The API and pages read the id through requestIdFrom (a caller's x-request-id is never used).
-      response = await withRequestId(requestId, () => astro.fetch(request as never, env as never, ctx as never), context);
+      response = await withRequestId(
+        requestId,
+        () => astro.fetch(request as never, env as never, ctx as never),
+        context,
+      );
     } catch (error) {
       // Astro answers its own errors; this is the last resort, and it still says something useful.
-      logLine('error', 'unhandled error', { request_id: requestId, error: errorSummary(error), stack: safeStack(error) });
+      logLine('error', 'unhandled error', {
+        request_id: requestId,
+        error: errorSummary(error),
+        stack: safeStack(error),
+      });
       response = await unavailableResponse(requestId);
     }
     response = withSecurityHeaders(withReasonPhrase(response));
     if (!path.startsWith('/api/')) {
       // Query strings stay out of the log: Stripe's return URL carries a client secret.
-      requestLine({ request_id: requestId, method: request.method, route: path, status: response.status, ms: Date.now() - started }, context);
+      requestLine(
+        {
+          request_id: requestId,
+          method: request.method,
+          route: path,
+          status: response.status,
+          ms: Date.now() - started,
+        },
+        context,
+      );
     }
     return response;
   },
@@ -59,12 +76,30 @@ export default {
           const now = new Date(controller.scheduledTime);
           // Receipts of Direct Debits settled on this run link to the site (PUBLIC_ORIGIN is required in production).
           const mail = { db, config, origin: config.publicOrigin ?? 'http://localhost:4321' };
-          const counts = await runHousekeeping({ db, bucket: env.IMAGES ?? null, payments: createPaymentProvider(config), mail, now });
+          const counts = await runHousekeeping({
+            db,
+            bucket: env.IMAGES ?? null,
+            payments: createPaymentProvider(config),
+            mail,
+            now,
+          });
           // Gift emails that waited for their hour on appeals where no later gift came along (issue 12).
-          const fundraiserEmails = await flushFundraiserNotifications(db, createMailer(db, config), { origin: config.publicOrigin, now });
-          logLine('info', 'housekeeping', { cron: controller.cron, ms: Date.now() - started, ...counts, fundraiser_emails_sent: fundraiserEmails.sent });
+          const fundraiserEmails = await flushFundraiserNotifications(db, createMailer(db, config), {
+            origin: config.publicOrigin,
+            now,
+          });
+          logLine('info', 'housekeeping', {
+            cron: controller.cron,
+            ms: Date.now() - started,
+            ...counts,
+            fundraiser_emails_sent: fundraiserEmails.sent,
+          });
         } catch (error) {
-          logLine('error', 'housekeeping failed', { cron: controller.cron, error: errorSummary(error), stack: safeStack(error) });
+          logLine('error', 'housekeeping failed', {
+            cron: controller.cron,
+            error: errorSummary(error),
+            stack: safeStack(error),
+          });
           throw error;
         }
       })(),

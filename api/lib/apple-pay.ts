@@ -9,6 +9,10 @@ export const APPLE_PAY_ASSOCIATION_PATH = '/.well-known/apple-developer-merchant
  */
 export function applePayAssociation(env: Pick<Bindings, 'APPLE_PAY_DOMAIN_ASSOCIATION'>): Response {
   const body = env.APPLE_PAY_DOMAIN_ASSOCIATION?.trim();
-  if (!body) return Response.json({ statusCode: 404, message: 'Apple Pay is not set up for this domain' }, { status: 404 });
-  return new Response(body, { status: 200, headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'public, max-age=3600' } });
+  if (!body)
+    return Response.json({ statusCode: 404, message: 'Apple Pay is not set up for this domain' }, { status: 404 });
+  return new Response(body, {
+    status: 200,
+    headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'public, max-age=3600' },
+  });
 }

@@ -64,12 +64,15 @@ describe('configuration check (api/lib/config.ts)', () => {
   });
 
   it('takes a Turso URL over libsql:// or https://, and plain http:// only for a local development server', () => {
-    const problems = (url: string, appEnv?: string) => checkConfig({ TURSO_DATABASE_URL: url, APP_ENV: appEnv }).problems;
+    const problems = (url: string, appEnv?: string) =>
+      checkConfig({ TURSO_DATABASE_URL: url, APP_ENV: appEnv }).problems;
     expect(problems('libsql://db-org.turso.io')).toEqual([]);
     expect(problems('https://db-org.turso.io')).toEqual([]);
     expect(problems('http://127.0.0.1:8080', 'development')).toEqual([]);
     expect(problems('http://localhost:8080', 'development')).toEqual([]);
-    expect(problems('http://127.0.0.1:8080')).toEqual(['TURSO_DATABASE_URL must use libsql:// or https:// in production: http:// would send the auth token in clear']);
+    expect(problems('http://127.0.0.1:8080')).toEqual([
+      'TURSO_DATABASE_URL must use libsql:// or https:// in production: http:// would send the auth token in clear',
+    ]);
     expect(problems('http://db.example.org', 'development')[0]).toMatch(/must point at this machine/);
     expect(problems('file:local.db', 'development')[0]).toMatch(/file: databases cannot be opened by the worker/);
     expect(problems('not a url')[0]).toBe('TURSO_DATABASE_URL must be a URL, like libsql://your-db.turso.io');
@@ -81,15 +84,25 @@ describe(`a misconfigured production API fails closed (${engineName})`, () => {
     const log = vi.spyOn(console, 'error').mockImplementation(() => {});
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
     try {
-      const prod = await setupTestApp({ APP_ENV: 'production', AUTH_SECRET: 'x'.repeat(32), STRIPE_SECRET_KEY: 'sk_test_1', CHARITY_REGULATOR: 'fca' });
+      const prod = await setupTestApp({
+        APP_ENV: 'production',
+        AUTH_SECRET: 'x'.repeat(32),
+        STRIPE_SECRET_KEY: 'sk_test_1',
+        CHARITY_REGULATOR: 'fca',
+      });
       for (const path of ['/api/campaigns', '/api/health']) {
         const res = await prod.request(path);
         expect(res.status, path).toBe(503);
-        expect(await res.json()).toEqual({ statusCode: 503, message: 'This service is not configured correctly yet. Please try again later.' });
+        expect(await res.json()).toEqual({
+          statusCode: 503,
+          message: 'This service is not configured correctly yet. Please try again later.',
+        });
       }
       const configLogs = log.mock.calls.filter(([line]) => String(line).startsWith('[config]'));
       expect(configLogs).toHaveLength(1);
-      expect(String(configLogs[0][0])).toMatch(/3 problem\(s\): .*CHARITY_REGULATOR.*STRIPE_SECRET_KEY is set without STRIPE_PUBLISHABLE_KEY.*STRIPE_WEBHOOK_SECRET/);
+      expect(String(configLogs[0][0])).toMatch(
+        /3 problem\(s\): .*CHARITY_REGULATOR.*STRIPE_SECRET_KEY is set without STRIPE_PUBLISHABLE_KEY.*STRIPE_WEBHOOK_SECRET/,
+      );
 
       const dev = await setupTestApp({ STRIPE_SECRET_KEY: 'sk_test_1', CHARITY_REGULATOR: 'fca' });
       expect((await dev.request('/api/campaigns')).status).toBe(200);

@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { type CharityIdentity, type CharityRegulator, CHARITY_REGULATOR_IDS, DEFAULT_CHARITY_NAME, EMAIL_PATTERN } from '../../domain';
+import {
+  type CharityIdentity,
+  type CharityRegulator,
+  CHARITY_REGULATOR_IDS,
+  DEFAULT_CHARITY_NAME,
+  EMAIL_PATTERN,
+} from '../../domain';
 import type { AppConfig, Bindings } from './types';
 import { logLine } from '../middlewares/logger';
 
@@ -11,7 +17,8 @@ export const DEFAULT_SUPPORT_EMAIL = 'hello@uknfp.org';
 const DEV_AUTH_SECRET = 'local-development-only-secret-change-me';
 
 /** "" counts as unset, like a variable that is not there. */
-const setting = <T extends z.ZodType>(schema: T) => z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), schema.optional());
+const setting = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), schema.optional());
 const url = (name: string) => z.url({ error: `${name} must be an absolute URL, like https://example.org` });
 
 /**
@@ -23,21 +30,39 @@ const envSchema = z.object({
   APP_ENV: setting(z.string().max(40)),
   AUTH_SECRET: setting(z.string().min(16, 'AUTH_SECRET must be at least 16 characters (use 32+ random ones)')),
   ADMIN_EMAILS: setting(
-    z.string().refine((v) => v.split(',').map((e) => e.trim()).filter(Boolean).every((e) => EMAIL_PATTERN.test(e.toLowerCase())), 'ADMIN_EMAILS must be email addresses separated by commas'),
+    z.string().refine(
+      (v) =>
+        v
+          .split(',')
+          .map((e) => e.trim())
+          .filter(Boolean)
+          .every((e) => EMAIL_PATTERN.test(e.toLowerCase())),
+      'ADMIN_EMAILS must be email addresses separated by commas',
+    ),
   ),
-  STRIPE_SECRET_KEY: setting(z.string().regex(/^(sk|rk)_(test|live)_/, 'STRIPE_SECRET_KEY must start with sk_test_, sk_live_ (or rk_)')),
-  STRIPE_PUBLISHABLE_KEY: setting(z.string().regex(/^pk_(test|live)_/, 'STRIPE_PUBLISHABLE_KEY must start with pk_test_ or pk_live_')),
+  STRIPE_SECRET_KEY: setting(
+    z.string().regex(/^(sk|rk)_(test|live)_/, 'STRIPE_SECRET_KEY must start with sk_test_, sk_live_ (or rk_)'),
+  ),
+  STRIPE_PUBLISHABLE_KEY: setting(
+    z.string().regex(/^pk_(test|live)_/, 'STRIPE_PUBLISHABLE_KEY must start with pk_test_ or pk_live_'),
+  ),
   STRIPE_WEBHOOK_SECRET: setting(z.string().regex(/^whsec_/, 'STRIPE_WEBHOOK_SECRET must start with whsec_')),
   STRIPE_API_BASE: setting(url('STRIPE_API_BASE')),
   MAIL_API_KEY: setting(z.string()),
   MAIL_API_URL: setting(url('MAIL_API_URL')),
   MAIL_FROM: setting(z.string().max(200)),
-  SUPPORT_EMAIL: setting(z.string().trim().toLowerCase().regex(EMAIL_PATTERN, 'SUPPORT_EMAIL must be one email address')),
+  SUPPORT_EMAIL: setting(
+    z.string().trim().toLowerCase().regex(EMAIL_PATTERN, 'SUPPORT_EMAIL must be one email address'),
+  ),
   PUBLIC_ORIGIN: setting(url('PUBLIC_ORIGIN')),
   CHARITY_NAME: setting(z.string().max(200)),
   CHARITY_NUMBER: setting(z.string().max(20)),
   CHARITY_ADDRESS: setting(z.string().max(300)),
-  CHARITY_REGULATOR: setting(z.enum(CHARITY_REGULATOR_IDS as [CharityRegulator, ...CharityRegulator[]], { error: `CHARITY_REGULATOR must be one of: ${CHARITY_REGULATOR_IDS.join(', ')}` })),
+  CHARITY_REGULATOR: setting(
+    z.enum(CHARITY_REGULATOR_IDS as [CharityRegulator, ...CharityRegulator[]], {
+      error: `CHARITY_REGULATOR must be one of: ${CHARITY_REGULATOR_IDS.join(', ')}`,
+    }),
+  ),
   DEFAULT_CAMPAIGN_ID: setting(z.string().max(64)),
   TURNSTILE_SITE_KEY: setting(z.string().max(200)),
   TURNSTILE_SECRET_KEY: setting(z.string().max(200)),
@@ -55,16 +80,21 @@ export type ConfigCheck = {
 export function checkConfig(env: Partial<Bindings>): ConfigCheck {
   const parsed = envSchema.safeParse(env);
   const problems = parsed.success ? [] : parsed.error.issues.map((issue) => issue.message);
-  const value = (name: keyof Bindings) => (typeof env[name] === 'string' && (env[name] as string).trim() !== '' ? (env[name] as string) : undefined);
+  const value = (name: keyof Bindings) =>
+    typeof env[name] === 'string' && (env[name] as string).trim() !== '' ? (env[name] as string) : undefined;
   const secret = value('STRIPE_SECRET_KEY');
   const publishable = value('STRIPE_PUBLISHABLE_KEY');
-  if (secret && !publishable) problems.push('STRIPE_SECRET_KEY is set without STRIPE_PUBLISHABLE_KEY: the card form cannot load');
-  if (publishable && !secret) problems.push('STRIPE_PUBLISHABLE_KEY is set without STRIPE_SECRET_KEY: no payment can be started');
-  if (secret && !value('STRIPE_WEBHOOK_SECRET')) problems.push('STRIPE_SECRET_KEY is set without STRIPE_WEBHOOK_SECRET: paid gifts would never be recorded');
+  if (secret && !publishable)
+    problems.push('STRIPE_SECRET_KEY is set without STRIPE_PUBLISHABLE_KEY: the card form cannot load');
+  if (publishable && !secret)
+    problems.push('STRIPE_PUBLISHABLE_KEY is set without STRIPE_SECRET_KEY: no payment can be started');
+  if (secret && !value('STRIPE_WEBHOOK_SECRET'))
+    problems.push('STRIPE_SECRET_KEY is set without STRIPE_WEBHOOK_SECRET: paid gifts would never be recorded');
   if (secret && publishable && /_live_/.test(secret) !== /_live_/.test(publishable)) {
     problems.push('STRIPE_SECRET_KEY and STRIPE_PUBLISHABLE_KEY are from different modes (one live, one test)');
   }
-  if (value('CHARITY_NUMBER') && !value('CHARITY_NAME')) problems.push('CHARITY_NUMBER is set without CHARITY_NAME: declarations would name the default charity');
+  if (value('CHARITY_NUMBER') && !value('CHARITY_NAME'))
+    problems.push('CHARITY_NUMBER is set without CHARITY_NAME: declarations would name the default charity');
   const turso = tursoUrlProblem(value('TURSO_DATABASE_URL'), value('APP_ENV') === 'development');
   if (turso) problems.push(turso);
 
@@ -74,7 +104,8 @@ export function checkConfig(env: Partial<Bindings>): ConfigCheck {
     if (!value('MAIL_API_KEY')) missing.push('MAIL_API_KEY (no sign-in email can be sent)');
     if (!secret) missing.push('STRIPE_SECRET_KEY and STRIPE_PUBLISHABLE_KEY (card payments are off)');
     if (!value('ADMIN_EMAILS')) missing.push('ADMIN_EMAILS (nobody signs in as an admin)');
-    if (!value('PUBLIC_ORIGIN')) missing.push('PUBLIC_ORIGIN (pages answer 503: the Host header is not trusted for canonical links)');
+    if (!value('PUBLIC_ORIGIN'))
+      missing.push('PUBLIC_ORIGIN (pages answer 503: the Host header is not trusted for canonical links)');
   }
   return { problems, missing };
 }
@@ -122,7 +153,8 @@ export function loadConfig(env: Bindings): AppConfig {
     check = checkConfig(env);
     checked.set(env, check);
     const production = env.APP_ENV !== 'development';
-    if (production && check.problems.length) logLine('error', 'configuration problems', { count: check.problems.length, problems: check.problems.join('; ') });
+    if (production && check.problems.length)
+      logLine('error', 'configuration problems', { count: check.problems.length, problems: check.problems.join('; ') });
     if (production && check.missing.length) console.warn(`[config] not configured: ${check.missing.join('; ')}`);
   }
   const config = readConfig(env);

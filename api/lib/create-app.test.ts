@@ -21,10 +21,21 @@ describe(`API foundation (${engineName})`, () => {
   it('turns malformed JSON into a 400 and oversized bodies into a 413', async () => {
     const t = await setupTestApp();
     // A real route with a declared body: the app's zod hook and body limit answer for every route.
-    const bad = await t.request('/api/auth/login', { method: 'POST', body: '{"email":', headers: { 'content-type': 'application/json' } });
+    const bad = await t.request('/api/auth/login', {
+      method: 'POST',
+      body: '{"email":',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(bad.status).toBe(400);
-    expect((await bad.json()) as { statusCode: number; message: string }).toMatchObject({ statusCode: 400, message: expect.stringMatching(/valid JSON/) });
-    const big = await t.request('/api/auth/login', { method: 'POST', body: JSON.stringify({ email: 'a@example.org', first_name: 'x'.repeat(200 * 1024) }), headers: { 'content-type': 'application/json' } });
+    expect((await bad.json()) as { statusCode: number; message: string }).toMatchObject({
+      statusCode: 400,
+      message: expect.stringMatching(/valid JSON/),
+    });
+    const big = await t.request('/api/auth/login', {
+      method: 'POST',
+      body: JSON.stringify({ email: 'a@example.org', first_name: 'x'.repeat(200 * 1024) }),
+      headers: { 'content-type': 'application/json' },
+    });
     expect(big.status).toBe(413);
     expect(((await big.json()) as { statusCode: number }).statusCode).toBe(413);
   });

@@ -66,7 +66,8 @@ export function createBaseApp(deps: AppDeps = {}) {
     if (err instanceof RateLimitError) c.header('Retry-After', String(err.retryAfterSeconds));
     if (err instanceof HttpError) return c.json(errorBody(err.status, err.message), err.status);
     // Logged once with every problem when first found (api/lib/config.ts).
-    if (err instanceof ConfigError) return c.json(errorBody(503, 'This service is not configured correctly yet. Please try again later.'), 503);
+    if (err instanceof ConfigError)
+      return c.json(errorBody(503, 'This service is not configured correctly yet. Please try again later.'), 503);
     if (err instanceof ZodError) return c.json(errorBody(400, describeZodError(err)), 400);
     // Hono's JSON validator and the media-type gate of createRoute bodies, in our words.
     if (err instanceof HTTPException && err.status === 400 && /malformed json/i.test(err.message)) {

@@ -42,22 +42,25 @@ function failingWith(d1: D1Database, message: string): D1Database {
 }
 
 describe('a D1 database that is busy, locked or overloaded', () => {
-  it.each(D1_UNAVAILABLE)('answers GET /api/campaigns and GET /api/auth with 503 and Retry-After: %s', async (message) => {
-    const d1 = fileBindings().db;
-    const user = await createUser(drizzle(d1, { schema }) as unknown as Db);
-    const token = await createSession(drizzle(d1, { schema }) as unknown as Db, user.id);
-    const db = drizzle(failingWith(d1, message), { schema }) as unknown as Db;
-    const app = createApp({ db });
-    const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
-    for (const [path, init] of [
-      ['/api/campaigns', {}],
-      ['/api/auth', { headers: { authorization: `Bearer ${token}` } }],
-    ] as const) {
-      const res = await app.request(path, init, { APP_ENV: 'development' });
-      expect(res.status, path).toBe(503);
-      expect(res.headers.get('retry-after')).toBe(String(RETRY_AFTER_SECONDS));
-      expect(((await res.json()) as { message: string }).message).toMatch(/^The service is busy right now/);
-    }
-    errors.mockRestore();
-  });
+  it.each(D1_UNAVAILABLE)(
+    'answers GET /api/campaigns and GET /api/auth with 503 and Retry-After: %s',
+    async (message) => {
+      const d1 = fileBindings().db;
+      const user = await createUser(drizzle(d1, { schema }) as unknown as Db);
+      const token = await createSession(drizzle(d1, { schema }) as unknown as Db, user.id);
+      const db = drizzle(failingWith(d1, message), { schema }) as unknown as Db;
+      const app = createApp({ db });
+      const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
+      for (const [path, init] of [
+        ['/api/campaigns', {}],
+        ['/api/auth', { headers: { authorization: `Bearer ${token}` } }],
+      ] as const) {
+        const res = await app.request(path, init, { APP_ENV: 'development' });
+        expect(res.status, path).toBe(503);
+        expect(res.headers.get('retry-after')).toBe(String(RETRY_AFTER_SECONDS));
+        expect(((await res.json()) as { message: string }).message).toMatch(/^The service is busy right now/);
+      }
+      errors.mockRestore();
+    },
+  );
 });

@@ -24,7 +24,8 @@ export function describeZodError(error: z.ZodError): string {
     .slice(0, 5)
     .map((issue) => {
       const field = issue.path.join('.');
-      if (!field || issue.message.startsWith(`${field}:`) || issue.message.startsWith(`${field} `)) return issue.message;
+      if (!field || issue.message.startsWith(`${field}:`) || issue.message.startsWith(`${field} `))
+        return issue.message;
       return `${field}: ${issue.message}`;
     })
     .join('; ');

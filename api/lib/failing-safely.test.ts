@@ -41,7 +41,9 @@ describe(`failing safely when the database is unreachable (${engineName})`, () =
       expect(Object.keys(body).sort()).toEqual(['message', 'statusCode']);
       expect(body.statusCode).toBe(503);
       const requestId = res.headers.get('x-request-id')!;
-      expect(body.message).toBe(`The service is busy right now. Nothing was changed; please try again in a minute. Reference: ${requestId}`);
+      expect(body.message).toBe(
+        `The service is busy right now. Nothing was changed; please try again in a minute. Reference: ${requestId}`,
+      );
       expect(body.message).not.toMatch(/at |Error|ECONN|D1_|fetch failed|select/);
       // The log carries the same reference, so support can find the failure.
       expect(lines.some((line) => line.includes(requestId) && line.includes('"msg":"service unavailable"'))).toBe(true);
@@ -65,7 +67,10 @@ describe(`failing safely when the database is unreachable (${engineName})`, () =
     const email = `busy-${crypto.randomUUID().slice(0, 8)}@example.org`;
     t.outage.down();
     const { result: res } = await captureLogs(() =>
-      t.request('/api/stripe/client_secret', { method: 'POST', json: { email, amount: 1000, campaign_id: campaign.id } }),
+      t.request('/api/stripe/client_secret', {
+        method: 'POST',
+        json: { email, amount: 1000, campaign_id: campaign.id },
+      }),
     );
     expect(res.status).toBe(503);
     t.outage.up();
@@ -78,14 +83,25 @@ describe(`failing safely when the database is unreachable (${engineName})`, () =
     const campaign = await createCampaign(t.db);
     const donor = await createUser(t.db);
     const donationId = crypto.randomUUID();
-    const metadata = { kind: 'one_off', donation_id: donationId, campaign_id: campaign.id, appeal_id: '', donor_id: donor.id, gift_aid_declaration_id: '', source: 'card' };
+    const metadata = {
+      kind: 'one_off',
+      donation_id: donationId,
+      campaign_id: campaign.id,
+      appeal_id: '',
+      donor_id: donor.id,
+      gift_aid_declaration_id: '',
+      source: 'card',
+    };
     const event = paymentIntentSucceeded({ intentId: fakeId('pi'), amount: 2500, metadata });
 
     t.outage.down();
     const { result: failed, lines } = await captureLogs(() => sendEvent(t, event));
     expect(failed.status).toBe(500);
     const body = (await failed.json()) as { statusCode: number; message: string };
-    expect(body).toEqual({ statusCode: 500, message: expect.stringMatching(/not recorded and Stripe will retry it\. Reference: /) });
+    expect(body).toEqual({
+      statusCode: 500,
+      message: expect.stringMatching(/not recorded and Stripe will retry it\. Reference: /),
+    });
     expect(lines.some((line) => line.includes(event.id) && line.includes('database unavailable'))).toBe(true);
 
     t.outage.up();

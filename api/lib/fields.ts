@@ -53,7 +53,6 @@ export const optionalPersonName = (what: string) =>
     .nullish()
     .transform((v) => (v ? v : undefined));
 
-
 export const emailText = z
   .string({ error: 'Email is required' })
   .trim()
@@ -98,7 +97,14 @@ export const donorPhone = z
 
 /** Organization phones keep their formatting (UK numbers are written with spaces). */
 export const organizationPhone = z
-  .union([z.literal(''), z.string().trim().max(20, 'Use at most 20 characters').regex(/^[0-9()+\-.\s]+$/, 'Use digits, spaces and + ( ) - only')])
+  .union([
+    z.literal(''),
+    z
+      .string()
+      .trim()
+      .max(20, 'Use at most 20 characters')
+      .regex(/^[0-9()+\-.\s]+$/, 'Use digits, spaces and + ( ) - only'),
+  ])
   .nullable()
   .optional()
   .transform((v) => (v === '' ? null : v));

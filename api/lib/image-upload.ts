@@ -4,7 +4,15 @@ import { errorBody } from './create-app';
 import { badRequest } from './errors';
 import type { AppEnv } from './types';
 import { consumeUploadQuota } from '../services/quotas';
-import { deleteKeys, isStaticKey, isStoredKey, type PreparedUpload, prepareUpload, requireBucket, storeUploads } from '../services/images';
+import {
+  deleteKeys,
+  isStaticKey,
+  isStoredKey,
+  type PreparedUpload,
+  prepareUpload,
+  requireBucket,
+  storeUploads,
+} from '../services/images';
 
 /** One 5 MB image as base64 (~6.7 MB) plus the form's text fields. */
 export const IMAGE_FORM_BODY_LIMIT = 7 * 1024 * 1024;
@@ -15,7 +23,8 @@ export const imageFormBodyLimit = bodyLimit({
   onError: (c) => c.json(errorBody(413, 'Request body is too large (limit 7 MB); use an image of at most 5 MB'), 413),
 });
 
-const looksLikeUpload = (value: string) => value.startsWith('data:') || (value.length > 300 && /^[A-Za-z0-9+/=\s]+$/.test(value));
+const looksLikeUpload = (value: string) =>
+  value.startsWith('data:') || (value.length > 300 && /^[A-Za-z0-9+/=\s]+$/.test(value));
 
 /**
  * Saves a form's image field, then runs `write` with the resulting Key. A new image is checked

@@ -56,7 +56,9 @@ describe(`OpenAPI document (${engineName})`, () => {
       expect(res.status).toBe(500);
       // One error line besides the request's own access line (api/middlewares/logger.ts).
       expect(log.mock.calls.filter((call) => !String(call[0]).includes('"msg":"request"'))).toHaveLength(1);
-      expect(log.mock.calls.map((call) => call.map(String).join(' ')).join('\n')).toMatch(/does not match its schema: n: /);
+      expect(log.mock.calls.map((call) => call.map(String).join(' ')).join('\n')).toMatch(
+        /does not match its schema: n: /,
+      );
 
       // Production trusts the tested contract and skips the check.
       const prod = await setupTestApp({ APP_ENV: 'production', AUTH_SECRET: 'x'.repeat(32) });
@@ -73,13 +75,19 @@ describe(`OpenAPI document (${engineName})`, () => {
     try {
       const t = await setupTestApp();
       const teapot = createRouter().openapi(
-        defineRoute({ method: 'get', path: '/teapot-probe', responses: { 200: jsonContent(z.object({ ok: z.boolean() }), 'ok') } }),
+        defineRoute({
+          method: 'get',
+          path: '/teapot-probe',
+          responses: { 200: jsonContent(z.object({ ok: z.boolean() }), 'ok') },
+        }),
         (c) => c.json({ ok: true }, 418 as 200),
       );
       t.app.route('/', teapot);
       const res = await t.request('/api/teapot-probe');
       expect(res.status).toBe(500);
-      expect(log.mock.calls.map((call) => call.map(String).join(' ')).join('\n')).toMatch(/answered 418, a status its route does not declare/);
+      expect(log.mock.calls.map((call) => call.map(String).join(' ')).join('\n')).toMatch(
+        /answered 418, a status its route does not declare/,
+      );
     } finally {
       log.mockRestore();
     }

@@ -89,7 +89,10 @@ export function checkResponse(responses: Responses): MiddlewareHandler<AppEnv> {
     const body = await res.clone().json();
     const parsed = (schema as z.ZodType).safeParse(body);
     if (!parsed.success) {
-      const issues = parsed.error.issues.slice(0, 5).map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
+      const issues = parsed.error.issues
+        .slice(0, 5)
+        .map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`)
+        .join('; ');
       throw new ResponseContractError(`${where} with a body that does not match its schema: ${issues}`);
     }
   };

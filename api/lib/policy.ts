@@ -61,11 +61,20 @@ export function inOrgScope(user: AuthUser, organizationId: string | null): boole
 export const administersAny = (user: AuthUser): boolean => roles.administersAny(user);
 
 /** org_admins manage only the organizations they are linked to; admins all; donors none. */
-export const canManageOrganization = (user: AuthUser | null, organizationId: string | null): boolean => roles.administers(user, organizationId);
+export const canManageOrganization = (user: AuthUser | null, organizationId: string | null): boolean =>
+  roles.administers(user, organizationId);
 
 /** Admins; admins of the item's organization; the fundraiser who created an appeal (until deleted). */
-export const canEditCampaign = (user: AuthUser | null, item: { organizationId: string | null; campaignId: string | null; createdBy: string | null; status: string }): boolean =>
-  roles.canEditCampaign(user, { organizationId: item.organizationId, isAppeal: item.campaignId !== null, createdByViewer: !!user && item.createdBy === user.id, status: item.status });
+export const canEditCampaign = (
+  user: AuthUser | null,
+  item: { organizationId: string | null; campaignId: string | null; createdBy: string | null; status: string },
+): boolean =>
+  roles.canEditCampaign(user, {
+    organizationId: item.organizationId,
+    isAppeal: item.campaignId !== null,
+    createdByViewer: !!user && item.createdBy === user.id,
+    status: item.status,
+  });
 
 /** The Contact Support inbox is read by admins; everyone else sees only what they sent. */
 export const canReadSupportInbox = (user: AuthUser | null | undefined): boolean => roles.canReadSupportInbox(user);
@@ -75,14 +84,16 @@ export const canReadSupportInbox = (user: AuthUser | null | undefined): boolean 
  * organization it belongs to (an appeal belongs to its campaign's). Never an org_admin of another
  * organization, even for an appeal they wrote themselves.
  */
-export const canSetCampaignStatus = (user: AuthUser, organizationId: string | null): boolean => canManageOrganization(user, organizationId);
+export const canSetCampaignStatus = (user: AuthUser, organizationId: string | null): boolean =>
+  canManageOrganization(user, organizationId);
 
 /** Only admins change user types or organization admins. */
 export const canChangeUserType = (user: AuthUser): boolean => isAdmin(user);
 export const canChangeOrganizationAdmins = (user: AuthUser): boolean => isAdmin(user);
 
 /** A user may edit their own account; admins anyone's; org_admins may view their donors but not edit them. */
-export const canEditUser = (user: AuthUser, targetId: string): boolean => user.id === targetId || roles.canEditOthersProfile(user);
+export const canEditUser = (user: AuthUser, targetId: string): boolean =>
+  user.id === targetId || roles.canEditOthersProfile(user);
 
 /** Admins merge any two donors; org_admins donors of their own organizations (checked per record); finance and donors none. */
 export const canMergeDonors = (user: AuthUser): boolean => roles.canMergeDonors(user);
@@ -147,7 +158,10 @@ export const adminOnly = () =>
  * request body is validated, so a caller who may not act learns nothing from a 400. The handler
  * gets the loaded item back with `item(c)` instead of loading it twice.
  */
-export function loadThenAuthorize<T>(load: (db: Db, id: string, viewer: AuthUser) => Promise<T>, authorize?: (viewer: AuthUser, item: T) => void) {
+export function loadThenAuthorize<T>(
+  load: (db: Db, id: string, viewer: AuthUser) => Promise<T>,
+  authorize?: (viewer: AuthUser, item: T) => void,
+) {
   const loaded = new WeakMap<Request, T>();
   const middleware = createMiddleware<AppEnv>(async (c, next) => {
     const viewer = requireUser(c.var.user);

@@ -5,14 +5,23 @@ import { isDatabaseUnavailable, isTemporarilyUnavailable } from './unavailable';
 
 describe('what counts as the database being unavailable', () => {
   it('recognises D1 transient errors, libSQL network failures and a closed client, wrapped or not', async () => {
-    const d1 = ['D1_ERROR: Network connection lost.', 'D1 DB is overloaded. Too many requests queued.', 'D1_ERROR: internal error', 'D1_ERROR: storage operation exceeded timeout which caused object to be reset.'];
+    const d1 = [
+      'D1_ERROR: Network connection lost.',
+      'D1 DB is overloaded. Too many requests queued.',
+      'D1_ERROR: internal error',
+      'D1_ERROR: storage operation exceeded timeout which caused object to be reset.',
+    ];
     for (const message of d1) {
       expect(isDatabaseUnavailable(new Error(message))).toBe(true);
       expect(isDatabaseUnavailable(new Error('Failed query: select 1', { cause: new Error(message) }))).toBe(true);
     }
-    const refused = new TypeError('fetch failed', { cause: Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), { code: 'ECONNREFUSED' }) });
+    const refused = new TypeError('fetch failed', {
+      cause: Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), { code: 'ECONNREFUSED' }),
+    });
     expect(isDatabaseUnavailable(refused)).toBe(true);
-    expect(isDatabaseUnavailable(Object.assign(new Error('CLIENT_CLOSED: The client is closed'), { code: 'CLIENT_CLOSED' }))).toBe(true);
+    expect(
+      isDatabaseUnavailable(Object.assign(new Error('CLIENT_CLOSED: The client is closed'), { code: 'CLIENT_CLOSED' })),
+    ).toBe(true);
     // What Turso's server answers for a lost stream, a busy write lock or a spent monthly quota.
     for (const code of ['STREAM_EXPIRED', 'TRANSACTION_TIMEOUT', 'TRANSACTION_BUSY', 'BLOCKED', 'SERVER_ERROR']) {
       expect(isDatabaseUnavailable(Object.assign(new Error(`${code}: from the server`), { code })), code).toBe(true);
@@ -33,7 +42,9 @@ describe('what counts as the database being unavailable', () => {
     ];
     for (const message of forms) {
       expect(isDatabaseUnavailable(new Error(message)), message).toBe(true);
-      expect(isDatabaseUnavailable(new Error('Failed query: select 1', { cause: new Error(message) })), message).toBe(true);
+      expect(isDatabaseUnavailable(new Error('Failed query: select 1', { cause: new Error(message) })), message).toBe(
+        true,
+      );
     }
     expect(isDatabaseUnavailable(Object.assign(new Error('locked'), { code: 'SQLITE_LOCKED' }))).toBe(true);
     expect(isDatabaseUnavailable(Object.assign(new Error('busy'), { code: 'SQLITE_ERROR', rawCode: 517 }))).toBe(true);
@@ -51,7 +62,12 @@ describe('what counts as the database being unavailable', () => {
   });
 
   it('does not treat SQL mistakes or constraint failures as outages', () => {
-    for (const message of ['no such table: nope', 'UNIQUE constraint failed: users.email', 'SQLITE_ERROR: near "selec": syntax error', 'D1_ERROR: no such column: x']) {
+    for (const message of [
+      'no such table: nope',
+      'UNIQUE constraint failed: users.email',
+      'SQLITE_ERROR: near "selec": syntax error',
+      'D1_ERROR: no such column: x',
+    ]) {
       expect(isDatabaseUnavailable(new Error(message))).toBe(false);
     }
     expect(isDatabaseUnavailable(null)).toBe(false);

@@ -14,4 +14,3 @@ export function authMiddleware() {
     await next();
   });
 }
-

@@ -33,8 +33,24 @@ describe(`request logs (${engineName})`, () => {
     expect(requests).toHaveLength(3);
     // Rows read and written: D1's meta and the remote protocol's stats; libSQL's file engine has none.
     const rows = engineName === 'libsql' ? null : expect.any(Number);
-    expect(requests[0]).toEqual({ level: 'info', msg: 'request', request_id: anonymousId, method: 'GET', route: '/api/campaigns/:id', status: 200, ms: expect.any(Number), user_id: null, rows_read: rows, rows_written: rows });
-    expect(requests[1]).toMatchObject({ request_id: signedInId, route: '/api/donations', status: 200, user_id: user.id });
+    expect(requests[0]).toEqual({
+      level: 'info',
+      msg: 'request',
+      request_id: anonymousId,
+      method: 'GET',
+      route: '/api/campaigns/:id',
+      status: 200,
+      ms: expect.any(Number),
+      user_id: null,
+      rows_read: rows,
+      rows_written: rows,
+    });
+    expect(requests[1]).toMatchObject({
+      request_id: signedInId,
+      route: '/api/donations',
+      status: 200,
+      user_id: user.id,
+    });
     expect(requests[2]).toMatchObject({ level: 'warn', route: 'unmatched', status: 404 });
     // Ids and query strings stay out of the log.
     expect(JSON.stringify(requests)).not.toContain(campaign.id);
@@ -51,9 +67,16 @@ describe(`request logs (${engineName})`, () => {
       await t.request('/api/auth/login', { method: 'POST', json: { email } });
       await t.request('/api/health');
     });
-    const [read, signIn, health] = lines.filter((line) => line.msg === 'request') as { rows_read: number | null; rows_written: number | null }[];
+    const [read, signIn, health] = lines.filter((line) => line.msg === 'request') as {
+      rows_read: number | null;
+      rows_written: number | null;
+    }[];
     if (engineName === 'libsql') {
-      expect([read, signIn, health].map((line) => [line.rows_read, line.rows_written])).toEqual([[null, null], [null, null], [null, null]]);
+      expect([read, signIn, health].map((line) => [line.rows_read, line.rows_written])).toEqual([
+        [null, null],
+        [null, null],
+        [null, null],
+      ]);
       return;
     }
     expect(read.rows_read).toBeGreaterThanOrEqual(1);
@@ -71,10 +94,19 @@ describe(`request logs (${engineName})`, () => {
     let token = '';
     const { raw } = await jsonLogs(async () => {
       await t.request('/api/auth/login', { method: 'POST', json: { email } });
-      const mail = (await (await t.request(`/api/dev/outbox?to=${encodeURIComponent(email)}`)).json()) as { text: string }[];
+      const mail = (await (await t.request(`/api/dev/outbox?to=${encodeURIComponent(email)}`)).json()) as {
+        text: string;
+      }[];
       code = /code is: (\d{6})/.exec(mail[0].text)![1];
-      await t.request('/api/auth/login', { method: 'POST', json: { email, code: String((Number(code) + 1) % 1e6).padStart(6, '0') } });
-      token = ((await (await t.request('/api/auth/login', { method: 'POST', json: { email, code } })).json()) as { token: string }).token;
+      await t.request('/api/auth/login', {
+        method: 'POST',
+        json: { email, code: String((Number(code) + 1) % 1e6).padStart(6, '0') },
+      });
+      token = (
+        (await (await t.request('/api/auth/login', { method: 'POST', json: { email, code } })).json()) as {
+          token: string;
+        }
+      ).token;
       await t.request('/api/auth', { token });
       await t.request('/api/auth/logout', { method: 'POST', token });
     });
@@ -88,9 +120,11 @@ describe(`request logs (${engineName})`, () => {
     expect(logged).not.toContain(email);
   });
 
-  it('uses the worker\'s request id, or a fresh one, never arbitrary caller text', () => {
+  it("uses the worker's request id, or a fresh one, never arbitrary caller text", () => {
     const headers = (values: Record<string, string>) => ({ get: (name: string) => values[name] ?? null });
-    expect(requestIdFrom(headers({ 'x-request-id': '8f3c2a1b-0000-4000-8000-000000000001' }))).toBe('8f3c2a1b-0000-4000-8000-000000000001');
+    expect(requestIdFrom(headers({ 'x-request-id': '8f3c2a1b-0000-4000-8000-000000000001' }))).toBe(
+      '8f3c2a1b-0000-4000-8000-000000000001',
+    );
     expect(requestIdFrom(headers({ 'cf-ray': '8a1b2c3d4e5f6a7b-LHR' }))).toBe('8a1b2c3d4e5f6a7b-LHR');
     const forged = requestIdFrom(headers({ 'x-request-id': 'hi"}\n{"level":"info' }));
     expect(forged).toMatch(/^[0-9a-f-]{36}$/);
@@ -106,8 +140,10 @@ describe(`request logs (${engineName})`, () => {
     expect(requestIdFrom(callerSays)).toBe('caller-chosen-id-0001');
   });
 
-  it('summarises errors without a failed query\'s values', () => {
-    const error = new Error('Failed query: select * from users where email = ? params: a@example.org', { cause: new Error('D1_ERROR: Network connection lost.') });
+  it("summarises errors without a failed query's values", () => {
+    const error = new Error('Failed query: select * from users where email = ? params: a@example.org', {
+      cause: new Error('D1_ERROR: Network connection lost.'),
+    });
     expect(errorSummary(error)).toBe('Error: D1_ERROR: Network connection lost.');
     expect(errorSummary(new Error('Failed query: x params: secret'))).toBe('Error: Failed query: x params: [redacted]');
   });

@@ -23,7 +23,10 @@ export function logLine(level: 'info' | 'warn' | 'error', msg: string, fields: L
  * the error stream; the `level` field still says warn for 4xx. It carries the rows the request
  * read and wrote (the request context's, unless given): what Turso and D1 bill by.
  */
-export function requestLine(fields: LogFields & { status: number }, context: RequestContext | undefined = requestContext.getStore()): void {
+export function requestLine(
+  fields: LogFields & { status: number },
+  context: RequestContext | undefined = requestContext.getStore(),
+): void {
   const rows = context ? { rows_read: context.rowsRead, rows_written: context.rowsWritten } : {};
   const line = JSON.stringify({ level: levelForStatus(fields.status), msg: 'request', ...rows, ...fields });
   if (fields.status >= 500) console.error(line);
@@ -36,7 +39,8 @@ export function requestLine(fields: LogFields & { status: number }, context: Req
  */
 export function errorSummary(error: unknown): string {
   let inner: unknown = error;
-  for (let depth = 0; depth < 6 && (inner as { cause?: unknown })?.cause; depth++) inner = (inner as { cause: unknown }).cause;
+  for (let depth = 0; depth < 6 && (inner as { cause?: unknown })?.cause; depth++)
+    inner = (inner as { cause: unknown }).cause;
   const name = inner instanceof Error ? inner.name : 'Error';
   const message = inner instanceof Error ? inner.message : String(inner);
   return `${name}: ${message.replace(/\bparams:[\s\S]*$/, 'params: [redacted]')}`.slice(0, 500);

@@ -12,8 +12,18 @@ const day = (what: string) =>
     .openapi({ description: `${what === 'from' ? 'First' : 'Last'} London day, YYYY-MM-DD (inclusive)` });
 
 export const auditFilterShape = {
-  actor: z.string().trim().max(254, 'actor: use at most 254 characters').optional().openapi({ description: 'Actor user id, or part of their email' }),
-  target: z.string().trim().max(64, 'target: use at most 64 characters').optional().openapi({ description: 'The changed record’s id' }),
+  actor: z
+    .string()
+    .trim()
+    .max(254, 'actor: use at most 254 characters')
+    .optional()
+    .openapi({ description: 'Actor user id, or part of their email' }),
+  target: z
+    .string()
+    .trim()
+    .max(64, 'target: use at most 64 characters')
+    .optional()
+    .openapi({ description: 'The changed record’s id' }),
   action: z
     .string()
     .trim()
@@ -30,8 +40,18 @@ export const auditFilterShape = {
 export const AuditQuerySchema = z
   .object({
     ...auditFilterShape,
-    limit: z.coerce.number({ error: 'limit: a whole number' }).int('limit: a whole number').min(1, 'limit: at least 1').max(200, 'limit: at most 200').default(50),
-    offset: z.coerce.number({ error: 'offset: a whole number' }).int('offset: a whole number').min(0, 'offset: 0 or more').max(1_000_000).default(0),
+    limit: z.coerce
+      .number({ error: 'limit: a whole number' })
+      .int('limit: a whole number')
+      .min(1, 'limit: at least 1')
+      .max(200, 'limit: at most 200')
+      .default(50),
+    offset: z.coerce
+      .number({ error: 'offset: a whole number' })
+      .int('offset: a whole number')
+      .min(0, 'offset: 0 or more')
+      .max(1_000_000)
+      .default(0),
   })
   .refine((v) => !v.from || !v.to || v.from <= v.to, { path: ['to'], message: 'to: must be on or after from' });
 
@@ -50,7 +70,9 @@ export const AuditEntrySchema = z
     target_type: z.enum(AUDIT_TARGETS),
     target_id: z.string(),
     organization_id: z.string().nullable(),
-    changes: z.record(z.string(), z.tuple([z.unknown(), z.unknown()])).openapi({ description: '{field: [before, after]}' }),
+    changes: z
+      .record(z.string(), z.tuple([z.unknown(), z.unknown()]))
+      .openapi({ description: '{field: [before, after]}' }),
     request_id: z.string().nullable(),
     note: z.string().nullable(),
   })

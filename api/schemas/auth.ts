@@ -24,7 +24,9 @@ export const LoginFields = z.object({
     .trim()
     .regex(new RegExp(`^\\d{${CODE_LENGTH}}$`), `code must be exactly ${CODE_LENGTH} digits (0-9) from the email`)
     .optional()
-    .openapi({ description: `The ${CODE_LENGTH}-digit code from the email; omit it to have a code sent. \`password\` is accepted as an alias.` }),
+    .openapi({
+      description: `The ${CODE_LENGTH}-digit code from the email; omit it to have a code sent. \`password\` is accepted as an alias.`,
+    }),
   first_name: optionalPersonName('first_name'),
   last_name: optionalPersonName('last_name'),
   /** The Turnstile widget's token, sent back after a 428 asked for the security check. */
@@ -36,7 +38,11 @@ export const LoginBody = z.preprocess(passwordAsCode, LoginFields);
 /** Step one answers the same for known and unknown addresses: whether the address has an account is told only after the code is proven. */
 export const CodeSentSchema = z.object({ message: z.string() }).openapi('LoginCodeSent');
 
-export const SignedInSchema = z.object({ user: UserSchema, token: z.string(), new_user: z.boolean() }).openapi('SignedIn');
+export const SignedInSchema = z
+  .object({ user: UserSchema, token: z.string(), new_user: z.boolean() })
+  .openapi('SignedIn');
 
 /** A right code for a new address sent without names: the code stays usable, the dialog asks for the names. */
-export const NamesRequiredSchema = z.object({ new_user: z.literal(true), names_required: z.literal(true), message: z.string() }).openapi('NamesRequired');
+export const NamesRequiredSchema = z
+  .object({ new_user: z.literal(true), names_required: z.literal(true), message: z.string() })
+  .openapi('NamesRequired');

@@ -14,7 +14,11 @@ const pence = (field: string, max: number) =>
     .positive(`${field}: must be more than 0 pence`)
     .max(max, `${field}: too large`);
 
-const text = (field: string, max: number) => z.string({ error: `${field}: must be text` }).trim().max(max, `${field}: use at most ${max} characters`);
+const text = (field: string, max: number) =>
+  z
+    .string({ error: `${field}: must be text` })
+    .trim()
+    .max(max, `${field}: use at most ${max} characters`);
 
 export const BatchNewDonorSchema = z
   .object({
@@ -44,7 +48,9 @@ export const BatchBodySchema = z
   .object({
     organization_id: z.string({ error: 'organization_id: required' }),
     method: z.enum(BATCH_METHODS, { error: `method: must be one of ${BATCH_METHODS.join(', ')}` }),
-    banked_on: z.string({ error: 'banked_on: required' }).regex(/^\d{4}-\d{2}-\d{2}$/, 'banked_on: enter the day like 2026-03-31'),
+    banked_on: z
+      .string({ error: 'banked_on: required' })
+      .regex(/^\d{4}-\d{2}-\d{2}$/, 'banked_on: enter the day like 2026-03-31'),
     reference: text('reference', 100).optional(),
     expected_total: pence('expected_total', BATCH_TOTAL_MAX_PENCE),
     gifts: z
@@ -98,8 +104,17 @@ export type BatchSummaryDto = z.infer<typeof BatchSummarySchema>;
 
 export const BatchQuerySchema = z.object({
   organization_id: z.string().optional().openapi({ description: 'Only this organization’s batches' }),
-  limit: z.coerce.number({ error: 'limit: a whole number' }).int('limit: a whole number').min(1, 'limit: at least 1').max(200, 'limit: at most 200').default(50),
-  offset: z.coerce.number({ error: 'offset: a whole number' }).int('offset: a whole number').min(0, 'offset: 0 or more').default(0),
+  limit: z.coerce
+    .number({ error: 'limit: a whole number' })
+    .int('limit: a whole number')
+    .min(1, 'limit: at least 1')
+    .max(200, 'limit: at most 200')
+    .default(50),
+  offset: z.coerce
+    .number({ error: 'offset: a whole number' })
+    .int('offset: a whole number')
+    .min(0, 'offset: 0 or more')
+    .default(0),
 });
 
 /** Required: the same key again answers the first batch, so a double submit posts once. */

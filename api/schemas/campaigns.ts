@@ -10,13 +10,28 @@ export const CampaignListQuery = z.object({
     .enum([...CAMPAIGN_STATUSES, 'all'])
     .optional()
     .openapi({ description: 'Staff only: draft/deleted/all widen the list to what the caller may manage' }),
-  limit: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).optional().openapi({ type: 'integer', example: DEFAULT_PAGE_SIZE }),
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_PAGE_SIZE)
+    .optional()
+    .openapi({ type: 'integer', example: DEFAULT_PAGE_SIZE }),
   offset: z.coerce.number().int().min(0).max(100_000).optional().openapi({ type: 'integer' }),
   /** 1-based page of `limit` items; an alternative to offset. */
-  page: z.coerce.number().int().min(1).max(10_000).optional().openapi({ type: 'integer', description: '1-based page of `limit` items' }),
-  tiny: z.enum(['true', 'false']).optional().openapi({ description: 'true: only ids and titles of approved campaigns, for pickers' }),
-  mine: z
+  page: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(10_000)
+    .optional()
+    .openapi({ type: 'integer', description: '1-based page of `limit` items' }),
+  tiny: z
     .enum(['true', 'false'])
     .optional()
-    .openapi({ description: 'Signed in: true lists only what the caller created (drafts and live items unless status says otherwise)' }),
+    .openapi({ description: 'true: only ids and titles of approved campaigns, for pickers' }),
+  mine: z.enum(['true', 'false']).optional().openapi({
+    description:
+      'Signed in: true lists only what the caller created (drafts and live items unless status says otherwise)',
+  }),
 });

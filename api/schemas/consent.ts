@@ -6,7 +6,7 @@ import { CONSENT_SOURCES, ERASURE_OUTCOMES } from '../../domain';
 export const ConsentSchema = z
   .object({
     consented: z.boolean(),
-    wording: z.string().openapi({ description: 'Today\'s wording, shown next to the unticked box' }),
+    wording: z.string().openapi({ description: "Today's wording, shown next to the unticked box" }),
     given: z.object({ wording: z.string(), source: z.enum(CONSENT_SOURCES), given_at: z.string() }).nullable(),
     withdrawn_at: z.string().nullable(),
   })
@@ -22,12 +22,20 @@ export const ConsentBody = z.object({
 export const ErasureRequestedSchema = z.object({ sent: z.literal(true), expires_at: z.string() });
 
 export const ErasureConfirmBody = z.object({
-  code: z.string({ error: 'code: enter the 6-digit code from the email' }).trim().regex(/^\d{6}$/, 'code: enter the 6-digit code from the email'),
+  code: z
+    .string({ error: 'code: enter the 6-digit code from the email' })
+    .trim()
+    .regex(/^\d{6}$/, 'code: enter the 6-digit code from the email'),
 });
 
 export const ErasedSchema = z.object({ erased: z.literal(true) });
 
 export const ErasureSchema = z
-  .object({ outcome: z.enum(ERASURE_OUTCOMES), requested_at: z.string(), completed_at: z.string().nullable(), detail: z.string().nullable() })
+  .object({
+    outcome: z.enum(ERASURE_OUTCOMES),
+    requested_at: z.string(),
+    completed_at: z.string().nullable(),
+    detail: z.string().nullable(),
+  })
   .openapi('ErasureRequest');
 export type ErasureDto = z.infer<typeof ErasureSchema>;

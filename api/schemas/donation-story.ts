@@ -15,8 +15,17 @@ export const DonationStorySchema = z
     receipt_sent_at: z.string().nullable(),
     gift_aid: z.object({
       requested: z.boolean(),
-      declaration: z.object({ _id: z.string(), method: z.string(), declared_at: z.string(), cancelled_at: z.string().nullable() }).nullable(),
-      claim: z.object({ _id: z.string(), status: z.string(), hmrc_reference: z.string().nullable(), amount_pence: z.number().int() }).nullable(),
+      declaration: z
+        .object({ _id: z.string(), method: z.string(), declared_at: z.string(), cancelled_at: z.string().nullable() })
+        .nullable(),
+      claim: z
+        .object({
+          _id: z.string(),
+          status: z.string(),
+          hmrc_reference: z.string().nullable(),
+          amount_pence: z.number().int(),
+        })
+        .nullable(),
       adjustments_pence: z.number().int(),
     }),
     reversals: z.array(ReversalSchema),

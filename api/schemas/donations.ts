@@ -28,23 +28,44 @@ export const StaffDonationsQuery = donationListQuery;
  * session; a 401 comes before any 400).
  */
 export const DonationListQuery = z.object({
-  type: z.string().optional().openapi({
-    description:
-      'Absent, `once` or `monthly`: the dashboard list (staff), optionally only one-off or monthly gifts. `me`: the caller’s own gifts. `public`: the same answer as GET /donations/top',
-    enum: [...DONATION_LIST_TYPES, 'once', 'monthly'],
-  }),
-  search: z.string().optional().openapi({ description: 'Staff list: donor name or email contains (at most 40 characters)' }),
+  type: z
+    .string()
+    .optional()
+    .openapi({
+      description:
+        'Absent, `once` or `monthly`: the dashboard list (staff), optionally only one-off or monthly gifts. `me`: the caller’s own gifts. `public`: the same answer as GET /donations/top',
+      enum: [...DONATION_LIST_TYPES, 'once', 'monthly'],
+    }),
+  search: z
+    .string()
+    .optional()
+    .openapi({ description: 'Staff list: donor name or email contains (at most 40 characters)' }),
   donor_id: z.string().optional().openapi({ description: 'Staff list: one donor' }),
-  status: z.string().optional().openapi({ description: 'Staff list: pending, succeeded, failed, refunded or abandoned' }),
+  status: z
+    .string()
+    .optional()
+    .openapi({ description: 'Staff list: pending, succeeded, failed, refunded or abandoned' }),
   date_from: z.string().optional().openapi({ description: 'Staff list: first London day, YYYY-MM-DD' }),
-  date_to: z.string().optional().openapi({ description: 'Staff list: last London day, YYYY-MM-DD (not before date_from)' }),
+  date_to: z
+    .string()
+    .optional()
+    .openapi({ description: 'Staff list: last London day, YYYY-MM-DD (not before date_from)' }),
   amount_min: z.string().optional().openapi({ type: 'integer', description: 'Staff list: smallest amount in pence' }),
   amount_max: z.string().optional().openapi({ type: 'integer', description: 'Staff list: largest amount in pence' }),
-  sort: z.string().optional().openapi({ description: `Staff list: ${DONATION_SORTS.join(', ')} (default date)` }),
+  sort: z
+    .string()
+    .optional()
+    .openapi({ description: `Staff list: ${DONATION_SORTS.join(', ')} (default date)` }),
   order: z.string().optional().openapi({ description: 'Staff list: asc or desc' }),
-  campaign_id: z.string().optional().openapi({ description: 'type=public: the campaign; staff list: only this campaign' }),
+  campaign_id: z
+    .string()
+    .optional()
+    .openapi({ description: 'type=public: the campaign; staff list: only this campaign' }),
   appeal_id: z.string().optional().openapi({ description: 'type=public: the appeal; staff list: only this appeal' }),
-  limit: z.string().optional().openapi({ type: 'integer', description: `At most 100, or ${TOP_DONORS_LIMIT} for type=public` }),
+  limit: z
+    .string()
+    .optional()
+    .openapi({ type: 'integer', description: `At most 100, or ${TOP_DONORS_LIMIT} for type=public` }),
   offset: z.string().optional().openapi({ type: 'integer' }),
 });
 

@@ -10,7 +10,8 @@ import {
 
 /** Gift Aid's request and response shapes (declarations, claims, GASDS); the services' DTO types are inferred from these. */
 
-const text = (field: string, max: number) => z.string({ error: `${field}: must be text` }).max(max, `${field}: too long`);
+const text = (field: string, max: number) =>
+  z.string({ error: `${field}: must be text` }).max(max, `${field}: too long`);
 
 /** Donor details as HMRC's schedule needs them; the domain rule (checkGiftAidDetails) checks the rest. */
 export const GiftAidDetailsBody = z.object({
@@ -50,7 +51,9 @@ export const DeclarationSchema = z
   .openapi('GiftAidDeclaration');
 export type DeclarationDto = z.infer<typeof DeclarationSchema>;
 
-export const MyDeclarationsSchema = z.object({ active: z.boolean(), declarations: z.array(DeclarationSchema) }).openapi('MyGiftAid');
+export const MyDeclarationsSchema = z
+  .object({ active: z.boolean(), declarations: z.array(DeclarationSchema) })
+  .openapi('MyGiftAid');
 
 export const ClaimSchema = z
   .object({
@@ -93,7 +96,13 @@ export const ClaimSchema = z
   .openapi('GiftAidClaim');
 export type ClaimDto = z.infer<typeof ClaimSchema>;
 
-const DonorOnSchedule = z.object({ title: z.string().nullable(), first_name: z.string(), last_name: z.string(), house: z.string(), postcode: z.string() });
+const DonorOnSchedule = z.object({
+  title: z.string().nullable(),
+  first_name: z.string(),
+  last_name: z.string(),
+  house: z.string(),
+  postcode: z.string(),
+});
 
 export const EligibleGiftSchema = z.object({
   _id: z.string(),
@@ -149,7 +158,10 @@ export const AdjustmentSchema = z
     donation_id: z.string(),
     claim_id: z.string(),
     organization_id: z.string(),
-    gift_aid: z.number().int().openapi({ description: 'Pence: over-claimed Gift Aid (refund), or negative where a failed refund takes an unreported one back (refund_failed)' }),
+    gift_aid: z.number().int().openapi({
+      description:
+        'Pence: over-claimed Gift Aid (refund), or negative where a failed refund takes an unreported one back (refund_failed)',
+    }),
     reason: z.string().openapi({ example: 'refund', description: 'refund or refund_failed' }),
     settled_claim_id: z.string().nullable(),
     created_at: z.string(),
@@ -177,11 +189,19 @@ export const dayField = (field: string) =>
     .optional();
 
 const requiredDay = (field: string) =>
-  z.string({ error: `${field}: enter a date like 2026-04-06` }).refine(isIsoDay, `${field}: enter a date like 2026-04-06`);
+  z
+    .string({ error: `${field}: enter a date like 2026-04-06` })
+    .refine(isIsoDay, `${field}: enter a date like 2026-04-06`);
 
 export const OrgQuery = z.object({ organization_id: z.string().max(64).optional() });
 export const EligibleQuery = OrgQuery.extend({ from: dayField('from'), to: dayField('to') });
-export const IdParam = z.object({ id: z.string().min(1).max(64).openapi({ param: { name: 'id', in: 'path' } }) });
+export const IdParam = z.object({
+  id: z
+    .string()
+    .min(1)
+    .max(64)
+    .openapi({ param: { name: 'id', in: 'path' } }),
+});
 
 export const NewClaimBody = z.object({
   organization_id: z.string({ error: 'organization_id: required' }).min(1, 'organization_id: required').max(64),
@@ -207,7 +227,11 @@ export type ClaimUpdate = z.infer<typeof ClaimUpdateBody>;
 
 export const VoidClaimBody = z.object({ reason: text('reason', 500).trim().optional() });
 export const RejectClaimBody = z.object({
-  reason: z.string({ error: "reason: enter HMRC's reason for rejecting the claim" }).trim().min(1, "reason: enter HMRC's reason for rejecting the claim").max(1000, 'reason: at most 1,000 characters'),
+  reason: z
+    .string({ error: "reason: enter HMRC's reason for rejecting the claim" })
+    .trim()
+    .min(1, "reason: enter HMRC's reason for rejecting the claim")
+    .max(1000, 'reason: at most 1,000 characters'),
 });
 export const ResubmitClaimBody = z.object({ hmrc_reference: hmrcReference });
 export const PaymentBody = z.object({
@@ -243,7 +267,9 @@ export const CoveringQuery = z.object({
 export const CoveringSchema = z
   .object({
     eligible: z.boolean(),
-    declaration: DeclarationSchema.nullable().openapi({ description: 'The declaration that covers the gift, or the nearest one that does not' }),
+    declaration: DeclarationSchema.nullable().openapi({
+      description: 'The declaration that covers the gift, or the nearest one that does not',
+    }),
     reason: z.string().nullable().openapi({ description: 'Why no declaration covers the gift; null when one does' }),
   })
   .openapi('GiftAidCovering');
@@ -271,7 +297,11 @@ export const GasdsClaimBody = z.object({
     .int('tax_year: the year it starts, like 2025 for 2025-26')
     .min(2013, 'tax_year: GASDS began in 2013-14')
     .max(2100, 'tax_year: the year it starts, like 2025 for 2025-26'),
-  amount: z.number({ error: 'amount: pence of small donations to claim on' }).int('amount: whole pence').min(1, 'amount: more than 0').optional(),
+  amount: z
+    .number({ error: 'amount: pence of small donations to claim on' })
+    .int('amount: whole pence')
+    .min(1, 'amount: more than 0')
+    .optional(),
 });
 
 export const GasdsSchema = z
@@ -293,7 +323,14 @@ export const GasdsSchema = z
     top_up: z.number().int(),
     limited_by: z.enum(['small_donations', 'annual_limit', 'matching_rule']),
     claims: z.array(
-      z.object({ _id: z.string(), donations: z.number().int(), top_up: z.number().int(), gift_count: z.number().int(), status: z.string(), created_at: z.string() }),
+      z.object({
+        _id: z.string(),
+        donations: z.number().int(),
+        top_up: z.number().int(),
+        gift_count: z.number().int(),
+        status: z.string(),
+        created_at: z.string(),
+      }),
     ),
   })
   .openapi('GasdsPosition');

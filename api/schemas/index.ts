@@ -53,25 +53,39 @@ export const CampaignSchema = z
     description: campaignRow.description,
     story: campaignRow.story,
     video: campaignRow.video,
-    date: z.object({ from: campaignRow.dateFrom, to: campaignRow.dateTo }).openapi({ description: 'YYYY-MM-DD, inclusive' }),
+    date: z
+      .object({ from: campaignRow.dateFrom, to: campaignRow.dateTo })
+      .openapi({ description: 'YYYY-MM-DD, inclusive' }),
     goal: campaignRow.goal.openapi({ description: 'Pence' }),
     images: z.array(StoredImageSchema),
     organization_id: campaignRow.organizationId,
-    campaign_id: campaignRow.campaignId.openapi({ description: 'The parent campaign of an appeal; null for a campaign' }),
+    campaign_id: campaignRow.campaignId.openapi({
+      description: 'The parent campaign of an appeal; null for a campaign',
+    }),
     status: campaignRow.status,
-    sponsored_event: z.boolean().openapi({ description: 'A sponsored event: its gifts say "Yes" on the Gift Aid schedule and are never aggregated' }),
+    sponsored_event: z.boolean().openapi({
+      description: 'A sponsored event: its gifts say "Yes" on the Gift Aid schedule and are never aggregated',
+    }),
     created_by: z.object({ first_name: z.string(), last_name: z.string() }),
     summary: z.object({
       total_donations: z.number().int().openapi({ description: 'Pence raised, net of refunds' }),
       donation_count: z.number().int(),
-      gift_aid: z.number().int().openapi({ description: 'Pence of Gift Aid on the eligible gifts, net of refunds (25%)' }),
+      gift_aid: z
+        .number()
+        .int()
+        .openapi({ description: 'Pence of Gift Aid on the eligible gifts, net of refunds (25%)' }),
     }),
     created_at: z.string(),
-    can_edit: z.boolean().optional().openapi({ description: 'Answered to signed-in callers: whether they may edit this item' }),
+    can_edit: z
+      .boolean()
+      .optional()
+      .openapi({ description: 'Answered to signed-in callers: whether they may edit this item' }),
   })
   .openapi('Campaign');
 
-export const CampaignTitleSchema = z.object({ _id: campaignRow.id, title: campaignRow.title, organization_id: z.string().nullable() }).openapi('CampaignTitle');
+export const CampaignTitleSchema = z
+  .object({ _id: campaignRow.id, title: campaignRow.title, organization_id: z.string().nullable() })
+  .openapi('CampaignTitle');
 
 export const TemplateCauseSchema = z
   .object({
@@ -94,7 +108,10 @@ export const DonationSchema = z
     gift_aid: z.boolean(),
     source: donationRow.source,
     payment_method: donationRow.paymentMethod.openapi({ description: 'card, or bacs_debit (Direct Debit)' }),
-    bank_last4: z.string().nullable().openapi({ description: 'Direct Debit: the last four digits of the bank account' }),
+    bank_last4: z
+      .string()
+      .nullable()
+      .openapi({ description: 'Direct Debit: the last four digits of the bank account' }),
     subscription_id: z.string().nullable().openapi({ description: 'The monthly gift this payment belongs to' }),
     donor: OptionSchema,
     campaign: OptionSchema,
@@ -160,12 +177,22 @@ export const OrganizationSchema = z
     phone: organizationRow.phone,
     charity_number: organizationRow.charityNumber,
     legal_name: organizationRow.legalName.openapi({ description: 'Registered legal name; null: the display name' }),
-    regulator: organizationRow.regulator.openapi({ description: 'ccew: Charity Commission for England and Wales; oscr: Scottish Charity Regulator; ccni: Charity Commission for Northern Ireland' }),
-    hmrc_reference: organizationRow.hmrcReference.openapi({ description: 'HMRC charity reference for Gift Aid claims' }),
-    accounting_year_end: z.string().openapi({ description: 'MM-DD: the last day of the accounting year (04-05 = the tax year); Gift Aid aggregates within one period' }),
+    regulator: organizationRow.regulator.openapi({
+      description:
+        'ccew: Charity Commission for England and Wales; oscr: Scottish Charity Regulator; ccni: Charity Commission for Northern Ireland',
+    }),
+    hmrc_reference: organizationRow.hmrcReference.openapi({
+      description: 'HMRC charity reference for Gift Aid claims',
+    }),
+    accounting_year_end: z.string().openapi({
+      description:
+        'MM-DD: the last day of the accounting year (04-05 = the tax year); Gift Aid aggregates within one period',
+    }),
     address: AddressSchema,
     admins: z.array(OptionSchema),
-    appeals_need_approval: z.boolean().openapi({ description: 'New appeals under this organization start as drafts until an admin approves them' }),
+    appeals_need_approval: z
+      .boolean()
+      .openapi({ description: 'New appeals under this organization start as drafts until an admin approves them' }),
   })
   .openapi('Organization');
 

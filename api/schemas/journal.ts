@@ -16,7 +16,9 @@ export const journalQuery = z
   .object({
     from: requiredDay('first'),
     to: requiredDay('last'),
-    organization_id: idParam('an organization').openapi({ description: 'One organization (org admins: one of theirs)' }),
+    organization_id: idParam('an organization').openapi({
+      description: 'One organization (org admins: one of theirs)',
+    }),
     format: z
       .enum(JOURNAL_FORMATS, { error: `Must be one of: ${JOURNAL_FORMATS.join(', ')}` })
       .default('xero')

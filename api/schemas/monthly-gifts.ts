@@ -1,5 +1,10 @@
 import { z } from '@hono/zod-openapi';
-import { MAX_PAUSE_MONTHS, MONTHLY_GIFT_CANCELLED_BY, MONTHLY_GIFT_STATUSES, ONLINE_PAYMENT_METHODS } from '../../domain';
+import {
+  MAX_PAUSE_MONTHS,
+  MONTHLY_GIFT_CANCELLED_BY,
+  MONTHLY_GIFT_STATUSES,
+  ONLINE_PAYMENT_METHODS,
+} from '../../domain';
 import { MAX_SEARCH_TERM_LENGTH } from '../../domain/limits';
 import { idParam, paging } from '../services/insight/list-filters';
 
@@ -48,7 +53,10 @@ export const OfficeMonthlyGiftSchema = z
     status: z.enum(MONTHLY_GIFT_STATUSES),
     method: z.string().openapi({ description: 'Who holds the payment: card (Stripe) or demo' }),
     payment_method: z.enum(ONLINE_PAYMENT_METHODS).openapi({ description: 'card, or bacs_debit (Direct Debit)' }),
-    bank_last4: z.string().nullable().openapi({ description: 'Direct Debit: the last four digits of the bank account' }),
+    bank_last4: z
+      .string()
+      .nullable()
+      .openapi({ description: 'Direct Debit: the last four digits of the bank account' }),
     started_at: z.string().nullable(),
     next_payment_at: z.string().nullable(),
     cancelled_at: z.string().nullable(),
@@ -57,8 +65,13 @@ export const OfficeMonthlyGiftSchema = z
         failed_at: z.string(),
         invoice_id: z.string().nullable(),
         message: z.string().nullable(),
-        retry_at: z.string().nullable().openapi({ description: 'When Stripe tries the payment again (invoice.next_payment_attempt); null: no retry left' }),
-        email: z.enum(FAILURE_EMAIL_STATES).openapi({ description: 'The "payment did not go through" email: sent, queued in the outbox, or none (first payments get none)' }),
+        retry_at: z.string().nullable().openapi({
+          description: 'When Stripe tries the payment again (invoice.next_payment_attempt); null: no retry left',
+        }),
+        email: z.enum(FAILURE_EMAIL_STATES).openapi({
+          description:
+            'The "payment did not go through" email: sent, queued in the outbox, or none (first payments get none)',
+        }),
       })
       .nullable()
       .openapi({ description: 'Set when the newest payment of this gift failed' }),
@@ -72,7 +85,12 @@ export const MonthlyGiftSchema = z
     _id: z.string().openapi({ example: 'sub_1QxYz' }),
     amount: z.number().int().openapi({ description: 'Pence per month', example: 1000 }),
     status: z.enum(MONTHLY_GIFT_STATUSES),
-    cause: z.object({ campaign_id: z.string(), campaign: z.string(), appeal_id: z.string().nullable(), appeal: z.string().nullable() }),
+    cause: z.object({
+      campaign_id: z.string(),
+      campaign: z.string(),
+      appeal_id: z.string().nullable(),
+      appeal: z.string().nullable(),
+    }),
     started_at: z.string().nullable(),
     next_payment_at: z.string().nullable(),
     pause_resumes_at: z.string().nullable(),
@@ -81,7 +99,10 @@ export const MonthlyGiftSchema = z
     gift_aid: z.boolean(),
     mode: z.enum(['stripe', 'demo']),
     payment_method: z.enum(ONLINE_PAYMENT_METHODS).openapi({ description: 'card, or bacs_debit (Direct Debit)' }),
-    bank_last4: z.string().nullable().openapi({ description: 'Direct Debit: the last four digits of the bank account' }),
+    bank_last4: z
+      .string()
+      .nullable()
+      .openapi({ description: 'Direct Debit: the last four digits of the bank account' }),
   })
   .openapi('MonthlyGift');
 
@@ -89,11 +110,19 @@ export const MonthlyGiftIdParam = z.object({
   id: z
     .string()
     .max(220)
-    .openapi({ param: { name: 'id', in: 'path' }, example: 'sub_1QxYz', description: 'The monthly gift (Stripe Subscription) id' }),
+    .openapi({
+      param: { name: 'id', in: 'path' },
+      example: 'sub_1QxYz',
+      description: 'The monthly gift (Stripe Subscription) id',
+    }),
 });
 
 export const MonthlyGiftChangeBody = z.object({
-  price: z.string({ error: 'price: choose one of the monthly amounts offered' }).trim().min(1, 'price: choose one of the monthly amounts offered').max(255),
+  price: z
+    .string({ error: 'price: choose one of the monthly amounts offered' })
+    .trim()
+    .min(1, 'price: choose one of the monthly amounts offered')
+    .max(255),
 });
 export const MonthlyGiftPauseBody = z.object({
   months: z
@@ -114,5 +143,9 @@ export const LinkStateSchema = z
   })
   .openapi('CancelLinkState');
 
-export const CancelLinkTokenQuery = z.object({ token: z.string().max(400).optional().openapi({ description: 'The token from the cancel link in a monthly receipt' }) });
-export const CancelLinkTokenBody = z.object({ token: z.string({ error: 'token: the token from the cancel link is required' }).max(400, 'token: too long') });
+export const CancelLinkTokenQuery = z.object({
+  token: z.string().max(400).optional().openapi({ description: 'The token from the cancel link in a monthly receipt' }),
+});
+export const CancelLinkTokenBody = z.object({
+  token: z.string({ error: 'token: the token from the cancel link is required' }).max(400, 'token: too long'),
+});

@@ -1,6 +1,15 @@
 import { z } from '@hono/zod-openapi';
 import { CHARITY_REGULATOR_IDS, type CharityRegulator } from '../../domain';
-import { addressSchema, imageInput, optionalEmail, optionalText, organizationPhone, pagingQuery, reference, requiredText } from '../lib/fields';
+import {
+  addressSchema,
+  imageInput,
+  optionalEmail,
+  optionalText,
+  organizationPhone,
+  pagingQuery,
+  reference,
+  requiredText,
+} from '../lib/fields';
 import { organizationFilterShape } from '../services/insight/list-filters';
 import { AccountingYearEnd } from './gift-aid';
 
@@ -13,14 +22,21 @@ export const organizationFields = {
   phone: organizationPhone,
   charity_number: optionalText(20),
   legal_name: optionalText(200),
-  regulator: z.enum(CHARITY_REGULATOR_IDS as [CharityRegulator, ...CharityRegulator[]], { error: `regulator must be one of: ${CHARITY_REGULATOR_IDS.join(', ')}` }).optional(),
+  regulator: z
+    .enum(CHARITY_REGULATOR_IDS as [CharityRegulator, ...CharityRegulator[]], {
+      error: `regulator must be one of: ${CHARITY_REGULATOR_IDS.join(', ')}`,
+    })
+    .optional(),
   // HMRC charity references are one or two letters and digits, e.g. XR12345 (Gift Aid claims).
   hmrc_reference: optionalText(12)
     .refine((v) => v == null || /^[A-Za-z]{1,2}[0-9]{1,7}$/.test(v), 'Use letters then digits, like XR12345')
     .transform((v) => (v == null ? v : v.toUpperCase())),
   accounting_year_end: AccountingYearEnd.optional(),
   address: addressSchema.partial().optional(),
-  admins: z.array(reference('a user'), { error: 'admins must be a list of user ids' }).max(50, 'At most 50 admins').optional(),
+  admins: z
+    .array(reference('a user'), { error: 'admins must be a list of user ids' })
+    .max(50, 'At most 50 admins')
+    .optional(),
   appeals_need_approval: z.boolean({ error: 'appeals_need_approval must be true or false' }).optional(),
 };
 

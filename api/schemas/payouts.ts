@@ -9,7 +9,9 @@ const day = (what: 'from' | 'to') =>
     .optional()
     .refine((v) => v === undefined || v === '' || isIsoDay(v), `${what}: enter a date like 2026-03-31`)
     .transform((v) => (v ? v : undefined))
-    .openapi({ description: `${what === 'from' ? 'First' : 'Last'} London day the payout arrives, YYYY-MM-DD (inclusive)` });
+    .openapi({
+      description: `${what === 'from' ? 'First' : 'Last'} London day the payout arrives, YYYY-MM-DD (inclusive)`,
+    });
 
 export const PayoutQuerySchema = z
   .object({
@@ -17,8 +19,18 @@ export const PayoutQuerySchema = z
     status: z.enum(PAYOUT_STATUSES, { error: `status: must be one of ${PAYOUT_STATUSES.join(', ')}` }).optional(),
     from: day('from'),
     to: day('to'),
-    limit: z.coerce.number({ error: 'limit: a whole number' }).int('limit: a whole number').min(1, 'limit: at least 1').max(200, 'limit: at most 200').default(50),
-    offset: z.coerce.number({ error: 'offset: a whole number' }).int('offset: a whole number').min(0, 'offset: 0 or more').max(1_000_000).default(0),
+    limit: z.coerce
+      .number({ error: 'limit: a whole number' })
+      .int('limit: a whole number')
+      .min(1, 'limit: at least 1')
+      .max(200, 'limit: at most 200')
+      .default(50),
+    offset: z.coerce
+      .number({ error: 'offset: a whole number' })
+      .int('offset: a whole number')
+      .min(0, 'offset: 0 or more')
+      .max(1_000_000)
+      .default(0),
   })
   .refine((v) => !v.from || !v.to || v.from <= v.to, { path: ['to'], message: 'to: must be on or after from' });
 
@@ -35,7 +47,10 @@ export const PayoutSchema = z
     fee_pence: z.number().int(),
     refund_pence: z.number().int().openapi({ description: 'Refunds taken out, positive' }),
     line_count: z.number().int(),
-    organization_id: z.string().nullable().openapi({ description: 'When every gift in it belongs to one organization' }),
+    organization_id: z
+      .string()
+      .nullable()
+      .openapi({ description: 'When every gift in it belongs to one organization' }),
     organization_name: z.string().nullable(),
     demo: z.boolean().openapi({ description: 'Made by demo mode’s daily run, not by Stripe' }),
   })
@@ -46,7 +61,9 @@ export const PayoutLineSchema = z
     balance_transaction_id: z.string(),
     type: z.string().openapi({ example: 'charge' }),
     source_id: z.string().nullable(),
-    donation_id: z.string().nullable().openapi({ description: 'The gift it belongs to; null: unmatched (an adjustment, a Stripe fee, a payment made elsewhere)' }),
+    donation_id: z.string().nullable().openapi({
+      description: 'The gift it belongs to; null: unmatched (an adjustment, a Stripe fee, a payment made elsewhere)',
+    }),
     donor_name: z.string().nullable(),
     campaign_title: z.string().nullable(),
     amount: z.number().int().openapi({ description: 'Pence, negative for money out' }),
@@ -59,7 +76,9 @@ export const PayoutLineSchema = z
 export const PayoutDetailSchema = PayoutSchema.extend({
   lines: z.array(PayoutLineSchema),
   lines_net: z.number().int().openapi({ description: 'Sum of the lines shown' }),
-  partial: z.boolean().openapi({ description: 'Only your organizations’ lines are shown (the payout also holds others’)' }),
+  partial: z
+    .boolean()
+    .openapi({ description: 'Only your organizations’ lines are shown (the payout also holds others’)' }),
 }).openapi('PayoutDetail');
 
 export type PayoutFilters = z.infer<typeof PayoutQuerySchema>;

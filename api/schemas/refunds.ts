@@ -2,7 +2,10 @@ import { z } from '@hono/zod-openapi';
 import { REVERSAL_KINDS, REVERSAL_REASONS, REVERSAL_STATUSES } from '../../domain/finance';
 
 /** Reasons staff may give; `dispute_lost` is written by the dispute webhook only. */
-export const STAFF_REVERSAL_REASONS = REVERSAL_REASONS.filter((r) => r !== 'dispute_lost') as Exclude<(typeof REVERSAL_REASONS)[number], 'dispute_lost'>[];
+export const STAFF_REVERSAL_REASONS = REVERSAL_REASONS.filter((r) => r !== 'dispute_lost') as Exclude<
+  (typeof REVERSAL_REASONS)[number],
+  'dispute_lost'
+>[];
 
 export const RefundBodySchema = z
   .object({
@@ -13,7 +16,9 @@ export const RefundBodySchema = z
       .max(100_000_000, 'amount: too large')
       .optional()
       .openapi({ description: 'Pence; omitted: everything that remains' }),
-    reason: z.enum(STAFF_REVERSAL_REASONS as [string, ...string[]], { error: `reason: must be one of ${STAFF_REVERSAL_REASONS.join(', ')}` }),
+    reason: z.enum(STAFF_REVERSAL_REASONS as [string, ...string[]], {
+      error: `reason: must be one of ${STAFF_REVERSAL_REASONS.join(', ')}`,
+    }),
     note: z.string({ error: 'note: must be text' }).trim().max(500, 'note: use at most 500 characters').optional(),
   })
   .openapi('RefundRequest');
@@ -37,7 +42,13 @@ export const ReversalSchema = z
 export const RefundResultSchema = z
   .object({
     reversal: ReversalSchema,
-    donation: z.object({ _id: z.string(), status: z.string(), amount: z.number().int(), refunded_amount: z.number().int(), remaining: z.number().int() }),
+    donation: z.object({
+      _id: z.string(),
+      status: z.string(),
+      amount: z.number().int(),
+      refunded_amount: z.number().int(),
+      remaining: z.number().int(),
+    }),
   })
   .openapi('RefundResult');
 
@@ -62,5 +73,10 @@ export const DisputeSchema = z
 
 /** A retried refund request carries the same key and gets the first answer. */
 export const RefundHeaders = z.object({
-  'idempotency-key': z.string().trim().min(8, 'Idempotency-Key: use at least 8 characters').max(200, 'Idempotency-Key: use at most 200 characters').optional(),
+  'idempotency-key': z
+    .string()
+    .trim()
+    .min(8, 'Idempotency-Key: use at least 8 characters')
+    .max(200, 'Idempotency-Key: use at most 200 characters')
+    .optional(),
 });

@@ -47,7 +47,9 @@ export const MonthlyRecurringSchema = z
   .openapi('MonthlyRecurringReport');
 
 export const NewVsReturningSchema = z
-  .object({ months: z.array(z.object({ month: Month, new_donors: z.number().int(), returning_donors: z.number().int() })) })
+  .object({
+    months: z.array(z.object({ month: Month, new_donors: z.number().int(), returning_donors: z.number().int() })),
+  })
   .openapi('NewVsReturningReport');
 
 export const GiftAidByMonthSchema = z

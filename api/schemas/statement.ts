@@ -21,12 +21,18 @@ export const StatementSchema = z
       }),
     ),
     totals: z.object({ count: z.number(), net: z.number(), gift_aid_net: z.number(), gift_aid_value: z.number() }),
-    charities: z.array(z.object({ name: z.string(), registration: z.string().nullable(), address: z.string().nullable() })),
+    charities: z.array(
+      z.object({ name: z.string(), registration: z.string().nullable(), address: z.string().nullable() }),
+    ),
     generated_at: z.string(),
   })
   .openapi('AnnualStatement');
 export type StatementDto = z.infer<typeof StatementSchema>;
 
 export const StatementQuery = z.object({
-  tax_year: z.string().max(8).optional().openapi({ example: '2025', description: 'The year the tax year starts in; default the current one' }),
+  tax_year: z
+    .string()
+    .max(8)
+    .optional()
+    .openapi({ example: '2025', description: 'The year the tax year starts in; default the current one' }),
 });

@@ -34,7 +34,10 @@ export const SupportRequestSchema = z
     message: z.string(),
     created_at: z.string(),
     handled_at: z.string().nullable(),
-    handled_by: z.string().nullable().openapi({ description: 'The admin who marked it handled (name), null while open' }),
+    handled_by: z
+      .string()
+      .nullable()
+      .openapi({ description: 'The admin who marked it handled (name), null while open' }),
   })
   .openapi('SupportRequest');
 
@@ -43,7 +46,10 @@ export const SentSupportRequestSchema = SupportRequestSchema.extend({
 }).openapi('SentSupportRequest');
 
 export const SupportRequestListQuery = z.object({
-  status: z.enum(['open', 'handled', 'all']).optional().openapi({ description: 'Admins: open (default), handled or all' }),
+  status: z
+    .enum(['open', 'handled', 'all'])
+    .optional()
+    .openapi({ description: 'Admins: open (default), handled or all' }),
   limit: z.coerce.number().int().min(1).max(100).optional().openapi({ type: 'integer', example: 50 }),
   offset: z.coerce.number().int().min(0).max(100_000).optional().openapi({ type: 'integer' }),
 });

@@ -29,26 +29,25 @@ export const DonorCreateBody = z.preprocess(
   z.object({
     ...donorFields,
     email: emailText,
-    organization_id: z
-      .string()
-      .trim()
-      .max(64)
-      .optional()
-      .openapi({ description: 'The organization the donor is added to (org admins: one of theirs; may be left out when they have one)' }),
+    organization_id: z.string().trim().max(64).optional().openapi({
+      description:
+        'The organization the donor is added to (org admins: one of theirs; may be left out when they have one)',
+    }),
   }),
 );
 
 export const DonorUpdateBody = z.preprocess(
   flattenName,
-  z.object(donorFields).partial().extend({ email: z.string().trim().max(254).optional() }),
+  z
+    .object(donorFields)
+    .partial()
+    .extend({ email: z.string().trim().max(254).optional() }),
 );
 
 /** Higher than other lists: the donation form loads donors as select options in one call. */
 export const MAX_DONOR_LIST_LIMIT = 1000;
 
 export const DonorListQuery = pagingQuery(MAX_DONOR_LIST_LIMIT).extend(donorFilterShape);
-
-
 
 /** A donor's giving as staff and finance see it (GET /api/users/{id}/giving), within the viewer's organizations. */
 export const DonorGiftSchema = z
@@ -62,7 +61,10 @@ export const DonorGiftSchema = z
     organization_id: z.string().nullable(),
     status: z.enum(DONATION_STATUSES),
     type: z.enum(DONATION_TYPES),
-    method: z.enum(PAYMENT_METHODS).nullable().openapi({ description: 'null on rows from before methods were recorded (card or demo)' }),
+    method: z
+      .enum(PAYMENT_METHODS)
+      .nullable()
+      .openapi({ description: 'null on rows from before methods were recorded (card or demo)' }),
     source: z.string(),
     gift_aid: z.boolean(),
     gift_aid_claimed: z.boolean().openapi({ description: 'In a Gift Aid claim (not voided)' }),
@@ -77,7 +79,10 @@ export const DonorGivingSchema = z
       tax_year_pence: z.number().int().openapi({ description: 'The same, in the current UK tax year' }),
       tax_year: z.string().openapi({ example: '2026-27' }),
       gift_count: z.number().int().openapi({ description: 'Paid gifts not wholly refunded' }),
-      gift_aid_claimed_pence: z.number().int().openapi({ description: 'Gift Aid claimed from HMRC on their gifts, less adjustments for later refunds' }),
+      gift_aid_claimed_pence: z
+        .number()
+        .int()
+        .openapi({ description: 'Gift Aid claimed from HMRC on their gifts, less adjustments for later refunds' }),
       monthly_active: z.number().int().openapi({ description: 'Monthly gifts now active' }),
       monthly_active_pence: z.number().int().openapi({ description: 'Pence a month from the active monthly gifts' }),
     }),
@@ -86,8 +91,18 @@ export const DonorGivingSchema = z
   .openapi('DonorGiving');
 
 export const GivingQuerySchema = z.object({
-  limit: z.coerce.number({ error: 'limit: a whole number' }).int('limit: a whole number').min(1, 'limit: at least 1').max(500, 'limit: at most 500').default(100),
-  offset: z.coerce.number({ error: 'offset: a whole number' }).int('offset: a whole number').min(0, 'offset: 0 or more').max(1_000_000).default(0),
+  limit: z.coerce
+    .number({ error: 'limit: a whole number' })
+    .int('limit: a whole number')
+    .min(1, 'limit: at least 1')
+    .max(500, 'limit: at most 500')
+    .default(100),
+  offset: z.coerce
+    .number({ error: 'offset: a whole number' })
+    .int('offset: a whole number')
+    .min(0, 'offset: 0 or more')
+    .max(1_000_000)
+    .default(0),
 });
 
 export const MergeBodySchema = z

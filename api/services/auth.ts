@@ -45,7 +45,9 @@ const keyCache = new Map<string, Promise<CryptoKey>>();
 function hmacKey(secret: string) {
   let key = keyCache.get(secret);
   if (!key) {
-    key = crypto.subtle.importKey('raw', new TextEncoder().encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+    key = crypto.subtle.importKey('raw', new TextEncoder().encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, [
+      'sign',
+    ]);
     keyCache.set(secret, key);
   }
   return key;
@@ -120,14 +122,21 @@ export async function requestLoginCode(ctx: Ctx, email: string): Promise<LoginCo
     hitRateLimit(db, keys.challengeSend(email), CHALLENGE_THRESHOLDS.sendPerEmail, now),
     knownIp(ip) ? hitRateLimit(db, keys.challengeIp(ip), CHALLENGE_THRESHOLDS.signInPerIp, now) : null,
   ]);
-  if (perEmail.count > CHALLENGE_THRESHOLDS.sendPerEmail.limit || (perIp && perIp.count > CHALLENGE_THRESHOLDS.signInPerIp.limit)) {
+  if (
+    perEmail.count > CHALLENGE_THRESHOLDS.sendPerEmail.limit ||
+    (perIp && perIp.count > CHALLENGE_THRESHOLDS.signInPerIp.limit)
+  ) {
     await requireChallenge(ctx.config, ctx.turnstileToken, knownIp(ip) ? ip : null);
   }
   const [user] = await db.select({ firstName: users.firstName }).from(users).where(eq(users.email, email)).limit(1);
   const code = generateCode();
   const codeHash = await hashCode(ctx.config.authSecret, email, code);
-  await db.insert(loginCodes).values({ email, codeHash, expiresAt: new Date(now.getTime() + CODE_TTL_MS), createdAt: now, requestedIp: ip });
-  await ctx.mailer.send(loginCodeEmail({ to: email, code, firstName: user?.firstName || null, minutes: CODE_TTL_MS / 60_000 }));
+  await db
+    .insert(loginCodes)
+    .values({ email, codeHash, expiresAt: new Date(now.getTime() + CODE_TTL_MS), createdAt: now, requestedIp: ip });
+  await ctx.mailer.send(
+    loginCodeEmail({ to: email, code, firstName: user?.firstName || null, minutes: CODE_TTL_MS / 60_000 }),
+  );
   return { message: `We sent a ${CODE_LENGTH}-digit code to ${email}. It expires in ${CODE_TTL_MS / 60_000} minutes.` };
 }
 
@@ -153,8 +162,11 @@ export async function verifyLoginCode(
   input: { email: string; code: string; first_name?: string; last_name?: string },
 ): Promise<LoginResult> {
   const { db, now, ip, email } = { ...ctx, email: input.email };
-  await enforceRateLimits(db, [{ key: keys.verifyIp(ip), rule: AUTH_LIMITS.verifyPerIp }], now, (wait) =>
-    `Too many sign-in attempts. Please wait ${minutes(wait)} and try again.`,
+  await enforceRateLimits(
+    db,
+    [{ key: keys.verifyIp(ip), rule: AUTH_LIMITS.verifyPerIp }],
+    now,
+    (wait) => `Too many sign-in attempts. Please wait ${minutes(wait)} and try again.`,
   );
   const wait = await backoffWait(db, keys.backoff(email, ip), now);
   if (wait > 0) {
@@ -163,7 +175,12 @@ export async function verifyLoginCode(
 
   const live = and(eq(loginCodes.email, email), isNull(loginCodes.consumedAt), gt(loginCodes.expiresAt, now));
   const candidates = await db
-    .select({ id: loginCodes.id, codeHash: loginCodes.codeHash, requestedIp: loginCodes.requestedIp, attempts: loginCodes.attempts })
+    .select({
+      id: loginCodes.id,
+      codeHash: loginCodes.codeHash,
+      requestedIp: loginCodes.requestedIp,
+      attempts: loginCodes.attempts,
+    })
     .from(loginCodes)
     .where(live)
     .orderBy(desc(loginCodes.createdAt))
@@ -175,8 +192,12 @@ export async function verifyLoginCode(
 
   const [ipCount, foreignFromIp, foreignForEmail] = await Promise.all([
     knownIp(ip) ? peekRateLimit(db, keys.challengeIp(ip), CHALLENGE_THRESHOLDS.signInPerIp, now) : 0,
-    knownIp(ip) && !own.length ? peekRateLimit(db, keys.foreignIp(ip), CHALLENGE_THRESHOLDS.foreignGuessesPerIp, now) : 0,
-    !own.length && others.length ? peekRateLimit(db, keys.foreignEmail(email), CHALLENGE_THRESHOLDS.foreignGuessesPerEmail, now) : 0,
+    knownIp(ip) && !own.length
+      ? peekRateLimit(db, keys.foreignIp(ip), CHALLENGE_THRESHOLDS.foreignGuessesPerIp, now)
+      : 0,
+    !own.length && others.length
+      ? peekRateLimit(db, keys.foreignEmail(email), CHALLENGE_THRESHOLDS.foreignGuessesPerEmail, now)
+      : 0,
   ]);
   // The requesting address is never asked because of others' failures; only its own count.
   if (
@@ -193,7 +214,16 @@ export async function verifyLoginCode(
     ? await db
         .update(loginCodes)
         .set({ attempts: sql`${loginCodes.attempts} + 1` })
-        .where(and(inArray(loginCodes.id, own.map((c) => c.id)), isNull(loginCodes.consumedAt), lt(loginCodes.attempts, MAX_CODE_ATTEMPTS)))
+        .where(
+          and(
+            inArray(
+              loginCodes.id,
+              own.map((c) => c.id),
+            ),
+            isNull(loginCodes.consumedAt),
+            lt(loginCodes.attempts, MAX_CODE_ATTEMPTS),
+          ),
+        )
         .returning({ id: loginCodes.id })
     : [];
   const foreignTry = others.length ? await hitRateLimit(db, keys.foreignEmail(email), FOREIGN_GUESS_CAP, now) : null;
@@ -208,7 +238,9 @@ export async function verifyLoginCode(
       recordBackoffFailure(db, keys.backoff(email, ip), now),
       knownIp(ip) ? hitRateLimit(db, keys.challengeIp(ip), CHALLENGE_THRESHOLDS.signInPerIp, now) : null,
       // A wrong guess at a code this address did not ask for.
-      knownIp(ip) && !own.length && others.length ? hitRateLimit(db, keys.foreignIp(ip), CHALLENGE_THRESHOLDS.foreignGuessesPerIp, now) : null,
+      knownIp(ip) && !own.length && others.length
+        ? hitRateLimit(db, keys.foreignIp(ip), CHALLENGE_THRESHOLDS.foreignGuessesPerIp, now)
+        : null,
     ]);
     throw invalidCode();
   }
@@ -232,7 +264,10 @@ export async function verifyLoginCode(
   if (!consumed) throw invalidCode();
   // Signed in: the other codes sent to this address are spent too, and this pair's streak ends.
   await Promise.all([
-    db.update(loginCodes).set({ consumedAt: now }).where(and(eq(loginCodes.email, email), isNull(loginCodes.consumedAt))),
+    db
+      .update(loginCodes)
+      .set({ consumedAt: now })
+      .where(and(eq(loginCodes.email, email), isNull(loginCodes.consumedAt))),
     clearRateLimit(db, keys.backoff(email, ip)),
   ]);
 
@@ -241,7 +276,12 @@ export async function verifyLoginCode(
   if (!user) {
     await db
       .insert(users)
-      .values({ email, firstName: firstName.slice(0, 100), lastName: lastName.slice(0, 100), type: makeAdmin ? 'admin' : 'donor' })
+      .values({
+        email,
+        firstName: firstName.slice(0, 100),
+        lastName: lastName.slice(0, 100),
+        type: makeAdmin ? 'admin' : 'donor',
+      })
       .onConflictDoNothing();
     [user] = await db.select().from(users).where(eq(users.email, email)).limit(1);
   } else if ((makeAdmin && !isAdminAccount(user)) || user.origin !== 'account') {

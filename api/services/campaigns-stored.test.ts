@@ -10,7 +10,9 @@ import { engineName, setupTestApp } from '../../tests/setup/test-app';
 describe(`stored appeal counts and creator names (${engineName})`, () => {
   /** The public appeals counted the long way: approved appeals under approved campaigns. */
   const recount = async (db: Awaited<ReturnType<typeof setupTestApp>>['db'], parentId?: string) => {
-    const [row] = await db.all<{ n: number }>(sql`select count(*) as n from campaigns a join campaigns p on p.id = a.campaign_id
+    const [row] = await db.all<{
+      n: number;
+    }>(sql`select count(*) as n from campaigns a join campaigns p on p.id = a.campaign_id
       where a.status = 'approved' and a.kind = 'campaign' and p.campaign_id is null and p.status = 'approved'
       ${parentId ? sql`and p.id = ${parentId}` : sql``}`);
     return Number(row.n);
@@ -49,17 +51,24 @@ describe(`stored appeal counts and creator names (${engineName})`, () => {
     const fundraiser = await createUser(t.db, { firstName: 'Amira', lastName: 'Khan' });
     const campaign = await createCampaign(t.db);
     const appeal = await createAppeal(t.db, campaign.id, { createdBy: fundraiser.id });
-    const shown = async () => (await loadDiscover(t.db, 'appeal', 1, campaign.id)).items.find((i) => i._id === appeal.id)?.created_by;
+    const shown = async () =>
+      (await loadDiscover(t.db, 'appeal', 1, campaign.id)).items.find((i) => i._id === appeal.id)?.created_by;
     expect(await shown()).toEqual({ first_name: 'Amira', last_name: 'Khan' });
     await t.db.update(users).set({ firstName: 'Amy', lastName: 'Stone' }).where(eq(users.id, fundraiser.id));
     expect(await shown()).toEqual({ first_name: 'Amy', last_name: 'Stone' });
-    expect((await loadDetail(t.db, 'appeal', appeal.id))?.item.created_by).toEqual({ first_name: 'Amy', last_name: 'Stone' });
+    expect((await loadDetail(t.db, 'appeal', appeal.id))?.item.created_by).toEqual({
+      first_name: 'Amy',
+      last_name: 'Stone',
+    });
     const other = await createUser(t.db, { firstName: 'Ben', lastName: 'Okafor' });
     await t.db.update(campaigns).set({ createdBy: other.id }).where(eq(campaigns.id, appeal.id));
     expect(await shown()).toEqual({ first_name: 'Ben', last_name: 'Okafor' });
     await t.db.update(users).set({ firstName: '', lastName: '' }).where(eq(users.id, other.id));
     expect(await shown()).toEqual({ first_name: '', last_name: '' });
     // A campaign made without a creator shows none.
-    expect((await loadDetail(t.db, 'campaign', campaign.id))?.item.created_by).toEqual({ first_name: '', last_name: '' });
+    expect((await loadDetail(t.db, 'campaign', campaign.id))?.item.created_by).toEqual({
+      first_name: '',
+      last_name: '',
+    });
   });
 });

@@ -2,7 +2,14 @@ import { and, asc, eq, isNull } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '../../db/client';
 import { parseId } from '../../db/ids';
-import { CAMPAIGN_STATUSES, campaigns, donations, organizations, type StoredImage, templateCauses } from '../../db/schema';
+import {
+  CAMPAIGN_STATUSES,
+  campaigns,
+  donations,
+  organizations,
+  type StoredImage,
+  templateCauses,
+} from '../../db/schema';
 import type { AppConfig } from '../lib/config';
 import { badRequest, forbidden, notFound } from '../lib/errors';
 import { administersAny, canEditCampaign, canManageOrganization, canSetCampaignStatus, isAdmin } from '../lib/policy';
@@ -28,7 +35,15 @@ export const MAX_STORY = 20_000;
 export const MAX_GOAL = 100_000_000;
 export const DEFAULT_DURATION_DAYS = 20;
 
-const VIDEO_HOSTS = ['youtube.com', 'youtu.be', 'youtube-nocookie.com', 'vimeo.com', 'loom.com', 'wistia.com', 'wistia.net'];
+const VIDEO_HOSTS = [
+  'youtube.com',
+  'youtu.be',
+  'youtube-nocookie.com',
+  'vimeo.com',
+  'loom.com',
+  'wistia.com',
+  'wistia.net',
+];
 
 /** Spec section 5 guidance, enforced: an https link to YouTube, Vimeo, Loom or Wistia. */
 export function isAllowedVideoUrl(value: string): boolean {
@@ -47,7 +62,10 @@ const isoDate = z
   .string({ error: 'must be a date like 2026-05-31' })
   .trim()
   .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date like 2026-05-31')
-  .refine((v) => !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v), 'is not a real calendar date');
+  .refine(
+    (v) => !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v),
+    'is not a real calendar date',
+  );
 
 const imageInput = z
   .object({
@@ -58,13 +76,21 @@ const imageInput = z
     type: z.string().max(100).optional(),
     /** WebP copies the editor made in the browser (480/800/1200 px wide), stored beside the original. */
     variants: z
-      .array(z.object({ width: z.number({ error: 'variants width must be a number' }).int(), base64: z.string().min(1, 'variant base64 is empty') }), {
-        error: 'variants must be a list',
-      })
+      .array(
+        z.object({
+          width: z.number({ error: 'variants width must be a number' }).int(),
+          base64: z.string().min(1, 'variant base64 is empty'),
+        }),
+        {
+          error: 'variants must be a list',
+        },
+      )
       .max(3, 'at most 3 resized copies per image')
       .optional(),
   })
-  .refine((image) => !image.variants?.length || Boolean(image.base64), { message: 'resized copies (variants) come only with a new image (base64)' })
+  .refine((image) => !image.variants?.length || Boolean(image.base64), {
+    message: 'resized copies (variants) come only with a new image (base64)',
+  })
   .refine((image) => Boolean(image.Key) !== Boolean(image.base64), {
     message: 'each image needs either a Key (an image already stored) or base64 data (a new image), not both',
   });
@@ -89,7 +115,10 @@ export const campaignInput = z.object({
     .trim()
     .min(1, 'Enter a description')
     .max(MAX_DESCRIPTION, `description must be at most ${MAX_DESCRIPTION} characters`),
-  story: z.string({ error: 'story must be text' }).max(MAX_STORY, `story must be at most ${MAX_STORY} characters`).nullish(),
+  story: z
+    .string({ error: 'story must be text' })
+    .max(MAX_STORY, `story must be at most ${MAX_STORY} characters`)
+    .nullish(),
   video: z
     .string({ error: 'video must be a link' })
     .trim()
@@ -97,9 +126,7 @@ export const campaignInput = z.object({
     .nullish()
     .transform((v) => v || null)
     .refine((v) => v === null || isAllowedVideoUrl(v), 'video must be an https link to YouTube, Vimeo, Loom or Wistia'),
-  date: z
-    .object({ from: isoDate.nullish(), to: isoDate.nullish() }, { error: 'date must be {from, to}' })
-    .nullish(),
+  date: z.object({ from: isoDate.nullish(), to: isoDate.nullish() }, { error: 'date must be {from, to}' }).nullish(),
   goal: z
     .number({ error: 'goal must be a number of pence, e.g. 50000 for £500' })
     .int('goal must be a whole number of pence')
@@ -123,7 +150,14 @@ export type CampaignInput = z.infer<typeof campaignInput>;
 export type CampaignUpdate = z.infer<typeof campaignUpdateInput>;
 type Row = typeof campaigns.$inferSelect;
 
-export type WriteCtx = { db: Db; user: AuthUser; config: AppConfig; bucket: R2Bucket | undefined; now: Date; requestId?: string | null };
+export type WriteCtx = {
+  db: Db;
+  user: AuthUser;
+  config: AppConfig;
+  bucket: R2Bucket | undefined;
+  now: Date;
+  requestId?: string | null;
+};
 
 const administers = canManageOrganization;
 
@@ -134,10 +168,17 @@ function defaultDates(now: Date) {
 }
 
 /** Marking a sponsored event changes how its gifts are claimed from HMRC: the organization's admins decide. */
-function checkSponsoredEvent(user: AuthUser, organizationId: string | null, wanted: boolean | undefined, current = false) {
+function checkSponsoredEvent(
+  user: AuthUser,
+  organizationId: string | null,
+  wanted: boolean | undefined,
+  current = false,
+) {
   if (wanted === undefined || wanted === current) return;
   if (!canSetCampaignStatus(user, organizationId)) {
-    throw forbidden("sponsored_event: only admins and the admins of this campaign's organization can mark a sponsored event");
+    throw forbidden(
+      "sponsored_event: only admins and the admins of this campaign's organization can mark a sponsored event",
+    );
   }
 }
 
@@ -156,7 +197,8 @@ export async function createCampaign(ctx: WriteCtx, input: CampaignInput): Promi
     parent = input.campaign_id ? await findParent(ctx, input.campaign_id) : await defaultParent(ctx);
     organizationId = parent.organizationId;
   } else {
-    if (!administersAny(user)) throw forbidden('Only admins and organization admins can create campaigns; start an appeal instead');
+    if (!administersAny(user))
+      throw forbidden('Only admins and organization admins can create campaigns; start an appeal instead');
     if (!input.organization_id) throw badRequest('organization_id: choose the organization this campaign belongs to');
     organizationId = await checkOrganization(ctx, input.organization_id);
   }
@@ -223,7 +265,11 @@ export async function updateCampaign(ctx: WriteCtx, idOrShort: string, input: Ca
     if (parentId !== row.campaignId) {
       if (parentId === row.id) throw badRequest('campaign_id: an appeal cannot be its own campaign');
       // Its gifts (and payments still in flight) are recorded under the current campaign.
-      const [gift] = await db.select({ id: donations.id }).from(donations).where(eq(donations.appealId, row.id)).limit(1);
+      const [gift] = await db
+        .select({ id: donations.id })
+        .from(donations)
+        .where(eq(donations.appealId, row.id))
+        .limit(1);
       if (gift) throw badRequest('This appeal already has donations, so it cannot move to another campaign');
       const parent = await findParent(ctx, input.campaign_id);
       // A status set in the same write must be allowed under the new campaign's organization too.
@@ -250,7 +296,10 @@ export async function updateCampaign(ctx: WriteCtx, idOrShort: string, input: Ca
     if ('from' in dates) changes.dateFrom = dates.from;
     if ('to' in dates) changes.dateTo = dates.to;
   }
-  checkDateOrder(changes.dateFrom !== undefined ? changes.dateFrom : row.dateFrom, changes.dateTo !== undefined ? changes.dateTo : row.dateTo);
+  checkDateOrder(
+    changes.dateFrom !== undefined ? changes.dateFrom : row.dateFrom,
+    changes.dateTo !== undefined ? changes.dateTo : row.dateTo,
+  );
 
   let uploads: PreparedUpload[] = [];
   if (input.images !== undefined) {
@@ -268,7 +317,15 @@ export async function updateCampaign(ctx: WriteCtx, idOrShort: string, input: Ca
     const organizationId = changes.organizationId ?? row.organizationId;
     const audits = [
       ...(changes.status
-        ? [auditInsert(db, actor, { action: 'campaign.status', targetType: 'campaign', targetId: row.id, organizationId, changes: { status: [row.status, changes.status] } })]
+        ? [
+            auditInsert(db, actor, {
+              action: 'campaign.status',
+              targetType: 'campaign',
+              targetId: row.id,
+              organizationId,
+              changes: { status: [row.status, changes.status] },
+            }),
+          ]
         : []),
       ...(changes.sponsoredEvent !== undefined
         ? [
@@ -289,7 +346,10 @@ export async function updateCampaign(ctx: WriteCtx, idOrShort: string, input: Ca
 
 // Every stored byte counts, resized copies included, so the quota also bounds a save's size.
 const uploadBytes = (uploads: PreparedUpload[]) =>
-  uploads.reduce((sum, upload) => sum + upload.bytes.length + upload.variants.reduce((n, v) => n + v.bytes.length, 0), 0);
+  uploads.reduce(
+    (sum, upload) => sum + upload.bytes.length + upload.variants.reduce((n, v) => n + v.bytes.length, 0),
+    0,
+  );
 
 async function appealsNeedApproval(db: Db, organizationId: string | null): Promise<boolean> {
   if (!organizationId) return false;
@@ -310,15 +370,21 @@ async function loadEditable(ctx: WriteCtx, idOrShort: string): Promise<Row> {
   const { user } = ctx;
   if (canEditCampaign(user, row)) return row;
   // Don't reveal drafts and deleted items to people who cannot see them.
-  if (row.status !== 'approved' && !(row.createdBy === user.id && row.status === 'draft')) throw notFound('Campaign not found');
-  throw forbidden(row.campaignId ? 'Only the fundraiser who created this appeal or an admin can edit it' : 'Only admins of this organization can edit this campaign');
+  if (row.status !== 'approved' && !(row.createdBy === user.id && row.status === 'draft'))
+    throw notFound('Campaign not found');
+  throw forbidden(
+    row.campaignId
+      ? 'Only the fundraiser who created this appeal or an admin can edit it'
+      : 'Only admins of this organization can edit this campaign',
+  );
 }
 
 /** A parent campaign: a campaign (not an appeal), approved unless the user administers it. */
 async function findParent(ctx: WriteCtx, idOrShort: string): Promise<Row> {
   const id = parseId(idOrShort);
   const [row] = id ? await ctx.db.select().from(campaigns).where(eq(campaigns.id, id)).limit(1) : [];
-  if (!row || row.campaignId !== null) throw badRequest('campaign_id: no campaign with this id; choose one from the campaign list');
+  if (!row || row.campaignId !== null)
+    throw badRequest('campaign_id: no campaign with this id; choose one from the campaign list');
   if (row.status !== 'approved' && !administers(ctx.user, row.organizationId)) {
     throw badRequest('campaign_id: this campaign is not open for appeals; choose another');
   }
@@ -352,14 +418,20 @@ async function checkOrganization(ctx: WriteCtx, idOrShort: string): Promise<stri
     throw forbidden('You can only manage campaigns of organizations you administer');
   }
   if (!id) throw badRequest('organization_id: no organization with this id');
-  const [row] = await ctx.db.select({ id: organizations.id }).from(organizations).where(eq(organizations.id, id)).limit(1);
+  const [row] = await ctx.db
+    .select({ id: organizations.id })
+    .from(organizations)
+    .where(eq(organizations.id, id))
+    .limit(1);
   if (!row) throw badRequest('organization_id: no organization with this id');
   return row.id;
 }
 
 async function checkTemplateCause(db: Db, idOrShort: string): Promise<string> {
   const id = parseId(idOrShort);
-  const [row] = id ? await db.select({ id: templateCauses.id }).from(templateCauses).where(eq(templateCauses.id, id)).limit(1) : [];
+  const [row] = id
+    ? await db.select({ id: templateCauses.id }).from(templateCauses).where(eq(templateCauses.id, id)).limit(1)
+    : [];
   if (!row) throw badRequest('template_cause_id: no template cause with this id');
   return row.id;
 }
@@ -398,7 +470,8 @@ function resolveImages(ctx: WriteCtx, items: ImageInput[], current: StoredImage[
           size: Math.round(item.size ?? 0),
           type: item.Key.endsWith('.png') ? 'image/png' : 'image/jpeg',
         });
-      } else throw badRequest(`images: "${label}" has a Key that is not one of this item's images; upload the file instead`);
+      } else
+        throw badRequest(`images: "${label}" has a Key that is not one of this item's images; upload the file instead`);
       return;
     }
     const upload = prepareUpload({ base64: item.base64!, name: label, variants: item.variants });

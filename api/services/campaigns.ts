@@ -46,7 +46,14 @@ function dtoFor(row: CampaignRow, viewer: AuthUser | null): CampaignDto {
 }
 
 /** The API shape of a campaign or appeal (spec section 3); money in pence. */
-export function toCampaignDto({ row, creatorFirstName, creatorLastName, totalDonations, donationCount, giftAidTotal }: CampaignRow) {
+export function toCampaignDto({
+  row,
+  creatorFirstName,
+  creatorLastName,
+  totalDonations,
+  donationCount,
+  giftAidTotal,
+}: CampaignRow) {
   return {
     _id: row.id,
     short_id: toShortId(row.id),
@@ -63,14 +70,20 @@ export function toCampaignDto({ row, creatorFirstName, creatorLastName, totalDon
     status: row.status,
     sponsored_event: row.sponsoredEvent,
     created_by: { first_name: creatorFirstName ?? '', last_name: creatorLastName ?? '' },
-    summary: { total_donations: Number(totalDonations), donation_count: Number(donationCount), gift_aid: Number(giftAidTotal ?? 0) },
+    summary: {
+      total_donations: Number(totalDonations),
+      donation_count: Number(donationCount),
+      gift_aid: Number(giftAidTotal ?? 0),
+    },
     created_at: row.createdAt.toISOString(),
   };
 }
 
 /** Stored keys are served by the worker; seeded demo images are static files (absolute paths). */
 export function imageUrl(key: string): string {
-  return key.startsWith('/') || key.startsWith('http') ? key : `/api/images/${key.split('/').map(encodeURIComponent).join('/')}`;
+  return key.startsWith('/') || key.startsWith('http')
+    ? key
+    : `/api/images/${key.split('/').map(encodeURIComponent).join('/')}`;
 }
 
 /**
@@ -110,16 +123,24 @@ function parentCondition(viewer: AuthUser | null, parentId?: IdValue): SQL | und
   if (seesPublicLists(viewer)) {
     // One parent named: it is looked up once (one row), whatever the number of its appeals.
     // (An IN list is built once per statement; an EXISTS here was asked again for every row.)
-    if (parentId !== undefined) return sql`${campaigns.campaignId} in (select "id" from "campaigns" where "id" = ${parentId} and "campaign_id" is null and "status" = 'approved')`;
+    if (parentId !== undefined)
+      return sql`${campaigns.campaignId} in (select "id" from "campaigns" where "id" = ${parentId} and "campaign_id" is null and "status" = 'approved')`;
     // The approved campaigns are looked up once (a handful, by index), not each row's parent: the
     // parent join then goes unused and SQLite leaves it out, a row read less per listed appeal.
-    return or(isNull(campaigns.campaignId), sql`${campaigns.campaignId} in (select "id" from "campaigns" where "campaign_id" is null and "status" = 'approved')`);
+    return or(
+      isNull(campaigns.campaignId),
+      sql`${campaigns.campaignId} in (select "id" from "campaigns" where "campaign_id" is null and "status" = 'approved')`,
+    );
   }
-  const own = viewer && isOrgAdmin(viewer) && viewer.orgIds.length ? inArray(parent.organizationId, viewer.orgIds) : undefined;
+  const own =
+    viewer && isOrgAdmin(viewer) && viewer.orgIds.length ? inArray(parent.organizationId, viewer.orgIds) : undefined;
   return or(isNull(campaigns.campaignId), eq(parent.status, 'approved'), own);
 }
 
-function canSeeAppealsOf(parentRow: { status: CampaignStatus; organizationId: string | null }, viewer: AuthUser | null): boolean {
+function canSeeAppealsOf(
+  parentRow: { status: CampaignStatus; organizationId: string | null },
+  viewer: AuthUser | null,
+): boolean {
   return parentRow.status === 'approved' || canManageOrganization(viewer, parentRow.organizationId);
 }
 
@@ -171,7 +192,14 @@ type PublicListOptions = { kind: 'campaign' | 'appeal'; parentId?: string; limit
  * db.batch or awaited alone; the rows go through toCampaignDto.
  */
 export function preparedPublicList(db: Db, { kind, parentId, limit, offset }: PublicListOptions) {
-  const build = () => listCampaignsQuery(db, { kind, parentId: parentId ? PARENT_ID : undefined, viewer: null, limit: LIMIT, offset: OFFSET });
+  const build = () =>
+    listCampaignsQuery(db, {
+      kind,
+      parentId: parentId ? PARENT_ID : undefined,
+      viewer: null,
+      limit: LIMIT,
+      offset: OFFSET,
+    });
   const values = { parentId: parentId ?? null, limit: pageLimit(limit), offset: Math.max(offset ?? 0, 0) };
   return preparedRead(db, `campaigns:public-list:${kind}:${parentId ? 'of-campaign' : 'all'}`, build, values);
 }
@@ -182,8 +210,13 @@ export function preparedPublicList(db: Db, { kind, parentId, limit, offset }: Pu
  * migration 0017): a handful of rows read however many appeals there are.
  */
 export function preparedPublicCount(db: Db, { kind, parentId }: Pick<PublicListOptions, 'kind' | 'parentId'>) {
-  const build = () => (kind === 'appeal' ? publicAppealCountQuery(db, parentId ? PARENT_ID : undefined) : countCampaignsQuery(db, { kind, parentId: parentId ? PARENT_ID : undefined, viewer: null }));
-  return preparedRead(db, `campaigns:public-count:${kind}:${parentId ? 'of-campaign' : 'all'}`, build, { parentId: parentId ?? null });
+  const build = () =>
+    kind === 'appeal'
+      ? publicAppealCountQuery(db, parentId ? PARENT_ID : undefined)
+      : countCampaignsQuery(db, { kind, parentId: parentId ? PARENT_ID : undefined, viewer: null });
+  return preparedRead(db, `campaigns:public-count:${kind}:${parentId ? 'of-campaign' : 'all'}`, build, {
+    parentId: parentId ?? null,
+  });
 }
 
 /** The public appeals' count: approved appeals under approved campaigns (of one campaign, with parentId). */
@@ -191,13 +224,26 @@ function publicAppealCountQuery(db: Db, parentId?: IdValue) {
   return db
     .select({ n: sql<number>`coalesce(sum(${campaigns.approvedAppealCount}), 0)` })
     .from(campaigns)
-    .where(and(isNull(campaigns.campaignId), eq(campaigns.status, 'approved'), parentId === undefined ? undefined : eq(campaigns.id, parentId)));
+    .where(
+      and(
+        isNull(campaigns.campaignId),
+        eq(campaigns.status, 'approved'),
+        parentId === undefined ? undefined : eq(campaigns.id, parentId),
+      ),
+    );
 }
 
 export async function listCampaigns(db: Db, options: ListOptions): Promise<CampaignDto[]> {
   const { kind, parentId, limit, offset, viewer, excludeId, mine } = options;
   // The public lists every visitor's browser asks for run prepared.
-  if (!mine && seesPublicLists(viewer) && typeof parentId !== 'object' && excludeId === undefined && typeof limit !== 'object' && typeof offset !== 'object') {
+  if (
+    !mine &&
+    seesPublicLists(viewer) &&
+    typeof parentId !== 'object' &&
+    excludeId === undefined &&
+    typeof limit !== 'object' &&
+    typeof offset !== 'object'
+  ) {
     return (await preparedPublicList(db, { kind, parentId, limit, offset })).map((row) => dtoFor(row, viewer));
   }
   return (await listCampaignsQuery(db, options)).map((row) => dtoFor(row, viewer));
@@ -262,18 +308,20 @@ export async function getCampaign(db: Db, idOrShort: string, viewer: AuthUser | 
 
 /** The query behind getCampaign (by UUID), for callers that batch it with others. */
 export function campaignByIdQuery(db: Db, id: IdValue) {
-  return db
-    // Named apart from the item's own status and organization_id: D1's batch maps columns by name.
-    .select({
-      ...campaignColumns,
-      parentStatus: sql<CampaignStatus | null>`${parent.status}`.as('parent_status'),
-      parentOrganizationId: sql<string | null>`${parent.organizationId}`.as('parent_organization_id'),
-    })
-    .from(campaigns)
-    .leftJoin(campaignTotals, totalsJoin)
-    .leftJoin(parent, eq(parent.id, campaigns.campaignId))
-    .where(eq(campaigns.id, id))
-    .limit(1);
+  return (
+    db
+      // Named apart from the item's own status and organization_id: D1's batch maps columns by name.
+      .select({
+        ...campaignColumns,
+        parentStatus: sql<CampaignStatus | null>`${parent.status}`.as('parent_status'),
+        parentOrganizationId: sql<string | null>`${parent.organizationId}`.as('parent_organization_id'),
+      })
+      .from(campaigns)
+      .leftJoin(campaignTotals, totalsJoin)
+      .leftJoin(parent, eq(parent.id, campaigns.campaignId))
+      .where(eq(campaigns.id, id))
+      .limit(1)
+  );
 }
 
 /** campaignByIdQuery prepared once per database (db/prepared.ts), for a db.batch or awaited alone. */
@@ -299,7 +347,11 @@ export function visibleCampaignDto(
   if (!row) return null;
   if (!canView(row.row, viewer)) return null;
   // An appeal of a draft or deleted campaign is hidden with it.
-  if (row.parentStatus && !canSeeAppealsOf({ status: row.parentStatus, organizationId: row.parentOrganizationId }, viewer)) return null;
+  if (
+    row.parentStatus &&
+    !canSeeAppealsOf({ status: row.parentStatus, organizationId: row.parentOrganizationId }, viewer)
+  )
+    return null;
   return dtoFor(row, viewer);
 }
 

@@ -14,7 +14,10 @@ type OrganizationIdentityRow = Pick<
  * The one place that says which charity receives a gift: the organization's own identity where it
  * has a charity number, else the platform's charity from configuration (CHARITY_*).
  */
-export function charityFromOrganization(org: OrganizationIdentityRow | null | undefined, config: Pick<AppConfig, 'charity'>): CharityIdentity {
+export function charityFromOrganization(
+  org: OrganizationIdentityRow | null | undefined,
+  config: Pick<AppConfig, 'charity'>,
+): CharityIdentity {
   if (!org?.charityNumber) return config.charity;
   const address = [org.address, org.city, org.postalCode].filter(Boolean).join(', ');
   return {
@@ -36,9 +39,17 @@ const identityColumns = {
   postalCode: organizations.postalCode,
 };
 
-export async function charityForOrganization(db: Db, config: Pick<AppConfig, 'charity'>, organizationId: string | null): Promise<CharityIdentity> {
+export async function charityForOrganization(
+  db: Db,
+  config: Pick<AppConfig, 'charity'>,
+  organizationId: string | null,
+): Promise<CharityIdentity> {
   if (!organizationId) return config.charity;
-  const [org] = await db.select(identityColumns).from(organizations).where(eq(organizations.id, organizationId)).limit(1);
+  const [org] = await db
+    .select(identityColumns)
+    .from(organizations)
+    .where(eq(organizations.id, organizationId))
+    .limit(1);
   return charityFromOrganization(org, config);
 }
 
@@ -50,6 +61,11 @@ export function organizationOfCampaignQuery(db: Db, campaignId: IdValue) {
   return db
     .select(identityColumns)
     .from(organizations)
-    .where(eq(organizations.id, sql`(select ${campaigns.organizationId} from ${campaigns} where ${campaigns.id} = ${campaignId})`))
+    .where(
+      eq(
+        organizations.id,
+        sql`(select ${campaigns.organizationId} from ${campaigns} where ${campaigns.id} = ${campaignId})`,
+      ),
+    )
     .limit(1);
 }

@@ -31,7 +31,13 @@ export async function saveCheckoutDetails(db: Db, donationId: string, personal: 
  * its Gift Aid declaration becomes the donor's; the name fills an account that has none; the
  * consent is recorded on the account only when `consent_to_account` says it may be, and once.
  */
-export function applyCheckoutDetails(db: Db, guard: SQL, donationId: string, donorId: string, now = Date.now()): Statement[] {
+export function applyCheckoutDetails(
+  db: Db,
+  guard: SQL,
+  donationId: string,
+  donorId: string,
+  now = Date.now(),
+): Statement[] {
   const details = sql`(select 1 from checkout_details cd where cd.donation_id = ${donationId} and cd.applied_at is null`;
   return [
     db
@@ -69,7 +75,10 @@ export function applyCheckoutDetails(db: Db, guard: SQL, donationId: string, don
 }
 
 /** The name typed for one gift (its message and receipt use it before the account's). */
-export async function checkoutNameOf(db: Db, donationId: string): Promise<{ firstName: string | null; lastName: string | null } | null> {
+export async function checkoutNameOf(
+  db: Db,
+  donationId: string,
+): Promise<{ firstName: string | null; lastName: string | null } | null> {
   const [row] = await db
     .select({ firstName: checkoutDetails.firstName, lastName: checkoutDetails.lastName })
     .from(checkoutDetails)

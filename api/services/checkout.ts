@@ -2,7 +2,18 @@ import { eq } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '../../db/client';
 import { campaigns } from '../../db/schema';
-import { DEMO_ACCOUNT_FAILS, DEMO_ACCOUNT_SUCCEEDS, DEMO_SORT_CODE, DIRECT_DEBIT_CURRENCY, DIRECT_DEBIT_MAX_PENCE, isEmail, formatPence, MAX_DONATION_PENCE, MIN_DONATION_PENCE, ONLINE_PAYMENT_METHODS } from '../../domain';
+import {
+  DEMO_ACCOUNT_FAILS,
+  DEMO_ACCOUNT_SUCCEEDS,
+  DEMO_SORT_CODE,
+  DIRECT_DEBIT_CURRENCY,
+  DIRECT_DEBIT_MAX_PENCE,
+  isEmail,
+  formatPence,
+  MAX_DONATION_PENCE,
+  MIN_DONATION_PENCE,
+  ONLINE_PAYMENT_METHODS,
+} from '../../domain';
 import type { AppConfig } from '../lib/config';
 import { badRequest, notFound } from '../lib/errors';
 import type { AuthUser } from '../lib/types';
@@ -24,11 +35,24 @@ import {
 import { findDonationByPaymentIntent } from './donations-record';
 import { saveSupportChoices, supportMessageShape } from './support-messages';
 import { createCheckoutDeclaration, prepareCheckoutGiftAid } from './gift-aid/checkout';
-import { CHALLENGE_THRESHOLDS, CHECKOUT_LIMITS, enforceRateLimits, hitRateLimit, knownIp, peekRateLimit } from './rate-limit';
+import {
+  CHALLENGE_THRESHOLDS,
+  CHECKOUT_LIMITS,
+  enforceRateLimits,
+  hitRateLimit,
+  knownIp,
+  peekRateLimit,
+} from './rate-limit';
 import { requireChallenge } from './turnstile';
 import type { PaymentProvider } from './payments';
 import type { DonationStatus, OnlinePaymentMethod } from '../../domain';
-import { DEMO_DECLINE_MESSAGE, demoFailureEvent, demoProcessingEvent, demoSuccessEvent, verifyDemoClientSecret } from './payments/demo-events';
+import {
+  DEMO_DECLINE_MESSAGE,
+  demoFailureEvent,
+  demoProcessingEvent,
+  demoSuccessEvent,
+  verifyDemoClientSecret,
+} from './payments/demo-events';
 
 /**
  * Checkout: validates a gift, stores it as pending and asks the payment provider to open its
@@ -53,12 +77,26 @@ export const clientSecretBody = z
     // HMRC's schedule fields; their limits are checked by the one domain rule (prepareCheckoutGiftAid).
     gift_aid: z
       .object({
-        title: z.string({ error: 'gift_aid.title: must be text' }).max(100, 'gift_aid.title: at most 4 characters').nullish(),
-        first_name: z.string({ error: 'gift_aid.first_name: enter your first name' }).max(200, 'gift_aid.first_name: at most 35 characters'),
-        last_name: z.string({ error: 'gift_aid.last_name: enter your last name' }).max(200, 'gift_aid.last_name: at most 35 characters'),
-        house: z.string({ error: 'gift_aid.house: enter your house name or number' }).max(200, 'gift_aid.house: at most 40 characters'),
-        address: z.string({ error: 'gift_aid.address: must be text' }).max(400, 'gift_aid.address: at most 200 characters').nullish(),
-        postcode: z.string({ error: 'gift_aid.postcode: enter a UK postcode, for example SW1A 1AA' }).max(40, 'gift_aid.postcode: enter a UK postcode, for example SW1A 1AA'),
+        title: z
+          .string({ error: 'gift_aid.title: must be text' })
+          .max(100, 'gift_aid.title: at most 4 characters')
+          .nullish(),
+        first_name: z
+          .string({ error: 'gift_aid.first_name: enter your first name' })
+          .max(200, 'gift_aid.first_name: at most 35 characters'),
+        last_name: z
+          .string({ error: 'gift_aid.last_name: enter your last name' })
+          .max(200, 'gift_aid.last_name: at most 35 characters'),
+        house: z
+          .string({ error: 'gift_aid.house: enter your house name or number' })
+          .max(200, 'gift_aid.house: at most 40 characters'),
+        address: z
+          .string({ error: 'gift_aid.address: must be text' })
+          .max(400, 'gift_aid.address: at most 200 characters')
+          .nullish(),
+        postcode: z
+          .string({ error: 'gift_aid.postcode: enter a UK postcode, for example SW1A 1AA' })
+          .max(40, 'gift_aid.postcode: enter a UK postcode, for example SW1A 1AA'),
         declaration: z.string().max(2000).optional(),
       })
       .nullable()
@@ -85,13 +123,25 @@ export const clientSecretBody = z
       ctx.addIssue({ code: 'custom', message: 'Send either amount (one-off) or price (monthly), not both' });
     }
     if (body.currency !== undefined && body.currency.toLowerCase() !== DIRECT_DEBIT_CURRENCY) {
-      ctx.addIssue({ code: 'custom', path: ['currency'], message: 'gifts are taken in pounds sterling only; send "gbp"' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['currency'],
+        message: 'gifts are taken in pounds sterling only; send "gbp"',
+      });
     }
     if (body.method === 'bacs_debit' && body.amount !== undefined && body.amount > DIRECT_DEBIT_MAX_PENCE) {
-      ctx.addIssue({ code: 'custom', path: ['amount'], message: `a Direct Debit can be at most ${formatPence(DIRECT_DEBIT_MAX_PENCE)}; give a larger amount by card` });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['amount'],
+        message: `a Direct Debit can be at most ${formatPence(DIRECT_DEBIT_MAX_PENCE)}; give a larger amount by card`,
+      });
     }
     if (body.giftAid && !body.gift_aid) {
-      ctx.addIssue({ code: 'custom', path: ['gift_aid'], message: 'first and last name, house name or number and postcode are needed for Gift Aid' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['gift_aid'],
+        message: 'first and last name, house name or number and postcode are needed for Gift Aid',
+      });
     }
   });
 export type CheckoutInput = z.infer<typeof clientSecretBody>;
@@ -102,8 +152,14 @@ export const demoConfirmBody = z.object({
   /** The demo Direct Debit step: Stripe's test sort code and one of its test account numbers. */
   bacs_debit: z
     .object({
-      sort_code: z.string().trim().transform((v) => v.replace(/[\s-]/g, '')).pipe(z.literal(DEMO_SORT_CODE, { error: `bacs_debit.sort_code: use the test sort code ${DEMO_SORT_CODE}` })),
-      account_number: z.enum([DEMO_ACCOUNT_SUCCEEDS, DEMO_ACCOUNT_FAILS], { error: `bacs_debit.account_number: use the test account ${DEMO_ACCOUNT_SUCCEEDS} (succeeds) or ${DEMO_ACCOUNT_FAILS} (fails)` }),
+      sort_code: z
+        .string()
+        .trim()
+        .transform((v) => v.replace(/[\s-]/g, ''))
+        .pipe(z.literal(DEMO_SORT_CODE, { error: `bacs_debit.sort_code: use the test sort code ${DEMO_SORT_CODE}` })),
+      account_number: z.enum([DEMO_ACCOUNT_SUCCEEDS, DEMO_ACCOUNT_FAILS], {
+        error: `bacs_debit.account_number: use the test account ${DEMO_ACCOUNT_SUCCEEDS} (succeeds) or ${DEMO_ACCOUNT_FAILS} (fails)`,
+      }),
     })
     .optional(),
 });
@@ -137,23 +193,40 @@ async function throttleCheckout(ctx: CheckoutCtx, email: string, turnstileToken:
   const { db, ip, now } = ctx;
   const checks = [{ key: `checkout:email:${email}`, rule: CHECKOUT_LIMITS.perEmail }];
   if (ip) checks.push({ key: `checkout:ip:${ip}`, rule: CHECKOUT_LIMITS.perIp });
-  await enforceRateLimits(db, checks, now, (wait) => `Too many donation attempts. Please wait ${wait} minute${wait === 1 ? '' : 's'} and try again.`);
-  const fromIp = ip && knownIp(ip) ? await peekRateLimit(db, `checkout:ip:${ip}`, CHALLENGE_THRESHOLDS.checkoutPerIp, now) : 0;
+  await enforceRateLimits(
+    db,
+    checks,
+    now,
+    (wait) => `Too many donation attempts. Please wait ${wait} minute${wait === 1 ? '' : 's'} and try again.`,
+  );
+  const fromIp =
+    ip && knownIp(ip) ? await peekRateLimit(db, `checkout:ip:${ip}`, CHALLENGE_THRESHOLDS.checkoutPerIp, now) : 0;
   // Rotating addresses stay under any per-address count: past a site-wide rate of anonymous
   // checkouts, every anonymous donor is asked for the (quick, human-friendly) check.
-  const siteWide = ctx.user ? null : await hitRateLimit(db, 'challenge:checkout-anonymous', CHALLENGE_THRESHOLDS.anonymousCheckouts, now);
-  if (fromIp > CHALLENGE_THRESHOLDS.checkoutPerIp.limit || (siteWide && siteWide.count > CHALLENGE_THRESHOLDS.anonymousCheckouts.limit)) {
+  const siteWide = ctx.user
+    ? null
+    : await hitRateLimit(db, 'challenge:checkout-anonymous', CHALLENGE_THRESHOLDS.anonymousCheckouts, now);
+  if (
+    fromIp > CHALLENGE_THRESHOLDS.checkoutPerIp.limit ||
+    (siteWide && siteWide.count > CHALLENGE_THRESHOLDS.anonymousCheckouts.limit)
+  ) {
     await requireChallenge(ctx.config, turnstileToken, ip ?? null);
   }
 }
 
 /** "Donation to Wells for Hope (registered charity 1234567)": the charity that receives the gift. */
 export function paymentDescription(charity: { name: string; number: string | null }): string {
-  return charity.number ? `Donation to ${charity.name} (registered charity ${charity.number})` : `Donation to ${charity.name}`;
+  return charity.number
+    ? `Donation to ${charity.name} (registered charity ${charity.number})`
+    : `Donation to ${charity.name}`;
 }
 
 async function receivingCharity(ctx: CheckoutCtx, campaignId: string) {
-  const [row] = await ctx.db.select({ organizationId: campaigns.organizationId }).from(campaigns).where(eq(campaigns.id, campaignId)).limit(1);
+  const [row] = await ctx.db
+    .select({ organizationId: campaigns.organizationId })
+    .from(campaigns)
+    .where(eq(campaigns.id, campaignId))
+    .limit(1);
   return charityForOrganization(ctx.db, ctx.config, row?.organizationId ?? null);
 }
 
@@ -177,7 +250,8 @@ export async function startCheckout(ctx: CheckoutCtx, body: CheckoutInput): Prom
     priceId = price.id;
   }
 
-  const giftAid = body.giftAid && body.gift_aid ? await prepareCheckoutGiftAid(db, config, target.campaignId, body.gift_aid) : null;
+  const giftAid =
+    body.giftAid && body.gift_aid ? await prepareCheckoutGiftAid(db, config, target.campaignId, body.gift_aid) : null;
   if (body.marketing_consent) checkWording(body.consent_wording);
 
   const own = ctx.user ? await findDonorById(db, ctx.user.id) : null;
@@ -198,8 +272,15 @@ export async function startCheckout(ctx: CheckoutCtx, body: CheckoutInput): Prom
     source: ctx.payments.source,
     method: body.method ?? 'card',
   };
-  const opened = await ctx.payments.openPayment({ pending, donor, priceId: monthly ? priceId : null, description: paymentDescription(charity), statementName: charity.name }, (customerId) =>
-    saveStripeCustomerId(db, donor.id, customerId),
+  const opened = await ctx.payments.openPayment(
+    {
+      pending,
+      donor,
+      priceId: monthly ? priceId : null,
+      description: paymentDescription(charity),
+      statementName: charity.name,
+    },
+    (customerId) => saveStripeCustomerId(db, donor.id, customerId),
   );
   pending.paymentIntentId = opened.paymentIntentId;
   pending.invoiceId = opened.invoiceId;
@@ -208,7 +289,12 @@ export async function startCheckout(ctx: CheckoutCtx, body: CheckoutInput): Prom
   await insertPendingDonation(db, pending);
   await saveSupportChoices(db, pending.id, pending.target, body);
   // A guest's name comes from the box, or else the Gift Aid declaration's.
-  const named = body.first_name || body.last_name ? body : giftAid ? { first_name: giftAid.details.firstName, last_name: giftAid.details.lastName } : {};
+  const named =
+    body.first_name || body.last_name
+      ? body
+      : giftAid
+        ? { first_name: giftAid.details.firstName, last_name: giftAid.details.lastName }
+        : {};
   await saveCheckoutDetails(db, pending.id, {
     firstName: ctx.user ? null : (named.first_name ?? null),
     lastName: ctx.user ? null : (named.last_name ?? null),
@@ -229,8 +315,12 @@ export async function startCheckout(ctx: CheckoutCtx, body: CheckoutInput): Prom
 export type DemoOutcome = { status: DonationStatus } | { declined: string };
 
 /** Demo mode only: settles a demo session as Stripe would, through the same event handlers. */
-export async function confirmDemoPayment(ctx: Pick<CheckoutCtx, 'db' | 'config' | 'payments'> & { mail?: MailContext }, body: DemoConfirmInput): Promise<DemoOutcome> {
-  if (ctx.payments.mode !== 'demo') throw notFound('Demo payments are off: this server takes real payments through Stripe');
+export async function confirmDemoPayment(
+  ctx: Pick<CheckoutCtx, 'db' | 'config' | 'payments'> & { mail?: MailContext },
+  body: DemoConfirmInput,
+): Promise<DemoOutcome> {
+  if (ctx.payments.mode !== 'demo')
+    throw notFound('Demo payments are off: this server takes real payments through Stripe');
   if (ctx.config.production) throw notFound('Demo payments are off on a production server');
   const intentId = await verifyDemoClientSecret(ctx.config.authSecret, body.clientSecret);
   if (!intentId) throw badRequest('clientSecret: this payment session is not valid; start the donation again');
@@ -240,14 +330,20 @@ export async function confirmDemoPayment(ctx: Pick<CheckoutCtx, 'db' | 'config' 
 
   if (row.paymentMethod === 'bacs_debit') {
     // The demo Direct Debit: Bacs takes it at once (processing); housekeeping settles it later.
-    if (!body.bacs_debit) throw badRequest('bacs_debit: enter the test sort code and account number for this Direct Debit');
+    if (!body.bacs_debit)
+      throw badRequest('bacs_debit: enter the test sort code and account number for this Direct Debit');
     if (row.status === 'pending') {
-      const bank = { sortCode: body.bacs_debit.sort_code, accountNumber: body.bacs_debit.account_number, fails: body.bacs_debit.account_number === DEMO_ACCOUNT_FAILS };
+      const bank = {
+        sortCode: body.bacs_debit.sort_code,
+        accountNumber: body.bacs_debit.account_number,
+        fails: body.bacs_debit.account_number === DEMO_ACCOUNT_FAILS,
+      };
       await applyStripeEvent({ db: ctx.db, stripe: null, mail: ctx.mail }, demoProcessingEvent(row, bank));
     }
     return { status: (await findDonationByPaymentIntent(ctx.db, intentId))?.status ?? 'pending' };
   }
-  if (body.bacs_debit) throw badRequest('bacs_debit: this gift is paid by card; start a Direct Debit gift to use bank details');
+  if (body.bacs_debit)
+    throw badRequest('bacs_debit: this gift is paid by card; start a Direct Debit gift to use bank details');
   if (body.card === 'decline') {
     await applyStripeEvent({ db: ctx.db, stripe: null, mail: ctx.mail }, demoFailureEvent(row));
     return { declined: DEMO_DECLINE_MESSAGE };

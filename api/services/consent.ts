@@ -34,7 +34,6 @@ export async function withdrawConsent(db: Db, userId: string, now = new Date()) 
     .where(and(eq(marketingConsents.userId, userId), isNull(marketingConsents.withdrawnAt)));
 }
 
-
 export async function consentOf(db: Db, userId: string): Promise<ConsentDto> {
   const [latest] = await db
     .select()
@@ -60,14 +59,29 @@ const csvCell = (value: string) => {
 /** Everyone whose consent stands today: email, name, when, where and the exact wording. */
 export async function consentsCsv(db: Db): Promise<{ csv: string; count: number }> {
   const rows = await db
-    .select({ email: users.email, first: users.firstName, last: users.lastName, source: marketingConsents.source, givenAt: marketingConsents.givenAt, wording: marketingConsents.wording })
+    .select({
+      email: users.email,
+      first: users.firstName,
+      last: users.lastName,
+      source: marketingConsents.source,
+      givenAt: marketingConsents.givenAt,
+      wording: marketingConsents.wording,
+    })
     .from(marketingConsents)
     .innerJoin(users, eq(users.id, marketingConsents.userId))
     .where(and(isNull(marketingConsents.withdrawnAt), isNull(users.erasedAt)))
     .orderBy(marketingConsents.givenAt);
-  const lines = [['email', 'first_name', 'last_name', 'consented_on', 'consented_at_utc', 'source', 'wording'].map(csvCell).join(',')];
+  const lines = [
+    ['email', 'first_name', 'last_name', 'consented_on', 'consented_at_utc', 'source', 'wording']
+      .map(csvCell)
+      .join(','),
+  ];
   for (const r of rows) {
-    lines.push([r.email, r.first, r.last, formatUkDate(r.givenAt), r.givenAt.toISOString(), r.source, r.wording].map(csvCell).join(','));
+    lines.push(
+      [r.email, r.first, r.last, formatUkDate(r.givenAt), r.givenAt.toISOString(), r.source, r.wording]
+        .map(csvCell)
+        .join(','),
+    );
   }
   return { csv: `${lines.join('\r\n')}\r\n`, count: rows.length };
 }

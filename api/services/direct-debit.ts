@@ -13,7 +13,8 @@ import type { PaymentProvider } from './payments/provider';
 
 export type MandateFacts = BacsDetails & { reference: string | null; status: 'pending' | 'active' | 'inactive' | null };
 
-const idOf = (value: string | { id: string } | null | undefined) => (typeof value === 'string' ? value : (value?.id ?? null));
+const idOf = (value: string | { id: string } | null | undefined) =>
+  typeof value === 'string' ? value : (value?.id ?? null);
 
 /**
  * The bank details of a Direct Debit PaymentIntent: its charge's bacs_debit details and its mandate.
@@ -21,7 +22,8 @@ const idOf = (value: string | { id: string } | null | undefined) => (typeof valu
  */
 export async function bacsDetailsOf(stripe: Stripe | null, intent: Stripe.PaymentIntent): Promise<MandateFacts | null> {
   let charge: Stripe.Charge | null = typeof intent.latest_charge === 'object' ? intent.latest_charge : null;
-  if (!charge && typeof intent.latest_charge === 'string' && stripe) charge = await stripe.charges.retrieve(intent.latest_charge);
+  if (!charge && typeof intent.latest_charge === 'string' && stripe)
+    charge = await stripe.charges.retrieve(intent.latest_charge);
   const details = charge?.payment_method_details?.bacs_debit;
   if (!details) return null;
   const rawMandate = details.mandate as string | Stripe.Mandate | null | undefined;
@@ -39,12 +41,25 @@ export const mandateStatus = (status: string | null | undefined): MandateFacts['
   status === 'active' || status === 'inactive' || status === 'pending' ? status : null;
 
 /** Stores what we know of a mandate; the newest event's status wins, and inactive is final (Bacs never reactivates one). */
-export function upsertMandate(db: Db, guard: SQL, m: { id: string; reference: string | null; status: MandateFacts['status']; donorId: string | null; last4: string | null; asOf: number }): Statement {
+export function upsertMandate(
+  db: Db,
+  guard: SQL,
+  m: {
+    id: string;
+    reference: string | null;
+    status: MandateFacts['status'];
+    donorId: string | null;
+    last4: string | null;
+    asOf: number;
+  },
+): Statement {
   const now = Date.now();
   const t = directDebitMandates;
   return db
     .insert(t)
-    .select(sql`select ${m.id}, ${m.reference}, ${m.status ?? 'pending'}, ${m.donorId}, ${m.last4}, ${m.status ? m.asOf : 0}, ${now}, ${now} where ${guard}`)
+    .select(
+      sql`select ${m.id}, ${m.reference}, ${m.status ?? 'pending'}, ${m.donorId}, ${m.last4}, ${m.status ? m.asOf : 0}, ${now}, ${now} where ${guard}`,
+    )
     .onConflictDoUpdate({
       target: t.id,
       set: {
@@ -60,11 +75,19 @@ export function upsertMandate(db: Db, guard: SQL, m: { id: string; reference: st
 
 /** A mandate we have heard of: on a mandate row, a gift or a monthly gift. */
 export async function isKnownMandate(db: Db, mandateId: string): Promise<boolean> {
-  const [a] = await db.select({ id: directDebitMandates.id }).from(directDebitMandates).where(eq(directDebitMandates.id, mandateId)).limit(1);
+  const [a] = await db
+    .select({ id: directDebitMandates.id })
+    .from(directDebitMandates)
+    .where(eq(directDebitMandates.id, mandateId))
+    .limit(1);
   if (a) return true;
   const [b] = await db.select({ id: donations.id }).from(donations).where(eq(donations.mandateId, mandateId)).limit(1);
   if (b) return true;
-  const [c] = await db.select({ id: monthlyGifts.id }).from(monthlyGifts).where(or(eq(monthlyGifts.mandateId, mandateId))).limit(1);
+  const [c] = await db
+    .select({ id: monthlyGifts.id })
+    .from(monthlyGifts)
+    .where(or(eq(monthlyGifts.mandateId, mandateId)))
+    .limit(1);
   return !!c;
 }
 
@@ -74,7 +97,8 @@ export async function findMandate(db: Db, mandateId: string | null) {
   return row ?? null;
 }
 
-const idOfSubscription = (invoice: Stripe.Invoice) => idOf(invoice.parent?.subscription_details?.subscription as string | { id: string } | null | undefined);
+const idOfSubscription = (invoice: Stripe.Invoice) =>
+  idOf(invoice.parent?.subscription_details?.subscription as string | { id: string } | null | undefined);
 
 /**
  * After mandate.updated (inactive) or invoice.paid is recorded: the monthly gifts it cancelled
@@ -84,7 +108,10 @@ const idOfSubscription = (invoice: Stripe.Invoice) => idOf(invoice.parent?.subsc
  * subscription already cancelled at Stripe is not called twice. Errors propagate: the webhook
  * answers 500 and Stripe's retry tries again.
  */
-export async function stopSubscriptionsCancelledAtBank(ctx: { db: Db; payments?: PaymentProvider }, event: Stripe.Event): Promise<number> {
+export async function stopSubscriptionsCancelledAtBank(
+  ctx: { db: Db; payments?: PaymentProvider },
+  event: Stripe.Event,
+): Promise<number> {
   if (!ctx.payments) return 0;
   let scope: SQL;
   if (event.type === 'mandate.updated') {
@@ -104,13 +131,19 @@ export async function stopSubscriptionsCancelledAtBank(ctx: { db: Db; payments?:
     .where(and(scope, eq(monthlyGifts.status, 'cancelled'), eq(monthlyGifts.cancelledBy, 'bank')));
   if (!gifts.length && event.type === 'mandate.updated') {
     // The first invoice is not recorded yet: invoice.paid cancels the gift and comes back here.
-    logLine('info', 'mandate inactive: no monthly gift recorded on it yet', { event_id: event.id, mandate_id: (event.data.object as Stripe.Mandate).id });
+    logLine('info', 'mandate inactive: no monthly gift recorded on it yet', {
+      event_id: event.id,
+      mandate_id: (event.data.object as Stripe.Mandate).id,
+    });
   }
   let stopped = 0;
   for (const gift of gifts) {
     if ((await ctx.payments.forSource(gift.source).stopSubscription(gift.id, 'bank')) === 'cancelled') {
       stopped += 1;
-      logLine('info', 'subscription cancelled: its Direct Debit mandate is inactive', { event_id: event.id, subscription_id: gift.id });
+      logLine('info', 'subscription cancelled: its Direct Debit mandate is inactive', {
+        event_id: event.id,
+        subscription_id: gift.id,
+      });
     }
   }
   return stopped;

@@ -1,5 +1,5 @@
 import { and, desc, eq, gte, inArray, isNull, lt, lte, ne, notInArray, or, sql, type SQL } from 'drizzle-orm';
-import { alias, } from 'drizzle-orm/sqlite-core';
+import { alias } from 'drizzle-orm/sqlite-core';
 import type { Db } from '../../db/client';
 import { parseId } from '../../db/ids';
 import { campaigns, donations, users } from '../../db/schema';
@@ -20,7 +20,6 @@ import { PAID_DONATION_STATUSES } from '../../domain/statuses';
 /** Manual gifts follow the same bounds as card gifts. */
 const MANUAL_MIN_PENCE = MIN_DONATION_PENCE;
 const MANUAL_MAX_PENCE = MAX_DONATION_PENCE;
-
 
 export type DonationInput = {
   donor?: string;
@@ -115,7 +114,8 @@ export function donationFilterCondition(f: Partial<DonationFilters>): SQL | unde
 }
 
 function sortParts(f: Partial<DonationFilters>) {
-  const ascending = (f.order ?? (f.sort === undefined || f.sort === 'date' || f.sort === 'amount' ? 'desc' : 'asc')) === 'asc';
+  const ascending =
+    (f.order ?? (f.sort === undefined || f.sort === 'date' || f.sort === 'amount' ? 'desc' : 'asc')) === 'asc';
   const key: Record<NonNullable<DonationFilters['sort']>, SQL> = {
     date: sql`${donations.date}`,
     amount: sql`${donations.amount}`,
@@ -133,11 +133,18 @@ function sortParts(f: Partial<DonationFilters>) {
 export function donationOrder(f: Partial<DonationFilters>): SQL[] {
   const { key, ascending } = sortParts(f);
   const first = ascending ? sql`${key} asc` : sql`${key} desc`;
-  return f.sort === undefined || f.sort === 'date' ? [first, sql`${donations}.rowid desc`] : [first, desc(donations.date), sql`${donations}.rowid desc`];
+  return f.sort === undefined || f.sort === 'date'
+    ? [first, sql`${donations}.rowid desc`]
+    : [first, desc(donations.date), sql`${donations}.rowid desc`];
 }
 
 /** One page of rows with everything an export needs (payment references included). */
-export function donationRows(db: Db, where: SQL | undefined, filters: Partial<DonationFilters>, page: Page): Promise<DonationRow[]> {
+export function donationRows(
+  db: Db,
+  where: SQL | undefined,
+  filters: Partial<DonationFilters>,
+  page: Page,
+): Promise<DonationRow[]> {
   return selectDonations(db)
     .where(where)
     .orderBy(...donationOrder(filters))
@@ -184,7 +191,12 @@ export async function donationRowsAfter(
   return { rows, cursor: last ? { key: last.sortKey, date: last.row.date.getTime(), rowid: Number(last.rid) } : null };
 }
 
-async function listWhere(db: Db, where: SQL | undefined, page: Page, filters: Partial<DonationFilters> = {}): Promise<{ items: DonationDto[]; total: number }> {
+async function listWhere(
+  db: Db,
+  where: SQL | undefined,
+  page: Page,
+  filters: Partial<DonationFilters> = {},
+): Promise<{ items: DonationDto[]; total: number }> {
   const [rows, [count]] = await Promise.all([
     donationRows(db, where, filters, page),
     db
@@ -209,7 +221,11 @@ export function listDonations(db: Db, viewer: AuthUser, page: Page, filters: Par
 
 /** The signed-in user's own gifts; checkouts still open (pending) or abandoned are left out. */
 export function listMyDonations(db: Db, viewer: AuthUser, page: Page) {
-  return listWhere(db, and(eq(donations.donorId, viewer.id), notInArray(donations.status, ['pending', 'abandoned'])), page);
+  return listWhere(
+    db,
+    and(eq(donations.donorId, viewer.id), notInArray(donations.status, ['pending', 'abandoned'])),
+    page,
+  );
 }
 
 export type GivingSummary = {
@@ -255,7 +271,11 @@ export async function getDonation(db: Db, idParam: string, viewer: AuthUser): Pr
 }
 
 /** A parent campaign (not an appeal, not deleted) inside the viewer's scope. */
-async function resolveCampaign(db: Db, ref: string, viewer: AuthUser): Promise<{ id: string; organizationId: string | null }> {
+async function resolveCampaign(
+  db: Db,
+  ref: string,
+  viewer: AuthUser,
+): Promise<{ id: string; organizationId: string | null }> {
   const id = parseId(ref);
   const [row] = id
     ? await db
@@ -294,7 +314,12 @@ async function resolveDonor(db: Db, ref: string, viewer: AuthUser): Promise<stri
 
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 const EARLIEST = Date.UTC(2000, 0, 1);
-const londonDay = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/London', year: 'numeric', month: '2-digit', day: '2-digit' });
+const londonDay = new Intl.DateTimeFormat('en-CA', {
+  timeZone: 'Europe/London',
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+});
 
 /** A gift's date: a day (stored at 00:00 UTC) or an instant, not before 2000 nor in the future. */
 export function parseDonationDate(value: string, now = new Date()): Date {
@@ -324,10 +349,21 @@ function checkAmount(amount: number) {
   }
 }
 
-export type NewManualDonation = { donor: string; amount: number; date: string; campaign: string; appeal: string } & OfflineGiftInput;
+export type NewManualDonation = {
+  donor: string;
+  amount: number;
+  date: string;
+  campaign: string;
+  appeal: string;
+} & OfflineGiftInput;
 
 /** A gift recorded by hand (cheque, cash): source 'manual', already succeeded. */
-export async function createManualDonation(db: Db, input: NewManualDonation, viewer: AuthUser, requestId: string | null = null): Promise<DonationDto> {
+export async function createManualDonation(
+  db: Db,
+  input: NewManualDonation,
+  viewer: AuthUser,
+  requestId: string | null = null,
+): Promise<DonationDto> {
   checkAmount(input.amount);
   const date = parseDonationDate(input.date);
   const { id: campaignId, organizationId } = await resolveCampaign(db, input.campaign, viewer);
@@ -354,13 +390,30 @@ export async function createManualDonation(db: Db, input: NewManualDonation, vie
       targetType: 'donation',
       targetId: id,
       organizationId,
-      changes: changedFields({}, { amount: values.amount, date: date.toISOString(), donorId, campaignId, appealId, source: 'manual', method: values.method }),
+      changes: changedFields(
+        {},
+        {
+          amount: values.amount,
+          date: date.toISOString(),
+          donorId,
+          campaignId,
+          appealId,
+          source: 'manual',
+          method: values.method,
+        },
+      ),
     }),
   ]);
   return getDonation(db, id, viewer);
 }
 
-export async function updateDonation(db: Db, idParam: string, input: DonationInput, viewer: AuthUser, requestId: string | null = null): Promise<DonationDto> {
+export async function updateDonation(
+  db: Db,
+  idParam: string,
+  input: DonationInput,
+  viewer: AuthUser,
+  requestId: string | null = null,
+): Promise<DonationDto> {
   const current = await findVisibleDonation(db, idParam, viewer);
   if (isDonor(viewer)) throw forbidden('Only admins and organization admins can edit donations');
   const row = current.row;
@@ -368,7 +421,9 @@ export async function updateDonation(db: Db, idParam: string, input: DonationInp
   const changed =
     (input.amount !== undefined && input.amount !== row.amount) ||
     (input.date !== undefined && !sameDate(input.date, row.date)) ||
-    (input.donor !== undefined && parseId(input.donor) !== row.donorId && !(input.donor === 'me' && viewer.id === row.donorId)) ||
+    (input.donor !== undefined &&
+      parseId(input.donor) !== row.donorId &&
+      !(input.donor === 'me' && viewer.id === row.donorId)) ||
     (input.campaign !== undefined && parseId(input.campaign) !== row.campaignId) ||
     (input.appeal !== undefined && (input.appeal === null ? null : parseId(input.appeal)) !== row.appealId) ||
     (input.method !== undefined && input.method !== row.method) ||
@@ -380,7 +435,9 @@ export async function updateDonation(db: Db, idParam: string, input: DonationInp
   }
   // A gift HMRC has been asked to pay Gift Aid on must keep what the claim says (docs/decisions/017).
   if (changed && (await isGiftAidClaimed(db, row.id))) {
-    throw badRequest('This gift is in a Gift Aid claim and cannot be changed; record the correction as a new gift or a refund');
+    throw badRequest(
+      'This gift is in a Gift Aid claim and cannot be changed; record the correction as a new gift or a refund',
+    );
   }
 
   const changes: Partial<typeof donations.$inferInsert> = {};
@@ -389,7 +446,8 @@ export async function updateDonation(db: Db, idParam: string, input: DonationInp
     changes.amount = input.amount;
   }
   if (input.date !== undefined && !sameDate(input.date, row.date)) changes.date = parseDonationDate(input.date);
-  const campaignId = input.campaign !== undefined ? (await resolveCampaign(db, input.campaign, viewer)).id : row.campaignId;
+  const campaignId =
+    input.campaign !== undefined ? (await resolveCampaign(db, input.campaign, viewer)).id : row.campaignId;
   if (campaignId !== row.campaignId) changes.campaignId = campaignId;
   const appealRef = input.appeal !== undefined ? input.appeal : row.appealId;
   const appealId = appealRef === null ? null : await resolveAppeal(db, appealRef, campaignId);

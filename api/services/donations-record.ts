@@ -26,7 +26,10 @@ export type Attribution = {
 };
 
 /** Our metadata from a PaymentIntent or subscription, or null when the object is not ours. */
-export function parseAttribution(metadata: Record<string, string> | null | undefined, kind: 'one_off' | 'monthly'): Attribution | null {
+export function parseAttribution(
+  metadata: Record<string, string> | null | undefined,
+  kind: 'one_off' | 'monthly',
+): Attribution | null {
   if (!metadata || metadata.kind !== kind) return null;
   const { donation_id, donor_id, campaign_id, appeal_id, gift_aid_declaration_id, source } = metadata;
   if (![donation_id, donor_id, campaign_id].every((id) => typeof id === 'string' && isUuid(id))) return null;
@@ -45,10 +48,18 @@ export function parseAttribution(metadata: Record<string, string> | null | undef
 /** Metadata can outlive rows (another environment on the same Stripe account): never guess. */
 export async function attributionExists(db: Db, a: Attribution): Promise<boolean> {
   const [donor] = await db.select({ id: users.id }).from(users).where(eq(users.id, a.donorId)).limit(1);
-  const [campaign] = await db.select({ id: campaigns.id }).from(campaigns).where(eq(campaigns.id, a.campaignId)).limit(1);
+  const [campaign] = await db
+    .select({ id: campaigns.id })
+    .from(campaigns)
+    .where(eq(campaigns.id, a.campaignId))
+    .limit(1);
   if (!donor || !campaign) return false;
   if (a.appealId) {
-    const [appeal] = await db.select({ parent: campaigns.campaignId }).from(campaigns).where(eq(campaigns.id, a.appealId)).limit(1);
+    const [appeal] = await db
+      .select({ parent: campaigns.campaignId })
+      .from(campaigns)
+      .where(eq(campaigns.id, a.appealId))
+      .limit(1);
     if (!appeal || appeal.parent !== a.campaignId) return false;
   }
   if (a.giftAidDeclarationId) {
@@ -95,7 +106,8 @@ export async function resolveAttribution(
 }
 
 /** True until this event id is stored; the guard of every write in the event's batch. */
-export const notYetApplied = (eventId: string): SQL => sql`not exists (select 1 from webhook_events where id = ${eventId})`;
+export const notYetApplied = (eventId: string): SQL =>
+  sql`not exists (select 1 from webhook_events where id = ${eventId})`;
 
 export function markEventApplied(db: Db, eventId: string, type: string) {
   return db.insert(webhookEvents).values({ id: eventId, type }).onConflictDoNothing({ target: webhookEvents.id });
@@ -149,8 +161,24 @@ const settle = {
 };
 
 /** A paid one-off gift: creates the row if the pending insert is not visible yet, else settles it. */
-export function upsertSucceededPayment(db: Db, guard: SQL, p: { a: Attribution; paymentIntentId: string; amount: number; date: number }) {
-  const row: NewRow = { id: p.a.donationId, amount: p.amount, a: p.a, date: p.date, status: 'succeeded', type: 'once', paymentIntentId: p.paymentIntentId, invoiceId: null, subscriptionId: null, refundedAmount: 0, failureMessage: null };
+export function upsertSucceededPayment(
+  db: Db,
+  guard: SQL,
+  p: { a: Attribution; paymentIntentId: string; amount: number; date: number },
+) {
+  const row: NewRow = {
+    id: p.a.donationId,
+    amount: p.amount,
+    a: p.a,
+    date: p.date,
+    status: 'succeeded',
+    type: 'once',
+    paymentIntentId: p.paymentIntentId,
+    invoiceId: null,
+    subscriptionId: null,
+    refundedAmount: 0,
+    failureMessage: null,
+  };
   return guardedInsert(db, row, guard).onConflictDoUpdate({
     target: donations.paymentIntentId,
     set: { amount: sql`excluded.amount`, ...settle },
@@ -163,7 +191,19 @@ export function upsertFailedPayment(
   guard: SQL,
   p: { a: Attribution; paymentIntentId: string; amount: number; date: number; message: string },
 ) {
-  const row: NewRow = { id: p.a.donationId, amount: p.amount, a: p.a, date: p.date, status: 'failed', type: 'once', paymentIntentId: p.paymentIntentId, invoiceId: null, subscriptionId: null, refundedAmount: 0, failureMessage: p.message };
+  const row: NewRow = {
+    id: p.a.donationId,
+    amount: p.amount,
+    a: p.a,
+    date: p.date,
+    status: 'failed',
+    type: 'once',
+    paymentIntentId: p.paymentIntentId,
+    invoiceId: null,
+    subscriptionId: null,
+    refundedAmount: 0,
+    failureMessage: p.message,
+  };
   return guardedInsert(db, row, guard).onConflictDoUpdate({
     target: donations.paymentIntentId,
     set: {
@@ -182,9 +222,31 @@ export function upsertFailedPayment(
 export function upsertProcessingPayment(
   db: Db,
   guard: SQL,
-  p: { a: Attribution; type: 'once' | 'monthly'; paymentIntentId: string; invoiceId: string | null; subscriptionId: string | null; amount: number; date: number; bacs: BacsDetails },
+  p: {
+    a: Attribution;
+    type: 'once' | 'monthly';
+    paymentIntentId: string;
+    invoiceId: string | null;
+    subscriptionId: string | null;
+    amount: number;
+    date: number;
+    bacs: BacsDetails;
+  },
 ) {
-  const row: NewRow = { id: p.a.donationId, amount: p.amount, a: p.a, date: p.date, status: 'processing', type: p.type, paymentIntentId: p.paymentIntentId, invoiceId: p.invoiceId, subscriptionId: p.subscriptionId, refundedAmount: 0, failureMessage: null, bacs: p.bacs };
+  const row: NewRow = {
+    id: p.a.donationId,
+    amount: p.amount,
+    a: p.a,
+    date: p.date,
+    status: 'processing',
+    type: p.type,
+    paymentIntentId: p.paymentIntentId,
+    invoiceId: p.invoiceId,
+    subscriptionId: p.subscriptionId,
+    refundedAmount: 0,
+    failureMessage: null,
+    bacs: p.bacs,
+  };
   return guardedInsert(db, row, guard).onConflictDoUpdate({
     target: donations.paymentIntentId,
     set: {
@@ -201,9 +263,29 @@ export function upsertProcessingPayment(
 export function upsertPaidInvoice(
   db: Db,
   guard: SQL,
-  p: { id: string; a: Attribution; invoiceId: string; subscriptionId: string; paymentIntentId: string | null; amount: number; date: number },
+  p: {
+    id: string;
+    a: Attribution;
+    invoiceId: string;
+    subscriptionId: string;
+    paymentIntentId: string | null;
+    amount: number;
+    date: number;
+  },
 ) {
-  const row: NewRow = { id: p.id, amount: p.amount, a: p.a, date: p.date, status: 'succeeded', type: 'monthly', paymentIntentId: p.paymentIntentId, invoiceId: p.invoiceId, subscriptionId: p.subscriptionId, refundedAmount: 0, failureMessage: null };
+  const row: NewRow = {
+    id: p.id,
+    amount: p.amount,
+    a: p.a,
+    date: p.date,
+    status: 'succeeded',
+    type: 'monthly',
+    paymentIntentId: p.paymentIntentId,
+    invoiceId: p.invoiceId,
+    subscriptionId: p.subscriptionId,
+    refundedAmount: 0,
+    failureMessage: null,
+  };
   return guardedInsert(db, row, guard).onConflictDoUpdate({
     target: donations.invoiceId,
     set: {
@@ -223,10 +305,30 @@ export function upsertPaidInvoice(
 export function upsertFailedInvoice(
   db: Db,
   guard: SQL,
-  p: { id: string; a: Attribution; invoiceId: string; subscriptionId: string; amount: number; date: number; message: string },
+  p: {
+    id: string;
+    a: Attribution;
+    invoiceId: string;
+    subscriptionId: string;
+    amount: number;
+    date: number;
+    message: string;
+  },
 ) {
   // No PaymentIntent id here: `invoice.paid` fills it in, so a failure can never collide on it.
-  const row: NewRow = { id: p.id, amount: p.amount, a: p.a, date: p.date, status: 'failed', type: 'monthly', paymentIntentId: null, invoiceId: p.invoiceId, subscriptionId: p.subscriptionId, refundedAmount: 0, failureMessage: p.message };
+  const row: NewRow = {
+    id: p.id,
+    amount: p.amount,
+    a: p.a,
+    date: p.date,
+    status: 'failed',
+    type: 'monthly',
+    paymentIntentId: null,
+    invoiceId: p.invoiceId,
+    subscriptionId: p.subscriptionId,
+    refundedAmount: 0,
+    failureMessage: p.message,
+  };
   return guardedInsert(db, row, guard).onConflictDoUpdate({
     target: donations.invoiceId,
     set: {
@@ -244,7 +346,11 @@ export function upsertFailedInvoice(
  * up: a refund that fails gives the money back to the gift (issue 13). Events of the same second
  * keep the larger figure. A refunded charge was paid, so a row still pending or failed is settled too.
  */
-export function applyRefund(db: Db, guard: SQL, p: { donationId: string; chargedAmount: number; refundedAmount: number; asOf: number }) {
+export function applyRefund(
+  db: Db,
+  guard: SQL,
+  p: { donationId: string; chargedAmount: number; refundedAmount: number; asOf: number },
+) {
   const refunded = Math.min(p.refundedAmount, p.chargedAmount);
   const next = sql`case when ${donations.refundsAsOf} < ${p.asOf} then ${refunded}
     when ${donations.refundsAsOf} = ${p.asOf} then max(${donations.refundedAmount}, ${refunded})
@@ -286,7 +392,20 @@ export function insertRefundedPayment(
   const asOf = Math.floor(p.date / 1000);
   const refunded = Math.min(p.refundedAmount, p.chargedAmount);
   const full = refunded >= p.chargedAmount;
-  const row: NewRow = { id: p.a.donationId, amount: p.chargedAmount, a: p.a, date: p.date, status: full ? 'refunded' : 'succeeded', type: 'once', paymentIntentId: p.paymentIntentId, invoiceId: null, subscriptionId: null, refundedAmount: refunded, failureMessage: null, refundsAsOf: asOf };
+  const row: NewRow = {
+    id: p.a.donationId,
+    amount: p.chargedAmount,
+    a: p.a,
+    date: p.date,
+    status: full ? 'refunded' : 'succeeded',
+    type: 'once',
+    paymentIntentId: p.paymentIntentId,
+    invoiceId: null,
+    subscriptionId: null,
+    refundedAmount: refunded,
+    failureMessage: null,
+    refundsAsOf: asOf,
+  };
   return guardedInsert(db, row, guard).onConflictDoUpdate({
     target: donations.paymentIntentId,
     set: {
@@ -319,7 +438,12 @@ export async function findDonationById(db: Db, id: string) {
 
 /** Invoices older than metadata snapshots: reuse the attribution of the subscription's first gift. */
 export async function attributionFromSubscription(db: Db, subscriptionId: string): Promise<Attribution | null> {
-  const [row] = await db.select().from(donations).where(eq(donations.subscriptionId, subscriptionId)).orderBy(donations.date).limit(1);
+  const [row] = await db
+    .select()
+    .from(donations)
+    .where(eq(donations.subscriptionId, subscriptionId))
+    .orderBy(donations.date)
+    .limit(1);
   return row ? attributionOfRow(row) : null;
 }
 
@@ -330,7 +454,8 @@ export async function attributionFromSubscription(db: Db, subscriptionId: string
  */
 export function fillDonorFromDeclaration(db: Db, a: Attribution) {
   if (!a.giftAidDeclarationId) return null;
-  const from = (column: string) => sql.raw(`(select nullif(trim(${column}), '') from gift_aid_declarations d where d.id = `);
+  const from = (column: string) =>
+    sql.raw(`(select nullif(trim(${column}), '') from gift_aid_declarations d where d.id = `);
   const of = sql`${a.giftAidDeclarationId} and d.donor_id = ${a.donorId})`;
   const blank = (column: SQLiteColumn) => sql`nullif(trim(coalesce(${column}, '')), '')`;
   return db
@@ -339,7 +464,7 @@ export function fillDonorFromDeclaration(db: Db, a: Attribution) {
       firstName: sql`coalesce(${blank(users.firstName)}, ${from('d.first_name')}${of}, '')`,
       lastName: sql`coalesce(${blank(users.lastName)}, ${from('d.last_name')}${of}, '')`,
       address: sql`coalesce(${blank(users.address)}, ${from("d.house || case when trim(d.address) <> '' then ', ' || d.address else '' end")}${of})`,
-      postalCode: sql`coalesce(${blank(users.postalCode)}, ${from("case when d.overseas = 1 then null else d.postcode end")}${of})`,
+      postalCode: sql`coalesce(${blank(users.postalCode)}, ${from('case when d.overseas = 1 then null else d.postcode end')}${of})`,
     })
     .where(eq(users.id, a.donorId));
 }

@@ -12,7 +12,11 @@ export type DonationTarget = { campaignId: string; appealId: string | null };
  * Checks the campaign (and appeal) exist, are approved, and belong together. Every failure is a
  * 400 that names the field, so nothing is stored for a bad target.
  */
-export async function resolveDonationTarget(db: Db, campaignRef: string, appealRef: string | null | undefined): Promise<DonationTarget> {
+export async function resolveDonationTarget(
+  db: Db,
+  campaignRef: string,
+  appealRef: string | null | undefined,
+): Promise<DonationTarget> {
   const campaignId = parseId(campaignRef);
   if (!campaignId) throw badRequest('campaign_id: must be a campaign id (UUID or short id)');
   const appealId = appealRef ? parseId(appealRef) : null;
@@ -24,7 +28,8 @@ export async function resolveDonationTarget(db: Db, campaignRef: string, appealR
     .where(eq(campaigns.id, campaignId))
     .limit(1);
   // A general fund takes offline income only: it has no public page to give from.
-  if (!campaign || campaign.parent !== null || campaign.kind !== 'campaign') throw badRequest('campaign_id: no such campaign');
+  if (!campaign || campaign.parent !== null || campaign.kind !== 'campaign')
+    throw badRequest('campaign_id: no such campaign');
   if (campaign.status !== 'approved') throw badRequest('campaign_id: this campaign is not accepting donations');
 
   if (!appealId) return { campaignId, appealId: null };
@@ -39,7 +44,12 @@ export async function resolveDonationTarget(db: Db, campaignRef: string, appealR
   return { campaignId, appealId };
 }
 
-export type Donor = { id: string; email: string; stripeCustomerId: string | null; /** Made by this checkout (findOrCreateDonor). */ created?: boolean };
+export type Donor = {
+  id: string;
+  email: string;
+  stripeCustomerId: string | null /** Made by this checkout (findOrCreateDonor). */;
+  created?: boolean;
+};
 
 /**
  * The donor with this email (stored lower-cased), created on first gift; safe under concurrency.
@@ -88,7 +98,12 @@ export async function listLocalPrices(db: Db): Promise<MonthlyPrice[]> {
     .from(prices)
     .where(and(eq(prices.active, true), eq(prices.currency, 'gbp'), eq(prices.interval, 'month')))
     .orderBy(prices.unitAmount, prices.id);
-  return rows.map((row) => ({ id: row.id, unit_amount: row.unitAmount, currency: row.currency, recurring: { interval: 'month' } }));
+  return rows.map((row) => ({
+    id: row.id,
+    unit_amount: row.unitAmount,
+    currency: row.currency,
+    recurring: { interval: 'month' },
+  }));
 }
 
 export async function findLocalPrice(db: Db, id: string): Promise<MonthlyPrice | null> {

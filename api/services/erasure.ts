@@ -1,7 +1,18 @@
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import { chunks } from '../../db/chunks';
 import type { Db } from '../../db/client';
-import { checkoutDetails, donations, erasureRequests, loginCodes, marketingConsents, monthlyGifts, organizationAdmins, sessions, supportRequests, users } from '../../db/schema';
+import {
+  checkoutDetails,
+  donations,
+  erasureRequests,
+  loginCodes,
+  marketingConsents,
+  monthlyGifts,
+  organizationAdmins,
+  sessions,
+  supportRequests,
+  users,
+} from '../../db/schema';
 import { ERASURE_CODE_MINUTES } from '../../domain';
 import type { AppConfig } from '../lib/config';
 import { HttpError, badRequest } from '../lib/errors';
@@ -28,7 +39,10 @@ const codeSubject = (userId: string) => `erasure:${userId}`;
 
 export async function requestErasure(ctx: Ctx, user: AuthUser, now = new Date()) {
   if (!isDonor(user)) {
-    throw new HttpError(409, 'Administrator accounts cannot delete themselves here. Ask another administrator to remove your access first.');
+    throw new HttpError(
+      409,
+      'Administrator accounts cannot delete themselves here. Ask another administrator to remove your access first.',
+    );
   }
   const code = generateCode();
   const expiresAt = new Date(now.getTime() + ERASURE_CODE_MINUTES * 60_000);
@@ -38,10 +52,23 @@ export async function requestErasure(ctx: Ctx, user: AuthUser, now = new Date())
       .update(erasureRequests)
       .set({ outcome: 'expired', detail: 'Replaced by a newer request' })
       .where(and(eq(erasureRequests.userId, user.id), eq(erasureRequests.outcome, 'pending'))),
-    ctx.db.insert(erasureRequests).values({ userId: user.id, codeHash: await hashCode(ctx.config.authSecret, codeSubject(user.id), code), expiresAt, requestedAt: now }),
+    ctx.db.insert(erasureRequests).values({
+      userId: user.id,
+      codeHash: await hashCode(ctx.config.authSecret, codeSubject(user.id), code),
+      expiresAt,
+      requestedAt: now,
+    }),
   ]);
   const charity = await charityForOrganization(ctx.db, ctx.config, null);
-  await createMailer(ctx.db, ctx.config).send(erasureCodeEmail({ to: user.email, firstName: user.firstName || null, code, minutes: ERASURE_CODE_MINUTES, charity }));
+  await createMailer(ctx.db, ctx.config).send(
+    erasureCodeEmail({
+      to: user.email,
+      firstName: user.firstName || null,
+      code,
+      minutes: ERASURE_CODE_MINUTES,
+      charity,
+    }),
+  );
   return { sent: true as const, expires_at: expiresAt.toISOString() };
 }
 
@@ -54,10 +81,14 @@ export async function confirmErasure(ctx: Ctx, user: AuthUser, code: string, now
     .where(and(eq(erasureRequests.userId, user.id), eq(erasureRequests.outcome, 'pending')))
     .orderBy(desc(erasureRequests.requestedAt))
     .limit(1);
-  if (!request || request.expiresAt.getTime() <= now.getTime() || request.attempts >= MAX_CODE_ATTEMPTS) throw invalidCode();
+  if (!request || request.expiresAt.getTime() <= now.getTime() || request.attempts >= MAX_CODE_ATTEMPTS)
+    throw invalidCode();
   const expected = await hashCode(ctx.config.authSecret, codeSubject(user.id), code);
   if (!constantTimeEqual(expected, request.codeHash)) {
-    await ctx.db.update(erasureRequests).set({ attempts: sql`${erasureRequests.attempts} + 1` }).where(eq(erasureRequests.id, request.id));
+    await ctx.db
+      .update(erasureRequests)
+      .set({ attempts: sql`${erasureRequests.attempts} + 1` })
+      .where(eq(erasureRequests.id, request.id));
     throw invalidCode();
   }
 
@@ -65,14 +96,25 @@ export async function confirmErasure(ctx: Ctx, user: AuthUser, code: string, now
   const running = await ctx.db
     .select()
     .from(monthlyGifts)
-    .where(and(eq(monthlyGifts.donorId, user.id), inArray(monthlyGifts.status, ['active', 'paused', 'past_due', 'incomplete'])));
+    .where(
+      and(
+        eq(monthlyGifts.donorId, user.id),
+        inArray(monthlyGifts.status, ['active', 'paused', 'past_due', 'incomplete']),
+      ),
+    );
   for (const gift of running) {
     try {
       await cancelMonthlyGift({ ...ctx, mail: undefined }, gift, 'erasure');
     } catch (err) {
-      await ctx.db.update(erasureRequests).set({ detail: 'A monthly gift could not be cancelled; the donor was asked to try again' }).where(eq(erasureRequests.id, request.id));
+      await ctx.db
+        .update(erasureRequests)
+        .set({ detail: 'A monthly gift could not be cancelled; the donor was asked to try again' })
+        .where(eq(erasureRequests.id, request.id));
       if (err instanceof HttpError && err.status === 409) continue;
-      throw new HttpError(502, 'We could not cancel your monthly gift with our payment provider, so nothing has been deleted yet. Please try again in a few minutes.');
+      throw new HttpError(
+        502,
+        'We could not cancel your monthly gift with our payment provider, so nothing has been deleted yet. Please try again in a few minutes.',
+      );
     }
   }
 
@@ -103,10 +145,18 @@ export async function confirmErasure(ctx: Ctx, user: AuthUser, code: string, now
     ctx.db
       .update(checkoutDetails)
       .set({ firstName: null, lastName: null })
-      .where(inArray(checkoutDetails.donationId, ctx.db.select({ id: donations.id }).from(donations).where(eq(donations.donorId, user.id)))),
+      .where(
+        inArray(
+          checkoutDetails.donationId,
+          ctx.db.select({ id: donations.id }).from(donations).where(eq(donations.donorId, user.id)),
+        ),
+      ),
     // Contact Support messages hold the name, address and whatever the donor wrote.
     ctx.db.delete(supportRequests).where(eq(supportRequests.userId, user.id)),
-    ctx.db.update(marketingConsents).set({ email: null, withdrawnAt: sql`coalesce(${marketingConsents.withdrawnAt}, ${now.getTime()})` }).where(eq(marketingConsents.userId, user.id)),
+    ctx.db
+      .update(marketingConsents)
+      .set({ email: null, withdrawnAt: sql`coalesce(${marketingConsents.withdrawnAt}, ${now.getTime()})` })
+      .where(eq(marketingConsents.userId, user.id)),
     ctx.db
       .update(erasureRequests)
       .set({
@@ -127,7 +177,13 @@ export async function latestErasures(db: Db, userIds: string[], now = new Date()
   if (!userIds.length) return out;
   // D1 takes at most 100 bound parameters: a 1000-donor page is read in pieces.
   const pieces = await Promise.all(
-    chunks(userIds).map((ids) => db.select().from(erasureRequests).where(inArray(erasureRequests.userId, ids)).orderBy(erasureRequests.requestedAt)),
+    chunks(userIds).map((ids) =>
+      db
+        .select()
+        .from(erasureRequests)
+        .where(inArray(erasureRequests.userId, ids))
+        .orderBy(erasureRequests.requestedAt),
+    ),
   );
   const rows = pieces.flat().sort((a, b) => a.requestedAt.getTime() - b.requestedAt.getTime());
   for (const r of rows) {

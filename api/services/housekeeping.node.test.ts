@@ -15,12 +15,23 @@ const DAY = 24 * 60 * 60 * 1000;
 beforeAll(async () => {
   fake = await startStripeFake();
   fake.addPrice('price_monthly_1000', 1000);
-  t = await setupTestApp({ STRIPE_SECRET_KEY: 'sk_test_fake', STRIPE_PUBLISHABLE_KEY: 'pk_test_fake', STRIPE_API_BASE: fake.url });
+  t = await setupTestApp({
+    STRIPE_SECRET_KEY: 'sk_test_fake',
+    STRIPE_PUBLISHABLE_KEY: 'pk_test_fake',
+    STRIPE_API_BASE: fake.url,
+  });
   await t.db.insert(prices).values({ id: 'price_monthly_1000', unitAmount: 1000 });
 });
 afterAll(() => fake.close());
 
-const stripe = () => createPaymentProvider({ stripeSecretKey: 'sk_test_fake', stripeApiBase: fake.url, stripePublishableKey: 'pk_test_fake', authSecret: 'test-secret', production: false });
+const stripe = () =>
+  createPaymentProvider({
+    stripeSecretKey: 'sk_test_fake',
+    stripeApiBase: fake.url,
+    stripePublishableKey: 'pk_test_fake',
+    authSecret: 'test-secret',
+    production: false,
+  });
 
 async function checkout(json: Record<string, unknown>) {
   const campaign = await createCampaign(t.db);
@@ -31,7 +42,10 @@ async function checkout(json: Record<string, unknown>) {
   expect(res.status).toBe(200);
   const [row] = await t.db.select().from(donations).where(eq(donations.campaignId, campaign.id));
   // Started two days ago.
-  await t.db.update(donations).set({ createdAt: new Date(Date.now() - 2 * DAY) }).where(eq(donations.id, row.id));
+  await t.db
+    .update(donations)
+    .set({ createdAt: new Date(Date.now() - 2 * DAY) })
+    .where(eq(donations.id, row.id));
   return row;
 }
 
@@ -41,7 +55,10 @@ describe('housekeeping with Stripe', () => {
     const monthly = await checkout({ price: 'price_monthly_1000' });
     const counts = await runHousekeeping({ db: t.db, payments: stripe(), now: new Date() });
     expect(counts).toMatchObject({ abandoned: 2, stripe_cancelled: 2, pending_kept: 0 });
-    expect(fake.paymentIntents.get(once.paymentIntentId!)).toMatchObject({ status: 'canceled', cancellation_reason: 'abandoned' });
+    expect(fake.paymentIntents.get(once.paymentIntentId!)).toMatchObject({
+      status: 'canceled',
+      cancellation_reason: 'abandoned',
+    });
     expect(fake.subscriptions.get(monthly.subscriptionId!)!.status).toBe('canceled');
     for (const row of [once, monthly]) {
       const [after] = await t.db.select().from(donations).where(eq(donations.id, row.id));
@@ -71,7 +88,10 @@ describe('housekeeping with Stripe', () => {
     expect(counts).toMatchObject({ abandoned: 0, pending_kept: 1 });
     expect((await t.db.select().from(donations).where(eq(donations.id, row.id)))[0].status).toBe('pending');
     fake.failNext = 0;
-    expect(await runHousekeeping({ db: t.db, payments: stripe(), now: new Date() })).toMatchObject({ abandoned: 1, stripe_cancelled: 1 });
+    expect(await runHousekeeping({ db: t.db, payments: stripe(), now: new Date() })).toMatchObject({
+      abandoned: 1,
+      stripe_cancelled: 1,
+    });
     expect((await t.db.select().from(donations).where(eq(donations.id, row.id)))[0].status).toBe('abandoned');
   });
 

@@ -126,7 +126,11 @@ async function markAbandoned(db: Db, id: string, now: Date): Promise<boolean> {
  * Payments still processing that the provider settles itself (demo Direct Debits), through the
  * webhook's recording path; how many it settled. Also run alone by POST /api/dev/direct-debits/settle.
  */
-export async function settleDelayedPayments({ db, payments, mail }: Pick<HousekeepingDeps, 'db' | 'payments' | 'mail'>): Promise<number> {
+export async function settleDelayedPayments({
+  db,
+  payments,
+  mail,
+}: Pick<HousekeepingDeps, 'db' | 'payments' | 'mail'>): Promise<number> {
   let settled = 0;
   for (const event of await payments.delayedSettlements(db, HOUSEKEEPING.batchSize)) {
     if ((await applyStripeEvent({ db, stripe: payments.api, mail }, event)) === 'recorded') settled += 1;
@@ -141,7 +145,10 @@ async function abandonStaleCheckouts({ db, payments, now }: HousekeepingDeps, co
   const remote = [...payments.remoteSources];
   // Demo and manual rows (every row, in demo mode) have nothing to stop anywhere.
   counts.abandoned += changed(
-    await db.update(donations).set({ status: 'abandoned', updatedAt: now }).where(remote.length ? and(stale, notInArray(donations.source, remote)) : stale),
+    await db
+      .update(donations)
+      .set({ status: 'abandoned', updatedAt: now })
+      .where(remote.length ? and(stale, notInArray(donations.source, remote)) : stale),
   );
   if (!remote.length) return;
   const rows = await db
@@ -178,7 +185,12 @@ async function expireCheckoutLeftovers({ db, payments, now }: HousekeepingDeps, 
       .where(
         and(
           lt(giftAidDeclarations.createdAt, cutoff),
-          notExists(db.select({ one: sql`1` }).from(donations).where(eq(donations.giftAidDeclarationId, giftAidDeclarations.id))),
+          notExists(
+            db
+              .select({ one: sql`1` })
+              .from(donations)
+              .where(eq(donations.giftAidDeclarationId, giftAidDeclarations.id)),
+          ),
         ),
       ),
   );
@@ -202,12 +214,17 @@ async function expireCheckoutLeftovers({ db, payments, now }: HousekeepingDeps, 
     try {
       if ((await payments.deleteCustomer(donor.customer!)) === 'deleted') counts.stripe_customers_deleted += 1;
     } catch (error) {
-      logLine('error', 'housekeeping: stripe customer delete failed', { user_id: donor.id, error: errorSummary(error) });
+      logLine('error', 'housekeeping: stripe customer delete failed', {
+        user_id: donor.id,
+        error: errorSummary(error),
+      });
       continue;
     }
     await db.update(users).set({ stripeCustomerId: null }).where(eq(users.id, donor.id));
   }
-  counts.checkout_donors_expired += changed(await db.delete(users).where(and(expirable, isNull(users.stripeCustomerId))));
+  counts.checkout_donors_expired += changed(
+    await db.delete(users).where(and(expirable, isNull(users.stripeCustomerId))),
+  );
 }
 
 /** Every stored image key a record uses: campaign and appeal images, organization logos, donor photos. */
@@ -251,7 +268,11 @@ async function storedImageKeys(bucket: R2Bucket): Promise<string[]> {
  * ago (and it is still unused) it is deleted. A key used again, or gone, leaves the list.
  */
 async function collectUnusedImages({ db, now }: HousekeepingDeps, bucket: R2Bucket, counts: HousekeepingCounts) {
-  const [stored, used, noted] = await Promise.all([storedImageKeys(bucket), usedImageKeys(db), db.select().from(unusedImages)]);
+  const [stored, used, noted] = await Promise.all([
+    storedImageKeys(bucket),
+    usedImageKeys(db),
+    db.select().from(unusedImages),
+  ]);
   const storedSet = new Set(stored);
   const notedAt = new Map(noted.map((row) => [row.key, row.firstSeenAt]));
   const unused = stored.filter((key) => !used.has(key));
@@ -265,7 +286,8 @@ async function collectUnusedImages({ db, now }: HousekeepingDeps, bucket: R2Buck
     await bucket.delete(keys);
     counts.images_deleted += keys.length;
   }
-  for (const keys of chunks([...expired, ...forget])) await db.delete(unusedImages).where(inArray(unusedImages.key, keys));
+  for (const keys of chunks([...expired, ...forget]))
+    await db.delete(unusedImages).where(inArray(unusedImages.key, keys));
   for (const keys of chunks(fresh, rowsPerStatement(2))) {
     await db
       .insert(unusedImages)
@@ -279,11 +301,15 @@ async function collectUnusedImages({ db, now }: HousekeepingDeps, bucket: R2Buck
 async function purgeExpired({ db, now }: HousekeepingDeps, counts: HousekeepingCounts) {
   const idleBefore = new Date(now.getTime() - SESSION_IDLE_MS);
   counts.sessions_purged += changed(
-    await db.delete(sessions).where(or(lte(sessions.expiresAt, now), isNotNull(sessions.revokedAt), lt(sessions.lastSeenAt, idleBefore))),
+    await db
+      .delete(sessions)
+      .where(or(lte(sessions.expiresAt, now), isNotNull(sessions.revokedAt), lt(sessions.lastSeenAt, idleBefore))),
   );
   counts.login_codes_purged += changed(await db.delete(loginCodes).where(lte(loginCodes.expiresAt, now)));
   counts.rate_limits_purged += changed(
     await db.delete(rateLimits).where(lte(rateLimits.windowStart, new Date(now.getTime() - HOUSEKEEPING.rateWindowMs))),
   );
-  counts.outbox_purged += changed(await db.delete(outbox).where(lt(outbox.createdAt, new Date(now.getTime() - HOUSEKEEPING.retentionMs))));
+  counts.outbox_purged += changed(
+    await db.delete(outbox).where(lt(outbox.createdAt, new Date(now.getTime() - HOUSEKEEPING.retentionMs))),
+  );
 }

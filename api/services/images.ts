@@ -35,7 +35,9 @@ export function isStaticKey(key: string): boolean {
 
 /** A key safe to look up in the bucket: no traversal, no control characters, bounded length. */
 export function isServableKey(key: string): boolean {
-  return key.length > 0 && key.length <= 300 && !key.includes('..') && !key.startsWith('/') && !/[\u0000-\u001f\\]/.test(key);
+  return (
+    key.length > 0 && key.length <= 300 && !key.includes('..') && !key.startsWith('/') && !/[\u0000-\u001f\\]/.test(key)
+  );
 }
 
 const formatMb = (bytes: number) => `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
@@ -84,7 +86,8 @@ export const CAMPAIGN_TEXT_ALLOWANCE = 256 * 1024;
  * quota is held to what the quota still allows (api/routes/campaigns/campaigns.write.ts).
  */
 export const MAX_CAMPAIGN_BODY_BYTES =
-  MAX_IMAGES * (base64Length(MAX_IMAGE_BYTES) + VARIANT_WIDTHS.length * base64Length(MAX_VARIANT_BYTES) + 64) + CAMPAIGN_TEXT_ALLOWANCE;
+  MAX_IMAGES * (base64Length(MAX_IMAGE_BYTES) + VARIANT_WIDTHS.length * base64Length(MAX_VARIANT_BYTES) + 64) +
+  CAMPAIGN_TEXT_ALLOWANCE;
 
 export type VariantInput = { width: number; base64: string };
 export type PreparedVariant = { key: string; bytes: Uint8Array; width: number };
@@ -118,10 +121,13 @@ export function prepareUpload(input: { base64: string; name: string; variants?: 
     if (!(VARIANT_WIDTHS as readonly number[]).includes(variant.width)) {
       throw new HttpError(400, `Image "${input.name}": a resized copy must be ${VARIANT_WIDTHS.join(', ')} px wide`);
     }
-    if (variants.some((v) => v.width === variant.width)) throw new HttpError(400, `Image "${input.name}": two resized copies are ${variant.width} px wide`);
+    if (variants.some((v) => v.width === variant.width))
+      throw new HttpError(400, `Image "${input.name}": two resized copies are ${variant.width} px wide`);
     const copy = decodeBase64Image(variant.base64, `${input.name} (${variant.width} px)`);
-    if (copy.length > MAX_VARIANT_BYTES) throw new HttpError(413, `Image "${input.name}": the ${variant.width} px copy is over 1 MB`);
-    if (!isWebp(copy)) throw new HttpError(415, `Image "${input.name}": the ${variant.width} px copy is not a WebP image`);
+    if (copy.length > MAX_VARIANT_BYTES)
+      throw new HttpError(413, `Image "${input.name}": the ${variant.width} px copy is over 1 MB`);
+    if (!isWebp(copy))
+      throw new HttpError(415, `Image "${input.name}": the ${variant.width} px copy is not a WebP image`);
     variants.push({ key: variantKey(key, variant.width), bytes: copy, width: variant.width });
   }
   variants.sort((a, b) => a.width - b.width);
@@ -132,7 +138,10 @@ export function prepareUpload(input: { base64: string; name: string; variants?: 
 
 export function requireBucket(bucket: R2Bucket | undefined): R2Bucket {
   if (!bucket) {
-    throw new HttpError(503, 'Image storage is not configured on this server (R2 binding IMAGES); images cannot be uploaded');
+    throw new HttpError(
+      503,
+      'Image storage is not configured on this server (R2 binding IMAGES); images cannot be uploaded',
+    );
   }
   return bucket;
 }

@@ -10,7 +10,11 @@ describe('HTTP mail provider (node)', () => {
   let t: TestApp;
   let ipCount = 0;
   const login = (email: string) =>
-    t.request('/api/auth/login', { method: 'POST', json: { email }, headers: { 'x-forwarded-for': `192.0.2.${++ipCount}` } });
+    t.request('/api/auth/login', {
+      method: 'POST',
+      json: { email },
+      headers: { 'x-forwarded-for': `192.0.2.${++ipCount}` },
+    });
 
   beforeAll(async () => {
     const url = await provider.start();
@@ -92,7 +96,7 @@ describe('HTTP mail provider (node)', () => {
       const prod = await setupTestApp({ APP_ENV: 'production', AUTH_SECRET: 'prod-secret-for-test' });
       const res = await prod.request('/api/auth/login', { method: 'POST', json: { email: 'p@example.org' } });
       expect(res.status).toBe(503);
-      expect((await messageOf(res))).toMatch(/email delivery is not configured/);
+      expect(await messageOf(res)).toMatch(/email delivery is not configured/);
     } finally {
       errors.mockRestore();
     }
@@ -101,7 +105,12 @@ describe('HTTP mail provider (node)', () => {
 
 describe('sign-in email', () => {
   it('escapes user-provided text in the HTML and keeps the plain text readable', () => {
-    const mail = loginCodeEmail({ to: 'a&b@example.org', code: '042917', firstName: '<script>alert(1)</script>', minutes: 10 });
+    const mail = loginCodeEmail({
+      to: 'a&b@example.org',
+      code: '042917',
+      firstName: '<script>alert(1)</script>',
+      minutes: 10,
+    });
     expect(mail.html).not.toContain('<script>');
     expect(mail.html).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
     expect(mail.html).toContain('a&amp;b@example.org');

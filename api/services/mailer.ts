@@ -45,13 +45,23 @@ export const devOutboxEnabled = (config: AppConfig) => !config.mailApiKey && !co
 
 /** The outbox row's id, or null when a message with the same key is already there. */
 async function store(db: Db, message: MailMessage): Promise<string | null> {
-  const values = { to: message.to, subject: message.subject, text: message.text, html: message.html, key: message.key ?? null };
+  const values = {
+    to: message.to,
+    subject: message.subject,
+    text: message.text,
+    html: message.html,
+    key: message.key ?? null,
+  };
   if (!message.key) {
     const [row] = await db.insert(outbox).values(values).returning({ id: outbox.id });
     return row.id;
   }
   // The unique key makes concurrent copies (two webhook deliveries at once) write one row.
-  const [row] = await db.insert(outbox).values(values).onConflictDoNothing({ target: outbox.key }).returning({ id: outbox.id });
+  const [row] = await db
+    .insert(outbox)
+    .values(values)
+    .onConflictDoNothing({ target: outbox.key })
+    .returning({ id: outbox.id });
   return row?.id ?? null;
 }
 
@@ -81,7 +91,13 @@ function httpMailer(db: Db, config: AppConfig, fetchImpl: typeof fetch): Mailer 
         response = await fetchImpl(config.mailApiUrl, {
           method: 'POST',
           headers: { authorization: `Bearer ${config.mailApiKey}`, 'content-type': 'application/json' },
-          body: JSON.stringify({ from: config.mailFrom, to: [message.to], subject: message.subject, text: message.text, html: message.html }),
+          body: JSON.stringify({
+            from: config.mailFrom,
+            to: [message.to],
+            subject: message.subject,
+            text: message.text,
+            html: message.html,
+          }),
           signal: AbortSignal.timeout(10_000),
         });
       } catch (err) {
@@ -104,7 +120,10 @@ function unconfiguredMailer(): Mailer {
     kind: 'outbox',
     async send() {
       logLine('error', 'APP_ENV=production but MAIL_API_KEY is not set; no email can be sent');
-      throw new HttpError(503, 'Email sign-in is not available right now because email delivery is not configured. Please try again later.');
+      throw new HttpError(
+        503,
+        'Email sign-in is not available right now because email delivery is not configured. Please try again later.',
+      );
     },
   };
 }
@@ -113,10 +132,19 @@ const mailFailed = () =>
   new HttpError(502, 'We could not send the email with your code just now. Please try again in a minute.');
 
 const escapeHtml = (value: string) =>
-  value.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch] as string);
+  value.replace(
+    /[&<>"']/g,
+    (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch] as string,
+  );
 
 /** The sign-in email, plain text and HTML; every user-provided value is escaped in the HTML. */
-export function loginCodeEmail(input: { to: string; code: string; firstName?: string | null; minutes: number; siteName?: string }): MailMessage {
+export function loginCodeEmail(input: {
+  to: string;
+  code: string;
+  firstName?: string | null;
+  minutes: number;
+  siteName?: string;
+}): MailMessage {
   const site = input.siteName ?? 'UK NFP';
   const greeting = input.firstName ? `Hello ${input.firstName},` : 'Hello,';
   const subject = `${input.code} is your ${site} sign-in code`;

@@ -5,7 +5,14 @@ import { HttpError } from '../lib/errors';
 import { applyStripeEvent } from '../webhooks/stripe';
 import type { WebhookContext } from '../webhooks/stripe/types';
 import { attributionFromSubscription } from './donations-record';
-import { findMonthlyGift, type MonthlyGiftRow, offeredPrice, pauseUntil, snapshotOf, upsertFromSubscription } from './monthly-gifts';
+import {
+  findMonthlyGift,
+  type MonthlyGiftRow,
+  offeredPrice,
+  pauseUntil,
+  snapshotOf,
+  upsertFromSubscription,
+} from './monthly-gifts';
 import type { PaymentProvider, SubscriptionChange } from './payments';
 import { errorSummary, logLine } from '../middlewares/logger';
 
@@ -24,7 +31,10 @@ const stillRunning = (gift: MonthlyGiftRow) => {
 
 function providerFailed(action: string, err: unknown): HttpError {
   logLine('error', 'stripe call failed', { action, error: errorSummary(err) });
-  return new HttpError(502, `We could not ${action} just now, so nothing has changed and your monthly gift is as it was. Please try again in a few minutes.`);
+  return new HttpError(
+    502,
+    `We could not ${action} just now, so nothing has changed and your monthly gift is as it was. Please try again in a few minutes.`,
+  );
 }
 
 /** Stores what Stripe answered, as new as what we have; Stripe's own event settles any race. */
@@ -37,10 +47,17 @@ async function storeStripeAnswer(ctx: ActionContext, gift: MonthlyGiftRow, sub: 
     giftAidDeclarationId: gift.giftAidDeclarationId,
     source: gift.source,
   };
-  await ctx.db.batch([upsertFromSubscription(ctx.db, sql`1 = 1`, snapshotOf(sub), a, gift.lastEventAt, gift.amount)] as never);
+  await ctx.db.batch([
+    upsertFromSubscription(ctx.db, sql`1 = 1`, snapshotOf(sub), a, gift.lastEventAt, gift.amount),
+  ] as never);
 }
 
-async function change(ctx: ActionContext, gift: MonthlyGiftRow, what: SubscriptionChange, action: string): Promise<MonthlyGiftRow> {
+async function change(
+  ctx: ActionContext,
+  gift: MonthlyGiftRow,
+  what: SubscriptionChange,
+  action: string,
+): Promise<MonthlyGiftRow> {
   const payments = ctx.payments.forSource(gift.source);
   let result: Awaited<ReturnType<PaymentProvider['changeSubscription']>>;
   try {
@@ -53,19 +70,31 @@ async function change(ctx: ActionContext, gift: MonthlyGiftRow, what: Subscripti
   return (await findMonthlyGift(ctx.db, gift.id))!;
 }
 
-export async function cancelMonthlyGift(ctx: ActionContext, gift: MonthlyGiftRow, by: MonthlyGiftCancelledBy): Promise<MonthlyGiftRow> {
+export async function cancelMonthlyGift(
+  ctx: ActionContext,
+  gift: MonthlyGiftRow,
+  by: MonthlyGiftCancelledBy,
+): Promise<MonthlyGiftRow> {
   stillRunning(gift);
   return change(ctx, gift, { kind: 'cancel', by }, 'cancel your monthly gift');
 }
 
-export async function changeMonthlyGiftAmount(ctx: ActionContext, gift: MonthlyGiftRow, priceId: string): Promise<MonthlyGiftRow> {
+export async function changeMonthlyGiftAmount(
+  ctx: ActionContext,
+  gift: MonthlyGiftRow,
+  priceId: string,
+): Promise<MonthlyGiftRow> {
   stillRunning(gift);
   const price = await offeredPrice(ctx.db, priceId);
   if (price.unit_amount === gift.amount) throw new HttpError(400, 'price: your monthly gift is already this amount');
   return change(ctx, gift, { kind: 'price', price }, 'change your monthly gift');
 }
 
-export async function pauseMonthlyGift(ctx: ActionContext, gift: MonthlyGiftRow, months: number): Promise<MonthlyGiftRow> {
+export async function pauseMonthlyGift(
+  ctx: ActionContext,
+  gift: MonthlyGiftRow,
+  months: number,
+): Promise<MonthlyGiftRow> {
   stillRunning(gift);
   const resumesAt = Math.floor(pauseUntil(months).getTime() / 1000);
   return change(ctx, gift, { kind: 'pause', resumesAt }, 'pause your monthly gift');

@@ -69,7 +69,9 @@ const t = monthlyGifts;
 const isCancelled = sql`${t.status} = 'cancelled'`;
 
 /** How the gift is paid, as its first donation was (a Direct Debit's mandate and bank digits). */
-const methodOfFirstGift = (donationId: string) => sql`coalesce((select payment_method from donations where id = ${donationId}), 'card'),
+const methodOfFirstGift = (
+  donationId: string,
+) => sql`coalesce((select payment_method from donations where id = ${donationId}), 'card'),
   (select bank_last4 from donations where id = ${donationId}), (select mandate_id from donations where id = ${donationId})`;
 const keepMethod = {
   paymentMethod: sql`case when excluded.mandate_id is not null then 'bacs_debit' else ${t.paymentMethod} end`,
@@ -82,11 +84,22 @@ const keepMethod = {
  * cancelled, once. Run after any write that can link a gift to a mandate, so the order of events
  * does not matter (a mandate cancelled before the first invoice was recorded still stops the gift).
  */
-export function cancelGiftsOfInactiveMandates(db: Db, guard: SQL, scope: { mandateId: string } | { subscriptionId: string }): Statement {
+export function cancelGiftsOfInactiveMandates(
+  db: Db,
+  guard: SQL,
+  scope: { mandateId: string } | { subscriptionId: string },
+): Statement {
   const now = Date.now();
   return db
     .update(t)
-    .set({ status: 'cancelled', cancelledAt: new Date(now), cancelledBy: 'bank', nextPaymentAt: null, pauseResumesAt: null, updatedAt: new Date(now) })
+    .set({
+      status: 'cancelled',
+      cancelledAt: new Date(now),
+      cancelledBy: 'bank',
+      nextPaymentAt: null,
+      pauseResumesAt: null,
+      updatedAt: new Date(now),
+    })
     .where(
       and(
         'mandateId' in scope ? eq(t.mandateId, scope.mandateId) : eq(t.id, scope.subscriptionId),
@@ -101,7 +114,14 @@ export function cancelGiftsOfInactiveMandates(db: Db, guard: SQL, scope: { manda
  * A subscription's state as of `eventAt` (seconds). Inserts the row if this is the first we hear
  * of it; otherwise applies it only when it is at least as new as what is stored.
  */
-export function upsertFromSubscription(db: Db, guard: SQL, s: SubscriptionSnapshot, a: Attribution, eventAt: number, amountFallback: number): Statement {
+export function upsertFromSubscription(
+  db: Db,
+  guard: SQL,
+  s: SubscriptionSnapshot,
+  a: Attribution,
+  eventAt: number,
+  amountFallback: number,
+): Statement {
   const now = Date.now();
   const newer = sql`(excluded.last_event_at >= ${t.lastEventAt} and not ${isCancelled})`;
   return db
@@ -137,7 +157,11 @@ export function upsertFromSubscription(db: Db, guard: SQL, s: SubscriptionSnapsh
  * moves `incomplete`/`past_due` to `active`, and pushes the next payment date forward; it never
  * undoes a pause or a cancellation, and amounts stay as the newest subscription event says.
  */
-export function upsertFromPaidInvoice(db: Db, guard: SQL, p: { subscriptionId: string; a: Attribution; amount: number; paidAt: number; periodEnd: number | null }): Statement {
+export function upsertFromPaidInvoice(
+  db: Db,
+  guard: SQL,
+  p: { subscriptionId: string; a: Attribution; amount: number; paidAt: number; periodEnd: number | null },
+): Statement {
   const now = Date.now();
   const next = p.periodEnd ?? addMonths(new Date(p.paidAt), 1).getTime();
   return db
@@ -166,7 +190,12 @@ export async function findMonthlyGift(db: Db, id: string): Promise<MonthlyGiftRo
 }
 
 /** The gift, if this user may act on it: its donor, an admin, or an org admin of its campaign's organization. */
-export async function monthlyGiftFor(db: Db, user: AuthUser, id: string, as: 'donor' | 'manager'): Promise<MonthlyGiftRow> {
+export async function monthlyGiftFor(
+  db: Db,
+  user: AuthUser,
+  id: string,
+  as: 'donor' | 'manager',
+): Promise<MonthlyGiftRow> {
   const gift = /^sub_[A-Za-z0-9_]{3,200}$/.test(id) ? await findMonthlyGift(db, id) : null;
   if (!gift) throw notFound('No such monthly gift');
   if (as === 'donor') {
@@ -175,22 +204,35 @@ export async function monthlyGiftFor(db: Db, user: AuthUser, id: string, as: 'do
     return gift;
   }
   if (isAdmin(user)) return gift;
-  const [campaign] = await db.select({ org: campaigns.organizationId }).from(campaigns).where(eq(campaigns.id, gift.campaignId)).limit(1);
+  const [campaign] = await db
+    .select({ org: campaigns.organizationId })
+    .from(campaigns)
+    .where(eq(campaigns.id, gift.campaignId))
+    .limit(1);
   if (canManageOrganization(user, campaign?.org ?? null)) return gift;
-  throw new HttpError(403, 'Only administrators of this gift\'s organization can cancel it');
+  throw new HttpError(403, "Only administrators of this gift's organization can cancel it");
 }
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 export async function toMonthlyGiftDtos(db: Db, rows: MonthlyGiftRow[]): Promise<MonthlyGiftDto[]> {
   const ids = [...new Set(rows.flatMap((r) => [r.campaignId, r.appealId]).filter((x): x is string => !!x))];
-  const pieces = await Promise.all(chunks(ids).map((part) => db.select({ id: campaigns.id, title: campaigns.title }).from(campaigns).where(inArray(campaigns.id, part))));
+  const pieces = await Promise.all(
+    chunks(ids).map((part) =>
+      db.select({ id: campaigns.id, title: campaigns.title }).from(campaigns).where(inArray(campaigns.id, part)),
+    ),
+  );
   const titles = new Map(pieces.flat().map((c) => [c.id, c.title]));
   return rows.map((r) => ({
     _id: r.id,
     amount: r.amount,
     status: r.status,
-    cause: { campaign_id: r.campaignId, campaign: titles.get(r.campaignId) ?? '', appeal_id: r.appealId, appeal: r.appealId ? (titles.get(r.appealId) ?? null) : null },
+    cause: {
+      campaign_id: r.campaignId,
+      campaign: titles.get(r.campaignId) ?? '',
+      appeal_id: r.appealId,
+      appeal: r.appealId ? (titles.get(r.appealId) ?? null) : null,
+    },
     started_at: iso(r.startedAt),
     next_payment_at: r.status === 'cancelled' ? null : iso(r.nextPaymentAt),
     pause_resumes_at: r.status === 'paused' ? iso(r.pauseResumesAt) : null,
@@ -216,7 +258,13 @@ export async function listDonorMonthlyGifts(db: Db, donorId: string): Promise<Mo
 
 export async function donorContact(db: Db, donorId: string) {
   const [row] = await db
-    .select({ email: users.email, firstName: users.firstName, lastName: users.lastName, erasedAt: users.erasedAt, stripeCustomerId: users.stripeCustomerId })
+    .select({
+      email: users.email,
+      firstName: users.firstName,
+      lastName: users.lastName,
+      erasedAt: users.erasedAt,
+      stripeCustomerId: users.stripeCustomerId,
+    })
     .from(users)
     .where(eq(users.id, donorId))
     .limit(1);
@@ -225,7 +273,8 @@ export async function donorContact(db: Db, donorId: string) {
 
 /** Validates the pause length and gives the instant payments restart. */
 export function pauseUntil(months: number, now = new Date()): Date {
-  if (!Number.isInteger(months) || months < 1 || months > MAX_PAUSE_MONTHS) throw new HttpError(400, `months: pause for 1 to ${MAX_PAUSE_MONTHS} months`);
+  if (!Number.isInteger(months) || months < 1 || months > MAX_PAUSE_MONTHS)
+    throw new HttpError(400, `months: pause for 1 to ${MAX_PAUSE_MONTHS} months`);
   return addMonths(now, months);
 }
 

@@ -16,7 +16,13 @@ const b64url = (bytes: ArrayBuffer) =>
     .replace(/=+$/, '');
 
 async function hmac(key: string, message: string): Promise<ArrayBuffer> {
-  const cryptoKey = await crypto.subtle.importKey('raw', encoder.encode(key), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+  const cryptoKey = await crypto.subtle.importKey(
+    'raw',
+    encoder.encode(key),
+    { name: 'HMAC', hash: 'SHA-256' },
+    false,
+    ['sign'],
+  );
   return crypto.subtle.sign('HMAC', cryptoKey, encoder.encode(message));
 }
 
@@ -25,7 +31,13 @@ async function linkKey(authSecret: string): Promise<string> {
   return b64url(await hmac(authSecret, 'monthly-gift-links/v1'));
 }
 
-export async function signMonthlyLink(authSecret: string, purpose: LinkPurpose, subscriptionId: string, now = new Date(), days = CANCEL_LINK_DAYS): Promise<string> {
+export async function signMonthlyLink(
+  authSecret: string,
+  purpose: LinkPurpose,
+  subscriptionId: string,
+  now = new Date(),
+  days = CANCEL_LINK_DAYS,
+): Promise<string> {
   const expires = Math.floor(now.getTime() / 1000) + days * 86400;
   const payload = `${purpose}.${subscriptionId}.${expires}`;
   return `${payload}.${b64url(await hmac(await linkKey(authSecret), payload))}`;
@@ -35,7 +47,12 @@ export type LinkCheck =
   | { ok: true; subscriptionId: string; expiresAt: Date }
   | { ok: false; reason: 'malformed' | 'tampered' | 'expired' | 'wrong-purpose' };
 
-export async function verifyMonthlyLink(authSecret: string, purpose: LinkPurpose, token: string | null | undefined, now = new Date()): Promise<LinkCheck> {
+export async function verifyMonthlyLink(
+  authSecret: string,
+  purpose: LinkPurpose,
+  token: string | null | undefined,
+  now = new Date(),
+): Promise<LinkCheck> {
   if (!authSecret || !token || token.length > 300) return { ok: false, reason: 'malformed' };
   const match = /^(cancel|card)\.((?:sub)_[A-Za-z0-9_]{3,200})\.(\d{9,11})\.([A-Za-z0-9_-]{43})$/.exec(token.trim());
   if (!match) return { ok: false, reason: 'malformed' };

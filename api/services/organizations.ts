@@ -12,10 +12,8 @@ import { actorOf, type AuditActor, auditInsert, changedFields } from './audit/ap
 import { imageUrl } from './campaigns';
 import type { AddressDto, OrganizationDto } from '../schemas';
 
-
 /** A multi-select option: what the dashboard's selects hold and send back. */
 export type Option = { label: string; value: string };
-
 
 export type AddressInput = Partial<AddressDto>;
 
@@ -35,7 +33,13 @@ export type OrganizationInput = {
   admins?: string[];
 };
 
-type AddressRow = { address: string | null; city: string | null; province: string | null; postalCode: string | null; country: string | null };
+type AddressRow = {
+  address: string | null;
+  city: string | null;
+  province: string | null;
+  postalCode: string | null;
+  country: string | null;
+};
 
 export const toAddressDto = (row: AddressRow): AddressDto => ({
   address: row.address,
@@ -135,7 +139,12 @@ export async function listOrganizations(
   return { items: rows.map((row) => toOrganizationDto(row, admins.get(row.id) ?? [])), total };
 }
 
-type OrganizationListOptions = Page & { search?: string; sort?: 'name' | 'created'; order?: 'asc' | 'desc'; count?: boolean };
+type OrganizationListOptions = Page & {
+  search?: string;
+  sort?: 'name' | 'created';
+  order?: 'asc' | 'desc';
+  count?: boolean;
+};
 
 /** Organizations in the viewer's scope, filtered and sorted on the server (the list and its CSV export). */
 export async function organizationRows(
@@ -160,7 +169,9 @@ export async function organizationRows(
       .orderBy(dir(key), asc(organizations.name), asc(organizations.id))
       .limit(options.limit)
       .offset(options.offset),
-    options.count === false ? Promise.resolve([{ n: 0 }]) : db.select({ n: sql<number>`count(*)` }).from(organizations).where(where),
+    options.count === false
+      ? Promise.resolve([{ n: 0 }])
+      : db.select({ n: sql<number>`count(*)` }).from(organizations).where(where),
   ]);
   return { rows, total: Number(count?.n ?? 0) };
 }
@@ -214,7 +225,10 @@ function organizationColumns(input: OrganizationInput) {
 
 /** Donors linked as admins become org_admins; admins keep their wider type. */
 const promoteToOrgAdmin = (db: Db, userIds: string[]) =>
-  db.update(users).set({ type: 'org_admin' }).where(and(inArray(users.id, userIds), eq(users.type, 'donor')));
+  db
+    .update(users)
+    .set({ type: 'org_admin' })
+    .where(and(inArray(users.id, userIds), eq(users.type, 'donor')));
 
 /** An org_admin left with no organization goes back to being a donor, so no empty scope lingers. */
 const demoteOrphanedOrgAdmins = (db: Db, userIds: string[]) =>
@@ -243,7 +257,10 @@ const insertAdminLinks = (db: Db, organizationId: string, userIds: string[]) =>
  * sent without a regulator takes the one its shape names (SC…: OSCR, NIC…: CCNI); returns the input
  * with that regulator filled in.
  */
-function checkCharityIdentity<T extends OrganizationInput>(input: T, current?: Pick<OrganizationDto, 'charity_number' | 'regulator'>): T {
+function checkCharityIdentity<T extends OrganizationInput>(
+  input: T,
+  current?: Pick<OrganizationDto, 'charity_number' | 'regulator'>,
+): T {
   if (input.regulator === undefined && input.charity_number) {
     const implied = regulatorFromNumber(input.charity_number);
     if (implied) input = { ...input, regulator: implied };
@@ -257,7 +274,11 @@ function checkCharityIdentity<T extends OrganizationInput>(input: T, current?: P
   return input;
 }
 
-export async function createOrganization(db: Db, input: OrganizationInput & { name: string }, actor: AuditActor = actorOf(null)): Promise<OrganizationDto> {
+export async function createOrganization(
+  db: Db,
+  input: OrganizationInput & { name: string },
+  actor: AuditActor = actorOf(null),
+): Promise<OrganizationDto> {
   input = checkCharityIdentity(input);
   const adminIds = await resolveAdminIds(db, input.admins ?? []);
   const id = crypto.randomUUID();
@@ -271,11 +292,21 @@ export async function createOrganization(db: Db, input: OrganizationInput & { na
     changes: changedFields({}, { ...columns, admins: adminIds }),
   });
   // One batch: the organization, its admin links, the promotions and the audit row land together or not at all.
-  await db.batch([insertOrg, ...(adminIds.length ? [...insertAdminLinks(db, id, adminIds), promoteToOrgAdmin(db, adminIds)] : []), audit]);
+  await db.batch([
+    insertOrg,
+    ...(adminIds.length ? [...insertAdminLinks(db, id, adminIds), promoteToOrgAdmin(db, adminIds)] : []),
+    audit,
+  ]);
   return (await loadOrganization(db, id))!;
 }
 
-export async function updateOrganization(db: Db, idParam: string, input: OrganizationInput, viewer: AuthUser, requestId: string | null = null): Promise<OrganizationDto> {
+export async function updateOrganization(
+  db: Db,
+  idParam: string,
+  input: OrganizationInput,
+  viewer: AuthUser,
+  requestId: string | null = null,
+): Promise<OrganizationDto> {
   const current = await getOrganization(db, idParam, viewer);
   input = checkCharityIdentity(input, current);
   const id = current._id;
@@ -314,7 +345,15 @@ export async function updateOrganization(db: Db, idParam: string, input: Organiz
     const changes = changedFields(before as Record<string, unknown>, columns);
     if (nextAdmins) changes.admins = [currentAdmins, nextAdmins];
     if (Object.keys(changes).length) {
-      writes.push(auditInsert(db, actorOf(viewer, requestId), { action: 'organization.update', targetType: 'organization', targetId: id, organizationId: id, changes }));
+      writes.push(
+        auditInsert(db, actorOf(viewer, requestId), {
+          action: 'organization.update',
+          targetType: 'organization',
+          targetId: id,
+          organizationId: id,
+          changes,
+        }),
+      );
     }
     await db.batch(writes as [BatchItem<'sqlite'>, ...BatchItem<'sqlite'>[]]);
   }

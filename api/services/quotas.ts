@@ -21,11 +21,20 @@ export const DAILY_QUOTAS = {
 const hoursLeft = (seconds: number) => Math.max(1, Math.ceil(seconds / 3600));
 
 /** Counts `amount` against the quota, or refuses (429, nothing counted) when it would go over. */
-async function consume(db: Db, key: string, rule: RateRule, amount: number, now: Date, message: (hours: number) => string) {
+async function consume(
+  db: Db,
+  key: string,
+  rule: RateRule,
+  amount: number,
+  now: Date,
+  message: (hours: number) => string,
+) {
   const used = await peekRateLimit(db, key, rule, now);
   if (used + amount > rule.limit) {
     const [row] = await db.select().from(rateLimits).where(eq(rateLimits.key, key)).limit(1);
-    const seconds = row ? Math.max(1, Math.ceil((row.windowStart.getTime() + rule.windowMs - now.getTime()) / 1000)) : Math.ceil(rule.windowMs / 1000);
+    const seconds = row
+      ? Math.max(1, Math.ceil((row.windowStart.getTime() + rule.windowMs - now.getTime()) / 1000))
+      : Math.ceil(rule.windowMs / 1000);
     throw new RateLimitError(message(hoursLeft(seconds)), seconds);
   }
   await hitRateLimit(db, key, rule, now, amount);
@@ -35,8 +44,14 @@ async function consume(db: Db, key: string, rule: RateRule, amount: number, now:
 export async function consumeAppealQuota(db: Db, user: AuthUser, now: Date): Promise<void> {
   if (!isDonor(user)) return;
   const rule = DAILY_QUOTAS.appeals;
-  await consume(db, `quota:appeals:${user.id}`, rule, 1, now, (hours) =>
-    `You can start up to ${rule.limit} appeals a day. Please try again in ${hours} hour${hours === 1 ? '' : 's'}.`,
+  await consume(
+    db,
+    `quota:appeals:${user.id}`,
+    rule,
+    1,
+    now,
+    (hours) =>
+      `You can start up to ${rule.limit} appeals a day. Please try again in ${hours} hour${hours === 1 ? '' : 's'}.`,
   );
 }
 
@@ -57,7 +72,13 @@ export async function remainingUploadBytes(db: Db, user: AuthUser, now: Date): P
 export async function consumeUploadQuota(db: Db, user: AuthUser, bytes: number, now: Date): Promise<void> {
   const rule = uploadQuotaOf(user);
   if (!rule || bytes <= 0) return;
-  await consume(db, `quota:upload-bytes:${user.id}`, rule, bytes, now, (hours) =>
-    `You can upload up to ${rule.limit / MB} MB of images a day. Use fewer or smaller images, or try again in ${hours} hour${hours === 1 ? '' : 's'}.`,
+  await consume(
+    db,
+    `quota:upload-bytes:${user.id}`,
+    rule,
+    bytes,
+    now,
+    (hours) =>
+      `You can upload up to ${rule.limit / MB} MB of images a day. Use fewer or smaller images, or try again in ${hours} hour${hours === 1 ? '' : 's'}.`,
   );
 }

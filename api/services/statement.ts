@@ -15,23 +15,46 @@ import { PAID_DONATION_STATUSES } from '../../domain/statuses';
 export function parseTaxYear(value: string | undefined, now = new Date()): number {
   const current = ukTaxYearOf(now).startYear;
   if (value === undefined || value === '') return current;
-  if (!/^\d{4}$/.test(value)) throw badRequest('tax_year: give the year the tax year starts in, e.g. 2025 for 6 April 2025 to 5 April 2026');
+  if (!/^\d{4}$/.test(value))
+    throw badRequest('tax_year: give the year the tax year starts in, e.g. 2025 for 6 April 2025 to 5 April 2026');
   const year = Number(value);
   if (year < 2000 || year > current) throw badRequest(`tax_year: choose a year from 2000 to ${current}`);
   return year;
 }
 
-export async function statementFor(db: Db, config: Pick<AppConfig, 'charity'>, userId: string, startYear: number, now = new Date()): Promise<StatementDto> {
+export async function statementFor(
+  db: Db,
+  config: Pick<AppConfig, 'charity'>,
+  userId: string,
+  startYear: number,
+  now = new Date(),
+): Promise<StatementDto> {
   const year = ukTaxYear(startYear);
-  const [donor] = await db.select({ first: users.firstName, last: users.lastName, email: users.email }).from(users).where(eq(users.id, userId)).limit(1);
+  const [donor] = await db
+    .select({ first: users.firstName, last: users.lastName, email: users.email })
+    .from(users)
+    .where(eq(users.id, userId))
+    .limit(1);
   const rows = await db
     .select()
     .from(donations)
-    .where(and(eq(donations.donorId, userId), inArray(donations.status, [...PAID_DONATION_STATUSES]), gte(donations.date, year.start), lt(donations.date, year.end)))
+    .where(
+      and(
+        eq(donations.donorId, userId),
+        inArray(donations.status, [...PAID_DONATION_STATUSES]),
+        gte(donations.date, year.start),
+        lt(donations.date, year.end),
+      ),
+    )
     .orderBy(donations.date);
   const causeIds = [...new Set(rows.flatMap((r) => [r.campaignId, r.appealId]).filter((x): x is string => !!x))];
   const pieces = await Promise.all(
-    chunks(causeIds).map((ids) => db.select({ id: campaigns.id, title: campaigns.title, org: campaigns.organizationId }).from(campaigns).where(inArray(campaigns.id, ids))),
+    chunks(causeIds).map((ids) =>
+      db
+        .select({ id: campaigns.id, title: campaigns.title, org: campaigns.organizationId })
+        .from(campaigns)
+        .where(inArray(campaigns.id, ids)),
+    ),
   );
   const causes = new Map(pieces.flat().map((c) => [c.id, c]));
   const charities = new Map<string, Awaited<ReturnType<typeof charityForOrganization>>>();
@@ -59,11 +82,25 @@ export async function statementFor(db: Db, config: Pick<AppConfig, 'charity'>, u
   });
   const giftAidNet = gifts.filter((g) => g.gift_aid).reduce((sum, g) => sum + g.net, 0);
   return {
-    tax_year: { start_year: startYear, label: year.label, from: year.start.toISOString(), to: new Date(year.end.getTime() - 1).toISOString() },
+    tax_year: {
+      start_year: startYear,
+      label: year.label,
+      from: year.start.toISOString(),
+      to: new Date(year.end.getTime() - 1).toISOString(),
+    },
     donor: { name: [donor?.first, donor?.last].filter(Boolean).join(' '), email: donor?.email ?? '' },
     gifts,
-    totals: { count: gifts.length, net: gifts.reduce((sum, g) => sum + g.net, 0), gift_aid_net: giftAidNet, gift_aid_value: giftAidOn(giftAidNet) },
-    charities: [...charities.values()].map((c) => ({ name: c.legalName || c.name, registration: registrationLine(c), address: c.address })),
+    totals: {
+      count: gifts.length,
+      net: gifts.reduce((sum, g) => sum + g.net, 0),
+      gift_aid_net: giftAidNet,
+      gift_aid_value: giftAidOn(giftAidNet),
+    },
+    charities: [...charities.values()].map((c) => ({
+      name: c.legalName || c.name,
+      registration: registrationLine(c),
+      address: c.address,
+    })),
     generated_at: now.toISOString(),
   };
 }

@@ -20,7 +20,8 @@ type Meta = Record<string, string>;
 
 const clone = <T = Obj>(value: unknown): T => JSON.parse(JSON.stringify(value)) as T;
 const now = () => Math.floor(Date.now() / 1000);
-const hex = (bytes: number) => Array.from(crypto.getRandomValues(new Uint8Array(bytes)), (b) => b.toString(16).padStart(2, '0')).join('');
+const hex = (bytes: number) =>
+  Array.from(crypto.getRandomValues(new Uint8Array(bytes)), (b) => b.toString(16).padStart(2, '0')).join('');
 /** A Stripe-looking id: `pi_…`, `ch_…`. */
 export const stripeId = (prefix: string) => `${prefix}_${hex(12)}`;
 
@@ -68,7 +69,12 @@ export function paymentIntentObject(p: {
 }
 
 /** What Stripe puts in `last_payment_error` for a declined card. */
-export const cardDeclined = (message: string): Obj => ({ type: 'card_error', code: 'card_declined', decline_code: 'generic_decline', message });
+export const cardDeclined = (message: string): Obj => ({
+  type: 'card_error',
+  code: 'card_declined',
+  decline_code: 'generic_decline',
+  message,
+});
 
 export function chargeObject(p: {
   id?: string;
@@ -125,7 +131,8 @@ export function refundObject(p: {
     metadata: p.metadata ?? {},
   });
   // Stripe adds the reason only to a refund that failed.
-  if (p.status === 'failed') Object.assign(refund, { failure_reason: p.failure_reason ?? 'unknown', failure_balance_transaction: null });
+  if (p.status === 'failed')
+    Object.assign(refund, { failure_reason: p.failure_reason ?? 'unknown', failure_balance_transaction: null });
   return refund;
 }
 
@@ -171,12 +178,24 @@ export function disputeObject(p: {
     reason: p.reason ?? 'fraudulent',
     status: p.status,
     balance_transactions: [withdrawal],
-    evidence_details: { due_by: p.evidence_due_by === undefined ? now() + 14 * 86400 : p.evidence_due_by, has_evidence: false, past_due: false, submission_count: 0, enhanced_eligibility: {} },
+    evidence_details: {
+      due_by: p.evidence_due_by === undefined ? now() + 14 * 86400 : p.evidence_due_by,
+      has_evidence: false,
+      past_due: false,
+      submission_count: 0,
+      enhanced_eligibility: {},
+    },
     is_charge_refundable: false,
   });
 }
 
-export function priceObject(p: { id: string; unit_amount: number; currency?: string; interval?: string; active?: boolean }): Obj {
+export function priceObject(p: {
+  id: string;
+  unit_amount: number;
+  currency?: string;
+  interval?: string;
+  active?: boolean;
+}): Obj {
   return fromFixture('price', {
     id: p.id,
     unit_amount: p.unit_amount,
@@ -185,7 +204,13 @@ export function priceObject(p: { id: string; unit_amount: number; currency?: str
     active: p.active ?? true,
     created: now(),
     transform_quantity: null,
-    recurring: { interval: p.interval ?? 'month', interval_count: 1, meter: null, usage_type: 'licensed', trial_period_days: null },
+    recurring: {
+      interval: p.interval ?? 'month',
+      interval_count: 1,
+      meter: null,
+      usage_type: 'licensed',
+      trial_period_days: null,
+    },
   });
 }
 
@@ -223,7 +248,13 @@ export function invoiceObject(p: {
     parent: {
       type: 'subscription_item_details',
       invoice_item_details: null,
-      subscription_item_details: { invoice_item: null, proration: false, proration_details: { credited_items: null }, subscription: p.subscription, subscription_item: stripeId('si') },
+      subscription_item_details: {
+        invoice_item: null,
+        proration: false,
+        proration_details: { credited_items: null },
+        subscription: p.subscription,
+        subscription_item: stripeId('si'),
+      },
     },
   };
   const invoice = fromFixture('invoice', {
@@ -254,10 +285,19 @@ export function invoiceObject(p: {
     shipping_details: null,
     customer_shipping: null,
     status,
-    status_transitions: { finalized_at: created, marked_uncollectible_at: null, paid_at: status === 'paid' ? created : null, voided_at: null },
+    status_transitions: {
+      finalized_at: created,
+      marked_uncollectible_at: null,
+      paid_at: status === 'paid' ? created : null,
+      voided_at: null,
+    },
     webhooks_delivered_at: created,
     lines: { object: 'list', data: [line], has_more: false, url: `/v1/invoices/${p.id}/lines` },
-    parent: { type: 'subscription_details', quote_details: null, subscription_details: { subscription: p.subscription, metadata: p.metadata } },
+    parent: {
+      type: 'subscription_details',
+      quote_details: null,
+      subscription_details: { subscription: p.subscription, metadata: p.metadata },
+    },
   });
   // Stripe includes these two only when asked (`expand`); the demo mode has no API to ask.
   if (p.paid_payment_intent) {
@@ -272,7 +312,12 @@ export function invoiceObject(p: {
   return invoice;
 }
 
-export function invoicePaymentObject(p: { invoice: string; payment_intent: string; amount: number; status?: string }): Obj {
+export function invoicePaymentObject(p: {
+  invoice: string;
+  payment_intent: string;
+  amount: number;
+  status?: string;
+}): Obj {
   const paid = (p.status ?? 'paid') === 'paid';
   return fromFixture('invoice_payment', {
     id: stripeId('inpay'),
@@ -315,7 +360,21 @@ export function subscriptionObject(p: {
     created,
     subscription: p.id,
     price,
-    plan: { ...clone<Obj>(itemFixture.plan), id: price.id, object: 'plan', amount: p.amount, amount_decimal: String(p.amount), billing_scheme: 'per_unit', created, currency: 'gbp', interval_count: 1, livemode: false, metadata: {}, product: price.product, transform_usage: null },
+    plan: {
+      ...clone<Obj>(itemFixture.plan),
+      id: price.id,
+      object: 'plan',
+      amount: p.amount,
+      amount_decimal: String(p.amount),
+      billing_scheme: 'per_unit',
+      created,
+      currency: 'gbp',
+      interval_count: 1,
+      livemode: false,
+      metadata: {},
+      product: price.product,
+      transform_usage: null,
+    },
     current_period_start: created,
     current_period_end: p.periodEnd ?? at + 30 * 86400,
     billing_thresholds: null,
@@ -336,7 +395,9 @@ export function subscriptionObject(p: {
     cancel_at_period_end: false,
     canceled_at: cancelled ? at : null,
     ended_at: cancelled ? at : null,
-    cancellation_details: cancelled ? { comment: p.cancelComment ?? null, feedback: null, reason: 'cancellation_requested' } : { comment: null, feedback: null, reason: null },
+    cancellation_details: cancelled
+      ? { comment: p.cancelComment ?? null, feedback: null, reason: 'cancellation_requested' }
+      : { comment: null, feedback: null, reason: null },
     pause_collection: !cancelled && p.pauseResumesAt ? { behavior: 'void', resumes_at: p.pauseResumesAt } : null,
     next_pending_invoice_item_invoice: null,
     pending_invoice_item_interval: null,
@@ -398,7 +459,9 @@ export function balanceTransactionObject(p: {
     amount: p.amount,
     fee,
     net: p.amount - fee,
-    fee_details: fee ? [{ amount: fee, application: null, currency: 'gbp', description: 'Stripe processing fees', type: 'stripe_fee' }] : [],
+    fee_details: fee
+      ? [{ amount: fee, application: null, currency: 'gbp', description: 'Stripe processing fees', type: 'stripe_fee' }]
+      : [],
     currency: 'gbp',
     created: now(),
     available_on: p.available_on ?? now() + 7 * 86400,
@@ -410,7 +473,14 @@ export function balanceTransactionObject(p: {
   });
 }
 
-export function payoutObject(p: { id?: string; amount: number; balance_transaction: string; arrival_date?: number; status?: string; metadata?: Meta }): Obj {
+export function payoutObject(p: {
+  id?: string;
+  amount: number;
+  balance_transaction: string;
+  arrival_date?: number;
+  status?: string;
+  metadata?: Meta;
+}): Obj {
   return fromFixture('payout', {
     id: p.id ?? stripeId('po'),
     amount: p.amount,
@@ -426,15 +496,32 @@ export function payoutObject(p: { id?: string; amount: number; balance_transacti
 }
 
 /** A Bacs Direct Debit mandate (`reference` is what the donor's bank shows). */
-export function mandateObject(p: { id?: string; payment_method: string; status?: 'active' | 'inactive' | 'pending'; reference: string; network_status?: string }): Obj {
+export function mandateObject(p: {
+  id?: string;
+  payment_method: string;
+  status?: 'active' | 'inactive' | 'pending';
+  reference: string;
+  network_status?: string;
+}): Obj {
   return fromFixture('mandate', {
     id: p.id ?? stripeId('mandate'),
     payment_method: p.payment_method,
     status: p.status ?? 'active',
-    customer_acceptance: { accepted_at: now(), online: { ip_address: '127.0.0.1', user_agent: 'Mozilla/5.0' }, type: 'online' },
+    customer_acceptance: {
+      accepted_at: now(),
+      online: { ip_address: '127.0.0.1', user_agent: 'Mozilla/5.0' },
+      type: 'online',
+    },
     payment_method_details: {
       type: 'bacs_debit',
-      bacs_debit: { network_status: p.network_status ?? 'accepted', reference: p.reference, revocation_reason: null, url: `https://payments.stripe.com/bacs_mandate/${p.reference}`, display_name: null, service_user_number: null },
+      bacs_debit: {
+        network_status: p.network_status ?? 'accepted',
+        reference: p.reference,
+        revocation_reason: null,
+        url: `https://payments.stripe.com/bacs_mandate/${p.reference}`,
+        display_name: null,
+        service_user_number: null,
+      },
     },
   });
 }

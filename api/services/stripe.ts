@@ -9,7 +9,11 @@ export { Stripe };
  */
 export function createStripe(config: Pick<AppConfig, 'stripeSecretKey' | 'stripeApiBase'>): Stripe | null {
   if (!config.stripeSecretKey) return null;
-  const options: Stripe.StripeConfig = { httpClient: Stripe.createFetchHttpClient(), maxNetworkRetries: 2, timeout: 20_000 };
+  const options: Stripe.StripeConfig = {
+    httpClient: Stripe.createFetchHttpClient(),
+    maxNetworkRetries: 2,
+    timeout: 20_000,
+  };
   if (config.stripeApiBase) {
     const base = new URL(config.stripeApiBase);
     options.host = base.hostname;
@@ -25,8 +29,19 @@ export const WEBHOOK_TOLERANCE_SECONDS = 300;
 
 export class WebhookTimestampError extends Error {}
 
-export async function verifyStripeEvent(rawBody: string, signature: string, secret: string, now = Date.now()): Promise<Stripe.Event> {
-  const event = await Stripe.webhooks.constructEventAsync(rawBody, signature, secret, WEBHOOK_TOLERANCE_SECONDS, Stripe.createSubtleCryptoProvider());
+export async function verifyStripeEvent(
+  rawBody: string,
+  signature: string,
+  secret: string,
+  now = Date.now(),
+): Promise<Stripe.Event> {
+  const event = await Stripe.webhooks.constructEventAsync(
+    rawBody,
+    signature,
+    secret,
+    WEBHOOK_TOLERANCE_SECONDS,
+    Stripe.createSubtleCryptoProvider(),
+  );
   // The header is signed with the body, so its t= is the signer's; a time ahead of ours is a replay kept for later.
   const timestamp = Number(/(?:^|,)\s*t=(\d+)/.exec(signature)?.[1]);
   if (!Number.isFinite(timestamp) || timestamp - Math.floor(now / 1000) > WEBHOOK_TOLERANCE_SECONDS) {

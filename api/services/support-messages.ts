@@ -25,12 +25,17 @@ export const supportMessageShape = {
     .refine((v) => [...v].length <= SUPPORT_MESSAGE_MAX, `message: use at most ${SUPPORT_MESSAGE_MAX} characters`)
     .nullable()
     .optional()
-    .openapi({ description: `A message of support shown on the appeal page (at most ${SUPPORT_MESSAGE_MAX} characters)` }),
+    .openapi({
+      description: `A message of support shown on the appeal page (at most ${SUPPORT_MESSAGE_MAX} characters)`,
+    }),
   anonymous: z
     .boolean({ error: 'anonymous: must be true or false' })
     .optional()
     .openapi({ description: 'Give anonymously: show "Anonymous" instead of the name, here and on top donors' }),
-  hide_amount: z.boolean({ error: 'hide_amount: must be true or false' }).optional().openapi({ description: 'Hide the amount next to the message' }),
+  hide_amount: z
+    .boolean({ error: 'hide_amount: must be true or false' })
+    .optional()
+    .openapi({ description: 'Hide the amount next to the message' }),
 };
 
 export type SupportChoices = { message?: string | null; anonymous?: boolean; hide_amount?: boolean };
@@ -60,13 +65,24 @@ export async function saveSupportChoices(
 export type PublicMessage = { _id: string; name: string; message: string; amount: number | null; date: string };
 
 /** The latest visible messages on an appeal (or a campaign's own page): paid gifts only, newest first. */
-export async function latestMessages(db: Db, target: { appealId: string } | { campaignId: string }, limit = APPEAL_MESSAGES_LIMIT): Promise<PublicMessage[]> {
+export async function latestMessages(
+  db: Db,
+  target: { appealId: string } | { campaignId: string },
+  limit = APPEAL_MESSAGES_LIMIT,
+): Promise<PublicMessage[]> {
   return (await latestMessagesQuery(db, target, limit)).map(toPublicMessage);
 }
 
 /** The query behind latestMessages, for pages that send it in one db.batch with others. */
-export function latestMessagesQuery(db: Db, target: { appealId: IdValue } | { campaignId: IdValue }, limit = APPEAL_MESSAGES_LIMIT) {
-  const where = 'appealId' in target ? eq(supportMessages.appealId, target.appealId) : eq(supportMessages.campaignId, target.campaignId);
+export function latestMessagesQuery(
+  db: Db,
+  target: { appealId: IdValue } | { campaignId: IdValue },
+  limit = APPEAL_MESSAGES_LIMIT,
+) {
+  const where =
+    'appealId' in target
+      ? eq(supportMessages.appealId, target.appealId)
+      : eq(supportMessages.campaignId, target.campaignId);
   return db
     .select({
       id: supportMessages.donationId,
@@ -83,7 +99,15 @@ export function latestMessagesQuery(db: Db, target: { appealId: IdValue } | { ca
     .innerJoin(donations, eq(donations.id, supportMessages.donationId))
     .innerJoin(users, eq(users.id, donations.donorId))
     .leftJoin(checkoutDetails, eq(checkoutDetails.donationId, supportMessages.donationId))
-    .where(and(where, isNull(supportMessages.hiddenAt), isNotNull(supportMessages.message), ne(supportMessages.message, ''), eq(donations.status, 'succeeded')))
+    .where(
+      and(
+        where,
+        isNull(supportMessages.hiddenAt),
+        isNotNull(supportMessages.message),
+        ne(supportMessages.message, ''),
+        eq(donations.status, 'succeeded'),
+      ),
+    )
     .orderBy(desc(donations.date), sql`support_messages.rowid desc`)
     .limit(Math.min(Math.max(limit, 1), 50));
 }
@@ -166,7 +190,12 @@ export async function staffMessages(
 }
 
 /** Hide or show one message; staff only, inside their organizations (else 404, like the lists). */
-export async function setMessageHidden(db: Db, viewer: AuthUser, idParam: string, hidden: boolean): Promise<StaffMessage> {
+export async function setMessageHidden(
+  db: Db,
+  viewer: AuthUser,
+  idParam: string,
+  hidden: boolean,
+): Promise<StaffMessage> {
   const id = parseId(idParam);
   const [existing] = id ? await staffMessages(db, viewer, { donation_id: id, limit: 1 }) : [];
   if (!existing) throw notFound('Message not found');

@@ -39,16 +39,29 @@ export async function topDonors(
 const TARGET = sql.placeholder('target');
 
 /** topDonorsQuery prepared once per database and size (db/prepared.ts), for a db.batch or awaited alone. */
-export function preparedTopDonors(db: Db, target: { campaignId: string } | { appealId: string }, limit = TOP_DONORS_LIMIT) {
+export function preparedTopDonors(
+  db: Db,
+  target: { campaignId: string } | { appealId: string },
+  limit = TOP_DONORS_LIMIT,
+) {
   const n = leaderboardSize(limit);
-  if ('campaignId' in target) return preparedRead(db, `top-donors:campaign:${n}`, () => topDonorsQuery(db, { campaignId: TARGET }, n), { target: target.campaignId });
-  return preparedRead(db, `top-donors:appeal:${n}`, () => topDonorsQuery(db, { appealId: TARGET }, n), { target: target.appealId });
+  if ('campaignId' in target)
+    return preparedRead(db, `top-donors:campaign:${n}`, () => topDonorsQuery(db, { campaignId: TARGET }, n), {
+      target: target.campaignId,
+    });
+  return preparedRead(db, `top-donors:appeal:${n}`, () => topDonorsQuery(db, { appealId: TARGET }, n), {
+    target: target.appealId,
+  });
 }
 
 const leaderboardSize = (limit: number) => Math.min(Math.max(Math.trunc(limit) || 1, 1), TOP_DONORS_LIMIT);
 
 /** The query behind topDonors, for callers that send it in one db.batch with others. */
-export function topDonorsQuery(db: Db, target: { campaignId: IdValue } | { appealId: IdValue }, limit = TOP_DONORS_LIMIT) {
+export function topDonorsQuery(
+  db: Db,
+  target: { campaignId: IdValue } | { appealId: IdValue },
+  limit = TOP_DONORS_LIMIT,
+) {
   const targetId = 'campaignId' in target ? target.campaignId : target.appealId;
   const n = leaderboardSize(limit);
   const nth = sql`coalesce((select raised_pence from donor_totals where target_id = ${targetId} and gift_count > 0

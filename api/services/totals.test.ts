@@ -16,7 +16,14 @@ import {
 import { engineName, setupTestApp, type TestApp } from '../../tests/setup/test-app';
 import { insertPendingDonation } from './donations';
 import { topDonors } from './top-donors';
-import { rebuildTotals, recomputeDonorTotals, recomputeTotals, storedDonorTotals, storedTotals, totalsOf } from './totals';
+import {
+  rebuildTotals,
+  recomputeDonorTotals,
+  recomputeTotals,
+  storedDonorTotals,
+  storedTotals,
+  totalsOf,
+} from './totals';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -27,16 +34,22 @@ async function expectStoredEqualsRecomputed() {
   const stored = await storedTotals(t.db);
   const fresh = await recomputeTotals(t.db);
   expect(Object.fromEntries(stored)).toEqual(Object.fromEntries(fresh));
-  expect(Object.fromEntries(await storedDonorTotals(t.db))).toEqual(Object.fromEntries(await recomputeDonorTotals(t.db)));
+  expect(Object.fromEntries(await storedDonorTotals(t.db))).toEqual(
+    Object.fromEntries(await recomputeDonorTotals(t.db)),
+  );
 }
 
 async function summary(path: string) {
-  const body = (await (await t.request(path)).json()) as { summary: { total_donations: number; donation_count: number } };
+  const body = (await (await t.request(path)).json()) as {
+    summary: { total_donations: number; donation_count: number };
+  };
   return body.summary;
 }
 
 describe(`running totals (${engineName})`, () => {
-  it('equal a from-scratch recomputation after gifts, repeated webhooks, refunds, failures and manual edits', { timeout: 60_000 }, async () => {
+  it('equal a from-scratch recomputation after gifts, repeated webhooks, refunds, failures and manual edits', {
+    timeout: 60_000,
+  }, async () => {
     const donor = await createUser(t.db);
     const adminToken = (await signedIn(t.db, 'admin')).token;
     const campaign = await createCampaign(t.db);
@@ -45,7 +58,13 @@ describe(`running totals (${engineName})`, () => {
     const otherAppeal = await createAppeal(t.db, other.id);
     const [declaration] = await t.db
       .insert(giftAidDeclarations)
-      .values({ donorId: donor.id, fullName: 'Test User', homeAddress: '1 High Street', postcode: 'LS1 4AP', declarationText: 'I am a UK taxpayer' })
+      .values({
+        donorId: donor.id,
+        fullName: 'Test User',
+        homeAddress: '1 High Street',
+        postcode: 'LS1 4AP',
+        declarationText: 'I am a UK taxpayer',
+      })
       .returning();
     const meta = (over: Record<string, string> = {}, kind: 'one_off' | 'monthly' = 'one_off') => ({
       kind,
@@ -72,7 +91,18 @@ describe(`running totals (${engineName})`, () => {
     // 2. A pending gift that fails, then another that fails and is retried successfully.
     const failedMeta = meta();
     const intentF = fakeId('pi');
-    await insertPendingDonation(t.db, { id: failedMeta.donation_id, amount: 2_000, donorId: donor.id, target: { campaignId: campaign.id, appealId: appeal.id }, type: 'once', giftAidDeclarationId: null, paymentIntentId: intentF, invoiceId: null, subscriptionId: null, source: 'card' });
+    await insertPendingDonation(t.db, {
+      id: failedMeta.donation_id,
+      amount: 2_000,
+      donorId: donor.id,
+      target: { campaignId: campaign.id, appealId: appeal.id },
+      type: 'once',
+      giftAidDeclarationId: null,
+      paymentIntentId: intentF,
+      invoiceId: null,
+      subscriptionId: null,
+      source: 'card',
+    });
     await send(paymentIntentFailed({ intentId: intentF, amount: 2_000, metadata: failedMeta }));
     const retryMeta = meta();
     const intentR = fakeId('pi');
@@ -103,18 +133,48 @@ describe(`running totals (${engineName})`, () => {
     // 4. Monthly: first invoice and a renewal (each delivered twice), a failed renewal, and a failed first invoice later paid.
     const monthly = meta({ gift_aid_declaration_id: declaration.id }, 'monthly');
     const sub = fakeId('sub');
-    const first = invoicePaid({ invoiceId: fakeId('in'), subscriptionId: sub, amount: 1_000, metadata: monthly, first: true });
+    const first = invoicePaid({
+      invoiceId: fakeId('in'),
+      subscriptionId: sub,
+      amount: 1_000,
+      metadata: monthly,
+      first: true,
+    });
     await send(first);
     await send(first);
-    const renewal = invoicePaid({ invoiceId: fakeId('in'), subscriptionId: sub, amount: 1_000, metadata: monthly, first: false });
+    const renewal = invoicePaid({
+      invoiceId: fakeId('in'),
+      subscriptionId: sub,
+      amount: 1_000,
+      metadata: monthly,
+      first: false,
+    });
     await send(renewal);
     await send(renewal);
-    await send(invoicePaymentFailed({ invoiceId: fakeId('in'), subscriptionId: sub, amount: 1_000, metadata: monthly, first: false }));
+    await send(
+      invoicePaymentFailed({
+        invoiceId: fakeId('in'),
+        subscriptionId: sub,
+        amount: 1_000,
+        metadata: monthly,
+        first: false,
+      }),
+    );
     const late = meta({}, 'monthly');
     const lateSub = fakeId('sub');
     const lateInvoice = fakeId('in');
-    await send(invoicePaymentFailed({ invoiceId: lateInvoice, subscriptionId: lateSub, amount: 2_500, metadata: late, first: true }));
-    await send(invoicePaid({ invoiceId: lateInvoice, subscriptionId: lateSub, amount: 2_500, metadata: late, first: true }));
+    await send(
+      invoicePaymentFailed({
+        invoiceId: lateInvoice,
+        subscriptionId: lateSub,
+        amount: 2_500,
+        metadata: late,
+        first: true,
+      }),
+    );
+    await send(
+      invoicePaid({ invoiceId: lateInvoice, subscriptionId: lateSub, amount: 2_500, metadata: late, first: true }),
+    );
     expect(await totalsOf(t.db, appeal.id)).toEqual({ raised: 8_000, count: 5, giftAid: 500 });
 
     // 5. Manual gifts: recorded, edited (amount), moved to another campaign's appeal.
@@ -125,25 +185,46 @@ describe(`running totals (${engineName})`, () => {
     });
     expect(manual.status).toBe(201);
     const manualId = ((await manual.json()) as { _id: string })._id;
-    expect((await t.request(`/api/donations/${manualId}`, { method: 'PUT', token: adminToken, json: { amount: 4_500 } })).status).toBe(200);
+    expect(
+      (await t.request(`/api/donations/${manualId}`, { method: 'PUT', token: adminToken, json: { amount: 4_500 } }))
+        .status,
+    ).toBe(200);
     expect(await totalsOf(t.db, appeal.id)).toEqual({ raised: 12_500, count: 6, giftAid: 500 });
-    const moved = await t.request(`/api/donations/${manualId}`, { method: 'PUT', token: adminToken, json: { campaign: other.id, appeal: otherAppeal.id } });
+    const moved = await t.request(`/api/donations/${manualId}`, {
+      method: 'PUT',
+      token: adminToken,
+      json: { campaign: other.id, appeal: otherAppeal.id },
+    });
     expect(moved.status).toBe(200);
     expect(await totalsOf(t.db, appeal.id)).toEqual({ raised: 8_000, count: 5, giftAid: 500 });
     expect(await totalsOf(t.db, otherAppeal.id)).toEqual({ raised: 4_500, count: 1, giftAid: 0 });
 
     // 6. A gift straight to the campaign counts for the campaign only; a deleted row comes out.
     const direct = await createDonation(t.db, { donorId: donor.id, campaignId: campaign.id, amount: 700 });
-    const gone = await createDonation(t.db, { donorId: donor.id, campaignId: campaign.id, appealId: appeal.id, amount: 300, giftAid: true });
+    const gone = await createDonation(t.db, {
+      donorId: donor.id,
+      campaignId: campaign.id,
+      appealId: appeal.id,
+      amount: 300,
+      giftAid: true,
+    });
     await t.db.delete(donations).where(eq(donations.id, gone.id));
 
     expect(await totalsOf(t.db, appeal.id)).toEqual({ raised: 8_000, count: 5, giftAid: 500 });
     expect(await totalsOf(t.db, campaign.id)).toEqual({ raised: 8_700, count: 6, giftAid: 500 });
-    expect(await summary(`/api/appeals/${appeal.id}`)).toEqual({ total_donations: 8_000, donation_count: 5, gift_aid: 500 });
-    expect(await summary(`/api/campaigns/${campaign.id}`)).toEqual({ total_donations: 8_700, donation_count: 6, gift_aid: 500 });
-    const [listed] = ((await (await t.request(`/api/campaigns/${campaign.id}/appeals`)).json()) as { _id: string; summary: object }[]).filter(
-      (a) => a._id === appeal.id,
-    );
+    expect(await summary(`/api/appeals/${appeal.id}`)).toEqual({
+      total_donations: 8_000,
+      donation_count: 5,
+      gift_aid: 500,
+    });
+    expect(await summary(`/api/campaigns/${campaign.id}`)).toEqual({
+      total_donations: 8_700,
+      donation_count: 6,
+      gift_aid: 500,
+    });
+    const [listed] = (
+      (await (await t.request(`/api/campaigns/${campaign.id}/appeals`)).json()) as { _id: string; summary: object }[]
+    ).filter((a) => a._id === appeal.id);
     expect(listed.summary).toEqual({ total_donations: 8_000, donation_count: 5, gift_aid: 500 });
     await expectStoredEqualsRecomputed();
     void direct;
@@ -153,7 +234,9 @@ describe(`running totals (${engineName})`, () => {
     expect(await topDonors(t.db, { appealId: otherAppeal.id })).toEqual([{ donor: 'Test U.', count: 1, total: 4_500 }]);
   });
 
-  it('match the recomputation after the seed, and rebuildTotals restores them from the gifts', { timeout: 60_000 }, async () => {
+  it('match the recomputation after the seed, and rebuildTotals restores them from the gifts', {
+    timeout: 60_000,
+  }, async () => {
     await seed(t.db);
     await expectStoredEqualsRecomputed();
     const before = await storedTotals(t.db);

@@ -52,7 +52,8 @@ export async function readTotals(db: Db, ids: readonly string[]): Promise<Map<st
   if (!ids.length) return out;
   for (const piece of chunks([...new Set(ids)])) {
     const rows = await db.select().from(campaignTotals).where(inArray(campaignTotals.campaignId, piece));
-    for (const row of rows) out.set(row.campaignId, { raised: row.raisedPence, count: row.giftCount, giftAid: row.giftAidPence });
+    for (const row of rows)
+      out.set(row.campaignId, { raised: row.raisedPence, count: row.giftCount, giftAid: row.giftAidPence });
   }
   return out;
 }
@@ -128,7 +129,9 @@ export async function storedDonorTotals(db: Db): Promise<Map<string, DonorTotals
  */
 export async function recomputeTotals(db: Db): Promise<Map<string, Totals>> {
   const rows = await db.all<{ target: string; raised: number; count: number; gift_aid: number }>(RECOMPUTE);
-  return new Map(rows.map((r) => [r.target, { raised: Number(r.raised), count: Number(r.count), giftAid: Number(r.gift_aid) }]));
+  return new Map(
+    rows.map((r) => [r.target, { raised: Number(r.raised), count: Number(r.count), giftAid: Number(r.gift_aid) }]),
+  );
 }
 
 /** Every stored totals row (rows that fell back to zero included, for comparing with recomputeTotals). */

@@ -29,7 +29,9 @@ export async function verifyTurnstileToken(
     if (!res.ok) throw new Error(`siteverify answered ${res.status}`);
     const body = (await res.json()) as { success?: unknown; 'error-codes'?: unknown };
     if (body.success === true) return 'pass';
-    logLine('warn', 'turnstile check failed', { errors: Array.isArray(body['error-codes']) ? body['error-codes'].join(',').slice(0, 200) : null });
+    logLine('warn', 'turnstile check failed', {
+      errors: Array.isArray(body['error-codes']) ? body['error-codes'].join(',').slice(0, 200) : null,
+    });
     return 'fail';
   } catch (error) {
     logLine('error', 'turnstile siteverify unreachable', { error: (error as Error)?.message ?? String(error) });
@@ -51,6 +53,7 @@ export async function requireChallenge(
   }
   if (!token) throw new HttpError(428, CHALLENGE_REQUIRED);
   const verdict = await verifyTurnstileToken(config, token, ip);
-  if (verdict === 'unavailable') throw new HttpError(503, 'The security check is unavailable right now. Please try again in a minute.');
+  if (verdict === 'unavailable')
+    throw new HttpError(503, 'The security check is unavailable right now. Please try again in a minute.');
   if (verdict === 'fail') throw new HttpError(428, CHALLENGE_FAILED);
 }

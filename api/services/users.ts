@@ -2,7 +2,15 @@ import { and, asc, desc, eq, exists, inArray, or, sql, type SQL } from 'drizzle-
 import { chunks } from '../../db/chunks';
 import type { Db } from '../../db/client';
 import { parseId } from '../../db/ids';
-import { campaigns, donations, organizationAdmins, organizationDonors, organizations, users, type UserType } from '../../db/schema';
+import {
+  campaigns,
+  donations,
+  organizationAdmins,
+  organizationDonors,
+  organizations,
+  users,
+  type UserType,
+} from '../../db/schema';
 import { badRequest, forbidden, HttpError, notFound } from '../lib/errors';
 import { canAddDonors, canChangeUserType, canManageOrganization, isAdmin } from '../lib/policy';
 import type { AuthUser } from '../lib/types';
@@ -56,7 +64,16 @@ function limitedDonorDto(row: UserRow): DonorDto {
 /** The row an organization admin may read (the list and its CSV export): profile fields blanked. */
 function visibleRow(viewer: AuthUser, row: UserRow): UserRow {
   if (seesProfile(viewer, row)) return row;
-  return { ...row, phone: null, avatar: null, address: null, city: null, province: null, postalCode: null, country: null };
+  return {
+    ...row,
+    phone: null,
+    avatar: null,
+    address: null,
+    city: null,
+    province: null,
+    postalCode: null,
+    country: null,
+  };
 }
 
 /** Admins and the user themself see the whole profile; organization admins the limited view. */
@@ -144,9 +161,15 @@ export async function listUsers(
     rows.map((r) => r.id),
   );
   // The donor picker lists up to 1000 users: one IN list per chunk keeps D1 under its parameter limit.
-  const erasures = new Map((await Promise.all(chunks(rows.map((r) => r.id)).map((ids) => latestErasures(db, ids)))).flatMap((m) => [...m]));
+  const erasures = new Map(
+    (await Promise.all(chunks(rows.map((r) => r.id)).map((ids) => latestErasures(db, ids)))).flatMap((m) => [...m]),
+  );
   return {
-    items: rows.map((row) => (seesProfile(viewer, row) ? toDonorDto(row, orgIds.get(row.id) ?? [], erasures.get(row.id) ?? null) : limitedDonorDto(row))),
+    items: rows.map((row) =>
+      seesProfile(viewer, row)
+        ? toDonorDto(row, orgIds.get(row.id) ?? [], erasures.get(row.id) ?? null)
+        : limitedDonorDto(row),
+    ),
     total,
   };
 }
@@ -155,7 +178,13 @@ export async function listUsers(
 export async function donorRows(
   db: Db,
   viewer: AuthUser,
-  options: Page & { search?: string; type?: UserType; sort?: 'created' | 'name' | 'email'; order?: 'asc' | 'desc'; count?: boolean },
+  options: Page & {
+    search?: string;
+    type?: UserType;
+    sort?: 'created' | 'name' | 'email';
+    order?: 'asc' | 'desc';
+    count?: boolean;
+  },
 ): Promise<{ rows: UserRow[]; total: number }> {
   const search = options.search?.trim().toLowerCase();
   // instr(), not LIKE: D1 refuses LIKE patterns over 50 bytes ("LIKE or GLOB pattern too complex").
@@ -177,8 +206,16 @@ export async function donorRows(
     email: users.email,
   }[sort];
   const [rows, [count]] = await Promise.all([
-    db.select().from(users).where(where).orderBy(dir(key), desc(users.createdAt), desc(users.id)).limit(options.limit).offset(options.offset),
-    options.count === false ? Promise.resolve([{ n: 0 }]) : db.select({ n: sql<number>`count(*)` }).from(users).where(where),
+    db
+      .select()
+      .from(users)
+      .where(where)
+      .orderBy(dir(key), desc(users.createdAt), desc(users.id))
+      .limit(options.limit)
+      .offset(options.offset),
+    options.count === false
+      ? Promise.resolve([{ n: 0 }])
+      : db.select({ n: sql<number>`count(*)` }).from(users).where(where),
   ]);
   return { rows: rows.map((row) => visibleRow(viewer, row)), total: Number(count?.n ?? 0) };
 }
@@ -232,7 +269,10 @@ function userColumns(input: DonorInput) {
 }
 
 const hasValue = (value: unknown): boolean =>
-  value !== undefined && value !== null && value !== '' && (typeof value !== 'object' || Object.values(value).some(hasValue));
+  value !== undefined &&
+  value !== null &&
+  value !== '' &&
+  (typeof value !== 'object' || Object.values(value).some(hasValue));
 
 /** What an organization admin may send when adding a donor: the same as what it may read back. */
 const ORG_ADMIN_FIELDS = new Set(['first_name', 'last_name', 'email', 'organization_id']);
@@ -241,7 +281,11 @@ const ORG_ADMIN_FIELDS = new Set(['first_name', 'last_name', 'email', 'organizat
  * The organization a new donor is added to: an admin may name any (or none); an organization
  * admin one of its own, which may be left out when it has only one.
  */
-async function organizationForNewDonor(db: Db, viewer: AuthUser, organizationId: string | undefined): Promise<string | null> {
+async function organizationForNewDonor(
+  db: Db,
+  viewer: AuthUser,
+  organizationId: string | undefined,
+): Promise<string | null> {
   if (!canAddDonors(viewer)) throw forbidden('Only admins and organization admins can add donors');
   let id: string | null = null;
   if (organizationId) {
@@ -251,7 +295,8 @@ async function organizationForNewDonor(db: Db, viewer: AuthUser, organizationId:
       throw badRequest('organization_id: no organization with this id');
     }
   } else if (!isAdmin(viewer)) {
-    if (viewer.orgIds.length > 1) throw badRequest('organization_id: choose which of your organizations this donor belongs to');
+    if (viewer.orgIds.length > 1)
+      throw badRequest('organization_id: choose which of your organizations this donor belongs to');
     id = viewer.orgIds[0];
   }
   if (!id) return null;
@@ -272,9 +317,12 @@ export async function createUser(
 ): Promise<DonorDto> {
   if (!isAdmin(viewer)) {
     const extra = Object.entries(input).filter(([key, value]) => !ORG_ADMIN_FIELDS.has(key) && hasValue(value));
-    if (extra.some(([key, value]) => key === 'type' && value !== 'donor')) throw forbidden('Only admins can choose a user type');
+    if (extra.some(([key, value]) => key === 'type' && value !== 'donor'))
+      throw forbidden('Only admins can choose a user type');
     if (extra.some(([key]) => key !== 'type')) {
-      throw forbidden(`Organization admins add a donor's name and email only; leave out ${extra.map(([key]) => key).join(', ')}`);
+      throw forbidden(
+        `Organization admins add a donor's name and email only; leave out ${extra.map(([key]) => key).join(', ')}`,
+      );
     }
   }
   const organizationId = await organizationForNewDonor(db, viewer, input.organization_id);
@@ -284,7 +332,13 @@ export async function createUser(
   const id = crypto.randomUUID();
   const insertUser = db
     .insert(users)
-    .values({ ...userColumns({ ...input, type: isAdmin(viewer) ? input.type : undefined }), id, email, firstName: input.first_name, lastName: input.last_name })
+    .values({
+      ...userColumns({ ...input, type: isAdmin(viewer) ? input.type : undefined }),
+      id,
+      email,
+      firstName: input.first_name,
+      lastName: input.last_name,
+    })
     .returning();
   let row: UserRow;
   try {
@@ -302,7 +356,13 @@ export async function createUser(
   return seesProfile(viewer, row) ? toDonorDto(row, []) : limitedDonorDto(row);
 }
 
-export async function updateUser(db: Db, idParam: string, input: DonorInput, viewer: AuthUser, requestId: string | null = null): Promise<DonorDto> {
+export async function updateUser(
+  db: Db,
+  idParam: string,
+  input: DonorInput,
+  viewer: AuthUser,
+  requestId: string | null = null,
+): Promise<DonorDto> {
   const row = await findVisibleUser(db, idParam, viewer);
   const self = row.id === viewer.id;
   if (!self && !isAdmin(viewer)) throw forbidden('Organization admins can view their donors but not edit them');

@@ -36,7 +36,9 @@ export const giftAidDeclarations = sqliteTable(
     coversPast: integer('covers_past', { mode: 'boolean' }).notNull().default(true),
     coversFuture: integer('covers_future', { mode: 'boolean' }).notNull().default(true),
     /** When the donor made it (an offline declaration can predate its recording). */
-    declaredAt: integer('declared_at', { mode: 'timestamp_ms' }).notNull().$defaultFn(() => new Date()),
+    declaredAt: integer('declared_at', { mode: 'timestamp_ms' })
+      .notNull()
+      .$defaultFn(() => new Date()),
     /** Set when the donor cancels: gifts after this instant are no longer eligible. */
     cancelledAt: integer('cancelled_at', { mode: 'timestamp_ms' }),
     /** 1, 2, …: a new address makes a new version; gifts keep the version they were given under. */
@@ -123,7 +125,16 @@ export const donations = sqliteTable(
     index('donations_donor_idx').on(t.donorId, t.date),
     index('donations_date_idx').on(t.date),
     // Covering index for the dashboard's charts: one range scan over a year of paid gifts reads no rows.
-    index('donations_insight_idx').on(t.status, t.date, t.type, t.amount, t.refundedAmount, t.campaignId, t.donorId, t.giftAid),
+    index('donations_insight_idx').on(
+      t.status,
+      t.date,
+      t.type,
+      t.amount,
+      t.refundedAmount,
+      t.campaignId,
+      t.donorId,
+      t.giftAid,
+    ),
     index('donations_gift_aid_idx').on(t.giftAid, t.status, t.date),
     // Housekeeping finds stale pending checkouts and old abandoned ones without a scan.
     index('donations_status_created_idx').on(t.status, t.createdAt),
@@ -158,7 +169,9 @@ export const directDebitMandates = sqliteTable('direct_debit_mandates', {
   id: text('id').primaryKey(),
   /** The mandate reference the donor's bank shows, printed on receipts. */
   reference: text('reference'),
-  status: text('status', { enum: ['pending', 'active', 'inactive'] }).notNull().default('pending'),
+  status: text('status', { enum: ['pending', 'active', 'inactive'] })
+    .notNull()
+    .default('pending'),
   donorId: text('donor_id'),
   bankLast4: text('bank_last4'),
   /** Stripe `created` (seconds) of the newest mandate event applied: an older one changes nothing. */

@@ -3,7 +3,14 @@ import { createdAt, id, updatedAt } from './columns';
 import { donations } from './donations';
 import { organizations } from './organizations';
 
-import { BATCH_METHODS, DISPUTE_STATUSES, PAYOUT_STATUSES, REVERSAL_KINDS, REVERSAL_REASONS, REVERSAL_STATUSES } from '../../domain/finance';
+import {
+  BATCH_METHODS,
+  DISPUTE_STATUSES,
+  PAYOUT_STATUSES,
+  REVERSAL_KINDS,
+  REVERSAL_REASONS,
+  REVERSAL_STATUSES,
+} from '../../domain/finance';
 
 /**
  * The back office's ledger rows (docs/decisions/031). A gift's row is never edited into another
@@ -30,7 +37,10 @@ export const donationBatches = sqliteTable(
     createdBy: text('created_by'),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex('donation_batches_idempotency_unique').on(t.idempotencyKey), index('donation_batches_org_idx').on(t.organizationId, t.bankedOn)],
+  (t) => [
+    uniqueIndex('donation_batches_idempotency_unique').on(t.idempotencyKey),
+    index('donation_batches_org_idx').on(t.organizationId, t.bankedOn),
+  ],
 );
 
 /** Money taken back off a gift: a refund, a reversal of offline income, or a lost dispute. */
@@ -92,7 +102,10 @@ export const donationDisputes = sqliteTable(
     closedAt: integer('closed_at', { mode: 'timestamp_ms' }),
     updatedAt: updatedAt(),
   },
-  (t) => [uniqueIndex('donation_disputes_provider_unique').on(t.providerId), index('donation_disputes_donation_idx').on(t.donationId)],
+  (t) => [
+    uniqueIndex('donation_disputes_provider_unique').on(t.providerId),
+    index('donation_disputes_donation_idx').on(t.donationId),
+  ],
 );
 
 /** A transfer from Stripe to the charity's bank: its amount is what the bank statement shows. */

@@ -73,7 +73,9 @@ export const gasdsClaims = sqliteTable(
     donationsPence: integer('donations_pence').notNull(),
     topUpPence: integer('top_up_pence').notNull(),
     giftCount: integer('gift_count').notNull(),
-    status: text('status', { enum: ['claimed', 'paid', 'void'] }).notNull().default('claimed'),
+    status: text('status', { enum: ['claimed', 'paid', 'void'] })
+      .notNull()
+      .default('claimed'),
     hmrcReference: text('hmrc_reference'),
     createdBy: text('created_by'),
     createdAt: createdAt(),
@@ -143,5 +145,8 @@ export const giftAidAdjustments = sqliteTable(
     settledClaimId: text('settled_claim_id'),
     createdAt: createdAt(),
   },
-  (t) => [index('gift_aid_adjustments_org_idx').on(t.organizationId, t.settledClaimId), index('gift_aid_adjustments_donation_idx').on(t.donationId)],
+  (t) => [
+    index('gift_aid_adjustments_org_idx').on(t.organizationId, t.settledClaimId),
+    index('gift_aid_adjustments_donation_idx').on(t.donationId),
+  ],
 );

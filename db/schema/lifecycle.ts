@@ -1,9 +1,14 @@
-import { index, integer, sqliteTable, text, } from 'drizzle-orm/sqlite-core';
+import { index, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core';
 import { campaigns } from './campaigns';
 import { createdAt, id, updatedAt } from './columns';
 import { users } from './users';
 
-import { CONSENT_SOURCES, ERASURE_OUTCOMES, MONTHLY_GIFT_CANCELLED_BY, MONTHLY_GIFT_STATUSES } from '../../domain/lifecycle';
+import {
+  CONSENT_SOURCES,
+  ERASURE_OUTCOMES,
+  MONTHLY_GIFT_CANCELLED_BY,
+  MONTHLY_GIFT_STATUSES,
+} from '../../domain/lifecycle';
 import { ONLINE_PAYMENT_METHODS } from '../../domain/statuses';
 
 /**
@@ -34,7 +39,9 @@ export const monthlyGifts = sqliteTable(
     cancelledAt: integer('cancelled_at', { mode: 'timestamp_ms' }),
     cancelledBy: text('cancelled_by', { enum: MONTHLY_GIFT_CANCELLED_BY }),
     giftAidDeclarationId: text('gift_aid_declaration_id'),
-    source: text('source', { enum: ['card', 'demo'] }).notNull().default('card'),
+    source: text('source', { enum: ['card', 'demo'] })
+      .notNull()
+      .default('card'),
     /** `created` (seconds) of the newest subscription event applied: older events change nothing. */
     lastEventAt: integer('last_event_at').notNull().default(0),
     /** The signed cancel link works once. */
@@ -66,7 +73,10 @@ export const marketingConsents = sqliteTable(
     withdrawnAt: integer('withdrawn_at', { mode: 'timestamp_ms' }),
     createdAt: createdAt(),
   },
-  (t) => [index('marketing_consents_user_idx').on(t.userId, t.givenAt), index('marketing_consents_given_idx').on(t.withdrawnAt, t.givenAt)],
+  (t) => [
+    index('marketing_consents_user_idx').on(t.userId, t.givenAt),
+    index('marketing_consents_given_idx').on(t.withdrawnAt, t.givenAt),
+  ],
 );
 
 /** A donor's request to delete their account: confirmed by an emailed code, outcome kept for admins. */
@@ -88,5 +98,3 @@ export const erasureRequests = sqliteTable(
   },
   (t) => [index('erasure_requests_user_idx').on(t.userId, t.requestedAt)],
 );
-
-

@@ -16,7 +16,9 @@ export const organizations = sqliteTable(
     /** Registered legal name (declarations, receipts); the display name when unset. */
     legalName: text('legal_name'),
     /** Who registers the charity: ccew, oscr or ccni (domain/charity.ts). */
-    regulator: text('regulator', { enum: ['ccew', 'oscr', 'ccni'] }).notNull().default('ccew'),
+    regulator: text('regulator', { enum: ['ccew', 'oscr', 'ccni'] })
+      .notNull()
+      .default('ccew'),
     /** HMRC charity reference used for Gift Aid claims (Charities Online). */
     hmrcReference: text('hmrc_reference'),
     /** Last day of the accounting year, MM-DD: Gift Aid's aggregated lines stay inside one period. */

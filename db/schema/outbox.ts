@@ -15,5 +15,9 @@ export const outbox = sqliteTable(
     key: text('key'),
     createdAt: createdAt(),
   },
-  (t) => [index('outbox_to_idx').on(t.to, t.createdAt), uniqueIndex('outbox_key_unique').on(t.key), index('outbox_created_idx').on(t.createdAt)],
+  (t) => [
+    index('outbox_to_idx').on(t.to, t.createdAt),
+    uniqueIndex('outbox_key_unique').on(t.key),
+    index('outbox_created_idx').on(t.createdAt),
+  ],
 );

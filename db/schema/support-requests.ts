@@ -19,5 +19,8 @@ export const supportRequests = sqliteTable(
     handledBy: text('handled_by').references(() => users.id, { onDelete: 'set null' }),
     createdAt: createdAt(),
   },
-  (t) => [index('support_requests_inbox_idx').on(t.handledAt, t.createdAt), index('support_requests_user_idx').on(t.userId, t.createdAt)],
+  (t) => [
+    index('support_requests_inbox_idx').on(t.handledAt, t.createdAt),
+    index('support_requests_user_idx').on(t.userId, t.createdAt),
+  ],
 );

@@ -37,5 +37,8 @@ export const donorTotals = sqliteTable(
     raisedPence: integer('raised_pence').notNull().default(0),
     giftCount: integer('gift_count').notNull().default(0),
   },
-  (t) => [primaryKey({ columns: [t.targetId, t.donorId] }), index('donor_totals_rank_idx').on(t.targetId, t.raisedPence, t.giftCount)],
+  (t) => [
+    primaryKey({ columns: [t.targetId, t.donorId] }),
+    index('donor_totals_rank_idx').on(t.targetId, t.raisedPence, t.giftCount),
+  ],
 );

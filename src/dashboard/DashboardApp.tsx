@@ -23,7 +23,8 @@ export default function DashboardApp() {
 
   useEffect(() => {
     // /dashboard itself shows the overview; keep one canonical address for the menu.
-    if (/^\/dashboard\/?$/.test(window.location.pathname)) window.history.replaceState(window.history.state, '', '/dashboard/overview');
+    if (/^\/dashboard\/?$/.test(window.location.pathname))
+      window.history.replaceState(window.history.state, '', '/dashboard/overview');
     const stopUi = initDashboardUi();
     const stopRouter = startRouter();
     void loadSession();

@@ -1,6 +1,16 @@
 import { useStore } from '@nanostores/react';
 import { useId, type KeyboardEvent } from 'react';
-import { $isMobile, $loading, $mobileSidebarOpen, $sidebarOpen, $theme, setTheme, THEMES, toggleSidebar, type Theme } from '../stores/dashboard';
+import {
+  $isMobile,
+  $loading,
+  $mobileSidebarOpen,
+  $sidebarOpen,
+  $theme,
+  setTheme,
+  THEMES,
+  toggleSidebar,
+  type Theme,
+} from '../stores/dashboard';
 import { $dashUser, logout } from './session';
 import { Icon } from './ui/icons';
 
@@ -11,7 +21,8 @@ function ThemeSwitcher() {
   const id = useId();
   // Radio group keyboard pattern: one tab stop, arrow keys move the choice.
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
-    const step = e.key === 'ArrowRight' || e.key === 'ArrowDown' ? 1 : e.key === 'ArrowLeft' || e.key === 'ArrowUp' ? -1 : 0;
+    const step =
+      e.key === 'ArrowRight' || e.key === 'ArrowDown' ? 1 : e.key === 'ArrowLeft' || e.key === 'ArrowUp' ? -1 : 0;
     if (!step) return;
     e.preventDefault();
     const next = THEMES[(THEMES.indexOf(theme) + step + THEMES.length) % THEMES.length];

@@ -91,7 +91,9 @@ function screenFor(route: Route, orgId: string | undefined, isStaff = false) {
             <DonorForm key={key} id={route.id} />
             {route.id === 'me' ? <MyPrivacy key="privacy" /> : null}
             {route.id && route.id !== 'me' ? <DonorRecord key={`record-${route.id}`} donorId={route.id} /> : null}
-            {route.id && route.id !== 'me' && isStaff ? <DonorDeclarations key={`declarations-${route.id}`} donorId={route.id} /> : null}
+            {route.id && route.id !== 'me' && isStaff ? (
+              <DonorDeclarations key={`declarations-${route.id}`} donorId={route.id} />
+            ) : null}
           </>
         );
       }

@@ -34,7 +34,9 @@ export function Sidebar() {
   const state = mobile ? (drawerOpen ? 'open' : 'closed') : open ? 'expanded' : 'collapsed';
   return (
     <>
-      {mobile && drawerOpen ? <div className="dash-scrim" onClick={() => setMobileSidebarOpen(false)} aria-hidden="true" /> : null}
+      {mobile && drawerOpen ? (
+        <div className="dash-scrim" onClick={() => setMobileSidebarOpen(false)} aria-hidden="true" />
+      ) : null}
       <aside
         ref={navRef}
         id="dash-sidebar"

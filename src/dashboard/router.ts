@@ -39,7 +39,15 @@ export function startRouter(): () => void {
   sync();
   const onPop = () => sync();
   const onClick = (event: MouseEvent) => {
-    if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+    if (
+      event.defaultPrevented ||
+      event.button !== 0 ||
+      event.metaKey ||
+      event.ctrlKey ||
+      event.shiftKey ||
+      event.altKey
+    )
+      return;
     const anchor = (event.target as Element | null)?.closest?.('a');
     if (!anchor?.href || anchor.target || anchor.hasAttribute('download')) return;
     if (!isDashboardHref(anchor.href, window.location.origin)) return;

@@ -9,13 +9,15 @@ export type DashUser = User;
 const $checked = atom(false);
 
 /** The shared sign-in store seen by the dashboard: undefined = still loading, null = not signed in. */
-export const $dashUser = computed([$user, $authRestoring, $checked], (user, restoring, checked): DashUser | null | undefined =>
-  user ? user : !checked || restoring ? undefined : null,
+export const $dashUser = computed(
+  [$user, $authRestoring, $checked],
+  (user, restoring, checked): DashUser | null | undefined => (user ? user : !checked || restoring ? undefined : null),
 );
 export const $dashToken = $token;
 
 /** The signed-in user as the role predicates of domain/roles.ts read it. */
-export const viewerOf = (user: DashUser | null | undefined): Viewer | null => (user ? { id: user._id, type: user.type, orgIds: user.org_ids ?? [] } : null);
+export const viewerOf = (user: DashUser | null | undefined): Viewer | null =>
+  user ? { id: user._id, type: user.type, orgIds: user.org_ids ?? [] } : null;
 
 /** Admins and organization admins: the Admin menu and the staff screens. */
 export const isStaff = (user: DashUser | null | undefined) => roles.isStaff(viewerOf(user));

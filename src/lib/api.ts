@@ -26,10 +26,16 @@ export type ApiResult<T> = { ok: true; data: T; status: number; headers: Headers
 
 type SuccessStatus = 200 | 201 | 202 | 204;
 /** The body type of a call's 2xx answers. */
-export type Success<R> = R extends ClientResponse<infer T, infer S, infer _F> ? (S extends SuccessStatus ? T : never) : never;
+export type Success<R> =
+  R extends ClientResponse<infer T, infer S, infer _F> ? (S extends SuccessStatus ? T : never) : never;
 
 export function isApiError(value: unknown): value is ApiError {
-  return typeof value === 'object' && value !== null && typeof (value as ApiError).statusCode === 'number' && 'message' in value;
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as ApiError).statusCode === 'number' &&
+    'message' in value
+  );
 }
 
 export type CallOptions = {
@@ -54,16 +60,29 @@ export async function api<R extends ClientResponse<unknown, number, string>>(
   if (options.fresh) headers['cache-control'] = 'no-cache';
   let response: R;
   try {
-    response = await send({ headers, init: { signal: options.signal, ...(options.fresh ? { cache: 'no-store' as const } : {}) } });
+    response = await send({
+      headers,
+      init: { signal: options.signal, ...(options.fresh ? { cache: 'no-store' as const } : {}) },
+    });
   } catch (err) {
     if ((err as Error)?.name === 'AbortError') return { ok: false, error: { statusCode: 0, message: 'aborted' } };
     console.warn('[api] request failed:', err);
-    return { ok: false, error: { statusCode: 0, message: 'Could not reach the server. Check your connection and try again.' } };
+    return {
+      ok: false,
+      error: { statusCode: 0, message: 'Could not reach the server. Check your connection and try again.' },
+    };
   }
   const body: unknown = await (response as unknown as Response).json().catch(() => null);
   if (response.ok) return { ok: true, data: body as Success<R>, status: response.status, headers: response.headers };
-  if (isApiError(body)) return { ok: false, error: { statusCode: body.statusCode || response.status, message: body.message || 'Something went wrong' } };
-  return { ok: false, error: { statusCode: response.status, message: `The server answered ${response.status}. Please try again.` } };
+  if (isApiError(body))
+    return {
+      ok: false,
+      error: { statusCode: body.statusCode || response.status, message: body.message || 'Something went wrong' },
+    };
+  return {
+    ok: false,
+    error: { statusCode: response.status, message: `The server answered ${response.status}. Please try again.` },
+  };
 }
 
 /**
@@ -71,17 +90,32 @@ export async function api<R extends ClientResponse<unknown, number, string>>(
  * (else `fallbackName`). The token travels in a header, never in a link someone could share.
  * Never throws: the saved name, or the server's `{statusCode, message}`.
  */
-export async function download(path: string, fallbackName: string, options: CallOptions = {}): Promise<ApiResult<{ name: string }>> {
+export async function download(
+  path: string,
+  fallbackName: string,
+  options: CallOptions = {},
+): Promise<ApiResult<{ name: string }>> {
   const token = options.token === undefined ? $token.get() : options.token;
   let response: Response;
   try {
-    response = await fetch(path, { headers: token ? { authorization: `Bearer ${token}` } : {}, signal: options.signal });
+    response = await fetch(path, {
+      headers: token ? { authorization: `Bearer ${token}` } : {},
+      signal: options.signal,
+    });
   } catch {
-    return { ok: false, error: { statusCode: 0, message: 'Could not reach the server. Check your connection and try again.' } };
+    return {
+      ok: false,
+      error: { statusCode: 0, message: 'Could not reach the server. Check your connection and try again.' },
+    };
   }
   if (!response.ok) {
     const body: unknown = await response.json().catch(() => null);
-    return { ok: false, error: isApiError(body) ? body : { statusCode: response.status, message: `The export failed (${response.status}).` } };
+    return {
+      ok: false,
+      error: isApiError(body)
+        ? body
+        : { statusCode: response.status, message: `The export failed (${response.status}).` },
+    };
   }
   const name = /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1] ?? fallbackName;
   const url = URL.createObjectURL(await response.blob());
@@ -99,7 +133,9 @@ export async function download(path: string, fallbackName: string, options: Call
  * A segment that is not an identifier needs a name first (`typeof` takes no `['gift-aid']`):
  * `const giftAid = client.api['gift-aid']`, then `Data<typeof giftAid.me.$get>`.
  */
-export type Data<F extends (...args: never[]) => Promise<ClientResponse<unknown, number, string>>> = Success<Awaited<ReturnType<F>>>;
+export type Data<F extends (...args: never[]) => Promise<ClientResponse<unknown, number, string>>> = Success<
+  Awaited<ReturnType<F>>
+>;
 
 /** The API's shapes, from the one contract (type-only: nothing of api/ reaches the browser). */
 export type { Campaign, Donation, Donor, Organization, TopDonor, User } from '../../api/schemas';

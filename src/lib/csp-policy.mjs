@@ -21,7 +21,8 @@ export const YOUTUBE_PLAYER = 'https://www.youtube-nocookie.com';
 export const CSP_REPORT_PATH = '/api/csp-report';
 
 /** @param {string} source */
-const sha256 = (source) => /** @type {`sha256-${string}`} */ (`sha256-${createHash('sha256').update(source).digest('base64')}`);
+const sha256 = (source) =>
+  /** @type {`sha256-${string}`} */ (`sha256-${createHash('sha256').update(source).digest('base64')}`);
 
 /** @type {import('astro').AstroUserConfig['security']} */
 export const security = {

@@ -35,7 +35,8 @@ describe('the Content-Security-Policy lets Stripe take payments', () => {
     expect(d['script-src']).not.toContain("'unsafe-inline'");
     expect(d['script-src']).not.toContain("'unsafe-eval'");
     // No wildcard wider than Stripe's own subdomains.
-    for (const source of [...d['script-src'], ...d['frame-src'], ...d['connect-src']]) expect(source).not.toMatch(/^(\*|https:\/\/\*\.stripe\.com|https:)$/);
+    for (const source of [...d['script-src'], ...d['frame-src'], ...d['connect-src']])
+      expect(source).not.toMatch(/^(\*|https:\/\/\*\.stripe\.com|https:)$/);
   });
 
   it('does not switch off the Payment Request API that Apple Pay and Google Pay use (Permissions-Policy)', () => {

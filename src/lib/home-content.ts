@@ -15,7 +15,15 @@ export const LETTER = {
 export const DEFAULT_VIDEO_ID = 'aqz-KE-bpKQ';
 
 export const CALLS_TO_ACTION = [
-  { title: 'Give clean water', text: 'A pump serves around 300 people for decades.', image: '/images/demo/cause-1.png' },
+  {
+    title: 'Give clean water',
+    text: 'A pump serves around 300 people for decades.',
+    image: '/images/demo/cause-1.png',
+  },
   { title: 'Feed a family', text: 'Food parcels and hot meals through the winter.', image: '/images/demo/cause-2.png' },
-  { title: 'Build a safe home', text: 'Raised, insulated homes for families after the floods.', image: '/images/demo/cause-3.png' },
+  {
+    title: 'Build a safe home',
+    text: 'Raised, insulated homes for families after the floods.',
+    image: '/images/demo/cause-3.png',
+  },
 ] as const;

@@ -1,11 +1,53 @@
 /** Fixed sample content for the mock-up pages (spec section 2: "no calls"). */
 export const EVENTS = [
-  { id: 'e1', title: 'Coastal Charity Walk', country: 'United Kingdom', date: '2026-12-05T09:30', place: 'Whitby, North Yorkshire', image: '/images/demo/cause-1.png' },
-  { id: 'e2', title: 'Winter Soup Kitchen Volunteering', country: 'United Kingdom', date: '2026-12-12T11:00', place: 'Glasgow', image: '/images/demo/cause-2.png' },
-  { id: 'e3', title: 'Build Day with Homes & Hearts', country: 'United Kingdom', date: '2027-01-16T08:00', place: 'Cardiff', image: '/images/demo/cause-3.png' },
-  { id: 'e4', title: 'Pupil Prize Showcase Evening', country: 'United Kingdom', date: '2027-02-04T18:30', place: 'Leeds', image: '/images/demo/cause-5.png' },
-  { id: 'e5', title: 'Sponsored Silence Day', country: 'Ireland', date: '2027-02-20T09:00', place: 'Dublin', image: '/images/demo/cause-6.png' },
-  { id: 'e6', title: 'Spring Fun Run', country: 'United Kingdom', date: '2027-03-21T10:00', place: 'Bristol', image: '/images/demo/cause-4.png' },
+  {
+    id: 'e1',
+    title: 'Coastal Charity Walk',
+    country: 'United Kingdom',
+    date: '2026-12-05T09:30',
+    place: 'Whitby, North Yorkshire',
+    image: '/images/demo/cause-1.png',
+  },
+  {
+    id: 'e2',
+    title: 'Winter Soup Kitchen Volunteering',
+    country: 'United Kingdom',
+    date: '2026-12-12T11:00',
+    place: 'Glasgow',
+    image: '/images/demo/cause-2.png',
+  },
+  {
+    id: 'e3',
+    title: 'Build Day with Homes & Hearts',
+    country: 'United Kingdom',
+    date: '2027-01-16T08:00',
+    place: 'Cardiff',
+    image: '/images/demo/cause-3.png',
+  },
+  {
+    id: 'e4',
+    title: 'Pupil Prize Showcase Evening',
+    country: 'United Kingdom',
+    date: '2027-02-04T18:30',
+    place: 'Leeds',
+    image: '/images/demo/cause-5.png',
+  },
+  {
+    id: 'e5',
+    title: 'Sponsored Silence Day',
+    country: 'Ireland',
+    date: '2027-02-20T09:00',
+    place: 'Dublin',
+    image: '/images/demo/cause-6.png',
+  },
+  {
+    id: 'e6',
+    title: 'Spring Fun Run',
+    country: 'United Kingdom',
+    date: '2027-03-21T10:00',
+    place: 'Bristol',
+    image: '/images/demo/cause-4.png',
+  },
 ] as const;
 
 export const BLOG_POSTS = [
@@ -50,7 +92,8 @@ export const DONOR_PROFILE = {
   levelTitle: 'Inspiration Giver',
   totalRaised: '£2,480',
   totalGiven: '£640',
-  story: 'I started giving after my school ran its first water appeal.\n\nNow I run every spring and my class bakes every autumn. Every pound really does reach the people it is meant for.',
+  story:
+    'I started giving after my school ran its first water appeal.\n\nNow I run every spring and my class bakes every autumn. Every pound really does reach the people it is meant for.',
   campaigns: ['Clean Water for Every Village', 'Feed 165 Families This Winter'],
   appeals: ['Priya’s 10k Run', 'Bake Sale at St Aidan’s Primary'],
 } as const;

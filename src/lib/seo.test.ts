@@ -11,7 +11,9 @@ describe('share previews', () => {
   });
 
   it('builds absolute URLs, clips descriptions and knows the demo image size', () => {
-    expect(absoluteUrl('https://give.example.org', '/images/demo/cause-1.png')).toBe('https://give.example.org/images/demo/cause-1.png');
+    expect(absoluteUrl('https://give.example.org', '/images/demo/cause-1.png')).toBe(
+      'https://give.example.org/images/demo/cause-1.png',
+    );
     expect(clip('a  b\n c')).toBe('a b c');
     expect(clip('x'.repeat(300))).toHaveLength(200);
     expect(knownImageSize('/images/demo/cause-3.png')).toEqual({ width: 1200, height: 800 });

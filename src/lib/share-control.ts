@@ -6,7 +6,8 @@
 export const COPIED = 'Link copied';
 export const COPY_BY_HAND = 'Press Ctrl+C (or Cmd+C) to copy the selected link';
 
-const controlOf = (target: EventTarget | null) => (target instanceof Element ? target.closest<HTMLElement>('details.share') : null);
+const controlOf = (target: EventTarget | null) =>
+  target instanceof Element ? target.closest<HTMLElement>('details.share') : null;
 const linkOf = (control: HTMLElement) => control.querySelector<HTMLInputElement>('[data-share-link]');
 
 /** Sets up every share control in the document: links resolved, copy and share-sheet buttons live. */
@@ -17,7 +18,8 @@ export function enhanceShareControls(doc: Document) {
     if (link) link.value = new URL(control.dataset.sharePath ?? '', doc.location.origin).toString();
   }
   if (typeof navigator.share === 'function') {
-    for (const button of doc.querySelectorAll<HTMLButtonElement>('details.share [data-share-sheet]')) button.hidden = false;
+    for (const button of doc.querySelectorAll<HTMLButtonElement>('details.share [data-share-sheet]'))
+      button.hidden = false;
   }
 
   doc.addEventListener('click', async (event) => {
@@ -52,6 +54,7 @@ export function enhanceShareControls(doc: Document) {
     control.querySelector('summary')?.focus();
   });
   doc.addEventListener('focusin', (event) => {
-    if (event.target instanceof HTMLInputElement && event.target.matches('details.share [data-share-link]')) event.target.select();
+    if (event.target instanceof HTMLInputElement && event.target.matches('details.share [data-share-link]'))
+      event.target.select();
   });
 }

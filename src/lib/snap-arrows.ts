@@ -15,7 +15,8 @@ export function enhanceSnapArrows(doc: Document) {
       next.disabled = track.scrollLeft + track.clientWidth >= track.scrollWidth - 1;
     };
     const reducedMotion = window.matchMedia('(prefers-reduced-motion: reduce)').matches;
-    const step = (direction: 1 | -1) => track.scrollBy({ left: direction * track.clientWidth, behavior: reducedMotion ? 'auto' : 'smooth' });
+    const step = (direction: 1 | -1) =>
+      track.scrollBy({ left: direction * track.clientWidth, behavior: reducedMotion ? 'auto' : 'smooth' });
     prev.addEventListener('click', () => step(-1));
     next.addEventListener('click', () => step(1));
     track.addEventListener('scroll', update, { passive: true });

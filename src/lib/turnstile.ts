@@ -15,7 +15,10 @@ type RenderOptions = {
   'expired-callback'?: () => void;
   action?: string;
 };
-export type TurnstileApi = { render: (element: HTMLElement, options: RenderOptions) => string; remove: (widgetId: string) => void };
+export type TurnstileApi = {
+  render: (element: HTMLElement, options: RenderOptions) => string;
+  remove: (widgetId: string) => void;
+};
 
 declare global {
   interface Window {

@@ -2,7 +2,14 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { api, client } from '../lib/api';
 import { $token, $user, initAuth, logout, TOKEN_KEY, verifyCode } from './auth';
 
-const user = { _id: 'u1', email: 'a@example.org', name: { first_name: 'Ada', last_name: 'L' }, type: 'donor', avatar: null, org_ids: [] };
+const user = {
+  _id: 'u1',
+  email: 'a@example.org',
+  name: { first_name: 'Ada', last_name: 'L' },
+  type: 'donor',
+  avatar: null,
+  org_ids: [],
+};
 
 function memoryStorage() {
   const data = new Map<string, string>();
@@ -69,6 +76,9 @@ describe('auth store and api client', () => {
 
   it('returns the error shape for non-JSON failures', async () => {
     fetchMock.mockResolvedValue(new Response('<html>bad gateway</html>', { status: 502 }));
-    expect(await api((o) => client.api.auth.$get(undefined, o))).toEqual({ ok: false, error: { statusCode: 502, message: expect.stringContaining('502') } });
+    expect(await api((o) => client.api.auth.$get(undefined, o))).toEqual({
+      ok: false,
+      error: { statusCode: 502, message: expect.stringContaining('502') },
+    });
   });
 });

@@ -48,7 +48,9 @@ export const isSignedIn = (result: LoginResult): result is SignedIn => 'token' i
 
 /** `turnstile_token` answers a 428 that asked for the security check. */
 export async function requestCode(email: string, turnstileToken?: string): Promise<CodeRequest | ApiError> {
-  const result = await api((o) => client.api.auth.login.$post({ json: { email, ...(turnstileToken ? { turnstile_token: turnstileToken } : {}) } }, o));
+  const result = await api((o) =>
+    client.api.auth.login.$post({ json: { email, ...(turnstileToken ? { turnstile_token: turnstileToken } : {}) } }, o),
+  );
   return valueOrError(result) as CodeRequest | ApiError;
 }
 

@@ -6,7 +6,8 @@ import { axeViolations, expect, openAs, test, tokenFor as signIn } from './fixtu
 
 async function setTheme(page: Page, theme: 'light' | 'dark') {
   await page.evaluate((t) => {
-    if (document.documentElement.dataset.theme !== t) document.querySelector<HTMLElement>(`[role="radio"][title^="${t[0].toUpperCase()}"]`)?.click();
+    if (document.documentElement.dataset.theme !== t)
+      document.querySelector<HTMLElement>(`[role="radio"][title^="${t[0].toUpperCase()}"]`)?.click();
   }, theme);
   await page.waitForFunction((t) => document.documentElement.dataset.theme === t, theme);
 }
@@ -16,13 +17,23 @@ async function openDashboard(page: Page, token: string, at: string) {
   await openAs(page, token, at);
 }
 
-test('an admin reads the overview charts and their tables in light and dark theme (axe-clean)', async ({ page, request }) => {
+test('an admin reads the overview charts and their tables in light and dark theme (axe-clean)', async ({
+  page,
+  request,
+}) => {
   const token = await signIn(request, 'admin@example.org');
   await openDashboard(page, token, '/dashboard/overview');
   const weekly = page.getByRole('region', { name: 'Gifts per week (last 52 weeks)' });
-  await expect(weekly.getByRole('img', { name: /Stacked bar chart of one-off and monthly gifts per week/ })).toBeVisible();
+  await expect(
+    weekly.getByRole('img', { name: /Stacked bar chart of one-off and monthly gifts per week/ }),
+  ).toBeVisible();
   await expect(weekly.locator('.recharts-bar-rectangle').first()).toBeVisible();
-  for (const title of ['Raised per campaign against its goal', 'Monthly recurring income and active monthly donors', 'New and returning donors', 'Gift Aid']) {
+  for (const title of [
+    'Raised per campaign against its goal',
+    'Monthly recurring income and active monthly donors',
+    'New and returning donors',
+    'Gift Aid',
+  ]) {
     await expect(page.getByRole('heading', { name: title, exact: true })).toBeVisible();
   }
   if (process.env.SCREENSHOTS) await page.screenshot({ path: 'test-results/insight-light.png', fullPage: true });
@@ -49,7 +60,10 @@ test('an admin reads the overview charts and their tables in light and dark them
   if (process.env.SCREENSHOTS) await page.screenshot({ path: 'test-results/insight-390.png', fullPage: true });
 });
 
-test('an admin filters donations, the view survives reload, and the CSV export matches the filter', async ({ page, request }) => {
+test('an admin filters donations, the view survives reload, and the CSV export matches the filter', async ({
+  page,
+  request,
+}) => {
   const token = await signIn(request, 'admin@example.org');
   const auth = { headers: { authorization: `Bearer ${token}` } };
   const all = await request.get('/api/donations?limit=1', auth);
@@ -82,7 +96,9 @@ test('an admin filters donations, the view survives reload, and the CSV export m
   expect(file.suggestedFilename()).toMatch(/^donations-\d{4}-\d{2}-\d{2}\.csv$/);
   const text = (await readFile((await file.path())!, 'utf8')).replace(/^\uFEFF/, '');
   const lines = text.trim().split('\r\n');
-  expect(lines[0]).toBe('Date,Amount (GBP),Refunded (GBP),Net (GBP),Gift Aid,Type,Status,Source,Payment method,Payment reference,Donor name,Donor email,Campaign,Appeal,Donation ID');
+  expect(lines[0]).toBe(
+    'Date,Amount (GBP),Refunded (GBP),Net (GBP),Gift Aid,Type,Status,Source,Payment method,Payment reference,Donor name,Donor email,Campaign,Appeal,Donation ID',
+  );
   expect(lines).toHaveLength(filteredTotal + 1);
   for (const line of lines.slice(1)) {
     expect(line).toMatch(/^\d{2}\/\d{2}\/\d{4},\d+\.\d{2},/);
@@ -92,7 +108,10 @@ test('an admin filters donations, the view survives reload, and the CSV export m
   expect(await axeViolations(page)).toEqual([]);
 });
 
-test('a donor’s message of support appears on the appeal page, escaped, and anonymously when asked', async ({ page, request }) => {
+test('a donor’s message of support appears on the appeal page, escaped, and anonymously when asked', async ({
+  page,
+  request,
+}) => {
   const res = await request.get('/api/appeals?limit=20');
   const appeals = (await res.json()) as { _id: string; short_id: string }[];
   const appeal = appeals[3];

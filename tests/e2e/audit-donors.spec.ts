@@ -6,8 +6,17 @@ type Donor = { _id: string; email: string };
 
 const stamp = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
 
-async function addDonor(request: APIRequestContext, token: string, first: string, last: string, email: string): Promise<Donor> {
-  const res = await request.post('/api/users', { data: { first_name: first, last_name: last, email }, headers: { authorization: `Bearer ${token}` } });
+async function addDonor(
+  request: APIRequestContext,
+  token: string,
+  first: string,
+  last: string,
+  email: string,
+): Promise<Donor> {
+  const res = await request.post('/api/users', {
+    data: { first_name: first, last_name: last, email },
+    headers: { authorization: `Bearer ${token}` },
+  });
   expect(res.status(), await res.text()).toBe(201);
   return (await res.json()) as Donor;
 }
@@ -19,7 +28,9 @@ async function findCause(request: APIRequestContext, token: string): Promise<Cau
   const headers = { authorization: `Bearer ${token}` };
   const campaigns = (await (await request.get('/api/campaigns?limit=50', { headers })).json()) as { _id: string }[];
   for (const campaign of campaigns) {
-    const appeals = (await (await request.get(`/api/campaigns/${campaign._id}/appeals`, { headers })).json()) as { _id: string }[];
+    const appeals = (await (await request.get(`/api/campaigns/${campaign._id}/appeals`, { headers })).json()) as {
+      _id: string;
+    }[];
     if (appeals.length) return { campaign: campaign._id, appeal: appeals[0]._id };
   }
   throw new Error('the seed has a campaign with appeals');
@@ -27,7 +38,13 @@ async function findCause(request: APIRequestContext, token: string): Promise<Cau
 
 async function addGift(request: APIRequestContext, token: string, donor: string, cause: Cause, amount: number) {
   const res = await request.post('/api/donations', {
-    data: { donor, amount, date: new Date().toISOString().slice(0, 10), campaign: cause.campaign, appeal: cause.appeal },
+    data: {
+      donor,
+      amount,
+      date: new Date().toISOString().slice(0, 10),
+      campaign: cause.campaign,
+      appeal: cause.appeal,
+    },
     headers: { authorization: `Bearer ${token}` },
   });
   expect(res.status(), await res.text()).toBe(201);
@@ -39,7 +56,10 @@ async function openDashboard(page: Page, path: string) {
   await page.waitForSelector('astro-island:not([ssr])');
 }
 
-test('an admin edits a donor, finds the change on the Audit screen, filters and downloads it; sees a donor’s giving and merges two donors', async ({ page, request }) => {
+test('an admin edits a donor, finds the change on the Audit screen, filters and downloads it; sees a donor’s giving and merges two donors', async ({
+  page,
+  request,
+}) => {
   // The machine these run on is shared: give the whole flow room.
   test.setTimeout(150_000);
   const admin = await signIn(request, 'admin@example.org');
@@ -73,7 +93,10 @@ test('an admin edits a donor, finds the change on the Audit screen, filters and 
   await expect(row).toContainText('admin@example.org');
   await expect(row).toContainText('Keeper');
   await expect(row).toContainText('Kept');
-  await expect(row.getByRole('link', { name: /Donor \/ user/ })).toHaveAttribute('href', `/dashboard/donors/edit/${kept._id}`);
+  await expect(row.getByRole('link', { name: /Donor \/ user/ })).toHaveAttribute(
+    'href',
+    `/dashboard/donors/edit/${kept._id}`,
+  );
   // A filter that matches nothing says so.
   await page.getByLabel('Action').fill('donation.refund');
   await page.getByLabel('Action').press('Enter');
@@ -103,7 +126,10 @@ test('an admin edits a donor, finds the change on the Audit screen, filters and 
   const giving = page.getByRole('region', { name: 'Giving' });
   await expect(giving.getByRole('definition').first()).toHaveText('£10.00');
   await expect(giving.getByRole('row').filter({ hasText: '£10.00' })).toHaveCount(1);
-  await expect(giving.getByRole('link', { name: /\d{4}/ }).first()).toHaveAttribute('href', `/dashboard/donations/edit/${duplicateGift}`);
+  await expect(giving.getByRole('link', { name: /\d{4}/ }).first()).toHaveAttribute(
+    'href',
+    `/dashboard/donations/edit/${duplicateGift}`,
+  );
   await page.getByRole('button', { name: 'Merge into…' }).click();
   await page.getByLabel('Email of the record to keep').fill(`priya-${s}`);
   await page.getByRole('button', { name: 'Search' }).click();
@@ -121,16 +147,28 @@ test('an admin edits a donor, finds the change on the Audit screen, filters and 
   await expect(giving).toBeVisible();
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   if (process.env.SCREENSHOTS) await page.screenshot({ path: 'test-results/donor-phone.png', fullPage: true });
-  expect((await request.get(`/api/users/${duplicate._id}`, { headers: { authorization: `Bearer ${admin.token}` } })).status()).toBe(404);
-  const merged = await request.get(`/api/audit?action=user.merge&target=${kept._id}`, { headers: { authorization: `Bearer ${admin.token}` } });
+  expect(
+    (
+      await request.get(`/api/users/${duplicate._id}`, { headers: { authorization: `Bearer ${admin.token}` } })
+    ).status(),
+  ).toBe(404);
+  const merged = await request.get(`/api/audit?action=user.merge&target=${kept._id}`, {
+    headers: { authorization: `Bearer ${admin.token}` },
+  });
   expect(((await merged.json()) as { note: string }[])[0].note).toContain(duplicate.email);
 });
 
-test('a finance user gets the Finance menu, a read-only donor page and no campaign editing', async ({ page, request }) => {
+test('a finance user gets the Finance menu, a read-only donor page and no campaign editing', async ({
+  page,
+  request,
+}) => {
   test.setTimeout(120_000);
   const admin = await signIn(request, 'admin@example.org');
   const email = `finance-${stamp()}@example.org`;
-  const created = await request.post('/api/users', { data: { first_name: 'Fran', last_name: 'Finance', email, type: 'finance' }, headers: { authorization: `Bearer ${admin.token}` } });
+  const created = await request.post('/api/users', {
+    data: { first_name: 'Fran', last_name: 'Finance', email, type: 'finance' },
+    headers: { authorization: `Bearer ${admin.token}` },
+  });
   expect(created.status(), await created.text()).toBe(201);
   const donor = await signIn(request, 'donor@example.org');
   const finance = await signIn(request, email);

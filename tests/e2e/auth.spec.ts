@@ -9,7 +9,10 @@ async function openDialog(page: Page) {
   return dialog;
 }
 
-test('a seeded donor signs in with the emailed code, stays signed in after reload, and logs out', async ({ page, request }) => {
+test('a seeded donor signs in with the emailed code, stays signed in after reload, and logs out', async ({
+  page,
+  request,
+}) => {
   await page.goto('/campaigns');
   const dialog = await openDialog(page);
   const next = dialog.getByRole('button', { name: 'Next' });
@@ -54,7 +57,10 @@ test('a seeded donor signs in with the emailed code, stays signed in after reloa
   expect(await page.evaluate(() => localStorage.getItem('uk_nfp_token'))).toBeNull();
 });
 
-test('a new visitor is asked for a name only once the code is proven; closing the dialog resets it', async ({ page, request }) => {
+test('a new visitor is asked for a name only once the code is proven; closing the dialog resets it', async ({
+  page,
+  request,
+}) => {
   const email = `new-${Date.now()}@example.net`;
   await page.goto('/');
   let dialog = await openDialog(page);
@@ -80,7 +86,9 @@ test('a new visitor is asked for a name only once the code is proven; closing th
   await codeDialog.getByLabel('Last name').fill('Jones');
   await expect(create).toBeEnabled();
   await create.click();
-  await expect(page.getByRole('button', { name: 'Account menu for Nia Jones' }).locator('[aria-hidden="true"]')).toHaveText('NJ');
+  await expect(
+    page.getByRole('button', { name: 'Account menu for Nia Jones' }).locator('[aria-hidden="true"]'),
+  ).toHaveText('NJ');
 });
 
 test('a stored token the server rejects is cleared and the Login button returns', async ({ page }) => {
@@ -93,7 +101,10 @@ test('a stored token the server rejects is cleared and the Login button returns'
 });
 
 test('the sign-in dialog and avatar menu fit desktop and phone widths', async ({ page, request }) => {
-  for (const [label, width, height] of [['desktop', 1280, 800], ['phone', 390, 844]] as const) {
+  for (const [label, width, height] of [
+    ['desktop', 1280, 800],
+    ['phone', 390, 844],
+  ] as const) {
     await page.setViewportSize({ width, height });
     await page.goto('/');
     const dialog = await openDialog(page);

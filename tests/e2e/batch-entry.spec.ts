@@ -1,7 +1,10 @@
 import { expect, signIn, test, useToken } from './fixtures';
 
 // Entered on a phone-sized screen: the form must work at 390 px; the posted batch is also shown at 1280.
-test('an admin enters a batch of three cheques, posts it once the total matches, and sees the posted batch', async ({ page, request }, testInfo) => {
+test('an admin enters a batch of three cheques, posts it once the total matches, and sees the posted batch', async ({
+  page,
+  request,
+}, testInfo) => {
   const { token } = await signIn(request, 'admin@example.org');
   await useToken(page, token);
   await page.setViewportSize({ width: 390, height: 844 });
@@ -38,7 +41,9 @@ test('an admin enters a batch of three cheques, posts it once the total matches,
   await page.getByLabel('Expected total (£)').fill('60.50');
 
   await post.click();
-  await expect(page.getByRole('alertdialog', { name: 'Confirm the batch' })).toContainText('Post 3 gifts totalling £60.50');
+  await expect(page.getByRole('alertdialog', { name: 'Confirm the batch' })).toContainText(
+    'Post 3 gifts totalling £60.50',
+  );
   await page.getByRole('button', { name: 'Confirm and post' }).click();
   await expect(page.getByRole('heading', { level: 1, name: /^Batch banked / })).toBeVisible();
   const gifts = page.getByRole('table', { name: 'Gifts in this batch' });

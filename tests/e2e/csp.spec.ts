@@ -22,7 +22,9 @@ async function recordViolations(page: Page) {
   return () => page.evaluate(() => (window as any).__violations as { directive: string; blocked: string }[]);
 }
 
-test('server-rendered pages carry a strict policy from Astro: hashed scripts, no unsafe-inline, our origin and Stripe only', async ({ request }) => {
+test('server-rendered pages carry a strict policy from Astro: hashed scripts, no unsafe-inline, our origin and Stripe only', async ({
+  request,
+}) => {
   const appeal = await firstApproved(request, '/api/appeals');
   for (const path of ['/', '/campaigns', `/appeals/${appeal.short_id}`, '/dashboard/overview', '/no/such/page']) {
     const res = await request.get(path);
@@ -30,14 +32,22 @@ test('server-rendered pages carry a strict policy from Astro: hashed scripts, no
     expect(policy, path).toBeTruthy();
     const d = directives(policy);
     const scripts = d.get('script-src')!;
-    expect(scripts, path).toEqual(expect.arrayContaining(["'self'", 'https://js.stripe.com', 'https://*.js.stripe.com']));
-    expect(scripts.some((s) => s.startsWith("'sha256-")), path).toBe(true);
-    for (const weak of ["'unsafe-inline'", "'unsafe-eval'", '*', 'https:', 'data:']) expect(scripts, `${path} script-src`).not.toContain(weak);
+    expect(scripts, path).toEqual(
+      expect.arrayContaining(["'self'", 'https://js.stripe.com', 'https://*.js.stripe.com']),
+    );
+    expect(
+      scripts.some((s) => s.startsWith("'sha256-")),
+      path,
+    ).toBe(true);
+    for (const weak of ["'unsafe-inline'", "'unsafe-eval'", '*', 'https:', 'data:'])
+      expect(scripts, `${path} script-src`).not.toContain(weak);
     // Styles: Astro's hashes for <style>; only style="" attributes may be inline.
     expect(d.get('style-src'), path).not.toContain("'unsafe-inline'");
     expect(d.get('style-src-attr'), path).toEqual(["'unsafe-inline'"]);
     expect(d.get('connect-src'), path).toEqual(["'self'", 'https://api.stripe.com', 'https://m.stripe.network']);
-    expect(d.get('frame-src'), path).toEqual(expect.arrayContaining(['https://js.stripe.com', 'https://hooks.stripe.com']));
+    expect(d.get('frame-src'), path).toEqual(
+      expect.arrayContaining(['https://js.stripe.com', 'https://hooks.stripe.com']),
+    );
     expect(d.get('img-src'), path).toContain("'self'");
     expect(d.get('frame-ancestors'), path).toEqual(["'none'"]);
     expect(d.get('form-action'), path).toEqual(["'self'"]);
@@ -50,7 +60,11 @@ test('server-rendered pages carry a strict policy from Astro: hashed scripts, no
   const events = await request.get('/events');
   const meta = /<meta http-equiv="content-security-policy" content="([^"]+)"/.exec(await events.text())?.[1] ?? '';
   expect(directives(meta).get('script-src')).not.toContain("'unsafe-inline'");
-  expect(directives(meta).get('script-src')!.some((s) => s.startsWith("'sha256-"))).toBe(true);
+  expect(
+    directives(meta)
+      .get('script-src')!
+      .some((s) => s.startsWith("'sha256-")),
+  ).toBe(true);
   expect(events.headers()['content-security-policy']).toContain("frame-ancestors 'none'");
   // JSON answers allow nothing at all.
   expect((await request.get('/api/health')).headers()['content-security-policy']).toContain("default-src 'none'");
@@ -61,10 +75,9 @@ test('an injected inline script does not run, and the page keeps working', async
   // Simulate markup injection that got past escaping: a script element and an event handler attribute.
   await page.route('**/campaigns', async (route) => {
     const response = await route.fetch();
-    const html = (await response.text()).replace(
-      '</head>',
-      '<script>window.__injected = "script ran"</script></head>',
-    ).replace('<main', '<img src="/favicon.svg?x" onload="window.__injectedAttr = \'handler ran\'" alt=""><main');
+    const html = (await response.text())
+      .replace('</head>', '<script>window.__injected = "script ran"</script></head>')
+      .replace('<main', '<img src="/favicon.svg?x" onload="window.__injectedAttr = \'handler ran\'" alt=""><main');
     await route.fulfill({ response, body: html });
   });
   await page.goto('/campaigns');
@@ -78,7 +91,10 @@ test('an injected inline script does not run, and the page keeps working', async
   await expect(page.getByRole('dialog', { name: 'Log in or sign up' })).toBeVisible();
 });
 
-test('home (carousel, video facade), an appeal with its donation box, and the dashboard run without a CSP violation', async ({ page, request }) => {
+test('home (carousel, video facade), an appeal with its donation box, and the dashboard run without a CSP violation', async ({
+  page,
+  request,
+}) => {
   const violations = await recordViolations(page);
   await page.goto('/');
   await page.waitForSelector('astro-island:not([ssr])');

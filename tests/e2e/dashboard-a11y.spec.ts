@@ -82,7 +82,10 @@ function screens(ids: Ids): Screen[] {
       path: 'donate-receipts',
       label: 'donate-receipts (actions menu open)',
       then: async (page) => {
-        await page.getByRole('button', { name: /^Actions for/ }).first().click();
+        await page
+          .getByRole('button', { name: /^Actions for/ })
+          .first()
+          .click();
         await expect(page.getByRole('menu')).toBeVisible();
       },
     },
@@ -120,7 +123,8 @@ async function look(page: Page, width: 1280 | 390, theme: 'light' | 'dark') {
   const size = page.viewportSize();
   if (size?.width !== width) await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
   await page.evaluate((t) => {
-    if (document.documentElement.dataset.theme !== t) document.querySelector<HTMLElement>(`[role="radio"][title^="${t[0].toUpperCase()}"]`)?.click();
+    if (document.documentElement.dataset.theme !== t)
+      document.querySelector<HTMLElement>(`[role="radio"][title^="${t[0].toUpperCase()}"]`)?.click();
   }, theme);
   await page.waitForFunction(
     ([w, t]) =>
@@ -167,14 +171,20 @@ async function scanAll(page: Page, ids: Ids, token: string) {
   return found;
 }
 
-test('every dashboard screen passes WCAG 2.2 AA for an admin (light, dark, desktop, phone)', async ({ page, request }) => {
+test('every dashboard screen passes WCAG 2.2 AA for an admin (light, dark, desktop, phone)', async ({
+  page,
+  request,
+}) => {
   // About 50 screens, four looks each: minutes on a shared 2-core machine.
   test.setTimeout(240_000);
   const token = await signIn(request, ADMIN);
   expect(await scanAll(page, await seededIds(request, token), token)).toEqual([]);
 });
 
-test('every dashboard screen passes WCAG 2.2 AA for a donor (light, dark, desktop, phone)', async ({ page, request }) => {
+test('every dashboard screen passes WCAG 2.2 AA for a donor (light, dark, desktop, phone)', async ({
+  page,
+  request,
+}) => {
   // About 50 screens, four looks each: minutes on a shared 2-core machine.
   test.setTimeout(240_000);
   const token = await signIn(request, DONOR);

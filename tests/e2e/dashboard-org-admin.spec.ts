@@ -6,10 +6,15 @@ import { expect, signIn, test, useToken } from './fixtures';
  */
 const ORG_ADMIN = 'orgadmin@example.org';
 
-test("an org admin sees My Organizations with exactly its one organization, and its organization's donations", async ({ page, request }) => {
+test("an org admin sees My Organizations with exactly its one organization, and its organization's donations", async ({
+  page,
+  request,
+}) => {
   const { token, user } = await signIn(request, ORG_ADMIN);
   expect(user.org_ids).toHaveLength(1);
-  const org = (await (await request.get(`/api/organizations/${user.org_ids[0]}`, { headers: { authorization: `Bearer ${token}` } })).json()) as { name: string };
+  const org = (await (
+    await request.get(`/api/organizations/${user.org_ids[0]}`, { headers: { authorization: `Bearer ${token}` } })
+  ).json()) as { name: string };
 
   await useToken(page, token);
   await page.goto('/dashboard/organizations');

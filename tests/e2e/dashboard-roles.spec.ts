@@ -23,10 +23,18 @@ test("a donor's My Appeals lists only the appeals they started, each with Edit",
   const [parent] = (await (await request.get('/api/campaigns?tiny=true')).json()) as Item[];
   const created = await request.post('/api/campaigns', {
     headers: auth(token),
-    data: { title, description: 'Running for clean water', goal: 50_000, images: [{ Key: '/images/demo/cause-1.png' }], campaign_id: parent._id },
+    data: {
+      title,
+      description: 'Running for clean water',
+      goal: 50_000,
+      images: [{ Key: '/images/demo/cause-1.png' }],
+      campaign_id: parent._id,
+    },
   });
   expect(created.status()).toBe(201);
-  const mine = (await (await request.get('/api/appeals?mine=true&limit=100', { headers: auth(token) })).json()) as Item[];
+  const mine = (await (
+    await request.get('/api/appeals?mine=true&limit=100', { headers: auth(token) })
+  ).json()) as Item[];
   const all = (await (await request.get('/api/appeals?limit=100', { headers: auth(token) })).json()) as Item[];
   const someoneElses = all.find((a) => !a.can_edit);
   expect(someoneElses).toBeTruthy();
@@ -85,39 +93,63 @@ test('an org admin sees donors read-only and adds a donor with name and email', 
   await page.getByRole('textbox', { name: /^Email/ }).fill(email);
   await page.getByRole('button', { name: 'Save' }).click();
   await expect(page).toHaveURL(/\/dashboard\/donors$/);
-  const found = (await (await request.get(`/api/users?search=${encodeURIComponent(email)}`, { headers: auth(token) })).json()) as { email: string }[];
+  const found = (await (
+    await request.get(`/api/users?search=${encodeURIComponent(email)}`, { headers: auth(token) })
+  ).json()) as { email: string }[];
   expect(found.map((d) => d.email)).toEqual([email]);
 });
 
-test('an org admin gets no Edit on another organization’s campaign, and its editor refuses at load', async ({ page, request }) => {
+test('an org admin gets no Edit on another organization’s campaign, and its editor refuses at load', async ({
+  page,
+  request,
+}) => {
   const token = await openAs(page, request, ORG_ADMIN, '/dashboard/active-campaigns');
   const { user } = await signIn(request, ORG_ADMIN);
   const campaigns = (await (await request.get('/api/campaigns?limit=100', { headers: auth(token) })).json()) as Item[];
   const elsewhere = campaigns.find((c) => c.organization_id && !user.org_ids.includes(c.organization_id));
   expect(elsewhere?.can_edit).toBe(false);
   await expect(page.locator('.dash-ccard').filter({ hasText: elsewhere!.title })).toHaveCount(1);
-  await expect(page.locator('.dash-ccard').filter({ hasText: elsewhere!.title }).getByRole('link', { name: /^Edit / })).toHaveCount(0);
+  await expect(
+    page
+      .locator('.dash-ccard')
+      .filter({ hasText: elsewhere!.title })
+      .getByRole('link', { name: /^Edit / }),
+  ).toHaveCount(0);
   await page.goto(`/dashboard/active-campaigns-edit/${elsewhere!._id}`);
-  await expect(page.getByRole('alert')).toContainText(`You cannot edit "${elsewhere!.title}": only admins of its organization`);
+  await expect(page.getByRole('alert')).toContainText(
+    `You cannot edit "${elsewhere!.title}": only admins of its organization`,
+  );
   await expect(page.getByRole('button', { name: 'Continue' })).toHaveCount(0);
 });
 
-test('Contact Support sends the message and the donor gets a copy; the charity gets the email', async ({ page, request }) => {
+test('Contact Support sends the message and the donor gets a copy; the charity gets the email', async ({
+  page,
+  request,
+}) => {
   await openAs(page, request, DONOR, '/dashboard/contact');
   const subject = `Receipt question ${Date.now()}`;
   await expect(page.getByRole('textbox', { name: /^Email/ })).toHaveValue(DONOR);
   await page.getByRole('textbox', { name: /^Subject/ }).fill(subject);
-  await page.getByRole('textbox', { name: /^Message\/Inquiry/ }).fill('Could you resend my receipt for March?\nThank you.');
+  await page
+    .getByRole('textbox', { name: /^Message\/Inquiry/ })
+    .fill('Could you resend my receipt for March?\nThank you.');
   await page.getByRole('button', { name: 'Send Message' }).click();
-  await expect(page.getByText(`Thank you. Your message has been sent to our support team and a copy to ${DONOR}.`)).toBeVisible();
+  await expect(
+    page.getByText(`Thank you. Your message has been sent to our support team and a copy to ${DONOR}.`),
+  ).toBeVisible();
   await expect(page.locator('.dash-support-item').filter({ hasText: subject })).toContainText('Waiting for a reply');
-  const copy = (await (await request.get(`/api/dev/outbox?to=${encodeURIComponent(DONOR)}`)).json()) as { subject: string }[];
+  const copy = (await (await request.get(`/api/dev/outbox?to=${encodeURIComponent(DONOR)}`)).json()) as {
+    subject: string;
+  }[];
   expect(copy.map((m) => m.subject)).toContain(`We received your message: ${subject}`);
   const toCharity = (await (await request.get('/api/dev/outbox?to=hello%40uknfp.org')).json()) as { subject: string }[];
   expect(toCharity.map((m) => m.subject)).toContain(`Contact Support: ${subject}`);
 });
 
-test('an admin reads a Contact Support message in the Support inbox and marks it handled', async ({ page, request }) => {
+test('an admin reads a Contact Support message in the Support inbox and marks it handled', async ({
+  page,
+  request,
+}) => {
   const donor = await signIn(request, DONOR);
   const subject = `Gift date question ${Date.now()}`;
   const sent = await request.post('/api/support-requests', {
@@ -127,7 +159,9 @@ test('an admin reads a Contact Support message in the Support inbox and marks it
   expect(sent.status()).toBe(201);
 
   await openAs(page, request, ADMIN, '/dashboard/support-inbox');
-  await expect(page.getByRole('navigation', { name: 'Dashboard menu' }).getByRole('link', { name: 'Support inbox' })).toHaveAttribute('aria-current', 'page');
+  await expect(
+    page.getByRole('navigation', { name: 'Dashboard menu' }).getByRole('link', { name: 'Support inbox' }),
+  ).toHaveAttribute('aria-current', 'page');
   await expect(page.getByRole('heading', { level: 1, name: 'Support inbox' })).toBeVisible();
   const item = page.locator('.dash-support-item').filter({ hasText: subject });
   await expect(item).toContainText(DONOR);

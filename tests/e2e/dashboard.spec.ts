@@ -30,7 +30,10 @@ test('an admin sees the dashboard menu with the Admin group', async ({ page, req
   await expect(page.getByRole('heading', { level: 2, name: 'Appeals for Campaign' })).toBeVisible();
 });
 
-test('the organizations list shows the seeded organizations, and a new one can be added through the form', async ({ page, request }) => {
+test('the organizations list shows the seeded organizations, and a new one can be added through the form', async ({
+  page,
+  request,
+}) => {
   await openAs(page, request, ADMIN, '/dashboard/organizations');
   const table = page.getByRole('table', { name: 'All Organizations' });
   for (const name of ['Wells for Hope', 'Homes & Hearts Trust', 'Harbour Food Network']) {
@@ -48,7 +51,9 @@ test('the organizations list shows the seeded organizations, and a new one can b
   await page.getByLabel('City').fill('York');
   // Charity registration: a Scottish charity's number is checked against its regulator.
   await page.getByLabel('Legal name').fill('Riverside Aid SCIO');
-  await page.getByRole('combobox', { name: 'Regulator' }).selectOption({ label: 'Office of the Scottish Charity Regulator' });
+  await page
+    .getByRole('combobox', { name: 'Regulator' })
+    .selectOption({ label: 'Office of the Scottish Charity Regulator' });
   await page.getByLabel('Charity number').fill('1234567');
   await page.getByLabel('HMRC charity reference').fill('SC12345');
   await expect(save).toBeEnabled();
@@ -126,12 +131,18 @@ test('a donor sees no Admin group and their own info as My Info', async ({ page,
   await expect(page.getByLabel('Phone')).toHaveValue('020 7946 0958');
 });
 
-test('Ctrl+B collapses the sidebar and the cookie keeps it collapsed after reload', async ({ page, request, context }) => {
+test('Ctrl+B collapses the sidebar and the cookie keeps it collapsed after reload', async ({
+  page,
+  request,
+  context,
+}) => {
   await page.setViewportSize({ width: 1280, height: 800 });
   await openAs(page, request, ADMIN, '/dashboard/overview');
   const sidebar = page.locator('#dash-sidebar');
   await expect(sidebar).toHaveAttribute('data-state', 'expanded');
-  await expect(page.getByRole('navigation', { name: 'Dashboard menu' }).getByRole('link', { name: 'Overview' })).toBeVisible();
+  await expect(
+    page.getByRole('navigation', { name: 'Dashboard menu' }).getByRole('link', { name: 'Overview' }),
+  ).toBeVisible();
   await page.keyboard.press('Control+b');
   await expect(sidebar).toHaveAttribute('data-state', 'collapsed');
   await expect.poll(async () => (await sidebar.boundingBox())?.width).toBe(48);
@@ -180,7 +191,10 @@ test('phone width: the sidebar is an off-canvas drawer', async ({ page, request 
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
 });
 
-test('donations list shows pounds, the donor cell opens the donor, and the theme choice is remembered', async ({ page, request }) => {
+test('donations list shows pounds, the donor cell opens the donor, and the theme choice is remembered', async ({
+  page,
+  request,
+}) => {
   await openAs(page, request, ADMIN, '/dashboard/donations');
   await expect(page.getByRole('heading', { level: 1, name: 'All Donations' })).toBeVisible();
   const firstRow = page.locator('table.dash-table tbody tr').first();
@@ -227,7 +241,10 @@ test('donations list shows pounds, the donor cell opens the donor, and the theme
 
 /** Calls the API as a signed-in user (test setup only; the screens under test make their own calls). */
 async function apiAs(request: APIRequestContext, email: string, method: 'get' | 'post', path: string, data?: unknown) {
-  const res = await request[method](path, { headers: { authorization: `Bearer ${await tokenFor(request, email)}` }, data });
+  const res = await request[method](path, {
+    headers: { authorization: `Bearer ${await tokenFor(request, email)}` },
+    data,
+  });
   expect(res.ok(), `${method} ${path}: ${res.status()}`).toBe(true);
   return res.json();
 }
@@ -237,9 +254,19 @@ const unique = () => `${Date.now()}${Math.floor(Math.random() * 1000)}`;
 type Created = { _id: string; short_id: string; title: string };
 
 /** A campaign (and optionally an appeal under it) of this test's own, reusing a seeded demo image. */
-async function createCampaign(request: APIRequestContext, fields: { title: string; status?: string; campaign_id?: string }): Promise<Created> {
+async function createCampaign(
+  request: APIRequestContext,
+  fields: { title: string; status?: string; campaign_id?: string },
+): Promise<Created> {
   const [seeded] = await (await request.get('/api/campaigns?limit=1')).json();
-  const images = seeded.images.map(({ Key, name, size, type }: { Key: string; name: string; size: number; type: string }) => ({ Key, name, size, type }));
+  const images = seeded.images.map(
+    ({ Key, name, size, type }: { Key: string; name: string; size: number; type: string }) => ({
+      Key,
+      name,
+      size,
+      type,
+    }),
+  );
   return apiAs(request, ADMIN, 'post', '/api/campaigns', {
     description: 'Made by the dashboard browser tests.',
     story: 'Made for the test.',
@@ -250,7 +277,10 @@ async function createCampaign(request: APIRequestContext, fields: { title: strin
   });
 }
 
-test('an admin adds a donor: Save waits for the required fields, phone is formatted, email is read-only on edit, Cancel goes back', async ({ page, request }) => {
+test('an admin adds a donor: Save waits for the required fields, phone is formatted, email is read-only on edit, Cancel goes back', async ({
+  page,
+  request,
+}) => {
   await openAs(page, request, ADMIN, '/dashboard/donors');
   await page.getByRole('link', { name: 'Add' }).click();
   await expect(page).toHaveURL(/\/dashboard\/donors\/add$/);
@@ -295,7 +325,10 @@ test('an admin adds a donor: Save waits for the required fields, phone is format
   await page.getByRole('button', { name: 'Cancel' }).click();
   await expect(page).toHaveURL(/\/dashboard\/donors$/);
   await expect(page.getByRole('heading', { level: 1, name: 'All Donors' })).toBeVisible();
-  const saved = (await apiAs(request, ADMIN, 'get', `/api/users?search=${encodeURIComponent(email)}`)) as { name: { last_name: string }; phone: string }[];
+  const saved = (await apiAs(request, ADMIN, 'get', `/api/users?search=${encodeURIComponent(email)}`)) as {
+    name: { last_name: string };
+    phone: string;
+  }[];
   expect(saved).toHaveLength(1);
   expect(saved[0]).toMatchObject({ name: { last_name: 'Lovelace' }, phone: '+447911123456' });
 });
@@ -305,12 +338,18 @@ test('an unknown donor id shows Donor Not Found', async ({ page, request }) => {
   await expect(page.getByRole('heading', { level: 1, name: 'Donor Not Found' })).toBeVisible();
 });
 
-test('an admin records a manual donation in pounds; it shows in the list and in the appeal total on the public page', async ({ page, request }) => {
+test('an admin records a manual donation in pounds; it shows in the list and in the appeal total on the public page', async ({
+  page,
+  request,
+}) => {
   const id = unique();
   const campaign = await createCampaign(request, { title: `Manual gifts campaign ${id}` });
   const appeal = await createCampaign(request, { title: `Manual gifts appeal ${id}`, campaign_id: campaign._id });
   const donorEmail = `grace.${id}@example.org`;
-  await apiAs(request, ADMIN, 'post', '/api/users', { name: { first_name: `Grace${id}`, last_name: 'Hopper' }, email: donorEmail });
+  await apiAs(request, ADMIN, 'post', '/api/users', {
+    name: { first_name: `Grace${id}`, last_name: 'Hopper' },
+    email: donorEmail,
+  });
 
   await openAs(page, request, ADMIN, '/dashboard/donations');
   await page.getByRole('link', { name: 'Add' }).click();
@@ -325,7 +364,10 @@ test('an admin records a manual donation in pounds; it shows in the list and in 
   const searched = page.waitForRequest((r) => r.url().includes('/api/users?') && r.url().includes(`search=Grace${id}`));
   await page.getByLabel('Search donors').fill(`Grace${id}`);
   expect(new URL((await searched).url()).searchParams.get('limit')).toBe('20');
-  await expect(page.getByRole('combobox', { name: 'Donor' }).locator('option')).toHaveText(['Select a donor', `Grace${id} Hopper (${donorEmail})`]);
+  await expect(page.getByRole('combobox', { name: 'Donor' }).locator('option')).toHaveText([
+    'Select a donor',
+    `Grace${id} Hopper (${donorEmail})`,
+  ]);
   await page.getByRole('combobox', { name: 'Donor' }).selectOption({ label: `Grace${id} Hopper (${donorEmail})` });
   await page.getByLabel('Amount (£)').fill('12.34');
   const today = new Date().toISOString().slice(0, 10);
@@ -357,7 +399,9 @@ test('the campaign list status filter: drafts only for admins', async ({ page, r
   const draft = await createCampaign(request, { title: `Draft campaign ${id}`, status: 'draft' });
   const approved = await createCampaign(request, { title: `Approved campaign ${id}` });
   // The seed's draft appeals (the oldest drafts; other specs only add newer items).
-  const seededDrafts = ((await apiAs(request, ADMIN, 'get', '/api/appeals?status=draft&limit=100')) as Created[]).slice(-2);
+  const seededDrafts = ((await apiAs(request, ADMIN, 'get', '/api/appeals?status=draft&limit=100')) as Created[]).slice(
+    -2,
+  );
   expect(seededDrafts).toHaveLength(2);
 
   await openAs(page, request, ADMIN, '/dashboard/active-campaigns');
@@ -383,17 +427,23 @@ test('the campaign list status filter: drafts only for admins', async ({ page, r
 
   // A donor gets no status selector and sees only their own appeals, drafts included, as My Appeals
   // (the donor's token is set last, so it wins); campaigns are not theirs to manage.
-  const own = new Set(((await apiAs(request, DONOR, 'get', '/api/appeals?mine=true&limit=100')) as Created[]).map((a) => a._id));
+  const own = new Set(
+    ((await apiAs(request, DONOR, 'get', '/api/appeals?mine=true&limit=100')) as Created[]).map((a) => a._id),
+  );
   await openAs(page, request, DONOR, '/dashboard/active-appeals');
   await expect(page.getByRole('heading', { level: 1, name: 'My Appeals' })).toBeVisible();
   await expect(page.getByRole('combobox', { name: 'Status' })).toHaveCount(0);
-  for (const item of seededDrafts) await expect(page.getByRole('heading', { name: item.title })).toHaveCount(own.has(item._id) ? 1 : 0);
+  for (const item of seededDrafts)
+    await expect(page.getByRole('heading', { name: item.title })).toHaveCount(own.has(item._id) ? 1 : 0);
   await page.goto('/dashboard/active-campaigns');
   await expect(page.getByText("Campaigns are set up by the charities' staff.")).toBeVisible();
   await expect(page.getByRole('heading', { name: draft.title })).toHaveCount(0);
 });
 
-test('a donor opening the donors list gets no admin data: the API answers 403 and the screen says so politely', async ({ page, request }) => {
+test('a donor opening the donors list gets no admin data: the API answers 403 and the screen says so politely', async ({
+  page,
+  request,
+}) => {
   const answer = page.waitForResponse((res) => new URL(res.url()).pathname === '/api/users');
   await openAs(page, request, DONOR, '/dashboard/donors');
   expect((await answer).status()).toBe(403);

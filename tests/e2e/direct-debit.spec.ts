@@ -10,10 +10,15 @@ import { expect, signUp as newDonor, outbox, test, useToken } from './fixtures';
 type Appeal = { _id: string; short_id: string; campaign_id: string; summary: { total_donations: number } };
 
 /** A new donor account: its own address, so no shared rate limit. */
-const signUp = (request: APIRequestContext, email: string) => newDonor(request, email, { first_name: 'Dora', last_name: 'Debit' });
+const signUp = (request: APIRequestContext, email: string) =>
+  newDonor(request, email, { first_name: 'Dora', last_name: 'Debit' });
 
 const totalOf = async (request: APIRequestContext, path: string) =>
-  ((await (await request.get(path, { headers: { 'cache-control': 'no-cache' } })).json()) as { summary: { total_donations: number } }).summary.total_donations;
+  (
+    (await (await request.get(path, { headers: { 'cache-control': 'no-cache' } })).json()) as {
+      summary: { total_donations: number };
+    }
+  ).summary.total_donations;
 
 async function openBox(page: Page, appeal: Appeal) {
   await page.goto(`/appeals/${appeal.short_id}`);
@@ -22,7 +27,10 @@ async function openBox(page: Page, appeal: Appeal) {
   return page.locator('.donation-box');
 }
 
-test('a donor gives monthly by Direct Debit in demo mode: processing, outside the totals, until housekeeping settles it', async ({ page, request }) => {
+test('a donor gives monthly by Direct Debit in demo mode: processing, outside the totals, until housekeeping settles it', async ({
+  page,
+  request,
+}) => {
   // One donor's whole journey (sign-up, the box twice, My Donations twice, settling): longer than one page's test.
   test.setTimeout(90_000);
   const email = `e2e.dd.${Date.now()}@example.com`;
@@ -32,7 +40,10 @@ test('a donor gives monthly by Direct Debit in demo mode: processing, outside th
   const appealPath = `/api/appeals/${appeal._id}`;
   const campaignPath = `/api/campaigns/${appeal.campaign_id}`;
   const [appealBefore, campaignBefore] = [await totalOf(request, appealPath), await totalOf(request, campaignPath)];
-  const prices = (await (await request.get('/api/stripe/subscriptions')).json()) as { id: string; unit_amount: number }[];
+  const prices = (await (await request.get('/api/stripe/subscriptions')).json()) as {
+    id: string;
+    unit_amount: number;
+  }[];
   const price = prices[0];
   const pounds = new Intl.NumberFormat('en-GB', { style: 'currency', currency: 'GBP' }).format(price.unit_amount / 100);
 
@@ -50,8 +61,12 @@ test('a donor gives monthly by Direct Debit in demo mode: processing, outside th
   expect(statementName).toMatch(/^[A-Z0-9 &.-]{2,18}$/);
   await expect(notice).toContainText('about 3 working days');
   await notice.getByText('The Direct Debit Guarantee').click();
-  await expect(notice).toContainText('This Guarantee is offered by all banks and building societies that accept instructions to pay Direct Debits.');
-  await expect(notice).toContainText('You can cancel a Direct Debit at any time by simply contacting your bank or building society.');
+  await expect(notice).toContainText(
+    'This Guarantee is offered by all banks and building societies that accept instructions to pay Direct Debits.',
+  );
+  await expect(notice).toContainText(
+    'You can cancel a Direct Debit at any time by simply contacting your bank or building society.',
+  );
   if (process.env.SCREENSHOTS) await box.screenshot({ path: 'test-results/direct-debit-box-desktop.png' });
 
   // The box on a phone: the method choice and the notice fit the width.
@@ -88,7 +103,8 @@ test('a donor gives monthly by Direct Debit in demo mode: processing, outside th
   const table = page.getByRole('table', { name: 'My Donations' });
   await expect(table).toContainText('Direct Debit ending 2345');
   await expect(table).toContainText(/processing/i);
-  if (process.env.SCREENSHOTS) await page.screenshot({ path: 'test-results/direct-debit-my-donations-phone.png', fullPage: true });
+  if (process.env.SCREENSHOTS)
+    await page.screenshot({ path: 'test-results/direct-debit-my-donations-phone.png', fullPage: true });
 
   // The next housekeeping run's Direct Debit step settles it (Stripe's test account 00012345 succeeds).
   const settle = await request.post('/api/dev/direct-debits/settle');

@@ -17,7 +17,11 @@ async function raised(request: APIRequestContext, id: string): Promise<number> {
 }
 
 const gbpShort = (pence: number) =>
-  new Intl.NumberFormat('en-GB', { style: 'currency', currency: 'GBP', ...(pence % 100 === 0 ? { maximumFractionDigits: 0 } : {}) }).format(pence / 100);
+  new Intl.NumberFormat('en-GB', {
+    style: 'currency',
+    currency: 'GBP',
+    ...(pence % 100 === 0 ? { maximumFractionDigits: 0 } : {}),
+  }).format(pence / 100);
 
 async function openBox(page: Page, appeal: Appeal) {
   await page.goto(`/appeals/${appeal.short_id}`);
@@ -68,8 +72,13 @@ for (const c of cases) {
       await box.getByText('Donate Every Month').click();
       const select = box.getByLabel('Monthly amount');
       await expect(select.locator('option')).not.toHaveCount(1);
-      const values = await select.locator('option').evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value).filter(Boolean));
-      const prices = (await (await request.get('/api/stripe/subscriptions')).json()) as { id: string; unit_amount: number }[];
+      const values = await select
+        .locator('option')
+        .evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value).filter(Boolean));
+      const prices = (await (await request.get('/api/stripe/subscriptions')).json()) as {
+        id: string;
+        unit_amount: number;
+      }[];
       expect(values).toEqual(prices.map((p) => p.id));
       await select.selectOption(prices[1].id);
       amount = prices[1].unit_amount;
@@ -114,13 +123,18 @@ test('returning with donation=success shows the thank-you', async ({ page, reque
   await expect(box.getByRole('heading', { name: 'Thank you for your donation' })).toBeVisible();
 });
 
-test('returning from a payment that did not go through shows the failure, not the thank-you', async ({ page, request }) => {
+test('returning from a payment that did not go through shows the failure, not the thank-you', async ({
+  page,
+  request,
+}) => {
   const appeal = (await appeals(request))[1];
   await page.goto(`/appeals/${appeal.short_id}?donation=complete&redirect_status=requires_payment_method`);
   await page.locator('.donation-slot').scrollIntoViewIfNeeded();
   await expect(page.locator('astro-island:has(.donation-box)')).not.toHaveAttribute('ssr', /.*/);
   const box = page.locator('.donation-box');
-  await expect(box.getByRole('alert')).toHaveText('Your payment could not be completed, so no donation was taken. Please try again.');
+  await expect(box.getByRole('alert')).toHaveText(
+    'Your payment could not be completed, so no donation was taken. Please try again.',
+  );
   await expect(box.getByRole('heading', { name: 'Thank you for your donation' })).toHaveCount(0);
   await expect(box.getByRole('button', { name: /^Donate/ })).toBeVisible();
   if (process.env.SCREENSHOTS) await box.screenshot({ path: 'test-results/donate-return-failed.png' });
@@ -164,6 +178,9 @@ test("a guest's name goes with the message: typed, or taken from the Gift Aid na
   await box.getByRole('button', { name: /^Donate/ }).click();
   await box.getByRole('button', { name: /^Pay / }).click();
   await expect(box.getByRole('heading', { name: 'Thank you for your donation' })).toBeVisible();
-  const messages = (await (await request.get(`/api/appeals/${appeal._id}/messages`)).json()) as { name: string; message: string }[];
+  const messages = (await (await request.get(`/api/appeals/${appeal._id}/messages`)).json()) as {
+    name: string;
+    message: string;
+  }[];
   expect(messages[0]).toMatchObject({ name: 'Annie E.' });
 });

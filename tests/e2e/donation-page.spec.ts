@@ -10,11 +10,17 @@ import { axeViolations, expect, signIn, test, useToken } from './fixtures';
 // Two viewports, axe and full-page screenshots on a shared machine: more than the default 30 s.
 test.describe.configure({ timeout: 90_000 });
 
-test('an admin refunds part of a card gift from its page, sees the refund and what remains, and cannot refund more than remains', async ({ page, request }, testInfo) => {
+test('an admin refunds part of a card gift from its page, sees the refund and what remains, and cannot refund more than remains', async ({
+  page,
+  request,
+}, testInfo) => {
   const email = `e2e.refund.${Date.now()}@example.com`;
   const donor = await signIn(request, email);
   const campaign = ((await (await request.get('/api/campaigns?limit=5')).json()) as { _id: string }[])[0];
-  const start = await request.post('/api/stripe/client_secret', { data: { amount: 5000, campaign_id: campaign._id, email }, headers: { authorization: `Bearer ${donor.token}` } });
+  const start = await request.post('/api/stripe/client_secret', {
+    data: { amount: 5000, campaign_id: campaign._id, email },
+    headers: { authorization: `Bearer ${donor.token}` },
+  });
   expect(start.ok(), await start.text()).toBe(true);
   const { clientSecret } = (await start.json()) as { clientSecret: string };
   expect((await request.post('/api/stripe/demo/confirm', { data: { clientSecret } })).ok()).toBe(true);
@@ -68,7 +74,10 @@ test('an admin refunds part of a card gift from its page, sees the refund and wh
   // More than remains: the API's message shows inline and nothing changes.
   await refund.getByLabel('Amount (£)').fill('40');
   await refund.getByRole('button', { name: 'Refund…' }).click();
-  await page.getByRole('alertdialog', { name: 'Confirm the refund' }).getByRole('button', { name: 'Yes, refund £40.00' }).click();
+  await page
+    .getByRole('alertdialog', { name: 'Confirm the refund' })
+    .getByRole('button', { name: 'Yes, refund £40.00' })
+    .click();
   await expect(refund.getByRole('alert')).toContainText('£37.50');
   await expect(page.getByTestId('donation-remaining')).toHaveText('£37.50');
   await expect(refunds.getByRole('row')).toHaveCount(2);
@@ -80,17 +89,36 @@ test('an admin refunds part of a card gift from its page, sees the refund and wh
 test('a hand-recorded gift shows editable details and the Reverse action', async ({ page, request }, testInfo) => {
   const { token } = await signIn(request, 'admin@example.org');
   const auth = { authorization: `Bearer ${token}` };
-  const campaigns = (await (await request.get('/api/campaigns?limit=50', { headers: auth })).json()) as { _id: string }[];
+  const campaigns = (await (await request.get('/api/campaigns?limit=50', { headers: auth })).json()) as {
+    _id: string;
+  }[];
   let campaign = campaigns[0];
   let appeals: { _id: string }[] = [];
   for (const candidate of campaigns) {
-    appeals = (await (await request.get(`/api/campaigns/${candidate._id}/appeals`, { headers: auth })).json()) as { _id: string }[];
+    appeals = (await (await request.get(`/api/campaigns/${candidate._id}/appeals`, { headers: auth })).json()) as {
+      _id: string;
+    }[];
     campaign = candidate;
     if (appeals.length) break;
   }
   expect(appeals.length, 'the seed has a campaign with appeals').toBeGreaterThan(0);
-  const donor = (await (await request.post('/api/users', { headers: auth, data: { email: `cheque-${Date.now()}@example.org`, first_name: 'Chris', last_name: 'Cheque', type: 'donor' } })).json()) as { _id: string };
-  const created = await request.post('/api/donations', { headers: auth, data: { donor: donor._id, amount: 2500, date: '2026-01-10', campaign: campaign._id, appeal: appeals[0]._id, method: 'cheque' } });
+  const donor = (await (
+    await request.post('/api/users', {
+      headers: auth,
+      data: { email: `cheque-${Date.now()}@example.org`, first_name: 'Chris', last_name: 'Cheque', type: 'donor' },
+    })
+  ).json()) as { _id: string };
+  const created = await request.post('/api/donations', {
+    headers: auth,
+    data: {
+      donor: donor._id,
+      amount: 2500,
+      date: '2026-01-10',
+      campaign: campaign._id,
+      appeal: appeals[0]._id,
+      method: 'cheque',
+    },
+  });
   expect(created.status(), await created.text()).toBe(201);
   const gift = (await created.json()) as { _id: string };
 
@@ -105,7 +133,12 @@ test('a hand-recorded gift shows editable details and the Reverse action', async
   await expect(edit.getByLabel('Amount (£)')).toHaveValue('25.00');
   await expect(edit.getByRole('button', { name: 'Save changes' })).toBeVisible();
   const reverse = page.getByRole('region', { name: 'Reverse this gift' });
-  await expect(reverse.getByLabel('Reason').locator('option')).toHaveText(['Choose a reason', 'Bounced cheque', 'Entered in error', 'Returned to donor']);
+  await expect(reverse.getByLabel('Reason').locator('option')).toHaveText([
+    'Choose a reason',
+    'Bounced cheque',
+    'Entered in error',
+    'Returned to donor',
+  ]);
   await expect(page.getByRole('button', { name: 'Verify Gift Aid' })).toBeVisible();
   expect(await axeViolations(page)).toEqual([]);
   await page.screenshot({ path: testInfo.outputPath('donation-page-offline-1280.png'), fullPage: true });

@@ -1,13 +1,19 @@
-import type { APIRequestContext, } from '@playwright/test';
+import type { APIRequestContext } from '@playwright/test';
 import { expect, type Mail, openAs, outbox, signUp, test, tokenFor } from './fixtures';
 
 /** Issue 9: after the gift. Receipts, the signed cancel link, My Donations and the annual statement. */
 
 /** Seeded accounts use the run's one sign-in (code emails are rate limited per address); new donors sign up. */
-const signIn = (request: APIRequestContext, email: string) => (email.endsWith('@example.org') ? tokenFor(request, email) : signUp(request, email));
+const signIn = (request: APIRequestContext, email: string) =>
+  email.endsWith('@example.org') ? tokenFor(request, email) : signUp(request, email);
 
-test('a donor gives monthly in demo mode, gets the receipt, cancels from its link and sees it cancelled', async ({ page, request }) => {
-  const appeal = ((await (await request.get('/api/appeals?limit=20')).json()) as { short_id: string; title: string }[])[6];
+test('a donor gives monthly in demo mode, gets the receipt, cancels from its link and sees it cancelled', async ({
+  page,
+  request,
+}) => {
+  const appeal = (
+    (await (await request.get('/api/appeals?limit=20')).json()) as { short_id: string; title: string }[]
+  )[6];
   const email = `e2e.monthly.${Date.now()}@example.com`;
   await page.goto(`/appeals/${appeal.short_id}`);
   await page.locator('.donation-slot').scrollIntoViewIfNeeded();
@@ -17,7 +23,10 @@ test('a donor gives monthly in demo mode, gets the receipt, cancels from its lin
   await box.getByText('Donate Every Month').click();
   const select = box.getByLabel('Monthly amount');
   await expect(select.locator('option')).not.toHaveCount(1);
-  const prices = (await (await request.get('/api/stripe/subscriptions')).json()) as { id: string; unit_amount: number }[];
+  const prices = (await (await request.get('/api/stripe/subscriptions')).json()) as {
+    id: string;
+    unit_amount: number;
+  }[];
   await select.selectOption(prices[0].id);
   // The email-updates box is its own, unticked, and links to the fees page.
   const consent = box.getByLabel(/Keep me updated by email/);
@@ -52,7 +61,9 @@ test('a donor gives monthly in demo mode, gets the receipt, cancels from its lin
   await page.goto(link.pathname + link.search);
   await expect(page.getByRole('heading', { name: 'This link has already been used' })).toBeVisible();
   // A tampered link answers a clear page, not an error dump.
-  await page.goto(`/monthly/cancel?token=${encodeURIComponent(link.searchParams.get('token')!.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A')))}`);
+  await page.goto(
+    `/monthly/cancel?token=${encodeURIComponent(link.searchParams.get('token')!.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A')))}`,
+  );
   await expect(page.getByRole('heading', { name: 'This link does not work' })).toBeVisible();
 
   // My Donations shows the gift cancelled.
@@ -72,8 +83,14 @@ test('a donor changes and pauses a monthly gift in My Donations', async ({ page,
   const email = `e2e.manage.${Date.now()}@example.com`;
   const token = await signIn(request, email);
   const campaign = ((await (await request.get('/api/campaigns?limit=5')).json()) as { _id: string }[])[0];
-  const prices = (await (await request.get('/api/stripe/subscriptions')).json()) as { id: string; unit_amount: number }[];
-  const start = await request.post('/api/stripe/client_secret', { data: { price: prices[0].id, campaign_id: campaign._id }, headers: { authorization: `Bearer ${token}` } });
+  const prices = (await (await request.get('/api/stripe/subscriptions')).json()) as {
+    id: string;
+    unit_amount: number;
+  }[];
+  const start = await request.post('/api/stripe/client_secret', {
+    data: { price: prices[0].id, campaign_id: campaign._id },
+    headers: { authorization: `Bearer ${token}` },
+  });
   const { clientSecret } = (await start.json()) as { clientSecret: string };
   expect((await request.post('/api/stripe/demo/confirm', { data: { clientSecret } })).ok()).toBe(true);
 
@@ -83,7 +100,9 @@ test('a donor changes and pauses a monthly gift in My Donations', async ({ page,
   await card.getByRole('button', { name: 'Change amount' }).click();
   await card.getByLabel('New monthly amount').selectOption(prices[1].id);
   await card.getByRole('button', { name: 'Save amount' }).click();
-  await expect(card).toContainText(new Intl.NumberFormat('en-GB', { style: 'currency', currency: 'GBP' }).format(prices[1].unit_amount / 100));
+  await expect(card).toContainText(
+    new Intl.NumberFormat('en-GB', { style: 'currency', currency: 'GBP' }).format(prices[1].unit_amount / 100),
+  );
   await card.getByRole('button', { name: /Pause for 1-3 months/ }).click();
   await card.getByLabel('Pause for').selectOption('2');
   await card.getByRole('button', { name: 'Pause payments' }).click();
@@ -92,14 +111,18 @@ test('a donor changes and pauses a monthly gift in My Donations', async ({ page,
   await page.reload();
   await expect(page.getByTestId('monthly-gift')).toContainText('Paused until');
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
-  if (process.env.SCREENSHOTS) await page.screenshot({ path: 'test-results/my-donations-monthly-phone.png', fullPage: true });
+  if (process.env.SCREENSHOTS)
+    await page.screenshot({ path: 'test-results/my-donations-monthly-phone.png', fullPage: true });
 });
 
 test('the annual statement prints on A4 with Gift Aid marked', async ({ page, request }) => {
   const token = await signIn(request, 'donor@example.org');
   await openAs(page, token, '/statement');
   await expect(page.getByRole('heading', { name: 'Annual giving statement' })).toBeVisible();
-  const years = await page.getByLabel('Tax year').locator('option').evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value));
+  const years = await page
+    .getByLabel('Tax year')
+    .locator('option')
+    .evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value));
   // Pick the first tax year with gifts.
   for (const y of years) {
     await page.getByLabel('Tax year').selectOption(y);
@@ -140,9 +163,14 @@ test('the fees page names each receiving charity and the footer names the operat
 test('an admin downloads who agreed to email updates from the donors list', async ({ page, request }) => {
   const token = await signIn(request, 'admin@example.org');
   await openAs(page, token, '/dashboard/donors');
-  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export email consents' }).click()]);
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: 'Export email consents' }).click(),
+  ]);
   expect(download.suggestedFilename()).toBe('marketing-consents.csv');
   const csv = await (await import('node:fs/promises')).readFile((await download.path())!, 'utf8');
-  expect(csv.split('\r\n')[0]).toBe('"email","first_name","last_name","consented_on","consented_at_utc","source","wording"');
+  expect(csv.split('\r\n')[0]).toBe(
+    '"email","first_name","last_name","consented_on","consented_at_utc","source","wording"',
+  );
   await expect(page.getByRole('columnheader', { name: /Account deletion/ })).toBeVisible();
 });

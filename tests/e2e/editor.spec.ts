@@ -11,7 +11,11 @@ async function signIn(request: APIRequestContext, email: string) {
   return { token, name: `${user.name.first_name} ${user.name.last_name}` };
 }
 
-test('a signed-in donor starts an appeal from a template cause with an uploaded image', async ({ page, request, context }) => {
+test('a signed-in donor starts an appeal from a template cause with an uploaded image', async ({
+  page,
+  request,
+  context,
+}) => {
   const { token, name } = await signIn(request, DONOR);
   await context.addInitScript((value) => localStorage.setItem('uk_nfp_token', value), token);
 
@@ -56,7 +60,12 @@ test('a signed-in donor starts an appeal from a template cause with an uploaded 
 
   const shortId = new URL(page.url()).searchParams.get('created')!;
   const appeal = await (await request.get(`/api/appeals/${shortId}`)).json();
-  expect(appeal).toMatchObject({ title, goal: 25_000, status: 'approved', created_by: { first_name: name.split(' ')[0] } });
+  expect(appeal).toMatchObject({
+    title,
+    goal: 25_000,
+    status: 'approved',
+    created_by: { first_name: name.split(' ')[0] },
+  });
   expect(appeal.images[0].Key).toMatch(/^campaigns\/[0-9a-f-]{36}\.png$/);
   const image = await request.get(appeal.images[0].url);
   expect(image.status()).toBe(200);
@@ -73,7 +82,10 @@ test('a signed-in donor starts an appeal from a template cause with an uploaded 
   await page.getByRole('link', { name: 'View your appeal' }).click();
   await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();
   // The appeal page offers them in the LCP image's srcset.
-  await expect(page.locator('.image-carousel source[type="image/webp"]').first()).toHaveAttribute('srcset', /@480\.webp 480w, .*@800\.webp 800w/);
+  await expect(page.locator('.image-carousel source[type="image/webp"]').first()).toHaveAttribute(
+    'srcset',
+    /@480\.webp 480w, .*@800\.webp 800w/,
+  );
 });
 
 test('anonymous fundraisers see Login & Continue, and the image limit is enforced', async ({ page }) => {
@@ -89,7 +101,11 @@ test('anonymous fundraisers see Login & Continue, and the image limit is enforce
     alerts.push(dialog.message());
     await dialog.dismiss();
   });
-  const files = Array.from({ length: 10 }, (_, i) => ({ name: `p${i}.png`, mimeType: 'image/png', buffer: Buffer.from([0x89, 0x50, 0x4e, 0x47]) }));
+  const files = Array.from({ length: 10 }, (_, i) => ({
+    name: `p${i}.png`,
+    mimeType: 'image/png',
+    buffer: Buffer.from([0x89, 0x50, 0x4e, 0x47]),
+  }));
   await page.getByLabel('Upload images').setInputFiles(files);
   await expect.poll(() => alerts).toEqual(['You can only upload 9 images']);
   await expect(page.getByRole('list', { name: 'Chosen images' })).toHaveCount(0);
@@ -104,7 +120,9 @@ test('anonymous fundraisers see Login & Continue, and the image limit is enforce
   await dialog.getByRole('button', { name: 'Next' }).click();
   let code = '';
   await expect(async () => {
-    const [mail] = (await (await page.request.get(`/api/dev/outbox?to=${encodeURIComponent(email)}`)).json()) as { text: string }[];
+    const [mail] = (await (await page.request.get(`/api/dev/outbox?to=${encodeURIComponent(email)}`)).json()) as {
+      text: string;
+    }[];
     code = /\b(\d{6})\b/.exec(mail?.text ?? '')?.[1] ?? '';
     expect(code).toMatch(/^\d{6}$/);
   }).toPass({ timeout: 5_000 });
@@ -116,11 +134,20 @@ test('anonymous fundraisers see Login & Continue, and the image limit is enforce
   await dialog.getByRole('button', { name: 'Create account' }).click();
   await expect(page).toHaveURL(/\/dashboard\/active-appeals\?created=[0-9A-Za-z]{22}&status=approved$/);
   await expect(page.getByRole('status').filter({ hasText: 'Your appeal is live' })).toBeVisible();
-  const created = await (await page.request.get(`/api/appeals/${new URL(page.url()).searchParams.get('created')}`)).json();
-  expect(created).toMatchObject({ title: 'My own appeal', created_by: { first_name: 'Fern', last_name: 'Fundraiser' } });
+  const created = await (
+    await page.request.get(`/api/appeals/${new URL(page.url()).searchParams.get('created')}`)
+  ).json();
+  expect(created).toMatchObject({
+    title: 'My own appeal',
+    created_by: { first_name: 'Fern', last_name: 'Fundraiser' },
+  });
 });
 
-test('an admin edits a campaign in the dashboard: loaded values, status select, redirect to the list', async ({ page, request, context }) => {
+test('an admin edits a campaign in the dashboard: loaded values, status select, redirect to the list', async ({
+  page,
+  request,
+  context,
+}) => {
   const { token } = await signIn(request, 'admin@example.org');
   await context.addInitScript((value) => localStorage.setItem('uk_nfp_token', value), token);
   // Edit a campaign of our own, so the seeded ones other specs read stay as they are.
@@ -133,7 +160,14 @@ test('an admin edits a campaign in the dashboard: loaded values, status select, 
       story: 'Made for the test.',
       goal: 75_000,
       organization_id: seeded.organization_id,
-      images: seeded.images.map(({ Key, name, size, type }: { Key: string; name: string; size: number; type: string }) => ({ Key, name, size, type })),
+      images: seeded.images.map(
+        ({ Key, name, size, type }: { Key: string; name: string; size: number; type: string }) => ({
+          Key,
+          name,
+          size,
+          type,
+        }),
+      ),
     },
   });
   expect(createdRes.status()).toBe(201);

@@ -14,7 +14,10 @@ export { expect };
 // --- Mail and sign-in ---------------------------------------------------------------------------
 
 export type Mail = { to: string; subject: string; text: string; html: string };
-export type Session = { token: string; user: { _id: string; name: { first_name: string; last_name: string }; org_ids: string[]; type: string } };
+export type Session = {
+  token: string;
+  user: { _id: string; name: { first_name: string; last_name: string }; org_ids: string[]; type: string };
+};
 
 /** The dev outbox of one address, newest first. */
 export async function outbox(request: APIRequestContext, email: string): Promise<Mail[]> {
@@ -35,7 +38,11 @@ export async function codeFor(request: APIRequestContext, email: string): Promis
 }
 
 /** Asks for a code and exchanges it, as the login dialog does; `name` signs a new donor up. */
-async function codeSignIn(request: APIRequestContext, email: string, name?: { first_name: string; last_name: string }): Promise<Session> {
+async function codeSignIn(
+  request: APIRequestContext,
+  email: string,
+  name?: { first_name: string; last_name: string },
+): Promise<Session> {
   expect((await request.post('/api/auth/login', { data: { email } })).ok()).toBe(true);
   const code = await codeFor(request, email);
   const res = await request.post('/api/auth/login', { data: { email, code, ...name } });
@@ -65,7 +72,11 @@ export function signIn(request: APIRequestContext, email: string): Promise<Sessi
 export const tokenFor = async (request: APIRequestContext, email: string) => (await signIn(request, email)).token;
 
 /** A new donor's token: signs `email` up with a name (each call is a fresh sign-in). */
-export async function signUp(request: APIRequestContext, email: string, name = { first_name: 'Monty', last_name: 'Donor' }): Promise<string> {
+export async function signUp(
+  request: APIRequestContext,
+  email: string,
+  name = { first_name: 'Monty', last_name: 'Donor' },
+): Promise<string> {
   return (await codeSignIn(request, email, name)).token;
 }
 
@@ -88,13 +99,23 @@ export async function islandHydrated(island: Locator) {
   await expect(island).not.toHaveAttribute('ssr');
 }
 
-export type Item = { _id: string; short_id: string; title: string; campaign_id: string | null; story: string; description: string };
+export type Item = {
+  _id: string;
+  short_id: string;
+  title: string;
+  campaign_id: string | null;
+  story: string;
+  description: string;
+};
 
 /**
  * A seeded, approved item: the oldest in the list (lists are newest first), so items that other
  * browser tests create never get picked.
  */
-export async function firstApproved(request: APIRequestContext, path: '/api/appeals' | '/api/campaigns'): Promise<Item> {
+export async function firstApproved(
+  request: APIRequestContext,
+  path: '/api/appeals' | '/api/campaigns',
+): Promise<Item> {
   const res = await request.get(`${path}?limit=100`);
   expect(res.ok()).toBe(true);
   const items = (await res.json()) as Item[];
@@ -117,14 +138,21 @@ let axeSource: string | undefined;
  * The page's accessibility violations as `rule: targets` lines: WCAG 2.2 AA rules by default, or
  * the given tags, or every rule (`'all'`); within `include` (a selector) when given.
  */
-export async function axeViolations(page: Page, options: { include?: string; tags?: string[] | 'all' } = {}): Promise<string[]> {
-  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(`${(axeSource ??= readFileSync(AXE_SOURCE, 'utf8'))}\n;void 0`);
+export async function axeViolations(
+  page: Page,
+  options: { include?: string; tags?: string[] | 'all' } = {},
+): Promise<string[]> {
+  if (!(await page.evaluate(() => 'axe' in window)))
+    await page.evaluate(`${(axeSource ??= readFileSync(AXE_SOURCE, 'utf8'))}\n;void 0`);
   const tags = options.tags ?? WCAG_TAGS;
   return page.evaluate(
     async ({ include, tags }) => {
       const axe = (window as unknown as { axe: typeof import('axe-core') }).axe;
       const context = include ? { include: [[include]] } : document;
-      const results = await axe.run(context, { ...(tags === 'all' ? {} : { runOnly: { type: 'tag', values: tags } }), resultTypes: ['violations'] });
+      const results = await axe.run(context, {
+        ...(tags === 'all' ? {} : { runOnly: { type: 'tag', values: tags } }),
+        resultTypes: ['violations'],
+      });
       return results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
     },
     { include: options.include, tags },

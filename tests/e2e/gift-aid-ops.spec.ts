@@ -8,14 +8,26 @@ const londonToday = () => new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/L
  * Gift Aid operations as an admin runs them: a paper declaration on a donor's page, a batch gift
  * verified against it as it is entered, a claim with its gifts, its ODS schedule, and voiding the draft.
  */
-test('an admin adds a paper declaration, verifies a batch gift, creates a claim, downloads its ODS, opens its gifts and voids the draft', async ({ page, request }, testInfo) => {
+test('an admin adds a paper declaration, verifies a batch gift, creates a claim, downloads its ODS, opens its gifts and voids the draft', async ({
+  page,
+  request,
+}, testInfo) => {
   const { token } = await signIn(request, 'admin@example.org');
   const auth = { authorization: `Bearer ${token}` };
-  const [org] = (await (await request.get('/api/organizations?limit=100', { headers: auth })).json()) as { _id: string; name: string }[];
+  const [org] = (await (await request.get('/api/organizations?limit=100', { headers: auth })).json()) as {
+    _id: string;
+    name: string;
+  }[];
   const email = `paper-${Date.now()}@example.org`;
-  const donor = (await (await request.post('/api/users', { headers: auth, data: { email, first_name: 'Pat', last_name: 'Paper', type: 'donor' } })).json()) as { _id: string };
+  const donor = (await (
+    await request.post('/api/users', {
+      headers: auth,
+      data: { email, first_name: 'Pat', last_name: 'Paper', type: 'donor' },
+    })
+  ).json()) as { _id: string };
   expect(donor._id).toBeTruthy();
-  const shot = (name: string) => page.screenshot({ path: testInfo.outputPath(`gift-aid-ops-${name}.png`), fullPage: true });
+  const shot = (name: string) =>
+    page.screenshot({ path: testInfo.outputPath(`gift-aid-ops-${name}.png`), fullPage: true });
 
   await useToken(page, token);
   await page.setViewportSize({ width: 1280, height: 900 });
@@ -79,7 +91,10 @@ test('an admin adds a paper declaration, verifies a batch gift, creates a claim,
   await expect(gifts.getByRole('row').filter({ hasText: 'Pat Paper' })).toContainText('£40.00');
   await expect(panel).toContainText('Use the ODS');
 
-  const [download] = await Promise.all([page.waitForEvent('download'), panel.getByRole('button', { name: 'Download ODS' }).click()]);
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    panel.getByRole('button', { name: 'Download ODS' }).click(),
+  ]);
   expect(download.suggestedFilename()).toMatch(/^gift-aid-claim-\d{4}-\d{2}-\d{2}-[0-9a-f]{8}\.ods$/);
   const ods = new Uint8Array(await readFile((await download.path())!));
   expect(Buffer.from(ods.subarray(0, 2)).toString('latin1')).toBe('PK');
@@ -96,7 +111,9 @@ test('an admin adds a paper declaration, verifies a batch gift, creates a claim,
 
   // An empty HMRC reference gets one sentence, and nothing changes.
   await panel.getByRole('button', { name: 'Mark submitted' }).click();
-  await expect(panel.getByRole('alert')).toHaveText("Enter HMRC's reference for this submission before marking it submitted.");
+  await expect(panel.getByRole('alert')).toHaveText(
+    "Enter HMRC's reference for this submission before marking it submitted.",
+  );
 
   page.once('dialog', (dialog) => void dialog.accept());
   await panel.getByRole('button', { name: 'Void claim' }).click();
@@ -113,10 +130,15 @@ test('an admin adds a paper declaration, verifies a batch gift, creates a claim,
 test('an admin marks an appeal a sponsored event in the editor', async ({ page, request }, testInfo) => {
   const { token } = await signIn(request, 'admin@example.org');
   const auth = { authorization: `Bearer ${token}` };
-  const campaigns = (await (await request.get('/api/campaigns?limit=50', { headers: auth })).json()) as { _id: string }[];
+  const campaigns = (await (await request.get('/api/campaigns?limit=50', { headers: auth })).json()) as {
+    _id: string;
+  }[];
   let appeal: { _id: string; sponsored_event: boolean } | undefined;
   for (const campaign of campaigns) {
-    [appeal] = (await (await request.get(`/api/campaigns/${campaign._id}/appeals`, { headers: auth })).json()) as { _id: string; sponsored_event: boolean }[];
+    [appeal] = (await (await request.get(`/api/campaigns/${campaign._id}/appeals`, { headers: auth })).json()) as {
+      _id: string;
+      sponsored_event: boolean;
+    }[];
     if (appeal) break;
   }
   expect(appeal, 'the seed has an appeal').toBeTruthy();
@@ -133,7 +155,9 @@ test('an admin marks an appeal a sponsored event in the editor', async ({ page, 
   await page.screenshot({ path: testInfo.outputPath('gift-aid-ops-sponsored-editor-1280.png'), fullPage: true });
   await page.getByRole('button', { name: 'Continue' }).click();
   await expect(page).toHaveURL(/\/dashboard\/active-appeals(\?|$)/);
-  const saved = (await (await request.get(`/api/campaigns/${appeal!._id}`, { headers: auth })).json()) as { sponsored_event: boolean };
+  const saved = (await (await request.get(`/api/campaigns/${appeal!._id}`, { headers: auth })).json()) as {
+    sponsored_event: boolean;
+  };
   expect(saved.sponsored_event).toBe(true);
 
   // Back as the seed had it, unticked in the editor, so other tests' schedules are unchanged.
@@ -142,5 +166,11 @@ test('an admin marks an appeal a sponsored event in the editor', async ({ page, 
   await page.getByLabel('Sponsored event').uncheck();
   await page.getByRole('button', { name: 'Continue' }).click();
   await expect(page).toHaveURL(/\/dashboard\/active-appeals(\?|$)/);
-  expect(((await (await request.get(`/api/campaigns/${appeal!._id}`, { headers: auth })).json()) as { sponsored_event: boolean }).sponsored_event).toBe(false);
+  expect(
+    (
+      (await (await request.get(`/api/campaigns/${appeal!._id}`, { headers: auth })).json()) as {
+        sponsored_event: boolean;
+      }
+    ).sponsored_event,
+  ).toBe(false);
 });

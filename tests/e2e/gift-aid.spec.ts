@@ -1,10 +1,11 @@
 import { readFile } from 'node:fs/promises';
 import { expect, test, tokenFor as signIn, useToken } from './fixtures';
 
-
-const HEADER = 'Title,First name,Last name,House name or number,Postcode,Aggregated donations,Sponsored event,Donation date,Amount';
+const HEADER =
+  'Title,First name,Last name,House name or number,Postcode,Aggregated donations,Sponsored event,Donation date,Amount';
 /** A donor's line: no £ sign, DD/MM/YY, two decimals, postcode in capitals with one space. */
-const DONOR_LINE = /^[A-Za-z]{0,4},[^,]+,[^,-]+,[^,]+,[A-Z]{1,2}[0-9][0-9A-Z]? [0-9][A-Z]{2},,,\d{2}\/\d{2}\/\d{2},\d+\.\d{2}$/;
+const DONOR_LINE =
+  /^[A-Za-z]{0,4},[^,]+,[^,-]+,[^,]+,[A-Z]{1,2}[0-9][0-9A-Z]? [0-9][A-Z]{2},,,\d{2}\/\d{2}\/\d{2},\d+\.\d{2}$/;
 
 test('an admin creates a Gift Aid claim and downloads its HMRC schedule as CSV', async ({ page, request }) => {
   const token = await signIn(request, 'admin@example.org');
@@ -29,7 +30,10 @@ test('an admin creates a Gift Aid claim and downloads its HMRC schedule as CSV',
 
   // The new claim opens below the table with its downloads and actions.
   const panel = page.getByRole('region', { name: /^Claim of / });
-  const [download] = await Promise.all([page.waitForEvent('download'), panel.getByRole('button', { name: 'Download CSV' }).click()]);
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    panel.getByRole('button', { name: 'Download CSV' }).click(),
+  ]);
   expect(download.suggestedFilename()).toMatch(/^gift-aid-claim-\d{4}-\d{2}-\d{2}-[0-9a-f]{8}\.csv$/);
   const csv = await readFile((await download.path())!, 'utf8');
   const lines = csv.split('\r\n');
@@ -40,8 +44,12 @@ test('an admin creates a Gift Aid claim and downloads its HMRC schedule as CSV',
   for (const row of rows) expect(row).toMatch(DONOR_LINE);
 
   // The same bytes from the API, on every download.
-  const [claim] = (await (await request.get('/api/gift-aid/claims', { headers: { authorization: `Bearer ${token}` } })).json()) as { _id: string }[];
-  const again = await request.get(`/api/gift-aid/claims/${claim._id}/schedule.csv`, { headers: { authorization: `Bearer ${token}` } });
+  const [claim] = (await (
+    await request.get('/api/gift-aid/claims', { headers: { authorization: `Bearer ${token}` } })
+  ).json()) as { _id: string }[];
+  const again = await request.get(`/api/gift-aid/claims/${claim._id}/schedule.csv`, {
+    headers: { authorization: `Bearer ${token}` },
+  });
   expect(await again.text()).toBe(csv);
 
   // Submitted with HMRC's reference.

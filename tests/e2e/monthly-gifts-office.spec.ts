@@ -2,11 +2,20 @@ import { readFile } from 'node:fs/promises';
 import { expect, signIn, test, useToken } from './fixtures';
 
 /** The office's monthly gifts: a donor's new gift is listed, filtered, exported; the failed-payments tab. */
-test('an admin finds a new monthly gift, filters, exports it and opens the failed payments', async ({ page, request }) => {
+test('an admin finds a new monthly gift, filters, exports it and opens the failed payments', async ({
+  page,
+  request,
+}) => {
   const donor = await signIn(request, 'donor@example.org');
   const campaign = ((await (await request.get('/api/campaigns?limit=5')).json()) as { _id: string }[])[0];
-  const prices = (await (await request.get('/api/stripe/subscriptions')).json()) as { id: string; unit_amount: number }[];
-  const start = await request.post('/api/stripe/client_secret', { data: { price: prices[0].id, campaign_id: campaign._id }, headers: { authorization: `Bearer ${donor.token}` } });
+  const prices = (await (await request.get('/api/stripe/subscriptions')).json()) as {
+    id: string;
+    unit_amount: number;
+  }[];
+  const start = await request.post('/api/stripe/client_secret', {
+    data: { price: prices[0].id, campaign_id: campaign._id },
+    headers: { authorization: `Bearer ${donor.token}` },
+  });
   expect(start.ok()).toBe(true);
   const { clientSecret } = (await start.json()) as { clientSecret: string };
   expect((await request.post('/api/stripe/demo/confirm', { data: { clientSecret } })).ok()).toBe(true);
@@ -27,7 +36,8 @@ test('an admin finds a new monthly gift, filters, exports it and opens the faile
   await page.getByLabel('Status', { exact: true }).selectOption('active');
   await expect(table.getByRole('row').filter({ hasText: 'Active' }).first()).toBeVisible();
   await expect(table.getByRole('row').filter({ hasText: 'Cancelled' })).toHaveCount(0);
-  if (process.env.SCREENSHOTS) await page.screenshot({ path: 'test-results/monthly-gifts-desktop.png', fullPage: true });
+  if (process.env.SCREENSHOTS)
+    await page.screenshot({ path: 'test-results/monthly-gifts-desktop.png', fullPage: true });
 
   const downloading = page.waitForEvent('download');
   await page.getByRole('button', { name: 'Export CSV' }).click();

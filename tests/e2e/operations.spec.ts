@@ -1,7 +1,12 @@
 import { expect, signIn, test } from './fixtures';
 
-test('canonical and share links use PUBLIC_ORIGIN, not the Host header the caller sends', async ({ request, baseURL }) => {
-  const res = await request.get('/campaigns', { headers: { host: 'evil.example', 'x-forwarded-host': 'evil.example' } });
+test('canonical and share links use PUBLIC_ORIGIN, not the Host header the caller sends', async ({
+  request,
+  baseURL,
+}) => {
+  const res = await request.get('/campaigns', {
+    headers: { host: 'evil.example', 'x-forwarded-host': 'evil.example' },
+  });
   expect(res.status()).toBe(200);
   const html = await res.text();
   expect(html).not.toContain('evil.example');
@@ -17,7 +22,13 @@ test('the Cron Trigger runs housekeeping: stale pending checkouts become abandon
     const total = Number(res.headers()['x-total-count']);
     const all: { status: string }[] = [];
     for (let offset = 0; offset < total; offset += 100) {
-      all.push(...((await (await request.get(`/api/donations?limit=100&offset=${offset}`, { headers: { authorization: `Bearer ${token}` } })).json()) as { status: string }[]));
+      all.push(
+        ...((await (
+          await request.get(`/api/donations?limit=100&offset=${offset}`, {
+            headers: { authorization: `Bearer ${token}` },
+          })
+        ).json()) as { status: string }[]),
+      );
     }
     return all.map((d) => d.status);
   };

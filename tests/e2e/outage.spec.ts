@@ -31,7 +31,10 @@ test('the API answers a JSON 503 with a reference', async ({ request }) => {
   expect(res.status()).toBe(503);
   expect(res.headers()['retry-after']).toBe('30');
   const body = (await res.json()) as { statusCode: number; message: string };
-  expect(body).toEqual({ statusCode: 503, message: `The service is busy right now. Nothing was changed; please try again in a minute. Reference: ${res.headers()['x-request-id']}` });
+  expect(body).toEqual({
+    statusCode: 503,
+    message: `The service is busy right now. Nothing was changed; please try again in a minute. Reference: ${res.headers()['x-request-id']}`,
+  });
   expect((await request.get(`${outage}/api/health`)).status()).toBe(503);
 });
 
@@ -58,7 +61,9 @@ test('the donation box says the service is busy and keeps everything the donor t
   await box.getByLabel('Postcode').fill('LS1 4AP');
   await box.getByRole('button', { name: /^Donate/ }).click();
 
-  await expect(box.getByRole('alert')).toContainText('Sorry, our service is very busy right now. Your details are still here');
+  await expect(box.getByRole('alert')).toContainText(
+    'Sorry, our service is very busy right now. Your details are still here',
+  );
   await expect(box.getByRole('alert')).toContainText(/Reference: [0-9a-f-]{36}/);
   await expect(box.getByRole('textbox', { name: /^Email/ })).toHaveValue(email);
   await expect(box.getByLabel('Amount (£)')).toHaveValue('15');

@@ -3,12 +3,18 @@ import { expect, signIn, test, useToken } from './fixtures';
 
 const londonDay = (date: Date) => new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/London' }).format(date);
 
-test('an admin opens Payouts after the housekeeping run made the demo payout, and sees its lines', async ({ page, request }, testInfo) => {
+test('an admin opens Payouts after the housekeeping run made the demo payout, and sees its lines', async ({
+  page,
+  request,
+}, testInfo) => {
   test.setTimeout(90_000);
   const { token } = await signIn(request, 'admin@example.org');
   // The Cron Trigger's run: demo mode pays out each organization's settled demo gifts once a day.
   expect((await request.get('/cdn-cgi/handler/scheduled?cron=23+*+*+*+*')).status()).toBe(200);
-  const listed = async () => (await (await request.get('/api/finance/payouts?limit=50', { headers: { authorization: `Bearer ${token}` } })).json()) as { _id: string; amount: number }[];
+  const listed = async () =>
+    (await (
+      await request.get('/api/finance/payouts?limit=50', { headers: { authorization: `Bearer ${token}` } })
+    ).json()) as { _id: string; amount: number }[];
   await expect.poll(async () => (await listed()).length).toBeGreaterThan(0);
   const [newest] = await listed();
 
@@ -41,7 +47,10 @@ test('an admin opens Payouts after the housekeeping run made the demo payout, an
   await page.screenshot({ path: testInfo.outputPath('payouts-390.png'), fullPage: true });
 });
 
-test('the journal downloaded: From and To on the donations list, then Journal (CSV), balances', async ({ page, request }) => {
+test('the journal downloaded: From and To on the donations list, then Journal (CSV), balances', async ({
+  page,
+  request,
+}) => {
   test.setTimeout(90_000);
   const { token } = await signIn(request, 'admin@example.org');
   await useToken(page, token);
@@ -56,7 +65,10 @@ test('the journal downloaded: From and To on the donations list, then Journal (C
   await expect(journal).toBeEnabled();
   const [download] = await Promise.all([page.waitForEvent('download'), journal.click()]);
   const text = await readFile((await download.path())!, 'utf8');
-  const [header, ...rows] = text.replace(/^\uFEFF/, '').trim().split(/\r?\n/);
+  const [header, ...rows] = text
+    .replace(/^\uFEFF/, '')
+    .trim()
+    .split(/\r?\n/);
   expect(header).toBe('*Narration,*Date,Description,*AccountCode,*TaxRate,*Amount,TrackingName1,TrackingOption1');
   expect(rows.length).toBeGreaterThan(0);
   // Xero's manual journal: debits are positive amounts, credits negative; they must cancel out.

@@ -1,6 +1,9 @@
 import { expect, expectNoAxeViolations, firstApproved, islandHydrated, test } from './fixtures';
 
-test('home: hero, video facade, letter figures, partner, prize, calls to action and carousel', async ({ page, request }) => {
+test('home: hero, video facade, letter figures, partner, prize, calls to action and carousel', async ({
+  page,
+  request,
+}) => {
   const thirdParty: string[] = [];
   page.on('request', (r) => {
     if (!r.url().startsWith('http://localhost')) thirdParty.push(r.url());
@@ -18,11 +21,16 @@ test('home: hero, video facade, letter figures, partner, prize, calls to action 
   }
   // Every receiving charity is named with its own number (the seed's three organizations).
   const partners = page.locator('.partner-list li');
-  await expect(partners).toHaveText([/Harbour Food Network\s*Scottish charity number SC051234/, /Homes & Hearts Trust\s*Registered charity number 1174409/, /Wells for Hope\s*Registered charity number 1187342/]);
+  await expect(partners).toHaveText([
+    /Harbour Food Network\s*Scottish charity number SC051234/,
+    /Homes & Hearts Trust\s*Registered charity number 1174409/,
+    /Wells for Hope\s*Registered charity number 1187342/,
+  ]);
   await expect(page.getByRole('heading', { name: 'The pupil prize competition' })).toBeVisible();
   const ctas = page.locator('.cta-card');
   await expect(ctas).toHaveCount(3);
-  for (const href of await ctas.evaluateAll((els) => els.map((e) => e.getAttribute('href')))) expect(href).toBe('/appeals');
+  for (const href of await ctas.evaluateAll((els) => els.map((e) => e.getAttribute('href'))))
+    expect(href).toBe('/appeals');
 
   // Carousel: real campaigns, hydrated on scroll, with arrows and dots.
   const carousel = page.locator('.campaign-carousel');
@@ -34,7 +42,11 @@ test('home: hero, video facade, letter figures, partner, prize, calls to action 
   await expect(carousel.getByRole('button', { name: 'Previous campaigns' })).toBeDisabled();
   await expect(carousel.getByRole('button', { name: /^Go to slide/ })).toHaveCount(campaigns.length - 2);
   const visible = await carousel.locator('.swiper-slide-visible, .swiper-slide').evaluateAll(
-    (els) => els.filter((e) => { const r = e.getBoundingClientRect(); return r.left >= 0 && r.right <= window.innerWidth + 1; }).length,
+    (els) =>
+      els.filter((e) => {
+        const r = e.getBoundingClientRect();
+        return r.left >= 0 && r.right <= window.innerWidth + 1;
+      }).length,
   );
   expect(visible).toBe(3);
   await carousel.getByRole('button', { name: 'Next campaigns' }).click();
@@ -53,7 +65,10 @@ test('home: hero, video facade, letter figures, partner, prize, calls to action 
 
 test('campaigns list: card fields, View and View Appeals, only approved items', async ({ page }) => {
   await page.goto('/campaigns');
-  await expect(page.getByRole('link', { name: 'start a fundraise', exact: true })).toHaveAttribute('href', '/fund-raising');
+  await expect(page.getByRole('link', { name: 'start a fundraise', exact: true })).toHaveAttribute(
+    'href',
+    '/fund-raising',
+  );
   const card = page.locator('.card', { hasText: 'Clean Water for Every Village' });
   await expect(card.locator('img')).toHaveAttribute('width', '600');
   await expect(card.locator('.initial-badge')).toHaveText('C');
@@ -123,7 +138,9 @@ test('appeal detail: every section, donation box slot, top donors, similar appea
   expect(await story.textContent()).toBe(appeal.story);
   await expect(page.locator('summary', { hasText: 'Share Appeal' })).toBeVisible();
   await expect(page.locator('astro-island[component-url*="DonationBox"]')).toHaveCount(1);
-  const donors = (await (await request.get(`/api/donations?type=public&appeal_id=${appeal._id}`)).json()) as { donor: string }[];
+  const donors = (await (await request.get(`/api/donations?type=public&appeal_id=${appeal._id}`)).json()) as {
+    donor: string;
+  }[];
   const board = page.locator('.top-donors');
   await expect(board.getByRole('heading', { name: 'Top Donors' })).toBeVisible();
   await expect(board.locator('li')).toHaveCount(donors.length);
@@ -131,7 +148,10 @@ test('appeal detail: every section, donation box slot, top donors, similar appea
   await expect(board).not.toContainText('@');
   await expect(page.getByRole('heading', { name: 'Similar Appeals' })).toBeVisible();
   await expect(page.locator('.related .card-title', { hasText: appeal.title })).toHaveCount(0);
-  await expect(page.getByRole('link', { name: /^View all/ })).toHaveAttribute('href', /^\/campaigns\/[0-9A-Za-z]{22}\/appeals$/);
+  await expect(page.getByRole('link', { name: /^View all/ })).toHaveAttribute(
+    'href',
+    /^\/campaigns\/[0-9A-Za-z]{22}\/appeals$/,
+  );
   await expectNoAxeViolations(page);
 
   // The same appeal by UUID and under its campaign; a wrong campaign is a 404.
@@ -149,7 +169,10 @@ test('campaign detail shows Appeals for Campaign', async ({ page, request }) => 
   await page.goto(`/campaigns/${campaign.short_id}`);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(campaign.title);
   await expect(page.getByRole('heading', { name: 'Appeals for Campaign' })).toBeVisible();
-  await expect(page.getByRole('link', { name: /^View all/ })).toHaveAttribute('href', `/campaigns/${campaign.short_id}/appeals`);
+  await expect(page.getByRole('link', { name: /^View all/ })).toHaveAttribute(
+    'href',
+    `/campaigns/${campaign.short_id}/appeals`,
+  );
   await expect(page.locator('.top-donors li').first()).toBeVisible();
   await expectNoAxeViolations(page);
 });
@@ -202,8 +225,10 @@ test('mock-up details: events, blog sidebar, checkout presets, login link', asyn
   await page.goto('/donate');
   await expect(page.getByText('Step 2 out of 3')).toBeVisible();
   for (const amount of ['£50', '£150', '£500']) await expect(page.getByText(amount, { exact: true })).toBeVisible();
-  for (const legend of ['Donation details', 'Your details', 'Payment details']) await expect(page.locator('legend', { hasText: legend })).toBeVisible();
-  for (const method of ['Card', 'PayPal', 'Bank transfer']) await expect(page.getByText(method, { exact: true })).toBeVisible();
+  for (const legend of ['Donation details', 'Your details', 'Payment details'])
+    await expect(page.locator('legend', { hasText: legend })).toBeVisible();
+  for (const method of ['Card', 'PayPal', 'Bank transfer'])
+    await expect(page.getByText(method, { exact: true })).toBeVisible();
   // /login opens the real sign-in dialog (walk-fixes.spec.ts follows it through).
 });
 

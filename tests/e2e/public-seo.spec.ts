@@ -1,6 +1,9 @@
 import { expect, test } from './fixtures';
 
-test('robots.txt keeps crawlers out of the dashboard and API and points at the sitemap', async ({ request, baseURL }) => {
+test('robots.txt keeps crawlers out of the dashboard and API and points at the sitemap', async ({
+  request,
+  baseURL,
+}) => {
   const res = await request.get('/robots.txt');
   expect(res.status()).toBe(200);
   const text = await res.text();

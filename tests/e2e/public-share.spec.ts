@@ -14,7 +14,11 @@ test('the share control shows the exact appeal link and copies it', async ({ pag
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(`${baseURL}/appeals/${appeal.short_id}`);
 });
 
-test('campaign pages share /campaigns/{short id}; appeal cards share /appeals/{short id}', async ({ page, request, baseURL }) => {
+test('campaign pages share /campaigns/{short id}; appeal cards share /appeals/{short id}', async ({
+  page,
+  request,
+  baseURL,
+}) => {
   const campaign = await firstApproved(request, '/api/campaigns');
   await page.goto(`/campaigns/${campaign._id}`);
   await page.locator('.detail-share summary').click();
@@ -40,10 +44,17 @@ test('the platform share sheet is offered where the browser has one', async ({ p
   await page.locator('summary', { hasText: 'Share Appeal' }).click();
   await page.getByRole('button', { name: 'More ways to share…' }).click();
   const shared = await page.evaluate(() => (window as any).__shared);
-  expect(shared).toEqual({ title: appeal.title, url: expect.stringMatching(new RegExp(`/appeals/${appeal.short_id}$`)) });
+  expect(shared).toEqual({
+    title: appeal.title,
+    url: expect.stringMatching(new RegExp(`/appeals/${appeal.short_id}$`)),
+  });
 });
 
-test('share controls are plain HTML: the link is there without JavaScript, and no island renders them', async ({ browser, request, baseURL }) => {
+test('share controls are plain HTML: the link is there without JavaScript, and no island renders them', async ({
+  browser,
+  request,
+  baseURL,
+}) => {
   const appeal = await firstApproved(request, '/api/appeals');
   const context = await browser.newContext({ baseURL, javaScriptEnabled: false });
   const page = await context.newPage();
@@ -54,7 +65,9 @@ test('share controls are plain HTML: the link is there without JavaScript, and n
   await expect(page.locator('astro-island[component-url*="Share"]')).toHaveCount(0);
   await page.goto(`/appeals/${appeal.short_id}`);
   await page.locator('summary', { hasText: 'Share Appeal' }).click();
-  await expect(page.locator('.detail-share').getByLabel('Share link')).toHaveValue(`${baseURL}/appeals/${appeal.short_id}`);
+  await expect(page.locator('.detail-share').getByLabel('Share link')).toHaveValue(
+    `${baseURL}/appeals/${appeal.short_id}`,
+  );
   // No share sheet to offer without the script that checks for one.
   await expect(page.getByRole('button', { name: 'More ways to share…' })).toBeHidden();
   await context.close();
@@ -66,7 +79,10 @@ test('a pre-rendered blog post shares its link on the origin the visitor is on',
   await expect(page.locator('.detail-share').getByLabel('Share link')).toHaveValue(`${baseURL}/blog/1`);
 });
 
-test('when the clipboard refuses, the link is selected for a manual copy; no share sheet where the browser has none', async ({ page, request }) => {
+test('when the clipboard refuses, the link is selected for a manual copy; no share sheet where the browser has none', async ({
+  page,
+  request,
+}) => {
   await page.addInitScript(() => {
     Object.defineProperty(navigator, 'clipboard', { value: { writeText: () => Promise.reject(new Error('denied')) } });
     Object.defineProperty(navigator, 'share', { value: undefined });
@@ -79,17 +95,21 @@ test('when the clipboard refuses, the link is selected for a manual copy; no sha
   await expect(share.getByRole('status')).toHaveText('Press Ctrl+C (or Cmd+C) to copy the selected link');
   const selected = await page.evaluate(() => {
     const input = document.querySelector<HTMLInputElement>('.detail-share input')!;
-    return document.activeElement === input ? input.value.slice(input.selectionStart ?? 0, input.selectionEnd ?? 0) : null;
+    return document.activeElement === input
+      ? input.value.slice(input.selectionStart ?? 0, input.selectionEnd ?? 0)
+      : null;
   });
   expect(selected).toMatch(new RegExp(`/appeals/${appeal.short_id}$`));
   await expect(share.getByRole('button', { name: 'More ways to share…' })).toBeHidden();
 });
 
-test('detail pages server-render share previews that scrapers read without JavaScript', async ({ request, baseURL }) => {
+test('detail pages server-render share previews that scrapers read without JavaScript', async ({
+  request,
+  baseURL,
+}) => {
   const appeal = await firstApproved(request, '/api/appeals');
   const html = await (await request.get(`/appeals/${appeal._id}`)).text();
-  const meta = (attr: string, key: string) =>
-    html.match(new RegExp(`<meta ${attr}="${key}" content="([^"]*)"`))?.[1];
+  const meta = (attr: string, key: string) => html.match(new RegExp(`<meta ${attr}="${key}" content="([^"]*)"`))?.[1];
   const canonical = `${baseURL}/appeals/${appeal.short_id}`;
   expect(html).toMatch(new RegExp(`<title>${appeal.title.replace(/'/g, '&#39;')} \\| UK NFP</title>`));
   expect(html).toContain(`<link rel="canonical" href="${canonical}">`);

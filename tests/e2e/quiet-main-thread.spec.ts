@@ -5,7 +5,9 @@ import { expect, firstApproved, test } from './fixtures';
  * is not fetched until an island needs it, and what is below the fold is laid out when it comes near.
  */
 
-test('a page without other islands loads no React until the visitor reaches for Login, and the first click opens the dialog', async ({ page }) => {
+test('a page without other islands loads no React until the visitor reaches for Login, and the first click opens the dialog', async ({
+  page,
+}) => {
   const scripts: string[] = [];
   page.on('request', (req) => {
     if (req.resourceType() === 'script') scripts.push(new URL(req.url()).pathname);
@@ -30,7 +32,10 @@ test('a stored session still brings the header island up on its own', async ({ p
   await expect.poll(() => page.evaluate(() => localStorage.getItem('uk_nfp_token'))).toBeNull();
 });
 
-test('an appeal page lays its below-the-fold sections out lazily, and they are still there', async ({ page, request }) => {
+test('an appeal page lays its below-the-fold sections out lazily, and they are still there', async ({
+  page,
+  request,
+}) => {
   const appeal = await firstApproved(request, '/api/appeals');
   await page.setViewportSize({ width: 390, height: 844 });
   await page.goto(`/appeals/${appeal.short_id}`);

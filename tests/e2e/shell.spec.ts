@@ -30,7 +30,9 @@ test('the header and footer carry the navigation the spec lists', async ({ page 
   await expect(header.getByRole('link', { name: 'Appeals' })).toHaveAttribute('href', '/appeals');
   await expect(header.getByRole('link', { name: 'Donate' })).toHaveAttribute('href', '/appeals');
   await expect(header.getByRole('link', { name: 'Start a Fundraise' })).toHaveAttribute('href', '/fund-raising');
-  await expect(header.getByRole('button', { name: 'Login' }).or(header.getByRole('link', { name: 'Login' }))).toBeVisible();
+  await expect(
+    header.getByRole('button', { name: 'Login' }).or(header.getByRole('link', { name: 'Login' })),
+  ).toBeVisible();
   const footer = page.locator('footer');
   await expect(footer.getByRole('link', { name: 'hello@uknfp.org' })).toHaveAttribute('href', 'mailto:hello@uknfp.org');
   await expect(footer.getByRole('link', { name: 'Privacy Policy' })).toHaveAttribute('href', '/policy');

@@ -7,7 +7,13 @@ import { expect, test } from './fixtures';
  * <picture> fetched with high priority.
  */
 
-type Appeal = { _id: string; short_id: string; title: string; campaign_id: string; summary: { total_donations: number; donation_count: number } };
+type Appeal = {
+  _id: string;
+  short_id: string;
+  title: string;
+  campaign_id: string;
+  summary: { total_donations: number; donation_count: number };
+};
 
 /** The public cache header, with the freshness the test server is configured with (30 s in production). */
 const PUBLIC = /^public, max-age=0, s-maxage=\d+, stale-while-revalidate=300$/;
@@ -19,7 +25,11 @@ async function appeal(request: APIRequestContext, index: number): Promise<Appeal
 }
 
 const gbpShort = (pence: number) =>
-  new Intl.NumberFormat('en-GB', { style: 'currency', currency: 'GBP', ...(pence % 100 === 0 ? { maximumFractionDigits: 0 } : {}) }).format(pence / 100);
+  new Intl.NumberFormat('en-GB', {
+    style: 'currency',
+    currency: 'GBP',
+    ...(pence % 100 === 0 ? { maximumFractionDigits: 0 } : {}),
+  }).format(pence / 100);
 
 test('public pages and public API reads are cached at the edge; personal responses never are', async ({ request }) => {
   const a = await appeal(request, 8);
@@ -54,7 +64,11 @@ test('public pages and public API reads are cached at the edge; personal respons
   expect(await reordered.json()).toEqual(await first.json());
   expect(reordered.headers()['x-request-id']).not.toBe(first.headers()['x-request-id']);
   // A token, or a caller asking for the origin's answer, skips the cache.
-  for (const headers of [{ authorization: 'Bearer abcdefghijklmnopqrstuvwxyz' }, { 'cache-control': 'no-cache' }, { pragma: 'no-cache' }] as Record<string, string>[]) {
+  for (const headers of [
+    { authorization: 'Bearer abcdefghijklmnopqrstuvwxyz' },
+    { 'cache-control': 'no-cache' },
+    { pragma: 'no-cache' },
+  ] as Record<string, string>[]) {
     const api = await request.get('/api/campaigns?limit=5&status=approved', { headers });
     expect(api.headers()['cache-control'] ?? '').not.toMatch(/public|s-maxage/);
     expect(api.headers()['x-cache']).toBeUndefined();
@@ -79,7 +93,9 @@ test('a donor sees the fresh total on the thank-you, on a page served from the c
   await box.getByLabel('Amount (£)').fill('7.50');
   await box.getByRole('button', { name: /^Donate/ }).click();
   // The thank-you asks the API past the edge cache.
-  const freshAsk = page.waitForRequest((r) => r.url().endsWith(`/api/appeals/${a._id}`) && r.headers()['cache-control'] === 'no-cache');
+  const freshAsk = page.waitForRequest(
+    (r) => r.url().endsWith(`/api/appeals/${a._id}`) && r.headers()['cache-control'] === 'no-cache',
+  );
   await box.getByRole('button', { name: /^Pay / }).click();
   await expect(box.getByRole('heading', { name: 'Thank you for your donation' })).toBeVisible();
   await freshAsk;
@@ -99,7 +115,10 @@ test('a donor sees the fresh total on the thank-you, on a page served from the c
   expect(((await read.json()) as Appeal).summary.total_donations).toBe(after);
 });
 
-test('critical CSS is inline and the LCP image is a high-priority responsive AVIF/WebP picture', async ({ page, request }) => {
+test('critical CSS is inline and the LCP image is a high-priority responsive AVIF/WebP picture', async ({
+  page,
+  request,
+}) => {
   const a = await appeal(request, 9);
   for (const path of ['/', `/appeals/${a.short_id}`]) {
     const html = await (await request.get(path)).text();
@@ -108,7 +127,10 @@ test('critical CSS is inline and the LCP image is a high-priority responsive AVI
   }
 
   // The LCP images are preloaded from <head>, AVIF srcset first.
-  const preload = (html: string) => /<link rel="preload" as="image" type="image\/avif" imagesrcset="[^"]*-480\.avif 480w/.test(html.slice(0, html.indexOf('</head>')));
+  const preload = (html: string) =>
+    /<link rel="preload" as="image" type="image\/avif" imagesrcset="[^"]*-480\.avif 480w/.test(
+      html.slice(0, html.indexOf('</head>')),
+    );
   expect(preload(await (await request.get('/')).text())).toBe(true);
   expect(preload(await (await request.get(`/appeals/${a.short_id}`)).text())).toBe(true);
 
@@ -131,7 +153,9 @@ test('critical CSS is inline and the LCP image is a high-priority responsive AVI
   await expect.poll(() => first.evaluate((img: HTMLImageElement) => img.currentSrc)).toMatch(/\.avif$/);
 });
 
-test('once its freshness is over, a copy is served stale while one background render replaces it', async ({ request }) => {
+test('once its freshness is over, a copy is served stale while one background render replaces it', async ({
+  request,
+}) => {
   const a = await appeal(request, 10);
   const path = `/appeals/${a.short_id}`;
   const read = `/api/appeals/${a._id}`;

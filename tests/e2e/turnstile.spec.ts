@@ -34,7 +34,10 @@ async function askForCheckOnce(page: Page, path: string) {
     const body = route.request().postDataJSON() as Record<string, unknown>;
     if (!asked) {
       asked = true;
-      await route.fulfill({ status: 428, json: { statusCode: 428, message: 'Please complete the security check below, then try again.' } });
+      await route.fulfill({
+        status: 428,
+        json: { statusCode: 428, message: 'Please complete the security check below, then try again.' },
+      });
       return;
     }
     bodies.push(body);
@@ -43,7 +46,10 @@ async function askForCheckOnce(page: Page, path: string) {
   return bodies;
 }
 
-test('the donation box shows the security check when asked and sends the gift again with its token', async ({ page, request }) => {
+test('the donation box shows the security check when asked and sends the gift again with its token', async ({
+  page,
+  request,
+}) => {
   await fakeTurnstile(page);
   const sent = await askForCheckOnce(page, '/api/stripe/client_secret');
   const appeal = await firstApproved(request, '/api/appeals');
@@ -55,13 +61,18 @@ test('the donation box shows the security check when asked and sends the gift ag
   await box.getByLabel('Amount (£)').fill('7');
   await box.getByRole('button', { name: /^Donate/ }).click();
   await expect(box.getByRole('alert')).toContainText('security check');
-  await box.getByRole('group', { name: 'Security check' }).getByRole('button', { name: 'Verify you are human' }).click();
+  await box
+    .getByRole('group', { name: 'Security check' })
+    .getByRole('button', { name: 'Verify you are human' })
+    .click();
   await expect(box.getByRole('heading', { name: 'Donate £7' })).toBeVisible();
   expect(sent).toHaveLength(1);
   expect(sent[0]).toMatchObject({ amount: 700, turnstile_token: 'XXXX.DUMMY.TOKEN.XXXX' });
 });
 
-test('the sign-in dialog shows the security check when asked and sends the code request again with its token', async ({ page }) => {
+test('the sign-in dialog shows the security check when asked and sends the code request again with its token', async ({
+  page,
+}) => {
   await fakeTurnstile(page);
   const sent = await askForCheckOnce(page, '/api/auth/login');
   await page.goto('/');

@@ -13,17 +13,24 @@ function collectErrors(page: Page) {
 
 const box = async (page: Page, selector: string) => (await page.locator(selector).first().boundingBox())!;
 
-test('home: the hero and prize images sit beside their text at 1280 px and leave no gap on a phone', async ({ page }) => {
+test('home: the hero and prize images sit beside their text at 1280 px and leave no gap on a phone', async ({
+  page,
+}) => {
   await page.setViewportSize({ width: 1280, height: 800 });
   await page.goto('/');
-  for (const [text, image] of [['.hero-text', '.hero-image'], ['.prize > div', '.prize img']]) {
+  for (const [text, image] of [
+    ['.hero-text', '.hero-image'],
+    ['.prize > div', '.prize img'],
+  ]) {
     const words = await box(page, text);
     const picture = await box(page, image);
     // Same grid row: the image starts beside the text, not under it.
     expect(picture.x, image).toBeGreaterThan(words.x + words.width);
     expect(picture.y, image).toBeLessThan(words.y + words.height);
   }
-  expect(await page.locator('.hero-inner').evaluate((el) => getComputedStyle(el).gridTemplateRows.split(' ').length)).toBe(1);
+  expect(
+    await page.locator('.hero-inner').evaluate((el) => getComputedStyle(el).gridTemplateRows.split(' ').length),
+  ).toBe(1);
 
   await page.setViewportSize({ width: 390, height: 844 });
   await page.goto('/');
@@ -33,7 +40,11 @@ test('home: the hero and prize images sit beside their text at 1280 px and leave
   expect(picture.y - (words.y + words.height)).toBeLessThanOrEqual(41);
 });
 
-test('signed in on a phone, an appeal page hydrates its donation box without a React error', async ({ page, request, signInAs }) => {
+test('signed in on a phone, an appeal page hydrates its donation box without a React error', async ({
+  page,
+  request,
+  signInAs,
+}) => {
   const appeal = await firstApproved(request, '/api/appeals');
   await useToken(page, await signInAs('donor@example.org'));
   await page.setViewportSize({ width: 390, height: 844 });
@@ -95,7 +106,10 @@ test('a new appeal waiting for approval says so on My Appeals', async ({ page, s
   await expect(page.getByText('Your appeal is live')).toHaveCount(0);
 });
 
-test('the operator and each receiving charity are named consistently: footer, /fees, /policy, campaign pages', async ({ page, request }) => {
+test('the operator and each receiving charity are named consistently: footer, /fees, /policy, campaign pages', async ({
+  page,
+  request,
+}) => {
   await page.goto('/fees');
   const footer = page.locator('footer');
   await expect(footer).toContainText('UK NFP runs this website');
@@ -113,10 +127,15 @@ test('the operator and each receiving charity are named consistently: footer, /f
   // A campaign page names its own organization.
   const campaign = await firstApproved(request, '/api/campaigns');
   await page.goto(`/campaigns/${campaign.short_id}`);
-  await expect(page.locator('.detail-charity')).toContainText(/Donations go to (Wells for Hope|Homes & Hearts Trust|Harbour Food Network)\./);
+  await expect(page.locator('.detail-charity')).toContainText(
+    /Donations go to (Wells for Hope|Homes & Hearts Trust|Harbour Food Network)\./,
+  );
 });
 
-test('phone header: Start a Fundraise is there; Donate on an appeal page jumps to its donation box', async ({ page, request }) => {
+test('phone header: Start a Fundraise is there; Donate on an appeal page jumps to its donation box', async ({
+  page,
+  request,
+}) => {
   const appeal = await firstApproved(request, '/api/appeals');
   for (const width of [390, 1280]) {
     await page.setViewportSize({ width, height: 844 });
@@ -136,7 +155,10 @@ test('phone header: Start a Fundraise is there; Donate on an appeal page jumps t
   }
   // Elsewhere Donate still goes to the appeals.
   await page.goto('/campaigns');
-  await expect(page.locator('header').getByRole('link', { name: 'Donate', exact: true })).toHaveAttribute('href', '/appeals');
+  await expect(page.locator('header').getByRole('link', { name: 'Donate', exact: true })).toHaveAttribute(
+    'href',
+    '/appeals',
+  );
 });
 
 test('the header keeps to one row at 820 and 1280 px, and no page scrolls sideways at 390 px', async ({ page }) => {
@@ -146,7 +168,9 @@ test('the header keeps to one row at 820 and 1280 px, and no page scrolls sidewa
     const brand = await box(page, '.brand');
     for (const selector of ['.main-nav', '.header-actions']) {
       const part = await box(page, selector);
-      expect(Math.abs(part.y + part.height / 2 - (brand.y + brand.height / 2)), `${selector} at ${width}`).toBeLessThan(4);
+      expect(Math.abs(part.y + part.height / 2 - (brand.y + brand.height / 2)), `${selector} at ${width}`).toBeLessThan(
+        4,
+      );
     }
   }
   await page.setViewportSize({ width: 390, height: 844 });
@@ -156,8 +180,19 @@ test('the header keeps to one row at 820 and 1280 px, and no page scrolls sidewa
   expect(await nav.evaluate((el) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(0);
 });
 
-test('pre-rendered pages log no console errors (no header-only CSP directives in their <meta> policy)', async ({ page }) => {
-  for (const path of ['/donate', '/donor/1', '/blogs', '/blog/1', '/fund-raise', '/events', '/login', '/donate-campaign']) {
+test('pre-rendered pages log no console errors (no header-only CSP directives in their <meta> policy)', async ({
+  page,
+}) => {
+  for (const path of [
+    '/donate',
+    '/donor/1',
+    '/blogs',
+    '/blog/1',
+    '/fund-raise',
+    '/events',
+    '/login',
+    '/donate-campaign',
+  ]) {
     const errors = collectErrors(page);
     const res = await page.goto(path);
     const meta = (await page.locator('meta[http-equiv="content-security-policy"]').getAttribute('content')) ?? '';

@@ -45,7 +45,10 @@ export async function createAppeal(db: Db, campaignId: string, overrides: Partia
   return createCampaign(db, { title: `Appeal ${unique()}`, goal: 50_000, campaignId, ...overrides });
 }
 
-export async function createDonation(db: Db, overrides: Partial<typeof donations.$inferInsert> & { donorId: string; campaignId: string }) {
+export async function createDonation(
+  db: Db,
+  overrides: Partial<typeof donations.$inferInsert> & { donorId: string; campaignId: string },
+) {
   const [row] = await db
     .insert(donations)
     .values({ amount: 1000, status: 'succeeded', type: 'once', source: 'manual', ...overrides })
@@ -82,7 +85,10 @@ export type SignedIn = { user: UserRow; token: string };
 export async function signedIn(
   db: Db,
   type: UserType,
-  { organizationIds = [], overrides = {} }: { organizationIds?: string[]; overrides?: Omit<Partial<typeof users.$inferInsert>, 'type'> } = {},
+  {
+    organizationIds = [],
+    overrides = {},
+  }: { organizationIds?: string[]; overrides?: Omit<Partial<typeof users.$inferInsert>, 'type'> } = {},
 ): Promise<SignedIn> {
   const user = await createUser(db, { ...overrides, type });
   for (const organizationId of organizationIds) await addOrganizationAdmin(db, organizationId, user.id);

@@ -165,7 +165,8 @@ export function splitStatements(sql: string): string[] {
     } else if (/[A-Za-z_]/.test(ch) && (i === 0 || !/[A-Za-z0-9_$]/.test(sql[i - 1]))) {
       word.lastIndex = i;
       const token = (word.exec(sql)?.[0] ?? ch).toUpperCase();
-      if (token === 'TRIGGER' && /^\s*CREATE\s+(TEMP\s+|TEMPORARY\s+)?$/i.test(stripComments(sql.slice(start, i)))) inTrigger = true;
+      if (token === 'TRIGGER' && /^\s*CREATE\s+(TEMP\s+|TEMPORARY\s+)?$/i.test(stripComments(sql.slice(start, i))))
+        inTrigger = true;
       else if (inTrigger && (token === 'BEGIN' || token === 'CASE')) depth++;
       else if (inTrigger && token === 'END' && depth > 0) depth--;
       i += token.length;
@@ -181,27 +182,35 @@ const stripComments = (text: string) => text.replace(/--[^\n]*(\n|$)/g, ' ').rep
 
 /** A Hrana value (`{type, value}` / `{type: 'blob', base64}`) as a value the engine binds. */
 function decodeValue(value: unknown): unknown {
-  if (!value || typeof value !== 'object') throw new ProtocolError('Cannot deserialize client message from JSON: a value must be an object');
+  if (!value || typeof value !== 'object')
+    throw new ProtocolError('Cannot deserialize client message from JSON: a value must be an object');
   const v = value as Json;
   switch (v.type) {
     case 'null':
       return null;
     case 'integer':
       if (typeof v.value !== 'string' || !/^-?\d{1,19}$/.test(v.value)) {
-        throw new ProtocolError('Cannot deserialize client message from JSON: an integer value must be a string of digits');
+        throw new ProtocolError(
+          'Cannot deserialize client message from JSON: an integer value must be a string of digits',
+        );
       }
       return BigInt(v.value);
     case 'float':
-      if (typeof v.value !== 'number') throw new ProtocolError('Cannot deserialize client message from JSON: a float value must be a number');
+      if (typeof v.value !== 'number')
+        throw new ProtocolError('Cannot deserialize client message from JSON: a float value must be a number');
       return v.value;
     case 'text':
-      if (typeof v.value !== 'string') throw new ProtocolError('Cannot deserialize client message from JSON: a text value must be a string');
+      if (typeof v.value !== 'string')
+        throw new ProtocolError('Cannot deserialize client message from JSON: a text value must be a string');
       return v.value;
     case 'blob':
-      if (typeof v.base64 !== 'string') throw new ProtocolError('Cannot deserialize client message from JSON: a blob value needs base64');
+      if (typeof v.base64 !== 'string')
+        throw new ProtocolError('Cannot deserialize client message from JSON: a blob value needs base64');
       return Buffer.from(v.base64, 'base64');
     default:
-      throw new ProtocolError(`Cannot deserialize client message from JSON: unknown value type ${JSON.stringify(v.type)}`);
+      throw new ProtocolError(
+        `Cannot deserialize client message from JSON: unknown value type ${JSON.stringify(v.type)}`,
+      );
   }
 }
 
@@ -242,7 +251,9 @@ function prepared(conn: Conn, sql: string) {
 
 /** Full-scan steps SQLite has counted so far for this SQL's prepared statement on this connection. */
 function fullScanSteps(conn: Conn, sql: string): number {
-  const row = prepared(conn, 'SELECT nscan FROM sqlite_stmt WHERE sql = ?').raw(true).get([sql]) as [bigint] | undefined;
+  const row = prepared(conn, 'SELECT nscan FROM sqlite_stmt WHERE sql = ?').raw(true).get([sql]) as
+    | [bigint]
+    | undefined;
   return row ? Number(row[0]) : 0;
 }
 
@@ -251,7 +262,8 @@ function sqlOf(stmt: Json, sqls: Map<number, string>): string {
   const hasId = stmt.sql_id !== undefined && stmt.sql_id !== null;
   if (hasSql && hasId) throw new ProtocolError('Either `sql` or `sql_id` are required, but not both');
   if (hasSql) {
-    if (typeof stmt.sql !== 'string') throw new ProtocolError('Cannot deserialize client message from JSON: sql must be a string');
+    if (typeof stmt.sql !== 'string')
+      throw new ProtocolError('Cannot deserialize client message from JSON: sql must be a string');
     return stmt.sql;
   }
   if (hasId) {
@@ -265,18 +277,23 @@ function sqlOf(stmt: Json, sqls: Map<number, string>): string {
 let onStatement: LibsqlServerOptions['onStatement'];
 
 function executeStmt(conn: Conn, stmt: Json, sqls: Map<number, string>): StmtResult {
-  if (!stmt || typeof stmt !== 'object') throw new ProtocolError('Cannot deserialize client message from JSON: stmt must be an object');
+  if (!stmt || typeof stmt !== 'object')
+    throw new ProtocolError('Cannot deserialize client message from JSON: stmt must be an object');
   const sql = sqlOf(stmt, sqls);
   const args = Array.isArray(stmt.args) ? stmt.args : [];
   const namedArgs = Array.isArray(stmt.named_args) ? stmt.named_args : [];
   const positional = args.map(decodeValue);
   const named: Record<string, unknown> = {};
   for (const arg of namedArgs as Json[]) {
-    if (!arg || typeof arg.name !== 'string') throw new ProtocolError('Cannot deserialize client message from JSON: a named argument needs a name');
+    if (!arg || typeof arg.name !== 'string')
+      throw new ProtocolError('Cannot deserialize client message from JSON: a named argument needs a name');
     named[arg.name.replace(/^[:@$]/, '')] = decodeValue(arg.value);
   }
   if (positional.length && namedArgs.length) {
-    throw new StmtError('Specifying both positional and named arguments is not supported', 'ARGS_BOTH_POSITIONAL_AND_NAMED');
+    throw new StmtError(
+      'Specifying both positional and named arguments is not supported',
+      'ARGS_BOTH_POSITIONAL_AND_NAMED',
+    );
   }
   const statements = splitStatements(sql);
   if (statements.length === 0) throw new StmtError('SQL string does not contain any statement', 'SQL_NO_STATEMENT');
@@ -299,7 +316,8 @@ function executeStmt(conn: Conn, stmt: Json, sqls: Map<number, string>): StmtRes
     if (prepared_.reader) {
       const changesBefore = totalChanges(conn);
       rows = prepared_.raw(true).all(params) as unknown[][];
-      if (totalChanges(conn) !== changesBefore) affected = Number((prepared(conn, 'SELECT changes()').raw(true).get([]) as [bigint])[0]);
+      if (totalChanges(conn) !== changesBefore)
+        affected = Number((prepared(conn, 'SELECT changes()').raw(true).get([]) as [bigint])[0]);
     } else {
       const info = prepared_.run(params);
       affected = Number(info.changes);
@@ -308,7 +326,9 @@ function executeStmt(conn: Conn, stmt: Json, sqls: Map<number, string>): StmtRes
   } catch (error) {
     throw stmtErrorFrom(error);
   }
-  const cols = prepared_.reader ? prepared_.columns().map((col) => ({ name: col.name, decltype: col.type ?? null })) : [];
+  const cols = prepared_.reader
+    ? prepared_.columns().map((col) => ({ name: col.name, decltype: col.type ?? null }))
+    : [];
   const scans = fullScanSteps(conn, sql) - scansBefore;
   onStatement?.({ sql, rows: rows.length, fullScanSteps: scans, ms: performance.now() - started });
   return {
@@ -327,7 +347,8 @@ const totalChanges = (conn: Conn) => (prepared(conn, 'SELECT total_changes()').r
 type Outcome = 'ok' | 'error' | 'skipped';
 
 function evalCond(cond: unknown, outcomes: Outcome[], conn: Conn, version: number): boolean {
-  if (!cond || typeof cond !== 'object') throw new ProtocolError('Cannot deserialize client message from JSON: a condition must be an object');
+  if (!cond || typeof cond !== 'object')
+    throw new ProtocolError('Cannot deserialize client message from JSON: a condition must be an object');
   const c = cond as Json;
   switch (c.type) {
     case 'ok':
@@ -341,16 +362,21 @@ function evalCond(cond: unknown, outcomes: Outcome[], conn: Conn, version: numbe
     case 'not':
       return !evalCond(c.cond, outcomes, conn, version);
     case 'and':
-      if (!Array.isArray(c.conds)) throw new ProtocolError('Cannot deserialize client message from JSON: `and` needs conds');
+      if (!Array.isArray(c.conds))
+        throw new ProtocolError('Cannot deserialize client message from JSON: `and` needs conds');
       return c.conds.every((inner) => evalCond(inner, outcomes, conn, version));
     case 'or':
-      if (!Array.isArray(c.conds)) throw new ProtocolError('Cannot deserialize client message from JSON: `or` needs conds');
+      if (!Array.isArray(c.conds))
+        throw new ProtocolError('Cannot deserialize client message from JSON: `or` needs conds');
       return c.conds.some((inner) => evalCond(inner, outcomes, conn, version));
     case 'is_autocommit':
-      if (version < 3) throw new ProtocolError('BatchCond of type `is_autocommit` is only supported in protocol version 3 and higher');
+      if (version < 3)
+        throw new ProtocolError('BatchCond of type `is_autocommit` is only supported in protocol version 3 and higher');
       return !conn.inTransaction;
     default:
-      throw new ProtocolError(`Cannot deserialize client message from JSON: unknown condition type ${JSON.stringify(c.type)}`);
+      throw new ProtocolError(
+        `Cannot deserialize client message from JSON: unknown condition type ${JSON.stringify(c.type)}`,
+      );
   }
 }
 
@@ -365,9 +391,11 @@ function* runBatch(conn: Conn, batch: unknown, sqls: Map<number, string>, versio
   const outcomes: Outcome[] = [];
   for (let i = 0; i < steps.length; i++) {
     const step = steps[i];
-    if (!step || typeof step !== 'object') throw new ProtocolError('Cannot deserialize client message from JSON: a batch step must be an object');
+    if (!step || typeof step !== 'object')
+      throw new ProtocolError('Cannot deserialize client message from JSON: a batch step must be an object');
     // Conditions refer to earlier steps only.
-    const run = step.condition === undefined || step.condition === null || evalCond(step.condition, outcomes, conn, version);
+    const run =
+      step.condition === undefined || step.condition === null || evalCond(step.condition, outcomes, conn, version);
     if (!run) {
       outcomes.push('skipped');
       yield { step: i, skipped: true as const };
@@ -419,7 +447,8 @@ export async function startLibsqlServer(options: LibsqlServerOptions): Promise<L
     try {
       if (conn.inTransaction) conn.exec('ROLLBACK');
       conn.exec('PRAGMA foreign_keys = ON');
-      if (stream.database.idle.length < (stream.database.path === options.dbPath ? 4 : 1)) stream.database.idle.push(conn);
+      if (stream.database.idle.length < (stream.database.path === options.dbPath ? 4 : 1))
+        stream.database.idle.push(conn);
       else conn.close();
     } catch {
       conn.close();
@@ -446,14 +475,22 @@ export async function startLibsqlServer(options: LibsqlServerOptions): Promise<L
     if (baton === undefined || baton === null) {
       let id = randomBytes(8).readBigUInt64BE(0);
       while (streams.has(id)) id = randomBytes(8).readBigUInt64BE(0);
-      const stream: Stream = { id, database, seq: randomBytes(8).readBigUInt64BE(0), conn: openConn(database), sqls: new Map() };
+      const stream: Stream = {
+        id,
+        database,
+        seq: randomBytes(8).readBigUInt64BE(0),
+        conn: openConn(database),
+        sqls: new Map(),
+      };
       streams.set(id, 'acquired');
       return stream;
     }
-    if (typeof baton !== 'string') throw new ProtocolError('Cannot deserialize client message from JSON: baton must be a string');
+    if (typeof baton !== 'string')
+      throw new ProtocolError('Cannot deserialize client message from JSON: baton must be a string');
     const { id, seq } = decodeBaton(baton);
     const handle = streams.get(id);
-    if (handle === undefined || (typeof handle === 'object' && handle.database !== database)) throw new ProtocolError('Received an invalid baton');
+    if (handle === undefined || (typeof handle === 'object' && handle.database !== database))
+      throw new ProtocolError('Received an invalid baton');
     if (handle === 'acquired') throw new ProtocolError('Received a baton that has already been used');
     if (handle === 'expired') throw new StreamExpiredError();
     if (handle.seq !== seq) throw new ProtocolError('Received a baton that has already been used');
@@ -541,7 +578,10 @@ export async function startLibsqlServer(options: LibsqlServerOptions): Promise<L
         }
         if (stream.sqls.has(request.sql_id)) throw new ProtocolError(`SQL text ${request.sql_id} already exists`);
         if (stream.sqls.size >= MAX_STORED_SQLS) {
-          throw new StmtError(`The server already stores ${stream.sqls.size} SQL texts, it cannot store more`, 'SQL_STORE_TOO_MANY');
+          throw new StmtError(
+            `The server already stores ${stream.sqls.size} SQL texts, it cannot store more`,
+            'SQL_STORE_TOO_MANY',
+          );
         }
         stream.sqls.set(request.sql_id, request.sql);
         return { type: 'store_sql' };
@@ -550,19 +590,24 @@ export async function startLibsqlServer(options: LibsqlServerOptions): Promise<L
         stream.sqls.delete(Number(request.sql_id));
         return { type: 'close_sql' };
       case 'get_autocommit':
-        if (version < 3) throw new ProtocolError('The `get_autocommit` request is only supported in protocol version 3 and higher');
+        if (version < 3)
+          throw new ProtocolError('The `get_autocommit` request is only supported in protocol version 3 and higher');
         return { type: 'get_autocommit', is_autocommit: !connOf(stream).inTransaction };
       default:
-        throw new ProtocolError(`Cannot deserialize client message from JSON: unknown request type ${JSON.stringify(request.type)}`);
+        throw new ProtocolError(
+          `Cannot deserialize client message from JSON: unknown request type ${JSON.stringify(request.type)}`,
+        );
     }
   }
 
   function pipeline(body: Json, version: number, database: DatabaseFile): Json {
-    if (!Array.isArray(body.requests)) throw new ProtocolError('Cannot deserialize client message from JSON: missing field `requests`');
+    if (!Array.isArray(body.requests))
+      throw new ProtocolError('Cannot deserialize client message from JSON: missing field `requests`');
     const stream = acquire(body.baton, database);
     try {
       const results = body.requests.map((request: unknown) => {
-        if (!request || typeof request !== 'object') throw new ProtocolError('Cannot deserialize client message from JSON: a request must be an object');
+        if (!request || typeof request !== 'object')
+          throw new ProtocolError('Cannot deserialize client message from JSON: a request must be an object');
         try {
           return { type: 'ok', response: handleStreamRequest(stream, request as Json, version) };
         } catch (error) {
@@ -585,12 +630,17 @@ export async function startLibsqlServer(options: LibsqlServerOptions): Promise<L
       const lines: string[] = [];
       const entries: Json[] = [];
       for (const step of runBatch(conn, body.batch, stream.sqls, 3)) {
-        if ('error' in step && step.error) entries.push({ type: 'step_error', step: step.step, error: errorJson(step.error) });
+        if ('error' in step && step.error)
+          entries.push({ type: 'step_error', step: step.step, error: errorJson(step.error) });
         else if ('result' in step && step.result) {
           const r = step.result;
           entries.push({ type: 'step_begin', step: step.step, cols: r.cols });
           for (const row of r.rows) entries.push({ type: 'row', row });
-          entries.push({ type: 'step_end', affected_row_count: r.affected_row_count, last_insert_rowid: r.last_insert_rowid });
+          entries.push({
+            type: 'step_end',
+            affected_row_count: r.affected_row_count,
+            last_insert_rowid: r.last_insert_rowid,
+          });
         }
       }
       lines.push(JSON.stringify({ baton: release(stream), base_url: null }));
@@ -627,7 +677,8 @@ export async function startLibsqlServer(options: LibsqlServerOptions): Promise<L
     let database = databaseAt(options.dbPath);
     const named = /^\/db\/([^/]*)(\/.*)$/.exec(path);
     if (named && options.databasesDir) {
-      if (!/^[A-Za-z0-9-]{1,64}$/.test(named[1])) return send(res, 400, 'text/plain', 'A database name is 1-64 letters, digits and dashes');
+      if (!/^[A-Za-z0-9-]{1,64}$/.test(named[1]))
+        return send(res, 400, 'text/plain', 'A database name is 1-64 letters, digits and dashes');
       database = databaseAt(join(options.databasesDir, `${named[1]}.db`));
       path = named[2];
     }
@@ -640,7 +691,8 @@ export async function startLibsqlServer(options: LibsqlServerOptions): Promise<L
       return send(res, /^\/v[23]\/(pipeline|cursor)$/.test(path) ? 405 : 404, null, '');
     }
     const route = /^\/(v2|v3)\/(pipeline|cursor)$/.exec(path);
-    if (!route || (route[1] === 'v2' && route[2] === 'cursor')) return send(res, method === 'POST' ? 404 : 405, null, '');
+    if (!route || (route[1] === 'v2' && route[2] === 'cursor'))
+      return send(res, method === 'POST' ? 404 : 405, null, '');
     if (method !== 'POST') return send(res, 405, null, '');
     const raw = await readBody(req);
     if (raw === null) {
@@ -658,21 +710,29 @@ export async function startLibsqlServer(options: LibsqlServerOptions): Promise<L
     }
     const version = route[1] === 'v3' ? 3 : 2;
     try {
-      if (route[2] === 'pipeline') return send(res, 200, 'application/json', JSON.stringify(pipeline(body as Json, version, database)));
+      if (route[2] === 'pipeline')
+        return send(res, 200, 'application/json', JSON.stringify(pipeline(body as Json, version, database)));
       const lines = cursor(body as Json, database);
       return send(res, 200, 'text/plain', `${lines.join('\n')}\n`);
     } catch (error) {
       if (error instanceof ProtocolError) return send(res, 400, 'text/plain', error.message);
-      if (error instanceof StreamExpiredError) return send(res, 400, 'application/json', JSON.stringify({ message: error.message, code: 'STREAM_EXPIRED' }));
+      if (error instanceof StreamExpiredError)
+        return send(res, 400, 'application/json', JSON.stringify({ message: error.message, code: 'STREAM_EXPIRED' }));
       if (error instanceof StmtError) return send(res, 400, 'application/json', JSON.stringify(errorJson(error)));
-      return send(res, 500, 'application/json', JSON.stringify({ error: `Internal Error: ${(error as Error).message}` }));
+      return send(
+        res,
+        500,
+        'application/json',
+        JSON.stringify({ error: `Internal Error: ${(error as Error).message}` }),
+      );
     }
   }
 
   const server: Server = createServer((req, res) => {
     handle(req, res)
       .catch((error) => {
-        if (!res.headersSent) send(res, 500, 'application/json', JSON.stringify({ error: `Internal Error: ${(error as Error).message}` }));
+        if (!res.headersSent)
+          send(res, 500, 'application/json', JSON.stringify({ error: `Internal Error: ${(error as Error).message}` }));
       })
       .finally(() => {
         requests.push({ method: req.method ?? '', path: req.url ?? '', status: res.statusCode });

@@ -28,7 +28,13 @@ import fixtures from '../fixtures/stripe/fixtures3-bacs.json';
  */
 
 type Obj = Record<string, any>;
-export type FakeRequest = { method: string; path: string; body: Obj; idempotencyKey: string | null; response?: { status: number; body: Obj } };
+export type FakeRequest = {
+  method: string;
+  path: string;
+  body: Obj;
+  idempotencyKey: string | null;
+  response?: { status: number; body: Obj };
+};
 
 export type StripeFake = {
   url: string;
@@ -81,7 +87,10 @@ export type StripeFake = {
 const id = (prefix: string) => `${prefix}_${randomBytes(12).toString('hex')}`;
 
 /** A copy of Stripe's fixture object with our fields over it, so the fake keeps Stripe's shape. */
-const cloneFixture = (kind: 'mandate' | 'setup_intent' | 'payment_method' | 'charge', fields: Obj): Obj => ({ ...structuredClone(fixtures[kind]), ...fields });
+const cloneFixture = (kind: 'mandate' | 'setup_intent' | 'payment_method' | 'charge', fields: Obj): Obj => ({
+  ...structuredClone(fixtures[kind]),
+  ...fields,
+});
 
 /** "a[b][0]=x&a[c]=y" → {a: {b: ['x'], c: 'y'}} (the SDK's form encoding). */
 export function parseForm(text: string): Obj {
@@ -137,13 +146,23 @@ export async function startStripeFake(): Promise<StripeFake> {
       return txn;
     },
     submitBacs(intentId, accountNumber = '00012345') {
-      const intent = fake.paymentIntents.get(intentId) ?? { id: intentId, object: 'payment_intent', amount: 0, currency: 'gbp', metadata: {} };
+      const intent = fake.paymentIntents.get(intentId) ?? {
+        id: intentId,
+        object: 'payment_intent',
+        amount: 0,
+        currency: 'gbp',
+        metadata: {},
+      };
       const now = Math.floor(Date.now() / 1000);
       const paymentMethod = cloneFixture('payment_method', {
         id: id('pm'),
         type: 'bacs_debit',
         card: undefined,
-        bacs_debit: { fingerprint: randomBytes(8).toString('hex'), last4: accountNumber.slice(-4), sort_code: '108800' },
+        bacs_debit: {
+          fingerprint: randomBytes(8).toString('hex'),
+          last4: accountNumber.slice(-4),
+          sort_code: '108800',
+        },
         created: now,
         customer: intent.customer ?? null,
         metadata: {},
@@ -154,7 +173,12 @@ export async function startStripeFake(): Promise<StripeFake> {
         payment_method: paymentMethod.id,
         payment_method_details: {
           type: 'bacs_debit',
-          bacs_debit: { network_status: 'accepted', reference: `REF${randomBytes(5).toString('hex').toUpperCase()}`, revocation_reason: null, url: 'https://payments.stripe.com/bacs_debit/mandate' },
+          bacs_debit: {
+            network_status: 'accepted',
+            reference: `REF${randomBytes(5).toString('hex').toUpperCase()}`,
+            revocation_reason: null,
+            url: 'https://payments.stripe.com/bacs_debit/mandate',
+          },
         },
         status: 'active',
       });
@@ -170,7 +194,15 @@ export async function startStripeFake(): Promise<StripeFake> {
         paid: false,
         payment_intent: intentId,
         payment_method: paymentMethod.id,
-        payment_method_details: { type: 'bacs_debit', bacs_debit: { fingerprint: paymentMethod.bacs_debit.fingerprint, last4: paymentMethod.bacs_debit.last4, mandate: mandate.id, sort_code: '108800' } },
+        payment_method_details: {
+          type: 'bacs_debit',
+          bacs_debit: {
+            fingerprint: paymentMethod.bacs_debit.fingerprint,
+            last4: paymentMethod.bacs_debit.last4,
+            mandate: mandate.id,
+            sort_code: '108800',
+          },
+        },
         status: 'pending',
       });
       Object.assign(intent, { status: 'processing', payment_method: paymentMethod.id, latest_charge: charge.id });
@@ -178,13 +210,21 @@ export async function startStripeFake(): Promise<StripeFake> {
       fake.mandates.set(mandate.id, mandate);
       fake.charges.set(charge.id, charge);
       const invoiceId = fake.invoicePayments.get(intentId);
-      const subscriptionId = invoiceId ? fake.invoices.get(invoiceId)?.parent?.subscription_details?.subscription : null;
+      const subscriptionId = invoiceId
+        ? fake.invoices.get(invoiceId)?.parent?.subscription_details?.subscription
+        : null;
       const subscription = subscriptionId ? fake.subscriptions.get(subscriptionId) : null;
       if (subscription) subscription.default_payment_method = paymentMethod.id;
       return { paymentMethod, mandate, charge, intent };
     },
     addPrice(priceId, unitAmount, options = {}) {
-      const price = priceObject({ id: priceId, unit_amount: unitAmount, currency: options.currency, interval: options.interval, active: options.active });
+      const price = priceObject({
+        id: priceId,
+        unit_amount: unitAmount,
+        currency: options.currency,
+        interval: options.interval,
+        active: options.active,
+      });
       fake.prices.set(priceId, price);
       return price;
     },
@@ -192,9 +232,21 @@ export async function startStripeFake(): Promise<StripeFake> {
       const intent = fake.paymentIntents.get(intentId);
       if (!intent) throw new Error(`stripe fake: no payment intent ${intentId}`);
       const chargeId = id('ch');
-      const txn = balanceTransactionObject({ amount: intent.amount, fee: ukCardFee(intent.amount), type: 'charge', source: chargeId });
+      const txn = balanceTransactionObject({
+        amount: intent.amount,
+        fee: ukCardFee(intent.amount),
+        type: 'charge',
+        source: chargeId,
+      });
       fake.balanceTransactions.set(txn.id as string, txn);
-      const charge = chargeObject({ id: chargeId, amount: intent.amount, payment_intent: intentId, metadata: intent.metadata, balance_transaction: txn.id as string, customer: intent.customer });
+      const charge = chargeObject({
+        id: chargeId,
+        amount: intent.amount,
+        payment_intent: intentId,
+        metadata: intent.metadata,
+        balance_transaction: txn.id as string,
+        customer: intent.customer,
+      });
       fake.charges.set(chargeId, charge);
       Object.assign(intent, { status: 'succeeded', amount_received: intent.amount, latest_charge: chargeId });
       return { intent, charge, event: stripeEvent('payment_intent.succeeded', structuredClone(intent)) };
@@ -204,7 +256,13 @@ export async function startStripeFake(): Promise<StripeFake> {
       const included = [...fake.balanceTransactions.values()].filter((t) => t.type !== 'payout' && !paid.has(t.id));
       const amount = included.reduce((sum, t) => sum + (t.net as number), 0);
       const payoutId = id('po');
-      const txn = balanceTransactionObject({ amount: -amount, type: 'payout', source: payoutId, status: 'available', description: 'STRIPE PAYOUT' });
+      const txn = balanceTransactionObject({
+        amount: -amount,
+        type: 'payout',
+        source: payoutId,
+        status: 'available',
+        description: 'STRIPE PAYOUT',
+      });
       fake.balanceTransactions.set(txn.id as string, txn);
       for (const t of included) t.status = 'available';
       const payout = payoutObject({ id: payoutId, amount, balance_transaction: txn.id as string });
@@ -222,13 +280,19 @@ export async function startStripeFake(): Promise<StripeFake> {
     let m: RegExpExecArray | null;
 
     if (method === 'POST' && pathname === '/v1/customers') {
-      const customer = customerObject({ id: id('cus'), email: params.email ?? null, name: params.name ?? null, metadata: params.metadata ?? {} });
+      const customer = customerObject({
+        id: id('cus'),
+        email: params.email ?? null,
+        name: params.name ?? null,
+        metadata: params.metadata ?? {},
+      });
       fake.customers.set(customer.id as string, customer);
       return { status: 200, body: customer };
     }
     if (method === 'POST' && pathname === '/v1/payment_intents') {
       const amount = Number(params.amount);
-      if (!Number.isInteger(amount) || amount < 30) return { status: 400, body: { error: { type: 'invalid_request_error', message: 'Invalid amount' } } };
+      if (!Number.isInteger(amount) || amount < 30)
+        return { status: 400, body: { error: { type: 'invalid_request_error', message: 'Invalid amount' } } };
       const intentId = id('pi');
       const intent = paymentIntentObject({
         id: intentId,
@@ -241,7 +305,8 @@ export async function startStripeFake(): Promise<StripeFake> {
         client_secret: `${intentId}_secret_${randomBytes(8).toString('hex')}`,
         payment_method_types: params.payment_method_types ?? ['card'],
       });
-      if (params.automatic_payment_methods) intent.automatic_payment_methods = { enabled: true, allow_redirects: 'always' };
+      if (params.automatic_payment_methods)
+        intent.automatic_payment_methods = { enabled: true, allow_redirects: 'always' };
       fake.paymentIntents.set(intent.id as string, intent);
       await fake.onCreate?.('payment_intent', intent);
       return { status: 200, body: intent };
@@ -284,7 +349,9 @@ export async function startStripeFake(): Promise<StripeFake> {
     }
     if (method === 'GET' && pathname === '/v1/prices') {
       const data = [...fake.prices.values()].filter(
-        (p) => (params.active === undefined || String(p.active) === params.active) && (!params.currency || p.currency === params.currency),
+        (p) =>
+          (params.active === undefined || String(p.active) === params.active) &&
+          (!params.currency || p.currency === params.currency),
       );
       return { status: 200, body: { object: 'list', url: '/v1/prices', has_more: false, data } };
     }
@@ -295,7 +362,10 @@ export async function startStripeFake(): Promise<StripeFake> {
       const subscriptionId = id('sub');
       const intentId = id('pi');
       const invoiceId = id('in');
-      const confirmationSecret = { type: 'payment_intent', client_secret: `${intentId}_secret_${randomBytes(8).toString('hex')}` };
+      const confirmationSecret = {
+        type: 'payment_intent',
+        client_secret: `${intentId}_secret_${randomBytes(8).toString('hex')}`,
+      };
       const invoice = invoiceObject({
         id: invoiceId,
         subscription: subscriptionId,
@@ -342,7 +412,15 @@ export async function startStripeFake(): Promise<StripeFake> {
       if (!subscription) return missing('subscription', m[1]);
       if (method === 'GET') return { status: 200, body: subscription };
       if (subscription.status === 'canceled') {
-        return { status: 400, body: { error: { type: 'invalid_request_error', message: 'A canceled subscription can only update its cancellation_details and metadata.' } } };
+        return {
+          status: 400,
+          body: {
+            error: {
+              type: 'invalid_request_error',
+              message: 'A canceled subscription can only update its cancellation_details and metadata.',
+            },
+          },
+        };
       }
       if (method === 'DELETE') {
         // Cancel now (Stripe's DELETE /v1/subscriptions/:id).
@@ -351,7 +429,11 @@ export async function startStripeFake(): Promise<StripeFake> {
           status: 'canceled',
           canceled_at: now,
           ended_at: now,
-          cancellation_details: { comment: params.cancellation_details?.comment ?? null, feedback: null, reason: 'cancellation_requested' },
+          cancellation_details: {
+            comment: params.cancellation_details?.comment ?? null,
+            feedback: null,
+            reason: 'cancellation_requested',
+          },
         });
         return { status: 200, body: subscription };
       }
@@ -363,12 +445,22 @@ export async function startStripeFake(): Promise<StripeFake> {
           const current = subscription.items.data.find((i: Obj) => i.id === item.id);
           if (!current) return missing('subscription_item', item.id);
           current.price = price;
-          current.plan = { ...current.plan, id: price.id, amount: price.unit_amount, amount_decimal: String(price.unit_amount) };
+          current.plan = {
+            ...current.plan,
+            id: price.id,
+            amount: price.unit_amount,
+            amount_decimal: String(price.unit_amount),
+          };
           fake.lastProrationBehavior.set(subscription.id, params.proration_behavior ?? 'create_prorations');
         }
         if (params.pause_collection !== undefined) {
           subscription.pause_collection =
-            params.pause_collection === '' ? null : { behavior: params.pause_collection.behavior, resumes_at: params.pause_collection.resumes_at ? Number(params.pause_collection.resumes_at) : null };
+            params.pause_collection === ''
+              ? null
+              : {
+                  behavior: params.pause_collection.behavior,
+                  resumes_at: params.pause_collection.resumes_at ? Number(params.pause_collection.resumes_at) : null,
+                };
         }
         return { status: 200, body: subscription };
       }
@@ -389,7 +481,11 @@ export async function startStripeFake(): Promise<StripeFake> {
       fake.setupIntents.set(intentId, setupIntent);
       return { status: 200, body: setupIntent };
     }
-    for (const [kind, store] of [['mandates', fake.mandates], ['payment_methods', fake.paymentMethods], ['setup_intents', fake.setupIntents]] as const) {
+    for (const [kind, store] of [
+      ['mandates', fake.mandates],
+      ['payment_methods', fake.paymentMethods],
+      ['setup_intents', fake.setupIntents],
+    ] as const) {
       if (method === 'GET' && (m = new RegExp(`^/v1/${kind}/([^/]+)$`).exec(pathname))) {
         const found = store.get(m[1]);
         return found ? { status: 200, body: found } : missing(kind.replace(/s$/, ''), m[1]);
@@ -402,7 +498,12 @@ export async function startStripeFake(): Promise<StripeFake> {
         created: Math.floor(Date.now() / 1000),
         customer: params.customer,
         return_url: params.return_url ?? null,
-        flow: params.flow_data ? { ...params.flow_data, after_completion: { type: 'portal_homepage', hosted_confirmation: null, redirect: null } } : null,
+        flow: params.flow_data
+          ? {
+              ...params.flow_data,
+              after_completion: { type: 'portal_homepage', hosted_confirmation: null, redirect: null },
+            }
+          : null,
         url: `https://billing.stripe.com/p/session/test_${randomBytes(12).toString('hex')}`,
       });
       fake.portalSessions.set(session.id as string, session);
@@ -412,7 +513,13 @@ export async function startStripeFake(): Promise<StripeFake> {
       const intentId = params.payment?.payment_intent;
       const invoiceId = intentId ? fake.invoicePayments.get(intentId) : undefined;
       const data = invoiceId
-        ? [invoicePaymentObject({ invoice: invoiceId, payment_intent: intentId, amount: (fake.invoices.get(invoiceId)?.amount_due as number) ?? 0 })]
+        ? [
+            invoicePaymentObject({
+              invoice: invoiceId,
+              payment_intent: intentId,
+              amount: (fake.invoices.get(invoiceId)?.amount_due as number) ?? 0,
+            }),
+          ]
         : [];
       return { status: 200, body: { object: 'list', url: '/v1/invoice_payments', has_more: false, data } };
     }
@@ -423,29 +530,62 @@ export async function startStripeFake(): Promise<StripeFake> {
     }
     if (method === 'GET' && pathname === '/v1/charges') {
       const intentId = params.payment_intent;
-      const data = [...fake.charges.values()].filter((c) => !intentId || c.payment_intent === intentId).map((c) => expanded(c, stripListPrefix(params.expand)));
+      const data = [...fake.charges.values()]
+        .filter((c) => !intentId || c.payment_intent === intentId)
+        .map((c) => expanded(c, stripListPrefix(params.expand)));
       return { status: 200, body: { object: 'list', url: '/v1/charges', has_more: false, data } };
     }
     if (method === 'POST' && pathname === '/v1/refunds') {
       const intent = params.payment_intent ? fake.paymentIntents.get(params.payment_intent) : undefined;
       const chargeId = params.charge ?? intent?.latest_charge;
       const charge = chargeId ? fake.charges.get(chargeId) : undefined;
-      if (!charge) return params.charge ? missing('charge', params.charge) : missing('payment_intent', params.payment_intent ?? '');
+      if (!charge)
+        return params.charge
+          ? missing('charge', params.charge)
+          : missing('payment_intent', params.payment_intent ?? '');
       const remaining = charge.amount - charge.amount_refunded;
       const amount = params.amount === undefined ? remaining : Number(params.amount);
       if (remaining <= 0) {
-        return { status: 400, body: { error: { type: 'invalid_request_error', code: 'charge_already_refunded', message: `Charge ${charge.id} has already been refunded.` } } };
+        return {
+          status: 400,
+          body: {
+            error: {
+              type: 'invalid_request_error',
+              code: 'charge_already_refunded',
+              message: `Charge ${charge.id} has already been refunded.`,
+            },
+          },
+        };
       }
       if (!Number.isInteger(amount) || amount <= 0 || amount > remaining) {
         return {
           status: 400,
-          body: { error: { type: 'invalid_request_error', code: 'amount_too_large', param: 'amount', message: `Refund amount (£${(amount / 100).toFixed(2)}) is greater than unrefunded amount on charge (£${(remaining / 100).toFixed(2)})` } },
+          body: {
+            error: {
+              type: 'invalid_request_error',
+              code: 'amount_too_large',
+              param: 'amount',
+              message: `Refund amount (£${(amount / 100).toFixed(2)}) is greater than unrefunded amount on charge (£${(remaining / 100).toFixed(2)})`,
+            },
+          },
         };
       }
       const refundId = id('re');
-      const txn = balanceTransactionObject({ amount: -amount, type: 'refund', source: refundId, description: 'REFUND FOR CHARGE' });
+      const txn = balanceTransactionObject({
+        amount: -amount,
+        type: 'refund',
+        source: refundId,
+        description: 'REFUND FOR CHARGE',
+      });
       fake.balanceTransactions.set(txn.id as string, txn);
-      const refund = refundObject({ id: refundId, amount, charge: charge.id, payment_intent: charge.payment_intent, balance_transaction: txn.id as string, metadata: params.metadata ?? {} });
+      const refund = refundObject({
+        id: refundId,
+        amount,
+        charge: charge.id,
+        payment_intent: charge.payment_intent,
+        balance_transaction: txn.id as string,
+        metadata: params.metadata ?? {},
+      });
       if (params.reason) refund.reason = params.reason;
       fake.refunds.set(refundId, refund);
       charge.amount_refunded += amount;
@@ -475,31 +615,47 @@ export async function startStripeFake(): Promise<StripeFake> {
       if (params.type) data = data.filter((t) => t.type === params.type);
       const limit = Math.min(Math.max(Number(params.limit ?? 10) || 10, 1), 100, fake.listPageCap);
       const after = params.starting_after ? data.findIndex((t) => t.id === params.starting_after) + 1 : 0;
-      const page = data.slice(after, after + limit).map((t) => (stripListPrefix(params.expand).includes('source') ? { ...t, source: sourceObject(t.source) } : t));
-      return { status: 200, body: { object: 'list', url: '/v1/balance_transactions', has_more: after + limit < data.length, data: page } };
+      const page = data
+        .slice(after, after + limit)
+        .map((t) => (stripListPrefix(params.expand).includes('source') ? { ...t, source: sourceObject(t.source) } : t));
+      return {
+        status: 200,
+        body: { object: 'list', url: '/v1/balance_transactions', has_more: after + limit < data.length, data: page },
+      };
     }
     if (method === 'GET' && (m = /^\/v1\/invoices\/([^/]+)$/.exec(pathname))) {
       const invoice = fake.invoices.get(m[1]);
       return invoice ? { status: 200, body: invoice } : missing('invoice', m[1]);
     }
-    return { status: 404, body: { error: { type: 'invalid_request_error', message: `Unrecognized request URL (${method}: ${pathname})` } } };
+    return {
+      status: 404,
+      body: { error: { type: 'invalid_request_error', message: `Unrecognized request URL (${method}: ${pathname})` } },
+    };
   }
 
   /** `expand[]=balance_transaction` (the only expansion the fake's charges answer). */
   const expanded = (charge: Obj, expand: unknown): Obj => {
     const wanted = Array.isArray(expand) ? expand : [];
     if (!wanted.includes('balance_transaction') || typeof charge.balance_transaction !== 'string') return charge;
-    return { ...charge, balance_transaction: fake.balanceTransactions.get(charge.balance_transaction) ?? charge.balance_transaction };
+    return {
+      ...charge,
+      balance_transaction: fake.balanceTransactions.get(charge.balance_transaction) ?? charge.balance_transaction,
+    };
   };
   /** `expand[]=data.source` on balance transactions: the charge, refund or payout it came from. */
   const sourceObject = (sourceId: unknown): unknown =>
-    typeof sourceId === 'string' ? (fake.charges.get(sourceId) ?? fake.refunds.get(sourceId) ?? fake.payouts.get(sourceId) ?? sourceId) : sourceId;
+    typeof sourceId === 'string'
+      ? (fake.charges.get(sourceId) ?? fake.refunds.get(sourceId) ?? fake.payouts.get(sourceId) ?? sourceId)
+      : sourceId;
   /** List endpoints name expansions of their items as `data.x`. */
-  const stripListPrefix = (expand: unknown) => (Array.isArray(expand) ? expand.map((e) => String(e).replace(/^data\./, '')) : []);
+  const stripListPrefix = (expand: unknown) =>
+    Array.isArray(expand) ? expand.map((e) => String(e).replace(/^data\./, '')) : [];
 
   const missing = (kind: string, value: string) => ({
     status: 404,
-    body: { error: { type: 'invalid_request_error', code: 'resource_missing', message: `No such ${kind}: '${value}'` } },
+    body: {
+      error: { type: 'invalid_request_error', code: 'resource_missing', message: `No such ${kind}: '${value}'` },
+    },
   });
 
   const server: Server = createServer(async (req: IncomingMessage, res: ServerResponse) => {
@@ -507,7 +663,12 @@ export async function startStripeFake(): Promise<StripeFake> {
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const raw = Buffer.concat(chunks).toString('utf8');
     const idempotencyKey = (req.headers['idempotency-key'] as string | undefined) ?? null;
-    const request: FakeRequest = { method: req.method ?? 'GET', path: req.url ?? '/', body: parseForm(raw), idempotencyKey };
+    const request: FakeRequest = {
+      method: req.method ?? 'GET',
+      path: req.url ?? '/',
+      body: parseForm(raw),
+      idempotencyKey,
+    };
     fake.requests.push(request);
     if (fake.failNext > 0) {
       fake.failNext--;

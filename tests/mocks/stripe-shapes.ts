@@ -61,7 +61,10 @@ const DECLARATION_FILES: Record<string, [string, string]> = {
 /** Sub-objects declared in another file: an invoice's lines, a subscription item's legacy plan. */
 const NESTED_FILES: Record<string, [string, string][]> = {
   invoice: [['InvoiceLineItems', 'InvoiceLineItem']],
-  subscription: [['SubscriptionItems', 'SubscriptionItem'], ['Plans', 'Plan']],
+  subscription: [
+    ['SubscriptionItems', 'SubscriptionItem'],
+    ['Plans', 'Plan'],
+  ],
   subscription_item: [['Plans', 'Plan']],
 };
 
@@ -99,7 +102,8 @@ function declarations(resource: string): Declarations {
   for (const other of NESTED_FILES[resource] ?? []) {
     const more = readDeclarations(other);
     for (const part of [more.top, more.nested]) {
-      for (const key of ['nullable', 'optional', 'names'] as const) for (const name of part[key]) result.nested[key].add(name);
+      for (const key of ['nullable', 'optional', 'names'] as const)
+        for (const name of part[key]) result.nested[key].add(name);
     }
   }
   declarationCache.set(resource, result);
@@ -108,7 +112,8 @@ function declarations(resource: string): Declarations {
 
 const kind = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v);
 const isObj = (v: unknown): v is Obj => kind(v) === 'object';
-const isReference = (v: unknown) => isObj(v) && typeof v.id === 'string' && typeof v.object === 'string' && Object.keys(v).length === 2;
+const isReference = (v: unknown) =>
+  isObj(v) && typeof v.id === 'string' && typeof v.object === 'string' && Object.keys(v).length === 2;
 
 /** Every way `value` differs from Stripe's example `resource`; empty when it has Stripe's shape. */
 export function stripeShapeProblems(resource: string, value: unknown): string[] {
@@ -133,14 +138,22 @@ function checkResource(resource: string, value: unknown, at: string, problems: s
     problems.push(`${at}: expected a ${resource} object, got ${kind(value)}`);
     return;
   }
-  if (fixture.object !== undefined && value.object !== fixture.object) problems.push(`${at}.object: expected "${String(fixture.object)}", got ${JSON.stringify(value.object)}`);
+  if (fixture.object !== undefined && value.object !== fixture.object)
+    problems.push(`${at}.object: expected "${String(fixture.object)}", got ${JSON.stringify(value.object)}`);
   if (resource === 'event') {
     // The event fixture wraps a plan; ours wrap the resource named by data.object.object.
     const data = value.data;
     const inner = isObj(data) ? data.object : undefined;
     const innerResource = isObj(inner) && typeof inner.object === 'string' ? inner.object : null;
     const envelope = { ...fixture, data: { ...(fixture.data as Obj), object: {} } };
-    checkObject(envelope, { ...value, data: isObj(data) ? { ...data, object: {} } : data }, at, declarations('event'), true, problems);
+    checkObject(
+      envelope,
+      { ...value, data: isObj(data) ? { ...data, object: {} } : data },
+      at,
+      declarations('event'),
+      true,
+      problems,
+    );
     if (!innerResource) problems.push(`${at}.data.object: expected a Stripe object with an "object" field`);
     else if (STRIPE_FIXTURES[innerResource]) checkResource(innerResource, inner, `${at}.data.object`, problems);
     else problems.push(`${at}.data.object: no Stripe fixture for "${innerResource}"`);
@@ -163,7 +176,8 @@ function checkObject(fixture: Obj, value: Obj, at: string, decl: Declarations, t
     // Not in the example: only a field Stripe declares as optional (top level) or by name (inside).
     const declared = top ? rules.optional.has(key) : rules.names.has(key);
     if (!declared) problems.push(`${at}.${key}: not a field of Stripe's object`);
-    else if (isObj(value[key]) && typeof (value[key] as Obj).object === 'string') checkExpanded(value[key] as Obj, `${at}.${key}`, problems);
+    else if (isObj(value[key]) && typeof (value[key] as Obj).object === 'string')
+      checkExpanded(value[key] as Obj, `${at}.${key}`, problems);
   }
 }
 
@@ -174,25 +188,36 @@ function checkExpanded(value: Obj, at: string, problems: string[]) {
 }
 
 function checkList(fixtureList: Obj | undefined, value: Obj, at: string, problems: string[], decl?: Declarations) {
-  for (const key of ['object', 'data', 'has_more', 'url']) if (!(key in value)) problems.push(`${at}.${key}: missing (a Stripe list has object, data, has_more, url)`);
+  for (const key of ['object', 'data', 'has_more', 'url'])
+    if (!(key in value)) problems.push(`${at}.${key}: missing (a Stripe list has object, data, has_more, url)`);
   if (!Array.isArray(value.data)) return;
   const example = Array.isArray(fixtureList?.data) ? (fixtureList.data[0] as Obj | undefined) : undefined;
   value.data.forEach((item, i) => {
     const itemAt = `${at}.data[${i}]`;
-    if (isObj(item) && typeof item.object === 'string' && STRIPE_FIXTURES[item.object]) checkResource(item.object, item, itemAt, problems);
+    if (isObj(item) && typeof item.object === 'string' && STRIPE_FIXTURES[item.object])
+      checkResource(item.object, item, itemAt, problems);
     else if (example && isObj(item) && decl) checkObject(example, item, itemAt, decl, false, problems);
     else if (example) problems.push(`${itemAt}: expected an object, got ${kind(item)}`);
   });
 }
 
-function checkValue(expected: unknown, actual: unknown, at: string, key: string, decl: Declarations, rules: Declared, problems: string[]) {
+function checkValue(
+  expected: unknown,
+  actual: unknown,
+  at: string,
+  key: string,
+  decl: Declarations,
+  rules: Declared,
+  problems: string[],
+) {
   if (expected === null) {
     // A nullable field; the example does not show its type. Expanded objects are still checked.
     if (isObj(actual) && typeof actual.object === 'string') checkExpanded(actual, at, problems);
     return;
   }
   if (actual === null) {
-    if (!rules.nullable.has(key) && !decl.nested.nullable.has(key)) problems.push(`${at}: null, but Stripe never sends null here`);
+    if (!rules.nullable.has(key) && !decl.nested.nullable.has(key))
+      problems.push(`${at}: null, but Stripe never sends null here`);
     return;
   }
   const e = kind(expected);
@@ -224,10 +249,13 @@ function checkValue(expected: unknown, actual: unknown, at: string, key: string,
   const v = actual as Obj;
   if (Object.keys(f).length === 0) {
     // A map (metadata) or an object the example leaves empty.
-    if (key === 'metadata') for (const [k, val] of Object.entries(v)) if (typeof val !== 'string') problems.push(`${at}.${k}: metadata values are strings, got ${kind(val)}`);
+    if (key === 'metadata')
+      for (const [k, val] of Object.entries(v))
+        if (typeof val !== 'string') problems.push(`${at}.${k}: metadata values are strings, got ${kind(val)}`);
     return;
   }
   if (f.object === 'list') return checkList(f, v, at, problems, decl);
-  if (typeof f.object === 'string' && STRIPE_FIXTURES[f.object] && !isReference(f)) return checkResource(f.object, v, at, problems);
+  if (typeof f.object === 'string' && STRIPE_FIXTURES[f.object] && !isReference(f))
+    return checkResource(f.object, v, at, problems);
   checkObject(f, v, at, decl, false, problems);
 }

@@ -11,7 +11,11 @@ export const PASS_SECRET = '1x0000000000000000000000000000000AA';
 export const FAIL_SECRET = '2x0000000000000000000000000000000AA';
 export const PASS_TOKEN = 'XXXX.DUMMY.TOKEN.XXXX';
 
-export type TurnstileFake = { url: string; requests: { secret: string; response: string; remoteip?: string }[]; close(): Promise<void> };
+export type TurnstileFake = {
+  url: string;
+  requests: { secret: string; response: string; remoteip?: string }[];
+  close(): Promise<void>;
+};
 
 export async function startTurnstileFake(): Promise<TurnstileFake> {
   const spent = new Set<string>();
@@ -21,14 +25,22 @@ export async function startTurnstileFake(): Promise<TurnstileFake> {
     for await (const chunk of req) raw += chunk;
     let body: Record<string, string> = {};
     try {
-      body = req.headers['content-type']?.includes('json') ? JSON.parse(raw) : Object.fromEntries(new URLSearchParams(raw));
+      body = req.headers['content-type']?.includes('json')
+        ? JSON.parse(raw)
+        : Object.fromEntries(new URLSearchParams(raw));
     } catch {
       body = {};
     }
     requests.push({ secret: body.secret, response: body.response, remoteip: body.remoteip });
     const answer = (success: boolean, codes: string[] = []) => {
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ success, 'error-codes': codes, ...(success ? { challenge_ts: new Date().toISOString(), hostname: 'localhost' } : {}) }));
+      res.end(
+        JSON.stringify({
+          success,
+          'error-codes': codes,
+          ...(success ? { challenge_ts: new Date().toISOString(), hostname: 'localhost' } : {}),
+        }),
+      );
     };
     if (!body.secret) return answer(false, ['missing-input-secret']);
     if (!body.response) return answer(false, ['missing-input-response']);

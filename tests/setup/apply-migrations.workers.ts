@@ -15,7 +15,8 @@ const bindings = env as unknown as Env;
 beforeAll(async ({}, suite) => {
   const filepath = 'filepath' in suite ? suite.filepath : suite.file.filepath;
   const own = Object.entries(bindings.OWN_STORAGE_FILES).find(([file]) => filepath.endsWith(`/${file}`))?.[1];
-  if (!own) throw new Error(`${filepath} has no database of its own: is it outside vitest.config.ts's engineTests patterns?`);
+  if (!own)
+    throw new Error(`${filepath} has no database of its own: is it outside vitest.config.ts's engineTests patterns?`);
   const storage: FileBindings = { db: bindings[own.db] as D1Database, images: bindings[own.images] as R2Bucket };
   setFileBindings(storage);
   await applyD1Migrations(storage.db, bindings.TEST_MIGRATIONS);

@@ -15,7 +15,12 @@ beforeEach(() => {
     // The per-request access line (api/middlewares/logger.ts) is logged at error level for 5xx
     // answers; the error behind it, if any, is logged on its own line and still caught here.
     if (typeof args[0] === 'string' && args[0].startsWith('{"level":"error","msg":"request"')) return original(...args);
-    unexpected.push(args.map((a) => (a instanceof Error ? a.message : String(a))).join(' ').slice(0, 300));
+    unexpected.push(
+      args
+        .map((a) => (a instanceof Error ? a.message : String(a)))
+        .join(' ')
+        .slice(0, 300),
+    );
     original(...args);
   };
 });
@@ -23,6 +28,8 @@ beforeEach(() => {
 afterEach(() => {
   console.error = original;
   if (unexpected.length) {
-    throw new Error(`Unexpected console.error (${unexpected.length}): ${unexpected.join(' | ')}. Spy on console.error in the test if it is expected.`);
+    throw new Error(
+      `Unexpected console.error (${unexpected.length}): ${unexpected.join(' | ')}. Spy on console.error in the test if it is expected.`,
+    );
   }
 });

@@ -15,7 +15,8 @@ export const engineName: string = 'turso';
 export async function createEngineDb(): Promise<{ db: Db; env: Record<string, unknown>; outage: Outage }> {
   const url = `${inject('tursoLocalUrl')}/db/${randomUUID()}/`;
   const state = { on: false };
-  const network: typeof fetch = (input, init) => (state.on ? fetch('http://127.0.0.1:1/', { method: 'POST', body: '{}' }) : fetch(input, init));
+  const network: typeof fetch = (input, init) =>
+    state.on ? fetch('http://127.0.0.1:1/', { method: 'POST', body: '{}' }) : fetch(input, init);
   const db = createTursoDb(url, undefined, network);
   await migrate(db, { migrationsFolder: 'db/migrations' });
   return { db, env: {}, outage: { down: () => (state.on = true), up: () => (state.on = false) } };

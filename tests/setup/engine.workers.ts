@@ -41,7 +41,11 @@ function withOutage(d1: D1Database, outage: { on: boolean }): D1Database {
 export async function createEngineDb(): Promise<{ db: Db; env: Record<string, unknown>; outage: Outage }> {
   const state = { on: false };
   const d1 = withOutage(countD1Rows(fileBindings().db), state);
-  return { db: drizzle(d1, { schema }) as unknown as Db, env: { DB: d1 }, outage: { down: () => (state.on = true), up: () => (state.on = false) } };
+  return {
+    db: drizzle(d1, { schema }) as unknown as Db,
+    env: { DB: d1 },
+    outage: { down: () => (state.on = true), up: () => (state.on = false) },
+  };
 }
 
 /** The real R2 binding of this test file: shared, or its own alongside its own database. */

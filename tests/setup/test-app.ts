@@ -33,7 +33,10 @@ export async function messageOf(response: Response): Promise<string> {
 }
 
 /** Checks a refused request's status and returns its `{statusCode, message}` body. */
-export async function errorOf(response: Response | ClientResponse<unknown, number, string>, status: number): Promise<{ statusCode: number; message: string }> {
+export async function errorOf(
+  response: Response | ClientResponse<unknown, number, string>,
+  status: number,
+): Promise<{ statusCode: number; message: string }> {
   const body = (await response.json()) as { statusCode: number; message: string };
   expect(response.status, body.message).toBe(status);
   expect(body.statusCode).toBe(status);
@@ -60,7 +63,12 @@ export async function setupTestApp(env: Partial<Bindings> = {}): Promise<TestApp
   const engine = await createEngineDb();
   // Tests run as a local development deployment unless they say otherwise (production is the default).
   // Turnstile's siteverify is the local fake (tests/mocks/turnstile-fake.ts), never the real one.
-  const bindings = { APP_ENV: 'development', TURNSTILE_VERIFY_URL: inject('turnstileVerifyUrl'), ...engine.env, ...env } as Bindings;
+  const bindings = {
+    APP_ENV: 'development',
+    TURNSTILE_VERIFY_URL: inject('turnstileVerifyUrl'),
+    ...engine.env,
+    ...env,
+  } as Bindings;
   const app = createApp({ db: engine.db });
   const request: TestApp['request'] = (path, init = {}) => {
     const { token, json, ...rest } = init;
@@ -73,6 +81,7 @@ export async function setupTestApp(env: Partial<Bindings> = {}): Promise<TestApp
     }
     return Promise.resolve(app.request(path, { ...rest, headers, body }, bindings));
   };
-  const client = (token?: string) => testClient(app, bindings, undefined, token ? { headers: { authorization: `Bearer ${token}` } } : {});
+  const client = (token?: string) =>
+    testClient(app, bindings, undefined, token ? { headers: { authorization: `Bearer ${token}` } } : {});
   return { db: engine.db, env: bindings, app, request, client, outage: engine.outage };
 }

@@ -13,9 +13,13 @@ import type { TestProject } from 'vitest/node';
  */
 export default async function setup(project: TestProject) {
   const dir = mkdtempSync(join(tmpdir(), 'turso-local-'));
-  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/turso-local.ts', '--port', '0', '--db', join(dir, 'root.db'), '--databases-dir', dir], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'scripts/turso-local.ts', '--port', '0', '--db', join(dir, 'root.db'), '--databases-dir', dir],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   const url = await new Promise<string>((resolve, reject) => {
     let output = '';
     const timer = setTimeout(() => reject(new Error(`the local libSQL server did not start: ${output}`)), 30_000);

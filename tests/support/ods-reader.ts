@@ -42,7 +42,13 @@ const attr = (tag: string, name: string) => {
   const match = new RegExp(`${name}="([^"]*)"`).exec(tag);
   return match ? unescapeXml(match[1]) : null;
 };
-const unescapeXml = (s: string) => s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&amp;/g, '&');
+const unescapeXml = (s: string) =>
+  s
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&apos;/g, "'")
+    .replace(/&amp;/g, '&');
 
 /** The first table of content.xml as rows of cells (repeated cells expanded). */
 export function readOdsRows(bytes: Uint8Array): OdsCell[][] {
@@ -53,12 +59,21 @@ export function readOdsRows(bytes: Uint8Array): OdsCell[][] {
   const rows: OdsCell[][] = [];
   for (const rowMatch of table.matchAll(/<table:table-row[^>]*?(?:\/>|>([\s\S]*?)<\/table:table-row>)/g)) {
     const cells: OdsCell[] = [];
-    for (const cell of (rowMatch[1] ?? '').matchAll(/<table:table-cell([^>]*?)(?:\/>|>([\s\S]*?)<\/table:table-cell>)/g)) {
+    for (const cell of (rowMatch[1] ?? '').matchAll(
+      /<table:table-cell([^>]*?)(?:\/>|>([\s\S]*?)<\/table:table-cell>)/g,
+    )) {
       const tag = cell[1];
-      const text = [...(cell[2] ?? '').matchAll(/<text:p>([\s\S]*?)<\/text:p>/g)].map((p) => unescapeXml(p[1])).join('\n');
+      const text = [...(cell[2] ?? '').matchAll(/<text:p>([\s\S]*?)<\/text:p>/g)]
+        .map((p) => unescapeXml(p[1]))
+        .join('\n');
       const repeat = Number(attr(tag, 'table:number-columns-repeated') ?? 1);
       for (let i = 0; i < repeat; i++) {
-        cells.push({ type: attr(tag, 'office:value-type'), value: attr(tag, 'office:value'), dateValue: attr(tag, 'office:date-value'), text });
+        cells.push({
+          type: attr(tag, 'office:value-type'),
+          value: attr(tag, 'office:value'),
+          dateValue: attr(tag, 'office:date-value'),
+          text,
+        });
       }
     }
     rows.push(cells);

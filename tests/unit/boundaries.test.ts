@@ -22,7 +22,8 @@ function files(dir: string, test: (file: string) => boolean): string[] {
 /** Runtime imports: `import x from '...'`, `export ... from '...'` and `import('...')`, not `import type`. */
 function runtimeImports(source: string): string[] {
   const specs: string[] = [];
-  for (const m of source.matchAll(/^\s*(?:import|export)\s+(?!type\b)(?:[^'";]*?\sfrom\s+)?['"]([^'"]+)['"]/gm)) specs.push(m[1]);
+  for (const m of source.matchAll(/^\s*(?:import|export)\s+(?!type\b)(?:[^'";]*?\sfrom\s+)?['"]([^'"]+)['"]/gm))
+    specs.push(m[1]);
   for (const m of source.matchAll(/\bimport\(\s*['"]([^'"]+)['"]\s*\)/g)) specs.push(m[1]);
   return specs;
 }
@@ -39,7 +40,11 @@ describe('import boundaries', () => {
 
   it('finds the browser code and its imports', () => {
     expect(browser.length).toBeGreaterThan(40);
-    expect(runtimeImports("import { a } from './a';\nimport type { B } from '../../api';\nconst C = lazy(() => import('./c'));")).toEqual(['./a', './c']);
+    expect(
+      runtimeImports(
+        "import { a } from './a';\nimport type { B } from '../../api';\nconst C = lazy(() => import('./c'));",
+      ),
+    ).toEqual(['./a', './c']);
   });
 
   it('browser code imports no server code, Node or Workers modules at run time', () => {
@@ -47,7 +52,11 @@ describe('import boundaries', () => {
     for (const file of browser) {
       for (const spec of runtimeImports(readFileSync(path.join(root, file), 'utf8'))) {
         const target = spec.startsWith('.') ? path.relative(root, path.resolve(root, path.dirname(file), spec)) : spec;
-        const server = /^(api|db)(\/|$)/.test(target) || target.startsWith('src/lib/server') || /^(node:|cloudflare:)/.test(spec) || ['drizzle-orm', 'stripe', '@libsql/client', 'hono'].includes(spec);
+        const server =
+          /^(api|db)(\/|$)/.test(target) ||
+          target.startsWith('src/lib/server') ||
+          /^(node:|cloudflare:)/.test(spec) ||
+          ['drizzle-orm', 'stripe', '@libsql/client', 'hono'].includes(spec);
         if (server) offending.push(`${file} → ${spec}`);
       }
     }
@@ -59,7 +68,10 @@ describe('import boundaries', () => {
     for (const file of files('api/routes', code)) {
       const own = file.split(path.sep).slice(0, 3).join('/');
       for (const spec of runtimeImports(readFileSync(path.join(root, file), 'utf8'))) {
-        const target = path.relative(root, path.resolve(root, path.dirname(file), spec)).split(path.sep).join('/');
+        const target = path
+          .relative(root, path.resolve(root, path.dirname(file), spec))
+          .split(path.sep)
+          .join('/');
         if (target.startsWith('api/routes/') && !target.startsWith(`${own}/`)) offending.push(`${file} → ${spec}`);
       }
     }
@@ -82,4 +94,3 @@ describe('import boundaries', () => {
     expect(offending).toEqual([]);
   });
 });
-

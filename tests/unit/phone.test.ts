@@ -3,7 +3,14 @@ import { formatPhone, formatPhoneAsTyped, normalizePhone, phoneKeystrokes } from
 
 describe('the phone rule (domain/phone.ts)', () => {
   it('accepts UK numbers in every way people write them and stores E.164', () => {
-    for (const written of ['07911 123456', '07911123456', '+44 7911 123456', '+447911123456', '0044 7911 123456', '(07911) 123-456']) {
+    for (const written of [
+      '07911 123456',
+      '07911123456',
+      '+44 7911 123456',
+      '+447911123456',
+      '0044 7911 123456',
+      '(07911) 123-456',
+    ]) {
       expect(normalizePhone(written), written).toBe('+447911123456');
     }
     expect(normalizePhone('020 7946 0958')).toBe('+442079460958');
@@ -17,7 +24,7 @@ describe('the phone rule (domain/phone.ts)', () => {
     expect(normalizePhone('+1 415 555 2671')).toBe('+14155552671');
   });
 
-  it('refuses a digit too many or too few, and the seed\'s old ten-digit form', () => {
+  it("refuses a digit too many or too few, and the seed's old ten-digit form", () => {
     for (const bad of ['0791112345', '079111234567', '0770090100', '12345', '', '+', '+44', 'abc']) {
       expect(normalizePhone(bad), bad).toBeNull();
     }

@@ -23,7 +23,8 @@ function files(dir: string): string[] {
 function relativeImports(file: string): string[] {
   const source = readFileSync(path.join(root, file), 'utf8');
   const found: string[] = [];
-  for (const m of source.matchAll(/^\s*(?:import|export)\s+(?:type\s+)?(?:[^'";]*?\sfrom\s+)?['"](\.[^'"]+)['"]/gm)) found.push(m[1]);
+  for (const m of source.matchAll(/^\s*(?:import|export)\s+(?:type\s+)?(?:[^'";]*?\sfrom\s+)?['"](\.[^'"]+)['"]/gm))
+    found.push(m[1]);
   for (const m of source.matchAll(/\bimport\(\s*['"](\.[^'"]+)['"]\s*\)/g)) found.push(m[1]);
   return found;
 }
@@ -31,7 +32,8 @@ function relativeImports(file: string): string[] {
 /** The file an import names: `./a` is a.ts, a.tsx or a/index.ts. */
 function resolve(from: string, spec: string, known: Set<string>): string | null {
   const base = path.join(path.dirname(from), spec);
-  for (const candidate of [base, `${base}.ts`, `${base}.tsx`, path.join(base, 'index.ts')]) if (known.has(candidate)) return candidate;
+  for (const candidate of [base, `${base}.ts`, `${base}.tsx`, path.join(base, 'index.ts')])
+    if (known.has(candidate)) return candidate;
   return null;
 }
 
@@ -41,10 +43,20 @@ describe('source rules', () => {
 
   it('no two modules import each other', () => {
     expect(all.length).toBeGreaterThan(200);
-    const edges = new Map(all.map((file) => [file, new Set(relativeImports(file).map((spec) => resolve(file, spec, known)).filter((f): f is string => f !== null))]));
+    const edges = new Map(
+      all.map((file) => [
+        file,
+        new Set(
+          relativeImports(file)
+            .map((spec) => resolve(file, spec, known))
+            .filter((f): f is string => f !== null),
+        ),
+      ]),
+    );
     const circles: string[] = [];
     for (const [file, targets] of edges) {
-      for (const target of targets) if (file < target && edges.get(target)?.has(file)) circles.push(`${file} <-> ${target}`);
+      for (const target of targets)
+        if (file < target && edges.get(target)?.has(file)) circles.push(`${file} <-> ${target}`);
     }
     expect(circles).toEqual([]);
   });

@@ -14,7 +14,10 @@ const listRoute = defineRoute({
   security: bearerAuth,
   middleware: [financeReaders('Only admins, organization admins and finance users can read the audit log')],
   request: { query: AuditQuerySchema },
-  responses: { 200: { ...jsonContent(z.array(AuditEntrySchema), 'Entries'), headers: totalCountHeader }, ...errorResponses },
+  responses: {
+    200: { ...jsonContent(z.array(AuditEntrySchema), 'Entries'), headers: totalCountHeader },
+    ...errorResponses,
+  },
 });
 
 /** Read only: the audit log has no route that updates or deletes (the table refuses both). */

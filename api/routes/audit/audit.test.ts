@@ -1,11 +1,26 @@
 import { eq, inArray, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, campaigns } from '../../../db/schema';
-import { createAppeal, createCampaign, createOrganization, createUser, signedIn, type SignedIn } from '../../../tests/factories';
+import {
+  createAppeal,
+  createCampaign,
+  createOrganization,
+  createUser,
+  signedIn,
+  type SignedIn,
+} from '../../../tests/factories';
 import { engineName, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
 import { createApp } from '../..';
 
-type Entry = { action: string; target_type: string; target_id: string; actor_email: string | null; organization_id: string | null; changes: Record<string, [unknown, unknown]>; request_id: string | null };
+type Entry = {
+  action: string;
+  target_type: string;
+  target_id: string;
+  actor_email: string | null;
+  organization_id: string | null;
+  changes: Record<string, [unknown, unknown]>;
+  request_id: string | null;
+};
 
 describe(`audit log (${engineName})`, () => {
   let t: TestApp;
@@ -44,26 +59,60 @@ describe(`audit log (${engineName})`, () => {
     });
     expect(created.status, await created.clone().text()).toBe(201);
     const giftId = ((await created.json()) as { _id: string })._id;
-    expect((await t.request(`/api/donations/${giftId}`, { method: 'PUT', token: orgAdmin.token, json: { amount: 1500 } })).status).toBe(200);
+    expect(
+      (await t.request(`/api/donations/${giftId}`, { method: 'PUT', token: orgAdmin.token, json: { amount: 1500 } }))
+        .status,
+    ).toBe(200);
     // An unchanged save writes nothing.
-    expect((await t.request(`/api/donations/${giftId}`, { method: 'PUT', token: orgAdmin.token, json: { amount: 1500 } })).status).toBe(200);
-    expect((await t.request(`/api/organizations/${orgX}`, { method: 'PUT', token: admin.token, json: { legal_name: 'Audit X Trust' } })).status).toBe(200);
+    expect(
+      (await t.request(`/api/donations/${giftId}`, { method: 'PUT', token: orgAdmin.token, json: { amount: 1500 } }))
+        .status,
+    ).toBe(200);
+    expect(
+      (
+        await t.request(`/api/organizations/${orgX}`, {
+          method: 'PUT',
+          token: admin.token,
+          json: { legal_name: 'Audit X Trust' },
+        })
+      ).status,
+    ).toBe(200);
     const person = await createUser(t.db);
-    expect((await t.request(`/api/users/${person.id}`, { method: 'PUT', token: admin.token, json: { type: 'finance' } })).status).toBe(200);
-    expect((await t.request(`/api/campaigns/${campaignX}`, { method: 'PUT', token: admin.token, json: { status: 'draft' } })).status).toBe(200);
-    const org = await t.request('/api/organizations', { method: 'POST', token: admin.token, json: { name: 'Audit New Org' } });
+    expect(
+      (await t.request(`/api/users/${person.id}`, { method: 'PUT', token: admin.token, json: { type: 'finance' } }))
+        .status,
+    ).toBe(200);
+    expect(
+      (await t.request(`/api/campaigns/${campaignX}`, { method: 'PUT', token: admin.token, json: { status: 'draft' } }))
+        .status,
+    ).toBe(200);
+    const org = await t.request('/api/organizations', {
+      method: 'POST',
+      token: admin.token,
+      json: { name: 'Audit New Org' },
+    });
     expect(org.status).toBe(201);
 
     const gift = await entries(admin.token, `?target=${giftId}`);
     expect(gift.map((e) => e.action)).toEqual(['donation.update', 'donation.create']);
-    expect(gift[0]).toMatchObject({ actor_email: orgAdmin.user.email, organization_id: orgX, changes: { amount: [1200, 1500] } });
+    expect(gift[0]).toMatchObject({
+      actor_email: orgAdmin.user.email,
+      organization_id: orgX,
+      changes: { amount: [1200, 1500] },
+    });
     expect(gift[0].request_id).toEqual(expect.any(String));
     expect((await entries(admin.token, `?target=${orgX}&target_type=organization`))[0]).toMatchObject({
       action: 'organization.update',
       changes: { legalName: [null, 'Audit X Trust'] },
     });
-    expect((await entries(admin.token, `?target=${person.id}`))[0]).toMatchObject({ action: 'user.type', changes: { type: ['donor', 'finance'] } });
-    expect((await entries(admin.token, `?target=${campaignX}`))[0]).toMatchObject({ action: 'campaign.status', changes: { status: ['approved', 'draft'] } });
+    expect((await entries(admin.token, `?target=${person.id}`))[0]).toMatchObject({
+      action: 'user.type',
+      changes: { type: ['donor', 'finance'] },
+    });
+    expect((await entries(admin.token, `?target=${campaignX}`))[0]).toMatchObject({
+      action: 'campaign.status',
+      changes: { status: ['approved', 'draft'] },
+    });
     const newOrgId = ((await org.json()) as { _id: string })._id;
     expect((await entries(admin.token, `?target=${newOrgId}`))[0]).toMatchObject({ action: 'organization.create' });
     // Filter by actor (email part) and date.
@@ -99,7 +148,15 @@ describe(`audit log (${engineName})`, () => {
   });
 
   it('exports the same rows as CSV, formula-safe', async () => {
-    await t.db.insert(auditLog).values({ at: new Date(), action: 'donation.update', targetType: 'donation', targetId: 'x', organizationId: orgX, changes: {}, note: '=HYPERLINK("evil")' });
+    await t.db.insert(auditLog).values({
+      at: new Date(),
+      action: 'donation.update',
+      targetType: 'donation',
+      targetId: 'x',
+      organizationId: orgX,
+      changes: {},
+      note: '=HYPERLINK("evil")',
+    });
     const res = await t.request(`/api/exports/audit.csv?target=x`, { token: finance.token });
     expect(res.status).toBe(200);
     const text = await res.text();
@@ -109,10 +166,18 @@ describe(`audit log (${engineName})`, () => {
   });
 
   it('cannot be changed: no route writes it, and the database refuses UPDATE and DELETE', async () => {
-    const auditRoutes = new Set(createApp().routes.filter((r) => r.path.includes('audit') && r.method !== 'ALL').map((r) => `${r.method} ${r.path}`));
+    const auditRoutes = new Set(
+      createApp()
+        .routes.filter((r) => r.path.includes('audit') && r.method !== 'ALL')
+        .map((r) => `${r.method} ${r.path}`),
+    );
     expect([...auditRoutes].sort()).toEqual(['GET /api/audit', 'GET /api/exports/audit.csv']);
     // This file's rows only: other suites may append to a shared D1 database meanwhile.
-    const mine = () => t.db.select().from(auditLog).where(inArray(auditLog.organizationId, [orgX, orgY]));
+    const mine = () =>
+      t.db
+        .select()
+        .from(auditLog)
+        .where(inArray(auditLog.organizationId, [orgX, orgY]));
     const before = await mine();
     expect(before.length).toBeGreaterThan(0);
     await expect(t.db.update(auditLog).set({ note: 'rewritten' })).rejects.toThrow();

@@ -13,7 +13,14 @@ import { revokeSession } from '../../services/sessions';
 
 function authCtx(c: Context<AppEnv>, turnstileToken: string | null | undefined) {
   const { db, config } = c.var;
-  return { db, config, mailer: createMailer(db, config), now: new Date(), ip: clientIp({ get: (h) => c.req.header(h) }), turnstileToken };
+  return {
+    db,
+    config,
+    mailer: createMailer(db, config),
+    now: new Date(),
+    ip: clientIp({ get: (h) => c.req.header(h) }),
+    turnstileToken,
+  };
 }
 
 /** 429s carry Retry-After; app.onError keeps headers already set on the context. */
@@ -43,7 +50,10 @@ const loginRoute = defineRoute({
   summary: 'Email a sign-in code (no code), or exchange a code for a session token',
   request: { body: jsonBody(LoginBody) },
   responses: {
-    200: jsonContent(z.union([SignedInSchema, NamesRequiredSchema, CodeSentSchema]), 'A code was sent, the code was right and a session started, or a new address must give its names'),
+    200: jsonContent(
+      z.union([SignedInSchema, NamesRequiredSchema, CodeSentSchema]),
+      'A code was sent, the code was right and a session started, or a new address must give its names',
+    ),
     ...errorResponses,
   },
 });

@@ -3,7 +3,14 @@ import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { loginCodes, sessions, users } from '../../../db/schema';
 import { createSession, createUser } from '../../../tests/factories';
 import type { InferResponseType } from 'hono/client';
-import { engineName, errorOf, messageOf, setupTestApp, type TestApp, type TestClient } from '../../../tests/setup/test-app';
+import {
+  engineName,
+  errorOf,
+  messageOf,
+  setupTestApp,
+  type TestApp,
+  type TestClient,
+} from '../../../tests/setup/test-app';
 import { constantTimeEqual, generateCode, hashCode } from '../../services/auth';
 
 /** A finished sign-in as the schema types it (logins go through t.request: they set client-address headers and send bad bodies). */
@@ -86,7 +93,11 @@ describe(`auth API (${engineName})`, () => {
     expect(row.codeHash).toMatch(/^[0-9a-f]{64}$/);
     expect(row.codeHash).toBe(await hashCode('local-development-only-secret-change-me', email, code));
     expect(row.expiresAt.getTime() - row.createdAt.getTime()).toBe(10 * 60 * 1000);
-    const [mail] = (await (await t.request(`/api/dev/outbox?to=${email}`)).json()) as { text: string; html: string; subject: string }[];
+    const [mail] = (await (await t.request(`/api/dev/outbox?to=${email}`)).json()) as {
+      text: string;
+      html: string;
+      subject: string;
+    }[];
     expect(mail.subject).toContain(code);
     expect(mail.text).toContain('expires in 10 minutes');
     expect(mail.html).toContain(code);
@@ -105,7 +116,10 @@ describe(`auth API (${engineName})`, () => {
       }
     }
     expect(new Set(answers.map((a) => JSON.stringify(a))).size).toBe(1);
-    expect(answers[0]).toEqual({ status: 401, body: { statusCode: 401, message: expect.stringMatching(/not valid or has expired/) } });
+    expect(answers[0]).toEqual({
+      status: 401,
+      body: { statusCode: 401, message: expect.stringMatching(/not valid or has expired/) },
+    });
     expect(await t.db.select().from(users).where(eq(users.email, unknown))).toHaveLength(0);
   });
 
@@ -117,7 +131,11 @@ describe(`auth API (${engineName})`, () => {
     // The right code without both names: only now may the answer say the address is new.
     const missing = await login({ email, code, first_name: 'Ada' }, ip);
     expect(missing.status).toBe(200);
-    expect(await missing.json()).toEqual({ new_user: true, names_required: true, message: expect.stringMatching(/first and last name/) });
+    expect(await missing.json()).toEqual({
+      new_user: true,
+      names_required: true,
+      message: expect.stringMatching(/first and last name/),
+    });
     expect(await t.db.select().from(users).where(eq(users.email, email))).toHaveLength(0);
 
     const res = await login({ email, code, first_name: ' Ada ', last_name: 'Lovelace' }, ip);
@@ -125,7 +143,13 @@ describe(`auth API (${engineName})`, () => {
     const body = (await res.json()) as SignedIn;
     expect(body.new_user).toBe(true);
     expect(body.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
-    expect(body.user).toMatchObject({ email, name: { first_name: 'Ada', last_name: 'Lovelace' }, type: 'donor', avatar: null, org_ids: [] });
+    expect(body.user).toMatchObject({
+      email,
+      name: { first_name: 'Ada', last_name: 'Lovelace' },
+      type: 'donor',
+      avatar: null,
+      org_ids: [],
+    });
 
     const me = await t.request('/api/auth', { token: body.token });
     expect(me.status).toBe(200);
@@ -151,7 +175,10 @@ describe(`auth API (${engineName})`, () => {
     const ip = uniqueIp();
     await login({ email: user.email }, ip);
     const code = await latestCode(user.email);
-    await t.db.update(loginCodes).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(loginCodes.email, user.email));
+    await t.db
+      .update(loginCodes)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(loginCodes.email, user.email));
     const res = await login({ email: user.email, code }, ip);
     expect(res.status).toBe(401);
     expect(await res.json()).toEqual({ statusCode: 401, message: expect.stringMatching(/not valid or has expired/) });
@@ -213,7 +240,15 @@ describe(`auth API (${engineName})`, () => {
     // Its second guess, for this or any other address, needs the check.
     const second = await login({ email: other.email, code: '000000' }, guesser, cf(guesser));
     expect(second.status).toBe(428);
-    expect((await login({ email: other.email, code: '000000', turnstile_token: `t-${crypto.randomUUID()}` }, guesser, cf(guesser))).status).toBe(401);
+    expect(
+      (
+        await login(
+          { email: other.email, code: '000000', turnstile_token: `t-${crypto.randomUUID()}` },
+          guesser,
+          cf(guesser),
+        )
+      ).status,
+    ).toBe(401);
   });
 
   it('still accepts the right code after 4 wrong tries', async () => {
@@ -234,7 +269,7 @@ describe(`auth API (${engineName})`, () => {
     expect(res.status).toBe(429);
     expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(Number(res.headers.get('retry-after'))).toBeLessThanOrEqual(15 * 60);
-    expect((await messageOf(res))).toMatch(/Too many sign-in codes requested\. Please wait \d+ minutes?/);
+    expect(await messageOf(res)).toMatch(/Too many sign-in codes requested\. Please wait \d+ minutes?/);
     expect(await t.db.select().from(loginCodes).where(eq(loginCodes.email, email))).toHaveLength(5);
     // Another address is not refused for the same email: it is asked for the security check.
     const elsewhere = await login({ email }, uniqueIp());
@@ -243,12 +278,16 @@ describe(`auth API (${engineName})`, () => {
     expect((await login({ email, turnstile_token: `t-${crypto.randomUUID()}` }, uniqueIp())).status).toBe(200);
   });
 
-  it('limits sending per IP so addresses cannot be swept: a check after 10, and the 21st in an hour is a 429', { timeout: 30_000 }, async () => {
+  it('limits sending per IP so addresses cannot be swept: a check after 10, and the 21st in an hour is a 429', {
+    timeout: 30_000,
+  }, async () => {
     const ip = uniqueIp();
     for (let i = 0; i < 10; i++) expect((await login({ email: uniqueEmail('sweep') }, ip)).status).toBe(200);
     expect((await login({ email: uniqueEmail('sweep') }, ip)).status).toBe(428);
     for (let i = 11; i < 20; i++) {
-      expect((await login({ email: uniqueEmail('sweep'), turnstile_token: `t-${crypto.randomUUID()}` }, ip)).status).toBe(200);
+      expect(
+        (await login({ email: uniqueEmail('sweep'), turnstile_token: `t-${crypto.randomUUID()}` }, ip)).status,
+      ).toBe(200);
     }
     const res = await login({ email: uniqueEmail('sweep'), turnstile_token: `t-${crypto.randomUUID()}` }, ip);
     expect(res.status).toBe(429);
@@ -262,30 +301,42 @@ describe(`auth API (${engineName})`, () => {
     expect(cf.status).toBe(429);
   });
 
-  it('never refuses guesses per email alone: past 10 wrong codes for an address, every guess needs the check', { timeout: 30_000 }, async () => {
+  it('never refuses guesses per email alone: past 10 wrong codes for an address, every guess needs the check', {
+    timeout: 30_000,
+  }, async () => {
     const email = uniqueEmail('guess');
     for (let round = 0; round < 3; round++) {
       await login({ email, turnstile_token: `t-${crypto.randomUUID()}` }, uniqueIp());
-      for (let i = 0; i < 4; i++) await login({ email, code: '000000', turnstile_token: `t-${crypto.randomUUID()}` }, uniqueIp());
+      for (let i = 0; i < 4; i++)
+        await login({ email, code: '000000', turnstile_token: `t-${crypto.randomUUID()}` }, uniqueIp());
     }
     const res = await login({ email, code: '000000' }, uniqueIp());
     expect(res.status).toBe(428);
-    expect((await messageOf(res))).toMatch(/security check/);
+    expect(await messageOf(res)).toMatch(/security check/);
     const checked = await login({ email, code: '000000', turnstile_token: `t-${crypto.randomUUID()}` }, uniqueIp());
     expect(checked.status).toBe(401);
   });
 
-  it('limits verifying per IP: a check after 10 wrong codes, and the 51st try in an hour is a 429', { timeout: 30_000 }, async () => {
+  it('limits verifying per IP: a check after 10 wrong codes, and the 51st try in an hour is a 429', {
+    timeout: 30_000,
+  }, async () => {
     const ip = uniqueIp();
     for (let i = 0; i < 10; i++) {
-      expect((await login({ email: uniqueEmail('ipguess'), code: '123456', first_name: 'A', last_name: 'B' }, ip)).status).toBe(401);
+      expect(
+        (await login({ email: uniqueEmail('ipguess'), code: '123456', first_name: 'A', last_name: 'B' }, ip)).status,
+      ).toBe(401);
     }
     expect((await login({ email: uniqueEmail('ipguess'), code: '123456' }, ip)).status).toBe(428);
     for (let i = 11; i < 50; i++) {
       const token = `t-${crypto.randomUUID()}`;
-      expect((await login({ email: uniqueEmail('ipguess'), code: '123456', turnstile_token: token }, ip)).status).toBe(401);
+      expect((await login({ email: uniqueEmail('ipguess'), code: '123456', turnstile_token: token }, ip)).status).toBe(
+        401,
+      );
     }
-    const res = await login({ email: uniqueEmail('ipguess'), code: '123456', turnstile_token: `t-${crypto.randomUUID()}` }, ip);
+    const res = await login(
+      { email: uniqueEmail('ipguess'), code: '123456', turnstile_token: `t-${crypto.randomUUID()}` },
+      ip,
+    );
     expect(res.status).toBe(429);
     expect(res.headers.get('retry-after')).toMatch(/^\d+$/);
   });
@@ -323,7 +374,10 @@ describe(`auth API (${engineName})`, () => {
   it('answers 401 with {statusCode, message} for a missing, unknown, expired, idle or revoked token', async () => {
     const user = await createUser(t.db);
     const expired = await createSession(t.db, user.id);
-    await t.db.update(sessions).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(sessions.userId, user.id));
+    await t.db
+      .update(sessions)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(sessions.userId, user.id));
     const idleUser = await createUser(t.db);
     const idle = await createSession(t.db, idleUser.id, new Date(Date.now() - 8 * 24 * 60 * 60 * 1000));
     const revokedUser = await createUser(t.db);
@@ -350,7 +404,9 @@ describe(`auth API (${engineName})`, () => {
     expect((await t.request('/api/auth', { token })).status).toBe(200);
     expect((await t.request(`/api/auth?token=${token}`)).status).toBe(401);
     expect((await t.request(`/api/auth?access_token=${token}`)).status).toBe(401);
-    expect((await t.request('/api/auth', { headers: { cookie: `token=${token}; uk_nfp_token=${token}` } })).status).toBe(401);
+    expect(
+      (await t.request('/api/auth', { headers: { cookie: `token=${token}; uk_nfp_token=${token}` } })).status,
+    ).toBe(401);
   });
 
   it.each([
@@ -368,12 +424,16 @@ describe(`auth API (${engineName})`, () => {
   });
 
   it('rejects malformed JSON with 400 and an oversized body with 413', async () => {
-    const bad = await t.request('/api/auth/login', { method: 'POST', body: '{"email":', headers: { 'content-type': 'application/json' } });
+    const bad = await t.request('/api/auth/login', {
+      method: 'POST',
+      body: '{"email":',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(bad.status).toBe(400);
-    expect((await messageOf(bad))).toMatch(/valid JSON/);
+    expect(await messageOf(bad)).toMatch(/valid JSON/);
     const big = await login({ email: 'a@example.org', first_name: 'x'.repeat(200_000) });
     expect(big.status).toBe(413);
-    expect((await messageOf(big))).toMatch(/too large/);
+    expect(await messageOf(big)).toMatch(/too large/);
   });
 
   it('sends no email and stores no code for bad input', async () => {

@@ -2,10 +2,25 @@ import { z } from '@hono/zod-openapi';
 import { parseId } from '../../../db/ids';
 import { createRouter } from '../../lib/create-app';
 import { notFound } from '../../lib/errors';
-import { bearerAuth, defineRoute, errorResponses, IdParams, jsonBody, jsonContent, totalCountHeader } from '../../lib/openapi';
+import {
+  bearerAuth,
+  defineRoute,
+  errorResponses,
+  IdParams,
+  jsonBody,
+  jsonContent,
+  totalCountHeader,
+} from '../../lib/openapi';
 import { financeReaders, requireUser } from '../../lib/policy';
 import { readQuery } from '../../lib/validate';
-import { BATCH_MAX_LINES, BatchBodySchema, BatchHeaders, BatchQuerySchema, BatchSchema, BatchSummarySchema } from '../../schemas/batches';
+import {
+  BATCH_MAX_LINES,
+  BatchBodySchema,
+  BatchHeaders,
+  BatchQuerySchema,
+  BatchSchema,
+  BatchSummarySchema,
+} from '../../schemas/batches';
 import { createBatch } from '../../services/batches/create';
 import { getBatch, listBatches } from '../../services/batches/list';
 import { mailContextOf } from '../../services/mail/context';
@@ -16,7 +31,8 @@ const createRoute = defineRoute({
   method: 'post',
   path: '/donations/batches',
   tags: ['Donations'],
-  summary: 'Post a batch of offline income: cheques, cash, transfers, standing orders, vouchers (admins; org admins and finance in their organizations)',
+  summary:
+    'Post a batch of offline income: cheques, cash, transfers, standing orders, vouchers (admins; org admins and finance in their organizations)',
   description:
     `Each line becomes a succeeded gift (source batch) to a campaign, an appeal or the organization's general fund, creating new donors. ` +
     `Refused unless the lines add up to expected_total; at most ${BATCH_MAX_LINES} lines. Gift Aid only where the donor has a declaration covering the banked day. ` +
@@ -43,7 +59,10 @@ const listRoute = defineRoute({
   security: bearerAuth,
   middleware: [financeReaders(BATCH_ACCESS)],
   request: { query: BatchQuerySchema },
-  responses: { 200: { ...jsonContent(z.array(BatchSummarySchema), 'Batches'), headers: totalCountHeader }, ...errorResponses },
+  responses: {
+    200: { ...jsonContent(z.array(BatchSummarySchema), 'Batches'), headers: totalCountHeader },
+    ...errorResponses,
+  },
 });
 
 const getRoute = defineRoute({
@@ -71,7 +90,11 @@ export const batchesRouter = createRouter()
     const query = readQuery(c, BatchQuerySchema);
     const organizationId = query.organization_id ? parseId(query.organization_id) : undefined;
     if (organizationId === null) return c.json([], 200);
-    const result = await listBatches(c.var.db, requireUser(c.var.user), { organizationId, limit: query.limit, offset: query.offset });
+    const result = await listBatches(c.var.db, requireUser(c.var.user), {
+      organizationId,
+      limit: query.limit,
+      offset: query.offset,
+    });
     c.header('X-Total-Count', String(result.total));
     return c.json(result.rows, 200);
   })

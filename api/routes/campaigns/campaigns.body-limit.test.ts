@@ -48,7 +48,11 @@ describe(`request body limits on campaign saves (${engineName})`, () => {
       {
         method: 'POST',
         body,
-        headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers },
+        headers: {
+          'content-type': 'application/json',
+          ...(token ? { authorization: `Bearer ${token}` } : {}),
+          ...headers,
+        },
         duplex: 'half',
       } as RequestInit,
       t.env,
@@ -59,13 +63,15 @@ describe(`request body limits on campaign saves (${engineName})`, () => {
     expect(MAX_CAMPAIGN_BODY_BYTES).toBeLessThan(97 * MB);
   });
 
-  it('refuses a donor\'s declared 45 MB body by its Content-Length, without reading it', async () => {
+  it("refuses a donor's declared 45 MB body by its Content-Length, without reading it", async () => {
     const { stream, meter } = meteredBody(45 * MB);
     const res = await send(stream, { 'content-length': String(45 * MB) }, donorToken);
     expect(res.status).toBe(413);
     const body = (await res.json()) as { statusCode: number; message: string };
     expect(body).toMatchObject({ statusCode: 413 });
-    expect(body.message).toMatch(/^Request body is too large \(limit 33\.\d MB: 25 MB of image uploads a day, as sent\)/);
+    expect(body.message).toMatch(
+      /^Request body is too large \(limit 33\.\d MB: 25 MB of image uploads a day, as sent\)/,
+    );
     expect(meter.pulled).toBeLessThan(2 * CHUNK);
   });
 
@@ -90,7 +96,14 @@ describe(`request body limits on campaign saves (${engineName})`, () => {
     const res = await t.request('/api/campaigns', {
       method: 'POST',
       token: donorToken,
-      json: { title: 'Walk', description: 'Miles', goal: 1000, images: [], campaign_id: parentId, story: 'x'.repeat(200 * 1024) },
+      json: {
+        title: 'Walk',
+        description: 'Miles',
+        goal: 1000,
+        images: [],
+        campaign_id: parentId,
+        story: 'x'.repeat(200 * 1024),
+      },
     });
     expect(res.status).toBe(400);
   });

@@ -26,7 +26,10 @@ const listCampaignsRoute = defineRoute({
   summary: 'Campaigns the caller may see (approved ones for the public)',
   request: { query: CampaignListQuery },
   responses: {
-    200: jsonContent(z.union([z.array(CampaignSchema), z.array(CampaignTitleSchema)]), 'Campaigns, or with tiny=true their ids and titles'),
+    200: jsonContent(
+      z.union([z.array(CampaignSchema), z.array(CampaignTitleSchema)]),
+      'Campaigns, or with tiny=true their ids and titles',
+    ),
     ...errorResponses,
   },
 });
@@ -71,7 +74,10 @@ export const campaignsRouter = createRouter()
   .openapi(listCampaignsRoute, async (c) => {
     const query = c.req.valid('query');
     if (query.tiny === 'true') return c.json(await listCampaignTitles(c.var.db), 200);
-    return c.json(await listCampaigns(c.var.db, { kind: 'campaign', ...paging(query, c.var.user), viewer: c.var.user }), 200);
+    return c.json(
+      await listCampaigns(c.var.db, { kind: 'campaign', ...paging(query, c.var.user), viewer: c.var.user }),
+      200,
+    );
   })
   .openapi(getCampaignRoute, async (c) => {
     const campaign = await getCampaign(c.var.db, c.req.valid('param').id, c.var.user);
@@ -84,13 +90,21 @@ export const campaignsRouter = createRouter()
     // An appeal has no appeals of its own.
     if (campaign?.kind !== 'campaign') throw notFound('Campaign not found');
     return c.json(
-      await listCampaigns(c.var.db, { kind: 'appeal', parentId: campaign._id, ...paging(query, c.var.user), viewer: c.var.user }),
+      await listCampaigns(c.var.db, {
+        kind: 'appeal',
+        parentId: campaign._id,
+        ...paging(query, c.var.user),
+        viewer: c.var.user,
+      }),
       200,
     );
   })
   .openapi(listAppealsRoute, async (c) => {
     const query = c.req.valid('query');
-    return c.json(await listCampaigns(c.var.db, { kind: 'appeal', ...paging(query, c.var.user), viewer: c.var.user }), 200);
+    return c.json(
+      await listCampaigns(c.var.db, { kind: 'appeal', ...paging(query, c.var.user), viewer: c.var.user }),
+      200,
+    );
   })
   .openapi(getAppealRoute, async (c) => {
     const appeal = await getCampaign(c.var.db, c.req.valid('param').id, c.var.user);

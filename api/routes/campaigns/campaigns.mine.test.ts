@@ -14,10 +14,28 @@ describe(`a fundraiser's own appeals and what a caller may edit (${engineName})`
     const donor = await signedIn(t.db, 'donor');
     const stranger = await signedIn(t.db, 'donor');
     const orgAdmin = await signedIn(t.db, 'org_admin', { organizationIds: [org.id] });
-    const live = await createAppeal(t.db, campaign.id, { organizationId: org.id, createdBy: donor.user.id, title: 'Mine live' });
-    const draft = await createAppeal(t.db, campaign.id, { organizationId: org.id, createdBy: donor.user.id, title: 'Mine draft', status: 'draft' });
-    await createAppeal(t.db, campaign.id, { organizationId: org.id, createdBy: donor.user.id, title: 'Mine deleted', status: 'deleted' });
-    const theirs = await createAppeal(t.db, otherCampaign.id, { organizationId: otherOrg.id, createdBy: stranger.user.id, title: 'Not mine' });
+    const live = await createAppeal(t.db, campaign.id, {
+      organizationId: org.id,
+      createdBy: donor.user.id,
+      title: 'Mine live',
+    });
+    const draft = await createAppeal(t.db, campaign.id, {
+      organizationId: org.id,
+      createdBy: donor.user.id,
+      title: 'Mine draft',
+      status: 'draft',
+    });
+    await createAppeal(t.db, campaign.id, {
+      organizationId: org.id,
+      createdBy: donor.user.id,
+      title: 'Mine deleted',
+      status: 'deleted',
+    });
+    const theirs = await createAppeal(t.db, otherCampaign.id, {
+      organizationId: otherOrg.id,
+      createdBy: stranger.user.id,
+      title: 'Not mine',
+    });
 
     const mine = (await (await t.request('/api/appeals?mine=true&limit=100', { token: donor.token })).json()) as Item[];
     expect(mine.map((a) => a.title).sort()).toEqual(['Mine draft', 'Mine live']);
@@ -32,13 +50,22 @@ describe(`a fundraiser's own appeals and what a caller may edit (${engineName})`
     expect(anonymous.find((a) => a._id === live.id)).not.toHaveProperty('can_edit');
 
     // One item: the editor asks before it shows the form.
-    const one = async (id: string, token: string) => ((await (await t.request(`/api/campaigns/${id}`, { token })).json()) as Item).can_edit;
+    const one = async (id: string, token: string) =>
+      ((await (await t.request(`/api/campaigns/${id}`, { token })).json()) as Item).can_edit;
     expect(await one(draft.id, donor.token)).toBe(true);
     expect(await one(otherCampaign.id, orgAdmin.token)).toBe(false);
     expect(await one(campaign.id, orgAdmin.token)).toBe(true);
     expect(await one(live.id, orgAdmin.token)).toBe(true);
     expect(await one(live.id, stranger.token)).toBe(false);
     // …and the server agrees when someone tries anyway.
-    expect((await t.request(`/api/campaigns/${otherCampaign.id}`, { method: 'PUT', token: orgAdmin.token, json: { description: 'x' } })).status).toBe(403);
+    expect(
+      (
+        await t.request(`/api/campaigns/${otherCampaign.id}`, {
+          method: 'PUT',
+          token: orgAdmin.token,
+          json: { description: 'x' },
+        })
+      ).status,
+    ).toBe(403);
   });
 });

@@ -17,7 +17,9 @@ describe(`appeals are hidden with their parent campaign (${engineName})`, () => 
     const donorToken = (await signedIn(t.db, 'donor')).token;
     const adminToken = (await signedIn(t.db, 'admin')).token;
     const orgAdminToken = (await signedIn(t.db, 'org_admin', { organizationIds: [org.id] })).token;
-    const otherOrgAdminToken = (await signedIn(t.db, 'org_admin', { organizationIds: [(await createOrganization(t.db)).id] })).token;
+    const otherOrgAdminToken = (
+      await signedIn(t.db, 'org_admin', { organizationIds: [(await createOrganization(t.db)).id] })
+    ).token;
 
     const listed = async (token?: string) =>
       ((await (await t.request('/api/appeals?limit=100', { token })).json()) as { _id: string }[]).map((a) => a._id);

@@ -26,7 +26,14 @@ async function world() {
     t.request('/api/campaigns', {
       method: 'POST',
       token,
-      json: { title: 'My appeal', description: 'For wells', goal: 10_000, images: [demoImage], campaign_id: parent.id, ...overrides },
+      json: {
+        title: 'My appeal',
+        description: 'For wells',
+        goal: 10_000,
+        images: [demoImage],
+        campaign_id: parent.id,
+        ...overrides,
+      },
     });
   return { t, bucket, org, parent, donor, donorToken, appeal };
 }
@@ -45,7 +52,9 @@ describe(`per-account daily quotas (${engineName})`, () => {
     expect((await w.appeal(adminToken)).status).toBe(201);
   });
 
-  it('caps a donor\'s image uploads per day, refusing the upload that would go over before storing any of it', { timeout: 60_000 }, async () => {
+  it("caps a donor's image uploads per day, refusing the upload that would go over before storing any of it", {
+    timeout: 60_000,
+  }, async () => {
     const w = await world();
     const fourMb = pngBase64(4);
     const image = (n: number) => ({ base64: fourMb, name: `photo-${n}.png` });
@@ -61,7 +70,11 @@ describe(`per-account daily quotas (${engineName})`, () => {
     // The donor photo form counts against the same allowance.
     const photo = await w.t.request('/api/users/me', { method: 'PUT', token: w.donorToken, json: { image: fourMb } });
     expect(photo.status).toBe(200);
-    const more = await w.t.request('/api/users/me', { method: 'PUT', token: w.donorToken, json: { image: pngBase64(2) } });
+    const more = await w.t.request('/api/users/me', {
+      method: 'PUT',
+      token: w.donorToken,
+      json: { image: pngBase64(2) },
+    });
     expect(more.status).toBe(429);
   });
 });
@@ -70,7 +83,11 @@ describe(`organizations that approve appeals first (${engineName})`, () => {
   it('makes a new appeal a draft until approved; its own admins and admins publish at once', async () => {
     const w = await world();
     const orgAdminToken = (await signedIn(w.t.db, 'org_admin', { organizationIds: [w.org.id] })).token;
-    const set = await w.t.request(`/api/organizations/${w.org.id}`, { method: 'PUT', token: orgAdminToken, json: { appeals_need_approval: true } });
+    const set = await w.t.request(`/api/organizations/${w.org.id}`, {
+      method: 'PUT',
+      token: orgAdminToken,
+      json: { appeals_need_approval: true },
+    });
     expect(set.status).toBe(200);
     expect(((await set.json()) as { appeals_need_approval: boolean }).appeals_need_approval).toBe(true);
 
@@ -85,19 +102,29 @@ describe(`organizations that approve appeals first (${engineName})`, () => {
 
     expect(((await (await w.appeal(orgAdminToken)).json()) as { status: string }).status).toBe('approved');
     const adminToken = (await signedIn(w.t.db, 'admin')).token;
-    const approve = await w.t.request(`/api/campaigns/${heldBody._id}`, { method: 'PUT', token: adminToken, json: { status: 'approved' } });
+    const approve = await w.t.request(`/api/campaigns/${heldBody._id}`, {
+      method: 'PUT',
+      token: adminToken,
+      json: { status: 'approved' },
+    });
     expect(((await approve.json()) as { status: string }).status).toBe('approved');
     expect((await w.t.request(`/api/appeals/${heldBody._id}`)).status).toBe(200);
 
     // Without the setting, appeals publish at once as before.
     const open = await createOrganization(w.t.db);
     const openParent = await createCampaign(w.t.db, { organizationId: open.id });
-    expect(((await (await w.appeal(w.donorToken, { campaign_id: openParent.id })).json()) as { status: string }).status).toBe('approved');
+    expect(
+      ((await (await w.appeal(w.donorToken, { campaign_id: openParent.id })).json()) as { status: string }).status,
+    ).toBe('approved');
   });
 
-  it('lets only admins and the organization\'s own admins change the setting', async () => {
+  it("lets only admins and the organization's own admins change the setting", async () => {
     const w = await world();
-    const res = await w.t.request(`/api/organizations/${w.org.id}`, { method: 'PUT', token: w.donorToken, json: { appeals_need_approval: true } });
+    const res = await w.t.request(`/api/organizations/${w.org.id}`, {
+      method: 'PUT',
+      token: w.donorToken,
+      json: { appeals_need_approval: true },
+    });
     expect(res.status).toBe(403);
     const bad = await w.t.request(`/api/organizations/${w.org.id}`, {
       method: 'PUT',

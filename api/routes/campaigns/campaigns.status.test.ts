@@ -23,12 +23,20 @@ describe(`who may change a campaign's or appeal's status (${engineName})`, () =>
       const res = await t.request('/api/campaigns', {
         method: 'POST',
         token,
-        json: { title: 'Bake sale', description: 'Cakes for pumps', goal: 10_000, images: [demoImage], campaign_id: campaignA.id, ...extra },
+        json: {
+          title: 'Bake sale',
+          description: 'Cakes for pumps',
+          goal: 10_000,
+          images: [demoImage],
+          campaign_id: campaignA.id,
+          ...extra,
+        },
       });
       expect(res.status).toBe(201);
-      return ((await res.json()) as { _id: string; status: string });
+      return (await res.json()) as { _id: string; status: string };
     };
-    const stored = async (id: string) => (await t.db.select({ status: campaigns.status }).from(campaigns).where(eq(campaigns.id, id)))[0].status;
+    const stored = async (id: string) =>
+      (await t.db.select({ status: campaigns.status }).from(campaigns).where(eq(campaigns.id, id)))[0].status;
     return { orgA, campaignA, adminA, adminB, admin, appealBy, stored };
   }
 
@@ -36,9 +44,16 @@ describe(`who may change a campaign's or appeal's status (${engineName})`, () =>
     const w = await world();
     const appeal = await w.appealBy(w.adminB.token);
     expect(appeal.status).toBe('draft');
-    const res = await t.request(`/api/campaigns/${appeal._id}`, { method: 'PUT', token: w.adminB.token, json: { status: 'approved' } });
+    const res = await t.request(`/api/campaigns/${appeal._id}`, {
+      method: 'PUT',
+      token: w.adminB.token,
+      json: { status: 'approved' },
+    });
     expect(res.status).toBe(403);
-    expect(await res.json()).toEqual({ statusCode: 403, message: "Only admins and the admins of this campaign's organization can change its status" });
+    expect(await res.json()).toEqual({
+      statusCode: 403,
+      message: "Only admins and the admins of this campaign's organization can change its status",
+    });
     expect(await w.stored(appeal._id)).toBe('draft');
     expect((await t.request(`/api/appeals/${appeal._id}`)).status).toBe(404);
   });
@@ -52,10 +67,26 @@ describe(`who may change a campaign's or appeal's status (${engineName})`, () =>
   it("lets the campaign organization's admins and admins approve it", async () => {
     const w = await world();
     const first = await w.appealBy(w.adminB.token);
-    expect((await t.request(`/api/campaigns/${first._id}`, { method: 'PUT', token: w.adminA.token, json: { status: 'approved' } })).status).toBe(200);
+    expect(
+      (
+        await t.request(`/api/campaigns/${first._id}`, {
+          method: 'PUT',
+          token: w.adminA.token,
+          json: { status: 'approved' },
+        })
+      ).status,
+    ).toBe(200);
     expect(await w.stored(first._id)).toBe('approved');
     const second = await w.appealBy(w.adminB.token);
-    expect((await t.request(`/api/campaigns/${second._id}`, { method: 'PUT', token: w.admin.token, json: { status: 'approved' } })).status).toBe(200);
+    expect(
+      (
+        await t.request(`/api/campaigns/${second._id}`, {
+          method: 'PUT',
+          token: w.admin.token,
+          json: { status: 'approved' },
+        })
+      ).status,
+    ).toBe(200);
     expect(await w.stored(second._id)).toBe('approved');
   });
 });

@@ -9,7 +9,13 @@ describe(`campaign summary (${engineName})`, () => {
     const campaign = await createCampaign(t.db);
     const appeal = await createAppeal(t.db, campaign.id);
     const gift = (overrides: Parameters<typeof createDonation>[1] extends infer T ? Partial<T> : never) =>
-      createDonation(t.db, { donorId: donor.id, campaignId: campaign.id, appealId: appeal.id, amount: 1000, ...overrides });
+      createDonation(t.db, {
+        donorId: donor.id,
+        campaignId: campaign.id,
+        appealId: appeal.id,
+        amount: 1000,
+        ...overrides,
+      });
     await gift({ status: 'succeeded' });
     await gift({ status: 'succeeded', refundedAmount: 200 });
     await gift({ status: 'refunded', refundedAmount: 1000 });
@@ -17,7 +23,9 @@ describe(`campaign summary (${engineName})`, () => {
     await gift({ status: 'failed' });
 
     for (const path of [`/api/campaigns/${campaign.id}`, `/api/appeals/${appeal.id}`]) {
-      const body = (await (await t.request(path)).json()) as { summary: { total_donations: number; donation_count: number } };
+      const body = (await (await t.request(path)).json()) as {
+        summary: { total_donations: number; donation_count: number };
+      };
       expect(body.summary).toEqual({ total_donations: 1800, donation_count: 2, gift_aid: 0 });
     }
   });

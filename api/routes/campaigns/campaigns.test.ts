@@ -30,7 +30,13 @@ describe(`campaigns API (${engineName})`, () => {
     await createDonation(t.db, { donorId: donor.id, campaignId: approved.id, appealId: appeal.id, amount: 2_500 });
     await createDonation(t.db, { donorId: donor.id, campaignId: approved.id, amount: 1_000 });
     await createDonation(t.db, { donorId: donor.id, campaignId: approved.id, amount: 9_999, status: 'pending' });
-    await createDonation(t.db, { donorId: donor.id, campaignId: approved.id, amount: 700, status: 'refunded', refundedAmount: 700 });
+    await createDonation(t.db, {
+      donorId: donor.id,
+      campaignId: approved.id,
+      amount: 700,
+      status: 'refunded',
+      refundedAmount: 700,
+    });
   });
 
   it('lists only approved campaigns to anonymous callers, with totals in pence', async () => {
@@ -65,7 +71,10 @@ describe(`campaigns API (${engineName})`, () => {
   });
 
   it('gives appeals their own total and their creator', async () => {
-    const body = await bodyOf(await t.client().api.campaigns[':id'].appeals.$get({ param: { id: approved.id }, query: {} }), 200);
+    const body = await bodyOf(
+      await t.client().api.campaigns[':id'].appeals.$get({ param: { id: approved.id }, query: {} }),
+      200,
+    );
     expect(body).toHaveLength(1);
     expect(body[0]).toMatchObject({
       title: "Priya's 10k",
@@ -91,7 +100,7 @@ describe(`campaigns API (${engineName})`, () => {
   it('bounds page sizes', async () => {
     const res = await t.request('/api/campaigns?limit=1000');
     expect(res.status).toBe(400);
-    expect((await messageOf(res))).toMatch(/limit/);
+    expect(await messageOf(res)).toMatch(/limit/);
   });
 
   it('lists only approved appeals to anonymous callers and signed-in donors', async () => {
@@ -99,11 +108,24 @@ describe(`campaigns API (${engineName})`, () => {
     await createAppeal(t.db, approved.id, { title: 'Deleted appeal', status: 'deleted' });
     const donorToken = (await signedIn(t.db, 'donor')).token;
     for (const token of [undefined, donorToken]) {
-      for (const path of ['/api/appeals', '/api/appeals?status=draft', `/api/campaigns/${approved.id}/appeals?status=all`]) {
-        const body = (await (await t.request(path, { token })).json()) as { status: string; campaign_id: string | null }[];
+      for (const path of [
+        '/api/appeals',
+        '/api/appeals?status=draft',
+        `/api/campaigns/${approved.id}/appeals?status=all`,
+      ]) {
+        const body = (await (await t.request(path, { token })).json()) as {
+          status: string;
+          campaign_id: string | null;
+        }[];
         expect(body.length).toBeGreaterThan(0);
-        expect(body.every((a) => a.status === 'approved'), path).toBe(true);
-        expect(body.every((a) => a.campaign_id), path).toBe(true);
+        expect(
+          body.every((a) => a.status === 'approved'),
+          path,
+        ).toBe(true);
+        expect(
+          body.every((a) => a.campaign_id),
+          path,
+        ).toBe(true);
       }
       expect((await t.request(`/api/appeals/${draftAppeal.id}`, { token })).status).toBe(404);
     }
@@ -122,7 +144,14 @@ describe(`campaigns API (${engineName})`, () => {
       await createAppeal(t.db, parent.id, { title: `Paged ${i}`, createdAt: new Date(base - i * 60_000) });
     }
     const page = async (n: number) =>
-      (await bodyOf(await t.client().api.campaigns[':id'].appeals.$get({ param: { id: parent.id }, query: { limit: '2', page: String(n) } }), 200)).map((a) => a.title);
+      (
+        await bodyOf(
+          await t
+            .client()
+            .api.campaigns[':id'].appeals.$get({ param: { id: parent.id }, query: { limit: '2', page: String(n) } }),
+          200,
+        )
+      ).map((a) => a.title);
     expect(await page(1)).toEqual(['Paged 0', 'Paged 1']);
     expect(await page(2)).toEqual(['Paged 2', 'Paged 3']);
     expect(await page(3)).toEqual(['Paged 4']);
@@ -130,13 +159,15 @@ describe(`campaigns API (${engineName})`, () => {
     // Public lists run prepared (db/prepared.ts): another campaign and page size bind afresh.
     const other = await createCampaign(t.db, { title: 'Other paged parent' });
     await createAppeal(t.db, other.id, { title: 'Other paged' });
-    const others = (await (await t.request(`/api/campaigns/${other.id}/appeals?limit=5`)).json()) as { title: string }[];
+    const others = (await (await t.request(`/api/campaigns/${other.id}/appeals?limit=5`)).json()) as {
+      title: string;
+    }[];
     expect(others.map((a) => a.title)).toEqual(['Other paged']);
     expect(await page(1)).toEqual(['Paged 0', 'Paged 1']);
     expect((await t.request('/api/appeals?page=0')).status).toBe(400);
   });
 
-  it("lets an org admin see drafts of their own organization only", async () => {
+  it('lets an org admin see drafts of their own organization only', async () => {
     const mine = await createOrganization(t.db);
     const other = await createOrganization(t.db);
     const token = (await signedIn(t.db, 'org_admin', { organizationIds: [mine.id] })).token;

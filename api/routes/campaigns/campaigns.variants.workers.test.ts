@@ -21,7 +21,13 @@ describe('campaign image variants in R2 (d1 + r2)', () => {
     t.request('/api/campaigns', {
       method: 'POST',
       token,
-      json: { title: 'Appeal with sizes', description: 'Responsive photos.', goal: 10_000, campaign_id: parentId, images },
+      json: {
+        title: 'Appeal with sizes',
+        description: 'Responsive photos.',
+        goal: 10_000,
+        campaign_id: parentId,
+        images,
+      },
     });
 
   beforeAll(async () => {
@@ -60,7 +66,14 @@ describe('campaign image variants in R2 (d1 + r2)', () => {
   it.each([
     [[{ width: 640, base64: WEBP_1PX }], 400, /must be 480, 800, 1200 px wide/],
     [[{ width: 480, base64: PNG_1PX }], 415, /480 px copy is not a WebP image/],
-    [[{ width: 480, base64: WEBP_1PX }, { width: 480, base64: WEBP_1PX }], 400, /two resized copies are 480 px wide/],
+    [
+      [
+        { width: 480, base64: WEBP_1PX },
+        { width: 480, base64: WEBP_1PX },
+      ],
+      400,
+      /two resized copies are 480 px wide/,
+    ],
     [[{ width: 480, base64: 'not base64!' }], 400, /not valid base64/],
   ])('refuses bad copies %j with %i and stores nothing', async (variants, status, message) => {
     const before = (await bucket.list({ prefix: 'campaigns/' })).objects.length;

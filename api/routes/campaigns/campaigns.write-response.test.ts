@@ -10,7 +10,13 @@ describe(`writes answer with the saved item (${engineName})`, () => {
     const ownOrg = await createOrganization(t.db);
     const token = (await signedIn(t.db, 'org_admin', { organizationIds: [ownOrg.id] })).token;
     const elsewhere = await createCampaign(t.db, { organizationId: (await createOrganization(t.db)).id });
-    const body = { title: 'Bake sale', description: 'Cakes for a cause.', goal: 20_000, images: [image], campaign_id: elsewhere.id };
+    const body = {
+      title: 'Bake sale',
+      description: 'Cakes for a cause.',
+      goal: 20_000,
+      images: [image],
+      campaign_id: elsewhere.id,
+    };
 
     const created = await t.request('/api/campaigns', { method: 'POST', token, json: body });
     expect(created.status).toBe(201);
@@ -18,7 +24,11 @@ describe(`writes answer with the saved item (${engineName})`, () => {
     expect(appeal).toMatchObject({ title: 'Bake sale', campaign_id: elsewhere.id });
 
     // Status belongs to admins and the campaign's own organization's admins.
-    const updated = await t.request(`/api/campaigns/${appeal._id}`, { method: 'PUT', token, json: { status: 'deleted' } });
+    const updated = await t.request(`/api/campaigns/${appeal._id}`, {
+      method: 'PUT',
+      token,
+      json: { status: 'deleted' },
+    });
     expect(updated.status).toBe(403);
     const reread = await t.request(`/api/campaigns/${appeal._id}`, { token });
     expect(((await reread.json()) as { status: string }).status).toBe(appeal.status);

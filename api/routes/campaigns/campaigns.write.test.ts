@@ -17,9 +17,13 @@ import { bodyOf, engineName, setupTestApp, type TestApp, type TestClient } from 
 /** A created (or edited) campaign or appeal, as the API's schema types it. */
 type Created = InferResponseType<TestClient['api']['campaigns']['$post'], 201>;
 
-const demoImage = (n = 1) => ({ Key: `/images/demo/cause-${n}.png`, name: `cause-${n}.png`, size: 1234, type: 'image/png' });
-const PNG_1PX =
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
+const demoImage = (n = 1) => ({
+  Key: `/images/demo/cause-${n}.png`,
+  name: `cause-${n}.png`,
+  size: 1234,
+  type: 'image/png',
+});
+const PNG_1PX = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
 
 describe(`campaign and appeal writes (${engineName})`, () => {
   let t: TestApp;
@@ -55,7 +59,8 @@ describe(`campaign and appeal writes (${engineName})`, () => {
 
   // Through t.request: several bodies here are deliberately invalid.
   const post = (json: unknown, token?: string) => t.request('/api/campaigns', { method: 'POST', json, token });
-  const put = (id: string, json: unknown, token?: string) => t.request(`/api/campaigns/${id}`, { method: 'PUT', json, token });
+  const put = (id: string, json: unknown, token?: string) =>
+    t.request(`/api/campaigns/${id}`, { method: 'PUT', json, token });
   const expectError = async (res: Response, status: number, message: RegExp) => {
     expect(res.status).toBe(status);
     const body = (await res.json()) as { statusCode: number; message: string };
@@ -67,10 +72,16 @@ describe(`campaign and appeal writes (${engineName})`, () => {
     t = await setupTestApp();
     org = await createOrganization(t.db, { name: 'Wells Org' });
     otherOrg = await createOrganization(t.db, { name: 'Other Org' });
-    oldest = await createCampaign(t.db, { title: 'Oldest approved', organizationId: otherOrg.id, createdAt: new Date('2000-01-01') });
+    oldest = await createCampaign(t.db, {
+      title: 'Oldest approved',
+      organizationId: otherOrg.id,
+      createdAt: new Date('2000-01-01'),
+    });
     await createCampaign(t.db, { title: 'Older draft', status: 'draft', createdAt: new Date('1999-01-01') });
     parent = await createCampaign(t.db, { title: 'Parent campaign', organizationId: org.id });
-    ({ user: donor, token: donorToken } = await signedIn(t.db, 'donor', { overrides: { firstName: 'Dana', lastName: 'Donor' } }));
+    ({ user: donor, token: donorToken } = await signedIn(t.db, 'donor', {
+      overrides: { firstName: 'Dana', lastName: 'Donor' },
+    }));
     otherDonorToken = (await signedIn(t.db, 'donor')).token;
     orgAdminToken = (await signedIn(t.db, 'org_admin', { organizationIds: [org.id] })).token;
     adminToken = (await signedIn(t.db, 'admin')).token;
@@ -151,13 +162,30 @@ describe(`campaign and appeal writes (${engineName})`, () => {
     it('lets an organization admin create a campaign only for their own organization', async () => {
       const res = await post(campaignBody(), orgAdminToken);
       expect(res.status).toBe(201);
-      expect(await res.json()).toMatchObject({ kind: 'campaign', organization_id: org.id, campaign_id: null, status: 'approved' });
-      await expectError(await post(campaignBody({ organization_id: otherOrg.id }), orgAdminToken), 403, /organizations you administer/);
+      expect(await res.json()).toMatchObject({
+        kind: 'campaign',
+        organization_id: org.id,
+        campaign_id: null,
+        status: 'approved',
+      });
+      await expectError(
+        await post(campaignBody({ organization_id: otherOrg.id }), orgAdminToken),
+        403,
+        /organizations you administer/,
+      );
     });
 
     it('requires an existing organization for campaigns', async () => {
-      await expectError(await post(campaignBody({ organization_id: undefined }), adminToken), 400, /organization_id: choose/);
-      await expectError(await post(campaignBody({ organization_id: crypto.randomUUID() }), adminToken), 400, /no organization/);
+      await expectError(
+        await post(campaignBody({ organization_id: undefined }), adminToken),
+        400,
+        /organization_id: choose/,
+      );
+      await expectError(
+        await post(campaignBody({ organization_id: crypto.randomUUID() }), adminToken),
+        400,
+        /no organization/,
+      );
     });
 
     it('lets admins choose the status', async () => {
@@ -178,7 +206,10 @@ describe(`campaign and appeal writes (${engineName})`, () => {
       [{ images: [] }, /Add at least one image/],
       [{ images: Array.from({ length: 10 }, (_, i) => demoImage((i % 9) + 1)) }, /You can only upload 9 images/],
       [{ images: [{ name: 'x.png' }] }, /either a Key .* or base64/],
-      [{ images: [{ Key: 'https://evil.example/x.png', name: 'x.png' }] }, /not one of this item's images; upload the file/],
+      [
+        { images: [{ Key: 'https://evil.example/x.png', name: 'x.png' }] },
+        /not one of this item's images; upload the file/,
+      ],
       [{ images: [demoImage(1), demoImage(1)] }, /listed twice/],
       [{ video: 'https://evil.example/watch' }, /YouTube, Vimeo, Loom or Wistia/],
       [{ video: 'http://vimeo.com/123' }, /https link/],
@@ -192,7 +223,12 @@ describe(`campaign and appeal writes (${engineName})`, () => {
     });
 
     it('accepts the other video hosts', async () => {
-      for (const video of ['https://vimeo.com/76979871', 'https://www.loom.com/share/abc', 'https://fast.wistia.net/embed/iframe/x', 'https://youtu.be/abc']) {
+      for (const video of [
+        'https://vimeo.com/76979871',
+        'https://www.loom.com/share/abc',
+        'https://fast.wistia.net/embed/iframe/x',
+        'https://youtu.be/abc',
+      ]) {
         expect((await post(appealBody({ video }), donorToken)).status).toBe(201);
       }
     });
@@ -214,13 +250,19 @@ describe(`campaign and appeal writes (${engineName})`, () => {
     });
 
     it('other routes keep the 100 KB limit (campaign saves: campaigns.body-limit.test.ts)', async () => {
-      const other = await t.request('/api/auth/login', { method: 'POST', json: { email: 'a@b.co', pad: 'x'.repeat(150 * 1024) } });
+      const other = await t.request('/api/auth/login', {
+        method: 'POST',
+        json: { email: 'a@b.co', pad: 'x'.repeat(150 * 1024) },
+      });
       await expectError(other, 413, /limit 100 KB/);
     });
 
     it('answers 503 when a new image arrives and no image storage is bound', async () => {
       if (t.env.IMAGES) return; // this file's apps never bind IMAGES; see campaigns.write.workers.test.ts
-      const res = await post(appealBody({ images: [{ base64: PNG_1PX, name: 'a.png', size: 70, type: 'image/png' }] }), donorToken);
+      const res = await post(
+        appealBody({ images: [{ base64: PNG_1PX, name: 'a.png', size: 70, type: 'image/png' }] }),
+        donorToken,
+      );
       await expectError(res, 503, /Image storage is not configured/);
     });
 
@@ -231,9 +273,16 @@ describe(`campaign and appeal writes (${engineName})`, () => {
         .returning();
       const res = await post(appealBody({ template_cause_id: cause.id }), donorToken);
       expect(res.status).toBe(201);
-      const [row] = await t.db.select().from(campaigns).where(eq(campaigns.id, ((await res.json()) as Created)._id));
+      const [row] = await t.db
+        .select()
+        .from(campaigns)
+        .where(eq(campaigns.id, ((await res.json()) as Created)._id));
       expect(row.templateCauseId).toBe(cause.id);
-      await expectError(await post(appealBody({ template_cause_id: crypto.randomUUID() }), donorToken), 400, /no template cause/);
+      await expectError(
+        await post(appealBody({ template_cause_id: crypto.randomUUID() }), donorToken),
+        400,
+        /no template cause/,
+      );
     });
   });
 
@@ -248,7 +297,11 @@ describe(`campaign and appeal writes (${engineName})`, () => {
     });
 
     it('lets the creator update their own appeal; unspecified fields stay as they were', async () => {
-      const res = await put(toShortId(appealId), { title: 'Renamed appeal', goal: 75_000, status: 'approved' }, donorToken);
+      const res = await put(
+        toShortId(appealId),
+        { title: 'Renamed appeal', goal: 75_000, status: 'approved' },
+        donorToken,
+      );
       expect(res.status).toBe(200);
       expect(await res.json()).toMatchObject({
         _id: appealId,
@@ -260,13 +313,21 @@ describe(`campaign and appeal writes (${engineName})`, () => {
     });
 
     it('forbids a donor from changing the status', async () => {
-      await expectError(await put(appealId, { status: 'draft' }, donorToken), 403, /Only admins and the admins of this campaign's organization can change its status/);
+      await expectError(
+        await put(appealId, { status: 'draft' }, donorToken),
+        403,
+        /Only admins and the admins of this campaign's organization can change its status/,
+      );
       const [row] = await t.db.select().from(campaigns).where(eq(campaigns.id, appealId));
       expect(row.status).toBe('approved');
     });
 
     it('forbids other donors', async () => {
-      await expectError(await put(appealId, { title: 'Hijacked' }, otherDonorToken), 403, /Only the fundraiser who created this appeal/);
+      await expectError(
+        await put(appealId, { title: 'Hijacked' }, otherDonorToken),
+        403,
+        /Only the fundraiser who created this appeal/,
+      );
     });
 
     it('lets the organization admin and admins edit, and admins change the status', async () => {
@@ -290,9 +351,21 @@ describe(`campaign and appeal writes (${engineName})`, () => {
       const own = await createCampaign(t.db, { organizationId: org.id });
       const foreign = await createCampaign(t.db, { organizationId: otherOrg.id });
       expect((await put(own.id, { description: 'Updated' }, orgAdminToken)).status).toBe(200);
-      await expectError(await put(foreign.id, { description: 'Nope' }, orgAdminToken), 403, /Only admins of this organization/);
-      await expectError(await put(own.id, { organization_id: otherOrg.id }, orgAdminToken), 403, /organizations you administer/);
-      await expectError(await put(own.id, { campaign_id: parent.id }, adminToken), 400, /cannot be moved under another campaign/);
+      await expectError(
+        await put(foreign.id, { description: 'Nope' }, orgAdminToken),
+        403,
+        /Only admins of this organization/,
+      );
+      await expectError(
+        await put(own.id, { organization_id: otherOrg.id }, orgAdminToken),
+        403,
+        /organizations you administer/,
+      );
+      await expectError(
+        await put(own.id, { campaign_id: parent.id }, adminToken),
+        400,
+        /cannot be moved under another campaign/,
+      );
     });
 
     it('moves an appeal to another campaign and its organization', async () => {
@@ -304,7 +377,9 @@ describe(`campaign and appeal writes (${engineName})`, () => {
 
     it('refuses to move an appeal that already has donations (even a pending one)', async () => {
       const appeal = await createAppeal(t.db, parent.id);
-      await t.db.insert(donations).values({ amount: 500, donorId: donor.id, campaignId: parent.id, appealId: appeal.id, status: 'pending' });
+      await t.db
+        .insert(donations)
+        .values({ amount: 500, donorId: donor.id, campaignId: parent.id, appealId: appeal.id, status: 'pending' });
       await expectError(
         await put(appeal.id, { campaign_id: oldest.id }, adminToken),
         400,
@@ -320,7 +395,11 @@ describe(`campaign and appeal writes (${engineName})`, () => {
       const [before] = await t.db.select().from(campaigns).where(eq(campaigns.id, appealId));
       await expectError(await put(appealId, { description: 'x'.repeat(151) }, adminToken), 400, /at most 150/);
       await expectError(await put(appealId, { images: [] }, adminToken), 400, /at least one image/);
-      await expectError(await put(appealId, { date: { from: '2030-01-02', to: '2030-01-01' } }, adminToken), 400, /on or before/);
+      await expectError(
+        await put(appealId, { date: { from: '2030-01-02', to: '2030-01-01' } }, adminToken),
+        400,
+        /on or before/,
+      );
       await expectError(await put(appealId, { date: { from: '2999-01-01' } }, adminToken), 400, /on or before/);
       const [after] = await t.db.select().from(campaigns).where(eq(campaigns.id, appealId));
       expect(after).toEqual(before);

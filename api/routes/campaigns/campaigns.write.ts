@@ -24,7 +24,10 @@ const campaignBodyLimit = createMiddleware<AppEnv>(async (c, next) => {
   const user = requireUser(c.var.user);
   const quota = uploadQuotaOf(user);
   const remaining = await remainingUploadBytes(c.var.db, user, new Date());
-  const bodyFor = (bytes: number | null) => (bytes === null ? MAX_CAMPAIGN_BODY_BYTES : Math.min(MAX_CAMPAIGN_BODY_BYTES, base64Length(bytes) + CAMPAIGN_TEXT_ALLOWANCE));
+  const bodyFor = (bytes: number | null) =>
+    bytes === null
+      ? MAX_CAMPAIGN_BODY_BYTES
+      : Math.min(MAX_CAMPAIGN_BODY_BYTES, base64Length(bytes) + CAMPAIGN_TEXT_ALLOWANCE);
   const never = bodyFor(quota?.limit ?? null);
   const today = bodyFor(remaining);
   const tooLarge = () =>
@@ -54,7 +57,14 @@ const campaignBodyLimit = createMiddleware<AppEnv>(async (c, next) => {
 });
 
 function writeCtx(c: Context<AppEnv>) {
-  return { db: c.var.db, user: requireUser(c.var.user), config: c.var.config, bucket: c.env?.IMAGES, now: new Date(), requestId: c.var.requestId };
+  return {
+    db: c.var.db,
+    user: requireUser(c.var.user),
+    config: c.var.config,
+    bucket: c.env?.IMAGES,
+    now: new Date(),
+    requestId: c.var.requestId,
+  };
 }
 
 const createRoute = defineRoute({
@@ -63,7 +73,7 @@ const createRoute = defineRoute({
   tags: ['Campaigns'],
   summary: 'Create a campaign (admins, org_admins) or an appeal (anyone signed in)',
   description:
-    'Images arrive as data URLs (PNG or JPEG, at most 5 MB each, at most 9, each with up to three 1 MB WebP copies); the body may be up to about 96 MB, or what the caller\'s daily upload quota still allows, and is refused with 413 before it is read.',
+    "Images arrive as data URLs (PNG or JPEG, at most 5 MB each, at most 9, each with up to three 1 MB WebP copies); the body may be up to about 96 MB, or what the caller's daily upload quota still allows, and is refused with 413 before it is read.",
   security: bearerAuth,
   middleware: [signedIn(), campaignBodyLimit],
   request: { body: jsonBody(campaignInput) },
@@ -84,4 +94,6 @@ const updateRoute = defineRoute({
 /** Create and update campaigns and appeals (spec section 7); reads live in campaigns.index.ts. */
 export const campaignsWriteRouter = createRouter()
   .openapi(createRoute, async (c) => c.json(await createCampaign(writeCtx(c), c.req.valid('json')), 201))
-  .openapi(updateRoute, async (c) => c.json(await updateCampaign(writeCtx(c), c.req.valid('param').id, c.req.valid('json')), 200));
+  .openapi(updateRoute, async (c) =>
+    c.json(await updateCampaign(writeCtx(c), c.req.valid('param').id, c.req.valid('json')), 200),
+  );

@@ -48,12 +48,19 @@ describe('campaign images in R2 (d1 + r2)', () => {
   });
 
   it('stores a new PNG under a random key and serves it with long-lived cache headers', async () => {
-    const res = await post(body([{ base64: `data:image/png;base64,${PNG_1PX}`, name: 'photo.png', size: 1, type: 'image/png' }]));
+    const res = await post(
+      body([{ base64: `data:image/png;base64,${PNG_1PX}`, name: 'photo.png', size: 1, type: 'image/png' }]),
+    );
     expect(res.status).toBe(201);
     const created = (await res.json()) as Created;
     const [image] = created.images;
     expect(image.Key).toMatch(/^campaigns\/[0-9a-f-]{36}\.png$/);
-    expect(image).toMatchObject({ name: 'photo.png', size: pngBytes().length, type: 'image/png', url: `/api/images/${image.Key}` });
+    expect(image).toMatchObject({
+      name: 'photo.png',
+      size: pngBytes().length,
+      type: 'image/png',
+      url: `/api/images/${image.Key}`,
+    });
 
     const served = await t.request(image.url);
     expect(served.status).toBe(200);
@@ -69,7 +76,9 @@ describe('campaign images in R2 (d1 + r2)', () => {
   });
 
   it('trusts the bytes, not the name: JPEG content named .png is stored as a JPEG', async () => {
-    const res = await post(body([{ base64: toBase64(JPEG_HEAD), name: 'really-a-jpeg.png', size: 12, type: 'image/png' }]));
+    const res = await post(
+      body([{ base64: toBase64(JPEG_HEAD), name: 'really-a-jpeg.png', size: 12, type: 'image/png' }]),
+    );
     expect(res.status).toBe(201);
     const [image] = ((await res.json()) as Created).images;
     expect(image.Key).toMatch(/\.jpg$/);
@@ -81,7 +90,7 @@ describe('campaign images in R2 (d1 + r2)', () => {
     const text = toBase64(new TextEncoder().encode('this is not an image at all'));
     const res = await post(body([{ base64: text, name: 'fake.png', size: 27, type: 'image/png' }]));
     expect(res.status).toBe(415);
-    expect((await messageOf(res))).toMatch(/"fake.png" is not a PNG or JPEG file/);
+    expect(await messageOf(res)).toMatch(/"fake.png" is not a PNG or JPEG file/);
     expect(await storedCount()).toBe(before);
   });
 
@@ -96,16 +105,24 @@ describe('campaign images in R2 (d1 + r2)', () => {
       ]),
     );
     expect(res.status).toBe(413);
-    expect((await messageOf(res))).toMatch(/"huge.png" is 5.0 MB; each image must be 5 MB or smaller/);
+    expect(await messageOf(res)).toMatch(/"huge.png" is 5.0 MB; each image must be 5 MB or smaller/);
     expect(await storedCount()).toBe(before);
   });
 
   it('rejects ten images and an anonymous upload', async () => {
-    const ten = Array.from({ length: 10 }, (_, i) => ({ base64: PNG_1PX, name: `p${i}.png`, size: 70, type: 'image/png' }));
+    const ten = Array.from({ length: 10 }, (_, i) => ({
+      base64: PNG_1PX,
+      name: `p${i}.png`,
+      size: 70,
+      type: 'image/png',
+    }));
     const tooMany = await post(body(ten));
     expect(tooMany.status).toBe(400);
-    expect((await messageOf(tooMany))).toMatch(/You can only upload 9 images/);
-    const anonymous = await t.request('/api/campaigns', { method: 'POST', json: body([{ base64: PNG_1PX, name: 'a.png' }]) });
+    expect(await messageOf(tooMany)).toMatch(/You can only upload 9 images/);
+    const anonymous = await t.request('/api/campaigns', {
+      method: 'POST',
+      json: body([{ base64: PNG_1PX, name: 'a.png' }]),
+    });
     expect(anonymous.status).toBe(401);
   });
 
@@ -128,11 +145,15 @@ describe('campaign images in R2 (d1 + r2)', () => {
       json: { images: [{ Key: missing, name: 'ghost.png', size: 1, type: 'image/png' }] },
     });
     expect(refused.status).toBe(400);
-    expect((await messageOf(refused))).toMatch(/not one of this item's images; upload the file instead/);
+    expect(await messageOf(refused)).toMatch(/not one of this item's images; upload the file instead/);
 
     // Another appeal's stored image cannot be adopted by Key (it could later be deleted through this item).
     const other = (await (await post(body([{ base64: PNG_1PX, name: 'other.png' }]))).json()) as Created;
-    const adopted = await t.request(`/api/campaigns/${created._id}`, { method: 'PUT', token: donorToken, json: { images: [other.images[0]] } });
+    const adopted = await t.request(`/api/campaigns/${created._id}`, {
+      method: 'PUT',
+      token: donorToken,
+      json: { images: [other.images[0]] },
+    });
     expect(adopted.status).toBe(400);
     expect(await bucket.head(other.images[0].Key)).not.toBeNull();
   });

@@ -37,7 +37,13 @@ const settleRoute = defineRoute({
       await next();
     },
   ],
-  responses: { 200: jsonContent(z.object({ settled: z.number().int() }).openapi('DirectDebitsSettled'), 'How many demo Direct Debits succeeded or failed'), ...errorResponses },
+  responses: {
+    200: jsonContent(
+      z.object({ settled: z.number().int() }).openapi('DirectDebitsSettled'),
+      'How many demo Direct Debits succeeded or failed',
+    ),
+    ...errorResponses,
+  },
 });
 
 /** Local-only tools. They answer 404 unless APP_ENV=development and no real mail is configured. */

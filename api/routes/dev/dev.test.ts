@@ -20,7 +20,10 @@ describe(`dev outbox (${engineName})`, () => {
     expect(log).toHaveBeenCalledWith('[auth] AUTH_SECRET is not set; sign-in is disabled');
     log.mockRestore();
     expect(res.status).toBe(503);
-    expect(await res.json()).toEqual({ statusCode: 503, message: 'Sign-in is temporarily unavailable. Please try again later.' });
+    expect(await res.json()).toEqual({
+      statusCode: 503,
+      message: 'Sign-in is temporarily unavailable. Please try again later.',
+    });
     // The rest of the API keeps working.
     expect((await t.request('/api/campaigns')).status).toBe(200);
   });

@@ -58,9 +58,17 @@ describe(`donations admin API (${engineName})`, () => {
     appealB = await createAppeal(t.db, campaignB.id, { title: 'Appeal B', organizationId: orgB.id });
     adminToken = (await signedIn(t.db, 'admin')).token;
     orgAdminToken = (await signedIn(t.db, 'org_admin', { organizationIds: [orgA.id] })).token;
-    ({ user: donor, token: donorToken } = await signedIn(t.db, 'donor', { overrides: { firstName: 'Priya', lastName: 'Patel' } }));
+    ({ user: donor, token: donorToken } = await signedIn(t.db, 'donor', {
+      overrides: { firstName: 'Priya', lastName: 'Patel' },
+    }));
     stranger = await createUser(t.db, { firstName: 'Other', lastName: 'Giver' });
-    giftA = await createDonation(t.db, { donorId: donor.id, campaignId: campaignA.id, appealId: appealA.id, amount: 2_500, date: day(3) });
+    giftA = await createDonation(t.db, {
+      donorId: donor.id,
+      campaignId: campaignA.id,
+      appealId: appealA.id,
+      amount: 2_500,
+      date: day(3),
+    });
     giftB = await createDonation(t.db, { donorId: stranger.id, campaignId: campaignB.id, amount: 4_000, date: day(4) });
     cardGift = await createDonation(t.db, {
       donorId: donor.id,
@@ -72,7 +80,14 @@ describe(`donations admin API (${engineName})`, () => {
       paymentIntentId: `pi_${Date.now()}`,
       giftAid: true,
     });
-    await createDonation(t.db, { donorId: donor.id, campaignId: campaignA.id, amount: 9_999, date: day(6), status: 'pending', source: 'card' });
+    await createDonation(t.db, {
+      donorId: donor.id,
+      campaignId: campaignA.id,
+      amount: 9_999,
+      date: day(6),
+      status: 'pending',
+      source: 'card',
+    });
   });
 
   // Through t.request with the path as written; callers name the answer they expect.
@@ -198,14 +213,14 @@ describe(`donations admin API (${engineName})`, () => {
       json: { donor: donor.id, amount: 5_000, date: '2025-03-01', campaign: campaignB.id, appeal: appealB.id },
     });
     expect(otherCampaign.status).toBe(400);
-    expect((await messageOf(otherCampaign))).toMatch(/^campaign: /);
+    expect(await messageOf(otherCampaign)).toMatch(/^campaign: /);
     const otherDonor = await t.request('/api/donations', {
       method: 'POST',
       token: orgAdminToken,
       json: { donor: stranger.id, amount: 5_000, date: '2025-03-01', campaign: campaignA.id, appeal: appealA.id },
     });
     expect(otherDonor.status).toBe(400);
-    expect((await messageOf(otherDonor))).toBe('donor: No donor with this id');
+    expect(await messageOf(otherDonor)).toBe('donor: No donor with this id');
     expect(await count()).toBe(before);
   });
 
@@ -230,12 +245,19 @@ describe(`donations admin API (${engineName})`, () => {
     [{ donor: '00000000-0000-0000-0000-000000000000' }, /donor: No donor with this id/],
     [{ campaign: 'appeal' }, /campaign: No campaign/],
   ])('rejects an invalid manual gift %j with a 400 and stores nothing', async (override, message) => {
-    const json: Record<string, unknown> = { donor: donor.id, amount: 5_000, date: '2025-03-01', campaign: campaignA.id, appeal: appealA.id, ...override };
+    const json: Record<string, unknown> = {
+      donor: donor.id,
+      amount: 5_000,
+      date: '2025-03-01',
+      campaign: campaignA.id,
+      appeal: appealA.id,
+      ...override,
+    };
     if (json.campaign === 'appeal') json.campaign = appealA.id;
     const before = await count();
     const res = await t.request('/api/donations', { method: 'POST', token: adminToken, json });
     expect(res.status).toBe(400);
-    expect((await messageOf(res))).toMatch(message);
+    expect(await messageOf(res)).toMatch(message);
     expect(await count()).toBe(before);
   });
 
@@ -252,27 +274,56 @@ describe(`donations admin API (${engineName})`, () => {
   });
 
   it('edits a manual gift: amount, date, campaign and appeal', async () => {
-    const gift = await createDonation(t.db, { donorId: donor.id, campaignId: campaignA.id, appealId: appealA.id, amount: 1_500, date: day(7) });
+    const gift = await createDonation(t.db, {
+      donorId: donor.id,
+      campaignId: campaignA.id,
+      appealId: appealA.id,
+      amount: 1_500,
+      date: day(7),
+    });
     const res = await t.request(`/api/donations/${gift.id}`, {
       method: 'PUT',
       token: adminToken,
-      json: { amount: 1_750, date: '2025-01-08', campaign: { value: campaignB.id }, appeal: { value: appealB.id }, donor: { value: donor.id } },
+      json: {
+        amount: 1_750,
+        date: '2025-01-08',
+        campaign: { value: campaignB.id },
+        appeal: { value: appealB.id },
+        donor: { value: donor.id },
+      },
     });
     expect(res.status).toBe(200);
-    expect(await res.json()).toMatchObject({ amount: 1_750, date: '2025-01-08T00:00:00.000Z', campaign: { value: campaignB.id }, appeal: { value: appealB.id } });
+    expect(await res.json()).toMatchObject({
+      amount: 1_750,
+      date: '2025-01-08T00:00:00.000Z',
+      campaign: { value: campaignB.id },
+      appeal: { value: appealB.id },
+    });
 
     // Moving to another campaign without a matching appeal is refused.
-    const stale = await t.request(`/api/donations/${gift.id}`, { method: 'PUT', token: adminToken, json: { campaign: campaignA.id } });
+    const stale = await t.request(`/api/donations/${gift.id}`, {
+      method: 'PUT',
+      token: adminToken,
+      json: { campaign: campaignA.id },
+    });
     expect(stale.status).toBe(400);
     const [row] = await t.db.select().from(donations).where(eq(donations.id, gift.id));
     expect(row).toMatchObject({ amount: 1_750, campaignId: campaignB.id, appealId: appealB.id });
   });
 
   it('keeps card donations read-only, while accepting the form sent back unchanged', async () => {
-    const changed = await t.request(`/api/donations/${cardGift.id}`, { method: 'PUT', token: adminToken, json: { amount: 1 } });
+    const changed = await t.request(`/api/donations/${cardGift.id}`, {
+      method: 'PUT',
+      token: adminToken,
+      json: { amount: 1 },
+    });
     expect(changed.status).toBe(400);
     expect(await changed.json()).toEqual({ statusCode: 400, message: 'Card donations cannot be edited' });
-    const moved = await t.request(`/api/donations/${cardGift.id}`, { method: 'PUT', token: adminToken, json: { campaign: campaignA.id } });
+    const moved = await t.request(`/api/donations/${cardGift.id}`, {
+      method: 'PUT',
+      token: adminToken,
+      json: { campaign: campaignA.id },
+    });
     expect(moved.status).toBe(400);
 
     const current = (await get<Donation>(`/api/donations/${cardGift.id}`, adminToken)).body;
@@ -287,8 +338,17 @@ describe(`donations admin API (${engineName})`, () => {
   });
 
   it('scopes edits: org_admins within their organizations, donors never', async () => {
-    const gift = await createDonation(t.db, { donorId: donor.id, campaignId: campaignA.id, appealId: appealA.id, amount: 3_000 });
-    const ok = await t.request(`/api/donations/${gift.id}`, { method: 'PUT', token: orgAdminToken, json: { amount: 3_100 } });
+    const gift = await createDonation(t.db, {
+      donorId: donor.id,
+      campaignId: campaignA.id,
+      appealId: appealA.id,
+      amount: 3_000,
+    });
+    const ok = await t.request(`/api/donations/${gift.id}`, {
+      method: 'PUT',
+      token: orgAdminToken,
+      json: { amount: 3_100 },
+    });
     expect(ok.status).toBe(200);
     const away = await t.request(`/api/donations/${gift.id}`, {
       method: 'PUT',
@@ -296,8 +356,15 @@ describe(`donations admin API (${engineName})`, () => {
       json: { campaign: campaignB.id, appeal: appealB.id },
     });
     expect(away.status).toBe(400);
-    expect((await t.request(`/api/donations/${giftB.id}`, { method: 'PUT', token: orgAdminToken, json: { amount: 100 } })).status).toBe(404);
-    const own = await t.request(`/api/donations/${gift.id}`, { method: 'PUT', token: donorToken, json: { amount: 100 } });
+    expect(
+      (await t.request(`/api/donations/${giftB.id}`, { method: 'PUT', token: orgAdminToken, json: { amount: 100 } }))
+        .status,
+    ).toBe(404);
+    const own = await t.request(`/api/donations/${gift.id}`, {
+      method: 'PUT',
+      token: donorToken,
+      json: { amount: 100 },
+    });
     expect(own.status).toBe(403);
     expect((await t.request(`/api/donations/${gift.id}`, { method: 'PUT', json: { amount: 100 } })).status).toBe(401);
     const [row] = await t.db.select().from(donations).where(eq(donations.id, gift.id));

@@ -67,7 +67,18 @@ export const donationsAdminRouter = createRouter()
     if (sendReceiptNow) await sendReceipt(mailContextOf(c), created._id);
     return c.json(created, 201);
   })
-  .openapi(getDonationRoute, async (c) => c.json(await getDonation(c.var.db, c.req.valid('param').id, requireUser(c.var.user)), 200))
+  .openapi(getDonationRoute, async (c) =>
+    c.json(await getDonation(c.var.db, c.req.valid('param').id, requireUser(c.var.user)), 200),
+  )
   .openapi(updateDonationRoute, async (c) =>
-    c.json(await updateDonation(c.var.db, c.req.valid('param').id, c.req.valid('json'), requireUser(c.var.user), c.var.requestId), 200),
+    c.json(
+      await updateDonation(
+        c.var.db,
+        c.req.valid('param').id,
+        c.req.valid('json'),
+        requireUser(c.var.user),
+        c.var.requestId,
+      ),
+      200,
+    ),
   );

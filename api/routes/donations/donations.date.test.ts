@@ -8,13 +8,22 @@ describe(`manual donation dates must be real days (${engineName})`, () => {
     const { user: admin, token } = await signedIn(t.db, 'admin');
     const campaign = await createCampaign(t.db);
     const appeal = await createAppeal(t.db, campaign.id);
-    const gift = await createDonation(t.db, { donorId: admin.id, campaignId: campaign.id, appealId: appeal.id, date: new Date('2025-01-15T00:00:00Z') });
+    const gift = await createDonation(t.db, {
+      donorId: admin.id,
+      campaignId: campaign.id,
+      appealId: appeal.id,
+      date: new Date('2025-01-15T00:00:00Z'),
+    });
 
     for (const date of ['2025-02-31', '2025-13-01', '2023-02-29']) {
       const res = await t.request(`/api/donations/${gift.id}`, { method: 'PUT', token, json: { date } });
       expect(res.status).toBe(400);
       expect(((await res.json()) as { message: string }).message).toMatch(/^date: /);
-      const created = await t.request('/api/donations', { method: 'POST', token, json: { donor: admin.id, amount: 500, date, campaign: campaign.id, appeal: appeal.id } });
+      const created = await t.request('/api/donations', {
+        method: 'POST',
+        token,
+        json: { donor: admin.id, amount: 500, date, campaign: campaign.id, appeal: appeal.id },
+      });
       expect(created.status).toBe(400);
     }
     const stored = (await (await t.request(`/api/donations/${gift.id}`, { token })).json()) as { date: string };

@@ -9,7 +9,12 @@ import {
 } from '../../../tests/factories';
 import { engineName, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
 import type { AuthUser } from '../../lib/types';
-import { adminDonationsWhere, donationRows, donationRowsAfter, type DonationCursor } from '../../services/donations-admin';
+import {
+  adminDonationsWhere,
+  donationRows,
+  donationRowsAfter,
+  type DonationCursor,
+} from '../../services/donations-admin';
 
 type Row = { _id: string; amount: number; donor: { label: string }; campaign: { label: string } };
 
@@ -31,11 +36,31 @@ describe(`admin lists: server-side search, sort and filters (${engineName})`, ()
     const priya = await createUser(t.db, { firstName: 'Priya', lastName: 'Patel', email: 'priya@example.com' });
     const tom = await createUser(t.db, { firstName: 'Tom', lastName: 'Adams', email: 'tom_a@example.com' });
     const zed = await createUser(t.db, { firstName: 'Zed', lastName: 'Young', email: 'zed@example.com' });
-    const gift = async (key: string, o: Parameters<typeof createDonation>[1]) => (ids[key] = (await createDonation(t.db, o)).id);
-    await gift('p1', { donorId: priya.id, campaignId: campaignA, appealId: appealA, amount: 1_000, date: new Date('2026-03-10T12:00:00Z') });
-    await gift('p2', { donorId: priya.id, campaignId: campaignA, amount: 5_000, type: 'monthly', date: new Date('2026-04-10T12:00:00Z') });
+    const gift = async (key: string, o: Parameters<typeof createDonation>[1]) =>
+      (ids[key] = (await createDonation(t.db, o)).id);
+    await gift('p1', {
+      donorId: priya.id,
+      campaignId: campaignA,
+      appealId: appealA,
+      amount: 1_000,
+      date: new Date('2026-03-10T12:00:00Z'),
+    });
+    await gift('p2', {
+      donorId: priya.id,
+      campaignId: campaignA,
+      amount: 5_000,
+      type: 'monthly',
+      date: new Date('2026-04-10T12:00:00Z'),
+    });
     // 23:30 UTC on 30 June is 1 July in London (BST).
-    await gift('t1', { donorId: tom.id, campaignId: campaignA, amount: 2_500, status: 'refunded', refundedAmount: 2_500, date: new Date('2026-06-30T23:30:00Z') });
+    await gift('t1', {
+      donorId: tom.id,
+      campaignId: campaignA,
+      amount: 2_500,
+      status: 'refunded',
+      refundedAmount: 2_500,
+      date: new Date('2026-06-30T23:30:00Z'),
+    });
     await gift('z1', { donorId: zed.id, campaignId: campaignB, amount: 9_000, date: new Date('2026-07-02T12:00:00Z') });
     adminToken = (await signedIn(t.db, 'admin')).token;
     orgAdminToken = (await signedIn(t.db, 'org_admin', { organizationIds: [orgA.id] })).token;
@@ -88,17 +113,41 @@ describe(`admin lists: server-side search, sort and filters (${engineName})`, ()
     const orgs = await list('/api/organizations?search=100%25');
     expect((orgs.rows as unknown as { name: string }[]).map((o) => o.name)).toEqual(['Homes 100% Safe']);
     const byName = await list('/api/organizations?sort=name&order=desc');
-    expect((byName.rows as unknown as { name: string }[]).map((o) => o.name)).toEqual(['Wells for Hope', 'Homes 100% Safe']);
+    expect((byName.rows as unknown as { name: string }[]).map((o) => o.name)).toEqual([
+      'Wells for Hope',
+      'Homes 100% Safe',
+    ]);
   });
 
   it('pages exports by keyset in exactly the list order, ties included', async () => {
-    const viewer: AuthUser = { id: 'x', email: 'x@x', firstName: '', lastName: '', type: 'admin', avatar: null, orgIds: [], sessionId: 's' };
+    const viewer: AuthUser = {
+      id: 'x',
+      email: 'x@x',
+      firstName: '',
+      lastName: '',
+      type: 'admin',
+      avatar: null,
+      orgIds: [],
+      sessionId: 's',
+    };
     // Two more gifts that tie with p1 on amount and date.
-    const priya = (await t.request(`/api/donations/${ids.p1}`, { token: adminToken }).then((r) => r.json())) as { donor: { value: string } };
+    const priya = (await t.request(`/api/donations/${ids.p1}`, { token: adminToken }).then((r) => r.json())) as {
+      donor: { value: string };
+    };
     for (let i = 0; i < 2; i++) {
-      await t.request('/api/donations', { method: 'POST', token: adminToken, json: { donor: priya.donor.value, amount: 1_000, date: '2026-03-10', campaign: campaignA, appeal: appealA } });
+      await t.request('/api/donations', {
+        method: 'POST',
+        token: adminToken,
+        json: { donor: priya.donor.value, amount: 1_000, date: '2026-03-10', campaign: campaignA, appeal: appealA },
+      });
     }
-    for (const filters of [{}, { sort: 'amount' as const, order: 'asc' as const }, { sort: 'donor' as const }, { sort: 'campaign' as const, order: 'desc' as const }, { sort: 'status' as const }]) {
+    for (const filters of [
+      {},
+      { sort: 'amount' as const, order: 'asc' as const },
+      { sort: 'donor' as const },
+      { sort: 'campaign' as const, order: 'desc' as const },
+      { sort: 'status' as const },
+    ]) {
       const where = adminDonationsWhere(viewer, filters);
       const expected = (await donationRows(t.db, where, filters, { limit: 100, offset: 0 })).map((r) => r.row.id);
       const seen: string[] = [];

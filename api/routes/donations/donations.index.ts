@@ -7,7 +7,13 @@ import type { AppEnv } from '../../lib/types';
 import { readsFinance, requireUser } from '../../lib/policy';
 import { readQuery } from '../../lib/validate';
 import { DonationSchema, TopDonorSchema } from '../../schemas';
-import { DONATION_LIST_TYPES, DonationListQuery, MyDonationsQuery, StaffDonationsQuery, TopDonorsQuery } from '../../schemas/donations';
+import {
+  DONATION_LIST_TYPES,
+  DonationListQuery,
+  MyDonationsQuery,
+  StaffDonationsQuery,
+  TopDonorsQuery,
+} from '../../schemas/donations';
 import { parseId } from '../../../db/ids';
 import { preparedCampaignById, visibleCampaignDto } from '../../services/campaigns';
 import { listDonations, listMyDonations } from '../../services/donations-admin';
@@ -79,7 +85,10 @@ export const donationsRouter = router
     if (type === 'me') {
       result = await listMyDonations(c.var.db, viewer, readQuery(c, MyDonationsQuery));
     } else {
-      if (!readsFinance(viewer)) throw forbidden('Only admins, organization admins and finance users can list all donations; use type=me for yours');
+      if (!readsFinance(viewer))
+        throw forbidden(
+          'Only admins, organization admins and finance users can list all donations; use type=me for yours',
+        );
       const { limit, offset, ...filters } = readQuery(c, StaffDonationsQuery);
       result = await listDonations(c.var.db, viewer, { limit, offset }, filters);
     }

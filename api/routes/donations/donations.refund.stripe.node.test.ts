@@ -2,7 +2,14 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, donationReversals, donations } from '../../../db/schema';
 import { paymentIntentObject } from '../../services/stripe-objects';
-import { createCampaign, createDonation, createOrganization, createUser, signedIn, type SignedIn } from '../../../tests/factories';
+import {
+  createCampaign,
+  createDonation,
+  createOrganization,
+  createUser,
+  signedIn,
+  type SignedIn,
+} from '../../../tests/factories';
 import { startStripeFake, type StripeFake } from '../../../tests/mocks/stripe-fake';
 import { setupTestApp, type TestApp } from '../../../tests/setup/test-app';
 
@@ -15,7 +22,11 @@ let donorId: string;
 
 beforeAll(async () => {
   fake = await startStripeFake();
-  t = await setupTestApp({ STRIPE_SECRET_KEY: 'sk_test_fake', STRIPE_PUBLISHABLE_KEY: 'pk_test_fake', STRIPE_API_BASE: fake.url });
+  t = await setupTestApp({
+    STRIPE_SECRET_KEY: 'sk_test_fake',
+    STRIPE_PUBLISHABLE_KEY: 'pk_test_fake',
+    STRIPE_API_BASE: fake.url,
+  });
   const org = (await createOrganization(t.db)).id;
   campaignId = (await createCampaign(t.db, { organizationId: org })).id;
   finance = await signedIn(t.db, 'finance', { organizationIds: [org] });
@@ -25,12 +36,24 @@ afterAll(() => fake.close());
 
 /** A card gift Stripe knows: its PaymentIntent succeeded in the fake, with a charge to refund. */
 async function cardGift() {
-  const intent = paymentIntentObject({ id: `pi_${crypto.randomUUID().replace(/-/g, '')}`, amount: 4000, metadata: {}, status: 'requires_payment_method' });
+  const intent = paymentIntentObject({
+    id: `pi_${crypto.randomUUID().replace(/-/g, '')}`,
+    amount: 4000,
+    metadata: {},
+    status: 'requires_payment_method',
+  });
   fake.paymentIntents.set(intent.id as string, intent);
   fake.succeedPaymentIntent(intent.id as string);
-  return createDonation(t.db, { donorId, campaignId, amount: 4000, source: 'card', paymentIntentId: intent.id as string });
+  return createDonation(t.db, {
+    donorId,
+    campaignId,
+    amount: 4000,
+    source: 'card',
+    paymentIntentId: intent.id as string,
+  });
 }
-const refund = (id: string, json: unknown) => t.request(`/api/donations/${id}/refund`, { method: 'POST', token: finance.token, json });
+const refund = (id: string, json: unknown) =>
+  t.request(`/api/donations/${id}/refund`, { method: 'POST', token: finance.token, json });
 const reversals = (id: string) => t.db.select().from(donationReversals).where(eq(donationReversals.donationId, id));
 
 describe('card refunds through Stripe (libsql, Stripe fake)', () => {
@@ -39,11 +62,23 @@ describe('card refunds through Stripe (libsql, Stripe fake)', () => {
     const res = await refund(g.id, { amount: 1500, reason: 'requested_by_customer' });
     expect(res.status, await res.clone().text()).toBe(201);
     const call = fake.requests.find((r) => r.path === '/v1/refunds' && r.body.payment_intent === g.paymentIntentId)!;
-    expect(call.body).toMatchObject({ amount: '1500', reason: 'requested_by_customer', metadata: { donation_id: g.id } });
+    expect(call.body).toMatchObject({
+      amount: '1500',
+      reason: 'requested_by_customer',
+      metadata: { donation_id: g.id },
+    });
     expect(call.idempotencyKey).toMatch(/^refund-/);
     const [row] = await reversals(g.id);
-    expect(row).toMatchObject({ status: 'succeeded', amount: 1500, providerId: expect.stringMatching(/^re_/), id: call.body.metadata.reversal_id });
-    expect((await t.db.select().from(donations).where(eq(donations.id, g.id)))[0]).toMatchObject({ refundedAmount: 1500, status: 'succeeded' });
+    expect(row).toMatchObject({
+      status: 'succeeded',
+      amount: 1500,
+      providerId: expect.stringMatching(/^re_/),
+      id: call.body.metadata.reversal_id,
+    });
+    expect((await t.db.select().from(donations).where(eq(donations.id, g.id)))[0]).toMatchObject({
+      refundedAmount: 1500,
+      status: 'succeeded',
+    });
   });
 
   it('answers 502 when Stripe fails, leaving no refund counted and nothing half-written', async () => {
@@ -55,11 +90,17 @@ describe('card refunds through Stripe (libsql, Stripe fake)', () => {
     expect(((await res.json()) as { message: string }).message).toMatch(/Nothing was refunded/);
     const rows = await reversals(g.id);
     expect(rows.every((r) => r.status === 'failed')).toBe(true);
-    expect((await t.db.select().from(donations).where(eq(donations.id, g.id)))[0]).toMatchObject({ refundedAmount: 0, status: 'succeeded' });
+    expect((await t.db.select().from(donations).where(eq(donations.id, g.id)))[0]).toMatchObject({
+      refundedAmount: 0,
+      status: 'succeeded',
+    });
     // The failed attempt frees its amount: a retry may refund the whole gift.
     const retry = await refund(g.id, { reason: 'duplicate' });
     expect(retry.status).toBe(201);
-    expect((await t.db.select().from(donations).where(eq(donations.id, g.id)))[0]).toMatchObject({ refundedAmount: 4000, status: 'refunded' });
+    expect((await t.db.select().from(donations).where(eq(donations.id, g.id)))[0]).toMatchObject({
+      refundedAmount: 4000,
+      status: 'refunded',
+    });
     expect((await t.db.select().from(auditLog).where(eq(auditLog.targetId, g.id))).length).toBe(2);
   });
 });

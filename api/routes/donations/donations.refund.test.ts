@@ -1,15 +1,36 @@
 import { eq, like } from 'drizzle-orm';
 import type Stripe from 'stripe';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { auditLog, campaignTotals, donationDisputes, donationReversals, donations, giftAidAdjustments, giftAidClaimedGifts, giftAidClaims, outbox, users } from '../../../db/schema';
-import { createCampaign, createDonation, createOrganization, createUser, signedIn, type SignedIn } from '../../../tests/factories';
+import {
+  auditLog,
+  campaignTotals,
+  donationDisputes,
+  donationReversals,
+  donations,
+  giftAidAdjustments,
+  giftAidClaimedGifts,
+  giftAidClaims,
+  outbox,
+  users,
+} from '../../../db/schema';
+import {
+  createCampaign,
+  createDonation,
+  createOrganization,
+  createUser,
+  signedIn,
+  type SignedIn,
+} from '../../../tests/factories';
 import { engineName, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
 import { readConfig } from '../../lib/config';
 import { applyStripeEvent } from '../../webhooks/stripe/apply';
 import { chargeDispute, type DisputeEventType } from '../../../tests/fixtures/stripe/events';
 import { refundObject, stripeEvent } from '../../services/stripe-objects';
 
-type Result = { reversal: { _id: string; status: string; amount: number; kind: string; provider_id: string | null }; donation: { status: string; refunded_amount: number; remaining: number } };
+type Result = {
+  reversal: { _id: string; status: string; amount: number; kind: string; provider_id: string | null };
+  donation: { status: string; refunded_amount: number; remaining: number };
+};
 
 describe(`POST /api/donations/{id}/refund (${engineName})`, () => {
   let t: TestApp;
@@ -33,11 +54,13 @@ describe(`POST /api/donations/{id}/refund (${engineName})`, () => {
     donorId = (await createUser(t.db)).id;
   });
 
-  const gift = (overrides: Partial<typeof donations.$inferInsert> = {}) => createDonation(t.db, { donorId, campaignId: campaignX, amount: 5000, ...overrides });
+  const gift = (overrides: Partial<typeof donations.$inferInsert> = {}) =>
+    createDonation(t.db, { donorId, campaignId: campaignX, amount: 5000, ...overrides });
   const refund = (id: string, json: unknown, token = orgAdmin.token, headers: Record<string, string> = {}) =>
     t.request(`/api/donations/${id}/refund`, { method: 'POST', token, json, headers });
   const read = async (id: string) => (await t.db.select().from(donations).where(eq(donations.id, id)))[0];
-  const campaignTotal = async () => (await t.db.select().from(campaignTotals).where(eq(campaignTotals.campaignId, campaignX)))[0];
+  const campaignTotal = async () =>
+    (await t.db.select().from(campaignTotals).where(eq(campaignTotals.campaignId, campaignX)))[0];
   const rows = (id: string) => t.db.select().from(donationReversals).where(eq(donationReversals.donationId, id));
 
   it('reverses an offline gift partly, then fully; totals and the audit log follow; the original row keeps its amount', async () => {
@@ -45,11 +68,18 @@ describe(`POST /api/donations/{id}/refund (${engineName})`, () => {
     const before = (await campaignTotal()).raisedPence;
     const partial = await refund(g.id, { amount: 2000, reason: 'bounced_cheque', note: 'Returned by the bank' });
     expect(partial.status).toBe(201);
-    expect(((await partial.json()) as Result)).toMatchObject({ reversal: { kind: 'reversal', status: 'succeeded', amount: 2000 }, donation: { status: 'succeeded', refunded_amount: 2000, remaining: 3000 } });
+    expect((await partial.json()) as Result).toMatchObject({
+      reversal: { kind: 'reversal', status: 'succeeded', amount: 2000 },
+      donation: { status: 'succeeded', refunded_amount: 2000, remaining: 3000 },
+    });
     expect((await campaignTotal()).raisedPence).toBe(before - 2000);
     const full = await refund(g.id, { reason: 'entered_in_error' }, finance.token);
     expect(full.status).toBe(201);
-    expect(((await full.json()) as Result).donation).toMatchObject({ status: 'refunded', refunded_amount: 5000, remaining: 0 });
+    expect(((await full.json()) as Result).donation).toMatchObject({
+      status: 'refunded',
+      refunded_amount: 5000,
+      remaining: 0,
+    });
     expect(await read(g.id)).toMatchObject({ amount: 5000, refundedAmount: 5000, status: 'refunded' });
     expect((await campaignTotal()).raisedPence).toBe(before - 5000);
     expect((await rows(g.id)).map((r) => r.amount).sort()).toEqual([2000, 3000]);
@@ -58,7 +88,9 @@ describe(`POST /api/donations/{id}/refund (${engineName})`, () => {
     expect(audit.map((a) => a.actorId).sort()).toEqual([orgAdmin.user.id, finance.user.id].sort());
     // Nothing is left: a further refund is refused, and the list shows the refund.
     expect((await refund(g.id, { amount: 1, reason: 'entered_in_error' })).status).toBe(409);
-    const listed = (await (await t.request(`/api/donations/${g.id}`, { token: finance.token })).json()) as { refunded_amount: number };
+    const listed = (await (await t.request(`/api/donations/${g.id}`, { token: finance.token })).json()) as {
+      refunded_amount: number;
+    };
     expect(listed.refunded_amount).toBe(5000);
   });
 
@@ -86,19 +118,28 @@ describe(`POST /api/donations/{id}/refund (${engineName})`, () => {
   });
 
   it('refuses a gift still pending (409), another organization’s gift (404) and donors (403)', async () => {
-    const pending = await gift({ source: 'card', status: 'pending', paymentIntentId: `pi_pending_${crypto.randomUUID().slice(0, 8)}` });
+    const pending = await gift({
+      source: 'card',
+      status: 'pending',
+      paymentIntentId: `pi_pending_${crypto.randomUUID().slice(0, 8)}`,
+    });
     expect((await refund(pending.id, { reason: 'requested_by_customer' })).status).toBe(409);
     const g = await gift({ source: 'manual' });
     expect((await refund(g.id, { reason: 'bounced_cheque' }, otherOrgAdmin.token)).status).toBe(404);
     const donor = await signedIn(t.db, 'donor');
     expect((await refund(g.id, { reason: 'bounced_cheque' }, donor.token)).status).toBe(403);
-    expect((await t.request(`/api/donations/${g.id}/refund`, { method: 'POST', json: { reason: 'bounced_cheque' } })).status).toBe(401);
+    expect(
+      (await t.request(`/api/donations/${g.id}/refund`, { method: 'POST', json: { reason: 'bounced_cheque' } })).status,
+    ).toBe(401);
     expect(await rows(g.id)).toEqual([]);
   });
 
   it('never lets two concurrent refunds of one gift exceed it', async () => {
     const g = await gift({ source: 'manual', amount: 3000 });
-    const answers = await Promise.all([refund(g.id, { amount: 2000, reason: 'bounced_cheque' }), refund(g.id, { amount: 2000, reason: 'entered_in_error' }, admin.token)]);
+    const answers = await Promise.all([
+      refund(g.id, { amount: 2000, reason: 'bounced_cheque' }),
+      refund(g.id, { amount: 2000, reason: 'entered_in_error' }, admin.token),
+    ]);
     expect(answers.map((r) => r.status).sort()).toEqual([201, 400]);
     expect((await rows(g.id)).reduce((sum, r) => sum + r.amount, 0)).toBe(2000);
     expect((await read(g.id)).refundedAmount).toBe(2000);
@@ -108,8 +149,12 @@ describe(`POST /api/donations/{id}/refund (${engineName})`, () => {
   it('makes one refund of a retried request (Idempotency-Key)', async () => {
     const g = await gift({ source: 'manual', amount: 3000 });
     const key = `refund-${crypto.randomUUID()}`;
-    const first = await refund(g.id, { amount: 1000, reason: 'returned_to_donor' }, orgAdmin.token, { 'idempotency-key': key });
-    const again = await refund(g.id, { amount: 1000, reason: 'returned_to_donor' }, orgAdmin.token, { 'idempotency-key': key });
+    const first = await refund(g.id, { amount: 1000, reason: 'returned_to_donor' }, orgAdmin.token, {
+      'idempotency-key': key,
+    });
+    const again = await refund(g.id, { amount: 1000, reason: 'returned_to_donor' }, orgAdmin.token, {
+      'idempotency-key': key,
+    });
     expect([first.status, again.status]).toEqual([201, 200]);
     expect(((await again.json()) as Result).reversal._id).toBe(((await first.json()) as Result).reversal._id);
     expect((await read(g.id)).refundedAmount).toBe(1000);
@@ -119,13 +164,27 @@ describe(`POST /api/donations/{id}/refund (${engineName})`, () => {
     const g = await gift({ source: 'manual', amount: 4000, giftAid: true });
     const claimId = crypto.randomUUID();
     await t.db.insert(giftAidClaims).values({
-      id: claimId, organizationId: orgX, charityReference: 'AB12345', status: 'submitted', earliestDate: new Date(), latestDate: new Date(), rowCount: 1, giftCount: 1, totalPence: 4000, giftAidPence: 1000, accountingPeriodEnd: new Date(), retainUntil: new Date(Date.now() + 6 * 365 * 864e5),
+      id: claimId,
+      organizationId: orgX,
+      charityReference: 'AB12345',
+      status: 'submitted',
+      earliestDate: new Date(),
+      latestDate: new Date(),
+      rowCount: 1,
+      giftCount: 1,
+      totalPence: 4000,
+      giftAidPence: 1000,
+      accountingPeriodEnd: new Date(),
+      retainUntil: new Date(Date.now() + 6 * 365 * 864e5),
     } as typeof giftAidClaims.$inferInsert);
     await t.db.insert(giftAidClaimedGifts).values({ donationId: g.id, claimId, line: 1, amountPence: 4000 });
     expect((await refund(g.id, { amount: 2000, reason: 'returned_to_donor' })).status).toBe(201);
     const adjustments = await t.db.select().from(giftAidAdjustments).where(eq(giftAidAdjustments.donationId, g.id));
     expect(adjustments).toMatchObject([{ giftAidPence: 500, reason: 'refund', organizationId: orgX }]);
-    const listed = (await (await t.request('/api/gift-aid/adjustments', { token: finance.token })).json()) as { donation_id: string; gift_aid: number }[];
+    const listed = (await (await t.request('/api/gift-aid/adjustments', { token: finance.token })).json()) as {
+      donation_id: string;
+      gift_aid: number;
+    }[];
     expect(listed.find((a) => a.donation_id === g.id)).toMatchObject({ gift_aid: 500 });
   });
 
@@ -135,9 +194,18 @@ describe(`POST /api/donations/{id}/refund (${engineName})`, () => {
     const res = await refund(g.id, { amount: 1000, reason: 'requested_by_customer' });
     expect(res.status).toBe(201);
     const body = (await res.json()) as Result;
-    expect(body.reversal).toMatchObject({ kind: 'refund', status: 'succeeded', amount: 1000, provider_id: expect.stringMatching(/^re_demo_/) });
+    expect(body.reversal).toMatchObject({
+      kind: 'refund',
+      status: 'succeeded',
+      amount: 1000,
+      provider_id: expect.stringMatching(/^re_demo_/),
+    });
     expect(body.donation).toMatchObject({ refunded_amount: 1000, remaining: 1500 });
-    const outbox = (await (await t.request(`/api/dev/outbox?to=${encodeURIComponent((await t.db.query.users.findFirst({ where: (u, { eq: e }) => e(u.id, donorId) }))!.email)}`)).json()) as { subject: string }[];
+    const outbox = (await (
+      await t.request(
+        `/api/dev/outbox?to=${encodeURIComponent((await t.db.query.users.findFirst({ where: (u, { eq: e }) => e(u.id, donorId) }))!.email)}`,
+      )
+    ).json()) as { subject: string }[];
     expect(outbox.some((m) => /Partial refund/.test(m.subject))).toBe(true);
   });
 
@@ -145,8 +213,13 @@ describe(`POST /api/donations/{id}/refund (${engineName})`, () => {
     const intentId = `pi_evt_${crypto.randomUUID().replace(/-/g, '')}`;
     const g = await gift({ source: 'card', paymentIntentId: intentId, amount: 6000 });
     const refundId = `re_${intentId.slice(7, 20)}`;
-    const refund = (status: string) => ({ ...refundObject({ id: refundId, amount: 2500, payment_intent: intentId, status, balance_transaction: 'txn_1' }), reason: 'requested_by_customer', created: 1 });
-    const event = (id: string, type: string, status: string) => stripeEvent(type, refund(status), { id, created: 1 }) as unknown as Stripe.Event;
+    const refund = (status: string) => ({
+      ...refundObject({ id: refundId, amount: 2500, payment_intent: intentId, status, balance_transaction: 'txn_1' }),
+      reason: 'requested_by_customer',
+      created: 1,
+    });
+    const event = (id: string, type: string, status: string) =>
+      stripeEvent(type, refund(status), { id, created: 1 }) as unknown as Stripe.Event;
     const apply = (e: Stripe.Event) => applyStripeEvent({ db: t.db, stripe: null }, e);
     // The succeeded update arrives before the pending create, twice.
     expect(await apply(event(`evt_u_${intentId}`, 'refund.updated', 'succeeded'))).toBe('recorded');
@@ -168,15 +241,34 @@ describe(`GET /api/donations/{id}/story (${engineName})`, () => {
     const org = (await createOrganization(t.db)).id;
     const campaignId = (await createCampaign(t.db, { organizationId: org })).id;
     const staff = await signedIn(t.db, 'org_admin', { organizationIds: [org] });
-    const g = await createDonation(t.db, { donorId: (await createUser(t.db)).id, campaignId, amount: 3000, source: 'manual' });
-    const story = async () => (await (await t.request(`/api/donations/${g.id}/story`, { token: staff.token })).json()) as {
-      actions: string[]; remaining_pence: number; reversals: { amount: number }[]; history: { action: string }[]; gift_aid: { claim: unknown };
-    };
+    const g = await createDonation(t.db, {
+      donorId: (await createUser(t.db)).id,
+      campaignId,
+      amount: 3000,
+      source: 'manual',
+    });
+    const story = async () =>
+      (await (await t.request(`/api/donations/${g.id}/story`, { token: staff.token })).json()) as {
+        actions: string[];
+        remaining_pence: number;
+        reversals: { amount: number }[];
+        history: { action: string }[];
+        gift_aid: { claim: unknown };
+      };
     expect((await story()).actions).toEqual(['edit', 'refund']);
-    await t.request(`/api/donations/${g.id}/refund`, { method: 'POST', token: staff.token, json: { amount: 1000, reason: 'bounced_cheque' } });
+    await t.request(`/api/donations/${g.id}/refund`, {
+      method: 'POST',
+      token: staff.token,
+      json: { amount: 1000, reason: 'bounced_cheque' },
+    });
     const after = await story();
     // Once money has gone back, the gift is read-only: only what remains can be refunded.
-    expect(after).toMatchObject({ actions: ['refund'], remaining_pence: 2000, reversals: [{ amount: 1000 }], gift_aid: { claim: null } });
+    expect(after).toMatchObject({
+      actions: ['refund'],
+      remaining_pence: 2000,
+      reversals: [{ amount: 1000 }],
+      gift_aid: { claim: null },
+    });
     expect(after.history.map((h) => h.action)).toEqual(['donation.reverse']);
   });
 });
@@ -184,7 +276,18 @@ describe(`GET /api/donations/{id}/story (${engineName})`, () => {
 describe(`charge.dispute.* webhooks (${engineName})`, () => {
   // Stripe-shaped disputes (tests/fixtures/stripe/events.ts): 20.00 disputed, a 20.00 dispute fee in the expanded balance transaction.
   const dispute = (intentId: string, id: string, status: string, created: number, type: DisputeEventType) =>
-    chargeDispute({ type, disputeId: id, intentId, amount: 2000, status, reason: 'fraudulent', fee: 2000, evidenceDueBy: 1_900_000_000, created, eventId: `evt_${id}_${status}_${created}` });
+    chargeDispute({
+      type,
+      disputeId: id,
+      intentId,
+      amount: 2000,
+      status,
+      reason: 'fraudulent',
+      fee: 2000,
+      evidenceDueBy: 1_900_000_000,
+      created,
+      eventId: `evt_${id}_${status}_${created}`,
+    });
 
   it('records a dispute once and out of order; lost takes the gift out of totals like a refund, won does not', async () => {
     const t = await setupTestApp();
@@ -195,7 +298,13 @@ describe(`charge.dispute.* webhooks (${engineName})`, () => {
     const read = async (id: string) => (await t.db.select().from(donations).where(eq(donations.id, id)))[0];
 
     const lostIntent = `pi_dl_${crypto.randomUUID().slice(0, 8)}`;
-    const lost = await createDonation(t.db, { donorId, campaignId, amount: 2000, source: 'card', paymentIntentId: lostIntent });
+    const lost = await createDonation(t.db, {
+      donorId,
+      campaignId,
+      amount: 2000,
+      source: 'card',
+      paymentIntentId: lostIntent,
+    });
     const du = `du_${crypto.randomUUID().slice(0, 8)}`;
     // Closed (lost) arrives first, then the older created event, then a duplicate of the close.
     expect(await apply(dispute(lostIntent, du, 'lost', 300, 'charge.dispute.closed'))).toBe('recorded');
@@ -203,16 +312,27 @@ describe(`charge.dispute.* webhooks (${engineName})`, () => {
     expect(await apply(dispute(lostIntent, du, 'lost', 300, 'charge.dispute.closed'))).toBe('duplicate');
     const [row] = await t.db.select().from(donationDisputes).where(eq(donationDisputes.providerId, du));
     expect(row).toMatchObject({ status: 'lost', outcome: 'lost', feePence: 2000, lastEventAt: 300 });
-    expect(await t.db.select().from(donationReversals).where(eq(donationReversals.donationId, lost.id))).toMatchObject([{ kind: 'dispute', reason: 'dispute_lost', amount: 2000, status: 'succeeded' }]);
+    expect(await t.db.select().from(donationReversals).where(eq(donationReversals.donationId, lost.id))).toMatchObject([
+      { kind: 'dispute', reason: 'dispute_lost', amount: 2000, status: 'succeeded' },
+    ]);
     expect(await read(lost.id)).toMatchObject({ refundedAmount: 2000, status: 'refunded' });
 
     const wonIntent = `pi_dw_${crypto.randomUUID().slice(0, 8)}`;
-    const won = await createDonation(t.db, { donorId, campaignId, amount: 2000, source: 'card', paymentIntentId: wonIntent });
+    const won = await createDonation(t.db, {
+      donorId,
+      campaignId,
+      amount: 2000,
+      source: 'card',
+      paymentIntentId: wonIntent,
+    });
     const dw = `du_${crypto.randomUUID().slice(0, 8)}`;
     await apply(dispute(wonIntent, dw, 'needs_response', 100, 'charge.dispute.created'));
     await apply(dispute(wonIntent, dw, 'won', 200, 'charge.dispute.closed'));
     await apply(dispute(wonIntent, dw, 'under_review', 150, 'charge.dispute.updated'));
-    expect((await t.db.select().from(donationDisputes).where(eq(donationDisputes.providerId, dw)))[0]).toMatchObject({ status: 'won', outcome: 'won' });
+    expect((await t.db.select().from(donationDisputes).where(eq(donationDisputes.providerId, dw)))[0]).toMatchObject({
+      status: 'won',
+      outcome: 'won',
+    });
     expect(await t.db.select().from(donationReversals).where(eq(donationReversals.donationId, won.id))).toEqual([]);
     expect(await read(won.id)).toMatchObject({ refundedAmount: 0, status: 'succeeded' });
   });
@@ -228,10 +348,20 @@ describe(`charge.dispute.* webhooks (${engineName})`, () => {
     const mail = { db: t.db, config: readConfig(t.env), origin: 'http://localhost' };
     const apply = (e: Stripe.Event) => applyStripeEvent({ db: t.db, stripe: null, mail }, e);
     const intent = `pi_dm_${crypto.randomUUID().slice(0, 8)}`;
-    const gift = await createDonation(t.db, { donorId, campaignId, amount: 5000, source: 'card', paymentIntentId: intent });
+    const gift = await createDonation(t.db, {
+      donorId,
+      campaignId,
+      amount: 5000,
+      source: 'card',
+      paymentIntentId: intent,
+    });
     const du = `du_${crypto.randomUUID().slice(0, 8)}`;
     const opened = dispute(intent, du, 'needs_response', 100, 'charge.dispute.created');
-    const disputeMail = () => t.db.select().from(outbox).where(like(outbox.key, `dispute-opened:${du}:%`));
+    const disputeMail = () =>
+      t.db
+        .select()
+        .from(outbox)
+        .where(like(outbox.key, `dispute-opened:${du}:%`));
 
     // The first delivery and two concurrent copies of it: one email per admin.
     expect(await apply(opened)).toBe('recorded');

@@ -12,7 +12,8 @@ const refundRoute = defineRoute({
   method: 'post',
   path: '/donations/{id}/refund',
   tags: ['Donations'],
-  summary: 'Refund a card gift through Stripe, or reverse a gift recorded by hand (admins; org admins and finance in their organizations)',
+  summary:
+    'Refund a card gift through Stripe, or reverse a gift recorded by hand (admins; org admins and finance in their organizations)',
   description:
     'Card gifts: a Stripe Refund (reasons requested_by_customer, duplicate, fraudulent, other), recorded from Stripe’s answer and its webhook exactly once. ' +
     'Offline gifts (manual, batch): a reversal row at once (bounced_cheque, entered_in_error, returned_to_donor). ' +
@@ -39,7 +40,8 @@ const storyRoute = defineRoute({
   method: 'get',
   path: '/donations/{id}/story',
   tags: ['Donations'],
-  summary: 'One gift’s whole story: payment, Gift Aid, refunds, reversals, disputes, receipt, audit history and the actions that apply',
+  summary:
+    'One gift’s whole story: payment, Gift Aid, refunds, reversals, disputes, receipt, audit history and the actions that apply',
   security: bearerAuth,
   middleware: [financeReaders('Only admins, organization admins and finance users can see a donation’s story')],
   request: { params: IdParams },
@@ -48,14 +50,22 @@ const storyRoute = defineRoute({
 
 /** A gift's back-office page: its story and the refund action. */
 export const donationsRefundRouter = createRouter()
-  .openapi(storyRoute, async (c) => c.json(await donationStory(c.var.db, c.req.valid('param').id, requireUser(c.var.user)), 200))
+  .openapi(storyRoute, async (c) =>
+    c.json(await donationStory(c.var.db, c.req.valid('param').id, requireUser(c.var.user)), 200),
+  )
   .openapi(refundRoute, async (c) => {
-  const key = c.req.valid('header')['idempotency-key'] ?? null;
-  const { status, body } = await refundDonation(
-    { db: c.var.db, stripe: createStripe(c.var.config), mail: mailContextOf(c), viewer: requireUser(c.var.user), requestId: c.var.requestId },
-    c.req.valid('param').id,
-    c.req.valid('json'),
-    key,
-  );
-  return status === 201 ? c.json(body, 201) : c.json(body, 200);
-});
+    const key = c.req.valid('header')['idempotency-key'] ?? null;
+    const { status, body } = await refundDonation(
+      {
+        db: c.var.db,
+        stripe: createStripe(c.var.config),
+        mail: mailContextOf(c),
+        viewer: requireUser(c.var.user),
+        requestId: c.var.requestId,
+      },
+      c.req.valid('param').id,
+      c.req.valid('json'),
+      key,
+    );
+    return status === 201 ? c.json(body, 201) : c.json(body, 200);
+  });

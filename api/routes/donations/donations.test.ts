@@ -1,6 +1,14 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { toShortId } from '../../../db/ids';
-import { type AppealRow, type CampaignRow, createAppeal, createCampaign, createDonation, createUser, signedIn } from '../../../tests/factories';
+import {
+  type AppealRow,
+  type CampaignRow,
+  createAppeal,
+  createCampaign,
+  createDonation,
+  createUser,
+  signedIn,
+} from '../../../tests/factories';
 import { bodyOf, engineName, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
 
 describe(`GET /api/donations?type=public (${engineName})`, () => {
@@ -11,7 +19,11 @@ describe(`GET /api/donations?type=public (${engineName})`, () => {
 
   beforeAll(async () => {
     t = await setupTestApp();
-    const amira = await createUser(t.db, { firstName: 'Amira', lastName: 'khan', email: `amira-${Date.now()}@example.com` });
+    const amira = await createUser(t.db, {
+      firstName: 'Amira',
+      lastName: 'khan',
+      email: `amira-${Date.now()}@example.com`,
+    });
     const oliver = await createUser(t.db, { firstName: 'Oliver', lastName: 'Hughes' });
     const nameless = await createUser(t.db, { firstName: '', lastName: '' });
     campaign = await createCampaign(t.db, { title: 'Leaderboard campaign' });
@@ -62,7 +74,10 @@ describe(`GET /api/donations?type=public (${engineName})`, () => {
       const donor = await createUser(t.db, { firstName: `Donor${i}`, lastName: 'Z' });
       await createDonation(t.db, { donorId: donor.id, campaignId: big.id, amount: 100 + i });
     }
-    const body = await bodyOf(await t.client().api.donations.$get({ query: { type: 'public', campaign_id: big.id } }), 200);
+    const body = await bodyOf(
+      await t.client().api.donations.$get({ query: { type: 'public', campaign_id: big.id } }),
+      200,
+    );
     expect(body).toHaveLength(10);
     expect(body[0]).toEqual({ donor: 'Donor11 Z.', count: 1, total: 111 });
     expect((await t.request(`/api/donations?type=public&campaign_id=${big.id}&limit=50`)).status).toBe(400);

@@ -8,7 +8,12 @@ import { financeReaders, requireUser } from '../../lib/policy';
 import { AuditExportQuerySchema } from '../../schemas/audit';
 import { DonationExportQuery } from '../../schemas/donations';
 import { auditRows, auditWhere } from '../../services/audit/list';
-import { adminDonationsWhere, type DonationCursor, donationRowsAfter, type DonationRow } from '../../services/donations-admin';
+import {
+  adminDonationsWhere,
+  type DonationCursor,
+  donationRowsAfter,
+  type DonationRow,
+} from '../../services/donations-admin';
 import { csvStream, raw, type Cell } from '../../services/insight/csv';
 import { donationFilters, donorFilters, organizationFilters } from '../../services/insight/list-filters';
 import { staffScope } from '../../services/insight/scope';
@@ -17,7 +22,6 @@ import { type Journal, type JournalLine, journalFor } from '../../services/finan
 import { journalQuery } from '../../schemas/journal';
 import { JOURNAL_TAX_RATE, type JournalFormat } from '../../../domain/finance';
 import { donorRows, type UserRow } from '../../services/users';
-
 
 const donationsRoute = defineRoute({
   method: 'get',
@@ -63,13 +67,25 @@ const auditRoute = defineRoute({
   responses: { 200: csvContent('Audit entries, newest first; changes as JSON'), ...errorResponses },
 });
 
-const AUDIT_HEADER = ['When', 'Actor', 'Actor type', 'Action', 'Record type', 'Record id', 'Organization id', 'Changes', 'Note', 'Request id'];
+const AUDIT_HEADER = [
+  'When',
+  'Actor',
+  'Actor type',
+  'Action',
+  'Record type',
+  'Record id',
+  'Organization id',
+  'Changes',
+  'Note',
+  'Request id',
+];
 
 const journalRoute = defineRoute({
   method: 'get',
   path: '/exports/journal.csv',
   tags: ['Exports'],
-  summary: 'Balanced double-entry journal of donations, fees and refunds per organization per London day (Xero or Sage import)',
+  summary:
+    'Balanced double-entry journal of donations, fees and refunds per organization per London day (Xero or Sage import)',
   security: bearerAuth,
   middleware: [financeReaders('Only admins, organization admins and finance users can export the journal')],
   request: { query: journalQuery },
@@ -100,8 +116,21 @@ function ukDateCache(): (date: Date) => string {
 const EXPORT_PAGE = 2000;
 
 const DONATION_HEADER = [
-  'Date', 'Amount (GBP)', 'Refunded (GBP)', 'Net (GBP)', 'Gift Aid', 'Type', 'Status', 'Source', 'Payment method',
-  'Payment reference', 'Donor name', 'Donor email', 'Campaign', 'Appeal', 'Donation ID',
+  'Date',
+  'Amount (GBP)',
+  'Refunded (GBP)',
+  'Net (GBP)',
+  'Gift Aid',
+  'Type',
+  'Status',
+  'Source',
+  'Payment method',
+  'Payment reference',
+  'Donor name',
+  'Donor email',
+  'Campaign',
+  'Appeal',
+  'Donation ID',
 ];
 
 function donationCells(r: DonationRow, ukDate: (date: Date) => string): Cell[] {
@@ -125,18 +154,61 @@ function donationCells(r: DonationRow, ukDate: (date: Date) => string): Cell[] {
   ];
 }
 
-const DONOR_HEADER = ['First name', 'Last name', 'Email', 'Phone', 'Address', 'City', 'County', 'Postcode', 'Country', 'Type', 'Joined'];
+const DONOR_HEADER = [
+  'First name',
+  'Last name',
+  'Email',
+  'Phone',
+  'Address',
+  'City',
+  'County',
+  'Postcode',
+  'Country',
+  'Type',
+  'Joined',
+];
 
 const donorCells = (u: UserRow, ukDate: (date: Date) => string): Cell[] => [
-  u.firstName, u.lastName, u.email, u.phone, u.address, u.city, u.province, u.postalCode, u.country, u.type, ukDate(u.createdAt),
+  u.firstName,
+  u.lastName,
+  u.email,
+  u.phone,
+  u.address,
+  u.city,
+  u.province,
+  u.postalCode,
+  u.country,
+  u.type,
+  ukDate(u.createdAt),
 ];
 
 const ORGANIZATION_HEADER = [
-  'Name', 'Legal name', 'Charity number', 'Regulator', 'HMRC reference', 'Email', 'Phone', 'Address', 'City', 'County', 'Postcode', 'Country', 'Created',
+  'Name',
+  'Legal name',
+  'Charity number',
+  'Regulator',
+  'HMRC reference',
+  'Email',
+  'Phone',
+  'Address',
+  'City',
+  'County',
+  'Postcode',
+  'Country',
+  'Created',
 ];
 
 /** Xero's manual journal import template (its column names, asterisks marking the required ones). */
-const XERO_JOURNAL_HEADER = ['*Narration', '*Date', 'Description', '*AccountCode', '*TaxRate', '*Amount', 'TrackingName1', 'TrackingOption1'];
+const XERO_JOURNAL_HEADER = [
+  '*Narration',
+  '*Date',
+  'Description',
+  '*AccountCode',
+  '*TaxRate',
+  '*Amount',
+  'TrackingName1',
+  'TrackingOption1',
+];
 /** Debit and credit columns, for Sage and other packages that map columns on import. */
 const SAGE_JOURNAL_HEADER = ['Date', 'Reference', 'Nominal code', 'Details', 'Debit', 'Credit', 'Fund'];
 
@@ -145,10 +217,27 @@ const ukDay = (isoDay: string) => `${isoDay.slice(8, 10)}/${isoDay.slice(5, 7)}/
 function journalCells(format: JournalFormat, journal: Journal, line: JournalLine): Cell[] {
   const date = ukDay(journal.day);
   if (format === 'sage') {
-    return [date, journal.reference, line.accountCode, line.description, line.amount > 0 ? pounds(line.amount) : '', line.amount < 0 ? pounds(-line.amount) : '', line.fund];
+    return [
+      date,
+      journal.reference,
+      line.accountCode,
+      line.description,
+      line.amount > 0 ? pounds(line.amount) : '',
+      line.amount < 0 ? pounds(-line.amount) : '',
+      line.fund,
+    ];
   }
   const narration = `Donations ${journal.organizationName ? `${journal.organizationName} ` : ''}${date} ${journal.reference}`;
-  return [narration, date, line.description, line.accountCode, JOURNAL_TAX_RATE, pounds(line.amount), 'Fund', line.fund];
+  return [
+    narration,
+    date,
+    line.description,
+    line.accountCode,
+    JOURNAL_TAX_RATE,
+    pounds(line.amount),
+    'Fund',
+    line.fund,
+  ];
 }
 
 /** CSV exports of the admin lists, streamed page by page; scoped exactly like the lists. */
@@ -192,9 +281,22 @@ export const exportsRouter = createRouter()
     const filters = c.req.valid('query');
     const stream = csvStream(
       ORGANIZATION_HEADER,
-      async (offset, limit) => (await organizationRows(c.var.db, viewer, { ...filters, offset, limit, count: false })).rows,
+      async (offset, limit) =>
+        (await organizationRows(c.var.db, viewer, { ...filters, offset, limit, count: false })).rows,
       (o): Cell[] => [
-        o.name, o.legalName, o.charityNumber, o.regulator, o.hmrcReference, o.email, o.phone, o.address, o.city, o.province, o.postalCode, o.country, formatUkDate(o.createdAt),
+        o.name,
+        o.legalName,
+        o.charityNumber,
+        o.regulator,
+        o.hmrcReference,
+        o.email,
+        o.phone,
+        o.address,
+        o.city,
+        o.province,
+        o.postalCode,
+        o.country,
+        formatUkDate(o.createdAt),
       ],
       EXPORT_PAGE,
     );
@@ -205,7 +307,18 @@ export const exportsRouter = createRouter()
     const stream = csvStream(
       AUDIT_HEADER,
       (offset, limit) => auditRows(c.var.db, where, { offset, limit }),
-      (a): Cell[] => [a.at.toISOString(), a.actorEmail ?? 'system', a.actorType, a.action, a.targetType, a.targetId, a.organizationId, JSON.stringify(a.changes ?? {}), a.note, a.requestId],
+      (a): Cell[] => [
+        a.at.toISOString(),
+        a.actorEmail ?? 'system',
+        a.actorType,
+        a.action,
+        a.targetType,
+        a.targetId,
+        a.organizationId,
+        JSON.stringify(a.changes ?? {}),
+        a.note,
+        a.requestId,
+      ],
       EXPORT_PAGE,
     );
     return csvFile(c, 'audit', stream);

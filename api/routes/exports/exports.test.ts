@@ -27,8 +27,17 @@ describe(`CSV exports (${engineName})`, () => {
     campaignA = (await createCampaign(t.db, { title: 'Wells, "clean" water', organizationId: orgA.id })).id;
     const appealA = (await createAppeal(t.db, campaignA, { title: 'Run for wells', organizationId: orgA.id })).id;
     const campaignB = (await createCampaign(t.db, { title: 'Homes', organizationId: orgB.id })).id;
-    const sneaky = await createUser(t.db, { firstName: '=HYPERLINK("http://evil.example","Click")', lastName: 'Smith', email: 'sneaky@example.com' });
-    const zoe = await createUser(t.db, { firstName: 'Zoë', lastName: "O'Neil", email: 'zoe@example.com', phone: '+447700900123' });
+    const sneaky = await createUser(t.db, {
+      firstName: '=HYPERLINK("http://evil.example","Click")',
+      lastName: 'Smith',
+      email: 'sneaky@example.com',
+    });
+    const zoe = await createUser(t.db, {
+      firstName: 'Zoë',
+      lastName: "O'Neil",
+      email: 'zoe@example.com',
+      phone: '+447700900123',
+    });
     giftId = (
       await createDonation(t.db, {
         donorId: sneaky.id,
@@ -42,8 +51,20 @@ describe(`CSV exports (${engineName})`, () => {
         date: new Date('2026-06-01T23:30:00Z'), // 2 June in London (BST)
       })
     ).id;
-    await createDonation(t.db, { donorId: zoe.id, campaignId: campaignA, amount: 500, type: 'monthly', invoiceId: 'in_1', date: new Date('2026-05-01T12:00:00Z') });
-    await createDonation(t.db, { donorId: zoe.id, campaignId: campaignB, amount: 9_900, date: new Date('2026-06-03T12:00:00Z') });
+    await createDonation(t.db, {
+      donorId: zoe.id,
+      campaignId: campaignA,
+      amount: 500,
+      type: 'monthly',
+      invoiceId: 'in_1',
+      date: new Date('2026-05-01T12:00:00Z'),
+    });
+    await createDonation(t.db, {
+      donorId: zoe.id,
+      campaignId: campaignB,
+      amount: 9_900,
+      date: new Date('2026-06-03T12:00:00Z'),
+    });
     adminToken = (await signedIn(t.db, 'admin')).token;
     orgAdminToken = (await signedIn(t.db, 'org_admin', { organizationIds: [orgA.id] })).token;
     donorToken = await createSession(t.db, zoe.id);
@@ -51,10 +72,14 @@ describe(`CSV exports (${engineName})`, () => {
 
   const get = (path: string, token?: string) => t.request(path, { token });
   /** The body as sent, byte order mark included (Response.text() drops it). */
-  const csvText = async (res: Response) => new TextDecoder('utf-8', { ignoreBOM: true }).decode(await res.arrayBuffer());
+  const csvText = async (res: Response) =>
+    new TextDecoder('utf-8', { ignoreBOM: true }).decode(await res.arrayBuffer());
 
   it('streams the filtered donations with UK dates, pounds, Gift Aid, payment reference, campaign and appeal', async () => {
-    const res = await get(`/api/exports/donations.csv?campaign_id=${campaignA}&date_from=2026-06-02&date_to=2026-06-02`, adminToken);
+    const res = await get(
+      `/api/exports/donations.csv?campaign_id=${campaignA}&date_from=2026-06-02&date_to=2026-06-02`,
+      adminToken,
+    );
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('text/csv; charset=utf-8');
     expect(res.headers.get('content-disposition')).toMatch(/^attachment; filename="donations-\d{4}-\d{2}-\d{2}\.csv"$/);
@@ -75,7 +100,9 @@ describe(`CSV exports (${engineName})`, () => {
     expect(lines[1]).toMatch(/^01\/05\/2026,5\.00,0\.00,5\.00,No,Monthly,succeeded,manual,,in_1,Zoë O'Neil,/);
     expect(text).not.toContain('Homes');
     const donors = await csvText(await get('/api/exports/donors.csv?sort=email', orgAdminToken));
-    expect(donors.split('\r\n')[0]).toBe(`${BOM}First name,Last name,Email,Phone,Address,City,County,Postcode,Country,Type,Joined`);
+    expect(donors.split('\r\n')[0]).toBe(
+      `${BOM}First name,Last name,Email,Phone,Address,City,County,Postcode,Country,Type,Joined`,
+    );
     // Issue 10 (6c): an org admin gets its donors' names and emails, never their phone or address.
     expect(donors).toContain("Zoë,O'Neil,zoe@example.com,,,,,,,donor,");
     expect(donors).not.toContain('447700900123');

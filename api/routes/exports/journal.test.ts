@@ -5,7 +5,15 @@ import { engineName, setupTestApp, type TestApp } from '../../../tests/setup/tes
 
 const XERO_HEADER = '*Narration,*Date,Description,*AccountCode,*TaxRate,*Amount,TrackingName1,TrackingOption1';
 
-type XeroLine = { narration: string; date: string; description: string; code: string; tax: string; pence: number; fund: string };
+type XeroLine = {
+  narration: string;
+  date: string;
+  description: string;
+  code: string;
+  tax: string;
+  pence: number;
+  fund: string;
+};
 
 /** Pounds "-12.50" to pence without floating point. */
 const toPence = (text: string) => {
@@ -17,7 +25,9 @@ const toPence = (text: string) => {
 
 /** One RFC 4180 row (quoted cells with doubled quotes). */
 function parseCsvRow(row: string): string[] {
-  return [...row.matchAll(/(?:^|,)("(?:[^"]|"")*"|[^,]*)/g)].map(([, cell]) => (cell.startsWith('"') ? cell.slice(1, -1).replaceAll('""', '"') : cell));
+  return [...row.matchAll(/(?:^|,)("(?:[^"]|"")*"|[^,]*)/g)].map(([, cell]) =>
+    cell.startsWith('"') ? cell.slice(1, -1).replaceAll('""', '"') : cell,
+  );
 }
 
 describe(`accounts journal CSV (${engineName})`, () => {
@@ -33,31 +43,124 @@ describe(`accounts journal CSV (${engineName})`, () => {
     orgA = (await createOrganization(t.db, { name: 'Wells for Hope', feeCode: '7901', bankCode: '1201' })).id;
     orgB = (await createOrganization(t.db, { name: 'Homes Trust' })).id;
     const wells = (await createCampaign(t.db, { title: 'Clean water', organizationId: orgA, incomeCode: '4100' })).id;
-    const general = (await createCampaign(t.db, { title: 'Wells general', organizationId: orgA, kind: 'general_fund', fundRestricted: false })).id;
+    const general = (
+      await createCampaign(t.db, {
+        title: 'Wells general',
+        organizationId: orgA,
+        kind: 'general_fund',
+        fundRestricted: false,
+      })
+    ).id;
     const schools = (await createCampaign(t.db, { title: 'School wells', organizationId: orgA })).id;
     const homes = (await createCampaign(t.db, { title: 'Homes', organizationId: orgB })).id;
-    const donor = await createUser(t.db, { firstName: 'Ada', lastName: 'Giver', email: `ada-journal-${engineName}@example.com` });
+    const donor = await createUser(t.db, {
+      firstName: 'Ada',
+      lastName: 'Giver',
+      email: `ada-journal-${engineName}@example.com`,
+    });
     const gift = (o: Parameters<typeof createDonation>[1]) => createDonation(t.db, o);
     const base = { donorId: donor.id };
     // 2 June in London (BST): a card gift with Stripe's fee, a card gift with no fee known, a cheque.
-    await gift({ ...base, campaignId: wells, amount: 10_000, feePence: 170, method: 'card', source: 'card', date: new Date('2026-06-01T23:30:00Z') });
+    await gift({
+      ...base,
+      campaignId: wells,
+      amount: 10_000,
+      feePence: 170,
+      method: 'card',
+      source: 'card',
+      date: new Date('2026-06-01T23:30:00Z'),
+    });
     await gift({ ...base, campaignId: general, amount: 2_500, source: 'card', date: new Date('2026-06-02T10:00:00Z') });
-    await gift({ ...base, campaignId: schools, amount: 5_000, method: 'cheque', source: 'batch', date: new Date('2026-06-02T11:00:00Z') });
+    await gift({
+      ...base,
+      campaignId: schools,
+      amount: 5_000,
+      method: 'cheque',
+      source: 'batch',
+      date: new Date('2026-06-02T11:00:00Z'),
+    });
     // 1 June 00:30 London: inside the month; 1 July 00:30 London: outside it.
-    await gift({ ...base, campaignId: schools, amount: 700, method: 'cash', source: 'manual', date: new Date('2026-05-31T23:30:00Z') });
-    await gift({ ...base, campaignId: schools, amount: 999, method: 'cash', source: 'manual', date: new Date('2026-06-30T23:30:00Z') });
+    await gift({
+      ...base,
+      campaignId: schools,
+      amount: 700,
+      method: 'cash',
+      source: 'manual',
+      date: new Date('2026-05-31T23:30:00Z'),
+    });
+    await gift({
+      ...base,
+      campaignId: schools,
+      amount: 999,
+      method: 'cash',
+      source: 'manual',
+      date: new Date('2026-06-30T23:30:00Z'),
+    });
     // Partly refunded on 6 June; a bounced cheque reversed on 7 June.
-    const refunded = await gift({ ...base, campaignId: wells, amount: 3_000, feePence: 65, method: 'card', source: 'card', refundedAmount: 1_000, date: new Date('2026-06-05T09:00:00Z') });
-    const bounced = await gift({ ...base, campaignId: schools, amount: 2_000, method: 'cheque', source: 'batch', status: 'refunded', refundedAmount: 2_000, date: new Date('2026-06-03T09:00:00Z') });
+    const refunded = await gift({
+      ...base,
+      campaignId: wells,
+      amount: 3_000,
+      feePence: 65,
+      method: 'card',
+      source: 'card',
+      refundedAmount: 1_000,
+      date: new Date('2026-06-05T09:00:00Z'),
+    });
+    const bounced = await gift({
+      ...base,
+      campaignId: schools,
+      amount: 2_000,
+      method: 'cheque',
+      source: 'batch',
+      status: 'refunded',
+      refundedAmount: 2_000,
+      date: new Date('2026-06-03T09:00:00Z'),
+    });
     await t.db.insert(donationReversals).values([
-      { donationId: refunded.id, kind: 'refund', amount: 1_000, reason: 'requested_by_customer', status: 'succeeded', providerId: `re_journal_${engineName}`, succeededAt: new Date('2026-06-06T10:00:00Z') },
-      { donationId: bounced.id, kind: 'reversal', amount: 2_000, reason: 'bounced_cheque', status: 'succeeded', succeededAt: new Date('2026-06-07T10:00:00Z') },
+      {
+        donationId: refunded.id,
+        kind: 'refund',
+        amount: 1_000,
+        reason: 'requested_by_customer',
+        status: 'succeeded',
+        providerId: `re_journal_${engineName}`,
+        succeededAt: new Date('2026-06-06T10:00:00Z'),
+      },
+      {
+        donationId: bounced.id,
+        kind: 'reversal',
+        amount: 2_000,
+        reason: 'bounced_cheque',
+        status: 'succeeded',
+        succeededAt: new Date('2026-06-07T10:00:00Z'),
+      },
       // Not yet confirmed by Stripe: not in the accounts.
-      { donationId: refunded.id, kind: 'refund', amount: 500, reason: 'requested_by_customer', status: 'pending', succeededAt: null },
+      {
+        donationId: refunded.id,
+        kind: 'refund',
+        amount: 500,
+        reason: 'requested_by_customer',
+        status: 'pending',
+        succeededAt: null,
+      },
     ]);
     // Never paid: in no journal.
-    await gift({ ...base, campaignId: wells, amount: 9_999, status: 'pending', date: new Date('2026-06-02T12:00:00Z') });
-    await gift({ ...base, campaignId: homes, amount: 4_000, method: 'card', source: 'card', date: new Date('2026-06-02T12:00:00Z') });
+    await gift({
+      ...base,
+      campaignId: wells,
+      amount: 9_999,
+      status: 'pending',
+      date: new Date('2026-06-02T12:00:00Z'),
+    });
+    await gift({
+      ...base,
+      campaignId: homes,
+      amount: 4_000,
+      method: 'card',
+      source: 'card',
+      date: new Date('2026-06-02T12:00:00Z'),
+    });
     adminToken = (await signedIn(t.db, 'admin')).token;
     orgAdminToken = (await signedIn(t.db, 'org_admin', { organizationIds: [orgA] })).token;
     donorToken = (await signedIn(t.db, 'donor')).token;
@@ -85,8 +188,16 @@ describe(`accounts journal CSV (${engineName})`, () => {
     const { lines, res } = await journal('from=2026-06-01&to=2026-06-30');
     expect(res.headers.get('content-disposition')).toMatch(/^attachment; filename="journal-\d{4}-\d{2}-\d{2}\.csv"$/);
     const journals = new Map<string, XeroLine[]>();
-    for (const l of lines) journals.set(`${l.narration}|${l.date}`, [...(journals.get(`${l.narration}|${l.date}`) ?? []), l]);
-    expect([...journals.keys()].map((k) => k.split('|')[1])).toEqual(['01/06/2026', '02/06/2026', '03/06/2026', '05/06/2026', '06/06/2026', '07/06/2026']);
+    for (const l of lines)
+      journals.set(`${l.narration}|${l.date}`, [...(journals.get(`${l.narration}|${l.date}`) ?? []), l]);
+    expect([...journals.keys()].map((k) => k.split('|')[1])).toEqual([
+      '01/06/2026',
+      '02/06/2026',
+      '03/06/2026',
+      '05/06/2026',
+      '06/06/2026',
+      '07/06/2026',
+    ]);
     for (const [, group] of journals) expect(sum(group)).toBe(0);
     expect(sum(lines)).toBe(0);
     expect(lines.every((l) => l.tax === 'No VAT' && l.pence !== 0)).toBe(true);
@@ -143,12 +254,17 @@ describe(`accounts journal CSV (${engineName})`, () => {
       ['4000', -4_000, 'Homes'],
       ['1210', 4_000, 'Homes'],
     ]);
-    const sage = await get(`/api/exports/journal.csv?from=2026-06-02&to=2026-06-02&organization_id=${orgB}&format=sage`, adminToken);
+    const sage = await get(
+      `/api/exports/journal.csv?from=2026-06-02&to=2026-06-02&organization_id=${orgB}&format=sage`,
+      adminToken,
+    );
     const text = (await sage.text()).replace(/^\uFEFF/, '');
     const rows = text.split('\r\n').filter(Boolean);
     expect(rows[0]).toBe('Date,Reference,Nominal code,Details,Debit,Credit,Fund');
     expect(rows[1]).toMatch(/^02\/06\/2026,DON-20260602-\w+,4000,Donations to Homes \(card\),,40\.00,Homes$/);
-    expect(rows[2]).toMatch(/^02\/06\/2026,DON-20260602-\w+,1210,"?Donations to Homes, net, to Stripe clearing"?,40\.00,,Homes$/);
+    expect(rows[2]).toMatch(
+      /^02\/06\/2026,DON-20260602-\w+,1210,"?Donations to Homes, net, to Stripe clearing"?,40\.00,,Homes$/,
+    );
   });
 
   it('is an empty file with its header for a period without gifts', async () => {
@@ -157,7 +273,10 @@ describe(`accounts journal CSV (${engineName})`, () => {
   });
 
   it('refuses other organizations and donors', async () => {
-    const other = await get(`/api/exports/journal.csv?from=2026-06-01&to=2026-06-30&organization_id=${orgB}`, orgAdminToken);
+    const other = await get(
+      `/api/exports/journal.csv?from=2026-06-01&to=2026-06-30&organization_id=${orgB}`,
+      orgAdminToken,
+    );
     expect(other.status).toBe(403);
     expect(((await other.json()) as { message: string }).message).toMatch(/organization_id/);
     expect((await get('/api/exports/journal.csv?from=2026-06-01&to=2026-06-30', donorToken)).status).toBe(403);
@@ -170,7 +289,10 @@ describe(`accounts journal CSV (${engineName})`, () => {
     ['from=2026-06-01&to=30/06/2026', /^to: Enter a date like/],
     ['to=2026-06-30', /^from: /],
     ['from=2026-06-01&to=2026-06-30&organization_id=nope', /^organization_id: Must be an organization id/],
-    ['from=2026-06-01&to=2026-06-30&organization_id=00000000-0000-4000-8000-000000000000', /^organization_id: no such organization/],
+    [
+      'from=2026-06-01&to=2026-06-30&organization_id=00000000-0000-4000-8000-000000000000',
+      /^organization_id: no such organization/,
+    ],
     ['from=2026-06-01&to=2026-06-30&format=quickbooks', /^format: Must be one of: xero, sage/],
   ])('answers 400 naming the field for %s', async (query, message) => {
     const res = await get(`/api/exports/journal.csv?${query}`, adminToken);

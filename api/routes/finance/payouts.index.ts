@@ -16,7 +16,10 @@ const listRoute = defineRoute({
   security: bearerAuth,
   middleware: [financeReaders(WHO)],
   request: { query: PayoutQuerySchema },
-  responses: { 200: { ...jsonContent(z.array(PayoutSchema), 'Payouts'), headers: totalCountHeader }, ...errorResponses },
+  responses: {
+    200: { ...jsonContent(z.array(PayoutSchema), 'Payouts'), headers: totalCountHeader },
+    ...errorResponses,
+  },
 });
 
 const detailRoute = defineRoute({

@@ -19,7 +19,12 @@ let financeToken: string;
 
 beforeAll(async () => {
   fake = await startStripeFake();
-  t = await setupTestApp({ STRIPE_SECRET_KEY: 'sk_test_fake', STRIPE_PUBLISHABLE_KEY: 'pk_test_fake', STRIPE_API_BASE: fake.url, STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET });
+  t = await setupTestApp({
+    STRIPE_SECRET_KEY: 'sk_test_fake',
+    STRIPE_PUBLISHABLE_KEY: 'pk_test_fake',
+    STRIPE_API_BASE: fake.url,
+    STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+  });
   const org = (await createOrganization(t.db)).id;
   campaignId = (await createCampaign(t.db, { organizationId: org })).id;
   donorId = (await createUser(t.db)).id;
@@ -30,8 +35,21 @@ afterAll(() => fake.close());
 /** A pending card gift the donor then pays: Stripe's payment_intent.succeeded for it. */
 async function paidGift(amount: number) {
   const id = crypto.randomUUID();
-  const metadata = { kind: 'one_off', donation_id: id, campaign_id: campaignId, appeal_id: '', donor_id: donorId, gift_aid_declaration_id: '', source: 'card' };
-  const intent = paymentIntentObject({ id: `pi_${crypto.randomUUID().replace(/-/g, '')}`, amount, metadata, status: 'requires_payment_method' });
+  const metadata = {
+    kind: 'one_off',
+    donation_id: id,
+    campaign_id: campaignId,
+    appeal_id: '',
+    donor_id: donorId,
+    gift_aid_declaration_id: '',
+    source: 'card',
+  };
+  const intent = paymentIntentObject({
+    id: `pi_${crypto.randomUUID().replace(/-/g, '')}`,
+    amount,
+    metadata,
+    status: 'requires_payment_method',
+  });
   fake.paymentIntents.set(intent.id as string, intent);
   await insertPendingDonation(t.db, {
     id,
@@ -56,8 +74,15 @@ describe('fees and payouts through Stripe (libsql, Stripe fake)', () => {
   it('stores the fee from the charge’s balance transaction, then records the payout with its lines once', async () => {
     const a = await paidGift(2500);
     const b = await paidGift(10_000);
-    expect(await giftRow(a)).toMatchObject({ status: 'succeeded', feePence: cardFeeOn(2500), netPence: 2500 - cardFeeOn(2500), balanceTransactionId: expect.stringMatching(/^txn_/) });
-    expect(fake.requests.some((r) => r.path.startsWith('/v1/charges?') && r.path.includes('balance_transaction'))).toBe(true);
+    expect(await giftRow(a)).toMatchObject({
+      status: 'succeeded',
+      feePence: cardFeeOn(2500),
+      netPence: 2500 - cardFeeOn(2500),
+      balanceTransactionId: expect.stringMatching(/^txn_/),
+    });
+    expect(fake.requests.some((r) => r.path.startsWith('/v1/charges?') && r.path.includes('balance_transaction'))).toBe(
+      true,
+    );
 
     fake.addBalanceTransaction({ amount: -250, type: 'adjustment', source: null, description: 'Unknown adjustment' });
     const payout = fake.createPayout();
@@ -68,8 +93,14 @@ describe('fees and payouts through Stripe (libsql, Stripe fake)', () => {
     fake.listPageCap = 100;
     expect(await first.json()).toMatchObject({ outcome: 'recorded' });
     expect(await again.json()).toMatchObject({ outcome: 'duplicate' });
-    const [row] = await t.db.select().from(payouts).where(eq(payouts.id, payout.id as string));
-    const lines = await t.db.select().from(payoutLines).where(eq(payoutLines.payoutId, payout.id as string));
+    const [row] = await t.db
+      .select()
+      .from(payouts)
+      .where(eq(payouts.id, payout.id as string));
+    const lines = await t.db
+      .select()
+      .from(payoutLines)
+      .where(eq(payoutLines.payoutId, payout.id as string));
     // Every gift paid so far in this file, the adjustment, and nothing twice.
     expect(lines.filter((l) => l.type === 'adjustment')).toMatchObject([{ donationId: null, net: -250 }]);
     expect(lines.reduce((sum, l) => sum + l.net, 0)).toBe(row.amount);
@@ -92,7 +123,12 @@ describe('fees and payouts through Stripe (libsql, Stripe fake)', () => {
     const res = await sendEvent(t, stripeEvent('refund.created', fake.refunds.get(refund.id)));
     expect(await res.json()).toMatchObject({ outcome: 'recorded' });
     const [row] = await t.db.select().from(donationReversals).where(eq(donationReversals.providerId, refund.id));
-    expect(row).toMatchObject({ donationId: id, amount: 1000, feePence: 20, balanceTransactionId: refund.balance_transaction });
+    expect(row).toMatchObject({
+      donationId: id,
+      amount: 1000,
+      feePence: 20,
+      balanceTransactionId: refund.balance_transaction,
+    });
   });
 
   it('records the gift without a fee when Stripe cannot be asked; the payout fills it in', async () => {
@@ -101,6 +137,10 @@ describe('fees and payouts through Stripe (libsql, Stripe fake)', () => {
     expect(await giftRow(id)).toMatchObject({ status: 'succeeded', feePence: null });
     const payout = fake.createPayout();
     await sendEvent(t, stripeEvent('payout.paid', payout));
-    expect(await giftRow(id)).toMatchObject({ feePence: cardFeeOn(4000), netPence: 4000 - cardFeeOn(4000), payoutId: payout.id });
+    expect(await giftRow(id)).toMatchObject({
+      feePence: cardFeeOn(4000),
+      netPence: 4000 - cardFeeOn(4000),
+      payoutId: payout.id,
+    });
   });
 });

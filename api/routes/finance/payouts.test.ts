@@ -3,12 +3,25 @@ import Stripe from 'stripe';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { donationReversals, donations, invoiceRetries, monthlyGifts, payoutLines, payouts } from '../../../db/schema';
 import { cardFeeOn } from '../../../domain';
-import { createCampaign, createDonation, createOrganization, createUser, signedIn, type SignedIn } from '../../../tests/factories';
+import {
+  createCampaign,
+  createDonation,
+  createOrganization,
+  createUser,
+  signedIn,
+  type SignedIn,
+} from '../../../tests/factories';
 import { fakeId, invoicePaymentFailed, paymentIntentSucceeded } from '../../../tests/fixtures/stripe/events';
 import { engineName, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
 import { insertPendingDonation } from '../../services/donations';
 import { DEMO_PAYOUTS, demoPayoutId, makeDemoPayouts } from '../../services/finance/payouts-demo';
-import { balanceTransactionObject, chargeObject, payoutObject, refundObject, stripeEvent } from '../../services/stripe-objects';
+import {
+  balanceTransactionObject,
+  chargeObject,
+  payoutObject,
+  refundObject,
+  stripeEvent,
+} from '../../services/stripe-objects';
 import { applyStripeEvent } from '../../webhooks/stripe/apply';
 
 /**
@@ -29,7 +42,11 @@ function accountOf() {
   const sources = new Map<string, Obj>();
   const requests: string[] = [];
   let failCharges = false;
-  const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', 'request-id': 'req_test' } });
+  const json = (status: number, body: unknown) =>
+    new Response(JSON.stringify(body), {
+      status,
+      headers: { 'content-type': 'application/json', 'request-id': 'req_test' },
+    });
   const fetchFn = async (input: RequestInfo | URL) => {
     const url = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url);
     requests.push(`${url.pathname}${url.search}`);
@@ -38,23 +55,42 @@ function accountOf() {
     if (url.pathname === '/v1/balance_transactions') {
       const payout = url.searchParams.get('payout') ?? '';
       const all = byPayout.get(payout);
-      if (!all) return json(404, { error: { type: 'invalid_request_error', code: 'resource_missing', message: `No such payout: '${payout}'` } });
+      if (!all)
+        return json(404, {
+          error: { type: 'invalid_request_error', code: 'resource_missing', message: `No such payout: '${payout}'` },
+        });
       const after = url.searchParams.get('starting_after');
       const start = after ? all.findIndex((t) => t.id === after) + 1 : 0;
-      const page = all.slice(start, start + 2).map((t) => (expand.includes('data.source') ? { ...t, source: sources.get(t.source) ?? t.source } : t));
-      return json(200, { object: 'list', url: '/v1/balance_transactions', has_more: start + 2 < all.length, data: page });
+      const page = all
+        .slice(start, start + 2)
+        .map((t) => (expand.includes('data.source') ? { ...t, source: sources.get(t.source) ?? t.source } : t));
+      return json(200, {
+        object: 'list',
+        url: '/v1/balance_transactions',
+        has_more: start + 2 < all.length,
+        data: page,
+      });
     }
     if (url.pathname === '/v1/charges') {
       if (failCharges) return json(500, { error: { type: 'api_error', message: 'Stripe is having a moment' } });
       const pi = url.searchParams.get('payment_intent');
       const data = [...charges.values()]
         .filter((c) => c.payment_intent === pi)
-        .map((c) => (expand.includes('data.balance_transaction') ? { ...c, balance_transaction: sources.get(`txn:${c.balance_transaction}`) } : c));
+        .map((c) =>
+          expand.includes('data.balance_transaction')
+            ? { ...c, balance_transaction: sources.get(`txn:${c.balance_transaction}`) }
+            : c,
+        );
       return json(200, { object: 'list', url: '/v1/charges', has_more: false, data });
     }
-    return json(404, { error: { type: 'invalid_request_error', message: `Unrecognized request URL (GET: ${url.pathname})` } });
+    return json(404, {
+      error: { type: 'invalid_request_error', message: `Unrecognized request URL (GET: ${url.pathname})` },
+    });
   };
-  const stripe = new Stripe('sk_test_inprocess', { httpClient: Stripe.createFetchHttpClient(fetchFn as typeof fetch), maxNetworkRetries: 0 });
+  const stripe = new Stripe('sk_test_inprocess', {
+    httpClient: Stripe.createFetchHttpClient(fetchFn as typeof fetch),
+    maxNetworkRetries: 0,
+  });
   return {
     stripe,
     requests,
@@ -65,7 +101,13 @@ function accountOf() {
     charge(paymentIntentId: string, amount: number) {
       const chargeId = fakeId('ch');
       const txn = balanceTransactionObject({ amount, fee: cardFeeOn(amount), type: 'charge', source: chargeId });
-      const charge = chargeObject({ id: chargeId, amount, payment_intent: paymentIntentId, metadata: {}, balance_transaction: txn.id as string });
+      const charge = chargeObject({
+        id: chargeId,
+        amount,
+        payment_intent: paymentIntentId,
+        metadata: {},
+        balance_transaction: txn.id as string,
+      });
       charges.set(chargeId, charge);
       sources.set(chargeId, charge);
       sources.set(`txn:${txn.id}`, txn);
@@ -73,7 +115,10 @@ function accountOf() {
     },
     refund(refundId: string, paymentIntentId: string, amount: number) {
       const txn = balanceTransactionObject({ amount: -amount, type: 'refund', source: refundId });
-      sources.set(refundId, refundObject({ id: refundId, amount, payment_intent: paymentIntentId, balance_transaction: txn.id as string }));
+      sources.set(
+        refundId,
+        refundObject({ id: refundId, amount, payment_intent: paymentIntentId, balance_transaction: txn.id as string }),
+      );
       return txn;
     },
     /** A payout of these transactions (its own transaction, as Stripe lists it, is added). */
@@ -82,7 +127,10 @@ function accountOf() {
       const amount = txns.reduce((sum, t) => sum + t.net, 0);
       const own = balanceTransactionObject({ amount: -amount, type: 'payout', source: id, status: 'available' });
       byPayout.set(id, [...txns, own]);
-      return payoutObject({ id, amount, balance_transaction: own.id as string, status }) as Obj & { id: string; amount: number };
+      return payoutObject({ id, amount, balance_transaction: own.id as string, status }) as Obj & {
+        id: string;
+        amount: number;
+      };
     },
   };
 }
@@ -115,19 +163,32 @@ const gift = (campaignId: string, amount: number, extra: Partial<typeof donation
 const payoutRow = async (id: string) => (await t.db.select().from(payouts).where(eq(payouts.id, id)))[0];
 const linesOf = (id: string) => t.db.select().from(payoutLines).where(eq(payoutLines.payoutId, id));
 const giftRow = async (id: string) => (await t.db.select().from(donations).where(eq(donations.id, id)))[0];
-const event = (type: 'payout.paid' | 'payout.failed', payout: Obj, created: number) => stripeEvent(type, payout, { created });
+const event = (type: 'payout.paid' | 'payout.failed', payout: Obj, created: number) =>
+  stripeEvent(type, payout, { created });
 
 /** Two gifts to Org X, one partly refunded, an adjustment nobody's gift and a Stripe fee: one payout. */
 async function paidPayout(account = accountOf()) {
   const a = await gift(campaignX, 2500);
   const b = await gift(campaignX, 4000);
   const refundId = fakeId('re');
-  await t.db.insert(donationReversals).values({ donationId: b.id, kind: 'refund', amount: 1000, reason: 'requested_by_customer', status: 'succeeded', providerId: refundId });
+  await t.db.insert(donationReversals).values({
+    donationId: b.id,
+    kind: 'refund',
+    amount: 1000,
+    reason: 'requested_by_customer',
+    status: 'succeeded',
+    providerId: refundId,
+  });
   const txns = [
     account.charge(a.paymentIntentId!, 2500),
     account.charge(b.paymentIntentId!, 4000),
     account.refund(refundId, b.paymentIntentId!, 1000),
-    balanceTransactionObject({ amount: -150, type: 'adjustment', source: null, description: 'Chargeback withdrawal correction' }),
+    balanceTransactionObject({
+      amount: -150,
+      type: 'adjustment',
+      source: null,
+      description: 'Chargeback withdrawal correction',
+    }),
     balanceTransactionObject({ amount: -99, type: 'stripe_fee', source: null, description: 'Radar fees' }),
   ];
   const payout = account.payout(txns);
@@ -144,21 +205,45 @@ describe(`payout.paid and payout.failed (${engineName})`, () => {
     const row = await payoutRow(payout.id);
     const lines = await linesOf(payout.id);
     expect(lines).toHaveLength(5);
-    expect(row).toMatchObject({ status: 'paid', amount: payout.amount, lineCount: 5, grossPence: 6500, refundPence: 1000, feePence: cardFeeOn(2500) + cardFeeOn(4000), organizationId: orgX });
+    expect(row).toMatchObject({
+      status: 'paid',
+      amount: payout.amount,
+      lineCount: 5,
+      grossPence: 6500,
+      refundPence: 1000,
+      feePence: cardFeeOn(2500) + cardFeeOn(4000),
+      organizationId: orgX,
+    });
     expect(lines.reduce((sum, l) => sum + l.net, 0)).toBe(row.amount);
     expect(row.amount).toBe(6500 - cardFeeOn(2500) - cardFeeOn(4000) - 1000 - 150 - 99);
     // Charges name their gifts (which learn the payout and their fee), the refund its reversal row.
-    expect(lines.filter((l) => l.type === 'charge').map((l) => l.donationId).sort()).toEqual([a.id, b.id].sort());
-    expect(await giftRow(a.id)).toMatchObject({ payoutId: payout.id, feePence: cardFeeOn(2500), netPence: 2500 - cardFeeOn(2500) });
+    expect(
+      lines
+        .filter((l) => l.type === 'charge')
+        .map((l) => l.donationId)
+        .sort(),
+    ).toEqual([a.id, b.id].sort());
+    expect(await giftRow(a.id)).toMatchObject({
+      payoutId: payout.id,
+      feePence: cardFeeOn(2500),
+      netPence: 2500 - cardFeeOn(2500),
+    });
     const [reversal] = await t.db.select().from(donationReversals).where(eq(donationReversals.providerId, refundId));
     expect(reversal).toMatchObject({ payoutId: payout.id, feePence: 0 });
     expect(lines.find((l) => l.type === 'refund')?.donationId).toBe(b.id);
     // Lines we hold no gift for are kept, unmatched.
-    expect(lines.filter((l) => l.donationId === null).map((l) => l.type).sort()).toEqual(['adjustment', 'stripe_fee']);
+    expect(
+      lines
+        .filter((l) => l.donationId === null)
+        .map((l) => l.type)
+        .sort(),
+    ).toEqual(['adjustment', 'stripe_fee']);
 
     // The same event again, and a second delivery of payout.paid: nothing more is written.
     expect(await applyStripeEvent({ db: t.db, stripe: account.stripe }, evt)).toBe('duplicate');
-    expect(await applyStripeEvent({ db: t.db, stripe: account.stripe }, event('payout.paid', payout, 1_800_000_001))).toBe('recorded');
+    expect(
+      await applyStripeEvent({ db: t.db, stripe: account.stripe }, event('payout.paid', payout, 1_800_000_001)),
+    ).toBe('recorded');
     expect(await t.db.select().from(payouts).where(eq(payouts.id, payout.id))).toHaveLength(1);
     expect(await linesOf(payout.id)).toHaveLength(5);
     expect(await payoutRow(payout.id)).toMatchObject({ amount: row.amount, lineCount: 5, grossPence: 6500 });
@@ -166,32 +251,68 @@ describe(`payout.paid and payout.failed (${engineName})`, () => {
 
   it('failed is final: failed then an older paid stays failed; paid then failed unlinks the gifts', async () => {
     const first = await paidPayout();
-    const failed = { ...first.payout, status: 'failed', failure_code: 'account_closed', failure_message: 'The bank account has been closed.' };
+    const failed = {
+      ...first.payout,
+      status: 'failed',
+      failure_code: 'account_closed',
+      failure_message: 'The bank account has been closed.',
+    };
     await applyStripeEvent({ db: t.db, stripe: first.account.stripe }, event('payout.failed', failed, 1_800_000_100));
-    await applyStripeEvent({ db: t.db, stripe: first.account.stripe }, event('payout.paid', first.payout, 1_800_000_050));
+    await applyStripeEvent(
+      { db: t.db, stripe: first.account.stripe },
+      event('payout.paid', first.payout, 1_800_000_050),
+    );
     expect(await payoutRow(first.payout.id)).toMatchObject({ status: 'failed', failureCode: 'account_closed' });
     // The money went back to the Stripe balance: the gifts wait for the next payout.
     expect((await giftRow(first.a.id)).payoutId).toBeNull();
     expect(await linesOf(first.payout.id)).toHaveLength(5);
 
     const second = await paidPayout();
-    await applyStripeEvent({ db: t.db, stripe: second.account.stripe }, event('payout.paid', second.payout, 1_800_000_100));
+    await applyStripeEvent(
+      { db: t.db, stripe: second.account.stripe },
+      event('payout.paid', second.payout, 1_800_000_100),
+    );
     expect((await giftRow(second.a.id)).payoutId).toBe(second.payout.id);
-    const bounced = { ...second.payout, status: 'failed', failure_code: 'no_account', failure_message: 'No such account.' };
+    const bounced = {
+      ...second.payout,
+      status: 'failed',
+      failure_code: 'no_account',
+      failure_message: 'No such account.',
+    };
     await applyStripeEvent({ db: t.db, stripe: second.account.stripe }, event('payout.failed', bounced, 1_800_000_200));
-    expect(await payoutRow(second.payout.id)).toMatchObject({ status: 'failed', failureCode: 'no_account', failureMessage: 'No such account.' });
+    expect(await payoutRow(second.payout.id)).toMatchObject({
+      status: 'failed',
+      failureCode: 'no_account',
+      failureMessage: 'No such account.',
+    });
     expect((await giftRow(second.a.id)).payoutId).toBeNull();
-    expect((await t.db.select().from(donationReversals).where(eq(donationReversals.providerId, second.refundId)))[0].payoutId).toBeNull();
+    expect(
+      (await t.db.select().from(donationReversals).where(eq(donationReversals.providerId, second.refundId)))[0]
+        .payoutId,
+    ).toBeNull();
   });
 
   it('keeps a line of a kind it does not know, and acknowledges a payout with no lines, never a 500', async () => {
     const account = accountOf();
-    const odd = { ...balanceTransactionObject({ amount: 500, type: 'adjustment', source: null }), type: 'climate_order_refund', source: 'xyz_unknown' };
+    const odd = {
+      ...balanceTransactionObject({ amount: 500, type: 'adjustment', source: null }),
+      type: 'climate_order_refund',
+      source: 'xyz_unknown',
+    };
     const payout = account.payout([odd]);
-    expect(await applyStripeEvent({ db: t.db, stripe: account.stripe }, event('payout.paid', payout, 1_800_000_300))).toBe('recorded');
-    expect(await linesOf(payout.id)).toMatchObject([{ type: 'climate_order_refund', sourceId: 'xyz_unknown', donationId: null, net: 500 }]);
+    expect(
+      await applyStripeEvent({ db: t.db, stripe: account.stripe }, event('payout.paid', payout, 1_800_000_300)),
+    ).toBe('recorded');
+    expect(await linesOf(payout.id)).toMatchObject([
+      { type: 'climate_order_refund', sourceId: 'xyz_unknown', donationId: null, net: 500 },
+    ]);
     // A malformed payout is acknowledged and ignored.
-    expect(await applyStripeEvent({ db: t.db, stripe: account.stripe }, event('payout.paid', { ...payout, amount: 'lots' }, 1_800_000_301))).toBe('ignored');
+    expect(
+      await applyStripeEvent(
+        { db: t.db, stripe: account.stripe },
+        event('payout.paid', { ...payout, amount: 'lots' }, 1_800_000_301),
+      ),
+    ).toBe('ignored');
   });
 });
 
@@ -210,7 +331,15 @@ describe(`fees from the balance transaction (${engineName})`, () => {
       subscriptionId: null,
       source: 'card',
     });
-    const metadata = { kind: 'one_off', donation_id: id, campaign_id: campaignX, appeal_id: '', donor_id: donorId, gift_aid_declaration_id: '', source: 'card' };
+    const metadata = {
+      kind: 'one_off',
+      donation_id: id,
+      campaign_id: campaignX,
+      appeal_id: '',
+      donor_id: donorId,
+      gift_aid_declaration_id: '',
+      source: 'card',
+    };
     return { id, metadata };
   }
 
@@ -219,8 +348,18 @@ describe(`fees from the balance transaction (${engineName})`, () => {
     const intentId = fakeId('pi');
     const g = await pendingCardGift(2000, intentId);
     const txn = account.charge(intentId, 2000);
-    expect(await applyStripeEvent({ db: t.db, stripe: account.stripe }, paymentIntentSucceeded({ intentId, amount: 2000, metadata: g.metadata }))).toBe('recorded');
-    expect(await giftRow(g.id)).toMatchObject({ status: 'succeeded', feePence: cardFeeOn(2000), netPence: 2000 - cardFeeOn(2000), balanceTransactionId: txn.id });
+    expect(
+      await applyStripeEvent(
+        { db: t.db, stripe: account.stripe },
+        paymentIntentSucceeded({ intentId, amount: 2000, metadata: g.metadata }),
+      ),
+    ).toBe('recorded');
+    expect(await giftRow(g.id)).toMatchObject({
+      status: 'succeeded',
+      feePence: cardFeeOn(2000),
+      netPence: 2000 - cardFeeOn(2000),
+      balanceTransactionId: txn.id,
+    });
   });
 
   it('records the gift when the fee cannot be looked up; its payout fills the fee in later', async () => {
@@ -229,17 +368,30 @@ describe(`fees from the balance transaction (${engineName})`, () => {
     const g = await pendingCardGift(3000, intentId);
     const txn = account.charge(intentId, 3000);
     account.failChargeLookups(true);
-    expect(await applyStripeEvent({ db: t.db, stripe: account.stripe }, paymentIntentSucceeded({ intentId, amount: 3000, metadata: g.metadata }))).toBe('recorded');
+    expect(
+      await applyStripeEvent(
+        { db: t.db, stripe: account.stripe },
+        paymentIntentSucceeded({ intentId, amount: 3000, metadata: g.metadata }),
+      ),
+    ).toBe('recorded');
     expect(await giftRow(g.id)).toMatchObject({ status: 'succeeded', feePence: null, netPence: null });
     const payout = account.payout([txn]);
     await applyStripeEvent({ db: t.db, stripe: account.stripe }, event('payout.paid', payout, 1_800_000_400));
-    expect(await giftRow(g.id)).toMatchObject({ feePence: cardFeeOn(3000), netPence: 3000 - cardFeeOn(3000), balanceTransactionId: txn.id, payoutId: payout.id });
+    expect(await giftRow(g.id)).toMatchObject({
+      feePence: cardFeeOn(3000),
+      netPence: 3000 - cardFeeOn(3000),
+      balanceTransactionId: txn.id,
+      payoutId: payout.id,
+    });
   });
 
   it('demo payments store the fee the /fees page states', async () => {
     const intentId = `pi_demo${crypto.randomUUID().replace(/-/g, '')}`;
     const g = await pendingCardGift(1000, intentId);
-    await applyStripeEvent({ db: t.db, stripe: null }, paymentIntentSucceeded({ intentId, amount: 1000, metadata: g.metadata }));
+    await applyStripeEvent(
+      { db: t.db, stripe: null },
+      paymentIntentSucceeded({ intentId, amount: 1000, metadata: g.metadata }),
+    );
     expect(await giftRow(g.id)).toMatchObject({ feePence: 35, netPence: 965 });
   });
 });
@@ -252,17 +404,34 @@ describe(`demo mode's daily payout (${engineName})`, () => {
     const yesterday = new Date('2031-03-09T15:00:00Z');
     const a = await gift(campaign, 1000, { source: 'demo', date: yesterday });
     const b = await gift(campaign, 5000, { source: 'demo', date: yesterday, feePence: 95, netPence: 4905 });
-    await t.db.insert(donationReversals).values({ donationId: b.id, kind: 'refund', amount: 500, reason: 'duplicate', status: 'succeeded', succeededAt: yesterday });
+    await t.db.insert(donationReversals).values({
+      donationId: b.id,
+      kind: 'refund',
+      amount: 500,
+      reason: 'duplicate',
+      status: 'succeeded',
+      succeededAt: yesterday,
+    });
     // Not yet: paid today, a card gift, an old gift from before the demo's window.
     const today = await gift(campaign, 700, { source: 'demo', date: new Date('2031-03-10T08:00:00Z') });
     await gift(campaign, 900, { source: 'card', date: yesterday });
-    await gift(campaign, 800, { source: 'demo', date: new Date(now.getTime() - (DEMO_PAYOUTS.lookbackDays + 2) * 86_400_000) });
+    await gift(campaign, 800, {
+      source: 'demo',
+      date: new Date(now.getTime() - (DEMO_PAYOUTS.lookbackDays + 2) * 86_400_000),
+    });
 
     expect(await makeDemoPayouts(t.db, now)).toBeGreaterThanOrEqual(1);
     const id = demoPayoutId(org, '2031-03-10');
     const row = await payoutRow(id);
     const lines = await linesOf(id);
-    expect(row).toMatchObject({ status: 'paid', organizationId: org, amount: 1000 - 35 + 4905 - 500, grossPence: 6000, refundPence: 500, lineCount: 3 });
+    expect(row).toMatchObject({
+      status: 'paid',
+      organizationId: org,
+      amount: 1000 - 35 + 4905 - 500,
+      grossPence: 6000,
+      refundPence: 500,
+      lineCount: 3,
+    });
     expect(lines.reduce((sum, l) => sum + l.net, 0)).toBe(row.amount);
     expect(await giftRow(a.id)).toMatchObject({ payoutId: id, feePence: 35, netPence: 965 });
     expect((await giftRow(today.id)).payoutId).toBeNull();
@@ -283,8 +452,14 @@ describe(`GET /api/finance/payouts (${engineName})`, () => {
     const y = await gift(campaignY, 3400);
     const px = account.payout([account.charge(x.paymentIntentId!, 1200)]);
     const py = account.payout([account.charge(y.paymentIntentId!, 3400)]);
-    await applyStripeEvent({ db: t.db, stripe: account.stripe }, event('payout.paid', { ...px, arrival_date: 1_900_000_000 }, 1_800_001_000));
-    await applyStripeEvent({ db: t.db, stripe: account.stripe }, event('payout.paid', { ...py, arrival_date: 1_900_000_000 }, 1_800_001_000));
+    await applyStripeEvent(
+      { db: t.db, stripe: account.stripe },
+      event('payout.paid', { ...px, arrival_date: 1_900_000_000 }, 1_800_001_000),
+    );
+    await applyStripeEvent(
+      { db: t.db, stripe: account.stripe },
+      event('payout.paid', { ...py, arrival_date: 1_900_000_000 }, 1_800_001_000),
+    );
     xPayout = px.id;
     yPayout = py.id;
   });
@@ -298,7 +473,12 @@ describe(`GET /api/finance/payouts (${engineName})`, () => {
     expect(ids).not.toContain(yPayout);
     const detail = await get(`/api/finance/payouts/${xPayout}`, finance.token);
     expect(detail.status).toBe(200);
-    const body = (await detail.json()) as { amount: number; lines_net: number; lines: { donation_id: string | null; type: string }[]; partial: boolean };
+    const body = (await detail.json()) as {
+      amount: number;
+      lines_net: number;
+      lines: { donation_id: string | null; type: string }[];
+      partial: boolean;
+    };
     expect(body.partial).toBe(false);
     expect(body.lines_net).toBe(body.amount);
     expect(body.lines[0]).toMatchObject({ type: 'charge', donation_id: expect.any(String) });
@@ -329,19 +509,46 @@ describe(`GET /api/finance/payouts (${engineName})`, () => {
 describe(`failed-payments queue: Stripe's retry date (${engineName})`, () => {
   it('stores invoice.next_payment_attempt on the monthly gift and lists it; an older failure changes nothing', async () => {
     const subscriptionId = fakeId('sub');
-    await t.db.insert(monthlyGifts).values({ id: subscriptionId, donorId, campaignId: campaignX, amount: 1000, status: 'past_due', source: 'card', startedAt: new Date() });
-    await createDonation(t.db, { donorId, campaignId: campaignX, amount: 1000, type: 'monthly', source: 'card', subscriptionId, invoiceId: fakeId('in'), date: new Date(Date.now() - 40 * 86_400_000) });
+    await t.db.insert(monthlyGifts).values({
+      id: subscriptionId,
+      donorId,
+      campaignId: campaignX,
+      amount: 1000,
+      status: 'past_due',
+      source: 'card',
+      startedAt: new Date(),
+    });
+    await createDonation(t.db, {
+      donorId,
+      campaignId: campaignX,
+      amount: 1000,
+      type: 'monthly',
+      source: 'card',
+      subscriptionId,
+      invoiceId: fakeId('in'),
+      date: new Date(Date.now() - 40 * 86_400_000),
+    });
     const invoiceId = fakeId('in');
     const failed = invoicePaymentFailed({ invoiceId, subscriptionId, amount: 1000, metadata: {}, first: false });
     expect(await applyStripeEvent({ db: t.db, stripe: null }, failed)).toBe('recorded');
     const retry = (failed.data.object as { next_payment_attempt: number }).next_payment_attempt * 1000;
     // An earlier attempt's failure of the same invoice (delivered late) says "no retry": ignored.
     const older = invoicePaymentFailed({ invoiceId, subscriptionId, amount: 1000, metadata: {}, first: false });
-    await applyStripeEvent({ db: t.db, stripe: null }, { ...older, created: failed.created - 100, data: { object: { ...older.data.object, next_payment_attempt: null } } } as typeof older);
-    expect((await t.db.select().from(invoiceRetries).where(eq(invoiceRetries.invoiceId, invoiceId)))[0].retryAt?.getTime()).toBe(retry);
-    const res = await t.request(`/api/monthly-gifts?failing=true&limit=100&organization_id=${orgX}`, { token: admin.token });
+    await applyStripeEvent({ db: t.db, stripe: null }, {
+      ...older,
+      created: failed.created - 100,
+      data: { object: { ...older.data.object, next_payment_attempt: null } },
+    } as typeof older);
+    expect(
+      (await t.db.select().from(invoiceRetries).where(eq(invoiceRetries.invoiceId, invoiceId)))[0].retryAt?.getTime(),
+    ).toBe(retry);
+    const res = await t.request(`/api/monthly-gifts?failing=true&limit=100&organization_id=${orgX}`, {
+      token: admin.token,
+    });
     expect(res.status).toBe(200);
-    const row = ((await res.json()) as { _id: string; last_failure: { retry_at: string | null } | null }[]).find((g) => g._id === subscriptionId);
+    const row = ((await res.json()) as { _id: string; last_failure: { retry_at: string | null } | null }[]).find(
+      (g) => g._id === subscriptionId,
+    );
     expect(row?.last_failure?.retry_at).toBe(new Date(retry).toISOString());
   });
 });

@@ -1,9 +1,27 @@
 import { and, eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { auditLog, campaigns, donations, gasdsClaims, giftAidClaimedGifts, giftAidClaimRows, giftAidClaims, giftAidDeclarations, outbox, users } from '../../../db/schema';
+import {
+  auditLog,
+  campaigns,
+  donations,
+  gasdsClaims,
+  giftAidClaimedGifts,
+  giftAidClaimRows,
+  giftAidClaims,
+  giftAidDeclarations,
+  outbox,
+  users,
+} from '../../../db/schema';
 import type { GiftAidDetails } from '../../../domain';
 import { fakeId, paymentIntentSucceeded, sendEvent, WEBHOOK_SECRET } from '../../../tests/fixtures/stripe/events';
-import { createAppeal, createCampaign, createDonation, createOrganization, createUser, signedIn } from '../../../tests/factories';
+import {
+  createAppeal,
+  createCampaign,
+  createDonation,
+  createOrganization,
+  createUser,
+  signedIn,
+} from '../../../tests/factories';
 import { engineName, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
 import { createDeclaration } from '../../services/gift-aid';
 import { readOdsRows, readZip } from '../../../tests/support/ods-reader';
@@ -43,12 +61,20 @@ describe(`Gift Aid operations (${engineName})`, () => {
 
   /** An organization with a campaign, one donor declared online long ago, and `amounts` gifts on `dates`. */
   async function charity(name: string, over: { yearEnd?: string } = {}) {
-    const org = await createOrganization(t.db, { name, hmrcReference: 'AB12345', ...(over.yearEnd ? { accountingYearEnd: over.yearEnd } : {}) });
+    const org = await createOrganization(t.db, {
+      name,
+      hmrcReference: 'AB12345',
+      ...(over.yearEnd ? { accountingYearEnd: over.yearEnd } : {}),
+    });
     const campaign = await createCampaign(t.db, { organizationId: org.id });
     const orgAdmin = (await signedIn(t.db, 'org_admin', { organizationIds: [org.id] })).token;
     return { org, campaign, orgAdmin };
   }
-  async function declaredDonor(organizationId: string, d: Partial<GiftAidDetails> = {}, over: { overseas?: boolean } = {}) {
+  async function declaredDonor(
+    organizationId: string,
+    d: Partial<GiftAidDetails> = {},
+    over: { overseas?: boolean } = {},
+  ) {
     const donor = await createUser(t.db);
     const declarationId = await createDeclaration(t.db, {
       donorId: donor.id,
@@ -61,13 +87,32 @@ describe(`Gift Aid operations (${engineName})`, () => {
     });
     return { donor, declarationId };
   }
-  async function gift(donorId: string, campaignId: string, declarationId: string, date: string, amount: number, over: Partial<typeof donations.$inferInsert> = {}) {
+  async function gift(
+    donorId: string,
+    campaignId: string,
+    declarationId: string,
+    date: string,
+    amount: number,
+    over: Partial<typeof donations.$inferInsert> = {},
+  ) {
     return (
-      await createDonation(t.db, { donorId, campaignId, amount, date: new Date(date), source: 'card', giftAid: true, giftAidDeclarationId: declarationId, paymentIntentId: fakeId('pi'), ...over })
+      await createDonation(t.db, {
+        donorId,
+        campaignId,
+        amount,
+        date: new Date(date),
+        source: 'card',
+        giftAid: true,
+        giftAidDeclarationId: declarationId,
+        paymentIntentId: fakeId('pi'),
+        ...over,
+      })
     ).id;
   }
-  const post = async (path: string, token: string, json: unknown = {}) => t.request(path, { method: 'POST', token, json });
-  const csvOf = async (claimId: string) => (await t.request(`/api/gift-aid/claims/${claimId}/schedule.csv`, { token: admin })).text();
+  const post = async (path: string, token: string, json: unknown = {}) =>
+    t.request(path, { method: 'POST', token, json });
+  const csvOf = async (claimId: string) =>
+    (await t.request(`/api/gift-aid/claims/${claimId}/schedule.csv`, { token: admin })).text();
   const newClaim = async (organizationId: string, body: Record<string, unknown> = {}) => {
     const res = await post('/api/gift-aid/claims', admin, { organization_id: organizationId, ...body });
     expect(res.status).toBe(201);
@@ -79,28 +124,76 @@ describe(`Gift Aid operations (${engineName})`, () => {
     const blank = await createUser(t.db, { firstName: '', lastName: '' });
     const named = await createUser(t.db, { firstName: 'Kept', lastName: 'Name', address: '1 Old Road' });
     for (const donor of [blank, named]) {
-      const declarationId = await createDeclaration(t.db, { donorId: donor.id, details: details({ firstName: 'Ada', lastName: 'Lovelace', house: '12' }), text: 'x', organizationId: org.id, method: 'online' });
-      const metadata = { kind: 'one_off', donation_id: crypto.randomUUID(), campaign_id: campaign.id, appeal_id: '', donor_id: donor.id, gift_aid_declaration_id: declarationId, source: 'card' };
-      expect((await sendEvent(t, paymentIntentSucceeded({ intentId: fakeId('pi'), amount: 1000, metadata }))).status).toBe(200);
+      const declarationId = await createDeclaration(t.db, {
+        donorId: donor.id,
+        details: details({ firstName: 'Ada', lastName: 'Lovelace', house: '12' }),
+        text: 'x',
+        organizationId: org.id,
+        method: 'online',
+      });
+      const metadata = {
+        kind: 'one_off',
+        donation_id: crypto.randomUUID(),
+        campaign_id: campaign.id,
+        appeal_id: '',
+        donor_id: donor.id,
+        gift_aid_declaration_id: declarationId,
+        source: 'card',
+      };
+      expect(
+        (await sendEvent(t, paymentIntentSucceeded({ intentId: fakeId('pi'), amount: 1000, metadata }))).status,
+      ).toBe(200);
     }
     const [filled] = await t.db.select().from(users).where(eq(users.id, blank.id));
-    expect(filled).toMatchObject({ firstName: 'Ada', lastName: 'Lovelace', address: '12, Mill Lane, York', postalCode: 'YO1 7HH' });
+    expect(filled).toMatchObject({
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+      address: '12, Mill Lane, York',
+      postalCode: 'YO1 7HH',
+    });
     const [kept] = await t.db.select().from(users).where(eq(users.id, named.id));
     expect(kept).toMatchObject({ firstName: 'Kept', lastName: 'Name', address: '1 Old Road', postalCode: 'YO1 7HH' });
     // The statement shows the name instead of "Name not on file".
     const { token } = { token: (await signedIn(t.db, 'admin')).token };
-    const shown = (await (await t.request(`/api/users/${blank.id}`, { token })).json()) as { name: { first_name: string; last_name: string } };
+    const shown = (await (await t.request(`/api/users/${blank.id}`, { token })).json()) as {
+      name: { first_name: string; last_name: string };
+    };
     expect(shown.name).toEqual({ first_name: 'Ada', last_name: 'Lovelace' });
   });
 
   it('an oral declaration makes gifts eligible only once its written confirmation is sent, by email with the right to cancel', async () => {
     const { org, campaign, orgAdmin } = await charity('Oral');
     const donor = await createUser(t.db, { email: `oral-${crypto.randomUUID()}@example.com` });
-    const giftId = (await createDonation(t.db, { donorId: donor.id, campaignId: campaign.id, amount: 5000, date: new Date('2026-01-10T12:00:00Z'), source: 'manual', method: 'cheque' })).id;
-    const body = { donor_id: donor.id, organization_id: org.id, first_name: 'Olu', last_name: 'Ade', house: '9', postcode: 'LS1 4AP', covers_past: true, covers_future: true, declared_on: '2026-01-05', method: 'oral' };
+    const giftId = (
+      await createDonation(t.db, {
+        donorId: donor.id,
+        campaignId: campaign.id,
+        amount: 5000,
+        date: new Date('2026-01-10T12:00:00Z'),
+        source: 'manual',
+        method: 'cheque',
+      })
+    ).id;
+    const body = {
+      donor_id: donor.id,
+      organization_id: org.id,
+      first_name: 'Olu',
+      last_name: 'Ade',
+      house: '9',
+      postcode: 'LS1 4AP',
+      covers_past: true,
+      covers_future: true,
+      declared_on: '2026-01-05',
+      method: 'oral',
+    };
     const recorded = await post('/api/gift-aid/declarations', orgAdmin, body);
     expect(recorded.status).toBe(201);
-    const declaration = (await recorded.json()) as { _id: string; method: string; effective: boolean; confirmation_sent_at: string | null };
+    const declaration = (await recorded.json()) as {
+      _id: string;
+      method: string;
+      effective: boolean;
+      confirmation_sent_at: string | null;
+    };
     expect(declaration).toMatchObject({ method: 'oral', effective: false, confirmation_sent_at: null });
 
     const early = await post(`/api/gift-aid/donations/${giftId}/verify`, orgAdmin);
@@ -110,14 +203,19 @@ describe(`Gift Aid operations (${engineName})`, () => {
     const confirmed = await post(`/api/gift-aid/declarations/${declaration._id}/confirmation`, orgAdmin, {});
     expect(confirmed.status).toBe(200);
     expect(await confirmed.json()).toMatchObject({ effective: true, confirmation_sent_at: expect.any(String) });
-    const [mail] = await t.db.select().from(outbox).where(eq(outbox.key, `gift-aid-confirmation:${declaration._id}`));
+    const [mail] = await t.db
+      .select()
+      .from(outbox)
+      .where(eq(outbox.key, `gift-aid-confirmation:${declaration._id}`));
     expect(mail.to).toBe(donor.email);
     expect(mail.text).toContain('within 30 days');
     expect(mail.text).toContain('I want to Gift Aid');
     expect((await post(`/api/gift-aid/declarations/${declaration._id}/confirmation`, orgAdmin, {})).status).toBe(409);
 
     expect((await post(`/api/gift-aid/donations/${giftId}/verify`, orgAdmin)).status).toBe(200);
-    const eligible = (await (await t.request(`/api/gift-aid/eligible?organization_id=${org.id}`, { token: orgAdmin })).json()) as { items: { _id: string }[] };
+    const eligible = (await (
+      await t.request(`/api/gift-aid/eligible?organization_id=${org.id}`, { token: orgAdmin })
+    ).json()) as { items: { _id: string }[] };
     expect(eligible.items.map((i) => i._id)).toEqual([giftId]);
     const audit = await t.db.select().from(auditLog).where(eq(auditLog.targetId, declaration._id));
     expect(audit.map((a) => a.action).sort()).toEqual(['declaration.confirm', 'declaration.create']);
@@ -126,7 +224,9 @@ describe(`Gift Aid operations (${engineName})`, () => {
     const cancelled = await post(`/api/gift-aid/declarations/${declaration._id}/cancel`, orgAdmin);
     expect(cancelled.status).toBe(200);
     expect(((await cancelled.json()) as { cancelled_at: string }).cancelled_at).toBe('2026-01-05T00:00:00.000Z');
-    const after = (await (await t.request(`/api/gift-aid/eligible?organization_id=${org.id}`, { token: orgAdmin })).json()) as { count: number };
+    const after = (await (
+      await t.request(`/api/gift-aid/eligible?organization_id=${org.id}`, { token: orgAdmin })
+    ).json()) as { count: number };
     expect(after.count).toBe(0);
   });
 
@@ -134,7 +234,17 @@ describe(`Gift Aid operations (${engineName})`, () => {
     const { org, orgAdmin } = await charity('Bad declarations');
     const other = await charity('Other declarations');
     const stranger = await createUser(t.db);
-    const body = { donor_id: stranger.id, organization_id: org.id, first_name: 'Sam', last_name: 'Stone', house: '1', postcode: 'LS1 4AP', covers_past: false, covers_future: true, declared_on: '2026-01-05' };
+    const body = {
+      donor_id: stranger.id,
+      organization_id: org.id,
+      first_name: 'Sam',
+      last_name: 'Stone',
+      house: '1',
+      postcode: 'LS1 4AP',
+      covers_past: false,
+      covers_future: true,
+      declared_on: '2026-01-05',
+    };
     const foreignDonor = await post('/api/gift-aid/declarations', orgAdmin, body);
     expect(foreignDonor.status).toBe(400);
     expect(((await foreignDonor.json()) as Message).message).toMatch(/^donor_id: /);
@@ -143,7 +253,9 @@ describe(`Gift Aid operations (${engineName})`, () => {
     expect(((await future.json()) as Message).message).toMatch(/^declared_on: cannot be in the future/);
     const foreignOrg = await post('/api/gift-aid/declarations', orgAdmin, { ...body, organization_id: other.org.id });
     expect(foreignOrg.status).toBe(403);
-    expect(await t.db.select().from(giftAidDeclarations).where(eq(giftAidDeclarations.donorId, stranger.id))).toHaveLength(0);
+    expect(
+      await t.db.select().from(giftAidDeclarations).where(eq(giftAidDeclarations.donorId, stranger.id)),
+    ).toHaveLength(0);
     // Listing and cancelling another organization's declaration: 404, nothing changed.
     const { declarationId } = await declaredDonor(other.org.id);
     expect((await post(`/api/gift-aid/declarations/${declarationId}/cancel`, orgAdmin)).status).toBe(404);
@@ -155,25 +267,46 @@ describe(`Gift Aid operations (${engineName})`, () => {
     const { org, campaign, orgAdmin } = await charity('Void');
     const other = await charity('Void other');
     const { donor, declarationId } = await declaredDonor(org.id);
-    const ids = [await gift(donor.id, campaign.id, declarationId, '2025-06-01T12:00:00Z', 3000), await gift(donor.id, campaign.id, declarationId, '2025-07-01T12:00:00Z', 4000)];
+    const ids = [
+      await gift(donor.id, campaign.id, declarationId, '2025-06-01T12:00:00Z', 3000),
+      await gift(donor.id, campaign.id, declarationId, '2025-07-01T12:00:00Z', 4000),
+    ];
     const claim = await newClaim(org.id);
-    const drill = (await (await t.request(`/api/gift-aid/claims/${claim._id}/gifts`, { token: orgAdmin })).json()) as { gifts: { donation_id: string; line: number; amount: number }[] };
-    expect(drill.gifts.map((g) => [g.donation_id, g.line, g.amount])).toEqual([[ids[0], 1, 3000], [ids[1], 2, 4000]]);
+    const drill = (await (await t.request(`/api/gift-aid/claims/${claim._id}/gifts`, { token: orgAdmin })).json()) as {
+      gifts: { donation_id: string; line: number; amount: number }[];
+    };
+    expect(drill.gifts.map((g) => [g.donation_id, g.line, g.amount])).toEqual([
+      [ids[0], 1, 3000],
+      [ids[1], 2, 4000],
+    ]);
     const schedule = await csvOf(claim._id);
 
     // Another organization's admin cannot void it (404) and nothing changes.
     expect((await post(`/api/gift-aid/claims/${claim._id}/void`, other.orgAdmin)).status).toBe(404);
-    expect(await t.db.select().from(giftAidClaimedGifts).where(eq(giftAidClaimedGifts.claimId, claim._id))).toHaveLength(2);
+    expect(
+      await t.db.select().from(giftAidClaimedGifts).where(eq(giftAidClaimedGifts.claimId, claim._id)),
+    ).toHaveLength(2);
 
     const voided = await post(`/api/gift-aid/claims/${claim._id}/void`, orgAdmin, { reason: 'Wrong dates' });
     expect(voided.status).toBe(200);
-    expect(await voided.json()).toMatchObject({ status: 'void', void_reason: 'Wrong dates', voided_at: expect.any(String) });
-    expect(await t.db.select().from(giftAidClaimedGifts).where(eq(giftAidClaimedGifts.claimId, claim._id))).toHaveLength(0);
+    expect(await voided.json()).toMatchObject({
+      status: 'void',
+      void_reason: 'Wrong dates',
+      voided_at: expect.any(String),
+    });
+    expect(
+      await t.db.select().from(giftAidClaimedGifts).where(eq(giftAidClaimedGifts.claimId, claim._id)),
+    ).toHaveLength(0);
     expect(await t.db.select().from(giftAidClaimRows).where(eq(giftAidClaimRows.claimId, claim._id))).toHaveLength(2);
     expect(await csvOf(claim._id)).toBe(schedule);
-    const eligible = (await (await t.request(`/api/gift-aid/eligible?organization_id=${org.id}`, { token: orgAdmin })).json()) as { count: number };
+    const eligible = (await (
+      await t.request(`/api/gift-aid/eligible?organization_id=${org.id}`, { token: orgAdmin })
+    ).json()) as { count: number };
     expect(eligible.count).toBe(2);
-    const audit = await t.db.select().from(auditLog).where(and(eq(auditLog.targetId, claim._id), eq(auditLog.action, 'claim.void')));
+    const audit = await t.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.targetId, claim._id), eq(auditLog.action, 'claim.void')));
     expect(audit).toHaveLength(1);
     expect(audit[0].note).toBe('Wrong dates');
     // Void is final, and the gifts can be claimed again.
@@ -188,7 +321,8 @@ describe(`Gift Aid operations (${engineName})`, () => {
     const { donor, declarationId } = await declaredDonor(org.id);
     await gift(donor.id, campaign.id, declarationId, '2025-06-01T12:00:00Z', 10_000);
     const claim = await newClaim(org.id);
-    const put = (json: unknown) => t.request(`/api/gift-aid/claims/${claim._id}`, { method: 'PUT', token: orgAdmin, json });
+    const put = (json: unknown) =>
+      t.request(`/api/gift-aid/claims/${claim._id}`, { method: 'PUT', token: orgAdmin, json });
 
     const empty = await put({ status: 'submitted', hmrc_reference: '' });
     expect(empty.status).toBe(400);
@@ -197,9 +331,14 @@ describe(`Gift Aid operations (${engineName})`, () => {
     expect(emptyMessage.match(/hmrc_reference/g)).toHaveLength(1);
     expect((await put({ status: 'submitted', hmrc_reference: 'CHR/1' })).status).toBe(200);
 
-    const reject = await post(`/api/gift-aid/claims/${claim._id}/reject`, orgAdmin, { reason: 'Postcode missing on line 1' });
+    const reject = await post(`/api/gift-aid/claims/${claim._id}/reject`, orgAdmin, {
+      reason: 'Postcode missing on line 1',
+    });
     expect(await reject.json()).toMatchObject({ status: 'rejected', rejection_reason: 'Postcode missing on line 1' });
-    expect((await post(`/api/gift-aid/claims/${claim._id}/payment`, orgAdmin, { amount: 2500, paid_on: '2026-01-01' })).status).toBe(400);
+    expect(
+      (await post(`/api/gift-aid/claims/${claim._id}/payment`, orgAdmin, { amount: 2500, paid_on: '2026-01-01' }))
+        .status,
+    ).toBe(400);
     const resubmitted = await post(`/api/gift-aid/claims/${claim._id}/resubmit`, orgAdmin, { hmrc_reference: 'CHR/2' });
     expect(await resubmitted.json()).toMatchObject({ status: 'submitted', hmrc_reference: 'CHR/2' });
 
@@ -207,16 +346,31 @@ describe(`Gift Aid operations (${engineName})`, () => {
     const noNote = await post(`/api/gift-aid/claims/${claim._id}/payment`, orgAdmin, { amount: 2400, paid_on: today });
     expect(noNote.status).toBe(400);
     expect(((await noNote.json()) as Message).message).toMatch(/^note: HMRC paid less/);
-    const early = await post(`/api/gift-aid/claims/${claim._id}/payment`, orgAdmin, { amount: 2500, paid_on: '2020-01-01' });
+    const early = await post(`/api/gift-aid/claims/${claim._id}/payment`, orgAdmin, {
+      amount: 2500,
+      paid_on: '2020-01-01',
+    });
     expect(early.status).toBe(400);
     expect(((await early.json()) as Message).message).toMatch(/^paid_on: must be on or after/);
     const [unchanged] = await t.db.select().from(giftAidClaims).where(eq(giftAidClaims.id, claim._id));
     expect(unchanged).toMatchObject({ status: 'submitted', paidAmountPence: null });
 
-    const paid = await post(`/api/gift-aid/claims/${claim._id}/payment`, orgAdmin, { amount: 2400, paid_on: today, note: 'HMRC letter: £1 withheld' });
+    const paid = await post(`/api/gift-aid/claims/${claim._id}/payment`, orgAdmin, {
+      amount: 2400,
+      paid_on: today,
+      note: 'HMRC letter: £1 withheld',
+    });
     expect(paid.status).toBe(200);
-    expect(await paid.json()).toMatchObject({ status: 'paid', net_claim: 2500, paid_amount: 2400, payment_difference: -100, payment_note: 'HMRC letter: £1 withheld' });
-    const actions = (await t.db.select().from(auditLog).where(eq(auditLog.targetId, claim._id))).map((a) => a.action).sort();
+    expect(await paid.json()).toMatchObject({
+      status: 'paid',
+      net_claim: 2500,
+      paid_amount: 2400,
+      payment_difference: -100,
+      payment_note: 'HMRC letter: £1 withheld',
+    });
+    const actions = (await t.db.select().from(auditLog).where(eq(auditLog.targetId, claim._id)))
+      .map((a) => a.action)
+      .sort();
     expect(actions).toEqual(['claim.create', 'claim.paid', 'claim.reject', 'claim.resubmit', 'claim.submit']);
   });
 
@@ -230,7 +384,10 @@ describe(`Gift Aid operations (${engineName})`, () => {
     const claim = await newClaim(org.id, { aggregate: true });
     expect(claim.row_count).toBe(2);
     const lines = (await csvOf(claim._id)).trim().split('\r\n').slice(1);
-    expect(lines).toEqual([',,,,,Gifts of 20 pounds or less 2025,,30/12/25,20.00', ',,,,,Gifts of 20 pounds or less 2026,,02/01/26,10.00']);
+    expect(lines).toEqual([
+      ',,,,,Gifts of 20 pounds or less 2025,,30/12/25,20.00',
+      ',,,,,Gifts of 20 pounds or less 2026,,02/01/26,10.00',
+    ]);
     // Under the default year end (the tax year) the same dates share one line.
     const tax = await charity('Tax year');
     for (const date of ['2025-12-20T12:00:00Z', '2026-01-02T12:00:00Z']) {
@@ -243,9 +400,20 @@ describe(`Gift Aid operations (${engineName})`, () => {
   it('sponsored-event gifts say Yes and are never aggregated; a donor abroad has postcode X and the address in the house field', async () => {
     const { org, campaign } = await charity('Sponsored');
     const appeal = await createAppeal(t.db, campaign.id, { organizationId: org.id, sponsoredEvent: true });
-    const sponsor = await declaredDonor(org.id, { firstName: 'Spon', lastName: 'Sor', house: '4', postcode: 'LS1 4AP' });
-    await gift(sponsor.donor.id, campaign.id, sponsor.declarationId, '2025-06-01T12:00:00Z', 500, { appealId: appeal.id });
-    const abroad = await declaredDonor(org.id, { firstName: 'Anna', lastName: 'Berg', house: '7', address: 'Storgatan, Stockholm, Sweden', postcode: '' }, { overseas: true });
+    const sponsor = await declaredDonor(org.id, {
+      firstName: 'Spon',
+      lastName: 'Sor',
+      house: '4',
+      postcode: 'LS1 4AP',
+    });
+    await gift(sponsor.donor.id, campaign.id, sponsor.declarationId, '2025-06-01T12:00:00Z', 500, {
+      appealId: appeal.id,
+    });
+    const abroad = await declaredDonor(
+      org.id,
+      { firstName: 'Anna', lastName: 'Berg', house: '7', address: 'Storgatan, Stockholm, Sweden', postcode: '' },
+      { overseas: true },
+    );
     await gift(abroad.donor.id, campaign.id, abroad.declarationId, '2025-06-02T12:00:00Z', 5000);
     const plain = await declaredDonor(org.id);
     await gift(plain.donor.id, campaign.id, plain.declarationId, '2025-06-03T12:00:00Z', 500);
@@ -262,7 +430,8 @@ describe(`Gift Aid operations (${engineName})`, () => {
     const { org, campaign, orgAdmin } = await charity('Sponsored walk');
     const fundraiser = await signedIn(t.db, 'donor');
     const appeal = await createAppeal(t.db, campaign.id, { organizationId: org.id, createdBy: fundraiser.user.id });
-    const put = (token: string, json: unknown) => t.request(`/api/campaigns/${appeal.id}`, { method: 'PUT', token, json });
+    const put = (token: string, json: unknown) =>
+      t.request(`/api/campaigns/${appeal.id}`, { method: 'PUT', token, json });
 
     const refused = await put(fundraiser.token, { sponsored_event: true });
     expect(refused.status).toBe(403);
@@ -273,13 +442,21 @@ describe(`Gift Aid operations (${engineName})`, () => {
     const marked = await put(orgAdmin, { sponsored_event: true });
     expect(marked.status).toBe(200);
     expect(await marked.json()).toMatchObject({ sponsored_event: true });
-    const audit = await t.db.select().from(auditLog).where(and(eq(auditLog.targetId, appeal.id), eq(auditLog.action, 'campaign.sponsored_event')));
+    const audit = await t.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.targetId, appeal.id), eq(auditLog.action, 'campaign.sponsored_event')));
     expect(audit.map((a) => a.changes)).toEqual([{ sponsored_event: [false, true] }]);
     // The fundraiser may still edit the rest of their appeal, and the mark stays.
     expect((await put(fundraiser.token, { title: 'Walk for the river', sponsored_event: true })).status).toBe(200);
 
     for (const [i, date] of ['2025-06-01T12:00:00Z', '2025-06-02T12:00:00Z'].entries()) {
-      const sponsor = await declaredDonor(org.id, { firstName: `Walker${'ab'[i]}`, lastName: 'Sponsor', house: `${i + 1}`, postcode: 'LS1 4AP' });
+      const sponsor = await declaredDonor(org.id, {
+        firstName: `Walker${'ab'[i]}`,
+        lastName: 'Sponsor',
+        house: `${i + 1}`,
+        postcode: 'LS1 4AP',
+      });
       await gift(sponsor.donor.id, campaign.id, sponsor.declarationId, date, 1000, { appealId: appeal.id });
     }
     for (const date of ['2025-06-03T12:00:00Z', '2025-06-04T12:00:00Z']) {
@@ -299,30 +476,72 @@ describe(`Gift Aid operations (${engineName})`, () => {
     const other = await charity('Covering other');
     const donor = await createUser(t.db);
     // An organization admin sees the donors who gave to their organization.
-    await createDonation(t.db, { donorId: donor.id, campaignId: campaign.id, amount: 2000, date: new Date('2026-01-10T12:00:00Z'), source: 'manual', method: 'cheque' });
+    await createDonation(t.db, {
+      donorId: donor.id,
+      campaignId: campaign.id,
+      amount: 2000,
+      date: new Date('2026-01-10T12:00:00Z'),
+      source: 'manual',
+      method: 'cheque',
+    });
     const covering = async (date: string, token = orgAdmin, organizationId = org.id) =>
-      t.request(`/api/gift-aid/declarations/covering?donor_id=${donor.id}&organization_id=${organizationId}&date=${date}`, { token });
+      t.request(
+        `/api/gift-aid/declarations/covering?donor_id=${donor.id}&organization_id=${organizationId}&date=${date}`,
+        { token },
+      );
     type Answer = { eligible: boolean; reason: string | null; declaration: { _id: string; method: string } | null };
 
-    expect(await (await covering('2026-01-10')).json()).toEqual({ eligible: false, declaration: null, reason: expect.stringMatching(/^This donor has no Gift Aid declaration to this charity/) });
-    const body = { donor_id: donor.id, organization_id: org.id, first_name: 'Ora', last_name: 'Lee', house: '2', postcode: 'LS1 4AP', covers_past: false, covers_future: true, declared_on: '2026-01-05', method: 'oral' };
+    expect(await (await covering('2026-01-10')).json()).toEqual({
+      eligible: false,
+      declaration: null,
+      reason: expect.stringMatching(/^This donor has no Gift Aid declaration to this charity/),
+    });
+    const body = {
+      donor_id: donor.id,
+      organization_id: org.id,
+      first_name: 'Ora',
+      last_name: 'Lee',
+      house: '2',
+      postcode: 'LS1 4AP',
+      covers_past: false,
+      covers_future: true,
+      declared_on: '2026-01-05',
+      method: 'oral',
+    };
     const oral = (await (await post('/api/gift-aid/declarations', orgAdmin, body)).json()) as { _id: string };
     const waiting = (await (await covering('2026-01-10')).json()) as Answer;
     expect(waiting).toMatchObject({ eligible: false, declaration: { _id: oral._id, method: 'oral' } });
     expect(waiting.reason).toMatch(/written confirmation/);
 
     // A postal confirmation before the declaration was made, or in the future, is refused and changes nothing.
-    const early = await post(`/api/gift-aid/declarations/${oral._id}/confirmation`, orgAdmin, { sent_on: '2026-01-01' });
+    const early = await post(`/api/gift-aid/declarations/${oral._id}/confirmation`, orgAdmin, {
+      sent_on: '2026-01-01',
+    });
     expect(early.status).toBe(400);
     expect(((await early.json()) as Message).message).toMatch(/^sent_on: must be on or after/);
-    expect((await post(`/api/gift-aid/declarations/${oral._id}/confirmation`, orgAdmin, { sent_on: '2999-01-01' })).status).toBe(400);
-    expect((await t.db.select().from(giftAidDeclarations).where(eq(giftAidDeclarations.id, oral._id)))[0].confirmationSentAt).toBeNull();
+    expect(
+      (await post(`/api/gift-aid/declarations/${oral._id}/confirmation`, orgAdmin, { sent_on: '2999-01-01' })).status,
+    ).toBe(400);
+    expect(
+      (await t.db.select().from(giftAidDeclarations).where(eq(giftAidDeclarations.id, oral._id)))[0].confirmationSentAt,
+    ).toBeNull();
 
-    const posted = await post(`/api/gift-aid/declarations/${oral._id}/confirmation`, orgAdmin, { sent_on: '2026-01-07' });
+    const posted = await post(`/api/gift-aid/declarations/${oral._id}/confirmation`, orgAdmin, {
+      sent_on: '2026-01-07',
+    });
     expect(posted.status).toBe(200);
     expect(await posted.json()).toMatchObject({ effective: true, confirmation_sent_at: '2026-01-07T00:00:00.000Z' });
-    expect(await t.db.select().from(outbox).where(eq(outbox.key, `gift-aid-confirmation:${oral._id}`))).toHaveLength(0);
-    expect(await (await covering('2026-01-10')).json()).toMatchObject({ eligible: true, reason: null, declaration: { _id: oral._id } });
+    expect(
+      await t.db
+        .select()
+        .from(outbox)
+        .where(eq(outbox.key, `gift-aid-confirmation:${oral._id}`)),
+    ).toHaveLength(0);
+    expect(await (await covering('2026-01-10')).json()).toMatchObject({
+      eligible: true,
+      reason: null,
+      declaration: { _id: oral._id },
+    });
     // It covers future gifts only.
     const before = (await (await covering('2025-12-01')).json()) as Answer;
     expect(before).toMatchObject({ eligible: false });
@@ -338,23 +557,43 @@ describe(`Gift Aid operations (${engineName})`, () => {
     const other = await charity('Order other');
     const { donor, declarationId } = await declaredDonor(org.id);
     await gift(donor.id, campaign.id, declarationId, '2025-06-01T12:00:00Z', 3000);
-    const list = await t.request(`/api/gift-aid/eligible?organization_id=${org.id}&from=2025-07-01&to=2025-06-01`, { token: orgAdmin });
+    const list = await t.request(`/api/gift-aid/eligible?organization_id=${org.id}&from=2025-07-01&to=2025-06-01`, {
+      token: orgAdmin,
+    });
     expect(list.status).toBe(400);
     expect(((await list.json()) as Message).message).toBe('to: must be on or after from');
-    const backwards = await post('/api/gift-aid/claims', orgAdmin, { organization_id: org.id, from: '2025-07-01', to: '2025-06-01' });
+    const backwards = await post('/api/gift-aid/claims', orgAdmin, {
+      organization_id: org.id,
+      from: '2025-07-01',
+      to: '2025-06-01',
+    });
     expect(backwards.status).toBe(400);
     expect(((await backwards.json()) as Message).message).toBe('to: must be on or after from');
     const foreign = await post('/api/gift-aid/claims', other.orgAdmin, { organization_id: org.id });
     expect(foreign.status).toBe(403);
     expect(await t.db.select().from(giftAidClaims).where(eq(giftAidClaims.organizationId, org.id))).toHaveLength(0);
-    expect(((await (await t.request(`/api/gift-aid/eligible?organization_id=${org.id}`, { token: orgAdmin })).json()) as { count: number }).count).toBe(1);
+    expect(
+      (
+        (await (await t.request(`/api/gift-aid/eligible?organization_id=${org.id}`, { token: orgAdmin })).json()) as {
+          count: number;
+        }
+      ).count,
+    ).toBe(1);
   });
 
   it('a gift whose donor received a benefit above HMRC’s limits is never eligible; the flag is set on manual gifts', async () => {
     const { org, campaign, orgAdmin } = await charity('Benefit');
     const { donor, declarationId } = await declaredDonor(org.id);
     const appeal = await createAppeal(t.db, campaign.id, { organizationId: org.id });
-    const created = await post('/api/donations', admin, { donor: donor.id, amount: 5000, date: '2025-06-01', campaign: campaign.id, appeal: appeal.id, method: 'cheque', benefit_exceeds_limit: true });
+    const created = await post('/api/donations', admin, {
+      donor: donor.id,
+      amount: 5000,
+      date: '2025-06-01',
+      campaign: campaign.id,
+      appeal: appeal.id,
+      method: 'cheque',
+      benefit_exceeds_limit: true,
+    });
     expect(created.status, await created.clone().text()).toBe(201);
     const id = ((await created.json()) as { _id: string })._id;
     const [row] = await t.db.select().from(donations).where(eq(donations.id, id));
@@ -365,27 +604,55 @@ describe(`Gift Aid operations (${engineName})`, () => {
     // A card gift flagged later leaves the eligible list.
     const card = await gift(donor.id, campaign.id, declarationId, '2025-06-02T12:00:00Z', 2000);
     await t.db.update(donations).set({ benefitExceedsLimit: true }).where(eq(donations.id, card));
-    const eligible = (await (await t.request(`/api/gift-aid/eligible?organization_id=${org.id}`, { token: orgAdmin })).json()) as { count: number };
+    const eligible = (await (
+      await t.request(`/api/gift-aid/eligible?organization_id=${org.id}`, { token: orgAdmin })
+    ).json()) as { count: number };
     expect(eligible.count).toBe(0);
-    const bad = await post('/api/donations', admin, { donor: donor.id, amount: 5000, date: '2025-06-01', campaign: campaign.id, appeal: appeal.id, benefit_exceeds_limit: 'yes' });
+    const bad = await post('/api/donations', admin, {
+      donor: donor.id,
+      amount: 5000,
+      date: '2025-06-01',
+      campaign: campaign.id,
+      appeal: appeal.id,
+      benefit_exceeds_limit: 'yes',
+    });
     expect(bad.status).toBe(400);
   });
 
   it('an organization’s accounting year end is edited as MM-DD and validated', async () => {
     const { org } = await charity('Year end');
-    const bad = await t.request(`/api/organizations/${org.id}`, { method: 'PUT', token: admin, json: { accounting_year_end: '02-30' } });
+    const bad = await t.request(`/api/organizations/${org.id}`, {
+      method: 'PUT',
+      token: admin,
+      json: { accounting_year_end: '02-30' },
+    });
     expect(bad.status).toBe(400);
     expect(((await bad.json()) as Message).message).toMatch(/accounting_year_end/);
-    const ok = await t.request(`/api/organizations/${org.id}`, { method: 'PUT', token: admin, json: { accounting_year_end: '03-31' } });
+    const ok = await t.request(`/api/organizations/${org.id}`, {
+      method: 'PUT',
+      token: admin,
+      json: { accounting_year_end: '03-31' },
+    });
     expect(ok.status).toBe(200);
     expect(await ok.json()).toMatchObject({ accounting_year_end: '03-31' });
   });
   it('downloads the schedule as an OpenDocument spreadsheet: mimetype first and stored, dates as date cells, amounts as floats, the same bytes every time', async () => {
     const { org, campaign, orgAdmin } = await charity('Spreadsheet');
     const other = await charity('Spreadsheet other');
-    const ada = await declaredDonor(org.id, { title: 'Prof', firstName: 'Ada', lastName: 'House-Martin', house: '12', postcode: 'S19 2BD' });
+    const ada = await declaredDonor(org.id, {
+      title: 'Prof',
+      firstName: 'Ada',
+      lastName: 'House-Martin',
+      house: '12',
+      postcode: 'S19 2BD',
+    });
     await gift(ada.donor.id, campaign.id, ada.declarationId, '2025-12-03T12:00:00Z', 20_000);
-    const bob = await declaredDonor(org.id, { firstName: 'Bob', lastName: "O'Neil & Co", house: 'Rose Cottage', postcode: 'LS1 4AP' });
+    const bob = await declaredDonor(org.id, {
+      firstName: 'Bob',
+      lastName: "O'Neil & Co",
+      house: 'Rose Cottage',
+      postcode: 'LS1 4AP',
+    });
     await gift(bob.donor.id, campaign.id, bob.declarationId, '2026-03-05T12:00:00Z', 1250);
     const claim = await newClaim(org.id);
     const download = () => t.request(`/api/gift-aid/claims/${claim._id}/schedule.ods`, { token: orgAdmin });
@@ -397,7 +664,13 @@ describe(`Gift Aid operations (${engineName})`, () => {
     expect(Buffer.from(new Uint8Array(await (await download()).arrayBuffer())).equals(Buffer.from(bytes))).toBe(true);
 
     const entries = readZip(bytes);
-    expect(entries.map((e) => e.name)).toEqual(['mimetype', 'META-INF/manifest.xml', 'content.xml', 'styles.xml', 'meta.xml']);
+    expect(entries.map((e) => e.name)).toEqual([
+      'mimetype',
+      'META-INF/manifest.xml',
+      'content.xml',
+      'styles.xml',
+      'meta.xml',
+    ]);
     expect(entries[0]).toMatchObject({ method: 0, offset: 0, extraLength: 0 });
     expect(new TextDecoder().decode(entries[0].data)).toBe('application/vnd.oasis.opendocument.spreadsheet');
     expect(new TextDecoder().decode(bytes.subarray(30, 38))).toBe('mimetype');
@@ -411,22 +684,86 @@ describe(`Gift Aid operations (${engineName})`, () => {
       [s('Earliest donation date in the period of claim (DD/MM/YY)'), date('2025-12-03', '03/12/25')],
       [s('Total donations'), num('212.50')],
       [blank],
-      ['Item', 'Title', 'First name or initial', 'Last name', 'House name or number', 'Postcode', 'Aggregated donations', 'Sponsored event', 'Donation date', 'Amount'].map(s),
-      [num('1'), s('Prof'), s('Ada'), s('House Martin'), s('12'), s('S19 2BD'), blank, blank, date('2025-12-03', '03/12/25'), num('200.00')],
-      [num('2'), blank, s('Bob'), s("O'Neil & Co"), s('Rose Cottage'), s('LS1 4AP'), blank, blank, date('2026-03-05', '05/03/26'), num('12.50')],
+      [
+        'Item',
+        'Title',
+        'First name or initial',
+        'Last name',
+        'House name or number',
+        'Postcode',
+        'Aggregated donations',
+        'Sponsored event',
+        'Donation date',
+        'Amount',
+      ].map(s),
+      [
+        num('1'),
+        s('Prof'),
+        s('Ada'),
+        s('House Martin'),
+        s('12'),
+        s('S19 2BD'),
+        blank,
+        blank,
+        date('2025-12-03', '03/12/25'),
+        num('200.00'),
+      ],
+      [
+        num('2'),
+        blank,
+        s('Bob'),
+        s("O'Neil & Co"),
+        s('Rose Cottage'),
+        s('LS1 4AP'),
+        blank,
+        blank,
+        date('2026-03-05', '05/03/26'),
+        num('12.50'),
+      ],
     ]);
     // Another organization's admin gets a 404 and no file.
-    expect((await t.request(`/api/gift-aid/claims/${claim._id}/schedule.ods`, { token: other.orgAdmin })).status).toBe(404);
+    expect((await t.request(`/api/gift-aid/claims/${claim._id}/schedule.ods`, { token: other.orgAdmin })).status).toBe(
+      404,
+    );
   });
   it('GASDS: small cash and contactless gifts without a declaration, capped at 10 times the Gift Aid donations claimed and at £8,000 a tax year', async () => {
-    type Gasds = { small_gifts: number; small_donations: number; gift_aid_donations: number; claimable: number; top_up: number; limited_by: string; already_claimed: number; annual_cap_left: number; claims: unknown[] };
-    const smallGifts = async (donorId: string, campaignId: string, count: number, amount: number, over: Partial<typeof donations.$inferInsert> = {}) => {
+    type Gasds = {
+      small_gifts: number;
+      small_donations: number;
+      gift_aid_donations: number;
+      claimable: number;
+      top_up: number;
+      limited_by: string;
+      already_claimed: number;
+      annual_cap_left: number;
+      claims: unknown[];
+    };
+    const smallGifts = async (
+      donorId: string,
+      campaignId: string,
+      count: number,
+      amount: number,
+      over: Partial<typeof donations.$inferInsert> = {},
+    ) => {
       const statements = Array.from({ length: count }, (_, i) =>
-        t.db.insert(donations).values({ donorId, campaignId, amount, status: 'succeeded', type: 'once', source: 'manual', method: 'cash', date: new Date(Date.UTC(2025, 5, 1 + (i % 28), 12)), ...over }),
+        t.db.insert(donations).values({
+          donorId,
+          campaignId,
+          amount,
+          status: 'succeeded',
+          type: 'once',
+          source: 'manual',
+          method: 'cash',
+          date: new Date(Date.UTC(2025, 5, 1 + (i % 28), 12)),
+          ...over,
+        }),
       );
       await t.db.batch(statements as [(typeof statements)[number], ...typeof statements]);
     };
-    const position = async (orgId: string, token: string) => (await (await t.request(`/api/gift-aid/gasds?organization_id=${orgId}&tax_year=2025`, { token })).json()) as Gasds;
+    const position = async (orgId: string, token: string) =>
+      (await (
+        await t.request(`/api/gift-aid/gasds?organization_id=${orgId}&tax_year=2025`, { token })
+      ).json()) as Gasds;
 
     // Matching rule: £100 of Gift Aid donations claimed allows £1,000 of small donations.
     const { org, campaign, orgAdmin } = await charity('GASDS matching');
@@ -442,23 +779,49 @@ describe(`Gift Aid operations (${engineName})`, () => {
     await smallGifts(donor.id, campaign.id, 1, 1000, { giftAidDeclarationId: declarationId });
     await smallGifts(cashDonor.id, campaign.id, 1, 1000, { date: new Date('2025-04-05T12:00:00Z') });
     const before = await position(org.id, orgAdmin);
-    expect(before).toMatchObject({ small_gifts: 49, small_donations: 122_500, gift_aid_donations: 10_000, claimable: 100_000, top_up: 25_000, limited_by: 'matching_rule' });
+    expect(before).toMatchObject({
+      small_gifts: 49,
+      small_donations: 122_500,
+      gift_aid_donations: 10_000,
+      claimable: 100_000,
+      top_up: 25_000,
+      limited_by: 'matching_rule',
+    });
 
-    const over = await post('/api/gift-aid/gasds', orgAdmin, { organization_id: org.id, tax_year: 2025, amount: 100_100 });
+    const over = await post('/api/gift-aid/gasds', orgAdmin, {
+      organization_id: org.id,
+      tax_year: 2025,
+      amount: 100_100,
+    });
     expect(over.status).toBe(400);
-    expect(((await over.json()) as Message).message).toMatch(/^amount: at most £1000\.00 .*10 times the Gift Aid donations/);
+    expect(((await over.json()) as Message).message).toMatch(
+      /^amount: at most £1000\.00 .*10 times the Gift Aid donations/,
+    );
     expect(await t.db.select().from(gasdsClaims).where(eq(gasdsClaims.organizationId, org.id))).toHaveLength(0);
     expect((await position(org.id, orgAdmin)).small_gifts).toBe(49);
     const other = await charity('GASDS other');
-    expect((await post('/api/gift-aid/gasds', other.orgAdmin, { organization_id: org.id, tax_year: 2025 })).status).toBe(403);
-    expect((await t.request(`/api/gift-aid/gasds?organization_id=${org.id}&tax_year=twenty`, { token: orgAdmin })).status).toBe(400);
+    expect(
+      (await post('/api/gift-aid/gasds', other.orgAdmin, { organization_id: org.id, tax_year: 2025 })).status,
+    ).toBe(403);
+    expect(
+      (await t.request(`/api/gift-aid/gasds?organization_id=${org.id}&tax_year=twenty`, { token: orgAdmin })).status,
+    ).toBe(400);
 
     const claimed = await post('/api/gift-aid/gasds', orgAdmin, { organization_id: org.id, tax_year: 2025 });
     expect(claimed.status).toBe(201);
-    expect(await claimed.json()).toMatchObject({ already_claimed: 100_000, claimable: 0, small_gifts: 9, claims: [expect.objectContaining({ donations: 100_000, top_up: 25_000, gift_count: 40 })] });
+    expect(await claimed.json()).toMatchObject({
+      already_claimed: 100_000,
+      claimable: 0,
+      small_gifts: 9,
+      claims: [expect.objectContaining({ donations: 100_000, top_up: 25_000, gift_count: 40 })],
+    });
     const marked = await t.db.select().from(donations).where(eq(donations.campaignId, campaign.id));
     expect(marked.filter((d) => d.gasdsClaimId !== null)).toHaveLength(40);
-    expect((await t.db.select().from(auditLog).where(eq(auditLog.action, 'gasds_claim.create'))).some((a) => a.organizationId === org.id)).toBe(true);
+    expect(
+      (await t.db.select().from(auditLog).where(eq(auditLog.action, 'gasds_claim.create'))).some(
+        (a) => a.organizationId === org.id,
+      ),
+    ).toBe(true);
 
     // The annual limit: £8,000 of small donations even when the matching rule allows more.
     const big = await charity('GASDS annual');
@@ -466,14 +829,39 @@ describe(`Gift Aid operations (${engineName})`, () => {
     await gift(bigDonor.donor.id, big.campaign.id, bigDonor.declarationId, '2025-07-01T12:00:00Z', 100_000);
     await newClaim(big.org.id);
     // £7,000 claimed earlier in the year: £1,000 of the £8,000 is left though £1,500 of small gifts wait.
-    await t.db.insert(gasdsClaims).values({ organizationId: big.org.id, taxYear: 2025, donationsPence: 700_000, topUpPence: 175_000, giftCount: 250, createdBy: null });
+    await t.db.insert(gasdsClaims).values({
+      organizationId: big.org.id,
+      taxYear: 2025,
+      donationsPence: 700_000,
+      topUpPence: 175_000,
+      giftCount: 250,
+      createdBy: null,
+    });
     const collector = await createUser(t.db);
     await smallGifts(collector.id, big.campaign.id, 50, 3000);
-    expect(await position(big.org.id, big.orgAdmin)).toMatchObject({ small_donations: 150_000, already_claimed: 700_000, claimable: 100_000, limited_by: 'annual_limit' });
-    const second = await post('/api/gift-aid/gasds', big.orgAdmin, { organization_id: big.org.id, tax_year: 2025, amount: 103_000 });
+    expect(await position(big.org.id, big.orgAdmin)).toMatchObject({
+      small_donations: 150_000,
+      already_claimed: 700_000,
+      claimable: 100_000,
+      limited_by: 'annual_limit',
+    });
+    const second = await post('/api/gift-aid/gasds', big.orgAdmin, {
+      organization_id: big.org.id,
+      tax_year: 2025,
+      amount: 103_000,
+    });
     expect(second.status).toBe(400);
-    expect(((await second.json()) as Message).message).toMatch(/^amount: at most £1000\.00 .*£8,000 of small donations a tax year/);
-    expect((await post('/api/gift-aid/gasds', big.orgAdmin, { organization_id: big.org.id, tax_year: 2025, amount: 60_000 })).status).toBe(201);
-    expect(await position(big.org.id, big.orgAdmin)).toMatchObject({ already_claimed: 760_000, annual_cap_left: 40_000, claimable: 40_000 });
+    expect(((await second.json()) as Message).message).toMatch(
+      /^amount: at most £1000\.00 .*£8,000 of small donations a tax year/,
+    );
+    expect(
+      (await post('/api/gift-aid/gasds', big.orgAdmin, { organization_id: big.org.id, tax_year: 2025, amount: 60_000 }))
+        .status,
+    ).toBe(201);
+    expect(await position(big.org.id, big.orgAdmin)).toMatchObject({
+      already_claimed: 760_000,
+      annual_cap_left: 40_000,
+      claimable: 40_000,
+    });
   });
 });

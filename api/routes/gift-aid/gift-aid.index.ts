@@ -175,7 +175,11 @@ const scheduleRoute = defineRoute({
   summary: "The claim's HMRC schedule as CSV (same rows on every download)",
   request: { params: idParam },
   responses: {
-    200: { content: { 'text/csv': { schema: z.string() } }, description: 'Title, First name, Last name, House name or number, Postcode, Aggregated donations, Sponsored event, Donation date, Amount' },
+    200: {
+      content: { 'text/csv': { schema: z.string() } },
+      description:
+        'Title, First name, Last name, House name or number, Postcode, Aggregated donations, Sponsored event, Donation date, Amount',
+    },
     ...errorResponses,
   },
 });
@@ -186,10 +190,14 @@ const scheduleOdsRoute = defineRoute({
   tags,
   security,
   middleware: [staff] as const,
-  summary: "The claim's HMRC schedule as an OpenDocument spreadsheet: dates typed as dates, amounts as numbers (same bytes on every download)",
+  summary:
+    "The claim's HMRC schedule as an OpenDocument spreadsheet: dates typed as dates, amounts as numbers (same bytes on every download)",
   request: { params: idParam },
   responses: {
-    200: { content: { [ODS_MIME]: { schema: z.string().openapi({ format: 'binary' }) } }, description: 'The schedule spreadsheet (.ods)' },
+    200: {
+      content: { [ODS_MIME]: { schema: z.string().openapi({ format: 'binary' }) } },
+      description: 'The schedule spreadsheet (.ods)',
+    },
     ...errorResponses,
   },
 });
@@ -222,7 +230,10 @@ const correctRoute = defineRoute({
   security,
   middleware: [staff] as const,
   summary: "Correct a declaration flagged for review (admins; org admins and finance their organization's)",
-  request: { params: idParam, body: { content: { 'application/json': { schema: GiftAidDetailsBody } }, required: true } },
+  request: {
+    params: idParam,
+    body: { content: { 'application/json': { schema: GiftAidDetailsBody } }, required: true },
+  },
   responses: { 200: jsonContent(DeclarationSchema, 'The corrected declaration'), ...errorResponses },
 });
 
@@ -232,7 +243,8 @@ const recordRoute = defineRoute({
   tags,
   security,
   middleware: [staff] as const,
-  summary: 'Record a declaration a donor made on paper or orally (an oral one counts once its written confirmation is sent)',
+  summary:
+    'Record a declaration a donor made on paper or orally (an oral one counts once its written confirmation is sent)',
   request: {
     body: {
       content: {
@@ -363,9 +375,13 @@ const coveringRoute = defineRoute({
   tags,
   security,
   middleware: [staff] as const,
-  summary: "Whether a donor's declaration to an organization covers a gift on a day (batch entry's Gift Aid check), and if not why",
+  summary:
+    "Whether a donor's declaration to an organization covers a gift on a day (batch entry's Gift Aid check), and if not why",
   request: { query: CoveringQuery },
-  responses: { 200: jsonContent(CoveringSchema, 'The covering declaration, or the reason there is none'), ...errorResponses },
+  responses: {
+    200: jsonContent(CoveringSchema, 'The covering declaration, or the reason there is none'),
+    ...errorResponses,
+  },
 });
 
 const cancelDeclarationRoute = defineRoute({
@@ -419,21 +435,40 @@ async function myDeclarations(db: Parameters<typeof listDonorDeclarations>[0], d
 
 export const giftAidRouter = createRouter()
   .openapi(summaryRoute, async (c) => c.json(await giftAidSummary(c.var.db, requireUser(c.var.user)), 200))
-  .openapi(eligibleRoute, async (c) => c.json(await listEligibleGifts(c.var.db, requireUser(c.var.user), c.req.valid('query')), 200))
-  .openapi(listClaimsRoute, async (c) => c.json(await listClaims(c.var.db, requireUser(c.var.user), c.req.valid('query').organization_id), 200))
+  .openapi(eligibleRoute, async (c) =>
+    c.json(await listEligibleGifts(c.var.db, requireUser(c.var.user), c.req.valid('query')), 200),
+  )
+  .openapi(listClaimsRoute, async (c) =>
+    c.json(await listClaims(c.var.db, requireUser(c.var.user), c.req.valid('query').organization_id), 200),
+  )
   .openapi(createClaimRoute, async (c) => c.json(await createClaim(c.var.db, actorOf(c), c.req.valid('json')), 201))
-  .openapi(getClaimRoute, async (c) => c.json(await getClaim(c.var.db, requireUser(c.var.user), c.req.valid('param').id), 200))
-  .openapi(updateClaimRoute, async (c) => c.json(await updateClaim(c.var.db, actorOf(c), c.req.valid('param').id, c.req.valid('json')), 200))
-  .openapi(claimGiftsRoute, async (c) => c.json(await claimGifts(c.var.db, requireUser(c.var.user), c.req.valid('param').id), 200))
-  .openapi(voidClaimRoute, async (c) => c.json(await voidClaim(c.var.db, actorOf(c), c.req.valid('param').id, c.req.valid('json').reason), 200))
-  .openapi(rejectClaimRoute, async (c) => c.json(await rejectClaim(c.var.db, actorOf(c), c.req.valid('param').id, c.req.valid('json').reason), 200))
+  .openapi(getClaimRoute, async (c) =>
+    c.json(await getClaim(c.var.db, requireUser(c.var.user), c.req.valid('param').id), 200),
+  )
+  .openapi(updateClaimRoute, async (c) =>
+    c.json(await updateClaim(c.var.db, actorOf(c), c.req.valid('param').id, c.req.valid('json')), 200),
+  )
+  .openapi(claimGiftsRoute, async (c) =>
+    c.json(await claimGifts(c.var.db, requireUser(c.var.user), c.req.valid('param').id), 200),
+  )
+  .openapi(voidClaimRoute, async (c) =>
+    c.json(await voidClaim(c.var.db, actorOf(c), c.req.valid('param').id, c.req.valid('json').reason), 200),
+  )
+  .openapi(rejectClaimRoute, async (c) =>
+    c.json(await rejectClaim(c.var.db, actorOf(c), c.req.valid('param').id, c.req.valid('json').reason), 200),
+  )
   .openapi(resubmitClaimRoute, async (c) =>
     c.json(await resubmitClaim(c.var.db, actorOf(c), c.req.valid('param').id, c.req.valid('json').hmrc_reference), 200),
   )
-  .openapi(paymentRoute, async (c) => c.json(await recordPayment(c.var.db, actorOf(c), c.req.valid('param').id, c.req.valid('json')), 200))
+  .openapi(paymentRoute, async (c) =>
+    c.json(await recordPayment(c.var.db, actorOf(c), c.req.valid('param').id, c.req.valid('json')), 200),
+  )
   .openapi(scheduleRoute, async (c) => {
     const { claim, csv } = await claimSchedule(c.var.db, requireUser(c.var.user), c.req.valid('param').id);
-    c.header('Content-Disposition', `attachment; filename="gift-aid-claim-${claim.earliest_date.slice(0, 10)}-${claim._id.slice(0, 8)}.csv"`);
+    c.header(
+      'Content-Disposition',
+      `attachment; filename="gift-aid-claim-${claim.earliest_date.slice(0, 10)}-${claim._id.slice(0, 8)}.csv"`,
+    );
     c.header('X-Earliest-Donation-Date', claim.earliest_date);
     c.header('X-Claim-Total', String(claim.total));
     c.header('Cache-Control', 'no-store');
@@ -441,11 +476,16 @@ export const giftAidRouter = createRouter()
   })
   .openapi(scheduleOdsRoute, async (c) => {
     const { claim, ods } = await claimScheduleOds(c.var.db, requireUser(c.var.user), c.req.valid('param').id);
-    c.header('Content-Disposition', `attachment; filename="gift-aid-claim-${claim.earliest_date.slice(0, 10)}-${claim._id.slice(0, 8)}.ods"`);
+    c.header(
+      'Content-Disposition',
+      `attachment; filename="gift-aid-claim-${claim.earliest_date.slice(0, 10)}-${claim._id.slice(0, 8)}.ods"`,
+    );
     c.header('Cache-Control', 'no-store');
     return c.body(ods.buffer as ArrayBuffer, 200, { 'Content-Type': ODS_MIME });
   })
-  .openapi(adjustmentsRoute, async (c) => c.json(await listAdjustments(c.var.db, requireUser(c.var.user), c.req.valid('query').organization_id), 200))
+  .openapi(adjustmentsRoute, async (c) =>
+    c.json(await listAdjustments(c.var.db, requireUser(c.var.user), c.req.valid('query').organization_id), 200),
+  )
   .openapi(coveringRoute, async (c) => {
     const answer = await declarationCovering(c.var.db, requireUser(c.var.user), c.req.valid('query'));
     return c.json({ ...answer, declaration: answer.declaration ? toDeclarationDto(answer.declaration) : null }, 200);
@@ -456,11 +496,21 @@ export const giftAidRouter = createRouter()
     return c.json(rows.map(toDeclarationDto), 200);
   })
   .openapi(correctRoute, async (c) => {
-    const row = await correctFlaggedDeclaration(c.var.db, requireUser(c.var.user), c.req.valid('param').id, parseGiftAidDetails(c.req.valid('json')));
+    const row = await correctFlaggedDeclaration(
+      c.var.db,
+      requireUser(c.var.user),
+      c.req.valid('param').id,
+      parseGiftAidDetails(c.req.valid('json')),
+    );
     return c.json(toDeclarationDto(row), 200);
   })
   .openapi(donorDeclarationsRoute, async (c) =>
-    c.json((await listDeclarationsForDonor(c.var.db, requireUser(c.var.user), c.req.valid('query').donor_id)).map(toDeclarationDto), 200),
+    c.json(
+      (await listDeclarationsForDonor(c.var.db, requireUser(c.var.user), c.req.valid('query').donor_id)).map(
+        toDeclarationDto,
+      ),
+      200,
+    ),
   )
   .openapi(recordRoute, async (c) => {
     const input = c.req.valid('json');
@@ -468,13 +518,24 @@ export const giftAidRouter = createRouter()
     const row = await recordOfflineDeclaration(c.var.db, c.var.config, actorOf(c), { ...input, details });
     return c.json(toDeclarationDto(row), 201);
   })
-  .openapi(cancelDeclarationRoute, async (c) => c.json(toDeclarationDto(await cancelDeclaration(c.var.db, actorOf(c), c.req.valid('param').id)), 200))
-  .openapi(confirmDeclarationRoute, async (c) =>
-    c.json(toDeclarationDto(await confirmOralDeclaration(c.var.db, c.var.config, actorOf(c), c.req.valid('param').id, c.req.valid('json'))), 200),
+  .openapi(cancelDeclarationRoute, async (c) =>
+    c.json(toDeclarationDto(await cancelDeclaration(c.var.db, actorOf(c), c.req.valid('param').id)), 200),
   )
-  .openapi(gasdsRoute, async (c) => c.json(await gasdsPosition(c.var.db, requireUser(c.var.user), c.req.valid('query')), 200))
+  .openapi(confirmDeclarationRoute, async (c) =>
+    c.json(
+      toDeclarationDto(
+        await confirmOralDeclaration(c.var.db, c.var.config, actorOf(c), c.req.valid('param').id, c.req.valid('json')),
+      ),
+      200,
+    ),
+  )
+  .openapi(gasdsRoute, async (c) =>
+    c.json(await gasdsPosition(c.var.db, requireUser(c.var.user), c.req.valid('query')), 200),
+  )
   .openapi(gasdsClaimRoute, async (c) => c.json(await createGasdsClaim(c.var.db, actorOf(c), c.req.valid('json')), 201))
-  .openapi(verifyRoute, async (c) => c.json(await verifyOfflineGift(c.var.db, actorOf(c), c.req.valid('param').id), 200))
+  .openapi(verifyRoute, async (c) =>
+    c.json(await verifyOfflineGift(c.var.db, actorOf(c), c.req.valid('param').id), 200),
+  )
   .openapi(myRoute, async (c) => c.json(await myDeclarations(c.var.db, requireUser(c.var.user).id), 200))
   .openapi(myUpdateRoute, async (c) => {
     const user = requireUser(c.var.user);

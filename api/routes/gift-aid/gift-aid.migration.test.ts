@@ -13,9 +13,24 @@ const backfill = migration
   .filter((s) => s.startsWith('UPDATE `gift_aid_declarations`'));
 
 const LEGACY = [
-  { id: 'a0000000-0000-4000-8000-000000000001', fullName: 'Ann Lee', homeAddress: '12 High Street, Leeds', postcode: 'LS1 4AP' },
-  { id: 'a0000000-0000-4000-8000-000000000002', fullName: 'Mary Ann Smith-Jones', homeAddress: '4, Mill Lane', postcode: 'M1 1AE' },
-  { id: 'a0000000-0000-4000-8000-000000000003', fullName: 'Dr Raj Patel', homeAddress: 'Rose Cottage, Church Road, York', postcode: 'YO1 7HH' },
+  {
+    id: 'a0000000-0000-4000-8000-000000000001',
+    fullName: 'Ann Lee',
+    homeAddress: '12 High Street, Leeds',
+    postcode: 'LS1 4AP',
+  },
+  {
+    id: 'a0000000-0000-4000-8000-000000000002',
+    fullName: 'Mary Ann Smith-Jones',
+    homeAddress: '4, Mill Lane',
+    postcode: 'M1 1AE',
+  },
+  {
+    id: 'a0000000-0000-4000-8000-000000000003',
+    fullName: 'Dr Raj Patel',
+    homeAddress: 'Rose Cottage, Church Road, York',
+    postcode: 'YO1 7HH',
+  },
   { id: 'a0000000-0000-4000-8000-000000000004', fullName: 'Cher', homeAddress: 'The Old Mill', postcode: 'EH1 1YZ' },
 ];
 
@@ -30,9 +45,16 @@ describe(`Gift Aid migration backfill and review (${engineName})`, () => {
     orgAdmin = (await signedIn(t.db, 'org_admin')).token;
     const donor = await createUser(t.db);
     for (const row of LEGACY) {
-      await t.db.insert(giftAidDeclarations).values({ ...row, donorId: donor.id, declarationText: 'old wording', createdAt: new Date('2024-05-01T10:00:00Z') });
+      await t.db.insert(giftAidDeclarations).values({
+        ...row,
+        donorId: donor.id,
+        declarationText: 'old wording',
+        createdAt: new Date('2024-05-01T10:00:00Z'),
+      });
       // Before 0005 these columns did not exist: blank them as the ALTERs' defaults left them.
-      await t.db.run(sql`update gift_aid_declarations set first_name = '', last_name = '', house = '', address = '', declared_at = 0 where id = ${row.id}`);
+      await t.db.run(
+        sql`update gift_aid_declarations set first_name = '', last_name = '', house = '', address = '', declared_at = 0 where id = ${row.id}`,
+      );
     }
     expect(backfill).toHaveLength(2);
     for (const statement of backfill) await t.db.run(sql.raw(statement));
@@ -40,10 +62,27 @@ describe(`Gift Aid migration backfill and review (${engineName})`, () => {
 
   it('splits names and addresses where it can be sure, and flags the rest for review', async () => {
     const rows = new Map((await t.db.select().from(giftAidDeclarations)).map((r) => [r.id, r]));
-    expect(rows.get(LEGACY[0].id)).toMatchObject({ firstName: 'Ann', lastName: 'Lee', house: '12', address: 'High Street, Leeds', needsReview: false });
+    expect(rows.get(LEGACY[0].id)).toMatchObject({
+      firstName: 'Ann',
+      lastName: 'Lee',
+      house: '12',
+      address: 'High Street, Leeds',
+      needsReview: false,
+    });
     expect(rows.get(LEGACY[0].id)?.declaredAt.toISOString()).toBe('2024-05-01T10:00:00.000Z');
-    expect(rows.get(LEGACY[1].id)).toMatchObject({ firstName: 'Mary', lastName: 'Ann Smith-Jones', house: '4', address: 'Mill Lane', needsReview: true });
-    expect(rows.get(LEGACY[2].id)).toMatchObject({ firstName: 'Dr', house: 'Rose Cottage', address: 'Church Road, York', needsReview: true });
+    expect(rows.get(LEGACY[1].id)).toMatchObject({
+      firstName: 'Mary',
+      lastName: 'Ann Smith-Jones',
+      house: '4',
+      address: 'Mill Lane',
+      needsReview: true,
+    });
+    expect(rows.get(LEGACY[2].id)).toMatchObject({
+      firstName: 'Dr',
+      house: 'Rose Cottage',
+      address: 'Church Road, York',
+      needsReview: true,
+    });
     expect(rows.get(LEGACY[3].id)).toMatchObject({ firstName: 'Cher', lastName: '', house: '', needsReview: true });
   });
 
@@ -54,7 +93,14 @@ describe(`Gift Aid migration backfill and review (${engineName})`, () => {
     expect(flagged.map((d) => d._id).sort()).toEqual([LEGACY[1].id, LEGACY[2].id, LEGACY[3].id].sort());
 
     const path = `/api/gift-aid/declarations/${LEGACY[2].id}`;
-    const fix = { title: 'Dr', first_name: 'Raj', last_name: 'Patel', house: 'Rose Cottage', address: 'Church Road, York', postcode: 'YO1 7HH' };
+    const fix = {
+      title: 'Dr',
+      first_name: 'Raj',
+      last_name: 'Patel',
+      house: 'Rose Cottage',
+      address: 'Church Road, York',
+      postcode: 'YO1 7HH',
+    };
     // A migrated declaration names no organization: only admins may correct it.
     expect((await t.request(path, { method: 'PUT', token: orgAdmin, json: fix })).status).toBe(404);
     const bad = await t.request(path, { method: 'PUT', token: admin, json: { ...fix, title: 'Doctor' } });
@@ -66,7 +112,9 @@ describe(`Gift Aid migration backfill and review (${engineName})`, () => {
     const ok = await t.request(path, { method: 'PUT', token: admin, json: fix });
     expect(ok.status).toBe(200);
     expect(await ok.json()).toMatchObject({ title: 'Dr', first_name: 'Raj', last_name: 'Patel', needs_review: false });
-    const after = (await (await t.request('/api/gift-aid/declarations/review', { token: admin })).json()) as { _id: string }[];
+    const after = (await (await t.request('/api/gift-aid/declarations/review', { token: admin })).json()) as {
+      _id: string;
+    }[];
     expect(after.map((d) => d._id)).not.toContain(LEGACY[2].id);
   });
 
@@ -78,9 +126,20 @@ describe(`Gift Aid migration backfill and review (${engineName})`, () => {
     const donor = await createUser(t.db);
     const [flagged] = await t.db
       .insert(giftAidDeclarations)
-      .values({ donorId: donor.id, fullName: 'Jo Bloggs', homeAddress: '5 Hill Road', postcode: 'LS1 4AP', declarationText: 'old wording', organizationId: org.id, needsReview: true })
+      .values({
+        donorId: donor.id,
+        fullName: 'Jo Bloggs',
+        homeAddress: '5 Hill Road',
+        postcode: 'LS1 4AP',
+        declarationText: 'old wording',
+        organizationId: org.id,
+        needsReview: true,
+      })
       .returning();
-    const listed = async (token: string) => ((await (await t.request('/api/gift-aid/declarations/review', { token })).json()) as { _id: string }[]).map((d) => d._id);
+    const listed = async (token: string) =>
+      ((await (await t.request('/api/gift-aid/declarations/review', { token })).json()) as { _id: string }[]).map(
+        (d) => d._id,
+      );
     expect(await listed(mine)).toEqual([flagged.id]);
     expect(await listed(theirs)).toEqual([]);
     const fix = { first_name: 'Jo', last_name: 'Bloggs', house: '5', address: 'Hill Road', postcode: 'LS1 4AP' };

@@ -2,9 +2,23 @@
 import { eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { toShortId } from '../../../db/ids';
-import { donations, giftAidAdjustments, giftAidClaimedGifts, giftAidClaims, giftAidDeclarations, users } from '../../../db/schema';
+import {
+  donations,
+  giftAidAdjustments,
+  giftAidClaimedGifts,
+  giftAidClaims,
+  giftAidDeclarations,
+  users,
+} from '../../../db/schema';
 import { GIFT_AID_DECLARATION, giftAidDeclaration, type GiftAidDetails } from '../../../domain';
-import { fakeId, chargeRefunded, paymentIntentSucceeded, refundFailed, sendEvent, WEBHOOK_SECRET } from '../../../tests/fixtures/stripe/events';
+import {
+  fakeId,
+  chargeRefunded,
+  paymentIntentSucceeded,
+  refundFailed,
+  sendEvent,
+  WEBHOOK_SECRET,
+} from '../../../tests/fixtures/stripe/events';
 import aggregatedFixture from '../../../tests/fixtures/gift-aid/schedule-aggregated.csv?raw';
 import scheduleFixture from '../../../tests/fixtures/gift-aid/schedule.csv?raw';
 import {
@@ -34,8 +48,23 @@ type Claim = {
   retain_until: string;
   accounting_period_end: string;
 };
-type Eligible = { items: { _id: string; amount: number; donor: { first_name: string; house: string } }[]; count: number; total: number; gift_aid: number };
-type Mine = { active: boolean; declarations: { _id: string; version: number; house: string; postcode: string; cancelled_at: string | null; replaced_by: string | null }[] };
+type Eligible = {
+  items: { _id: string; amount: number; donor: { first_name: string; house: string } }[];
+  count: number;
+  total: number;
+  gift_aid: number;
+};
+type Mine = {
+  active: boolean;
+  declarations: {
+    _id: string;
+    version: number;
+    house: string;
+    postcode: string;
+    cancelled_at: string | null;
+    replaced_by: string | null;
+  }[];
+};
 
 const at = (iso: string) => new Date(iso);
 const details = (over: Partial<GiftAidDetails> = {}): GiftAidDetails => ({
@@ -64,10 +93,29 @@ describe(`Gift Aid API (${engineName})`, () => {
   let ada: UserRow;
   const giftIds: Record<string, string> = {};
 
-  async function declare(donorId: string, d: GiftAidDetails, organizationId: string, over: { declaredAt?: Date; coversPast?: boolean; coversFuture?: boolean } = {}) {
-    return createDeclaration(t.db, { donorId, details: d, text: 'I want to Gift Aid…', organizationId, method: 'online', ...over });
+  async function declare(
+    donorId: string,
+    d: GiftAidDetails,
+    organizationId: string,
+    over: { declaredAt?: Date; coversPast?: boolean; coversFuture?: boolean } = {},
+  ) {
+    return createDeclaration(t.db, {
+      donorId,
+      details: d,
+      text: 'I want to Gift Aid…',
+      organizationId,
+      method: 'online',
+      ...over,
+    });
   }
-  async function gift(donorId: string, campaignId: string, declarationId: string | null, date: string, amount: number, over: Partial<typeof donations.$inferInsert> = {}) {
+  async function gift(
+    donorId: string,
+    campaignId: string,
+    declarationId: string | null,
+    date: string,
+    amount: number,
+    over: Partial<typeof donations.$inferInsert> = {},
+  ) {
     const row = await createDonation(t.db, {
       donorId,
       campaignId,
@@ -89,7 +137,12 @@ describe(`Gift Aid API (${engineName})`, () => {
   beforeAll(async () => {
     t = await setupTestApp({ STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET });
     orgA = await createOrganization(t.db, { name: 'Wells A', hmrcReference: 'AB12345' });
-    orgB = await createOrganization(t.db, { name: 'Homes B', legalName: 'Homes B Trust', charityNumber: '1174409', hmrcReference: 'XR98765' });
+    orgB = await createOrganization(t.db, {
+      name: 'Homes B',
+      legalName: 'Homes B Trust',
+      charityNumber: '1174409',
+      hmrcReference: 'XR98765',
+    });
     orgNoRef = await createOrganization(t.db, { name: 'No Reference' });
     orgAgg = await createOrganization(t.db, { name: 'Small Gifts', hmrcReference: 'AG55555' });
     campaignA = await createCampaign(t.db, { organizationId: orgA.id });
@@ -100,31 +153,55 @@ describe(`Gift Aid API (${engineName})`, () => {
     orgAdmin = (await signedIn(t.db, 'org_admin', { organizationIds: [orgA.id] })).token;
 
     // The three gifts of the schedule fixture, plus gifts that must not be claimed.
-    ({ user: ada, token: donorToken } = await signedIn(t.db, 'donor', { overrides: { firstName: 'Ada', lastName: 'House-Martin' } }));
-    const adaDecl = await declare(ada.id, details({ title: 'Prof', firstName: 'Ada', lastName: 'House-Martin', house: '12', postcode: 'S19 2BD' }), orgA.id, {
-      declaredAt: at('2025-05-01T09:00:00Z'),
-    });
+    ({ user: ada, token: donorToken } = await signedIn(t.db, 'donor', {
+      overrides: { firstName: 'Ada', lastName: 'House-Martin' },
+    }));
+    const adaDecl = await declare(
+      ada.id,
+      details({ title: 'Prof', firstName: 'Ada', lastName: 'House-Martin', house: '12', postcode: 'S19 2BD' }),
+      orgA.id,
+      {
+        declaredAt: at('2025-05-01T09:00:00Z'),
+      },
+    );
     giftIds.ada = await gift(ada.id, campaignA.id, adaDecl, '2025-05-03T12:00:00Z', 20_000);
     const bob = await createUser(t.db);
-    const bobDecl = await declare(bob.id, details({ firstName: 'Bob', lastName: "O'Neil", house: 'Rose Cottage, Mill Lane', postcode: 'LS1 4AP' }), orgA.id, {
-      declaredAt: at('2025-11-01T09:00:00Z'),
-      coversPast: false,
-    });
+    const bobDecl = await declare(
+      bob.id,
+      details({ firstName: 'Bob', lastName: "O'Neil", house: 'Rose Cottage, Mill Lane', postcode: 'LS1 4AP' }),
+      orgA.id,
+      {
+        declaredAt: at('2025-11-01T09:00:00Z'),
+        coversPast: false,
+      },
+    );
     giftIds.bob = await gift(bob.id, campaignA.id, bobDecl, '2025-11-30T12:00:00Z', 1250, { refundedAmount: 250 });
     // Before Bob's declaration, which does not cover past gifts: not eligible.
     giftIds.bobEarly = await gift(bob.id, campaignA.id, bobDecl, '2025-09-30T12:00:00Z', 3000);
     const chloe = await createUser(t.db);
-    const chloeDecl = await declare(chloe.id, details({ title: 'Mrs', firstName: 'Chloé', lastName: 'Smith', house: '7A', postcode: 'SW1A 1AA' }), orgA.id, {
-      declaredAt: at('2024-01-01T09:00:00Z'),
-    });
+    const chloeDecl = await declare(
+      chloe.id,
+      details({ title: 'Mrs', firstName: 'Chloé', lastName: 'Smith', house: '7A', postcode: 'SW1A 1AA' }),
+      orgA.id,
+      {
+        declaredAt: at('2024-01-01T09:00:00Z'),
+      },
+    );
     giftIds.chloe = await gift(chloe.id, campaignA.id, chloeDecl, '2026-01-02T12:00:00Z', 2550);
     // Not eligible: fully refunded, pending, failed, no Gift Aid, and a gift to another charity.
-    giftIds.refunded = await gift(chloe.id, campaignA.id, chloeDecl, '2025-06-01T12:00:00Z', 5000, { status: 'refunded', refundedAmount: 5000 });
-    giftIds.pending = await gift(chloe.id, campaignA.id, chloeDecl, '2025-06-02T12:00:00Z', 5000, { status: 'pending' });
+    giftIds.refunded = await gift(chloe.id, campaignA.id, chloeDecl, '2025-06-01T12:00:00Z', 5000, {
+      status: 'refunded',
+      refundedAmount: 5000,
+    });
+    giftIds.pending = await gift(chloe.id, campaignA.id, chloeDecl, '2025-06-02T12:00:00Z', 5000, {
+      status: 'pending',
+    });
     giftIds.failed = await gift(chloe.id, campaignA.id, chloeDecl, '2025-06-03T12:00:00Z', 5000, { status: 'failed' });
     giftIds.noGiftAid = await gift(chloe.id, campaignA.id, null, '2025-06-04T12:00:00Z', 5000);
     const dave = await createUser(t.db);
-    const daveDecl = await declare(dave.id, details({ firstName: 'Dave' }), orgB.id, { declaredAt: at('2025-01-01T00:00:00Z') });
+    const daveDecl = await declare(dave.id, details({ firstName: 'Dave' }), orgB.id, {
+      declaredAt: at('2025-01-01T00:00:00Z'),
+    });
     giftIds.orgB = await gift(dave.id, campaignB.id, daveDecl, '2025-06-05T12:00:00Z', 4000);
     giftIds.noRef = await gift(dave.id, campaignNoRef.id, daveDecl, '2025-06-05T12:00:00Z', 4000);
   });
@@ -178,10 +255,18 @@ describe(`Gift Aid API (${engineName})`, () => {
     const res = await claim(orgNoRef.id);
     expect(res.status).toBe(400);
     expect(((await res.json()) as { message: string }).message).toMatch(/^organization_id: .*HMRC charity reference/);
-    const bad = await t.request(`/api/organizations/${orgNoRef.id}`, { method: 'PUT', token: admin, json: { hmrc_reference: '12-AB' } });
+    const bad = await t.request(`/api/organizations/${orgNoRef.id}`, {
+      method: 'PUT',
+      token: admin,
+      json: { hmrc_reference: '12-AB' },
+    });
     expect(bad.status).toBe(400);
     expect(((await bad.json()) as { message: string }).message).toMatch(/^hmrc_reference:/);
-    const set = await t.request(`/api/organizations/${orgNoRef.id}`, { method: 'PUT', token: admin, json: { hmrc_reference: 'xr4242' } });
+    const set = await t.request(`/api/organizations/${orgNoRef.id}`, {
+      method: 'PUT',
+      token: admin,
+      json: { hmrc_reference: 'xr4242' },
+    });
     expect(set.status).toBe(200);
     expect(await set.json()).toMatchObject({ hmrc_reference: 'XR4242' });
     const created = (await (await claim(orgNoRef.id)).json()) as Claim & { charity_reference: string };
@@ -192,7 +277,15 @@ describe(`Gift Aid API (${engineName})`, () => {
     const res = await claim(orgA.id, {}, orgAdmin);
     expect(res.status).toBe(201);
     const created = (await res.json()) as Claim;
-    expect(created).toMatchObject({ status: 'draft', row_count: 3, gift_count: 3, total: 23_550, gift_aid: 5887, adjustment: 0, net_claim: 5887 });
+    expect(created).toMatchObject({
+      status: 'draft',
+      row_count: 3,
+      gift_count: 3,
+      total: 23_550,
+      gift_aid: 5887,
+      adjustment: 0,
+      net_claim: 5887,
+    });
     expect(created.earliest_date).toBe('2025-05-03T12:00:00.000Z');
     // Latest gift 2 January 2026: tax year 2025-26 ends 5 April 2026; kept six years after.
     expect(created.accounting_period_end).toBe('2026-04-05T23:00:00.000Z');
@@ -217,7 +310,10 @@ describe(`Gift Aid API (${engineName})`, () => {
 
   it('a donor erased later leaves the claim and its schedule untouched', async () => {
     const [c] = await t.db.select().from(giftAidClaims).where(eq(giftAidClaims.organizationId, orgA.id));
-    await t.db.update(users).set({ firstName: '', lastName: '', email: `erased-${ada.id}@invalid` }).where(eq(users.id, ada.id));
+    await t.db
+      .update(users)
+      .set({ firstName: '', lastName: '', email: `erased-${ada.id}@invalid` })
+      .where(eq(users.id, ada.id));
     const res = await t.request(`/api/gift-aid/claims/${c.id}/schedule.csv`, { token: admin });
     expect(await res.text()).toBe(scheduleFixture);
     const kept = await t.db.select().from(giftAidDeclarations).where(eq(giftAidDeclarations.donorId, ada.id));
@@ -234,10 +330,15 @@ describe(`Gift Aid API (${engineName})`, () => {
     expect(noRef.status).toBe(400);
     expect(((await noRef.json()) as { message: string }).message).toMatch(/^hmrc_reference:/);
     expect((await put({ status: 'submitted', hmrc_reference: '=HYPERLINK()' })).status).toBe(400);
-    expect(await (await put({ status: 'submitted', hmrc_reference: 'CHR-2026/001' })).json()).toMatchObject({ status: 'submitted', hmrc_reference: 'CHR-2026/001' });
+    expect(await (await put({ status: 'submitted', hmrc_reference: 'CHR-2026/001' })).json()).toMatchObject({
+      status: 'submitted',
+      hmrc_reference: 'CHR-2026/001',
+    });
     expect(await (await put({ status: 'paid' })).json()).toMatchObject({ status: 'paid' });
     expect((await put({ status: 'draft' })).status).toBe(400);
-    const list = (await (await t.request(`/api/gift-aid/claims?organization_id=${orgA.id}`, { token: orgAdmin })).json()) as Claim[];
+    const list = (await (
+      await t.request(`/api/gift-aid/claims?organization_id=${orgA.id}`, { token: orgAdmin })
+    ).json()) as Claim[];
     expect(list.map((x) => x.status)).toEqual(['paid']);
   });
 
@@ -246,18 +347,29 @@ describe(`Gift Aid API (${engineName})`, () => {
     const partial = chargeRefunded({ intentId: adaGift.paymentIntentId!, amount: 20_000, refunded: 5_000 });
     expect((await sendEvent(t, partial)).status).toBe(200);
     expect((await sendEvent(t, partial)).status).toBe(200); // a replay changes nothing
-    let adjustments = await t.db.select().from(giftAidAdjustments).where(eq(giftAidAdjustments.donationId, giftIds.ada));
+    let adjustments = await t.db
+      .select()
+      .from(giftAidAdjustments)
+      .where(eq(giftAidAdjustments.donationId, giftIds.ada));
     expect(adjustments.map((a) => a.giftAidPence)).toEqual([1250]);
     // The rest refunded: only the difference is added.
-    expect((await sendEvent(t, chargeRefunded({ intentId: adaGift.paymentIntentId!, amount: 20_000, refunded: 20_000 }))).status).toBe(200);
+    expect(
+      (await sendEvent(t, chargeRefunded({ intentId: adaGift.paymentIntentId!, amount: 20_000, refunded: 20_000 })))
+        .status,
+    ).toBe(200);
     adjustments = await t.db.select().from(giftAidAdjustments).where(eq(giftAidAdjustments.donationId, giftIds.ada));
     expect(adjustments.map((a) => a.giftAidPence).sort()).toEqual([1250, 3750]);
     // A refund of a gift never claimed adds nothing.
     const [dave] = await t.db.select().from(donations).where(eq(donations.id, giftIds.orgB));
     await sendEvent(t, chargeRefunded({ intentId: dave.paymentIntentId!, amount: 4000, refunded: 4000 }));
-    expect(await t.db.select().from(giftAidAdjustments).where(eq(giftAidAdjustments.donationId, giftIds.orgB))).toHaveLength(0);
+    expect(
+      await t.db.select().from(giftAidAdjustments).where(eq(giftAidAdjustments.donationId, giftIds.orgB)),
+    ).toHaveLength(0);
 
-    const listed = (await (await t.request('/api/gift-aid/adjustments', { token: orgAdmin })).json()) as { gift_aid: number; settled_claim_id: string | null }[];
+    const listed = (await (await t.request('/api/gift-aid/adjustments', { token: orgAdmin })).json()) as {
+      gift_aid: number;
+      settled_claim_id: string | null;
+    }[];
     expect(listed.map((a) => a.gift_aid).sort()).toEqual([1250, 3750]);
     expect(listed.every((a) => a.settled_claim_id === null)).toBe(true);
     const summary = await (await t.request('/api/gift-aid/summary', { token: orgAdmin })).json();
@@ -265,11 +377,15 @@ describe(`Gift Aid API (${engineName})`, () => {
 
     // The next claim of the organization reports the adjustment.
     const gina = await createUser(t.db);
-    const ginaDecl = await declare(gina.id, details({ firstName: 'Gina' }), orgA.id, { declaredAt: at('2026-02-01T00:00:00Z') });
+    const ginaDecl = await declare(gina.id, details({ firstName: 'Gina' }), orgA.id, {
+      declaredAt: at('2026-02-01T00:00:00Z'),
+    });
     await gift(gina.id, campaignA.id, ginaDecl, '2026-02-02T12:00:00Z', 8000);
     const next = (await (await claim(orgA.id)).json()) as Claim;
     expect(next).toMatchObject({ gift_count: 1, gift_aid: 2000, adjustment: 5000, net_claim: -3000 });
-    const settled = (await (await t.request('/api/gift-aid/adjustments', { token: admin })).json()) as { settled_claim_id: string | null }[];
+    const settled = (await (await t.request('/api/gift-aid/adjustments', { token: admin })).json()) as {
+      settled_claim_id: string | null;
+    }[];
     expect(settled.every((a) => a.settled_claim_id === next._id)).toBe(true);
   });
 
@@ -277,7 +393,9 @@ describe(`Gift Aid API (${engineName})`, () => {
     const [chloeGift] = await t.db.select().from(donations).where(eq(donations.id, giftIds.chloe));
     const intentId = chloeGift.paymentIntentId!;
     const rows = () => t.db.select().from(giftAidAdjustments).where(eq(giftAidAdjustments.donationId, giftIds.chloe));
-    const due = async () => ((await (await t.request('/api/gift-aid/summary', { token: orgAdmin })).json()) as { adjustments_due: number }).adjustments_due;
+    const due = async () =>
+      ((await (await t.request('/api/gift-aid/summary', { token: orgAdmin })).json()) as { adjustments_due: number })
+        .adjustments_due;
     const dueBefore = await due();
     // £10 of the £25.50 claimed gift refunded: £6.37 claimed, £3.87 on what is left.
     await sendEvent(t, chargeRefunded({ intentId, amount: 2550, refunded: 1000 }));
@@ -288,15 +406,23 @@ describe(`Gift Aid API (${engineName})`, () => {
     const failed = refundFailed({ intentId, amount: 1000 });
     expect((await sendEvent(t, failed)).status).toBe(200);
     expect((await sendEvent(t, failed)).status).toBe(200); // a replay takes nothing more back
-    expect((await rows()).map((a) => [a.giftAidPence, a.reason]).sort()).toEqual([[-250, 'refund_failed'], [250, 'refund']]);
+    expect((await rows()).map((a) => [a.giftAidPence, a.reason]).sort()).toEqual([
+      [-250, 'refund_failed'],
+      [250, 'refund'],
+    ]);
     expect(await due()).toBe(dueBefore);
     const [afterFailure] = await t.db.select().from(donations).where(eq(donations.id, giftIds.chloe));
     expect(afterFailure.refundedAmount).toBe(0);
 
     // Refunded again and reported in a claim before the refund fails: the claim's report stands.
-    await sendEvent(t, chargeRefunded({ intentId, amount: 2550, refunded: 1000, created: Math.floor(Date.now() / 1000) + 60 }));
+    await sendEvent(
+      t,
+      chargeRefunded({ intentId, amount: 2550, refunded: 1000, created: Math.floor(Date.now() / 1000) + 60 }),
+    );
     const hal = await createUser(t.db);
-    const halDecl = await declare(hal.id, details({ firstName: 'Hal' }), orgA.id, { declaredAt: at('2026-03-01T00:00:00Z') });
+    const halDecl = await declare(hal.id, details({ firstName: 'Hal' }), orgA.id, {
+      declaredAt: at('2026-03-01T00:00:00Z'),
+    });
     await gift(hal.id, campaignA.id, halDecl, '2026-03-02T12:00:00Z', 4000);
     const reporting = (await (await claim(orgA.id)).json()) as Claim;
     expect(reporting).toMatchObject({ gift_count: 1, adjustment: 250 });
@@ -307,7 +433,9 @@ describe(`Gift Aid API (${engineName})`, () => {
 
   it('a cancelled declaration stays on record and gifts after it are not eligible', async () => {
     const { user: eve, token } = await signedIn(t.db, 'donor');
-    const declId = await declare(eve.id, details({ firstName: 'Eve' }), orgB.id, { declaredAt: at('2026-01-01T00:00:00Z') });
+    const declId = await declare(eve.id, details({ firstName: 'Eve' }), orgB.id, {
+      declaredAt: at('2026-01-01T00:00:00Z'),
+    });
     const before = await gift(eve.id, campaignB.id, declId, '2026-01-10T12:00:00Z', 1000);
     const cancel = await t.request('/api/gift-aid/me/cancel', { method: 'POST', token });
     expect(cancel.status).toBe(200);
@@ -318,7 +446,15 @@ describe(`Gift Aid API (${engineName})`, () => {
     // A payment recorded after the cancellation (a monthly renewal, a slow checkout) carries the old declaration id.
     const intentId = fakeId('pi');
     const donationId = crypto.randomUUID();
-    const meta = { kind: 'one_off', donation_id: donationId, campaign_id: campaignB.id, appeal_id: '', donor_id: eve.id, gift_aid_declaration_id: declId, source: 'card' };
+    const meta = {
+      kind: 'one_off',
+      donation_id: donationId,
+      campaign_id: campaignB.id,
+      appeal_id: '',
+      donor_id: eve.id,
+      gift_aid_declaration_id: declId,
+      source: 'card',
+    };
     const paid = paymentIntentSucceeded({ intentId, amount: 3000, metadata: meta });
     paid.created = Math.floor(Date.now() / 1000) + 2; // Stripe's clock has whole seconds
     expect((await sendEvent(t, paid)).status).toBe(200);
@@ -333,7 +469,9 @@ describe(`Gift Aid API (${engineName})`, () => {
 
   it('a new address makes a new declaration version; earlier gifts keep theirs, later ones use the new one', async () => {
     const { user: fay, token } = await signedIn(t.db, 'donor');
-    const v1 = await declare(fay.id, details({ firstName: 'Fay', house: '1', postcode: 'LS1 4AP' }), orgB.id, { declaredAt: at('2026-01-01T00:00:00Z') });
+    const v1 = await declare(fay.id, details({ firstName: 'Fay', house: '1', postcode: 'LS1 4AP' }), orgB.id, {
+      declaredAt: at('2026-01-01T00:00:00Z'),
+    });
     const old = await gift(fay.id, campaignB.id, v1, '2026-01-05T12:00:00Z', 1000);
     const res = await t.request('/api/gift-aid/me', {
       method: 'PUT',
@@ -357,7 +495,14 @@ describe(`Gift Aid API (${engineName})`, () => {
   it('bad details are a 400 naming the field, and nothing is stored', async () => {
     const { user: hal, token } = await signedIn(t.db, 'donor');
     await declare(hal.id, details({ firstName: 'Hal' }), orgB.id);
-    const good = { title: 'Mr', first_name: 'Hal', last_name: 'Jordan', house: '4', address: 'Oak Lane', postcode: 'LS1 4AP' };
+    const good = {
+      title: 'Mr',
+      first_name: 'Hal',
+      last_name: 'Jordan',
+      house: '4',
+      address: 'Oak Lane',
+      postcode: 'LS1 4AP',
+    };
     for (const [change, field] of [
       [{ postcode: '90210' }, 'postcode'],
       [{ postcode: 'SW1A 1A' }, 'postcode'],
@@ -372,7 +517,11 @@ describe(`Gift Aid API (${engineName})`, () => {
       expect(body.statusCode).toBe(400);
       expect(body.message, field).toMatch(new RegExp(`^${field}:`));
     }
-    const missing = await t.request('/api/gift-aid/me', { method: 'PUT', token, json: { first_name: 'Hal', last_name: 'Jordan', postcode: 'LS1 4AP' } });
+    const missing = await t.request('/api/gift-aid/me', {
+      method: 'PUT',
+      token,
+      json: { first_name: 'Hal', last_name: 'Jordan', postcode: 'LS1 4AP' },
+    });
     expect(missing.status).toBe(400);
     expect(((await missing.json()) as { message: string }).message).toContain('house');
     const rows = await t.db.select().from(giftAidDeclarations).where(eq(giftAidDeclarations.donorId, hal.id));
@@ -382,7 +531,10 @@ describe(`Gift Aid API (${engineName})`, () => {
 
   it('an offline gift is claimable once an admin has recorded the declaration and verified the gift', async () => {
     const ivy = await createUser(t.db, { firstName: 'Ivy', lastName: 'Green' });
-    const cash = await gift(ivy.id, campaignB.id, null, '2025-03-10T12:00:00Z', 2500, { source: 'manual', paymentIntentId: null });
+    const cash = await gift(ivy.id, campaignB.id, null, '2025-03-10T12:00:00Z', 2500, {
+      source: 'manual',
+      paymentIntentId: null,
+    });
     const verify = () => t.request(`/api/gift-aid/donations/${cash}/verify`, { method: 'POST', token: admin });
     const none = await verify();
     expect(none.status).toBe(400);
@@ -390,15 +542,40 @@ describe(`Gift Aid API (${engineName})`, () => {
     const recorded = await t.request('/api/gift-aid/declarations', {
       method: 'POST',
       token: admin,
-      json: { donor_id: ivy.id, organization_id: orgB.id, first_name: 'Ivy', last_name: 'Green', house: '8', postcode: 'EH1 1YZ', covers_past: true, covers_future: true, declared_on: '2025-04-01' },
+      json: {
+        donor_id: ivy.id,
+        organization_id: orgB.id,
+        first_name: 'Ivy',
+        last_name: 'Green',
+        house: '8',
+        postcode: 'EH1 1YZ',
+        covers_past: true,
+        covers_future: true,
+        declared_on: '2025-04-01',
+      },
     });
     expect(recorded.status).toBe(201);
-    expect(await recorded.json()).toMatchObject({ method: 'paper', covers_past: true, house: '8', declaration: expect.stringContaining('to Homes B Trust.') });
+    expect(await recorded.json()).toMatchObject({
+      method: 'paper',
+      covers_past: true,
+      house: '8',
+      declaration: expect.stringContaining('to Homes B Trust.'),
+    });
     // Org admins of another organization cannot record for this one.
     const foreign = await t.request('/api/gift-aid/declarations', {
       method: 'POST',
       token: orgAdmin,
-      json: { donor_id: ivy.id, organization_id: orgB.id, first_name: 'Ivy', last_name: 'Green', house: '8', postcode: 'EH1 1YZ', covers_past: true, covers_future: true, declared_on: '2025-04-01' },
+      json: {
+        donor_id: ivy.id,
+        organization_id: orgB.id,
+        first_name: 'Ivy',
+        last_name: 'Green',
+        house: '8',
+        postcode: 'EH1 1YZ',
+        covers_past: true,
+        covers_future: true,
+        declared_on: '2025-04-01',
+      },
     });
     expect(foreign.status).toBe(403);
     expect((await verify()).status).toBe(200);
@@ -412,14 +589,21 @@ describe(`Gift Aid API (${engineName})`, () => {
     const [kept] = await t.db.select().from(donations).where(eq(donations.id, cash));
     expect(kept.amount).toBe(2500);
     // Card gifts are never verified by hand.
-    expect((await t.request(`/api/gift-aid/donations/${giftIds.orgB}/verify`, { method: 'POST', token: admin })).status).toBe(400);
+    expect(
+      (await t.request(`/api/gift-aid/donations/${giftIds.orgB}/verify`, { method: 'POST', token: admin })).status,
+    ).toBe(400);
   });
 
   it('aggregates gifts of £20 or less per tax year when asked, byte for byte against the fixture', async () => {
     const dev = await createUser(t.db);
-    const devDecl = await declare(dev.id, details({ title: 'Mr', firstName: 'Dev', lastName: 'Patel', house: '3', postcode: 'M1 1AE' }), orgAgg.id, {
-      declaredAt: at('2025-01-01T00:00:00Z'),
-    });
+    const devDecl = await declare(
+      dev.id,
+      details({ title: 'Mr', firstName: 'Dev', lastName: 'Patel', house: '3', postcode: 'M1 1AE' }),
+      orgAgg.id,
+      {
+        declaredAt: at('2025-01-01T00:00:00Z'),
+      },
+    );
     await gift(dev.id, campaignAgg.id, devDecl, '2025-07-01T12:00:00Z', 2001);
     await gift(dev.id, campaignAgg.id, devDecl, '2025-08-01T12:00:00Z', 500);
     await gift(dev.id, campaignAgg.id, devDecl, '2026-04-05T12:00:00Z', 2000);
@@ -436,7 +620,9 @@ describe(`Gift Aid API (${engineName})`, () => {
     const org = await createOrganization(t.db, { hmrcReference: 'BG10000' });
     const camp = await createCampaign(t.db, { organizationId: org.id });
     const donor = await createUser(t.db);
-    const decl = await declare(donor.id, details({ firstName: 'Many' }), org.id, { declaredAt: at('2024-01-01T00:00:00Z') });
+    const decl = await declare(donor.id, details({ firstName: 'Many' }), org.id, {
+      declaredAt: at('2024-01-01T00:00:00Z'),
+    });
     const start = Date.UTC(2025, 0, 1);
     const rows = Array.from({ length: 1005 }, (_, i) => [crypto.randomUUID(), start + i * 60_000]);
     await t.db.run(sql`insert into donations (id, amount, donor_id, campaign_id, date, status, type, gift_aid, gift_aid_declaration_id, refunded_amount, source, created_at, updated_at)
@@ -446,7 +632,12 @@ describe(`Gift Aid API (${engineName})`, () => {
     expect(first).toMatchObject({ row_count: 1000, gift_count: 1000, total: 2_500_000 });
     const left = await eligible(org.id);
     expect(left.count).toBe(5);
-    expect(left.items.map((i) => i._id).sort()).toEqual(rows.slice(1000).map((r) => r[0] as string).sort());
+    expect(left.items.map((i) => i._id).sort()).toEqual(
+      rows
+        .slice(1000)
+        .map((r) => r[0] as string)
+        .sort(),
+    );
     const second = (await (await claim(org.id)).json()) as Claim;
     expect(second.row_count).toBe(5);
     const csv = await (await t.request(`/api/gift-aid/claims/${first._id}/schedule.csv`, { token: admin })).text();
@@ -457,13 +648,16 @@ describe(`Gift Aid API (${engineName})`, () => {
     const org = await createOrganization(t.db, { hmrcReference: 'CC20000' });
     const camp = await createCampaign(t.db, { organizationId: org.id });
     const donor = await createUser(t.db);
-    const decl = await declare(donor.id, details({ firstName: 'Race' }), org.id, { declaredAt: at('2024-01-01T00:00:00Z') });
+    const decl = await declare(donor.id, details({ firstName: 'Race' }), org.id, {
+      declaredAt: at('2024-01-01T00:00:00Z'),
+    });
     for (let i = 0; i < 6; i++) await gift(donor.id, camp.id, decl, `2025-03-0${i + 1}T12:00:00Z`, 1000 + i);
     const results = await Promise.all([claim(org.id), claim(org.id), claim(org.id, {}, admin)]);
     const statuses = results.map((r) => r.status).sort();
     expect(statuses.filter((s) => s === 201)).toHaveLength(1);
     expect(statuses.every((s) => s === 201 || s === 409 || s === 422)).toBe(true);
-    for (const r of results) if (r.status !== 201) expect(((await r.json()) as { statusCode: number }).statusCode).toBe(r.status);
+    for (const r of results)
+      if (r.status !== 201) expect(((await r.json()) as { statusCode: number }).statusCode).toBe(r.status);
     const claims = await t.db.select().from(giftAidClaims).where(eq(giftAidClaims.organizationId, org.id));
     expect(claims).toHaveLength(1);
     const claimed = await t.db.select().from(giftAidClaimedGifts).where(eq(giftAidClaimedGifts.claimId, claims[0].id));
@@ -473,14 +667,36 @@ describe(`Gift Aid API (${engineName})`, () => {
 
   it("the donation box's declaration names the campaign's charity, and is stored with the HMRC fields", async () => {
     const base = { email: 'giver@example.com', amount: 1000, campaign_id: campaignB.id, giftAid: true };
-    const fields = { title: 'Dr', first_name: 'Kim', last_name: 'Lowe', house: '22', address: 'Quay Street', postcode: 'bs1 4dj' };
-    const wrong = await t.request('/api/stripe/client_secret', { method: 'POST', json: { ...base, gift_aid: { ...fields, declaration: GIFT_AID_DECLARATION } } });
+    const fields = {
+      title: 'Dr',
+      first_name: 'Kim',
+      last_name: 'Lowe',
+      house: '22',
+      address: 'Quay Street',
+      postcode: 'bs1 4dj',
+    };
+    const wrong = await t.request('/api/stripe/client_secret', {
+      method: 'POST',
+      json: { ...base, gift_aid: { ...fields, declaration: GIFT_AID_DECLARATION } },
+    });
     expect(wrong.status).toBe(400);
     expect(((await wrong.json()) as { message: string }).message).toMatch(/^gift_aid\.declaration:/);
     const text = giftAidDeclaration('Homes B Trust');
-    const ok = await t.request('/api/stripe/client_secret', { method: 'POST', json: { ...base, gift_aid: { ...fields, declaration: text } } });
+    const ok = await t.request('/api/stripe/client_secret', {
+      method: 'POST',
+      json: { ...base, gift_aid: { ...fields, declaration: text } },
+    });
     expect(ok.status).toBe(200);
-    const stored = (await t.db.select().from(giftAidDeclarations).where(eq(giftAidDeclarations.declarationText, text))).find((d) => d.method === 'online');
-    expect(stored).toMatchObject({ organizationId: orgB.id, title: 'Dr', firstName: 'Kim', house: '22', postcode: 'BS1 4DJ', method: 'online' });
+    const stored = (
+      await t.db.select().from(giftAidDeclarations).where(eq(giftAidDeclarations.declarationText, text))
+    ).find((d) => d.method === 'online');
+    expect(stored).toMatchObject({
+      organizationId: orgB.id,
+      title: 'Dr',
+      firstName: 'Kim',
+      house: '22',
+      postcode: 'BS1 4DJ',
+      method: 'online',
+    });
   });
 });

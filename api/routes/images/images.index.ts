@@ -12,7 +12,13 @@ const imageRoute = defineRoute({
   summary: 'A stored image by its Key (may contain slashes); cached for a year',
   request: { params: ImageKeyParams },
   responses: {
-    200: { description: 'The image bytes (PNG or JPEG)', content: { 'image/png': { schema: { type: 'string', format: 'binary' } }, 'image/jpeg': { schema: { type: 'string', format: 'binary' } } } },
+    200: {
+      description: 'The image bytes (PNG or JPEG)',
+      content: {
+        'image/png': { schema: { type: 'string', format: 'binary' } },
+        'image/jpeg': { schema: { type: 'string', format: 'binary' } },
+      },
+    },
     304: { description: 'Not modified (If-None-Match matched)' },
     ...errorResponses,
   },

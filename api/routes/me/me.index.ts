@@ -4,7 +4,14 @@ import { isAdmin, requireUser } from '../../lib/policy';
 import { checkWording, consentOf, consentsCsv, recordConsent, withdrawConsent } from '../../services/consent';
 import { confirmErasure, requestErasure } from '../../services/erasure';
 import { parseTaxYear, statementFor } from '../../services/statement';
-import { confirmErasureRoute, exportConsents, getConsent, getStatement, putConsent, requestErasureRoute } from './me.routes';
+import {
+  confirmErasureRoute,
+  exportConsents,
+  getConsent,
+  getStatement,
+  putConsent,
+  requestErasureRoute,
+} from './me.routes';
 
 /** The donor's own consent, erasure and annual statement; the admins' consent export. */
 export const meRouter = createRouter()
@@ -22,7 +29,11 @@ export const meRouter = createRouter()
     const user = requireUser(c.var.user);
     if (!isAdmin(user)) throw forbidden('Only administrators can export marketing consents');
     const { csv } = await consentsCsv(c.var.db);
-    return c.body(csv, 200, { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': 'attachment; filename="marketing-consents.csv"', 'cache-control': 'no-store' });
+    return c.body(csv, 200, {
+      'content-type': 'text/csv; charset=utf-8',
+      'content-disposition': 'attachment; filename="marketing-consents.csv"',
+      'cache-control': 'no-store',
+    });
   })
   .openapi(requestErasureRoute, async (c) => {
     const user = requireUser(c.var.user);
@@ -30,7 +41,14 @@ export const meRouter = createRouter()
   })
   .openapi(confirmErasureRoute, async (c) => {
     const user = requireUser(c.var.user);
-    return c.json(await confirmErasure({ db: c.var.db, payments: c.var.payments, config: c.var.config }, user, c.req.valid('json').code), 200);
+    return c.json(
+      await confirmErasure(
+        { db: c.var.db, payments: c.var.payments, config: c.var.config },
+        user,
+        c.req.valid('json').code,
+      ),
+      200,
+    );
   })
   .openapi(getStatement, async (c) => {
     const user = requireUser(c.var.user);

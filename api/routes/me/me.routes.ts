@@ -1,6 +1,12 @@
 import { bearerAuth, csvContent, defineRoute, errorResponses, jsonBody, jsonContent } from '../../lib/openapi';
 import { adminOnly, signedIn } from '../../lib/policy';
-import { ConsentBody, ConsentSchema, ErasedSchema, ErasureConfirmBody, ErasureRequestedSchema } from '../../schemas/consent';
+import {
+  ConsentBody,
+  ConsentSchema,
+  ErasedSchema,
+  ErasureConfirmBody,
+  ErasureRequestedSchema,
+} from '../../schemas/consent';
 import { StatementQuery, StatementSchema } from '../../schemas/statement';
 
 export const getConsent = defineRoute({
@@ -10,7 +16,7 @@ export const getConsent = defineRoute({
   summary: 'Your "Keep me updated by email" consent',
   security: bearerAuth,
   middleware: [signedIn()],
-  responses: { 200: jsonContent(ConsentSchema, 'Your consent and today\'s wording'), ...errorResponses },
+  responses: { 200: jsonContent(ConsentSchema, "Your consent and today's wording"), ...errorResponses },
 });
 
 export const putConsent = defineRoute({

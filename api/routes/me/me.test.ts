@@ -1,6 +1,15 @@
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { donations, giftAidDeclarations, marketingConsents, monthlyGifts, outbox, prices, sessions, users } from '../../../db/schema';
+import {
+  donations,
+  giftAidDeclarations,
+  marketingConsents,
+  monthlyGifts,
+  outbox,
+  prices,
+  sessions,
+  users,
+} from '../../../db/schema';
 import { MARKETING_CONSENT_WORDING } from '../../../domain';
 import { createAppeal, createCampaign, createDonation, createSession, createUser } from '../../../tests/factories';
 import { bodyOf, engineName, errorOf, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
@@ -14,7 +23,15 @@ beforeAll(async () => {
 });
 
 async function signedIn(overrides: Parameters<typeof createUser>[1] = {}) {
-  const user = await createUser(t.db, { firstName: 'Grace', lastName: 'Hopper', phone: '07700 900123', address: '1 Lane', city: 'Leeds', postalCode: 'LS1 1AA', ...overrides });
+  const user = await createUser(t.db, {
+    firstName: 'Grace',
+    lastName: 'Hopper',
+    phone: '07700 900123',
+    address: '1 Lane',
+    city: 'Leeds',
+    postalCode: 'LS1 1AA',
+    ...overrides,
+  });
   return { user, token: await createSession(t.db, user.id) };
 }
 
@@ -24,13 +41,20 @@ describe(`marketing consent (${engineName})`, () => {
     const me = t.client(token).api.me;
     const none = await bodyOf(await me.consent.$get(), 200);
     expect(none).toEqual({ consented: false, wording: MARKETING_CONSENT_WORDING, given: null, withdrawn_at: null });
-    const give = await bodyOf(await me.consent.$put({ json: { consent: true, source: 'sign_up', consent_wording: MARKETING_CONSENT_WORDING } }), 200);
+    const give = await bodyOf(
+      await me.consent.$put({ json: { consent: true, source: 'sign_up', consent_wording: MARKETING_CONSENT_WORDING } }),
+      200,
+    );
     expect(give).toMatchObject({ consented: true, given: { wording: MARKETING_CONSENT_WORDING, source: 'sign_up' } });
     // Ticking again is still one consent.
     await me.consent.$put({ json: { consent: true } });
     expect(await t.db.select().from(marketingConsents).where(eq(marketingConsents.userId, user.id))).toHaveLength(1);
     const withdrawn = await bodyOf(await me.consent.$put({ json: { consent: false } }), 200);
-    expect(withdrawn).toMatchObject({ consented: false, given: { source: 'sign_up' }, withdrawn_at: expect.any(String) });
+    expect(withdrawn).toMatchObject({
+      consented: false,
+      given: { source: 'sign_up' },
+      withdrawn_at: expect.any(String),
+    });
     const [row] = await t.db.select().from(marketingConsents).where(eq(marketingConsents.userId, user.id));
     expect(row).toMatchObject({ email: user.email, wording: MARKETING_CONSENT_WORDING, source: 'sign_up' });
     expect(row.givenAt.getTime()).toBeLessThanOrEqual(row.withdrawnAt!.getTime());
@@ -38,7 +62,11 @@ describe(`marketing consent (${engineName})`, () => {
 
   it('records consent from the donation box only when its own box was ticked', async () => {
     const campaign = await createCampaign(t.db);
-    const start = (email: string, extra: object) => t.request('/api/stripe/client_secret', { method: 'POST', json: { email, amount: 500, campaign_id: campaign.id, ...extra } });
+    const start = (email: string, extra: object) =>
+      t.request('/api/stripe/client_secret', {
+        method: 'POST',
+        json: { email, amount: 500, campaign_id: campaign.id, ...extra },
+      });
     const yes = `yes.${crypto.randomUUID().slice(0, 6)}@example.com`;
     const no = `no.${crypto.randomUUID().slice(0, 6)}@example.com`;
     const stale = `stale.${crypto.randomUUID().slice(0, 6)}@example.com`;
@@ -47,7 +75,9 @@ describe(`marketing consent (${engineName})`, () => {
       const res = await start(email, extra);
       expect(res.status).toBe(200);
       const { clientSecret } = (await res.json()) as { clientSecret: string };
-      expect((await t.request('/api/stripe/demo/confirm', { method: 'POST', json: { clientSecret } })).status).toBe(200);
+      expect((await t.request('/api/stripe/demo/confirm', { method: 'POST', json: { clientSecret } })).status).toBe(
+        200,
+      );
     };
     await paid(yes, { marketing_consent: true, consent_wording: MARKETING_CONSENT_WORDING });
     await paid(no, {});
@@ -57,14 +87,20 @@ describe(`marketing consent (${engineName})`, () => {
       const [u] = await t.db.select().from(users).where(eq(users.email, email));
       return u ? t.db.select().from(marketingConsents).where(eq(marketingConsents.userId, u.id)) : [];
     };
-    expect(await consentFor(yes)).toMatchObject([{ source: 'donation_box', wording: MARKETING_CONSENT_WORDING, email: yes, withdrawnAt: null }]);
+    expect(await consentFor(yes)).toMatchObject([
+      { source: 'donation_box', wording: MARKETING_CONSENT_WORDING, email: yes, withdrawnAt: null },
+    ]);
     expect(await consentFor(no)).toHaveLength(0);
     expect(await consentFor(stale)).toHaveLength(0);
   });
 
   it('rejects changed wording, bad bodies and anonymous callers', async () => {
     const { token } = await signedIn();
-    const stale = await t.request('/api/me/consent', { method: 'PUT', token, json: { consent: true, consent_wording: 'Send me everything' } });
+    const stale = await t.request('/api/me/consent', {
+      method: 'PUT',
+      token,
+      json: { consent: true, consent_wording: 'Send me everything' },
+    });
     expect((await errorOf(stale, 400)).message).toMatch(/^consent_wording/);
     for (const json of [{}, { consent: 'yes' }, { consent: true, source: 'donation_box' }]) {
       const res = await t.request('/api/me/consent', { method: 'PUT', token, json });
@@ -84,7 +120,9 @@ describe(`marketing consent (${engineName})`, () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^text\/csv/);
     const csv = await res.text();
-    expect(csv.split('\r\n')[0]).toBe('"email","first_name","last_name","consented_on","consented_at_utc","source","wording"');
+    expect(csv.split('\r\n')[0]).toBe(
+      '"email","first_name","last_name","consented_on","consented_at_utc","source","wording"',
+    );
     expect(csv).toContain(`"${a.user.email}","'=HYPERLINK(""http://evil"")","Hopper"`);
     expect(csv).not.toContain(b.user.email);
     const orgAdmin = await signedIn({ type: 'org_admin' });
@@ -96,7 +134,9 @@ describe(`marketing consent (${engineName})`, () => {
 
 describe(`account erasure (${engineName})`, () => {
   const codeFrom = async (email: string) => {
-    const [mail] = (await t.db.select().from(outbox).where(eq(outbox.to, email))).filter((m) => m.subject.includes('confirms deleting'));
+    const [mail] = (await t.db.select().from(outbox).where(eq(outbox.to, email))).filter((m) =>
+      m.subject.includes('confirms deleting'),
+    );
     return /code is (\d{6})/.exec(mail.text)![1];
   };
 
@@ -108,25 +148,57 @@ describe(`account erasure (${engineName})`, () => {
     await t.request('/api/me/consent', { method: 'PUT', token, json: { consent: true } });
     const [declaration] = await t.db
       .insert(giftAidDeclarations)
-      .values({ donorId: user.id, fullName: 'Grace Hopper', homeAddress: '1 Lane, Leeds', postcode: 'LS1 1AA', declarationText: 'I am a UK taxpayer' })
+      .values({
+        donorId: user.id,
+        fullName: 'Grace Hopper',
+        homeAddress: '1 Lane, Leeds',
+        postcode: 'LS1 1AA',
+        declarationText: 'I am a UK taxpayer',
+      })
       .returning();
-    await createDonation(t.db, { donorId: user.id, campaignId: campaign.id, appealId: appeal.id, amount: 2500, giftAid: true, giftAidDeclarationId: declaration.id });
+    await createDonation(t.db, {
+      donorId: user.id,
+      campaignId: campaign.id,
+      appealId: appeal.id,
+      amount: 2500,
+      giftAid: true,
+      giftAidDeclarationId: declaration.id,
+    });
     const api = t.client(token).api;
-    const start = await bodyOf(await api.stripe.client_secret.$post({ json: { price: PRICE, campaign_id: campaign.id, appeal_id: appeal.id } }), 200);
+    const start = await bodyOf(
+      await api.stripe.client_secret.$post({ json: { price: PRICE, campaign_id: campaign.id, appeal_id: appeal.id } }),
+      200,
+    );
     await api.stripe.demo.confirm.$post({ json: { clientSecret: start.clientSecret } });
-    const total = async () => (await bodyOf(await api.appeals[':id'].$get({ param: { id: appeal.id } }), 200)).summary.total_donations;
+    const total = async () =>
+      (await bodyOf(await api.appeals[':id'].$get({ param: { id: appeal.id } }), 200)).summary.total_donations;
     expect(await total()).toBe(3300);
 
     const ask = await t.request('/api/me/erasure', { method: 'POST', token });
     expect(ask.status).toBe(200);
     const wrong = await t.request('/api/me/erasure/confirm', { method: 'POST', token, json: { code: '000000' } });
     expect((await errorOf(wrong, 400)).message).toMatch(/^code/);
-    expect((await t.request('/api/me/erasure/confirm', { method: 'POST', token, json: { code: 'abc' } })).status).toBe(400);
-    const ok = await t.request('/api/me/erasure/confirm', { method: 'POST', token, json: { code: await codeFrom(email) } });
+    expect((await t.request('/api/me/erasure/confirm', { method: 'POST', token, json: { code: 'abc' } })).status).toBe(
+      400,
+    );
+    const ok = await t.request('/api/me/erasure/confirm', {
+      method: 'POST',
+      token,
+      json: { code: await codeFrom(email) },
+    });
     expect(ok.status).toBe(200);
 
     const [after] = await t.db.select().from(users).where(eq(users.id, user.id));
-    expect(after).toMatchObject({ firstName: '', lastName: '', phone: null, address: null, city: null, postalCode: null, avatar: null, stripeCustomerId: null });
+    expect(after).toMatchObject({
+      firstName: '',
+      lastName: '',
+      phone: null,
+      address: null,
+      city: null,
+      postalCode: null,
+      avatar: null,
+      stripeCustomerId: null,
+    });
     expect(after.email).not.toContain(email.split('@')[0]);
     expect(after.erasedAt).toBeInstanceOf(Date);
     expect(await t.db.select().from(sessions).where(eq(sessions.userId, user.id))).toHaveLength(0);
@@ -136,8 +208,13 @@ describe(`account erasure (${engineName})`, () => {
     // Totals unchanged; the donations stay, anonymous; the Gift Aid declaration is untouched.
     expect(await total()).toBe(3300);
     expect(await t.db.select().from(donations).where(eq(donations.donorId, user.id))).toHaveLength(2);
-    expect((await t.db.select().from(giftAidDeclarations).where(eq(giftAidDeclarations.id, declaration.id)))[0]).toMatchObject({ fullName: 'Grace Hopper', postcode: 'LS1 1AA' });
-    const top = (await t.request(`/api/donations?type=public&appeal_id=${appeal.id}`).then((res) => res.json())) as { donor: string; total: number }[];
+    expect(
+      (await t.db.select().from(giftAidDeclarations).where(eq(giftAidDeclarations.id, declaration.id)))[0],
+    ).toMatchObject({ fullName: 'Grace Hopper', postcode: 'LS1 1AA' });
+    const top = (await t.request(`/api/donations?type=public&appeal_id=${appeal.id}`).then((res) => res.json())) as {
+      donor: string;
+      total: number;
+    }[];
     expect(top[0]).toMatchObject({ donor: 'Anonymous', total: 3300 });
     const gifts = await t.db.select().from(monthlyGifts).where(eq(monthlyGifts.donorId, user.id));
     expect(gifts).toMatchObject([{ status: 'cancelled', cancelledBy: 'erasure' }]);
@@ -152,22 +229,52 @@ describe(`account erasure (${engineName})`, () => {
     expect((await t.request('/api/me/erasure', { method: 'POST', token: admin.token })).status).toBe(409);
     expect((await t.request('/api/me/erasure', { method: 'POST' })).status).toBe(401);
     const { user, token } = await signedIn();
-    expect((await t.request('/api/me/erasure/confirm', { method: 'POST', token, json: { code: '123456' } })).status).toBe(400);
+    expect(
+      (await t.request('/api/me/erasure/confirm', { method: 'POST', token, json: { code: '123456' } })).status,
+    ).toBe(400);
     expect((await t.db.select().from(users).where(eq(users.id, user.id)))[0].erasedAt).toBeNull();
   });
 });
 
 describe(`annual statement (${engineName})`, () => {
-  it('lists the tax year\'s gifts (6 April to 5 April, London time) with Gift Aid marked, net of refunds', async () => {
+  it("lists the tax year's gifts (6 April to 5 April, London time) with Gift Aid marked, net of refunds", async () => {
     const campaign = await createCampaign(t.db, { title: 'Clean water' });
     const { user, token } = await signedIn();
     const other = await createUser(t.db);
     const at = (iso: string) => new Date(iso);
-    await createDonation(t.db, { donorId: user.id, campaignId: campaign.id, amount: 1000, date: at('2025-04-05T22:30:00Z') }); // 23:30 BST 5 April: 2024-25
-    await createDonation(t.db, { donorId: user.id, campaignId: campaign.id, amount: 2000, giftAid: true, date: at('2025-04-05T23:30:00Z') }); // 00:30 BST 6 April: 2025-26
-    await createDonation(t.db, { donorId: user.id, campaignId: campaign.id, amount: 3000, refundedAmount: 1000, date: at('2026-01-10T12:00:00Z') });
-    await createDonation(t.db, { donorId: user.id, campaignId: campaign.id, amount: 4000, status: 'failed', date: at('2026-01-11T12:00:00Z') });
-    await createDonation(t.db, { donorId: other.id, campaignId: campaign.id, amount: 9999, date: at('2026-01-12T12:00:00Z') });
+    await createDonation(t.db, {
+      donorId: user.id,
+      campaignId: campaign.id,
+      amount: 1000,
+      date: at('2025-04-05T22:30:00Z'),
+    }); // 23:30 BST 5 April: 2024-25
+    await createDonation(t.db, {
+      donorId: user.id,
+      campaignId: campaign.id,
+      amount: 2000,
+      giftAid: true,
+      date: at('2025-04-05T23:30:00Z'),
+    }); // 00:30 BST 6 April: 2025-26
+    await createDonation(t.db, {
+      donorId: user.id,
+      campaignId: campaign.id,
+      amount: 3000,
+      refundedAmount: 1000,
+      date: at('2026-01-10T12:00:00Z'),
+    });
+    await createDonation(t.db, {
+      donorId: user.id,
+      campaignId: campaign.id,
+      amount: 4000,
+      status: 'failed',
+      date: at('2026-01-11T12:00:00Z'),
+    });
+    await createDonation(t.db, {
+      donorId: other.id,
+      campaignId: campaign.id,
+      amount: 9999,
+      date: at('2026-01-12T12:00:00Z'),
+    });
     const statement = t.client(token).api.me.statement;
     const s = await bodyOf(await statement.$get({ query: { tax_year: '2025' } }), 200);
     expect(s.tax_year).toMatchObject({ start_year: 2025, label: '2025-26' });

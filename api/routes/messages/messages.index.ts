@@ -46,7 +46,12 @@ export const messagesRouter = createRouter()
     if (appeal?.kind !== 'appeal') throw notFound('Appeal not found');
     return c.json(await latestMessages(c.var.db, { appealId: appeal._id }), 200);
   })
-  .openapi(staffListRoute, async (c) => c.json(await staffMessages(c.var.db, requireUser(c.var.user), c.req.valid('query')), 200))
+  .openapi(staffListRoute, async (c) =>
+    c.json(await staffMessages(c.var.db, requireUser(c.var.user), c.req.valid('query')), 200),
+  )
   .openapi(hideRoute, async (c) =>
-    c.json(await setMessageHidden(c.var.db, requireUser(c.var.user), c.req.valid('param').id, c.req.valid('json').hidden), 200),
+    c.json(
+      await setMessageHidden(c.var.db, requireUser(c.var.user), c.req.valid('param').id, c.req.valid('json').hidden),
+      200,
+    ),
   );

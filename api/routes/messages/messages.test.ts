@@ -1,12 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { outbox } from '../../../db/schema';
-import {
-  createAppeal,
-  createCampaign,
-  createOrganization,
-  createUser,
-  signedIn,
-} from '../../../tests/factories';
+import { createAppeal, createCampaign, createOrganization, createUser, signedIn } from '../../../tests/factories';
 import { engineName, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
 
 type Message = { _id: string; name: string; message: string; amount: number | null; date: string };
@@ -36,7 +30,14 @@ describe(`messages of support and giving anonymously (${engineName})`, () => {
     const otherOrg = await createOrganization(t.db);
     const fundraiser = await createUser(t.db, { firstName: 'Fay', email: 'fay-fundraiser@example.com' });
     campaignId = (await createCampaign(t.db, { organizationId: org.id })).id;
-    appealId = (await createAppeal(t.db, campaignId, { organizationId: org.id, goal: 10_000, createdBy: fundraiser.id, title: 'Fay runs' })).id;
+    appealId = (
+      await createAppeal(t.db, campaignId, {
+        organizationId: org.id,
+        goal: 10_000,
+        createdBy: fundraiser.id,
+        title: 'Fay runs',
+      })
+    ).id;
     await createUser(t.db, { firstName: 'Amira', lastName: 'Khan', email: 'amira@example.com' });
     await createUser(t.db, { firstName: 'Ben', lastName: 'Jones', email: 'ben@example.com' });
     adminToken = (await signedIn(t.db, 'admin')).token;
@@ -76,7 +77,10 @@ describe(`messages of support and giving anonymously (${engineName})`, () => {
 
   it('emails the fundraiser when the demo payment records the gift', async () => {
     const mails = (await t.db.select().from(outbox)).filter((m) => m.to === 'fay-fundraiser@example.com');
-    expect(mails.map((m) => m.subject)).toEqual(['“Fay runs” received a new gift', '“Fay runs” is halfway to its goal']);
+    expect(mails.map((m) => m.subject)).toEqual([
+      '“Fay runs” received a new gift',
+      '“Fay runs” is halfway to its goal',
+    ]);
   });
 
   it('lets staff of the organization hide a message; others get 404', async () => {
@@ -84,10 +88,20 @@ describe(`messages of support and giving anonymously (${engineName})`, () => {
     const staff = (await list.json()) as (Message & { hidden: boolean; donor: string })[];
     expect(staff).toHaveLength(2);
     const amira = staff.find((m) => m.donor === 'Amira Khan')!;
-    expect((await t.request(`/api/messages?appeal_id=${appealId}`, { token: otherOrgAdminToken }).then((r) => r.json()))).toEqual([]);
-    const denied = await t.request(`/api/messages/${amira._id}`, { method: 'PUT', token: otherOrgAdminToken, json: { hidden: true } });
+    expect(
+      await t.request(`/api/messages?appeal_id=${appealId}`, { token: otherOrgAdminToken }).then((r) => r.json()),
+    ).toEqual([]);
+    const denied = await t.request(`/api/messages/${amira._id}`, {
+      method: 'PUT',
+      token: otherOrgAdminToken,
+      json: { hidden: true },
+    });
     expect(denied.status).toBe(404);
-    const hide = await t.request(`/api/messages/${amira._id}`, { method: 'PUT', token: adminToken, json: { hidden: true } });
+    const hide = await t.request(`/api/messages/${amira._id}`, {
+      method: 'PUT',
+      token: adminToken,
+      json: { hidden: true },
+    });
     expect(hide.status).toBe(200);
     expect(await hide.json()).toMatchObject({ hidden: true });
     const after = (await (await t.request(`/api/appeals/${appealId}/messages`)).json()) as Message[];
@@ -95,7 +109,10 @@ describe(`messages of support and giving anonymously (${engineName})`, () => {
     const anon = await t.request(`/api/messages/${amira._id}`, { method: 'PUT', json: { hidden: false } });
     expect(anon.status).toBe(401);
     const donorToken = (await signedIn(t.db, 'donor')).token;
-    expect((await t.request(`/api/messages/${amira._id}`, { method: 'PUT', token: donorToken, json: { hidden: false } })).status).toBe(403);
+    expect(
+      (await t.request(`/api/messages/${amira._id}`, { method: 'PUT', token: donorToken, json: { hidden: false } }))
+        .status,
+    ).toBe(403);
   });
 
   it.each([

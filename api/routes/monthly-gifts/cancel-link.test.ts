@@ -19,22 +19,38 @@ beforeAll(async () => {
 async function demoMonthly() {
   const campaign = await createCampaign(t.db);
   const { user: donor, token } = await signedIn(t.db, 'donor');
-  const start = (await (await t.request('/api/stripe/client_secret', { method: 'POST', token, json: { price: PRICE, campaign_id: campaign.id } })).json()) as { clientSecret: string };
+  const start = (await (
+    await t.request('/api/stripe/client_secret', {
+      method: 'POST',
+      token,
+      json: { price: PRICE, campaign_id: campaign.id },
+    })
+  ).json()) as { clientSecret: string };
   await t.request('/api/stripe/demo/confirm', { method: 'POST', json: { clientSecret: start.clientSecret } });
   const [row] = await t.db.select().from(donations).where(eq(donations.donorId, donor.id));
   const id = row.subscriptionId!;
-  const gift = () => t.db.select().from(monthlyGifts).where(eq(monthlyGifts.id, id)).then((r) => r[0]);
+  const gift = () =>
+    t.db
+      .select()
+      .from(monthlyGifts)
+      .where(eq(monthlyGifts.id, id))
+      .then((r) => r[0]);
   return { id, gift, donor };
 }
 
-const read = (token: string) => t.request(`/api/monthly-gift-links/cancel?token=${encodeURIComponent(token)}`).then((r) => r.json() as Promise<any>);
-const use = (token: string) => t.request('/api/monthly-gift-links/cancel', { method: 'POST', json: { token } }).then((r) => r.json() as Promise<any>);
+const read = (token: string) =>
+  t.request(`/api/monthly-gift-links/cancel?token=${encodeURIComponent(token)}`).then((r) => r.json() as Promise<any>);
+const use = (token: string) =>
+  t
+    .request('/api/monthly-gift-links/cancel', { method: 'POST', json: { token } })
+    .then((r) => r.json() as Promise<any>);
 
 describe(`signed cancel link (${engineName})`, () => {
   it('shows the gift on GET without cancelling, cancels once on POST, then says it was used', async () => {
     const m = await demoMonthly();
     const link = await signMonthlyLink(SECRET, 'cancel', m.id);
-    for (let i = 0; i < 3; i++) expect(await read(link)).toMatchObject({ state: 'ready', gift: { _id: m.id, amount: 1500, status: 'active' } });
+    for (let i = 0; i < 3; i++)
+      expect(await read(link)).toMatchObject({ state: 'ready', gift: { _id: m.id, amount: 1500, status: 'active' } });
     expect(await m.gift()).toMatchObject({ status: 'active' });
     const [a, b] = await Promise.all([use(link), use(link)]);
     expect([a.state, b.state].sort()).toEqual(['done', 'used']);
@@ -66,22 +82,45 @@ describe(`signed cancel link (${engineName})`, () => {
     expect(await m.gift()).toMatchObject({ status: 'active', cancelLinkUsedAt: null });
     expect(await other.gift()).toMatchObject({ status: 'active' });
     // A gift cancelled another way answers plainly.
-    await t.request(`/api/me/monthly-gifts/${other.id}/cancel`, { method: 'POST', token: await createSession(t.db, other.donor.id) });
+    await t.request(`/api/me/monthly-gifts/${other.id}/cancel`, {
+      method: 'POST',
+      token: await createSession(t.db, other.donor.id),
+    });
     expect(await use(await signMonthlyLink(SECRET, 'cancel', other.id))).toMatchObject({ state: 'cancelled' });
   });
 
   it('the card-update link says plainly that a demo gift has no card, and refuses tampered or expired links', async () => {
     const m = await demoMonthly();
-    const ctx = { db: t.db, payments: createPaymentProvider({ stripeSecretKey: null, stripeApiBase: null, stripePublishableKey: null, authSecret: SECRET, production: false }), authSecret: SECRET, returnUrl: 'http://localhost/dashboard/donations/me' };
-    expect(await cardUpdateByLink(ctx, await signMonthlyLink(SECRET, 'card', m.id))).toMatchObject({ state: 'demo', message: expect.stringMatching(/demo/) });
-    expect(await cardUpdateByLink(ctx, await signMonthlyLink(SECRET, 'cancel', m.id))).toMatchObject({ state: 'invalid' });
-    expect(await cardUpdateByLink(ctx, await signMonthlyLink(SECRET, 'card', m.id, new Date(Date.now() - 61 * 86400_000)))).toMatchObject({ state: 'expired' });
-    expect(await cardUpdateByLink(ctx, 'card.sub_nothing.9999999999.' + 'A'.repeat(43))).toMatchObject({ state: 'invalid' });
+    const ctx = {
+      db: t.db,
+      payments: createPaymentProvider({
+        stripeSecretKey: null,
+        stripeApiBase: null,
+        stripePublishableKey: null,
+        authSecret: SECRET,
+        production: false,
+      }),
+      authSecret: SECRET,
+      returnUrl: 'http://localhost/dashboard/donations/me',
+    };
+    expect(await cardUpdateByLink(ctx, await signMonthlyLink(SECRET, 'card', m.id))).toMatchObject({
+      state: 'demo',
+      message: expect.stringMatching(/demo/),
+    });
+    expect(await cardUpdateByLink(ctx, await signMonthlyLink(SECRET, 'cancel', m.id))).toMatchObject({
+      state: 'invalid',
+    });
+    expect(
+      await cardUpdateByLink(ctx, await signMonthlyLink(SECRET, 'card', m.id, new Date(Date.now() - 61 * 86400_000))),
+    ).toMatchObject({ state: 'expired' });
+    expect(await cardUpdateByLink(ctx, 'card.sub_nothing.9999999999.' + 'A'.repeat(43))).toMatchObject({
+      state: 'invalid',
+    });
   });
 
   it('answers 400 naming the field for a body without a token', async () => {
     const res = await t.request('/api/monthly-gift-links/cancel', { method: 'POST', json: {} });
     expect(res.status).toBe(400);
-    expect((await messageOf(res))).toMatch(/^token/);
+    expect(await messageOf(res)).toMatch(/^token/);
   });
 });

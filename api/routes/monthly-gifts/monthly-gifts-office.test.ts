@@ -1,6 +1,13 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { monthlyGifts, outbox } from '../../../db/schema';
-import { createAppeal, createCampaign, createDonation, createOrganization, createUser, signedIn } from '../../../tests/factories';
+import {
+  createAppeal,
+  createCampaign,
+  createDonation,
+  createOrganization,
+  createUser,
+  signedIn,
+} from '../../../tests/factories';
 import type { InferResponseType } from 'hono/client';
 import { engineName, setupTestApp, type TestApp, type TestClient } from '../../../tests/setup/test-app';
 
@@ -15,8 +22,16 @@ async function world() {
   const campaignA = await createCampaign(t.db, { organizationId: orgA.id, title: `Wells ${run}` });
   const appealA = await createAppeal(t.db, campaignA.id, { title: '=HYPERLINK("x")' });
   const campaignB = await createCampaign(t.db, { organizationId: orgB.id, title: `Schools ${run}` });
-  const donor = await createUser(t.db, { firstName: 'Grace', lastName: `Hopper${run}`, email: `grace${run}@example.org` });
-  const other = await createUser(t.db, { firstName: 'Alan', lastName: `Turing${run}`, email: `alan${run}@example.org` });
+  const donor = await createUser(t.db, {
+    firstName: 'Grace',
+    lastName: `Hopper${run}`,
+    email: `grace${run}@example.org`,
+  });
+  const other = await createUser(t.db, {
+    firstName: 'Alan',
+    lastName: `Turing${run}`,
+    email: `alan${run}@example.org`,
+  });
   const day = 86_400_000;
   const now = Date.now();
   const gift = (id: string, o: Partial<typeof monthlyGifts.$inferInsert>) => ({
@@ -41,14 +56,44 @@ async function world() {
   await t.db.insert(monthlyGifts).values(Object.values(ids));
   // The failing gift: paid once, then its renewal failed and the email went out.
   const invoice = `in_office_${run}`;
-  await createDonation(t.db, { donorId: other.id, campaignId: campaignA.id, type: 'monthly', subscriptionId: ids.failing.id, invoiceId: `in_paid_${run}`, date: new Date(now - 40 * day), amount: 500 });
   await createDonation(t.db, {
-    donorId: other.id, campaignId: campaignA.id, type: 'monthly', status: 'failed', subscriptionId: ids.failing.id, invoiceId: invoice,
-    date: new Date(now - 2 * day), amount: 500, failureMessage: 'This month\'s payment did not go through. No money was taken.',
+    donorId: other.id,
+    campaignId: campaignA.id,
+    type: 'monthly',
+    subscriptionId: ids.failing.id,
+    invoiceId: `in_paid_${run}`,
+    date: new Date(now - 40 * day),
+    amount: 500,
   });
-  await t.db.insert(outbox).values({ to: other.email, subject: 'Your payment did not go through', text: 'x', html: 'x', key: `renewal-failed:${invoice}`, sentAt: new Date() });
+  await createDonation(t.db, {
+    donorId: other.id,
+    campaignId: campaignA.id,
+    type: 'monthly',
+    status: 'failed',
+    subscriptionId: ids.failing.id,
+    invoiceId: invoice,
+    date: new Date(now - 2 * day),
+    amount: 500,
+    failureMessage: "This month's payment did not go through. No money was taken.",
+  });
+  await t.db.insert(outbox).values({
+    to: other.email,
+    subject: 'Your payment did not go through',
+    text: 'x',
+    html: 'x',
+    key: `renewal-failed:${invoice}`,
+    sentAt: new Date(),
+  });
   // The active gift's newest payment succeeded.
-  await createDonation(t.db, { donorId: donor.id, campaignId: campaignA.id, type: 'monthly', subscriptionId: ids.active.id, invoiceId: `in_ok_${run}`, date: new Date(now - day), amount: 1250 });
+  await createDonation(t.db, {
+    donorId: donor.id,
+    campaignId: campaignA.id,
+    type: 'monthly',
+    subscriptionId: ids.active.id,
+    invoiceId: `in_ok_${run}`,
+    date: new Date(now - day),
+    amount: 1250,
+  });
   const admin = await signedIn(t.db, 'admin');
   const orgAdminA = await signedIn(t.db, 'org_admin', { organizationIds: [orgA.id] });
   const donorSession = await signedIn(t.db, 'donor');
@@ -66,26 +111,44 @@ type OfficeGifts = InferResponseType<TestClient['api']['monthly-gifts']['$get'],
 // Through t.request with the path as written (CSV exports too); callers name the answer they expect.
 const get = async <Body = unknown>(path: string, token: string) => {
   const res = await t.request(path, { token });
-  return { res, body: (res.headers.get('content-type')?.includes('json') ? await res.json() : await res.text()) as Body };
+  return {
+    res,
+    body: (res.headers.get('content-type')?.includes('json') ? await res.json() : await res.text()) as Body,
+  };
 };
 
 describe(`the office's monthly gifts (${engineName})`, () => {
   it('lists each status for an admin, with donor, cause, method and dates', async () => {
-    const { res, body } = await get<OfficeGifts>(`/api/monthly-gifts?organization_id=${w.orgA.id}&limit=100`, w.admin.token);
+    const { res, body } = await get<OfficeGifts>(
+      `/api/monthly-gifts?organization_id=${w.orgA.id}&limit=100`,
+      w.admin.token,
+    );
     expect(res.status).toBe(200);
     expect(res.headers.get('x-total-count')).toBe('4');
     expect(body.map((g) => g.status).sort()).toEqual(['active', 'cancelled', 'past_due', 'paused']);
     const active = body.find((g) => g._id === w.ids.active.id);
-    expect(active).toMatchObject({ amount: 1250, method: 'card', status: 'active', appeal: { title: '=HYPERLINK("x")' }, last_failure: null });
+    expect(active).toMatchObject({
+      amount: 1250,
+      method: 'card',
+      status: 'active',
+      appeal: { title: '=HYPERLINK("x")' },
+      last_failure: null,
+    });
     expect(active?.donor.email).toMatch(/^grace/);
     expect(Date.parse(active?.next_payment_at ?? '')).toBe(w.ids.active.nextPaymentAt!.getTime());
     expect(body.find((g) => g.status === 'cancelled')?.next_payment_at).toBeNull();
     for (const status of ['active', 'paused', 'past_due', 'cancelled']) {
-      const one = await get<OfficeGifts>(`/api/monthly-gifts?organization_id=${w.orgA.id}&status=${status}`, w.admin.token);
+      const one = await get<OfficeGifts>(
+        `/api/monthly-gifts?organization_id=${w.orgA.id}&status=${status}`,
+        w.admin.token,
+      );
       expect(one.body.map((g) => g.status)).toEqual([status]);
     }
     // A checkout that never paid shows only when asked for.
-    const unpaid = await get<OfficeGifts>(`/api/monthly-gifts?organization_id=${w.orgA.id}&status=incomplete`, w.admin.token);
+    const unpaid = await get<OfficeGifts>(
+      `/api/monthly-gifts?organization_id=${w.orgA.id}&status=incomplete`,
+      w.admin.token,
+    );
     expect(unpaid.body.map((g) => g._id)).toEqual([w.ids.incomplete.id]);
   });
 
@@ -96,7 +159,9 @@ describe(`the office's monthly gifts (${engineName})`, () => {
     expect(ids).toHaveLength(4);
     expect(ids).not.toContain(w.ids.otherOrg.id);
     expect((await get(`/api/monthly-gifts?organization_id=${w.orgB.id}`, w.orgAdminA.token)).res.status).toBe(403);
-    expect((await get(`/api/exports/monthly-gifts.csv?organization_id=${w.orgB.id}`, w.orgAdminA.token)).res.status).toBe(403);
+    expect(
+      (await get(`/api/exports/monthly-gifts.csv?organization_id=${w.orgB.id}`, w.orgAdminA.token)).res.status,
+    ).toBe(403);
   });
 
   it('refuses donors and anonymous callers', async () => {
@@ -106,20 +171,36 @@ describe(`the office's monthly gifts (${engineName})`, () => {
   });
 
   it('queues failing gifts with the failure date and whether the email went', async () => {
-    const { body } = await get<OfficeGifts>(`/api/monthly-gifts?organization_id=${w.orgA.id}&failing=true`, w.admin.token);
+    const { body } = await get<OfficeGifts>(
+      `/api/monthly-gifts?organization_id=${w.orgA.id}&failing=true`,
+      w.admin.token,
+    );
     expect(body).toHaveLength(1);
-    expect(body[0]).toMatchObject({ _id: w.ids.failing.id, status: 'past_due', last_failure: { invoice_id: w.invoice, email: 'sent' } });
+    expect(body[0]).toMatchObject({
+      _id: w.ids.failing.id,
+      status: 'past_due',
+      last_failure: { invoice_id: w.invoice, email: 'sent' },
+    });
     expect(Date.now() - Date.parse(body[0].last_failure?.failed_at ?? '')).toBeGreaterThan(86_400_000);
     const search = await get<OfficeGifts>(`/api/monthly-gifts?search=turing${run}`, w.admin.token);
     expect(search.body.map((g) => g._id)).toEqual([w.ids.failing.id]);
   });
 
   it('exports the same rows as the list, formula-safe, in pounds and UK dates', async () => {
-    const list = await get<OfficeGifts>(`/api/monthly-gifts?organization_id=${w.orgA.id}&sort=amount&order=desc`, w.admin.token);
-    const csv = await get<string>(`/api/exports/monthly-gifts.csv?organization_id=${w.orgA.id}&sort=amount&order=desc`, w.admin.token);
+    const list = await get<OfficeGifts>(
+      `/api/monthly-gifts?organization_id=${w.orgA.id}&sort=amount&order=desc`,
+      w.admin.token,
+    );
+    const csv = await get<string>(
+      `/api/exports/monthly-gifts.csv?organization_id=${w.orgA.id}&sort=amount&order=desc`,
+      w.admin.token,
+    );
     expect(csv.res.status).toBe(200);
     expect(csv.res.headers.get('content-type')).toMatch(/^text\/csv/);
-    const lines = csv.body.replace(/^\uFEFF/, '').trim().split('\r\n');
+    const lines = csv.body
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split('\r\n');
     expect(lines[0]).toMatch(/^Donor name,Donor email,Amount \(GBP\)/);
     expect(lines.slice(1).map((l) => l.split(',').at(-1))).toEqual(list.body.map((g) => g._id));
     const active = lines.find((l) => l.includes(w.ids.active.id))!;

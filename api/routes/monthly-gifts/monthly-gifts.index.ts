@@ -2,7 +2,12 @@ import type { Context } from 'hono';
 import { createRouter } from '../../lib/create-app';
 import type { AppEnv } from '../../lib/types';
 import { requireUser } from '../../lib/policy';
-import { cancelMonthlyGift, changeMonthlyGiftAmount, pauseMonthlyGift, type ActionContext } from '../../services/monthly-gift-actions';
+import {
+  cancelMonthlyGift,
+  changeMonthlyGiftAmount,
+  pauseMonthlyGift,
+  type ActionContext,
+} from '../../services/monthly-gift-actions';
 import { listDonorMonthlyGifts, monthlyGiftFor, toMonthlyGiftDtos } from '../../services/monthly-gifts';
 import { mailContextOf } from '../../services/mail/context';
 import { cancelByLink, readCancelLink } from '../../services/monthly-link-actions';
@@ -13,29 +18,76 @@ import { penceToDecimal } from '../../../domain/money';
 import type { OfficeMonthlyGift } from '../../schemas/monthly-gifts';
 import { csvStream, raw, type Cell } from '../../services/insight/csv';
 import { officeMonthlyGifts } from '../../services/monthly-gifts-office/list';
-import { cancelManaged, cancelMine, changeMine, exportOffice, getManaged, listMine, listOffice, pauseMine, readLink, useLink } from './monthly-gifts.routes';
+import {
+  cancelManaged,
+  cancelMine,
+  changeMine,
+  exportOffice,
+  getManaged,
+  listMine,
+  listOffice,
+  pauseMine,
+  readLink,
+  useLink,
+} from './monthly-gifts.routes';
 
 const ukDate = (iso: string | null) => (iso ? formatUkDate(new Date(iso)) : '');
 
 const CSV_HEADER = [
-  'Donor name', 'Donor email', 'Amount (GBP)', 'Campaign', 'Appeal', 'Status', 'Method', 'Started', 'Next payment',
-  'Cancelled', 'Last payment failed', 'Failure email', 'Monthly gift ID',
+  'Donor name',
+  'Donor email',
+  'Amount (GBP)',
+  'Campaign',
+  'Appeal',
+  'Status',
+  'Method',
+  'Started',
+  'Next payment',
+  'Cancelled',
+  'Last payment failed',
+  'Failure email',
+  'Monthly gift ID',
 ];
 
 const csvCells = (g: OfficeMonthlyGift): Cell[] => [
-  g.donor.name, g.donor.email, raw(penceToDecimal(g.amount)), g.campaign.title, g.appeal?.title ?? '', g.status, monthlyGiftMethodLabel(g.method, g.payment_method, g.bank_last4),
-  ukDate(g.started_at), ukDate(g.next_payment_at), ukDate(g.cancelled_at), ukDate(g.last_failure?.failed_at ?? null),
-  g.last_failure?.email ?? '', g._id,
+  g.donor.name,
+  g.donor.email,
+  raw(penceToDecimal(g.amount)),
+  g.campaign.title,
+  g.appeal?.title ?? '',
+  g.status,
+  monthlyGiftMethodLabel(g.method, g.payment_method, g.bank_last4),
+  ukDate(g.started_at),
+  ukDate(g.next_payment_at),
+  ukDate(g.cancelled_at),
+  ukDate(g.last_failure?.failed_at ?? null),
+  g.last_failure?.email ?? '',
+  g._id,
 ];
 
-const actionContext = (c: Context<AppEnv>): ActionContext => ({ db: c.var.db, payments: c.var.payments, mail: mailContextOf(c) });
+const actionContext = (c: Context<AppEnv>): ActionContext => ({
+  db: c.var.db,
+  payments: c.var.payments,
+  mail: mailContextOf(c),
+});
 
-const dto = async (c: Context<AppEnv>, row: Parameters<typeof toMonthlyGiftDtos>[1][number]) => (await toMonthlyGiftDtos(c.var.db, [row]))[0];
+const dto = async (c: Context<AppEnv>, row: Parameters<typeof toMonthlyGiftDtos>[1][number]) =>
+  (await toMonthlyGiftDtos(c.var.db, [row]))[0];
 
 /** Monthly gifts under the donor's control (/me/…) and their organizations' admins' (/monthly-gifts/…). */
 export const monthlyGiftsRouter = createRouter()
-  .openapi(readLink, async (c) => c.json(await readCancelLink({ db: c.var.db, authSecret: c.var.config.authSecret }, c.req.valid('query').token), 200))
-  .openapi(useLink, async (c) => c.json(await cancelByLink({ ...actionContext(c), authSecret: c.var.config.authSecret }, c.req.valid('json').token), 200))
+  .openapi(readLink, async (c) =>
+    c.json(
+      await readCancelLink({ db: c.var.db, authSecret: c.var.config.authSecret }, c.req.valid('query').token),
+      200,
+    ),
+  )
+  .openapi(useLink, async (c) =>
+    c.json(
+      await cancelByLink({ ...actionContext(c), authSecret: c.var.config.authSecret }, c.req.valid('json').token),
+      200,
+    ),
+  )
   .openapi(listMine, async (c) => {
     const user = requireUser(c.var.user);
     return c.json(await toMonthlyGiftDtos(c.var.db, await listDonorMonthlyGifts(c.var.db, user.id)), 200);
@@ -62,7 +114,13 @@ export const monthlyGiftsRouter = createRouter()
     const filters = c.req.valid('query');
     // Scope first, so a refused organization is a 403 rather than a broken stream.
     await officeMonthlyGifts(c.var.db, viewer, { ...filters, limit: 1, offset: 0, count: false });
-    const stream = csvStream(CSV_HEADER, async (offset, limit) => (await officeMonthlyGifts(c.var.db, viewer, { ...filters, offset, limit, count: false })).rows, csvCells, 1000);
+    const stream = csvStream(
+      CSV_HEADER,
+      async (offset, limit) =>
+        (await officeMonthlyGifts(c.var.db, viewer, { ...filters, offset, limit, count: false })).rows,
+      csvCells,
+      1000,
+    );
     return csvFile(c, 'monthly-gifts', stream);
   })
   .openapi(getManaged, async (c) => {

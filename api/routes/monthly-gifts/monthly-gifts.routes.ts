@@ -1,6 +1,14 @@
 import { z } from '@hono/zod-openapi';
 import { MAX_PAUSE_MONTHS } from '../../../domain';
-import { bearerAuth, csvContent, defineRoute, errorResponses, jsonBody, jsonContent, totalCountHeader } from '../../lib/openapi';
+import {
+  bearerAuth,
+  csvContent,
+  defineRoute,
+  errorResponses,
+  jsonBody,
+  jsonContent,
+  totalCountHeader,
+} from '../../lib/openapi';
 import {
   LinkStateSchema,
   MonthlyGiftChangeBody,
@@ -64,7 +72,7 @@ export const getManaged = defineRoute({
   tags: ['Monthly gifts'],
   summary: 'A monthly gift of your organizations (admins: any)',
   security: bearerAuth,
-  middleware: [staffOnly('Only administrators of this gift\'s organization can manage it')],
+  middleware: [staffOnly("Only administrators of this gift's organization can manage it")],
   request: { params: MonthlyGiftIdParam },
   responses: { 200: jsonContent(MonthlyGiftSchema, 'The gift'), ...errorResponses },
 });
@@ -75,7 +83,7 @@ export const cancelManaged = defineRoute({
   tags: ['Monthly gifts'],
   summary: 'Cancel a monthly gift of your organizations (admins: any)',
   security: bearerAuth,
-  middleware: [staffOnly('Only administrators of this gift\'s organization can manage it')],
+  middleware: [staffOnly("Only administrators of this gift's organization can manage it")],
   request: { params: MonthlyGiftIdParam },
   responses: { 200: jsonContent(MonthlyGiftSchema, 'The gift, cancelled'), ...errorResponses },
 });
@@ -86,7 +94,10 @@ export const readLink = defineRoute({
   tags: ['Monthly gifts'],
   summary: 'What a signed cancel link points at (no sign-in). Never cancels.',
   request: { query: CancelLinkTokenQuery },
-  responses: { 200: jsonContent(LinkStateSchema, 'ready, or why the link cannot be used (invalid, expired, used, cancelled)'), ...errorResponses },
+  responses: {
+    200: jsonContent(LinkStateSchema, 'ready, or why the link cannot be used (invalid, expired, used, cancelled)'),
+    ...errorResponses,
+  },
 });
 
 export const useLink = defineRoute({
@@ -95,7 +106,10 @@ export const useLink = defineRoute({
   tags: ['Monthly gifts'],
   summary: 'Cancel the monthly gift a signed link names, once (no sign-in)',
   request: { body: jsonBody(CancelLinkTokenBody) },
-  responses: { 200: jsonContent(LinkStateSchema, 'done, or why not (failed: Stripe did not answer; the gift is unchanged)'), ...errorResponses },
+  responses: {
+    200: jsonContent(LinkStateSchema, 'done, or why not (failed: Stripe did not answer; the gift is unchanged)'),
+    ...errorResponses,
+  },
 });
 
 export const listOffice = defineRoute({
@@ -106,7 +120,10 @@ export const listOffice = defineRoute({
   security: bearerAuth,
   middleware: [financeReaders('Only admins, organization admins and finance users can list monthly gifts')],
   request: { query: monthlyGiftListQuery },
-  responses: { 200: { ...jsonContent(z.array(OfficeMonthlyGiftSchema), 'Monthly gifts, newest first'), headers: totalCountHeader }, ...errorResponses },
+  responses: {
+    200: { ...jsonContent(z.array(OfficeMonthlyGiftSchema), 'Monthly gifts, newest first'), headers: totalCountHeader },
+    ...errorResponses,
+  },
 });
 
 export const exportOffice = defineRoute({

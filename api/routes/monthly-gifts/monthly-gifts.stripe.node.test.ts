@@ -2,7 +2,13 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { donations, monthlyGifts, prices } from '../../../db/schema';
 import { createCampaign, signedIn } from '../../../tests/factories';
-import { invoicePaid, invoicePaymentFailed, sendEvent, subscriptionDeleted, WEBHOOK_SECRET } from '../../../tests/fixtures/stripe/events';
+import {
+  invoicePaid,
+  invoicePaymentFailed,
+  sendEvent,
+  subscriptionDeleted,
+  WEBHOOK_SECRET,
+} from '../../../tests/fixtures/stripe/events';
 import { startStripeFake, type StripeFake } from '../../../tests/mocks/stripe-fake';
 import { messageOf, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
 import { cardUpdateByLink } from '../../services/monthly-link-actions';
@@ -18,7 +24,12 @@ beforeAll(async () => {
   fake = await startStripeFake();
   fake.addPrice('price_m_1000', 1000);
   fake.addPrice('price_m_2500', 2500);
-  t = await setupTestApp({ STRIPE_SECRET_KEY: 'sk_test_fake', STRIPE_API_BASE: fake.url, STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET, AUTH_SECRET: SECRET });
+  t = await setupTestApp({
+    STRIPE_SECRET_KEY: 'sk_test_fake',
+    STRIPE_API_BASE: fake.url,
+    STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+    AUTH_SECRET: SECRET,
+  });
   await t.db.insert(prices).values([
     { id: 'price_m_1000', unitAmount: 1000 },
     { id: 'price_m_2500', unitAmount: 2500 },
@@ -29,15 +40,28 @@ afterAll(() => fake.close());
 async function stripeMonthly() {
   const campaign = await createCampaign(t.db);
   const { user: donor, token } = await signedIn(t.db, 'donor');
-  const res = await t.request('/api/stripe/client_secret', { method: 'POST', token, json: { price: 'price_m_1000', campaign_id: campaign.id } });
+  const res = await t.request('/api/stripe/client_secret', {
+    method: 'POST',
+    token,
+    json: { price: 'price_m_1000', campaign_id: campaign.id },
+  });
   expect(res.status).toBe(200);
   const [row] = await t.db.select().from(donations).where(eq(donations.donorId, donor.id));
   const sub = fake.subscriptions.get(row.subscriptionId!)!;
   // Stripe activates the subscription when its first invoice is paid.
   sub.status = 'active';
-  await sendEvent(t, invoicePaid({ invoiceId: row.invoiceId!, subscriptionId: sub.id, amount: 1000, metadata: sub.metadata }));
-  const gift = () => t.db.select().from(monthlyGifts).where(eq(monthlyGifts.id, sub.id)).then((r) => r[0]);
-  const act = (path: string, json: unknown = {}) => t.request(`/api/me/monthly-gifts/${sub.id}/${path}`, { method: 'POST', token, json });
+  await sendEvent(
+    t,
+    invoicePaid({ invoiceId: row.invoiceId!, subscriptionId: sub.id, amount: 1000, metadata: sub.metadata }),
+  );
+  const gift = () =>
+    t.db
+      .select()
+      .from(monthlyGifts)
+      .where(eq(monthlyGifts.id, sub.id))
+      .then((r) => r[0]);
+  const act = (path: string, json: unknown = {}) =>
+    t.request(`/api/me/monthly-gifts/${sub.id}/${path}`, { method: 'POST', token, json });
   return { sub, gift, act, donor, row };
 }
 
@@ -49,8 +73,13 @@ describe('monthly gifts with Stripe (fake)', () => {
     const change = await m.act('change', { price: 'price_m_2500' });
     expect(change.status).toBe(200);
     expect(await change.json()).toMatchObject({ amount: 2500, status: 'active', mode: 'stripe' });
-    const update = fake.requests.filter((r) => r.method === 'POST' && r.path === `/v1/subscriptions/${m.sub.id}`).at(-1)!;
-    expect(update.body).toMatchObject({ proration_behavior: 'none', items: [{ id: m.sub.items.data[0].id, price: 'price_m_2500' }] });
+    const update = fake.requests
+      .filter((r) => r.method === 'POST' && r.path === `/v1/subscriptions/${m.sub.id}`)
+      .at(-1)!;
+    expect(update.body).toMatchObject({
+      proration_behavior: 'none',
+      items: [{ id: m.sub.items.data[0].id, price: 'price_m_2500' }],
+    });
 
     const pause = await m.act('pause', { months: 3 });
     expect(pause.status).toBe(200);
@@ -61,10 +90,16 @@ describe('monthly gifts with Stripe (fake)', () => {
 
     const cancel = await m.act('cancel');
     expect(cancel.status).toBe(200);
-    expect(fake.subscriptions.get(m.sub.id)).toMatchObject({ status: 'canceled', cancellation_details: { comment: 'donor' } });
+    expect(fake.subscriptions.get(m.sub.id)).toMatchObject({
+      status: 'canceled',
+      cancellation_details: { comment: 'donor' },
+    });
     expect(await m.gift()).toMatchObject({ status: 'cancelled', cancelledBy: 'donor' });
     // Stripe's own event confirms it later; nothing changes, and a late update cannot undo it.
-    await sendEvent(t, subscriptionDeleted({ subscriptionId: m.sub.id, amount: 2500, metadata: m.sub.metadata, cancelComment: 'donor' }));
+    await sendEvent(
+      t,
+      subscriptionDeleted({ subscriptionId: m.sub.id, amount: 2500, metadata: m.sub.metadata, cancelComment: 'donor' }),
+    );
     expect(await m.gift()).toMatchObject({ status: 'cancelled', cancelledBy: 'donor' });
   });
 
@@ -76,30 +111,64 @@ describe('monthly gifts with Stripe (fake)', () => {
     fake.failNext = 0;
     vi.restoreAllMocks();
     expect(res.status).toBe(502);
-    expect((await messageOf(res))).toMatch(/nothing has changed.*try again/);
+    expect(await messageOf(res)).toMatch(/nothing has changed.*try again/);
     expect(await m.gift()).toMatchObject({ status: 'active', cancelledAt: null });
     expect(fake.subscriptions.get(m.sub.id)!.status).not.toBe('canceled');
     // The cancel link behaves the same: the gift stays, the link still works afterwards.
     const link = await signMonthlyLink(SECRET, 'cancel', m.sub.id);
     vi.spyOn(console, 'error').mockImplementation(() => {});
     fake.failNext = 10;
-    const failed = (await (await t.request('/api/monthly-gift-links/cancel', { method: 'POST', json: { token: link } })).json()) as { state: string; message: string };
+    const failed = (await (
+      await t.request('/api/monthly-gift-links/cancel', { method: 'POST', json: { token: link } })
+    ).json()) as { state: string; message: string };
     fake.failNext = 0;
     vi.restoreAllMocks();
     expect(failed).toMatchObject({ state: 'failed', message: expect.stringMatching(/try again/) });
     expect(await m.gift()).toMatchObject({ status: 'active', cancelLinkUsedAt: null });
-    expect(await (await t.request('/api/monthly-gift-links/cancel', { method: 'POST', json: { token: link } })).json()).toMatchObject({ state: 'done' });
+    expect(
+      await (await t.request('/api/monthly-gift-links/cancel', { method: 'POST', json: { token: link } })).json(),
+    ).toMatchObject({ state: 'done' });
   });
 
   it('a failed renewal links to a fresh customer portal session for the card', async () => {
     const m = await stripeMonthly();
-    await sendEvent(t, invoicePaymentFailed({ invoiceId: 'in_renewal_' + m.sub.id, subscriptionId: m.sub.id, amount: 1000, metadata: m.sub.metadata, first: false }));
+    await sendEvent(
+      t,
+      invoicePaymentFailed({
+        invoiceId: 'in_renewal_' + m.sub.id,
+        subscriptionId: m.sub.id,
+        amount: 1000,
+        metadata: m.sub.metadata,
+        first: false,
+      }),
+    );
     const token = await signMonthlyLink(SECRET, 'card', m.sub.id);
-    const payments = createPaymentProvider({ stripeSecretKey: 'sk_test_fake', stripeApiBase: fake.url, stripePublishableKey: 'pk_test_fake', authSecret: SECRET, production: false });
-    const result = await cardUpdateByLink({ db: t.db, payments, authSecret: SECRET, returnUrl: 'http://localhost/dashboard/donations/me' }, token);
-    expect(result).toMatchObject({ state: 'redirect', url: expect.stringMatching(/^https:\/\/billing\.stripe\.com\//) });
+    const payments = createPaymentProvider({
+      stripeSecretKey: 'sk_test_fake',
+      stripeApiBase: fake.url,
+      stripePublishableKey: 'pk_test_fake',
+      authSecret: SECRET,
+      production: false,
+    });
+    const result = await cardUpdateByLink(
+      { db: t.db, payments, authSecret: SECRET, returnUrl: 'http://localhost/dashboard/donations/me' },
+      token,
+    );
+    expect(result).toMatchObject({
+      state: 'redirect',
+      url: expect.stringMatching(/^https:\/\/billing\.stripe\.com\//),
+    });
     const session = [...fake.portalSessions.values()].at(-1)!;
-    expect(session).toMatchObject({ customer: m.sub.customer, return_url: 'http://localhost/dashboard/donations/me', flow: { type: 'payment_method_update' } });
-    expect(await cardUpdateByLink({ db: t.db, payments, authSecret: SECRET, returnUrl: 'x' }, token.replace('card.', 'cancel.'))).toMatchObject({ state: 'invalid' });
+    expect(session).toMatchObject({
+      customer: m.sub.customer,
+      return_url: 'http://localhost/dashboard/donations/me',
+      flow: { type: 'payment_method_update' },
+    });
+    expect(
+      await cardUpdateByLink(
+        { db: t.db, payments, authSecret: SECRET, returnUrl: 'x' },
+        token.replace('card.', 'cancel.'),
+      ),
+    ).toMatchObject({ state: 'invalid' });
   });
 });

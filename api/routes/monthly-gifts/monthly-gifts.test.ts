@@ -2,9 +2,24 @@ import { eq, like } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { donations, monthlyGifts, outbox, prices, users } from '../../../db/schema';
 import { createAppeal, createCampaign, createOrganization, createUser, signedIn } from '../../../tests/factories';
-import { fakeId, invoicePaid, invoicePaymentFailed, sendEvent, subscriptionDeleted, subscriptionUpdated, WEBHOOK_SECRET } from '../../../tests/fixtures/stripe/events';
+import {
+  fakeId,
+  invoicePaid,
+  invoicePaymentFailed,
+  sendEvent,
+  subscriptionDeleted,
+  subscriptionUpdated,
+  WEBHOOK_SECRET,
+} from '../../../tests/fixtures/stripe/events';
 import type { InferResponseType } from 'hono/client';
-import { bodyOf, engineName, messageOf, setupTestApp, type TestApp, type TestClient } from '../../../tests/setup/test-app';
+import {
+  bodyOf,
+  engineName,
+  messageOf,
+  setupTestApp,
+  type TestApp,
+  type TestClient,
+} from '../../../tests/setup/test-app';
 
 /** A monthly gift as the API answers it (actions go through t.request: their path part varies). */
 type MonthlyGift = InferResponseType<TestClient['api']['me']['monthly-gifts'][':id']['pause']['$post'], 200>;
@@ -13,7 +28,12 @@ let t: TestApp;
 const P = { five: `price_mg_${Date.now()}_5`, ten: `price_mg_${Date.now()}_10`, twenty: `price_mg_${Date.now()}_20` };
 
 beforeAll(async () => {
-  t = await setupTestApp({ STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET, CHARITY_NAME: 'Wells for Hope Trust', CHARITY_NUMBER: '1234567', CHARITY_ADDRESS: '1 High Street, Bristol, BS1 1AA' });
+  t = await setupTestApp({
+    STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+    CHARITY_NAME: 'Wells for Hope Trust',
+    CHARITY_NUMBER: '1234567',
+    CHARITY_ADDRESS: '1 High Street, Bristol, BS1 1AA',
+  });
   await t.db.insert(prices).values([
     { id: P.five, unitAmount: 500 },
     { id: P.ten, unitAmount: 1000 },
@@ -29,15 +49,25 @@ async function monthlyDonor() {
   const campaign = await createCampaign(t.db, { organizationId: org.id });
   const appeal = await createAppeal(t.db, campaign.id, { title: 'Water for <Kibera> & friends' });
   const { user: donor, token } = await signedIn(t.db, 'donor', { overrides: { firstName: 'Ada' } });
-  const start = await t.request('/api/stripe/client_secret', { method: 'POST', token, json: { price: P.ten, campaign_id: campaign.id, appeal_id: appeal.id } });
+  const start = await t.request('/api/stripe/client_secret', {
+    method: 'POST',
+    token,
+    json: { price: P.ten, campaign_id: campaign.id, appeal_id: appeal.id },
+  });
   expect(start.status).toBe(200);
   const { clientSecret } = (await start.json()) as { clientSecret: string };
   const confirm = await t.request('/api/stripe/demo/confirm', { method: 'POST', json: { clientSecret } });
   expect(await confirm.json()).toEqual({ status: 'succeeded' });
   const [row] = await t.db.select().from(donations).where(eq(donations.donorId, donor.id));
-  const gift = () => t.db.select().from(monthlyGifts).where(eq(monthlyGifts.id, row.subscriptionId!)).then((r) => r[0]);
+  const gift = () =>
+    t.db
+      .select()
+      .from(monthlyGifts)
+      .where(eq(monthlyGifts.id, row.subscriptionId!))
+      .then((r) => r[0]);
   const list = async () => bodyOf(await t.client(token).api.me['monthly-gifts'].$get(), 200);
-  const act = (path: string, json?: unknown, as = token) => t.request(`/api/me/monthly-gifts/${row.subscriptionId}/${path}`, { method: 'POST', token: as, json: json ?? {} });
+  const act = (path: string, json?: unknown, as = token) =>
+    t.request(`/api/me/monthly-gifts/${row.subscriptionId}/${path}`, { method: 'POST', token: as, json: json ?? {} });
   const meta = {
     kind: 'monthly',
     donation_id: row.id,
@@ -53,9 +83,21 @@ async function monthlyDonor() {
 describe(`monthly gifts in demo mode (${engineName})`, () => {
   it('starts active after the first payment, with one receipt that has the next date and a cancel link', async () => {
     const m = await monthlyDonor();
-    expect(await m.gift()).toMatchObject({ status: 'active', amount: 1000, donorId: m.donor.id, appealId: m.appeal.id, source: 'demo' });
+    expect(await m.gift()).toMatchObject({
+      status: 'active',
+      amount: 1000,
+      donorId: m.donor.id,
+      appealId: m.appeal.id,
+      source: 'demo',
+    });
     const [listed] = await m.list();
-    expect(listed).toMatchObject({ _id: m.subscriptionId, amount: 1000, status: 'active', cause: { appeal: 'Water for <Kibera> & friends' }, mode: 'demo' });
+    expect(listed).toMatchObject({
+      _id: m.subscriptionId,
+      amount: 1000,
+      status: 'active',
+      cause: { appeal: 'Water for <Kibera> & friends' },
+      mode: 'demo',
+    });
     expect(Date.parse(listed.next_payment_at ?? '') - Date.now()).toBeGreaterThan(27 * 86400_000);
     const mails = await mail(m.donor.email);
     expect(mails).toHaveLength(1);
@@ -75,12 +117,24 @@ describe(`monthly gifts in demo mode (${engineName})`, () => {
   it('sends one receipt per gift under repeated and concurrent webhook copies', async () => {
     const m = await monthlyDonor();
     const renewalInvoice = fakeId('in');
-    const renewal = invoicePaid({ invoiceId: renewalInvoice, subscriptionId: m.subscriptionId, amount: 1000, metadata: m.meta, first: false });
+    const renewal = invoicePaid({
+      invoiceId: renewalInvoice,
+      subscriptionId: m.subscriptionId,
+      amount: 1000,
+      metadata: m.meta,
+      first: false,
+    });
     const results = await Promise.all([renewal, renewal, renewal].map((e) => sendEvent(t, e)));
     expect(results.map((r) => r.status)).toEqual([200, 200, 200]);
     await sendEvent(t, renewal);
     // A different event id for the same invoice (Stripe resends) is still one receipt.
-    const again = invoicePaid({ invoiceId: renewalInvoice, subscriptionId: m.subscriptionId, amount: 1000, metadata: m.meta, first: false });
+    const again = invoicePaid({
+      invoiceId: renewalInvoice,
+      subscriptionId: m.subscriptionId,
+      amount: 1000,
+      metadata: m.meta,
+      first: false,
+    });
     await Promise.all([sendEvent(t, again), sendEvent(t, again)]);
     const receipts = (await mail(m.donor.email)).filter((r) => r.key?.startsWith('receipt:'));
     expect(receipts).toHaveLength(2);
@@ -132,32 +186,45 @@ describe(`monthly gifts in demo mode (${engineName})`, () => {
     ] as const) {
       const res = await m.act(path, body);
       expect(res.status, `${path} ${JSON.stringify(body)}`).toBe(400);
-      expect((await messageOf(res))).toMatch(new RegExp(`^${field}`));
+      expect(await messageOf(res)).toMatch(new RegExp(`^${field}`));
     }
     expect(await m.gift()).toMatchObject({ status: 'active', amount: 1000, pauseResumesAt: null });
   });
 
-  it('answers 404 for another donor\'s gift and 403 to managers of other organizations, changing nothing', async () => {
+  it("answers 404 for another donor's gift and 403 to managers of other organizations, changing nothing", async () => {
     const m = await monthlyDonor();
     const strangerToken = (await signedIn(t.db, 'donor')).token;
     for (const path of ['cancel', 'pause', 'change']) {
-      const res = await m.act(path, path === 'pause' ? { months: 1 } : path === 'change' ? { price: P.five } : {}, strangerToken);
+      const res = await m.act(
+        path,
+        path === 'pause' ? { months: 1 } : path === 'change' ? { price: P.five } : {},
+        strangerToken,
+      );
       expect(res.status).toBe(404);
     }
     // A donor cannot use the managers' route, even for their own gift.
-    expect((await t.request(`/api/monthly-gifts/${m.subscriptionId}/cancel`, { method: 'POST', token: m.token })).status).toBe(403);
-    const otherToken = (await signedIn(t.db, 'org_admin', { organizationIds: [(await createOrganization(t.db)).id] })).token;
-    expect((await t.request(`/api/monthly-gifts/${m.subscriptionId}/cancel`, { method: 'POST', token: otherToken })).status).toBe(403);
+    expect(
+      (await t.request(`/api/monthly-gifts/${m.subscriptionId}/cancel`, { method: 'POST', token: m.token })).status,
+    ).toBe(403);
+    const otherToken = (await signedIn(t.db, 'org_admin', { organizationIds: [(await createOrganization(t.db)).id] }))
+      .token;
+    expect(
+      (await t.request(`/api/monthly-gifts/${m.subscriptionId}/cancel`, { method: 'POST', token: otherToken })).status,
+    ).toBe(403);
     expect((await t.request(`/api/monthly-gifts/${m.subscriptionId}`, { token: otherToken })).status).toBe(403);
     expect((await t.request(`/api/me/monthly-gifts/${m.subscriptionId}/cancel`, { method: 'POST' })).status).toBe(401);
-    expect((await t.request(`/api/monthly-gifts/nonsense/cancel`, { method: 'POST', token: otherToken })).status).toBe(404);
+    expect((await t.request(`/api/monthly-gifts/nonsense/cancel`, { method: 'POST', token: otherToken })).status).toBe(
+      404,
+    );
     expect(await m.gift()).toMatchObject({ status: 'active', amount: 1000 });
   });
 
-  it('lets an admin of the gift\'s organization cancel it', async () => {
+  it("lets an admin of the gift's organization cancel it", async () => {
     const m = await monthlyDonor();
     const token = (await signedIn(t.db, 'org_admin', { organizationIds: [m.org.id] })).token;
-    expect(await (await t.request(`/api/monthly-gifts/${m.subscriptionId}`, { token })).json()).toMatchObject({ status: 'active' });
+    expect(await (await t.request(`/api/monthly-gifts/${m.subscriptionId}`, { token })).json()).toMatchObject({
+      status: 'active',
+    });
     const res = await t.request(`/api/monthly-gifts/${m.subscriptionId}/cancel`, { method: 'POST', token });
     expect(res.status).toBe(200);
     expect(await m.gift()).toMatchObject({ status: 'cancelled', cancelledBy: 'admin' });
@@ -169,7 +236,13 @@ describe(`customer.subscription.* webhooks (${engineName})`, () => {
     const m = await monthlyDonor();
     const now = Math.floor(Date.now() / 1000);
     const base = { subscriptionId: m.subscriptionId, metadata: m.meta };
-    const pausedLater = subscriptionUpdated({ ...base, amount: 2000, pauseResumesAt: now + 40 * 86400, created: now + 20, previous: { pause_collection: null } });
+    const pausedLater = subscriptionUpdated({
+      ...base,
+      amount: 2000,
+      pauseResumesAt: now + 40 * 86400,
+      created: now + 20,
+      previous: { pause_collection: null },
+    });
     const olderChange = subscriptionUpdated({ ...base, amount: 1500, created: now + 10, previous: { items: {} } });
     expect(await (await sendEvent(t, pausedLater)).json()).toMatchObject({ outcome: 'recorded' });
     await sendEvent(t, olderChange);
@@ -178,13 +251,28 @@ describe(`customer.subscription.* webhooks (${engineName})`, () => {
     expect(await (await sendEvent(t, pausedLater)).json()).toMatchObject({ outcome: 'duplicate' });
 
     const deleted = subscriptionDeleted({ ...base, amount: 2000, created: now + 30 });
-    const resurrect = subscriptionUpdated({ ...base, amount: 3000, status: 'active', created: now + 40, previous: { items: {} } });
+    const resurrect = subscriptionUpdated({
+      ...base,
+      amount: 3000,
+      status: 'active',
+      created: now + 40,
+      previous: { items: {} },
+    });
     await Promise.all([sendEvent(t, resurrect), sendEvent(t, deleted)]);
     expect(await m.gift()).toMatchObject({ status: 'cancelled', cancelledBy: 'stripe', nextPaymentAt: null });
     const cancelledMails = (await mail(m.donor.email)).filter((r) => r.key?.startsWith('monthly-cancelled:'));
     expect(cancelledMails).toHaveLength(1);
     // A later paid invoice (Stripe's last one, delivered late) does not restart it.
-    await sendEvent(t, invoicePaid({ invoiceId: fakeId('in'), subscriptionId: m.subscriptionId, amount: 2000, metadata: m.meta, first: false }));
+    await sendEvent(
+      t,
+      invoicePaid({
+        invoiceId: fakeId('in'),
+        subscriptionId: m.subscriptionId,
+        amount: 2000,
+        metadata: m.meta,
+        first: false,
+      }),
+    );
     expect(await m.gift()).toMatchObject({ status: 'cancelled' });
 
     // Both delivery orders, one after the other: a cancelled gift never keeps a next payment date.
@@ -192,7 +280,13 @@ describe(`customer.subscription.* webhooks (${engineName})`, () => {
       const g = await monthlyDonor();
       const b = { subscriptionId: g.subscriptionId, metadata: g.meta };
       const cancel = subscriptionDeleted({ ...b, amount: 2000, created: now + 30 });
-      const later = subscriptionUpdated({ ...b, amount: 3000, status: 'active', created: now + 40, previous: { items: {} } });
+      const later = subscriptionUpdated({
+        ...b,
+        amount: 3000,
+        status: 'active',
+        created: now + 40,
+        previous: { items: {} },
+      });
       for (const event of order === 'cancellation first' ? [cancel, later] : [later, cancel]) await sendEvent(t, event);
       expect(await g.gift(), order).toMatchObject({ status: 'cancelled', nextPaymentAt: null });
     }
@@ -203,19 +297,46 @@ describe(`customer.subscription.* webhooks (${engineName})`, () => {
     const campaign = await createCampaign(t.db);
     const donationId = crypto.randomUUID();
     const subscriptionId = fakeId('sub');
-    const meta = { kind: 'monthly', donation_id: donationId, campaign_id: campaign.id, appeal_id: '', donor_id: donor.id, gift_aid_declaration_id: '', source: 'card' };
-    await sendEvent(t, subscriptionUpdated({ subscriptionId, amount: 500, metadata: meta, status: 'active', previous: { status: 'incomplete' } }));
+    const meta = {
+      kind: 'monthly',
+      donation_id: donationId,
+      campaign_id: campaign.id,
+      appeal_id: '',
+      donor_id: donor.id,
+      gift_aid_declaration_id: '',
+      source: 'card',
+    };
+    await sendEvent(
+      t,
+      subscriptionUpdated({
+        subscriptionId,
+        amount: 500,
+        metadata: meta,
+        status: 'active',
+        previous: { status: 'incomplete' },
+      }),
+    );
     await sendEvent(t, invoicePaid({ invoiceId: fakeId('in'), subscriptionId, amount: 500, metadata: meta }));
     const [gift] = await t.db.select().from(monthlyGifts).where(eq(monthlyGifts.id, subscriptionId));
     expect(gift).toMatchObject({ status: 'active', amount: 500, donorId: donor.id, firstDonationId: donationId });
     // Not ours: metadata that points nowhere is ignored.
-    const stranger = subscriptionUpdated({ subscriptionId: fakeId('sub'), amount: 500, metadata: { ...meta, donor_id: crypto.randomUUID(), donation_id: crypto.randomUUID() } });
+    const stranger = subscriptionUpdated({
+      subscriptionId: fakeId('sub'),
+      amount: 500,
+      metadata: { ...meta, donor_id: crypto.randomUUID(), donation_id: crypto.randomUUID() },
+    });
     expect(await (await sendEvent(t, stranger)).json()).toMatchObject({ outcome: 'ignored' });
   });
 
   it('emails a failed renewal once, with a signed link to update the card', async () => {
     const m = await monthlyDonor();
-    const failed = invoicePaymentFailed({ invoiceId: fakeId('in'), subscriptionId: m.subscriptionId, amount: 1000, metadata: m.meta, first: false });
+    const failed = invoicePaymentFailed({
+      invoiceId: fakeId('in'),
+      subscriptionId: m.subscriptionId,
+      amount: 1000,
+      metadata: m.meta,
+      first: false,
+    });
     await Promise.all([sendEvent(t, failed), sendEvent(t, failed)]);
     const notices = (await mail(m.donor.email)).filter((r) => r.key?.startsWith('renewal-failed:'));
     expect(notices).toHaveLength(1);

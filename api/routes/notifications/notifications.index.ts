@@ -11,7 +11,10 @@ const getRoute = defineRoute({
   summary: 'Your fundraiser email switches',
   security: bearerAuth,
   middleware: [signedIn()],
-  responses: { 200: jsonContent(NotificationPrefsSchema, 'Current switches (both on until changed)'), ...errorResponses },
+  responses: {
+    200: jsonContent(NotificationPrefsSchema, 'Current switches (both on until changed)'),
+    ...errorResponses,
+  },
 });
 
 const putRoute = defineRoute({

@@ -42,16 +42,27 @@ describe('image Keys belong to the record that uploaded them', () => {
     const token = (await signedIn(t.db, 'donor')).token; // the attacker's
     const hijack = await t.request('/api/users/me', { method: 'PUT', token, json: { image: victimKey } });
     expect(hijack.status).toBe(400);
-    expect(await hijack.json()).toEqual({ statusCode: 400, message: 'image: Upload a PNG or JPEG image, or keep the current one' });
+    expect(await hijack.json()).toEqual({
+      statusCode: 400,
+      message: 'image: Upload a PNG or JPEG image, or keep the current one',
+    });
     const cleared = await t.request('/api/users/me', { method: 'PUT', token, json: { image: null } });
     expect(cleared.status).toBe(200);
     expect(bucket.deleted).not.toContain(victimKey);
     expect(bucket.objects.has(victimKey)).toBe(true);
 
     // The owner still keeps their own Key, and a static demo image is fine for anyone.
-    const kept = await t.request('/api/users/me', { method: 'PUT', token: ownerToken, json: { image: victimKey, first_name: 'Kept' } });
+    const kept = await t.request('/api/users/me', {
+      method: 'PUT',
+      token: ownerToken,
+      json: { image: victimKey, first_name: 'Kept' },
+    });
     expect(kept.status).toBe(200);
-    const demo = await t.request('/api/users/me', { method: 'PUT', token, json: { image: '/images/demo/cause-2.png' } });
+    const demo = await t.request('/api/users/me', {
+      method: 'PUT',
+      token,
+      json: { image: '/images/demo/cause-2.png' },
+    });
     expect(demo.status).toBe(200);
     expect(bucket.deleted).toEqual([]);
   });
@@ -60,9 +71,17 @@ describe('image Keys belong to the record that uploaded them', () => {
     const bucket = fakeBucket();
     const t = await setupTestApp({ IMAGES: bucket.binding });
     const donorToken = (await signedIn(t.db, 'donor')).token;
-    const photo = ((await (await t.request('/api/users/me', { method: 'PUT', token: donorToken, json: { image: dataUrl } })).json()) as { image: string }).image;
+    const photo = (
+      (await (
+        await t.request('/api/users/me', { method: 'PUT', token: donorToken, json: { image: dataUrl } })
+      ).json()) as { image: string }
+    ).image;
     const adminToken = (await signedIn(t.db, 'admin')).token;
-    const res = await t.request('/api/organizations', { method: 'POST', token: adminToken, json: { name: 'Adopter', image: photo } });
+    const res = await t.request('/api/organizations', {
+      method: 'POST',
+      token: adminToken,
+      json: { name: 'Adopter', image: photo },
+    });
     expect(res.status).toBe(400);
     expect(bucket.objects.has(photo)).toBe(true);
   });

@@ -22,7 +22,11 @@ describe('organization logos and donor photos in R2 (d1 + r2)', () => {
   });
 
   it('stores a new logo, serves it, and keeps the key on an unchanged save', async () => {
-    const res = await t.request('/api/organizations', { method: 'POST', token: adminToken, json: { name: 'Logo Trust', image: dataUrl } });
+    const res = await t.request('/api/organizations', {
+      method: 'POST',
+      token: adminToken,
+      json: { name: 'Logo Trust', image: dataUrl },
+    });
     expect(res.status).toBe(201);
     const org = (await res.json()) as { _id: string; image: string; image_url: string };
     expect(org.image).toMatch(/^campaigns\/[0-9a-f-]{36}\.png$/);
@@ -30,7 +34,11 @@ describe('organization logos and donor photos in R2 (d1 + r2)', () => {
     expect(await bucket.head(org.image)).not.toBeNull();
     expect((await t.request(org.image_url)).status).toBe(200);
 
-    const same = await t.request(`/api/organizations/${org._id}`, { method: 'PUT', token: adminToken, json: { name: 'Logo Trust', image: org.image } });
+    const same = await t.request(`/api/organizations/${org._id}`, {
+      method: 'PUT',
+      token: adminToken,
+      json: { name: 'Logo Trust', image: org.image },
+    });
     expect(same.status).toBe(200);
     expect(((await same.json()) as { image: string }).image).toBe(org.image);
     expect(await bucket.head(org.image)).not.toBeNull();
@@ -38,8 +46,12 @@ describe('organization logos and donor photos in R2 (d1 + r2)', () => {
 
   it("replaces a donor's photo and deletes the old one; removing it clears the field", async () => {
     const { user: donor, token } = await signedIn(t.db, 'donor');
-    const first = (await (await t.request('/api/users/me', { method: 'PUT', token, json: { image: dataUrl } })).json()) as { image: string };
-    const second = (await (await t.request('/api/users/me', { method: 'PUT', token, json: { image: dataUrl } })).json()) as { image: string };
+    const first = (await (
+      await t.request('/api/users/me', { method: 'PUT', token, json: { image: dataUrl } })
+    ).json()) as { image: string };
+    const second = (await (
+      await t.request('/api/users/me', { method: 'PUT', token, json: { image: dataUrl } })
+    ).json()) as { image: string };
     expect(second.image).not.toBe(first.image);
     expect(await bucket.head(first.image)).toBeNull();
     expect(await bucket.head(second.image)).not.toBeNull();

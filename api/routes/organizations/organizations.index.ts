@@ -1,7 +1,15 @@
 import { z } from '@hono/zod-openapi';
 import { createRouter } from '../../lib/create-app';
 import { imageFormBodyLimit, withImage } from '../../lib/image-upload';
-import { bearerAuth, defineRoute, errorResponses, IdParams, jsonBody, jsonContent, totalCountHeader } from '../../lib/openapi';
+import {
+  bearerAuth,
+  defineRoute,
+  errorResponses,
+  IdParams,
+  jsonBody,
+  jsonContent,
+  totalCountHeader,
+} from '../../lib/openapi';
 import { adminOnly, financeReaders, loadThenAuthorize, requireUser, staffOnly } from '../../lib/policy';
 import { OrganizationSchema } from '../../schemas';
 import { OrganizationCreateBody, OrganizationListQuery, OrganizationUpdateBody } from '../../schemas/organizations';
@@ -27,7 +35,10 @@ const listRoute = defineRoute({
   security: bearerAuth,
   middleware: [financeReaders('Only admins, organization admins and finance users can see organizations')],
   request: { query: OrganizationListQuery },
-  responses: { 200: { ...jsonContent(z.array(OrganizationSchema), 'Organizations by name'), headers: totalCountHeader }, ...errorResponses },
+  responses: {
+    200: { ...jsonContent(z.array(OrganizationSchema), 'Organizations by name'), headers: totalCountHeader },
+    ...errorResponses,
+  },
 });
 
 const createOrgRoute = defineRoute({
@@ -71,10 +82,14 @@ export const organizationsRouter = createRouter()
   })
   .openapi(createOrgRoute, async (c) => {
     const input = c.req.valid('json');
-    const created = await withImage(c, 'image', input.image, null, (image) => createOrganization(c.var.db, { ...input, image }, actorOf(requireUser(c.var.user), c.var.requestId)));
+    const created = await withImage(c, 'image', input.image, null, (image) =>
+      createOrganization(c.var.db, { ...input, image }, actorOf(requireUser(c.var.user), c.var.requestId)),
+    );
     return c.json(created, 201);
   })
-  .openapi(getOrgRoute, async (c) => c.json(await getOrganization(c.var.db, c.req.valid('param').id, requireUser(c.var.user)), 200))
+  .openapi(getOrgRoute, async (c) =>
+    c.json(await getOrganization(c.var.db, c.req.valid('param').id, requireUser(c.var.user)), 200),
+  )
   .openapi(updateOrgRoute, async (c) => {
     const current = scopedOrganization.item(c);
     const input = c.req.valid('json');

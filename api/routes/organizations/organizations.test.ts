@@ -81,7 +81,11 @@ describe(`organizations API (${engineName})`, () => {
       const anon = await t.request(path, { method, json: method === 'GET' ? undefined : { name: 'X' } });
       expect(anon.status, `${method} ${path}`).toBe(401);
       expect(((await anon.json()) as { statusCode: number }).statusCode).toBe(401);
-      const donor = await t.request(path, { method, token: donorToken, json: method === 'GET' ? undefined : { name: 'X' } });
+      const donor = await t.request(path, {
+        method,
+        token: donorToken,
+        json: method === 'GET' ? undefined : { name: 'X' },
+      });
       expect(donor.status, `${method} ${path}`).toBe(403);
     }
     const [row] = await t.db.select().from(organizations).where(eq(organizations.id, orgA.id));
@@ -111,7 +115,13 @@ describe(`organizations API (${engineName})`, () => {
         email: 'Hello@Curlew.org.uk',
         phone: '0113 496 0101',
         charity_number: 'SC051234',
-        address: { address: '1 High St', city: 'York', postal_code: 'YO1 7HH', country: 'United Kingdom', province: '' },
+        address: {
+          address: '1 High St',
+          city: 'York',
+          postal_code: 'YO1 7HH',
+          country: 'United Kingdom',
+          province: '',
+        },
         admins: [newAdmin.id],
         unknown_field: 'ignored',
       },
@@ -122,7 +132,13 @@ describe(`organizations API (${engineName})`, () => {
       name: 'Curlew Care',
       email: 'hello@curlew.org.uk',
       phone: '0113 496 0101',
-      address: { address: '1 High St', city: 'York', province: null, postal_code: 'YO1 7HH', country: 'United Kingdom' },
+      address: {
+        address: '1 High St',
+        city: 'York',
+        province: null,
+        postal_code: 'YO1 7HH',
+        country: 'United Kingdom',
+      },
       admins: [{ label: `Nia Jones (${newAdmin.email})`, value: newAdmin.id }],
     });
     expect(body).not.toHaveProperty('unknown_field');
@@ -134,7 +150,11 @@ describe(`organizations API (${engineName})`, () => {
   });
 
   it('does not let an org_admin create organizations', async () => {
-    const res = await t.request('/api/organizations', { method: 'POST', token: orgAdminToken, json: { name: 'Sneaky Org' } });
+    const res = await t.request('/api/organizations', {
+      method: 'POST',
+      token: orgAdminToken,
+      json: { name: 'Sneaky Org' },
+    });
     expect(res.status).toBe(403);
     const rows = await t.db.select().from(organizations).where(eq(organizations.name, 'Sneaky Org'));
     expect(rows).toHaveLength(0);
@@ -164,13 +184,25 @@ describe(`organizations API (${engineName})`, () => {
   it('checks an uploaded logo by its content (415) and caps the body (413), storing nothing', async () => {
     const before = (await t.db.select().from(organizations)).length;
     const notImage = `data:image/png;base64,${btoa('x'.repeat(150_000))}`;
-    const res = await t.request('/api/organizations', { method: 'POST', token: adminToken, json: { name: 'Logo Org', image: notImage } });
+    const res = await t.request('/api/organizations', {
+      method: 'POST',
+      token: adminToken,
+      json: { name: 'Logo Org', image: notImage },
+    });
     expect(res.status).toBe(415);
-    expect((await messageOf(res))).toMatch(/not a PNG or JPEG/);
-    const huge = await t.request('/api/organizations', { method: 'POST', token: adminToken, json: { name: 'Logo Org', image: 'A'.repeat(8 * 1024 * 1024) } });
+    expect(await messageOf(res)).toMatch(/not a PNG or JPEG/);
+    const huge = await t.request('/api/organizations', {
+      method: 'POST',
+      token: adminToken,
+      json: { name: 'Logo Org', image: 'A'.repeat(8 * 1024 * 1024) },
+    });
     expect(huge.status).toBe(413);
     expect(((await huge.json()) as { statusCode: number }).statusCode).toBe(413);
-    const bigPut = await t.request(`/api/organizations/${orgB.id}`, { method: 'PUT', token: adminToken, json: { name: 'x'.repeat(150_000) } });
+    const bigPut = await t.request(`/api/organizations/${orgB.id}`, {
+      method: 'PUT',
+      token: adminToken,
+      json: { name: 'x'.repeat(150_000) },
+    });
     expect(bigPut.status).toBe(400);
     expect((await t.db.select().from(organizations)).length).toBe(before);
   });
@@ -192,7 +224,11 @@ describe(`organizations API (${engineName})`, () => {
       json: { phone: '0113 496 0999', address: { city: 'Bradford' }, admins: [{ label: 'me', value: orgAdmin.id }] },
     });
     expect(res.status).toBe(200);
-    expect(await res.json()).toMatchObject({ name: 'Aardvark Aid', phone: '0113 496 0999', address: { city: 'Bradford' } });
+    expect(await res.json()).toMatchObject({
+      name: 'Aardvark Aid',
+      phone: '0113 496 0999',
+      address: { city: 'Bradford' },
+    });
 
     const other = await createUser(t.db);
     const denied = await t.request(`/api/organizations/${orgA.id}`, {
@@ -201,7 +237,7 @@ describe(`organizations API (${engineName})`, () => {
       json: { name: 'Renamed', admins: [orgAdmin.id, other.id] },
     });
     expect(denied.status).toBe(403);
-    expect((await messageOf(denied))).toBe('Only admins can change the admins of an organization');
+    expect(await messageOf(denied)).toBe('Only admins can change the admins of an organization');
     const [row] = await t.db.select().from(organizations).where(eq(organizations.id, orgA.id));
     expect(row.name).toBe('Aardvark Aid');
     const links = await t.db.select().from(organizationAdmins).where(eq(organizationAdmins.organizationId, orgA.id));
@@ -209,7 +245,11 @@ describe(`organizations API (${engineName})`, () => {
   });
 
   it("hides another organization from an org_admin's PUT (404) and changes nothing", async () => {
-    const res = await t.request(`/api/organizations/${orgB.id}`, { method: 'PUT', token: orgAdminToken, json: { name: 'Hijacked' } });
+    const res = await t.request(`/api/organizations/${orgB.id}`, {
+      method: 'PUT',
+      token: orgAdminToken,
+      json: { name: 'Hijacked' },
+    });
     expect(res.status).toBe(404);
     const [row] = await t.db.select().from(organizations).where(eq(organizations.id, orgB.id));
     expect(row.name).toBe('Badger Trust');
@@ -240,9 +280,13 @@ describe(`organizations API (${engineName})`, () => {
   });
 
   it('validates updates and leaves the row alone on a 400', async () => {
-    const res = await t.request(`/api/organizations/${orgB.id}`, { method: 'PUT', token: adminToken, json: { name: '', email: 'x' } });
+    const res = await t.request(`/api/organizations/${orgB.id}`, {
+      method: 'PUT',
+      token: adminToken,
+      json: { name: '', email: 'x' },
+    });
     expect(res.status).toBe(400);
-    expect((await messageOf(res))).toMatch(/name: Name is required; email: Enter a valid email address/);
+    expect(await messageOf(res)).toMatch(/name: Name is required; email: Enter a valid email address/);
     const [row] = await t.db.select().from(organizations).where(eq(organizations.id, orgB.id));
     expect(row.name).toBe('Badger Trust');
   });
@@ -261,11 +305,22 @@ describe(`organizations API (${engineName})`, () => {
     const created = await t.request('/api/organizations', {
       method: 'POST',
       token: adminToken,
-      json: { name: 'Loch Aid', legal_name: 'Loch Aid SCIO', regulator: 'oscr', charity_number: 'sc012345', hmrc_reference: 'sc12345' },
+      json: {
+        name: 'Loch Aid',
+        legal_name: 'Loch Aid SCIO',
+        regulator: 'oscr',
+        charity_number: 'sc012345',
+        hmrc_reference: 'sc12345',
+      },
     });
     expect(created.status).toBe(201);
     const org = (await created.json()) as Org & { legal_name: string; regulator: string; hmrc_reference: string };
-    expect(org).toMatchObject({ legal_name: 'Loch Aid SCIO', regulator: 'oscr', charity_number: 'SC012345', hmrc_reference: 'SC12345' });
+    expect(org).toMatchObject({
+      legal_name: 'Loch Aid SCIO',
+      regulator: 'oscr',
+      charity_number: 'SC012345',
+      hmrc_reference: 'SC12345',
+    });
 
     // A Charity Commission number under OSCR, an unknown regulator and a malformed HMRC reference are 400s naming the field.
     const cases: [Record<string, unknown>, RegExp][] = [
@@ -280,10 +335,24 @@ describe(`organizations API (${engineName})`, () => {
       expect(((await res.json()) as { message: string }).message).toMatch(message);
     }
     // Moving to CCNI with a number that fits is fine; nothing else was changed by the refusals.
-    const moved = await t.request(`/api/organizations/${org._id}`, { method: 'PUT', token: adminToken, json: { regulator: 'ccni', charity_number: 'NIC100001' } });
+    const moved = await t.request(`/api/organizations/${org._id}`, {
+      method: 'PUT',
+      token: adminToken,
+      json: { regulator: 'ccni', charity_number: 'NIC100001' },
+    });
     expect(moved.status).toBe(200);
-    expect(await moved.json()).toMatchObject({ regulator: 'ccni', charity_number: 'NIC100001', legal_name: 'Loch Aid SCIO', hmrc_reference: 'SC12345' });
+    expect(await moved.json()).toMatchObject({
+      regulator: 'ccni',
+      charity_number: 'NIC100001',
+      legal_name: 'Loch Aid SCIO',
+      hmrc_reference: 'SC12345',
+    });
     const [row] = await t.db.select().from(organizations).where(eq(organizations.id, org._id));
-    expect(row).toMatchObject({ legalName: 'Loch Aid SCIO', regulator: 'ccni', charityNumber: 'NIC100001', hmrcReference: 'SC12345' });
+    expect(row).toMatchObject({
+      legalName: 'Loch Aid SCIO',
+      regulator: 'ccni',
+      charityNumber: 'NIC100001',
+      hmrcReference: 'SC12345',
+    });
   });
 });

@@ -11,7 +11,11 @@ describe(`staff search terms of any allowed length (${engineName})`, () => {
     const adminToken = (await signedIn(t.db, 'admin')).token;
     const longName = `The ${'Very '.repeat(12)}Long Charity Trust`;
     const org = await createOrganization(t.db, { name: longName });
-    const donor = await createUser(t.db, { firstName: 'Percy', lastName: `${'Smith'.repeat(10)}`, email: `percent%_under-${crypto.randomUUID().slice(0, 6)}@example.org` });
+    const donor = await createUser(t.db, {
+      firstName: 'Percy',
+      lastName: `${'Smith'.repeat(10)}`,
+      email: `percent%_under-${crypto.randomUUID().slice(0, 6)}@example.org`,
+    });
     for (const term of ['x'.repeat(40), '%'.repeat(40), '_\\'.repeat(20), 'é'.repeat(40)]) {
       const length = term.length;
       for (const path of ['/api/users', '/api/organizations']) {
@@ -20,18 +24,28 @@ describe(`staff search terms of any allowed length (${engineName})`, () => {
         expect(await res.json()).toEqual([]);
       }
     }
-    const orgHit = await t.request(`/api/organizations?search=${encodeURIComponent(longName.slice(0, 40).toUpperCase())}`, { token: adminToken });
+    const orgHit = await t.request(
+      `/api/organizations?search=${encodeURIComponent(longName.slice(0, 40).toUpperCase())}`,
+      { token: adminToken },
+    );
     expect(((await orgHit.json()) as { _id: string }[]).map((o) => o._id)).toEqual([org.id]);
-    const userHit = await t.request(`/api/users?search=${encodeURIComponent(`Percy ${'smith'.repeat(6)}`)}`, { token: adminToken });
+    const userHit = await t.request(`/api/users?search=${encodeURIComponent(`Percy ${'smith'.repeat(6)}`)}`, {
+      token: adminToken,
+    });
     expect(((await userHit.json()) as { _id: string }[]).map((u) => u._id)).toEqual([donor.id]);
     // % and _ are ordinary characters, not wildcards.
     const literal = await t.request(`/api/users?search=${encodeURIComponent('%_under')}`, { token: adminToken });
     expect(((await literal.json()) as { _id: string }[]).map((u) => u._id)).toEqual([donor.id]);
-    expect(((await (await t.request('/api/organizations?search=%25', { token: adminToken })).json()) as unknown[])).toEqual([]);
+    expect(
+      (await (await t.request('/api/organizations?search=%25', { token: adminToken })).json()) as unknown[],
+    ).toEqual([]);
     // Longer terms are refused with a 400 naming the cap.
     for (const length of [41, 49, 100]) {
       for (const path of ['/api/users', '/api/organizations', '/api/donations']) {
-        expect((await t.request(`${path}?search=${'y'.repeat(length)}`, { token: adminToken })).status, `${path} ${length}`).toBe(400);
+        expect(
+          (await t.request(`${path}?search=${'y'.repeat(length)}`, { token: adminToken })).status,
+          `${path} ${length}`,
+        ).toBe(400);
       }
     }
   });

@@ -2,7 +2,13 @@ import type { z } from '@hono/zod-openapi';
 import { createRouter } from '../../lib/create-app';
 import { bearerAuth, defineRoute, errorResponses, jsonContent } from '../../lib/openapi';
 import { financeReaders, requireUser } from '../../lib/policy';
-import { campaignProgress, giftAidByMonth, giftsPerWeek, monthlyRecurring, newVsReturning } from '../../services/insight/reports';
+import {
+  campaignProgress,
+  giftAidByMonth,
+  giftsPerWeek,
+  monthlyRecurring,
+  newVsReturning,
+} from '../../services/insight/reports';
 import { staffScope } from '../../services/insight/scope';
 import {
   CampaignProgressSchema,
@@ -26,11 +32,27 @@ const report = <P extends string, S extends z.ZodType>(path: P, summary: string,
     responses: { 200: jsonContent(schema, summary), ...errorResponses },
   });
 
-const weeksRoute = report('gifts-per-week', 'Gifts per week over the last 52 weeks, one-off and monthly', GiftsPerWeekSchema);
-const campaignsRoute = report('campaigns', 'Raised per live campaign against its goal (top 10)', CampaignProgressSchema);
-const recurringRoute = report('monthly-recurring', 'Monthly recurring income and active monthly donors, last 12 months', MonthlyRecurringSchema);
+const weeksRoute = report(
+  'gifts-per-week',
+  'Gifts per week over the last 52 weeks, one-off and monthly',
+  GiftsPerWeekSchema,
+);
+const campaignsRoute = report(
+  'campaigns',
+  'Raised per live campaign against its goal (top 10)',
+  CampaignProgressSchema,
+);
+const recurringRoute = report(
+  'monthly-recurring',
+  'Monthly recurring income and active monthly donors, last 12 months',
+  MonthlyRecurringSchema,
+);
 const donorsRoute = report('donors', 'New and returning donors per month, last 12 months', NewVsReturningSchema);
-const giftAidRoute = report('gift-aid', 'Gifts, Gift Aid eligible gifts and the Gift Aid they bring, per month', GiftAidByMonthSchema);
+const giftAidRoute = report(
+  'gift-aid',
+  'Gifts, Gift Aid eligible gifts and the Gift Aid they bring, per month',
+  GiftAidByMonthSchema,
+);
 
 /** Aggregates for the dashboard overview: admins and org admins, scoped exactly like the lists. */
 export const reportsRouter = createRouter()

@@ -1,20 +1,29 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { AuthUser } from '../../lib/types';
-import { campaignProgress, giftAidByMonth, giftsPerWeek, monthlyRecurring, newVsReturning } from '../../services/insight/reports';
-import { staffScope } from '../../services/insight/scope';
 import {
-  createCampaign,
-  createDonation,
-  createOrganization,
-  createUser,
-  signedIn,
-} from '../../../tests/factories';
+  campaignProgress,
+  giftAidByMonth,
+  giftsPerWeek,
+  monthlyRecurring,
+  newVsReturning,
+} from '../../services/insight/reports';
+import { staffScope } from '../../services/insight/scope';
+import { createCampaign, createDonation, createOrganization, createUser, signedIn } from '../../../tests/factories';
 import { engineName, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
 
 const NOW = new Date('2026-11-22T12:00:00Z');
 const at = (iso: string) => new Date(iso);
 
-const admin = (): AuthUser => ({ id: 'a', email: 'a@x', firstName: '', lastName: '', type: 'admin', avatar: null, orgIds: [], sessionId: 's' });
+const admin = (): AuthUser => ({
+  id: 'a',
+  email: 'a@x',
+  firstName: '',
+  lastName: '',
+  type: 'admin',
+  avatar: null,
+  orgIds: [],
+  sessionId: 's',
+});
 const orgAdminOf = (orgId: string): AuthUser => ({ ...admin(), type: 'org_admin', orgIds: [orgId] });
 
 describe(`overview aggregates (${engineName})`, () => {
@@ -38,14 +47,52 @@ describe(`overview aggregates (${engineName})`, () => {
     // Hand-computed fixture (London time; BST until 25 October 2026).
     await gift({ donorId: p.id, campaignId: campaignA, amount: 1000, date: at('2024-01-01T12:00:00Z') }); // before the window
     await gift({ donorId: p.id, campaignId: campaignA, amount: 1003, date: at('2026-11-17T10:00:00Z'), giftAid: true });
-    await gift({ donorId: p.id, campaignId: campaignA, amount: 2000, refundedAmount: 500, date: at('2026-11-18T10:00:00Z'), giftAid: true });
-    await gift({ donorId: p.id, campaignId: campaignA, amount: 3000, refundedAmount: 3000, status: 'refunded', date: at('2026-11-18T11:00:00Z') });
-    await gift({ donorId: p.id, campaignId: campaignA, amount: 9999, status: 'pending', date: at('2026-11-18T12:00:00Z') });
+    await gift({
+      donorId: p.id,
+      campaignId: campaignA,
+      amount: 2000,
+      refundedAmount: 500,
+      date: at('2026-11-18T10:00:00Z'),
+      giftAid: true,
+    });
+    await gift({
+      donorId: p.id,
+      campaignId: campaignA,
+      amount: 3000,
+      refundedAmount: 3000,
+      status: 'refunded',
+      date: at('2026-11-18T11:00:00Z'),
+    });
+    await gift({
+      donorId: p.id,
+      campaignId: campaignA,
+      amount: 9999,
+      status: 'pending',
+      date: at('2026-11-18T12:00:00Z'),
+    });
     await gift({ donorId: r.id, campaignId: campaignB, amount: 7000, date: at('2026-11-17T09:00:00Z') });
     // 23:30 UTC on Sunday 7 June is 00:30 BST on Monday 8 June: London's week and month.
-    await gift({ donorId: q.id, campaignId: campaignA, amount: 500, type: 'monthly', date: at('2026-06-07T23:30:00Z') });
-    await gift({ donorId: q.id, campaignId: campaignA, amount: 500, type: 'monthly', date: at('2026-10-16T12:00:00Z') });
-    await gift({ donorId: s.id, campaignId: campaignB, amount: 700, type: 'monthly', date: at('2026-10-20T12:00:00Z') });
+    await gift({
+      donorId: q.id,
+      campaignId: campaignA,
+      amount: 500,
+      type: 'monthly',
+      date: at('2026-06-07T23:30:00Z'),
+    });
+    await gift({
+      donorId: q.id,
+      campaignId: campaignA,
+      amount: 500,
+      type: 'monthly',
+      date: at('2026-10-16T12:00:00Z'),
+    });
+    await gift({
+      donorId: s.id,
+      campaignId: campaignB,
+      amount: 700,
+      type: 'monthly',
+      date: at('2026-10-20T12:00:00Z'),
+    });
     // 23:30 UTC on 31 May is 1 June in London.
     await gift({ donorId: s.id, campaignId: campaignB, amount: 100, date: at('2026-05-31T23:30:00Z') });
     await gift({ donorId: s.id, campaignId: campaignB, amount: 100, date: at('2025-11-23T12:00:00Z') }); // a week and month too old
@@ -59,9 +106,19 @@ describe(`overview aggregates (${engineName})`, () => {
     const weeks = await giftsPerWeek(t.db, staffScope(admin()), NOW);
     expect(weeks).toHaveLength(52);
     expect(weeks[0].week_start).toBe('2025-11-24');
-    expect(weeks.at(-1)).toEqual({ week_start: '2026-11-16', once_count: 3, once_amount: 9503, monthly_count: 0, monthly_amount: 0 });
+    expect(weeks.at(-1)).toEqual({
+      week_start: '2026-11-16',
+      once_count: 3,
+      once_amount: 9503,
+      monthly_count: 0,
+      monthly_amount: 0,
+    });
     expect(weeks.find((w) => w.week_start === '2026-06-08')).toMatchObject({ monthly_count: 1, monthly_amount: 500 });
-    expect(weeks.find((w) => w.week_start === '2026-06-01')).toMatchObject({ once_count: 1, once_amount: 100, monthly_count: 0 });
+    expect(weeks.find((w) => w.week_start === '2026-06-01')).toMatchObject({
+      once_count: 1,
+      once_amount: 100,
+      monthly_count: 0,
+    });
     expect(weeks.find((w) => w.week_start === '2026-10-19')).toMatchObject({ monthly_count: 1, monthly_amount: 700 });
     const sum = weeks.reduce((n, w) => n + w.once_amount + w.monthly_amount, 0);
     expect(sum).toBe(9503 + 500 + 500 + 700 + 100);
@@ -84,7 +141,18 @@ describe(`overview aggregates (${engineName})`, () => {
   it('sums monthly recurring income and active monthly donors per London month', async () => {
     const months = await monthlyRecurring(t.db, staffScope(admin()), NOW);
     expect(months.map((m) => m.month)).toEqual([
-      '2025-12', '2026-01', '2026-02', '2026-03', '2026-04', '2026-05', '2026-06', '2026-07', '2026-08', '2026-09', '2026-10', '2026-11',
+      '2025-12',
+      '2026-01',
+      '2026-02',
+      '2026-03',
+      '2026-04',
+      '2026-05',
+      '2026-06',
+      '2026-07',
+      '2026-08',
+      '2026-09',
+      '2026-10',
+      '2026-11',
     ]);
     expect(months.find((m) => m.month === '2026-06')).toEqual({ month: '2026-06', income: 500, donors: 1 });
     expect(months.find((m) => m.month === '2026-10')).toEqual({ month: '2026-10', income: 1200, donors: 2 });

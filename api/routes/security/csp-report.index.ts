@@ -22,7 +22,8 @@ function safeUrl(value: unknown): string | null {
   }
 }
 
-const text = (value: unknown, max = 100) => (typeof value === 'string' ? value.slice(0, max) : typeof value === 'number' ? value : null);
+const text = (value: unknown, max = 100) =>
+  typeof value === 'string' ? value.slice(0, max) : typeof value === 'number' ? value : null;
 
 /** Both formats: `report-uri` ({"csp-report": {...}}) and the Reporting API ([{type, body}]). */
 function violations(body: unknown): Violation[] {
@@ -68,7 +69,9 @@ export const cspReportRouter = createRouter().openapi(cspReportRoute, async (c) 
   for (const v of found) {
     logLine('warn', 'csp violation', {
       request_id: c.var.requestId,
-      directive: text(v['effectiveDirective'] ?? v['effective-directive'] ?? v['violatedDirective'] ?? v['violated-directive']),
+      directive: text(
+        v['effectiveDirective'] ?? v['effective-directive'] ?? v['violatedDirective'] ?? v['violated-directive'],
+      ),
       blocked: safeUrl(v['blockedURL'] ?? v['blocked-uri']),
       page: safeUrl(v['documentURL'] ?? v['document-uri']),
       source: safeUrl(v['sourceFile'] ?? v['source-file']),

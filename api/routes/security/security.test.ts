@@ -44,21 +44,42 @@ describe(`POST /api/csp-report (${engineName})`, () => {
     const t = await setupTestApp();
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
     const body = [
-      { type: 'csp-violation', url: 'https://x/', body: { documentURL: 'https://give.uknfp.org/', effectiveDirective: 'script-src-elem', blockedURL: 'inline', disposition: 'enforce' } },
+      {
+        type: 'csp-violation',
+        url: 'https://x/',
+        body: {
+          documentURL: 'https://give.uknfp.org/',
+          effectiveDirective: 'script-src-elem',
+          blockedURL: 'inline',
+          disposition: 'enforce',
+        },
+      },
       { type: 'deprecation', body: {} },
     ];
-    const res = await t.request('/api/csp-report', { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/reports+json' } });
+    const res = await t.request('/api/csp-report', {
+      method: 'POST',
+      body: JSON.stringify(body),
+      headers: { 'content-type': 'application/reports+json' },
+    });
     expect(res.status).toBe(204);
     const lines = warn.mock.calls.map((c) => JSON.parse(String(c[0]))).filter((l) => l.msg === 'csp violation');
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatchObject({ directive: 'script-src-elem', blocked: 'inline', page: 'https://give.uknfp.org/' });
+    expect(lines[0]).toMatchObject({
+      directive: 'script-src-elem',
+      blocked: 'inline',
+      page: 'https://give.uknfp.org/',
+    });
   });
 
   it('is rate limited per address: a flood is answered but not logged', async () => {
     const t = await setupTestApp();
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
     const send = (ip: string) =>
-      t.request('/api/csp-report', { method: 'POST', body: JSON.stringify(legacyReport('inline')), headers: { 'cf-connecting-ip': ip } });
+      t.request('/api/csp-report', {
+        method: 'POST',
+        body: JSON.stringify(legacyReport('inline')),
+        headers: { 'cf-connecting-ip': ip },
+      });
     for (let i = 0; i < CSP_REPORT_LIMIT.limit + 10; i++) expect((await send('192.0.2.20')).status).toBe(204);
     expect((await send('192.0.2.21')).status).toBe(204);
     const logged = warn.mock.calls.map((c) => String(c[0])).filter((l) => l.includes('"msg":"csp violation"'));
@@ -72,7 +93,10 @@ describe(`POST /api/csp-report (${engineName})`, () => {
       expect((await t.request('/api/csp-report', { method: 'POST', body })).status).toBe(204);
     }
     expect(warn.mock.calls.filter((c) => String(c[0]).includes('csp violation'))).toHaveLength(0);
-    const big = await t.request('/api/csp-report', { method: 'POST', body: JSON.stringify(legacyReport('x'.repeat(20_000))) });
+    const big = await t.request('/api/csp-report', {
+      method: 'POST',
+      body: JSON.stringify(legacyReport('x'.repeat(20_000))),
+    });
     expect(big.status).toBe(413);
   });
 });
@@ -83,7 +107,11 @@ describe(`GET /api/turnstile (${engineName})`, () => {
     expect(await (await t.request('/api/turnstile')).json()).toEqual({ site_key: '1x00000000000000000000AA' });
     const prod = await setupTestApp({ APP_ENV: 'production', AUTH_SECRET: 'x'.repeat(32) });
     expect(await (await prod.request('/api/turnstile')).json()).toEqual({ site_key: null });
-    const configured = await setupTestApp({ APP_ENV: 'production', AUTH_SECRET: 'x'.repeat(32), TURNSTILE_SITE_KEY: '0x4AAAAAAAexample' });
+    const configured = await setupTestApp({
+      APP_ENV: 'production',
+      AUTH_SECRET: 'x'.repeat(32),
+      TURNSTILE_SITE_KEY: '0x4AAAAAAAexample',
+    });
     expect(await (await configured.request('/api/turnstile')).json()).toEqual({ site_key: '0x4AAAAAAAexample' });
   });
 });

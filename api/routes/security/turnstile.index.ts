@@ -14,4 +14,6 @@ const turnstileRoute = defineRoute({
  * GET /api/turnstile: the public site key the islands need to show the security check after an
  * answer asked for it (428). null when Turnstile is not configured.
  */
-export const turnstileRouter = createRouter().openapi(turnstileRoute, (c) => c.json({ site_key: c.var.config.turnstileSiteKey }, 200));
+export const turnstileRouter = createRouter().openapi(turnstileRoute, (c) =>
+  c.json({ site_key: c.var.config.turnstileSiteKey }, 200),
+);

@@ -14,23 +14,42 @@ beforeEach(async () => {
   await t.db.delete(rateLimits).where(eq(rateLimits.key, 'challenge:checkout-anonymous'));
 });
 
-const STRANGER = { title: 'Mr', first_name: 'Mallory', last_name: 'Stranger', house: '99', address: 'Fake Street, Leeds', postcode: 'LS1 4AP' };
+const STRANGER = {
+  title: 'Mr',
+  first_name: 'Mallory',
+  last_name: 'Stranger',
+  house: '99',
+  address: 'Fake Street, Leeds',
+  postcode: 'LS1 4AP',
+};
 const unique = (name: string) => `${name}.${crypto.randomUUID().slice(0, 8)}@example.org`;
 
 async function start(json: Record<string, unknown>, token?: string) {
   const campaign = await createCampaign(t.db);
   const appeal = await createAppeal(t.db, campaign.id);
-  const res = await t.request('/api/stripe/client_secret', { method: 'POST', token, json: { amount: 1500, campaign_id: campaign.id, appeal_id: appeal.id, ...json } });
+  const res = await t.request('/api/stripe/client_secret', {
+    method: 'POST',
+    token,
+    json: { amount: 1500, campaign_id: campaign.id, appeal_id: appeal.id, ...json },
+  });
   const body = (await res.json()) as { clientSecret: string; message?: string };
   return { res, body, campaign, appeal };
 }
-const confirm = (clientSecret: string) => t.request('/api/stripe/demo/confirm', { method: 'POST', json: { clientSecret } });
-const consentOf = async (token: string) => (await (await t.request('/api/me/consent', { token })).json()) as { consented: boolean };
-const giftAidOf = async (token: string) => (await (await t.request('/api/gift-aid/me', { token })).json()) as { active: boolean; declarations: { first_name: string; last_name: string; house: string }[] };
+const confirm = (clientSecret: string) =>
+  t.request('/api/stripe/demo/confirm', { method: 'POST', json: { clientSecret } });
+const consentOf = async (token: string) =>
+  (await (await t.request('/api/me/consent', { token })).json()) as { consented: boolean };
+const giftAidOf = async (token: string) =>
+  (await (await t.request('/api/gift-aid/me', { token })).json()) as {
+    active: boolean;
+    declarations: { first_name: string; last_name: string; house: string }[];
+  };
 
 describe(`a guest checkout with someone else's email (${engineName})`, () => {
   it('changes nothing on their account before payment; once paid, attaches the declaration but never switches on their consent', async () => {
-    const victim = await signedIn(t.db, 'org_admin', { overrides: { email: unique('orgadmin'), firstName: 'Olive', lastName: 'Admin' } });
+    const victim = await signedIn(t.db, 'org_admin', {
+      overrides: { email: unique('orgadmin'), firstName: 'Olive', lastName: 'Admin' },
+    });
     expect(await consentOf(victim.token)).toMatchObject({ consented: false });
     expect((await giftAidOf(victim.token)).declarations).toEqual([]);
 
@@ -49,7 +68,9 @@ describe(`a guest checkout with someone else's email (${engineName})`, () => {
     expect(await t.db.select().from(marketingConsents).where(eq(marketingConsents.userId, victim.user.id))).toEqual([]);
 
     // Cancelling or changing their own Gift Aid does not reach the stranger's pending declaration.
-    expect((await t.request('/api/gift-aid/me/cancel', { method: 'POST', token: victim.token })).status).toBeLessThan(500);
+    expect((await t.request('/api/gift-aid/me/cancel', { method: 'POST', token: victim.token })).status).toBeLessThan(
+      500,
+    );
 
     expect((await confirm(body.clientSecret)).status).toBe(200);
     const [gift] = await t.db.select().from(donations).where(eq(donations.donorId, victim.user.id));
@@ -59,14 +80,22 @@ describe(`a guest checkout with someone else's email (${engineName})`, () => {
     expect(after.declarations).toMatchObject([{ first_name: 'Mallory', last_name: 'Stranger', house: '99' }]);
     // The consent stays with that gift only; the existing account's consent is not switched on, nor its name.
     expect(await consentOf(victim.token)).toMatchObject({ consented: false });
-    expect(await t.db.select().from(checkoutDetails).where(eq(checkoutDetails.donationId, gift.id))).toMatchObject([{ marketingConsent: true, consentToAccount: false }]);
+    expect(await t.db.select().from(checkoutDetails).where(eq(checkoutDetails.donationId, gift.id))).toMatchObject([
+      { marketingConsent: true, consentToAccount: false },
+    ]);
     const [account] = await t.db.select().from(users).where(eq(users.id, victim.user.id));
     expect(account).toMatchObject({ firstName: 'Olive', lastName: 'Admin' });
   });
 
   it('a new donor: consent, name and declaration become theirs when the gift is paid, not before', async () => {
     const email = unique('newdonor');
-    const { res, body } = await start({ email, giftAid: true, gift_aid: { ...STRANGER, first_name: 'Nora', last_name: 'New' }, marketing_consent: true, consent_wording: MARKETING_CONSENT_WORDING });
+    const { res, body } = await start({
+      email,
+      giftAid: true,
+      gift_aid: { ...STRANGER, first_name: 'Nora', last_name: 'New' },
+      marketing_consent: true,
+      consent_wording: MARKETING_CONSENT_WORDING,
+    });
     expect(res.status).toBe(200);
     const [before] = await t.db.select().from(users).where(eq(users.email, email));
     expect(before).toMatchObject({ firstName: '', lastName: '' });
@@ -92,10 +121,18 @@ describe(`a guest checkout with someone else's email (${engineName})`, () => {
 describe(`a guest's name in the donation box (${engineName})`, () => {
   it('shows on the message, greets the receipt, and names a new account', async () => {
     const email = unique('named');
-    const { res, body, appeal } = await start({ email, first_name: ' Priya ', last_name: 'Shah', message: 'Good luck!' });
+    const { res, body, appeal } = await start({
+      email,
+      first_name: ' Priya ',
+      last_name: 'Shah',
+      message: 'Good luck!',
+    });
     expect(res.status).toBe(200);
     await confirm(body.clientSecret);
-    const messages = (await (await t.request(`/api/appeals/${appeal.id}/messages`)).json()) as { name: string; message: string }[];
+    const messages = (await (await t.request(`/api/appeals/${appeal.id}/messages`)).json()) as {
+      name: string;
+      message: string;
+    }[];
     expect(messages).toMatchObject([{ name: 'Priya S.', message: 'Good luck!' }]);
     const [receipt] = await t.db.select().from(outbox).where(eq(outbox.to, email));
     expect(receipt.text).toMatch(/^Dear Priya,/);
@@ -104,14 +141,26 @@ describe(`a guest's name in the donation box (${engineName})`, () => {
   });
 
   it('anonymous still hides it; an existing account keeps its own name but the message uses the one typed', async () => {
-    const existing = await signedIn(t.db, 'donor', { overrides: { email: unique('existing'), firstName: 'Sam', lastName: 'Old' } });
-    const hidden = await start({ email: unique('anon'), first_name: 'Hidden', last_name: 'Person', message: 'Quietly', anonymous: true });
+    const existing = await signedIn(t.db, 'donor', {
+      overrides: { email: unique('existing'), firstName: 'Sam', lastName: 'Old' },
+    });
+    const hidden = await start({
+      email: unique('anon'),
+      first_name: 'Hidden',
+      last_name: 'Person',
+      message: 'Quietly',
+      anonymous: true,
+    });
     await confirm(hidden.body.clientSecret);
-    expect(await (await t.request(`/api/appeals/${hidden.appeal.id}/messages`)).json()).toMatchObject([{ name: 'Anonymous' }]);
+    expect(await (await t.request(`/api/appeals/${hidden.appeal.id}/messages`)).json()).toMatchObject([
+      { name: 'Anonymous' },
+    ]);
 
     const typed = await start({ email: existing.user.email, first_name: 'Samuel', last_name: 'Older', message: 'Hi' });
     await confirm(typed.body.clientSecret);
-    expect(await (await t.request(`/api/appeals/${typed.appeal.id}/messages`)).json()).toMatchObject([{ name: 'Samuel O.' }]);
+    expect(await (await t.request(`/api/appeals/${typed.appeal.id}/messages`)).json()).toMatchObject([
+      { name: 'Samuel O.' },
+    ]);
     const [account] = await t.db.select().from(users).where(eq(users.id, existing.user.id));
     expect(account).toMatchObject({ firstName: 'Sam', lastName: 'Old' });
   });
@@ -122,6 +171,6 @@ describe(`a guest's name in the donation box (${engineName})`, () => {
     expect(body.message).toBe('first_name: a name cannot contain < or > (or control characters)');
     const long = await start({ email: unique('long'), first_name: 'A'.repeat(101) });
     expect(long.res.status).toBe(400);
-    expect(long.body.message).toBe("first_name: Use at most 100 characters");
+    expect(long.body.message).toBe('first_name: Use at most 100 characters');
   });
 });

@@ -15,8 +15,16 @@ beforeAll(async () => {
   fake = await startStripeFake();
   fake.addPrice('price_dd_1000', 1000);
   fake.addPrice('price_dd_2000', 2000);
-  t = await setupTestApp({ STRIPE_SECRET_KEY: 'sk_test_fake', STRIPE_PUBLISHABLE_KEY: 'pk_test_fake', STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET, STRIPE_API_BASE: fake.url });
-  await t.db.insert(prices).values([{ id: 'price_dd_1000', unitAmount: 1000 }, { id: 'price_dd_2000', unitAmount: 2000 }]);
+  t = await setupTestApp({
+    STRIPE_SECRET_KEY: 'sk_test_fake',
+    STRIPE_PUBLISHABLE_KEY: 'pk_test_fake',
+    STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+    STRIPE_API_BASE: fake.url,
+  });
+  await t.db.insert(prices).values([
+    { id: 'price_dd_1000', unitAmount: 1000 },
+    { id: 'price_dd_2000', unitAmount: 2000 },
+  ]);
 });
 afterAll(() => fake.close());
 
@@ -35,7 +43,11 @@ function sameShape(object: Record<string, unknown>, fixture: Record<string, unkn
 async function start(json: Record<string, unknown>) {
   const campaign = await createCampaign(t.db);
   const { user, token } = await signedIn(t.db, 'donor');
-  const res = await t.request('/api/stripe/client_secret', { method: 'POST', token, json: { campaign_id: campaign.id, method: 'bacs_debit', ...json } });
+  const res = await t.request('/api/stripe/client_secret', {
+    method: 'POST',
+    token,
+    json: { campaign_id: campaign.id, method: 'bacs_debit', ...json },
+  });
   expect(res.status).toBe(200);
   const [row] = await t.db.select().from(donations).where(eq(donations.donorId, user.id));
   return { row, token, session: (await res.json()) as { method: string; mode: string } };
@@ -46,7 +58,10 @@ describe('Direct Debit with Stripe', () => {
     const { row, session } = await start({ price: 'price_dd_1000' });
     expect(session).toMatchObject({ mode: 'stripe', method: 'bacs_debit' });
     const sub = fake.subscriptions.get(row.subscriptionId!)!;
-    expect(sub.payment_settings).toMatchObject({ payment_method_types: ['bacs_debit'], save_default_payment_method: 'on_subscription' });
+    expect(sub.payment_settings).toMatchObject({
+      payment_method_types: ['bacs_debit'],
+      save_default_payment_method: 'on_subscription',
+    });
     const { paymentMethod, mandate } = fake.submitBacs(row.paymentIntentId!);
     expect(sub.default_payment_method).toBe(paymentMethod.id);
     expect(mandate.payment_method).toBe(paymentMethod.id);
@@ -58,10 +73,21 @@ describe('Direct Debit with Stripe', () => {
     expect(intent.payment_method_types).toEqual(['bacs_debit']);
     expect(intent.customer).toMatch(/^cus_/);
     const { mandate, charge } = fake.submitBacs(intent.id, '00012345');
-    const res = await sendEvent(t, { id: `evt_${charge.id}`, object: 'event', type: 'payment_intent.processing', created: Math.floor(Date.now() / 1000), data: { object: intent } });
+    const res = await sendEvent(t, {
+      id: `evt_${charge.id}`,
+      object: 'event',
+      type: 'payment_intent.processing',
+      created: Math.floor(Date.now() / 1000),
+      data: { object: intent },
+    });
     expect(await res.json()).toMatchObject({ received: true, outcome: 'recorded' });
     const [stored] = await t.db.select().from(donations).where(eq(donations.id, row.id));
-    expect(stored).toMatchObject({ status: 'processing', paymentMethod: 'bacs_debit', bankLast4: '2345', mandateId: mandate.id });
+    expect(stored).toMatchObject({
+      status: 'processing',
+      paymentMethod: 'bacs_debit',
+      bankLast4: '2345',
+      mandateId: mandate.id,
+    });
     const [m] = await t.db.select().from(directDebitMandates).where(eq(directDebitMandates.id, mandate.id));
     expect(m).toMatchObject({ reference: mandate.payment_method_details.bacs_debit.reference, status: 'active' });
   });
@@ -74,7 +100,10 @@ describe('Direct Debit with Stripe', () => {
       headers: { authorization: 'Bearer sk_test_fake', 'content-type': 'application/x-www-form-urlencoded' },
       body: 'payment_method_types[0]=bacs_debit&usage=off_session',
     }).then((r) => r.json() as Promise<Json>);
-    const read = (path: string) => fetch(`${fake.url}${path}`, { headers: { authorization: 'Bearer sk_test_fake' } }).then((r) => r.json() as Promise<Json>);
+    const read = (path: string) =>
+      fetch(`${fake.url}${path}`, { headers: { authorization: 'Bearer sk_test_fake' } }).then(
+        (r) => r.json() as Promise<Json>,
+      );
     expect(sameShape(setup, fixtures.setup_intent)).toEqual([]);
     expect(setup.payment_method_types).toEqual(['bacs_debit']);
     expect(sameShape(await read(`/v1/mandates/${mandate.id}`), fixtures.mandate)).toEqual([]);
@@ -90,7 +119,13 @@ describe('Direct Debit with Stripe', () => {
     async function submitted() {
       const { row, token } = await start({ price: 'price_dd_1000' });
       const { mandate, intent } = fake.submitBacs(row.paymentIntentId!);
-      const processing = { id: fakeId('evt'), object: 'event', type: 'payment_intent.processing', created: Math.floor(Date.now() / 1000), data: { object: intent } };
+      const processing = {
+        id: fakeId('evt'),
+        object: 'event',
+        type: 'payment_intent.processing',
+        created: Math.floor(Date.now() / 1000),
+        data: { object: intent },
+      };
       expect(await (await sendEvent(t, processing)).json()).toMatchObject({ outcome: 'recorded' });
       const paid = invoicePaid({
         invoiceId: row.invoiceId!,
@@ -102,13 +137,20 @@ describe('Direct Debit with Stripe', () => {
       });
       return { row, token, mandate, paid, subscriptionId: row.subscriptionId! };
     }
-    const deletes = (subscriptionId: string) => fake.requests.filter((r) => r.method === 'DELETE' && r.path.split('?')[0] === `/v1/subscriptions/${subscriptionId}`);
+    const deletes = (subscriptionId: string) =>
+      fake.requests.filter(
+        (r) => r.method === 'DELETE' && r.path.split('?')[0] === `/v1/subscriptions/${subscriptionId}`,
+      );
     const gift = async (id: string) => (await t.db.select().from(monthlyGifts).where(eq(monthlyGifts.id, id)))[0];
 
     it('cancels the monthly gift once and its Stripe Subscription once, under duplicates', async () => {
       const { mandate, paid, subscriptionId } = await submitted();
       expect(await (await sendEvent(t, paid)).json()).toMatchObject({ outcome: 'recorded' });
-      expect(await gift(subscriptionId)).toMatchObject({ status: 'active', paymentMethod: 'bacs_debit', mandateId: mandate.id });
+      expect(await gift(subscriptionId)).toMatchObject({
+        status: 'active',
+        paymentMethod: 'bacs_debit',
+        mandateId: mandate.id,
+      });
       expect(deletes(subscriptionId)).toHaveLength(0);
 
       const inactive = mandateUpdated({ mandateId: mandate.id, status: 'inactive' });
@@ -117,11 +159,16 @@ describe('Direct Debit with Stripe', () => {
       expect(cancelled).toMatchObject({ status: 'cancelled', cancelledBy: 'bank', nextPaymentAt: null });
       expect(deletes(subscriptionId)).toHaveLength(1);
       expect(deletes(subscriptionId)[0].response?.status).toBe(200);
-      expect(fake.subscriptions.get(subscriptionId)).toMatchObject({ status: 'canceled', cancellation_details: { comment: 'bank' } });
+      expect(fake.subscriptions.get(subscriptionId)).toMatchObject({
+        status: 'canceled',
+        cancellation_details: { comment: 'bank' },
+      });
 
       // Stripe redelivers the event, and another copy of it arrives: nothing more is cancelled anywhere.
       expect(await (await sendEvent(t, inactive)).json()).toMatchObject({ outcome: 'duplicate' });
-      expect(await (await sendEvent(t, mandateUpdated({ mandateId: mandate.id, status: 'inactive' }))).json()).toMatchObject({ outcome: 'recorded' });
+      expect(
+        await (await sendEvent(t, mandateUpdated({ mandateId: mandate.id, status: 'inactive' }))).json(),
+      ).toMatchObject({ outcome: 'recorded' });
       expect(deletes(subscriptionId)).toHaveLength(1);
       expect(await gift(subscriptionId)).toMatchObject({ status: 'cancelled', cancelledAt: cancelled.cancelledAt });
       // The renewal invoice.paid delivered late does not restart it or call Stripe again.
@@ -136,9 +183,18 @@ describe('Direct Debit with Stripe', () => {
       const act = async (path: string, json: unknown = {}) => {
         const res = await t.request(`/api/me/monthly-gifts/${subscriptionId}/${path}`, { method: 'POST', token, json });
         expect(res.status, await res.clone().text()).toBe(200);
-        return (await res.json()) as { amount: number; status: string; payment_method: string; bank_last4: string | null };
+        return (await res.json()) as {
+          amount: number;
+          status: string;
+          payment_method: string;
+          bank_last4: string | null;
+        };
       };
-      expect(await act('change', { price: 'price_dd_2000' })).toMatchObject({ amount: 2000, payment_method: 'bacs_debit', bank_last4: '2345' });
+      expect(await act('change', { price: 'price_dd_2000' })).toMatchObject({
+        amount: 2000,
+        payment_method: 'bacs_debit',
+        bank_last4: '2345',
+      });
       const sub = fake.subscriptions.get(subscriptionId)!;
       expect(sub.items.data[0].price.id).toBe('price_dd_2000');
       expect(fake.lastProrationBehavior.get(subscriptionId)).toBe('none');
@@ -146,7 +202,11 @@ describe('Direct Debit with Stripe', () => {
       expect(sub.pause_collection).toMatchObject({ behavior: 'void' });
       expect(await act('cancel')).toMatchObject({ status: 'cancelled', payment_method: 'bacs_debit' });
       expect(sub.status).toBe('canceled');
-      expect(await gift(subscriptionId)).toMatchObject({ status: 'cancelled', cancelledBy: 'donor', paymentMethod: 'bacs_debit' });
+      expect(await gift(subscriptionId)).toMatchObject({
+        status: 'cancelled',
+        cancelledBy: 'donor',
+        paymentMethod: 'bacs_debit',
+      });
     });
 
     it('before the subscription is recorded: logged, 200, and the later invoice.paid cancels both', async () => {
@@ -154,13 +214,21 @@ describe('Direct Debit with Stripe', () => {
       const log = vi.spyOn(console, 'log');
       const res = await sendEvent(t, mandateUpdated({ mandateId: mandate.id, status: 'inactive' }));
       expect(res.status).toBe(200);
-      expect(log.mock.calls.map((c) => String(c[0])).some((line) => line.includes('no monthly gift recorded on it yet') && line.includes(mandate.id))).toBe(true);
+      expect(
+        log.mock.calls
+          .map((c) => String(c[0]))
+          .some((line) => line.includes('no monthly gift recorded on it yet') && line.includes(mandate.id)),
+      ).toBe(true);
       log.mockRestore();
       expect(await gift(subscriptionId)).toBeUndefined();
       expect(deletes(subscriptionId)).toHaveLength(0);
 
       expect(await (await sendEvent(t, paid)).json()).toMatchObject({ outcome: 'recorded' });
-      expect(await gift(subscriptionId)).toMatchObject({ status: 'cancelled', cancelledBy: 'bank', mandateId: mandate.id });
+      expect(await gift(subscriptionId)).toMatchObject({
+        status: 'cancelled',
+        cancelledBy: 'bank',
+        mandateId: mandate.id,
+      });
       expect(deletes(subscriptionId)).toHaveLength(1);
       expect(fake.subscriptions.get(subscriptionId)!.status).toBe('canceled');
       // The paid first payment still counts: the donor gave it before cancelling.
@@ -168,7 +236,7 @@ describe('Direct Debit with Stripe', () => {
       expect(first.status).toBe('succeeded');
     });
 
-    it('a Stripe error while cancelling answers 500, and Stripe\'s retry cancels it', async () => {
+    it("a Stripe error while cancelling answers 500, and Stripe's retry cancels it", async () => {
       const { mandate, paid, subscriptionId } = await submitted();
       await sendEvent(t, paid);
       const inactive = mandateUpdated({ mandateId: mandate.id, status: 'inactive' });

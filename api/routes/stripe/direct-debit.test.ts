@@ -2,7 +2,16 @@ import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { directDebitMandates, donations, monthlyGifts, prices } from '../../../db/schema';
 import { createCampaign, createOrganization, signedIn } from '../../../tests/factories';
-import { fakeId, invoicePaid, mandateUpdated, paymentIntentFailed, paymentIntentProcessing, paymentIntentSucceeded, sendEvent, WEBHOOK_SECRET } from '../../../tests/fixtures/stripe/events';
+import {
+  fakeId,
+  invoicePaid,
+  mandateUpdated,
+  paymentIntentFailed,
+  paymentIntentProcessing,
+  paymentIntentSucceeded,
+  sendEvent,
+  WEBHOOK_SECRET,
+} from '../../../tests/fixtures/stripe/events';
 import { engineName, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
 import { readConfig } from '../../lib/config';
 import { runHousekeeping } from '../../services/housekeeping';
@@ -17,28 +26,65 @@ const BANK = { sort_code: '10-88-00', account_number: '00012345' };
 
 beforeAll(async () => {
   t = await setupTestApp({ STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET });
-  await t.db.insert(prices).values([{ id: PRICE, unitAmount: 1500 }, { id: PRICE_BIG, unitAmount: 3000 }]);
+  await t.db.insert(prices).values([
+    { id: PRICE, unitAmount: 1500 },
+    { id: PRICE_BIG, unitAmount: 3000 },
+  ]);
   admin = (await signedIn(t.db, 'admin')).token;
 });
 
-const demo = () => createPaymentProvider({ stripeSecretKey: null, stripeApiBase: null, stripePublishableKey: null, authSecret: readConfig(t.env).authSecret, production: false });
-const housekeeping = () => runHousekeeping({ db: t.db, payments: demo(), mail: { db: t.db, config: readConfig(t.env), origin: 'http://localhost' }, now: new Date() });
+const demo = () =>
+  createPaymentProvider({
+    stripeSecretKey: null,
+    stripeApiBase: null,
+    stripePublishableKey: null,
+    authSecret: readConfig(t.env).authSecret,
+    production: false,
+  });
+const housekeeping = () =>
+  runHousekeeping({
+    db: t.db,
+    payments: demo(),
+    mail: { db: t.db, config: readConfig(t.env), origin: 'http://localhost' },
+    now: new Date(),
+  });
 
 async function world() {
-  const org = await createOrganization(t.db, { name: `Bacs Org ${crypto.randomUUID().slice(0, 4)}`, hmrcReference: 'AB12345' });
+  const org = await createOrganization(t.db, {
+    name: `Bacs Org ${crypto.randomUUID().slice(0, 4)}`,
+    hmrcReference: 'AB12345',
+  });
   const campaign = await createCampaign(t.db, { organizationId: org.id });
   const { user: donor, token } = await signedIn(t.db, 'donor');
-  const total = async () => ((await (await t.request(`/api/campaigns/${campaign.id}`, { headers: { 'cache-control': 'no-cache' } })).json()) as { summary: { total_donations: number } }).summary.total_donations;
-  const outbox = async () => (await (await t.request(`/api/dev/outbox?to=${encodeURIComponent(donor.email)}`)).json()) as { subject: string; text: string }[];
+  const total = async () =>
+    (
+      (await (
+        await t.request(`/api/campaigns/${campaign.id}`, { headers: { 'cache-control': 'no-cache' } })
+      ).json()) as { summary: { total_donations: number } }
+    ).summary.total_donations;
+  const outbox = async () =>
+    (await (await t.request(`/api/dev/outbox?to=${encodeURIComponent(donor.email)}`)).json()) as {
+      subject: string;
+      text: string;
+    }[];
   const start = async (json: Record<string, unknown>) => {
-    const res = await t.request('/api/stripe/client_secret', { method: 'POST', token, json: { campaign_id: campaign.id, method: 'bacs_debit', ...json } });
+    const res = await t.request('/api/stripe/client_secret', {
+      method: 'POST',
+      token,
+      json: { campaign_id: campaign.id, method: 'bacs_debit', ...json },
+    });
     expect(res.status).toBe(200);
     return (await res.json()) as { clientSecret: string; method: string; type: string };
   };
   const confirm = (clientSecret: string, bank: Record<string, string> | undefined = BANK) =>
     t.request('/api/stripe/demo/confirm', { method: 'POST', json: { clientSecret, bacs_debit: bank } });
   const rows = () => t.db.select().from(donations).where(eq(donations.donorId, donor.id));
-  const eligible = async () => ((await (await t.request(`/api/gift-aid/eligible?organization_id=${org.id}`, { token: admin })).json()) as { count: number }).count;
+  const eligible = async () =>
+    (
+      (await (await t.request(`/api/gift-aid/eligible?organization_id=${org.id}`, { token: admin })).json()) as {
+        count: number;
+      }
+    ).count;
   return { org, campaign, donor, token, total, outbox, start, confirm, rows, eligible };
 }
 
@@ -65,14 +111,22 @@ describe(`Direct Debit in demo mode (${engineName})`, () => {
     expect(settled.status).toBe('succeeded');
     expect(await w.total()).toBe(before + 1500);
     expect(await w.eligible()).toBe(1);
-    const [mandate] = await t.db.select().from(directDebitMandates).where(eq(directDebitMandates.id, settled.mandateId!));
+    const [mandate] = await t.db
+      .select()
+      .from(directDebitMandates)
+      .where(eq(directDebitMandates.id, settled.mandateId!));
     const receipts = (await w.outbox()).filter((m) => /receipt/i.test(m.subject));
     expect(receipts).toHaveLength(1);
     expect(receipts[0].text).toContain(mandate.reference!);
     expect(receipts[0].text).toContain('This Guarantee is offered by all banks and building societies');
     expect(receipts[0].text).toContain('account ending 2345');
     const [gift] = await t.db.select().from(monthlyGifts).where(eq(monthlyGifts.id, settled.subscriptionId!));
-    expect(gift).toMatchObject({ status: 'active', paymentMethod: 'bacs_debit', bankLast4: '2345', mandateId: settled.mandateId });
+    expect(gift).toMatchObject({
+      status: 'active',
+      paymentMethod: 'bacs_debit',
+      bankLast4: '2345',
+      mandateId: settled.mandateId,
+    });
     // A second run finds nothing more to settle for this gift.
     await housekeeping();
     expect((await w.outbox()).filter((m) => /receipt/i.test(m.subject))).toHaveLength(1);
@@ -87,7 +141,8 @@ describe(`Direct Debit in demo mode (${engineName})`, () => {
     const stale = new Date(Date.now() - 3 * 86_400_000);
     const pendingRow = (await w.rows()).find((r) => r.status === 'pending')!;
     await t.db.update(donations).set({ createdAt: stale }).where(eq(donations.id, pendingRow.id));
-    const settle = async () => (await (await t.request('/api/dev/direct-debits/settle', { method: 'POST' })).json()) as { settled: number };
+    const settle = async () =>
+      (await (await t.request('/api/dev/direct-debits/settle', { method: 'POST' })).json()) as { settled: number };
     expect((await settle()).settled).toBeGreaterThanOrEqual(1);
     expect((await settle()).settled).toBe(0);
     const rows = await w.rows();
@@ -99,7 +154,9 @@ describe(`Direct Debit in demo mode (${engineName})`, () => {
     const w = await world();
     const session = await w.start({ amount: 2500 });
     const before = await w.total();
-    expect(await (await w.confirm(session.clientSecret, { sort_code: '108800', account_number: '90012345' })).json()).toEqual({ status: 'processing' });
+    expect(
+      await (await w.confirm(session.clientSecret, { sort_code: '108800', account_number: '90012345' })).json(),
+    ).toEqual({ status: 'processing' });
     await housekeeping();
     await housekeeping();
     const [row] = await w.rows();
@@ -117,13 +174,22 @@ describe(`Direct Debit in demo mode (${engineName})`, () => {
     await housekeeping();
     const [row] = await w.rows();
     const id = row.subscriptionId!;
-    const act = (path: string, json?: unknown) => t.request(`/api/me/monthly-gifts/${id}/${path}`, { method: 'POST', token: w.token, json: json ?? {} });
+    const act = (path: string, json?: unknown) =>
+      t.request(`/api/me/monthly-gifts/${id}/${path}`, { method: 'POST', token: w.token, json: json ?? {} });
     expect(await (await act('change', { price: PRICE_BIG })).json()).toMatchObject({ amount: 3000, status: 'active' });
     expect(await (await act('pause', { months: 1 })).json()).toMatchObject({ status: 'paused' });
     expect(await (await act('cancel')).json()).toMatchObject({ status: 'cancelled' });
     const [gift] = await t.db.select().from(monthlyGifts).where(eq(monthlyGifts.id, id));
-    expect(gift).toMatchObject({ status: 'cancelled', cancelledBy: 'donor', paymentMethod: 'bacs_debit', bankLast4: '2345' });
-    const mine = (await (await t.request('/api/me/monthly-gifts', { token: w.token })).json()) as { payment_method: string; bank_last4: string | null }[];
+    expect(gift).toMatchObject({
+      status: 'cancelled',
+      cancelledBy: 'donor',
+      paymentMethod: 'bacs_debit',
+      bankLast4: '2345',
+    });
+    const mine = (await (await t.request('/api/me/monthly-gifts', { token: w.token })).json()) as {
+      payment_method: string;
+      bank_last4: string | null;
+    }[];
     expect(mine[0]).toMatchObject({ payment_method: 'bacs_debit', bank_last4: '2345' });
   });
 
@@ -132,17 +198,34 @@ describe(`Direct Debit in demo mode (${engineName})`, () => {
     const session = await w.start({ price: PRICE });
     await w.confirm(session.clientSecret);
     // Processing already shows how it is paid.
-    const mine = async () => (await (await t.request('/api/donations?type=me', { token: w.token })).json()) as { status: string; payment_method: string; bank_last4: string | null }[];
+    const mine = async () =>
+      (await (await t.request('/api/donations?type=me', { token: w.token })).json()) as {
+        status: string;
+        payment_method: string;
+        bank_last4: string | null;
+      }[];
     expect((await mine())[0]).toMatchObject({ status: 'processing', payment_method: 'bacs_debit', bank_last4: '2345' });
     await housekeeping();
     expect((await mine())[0]).toMatchObject({ status: 'succeeded', payment_method: 'bacs_debit', bank_last4: '2345' });
     const [row] = await w.rows();
 
-    const list = (await (await t.request(`/api/monthly-gifts?organization_id=${w.org.id}`, { token: admin })).json()) as { _id: string; method: string; payment_method: string; bank_last4: string | null }[];
-    expect(list.find((g) => g._id === row.subscriptionId)).toMatchObject({ method: 'demo', payment_method: 'bacs_debit', bank_last4: '2345' });
-    const giftsCsv = await (await t.request(`/api/exports/monthly-gifts.csv?organization_id=${w.org.id}`, { token: admin })).text();
-    expect(giftsCsv.split('\n').find((line) => line.includes(row.subscriptionId!))).toContain('Direct Debit ending 2345 (demo)');
-    const donationsCsv = await (await t.request(`/api/exports/donations.csv?campaign_id=${w.campaign.id}`, { token: admin })).text();
+    const list = (await (
+      await t.request(`/api/monthly-gifts?organization_id=${w.org.id}`, { token: admin })
+    ).json()) as { _id: string; method: string; payment_method: string; bank_last4: string | null }[];
+    expect(list.find((g) => g._id === row.subscriptionId)).toMatchObject({
+      method: 'demo',
+      payment_method: 'bacs_debit',
+      bank_last4: '2345',
+    });
+    const giftsCsv = await (
+      await t.request(`/api/exports/monthly-gifts.csv?organization_id=${w.org.id}`, { token: admin })
+    ).text();
+    expect(giftsCsv.split('\n').find((line) => line.includes(row.subscriptionId!))).toContain(
+      'Direct Debit ending 2345 (demo)',
+    );
+    const donationsCsv = await (
+      await t.request(`/api/exports/donations.csv?campaign_id=${w.campaign.id}`, { token: admin })
+    ).text();
     expect(donationsCsv.split('\n').find((line) => line.includes(row.id))).toContain('Direct Debit ending 2345');
   });
 
@@ -155,7 +238,11 @@ describe(`Direct Debit in demo mode (${engineName})`, () => {
       [{ amount: 500, method: 'paypal' }, /^method: must be "card" or "bacs_debit"/],
     ];
     for (const [json, message] of cases) {
-      const res = await t.request('/api/stripe/client_secret', { method: 'POST', token: w.token, json: { campaign_id: w.campaign.id, method: 'bacs_debit', ...json } });
+      const res = await t.request('/api/stripe/client_secret', {
+        method: 'POST',
+        token: w.token,
+        json: { campaign_id: w.campaign.id, method: 'bacs_debit', ...json },
+      });
       expect(res.status).toBe(400);
       expect(((await res.json()) as { message: string }).message).toMatch(message);
     }
@@ -166,7 +253,10 @@ describe(`Direct Debit in demo mode (${engineName})`, () => {
       [{ sort_code: '000000', account_number: '00012345' }, /sort_code: use the test sort code 108800/],
       [{ sort_code: '108800', account_number: '11111111' }, /account_number: use the test account 00012345/],
     ] as const) {
-      const res = await t.request('/api/stripe/demo/confirm', { method: 'POST', json: { clientSecret: session.clientSecret, ...(bank ? { bacs_debit: bank } : {}) } });
+      const res = await t.request('/api/stripe/demo/confirm', {
+        method: 'POST',
+        json: { clientSecret: session.clientSecret, ...(bank ? { bacs_debit: bank } : {}) },
+      });
       expect(res.status).toBe(400);
       expect(((await res.json()) as { message: string }).message).toMatch(message);
     }
@@ -179,7 +269,15 @@ describe(`Direct Debit webhook events (${engineName})`, () => {
   async function startedOneOff(w: Awaited<ReturnType<typeof world>>) {
     const session = await w.start({ amount: 4000 });
     const [row] = await w.rows();
-    const metadata = { kind: 'one_off', donation_id: row.id, campaign_id: row.campaignId, appeal_id: '', donor_id: row.donorId, gift_aid_declaration_id: '', source: 'card' };
+    const metadata = {
+      kind: 'one_off',
+      donation_id: row.id,
+      campaign_id: row.campaignId,
+      appeal_id: '',
+      donor_id: row.donorId,
+      gift_aid_declaration_id: '',
+      source: 'card',
+    };
     return { session, row, metadata, intentId: row.paymentIntentId! };
   }
 
@@ -191,7 +289,9 @@ describe(`Direct Debit webhook events (${engineName})`, () => {
     expect((await sendEvent(t, processing)).status).toBe(200);
     expect((await sendEvent(t, processing)).status).toBe(200);
     expect((await w.rows())[0]).toMatchObject({ status: 'processing', mandateId });
-    expect(await (await sendEvent(t, paymentIntentSucceeded({ intentId, amount: 4000, metadata }))).json()).toMatchObject({ received: true });
+    expect(
+      await (await sendEvent(t, paymentIntentSucceeded({ intentId, amount: 4000, metadata }))).json(),
+    ).toMatchObject({ received: true });
     expect((await w.rows())[0].status).toBe('succeeded');
     // A processing copy delivered late does not undo the success.
     await sendEvent(t, paymentIntentProcessing({ intentId, amount: 4000, metadata, mandateId }));
@@ -200,7 +300,16 @@ describe(`Direct Debit webhook events (${engineName})`, () => {
     const w2 = await world();
     const second = await startedOneOff(w2);
     await sendEvent(t, paymentIntentSucceeded({ intentId: second.intentId, amount: 4000, metadata: second.metadata }));
-    await sendEvent(t, paymentIntentProcessing({ intentId: second.intentId, amount: 4000, metadata: second.metadata, mandateId: fakeId('mandate'), last4: '9999' }));
+    await sendEvent(
+      t,
+      paymentIntentProcessing({
+        intentId: second.intentId,
+        amount: 4000,
+        metadata: second.metadata,
+        mandateId: fakeId('mandate'),
+        last4: '9999',
+      }),
+    );
     expect((await w2.rows())[0]).toMatchObject({ status: 'succeeded', paymentMethod: 'bacs_debit', bankLast4: '9999' });
   });
 
@@ -216,7 +325,10 @@ describe(`Direct Debit webhook events (${engineName})`, () => {
     const [gift] = await t.db.select().from(monthlyGifts).where(eq(monthlyGifts.id, row.subscriptionId!));
     expect(gift).toMatchObject({ status: 'cancelled', cancelledBy: 'bank', nextPaymentAt: null });
     await sendEvent(t, inactive);
-    await sendEvent(t, mandateUpdated({ mandateId: row.mandateId!, status: 'active', created: Math.floor(Date.now() / 1000) - 60 }));
+    await sendEvent(
+      t,
+      mandateUpdated({ mandateId: row.mandateId!, status: 'active', created: Math.floor(Date.now() / 1000) - 60 }),
+    );
     const [again] = await t.db.select().from(monthlyGifts).where(eq(monthlyGifts.id, row.subscriptionId!));
     expect(again).toMatchObject({ status: 'cancelled', cancelledAt: gift.cancelledAt });
 
@@ -227,8 +339,26 @@ describe(`Direct Debit webhook events (${engineName})`, () => {
     await v.confirm(s2.clientSecret);
     const [pending] = await v.rows();
     await sendEvent(t, mandateUpdated({ mandateId: pending.mandateId!, status: 'inactive' }));
-    const meta = { kind: 'monthly', donation_id: pending.id, campaign_id: pending.campaignId, appeal_id: '', donor_id: pending.donorId, gift_aid_declaration_id: '', source: 'demo' };
-    await sendEvent(t, invoicePaid({ invoiceId: pending.invoiceId!, subscriptionId: pending.subscriptionId!, amount: 1500, metadata: meta, first: true, intentId: pending.paymentIntentId! }));
+    const meta = {
+      kind: 'monthly',
+      donation_id: pending.id,
+      campaign_id: pending.campaignId,
+      appeal_id: '',
+      donor_id: pending.donorId,
+      gift_aid_declaration_id: '',
+      source: 'demo',
+    };
+    await sendEvent(
+      t,
+      invoicePaid({
+        invoiceId: pending.invoiceId!,
+        subscriptionId: pending.subscriptionId!,
+        amount: 1500,
+        metadata: meta,
+        first: true,
+        intentId: pending.paymentIntentId!,
+      }),
+    );
     const [late] = await t.db.select().from(monthlyGifts).where(eq(monthlyGifts.id, pending.subscriptionId!));
     expect(late).toMatchObject({ status: 'cancelled', cancelledBy: 'bank', mandateId: pending.mandateId });
   });
@@ -239,8 +369,21 @@ describe(`Direct Debit webhook events (${engineName})`, () => {
     const failures = async () => (await w.outbox()).filter((m) => /did not go through/.test(m.subject));
     // In order, with the failure delivered twice.
     const a = await startedOneOff(w);
-    await sendEvent(t, paymentIntentProcessing({ intentId: a.intentId, amount: 4000, metadata: a.metadata, mandateId: fakeId('mandate') }));
-    const failed = paymentIntentFailed({ intentId: a.intentId, amount: 4000, metadata: a.metadata, message: 'The bank returned this Direct Debit.' });
+    await sendEvent(
+      t,
+      paymentIntentProcessing({
+        intentId: a.intentId,
+        amount: 4000,
+        metadata: a.metadata,
+        mandateId: fakeId('mandate'),
+      }),
+    );
+    const failed = paymentIntentFailed({
+      intentId: a.intentId,
+      amount: 4000,
+      metadata: a.metadata,
+      message: 'The bank returned this Direct Debit.',
+    });
     expect(await (await sendEvent(t, failed)).json()).toMatchObject({ outcome: 'recorded' });
     expect(await (await sendEvent(t, failed)).json()).toMatchObject({ outcome: 'duplicate' });
     expect((await w.rows()).find((r) => r.id === a.row.id)?.status).toBe('failed');
@@ -248,7 +391,15 @@ describe(`Direct Debit webhook events (${engineName})`, () => {
     // Reordered: the failure first; the late processing event does not revive the gift.
     const b = await startedOneOff(w);
     await sendEvent(t, paymentIntentFailed({ intentId: b.intentId, amount: 4000, metadata: b.metadata }));
-    await sendEvent(t, paymentIntentProcessing({ intentId: b.intentId, amount: 4000, metadata: b.metadata, mandateId: fakeId('mandate') }));
+    await sendEvent(
+      t,
+      paymentIntentProcessing({
+        intentId: b.intentId,
+        amount: 4000,
+        metadata: b.metadata,
+        mandateId: fakeId('mandate'),
+      }),
+    );
     expect((await w.rows()).find((r) => r.id === b.row.id)?.status).toBe('failed');
     expect(await w.total()).toBe(before);
   });
@@ -260,10 +411,27 @@ describe(`Direct Debit webhook events (${engineName})`, () => {
     await housekeeping();
     const [first] = await w.rows();
     const before = await w.total();
-    const meta = { kind: 'monthly', donation_id: first.id, campaign_id: first.campaignId, appeal_id: '', donor_id: first.donorId, gift_aid_declaration_id: '', source: 'demo' };
+    const meta = {
+      kind: 'monthly',
+      donation_id: first.id,
+      campaign_id: first.campaignId,
+      appeal_id: '',
+      donor_id: first.donorId,
+      gift_aid_declaration_id: '',
+      source: 'demo',
+    };
     // Stripe's renewal PaymentIntent is made by the invoice and carries none of our metadata.
-    const renewal = (intentId: string) => paymentIntentProcessing({ intentId, amount: 1500, metadata: {}, mandateId: first.mandateId! });
-    const paid = (intentId: string) => invoicePaid({ invoiceId: fakeId('in'), subscriptionId: first.subscriptionId!, amount: 1500, metadata: meta, intentId, first: false });
+    const renewal = (intentId: string) =>
+      paymentIntentProcessing({ intentId, amount: 1500, metadata: {}, mandateId: first.mandateId! });
+    const paid = (intentId: string) =>
+      invoicePaid({
+        invoiceId: fakeId('in'),
+        subscriptionId: first.subscriptionId!,
+        amount: 1500,
+        metadata: meta,
+        intentId,
+        first: false,
+      });
 
     // In order: processing (and its copy) first, then the paid invoice.
     const intentA = fakeId('pi');
@@ -274,7 +442,11 @@ describe(`Direct Debit webhook events (${engineName})`, () => {
       expect(res.status).toBe(200);
       expect(await res.json()).toEqual({ received: true, outcome: 'ignored' });
     }
-    expect(warn.mock.calls.map((c) => String(c[0])).filter((l) => l.includes('no gift for this payment') && l.includes(intentA))).toHaveLength(2);
+    expect(
+      warn.mock.calls
+        .map((c) => String(c[0]))
+        .filter((l) => l.includes('no gift for this payment') && l.includes(intentA)),
+    ).toHaveLength(2);
     warn.mockRestore();
     expect(await w.rows()).toHaveLength(1);
     expect(await w.total()).toBe(before);

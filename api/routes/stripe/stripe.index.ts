@@ -46,7 +46,10 @@ export const stripeRouter = createRouter()
   .openapi(clientSecretRoute, async (c) => {
     const ip = c.req.header('cf-connecting-ip')?.trim().slice(0, 64) || null;
     try {
-      const session = await startCheckout({ db: c.var.db, config: c.var.config, payments: c.var.payments, user: c.var.user, ip, now: new Date() }, c.req.valid('json'));
+      const session = await startCheckout(
+        { db: c.var.db, config: c.var.config, payments: c.var.payments, user: c.var.user, ip, now: new Date() },
+        c.req.valid('json'),
+      );
       return c.json(session, 200);
     } catch (err) {
       if (err instanceof RateLimitError) c.header('Retry-After', String(err.retryAfterSeconds));

@@ -2,7 +2,15 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { donations, prices, users } from '../../../db/schema';
 import { createAppeal, createCampaign, createOrganization } from '../../../tests/factories';
-import { chargeRefunded, fakeId, invoicePaid, paymentIntentSucceeded, refundFailed, sendEvent, WEBHOOK_SECRET } from '../../../tests/fixtures/stripe/events';
+import {
+  chargeRefunded,
+  fakeId,
+  invoicePaid,
+  paymentIntentSucceeded,
+  refundFailed,
+  sendEvent,
+  WEBHOOK_SECRET,
+} from '../../../tests/fixtures/stripe/events';
 import { startStripeFake, type StripeFake } from '../../../tests/mocks/stripe-fake';
 import { bodyOf, messageOf, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
 
@@ -44,8 +52,12 @@ async function world() {
   const email = `fake.${crypto.randomUUID().slice(0, 8)}@example.com`;
   const rows = () => t.db.select().from(donations).where(eq(donations.campaignId, campaign.id));
   const start = (json: Record<string, unknown>) =>
-    t.request('/api/stripe/client_secret', { method: 'POST', json: { email, campaign_id: campaign.id, appeal_id: appeal.id, ...json } });
-  const total = async () => (await bodyOf(await t.client().api.appeals[':id'].$get({ param: { id: appeal.id } }), 200)).summary.total_donations;
+    t.request('/api/stripe/client_secret', {
+      method: 'POST',
+      json: { email, campaign_id: campaign.id, appeal_id: appeal.id, ...json },
+    });
+  const total = async () =>
+    (await bodyOf(await t.client().api.appeals[':id'].$get({ param: { id: appeal.id } }), 200)).summary.total_donations;
   return { campaign, appeal, email, rows, start, total };
 }
 
@@ -70,13 +82,17 @@ describe('POST /api/stripe/client_secret with Stripe', () => {
       gift_aid_declaration_id: '',
       source: 'card',
     });
-    const create = fake.requests.find((r) => r.path === '/v1/payment_intents' && r.body.metadata?.donation_id === row.id)!;
+    const create = fake.requests.find(
+      (r) => r.path === '/v1/payment_intents' && r.body.metadata?.donation_id === row.id,
+    )!;
     expect(create.idempotencyKey).toBe(`donation-${row.id}`);
     // A one-off gift needs no Customer: none is made for a checkout that may never be paid.
     const [donor] = await t.db.select().from(users).where(eq(users.id, row.donorId));
     expect(intent.customer).toBeNull();
     expect(donor.stripeCustomerId).toBeNull();
-    expect(fake.requests.some((r) => r.path === '/v1/customers' && r.body.metadata?.donor_id === row.donorId)).toBe(false);
+    expect(fake.requests.some((r) => r.path === '/v1/customers' && r.body.metadata?.donor_id === row.donorId)).toBe(
+      false,
+    );
     expect(donor.origin).toBe('checkout');
     expect(row).toMatchObject({ status: 'pending', source: 'card' });
 
@@ -86,26 +102,38 @@ describe('POST /api/stripe/client_secret with Stripe', () => {
     expect(await w.total()).toBe(1500);
   });
 
-  it('creates an incomplete subscription and answers the first invoice\'s confirmation secret', async () => {
+  it("creates an incomplete subscription and answers the first invoice's confirmation secret", async () => {
     const w = await world();
     const res = await w.start({ price: 'price_monthly_1000' });
     expect(res.status).toBe(200);
     const body = (await res.json()) as Checkout;
     const [row] = await w.rows();
     const subscription = fake.subscriptions.get(row.subscriptionId!)!;
-    const create = fake.requests.find((r) => r.path === '/v1/subscriptions' && r.body.metadata?.donation_id === row.id)!;
+    const create = fake.requests.find(
+      (r) => r.path === '/v1/subscriptions' && r.body.metadata?.donation_id === row.id,
+    )!;
     expect(create.body.payment_behavior).toBe('default_incomplete');
     expect(create.body.expand).toEqual(['latest_invoice.confirmation_secret']);
     expect(create.idempotencyKey).toBe(`donation-${row.id}`);
     expect(subscription.metadata.kind).toBe('monthly');
     expect(body.clientSecret).toBe(subscription.latest_invoice.confirmation_secret.client_secret);
-    expect(row).toMatchObject({ status: 'pending', type: 'monthly', amount: 1000, invoiceId: subscription.latest_invoice.id });
+    expect(row).toMatchObject({
+      status: 'pending',
+      type: 'monthly',
+      amount: 1000,
+      invoiceId: subscription.latest_invoice.id,
+    });
     // A subscription needs a Customer (housekeeping deletes it if the first payment never happens).
     const [donor] = await t.db.select().from(users).where(eq(users.id, row.donorId));
     expect(donor.stripeCustomerId).toBe(subscription.customer);
     expect(body.clientSecret.startsWith(`${row.paymentIntentId}_secret_`)).toBe(true);
 
-    const first = invoicePaid({ invoiceId: row.invoiceId!, subscriptionId: subscription.id, amount: 1000, metadata: subscription.metadata });
+    const first = invoicePaid({
+      invoiceId: row.invoiceId!,
+      subscriptionId: subscription.id,
+      amount: 1000,
+      metadata: subscription.metadata,
+    });
     await sendEvent(t, first);
     expect((await w.rows())[0]).toMatchObject({ status: 'succeeded' });
     expect(await w.total()).toBe(1000);
@@ -120,7 +148,10 @@ describe('POST /api/stripe/client_secret with Stripe', () => {
     const w = await world();
     fake.onCreate = async (kind, intent) => {
       if (kind !== 'payment_intent') return;
-      const res = await sendEvent(t, paymentIntentSucceeded({ intentId: intent.id, amount: intent.amount, metadata: intent.metadata }));
+      const res = await sendEvent(
+        t,
+        paymentIntentSucceeded({ intentId: intent.id, amount: intent.amount, metadata: intent.metadata }),
+      );
       expect(res.status).toBe(200);
     };
     try {
@@ -139,7 +170,12 @@ describe('POST /api/stripe/client_secret with Stripe', () => {
     const before = fake.requests.length;
     const list = await bodyOf(await t.client().api.stripe.subscriptions.$get(), 200);
     expect(list.map((p) => p.id)).toEqual(['price_monthly_500', 'price_monthly_1000', 'price_monthly_2500']);
-    expect(list[0]).toEqual({ id: 'price_monthly_500', unit_amount: 500, currency: 'gbp', recurring: { interval: 'month' } });
+    expect(list[0]).toEqual({
+      id: 'price_monthly_500',
+      unit_amount: 500,
+      currency: 'gbp',
+      recurring: { interval: 'month' },
+    });
     expect(fake.requests.length).toBe(before);
   });
 
@@ -149,7 +185,7 @@ describe('POST /api/stripe/client_secret with Stripe', () => {
     for (const price of ['price_missing', 'price_usd', 'price_yearly', 'price_not_offered', 'price_monthly_retired']) {
       const res = await w.start({ price });
       expect(res.status).toBe(400);
-      expect((await messageOf(res))).toMatch(/price: unknown monthly price/);
+      expect(await messageOf(res)).toMatch(/price: unknown monthly price/);
     }
     expect(fake.requests.filter((r) => r.method === 'POST').length).toBe(before);
     expect(await w.rows()).toHaveLength(0);
@@ -163,23 +199,35 @@ describe('POST /api/stripe/client_secret with Stripe', () => {
     fake.failNext = 0;
     vi.restoreAllMocks();
     expect(res.status).toBe(502);
-    expect((await messageOf(res))).toMatch(/payment provider could not start this payment/);
+    expect(await messageOf(res)).toMatch(/payment provider could not start this payment/);
     expect(await w.rows()).toHaveLength(0);
   }, 30_000);
 });
 
 describe('the charity that receives the gift (issue 13, point 7)', () => {
   it('names the campaign organization’s charity in the payment description, and the platform’s charity otherwise', async () => {
-    const org = await createOrganization(t.db, { name: 'Wells Trust', legalName: 'Wells for Hope Trust', charityNumber: '1234567' });
+    const org = await createOrganization(t.db, {
+      name: 'Wells Trust',
+      legalName: 'Wells for Hope Trust',
+      charityNumber: '1234567',
+    });
     const campaign = await createCampaign(t.db, { organizationId: org.id });
     const email = `charity.${crypto.randomUUID().slice(0, 8)}@example.com`;
-    const res = await t.request('/api/stripe/client_secret', { method: 'POST', json: { email, campaign_id: campaign.id, amount: 1000 } });
+    const res = await t.request('/api/stripe/client_secret', {
+      method: 'POST',
+      json: { email, campaign_id: campaign.id, amount: 1000 },
+    });
     expect(res.status).toBe(200);
     const [row] = await t.db.select().from(donations).where(eq(donations.campaignId, campaign.id));
-    expect(fake.paymentIntents.get(row.paymentIntentId!)).toMatchObject({ description: 'Donation to Wells Trust (registered charity 1234567)' });
+    expect(fake.paymentIntents.get(row.paymentIntentId!)).toMatchObject({
+      description: 'Donation to Wells Trust (registered charity 1234567)',
+    });
 
     const plain = await createCampaign(t.db);
-    const monthly = await t.request('/api/stripe/client_secret', { method: 'POST', json: { email, campaign_id: plain.id, price: 'price_monthly_500' } });
+    const monthly = await t.request('/api/stripe/client_secret', {
+      method: 'POST',
+      json: { email, campaign_id: plain.id, price: 'price_monthly_500' },
+    });
     expect(monthly.status).toBe(200);
     const [gift] = await t.db.select().from(donations).where(eq(donations.campaignId, plain.id));
     expect(fake.subscriptions.get(gift.subscriptionId!)).toMatchObject({ description: 'Donation to UK NFP' });

@@ -41,7 +41,11 @@ async function world() {
     return { appeal: a.summary.total_donations, campaign: c.summary.total_donations };
   };
   const start = (json: Record<string, unknown>, token?: string) =>
-    t.request('/api/stripe/client_secret', { method: 'POST', json: { email, campaign_id: campaign.id, appeal_id: appeal.id, ...json }, token });
+    t.request('/api/stripe/client_secret', {
+      method: 'POST',
+      json: { email, campaign_id: campaign.id, appeal_id: appeal.id, ...json },
+      token,
+    });
   const confirm = (clientSecret: string, card?: 'success' | 'decline') =>
     t.request('/api/stripe/demo/confirm', { method: 'POST', json: { clientSecret, card } });
   return { campaign, appeal, generalFund, email, rows, totals, start, confirm };
@@ -66,7 +70,12 @@ describe(`GET /api/stripe/subscriptions (${engineName})`, () => {
     const list = await bodyOf(await t.client().api.stripe.subscriptions.$get(), 200);
     const ours = list.filter((p) => p.id.startsWith('price_t_'));
     expect(ours.map((p) => p.unit_amount)).toEqual([500, 1000, 5000]);
-    expect(ours[0]).toEqual({ id: priceIds.small, unit_amount: 500, currency: 'gbp', recurring: { interval: 'month' } });
+    expect(ours[0]).toEqual({
+      id: priceIds.small,
+      unit_amount: 500,
+      currency: 'gbp',
+      recurring: { interval: 'month' },
+    });
     const amounts = list.map((p) => p.unit_amount);
     expect(amounts).toEqual([...amounts].sort((a, b) => a - b));
   });
@@ -85,19 +94,63 @@ describe(`POST /api/stripe/client_secret: bad input stores nothing (${engineName
     ['a missing email', () => ({ amount: 500, email: undefined }), /email: enter a valid email address/],
     ['an unknown price', () => ({ price: 'price_nope' }), /price: unknown monthly price/],
     ['an inactive price', () => ({ price: `${priceIds.mid}_old` }), /price: unknown monthly price/],
-    ['an unknown campaign', () => ({ amount: 500, campaign_id: crypto.randomUUID(), appeal_id: null }), /campaign_id: no such campaign/],
+    [
+      'an unknown campaign',
+      () => ({ amount: 500, campaign_id: crypto.randomUUID(), appeal_id: null }),
+      /campaign_id: no such campaign/,
+    ],
     ['a malformed campaign id', () => ({ amount: 500, campaign_id: 'abc' }), /campaign_id: must be a campaign id/],
-    ['an appeal id as campaign id', (w) => ({ amount: 500, campaign_id: w.appeal.id, appeal_id: null }), /campaign_id: no such campaign/],
-    ["an organization's general fund (offline income only)", (w) => ({ amount: 500, campaign_id: w.generalFund.id, appeal_id: null }), /campaign_id: no such campaign/],
+    [
+      'an appeal id as campaign id',
+      (w) => ({ amount: 500, campaign_id: w.appeal.id, appeal_id: null }),
+      /campaign_id: no such campaign/,
+    ],
+    [
+      "an organization's general fund (offline income only)",
+      (w) => ({ amount: 500, campaign_id: w.generalFund.id, appeal_id: null }),
+      /campaign_id: no such campaign/,
+    ],
     ['an unknown appeal', () => ({ amount: 500, appeal_id: crypto.randomUUID() }), /appeal_id: no such appeal/],
-    ['Gift Aid without details', () => ({ amount: 500, giftAid: true }), /gift_aid: first and last name, house name or number and postcode/],
-    ['Gift Aid with a non-UK postcode', () => ({ amount: 500, giftAid: true, gift_aid: { ...ANN, postcode: '90210' } }), /^gift_aid\.postcode: enter a UK postcode/],
-    ['Gift Aid with a first name over 35 characters', () => ({ amount: 500, giftAid: true, gift_aid: { ...ANN, first_name: 'A'.repeat(36) } }), /^gift_aid\.first_name: at most 35 characters/],
-    ['Gift Aid with a last name over 35 characters', () => ({ amount: 500, giftAid: true, gift_aid: { ...ANN, last_name: 'L'.repeat(36) } }), /^gift_aid\.last_name: at most 35 characters/],
-    ['Gift Aid without a house name or number', () => ({ amount: 500, giftAid: true, gift_aid: { ...ANN, house: ' ' } }), /^gift_aid\.house: enter your house name or number/],
-    ['Gift Aid with the house number missing', () => ({ amount: 500, giftAid: true, gift_aid: { first_name: 'Ann', last_name: 'Lee', postcode: 'LS1 4AP' } }), /gift_aid\.house/],
-    ['Gift Aid with a title over 4 characters', () => ({ amount: 500, giftAid: true, gift_aid: { ...ANN, title: 'Madam' } }), /^gift_aid\.title: at most 4 characters/],
-    ['Gift Aid accepted with outdated wording', () => ({ amount: 500, giftAid: true, gift_aid: { ...ANN, declaration: 'old text' } }), /gift_aid.declaration: the Gift Aid wording has changed/],
+    [
+      'Gift Aid without details',
+      () => ({ amount: 500, giftAid: true }),
+      /gift_aid: first and last name, house name or number and postcode/,
+    ],
+    [
+      'Gift Aid with a non-UK postcode',
+      () => ({ amount: 500, giftAid: true, gift_aid: { ...ANN, postcode: '90210' } }),
+      /^gift_aid\.postcode: enter a UK postcode/,
+    ],
+    [
+      'Gift Aid with a first name over 35 characters',
+      () => ({ amount: 500, giftAid: true, gift_aid: { ...ANN, first_name: 'A'.repeat(36) } }),
+      /^gift_aid\.first_name: at most 35 characters/,
+    ],
+    [
+      'Gift Aid with a last name over 35 characters',
+      () => ({ amount: 500, giftAid: true, gift_aid: { ...ANN, last_name: 'L'.repeat(36) } }),
+      /^gift_aid\.last_name: at most 35 characters/,
+    ],
+    [
+      'Gift Aid without a house name or number',
+      () => ({ amount: 500, giftAid: true, gift_aid: { ...ANN, house: ' ' } }),
+      /^gift_aid\.house: enter your house name or number/,
+    ],
+    [
+      'Gift Aid with the house number missing',
+      () => ({ amount: 500, giftAid: true, gift_aid: { first_name: 'Ann', last_name: 'Lee', postcode: 'LS1 4AP' } }),
+      /gift_aid\.house/,
+    ],
+    [
+      'Gift Aid with a title over 4 characters',
+      () => ({ amount: 500, giftAid: true, gift_aid: { ...ANN, title: 'Madam' } }),
+      /^gift_aid\.title: at most 4 characters/,
+    ],
+    [
+      'Gift Aid accepted with outdated wording',
+      () => ({ amount: 500, giftAid: true, gift_aid: { ...ANN, declaration: 'old text' } }),
+      /gift_aid.declaration: the Gift Aid wording has changed/,
+    ],
   ];
 
   for (const [name, body, message] of cases) {
@@ -127,13 +180,17 @@ describe(`POST /api/stripe/client_secret: bad input stores nothing (${engineName
     for (const [body, message] of expectations) {
       const res = await w.start({ amount: 500, ...body });
       expect(res.status).toBe(400);
-      expect((await messageOf(res))).toMatch(message);
+      expect(await messageOf(res)).toMatch(message);
     }
     expect(await counts()).toEqual(before);
   });
 
   it('rejects malformed JSON', async () => {
-    const res = await t.request('/api/stripe/client_secret', { method: 'POST', body: '{"amount":', headers: { 'content-type': 'application/json' } });
+    const res = await t.request('/api/stripe/client_secret', {
+      method: 'POST',
+      body: '{"amount":',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(res.status).toBe(400);
   });
 });
@@ -148,7 +205,14 @@ describe(`Demo payments: one-off gifts (${engineName})`, () => {
     expect(body.clientSecret).toMatch(/^pi_demo[0-9a-f]+_secret_[0-9a-f]+$/);
 
     const [row] = await w.rows();
-    expect(row).toMatchObject({ status: 'pending', amount: 1234, type: 'once', appealId: w.appeal.id, source: 'demo', giftAid: false });
+    expect(row).toMatchObject({
+      status: 'pending',
+      amount: 1234,
+      type: 'once',
+      appealId: w.appeal.id,
+      source: 'demo',
+      giftAid: false,
+    });
     const [donor] = await t.db.select().from(users).where(eq(users.id, row.donorId));
     expect(donor.email).toBe(w.email.toLowerCase());
     expect(await w.totals()).toEqual({ appeal: 0, campaign: 0 });
@@ -166,7 +230,11 @@ describe(`Demo payments: one-off gifts (${engineName})`, () => {
 
   it('accepts short ids, a campaign without an appeal, and reuses the donor for the same email', async () => {
     const w = await world();
-    const first = await w.start({ amount: 500, campaign_id: toShortId(w.campaign.id), appeal_id: toShortId(w.appeal.id) });
+    const first = await w.start({
+      amount: 500,
+      campaign_id: toShortId(w.campaign.id),
+      appeal_id: toShortId(w.appeal.id),
+    });
     expect(first.status).toBe(200);
     const second = await w.start({ amount: 700, appeal_id: null, email: w.email.toUpperCase() });
     expect(second.status).toBe(200);
@@ -193,7 +261,7 @@ describe(`Demo payments: one-off gifts (${engineName})`, () => {
     const { clientSecret } = (await (await w.start({ amount: 2000 })).json()) as Checkout;
     const declined = await w.confirm(clientSecret, 'decline');
     expect(declined.status).toBe(402);
-    expect((await messageOf(declined))).toMatch(/Your card was declined/);
+    expect(await messageOf(declined)).toMatch(/Your card was declined/);
     expect((await w.rows())[0]).toMatchObject({ status: 'failed', failureMessage: expect.stringMatching(/declined/) });
     expect(await w.totals()).toEqual({ appeal: 0, campaign: 0 });
     expect(await (await w.confirm(clientSecret)).json()).toEqual({ status: 'succeeded' });
@@ -220,7 +288,7 @@ describe(`Demo payments: one-off gifts (${engineName})`, () => {
     const forged = clientSecret.replace(/.$/, (c: string) => (c === '0' ? '1' : '0'));
     const res = await w.confirm(forged);
     expect(res.status).toBe(400);
-    expect((await messageOf(res))).toMatch(/payment session is not valid/);
+    expect(await messageOf(res)).toMatch(/payment session is not valid/);
     expect((await w.rows())[0].status).toBe('pending');
   });
 
@@ -229,13 +297,24 @@ describe(`Demo payments: one-off gifts (${engineName})`, () => {
     const res = await w.start({
       amount: 1000,
       giftAid: true,
-      gift_aid: { title: 'Ms', first_name: ' Ann ', last_name: 'Lee-Smith', house: '1', address: 'High Street, Leeds', postcode: 'ls14ap', declaration: GIFT_AID_DECLARATION },
+      gift_aid: {
+        title: 'Ms',
+        first_name: ' Ann ',
+        last_name: 'Lee-Smith',
+        house: '1',
+        address: 'High Street, Leeds',
+        postcode: 'ls14ap',
+        declaration: GIFT_AID_DECLARATION,
+      },
     });
     expect(res.status).toBe(200);
     await w.confirm(((await res.json()) as Checkout).clientSecret);
     const [row] = await w.rows();
     expect(row).toMatchObject({ giftAid: true, status: 'succeeded' });
-    const [declaration] = await t.db.select().from(giftAidDeclarations).where(eq(giftAidDeclarations.id, row.giftAidDeclarationId!));
+    const [declaration] = await t.db
+      .select()
+      .from(giftAidDeclarations)
+      .where(eq(giftAidDeclarations.id, row.giftAidDeclarationId!));
     expect(declaration).toMatchObject({
       donorId: row.donorId,
       title: 'Ms',
@@ -252,24 +331,37 @@ describe(`Demo payments: one-off gifts (${engineName})`, () => {
   });
 
   it('words the declaration for the charity that receives the gift: the campaign organization’s legal name', async () => {
-    const org = await createOrganization(t.db, { name: 'Harbour Food', legalName: 'Harbour Food Network CIO', charityNumber: '1170001' });
+    const org = await createOrganization(t.db, {
+      name: 'Harbour Food',
+      legalName: 'Harbour Food Network CIO',
+      charityNumber: '1170001',
+    });
     const campaign = await createCampaign(t.db, { organizationId: org.id });
     const ownWording = giftAidDeclaration('Harbour Food Network CIO');
     const start = (declaration: string) =>
       t.request('/api/stripe/client_secret', {
         method: 'POST',
-        json: { email: 'gift.aid@example.com', campaign_id: campaign.id, amount: 1000, giftAid: true, gift_aid: { ...ANN, declaration } },
+        json: {
+          email: 'gift.aid@example.com',
+          campaign_id: campaign.id,
+          amount: 1000,
+          giftAid: true,
+          gift_aid: { ...ANN, declaration },
+        },
       });
     // The platform's wording names another charity: refused, nothing stored.
     const wrong = await start(GIFT_AID_DECLARATION);
     expect(wrong.status).toBe(400);
-    expect((await messageOf(wrong))).toMatch(/gift_aid.declaration: the Gift Aid wording has changed/);
+    expect(await messageOf(wrong)).toMatch(/gift_aid.declaration: the Gift Aid wording has changed/);
     expect(await t.db.select().from(donations).where(eq(donations.campaignId, campaign.id))).toEqual([]);
 
     const right = await start(ownWording);
     expect(right.status).toBe(200);
     const [row] = await t.db.select().from(donations).where(eq(donations.campaignId, campaign.id));
-    const [declaration] = await t.db.select().from(giftAidDeclarations).where(eq(giftAidDeclarations.id, row.giftAidDeclarationId!));
+    const [declaration] = await t.db
+      .select()
+      .from(giftAidDeclarations)
+      .where(eq(giftAidDeclarations.id, row.giftAidDeclarationId!));
     expect(declaration.declarationText).toBe(ownWording);
     expect(declaration.declarationText).toContain('to Harbour Food Network CIO.');
   });
@@ -299,9 +391,15 @@ describe(`Demo payments: monthly gifts (${engineName})`, () => {
 describe(`Demo confirm with Stripe configured (${engineName})`, () => {
   it('is not available', async () => {
     const live = await setupTestApp({ STRIPE_SECRET_KEY: 'sk_test_x' });
-    const res = await live.request('/api/stripe/demo/confirm', { method: 'POST', json: { clientSecret: 'pi_demo1_secret_2' } });
+    const res = await live.request('/api/stripe/demo/confirm', {
+      method: 'POST',
+      json: { clientSecret: 'pi_demo1_secret_2' },
+    });
     expect(res.status).toBe(404);
-    const rows = await live.db.select().from(donations).where(inArray(donations.status, ['succeeded']));
+    const rows = await live.db
+      .select()
+      .from(donations)
+      .where(inArray(donations.status, ['succeeded']));
     expect(Array.isArray(rows)).toBe(true);
   });
 });
@@ -310,18 +408,27 @@ describe(`Payments without Stripe keys by APP_ENV (${engineName})`, () => {
   it('production takes no demo payments: 503 on client_secret, 404 on demo confirm, nothing stored', async () => {
     const prod = await setupTestApp({ APP_ENV: 'production', AUTH_SECRET: 'x'.repeat(40) });
     const campaign = await createCampaign(prod.db);
-    const res = await prod.request('/api/stripe/client_secret', { method: 'POST', json: { email: 'p@example.com', amount: 2500, campaign_id: campaign.id } });
+    const res = await prod.request('/api/stripe/client_secret', {
+      method: 'POST',
+      json: { email: 'p@example.com', amount: 2500, campaign_id: campaign.id },
+    });
     expect(res.status).toBe(503);
     expect(await res.json()).toEqual({ statusCode: 503, message: 'Card payments are not configured' });
     expect(await prod.db.select().from(donations).where(eq(donations.campaignId, campaign.id))).toHaveLength(0);
-    const confirm = await prod.request('/api/stripe/demo/confirm', { method: 'POST', json: { clientSecret: 'pi_demo1_secret_2' } });
+    const confirm = await prod.request('/api/stripe/demo/confirm', {
+      method: 'POST',
+      json: { clientSecret: 'pi_demo1_secret_2' },
+    });
     await errorOf(confirm, 404);
   });
 
   it('development keeps the demo flow', async () => {
     const dev = await setupTestApp({ APP_ENV: 'development' });
     const campaign = await createCampaign(dev.db);
-    const res = await dev.request('/api/stripe/client_secret', { method: 'POST', json: { email: 'd@example.com', amount: 2500, campaign_id: campaign.id } });
+    const res = await dev.request('/api/stripe/client_secret', {
+      method: 'POST',
+      json: { email: 'd@example.com', amount: 2500, campaign_id: campaign.id },
+    });
     expect(res.status).toBe(200);
     const { clientSecret, mode } = (await res.json()) as Checkout;
     expect(mode).toBe('demo');
@@ -332,7 +439,11 @@ describe(`Payments without Stripe keys by APP_ENV (${engineName})`, () => {
 
 describe(`POST /api/stripe/client_secret is throttled (${engineName})`, () => {
   const start = (campaignId: string, email: string, headers: Record<string, string> = {}) =>
-    t.request('/api/stripe/client_secret', { method: 'POST', json: { email, amount: 500, campaign_id: campaignId }, headers });
+    t.request('/api/stripe/client_secret', {
+      method: 'POST',
+      json: { email, amount: 500, campaign_id: campaignId },
+      headers,
+    });
 
   it('allows 10 checkouts per email in 15 minutes, then answers 429 with Retry-After and stores nothing', async () => {
     const campaign = await createCampaign(t.db);
@@ -341,12 +452,14 @@ describe(`POST /api/stripe/client_secret is throttled (${engineName})`, () => {
     const blocked = await start(campaign.id, email.toUpperCase());
     expect(blocked.status).toBe(429);
     expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(0);
-    expect((await messageOf(blocked))).toMatch(/^Too many donation attempts\. Please wait \d+ minutes? and try again\.$/);
+    expect(await messageOf(blocked)).toMatch(/^Too many donation attempts\. Please wait \d+ minutes? and try again\.$/);
     expect(await t.db.select().from(donations).where(eq(donations.campaignId, campaign.id))).toHaveLength(10);
     expect((await start(campaign.id, `other.${email}`)).status).toBe(200);
   });
 
-  it('asks for the security check after 5 per client address behind Cloudflare, refuses after 30, and does not count callers without one', { timeout: 30_000 }, async () => {
+  it('asks for the security check after 5 per client address behind Cloudflare, refuses after 30, and does not count callers without one', {
+    timeout: 30_000,
+  }, async () => {
     const campaign = await createCampaign(t.db);
     const ip = `198.51.100.${Math.floor(Math.random() * 250) + 1}`;
     const stamp = crypto.randomUUID().slice(0, 8);
@@ -356,17 +469,26 @@ describe(`POST /api/stripe/client_secret is throttled (${engineName})`, () => {
     expect(checked.status).toBe(428);
     expect(await checked.json()).toEqual({ statusCode: 428, message: expect.stringMatching(/security check/) });
     const withToken = (email: string, token: string) =>
-      t.request('/api/stripe/client_secret', { method: 'POST', json: { email, amount: 500, campaign_id: campaign.id, turnstile_token: token }, headers: cf });
+      t.request('/api/stripe/client_secret', {
+        method: 'POST',
+        json: { email, amount: 500, campaign_id: campaign.id, turnstile_token: token },
+        headers: cf,
+      });
     expect((await withToken(`ip-bad.${stamp}@example.com`, 'bad-token')).status).toBe(428);
-    for (let i = 7; i < 30; i++) expect((await withToken(`ip${i}.${stamp}@example.com`, `t-${crypto.randomUUID()}`)).status).toBe(200);
+    for (let i = 7; i < 30; i++)
+      expect((await withToken(`ip${i}.${stamp}@example.com`, `t-${crypto.randomUUID()}`)).status).toBe(200);
     const blocked = await withToken(`ip-last.${stamp}@example.com`, `t-${crypto.randomUUID()}`);
     expect(blocked.status).toBe(429);
     expect(blocked.headers.get('retry-after')).toBeTruthy();
-    expect((await start(campaign.id, `ip-other.${stamp}@example.com`, { 'cf-connecting-ip': `${ip}0` })).status).toBe(200);
+    expect((await start(campaign.id, `ip-other.${stamp}@example.com`, { 'cf-connecting-ip': `${ip}0` })).status).toBe(
+      200,
+    );
     await resetSiteWideCount();
     for (let i = 0; i < 31; i++) expect((await start(campaign.id, `noip${i}.${stamp}@example.com`)).status).toBe(200);
     // Nothing was stored for the refused attempts.
-    expect(await t.db.select().from(donations).where(eq(donations.campaignId, campaign.id))).toHaveLength(5 + 23 + 1 + 31);
+    expect(await t.db.select().from(donations).where(eq(donations.campaignId, campaign.id))).toHaveLength(
+      5 + 23 + 1 + 31,
+    );
   });
 
   it('asks every anonymous donor for the check past 60 anonymous checkouts in 10 minutes (rotating addresses), not signed-in donors', async () => {
@@ -377,12 +499,21 @@ describe(`POST /api/stripe/client_secret is throttled (${engineName})`, () => {
     expect(res.status).toBe(428);
     const passed = await t.request('/api/stripe/client_secret', {
       method: 'POST',
-      json: { email: `rot.${stamp}@example.com`, amount: 500, campaign_id: campaign.id, turnstile_token: `t-${crypto.randomUUID()}` },
+      json: {
+        email: `rot.${stamp}@example.com`,
+        amount: 500,
+        campaign_id: campaign.id,
+        turnstile_token: `t-${crypto.randomUUID()}`,
+      },
     });
     expect(passed.status).toBe(200);
     const donor = await createUser(t.db);
     const token = await createSession(t.db, donor.id);
-    const signedIn = await t.request('/api/stripe/client_secret', { method: 'POST', token, json: { amount: 500, campaign_id: campaign.id } });
+    const signedIn = await t.request('/api/stripe/client_secret', {
+      method: 'POST',
+      token,
+      json: { amount: 500, campaign_id: campaign.id },
+    });
     expect(signedIn.status).toBe(200);
   });
 });

@@ -1,6 +1,14 @@
 import { z } from '@hono/zod-openapi';
 import { createRouter } from '../../lib/create-app';
-import { bearerAuth, defineRoute, errorResponses, IdParams, jsonBody, jsonContent, totalCountHeader } from '../../lib/openapi';
+import {
+  bearerAuth,
+  defineRoute,
+  errorResponses,
+  IdParams,
+  jsonBody,
+  jsonContent,
+  totalCountHeader,
+} from '../../lib/openapi';
 import { adminOnly, requireUser, signedIn } from '../../lib/policy';
 import {
   SentSupportRequestSchema,
@@ -20,7 +28,10 @@ const sendRoute = defineRoute({
   security: bearerAuth,
   middleware: [signedIn()],
   request: { body: jsonBody(SupportRequestBody) },
-  responses: { 201: jsonContent(SentSupportRequestSchema, 'Stored (and emailed unless email_sent is false)'), ...errorResponses },
+  responses: {
+    201: jsonContent(SentSupportRequestSchema, 'Stored (and emailed unless email_sent is false)'),
+    ...errorResponses,
+  },
 });
 
 const listRoute = defineRoute({
@@ -31,7 +42,10 @@ const listRoute = defineRoute({
   security: bearerAuth,
   middleware: [signedIn()],
   request: { query: SupportRequestListQuery },
-  responses: { 200: { ...jsonContent(z.array(SupportRequestSchema), 'Newest first'), headers: totalCountHeader }, ...errorResponses },
+  responses: {
+    200: { ...jsonContent(z.array(SupportRequestSchema), 'Newest first'), headers: totalCountHeader },
+    ...errorResponses,
+  },
 });
 
 const handleRoute = defineRoute({
@@ -57,5 +71,14 @@ export const supportRequestsRouter = createRouter()
     return c.json(items, 200);
   })
   .openapi(handleRoute, async (c) =>
-    c.json(await setSupportRequestHandled(c.var.db, requireUser(c.var.user), c.req.valid('param').id, c.req.valid('json').handled, new Date()), 200),
+    c.json(
+      await setSupportRequestHandled(
+        c.var.db,
+        requireUser(c.var.user),
+        c.req.valid('param').id,
+        c.req.valid('json').handled,
+        new Date(),
+      ),
+      200,
+    ),
   );

@@ -3,7 +3,16 @@ import { SUPPORT_REQUEST_LIMITS, SUPPORT_REQUESTS_PER_HOUR } from '../../../doma
 import { signedIn } from '../../../tests/factories';
 import { engineName, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
 
-type Sent = { _id: string; name: string; email: string; subject: string; message: string; handled_at: string | null; handled_by: string | null; email_sent: boolean };
+type Sent = {
+  _id: string;
+  name: string;
+  email: string;
+  subject: string;
+  message: string;
+  handled_at: string | null;
+  handled_by: string | null;
+  email_sent: boolean;
+};
 type Mail = { to: string; subject: string; text: string; html: string };
 
 const stamp = () => crypto.randomUUID().slice(0, 8);
@@ -22,14 +31,28 @@ describe(`Contact Support (${engineName})`, () => {
   it('stores the message, emails the charity and a copy to the sender, and admins see it in the inbox until handled', async () => {
     const support = `support-${stamp()}@charity.example`;
     const t = await setupTestApp({ SUPPORT_EMAIL: support });
-    const donor = await signedIn(t.db, 'donor', { overrides: { email: `donor-${stamp()}@example.com`, firstName: 'Priya', lastName: 'Patel' } });
+    const donor = await signedIn(t.db, 'donor', {
+      overrides: { email: `donor-${stamp()}@example.com`, firstName: 'Priya', lastName: 'Patel' },
+    });
     const subject = `Change my monthly gift ${stamp()}`;
 
-    const res = await send(t, donor.token, { name: '  Priya   Patel ', subject, message: 'Please move my gift\r\nto the 15th.', email: 'someone-else@example.com' });
+    const res = await send(t, donor.token, {
+      name: '  Priya   Patel ',
+      subject,
+      message: 'Please move my gift\r\nto the 15th.',
+      email: 'someone-else@example.com',
+    });
     expect(res.status).toBe(201);
     const sent = (await res.json()) as Sent;
     // The reply address is the account's, whatever the body says; whitespace and line breaks are tidied.
-    expect(sent).toMatchObject({ name: 'Priya Patel', email: donor.user.email, subject, message: 'Please move my gift\nto the 15th.', handled_at: null, email_sent: true });
+    expect(sent).toMatchObject({
+      name: 'Priya Patel',
+      email: donor.user.email,
+      subject,
+      message: 'Please move my gift\nto the 15th.',
+      handled_at: null,
+      email_sent: true,
+    });
 
     const [toCharity] = await outbox(t, support);
     expect(toCharity.subject).toBe(`Contact Support: ${subject}`);
@@ -47,12 +70,18 @@ describe(`Contact Support (${engineName})`, () => {
     const open = (await inbox.json()) as Sent[];
     expect(open.find((m) => m._id === sent._id)).toMatchObject({ subject, email: donor.user.email });
 
-    const handled = await t.request(`/api/support-requests/${sent._id}`, { method: 'PUT', token: admin.token, json: { handled: true } });
+    const handled = await t.request(`/api/support-requests/${sent._id}`, {
+      method: 'PUT',
+      token: admin.token,
+      json: { handled: true },
+    });
     expect(handled.status).toBe(200);
     expect(await handled.json()).toMatchObject({ _id: sent._id, handled_by: 'Ada Admin' });
     const stillOpen = (await (await t.request('/api/support-requests', { token: admin.token })).json()) as Sent[];
     expect(stillOpen.map((m) => m._id)).not.toContain(sent._id);
-    const done = (await (await t.request('/api/support-requests?status=handled', { token: admin.token })).json()) as Sent[];
+    const done = (await (
+      await t.request('/api/support-requests?status=handled', { token: admin.token })
+    ).json()) as Sent[];
     expect(done.find((m) => m._id === sent._id)?.handled_at).toEqual(expect.any(String));
     // The sender sees it answered among their own messages.
     const mine = (await (await t.request('/api/support-requests', { token: donor.token })).json()) as Sent[];
@@ -66,17 +95,31 @@ describe(`Contact Support (${engineName})`, () => {
     const other = await signedIn(t.db, 'donor');
     const orgAdmin = await signedIn(t.db, 'org_admin');
     const secret = `Private question ${stamp()}`;
-    const sent = (await (await send(t, donor.token, { name: 'Dana Donor', subject: secret, message: 'About my Gift Aid' })).json()) as Sent;
+    const sent = (await (
+      await send(t, donor.token, { name: 'Dana Donor', subject: secret, message: 'About my Gift Aid' })
+    ).json()) as Sent;
 
     for (const token of [other.token, orgAdmin.token]) {
       const list = await t.request('/api/support-requests?status=all', { token });
       expect(list.status).toBe(200);
       expect(list.headers.get('x-total-count')).toBe('0');
       expect(JSON.stringify(await list.json())).not.toContain(secret);
-      const put = await t.request(`/api/support-requests/${sent._id}`, { method: 'PUT', token, json: { handled: true } });
+      const put = await t.request(`/api/support-requests/${sent._id}`, {
+        method: 'PUT',
+        token,
+        json: { handled: true },
+      });
       expect(put.status).toBe(403);
     }
-    expect((await t.request(`/api/support-requests/${sent._id}`, { method: 'PUT', token: donor.token, json: { handled: true } })).status).toBe(403);
+    expect(
+      (
+        await t.request(`/api/support-requests/${sent._id}`, {
+          method: 'PUT',
+          token: donor.token,
+          json: { handled: true },
+        })
+      ).status,
+    ).toBe(403);
     expect((await t.request('/api/support-requests')).status).toBe(401);
     expect((await send(t, undefined, { name: 'A', subject: 'B', message: 'C' })).status).toBe(401);
   });
@@ -89,7 +132,10 @@ describe(`Contact Support (${engineName})`, () => {
       [{ ...ok, subject: '   ' }, /^subject: A subject is required$/],
       [{ ...ok, message: '' }, /^message: A message is required$/],
       [{ ...ok, name: undefined }, /^name: Your name is required$/],
-      [{ ...ok, message: 'x'.repeat(SUPPORT_REQUEST_LIMITS.message + 1) }, new RegExp(`^message: Use at most ${SUPPORT_REQUEST_LIMITS.message} characters$`)],
+      [
+        { ...ok, message: 'x'.repeat(SUPPORT_REQUEST_LIMITS.message + 1) },
+        new RegExp(`^message: Use at most ${SUPPORT_REQUEST_LIMITS.message} characters$`),
+      ],
       [{ ...ok, subject: 's'.repeat(SUPPORT_REQUEST_LIMITS.subject + 1) }, /^subject: Use at most 150 characters$/],
       [{ ...ok, message: 'Hello <script>alert(1)</script>' }, /^message: Write plain text/],
       [{ ...ok, name: '<b>Dana</b>' }, /^name: Write plain text/],
@@ -111,7 +157,9 @@ describe(`Contact Support (${engineName})`, () => {
     const donor = await signedIn(t.db, 'donor');
     const other = await signedIn(t.db, 'donor');
     for (let i = 0; i < SUPPORT_REQUESTS_PER_HOUR; i++) {
-      expect((await send(t, donor.token, { name: 'Dana', subject: `Question ${i}`, message: 'Hello' })).status).toBe(201);
+      expect((await send(t, donor.token, { name: 'Dana', subject: `Question ${i}`, message: 'Hello' })).status).toBe(
+        201,
+      );
     }
     const refused = await send(t, donor.token, { name: 'Dana', subject: 'One more', message: 'Hello' });
     expect(refused.status).toBe(429);

@@ -21,7 +21,13 @@ export const templateCausesRouter = createRouter().openapi(listRoute, async (c) 
     .orderBy(asc(templateCauses.createdAt), asc(templateCauses.title))
     .limit(100);
   return c.json(
-    rows.map((row) => ({ _id: row.id, title: row.title, description: row.description, story: row.story, image: row.image })),
+    rows.map((row) => ({
+      _id: row.id,
+      title: row.title,
+      description: row.description,
+      story: row.story,
+      image: row.image,
+    })),
     200,
   );
 });

@@ -1,7 +1,15 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { giftAidAdjustments, giftAidClaimedGifts, giftAidClaims, monthlyGifts } from '../../../db/schema';
 import { ukTaxYearOf } from '../../../domain/dates';
-import { createAppeal, createCampaign, createDonation, createOrganization, createUser, signedIn, type SignedIn } from '../../../tests/factories';
+import {
+  createAppeal,
+  createCampaign,
+  createDonation,
+  createOrganization,
+  createUser,
+  signedIn,
+  type SignedIn,
+} from '../../../tests/factories';
 import { engineName, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
 import type { DonorGivingDto } from '../../schemas/users';
 
@@ -33,14 +41,43 @@ describe(`a donor's giving history and totals (${engineName})`, () => {
       [name, (await createDonation(t.db, { donorId, ...values })).id] as const;
     giftIds = Object.fromEntries([
       // This tax year: £50 with Gift Aid (claimed), £20 partly refunded (£5 back), a cheque to the appeal.
-      await gift('claimed', { campaignId: campaignX.id, amount: 5000, giftAid: true, method: 'card', date: new Date(now - DAY) }),
-      await gift('partRefunded', { campaignId: campaignX.id, amount: 2000, refundedAmount: 500, date: new Date(now - 2 * DAY) }),
-      await gift('cheque', { campaignId: campaignX.id, appealId: appealX.id, amount: 1500, method: 'cheque', source: 'batch', date: new Date(now - 3 * DAY) }),
+      await gift('claimed', {
+        campaignId: campaignX.id,
+        amount: 5000,
+        giftAid: true,
+        method: 'card',
+        date: new Date(now - DAY),
+      }),
+      await gift('partRefunded', {
+        campaignId: campaignX.id,
+        amount: 2000,
+        refundedAmount: 500,
+        date: new Date(now - 2 * DAY),
+      }),
+      await gift('cheque', {
+        campaignId: campaignX.id,
+        appealId: appealX.id,
+        amount: 1500,
+        method: 'cheque',
+        source: 'batch',
+        date: new Date(now - 3 * DAY),
+      }),
       // Last tax year: £10; a wholly refunded gift; a failed one and an abandoned checkout (never giving).
       await gift('lastYear', { campaignId: campaignX.id, amount: 1000, date: lastTaxYear }),
-      await gift('refunded', { campaignId: campaignX.id, amount: 3000, refundedAmount: 3000, status: 'refunded', date: lastTaxYear }),
+      await gift('refunded', {
+        campaignId: campaignX.id,
+        amount: 3000,
+        refundedAmount: 3000,
+        status: 'refunded',
+        date: lastTaxYear,
+      }),
       await gift('failed', { campaignId: campaignX.id, amount: 700, status: 'failed', date: new Date(now - 4 * DAY) }),
-      await gift('abandoned', { campaignId: campaignX.id, amount: 900, status: 'abandoned', date: new Date(now - 5 * DAY) }),
+      await gift('abandoned', {
+        campaignId: campaignX.id,
+        amount: 900,
+        status: 'abandoned',
+        date: new Date(now - 5 * DAY),
+      }),
       // To another organization: counted for admins only.
       await gift('elsewhere', { campaignId: campaignY.id, amount: 10_000, date: new Date(now - DAY / 2) }),
     ]);
@@ -60,13 +97,38 @@ describe(`a donor's giving history and totals (${engineName})`, () => {
         retainUntil: new Date(now + 2000 * DAY),
       })
       .returning();
-    await t.db.insert(giftAidClaimedGifts).values({ donationId: giftIds.claimed, claimId: claim.id, line: 1, amountPence: 5000 });
+    await t.db
+      .insert(giftAidClaimedGifts)
+      .values({ donationId: giftIds.claimed, claimId: claim.id, line: 1, amountPence: 5000 });
     // £1 of that gift went back after the claim: 25p of Gift Aid is owed back to HMRC.
-    await t.db.insert(giftAidAdjustments).values({ donationId: giftIds.claimed, claimId: claim.id, organizationId: orgX, giftAidPence: 25 });
+    await t.db
+      .insert(giftAidAdjustments)
+      .values({ donationId: giftIds.claimed, claimId: claim.id, organizationId: orgX, giftAidPence: 25 });
     await t.db.insert(monthlyGifts).values([
-      { id: `sub_demo_giving_${crypto.randomUUID()}`, donorId, campaignId: campaignX.id, amount: 1200, status: 'active', source: 'demo' },
-      { id: `sub_demo_giving_${crypto.randomUUID()}`, donorId, campaignId: campaignX.id, amount: 800, status: 'cancelled', source: 'demo' },
-      { id: `sub_demo_giving_${crypto.randomUUID()}`, donorId, campaignId: campaignY.id, amount: 3000, status: 'active', source: 'demo' },
+      {
+        id: `sub_demo_giving_${crypto.randomUUID()}`,
+        donorId,
+        campaignId: campaignX.id,
+        amount: 1200,
+        status: 'active',
+        source: 'demo',
+      },
+      {
+        id: `sub_demo_giving_${crypto.randomUUID()}`,
+        donorId,
+        campaignId: campaignX.id,
+        amount: 800,
+        status: 'cancelled',
+        source: 'demo',
+      },
+      {
+        id: `sub_demo_giving_${crypto.randomUUID()}`,
+        donorId,
+        campaignId: campaignY.id,
+        amount: 3000,
+        status: 'active',
+        source: 'demo',
+      },
     ]);
   }, 60_000);
 
@@ -76,7 +138,9 @@ describe(`a donor's giving history and totals (${engineName})`, () => {
     return { body: (await res.json()) as DonorGivingDto, total: Number(res.headers.get('x-total-count')) };
   };
 
-  it('totals paid gifts net of refunds, this tax year, Gift Aid claimed less adjustments, and active monthly gifts (organization staff: their organization)', { timeout: 30_000 }, async () => {
+  it('totals paid gifts net of refunds, this tax year, Gift Aid claimed less adjustments, and active monthly gifts (organization staff: their organization)', {
+    timeout: 30_000,
+  }, async () => {
     for (const who of [orgAdminX, financeX]) {
       const { body, total } = await giving(who.token);
       expect(body.totals).toEqual({
@@ -89,12 +153,27 @@ describe(`a donor's giving history and totals (${engineName})`, () => {
         monthly_active_pence: 1200,
       });
       // Newest first; unpaid checkouts and the other organization's gift are not listed.
-      expect(body.gifts.slice(0, 4).map((g) => g._id)).toEqual(['claimed', 'partRefunded', 'cheque', 'failed'].map((k) => giftIds[k]));
-      expect(new Set(body.gifts.map((g) => g._id))).toEqual(new Set(['claimed', 'partRefunded', 'cheque', 'failed', 'lastYear', 'refunded'].map((k) => giftIds[k])));
+      expect(body.gifts.slice(0, 4).map((g) => g._id)).toEqual(
+        ['claimed', 'partRefunded', 'cheque', 'failed'].map((k) => giftIds[k]),
+      );
+      expect(new Set(body.gifts.map((g) => g._id))).toEqual(
+        new Set(['claimed', 'partRefunded', 'cheque', 'failed', 'lastYear', 'refunded'].map((k) => giftIds[k])),
+      );
       expect(total).toBe(6);
       const cheque = body.gifts.find((g) => g._id === giftIds.cheque)!;
-      expect(cheque).toMatchObject({ amount: 1500, method: 'cheque', source: 'batch', campaign: { title: 'Wells for Kenya' }, appeal: { title: 'Sam runs for wells' }, gift_aid_claimed: false });
-      expect(body.gifts.find((g) => g._id === giftIds.claimed)).toMatchObject({ gift_aid: true, gift_aid_claimed: true, status: 'succeeded' });
+      expect(cheque).toMatchObject({
+        amount: 1500,
+        method: 'cheque',
+        source: 'batch',
+        campaign: { title: 'Wells for Kenya' },
+        appeal: { title: 'Sam runs for wells' },
+        gift_aid_claimed: false,
+      });
+      expect(body.gifts.find((g) => g._id === giftIds.claimed)).toMatchObject({
+        gift_aid: true,
+        gift_aid_claimed: true,
+        status: 'succeeded',
+      });
     }
   });
 

@@ -1,7 +1,15 @@
 import { z } from '@hono/zod-openapi';
 import { createRouter } from '../../lib/create-app';
 import { imageFormBodyLimit, withImage } from '../../lib/image-upload';
-import { bearerAuth, defineRoute, errorResponses, IdParams, jsonBody, jsonContent, totalCountHeader } from '../../lib/openapi';
+import {
+  bearerAuth,
+  defineRoute,
+  errorResponses,
+  IdParams,
+  jsonBody,
+  jsonContent,
+  totalCountHeader,
+} from '../../lib/openapi';
 import { financeReaders, loadThenAuthorize, requireUser, signedIn, staffOnly } from '../../lib/policy';
 import { DonorSchema } from '../../schemas';
 import { DonorCreateBody, DonorListQuery, DonorUpdateBody } from '../../schemas/users';
@@ -18,7 +26,10 @@ const listRoute = defineRoute({
   security: bearerAuth,
   middleware: [financeReaders('Only admins, organization admins and finance users can list donors')],
   request: { query: DonorListQuery },
-  responses: { 200: { ...jsonContent(z.array(DonorSchema), 'Users by name'), headers: totalCountHeader }, ...errorResponses },
+  responses: {
+    200: { ...jsonContent(z.array(DonorSchema), 'Users by name'), headers: totalCountHeader },
+    ...errorResponses,
+  },
 });
 
 const createUserRoute = defineRoute({
@@ -62,10 +73,14 @@ export const usersRouter = createRouter()
   })
   .openapi(createUserRoute, async (c) => {
     const input = c.req.valid('json');
-    const created = await withImage(c, 'image', input.image, null, (image) => createUser(c.var.db, { ...input, image }, requireUser(c.var.user)));
+    const created = await withImage(c, 'image', input.image, null, (image) =>
+      createUser(c.var.db, { ...input, image }, requireUser(c.var.user)),
+    );
     return c.json(created, 201);
   })
-  .openapi(getUserRoute, async (c) => c.json(await getUser(c.var.db, c.req.valid('param').id, requireUser(c.var.user)), 200))
+  .openapi(getUserRoute, async (c) =>
+    c.json(await getUser(c.var.db, c.req.valid('param').id, requireUser(c.var.user)), 200),
+  )
   .openapi(updateUserRoute, async (c) => {
     const current = visibleUser.item(c);
     const input = c.req.valid('json');

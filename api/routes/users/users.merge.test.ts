@@ -32,17 +32,53 @@ async function world(t: TestApp) {
   await createDonation(t.db, { donorId: into.id, campaignId: campaignX, amount: 500 });
   const [declaration] = await t.db
     .insert(giftAidDeclarations)
-    .values({ donorId: source.id, fullName: 'Pat Old', homeAddress: '1 High St', postcode: 'LS1 1AA', declarationText: 'I am a UK taxpayer', organizationId: orgX })
+    .values({
+      donorId: source.id,
+      fullName: 'Pat Old',
+      homeAddress: '1 High St',
+      postcode: 'LS1 1AA',
+      declarationText: 'I am a UK taxpayer',
+      organizationId: orgX,
+    })
     .returning();
   const monthlyId = `sub_demo_merge_${crypto.randomUUID()}`;
-  await t.db.insert(monthlyGifts).values({ id: monthlyId, donorId: source.id, campaignId: campaignX, amount: 1000, status: 'active', source: 'demo' });
-  const [consent] = await t.db.insert(marketingConsents).values({ userId: source.id, email: source.email, wording: 'Keep me updated', source: 'donation_box', givenAt: new Date() }).returning();
+  await t.db.insert(monthlyGifts).values({
+    id: monthlyId,
+    donorId: source.id,
+    campaignId: campaignX,
+    amount: 1000,
+    status: 'active',
+    source: 'demo',
+  });
+  const [consent] = await t.db
+    .insert(marketingConsents)
+    .values({
+      userId: source.id,
+      email: source.email,
+      wording: 'Keep me updated',
+      source: 'donation_box',
+      givenAt: new Date(),
+    })
+    .returning();
   await t.db.insert(organizationDonors).values({ organizationId: orgX, userId: source.id });
-  return { orgX, orgY, campaignX, campaignY, source, into, gifts, declarationId: declaration.id, monthlyId, consentId: consent.id };
+  return {
+    orgX,
+    orgY,
+    campaignX,
+    campaignY,
+    source,
+    into,
+    gifts,
+    declarationId: declaration.id,
+    monthlyId,
+    consentId: consent.id,
+  };
 }
 
 describe(`merging two donor records (${engineName})`, () => {
-  it('moves gifts, declarations, monthly gifts, consent and links, deletes the merged record, and writes one audit row naming both', { timeout: 30_000 }, async () => {
+  it('moves gifts, declarations, monthly gifts, consent and links, deletes the merged record, and writes one audit row naming both', {
+    timeout: 30_000,
+  }, async () => {
     const t = await setupTestApp();
     const w = await world(t);
     const orgAdmin = await signedIn(t.db, 'org_admin', { organizationIds: [w.orgX] });
@@ -50,16 +86,33 @@ describe(`merging two donor records (${engineName})`, () => {
     const before = await t.db.select().from(donorTotals).where(eq(donorTotals.targetId, w.campaignX));
     expect(before.find((r) => r.donorId === w.source.id)?.raisedPence).toBe(3500);
 
-    const res = await t.request(`/api/users/${w.source.id}/merge`, { method: 'POST', token: orgAdmin.token, json: { into: w.into.id } });
+    const res = await t.request(`/api/users/${w.source.id}/merge`, {
+      method: 'POST',
+      token: orgAdmin.token,
+      json: { into: w.into.id },
+    });
     expect(res.status, await res.clone().text()).toBe(200);
     const result = (await res.json()) as MergeResultDto;
-    expect(result).toMatchObject({ merged: w.source.id, into: w.into.id, moved: { donations: 2, declarations: 1, monthly_gifts: 1, consents: 1, organizations: 1 } });
+    expect(result).toMatchObject({
+      merged: w.source.id,
+      into: w.into.id,
+      moved: { donations: 2, declarations: 1, monthly_gifts: 1, consents: 1, organizations: 1 },
+    });
 
-    expect((await t.db.select().from(donations).where(inArray(donations.id, w.gifts))).map((d) => d.donorId)).toEqual([w.into.id, w.into.id]);
-    expect((await t.db.select().from(giftAidDeclarations).where(eq(giftAidDeclarations.id, w.declarationId)))[0].donorId).toBe(w.into.id);
+    expect((await t.db.select().from(donations).where(inArray(donations.id, w.gifts))).map((d) => d.donorId)).toEqual([
+      w.into.id,
+      w.into.id,
+    ]);
+    expect(
+      (await t.db.select().from(giftAidDeclarations).where(eq(giftAidDeclarations.id, w.declarationId)))[0].donorId,
+    ).toBe(w.into.id);
     expect((await t.db.select().from(monthlyGifts).where(eq(monthlyGifts.id, w.monthlyId)))[0].donorId).toBe(w.into.id);
-    expect((await t.db.select().from(marketingConsents).where(eq(marketingConsents.id, w.consentId)))[0].userId).toBe(w.into.id);
-    expect(await t.db.select().from(organizationDonors).where(eq(organizationDonors.userId, w.into.id))).toHaveLength(1);
+    expect((await t.db.select().from(marketingConsents).where(eq(marketingConsents.id, w.consentId)))[0].userId).toBe(
+      w.into.id,
+    );
+    expect(await t.db.select().from(organizationDonors).where(eq(organizationDonors.userId, w.into.id))).toHaveLength(
+      1,
+    );
     expect(await t.db.select().from(users).where(eq(users.id, w.source.id))).toEqual([]);
     const [survivor] = await t.db.select().from(users).where(eq(users.id, w.into.id));
     expect(survivor.stripeCustomerId).toBe('cus_old');
@@ -70,30 +123,50 @@ describe(`merging two donor records (${engineName})`, () => {
 
     const audit = await t.db.select().from(auditLog).where(eq(auditLog.targetId, w.into.id));
     expect(audit).toHaveLength(1);
-    expect(audit[0]).toMatchObject({ id: result.audit_id, targetType: 'user', targetId: w.into.id, actorId: orgAdmin.user.id, organizationId: w.orgX });
+    expect(audit[0]).toMatchObject({
+      id: result.audit_id,
+      targetType: 'user',
+      targetId: w.into.id,
+      actorId: orgAdmin.user.id,
+      organizationId: w.orgX,
+    });
     expect(audit[0].changes).toEqual({ merged_from: [w.source.id, null], email: [w.source.email, w.into.email] });
     expect(audit[0].note).toContain(w.source.email);
     expect(audit[0].requestId).toBeTruthy();
     // Org X's finance user reads it in the audit log.
-    const log = (await (await t.request(`/api/audit?target=${w.into.id}`, { token: finance.token })).json()) as { action: string }[];
+    const log = (await (await t.request(`/api/audit?target=${w.into.id}`, { token: finance.token })).json()) as {
+      action: string;
+    }[];
     expect(log.map((e) => e.action)).toEqual(['user.merge']);
     // The action filter: an exact action, or every action of a record type.
     for (const action of ['user.merge', 'user']) {
-      const byAction = (await (await t.request(`/api/audit?action=${action}&target=${w.into.id}`, { token: finance.token })).json()) as unknown[];
+      const byAction = (await (
+        await t.request(`/api/audit?action=${action}&target=${w.into.id}`, { token: finance.token })
+      ).json()) as unknown[];
       expect(byAction, action).toHaveLength(1);
     }
-    expect(await (await t.request(`/api/audit?action=donation&target=${w.into.id}`, { token: finance.token })).json()).toEqual([]);
+    expect(
+      await (await t.request(`/api/audit?action=donation&target=${w.into.id}`, { token: finance.token })).json(),
+    ).toEqual([]);
     expect((await t.request('/api/audit?action=DROP%20TABLE', { token: finance.token })).status).toBe(400);
 
     // The survivor's giving now shows every gift; the merged id is gone, so a second merge is a 404.
-    const giving = (await (await t.request(`/api/users/${w.into.id}/giving`, { token: orgAdmin.token })).json()) as { totals: { gift_count: number } };
+    const giving = (await (await t.request(`/api/users/${w.into.id}/giving`, { token: orgAdmin.token })).json()) as {
+      totals: { gift_count: number };
+    };
     expect(giving.totals.gift_count).toBe(3);
-    const again = await t.request(`/api/users/${w.source.id}/merge`, { method: 'POST', token: orgAdmin.token, json: { into: w.into.id } });
+    const again = await t.request(`/api/users/${w.source.id}/merge`, {
+      method: 'POST',
+      token: orgAdmin.token,
+      json: { into: w.into.id },
+    });
     expect(again.status).toBe(404);
     expect(await t.db.select().from(auditLog).where(eq(auditLog.targetId, w.into.id))).toHaveLength(1);
   });
 
-  it('refuses itself, unknown ids, staff accounts, other organizations, donors and finance users, changing nothing', { timeout: 30_000 }, async () => {
+  it('refuses itself, unknown ids, staff accounts, other organizations, donors and finance users, changing nothing', {
+    timeout: 30_000,
+  }, async () => {
     const t = await setupTestApp();
     const w = await world(t);
     const admin = await signedIn(t.db, 'admin');
@@ -101,7 +174,8 @@ describe(`merging two donor records (${engineName})`, () => {
     const orgAdminY = await signedIn(t.db, 'org_admin', { organizationIds: [w.orgY] });
     const finance = await signedIn(t.db, 'finance', { organizationIds: [w.orgX] });
     const donor = await signedIn(t.db, 'donor');
-    const merge = (token: string, id: string, body: unknown) => t.request(`/api/users/${id}/merge`, { method: 'POST', token, json: body });
+    const merge = (token: string, id: string, body: unknown) =>
+      t.request(`/api/users/${id}/merge`, { method: 'POST', token, json: body });
 
     const self = await merge(admin.token, w.source.id, { into: w.source.id });
     expect(self.status).toBe(400);
@@ -132,7 +206,9 @@ describe(`merging two donor records (${engineName})`, () => {
 
     expect((await merge(donor.token, w.source.id, { into: w.into.id })).status).toBe(403);
     expect((await merge(finance.token, w.source.id, { into: w.into.id })).status).toBe(403);
-    expect((await t.request(`/api/users/${w.source.id}/merge`, { method: 'POST', json: { into: w.into.id } })).status).toBe(401);
+    expect(
+      (await t.request(`/api/users/${w.source.id}/merge`, { method: 'POST', json: { into: w.into.id } })).status,
+    ).toBe(401);
 
     // Nothing moved, nothing audited; an admin may still merge across organizations.
     expect((await t.db.select().from(donations).where(eq(donations.donorId, w.source.id))).length).toBe(3);
@@ -142,21 +218,43 @@ describe(`merging two donor records (${engineName})`, () => {
     expect(((await byAdmin.json()) as MergeResultDto).moved.donations).toBe(3);
   });
 
-  it('is all or nothing: when the last step fails, no gift has moved and no audit row is written', { timeout: 30_000 }, async () => {
+  it('is all or nothing: when the last step fails, no gift has moved and no audit row is written', {
+    timeout: 30_000,
+  }, async () => {
     const t = await setupTestApp();
     const w = await world(t);
     const admin = await signedIn(t.db, 'admin');
-    const [appeal] = await t.db.insert(campaigns).values({ title: 'Appeal by the duplicate', description: 'x', goal: 1000, campaignId: w.campaignX, organizationId: w.orgX, createdBy: w.source.id }).returning();
+    const [appeal] = await t.db
+      .insert(campaigns)
+      .values({
+        title: 'Appeal by the duplicate',
+        description: 'x',
+        goal: 1000,
+        campaignId: w.campaignX,
+        organizationId: w.orgX,
+        createdBy: w.source.id,
+      })
+      .returning();
     // A trigger refuses to delete the merged record: the batch's last statement fails after every move before it ran.
-    await t.db.run(sql.raw(`CREATE TRIGGER merge_test_refuse BEFORE DELETE ON users WHEN OLD.id = '${w.source.id}' BEGIN SELECT RAISE(ABORT, 'refused by test'); END`));
+    await t.db.run(
+      sql.raw(
+        `CREATE TRIGGER merge_test_refuse BEFORE DELETE ON users WHEN OLD.id = '${w.source.id}' BEGIN SELECT RAISE(ABORT, 'refused by test'); END`,
+      ),
+    );
     const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
-    const res = await t.request(`/api/users/${w.source.id}/merge`, { method: 'POST', token: admin.token, json: { into: w.into.id } });
+    const res = await t.request(`/api/users/${w.source.id}/merge`, {
+      method: 'POST',
+      token: admin.token,
+      json: { into: w.into.id },
+    });
     expect(res.status).toBe(500);
     expect(await res.json()).toEqual({ statusCode: 500, message: expect.any(String) });
     expect(logged).toHaveBeenCalled();
     logged.mockRestore();
     expect((await t.db.select().from(donations).where(eq(donations.donorId, w.source.id))).length).toBe(2);
-    expect((await t.db.select().from(monthlyGifts).where(eq(monthlyGifts.id, w.monthlyId)))[0].donorId).toBe(w.source.id);
+    expect((await t.db.select().from(monthlyGifts).where(eq(monthlyGifts.id, w.monthlyId)))[0].donorId).toBe(
+      w.source.id,
+    );
     expect((await t.db.select().from(campaigns).where(eq(campaigns.id, appeal.id)))[0].createdBy).toBe(w.source.id);
     expect(await t.db.select().from(auditLog).where(eq(auditLog.targetId, w.into.id))).toHaveLength(0);
     expect(await t.db.select().from(users).where(eq(users.id, w.source.id))).toHaveLength(1);

@@ -1,5 +1,13 @@
 import { createRouter } from '../../lib/create-app';
-import { bearerAuth, defineRoute, errorResponses, IdParams, jsonBody, jsonContent, totalCountHeader } from '../../lib/openapi';
+import {
+  bearerAuth,
+  defineRoute,
+  errorResponses,
+  IdParams,
+  jsonBody,
+  jsonContent,
+  totalCountHeader,
+} from '../../lib/openapi';
 import { financeReaders, requireUser, staffOnly } from '../../lib/policy';
 import { DonorGivingSchema, GivingQuerySchema, MergeBodySchema, MergeResultSchema } from '../../schemas/users';
 import { donorGiving } from '../../services/users/giving';
@@ -13,7 +21,10 @@ const givingRoute = defineRoute({
   security: bearerAuth,
   middleware: [financeReaders('Only admins, organization admins and finance users can see a donor’s giving')],
   request: { params: IdParams, query: GivingQuerySchema },
-  responses: { 200: { ...jsonContent(DonorGivingSchema, 'Totals and gifts, newest first'), headers: totalCountHeader }, ...errorResponses },
+  responses: {
+    200: { ...jsonContent(DonorGivingSchema, 'Totals and gifts, newest first'), headers: totalCountHeader },
+    ...errorResponses,
+  },
 });
 
 const mergeRoute = defineRoute({
@@ -33,11 +44,22 @@ const mergeRoute = defineRoute({
 /** A donor's record as the back office works with it: their giving, and merging duplicates. */
 export const userRecordsRouter = createRouter()
   .openapi(givingRoute, async (c) => {
-    const { giving, total } = await donorGiving(c.var.db, c.req.valid('param').id, requireUser(c.var.user), c.req.valid('query'));
+    const { giving, total } = await donorGiving(
+      c.var.db,
+      c.req.valid('param').id,
+      requireUser(c.var.user),
+      c.req.valid('query'),
+    );
     c.header('X-Total-Count', String(total));
     return c.json(giving, 200);
   })
   .openapi(mergeRoute, async (c) => {
-    const result = await mergeDonors(c.var.db, c.req.valid('param').id, c.req.valid('json').into, requireUser(c.var.user), c.var.requestId);
+    const result = await mergeDonors(
+      c.var.db,
+      c.req.valid('param').id,
+      c.req.valid('json').into,
+      requireUser(c.var.user),
+      c.var.requestId,
+    );
     return c.json(result, 200);
   });

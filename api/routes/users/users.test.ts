@@ -41,10 +41,17 @@ describe(`users (donors) API (${engineName})`, () => {
     t = await setupTestApp();
     orgA = await createOrganization(t.db);
     const orgB = await createOrganization(t.db);
-    ({ user: admin, token: adminToken } = await signedIn(t.db, 'admin', { overrides: { firstName: 'Alex', lastName: 'Morgan' } }));
+    ({ user: admin, token: adminToken } = await signedIn(t.db, 'admin', {
+      overrides: { firstName: 'Alex', lastName: 'Morgan' },
+    }));
     ({ user: orgAdmin, token: orgAdminToken } = await signedIn(t.db, 'org_admin', { organizationIds: [orgA.id] }));
     ({ user: donorA, token: donorAToken } = await signedIn(t.db, 'donor', {
-      overrides: { firstName: 'Zainab', lastName: 'Quill', email: `zainab-${stamp}@example.com`, phone: '+442079460958' },
+      overrides: {
+        firstName: 'Zainab',
+        lastName: 'Quill',
+        email: `zainab-${stamp}@example.com`,
+        phone: '+442079460958',
+      },
     }));
     donorB = await createUser(t.db, { firstName: 'Yusuf', lastName: 'Rook', email: `yusuf-${stamp}@example.com` });
     const campaignA = await createCampaign(t.db, { organizationId: orgA.id });
@@ -78,8 +85,12 @@ describe(`users (donors) API (${engineName})`, () => {
         erasure: null,
       },
     ]);
-    expect((await get<Donor[]>('/api/users?search=quill', adminToken)).body.map((u: Donor) => u._id)).toEqual([donorA.id]);
-    expect((await get<Donor[]>(`/api/users?search=yusuf-${stamp}@`, adminToken)).body.map((u: Donor) => u._id)).toEqual([donorB.id]);
+    expect((await get<Donor[]>('/api/users?search=quill', adminToken)).body.map((u: Donor) => u._id)).toEqual([
+      donorA.id,
+    ]);
+    expect((await get<Donor[]>(`/api/users?search=yusuf-${stamp}@`, adminToken)).body.map((u: Donor) => u._id)).toEqual(
+      [donorB.id],
+    );
     const staff = (await get<Donor[]>('/api/users?type=org_admin&limit=100', adminToken)).body;
     expect(staff.every((u) => u.type === 'org_admin')).toBe(true);
     expect(staff.find((u) => u._id === orgAdmin.id)?.org_ids).toEqual([orgA.id]);
@@ -103,7 +114,11 @@ describe(`users (donors) API (${engineName})`, () => {
     expect((await get('/api/users', donorAToken)).res.status).toBe(403);
     const email = `blocked-${stamp}@example.com`;
     for (const token of [undefined, donorAToken]) {
-      const res = await t.request('/api/users', { method: 'POST', token, json: { first_name: 'A', last_name: 'B', email } });
+      const res = await t.request('/api/users', {
+        method: 'POST',
+        token,
+        json: { first_name: 'A', last_name: 'B', email },
+      });
       expect(res.status).toBe(token ? 403 : 401);
     }
     expect(await t.db.select().from(users).where(eq(users.email, email))).toHaveLength(0);
@@ -164,18 +179,30 @@ describe(`users (donors) API (${engineName})`, () => {
     [{ first_name: 'A', last_name: 'B' }, /email: Email is required/],
     [{ first_name: 'A', last_name: 'B', email: 'nope' }, /email: Enter a valid email address/],
     // A UK number has 11 digits from 0 (docs/decisions/009): one too many, one too few, the seed's old form.
-    [{ first_name: 'A', last_name: 'B', email: 'a@example.com', phone: '01234 567 8901' }, /phone: Enter a UK phone number/],
-    [{ first_name: 'A', last_name: 'B', email: 'a@example.com', phone: '0791112345' }, /phone: Enter a UK phone number/],
-    [{ first_name: 'A', last_name: 'B', email: 'a@example.com', phone: '(077) 009-0100' }, /phone: Enter a UK phone number/],
+    [
+      { first_name: 'A', last_name: 'B', email: 'a@example.com', phone: '01234 567 8901' },
+      /phone: Enter a UK phone number/,
+    ],
+    [
+      { first_name: 'A', last_name: 'B', email: 'a@example.com', phone: '0791112345' },
+      /phone: Enter a UK phone number/,
+    ],
+    [
+      { first_name: 'A', last_name: 'B', email: 'a@example.com', phone: '(077) 009-0100' },
+      /phone: Enter a UK phone number/,
+    ],
     [{ first_name: 'A', last_name: 'B', email: 'a@example.com', phone: 'abc' }, /phone: Enter a UK phone number/],
-    [{ first_name: 'A', last_name: 'B', email: 'a@example.com', phone: '0'.repeat(31) }, /phone: Enter a UK phone number/],
+    [
+      { first_name: 'A', last_name: 'B', email: 'a@example.com', phone: '0'.repeat(31) },
+      /phone: Enter a UK phone number/,
+    ],
     [{ first_name: 'A', last_name: 'B', email: 'a@example.com', type: 'superuser' }, /type must be one of/],
     [{ first_name: 'A'.repeat(101), last_name: 'B', email: 'a@example.com' }, /first_name: Use at most 100/],
   ])('rejects an invalid donor %j with a 400', async (json, message) => {
     const before = (await t.db.select().from(users)).length;
     const res = await t.request('/api/users', { method: 'POST', token: adminToken, json });
     expect(res.status).toBe(400);
-    expect((await messageOf(res))).toMatch(message);
+    expect(await messageOf(res)).toMatch(message);
     expect((await t.db.select().from(users)).length).toBe(before);
   });
 
@@ -184,14 +211,28 @@ describe(`users (donors) API (${engineName})`, () => {
     const ok = await t.request('/api/users/me', {
       method: 'PUT',
       token,
-      json: { first_name: 'New', phone: '+44 20 7946 0958', address: { country: 'United Kingdom' }, email: donor.email.toUpperCase(), type: 'donor' },
+      json: {
+        first_name: 'New',
+        phone: '+44 20 7946 0958',
+        address: { country: 'United Kingdom' },
+        email: donor.email.toUpperCase(),
+        type: 'donor',
+      },
     });
     expect(ok.status).toBe(200);
-    expect(await ok.json()).toMatchObject({ name: { first_name: 'New', last_name: 'Name' }, phone: '+442079460958', address: { country: 'United Kingdom' } });
+    expect(await ok.json()).toMatchObject({
+      name: { first_name: 'New', last_name: 'Name' },
+      phone: '+442079460958',
+      address: { country: 'United Kingdom' },
+    });
     const cleared = await t.request('/api/users/me', { method: 'PUT', token, json: { phone: '' } });
     expect(await cleared.json()).toMatchObject({ name: { first_name: 'New' }, phone: null });
 
-    const email = await t.request('/api/users/me', { method: 'PUT', token, json: { first_name: 'Changed', email: 'new@example.com' } });
+    const email = await t.request('/api/users/me', {
+      method: 'PUT',
+      token,
+      json: { first_name: 'Changed', email: 'new@example.com' },
+    });
     expect(email.status).toBe(400);
     expect(await email.json()).toEqual({ statusCode: 400, message: 'Email cannot be changed' });
 
@@ -204,7 +245,11 @@ describe(`users (donors) API (${engineName})`, () => {
 
   it('lets an admin edit anyone and change their type, but not its own type', async () => {
     const donor = await createUser(t.db);
-    const res = await t.request(`/api/users/${donor.id}`, { method: 'PUT', token: adminToken, json: { type: 'org_admin', last_name: 'Promoted' } });
+    const res = await t.request(`/api/users/${donor.id}`, {
+      method: 'PUT',
+      token: adminToken,
+      json: { type: 'org_admin', last_name: 'Promoted' },
+    });
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ type: 'org_admin', name: { last_name: 'Promoted' } });
     const self = await t.request('/api/users/me', { method: 'PUT', token: adminToken, json: { type: 'donor' } });
@@ -214,11 +259,23 @@ describe(`users (donors) API (${engineName})`, () => {
   });
 
   it('gives org_admins read-only access to their donors and none to others', async () => {
-    const edit = await t.request(`/api/users/${donorA.id}`, { method: 'PUT', token: orgAdminToken, json: { first_name: 'Hacked' } });
+    const edit = await t.request(`/api/users/${donorA.id}`, {
+      method: 'PUT',
+      token: orgAdminToken,
+      json: { first_name: 'Hacked' },
+    });
     expect(edit.status).toBe(403);
-    const other = await t.request(`/api/users/${donorB.id}`, { method: 'PUT', token: orgAdminToken, json: { first_name: 'Hacked' } });
+    const other = await t.request(`/api/users/${donorB.id}`, {
+      method: 'PUT',
+      token: orgAdminToken,
+      json: { first_name: 'Hacked' },
+    });
     expect(other.status).toBe(404);
-    const donorEdit = await t.request(`/api/users/${donorB.id}`, { method: 'PUT', token: donorAToken, json: { first_name: 'Hacked' } });
+    const donorEdit = await t.request(`/api/users/${donorB.id}`, {
+      method: 'PUT',
+      token: donorAToken,
+      json: { first_name: 'Hacked' },
+    });
     expect(donorEdit.status).toBe(404);
     const rows = await t.db.select().from(users).where(eq(users.firstName, 'Hacked'));
     expect(rows).toHaveLength(0);
@@ -233,7 +290,7 @@ describe(`users (donors) API (${engineName})`, () => {
     expect(row).toMatchObject({ firstName: 'Zainab', phone: '+442079460958' });
   });
 
-  it('bounds paging (up to 1000 donors, for the donation form\'s select)', async () => {
+  it("bounds paging (up to 1000 donors, for the donation form's select)", async () => {
     expect((await get('/api/users?limit=0', adminToken)).res.status).toBe(400);
     expect((await get('/api/users?limit=1000', adminToken)).res.status).toBe(200);
     expect((await get('/api/users?limit=1001', adminToken)).res.status).toBe(400);

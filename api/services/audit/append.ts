@@ -53,7 +53,10 @@ export function auditInsertIf(db: Db, actor: AuditActor, condition: SQL, entry: 
 }
 
 /** The fields that differ between two versions of a record, as `{field: [before, after]}`. */
-export function changedFields<T extends Record<string, unknown>>(before: T, after: Partial<T>): Record<string, [unknown, unknown]> {
+export function changedFields<T extends Record<string, unknown>>(
+  before: T,
+  after: Partial<T>,
+): Record<string, [unknown, unknown]> {
   const changes: Record<string, [unknown, unknown]> = {};
   for (const key of Object.keys(after) as (keyof T & string)[]) {
     const from = before[key] instanceof Date ? (before[key] as Date).toISOString() : before[key];

@@ -38,7 +38,11 @@ type ResolvedLine = {
  * failure stores none of them. The Idempotency-Key makes a batch post once: the same key again
  * answers the first batch (200), a different batch under the same key is refused (409).
  */
-export async function createBatch(ctx: BatchContext, body: BatchBody, key: string): Promise<{ status: 200 | 201; batch: BatchDto }> {
+export async function createBatch(
+  ctx: BatchContext,
+  body: BatchBody,
+  key: string,
+): Promise<{ status: 200 | 201; batch: BatchDto }> {
   const { db, viewer } = ctx;
   const organizationId = parseId(body.organization_id);
   const [organization] = organizationId
@@ -51,8 +55,10 @@ export async function createBatch(ctx: BatchContext, body: BatchBody, key: strin
   if (replay) return { status: 200, batch: replay };
 
   const bankedOn = body.banked_on;
-  if (!isIsoDay(bankedOn)) throw badRequest(`banked_on: ${bankedOn} is not a real calendar day; enter a day like 2026-03-31`);
-  if (bankedOn < '2000-01-01' || bankedOn > londonIsoDate(new Date())) throw badRequest('banked_on: enter a day between 2000-01-01 and today');
+  if (!isIsoDay(bankedOn))
+    throw badRequest(`banked_on: ${bankedOn} is not a real calendar day; enter a day like 2026-03-31`);
+  if (bankedOn < '2000-01-01' || bankedOn > londonIsoDate(new Date()))
+    throw badRequest('banked_on: enter a day between 2000-01-01 and today');
   const date = londonMidnight(bankedOn);
 
   const sum = body.gifts.reduce((total, gift) => total + gift.amount, 0);
@@ -62,11 +68,21 @@ export async function createBatch(ctx: BatchContext, body: BatchBody, key: strin
     );
   }
 
-  const generalFund = body.gifts.some((g) => !g.campaign_id && !g.appeal_id) ? await generalFundOf(db, organizationId) : null;
+  const generalFund = body.gifts.some((g) => !g.campaign_id && !g.appeal_id)
+    ? await generalFundOf(db, organizationId)
+    : null;
   const newDonorsByEmail = new Map<string, string>();
   const lines: ResolvedLine[] = [];
   for (const [index, gift] of body.gifts.entries()) {
-    lines.push(await resolveLine(ctx, gift, `gifts[${index + 1}]`, { organizationId, date, bankedOn, generalFund, newDonorsByEmail }));
+    lines.push(
+      await resolveLine(ctx, gift, `gifts[${index + 1}]`, {
+        organizationId,
+        date,
+        bankedOn,
+        generalFund,
+        newDonorsByEmail,
+      }),
+    );
   }
 
   const batchId = crypto.randomUUID();
@@ -152,8 +168,17 @@ function isUniqueViolation(error: unknown): boolean {
 }
 
 /** The batch already posted under this key, if the request is the same batch; 409 if it is not. */
-async function findByKey(ctx: BatchContext, key: string, body: BatchBody, organizationId: string): Promise<BatchDto | null> {
-  const [row] = await ctx.db.select({ id: donationBatches.id }).from(donationBatches).where(eq(donationBatches.idempotencyKey, key)).limit(1);
+async function findByKey(
+  ctx: BatchContext,
+  key: string,
+  body: BatchBody,
+  organizationId: string,
+): Promise<BatchDto | null> {
+  const [row] = await ctx.db
+    .select({ id: donationBatches.id })
+    .from(donationBatches)
+    .where(eq(donationBatches.idempotencyKey, key))
+    .limit(1);
   if (!row) return null;
   const first = await getBatch(ctx.db, ctx.viewer, row.id);
   const same =
@@ -164,8 +189,16 @@ async function findByKey(ctx: BatchContext, key: string, body: BatchBody, organi
     (first.reference ?? '') === (body.reference ?? '') &&
     first.expected_total === body.expected_total &&
     first.gifts.length === body.gifts.length &&
-    first.gifts.every((line, i) => line.amount === body.gifts[i].amount && (!body.gifts[i].donor_id || parseId(body.gifts[i].donor_id!) === line.donor_id));
-  if (!same) throw new HttpError(409, 'Idempotency-Key: this key was already used for a different batch; use a new key for a new batch');
+    first.gifts.every(
+      (line, i) =>
+        line.amount === body.gifts[i].amount &&
+        (!body.gifts[i].donor_id || parseId(body.gifts[i].donor_id!) === line.donor_id),
+    );
+  if (!same)
+    throw new HttpError(
+      409,
+      'Idempotency-Key: this key was already used for a different batch; use a new key for a new batch',
+    );
   return first;
 }
 
@@ -180,7 +213,11 @@ export async function generalFundOf(db: Db, organizationId: string): Promise<str
       .limit(1);
   const [existing] = await find();
   if (existing) return existing.id;
-  const [organization] = await db.select({ name: organizations.name }).from(organizations).where(eq(organizations.id, organizationId)).limit(1);
+  const [organization] = await db
+    .select({ name: organizations.name })
+    .from(organizations)
+    .where(eq(organizations.id, organizationId))
+    .limit(1);
   await db.insert(campaigns).values({
     organizationId,
     title: `${organization?.name ?? 'Organization'}: general fund`,
@@ -194,7 +231,13 @@ export async function generalFundOf(db: Db, organizationId: string): Promise<str
   return created.id;
 }
 
-type LineScope = { organizationId: string; date: Date; bankedOn: string; generalFund: string | null; newDonorsByEmail: Map<string, string> };
+type LineScope = {
+  organizationId: string;
+  date: Date;
+  bankedOn: string;
+  generalFund: string | null;
+  newDonorsByEmail: Map<string, string>;
+};
 
 async function resolveLine(ctx: BatchContext, gift: BatchGift, at: string, scope: LineScope): Promise<ResolvedLine> {
   const { db, viewer } = ctx;
@@ -216,7 +259,9 @@ async function resolveLine(ctx: BatchContext, gift: BatchGift, at: string, scope
   } else {
     const input = gift.donor!;
     email = input.email ? input.email.toLowerCase() : null;
-    const [existing] = email ? await db.select({ id: users.id }).from(users).where(eq(users.email, email)).limit(1) : [];
+    const [existing] = email
+      ? await db.select({ id: users.id }).from(users).where(eq(users.email, email)).limit(1)
+      : [];
     const earlier = email ? scope.newDonorsByEmail.get(email) : undefined;
     if (existing) donorId = existing.id;
     else if (earlier) donorId = earlier;
@@ -234,14 +279,20 @@ async function resolveLine(ctx: BatchContext, gift: BatchGift, at: string, scope
       if (email) scope.newDonorsByEmail.set(email, donorId);
     }
   }
-  if (gift.send_receipt && (!email || email.endsWith('.invalid'))) throw badRequest(`${at}.send_receipt: this donor has no email address to send a receipt to`);
+  if (gift.send_receipt && (!email || email.endsWith('.invalid')))
+    throw badRequest(`${at}.send_receipt: this donor has no email address to send a receipt to`);
 
   const { campaignId, appealId } = await resolveFund(db, gift, at, scope);
 
   let declarationId: string | null = null;
   if (gift.gift_aid) {
-    if (gift.benefit_exceeds_limit) throw badRequest(`${at}.gift_aid: a gift whose donor received a benefit above HMRC's limits cannot carry Gift Aid`);
-    const declaration = newDonor ? undefined : (await listDonorDeclarations(db, donorId)).find((d) => validFor(d, scope.organizationId, scope.date));
+    if (gift.benefit_exceeds_limit)
+      throw badRequest(
+        `${at}.gift_aid: a gift whose donor received a benefit above HMRC's limits cannot carry Gift Aid`,
+      );
+    const declaration = newDonor
+      ? undefined
+      : (await listDonorDeclarations(db, donorId)).find((d) => validFor(d, scope.organizationId, scope.date));
     if (!declaration) {
       throw badRequest(
         `${at}.gift_aid: this donor has no Gift Aid declaration to this charity covering ${scope.bankedOn}; record the declaration first, or untick Gift Aid`,
@@ -266,12 +317,18 @@ async function resolveLine(ctx: BatchContext, gift: BatchGift, at: string, scope
 /** The declaration rule of verified offline gifts, plus: an oral declaration counts from its written confirmation. */
 function validFor(d: DeclarationRow, organizationId: string, date: Date): boolean {
   if (d.replacedBy || d.organizationId !== organizationId || !coversGift(d, date)) return false;
-  if (d.method === 'oral') return d.confirmationSentAt !== null && d.confirmationSentAt.getTime() <= date.getTime() + 24 * 60 * 60 * 1000;
+  if (d.method === 'oral')
+    return d.confirmationSentAt !== null && d.confirmationSentAt.getTime() <= date.getTime() + 24 * 60 * 60 * 1000;
   return true;
 }
 
 /** A line's campaign and appeal: the organization's own, or its general fund when neither is given. */
-async function resolveFund(db: Db, gift: BatchGift, at: string, scope: LineScope): Promise<{ campaignId: string; appealId: string | null }> {
+async function resolveFund(
+  db: Db,
+  gift: BatchGift,
+  at: string,
+  scope: LineScope,
+): Promise<{ campaignId: string; appealId: string | null }> {
   if (!gift.campaign_id && !gift.appeal_id) return { campaignId: scope.generalFund!, appealId: null };
   const campaignId = gift.campaign_id ? parseId(gift.campaign_id) : null;
   if (gift.campaign_id && !campaignId) throw badRequest(`${at}.campaign_id: not a campaign of this organization`);
@@ -285,9 +342,15 @@ async function resolveFund(db: Db, gift: BatchGift, at: string, scope: LineScope
           .limit(1)
       : [];
     if (!appeal?.campaignId) throw badRequest(`${at}.appeal_id: not an appeal of this organization`);
-    const [parent] = await db.select({ organizationId: campaigns.organizationId }).from(campaigns).where(eq(campaigns.id, appeal.campaignId)).limit(1);
-    if (parent?.organizationId !== scope.organizationId) throw badRequest(`${at}.appeal_id: not an appeal of this organization`);
-    if (campaignId && campaignId !== appeal.campaignId) throw badRequest(`${at}.appeal_id: this appeal belongs to another campaign than campaign_id`);
+    const [parent] = await db
+      .select({ organizationId: campaigns.organizationId })
+      .from(campaigns)
+      .where(eq(campaigns.id, appeal.campaignId))
+      .limit(1);
+    if (parent?.organizationId !== scope.organizationId)
+      throw badRequest(`${at}.appeal_id: not an appeal of this organization`);
+    if (campaignId && campaignId !== appeal.campaignId)
+      throw badRequest(`${at}.appeal_id: this appeal belongs to another campaign than campaign_id`);
     return { campaignId: appeal.campaignId, appealId: appeal.id };
   }
   const [campaign] = await db

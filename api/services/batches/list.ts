@@ -38,7 +38,10 @@ export async function listBatches(
 ): Promise<{ rows: BatchSummaryDto[]; total: number }> {
   const scope = scopeCondition(viewer);
   if (scope === false) return { rows: [], total: 0 };
-  const where = and(scope, options.organizationId ? eq(donationBatches.organizationId, options.organizationId) : undefined);
+  const where = and(
+    scope,
+    options.organizationId ? eq(donationBatches.organizationId, options.organizationId) : undefined,
+  );
   const [rows, [total]] = await Promise.all([
     db
       .select(summaryColumns)

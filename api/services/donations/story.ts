@@ -1,6 +1,15 @@
 import { desc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../../db/client';
-import { donationDisputes, donationReversals, donations, giftAidAdjustments, giftAidClaimedGifts, giftAidClaims, giftAidDeclarations, outbox } from '../../../db/schema';
+import {
+  donationDisputes,
+  donationReversals,
+  donations,
+  giftAidAdjustments,
+  giftAidClaimedGifts,
+  giftAidClaims,
+  giftAidDeclarations,
+  outbox,
+} from '../../../db/schema';
 import { editsContent } from '../../../domain/roles';
 import type { AuthUser } from '../../lib/types';
 import type { DonationStoryDto } from '../../schemas/donation-story';
@@ -20,10 +29,23 @@ export async function donationStory(db: Db, idParam: string, viewer: AuthUser): 
   const { gift } = await loadGiftInScope(db, idParam, viewer);
   const [donation, reversals, disputes, [claimed], [declaration], [adjusted], [receipt], [left]] = await Promise.all([
     getDonation(db, gift.id, viewer),
-    db.select().from(donationReversals).where(eq(donationReversals.donationId, gift.id)).orderBy(donationReversals.createdAt),
-    db.select().from(donationDisputes).where(eq(donationDisputes.donationId, gift.id)).orderBy(donationDisputes.createdAt),
     db
-      .select({ id: giftAidClaims.id, status: giftAidClaims.status, hmrcReference: giftAidClaims.hmrcReference, amount: giftAidClaimedGifts.amountPence })
+      .select()
+      .from(donationReversals)
+      .where(eq(donationReversals.donationId, gift.id))
+      .orderBy(donationReversals.createdAt),
+    db
+      .select()
+      .from(donationDisputes)
+      .where(eq(donationDisputes.donationId, gift.id))
+      .orderBy(donationDisputes.createdAt),
+    db
+      .select({
+        id: giftAidClaims.id,
+        status: giftAidClaims.status,
+        hmrcReference: giftAidClaims.hmrcReference,
+        amount: giftAidClaimedGifts.amountPence,
+      })
       .from(giftAidClaimedGifts)
       .innerJoin(giftAidClaims, eq(giftAidClaims.id, giftAidClaimedGifts.claimId))
       .where(eq(giftAidClaimedGifts.donationId, gift.id))
@@ -31,9 +53,20 @@ export async function donationStory(db: Db, idParam: string, viewer: AuthUser): 
     gift.giftAidDeclarationId
       ? db.select().from(giftAidDeclarations).where(eq(giftAidDeclarations.id, gift.giftAidDeclarationId)).limit(1)
       : Promise.resolve([] as (typeof giftAidDeclarations.$inferSelect)[]),
-    db.select({ n: sql<number>`coalesce(sum(${giftAidAdjustments.giftAidPence}), 0)` }).from(giftAidAdjustments).where(eq(giftAidAdjustments.donationId, gift.id)),
-    db.select({ at: outbox.createdAt }).from(outbox).where(eq(outbox.key, `receipt:${gift.id}`)).orderBy(desc(outbox.createdAt)).limit(1),
-    db.select({ n: sql<number>`${remainingSql(gift.id)}` }).from(donations).where(eq(donations.id, gift.id)),
+    db
+      .select({ n: sql<number>`coalesce(sum(${giftAidAdjustments.giftAidPence}), 0)` })
+      .from(giftAidAdjustments)
+      .where(eq(giftAidAdjustments.donationId, gift.id)),
+    db
+      .select({ at: outbox.createdAt })
+      .from(outbox)
+      .where(eq(outbox.key, `receipt:${gift.id}`))
+      .orderBy(desc(outbox.createdAt))
+      .limit(1),
+    db
+      .select({ n: sql<number>`${remainingSql(gift.id)}` })
+      .from(donations)
+      .where(eq(donations.id, gift.id)),
   ]);
   const history = await historyOf(db, [gift.id, ...reversals.map((r) => r.id), ...disputes.map((d) => d.id)]);
   const remaining = Math.max(0, Number(left?.n ?? 0));
@@ -53,9 +86,21 @@ export async function donationStory(db: Db, idParam: string, viewer: AuthUser): 
     gift_aid: {
       requested: gift.giftAid,
       declaration: declaration
-        ? { _id: declaration.id, method: declaration.method, declared_at: declaration.declaredAt.toISOString(), cancelled_at: iso(declaration.cancelledAt) }
+        ? {
+            _id: declaration.id,
+            method: declaration.method,
+            declared_at: declaration.declaredAt.toISOString(),
+            cancelled_at: iso(declaration.cancelledAt),
+          }
         : null,
-      claim: claimed ? { _id: claimed.id, status: claimed.status, hmrc_reference: claimed.hmrcReference, amount_pence: claimed.amount } : null,
+      claim: claimed
+        ? {
+            _id: claimed.id,
+            status: claimed.status,
+            hmrc_reference: claimed.hmrcReference,
+            amount_pence: claimed.amount,
+          }
+        : null,
       adjustments_pence: Number(adjusted?.n ?? 0),
     },
     reversals: reversals.map(toReversalDto),

@@ -91,7 +91,10 @@ function codes(r: FundColumns) {
   const restricted = !general && Boolean(r.restricted);
   return {
     fund: general ? 'General fund' : r.campaignTitle,
-    incomeCode: r.campaignIncome || r.orgIncome || (restricted ? DEFAULT_NOMINAL_CODES.restrictedIncome : DEFAULT_NOMINAL_CODES.unrestrictedIncome),
+    incomeCode:
+      r.campaignIncome ||
+      r.orgIncome ||
+      (restricted ? DEFAULT_NOMINAL_CODES.restrictedIncome : DEFAULT_NOMINAL_CODES.unrestrictedIncome),
     feeCode: r.feeCode || DEFAULT_NOMINAL_CODES.fees,
     clearingCode: r.clearingCode || DEFAULT_NOMINAL_CODES.clearing,
     bankCode: r.bankCode || DEFAULT_NOMINAL_CODES.bank,
@@ -121,7 +124,14 @@ export async function accountsJournal(db: Db, scope: OrgScope, from: string, to:
       .from(donations)
       .innerJoin(campaigns, eq(campaigns.id, donations.campaignId))
       .leftJoin(organizations, eq(organizations.id, campaigns.organizationId))
-      .where(and(inArray(donations.status, [...PAID_DONATION_STATUSES]), gte(donations.date, start), lt(donations.date, end), scoped))
+      .where(
+        and(
+          inArray(donations.status, [...PAID_DONATION_STATUSES]),
+          gte(donations.date, start),
+          lt(donations.date, end),
+          scoped,
+        ),
+      )
       .groupBy(giftDay, campaigns.id, channelOf),
     db
       .select({
@@ -135,7 +145,12 @@ export async function accountsJournal(db: Db, scope: OrgScope, from: string, to:
       .innerJoin(campaigns, eq(campaigns.id, donations.campaignId))
       .leftJoin(organizations, eq(organizations.id, campaigns.organizationId))
       .where(
-        and(eq(donationReversals.status, 'succeeded'), gte(donationReversals.succeededAt, start), lt(donationReversals.succeededAt, end), scoped),
+        and(
+          eq(donationReversals.status, 'succeeded'),
+          gte(donationReversals.succeededAt, start),
+          lt(donationReversals.succeededAt, end),
+          scoped,
+        ),
       )
       .groupBy(reversalDay, campaigns.id, channelOf),
   ]);
@@ -147,7 +162,17 @@ export async function accountsJournal(db: Db, scope: OrgScope, from: string, to:
     const key = `${r.organizationId}|${day}|${c.fund}|${c.incomeCode}|${r.channel}`;
     let row = rows.get(key);
     if (!row) {
-      row = { day, organizationId: r.organizationId, organizationName: r.organizationName, shortOrg: r.organizationId.slice(0, 8), ...c, channel: r.channel, gross: 0, fees: 0, reversed: 0 };
+      row = {
+        day,
+        organizationId: r.organizationId,
+        organizationName: r.organizationName,
+        shortOrg: r.organizationId.slice(0, 8),
+        ...c,
+        channel: r.channel,
+        gross: 0,
+        fees: 0,
+        reversed: 0,
+      };
       rows.set(key, row);
     }
     return row;
@@ -161,7 +186,11 @@ export async function accountsJournal(db: Db, scope: OrgScope, from: string, to:
 
   const journals = new Map<string, Journal>();
   const sorted = [...rows.values()].sort(
-    (a, b) => a.day.localeCompare(b.day) || a.organizationName.localeCompare(b.organizationName) || a.fund.localeCompare(b.fund) || a.channel.localeCompare(b.channel),
+    (a, b) =>
+      a.day.localeCompare(b.day) ||
+      a.organizationName.localeCompare(b.organizationName) ||
+      a.fund.localeCompare(b.fund) ||
+      a.channel.localeCompare(b.channel),
   );
   for (const r of sorted) {
     const key = `${r.day}|${r.organizationId}`;
@@ -189,7 +218,11 @@ export async function accountsJournal(db: Db, scope: OrgScope, from: string, to:
 export async function journalFor(db: Db, viewer: AuthUser, query: JournalQuery): Promise<Journal[]> {
   const scope = staffScope(viewer, query.organization_id);
   if (query.organization_id) {
-    const [org] = await db.select({ id: organizations.id }).from(organizations).where(eq(organizations.id, query.organization_id)).limit(1);
+    const [org] = await db
+      .select({ id: organizations.id })
+      .from(organizations)
+      .where(eq(organizations.id, query.organization_id))
+      .limit(1);
     if (!org) throw badRequest('organization_id: no such organization');
   }
   return accountsJournal(db, scope, query.from, query.to);

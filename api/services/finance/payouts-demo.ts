@@ -18,7 +18,8 @@ export const DEMO_PAYOUTS = {
 } as const;
 
 /** One id per organization per London day: the same day's second run finds it made. */
-export const demoPayoutId = (organizationId: string, isoDay: string) => `po_demo_${isoDay.replace(/-/g, '')}_${organizationId.replace(/-/g, '')}`;
+export const demoPayoutId = (organizationId: string, isoDay: string) =>
+  `po_demo_${isoDay.replace(/-/g, '')}_${organizationId.replace(/-/g, '')}`;
 
 /**
  * Demo mode's stand-in for Stripe's daily automatic payout: each organization's demo gifts settled
@@ -53,7 +54,14 @@ export async function makeDemoPayouts(db: Db, now: Date): Promise<number> {
     )
     .limit(DEMO_PAYOUTS.maxLines * 10);
   const refunds = await db
-    .select({ id: donationReversals.id, gift: donationReversals.donationId, amount: donationReversals.amount, provider: donationReversals.providerId, at: donationReversals.succeededAt, org: campaigns.organizationId })
+    .select({
+      id: donationReversals.id,
+      gift: donationReversals.donationId,
+      amount: donationReversals.amount,
+      provider: donationReversals.providerId,
+      at: donationReversals.succeededAt,
+      org: campaigns.organizationId,
+    })
     .from(donationReversals)
     .innerJoin(donations, eq(donations.id, donationReversals.donationId))
     .innerJoin(campaigns, eq(campaigns.id, donations.campaignId))
@@ -93,17 +101,21 @@ export async function makeDemoPayouts(db: Db, now: Date): Promise<number> {
   }
   for (const r of refunds) {
     // A refund does not give Stripe's fee back: the whole amount leaves the balance.
-    add(r.org, {
-      balanceTransactionId: `txn_demo_${r.id.replace(/-/g, '')}`,
-      type: 'refund',
-      sourceId: r.provider ?? r.id,
-      paymentIntentId: null,
-      amount: -r.amount,
-      fee: 0,
-      net: -r.amount,
-      availableOn: r.at ? r.at.getTime() : null,
-      donationId: r.gift,
-    }, r.id);
+    add(
+      r.org,
+      {
+        balanceTransactionId: `txn_demo_${r.id.replace(/-/g, '')}`,
+        type: 'refund',
+        sourceId: r.provider ?? r.id,
+        paymentIntentId: null,
+        amount: -r.amount,
+        fee: 0,
+        net: -r.amount,
+        availableOn: r.at ? r.at.getTime() : null,
+        donationId: r.gift,
+      },
+      r.id,
+    );
   }
   let made = 0;
   for (const [org, lines] of byOrg) {
@@ -118,11 +130,26 @@ export async function makeDemoPayouts(db: Db, now: Date): Promise<number> {
       ...payoutStatements(
         db,
         guard,
-        { id, amount, currency: 'gbp', status: 'paid', arrivalDate: now.getTime(), failureCode: null, failureMessage: null, eventAt: Math.floor(now.getTime() / 1000), organizationId: org },
+        {
+          id,
+          amount,
+          currency: 'gbp',
+          status: 'paid',
+          arrivalDate: now.getTime(),
+          failureCode: null,
+          failureMessage: null,
+          eventAt: Math.floor(now.getTime() / 1000),
+          organizationId: org,
+        },
         lines,
       ),
       // Demo refunds may carry no re_… id to match on: they are named by their own row.
-      ...chunks(ownRefunds).map((part) => db.update(donationReversals).set({ payoutId: id }).where(and(inArray(donationReversals.id, part), guard))),
+      ...chunks(ownRefunds).map((part) =>
+        db
+          .update(donationReversals)
+          .set({ payoutId: id })
+          .where(and(inArray(donationReversals.id, part), guard)),
+      ),
       markEventApplied(db, marker, 'payout.paid'),
     ];
     const before = await db.query.webhookEvents.findFirst({ where: (t, { eq: is }) => is(t.id, marker) });

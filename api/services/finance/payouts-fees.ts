@@ -22,13 +22,20 @@ export function demoSettlement(amount: number): Settlement {
  */
 export async function stripeSettlement(stripe: Stripe, paymentIntentId: string): Promise<Settlement | null> {
   try {
-    const charges = await stripe.charges.list({ payment_intent: paymentIntentId, limit: 10, expand: ['data.balance_transaction'] });
+    const charges = await stripe.charges.list({
+      payment_intent: paymentIntentId,
+      limit: 10,
+      expand: ['data.balance_transaction'],
+    });
     const charge = charges.data.find((c) => c.status === 'succeeded' && c.balance_transaction) ?? null;
     const txn = charge?.balance_transaction;
     if (!txn || typeof txn === 'string') return null;
     return { fee: txn.fee, net: txn.net, balanceTransactionId: txn.id };
   } catch (error) {
-    logLine('warn', 'stripe fee lookup failed; the payout will fill it in', { payment_intent: paymentIntentId, error: errorSummary(error) });
+    logLine('warn', 'stripe fee lookup failed; the payout will fill it in', {
+      payment_intent: paymentIntentId,
+      error: errorSummary(error),
+    });
     return null;
   }
 }
@@ -51,9 +58,18 @@ export async function settlementOfPayment(
  * Stores a settlement on the gift paid by this PaymentIntent (or invoice), in the event's batch
  * after the row's upsert. A fee already stored is kept (replays and the payout agree on it).
  */
-export function storeSettlement(db: Db, guard: SQL, target: { paymentIntentId: string | null; invoiceId?: string | null }, s: Settlement | null): Statement[] {
+export function storeSettlement(
+  db: Db,
+  guard: SQL,
+  target: { paymentIntentId: string | null; invoiceId?: string | null },
+  s: Settlement | null,
+): Statement[] {
   if (!s) return [];
-  const where = target.paymentIntentId ? sql`${donations.paymentIntentId} = ${target.paymentIntentId}` : target.invoiceId ? sql`${donations.invoiceId} = ${target.invoiceId}` : null;
+  const where = target.paymentIntentId
+    ? sql`${donations.paymentIntentId} = ${target.paymentIntentId}`
+    : target.invoiceId
+      ? sql`${donations.invoiceId} = ${target.invoiceId}`
+      : null;
   if (!where) return [];
   return [
     db
@@ -71,7 +87,13 @@ export function storeSettlement(db: Db, guard: SQL, target: { paymentIntentId: s
  * A refund's balance transaction fee (Stripe returns none on most refunds; some methods charge one),
  * stored on its reversal row when Stripe can be asked. A failed look-up leaves it for the payout.
  */
-export async function refundFeeStatements(db: Db, stripe: Stripe | null, guard: SQL, refundId: string, balanceTransactionId: string | null): Promise<Statement[]> {
+export async function refundFeeStatements(
+  db: Db,
+  stripe: Stripe | null,
+  guard: SQL,
+  refundId: string,
+  balanceTransactionId: string | null,
+): Promise<Statement[]> {
   if (!stripe || !balanceTransactionId) return [];
   try {
     const txn = await stripe.balanceTransactions.retrieve(balanceTransactionId);
@@ -82,7 +104,10 @@ export async function refundFeeStatements(db: Db, stripe: Stripe | null, guard: 
         .where(sql`${donationReversals.providerId} = ${refundId} and ${guard}`),
     ];
   } catch (error) {
-    logLine('warn', 'stripe refund fee lookup failed; the payout will fill it in', { refund: refundId, error: errorSummary(error) });
+    logLine('warn', 'stripe refund fee lookup failed; the payout will fill it in', {
+      refund: refundId,
+      error: errorSummary(error),
+    });
     return [];
   }
 }

@@ -39,7 +39,11 @@ const toDto = (row: PayoutRow, organizationName: string | null): PayoutDto => ({
 });
 
 /** Newest arrival first; ties by id so pages never overlap. */
-export async function listPayouts(db: Db, viewer: AuthUser, f: PayoutFilters): Promise<{ items: PayoutDto[]; total: number }> {
+export async function listPayouts(
+  db: Db,
+  viewer: AuthUser,
+  f: PayoutFilters,
+): Promise<{ items: PayoutDto[]; total: number }> {
   const where = and(
     visibleTo(staffScope(viewer, f.organization_id)),
     f.status ? eq(payouts.status, f.status) : undefined,
@@ -70,7 +74,8 @@ export async function payoutDetail(db: Db, viewer: AuthUser, id: string): Promis
     .where(eq(payouts.id, id))
     .limit(1);
   if (!found) throw notFound('No payout with this id');
-  const whole = scope.all || (found.payout.organizationId !== null && scope.orgIds.includes(found.payout.organizationId));
+  const whole =
+    scope.all || (found.payout.organizationId !== null && scope.orgIds.includes(found.payout.organizationId));
   const rows = await db
     .select({
       line: payoutLines,
@@ -85,7 +90,9 @@ export async function payoutDetail(db: Db, viewer: AuthUser, id: string): Promis
     .leftJoin(campaigns, eq(campaigns.id, donations.campaignId))
     .where(eq(payoutLines.payoutId, id))
     .orderBy(asc(payoutLines.availableOn), asc(payoutLines.balanceTransactionId));
-  const shown = whole ? rows : rows.filter((r) => r.organizationId !== null && !scope.all && scope.orgIds.includes(r.organizationId));
+  const shown = whole
+    ? rows
+    : rows.filter((r) => r.organizationId !== null && !scope.all && scope.orgIds.includes(r.organizationId));
   if (!whole && !shown.length) throw forbidden('This payout holds no gifts of your organizations');
   const lines = shown.map(
     (r): PayoutLineDto => ({

@@ -58,29 +58,47 @@ const list = (values: readonly string[]) =>
  */
 export async function matchLines(db: Db, lines: PayoutLineInput[]): Promise<PayoutLineInput[]> {
   const intents = [...new Set(lines.map((l) => l.paymentIntentId).filter((v): v is string => !!v))];
-  const txns = lines.filter((l) => (INCOME_TYPES as readonly string[]).includes(l.type)).map((l) => l.balanceTransactionId);
+  const txns = lines
+    .filter((l) => (INCOME_TYPES as readonly string[]).includes(l.type))
+    .map((l) => l.balanceTransactionId);
   const sources = [...new Set(lines.map((l) => l.sourceId).filter((v): v is string => !!v))];
   const byIntent = new Map<string, string>();
   const byTxn = new Map<string, string>();
   const bySource = new Map<string, string>();
   for (const part of chunks(intents)) {
-    for (const row of await db.select({ id: donations.id, pi: donations.paymentIntentId }).from(donations).where(inArray(donations.paymentIntentId, part))) {
+    for (const row of await db
+      .select({ id: donations.id, pi: donations.paymentIntentId })
+      .from(donations)
+      .where(inArray(donations.paymentIntentId, part))) {
       if (row.pi) byIntent.set(row.pi, row.id);
     }
   }
   for (const part of chunks(txns)) {
-    for (const row of await db.select({ id: donations.id, txn: donations.balanceTransactionId }).from(donations).where(inArray(donations.balanceTransactionId, part))) {
+    for (const row of await db
+      .select({ id: donations.id, txn: donations.balanceTransactionId })
+      .from(donations)
+      .where(inArray(donations.balanceTransactionId, part))) {
       if (row.txn) byTxn.set(row.txn, row.id);
     }
   }
   for (const part of chunks(sources)) {
-    const reversals = await db.select({ source: donationReversals.providerId, gift: donationReversals.donationId }).from(donationReversals).where(inArray(donationReversals.providerId, part));
-    const disputes = await db.select({ source: donationDisputes.providerId, gift: donationDisputes.donationId }).from(donationDisputes).where(inArray(donationDisputes.providerId, part));
+    const reversals = await db
+      .select({ source: donationReversals.providerId, gift: donationReversals.donationId })
+      .from(donationReversals)
+      .where(inArray(donationReversals.providerId, part));
+    const disputes = await db
+      .select({ source: donationDisputes.providerId, gift: donationDisputes.donationId })
+      .from(donationDisputes)
+      .where(inArray(donationDisputes.providerId, part));
     for (const row of [...reversals, ...disputes]) if (row.source) bySource.set(row.source, row.gift);
   }
   return lines.map((l) => ({
     ...l,
-    donationId: (l.sourceId ? bySource.get(l.sourceId) : undefined) ?? (l.paymentIntentId ? byIntent.get(l.paymentIntentId) : undefined) ?? byTxn.get(l.balanceTransactionId) ?? null,
+    donationId:
+      (l.sourceId ? bySource.get(l.sourceId) : undefined) ??
+      (l.paymentIntentId ? byIntent.get(l.paymentIntentId) : undefined) ??
+      byTxn.get(l.balanceTransactionId) ??
+      null,
   }));
 }
 
@@ -99,7 +117,12 @@ export async function organizationOfLines(db: Db, lines: PayoutLineInput[]): Pro
   return orgs.size === 1 ? ([...orgs][0] ?? null) : null;
 }
 
-export function payoutStatements(db: Db, guard: SQL, header: PayoutHeader & { organizationId: string | null }, lines: PayoutLineInput[]): Statement[] {
+export function payoutStatements(
+  db: Db,
+  guard: SQL,
+  header: PayoutHeader & { organizationId: string | null },
+  lines: PayoutLineInput[],
+): Statement[] {
   const now = Date.now();
   const p = header.id;
   const newer = sql`excluded.last_event_at >= ${payouts.lastEventAt}`;
@@ -179,7 +202,9 @@ export function payoutStatements(db: Db, guard: SQL, header: PayoutHeader & { or
         netPence: sql`coalesce(${donations.netPence}, ${giftLine('net')})`,
         balanceTransactionId: sql`coalesce(${donations.balanceTransactionId}, ${giftLine('balance_transaction_id')})`,
       })
-      .where(sql`${donations.id} in (select l.donation_id from payout_lines l where ${ofPayout} and l.type in (${income})) and ${paid} and ${guard}`),
+      .where(
+        sql`${donations.id} in (select l.donation_id from payout_lines l where ${ofPayout} and l.type in (${income})) and ${paid} and ${guard}`,
+      ),
   );
   const reversalLine = (column: string) => lineOf(column, refunds, sql`l.source_id = ${donationReversals.providerId}`);
   statements.push(
@@ -190,10 +215,19 @@ export function payoutStatements(db: Db, guard: SQL, header: PayoutHeader & { or
         feePence: sql`coalesce(${donationReversals.feePence}, ${reversalLine('fee')})`,
         balanceTransactionId: sql`coalesce(${donationReversals.balanceTransactionId}, ${reversalLine('balance_transaction_id')})`,
       })
-      .where(sql`${donationReversals.providerId} in (select l.source_id from payout_lines l where ${ofPayout} and l.type in (${refunds})) and ${paid} and ${guard}`),
+      .where(
+        sql`${donationReversals.providerId} in (select l.source_id from payout_lines l where ${ofPayout} and l.type in (${refunds})) and ${paid} and ${guard}`,
+      ),
   );
   // A failed payout's money went back to the Stripe balance: its gifts wait for the next payout.
-  statements.push(db.update(donations).set({ payoutId: null }).where(sql`${donations.payoutId} = ${p} and ${failed} and ${guard}`));
-  statements.push(db.update(donationReversals).set({ payoutId: null }).where(sql`${donationReversals.payoutId} = ${p} and ${failed} and ${guard}`));
+  statements.push(
+    db.update(donations).set({ payoutId: null }).where(sql`${donations.payoutId} = ${p} and ${failed} and ${guard}`),
+  );
+  statements.push(
+    db
+      .update(donationReversals)
+      .set({ payoutId: null })
+      .where(sql`${donationReversals.payoutId} = ${p} and ${failed} and ${guard}`),
+  );
   return statements;
 }

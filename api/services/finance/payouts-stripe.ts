@@ -8,14 +8,24 @@ const MAX_PAGES = 200;
 const intentOf = (source: unknown): string | null => {
   if (!source || typeof source !== 'object') return null;
   const pi = (source as { payment_intent?: unknown }).payment_intent;
-  return typeof pi === 'string' ? pi : pi && typeof pi === 'object' && typeof (pi as { id?: unknown }).id === 'string' ? (pi as { id: string }).id : null;
+  return typeof pi === 'string'
+    ? pi
+    : pi && typeof pi === 'object' && typeof (pi as { id?: unknown }).id === 'string'
+      ? (pi as { id: string }).id
+      : null;
 };
 const sourceIdOf = (source: unknown): string | null =>
-  typeof source === 'string' ? source : source && typeof source === 'object' && typeof (source as { id?: unknown }).id === 'string' ? (source as { id: string }).id : null;
+  typeof source === 'string'
+    ? source
+    : source && typeof source === 'object' && typeof (source as { id?: unknown }).id === 'string'
+      ? (source as { id: string }).id
+      : null;
 
 /** The payout as the event carries it. */
 export function payoutHeaderOf(payout: Stripe.Payout, eventCreated: number): PayoutHeader {
-  const status = (PAYOUT_STATUSES as readonly string[]).includes(payout.status) ? (payout.status as PayoutStatus) : 'pending';
+  const status = (PAYOUT_STATUSES as readonly string[]).includes(payout.status)
+    ? (payout.status as PayoutStatus)
+    : 'pending';
   return {
     id: payout.id,
     amount: payout.amount,
@@ -38,7 +48,12 @@ export async function stripePayoutLines(stripe: Stripe, payoutId: string): Promi
   const lines: PayoutLineInput[] = [];
   let startingAfter: string | undefined;
   for (let page = 0; page < MAX_PAGES; page++) {
-    const result = await stripe.balanceTransactions.list({ payout: payoutId, limit: 100, expand: ['data.source'], ...(startingAfter ? { starting_after: startingAfter } : {}) });
+    const result = await stripe.balanceTransactions.list({
+      payout: payoutId,
+      limit: 100,
+      expand: ['data.source'],
+      ...(startingAfter ? { starting_after: startingAfter } : {}),
+    });
     for (const txn of result.data) {
       const sourceId = sourceIdOf(txn.source);
       if (sourceId === payoutId) continue;

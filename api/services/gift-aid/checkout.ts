@@ -21,7 +21,11 @@ export async function prepareCheckoutGiftAid(
   input: GiftAidDetailsInput & { declaration?: string | null },
 ): Promise<CheckoutGiftAid> {
   const details = parseGiftAidDetails(input, 'gift_aid.');
-  const [campaign] = await db.select({ organizationId: campaigns.organizationId }).from(campaigns).where(eq(campaigns.id, campaignId)).limit(1);
+  const [campaign] = await db
+    .select({ organizationId: campaigns.organizationId })
+    .from(campaigns)
+    .where(eq(campaigns.id, campaignId))
+    .limit(1);
   const organizationId = campaign?.organizationId ?? null;
   const charity = await charityForOrganization(db, config, organizationId);
   const text = declarationTextFor(charity.legalName);
@@ -35,7 +39,12 @@ export async function prepareCheckoutGiftAid(
  * Stores the declaration made online with this donation (covers past and future gifts, as its
  * wording says), held with the pending gift: the donor's account gets it when the payment succeeds.
  */
-export function createCheckoutDeclaration(db: Db, donorId: string, donationId: string, prepared: CheckoutGiftAid): Promise<string> {
+export function createCheckoutDeclaration(
+  db: Db,
+  donorId: string,
+  donationId: string,
+  prepared: CheckoutGiftAid,
+): Promise<string> {
   return createDeclaration(db, {
     donorId,
     details: prepared.details,

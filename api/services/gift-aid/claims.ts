@@ -1,7 +1,15 @@
 import { and, asc, desc, eq } from 'drizzle-orm';
 import type { Db } from '../../../db/client';
 import { parseId } from '../../../db/ids';
-import { campaigns, donations, giftAidClaimedGifts, giftAidClaimRows, giftAidClaims, giftAidDeclarations, organizations } from '../../../db/schema';
+import {
+  campaigns,
+  donations,
+  giftAidClaimedGifts,
+  giftAidClaimRows,
+  giftAidClaims,
+  giftAidDeclarations,
+  organizations,
+} from '../../../db/schema';
 import { giftAidOn } from '../../../domain';
 import { notFound } from '../../lib/errors';
 import type { AuthUser } from '../../lib/types';
@@ -60,7 +68,12 @@ export async function listClaims(db: Db, viewer: AuthUser, organizationRef?: str
     .select(claimColumns)
     .from(giftAidClaims)
     .innerJoin(organizations, eq(organizations.id, giftAidClaims.organizationId))
-    .where(and(orgCondition(giftAidClaims.organizationId, scope), organizationId ? eq(giftAidClaims.organizationId, organizationId) : undefined))
+    .where(
+      and(
+        orgCondition(giftAidClaims.organizationId, scope),
+        organizationId ? eq(giftAidClaims.organizationId, organizationId) : undefined,
+      ),
+    )
     .orderBy(desc(giftAidClaims.createdAt), desc(giftAidClaims.id))
     .limit(200);
   return rows.map(toClaimDto);
@@ -84,32 +97,59 @@ export async function getClaim(db: Db, viewer: AuthUser, idRef: string): Promise
 
 /** Whether a gift is in a claim (it then keeps what the claim says). */
 export async function isGiftAidClaimed(db: Db, donationId: string): Promise<boolean> {
-  const [row] = await db.select({ id: giftAidClaimedGifts.donationId }).from(giftAidClaimedGifts).where(eq(giftAidClaimedGifts.donationId, donationId)).limit(1);
+  const [row] = await db
+    .select({ id: giftAidClaimedGifts.donationId })
+    .from(giftAidClaimedGifts)
+    .where(eq(giftAidClaimedGifts.donationId, donationId))
+    .limit(1);
   return Boolean(row);
 }
 
 export async function claimRows(db: Db, claimId: string): Promise<CsvRow[]> {
-  return db.select().from(giftAidClaimRows).where(eq(giftAidClaimRows.claimId, claimId)).orderBy(asc(giftAidClaimRows.line));
+  return db
+    .select()
+    .from(giftAidClaimRows)
+    .where(eq(giftAidClaimRows.claimId, claimId))
+    .orderBy(asc(giftAidClaimRows.line));
 }
 
 /** The schedule CSV, the same bytes on every download (rows are stored, never rebuilt). */
-export async function claimSchedule(db: Db, viewer: AuthUser, idRef: string): Promise<{ claim: ClaimDto; csv: string }> {
+export async function claimSchedule(
+  db: Db,
+  viewer: AuthUser,
+  idRef: string,
+): Promise<{ claim: ClaimDto; csv: string }> {
   const claim = await getClaim(db, viewer, idRef);
   return { claim, csv: scheduleCsv(await claimRows(db, claim._id)) };
 }
 
 /** The schedule as an OpenDocument spreadsheet (typed date and number cells), the same bytes on every download. */
-export async function claimScheduleOds(db: Db, viewer: AuthUser, idRef: string): Promise<{ claim: ClaimDto; ods: Uint8Array }> {
+export async function claimScheduleOds(
+  db: Db,
+  viewer: AuthUser,
+  idRef: string,
+): Promise<{ claim: ClaimDto; ods: Uint8Array }> {
   const claim = await getClaim(db, viewer, idRef);
   const rows = await claimRows(db, claim._id);
-  return { claim, ods: scheduleOds(rows, { earliest: new Date(claim.earliest_date), totalPence: claim.total, createdAt: new Date(claim.created_at) }) };
+  return {
+    claim,
+    ods: scheduleOds(rows, {
+      earliest: new Date(claim.earliest_date),
+      totalPence: claim.total,
+      createdAt: new Date(claim.created_at),
+    }),
+  };
 }
 
 /**
  * The gifts a claim holds, by schedule line. A void claim released its gifts (its claimed rows are
  * gone), so it lists none; its schedule snapshot still shows what it would have claimed.
  */
-export async function claimGifts(db: Db, viewer: AuthUser, idRef: string): Promise<{ claim: ClaimDto; gifts: ClaimGiftDto[] }> {
+export async function claimGifts(
+  db: Db,
+  viewer: AuthUser,
+  idRef: string,
+): Promise<{ claim: ClaimDto; gifts: ClaimGiftDto[] }> {
   const claim = await getClaim(db, viewer, idRef);
   const rows = await db
     .select({
@@ -129,7 +169,13 @@ export async function claimGifts(db: Db, viewer: AuthUser, idRef: string): Promi
     .innerJoin(donations, eq(donations.id, giftAidClaimedGifts.donationId))
     .innerJoin(campaigns, eq(campaigns.id, donations.campaignId))
     .leftJoin(giftAidDeclarations, eq(giftAidDeclarations.id, giftAidClaimedGifts.declarationId))
-    .leftJoin(giftAidClaimRows, and(eq(giftAidClaimRows.claimId, giftAidClaimedGifts.claimId), eq(giftAidClaimRows.line, giftAidClaimedGifts.line)))
+    .leftJoin(
+      giftAidClaimRows,
+      and(
+        eq(giftAidClaimRows.claimId, giftAidClaimedGifts.claimId),
+        eq(giftAidClaimRows.line, giftAidClaimedGifts.line),
+      ),
+    )
     .where(eq(giftAidClaimedGifts.claimId, claim._id))
     .orderBy(asc(giftAidClaimedGifts.line), asc(donations.date))
     .limit(20_000);

@@ -1,6 +1,13 @@
 import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../../db/client';
-import { donations, giftAidAdjustments, giftAidClaimedGifts, giftAidClaimRows, giftAidClaims, organizations } from '../../../db/schema';
+import {
+  donations,
+  giftAidAdjustments,
+  giftAidClaimedGifts,
+  giftAidClaimRows,
+  giftAidClaims,
+  organizations,
+} from '../../../db/schema';
 import { accountingPeriodOf, GIFT_AID_LIMITS, giftAidOn, londonMidnight } from '../../../domain';
 import { badRequest, HttpError } from '../../lib/errors';
 import type { AuthUser } from '../../lib/types';
@@ -23,7 +30,9 @@ export function retentionOf(latest: Date, yearEnd = '04-05'): { periodEnd: Date;
 }
 
 function isConstraintError(error: unknown): boolean {
-  const text = [error, (error as { cause?: unknown })?.cause].map((e) => (e instanceof Error ? e.message : String(e ?? ''))).join(' ');
+  const text = [error, (error as { cause?: unknown })?.cause]
+    .map((e) => (e instanceof Error ? e.message : String(e ?? '')))
+    .join(' ');
   return /UNIQUE|PRIMARY KEY|constraint/i.test(text);
 }
 
@@ -33,7 +42,12 @@ function isConstraintError(error: unknown): boolean {
  * are one batch: the claimed-gift primary key makes a gift that another claim took first fail the
  * whole batch, so a concurrent "Create claim" either gets different gifts or a 409 and changes nothing.
  */
-export async function createClaim(db: Db, actor: AuditActor & { user: AuthUser }, input: NewClaim, now = new Date()): Promise<ClaimDto> {
+export async function createClaim(
+  db: Db,
+  actor: AuditActor & { user: AuthUser },
+  input: NewClaim,
+  now = new Date(),
+): Promise<ClaimDto> {
   const viewer = actor.user;
   const scope = claimScope(viewer);
   const organizationId = resolveScopedOrg(input.organization_id, viewer);
@@ -44,7 +58,9 @@ export async function createClaim(db: Db, actor: AuditActor & { user: AuthUser }
     .limit(1);
   if (!org) throw badRequest('organization_id: no such organization');
   if (!org.reference?.trim()) {
-    throw badRequest("organization_id: this organization has no HMRC charity reference; add it in the organization's settings first");
+    throw badRequest(
+      "organization_id: this organization has no HMRC charity reference; add it in the organization's settings first",
+    );
   }
   const range = parseDateRange(input);
   const aggregate = input.aggregate === true;
@@ -64,7 +80,18 @@ export async function createClaim(db: Db, actor: AuditActor & { user: AuthUser }
   const claimId = crypto.randomUUID();
 
   const lineJson = JSON.stringify(
-    lines.map((l) => [l.line, l.title, l.firstName, l.lastName, l.house, l.postcode, l.aggregated, l.sponsored ? 1 : 0, l.donationDate.getTime(), l.amountPence]),
+    lines.map((l) => [
+      l.line,
+      l.title,
+      l.firstName,
+      l.lastName,
+      l.house,
+      l.postcode,
+      l.aggregated,
+      l.sponsored ? 1 : 0,
+      l.donationDate.getTime(),
+      l.amountPence,
+    ]),
   );
   const giftJson = JSON.stringify(claimed.map((c) => [c.gift.donationId, c.line, c.gift.amount, c.gift.declarationId]));
   const at = (i: number) => sql.raw(`json_extract(value, '$[${i}]')`);
@@ -96,7 +123,11 @@ export async function createClaim(db: Db, actor: AuditActor & { user: AuthUser }
       .select(
         sql`select ${claimId}, ${at(0)}, ${at(1)}, ${at(2)}, ${at(3)}, ${at(4)}, ${at(5)}, ${at(6)}, ${at(7)}, ${at(8)}, ${at(9)} from json_each(${lineJson})`,
       ),
-    db.insert(giftAidClaimedGifts).select(sql`select ${at(0)}, ${claimId}, ${at(1)}, ${at(2)}, ${at(3)}, ${now.getTime()} from json_each(${giftJson})`),
+    db
+      .insert(giftAidClaimedGifts)
+      .select(
+        sql`select ${at(0)}, ${claimId}, ${at(1)}, ${at(2)}, ${at(3)}, ${now.getTime()} from json_each(${giftJson})`,
+      ),
     db
       .update(giftAidAdjustments)
       .set({ settledClaimId: claimId })
@@ -110,7 +141,13 @@ export async function createClaim(db: Db, actor: AuditActor & { user: AuthUser }
     auditInsert(
       db,
       actor,
-      { action: 'claim.create', targetType: 'claim', targetId: claimId, organizationId, changes: { status: [null, 'draft'], gift_count: [null, claimed.length], total: [null, total] } },
+      {
+        action: 'claim.create',
+        targetType: 'claim',
+        targetId: claimId,
+        organizationId,
+        changes: { status: [null, 'draft'], gift_count: [null, claimed.length], total: [null, total] },
+      },
       now,
     ),
   ];
@@ -118,7 +155,10 @@ export async function createClaim(db: Db, actor: AuditActor & { user: AuthUser }
     await db.batch(statements as [(typeof statements)[number], ...typeof statements]);
   } catch (error) {
     if (isConstraintError(error)) {
-      throw new HttpError(409, 'Some of these gifts were claimed by another claim a moment ago; reload the list and try again');
+      throw new HttpError(
+        409,
+        'Some of these gifts were claimed by another claim a moment ago; reload the list and try again',
+      );
     }
     throw error;
   }

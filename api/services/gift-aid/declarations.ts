@@ -20,7 +20,11 @@ export type DeclarationRow = typeof giftAidDeclarations.$inferSelect;
  * The API's check of Gift Aid details: the domain rule, each failure a 400 naming the field.
  * `prefix` places the field in the request body ("gift_aid." inside a checkout body).
  */
-export function parseGiftAidDetails(input: GiftAidDetailsInput, prefix = '', options: { overseas?: boolean } = {}): GiftAidDetails {
+export function parseGiftAidDetails(
+  input: GiftAidDetailsInput,
+  prefix = '',
+  options: { overseas?: boolean } = {},
+): GiftAidDetails {
   const result = checkGiftAidDetails(input, options);
   if (!result.ok) throw badRequest(result.problems.map((p) => `${prefix}${p.message}`).join('; '));
   return result.details;
@@ -131,7 +135,8 @@ export function activeDeclarations(rows: DeclarationRow[]): DeclarationRow[] {
  */
 export async function updateDonorDetails(db: Db, donorId: string, details: GiftAidDetails): Promise<DeclarationRow[]> {
   const active = activeDeclarations(await listDonorDeclarations(db, donorId));
-  if (!active.length) throw badRequest('You have no Gift Aid declaration in force to update; tick Gift Aid with your next donation');
+  if (!active.length)
+    throw badRequest('You have no Gift Aid declaration in force to update; tick Gift Aid with your next donation');
   const statements = active.flatMap((old) => {
     const id = crypto.randomUUID();
     const values = rowValues(
@@ -176,7 +181,13 @@ export async function cancelDonorDeclarations(db: Db, donorId: string, now = new
     db
       .update(giftAidDeclarations)
       .set({ cancelledAt: now })
-      .where(and(eq(giftAidDeclarations.donorId, donorId), isNull(giftAidDeclarations.cancelledAt), isNull(giftAidDeclarations.pendingDonationId))),
+      .where(
+        and(
+          eq(giftAidDeclarations.donorId, donorId),
+          isNull(giftAidDeclarations.cancelledAt),
+          isNull(giftAidDeclarations.pendingDonationId),
+        ),
+      ),
     db
       .update(donations)
       .set({ giftAid: false })
@@ -191,7 +202,8 @@ export async function cancelDonorDeclarations(db: Db, donorId: string, now = new
  * to four years) when it covers past gifts. The claims query applies the same rule in SQL.
  */
 export function coversGift(
-  row: Pick<DeclarationRow, 'cancelledAt' | 'declaredAt' | 'coversPast' | 'coversFuture'> & Partial<Pick<DeclarationRow, 'method' | 'confirmationSentAt'>>,
+  row: Pick<DeclarationRow, 'cancelledAt' | 'declaredAt' | 'coversPast' | 'coversFuture'> &
+    Partial<Pick<DeclarationRow, 'method' | 'confirmationSentAt'>>,
   date: Date,
 ): boolean {
   const t = date.getTime();
@@ -250,14 +262,24 @@ export async function correctDeclaration(db: Db, id: string, details: GiftAidDet
 }
 
 /** The admin correction of a flagged declaration by id: a 404 when there is no such declaration. */
-export async function correctFlaggedDeclaration(db: Db, viewer: AuthUser, idRef: string, details: GiftAidDetails): Promise<DeclarationRow> {
+export async function correctFlaggedDeclaration(
+  db: Db,
+  viewer: AuthUser,
+  idRef: string,
+  details: GiftAidDetails,
+): Promise<DeclarationRow> {
   const id = parseId(idRef);
   const [existing] = id
-    ? await db.select({ id: giftAidDeclarations.id, organizationId: giftAidDeclarations.organizationId }).from(giftAidDeclarations).where(eq(giftAidDeclarations.id, id)).limit(1)
+    ? await db
+        .select({ id: giftAidDeclarations.id, organizationId: giftAidDeclarations.organizationId })
+        .from(giftAidDeclarations)
+        .where(eq(giftAidDeclarations.id, id))
+        .limit(1)
     : [];
   // Organization admins and finance correct their own organization's declarations; migrated ones naming none are admins'.
   const scope = claimScope(viewer);
-  if (!existing || (scope !== null && (!existing.organizationId || !scope.includes(existing.organizationId)))) throw notFound('Declaration not found');
+  if (!existing || (scope !== null && (!existing.organizationId || !scope.includes(existing.organizationId))))
+    throw notFound('Declaration not found');
   const row = await correctDeclaration(db, existing.id, details);
   if (!row) throw notFound('Declaration not found');
   return row;

@@ -18,7 +18,11 @@ const sponsoredSql = sql<number>`exists (select 1 from ${campaigns} s where s.id
  * declaration covering the gift's date (coversGiftSql: an oral one only once confirmed in
  * writing), and no claimed-gifts row. Refunded pence are left out of the amount.
  */
-export function eligibleWhere(scope: string[] | null, organizationId: string | null, range: { start: Date | null; end: Date | null }): SQL {
+export function eligibleWhere(
+  scope: string[] | null,
+  organizationId: string | null,
+  range: { start: Date | null; end: Date | null },
+): SQL {
   return and(
     eq(donations.giftAid, true),
     eq(donations.status, 'succeeded'),
@@ -60,7 +64,10 @@ export type EligibleRow = Awaited<ReturnType<ReturnType<typeof eligibleQuery>['e
 /** Eligible gifts' totals under the same rule. */
 export async function eligibleTotals(db: Db, where: SQL): Promise<{ count: number; total: number }> {
   const [totals] = await db
-    .select({ count: sql<number>`count(*)`, total: sql<number>`coalesce(sum(${donations.amount} - ${donations.refundedAmount}), 0)` })
+    .select({
+      count: sql<number>`count(*)`,
+      total: sql<number>`coalesce(sum(${donations.amount} - ${donations.refundedAmount}), 0)`,
+    })
     .from(donations)
     .innerJoin(campaigns, eq(campaigns.id, donations.campaignId))
     .innerJoin(giftAidDeclarations, eq(giftAidDeclarations.id, donations.giftAidDeclarationId))
@@ -77,7 +84,8 @@ export async function currentVersions(db: Db, rows: EligibleRow[]): Promise<Map<
   const replaced = [...new Set(rows.filter((r) => r.declaration.replacedBy).map((r) => r.donorId))];
   const all = new Map<string, DeclarationRow>();
   for (const ids of chunks(replaced)) {
-    for (const row of await db.select().from(giftAidDeclarations).where(inArray(giftAidDeclarations.donorId, ids))) all.set(row.id, row);
+    for (const row of await db.select().from(giftAidDeclarations).where(inArray(giftAidDeclarations.donorId, ids)))
+      all.set(row.id, row);
   }
   const chosen = new Map<string, DeclarationRow>();
   for (const r of rows) {
@@ -114,11 +122,17 @@ export function toScheduleGifts(rows: EligibleRow[], versions: Map<string, Decla
 }
 
 /** The screen's list: the oldest gifts first (they are claimed first), up to one claim's worth. */
-export async function listEligibleGifts(db: Db, viewer: AuthUser, query: DateRange & { organization_id?: string | null }): Promise<EligibleList> {
+export async function listEligibleGifts(
+  db: Db,
+  viewer: AuthUser,
+  query: DateRange & { organization_id?: string | null },
+): Promise<EligibleList> {
   const scope = claimScope(viewer);
   const organizationId = query.organization_id ? resolveScopedOrg(query.organization_id, viewer) : null;
   const where = eligibleWhere(scope, organizationId, parseDateRange(query));
-  const rows = await eligibleQuery(db, where).orderBy(asc(donations.date), asc(donations.id)).limit(GIFT_AID_LIMITS.claimRowsMax);
+  const rows = await eligibleQuery(db, where)
+    .orderBy(asc(donations.date), asc(donations.id))
+    .limit(GIFT_AID_LIMITS.claimRowsMax);
   const { count, total } = await eligibleTotals(db, where);
   const versions = await currentVersions(db, rows);
   return {
@@ -134,7 +148,13 @@ export async function listEligibleGifts(db: Db, viewer: AuthUser, query: DateRan
         type: r.type,
         organization_id: r.organizationId!,
         campaign: r.campaignTitle,
-        donor: { title: d.title, first_name: d.firstName, last_name: d.lastName, house: d.house, postcode: d.overseas ? 'X' : d.postcode },
+        donor: {
+          title: d.title,
+          first_name: d.firstName,
+          last_name: d.lastName,
+          house: d.house,
+          postcode: d.overseas ? 'X' : d.postcode,
+        },
         declaration_id: d.id,
         declaration_method: d.method,
       };
@@ -148,6 +168,10 @@ export async function listEligibleGifts(db: Db, viewer: AuthUser, query: DateRan
 
 /** The organization's accounting year end ("MM-DD"). */
 export async function accountingYearEndOf(db: Db, organizationId: string): Promise<string> {
-  const [row] = await db.select({ yearEnd: organizations.accountingYearEnd }).from(organizations).where(eq(organizations.id, organizationId)).limit(1);
+  const [row] = await db
+    .select({ yearEnd: organizations.accountingYearEnd })
+    .from(organizations)
+    .where(eq(organizations.id, organizationId))
+    .limit(1);
   return row?.yearEnd ?? '04-05';
 }

@@ -51,7 +51,14 @@ async function position(db: Db, organizationId: string, taxYear: number): Promis
     .from(giftAidClaimedGifts)
     .innerJoin(giftAidClaims, eq(giftAidClaims.id, giftAidClaimedGifts.claimId))
     .innerJoin(donations, eq(donations.id, giftAidClaimedGifts.donationId))
-    .where(and(eq(giftAidClaims.organizationId, organizationId), ne(giftAidClaims.status, 'void'), gte(donations.date, year.start), lt(donations.date, year.end)));
+    .where(
+      and(
+        eq(giftAidClaims.organizationId, organizationId),
+        ne(giftAidClaims.status, 'void'),
+        gte(donations.date, year.start),
+        lt(donations.date, year.end),
+      ),
+    );
   const claims = await db
     .select()
     .from(gasdsClaims)
@@ -62,7 +69,8 @@ async function position(db: Db, organizationId: string, taxYear: number): Promis
   const annualLeft = Math.max(0, GASDS_LIMITS.annualDonationsMaxPence - alreadyClaimed);
   const matchingLeft = Math.max(0, GASDS_LIMITS.matchingMultiple * giftAidDonations - alreadyClaimed);
   const claimable = Math.min(smallDonations, annualLeft, matchingLeft);
-  const limitedBy = claimable === smallDonations ? 'small_donations' : claimable === matchingLeft ? 'matching_rule' : 'annual_limit';
+  const limitedBy =
+    claimable === smallDonations ? 'small_donations' : claimable === matchingLeft ? 'matching_rule' : 'annual_limit';
   return {
     organization_id: organizationId,
     tax_year: taxYear,
@@ -76,7 +84,14 @@ async function position(db: Db, organizationId: string, taxYear: number): Promis
     claimable,
     top_up: Math.floor(claimable / 4),
     limited_by: limitedBy,
-    claims: claims.map((c) => ({ _id: c.id, donations: c.donationsPence, top_up: c.topUpPence, gift_count: c.giftCount, status: c.status, created_at: c.createdAt.toISOString() })),
+    claims: claims.map((c) => ({
+      _id: c.id,
+      donations: c.donationsPence,
+      top_up: c.topUpPence,
+      gift_count: c.giftCount,
+      status: c.status,
+      created_at: c.createdAt.toISOString(),
+    })),
     giftIds: gifts.map((g) => ({ id: g.id, amount: Number(g.amount) })),
   };
 }
@@ -85,7 +100,11 @@ function strip({ giftIds: _gifts, ...dto }: Position): GasdsDto {
   return dto;
 }
 
-export async function gasdsPosition(db: Db, viewer: AuthUser, query: { organization_id: string; tax_year: number }): Promise<GasdsDto> {
+export async function gasdsPosition(
+  db: Db,
+  viewer: AuthUser,
+  query: { organization_id: string; tax_year: number },
+): Promise<GasdsDto> {
   claimScope(viewer);
   return strip(await position(db, resolveScopedOrg(query.organization_id, viewer), query.tax_year));
 }
@@ -118,12 +137,18 @@ export async function createGasdsClaim(
   if (year.start.getTime() > now.getTime()) throw badRequest(`tax_year: ${year.label} has not started yet`);
   const lastDay = ukTaxYear(input.tax_year + CLAIM_WINDOW_YEARS).start;
   if (now.getTime() >= lastDay.getTime()) {
-    throw badRequest(`tax_year: HMRC takes GASDS claims up to 2 years after the end of the tax year; ${year.label} closed on ${londonIsoDate(new Date(lastDay.getTime() - 1))}`);
+    throw badRequest(
+      `tax_year: HMRC takes GASDS claims up to 2 years after the end of the tax year; ${year.label} closed on ${londonIsoDate(new Date(lastDay.getTime() - 1))}`,
+    );
   }
   const p = await position(db, organizationId, input.tax_year);
   const amount = input.amount ?? p.claimable;
   if (amount > p.claimable) throw badRequest(limitMessage(p, amount));
-  if (amount <= 0) throw new HttpError(422, `Nothing to claim for ${p.label}: ${p.small_donations ? 'the caps are reached' : 'no small cash or contactless gifts without a declaration are recorded'}`);
+  if (amount <= 0)
+    throw new HttpError(
+      422,
+      `Nothing to claim for ${p.label}: ${p.small_donations ? 'the caps are reached' : 'no small cash or contactless gifts without a declaration are recorded'}`,
+    );
   const chosen: string[] = [];
   let total = 0;
   for (const gift of p.giftIds) {
@@ -148,7 +173,12 @@ export async function createGasdsClaim(
     db
       .update(donations)
       .set({ gasdsClaimId: id })
-      .where(and(inArray(donations.id, sql`(select value from json_each(${JSON.stringify(chosen)}))`), isNull(donations.gasdsClaimId))),
+      .where(
+        and(
+          inArray(donations.id, sql`(select value from json_each(${JSON.stringify(chosen)}))`),
+          isNull(donations.gasdsClaimId),
+        ),
+      ),
     auditInsert(
       db,
       actor,

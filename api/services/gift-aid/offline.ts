@@ -12,7 +12,13 @@ import { createMailer } from '../mailer';
 import { declarationConfirmationEmail } from '../mail/declaration-confirmation';
 import { canManageOrganization } from '../organizations';
 import { getUser } from '../users';
-import { coversGift, declarationTextFor, listDonorDeclarations, type DeclarationRow, type NewDeclaration } from './declarations';
+import {
+  coversGift,
+  declarationTextFor,
+  listDonorDeclarations,
+  type DeclarationRow,
+  type NewDeclaration,
+} from './declarations';
 import { claimScope } from './scope';
 
 type StaffActor = AuditActor & { user: AuthUser };
@@ -36,7 +42,8 @@ async function visibleDonorId(db: Db, viewer: AuthUser, ref: string): Promise<st
   try {
     return (await getUser(db, ref, viewer))._id;
   } catch (error) {
-    if (error instanceof HttpError && error.status === 404) throw badRequest('donor_id: no donor with this id among the donors you can see');
+    if (error instanceof HttpError && error.status === 404)
+      throw badRequest('donor_id: no donor with this id among the donors you can see');
     throw error;
   }
 }
@@ -55,7 +62,8 @@ export async function recordOfflineDeclaration(
   const viewer = actor.user;
   const organizationId = parseId(input.organization_id);
   if (!organizationId) throw badRequest('organization_id: must be an organization id');
-  if (!canManageOrganization(viewer, organizationId)) throw new HttpError(403, 'You can only record declarations for your own organizations');
+  if (!canManageOrganization(viewer, organizationId))
+    throw new HttpError(403, 'You can only record declarations for your own organizations');
   if (!isIsoDay(input.declared_on)) throw badRequest('declared_on: enter a date like 2026-04-06');
   if (input.declared_on > londonIsoDate(now)) throw badRequest('declared_on: cannot be in the future');
   const donorId = await visibleDonorId(db, viewer, input.donor_id);
@@ -100,7 +108,13 @@ export async function recordOfflineDeclaration(
     auditInsert(
       db,
       actor,
-      { action: 'declaration.create', targetType: 'declaration', targetId: id, organizationId, changes: { method: [null, method], declared_on: [null, input.declared_on], donor_id: [null, donorId] } },
+      {
+        action: 'declaration.create',
+        targetType: 'declaration',
+        targetId: id,
+        organizationId,
+        changes: { method: [null, method], declared_on: [null, input.declared_on], donor_id: [null, donorId] },
+      },
       now,
     ),
   ]);
@@ -113,7 +127,9 @@ export async function listDeclarationsForDonor(db: Db, viewer: AuthUser, donorRe
   const scope = claimScope(viewer);
   const donorId = await visibleDonorId(db, viewer, donorRef);
   const rows = await listDonorDeclarations(db, donorId);
-  return scope === null ? rows : rows.filter((row) => row.organizationId !== null && scope.includes(row.organizationId));
+  return scope === null
+    ? rows
+    : rows.filter((row) => row.organizationId !== null && scope.includes(row.organizationId));
 }
 
 /** One declaration staff may act on (their organization's); anything else is a 404. */
@@ -121,7 +137,8 @@ async function staffDeclaration(db: Db, viewer: AuthUser, idRef: string): Promis
   const scope = claimScope(viewer);
   const id = parseId(idRef);
   const [row] = id ? await db.select().from(giftAidDeclarations).where(eq(giftAidDeclarations.id, id)).limit(1) : [];
-  if (!row || (scope !== null && (row.organizationId === null || !scope.includes(row.organizationId)))) throw notFound('Declaration not found');
+  if (!row || (scope !== null && (row.organizationId === null || !scope.includes(row.organizationId))))
+    throw notFound('Declaration not found');
   return row;
 }
 
@@ -149,19 +166,31 @@ async function versionChain(db: Db, row: DeclarationRow): Promise<DeclarationRow
  * declaration cancelled within 30 days of its written confirmation is cancelled from the day it was
  * made (HMRC). Gifts still pending under it lose the Gift Aid flag; claimed gifts keep theirs.
  */
-export async function cancelDeclaration(db: Db, actor: StaffActor, idRef: string, now = new Date()): Promise<DeclarationRow> {
+export async function cancelDeclaration(
+  db: Db,
+  actor: StaffActor,
+  idRef: string,
+  now = new Date(),
+): Promise<DeclarationRow> {
   const row = await staffDeclaration(db, actor.user, idRef);
   const chain = await versionChain(db, row);
   if (chain.every((r) => r.cancelledAt)) throw new HttpError(409, 'This declaration is already cancelled');
-  const withinCoolingOff = row.method === 'oral' && (!row.confirmationSentAt || now.getTime() - row.confirmationSentAt.getTime() <= ORAL_COOLING_OFF_MS);
+  const withinCoolingOff =
+    row.method === 'oral' &&
+    (!row.confirmationSentAt || now.getTime() - row.confirmationSentAt.getTime() <= ORAL_COOLING_OFF_MS);
   const cancelledAt = withinCoolingOff ? row.declaredAt : now;
   const ids = chain.map((r) => r.id);
   await db.batch([
-    db.update(giftAidDeclarations).set({ cancelledAt }).where(and(inArray(giftAidDeclarations.id, ids), isNull(giftAidDeclarations.cancelledAt))),
+    db
+      .update(giftAidDeclarations)
+      .set({ cancelledAt })
+      .where(and(inArray(giftAidDeclarations.id, ids), isNull(giftAidDeclarations.cancelledAt))),
     db
       .update(donations)
       .set({ giftAid: false })
-      .where(and(inArray(donations.giftAidDeclarationId, ids), eq(donations.giftAid, true), eq(donations.status, 'pending'))),
+      .where(
+        and(inArray(donations.giftAidDeclarationId, ids), eq(donations.giftAid, true), eq(donations.status, 'pending')),
+      ),
     auditInsert(
       db,
       actor,
@@ -171,7 +200,9 @@ export async function cancelDeclaration(db: Db, actor: StaffActor, idRef: string
         targetId: row.id,
         organizationId: row.organizationId,
         changes: { cancelled_at: [null, cancelledAt.toISOString()] },
-        note: withinCoolingOff ? 'Oral declaration cancelled within 30 days of its written confirmation: void from the day it was made' : null,
+        note: withinCoolingOff
+          ? 'Oral declaration cancelled within 30 days of its written confirmation: void from the day it was made'
+          : null,
       },
       now,
     ),
@@ -194,18 +225,23 @@ export async function confirmOralDeclaration(
   const row = await staffDeclaration(db, actor.user, idRef);
   if (row.method !== 'oral') throw badRequest('method: only an oral declaration needs a written confirmation');
   if (row.cancelledAt) throw new HttpError(409, 'This declaration is cancelled');
-  if (row.confirmationSentAt) throw new HttpError(409, `The confirmation was already sent on ${londonIsoDate(row.confirmationSentAt)}`);
+  if (row.confirmationSentAt)
+    throw new HttpError(409, `The confirmation was already sent on ${londonIsoDate(row.confirmationSentAt)}`);
   let sentAt = now;
   if (input.sent_on) {
     if (!isIsoDay(input.sent_on)) throw badRequest('sent_on: enter a date like 2026-04-06');
     if (input.sent_on > londonIsoDate(now)) throw badRequest('sent_on: cannot be in the future');
-    if (input.sent_on < londonIsoDate(row.declaredAt)) throw badRequest(`sent_on: must be on or after the day the declaration was made (${londonIsoDate(row.declaredAt)})`);
+    if (input.sent_on < londonIsoDate(row.declaredAt))
+      throw badRequest(
+        `sent_on: must be on or after the day the declaration was made (${londonIsoDate(row.declaredAt)})`,
+      );
     sentAt = londonMidnight(input.sent_on);
   }
   const byEmail = input.send_email !== false && !input.sent_on;
   if (byEmail) {
     const [donor] = await db.select({ email: users.email }).from(users).where(eq(users.id, row.donorId)).limit(1);
-    if (!donor?.email || donor.email.endsWith('.invalid')) throw badRequest('send_email: this donor has no email address; send the confirmation by post and give sent_on');
+    if (!donor?.email || donor.email.endsWith('.invalid'))
+      throw badRequest('send_email: this donor has no email address; send the confirmation by post and give sent_on');
     const charity = await charityForOrganization(db, config, row.organizationId);
     await createMailer(db, config).send(
       declarationConfirmationEmail({
@@ -247,7 +283,11 @@ export async function confirmOralDeclaration(
  * donor's declaration: the donor must have one to this gift's charity that covers the gift's date
  * (an oral one confirmed in writing). Card gifts take their flag from the donation box only. Audited.
  */
-export async function verifyOfflineGift(db: Db, actor: StaffActor, idRef: string): Promise<{ _id: string; gift_aid: true; declaration_id: string }> {
+export async function verifyOfflineGift(
+  db: Db,
+  actor: StaffActor,
+  idRef: string,
+): Promise<{ _id: string; gift_aid: true; declaration_id: string }> {
   const viewer = actor.user;
   const id = parseId(idRef);
   const [row] = id
@@ -261,23 +301,37 @@ export async function verifyOfflineGift(db: Db, actor: StaffActor, idRef: string
   if (!row || !canManageOrganization(viewer, row.organizationId)) throw notFound('Donation Not Found');
   const gift = row.gift;
   if (gift.source !== 'manual' && gift.source !== 'batch') {
-    throw badRequest('Only gifts recorded by hand can be verified for Gift Aid; card gifts carry the donor’s own declaration');
+    throw badRequest(
+      'Only gifts recorded by hand can be verified for Gift Aid; card gifts carry the donor’s own declaration',
+    );
   }
   if (gift.status !== 'succeeded') throw badRequest(`This gift is ${gift.status}; only a received gift can be claimed`);
-  if (gift.benefitExceedsLimit) throw badRequest("benefit_exceeds_limit: the donor received a benefit above HMRC's limits for this gift, so it cannot carry Gift Aid");
-  if (gift.gasdsClaimId) throw badRequest('This gift was claimed under the Small Donations Scheme; it cannot also carry Gift Aid');
+  if (gift.benefitExceedsLimit)
+    throw badRequest(
+      "benefit_exceeds_limit: the donor received a benefit above HMRC's limits for this gift, so it cannot carry Gift Aid",
+    );
+  if (gift.gasdsClaimId)
+    throw badRequest('This gift was claimed under the Small Donations Scheme; it cannot also carry Gift Aid');
   const declaration = (await listDonorDeclarations(db, gift.donorId)).find(
     (d) => !d.replacedBy && d.organizationId === row.organizationId && coversGift(d, gift.date),
   );
   if (!declaration) {
-    throw badRequest("declaration: this donor has no Gift Aid declaration to this charity covering the gift's date (an oral one needs its written confirmation sent); record one first");
+    throw badRequest(
+      "declaration: this donor has no Gift Aid declaration to this charity covering the gift's date (an oral one needs its written confirmation sent); record one first",
+    );
   }
-  if (gift.giftAid && gift.giftAidDeclarationId === declaration.id) return { _id: gift.id, gift_aid: true, declaration_id: declaration.id };
+  if (gift.giftAid && gift.giftAidDeclarationId === declaration.id)
+    return { _id: gift.id, gift_aid: true, declaration_id: declaration.id };
   await db.batch([
     db
       .update(donations)
       .set({ giftAid: true, giftAidDeclarationId: declaration.id })
-      .where(and(eq(donations.id, gift.id), sql`not exists (select 1 from ${giftAidClaimedGifts} where ${giftAidClaimedGifts.donationId} = ${gift.id})`)),
+      .where(
+        and(
+          eq(donations.id, gift.id),
+          sql`not exists (select 1 from ${giftAidClaimedGifts} where ${giftAidClaimedGifts.donationId} = ${gift.id})`,
+        ),
+      ),
     auditInsert(db, actor, {
       action: 'donation.gift_aid_verify',
       targetType: 'donation',
@@ -289,7 +343,6 @@ export async function verifyOfflineGift(db: Db, actor: StaffActor, idRef: string
   return { _id: gift.id, gift_aid: true, declaration_id: declaration.id };
 }
 
-
 export type CoveringAnswer = { eligible: boolean; declaration: DeclarationRow | null; reason: string | null };
 
 /**
@@ -297,24 +350,39 @@ export type CoveringAnswer = { eligible: boolean; declaration: DeclarationRow | 
  * asks before a line is posted: the declaration that covers it, or the nearest one and why it does not.
  * Posting the batch checks again (the same `coversGift`).
  */
-export async function declarationCovering(db: Db, viewer: AuthUser, input: { donor_id: string; organization_id: string; date: string }): Promise<CoveringAnswer> {
+export async function declarationCovering(
+  db: Db,
+  viewer: AuthUser,
+  input: { donor_id: string; organization_id: string; date: string },
+): Promise<CoveringAnswer> {
   const scope = claimScope(viewer);
   const organizationId = parseId(input.organization_id);
   if (!organizationId) throw badRequest('organization_id: must be an organization id');
-  if (scope !== null && !scope.includes(organizationId)) throw new HttpError(403, 'You can only check declarations for your own organizations');
+  if (scope !== null && !scope.includes(organizationId))
+    throw new HttpError(403, 'You can only check declarations for your own organizations');
   const donorId = await visibleDonorId(db, viewer, input.donor_id);
   const date = londonMidnight(input.date);
-  const current = (await listDonorDeclarations(db, donorId)).filter((d) => !d.replacedBy && d.organizationId === organizationId);
+  const current = (await listDonorDeclarations(db, donorId)).filter(
+    (d) => !d.replacedBy && d.organizationId === organizationId,
+  );
   const covering = current.find((d) => coversGift(d, date));
   if (covering) return { eligible: true, declaration: covering, reason: null };
   const nearest = current[0] ?? null;
-  return { eligible: false, declaration: nearest, reason: nearest ? whyNotCovered(nearest, date) : 'This donor has no Gift Aid declaration to this charity; add one on their page first.' };
+  return {
+    eligible: false,
+    declaration: nearest,
+    reason: nearest
+      ? whyNotCovered(nearest, date)
+      : 'This donor has no Gift Aid declaration to this charity; add one on their page first.',
+  };
 }
 
 function whyNotCovered(d: DeclarationRow, date: Date): string {
   const made = londonIsoDate(d.declaredAt);
-  if (d.method === 'oral' && !d.confirmationSentAt) return `The oral declaration of ${made} counts only once its written confirmation is sent; send it from the donor's page.`;
-  if (d.cancelledAt && d.cancelledAt.getTime() <= date.getTime()) return `The declaration was cancelled on ${londonIsoDate(d.cancelledAt)}.`;
+  if (d.method === 'oral' && !d.confirmationSentAt)
+    return `The oral declaration of ${made} counts only once its written confirmation is sent; send it from the donor's page.`;
+  if (d.cancelledAt && d.cancelledAt.getTime() <= date.getTime())
+    return `The declaration was cancelled on ${londonIsoDate(d.cancelledAt)}.`;
   if (date.getTime() > d.declaredAt.getTime()) return `The declaration made on ${made} does not cover later gifts.`;
   if (!d.coversPast) return `The declaration made on ${made} does not cover earlier gifts.`;
   return `The gift is more than 4 years before the declaration made on ${made}.`;

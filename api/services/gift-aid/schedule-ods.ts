@@ -37,15 +37,21 @@ const NS = [
 ].join(' ');
 
 const xml = (value: string) =>
-  value.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[ch] as string);
+  value.replace(
+    /[&<>"']/g,
+    (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[ch] as string,
+  );
 
 const textCell = (value: string, style = '') =>
-  value ? `<table:table-cell${style ? ` table:style-name="${style}"` : ''} office:value-type="string"><text:p>${xml(value)}</text:p></table:table-cell>` : '<table:table-cell/>';
+  value
+    ? `<table:table-cell${style ? ` table:style-name="${style}"` : ''} office:value-type="string"><text:p>${xml(value)}</text:p></table:table-cell>`
+    : '<table:table-cell/>';
 const dateCell = (date: Date) =>
   `<table:table-cell table:style-name="ceDate" office:value-type="date" office:date-value="${londonIsoDate(date)}"><text:p>${formatHmrcDate(date)}</text:p></table:table-cell>`;
 const moneyCell = (pence: number) =>
   `<table:table-cell table:style-name="ceMoney" office:value-type="float" office:value="${penceToDecimal(pence)}"><text:p>${penceToDecimal(pence)}</text:p></table:table-cell>`;
-const intCell = (n: number) => `<table:table-cell office:value-type="float" office:value="${n}"><text:p>${n}</text:p></table:table-cell>`;
+const intCell = (n: number) =>
+  `<table:table-cell office:value-type="float" office:value="${n}"><text:p>${n}</text:p></table:table-cell>`;
 const row = (cells: string[]) => `<table:table-row>${cells.join('')}</table:table-row>`;
 
 function contentXml(rows: CsvRow[], earliest: Date, totalPence: number): string {
@@ -75,7 +81,12 @@ function contentXml(rows: CsvRow[], earliest: Date, totalPence: number): string 
     '<office:automatic-styles>' +
     '<number:date-style style:name="NDate"><number:day number:style="long"/><number:text>/</number:text><number:month number:style="long"/><number:text>/</number:text><number:year/></number:date-style>' +
     '<number:number-style style:name="NMoney"><number:number number:decimal-places="2" number:min-decimal-places="2" number:min-integer-digits="1"/></number:number-style>' +
-    widths.map((w, i) => `<style:style style:name="co${i}" style:family="table-column"><style:table-column-properties style:column-width="${w}"/></style:style>`).join('') +
+    widths
+      .map(
+        (w, i) =>
+          `<style:style style:name="co${i}" style:family="table-column"><style:table-column-properties style:column-width="${w}"/></style:style>`,
+      )
+      .join('') +
     '<style:style style:name="ceDate" style:family="table-cell" style:data-style-name="NDate"/>' +
     '<style:style style:name="ceMoney" style:family="table-cell" style:data-style-name="NMoney"/>' +
     '<style:style style:name="ceBold" style:family="table-cell"><style:text-properties fo:font-weight="bold"/></style:style>' +
@@ -101,7 +112,10 @@ const stylesXml = `<?xml version="1.0" encoding="UTF-8"?>\n<office:document-styl
 const metaXml = (createdAt: Date) =>
   `<?xml version="1.0" encoding="UTF-8"?>\n<office:document-meta ${NS} office:version="1.2"><office:meta><meta:generator>Gift Aid schedule</meta:generator><dc:title>Gift Aid schedule</dc:title><meta:creation-date>${createdAt.toISOString().slice(0, 19)}</meta:creation-date></office:meta></office:document-meta>`;
 
-export function scheduleOds(rows: CsvRow[], claim: { earliest: Date; totalPence: number; createdAt: Date }): Uint8Array {
+export function scheduleOds(
+  rows: CsvRow[],
+  claim: { earliest: Date; totalPence: number; createdAt: Date },
+): Uint8Array {
   return zipStore([
     // ODF: the mimetype entry comes first, stored, so the file type can be read at a fixed offset.
     { name: 'mimetype', data: ODS_MIME },

@@ -86,10 +86,15 @@ function donorLine(gift: ScheduleGift): Omit<ScheduleLine, 'line'> {
  * after the donors' own lines. Sponsored-event gifts are never aggregated. At most `maxLines`
  * lines: gifts that do not fit stay unclaimed for the next claim.
  */
-export function buildScheduleLines(gifts: ScheduleGift[], options: { aggregate: boolean; maxLines?: number; yearEnd?: string }): ScheduleLine[] {
+export function buildScheduleLines(
+  gifts: ScheduleGift[],
+  options: { aggregate: boolean; maxLines?: number; yearEnd?: string },
+): ScheduleLine[] {
   const yearEnd = options.yearEnd ?? '04-05';
   const maxLines = options.maxLines ?? GIFT_AID_LIMITS.claimRowsMax;
-  const sorted = [...gifts].sort((a, b) => a.date.getTime() - b.date.getTime() || a.donationId.localeCompare(b.donationId));
+  const sorted = [...gifts].sort(
+    (a, b) => a.date.getTime() - b.date.getTime() || a.donationId.localeCompare(b.donationId),
+  );
   const lines: Omit<ScheduleLine, 'line'>[] = [];
   const small: ScheduleGift[] = [];
   for (const gift of sorted) {
@@ -131,7 +136,18 @@ export function buildScheduleLines(gifts: ScheduleGift[], options: { aggregate: 
   return lines.slice(0, maxLines).map((line, index) => ({ ...line, line: index + 1 }));
 }
 
-export type CsvRow = Pick<ScheduleLine, 'title' | 'firstName' | 'lastName' | 'house' | 'postcode' | 'aggregated' | 'sponsored' | 'donationDate' | 'amountPence'>;
+export type CsvRow = Pick<
+  ScheduleLine,
+  | 'title'
+  | 'firstName'
+  | 'lastName'
+  | 'house'
+  | 'postcode'
+  | 'aggregated'
+  | 'sponsored'
+  | 'donationDate'
+  | 'amountPence'
+>;
 
 /** RFC 4180: quote a field that holds a comma, a quote or a line break. */
 function csvField(value: string): string {

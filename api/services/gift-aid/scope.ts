@@ -9,7 +9,8 @@ import { nextDay } from '../../../domain/dates';
 
 /** The organizations a viewer may claim for: null means every one (admins). */
 export function claimScope(viewer: AuthUser): string[] | null {
-  if (!readsFinance(viewer)) throw new HttpError(403, 'Only admins, organization admins and finance users can see Gift Aid claims');
+  if (!readsFinance(viewer))
+    throw new HttpError(403, 'Only admins, organization admins and finance users can see Gift Aid claims');
   const scope = orgScope(viewer);
   return scope === 'all' ? null : scope;
 }
@@ -23,7 +24,8 @@ export function resolveScopedOrg(ref: string, viewer: AuthUser): string {
   const id = parseId(ref);
   if (!id) throw badRequest('organization_id: must be an organization id');
   const scope = claimScope(viewer);
-  if (scope !== null && !scope.includes(id)) throw new HttpError(403, 'You can only see Gift Aid for your own organizations');
+  if (scope !== null && !scope.includes(id))
+    throw new HttpError(403, 'You can only see Gift Aid for your own organizations');
   return id;
 }
 

@@ -18,7 +18,10 @@ function refuseMove(claim: ClaimDto, to: GiftAidClaimStatus): void {
 
 function requireReference(reference: string | null | undefined): string {
   const value = reference?.trim();
-  if (!value) throw badRequest("hmrc_reference: enter HMRC's reference for the submission (Charities Online shows it once the claim is sent)");
+  if (!value)
+    throw badRequest(
+      "hmrc_reference: enter HMRC's reference for the submission (Charities Online shows it once the claim is sent)",
+    );
   return value;
 }
 
@@ -38,27 +41,50 @@ async function moveClaim(
 ): Promise<ClaimDto> {
   const guard = and(eq(giftAidClaims.id, claim._id), eq(giftAidClaims.status, claim.status));
   const changes: Record<string, [unknown, unknown]> = {};
-  for (const [key, value] of Object.entries(set)) changes[key] = [null, value instanceof Date ? value.toISOString() : value];
+  for (const [key, value] of Object.entries(set))
+    changes[key] = [null, value instanceof Date ? value.toISOString() : value];
   if (set.status) changes.status = [claim.status, set.status];
   const statements = [
-    db.update(giftAidClaims).set({ ...set, updatedAt: now }).where(guard),
+    db
+      .update(giftAidClaims)
+      .set({ ...set, updatedAt: now })
+      .where(guard),
     ...(extra === 'release'
       ? [
           // A void draft gives its gifts back (they become eligible again) and hands back the adjustments it was to report.
           db.delete(giftAidClaimedGifts).where(eq(giftAidClaimedGifts.claimId, claim._id)),
-          db.update(giftAidAdjustments).set({ settledClaimId: null }).where(eq(giftAidAdjustments.settledClaimId, claim._id)),
+          db
+            .update(giftAidAdjustments)
+            .set({ settledClaimId: null })
+            .where(eq(giftAidAdjustments.settledClaimId, claim._id)),
         ]
       : []),
-    auditInsert(db, actor, { action, targetType: 'claim', targetId: claim._id, organizationId: claim.organization.value, changes, note }, now),
+    auditInsert(
+      db,
+      actor,
+      { action, targetType: 'claim', targetId: claim._id, organizationId: claim.organization.value, changes, note },
+      now,
+    ),
   ];
-  const [current] = await db.select({ status: giftAidClaims.status }).from(giftAidClaims).where(eq(giftAidClaims.id, claim._id)).limit(1);
-  if (current?.status !== claim.status) throw new HttpError(409, 'This claim was changed a moment ago; reload it and try again');
+  const [current] = await db
+    .select({ status: giftAidClaims.status })
+    .from(giftAidClaims)
+    .where(eq(giftAidClaims.id, claim._id))
+    .limit(1);
+  if (current?.status !== claim.status)
+    throw new HttpError(409, 'This claim was changed a moment ago; reload it and try again');
   await db.batch(statements as [(typeof statements)[number], ...typeof statements]);
   return getClaim(db, actor.user, claim._id);
 }
 
 /** draft → submitted (with HMRC's reference), rejected → submitted again, submitted → paid; never backwards. */
-export async function updateClaim(db: Db, actor: StaffActor, idRef: string, input: ClaimUpdate, now = new Date()): Promise<ClaimDto> {
+export async function updateClaim(
+  db: Db,
+  actor: StaffActor,
+  idRef: string,
+  input: ClaimUpdate,
+  now = new Date(),
+): Promise<ClaimDto> {
   const claim = await getClaim(db, actor.user, idRef);
   if (input.status === claim.status && input.status === 'submitted' && input.hmrc_reference !== undefined) {
     const reference = requireReference(input.hmrc_reference);
@@ -67,36 +93,94 @@ export async function updateClaim(db: Db, actor: StaffActor, idRef: string, inpu
   }
   if (input.status === claim.status) return claim;
   if (input.status === 'void') return voidClaim(db, actor, idRef, null, now);
-  if (input.status === 'rejected') throw badRequest('status: mark a claim rejected with POST /api/gift-aid/claims/{id}/reject and HMRC\'s reason');
+  if (input.status === 'rejected')
+    throw badRequest("status: mark a claim rejected with POST /api/gift-aid/claims/{id}/reject and HMRC's reason");
   refuseMove(claim, input.status);
   if (input.status === 'submitted') {
     const reference = requireReference(input.hmrc_reference);
     const action = claim.status === 'rejected' ? 'claim.resubmit' : 'claim.submit';
-    return moveClaim(db, actor, claim, { status: 'submitted', hmrcReference: reference, submittedAt: now }, action, null, null, now);
+    return moveClaim(
+      db,
+      actor,
+      claim,
+      { status: 'submitted', hmrcReference: reference, submittedAt: now },
+      action,
+      null,
+      null,
+      now,
+    );
   }
   return moveClaim(db, actor, claim, { status: 'paid', paidAt: now }, 'claim.paid', null, null, now);
 }
 
 /** A draft claim that will not be sent: its gifts become eligible again; the row and its schedule stay as a record. */
-export async function voidClaim(db: Db, actor: StaffActor, idRef: string, reason: string | null | undefined, now = new Date()): Promise<ClaimDto> {
+export async function voidClaim(
+  db: Db,
+  actor: StaffActor,
+  idRef: string,
+  reason: string | null | undefined,
+  now = new Date(),
+): Promise<ClaimDto> {
   const claim = await getClaim(db, actor.user, idRef);
   if (claim.status !== 'draft') {
-    throw badRequest(`status: only a draft claim can be voided; this one is ${claim.status}${claim.status === 'submitted' ? " (if HMRC rejected it, mark it rejected)" : ''}`);
+    throw badRequest(
+      `status: only a draft claim can be voided; this one is ${claim.status}${claim.status === 'submitted' ? ' (if HMRC rejected it, mark it rejected)' : ''}`,
+    );
   }
-  return moveClaim(db, actor, claim, { status: 'void', voidedAt: now, voidedBy: actor.user.id, voidReason: reason?.trim() || null }, 'claim.void', reason?.trim() || null, 'release', now);
+  return moveClaim(
+    db,
+    actor,
+    claim,
+    { status: 'void', voidedAt: now, voidedBy: actor.user.id, voidReason: reason?.trim() || null },
+    'claim.void',
+    reason?.trim() || null,
+    'release',
+    now,
+  );
 }
 
 /** HMRC rejected a submitted claim: its reason is kept; the gifts stay with the claim until it is resubmitted. */
-export async function rejectClaim(db: Db, actor: StaffActor, idRef: string, reason: string, now = new Date()): Promise<ClaimDto> {
+export async function rejectClaim(
+  db: Db,
+  actor: StaffActor,
+  idRef: string,
+  reason: string,
+  now = new Date(),
+): Promise<ClaimDto> {
   const claim = await getClaim(db, actor.user, idRef);
   refuseMove(claim, 'rejected');
-  return moveClaim(db, actor, claim, { status: 'rejected', rejectedAt: now, rejectionReason: reason.trim() }, 'claim.reject', reason.trim(), null, now);
+  return moveClaim(
+    db,
+    actor,
+    claim,
+    { status: 'rejected', rejectedAt: now, rejectionReason: reason.trim() },
+    'claim.reject',
+    reason.trim(),
+    null,
+    now,
+  );
 }
 
-export async function resubmitClaim(db: Db, actor: StaffActor, idRef: string, hmrcReference: string, now = new Date()): Promise<ClaimDto> {
+export async function resubmitClaim(
+  db: Db,
+  actor: StaffActor,
+  idRef: string,
+  hmrcReference: string,
+  now = new Date(),
+): Promise<ClaimDto> {
   const claim = await getClaim(db, actor.user, idRef);
-  if (claim.status !== 'rejected') throw badRequest(`status: only a rejected claim can be resubmitted; this one is ${claim.status}`);
-  return moveClaim(db, actor, claim, { status: 'submitted', hmrcReference: requireReference(hmrcReference), submittedAt: now }, 'claim.resubmit', null, null, now);
+  if (claim.status !== 'rejected')
+    throw badRequest(`status: only a rejected claim can be resubmitted; this one is ${claim.status}`);
+  return moveClaim(
+    db,
+    actor,
+    claim,
+    { status: 'submitted', hmrcReference: requireReference(hmrcReference), submittedAt: now },
+    'claim.resubmit',
+    null,
+    null,
+    now,
+  );
 }
 
 /**
@@ -104,17 +188,27 @@ export async function resubmitClaim(db: Db, actor: StaffActor, idRef: string, hm
  * from the claim's net figure is accepted (HMRC may have adjusted it) but needs a note saying why,
  * and the difference shows on the claim.
  */
-export async function recordPayment(db: Db, actor: StaffActor, idRef: string, input: PaymentInput, now = new Date()): Promise<ClaimDto> {
+export async function recordPayment(
+  db: Db,
+  actor: StaffActor,
+  idRef: string,
+  input: PaymentInput,
+  now = new Date(),
+): Promise<ClaimDto> {
   const claim = await getClaim(db, actor.user, idRef);
-  if (claim.status !== 'submitted') throw badRequest(`status: only a submitted claim can be paid; this one is ${claim.status}`);
+  if (claim.status !== 'submitted')
+    throw badRequest(`status: only a submitted claim can be paid; this one is ${claim.status}`);
   if (!isIsoDay(input.paid_on)) throw badRequest('paid_on: enter a date like 2026-04-06');
   const submittedOn = claim.submitted_at ? londonIsoDate(new Date(claim.submitted_at)) : null;
-  if (submittedOn && input.paid_on < submittedOn) throw badRequest(`paid_on: must be on or after the day the claim was submitted (${submittedOn})`);
+  if (submittedOn && input.paid_on < submittedOn)
+    throw badRequest(`paid_on: must be on or after the day the claim was submitted (${submittedOn})`);
   if (input.paid_on > londonIsoDate(now)) throw badRequest('paid_on: cannot be in the future');
   const note = input.note?.trim() || null;
   const difference = input.amount - claim.net_claim;
   if (difference !== 0 && !note) {
-    throw badRequest(`note: HMRC paid ${difference > 0 ? 'more' : 'less'} than the claim's net figure (by ${Math.abs(difference)}p); say why in a note (for example HMRC's adjustment letter)`);
+    throw badRequest(
+      `note: HMRC paid ${difference > 0 ? 'more' : 'less'} than the claim's net figure (by ${Math.abs(difference)}p); say why in a note (for example HMRC's adjustment letter)`,
+    );
   }
   return moveClaim(
     db,

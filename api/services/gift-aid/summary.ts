@@ -7,13 +7,22 @@ import type { AdjustmentDto, GiftAidSummary } from '../../schemas/gift-aid';
 import { eligibleTotals, eligibleWhere } from './eligible';
 import { claimScope, orgCondition, resolveScopedOrg } from './scope';
 
-export async function listAdjustments(db: Db, viewer: AuthUser, organizationRef?: string | null): Promise<AdjustmentDto[]> {
+export async function listAdjustments(
+  db: Db,
+  viewer: AuthUser,
+  organizationRef?: string | null,
+): Promise<AdjustmentDto[]> {
   const scope = claimScope(viewer);
   const organizationId = organizationRef ? resolveScopedOrg(organizationRef, viewer) : null;
   const rows = await db
     .select()
     .from(giftAidAdjustments)
-    .where(and(orgCondition(giftAidAdjustments.organizationId, scope), organizationId ? eq(giftAidAdjustments.organizationId, organizationId) : undefined))
+    .where(
+      and(
+        orgCondition(giftAidAdjustments.organizationId, scope),
+        organizationId ? eq(giftAidAdjustments.organizationId, organizationId) : undefined,
+      ),
+    )
     .orderBy(desc(giftAidAdjustments.createdAt))
     .limit(500);
   return rows.map((a) => ({

@@ -29,10 +29,15 @@ describe('CSV cells', () => {
   it('streams the header then every page until a short one', async () => {
     const data = ['r1', 'r2', 'r3', 'r4', 'r5'];
     const asked: number[] = [];
-    const stream = csvStream(['Name'], async (offset, limit) => {
-      asked.push(offset);
-      return data.slice(offset, offset + limit);
-    }, (r) => [r], 2);
+    const stream = csvStream(
+      ['Name'],
+      async (offset, limit) => {
+        asked.push(offset);
+        return data.slice(offset, offset + limit);
+      },
+      (r) => [r],
+      2,
+    );
     const text = new TextDecoder('utf-8', { ignoreBOM: true }).decode(await new Response(stream).arrayBuffer());
     expect(text).toBe(`${CSV_BOM}Name\r\nr1\r\nr2\r\nr3\r\nr4\r\nr5\r\n`);
     expect(asked).toEqual([0, 2, 4]);

@@ -36,7 +36,12 @@ export const CSV_BOM = '\uFEFF';
  * A streamed CSV: the header row, then pages fetched one at a time until a short page, so the
  * worker never holds the whole export in memory.
  */
-export function csvStream<T>(header: string[], fetchPage: (offset: number, limit: number) => Promise<T[]>, toCells: (row: T) => Cell[], pageSize = 500): ReadableStream<Uint8Array> {
+export function csvStream<T>(
+  header: string[],
+  fetchPage: (offset: number, limit: number) => Promise<T[]>,
+  toCells: (row: T) => Cell[],
+  pageSize = 500,
+): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   let offset = 0;
   let done = false;

@@ -70,7 +70,12 @@ export const paging = (max: number = MAX_PAGE_SIZE) => ({
     .min(1, 'Must be at least 1')
     .max(max, `Must be at most ${max}`)
     .default(Math.min(50, max)),
-  offset: z.coerce.number({ error: 'Enter a whole number' }).int('Enter a whole number').min(0, 'Must be 0 or more').max(1_000_000).default(0),
+  offset: z.coerce
+    .number({ error: 'Enter a whole number' })
+    .int('Enter a whole number')
+    .min(0, 'Must be 0 or more')
+    .max(1_000_000)
+    .default(0),
 });
 
 export const donationFilterShape = {
@@ -89,7 +94,10 @@ export const donationFilterShape = {
 };
 
 /** Cross-field checks: ranges must not be inverted. */
-function checkRanges(v: { date_from?: string; date_to?: string; amount_min?: number; amount_max?: number }, ctx: z.RefinementCtx) {
+function checkRanges(
+  v: { date_from?: string; date_to?: string; amount_min?: number; amount_max?: number },
+  ctx: z.RefinementCtx,
+) {
   if (v.date_from && v.date_to && v.date_to < v.date_from) {
     ctx.addIssue({ code: 'custom', path: ['date_to'], message: 'Must be on or after date_from' });
   }

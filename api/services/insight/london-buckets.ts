@@ -28,7 +28,8 @@ export function bstWindows(fromYear: number, toYear: number): [number, number][]
 /** `column` (ms since epoch, UTC) as London wall-clock ms, for dates between fromYear and toYear. */
 export function londonLocalMs(column: SQL, fromYear: number, toYear: number): SQL {
   const whens = bstWindows(fromYear, toYear).map(
-    ([start, end]) => sql`when ${column} >= ${sql.raw(String(start))} and ${column} < ${sql.raw(String(end))} then ${sql.raw(String(HOUR))}`,
+    ([start, end]) =>
+      sql`when ${column} >= ${sql.raw(String(start))} and ${column} < ${sql.raw(String(end))} then ${sql.raw(String(HOUR))}`,
   );
   return sql`(${column} + case ${sql.join(whens, sql` `)} else 0 end)`;
 }

@@ -14,7 +14,13 @@ export const CHART_WEEKS = 52;
 export const CHART_MONTHS = 12;
 export const CHART_CAMPAIGNS = 10;
 
-export type WeekBucket = { week_start: string; once_count: number; once_amount: number; monthly_count: number; monthly_amount: number };
+export type WeekBucket = {
+  week_start: string;
+  once_count: number;
+  once_amount: number;
+  monthly_count: number;
+  monthly_amount: number;
+};
 export type CampaignProgress = { _id: string; title: string; goal: number; raised: number };
 export type RecurringMonth = { month: string; income: number; donors: number };
 export type DonorMonth = { month: string; new_donors: number; returning_donors: number };
@@ -46,7 +52,12 @@ export async function giftsPerWeek(db: Db, scope: OrgScope, now = new Date()): P
     from ${from}
     where d.status = 'succeeded' and d.date >= ${since.getTime()} and d.date <= ${now.getTime()} and ${where}
     group by 1, 2`);
-  const byWeek = new Map(weeks.map((w) => [w.index, { week_start: w.start, once_count: 0, once_amount: 0, monthly_count: 0, monthly_amount: 0 }]));
+  const byWeek = new Map(
+    weeks.map((w) => [
+      w.index,
+      { week_start: w.start, once_count: 0, once_amount: 0, monthly_count: 0, monthly_amount: 0 },
+    ]),
+  );
   for (const row of rows) {
     const bucket = byWeek.get(num(row.w));
     if (!bucket) continue;
@@ -90,7 +101,11 @@ export async function monthlyRecurring(db: Db, scope: OrgScope, now = new Date()
     where d.status = 'succeeded' and d.type = 'monthly' and d.date >= ${since.getTime()} and d.date <= ${now.getTime()} and ${where}
     group by 1`);
   const byMonth = new Map(rows.map((r) => [r.m, r]));
-  return months.map((month) => ({ month, income: num(byMonth.get(month)?.income), donors: num(byMonth.get(month)?.donors) }));
+  return months.map((month) => ({
+    month,
+    income: num(byMonth.get(month)?.income),
+    donors: num(byMonth.get(month)?.donors),
+  }));
 }
 
 /**
@@ -126,7 +141,11 @@ export async function newVsReturning(db: Db, scope: OrgScope, now = new Date()):
     ) x
     group by x.m`);
   const byMonth = new Map(rows.map((r) => [r.m, r]));
-  return months.map((m) => ({ month: m, new_donors: num(byMonth.get(m)?.fresh), returning_donors: num(byMonth.get(m)?.again) }));
+  return months.map((m) => ({
+    month: m,
+    new_donors: num(byMonth.get(m)?.fresh),
+    returning_donors: num(byMonth.get(m)?.again),
+  }));
 }
 
 /** Per month: all gifts, the part with a Gift Aid declaration, and the Gift Aid it brings (25%, per gift, rounded down). */

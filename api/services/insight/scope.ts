@@ -11,7 +11,8 @@ import type { AuthUser } from '../../lib/types';
 export type OrgScope = { all: true } | { all: false; orgIds: string[] };
 
 export function staffScope(viewer: AuthUser, organizationId?: string): OrgScope {
-  if (!readsFinance(viewer)) throw forbidden('Only admins, organization admins and finance users can see reports and exports');
+  if (!readsFinance(viewer))
+    throw forbidden('Only admins, organization admins and finance users can see reports and exports');
   const scope = orgScope(viewer);
   if (scope === 'all') return organizationId ? { all: false, orgIds: [organizationId] } : { all: true };
   if (organizationId) {

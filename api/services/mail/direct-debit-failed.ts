@@ -11,9 +11,23 @@ export function directDebitFailedEmail(gift: GiftFacts): MailMessage {
     greeting: greetingFor(gift.donor.firstName),
     heading: 'Your Direct Debit did not go through',
     blocks: [
-      { kind: 'p', text: `Your bank did not pay the Direct Debit of ${formatPence(gift.amount)} for ${causeLine(gift)}. No money was taken.` },
-      { kind: 'p', text: 'Please check the account details with your bank, or give again by card or with another account. If you think this is a mistake, reply to this email.' },
-      { kind: 'facts', rows: [['Payment reference', gift.reference], ...(gift.directDebit?.mandateReference ? [['Mandate reference', gift.directDebit.mandateReference] as [string, string]] : [])] },
+      {
+        kind: 'p',
+        text: `Your bank did not pay the Direct Debit of ${formatPence(gift.amount)} for ${causeLine(gift)}. No money was taken.`,
+      },
+      {
+        kind: 'p',
+        text: 'Please check the account details with your bank, or give again by card or with another account. If you think this is a mistake, reply to this email.',
+      },
+      {
+        kind: 'facts',
+        rows: [
+          ['Payment reference', gift.reference],
+          ...(gift.directDebit?.mandateReference
+            ? [['Mandate reference', gift.directDebit.mandateReference] as [string, string]]
+            : []),
+        ],
+      },
     ],
     charity: gift.charity,
     key: `direct-debit-failed:${gift.donationId}`,

@@ -30,7 +30,12 @@ const REASONS: Record<string, string> = {
 export const disputeReasonText = (reason: string) => REASONS[reason] ?? reason.replace(/_/g, ' ');
 
 /** To one admin: a card gift is disputed, how much is at stake, and by when Stripe needs evidence. */
-export function disputeOpenedEmail(input: { to: { id: string; email: string; firstName: string | null }; dispute: DisputeOpenedFacts; pageUrl: string; charity: CharityIdentity }): MailMessage {
+export function disputeOpenedEmail(input: {
+  to: { id: string; email: string; firstName: string | null };
+  dispute: DisputeOpenedFacts;
+  pageUrl: string;
+  charity: CharityIdentity;
+}): MailMessage {
   const { dispute } = input;
   const due = dispute.evidenceDueBy ? formatLongUkDate(dispute.evidenceDueBy) : null;
   return render({
@@ -39,7 +44,10 @@ export function disputeOpenedEmail(input: { to: { id: string; email: string; fir
     greeting: greetingFor(input.to.firstName),
     heading: 'A donor’s card payment has been disputed',
     blocks: [
-      { kind: 'p', text: `The card issuer has opened a dispute (chargeback) on a gift to ${dispute.campaignTitle}: ${disputeReasonText(dispute.reason)}. Stripe has taken the disputed amount and its dispute fee from the balance until the dispute is decided.` },
+      {
+        kind: 'p',
+        text: `The card issuer has opened a dispute (chargeback) on a gift to ${dispute.campaignTitle}: ${disputeReasonText(dispute.reason)}. Stripe has taken the disputed amount and its dispute fee from the balance until the dispute is decided.`,
+      },
       {
         kind: 'facts',
         rows: [
@@ -51,7 +59,10 @@ export function disputeOpenedEmail(input: { to: { id: string; email: string; fir
         ],
       },
       { kind: 'button', label: 'Open the donation', href: input.pageUrl },
-      { kind: 'small', text: 'Submit evidence in the Stripe Dashboard before the due date. If the dispute is lost, the gift leaves the totals and any Gift Aid on it is adjusted.' },
+      {
+        kind: 'small',
+        text: 'Submit evidence in the Stripe Dashboard before the due date. If the dispute is lost, the gift leaves the totals and any Gift Aid on it is adjusted.',
+      },
     ],
     charity: input.charity,
     key: `dispute-opened:${dispute.disputeId}:${input.to.id}`,
@@ -63,9 +74,17 @@ export function disputeOpenedEmail(input: { to: { id: string; email: string; fir
  * admin. Each carries an outbox key of the dispute and the recipient, so a duplicated or replayed
  * event writes nothing new.
  */
-export async function sendDisputeOpened(ctx: MailContext, providerId: string): Promise<'sent' | 'duplicate' | 'skipped'> {
+export async function sendDisputeOpened(
+  ctx: MailContext,
+  providerId: string,
+): Promise<'sent' | 'duplicate' | 'skipped'> {
   const [row] = await ctx.db
-    .select({ dispute: donationDisputes, gift: donations, campaignTitle: campaigns.title, organizationId: campaigns.organizationId })
+    .select({
+      dispute: donationDisputes,
+      gift: donations,
+      campaignTitle: campaigns.title,
+      organizationId: campaigns.organizationId,
+    })
     .from(donationDisputes)
     .innerJoin(donations, eq(donations.id, donationDisputes.donationId))
     .innerJoin(campaigns, eq(campaigns.id, donations.campaignId))
@@ -75,7 +94,10 @@ export async function sendDisputeOpened(ctx: MailContext, providerId: string): P
   const orgId = row.organizationId;
   const contact = { id: users.id, email: users.email, firstName: users.firstName };
   const [siteAdmins, orgAdmins] = await Promise.all([
-    ctx.db.select(contact).from(users).where(and(eq(users.type, 'admin'), isNull(users.erasedAt))),
+    ctx.db
+      .select(contact)
+      .from(users)
+      .where(and(eq(users.type, 'admin'), isNull(users.erasedAt))),
     orgId
       ? ctx.db
           .select(contact)
@@ -102,7 +124,14 @@ export async function sendDisputeOpened(ctx: MailContext, providerId: string): P
   const pageUrl = `${ctx.origin}/dashboard/donations/edit/${encodeURIComponent(row.gift.id)}`;
   let sent = false;
   for (const to of recipients) {
-    const result = await mailer.send(disputeOpenedEmail({ to: { id: to.id, email: to.email, firstName: to.firstName || null }, dispute: facts, pageUrl, charity }));
+    const result = await mailer.send(
+      disputeOpenedEmail({
+        to: { id: to.id, email: to.email, firstName: to.firstName || null },
+        dispute: facts,
+        pageUrl,
+        charity,
+      }),
+    );
     sent ||= !result.duplicate;
   }
   return sent ? 'sent' : 'duplicate';

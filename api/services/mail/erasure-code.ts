@@ -3,7 +3,13 @@ import type { MailMessage } from '../mailer';
 import { greetingFor, render } from './template';
 
 /** The code that confirms a donor's request to delete their account. */
-export function erasureCodeEmail(input: { to: string; firstName: string | null; code: string; minutes: number; charity: CharityIdentity }): MailMessage {
+export function erasureCodeEmail(input: {
+  to: string;
+  firstName: string | null;
+  code: string;
+  minutes: number;
+  charity: CharityIdentity;
+}): MailMessage {
   return render({
     to: input.to,
     subject: `${input.code} confirms deleting your ${input.charity.name} account`,

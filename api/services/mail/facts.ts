@@ -35,7 +35,10 @@ export const causeLine = (gift: Pick<GiftFacts, 'campaignTitle' | 'appealTitle'>
 /** Campaign and appeal titles plus the charity that receives gifts to them. */
 export async function causeOf(ctx: MailContext, campaignId: string, appealId: string | null) {
   const ids = [campaignId, appealId].filter((x): x is string => !!x);
-  const rows = await ctx.db.select({ id: campaigns.id, title: campaigns.title, org: campaigns.organizationId }).from(campaigns).where(inArray(campaigns.id, ids));
+  const rows = await ctx.db
+    .select({ id: campaigns.id, title: campaigns.title, org: campaigns.organizationId })
+    .from(campaigns)
+    .where(inArray(campaigns.id, ids));
   const campaign = rows.find((r) => r.id === campaignId);
   const appeal = appealId ? rows.find((r) => r.id === appealId) : undefined;
   const charity = await charityForOrganization(ctx.db, ctx.config, campaign?.org ?? null);
@@ -44,7 +47,13 @@ export async function causeOf(ctx: MailContext, campaignId: string, appealId: st
 
 export async function giftFacts(ctx: MailContext, donationId: string): Promise<GiftFacts | null> {
   const [row] = await ctx.db
-    .select({ d: donations, email: users.email, firstName: users.firstName, typedFirstName: checkoutDetails.firstName, erasedAt: users.erasedAt })
+    .select({
+      d: donations,
+      email: users.email,
+      firstName: users.firstName,
+      typedFirstName: checkoutDetails.firstName,
+      erasedAt: users.erasedAt,
+    })
     .from(donations)
     .innerJoin(users, eq(users.id, donations.donorId))
     .leftJoin(checkoutDetails, eq(checkoutDetails.donationId, donations.id))
@@ -80,6 +89,8 @@ export async function giftFacts(ctx: MailContext, donationId: string): Promise<G
     donor: { email: row.email, firstName: row.typedFirstName || row.firstName || null, erased: row.erasedAt !== null },
     monthly,
     directDebit:
-      d.paymentMethod === 'bacs_debit' ? { last4: d.bankLast4, mandateReference: (await findMandate(ctx.db, d.mandateId))?.reference ?? d.mandateId } : null,
+      d.paymentMethod === 'bacs_debit'
+        ? { last4: d.bankLast4, mandateReference: (await findMandate(ctx.db, d.mandateId))?.reference ?? d.mandateId }
+        : null,
   };
 }

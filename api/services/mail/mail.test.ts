@@ -2,24 +2,50 @@ import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { outbox } from '../../../db/schema';
 import { createAppeal, createCampaign, createOrganization, createUser, signedIn } from '../../../tests/factories';
-import { chargeRefunded, fakeId, paymentIntentSucceeded, sendEvent, WEBHOOK_SECRET } from '../../../tests/fixtures/stripe/events';
+import {
+  chargeRefunded,
+  fakeId,
+  paymentIntentSucceeded,
+  sendEvent,
+  WEBHOOK_SECRET,
+} from '../../../tests/fixtures/stripe/events';
 import { engineName, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
 
 let t: TestApp;
 
 beforeAll(async () => {
-  t = await setupTestApp({ STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET, CHARITY_NAME: 'UK NFP', CHARITY_NUMBER: '1187342', CHARITY_ADDRESS: '10 Downing Lane, London, SW1A 2AA' });
+  t = await setupTestApp({
+    STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+    CHARITY_NAME: 'UK NFP',
+    CHARITY_NUMBER: '1187342',
+    CHARITY_ADDRESS: '10 Downing Lane, London, SW1A 2AA',
+  });
 });
 
 const mails = (to: string) => t.db.select().from(outbox).where(eq(outbox.to, to));
 
 describe(`receipts and refund notices (${engineName})`, () => {
-  it('sends one receipt for a one-off gift under concurrent copies, from the organization\'s own charity, Gift Aid line included', async () => {
-    const org = await createOrganization(t.db, { name: 'Wells for Hope', legalName: 'Wells for Hope CIO', charityNumber: '1099999', address: '2 Well Road', city: 'York', postalCode: 'YO1 7HH' });
+  it("sends one receipt for a one-off gift under concurrent copies, from the organization's own charity, Gift Aid line included", async () => {
+    const org = await createOrganization(t.db, {
+      name: 'Wells for Hope',
+      legalName: 'Wells for Hope CIO',
+      charityNumber: '1099999',
+      address: '2 Well Road',
+      city: 'York',
+      postalCode: 'YO1 7HH',
+    });
     const campaign = await createCampaign(t.db, { organizationId: org.id, title: 'Clean <b>water</b>' });
     const donor = await createUser(t.db, { firstName: '<script>x</script>' });
     const intentId = fakeId('pi');
-    const meta = { kind: 'one_off', donation_id: crypto.randomUUID(), campaign_id: campaign.id, appeal_id: '', donor_id: donor.id, gift_aid_declaration_id: '', source: 'card' };
+    const meta = {
+      kind: 'one_off',
+      donation_id: crypto.randomUUID(),
+      campaign_id: campaign.id,
+      appeal_id: '',
+      donor_id: donor.id,
+      gift_aid_declaration_id: '',
+      source: 'card',
+    };
     const evt = paymentIntentSucceeded({ intentId, amount: 2550, metadata: meta });
     const copy = paymentIntentSucceeded({ intentId, amount: 2550, metadata: meta });
     await Promise.all([sendEvent(t, evt), sendEvent(t, evt), sendEvent(t, copy), sendEvent(t, copy)]);
@@ -44,8 +70,13 @@ describe(`receipts and refund notices (${engineName})`, () => {
     await sendEvent(t, chargeRefunded({ intentId, amount: 2550, refunded: 550 }));
     await sendEvent(t, chargeRefunded({ intentId, amount: 2550, refunded: 2550 }));
     const notices = (await mails(donor.email)).filter((m) => m.key?.startsWith('refund:'));
-    expect(notices.map((m) => m.subject).sort()).toEqual(['Partial refund of your gift to Wells for Hope', 'Refund of your gift to Wells for Hope']);
-    expect(notices.find((m) => m.subject.startsWith('Partial'))!.text).toContain('We have refunded £5.50 of your gift of £25.50');
+    expect(notices.map((m) => m.subject).sort()).toEqual([
+      'Partial refund of your gift to Wells for Hope',
+      'Refund of your gift to Wells for Hope',
+    ]);
+    expect(notices.find((m) => m.subject.startsWith('Partial'))!.text).toContain(
+      'We have refunded £5.50 of your gift of £25.50',
+    );
   });
 
   it('marks Gift Aid on the receipt and falls back to the platform charity (CHARITY_*) without an organization number', async () => {
@@ -65,7 +96,9 @@ describe(`receipts and refund notices (${engineName})`, () => {
     expect(start.status).toBe(200);
     const { clientSecret } = (await start.json()) as { clientSecret: string };
     await t.request('/api/stripe/demo/confirm', { method: 'POST', json: { clientSecret } });
-    const [receipt] = (await t.db.select().from(outbox)).filter((m) => m.key?.startsWith('receipt:') && m.text.includes(appeal.title));
+    const [receipt] = (await t.db.select().from(outbox)).filter(
+      (m) => m.key?.startsWith('receipt:') && m.text.includes(appeal.title),
+    );
     expect(receipt.text).toContain('Gift Aid:          Yes: we will claim £2.50 from HMRC');
     expect(receipt.text).toContain('UK NFP');
     expect(receipt.text).toContain('Registered charity number 1187342');
@@ -86,6 +119,8 @@ describe(`receipts and refund notices (${engineName})`, () => {
     expect(list).toHaveLength(1);
     expect(list[0].text).toContain('Gift recorded by our team');
     expect(list[0].text).toContain('1 June 2025');
-    expect((await t.request('/api/donations', { method: 'POST', token, json: { ...body, send_receipt: 'yes' } })).status).toBe(400);
+    expect(
+      (await t.request('/api/donations', { method: 'POST', token, json: { ...body, send_receipt: 'yes' } })).status,
+    ).toBe(400);
   });
 });

@@ -38,7 +38,10 @@ export function monthlyChangedEmail(n: MonthlyNotice): MailMessage {
     heading: subject.replace(/^Your/, 'Your'),
     blocks: [
       { kind: 'p', text },
-      { kind: 'small', text: `If you did not ask for this, reply to this email or see your gifts in My Donations: ${n.manageUrl}` },
+      {
+        kind: 'small',
+        text: `If you did not ask for this, reply to this email or see your gifts in My Donations: ${n.manageUrl}`,
+      },
     ],
     charity: n.charity,
     key: `monthly-${change.kind}:${n.subscriptionId}:${n.version}`,

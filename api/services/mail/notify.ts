@@ -41,11 +41,16 @@ export async function sendDirectDebitFailed(ctx: MailContext, donationId: string
   return deliver(ctx, directDebitFailedEmail(facts));
 }
 
-const idOf = (value: string | { id: string } | null | undefined) => (typeof value === 'string' ? value : (value?.id ?? null));
+const idOf = (value: string | { id: string } | null | undefined) =>
+  typeof value === 'string' ? value : (value?.id ?? null);
 
 async function donationBy(ctx: MailContext, column: 'paymentIntentId' | 'invoiceId', value: string | null) {
   if (!value) return null;
-  const [row] = await ctx.db.select({ id: donations.id, subscriptionId: donations.subscriptionId }).from(donations).where(eq(donations[column], value)).limit(1);
+  const [row] = await ctx.db
+    .select({ id: donations.id, subscriptionId: donations.subscriptionId })
+    .from(donations)
+    .where(eq(donations[column], value))
+    .limit(1);
   return row ?? null;
 }
 
@@ -55,7 +60,8 @@ async function monthlyNotice(ctx: MailContext, event: Stripe.Event) {
   if (!gift) return 'skipped';
   const snap = snapshotOf(sub);
   const deleted = event.type === 'customer.subscription.deleted';
-  const previous = ((event.data as { previous_attributes?: Record<string, unknown> }).previous_attributes ?? {}) as Record<string, unknown>;
+  const previous = ((event.data as { previous_attributes?: Record<string, unknown> }).previous_attributes ??
+    {}) as Record<string, unknown>;
   let change: Parameters<typeof monthlyChangedEmail>[0]['change'] | null = null;
   let version = '';
   // Only what the stored row now says is announced: a stale event delivered late stays quiet.
@@ -64,10 +70,20 @@ async function monthlyNotice(ctx: MailContext, event: Stripe.Event) {
       change = { kind: 'cancelled', at: gift.cancelledAt ?? new Date() };
       version = 'final';
     }
-  } else if ('pause_collection' in previous && snap.status === 'paused' && gift.status === 'paused' && gift.pauseResumesAt) {
+  } else if (
+    'pause_collection' in previous &&
+    snap.status === 'paused' &&
+    gift.status === 'paused' &&
+    gift.pauseResumesAt
+  ) {
     change = { kind: 'paused', resumesAt: gift.pauseResumesAt };
     version = String(gift.pauseResumesAt.getTime());
-  } else if ('items' in previous && snap.amount !== null && snap.amount === gift.amount && gift.status !== 'cancelled') {
+  } else if (
+    'items' in previous &&
+    snap.amount !== null &&
+    snap.amount === gift.amount &&
+    gift.status !== 'cancelled'
+  ) {
     change = { kind: 'amount' };
     version = `${gift.amount}:${event.id}`;
   }
@@ -135,7 +151,9 @@ export async function notifyAfterEvent(ctx: MailContext, event: Stripe.Event): P
     case 'refund.updated': {
       const refund = event.data.object as Stripe.Refund;
       if (refund.status !== 'succeeded') return 'skipped';
-      const row = (await donationBy(ctx, 'paymentIntentId', idOf(refund.payment_intent))) ?? (refund.metadata?.donation_id ? { id: refund.metadata.donation_id } : null);
+      const row =
+        (await donationBy(ctx, 'paymentIntentId', idOf(refund.payment_intent))) ??
+        (refund.metadata?.donation_id ? { id: refund.metadata.donation_id } : null);
       return row ? sendRefundNotice(ctx, row.id) : 'skipped';
     }
     case 'payment_intent.payment_failed': {

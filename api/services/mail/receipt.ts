@@ -9,16 +9,29 @@ export function receiptEmail(gift: GiftFacts): MailMessage {
     ['Amount', formatPence(gift.amount)],
     ['Date', formatLongUkDate(gift.date)],
     ['For', causeLine(gift)],
-    ['Gift type', gift.type === 'monthly' ? 'Monthly gift' : gift.source === 'manual' ? 'Gift recorded by our team' : 'One-off gift'],
+    [
+      'Gift type',
+      gift.type === 'monthly'
+        ? 'Monthly gift'
+        : gift.source === 'manual'
+          ? 'Gift recorded by our team'
+          : 'One-off gift',
+    ],
     ['Payment reference', gift.reference],
   ];
   if (gift.directDebit) {
-    rows.push(['Paid by', gift.directDebit.last4 ? `Direct Debit from the account ending ${gift.directDebit.last4}` : 'Direct Debit']);
+    rows.push([
+      'Paid by',
+      gift.directDebit.last4 ? `Direct Debit from the account ending ${gift.directDebit.last4}` : 'Direct Debit',
+    ]);
     if (gift.directDebit.mandateReference) rows.push(['Mandate reference', gift.directDebit.mandateReference]);
   }
   if (gift.giftAid) rows.push(['Gift Aid', `Yes: we will claim ${formatPence(giftAidOn(gift.amount))} from HMRC`]);
   const blocks: Parameters<typeof render>[0]['blocks'] = [
-    { kind: 'p', text: `Thank you for your gift of ${formatPence(gift.amount)} to ${gift.charity.name}. This email is your receipt.` },
+    {
+      kind: 'p',
+      text: `Thank you for your gift of ${formatPence(gift.amount)} to ${gift.charity.name}. This email is your receipt.`,
+    },
     { kind: 'facts', rows },
   ];
   if (gift.giftAid) {
@@ -33,9 +46,15 @@ export function receiptEmail(gift: GiftFacts): MailMessage {
   }
   if (gift.monthly) {
     const next = gift.monthly.nextPaymentAt ? formatLongUkDate(gift.monthly.nextPaymentAt) : 'next month';
-    blocks.push({ kind: 'p', text: `Your next monthly payment of ${formatPence(gift.monthly.amount)} is due on ${next}. You can change, pause or cancel it at any time in My Donations.` });
+    blocks.push({
+      kind: 'p',
+      text: `Your next monthly payment of ${formatPence(gift.monthly.amount)} is due on ${next}. You can change, pause or cancel it at any time in My Donations.`,
+    });
     blocks.push({ kind: 'button', label: 'Cancel this monthly gift', href: gift.monthly.cancelUrl });
-    blocks.push({ kind: 'small', text: 'The cancel link works without signing in, asks you to confirm before anything changes, and expires after 60 days.' });
+    blocks.push({
+      kind: 'small',
+      text: 'The cancel link works without signing in, asks you to confirm before anything changes, and expires after 60 days.',
+    });
   }
   return render({
     to: gift.donor.email,

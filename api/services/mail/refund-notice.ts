@@ -12,7 +12,10 @@ export function refundNoticeEmail(gift: GiftFacts): MailMessage {
     greeting: greetingFor(gift.donor.firstName),
     heading: full ? 'Your gift has been refunded' : 'Part of your gift has been refunded',
     blocks: [
-      { kind: 'p', text: `We have refunded ${formatPence(gift.refundedAmount)} of your gift of ${formatPence(gift.amount)}. It usually reaches your card within 5 to 10 working days.` },
+      {
+        kind: 'p',
+        text: `We have refunded ${formatPence(gift.refundedAmount)} of your gift of ${formatPence(gift.amount)}. It usually reaches your card within 5 to 10 working days.`,
+      },
       {
         kind: 'facts',
         rows: [

@@ -8,7 +8,10 @@ import type { MailMessage } from '../mailer';
  */
 
 export const escapeHtml = (value: string) =>
-  value.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch] as string);
+  value.replace(
+    /[&<>"']/g,
+    (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch] as string,
+  );
 
 export type Block =
   | { kind: 'p'; text: string }
@@ -30,11 +33,14 @@ export type Email = {
   key?: string;
 };
 
-export const greetingFor = (firstName: string | null | undefined) => (firstName?.trim() ? `Dear ${firstName.trim()},` : 'Hello,');
+export const greetingFor = (firstName: string | null | undefined) =>
+  firstName?.trim() ? `Dear ${firstName.trim()},` : 'Hello,';
 
 /** The charity's identity lines, as receipts must show them. */
 export function charityLines(charity: CharityIdentity): string[] {
-  return [charity.legalName || charity.name, registrationLine(charity), charity.address].filter((line): line is string => !!line);
+  return [charity.legalName || charity.name, registrationLine(charity), charity.address].filter(
+    (line): line is string => !!line,
+  );
 }
 
 function textOf(email: Email): string {
@@ -56,7 +62,8 @@ const styles = {
   small: 'margin:0 0 16px;color:#4f5b67;font-size:14px;line-height:1.5',
   label: 'padding:6px 12px 6px 0;color:#4f5b67;vertical-align:top;white-space:nowrap',
   value: 'padding:6px 0;font-weight:600;vertical-align:top',
-  button: 'display:inline-block;background:#0b6e4f;color:#ffffff;text-decoration:none;padding:12px 20px;border-radius:8px;font-weight:700',
+  button:
+    'display:inline-block;background:#0b6e4f;color:#ffffff;text-decoration:none;padding:12px 20px;border-radius:8px;font-weight:700',
 };
 
 function htmlBlock(block: Block): string {
@@ -67,7 +74,10 @@ function htmlBlock(block: Block): string {
       return `<p style="${styles.small}">${escapeHtml(block.text)}</p>`;
     case 'facts':
       return `<table role="presentation" cellpadding="0" cellspacing="0" style="margin:0 0 16px;border-collapse:collapse">${block.rows
-        .map(([label, value]) => `<tr><td style="${styles.label}">${escapeHtml(label)}</td><td style="${styles.value}">${escapeHtml(value)}</td></tr>`)
+        .map(
+          ([label, value]) =>
+            `<tr><td style="${styles.label}">${escapeHtml(label)}</td><td style="${styles.value}">${escapeHtml(value)}</td></tr>`,
+        )
         .join('')}</table>`;
     case 'button':
       return `<p style="margin:0 0 16px"><a href="${escapeHtml(block.href)}" style="${styles.button}">${escapeHtml(block.label)}</a></p>`;

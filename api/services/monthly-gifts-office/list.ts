@@ -16,7 +16,9 @@ const lastDate = newestPayment(sql.raw('d.date'));
 const lastInvoice = newestPayment(sql.raw('d.invoice_id'));
 const lastMessage = newestPayment(sql.raw('d.failure_message'));
 // The renewal-failed email's outbox key (api/services/mail/renewal-failed.ts): sent, queued or absent.
-const failureEmail = sql<string | null>`(select case when o.sent_at is not null then 'sent' else 'queued' end from ${outbox} o where o.key = 'renewal-failed:' || ${lastInvoice})`;
+const failureEmail = sql<
+  string | null
+>`(select case when o.sent_at is not null then 'sent' else 'queued' end from ${outbox} o where o.key = 'renewal-failed:' || ${lastInvoice})`;
 
 // When Stripe tries the failed invoice again (invoice.payment_failed's next_payment_attempt).
 const retryAt = sql<number | null>`(select r.retry_at from invoice_retries r where r.invoice_id = ${lastInvoice})`;
@@ -45,7 +47,8 @@ function whereOf(viewer: AuthUser, f: MonthlyGiftFilters): SQL | undefined {
   );
 }
 
-const iso = (ms: number | Date | null | undefined) => (ms === null || ms === undefined ? null : new Date(ms).toISOString());
+const iso = (ms: number | Date | null | undefined) =>
+  ms === null || ms === undefined ? null : new Date(ms).toISOString();
 
 /**
  * Every monthly gift the viewer may see (admins all, org admins their organizations'), with the

@@ -27,12 +27,21 @@ describe(`fundraiser notifications (${engineName})`, () => {
     fundraiserId = fundraiser.id;
     donorId = (await createUser(t.db)).id;
     campaignId = (await createCampaign(t.db)).id;
-    appealId = (await createAppeal(t.db, campaignId, { title: '<b>Run & "swim"</b>', goal: 10_000, createdBy: fundraiser.id })).id;
+    appealId = (
+      await createAppeal(t.db, campaignId, { title: '<b>Run & "swim"</b>', goal: 10_000, createdBy: fundraiser.id })
+    ).id;
     fundraiserToken = await createSession(t.db, fundraiser.id);
   });
 
   const give = async (amount: number, minute: number, mailer: Mailer) => {
-    const gift = await createDonation(t.db, { donorId, campaignId, appealId, amount, date: at(minute), source: 'card' });
+    const gift = await createDonation(t.db, {
+      donorId,
+      campaignId,
+      appealId,
+      amount,
+      date: at(minute),
+      source: 'card',
+    });
     return notifyAfterGift(t.db, mailer, gift.id, { now: at(minute), origin: 'https://give.example' });
   };
 
@@ -63,7 +72,11 @@ describe(`fundraiser notifications (${engineName})`, () => {
   });
 
   it('respects the switches in My Info', async () => {
-    const off = await t.request('/api/users/me/notifications', { method: 'PUT', token: fundraiserToken, json: { appeal_gifts: false } });
+    const off = await t.request('/api/users/me/notifications', {
+      method: 'PUT',
+      token: fundraiserToken,
+      json: { appeal_gifts: false },
+    });
     expect(off.status).toBe(200);
     expect(await off.json()).toEqual({ appeal_gifts: false, appeal_milestones: true });
     const { mailer, sent } = fakeMailer();
@@ -76,10 +89,18 @@ describe(`fundraiser notifications (${engineName})`, () => {
 
   it('validates the switches and needs a signed-in user', async () => {
     expect((await t.request('/api/users/me/notifications')).status).toBe(401);
-    const bad = await t.request('/api/users/me/notifications', { method: 'PUT', token: fundraiserToken, json: { appeal_gifts: 'yes' } });
+    const bad = await t.request('/api/users/me/notifications', {
+      method: 'PUT',
+      token: fundraiserToken,
+      json: { appeal_gifts: 'yes' },
+    });
     expect(bad.status).toBe(400);
     expect(await bad.json()).toEqual({ statusCode: 400, message: expect.stringContaining('appeal_gifts') });
-    const extra = await t.request('/api/users/me/notifications', { method: 'PUT', token: fundraiserToken, json: { user_id: fundraiserId } });
+    const extra = await t.request('/api/users/me/notifications', {
+      method: 'PUT',
+      token: fundraiserToken,
+      json: { user_id: fundraiserId },
+    });
     expect(extra.status).toBe(400);
   });
 });

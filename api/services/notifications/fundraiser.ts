@@ -2,7 +2,15 @@ import { and, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 import type Stripe from 'stripe';
 import type { Db } from '../../../db/client';
 import { toShortId } from '../../../db/ids';
-import { appealNotifications, campaignTotals, campaigns, donations, fundraiserPendingGifts, notificationPreferences, users } from '../../../db/schema';
+import {
+  appealNotifications,
+  campaignTotals,
+  campaigns,
+  donations,
+  fundraiserPendingGifts,
+  notificationPreferences,
+  users,
+} from '../../../db/schema';
 import type { Mailer } from '../mailer';
 import { appealGiftsEmail, appealMilestoneEmail, type FundraiserMailContext } from './fundraiser-mail';
 import { errorSummary, logLine } from '../../middlewares/logger';
@@ -23,11 +31,19 @@ export type NotifyOptions = { origin?: string | null; now?: Date; siteName?: str
 export type NotificationPrefs = { appeal_gifts: boolean; appeal_milestones: boolean };
 
 export async function getNotificationPrefs(db: Db, userId: string): Promise<NotificationPrefs> {
-  const [row] = await db.select().from(notificationPreferences).where(eq(notificationPreferences.userId, userId)).limit(1);
+  const [row] = await db
+    .select()
+    .from(notificationPreferences)
+    .where(eq(notificationPreferences.userId, userId))
+    .limit(1);
   return { appeal_gifts: row?.appealGifts ?? true, appeal_milestones: row?.appealMilestones ?? true };
 }
 
-export async function setNotificationPrefs(db: Db, userId: string, input: Partial<NotificationPrefs>): Promise<NotificationPrefs> {
+export async function setNotificationPrefs(
+  db: Db,
+  userId: string,
+  input: Partial<NotificationPrefs>,
+): Promise<NotificationPrefs> {
   const current = await getNotificationPrefs(db, userId);
   const next = { ...current, ...input };
   await db
@@ -43,7 +59,12 @@ export async function setNotificationPrefs(db: Db, userId: string, input: Partia
 /** Marks a paid gift to an appeal as news for its fundraiser (idempotent); returns the appeal id. */
 export async function recordAppealGift(db: Db, donationId: string): Promise<string | null> {
   const [gift] = await db
-    .select({ appealId: donations.appealId, amount: donations.amount, refunded: donations.refundedAmount, status: donations.status })
+    .select({
+      appealId: donations.appealId,
+      amount: donations.amount,
+      refunded: donations.refundedAmount,
+      status: donations.status,
+    })
     .from(donations)
     .where(eq(donations.id, donationId))
     .limit(1);
@@ -86,7 +107,12 @@ async function safeSend(mailer: Mailer, message: Parameters<Mailer['send']>[0]):
 }
 
 /** Claims a milestone column (null → now) for one appeal; true when this call won it. */
-async function claimMilestone(db: Db, appealId: string, column: 'halfSentAt' | 'fullSentAt', now: Date): Promise<boolean> {
+async function claimMilestone(
+  db: Db,
+  appealId: string,
+  column: 'halfSentAt' | 'fullSentAt',
+  now: Date,
+): Promise<boolean> {
   const target = appealNotifications[column];
   const rows = await db
     .update(appealNotifications)
@@ -100,12 +126,20 @@ async function claimMilestone(db: Db, appealId: string, column: 'halfSentAt' | '
  * Sends what is due for one appeal: a milestone crossed, and the pending gifts when the last gift
  * email is an hour old (or there was none). Returns the emails sent, for tests and logs.
  */
-export async function notifyAppeal(db: Db, mailer: Mailer, appealId: string, options: NotifyOptions = {}): Promise<string[]> {
+export async function notifyAppeal(
+  db: Db,
+  mailer: Mailer,
+  appealId: string,
+  options: NotifyOptions = {},
+): Promise<string[]> {
   const now = options.now ?? new Date();
   const sent: string[] = [];
   const appeal = await loadAppeal(db, appealId);
   if (!appeal) return sent;
-  await db.insert(appealNotifications).values({ appealId }).onConflictDoNothing({ target: appealNotifications.appealId });
+  await db
+    .insert(appealNotifications)
+    .values({ appealId })
+    .onConflictDoNothing({ target: appealNotifications.appealId });
 
   const origin = (options.origin ?? '').replace(/\/$/, '');
   const prefs = appeal.createdBy ? await getNotificationPrefs(db, appeal.createdBy) : null;
@@ -128,7 +162,12 @@ export async function notifyAppeal(db: Db, mailer: Mailer, appealId: string, opt
     const full = raised >= appeal.goal && (await claimMilestone(db, appealId, 'fullSentAt', now));
     const half = await claimMilestone(db, appealId, 'halfSentAt', now);
     const milestone = full ? 100 : half ? 50 : null;
-    if (milestone && ctx && prefs?.appeal_milestones && (await safeSend(mailer, appealMilestoneEmail(ctx, milestone)))) {
+    if (
+      milestone &&
+      ctx &&
+      prefs?.appeal_milestones &&
+      (await safeSend(mailer, appealMilestoneEmail(ctx, milestone)))
+    ) {
       sent.push(`milestone-${milestone}`);
     }
   }
@@ -143,7 +182,13 @@ export async function notifyAppeal(db: Db, mailer: Mailer, appealId: string, opt
     db
       .update(fundraiserPendingGifts)
       .set({ sentAt: now })
-      .where(and(eq(fundraiserPendingGifts.appealId, appealId), isNull(fundraiserPendingGifts.sentAt), inArray(fundraiserPendingGifts.donationId, pending.map((p) => p.donationId).slice(0, 90))));
+      .where(
+        and(
+          eq(fundraiserPendingGifts.appealId, appealId),
+          isNull(fundraiserPendingGifts.sentAt),
+          inArray(fundraiserPendingGifts.donationId, pending.map((p) => p.donationId).slice(0, 90)),
+        ),
+      );
   if (!ctx || !prefs?.appeal_gifts) {
     // Nobody to tell (or they said no): these gifts are not news later either.
     await markSent();
@@ -155,7 +200,10 @@ export async function notifyAppeal(db: Db, mailer: Mailer, appealId: string, opt
     .where(
       and(
         eq(appealNotifications.appealId, appealId),
-        or(isNull(appealNotifications.lastSentAt), lte(appealNotifications.lastSentAt, new Date(now.getTime() - GIFT_EMAIL_INTERVAL_MS))),
+        or(
+          isNull(appealNotifications.lastSentAt),
+          lte(appealNotifications.lastSentAt, new Date(now.getTime() - GIFT_EMAIL_INTERVAL_MS)),
+        ),
       ),
     )
     .returning({ id: appealNotifications.appealId });
@@ -173,7 +221,12 @@ export async function notifyAppeal(db: Db, mailer: Mailer, appealId: string, opt
 }
 
 /** After a paid gift: record it and send what is due for its appeal. Never throws. */
-export async function notifyAfterGift(db: Db, mailer: Mailer, donationId: string, options: NotifyOptions = {}): Promise<string[]> {
+export async function notifyAfterGift(
+  db: Db,
+  mailer: Mailer,
+  donationId: string,
+  options: NotifyOptions = {},
+): Promise<string[]> {
   try {
     const appealId = await recordAppealGift(db, donationId);
     return appealId ? await notifyAppeal(db, mailer, appealId, options) : [];
@@ -187,7 +240,12 @@ export async function notifyAfterGift(db: Db, mailer: Mailer, donationId: string
 export async function donationIdOfEvent(db: Db, event: Stripe.Event): Promise<string | null> {
   const object = event.data.object as { id?: string };
   if (!object.id) return null;
-  const column = event.type === 'payment_intent.succeeded' ? donations.paymentIntentId : event.type === 'invoice.paid' ? donations.invoiceId : null;
+  const column =
+    event.type === 'payment_intent.succeeded'
+      ? donations.paymentIntentId
+      : event.type === 'invoice.paid'
+        ? donations.invoiceId
+        : null;
   if (!column) return null;
   const [row] = await db.select({ id: donations.id }).from(donations).where(eq(column, object.id)).limit(1);
   return row?.id ?? null;
@@ -197,7 +255,11 @@ export async function donationIdOfEvent(db: Db, event: Stripe.Event): Promise<st
  * Housekeeping (issue 10's scheduled handler calls this): sends the gift emails that waited for
  * their hour, for appeals where no later gift came along to send them.
  */
-export async function flushFundraiserNotifications(db: Db, mailer: Mailer, options: NotifyOptions = {}): Promise<{ appeals: number; sent: number }> {
+export async function flushFundraiserNotifications(
+  db: Db,
+  mailer: Mailer,
+  options: NotifyOptions = {},
+): Promise<{ appeals: number; sent: number }> {
   const rows = await db
     .selectDistinct({ appealId: fundraiserPendingGifts.appealId })
     .from(fundraiserPendingGifts)

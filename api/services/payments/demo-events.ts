@@ -17,8 +17,16 @@ export function newDemoId(prefix: 'pi' | 'in' | 'sub'): string {
 }
 
 async function sign(secret: string, value: string): Promise<string> {
-  const key = await crypto.subtle.importKey('raw', new TextEncoder().encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
-  return hex(new Uint8Array(await crypto.subtle.sign('HMAC', key, new TextEncoder().encode(`demo-payment:${value}`)))).slice(0, 32);
+  const key = await crypto.subtle.importKey(
+    'raw',
+    new TextEncoder().encode(secret),
+    { name: 'HMAC', hash: 'SHA-256' },
+    false,
+    ['sign'],
+  );
+  return hex(
+    new Uint8Array(await crypto.subtle.sign('HMAC', key, new TextEncoder().encode(`demo-payment:${value}`))),
+  ).slice(0, 32);
 }
 
 /** A client secret only this server can mint: the intent id plus an HMAC of it. */
@@ -49,8 +57,17 @@ function metadataOf(row: DonationRow): Record<string, string> {
 }
 
 /** The one builder of demo events: Stripe's own envelope (api/services/stripe-objects.ts, from its fixtures). */
-export function demoEvent(id: string, type: string, object: unknown, previousAttributes?: Record<string, unknown>): Stripe.Event {
-  return stripeEvent(type, object, { id, previous_attributes: previousAttributes, pending_webhooks: 0 }) as unknown as Stripe.Event;
+export function demoEvent(
+  id: string,
+  type: string,
+  object: unknown,
+  previousAttributes?: Record<string, unknown>,
+): Stripe.Event {
+  return stripeEvent(type, object, {
+    id,
+    previous_attributes: previousAttributes,
+    pending_webhooks: 0,
+  }) as unknown as Stripe.Event;
 }
 
 /** The demo mode has no Stripe customer; its objects name this one. */
@@ -78,7 +95,13 @@ export function demoSuccessEvent(row: DonationRow): Stripe.Event {
   return demoEvent(
     `evt_demo_succeeded_${intentId}`,
     'payment_intent.succeeded',
-    paymentIntentObject({ id: intentId, amount: row.amount, status: 'succeeded', metadata: metadataOf(row), client_secret: null }),
+    paymentIntentObject({
+      id: intentId,
+      amount: row.amount,
+      status: 'succeeded',
+      metadata: metadataOf(row),
+      client_secret: null,
+    }),
   );
 }
 
@@ -96,7 +119,16 @@ export function demoFailureEvent(row: DonationRow, message = DEMO_DECLINE_MESSAG
     return demoEvent(
       id,
       'invoice.payment_failed',
-      invoiceObject({ id: row.invoiceId!, subscription: row.subscriptionId!, customer: DEMO_CUSTOMER, amount: row.amount, metadata: metadataOf(row), status: 'open', first: true, attempted: true }),
+      invoiceObject({
+        id: row.invoiceId!,
+        subscription: row.subscriptionId!,
+        customer: DEMO_CUSTOMER,
+        amount: row.amount,
+        metadata: metadataOf(row),
+        status: 'open',
+        first: true,
+        attempted: true,
+      }),
     );
   }
   return demoEvent(
@@ -113,13 +145,24 @@ export function demoFailureEvent(row: DonationRow, message = DEMO_DECLINE_MESSAG
   );
 }
 
-export type DemoSubscriptionChange = Partial<{ status: Stripe.Subscription.Status; amount: number; priceId: string | null; resumesAt: number | null; cancelledBy: string }>;
+export type DemoSubscriptionChange = Partial<{
+  status: Stripe.Subscription.Status;
+  amount: number;
+  priceId: string | null;
+  resumesAt: number | null;
+  cancelledBy: string;
+}>;
 
 /** The Subscription Stripe would hold for a demo monthly gift after a change. */
 export function demoSubscription(gift: MonthlyGiftRow, change: DemoSubscriptionChange): Stripe.Subscription {
   const now = Math.floor(Date.now() / 1000);
   const cancelled = change.status === 'canceled';
-  const resumesAt = change.resumesAt !== undefined ? change.resumesAt : gift.status === 'paused' && gift.pauseResumesAt ? Math.floor(gift.pauseResumesAt.getTime() / 1000) : null;
+  const resumesAt =
+    change.resumesAt !== undefined
+      ? change.resumesAt
+      : gift.status === 'paused' && gift.pauseResumesAt
+        ? Math.floor(gift.pauseResumesAt.getTime() / 1000)
+        : null;
   const next = gift.nextPaymentAt ? Math.floor(gift.nextPaymentAt.getTime() / 1000) : now + 30 * 86400;
   return subscriptionObject({
     id: gift.id,
@@ -151,7 +194,10 @@ export const demoMandateFails = (mandateId: string | null) => !!mandateId?.start
  * What Stripe sends when a Direct Debit reaches Bacs: the intent is processing, its charge names the
  * bank account's last digits and the mandate (expanded here; Stripe sends ids the handler looks up).
  */
-export function demoProcessingEvent(row: DonationRow, bank: { sortCode: string; accountNumber: string; fails: boolean }): Stripe.Event {
+export function demoProcessingEvent(
+  row: DonationRow,
+  bank: { sortCode: string; accountNumber: string; fails: boolean },
+): Stripe.Event {
   const intentId = row.paymentIntentId!;
   const mandateId = `mandate_demo${bank.fails ? 'fail' : 'ok'}${hex(crypto.getRandomValues(new Uint8Array(8)))}`;
   const now = Math.floor(Date.now() / 1000);
@@ -164,7 +210,12 @@ export function demoProcessingEvent(row: DonationRow, bank: { sortCode: string; 
     payment_method: `pm_demo${intentId.slice(7, 19)}`,
     payment_method_details: {
       type: 'bacs_debit',
-      bacs_debit: { network_status: 'accepted', reference: `DEMO${hex(crypto.getRandomValues(new Uint8Array(5))).toUpperCase()}`, revocation_reason: null, url: '' },
+      bacs_debit: {
+        network_status: 'accepted',
+        reference: `DEMO${hex(crypto.getRandomValues(new Uint8Array(5))).toUpperCase()}`,
+        revocation_reason: null,
+        url: '',
+      },
     },
     status: 'active',
     type: 'multi_use',
@@ -182,7 +233,10 @@ export function demoProcessingEvent(row: DonationRow, bank: { sortCode: string; 
       id: `py_demo${intentId.slice(7, 31)}`,
       object: 'charge',
       status: 'pending',
-      payment_method_details: { type: 'bacs_debit', bacs_debit: { last4: bank.accountNumber.slice(-4), sort_code: bank.sortCode, fingerprint: null, mandate } },
+      payment_method_details: {
+        type: 'bacs_debit',
+        bacs_debit: { last4: bank.accountNumber.slice(-4), sort_code: bank.sortCode, fingerprint: null, mandate },
+      },
     },
   });
 }

@@ -46,16 +46,35 @@ export function createDemoProvider(options: { authSecret: string; allowed: boole
     async changeSubscription(gift: MonthlyGiftRow, change: SubscriptionChange): Promise<SubscriptionChangeResult> {
       const id = (kind: string) => `evt_demo_${kind}_${crypto.randomUUID()}`;
       if (change.kind === 'cancel') {
-        return { event: demoEvent(id('deleted'), 'customer.subscription.deleted', demoSubscription(gift, { status: 'canceled', cancelledBy: change.by }), { status: 'active' }) };
+        return {
+          event: demoEvent(
+            id('deleted'),
+            'customer.subscription.deleted',
+            demoSubscription(gift, { status: 'canceled', cancelledBy: change.by }),
+            { status: 'active' },
+          ),
+        };
       }
       if (change.kind === 'price') {
         return {
-          event: demoEvent(id('updated'), 'customer.subscription.updated', demoSubscription(gift, { amount: change.price.unit_amount, priceId: change.price.id }), {
-            items: { data: [{ price: { id: gift.priceId, unit_amount: gift.amount } }] },
-          }),
+          event: demoEvent(
+            id('updated'),
+            'customer.subscription.updated',
+            demoSubscription(gift, { amount: change.price.unit_amount, priceId: change.price.id }),
+            {
+              items: { data: [{ price: { id: gift.priceId, unit_amount: gift.amount } }] },
+            },
+          ),
         };
       }
-      return { event: demoEvent(id('updated'), 'customer.subscription.updated', demoSubscription(gift, { resumesAt: change.resumesAt }), { pause_collection: null }) };
+      return {
+        event: demoEvent(
+          id('updated'),
+          'customer.subscription.updated',
+          demoSubscription(gift, { resumesAt: change.resumesAt }),
+          { pause_collection: null },
+        ),
+      };
     },
 
     /** Every demo Direct Debit still processing settles on the next run, as its test account says. */
@@ -63,10 +82,20 @@ export function createDemoProvider(options: { authSecret: string; allowed: boole
       const rows = await db
         .select()
         .from(donations)
-        .where(and(eq(donations.status, 'processing'), eq(donations.paymentMethod, 'bacs_debit'), eq(donations.source, 'demo')))
+        .where(
+          and(
+            eq(donations.status, 'processing'),
+            eq(donations.paymentMethod, 'bacs_debit'),
+            eq(donations.source, 'demo'),
+          ),
+        )
         .orderBy(asc(donations.createdAt))
         .limit(limit);
-      return rows.map((row) => (demoMandateFails(row.mandateId) ? demoFailureEvent(row, DEMO_DIRECT_DEBIT_FAILED_MESSAGE) : demoSuccessEvent(row)));
+      return rows.map((row) =>
+        demoMandateFails(row.mandateId)
+          ? demoFailureEvent(row, DEMO_DIRECT_DEBIT_FAILED_MESSAGE)
+          : demoSuccessEvent(row),
+      );
     },
 
     // Nothing lives anywhere else: stopping, deleting and card updates have nothing to do.

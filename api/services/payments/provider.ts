@@ -59,7 +59,10 @@ export interface PaymentProvider {
   /** The provider for a gift recorded with this source (a demo gift stays demo on a Stripe server). */
   forSource(source: string): PaymentProvider;
   /** Opens the payment the browser confirms; throws HttpError when it cannot. */
-  openPayment(request: OpenPaymentRequest, saveCustomerId: (customerId: string) => Promise<string>): Promise<OpenedPayment>;
+  openPayment(
+    request: OpenPaymentRequest,
+    saveCustomerId: (customerId: string) => Promise<string>,
+  ): Promise<OpenedPayment>;
   changeSubscription(gift: MonthlyGiftRow, change: SubscriptionChange): Promise<SubscriptionChangeResult>;
   /** Stops a checkout that was never paid (housekeeping). */
   stopCheckout(row: typeof donations.$inferSelect): Promise<CheckoutStopOutcome>;

@@ -14,7 +14,10 @@ function providerError(error: unknown): HttpError {
 }
 
 /** Stripe mode: the client is made on first use, so requests that never pay cost nothing. */
-export function createStripeProvider(config: Pick<AppConfig, 'stripeSecretKey' | 'stripeApiBase' | 'stripePublishableKey'>, demo: PaymentProvider): PaymentProvider {
+export function createStripeProvider(
+  config: Pick<AppConfig, 'stripeSecretKey' | 'stripeApiBase' | 'stripePublishableKey'>,
+  demo: PaymentProvider,
+): PaymentProvider {
   let client: Stripe | null = null;
   const stripe = () => {
     client ??= createStripe(config);
@@ -44,7 +47,14 @@ export function createStripeProvider(config: Pick<AppConfig, 'stripeSecretKey' |
         const customer =
           pending.type === 'monthly' || bacs
             ? (donor.stripeCustomerId ??
-              (await saveCustomerId((await stripe().customers.create({ email: donor.email, metadata: { donor_id: donor.id } }, { idempotencyKey: `customer-${donor.id}` })).id)))
+              (await saveCustomerId(
+                (
+                  await stripe().customers.create(
+                    { email: donor.email, metadata: { donor_id: donor.id } },
+                    { idempotencyKey: `customer-${donor.id}` },
+                  )
+                ).id,
+              )))
             : undefined;
         if (pending.type === 'monthly') {
           const subscription = await stripe().subscriptions.create(
@@ -53,7 +63,9 @@ export function createStripeProvider(config: Pick<AppConfig, 'stripeSecretKey' |
               items: [{ price: priceId ?? '' }],
               payment_behavior: 'default_incomplete',
               // The mandate's payment method becomes the Subscription's default once the first payment succeeds.
-              payment_settings: bacs ? { save_default_payment_method: 'on_subscription', payment_method_types: ['bacs_debit'] } : { save_default_payment_method: 'on_subscription' },
+              payment_settings: bacs
+                ? { save_default_payment_method: 'on_subscription', payment_method_types: ['bacs_debit'] }
+                : { save_default_payment_method: 'on_subscription' },
               description,
               metadata,
               expand: ['latest_invoice.confirmation_secret'],
@@ -62,7 +74,12 @@ export function createStripeProvider(config: Pick<AppConfig, 'stripeSecretKey' |
           );
           const invoice = subscription.latest_invoice as Stripe.Invoice | null;
           const clientSecret = invoice?.confirmation_secret?.client_secret ?? '';
-          opened = { clientSecret, subscriptionId: subscription.id, invoiceId: invoice?.id ?? null, paymentIntentId: intentIdFromClientSecret(clientSecret) };
+          opened = {
+            clientSecret,
+            subscriptionId: subscription.id,
+            invoiceId: invoice?.id ?? null,
+            paymentIntentId: intentIdFromClientSecret(clientSecret),
+          };
         } else {
           const intent = await stripe().paymentIntents.create(
             {
@@ -77,7 +94,12 @@ export function createStripeProvider(config: Pick<AppConfig, 'stripeSecretKey' |
             },
             { idempotencyKey },
           );
-          opened = { clientSecret: intent.client_secret ?? '', paymentIntentId: intent.id, invoiceId: null, subscriptionId: null };
+          opened = {
+            clientSecret: intent.client_secret ?? '',
+            paymentIntentId: intent.id,
+            invoiceId: null,
+            subscriptionId: null,
+          };
         }
       } catch (error) {
         throw providerError(error);
@@ -87,15 +109,27 @@ export function createStripeProvider(config: Pick<AppConfig, 'stripeSecretKey' |
     },
 
     async changeSubscription(gift, change) {
-      if (change.kind === 'cancel') return { answer: await stripe().subscriptions.cancel(gift.id, { cancellation_details: { comment: change.by } }) };
+      if (change.kind === 'cancel')
+        return {
+          answer: await stripe().subscriptions.cancel(gift.id, { cancellation_details: { comment: change.by } }),
+        };
       if (change.kind === 'price') {
         const current = await stripe().subscriptions.retrieve(gift.id);
         const item = current.items.data[0];
         // No proration: the new amount starts with the next monthly payment, nothing is charged now.
-        return { answer: await stripe().subscriptions.update(gift.id, { items: [{ id: item.id, price: change.price.id }], proration_behavior: 'none' }) };
+        return {
+          answer: await stripe().subscriptions.update(gift.id, {
+            items: [{ id: item.id, price: change.price.id }],
+            proration_behavior: 'none',
+          }),
+        };
       }
       // 'void': invoices made during the pause are voided, so the donor is never charged for them.
-      return { answer: await stripe().subscriptions.update(gift.id, { pause_collection: { behavior: 'void', resumes_at: change.resumesAt } }) };
+      return {
+        answer: await stripe().subscriptions.update(gift.id, {
+          pause_collection: { behavior: 'void', resumes_at: change.resumesAt },
+        }),
+      };
     },
 
     /** 'cancelled' when stopped (or Stripe no longer has it), 'paid' when it went ahead (the webhook records it), 'unknown' on errors. */
@@ -108,7 +142,11 @@ export function createStripeProvider(config: Pick<AppConfig, 'stripeSecretKey' |
           } catch (error) {
             if (stripeCode(error) === 'resource_missing') return 'cancelled';
             const sub = await stripe().subscriptions.retrieve(row.subscriptionId);
-            return sub.status === 'canceled' || sub.status === 'incomplete_expired' ? 'cancelled' : sub.status === 'incomplete' ? 'unknown' : 'paid';
+            return sub.status === 'canceled' || sub.status === 'incomplete_expired'
+              ? 'cancelled'
+              : sub.status === 'incomplete'
+                ? 'unknown'
+                : 'paid';
           }
         }
         if (row.paymentIntentId) {
@@ -119,7 +157,11 @@ export function createStripeProvider(config: Pick<AppConfig, 'stripeSecretKey' |
             if (stripeCode(error) === 'resource_missing') return 'cancelled';
             // payment_intent_unexpected_state: already cancelled, or it succeeded / is processing.
             const intent = await stripe().paymentIntents.retrieve(row.paymentIntentId);
-            return intent.status === 'canceled' ? 'cancelled' : intent.status === 'succeeded' || intent.status === 'processing' || intent.status === 'requires_capture' ? 'paid' : 'unknown';
+            return intent.status === 'canceled'
+              ? 'cancelled'
+              : intent.status === 'succeeded' || intent.status === 'processing' || intent.status === 'requires_capture'
+                ? 'paid'
+                : 'unknown';
           }
         }
         return 'cancelled';
@@ -158,7 +200,11 @@ export function createStripeProvider(config: Pick<AppConfig, 'stripeSecretKey' |
 
     /** A customer portal session where the donor updates the card. */
     async cardUpdateUrl(customerId, returnUrl) {
-      const session = await stripe().billingPortal.sessions.create({ customer: customerId, return_url: returnUrl, flow_data: { type: 'payment_method_update' } });
+      const session = await stripe().billingPortal.sessions.create({
+        customer: customerId,
+        return_url: returnUrl,
+        flow_data: { type: 'payment_method_update' },
+      });
       return session.url;
     },
   };

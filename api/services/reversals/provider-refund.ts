@@ -9,7 +9,10 @@ export async function createProviderRefund(
   stripe: Stripe,
   p: { paymentIntentId: string; amount: number; donationId: string; reversalId: string; reason: ReversalReason },
 ): Promise<Stripe.Refund> {
-  const reason = p.reason === 'duplicate' || p.reason === 'fraudulent' || p.reason === 'requested_by_customer' ? p.reason : undefined;
+  const reason =
+    p.reason === 'duplicate' || p.reason === 'fraudulent' || p.reason === 'requested_by_customer'
+      ? p.reason
+      : undefined;
   return stripe.refunds.create(
     {
       payment_intent: p.paymentIntentId,

@@ -38,7 +38,9 @@ export type NewReversal = {
  * Columns in db/schema/finance.ts order.
  */
 export function guardedReversalInsert(db: Db, r: NewReversal, now = Date.now()) {
-  return db.insert(donationReversals).select(sql`select ${r.id}, ${r.donationId}, ${r.kind}, ${r.amount}, ${r.reason}, ${r.note},
+  return db
+    .insert(donationReversals)
+    .select(sql`select ${r.id}, ${r.donationId}, ${r.kind}, ${r.amount}, ${r.reason}, ${r.note},
     ${r.status}, null, ${r.idempotencyKey}, null, null, null, ${r.createdBy}, ${now},
     ${r.status === 'succeeded' ? now : null}, ${now}
     where ${r.amount} > 0 and ${r.amount} <= ${remainingSql(r.donationId)}`);
@@ -95,7 +97,13 @@ const CARD_REASONS = new Set(['requested_by_customer', 'duplicate', 'fraudulent'
  * forward only, so duplicates and reordered refund.created / refund.updated / charge.refunded /
  * refund.failed end in the same row.
  */
-export function providerRefundStatements(db: Db, guard: SQL, donationId: string, refund: ProviderRefund, now = Date.now()): Statement[] {
+export function providerRefundStatements(
+  db: Db,
+  guard: SQL,
+  donationId: string,
+  refund: ProviderRefund,
+  now = Date.now(),
+): Statement[] {
   const status = reversalStatusOf(refund.status);
   const reason = CARD_REASONS.has(refund.reason ?? '') ? refund.reason! : 'other';
   const claim = refund.reversalId

@@ -17,7 +17,13 @@ import { sendRefundNotice } from '../mail/notify';
 import { afterReversal, guardedReversalInsert, remainingSql } from './record';
 import { createProviderRefund } from './provider-refund';
 
-export type RefundContext = { db: Db; stripe: Stripe | null; mail: MailContext | null; viewer: AuthUser; requestId: string | null };
+export type RefundContext = {
+  db: Db;
+  stripe: Stripe | null;
+  mail: MailContext | null;
+  viewer: AuthUser;
+  requestId: string | null;
+};
 
 const campaign = alias(campaigns, 'campaign');
 const OFFLINE_SOURCES = new Set(['manual', 'batch']);
@@ -68,7 +74,13 @@ async function result(db: Db, reversalId: string): Promise<RefundResultDto> {
   const taken = await pendingOrSucceeded(db, gift.id);
   return {
     reversal: toReversalDto(reversal),
-    donation: { _id: gift.id, status: gift.status, amount: gift.amount, refunded_amount: gift.refundedAmount, remaining: Math.max(0, gift.amount - taken) },
+    donation: {
+      _id: gift.id,
+      status: gift.status,
+      amount: gift.amount,
+      refunded_amount: gift.refundedAmount,
+      remaining: Math.max(0, gift.amount - taken),
+    },
   };
 }
 
@@ -78,13 +90,23 @@ async function result(db: Db, reversalId: string): Promise<RefundResultDto> {
  * refund goes to Stripe after its row is stored as pending; a Stripe error marks the row failed, so
  * nothing is left counting. Demo gifts take the same recording path through a Stripe-shaped event.
  */
-export async function refundDonation(ctx: RefundContext, idParam: string, input: RefundBody, idempotencyKey: string | null): Promise<{ status: 200 | 201; body: RefundResultDto }> {
+export async function refundDonation(
+  ctx: RefundContext,
+  idParam: string,
+  input: RefundBody,
+  idempotencyKey: string | null,
+): Promise<{ status: 200 | 201; body: RefundResultDto }> {
   const { db, viewer } = ctx;
   const { gift, organizationId } = await loadGiftInScope(db, idParam, viewer);
   if (idempotencyKey) {
-    const [earlier] = await db.select().from(donationReversals).where(eq(donationReversals.idempotencyKey, idempotencyKey)).limit(1);
+    const [earlier] = await db
+      .select()
+      .from(donationReversals)
+      .where(eq(donationReversals.idempotencyKey, idempotencyKey))
+      .limit(1);
     if (earlier) {
-      if (earlier.donationId !== gift.id) throw new HttpError(409, 'Idempotency-Key: this key was already used for another gift');
+      if (earlier.donationId !== gift.id)
+        throw new HttpError(409, 'Idempotency-Key: this key was already used for another gift');
       return { status: 200, body: await result(db, earlier.id) };
     }
   }
@@ -99,7 +121,8 @@ export async function refundDonation(ctx: RefundContext, idParam: string, input:
   const remaining = gift.amount - (await pendingOrSucceeded(db, gift.id));
   if (remaining <= 0) throw new HttpError(409, 'This gift has already been refunded in full');
   const amount = input.amount ?? remaining;
-  if (amount > remaining) throw badRequest(`amount: at most ${remaining} pence (${formatPence(remaining)}) remains to refund on this gift`);
+  if (amount > remaining)
+    throw badRequest(`amount: at most ${remaining} pence (${formatPence(remaining)}) remains to refund on this gift`);
 
   const reversalId = crypto.randomUUID();
   const reversal = {
@@ -124,18 +147,44 @@ export async function refundDonation(ctx: RefundContext, idParam: string, input:
     note: input.note ?? null,
   });
   try {
-    await db.batch([guardedReversalInsert(db, reversal), ...(offline ? afterReversal(db, gift.id, inserted) : []), audit]);
+    await db.batch([
+      guardedReversalInsert(db, reversal),
+      ...(offline ? afterReversal(db, gift.id, inserted) : []),
+      audit,
+    ]);
   } catch (error) {
-    if (/UNIQUE/i.test(String((error as Error)?.message ?? '') + String((error as { cause?: Error })?.cause?.message ?? ''))) {
-      return { status: 200, body: await result(db, (await db.select().from(donationReversals).where(eq(donationReversals.idempotencyKey, idempotencyKey ?? ''))).at(0)?.id ?? reversalId) };
+    if (
+      /UNIQUE/i.test(
+        String((error as Error)?.message ?? '') + String((error as { cause?: Error })?.cause?.message ?? ''),
+      )
+    ) {
+      return {
+        status: 200,
+        body: await result(
+          db,
+          (
+            await db
+              .select()
+              .from(donationReversals)
+              .where(eq(donationReversals.idempotencyKey, idempotencyKey ?? ''))
+          ).at(0)?.id ?? reversalId,
+        ),
+      };
     }
     throw error;
   }
-  const [stored] = await db.select({ id: donationReversals.id }).from(donationReversals).where(eq(donationReversals.id, reversalId));
-  if (!stored) throw badRequest('amount: another refund of this gift was recorded a moment ago; less remains now, reload and try again');
+  const [stored] = await db
+    .select({ id: donationReversals.id })
+    .from(donationReversals)
+    .where(eq(donationReversals.id, reversalId));
+  if (!stored)
+    throw badRequest(
+      'amount: another refund of this gift was recorded a moment ago; less remains now, reload and try again',
+    );
 
   if (offline) {
-    if (input.reason === 'returned_to_donor' && ctx.mail) await sendRefundNotice(ctx.mail, gift.id).catch(() => 'skipped');
+    if (input.reason === 'returned_to_donor' && ctx.mail)
+      await sendRefundNotice(ctx.mail, gift.id).catch(() => 'skipped');
     return { status: 201, body: await result(db, reversalId) };
   }
   await refundThroughProvider(ctx, gift, reversalId, amount, reversal.reason);
@@ -145,7 +194,13 @@ export async function refundDonation(ctx: RefundContext, idParam: string, input:
 type Gift = typeof donations.$inferSelect;
 
 /** The Stripe Refund (or, in demo mode, a Stripe-shaped refund event through the webhook's recorder). */
-async function refundThroughProvider(ctx: RefundContext, gift: Gift, reversalId: string, amount: number, reason: ReversalReason) {
+async function refundThroughProvider(
+  ctx: RefundContext,
+  gift: Gift,
+  reversalId: string,
+  amount: number,
+  reason: ReversalReason,
+) {
   const { db } = ctx;
   if (gift.source === 'demo' || (!ctx.stripe && gift.paymentIntentId?.startsWith('pi_demo'))) {
     const created = Math.floor(Date.now() / 1000);
@@ -161,7 +216,14 @@ async function refundThroughProvider(ctx: RefundContext, gift: Gift, reversalId:
       balance_transaction: null,
       metadata: { donation_id: gift.id, reversal_id: reversalId },
     };
-    const event = { id: `evt_demo_refund_${reversalId}`, object: 'event', type: 'refund.updated', created, livemode: false, data: { object: refund } } as unknown as Stripe.Event;
+    const event = {
+      id: `evt_demo_refund_${reversalId}`,
+      object: 'event',
+      type: 'refund.updated',
+      created,
+      livemode: false,
+      data: { object: refund },
+    } as unknown as Stripe.Event;
     await applyStripeEvent({ db, stripe: null, mail: ctx.mail ?? undefined }, event);
     return;
   }
@@ -177,14 +239,30 @@ async function refundThroughProvider(ctx: RefundContext, gift: Gift, reversalId:
   }
   let refund: Stripe.Refund;
   try {
-    refund = await createProviderRefund(ctx.stripe, { paymentIntentId: gift.paymentIntentId, amount, donationId: gift.id, reversalId, reason });
+    refund = await createProviderRefund(ctx.stripe, {
+      paymentIntentId: gift.paymentIntentId,
+      amount,
+      donationId: gift.id,
+      reversalId,
+      reason,
+    });
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     await fail(`Stripe refused the refund: ${message}`);
-    throw new HttpError(502, `Stripe did not make the refund (${message.slice(0, 200)}). Nothing was refunded; try again later`);
+    throw new HttpError(
+      502,
+      `Stripe did not make the refund (${message.slice(0, 200)}). Nothing was refunded; try again later`,
+    );
   }
   // Recorded at once through the webhook's own path; the webhook for the same refund then changes nothing.
   const created = refund.created ?? Math.floor(Date.now() / 1000);
-  const event = { id: `evt_refund_reply_${refund.id}_${refund.status}`, object: 'event', type: 'refund.updated', created, livemode: false, data: { object: refund } } as unknown as Stripe.Event;
+  const event = {
+    id: `evt_refund_reply_${refund.id}_${refund.status}`,
+    object: 'event',
+    type: 'refund.updated',
+    created,
+    livemode: false,
+    data: { object: refund },
+  } as unknown as Stripe.Event;
   await applyStripeEvent({ db, stripe: ctx.stripe, mail: ctx.mail ?? undefined }, event);
 }

@@ -16,12 +16,20 @@ type ListOptions = { status?: 'open' | 'handled' | 'all'; limit?: number; offset
  * Admins read the whole inbox (open first by default); everyone else only what they sent
  * themselves, whatever they ask for.
  */
-export async function listSupportRequests(db: Db, viewer: AuthUser, options: ListOptions): Promise<{ items: SupportRequestDto[]; total: number }> {
+export async function listSupportRequests(
+  db: Db,
+  viewer: AuthUser,
+  options: ListOptions,
+): Promise<{ items: SupportRequestDto[]; total: number }> {
   const inbox = canReadSupportInbox(viewer);
   const status = options.status ?? (inbox ? 'open' : 'all');
   const where = and(
     inbox ? undefined : eq(supportRequests.userId, viewer.id),
-    status === 'open' ? isNull(supportRequests.handledAt) : status === 'handled' ? isNotNull(supportRequests.handledAt) : undefined,
+    status === 'open'
+      ? isNull(supportRequests.handledAt)
+      : status === 'handled'
+        ? isNotNull(supportRequests.handledAt)
+        : undefined,
   );
   const [rows, [count]] = await Promise.all([
     rowsWhere(db, where)
@@ -42,14 +50,31 @@ function rowsWhere(db: Db, where: SQL | undefined) {
     .$dynamic();
 }
 
-const toDto = (r: { row: typeof supportRequests.$inferSelect; handlerFirst: string | null; handlerLast: string | null }) =>
-  toSupportRequestDto(r.row, `${r.handlerFirst ?? ''} ${r.handlerLast ?? ''}`.trim() || (r.row.handledAt ? 'an admin' : null));
+const toDto = (r: {
+  row: typeof supportRequests.$inferSelect;
+  handlerFirst: string | null;
+  handlerLast: string | null;
+}) =>
+  toSupportRequestDto(
+    r.row,
+    `${r.handlerFirst ?? ''} ${r.handlerLast ?? ''}`.trim() || (r.row.handledAt ? 'an admin' : null),
+  );
 
 /** Marks one message handled (or open again); admins only, by the route's policy. */
-export async function setSupportRequestHandled(db: Db, viewer: AuthUser, idParam: string, handled: boolean, now: Date): Promise<SupportRequestDto> {
+export async function setSupportRequestHandled(
+  db: Db,
+  viewer: AuthUser,
+  idParam: string,
+  handled: boolean,
+  now: Date,
+): Promise<SupportRequestDto> {
   const id = parseId(idParam);
   if (!id) throw notFound('Message not found');
-  const [existing] = await db.select({ id: supportRequests.id, handledAt: supportRequests.handledAt }).from(supportRequests).where(eq(supportRequests.id, id)).limit(1);
+  const [existing] = await db
+    .select({ id: supportRequests.id, handledAt: supportRequests.handledAt })
+    .from(supportRequests)
+    .where(eq(supportRequests.id, id))
+    .limit(1);
   if (!existing) throw notFound('Message not found');
   // Marking an already handled message handled again keeps who handled it first.
   if (handled !== (existing.handledAt !== null)) {

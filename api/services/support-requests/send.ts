@@ -25,21 +25,46 @@ export async function sendSupportRequest(
     ctx.db,
     [{ key: `support:user:${ctx.user.id}`, rule: { limit: SUPPORT_REQUESTS_PER_HOUR, windowMs: HOUR } }],
     ctx.now,
-    (minutes) => `You have sent ${SUPPORT_REQUESTS_PER_HOUR} messages this hour. Please wait ${minutes} minute${minutes === 1 ? '' : 's'} or email us directly.`,
+    (minutes) =>
+      `You have sent ${SUPPORT_REQUESTS_PER_HOUR} messages this hour. Please wait ${minutes} minute${minutes === 1 ? '' : 's'} or email us directly.`,
   );
   const [row] = await ctx.db
     .insert(supportRequests)
-    .values({ userId: ctx.user.id, name: input.name, email: ctx.user.email, subject: input.subject, message: input.message, createdAt: ctx.now })
+    .values({
+      userId: ctx.user.id,
+      name: input.name,
+      email: ctx.user.email,
+      subject: input.subject,
+      message: input.message,
+      createdAt: ctx.now,
+    })
     .returning();
-  const facts = { id: row.id, name: row.name, email: row.email, subject: row.subject, message: row.message, sentAt: row.createdAt };
+  const facts = {
+    id: row.id,
+    name: row.name,
+    email: row.email,
+    subject: row.subject,
+    message: row.message,
+    sentAt: row.createdAt,
+  };
   const mailer = createMailer(ctx.db, ctx.config);
   let emailSent = true;
   try {
-    await mailer.send(supportRequestEmail({ to: ctx.config.supportEmail, request: facts, inboxUrl: `${ctx.origin}/dashboard/support-inbox`, charity: ctx.config.charity }));
+    await mailer.send(
+      supportRequestEmail({
+        to: ctx.config.supportEmail,
+        request: facts,
+        inboxUrl: `${ctx.origin}/dashboard/support-inbox`,
+        charity: ctx.config.charity,
+      }),
+    );
     await mailer.send(supportRequestCopyEmail({ request: facts, charity: ctx.config.charity }));
   } catch (error) {
     // The message is stored and shows in the Support inbox; the sender is told the email lagged.
-    logLine('error', 'support request mail failed', { support_request_id: row.id, error: error instanceof Error ? error.message : String(error) });
+    logLine('error', 'support request mail failed', {
+      support_request_id: row.id,
+      error: error instanceof Error ? error.message : String(error),
+    });
     emailSent = false;
   }
   return { ...toSupportRequestDto(row, null), email_sent: emailSent };

@@ -60,7 +60,11 @@ export async function donorGiving(
       .orderBy(desc(donations.date), desc(donations.id))
       .limit(page.limit)
       .offset(page.offset),
-    db.select({ n: sql<number>`count(*)` }).from(donations).innerJoin(campaigns, eq(campaigns.id, donations.campaignId)).where(listed),
+    db
+      .select({ n: sql<number>`count(*)` })
+      .from(donations)
+      .innerJoin(campaigns, eq(campaigns.id, donations.campaignId))
+      .where(listed),
     db
       .select({
         given: sql<number>`coalesce(sum(${net}), 0)`,

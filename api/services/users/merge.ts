@@ -27,13 +27,24 @@ const userExists = (id: string) => sql`exists (select 1 from ${users} where ${us
 /** Every organization a donor record touches: gifts and monthly gifts (by campaign), declarations, hand-added links. */
 async function organizationsOf(db: Db, donorId: string): Promise<{ ids: Set<string>; unowned: boolean }> {
   const [gifts, monthly, declarations, links] = await Promise.all([
-    db.selectDistinct({ org: campaigns.organizationId }).from(donations).innerJoin(campaigns, eq(campaigns.id, donations.campaignId)).where(eq(donations.donorId, donorId)),
-    db.selectDistinct({ org: campaigns.organizationId }).from(monthlyGifts).innerJoin(campaigns, eq(campaigns.id, monthlyGifts.campaignId)).where(eq(monthlyGifts.donorId, donorId)),
+    db
+      .selectDistinct({ org: campaigns.organizationId })
+      .from(donations)
+      .innerJoin(campaigns, eq(campaigns.id, donations.campaignId))
+      .where(eq(donations.donorId, donorId)),
+    db
+      .selectDistinct({ org: campaigns.organizationId })
+      .from(monthlyGifts)
+      .innerJoin(campaigns, eq(campaigns.id, monthlyGifts.campaignId))
+      .where(eq(monthlyGifts.donorId, donorId)),
     db
       .selectDistinct({ org: giftAidDeclarations.organizationId })
       .from(giftAidDeclarations)
       .where(and(eq(giftAidDeclarations.donorId, donorId), isNotNull(giftAidDeclarations.organizationId))),
-    db.select({ org: organizationDonors.organizationId }).from(organizationDonors).where(eq(organizationDonors.userId, donorId)),
+    db
+      .select({ org: organizationDonors.organizationId })
+      .from(organizationDonors)
+      .where(eq(organizationDonors.userId, donorId)),
   ]);
   const all = [...gifts, ...monthly, ...declarations, ...links].map((r) => r.org);
   return { ids: new Set(all.filter((o): o is string => !!o)), unowned: all.some((o) => !o) };
@@ -44,7 +55,8 @@ async function visibleDonor(db: Db, id: string, viewer: AuthUser, what: string) 
   try {
     return await getUser(db, id, viewer);
   } catch (error) {
-    if (error instanceof HttpError && error.status === 404) throw notFound(`${what}: no donor with this id (it may have been merged already)`);
+    if (error instanceof HttpError && error.status === 404)
+      throw notFound(`${what}: no donor with this id (it may have been merged already)`);
     throw error;
   }
 }
@@ -55,9 +67,19 @@ async function visibleDonor(db: Db, id: string, viewer: AuthUser, what: string) 
  * then the merged record is deleted (its sessions with it). One db.batch: every statement is guarded
  * by both records still existing, so a merge that lost a race moves nothing and writes no audit row.
  */
-export async function mergeDonors(db: Db, sourceParam: string, intoParam: string, viewer: AuthUser, requestId: string | null): Promise<MergeResultDto> {
+export async function mergeDonors(
+  db: Db,
+  sourceParam: string,
+  intoParam: string,
+  viewer: AuthUser,
+  requestId: string | null,
+): Promise<MergeResultDto> {
   if (!canMergeDonors(viewer)) {
-    throw forbidden(isFinanceUser(viewer) ? 'Finance users can read donors but not merge them' : 'Only admins and organization admins can merge donors');
+    throw forbidden(
+      isFinanceUser(viewer)
+        ? 'Finance users can read donors but not merge them'
+        : 'Only admins and organization admins can merge donors',
+    );
   }
   const sourceId = parseId(sourceParam);
   const intoId = parseId(intoParam);
@@ -67,18 +89,29 @@ export async function mergeDonors(db: Db, sourceParam: string, intoParam: string
   const source = await visibleDonor(db, sourceId, viewer, 'id');
   const into = await visibleDonor(db, intoId, viewer, 'into');
   // Staff accounts carry organization rights and sign-ins that a merge would silently move or delete.
-  for (const [what, record] of [['id', source], ['into', into]] as const) {
+  for (const [what, record] of [
+    ['id', source],
+    ['into', into],
+  ] as const) {
     if (!isDonorAccount(record)) {
-      throw badRequest(`${what}: ${record.email} is a ${record.type} account; only donor records can be merged (make it a donor first)`);
+      throw badRequest(
+        `${what}: ${record.email} is a ${record.type} account; only donor records can be merged (make it a donor first)`,
+      );
     }
   }
   if (into.erased_at) throw badRequest('into: that donor’s account was erased; merge into a current record');
 
   const touched = await organizationsOf(db, sourceId);
   if (!isAdmin(viewer) && (touched.unowned || [...touched.ids].some((org) => !viewer.orgIds.includes(org)))) {
-    throw forbidden('This donor also gave to or is linked with an organization you do not administer; ask a platform admin to merge them');
+    throw forbidden(
+      'This donor also gave to or is linked with an organization you do not administer; ask a platform admin to merge them',
+    );
   }
-  const organizationId = isAdmin(viewer) ? (touched.ids.size === 1 ? [...touched.ids][0] : null) : ([...touched.ids][0] ?? viewer.orgIds[0] ?? null);
+  const organizationId = isAdmin(viewer)
+    ? touched.ids.size === 1
+      ? [...touched.ids][0]
+      : null
+    : ([...touched.ids][0] ?? viewer.orgIds[0] ?? null);
 
   const both = and(userExists(sourceId), userExists(intoId))!;
   const counts = await Promise.all([
@@ -88,29 +121,65 @@ export async function mergeDonors(db: Db, sourceParam: string, intoParam: string
     db.select({ n: sql<number>`count(*)` }).from(marketingConsents).where(eq(marketingConsents.userId, sourceId)),
     db.select({ n: sql<number>`count(*)` }).from(organizationDonors).where(eq(organizationDonors.userId, sourceId)),
   ]);
-  const [giftCount, declarationCount, monthlyCount, consentCount, linkCount] = counts.map(([row]) => Number(row?.n ?? 0));
+  const [giftCount, declarationCount, monthlyCount, consentCount, linkCount] = counts.map(([row]) =>
+    Number(row?.n ?? 0),
+  );
   const at = new Date();
 
   const results = await db.batch([
-    db.update(donations).set({ donorId: intoId, updatedAt: at }).where(and(eq(donations.donorId, sourceId), userExists(intoId))).returning({ id: donations.id }),
-    db.update(giftAidDeclarations).set({ donorId: intoId }).where(and(eq(giftAidDeclarations.donorId, sourceId), userExists(intoId))).returning({ id: giftAidDeclarations.id }),
-    db.update(monthlyGifts).set({ donorId: intoId, updatedAt: at }).where(and(eq(monthlyGifts.donorId, sourceId), userExists(intoId))).returning({ id: monthlyGifts.id }),
-    db.update(marketingConsents).set({ userId: intoId }).where(and(eq(marketingConsents.userId, sourceId), userExists(intoId))).returning({ id: marketingConsents.id }),
+    db
+      .update(donations)
+      .set({ donorId: intoId, updatedAt: at })
+      .where(and(eq(donations.donorId, sourceId), userExists(intoId)))
+      .returning({ id: donations.id }),
+    db
+      .update(giftAidDeclarations)
+      .set({ donorId: intoId })
+      .where(and(eq(giftAidDeclarations.donorId, sourceId), userExists(intoId)))
+      .returning({ id: giftAidDeclarations.id }),
+    db
+      .update(monthlyGifts)
+      .set({ donorId: intoId, updatedAt: at })
+      .where(and(eq(monthlyGifts.donorId, sourceId), userExists(intoId)))
+      .returning({ id: monthlyGifts.id }),
+    db
+      .update(marketingConsents)
+      .set({ userId: intoId })
+      .where(and(eq(marketingConsents.userId, sourceId), userExists(intoId)))
+      .returning({ id: marketingConsents.id }),
     // Organization links the surviving record lacks; the merged record's own go with it below.
     db.insert(organizationDonors).select(
       sql`select ${organizationDonors.organizationId}, ${intoId}, ${organizationDonors.addedBy}, ${organizationDonors.createdAt} from ${organizationDonors}
         where ${organizationDonors.userId} = ${sourceId} and ${userExists(intoId)}
         and not exists (select 1 from ${organizationDonors} as kept where kept.organization_id = ${organizationDonors.organizationId} and kept.user_id = ${intoId})`,
     ),
-    db.update(directDebitMandates).set({ donorId: intoId }).where(and(eq(directDebitMandates.donorId, sourceId), userExists(intoId))),
-    db.update(campaigns).set({ createdBy: intoId }).where(and(eq(campaigns.createdBy, sourceId), userExists(intoId))),
-    db.update(erasureRequests).set({ userId: intoId }).where(and(eq(erasureRequests.userId, sourceId), userExists(intoId))),
-    db.update(supportRequests).set({ userId: intoId }).where(and(eq(supportRequests.userId, sourceId), userExists(intoId))),
-    db.update(supportMessages).set({ hiddenBy: intoId }).where(and(eq(supportMessages.hiddenBy, sourceId), userExists(intoId))),
+    db
+      .update(directDebitMandates)
+      .set({ donorId: intoId })
+      .where(and(eq(directDebitMandates.donorId, sourceId), userExists(intoId))),
+    db
+      .update(campaigns)
+      .set({ createdBy: intoId })
+      .where(and(eq(campaigns.createdBy, sourceId), userExists(intoId))),
+    db
+      .update(erasureRequests)
+      .set({ userId: intoId })
+      .where(and(eq(erasureRequests.userId, sourceId), userExists(intoId))),
+    db
+      .update(supportRequests)
+      .set({ userId: intoId })
+      .where(and(eq(supportRequests.userId, sourceId), userExists(intoId))),
+    db
+      .update(supportMessages)
+      .set({ hiddenBy: intoId })
+      .where(and(eq(supportMessages.hiddenBy, sourceId), userExists(intoId))),
     // A monthly gift's Stripe subscription stays on the merged record's Stripe customer: keep it if the survivor has none.
     db
       .update(users)
-      .set({ stripeCustomerId: sql`coalesce(${users.stripeCustomerId}, (select s.stripe_customer_id from ${users} as s where s.id = ${sourceId}))`, updatedAt: at })
+      .set({
+        stripeCustomerId: sql`coalesce(${users.stripeCustomerId}, (select s.stripe_customer_id from ${users} as s where s.id = ${sourceId}))`,
+        updatedAt: at,
+      })
       .where(and(eq(users.id, intoId), userExists(sourceId))),
     auditInsertIf(
       db,
@@ -126,7 +195,10 @@ export async function mergeDonors(db: Db, sourceParam: string, intoParam: string
       },
       at,
     ),
-    db.delete(users).where(and(eq(users.id, sourceId), userExists(intoId))).returning({ id: users.id }),
+    db
+      .delete(users)
+      .where(and(eq(users.id, sourceId), userExists(intoId)))
+      .returning({ id: users.id }),
   ]);
   const deleted = results[results.length - 1] as { id: string }[];
   // Another merge of the same record got there first: this one changed nothing.
@@ -134,13 +206,25 @@ export async function mergeDonors(db: Db, sourceParam: string, intoParam: string
   const [audit] = await db
     .select({ id: auditLog.id })
     .from(auditLog)
-    .where(and(eq(auditLog.action, 'user.merge'), eq(auditLog.targetId, intoId), sql`instr(${auditLog.note}, ${sourceId}) > 0`))
+    .where(
+      and(
+        eq(auditLog.action, 'user.merge'),
+        eq(auditLog.targetId, intoId),
+        sql`instr(${auditLog.note}, ${sourceId}) > 0`,
+      ),
+    )
     .limit(1);
   const moved = (i: number) => (results[i] as unknown[]).length;
   return {
     merged: sourceId,
     into: intoId,
-    moved: { donations: moved(0), declarations: moved(1), monthly_gifts: moved(2), consents: moved(3), organizations: linkCount },
+    moved: {
+      donations: moved(0),
+      declarations: moved(1),
+      monthly_gifts: moved(2),
+      consents: moved(3),
+      organizations: linkCount,
+    },
     audit_id: audit?.id ?? '',
   };
 }

@@ -84,9 +84,14 @@ async function notify(ctx: WebhookContext, event: Stripe.Event) {
   try {
     await notifyAfterEvent(ctx.mail, event);
   } catch (err) {
-    logLine('error', 'notification after a Stripe event failed', { event_type: event.type, event_id: event.id, error: errorSummary(err) });
+    logLine('error', 'notification after a Stripe event failed', {
+      event_type: event.type,
+      event_id: event.id,
+      error: errorSummary(err),
+    });
   }
   // A paid gift to an appeal may email its fundraiser (issue 12: batched, at most one an hour).
   const donationId = await donationIdOfEvent(ctx.db, event).catch(() => null);
-  if (donationId) await notifyAfterGift(ctx.db, createMailer(ctx.db, ctx.mail.config), donationId, { origin: ctx.mail.origin });
+  if (donationId)
+    await notifyAfterGift(ctx.db, createMailer(ctx.db, ctx.mail.config), donationId, { origin: ctx.mail.origin });
 }

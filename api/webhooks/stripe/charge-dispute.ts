@@ -15,14 +15,20 @@ import type { EventHandler } from './types';
  */
 export const chargeDispute: EventHandler = async ({ db }, event) => {
   const dispute = event.data.object as Stripe.Dispute;
-  const intentId = typeof dispute.payment_intent === 'string' ? dispute.payment_intent : (dispute.payment_intent?.id ?? null);
+  const intentId =
+    typeof dispute.payment_intent === 'string' ? dispute.payment_intent : (dispute.payment_intent?.id ?? null);
   if (!dispute?.id || !intentId || !Number.isInteger(dispute.amount)) return 'ignore';
   const gift = await findDonationByPaymentIntent(db, intentId);
   if (!gift) throw new HttpError(503, 'The donation for this dispute is not recorded yet; retry later');
   const guard = notYetApplied(event.id);
-  const status = (DISPUTE_STATUSES as readonly string[]).includes(dispute.status) ? (dispute.status as (typeof DISPUTE_STATUSES)[number]) : 'needs_response';
+  const status = (DISPUTE_STATUSES as readonly string[]).includes(dispute.status)
+    ? (dispute.status as (typeof DISPUTE_STATUSES)[number])
+    : 'needs_response';
   const outcome = status === 'won' || status === 'lost' ? status : null;
-  const fee = (dispute.balance_transactions ?? []).reduce((sum, bt) => sum + (typeof bt === 'object' ? (bt.fee ?? 0) : 0), 0);
+  const fee = (dispute.balance_transactions ?? []).reduce(
+    (sum, bt) => sum + (typeof bt === 'object' ? (bt.fee ?? 0) : 0),
+    0,
+  );
   const due = dispute.evidence_details?.due_by ? dispute.evidence_details.due_by * 1000 : null;
   const now = Date.now();
   const newer = sql`excluded.last_event_at >= ${donationDisputes.lastEventAt}`;

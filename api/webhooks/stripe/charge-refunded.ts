@@ -22,7 +22,8 @@ import type { EventHandler } from './types';
  */
 export const chargeRefunded: EventHandler = async ({ db, stripe }, event) => {
   const charge = event.data.object as Stripe.Charge;
-  const intentId = typeof charge.payment_intent === 'string' ? charge.payment_intent : (charge.payment_intent?.id ?? null);
+  const intentId =
+    typeof charge.payment_intent === 'string' ? charge.payment_intent : (charge.payment_intent?.id ?? null);
   if (!intentId) return 'ignore';
   const guard = notYetApplied(event.id);
   const refund = { chargedAmount: charge.amount, refundedAmount: charge.amount_refunded };
@@ -32,7 +33,10 @@ export const chargeRefunded: EventHandler = async ({ db, stripe }, event) => {
   let metadata = charge.metadata;
   if (!row && stripe) {
     // A monthly gift is stored by invoice; its PaymentIntent is found through the invoice payment.
-    const payments = await stripe.invoicePayments.list({ payment: { type: 'payment_intent', payment_intent: intentId }, limit: 1 });
+    const payments = await stripe.invoicePayments.list({
+      payment: { type: 'payment_intent', payment_intent: intentId },
+      limit: 1,
+    });
     const invoice = payments.data[0]?.invoice;
     const invoiceId = typeof invoice === 'string' ? invoice : invoice?.id;
     if (invoiceId) {
@@ -47,14 +51,28 @@ export const chargeRefunded: EventHandler = async ({ db, stripe }, event) => {
     // events have given the gift its rows, they are the record and this cumulative figure adds nothing.
     const listed = charge.refunds?.data ?? [];
     if (listed.length) return listed.flatMap((r) => providerRefundStatements(db, guard, row.id, refundObjectOf(r)));
-    const [held] = await db.select({ id: donationReversals.id }).from(donationReversals).where(eq(donationReversals.donationId, row.id)).limit(1);
+    const [held] = await db
+      .select({ id: donationReversals.id })
+      .from(donationReversals)
+      .where(eq(donationReversals.donationId, row.id))
+      .limit(1);
     if (held) return 'ignore';
-    return [applyRefund(db, guard, { donationId: row.id, ...refund, asOf }), giftAidRefundAdjustment(db, guard, row.id)];
+    return [
+      applyRefund(db, guard, { donationId: row.id, ...refund, asOf }),
+      giftAidRefundAdjustment(db, guard, row.id),
+    ];
   }
 
   const attribution = parseAttribution(metadata, 'one_off');
   if (attribution && (await attributionExists(db, attribution))) {
-    return [insertRefundedPayment(db, guard, { a: attribution, paymentIntentId: intentId, ...refund, date: event.created * 1000 })];
+    return [
+      insertRefundedPayment(db, guard, {
+        a: attribution,
+        paymentIntentId: intentId,
+        ...refund,
+        date: event.created * 1000,
+      }),
+    ];
   }
   if (stripe) return 'ignore';
   // Without API access we cannot tell whose charge this is yet: ask Stripe to send it again.

@@ -40,6 +40,9 @@ export const customerSubscriptionChanged: EventHandler = async ({ db }, event) =
     snapshot.cancelledBy ??= 'stripe';
     snapshot.nextPaymentAt = null;
   }
-  const fallback = existing?.amount ?? (attribution.donationId ? (await findDonationById(db, attribution.donationId))?.amount : 0) ?? 0;
+  const fallback =
+    existing?.amount ??
+    (attribution.donationId ? (await findDonationById(db, attribution.donationId))?.amount : 0) ??
+    0;
   return [upsertFromSubscription(db, notYetApplied(event.id), snapshot, attribution, event.created, fallback)];
 };

@@ -32,12 +32,20 @@ const webhookRoute = defineRoute({
     'Handled: payment_intent.succeeded, payment_intent.processing, payment_intent.payment_failed, mandate.updated, invoice.paid, invoice.payment_failed, charge.refunded, refund.created, refund.updated, refund.failed, charge.dispute.created, charge.dispute.updated, charge.dispute.closed, customer.subscription.updated, customer.subscription.deleted, payout.paid, payout.failed; others are acknowledged and ignored. ' +
     'Succeeded gifts send one receipt each, refunds a refund notice, failed renewals a card-update email, subscription changes a confirmation.',
   middleware: [
-    bodyLimit({ maxSize: WEBHOOK_BODY_LIMIT, onError: (c) => c.json(errorBody(413, 'Webhook payload is too large (limit 1 MB)'), 413) }),
+    bodyLimit({
+      maxSize: WEBHOOK_BODY_LIMIT,
+      onError: (c) => c.json(errorBody(413, 'Webhook payload is too large (limit 1 MB)'), 413),
+    }),
   ],
   request: {
-    headers: z.object({ 'stripe-signature': z.string().optional().openapi({ description: 'Stripe’s signature of the raw body' }) }),
+    headers: z.object({
+      'stripe-signature': z.string().optional().openapi({ description: 'Stripe’s signature of the raw body' }),
+    }),
   },
-  responses: { 200: jsonContent(ReceivedSchema, 'Applied once, a replay, or an event we do not act on'), ...errorResponses },
+  responses: {
+    200: jsonContent(ReceivedSchema, 'Applied once, a replay, or an event we do not act on'),
+    ...errorResponses,
+  },
 });
 
 export const stripeWebhookRouter = createRouter().openapi(webhookRoute, async (c) => {
@@ -51,18 +59,33 @@ export const stripeWebhookRouter = createRouter().openapi(webhookRoute, async (c
   try {
     event = await verifyStripeEvent(rawBody, signature, secret);
   } catch (error) {
-    if (error instanceof WebhookTimestampError) throw badRequest('Stripe signature verification failed: its timestamp is more than 5 minutes ahead of our clock');
+    if (error instanceof WebhookTimestampError)
+      throw badRequest('Stripe signature verification failed: its timestamp is more than 5 minutes ahead of our clock');
     throw badRequest('Stripe signature verification failed (wrong secret, altered body or stale timestamp)');
   }
   let outcome: EventOutcome;
   try {
-    outcome = await applyStripeEvent({ db: c.var.db, stripe: c.var.payments.api, mail: mailContextOf(c), payments: c.var.payments } satisfies WebhookContext, event);
+    outcome = await applyStripeEvent(
+      {
+        db: c.var.db,
+        stripe: c.var.payments.api,
+        mail: mailContextOf(c),
+        payments: c.var.payments,
+      } satisfies WebhookContext,
+      event,
+    );
   } catch (error) {
     // Nothing was recorded (the event's writes and its id go in one batch): a 500 makes Stripe
     // send it again later, and the retry records it exactly once.
     if (isDatabaseUnavailable(error)) {
-      logLine('error', 'stripe event not recorded: database unavailable', { request_id: c.var.requestId, event_id: event.id });
-      throw new HttpError(500, `The database is unavailable; this event was not recorded and Stripe will retry it. Reference: ${c.var.requestId}`);
+      logLine('error', 'stripe event not recorded: database unavailable', {
+        request_id: c.var.requestId,
+        event_id: event.id,
+      });
+      throw new HttpError(
+        500,
+        `The database is unavailable; this event was not recorded and Stripe will retry it. Reference: ${c.var.requestId}`,
+      );
     }
     throw error;
   }

@@ -12,7 +12,8 @@ import { cancelGiftsOfInactiveMandates, upsertFromPaidInvoice } from '../../serv
 import { settlementOfPayment, storeSettlement } from '../../services/finance/payouts-fees';
 import type { EventHandler } from './types';
 
-export const idOf = (value: string | { id: string } | null | undefined) => (typeof value === 'string' ? value : (value?.id ?? null));
+export const idOf = (value: string | { id: string } | null | undefined) =>
+  typeof value === 'string' ? value : (value?.id ?? null);
 
 /** Monthly gifts: one donation per paid invoice of a subscription we created. */
 export const invoicePaid: EventHandler = async ({ db, stripe }, event) => {
@@ -23,7 +24,8 @@ export const invoicePaid: EventHandler = async ({ db, stripe }, event) => {
 
   const parsed = parseAttribution(details?.metadata, 'monthly');
   const attribution =
-    (await resolveAttribution(db, parsed, { invoiceId: invoice.id })) ?? (await attributionFromSubscription(db, subscriptionId));
+    (await resolveAttribution(db, parsed, { invoiceId: invoice.id })) ??
+    (await attributionFromSubscription(db, subscriptionId));
   if (!attribution) return 'ignore';
 
   const paid = invoice.payments?.data.find((payment) => payment.status === 'paid');
@@ -31,10 +33,20 @@ export const invoicePaid: EventHandler = async ({ db, stripe }, event) => {
   const paidAt = (invoice.status_transitions?.paid_at ?? event.created) * 1000;
   const periodEnd = invoice.lines?.data?.[0]?.period?.end;
   const paymentIntentId = idOf(paid?.payment.payment_intent);
-  const settlement = await settlementOfPayment(stripe, { paymentIntentId, invoiceId: invoice.id, amount: invoice.amount_paid });
+  const settlement = await settlementOfPayment(stripe, {
+    paymentIntentId,
+    invoiceId: invoice.id,
+    amount: invoice.amount_paid,
+  });
   return [
     // The monthly gift is running: start its row or move its next payment date (docs/decisions/019).
-    upsertFromPaidInvoice(db, notYetApplied(event.id), { subscriptionId, a: attribution, amount: invoice.amount_paid, paidAt, periodEnd: periodEnd ? periodEnd * 1000 : null }),
+    upsertFromPaidInvoice(db, notYetApplied(event.id), {
+      subscriptionId,
+      a: attribution,
+      amount: invoice.amount_paid,
+      paidAt,
+      periodEnd: periodEnd ? periodEnd * 1000 : null,
+    }),
     upsertPaidInvoice(db, notYetApplied(event.id), {
       // The first invoice settles the row made when the donor started; later ones are new gifts.
       id: first ? attribution.donationId : crypto.randomUUID(),

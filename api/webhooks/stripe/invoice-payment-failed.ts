@@ -12,7 +12,7 @@ import { idOf } from './invoice-paid';
 import type { EventHandler } from './types';
 
 export const FIRST_INVOICE_FAILED_MESSAGE = 'The first monthly payment did not go through. No money was taken.';
-export const RENEWAL_FAILED_MESSAGE = 'This month\'s payment did not go through. No money was taken.';
+export const RENEWAL_FAILED_MESSAGE = "This month's payment did not go through. No money was taken.";
 
 /**
  * Monthly gifts whose invoice payment failed. The invoice carries no decline reason (that sits on
@@ -26,7 +26,8 @@ export const invoicePaymentFailed: EventHandler = async ({ db }, event) => {
 
   const parsed = parseAttribution(details?.metadata, 'monthly');
   const attribution =
-    (await resolveAttribution(db, parsed, { invoiceId: invoice.id })) ?? (await attributionFromSubscription(db, subscriptionId));
+    (await resolveAttribution(db, parsed, { invoiceId: invoice.id })) ??
+    (await attributionFromSubscription(db, subscriptionId));
   if (!attribution) return 'ignore';
 
   const first = invoice.billing_reason === 'subscription_create';
@@ -45,7 +46,9 @@ export const invoicePaymentFailed: EventHandler = async ({ db }, event) => {
     // When Stripe tries again (the office's failed-payments queue); an older failure changes nothing.
     db
       .insert(invoiceRetries)
-      .select(sql`select ${invoice.id}, ${subscriptionId}, ${retryAt}, ${event.created} where ${notYetApplied(event.id)}`)
+      .select(
+        sql`select ${invoice.id}, ${subscriptionId}, ${retryAt}, ${event.created} where ${notYetApplied(event.id)}`,
+      )
       .onConflictDoUpdate({
         target: invoiceRetries.invoiceId,
         set: {

@@ -1,5 +1,10 @@
 import type Stripe from 'stripe';
-import { notYetApplied, parseAttribution, resolveAttribution, upsertFailedPayment } from '../../services/donations-record';
+import {
+  notYetApplied,
+  parseAttribution,
+  resolveAttribution,
+  upsertFailedPayment,
+} from '../../services/donations-record';
 import type { EventHandler } from './types';
 
 export const paymentIntentPaymentFailed: EventHandler = async ({ db }, event) => {

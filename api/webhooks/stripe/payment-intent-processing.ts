@@ -24,7 +24,10 @@ export const paymentIntentProcessing: EventHandler = async ({ db, stripe }, even
   const parsed = row ? null : parseAttribution(intent.metadata, 'one_off');
   const attribution = row ? attributionOfRow(row) : parsed && (await attributionExists(db, parsed)) ? parsed : null;
   if (!attribution) {
-    logLine('warn', 'stripe event ignored: no gift for this payment', { event_id: event.id, payment_intent: intent.id });
+    logLine('warn', 'stripe event ignored: no gift for this payment', {
+      event_id: event.id,
+      payment_intent: intent.id,
+    });
     return 'ignore';
   }
   const bacs = await bacsDetailsOf(stripe, intent);
@@ -43,7 +46,16 @@ export const paymentIntentProcessing: EventHandler = async ({ db, stripe }, even
     }),
   ];
   if (bacs.mandateId) {
-    writes.push(upsertMandate(db, guard, { id: bacs.mandateId, reference: bacs.reference, status: bacs.status, donorId: attribution.donorId, last4: bacs.last4, asOf: event.created }));
+    writes.push(
+      upsertMandate(db, guard, {
+        id: bacs.mandateId,
+        reference: bacs.reference,
+        status: bacs.status,
+        donorId: attribution.donorId,
+        last4: bacs.last4,
+        asOf: event.created,
+      }),
+    );
   }
   return writes;
 };

@@ -1,6 +1,13 @@
 import type Stripe from 'stripe';
 import { applyCheckoutDetails } from '../../services/checkout-details';
-import { fillDonorFromDeclaration, findDonationById, notYetApplied, parseAttribution, resolveAttribution, upsertSucceededPayment } from '../../services/donations-record';
+import {
+  fillDonorFromDeclaration,
+  findDonationById,
+  notYetApplied,
+  parseAttribution,
+  resolveAttribution,
+  upsertSucceededPayment,
+} from '../../services/donations-record';
 import { logLine } from '../../middlewares/logger';
 import { settlementOfPayment, storeSettlement } from '../../services/finance/payouts-fees';
 import type { EventHandler } from './types';
@@ -13,7 +20,10 @@ export const paymentIntentSucceeded: EventHandler = async ({ db, stripe }, event
   // Metadata copied onto another PaymentIntent names a gift already paid by a different one: never record it twice.
   const named = await findDonationById(db, parsed.donationId);
   if (named && named.paymentIntentId !== intent.id) {
-    logLine('warn', 'stripe event ignored: another payment names this donation', { event_id: event.id, payment_intent: intent.id });
+    logLine('warn', 'stripe event ignored: another payment names this donation', {
+      event_id: event.id,
+      payment_intent: intent.id,
+    });
     return 'ignore';
   }
   const attribution = await resolveAttribution(db, parsed, { paymentIntentId: intent.id });

@@ -17,9 +17,18 @@ export const payoutChanged: EventHandler = async ({ db, stripe }, event) => {
   const lines = stripe ? await matchLines(db, await stripePayoutLines(stripe, payout.id)) : [];
   const net = lines.reduce((sum, l) => sum + l.net, 0);
   if (stripe && net !== header.amount) {
-    logLine('warn', 'payout lines do not add up to its amount', { payout_id: payout.id, amount: header.amount, lines_net: net });
+    logLine('warn', 'payout lines do not add up to its amount', {
+      payout_id: payout.id,
+      amount: header.amount,
+      lines_net: net,
+    });
   }
   const unmatched = lines.filter((l) => !l.donationId && l.type !== 'stripe_fee').length;
   if (unmatched) logLine('info', 'payout has lines with no gift', { payout_id: payout.id, unmatched });
-  return payoutStatements(db, notYetApplied(event.id), { ...header, organizationId: await organizationOfLines(db, lines) }, lines);
+  return payoutStatements(
+    db,
+    notYetApplied(event.id),
+    { ...header, organizationId: await organizationOfLines(db, lines) },
+    lines,
+  );
 };

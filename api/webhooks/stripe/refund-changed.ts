@@ -7,8 +7,12 @@ import type { EventHandler } from './types';
 
 /** The gift a refund belongs to: by PaymentIntent, or our metadata's donation id. */
 export async function giftOfRefund(db: Parameters<typeof findDonationById>[0], refund: Stripe.Refund) {
-  const intentId = typeof refund.payment_intent === 'string' ? refund.payment_intent : (refund.payment_intent?.id ?? null);
-  return (intentId ? await findDonationByPaymentIntent(db, intentId) : null) ?? (refund.metadata?.donation_id ? await findDonationById(db, refund.metadata.donation_id) : null);
+  const intentId =
+    typeof refund.payment_intent === 'string' ? refund.payment_intent : (refund.payment_intent?.id ?? null);
+  return (
+    (intentId ? await findDonationByPaymentIntent(db, intentId) : null) ??
+    (refund.metadata?.donation_id ? await findDonationById(db, refund.metadata.donation_id) : null)
+  );
 }
 
 export const refundObjectOf = (refund: Stripe.Refund) => ({
@@ -16,7 +20,10 @@ export const refundObjectOf = (refund: Stripe.Refund) => ({
   amount: refund.amount,
   status: refund.status,
   reason: refund.reason,
-  balanceTransactionId: typeof refund.balance_transaction === 'string' ? refund.balance_transaction : (refund.balance_transaction?.id ?? null),
+  balanceTransactionId:
+    typeof refund.balance_transaction === 'string'
+      ? refund.balance_transaction
+      : (refund.balance_transaction?.id ?? null),
   reversalId: refund.metadata?.reversal_id ?? null,
 });
 
@@ -32,5 +39,8 @@ export const refundChanged: EventHandler = async ({ db, stripe }, event) => {
   const object = refundObjectOf(refund);
   const guard = notYetApplied(event.id);
   // Its fee, if Stripe kept one, from the refund's balance transaction (after the row's upsert).
-  return [...providerRefundStatements(db, guard, gift.id, object), ...(await refundFeeStatements(db, stripe, guard, object.id, object.balanceTransactionId))];
+  return [
+    ...providerRefundStatements(db, guard, gift.id, object),
+    ...(await refundFeeStatements(db, stripe, guard, object.id, object.balanceTransactionId)),
+  ];
 };

@@ -20,7 +20,12 @@ async function hasReversalFor(db: Parameters<EventHandler>[0]['db'], refund: Str
   const [row] = await db
     .select({ id: donationReversals.id })
     .from(donationReversals)
-    .where(or(eq(donationReversals.providerId, refund.id), refund.metadata?.reversal_id ? eq(donationReversals.id, refund.metadata.reversal_id) : undefined))
+    .where(
+      or(
+        eq(donationReversals.providerId, refund.id),
+        refund.metadata?.reversal_id ? eq(donationReversals.id, refund.metadata.reversal_id) : undefined,
+      ),
+    )
     .limit(1);
   return !!row;
 }
@@ -36,13 +41,17 @@ export const refundFailed: EventHandler = async (ctx, event) => {
   const refund = event.data.object as Stripe.Refund;
   // A refund we hold a row for (asked for from the dashboard, or reported by refund.created): that row fails.
   if (refund?.id && (await hasReversalFor(db, refund))) return refundChanged(ctx, event);
-  const intentId = typeof refund.payment_intent === 'string' ? refund.payment_intent : (refund.payment_intent?.id ?? null);
+  const intentId =
+    typeof refund.payment_intent === 'string' ? refund.payment_intent : (refund.payment_intent?.id ?? null);
   if (!intentId || !refund.amount) return 'ignore';
   let row = await findDonationByPaymentIntent(db, intentId);
   let ours = false;
   if (!row && stripe) {
     // A monthly gift is stored by invoice; its PaymentIntent is found through the invoice payment.
-    const payments = await stripe.invoicePayments.list({ payment: { type: 'payment_intent', payment_intent: intentId }, limit: 1 });
+    const payments = await stripe.invoicePayments.list({
+      payment: { type: 'payment_intent', payment_intent: intentId },
+      limit: 1,
+    });
     const invoice = payments.data[0]?.invoice;
     const invoiceId = typeof invoice === 'string' ? invoice : invoice?.id;
     if (invoiceId) {
@@ -56,11 +65,17 @@ export const refundFailed: EventHandler = async (ctx, event) => {
     // The refund it reverses was applied to a gift we record: until that gift is here, ask Stripe to retry.
     if (ours) throw new HttpError(503, 'The donation for this failed refund is not recorded yet; retry later');
     // A payment the app did not create (or, without API access, cannot know): nothing of ours to revert.
-    logLine('warn', 'stripe event ignored: failed refund of a payment we did not record', { event_id: event.id, payment_intent: intentId });
+    logLine('warn', 'stripe event ignored: failed refund of a payment we did not record', {
+      event_id: event.id,
+      payment_intent: intentId,
+    });
     return 'ignore';
   }
   const guard = notYetApplied(event.id);
-  return [revertFailedRefund(db, guard, { donationId: row.id, amount: refund.amount, asOf: event.created }), giftAidRefundAdjustment(db, guard, row.id)];
+  return [
+    revertFailedRefund(db, guard, { donationId: row.id, amount: refund.amount, asOf: event.created }),
+    giftAidRefundAdjustment(db, guard, row.id),
+  ];
 };
 
 /** Whether a one-off PaymentIntent carries our metadata for rows we have (a missing intent is not ours). */

@@ -35,7 +35,9 @@ const invoice = z.looseObject({
     .nullish(),
   payments: z
     .looseObject({
-      data: z.array(z.looseObject({ status: z.string(), payment: z.looseObject({ payment_intent: ref.nullish() }) })).max(100),
+      data: z
+        .array(z.looseObject({ status: z.string(), payment: z.looseObject({ payment_intent: ref.nullish() }) }))
+        .max(100),
     })
     .nullish(),
 });
@@ -68,7 +70,12 @@ const subscription = z.looseObject({
   pause_collection: z.looseObject({ resumes_at: seconds.nullish() }).nullish(),
   items: z.looseObject({
     data: z
-      .array(z.looseObject({ current_period_end: seconds.nullish(), price: z.looseObject({ id, unit_amount: pence.nullish() }).nullish() }))
+      .array(
+        z.looseObject({
+          current_period_end: seconds.nullish(),
+          price: z.looseObject({ id, unit_amount: pence.nullish() }).nullish(),
+        }),
+      )
       .max(20),
   }),
 });
@@ -76,7 +83,10 @@ const subscription = z.looseObject({
 const mandate = z.looseObject({
   id,
   status: z.enum(['active', 'inactive', 'pending']),
-  payment_method_details: z.looseObject({ type: z.string(), bacs_debit: z.looseObject({ reference: z.string().nullish() }).nullish() }),
+  payment_method_details: z.looseObject({
+    type: z.string(),
+    bacs_debit: z.looseObject({ reference: z.string().nullish() }).nullish(),
+  }),
 });
 
 const payout = z.looseObject({
@@ -114,7 +124,8 @@ const envelope = z.looseObject({
 /** null when the event has every field we read with the right type, else a short reason for the log. */
 export function malformedEventReason(event: unknown): string | null {
   const outer = envelope.safeParse(event);
-  if (!outer.success) return `envelope: ${outer.error.issues[0]?.path.join('.') || 'event'} ${outer.error.issues[0]?.message ?? ''}`.trim();
+  if (!outer.success)
+    return `envelope: ${outer.error.issues[0]?.path.join('.') || 'event'} ${outer.error.issues[0]?.message ?? ''}`.trim();
   const shape = OBJECT_SHAPES[outer.data.type];
   if (!shape) return null;
   const inner = shape.safeParse(outer.data.data.object);

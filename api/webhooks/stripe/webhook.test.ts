@@ -70,9 +70,11 @@ describe(`POST /api/stripe/webhook: signature (${engineName})`, () => {
   it('rejects a tampered body with 400 and writes nothing', async () => {
     const w = await world();
     const evt = paymentIntentSucceeded({ intentId: fakeId('pi'), amount: 1000, metadata: w.meta() });
-    const res = await sendEvent(t, evt, { tamper: (body) => body.replace('"amount_received":1000', '"amount_received":999999') });
+    const res = await sendEvent(t, evt, {
+      tamper: (body) => body.replace('"amount_received":1000', '"amount_received":999999'),
+    });
     expect(res.status).toBe(400);
-    expect((await messageOf(res))).toMatch(/signature verification failed/);
+    expect(await messageOf(res)).toMatch(/signature verification failed/);
     expect(await w.rows()).toHaveLength(0);
     expect(await eventCount(evt.id)).toBe(0);
   });
@@ -88,7 +90,13 @@ describe(`POST /api/stripe/webhook: signature (${engineName})`, () => {
     expect(future.status).toBe(400);
     expect(((await future.json()) as { message: string }).message).toMatch(/timestamp/);
     // A small clock difference is fine.
-    expect((await sendEvent(t, paymentIntentSucceeded({ intentId: fakeId('pi'), amount: 100, metadata: {} }), { timestamp: Math.floor(Date.now() / 1000) + 60 })).status).toBe(200);
+    expect(
+      (
+        await sendEvent(t, paymentIntentSucceeded({ intentId: fakeId('pi'), amount: 100, metadata: {} }), {
+          timestamp: Math.floor(Date.now() / 1000) + 60,
+        })
+      ).status,
+    ).toBe(200);
     const bare = await t.request('/api/stripe/webhook', { method: 'POST', body: JSON.stringify(evt) });
     expect(bare.status).toBe(400);
     expect(await bare.json()).toEqual({ statusCode: 400, message: 'Missing Stripe-Signature header' });
@@ -103,14 +111,32 @@ describe(`POST /api/stripe/webhook: signature (${engineName})`, () => {
 
   it('accepts signed events larger than the API-wide 100 KB limit, up to 1 MB', async () => {
     const padding = 'x'.repeat(300 * 1024);
-    const big = await sendEvent(t, { id: fakeId('evt'), object: 'event', type: 'customer.created', created: 1, data: { object: { id: 'cus_big', description: padding } } });
+    const big = await sendEvent(t, {
+      id: fakeId('evt'),
+      object: 'event',
+      type: 'customer.created',
+      created: 1,
+      data: { object: { id: 'cus_big', description: padding } },
+    });
     expect(big.status).toBe(200);
-    const huge = await sendEvent(t, { id: fakeId('evt'), object: 'event', type: 'customer.created', created: 1, data: { object: { id: 'cus_huge', description: padding.repeat(4) } } });
+    const huge = await sendEvent(t, {
+      id: fakeId('evt'),
+      object: 'event',
+      type: 'customer.created',
+      created: 1,
+      data: { object: { id: 'cus_huge', description: padding.repeat(4) } },
+    });
     await errorOf(huge, 413);
   });
 
   it('acknowledges event types it does not handle with 200', async () => {
-    const res = await sendEvent(t, { id: fakeId('evt'), object: 'event', type: 'customer.created', created: 1, data: { object: { id: 'cus_1' } } });
+    const res = await sendEvent(t, {
+      id: fakeId('evt'),
+      object: 'event',
+      type: 'customer.created',
+      created: 1,
+      data: { object: { id: 'cus_1' } },
+    });
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ received: true, outcome: 'ignored' });
   });
@@ -119,14 +145,18 @@ describe(`POST /api/stripe/webhook: signature (${engineName})`, () => {
     const w = await world();
     const invoiceIntent = paymentIntentSucceeded({ intentId: fakeId('pi'), amount: 1000, metadata: {} });
     expect(await (await sendEvent(t, invoiceIntent)).json()).toMatchObject({ outcome: 'ignored' });
-    const strange = paymentIntentSucceeded({ intentId: fakeId('pi'), amount: 1000, metadata: { ...w.meta(), campaign_id: crypto.randomUUID() } });
+    const strange = paymentIntentSucceeded({
+      intentId: fakeId('pi'),
+      amount: 1000,
+      metadata: { ...w.meta(), campaign_id: crypto.randomUUID() },
+    });
     expect(await (await sendEvent(t, strange)).json()).toMatchObject({ outcome: 'ignored' });
     expect(await w.rows()).toHaveLength(0);
   });
 });
 
 describe(`POST /api/stripe/webhook: one-off gifts recorded exactly once (${engineName})`, () => {
-  it('settles the pending row when the webhook comes after the client returned, with Stripe\'s amount', async () => {
+  it("settles the pending row when the webhook comes after the client returned, with Stripe's amount", async () => {
     const w = await world();
     const m = w.meta();
     const intentId = fakeId('pi');
@@ -170,7 +200,9 @@ describe(`POST /api/stripe/webhook: one-off gifts recorded exactly once (${engin
     const m = w.meta();
     const first = fakeId('pi');
     await w.pending(m, 1500, first);
-    expect(await (await sendEvent(t, paymentIntentSucceeded({ intentId: first, amount: 1500, metadata: m }))).json()).toMatchObject({ outcome: 'recorded' });
+    expect(
+      await (await sendEvent(t, paymentIntentSucceeded({ intentId: first, amount: 1500, metadata: m }))).json(),
+    ).toMatchObject({ outcome: 'recorded' });
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
     const second = paymentIntentSucceeded({ intentId: fakeId('pi'), amount: 9900, metadata: m });
     for (let attempt = 0; attempt < 2; attempt++) {
@@ -210,7 +242,11 @@ describe(`POST /api/stripe/webhook: one-off gifts recorded exactly once (${engin
     vi.spyOn(console, 'error').mockImplementation(() => {});
     const body = JSON.stringify(evt);
     const { signature } = await import('../../../tests/fixtures/stripe/events');
-    const res = await broken.request('/api/stripe/webhook', { method: 'POST', body, headers: { 'stripe-signature': await signature(body) } }, t.env);
+    const res = await broken.request(
+      '/api/stripe/webhook',
+      { method: 'POST', body, headers: { 'stripe-signature': await signature(body) } },
+      t.env,
+    );
     expect(res.status).toBe(500);
     expect(await w.rows()).toHaveLength(0);
     expect(await eventCount(evt.id)).toBe(0);
@@ -228,8 +264,14 @@ describe(`POST /api/stripe/webhook: failures and refunds (${engineName})`, () =>
     const m = w.meta();
     const intentId = fakeId('pi');
     await w.pending(m, 1000, intentId);
-    await sendEvent(t, paymentIntentFailed({ intentId, amount: 1000, metadata: m, message: 'Your card has insufficient funds.' }));
-    expect((await w.rows())[0]).toMatchObject({ status: 'failed', failureMessage: 'Your card has insufficient funds.' });
+    await sendEvent(
+      t,
+      paymentIntentFailed({ intentId, amount: 1000, metadata: m, message: 'Your card has insufficient funds.' }),
+    );
+    expect((await w.rows())[0]).toMatchObject({
+      status: 'failed',
+      failureMessage: 'Your card has insufficient funds.',
+    });
     expect(await w.totals()).toEqual({ appeal: 0, campaign: 0 });
     await sendEvent(t, paymentIntentSucceeded({ intentId, amount: 1000, metadata: m }));
     expect((await w.rows())[0]).toMatchObject({ status: 'succeeded', failureMessage: null });
@@ -305,7 +347,8 @@ describe(`POST /api/stripe/webhook: failures and refunds (${engineName})`, () =>
     const w = await world();
     const m = w.meta();
     const intentId = fakeId('pi');
-    const top = async () => bodyOf(await t.client().api.donations.$get({ query: { type: 'public', appeal_id: w.appeal.id } }), 200);
+    const top = async () =>
+      bodyOf(await t.client().api.donations.$get({ query: { type: 'public', appeal_id: w.appeal.id } }), 200);
     expect(await top()).toEqual([]);
     await sendEvent(t, paymentIntentSucceeded({ intentId, amount: 6000, metadata: m }));
     expect(await top()).toMatchObject([{ count: 1, total: 6000 }]);
@@ -359,7 +402,13 @@ describe(`POST /api/stripe/webhook: monthly gifts (${engineName})`, () => {
       subscriptionId,
       source: 'card',
     });
-    const first = invoicePaid({ invoiceId: firstInvoice, subscriptionId, amount: 1000, metadata: m, intentId: fakeId('pi') });
+    const first = invoicePaid({
+      invoiceId: firstInvoice,
+      subscriptionId,
+      amount: 1000,
+      metadata: m,
+      intentId: fakeId('pi'),
+    });
     await sendEvent(t, first);
     await sendEvent(t, first);
     let rows = await w.rows();
@@ -422,14 +471,34 @@ describe(`POST /api/stripe/webhook: monthly payment failures (${engineName})`, (
 
   it('marks the pending row failed when the first invoice fails, and a later payment of it succeeds', async () => {
     const g = await monthly(1000);
-    const failed = invoicePaymentFailed({ invoiceId: g.firstInvoice, subscriptionId: g.subscriptionId, amount: 1000, metadata: g.m });
+    const failed = invoicePaymentFailed({
+      invoiceId: g.firstInvoice,
+      subscriptionId: g.subscriptionId,
+      amount: 1000,
+      metadata: g.m,
+    });
     expect(await (await sendEvent(t, failed)).json()).toMatchObject({ outcome: 'recorded' });
     let rows = await g.rows();
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ id: g.m.donation_id, status: 'failed', type: 'monthly', invoiceId: g.firstInvoice, failureMessage: FIRST_INVOICE_FAILED_MESSAGE });
+    expect(rows[0]).toMatchObject({
+      id: g.m.donation_id,
+      status: 'failed',
+      type: 'monthly',
+      invoiceId: g.firstInvoice,
+      failureMessage: FIRST_INVOICE_FAILED_MESSAGE,
+    });
     expect(await g.totals()).toEqual({ appeal: 0, campaign: 0 });
 
-    await sendEvent(t, invoicePaid({ invoiceId: g.firstInvoice, subscriptionId: g.subscriptionId, amount: 1000, metadata: g.m, intentId: fakeId('pi') }));
+    await sendEvent(
+      t,
+      invoicePaid({
+        invoiceId: g.firstInvoice,
+        subscriptionId: g.subscriptionId,
+        amount: 1000,
+        metadata: g.m,
+        intentId: fakeId('pi'),
+      }),
+    );
     rows = await g.rows();
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ id: g.m.donation_id, status: 'succeeded', failureMessage: null });
@@ -438,26 +507,59 @@ describe(`POST /api/stripe/webhook: monthly payment failures (${engineName})`, (
 
   it('records one failed row for a failed renewal, with the amount due, outside the totals', async () => {
     const g = await monthly(1000);
-    await sendEvent(t, invoicePaid({ invoiceId: g.firstInvoice, subscriptionId: g.subscriptionId, amount: 1000, metadata: g.m }));
+    await sendEvent(
+      t,
+      invoicePaid({ invoiceId: g.firstInvoice, subscriptionId: g.subscriptionId, amount: 1000, metadata: g.m }),
+    );
     const renewal = fakeId('in');
-    const failed = invoicePaymentFailed({ invoiceId: renewal, subscriptionId: g.subscriptionId, amount: 1200, metadata: g.m, first: false });
+    const failed = invoicePaymentFailed({
+      invoiceId: renewal,
+      subscriptionId: g.subscriptionId,
+      amount: 1200,
+      metadata: g.m,
+      first: false,
+    });
     expect(await (await sendEvent(t, failed)).json()).toMatchObject({ outcome: 'recorded' });
     const rows = await g.rows();
     expect(rows).toHaveLength(2);
     const row = rows.find((r) => r.invoiceId === renewal);
-    expect(row).toMatchObject({ status: 'failed', type: 'monthly', amount: 1200, subscriptionId: g.subscriptionId, appealId: g.appeal.id, donorId: g.donor.id, failureMessage: RENEWAL_FAILED_MESSAGE, paymentIntentId: null });
+    expect(row).toMatchObject({
+      status: 'failed',
+      type: 'monthly',
+      amount: 1200,
+      subscriptionId: g.subscriptionId,
+      appealId: g.appeal.id,
+      donorId: g.donor.id,
+      failureMessage: RENEWAL_FAILED_MESSAGE,
+      paymentIntentId: null,
+    });
     expect(row!.id).not.toBe(g.m.donation_id);
     expect(await g.totals()).toEqual({ appeal: 1000, campaign: 1000 });
   });
 
   it('applies the same failure once, and copies or Stripe retries of the same invoice stay one row', async () => {
     const g = await monthly(1000);
-    await sendEvent(t, invoicePaid({ invoiceId: g.firstInvoice, subscriptionId: g.subscriptionId, amount: 1000, metadata: g.m }));
+    await sendEvent(
+      t,
+      invoicePaid({ invoiceId: g.firstInvoice, subscriptionId: g.subscriptionId, amount: 1000, metadata: g.m }),
+    );
     const renewal = fakeId('in');
-    const failed = invoicePaymentFailed({ invoiceId: renewal, subscriptionId: g.subscriptionId, amount: 1000, metadata: g.m, first: false });
+    const failed = invoicePaymentFailed({
+      invoiceId: renewal,
+      subscriptionId: g.subscriptionId,
+      amount: 1000,
+      metadata: g.m,
+      first: false,
+    });
     expect(await (await sendEvent(t, failed)).json()).toMatchObject({ outcome: 'recorded' });
     expect(await (await sendEvent(t, failed)).json()).toMatchObject({ outcome: 'duplicate' });
-    const retry = invoicePaymentFailed({ invoiceId: renewal, subscriptionId: g.subscriptionId, amount: 1000, metadata: g.m, first: false });
+    const retry = invoicePaymentFailed({
+      invoiceId: renewal,
+      subscriptionId: g.subscriptionId,
+      amount: 1000,
+      metadata: g.m,
+      first: false,
+    });
     const results = await Promise.all([failed, failed, retry, retry].map((e) => sendEvent(t, e)));
     expect(results.map((r) => r.status)).toEqual([200, 200, 200, 200]);
     const rows = await g.rows();
@@ -470,42 +572,121 @@ describe(`POST /api/stripe/webhook: monthly payment failures (${engineName})`, (
 
   it('keeps a paid invoice succeeded when its failure is delivered late', async () => {
     const g = await monthly(1000);
-    await sendEvent(t, invoicePaid({ invoiceId: g.firstInvoice, subscriptionId: g.subscriptionId, amount: 1000, metadata: g.m }));
-    await sendEvent(t, invoicePaymentFailed({ invoiceId: g.firstInvoice, subscriptionId: g.subscriptionId, amount: 1000, metadata: g.m }));
+    await sendEvent(
+      t,
+      invoicePaid({ invoiceId: g.firstInvoice, subscriptionId: g.subscriptionId, amount: 1000, metadata: g.m }),
+    );
+    await sendEvent(
+      t,
+      invoicePaymentFailed({
+        invoiceId: g.firstInvoice,
+        subscriptionId: g.subscriptionId,
+        amount: 1000,
+        metadata: g.m,
+      }),
+    );
     const renewal = fakeId('in');
-    await sendEvent(t, invoicePaid({ invoiceId: renewal, subscriptionId: g.subscriptionId, amount: 1000, metadata: g.m, first: false }));
-    await sendEvent(t, invoicePaymentFailed({ invoiceId: renewal, subscriptionId: g.subscriptionId, amount: 1000, metadata: g.m, first: false }));
+    await sendEvent(
+      t,
+      invoicePaid({ invoiceId: renewal, subscriptionId: g.subscriptionId, amount: 1000, metadata: g.m, first: false }),
+    );
+    await sendEvent(
+      t,
+      invoicePaymentFailed({
+        invoiceId: renewal,
+        subscriptionId: g.subscriptionId,
+        amount: 1000,
+        metadata: g.m,
+        first: false,
+      }),
+    );
     const rows = await g.rows();
     expect(rows).toHaveLength(2);
     expect(rows.every((r) => r.status === 'succeeded' && r.failureMessage === null)).toBe(true);
     expect(await g.totals()).toEqual({ appeal: 2000, campaign: 2000 });
   });
 
-  it('settles a failed renewal when its invoice is paid on retry, with Stripe\'s amount', async () => {
+  it("settles a failed renewal when its invoice is paid on retry, with Stripe's amount", async () => {
     const g = await monthly(1000);
-    await sendEvent(t, invoicePaid({ invoiceId: g.firstInvoice, subscriptionId: g.subscriptionId, amount: 1000, metadata: g.m }));
+    await sendEvent(
+      t,
+      invoicePaid({ invoiceId: g.firstInvoice, subscriptionId: g.subscriptionId, amount: 1000, metadata: g.m }),
+    );
     const renewal = fakeId('in');
-    await sendEvent(t, invoicePaymentFailed({ invoiceId: renewal, subscriptionId: g.subscriptionId, amount: 1000, metadata: g.m, first: false }));
+    await sendEvent(
+      t,
+      invoicePaymentFailed({
+        invoiceId: renewal,
+        subscriptionId: g.subscriptionId,
+        amount: 1000,
+        metadata: g.m,
+        first: false,
+      }),
+    );
     const failedRow = (await g.rows()).find((r) => r.invoiceId === renewal)!;
     expect(await g.totals()).toEqual({ appeal: 1000, campaign: 1000 });
     const intentId = fakeId('pi');
-    await sendEvent(t, invoicePaid({ invoiceId: renewal, subscriptionId: g.subscriptionId, amount: 1100, metadata: g.m, first: false, intentId }));
+    await sendEvent(
+      t,
+      invoicePaid({
+        invoiceId: renewal,
+        subscriptionId: g.subscriptionId,
+        amount: 1100,
+        metadata: g.m,
+        first: false,
+        intentId,
+      }),
+    );
     const rows = await g.rows();
     expect(rows).toHaveLength(2);
-    expect(rows.find((r) => r.invoiceId === renewal)).toMatchObject({ id: failedRow.id, status: 'succeeded', amount: 1100, failureMessage: null, paymentIntentId: intentId });
+    expect(rows.find((r) => r.invoiceId === renewal)).toMatchObject({
+      id: failedRow.id,
+      status: 'succeeded',
+      amount: 1100,
+      failureMessage: null,
+      paymentIntentId: intentId,
+    });
     expect(await g.totals()).toEqual({ appeal: 2100, campaign: 2100 });
   });
 
-  it('attributes a failed renewal without metadata to the subscription\'s earlier gift, and ignores invoices not ours', async () => {
+  it("attributes a failed renewal without metadata to the subscription's earlier gift, and ignores invoices not ours", async () => {
     const g = await monthly(1000);
-    await sendEvent(t, invoicePaid({ invoiceId: g.firstInvoice, subscriptionId: g.subscriptionId, amount: 1000, metadata: g.m }));
+    await sendEvent(
+      t,
+      invoicePaid({ invoiceId: g.firstInvoice, subscriptionId: g.subscriptionId, amount: 1000, metadata: g.m }),
+    );
     const renewal = fakeId('in');
-    await sendEvent(t, invoicePaymentFailed({ invoiceId: renewal, subscriptionId: g.subscriptionId, amount: 1000, metadata: {}, first: false }));
-    expect((await g.rows()).find((r) => r.invoiceId === renewal)).toMatchObject({ status: 'failed', campaignId: g.campaign.id, appealId: g.appeal.id });
+    await sendEvent(
+      t,
+      invoicePaymentFailed({
+        invoiceId: renewal,
+        subscriptionId: g.subscriptionId,
+        amount: 1000,
+        metadata: {},
+        first: false,
+      }),
+    );
+    expect((await g.rows()).find((r) => r.invoiceId === renewal)).toMatchObject({
+      status: 'failed',
+      campaignId: g.campaign.id,
+      appealId: g.appeal.id,
+    });
 
-    const stranger = invoicePaymentFailed({ invoiceId: fakeId('in'), subscriptionId: fakeId('sub'), amount: 1000, metadata: {}, first: false });
+    const stranger = invoicePaymentFailed({
+      invoiceId: fakeId('in'),
+      subscriptionId: fakeId('sub'),
+      amount: 1000,
+      metadata: {},
+      first: false,
+    });
     expect(await (await sendEvent(t, stranger)).json()).toMatchObject({ outcome: 'ignored' });
-    const oneOff = invoicePaymentFailed({ invoiceId: fakeId('in'), subscriptionId: fakeId('sub'), amount: 1000, metadata: g.meta('one_off'), first: false });
+    const oneOff = invoicePaymentFailed({
+      invoiceId: fakeId('in'),
+      subscriptionId: fakeId('sub'),
+      amount: 1000,
+      metadata: g.meta('one_off'),
+      first: false,
+    });
     expect(await (await sendEvent(t, oneOff)).json()).toMatchObject({ outcome: 'ignored' });
     expect(await g.rows()).toHaveLength(2);
     expect(await g.totals()).toEqual({ appeal: 1000, campaign: 1000 });
@@ -530,7 +711,12 @@ describe(`POST /api/stripe/webhook: a recorded gift keeps its own attribution ($
     expect(await res.json()).toEqual({ received: true, outcome: 'recorded' });
     const rows = await w.rows();
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ id: m.donation_id, status: 'succeeded', campaignId: w.campaign.id, appealId: w.appeal.id });
+    expect(rows[0]).toMatchObject({
+      id: m.donation_id,
+      status: 'succeeded',
+      campaignId: w.campaign.id,
+      appealId: w.appeal.id,
+    });
     expect(await w.totals()).toEqual({ appeal: 5000, campaign: 5000 });
   });
 
@@ -562,7 +748,9 @@ describe(`POST /api/stripe/webhook: a recorded gift keeps its own attribution ($
       source: 'card',
     });
     await moveAppeal(w.appeal.id);
-    expect(await (await sendEvent(t, invoicePaid({ invoiceId, subscriptionId, amount: 1000, metadata: m }))).json()).toMatchObject({ outcome: 'recorded' });
+    expect(
+      await (await sendEvent(t, invoicePaid({ invoiceId, subscriptionId, amount: 1000, metadata: m }))).json(),
+    ).toMatchObject({ outcome: 'recorded' });
     const renewal = invoicePaid({ invoiceId: fakeId('in'), subscriptionId, amount: 1000, metadata: m, first: false });
     expect(await (await sendEvent(t, renewal)).json()).toMatchObject({ outcome: 'recorded' });
     const rows = await w.rows();
@@ -585,7 +773,12 @@ describe(`POST /api/stripe/webhook: correctly signed but malformed events (${eng
     const w = await world();
     const good = paymentIntentSucceeded({ intentId: fakeId('pi'), amount: 1000, metadata: w.meta() });
     const object = good.data.object as unknown as Record<string, unknown>;
-    const invoice = invoicePaid({ invoiceId: fakeId('in'), subscriptionId: fakeId('sub'), amount: 1000, metadata: w.meta('monthly') });
+    const invoice = invoicePaid({
+      invoiceId: fakeId('in'),
+      subscriptionId: fakeId('sub'),
+      amount: 1000,
+      metadata: w.meta('monthly'),
+    });
     const cases: Record<string, unknown> = {
       'data: null': { ...good, data: null },
       'data.object: null': { ...good, data: { object: null } },
@@ -598,14 +791,25 @@ describe(`POST /api/stripe/webhook: correctly signed but malformed events (${eng
       'subscription as a number': {
         ...invoice,
         id: fakeId('evt'),
-        data: { object: { ...(invoice.data.object as object), parent: { subscription_details: { subscription: 42, metadata: {} } } } },
+        data: {
+          object: {
+            ...(invoice.data.object as object),
+            parent: { subscription_details: { subscription: 42, metadata: {} } },
+          },
+        },
       },
       'subscription items as text': {
         ...subscriptionUpdated({ subscriptionId: fakeId('sub'), amount: 1000, metadata: w.meta('monthly') }),
         data: { object: { id: fakeId('sub'), status: 'active', metadata: {}, items: 'many' } },
       },
-      'failed refund amount as text': { ...refundFailed({ intentId: 'pi_x', amount: 100 }), data: { object: { id: 're_x', amount: '100', currency: 'gbp', payment_intent: 'pi_x' } } },
-      'refund of an object id': { ...chargeRefunded({ intentId: 'pi_x', amount: 100, refunded: 100 }), data: { object: { payment_intent: { id: {} }, amount: 100, amount_refunded: 100 } } },
+      'failed refund amount as text': {
+        ...refundFailed({ intentId: 'pi_x', amount: 100 }),
+        data: { object: { id: 're_x', amount: '100', currency: 'gbp', payment_intent: 'pi_x' } },
+      },
+      'refund of an object id': {
+        ...chargeRefunded({ intentId: 'pi_x', amount: 100, refunded: 100 }),
+        data: { object: { payment_intent: { id: {} }, amount: 100, amount_refunded: 100 } },
+      },
     };
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
     for (const [name, evt] of Object.entries(cases)) {
@@ -613,7 +817,9 @@ describe(`POST /api/stripe/webhook: correctly signed but malformed events (${eng
       expect(res.status, name).toBe(200);
       expect(await res.json(), name).toEqual({ received: true, outcome: 'ignored' });
     }
-    const logged = warn.mock.calls.map((c) => String(c[0])).filter((l) => l.includes('stripe event ignored: malformed'));
+    const logged = warn.mock.calls
+      .map((c) => String(c[0]))
+      .filter((l) => l.includes('stripe event ignored: malformed'));
     expect(logged).toHaveLength(Object.keys(cases).length);
     expect(await w.rows()).toHaveLength(0);
     expect(await t.db.select().from(webhookEvents).where(eq(webhookEvents.id, good.id))).toHaveLength(0);

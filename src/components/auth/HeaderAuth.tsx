@@ -35,7 +35,14 @@ export default function HeaderAuth() {
       ) : restoring ? (
         <span className="avatar-button avatar-pending" role="status" aria-label="Loading your account" />
       ) : (
-        <button type="button" className="btn btn-ghost" aria-haspopup="dialog" onClick={openLogin} onPointerEnter={prefetch} onFocus={prefetch}>
+        <button
+          type="button"
+          className="btn btn-ghost"
+          aria-haspopup="dialog"
+          onClick={openLogin}
+          onPointerEnter={prefetch}
+          onFocus={prefetch}
+        >
           Login
         </button>
       )}

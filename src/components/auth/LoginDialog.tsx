@@ -114,7 +114,8 @@ export default function LoginDialog() {
   }
 
   const canNext = EMAIL_PATTERN.test(email.trim()) && !loading;
-  const canLogin = code.length === CODE_LENGTH && (!newUser || (firstName.trim() !== '' && lastName.trim() !== '')) && !loading;
+  const canLogin =
+    code.length === CODE_LENGTH && (!newUser || (firstName.trim() !== '' && lastName.trim() !== '')) && !loading;
 
   return (
     <dialog
@@ -182,11 +183,25 @@ export default function LoginDialog() {
               <div className="name-fields">
                 <label className="field">
                   <span>First name</span>
-                  <input name="first_name" autoComplete="given-name" required maxLength={100} value={firstName} onChange={(e) => setFirstName(e.target.value)} />
+                  <input
+                    name="first_name"
+                    autoComplete="given-name"
+                    required
+                    maxLength={100}
+                    value={firstName}
+                    onChange={(e) => setFirstName(e.target.value)}
+                  />
                 </label>
                 <label className="field">
                   <span>Last name</span>
-                  <input name="last_name" autoComplete="family-name" required maxLength={100} value={lastName} onChange={(e) => setLastName(e.target.value)} />
+                  <input
+                    name="last_name"
+                    autoComplete="family-name"
+                    required
+                    maxLength={100}
+                    value={lastName}
+                    onChange={(e) => setLastName(e.target.value)}
+                  />
                 </label>
                 <ConsentField id="signup" checked={keepUpdated} onChange={setKeepUpdated} />
               </div>
@@ -195,7 +210,15 @@ export default function LoginDialog() {
               {loading ? 'Checking…' : newUser ? 'Create account' : 'Login'}
             </button>
             <div className="login-links">
-              <button type="button" className="link-btn" disabled={loading} onClick={() => { setStep(0); setError(''); }}>
+              <button
+                type="button"
+                className="link-btn"
+                disabled={loading}
+                onClick={() => {
+                  setStep(0);
+                  setError('');
+                }}
+              >
                 Use a different email
               </button>
               <button type="button" className="link-btn" disabled={loading} onClick={() => sendCode()}>
@@ -213,7 +236,9 @@ export default function LoginDialog() {
           <TurnstileCheck
             key={challenge}
             action={challenge === 'send' ? 'sign-in-code' : 'sign-in'}
-            onToken={(token) => (challenge === 'send' ? void sendCode(undefined, token) : void submitCode(undefined, token))}
+            onToken={(token) =>
+              challenge === 'send' ? void sendCode(undefined, token) : void submitCode(undefined, token)
+            }
           />
         )}
       </div>

@@ -57,7 +57,8 @@ const signInDirective: ClientDirective = (load, _options, el) => {
   document.addEventListener('astro:hydrate', hydrateNow, true);
   // The header comes before the page's content: look for the marker once the document is parsed.
   const opensDialog = () => document.querySelector('[data-open-login]') !== null;
-  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', () => opensDialog() && hydrateNow(), { once: true });
+  if (document.readyState === 'loading')
+    document.addEventListener('DOMContentLoaded', () => opensDialog() && hydrateNow(), { once: true });
   else if (opensDialog()) hydrateNow();
 };
 

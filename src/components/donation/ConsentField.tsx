@@ -6,9 +6,29 @@ import { api, client } from '../../lib/api';
  * (PECR: consent is never bundled with the donation, never pre-ticked). The exact wording is sent
  * with the choice so the server stores what the donor saw.
  */
-export function ConsentField({ id, checked, onChange }: { id: string; checked: boolean; onChange: (checked: boolean) => void }) {
+export function ConsentField({
+  id,
+  checked,
+  onChange,
+}: {
+  id: string;
+  checked: boolean;
+  onChange: (checked: boolean) => void;
+}) {
   return (
-    <label className="checkbox consent-field" htmlFor={`${id}-consent`} style={{ display: 'flex', alignItems: 'flex-start', gap: '.5rem', minHeight: 44, margin: '.75rem 0', cursor: 'pointer', fontSize: '.92rem' }}>
+    <label
+      className="checkbox consent-field"
+      htmlFor={`${id}-consent`}
+      style={{
+        display: 'flex',
+        alignItems: 'flex-start',
+        gap: '.5rem',
+        minHeight: 44,
+        margin: '.75rem 0',
+        cursor: 'pointer',
+        fontSize: '.92rem',
+      }}
+    >
       <input
         id={`${id}-consent`}
         type="checkbox"
@@ -21,7 +41,8 @@ export function ConsentField({ id, checked, onChange }: { id: string; checked: b
   );
 }
 
-export const consentBody = (checked: boolean) => (checked ? { marketing_consent: true, consent_wording: MARKETING_CONSENT_WORDING } : {});
+export const consentBody = (checked: boolean) =>
+  checked ? { marketing_consent: true, consent_wording: MARKETING_CONSENT_WORDING } : {};
 
 /** The link from the donation box to what a gift costs (Fundraising Regulator: fees shown up front). */
 export function FeesLink() {
@@ -34,5 +55,10 @@ export function FeesLink() {
 
 /** After a new account signs in with the box ticked: store the consent with source sign_up. */
 export async function recordSignUpConsent() {
-  await api((o) => client.api.me.consent.$put({ json: { consent: true, source: 'sign_up', consent_wording: MARKETING_CONSENT_WORDING } }, o));
+  await api((o) =>
+    client.api.me.consent.$put(
+      { json: { consent: true, source: 'sign_up', consent_wording: MARKETING_CONSENT_WORDING } },
+      o,
+    ),
+  );
 }

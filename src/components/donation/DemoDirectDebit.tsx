@@ -6,7 +6,9 @@ import { confirmDemoDirectDebit } from './donation-api';
 
 /** Demo payments mode: a labelled stand-in for Stripe's Bacs form, with Stripe's test bank details. */
 export default function DemoDirectDebit({ clientSecret, amount, type, onSuccess, onBack }: PaymentStepProps) {
-  const [sortCode, setSortCode] = useState(`${DEMO_SORT_CODE.slice(0, 2)}-${DEMO_SORT_CODE.slice(2, 4)}-${DEMO_SORT_CODE.slice(4)}`);
+  const [sortCode, setSortCode] = useState(
+    `${DEMO_SORT_CODE.slice(0, 2)}-${DEMO_SORT_CODE.slice(2, 4)}-${DEMO_SORT_CODE.slice(4)}`,
+  );
   const [account, setAccount] = useState(DEMO_ACCOUNT_SUCCEEDS);
   const [holder, setHolder] = useState(false);
   const [busy, setBusy] = useState(false);
@@ -35,24 +37,39 @@ export default function DemoDirectDebit({ clientSecret, amount, type, onSuccess,
   return (
     <form className="payment-form demo-payment" onSubmit={pay} aria-describedby={`${id}-note`}>
       <p className="demo-badge" id={`${id}-note`}>
-        <strong>Demo mode: no bank account is debited.</strong> The Direct Debit is simulated on this server and settles on the next housekeeping run.
+        <strong>Demo mode: no bank account is debited.</strong> The Direct Debit is simulated on this server and settles
+        on the next housekeeping run.
       </p>
       <div className="demo-row">
         <div>
           <label htmlFor={`${id}-sort`}>Sort code</label>
-          <input id={`${id}-sort`} inputMode="numeric" autoComplete="off" value={sortCode} onChange={(e) => setSortCode(e.target.value)} />
+          <input
+            id={`${id}-sort`}
+            inputMode="numeric"
+            autoComplete="off"
+            value={sortCode}
+            onChange={(e) => setSortCode(e.target.value)}
+          />
         </div>
         <div>
           <label htmlFor={`${id}-account`}>Account number</label>
-          <input id={`${id}-account`} inputMode="numeric" autoComplete="off" value={account} onChange={(e) => setAccount(e.target.value)} aria-describedby={`${id}-hint`} />
+          <input
+            id={`${id}-account`}
+            inputMode="numeric"
+            autoComplete="off"
+            value={account}
+            onChange={(e) => setAccount(e.target.value)}
+            aria-describedby={`${id}-hint`}
+          />
         </div>
       </div>
       <p className="field-hint" id={`${id}-hint`}>
-        Stripe's test sort code {DEMO_SORT_CODE}: account {DEMO_ACCOUNT_SUCCEEDS} succeeds, {DEMO_ACCOUNT_FAILS} fails after it was submitted.
+        Stripe's test sort code {DEMO_SORT_CODE}: account {DEMO_ACCOUNT_SUCCEEDS} succeeds, {DEMO_ACCOUNT_FAILS} fails
+        after it was submitted.
       </p>
       <label className="checkbox">
-        <input type="checkbox" checked={holder} onChange={(e) => setHolder(e.target.checked)} />
-        I am the account holder and the only person required to authorise debits from this account.
+        <input type="checkbox" checked={holder} onChange={(e) => setHolder(e.target.checked)} />I am the account holder
+        and the only person required to authorise debits from this account.
       </label>
       {error && (
         <p className="form-error" role="alert">
@@ -60,7 +77,9 @@ export default function DemoDirectDebit({ clientSecret, amount, type, onSuccess,
         </p>
       )}
       <button type="submit" className="btn btn-primary btn-block" disabled={busy}>
-        {busy ? 'Setting up…' : `Set up Direct Debit for ${formatPence(amount)}${type === 'monthly' ? ' every month' : ''}`}
+        {busy
+          ? 'Setting up…'
+          : `Set up Direct Debit for ${formatPence(amount)}${type === 'monthly' ? ' every month' : ''}`}
       </button>
       <button type="button" className="btn btn-ghost btn-block" onClick={onBack} disabled={busy}>
         Back

@@ -8,7 +8,8 @@ export function DirectDebitNotice({ charityName, monthly }: { charityName: strin
   return (
     <div className="direct-debit-notice">
       <p>
-        Your bank statement will show <strong>{statementName(charityName)}</strong>. The first payment is taken in about {DIRECT_DEBIT_FIRST_PAYMENT_DAYS} working days
+        Your bank statement will show <strong>{statementName(charityName)}</strong>. The first payment is taken in about{' '}
+        {DIRECT_DEBIT_FIRST_PAYMENT_DAYS} working days
         {monthly ? ', then on the same day each month' : ''}; we email you the date and your mandate reference.
       </p>
       <details>

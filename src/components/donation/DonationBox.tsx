@@ -1,4 +1,10 @@
-import { EMPTY_SUPPORT, SupportMessageFields, supportBody, supportMessageTooLong, type SupportChoice } from './SupportMessageFields';
+import {
+  EMPTY_SUPPORT,
+  SupportMessageFields,
+  supportBody,
+  supportMessageTooLong,
+  type SupportChoice,
+} from './SupportMessageFields';
 import { lazy, Suspense, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { ConsentField, consentBody, FeesLink } from './ConsentField';
 import {
@@ -28,7 +34,13 @@ import {
   type StartDonation,
 } from './donation-api';
 import { DonorNameFields, donorNameBody, donorNameErrors, EMPTY_NAME, type DonorName } from './DonorNameFields';
-import { EMPTY_GIFT_AID, GiftAidFields, giftAidReady as giftAidComplete, GiftAidWorth, type GiftAidValue } from './GiftAidFields';
+import {
+  EMPTY_GIFT_AID,
+  GiftAidFields,
+  giftAidReady as giftAidComplete,
+  GiftAidWorth,
+  type GiftAidValue,
+} from './GiftAidFields';
 import { DirectDebitNotice } from './DirectDebitNotice';
 import '../../styles/donation.css';
 
@@ -59,7 +71,8 @@ function emailState(value: string): 'empty' | 'valid' | 'invalid' {
 }
 
 /** Our side is down or unreachable: say so plainly (the server's message carries a reference). */
-export const SERVICE_BUSY = 'Sorry, our service is very busy right now. Your details are still here: please try again in a minute.';
+export const SERVICE_BUSY =
+  'Sorry, our service is very busy right now. Your details are still here: please try again in a minute.';
 function busyMessage(result: { statusCode: number; message: string }): string | null {
   if (![0, 503, 504].includes(result.statusCode)) return null;
   const reference = /Reference: ([A-Za-z0-9-]+)/.exec(result.message)?.[1];
@@ -76,10 +89,17 @@ function amountProblem(pence: number | null, raw: string): string | null {
 
 function directDebitProblem(pence: number | null, method: string, frequency: Frequency): string | null {
   if (method !== 'bacs_debit' || frequency !== 'once' || pence === null) return null;
-  return pence > DIRECT_DEBIT_MAX_PENCE ? `A Direct Debit can be at most ${formatPence(DIRECT_DEBIT_MAX_PENCE)}; give a larger amount by card` : null;
+  return pence > DIRECT_DEBIT_MAX_PENCE
+    ? `A Direct Debit can be at most ${formatPence(DIRECT_DEBIT_MAX_PENCE)}; give a larger amount by card`
+    : null;
 }
 
-export default function DonationBox({ campaignId, appealId, title, charityName = DEFAULT_CHARITY_NAME }: DonationBoxProps) {
+export default function DonationBox({
+  campaignId,
+  appealId,
+  title,
+  charityName = DEFAULT_CHARITY_NAME,
+}: DonationBoxProps) {
   const user = useIslandStore($user, null);
   const id = useId();
   // 'details' on the server and in the first client render (no hydration mismatch); the effect
@@ -142,7 +162,8 @@ export default function DonationBox({ campaignId, appealId, title, charityName =
   const giftAidReady = !giftAid || giftAidComplete(giftAidDetails);
   const chosen = frequency === 'once' ? pence !== null && !amountError : Boolean(priceId);
   const nameOk = Object.keys(donorNameErrors(name)).length === 0;
-  const canDonate = emailStatus === 'valid' && chosen && giftAidReady && nameOk && !supportMessageTooLong(support) && !busy;
+  const canDonate =
+    emailStatus === 'valid' && chosen && giftAidReady && nameOk && !supportMessageTooLong(support) && !busy;
   const selectedPrice = useMemo(() => prices?.find((p) => p.id === priceId) ?? null, [prices, priceId]);
 
   function changeGiftAid(value: GiftAidValue) {
@@ -164,9 +185,7 @@ export default function DonationBox({ campaignId, appealId, title, charityName =
       campaign_id: campaignId,
       appeal_id: appealId,
       giftAid,
-      ...(giftAid
-        ? { gift_aid: { ...giftAidDetails, declaration } }
-        : {}),
+      ...(giftAid ? { gift_aid: { ...giftAidDetails, declaration } } : {}),
       ...supportBody(support),
       ...consentBody(keepUpdated),
       ...(method === 'bacs_debit' ? { method } : {}),
@@ -200,7 +219,9 @@ export default function DonationBox({ campaignId, appealId, title, charityName =
     setStep('details');
     if (new URLSearchParams(window.location.search).has('donation')) {
       const url = new URL(window.location.href);
-      ['donation', 'payment_intent', 'payment_intent_client_secret', 'redirect_status'].forEach((k) => url.searchParams.delete(k));
+      ['donation', 'payment_intent', 'payment_intent_client_secret', 'redirect_status'].forEach((k) =>
+        url.searchParams.delete(k),
+      );
       window.history.replaceState(null, '', url);
     }
   }
@@ -226,13 +247,18 @@ export default function DonationBox({ campaignId, appealId, title, charityName =
   }
 
   if (step === 'payment' && session) {
-    const Payment = session.mode === 'stripe' ? StripePayment : session.method === 'bacs_debit' ? DemoDirectDebit : DemoPayment;
+    const Payment =
+      session.mode === 'stripe' ? StripePayment : session.method === 'bacs_debit' ? DemoDirectDebit : DemoPayment;
     return (
       <section className="donation-box" aria-label={`Donate to ${title}`}>
         <h2 ref={heading} tabIndex={-1}>
-          {session.type === 'monthly' ? `Donate ${formatPence(session.amount)} every month` : `Donate ${formatPence(session.amount)}`}
+          {session.type === 'monthly'
+            ? `Donate ${formatPence(session.amount)} every month`
+            : `Donate ${formatPence(session.amount)}`}
         </h2>
-        {session.method === 'bacs_debit' && <DirectDebitNotice charityName={charityName} monthly={session.type === 'monthly'} />}
+        {session.method === 'bacs_debit' && (
+          <DirectDebitNotice charityName={charityName} monthly={session.type === 'monthly'} />
+        )}
         <Suspense fallback={<p role="status">Loading the payment form…</p>}>
           <Payment
             clientSecret={session.clientSecret}
@@ -263,7 +289,13 @@ export default function DonationBox({ campaignId, appealId, title, charityName =
             ] as const
           ).map(([value, label]) => (
             <label key={value} className={frequency === value ? 'is-selected' : undefined}>
-              <input type="radio" name={`${id}-frequency`} value={value} checked={frequency === value} onChange={() => setFrequency(value)} />
+              <input
+                type="radio"
+                name={`${id}-frequency`}
+                value={value}
+                checked={frequency === value}
+                onChange={() => setFrequency(value)}
+              />
               {label}
             </label>
           ))}
@@ -339,7 +371,13 @@ export default function DonationBox({ campaignId, appealId, title, charityName =
             ] as const
           ).map(([value, label]) => (
             <label key={value} className={method === value ? 'is-selected' : undefined}>
-              <input type="radio" name={`${id}-method`} value={value} checked={method === value} onChange={() => setMethod(value)} />
+              <input
+                type="radio"
+                name={`${id}-method`}
+                value={value}
+                checked={method === value}
+                onChange={() => setMethod(value)}
+              />
               {label}
             </label>
           ))}
@@ -348,15 +386,24 @@ export default function DonationBox({ campaignId, appealId, title, charityName =
 
         <div className="gift-aid">
           <label className="checkbox">
-            <input type="checkbox" checked={giftAid} onChange={(e) => setGiftAid(e.target.checked)} aria-describedby={`${id}-boost`} />
+            <input
+              type="checkbox"
+              checked={giftAid}
+              onChange={(e) => setGiftAid(e.target.checked)}
+              aria-describedby={`${id}-boost`}
+            />
             Gift Aid (UK Only)
           </label>
           <p className="field-hint" id={`${id}-boost`}>
-            {GIFT_AID_BOOST_TEXT}
-            .
+            {GIFT_AID_BOOST_TEXT}.
           </p>
-          <GiftAidWorth pence={frequency === 'once' ? (amountError ? null : pence) : (selectedPrice?.unit_amount ?? null)} monthly={frequency === 'monthly'} />
-          {giftAid && <GiftAidFields value={giftAidDetails} onChange={changeGiftAid} declaration={declaration} idPrefix={id} />}
+          <GiftAidWorth
+            pence={frequency === 'once' ? (amountError ? null : pence) : (selectedPrice?.unit_amount ?? null)}
+            monthly={frequency === 'monthly'}
+          />
+          {giftAid && (
+            <GiftAidFields value={giftAidDetails} onChange={changeGiftAid} declaration={declaration} idPrefix={id} />
+          )}
         </div>
 
         <SupportMessageFields value={support} onChange={setSupport} />
@@ -369,7 +416,11 @@ export default function DonationBox({ campaignId, appealId, title, charityName =
         )}
         {challenge && <TurnstileCheck action="checkout" onToken={(token) => void donate(undefined, token)} />}
         <button type="submit" className="btn btn-primary btn-block" disabled={!canDonate}>
-          {busy ? 'Please wait…' : selectedPrice && frequency === 'monthly' ? `Donate ${formatPence(selectedPrice.unit_amount)} monthly` : 'Donate'}
+          {busy
+            ? 'Please wait…'
+            : selectedPrice && frequency === 'monthly'
+              ? `Donate ${formatPence(selectedPrice.unit_amount)} monthly`
+              : 'Donate'}
         </button>
         <FeesLink />
       </form>

@@ -20,7 +20,15 @@ export function donorNameBody(value: DonorName): { first_name?: string; last_nam
   return { ...(first ? { first_name: first } : {}), ...(last ? { last_name: last } : {}) };
 }
 
-export function DonorNameFields({ id, value, onChange }: { id: string; value: DonorName; onChange: (value: DonorName) => void }) {
+export function DonorNameFields({
+  id,
+  value,
+  onChange,
+}: {
+  id: string;
+  value: DonorName;
+  onChange: (value: DonorName) => void;
+}) {
   const errors = donorNameErrors(value);
   return (
     <fieldset className="field donor-name">

@@ -4,9 +4,23 @@ import { formatPence } from '../../lib/format';
 import '../../styles/donation.css';
 
 /** What the donor types; the server checks it again with the same rule (domain/gift-aid.ts). */
-export type GiftAidValue = { title: string; first_name: string; last_name: string; house: string; address: string; postcode: string };
+export type GiftAidValue = {
+  title: string;
+  first_name: string;
+  last_name: string;
+  house: string;
+  address: string;
+  postcode: string;
+};
 
-export const EMPTY_GIFT_AID: GiftAidValue = { title: '', first_name: '', last_name: '', house: '', address: '', postcode: '' };
+export const EMPTY_GIFT_AID: GiftAidValue = {
+  title: '',
+  first_name: '',
+  last_name: '',
+  house: '',
+  address: '',
+  postcode: '',
+};
 
 type Field = keyof GiftAidValue;
 
@@ -31,17 +45,38 @@ export function GiftAidWorth({ pence, monthly }: { pence: number | null; monthly
   return (
     <p className="gift-aid-worth" data-testid="gift-aid-worth">
       Your {formatPence(pence)}
-      {monthly ? ' a month' : ''} becomes <strong>{formatPence(withGiftAid(pence))}</strong> for the charity with Gift Aid.
+      {monthly ? ' a month' : ''} becomes <strong>{formatPence(withGiftAid(pence))}</strong> for the charity with Gift
+      Aid.
     </p>
   );
 }
 
-const FIELDS: { field: Field; label: string; autoComplete: string; max: number; optional?: boolean; narrow?: boolean }[] = [
-  { field: 'title', label: 'Title', autoComplete: 'honorific-prefix', max: GIFT_AID_LIMITS.titleMax, optional: true, narrow: true },
+const FIELDS: {
+  field: Field;
+  label: string;
+  autoComplete: string;
+  max: number;
+  optional?: boolean;
+  narrow?: boolean;
+}[] = [
+  {
+    field: 'title',
+    label: 'Title',
+    autoComplete: 'honorific-prefix',
+    max: GIFT_AID_LIMITS.titleMax,
+    optional: true,
+    narrow: true,
+  },
   { field: 'first_name', label: 'First name', autoComplete: 'given-name', max: GIFT_AID_LIMITS.nameMax },
   { field: 'last_name', label: 'Last name', autoComplete: 'family-name', max: GIFT_AID_LIMITS.nameMax },
   { field: 'house', label: 'House name or number', autoComplete: 'address-line1', max: GIFT_AID_LIMITS.houseMax },
-  { field: 'address', label: 'Street and town', autoComplete: 'address-line2', max: GIFT_AID_LIMITS.addressMax, optional: true },
+  {
+    field: 'address',
+    label: 'Street and town',
+    autoComplete: 'address-line2',
+    max: GIFT_AID_LIMITS.addressMax,
+    optional: true,
+  },
   { field: 'postcode', label: 'Postcode', autoComplete: 'postal-code', max: 10 },
 ];
 
@@ -97,7 +132,10 @@ export function GiftAidFields({
       <p className="declaration">
         <strong>Gift Aid declaration.</strong> {declaration}
       </p>
-      <p className="field-hint">By donating with Gift Aid ticked you confirm this declaration. It covers this gift and your gifts to this charity in the past 4 years and from now on, until you cancel it in My Info.</p>
+      <p className="field-hint">
+        By donating with Gift Aid ticked you confirm this declaration. It covers this gift and your gifts to this
+        charity in the past 4 years and from now on, until you cancel it in My Info.
+      </p>
     </div>
   );
 }

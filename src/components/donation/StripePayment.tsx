@@ -21,7 +21,10 @@ export default function StripePayment(props: PaymentStepProps) {
     );
   }
   return (
-    <Elements stripe={stripeFor(props.publishableKey)} options={{ clientSecret: props.clientSecret, appearance: { theme: 'stripe' } }}>
+    <Elements
+      stripe={stripeFor(props.publishableKey)}
+      options={{ clientSecret: props.clientSecret, appearance: { theme: 'stripe' } }}
+    >
       <CardForm {...props} />
     </Elements>
   );
@@ -38,7 +41,11 @@ function CardForm({ amount, type, onSuccess, onBack }: PaymentStepProps) {
     if (!stripe || !elements) return;
     setBusy(true);
     setError(null);
-    const result = await stripe.confirmPayment({ elements, confirmParams: { return_url: returnUrl() }, redirect: 'if_required' });
+    const result = await stripe.confirmPayment({
+      elements,
+      confirmParams: { return_url: returnUrl() },
+      redirect: 'if_required',
+    });
     setBusy(false);
     if (result.error) {
       // Card and validation errors carry a message meant for the payer; others get a plain one.

@@ -19,7 +19,13 @@ export function supportBody(choice: SupportChoice): { message?: string; anonymou
  * Optional message of support and "Give anonymously" (unticked by default): one choice that
  * decides whether the appeal's messages and its top donors show the donor's name or "Anonymous".
  */
-export function SupportMessageFields({ value, onChange }: { value: SupportChoice; onChange: (next: SupportChoice) => void }) {
+export function SupportMessageFields({
+  value,
+  onChange,
+}: {
+  value: SupportChoice;
+  onChange: (next: SupportChoice) => void;
+}) {
   const id = useId();
   const length = [...value.message].length;
   const over = length > SUPPORT_MESSAGE_MAX;
@@ -37,16 +43,26 @@ export function SupportMessageFields({ value, onChange }: { value: SupportChoice
           maxLength={SUPPORT_MESSAGE_MAX * 2}
         />
         <p className={over ? 'field-error' : 'field-hint'} id={`${id}-count`} aria-live="polite">
-          {over ? `Please shorten your message to ${SUPPORT_MESSAGE_MAX} characters (${length} now).` : `${SUPPORT_MESSAGE_MAX - length} characters left. Shown on the appeal page.`}
+          {over
+            ? `Please shorten your message to ${SUPPORT_MESSAGE_MAX} characters (${length} now).`
+            : `${SUPPORT_MESSAGE_MAX - length} characters left. Shown on the appeal page.`}
         </p>
       </div>
       <label className="checkbox">
-        <input type="checkbox" checked={value.anonymous} onChange={(e) => onChange({ ...value, anonymous: e.target.checked })} />
+        <input
+          type="checkbox"
+          checked={value.anonymous}
+          onChange={(e) => onChange({ ...value, anonymous: e.target.checked })}
+        />
         Give anonymously (show “Anonymous” instead of my name)
       </label>
       {value.message.trim() ? (
         <label className="checkbox">
-          <input type="checkbox" checked={value.hideAmount} onChange={(e) => onChange({ ...value, hideAmount: e.target.checked })} />
+          <input
+            type="checkbox"
+            checked={value.hideAmount}
+            onChange={(e) => onChange({ ...value, hideAmount: e.target.checked })}
+          />
           Hide the amount next to my message
         </label>
       ) : null}

@@ -10,16 +10,25 @@ export type PaymentSession = Data<typeof client.api.stripe.client_secret.$post>;
 /** The body of POST /api/stripe/client_secret, from the API contract. */
 export type StartDonation = InferRequestType<typeof client.api.stripe.client_secret.$post>['json'];
 
-export const fetchPrices = async () => valueOrError(await api((o) => client.api.stripe.subscriptions.$get(undefined, o), { token: null }));
-export const startDonation = async (body: StartDonation) => valueOrError(await api((o) => client.api.stripe.client_secret.$post({ json: body }, o)));
+export const fetchPrices = async () =>
+  valueOrError(await api((o) => client.api.stripe.subscriptions.$get(undefined, o), { token: null }));
+export const startDonation = async (body: StartDonation) =>
+  valueOrError(await api((o) => client.api.stripe.client_secret.$post({ json: body }, o)));
 export const confirmDemo = async (clientSecret: string, card: 'success' | 'decline') =>
-  valueOrError(await api((o) => client.api.stripe.demo.confirm.$post({ json: { clientSecret, card } }, o), { token: null }));
+  valueOrError(
+    await api((o) => client.api.stripe.demo.confirm.$post({ json: { clientSecret, card } }, o), { token: null }),
+  );
 
 /** Stripe's test accounts: the only ones the demo Direct Debit takes. */
 export type DemoAccount = typeof DEMO_ACCOUNT_SUCCEEDS | typeof DEMO_ACCOUNT_FAILS;
 
-export const confirmDemoDirectDebit = async (clientSecret: string, bacs_debit: { sort_code: string; account_number: DemoAccount }) =>
-  valueOrError(await api((o) => client.api.stripe.demo.confirm.$post({ json: { clientSecret, bacs_debit } }, o), { token: null }));
+export const confirmDemoDirectDebit = async (
+  clientSecret: string,
+  bacs_debit: { sort_code: string; account_number: DemoAccount },
+) =>
+  valueOrError(
+    await api((o) => client.api.stripe.demo.confirm.$post({ json: { clientSecret, bacs_debit } }, o), { token: null }),
+  );
 
 export type { ApiError };
 
@@ -40,7 +49,9 @@ export const PAYMENT_NOT_COMPLETED = 'Your payment could not be completed, so no
  * for our own flag without a redirect_status; 'failed' for any other redirect_status; null when
  * the page was not opened as a return from a payment.
  */
-export function paymentReturn(search = typeof window === 'undefined' ? '' : window.location.search): 'success' | 'failed' | null {
+export function paymentReturn(
+  search = typeof window === 'undefined' ? '' : window.location.search,
+): 'success' | 'failed' | null {
   const params = new URLSearchParams(search);
   const flag = params.get('donation');
   if (flag !== 'success' && flag !== 'complete') return null;
@@ -64,7 +75,10 @@ export async function showFreshTotal(kind: 'campaign' | 'appeal', id: string, tr
   for (const wait of tries) {
     if (wait) await new Promise((resolve) => setTimeout(resolve, wait));
     const result = await api(
-      (o) => (kind === 'appeal' ? client.api.appeals[':id'].$get({ param: { id } }, o) : client.api.campaigns[':id'].$get({ param: { id } }, o)),
+      (o) =>
+        kind === 'appeal'
+          ? client.api.appeals[':id'].$get({ param: { id } }, o)
+          : client.api.campaigns[':id'].$get({ param: { id } }, o),
       { token: null, fresh: true },
     );
     if (!result.ok) return;

@@ -35,7 +35,11 @@ export type CampaignEditorProps = {
 };
 
 type Option = { _id: string; title: string };
-type Load = { state: 'loading' } | { state: 'ready' } | { state: 'missing'; message: string } | { state: 'refused'; message: string };
+type Load =
+  | { state: 'loading' }
+  | { state: 'ready' }
+  | { state: 'missing'; message: string }
+  | { state: 'refused'; message: string };
 
 const label = (kind: EditorKind) => (kind === 'campaign' ? 'Campaign' : 'Appeal');
 
@@ -53,8 +57,25 @@ export default function CampaignEditor({ kind, id, redirectTo, title }: Campaign
   const [saving, setSaving] = useState(false);
   const [pendingSubmit, setPendingSubmit] = useState(false);
   const errorRef = useRef<HTMLDivElement>(null);
-  const ids = { title: useId(), description: useId(), counter: useId(), story: useId(), storyHint: useId(), video: useId(), videoHint: useId() };
-  const more = { from: useId(), to: useId(), goal: useId(), campaign: useId(), org: useId(), status: useId(), sponsored: useId(), sponsoredHint: useId() };
+  const ids = {
+    title: useId(),
+    description: useId(),
+    counter: useId(),
+    story: useId(),
+    storyHint: useId(),
+    video: useId(),
+    videoHint: useId(),
+  };
+  const more = {
+    from: useId(),
+    to: useId(),
+    goal: useId(),
+    campaign: useId(),
+    org: useId(),
+    status: useId(),
+    sponsored: useId(),
+    sponsoredHint: useId(),
+  };
 
   const name = fullName(user?.name);
   const canSetStatus = Boolean(user?.type.includes('admin'));
@@ -75,7 +96,10 @@ export default function CampaignEditor({ kind, id, redirectTo, title }: Campaign
       if (!result.ok) setLoad({ state: 'missing', message: result.error.message });
       else if (result.data.can_edit === false) {
         // Refused here, not on Continue: the server would refuse the save (can_edit is its rule).
-        const who = result.data.kind === 'appeal' ? 'the fundraiser who started it, admins of its organization and platform admins' : 'admins of its organization and platform admins';
+        const who =
+          result.data.kind === 'appeal'
+            ? 'the fundraiser who started it, admins of its organization and platform admins'
+            : 'admins of its organization and platform admins';
         setLoad({ state: 'refused', message: `You cannot edit "${result.data.title}": only ${who} can.` });
       } else {
         loaded.current = true;
@@ -186,7 +210,9 @@ export default function CampaignEditor({ kind, id, redirectTo, title }: Campaign
         <h1>Edit {label(kind)}</h1>
         <p role="alert">{load.message}</p>
         <p>
-          <a href={kind === 'campaign' ? '/dashboard/active-campaigns' : '/dashboard/active-appeals'}>Back to the list</a>
+          <a href={kind === 'campaign' ? '/dashboard/active-campaigns' : '/dashboard/active-appeals'}>
+            Back to the list
+          </a>
         </p>
       </div>
     );
@@ -232,7 +258,10 @@ export default function CampaignEditor({ kind, id, redirectTo, title }: Campaign
 
           <div className="editor-field">
             <label htmlFor={ids.title}>
-              Title <span className="editor-required" aria-hidden="true">*</span>
+              Title{' '}
+              <span className="editor-required" aria-hidden="true">
+                *
+              </span>
             </label>
             <input
               id={ids.title}
@@ -246,7 +275,10 @@ export default function CampaignEditor({ kind, id, redirectTo, title }: Campaign
 
           <div className="editor-field">
             <label htmlFor={ids.description}>
-              Description <span className="editor-required" aria-hidden="true">*</span>
+              Description{' '}
+              <span className="editor-required" aria-hidden="true">
+                *
+              </span>
             </label>
             <input
               id={ids.description}
@@ -298,18 +330,32 @@ export default function CampaignEditor({ kind, id, redirectTo, title }: Campaign
           <div className="editor-row">
             <div className="editor-field">
               <label htmlFor={more.from}>Start date</label>
-              <input id={more.from} type="date" value={form.dateFrom} onChange={(e) => update('dateFrom', e.target.value)} />
+              <input
+                id={more.from}
+                type="date"
+                value={form.dateFrom}
+                onChange={(e) => update('dateFrom', e.target.value)}
+              />
             </div>
             <div className="editor-field">
               <label htmlFor={more.to}>End date</label>
-              <input id={more.to} type="date" value={form.dateTo} min={form.dateFrom || undefined} onChange={(e) => update('dateTo', e.target.value)} />
+              <input
+                id={more.to}
+                type="date"
+                value={form.dateTo}
+                min={form.dateFrom || undefined}
+                onChange={(e) => update('dateTo', e.target.value)}
+              />
             </div>
           </div>
 
           <div className="editor-row">
             <div className="editor-field">
               <label htmlFor={more.goal}>
-                Goal (£) <span className="editor-required" aria-hidden="true">*</span>
+                Goal (£){' '}
+                <span className="editor-required" aria-hidden="true">
+                  *
+                </span>
               </label>
               <div className="editor-money">
                 <span aria-hidden="true">£</span>
@@ -329,7 +375,11 @@ export default function CampaignEditor({ kind, id, redirectTo, title }: Campaign
             {kind === 'appeal' ? (
               <div className="editor-field">
                 <label htmlFor={more.campaign}>Campaign</label>
-                <select id={more.campaign} value={form.campaignId} onChange={(e) => update('campaignId', e.target.value)}>
+                <select
+                  id={more.campaign}
+                  value={form.campaignId}
+                  onChange={(e) => update('campaignId', e.target.value)}
+                >
                   <option value="">General fund (we choose)</option>
                   {campaignOptions.map((option) => (
                     <option key={option._id} value={option._id}>
@@ -341,7 +391,10 @@ export default function CampaignEditor({ kind, id, redirectTo, title }: Campaign
             ) : (
               <div className="editor-field">
                 <label htmlFor={more.org}>
-                  Organization <span className="editor-required" aria-hidden="true">*</span>
+                  Organization{' '}
+                  <span className="editor-required" aria-hidden="true">
+                    *
+                  </span>
                 </label>
                 <select
                   id={more.org}
@@ -363,7 +416,11 @@ export default function CampaignEditor({ kind, id, redirectTo, title }: Campaign
             {canSetStatus && (
               <div className="editor-field">
                 <label htmlFor={more.status}>Status</label>
-                <select id={more.status} value={form.status} onChange={(e) => update('status', e.target.value as EditorForm['status'])}>
+                <select
+                  id={more.status}
+                  value={form.status}
+                  onChange={(e) => update('status', e.target.value as EditorForm['status'])}
+                >
                   {STATUSES.map((status) => (
                     <option key={status} value={status}>
                       {status[0].toUpperCase() + status.slice(1)}
@@ -387,8 +444,8 @@ export default function CampaignEditor({ kind, id, redirectTo, title }: Campaign
                 Sponsored event
               </label>
               <p id={more.sponsoredHint} className="editor-hint">
-                For a sponsored walk, run or similar: its gifts carry &ldquo;Yes&rdquo; in the Sponsored event column of the Gift Aid schedule and are never
-                aggregated with other small gifts.
+                For a sponsored walk, run or similar: its gifts carry &ldquo;Yes&rdquo; in the Sponsored event column of
+                the Gift Aid schedule and are never aggregated with other small gifts.
               </p>
             </div>
           )}

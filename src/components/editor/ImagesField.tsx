@@ -44,7 +44,13 @@ export default function ImagesField({ images, onChange }: Props) {
       }
       try {
         const [base64, variants] = await Promise.all([readAsDataUrl(file), makeVariants(file)]);
-        added.push({ base64, name: file.name, size: file.size, type: file.type, ...(variants.length ? { variants } : {}) });
+        added.push({
+          base64,
+          name: file.name,
+          size: file.size,
+          type: file.type,
+          ...(variants.length ? { variants } : {}),
+        });
       } catch {
         found.push(`${file.name} could not be read.`);
       }
@@ -59,7 +65,10 @@ export default function ImagesField({ images, onChange }: Props) {
   return (
     <fieldset className="editor-images">
       <legend>
-        Images <span className="editor-required" aria-hidden="true">*</span>
+        Images{' '}
+        <span className="editor-required" aria-hidden="true">
+          *
+        </span>
       </legend>
       <p id={hintId} className="editor-hint">
         Up to {MAX_IMAGES} images. 600x600 px, max 5 MB, JPG/JPEG/PNG. The first image is the cover.
@@ -69,7 +78,12 @@ export default function ImagesField({ images, onChange }: Props) {
           {images.map((image, index) => (
             <li key={'Key' in image ? image.Key : `${image.name}-${index}`}>
               <img src={imageSrc(image)} alt={image.name} width="96" height="96" />
-              <button type="button" className="editor-thumb-remove" onClick={() => remove(index)} aria-label={`Remove ${image.name}`}>
+              <button
+                type="button"
+                className="editor-thumb-remove"
+                onClick={() => remove(index)}
+                aria-label={`Remove ${image.name}`}
+              >
                 <span aria-hidden="true">×</span>
               </button>
             </li>

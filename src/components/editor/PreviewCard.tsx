@@ -15,7 +15,11 @@ export default function PreviewCard({ form, kind, creator }: Props) {
       </h2>
       <article className="card">
         <div className="card-media">
-          {cover ? <img src={imageSrc(cover)} alt="" /> : <div className="editor-preview-placeholder">Your cover image</div>}
+          {cover ? (
+            <img src={imageSrc(cover)} alt="" />
+          ) : (
+            <div className="editor-preview-placeholder">Your cover image</div>
+          )}
         </div>
         <div className="card-body">
           <div className="card-head">
@@ -27,7 +31,9 @@ export default function PreviewCard({ form, kind, creator }: Props) {
               {kind === 'appeal' && creator && <p className="card-by">By: {creator}</p>}
             </div>
           </div>
-          <p className="card-desc">{form.description.trim() || 'A short description of what you are raising money for.'}</p>
+          <p className="card-desc">
+            {form.description.trim() || 'A short description of what you are raising money for.'}
+          </p>
           <p className="card-raised">
             <strong>£0</strong> raised
           </p>

@@ -12,7 +12,13 @@ import {
   toPayload,
 } from './editor-model';
 
-const image = { Key: '/images/demo/cause-1.png', name: 'cause-1.png', size: 10, type: 'image/png', url: '/images/demo/cause-1.png' };
+const image = {
+  Key: '/images/demo/cause-1.png',
+  name: 'cause-1.png',
+  size: 10,
+  type: 'image/png',
+  url: '/images/demo/cause-1.png',
+};
 const filled = (overrides: Partial<EditorForm> = {}): EditorForm => ({
   ...emptyForm(new Date('2026-03-10T12:00:00')),
   title: 'Run',
@@ -44,15 +50,28 @@ describe('editor model', () => {
   });
 
   it('fills [[name]] in a template story and truncates the description to 150 characters', () => {
-    const form = applyTemplate(emptyForm(), { _id: 't1', title: 'Bake', description: 'd'.repeat(200), story: 'Hi, [[name]]! [[name]]', image: null }, 'Dana Donor');
+    const form = applyTemplate(
+      emptyForm(),
+      { _id: 't1', title: 'Bake', description: 'd'.repeat(200), story: 'Hi, [[name]]! [[name]]', image: null },
+      'Dana Donor',
+    );
     expect(form.story).toBe('Hi, Dana Donor! Dana Donor');
     expect(form.description).toHaveLength(150);
     expect(form.templateCauseId).toBe('t1');
   });
 
   it('builds the API payload in pence, with status only for admins', () => {
-    const payload = toPayload(filled({ story: 'By [[name]]', status: 'draft' }), 'appeal', { canSetStatus: false, name: 'Dana Donor' });
-    expect(payload).toMatchObject({ kind: 'appeal', goal: 25_050, campaign_id: null, organization_id: null, story: 'By Dana Donor' });
+    const payload = toPayload(filled({ story: 'By [[name]]', status: 'draft' }), 'appeal', {
+      canSetStatus: false,
+      name: 'Dana Donor',
+    });
+    expect(payload).toMatchObject({
+      kind: 'appeal',
+      goal: 25_050,
+      campaign_id: null,
+      organization_id: null,
+      story: 'By Dana Donor',
+    });
     expect(payload.images).toEqual([{ Key: image.Key, name: image.name, size: 10, type: 'image/png' }]);
     expect('status' in payload).toBe(false);
     expect(toPayload(filled({ status: 'draft' }), 'appeal', { canSetStatus: true, name: '' }).status).toBe('draft');
@@ -70,6 +89,8 @@ describe('editor model', () => {
   it('redirects to the dashboard list, or redirectTo with {id} filled in', () => {
     expect(redirectTarget('campaign', undefined, 'abc')).toBe('/dashboard/active-campaigns');
     expect(redirectTarget('appeal', undefined, 'abc')).toBe('/dashboard/active-appeals');
-    expect(redirectTarget('appeal', '/dashboard/active-appeals?created={id}&status={status}', 'abc', 'draft')).toBe('/dashboard/active-appeals?created=abc&status=draft');
+    expect(redirectTarget('appeal', '/dashboard/active-appeals?created={id}&status={status}', 'abc', 'draft')).toBe(
+      '/dashboard/active-appeals?created=abc&status=draft',
+    );
   });
 });

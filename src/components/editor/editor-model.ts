@@ -116,7 +116,15 @@ export function penceToPounds(pence: number): string {
   return pence % 100 === 0 ? String(pence / 100) : (pence / 100).toFixed(2);
 }
 
-const VIDEO_HOSTS = ['youtube.com', 'youtu.be', 'youtube-nocookie.com', 'vimeo.com', 'loom.com', 'wistia.com', 'wistia.net'];
+const VIDEO_HOSTS = [
+  'youtube.com',
+  'youtu.be',
+  'youtube-nocookie.com',
+  'vimeo.com',
+  'loom.com',
+  'wistia.com',
+  'wistia.net',
+];
 
 /** Mirrors the API's check (api/services/campaigns-write.ts), which stays the authority. */
 export function isAllowedVideoUrl(value: string): boolean {
@@ -151,7 +159,8 @@ export function formProblems(form: EditorForm): string[] {
   if (form.video.trim() && !isAllowedVideoUrl(form.video.trim())) {
     problems.push('The video link must be an https link to YouTube, Vimeo, Loom or Wistia.');
   }
-  if (form.dateFrom && form.dateTo && form.dateFrom > form.dateTo) problems.push('The start date must be on or before the end date.');
+  if (form.dateFrom && form.dateTo && form.dateFrom > form.dateTo)
+    problems.push('The start date must be on or before the end date.');
   if (payloadChars(form) > MAX_PAYLOAD_CHARS) {
     problems.push('These images add up to more than 48 MB. Save with fewer new images, then add the rest.');
   }
@@ -160,7 +169,9 @@ export function formProblems(form: EditorForm): string[] {
 
 const payloadChars = (form: EditorForm) =>
   form.images.reduce(
-    (sum, image) => sum + ('base64' in image ? image.base64.length + (image.variants ?? []).reduce((n, v) => n + v.base64.length, 0) : 0),
+    (sum, image) =>
+      sum +
+      ('base64' in image ? image.base64.length + (image.variants ?? []).reduce((n, v) => n + v.base64.length, 0) : 0),
     0,
   );
 
@@ -175,7 +186,13 @@ export function toPayload(form: EditorForm, kind: EditorKind, opts: { canSetStat
     goal: poundsToPence(form.goal) ?? 0,
     images: form.images.map((image) =>
       'base64' in image
-        ? { base64: image.base64, name: image.name, size: image.size, type: image.type, ...(image.variants?.length ? { variants: image.variants } : {}) }
+        ? {
+            base64: image.base64,
+            name: image.name,
+            size: image.size,
+            type: image.type,
+            ...(image.variants?.length ? { variants: image.variants } : {}),
+          }
         : { Key: image.Key, name: image.name, size: image.size, type: image.type },
     ),
     campaign_id: kind === 'appeal' ? form.campaignId || null : null,

@@ -34,7 +34,9 @@ export default function CampaignCarousel({ slides, label }: { slides: CarouselSl
       setActive(swiper.snapIndex);
       swiper.slides.forEach((slide) => {
         const visible = slide.classList.contains('swiper-slide-visible');
-        slide.querySelectorAll('a').forEach((a) => (visible ? a.removeAttribute('tabindex') : a.setAttribute('tabindex', '-1')));
+        slide
+          .querySelectorAll('a')
+          .forEach((a) => (visible ? a.removeAttribute('tabindex') : a.setAttribute('tabindex', '-1')));
         slide.setAttribute('aria-hidden', visible ? 'false' : 'true');
       });
     };
@@ -57,7 +59,12 @@ export default function CampaignCarousel({ slides, label }: { slides: CarouselSl
       <div className="swiper" ref={root}>
         <ul className="swiper-wrapper">
           {slides.map((slide, i) => (
-            <li className="swiper-slide" key={slide.href} aria-label={`${i + 1} of ${slides.length}`} aria-roledescription="slide">
+            <li
+              className="swiper-slide"
+              key={slide.href}
+              aria-label={`${i + 1} of ${slides.length}`}
+              aria-roledescription="slide"
+            >
               <article className="card">
                 <div className="card-media">
                   {slide.image && <Picture src={slide.image} sizes={SIZES.card} width={600} height={400} />}
@@ -95,7 +102,9 @@ export default function CampaignCarousel({ slides, label }: { slides: CarouselSl
         disabled={!snaps || active === 0}
         onClick={() => swiperRef.current?.slidePrev()}
       >
-        <svg width="12" height="20" viewBox="0 0 12 20" aria-hidden="true"><path d="M10 2 2 10l8 8" fill="none" stroke="currentColor" strokeWidth="2.5" /></svg>
+        <svg width="12" height="20" viewBox="0 0 12 20" aria-hidden="true">
+          <path d="M10 2 2 10l8 8" fill="none" stroke="currentColor" strokeWidth="2.5" />
+        </svg>
       </button>
       <button
         type="button"
@@ -104,7 +113,9 @@ export default function CampaignCarousel({ slides, label }: { slides: CarouselSl
         disabled={!snaps || active >= last}
         onClick={() => swiperRef.current?.slideNext()}
       >
-        <svg width="12" height="20" viewBox="0 0 12 20" aria-hidden="true"><path d="m2 2 8 8-8 8" fill="none" stroke="currentColor" strokeWidth="2.5" /></svg>
+        <svg width="12" height="20" viewBox="0 0 12 20" aria-hidden="true">
+          <path d="m2 2 8 8-8 8" fill="none" stroke="currentColor" strokeWidth="2.5" />
+        </svg>
       </button>
       <div className="carousel-dots">
         {Array.from({ length: snaps > 1 ? snaps : 0 }, (_, i) => (

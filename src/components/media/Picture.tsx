@@ -1,7 +1,19 @@
 import { responsiveSources, type ImageLike } from '../../lib/images';
 
 /** The React twin of ResponsiveImage.astro for islands: AVIF/WebP srcsets where the image has them. */
-export default function Picture({ src, sizes, width, height, alt = '' }: { src: ImageLike | string; sizes: string; width: number; height: number; alt?: string }) {
+export default function Picture({
+  src,
+  sizes,
+  width,
+  height,
+  alt = '',
+}: {
+  src: ImageLike | string;
+  sizes: string;
+  width: number;
+  height: number;
+  alt?: string;
+}) {
   const sources = responsiveSources(src);
   const url = typeof src === 'string' ? src : src.url;
   return (

@@ -15,7 +15,9 @@ export default function StatementView() {
   const years = useMemo(() => Array.from({ length: 7 }, (_, i) => current - i), [current]);
   const initial = Number(new URLSearchParams(window.location.search).get('tax_year')) || current;
   const [year, setYear] = useState(years.includes(initial) ? initial : current);
-  const [state, setState] = useState<{ status: 'loading' } | { status: 'ok'; data: Statement } | { status: 'error'; error: ApiError }>({ status: 'loading' });
+  const [state, setState] = useState<
+    { status: 'loading' } | { status: 'ok'; data: Statement } | { status: 'error'; error: ApiError }
+  >({ status: 'loading' });
   const [ready, setReady] = useState(false);
 
   useEffect(() => {
@@ -51,7 +53,12 @@ export default function StatementView() {
             ))}
           </select>
         </label>
-        <button type="button" className="btn btn-primary" onClick={() => window.print()} disabled={state.status !== 'ok'}>
+        <button
+          type="button"
+          className="btn btn-primary"
+          onClick={() => window.print()}
+          disabled={state.status !== 'ok'}
+        >
           Print or save as PDF
         </button>
       </div>
@@ -94,7 +101,9 @@ function StatementSheet({ s }: { s: Statement }) {
               <th scope="col">Date</th>
               <th scope="col">Cause</th>
               <th scope="col">Type</th>
-              <th scope="col" className="num">Amount</th>
+              <th scope="col" className="num">
+                Amount
+              </th>
               <th scope="col">Gift Aid</th>
               <th scope="col">Reference</th>
             </tr>
@@ -110,7 +119,11 @@ function StatementSheet({ s }: { s: Statement }) {
                 <td>{g.type === 'monthly' ? 'Monthly' : 'One-off'}</td>
                 <td className="num">
                   {formatPence(g.net)}
-                  {g.refunded > 0 ? <span className="statement-refund">{formatPence(g.amount)} less {formatPence(g.refunded)} refunded</span> : null}
+                  {g.refunded > 0 ? (
+                    <span className="statement-refund">
+                      {formatPence(g.amount)} less {formatPence(g.refunded)} refunded
+                    </span>
+                  ) : null}
                 </td>
                 <td>{g.gift_aid ? <span className="gift-aid-yes">Yes</span> : 'No'}</td>
                 <td className="ref">{g.reference}</td>
@@ -137,8 +150,8 @@ function StatementSheet({ s }: { s: Statement }) {
       )}
       <footer className="statement-foot">
         <p>
-          If you pay higher-rate or additional-rate tax, you can claim the difference between that rate and basic rate on the Gift Aided total in your Self
-          Assessment tax return. Refunded amounts are not included.
+          If you pay higher-rate or additional-rate tax, you can claim the difference between that rate and basic rate
+          on the Gift Aided total in your Self Assessment tax return. Refunded amounts are not included.
         </p>
         {s.charities.map((c) => (
           <p key={c.name}>

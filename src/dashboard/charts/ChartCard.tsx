@@ -37,7 +37,12 @@ export function ChartCard<Row>(props: {
           {props.children}
         </div>
       ) : (
-        <div className="dash-table-scroll dash-chart-table-scroll" tabIndex={0} role="region" aria-label={`${props.title}: figures`}>
+        <div
+          className="dash-table-scroll dash-chart-table-scroll"
+          tabIndex={0}
+          role="region"
+          aria-label={`${props.title}: figures`}
+        >
           <table className="dash-table dash-chart-table">
             <caption className="visually-hidden">{props.title}</caption>
             <thead>

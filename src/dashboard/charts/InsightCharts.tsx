@@ -1,5 +1,16 @@
 import type { ClientRequestOptions, ClientResponse } from 'hono/client';
-import { Bar, BarChart, CartesianGrid, ComposedChart, Legend, Line, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import {
+  Bar,
+  BarChart,
+  CartesianGrid,
+  ComposedChart,
+  Legend,
+  Line,
+  ResponsiveContainer,
+  Tooltip,
+  XAxis,
+  YAxis,
+} from 'recharts';
 import { client, type Success } from '../../lib/api';
 import { formatPence } from '../../lib/format';
 import { useApiGet } from '../lib/use-api';
@@ -14,7 +25,10 @@ import { axisPounds, monthLabel, pounds, weekLabel, weekLongLabel } from './data
 
 const AXIS = { fill: 'var(--ink)', fontSize: 12 };
 const GRID = 'var(--line)';
-const TOOLTIP = { contentStyle: { background: 'var(--dash-surface)', border: '1px solid var(--line)', color: 'var(--ink)' }, labelStyle: { color: 'var(--ink)' } };
+const TOOLTIP = {
+  contentStyle: { background: 'var(--dash-surface)', border: '1px solid var(--line)', color: 'var(--ink)' },
+  labelStyle: { color: 'var(--ink)' },
+};
 const HEIGHT = 260;
 const poundsTooltip = (value: unknown) => formatPence(Math.round(Number(value) * 100));
 
@@ -40,12 +54,18 @@ function Loading({ title, error }: { title: string; error: string | null }) {
 }
 
 function GiftsPerWeek() {
-  const { data, error } = useReport('/api/reports/gifts-per-week', (o) => reports['gifts-per-week'].$get({ query: {} }, o));
+  const { data, error } = useReport('/api/reports/gifts-per-week', (o) =>
+    reports['gifts-per-week'].$get({ query: {} }, o),
+  );
   const title = 'Gifts per week (last 52 weeks)';
   if (!data) return <Loading title={title} error={error} />;
   const rows = data.weeks;
   const total = rows.reduce((n, w) => n + w.once_amount + w.monthly_amount, 0);
-  const chartRows = rows.map((w) => ({ label: weekLabel(w.week_start), once: pounds(w.once_amount), monthly: pounds(w.monthly_amount) }));
+  const chartRows = rows.map((w) => ({
+    label: weekLabel(w.week_start),
+    once: pounds(w.once_amount),
+    monthly: pounds(w.monthly_amount),
+  }));
   return (
     <ChartCard
       title={title}
@@ -81,7 +101,11 @@ function CampaignProgress() {
   const title = 'Raised per campaign against its goal';
   if (!data) return <Loading title={title} error={error} />;
   const rows = data.campaigns;
-  const chartRows = rows.map((c) => ({ label: c.title.length > 24 ? `${c.title.slice(0, 23)}…` : c.title, raised: pounds(c.raised), goal: pounds(c.goal) }));
+  const chartRows = rows.map((c) => ({
+    label: c.title.length > 24 ? `${c.title.slice(0, 23)}…` : c.title,
+    raised: pounds(c.raised),
+    goal: pounds(c.goal),
+  }));
   const percent = (c: (typeof rows)[number]) => (c.goal ? `${((c.raised / c.goal) * 100).toFixed(1)}%` : '-');
   return (
     <ChartCard
@@ -113,7 +137,9 @@ function CampaignProgress() {
 }
 
 function MonthlyRecurring() {
-  const { data, error } = useReport('/api/reports/monthly-recurring', (o) => reports['monthly-recurring'].$get({ query: {} }, o));
+  const { data, error } = useReport('/api/reports/monthly-recurring', (o) =>
+    reports['monthly-recurring'].$get({ query: {} }, o),
+  );
   const title = 'Monthly recurring income and active monthly donors';
   if (!data) return <Loading title={title} error={error} />;
   const rows = data.months;
@@ -138,10 +164,21 @@ function MonthlyRecurring() {
           <XAxis dataKey="label" tick={AXIS} />
           <YAxis yAxisId="money" tick={AXIS} tickFormatter={axisPounds} width={64} />
           <YAxis yAxisId="people" orientation="right" tick={AXIS} allowDecimals={false} width={40} />
-          <Tooltip {...TOOLTIP} formatter={(value, name) => (name === 'Income' ? poundsTooltip(value) : String(value))} />
+          <Tooltip
+            {...TOOLTIP}
+            formatter={(value, name) => (name === 'Income' ? poundsTooltip(value) : String(value))}
+          />
           <Legend wrapperStyle={{ color: 'var(--ink)' }} />
           <Bar yAxisId="money" dataKey="income" name="Income" fill="var(--chart-2)" isAnimationActive={false} />
-          <Line yAxisId="people" dataKey="donors" name="Active monthly donors" stroke="var(--chart-4)" strokeWidth={2} dot isAnimationActive={false} />
+          <Line
+            yAxisId="people"
+            dataKey="donors"
+            name="Active monthly donors"
+            stroke="var(--chart-4)"
+            strokeWidth={2}
+            dot
+            isAnimationActive={false}
+          />
         </ComposedChart>
       </ResponsiveContainer>
     </ChartCard>
@@ -189,7 +226,11 @@ function GiftAid() {
   if (!data) return <Loading title={title} error={error} />;
   const rows = data.months;
   const aid = rows.reduce((n, m) => n + m.gift_aid, 0);
-  const chartRows = rows.map((m) => ({ label: monthLabel(m.month), eligible: pounds(m.eligible_amount), aid: pounds(m.gift_aid) }));
+  const chartRows = rows.map((m) => ({
+    label: monthLabel(m.month),
+    eligible: pounds(m.eligible_amount),
+    aid: pounds(m.gift_aid),
+  }));
   return (
     <ChartCard
       title={title}

@@ -20,11 +20,27 @@ type Values = { donor: string; amount: string; date: string; campaign: string; a
  * editable part of a donation's page (its own heading level, no page chrome; `onSaved` instead of
  * going back to the list).
  */
-export function DonationForm({ id, embedded = false, onSaved }: { id?: string; embedded?: boolean; onSaved?: () => void }) {
+export function DonationForm({
+  id,
+  embedded = false,
+  onSaved,
+}: {
+  id?: string;
+  embedded?: boolean;
+  onSaved?: () => void;
+}) {
   const isEdit = !!id;
   const token = useStore($dashToken);
-  const [load] = useApiGet(isEdit ? `donations/${id}` : null, (o) => client.api.donations[':id'].$get({ param: { id: id! } }, o));
-  const [values, setValues] = useState<Values>({ donor: '', amount: '', date: toDateInput(new Date()), campaign: '', appeal: '' });
+  const [load] = useApiGet(isEdit ? `donations/${id}` : null, (o) =>
+    client.api.donations[':id'].$get({ param: { id: id! } }, o),
+  );
+  const [values, setValues] = useState<Values>({
+    donor: '',
+    amount: '',
+    date: toDateInput(new Date()),
+    campaign: '',
+    appeal: '',
+  });
   const [sendReceipt, setSendReceipt] = useState(false);
   const [saving, setSaving] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -48,16 +64,25 @@ export function DonationForm({ id, embedded = false, onSaved }: { id?: string; e
   if (isEdit && (load.status === 'loading' || load.status === 'idle')) return <Spinner />;
   if (isEdit && load.status === 'error') return <h1 className="dash-not-found">Not Found</h1>;
 
-  const set = <K extends keyof Values>(key: K) => (v: Values[K]) =>
-    setValues((prev) => ({ ...prev, [key]: v, ...(key === 'campaign' ? { appeal: '' } : {}) }));
+  const set =
+    <K extends keyof Values>(key: K) =>
+    (v: Values[K]) =>
+      setValues((prev) => ({ ...prev, [key]: v, ...(key === 'campaign' ? { appeal: '' } : {}) }));
   const pence = poundsToPence(values.amount);
-  const canSave = values.donor !== '' && pence !== null && values.date !== '' && values.campaign !== '' && values.appeal !== '';
+  const canSave =
+    values.donor !== '' && pence !== null && values.date !== '' && values.campaign !== '' && values.appeal !== '';
 
   const save = async () => {
     setSaving(true);
     setError(null);
     if (pence === null) return setSaving(false);
-    const body = { donor: values.donor, amount: pence, date: values.date, campaign: values.campaign, appeal: values.appeal };
+    const body = {
+      donor: values.donor,
+      amount: pence,
+      date: values.date,
+      campaign: values.campaign,
+      appeal: values.appeal,
+    };
     const res = isEdit
       ? await api((o) => client.api.donations[':id'].$put({ param: { id: id! }, json: body }, o), { token })
       : await api((o) => client.api.donations.$post({ json: { ...body, send_receipt: sendReceipt } }, o), { token });
@@ -68,8 +93,13 @@ export function DonationForm({ id, embedded = false, onSaved }: { id?: string; e
   };
 
   // Keep the loaded labels selectable before the option lists arrive.
-  const withCurrent = (options: { label: string; value: string }[], current: { label?: string | null; value: string } | null | undefined) =>
-    current && !options.some((o) => o.value === current.value) ? [...options, { value: current.value, label: current.label ?? current.value }] : options;
+  const withCurrent = (
+    options: { label: string; value: string }[],
+    current: { label?: string | null; value: string } | null | undefined,
+  ) =>
+    current && !options.some((o) => o.value === current.value)
+      ? [...options, { value: current.value, label: current.label ?? current.value }]
+      : options;
   const loaded = load.status === 'ok' ? load.data : undefined;
 
   const fields = (
@@ -81,17 +111,41 @@ export function DonationForm({ id, embedded = false, onSaved }: { id?: string; e
         placeholder="Name or email"
         hint={`Shows up to ${DONOR_SEARCH_LIMIT} donors that match${donors.loading ? ' (searching…)' : ''}`}
       />
-      <SelectInput label="Donor" value={values.donor} onChange={set('donor')} options={withCurrent(donors.options, loaded?.donor)} required placeholder="Select a donor" />
+      <SelectInput
+        label="Donor"
+        value={values.donor}
+        onChange={set('donor')}
+        options={withCurrent(donors.options, loaded?.donor)}
+        required
+        placeholder="Select a donor"
+      />
       <div className="dash-grid-2">
-        <TextInput label="Amount (£)" value={values.amount} onChange={set('amount')} required inputMode="decimal" placeholder="25.00" hint="In pounds, e.g. 25 or 12.50" />
+        <TextInput
+          label="Amount (£)"
+          value={values.amount}
+          onChange={set('amount')}
+          required
+          inputMode="decimal"
+          placeholder="25.00"
+          hint="In pounds, e.g. 25 or 12.50"
+        />
         <TextInput label="Date" type="date" value={values.date} onChange={set('date')} required />
       </div>
-      <SelectInput label="Campaign" value={values.campaign} onChange={set('campaign')} options={withCurrent(campaignOptions, loaded?.campaign)} required placeholder="Select a campaign" />
+      <SelectInput
+        label="Campaign"
+        value={values.campaign}
+        onChange={set('campaign')}
+        options={withCurrent(campaignOptions, loaded?.campaign)}
+        required
+        placeholder="Select a campaign"
+      />
       <SelectInput
         label="Appeal"
         value={values.appeal}
         onChange={set('appeal')}
-        options={values.campaign === loaded?.campaign?.value ? withCurrent(appealOptions, loaded?.appeal) : appealOptions}
+        options={
+          values.campaign === loaded?.campaign?.value ? withCurrent(appealOptions, loaded?.appeal) : appealOptions
+        }
         required
         disabled={!values.campaign}
         placeholder={values.campaign ? 'Select an appeal' : 'Choose a campaign first'}
@@ -127,24 +181,24 @@ export function DonationForm({ id, embedded = false, onSaved }: { id?: string; e
 
   return (
     <>
-    <FormShell
-      title={isEdit ? 'Edit Donation' : 'Add Donation'}
-      onSubmit={save}
-      canSave={canSave}
-      saving={saving}
-      error={error}
-      onCancel={() => goBack(listPathOf('donations'))}
-    >
-      {fields}
-      {isEdit ? null : (
-        <label className="dash-check">
-          <input type="checkbox" checked={sendReceipt} onChange={(e) => setSendReceipt(e.target.checked)} />
-          <span>Send the donor an email receipt</span>
-        </label>
-      )}
-      {isEdit && id ? <SupportMessagePanel donationId={id} /> : null}
-    </FormShell>
-    {loaded?.subscription_id ? <MonthlyGiftAdmin subscriptionId={loaded.subscription_id} /> : null}
+      <FormShell
+        title={isEdit ? 'Edit Donation' : 'Add Donation'}
+        onSubmit={save}
+        canSave={canSave}
+        saving={saving}
+        error={error}
+        onCancel={() => goBack(listPathOf('donations'))}
+      >
+        {fields}
+        {isEdit ? null : (
+          <label className="dash-check">
+            <input type="checkbox" checked={sendReceipt} onChange={(e) => setSendReceipt(e.target.checked)} />
+            <span>Send the donor an email receipt</span>
+          </label>
+        )}
+        {isEdit && id ? <SupportMessagePanel donationId={id} /> : null}
+      </FormShell>
+      {loaded?.subscription_id ? <MonthlyGiftAdmin subscriptionId={loaded.subscription_id} /> : null}
     </>
   );
 }

@@ -9,10 +9,25 @@ import * as roles from '../../../domain/roles';
 import { $dashToken, $dashUser, refreshUser, viewerOf } from '../session';
 import { Alert, SelectInput, Spinner, TextInput } from '../ui/primitives';
 import { MyGiftAid } from '../screens/gift-aid/MyGiftAid';
-import { AddressGroup, EMPTY_ADDRESS, FormShell, ImageField, PhoneInput, toAddressValue, type AddressValue } from './form-parts';
+import {
+  AddressGroup,
+  EMPTY_ADDRESS,
+  FormShell,
+  ImageField,
+  PhoneInput,
+  toAddressValue,
+  type AddressValue,
+} from './form-parts';
 import { NotificationSettings } from './NotificationSettings';
 
-type Values = { image: string; first_name: string; last_name: string; email: string; phone: string; address: AddressValue };
+type Values = {
+  image: string;
+  first_name: string;
+  last_name: string;
+  email: string;
+  phone: string;
+  address: AddressValue;
+};
 const EMPTY: Values = { image: '', first_name: '', last_name: '', email: '', phone: '', address: EMPTY_ADDRESS };
 
 /** Spec "Dashboard forms": donor add/edit; id 'me' is the signed-in user, titled 'My Info'. */
@@ -24,7 +39,9 @@ export function DonorForm({ id }: { id?: string }) {
   // Organization admins see their donors' name and email only, read-only, and add donors with just those.
   const limited = !isMe && !roles.canEditOthersProfile(viewer);
   const [organizationId, setOrganizationId] = useState('');
-  const [load] = useApiGet(isEdit ? `users/${id}` : null, (o) => client.api.users[':id'].$get({ param: { id: id! } }, o));
+  const [load] = useApiGet(isEdit ? `users/${id}` : null, (o) =>
+    client.api.users[':id'].$get({ param: { id: id! } }, o),
+  );
   const [values, setValues] = useState<Values>(EMPTY);
   const [initialImage, setInitialImage] = useState('');
   const [initialPhone, setInitialPhone] = useState('');
@@ -50,15 +67,23 @@ export function DonorForm({ id }: { id?: string }) {
   if (isEdit && load.status === 'error') return <h1 className="dash-not-found">Donor Not Found</h1>;
   if (isEdit && limited) return <DonorSummary first={values.first_name} last={values.last_name} email={values.email} />;
 
-  const set = <K extends keyof Values>(key: K) => (v: Values[K]) => setValues((prev) => ({ ...prev, [key]: v }));
+  const set =
+    <K extends keyof Values>(key: K) =>
+    (v: Values[K]) =>
+      setValues((prev) => ({ ...prev, [key]: v }));
   const chooseOrganization = limited && (viewer?.orgIds.length ?? 0) > 1;
   const canSave =
-    values.first_name.trim() !== '' && values.last_name.trim() !== '' && (isEdit || values.email.trim() !== '') && (!chooseOrganization || organizationId !== '');
+    values.first_name.trim() !== '' &&
+    values.last_name.trim() !== '' &&
+    (isEdit || values.email.trim() !== '') &&
+    (!chooseOrganization || organizationId !== '');
 
   const save = async () => {
     setSaving(true);
     setError(null);
-    const body: Record<string, unknown> = { name: { first_name: values.first_name.trim(), last_name: values.last_name.trim() } };
+    const body: Record<string, unknown> = {
+      name: { first_name: values.first_name.trim(), last_name: values.last_name.trim() },
+    };
     if (!limited) {
       body.address = values.address;
       // Sent only when changed: a number stored before the UK rule (docs/decisions/009) does not block
@@ -81,40 +106,55 @@ export function DonorForm({ id }: { id?: string }) {
 
   return (
     <>
-    <FormShell
-      title={isMe ? 'My Info' : isEdit ? 'Edit Donor' : 'Add Donor'}
-      onSubmit={save}
-      canSave={canSave}
-      saving={saving}
-      error={error}
-      onCancel={() => goBack(isMe ? '/dashboard/overview' : listPathOf('donors'))}
-    >
-      {limited ? (
-        <p className="dash-hint">You add a donor's name and email for your organization; the donor keeps the rest of their details themselves.</p>
-      ) : (
-        <ImageField label="Photo" value={values.image} onChange={set('image')} />
-      )}
-      {chooseOrganization ? <OrganizationChoice value={organizationId} onChange={setOrganizationId} /> : null}
-      <div className="dash-grid-2">
-        <TextInput label="First name" value={values.first_name} onChange={set('first_name')} required autoComplete="given-name" />
-        <TextInput label="Last name" value={values.last_name} onChange={set('last_name')} required autoComplete="family-name" />
-        <TextInput
-          label="Email"
-          type="email"
-          value={values.email}
-          onChange={set('email')}
-          required={!isEdit}
-          readOnly={isEdit}
-          hint={isEdit ? 'Email cannot be changed' : undefined}
-          autoComplete="email"
-          inputMode="email"
-        />
-        {limited ? null : <PhoneInput value={values.phone} onChange={set('phone')} />}
-      </div>
-      {limited ? null : <AddressGroup value={values.address} onChange={set('address')} />}
-      {isMe ? <NotificationSettings /> : null}
-    </FormShell>
-    {isMe ? <MyGiftAid /> : null}
+      <FormShell
+        title={isMe ? 'My Info' : isEdit ? 'Edit Donor' : 'Add Donor'}
+        onSubmit={save}
+        canSave={canSave}
+        saving={saving}
+        error={error}
+        onCancel={() => goBack(isMe ? '/dashboard/overview' : listPathOf('donors'))}
+      >
+        {limited ? (
+          <p className="dash-hint">
+            You add a donor's name and email for your organization; the donor keeps the rest of their details
+            themselves.
+          </p>
+        ) : (
+          <ImageField label="Photo" value={values.image} onChange={set('image')} />
+        )}
+        {chooseOrganization ? <OrganizationChoice value={organizationId} onChange={setOrganizationId} /> : null}
+        <div className="dash-grid-2">
+          <TextInput
+            label="First name"
+            value={values.first_name}
+            onChange={set('first_name')}
+            required
+            autoComplete="given-name"
+          />
+          <TextInput
+            label="Last name"
+            value={values.last_name}
+            onChange={set('last_name')}
+            required
+            autoComplete="family-name"
+          />
+          <TextInput
+            label="Email"
+            type="email"
+            value={values.email}
+            onChange={set('email')}
+            required={!isEdit}
+            readOnly={isEdit}
+            hint={isEdit ? 'Email cannot be changed' : undefined}
+            autoComplete="email"
+            inputMode="email"
+          />
+          {limited ? null : <PhoneInput value={values.phone} onChange={set('phone')} />}
+        </div>
+        {limited ? null : <AddressGroup value={values.address} onChange={set('address')} />}
+        {isMe ? <NotificationSettings /> : null}
+      </FormShell>
+      {isMe ? <MyGiftAid /> : null}
     </>
   );
 }
@@ -124,7 +164,10 @@ function DonorSummary({ first, last, email }: { first: string; last: string; ema
   return (
     <section className="dash-section dash-form-page">
       <h1>Donor</h1>
-      <Alert tone="info">Organization admins and finance users can see a donor's name and email. Only the donor, or a platform admin, can change their details.</Alert>
+      <Alert tone="info">
+        Organization admins and finance users can see a donor's name and email. Only the donor, or a platform admin, can
+        change their details.
+      </Alert>
       <dl className="dash-facts">
         <div>
           <dt>Name</dt>
@@ -148,7 +191,21 @@ function DonorSummary({ first, last, email }: { first: string; last: string; ema
 
 /** An admin of several organizations says which one the donor belongs to (the API lists only theirs). */
 function OrganizationChoice({ value, onChange }: { value: string; onChange: (v: string) => void }) {
-  const [state] = useApiGet('organizations?limit=100', (o) => client.api.organizations.$get({ query: { limit: 100 } }, o));
-  const options = useMemo(() => (state.status === 'ok' ? state.data.map((org) => ({ value: org._id, label: org.name })) : []), [state]);
-  return <SelectInput label="Organization" value={value} onChange={onChange} options={options} required placeholder="Choose an organization" />;
+  const [state] = useApiGet('organizations?limit=100', (o) =>
+    client.api.organizations.$get({ query: { limit: 100 } }, o),
+  );
+  const options = useMemo(
+    () => (state.status === 'ok' ? state.data.map((org) => ({ value: org._id, label: org.name })) : []),
+    [state],
+  );
+  return (
+    <SelectInput
+      label="Organization"
+      value={value}
+      onChange={onChange}
+      options={options}
+      required
+      placeholder="Choose an organization"
+    />
+  );
 }

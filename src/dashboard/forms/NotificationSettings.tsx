@@ -38,7 +38,12 @@ export function NotificationSettings() {
       </p>
       {load.status === 'error' ? <p className="dash-field-error">{load.error.message}</p> : null}
       <label className="dash-check">
-        <input type="checkbox" disabled={!prefs} checked={prefs?.appeal_gifts ?? true} onChange={(e) => change('appeal_gifts', e.target.checked)} />
+        <input
+          type="checkbox"
+          disabled={!prefs}
+          checked={prefs?.appeal_gifts ?? true}
+          onChange={(e) => change('appeal_gifts', e.target.checked)}
+        />
         Email me when my appeal receives gifts (at most one email an hour)
       </label>
       <label className="dash-check">

@@ -7,7 +7,15 @@ import { useApiGet } from '../lib/use-api';
 import { goBack, navigate } from '../router';
 import { $dashToken } from '../session';
 import { SelectInput, Spinner, TextInput } from '../ui/primitives';
-import { AddressGroup, EMPTY_ADDRESS, FormShell, ImageField, MultiSelect, toAddressValue, type AddressValue } from './form-parts';
+import {
+  AddressGroup,
+  EMPTY_ADDRESS,
+  FormShell,
+  ImageField,
+  MultiSelect,
+  toAddressValue,
+  type AddressValue,
+} from './form-parts';
 import { useDonorSearch } from './use-options';
 
 type Values = {
@@ -44,7 +52,9 @@ const REGULATOR_OPTIONS = Object.entries(CHARITY_REGULATORS).map(([value, label]
 export function OrganizationForm({ id }: { id?: string }) {
   const isEdit = !!id;
   const token = useStore($dashToken);
-  const [load] = useApiGet(isEdit ? `organizations/${id}` : null, (o) => client.api.organizations[':id'].$get({ param: { id: id! } }, o));
+  const [load] = useApiGet(isEdit ? `organizations/${id}` : null, (o) =>
+    client.api.organizations[':id'].$get({ param: { id: id! } }, o),
+  );
   const [values, setValues] = useState<Values>(EMPTY);
   const [initialImage, setInitialImage] = useState('');
   const [saving, setSaving] = useState(false);
@@ -75,13 +85,18 @@ export function OrganizationForm({ id }: { id?: string }) {
   if (isEdit && (load.status === 'loading' || load.status === 'idle')) return <Spinner />;
   if (isEdit && load.status === 'error') return <h1 className="dash-not-found">Organization Not Found</h1>;
 
-  const set = <K extends keyof Values>(key: K) => (v: Values[K]) => setValues((prev) => ({ ...prev, [key]: v }));
+  const set =
+    <K extends keyof Values>(key: K) =>
+    (v: Values[K]) =>
+      setValues((prev) => ({ ...prev, [key]: v }));
   const canSave = values.name.trim().length > 0;
   const adminOptions = [
     ...donorOptions,
     // Keep already-assigned admins visible even if the donor list omits them.
     ...(load.status === 'ok'
-      ? load.data.admins.filter((a) => !donorOptions.some((o) => o.value === a.value)).map((a) => ({ value: a.value, label: a.label }))
+      ? load.data.admins
+          .filter((a) => !donorOptions.some((o) => o.value === a.value))
+          .map((a) => ({ value: a.value, label: a.label }))
       : []),
   ];
 
@@ -121,13 +136,36 @@ export function OrganizationForm({ id }: { id?: string }) {
       <ImageField label="Logo" value={values.image} onChange={set('image')} />
       <fieldset className="dash-fieldset">
         <legend>Charity registration</legend>
-        <p className="dash-hint">Named on Gift Aid declarations, receipts, payments and campaign pages for gifts to this organization.</p>
-        <TextInput label="Legal name" value={values.legal_name} onChange={set('legal_name')} hint="As registered; leave empty if it is the name above" />
+        <p className="dash-hint">
+          Named on Gift Aid declarations, receipts, payments and campaign pages for gifts to this organization.
+        </p>
+        <TextInput
+          label="Legal name"
+          value={values.legal_name}
+          onChange={set('legal_name')}
+          hint="As registered; leave empty if it is the name above"
+        />
         <div className="dash-grid-2">
-          <SelectInput label="Regulator" value={values.regulator} onChange={(v) => set('regulator')(v as CharityRegulator)} options={REGULATOR_OPTIONS} required />
-          <TextInput label="Charity number" value={values.charity_number} onChange={set('charity_number')} hint="e.g. 1234567, SC012345 or NIC100001" />
+          <SelectInput
+            label="Regulator"
+            value={values.regulator}
+            onChange={(v) => set('regulator')(v as CharityRegulator)}
+            options={REGULATOR_OPTIONS}
+            required
+          />
+          <TextInput
+            label="Charity number"
+            value={values.charity_number}
+            onChange={set('charity_number')}
+            hint="e.g. 1234567, SC012345 or NIC100001"
+          />
         </div>
-        <TextInput label="HMRC charity reference" value={values.hmrc_reference} onChange={set('hmrc_reference')} hint="For Gift Aid claims, e.g. XR12345" />
+        <TextInput
+          label="HMRC charity reference"
+          value={values.hmrc_reference}
+          onChange={set('hmrc_reference')}
+          hint="For Gift Aid claims, e.g. XR12345"
+        />
         <TextInput
           label="Accounting year end (MM-DD)"
           value={values.accounting_year_end}
@@ -136,8 +174,22 @@ export function OrganizationForm({ id }: { id?: string }) {
         />
       </fieldset>
       <div className="dash-grid-2">
-        <TextInput label="Email" type="email" value={values.email} onChange={set('email')} autoComplete="email" inputMode="email" />
-        <TextInput label="Phone" type="tel" value={values.phone} onChange={set('phone')} autoComplete="tel" inputMode="tel" />
+        <TextInput
+          label="Email"
+          type="email"
+          value={values.email}
+          onChange={set('email')}
+          autoComplete="email"
+          inputMode="email"
+        />
+        <TextInput
+          label="Phone"
+          type="tel"
+          value={values.phone}
+          onChange={set('phone')}
+          autoComplete="tel"
+          inputMode="tel"
+        />
       </div>
       <AddressGroup value={values.address} onChange={set('address')} />
       <MultiSelect label="Admins" options={adminOptions} value={values.admins} onChange={set('admins')} />

@@ -6,7 +6,9 @@ import { MAX_IMAGE_BYTES } from '../../../domain/limits';
 export type AddressValue = { address: string; city: string; province: string; postal_code: string; country: string };
 export const EMPTY_ADDRESS: AddressValue = { address: '', city: '', province: '', postal_code: '', country: '' };
 
-export function toAddressValue(a: Partial<Record<keyof AddressValue, string | null | undefined>> | null | undefined): AddressValue {
+export function toAddressValue(
+  a: Partial<Record<keyof AddressValue, string | null | undefined>> | null | undefined,
+): AddressValue {
   return {
     address: a?.address ?? '',
     city: a?.city ?? '',
@@ -24,8 +26,18 @@ export function AddressGroup({ value, onChange }: { value: AddressValue; onChang
       <TextInput label="Address" value={value.address} onChange={set('address')} autoComplete="street-address" />
       <div className="dash-grid-2">
         <TextInput label="City" value={value.city} onChange={set('city')} autoComplete="address-level2" />
-        <TextInput label="County / Province" value={value.province} onChange={set('province')} autoComplete="address-level1" />
-        <TextInput label="Postcode" value={value.postal_code} onChange={set('postal_code')} autoComplete="postal-code" />
+        <TextInput
+          label="County / Province"
+          value={value.province}
+          onChange={set('province')}
+          autoComplete="address-level1"
+        />
+        <TextInput
+          label="Postcode"
+          value={value.postal_code}
+          onChange={set('postal_code')}
+          autoComplete="postal-code"
+        />
         <TextInput label="Country" value={value.country} onChange={set('country')} autoComplete="country-name" />
       </div>
     </fieldset>
@@ -36,7 +48,15 @@ export function AddressGroup({ value, onChange }: { value: AddressValue; onChang
  * Phone field: groups the digits as they are typed ("07911 123456"); backspace over a space drops a
  * digit. The API checks the number (domain/phone.ts) and names the field if it is not one.
  */
-export function PhoneInput({ value, onChange, label = 'Phone' }: { value: string; onChange: (v: string) => void; label?: string }) {
+export function PhoneInput({
+  value,
+  onChange,
+  label = 'Phone',
+}: {
+  value: string;
+  onChange: (v: string) => void;
+  label?: string;
+}) {
   const id = useId();
   const handle = (e: ChangeEvent<HTMLInputElement>) => {
     const next = e.target.value;
@@ -46,7 +66,16 @@ export function PhoneInput({ value, onChange, label = 'Phone' }: { value: string
   };
   return (
     <Field id={id} label={label} hint={PHONE_HINT}>
-      <input id={id} className="dash-input" type="tel" inputMode="tel" autoComplete="tel" value={value} onChange={handle} placeholder="07911 123456" />
+      <input
+        id={id}
+        className="dash-input"
+        type="tel"
+        inputMode="tel"
+        autoComplete="tel"
+        value={value}
+        onChange={handle}
+        placeholder="07911 123456"
+      />
     </Field>
   );
 }
@@ -58,9 +87,16 @@ export function imageSrc(value: string | null | undefined): string | null {
   return `/images/${encodeURIComponent(value)}`;
 }
 
-
 /** Single image (logo/avatar): PNG or JPEG read as a data URL for the API to store. */
-export function ImageField({ label, value, onChange }: { label: string; value: string; onChange: (v: string) => void }) {
+export function ImageField({
+  label,
+  value,
+  onChange,
+}: {
+  label: string;
+  value: string;
+  onChange: (v: string) => void;
+}) {
   const id = useId();
   const [error, setError] = useState<string | null>(null);
   const src = imageSrc(value);
@@ -78,7 +114,9 @@ export function ImageField({ label, value, onChange }: { label: string; value: s
   return (
     <Field id={id} label={label} hint="600x600 px recommended, max 5 MB, JPG/JPEG/PNG">
       <div className="dash-image-field">
-        <div className="dash-image-preview">{src ? <img src={src} alt={`${label} preview`} /> : <span aria-hidden="true">No image</span>}</div>
+        <div className="dash-image-preview">
+          {src ? <img src={src} alt={`${label} preview`} /> : <span aria-hidden="true">No image</span>}
+        </div>
         <div className="dash-image-actions">
           <input id={id} type="file" accept="image/png,image/jpeg" onChange={pick} />
           {value ? (
@@ -88,13 +126,27 @@ export function ImageField({ label, value, onChange }: { label: string; value: s
           ) : null}
         </div>
       </div>
-      {error ? <p className="dash-field-error" role="alert">{error}</p> : null}
+      {error ? (
+        <p className="dash-field-error" role="alert">
+          {error}
+        </p>
+      ) : null}
     </Field>
   );
 }
 
 /** Multi-select as a filterable checkbox list (keyboard and screen-reader friendly). */
-export function MultiSelect({ label, options, value, onChange }: { label: string; options: Option[]; value: string[]; onChange: (v: string[]) => void }) {
+export function MultiSelect({
+  label,
+  options,
+  value,
+  onChange,
+}: {
+  label: string;
+  options: Option[];
+  value: string[];
+  onChange: (v: string[]) => void;
+}) {
   const [filter, setFilter] = useState('');
   const groupId = useId();
   const shown = options.filter((o) => o.label.toLowerCase().includes(filter.trim().toLowerCase()));
@@ -119,7 +171,11 @@ export function MultiSelect({ label, options, value, onChange }: { label: string
         {shown.length === 0 ? <p className="dash-hint">No matches</p> : null}
         {shown.map((o) => (
           <label key={o.value} className="dash-menu-check">
-            <input type="checkbox" checked={value.includes(o.value)} onChange={(e) => toggle(o.value, e.target.checked)} />
+            <input
+              type="checkbox"
+              checked={value.includes(o.value)}
+              onChange={(e) => toggle(o.value, e.target.checked)}
+            />
             {o.label}
           </label>
         ))}

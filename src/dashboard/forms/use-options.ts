@@ -30,14 +30,22 @@ export function useDonorSearch(term: string, limit = DONOR_SEARCH_LIMIT): { opti
   const [state] = useApiGet(`users?search=${search}&limit=${limit}`, (o) =>
     client.api.users.$get({ query: { search: search || undefined, limit } }, o),
   );
-  const options = useMemo(() => (state.status === 'ok' ? state.data.map((d) => ({ value: d._id, label: donorLabel(d) })) : []), [state]);
+  const options = useMemo(
+    () => (state.status === 'ok' ? state.data.map((d) => ({ value: d._id, label: donorLabel(d) })) : []),
+    [state],
+  );
   return { options, loading: state.status === 'loading' };
 }
 
 /** Approved campaigns (ids and titles) for the campaign select. */
 export function useCampaignOptions(enabled = true): Option[] {
-  const [state] = useApiGet(enabled ? 'campaigns?tiny=true' : null, (o) => client.api.campaigns.$get({ query: { tiny: 'true' } }, o));
-  return useMemo(() => (state.status === 'ok' ? state.data.map((c) => ({ value: c._id, label: c.title || c._id })) : []), [state]);
+  const [state] = useApiGet(enabled ? 'campaigns?tiny=true' : null, (o) =>
+    client.api.campaigns.$get({ query: { tiny: 'true' } }, o),
+  );
+  return useMemo(
+    () => (state.status === 'ok' ? state.data.map((c) => ({ value: c._id, label: c.title || c._id })) : []),
+    [state],
+  );
 }
 
 /** The appeals of one campaign; none until a campaign is chosen. */
@@ -45,5 +53,8 @@ export function useAppealOptions(campaignId: string): Option[] {
   const [state] = useApiGet(campaignId ? `campaigns/${campaignId}/appeals` : null, (o) =>
     client.api.campaigns[':id'].appeals.$get({ param: { id: campaignId }, query: { limit: 100 } }, o),
   );
-  return useMemo(() => (state.status === 'ok' ? state.data.map((c) => ({ value: c._id, label: c.title || c._id })) : []), [state]);
+  return useMemo(
+    () => (state.status === 'ok' ? state.data.map((c) => ({ value: c._id, label: c.title || c._id })) : []),
+    [state],
+  );
 }

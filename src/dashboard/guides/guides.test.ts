@@ -5,7 +5,17 @@ import { matchRoute } from '../lib/routes';
 import { GUIDES } from './guides';
 
 /** Dashboard screens that are the spec's mock-ups (fixed sample content): a guide must not send anyone there. */
-const MOCK_UPS = ['donate-history', 'donate-receipts', 'donate-recurring', 'reward', 'event', 'communication', 'communication-detail', 'payment', 'resources'];
+const MOCK_UPS = [
+  'donate-history',
+  'donate-receipts',
+  'donate-recurring',
+  'reward',
+  'event',
+  'communication',
+  'communication-detail',
+  'payment',
+  'resources',
+];
 
 const text = (guide: (typeof GUIDES)[number]) => guide.sections.flatMap((s) => [s.heading, ...s.lines]).join('\n');
 
@@ -29,7 +39,11 @@ describe('the user guides under Resources', () => {
       expect(pdf.startsWith('%PDF-1.4')).toBe(true);
       for (const line of guide.sections.flatMap((s) => s.lines)) {
         // Each line's first words are in the file (lines wrap, so only the start is checked).
-        const start = line.split(' ').slice(0, 4).join(' ').replace(/[\\()]/g, (c) => `\\${c}`);
+        const start = line
+          .split(' ')
+          .slice(0, 4)
+          .join(' ')
+          .replace(/[\\()]/g, (c) => `\\${c}`);
         expect(pdf, `${guide.file}: ${line}`).toContain(start);
       }
     }

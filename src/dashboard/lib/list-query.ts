@@ -6,7 +6,8 @@ import type { Resource } from './routes';
  * survives reload. The same names go to the list API and to its CSV export (api/services/insight/list-filters.ts).
  */
 
-type QueryOf<F extends (...args: never[]) => unknown> = NonNullable<Parameters<F>[0]> extends { query: infer Q } ? Q : never;
+type QueryOf<F extends (...args: never[]) => unknown> =
+  NonNullable<Parameters<F>[0]> extends { query: infer Q } ? Q : never;
 const exportRoutes = client.api.exports;
 
 /** Each list route's query, from the typed client. */
@@ -25,7 +26,18 @@ export type ExportQuery = {
 
 // Checked against the lists' and the exports' schemas, so a filter or sort the API drops is a type error here.
 export const FILTER_KEYS: Record<Resource, string[]> = {
-  donations: ['search', 'status', 'type', 'campaign_id', 'appeal_id', 'donor_id', 'date_from', 'date_to', 'amount_min', 'amount_max'],
+  donations: [
+    'search',
+    'status',
+    'type',
+    'campaign_id',
+    'appeal_id',
+    'donor_id',
+    'date_from',
+    'date_to',
+    'amount_min',
+    'amount_max',
+  ],
   donors: ['search', 'type'],
   organizations: ['search'],
 } satisfies { [R in Resource]: (keyof ListQuery[R] & keyof ExportQuery[R])[] };
@@ -51,7 +63,8 @@ export function parseListView(resource: Resource, search: string): ListView {
   const sizeParam = Number(params.get('size'));
   const size = SIZES.includes(sizeParam) ? sizeParam : 10;
   const sortId = params.get('sort');
-  const sort = sortId && SORTABLE[resource].includes(sortId) ? { id: sortId, desc: params.get('order') !== 'asc' } : null;
+  const sort =
+    sortId && SORTABLE[resource].includes(sortId) ? { id: sortId, desc: params.get('order') !== 'asc' } : null;
   const filters: Record<string, string> = {};
   for (const key of FILTER_KEYS[resource]) {
     const value = params.get(key)?.trim();
@@ -89,13 +102,18 @@ function filterQuery(view: ListView): Record<string, string> {
 
 /** The list route's query for a view: its filters, sort and page (`listApiQuery<'donors'>(view)`). */
 export function listApiQuery<R extends Resource>(view: ListView): ListQuery[R] {
-  return { ...filterQuery(view), limit: String(view.size), offset: String((view.page - 1) * view.size) } as ListQuery[R];
+  return {
+    ...filterQuery(view),
+    limit: String(view.size),
+    offset: String((view.page - 1) * view.size),
+  } as ListQuery[R];
 }
 
 /** The path of a list's CSV export with the view's filters and sort: the list's rows, every page. */
 export function exportPath(resource: Resource, view: ListView): string {
   const query = filterQuery(view);
-  if (resource === 'donations') return exportRoutes['donations.csv'].$path({ query: query as ExportQuery['donations'] });
+  if (resource === 'donations')
+    return exportRoutes['donations.csv'].$path({ query: query as ExportQuery['donations'] });
   if (resource === 'donors') return exportRoutes['donors.csv'].$path({ query: query as ExportQuery['donors'] });
   return exportRoutes['organizations.csv'].$path({ query: query as ExportQuery['organizations'] });
 }

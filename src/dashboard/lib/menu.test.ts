@@ -13,8 +13,22 @@ describe('buildMenu', () => {
   });
 
   it('gives staff the Admin group, and admins the Support inbox', () => {
-    const labels = (type: string) => buildMenu(type).find((g) => g.label === 'Admin')?.items.map((i) => i.label);
-    const staffItems = ['Campaigns', 'Appeals', 'Donors', 'Donations', 'Monthly gifts', 'Gift Aid', 'Batch entry', 'Payouts', 'Audit', 'Organizations'];
+    const labels = (type: string) =>
+      buildMenu(type)
+        .find((g) => g.label === 'Admin')
+        ?.items.map((i) => i.label);
+    const staffItems = [
+      'Campaigns',
+      'Appeals',
+      'Donors',
+      'Donations',
+      'Monthly gifts',
+      'Gift Aid',
+      'Batch entry',
+      'Payouts',
+      'Audit',
+      'Organizations',
+    ];
     expect(labels('org_admin')).toEqual(staffItems);
     expect(labels('admin')).toEqual([...staffItems, 'Support inbox']);
     expect(buildMenu('admin').map((g) => g.label)).not.toContain('Finance');
@@ -41,7 +55,8 @@ describe('the finance menu', () => {
 
   it('offers finance nothing that edits campaigns, appeals, organizations or the support inbox', () => {
     const hrefs = buildMenu('finance').flatMap((g) => g.items.map((i) => i.href));
-    for (const editing of ['/dashboard/active-campaigns', '/dashboard/organizations', '/dashboard/support-inbox']) expect(hrefs).not.toContain(editing);
+    for (const editing of ['/dashboard/active-campaigns', '/dashboard/organizations', '/dashboard/support-inbox'])
+      expect(hrefs).not.toContain(editing);
     // My Appeals stays: anyone signed in may start an appeal of their own.
     expect(hrefs.filter((h) => h === '/dashboard/active-appeals')).toHaveLength(1);
   });

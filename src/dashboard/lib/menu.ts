@@ -53,7 +53,9 @@ export function buildMenu(userType: string | null | undefined): MenuGroup[] {
         { label: 'Payouts', href: '/dashboard/payouts', icon: 'card' },
         { label: 'Audit', href: '/dashboard/audit', icon: 'search' },
         { label: 'Organizations', href: '/dashboard/organizations', icon: 'building' },
-        ...(isAdmin(viewer) ? [{ label: 'Support inbox', href: '/dashboard/support-inbox', icon: 'mail' } satisfies MenuLink] : []),
+        ...(isAdmin(viewer)
+          ? [{ label: 'Support inbox', href: '/dashboard/support-inbox', icon: 'mail' } satisfies MenuLink]
+          : []),
       ],
     });
   } else if (isFinance(viewer)) {
@@ -67,6 +69,8 @@ export function isActiveLink(href: string, pathname: string, allHrefs: string[])
   const path = pathname.replace(/\/+$/, '');
   if (path === href) return true;
   if (allHrefs.includes(path)) return false;
-  const best = allHrefs.filter((h) => path.startsWith(`${h}/`) || path.startsWith(`${h}-`)).sort((a, b) => b.length - a.length)[0];
+  const best = allHrefs
+    .filter((h) => path.startsWith(`${h}/`) || path.startsWith(`${h}-`))
+    .sort((a, b) => b.length - a.length)[0];
   return best === href;
 }

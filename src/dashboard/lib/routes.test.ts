@@ -11,13 +11,33 @@ describe('matchRoute', () => {
     expect(matchRoute('/dashboard/donors/add')).toEqual({ name: 'form', resource: 'donors' });
     expect(matchRoute('/dashboard/donors/edit/me')).toEqual({ name: 'form', resource: 'donors', id: 'me' });
     expect(matchRoute('/dashboard/donations/me')).toEqual({ name: 'my-donations' });
-    expect(matchRoute('/dashboard/organizations/edit/abc')).toEqual({ name: 'form', resource: 'organizations', id: 'abc' });
+    expect(matchRoute('/dashboard/organizations/edit/abc')).toEqual({
+      name: 'form',
+      resource: 'organizations',
+      id: 'abc',
+    });
     expect(matchRoute('/dashboard/active-campaigns')).toEqual({ name: 'campaign-list', kind: 'campaign' });
     expect(matchRoute('/dashboard/active-appeals')).toEqual({ name: 'campaign-list', kind: 'appeal' });
     expect(matchRoute('/dashboard/active-appeals-add')).toEqual({ name: 'campaign-editor', kind: 'appeal' });
-    expect(matchRoute('/dashboard/active-campaigns-edit/x1')).toEqual({ name: 'campaign-editor', kind: 'campaign', id: 'x1' });
+    expect(matchRoute('/dashboard/active-campaigns-edit/x1')).toEqual({
+      name: 'campaign-editor',
+      kind: 'campaign',
+      id: 'x1',
+    });
     expect(matchRoute('/dashboard/communication/n1')).toEqual({ name: 'communication-detail', id: 'n1' });
-    for (const name of ['donate-history', 'donate-receipts', 'donate-recurring', 'reward', 'event', 'communication', 'settings', 'payment', 'faqs', 'contact', 'resources']) {
+    for (const name of [
+      'donate-history',
+      'donate-receipts',
+      'donate-recurring',
+      'reward',
+      'event',
+      'communication',
+      'settings',
+      'payment',
+      'faqs',
+      'contact',
+      'resources',
+    ]) {
       expect(matchRoute(`/dashboard/${name}`)).toEqual({ name });
     }
   });

@@ -82,7 +82,8 @@ export function matchRoute(pathname: string): Route {
 
   if (rest.length === 0 && STATIC[head]) return STATIC[head];
   if (head === 'communication' && rest.length === 1) return { name: 'communication-detail', id: rest[0] };
-  if (head === 'payouts' && rest.length <= 1) return rest.length ? { name: 'payout', id: rest[0] } : { name: 'payouts' };
+  if (head === 'payouts' && rest.length <= 1)
+    return rest.length ? { name: 'payout', id: rest[0] } : { name: 'payouts' };
   if (head === 'batches') {
     if (rest.length === 0) return { name: 'batches' };
     if (rest.length === 1) return rest[0] === 'add' ? { name: 'batch-entry' } : { name: 'batch', id: rest[0] };

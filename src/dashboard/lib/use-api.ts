@@ -5,7 +5,10 @@ import { api, type ApiError, type Success } from '../../lib/api';
 import { startLoading } from '../../stores/dashboard';
 import { $dashToken } from '../session';
 
-export type Load<T> = { status: 'idle' | 'loading' } | { status: 'ok'; data: T; headers: Headers } | { status: 'error'; error: ApiError };
+export type Load<T> =
+  | { status: 'idle' | 'loading' }
+  | { status: 'ok'; data: T; headers: Headers }
+  | { status: 'error'; error: ApiError };
 
 /**
  * A typed GET through the one client (src/lib/api.ts) with the dashboard's token; reloads when

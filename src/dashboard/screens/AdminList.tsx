@@ -27,7 +27,9 @@ const CONFIG: Record<Resource, Config> = {
 };
 
 /** What one of the three list routes answers. */
-type ListResponse = Awaited<ReturnType<typeof client.api.organizations.$get | typeof client.api.users.$get | typeof client.api.donations.$get>>;
+type ListResponse = Awaited<
+  ReturnType<typeof client.api.organizations.$get | typeof client.api.users.$get | typeof client.api.donations.$get>
+>;
 
 /**
  * Spec: 'My …' for organization admins, 'All …' otherwise. An organization admin's donations are
@@ -76,7 +78,10 @@ export function AdminList({ resource }: { resource: Resource }) {
   );
 
   // Without type=public the donations route answers donations, never top donors.
-  const rows = useMemo(() => (state.status === 'ok' ? (state.data as (Organization | Donor | Donation)[]) : []), [state]);
+  const rows = useMemo(
+    () => (state.status === 'ok' ? (state.data as (Organization | Donor | Donation)[]) : []),
+    [state],
+  );
   const totalHeader = state.status === 'ok' ? state.headers.get('x-total-count') : null;
   const total = totalHeader !== null && totalHeader !== '' ? Number(totalHeader) : null;
   // The three lists are always paged by the server (X-Total-Count). While a new view loads, the
@@ -117,7 +122,13 @@ export function AdminList({ resource }: { resource: Resource }) {
         <DataTable
           caption={title}
           columns={columns}
-          toolbar={() => <ListToolbar resource={resource} view={view} onFilters={(change) => setView((current) => ({ ...current, filters: change(current.filters), page: 1 }))} />}
+          toolbar={() => (
+            <ListToolbar
+              resource={resource}
+              view={view}
+              onFilters={(change) => setView((current) => ({ ...current, filters: change(current.filters), page: 1 }))}
+            />
+          )}
           data={rows}
           loading={state.status === 'loading' || state.status === 'idle'}
           getRowId={(row) => row._id}
@@ -127,7 +138,12 @@ export function AdminList({ resource }: { resource: Resource }) {
             pagination: { pageIndex: view.page - 1, pageSize: view.size },
             onPaginationChange: (p) => setView((current) => ({ ...current, page: p.pageIndex + 1, size: p.pageSize })),
             sorting: view.sort ? [view.sort] : [],
-            onSortingChange: (sorting) => setView((current) => ({ ...current, sort: sorting[0] ? { id: sorting[0].id, desc: sorting[0].desc } : null, page: 1 })),
+            onSortingChange: (sorting) =>
+              setView((current) => ({
+                ...current,
+                sort: sorting[0] ? { id: sorting[0].id, desc: sorting[0].desc } : null,
+                page: 1,
+              })),
           }}
         />
       )}
@@ -148,7 +164,8 @@ function NoAccess({ label, signedOut }: { label: string; signedOut: boolean }) {
     <Alert tone="info">
       <p className="dash-alert-title">Sorry, {label.toLowerCase()} are only available to admins.</p>
       <p>
-        You can still see <a href="/dashboard/donations/me">your donations</a> and <a href="/dashboard/donors/edit/me">your details</a>.
+        You can still see <a href="/dashboard/donations/me">your donations</a> and{' '}
+        <a href="/dashboard/donors/edit/me">your details</a>.
       </p>
     </Alert>
   );

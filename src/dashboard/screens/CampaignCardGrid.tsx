@@ -4,7 +4,15 @@ import type { CampaignItem } from '../lib/campaign-schema';
 import { Badge } from '../ui/primitives';
 
 /** Dashboard edit-mode cards: the second button is 'Edit' → current path + '-edit/{id}', on items the viewer may edit (can_edit). */
-export function CampaignCardGrid({ items, basePath, editMode = true }: { items: CampaignItem[]; basePath: string; editMode?: boolean }) {
+export function CampaignCardGrid({
+  items,
+  basePath,
+  editMode = true,
+}: {
+  items: CampaignItem[];
+  basePath: string;
+  editMode?: boolean;
+}) {
   if (items.length === 0) return <p className="dash-empty">No campaigns found</p>;
   return (
     <ul className="dash-card-grid">
@@ -17,7 +25,15 @@ export function CampaignCardGrid({ items, basePath, editMode = true }: { items: 
   );
 }
 
-export function CampaignCard({ item, basePath, editMode }: { item: CampaignItem; basePath?: string; editMode?: boolean }) {
+export function CampaignCard({
+  item,
+  basePath,
+  editMode,
+}: {
+  item: CampaignItem;
+  basePath?: string;
+  editMode?: boolean;
+}) {
   const isAppeal = !!item.campaign_id;
   const raised = item.summary?.total_donations ?? 0;
   const goal = item.goal ?? 0;
@@ -30,21 +46,34 @@ export function CampaignCard({ item, basePath, editMode }: { item: CampaignItem;
   const initial = title.trim().charAt(0).toUpperCase() || '?';
   return (
     <article className="dash-ccard">
-      <div className="dash-ccard-media">{image ? <img src={image} alt="" loading="lazy" width={600} height={400} /> : null}</div>
+      <div className="dash-ccard-media">
+        {image ? <img src={image} alt="" loading="lazy" width={600} height={400} /> : null}
+      </div>
       <div className="dash-ccard-body">
         <div className="dash-ccard-head">
           <span className="initial-badge" aria-hidden="true">
             {initial}
           </span>
           <h2 className="dash-ccard-title">{title}</h2>
-          {item.status && item.status !== 'approved' ? <Badge tone={item.status === 'deleted' ? 'danger' : 'warn'}>{item.status}</Badge> : <Badge>Active</Badge>}
+          {item.status && item.status !== 'approved' ? (
+            <Badge tone={item.status === 'deleted' ? 'danger' : 'warn'}>{item.status}</Badge>
+          ) : (
+            <Badge>Active</Badge>
+          )}
         </div>
         {isAppeal && creator ? <p className="dash-muted">By: {creator}</p> : null}
         {item.description ? <p className="dash-ccard-desc">{item.description}</p> : null}
         <p>
           <strong>{formatPenceShort(raised)}</strong> raised
         </p>
-        <div className="progress" role="progressbar" aria-label={`${title}: ${percent}% of goal raised`} aria-valuemin={0} aria-valuemax={100} aria-valuenow={bar}>
+        <div
+          className="progress"
+          role="progressbar"
+          aria-label={`${title}: ${percent}% of goal raised`}
+          aria-valuemin={0}
+          aria-valuemax={100}
+          aria-valuenow={bar}
+        >
           <span style={{ width: `${bar}%` }} />
         </div>
         {/* Spec: the card shows the percent of goal and the goal, as the public cards do. */}
@@ -58,7 +87,10 @@ export function CampaignCard({ item, basePath, editMode }: { item: CampaignItem;
             <span className="visually-hidden"> {title}</span>
           </a>
           {editMode && basePath && item.can_edit ? (
-            <a className="btn btn-outline dash-btn-sm" href={joinPath(basePath, `-edit/${encodeURIComponent(item._id)}`)}>
+            <a
+              className="btn btn-outline dash-btn-sm"
+              href={joinPath(basePath, `-edit/${encodeURIComponent(item._id)}`)}
+            >
               Edit<span className="visually-hidden"> {title}</span>
             </a>
           ) : null}

@@ -17,7 +17,8 @@ export function CampaignEditorScreen({ kind, id }: { kind: CampaignKind; id?: st
       <section className="dash-section">
         <h1>Add Campaign</h1>
         <Alert tone="info">
-          Campaigns are set up by the charities' staff. You can <a href="/dashboard/active-appeals-add">start an appeal</a> under one of them instead.
+          Campaigns are set up by the charities' staff. You can{' '}
+          <a href="/dashboard/active-appeals-add">start an appeal</a> under one of them instead.
         </Alert>
       </section>
     );

@@ -40,8 +40,9 @@ function CampaignListView({ kind }: { kind: CampaignKind }) {
     limit: 100,
     mine: mine ? ('true' as const) : undefined,
   };
-  const [state] = useApiGet(user === undefined ? null : `${endpoint}?status=${query.status}&limit=100&mine=${mine}`, (o) =>
-    kind === 'campaign' ? client.api.campaigns.$get({ query }, o) : client.api.appeals.$get({ query }, o),
+  const [state] = useApiGet(
+    user === undefined ? null : `${endpoint}?status=${query.status}&limit=100&mine=${mine}`,
+    (o) => (kind === 'campaign' ? client.api.campaigns.$get({ query }, o) : client.api.appeals.$get({ query }, o)),
   );
   // Without tiny=true the list answers whole campaigns.
   const items = useMemo(() => (state.status === 'ok' ? (state.data as CampaignItem[]) : []), [state]);
@@ -63,7 +64,12 @@ function CampaignListView({ kind }: { kind: CampaignKind }) {
             {showStatus ? (
               <div className="dash-inline-field">
                 <label htmlFor={statusId}>Status</label>
-                <select id={statusId} className="dash-input dash-input-sm" value={status} onChange={(e) => setStatus(e.target.value as typeof status)}>
+                <select
+                  id={statusId}
+                  className="dash-input dash-input-sm"
+                  value={status}
+                  onChange={(e) => setStatus(e.target.value as typeof status)}
+                >
                   {CAMPAIGN_STATUSES.map((s) => (
                     <option key={s} value={s}>
                       {s}
@@ -82,7 +88,8 @@ function CampaignListView({ kind }: { kind: CampaignKind }) {
       {state.status === 'error' ? <Alert>{state.error.message}</Alert> : null}
       {state.status === 'ok' && mine && items.length === 0 ? (
         <p className="dash-empty">
-          You have not started an appeal yet. <a href={joinPath(base, '-add')}>Start one</a> to raise money for a cause you care about.
+          You have not started an appeal yet. <a href={joinPath(base, '-add')}>Start one</a> to raise money for a cause
+          you care about.
         </p>
       ) : state.status === 'ok' ? (
         <CampaignCardGrid items={items} basePath={base} />
@@ -101,7 +108,8 @@ function CampaignsForStaff() {
       <Alert tone="info">
         <p className="dash-alert-title">Campaigns are set up by the charities' staff.</p>
         <p>
-          You can <a href="/dashboard/active-appeals-add">start an appeal</a> under one of them, or see <a href="/dashboard/active-appeals">My Appeals</a>.
+          You can <a href="/dashboard/active-appeals-add">start an appeal</a> under one of them, or see{' '}
+          <a href="/dashboard/active-appeals">My Appeals</a>.
         </p>
       </Alert>
     </section>

@@ -18,8 +18,8 @@ export function CreatedNotice() {
       <Alert tone="success">
         <p className="dash-alert-title">Your appeal is live</p>
         <p>
-          Anyone with its link can see it and give now. <a href={`/appeals/${created.id}`}>View your appeal</a> and share its link with
-          friends and family.
+          Anyone with its link can see it and give now. <a href={`/appeals/${created.id}`}>View your appeal</a> and
+          share its link with friends and family.
         </p>
       </Alert>
     );
@@ -28,8 +28,8 @@ export function CreatedNotice() {
     <Alert tone="info">
       <p className="dash-alert-title">Your appeal is saved and waiting for approval</p>
       <p>
-        The charity checks new appeals before they go public. It stays a draft, seen only by you and the charity, until they approve it;
-        then it goes live at its link.
+        The charity checks new appeals before they go public. It stays a draft, seen only by you and the charity, until
+        they approve it; then it goes live at its link.
       </p>
     </Alert>
   );

@@ -47,7 +47,10 @@ export function MonthlyGiftsScreen() {
     setPage((p) => ({ ...p, pageIndex: 0 }));
   };
   const columns = useMemo(
-    () => (tab === 'failed' ? failedPaymentColumns : monthlyGiftColumns).map((c) => (c.id && !SORTABLE.includes(c.id) ? { ...c, enableSorting: false } : c)),
+    () =>
+      (tab === 'failed' ? failedPaymentColumns : monthlyGiftColumns).map((c) =>
+        c.id && !SORTABLE.includes(c.id) ? { ...c, enableSorting: false } : c,
+      ),
     [tab],
   );
 
@@ -83,10 +86,13 @@ export function MonthlyGiftsScreen() {
       </div>
       {tab === 'failed' ? (
         <p className="dash-hint">
-          Gifts whose newest payment failed. Stripe retries the card on its own schedule; the donor gets one email per failed payment.
+          Gifts whose newest payment failed. Stripe retries the card on its own schedule; the donor gets one email per
+          failed payment.
         </p>
       ) : null}
-      {denied ? <Alert tone="info">Monthly gifts are only available to admins, organization admins and finance users.</Alert> : null}
+      {denied ? (
+        <Alert tone="info">Monthly gifts are only available to admins, organization admins and finance users.</Alert>
+      ) : null}
       {state.status === 'error' && !denied ? <Alert>{state.error.message}</Alert> : null}
       {denied ? null : (
         <DataTable
@@ -119,7 +125,12 @@ export function MonthlyGiftsScreen() {
                   <>
                     <div className="dash-field">
                       <label htmlFor="mg-status">Status</label>
-                      <select id="mg-status" className="dash-input dash-input-sm" value={filters.status} onChange={(e) => change({ status: e.target.value })}>
+                      <select
+                        id="mg-status"
+                        className="dash-input dash-input-sm"
+                        value={filters.status}
+                        onChange={(e) => change({ status: e.target.value })}
+                      >
                         <option value="">All</option>
                         {OFFICE_STATUSES.map((s) => (
                           <option key={s} value={s}>
@@ -129,7 +140,12 @@ export function MonthlyGiftsScreen() {
                       </select>
                     </div>
                     <label className="dash-check">
-                      <input type="checkbox" checked={filters.failing} onChange={(e) => change({ failing: e.target.checked })} /> Last payment failed
+                      <input
+                        type="checkbox"
+                        checked={filters.failing}
+                        onChange={(e) => change({ failing: e.target.checked })}
+                      />{' '}
+                      Last payment failed
                     </label>
                   </>
                 ) : null}

@@ -26,7 +26,13 @@ export function MyDonations() {
       />
       <MonthlyGifts />
       {state.status === 'error' ? <Alert>{state.error.message}</Alert> : null}
-      <DataTable caption="My Donations" columns={myDonationColumns} data={rows} getRowId={(r) => r._id} loading={state.status === 'loading' || state.status === 'idle'} />
+      <DataTable
+        caption="My Donations"
+        columns={myDonationColumns}
+        data={rows}
+        getRowId={(r) => r._id}
+        loading={state.status === 'loading' || state.status === 'idle'}
+      />
     </section>
   );
 }

@@ -15,7 +15,9 @@ const InsightCharts = lazy(() => import('../charts/InsightCharts'));
 
 export function Overview() {
   const user = useStore($dashUser);
-  const [appeals] = useApiGet('appeals?status=approved&limit=12', (o) => client.api.appeals.$get({ query: { status: 'approved', limit: 12 } }, o));
+  const [appeals] = useApiGet('appeals?status=approved&limit=12', (o) =>
+    client.api.appeals.$get({ query: { status: 'approved', limit: 12 } }, o),
+  );
   // Summed by the server over every gift (net of refunds), not over one page of the list.
   const [mine] = useApiGet('donations/summary', (o) => client.api.donations.summary.$get(undefined, o));
   const items = useMemo(() => (appeals.status === 'ok' ? appeals.data : []), [appeals]);

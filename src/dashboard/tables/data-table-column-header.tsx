@@ -3,7 +3,13 @@ import { Icon } from '../ui/icons';
 import type { Features } from './features';
 
 /** Sortable header button; aria-sort lives on the th via the label text for screen readers. */
-export function DataTableColumnHeader<TData extends object>({ column, title }: { column: Column<Features, TData, any>; title: string }) {
+export function DataTableColumnHeader<TData extends object>({
+  column,
+  title,
+}: {
+  column: Column<Features, TData, any>;
+  title: string;
+}) {
   if (!column.getCanSort()) return <span>{title}</span>;
   const sorted = column.getIsSorted();
   return (
@@ -17,7 +23,11 @@ export function DataTableColumnHeader<TData extends object>({ column, title }: {
       aria-label={`${title}: ${sorted === 'asc' ? 'sorted ascending' : sorted === 'desc' ? 'sorted descending' : 'not sorted'}. Sort`}
     >
       {title}
-      <Icon name={sorted === 'asc' ? 'chevronDown' : sorted === 'desc' ? 'chevronDown' : 'sort'} size={14} className={sorted === 'asc' ? 'dash-rot180' : undefined} />
+      <Icon
+        name={sorted === 'asc' ? 'chevronDown' : sorted === 'desc' ? 'chevronDown' : 'sort'}
+        size={14}
+        className={sorted === 'asc' ? 'dash-rot180' : undefined}
+      />
     </button>
   );
 }

@@ -31,16 +31,40 @@ export function DataTablePagination<TData extends object>({ table }: { table: Da
         <span aria-live="polite">
           Page {pageIndex + 1} of {pageCount}
         </span>
-        <button type="button" className="dash-icon-btn" onClick={() => table.firstPage()} disabled={!table.getCanPreviousPage()} aria-label="First page">
+        <button
+          type="button"
+          className="dash-icon-btn"
+          onClick={() => table.firstPage()}
+          disabled={!table.getCanPreviousPage()}
+          aria-label="First page"
+        >
           <Icon name="chevronsLeft" size={16} />
         </button>
-        <button type="button" className="dash-icon-btn" onClick={() => table.previousPage()} disabled={!table.getCanPreviousPage()} aria-label="Previous page">
+        <button
+          type="button"
+          className="dash-icon-btn"
+          onClick={() => table.previousPage()}
+          disabled={!table.getCanPreviousPage()}
+          aria-label="Previous page"
+        >
           <Icon name="chevronLeft" size={16} />
         </button>
-        <button type="button" className="dash-icon-btn" onClick={() => table.nextPage()} disabled={!table.getCanNextPage()} aria-label="Next page">
+        <button
+          type="button"
+          className="dash-icon-btn"
+          onClick={() => table.nextPage()}
+          disabled={!table.getCanNextPage()}
+          aria-label="Next page"
+        >
           <Icon name="chevronRight" size={16} />
         </button>
-        <button type="button" className="dash-icon-btn" onClick={() => table.lastPage()} disabled={!table.getCanNextPage()} aria-label="Last page">
+        <button
+          type="button"
+          className="dash-icon-btn"
+          onClick={() => table.lastPage()}
+          disabled={!table.getCanNextPage()}
+          aria-label="Last page"
+        >
           <Icon name="chevronsRight" size={16} />
         </button>
       </div>

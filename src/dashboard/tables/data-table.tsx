@@ -64,7 +64,9 @@ export function DataTable<TData extends object>(props: Props<TData>) {
   });
 
   const rows = table.getRowModel().rows;
-  const hasData = server ? server.rowCount > 0 || props.data.length > 0 : table.getPrePaginatedRowModel().rows.length > 0;
+  const hasData = server
+    ? server.rowCount > 0 || props.data.length > 0
+    : table.getPrePaginatedRowModel().rows.length > 0;
   const visibleCount = table.getVisibleLeafColumns().length;
 
   const activate = (row: Row<Features, TData>) => props.onRowClick?.(row.original);
@@ -74,7 +76,10 @@ export function DataTable<TData extends object>(props: Props<TData>) {
       {props.toolbar?.(table)}
       {/* A table whose rows do not open anything may hold nothing focusable: the scrolling box itself
           takes focus then, so a keyboard can scroll it on a narrow screen. */}
-      <div className="dash-table-scroll" {...(props.onRowClick ? {} : { tabIndex: 0, role: 'region', 'aria-label': props.caption })}>
+      <div
+        className="dash-table-scroll"
+        {...(props.onRowClick ? {} : { tabIndex: 0, role: 'region', 'aria-label': props.caption })}
+      >
         <table className="dash-table" aria-busy={props.loading || undefined}>
           <caption className="visually-hidden">{props.caption}</caption>
           <thead>
@@ -110,7 +115,9 @@ export function DataTable<TData extends object>(props: Props<TData>) {
                     return (
                       <td
                         key={cell.id}
-                        className={cellClick === 'inert' ? 'dash-cell-inert' : cellClick ? 'dash-cell-action' : undefined}
+                        className={
+                          cellClick === 'inert' ? 'dash-cell-inert' : cellClick ? 'dash-cell-action' : undefined
+                        }
                         onClick={
                           cellClick
                             ? (e) => {

@@ -18,7 +18,8 @@ const SEARCH_HINT: Record<Resource, string> = {
 };
 
 /** Pence in the URL, pounds in the box. */
-const penceToPounds = (pence: string | undefined) => (pence ? (Number(pence) / 100).toFixed(2).replace(/\.00$/, '') : '');
+const penceToPounds = (pence: string | undefined) =>
+  pence ? (Number(pence) / 100).toFixed(2).replace(/\.00$/, '') : '';
 
 /**
  * Search, filters and CSV export above an admin list. Filters apply as they change (search after
@@ -83,7 +84,12 @@ export function ListToolbar({ resource, view, onFilters }: Props) {
         {resource === 'donors' ? (
           <div className="dash-field">
             <label htmlFor={`${id}-utype`}>Type</label>
-            <select id={`${id}-utype`} className="dash-input dash-input-sm" value={f.type ?? ''} onChange={(e) => set('type', e.target.value)}>
+            <select
+              id={`${id}-utype`}
+              className="dash-input dash-input-sm"
+              value={f.type ?? ''}
+              onChange={(e) => set('type', e.target.value)}
+            >
               <option value="">All</option>
               <option value="donor">Donors</option>
               <option value="org_admin">Organization admins</option>
@@ -110,12 +116,20 @@ export function ListToolbar({ resource, view, onFilters }: Props) {
                     {c.label}
                   </option>
                 ))}
-                {f.campaign_id && !campaigns.some((c) => c.value === f.campaign_id) ? <option value={f.campaign_id}>Selected campaign</option> : null}
+                {f.campaign_id && !campaigns.some((c) => c.value === f.campaign_id) ? (
+                  <option value={f.campaign_id}>Selected campaign</option>
+                ) : null}
               </select>
             </div>
             <div className="dash-field">
               <label htmlFor={`${id}-appeal`}>Appeal</label>
-              <select id={`${id}-appeal`} className="dash-input dash-input-sm" value={f.appeal_id ?? ''} onChange={(e) => set('appeal_id', e.target.value)} disabled={!f.campaign_id}>
+              <select
+                id={`${id}-appeal`}
+                className="dash-input dash-input-sm"
+                value={f.appeal_id ?? ''}
+                onChange={(e) => set('appeal_id', e.target.value)}
+                disabled={!f.campaign_id}
+              >
                 <option value="">{f.campaign_id ? 'All appeals' : 'Choose a campaign first'}</option>
                 {appeals.map((c) => (
                   <option key={c.value} value={c.value}>
@@ -126,7 +140,12 @@ export function ListToolbar({ resource, view, onFilters }: Props) {
             </div>
             <div className="dash-field">
               <label htmlFor={`${id}-status`}>Status</label>
-              <select id={`${id}-status`} className="dash-input dash-input-sm" value={f.status ?? ''} onChange={(e) => set('status', e.target.value)}>
+              <select
+                id={`${id}-status`}
+                className="dash-input dash-input-sm"
+                value={f.status ?? ''}
+                onChange={(e) => set('status', e.target.value)}
+              >
                 <option value="">Any status</option>
                 {DONATION_STATUSES.map((s) => (
                   <option key={s} value={s}>
@@ -137,7 +156,12 @@ export function ListToolbar({ resource, view, onFilters }: Props) {
             </div>
             <div className="dash-field">
               <label htmlFor={`${id}-type`}>Type</label>
-              <select id={`${id}-type`} className="dash-input dash-input-sm" value={f.type ?? ''} onChange={(e) => set('type', e.target.value)}>
+              <select
+                id={`${id}-type`}
+                className="dash-input dash-input-sm"
+                value={f.type ?? ''}
+                onChange={(e) => set('type', e.target.value)}
+              >
                 <option value="">One-off and monthly</option>
                 <option value="once">One-off</option>
                 <option value="monthly">Monthly</option>
@@ -145,7 +169,13 @@ export function ListToolbar({ resource, view, onFilters }: Props) {
             </div>
             <div className="dash-field">
               <label htmlFor={`${id}-from`}>From</label>
-              <input id={`${id}-from`} className="dash-input dash-input-sm" type="date" value={f.date_from ?? ''} onChange={(e) => set('date_from', e.target.value)} />
+              <input
+                id={`${id}-from`}
+                className="dash-input dash-input-sm"
+                type="date"
+                value={f.date_from ?? ''}
+                onChange={(e) => set('date_from', e.target.value)}
+              />
             </div>
             <div className="dash-field">
               <label htmlFor={`${id}-to`}>To</label>

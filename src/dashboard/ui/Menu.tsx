@@ -32,7 +32,15 @@ export function Menu({ label, items, children }: { label: string; items: MenuIte
   };
   return (
     <div className="dash-menu" ref={ref} onKeyDown={onKey} onClick={(e) => e.stopPropagation()}>
-      <button type="button" className="dash-icon-btn" aria-haspopup="menu" aria-expanded={open} aria-controls={menuId} aria-label={label} onClick={() => setOpen((o) => !o)}>
+      <button
+        type="button"
+        className="dash-icon-btn"
+        aria-haspopup="menu"
+        aria-expanded={open}
+        aria-controls={menuId}
+        aria-label={label}
+        onClick={() => setOpen((o) => !o)}
+      >
         {children}
       </button>
       {open ? (

@@ -101,7 +101,14 @@ export function TextInput(props: TextInputProps) {
   );
 }
 
-export function TextArea(props: { label: string; value: string; onChange: (v: string) => void; required?: boolean; rows?: number; maxLength?: number }) {
+export function TextArea(props: {
+  label: string;
+  value: string;
+  onChange: (v: string) => void;
+  required?: boolean;
+  rows?: number;
+  maxLength?: number;
+}) {
   const id = useId();
   return (
     <Field id={id} label={props.label} required={props.required}>

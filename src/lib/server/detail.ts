@@ -61,14 +61,26 @@ export async function loadDetail(
     if (!item || item.kind !== kind) return null;
     if (campaignId !== undefined && parseId(campaignId) !== item.campaign_id) return null;
     const charityName = charityFromOrganization(organization, config).legalName;
-    return { item, parent: null, related: related.map(toCampaignDto), donors: donors.map(toTopDonor), charityName, messages: [] };
+    return {
+      item,
+      parent: null,
+      related: related.map(toCampaignDto),
+      donors: donors.map(toTopDonor),
+      charityName,
+      messages: [],
+    };
   }
   // The campaign is named by a subquery on the appeal, so everything is one round trip.
   const parentId = campaignIdOfAppeal(ID);
   const [[row], [parentRow], related, donors, messages, [organization]] = await db.batch([
     preparedCampaignById(db, id),
     preparedRead(db, 'detail:appeal-campaign', () => campaignByIdQuery(db, parentId), { id }),
-    preparedRead(db, 'detail:appeal-siblings', () => listCampaignsQuery(db, { kind: 'appeal', parentId, viewer: null, limit: RELATED_LIMIT, excludeId: ID }), { id }),
+    preparedRead(
+      db,
+      'detail:appeal-siblings',
+      () => listCampaignsQuery(db, { kind: 'appeal', parentId, viewer: null, limit: RELATED_LIMIT, excludeId: ID }),
+      { id },
+    ),
     preparedTopDonors(db, { appealId: id }),
     preparedRead(db, 'detail:appeal-messages', () => latestMessagesQuery(db, { appealId: ID }), { id }),
     // Gifts to an appeal go to its campaign's charity.

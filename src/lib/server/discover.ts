@@ -1,4 +1,9 @@
-import { type CampaignDto, preparedPublicCount, preparedPublicList, toCampaignDto } from '../../../api/services/campaigns';
+import {
+  type CampaignDto,
+  preparedPublicCount,
+  preparedPublicList,
+  toCampaignDto,
+} from '../../../api/services/campaigns';
 import type { Db } from '../../../db/client';
 
 /** Cards per page on the public lists (a multiple of 3 fills the wide grid). */
@@ -20,7 +25,12 @@ export const isPastLastPage = (data: DiscoverPage) => data.page > data.pages;
  * One page of approved campaigns or appeals for anonymous visitors, and how many there are: one
  * db.batch of two reads prepared once per database (db/prepared.ts).
  */
-export async function loadDiscover(db: Db, kind: 'campaign' | 'appeal', page: number, parentId?: string): Promise<DiscoverPage> {
+export async function loadDiscover(
+  db: Db,
+  kind: 'campaign' | 'appeal',
+  page: number,
+  parentId?: string,
+): Promise<DiscoverPage> {
   const [rows, [count]] = await db.batch([
     preparedPublicList(db, { kind, parentId, limit: LIST_PAGE_SIZE, offset: (page - 1) * LIST_PAGE_SIZE }),
     preparedPublicCount(db, { kind, parentId }),

@@ -11,7 +11,13 @@ import { getDb } from './db';
 export function lifecycleContext(url: URL) {
   const config = readConfig(env as unknown as Bindings);
   const db = getDb();
-  return { db, config, payments: createPaymentProvider(config), authSecret: config.authSecret, mail: { db, config, origin: linkOrigin(config.publicOrigin, url.href) } };
+  return {
+    db,
+    config,
+    payments: createPaymentProvider(config),
+    authSecret: config.authSecret,
+    mail: { db, config, origin: linkOrigin(config.publicOrigin, url.href) },
+  };
 }
 
 /**

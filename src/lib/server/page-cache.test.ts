@@ -13,17 +13,23 @@ import {
   storePage,
 } from './page-cache';
 
-const decide = (path: string, init: RequestInit = {}) => pageCacheDecision(new Request(`https://give.example.org${path}`, init));
+const decide = (path: string, init: RequestInit = {}) =>
+  pageCacheDecision(new Request(`https://give.example.org${path}`, init));
 
 describe('page cache decisions', () => {
-  it.each(['/', '/campaigns', '/appeals', '/campaigns/abc', '/campaigns/abc/appeals', '/appeals/2lrxqWFUP1TwJDkRs6cHgd', '/campaign/a/appeal/b'])(
-    'caches the public page %s',
-    (path) => {
-      const d = decide(path);
-      expect(d.kind).toBe('cache');
-      if (d.kind === 'cache') expect(d.key.url).toBe(`https://give.example.org${path}`);
-    },
-  );
+  it.each([
+    '/',
+    '/campaigns',
+    '/appeals',
+    '/campaigns/abc',
+    '/campaigns/abc/appeals',
+    '/appeals/2lrxqWFUP1TwJDkRs6cHgd',
+    '/campaign/a/appeal/b',
+  ])('caches the public page %s', (path) => {
+    const d = decide(path);
+    expect(d.kind).toBe('cache');
+    if (d.kind === 'cache') expect(d.key.url).toBe(`https://give.example.org${path}`);
+  });
 
   it('keys ?page=N, drops social click ids, keeps nothing else', () => {
     const d = decide('/appeals?utm_source=fb&page=2&fbclid=x');
@@ -43,7 +49,14 @@ describe('page cache decisions', () => {
   it('never caches a signed-in request, a write, the API or the dashboard', () => {
     expect(decide('/', { headers: { authorization: 'Bearer x' } })).toEqual({ kind: 'bypass', private: true });
     expect(decide('/', { method: 'POST' })).toEqual({ kind: 'bypass', private: false });
-    for (const path of ['/api/campaigns', '/dashboard/overview', '/donor/abc', '/fund-raising/review', '/login', '/appeals/a/b/c']) {
+    for (const path of [
+      '/api/campaigns',
+      '/dashboard/overview',
+      '/donor/abc',
+      '/fund-raising/review',
+      '/login',
+      '/appeals/a/b/c',
+    ]) {
       expect(decide(path)).toEqual({ kind: 'bypass', private: false });
     }
   });
@@ -67,7 +80,8 @@ describe('page cache decisions', () => {
 });
 
 describe('public API reads', () => {
-  const decideApi = (path: string, init: RequestInit = {}) => apiCacheDecision(new Request(`https://give.example.org${path}`, init));
+  const decideApi = (path: string, init: RequestInit = {}) =>
+    apiCacheDecision(new Request(`https://give.example.org${path}`, init));
 
   it.each([
     ['/api/campaigns', '/api/campaigns'],
@@ -83,7 +97,9 @@ describe('public API reads', () => {
   it('keys the whole query, whatever the order of its parameters', () => {
     const a = decideApi('/api/appeals?status=approved&limit=5&limit=6');
     const b = decideApi('/api/appeals?limit=5&status=approved&limit=6');
-    expect(a.kind === 'cache' && a.key.url).toBe('https://give.example.org/api/appeals?limit=5&limit=6&status=approved');
+    expect(a.kind === 'cache' && a.key.url).toBe(
+      'https://give.example.org/api/appeals?limit=5&limit=6&status=approved',
+    );
     expect(b.kind === 'cache' && b.key.url).toBe(a.kind === 'cache' && a.key.url);
     const other = decideApi('/api/appeals?limit=5');
     expect(other.kind === 'cache' && other.key.url).toBe('https://give.example.org/api/appeals?limit=5');
@@ -101,7 +117,16 @@ describe('public API reads', () => {
     for (const init of inits) {
       expect(decideApi('/api/campaigns', init)).toEqual({ kind: 'bypass' });
     }
-    for (const path of ['/api/donations', '/api/donations?type=me', '/api/donations/summary', '/api/me', '/api/users', '/api/health', '/api/gift-aid/claims', '/api/campaigns/a/b/c']) {
+    for (const path of [
+      '/api/donations',
+      '/api/donations?type=me',
+      '/api/donations/summary',
+      '/api/me',
+      '/api/users',
+      '/api/health',
+      '/api/gift-aid/claims',
+      '/api/campaigns/a/b/c',
+    ]) {
       expect(decideApi(path)).toEqual({ kind: 'bypass' });
     }
     expect(decideApi(`/api/appeals?search=${'x'.repeat(600)}`)).toEqual({ kind: 'bypass' });
@@ -123,7 +148,8 @@ class FakeCache {
 
 describe('cached copies: fresh, stale, expired, retired', () => {
   const key = new Request('https://give.example.org/appeals/x');
-  const page = () => new Response('<h1>£1,045 raised</h1>', { status: 200, headers: { 'content-type': 'text/html; charset=utf-8' } });
+  const page = () =>
+    new Response('<h1>£1,045 raised</h1>', { status: 200, headers: { 'content-type': 'text/html; charset=utf-8' } });
 
   it('serves a copy as HIT for 30 s, STALE until 330 s, then not at all', async () => {
     const cache = new FakeCache() as unknown as Cache;
@@ -142,7 +168,8 @@ describe('cached copies: fresh, stale, expired, retired', () => {
   });
 
   it('takes a shorter freshness from PAGE_FRESH_SECONDS (1-30 s) and says so in the header; anything else keeps 30 s', async () => {
-    for (const setting of [undefined, '', '0', '31', '4.5', '-3', 'soon', '99999']) expect(freshnessFrom(setting)).toEqual({ fresh: 30, stale: 300 });
+    for (const setting of [undefined, '', '0', '31', '4.5', '-3', 'soon', '99999'])
+      expect(freshnessFrom(setting)).toEqual({ fresh: 30, stale: 300 });
     const short = freshnessFrom('4');
     expect(short).toEqual({ fresh: 4, stale: 300 });
     const cache = new FakeCache() as unknown as Cache;
@@ -153,7 +180,9 @@ describe('cached copies: fresh, stale, expired, retired', () => {
     expect((await readCachedPage(cache, key, t0 + 3_000, undefined, short))?.state).toBe('HIT');
     const stale = await readCachedPage(cache, key, t0 + 5_000, undefined, short);
     expect(stale?.state).toBe('STALE');
-    expect(stale?.response.headers.get('cache-control')).toBe('public, max-age=0, s-maxage=4, stale-while-revalidate=300');
+    expect(stale?.response.headers.get('cache-control')).toBe(
+      'public, max-age=0, s-maxage=4, stale-while-revalidate=300',
+    );
     expect(await readCachedPage(cache, key, t0 + 305_000, undefined, short)).toBeNull();
   });
 
@@ -165,7 +194,7 @@ describe('cached copies: fresh, stale, expired, retired', () => {
     expect(await readCachedPage(cache, key)).toBeNull();
   });
 
-  it('reads the generation once a second: another isolate\'s write retires copies here within that second', async () => {
+  it("reads the generation once a second: another isolate's write retires copies here within that second", async () => {
     const cache = new FakeCache() as unknown as Cache;
     const t0 = 5_000_000;
     await (await storePage(cache, key, page(), t0)).put;
@@ -198,7 +227,7 @@ describe('cached copies: fresh, stale, expired, retired', () => {
     expect(idle).toHaveLength(0);
   });
 
-  it('serves a burst from the isolate\'s memory: no cache lookup per visitor, and a retired copy is not served from it', async () => {
+  it("serves a burst from the isolate's memory: no cache lookup per visitor, and a retired copy is not served from it", async () => {
     const fake = new FakeCache();
     const cache = fake as unknown as Cache;
     const t0 = 9_000_000;
@@ -216,7 +245,9 @@ describe('cached copies: fresh, stale, expired, retired', () => {
 
   it("never hands one request's id to the next caller, from memory or from the shared cache", async () => {
     const fake = new FakeCache();
-    const answer = new Response('[]', { headers: { 'content-type': 'application/json', 'x-request-id': 'first-request-0001' } });
+    const answer = new Response('[]', {
+      headers: { 'content-type': 'application/json', 'x-request-id': 'first-request-0001' },
+    });
     const { send, put } = await storePage(fake as unknown as Cache, key, answer);
     await put;
     expect(send.headers.get('x-request-id')).toBe('first-request-0001');
@@ -231,8 +262,15 @@ describe('cached copies: fresh, stale, expired, retired', () => {
   });
 
   it('stores only full HTML pages (or API JSON) without cookies', () => {
-    expect(storable(new Response('[]', { headers: { 'content-type': 'application/json' } }), 'application/json')).toBe(true);
-    expect(storable(new Response('{}', { status: 404, headers: { 'content-type': 'application/json' } }), 'application/json')).toBe(false);
+    expect(storable(new Response('[]', { headers: { 'content-type': 'application/json' } }), 'application/json')).toBe(
+      true,
+    );
+    expect(
+      storable(
+        new Response('{}', { status: 404, headers: { 'content-type': 'application/json' } }),
+        'application/json',
+      ),
+    ).toBe(false);
     expect(storable(page(), 'application/json')).toBe(false);
     expect(storable(page())).toBe(true);
     expect(storable(new Response('x', { status: 404, headers: { 'content-type': 'text/html' } }))).toBe(false);
@@ -244,7 +282,8 @@ describe('cached copies: fresh, stale, expired, retired', () => {
 describe('a storm of writes and visitors', () => {
   const origin = 'https://give.example.org';
   const key = new Request(`${origin}/appeals/storm`);
-  const html = (text: string) => new Response(text, { status: 200, headers: { 'content-type': 'text/html; charset=utf-8' } });
+  const html = (text: string) =>
+    new Response(text, { status: 200, headers: { 'content-type': 'text/html; charset=utf-8' } });
 
   it("coalesces Stripe's retirements: the first at once, the rest of the second in one more at its end", async () => {
     const cache = new FakeCache() as unknown as Cache;
@@ -298,7 +337,11 @@ describe('a storm of writes and visitors', () => {
 
   it('lets every visitor render a page that may not be stored (an error), none waiting on another', async () => {
     const cache = new FakeCache() as unknown as Cache;
-    const failed = await renderOnce(cache, key, async () => new Response('oops', { status: 500, headers: { 'content-type': 'text/html' } }));
+    const failed = await renderOnce(
+      cache,
+      key,
+      async () => new Response('oops', { status: 500, headers: { 'content-type': 'text/html' } }),
+    );
     expect(failed).toMatchObject({ put: null, shared: false });
     expect(failed.send.status).toBe(500);
   });

@@ -39,7 +39,8 @@ export function freshnessFrom(setting: string | undefined): Freshness {
 }
 
 /** What browsers and any shared cache in front of the worker are told about a public page. */
-export const publicCacheControl = (freshness: Freshness) => `public, max-age=0, s-maxage=${freshness.fresh}, stale-while-revalidate=${freshness.stale}`;
+export const publicCacheControl = (freshness: Freshness) =>
+  `public, max-age=0, s-maxage=${freshness.fresh}, stale-while-revalidate=${freshness.stale}`;
 export const PUBLIC_PAGE_CACHE_CONTROL = publicCacheControl(DEFAULT_FRESHNESS);
 /** A page rendered for a URL that must not be shared (e.g. the `?donation=` return). */
 export const PRIVATE_PAGE_CACHE_CONTROL = 'private, no-store';
@@ -59,7 +60,8 @@ const PUBLIC_PAGES = [
  * Click identifiers that social networks and campaigns append to shared links. No page reads them,
  * so they are left out of the cache key: a burst of visitors from a post shares one cached copy.
  */
-const TRACKING_PARAM = /^(utm_[a-z_]+|fbclid|gclid|dclid|gbraid|wbraid|msclkid|igshid|twclid|ttclid|li_fat_id|mc_cid|mc_eid|_ga)$/;
+const TRACKING_PARAM =
+  /^(utm_[a-z_]+|fbclid|gclid|dclid|gbraid|wbraid|msclkid|igshid|twclid|ttclid|li_fat_id|mc_cid|mc_eid|_ga)$/;
 
 /** Marks the generation a copy was rendered in, and when. */
 const GENERATION_HEADER = 'x-page-generation';
@@ -72,7 +74,8 @@ export type PageCacheDecision = { kind: 'cache'; key: Request } | { kind: 'bypas
 /** Whether this request's page may come from (and go into) the shared cache, and under which key. */
 export function pageCacheDecision(request: Request): PageCacheDecision {
   const url = new URL(request.url);
-  if (request.method !== 'GET' || !PUBLIC_PAGES.some((re) => re.test(url.pathname))) return { kind: 'bypass', private: false };
+  if (request.method !== 'GET' || !PUBLIC_PAGES.some((re) => re.test(url.pathname)))
+    return { kind: 'bypass', private: false };
   if (request.headers.has('authorization')) return { kind: 'bypass', private: true };
   const names = [...new Set(url.searchParams.keys())];
   if (names.some((name) => name !== 'page' && !TRACKING_PARAM.test(name))) return { kind: 'bypass', private: true };
@@ -102,11 +105,13 @@ const MAX_API_QUERY = 512;
 export type ApiCacheDecision = { kind: 'cache'; key: Request; route: string } | { kind: 'bypass' };
 
 /** A request that wants the origin's answer: fetch's `cache: 'no-store'` or `'reload'`, or the header itself. */
-const asksForFresh = (headers: Headers) => /no-cache|no-store/i.test(headers.get('cache-control') ?? '') || /no-cache/i.test(headers.get('pragma') ?? '');
+const asksForFresh = (headers: Headers) =>
+  /no-cache|no-store/i.test(headers.get('cache-control') ?? '') || /no-cache/i.test(headers.get('pragma') ?? '');
 
 /** Whether this API request may be answered from (and stored in) the shared cache, and under which key. */
 export function apiCacheDecision(request: Request): ApiCacheDecision {
-  if (request.method !== 'GET' || request.headers.has('authorization') || asksForFresh(request.headers)) return { kind: 'bypass' };
+  if (request.method !== 'GET' || request.headers.has('authorization') || asksForFresh(request.headers))
+    return { kind: 'bypass' };
   const url = new URL(request.url);
   const read = PUBLIC_API_READS.find((r) => r.path.test(url.pathname));
   if (!read || url.search.length > MAX_API_QUERY) return { kind: 'bypass' };
@@ -123,7 +128,8 @@ export function edgeCache(): Cache | null {
   return storage?.default ?? null;
 }
 
-const generationKey = (origin: string) => new Request(new URL('/__page-cache-generation', origin).toString(), { method: 'GET' });
+const generationKey = (origin: string) =>
+  new Request(new URL('/__page-cache-generation', origin).toString(), { method: 'GET' });
 
 /**
  * The generation as this isolate last read it, trusted for GENERATION_MEMO_MS: a cached page then
@@ -158,7 +164,12 @@ async function readGeneration(cache: Cache, origin: string, now: number): Promis
   return value;
 }
 
-async function currentGeneration(cache: Cache, origin: string, now = Date.now(), background?: Background): Promise<string> {
+async function currentGeneration(
+  cache: Cache,
+  origin: string,
+  now = Date.now(),
+  background?: Background,
+): Promise<string> {
   const known = memoOf(cache).get(origin);
   const age = known ? now - known.readAt : Number.NaN;
   if (known && age >= 0 && age < GENERATION_MEMO_MS) return known.value;
@@ -178,7 +189,10 @@ export async function bumpPageGeneration(origin: string, cache = edgeCache()): P
   if (!cache) return;
   const next = `${Date.now()}-${crypto.randomUUID().slice(0, 8)}`;
   memoOf(cache).set(origin, { value: next, readAt: Date.now() });
-  await cache.put(generationKey(origin), new Response(next, { headers: { 'Cache-Control': 'public, s-maxage=31536000' } }));
+  await cache.put(
+    generationKey(origin),
+    new Response(next, { headers: { 'Cache-Control': 'public, s-maxage=31536000' } }),
+  );
 }
 
 /**
@@ -193,7 +207,12 @@ type Retirement = { lastAt: number; pending: Promise<void> | null };
 const retirements = new WeakMap<Cache, Map<string, Retirement>>();
 
 /** Retires the cached pages now, or once at the end of the current window; the promise settles when it is done. */
-export function retirePagesCoalesced(origin: string, cache = edgeCache(), now = Date.now(), wait = (ms: number) => new Promise<void>((r) => setTimeout(r, ms))): Promise<void> {
+export function retirePagesCoalesced(
+  origin: string,
+  cache = edgeCache(),
+  now = Date.now(),
+  wait = (ms: number) => new Promise<void>((r) => setTimeout(r, ms)),
+): Promise<void> {
   if (!cache) return Promise.resolve();
   let byOrigin = retirements.get(cache);
   if (!byOrigin) retirements.set(cache, (byOrigin = new Map()));
@@ -307,7 +326,12 @@ export async function readCachedPage(
   if (page?.generation !== generation) {
     const hit = await cache.match(key);
     if (!hit || hit.headers.get(GENERATION_HEADER) !== generation) return null;
-    page = { body: await hit.arrayBuffer(), headers: visibleHeaders(hit.headers), generation, renderedAt: Number(hit.headers.get(RENDERED_AT_HEADER) ?? 0) };
+    page = {
+      body: await hit.arrayBuffer(),
+      headers: visibleHeaders(hit.headers),
+      generation,
+      renderedAt: Number(hit.headers.get(RENDERED_AT_HEADER) ?? 0),
+    };
     remember(cache, key.url, page);
   }
   const age = (now - page.renderedAt) / 1000;
@@ -320,7 +344,11 @@ export async function readCachedPage(
 
 /** Whether an answer may be stored: a full 200 HTML page (or, for the API, JSON) that sets no cookie. */
 export function storable(response: Response, type: 'text/html' | 'application/json' = 'text/html'): boolean {
-  return response.status === 200 && !response.headers.has('set-cookie') && (response.headers.get('content-type') ?? '').startsWith(type);
+  return (
+    response.status === 200 &&
+    !response.headers.has('set-cookie') &&
+    (response.headers.get('content-type') ?? '').startsWith(type)
+  );
 }
 
 /** Stores a copy of a rendered page under the current generation; returns the response to send. */
@@ -340,7 +368,12 @@ export async function storePage(
   stored.headers.set(RENDERED_AT_HEADER, String(now));
   const send = new Response(body, rendered);
   send.headers.set('Cache-Control', publicCacheControl(freshness));
-  remember(cache, key.url, { body: body.slice(0), headers: visibleHeaders(stored.headers), generation, renderedAt: now });
+  remember(cache, key.url, {
+    body: body.slice(0),
+    headers: visibleHeaders(stored.headers),
+    generation,
+    renderedAt: now,
+  });
   return { send, put: cache.put(key, stored) };
 }
 

@@ -6,8 +6,12 @@ import { pageFailureResponse } from './page-failure';
 afterEach(() => vi.restoreAllMocks());
 
 const outages = {
-  d1: new Error('Failed query: select "id" from "campaigns" params: a@example.org', { cause: new Error('D1_ERROR: Network connection lost.') }),
-  libsql: new TypeError('fetch failed', { cause: Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:8080'), { code: 'ECONNREFUSED' }) }),
+  d1: new Error('Failed query: select "id" from "campaigns" params: a@example.org', {
+    cause: new Error('D1_ERROR: Network connection lost.'),
+  }),
+  libsql: new TypeError('fetch failed', {
+    cause: Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:8080'), { code: 'ECONNREFUSED' }),
+  }),
   'missing PUBLIC_ORIGIN': new MissingSettingError('PUBLIC_ORIGIN'),
 };
 
@@ -34,7 +38,12 @@ describe('pages when the database is unreachable', () => {
       );
       // Logged with the reference and the route, without the query's values.
       const line = JSON.parse(String(log.mock.calls[0][0]));
-      expect(line).toMatchObject({ level: 'error', msg: 'page unavailable', request_id: 'req-123abc', route: '/campaigns/[id]' });
+      expect(line).toMatchObject({
+        level: 'error',
+        msg: 'page unavailable',
+        request_id: 'req-123abc',
+        route: '/campaigns/[id]',
+      });
       expect(JSON.stringify(line)).not.toContain('a@example.org');
     });
   }

@@ -12,7 +12,11 @@ export type ReceivingCharity = Pick<CharityIdentity, 'name' | 'number' | 'regula
  */
 export function receivingCharitiesQuery(db: Db) {
   return db
-    .selectDistinct({ name: organizations.name, number: organizations.charityNumber, regulator: organizations.regulator })
+    .selectDistinct({
+      name: organizations.name,
+      number: organizations.charityNumber,
+      regulator: organizations.regulator,
+    })
     .from(campaigns)
     .innerJoin(organizations, eq(organizations.id, campaigns.organizationId))
     .where(and(isNull(campaigns.campaignId), eq(campaigns.status, 'approved'), isNotNull(organizations.charityNumber)))

@@ -58,7 +58,10 @@ function toQuery(f: Filters): Omit<AuditQuery, 'limit' | 'offset'> {
     to: text(f.to),
   };
 }
-const toSearch = (f: Filters) => new URLSearchParams(Object.entries(toQuery(f)).filter((e): e is [string, string] => typeof e[1] === 'string')).toString();
+const toSearch = (f: Filters) =>
+  new URLSearchParams(
+    Object.entries(toQuery(f)).filter((e): e is [string, string] => typeof e[1] === 'string'),
+  ).toString();
 
 type ListResponse = Awaited<ReturnType<typeof client.api.audit.$get>>;
 
@@ -92,7 +95,9 @@ function AuditLog() {
     setPage((p) => ({ ...p, pageIndex: 0 }));
   };
   const query = { ...toQuery(filters), limit: String(page.pageSize), offset: String(page.pageIndex * page.pageSize) };
-  const [state] = useApiGet<ListResponse>(`audit?${toSearch(filters)}&page=${page.pageIndex}-${page.pageSize}`, (o) => client.api.audit.$get({ query }, o));
+  const [state] = useApiGet<ListResponse>(`audit?${toSearch(filters)}&page=${page.pageIndex}-${page.pageSize}`, (o) =>
+    client.api.audit.$get({ query }, o),
+  );
   const rows = useMemo(() => (state.status === 'ok' ? (state.data as AuditRow[]) : []), [state]);
   const [total, setTotal] = useState(0);
   useEffect(() => {
@@ -101,7 +106,9 @@ function AuditLog() {
 
   async function exportCsv() {
     setExporting('Preparing your CSV…');
-    const saved = await download(client.api.exports['audit.csv'].$path({ query: toQuery(filters) }), 'audit.csv', { token: $dashToken.get() });
+    const saved = await download(client.api.exports['audit.csv'].$path({ query: toQuery(filters) }), 'audit.csv', {
+      token: $dashToken.get(),
+    });
     setExporting(saved.ok ? `Downloaded ${saved.data.name}.` : saved.error.message);
   }
 
@@ -118,7 +125,10 @@ function AuditLog() {
   return (
     <section className="dash-section">
       <PageHeader title="Audit log" />
-      <p className="dash-hint">Every change staff made to donations, refunds, batches, Gift Aid, organizations, campaigns and accounts. Nothing here can be edited or deleted.</p>
+      <p className="dash-hint">
+        Every change staff made to donations, refunds, batches, Gift Aid, organizations, campaigns and accounts. Nothing
+        here can be edited or deleted.
+      </p>
       {state.status === 'error' ? <Alert>{state.error.message}</Alert> : null}
       <DataTable
         caption="Audit log"
@@ -132,7 +142,14 @@ function AuditLog() {
             <div className="dash-list-filters">
               <div className="dash-field dash-filter-search">
                 <label htmlFor="audit-actor">Who</label>
-                <input id="audit-actor" className="dash-input dash-input-sm" type="search" placeholder="Email or user id" maxLength={254} {...field('actor')} />
+                <input
+                  id="audit-actor"
+                  className="dash-input dash-input-sm"
+                  type="search"
+                  placeholder="Email or user id"
+                  maxLength={254}
+                  {...field('actor')}
+                />
               </div>
               <div className="dash-field">
                 <label htmlFor="audit-type">Record type</label>
@@ -152,11 +169,25 @@ function AuditLog() {
               </div>
               <div className="dash-field">
                 <label htmlFor="audit-target">Record id</label>
-                <input id="audit-target" className="dash-input dash-input-sm" type="search" maxLength={64} placeholder="Id of the record" {...field('target')} />
+                <input
+                  id="audit-target"
+                  className="dash-input dash-input-sm"
+                  type="search"
+                  maxLength={64}
+                  placeholder="Id of the record"
+                  {...field('target')}
+                />
               </div>
               <div className="dash-field">
                 <label htmlFor="audit-action">Action</label>
-                <input id="audit-action" className="dash-input dash-input-sm" list="audit-actions" maxLength={64} placeholder="e.g. donation.refund" {...field('action')} />
+                <input
+                  id="audit-action"
+                  className="dash-input dash-input-sm"
+                  list="audit-actions"
+                  maxLength={64}
+                  placeholder="e.g. donation.refund"
+                  {...field('action')}
+                />
                 <datalist id="audit-actions">
                   {KNOWN_ACTIONS.map((a) => (
                     <option key={a} value={a} />
@@ -166,11 +197,23 @@ function AuditLog() {
               <div className="audit-filters-dates">
                 <div className="dash-field">
                   <label htmlFor="audit-from">From</label>
-                  <input id="audit-from" className="dash-input dash-input-sm" type="date" {...field('from')} onChange={(e) => apply({ ...draft, from: e.target.value })} />
+                  <input
+                    id="audit-from"
+                    className="dash-input dash-input-sm"
+                    type="date"
+                    {...field('from')}
+                    onChange={(e) => apply({ ...draft, from: e.target.value })}
+                  />
                 </div>
                 <div className="dash-field">
                   <label htmlFor="audit-to">To</label>
-                  <input id="audit-to" className="dash-input dash-input-sm" type="date" {...field('to')} onChange={(e) => apply({ ...draft, to: e.target.value })} />
+                  <input
+                    id="audit-to"
+                    className="dash-input dash-input-sm"
+                    type="date"
+                    {...field('to')}
+                    onChange={(e) => apply({ ...draft, to: e.target.value })}
+                  />
                 </div>
               </div>
             </div>

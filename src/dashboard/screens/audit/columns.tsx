@@ -16,7 +16,14 @@ export type AuditRow = {
   note: string | null;
 };
 
-const when = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', timeZone: 'Europe/London' });
+const when = new Intl.DateTimeFormat('en-GB', {
+  day: 'numeric',
+  month: 'short',
+  year: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+  timeZone: 'Europe/London',
+});
 
 export const TARGET_LABELS: Record<string, string> = {
   donation: 'Donation',
@@ -114,7 +121,8 @@ export const auditColumns: DashColumnDef<AuditRow>[] = [
             <ul className="audit-changes">
               {entries.map(([field, [before, after]]) => (
                 <li key={field}>
-                  <span className="audit-field">{field}</span>: <span className="audit-before">{showValue(field, before)}</span>
+                  <span className="audit-field">{field}</span>:{' '}
+                  <span className="audit-before">{showValue(field, before)}</span>
                   <span className="audit-arrow" aria-label="changed to">
                     →
                   </span>

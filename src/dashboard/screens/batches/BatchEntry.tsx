@@ -13,7 +13,10 @@ import { useAppealOptions, useDonorSearch } from '../../forms/use-options';
 import { BatchGiftAidCheck } from '../gift-aid/BatchGiftAidCheck';
 
 /** Batch entry names the vouchers people know (CAF and similar). */
-const METHOD_LABELS: Record<BatchMethod, string> = { ...PAYMENT_METHOD_LABELS, charity_voucher: 'Charity voucher (CAF and similar)' };
+const METHOD_LABELS: Record<BatchMethod, string> = {
+  ...PAYMENT_METHOD_LABELS,
+  charity_voucher: 'Charity voucher (CAF and similar)',
+};
 const METHOD_OPTIONS: Option[] = BATCH_METHODS.map((m) => ({ value: m, label: METHOD_LABELS[m] }));
 const GENERAL_FUND = '';
 
@@ -55,14 +58,20 @@ const emptyLine = (): Line => ({
   reference: '',
 });
 
-const lineReady = (l: Line) => (l.newDonor ? l.firstName.trim() !== '' && l.lastName.trim() !== '' : l.donorId !== '') && poundsToPence(l.amount) !== null;
+const lineReady = (l: Line) =>
+  (l.newDonor ? l.firstName.trim() !== '' && l.lastName.trim() !== '' : l.donorId !== '') &&
+  poundsToPence(l.amount) !== null;
 
 /** /dashboard/batches/add: a paying-in slip's gifts entered together and posted once. */
 export function BatchEntry() {
   const token = useStore($dashToken);
-  const [orgsLoad] = useApiGet('/api/organizations?limit=100', (o) => client.api.organizations.$get({ query: { limit: 100 } }, o));
+  const [orgsLoad] = useApiGet('/api/organizations?limit=100', (o) =>
+    client.api.organizations.$get({ query: { limit: 100 } }, o),
+  );
   const orgs = orgsLoad.status === 'ok' ? orgsLoad.data : [];
-  const [campaignsLoad] = useApiGet('campaigns?tiny=true', (o) => client.api.campaigns.$get({ query: { tiny: 'true' } }, o));
+  const [campaignsLoad] = useApiGet('campaigns?tiny=true', (o) =>
+    client.api.campaigns.$get({ query: { tiny: 'true' } }, o),
+  );
   const [organizationId, setOrganizationId] = useState('');
   const [method, setMethod] = useState<BatchMethod>('cheque');
   const [bankedOn, setBankedOn] = useState(toDateInput(new Date()));
@@ -79,7 +88,9 @@ export function BatchEntry() {
   const campaignOptions = useMemo<Option[]>(() => {
     const rows = campaignsLoad.status === 'ok' ? campaignsLoad.data : [];
     // The select's empty choice is the general fund (its placeholder below).
-    return rows.filter((c) => 'organization_id' in c && c.organization_id === orgId).map((c) => ({ value: c._id, label: c.title || c._id }));
+    return rows
+      .filter((c) => 'organization_id' in c && c.organization_id === orgId)
+      .map((c) => ({ value: c._id, label: c.title || c._id }));
   }, [campaignsLoad, orgId]);
 
   const total = lines.reduce((sum, l) => sum + (poundsToPence(l.amount) ?? 0), 0);
@@ -87,7 +98,8 @@ export function BatchEntry() {
   const matches = expectedPence !== null && total === expectedPence;
   const ready = orgId !== '' && bankedOn !== '' && matches && lines.every(lineReady);
 
-  const update = (key: number, patch: Partial<Line>) => setLines((prev) => prev.map((l) => (l.key === key ? { ...l, ...patch } : l)));
+  const update = (key: number, patch: Partial<Line>) =>
+    setLines((prev) => prev.map((l) => (l.key === key ? { ...l, ...patch } : l)));
 
   const post = async () => {
     setPosting(true);
@@ -100,7 +112,15 @@ export function BatchEntry() {
       expected_total: expectedPence ?? 0,
       gifts: lines.map((l) => ({
         ...(l.newDonor
-          ? { donor: { first_name: l.firstName.trim(), last_name: l.lastName.trim(), email: l.email.trim() || undefined, address: l.address.trim() || undefined, postcode: l.postcode.trim() || undefined } }
+          ? {
+              donor: {
+                first_name: l.firstName.trim(),
+                last_name: l.lastName.trim(),
+                email: l.email.trim() || undefined,
+                address: l.address.trim() || undefined,
+                postcode: l.postcode.trim() || undefined,
+              },
+            }
           : { donor_id: l.donorId }),
         amount: poundsToPence(l.amount) ?? 0,
         ...(l.appealId ? { appeal_id: l.appealId } : l.campaignId ? { campaign_id: l.campaignId } : {}),
@@ -110,7 +130,10 @@ export function BatchEntry() {
         reference: l.reference.trim() || undefined,
       })),
     };
-    const res = await api((o) => client.api.donations.batches.$post({ json, header: { 'idempotency-key': idempotencyKey } }, o), { token });
+    const res = await api(
+      (o) => client.api.donations.batches.$post({ json, header: { 'idempotency-key': idempotencyKey } }, o),
+      { token },
+    );
     setPosting(false);
     setConfirming(false);
     if (!res.ok) return setError(res.error.message);
@@ -135,10 +158,24 @@ export function BatchEntry() {
             required
             placeholder="Select an organization"
           />
-          <SelectInput label="Method" value={method} onChange={(v) => setMethod(v as BatchMethod)} options={METHOD_OPTIONS} required />
+          <SelectInput
+            label="Method"
+            value={method}
+            onChange={(v) => setMethod(v as BatchMethod)}
+            options={METHOD_OPTIONS}
+            required
+          />
           <TextInput label="Banked on" type="date" value={bankedOn} onChange={setBankedOn} required />
           <TextInput label="Reference" value={reference} onChange={setReference} placeholder="Paying-in slip number" />
-          <TextInput label="Expected total (£)" value={expected} onChange={setExpected} required inputMode="decimal" placeholder="137.34" hint="The total on the paying-in slip" />
+          <TextInput
+            label="Expected total (£)"
+            value={expected}
+            onChange={setExpected}
+            required
+            inputMode="decimal"
+            placeholder="137.34"
+            hint="The total on the paying-in slip"
+          />
         </div>
       </fieldset>
 
@@ -155,7 +192,12 @@ export function BatchEntry() {
           onRemove={lines.length > 1 ? () => setLines((prev) => prev.filter((l) => l.key !== line.key)) : undefined}
         />
       ))}
-      <button type="button" className="btn btn-outline" onClick={() => setLines((prev) => [...prev, emptyLine()])} disabled={lines.length >= 200}>
+      <button
+        type="button"
+        className="btn btn-outline"
+        onClick={() => setLines((prev) => [...prev, emptyLine()])}
+        disabled={lines.length >= 200}
+      >
         Add a gift
       </button>
 
@@ -164,14 +206,21 @@ export function BatchEntry() {
           Entered <strong data-testid="batch-running-total">{formatPence(total)}</strong> of{' '}
           <strong>{expectedPence === null ? '—' : formatPence(expectedPence)}</strong> expected
         </span>
-        <span>{expectedPence === null ? 'Enter the expected total' : matches ? 'The gifts match the slip' : `Difference ${formatPence(Math.abs(expectedPence - total))}`}</span>
+        <span>
+          {expectedPence === null
+            ? 'Enter the expected total'
+            : matches
+              ? 'The gifts match the slip'
+              : `Difference ${formatPence(Math.abs(expectedPence - total))}`}
+        </span>
       </div>
 
       {confirming ? (
         <div className="dash-batch-confirm" role="alertdialog" aria-label="Confirm the batch">
           <p>
-            Post {lines.length} {lines.length === 1 ? 'gift' : 'gifts'} totalling {formatPence(total)} by {METHOD_LABELS[method].toLowerCase()} to {orgName}, banked on {bankedOn}?
-            A posted batch can only be corrected gift by gift (a reversal).
+            Post {lines.length} {lines.length === 1 ? 'gift' : 'gifts'} totalling {formatPence(total)} by{' '}
+            {METHOD_LABELS[method].toLowerCase()} to {orgName}, banked on {bankedOn}? A posted batch can only be
+            corrected gift by gift (a reversal).
           </p>
           <div className="dash-form-actions">
             <button type="button" className="btn btn-primary" onClick={post} disabled={posting}>
@@ -218,7 +267,11 @@ function BatchLineEditor({
       <legend>Gift {index + 1}</legend>
       <div className="dash-batch-line-donor">
         <label className="dash-check">
-          <input type="checkbox" checked={line.newDonor} onChange={(e) => onChange({ newDonor: e.target.checked, donorId: '' })} />
+          <input
+            type="checkbox"
+            checked={line.newDonor}
+            onChange={(e) => onChange({ newDonor: e.target.checked, donorId: '' })}
+          />
           <span>New donor</span>
         </label>
       </div>
@@ -226,19 +279,43 @@ function BatchLineEditor({
         <div className="dash-grid-2">
           <TextInput label="First name" value={line.firstName} onChange={(v) => onChange({ firstName: v })} required />
           <TextInput label="Last name" value={line.lastName} onChange={(v) => onChange({ lastName: v })} required />
-          <TextInput label="Email" type="email" value={line.email} onChange={(v) => onChange({ email: v })} hint="Optional; an existing donor with this email is used" />
+          <TextInput
+            label="Email"
+            type="email"
+            value={line.email}
+            onChange={(v) => onChange({ email: v })}
+            hint="Optional; an existing donor with this email is used"
+          />
           <TextInput label="Address" value={line.address} onChange={(v) => onChange({ address: v })} />
           <TextInput label="Postcode" value={line.postcode} onChange={(v) => onChange({ postcode: v })} />
         </div>
       ) : (
         <div className="dash-grid-2">
           <TextInput label="Search donors" value={search} onChange={setSearch} placeholder="Name or email" />
-          <SelectInput label="Donor" value={line.donorId} onChange={(v) => onChange({ donorId: v })} options={donors.options} required placeholder="Select a donor" />
+          <SelectInput
+            label="Donor"
+            value={line.donorId}
+            onChange={(v) => onChange({ donorId: v })}
+            options={donors.options}
+            required
+            placeholder="Select a donor"
+          />
         </div>
       )}
       <div className="dash-grid-2">
-        <TextInput label="Amount (£)" value={line.amount} onChange={(v) => onChange({ amount: v })} required inputMode="decimal" placeholder="25.00" />
-        <TextInput label="Cheque or voucher number" value={line.reference} onChange={(v) => onChange({ reference: v })} />
+        <TextInput
+          label="Amount (£)"
+          value={line.amount}
+          onChange={(v) => onChange({ amount: v })}
+          required
+          inputMode="decimal"
+          placeholder="25.00"
+        />
+        <TextInput
+          label="Cheque or voucher number"
+          value={line.reference}
+          onChange={(v) => onChange({ reference: v })}
+        />
         <SelectInput
           label="Fund"
           value={line.campaignId}
@@ -257,14 +334,23 @@ function BatchLineEditor({
       </div>
       <div className="dash-batch-line-flags">
         <label className="dash-check">
-          <input type="checkbox" checked={line.giftAid} onChange={(e) => onChange({ giftAid: e.target.checked })} disabled={line.newDonor || line.benefitExceedsLimit} />
-          <span>Gift Aid {line.newDonor ? '(record the declaration first)' : '(checked against the donor’s declaration)'}</span>
+          <input
+            type="checkbox"
+            checked={line.giftAid}
+            onChange={(e) => onChange({ giftAid: e.target.checked })}
+            disabled={line.newDonor || line.benefitExceedsLimit}
+          />
+          <span>
+            Gift Aid {line.newDonor ? '(record the declaration first)' : '(checked against the donor’s declaration)'}
+          </span>
         </label>
         <label className="dash-check">
           <input
             type="checkbox"
             checked={line.benefitExceedsLimit}
-            onChange={(e) => onChange({ benefitExceedsLimit: e.target.checked, ...(e.target.checked ? { giftAid: false } : {}) })}
+            onChange={(e) =>
+              onChange({ benefitExceedsLimit: e.target.checked, ...(e.target.checked ? { giftAid: false } : {}) })
+            }
           />
           <span>Benefit above HMRC limits</span>
         </label>

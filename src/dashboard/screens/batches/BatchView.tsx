@@ -65,7 +65,9 @@ export function BatchList() {
 
 /** /dashboard/batches/:id: a posted batch and its gifts; each gift is corrected from its own page. */
 export function BatchView({ id }: { id: string }) {
-  const [load] = useApiGet(`/api/donations/batches/${id}`, (o) => client.api.donations.batches[':id'].$get({ param: { id } }, o));
+  const [load] = useApiGet(`/api/donations/batches/${id}`, (o) =>
+    client.api.donations.batches[':id'].$get({ param: { id } }, o),
+  );
   if (load.status === 'error') return <h1 className="dash-not-found">Not Found</h1>;
   if (load.status !== 'ok') return <Spinner />;
   const b = load.data;
@@ -73,8 +75,8 @@ export function BatchView({ id }: { id: string }) {
     <section className="dash-section dash-batch">
       <PageHeader title={`Batch banked ${b.banked_on}`} back={<a href="/dashboard/batches">All batches</a>} />
       <p className="dash-batch-summary">
-        <Badge>Posted</Badge> {b.gift_count} {b.gift_count === 1 ? 'gift' : 'gifts'} by {methodLabel(b.method)} to {b.organization_name}, total{' '}
-        <strong>{formatPence(b.expected_total)}</strong>
+        <Badge>Posted</Badge> {b.gift_count} {b.gift_count === 1 ? 'gift' : 'gifts'} by {methodLabel(b.method)} to{' '}
+        {b.organization_name}, total <strong>{formatPence(b.expected_total)}</strong>
         {b.reference ? `, reference ${b.reference}` : ''}. Posted {formatDate(b.created_at)}.
       </p>
       <div className="dash-table-wrap">

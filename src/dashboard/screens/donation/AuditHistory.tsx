@@ -1,7 +1,8 @@
 import type { DonationStory } from './story';
 import { actionLabel, auditValue } from './labels';
 
-const when = (iso: string) => new Date(iso).toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'Europe/London' });
+const when = (iso: string) =>
+  new Date(iso).toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'Europe/London' });
 
 /** The gift's audit log, newest first: who did what, the fields before and after, and when. */
 export function AuditHistory({ entries }: { entries: DonationStory['history'] }) {
@@ -39,7 +40,8 @@ export function AuditHistory({ entries }: { entries: DonationStory['history'] })
                           <ul className="donation-changes">
                             {changes.map(([field, [before, after]]) => (
                               <li key={field}>
-                                <span className="donation-change-field">{field.replace(/_/g, ' ')}</span>: {auditValue(before, field)} → {auditValue(after, field)}
+                                <span className="donation-change-field">{field.replace(/_/g, ' ')}</span>:{' '}
+                                {auditValue(before, field)} → {auditValue(after, field)}
                               </li>
                             ))}
                           </ul>

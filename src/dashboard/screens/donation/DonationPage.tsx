@@ -40,7 +40,8 @@ function DonationStoryView({ id, canVerify }: { id: string; canVerify: boolean }
   const last = useRef<DonationStory | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   if (load.status === 'ok') last.current = load.data;
-  if (load.status === 'error') return <h1 className="dash-not-found">{load.error.statusCode === 404 ? 'Not Found' : load.error.message}</h1>;
+  if (load.status === 'error')
+    return <h1 className="dash-not-found">{load.error.statusCode === 404 ? 'Not Found' : load.error.message}</h1>;
   const done = (message: string) => {
     setNotice(message);
     reload();
@@ -51,16 +52,30 @@ function DonationStoryView({ id, canVerify }: { id: string; canVerify: boolean }
   const offline = gift.source === 'manual' || gift.source === 'batch';
   const editable = story.actions.includes('edit');
   const canRefund = story.actions.includes('refund');
-  const verifiable = canVerify && offline && !story.gift_aid.claim && !story.reversals.length && !gift.gift_aid && gift.status === 'succeeded';
+  const verifiable =
+    canVerify &&
+    offline &&
+    !story.gift_aid.claim &&
+    !story.reversals.length &&
+    !gift.gift_aid &&
+    gift.status === 'succeeded';
 
   return (
     <section className="dash-section donation-page">
-      <PageHeader title={`Gift of ${formatPence(gift.amount)} from ${gift.donor.label}`} back={<a href={listPathOf('donations')}>All donations</a>} />
+      <PageHeader
+        title={`Gift of ${formatPence(gift.amount)} from ${gift.donor.label}`}
+        back={<a href={listPathOf('donations')}>All donations</a>}
+      />
       <div className="donation-summary" data-testid="donation-summary">
         <Badge tone={statusTone(gift.status)}>{statusLabel(gift.status)}</Badge>
         <span>
           Remaining <strong data-testid="donation-remaining">{formatPence(story.remaining_pence)}</strong>
-          {gift.refunded_amount ? <> of {formatPence(gift.amount)} ({formatPence(gift.refunded_amount)} back)</> : null}
+          {gift.refunded_amount ? (
+            <>
+              {' '}
+              of {formatPence(gift.amount)} ({formatPence(gift.refunded_amount)} back)
+            </>
+          ) : null}
         </span>
         <span className="dash-muted">{editable ? 'Editable: an offline gift not yet claimed' : 'Read-only'}</span>
       </div>
@@ -69,27 +84,20 @@ function DonationStoryView({ id, canVerify }: { id: string; canVerify: boolean }
 
       <div className="donation-columns">
         <PaymentFacts story={story} />
-        <GiftAidFacts story={story}>{verifiable ? <VerifyGiftAid donationId={gift._id} onVerified={done} embedded /> : null}</GiftAidFacts>
+        <GiftAidFacts story={story}>
+          {verifiable ? <VerifyGiftAid donationId={gift._id} onVerified={done} embedded /> : null}
+        </GiftAidFacts>
       </div>
 
       <MoneyBack story={story} />
       {canRefund ? (
-        <RefundPanel
-          story={story}
-          offline={offline}
-          onDone={done}
-          onReview={() => setNotice(null)}
-        />
+        <RefundPanel story={story} offline={offline} onDone={done} onReview={() => setNotice(null)} />
       ) : (
         <p className="dash-hint">{noRefundReason(story)}</p>
       )}
 
       {editable ? (
-        <DonationForm
-          id={gift._id}
-          embedded
-          onSaved={() => done('Saved: the gift’s details are updated.')}
-        />
+        <DonationForm id={gift._id} embedded onSaved={() => done('Saved: the gift’s details are updated.')} />
       ) : (
         <p className="dash-hint donation-readonly-note">{readOnlyReason(story, offline)}</p>
       )}
@@ -103,15 +111,19 @@ function DonationStoryView({ id, canVerify }: { id: string; canVerify: boolean }
 
 function noRefundReason(story: DonationStory): string {
   const { status } = story.donation;
-  if (status === 'pending' || status === 'processing') return 'Nothing can be refunded until the payment has gone through.';
-  if (status === 'failed' || status === 'abandoned') return 'The payment did not go through: there is nothing to refund.';
+  if (status === 'pending' || status === 'processing')
+    return 'Nothing can be refunded until the payment has gone through.';
+  if (status === 'failed' || status === 'abandoned')
+    return 'The payment did not go through: there is nothing to refund.';
   if (story.remaining_pence <= 0) return 'All of this gift has gone back: nothing remains to refund.';
   return '';
 }
 
 function readOnlyReason(story: DonationStory, offline: boolean): string {
-  if (!offline) return 'A gift paid online is read-only: what the donor paid is what Stripe took. Use Refund to give money back.';
-  if (story.gift_aid.claim) return 'This gift is in a Gift Aid claim, so its details cannot change. Reverse it and record a new gift to correct it.';
+  if (!offline)
+    return 'A gift paid online is read-only: what the donor paid is what Stripe took. Use Refund to give money back.';
+  if (story.gift_aid.claim)
+    return 'This gift is in a Gift Aid claim, so its details cannot change. Reverse it and record a new gift to correct it.';
   if (story.reversals.length) return 'Money has gone back on this gift, so its details cannot change.';
   return 'Only admins and organization admins edit gifts.';
 }

@@ -13,7 +13,17 @@ import { reasonsFor } from './labels';
  * remains on the gift. Amounts are typed in pounds and sent in pence; nothing is sent before the
  * confirmation, and one confirmation carries one Idempotency-Key, so a double click is one refund.
  */
-export function RefundPanel({ story, offline, onDone, onReview }: { story: DonationStory; offline: boolean; onDone: (message: string) => void; onReview?: () => void }) {
+export function RefundPanel({
+  story,
+  offline,
+  onDone,
+  onReview,
+}: {
+  story: DonationStory;
+  offline: boolean;
+  onDone: (message: string) => void;
+  onReview?: () => void;
+}) {
   const token = useStore($dashToken);
   const verb = offline ? 'Reverse' : 'Refund';
   const reasons = reasonsFor(offline);
@@ -42,7 +52,11 @@ export function RefundPanel({ story, offline, onDone, onReview }: { story: Donat
     const res = await api(
       (o) =>
         client.api.donations[':id'].refund.$post(
-          { param: { id: story.donation._id }, json: { amount: confirming.pence, reason, ...(note.trim() ? { note: note.trim() } : {}) }, header: { 'idempotency-key': confirming.key } },
+          {
+            param: { id: story.donation._id },
+            json: { amount: confirming.pence, reason, ...(note.trim() ? { note: note.trim() } : {}) },
+            header: { 'idempotency-key': confirming.key },
+          },
           o,
         ),
       { token },
@@ -71,12 +85,38 @@ export function RefundPanel({ story, offline, onDone, onReview }: { story: Donat
       </p>
       {error ? <Alert>{error}</Alert> : null}
       <div className="dash-grid-2">
-        <TextInput label="Amount (£)" value={amount} onChange={setAmount} inputMode="decimal" required readOnly={!!confirming} hint={`In pounds; at most ${formatPence(story.remaining_pence)}`} />
-        <SelectInput label="Reason" value={reason} onChange={setReason} options={reasons} required placeholder="Choose a reason" disabled={!!confirming} />
+        <TextInput
+          label="Amount (£)"
+          value={amount}
+          onChange={setAmount}
+          inputMode="decimal"
+          required
+          readOnly={!!confirming}
+          hint={`In pounds; at most ${formatPence(story.remaining_pence)}`}
+        />
+        <SelectInput
+          label="Reason"
+          value={reason}
+          onChange={setReason}
+          options={reasons}
+          required
+          placeholder="Choose a reason"
+          disabled={!!confirming}
+        />
       </div>
-      <TextInput label="Note (optional)" value={note} onChange={setNote} maxLength={500} hint="Kept with the refund in the audit log" />
+      <TextInput
+        label="Note (optional)"
+        value={note}
+        onChange={setNote}
+        maxLength={500}
+        hint="Kept with the refund in the audit log"
+      />
       {confirming ? (
-        <div className="dash-batch-confirm donation-confirm" role="alertdialog" aria-label={`Confirm the ${verb.toLowerCase()}`}>
+        <div
+          className="dash-batch-confirm donation-confirm"
+          role="alertdialog"
+          aria-label={`Confirm the ${verb.toLowerCase()}`}
+        >
           <p>
             {verb} {formatPence(confirming.pence)} to {donor}?
           </p>

@@ -36,8 +36,22 @@ export function PaymentFacts({ story }: { story: DonationStory }) {
           ['Method', methodLabel(offline ? story.payment_method : gift.payment_method, gift.bank_last4)],
           ['Source', sourceLabel(gift.source)],
           ['Reference', story.reference ? <code>{story.reference}</code> : 'None'],
-          ['Fee', story.fee_pence === null ? (offline ? 'None (paid offline)' : 'Not known yet') : formatPence(story.fee_pence)],
-          ['Net', story.net_pence === null ? (offline ? formatPence(gift.amount) : 'Not known yet') : formatPence(story.net_pence)],
+          [
+            'Fee',
+            story.fee_pence === null
+              ? offline
+                ? 'None (paid offline)'
+                : 'Not known yet'
+              : formatPence(story.fee_pence),
+          ],
+          [
+            'Net',
+            story.net_pence === null
+              ? offline
+                ? formatPence(gift.amount)
+                : 'Not known yet'
+              : formatPence(story.net_pence),
+          ],
           ['Receipt', story.receipt_sent_at ? `Sent ${formatDate(story.receipt_sent_at)}` : 'Not sent'],
         ]}
       />
@@ -68,13 +82,20 @@ export function GiftAidFacts({ story, children }: { story: DonationStory; childr
             'Claim',
             claim ? (
               <>
-                <a href="/dashboard/gift-aid">{claim.hmrc_reference ? `Claim ${claim.hmrc_reference}` : 'Gift Aid claim'}</a> ({claim.status.replace(/_/g, ' ')}), {formatPence(claim.amount_pence)} claimed on it
+                <a href="/dashboard/gift-aid">
+                  {claim.hmrc_reference ? `Claim ${claim.hmrc_reference}` : 'Gift Aid claim'}
+                </a>{' '}
+                ({claim.status.replace(/_/g, ' ')}), {formatPence(claim.amount_pence)} claimed on it
               </>
             ) : (
               'Not claimed'
             ),
           ],
-          ...(ga.adjustments_pence ? ([['Adjusted', `${formatPence(Math.abs(ga.adjustments_pence))} of Gift Aid to repay in the next claim`]] as [string, ReactNode][]) : []),
+          ...(ga.adjustments_pence
+            ? ([
+                ['Adjusted', `${formatPence(Math.abs(ga.adjustments_pence))} of Gift Aid to repay in the next claim`],
+              ] as [string, ReactNode][])
+            : []),
         ]}
       />
       {children}

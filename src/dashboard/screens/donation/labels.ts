@@ -1,5 +1,10 @@
 import { formatPence } from '../../../../domain/money';
-import { CARD_REFUND_REASONS, OFFLINE_REVERSAL_REASONS, PAYMENT_METHOD_LABELS, type ReversalReason } from '../../../../domain/finance';
+import {
+  CARD_REFUND_REASONS,
+  OFFLINE_REVERSAL_REASONS,
+  PAYMENT_METHOD_LABELS,
+  type ReversalReason,
+} from '../../../../domain/finance';
 
 /** Words the donation page uses for the API's codes. */
 const METHODS: Record<string, string> = PAYMENT_METHOD_LABELS;
@@ -11,7 +16,13 @@ export const methodLabel = (method: string | null | undefined, bankLast4?: strin
 };
 
 export const sourceLabel = (source: string) =>
-  source === 'batch' ? 'Batch (paying-in slip)' : source === 'manual' ? 'Entered by hand' : source === 'demo' ? 'Online (demo payments)' : 'Online';
+  source === 'batch'
+    ? 'Batch (paying-in slip)'
+    : source === 'manual'
+      ? 'Entered by hand'
+      : source === 'demo'
+        ? 'Online (demo payments)'
+        : 'Online';
 
 export const REASON_LABELS: Record<ReversalReason, string> = {
   requested_by_customer: 'Requested by the donor',
@@ -26,7 +37,8 @@ export const REASON_LABELS: Record<ReversalReason, string> = {
 export const reasonLabel = (reason: string) => REASON_LABELS[reason as ReversalReason] ?? reason.replace(/_/g, ' ');
 
 /** What staff may choose: a card or Direct Debit gift goes back through Stripe; offline income is reversed. */
-export const reasonsFor = (offline: boolean) => (offline ? OFFLINE_REVERSAL_REASONS : CARD_REFUND_REASONS).map((r) => ({ value: r, label: REASON_LABELS[r] }));
+export const reasonsFor = (offline: boolean) =>
+  (offline ? OFFLINE_REVERSAL_REASONS : CARD_REFUND_REASONS).map((r) => ({ value: r, label: REASON_LABELS[r] }));
 
 const DISPUTE_REASONS: Record<string, string> = {
   fraudulent: 'Fraudulent',
@@ -41,7 +53,16 @@ export const disputeReasonLabel = (reason: string) => DISPUTE_REASONS[reason] ??
 export const statusLabel = (status: string) => status.replace(/_/g, ' ');
 
 export const statusTone = (status: string): 'ok' | 'warn' | 'danger' | 'muted' =>
-  status === 'succeeded' || status === 'won' ? 'ok' : status === 'pending' || status === 'processing' || status.includes('needs_response') || status.includes('under_review') ? 'warn' : status === 'failed' || status === 'lost' ? 'danger' : 'muted';
+  status === 'succeeded' || status === 'won'
+    ? 'ok'
+    : status === 'pending' ||
+        status === 'processing' ||
+        status.includes('needs_response') ||
+        status.includes('under_review')
+      ? 'warn'
+      : status === 'failed' || status === 'lost'
+        ? 'danger'
+        : 'muted';
 
 /** An audit action ("donation.refund") in words. */
 const ACTIONS: Record<string, string> = {
@@ -53,7 +74,12 @@ const ACTIONS: Record<string, string> = {
 };
 export const actionLabel = (action: string) => ACTIONS[action] ?? action.replace(/[._]/g, ' ');
 
-const isMoneyField = (field: string) => field === 'amount' || field.endsWith('_pence') || field.endsWith('Pence') || field === 'refunded_amount' || field === 'refundedAmount';
+const isMoneyField = (field: string) =>
+  field === 'amount' ||
+  field.endsWith('_pence') ||
+  field.endsWith('Pence') ||
+  field === 'refunded_amount' ||
+  field === 'refundedAmount';
 
 /** A before/after value of the audit log, short and readable: pence as pounds, ids left out of records. */
 export function auditValue(value: unknown, field = ''): string {
@@ -64,7 +90,10 @@ export function auditValue(value: unknown, field = ''): string {
   if (typeof value === 'object') {
     const parts = Object.entries(value as Record<string, unknown>)
       .filter(([key]) => key !== 'id' && !key.endsWith('_id'))
-      .map(([key, v]) => `${key.replace(/_/g, ' ')} ${key === 'reason' && typeof v === 'string' ? reasonLabel(v).toLowerCase() : auditValue(v, key)}`);
+      .map(
+        ([key, v]) =>
+          `${key.replace(/_/g, ' ')} ${key === 'reason' && typeof v === 'string' ? reasonLabel(v).toLowerCase() : auditValue(v, key)}`,
+      );
     return parts.join(', ') || 'recorded';
   }
   return String(value);

@@ -22,7 +22,9 @@ export function MergeDonor({ donorId }: { donorId: string }) {
   const [error, setError] = useState<string | null>(null);
   const [self] = useApiGet(`users/${donorId}`, (o) => client.api.users[':id'].$get({ param: { id: donorId } }, o));
   const query = { search, type: 'donor' as const, limit: '10' };
-  const [found] = useApiGet(open && search.length >= MIN_SEARCH ? `users?merge=${search}` : null, (o) => client.api.users.$get({ query }, o));
+  const [found] = useApiGet(open && search.length >= MIN_SEARCH ? `users?merge=${search}` : null, (o) =>
+    client.api.users.$get({ query }, o),
+  );
   if (self.status !== 'ok' || !isDonorType(self.data)) return null;
   const source = self.data;
   const candidates = found.status === 'ok' ? found.data.filter((d) => d._id !== source._id) : [];
@@ -31,7 +33,9 @@ export function MergeDonor({ donorId }: { donorId: string }) {
     if (!chosen) return;
     setBusy(true);
     setError(null);
-    const res = await api((o) => client.api.users[':id'].merge.$post({ param: { id: source._id }, json: { into: chosen._id } }, o));
+    const res = await api((o) =>
+      client.api.users[':id'].merge.$post({ param: { id: source._id }, json: { into: chosen._id } }, o),
+    );
     setBusy(false);
     if (!res.ok) return setError(res.error.message);
     navigate(`/dashboard/donors/edit/${encodeURIComponent(res.data.into)}?merged=${res.data.moved.donations}`);
@@ -42,26 +46,39 @@ export function MergeDonor({ donorId }: { donorId: string }) {
       <h2 id="merge-title">Duplicate record?</h2>
       {!open ? (
         <>
-          <p className="dash-hint">If this person has a second record (another email, a checkout as a guest), merge this one into it.</p>
+          <p className="dash-hint">
+            If this person has a second record (another email, a checkout as a guest), merge this one into it.
+          </p>
           <button type="button" className="btn btn-outline dash-btn-sm" onClick={() => setOpen(true)}>
             Merge into…
           </button>
         </>
       ) : chosen ? (
-        <div className="merge-confirm" role="alertdialog" aria-labelledby="merge-confirm-title" aria-describedby="merge-confirm-text">
+        <div
+          className="merge-confirm"
+          role="alertdialog"
+          aria-labelledby="merge-confirm-title"
+          aria-describedby="merge-confirm-text"
+        >
           <p id="merge-confirm-title" className="dash-alert-title">
             Merge {nameOf(source)} ({source.email}) into {nameOf(chosen)} ({chosen.email})?
           </p>
           <p id="merge-confirm-text">
-            Every gift, Gift Aid declaration, monthly gift, marketing consent and organization link of {source.email} moves to {chosen.email}, and the record{' '}
-            {source.email} is deleted. This cannot be undone; the audit log keeps both.
+            Every gift, Gift Aid declaration, monthly gift, marketing consent and organization link of {source.email}{' '}
+            moves to {chosen.email}, and the record {source.email} is deleted. This cannot be undone; the audit log
+            keeps both.
           </p>
           {error ? <Alert>{error}</Alert> : null}
           <div className="dash-form-actions">
             <button type="button" className="btn btn-primary dash-btn-sm" disabled={busy} onClick={() => void merge()}>
               {busy ? 'Merging…' : `Merge into ${chosen.email}`}
             </button>
-            <button type="button" className="btn btn-outline dash-btn-sm" disabled={busy} onClick={() => setChosen(null)}>
+            <button
+              type="button"
+              className="btn btn-outline dash-btn-sm"
+              disabled={busy}
+              onClick={() => setChosen(null)}
+            >
               Back
             </button>
           </div>
@@ -101,7 +118,9 @@ export function MergeDonor({ donorId }: { donorId: string }) {
             </button>
           </div>
           {found.status === 'error' ? <Alert>{found.error.message}</Alert> : null}
-          {found.status === 'ok' && !candidates.length ? <p className="dash-hint">No other donor record matches “{search}”.</p> : null}
+          {found.status === 'ok' && !candidates.length ? (
+            <p className="dash-hint">No other donor record matches “{search}”.</p>
+          ) : null}
           {candidates.length ? (
             <ul className="merge-results" aria-label="Matching donor records">
               {candidates.map((d) => (

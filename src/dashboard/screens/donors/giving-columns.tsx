@@ -35,14 +35,18 @@ export const methodLabel = (gift: Pick<DonorGift, 'method' | 'source'>) =>
   gift.method ? (METHOD[gift.method] ?? gift.method) : gift.source === 'manual' ? 'Entered by hand' : 'Card';
 
 export const statusLabel = (gift: Pick<DonorGift, 'status' | 'refunded_amount' | 'amount'>) =>
-  gift.status === 'succeeded' && gift.refunded_amount > 0 ? `Paid, ${formatPence(gift.refunded_amount)} refunded` : (STATUS[gift.status] ?? gift.status);
+  gift.status === 'succeeded' && gift.refunded_amount > 0
+    ? `Paid, ${formatPence(gift.refunded_amount)} refunded`
+    : (STATUS[gift.status] ?? gift.status);
 
 export const givingColumns: DashColumnDef<DonorGift>[] = [
   {
     id: 'date',
     accessorFn: (row) => new Date(row.date).getTime(),
     header: ({ column }) => <DataTableColumnHeader column={column} title="Date" />,
-    cell: ({ row }) => <a href={`/dashboard/donations/edit/${encodeURIComponent(row.original._id)}`}>{formatDate(row.original.date)}</a>,
+    cell: ({ row }) => (
+      <a href={`/dashboard/donations/edit/${encodeURIComponent(row.original._id)}`}>{formatDate(row.original.date)}</a>
+    ),
     meta: { label: 'Date' },
   },
   {

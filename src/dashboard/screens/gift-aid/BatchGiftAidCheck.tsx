@@ -28,19 +28,34 @@ export function BatchGiftAidCheck({
 }) {
   const ask = ticked && !benefitExceedsLimit && donorId !== '' && organizationId !== '' && date !== '';
   const query = { donor_id: donorId, organization_id: organizationId, date };
-  const [load] = useApiGet(ask ? giftAid.declarations.covering.$path({ query }) : null, (o) => giftAid.declarations.covering.$get({ query }, o));
+  const [load] = useApiGet(ask ? giftAid.declarations.covering.$path({ query }) : null, (o) =>
+    giftAid.declarations.covering.$get({ query }, o),
+  );
 
   if (benefitExceedsLimit) {
     return (
       <p className="dash-batch-gift-aid is-not" role="status">
         Not eligible for Gift Aid: the donor received a benefit above HMRC&apos;s limits
-        {amount ? ` (for a gift of ${formatPence(amount)}, benefits worth more than ${formatPence(benefitLimitPence(amount))})` : ''}.
+        {amount
+          ? ` (for a gift of ${formatPence(amount)}, benefits worth more than ${formatPence(benefitLimitPence(amount))})`
+          : ''}
+        .
       </p>
     );
   }
   if (!ticked) return null;
-  if (!donorId || !organizationId || !date) return <p className="dash-batch-gift-aid">Choose the organization, the donor and the day banked to check the declaration.</p>;
-  if (load.status === 'error') return <p className="dash-batch-gift-aid is-not" role="status">Could not check the declaration: {load.error.message}</p>;
+  if (!donorId || !organizationId || !date)
+    return (
+      <p className="dash-batch-gift-aid">
+        Choose the organization, the donor and the day banked to check the declaration.
+      </p>
+    );
+  if (load.status === 'error')
+    return (
+      <p className="dash-batch-gift-aid is-not" role="status">
+        Could not check the declaration: {load.error.message}
+      </p>
+    );
   if (load.status !== 'ok') return <p className="dash-batch-gift-aid">Checking the donor&apos;s declaration…</p>;
   const { eligible, declaration, reason } = load.data;
   if (eligible && declaration) {

@@ -10,7 +10,11 @@ const giftAid = client.api['gift-aid'];
 export type Claim = Data<typeof giftAid.claims.$get>[number];
 
 /** Saves a claim's schedule (CSV or ODS) through the API; null when saved, else the server's message. */
-export async function downloadSchedule(claim: Claim, token: string | null, kind: 'csv' | 'ods'): Promise<string | null> {
+export async function downloadSchedule(
+  claim: Claim,
+  token: string | null,
+  kind: 'csv' | 'ods',
+): Promise<string | null> {
   const route = kind === 'csv' ? giftAid.claims[':id']['schedule.csv'] : giftAid.claims[':id']['schedule.ods'];
   const name = `gift-aid-claim-${claim.earliest_date.slice(0, 10)}-${claim._id.slice(0, 8)}.${kind}`;
   const saved = await download(route.$path({ param: { id: claim._id } }), name, { token });
@@ -18,7 +22,17 @@ export async function downloadSchedule(claim: Claim, token: string | null, kind:
 }
 
 /** One claim opened: its gifts, its downloads, and what can happen to it next (void, reject, resubmit, payment). */
-export function ClaimPanel({ claim, token, onChanged, onClose }: { claim: Claim; token: string | null; onChanged: () => void; onClose: () => void }) {
+export function ClaimPanel({
+  claim,
+  token,
+  onChanged,
+  onClose,
+}: {
+  claim: Claim;
+  token: string | null;
+  onChanged: () => void;
+  onClose: () => void;
+}) {
   const [gifts] = useApiGet(giftAid.claims[':id'].gifts.$path({ param: { id: claim._id } }) + `#${claim.status}`, (o) =>
     giftAid.claims[':id'].gifts.$get({ param: { id: claim._id } }, o),
   );
@@ -50,7 +64,18 @@ export function ClaimPanel({ claim, token, onChanged, onClose }: { claim: Claim;
     <section className="gift-aid-claim-panel" aria-label={`Claim of ${formatDate(claim.created_at)}`}>
       <div className="gift-aid-claim-head">
         <h2 className="dash-h2">
-          Claim of {formatDate(claim.created_at)} <Badge tone={claim.status === 'paid' ? 'ok' : claim.status === 'draft' || claim.status === 'rejected' ? 'warn' : 'muted'}>{claim.status}</Badge>
+          Claim of {formatDate(claim.created_at)}{' '}
+          <Badge
+            tone={
+              claim.status === 'paid'
+                ? 'ok'
+                : claim.status === 'draft' || claim.status === 'rejected'
+                  ? 'warn'
+                  : 'muted'
+            }
+          >
+            {claim.status}
+          </Badge>
         </h2>
         <button type="button" className="btn btn-ghost" onClick={onClose}>
           Close
@@ -58,15 +83,20 @@ export function ClaimPanel({ claim, token, onChanged, onClose }: { claim: Claim;
       </div>
       {notice ? <Alert tone={notice.tone}>{notice.text}</Alert> : null}
       <p className="dash-hint">
-        {claim.organization.label} ({claim.charity_reference}): {claim.gift_count} gifts on {claim.row_count} lines, {formatPence(claim.total)} donated,{' '}
-        {formatPence(claim.gift_aid)} Gift Aid{claim.adjustment ? `, less ${formatPence(claim.adjustment)} over-claimed before` : ''}: {formatPence(claim.net_claim)} to be paid.
+        {claim.organization.label} ({claim.charity_reference}): {claim.gift_count} gifts on {claim.row_count} lines,{' '}
+        {formatPence(claim.total)} donated, {formatPence(claim.gift_aid)} Gift Aid
+        {claim.adjustment ? `, less ${formatPence(claim.adjustment)} over-claimed before` : ''}:{' '}
+        {formatPence(claim.net_claim)} to be paid.
         {claim.paid_amount !== null ? ` HMRC paid ${formatPence(claim.paid_amount)} on ${claim.paid_on}.` : ''}
         {claim.rejection_reason ? ` HMRC's reason for rejecting it: ${claim.rejection_reason}.` : ''}
-        {claim.void_reason || claim.voided_at ? ` Voided${claim.void_reason ? `: ${claim.void_reason}` : ''}; its gifts can be claimed again.` : ''}
+        {claim.void_reason || claim.voided_at
+          ? ` Voided${claim.void_reason ? `: ${claim.void_reason}` : ''}; its gifts can be claimed again.`
+          : ''}
       </p>
       {claim.payment_difference ? (
         <Alert tone="error">
-          HMRC paid {formatPence(Math.abs(claim.payment_difference))} {claim.payment_difference < 0 ? 'less' : 'more'} than claimed. Note: {claim.payment_note}
+          HMRC paid {formatPence(Math.abs(claim.payment_difference))} {claim.payment_difference < 0 ? 'less' : 'more'}{' '}
+          than claimed. Note: {claim.payment_note}
         </Alert>
       ) : null}
 
@@ -78,22 +108,42 @@ export function ClaimPanel({ claim, token, onChanged, onClose }: { claim: Claim;
           Download CSV
         </button>
         <p className="dash-hint">
-          Use the ODS: its dates and amounts are typed cells, so copying them into HMRC&apos;s Gift Aid schedule spreadsheet keeps 03/12/25 as 3 December. The CSV is
-          for tools that import CSV; a spreadsheet set to another locale may misread its dates.
+          Use the ODS: its dates and amounts are typed cells, so copying them into HMRC&apos;s Gift Aid schedule
+          spreadsheet keeps 03/12/25 as 3 December. The CSV is for tools that import CSV; a spreadsheet set to another
+          locale may misread its dates.
         </p>
       </div>
 
       {claim.status === 'draft' ? (
         <div className="dash-form gift-aid-claim-action">
           <h3 className="dash-h3">Submitted to HMRC?</h3>
-          <TextInput label="HMRC reference" value={reference} onChange={setReference} hint="The submission reference Charities Online gave you" />
+          <TextInput
+            label="HMRC reference"
+            value={reference}
+            onChange={setReference}
+            hint="The submission reference Charities Online gave you"
+          />
           <button
             type="button"
             className="btn btn-primary"
             onClick={() =>
               reference.trim()
-                ? act(() => api((o) => giftAid.claims[':id'].$put({ param: id, json: { status: 'submitted', hmrc_reference: reference.trim() } }, o), { token }), 'Claim marked submitted.')
-                : setNotice({ tone: 'error', text: "Enter HMRC's reference for this submission before marking it submitted." })
+                ? act(
+                    () =>
+                      api(
+                        (o) =>
+                          giftAid.claims[':id'].$put(
+                            { param: id, json: { status: 'submitted', hmrc_reference: reference.trim() } },
+                            o,
+                          ),
+                        { token },
+                      ),
+                    'Claim marked submitted.',
+                  )
+                : setNotice({
+                    tone: 'error',
+                    text: "Enter HMRC's reference for this submission before marking it submitted.",
+                  })
             }
           >
             Mark submitted
@@ -108,8 +158,24 @@ export function ClaimPanel({ claim, token, onChanged, onClose }: { claim: Claim;
             type="button"
             className="btn btn-danger"
             onClick={() => {
-              if (!window.confirm('Void this draft claim? Its gifts become eligible again; the claim stays on record as void.')) return;
-              void act(() => api((o) => giftAid.claims[':id'].void.$post({ param: id, json: reason.trim() ? { reason: reason.trim() } : {} }, o), { token }), 'Claim voided: its gifts are eligible again.');
+              if (
+                !window.confirm(
+                  'Void this draft claim? Its gifts become eligible again; the claim stays on record as void.',
+                )
+              )
+                return;
+              void act(
+                () =>
+                  api(
+                    (o) =>
+                      giftAid.claims[':id'].void.$post(
+                        { param: id, json: reason.trim() ? { reason: reason.trim() } : {} },
+                        o,
+                      ),
+                    { token },
+                  ),
+                'Claim voided: its gifts are eligible again.',
+              );
             }}
           >
             Void claim
@@ -125,7 +191,12 @@ export function ClaimPanel({ claim, token, onChanged, onClose }: { claim: Claim;
               <TextInput label="Paid on" type="date" value={paidOn} onChange={setPaidOn} />
             </div>
             {pence !== null && difference !== 0 ? (
-              <TextInput label={`Note: why HMRC paid ${formatPence(Math.abs(difference))} ${difference < 0 ? 'less' : 'more'}`} value={note} onChange={setNote} required />
+              <TextInput
+                label={`Note: why HMRC paid ${formatPence(Math.abs(difference))} ${difference < 0 ? 'less' : 'more'}`}
+                value={note}
+                onChange={setNote}
+                required
+              />
             ) : null}
             <button
               type="button"
@@ -133,7 +204,21 @@ export function ClaimPanel({ claim, token, onChanged, onClose }: { claim: Claim;
               onClick={() =>
                 pence === null
                   ? setNotice({ tone: 'error', text: 'amount: enter the amount HMRC paid, like 125.50' })
-                  : act(() => api((o) => giftAid.claims[':id'].payment.$post({ param: id, json: { amount: pence, paid_on: paidOn, ...(note.trim() ? { note: note.trim() } : {}) } }, o), { token }), 'Payment recorded.')
+                  : act(
+                      () =>
+                        api(
+                          (o) =>
+                            giftAid.claims[':id'].payment.$post(
+                              {
+                                param: id,
+                                json: { amount: pence, paid_on: paidOn, ...(note.trim() ? { note: note.trim() } : {}) },
+                              },
+                              o,
+                            ),
+                          { token },
+                        ),
+                      'Payment recorded.',
+                    )
               }
             >
               Record payment
@@ -147,7 +232,14 @@ export function ClaimPanel({ claim, token, onChanged, onClose }: { claim: Claim;
               className="btn btn-ghost"
               onClick={() =>
                 reason.trim()
-                  ? act(() => api((o) => giftAid.claims[':id'].reject.$post({ param: id, json: { reason: reason.trim() } }, o), { token }), 'Claim marked rejected: correct it, then resubmit it with the new reference.')
+                  ? act(
+                      () =>
+                        api(
+                          (o) => giftAid.claims[':id'].reject.$post({ param: id, json: { reason: reason.trim() } }, o),
+                          { token },
+                        ),
+                      'Claim marked rejected: correct it, then resubmit it with the new reference.',
+                    )
                   : setNotice({ tone: 'error', text: "Enter HMRC's reason for rejecting the claim." })
               }
             >
@@ -159,14 +251,33 @@ export function ClaimPanel({ claim, token, onChanged, onClose }: { claim: Claim;
       {claim.status === 'rejected' ? (
         <div className="dash-form gift-aid-claim-action">
           <h3 className="dash-h3">Resubmit</h3>
-          <TextInput label="New HMRC reference" value={reference} onChange={setReference} hint="The reference Charities Online gave the new submission" />
+          <TextInput
+            label="New HMRC reference"
+            value={reference}
+            onChange={setReference}
+            hint="The reference Charities Online gave the new submission"
+          />
           <button
             type="button"
             className="btn btn-primary"
             onClick={() =>
               reference.trim()
-                ? act(() => api((o) => giftAid.claims[':id'].resubmit.$post({ param: id, json: { hmrc_reference: reference.trim() } }, o), { token }), 'Claim resubmitted.')
-                : setNotice({ tone: 'error', text: "Enter HMRC's reference for the new submission before resubmitting." })
+                ? act(
+                    () =>
+                      api(
+                        (o) =>
+                          giftAid.claims[':id'].resubmit.$post(
+                            { param: id, json: { hmrc_reference: reference.trim() } },
+                            o,
+                          ),
+                        { token },
+                      ),
+                    'Claim resubmitted.',
+                  )
+                : setNotice({
+                    tone: 'error',
+                    text: "Enter HMRC's reference for the new submission before resubmitting.",
+                  })
             }
           >
             Resubmit
@@ -192,7 +303,9 @@ export function ClaimPanel({ claim, token, onChanged, onClose }: { claim: Claim;
           }))}
         />
       ) : gifts.status === 'ok' ? (
-        <p className="dash-empty">{claim.status === 'void' ? 'This claim was voided: its gifts went back to the eligible list.' : 'No gifts.'}</p>
+        <p className="dash-empty">
+          {claim.status === 'void' ? 'This claim was voided: its gifts went back to the eligible list.' : 'No gifts.'}
+        </p>
       ) : null}
     </section>
   );

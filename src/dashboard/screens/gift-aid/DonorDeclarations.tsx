@@ -10,7 +10,20 @@ import { Alert, Badge, SelectInput, TextInput } from '../../ui/primitives';
 
 const giftAid = client.api['gift-aid'];
 
-const EMPTY = { method: 'paper', organization_id: '', title: '', first_name: '', last_name: '', house: '', address: '', postcode: '', declared_on: '', covers_past: true, covers_future: true, overseas: false };
+const EMPTY = {
+  method: 'paper',
+  organization_id: '',
+  title: '',
+  first_name: '',
+  last_name: '',
+  house: '',
+  address: '',
+  postcode: '',
+  declared_on: '',
+  covers_past: true,
+  covers_future: true,
+  overseas: false,
+};
 
 /** A donor's Gift Aid declarations on their page: every version, "Add declaration" (paper or oral), "Cancel", and an oral one's written confirmation. */
 export function DonorDeclarations({ donorId }: { donorId: string }) {
@@ -18,18 +31,24 @@ export function DonorDeclarations({ donorId }: { donorId: string }) {
   // Recording and cancelling are for the organization's admins; finance users read (the API's rule).
   const viewer = viewerOf(useStore($dashUser));
   const [postedOn, setPostedOn] = useState<Record<string, string>>({});
-  const [load, reload] = useApiGet(giftAid.declarations.$path({ query: { donor_id: donorId } }), (o) => giftAid.declarations.$get({ query: { donor_id: donorId } }, o));
-  const [orgsLoad] = useApiGet('/api/organizations?limit=100', (o) => client.api.organizations.$get({ query: { limit: 100 } }, o));
+  const [load, reload] = useApiGet(giftAid.declarations.$path({ query: { donor_id: donorId } }), (o) =>
+    giftAid.declarations.$get({ query: { donor_id: donorId } }, o),
+  );
+  const [orgsLoad] = useApiGet('/api/organizations?limit=100', (o) =>
+    client.api.organizations.$get({ query: { limit: 100 } }, o),
+  );
   const orgs = useMemo(() => (orgsLoad.status === 'ok' ? orgsLoad.data : []), [orgsLoad]);
   const [adding, setAdding] = useState(false);
   const [form, setForm] = useState(EMPTY);
   const [notice, setNotice] = useState<{ tone: 'error' | 'success'; text: string } | null>(null);
   const set = (key: keyof typeof EMPTY) => (value: string | boolean) => setForm((f) => ({ ...f, [key]: value }));
-  const orgName = (id: string | null) => orgs.find((o) => o._id === id)?.name ?? (id ? 'another organization' : 'the platform');
+  const orgName = (id: string | null) =>
+    orgs.find((o) => o._id === id)?.name ?? (id ? 'another organization' : 'the platform');
 
   async function add() {
     setNotice(null);
-    if (!isIsoDay(form.declared_on)) return setNotice({ tone: 'error', text: 'declared_on: enter the day the donor made it' });
+    if (!isIsoDay(form.declared_on))
+      return setNotice({ tone: 'error', text: 'declared_on: enter the day the donor made it' });
     const organizationId = form.organization_id || orgs[0]?._id || '';
     const res = await api(
       (o) =>
@@ -56,7 +75,13 @@ export function DonorDeclarations({ donorId }: { donorId: string }) {
       { token },
     );
     if (!res.ok) return setNotice({ tone: 'error', text: res.error.message });
-    setNotice({ tone: 'success', text: res.data.method === 'oral' ? 'Oral declaration recorded: send its written confirmation before claiming.' : 'Paper declaration recorded.' });
+    setNotice({
+      tone: 'success',
+      text:
+        res.data.method === 'oral'
+          ? 'Oral declaration recorded: send its written confirmation before claiming.'
+          : 'Paper declaration recorded.',
+    });
     setAdding(false);
     setForm(EMPTY);
     reload();
@@ -82,8 +107,9 @@ export function DonorDeclarations({ donorId }: { donorId: string }) {
         ) : null}
       </div>
       <p className="dash-hint">
-        Every version is kept. A paper declaration counts from the day it was made; an oral one only once a written confirmation has been sent to the donor (by
-        email from here, or by post: record the day it went), and the donor may cancel it within 30 days of that confirmation.
+        Every version is kept. A paper declaration counts from the day it was made; an oral one only once a written
+        confirmation has been sent to the donor (by email from here, or by post: record the day it went), and the donor
+        may cancel it within 30 days of that confirmation.
       </p>
       {notice ? <Alert tone={notice.tone}>{notice.text}</Alert> : null}
       {load.status === 'error' ? <Alert>{load.error.message}</Alert> : null}
@@ -96,27 +122,60 @@ export function DonorDeclarations({ donorId }: { donorId: string }) {
           }}
         >
           <div className="dash-grid-2">
-            <SelectInput label="Made" value={form.method} onChange={set('method')} options={[{ label: 'On paper (signed form)', value: 'paper' }, { label: 'Orally (phone or in person)', value: 'oral' }]} />
-            <SelectInput label="To" value={form.organization_id || orgs[0]?._id || ''} onChange={set('organization_id')} options={orgs.map((o) => ({ label: o.name, value: o._id }))} />
+            <SelectInput
+              label="Made"
+              value={form.method}
+              onChange={set('method')}
+              options={[
+                { label: 'On paper (signed form)', value: 'paper' },
+                { label: 'Orally (phone or in person)', value: 'oral' },
+              ]}
+            />
+            <SelectInput
+              label="To"
+              value={form.organization_id || orgs[0]?._id || ''}
+              onChange={set('organization_id')}
+              options={orgs.map((o) => ({ label: o.name, value: o._id }))}
+            />
             <TextInput label="Title" value={form.title} onChange={set('title')} />
             <TextInput label="First name" value={form.first_name} onChange={set('first_name')} required />
             <TextInput label="Last name" value={form.last_name} onChange={set('last_name')} required />
             <TextInput label="House name or number" value={form.house} onChange={set('house')} required />
             <TextInput label="Rest of the address" value={form.address} onChange={set('address')} />
-            <TextInput label="Postcode" value={form.postcode} onChange={set('postcode')} required={!form.overseas} hint={form.overseas ? 'Leave empty: the schedule shows X' : undefined} />
+            <TextInput
+              label="Postcode"
+              value={form.postcode}
+              onChange={set('postcode')}
+              required={!form.overseas}
+              hint={form.overseas ? 'Leave empty: the schedule shows X' : undefined}
+            />
             <TextInput label="Made on" type="date" value={form.declared_on} onChange={set('declared_on')} required />
           </div>
           <label className="dash-check">
-            <input type="checkbox" checked={form.covers_past} onChange={(ev) => set('covers_past')(ev.target.checked)} /> Covers gifts in the past 4 years
+            <input
+              type="checkbox"
+              checked={form.covers_past}
+              onChange={(ev) => set('covers_past')(ev.target.checked)}
+            />{' '}
+            Covers gifts in the past 4 years
           </label>
           <label className="dash-check">
-            <input type="checkbox" checked={form.covers_future} onChange={(ev) => set('covers_future')(ev.target.checked)} /> Covers future gifts
+            <input
+              type="checkbox"
+              checked={form.covers_future}
+              onChange={(ev) => set('covers_future')(ev.target.checked)}
+            />{' '}
+            Covers future gifts
           </label>
           <label className="dash-check">
-            <input type="checkbox" checked={form.overseas} onChange={(ev) => set('overseas')(ev.target.checked)} /> Lives outside the UK
+            <input type="checkbox" checked={form.overseas} onChange={(ev) => set('overseas')(ev.target.checked)} />{' '}
+            Lives outside the UK
           </label>
           {form.method === 'oral' ? (
-            <p className="dash-hint">An oral declaration is saved as awaiting written confirmation: its gifts are not eligible until the confirmation is sent.</p>
+            <p className="dash-hint">
+              An oral declaration is saved as awaiting written confirmation: its gifts are not eligible until the
+              confirmation is sent.
+            </p>
           ) : null}
           <div className="dash-form-actions">
             <button type="submit" className="btn btn-primary">
@@ -131,10 +190,19 @@ export function DonorDeclarations({ donorId }: { donorId: string }) {
             <li key={d._id} className="donor-declaration" data-declaration={d._id}>
               <div className="donor-declaration-line">
                 <strong>
-                  {d.method === 'online' ? 'Online' : d.method === 'oral' ? 'Oral' : 'Paper'} declaration to {orgName(d.organization_id)}
+                  {d.method === 'online' ? 'Online' : d.method === 'oral' ? 'Oral' : 'Paper'} declaration to{' '}
+                  {orgName(d.organization_id)}
                 </strong>{' '}
                 <span className="dash-hint">version {d.version}</span>{' '}
-                {d.cancelled_at ? <Badge tone="muted">cancelled {formatDate(d.cancelled_at)}</Badge> : d.replaced_by ? <Badge tone="muted">replaced</Badge> : d.effective ? <Badge tone="ok">in force</Badge> : <Badge tone="warn">awaiting written confirmation</Badge>}
+                {d.cancelled_at ? (
+                  <Badge tone="muted">cancelled {formatDate(d.cancelled_at)}</Badge>
+                ) : d.replaced_by ? (
+                  <Badge tone="muted">replaced</Badge>
+                ) : d.effective ? (
+                  <Badge tone="ok">in force</Badge>
+                ) : (
+                  <Badge tone="warn">awaiting written confirmation</Badge>
+                )}
               </div>
               <dl className="donor-declaration-facts">
                 <div>
@@ -143,18 +211,28 @@ export function DonorDeclarations({ donorId }: { donorId: string }) {
                 </div>
                 <div>
                   <dt>Covers</dt>
-                  <dd>{[d.covers_past && 'gifts in the 4 years before', d.covers_future && 'future gifts'].filter(Boolean).join(' and ') || 'the gift it was made with'}</dd>
+                  <dd>
+                    {[d.covers_past && 'gifts in the 4 years before', d.covers_future && 'future gifts']
+                      .filter(Boolean)
+                      .join(' and ') || 'the gift it was made with'}
+                  </dd>
                 </div>
                 <div>
                   <dt>Donor</dt>
                   <dd>
-                    {[d.title, d.first_name, d.last_name].filter(Boolean).join(' ')}, {[d.house, d.address].filter(Boolean).join(', ')} {d.overseas ? '(lives abroad: postcode X)' : d.postcode}
+                    {[d.title, d.first_name, d.last_name].filter(Boolean).join(' ')},{' '}
+                    {[d.house, d.address].filter(Boolean).join(', ')}{' '}
+                    {d.overseas ? '(lives abroad: postcode X)' : d.postcode}
                   </dd>
                 </div>
                 {d.method === 'oral' ? (
                   <div>
                     <dt>Written confirmation</dt>
-                    <dd>{d.confirmation_sent_at ? `sent ${formatDate(d.confirmation_sent_at)}` : 'not sent yet: its gifts are not eligible'}</dd>
+                    <dd>
+                      {d.confirmation_sent_at
+                        ? `sent ${formatDate(d.confirmation_sent_at)}`
+                        : 'not sent yet: its gifts are not eligible'}
+                    </dd>
                   </div>
                 ) : null}
                 {d.cancelled_at ? (
@@ -176,21 +254,46 @@ export function DonorDeclarations({ donorId }: { donorId: string }) {
                         type="button"
                         className="btn btn-primary"
                         onClick={() =>
-                          act(() => api((o) => giftAid.declarations[':id'].confirmation.$post({ param: { id: d._id }, json: {} }, o), { token }), 'Written confirmation sent by email: its gifts are eligible from today.')
+                          act(
+                            () =>
+                              api(
+                                (o) =>
+                                  giftAid.declarations[':id'].confirmation.$post({ param: { id: d._id }, json: {} }, o),
+                                { token },
+                              ),
+                            'Written confirmation sent by email: its gifts are eligible from today.',
+                          )
                         }
                       >
                         Send written confirmation
                       </button>
                       <span className="donor-declaration-post">
-                        <TextInput label="Or posted on" type="date" value={postedOn[d._id] ?? ''} onChange={(v) => setPostedOn((p) => ({ ...p, [d._id]: v }))} />
+                        <TextInput
+                          label="Or posted on"
+                          type="date"
+                          value={postedOn[d._id] ?? ''}
+                          onChange={(v) => setPostedOn((p) => ({ ...p, [d._id]: v }))}
+                        />
                         <button
                           type="button"
                           className="btn btn-outline"
                           onClick={() => {
                             const day = postedOn[d._id] ?? '';
-                            if (!isIsoDay(day)) return setNotice({ tone: 'error', text: 'Enter the day the written confirmation was posted.' });
+                            if (!isIsoDay(day))
+                              return setNotice({
+                                tone: 'error',
+                                text: 'Enter the day the written confirmation was posted.',
+                              });
                             void act(
-                              () => api((o) => giftAid.declarations[':id'].confirmation.$post({ param: { id: d._id }, json: { send_email: false, sent_on: day } }, o), { token }),
+                              () =>
+                                api(
+                                  (o) =>
+                                    giftAid.declarations[':id'].confirmation.$post(
+                                      { param: { id: d._id }, json: { send_email: false, sent_on: day } },
+                                      o,
+                                    ),
+                                  { token },
+                                ),
                               `Postal confirmation recorded: its gifts are eligible from ${formatDate(day)}.`,
                             );
                           }}
@@ -208,7 +311,14 @@ export function DonorDeclarations({ donorId }: { donorId: string }) {
                         d.method === 'oral' && d.confirmation_sent_at
                           ? 'Cancel this declaration? Within 30 days of its written confirmation it is void from the day it was made.'
                           : 'Cancel this declaration? Gifts from today will not be eligible.';
-                      if (window.confirm(message)) void act(() => api((o) => giftAid.declarations[':id'].cancel.$post({ param: { id: d._id } }, o), { token }), 'Declaration cancelled.');
+                      if (window.confirm(message))
+                        void act(
+                          () =>
+                            api((o) => giftAid.declarations[':id'].cancel.$post({ param: { id: d._id } }, o), {
+                              token,
+                            }),
+                          'Declaration cancelled.',
+                        );
                     }}
                   >
                     Cancel

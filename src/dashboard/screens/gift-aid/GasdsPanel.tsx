@@ -18,15 +18,24 @@ export function GasdsPanel({ organizationId, token }: { organizationId: string; 
   const current = ukTaxYearOf(new Date()).startYear;
   const [year, setYear] = useState(String(current));
   const query = { organization_id: organizationId, tax_year: year };
-  const [load, reload] = useApiGet(organizationId ? giftAid.gasds.$path({ query }) : null, (o) => giftAid.gasds.$get({ query }, o));
+  const [load, reload] = useApiGet(organizationId ? giftAid.gasds.$path({ query }) : null, (o) =>
+    giftAid.gasds.$get({ query }, o),
+  );
   const [notice, setNotice] = useState<{ tone: 'error' | 'success'; text: string } | null>(null);
   const g = load.status === 'ok' ? load.data : null;
 
   async function record() {
     setNotice(null);
-    const res = await api((o) => giftAid.gasds.$post({ json: { organization_id: organizationId, tax_year: Number(year) } }, o), { token });
+    const res = await api(
+      (o) => giftAid.gasds.$post({ json: { organization_id: organizationId, tax_year: Number(year) } }, o),
+      { token },
+    );
     if (!res.ok) setNotice({ tone: 'error', text: res.error.message });
-    else setNotice({ tone: 'success', text: `Recorded as claimed: ${formatPence(res.data.claims.at(-1)?.donations ?? 0)} of small donations.` });
+    else
+      setNotice({
+        tone: 'success',
+        text: `Recorded as claimed: ${formatPence(res.data.claims.at(-1)?.donations ?? 0)} of small donations.`,
+      });
     reload();
   }
 
@@ -34,15 +43,18 @@ export function GasdsPanel({ organizationId, token }: { organizationId: string; 
     <section className="gift-aid-gasds" aria-label="Gift Aid Small Donations Scheme">
       <h2 className="dash-h2">Small Donations Scheme (GASDS)</h2>
       <p className="dash-hint">
-        Cash and contactless gifts of £30 or less without a declaration, recorded by hand. HMRC pays a 25% top-up on at most £8,000 of them a tax year, and on no
-        more than 10 times the Gift Aid donations claimed for the same year.
+        Cash and contactless gifts of £30 or less without a declaration, recorded by hand. HMRC pays a 25% top-up on at
+        most £8,000 of them a tax year, and on no more than 10 times the Gift Aid donations claimed for the same year.
       </p>
       <div className="dash-form gift-aid-gasds-form">
         <SelectInput
           label="Tax year"
           value={year}
           onChange={setYear}
-          options={[current, current - 1, current - 2].map((y) => ({ label: `${y}-${String((y + 1) % 100).padStart(2, '0')}`, value: String(y) }))}
+          options={[current, current - 1, current - 2].map((y) => ({
+            label: `${y}-${String((y + 1) % 100).padStart(2, '0')}`,
+            value: String(y),
+          }))}
         />
       </div>
       {notice ? <Alert tone={notice.tone}>{notice.text}</Alert> : null}

@@ -21,7 +21,15 @@ export type GiftAidGiftRow = {
  * The one table of gifts on the Gift Aid screen: the eligible gifts and a claim's gifts (with their
  * schedule line). Each gift links to its page, each donor to theirs.
  */
-export function GiftAidGiftTable({ label, rows, withAddress = false }: { label: string; rows: GiftAidGiftRow[]; withAddress?: boolean }) {
+export function GiftAidGiftTable({
+  label,
+  rows,
+  withAddress = false,
+}: {
+  label: string;
+  rows: GiftAidGiftRow[];
+  withAddress?: boolean;
+}) {
   const withLine = rows.some((r) => r.line !== undefined);
   return (
     <div className="dash-table-wrap">
@@ -53,7 +61,13 @@ export function GiftAidGiftTable({ label, rows, withAddress = false }: { label: 
                   </td>
                 ) : null}
                 <td>{formatDate(g.date)}</td>
-                <td>{g.donorId ? <a href={`/dashboard/donors/edit/${g.donorId}`}>{g.donorName || 'Donor'}</a> : g.donorName}</td>
+                <td>
+                  {g.donorId ? (
+                    <a href={`/dashboard/donors/edit/${g.donorId}`}>{g.donorName || 'Donor'}</a>
+                  ) : (
+                    g.donorName
+                  )}
+                </td>
                 {withAddress ? (
                   <>
                     <td>{g.house}</td>

@@ -6,12 +6,16 @@ import { Alert } from '../../ui/primitives';
 /** The overview's Gift Aid figures for an admin's (or org admin's) charities. */
 export function GiftAidOverview() {
   const [load] = useApiGet('/api/gift-aid/summary', (o) => client.api['gift-aid'].summary.$get(undefined, o));
-  if (load.status === 'error') return <Alert tone="info">Gift Aid figures are not available right now: {load.error.message}</Alert>;
+  if (load.status === 'error')
+    return <Alert tone="info">Gift Aid figures are not available right now: {load.error.message}</Alert>;
   const s = load.status === 'ok' ? load.data : null;
   return (
     <>
       <h2 className="dash-h2">
-        Gift Aid <a className="dash-link" href="/dashboard/gift-aid">Claims</a>
+        Gift Aid{' '}
+        <a className="dash-link" href="/dashboard/gift-aid">
+          Claims
+        </a>
       </h2>
       <dl className="dash-stats" aria-label="Gift Aid">
         <div className="dash-stat">

@@ -17,8 +17,8 @@ export function GiftAidRoute() {
     <section className="dash-section dash-form-page">
       <h1>Your Gift Aid</h1>
       <Alert tone="info">
-        Claiming Gift Aid from HMRC is done by the charity's staff, so that screen is not available to your account. Here you can see and
-        change your own Gift Aid declarations.
+        Claiming Gift Aid from HMRC is done by the charity's staff, so that screen is not available to your account.
+        Here you can see and change your own Gift Aid declarations.
       </Alert>
       <MyGiftAid />
     </section>

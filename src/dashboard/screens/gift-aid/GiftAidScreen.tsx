@@ -21,7 +21,9 @@ const STATUS_TONE = { draft: 'warn', submitted: 'muted', paid: 'ok', rejected: '
 export function GiftAidScreen() {
   const token = useStore($dashToken);
   const user = useStore($dashUser);
-  const [orgsLoad] = useApiGet('/api/organizations?limit=100', (o) => client.api.organizations.$get({ query: { limit: 100 } }, o));
+  const [orgsLoad] = useApiGet('/api/organizations?limit=100', (o) =>
+    client.api.organizations.$get({ query: { limit: 100 } }, o),
+  );
   const orgs = useMemo(() => (orgsLoad.status === 'ok' ? orgsLoad.data : []), [orgsLoad]);
   const [orgId, setOrgId] = useState('');
   const [from, setFrom] = useState('');
@@ -37,9 +39,13 @@ export function GiftAidScreen() {
 
   // Empty dates are left out of the query (hc skips undefined).
   const query = { organization_id: orgId, from: from || undefined, to: to || undefined };
-  const [eligible, reloadEligible] = useApiGet(orgId ? giftAid.eligible.$path({ query }) : null, (o) => giftAid.eligible.$get({ query }, o));
+  const [eligible, reloadEligible] = useApiGet(orgId ? giftAid.eligible.$path({ query }) : null, (o) =>
+    giftAid.eligible.$get({ query }, o),
+  );
   const [claims, reloadClaims] = useApiGet('/api/gift-aid/claims', (o) => giftAid.claims.$get({ query: {} }, o));
-  const [adjustments, reloadAdjustments] = useApiGet('/api/gift-aid/adjustments', (o) => giftAid.adjustments.$get({ query: {} }, o));
+  const [adjustments, reloadAdjustments] = useApiGet('/api/gift-aid/adjustments', (o) =>
+    giftAid.adjustments.$get({ query: {} }, o),
+  );
   const [review, reloadReview] = useApiGet(isAdmin(user) ? '/api/gift-aid/declarations/review' : null, (o) =>
     giftAid.declarations.review.$get(undefined, o),
   );
@@ -53,7 +59,11 @@ export function GiftAidScreen() {
     setBusy(true);
     setNotice(null);
     const res = await api(
-      (o) => giftAid.claims.$post({ json: { organization_id: orgId, ...(from ? { from } : {}), ...(to ? { to } : {}), aggregate } }, o),
+      (o) =>
+        giftAid.claims.$post(
+          { json: { organization_id: orgId, ...(from ? { from } : {}), ...(to ? { to } : {}), aggregate } },
+          o,
+        ),
       { token },
     );
     setBusy(false);
@@ -77,22 +87,29 @@ export function GiftAidScreen() {
     <section className="dash-section gift-aid-screen">
       <PageHeader title="Gift Aid" />
       <p className="dash-hint">
-        Gifts with a valid Gift Aid declaration at their date, not yet claimed. Each charity claims under its own HMRC charity reference; a claim holds at
-        most 1,000 schedule lines. Open a claim to see its gifts, download its schedule (ODS, for HMRC&apos;s Gift Aid schedule spreadsheet), void a draft, or record HMRC&apos;s answer.
+        Gifts with a valid Gift Aid declaration at their date, not yet claimed. Each charity claims under its own HMRC
+        charity reference; a claim holds at most 1,000 schedule lines. Open a claim to see its gifts, download its
+        schedule (ODS, for HMRC&apos;s Gift Aid schedule spreadsheet), void a draft, or record HMRC&apos;s answer.
       </p>
       {notice ? <Alert tone={notice.tone}>{notice.text}</Alert> : null}
 
       <div className="dash-form gift-aid-filters">
         <div className="dash-grid-2">
-          <SelectInput label="Organization" value={orgId} onChange={setOrgId} options={orgs.map((o) => ({ label: o.name, value: o._id }))} required />
+          <SelectInput
+            label="Organization"
+            value={orgId}
+            onChange={setOrgId}
+            options={orgs.map((o) => ({ label: o.name, value: o._id }))}
+            required
+          />
           <div className="dash-grid-2">
             <TextInput label="From" type="date" value={from} onChange={setFrom} />
             <TextInput label="To" type="date" value={to} onChange={setTo} />
           </div>
         </div>
         <label className="dash-check">
-          <input type="checkbox" checked={aggregate} onChange={(ev) => setAggregate(ev.target.checked)} /> Add gifts of £20 or less together (HMRC aggregated
-          donations, at most £1,000 a line)
+          <input type="checkbox" checked={aggregate} onChange={(ev) => setAggregate(ev.target.checked)} /> Add gifts of
+          £20 or less together (HMRC aggregated donations, at most £1,000 a line)
         </label>
         <div className="dash-form-actions">
           <p className="gift-aid-eligible-summary" role="status">
@@ -100,7 +117,12 @@ export function GiftAidScreen() {
               ? `${e.count} eligible ${e.count === 1 ? 'gift' : 'gifts'}: ${formatPence(e.total)} donated, ${formatPence(e.gift_aid)} Gift Aid to claim${due ? `, less ${formatPence(due)} over-claimed before` : ''}.`
               : ''}
           </p>
-          <button type="button" className="btn btn-primary" onClick={createClaim} disabled={busy || !orgId || !e || e.count === 0}>
+          <button
+            type="button"
+            className="btn btn-primary"
+            onClick={createClaim}
+            disabled={busy || !orgId || !e || e.count === 0}
+          >
             {busy ? 'Creating…' : 'Create claim'}
           </button>
         </div>
@@ -125,7 +147,11 @@ export function GiftAidScreen() {
               giftAid: g.gift_aid,
             }))}
           />
-          {e.count > SHOWN ? <p className="dash-hint gift-aid-more">Showing the oldest {SHOWN} of {e.count}; a claim takes the oldest first.</p> : null}
+          {e.count > SHOWN ? (
+            <p className="dash-hint gift-aid-more">
+              Showing the oldest {SHOWN} of {e.count}; a claim takes the oldest first.
+            </p>
+          ) : null}
         </>
       ) : e ? (
         <p className="dash-empty">No eligible gifts waiting to be claimed.</p>
@@ -198,13 +224,24 @@ export function GiftAidScreen() {
           setNotice(null);
           reloadAll();
         };
-        return open ? <ClaimPanel key={`${open._id}-${open.status}`} claim={open} token={token} onChanged={onChanged} onClose={() => setOpenId(null)} /> : null;
+        return open ? (
+          <ClaimPanel
+            key={`${open._id}-${open.status}`}
+            claim={open}
+            token={token}
+            onChanged={onChanged}
+            onClose={() => setOpenId(null)}
+          />
+        ) : null;
       })()}
 
       {orgId ? <GasdsPanel organizationId={orgId} token={token} /> : null}
 
       <h2 className="dash-h2">Adjustments for Gift Aid over-claimed</h2>
-      <p className="dash-hint">A refund of a gift already claimed: the Gift Aid on the refunded part is set against the organization&apos;s next claim. A refund the bank returned takes its adjustment back while no claim has reported it.</p>
+      <p className="dash-hint">
+        A refund of a gift already claimed: the Gift Aid on the refunded part is set against the organization&apos;s
+        next claim. A refund the bank returned takes its adjustment back while no claim has reported it.
+      </p>
       {adjustmentList.length ? (
         <div className="dash-table-wrap">
           <div className="dash-table-scroll">
@@ -224,8 +261,18 @@ export function GiftAidScreen() {
                     <td>
                       <a href={`/dashboard/donations/edit/${a.donation_id}`}>{a.donation_id.slice(0, 8)}</a>
                     </td>
-                    <td>{a.reason === 'refund_failed' ? `${formatPence(a.gift_aid)} (refund failed)` : formatPence(a.gift_aid)}</td>
-                    <td>{a.settled_claim_id ? `claim ${a.settled_claim_id.slice(0, 8)}` : <Badge tone="warn">next claim</Badge>}</td>
+                    <td>
+                      {a.reason === 'refund_failed'
+                        ? `${formatPence(a.gift_aid)} (refund failed)`
+                        : formatPence(a.gift_aid)}
+                    </td>
+                    <td>
+                      {a.settled_claim_id ? (
+                        `claim ${a.settled_claim_id.slice(0, 8)}`
+                      ) : (
+                        <Badge tone="warn">next claim</Badge>
+                      )}
+                    </td>
                   </tr>
                 ))}
               </tbody>
@@ -236,7 +283,9 @@ export function GiftAidScreen() {
         <p className="dash-empty">No refunds of claimed gifts.</p>
       )}
 
-      {review.status === 'ok' && review.data.length ? <ReviewList items={review.data} token={token} onSaved={reloadReview} /> : null}
+      {review.status === 'ok' && review.data.length ? (
+        <ReviewList items={review.data} token={token} onSaved={reloadReview} />
+      ) : null}
     </section>
   );
 }
@@ -249,26 +298,38 @@ function ReviewList({ items, token, onSaved }: { items: Review[]; token: string 
   return (
     <>
       <h2 className="dash-h2">Declarations to check ({items.length})</h2>
-      <p className="dash-hint">Older declarations kept the name and address as one line; check how they were split before their gifts are claimed.</p>
+      <p className="dash-hint">
+        Older declarations kept the name and address as one line; check how they were split before their gifts are
+        claimed.
+      </p>
       {error ? <Alert>{error}</Alert> : null}
       <ul className="gift-aid-review">
         {items.map((d) => (
           <li key={d._id}>
             <span>
-              {[d.title, d.first_name, d.last_name].filter(Boolean).join(' ') || '(no name)'} · {d.house || '(no house)'} {d.address} · {d.postcode}
+              {[d.title, d.first_name, d.last_name].filter(Boolean).join(' ') || '(no name)'} ·{' '}
+              {d.house || '(no house)'} {d.address} · {d.postcode}
             </span>
             {open === d._id && value ? (
               <form
                 className="donation-box"
                 onSubmit={async (ev) => {
                   ev.preventDefault();
-                  const res = await api((o) => giftAid.declarations[':id'].$put({ param: { id: d._id }, json: value }, o), { token });
+                  const res = await api(
+                    (o) => giftAid.declarations[':id'].$put({ param: { id: d._id }, json: value }, o),
+                    { token },
+                  );
                   if (!res.ok) return setError(res.error.message);
                   setOpen(null);
                   onSaved();
                 }}
               >
-                <GiftAidFields value={value} onChange={setValue} declaration={d.declaration} idPrefix={`review-${d._id}`} />
+                <GiftAidFields
+                  value={value}
+                  onChange={setValue}
+                  declaration={d.declaration}
+                  idPrefix={`review-${d._id}`}
+                />
                 <button type="submit" className="btn btn-primary" disabled={!giftAidReady(value)}>
                   Save
                 </button>
@@ -279,7 +340,14 @@ function ReviewList({ items, token, onSaved }: { items: Review[]; token: string 
                 className="btn btn-ghost"
                 onClick={() => {
                   setOpen(d._id);
-                  setValue({ title: d.title ?? '', first_name: d.first_name, last_name: d.last_name, house: d.house, address: d.address, postcode: d.postcode });
+                  setValue({
+                    title: d.title ?? '',
+                    first_name: d.first_name,
+                    last_name: d.last_name,
+                    house: d.house,
+                    address: d.address,
+                    postcode: d.postcode,
+                  });
                 }}
               >
                 Check

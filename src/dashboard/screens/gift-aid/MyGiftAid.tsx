@@ -1,6 +1,11 @@
 import { useStore } from '@nanostores/react';
 import { useEffect, useState } from 'react';
-import { EMPTY_GIFT_AID, GiftAidFields, giftAidReady, type GiftAidValue } from '../../../components/donation/GiftAidFields';
+import {
+  EMPTY_GIFT_AID,
+  GiftAidFields,
+  giftAidReady,
+  type GiftAidValue,
+} from '../../../components/donation/GiftAidFields';
 import { api, type ApiResult, client, type Data } from '../../../lib/api';
 import { formatDate } from '../../lib/dates';
 import { useApiGet } from '../../lib/use-api';
@@ -69,7 +74,10 @@ export function MyGiftAid() {
           <form
             onSubmit={(e) => {
               e.preventDefault();
-              void send(() => api((o) => giftAid.me.$put({ json: value }, o), { token }), 'Your Gift Aid address is updated.');
+              void send(
+                () => api((o) => giftAid.me.$put({ json: value }, o), { token }),
+                'Your Gift Aid address is updated.',
+              );
             }}
           >
             <div className="donation-box gift-aid-me-fields">
@@ -106,7 +114,8 @@ export function MyGiftAid() {
           <ul className="gift-aid-history">
             {mine.declarations.map((d) => (
               <li key={d._id}>
-                Version {d.version}: {[d.title, d.first_name, d.last_name].filter(Boolean).join(' ')}, {d.house} {d.address}, {d.postcode}{' '}
+                Version {d.version}: {[d.title, d.first_name, d.last_name].filter(Boolean).join(' ')}, {d.house}{' '}
+                {d.address}, {d.postcode}{' '}
                 {d.cancelled_at ? (
                   <Badge tone="muted">ended {formatDate(d.cancelled_at)}</Badge>
                 ) : d.replaced_by ? (

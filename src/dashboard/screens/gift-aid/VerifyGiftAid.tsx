@@ -9,14 +9,25 @@ import { Alert } from '../../ui/primitives';
  * (the API refuses card gifts, gifts without a covering declaration, and benefits above HMRC's limits).
  * Inside the donation page's Gift Aid panel it drops its own heading; `onVerified` hands the success notice to the page.
  */
-export function VerifyGiftAid({ donationId, onVerified, embedded = false }: { donationId: string; onVerified?: (message: string) => void; embedded?: boolean }) {
+export function VerifyGiftAid({
+  donationId,
+  onVerified,
+  embedded = false,
+}: {
+  donationId: string;
+  onVerified?: (message: string) => void;
+  embedded?: boolean;
+}) {
   const token = useStore($dashToken);
   const [notice, setNotice] = useState<{ tone: 'error' | 'success'; text: string } | null>(null);
   const [busy, setBusy] = useState(false);
   async function verify() {
     setNotice(null);
     setBusy(true);
-    const res = await api((o) => client.api['gift-aid'].donations[':id'].verify.$post({ param: { id: donationId } }, o), { token });
+    const res = await api(
+      (o) => client.api['gift-aid'].donations[':id'].verify.$post({ param: { id: donationId } }, o),
+      { token },
+    );
     setBusy(false);
     const verified = 'Gift Aid verified: this gift will be in the next claim.';
     // On the donation page the page shows the notice: this panel goes once the gift is verified.
@@ -25,7 +36,10 @@ export function VerifyGiftAid({ donationId, onVerified, embedded = false }: { do
   }
   const body = (
     <>
-      <p className="dash-hint">For a gift recorded by hand: once you have checked the donor&apos;s declaration covers this gift, verify it so it can be claimed.</p>
+      <p className="dash-hint">
+        For a gift recorded by hand: once you have checked the donor&apos;s declaration covers this gift, verify it so
+        it can be claimed.
+      </p>
       {notice ? <Alert tone={notice.tone}>{notice.text}</Alert> : null}
       <button type="button" className="btn btn-outline" onClick={verify} disabled={busy}>
         {busy ? 'Verifying…' : 'Verify Gift Aid'}

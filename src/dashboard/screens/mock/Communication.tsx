@@ -11,7 +11,13 @@ import { Alert, Badge } from '../../ui/primitives';
 
 const columns: DashColumnDef<Notice>[] = [
   selectColumn<Notice>(),
-  { id: 'date', accessorKey: 'date', header: ({ column }) => <DataTableColumnHeader column={column} title="Date" />, cell: ({ row }) => formatDate(row.original.date), meta: { label: 'Date' } },
+  {
+    id: 'date',
+    accessorKey: 'date',
+    header: ({ column }) => <DataTableColumnHeader column={column} title="Date" />,
+    cell: ({ row }) => formatDate(row.original.date),
+    meta: { label: 'Date' },
+  },
   {
     id: 'title',
     accessorKey: 'title',
@@ -19,7 +25,13 @@ const columns: DashColumnDef<Notice>[] = [
     cell: ({ row }) => <a href={`/dashboard/communication/${row.original.id}`}>{row.original.title}</a>,
     meta: { label: 'Title' },
   },
-  { id: 'type', accessorKey: 'type', header: 'Notify type', cell: ({ row }) => <Badge tone="muted">{row.original.type}</Badge>, meta: { label: 'Notify type' } },
+  {
+    id: 'type',
+    accessorKey: 'type',
+    header: 'Notify type',
+    cell: ({ row }) => <Badge tone="muted">{row.original.type}</Badge>,
+    meta: { label: 'Notify type' },
+  },
 ];
 
 /** Spec mock-up: Communication & Notifications with search, 'Bulk actions' visibility menu, date range, Exports. */
@@ -50,17 +62,40 @@ export function Communication() {
         getRowId={(r) => r.id}
         toolbar={(table) => (
           <div className="dash-toolbar">
-            <input className="dash-input dash-input-sm" type="search" aria-label="Search by name or ID" placeholder="Search by name or ID" value={q} onChange={(e) => setQ(e.target.value)} />
+            <input
+              className="dash-input dash-input-sm"
+              type="search"
+              aria-label="Search by name or ID"
+              placeholder="Search by name or ID"
+              value={q}
+              onChange={(e) => setQ(e.target.value)}
+            />
             <DataTableViewOptions table={table} label="Bulk actions" />
             <div className="dash-inline-field">
               <label htmlFor={ids.from}>From</label>
-              <input id={ids.from} className="dash-input dash-input-sm" type="date" value={from} onChange={(e) => setFrom(e.target.value)} />
+              <input
+                id={ids.from}
+                className="dash-input dash-input-sm"
+                type="date"
+                value={from}
+                onChange={(e) => setFrom(e.target.value)}
+              />
             </div>
             <div className="dash-inline-field">
               <label htmlFor={ids.to}>To</label>
-              <input id={ids.to} className="dash-input dash-input-sm" type="date" value={to} onChange={(e) => setTo(e.target.value)} />
+              <input
+                id={ids.to}
+                className="dash-input dash-input-sm"
+                type="date"
+                value={to}
+                onChange={(e) => setTo(e.target.value)}
+              />
             </div>
-            <button type="button" className="btn btn-outline dash-btn-sm" onClick={() => setNotice('Export is not available in this preview.')}>
+            <button
+              type="button"
+              className="btn btn-outline dash-btn-sm"
+              onClick={() => setNotice('Export is not available in this preview.')}
+            >
               <Icon name="download" size={16} /> Exports
             </button>
           </div>

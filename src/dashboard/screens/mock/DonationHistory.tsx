@@ -7,7 +7,12 @@ import type { DashColumnDef } from '../../tables/features';
 import { PageHeader } from '../../ui/primitives';
 
 const columns: DashColumnDef<HistoryRow>[] = [
-  { id: 'date', accessorKey: 'date', header: ({ column }) => <DataTableColumnHeader column={column} title="Date" />, cell: ({ row }) => formatDate(row.original.date) },
+  {
+    id: 'date',
+    accessorKey: 'date',
+    header: ({ column }) => <DataTableColumnHeader column={column} title="Date" />,
+    cell: ({ row }) => formatDate(row.original.date),
+  },
   {
     id: 'donor',
     accessorKey: 'donor',
@@ -21,7 +26,12 @@ const columns: DashColumnDef<HistoryRow>[] = [
   },
   { id: 'appeal', accessorKey: 'appeal', header: 'Appeal' },
   { id: 'type', accessorKey: 'type', header: 'Type' },
-  { id: 'amount', accessorKey: 'amount', header: ({ column }) => <DataTableColumnHeader column={column} title="Amount" />, cell: ({ row }) => usd.format(row.original.amount) },
+  {
+    id: 'amount',
+    accessorKey: 'amount',
+    header: ({ column }) => <DataTableColumnHeader column={column} title="Amount" />,
+    cell: ({ row }) => usd.format(row.original.amount),
+  },
 ];
 
 export function DonationHistory() {

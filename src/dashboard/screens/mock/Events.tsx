@@ -60,17 +60,40 @@ export function Events() {
             Search events
           </label>
           <Icon name="search" size={16} />
-          <input id={ids.q} className="dash-input dash-input-sm" type="search" placeholder="Search events" value={q} onChange={(e) => setQ(e.target.value)} />
+          <input
+            id={ids.q}
+            className="dash-input dash-input-sm"
+            type="search"
+            placeholder="Search events"
+            value={q}
+            onChange={(e) => setQ(e.target.value)}
+          />
         </div>
         <div className="dash-inline-field">
           <label htmlFor={ids.from}>From</label>
-          <input id={ids.from} className="dash-input dash-input-sm" type="date" value={from} onChange={(e) => setFrom(e.target.value)} />
+          <input
+            id={ids.from}
+            className="dash-input dash-input-sm"
+            type="date"
+            value={from}
+            onChange={(e) => setFrom(e.target.value)}
+          />
         </div>
         <div className="dash-inline-field">
           <label htmlFor={ids.to}>To</label>
-          <input id={ids.to} className="dash-input dash-input-sm" type="date" value={to} onChange={(e) => setTo(e.target.value)} />
+          <input
+            id={ids.to}
+            className="dash-input dash-input-sm"
+            type="date"
+            value={to}
+            onChange={(e) => setTo(e.target.value)}
+          />
         </div>
-        <button type="button" className="btn btn-outline dash-btn-sm" onClick={() => setNotice('Export is not available in this preview.')}>
+        <button
+          type="button"
+          className="btn btn-outline dash-btn-sm"
+          onClick={() => setNotice('Export is not available in this preview.')}
+        >
           <Icon name="download" size={16} /> Exports
         </button>
       </div>

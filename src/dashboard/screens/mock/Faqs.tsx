@@ -26,7 +26,13 @@ export function Faqs() {
                   <Icon name="chevronDown" size={18} className={expanded ? 'dash-rot180' : undefined} />
                 </button>
               </h2>
-              <div id={`${base}-p${i}`} role="region" aria-labelledby={`${base}-h${i}`} hidden={!expanded} className="dash-accordion-panel">
+              <div
+                id={`${base}-p${i}`}
+                role="region"
+                aria-labelledby={`${base}-h${i}`}
+                hidden={!expanded}
+                className="dash-accordion-panel"
+              >
                 <p>{f.a}</p>
               </div>
             </div>

@@ -14,11 +14,34 @@ const STATUS_TONE = { success: 'ok', processing: 'warn', failed: 'danger' } as c
 
 const paymentColumns: DashColumnDef<PaymentRow>[] = [
   selectColumn<PaymentRow>(),
-  { id: 'date', accessorKey: 'date', header: ({ column }) => <DataTableColumnHeader column={column} title="Date" />, cell: ({ row }) => formatDate(row.original.date), meta: { label: 'Date' } },
-  { id: 'status', accessorKey: 'status', header: 'Status', cell: ({ row }) => <Badge tone={STATUS_TONE[row.original.status]}>{row.original.status}</Badge>, meta: { label: 'Status' } },
-  { id: 'email', accessorKey: 'email', header: ({ column }) => <DataTableColumnHeader column={column} title="Email" />, meta: { label: 'Email' } },
+  {
+    id: 'date',
+    accessorKey: 'date',
+    header: ({ column }) => <DataTableColumnHeader column={column} title="Date" />,
+    cell: ({ row }) => formatDate(row.original.date),
+    meta: { label: 'Date' },
+  },
+  {
+    id: 'status',
+    accessorKey: 'status',
+    header: 'Status',
+    cell: ({ row }) => <Badge tone={STATUS_TONE[row.original.status]}>{row.original.status}</Badge>,
+    meta: { label: 'Status' },
+  },
+  {
+    id: 'email',
+    accessorKey: 'email',
+    header: ({ column }) => <DataTableColumnHeader column={column} title="Email" />,
+    meta: { label: 'Email' },
+  },
   { id: 'method', accessorKey: 'method', header: 'Method', meta: { label: 'Method' } },
-  { id: 'amount', accessorKey: 'amount', header: ({ column }) => <DataTableColumnHeader column={column} title="Amount" />, cell: ({ row }) => usd.format(row.original.amount), meta: { label: 'Amount' } },
+  {
+    id: 'amount',
+    accessorKey: 'amount',
+    header: ({ column }) => <DataTableColumnHeader column={column} title="Amount" />,
+    cell: ({ row }) => usd.format(row.original.amount),
+    meta: { label: 'Amount' },
+  },
 ];
 
 function PaymentsTable() {
@@ -38,7 +61,14 @@ function PaymentsTable() {
           const selected = table.getSelectedRowModel().rows.length;
           return (
             <div className="dash-toolbar">
-              <input className="dash-input dash-input-sm" type="search" aria-label="Filter emails" placeholder="Filter emails..." value={filter} onChange={(e) => setFilter(e.target.value)} />
+              <input
+                className="dash-input dash-input-sm"
+                type="search"
+                aria-label="Filter emails"
+                placeholder="Filter emails..."
+                value={filter}
+                onChange={(e) => setFilter(e.target.value)}
+              />
               <button
                 type="button"
                 className="btn btn-outline dash-btn-sm"
@@ -81,15 +111,35 @@ function AddMethodForm({ onDone, editing }: { onDone: () => void; editing?: Paym
       }}
     >
       <h2 className="dash-h2">{editing ? `Edit ${editing.label}` : 'Add Payment Method'}</h2>
-      <SelectInput label="Type" value={type} onChange={(v) => setType((v || 'card') as PaymentMethod['type'])} options={TYPE_OPTIONS} />
-      <TextInput label="Card number" value={number} onChange={setNumber} inputMode="numeric" autoComplete="cc-number" placeholder="1234 1234 1234 1234" />
+      <SelectInput
+        label="Type"
+        value={type}
+        onChange={(v) => setType((v || 'card') as PaymentMethod['type'])}
+        options={TYPE_OPTIONS}
+      />
+      <TextInput
+        label="Card number"
+        value={number}
+        onChange={setNumber}
+        inputMode="numeric"
+        autoComplete="cc-number"
+        placeholder="1234 1234 1234 1234"
+      />
       <div className="dash-grid-2">
         <TextInput label="Expiry date" value={expiry} onChange={setExpiry} autoComplete="cc-exp" placeholder="MM/YY" />
-        <TextInput label="Security code" value={cvc} onChange={setCvc} inputMode="numeric" autoComplete="cc-csc" placeholder="CVC" />
+        <TextInput
+          label="Security code"
+          value={cvc}
+          onChange={setCvc}
+          inputMode="numeric"
+          autoComplete="cc-csc"
+          placeholder="CVC"
+        />
       </div>
       <TextInput label="Cardholder name" value={holder} onChange={setHolder} autoComplete="cc-name" />
       <label className="dash-check">
-        <input type="checkbox" checked={isDefault} onChange={(e) => setIsDefault(e.target.checked)} /> Set default payment
+        <input type="checkbox" checked={isDefault} onChange={(e) => setIsDefault(e.target.checked)} /> Set default
+        payment
       </label>
       <p className="dash-muted">Preview only: card details are not sent or stored.</p>
       <div className="dash-form-actions">
@@ -124,7 +174,13 @@ export function PaymentMethods() {
           {PAYMENT_METHODS.map((m) => (
             <div key={m.id} className={`dash-method${selected === m.id ? ' is-selected' : ''}`}>
               <label className="dash-method-main">
-                <input type="radio" name="payment-method" value={m.id} checked={selected === m.id} onChange={() => setSelected(m.id)} />
+                <input
+                  type="radio"
+                  name="payment-method"
+                  value={m.id}
+                  checked={selected === m.id}
+                  onChange={() => setSelected(m.id)}
+                />
                 <Icon name={m.type === 'card' ? 'card' : m.type === 'paypal' ? 'coins' : 'building'} />
                 <span className="dash-stack">
                   <strong>{m.label}</strong>

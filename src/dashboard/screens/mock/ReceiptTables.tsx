@@ -11,9 +11,19 @@ import { Alert, Badge, PageHeader } from '../../ui/primitives';
 
 function columns(onNotice: (text: string) => void): DashColumnDef<ReceiptRow>[] {
   return [
-    { id: 'date', accessorKey: 'date', header: ({ column }) => <DataTableColumnHeader column={column} title="Date" />, cell: ({ row }) => formatDate(row.original.date) },
+    {
+      id: 'date',
+      accessorKey: 'date',
+      header: ({ column }) => <DataTableColumnHeader column={column} title="Date" />,
+      cell: ({ row }) => formatDate(row.original.date),
+    },
     { id: 'name', accessorKey: 'name', header: 'Receipt name' },
-    { id: 'amount', accessorKey: 'amount', header: ({ column }) => <DataTableColumnHeader column={column} title="Amount" />, cell: ({ row }) => usd.format(row.original.amount) },
+    {
+      id: 'amount',
+      accessorKey: 'amount',
+      header: ({ column }) => <DataTableColumnHeader column={column} title="Amount" />,
+      cell: ({ row }) => usd.format(row.original.amount),
+    },
     { id: 'status', header: 'Status', cell: () => <Badge>Completed</Badge> },
     {
       id: 'actions',
@@ -30,7 +40,13 @@ function columns(onNotice: (text: string) => void): DashColumnDef<ReceiptRow>[] 
               },
             },
             { label: 'View customer', onSelect: () => onNotice(`Customer ${row.original.customer} (sample data)`) },
-            { label: 'View payment details', onSelect: () => onNotice(`Payment ${row.original.paymentId}: ${usd.format(row.original.amount)}, Completed (sample data)`) },
+            {
+              label: 'View payment details',
+              onSelect: () =>
+                onNotice(
+                  `Payment ${row.original.paymentId}: ${usd.format(row.original.amount)}, Completed (sample data)`,
+                ),
+            },
           ]}
         >
           <Icon name="more" />
@@ -50,7 +66,12 @@ export function ReceiptTable({ kind }: { kind: 'receipts' | 'recurring' }) {
       <PageHeader title={title} />
       <p className="dash-muted">Sample data for this preview.</p>
       {notice ? <Alert tone="info">{notice}</Alert> : null}
-      <DataTable caption={title} columns={cols} data={kind === 'receipts' ? RECEIPTS : RECURRING} getRowId={(r) => r.id} />
+      <DataTable
+        caption={title}
+        columns={cols}
+        data={kind === 'receipts' ? RECEIPTS : RECURRING}
+        getRowId={(r) => r.id}
+      />
     </section>
   );
 }

@@ -34,7 +34,14 @@ export function Rewards() {
           <p>
             {p.points} of {p.nextThreshold} points · {p.toLevelUp} points to level up
           </p>
-          <div className="progress" role="progressbar" aria-label="Progress to the next level" aria-valuemin={0} aria-valuemax={100} aria-valuenow={50}>
+          <div
+            className="progress"
+            role="progressbar"
+            aria-label="Progress to the next level"
+            aria-valuemin={0}
+            aria-valuemax={100}
+            aria-valuenow={50}
+          >
             <span style={{ width: '50%' }} />
           </div>
           <p className="dash-hint">To reach the next level, donate $5,000 cumulatively or get 20 shares.</p>
@@ -46,7 +53,11 @@ export function Rewards() {
       <h2 className="dash-h2">Levels</h2>
       <ol className="dash-levels">
         {REWARD_LEVELS.map((l) => (
-          <li key={l.level} className={l.level === p.level ? 'is-current' : l.level < p.level ? 'is-done' : undefined} aria-current={l.level === p.level ? 'step' : undefined}>
+          <li
+            key={l.level}
+            className={l.level === p.level ? 'is-current' : l.level < p.level ? 'is-done' : undefined}
+            aria-current={l.level === p.level ? 'step' : undefined}
+          >
             <span className="dash-level-num">Level {l.level}</span>
             <strong>{l.title}</strong>
             <span className="dash-muted">{l.members}</span>

@@ -33,7 +33,10 @@ export function MonthlyGiftAdmin({ subscriptionId }: { subscriptionId: string })
       <h2 id="mga-title">Monthly gift</h2>
       {error ? <Alert>{error}</Alert> : null}
       <p>
-        {formatPence(gift.amount)} a month, <Badge tone={gift.status === 'cancelled' ? 'muted' : 'ok'}>{gift.status === 'cancelled' ? 'Cancelled' : gift.status === 'paused' ? 'Paused' : 'Active'}</Badge>
+        {formatPence(gift.amount)} a month,{' '}
+        <Badge tone={gift.status === 'cancelled' ? 'muted' : 'ok'}>
+          {gift.status === 'cancelled' ? 'Cancelled' : gift.status === 'paused' ? 'Paused' : 'Active'}
+        </Badge>
         {gift.status === 'cancelled' && gift.cancelled_at ? ` on ${formatLongUkDate(new Date(gift.cancelled_at))}` : ''}
         {gift.cancelled_by === 'bank' ? ' (Direct Debit cancelled at the bank)' : ''}
       </p>

@@ -22,13 +22,19 @@ const STATUS: Record<MonthlyGift['status'], [string, 'ok' | 'warn' | 'danger' | 
 export function MonthlyGifts() {
   const [state, reload] = useApiGet('/api/me/monthly-gifts', (o) => mine.$get(undefined, o));
   const [prices] = useApiGet('/api/stripe/subscriptions', (o) => client.api.stripe.subscriptions.$get(undefined, o));
-  if (state.status !== 'ok' || state.data.length === 0) return state.status === 'error' ? <Alert>{state.error.message}</Alert> : null;
+  if (state.status !== 'ok' || state.data.length === 0)
+    return state.status === 'error' ? <Alert>{state.error.message}</Alert> : null;
   return (
     <section aria-labelledby="mg-title">
       <h2 id="mg-title">Monthly gifts</h2>
       <ul className="mg-list">
         {state.data.map((gift) => (
-          <MonthlyGiftCard key={gift._id} gift={gift} prices={prices.status === 'ok' ? prices.data : []} onChanged={reload} />
+          <MonthlyGiftCard
+            key={gift._id}
+            gift={gift}
+            prices={prices.status === 'ok' ? prices.data : []}
+            onChanged={reload}
+          />
         ))}
       </ul>
     </section>
@@ -123,7 +129,17 @@ function MonthlyGiftCard({ gift, prices, onChanged }: { gift: MonthlyGift; price
                 </option>
               ))}
           </select>
-          <button type="button" className="btn btn-primary dash-btn-sm" disabled={!price || busy} onClick={() => act(() => api((o) => mine[':id'].change.$post({ param, json: { price } }, o)), 'Your new amount starts with your next payment. Nothing extra is taken now.')}>
+          <button
+            type="button"
+            className="btn btn-primary dash-btn-sm"
+            disabled={!price || busy}
+            onClick={() =>
+              act(
+                () => api((o) => mine[':id'].change.$post({ param, json: { price } }, o)),
+                'Your new amount starts with your next payment. Nothing extra is taken now.',
+              )
+            }
+          >
             Save amount
           </button>
           <button type="button" className="btn btn-ghost dash-btn-sm" onClick={() => setMode('idle')}>
@@ -141,7 +157,17 @@ function MonthlyGiftCard({ gift, prices, onChanged }: { gift: MonthlyGift; price
               </option>
             ))}
           </select>
-          <button type="button" className="btn btn-primary dash-btn-sm" disabled={busy} onClick={() => act(() => api((o) => mine[':id'].pause.$post({ param, json: { months } }, o)), 'Your gift is paused. It restarts on its own; we will email you before then.')}>
+          <button
+            type="button"
+            className="btn btn-primary dash-btn-sm"
+            disabled={busy}
+            onClick={() =>
+              act(
+                () => api((o) => mine[':id'].pause.$post({ param, json: { months } }, o)),
+                'Your gift is paused. It restarts on its own; we will email you before then.',
+              )
+            }
+          >
             Pause payments
           </button>
           <button type="button" className="btn btn-ghost dash-btn-sm" onClick={() => setMode('idle')}>
@@ -152,7 +178,17 @@ function MonthlyGiftCard({ gift, prices, onChanged }: { gift: MonthlyGift; price
       {mode === 'cancel' ? (
         <div className="mg-inline" role="group" aria-label="Confirm cancelling">
           <span>Stop this monthly gift? No further payments will be taken.</span>
-          <button type="button" className="btn btn-danger dash-btn-sm" disabled={busy} onClick={() => act(() => api((o) => mine[':id'].cancel.$post({ param }, o)), 'Your monthly gift is cancelled. Thank you for everything you have given.')}>
+          <button
+            type="button"
+            className="btn btn-danger dash-btn-sm"
+            disabled={busy}
+            onClick={() =>
+              act(
+                () => api((o) => mine[':id'].cancel.$post({ param }, o)),
+                'Your monthly gift is cancelled. Thank you for everything you have given.',
+              )
+            }
+          >
             Yes, cancel it
           </button>
           <button type="button" className="btn btn-ghost dash-btn-sm" onClick={() => setMode('idle')}>

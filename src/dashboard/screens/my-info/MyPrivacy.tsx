@@ -6,7 +6,11 @@ import { Alert } from '../../ui/primitives';
 import { logout } from '../../../stores/auth';
 import '../../donor-panels.css';
 
-const SOURCES: Record<string, string> = { donation_box: 'when you donated', sign_up: 'when you signed up', my_info: 'here in My Info' };
+const SOURCES: Record<string, string> = {
+  donation_box: 'when you donated',
+  sign_up: 'when you signed up',
+  my_info: 'here in My Info',
+};
 
 /** My Info: the email-updates consent (give or withdraw) and deleting the account. */
 export function MyPrivacy() {
@@ -40,7 +44,8 @@ function ConsentPanel() {
       {c.consented && c.given ? (
         <>
           <p data-testid="consent-status">
-            You agreed on {formatLongUkDate(new Date(c.given.given_at))} {SOURCES[c.given.source] ?? ''} to: “{c.given.wording}”
+            You agreed on {formatLongUkDate(new Date(c.given.given_at))} {SOURCES[c.given.source] ?? ''} to: “
+            {c.given.wording}”
           </p>
           <button type="button" className="btn btn-outline dash-btn-sm" disabled={busy} onClick={() => toggle(false)}>
             Stop email updates
@@ -49,7 +54,8 @@ function ConsentPanel() {
       ) : (
         <>
           <p data-testid="consent-status">
-            {c.withdrawn_at ? `You stopped email updates on ${formatLongUkDate(new Date(c.withdrawn_at))}. ` : ''}We do not send you updates about our work.
+            {c.withdrawn_at ? `You stopped email updates on ${formatLongUkDate(new Date(c.withdrawn_at))}. ` : ''}We do
+            not send you updates about our work.
           </p>
           <label className="dash-check">
             <input type="checkbox" checked={false} disabled={busy} onChange={() => toggle(true)} />
@@ -91,12 +97,16 @@ function DeleteAccountPanel() {
       <h2 id="delete-title">Delete my account</h2>
       {error ? <Alert>{error}</Alert> : null}
       {step === 'done' ? (
-        <Alert tone="success">Your account is deleted and you are signed out. Your past gifts stay with the causes you supported, without your name.</Alert>
+        <Alert tone="success">
+          Your account is deleted and you are signed out. Your past gifts stay with the causes you supported, without
+          your name.
+        </Alert>
       ) : (
         <>
           <p>
-            We remove your name, email, phone, address and sign-ins, and cancel any monthly gift. Your past gifts stay in the totals as anonymous gifts. Gift
-            Aid declarations and claims are kept for six years, as HMRC requires, and only our administrators can see them.
+            We remove your name, email, phone, address and sign-ins, and cancel any monthly gift. Your past gifts stay
+            in the totals as anonymous gifts. Gift Aid declarations and claims are kept for six years, as HMRC requires,
+            and only our administrators can see them.
           </p>
           {step === 'idle' ? (
             <button type="button" className="btn btn-outline dash-btn-sm" onClick={() => setStep('confirm')}>

@@ -7,8 +7,21 @@ import { Alert, Badge, PageHeader, Spinner } from '../../ui/primitives';
 
 const PAGE = 25;
 
-const STATUS_TONE: Record<string, 'ok' | 'warn' | 'danger' | 'muted'> = { paid: 'ok', in_transit: 'warn', pending: 'warn', failed: 'danger', canceled: 'muted' };
-const TYPE_LABELS: Record<string, string> = { charge: 'Gift', payment: 'Gift', refund: 'Refund', payment_refund: 'Refund', adjustment: 'Adjustment', stripe_fee: 'Stripe fee' };
+const STATUS_TONE: Record<string, 'ok' | 'warn' | 'danger' | 'muted'> = {
+  paid: 'ok',
+  in_transit: 'warn',
+  pending: 'warn',
+  failed: 'danger',
+  canceled: 'muted',
+};
+const TYPE_LABELS: Record<string, string> = {
+  charge: 'Gift',
+  payment: 'Gift',
+  refund: 'Refund',
+  payment_refund: 'Refund',
+  adjustment: 'Adjustment',
+  stripe_fee: 'Stripe fee',
+};
 const typeLabel = (type: string) => TYPE_LABELS[type] ?? type.replace(/_/g, ' ');
 
 /** /dashboard/payouts: Stripe's transfers to the bank, newest first, to match against the statement. */
@@ -18,7 +31,9 @@ export function PayoutList() {
   const query: Record<string, string> = { limit: String(PAGE), offset: String(offset) };
   if (range.from) query.from = range.from;
   if (range.to) query.to = range.to;
-  const [load] = useApiGet(`/api/finance/payouts?${new URLSearchParams(query)}`, (o) => client.api.finance.payouts.$get({ query }, o));
+  const [load] = useApiGet(`/api/finance/payouts?${new URLSearchParams(query)}`, (o) =>
+    client.api.finance.payouts.$get({ query }, o),
+  );
   const total = load.status === 'ok' ? Number(load.headers.get('x-total-count') ?? 0) : 0;
   const change = (next: Partial<typeof range>) => {
     setRange((current) => ({ ...current, ...next }));
@@ -27,15 +42,27 @@ export function PayoutList() {
   return (
     <section className="dash-section dash-payouts">
       <PageHeader title="Payouts" />
-      <p className="dash-hint">Each payout is one deposit on the bank statement: the gifts Stripe paid out, less its fees and any refunds.</p>
+      <p className="dash-hint">
+        Each payout is one deposit on the bank statement: the gifts Stripe paid out, less its fees and any refunds.
+      </p>
       <div className="dash-list-filters dash-payout-filters" role="search" aria-label="Filter payouts">
         <label className="dash-field">
           <span>Arriving from</span>
-          <input className="dash-input dash-input-sm" type="date" value={range.from} onChange={(e) => change({ from: e.target.value })} />
+          <input
+            className="dash-input dash-input-sm"
+            type="date"
+            value={range.from}
+            onChange={(e) => change({ from: e.target.value })}
+          />
         </label>
         <label className="dash-field">
           <span>To</span>
-          <input className="dash-input dash-input-sm" type="date" value={range.to} onChange={(e) => change({ to: e.target.value })} />
+          <input
+            className="dash-input dash-input-sm"
+            type="date"
+            value={range.to}
+            onChange={(e) => change({ to: e.target.value })}
+          />
         </label>
       </div>
       {load.status === 'ok' ? (
@@ -81,19 +108,32 @@ export function PayoutList() {
               </div>
             </div>
             <div className="dash-pager">
-              <button type="button" className="btn btn-outline dash-btn-sm" disabled={offset === 0} onClick={() => setOffset(Math.max(0, offset - PAGE))}>
+              <button
+                type="button"
+                className="btn btn-outline dash-btn-sm"
+                disabled={offset === 0}
+                onClick={() => setOffset(Math.max(0, offset - PAGE))}
+              >
                 Newer
               </button>
               <span>
                 {offset + 1}–{Math.min(offset + PAGE, total)} of {total}
               </span>
-              <button type="button" className="btn btn-outline dash-btn-sm" disabled={offset + PAGE >= total} onClick={() => setOffset(offset + PAGE)}>
+              <button
+                type="button"
+                className="btn btn-outline dash-btn-sm"
+                disabled={offset + PAGE >= total}
+                onClick={() => setOffset(offset + PAGE)}
+              >
                 Older
               </button>
             </div>
           </>
         ) : (
-          <p>No payouts{range.from || range.to ? ' in these dates' : ' yet'}. Stripe pays out settled gifts daily; demo mode makes one a day in its housekeeping run.</p>
+          <p>
+            No payouts{range.from || range.to ? ' in these dates' : ' yet'}. Stripe pays out settled gifts daily; demo
+            mode makes one a day in its housekeeping run.
+          </p>
         )
       ) : load.status === 'error' ? (
         <Alert>{load.error.message}</Alert>
@@ -114,15 +154,43 @@ const pounds = (pence: number) => (pence / 100).toFixed(2);
 
 /** /dashboard/payouts/:id: the payout's lines, each gift linking to its donation page. */
 export function PayoutView({ id }: { id: string }) {
-  const [load] = useApiGet(`/api/finance/payouts/${id}`, (o) => client.api.finance.payouts[':id'].$get({ param: { id } }, o));
+  const [load] = useApiGet(`/api/finance/payouts/${id}`, (o) =>
+    client.api.finance.payouts[':id'].$get({ param: { id } }, o),
+  );
   if (load.status === 'error') {
-    return load.error.statusCode === 403 ? <Alert>{load.error.message}</Alert> : <h1 className="dash-not-found">Not Found</h1>;
+    return load.error.statusCode === 403 ? (
+      <Alert>{load.error.message}</Alert>
+    ) : (
+      <h1 className="dash-not-found">Not Found</h1>
+    );
   }
   if (load.status !== 'ok') return <Spinner />;
   const p = load.data;
   function exportCsv() {
-    const header = ['Payout', 'Arrives', 'Balance transaction', 'Type', 'Donation', 'Donor', 'Campaign', 'Gross', 'Fee', 'Net'];
-    const rows = p.lines.map((l) => [p._id, p.arrival_date.slice(0, 10), l.balance_transaction_id, typeLabel(l.type), l.donation_id, l.donor_name, l.campaign_title, pounds(l.amount), pounds(l.fee), pounds(l.net)]);
+    const header = [
+      'Payout',
+      'Arrives',
+      'Balance transaction',
+      'Type',
+      'Donation',
+      'Donor',
+      'Campaign',
+      'Gross',
+      'Fee',
+      'Net',
+    ];
+    const rows = p.lines.map((l) => [
+      p._id,
+      p.arrival_date.slice(0, 10),
+      l.balance_transaction_id,
+      typeLabel(l.type),
+      l.donation_id,
+      l.donor_name,
+      l.campaign_title,
+      pounds(l.amount),
+      pounds(l.fee),
+      pounds(l.net),
+    ]);
     const text = [header, ...rows].map((r) => r.map(cell).join(',')).join('\r\n');
     const url = URL.createObjectURL(new Blob([`${text}\r\n`], { type: 'text/csv' }));
     const link = document.createElement('a');
@@ -145,8 +213,10 @@ export function PayoutView({ id }: { id: string }) {
         }
       />
       <p className="dash-payout-summary">
-        <Badge tone={STATUS_TONE[p.status] ?? 'muted'}>{p.status.replace(/_/g, ' ')}</Badge> arriving {formatDate(p.arrival_date)}
-        {p.organization_name ? ` for ${p.organization_name}` : ''}. Gifts {formatPence(p.gross_pence)}, fees {formatPence(p.fee_pence)}, refunds {formatPence(p.refund_pence)}.
+        <Badge tone={STATUS_TONE[p.status] ?? 'muted'}>{p.status.replace(/_/g, ' ')}</Badge> arriving{' '}
+        {formatDate(p.arrival_date)}
+        {p.organization_name ? ` for ${p.organization_name}` : ''}. Gifts {formatPence(p.gross_pence)}, fees{' '}
+        {formatPence(p.fee_pence)}, refunds {formatPence(p.refund_pence)}.
         <br />
         <small>Stripe reference {p._id}</small>
       </p>
@@ -156,7 +226,9 @@ export function PayoutView({ id }: { id: string }) {
           {p.failure_code ? ` (${p.failure_code})` : ''}. Its gifts go into a later payout.
         </Alert>
       ) : null}
-      {p.partial ? <Alert tone="info">This payout also holds other organizations’ gifts: only yours are listed.</Alert> : null}
+      {p.partial ? (
+        <Alert tone="info">This payout also holds other organizations’ gifts: only yours are listed.</Alert>
+      ) : null}
       <div className="dash-table-wrap">
         <div className="dash-table-scroll">
           <table className="dash-table" aria-label="Lines in this payout">

@@ -22,7 +22,9 @@ export function ContactSupport() {
   const [message, setMessage] = useState('');
   const [busy, setBusy] = useState(false);
   const [notice, setNotice] = useState<{ tone: 'success' | 'error' | 'info'; text: string } | null>(null);
-  const [history, reloadHistory] = useApiGet('/api/support-requests?mine', (o) => support.$get({ query: { status: 'all', limit: 20 } }, o));
+  const [history, reloadHistory] = useApiGet('/api/support-requests?mine', (o) =>
+    support.$get({ query: { status: 'all', limit: 20 } }, o),
+  );
   useEffect(() => {
     if (user && !name) setName(`${user.name.first_name} ${user.name.last_name}`.trim());
   }, [user, name]);
@@ -40,8 +42,14 @@ export function ContactSupport() {
     reloadHistory();
     setNotice(
       res.data.email_sent
-        ? { tone: 'success', text: `Thank you. Your message has been sent to our support team and a copy to ${res.data.email}. ${SUPPORT_REPLY_PROMISE}` }
-        : { tone: 'info', text: `Thank you. Your message is saved for our support team, but the email copy could not be sent just now. ${SUPPORT_REPLY_PROMISE}` },
+        ? {
+            tone: 'success',
+            text: `Thank you. Your message has been sent to our support team and a copy to ${res.data.email}. ${SUPPORT_REPLY_PROMISE}`,
+          }
+        : {
+            tone: 'info',
+            text: `Thank you. Your message is saved for our support team, but the email copy could not be sent just now. ${SUPPORT_REPLY_PROMISE}`,
+          },
     );
   }
 
@@ -50,9 +58,7 @@ export function ContactSupport() {
     <section className="dash-section dash-narrow-500">
       <h1>Contact Support</h1>
       <p className="dash-muted">{SUPPORT_REPLY_PROMISE} We answer at the email address of your account.</p>
-      <div aria-live="polite">
-        {notice ? <Alert tone={notice.tone}>{notice.text}</Alert> : null}
-      </div>
+      <div aria-live="polite">{notice ? <Alert tone={notice.tone}>{notice.text}</Alert> : null}</div>
       <form
         className="dash-form"
         onSubmit={(e) => {
@@ -60,10 +66,30 @@ export function ContactSupport() {
           void send();
         }}
       >
-        <TextInput label="Full Name" value={name} onChange={setName} required autoComplete="name" maxLength={SUPPORT_REQUEST_LIMITS.name} />
+        <TextInput
+          label="Full Name"
+          value={name}
+          onChange={setName}
+          required
+          autoComplete="name"
+          maxLength={SUPPORT_REQUEST_LIMITS.name}
+        />
         <TextInput label="Email" type="email" value={user?.email ?? ''} onChange={() => undefined} readOnly required />
-        <TextInput label="Subject" value={subject} onChange={setSubject} required maxLength={SUPPORT_REQUEST_LIMITS.subject} />
-        <TextArea label="Message/Inquiry" value={message} onChange={setMessage} required rows={6} maxLength={SUPPORT_REQUEST_LIMITS.message} />
+        <TextInput
+          label="Subject"
+          value={subject}
+          onChange={setSubject}
+          required
+          maxLength={SUPPORT_REQUEST_LIMITS.subject}
+        />
+        <TextArea
+          label="Message/Inquiry"
+          value={message}
+          onChange={setMessage}
+          required
+          rows={6}
+          maxLength={SUPPORT_REQUEST_LIMITS.message}
+        />
         <button type="submit" className="btn btn-primary" disabled={!ready || busy}>
           {busy ? 'Sending…' : 'Send Message'}
         </button>

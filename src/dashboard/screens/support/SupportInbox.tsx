@@ -10,7 +10,8 @@ const support = client.api['support-requests'];
 type Message = Data<typeof support.$get>[number];
 type Status = 'open' | 'handled' | 'all';
 
-const time = (iso: string) => new Date(iso).toLocaleTimeString('en-GB', { hour: '2-digit', minute: '2-digit', timeZone: 'Europe/London' });
+const time = (iso: string) =>
+  new Date(iso).toLocaleTimeString('en-GB', { hour: '2-digit', minute: '2-digit', timeZone: 'Europe/London' });
 
 /** /dashboard/support-inbox: Contact Support messages for admins, open first, each marked handled once answered. */
 export function SupportInbox() {
@@ -19,7 +20,9 @@ export function SupportInbox() {
   const [status, setStatus] = useState<Status>('open');
   const statusId = useId();
   const allowed = isAdmin(user);
-  const [load, reload] = useApiGet(allowed ? `/api/support-requests?status=${status}` : null, (o) => support.$get({ query: { status, limit: 100 } }, o));
+  const [load, reload] = useApiGet(allowed ? `/api/support-requests?status=${status}` : null, (o) =>
+    support.$get({ query: { status, limit: 100 } }, o),
+  );
   const [items, setItems] = useState<Message[]>([]);
   const [notice, setNotice] = useState<string | null>(null);
   useEffect(() => {
@@ -32,7 +35,8 @@ export function SupportInbox() {
       <section className="dash-section">
         <h1>Support inbox</h1>
         <Alert tone="info">
-          The Support inbox is read by the platform's admins. To ask us something, use <a href="/dashboard/contact">Contact Support</a>.
+          The Support inbox is read by the platform's admins. To ask us something, use{' '}
+          <a href="/dashboard/contact">Contact Support</a>.
         </Alert>
       </section>
     );
@@ -43,7 +47,11 @@ export function SupportInbox() {
     const res = await api((o) => support[':id'].$put({ param: { id: message._id }, json: { handled } }, o), { token });
     if (!res.ok) return setNotice(res.error.message);
     // Leaves the list it no longer belongs to; stays (updated) in "All".
-    setItems((list) => (status === 'all' ? list.map((m) => (m._id === message._id ? res.data : m)) : list.filter((m) => m._id !== message._id)));
+    setItems((list) =>
+      status === 'all'
+        ? list.map((m) => (m._id === message._id ? res.data : m))
+        : list.filter((m) => m._id !== message._id),
+    );
     setNotice(handled ? `Marked “${message.subject}” handled.` : `“${message.subject}” is open again.`);
   }
 
@@ -55,7 +63,12 @@ export function SupportInbox() {
         actions={
           <div className="dash-inline-field">
             <label htmlFor={statusId}>Show</label>
-            <select id={statusId} className="dash-input dash-input-sm" value={status} onChange={(e) => setStatus(e.target.value as Status)}>
+            <select
+              id={statusId}
+              className="dash-input dash-input-sm"
+              value={status}
+              onChange={(e) => setStatus(e.target.value as Status)}
+            >
               <option value="open">Open</option>
               <option value="handled">Handled</option>
               <option value="all">All</option>
@@ -63,13 +76,15 @@ export function SupportInbox() {
           </div>
         }
       />
-      <p className="dash-muted">Messages sent through Contact Support. Reply by email, then mark the message handled.</p>
-      <div aria-live="polite">
-        {notice ? <Alert tone="info">{notice}</Alert> : null}
-      </div>
+      <p className="dash-muted">
+        Messages sent through Contact Support. Reply by email, then mark the message handled.
+      </p>
+      <div aria-live="polite">{notice ? <Alert tone="info">{notice}</Alert> : null}</div>
       {load.status === 'error' ? <Alert>{load.error.message}</Alert> : null}
       {load.status === 'loading' ? <Spinner /> : null}
-      {load.status === 'ok' && items.length === 0 ? <p className="dash-empty">No {status === 'all' ? '' : `${status} `}messages.</p> : null}
+      {load.status === 'ok' && items.length === 0 ? (
+        <p className="dash-empty">No {status === 'all' ? '' : `${status} `}messages.</p>
+      ) : null}
       <ul className="dash-support-list" aria-label={`Support messages${total ? ` (${total})` : ''}`}>
         {items.map((m) => (
           <li key={m._id} className="dash-support-item">
@@ -81,7 +96,8 @@ export function SupportInbox() {
                 {m.handled_at ? <Badge tone="ok">Handled</Badge> : <Badge tone="warn">Open</Badge>}
               </div>
               <p className="dash-muted">
-                From <strong>{m.name}</strong> &lt;<a href={`mailto:${m.email}?subject=${encodeURIComponent(`Re: ${m.subject}`)}`}>{m.email}</a>&gt; ·{' '}
+                From <strong>{m.name}</strong> &lt;
+                <a href={`mailto:${m.email}?subject=${encodeURIComponent(`Re: ${m.subject}`)}`}>{m.email}</a>&gt; ·{' '}
                 <time dateTime={m.created_at}>
                   {formatDate(m.created_at)} {time(m.created_at)}
                 </time>

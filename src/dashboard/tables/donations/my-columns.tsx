@@ -6,7 +6,14 @@ import { DataTableColumnHeader } from '../data-table-column-header';
 import type { DashColumnDef } from '../features';
 import type { Donation } from './data/schema';
 
-const STATUS_TONE: Record<string, 'ok' | 'warn' | 'danger' | 'muted'> = { succeeded: 'ok', pending: 'warn', processing: 'warn', failed: 'danger', refunded: 'muted', abandoned: 'muted' };
+const STATUS_TONE: Record<string, 'ok' | 'warn' | 'danger' | 'muted'> = {
+  succeeded: 'ok',
+  pending: 'warn',
+  processing: 'warn',
+  failed: 'danger',
+  refunded: 'muted',
+  abandoned: 'muted',
+};
 
 /** The signed-in donor's own gifts (GET /api/donations?type=me). */
 export const myDonationColumns: DashColumnDef<Donation>[] = [
@@ -24,12 +31,25 @@ export const myDonationColumns: DashColumnDef<Donation>[] = [
   },
   { id: 'campaign', accessorFn: (row) => row.campaign?.label || '-', header: 'Campaign' },
   { id: 'appeal', accessorFn: (row) => row.appeal?.label || '-', header: 'Appeal' },
-  { id: 'method', accessorFn: (row) => paymentMethodLabel(row.payment_method, row.bank_last4, row.source) || '-', header: 'Paid by' },
-  { id: 'type', accessorFn: (row) => (row.type === 'monthly' ? 'Monthly' : row.type === 'once' ? 'Once' : row.type || '-'), header: 'Type' },
+  {
+    id: 'method',
+    accessorFn: (row) => paymentMethodLabel(row.payment_method, row.bank_last4, row.source) || '-',
+    header: 'Paid by',
+  },
+  {
+    id: 'type',
+    accessorFn: (row) => (row.type === 'monthly' ? 'Monthly' : row.type === 'once' ? 'Once' : row.type || '-'),
+    header: 'Type',
+  },
   {
     id: 'status',
     accessorFn: (row) => row.status || '-',
     header: 'Status',
-    cell: ({ row }) => (row.original.status ? <Badge tone={STATUS_TONE[row.original.status] ?? 'muted'}>{row.original.status}</Badge> : '-'),
+    cell: ({ row }) =>
+      row.original.status ? (
+        <Badge tone={STATUS_TONE[row.original.status] ?? 'muted'}>{row.original.status}</Badge>
+      ) : (
+        '-'
+      ),
   },
 ];

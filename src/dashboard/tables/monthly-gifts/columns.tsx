@@ -80,7 +80,8 @@ export const failedPaymentColumns: DashColumnDef<OfficeMonthlyGift>[] = [
   },
   {
     id: 'retry_at',
-    accessorFn: (row) => (row.last_failure ? (row.last_failure.retry_at ? day(row.last_failure.retry_at) : 'No retry left') : '-'),
+    accessorFn: (row) =>
+      row.last_failure ? (row.last_failure.retry_at ? day(row.last_failure.retry_at) : 'No retry left') : '-',
     header: ({ column }) => <DataTableColumnHeader column={column} title="Stripe retries" />,
     meta: { label: 'Stripe retries' },
   },
