@@ -98,10 +98,16 @@ describe(`a misconfigured production API fails closed (${engineName})`, () => {
           message: 'This service is not configured correctly yet. Please try again later.',
         });
       }
-      const configLogs = log.mock.calls.filter(([line]) => String(line).startsWith('[config]'));
+      // One JSON log line names every problem.
+      const configLogs = log.mock.calls
+        .map(([line]) => String(line))
+        .filter((line) => line.startsWith('{'))
+        .map((line) => JSON.parse(line) as { level: string; msg: string; count?: number; problems?: string })
+        .filter((line) => line.msg === 'configuration problems');
       expect(configLogs).toHaveLength(1);
-      expect(String(configLogs[0][0])).toMatch(
-        /3 problem\(s\): .*CHARITY_REGULATOR.*STRIPE_SECRET_KEY is set without STRIPE_PUBLISHABLE_KEY.*STRIPE_WEBHOOK_SECRET/,
+      expect(configLogs[0]).toMatchObject({ level: 'error', count: 3 });
+      expect(configLogs[0].problems).toMatch(
+        /CHARITY_REGULATOR.*STRIPE_SECRET_KEY is set without STRIPE_PUBLISHABLE_KEY.*STRIPE_WEBHOOK_SECRET/,
       );
 
       const dev = await setupTestApp({ STRIPE_SECRET_KEY: 'sk_test_1', CHARITY_REGULATOR: 'fca' });
