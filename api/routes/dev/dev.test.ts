@@ -17,7 +17,9 @@ describe(`dev outbox (${engineName})`, () => {
     const t = await setupTestApp({ APP_ENV: undefined, MAIL_API_KEY: 're_test' });
     const log = vi.spyOn(console, 'error').mockImplementation(() => {});
     const res = await t.request('/api/auth/login', { method: 'POST', json: { email: 'a@example.org' } });
-    expect(log).toHaveBeenCalledWith(JSON.stringify({ level: 'error', msg: 'AUTH_SECRET is not set; sign-in is disabled' }));
+    expect(log).toHaveBeenCalledWith(
+      JSON.stringify({ level: 'error', msg: 'AUTH_SECRET is not set; sign-in is disabled' }),
+    );
     log.mockRestore();
     expect(res.status).toBe(503);
     expect(await res.json()).toEqual({
