@@ -5,9 +5,9 @@ import { createRouter } from '../../lib/create-app';
 import { notFound } from '../../lib/errors';
 import { defineRoute, errorResponses, jsonContent } from '../../lib/openapi';
 import { OutboxMessageSchema, OutboxQuery } from '../../schemas/dev';
-import { devOutboxEnabled } from '../../services/mailer';
+import { devOutboxEnabled } from '../../services/mail/mailer';
 import { mailContextOf } from '../../services/mail/context';
-import { settleDelayedPayments } from '../../services/housekeeping';
+import { settleDelayedPayments } from '../../services/housekeeping/run';
 
 const outboxRoute = defineRoute({
   method: 'get',

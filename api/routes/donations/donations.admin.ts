@@ -6,7 +6,7 @@ import { isStaff, loadThenAuthorize, requireUser, signedIn, staffOnly } from '..
 import { forbidden } from '../../lib/errors';
 import { DonationSchema, GivingSummarySchema } from '../../schemas';
 import { ManualDonationBody, ManualDonationUpdateBody } from '../../schemas/donations';
-import { createManualDonation, getDonation, myGivingSummary, updateDonation } from '../../services/donations-admin';
+import { createManualDonation, getDonation, myGivingSummary, updateDonation } from '../../services/donations/admin';
 
 const summaryRoute = defineRoute({
   method: 'get',

@@ -14,7 +14,7 @@ import {
   donationRows,
   donationRowsAfter,
   type DonationCursor,
-} from '../../services/donations-admin';
+} from '../../services/donations/admin';
 
 type Row = { _id: string; amount: number; donor: { label: string }; campaign: { label: string } };
 

@@ -6,7 +6,7 @@ import { RefundBodySchema, RefundHeaders, RefundResultSchema } from '../../schem
 import { donationStory } from '../../services/donations/story';
 import { mailContextOf } from '../../services/mail/context';
 import { loadGiftInScope, refundDonation } from '../../services/reversals/refund';
-import { createStripe } from '../../services/stripe';
+import { createStripe } from '../../services/payments/stripe-client';
 
 const refundRoute = defineRoute({
   method: 'post',

@@ -13,15 +13,15 @@ import {
   type DonationCursor,
   donationRowsAfter,
   type DonationRow,
-} from '../../services/donations-admin';
-import { csvStream, raw, type Cell } from '../../services/insight/csv';
-import { donationFilters, donorFilters, organizationFilters } from '../../services/insight/list-filters';
-import { staffScope } from '../../services/insight/scope';
-import { organizationRows } from '../../services/organizations';
+} from '../../services/donations/admin';
+import { csvStream, raw, type Cell } from '../../services/reports/csv';
+import { donationFilters, donorFilters, organizationFilters } from '../../services/reports/list-filters';
+import { staffScope } from '../../services/reports/scope';
+import { organizationRows } from '../../services/organizations/manage';
 import { type Journal, type JournalLine, journalFor } from '../../services/finance/journal';
 import { journalQuery } from '../../schemas/journal';
 import { JOURNAL_TAX_RATE, type JournalFormat } from '../../../domain/finance';
-import { donorRows, type UserRow } from '../../services/users';
+import { donorRows, type UserRow } from '../../services/users/manage';
 
 const donationsRoute = defineRoute({
   method: 'get',

@@ -4,7 +4,7 @@ import type { Db } from '../../../db/client';
 import { donationReversals, donations } from '../../../db/schema';
 import { cardFeeOn } from '../../../domain';
 import { errorSummary, logLine } from '../../middlewares/logger';
-import type { Statement } from '../donations-record';
+import type { Statement } from '../donations/record';
 
 /** What the provider kept and what reaches the charity for one payment, pence. */
 export type Settlement = { fee: number; net: number; balanceTransactionId: string | null };

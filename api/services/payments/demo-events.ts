@@ -1,8 +1,8 @@
 import type Stripe from 'stripe';
 import type { donations } from '../../../db/schema';
-import type { MonthlyGiftRow } from '../monthly-gifts';
-import { intentIdFromClientSecret } from '../stripe';
-import { constantTimeEqual } from '../auth';
+import type { MonthlyGiftRow } from '../monthly-gifts/records';
+import { intentIdFromClientSecret } from './stripe-client';
+import { constantTimeEqual } from '../auth/login-codes';
 import { cardDeclined, invoiceObject, paymentIntentObject, stripeEvent, subscriptionObject } from '../stripe-objects';
 
 /**

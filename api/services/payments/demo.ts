@@ -12,7 +12,7 @@ import {
   newDemoId,
 } from './demo-events';
 import type { PaymentProvider, SubscriptionChange, SubscriptionChangeResult } from './provider';
-import type { MonthlyGiftRow } from '../monthly-gifts';
+import type { MonthlyGiftRow } from '../monthly-gifts/records';
 
 /**
  * Demo payments (no Stripe keys): ids and client secrets shaped like Stripe's, and every change

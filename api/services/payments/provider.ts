@@ -1,8 +1,8 @@
 import type Stripe from 'stripe';
 import type { Db } from '../../../db/client';
 import type { donations } from '../../../db/schema';
-import type { Donor, PendingDonation } from '../donations';
-import type { MonthlyGiftRow } from '../monthly-gifts';
+import type { Donor, PendingDonation } from '../donations/pending';
+import type { MonthlyGiftRow } from '../monthly-gifts/records';
 
 /**
  * The one seam between the app and whoever takes the money: Stripe when its keys are set, else

@@ -1,8 +1,8 @@
 import type Stripe from 'stripe';
 import { HttpError } from '../../lib/errors';
 import { errorSummary, logLine } from '../../middlewares/logger';
-import { toMetadata } from '../donations';
-import { createStripe, intentIdFromClientSecret } from '../stripe';
+import { toMetadata } from '../donations/pending';
+import { createStripe, intentIdFromClientSecret } from './stripe-client';
 import type { AppConfig } from '../../lib/config';
 import type { PaymentProvider } from './provider';
 

@@ -6,9 +6,9 @@ import {
   resolveAttribution,
   upsertPaidInvoice,
   fillDonorFromDeclaration,
-} from '../../services/donations-record';
-import { applyCheckoutDetails } from '../../services/checkout-details';
-import { cancelGiftsOfInactiveMandates, upsertFromPaidInvoice } from '../../services/monthly-gifts';
+} from '../../services/donations/record';
+import { applyCheckoutDetails } from '../../services/donations/checkout-details';
+import { cancelGiftsOfInactiveMandates, upsertFromPaidInvoice } from '../../services/monthly-gifts/records';
 import { settlementOfPayment, storeSettlement } from '../../services/finance/payouts-fees';
 import type { EventHandler } from './types';
 

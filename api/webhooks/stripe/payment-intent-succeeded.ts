@@ -1,5 +1,5 @@
 import type Stripe from 'stripe';
-import { applyCheckoutDetails } from '../../services/checkout-details';
+import { applyCheckoutDetails } from '../../services/donations/checkout-details';
 import {
   fillDonorFromDeclaration,
   findDonationById,
@@ -7,7 +7,7 @@ import {
   parseAttribution,
   resolveAttribution,
   upsertSucceededPayment,
-} from '../../services/donations-record';
+} from '../../services/donations/record';
 import { logLine } from '../../middlewares/logger';
 import { settlementOfPayment, storeSettlement } from '../../services/finance/payouts-fees';
 import type { EventHandler } from './types';
