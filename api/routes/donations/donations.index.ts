@@ -16,7 +16,7 @@ import {
 } from '../../schemas/donations';
 import { parseId } from '../../../db/ids';
 import { preparedCampaignById, visibleCampaignDto } from '../../services/campaigns/read';
-import { listDonations, listMyDonations } from '../../services/donations/admin';
+import { listDonations, listMyDonations } from '../../services/donations/list';
 import { preparedTopDonors, toTopDonor } from '../../services/campaigns/top-donors';
 
 const listRoute = defineRoute({

@@ -8,12 +8,8 @@ import { financeReaders, requireUser } from '../../lib/policy';
 import { AuditExportQuerySchema } from '../../schemas/audit';
 import { DonationExportQuery } from '../../schemas/donations';
 import { auditRows, auditWhere } from '../../services/audit/list';
-import {
-  adminDonationsWhere,
-  type DonationCursor,
-  donationRowsAfter,
-  type DonationRow,
-} from '../../services/donations/admin';
+import { type DonationCursor, donationRowsAfter } from '../../services/donations/export';
+import { adminDonationsWhere, type DonationRow } from '../../services/donations/list';
 import { csvStream, raw, type Cell } from '../../services/reports/csv';
 import { donationFilters, donorFilters, organizationFilters } from '../../services/reports/list-filters';
 import { staffScope } from '../../services/reports/scope';
