@@ -98,6 +98,18 @@ describe('import boundaries', () => {
     expect(offending).toEqual([]);
   });
 
+  it('only the payment provider (api/services/payments/) asks which payment mode it is in', () => {
+    const modeCheck = /\.mode\s*[!=]==|[!=]==\s*[\w.]*\.mode\b|!\s*(ctx\.)?stripe\b|\bpayments\.api\b/;
+    expect(modeCheck.test("if (ctx.payments.mode !== 'demo')")).toBe(true);
+    expect(modeCheck.test('if (!stripe || !p.paymentIntentId)')).toBe(true);
+    expect(modeCheck.test("eq(donations.source, 'demo')")).toBe(false);
+    const offending = ['api/services', 'api/routes']
+      .flatMap((dir) => files(dir, code))
+      .filter((file) => !file.startsWith(path.join('api', 'services', 'payments') + path.sep))
+      .filter((file) => modeCheck.test(readFileSync(path.join(root, file), 'utf8')));
+    expect(offending).toEqual([]);
+  });
+
   it('roles are read only by the policy (api/lib/policy.ts) and domain/', () => {
     const roleComparison = /\btype\s*[!=]==\s*['"](admin|org_admin|finance|donor)['"]/;
     const offending = ['api', 'src', 'db']

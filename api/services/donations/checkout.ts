@@ -319,7 +319,7 @@ export async function confirmDemoPayment(
   ctx: Pick<CheckoutCtx, 'db' | 'config' | 'payments'> & { mail?: MailContext },
   body: DemoConfirmInput,
 ): Promise<DemoOutcome> {
-  if (ctx.payments.mode !== 'demo')
+  if (!ctx.payments.confirmsDemoPayments)
     throw notFound('Demo payments are off: this server takes real payments through Stripe');
   if (ctx.config.production) throw notFound('Demo payments are off on a production server');
   const intentId = await verifyDemoClientSecret(ctx.config.authSecret, body.clientSecret);

@@ -18,9 +18,8 @@ import { errorSummary, logLine } from '../../middlewares/logger';
 import { isStoredKey } from '../campaigns/images';
 import type { PaymentProvider } from '../payments';
 import type { MailContext } from '../mail/facts';
-import { applyStripeEvent } from '../../webhooks/stripe/apply';
+import { applyProviderEvent } from '../../webhooks/stripe/apply';
 import { SESSION_IDLE_MS } from '../auth/sessions';
-import { makeDemoPayouts } from '../finance/payouts-demo';
 
 /**
  * Scheduled housekeeping (a Cron Trigger on the worker, or `npm run housekeeping` locally). Every
@@ -104,7 +103,7 @@ export async function runHousekeeping(deps: HousekeepingDeps): Promise<Housekeep
   const counts = emptyCounts();
   counts.direct_debits_settled += await settleDelayedPayments(deps);
   // Stripe pays out by itself (payout.paid); demo mode pays out its own settled gifts once a day.
-  if (deps.payments.mode === 'demo') counts.demo_payouts = await makeDemoPayouts(deps.db, deps.now);
+  counts.demo_payouts = await deps.payments.payOutSettled(deps.db, deps.now);
   await abandonStaleCheckouts(deps, counts);
   await expireCheckoutLeftovers(deps, counts);
   if (deps.bucket) await collectUnusedImages(deps, deps.bucket, counts);
@@ -133,7 +132,7 @@ export async function settleDelayedPayments({
 }: Pick<HousekeepingDeps, 'db' | 'payments' | 'mail'>): Promise<number> {
   let settled = 0;
   for (const event of await payments.delayedSettlements(db, HOUSEKEEPING.batchSize)) {
-    if ((await applyStripeEvent({ db, stripe: payments.api, mail }, event)) === 'recorded') settled += 1;
+    if ((await applyProviderEvent({ db, payments, mail }, event)) === 'recorded') settled += 1;
   }
   return settled;
 }

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import type Stripe from 'stripe';
 import type { MonthlyGiftCancelledBy } from '../../../domain';
 import { HttpError } from '../../lib/errors';
-import { applyStripeEvent } from '../../webhooks/stripe';
+import { applyProviderEvent } from '../../webhooks/stripe/apply';
 import type { WebhookContext } from '../../webhooks/stripe/types';
 import { attributionFromSubscription } from '../donations/record';
 import {
@@ -65,7 +65,7 @@ async function change(
   } catch (err) {
     throw providerFailed(action, err);
   }
-  if ('event' in result) await applyStripeEvent({ db: ctx.db, mail: ctx.mail, stripe: payments.api }, result.event);
+  if ('event' in result) await applyProviderEvent({ db: ctx.db, mail: ctx.mail, payments }, result.event);
   else await storeStripeAnswer(ctx, gift, result.answer);
   return (await findMonthlyGift(ctx.db, gift.id))!;
 }

@@ -110,7 +110,7 @@ export async function cardUpdateByLink(
   if (gift.status === 'cancelled')
     return { state: 'cancelled', message: 'This monthly gift is cancelled, so there is no card to update.' };
   const payments = ctx.payments.forSource(gift.source);
-  if (payments.mode === 'demo') return DEMO_CARD;
+  if (!payments.keepsCardOnFile) return DEMO_CARD;
   const donor = await donorContact(ctx.db, gift.donorId);
   if (!donor?.stripeCustomerId)
     return {

@@ -2,8 +2,8 @@ import type Stripe from 'stripe';
 import type { ReversalReason } from '../../../domain/finance';
 
 /**
- * The one call to the payment provider for a refund (kept alone so a provider interface can take
- * it over). Stripe's idempotency key is our reversal row's id: a retried request is one refund.
+ * The one call to Stripe for a refund. Stripe's idempotency key is our reversal row's id: a retried
+ * request is one refund.
  */
 export async function createProviderRefund(
   stripe: Stripe,

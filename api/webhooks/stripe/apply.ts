@@ -18,6 +18,8 @@ import { payoutChanged } from './payout-changed';
 import { errorSummary, logLine } from '../../middlewares/logger';
 import { stopSubscriptionsCancelledAtBank } from '../../services/payments/direct-debit';
 import { malformedEventReason } from './shape';
+import type { MailContext } from '../../services/mail/facts';
+import type { PaymentProvider } from '../../services/payments/provider';
 import type { EventHandler, WebhookContext } from './types';
 
 /** The events we act on; every other type is acknowledged with 200 so Stripe stops sending it. */
@@ -94,4 +96,15 @@ async function notify(ctx: WebhookContext, event: Stripe.Event) {
   const donationId = await donationIdOfEvent(ctx.db, event).catch(() => null);
   if (donationId)
     await notifyAfterGift(ctx.db, createMailer(ctx.db, ctx.mail.config), donationId, { origin: ctx.mail.origin });
+}
+
+/**
+ * An event our own payment provider produced (a demo payment, or Stripe's answer to our request),
+ * recorded as its webhook would be; nothing further is asked of the provider.
+ */
+export function applyProviderEvent(
+  ctx: { db: WebhookContext['db']; payments: PaymentProvider; mail?: MailContext },
+  event: Stripe.Event,
+): Promise<EventOutcome> {
+  return applyStripeEvent({ db: ctx.db, stripe: ctx.payments.api, mail: ctx.mail }, event);
 }

@@ -9,7 +9,8 @@ import {
 } from '../../services/donations/record';
 import { applyCheckoutDetails } from '../../services/donations/checkout-details';
 import { cancelGiftsOfInactiveMandates, upsertFromPaidInvoice } from '../../services/monthly-gifts/records';
-import { settlementOfPayment, storeSettlement } from '../../services/finance/payouts-fees';
+import { storeSettlement } from '../../services/finance/payouts-fees';
+import { settlementOfPayment } from '../../services/payments/settlement';
 import type { EventHandler } from './types';
 
 export const idOf = (value: string | { id: string } | null | undefined) =>

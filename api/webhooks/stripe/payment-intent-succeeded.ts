@@ -9,7 +9,8 @@ import {
   upsertSucceededPayment,
 } from '../../services/donations/record';
 import { logLine } from '../../middlewares/logger';
-import { settlementOfPayment, storeSettlement } from '../../services/finance/payouts-fees';
+import { storeSettlement } from '../../services/finance/payouts-fees';
+import { settlementOfPayment } from '../../services/payments/settlement';
 import type { EventHandler } from './types';
 
 /** One-off gifts: only PaymentIntents we created (metadata kind=one_off); invoices' own are skipped. */
