@@ -1,5 +1,5 @@
 import { count, desc, eq, isNotNull, isNull, and } from 'drizzle-orm';
-import { recomputeTotals, storedTotals } from '../api/services/totals';
+import { recomputeTotals, storedTotals } from '../api/services/campaigns/totals';
 import { describe, expect, it } from 'vitest';
 import { engineName, setupTestApp } from '../tests/setup/test-app';
 import {

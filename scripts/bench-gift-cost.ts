@@ -12,7 +12,7 @@ import { drizzle } from 'drizzle-orm/libsql';
 import { migrate } from 'drizzle-orm/libsql/migrator';
 import { createApp } from '../api';
 import type { Bindings } from '../api/lib/types';
-import { insertPendingDonation } from '../api/services/donations';
+import { insertPendingDonation } from '../api/services/donations/pending';
 import type { Db } from '../db/client';
 import * as schema from '../db/schema';
 import { seed } from '../db/seed';

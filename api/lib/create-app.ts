@@ -3,7 +3,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import { ZodError } from 'zod';
 import { authMiddleware } from '../middlewares/auth';
-import { RateLimitError } from '../services/rate-limit';
+import { RateLimitError } from '../services/abuse/rate-limit';
 import { dbMiddleware } from '../middlewares/db';
 import { errorSummary, logLine, requestLogger, safeStack } from '../middlewares/logger';
 import { ConfigError } from './config';

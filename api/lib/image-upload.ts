@@ -3,7 +3,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { errorBody } from './create-app';
 import { badRequest } from './errors';
 import type { AppEnv } from './types';
-import { consumeUploadQuota } from '../services/quotas';
+import { consumeUploadQuota } from '../services/abuse/quotas';
 import {
   deleteKeys,
   isStaticKey,
@@ -12,7 +12,7 @@ import {
   prepareUpload,
   requireBucket,
   storeUploads,
-} from '../services/images';
+} from '../services/campaigns/images';
 
 /** One 5 MB image as base64 (~6.7 MB) plus the form's text fields. */
 export const IMAGE_FORM_BODY_LIMIT = 7 * 1024 * 1024;

@@ -1,6 +1,6 @@
 import { createMiddleware } from 'hono/factory';
 import type { AppEnv } from '../lib/types';
-import { resolveSessionUser } from '../services/sessions';
+import { resolveSessionUser } from '../services/auth/sessions';
 
 /**
  * Resolves `Authorization: Bearer <token>` to c.var.user (or null). Tokens are only ever read from

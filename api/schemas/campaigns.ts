@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { CAMPAIGN_STATUSES } from '../../db/schema';
 import { MAX_PAGE_SIZE } from '../../domain/limits';
-import { DEFAULT_PAGE_SIZE } from '../services/campaigns';
+import { DEFAULT_PAGE_SIZE } from '../services/campaigns/read';
 
 /** The public and staff lists of campaigns and appeals. */
 

@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { pagingQuery, reference } from '../lib/fields';
-import { DONATION_SORTS, donationFilterShape, donationListQuery } from '../services/insight/list-filters';
-import { TOP_DONORS_LIMIT } from '../services/top-donors';
+import { DONATION_SORTS, donationFilterShape, donationListQuery } from '../services/reports/list-filters';
+import { TOP_DONORS_LIMIT } from '../services/campaigns/top-donors';
 import { OfflineGiftFields } from './gift-aid';
 
 /** The donations list's filters, documented field by field (the export checks cross-field ranges too). */
@@ -19,7 +19,7 @@ export const TopDonorsQuery = z.object({
 
 /** No type (the dashboard's list) and type=me: pages with X-Total-Count. */
 export const MyDonationsQuery = pagingQuery().extend({ type: z.enum(['me']).optional() });
-/** The staff list: paging plus search, filters and sort (api/services/insight/list-filters.ts). */
+/** The staff list: paging plus search, filters and sort (api/services/reports/list-filters.ts). */
 export const StaffDonationsQuery = donationListQuery;
 
 /**

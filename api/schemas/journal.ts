@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { isIsoDay } from '../../domain/dates';
 import { JOURNAL_FORMATS } from '../../domain/finance';
-import { idParam } from '../services/insight/list-filters';
+import { idParam } from '../services/reports/list-filters';
 
 /** At most about ten years in one file: a year's journal is what accountants ask for. */
 const MAX_JOURNAL_DAYS = 3700;

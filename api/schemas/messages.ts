@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { idParam } from '../services/insight/list-filters';
+import { idParam } from '../services/reports/list-filters';
 
 /** Messages of support left with gifts: the public ones on an appeal and the staff's moderation list. */
 

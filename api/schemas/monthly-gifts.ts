@@ -6,7 +6,7 @@ import {
   ONLINE_PAYMENT_METHODS,
 } from '../../domain';
 import { MAX_SEARCH_TERM_LENGTH } from '../../domain/limits';
-import { idParam, paging } from '../services/insight/list-filters';
+import { idParam, paging } from '../services/reports/list-filters';
 
 /** The office's list of monthly gifts and its CSV export: one filter schema for both. */
 

@@ -10,7 +10,7 @@ import {
   reference,
   requiredText,
 } from '../lib/fields';
-import { organizationFilterShape } from '../services/insight/list-filters';
+import { organizationFilterShape } from '../services/reports/list-filters';
 import { AccountingYearEnd } from './gift-aid';
 
 /** Organizations (/organizations): create, update and the paged list. */

@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { USER_TYPES } from '../../db/schema';
 import { addressSchema, donorPhone, emailText, imageInput, pagingQuery, personName } from '../lib/fields';
-import { donorFilterShape } from '../services/insight/list-filters';
+import { donorFilterShape } from '../services/reports/list-filters';
 import { PAYMENT_METHODS } from '../../domain/finance';
 import { DONATION_STATUSES, DONATION_TYPES } from '../../domain/statuses';
 

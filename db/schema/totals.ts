@@ -7,7 +7,7 @@ import { users } from './users';
  * `donations` (migration 0004_speed), so every donation write, in any batch or statement, moves
  * them in the same transaction by exactly the change of that row; readers never rescan donations.
  * A campaign's row counts its appeals' gifts too (a gift to an appeal carries both ids).
- * Read them through api/services/totals.ts.
+ * Read them through api/services/campaigns/totals.ts.
  */
 export const campaignTotals = sqliteTable('campaign_totals', {
   campaignId: text('campaign_id')

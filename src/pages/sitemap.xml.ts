@@ -1,5 +1,5 @@
 import type { APIRoute } from 'astro';
-import { listCampaigns, MAX_PAGE_SIZE } from '../../api/services/campaigns';
+import { listCampaigns, MAX_PAGE_SIZE } from '../../api/services/campaigns/read';
 import { getDb } from '../lib/server/db';
 import { siteOrigin } from '../lib/server/origin';
 

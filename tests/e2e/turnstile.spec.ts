@@ -5,7 +5,7 @@ import { expect, firstApproved, test } from './fixtures';
  * The islands' side of the security check: when an answer asks for it (428) they load Turnstile
  * from challenges.cloudflare.com (the policy must allow it), show the widget and send the request
  * again with its token. Turnstile's script is faked at the network boundary (no internet here);
- * the server's side of the check has API tests (api/services/auth.test.ts, stripe.test.ts).
+ * the server's side of the check has API tests (api/services/auth/login-codes.test.ts, stripe.test.ts).
  */
 async function fakeTurnstile(page: Page) {
   await page.route('https://challenges.cloudflare.com/turnstile/v0/api.js*', (route) =>

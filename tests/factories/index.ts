@@ -1,6 +1,6 @@
 import type { Db } from '../../db/client';
 import { campaigns, donations, organizationAdmins, organizations, sessions, users } from '../../db/schema';
-import { newSessionToken, sha256Hex, SESSION_ABSOLUTE_MS } from '../../api/services/sessions';
+import { newSessionToken, sha256Hex, SESSION_ABSOLUTE_MS } from '../../api/services/auth/sessions';
 
 let counter = 0;
 const unique = () => `${Date.now().toString(36)}${(++counter).toString(36)}`;

@@ -85,6 +85,31 @@ describe('import boundaries', () => {
     expect(offending).toEqual([]);
   });
 
+  it('route handlers do not query the database: queries live in api/services', () => {
+    const offending: string[] = [];
+    for (const file of files('api/routes', code)) {
+      for (const spec of runtimeImports(readFileSync(path.join(root, file), 'utf8'))) {
+        const target = spec.startsWith('.')
+          ? path.relative(root, path.resolve(root, path.dirname(file), spec)).split(path.sep).join('/')
+          : spec;
+        if (/^drizzle-orm(\/|$)/.test(spec) || /^db\/schema(\/|$)/.test(target)) offending.push(`${file} → ${spec}`);
+      }
+    }
+    expect(offending).toEqual([]);
+  });
+
+  it('only the payment provider (api/services/payments/) asks which payment mode it is in', () => {
+    const modeCheck = /\.mode\s*[!=]==|[!=]==\s*[\w.]*\.mode\b|!\s*(ctx\.)?stripe\b|\bpayments\.api\b/;
+    expect(modeCheck.test("if (ctx.payments.mode !== 'demo')")).toBe(true);
+    expect(modeCheck.test('if (!stripe || !p.paymentIntentId)')).toBe(true);
+    expect(modeCheck.test("eq(donations.source, 'demo')")).toBe(false);
+    const offending = ['api/services', 'api/routes']
+      .flatMap((dir) => files(dir, code))
+      .filter((file) => !file.startsWith(path.join('api', 'services', 'payments') + path.sep))
+      .filter((file) => modeCheck.test(readFileSync(path.join(root, file), 'utf8')));
+    expect(offending).toEqual([]);
+  });
+
   it('roles are read only by the policy (api/lib/policy.ts) and domain/', () => {
     const roleComparison = /\btype\s*[!=]==\s*['"](admin|org_admin|finance|donor)['"]/;
     const offending = ['api', 'src', 'db']

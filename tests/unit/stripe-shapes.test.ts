@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { donations } from '../../db/schema';
-import type { MonthlyGiftRow } from '../../api/services/monthly-gifts';
-import { createStripe } from '../../api/services/stripe';
+import type { MonthlyGiftRow } from '../../api/services/monthly-gifts/records';
+import { createStripe } from '../../api/services/payments/stripe-client';
 import { demoFailureEvent, demoSubscription, demoSuccessEvent } from '../../api/services/payments/demo-events';
 import { STRIPE_FIXTURES } from '../../api/services/stripe-fixtures';
 import {

@@ -6,10 +6,10 @@ import { requireUser, signedIn } from '../../lib/policy';
 import type { AppEnv } from '../../lib/types';
 import { MessageSchema, UserSchema } from '../../schemas';
 import { CodeSentSchema, LoginBody, NamesRequiredSchema, SignedInSchema } from '../../schemas/auth';
-import { requestLoginCode, toUserDto, verifyLoginCode } from '../../services/auth';
-import { createMailer } from '../../services/mailer';
-import { clientIp, RateLimitError } from '../../services/rate-limit';
-import { revokeSession } from '../../services/sessions';
+import { requestLoginCode, toUserDto, verifyLoginCode } from '../../services/auth/login-codes';
+import { createMailer } from '../../services/mail/mailer';
+import { clientIp, RateLimitError } from '../../services/abuse/rate-limit';
+import { revokeSession } from '../../services/auth/sessions';
 
 function authCtx(c: Context<AppEnv>, turnstileToken: string | null | undefined) {
   const { db, config } = c.var;

@@ -11,7 +11,7 @@ import {
   type TestApp,
   type TestClient,
 } from '../../../tests/setup/test-app';
-import { constantTimeEqual, generateCode, hashCode } from '../../services/auth';
+import { constantTimeEqual, generateCode, hashCode } from '../../services/auth/login-codes';
 
 /** A finished sign-in as the schema types it (logins go through t.request: they set client-address headers and send bad bodies). */
 type SignedIn = Extract<InferResponseType<TestClient['api']['auth']['login']['$post'], 200>, { token: string }>;

@@ -6,7 +6,7 @@ import type { AuthUser } from '../../lib/types';
 import { defineRoute, errorResponses, IdParams, jsonContent } from '../../lib/openapi';
 import { CampaignSchema, CampaignTitleSchema } from '../../schemas';
 import { CampaignListQuery } from '../../schemas/campaigns';
-import { DEFAULT_PAGE_SIZE, getCampaign, listCampaigns, listCampaignTitles } from '../../services/campaigns';
+import { DEFAULT_PAGE_SIZE, getCampaign, listCampaigns, listCampaignTitles } from '../../services/campaigns/read';
 
 /** limit/offset/page (and `mine`, which needs a signed-in caller) from the query as list options. */
 function paging(query: z.infer<typeof CampaignListQuery>, viewer: AuthUser | null) {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createAppeal, createCampaign, createOrganization, signedIn } from '../../../tests/factories';
 import { engineName, setupTestApp } from '../../../tests/setup/test-app';
-import { countCampaigns, getCampaign, listCampaigns } from '../../services/campaigns';
+import { countCampaigns, getCampaign, listCampaigns } from '../../services/campaigns/read';
 
 describe(`appeals are hidden with their parent campaign (${engineName})`, () => {
   it('shows appeals of a draft or deleted campaign only to admins and its organization admins', async () => {

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { campaigns } from '../../../db/schema';
 import { createCampaign, createOrganization, signedIn } from '../../../tests/factories';
 import { createEngineBucket, engineName, setupTestApp } from '../../../tests/setup/test-app';
-import { DAILY_QUOTAS } from '../../services/quotas';
+import { DAILY_QUOTAS } from '../../services/abuse/quotas';
 
 const MB = 1024 * 1024;
 /** A PNG of about `mb` megabytes (the type is checked by its first bytes). */

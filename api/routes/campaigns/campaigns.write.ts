@@ -6,10 +6,10 @@ import { bearerAuth, defineRoute, errorResponses, IdParams, jsonBody, jsonConten
 import { requireUser, signedIn } from '../../lib/policy';
 import type { AppEnv } from '../../lib/types';
 import { CampaignSchema } from '../../schemas';
-import { campaignInput, campaignUpdateInput, createCampaign, updateCampaign } from '../../services/campaigns-write';
-import { base64Length, CAMPAIGN_TEXT_ALLOWANCE, MAX_CAMPAIGN_BODY_BYTES } from '../../services/images';
-import { remainingUploadBytes, uploadQuotaOf } from '../../services/quotas';
-import { RateLimitError } from '../../services/rate-limit';
+import { campaignInput, campaignUpdateInput, createCampaign, updateCampaign } from '../../services/campaigns/write';
+import { base64Length, CAMPAIGN_TEXT_ALLOWANCE, MAX_CAMPAIGN_BODY_BYTES } from '../../services/campaigns/images';
+import { remainingUploadBytes, uploadQuotaOf } from '../../services/abuse/quotas';
+import { RateLimitError } from '../../services/abuse/rate-limit';
 
 const MB = 1024 * 1024;
 const inMb = (bytes: number) => `${Math.round((bytes / MB) * 10) / 10} MB`;

@@ -1,13 +1,12 @@
 import { z } from '@hono/zod-openapi';
-import { desc, eq } from 'drizzle-orm';
-import { outbox } from '../../../db/schema';
 import { createRouter } from '../../lib/create-app';
 import { notFound } from '../../lib/errors';
 import { defineRoute, errorResponses, jsonContent } from '../../lib/openapi';
 import { OutboxMessageSchema, OutboxQuery } from '../../schemas/dev';
-import { devOutboxEnabled } from '../../services/mailer';
+import { devOutboxEnabled } from '../../services/mail/mailer';
 import { mailContextOf } from '../../services/mail/context';
-import { settleDelayedPayments } from '../../services/housekeeping';
+import { latestOutboxMessages } from '../../services/mail/outbox';
+import { settleDelayedPayments } from '../../services/housekeeping/run';
 
 const outboxRoute = defineRoute({
   method: 'get',
@@ -49,24 +48,7 @@ const settleRoute = defineRoute({
 /** Local-only tools. They answer 404 unless APP_ENV=development and no real mail is configured. */
 export const devRouter = createRouter().openapi(outboxRoute, async (c) => {
   const { to } = c.req.valid('query');
-  const rows = await c.var.db
-    .select()
-    .from(outbox)
-    .where(to ? eq(outbox.to, to) : undefined)
-    .orderBy(desc(outbox.createdAt))
-    .limit(20);
-  return c.json(
-    rows.map((row) => ({
-      _id: row.id,
-      to: row.to,
-      subject: row.subject,
-      text: row.text,
-      html: row.html,
-      created_at: row.createdAt.toISOString(),
-      sent_at: row.sentAt?.toISOString() ?? null,
-    })),
-    200,
-  );
+  return c.json(await latestOutboxMessages(c.var.db, to), 200);
 });
 
 devRouter.openapi(settleRoute, async (c) => {

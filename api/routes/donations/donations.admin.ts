@@ -6,7 +6,9 @@ import { isStaff, loadThenAuthorize, requireUser, signedIn, staffOnly } from '..
 import { forbidden } from '../../lib/errors';
 import { DonationSchema, GivingSummarySchema } from '../../schemas';
 import { ManualDonationBody, ManualDonationUpdateBody } from '../../schemas/donations';
-import { createManualDonation, getDonation, myGivingSummary, updateDonation } from '../../services/donations-admin';
+import { getDonation } from '../../services/donations/list';
+import { createManualDonation, updateDonation } from '../../services/donations/manual';
+import { myGivingSummary } from '../../services/donations/summary';
 
 const summaryRoute = defineRoute({
   method: 'get',

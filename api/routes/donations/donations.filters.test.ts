@@ -9,12 +9,8 @@ import {
 } from '../../../tests/factories';
 import { engineName, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
 import type { AuthUser } from '../../lib/types';
-import {
-  adminDonationsWhere,
-  donationRows,
-  donationRowsAfter,
-  type DonationCursor,
-} from '../../services/donations-admin';
+import { donationRowsAfter, type DonationCursor } from '../../services/donations/export';
+import { adminDonationsWhere, donationRows } from '../../services/donations/list';
 
 type Row = { _id: string; amount: number; donor: { label: string }; campaign: { label: string } };
 

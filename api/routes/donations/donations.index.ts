@@ -15,9 +15,9 @@ import {
   TopDonorsQuery,
 } from '../../schemas/donations';
 import { parseId } from '../../../db/ids';
-import { preparedCampaignById, visibleCampaignDto } from '../../services/campaigns';
-import { listDonations, listMyDonations } from '../../services/donations-admin';
-import { preparedTopDonors, toTopDonor } from '../../services/top-donors';
+import { preparedCampaignById, visibleCampaignDto } from '../../services/campaigns/read';
+import { listDonations, listMyDonations } from '../../services/donations/list';
+import { preparedTopDonors, toTopDonor } from '../../services/campaigns/top-donors';
 
 const listRoute = defineRoute({
   method: 'get',

@@ -6,7 +6,6 @@ import { RefundBodySchema, RefundHeaders, RefundResultSchema } from '../../schem
 import { donationStory } from '../../services/donations/story';
 import { mailContextOf } from '../../services/mail/context';
 import { loadGiftInScope, refundDonation } from '../../services/reversals/refund';
-import { createStripe } from '../../services/stripe';
 
 const refundRoute = defineRoute({
   method: 'post',
@@ -58,7 +57,7 @@ export const donationsRefundRouter = createRouter()
     const { status, body } = await refundDonation(
       {
         db: c.var.db,
-        stripe: createStripe(c.var.config),
+        payments: c.var.payments,
         mail: mailContextOf(c),
         viewer: requireUser(c.var.user),
         requestId: c.var.requestId,

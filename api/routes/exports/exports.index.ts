@@ -8,20 +8,16 @@ import { financeReaders, requireUser } from '../../lib/policy';
 import { AuditExportQuerySchema } from '../../schemas/audit';
 import { DonationExportQuery } from '../../schemas/donations';
 import { auditRows, auditWhere } from '../../services/audit/list';
-import {
-  adminDonationsWhere,
-  type DonationCursor,
-  donationRowsAfter,
-  type DonationRow,
-} from '../../services/donations-admin';
-import { csvStream, raw, type Cell } from '../../services/insight/csv';
-import { donationFilters, donorFilters, organizationFilters } from '../../services/insight/list-filters';
-import { staffScope } from '../../services/insight/scope';
-import { organizationRows } from '../../services/organizations';
+import { type DonationCursor, donationRowsAfter } from '../../services/donations/export';
+import { adminDonationsWhere, type DonationRow } from '../../services/donations/list';
+import { csvStream, raw, type Cell } from '../../services/reports/csv';
+import { donationFilters, donorFilters, organizationFilters } from '../../services/reports/list-filters';
+import { staffScope } from '../../services/reports/scope';
+import { organizationRows } from '../../services/organizations/manage';
 import { type Journal, type JournalLine, journalFor } from '../../services/finance/journal';
 import { journalQuery } from '../../schemas/journal';
 import { JOURNAL_TAX_RATE, type JournalFormat } from '../../../domain/finance';
-import { donorRows, type UserRow } from '../../services/users';
+import { donorRows, type UserRow } from '../../services/users/manage';
 
 const donationsRoute = defineRoute({
   method: 'get',

@@ -6,8 +6,8 @@ import { createCampaign, createOrganization, createUser, signedIn } from '../../
 import { sendEvent, WEBHOOK_SECRET } from '../../../tests/fixtures/stripe/events';
 import { startStripeFake, type StripeFake } from '../../../tests/mocks/stripe-fake';
 import { setupTestApp, type TestApp } from '../../../tests/setup/test-app';
-import { insertPendingDonation } from '../../services/donations';
-import { createStripe } from '../../services/stripe';
+import { insertPendingDonation } from '../../services/donations/pending';
+import { createStripe } from '../../services/payments/stripe-client';
 import { paymentIntentObject, stripeEvent } from '../../services/stripe-objects';
 
 /** Fees and payouts in Stripe mode: the signed webhook, the real SDK and the local Stripe fake (Node only). */

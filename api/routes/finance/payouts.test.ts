@@ -13,7 +13,7 @@ import {
 } from '../../../tests/factories';
 import { fakeId, invoicePaymentFailed, paymentIntentSucceeded } from '../../../tests/fixtures/stripe/events';
 import { engineName, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
-import { insertPendingDonation } from '../../services/donations';
+import { insertPendingDonation } from '../../services/donations/pending';
 import { DEMO_PAYOUTS, demoPayoutId, makeDemoPayouts } from '../../services/finance/payouts-demo';
 import {
   balanceTransactionObject,

@@ -1,9 +1,9 @@
-import { sql } from 'drizzle-orm';
 import { createRouter } from '../../lib/create-app';
 import { RETRY_AFTER_SECONDS } from '../../lib/unavailable';
 import { errorSummary, logLine } from '../../middlewares/logger';
 import { defineRoute, errorResponses, jsonContent } from '../../lib/openapi';
 import { HealthSchema } from '../../schemas/health';
+import { pingDatabase } from '../../services/health/ping';
 
 const healthRoute = defineRoute({
   method: 'get',
@@ -18,10 +18,9 @@ const healthRoute = defineRoute({
 });
 
 export const healthRouter = createRouter().openapi(healthRoute, async (c) => {
-  const started = Date.now();
   try {
-    await c.var.db.run(sql`select 1`);
-    return c.json({ status: 'ok' as const, database: { reachable: true, latency_ms: Date.now() - started } }, 200);
+    const latency = await pingDatabase(c.var.db);
+    return c.json({ status: 'ok' as const, database: { reachable: true, latency_ms: latency } }, 200);
   } catch (err) {
     logLine('error', 'health check: database unreachable', { request_id: c.var.requestId, error: errorSummary(err) });
     c.header('Retry-After', String(RETRY_AFTER_SECONDS));

@@ -1,7 +1,7 @@
 import { createRouter, errorBody } from '../../lib/create-app';
 import { defineRoute, errorResponses } from '../../lib/openapi';
 import { ImageKeyParams } from '../../schemas/images';
-import { isServableKey } from '../../services/images';
+import { isServableKey } from '../../services/campaigns/images';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 

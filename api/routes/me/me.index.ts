@@ -1,9 +1,9 @@
 import { createRouter } from '../../lib/create-app';
 import { forbidden } from '../../lib/errors';
 import { isAdmin, requireUser } from '../../lib/policy';
-import { checkWording, consentOf, consentsCsv, recordConsent, withdrawConsent } from '../../services/consent';
-import { confirmErasure, requestErasure } from '../../services/erasure';
-import { parseTaxYear, statementFor } from '../../services/statement';
+import { checkWording, consentOf, consentsCsv, recordConsent, withdrawConsent } from '../../services/users/consent';
+import { confirmErasure, requestErasure } from '../../services/users/erasure';
+import { parseTaxYear, statementFor } from '../../services/donations/statement';
 import {
   confirmErasureRoute,
   exportConsents,

@@ -3,9 +3,9 @@ import { createRouter } from '../../lib/create-app';
 import { notFound } from '../../lib/errors';
 import { bearerAuth, defineRoute, errorResponses, IdParams, jsonBody, jsonContent } from '../../lib/openapi';
 import { requireUser, staffOnly } from '../../lib/policy';
-import { getCampaign } from '../../services/campaigns';
+import { getCampaign } from '../../services/campaigns/read';
 import { MessageHiddenBody, PublicMessageSchema, StaffMessageQuery, StaffMessageSchema } from '../../schemas/messages';
-import { latestMessages, setMessageHidden, staffMessages } from '../../services/support-messages';
+import { latestMessages, setMessageHidden, staffMessages } from '../../services/messages/support-messages';
 
 const appealMessagesRoute = defineRoute({
   method: 'get',

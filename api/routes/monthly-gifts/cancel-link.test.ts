@@ -3,9 +3,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { donations, monthlyGifts, prices } from '../../../db/schema';
 import { createCampaign, createSession, signedIn } from '../../../tests/factories';
 import { engineName, messageOf, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
-import { cardUpdateByLink } from '../../services/monthly-link-actions';
+import { cardUpdateByLink } from '../../services/monthly-gifts/link-actions';
 import { createPaymentProvider } from '../../services/payments';
-import { signMonthlyLink } from '../../services/monthly-links';
+import { signMonthlyLink } from '../../services/monthly-gifts/link-tokens';
 
 const SECRET = 'cancel-link-test-secret-0123456789';
 let t: TestApp;

@@ -7,17 +7,17 @@ import {
   changeMonthlyGiftAmount,
   pauseMonthlyGift,
   type ActionContext,
-} from '../../services/monthly-gift-actions';
-import { listDonorMonthlyGifts, monthlyGiftFor, toMonthlyGiftDtos } from '../../services/monthly-gifts';
+} from '../../services/monthly-gifts/donor-actions';
+import { listDonorMonthlyGifts, monthlyGiftFor, toMonthlyGiftDtos } from '../../services/monthly-gifts/records';
 import { mailContextOf } from '../../services/mail/context';
-import { cancelByLink, readCancelLink } from '../../services/monthly-link-actions';
+import { cancelByLink, readCancelLink } from '../../services/monthly-gifts/link-actions';
 import { formatUkDate } from '../../../domain/dates';
 import { monthlyGiftMethodLabel } from '../../../domain/direct-debit';
 import { csvFile } from '../../lib/csv-file';
 import { penceToDecimal } from '../../../domain/money';
 import type { OfficeMonthlyGift } from '../../schemas/monthly-gifts';
-import { csvStream, raw, type Cell } from '../../services/insight/csv';
-import { officeMonthlyGifts } from '../../services/monthly-gifts-office/list';
+import { csvStream, raw, type Cell } from '../../services/reports/csv';
+import { officeMonthlyGifts } from '../../services/monthly-gifts/office-list';
 import {
   cancelManaged,
   cancelMine,

@@ -11,9 +11,9 @@ import {
 } from '../../../tests/fixtures/stripe/events';
 import { startStripeFake, type StripeFake } from '../../../tests/mocks/stripe-fake';
 import { messageOf, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
-import { cardUpdateByLink } from '../../services/monthly-link-actions';
+import { cardUpdateByLink } from '../../services/monthly-gifts/link-actions';
 import { createPaymentProvider } from '../../services/payments';
-import { signMonthlyLink } from '../../services/monthly-links';
+import { signMonthlyLink } from '../../services/monthly-gifts/link-tokens';
 
 /** Change, pause, cancel and card update against the real Stripe SDK talking to the local fake. */
 let fake: StripeFake;

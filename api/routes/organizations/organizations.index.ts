@@ -19,7 +19,7 @@ import {
   getOrganization,
   listOrganizations,
   updateOrganization,
-} from '../../services/organizations';
+} from '../../services/organizations/manage';
 
 /** Organizations are staff data: donors get a 403 on every route here. */
 const staff = () => staffOnly('Only admins and organization admins can manage organizations');

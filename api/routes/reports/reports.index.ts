@@ -8,8 +8,8 @@ import {
   giftsPerWeek,
   monthlyRecurring,
   newVsReturning,
-} from '../../services/insight/reports';
-import { staffScope } from '../../services/insight/scope';
+} from '../../services/reports/reports';
+import { staffScope } from '../../services/reports/scope';
 import {
   CampaignProgressSchema,
   GiftAidByMonthSchema,

@@ -6,8 +6,8 @@ import {
   giftsPerWeek,
   monthlyRecurring,
   newVsReturning,
-} from '../../services/insight/reports';
-import { staffScope } from '../../services/insight/scope';
+} from '../../services/reports/reports';
+import { staffScope } from '../../services/reports/scope';
 import { createCampaign, createDonation, createOrganization, createUser, signedIn } from '../../../tests/factories';
 import { engineName, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
 

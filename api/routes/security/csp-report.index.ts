@@ -2,7 +2,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { createRouter } from '../../lib/create-app';
 import { defineRoute, errorResponses } from '../../lib/openapi';
 import { logLine } from '../../middlewares/logger';
-import { clientIp, hitRateLimit } from '../../services/rate-limit';
+import { clientIp, hitRateLimit } from '../../services/abuse/rate-limit';
 
 /** Reports are small; anything bigger is not a browser's report. */
 export const CSP_REPORT_BODY_LIMIT = 16 * 1024;

@@ -14,7 +14,7 @@ import {
 } from '../../../tests/fixtures/stripe/events';
 import { engineName, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
 import { readConfig } from '../../lib/config';
-import { runHousekeeping } from '../../services/housekeeping';
+import { runHousekeeping } from '../../services/housekeeping/run';
 import { createPaymentProvider } from '../../services/payments';
 
 let t: TestApp;

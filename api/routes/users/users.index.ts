@@ -13,7 +13,7 @@ import {
 import { financeReaders, loadThenAuthorize, requireUser, signedIn, staffOnly } from '../../lib/policy';
 import { DonorSchema } from '../../schemas';
 import { DonorCreateBody, DonorListQuery, DonorUpdateBody } from '../../schemas/users';
-import { createUser, getUser, listUsers, updateUser } from '../../services/users';
+import { createUser, getUser, listUsers, updateUser } from '../../services/users/manage';
 
 /** Visibility first: a caller who may not see the user gets 404 whatever the body says. */
 const visibleUser = loadThenAuthorize(getUser);

@@ -11,9 +11,9 @@ import type { AuthUser } from '../../lib/types';
 import { actorOf, auditInsert } from '../audit/append';
 import { coversGift, listDonorDeclarations, type DeclarationRow } from '../gift-aid/declarations';
 import { sendReceipt, type MailContext } from '../mail/notify';
-import { getUser } from '../users';
+import { getUser } from '../users/manage';
 import { getBatch } from './list';
-import type { Statement } from '../donations-record';
+import type { Statement } from '../donations/record';
 
 export type BatchContext = { db: Db; viewer: AuthUser; requestId: string | null; mail: MailContext };
 

@@ -14,7 +14,7 @@ import { editsContent } from '../../../domain/roles';
 import type { AuthUser } from '../../lib/types';
 import type { DonationStoryDto } from '../../schemas/donation-story';
 import { historyOf } from '../audit/list';
-import { getDonation } from '../donations-admin';
+import { getDonation } from './list';
 import { loadGiftInScope, toReversalDto } from '../reversals/refund';
 import { remainingSql } from '../reversals/record';
 

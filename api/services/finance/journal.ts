@@ -4,11 +4,11 @@ import { campaigns, donationReversals, donations, organizations } from '../../..
 import { londonMidnight, nextDay } from '../../../domain/dates';
 import { DEFAULT_NOMINAL_CODES, PROVIDER_METHODS } from '../../../domain/finance';
 import { PAID_DONATION_STATUSES } from '../../../domain/statuses';
-import { localDay, londonLocalMs } from '../insight/london-buckets';
+import { localDay, londonLocalMs } from '../reports/london-buckets';
 import { badRequest } from '../../lib/errors';
 import type { AuthUser } from '../../lib/types';
 import type { JournalQuery } from '../../schemas/journal';
-import { orgCondition, type OrgScope, staffScope } from '../insight/scope';
+import { orgCondition, type OrgScope, staffScope } from '../reports/scope';
 
 /**
  * The accounts journal: one balanced journal per organization per London day, with lines per fund

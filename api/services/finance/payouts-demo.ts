@@ -3,8 +3,8 @@ import { chunks } from '../../../db/chunks';
 import type { Db } from '../../../db/client';
 import { campaigns, donationReversals, donations } from '../../../db/schema';
 import { londonIsoDate, londonMidnight } from '../../../domain/dates';
-import { markEventApplied, notYetApplied, type Statement } from '../donations-record';
-import { demoSettlement } from './payouts-fees';
+import { markEventApplied, notYetApplied, type Statement } from '../donations/record';
+import { demoSettlement } from '../payments/settlement';
 import { payoutStatements, type PayoutLineInput } from './payouts-record';
 import { PAID_DONATION_STATUSES } from '../../../domain/statuses';
 

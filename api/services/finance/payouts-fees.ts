@@ -2,57 +2,10 @@ import { sql, type SQL } from 'drizzle-orm';
 import type Stripe from 'stripe';
 import type { Db } from '../../../db/client';
 import { donationReversals, donations } from '../../../db/schema';
-import { cardFeeOn } from '../../../domain';
-import { errorSummary, logLine } from '../../middlewares/logger';
-import type { Statement } from '../donations-record';
+import type { Statement } from '../donations/record';
+import { refundFeeOf, type Settlement } from '../payments/settlement';
 
-/** What the provider kept and what reaches the charity for one payment, pence. */
-export type Settlement = { fee: number; net: number; balanceTransactionId: string | null };
-
-/** Demo payments: the fee the /fees page states (1.5% + 20p), never more than the gift. */
-export function demoSettlement(amount: number): Settlement {
-  const fee = Math.min(amount, cardFeeOn(amount));
-  return { fee, net: amount - fee, balanceTransactionId: null };
-}
-
-/**
- * Stripe's fee and net for a PaymentIntent: its succeeded charge with the balance transaction
- * expanded (one call). null when Stripe has no balance transaction yet or cannot be asked: the
- * gift is recorded anyway and the payout that pays it out fills the fee in later.
- */
-export async function stripeSettlement(stripe: Stripe, paymentIntentId: string): Promise<Settlement | null> {
-  try {
-    const charges = await stripe.charges.list({
-      payment_intent: paymentIntentId,
-      limit: 10,
-      expand: ['data.balance_transaction'],
-    });
-    const charge = charges.data.find((c) => c.status === 'succeeded' && c.balance_transaction) ?? null;
-    const txn = charge?.balance_transaction;
-    if (!txn || typeof txn === 'string') return null;
-    return { fee: txn.fee, net: txn.net, balanceTransactionId: txn.id };
-  } catch (error) {
-    logLine('warn', 'stripe fee lookup failed; the payout will fill it in', {
-      payment_intent: paymentIntentId,
-      error: errorSummary(error),
-    });
-    return null;
-  }
-}
-
-/**
- * The fee of a paid gift, from wherever its money went: Stripe's balance transaction when there is
- * a Stripe account to ask, the /fees rate for demo payments (ids `pi_demo…`/`in_demo…`), else none.
- */
-export async function settlementOfPayment(
-  stripe: Stripe | null,
-  p: { paymentIntentId: string | null; invoiceId?: string | null; amount: number },
-): Promise<Settlement | null> {
-  const demo = (p.paymentIntentId ?? p.invoiceId ?? '').includes('_demo');
-  if (demo) return demoSettlement(p.amount);
-  if (!stripe || !p.paymentIntentId) return null;
-  return stripeSettlement(stripe, p.paymentIntentId);
-}
+export type { Settlement } from '../payments/settlement';
 
 /**
  * Stores a settlement on the gift paid by this PaymentIntent (or invoice), in the event's batch
@@ -85,7 +38,7 @@ export function storeSettlement(
 
 /**
  * A refund's balance transaction fee (Stripe returns none on most refunds; some methods charge one),
- * stored on its reversal row when Stripe can be asked. A failed look-up leaves it for the payout.
+ * stored on its reversal row when the provider reports one. A failed look-up leaves it for the payout.
  */
 export async function refundFeeStatements(
   db: Db,
@@ -94,20 +47,12 @@ export async function refundFeeStatements(
   refundId: string,
   balanceTransactionId: string | null,
 ): Promise<Statement[]> {
-  if (!stripe || !balanceTransactionId) return [];
-  try {
-    const txn = await stripe.balanceTransactions.retrieve(balanceTransactionId);
-    return [
-      db
-        .update(donationReversals)
-        .set({ feePence: sql`coalesce(${donationReversals.feePence}, ${txn.fee})` })
-        .where(sql`${donationReversals.providerId} = ${refundId} and ${guard}`),
-    ];
-  } catch (error) {
-    logLine('warn', 'stripe refund fee lookup failed; the payout will fill it in', {
-      refund: refundId,
-      error: errorSummary(error),
-    });
-    return [];
-  }
+  const fee = await refundFeeOf(stripe, refundId, balanceTransactionId);
+  if (fee === null) return [];
+  return [
+    db
+      .update(donationReversals)
+      .set({ feePence: sql`coalesce(${donationReversals.feePence}, ${fee})` })
+      .where(sql`${donationReversals.providerId} = ${refundId} and ${guard}`),
+  ];
 }

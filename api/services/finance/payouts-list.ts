@@ -5,7 +5,7 @@ import { londonMidnight, nextDay } from '../../../domain/dates';
 import { forbidden, notFound } from '../../lib/errors';
 import type { AuthUser } from '../../lib/types';
 import type { PayoutDetailDto, PayoutDto, PayoutFilters, PayoutLineDto } from '../../schemas/payouts';
-import { orgCondition, staffScope, type OrgScope } from '../insight/scope';
+import { orgCondition, staffScope, type OrgScope } from '../reports/scope';
 
 type PayoutRow = typeof payouts.$inferSelect;
 

@@ -3,7 +3,7 @@ import { chunks, rowsPerStatement } from '../../../db/chunks';
 import type { Db } from '../../../db/client';
 import { campaigns, donationDisputes, donationReversals, donations, payoutLines, payouts } from '../../../db/schema';
 import type { PayoutStatus } from '../../../domain/finance';
-import type { Statement } from '../donations-record';
+import type { Statement } from '../donations/record';
 
 /**
  * A payout and its lines (docs/decisions/037). One statement list, run in one batch with the event

@@ -4,7 +4,7 @@ import { campaigns } from '../../../db/schema';
 import type { GiftAidDetails, GiftAidDetailsInput } from '../../../domain';
 import type { AppConfig } from '../../lib/config';
 import { badRequest } from '../../lib/errors';
-import { charityForOrganization } from '../charity';
+import { charityForOrganization } from '../organizations/charity';
 import { createDeclaration, declarationTextFor, parseGiftAidDetails } from './declarations';
 
 export type CheckoutGiftAid = { details: GiftAidDetails; text: string; organizationId: string | null };

@@ -7,11 +7,11 @@ import type { AppConfig } from '../../lib/config';
 import { badRequest, HttpError, notFound } from '../../lib/errors';
 import type { AuthUser } from '../../lib/types';
 import { type AuditActor, auditInsert } from '../audit/append';
-import { charityForOrganization } from '../charity';
-import { createMailer } from '../mailer';
+import { charityForOrganization } from '../organizations/charity';
+import { createMailer } from '../mail/mailer';
 import { declarationConfirmationEmail } from '../mail/declaration-confirmation';
-import { canManageOrganization } from '../organizations';
-import { getUser } from '../users';
+import { canManageOrganization } from '../organizations/manage';
+import { getUser } from '../users/manage';
 import {
   coversGift,
   declarationTextFor,

@@ -1,5 +1,5 @@
 import type { MailContext } from './facts';
-import { linkOrigin } from '../monthly-links';
+import { linkOrigin } from '../monthly-gifts/link-tokens';
 
 /** The mail context of a request: links in emails point at PUBLIC_ORIGIN or the request's origin. */
 export const mailContextOf = (c: {

@@ -1,5 +1,5 @@
 import { type CharityIdentity, formatLongUkDate } from '../../../domain';
-import type { MailMessage } from '../mailer';
+import type { MailMessage } from './mailer';
 import { greetingFor, render } from './template';
 
 export type ConfirmationFacts = {

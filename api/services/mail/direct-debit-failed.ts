@@ -1,5 +1,5 @@
 import { formatPence } from '../../../domain';
-import type { MailMessage } from '../mailer';
+import type { MailMessage } from './mailer';
 import { type GiftFacts, causeLine } from './facts';
 import { greetingFor, render } from './template';
 

@@ -1,8 +1,8 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import { campaigns, donationDisputes, donations, organizationAdmins, users } from '../../../db/schema';
 import { type CharityIdentity, formatLongUkDate, formatPence } from '../../../domain';
-import { createMailer, type MailMessage } from '../mailer';
-import { charityForOrganization } from '../charity';
+import { createMailer, type MailMessage } from './mailer';
+import { charityForOrganization } from '../organizations/charity';
 import type { MailContext } from './facts';
 import { greetingFor, render } from './template';
 

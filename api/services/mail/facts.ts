@@ -3,9 +3,9 @@ import type { Db } from '../../../db/client';
 import { campaigns, checkoutDetails, donations, monthlyGifts, users } from '../../../db/schema';
 import type { CharityIdentity, DonationSource } from '../../../domain';
 import type { AppConfig } from '../../lib/config';
-import { charityForOrganization } from '../charity';
-import { cancelLinkUrl } from '../monthly-links';
-import { findMandate } from '../direct-debit';
+import { charityForOrganization } from '../organizations/charity';
+import { cancelLinkUrl } from '../monthly-gifts/link-tokens';
+import { findMandate } from '../payments/direct-debit';
 
 /** Everything a receipt or refund notice says about one gift, read from the database. */
 export type GiftFacts = {

@@ -1,6 +1,6 @@
 import { formatLongUkDate, formatPence } from '../../../domain';
 import type { CharityIdentity } from '../../../domain';
-import type { MailMessage } from '../mailer';
+import type { MailMessage } from './mailer';
 import { greetingFor, render } from './template';
 
 export type MonthlyNotice = {

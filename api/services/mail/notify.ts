@@ -1,9 +1,9 @@
 import { eq } from 'drizzle-orm';
 import type Stripe from 'stripe';
 import { donations } from '../../../db/schema';
-import { createMailer, type MailMessage } from '../mailer';
-import { donorContact, findMonthlyGift, snapshotOf } from '../monthly-gifts';
-import { cancelLinkUrl, updateCardUrl } from '../monthly-links';
+import { createMailer, type MailMessage } from './mailer';
+import { donorContact, findMonthlyGift, snapshotOf } from '../monthly-gifts/records';
+import { cancelLinkUrl, updateCardUrl } from '../monthly-gifts/link-tokens';
 import { causeLine, causeOf, giftFacts, type MailContext } from './facts';
 import { monthlyChangedEmail } from './monthly-changed';
 import { receiptEmail } from './receipt';

@@ -1,5 +1,5 @@
 import { directDebitGuarantee, formatLongUkDate, formatPence, giftAidOn } from '../../../domain';
-import type { MailMessage } from '../mailer';
+import type { MailMessage } from './mailer';
 import { type GiftFacts, causeLine } from './facts';
 import { greetingFor, render } from './template';
 

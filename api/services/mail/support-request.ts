@@ -1,5 +1,5 @@
 import type { CharityIdentity } from '../../../domain';
-import type { MailMessage } from '../mailer';
+import type { MailMessage } from './mailer';
 import { greetingFor, render } from './template';
 
 export type SupportRequestFacts = {

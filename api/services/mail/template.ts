@@ -1,5 +1,5 @@
 import { type CharityIdentity, registrationLine } from '../../../domain';
-import type { MailMessage } from '../mailer';
+import type { MailMessage } from './mailer';
 
 /**
  * The one template of every notification email (receipts, notices, codes): a text part and an

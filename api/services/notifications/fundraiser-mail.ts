@@ -1,5 +1,5 @@
 import { formatPence, percentRaised } from '../../../domain/money';
-import type { MailMessage } from '../mailer';
+import type { MailMessage } from '../mail/mailer';
 
 /** Emails to a fundraiser (the appeal's creator): text and HTML, every stored value escaped. */
 

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { MailMessage, Mailer } from '../mailer';
+import type { MailMessage, Mailer } from '../mail/mailer';
 import { createAppeal, createCampaign, createDonation, createSession, createUser } from '../../../tests/factories';
 import { engineName, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
 import { flushFundraiserNotifications, notifyAfterGift } from './fundraiser';

@@ -11,7 +11,7 @@ import {
   notificationPreferences,
   users,
 } from '../../../db/schema';
-import type { Mailer } from '../mailer';
+import type { Mailer } from '../mail/mailer';
 import { appealGiftsEmail, appealMilestoneEmail, type FundraiserMailContext } from './fundraiser-mail';
 import { errorSummary, logLine } from '../../middlewares/logger';
 

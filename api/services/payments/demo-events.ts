@@ -1,8 +1,9 @@
 import type Stripe from 'stripe';
 import type { donations } from '../../../db/schema';
-import type { MonthlyGiftRow } from '../monthly-gifts';
-import { intentIdFromClientSecret } from '../stripe';
-import { constantTimeEqual } from '../auth';
+import type { ReversalReason } from '../../../domain/finance';
+import type { MonthlyGiftRow } from '../monthly-gifts/records';
+import { intentIdFromClientSecret } from './stripe-client';
+import { constantTimeEqual } from '../auth/login-codes';
 import { cardDeclined, invoiceObject, paymentIntentObject, stripeEvent, subscriptionObject } from '../stripe-objects';
 
 /**
@@ -239,4 +240,34 @@ export function demoProcessingEvent(
       },
     },
   });
+}
+
+/** The event a demo refund sends: a succeeded Stripe-shaped refund, recorded through the webhook's path. */
+export function demoRefundEvent(
+  gift: DonationRow,
+  reversalId: string,
+  amount: number,
+  reason: ReversalReason,
+): Stripe.Event {
+  const created = Math.floor(Date.now() / 1000);
+  const refund = {
+    id: `re_demo_${reversalId.replace(/-/g, '')}`,
+    object: 'refund',
+    amount,
+    status: 'succeeded',
+    currency: 'gbp',
+    created,
+    payment_intent: gift.paymentIntentId,
+    reason: reason === 'other' ? null : reason,
+    balance_transaction: null,
+    metadata: { donation_id: gift.id, reversal_id: reversalId },
+  };
+  return {
+    id: `evt_demo_refund_${reversalId}`,
+    object: 'event',
+    type: 'refund.updated',
+    created,
+    livemode: false,
+    data: { object: refund },
+  } as unknown as Stripe.Event;
 }

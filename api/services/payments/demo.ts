@@ -11,8 +11,10 @@ import {
   demoSuccessEvent,
   newDemoId,
 } from './demo-events';
+import { makeDemoPayouts } from '../finance/payouts-demo';
 import type { PaymentProvider, SubscriptionChange, SubscriptionChangeResult } from './provider';
-import type { MonthlyGiftRow } from '../monthly-gifts';
+import { demoRefundEvent } from './demo-events';
+import type { MonthlyGiftRow } from '../monthly-gifts/records';
 
 /**
  * Demo payments (no Stripe keys): ids and client secrets shaped like Stripe's, and every change
@@ -104,6 +106,23 @@ export function createDemoProvider(options: { authSecret: string; allowed: boole
     cardUpdateUrl: async () => null,
     // A demo subscription lives only in our rows, which the event already cancelled.
     stopSubscription: async () => 'already',
+
+    /** Demo gifts (and seeded ones with demo ids) refund at once; a real card gift needs Stripe. */
+    async refund({ gift, reversalId, amount, reason }) {
+      if (gift.source === 'demo' || gift.paymentIntentId?.startsWith('pi_demo')) {
+        return { event: demoRefundEvent(gift, reversalId, amount, reason) };
+      }
+      return {
+        refused: {
+          status: 503,
+          message: 'Card refunds need Stripe: set STRIPE_SECRET_KEY. Nothing was refunded',
+          note: 'Card payments are not configured',
+        },
+      };
+    },
+    confirmsDemoPayments: true,
+    keepsCardOnFile: false,
+    payOutSettled: (db, now) => makeDemoPayouts(db, now),
   };
   return provider;
 }

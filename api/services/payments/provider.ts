@@ -1,8 +1,9 @@
 import type Stripe from 'stripe';
 import type { Db } from '../../../db/client';
 import type { donations } from '../../../db/schema';
-import type { Donor, PendingDonation } from '../donations';
-import type { MonthlyGiftRow } from '../monthly-gifts';
+import type { ReversalReason } from '../../../domain/finance';
+import type { Donor, PendingDonation } from '../donations/pending';
+import type { MonthlyGiftRow } from '../monthly-gifts/records';
 
 /**
  * The one seam between the app and whoever takes the money: Stripe when its keys are set, else
@@ -42,6 +43,20 @@ export type SubscriptionChange =
  */
 export type SubscriptionChangeResult = { answer: Stripe.Subscription } | { event: Stripe.Event };
 
+/** A refund to make at the provider: our reversal row's id keeps a retried request one refund. */
+export type RefundRequest = {
+  gift: typeof donations.$inferSelect;
+  reversalId: string;
+  amount: number;
+  reason: ReversalReason;
+};
+
+/**
+ * The refund as the event that records it (Stripe's answer, or the event a demo refund would send),
+ * or why nothing was refunded: the HTTP status and message to answer, and the note for the reversal.
+ */
+export type RefundOutcome = { event: Stripe.Event } | { refused: { status: 502 | 503; message: string; note: string } };
+
 export type CheckoutStopOutcome = 'cancelled' | 'paid' | 'unknown';
 
 export interface PaymentProvider {
@@ -80,4 +95,15 @@ export interface PaymentProvider {
    * bank), unless it is cancelled there already: 'already' then, so a repeated event calls nothing.
    */
   stopSubscription(subscriptionId: string, by: string): Promise<'cancelled' | 'already'>;
+  /** Refunds part or all of a card or demo gift; the caller records the event through the webhook's path. */
+  refund(request: RefundRequest): Promise<RefundOutcome>;
+  /** Whether this server settles demo checkouts itself (POST /api/donations/demo-confirm). */
+  readonly confirmsDemoPayments: boolean;
+  /** Whether a monthly gift's card lives at the provider, where the donor can update it. */
+  readonly keepsCardOnFile: boolean;
+  /**
+   * Pays out settled gifts the provider does not pay out itself (demo payments, once a day);
+   * how many payouts it made. Stripe pays out by itself and reports it by webhook (payout.paid).
+   */
+  payOutSettled(db: Db, now: Date): Promise<number>;
 }

@@ -3,7 +3,7 @@ import type { Db } from '../../../db/client';
 import { donationReversals, donations } from '../../../db/schema';
 import type { ReversalKind, ReversalReason, ReversalStatus } from '../../../domain/finance';
 import { giftAidRefundAdjustment } from '../gift-aid/adjustments';
-import type { Statement } from '../donations-record';
+import type { Statement } from '../donations/record';
 
 /**
  * The one recording path for money going back off a gift (docs/decisions/031 and 033): a reversal

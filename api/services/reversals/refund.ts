@@ -1,5 +1,4 @@
 import { and, eq, sql } from 'drizzle-orm';
-import type Stripe from 'stripe';
 import { alias } from 'drizzle-orm/sqlite-core';
 import type { Db } from '../../../db/client';
 import { parseId } from '../../../db/ids';
@@ -10,16 +9,16 @@ import { badRequest, HttpError, notFound } from '../../lib/errors';
 import { inOrgScope, readsFinance } from '../../lib/policy';
 import type { AuthUser } from '../../lib/types';
 import type { RefundBody, RefundResultDto, ReversalDto } from '../../schemas/refunds';
-import { applyStripeEvent } from '../../webhooks/stripe/apply';
+import { applyProviderEvent } from '../../webhooks/stripe/apply';
 import { actorOf, auditInsertIf } from '../audit/append';
 import type { MailContext } from '../mail/facts';
+import type { PaymentProvider } from '../payments/provider';
 import { sendRefundNotice } from '../mail/notify';
 import { afterReversal, guardedReversalInsert, remainingSql } from './record';
-import { createProviderRefund } from './provider-refund';
 
 export type RefundContext = {
   db: Db;
-  stripe: Stripe | null;
+  payments: PaymentProvider;
   mail: MailContext | null;
   viewer: AuthUser;
   requestId: string | null;
@@ -193,7 +192,7 @@ export async function refundDonation(
 
 type Gift = typeof donations.$inferSelect;
 
-/** The Stripe Refund (or, in demo mode, a Stripe-shaped refund event through the webhook's recorder). */
+/** The refund at the payment provider (Stripe's, or a demo refund event), recorded through the webhook's path. */
 async function refundThroughProvider(
   ctx: RefundContext,
   gift: Gift,
@@ -202,67 +201,14 @@ async function refundThroughProvider(
   reason: ReversalReason,
 ) {
   const { db } = ctx;
-  if (gift.source === 'demo' || (!ctx.stripe && gift.paymentIntentId?.startsWith('pi_demo'))) {
-    const created = Math.floor(Date.now() / 1000);
-    const refund = {
-      id: `re_demo_${reversalId.replace(/-/g, '')}`,
-      object: 'refund',
-      amount,
-      status: 'succeeded',
-      currency: 'gbp',
-      created,
-      payment_intent: gift.paymentIntentId,
-      reason: reason === 'other' ? null : reason,
-      balance_transaction: null,
-      metadata: { donation_id: gift.id, reversal_id: reversalId },
-    };
-    const event = {
-      id: `evt_demo_refund_${reversalId}`,
-      object: 'event',
-      type: 'refund.updated',
-      created,
-      livemode: false,
-      data: { object: refund },
-    } as unknown as Stripe.Event;
-    await applyStripeEvent({ db, stripe: null, mail: ctx.mail ?? undefined }, event);
-    return;
-  }
-  const fail = async (message: string) => {
+  const payments = ctx.payments.forSource(gift.source);
+  const outcome = await payments.refund({ gift, reversalId, amount, reason });
+  if ('refused' in outcome) {
     await db
       .update(donationReversals)
-      .set({ status: 'failed', note: message.slice(0, 500), updatedAt: new Date() })
+      .set({ status: 'failed', note: outcome.refused.note.slice(0, 500), updatedAt: new Date() })
       .where(and(eq(donationReversals.id, reversalId), eq(donationReversals.status, 'pending')));
-  };
-  if (!ctx.stripe || !gift.paymentIntentId) {
-    await fail('Card payments are not configured');
-    throw new HttpError(503, 'Card refunds need Stripe: set STRIPE_SECRET_KEY. Nothing was refunded');
+    throw new HttpError(outcome.refused.status, outcome.refused.message);
   }
-  let refund: Stripe.Refund;
-  try {
-    refund = await createProviderRefund(ctx.stripe, {
-      paymentIntentId: gift.paymentIntentId,
-      amount,
-      donationId: gift.id,
-      reversalId,
-      reason,
-    });
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    await fail(`Stripe refused the refund: ${message}`);
-    throw new HttpError(
-      502,
-      `Stripe did not make the refund (${message.slice(0, 200)}). Nothing was refunded; try again later`,
-    );
-  }
-  // Recorded at once through the webhook's own path; the webhook for the same refund then changes nothing.
-  const created = refund.created ?? Math.floor(Date.now() / 1000);
-  const event = {
-    id: `evt_refund_reply_${refund.id}_${refund.status}`,
-    object: 'event',
-    type: 'refund.updated',
-    created,
-    livemode: false,
-    data: { object: refund },
-  } as unknown as Stripe.Event;
-  await applyStripeEvent({ db, stripe: ctx.stripe, mail: ctx.mail ?? undefined }, event);
+  await applyProviderEvent({ db, payments, mail: ctx.mail ?? undefined }, outcome.event);
 }

@@ -5,8 +5,8 @@ import type { AppConfig } from '../../lib/config';
 import type { AuthUser } from '../../lib/types';
 import { logLine } from '../../middlewares/logger';
 import { supportRequestCopyEmail, supportRequestEmail } from '../mail';
-import { createMailer } from '../mailer';
-import { enforceRateLimits } from '../rate-limit';
+import { createMailer } from '../mail/mailer';
+import { enforceRateLimits } from '../abuse/rate-limit';
 import { type SupportRequestDto, toSupportRequestDto } from './dto';
 
 export type SendContext = { db: Db; config: AppConfig; user: AuthUser; origin: string; now: Date };

@@ -6,7 +6,7 @@ import { ukTaxYearOf } from '../../../domain/dates';
 import { orgScope } from '../../lib/policy';
 import type { AuthUser } from '../../lib/types';
 import type { DonorGivingDto } from '../../schemas/users';
-import { getUser } from '../users';
+import { getUser } from './manage';
 import { PAID_DONATION_STATUSES } from '../../../domain/statuses';
 
 const appeals = alias(campaigns, 'appeal');

@@ -20,7 +20,7 @@ import { canMergeDonors, isAdmin, isDonorAccount, isFinanceUser } from '../../li
 import type { AuthUser } from '../../lib/types';
 import type { MergeResultDto } from '../../schemas/users';
 import { actorOf, auditInsertIf } from '../audit/append';
-import { getUser } from '../users';
+import { getUser } from './manage';
 
 const userExists = (id: string) => sql`exists (select 1 from ${users} where ${users.id} = ${id})`;
 

@@ -1,7 +1,7 @@
 import type Stripe from 'stripe';
-import { markEventApplied, type Statement } from '../../services/donations-record';
+import { markEventApplied, type Statement } from '../../services/donations/record';
 import { notifyAfterEvent } from '../../services/mail/notify';
-import { createMailer } from '../../services/mailer';
+import { createMailer } from '../../services/mail/mailer';
 import { donationIdOfEvent, notifyAfterGift } from '../../services/notifications/fundraiser';
 import { chargeDispute } from './charge-dispute';
 import { chargeRefunded } from './charge-refunded';
@@ -16,8 +16,10 @@ import { mandateUpdated } from './mandate-updated';
 import { refundFailed } from './refund-failed';
 import { payoutChanged } from './payout-changed';
 import { errorSummary, logLine } from '../../middlewares/logger';
-import { stopSubscriptionsCancelledAtBank } from '../../services/direct-debit';
+import { stopSubscriptionsCancelledAtBank } from '../../services/payments/direct-debit';
 import { malformedEventReason } from './shape';
+import type { MailContext } from '../../services/mail/facts';
+import type { PaymentProvider } from '../../services/payments/provider';
 import type { EventHandler, WebhookContext } from './types';
 
 /** The events we act on; every other type is acknowledged with 200 so Stripe stops sending it. */
@@ -49,7 +51,7 @@ export type EventOutcome = 'recorded' | 'duplicate' | 'ignored';
 /**
  * Applies one verified event exactly once: its writes and the event id go in one batch, and each
  * write is guarded by "event id not stored yet", so a replay or a concurrent copy changes nothing.
- * Demo confirmations call this too (api/services/checkout.ts), so both paths record gifts identically.
+ * Demo confirmations call this too (api/services/donations/checkout.ts), so both paths record gifts identically.
  */
 export async function applyStripeEvent(ctx: WebhookContext, event: Stripe.Event): Promise<EventOutcome> {
   // A correctly signed event with a malformed body (data: null, ids as objects) is acknowledged
@@ -94,4 +96,15 @@ async function notify(ctx: WebhookContext, event: Stripe.Event) {
   const donationId = await donationIdOfEvent(ctx.db, event).catch(() => null);
   if (donationId)
     await notifyAfterGift(ctx.db, createMailer(ctx.db, ctx.mail.config), donationId, { origin: ctx.mail.origin });
+}
+
+/**
+ * An event our own payment provider produced (a demo payment, or Stripe's answer to our request),
+ * recorded as its webhook would be; nothing further is asked of the provider.
+ */
+export function applyProviderEvent(
+  ctx: { db: WebhookContext['db']; payments: PaymentProvider; mail?: MailContext },
+  event: Stripe.Event,
+): Promise<EventOutcome> {
+  return applyStripeEvent({ db: ctx.db, stripe: ctx.payments.api, mail: ctx.mail }, event);
 }

@@ -3,7 +3,7 @@ import type Stripe from 'stripe';
 import { donationDisputes, donationReversals } from '../../../db/schema';
 import { DISPUTE_STATUSES } from '../../../domain/finance';
 import { HttpError } from '../../lib/errors';
-import { findDonationByPaymentIntent, notYetApplied } from '../../services/donations-record';
+import { findDonationByPaymentIntent, notYetApplied } from '../../services/donations/record';
 import { afterReversal } from '../../services/reversals/record';
 import type { EventHandler } from './types';
 

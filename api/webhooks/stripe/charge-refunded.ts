@@ -10,7 +10,7 @@ import {
   insertRefundedPayment,
   notYetApplied,
   parseAttribution,
-} from '../../services/donations-record';
+} from '../../services/donations/record';
 import { giftAidRefundAdjustment } from '../../services/gift-aid/adjustments';
 import { providerRefundStatements } from '../../services/reversals/record';
 import { refundObjectOf } from './refund-changed';

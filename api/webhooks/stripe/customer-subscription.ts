@@ -6,8 +6,8 @@ import {
   parseAttribution,
   resolveAttribution,
   type Attribution,
-} from '../../services/donations-record';
-import { findMonthlyGift, snapshotOf, upsertFromSubscription, type MonthlyGiftRow } from '../../services/monthly-gifts';
+} from '../../services/donations/record';
+import { findMonthlyGift, snapshotOf, upsertFromSubscription, type MonthlyGiftRow } from '../../services/monthly-gifts/records';
 import type { EventHandler } from './types';
 
 const attributionOfGift = (g: MonthlyGiftRow): Attribution => ({

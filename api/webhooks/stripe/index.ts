@@ -4,7 +4,7 @@ import type Stripe from 'stripe';
 import { createRouter, errorBody } from '../../lib/create-app';
 import { badRequest, HttpError } from '../../lib/errors';
 import { defineRoute, errorResponses, jsonContent } from '../../lib/openapi';
-import { verifyStripeEvent, WebhookTimestampError } from '../../services/stripe';
+import { verifyStripeEvent, WebhookTimestampError } from '../../services/payments/stripe-client';
 import { mailContextOf } from '../../services/mail/context';
 import { isDatabaseUnavailable } from '../../lib/unavailable';
 import { logLine } from '../../middlewares/logger';

@@ -6,10 +6,11 @@ import {
   resolveAttribution,
   upsertPaidInvoice,
   fillDonorFromDeclaration,
-} from '../../services/donations-record';
-import { applyCheckoutDetails } from '../../services/checkout-details';
-import { cancelGiftsOfInactiveMandates, upsertFromPaidInvoice } from '../../services/monthly-gifts';
-import { settlementOfPayment, storeSettlement } from '../../services/finance/payouts-fees';
+} from '../../services/donations/record';
+import { applyCheckoutDetails } from '../../services/donations/checkout-details';
+import { cancelGiftsOfInactiveMandates, upsertFromPaidInvoice } from '../../services/monthly-gifts/records';
+import { storeSettlement } from '../../services/finance/payouts-fees';
+import { settlementOfPayment } from '../../services/payments/settlement';
 import type { EventHandler } from './types';
 
 export const idOf = (value: string | { id: string } | null | undefined) =>

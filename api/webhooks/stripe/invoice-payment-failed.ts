@@ -7,7 +7,7 @@ import {
   parseAttribution,
   resolveAttribution,
   upsertFailedInvoice,
-} from '../../services/donations-record';
+} from '../../services/donations/record';
 import { idOf } from './invoice-paid';
 import type { EventHandler } from './types';
 

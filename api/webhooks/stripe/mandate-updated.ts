@@ -1,8 +1,8 @@
 import type Stripe from 'stripe';
 import { logLine } from '../../middlewares/logger';
-import { isKnownMandate, mandateStatus, upsertMandate } from '../../services/direct-debit';
-import { notYetApplied } from '../../services/donations-record';
-import { cancelGiftsOfInactiveMandates } from '../../services/monthly-gifts';
+import { isKnownMandate, mandateStatus, upsertMandate } from '../../services/payments/direct-debit';
+import { notYetApplied } from '../../services/donations/record';
+import { cancelGiftsOfInactiveMandates } from '../../services/monthly-gifts/records';
 import type { EventHandler } from './types';
 
 /**

@@ -4,7 +4,7 @@ import {
   parseAttribution,
   resolveAttribution,
   upsertFailedPayment,
-} from '../../services/donations-record';
+} from '../../services/donations/record';
 import type { EventHandler } from './types';
 
 export const paymentIntentPaymentFailed: EventHandler = async ({ db }, event) => {

@@ -1,6 +1,6 @@
 import type Stripe from 'stripe';
 import { logLine } from '../../middlewares/logger';
-import { bacsDetailsOf, upsertMandate } from '../../services/direct-debit';
+import { bacsDetailsOf, upsertMandate } from '../../services/payments/direct-debit';
 import {
   attributionExists,
   attributionOfRow,
@@ -9,7 +9,7 @@ import {
   type Statement,
   parseAttribution,
   upsertProcessingPayment,
-} from '../../services/donations-record';
+} from '../../services/donations/record';
 import type { EventHandler } from './types';
 
 /**

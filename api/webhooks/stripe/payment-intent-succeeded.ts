@@ -1,5 +1,5 @@
 import type Stripe from 'stripe';
-import { applyCheckoutDetails } from '../../services/checkout-details';
+import { applyCheckoutDetails } from '../../services/donations/checkout-details';
 import {
   fillDonorFromDeclaration,
   findDonationById,
@@ -7,9 +7,10 @@ import {
   parseAttribution,
   resolveAttribution,
   upsertSucceededPayment,
-} from '../../services/donations-record';
+} from '../../services/donations/record';
 import { logLine } from '../../middlewares/logger';
-import { settlementOfPayment, storeSettlement } from '../../services/finance/payouts-fees';
+import { storeSettlement } from '../../services/finance/payouts-fees';
+import { settlementOfPayment } from '../../services/payments/settlement';
 import type { EventHandler } from './types';
 
 /** One-off gifts: only PaymentIntents we created (metadata kind=one_off); invoices' own are skipped. */

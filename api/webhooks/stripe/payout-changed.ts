@@ -1,6 +1,6 @@
 import type Stripe from 'stripe';
 import { logLine } from '../../middlewares/logger';
-import { notYetApplied } from '../../services/donations-record';
+import { notYetApplied } from '../../services/donations/record';
 import { matchLines, organizationOfLines, payoutStatements } from '../../services/finance/payouts-record';
 import { payoutHeaderOf, stripePayoutLines } from '../../services/finance/payouts-stripe';
 import type { EventHandler } from './types';

@@ -1,6 +1,6 @@
 import type Stripe from 'stripe';
 import { HttpError } from '../../lib/errors';
-import { findDonationById, findDonationByPaymentIntent, notYetApplied } from '../../services/donations-record';
+import { findDonationById, findDonationByPaymentIntent, notYetApplied } from '../../services/donations/record';
 import { refundFeeStatements } from '../../services/finance/payouts-fees';
 import { providerRefundStatements } from '../../services/reversals/record';
 import type { EventHandler } from './types';

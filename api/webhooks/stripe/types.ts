@@ -1,6 +1,6 @@
 import type Stripe from 'stripe';
 import type { Db } from '../../../db/client';
-import type { Statement } from '../../services/donations-record';
+import type { Statement } from '../../services/donations/record';
 import type { MailContext } from '../../services/mail/facts';
 import type { PaymentProvider } from '../../services/payments/provider';
 

@@ -16,7 +16,7 @@ import {
   WEBHOOK_SECRET,
 } from '../../../tests/fixtures/stripe/events';
 import { bodyOf, engineName, errorOf, messageOf, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
-import { insertPendingDonation } from '../../services/donations';
+import { insertPendingDonation } from '../../services/donations/pending';
 import { FIRST_INVOICE_FAILED_MESSAGE, RENEWAL_FAILED_MESSAGE } from './invoice-payment-failed';
 
 let t: TestApp;

@@ -126,7 +126,7 @@ const VIDEO_HOSTS = [
   'wistia.net',
 ];
 
-/** Mirrors the API's check (api/services/campaigns-write.ts), which stays the authority. */
+/** Mirrors the API's check (api/services/campaigns/write.ts), which stays the authority. */
 export function isAllowedVideoUrl(value: string): boolean {
   try {
     const url = new URL(value);

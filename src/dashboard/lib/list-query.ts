@@ -3,7 +3,7 @@ import type { Resource } from './routes';
 
 /**
  * An admin list's view as URL search parameters, so a filtered, sorted page can be shared and
- * survives reload. The same names go to the list API and to its CSV export (api/services/insight/list-filters.ts).
+ * survives reload. The same names go to the list API and to its CSV export (api/services/reports/list-filters.ts).
  */
 
 type QueryOf<F extends (...args: never[]) => unknown> =

@@ -7,15 +7,15 @@ import {
   toCampaignDto,
   visibleCampaignDto,
   type CampaignDto,
-} from '../../../api/services/campaigns';
-import { latestMessagesQuery, toPublicMessage, type PublicMessage } from '../../../api/services/support-messages';
-import { preparedTopDonors, toTopDonor, type TopDonor } from '../../../api/services/top-donors';
+} from '../../../api/services/campaigns/read';
+import { latestMessagesQuery, toPublicMessage, type PublicMessage } from '../../../api/services/messages/support-messages';
+import { preparedTopDonors, toTopDonor, type TopDonor } from '../../../api/services/campaigns/top-donors';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../../db/client';
 import { preparedRead } from '../../../db/prepared';
 import { parseId } from '../../../db/ids';
 import { type AppConfig, readConfig } from '../../../api/lib/config';
-import { charityFromOrganization, organizationOfCampaignQuery } from '../../../api/services/charity';
+import { charityFromOrganization, organizationOfCampaignQuery } from '../../../api/services/organizations/charity';
 
 export type DetailData = {
   item: CampaignDto;

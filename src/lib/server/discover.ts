@@ -3,7 +3,7 @@ import {
   preparedPublicCount,
   preparedPublicList,
   toCampaignDto,
-} from '../../../api/services/campaigns';
+} from '../../../api/services/campaigns/read';
 import type { Db } from '../../../db/client';
 
 /** Cards per page on the public lists (a multiple of 3 fills the wide grid). */

@@ -1,7 +1,7 @@
 import { env } from 'cloudflare:workers';
 import { readConfig } from '../../../api/lib/config';
 import type { Bindings } from '../../../api/lib/types';
-import { linkOrigin } from '../../../api/services/monthly-links';
+import { linkOrigin } from '../../../api/services/monthly-gifts/link-tokens';
 import { createPaymentProvider } from '../../../api/services/payments';
 import type { CharityIdentity } from '../../../domain';
 import { SITE } from '../site';

@@ -1,0 +1,177 @@
+import { eq } from 'drizzle-orm';
+import type { Db } from '../../../db/client';
+import { outbox } from '../../../db/schema';
+import type { AppConfig } from '../../lib/config';
+import { HttpError } from '../../lib/errors';
+import { errorSummary, logLine } from '../../middlewares/logger';
+
+export type MailMessage = {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+  /** A message that must go at most once ("receipt:<donation id>"): a second send with the key does nothing. */
+  key?: string;
+  /** A value only the recipient may read (a sign-in code): the outbox row of a sent email never holds it. */
+  secret?: string;
+};
+
+/** The row kept in the outbox when a provider sends the email: the secret replaced, readable by nobody. */
+export function redactedForOutbox(message: MailMessage): MailMessage {
+  const { secret, ...row } = message;
+  if (!secret) return row;
+  const hide = (value: string) => value.split(secret).join('[redacted]');
+  return { ...row, subject: hide(row.subject), text: hide(row.text), html: hide(row.html) };
+}
+
+/** The mail port: every message is written to the outbox first, then handed to a transport. */
+export interface Mailer {
+  readonly kind: 'outbox' | 'http';
+  /** `duplicate`: a message with the same key was already written, so nothing was sent. */
+  send(message: MailMessage): Promise<{ id: string; duplicate?: boolean }>;
+}
+
+type MailerOptions = { fetch?: typeof fetch; log?: (line: string) => void };
+
+/** HTTP provider when MAIL_API_KEY is set; otherwise the local outbox (development only). */
+export function createMailer(db: Db, config: AppConfig, options: MailerOptions = {}): Mailer {
+  if (config.mailApiKey) return httpMailer(db, config, options.fetch ?? fetch);
+  if (config.production) return unconfiguredMailer();
+  return outboxMailer(db, options.log ?? ((line) => console.log(line)));
+}
+
+/** The outbox is readable at GET /api/dev/outbox only in development (APP_ENV=development) without a mail provider. */
+export const devOutboxEnabled = (config: AppConfig) => !config.mailApiKey && !config.production;
+
+/** The outbox row's id, or null when a message with the same key is already there. */
+async function store(db: Db, message: MailMessage): Promise<string | null> {
+  const values = {
+    to: message.to,
+    subject: message.subject,
+    text: message.text,
+    html: message.html,
+    key: message.key ?? null,
+  };
+  if (!message.key) {
+    const [row] = await db.insert(outbox).values(values).returning({ id: outbox.id });
+    return row.id;
+  }
+  // The unique key makes concurrent copies (two webhook deliveries at once) write one row.
+  const [row] = await db
+    .insert(outbox)
+    .values(values)
+    .onConflictDoNothing({ target: outbox.key })
+    .returning({ id: outbox.id });
+  return row?.id ?? null;
+}
+
+function outboxMailer(db: Db, log: (line: string) => void): Mailer {
+  return {
+    kind: 'outbox',
+    async send(message) {
+      // Local only (development without a provider): the code must be readable here to sign in.
+      const id = await store(db, message);
+      if (!id) return { id: '', duplicate: true };
+      log(`[mail] outbox ${id}\nTo: ${message.to}\nSubject: ${message.subject}\n\n${message.text}\n`);
+      return { id };
+    },
+  };
+}
+
+/** Resend-style JSON API: POST {from, to, subject, text, html} with a bearer key. */
+function httpMailer(db: Db, config: AppConfig, fetchImpl: typeof fetch): Mailer {
+  return {
+    kind: 'http',
+    async send(message) {
+      // Sign-in codes reach the provider only; the outbox keeps the row without them (issue 13).
+      const id = await store(db, redactedForOutbox(message));
+      if (!id) return { id: '', duplicate: true };
+      let response: Response;
+      try {
+        response = await fetchImpl(config.mailApiUrl, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${config.mailApiKey}`, 'content-type': 'application/json' },
+          body: JSON.stringify({
+            from: config.mailFrom,
+            to: [message.to],
+            subject: message.subject,
+            text: message.text,
+            html: message.html,
+          }),
+          signal: AbortSignal.timeout(10_000),
+        });
+      } catch (err) {
+        logLine('error', 'mail provider unreachable', { outbox_id: id, error: errorSummary(err) });
+        throw mailFailed();
+      }
+      if (!response.ok) {
+        const detail = (await response.text().catch(() => '')).slice(0, 200);
+        logLine('error', 'mail provider refused', { outbox_id: id, status: response.status, detail });
+        throw mailFailed();
+      }
+      await db.update(outbox).set({ sentAt: new Date() }).where(eq(outbox.id, id));
+      return { id };
+    },
+  };
+}
+
+function unconfiguredMailer(): Mailer {
+  return {
+    kind: 'outbox',
+    async send() {
+      logLine('error', 'APP_ENV=production but MAIL_API_KEY is not set; no email can be sent');
+      throw new HttpError(
+        503,
+        'Email sign-in is not available right now because email delivery is not configured. Please try again later.',
+      );
+    },
+  };
+}
+
+const mailFailed = () =>
+  new HttpError(502, 'We could not send the email with your code just now. Please try again in a minute.');
+
+const escapeHtml = (value: string) =>
+  value.replace(
+    /[&<>"']/g,
+    (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch] as string,
+  );
+
+/** The sign-in email, plain text and HTML; every user-provided value is escaped in the HTML. */
+export function loginCodeEmail(input: {
+  to: string;
+  code: string;
+  firstName?: string | null;
+  minutes: number;
+  siteName?: string;
+}): MailMessage {
+  const site = input.siteName ?? 'UK NFP';
+  const greeting = input.firstName ? `Hello ${input.firstName},` : 'Hello,';
+  const subject = `${input.code} is your ${site} sign-in code`;
+  const text = [
+    greeting,
+    '',
+    `Your ${site} sign-in code is: ${input.code}`,
+    '',
+    `It expires in ${input.minutes} minutes and works once. Enter it in the sign-in window to continue.`,
+    '',
+    `If you did not ask to sign in to ${site} with ${input.to}, you can ignore this email: nobody can sign in without the code.`,
+    '',
+    `${site}, a UK registered charity`,
+  ].join('\n');
+  const html = `<!doctype html>
+<html lang="en-GB"><body style="margin:0;background:#f6f8f7;font-family:system-ui,-apple-system,'Segoe UI',Roboto,Arial,sans-serif;color:#1b2430">
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0"><tr><td align="center" style="padding:24px">
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="max-width:480px;background:#ffffff;border-radius:12px;border:1px solid #d9dee3">
+<tr><td style="background:#0b6e4f;color:#ffffff;padding:16px 24px;border-radius:12px 12px 0 0;font-weight:800;font-size:20px">${escapeHtml(site)}</td></tr>
+<tr><td style="padding:24px">
+<p style="margin:0 0 16px">${escapeHtml(greeting)}</p>
+<p style="margin:0 0 8px">Your sign-in code is:</p>
+<p style="margin:0 0 16px;font-size:32px;font-weight:800;letter-spacing:8px;color:#07523a">${escapeHtml(input.code)}</p>
+<p style="margin:0 0 16px">It expires in <strong>${input.minutes} minutes</strong> and works once. Enter it in the sign-in window to continue.</p>
+<p style="margin:0;color:#4f5b67;font-size:14px">If you did not ask to sign in to ${escapeHtml(site)} with ${escapeHtml(input.to)}, you can ignore this email: nobody can sign in without the code.</p>
+</td></tr></table>
+<p style="color:#4f5b67;font-size:12px">${escapeHtml(site)}, a UK registered charity</p>
+</td></tr></table></body></html>`;
+  return { to: input.to, subject, text, html, secret: input.code };
+}

@@ -1,0 +1,101 @@
+import { sql } from 'drizzle-orm';
+import type Stripe from 'stripe';
+import type { MonthlyGiftCancelledBy } from '../../../domain';
+import { HttpError } from '../../lib/errors';
+import { applyProviderEvent } from '../../webhooks/stripe/apply';
+import type { WebhookContext } from '../../webhooks/stripe/types';
+import { attributionFromSubscription } from '../donations/record';
+import {
+  findMonthlyGift,
+  type MonthlyGiftRow,
+  offeredPrice,
+  pauseUntil,
+  snapshotOf,
+  upsertFromSubscription,
+} from './records';
+import type { PaymentProvider, SubscriptionChange } from '../payments';
+import { errorSummary, logLine } from '../../middlewares/logger';
+
+/**
+ * Change, pause and cancel a monthly gift through the payment provider. Stripe's answer is stored
+ * at once (its webhook then confirms it); a demo change arrives as the `customer.subscription.*`
+ * event Stripe would send, through the webhook's own recording path. A provider failure changes
+ * nothing here and tells the donor to retry.
+ */
+
+export type ActionContext = Omit<WebhookContext, 'stripe'> & { payments: PaymentProvider };
+
+const stillRunning = (gift: MonthlyGiftRow) => {
+  if (gift.status === 'cancelled') throw new HttpError(409, 'This monthly gift is already cancelled');
+};
+
+function providerFailed(action: string, err: unknown): HttpError {
+  logLine('error', 'stripe call failed', { action, error: errorSummary(err) });
+  return new HttpError(
+    502,
+    `We could not ${action} just now, so nothing has changed and your monthly gift is as it was. Please try again in a few minutes.`,
+  );
+}
+
+/** Stores what Stripe answered, as new as what we have; Stripe's own event settles any race. */
+async function storeStripeAnswer(ctx: ActionContext, gift: MonthlyGiftRow, sub: Stripe.Subscription) {
+  const a = (await attributionFromSubscription(ctx.db, gift.id)) ?? {
+    donationId: gift.firstDonationId ?? '',
+    donorId: gift.donorId,
+    campaignId: gift.campaignId,
+    appealId: gift.appealId,
+    giftAidDeclarationId: gift.giftAidDeclarationId,
+    source: gift.source,
+  };
+  await ctx.db.batch([
+    upsertFromSubscription(ctx.db, sql`1 = 1`, snapshotOf(sub), a, gift.lastEventAt, gift.amount),
+  ] as never);
+}
+
+async function change(
+  ctx: ActionContext,
+  gift: MonthlyGiftRow,
+  what: SubscriptionChange,
+  action: string,
+): Promise<MonthlyGiftRow> {
+  const payments = ctx.payments.forSource(gift.source);
+  let result: Awaited<ReturnType<PaymentProvider['changeSubscription']>>;
+  try {
+    result = await payments.changeSubscription(gift, what);
+  } catch (err) {
+    throw providerFailed(action, err);
+  }
+  if ('event' in result) await applyProviderEvent({ db: ctx.db, mail: ctx.mail, payments }, result.event);
+  else await storeStripeAnswer(ctx, gift, result.answer);
+  return (await findMonthlyGift(ctx.db, gift.id))!;
+}
+
+export async function cancelMonthlyGift(
+  ctx: ActionContext,
+  gift: MonthlyGiftRow,
+  by: MonthlyGiftCancelledBy,
+): Promise<MonthlyGiftRow> {
+  stillRunning(gift);
+  return change(ctx, gift, { kind: 'cancel', by }, 'cancel your monthly gift');
+}
+
+export async function changeMonthlyGiftAmount(
+  ctx: ActionContext,
+  gift: MonthlyGiftRow,
+  priceId: string,
+): Promise<MonthlyGiftRow> {
+  stillRunning(gift);
+  const price = await offeredPrice(ctx.db, priceId);
+  if (price.unit_amount === gift.amount) throw new HttpError(400, 'price: your monthly gift is already this amount');
+  return change(ctx, gift, { kind: 'price', price }, 'change your monthly gift');
+}
+
+export async function pauseMonthlyGift(
+  ctx: ActionContext,
+  gift: MonthlyGiftRow,
+  months: number,
+): Promise<MonthlyGiftRow> {
+  stillRunning(gift);
+  const resumesAt = Math.floor(pauseUntil(months).getTime() / 1000);
+  return change(ctx, gift, { kind: 'pause', resumesAt }, 'pause your monthly gift');
+}
