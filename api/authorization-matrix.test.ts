@@ -1,11 +1,13 @@
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { campaigns, donationBatches, donations, monthlyGifts, organizations, payouts, users } from '../db/schema';
+import { campaigns, donations, organizations, payouts, users } from '../db/schema';
 import {
   addOrganizationAdmin,
   createAppeal,
   createCampaign,
   createDonation,
+  createDonationBatch,
+  createMonthlyGift,
   createOrganization,
   createSession,
   createUser,
@@ -145,13 +147,8 @@ async function buildWorld(): Promise<World> {
     })
   ).id;
   await createDonation(t.db, { donorId: people.otherDonor.id, campaignId: campaignY, amount: 1500 });
-  const monthly = async (donorId: string, campaignId: string) => {
-    const id = `sub_demomatrix${stamp()}`;
-    await t.db
-      .insert(monthlyGifts)
-      .values({ id, donorId, campaignId, amount: 1000, status: 'active', source: 'demo', startedAt: new Date() });
-    return id;
-  };
+  const monthly = async (donorId: string, campaignId: string) =>
+    (await createMonthlyGift(t.db, { donorId, campaignId, startedAt: new Date() })).id;
   const monthlyByDonor = await monthly(people.donor.id, campaignX);
   const monthlyByOtherDonor = await monthly(people.otherDonor.id, campaignY);
   const imageKey = `campaigns/${crypto.randomUUID()}.png`;
@@ -831,17 +828,7 @@ const ROWS: Row[] = [
   {
     route: 'GET /api/donations/batches/:id',
     request: async (w) => {
-      const [batch] = await w.t.db
-        .insert(donationBatches)
-        .values({
-          organizationId: w.orgX,
-          method: 'cheque',
-          bankedOn: '2026-03-02',
-          expectedTotal: 0,
-          giftCount: 0,
-          idempotencyKey: crypto.randomUUID(),
-        })
-        .returning();
+      const batch = await createDonationBatch(w.t.db, { organizationId: w.orgX, bankedOn: '2026-03-02' });
       return { path: `/api/donations/batches/${batch.id}` };
     },
     expect: {

@@ -16,6 +16,7 @@ import {
 import {
   addOrganizationAdmin,
   createCampaign,
+  createDeclaration,
   createDonation,
   createOrganization,
   createSession,
@@ -120,17 +121,13 @@ describe(`housekeeping (${engineName})`, () => {
     const campaign = await createCampaign(t.db);
     // A donor made by an abandoned checkout, with Gift Aid details.
     const ghost = await createUser(t.db, { origin: 'checkout', createdAt: old });
-    const [declaration] = await t.db
-      .insert(giftAidDeclarations)
-      .values({
-        donorId: ghost.id,
-        fullName: 'Ghost Donor',
-        homeAddress: '1 Nowhere Lane',
-        postcode: 'SW1A 1AA',
-        declarationText: 'x',
-        createdAt: old,
-      })
-      .returning();
+    const declaration = await createDeclaration(t.db, {
+      donorId: ghost.id,
+      fullName: 'Ghost Donor',
+      homeAddress: '1 Nowhere Lane',
+      postcode: 'SW1A 1AA',
+      createdAt: old,
+    });
     await createDonation(t.db, {
       donorId: ghost.id,
       campaignId: campaign.id,

@@ -1,11 +1,12 @@
 import { eq } from 'drizzle-orm';
 import Stripe from 'stripe';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { donationReversals, donations, invoiceRetries, monthlyGifts, payoutLines, payouts } from '../../../db/schema';
+import { donationReversals, donations, invoiceRetries, payoutLines, payouts } from '../../../db/schema';
 import { cardFeeOn } from '../../../domain';
 import {
   createCampaign,
   createDonation,
+  createMonthlyGift,
   createOrganization,
   createUser,
   signedIn,
@@ -509,11 +510,10 @@ describe(`GET /api/finance/payouts (${engineName})`, () => {
 describe(`failed-payments queue: Stripe's retry date (${engineName})`, () => {
   it('stores invoice.next_payment_attempt on the monthly gift and lists it; an older failure changes nothing', async () => {
     const subscriptionId = fakeId('sub');
-    await t.db.insert(monthlyGifts).values({
+    await createMonthlyGift(t.db, {
       id: subscriptionId,
       donorId,
       campaignId: campaignX,
-      amount: 1000,
       status: 'past_due',
       source: 'card',
       startedAt: new Date(),

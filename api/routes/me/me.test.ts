@@ -11,7 +11,14 @@ import {
   users,
 } from '../../../db/schema';
 import { MARKETING_CONSENT_WORDING } from '../../../domain';
-import { createAppeal, createCampaign, createDonation, createSession, createUser } from '../../../tests/factories';
+import {
+  createAppeal,
+  createCampaign,
+  createDeclaration,
+  createDonation,
+  createSession,
+  createUser,
+} from '../../../tests/factories';
 import { bodyOf, engineName, errorOf, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
 
 let t: TestApp;
@@ -146,16 +153,12 @@ describe(`account erasure (${engineName})`, () => {
     const { user, token } = await signedIn();
     const email = user.email;
     await t.request('/api/me/consent', { method: 'PUT', token, json: { consent: true } });
-    const [declaration] = await t.db
-      .insert(giftAidDeclarations)
-      .values({
-        donorId: user.id,
-        fullName: 'Grace Hopper',
-        homeAddress: '1 Lane, Leeds',
-        postcode: 'LS1 1AA',
-        declarationText: 'I am a UK taxpayer',
-      })
-      .returning();
+    const declaration = await createDeclaration(t.db, {
+      donorId: user.id,
+      fullName: 'Grace Hopper',
+      homeAddress: '1 Lane, Leeds',
+      postcode: 'LS1 1AA',
+    });
     await createDonation(t.db, {
       donorId: user.id,
       campaignId: campaign.id,

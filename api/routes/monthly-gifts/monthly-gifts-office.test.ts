@@ -6,6 +6,8 @@ import {
   createDonation,
   createOrganization,
   createUser,
+  type MonthlyGiftFields,
+  monthlyGiftRow,
   signedIn,
 } from '../../../tests/factories';
 import type { InferResponseType } from 'hono/client';
@@ -34,17 +36,16 @@ async function world() {
   });
   const day = 86_400_000;
   const now = Date.now();
-  const gift = (id: string, o: Partial<typeof monthlyGifts.$inferInsert>) => ({
-    id: `sub_office_${run}_${id}`,
-    donorId: donor.id,
-    campaignId: campaignA.id,
-    amount: 1000,
-    status: 'active' as const,
-    startedAt: new Date(now - 60 * day),
-    nextPaymentAt: new Date(now + 10 * day),
-    source: 'card' as const,
-    ...o,
-  });
+  const gift = (id: string, o: Partial<MonthlyGiftFields>) =>
+    monthlyGiftRow({
+      id: `sub_office_${run}_${id}`,
+      donorId: donor.id,
+      campaignId: campaignA.id,
+      startedAt: new Date(now - 60 * day),
+      nextPaymentAt: new Date(now + 10 * day),
+      source: 'card',
+      ...o,
+    });
   const ids = {
     active: gift('active', { amount: 1250, appealId: appealA.id }),
     paused: gift('paused', { status: 'paused', pauseResumesAt: new Date(now + 30 * day) }),
