@@ -6,6 +6,7 @@ import {
   createDonation,
   createOrganization,
   createUser,
+  type DonationFields,
   type MonthlyGiftFields,
   monthlyGiftRow,
   signedIn,
@@ -57,24 +58,21 @@ async function world() {
   await t.db.insert(monthlyGifts).values(Object.values(ids));
   // The failing gift: paid once, then its renewal failed and the email went out.
   const invoice = `in_office_${run}`;
-  await createDonation(t.db, {
-    donorId: other.id,
-    campaignId: campaignA.id,
-    type: 'monthly',
-    subscriptionId: ids.failing.id,
-    invoiceId: `in_paid_${run}`,
-    date: new Date(now - 40 * day),
-    amount: 500,
-  });
-  await createDonation(t.db, {
-    donorId: other.id,
-    campaignId: campaignA.id,
-    type: 'monthly',
+  /** One monthly payment of `gift`, `daysAgo` days ago, of its amount unless `fields` say otherwise. */
+  const payment = (gift: typeof ids.active, invoiceId: string, daysAgo: number, fields: Partial<DonationFields> = {}) =>
+    createDonation(t.db, {
+      donorId: gift.donorId,
+      campaignId: gift.campaignId,
+      type: 'monthly',
+      subscriptionId: gift.id,
+      invoiceId,
+      date: new Date(now - daysAgo * day),
+      amount: gift.amount,
+      ...fields,
+    });
+  await payment(ids.failing, `in_paid_${run}`, 40);
+  await payment(ids.failing, invoice, 2, {
     status: 'failed',
-    subscriptionId: ids.failing.id,
-    invoiceId: invoice,
-    date: new Date(now - 2 * day),
-    amount: 500,
     failureMessage: "This month's payment did not go through. No money was taken.",
   });
   await t.db.insert(outbox).values({
@@ -86,15 +84,7 @@ async function world() {
     sentAt: new Date(),
   });
   // The active gift's newest payment succeeded.
-  await createDonation(t.db, {
-    donorId: donor.id,
-    campaignId: campaignA.id,
-    type: 'monthly',
-    subscriptionId: ids.active.id,
-    invoiceId: `in_ok_${run}`,
-    date: new Date(now - day),
-    amount: 1250,
-  });
+  await payment(ids.active, `in_ok_${run}`, 1);
   const admin = await signedIn(t.db, 'admin');
   const orgAdminA = await signedIn(t.db, 'org_admin', { organizationIds: [orgA.id] });
   const donorSession = await signedIn(t.db, 'donor');
