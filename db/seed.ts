@@ -11,7 +11,8 @@ import {
   templateCauses,
   users,
 } from './schema';
-import { GIFT_AID_DECLARATION, giftAidDeclaration, regulatorFromNumber } from '../domain';
+import { GIFT_AID_DECLARATION, regulatorFromNumber } from '../domain';
+import { declarantFields, declarationRow, donationRow } from './factories';
 
 /**
  * Demo content for a UK charity. Every id comes from a seeded generator and every insert is
@@ -387,33 +388,15 @@ export async function seed(db: Db, now = new Date(), options: SeedOptions = {}):
 
   const appealStatus = (index: number) =>
     index === 4 || index === 11 ? 'draft' : index === 7 || index === 16 ? 'deleted' : 'approved';
-  const appealRows = campaignRows.flatMap((campaign, ci) =>
-    APPEAL_TEMPLATES.map((template, ti) => {
-      const index = ci * 3 + ti;
-      const fundraiser = donorRows[(index * 7) % donorRows.length];
-      const fill = (text: string) =>
-        text
-          .replace('{name}', fundraiser.firstName)
-          .replace('{campaign}', campaign.title)
-          .replace('{school}', SCHOOLS[ci]);
-      return {
-        id: uuidFrom(next),
-        campaignId: campaign.id,
-        organizationId: campaign.organizationId,
-        title: fill(template.title),
-        description: fill(template.description),
-        story: `Hello, I'm ${fundraiser.firstName} ${fundraiser.lastName}.\n\n${campaign.story}\n\nThank you for supporting me!`,
-        video: null,
-        dateFrom: isoDate(nowMs - (250 - index * 8) * DAY),
-        dateTo: isoDate(nowMs + (30 + index) * DAY),
-        goal: template.goal + index * 5_000,
-        images: [demoImage(index % DEMO_IMAGES.length), demoImage((index + 4) % DEMO_IMAGES.length)],
-        status: appealStatus(index) as 'draft' | 'approved' | 'deleted',
-        createdBy: idByEmail.get(fundraiser.email)!,
-        createdAt: new Date(nowMs - (260 - index * 8) * DAY),
-      };
-    }),
-  );
+  const appealRows = demoAppeals(next, {
+    nowMs,
+    copy: 0,
+    campaignRows,
+    donorRows,
+    creatorIds: donorIds,
+    appealStatus,
+    createdAt: (index) => new Date(nowMs - (260 - index * 8) * DAY),
+  });
   await insertInBatches(db, campaigns, appealRows);
 
   await db
@@ -427,56 +410,17 @@ export async function seed(db: Db, now = new Date(), options: SeedOptions = {}):
 
   // 300 donations over the last year, mostly to approved appeals
   const approvedAppeals = appealRows.filter((a) => a.status === 'approved');
-  const declarations: (typeof giftAidDeclarations.$inferInsert)[] = [];
-  const donationRows: (typeof donations.$inferInsert)[] = [];
-  for (let i = 0; i < 300; i++) {
-    const donorIndex = Math.floor(next() * donorIds.length);
-    const donor = donorRows[donorIndex];
-    const toAppeal = next() < 0.75;
-    const appeal = pick(approvedAppeals);
-    const campaignId = toAppeal ? appeal.campaignId : pick(campaignRows).id;
-    const monthly = next() < 0.2;
-    const amount = monthly ? pick([500, 1000, 2500, 5000]) : pick([500, 1000, 1500, 2000, 2500, 5000, 10000, 25000]);
-    const roll = next();
-    const status = roll < 0.9 ? 'succeeded' : roll < 0.94 ? 'pending' : roll < 0.97 ? 'failed' : 'refunded';
-    const giftAid = next() < 0.4;
-    const id = uuidFrom(next);
-    let giftAidDeclarationId: string | null = null;
-    if (giftAid) {
-      giftAidDeclarationId = uuidFrom(next);
-      declarations.push({
-        id: giftAidDeclarationId,
-        donorId: donorIds[donorIndex],
-        ...seedDeclarationFields(
-          donor,
-          new Date(nowMs - Math.floor(next() * 360) * DAY),
-          charityOfCampaign(campaignId!),
-        ),
-      });
-    }
-    const date = new Date(nowMs - Math.floor(next() * 364 * DAY));
-    donationRows.push({
-      id,
-      amount,
-      donorId: donorIds[donorIndex],
-      campaignId: campaignId!,
-      appealId: toAppeal ? appeal.id : null,
-      date,
-      status,
-      type: monthly ? 'monthly' : 'once',
-      giftAid,
-      giftAidDeclarationId,
-      paymentIntentId: monthly ? null : `pi_demo_${id.replace(/-/g, '').slice(0, 24)}`,
-      invoiceId: monthly ? `in_demo_${id.replace(/-/g, '').slice(0, 24)}` : null,
-      subscriptionId: monthly ? `sub_demo_${donorIds[donorIndex].replace(/-/g, '').slice(0, 20)}` : null,
-      refundedAmount: status === 'refunded' ? amount : 0,
-      failureMessage: status === 'failed' ? 'Your card was declined.' : null,
-      source: 'demo',
-      createdAt: date,
-    });
-  }
-  await insertInBatches(db, giftAidDeclarations, declarations);
-  await insertInBatches(db, donations, donationRows);
+  await insertDemoGifts(db, next, {
+    nowMs,
+    donorRows,
+    donorIds,
+    charityOfCampaign,
+    target: () => {
+      const toAppeal = next() < 0.75;
+      const appeal = pick(approvedAppeals);
+      return toAppeal ? appeal : { id: null, campaignId: pick(campaignRows).id };
+    },
+  });
 
   for (let copy = 1; copy < scale; copy++) {
     await seedCopy(db, copy, { nowMs, donorRows, campaignRows, appealRows, appealStatus, charityOfCampaign });
@@ -492,20 +436,24 @@ export async function seed(db: Db, now = new Date(), options: SeedOptions = {}):
   };
 }
 
+type DemoDonor = {
+  firstName: string;
+  lastName: string;
+  email: string;
+  phone: string;
+  address: string;
+  city: string;
+  postalCode: string;
+};
+type DemoCampaign = { id: string; organizationId: string; title: string; story: string };
+type AppealStatus = 'draft' | 'approved' | 'deleted';
+
 type CopyContext = {
   nowMs: number;
-  donorRows: {
-    firstName: string;
-    lastName: string;
-    email: string;
-    phone: string;
-    address: string;
-    city: string;
-    postalCode: string;
-  }[];
-  campaignRows: { id: string; organizationId: string; title: string; story: string }[];
+  donorRows: DemoDonor[];
+  campaignRows: DemoCampaign[];
   appealRows: { id: string; status: string; campaignId: string }[];
-  appealStatus: (index: number) => string;
+  appealStatus: (index: number) => AppealStatus;
   /** The name of the charity (organization) a campaign's gifts go to. */
   charityOfCampaign: (campaignId: string) => string;
 };
@@ -528,11 +476,129 @@ async function insertInBatches<
     await db.batch(batch as [(typeof batch)[number], ...(typeof batch)[number][]]);
 }
 
+/**
+ * Three appeals under each campaign, each started by a donor (the `copy`th one along, so copies spread
+ * their fundraisers) and named after them.
+ */
+function demoAppeals(
+  next: () => number,
+  options: {
+    nowMs: number;
+    copy: number;
+    campaignRows: DemoCampaign[];
+    donorRows: DemoDonor[];
+    /** The stored ids of this copy's donors, in donorRows' order. */
+    creatorIds: string[];
+    appealStatus: (index: number) => AppealStatus;
+    createdAt: (index: number) => Date;
+  },
+) {
+  const { nowMs, copy, donorRows, creatorIds } = options;
+  return options.campaignRows.flatMap((campaign, ci) =>
+    APPEAL_TEMPLATES.map((template, ti) => {
+      const index = ci * 3 + ti;
+      const fundraiserIndex = (index * 7 + copy) % donorRows.length;
+      const fundraiser = donorRows[fundraiserIndex];
+      const fill = (text: string) =>
+        text
+          .replace('{name}', fundraiser.firstName)
+          .replace('{campaign}', campaign.title)
+          .replace('{school}', SCHOOLS[ci]);
+      return {
+        id: uuidFrom(next),
+        campaignId: campaign.id,
+        organizationId: campaign.organizationId,
+        title: copy === 0 ? fill(template.title) : `${fill(template.title)} (${copy + 1})`,
+        description: fill(template.description),
+        story: `Hello, I'm ${fundraiser.firstName} ${fundraiser.lastName}.\n\n${campaign.story}\n\nThank you for supporting me!`,
+        video: null,
+        dateFrom: isoDate(nowMs - (250 - index * 8) * DAY),
+        dateTo: isoDate(nowMs + (30 + index) * DAY),
+        goal: template.goal + index * 5_000,
+        images: [demoImage(index % DEMO_IMAGES.length), demoImage((index + 4) % DEMO_IMAGES.length)],
+        status: options.appealStatus(index),
+        createdBy: creatorIds[fundraiserIndex % creatorIds.length],
+        createdAt: options.createdAt(index),
+      };
+    }),
+  );
+}
+
+/**
+ * 300 donations over the last year by random donors, to what `target` picks (an appeal, or a campaign
+ * with no appeal), with their Gift Aid declarations; one monthly in five, nine in ten succeeded.
+ */
+async function insertDemoGifts(
+  db: Db,
+  next: () => number,
+  options: {
+    nowMs: number;
+    donorRows: DemoDonor[];
+    donorIds: string[];
+    charityOfCampaign: (campaignId: string) => string;
+    target: () => { id: string | null; campaignId: string | null };
+  },
+) {
+  const pick = <T>(items: readonly T[]) => items[Math.floor(next() * items.length)];
+  const { nowMs, donorRows, donorIds } = options;
+  const declarations: (typeof giftAidDeclarations.$inferInsert)[] = [];
+  const donationRows: (typeof donations.$inferInsert)[] = [];
+  for (let i = 0; i < 300; i++) {
+    const donorIndex = Math.floor(next() * donorIds.length);
+    const donorId = donorIds[donorIndex];
+    const appeal = options.target();
+    const campaignId = appeal.campaignId!;
+    const monthly = next() < 0.2;
+    const amount = monthly ? pick([500, 1000, 2500, 5000]) : pick([500, 1000, 1500, 2000, 2500, 5000, 10000, 25000]);
+    const roll = next();
+    const status = roll < 0.9 ? 'succeeded' : roll < 0.94 ? 'pending' : roll < 0.97 ? 'failed' : 'refunded';
+    const giftAid = next() < 0.4;
+    const id = uuidFrom(next);
+    let giftAidDeclarationId: string | null = null;
+    if (giftAid) {
+      giftAidDeclarationId = uuidFrom(next);
+      const madeAt = new Date(nowMs - Math.floor(next() * 360) * DAY);
+      declarations.push(
+        declarationRow({
+          id: giftAidDeclarationId,
+          donorId,
+          ...declarantFields(donorRows[donorIndex], madeAt, options.charityOfCampaign(campaignId)),
+        }),
+      );
+    }
+    const date = new Date(nowMs - Math.floor(next() * 364 * DAY));
+    const ref = id.replace(/-/g, '').slice(0, 24);
+    donationRows.push(
+      donationRow({
+        id,
+        amount,
+        donorId,
+        campaignId,
+        appealId: appeal.id,
+        date,
+        status,
+        type: monthly ? 'monthly' : 'once',
+        giftAid,
+        giftAidDeclarationId,
+        paymentIntentId: monthly ? null : `pi_demo_${ref}`,
+        invoiceId: monthly ? `in_demo_${ref}` : null,
+        subscriptionId: monthly ? `sub_demo_${donorId.replace(/-/g, '').slice(0, 20)}` : null,
+        refundedAmount: status === 'refunded' ? amount : 0,
+        failureMessage: status === 'failed' ? 'Your card was declined.' : null,
+        source: 'demo',
+        createdAt: date,
+      }),
+    );
+  }
+  await insertInBatches(db, giftAidDeclarations, declarations);
+  await insertInBatches(db, donations, donationRows);
+}
+
 /** One extra copy of the donors, appeals and donations (for `--scale`), deterministic per copy. */
 async function seedCopy(db: Db, copy: number, ctx: CopyContext) {
   const next = rng(20261121 + copy * 7919);
   const pick = <T>(items: readonly T[]) => items[Math.floor(next() * items.length)];
-  const { nowMs, charityOfCampaign } = ctx;
+  const { nowMs } = ctx;
   const donorRows = ctx.donorRows.map((donor, i) => ({
     id: uuidFrom(next),
     email: donor.email.replace('@', `.${copy}@`),
@@ -554,116 +620,34 @@ async function seedCopy(db: Db, copy: number, ctx: CopyContext) {
     donorIds.push(...piece.map((email) => byEmail.get(email)!));
   }
 
-  const appealRows = ctx.campaignRows.flatMap((campaign, ci) =>
-    APPEAL_TEMPLATES.map((template, ti) => {
-      const index = ci * 3 + ti;
-      const fundraiser = ctx.donorRows[(index * 7 + copy) % ctx.donorRows.length];
-      const fill = (text: string) =>
-        text
-          .replace('{name}', fundraiser.firstName)
-          .replace('{campaign}', campaign.title)
-          .replace('{school}', SCHOOLS[ci]);
-      return {
-        id: uuidFrom(next),
-        campaignId: campaign.id,
-        organizationId: campaign.organizationId,
-        title: `${fill(template.title)} (${copy + 1})`,
-        description: fill(template.description),
-        story: `Hello, I'm ${fundraiser.firstName} ${fundraiser.lastName}.\n\n${campaign.story}\n\nThank you for supporting me!`,
-        video: null,
-        dateFrom: isoDate(nowMs - (250 - index * 8) * DAY),
-        dateTo: isoDate(nowMs + (30 + index) * DAY),
-        goal: template.goal + index * 5_000,
-        images: [demoImage(index % DEMO_IMAGES.length), demoImage((index + 4) % DEMO_IMAGES.length)],
-        status: ctx.appealStatus(index) as 'draft' | 'approved' | 'deleted',
-        createdBy: donorIds[(index * 7 + copy) % donorIds.length],
-        // Older than the demo's own appeals, so the first pages of every list stay the demo's.
-        createdAt: new Date(nowMs - (400 + copy) * DAY - index * 60_000),
-      };
-    }),
-  );
+  const appealRows = demoAppeals(next, {
+    nowMs,
+    copy,
+    campaignRows: ctx.campaignRows,
+    donorRows: ctx.donorRows,
+    creatorIds: donorIds,
+    appealStatus: ctx.appealStatus,
+    // Older than the demo's own appeals, so the first pages of every list stay the demo's.
+    createdAt: (index) => new Date(nowMs - (400 + copy) * DAY - index * 60_000),
+  });
   await insertInBatches(db, campaigns, appealRows);
 
   const approved = appealRows.filter((a) => a.status === 'approved');
   const popular = ctx.appealRows.find((a) => a.status === 'approved')!;
-  const declarations: (typeof giftAidDeclarations.$inferInsert)[] = [];
-  const donationRows: (typeof donations.$inferInsert)[] = [];
-  for (let i = 0; i < 300; i++) {
-    const donorIndex = Math.floor(next() * donorIds.length);
-    const donor = donorRows[donorIndex];
-    const roll = next();
-    const appeal = roll < 0.1 ? popular : roll < 0.8 ? pick(approved) : null;
-    const campaignId = appeal ? appeal.campaignId : pick(ctx.campaignRows).id;
-    const monthly = next() < 0.2;
-    const amount = monthly ? pick([500, 1000, 2500, 5000]) : pick([500, 1000, 1500, 2000, 2500, 5000, 10000, 25000]);
-    const s = next();
-    const status = s < 0.9 ? 'succeeded' : s < 0.94 ? 'pending' : s < 0.97 ? 'failed' : 'refunded';
-    const giftAid = next() < 0.4;
-    const id = uuidFrom(next);
-    let giftAidDeclarationId: string | null = null;
-    if (giftAid) {
-      giftAidDeclarationId = uuidFrom(next);
-      declarations.push({
-        id: giftAidDeclarationId,
-        donorId: donorIds[donorIndex],
-        ...seedDeclarationFields(
-          donor,
-          new Date(nowMs - Math.floor(next() * 360) * DAY),
-          charityOfCampaign(campaignId!),
-        ),
-      });
-    }
-    const date = new Date(nowMs - Math.floor(next() * 364 * DAY));
-    const ref = id.replace(/-/g, '').slice(0, 24);
-    donationRows.push({
-      id,
-      amount,
-      donorId: donorIds[donorIndex],
-      campaignId,
-      appealId: appeal?.id ?? null,
-      date,
-      status,
-      type: monthly ? 'monthly' : 'once',
-      giftAid,
-      giftAidDeclarationId,
-      paymentIntentId: monthly ? null : `pi_demo_${ref}`,
-      invoiceId: monthly ? `in_demo_${ref}` : null,
-      subscriptionId: monthly ? `sub_demo_${donorIds[donorIndex].replace(/-/g, '').slice(0, 20)}` : null,
-      refundedAmount: status === 'refunded' ? amount : 0,
-      failureMessage: status === 'failed' ? 'Your card was declined.' : null,
-      source: 'demo',
-      createdAt: date,
-    });
-  }
-  await insertInBatches(db, giftAidDeclarations, declarations);
-  await insertInBatches(db, donations, donationRows);
+  await insertDemoGifts(db, next, {
+    nowMs,
+    donorRows,
+    donorIds,
+    charityOfCampaign: ctx.charityOfCampaign,
+    // One gift in ten to the first approved appeal (a popular appeal), seven to another, two to a campaign.
+    target: () => {
+      const roll = next();
+      const appeal = roll < 0.1 ? popular : roll < 0.8 ? pick(approved) : null;
+      return appeal ?? { id: null, campaignId: pick(ctx.campaignRows).id };
+    },
+  });
 }
 
 function demoImage(index: number) {
   return { Key: DEMO_IMAGES[index], name: `cause-${index + 1}.png`, size: 0, type: 'image/png' };
-}
-
-/** A seeded Gift Aid declaration with the HMRC fields split ("12 High Street" → house "12"). */
-/**
- * A declaration names the charity that receives the gift it came with (the campaign's
- * organization), as the donation box's does; never the platform's default name.
- */
-function seedDeclarationFields(
-  donor: { firstName: string; lastName: string; address: string; city: string; postalCode: string },
-  madeAt: Date,
-  charityName: string,
-) {
-  const [house, ...street] = donor.address.split(' ');
-  return {
-    fullName: `${donor.firstName} ${donor.lastName}`,
-    homeAddress: `${donor.address}, ${donor.city}`,
-    postcode: donor.postalCode,
-    declarationText: giftAidDeclaration(charityName),
-    createdAt: madeAt,
-    declaredAt: madeAt,
-    firstName: donor.firstName,
-    lastName: donor.lastName,
-    house,
-    address: [street.join(' '), donor.city].filter(Boolean).join(', '),
-  };
 }

@@ -1,5 +1,5 @@
 import type { APIRequestContext, Page } from '@playwright/test';
-import { expect, expectNoAxeViolations, test } from './fixtures';
+import { expect, expectNoAxeViolations, gbpShort, test } from './fixtures';
 
 /** Donating through the island in demo payments mode, on seeded appeal pages of the built worker. */
 
@@ -15,13 +15,6 @@ async function raised(request: APIRequestContext, id: string): Promise<number> {
   const res = await request.get(`/api/appeals/${id}`);
   return ((await res.json()) as Appeal).summary.total_donations;
 }
-
-const gbpShort = (pence: number) =>
-  new Intl.NumberFormat('en-GB', {
-    style: 'currency',
-    currency: 'GBP',
-    ...(pence % 100 === 0 ? { maximumFractionDigits: 0 } : {}),
-  }).format(pence / 100);
 
 async function openBox(page: Page, appeal: Appeal) {
   await page.goto(`/appeals/${appeal.short_id}`);

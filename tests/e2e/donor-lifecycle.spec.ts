@@ -1,5 +1,5 @@
 import type { APIRequestContext } from '@playwright/test';
-import { expect, type Mail, openAs, outbox, signUp, test, tokenFor } from './fixtures';
+import { expect, type Mail, openAs, outbox, signUp, startMonthlyGift, test, tokenFor } from './fixtures';
 
 /** Issue 9: after the gift. Receipts, the signed cancel link, My Donations and the annual statement. */
 
@@ -82,17 +82,7 @@ test('a donor gives monthly in demo mode, gets the receipt, cancels from its lin
 test('a donor changes and pauses a monthly gift in My Donations', async ({ page, request }) => {
   const email = `e2e.manage.${Date.now()}@example.com`;
   const token = await signIn(request, email);
-  const campaign = ((await (await request.get('/api/campaigns?limit=5')).json()) as { _id: string }[])[0];
-  const prices = (await (await request.get('/api/stripe/subscriptions')).json()) as {
-    id: string;
-    unit_amount: number;
-  }[];
-  const start = await request.post('/api/stripe/client_secret', {
-    data: { price: prices[0].id, campaign_id: campaign._id },
-    headers: { authorization: `Bearer ${token}` },
-  });
-  const { clientSecret } = (await start.json()) as { clientSecret: string };
-  expect((await request.post('/api/stripe/demo/confirm', { data: { clientSecret } })).ok()).toBe(true);
+  const prices = await startMonthlyGift(request, token);
 
   await openAs(page, token, '/dashboard/donations/me');
   const card = page.getByTestId('monthly-gift');

@@ -122,6 +122,33 @@ export async function firstApproved(
   return items[items.length - 1];
 }
 
+/** Pence as the pages show a total: "£20,000", or "£12.50" when there are pennies. */
+export const gbpShort = (pence: number) =>
+  new Intl.NumberFormat('en-GB', {
+    style: 'currency',
+    currency: 'GBP',
+    ...(pence % 100 === 0 ? { maximumFractionDigits: 0 } : {}),
+  }).format(pence / 100);
+
+export type MonthlyPrice = { id: string; unit_amount: number };
+
+/**
+ * Starts and confirms a demo-mode monthly gift by the signed-in donor (`token`) to a seeded campaign at
+ * the first price; returns the prices offered.
+ */
+export async function startMonthlyGift(request: APIRequestContext, token: string): Promise<MonthlyPrice[]> {
+  const campaign = ((await (await request.get('/api/campaigns?limit=5')).json()) as { _id: string }[])[0];
+  const prices = (await (await request.get('/api/stripe/subscriptions')).json()) as MonthlyPrice[];
+  const start = await request.post('/api/stripe/client_secret', {
+    data: { price: prices[0].id, campaign_id: campaign._id },
+    headers: { authorization: `Bearer ${token}` },
+  });
+  expect(start.ok()).toBe(true);
+  const { clientSecret } = (await start.json()) as { clientSecret: string };
+  expect((await request.post('/api/stripe/demo/confirm', { data: { clientSecret } })).ok()).toBe(true);
+  return prices;
+}
+
 // --- Accessibility --------------------------------------------------------------------------------
 
 export const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];

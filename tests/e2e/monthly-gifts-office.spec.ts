@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { expect, signIn, test, useToken } from './fixtures';
+import { expect, signIn, startMonthlyGift, test, useToken } from './fixtures';
 
 /** The office's monthly gifts: a donor's new gift is listed, filtered, exported; the failed-payments tab. */
 test('an admin finds a new monthly gift, filters, exports it and opens the failed payments', async ({
@@ -7,18 +7,7 @@ test('an admin finds a new monthly gift, filters, exports it and opens the faile
   request,
 }) => {
   const donor = await signIn(request, 'donor@example.org');
-  const campaign = ((await (await request.get('/api/campaigns?limit=5')).json()) as { _id: string }[])[0];
-  const prices = (await (await request.get('/api/stripe/subscriptions')).json()) as {
-    id: string;
-    unit_amount: number;
-  }[];
-  const start = await request.post('/api/stripe/client_secret', {
-    data: { price: prices[0].id, campaign_id: campaign._id },
-    headers: { authorization: `Bearer ${donor.token}` },
-  });
-  expect(start.ok()).toBe(true);
-  const { clientSecret } = (await start.json()) as { clientSecret: string };
-  expect((await request.post('/api/stripe/demo/confirm', { data: { clientSecret } })).ok()).toBe(true);
+  await startMonthlyGift(request, donor.token);
 
   const admin = await signIn(request, 'admin@example.org');
   await useToken(page, admin.token);

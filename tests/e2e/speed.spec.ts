@@ -1,5 +1,5 @@
 import type { APIRequestContext } from '@playwright/test';
-import { expect, test } from './fixtures';
+import { expect, gbpShort, test } from './fixtures';
 
 /**
  * Issue 11 in the built worker: public pages come from the edge cache (Workers Cache API) while a
@@ -23,13 +23,6 @@ async function appeal(request: APIRequestContext, index: number): Promise<Appeal
   const res = await request.get('/api/appeals?limit=20');
   return ((await res.json()) as Appeal[])[index];
 }
-
-const gbpShort = (pence: number) =>
-  new Intl.NumberFormat('en-GB', {
-    style: 'currency',
-    currency: 'GBP',
-    ...(pence % 100 === 0 ? { maximumFractionDigits: 0 } : {}),
-  }).format(pence / 100);
 
 test('public pages and public API reads are cached at the edge; personal responses never are', async ({ request }) => {
   const a = await appeal(request, 8);

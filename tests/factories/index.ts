@@ -1,60 +1,17 @@
 import type { Db } from '../../db/client';
-import { campaigns, donations, organizationAdmins, organizations, sessions, users } from '../../db/schema';
+import {
+  addOrganizationAdmin,
+  type createAppeal,
+  type createCampaign,
+  type createDonation,
+  type createOrganization,
+  createUser,
+} from '../../db/factories';
+import { sessions, type users } from '../../db/schema';
 import { newSessionToken, sha256Hex, SESSION_ABSOLUTE_MS } from '../../api/services/auth/sessions';
 
-let counter = 0;
-const unique = () => `${Date.now().toString(36)}${(++counter).toString(36)}`;
-
-export async function createUser(db: Db, overrides: Partial<typeof users.$inferInsert> = {}) {
-  const [row] = await db
-    .insert(users)
-    .values({ email: `user-${unique()}@example.com`, firstName: 'Test', lastName: 'User', ...overrides })
-    .returning();
-  return row;
-}
-
-export async function createOrganization(db: Db, overrides: Partial<typeof organizations.$inferInsert> = {}) {
-  const [row] = await db
-    .insert(organizations)
-    .values({ name: `Organization ${unique()}`, ...overrides })
-    .returning();
-  return row;
-}
-
-export async function addOrganizationAdmin(db: Db, organizationId: string, userId: string) {
-  await db.insert(organizationAdmins).values({ organizationId, userId });
-}
-
-export async function createCampaign(db: Db, overrides: Partial<typeof campaigns.$inferInsert> = {}) {
-  const [row] = await db
-    .insert(campaigns)
-    .values({
-      title: `Campaign ${unique()}`,
-      description: 'A test campaign',
-      story: 'Line one\nLine two',
-      goal: 100_000,
-      status: 'approved',
-      images: [{ Key: '/images/demo/cause-1.png', name: 'cause-1.png', size: 0, type: 'image/png' }],
-      ...overrides,
-    })
-    .returning();
-  return row;
-}
-
-export async function createAppeal(db: Db, campaignId: string, overrides: Partial<typeof campaigns.$inferInsert> = {}) {
-  return createCampaign(db, { title: `Appeal ${unique()}`, goal: 50_000, campaignId, ...overrides });
-}
-
-export async function createDonation(
-  db: Db,
-  overrides: Partial<typeof donations.$inferInsert> & { donorId: string; campaignId: string },
-) {
-  const [row] = await db
-    .insert(donations)
-    .values({ amount: 1000, status: 'succeeded', type: 'once', source: 'manual', ...overrides })
-    .returning();
-  return row;
-}
+// The row factories live with the schema so the demo seed builds its rows with them too.
+export * from '../../db/factories';
 
 /** A signed-in session for `user`; returns the bearer token. */
 export async function createSession(db: Db, userId: string, now = new Date()) {

@@ -232,13 +232,12 @@ export async function startStripeFake(): Promise<StripeFake> {
       const intent = fake.paymentIntents.get(intentId);
       if (!intent) throw new Error(`stripe fake: no payment intent ${intentId}`);
       const chargeId = id('ch');
-      const txn = balanceTransactionObject({
+      const txn = fake.addBalanceTransaction({
         amount: intent.amount,
         fee: ukCardFee(intent.amount),
         type: 'charge',
         source: chargeId,
       });
-      fake.balanceTransactions.set(txn.id as string, txn);
       const charge = chargeObject({
         id: chargeId,
         amount: intent.amount,
@@ -256,14 +255,13 @@ export async function startStripeFake(): Promise<StripeFake> {
       const included = [...fake.balanceTransactions.values()].filter((t) => t.type !== 'payout' && !paid.has(t.id));
       const amount = included.reduce((sum, t) => sum + (t.net as number), 0);
       const payoutId = id('po');
-      const txn = balanceTransactionObject({
+      const txn = fake.addBalanceTransaction({
         amount: -amount,
         type: 'payout',
         source: payoutId,
         status: 'available',
         description: 'STRIPE PAYOUT',
       });
-      fake.balanceTransactions.set(txn.id as string, txn);
       for (const t of included) t.status = 'available';
       const payout = payoutObject({ id: payoutId, amount, balance_transaction: txn.id as string });
       fake.payouts.set(payoutId, payout);
@@ -571,13 +569,12 @@ export async function startStripeFake(): Promise<StripeFake> {
         };
       }
       const refundId = id('re');
-      const txn = balanceTransactionObject({
+      const txn = fake.addBalanceTransaction({
         amount: -amount,
         type: 'refund',
         source: refundId,
         description: 'REFUND FOR CHARGE',
       });
-      fake.balanceTransactions.set(txn.id as string, txn);
       const refund = refundObject({
         id: refundId,
         amount,

@@ -1,4 +1,3 @@
-import { z } from '@hono/zod-openapi';
 import { parseId } from '../../../db/ids';
 import { createRouter } from '../../lib/create-app';
 import { notFound } from '../../lib/errors';
@@ -9,7 +8,8 @@ import {
   IdParams,
   jsonBody,
   jsonContent,
-  totalCountHeader,
+  pageItems,
+  pageResponses,
 } from '../../lib/openapi';
 import { financeReaders, requireUser } from '../../lib/policy';
 import { readQuery } from '../../lib/validate';
@@ -59,10 +59,7 @@ const listRoute = defineRoute({
   security: bearerAuth,
   middleware: [financeReaders(BATCH_ACCESS)],
   request: { query: BatchQuerySchema },
-  responses: {
-    200: { ...jsonContent(z.array(BatchSummarySchema), 'Batches'), headers: totalCountHeader },
-    ...errorResponses,
-  },
+  responses: pageResponses(BatchSummarySchema, 'Batches'),
 });
 
 const getRoute = defineRoute({
@@ -95,8 +92,7 @@ export const batchesRouter = createRouter()
       limit: query.limit,
       offset: query.offset,
     });
-    c.header('X-Total-Count', String(result.total));
-    return c.json(result.rows, 200);
+    return c.json(pageItems(c, { items: result.rows, total: result.total }), 200);
   })
   .openapi(getRoute, async (c) => {
     const batch = await getBatch(c.var.db, requireUser(c.var.user), c.req.valid('param').id);

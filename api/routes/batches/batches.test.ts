@@ -1,18 +1,11 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import {
-  auditLog,
-  campaigns,
-  donationBatches,
-  donations,
-  giftAidDeclarations,
-  outbox,
-  users,
-} from '../../../db/schema';
+import { auditLog, campaigns, donationBatches, donations, outbox, users } from '../../../db/schema';
 import { londonMidnight } from '../../../domain/dates';
 import {
   createAppeal,
   createCampaign,
+  createDeclaration,
   createDonation,
   createOrganization,
   createUser,
@@ -323,19 +316,16 @@ describe(`batch entry of offline income (${engineName})`, () => {
       gifts: [{ donor: { first_name: 'No', last_name: 'Declaration' }, amount: 2_000, gift_aid: true }],
     });
     expect(newDonor.status).toBe(400);
-    const [declaration] = await t.db
-      .insert(giftAidDeclarations)
-      .values({
-        donorId: knownDonorId,
-        fullName: 'Known Giver',
-        homeAddress: '2 Low Road',
-        postcode: 'AB1 2CD',
-        declarationText: 'I want to Gift Aid my donation',
-        organizationId: orgX,
-        method: 'paper',
-        declaredAt: new Date('2026-01-10T12:00:00Z'),
-      })
-      .returning();
+    const declaration = await createDeclaration(t.db, {
+      donorId: knownDonorId,
+      fullName: 'Known Giver',
+      homeAddress: '2 Low Road',
+      postcode: 'AB1 2CD',
+      declarationText: 'I want to Gift Aid my donation',
+      organizationId: orgX,
+      method: 'paper',
+      declaredAt: new Date('2026-01-10T12:00:00Z'),
+    });
     const accepted = await post(body);
     expect(accepted.status).toBe(201);
     const line = ((await accepted.json()) as Batch).gifts[0];

@@ -9,13 +9,13 @@ import {
   donations,
   giftAidAdjustments,
   giftAidClaimedGifts,
-  giftAidClaims,
   outbox,
   users,
 } from '../../../db/schema';
 import {
   createCampaign,
   createDonation,
+  createGiftAidClaim,
   createOrganization,
   createUser,
   signedIn,
@@ -162,21 +162,8 @@ describe(`POST /api/donations/{id}/refund (${engineName})`, () => {
 
   it('makes the Gift Aid adjustment when a claimed gift is refunded', async () => {
     const g = await gift({ source: 'manual', amount: 4000, giftAid: true });
-    const claimId = crypto.randomUUID();
-    await t.db.insert(giftAidClaims).values({
-      id: claimId,
-      organizationId: orgX,
-      charityReference: 'AB12345',
-      status: 'submitted',
-      earliestDate: new Date(),
-      latestDate: new Date(),
-      rowCount: 1,
-      giftCount: 1,
-      totalPence: 4000,
-      giftAidPence: 1000,
-      accountingPeriodEnd: new Date(),
-      retainUntil: new Date(Date.now() + 6 * 365 * 864e5),
-    } as typeof giftAidClaims.$inferInsert);
+    // A submitted claim of this one £40 gift.
+    const claimId = (await createGiftAidClaim(t.db, { organizationId: orgX, totalPence: 4000, giftAidPence: 1000 })).id;
     await t.db.insert(giftAidClaimedGifts).values({ donationId: g.id, claimId, line: 1, amountPence: 4000 });
     expect((await refund(g.id, { amount: 2000, reason: 'returned_to_donor' })).status).toBe(201);
     const adjustments = await t.db.select().from(giftAidAdjustments).where(eq(giftAidAdjustments.donationId, g.id));

@@ -1,3 +1,4 @@
+import type { RouteConfig } from '@hono/zod-openapi';
 import { formatUkDate } from '../../../domain/dates';
 import { penceToDecimal } from '../../../domain/money';
 import { paymentMethodLabel } from '../../../domain/direct-debit';
@@ -19,48 +20,51 @@ import { journalQuery } from '../../schemas/journal';
 import { JOURNAL_TAX_RATE, type JournalFormat } from '../../../domain/finance';
 import { donorRows, type UserRow } from '../../services/users/manage';
 
-const donationsRoute = defineRoute({
-  method: 'get',
-  path: '/exports/donations.csv',
-  tags: ['Exports'],
+type QuerySchema = NonNullable<NonNullable<RouteConfig['request']>['query']>;
+
+/** A CSV download staff read (admins, organization admins and finance users), filtered by `query`. */
+function csvExportRoute<P extends string, Q extends QuerySchema>(
+  path: P,
+  { summary, query, what, description }: { summary: string; query: Q; what: string; description: string },
+) {
+  return defineRoute({
+    method: 'get',
+    path,
+    tags: ['Exports'],
+    summary,
+    security: bearerAuth,
+    middleware: [financeReaders(`Only admins, organization admins and finance users can export ${what}`)],
+    request: { query },
+    responses: { 200: csvContent(description), ...errorResponses },
+  });
+}
+
+const donationsRoute = csvExportRoute('/exports/donations.csv', {
   summary: 'The filtered donations list as CSV (same filters and scope as GET /api/donations)',
-  security: bearerAuth,
-  middleware: [financeReaders('Only admins, organization admins and finance users can export lists')],
-  request: { query: DonationExportQuery },
-  responses: { 200: csvContent('Donations, UK dates, amounts in pounds'), ...errorResponses },
+  query: DonationExportQuery,
+  what: 'lists',
+  description: 'Donations, UK dates, amounts in pounds',
 });
 
-const donorsRoute = defineRoute({
-  method: 'get',
-  path: '/exports/donors.csv',
-  tags: ['Exports'],
+const donorsRoute = csvExportRoute('/exports/donors.csv', {
   summary: 'The filtered donors list as CSV (same filters and scope as GET /api/users)',
-  security: bearerAuth,
-  middleware: [financeReaders('Only admins, organization admins and finance users can export lists')],
-  request: { query: donorFilters },
-  responses: { 200: csvContent('Donors'), ...errorResponses },
+  query: donorFilters,
+  what: 'lists',
+  description: 'Donors',
 });
 
-const organizationsRoute = defineRoute({
-  method: 'get',
-  path: '/exports/organizations.csv',
-  tags: ['Exports'],
+const organizationsRoute = csvExportRoute('/exports/organizations.csv', {
   summary: 'The filtered organizations list as CSV (same filters and scope as GET /api/organizations)',
-  security: bearerAuth,
-  middleware: [financeReaders('Only admins, organization admins and finance users can export lists')],
-  request: { query: organizationFilters },
-  responses: { 200: csvContent('Organizations'), ...errorResponses },
+  query: organizationFilters,
+  what: 'lists',
+  description: 'Organizations',
 });
 
-const auditRoute = defineRoute({
-  method: 'get',
-  path: '/exports/audit.csv',
-  tags: ['Exports'],
+const auditRoute = csvExportRoute('/exports/audit.csv', {
   summary: 'The filtered audit log as CSV (same filters and scope as GET /api/audit)',
-  security: bearerAuth,
-  middleware: [financeReaders('Only admins, organization admins and finance users can export the audit log')],
-  request: { query: AuditExportQuerySchema },
-  responses: { 200: csvContent('Audit entries, newest first; changes as JSON'), ...errorResponses },
+  query: AuditExportQuerySchema,
+  what: 'the audit log',
+  description: 'Audit entries, newest first; changes as JSON',
 });
 
 const AUDIT_HEADER = [
@@ -76,16 +80,12 @@ const AUDIT_HEADER = [
   'Request id',
 ];
 
-const journalRoute = defineRoute({
-  method: 'get',
-  path: '/exports/journal.csv',
-  tags: ['Exports'],
+const journalRoute = csvExportRoute('/exports/journal.csv', {
   summary:
     'Balanced double-entry journal of donations, fees and refunds per organization per London day (Xero or Sage import)',
-  security: bearerAuth,
-  middleware: [financeReaders('Only admins, organization admins and finance users can export the journal')],
-  request: { query: journalQuery },
-  responses: { 200: csvContent('Manual journal lines, UK dates, amounts in pounds'), ...errorResponses },
+  query: journalQuery,
+  what: 'the journal',
+  description: 'Manual journal lines, UK dates, amounts in pounds',
 });
 
 const pounds = (pence: number) => raw(penceToDecimal(pence));

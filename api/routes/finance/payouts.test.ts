@@ -1,11 +1,12 @@
 import { eq } from 'drizzle-orm';
 import Stripe from 'stripe';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { donationReversals, donations, invoiceRetries, monthlyGifts, payoutLines, payouts } from '../../../db/schema';
+import { donationReversals, donations, invoiceRetries, payoutLines, payouts } from '../../../db/schema';
 import { cardFeeOn } from '../../../domain';
 import {
   createCampaign,
   createDonation,
+  createMonthlyGift,
   createOrganization,
   createUser,
   signedIn,
@@ -23,6 +24,7 @@ import {
   stripeEvent,
 } from '../../services/stripe-objects';
 import { applyStripeEvent } from '../../webhooks/stripe/apply';
+import type { WebhookContext } from '../../webhooks/stripe/types';
 
 /**
  * Payouts (both engines, and Turso): recorded from payout.paid / payout.failed exactly once and in
@@ -163,6 +165,8 @@ const gift = (campaignId: string, amount: number, extra: Partial<typeof donation
 const payoutRow = async (id: string) => (await t.db.select().from(payouts).where(eq(payouts.id, id)))[0];
 const linesOf = (id: string) => t.db.select().from(payoutLines).where(eq(payoutLines.payoutId, id));
 const giftRow = async (id: string) => (await t.db.select().from(donations).where(eq(donations.id, id)))[0];
+/** A Stripe event applied as the webhook applies it, with `stripe` (null: demo mode) to look things up. */
+const apply = (stripe: WebhookContext['stripe'], evt: Stripe.Event) => applyStripeEvent({ db: t.db, stripe }, evt);
 const event = (type: 'payout.paid' | 'payout.failed', payout: Obj, created: number) =>
   stripeEvent(type, payout, { created });
 
@@ -199,7 +203,7 @@ describe(`payout.paid and payout.failed (${engineName})`, () => {
   it('records the payout once with every line (followed across pages), its amount equal to the lines’ net', async () => {
     const { account, a, b, refundId, payout } = await paidPayout();
     const evt = event('payout.paid', payout, 1_800_000_000);
-    expect(await applyStripeEvent({ db: t.db, stripe: account.stripe }, evt)).toBe('recorded');
+    expect(await apply(account.stripe, evt)).toBe('recorded');
     // Three pages of two: the SDK followed starting_after to the end.
     expect(account.requests.filter((r) => r.startsWith('/v1/balance_transactions')).length).toBe(3);
     const row = await payoutRow(payout.id);
@@ -240,10 +244,8 @@ describe(`payout.paid and payout.failed (${engineName})`, () => {
     ).toEqual(['adjustment', 'stripe_fee']);
 
     // The same event again, and a second delivery of payout.paid: nothing more is written.
-    expect(await applyStripeEvent({ db: t.db, stripe: account.stripe }, evt)).toBe('duplicate');
-    expect(
-      await applyStripeEvent({ db: t.db, stripe: account.stripe }, event('payout.paid', payout, 1_800_000_001)),
-    ).toBe('recorded');
+    expect(await apply(account.stripe, evt)).toBe('duplicate');
+    expect(await apply(account.stripe, event('payout.paid', payout, 1_800_000_001))).toBe('recorded');
     expect(await t.db.select().from(payouts).where(eq(payouts.id, payout.id))).toHaveLength(1);
     expect(await linesOf(payout.id)).toHaveLength(5);
     expect(await payoutRow(payout.id)).toMatchObject({ amount: row.amount, lineCount: 5, grossPence: 6500 });
@@ -257,21 +259,15 @@ describe(`payout.paid and payout.failed (${engineName})`, () => {
       failure_code: 'account_closed',
       failure_message: 'The bank account has been closed.',
     };
-    await applyStripeEvent({ db: t.db, stripe: first.account.stripe }, event('payout.failed', failed, 1_800_000_100));
-    await applyStripeEvent(
-      { db: t.db, stripe: first.account.stripe },
-      event('payout.paid', first.payout, 1_800_000_050),
-    );
+    await apply(first.account.stripe, event('payout.failed', failed, 1_800_000_100));
+    await apply(first.account.stripe, event('payout.paid', first.payout, 1_800_000_050));
     expect(await payoutRow(first.payout.id)).toMatchObject({ status: 'failed', failureCode: 'account_closed' });
     // The money went back to the Stripe balance: the gifts wait for the next payout.
     expect((await giftRow(first.a.id)).payoutId).toBeNull();
     expect(await linesOf(first.payout.id)).toHaveLength(5);
 
     const second = await paidPayout();
-    await applyStripeEvent(
-      { db: t.db, stripe: second.account.stripe },
-      event('payout.paid', second.payout, 1_800_000_100),
-    );
+    await apply(second.account.stripe, event('payout.paid', second.payout, 1_800_000_100));
     expect((await giftRow(second.a.id)).payoutId).toBe(second.payout.id);
     const bounced = {
       ...second.payout,
@@ -279,7 +275,7 @@ describe(`payout.paid and payout.failed (${engineName})`, () => {
       failure_code: 'no_account',
       failure_message: 'No such account.',
     };
-    await applyStripeEvent({ db: t.db, stripe: second.account.stripe }, event('payout.failed', bounced, 1_800_000_200));
+    await apply(second.account.stripe, event('payout.failed', bounced, 1_800_000_200));
     expect(await payoutRow(second.payout.id)).toMatchObject({
       status: 'failed',
       failureCode: 'no_account',
@@ -300,19 +296,14 @@ describe(`payout.paid and payout.failed (${engineName})`, () => {
       source: 'xyz_unknown',
     };
     const payout = account.payout([odd]);
-    expect(
-      await applyStripeEvent({ db: t.db, stripe: account.stripe }, event('payout.paid', payout, 1_800_000_300)),
-    ).toBe('recorded');
+    expect(await apply(account.stripe, event('payout.paid', payout, 1_800_000_300))).toBe('recorded');
     expect(await linesOf(payout.id)).toMatchObject([
       { type: 'climate_order_refund', sourceId: 'xyz_unknown', donationId: null, net: 500 },
     ]);
     // A malformed payout is acknowledged and ignored.
-    expect(
-      await applyStripeEvent(
-        { db: t.db, stripe: account.stripe },
-        event('payout.paid', { ...payout, amount: 'lots' }, 1_800_000_301),
-      ),
-    ).toBe('ignored');
+    expect(await apply(account.stripe, event('payout.paid', { ...payout, amount: 'lots' }, 1_800_000_301))).toBe(
+      'ignored',
+    );
   });
 });
 
@@ -348,12 +339,9 @@ describe(`fees from the balance transaction (${engineName})`, () => {
     const intentId = fakeId('pi');
     const g = await pendingCardGift(2000, intentId);
     const txn = account.charge(intentId, 2000);
-    expect(
-      await applyStripeEvent(
-        { db: t.db, stripe: account.stripe },
-        paymentIntentSucceeded({ intentId, amount: 2000, metadata: g.metadata }),
-      ),
-    ).toBe('recorded');
+    expect(await apply(account.stripe, paymentIntentSucceeded({ intentId, amount: 2000, metadata: g.metadata }))).toBe(
+      'recorded',
+    );
     expect(await giftRow(g.id)).toMatchObject({
       status: 'succeeded',
       feePence: cardFeeOn(2000),
@@ -368,15 +356,12 @@ describe(`fees from the balance transaction (${engineName})`, () => {
     const g = await pendingCardGift(3000, intentId);
     const txn = account.charge(intentId, 3000);
     account.failChargeLookups(true);
-    expect(
-      await applyStripeEvent(
-        { db: t.db, stripe: account.stripe },
-        paymentIntentSucceeded({ intentId, amount: 3000, metadata: g.metadata }),
-      ),
-    ).toBe('recorded');
+    expect(await apply(account.stripe, paymentIntentSucceeded({ intentId, amount: 3000, metadata: g.metadata }))).toBe(
+      'recorded',
+    );
     expect(await giftRow(g.id)).toMatchObject({ status: 'succeeded', feePence: null, netPence: null });
     const payout = account.payout([txn]);
-    await applyStripeEvent({ db: t.db, stripe: account.stripe }, event('payout.paid', payout, 1_800_000_400));
+    await apply(account.stripe, event('payout.paid', payout, 1_800_000_400));
     expect(await giftRow(g.id)).toMatchObject({
       feePence: cardFeeOn(3000),
       netPence: 3000 - cardFeeOn(3000),
@@ -388,10 +373,7 @@ describe(`fees from the balance transaction (${engineName})`, () => {
   it('demo payments store the fee the /fees page states', async () => {
     const intentId = `pi_demo${crypto.randomUUID().replace(/-/g, '')}`;
     const g = await pendingCardGift(1000, intentId);
-    await applyStripeEvent(
-      { db: t.db, stripe: null },
-      paymentIntentSucceeded({ intentId, amount: 1000, metadata: g.metadata }),
-    );
+    await apply(null, paymentIntentSucceeded({ intentId, amount: 1000, metadata: g.metadata }));
     expect(await giftRow(g.id)).toMatchObject({ feePence: 35, netPence: 965 });
   });
 });
@@ -452,14 +434,8 @@ describe(`GET /api/finance/payouts (${engineName})`, () => {
     const y = await gift(campaignY, 3400);
     const px = account.payout([account.charge(x.paymentIntentId!, 1200)]);
     const py = account.payout([account.charge(y.paymentIntentId!, 3400)]);
-    await applyStripeEvent(
-      { db: t.db, stripe: account.stripe },
-      event('payout.paid', { ...px, arrival_date: 1_900_000_000 }, 1_800_001_000),
-    );
-    await applyStripeEvent(
-      { db: t.db, stripe: account.stripe },
-      event('payout.paid', { ...py, arrival_date: 1_900_000_000 }, 1_800_001_000),
-    );
+    await apply(account.stripe, event('payout.paid', { ...px, arrival_date: 1_900_000_000 }, 1_800_001_000));
+    await apply(account.stripe, event('payout.paid', { ...py, arrival_date: 1_900_000_000 }, 1_800_001_000));
     xPayout = px.id;
     yPayout = py.id;
   });
@@ -509,11 +485,10 @@ describe(`GET /api/finance/payouts (${engineName})`, () => {
 describe(`failed-payments queue: Stripe's retry date (${engineName})`, () => {
   it('stores invoice.next_payment_attempt on the monthly gift and lists it; an older failure changes nothing', async () => {
     const subscriptionId = fakeId('sub');
-    await t.db.insert(monthlyGifts).values({
+    await createMonthlyGift(t.db, {
       id: subscriptionId,
       donorId,
       campaignId: campaignX,
-      amount: 1000,
       status: 'past_due',
       source: 'card',
       startedAt: new Date(),
@@ -530,11 +505,11 @@ describe(`failed-payments queue: Stripe's retry date (${engineName})`, () => {
     });
     const invoiceId = fakeId('in');
     const failed = invoicePaymentFailed({ invoiceId, subscriptionId, amount: 1000, metadata: {}, first: false });
-    expect(await applyStripeEvent({ db: t.db, stripe: null }, failed)).toBe('recorded');
+    expect(await apply(null, failed)).toBe('recorded');
     const retry = (failed.data.object as { next_payment_attempt: number }).next_payment_attempt * 1000;
     // An earlier attempt's failure of the same invoice (delivered late) says "no retry": ignored.
     const older = invoicePaymentFailed({ invoiceId, subscriptionId, amount: 1000, metadata: {}, first: false });
-    await applyStripeEvent({ db: t.db, stripe: null }, {
+    await apply(null, {
       ...older,
       created: failed.created - 100,
       data: { object: { ...older.data.object, next_payment_attempt: null } },

@@ -539,21 +539,24 @@ describe(`Gift Aid API (${engineName})`, () => {
     const none = await verify();
     expect(none.status).toBe(400);
     expect(((await none.json()) as { message: string }).message).toMatch(/^declaration:/);
-    const recorded = await t.request('/api/gift-aid/declarations', {
-      method: 'POST',
-      token: admin,
-      json: {
-        donor_id: ivy.id,
-        organization_id: orgB.id,
-        first_name: 'Ivy',
-        last_name: 'Green',
-        house: '8',
-        postcode: 'EH1 1YZ',
-        covers_past: true,
-        covers_future: true,
-        declared_on: '2025-04-01',
-      },
-    });
+    // Ivy's paper declaration to Org B, recorded by staff.
+    const record = (token: string) =>
+      t.request('/api/gift-aid/declarations', {
+        method: 'POST',
+        token,
+        json: {
+          donor_id: ivy.id,
+          organization_id: orgB.id,
+          first_name: 'Ivy',
+          last_name: 'Green',
+          house: '8',
+          postcode: 'EH1 1YZ',
+          covers_past: true,
+          covers_future: true,
+          declared_on: '2025-04-01',
+        },
+      });
+    const recorded = await record(admin);
     expect(recorded.status).toBe(201);
     expect(await recorded.json()).toMatchObject({
       method: 'paper',
@@ -562,21 +565,7 @@ describe(`Gift Aid API (${engineName})`, () => {
       declaration: expect.stringContaining('to Homes B Trust.'),
     });
     // Org admins of another organization cannot record for this one.
-    const foreign = await t.request('/api/gift-aid/declarations', {
-      method: 'POST',
-      token: orgAdmin,
-      json: {
-        donor_id: ivy.id,
-        organization_id: orgB.id,
-        first_name: 'Ivy',
-        last_name: 'Green',
-        house: '8',
-        postcode: 'EH1 1YZ',
-        covers_past: true,
-        covers_future: true,
-        declared_on: '2025-04-01',
-      },
-    });
+    const foreign = await record(orgAdmin);
     expect(foreign.status).toBe(403);
     expect((await verify()).status).toBe(200);
     expect((await eligible(orgB.id)).items.map((i) => i._id)).toContain(cash);

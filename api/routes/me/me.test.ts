@@ -11,7 +11,15 @@ import {
   users,
 } from '../../../db/schema';
 import { MARKETING_CONSENT_WORDING } from '../../../domain';
-import { createAppeal, createCampaign, createDonation, createSession, createUser } from '../../../tests/factories';
+import {
+  createAppeal,
+  createCampaign,
+  createDeclaration,
+  createDonation,
+  createSession,
+  createUser,
+  type DonationFields,
+} from '../../../tests/factories';
 import { bodyOf, engineName, errorOf, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
 
 let t: TestApp;
@@ -146,16 +154,12 @@ describe(`account erasure (${engineName})`, () => {
     const { user, token } = await signedIn();
     const email = user.email;
     await t.request('/api/me/consent', { method: 'PUT', token, json: { consent: true } });
-    const [declaration] = await t.db
-      .insert(giftAidDeclarations)
-      .values({
-        donorId: user.id,
-        fullName: 'Grace Hopper',
-        homeAddress: '1 Lane, Leeds',
-        postcode: 'LS1 1AA',
-        declarationText: 'I am a UK taxpayer',
-      })
-      .returning();
+    const declaration = await createDeclaration(t.db, {
+      donorId: user.id,
+      fullName: 'Grace Hopper',
+      homeAddress: '1 Lane, Leeds',
+      postcode: 'LS1 1AA',
+    });
     await createDonation(t.db, {
       donorId: user.id,
       campaignId: campaign.id,
@@ -241,40 +245,13 @@ describe(`annual statement (${engineName})`, () => {
     const campaign = await createCampaign(t.db, { title: 'Clean water' });
     const { user, token } = await signedIn();
     const other = await createUser(t.db);
-    const at = (iso: string) => new Date(iso);
-    await createDonation(t.db, {
-      donorId: user.id,
-      campaignId: campaign.id,
-      amount: 1000,
-      date: at('2025-04-05T22:30:00Z'),
-    }); // 23:30 BST 5 April: 2024-25
-    await createDonation(t.db, {
-      donorId: user.id,
-      campaignId: campaign.id,
-      amount: 2000,
-      giftAid: true,
-      date: at('2025-04-05T23:30:00Z'),
-    }); // 00:30 BST 6 April: 2025-26
-    await createDonation(t.db, {
-      donorId: user.id,
-      campaignId: campaign.id,
-      amount: 3000,
-      refundedAmount: 1000,
-      date: at('2026-01-10T12:00:00Z'),
-    });
-    await createDonation(t.db, {
-      donorId: user.id,
-      campaignId: campaign.id,
-      amount: 4000,
-      status: 'failed',
-      date: at('2026-01-11T12:00:00Z'),
-    });
-    await createDonation(t.db, {
-      donorId: other.id,
-      campaignId: campaign.id,
-      amount: 9999,
-      date: at('2026-01-12T12:00:00Z'),
-    });
+    const gift = (donorId: string, iso: string, fields: Omit<DonationFields, 'donorId' | 'campaignId'>) =>
+      createDonation(t.db, { donorId, campaignId: campaign.id, date: new Date(iso), ...fields });
+    await gift(user.id, '2025-04-05T22:30:00Z', { amount: 1000 }); // 23:30 BST 5 April: 2024-25
+    await gift(user.id, '2025-04-05T23:30:00Z', { amount: 2000, giftAid: true }); // 00:30 BST 6 April: 2025-26
+    await gift(user.id, '2026-01-10T12:00:00Z', { amount: 3000, refundedAmount: 1000 });
+    await gift(user.id, '2026-01-11T12:00:00Z', { amount: 4000, status: 'failed' });
+    await gift(other.id, '2026-01-12T12:00:00Z', { amount: 9999 });
     const statement = t.client(token).api.me.statement;
     const s = await bodyOf(await statement.$get({ query: { tax_year: '2025' } }), 200);
     expect(s.tax_year).toMatchObject({ start_year: 2025, label: '2025-26' });

@@ -6,6 +6,9 @@ import {
   createDonation,
   createOrganization,
   createUser,
+  type DonationFields,
+  type MonthlyGiftFields,
+  monthlyGiftRow,
   signedIn,
 } from '../../../tests/factories';
 import type { InferResponseType } from 'hono/client';
@@ -34,17 +37,16 @@ async function world() {
   });
   const day = 86_400_000;
   const now = Date.now();
-  const gift = (id: string, o: Partial<typeof monthlyGifts.$inferInsert>) => ({
-    id: `sub_office_${run}_${id}`,
-    donorId: donor.id,
-    campaignId: campaignA.id,
-    amount: 1000,
-    status: 'active' as const,
-    startedAt: new Date(now - 60 * day),
-    nextPaymentAt: new Date(now + 10 * day),
-    source: 'card' as const,
-    ...o,
-  });
+  const gift = (id: string, o: Partial<MonthlyGiftFields>) =>
+    monthlyGiftRow({
+      id: `sub_office_${run}_${id}`,
+      donorId: donor.id,
+      campaignId: campaignA.id,
+      startedAt: new Date(now - 60 * day),
+      nextPaymentAt: new Date(now + 10 * day),
+      source: 'card',
+      ...o,
+    });
   const ids = {
     active: gift('active', { amount: 1250, appealId: appealA.id }),
     paused: gift('paused', { status: 'paused', pauseResumesAt: new Date(now + 30 * day) }),
@@ -56,24 +58,21 @@ async function world() {
   await t.db.insert(monthlyGifts).values(Object.values(ids));
   // The failing gift: paid once, then its renewal failed and the email went out.
   const invoice = `in_office_${run}`;
-  await createDonation(t.db, {
-    donorId: other.id,
-    campaignId: campaignA.id,
-    type: 'monthly',
-    subscriptionId: ids.failing.id,
-    invoiceId: `in_paid_${run}`,
-    date: new Date(now - 40 * day),
-    amount: 500,
-  });
-  await createDonation(t.db, {
-    donorId: other.id,
-    campaignId: campaignA.id,
-    type: 'monthly',
+  /** One monthly payment of `gift`, `daysAgo` days ago, of its amount unless `fields` say otherwise. */
+  const payment = (gift: typeof ids.active, invoiceId: string, daysAgo: number, fields: Partial<DonationFields> = {}) =>
+    createDonation(t.db, {
+      donorId: gift.donorId,
+      campaignId: gift.campaignId,
+      type: 'monthly',
+      subscriptionId: gift.id,
+      invoiceId,
+      date: new Date(now - daysAgo * day),
+      amount: gift.amount,
+      ...fields,
+    });
+  await payment(ids.failing, `in_paid_${run}`, 40);
+  await payment(ids.failing, invoice, 2, {
     status: 'failed',
-    subscriptionId: ids.failing.id,
-    invoiceId: invoice,
-    date: new Date(now - 2 * day),
-    amount: 500,
     failureMessage: "This month's payment did not go through. No money was taken.",
   });
   await t.db.insert(outbox).values({
@@ -85,15 +84,7 @@ async function world() {
     sentAt: new Date(),
   });
   // The active gift's newest payment succeeded.
-  await createDonation(t.db, {
-    donorId: donor.id,
-    campaignId: campaignA.id,
-    type: 'monthly',
-    subscriptionId: ids.active.id,
-    invoiceId: `in_ok_${run}`,
-    date: new Date(now - day),
-    amount: 1250,
-  });
+  await payment(ids.active, `in_ok_${run}`, 1);
   const admin = await signedIn(t.db, 'admin');
   const orgAdminA = await signedIn(t.db, 'org_admin', { organizationIds: [orgA.id] });
   const donorSession = await signedIn(t.db, 'donor');

@@ -1,4 +1,3 @@
-import { z } from '@hono/zod-openapi';
 import { createRouter } from '../../lib/create-app';
 import { imageFormBodyLimit, withImage } from '../../lib/image-upload';
 import {
@@ -8,7 +7,8 @@ import {
   IdParams,
   jsonBody,
   jsonContent,
-  totalCountHeader,
+  pageItems,
+  pageResponses,
 } from '../../lib/openapi';
 import { adminOnly, financeReaders, loadThenAuthorize, requireUser, staffOnly } from '../../lib/policy';
 import { OrganizationSchema } from '../../schemas';
@@ -35,10 +35,7 @@ const listRoute = defineRoute({
   security: bearerAuth,
   middleware: [financeReaders('Only admins, organization admins and finance users can see organizations')],
   request: { query: OrganizationListQuery },
-  responses: {
-    200: { ...jsonContent(z.array(OrganizationSchema), 'Organizations by name'), headers: totalCountHeader },
-    ...errorResponses,
-  },
+  responses: pageResponses(OrganizationSchema, 'Organizations by name'),
 });
 
 const createOrgRoute = defineRoute({
@@ -75,11 +72,9 @@ const updateOrgRoute = defineRoute({
 });
 
 export const organizationsRouter = createRouter()
-  .openapi(listRoute, async (c) => {
-    const { items, total } = await listOrganizations(c.var.db, requireUser(c.var.user), c.req.valid('query'));
-    c.header('X-Total-Count', String(total));
-    return c.json(items, 200);
-  })
+  .openapi(listRoute, async (c) =>
+    c.json(pageItems(c, await listOrganizations(c.var.db, requireUser(c.var.user), c.req.valid('query'))), 200),
+  )
   .openapi(createOrgRoute, async (c) => {
     const input = c.req.valid('json');
     const created = await withImage(c, 'image', input.image, null, (image) =>

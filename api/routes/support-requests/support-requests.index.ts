@@ -1,4 +1,3 @@
-import { z } from '@hono/zod-openapi';
 import { createRouter } from '../../lib/create-app';
 import {
   bearerAuth,
@@ -7,7 +6,8 @@ import {
   IdParams,
   jsonBody,
   jsonContent,
-  totalCountHeader,
+  pageItems,
+  pageResponses,
 } from '../../lib/openapi';
 import { adminOnly, requireUser, signedIn } from '../../lib/policy';
 import {
@@ -42,10 +42,7 @@ const listRoute = defineRoute({
   security: bearerAuth,
   middleware: [signedIn()],
   request: { query: SupportRequestListQuery },
-  responses: {
-    200: { ...jsonContent(z.array(SupportRequestSchema), 'Newest first'), headers: totalCountHeader },
-    ...errorResponses,
-  },
+  responses: pageResponses(SupportRequestSchema, 'Newest first'),
 });
 
 const handleRoute = defineRoute({
@@ -65,11 +62,9 @@ export const supportRequestsRouter = createRouter()
     const ctx = { db, config, user: requireUser(c.var.user), origin: mailContextOf(c).origin, now: new Date() };
     return c.json(await sendSupportRequest(ctx, c.req.valid('json')), 201);
   })
-  .openapi(listRoute, async (c) => {
-    const { items, total } = await listSupportRequests(c.var.db, requireUser(c.var.user), c.req.valid('query'));
-    c.header('X-Total-Count', String(total));
-    return c.json(items, 200);
-  })
+  .openapi(listRoute, async (c) =>
+    c.json(pageItems(c, await listSupportRequests(c.var.db, requireUser(c.var.user), c.req.valid('query'))), 200),
+  )
   .openapi(handleRoute, async (c) =>
     c.json(
       await setSupportRequestHandled(

@@ -1,10 +1,12 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { giftAidAdjustments, giftAidClaimedGifts, giftAidClaims, monthlyGifts } from '../../../db/schema';
+import { giftAidAdjustments, giftAidClaimedGifts } from '../../../db/schema';
 import { ukTaxYearOf } from '../../../domain/dates';
 import {
   createAppeal,
   createCampaign,
   createDonation,
+  createGiftAidClaim,
+  createMonthlyGift,
   createOrganization,
   createUser,
   signedIn,
@@ -81,22 +83,15 @@ describe(`a donor's giving history and totals (${engineName})`, () => {
       // To another organization: counted for admins only.
       await gift('elsewhere', { campaignId: campaignY.id, amount: 10_000, date: new Date(now - DAY / 2) }),
     ]);
-    const [claim] = await t.db
-      .insert(giftAidClaims)
-      .values({
-        organizationId: orgX,
-        charityReference: 'AB12345',
-        status: 'submitted',
-        earliestDate: new Date(now - DAY),
-        latestDate: new Date(now - DAY),
-        rowCount: 1,
-        giftCount: 1,
-        totalPence: 5000,
-        giftAidPence: 1250,
-        accountingPeriodEnd: new Date(now + 100 * DAY),
-        retainUntil: new Date(now + 2000 * DAY),
-      })
-      .returning();
+    const claim = await createGiftAidClaim(t.db, {
+      organizationId: orgX,
+      earliestDate: new Date(now - DAY),
+      latestDate: new Date(now - DAY),
+      totalPence: 5000,
+      giftAidPence: 1250,
+      accountingPeriodEnd: new Date(now + 100 * DAY),
+      retainUntil: new Date(now + 2000 * DAY),
+    });
     await t.db
       .insert(giftAidClaimedGifts)
       .values({ donationId: giftIds.claimed, claimId: claim.id, line: 1, amountPence: 5000 });
@@ -104,32 +99,9 @@ describe(`a donor's giving history and totals (${engineName})`, () => {
     await t.db
       .insert(giftAidAdjustments)
       .values({ donationId: giftIds.claimed, claimId: claim.id, organizationId: orgX, giftAidPence: 25 });
-    await t.db.insert(monthlyGifts).values([
-      {
-        id: `sub_demo_giving_${crypto.randomUUID()}`,
-        donorId,
-        campaignId: campaignX.id,
-        amount: 1200,
-        status: 'active',
-        source: 'demo',
-      },
-      {
-        id: `sub_demo_giving_${crypto.randomUUID()}`,
-        donorId,
-        campaignId: campaignX.id,
-        amount: 800,
-        status: 'cancelled',
-        source: 'demo',
-      },
-      {
-        id: `sub_demo_giving_${crypto.randomUUID()}`,
-        donorId,
-        campaignId: campaignY.id,
-        amount: 3000,
-        status: 'active',
-        source: 'demo',
-      },
-    ]);
+    await createMonthlyGift(t.db, { donorId, campaignId: campaignX.id, amount: 1200 });
+    await createMonthlyGift(t.db, { donorId, campaignId: campaignX.id, amount: 800, status: 'cancelled' });
+    await createMonthlyGift(t.db, { donorId, campaignId: campaignY.id, amount: 3000 });
   }, 60_000);
 
   const giving = async (token: string, query = '') => {

@@ -1,4 +1,3 @@
-import { z } from '@hono/zod-openapi';
 import { createRouter } from '../../lib/create-app';
 import { imageFormBodyLimit, withImage } from '../../lib/image-upload';
 import {
@@ -8,7 +7,8 @@ import {
   IdParams,
   jsonBody,
   jsonContent,
-  totalCountHeader,
+  pageItems,
+  pageResponses,
 } from '../../lib/openapi';
 import { financeReaders, loadThenAuthorize, requireUser, signedIn, staffOnly } from '../../lib/policy';
 import { DonorSchema } from '../../schemas';
@@ -26,10 +26,7 @@ const listRoute = defineRoute({
   security: bearerAuth,
   middleware: [financeReaders('Only admins, organization admins and finance users can list donors')],
   request: { query: DonorListQuery },
-  responses: {
-    200: { ...jsonContent(z.array(DonorSchema), 'Users by name'), headers: totalCountHeader },
-    ...errorResponses,
-  },
+  responses: pageResponses(DonorSchema, 'Users by name'),
 });
 
 const createUserRoute = defineRoute({
@@ -66,11 +63,9 @@ const updateUserRoute = defineRoute({
 });
 
 export const usersRouter = createRouter()
-  .openapi(listRoute, async (c) => {
-    const { items, total } = await listUsers(c.var.db, requireUser(c.var.user), c.req.valid('query'));
-    c.header('X-Total-Count', String(total));
-    return c.json(items, 200);
-  })
+  .openapi(listRoute, async (c) =>
+    c.json(pageItems(c, await listUsers(c.var.db, requireUser(c.var.user), c.req.valid('query'))), 200),
+  )
   .openapi(createUserRoute, async (c) => {
     const input = c.req.valid('json');
     const created = await withImage(c, 'image', input.image, null, (image) =>

@@ -11,7 +11,15 @@ import {
   organizationDonors,
   users,
 } from '../../../db/schema';
-import { createCampaign, createDonation, createOrganization, createUser, signedIn } from '../../../tests/factories';
+import {
+  createCampaign,
+  createDeclaration,
+  createDonation,
+  createMonthlyGift,
+  createOrganization,
+  createUser,
+  signedIn,
+} from '../../../tests/factories';
 import { engineName, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
 import type { MergeResultDto } from '../../schemas/users';
 
@@ -30,26 +38,14 @@ async function world(t: TestApp) {
     (await createDonation(t.db, { donorId: source.id, campaignId: campaignX, amount: 1000, giftAid: true })).id,
   ];
   await createDonation(t.db, { donorId: into.id, campaignId: campaignX, amount: 500 });
-  const [declaration] = await t.db
-    .insert(giftAidDeclarations)
-    .values({
-      donorId: source.id,
-      fullName: 'Pat Old',
-      homeAddress: '1 High St',
-      postcode: 'LS1 1AA',
-      declarationText: 'I am a UK taxpayer',
-      organizationId: orgX,
-    })
-    .returning();
-  const monthlyId = `sub_demo_merge_${crypto.randomUUID()}`;
-  await t.db.insert(monthlyGifts).values({
-    id: monthlyId,
+  const declaration = await createDeclaration(t.db, {
     donorId: source.id,
-    campaignId: campaignX,
-    amount: 1000,
-    status: 'active',
-    source: 'demo',
+    fullName: 'Pat Old',
+    homeAddress: '1 High St',
+    postcode: 'LS1 1AA',
+    organizationId: orgX,
   });
+  const monthlyId = (await createMonthlyGift(t.db, { donorId: source.id, campaignId: campaignX })).id;
   const [consent] = await t.db
     .insert(marketingConsents)
     .values({

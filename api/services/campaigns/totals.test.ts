@@ -1,8 +1,15 @@
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { campaignTotals, donations, donorTotals, giftAidDeclarations } from '../../../db/schema';
+import { campaignTotals, donations, donorTotals } from '../../../db/schema';
 import { seed } from '../../../db/seed';
-import { createAppeal, createCampaign, createDonation, createUser, signedIn } from '../../../tests/factories';
+import {
+  createAppeal,
+  createCampaign,
+  createDeclaration,
+  createDonation,
+  createUser,
+  signedIn,
+} from '../../../tests/factories';
 import {
   chargeRefunded,
   fakeId,
@@ -56,16 +63,7 @@ describe(`running totals (${engineName})`, () => {
     const appeal = await createAppeal(t.db, campaign.id);
     const other = await createCampaign(t.db);
     const otherAppeal = await createAppeal(t.db, other.id);
-    const [declaration] = await t.db
-      .insert(giftAidDeclarations)
-      .values({
-        donorId: donor.id,
-        fullName: 'Test User',
-        homeAddress: '1 High Street',
-        postcode: 'LS1 4AP',
-        declarationText: 'I am a UK taxpayer',
-      })
-      .returning();
+    const declaration = await createDeclaration(t.db, { donorId: donor.id });
     const meta = (over: Record<string, string> = {}, kind: 'one_off' | 'monthly' = 'one_off') => ({
       kind,
       donation_id: crypto.randomUUID(),

@@ -16,10 +16,12 @@ import {
 import {
   addOrganizationAdmin,
   createCampaign,
+  createDeclaration,
   createDonation,
   createOrganization,
   createSession,
   createUser,
+  type DonationFields,
 } from '../../../tests/factories';
 import { createEngineBucket, engineName, setupTestApp } from '../../../tests/setup/test-app';
 import { createPaymentProvider } from '../payments';
@@ -43,29 +45,16 @@ describe(`housekeeping (${engineName})`, () => {
     const now = new Date();
     const campaign = await createCampaign(t.db);
     const donor = await createUser(t.db);
-    const stale = await createDonation(t.db, {
-      donorId: donor.id,
-      campaignId: campaign.id,
-      status: 'pending',
-      source: 'demo',
-      amount: 700,
-      createdAt: new Date(now.getTime() - 25 * HOUR),
-    });
-    const fresh = await createDonation(t.db, {
-      donorId: donor.id,
-      campaignId: campaign.id,
-      status: 'pending',
-      source: 'demo',
-      amount: 800,
-      createdAt: new Date(now.getTime() - 23 * HOUR),
-    });
-    const paid = await createDonation(t.db, {
-      donorId: donor.id,
-      campaignId: campaign.id,
-      status: 'succeeded',
-      amount: 900,
-      createdAt: new Date(now.getTime() - 50 * HOUR),
-    });
+    const gift = (hoursAgo: number, fields: Omit<DonationFields, 'donorId' | 'campaignId'>) =>
+      createDonation(t.db, {
+        donorId: donor.id,
+        campaignId: campaign.id,
+        createdAt: new Date(now.getTime() - hoursAgo * HOUR),
+        ...fields,
+      });
+    const stale = await gift(25, { status: 'pending', source: 'demo', amount: 700 });
+    const fresh = await gift(23, { status: 'pending', source: 'demo', amount: 800 });
+    const paid = await gift(50, { status: 'succeeded', amount: 900 });
 
     const first = await runHousekeeping({ db: t.db, payments: demoPayments, now });
     expect(first.abandoned).toBe(1);
@@ -120,17 +109,13 @@ describe(`housekeeping (${engineName})`, () => {
     const campaign = await createCampaign(t.db);
     // A donor made by an abandoned checkout, with Gift Aid details.
     const ghost = await createUser(t.db, { origin: 'checkout', createdAt: old });
-    const [declaration] = await t.db
-      .insert(giftAidDeclarations)
-      .values({
-        donorId: ghost.id,
-        fullName: 'Ghost Donor',
-        homeAddress: '1 Nowhere Lane',
-        postcode: 'SW1A 1AA',
-        declarationText: 'x',
-        createdAt: old,
-      })
-      .returning();
+    const declaration = await createDeclaration(t.db, {
+      donorId: ghost.id,
+      fullName: 'Ghost Donor',
+      homeAddress: '1 Nowhere Lane',
+      postcode: 'SW1A 1AA',
+      createdAt: old,
+    });
     await createDonation(t.db, {
       donorId: ghost.id,
       campaignId: campaign.id,

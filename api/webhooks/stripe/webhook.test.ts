@@ -46,20 +46,50 @@ async function world() {
     const c = await bodyOf(await api.campaigns[':id'].$get({ param: { id: campaign.id } }), 200);
     return { appeal: a.summary.total_donations, campaign: c.summary.total_donations };
   };
-  const pending = (m: ReturnType<typeof meta>, amount: number, intentId: string) =>
+  /** The pending row client_secret leaves: a one-off gift's payment intent, or a monthly gift's first invoice. */
+  const pending = (
+    m: ReturnType<typeof meta>,
+    amount: number,
+    payment: string | { invoiceId: string; subscriptionId: string },
+  ) =>
     insertPendingDonation(t.db, {
       id: m.donation_id,
       amount,
       donorId: donor.id,
       target: { campaignId: campaign.id, appealId: appeal.id },
-      type: 'once',
+      type: typeof payment === 'string' ? 'once' : 'monthly',
       giftAidDeclarationId: null,
-      paymentIntentId: intentId,
-      invoiceId: null,
-      subscriptionId: null,
+      paymentIntentId: typeof payment === 'string' ? payment : null,
+      invoiceId: typeof payment === 'string' ? null : payment.invoiceId,
+      subscriptionId: typeof payment === 'string' ? null : payment.subscriptionId,
       source: 'card',
     });
   return { donor, campaign, appeal, meta, rows, totals, pending };
+}
+
+/**
+ * A monthly gift as client_secret leaves it (a pending row for the subscription's first invoice), with
+ * Stripe's invoice.paid and invoice.payment_failed for an invoice of it: a renewal unless it is the first.
+ */
+async function monthly(amount = 1000) {
+  const w = await world();
+  const m = w.meta('monthly');
+  const subscriptionId = fakeId('sub');
+  const firstInvoice = fakeId('in');
+  await w.pending(m, amount, { invoiceId: firstInvoice, subscriptionId });
+  type Invoice = { amount?: number; metadata?: Record<string, string>; intentId?: string };
+  const invoice = (invoiceId: string, over: Invoice) => ({
+    invoiceId,
+    subscriptionId,
+    amount,
+    metadata: m,
+    first: invoiceId === firstInvoice,
+    ...over,
+  });
+  const paid = (invoiceId = firstInvoice, over: Invoice = {}) => invoicePaid(invoice(invoiceId, over));
+  const failed = (invoiceId = firstInvoice, over: Omit<Invoice, 'intentId'> = {}) =>
+    invoicePaymentFailed(invoice(invoiceId, over));
+  return { ...w, m, subscriptionId, firstInvoice, paid, failed };
 }
 
 async function eventCount(id: string) {
@@ -386,41 +416,25 @@ describe(`POST /api/stripe/webhook: failures and refunds (${engineName})`, () =>
 
 describe(`POST /api/stripe/webhook: monthly gifts (${engineName})`, () => {
   it('settles the first invoice on the pending row and adds one row per later invoice', async () => {
-    const w = await world();
-    const m = w.meta('monthly');
-    const subscriptionId = fakeId('sub');
-    const firstInvoice = fakeId('in');
-    await insertPendingDonation(t.db, {
-      id: m.donation_id,
-      amount: 1000,
-      donorId: w.donor.id,
-      target: { campaignId: w.campaign.id, appealId: w.appeal.id },
-      type: 'monthly',
-      giftAidDeclarationId: null,
-      paymentIntentId: null,
-      invoiceId: firstInvoice,
-      subscriptionId,
-      source: 'card',
-    });
-    const first = invoicePaid({
-      invoiceId: firstInvoice,
-      subscriptionId,
-      amount: 1000,
-      metadata: m,
-      intentId: fakeId('pi'),
-    });
+    const g = await monthly(1000);
+    const first = g.paid(g.firstInvoice, { intentId: fakeId('pi') });
     await sendEvent(t, first);
     await sendEvent(t, first);
-    let rows = await w.rows();
+    let rows = await g.rows();
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ id: m.donation_id, status: 'succeeded', type: 'monthly', invoiceId: firstInvoice });
+    expect(rows[0]).toMatchObject({
+      id: g.m.donation_id,
+      status: 'succeeded',
+      type: 'monthly',
+      invoiceId: g.firstInvoice,
+    });
 
-    const second = invoicePaid({ invoiceId: fakeId('in'), subscriptionId, amount: 1000, metadata: m, first: false });
+    const second = g.paid(fakeId('in'));
     await Promise.all([sendEvent(t, second), sendEvent(t, second)]);
-    rows = await w.rows();
+    rows = await g.rows();
     expect(rows).toHaveLength(2);
-    expect(rows.every((r) => r.status === 'succeeded' && r.subscriptionId === subscriptionId)).toBe(true);
-    expect(await w.totals()).toEqual({ appeal: 2000, campaign: 2000 });
+    expect(rows.every((r) => r.status === 'succeeded' && r.subscriptionId === g.subscriptionId)).toBe(true);
+    expect(await g.totals()).toEqual({ appeal: 2000, campaign: 2000 });
   });
 
   it('records a first invoice paid before the pending insert is visible', async () => {
@@ -429,18 +443,7 @@ describe(`POST /api/stripe/webhook: monthly gifts (${engineName})`, () => {
     const subscriptionId = fakeId('sub');
     const invoiceId = fakeId('in');
     await sendEvent(t, invoicePaid({ invoiceId, subscriptionId, amount: 2500, metadata: m }));
-    await insertPendingDonation(t.db, {
-      id: m.donation_id,
-      amount: 2500,
-      donorId: w.donor.id,
-      target: { campaignId: w.campaign.id, appealId: w.appeal.id },
-      type: 'monthly',
-      giftAidDeclarationId: null,
-      paymentIntentId: null,
-      invoiceId,
-      subscriptionId,
-      source: 'card',
-    });
+    await w.pending(m, 2500, { invoiceId, subscriptionId });
     const rows = await w.rows();
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ status: 'succeeded', amount: 2500 });
@@ -448,35 +451,9 @@ describe(`POST /api/stripe/webhook: monthly gifts (${engineName})`, () => {
 });
 
 describe(`POST /api/stripe/webhook: monthly payment failures (${engineName})`, () => {
-  /** A monthly gift as client_secret leaves it: a pending row for the subscription's first invoice. */
-  async function monthly(amount = 1000) {
-    const w = await world();
-    const m = w.meta('monthly');
-    const subscriptionId = fakeId('sub');
-    const firstInvoice = fakeId('in');
-    await insertPendingDonation(t.db, {
-      id: m.donation_id,
-      amount,
-      donorId: w.donor.id,
-      target: { campaignId: w.campaign.id, appealId: w.appeal.id },
-      type: 'monthly',
-      giftAidDeclarationId: null,
-      paymentIntentId: null,
-      invoiceId: firstInvoice,
-      subscriptionId,
-      source: 'card',
-    });
-    return { ...w, m, subscriptionId, firstInvoice };
-  }
-
   it('marks the pending row failed when the first invoice fails, and a later payment of it succeeds', async () => {
     const g = await monthly(1000);
-    const failed = invoicePaymentFailed({
-      invoiceId: g.firstInvoice,
-      subscriptionId: g.subscriptionId,
-      amount: 1000,
-      metadata: g.m,
-    });
+    const failed = g.failed(g.firstInvoice);
     expect(await (await sendEvent(t, failed)).json()).toMatchObject({ outcome: 'recorded' });
     let rows = await g.rows();
     expect(rows).toHaveLength(1);
@@ -489,16 +466,7 @@ describe(`POST /api/stripe/webhook: monthly payment failures (${engineName})`, (
     });
     expect(await g.totals()).toEqual({ appeal: 0, campaign: 0 });
 
-    await sendEvent(
-      t,
-      invoicePaid({
-        invoiceId: g.firstInvoice,
-        subscriptionId: g.subscriptionId,
-        amount: 1000,
-        metadata: g.m,
-        intentId: fakeId('pi'),
-      }),
-    );
+    await sendEvent(t, g.paid(g.firstInvoice, { intentId: fakeId('pi') }));
     rows = await g.rows();
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ id: g.m.donation_id, status: 'succeeded', failureMessage: null });
@@ -507,18 +475,9 @@ describe(`POST /api/stripe/webhook: monthly payment failures (${engineName})`, (
 
   it('records one failed row for a failed renewal, with the amount due, outside the totals', async () => {
     const g = await monthly(1000);
-    await sendEvent(
-      t,
-      invoicePaid({ invoiceId: g.firstInvoice, subscriptionId: g.subscriptionId, amount: 1000, metadata: g.m }),
-    );
+    await sendEvent(t, g.paid(g.firstInvoice));
     const renewal = fakeId('in');
-    const failed = invoicePaymentFailed({
-      invoiceId: renewal,
-      subscriptionId: g.subscriptionId,
-      amount: 1200,
-      metadata: g.m,
-      first: false,
-    });
+    const failed = g.failed(renewal, { amount: 1200 });
     expect(await (await sendEvent(t, failed)).json()).toMatchObject({ outcome: 'recorded' });
     const rows = await g.rows();
     expect(rows).toHaveLength(2);
@@ -539,27 +498,12 @@ describe(`POST /api/stripe/webhook: monthly payment failures (${engineName})`, (
 
   it('applies the same failure once, and copies or Stripe retries of the same invoice stay one row', async () => {
     const g = await monthly(1000);
-    await sendEvent(
-      t,
-      invoicePaid({ invoiceId: g.firstInvoice, subscriptionId: g.subscriptionId, amount: 1000, metadata: g.m }),
-    );
+    await sendEvent(t, g.paid(g.firstInvoice));
     const renewal = fakeId('in');
-    const failed = invoicePaymentFailed({
-      invoiceId: renewal,
-      subscriptionId: g.subscriptionId,
-      amount: 1000,
-      metadata: g.m,
-      first: false,
-    });
+    const failed = g.failed(renewal);
     expect(await (await sendEvent(t, failed)).json()).toMatchObject({ outcome: 'recorded' });
     expect(await (await sendEvent(t, failed)).json()).toMatchObject({ outcome: 'duplicate' });
-    const retry = invoicePaymentFailed({
-      invoiceId: renewal,
-      subscriptionId: g.subscriptionId,
-      amount: 1000,
-      metadata: g.m,
-      first: false,
-    });
+    const retry = g.failed(renewal);
     const results = await Promise.all([failed, failed, retry, retry].map((e) => sendEvent(t, e)));
     expect(results.map((r) => r.status)).toEqual([200, 200, 200, 200]);
     const rows = await g.rows();
@@ -572,34 +516,11 @@ describe(`POST /api/stripe/webhook: monthly payment failures (${engineName})`, (
 
   it('keeps a paid invoice succeeded when its failure is delivered late', async () => {
     const g = await monthly(1000);
-    await sendEvent(
-      t,
-      invoicePaid({ invoiceId: g.firstInvoice, subscriptionId: g.subscriptionId, amount: 1000, metadata: g.m }),
-    );
-    await sendEvent(
-      t,
-      invoicePaymentFailed({
-        invoiceId: g.firstInvoice,
-        subscriptionId: g.subscriptionId,
-        amount: 1000,
-        metadata: g.m,
-      }),
-    );
+    await sendEvent(t, g.paid(g.firstInvoice));
+    await sendEvent(t, g.failed(g.firstInvoice));
     const renewal = fakeId('in');
-    await sendEvent(
-      t,
-      invoicePaid({ invoiceId: renewal, subscriptionId: g.subscriptionId, amount: 1000, metadata: g.m, first: false }),
-    );
-    await sendEvent(
-      t,
-      invoicePaymentFailed({
-        invoiceId: renewal,
-        subscriptionId: g.subscriptionId,
-        amount: 1000,
-        metadata: g.m,
-        first: false,
-      }),
-    );
+    await sendEvent(t, g.paid(renewal));
+    await sendEvent(t, g.failed(renewal));
     const rows = await g.rows();
     expect(rows).toHaveLength(2);
     expect(rows.every((r) => r.status === 'succeeded' && r.failureMessage === null)).toBe(true);
@@ -608,35 +529,13 @@ describe(`POST /api/stripe/webhook: monthly payment failures (${engineName})`, (
 
   it("settles a failed renewal when its invoice is paid on retry, with Stripe's amount", async () => {
     const g = await monthly(1000);
-    await sendEvent(
-      t,
-      invoicePaid({ invoiceId: g.firstInvoice, subscriptionId: g.subscriptionId, amount: 1000, metadata: g.m }),
-    );
+    await sendEvent(t, g.paid(g.firstInvoice));
     const renewal = fakeId('in');
-    await sendEvent(
-      t,
-      invoicePaymentFailed({
-        invoiceId: renewal,
-        subscriptionId: g.subscriptionId,
-        amount: 1000,
-        metadata: g.m,
-        first: false,
-      }),
-    );
+    await sendEvent(t, g.failed(renewal));
     const failedRow = (await g.rows()).find((r) => r.invoiceId === renewal)!;
     expect(await g.totals()).toEqual({ appeal: 1000, campaign: 1000 });
     const intentId = fakeId('pi');
-    await sendEvent(
-      t,
-      invoicePaid({
-        invoiceId: renewal,
-        subscriptionId: g.subscriptionId,
-        amount: 1100,
-        metadata: g.m,
-        first: false,
-        intentId,
-      }),
-    );
+    await sendEvent(t, g.paid(renewal, { amount: 1100, intentId }));
     const rows = await g.rows();
     expect(rows).toHaveLength(2);
     expect(rows.find((r) => r.invoiceId === renewal)).toMatchObject({
@@ -651,21 +550,9 @@ describe(`POST /api/stripe/webhook: monthly payment failures (${engineName})`, (
 
   it("attributes a failed renewal without metadata to the subscription's earlier gift, and ignores invoices not ours", async () => {
     const g = await monthly(1000);
-    await sendEvent(
-      t,
-      invoicePaid({ invoiceId: g.firstInvoice, subscriptionId: g.subscriptionId, amount: 1000, metadata: g.m }),
-    );
+    await sendEvent(t, g.paid(g.firstInvoice));
     const renewal = fakeId('in');
-    await sendEvent(
-      t,
-      invoicePaymentFailed({
-        invoiceId: renewal,
-        subscriptionId: g.subscriptionId,
-        amount: 1000,
-        metadata: {},
-        first: false,
-      }),
-    );
+    await sendEvent(t, g.failed(renewal, { metadata: {} }));
     expect((await g.rows()).find((r) => r.invoiceId === renewal)).toMatchObject({
       status: 'failed',
       campaignId: g.campaign.id,
@@ -731,32 +618,14 @@ describe(`POST /api/stripe/webhook: a recorded gift keeps its own attribution ($
   });
 
   it('settles the first invoice and records renewals of a monthly gift the same way', async () => {
-    const w = await world();
-    const m = w.meta('monthly');
-    const subscriptionId = fakeId('sub');
-    const invoiceId = fakeId('in');
-    await insertPendingDonation(t.db, {
-      id: m.donation_id,
-      amount: 1000,
-      donorId: w.donor.id,
-      target: { campaignId: w.campaign.id, appealId: w.appeal.id },
-      type: 'monthly',
-      giftAidDeclarationId: null,
-      paymentIntentId: null,
-      invoiceId,
-      subscriptionId,
-      source: 'card',
-    });
-    await moveAppeal(w.appeal.id);
-    expect(
-      await (await sendEvent(t, invoicePaid({ invoiceId, subscriptionId, amount: 1000, metadata: m }))).json(),
-    ).toMatchObject({ outcome: 'recorded' });
-    const renewal = invoicePaid({ invoiceId: fakeId('in'), subscriptionId, amount: 1000, metadata: m, first: false });
-    expect(await (await sendEvent(t, renewal)).json()).toMatchObject({ outcome: 'recorded' });
-    const rows = await w.rows();
+    const g = await monthly(1000);
+    await moveAppeal(g.appeal.id);
+    expect(await (await sendEvent(t, g.paid(g.firstInvoice))).json()).toMatchObject({ outcome: 'recorded' });
+    expect(await (await sendEvent(t, g.paid(fakeId('in')))).json()).toMatchObject({ outcome: 'recorded' });
+    const rows = await g.rows();
     expect(rows).toHaveLength(2);
-    expect(rows.every((r) => r.status === 'succeeded' && r.appealId === w.appeal.id)).toBe(true);
-    expect(await w.totals()).toEqual({ appeal: 2000, campaign: 2000 });
+    expect(rows.every((r) => r.status === 'succeeded' && r.appealId === g.appeal.id)).toBe(true);
+    expect(await g.totals()).toEqual({ appeal: 2000, campaign: 2000 });
   });
 
   it('still ignores metadata that points at rows we do not have when no gift is recorded', async () => {
