@@ -6,7 +6,7 @@
  * cannot be compared).
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, openSync, rmSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 
@@ -79,10 +79,14 @@ export async function stopChild(child: ChildProcess, graceMs = 5000) {
   }
 }
 
-/** A child started in its own process group, remembered so that stopChildren stops it. */
+/**
+ * A child started in its own process group, remembered so that stopChildren stops it. With
+ * BENCH_WORKER_LOG=FILE, what a child writes that is not piped here is appended to FILE.
+ */
 export function spawnTracked(command: string, argv: string[], pipeStdout = false): ChildProcess {
+  const logFile = process.env.BENCH_WORKER_LOG ? openSync(process.env.BENCH_WORKER_LOG, 'a') : null;
   const child = spawn(command, argv, {
-    stdio: ['ignore', pipeStdout ? 'pipe' : 'ignore', 'inherit'],
+    stdio: ['ignore', pipeStdout ? 'pipe' : (logFile ?? 'ignore'), logFile ?? 'inherit'],
     detached: true,
     env: { ...process.env, CI: 'true' },
   });

@@ -183,6 +183,8 @@ type Deliveries = {
   retries: number;
   latencies: number[];
   outcomes: Record<string, number>;
+  /** The first few failed answers, as they came (what to look at when a gift is lost). */
+  failures: string[];
   failed: number;
   seconds: number;
 };
@@ -203,7 +205,14 @@ async function deliver(base: string, gift: Gift, d: Deliveries) {
         body: payload,
         headers: { 'stripe-signature': header, 'content-type': 'application/json' },
       });
-      const body = (await res.json().catch(() => ({}))) as { outcome?: string };
+      const text = await res.text().catch(() => '');
+      const body = ((): { outcome?: string } => {
+        try {
+          return JSON.parse(text) as { outcome?: string };
+        } catch {
+          return {};
+        }
+      })();
       d.latencies.push(performance.now() - started);
       if (res.ok) {
         const outcome = body.outcome ?? 'unknown';
@@ -211,8 +220,10 @@ async function deliver(base: string, gift: Gift, d: Deliveries) {
         return;
       }
       d.outcomes[`HTTP ${res.status}`] = (d.outcomes[`HTTP ${res.status}`] ?? 0) + 1;
-    } catch {
+      if (d.failures.length < 5) d.failures.push(`HTTP ${res.status}: ${text.slice(0, 300)}`);
+    } catch (err) {
       d.outcomes['network error'] = (d.outcomes['network error'] ?? 0) + 1;
+      if (d.failures.length < 5) d.failures.push(`network error: ${(err as Error).message}`);
     }
     // Stripe retries a failed delivery later; here a second later.
     d.retries++;
@@ -223,7 +234,7 @@ async function deliver(base: string, gift: Gift, d: Deliveries) {
 
 /** Open loop: one delivery every 1000/rate ms, whatever the answers do. */
 async function storm(base: string, order: Gift[], rate: number): Promise<Deliveries> {
-  const d: Deliveries = { sent: 0, retries: 0, latencies: [], outcomes: {}, failed: 0, seconds: 0 };
+  const d: Deliveries = { sent: 0, retries: 0, latencies: [], outcomes: {}, failures: [], failed: 0, seconds: 0 };
   const started = performance.now();
   const inFlight: Promise<void>[] = [];
   for (const [i, gift] of order.entries()) {
@@ -239,7 +250,7 @@ async function storm(base: string, order: Gift[], rate: number): Promise<Deliver
 
 /** Closed loop: as fast as the worker answers, CAPACITY_CONCURRENCY at a time. */
 async function capacity(base: string, gifts: Gift[]): Promise<Deliveries> {
-  const d: Deliveries = { sent: 0, retries: 0, latencies: [], outcomes: {}, failed: 0, seconds: 0 };
+  const d: Deliveries = { sent: 0, retries: 0, latencies: [], outcomes: {}, failures: [], failed: 0, seconds: 0 };
   const started = performance.now();
   let next = 0;
   await Promise.all(
@@ -327,6 +338,7 @@ function summary(d: Deliveries) {
     retries: d.retries,
     failedAfterRetries: d.failed,
     outcomes: d.outcomes,
+    failures: d.failures,
     p50: percentile(sorted, 0.5),
     p99: percentile(sorted, 0.99),
     seconds: round1(d.seconds),
