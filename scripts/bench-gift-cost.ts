@@ -16,15 +16,18 @@ import { insertPendingDonation } from '../api/services/donations/pending';
 import type { Db } from '../db/client';
 import * as schema from '../db/schema';
 import { seed } from '../db/seed';
+import { loadNote, optionValue } from './bench-lib';
 import { fakeId, paymentIntentSucceeded, sendEvent, WEBHOOK_SECRET } from '../tests/fixtures/stripe/events';
 
 const argv = process.argv.slice(2);
-const option = (name: string, fallback: number) => {
-  const i = argv.indexOf(name);
-  return i >= 0 ? Number(argv[i + 1]) : fallback;
+const option = (name: string, fallback: number, max: number) => {
+  const raw = optionValue(argv, name);
+  const n = raw === undefined ? fallback : Number(raw);
+  if (!Number.isInteger(n) || n < 1 || n > max) throw new Error(`${name} must be a whole number from 1 to ${max}`);
+  return n;
 };
-const GIFTS = option('--gifts', 40);
-const SCALE = option('--scale', 1);
+const GIFTS = option('--gifts', 40, 10_000);
+const SCALE = option('--scale', 1, 1000);
 
 type Step = { sql: string; ms: number; statements: number };
 let steps: Step[] = [];
@@ -151,7 +154,7 @@ async function main() {
   const mean = (pick: (x: (typeof timings)[number]) => number) =>
     timings.slice(5).reduce((n, x) => n + pick(x), 0) / Math.max(1, timings.length - 5);
   console.log(
-    `\n${GIFTS} gifts at x${SCALE} (mean of all but the first 5): answer ${mean((x) => x.answer).toFixed(1)} ms, work after it ${mean((x) => x.after).toFixed(1)} ms, statements before ${mean((x) => x.before).toFixed(1)}, after ${mean((x) => x.afterStatements).toFixed(1)}`,
+    `\n${GIFTS} gifts at x${SCALE} (mean of all but the first 5): answer ${mean((x) => x.answer).toFixed(1)} ms, work after it ${mean((x) => x.after).toFixed(1)} ms, statements before ${mean((x) => x.before).toFixed(1)}, after ${mean((x) => x.afterStatements).toFixed(1)} (${loadNote()})`,
   );
   client.close();
   rmSync(file, { force: true });

@@ -15,10 +15,19 @@
  * Options: --runs N (1-10, default 5), --dist DIR, --out FILE (default bench-lighthouse.json).
  * Port: BENCH_PORT. Loopback only; stops itself after 20 minutes.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { cpSync, existsSync, rmSync, writeFileSync } from 'node:fs';
+import { type ChildProcess, spawnSync } from 'node:child_process';
+import { existsSync, writeFileSync } from 'node:fs';
 import os, { loadavg } from 'node:os';
 import { join } from 'node:path';
+import {
+  benchPort,
+  children,
+  freshSeededCopy,
+  serveWorker,
+  spawnTracked,
+  stopChildren,
+  waitForServer,
+} from './bench-lib';
 
 const CHROME_FLAGS = [
   '--headless',
@@ -86,34 +95,23 @@ export function cpuFigures(traceEvents: TraceEvent[], slowdown = 4) {
   return { cpuMainThreadMs: Math.round(total), cpuBlockingMs: Math.round(blocking) };
 }
 
-const children = new Set<ChildProcess>();
 /** Every run so far: what a stopped or timed-out bench still reports. */
 const finished: LighthouseRun[] = [];
 /** The Chromium of the run under way, killed too if the bench is stopped mid-run. */
 let runningChrome: { kill: () => unknown } | null = null;
-function stopChildren() {
+/** Stops the bench's Chromium and its children (the worker, the busy core). */
+function stopAll() {
   void runningChrome?.kill();
   runningChrome = null;
-  for (const child of children) {
-    if (child.pid && child.exitCode === null) {
-      try {
-        process.kill(-child.pid, 'SIGTERM');
-      } catch {
-        child.kill('SIGTERM');
-      }
-    }
-  }
-  children.clear();
+  stopChildren();
 }
 
 /** One core kept at 100%: Debian's stress-ng when installed, else a process that spins. */
 function busyCore(): ChildProcess {
   const stressNg = spawnSync('stress-ng', ['--version'], { stdio: 'ignore' }).status === 0;
-  const child = stressNg
-    ? spawn('stress-ng', ['--cpu', '1', '--quiet'], { stdio: 'ignore', detached: true })
-    : spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore', detached: true });
-  children.add(child);
-  return child;
+  return stressNg
+    ? spawnTracked('stress-ng', ['--cpu', '1', '--quiet'])
+    : spawnTracked(process.execPath, ['-e', 'for (;;) {}']);
 }
 
 export async function lighthouseRuns(
@@ -255,23 +253,10 @@ function availableCores() {
   return typeof os.availableParallelism === 'function' ? os.availableParallelism() : os.cpus().length;
 }
 
-async function waitForServer(url: string) {
-  const until = Date.now() + 120_000;
-  while (Date.now() < until) {
-    try {
-      if ((await fetch(`${url}/api/health`)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 300));
-  }
-  throw new Error(`the worker did not start on ${url}`);
-}
-
 export async function runLighthouseBench(argv: string[]): Promise<number> {
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.on(signal, () => {
-      stopChildren();
+      stopAll();
       printVerdicts(finished, true);
       process.exit(130);
     });
@@ -287,9 +272,11 @@ export async function runLighthouseBench(argv: string[]): Promise<number> {
   }
   const dist = value('--dist') ?? 'dist';
   const out = value('--out') ?? 'bench-lighthouse.json';
-  const port = Number(process.env.BENCH_PORT ?? 4398);
-  if (!Number.isInteger(port) || port < 1024 || port > 65535) {
-    console.error('[lighthouse] BENCH_PORT must be a port number from 1024 to 65535');
+  let port: number;
+  try {
+    port = benchPort();
+  } catch (err) {
+    console.error(`[lighthouse] ${(err as Error).message}`);
     return 2;
   }
   if (!existsSync(join(dist, 'server/wrangler.json'))) {
@@ -298,7 +285,7 @@ export async function runLighthouseBench(argv: string[]): Promise<number> {
   }
   const deadline = setTimeout(() => {
     console.error('[lighthouse] stopped: over its time limit (20 minutes)');
-    stopChildren();
+    stopAll();
     printVerdicts(finished, true);
     process.exit(1);
   }, 20 * 60_000);
@@ -307,43 +294,9 @@ export async function runLighthouseBench(argv: string[]): Promise<number> {
   const persist = '.wrangler/bench-lighthouse-state';
   try {
     // The demo data is seeded once into a template (kept for the next run) and copied for each run.
-    const template = '.wrangler/bench-lighthouse-seed';
-    if (!existsSync(join(template, 'v3'))) {
-      rmSync(template, { recursive: true, force: true });
-      const seeded = spawnSync('tsx', ['scripts/db-local.ts', 'seed', '--persist-to', template], {
-        stdio: ['ignore', 'ignore', 'inherit'],
-        env: { ...process.env, CI: 'true' },
-      });
-      if (seeded.status !== 0) {
-        rmSync(template, { recursive: true, force: true });
-        throw new Error('seeding failed');
-      }
-    }
-    rmSync(persist, { recursive: true, force: true });
-    cpSync(template, persist, { recursive: true });
+    freshSeededCopy('.wrangler/bench-lighthouse-seed', persist);
     // Served as production, as visitors get it (as scripts/bench.ts does).
-    const worker = spawn(
-      'tsx',
-      [
-        'scripts/serve.ts',
-        '--config',
-        join(dist, 'server/wrangler.json'),
-        '--port',
-        String(port),
-        '--ip',
-        '127.0.0.1',
-        '--persist-to',
-        persist,
-        '--log-level',
-        'warn',
-        '--var',
-        'APP_ENV:production',
-        '--var',
-        `PUBLIC_ORIGIN:${base}`,
-      ],
-      { stdio: ['ignore', 'ignore', 'inherit'], detached: true, env: { ...process.env, CI: 'true' } },
-    );
-    children.add(worker);
+    serveWorker({ dist, port, persistTo: persist, vars: { APP_ENV: 'production', PUBLIC_ORIGIN: base } });
     await waitForServer(base);
     const appeals = (await (await fetch(`${base}/api/appeals?limit=100`)).json()) as {
       short_id: string;
@@ -368,7 +321,7 @@ export async function runLighthouseBench(argv: string[]): Promise<number> {
     console.error('[lighthouse]', err instanceof Error ? err.message : err);
     return 1;
   } finally {
-    stopChildren();
+    stopAll();
     clearTimeout(deadline);
   }
 }

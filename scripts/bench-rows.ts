@@ -8,8 +8,8 @@
  * Pages are asked with a query the edge cache does not key on and the API past its cache
  * (`cache-control: no-cache`): a render's cost, what one visitor per location and 30 s pays.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { join } from 'node:path';
+import type { ChildProcess } from 'node:child_process';
+import { loadNote, local, serveWorker, stopChild, waitForServer } from './bench-lib';
 
 export type RowsFigure = { name: string; path: string; rowsRead: number | null; rowsWritten: number | null };
 export type RowsRun = {
@@ -55,30 +55,14 @@ type Logged = { msg?: string; rows_read?: number | null; rows_written?: number |
 
 /** The built worker on a seeded state, its console lines collected. */
 function serveLogging(persistTo: string, port: number, dist: string): { child: ChildProcess; lines: Logged[] } {
-  const argv = [
-    'scripts/serve.ts',
-    '--config',
-    join(dist, 'server/wrangler.json'),
-    '--port',
-    String(port),
-    '--ip',
-    '127.0.0.1',
-  ];
   // Development: demo payments, so a gift can be measured end to end without Stripe.
-  argv.push(
-    '--persist-to',
+  const child = serveWorker({
+    dist,
+    port,
     persistTo,
-    '--log-level',
-    'log',
-    '--var',
-    'APP_ENV:development',
-    '--var',
-    `PUBLIC_ORIGIN:http://127.0.0.1:${port}`,
-  );
-  const child = spawn('tsx', argv, {
-    stdio: ['ignore', 'pipe', 'inherit'],
-    detached: true,
-    env: { ...process.env, CI: 'true' },
+    logLevel: 'log',
+    pipeStdout: true,
+    vars: { APP_ENV: 'development', PUBLIC_ORIGIN: local(port) },
   });
   const lines: Logged[] = [];
   let buffer = '';
@@ -97,27 +81,6 @@ function serveLogging(persistTo: string, port: number, dist: string): { child: C
     }
   });
   return { child, lines };
-}
-
-async function stopProcess(child: ChildProcess) {
-  if (child.exitCode !== null || !child.pid) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  process.kill(-child.pid, 'SIGTERM');
-  await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
-  if (child.exitCode === null) process.kill(-child.pid, 'SIGKILL');
-}
-
-async function waitUp(base: string) {
-  const until = Date.now() + 120_000;
-  while (Date.now() < until) {
-    try {
-      if ((await fetch(`${base}/api/health`)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 300));
-  }
-  throw new Error(`the worker did not start on ${base}`);
 }
 
 /** Rows of the request lines written while `work` ran (the server sees nothing else meanwhile). */
@@ -157,11 +120,11 @@ export async function measureRows(
     ...serveLogging(state.persist, port + i, dist),
   }));
   try {
-    await Promise.all(servers.map((s) => waitUp(`http://127.0.0.1:${s.port}`)));
+    await Promise.all(servers.map((s) => waitForServer(local(s.port))));
     const runs: RowsRun[] = [];
-    const { targets, gift } = await pick(`http://127.0.0.1:${servers[0].port}`);
+    const { targets, gift } = await pick(local(servers[0].port));
     for (const server of servers) {
-      const base = `http://127.0.0.1:${server.port}`;
+      const base = local(server.port);
       const routes: RowsFigure[] = [];
       for (const target of targets) {
         // A first request compiles and fills in-memory caches: measure the second, as a steady render.
@@ -171,7 +134,7 @@ export async function measureRows(
         );
         routes.push({ name: target.name, path: target.path, ...rows });
         console.log(
-          `[bench] rows x${server.scale} ${target.name}: read ${rows.rowsRead ?? '?'}, written ${rows.rowsWritten ?? '?'}`,
+          `[bench] rows x${server.scale} ${target.name}: read ${rows.rowsRead ?? '?'}, written ${rows.rowsWritten ?? '?'} (${loadNote()})`,
         );
       }
       let giftRows: RowsRun['gift'] = null;
@@ -209,7 +172,7 @@ export async function measureRows(
     }
     return runs;
   } finally {
-    await Promise.all(servers.map((s) => stopProcess(s.child)));
+    await Promise.all(servers.map((s) => stopChild(s.child)));
   }
 }
 
@@ -247,15 +210,31 @@ export function reportRows(runs: RowsRun[]): RowsTargetResult[] {
   const unscaled = runs.find((r) => r.scale === 1);
   const scaled = runs.find((r) => r.scale !== 1) ?? null;
   if (!unscaled) return [];
-  console.log('\nRows read and written per request (D1 meta, one render past the cache; a cached answer reads none)');
+  console.log(
+    `\nRows read and written per request (D1 meta, one render past the cache; a cached answer reads none; rows do not depend on the ${loadNote()})`,
+  );
   const rows: (string | number)[][] = [
-    ['route', 'read x1', 'written x1', ...(scaled ? [`read x${scaled.scale}`, `x${scaled.scale}/x1`] : [])],
+    [
+      'route',
+      'read x1',
+      'written x1',
+      ...(scaled ? [`read x${scaled.scale}`, `x${scaled.scale}/x1`, 'verdict (<= 100 rows, ratio <= 1.2)'] : []),
+    ],
   ];
   const targets: RowsTargetResult[] = [];
   for (const r of unscaled.routes) {
     const s = scaled?.routes.find((x) => x.name === r.name);
     const ratio = s && r.rowsRead ? Number(((s.rowsRead ?? 0) / r.rowsRead).toFixed(2)) : null;
-    rows.push([r.name, r.rowsRead ?? '?', r.rowsWritten ?? '?', ...(scaled ? [s?.rowsRead ?? '?', ratio ?? '?'] : [])]);
+    const withinRows = s?.rowsRead !== null && s?.rowsRead !== undefined && s.rowsRead <= 100;
+    const withinRatio = ratio !== null && ratio <= 1.2;
+    const verdict =
+      withinRows && withinRatio ? 'PASS' : `FAIL${withinRows ? '' : ' (rows)'}${withinRatio ? '' : ' (ratio)'}`;
+    rows.push([
+      r.name,
+      r.rowsRead ?? '?',
+      r.rowsWritten ?? '?',
+      ...(scaled ? [s?.rowsRead ?? '?', ratio ?? '?', verdict] : []),
+    ]);
     if (s) {
       targets.push({
         target: `${r.name}: <= 100 rows read at x${scaled?.scale}`,
@@ -274,7 +253,7 @@ export function reportRows(runs: RowsRun[]): RowsTargetResult[] {
     'a gift (start + confirm)',
     unscaled.gift?.rowsRead ?? '?',
     unscaled.gift?.rowsWritten ?? '?',
-    ...(scaled ? [scaled.gift?.rowsRead ?? '?', ''] : []),
+    ...(scaled ? [scaled.gift?.rowsRead ?? '?', '', ''] : []),
   ]);
   const width = rows[0].map((_, i) => Math.max(...rows.map((row) => String(row[i] ?? '').length)));
   for (const row of rows) console.log(row.map((cell, i) => String(cell).padEnd(width[i])).join('  '));

@@ -17,12 +17,27 @@
  * free loopback ports. The demo data is seeded once into .wrangler/bench-storm-seed and copied for
  * each run. Everything targets 127.0.0.1, and the run stops itself after its own time limit.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { cpSync, existsSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
+import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createClient } from '@libsql/client';
 import autocannon from 'autocannon';
 import Stripe from 'stripe';
+import {
+  benchPort,
+  freshSeededCopy,
+  loadAverage,
+  loadNote,
+  local,
+  loopbackOnly,
+  optionValue,
+  percentile,
+  pickDemoAppeal,
+  serveWorker,
+  stopChild,
+  stopChildren,
+  waitForServer,
+} from './bench-lib';
 import { type StripeFake, startStripeFake } from '../tests/mocks/stripe-fake';
 import { startTurnstileFake, type TurnstileFake } from '../tests/mocks/turnstile-fake';
 
@@ -38,13 +53,7 @@ export type StormArgs = { rate: number; duration: number; quiet: number; capacit
 
 /** Reads and checks the options; throws with a message that says what to fix. */
 export function parseStormArgs(argv: string[]): StormArgs {
-  const value = (name: string) => {
-    const i = argv.indexOf(name);
-    if (i < 0) return undefined;
-    const v = argv[i + 1];
-    if (v === undefined || v.startsWith('--')) throw new Error(`${name} needs a value`);
-    return v;
-  };
+  const value = (name: string) => optionValue(argv, name);
   /** min 0 means "more than 0". */
   const number = (name: string, fallback: number, min: number, max: number, unit: string) => {
     const raw = value(name);
@@ -74,53 +83,10 @@ export function parseStormArgs(argv: string[]): StormArgs {
   };
 }
 
-const children = new Set<ChildProcess>();
-function stopChildren() {
-  for (const child of children) {
-    if (child.pid && child.exitCode === null) {
-      try {
-        process.kill(-child.pid, 'SIGTERM');
-      } catch {
-        child.kill('SIGTERM');
-      }
-    }
-  }
-  children.clear();
-}
-
-async function stop(child: ChildProcess) {
-  if (child.exitCode !== null || !child.pid) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  process.kill(-child.pid, 'SIGTERM');
-  await Promise.race([exited, new Promise((r) => setTimeout(r, 8000))]);
-  if (child.exitCode === null) process.kill(-child.pid, 'SIGKILL');
-  children.delete(child);
-}
-
-const local = (port: number) => `http://127.0.0.1:${port}`;
-function loopbackOnly(url: string) {
-  if (!url.startsWith('http://127.0.0.1:')) throw new Error('the storm only targets 127.0.0.1');
-  return url;
-}
-
-async function waitForServer(url: string) {
-  const until = Date.now() + 120_000;
-  while (Date.now() < until) {
-    try {
-      if ((await fetch(`${url}/api/health`)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 300));
-  }
-  throw new Error(`the worker did not start on ${url}`);
-}
-
-const percentile = (sorted: number[], p: number) =>
-  sorted.length ? Math.round(sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)]) : 0;
 const round1 = (n: number) => Math.round(n * 10) / 10;
 
-type Reads = { rps: number; p50: number; p99: number; non2xx: number; errors: number };
+/** `load`: the one-minute load average when the phase ended (2 cores shared: above 2, runs wait for a CPU). */
+type Reads = { rps: number; p50: number; p99: number; non2xx: number; errors: number; load: number };
 
 /** Closed-loop public reads: READ_CONNECTIONS connections cycling through the paths. */
 async function reads(base: string, paths: string[], seconds: number): Promise<Reads> {
@@ -137,6 +103,7 @@ async function reads(base: string, paths: string[], seconds: number): Promise<Re
     p99: result.latency.p99,
     non2xx: result.non2xx,
     errors: result.errors + result.timeouts,
+    load: loadAverage(),
   };
 }
 
@@ -216,6 +183,8 @@ type Deliveries = {
   retries: number;
   latencies: number[];
   outcomes: Record<string, number>;
+  /** The first few failed answers, as they came (what to look at when a gift is lost). */
+  failures: string[];
   failed: number;
   seconds: number;
 };
@@ -236,7 +205,14 @@ async function deliver(base: string, gift: Gift, d: Deliveries) {
         body: payload,
         headers: { 'stripe-signature': header, 'content-type': 'application/json' },
       });
-      const body = (await res.json().catch(() => ({}))) as { outcome?: string };
+      const text = await res.text().catch(() => '');
+      const body = ((): { outcome?: string } => {
+        try {
+          return JSON.parse(text) as { outcome?: string };
+        } catch {
+          return {};
+        }
+      })();
       d.latencies.push(performance.now() - started);
       if (res.ok) {
         const outcome = body.outcome ?? 'unknown';
@@ -244,8 +220,10 @@ async function deliver(base: string, gift: Gift, d: Deliveries) {
         return;
       }
       d.outcomes[`HTTP ${res.status}`] = (d.outcomes[`HTTP ${res.status}`] ?? 0) + 1;
-    } catch {
+      if (d.failures.length < 5) d.failures.push(`HTTP ${res.status}: ${text.slice(0, 300)}`);
+    } catch (err) {
       d.outcomes['network error'] = (d.outcomes['network error'] ?? 0) + 1;
+      if (d.failures.length < 5) d.failures.push(`network error: ${(err as Error).message}`);
     }
     // Stripe retries a failed delivery later; here a second later.
     d.retries++;
@@ -256,7 +234,7 @@ async function deliver(base: string, gift: Gift, d: Deliveries) {
 
 /** Open loop: one delivery every 1000/rate ms, whatever the answers do. */
 async function storm(base: string, order: Gift[], rate: number): Promise<Deliveries> {
-  const d: Deliveries = { sent: 0, retries: 0, latencies: [], outcomes: {}, failed: 0, seconds: 0 };
+  const d: Deliveries = { sent: 0, retries: 0, latencies: [], outcomes: {}, failures: [], failed: 0, seconds: 0 };
   const started = performance.now();
   const inFlight: Promise<void>[] = [];
   for (const [i, gift] of order.entries()) {
@@ -272,7 +250,7 @@ async function storm(base: string, order: Gift[], rate: number): Promise<Deliver
 
 /** Closed loop: as fast as the worker answers, CAPACITY_CONCURRENCY at a time. */
 async function capacity(base: string, gifts: Gift[]): Promise<Deliveries> {
-  const d: Deliveries = { sent: 0, retries: 0, latencies: [], outcomes: {}, failed: 0, seconds: 0 };
+  const d: Deliveries = { sent: 0, retries: 0, latencies: [], outcomes: {}, failures: [], failed: 0, seconds: 0 };
   const started = performance.now();
   let next = 0;
   await Promise.all(
@@ -360,6 +338,7 @@ function summary(d: Deliveries) {
     retries: d.retries,
     failedAfterRetries: d.failed,
     outcomes: d.outcomes,
+    failures: d.failures,
     p50: percentile(sorted, 0.5),
     p99: percentile(sorted, 0.99),
     seconds: round1(d.seconds),
@@ -383,12 +362,13 @@ export async function runStorm(argv: string[]): Promise<number> {
     );
     return 2;
   }
-  const benchPort = Number(process.env.BENCH_PORT ?? 4398);
-  if (!Number.isInteger(benchPort) || benchPort < 1024 || benchPort > 65535) {
-    console.error('[storm] BENCH_PORT must be a port number from 1024 to 65535');
+  let port: number;
+  try {
+    port = benchPort();
+  } catch (err) {
+    console.error(`[storm] ${(err as Error).message}`);
     return 2;
   }
-  const port = benchPort;
   const base = local(port);
   const gifts = Math.max(1, Math.round((args.rate * args.duration * DUPLICATE_EVERY) / (DUPLICATE_EVERY + 1)));
   // Seeding can take minutes on a busy 2-core machine, and starting a gift 0.1-0.5 s (4 at a time).
@@ -412,21 +392,8 @@ export async function runStorm(argv: string[]): Promise<number> {
     fake = await startStripeFake();
     turnstile = await startTurnstileFake();
     // The demo data is seeded once into a template (kept for the next run) and copied for each run.
-    const template = '.wrangler/bench-storm-seed';
-    if (!existsSync(join(template, 'v3'))) {
-      console.log('[storm] seeding the demo data');
-      rmSync(template, { recursive: true, force: true });
-      const seeded = spawnSync('tsx', ['scripts/db-local.ts', 'seed', '--persist-to', template], {
-        stdio: ['ignore', 'ignore', 'inherit'],
-        env: { ...process.env, CI: 'true' },
-      });
-      if (seeded.status !== 0) {
-        rmSync(template, { recursive: true, force: true });
-        throw new Error('seeding failed');
-      }
-    }
-    rmSync(persist, { recursive: true, force: true });
-    cpSync(template, persist, { recursive: true });
+    console.log(`[storm] preparing the demo data (${loadNote()})`);
+    freshSeededCopy('.wrangler/bench-storm-seed', persist);
     const vars = {
       // STRIPE_API_BASE (the local fake) is honoured only in development.
       APP_ENV: 'development',
@@ -437,40 +404,10 @@ export async function runStorm(argv: string[]): Promise<number> {
       STRIPE_API_BASE: fake.url,
       TURNSTILE_VERIFY_URL: turnstile.url,
     };
-    const serveArgs = [
-      'scripts/serve.ts',
-      '--config',
-      join(args.dist, 'server/wrangler.json'),
-      '--port',
-      String(port),
-      '--ip',
-      '127.0.0.1',
-      '--persist-to',
-      persist,
-      '--log-level',
-      'warn',
-    ];
-    for (const [name, value] of Object.entries(vars)) serveArgs.push('--var', `${name}:${value}`);
-    worker = spawn('tsx', serveArgs, {
-      stdio: ['ignore', 'ignore', 'inherit'],
-      detached: true,
-      env: { ...process.env, CI: 'true' },
-    });
-    children.add(worker);
+    worker = serveWorker({ dist: args.dist, port, persistTo: persist, vars });
     await waitForServer(base);
 
-    const appeals = (await (await fetch(`${base}/api/appeals?limit=100`)).json()) as {
-      _id: string;
-      short_id: string;
-      title: string;
-      campaign_id: string;
-    }[];
-    const appeal = appeals.filter((a) => !/\(\d+\)$/.test(a.title)).at(-1);
-    if (!appeal) throw new Error('no appeal in the seeded database');
-    const campaign = (await (await fetch(`${base}/api/campaigns/${appeal.campaign_id}`)).json()) as {
-      _id: string;
-      short_id: string;
-    };
+    const { appeal, campaign } = await pickDemoAppeal(base);
     const readPaths = [
       '/',
       `/campaigns/${campaign.short_id}`,
@@ -506,7 +443,7 @@ export async function runStorm(argv: string[]): Promise<number> {
     const quietAfter = await reads(base, readPaths, args.quiet);
     const capacityRun = capacityGifts.length ? await capacity(base, capacityGifts) : null;
 
-    await stop(worker);
+    await stopChild(worker, 8000);
     worker = null;
     const check = await checkDatabase(persist, [...stormGifts, ...capacityGifts]);
     const quietRps = (quietBefore.rps + quietAfter.rps) / 2;
@@ -542,10 +479,10 @@ export async function runStorm(argv: string[]): Promise<number> {
       `\nTelethon night: ${args.rate} webhooks/s for ${args.duration} s (${stormGifts.length} gifts, ${webhooks.deliveries} deliveries with duplicates and retries), reads at ${READ_CONNECTIONS} connections`,
     );
     console.log(
-      `webhook outcomes: ${JSON.stringify(webhooks.outcomes)}; p50 ${webhooks.p50} ms, p99 ${webhooks.p99} ms`,
+      `webhook outcomes: ${JSON.stringify(webhooks.outcomes)}; p50 ${webhooks.p50} ms, p99 ${webhooks.p99} ms (load ${stormReads.load} at the storm's end)`,
     );
     console.log(
-      `public reads: ${quietBefore.rps} req/s before, ${stormReads.rps} during (p99 ${stormReads.p99} ms), ${quietAfter.rps} after`,
+      `public reads: ${quietBefore.rps} req/s before (load ${quietBefore.load}), ${stormReads.rps} during (p99 ${stormReads.p99} ms; load ${stormReads.load}), ${quietAfter.rps} after (load ${quietAfter.load})`,
     );
     if (result.capacity)
       console.log(
@@ -562,7 +499,7 @@ export async function runStorm(argv: string[]): Promise<number> {
     );
     line(
       readRatio >= 0.7,
-      `public reads during the storm ${readRatio}x the same reads without it (${stormReads.rps} vs ${round1(quietRps)} req/s)`,
+      `public reads during the storm ${readRatio}x the same reads without it (${stormReads.rps} vs ${round1(quietRps)} req/s; load ${quietBefore.load} / ${stormReads.load} / ${quietAfter.load})`,
     );
     writeFileSync(args.out, `${JSON.stringify(result, null, 2)}\n`);
     console.log(`[storm] wrote ${args.out}`);
@@ -571,7 +508,7 @@ export async function runStorm(argv: string[]): Promise<number> {
     console.error('[storm]', err instanceof Error ? err.message : err);
     return 1;
   } finally {
-    if (worker) await stop(worker);
+    if (worker) await stopChild(worker, 8000);
     stopChildren();
     await fake?.close();
     await turnstile?.close();

@@ -31,7 +31,22 @@
  * CHROMIUM_PATH (default /usr/bin/chromium).
  * The whole run stops itself after BENCH_DEADLINE_S seconds (default 1500).
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
+import {
+  benchPort,
+  loadNote,
+  local,
+  loopbackOnly,
+  optionValue,
+  pickDemoAppeal,
+  percentile,
+  printTable,
+  seedInto,
+  serveWorker,
+  stopChild,
+  stopChildren,
+  waitForServer,
+} from './bench-lib';
 import { measureRows, reportRows, type RowsRun, type RowsTarget } from './bench-rows';
 import { cpSync, existsSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
@@ -39,6 +54,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import autocannon from 'autocannon';
 import { parseSeedScale } from '../db/seed';
+import { LIST_PAGE_SIZE } from '../src/lib/server/discover';
 
 type Args = {
   duration: number;
@@ -54,10 +70,7 @@ type Args = {
 };
 
 function parseArgs(argv: string[]): Args {
-  const value = (name: string) => {
-    const i = argv.indexOf(name);
-    return i >= 0 ? argv[i + 1] : undefined;
-  };
+  const value = (name: string) => optionValue(argv, name);
   const duration = Number(value('--duration') ?? 5);
   if (!Number.isInteger(duration) || duration < 1 || duration > 60)
     throw new Error('--duration must be a whole number of seconds from 1 to 60');
@@ -87,11 +100,9 @@ if (process.argv.includes('--lighthouse')) {
 }
 
 const args = parseArgs(process.argv.slice(2));
-const port = Number(process.env.BENCH_PORT ?? 4398);
-if (!Number.isInteger(port) || port < 1024 || port > 65535)
-  throw new Error('BENCH_PORT must be a port number from 1024 to 65535');
+const port = benchPort();
 /** Loopback only: the bench has no option to point it anywhere else. The scaled server listens on port + 1. */
-const baseFor = (p: number) => `http://127.0.0.1:${p}`;
+const baseFor = local;
 let base = baseFor(port);
 const chromePath = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 const CHROME_FLAGS = [
@@ -117,33 +128,19 @@ const JS_BUDGET = 100 * 1024;
 /** Islands the list page may load: the header's sign-in (share controls are plain HTML with one small page script). */
 const LIST_PAGE_ISLANDS = ['HeaderAuth'];
 
-const children = new Set<ChildProcess>();
 const deadline = setTimeout(
   () => {
     console.error('[bench] stopped: over the time limit (BENCH_DEADLINE_S)');
-    stopAll();
+    stopChildren();
     process.exit(1);
   },
   Number(process.env.BENCH_DEADLINE_S ?? 1500) * 1000,
 );
 deadline.unref();
 
-function stopAll() {
-  for (const child of children) {
-    child.removeAllListeners('exit');
-    if (child.pid && child.exitCode === null) {
-      try {
-        process.kill(-child.pid, 'SIGTERM');
-      } catch {
-        child.kill('SIGTERM');
-      }
-    }
-  }
-  children.clear();
-}
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {
-    stopAll();
+    stopChildren();
     process.exit(130);
   });
 }
@@ -156,53 +153,13 @@ function run(command: string, argv: string[]) {
   if (result.status !== 0) throw new Error(`${command} ${argv.join(' ')} failed`);
 }
 
-/** The built worker (scripts/serve.ts, no debugger attached), in its own process group so the whole tree stops with it. */
-function serve(persistTo: string, listen: number, dist: string): ChildProcess {
-  const argv = [
-    'scripts/serve.ts',
-    '--config',
-    join(dist, 'server/wrangler.json'),
-    '--port',
-    String(listen),
-    '--ip',
-    '127.0.0.1',
-  ];
-  // Served as production, as visitors get it: development checks every API answer against its
-  // schema (api/lib/openapi.ts), a cost no deployed worker pays. Production needs its public origin;
-  // the settings it lacks here (Stripe, mail, sign-in) only switch those features off.
-  argv.push('--persist-to', persistTo, '--log-level', 'warn');
-  argv.push('--var', 'APP_ENV:production', '--var', `PUBLIC_ORIGIN:${baseFor(listen)}`);
-  const child = spawn('tsx', argv, {
-    stdio: ['ignore', 'ignore', 'inherit'],
-    detached: true,
-    env: { ...process.env, CI: 'true' },
-  });
-  children.add(child);
-  child.on('exit', () => children.delete(child));
-  return child;
-}
-
-async function stop(child: ChildProcess) {
-  if (child.exitCode !== null || !child.pid) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  process.kill(-child.pid, 'SIGTERM');
-  await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
-  if (child.exitCode === null) process.kill(-child.pid, 'SIGKILL');
-  children.delete(child);
-}
-
-async function waitForServer(url: string) {
-  const until = Date.now() + 120_000;
-  while (Date.now() < until) {
-    try {
-      if ((await fetch(`${url}/api/health`)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 300));
-  }
-  throw new Error(`the worker did not start on ${url}`);
-}
+/**
+ * The built worker, served as production, as visitors get it: development checks every API answer
+ * against its schema (api/lib/openapi.ts), a cost no deployed worker pays. Production needs its
+ * public origin; the settings it lacks here (Stripe, mail, sign-in) only switch those features off.
+ */
+const serve = (persistTo: string, listen: number, dist: string) =>
+  serveWorker({ dist, port: listen, persistTo, vars: { APP_ENV: 'production', PUBLIC_ORIGIN: baseFor(listen) } });
 
 // ---------------------------------------------------------------- page weight
 
@@ -302,11 +259,7 @@ async function pageWeight(path: string) {
 
 type Load = { rps: number; p50: number; p99: number; requests: number; errors: number; non2xx: number };
 
-function targetUrl(path: string) {
-  const url = base + path;
-  if (!url.startsWith('http://127.0.0.1:')) throw new Error('the bench only targets the local server');
-  return url;
-}
+const targetUrl = (path: string) => loopbackOnly(base + path);
 
 /** Closed-loop throughput: CONNECTIONS connections, each sending its next request when the last is answered. */
 async function load(path: string, headers: Record<string, string> = {}): Promise<Load> {
@@ -326,9 +279,6 @@ async function load(path: string, headers: Record<string, string> = {}): Promise
     non2xx: result.non2xx,
   };
 }
-
-const percentile = (sorted: number[], p: number) =>
-  sorted.length ? Math.round(sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)] * 10) / 10 : 0;
 
 /**
  * Latency at a fixed arrival rate: one request every 1000/rate ms, whatever the answers do. autocannon's
@@ -384,29 +334,12 @@ type RunResult = {
   }[];
 };
 
-async function pickTargets() {
-  // The seed's popular appeal: the oldest of the demo's own appeals (scaled copies carry "(n)").
-  const appeals = (await (await fetch(`${base}/api/appeals?limit=100`)).json()) as {
-    _id: string;
-    short_id: string;
-    title: string;
-    campaign_id: string;
-  }[];
-  const demo = appeals.filter((a) => !/\(\d+\)$/.test(a.title));
-  const appeal = demo[demo.length - 1];
-  if (!appeal) throw new Error('no appeal to measure: is the database seeded?');
-  const campaign = (await (await fetch(`${base}/api/campaigns/${appeal.campaign_id}`)).json()) as {
-    _id: string;
-    short_id: string;
-  };
-  return { appeal, campaign };
-}
+const pickTargets = () => pickDemoAppeal(base);
 
 function seedState(scale: number): string {
   const persist = `.wrangler/bench-state-x${scale}`;
-  rmSync(persist, { recursive: true, force: true });
-  console.log(`[bench] seeding ${scale === 1 ? 'the demo data' : `${scale}x the demo data`}`);
-  run('tsx', ['scripts/db-local.ts', 'seed', '--persist-to', persist, '--scale', String(scale)]);
+  console.log(`[bench] seeding ${scale === 1 ? 'the demo data' : `${scale}x the demo data`} (${loadNote()})`);
+  seedInto(persist, scale);
   return persist;
 }
 
@@ -513,7 +446,7 @@ async function measure(scales: number[], dists: string[]): Promise<RunResult[]> 
     }
     return results;
   } finally {
-    await Promise.all(processes.map(stop));
+    await Promise.all(processes.map((child) => stopChild(child)));
   }
 }
 
@@ -593,15 +526,7 @@ async function runLighthouse(pages: { name: string; path: string }[]): Promise<L
 const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
 const ratio = (a: number, b: number) => (b > 0 ? Number((a / b).toFixed(2)) : 0);
 
-function table(rows: (string | number)[][]) {
-  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => String(r[i]).length)));
-  for (const [n, row] of rows.entries()) {
-    console.log(
-      row.map((cell, i) => (i === 0 ? String(cell).padEnd(widths[i]) : String(cell).padStart(widths[i]))).join('  '),
-    );
-    if (n === 0) console.log(widths.map((w) => '-'.repeat(w)).join('  '));
-  }
-}
+const table = printTable;
 
 /**
  * `served`: the issue's targets, on pages and API reads as visitors and their browsers get them.
@@ -815,11 +740,19 @@ async function rowsSection(
       { name: 'home', path: '/?bench=rows' },
       { name: 'campaigns list', path: '/campaigns?bench=rows' },
       { name: 'appeals list', path: '/appeals?bench=rows' },
+      { name: "a campaign's appeals list", path: `/campaigns/${campaign.short_id}/appeals?bench=rows` },
       { name: 'campaign page', path: `/campaigns/${campaign.short_id}?bench=rows` },
       { name: 'appeal page', path: `/appeals/${appeal.short_id}?bench=rows` },
+      // The lists asked for a page of the size the public list pages show (LIST_PAGE_SIZE): at 1x
+      // the API's default of 30 is not filled (14 appeals), so x100/x1 would measure the page
+      // filling up, not the data's size.
       ...[
-        ['GET /api/campaigns', '/api/campaigns'],
-        ['GET /api/appeals', '/api/appeals'],
+        [`GET /api/campaigns?limit=${LIST_PAGE_SIZE}`, `/api/campaigns?limit=${LIST_PAGE_SIZE}`],
+        [`GET /api/appeals?limit=${LIST_PAGE_SIZE}`, `/api/appeals?limit=${LIST_PAGE_SIZE}`],
+        [
+          `GET /api/campaigns/{id}/appeals?limit=${LIST_PAGE_SIZE}`,
+          `/api/campaigns/${campaign._id}/appeals?limit=${LIST_PAGE_SIZE}`,
+        ],
         ['GET /api/campaigns/{id}', `/api/campaigns/${campaign._id}`],
         ['GET /api/appeals/{id}', `/api/appeals/${appeal._id}`],
         ['GET /api/donations?type=public', `/api/donations?type=public&campaign_id=${campaign._id}`],
@@ -917,11 +850,11 @@ async function main() {
 
 main()
   .then(() => {
-    stopAll();
+    stopChildren();
     process.exit(0);
   })
   .catch((err) => {
     console.error('[bench]', err instanceof Error ? err.message : err);
-    stopAll();
+    stopChildren();
     process.exit(1);
   });

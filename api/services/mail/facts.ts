@@ -1,9 +1,9 @@
 import { eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../../db/client';
-import { campaigns, checkoutDetails, donations, monthlyGifts, users } from '../../../db/schema';
+import { campaigns, checkoutDetails, donations, monthlyGifts, organizations, users } from '../../../db/schema';
 import type { CharityIdentity, DonationSource } from '../../../domain';
 import type { AppConfig } from '../../lib/config';
-import { charityForOrganization } from '../organizations/charity';
+import { charityFromOrganization, identityColumns } from '../organizations/charity';
 import { cancelLinkUrl } from '../monthly-gifts/link-tokens';
 import { findMandate } from '../payments/direct-debit';
 
@@ -35,13 +35,15 @@ export const causeLine = (gift: Pick<GiftFacts, 'campaignTitle' | 'appealTitle'>
 /** Campaign and appeal titles plus the charity that receives gifts to them. */
 export async function causeOf(ctx: MailContext, campaignId: string, appealId: string | null) {
   const ids = [campaignId, appealId].filter((x): x is string => !!x);
+  // The charity's identity comes with the titles: one read.
   const rows = await ctx.db
-    .select({ id: campaigns.id, title: campaigns.title, org: campaigns.organizationId })
+    .select({ id: campaigns.id, title: campaigns.title, org: campaigns.organizationId, identity: identityColumns })
     .from(campaigns)
+    .leftJoin(organizations, eq(organizations.id, campaigns.organizationId))
     .where(inArray(campaigns.id, ids));
   const campaign = rows.find((r) => r.id === campaignId);
   const appeal = appealId ? rows.find((r) => r.id === appealId) : undefined;
-  const charity = await charityForOrganization(ctx.db, ctx.config, campaign?.org ?? null);
+  const charity = campaign?.org ? charityFromOrganization(campaign.identity, ctx.config) : ctx.config.charity;
   return { campaignTitle: campaign?.title ?? 'our work', appealTitle: appeal?.title ?? null, charity };
 }
 

@@ -133,10 +133,17 @@ async function failedRenewal(ctx: MailContext, invoice: Stripe.Invoice) {
  * batch and the mail must not lose the receipt). Each message carries an outbox key, so however
  * many copies of the event arrive, at once or later, each message is written once.
  */
-export async function notifyAfterEvent(ctx: MailContext, event: Stripe.Event): Promise<string> {
+export async function notifyAfterEvent(
+  ctx: MailContext,
+  event: Stripe.Event,
+  /** The gift the event just recorded, when the caller knows it: no read to find it again. */
+  recordedDonationId?: string,
+): Promise<string> {
   switch (event.type) {
     case 'payment_intent.succeeded': {
-      const row = await donationBy(ctx, 'paymentIntentId', (event.data.object as Stripe.PaymentIntent).id);
+      const row = recordedDonationId
+        ? { id: recordedDonationId }
+        : await donationBy(ctx, 'paymentIntentId', (event.data.object as Stripe.PaymentIntent).id);
       return row ? sendReceipt(ctx, row.id) : 'skipped';
     }
     case 'invoice.paid': {

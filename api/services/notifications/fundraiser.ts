@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, lte, or, type SQL, sql } from 'drizzle-orm';
 import type Stripe from 'stripe';
 import type { Db } from '../../../db/client';
 import { toShortId } from '../../../db/ids';
@@ -76,6 +76,26 @@ export async function recordAppealGift(db: Db, donationId: string): Promise<stri
   return gift.appealId;
 }
 
+/**
+ * recordAppealGift as a statement for the recording batch (run after the gift's own upsert, under
+ * the same "event not applied yet" guard): the gift becomes news for its fundraiser in the same
+ * commit that records it, with no read before and no write after.
+ */
+export function pendingAppealGiftStatement(db: Db, donationId: string, guard: SQL) {
+  return db
+    .insert(fundraiserPendingGifts)
+    .select(
+      sql`select ${donations.id}, ${donations.appealId}, ${donations.amount} - ${donations.refundedAmount}, ${Date.now()}, null
+        from ${donations} where ${donations.id} = ${donationId} and ${donations.status} = 'succeeded'
+        and ${donations.appealId} is not null and ${guard}`,
+    )
+    .onConflictDoNothing({ target: fundraiserPendingGifts.donationId });
+}
+
+/**
+ * The appeal, its fundraiser's address and preferences, its stored total and what was already
+ * sent for it: one read, so that a gift in a busy hour (nothing due) costs nothing more.
+ */
 async function loadAppeal(db: Db, appealId: string) {
   const [row] = await db
     .select({
@@ -87,10 +107,18 @@ async function loadAppeal(db: Db, appealId: string) {
       firstName: users.firstName,
       // The stored running total (campaign_totals, kept by the donation triggers): one row, not every gift.
       raised: sql<number>`coalesce(${campaignTotals.raisedPence}, 0)`,
+      tracked: sql<number>`${appealNotifications.appealId} is not null`,
+      lastSentAt: appealNotifications.lastSentAt,
+      halfSentAt: appealNotifications.halfSentAt,
+      fullSentAt: appealNotifications.fullSentAt,
+      giftsWanted: notificationPreferences.appealGifts,
+      milestonesWanted: notificationPreferences.appealMilestones,
     })
     .from(campaigns)
     .leftJoin(users, eq(users.id, campaigns.createdBy))
     .leftJoin(campaignTotals, eq(campaignTotals.campaignId, campaigns.id))
+    .leftJoin(appealNotifications, eq(appealNotifications.appealId, campaigns.id))
+    .leftJoin(notificationPreferences, eq(notificationPreferences.userId, campaigns.createdBy))
     .where(eq(campaigns.id, appealId))
     .limit(1);
   return row ?? null;
@@ -136,13 +164,16 @@ export async function notifyAppeal(
   const sent: string[] = [];
   const appeal = await loadAppeal(db, appealId);
   if (!appeal) return sent;
-  await db
-    .insert(appealNotifications)
-    .values({ appealId })
-    .onConflictDoNothing({ target: appealNotifications.appealId });
+  if (!appeal.tracked)
+    await db
+      .insert(appealNotifications)
+      .values({ appealId })
+      .onConflictDoNothing({ target: appealNotifications.appealId });
 
   const origin = (options.origin ?? '').replace(/\/$/, '');
-  const prefs = appeal.createdBy ? await getNotificationPrefs(db, appeal.createdBy) : null;
+  const prefs: NotificationPrefs | null = appeal.createdBy
+    ? { appeal_gifts: appeal.giftsWanted ?? true, appeal_milestones: appeal.milestonesWanted ?? true }
+    : null;
   const ctx: FundraiserMailContext | null = appeal.email
     ? {
         to: appeal.email,
@@ -158,9 +189,10 @@ export async function notifyAppeal(
 
   // Milestones: the highest one crossed is sent; a lower one crossed at the same time is only marked.
   const raised = Number(appeal.raised);
-  if (appeal.goal > 0 && raised * 2 >= appeal.goal) {
-    const full = raised >= appeal.goal && (await claimMilestone(db, appealId, 'fullSentAt', now));
-    const half = await claimMilestone(db, appealId, 'halfSentAt', now);
+  // A milestone read as claimed is never claimed again (claims only go from null to a time).
+  if (appeal.goal > 0 && raised * 2 >= appeal.goal && !(appeal.fullSentAt && appeal.halfSentAt)) {
+    const full = raised >= appeal.goal && !appeal.fullSentAt && (await claimMilestone(db, appealId, 'fullSentAt', now));
+    const half = !appeal.halfSentAt && (await claimMilestone(db, appealId, 'halfSentAt', now));
     const milestone = full ? 100 : half ? 50 : null;
     if (
       milestone &&
@@ -171,6 +203,11 @@ export async function notifyAppeal(
       sent.push(`milestone-${milestone}`);
     }
   }
+
+  // The last gift email went out within the hour: nothing is due (the claim below would fail).
+  // Should a failed send have freed the slot since the read, the next gift or the flush sends.
+  const intervalStart = now.getTime() - GIFT_EMAIL_INTERVAL_MS;
+  if (ctx && prefs?.appeal_gifts && appeal.lastSentAt && appeal.lastSentAt.getTime() > intervalStart) return sent;
 
   const pending = await db
     .select({ donationId: fundraiserPendingGifts.donationId, amount: fundraiserPendingGifts.amount })
@@ -200,10 +237,7 @@ export async function notifyAppeal(
     .where(
       and(
         eq(appealNotifications.appealId, appealId),
-        or(
-          isNull(appealNotifications.lastSentAt),
-          lte(appealNotifications.lastSentAt, new Date(now.getTime() - GIFT_EMAIL_INTERVAL_MS)),
-        ),
+        or(isNull(appealNotifications.lastSentAt), lte(appealNotifications.lastSentAt, new Date(intervalStart))),
       ),
     )
     .returning({ id: appealNotifications.appealId });
@@ -230,6 +264,21 @@ export async function notifyAfterGift(
   try {
     const appealId = await recordAppealGift(db, donationId);
     return appealId ? await notifyAppeal(db, mailer, appealId, options) : [];
+  } catch (err) {
+    logLine('error', 'fundraiser notice after a gift failed', { error: errorSummary(err) });
+    return [];
+  }
+}
+
+/** After a paid gift whose pending row the recording batch already wrote: send what is due. Never throws. */
+export async function notifyAppealAfterGift(
+  db: Db,
+  mailer: Mailer,
+  appealId: string,
+  options: NotifyOptions = {},
+): Promise<string[]> {
+  try {
+    return await notifyAppeal(db, mailer, appealId, options);
   } catch (err) {
     logLine('error', 'fundraiser notice after a gift failed', { error: errorSummary(err) });
     return [];

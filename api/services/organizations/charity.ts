@@ -29,7 +29,7 @@ export function charityFromOrganization(
   };
 }
 
-const identityColumns = {
+export const identityColumns = {
   name: organizations.name,
   legalName: organizations.legalName,
   charityNumber: organizations.charityNumber,

@@ -2,7 +2,7 @@ import type Stripe from 'stripe';
 import { markEventApplied, type Statement } from '../../services/donations/record';
 import { notifyAfterEvent } from '../../services/mail/notify';
 import { createMailer } from '../../services/mail/mailer';
-import { donationIdOfEvent, notifyAfterGift } from '../../services/notifications/fundraiser';
+import { donationIdOfEvent, notifyAfterGift, notifyAppealAfterGift } from '../../services/notifications/fundraiser';
 import { chargeDispute } from './charge-dispute';
 import { chargeRefunded } from './charge-refunded';
 import { customerSubscriptionChanged } from './customer-subscription';
@@ -20,7 +20,7 @@ import { stopSubscriptionsCancelledAtBank } from '../../services/payments/direct
 import { malformedEventReason } from './shape';
 import type { MailContext } from '../../services/mail/facts';
 import type { PaymentProvider } from '../../services/payments/provider';
-import type { EventHandler, WebhookContext } from './types';
+import type { EventHandler, RecordedGift, WebhookContext } from './types';
 
 /** The events we act on; every other type is acknowledged with 200 so Stripe stops sending it. */
 export const STRIPE_EVENT_HANDLERS: Record<string, EventHandler> = {
@@ -71,20 +71,25 @@ export async function applyStripeEvent(ctx: WebhookContext, event: Stripe.Event)
     await notify(ctx, event);
     return 'duplicate';
   }
-  const writes = await handler(ctx, event);
-  if (writes === 'ignore') return 'ignored';
+  const handled = await handler(ctx, event);
+  if (handled === 'ignore') return 'ignored';
+  const { writes, gift } = Array.isArray(handled) ? { writes: handled, gift: undefined } : handled;
   const statements: Statement[] = [...writes, markEventApplied(ctx.db, event.id, event.type)];
   await ctx.db.batch(statements as [Statement, ...Statement[]]);
   await stopSubscriptionsCancelledAtBank(ctx, event);
-  await notify(ctx, event);
+  await notify(ctx, event, gift);
   return 'recorded';
 }
 
-/** Receipts and notices (issue 9) never fail the webhook: the gift is recorded; a lost email is logged. */
-async function notify(ctx: WebhookContext, event: Stripe.Event) {
-  if (!ctx.mail) return;
+/**
+ * Receipts and notices (issue 9) never fail the webhook: the gift is recorded; a lost email is logged.
+ * `gift`: what the batch just recorded (its fundraiser's pending gift included), when the handler said.
+ */
+async function notify(ctx: WebhookContext, event: Stripe.Event, gift?: RecordedGift['gift']) {
+  const mail = ctx.mail;
+  if (!mail) return;
   try {
-    await notifyAfterEvent(ctx.mail, event);
+    await notifyAfterEvent(mail, event, gift?.donationId);
   } catch (err) {
     logLine('error', 'notification after a Stripe event failed', {
       event_type: event.type,
@@ -93,9 +98,13 @@ async function notify(ctx: WebhookContext, event: Stripe.Event) {
     });
   }
   // A paid gift to an appeal may email its fundraiser (issue 12: batched, at most one an hour).
+  const mailer = () => createMailer(ctx.db, mail.config);
+  if (gift) {
+    if (gift.appealId) await notifyAppealAfterGift(ctx.db, mailer(), gift.appealId, { origin: mail.origin });
+    return;
+  }
   const donationId = await donationIdOfEvent(ctx.db, event).catch(() => null);
-  if (donationId)
-    await notifyAfterGift(ctx.db, createMailer(ctx.db, ctx.mail.config), donationId, { origin: ctx.mail.origin });
+  if (donationId) await notifyAfterGift(ctx.db, mailer(), donationId, { origin: mail.origin });
 }
 
 /**

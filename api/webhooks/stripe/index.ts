@@ -6,6 +6,7 @@ import { badRequest, HttpError } from '../../lib/errors';
 import { defineRoute, errorResponses, jsonContent } from '../../lib/openapi';
 import { verifyStripeEvent, WebhookTimestampError } from '../../services/payments/stripe-client';
 import { mailContextOf } from '../../services/mail/context';
+import { inTurn } from '../../lib/in-turn';
 import { isDatabaseUnavailable } from '../../lib/unavailable';
 import { logLine } from '../../middlewares/logger';
 import { applyStripeEvent, type EventOutcome } from './apply';
@@ -48,6 +49,14 @@ const webhookRoute = defineRoute({
   },
 });
 
+/**
+ * Events applied at once per isolate; the rest wait their turn (Stripe's own deliveries and a
+ * telethon's storm of them). The database records one write at a time, so more in flight only
+ * take the isolate's turns from the visitors it serves meanwhile (docs/decisions/041).
+ */
+export const WEBHOOKS_AT_ONCE = 4;
+const recording = inTurn(WEBHOOKS_AT_ONCE);
+
 export const stripeWebhookRouter = createRouter().openapi(webhookRoute, async (c) => {
   const secret = c.var.config.stripeWebhookSecret;
   if (!secret) throw new HttpError(503, 'Stripe webhooks are not configured: set STRIPE_WEBHOOK_SECRET');
@@ -65,14 +74,16 @@ export const stripeWebhookRouter = createRouter().openapi(webhookRoute, async (c
   }
   let outcome: EventOutcome;
   try {
-    outcome = await applyStripeEvent(
-      {
-        db: c.var.db,
-        stripe: c.var.payments.api,
-        mail: mailContextOf(c),
-        payments: c.var.payments,
-      } satisfies WebhookContext,
-      event,
+    outcome = await recording.run(() =>
+      applyStripeEvent(
+        {
+          db: c.var.db,
+          stripe: c.var.payments.api,
+          mail: mailContextOf(c),
+          payments: c.var.payments,
+        } satisfies WebhookContext,
+        event,
+      ),
     );
   } catch (error) {
     // Nothing was recorded (the event's writes and its id go in one batch): a 500 makes Stripe

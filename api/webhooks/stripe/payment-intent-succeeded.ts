@@ -1,13 +1,16 @@
 import type Stripe from 'stripe';
 import { applyCheckoutDetails } from '../../services/donations/checkout-details';
 import {
+  attributionExists,
+  attributionOfRow,
   fillDonorFromDeclaration,
-  findDonationById,
+  findDonationsByIdOrPaymentIntent,
   notYetApplied,
   parseAttribution,
-  resolveAttribution,
+  type Statement,
   upsertSucceededPayment,
 } from '../../services/donations/record';
+import { pendingAppealGiftStatement } from '../../services/notifications/fundraiser';
 import { logLine } from '../../middlewares/logger';
 import { storeSettlement } from '../../services/finance/payouts-fees';
 import { settlementOfPayment } from '../../services/payments/settlement';
@@ -18,8 +21,11 @@ export const paymentIntentSucceeded: EventHandler = async ({ db, stripe }, event
   const intent = event.data.object as Stripe.PaymentIntent;
   const parsed = parseAttribution(intent.metadata, 'one_off');
   if (!parsed || intent.currency !== 'gbp') return 'ignore';
+  // The row this payment already has and the row its metadata names, in one read (usually the same row).
+  const rows = await findDonationsByIdOrPaymentIntent(db, parsed.donationId, intent.id);
+  const named = rows.find((row) => row.id === parsed.donationId);
+  const paid = rows.find((row) => row.paymentIntentId === intent.id);
   // Metadata copied onto another PaymentIntent names a gift already paid by a different one: never record it twice.
-  const named = await findDonationById(db, parsed.donationId);
   if (named && named.paymentIntentId !== intent.id) {
     logLine('warn', 'stripe event ignored: another payment names this donation', {
       event_id: event.id,
@@ -27,7 +33,9 @@ export const paymentIntentSucceeded: EventHandler = async ({ db, stripe }, event
     });
     return 'ignore';
   }
-  const attribution = await resolveAttribution(db, parsed, { paymentIntentId: intent.id });
+  // As resolveAttribution: a stored row keeps its attribution; else the metadata, if its rows exist.
+  const stored = paid ?? named;
+  const attribution = stored ? attributionOfRow(stored) : (await attributionExists(db, parsed)) ? parsed : null;
   if (!attribution) {
     console.warn(`[stripe] ${event.id}: metadata of ${intent.id} points at rows we do not have; ignored`);
     return 'ignore';
@@ -36,7 +44,7 @@ export const paymentIntentSucceeded: EventHandler = async ({ db, stripe }, event
   const amount = intent.amount_received || intent.amount;
   // Stripe's fee from the charge's balance transaction (the /fees rate in demo mode).
   const settlement = await settlementOfPayment(stripe, { paymentIntentId: intent.id, amount });
-  return [
+  const writes: Statement[] = [
     upsertSucceededPayment(db, guard, {
       a: attribution,
       paymentIntentId: intent.id,
@@ -48,4 +56,7 @@ export const paymentIntentSucceeded: EventHandler = async ({ db, stripe }, event
     // The name and address the donor gave for Gift Aid fill their account's blanks.
     ...[fillDonorFromDeclaration(db, attribution)].filter((statement) => statement !== null),
   ];
+  // A gift to an appeal is news for its fundraiser, recorded in the same commit.
+  if (attribution.appealId) writes.push(pendingAppealGiftStatement(db, attribution.donationId, guard));
+  return { writes, gift: { donationId: attribution.donationId, appealId: attribution.appealId } };
 };

@@ -10,5 +10,11 @@ import type { PaymentProvider } from '../../services/payments/provider';
  */
 export type WebhookContext = { db: Db; stripe: Stripe | null; mail?: MailContext; payments?: PaymentProvider };
 
+/**
+ * A paid gift's writes and what they recorded: the gift (and its appeal), so that what follows the
+ * batch (the receipt, the fundraiser's notice) needs no read to find it again.
+ */
+export type RecordedGift = { writes: Statement[]; gift: { donationId: string; appealId: string | null } };
+
 /** The writes an event needs (run in one batch with the event id), or 'ignore' when it is not ours. */
-export type EventHandler = (ctx: WebhookContext, event: Stripe.Event) => Promise<Statement[] | 'ignore'>;
+export type EventHandler = (ctx: WebhookContext, event: Stripe.Event) => Promise<Statement[] | RecordedGift | 'ignore'>;

@@ -1,0 +1,192 @@
+/**
+ * What the bench scripts share (bench.ts, bench-storm.ts, bench-lighthouse.ts, bench-rows.ts,
+ * bench-gift-cost.ts): reading options and BENCH_PORT, serving the built worker on loopback,
+ * waiting for it, stopping it with its process group, seeding a template database once, and
+ * the load average printed beside every figure (the machine is shared: a figure without it
+ * cannot be compared).
+ */
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { cpSync, existsSync, openSync, rmSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
+import { join } from 'node:path';
+
+/** The value after `--name`, or undefined when the option is absent; throws when it has no value. */
+export function optionValue(argv: string[], name: string): string | undefined {
+  const i = argv.indexOf(name);
+  if (i < 0) return undefined;
+  const v = argv[i + 1];
+  if (v === undefined || v.startsWith('--')) throw new Error(`${name} needs a value`);
+  return v;
+}
+
+/** BENCH_PORT (default 4398): the first of the ports a bench listens on. */
+export function benchPort(env: NodeJS.ProcessEnv = process.env): number {
+  const port = Number(env.BENCH_PORT ?? 4398);
+  if (!Number.isInteger(port) || port < 1024 || port > 65535)
+    throw new Error('BENCH_PORT must be a port number from 1024 to 65535');
+  return port;
+}
+
+export const local = (port: number) => `http://127.0.0.1:${port}`;
+
+/** Every load run targets this machine only. */
+export function loopbackOnly(url: string): string {
+  if (!url.startsWith('http://127.0.0.1:')) throw new Error('the bench only targets 127.0.0.1');
+  return url;
+}
+
+/** One-minute load average and the cores it is shared by, e.g. "load 1.4 on 2 cores". */
+export function loadNote(): string {
+  return `load ${loadavg()[0].toFixed(1)} on ${cpus().length} cores`;
+}
+
+export const loadAverage = () => Number(loadavg()[0].toFixed(2));
+
+export const percentile = (sorted: number[], p: number) =>
+  sorted.length ? Math.round(sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)] * 10) / 10 : 0;
+
+/** The child processes a bench started (each in its own process group), stopped together on exit. */
+export const children = new Set<ChildProcess>();
+
+/** Stops every child's process group at once (signals, time limits). */
+export function stopChildren() {
+  for (const child of children) {
+    child.removeAllListeners('exit');
+    if (child.pid && child.exitCode === null) {
+      try {
+        process.kill(-child.pid, 'SIGTERM');
+      } catch {
+        child.kill('SIGTERM');
+      }
+    }
+  }
+  children.clear();
+}
+
+/** Stops one child's process group: SIGTERM, then SIGKILL after `graceMs`. */
+export async function stopChild(child: ChildProcess, graceMs = 5000) {
+  children.delete(child);
+  if (child.exitCode !== null || !child.pid) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  process.kill(-child.pid, 'SIGTERM');
+  await Promise.race([exited, new Promise((r) => setTimeout(r, graceMs))]);
+  if (child.exitCode === null) {
+    try {
+      process.kill(-child.pid, 'SIGKILL');
+    } catch {
+      // gone meanwhile
+    }
+  }
+}
+
+/**
+ * A child started in its own process group, remembered so that stopChildren stops it. With
+ * BENCH_WORKER_LOG=FILE, what a child writes that is not piped here is appended to FILE.
+ */
+export function spawnTracked(command: string, argv: string[], pipeStdout = false): ChildProcess {
+  const logFile = process.env.BENCH_WORKER_LOG ? openSync(process.env.BENCH_WORKER_LOG, 'a') : null;
+  const child = spawn(command, argv, {
+    stdio: ['ignore', pipeStdout ? 'pipe' : (logFile ?? 'ignore'), logFile ?? 'inherit'],
+    detached: true,
+    env: { ...process.env, CI: 'true' },
+  });
+  children.add(child);
+  child.on('exit', () => children.delete(child));
+  return child;
+}
+
+export type ServeWorker = {
+  dist: string;
+  port: number;
+  persistTo: string;
+  /** wrangler's log level: 'warn' for load runs, 'log' to read the request lines. */
+  logLevel?: 'warn' | 'log';
+  vars: Record<string, string>;
+  /** Pipe the worker's console to this process (child.stdout). */
+  pipeStdout?: boolean;
+};
+
+/** The built worker (scripts/serve.ts, no debugger attached) on loopback, on a local D1 state. */
+export function serveWorker(o: ServeWorker): ChildProcess {
+  const argv = [
+    'scripts/serve.ts',
+    '--config',
+    join(o.dist, 'server/wrangler.json'),
+    '--port',
+    String(o.port),
+    '--ip',
+    '127.0.0.1',
+    '--persist-to',
+    o.persistTo,
+    '--log-level',
+    o.logLevel ?? 'warn',
+  ];
+  for (const [name, value] of Object.entries(o.vars)) argv.push('--var', `${name}:${value}`);
+  return spawnTracked('tsx', argv, o.pipeStdout);
+}
+
+/** Waits until GET /api/health answers (up to two minutes). */
+export async function waitForServer(url: string, timeoutMs = 120_000) {
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until) {
+    try {
+      if ((await fetch(`${url}/api/health`)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 300));
+  }
+  throw new Error(`the worker did not start on ${url}`);
+}
+
+/** Seeds the demo data (scale N) into a fresh local D1 state; throws when seeding fails. */
+export function seedInto(persistTo: string, scale = 1) {
+  rmSync(persistTo, { recursive: true, force: true });
+  const argv = ['scripts/db-local.ts', 'seed', '--persist-to', persistTo];
+  if (scale !== 1) argv.push('--scale', String(scale));
+  const seeded = spawnSync('tsx', argv, {
+    stdio: ['ignore', 'ignore', 'inherit'],
+    env: { ...process.env, CI: 'true' },
+  });
+  if (seeded.status !== 0) {
+    rmSync(persistTo, { recursive: true, force: true });
+    throw new Error(`seeding ${persistTo} failed`);
+  }
+}
+
+/** A fresh copy of the demo data at `persistTo`, seeded once into `template` and kept for the next run. */
+export function freshSeededCopy(template: string, persistTo: string) {
+  if (!existsSync(join(template, 'v3'))) seedInto(template);
+  rmSync(persistTo, { recursive: true, force: true });
+  cpSync(template, persistTo, { recursive: true });
+}
+
+/** The seed's popular appeal (the oldest of the demo's own; scaled copies carry "(n)") and its campaign. */
+export async function pickDemoAppeal(base: string) {
+  const appeals = (await (await fetch(`${base}/api/appeals?limit=100`)).json()) as {
+    _id: string;
+    short_id: string;
+    title: string;
+    campaign_id: string;
+  }[];
+  const appeal = appeals.filter((a) => !/\(\d+\)$/.test(a.title)).at(-1);
+  if (!appeal) throw new Error('no appeal to measure: is the database seeded?');
+  const campaign = (await (await fetch(`${base}/api/campaigns/${appeal.campaign_id}`)).json()) as {
+    _id: string;
+    short_id: string;
+  };
+  return { appeal, campaign };
+}
+
+/** A plain text table: the first column left-aligned, the others right-aligned, a rule under the header. */
+export function printTable(rows: (string | number)[][]) {
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => String(r[i] ?? '').length)));
+  for (const [n, row] of rows.entries()) {
+    console.log(
+      row
+        .map((cell, i) => (i === 0 ? String(cell).padEnd(widths[i]) : String(cell ?? '').padStart(widths[i])))
+        .join('  '),
+    );
+    if (n === 0) console.log(widths.map((w) => '-'.repeat(w)).join('  '));
+  }
+}
