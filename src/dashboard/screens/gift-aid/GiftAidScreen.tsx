@@ -9,6 +9,7 @@ import { $dashToken, $dashUser, isAdmin } from '../../session';
 import { Alert, Badge, PageHeader, SelectInput, Spinner, TextInput } from '../../ui/primitives';
 import { SimpleTable } from '../../ui/SimpleTable';
 import { ClaimPanel } from './ClaimPanel';
+import { declarationValue } from './declaration-value';
 import { GiftAidGiftTable } from './GiftAidGiftTable';
 import { GasdsPanel } from './GasdsPanel';
 
@@ -320,14 +321,7 @@ function ReviewList({ items, token, onSaved }: { items: Review[]; token: string 
                 className="btn btn-ghost"
                 onClick={() => {
                   setOpen(d._id);
-                  setValue({
-                    title: d.title ?? '',
-                    first_name: d.first_name,
-                    last_name: d.last_name,
-                    house: d.house,
-                    address: d.address,
-                    postcode: d.postcode,
-                  });
+                  setValue(declarationValue(d));
                 }}
               >
                 Check

@@ -3,6 +3,7 @@ import { formatPence } from '../../../../domain/money';
 import { client } from '../../../lib/api';
 import { formatDate } from '../../lib/dates';
 import { useApiGet } from '../../lib/use-api';
+import { FilterDates } from '../../ui/FilterBar';
 import { Alert, Badge, PageHeader, Spinner } from '../../ui/primitives';
 import { SimpleTable } from '../../ui/SimpleTable';
 
@@ -50,24 +51,13 @@ export function PayoutList() {
         Each payout is one deposit on the bank statement: the gifts Stripe paid out, less its fees and any refunds.
       </p>
       <div className="dash-list-filters dash-payout-filters" role="search" aria-label="Filter payouts">
-        <label className="dash-field">
-          <span>Arriving from</span>
-          <input
-            className="dash-input dash-input-sm"
-            type="date"
-            value={range.from}
-            onChange={(e) => change({ from: e.target.value })}
-          />
-        </label>
-        <label className="dash-field">
-          <span>To</span>
-          <input
-            className="dash-input dash-input-sm"
-            type="date"
-            value={range.to}
-            onChange={(e) => change({ to: e.target.value })}
-          />
-        </label>
+        <FilterDates
+          fromLabel="Arriving from"
+          from={range.from}
+          to={range.to}
+          onFrom={(from) => change({ from })}
+          onTo={(to) => change({ to })}
+        />
       </div>
       {load.status === 'ok' ? (
         load.data.length ? (
