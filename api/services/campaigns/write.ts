@@ -2,6 +2,7 @@ import { and, asc, eq, isNull } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '../../../db/client';
 import { parseId } from '../../../db/ids';
+import { isAllowedVideoUrl } from '../../../domain/video';
 import {
   CAMPAIGN_STATUSES,
   campaigns,
@@ -34,29 +35,6 @@ export const MAX_STORY = 20_000;
 /** £1,000,000 in pence. */
 export const MAX_GOAL = 100_000_000;
 export const DEFAULT_DURATION_DAYS = 20;
-
-const VIDEO_HOSTS = [
-  'youtube.com',
-  'youtu.be',
-  'youtube-nocookie.com',
-  'vimeo.com',
-  'loom.com',
-  'wistia.com',
-  'wistia.net',
-];
-
-/** Spec section 5 guidance, enforced: an https link to YouTube, Vimeo, Loom or Wistia. */
-export function isAllowedVideoUrl(value: string): boolean {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return false;
-  }
-  if (url.protocol !== 'https:' || url.username || url.password) return false;
-  const host = url.hostname.toLowerCase();
-  return VIDEO_HOSTS.some((allowed) => host === allowed || host.endsWith(`.${allowed}`));
-}
 
 const isoDate = z
   .string({ error: 'must be a date like 2026-05-31' })

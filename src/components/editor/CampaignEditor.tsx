@@ -19,6 +19,7 @@ import {
   type TemplateCause,
   toPayload,
 } from './editor-model';
+import { EditorField, EditorSelect } from './EditorField';
 import ImagesField from './ImagesField';
 import PreviewCard from './PreviewCard';
 import TemplatePicker from './TemplatePicker';
@@ -40,6 +41,9 @@ type Load =
   | { state: 'ready' }
   | { state: 'missing'; message: string }
   | { state: 'refused'; message: string };
+
+const toChoice = (option: Option) => ({ value: option._id, label: option.title });
+const STATUS_CHOICES = STATUSES.map((status) => ({ value: status, label: status[0].toUpperCase() + status.slice(1) }));
 
 const label = (kind: EditorKind) => (kind === 'campaign' ? 'Campaign' : 'Appeal');
 
@@ -256,13 +260,7 @@ export default function CampaignEditor({ kind, id, redirectTo, title }: Campaign
             )}
           </p>
 
-          <div className="editor-field">
-            <label htmlFor={ids.title}>
-              Title{' '}
-              <span className="editor-required" aria-hidden="true">
-                *
-              </span>
-            </label>
+          <EditorField id={ids.title} label="Title" required>
             <input
               id={ids.title}
               value={form.title}
@@ -271,15 +269,18 @@ export default function CampaignEditor({ kind, id, redirectTo, title }: Campaign
               aria-required="true"
               onChange={(e) => update('title', e.target.value.slice(0, MAX_TITLE))}
             />
-          </div>
+          </EditorField>
 
-          <div className="editor-field">
-            <label htmlFor={ids.description}>
-              Description{' '}
-              <span className="editor-required" aria-hidden="true">
-                *
-              </span>
-            </label>
+          <EditorField
+            id={ids.description}
+            label="Description"
+            required
+            hint={
+              <p id={ids.counter} className={`editor-counter${descriptionLeft <= 0 ? ' at-limit' : ''}`}>
+                {descriptionLeft} characters remaining
+              </p>
+            }
+          >
             <input
               id={ids.description}
               className={descriptionLeft <= 0 ? 'at-limit' : undefined}
@@ -290,13 +291,19 @@ export default function CampaignEditor({ kind, id, redirectTo, title }: Campaign
               aria-describedby={ids.counter}
               onChange={(e) => update('description', e.target.value.slice(0, MAX_DESCRIPTION))}
             />
-            <p id={ids.counter} className={`editor-counter${descriptionLeft <= 0 ? ' at-limit' : ''}`}>
-              {descriptionLeft} characters remaining
-            </p>
-          </div>
+          </EditorField>
 
-          <div className="editor-field">
-            <label htmlFor={ids.story}>Your story</label>
+          <EditorField
+            id={ids.story}
+            label="Your story"
+            hint={
+              form.story.includes('[[name]]') && (
+                <p id={ids.storyHint} className="editor-hint">
+                  [[name]] becomes your full name when you sign in.
+                </p>
+              )
+            }
+          >
             <textarea
               id={ids.story}
               rows={7}
@@ -304,15 +311,17 @@ export default function CampaignEditor({ kind, id, redirectTo, title }: Campaign
               aria-describedby={form.story.includes('[[name]]') ? ids.storyHint : undefined}
               onChange={(e) => update('story', e.target.value)}
             />
-            {form.story.includes('[[name]]') && (
-              <p id={ids.storyHint} className="editor-hint">
-                [[name]] becomes your full name when you sign in.
-              </p>
-            )}
-          </div>
+          </EditorField>
 
-          <div className="editor-field">
-            <label htmlFor={ids.video}>Video link</label>
+          <EditorField
+            id={ids.video}
+            label="Video link"
+            hint={
+              <p id={ids.videoHint} className="editor-hint">
+                A link to your video on YouTube, Vimeo, Loom or Wistia.
+              </p>
+            }
+          >
             <input
               id={ids.video}
               type="url"
@@ -322,23 +331,18 @@ export default function CampaignEditor({ kind, id, redirectTo, title }: Campaign
               aria-describedby={ids.videoHint}
               onChange={(e) => update('video', e.target.value)}
             />
-            <p id={ids.videoHint} className="editor-hint">
-              A link to your video on YouTube, Vimeo, Loom or Wistia.
-            </p>
-          </div>
+          </EditorField>
 
           <div className="editor-row">
-            <div className="editor-field">
-              <label htmlFor={more.from}>Start date</label>
+            <EditorField id={more.from} label="Start date">
               <input
                 id={more.from}
                 type="date"
                 value={form.dateFrom}
                 onChange={(e) => update('dateFrom', e.target.value)}
               />
-            </div>
-            <div className="editor-field">
-              <label htmlFor={more.to}>End date</label>
+            </EditorField>
+            <EditorField id={more.to} label="End date">
               <input
                 id={more.to}
                 type="date"
@@ -346,17 +350,11 @@ export default function CampaignEditor({ kind, id, redirectTo, title }: Campaign
                 min={form.dateFrom || undefined}
                 onChange={(e) => update('dateTo', e.target.value)}
               />
-            </div>
+            </EditorField>
           </div>
 
           <div className="editor-row">
-            <div className="editor-field">
-              <label htmlFor={more.goal}>
-                Goal (£){' '}
-                <span className="editor-required" aria-hidden="true">
-                  *
-                </span>
-              </label>
+            <EditorField id={more.goal} label="Goal (£)" required>
               <div className="editor-money">
                 <span aria-hidden="true">£</span>
                 <input
@@ -370,64 +368,40 @@ export default function CampaignEditor({ kind, id, redirectTo, title }: Campaign
                   onChange={(e) => update('goal', e.target.value.replace(/[^\d.,]/g, '').slice(0, 12))}
                 />
               </div>
-            </div>
+            </EditorField>
 
             {kind === 'appeal' ? (
-              <div className="editor-field">
-                <label htmlFor={more.campaign}>Campaign</label>
-                <select
+              <EditorField id={more.campaign} label="Campaign">
+                <EditorSelect
                   id={more.campaign}
                   value={form.campaignId}
-                  onChange={(e) => update('campaignId', e.target.value)}
-                >
-                  <option value="">General fund (we choose)</option>
-                  {campaignOptions.map((option) => (
-                    <option key={option._id} value={option._id}>
-                      {option.title}
-                    </option>
-                  ))}
-                </select>
-              </div>
+                  onChange={(v) => update('campaignId', v)}
+                  none="General fund (we choose)"
+                  options={campaignOptions.map(toChoice)}
+                />
+              </EditorField>
             ) : (
-              <div className="editor-field">
-                <label htmlFor={more.org}>
-                  Organization{' '}
-                  <span className="editor-required" aria-hidden="true">
-                    *
-                  </span>
-                </label>
-                <select
+              <EditorField id={more.org} label="Organization" required>
+                <EditorSelect
                   id={more.org}
                   value={form.organizationId}
+                  onChange={(v) => update('organizationId', v)}
+                  none={orgOptions === null ? 'Loading…' : 'Choose an organization'}
+                  options={(orgOptions ?? []).map(toChoice)}
                   required
-                  aria-required="true"
-                  onChange={(e) => update('organizationId', e.target.value)}
-                >
-                  <option value="">{orgOptions === null ? 'Loading…' : 'Choose an organization'}</option>
-                  {(orgOptions ?? []).map((option) => (
-                    <option key={option._id} value={option._id}>
-                      {option.title}
-                    </option>
-                  ))}
-                </select>
-              </div>
+                />
+              </EditorField>
             )}
 
             {canSetStatus && (
-              <div className="editor-field">
-                <label htmlFor={more.status}>Status</label>
-                <select
+              <EditorField id={more.status} label="Status">
+                <EditorSelect
                   id={more.status}
                   value={form.status}
-                  onChange={(e) => update('status', e.target.value as EditorForm['status'])}
-                >
-                  {STATUSES.map((status) => (
-                    <option key={status} value={status}>
-                      {status[0].toUpperCase() + status.slice(1)}
-                    </option>
-                  ))}
-                </select>
-              </div>
+                  onChange={(v) => update('status', v as EditorForm['status'])}
+                  options={STATUS_CHOICES}
+                />
+              </EditorField>
             )}
           </div>
 

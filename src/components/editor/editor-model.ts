@@ -3,6 +3,7 @@ import { CAMPAIGN_STATUSES, type CampaignStatus, DESCRIPTION_MAX_LENGTH, MAX_CAM
 import type { Campaign, client, Data } from '../../lib/api';
 import { parsePounds } from '../../lib/format';
 import { MAX_IMAGE_BYTES } from '../../../domain/limits';
+import { isAllowedVideoUrl } from '../../../domain/video';
 
 export type EditorKind = 'campaign' | 'appeal';
 export type Status = CampaignStatus;
@@ -116,26 +117,7 @@ export function penceToPounds(pence: number): string {
   return pence % 100 === 0 ? String(pence / 100) : (pence / 100).toFixed(2);
 }
 
-const VIDEO_HOSTS = [
-  'youtube.com',
-  'youtu.be',
-  'youtube-nocookie.com',
-  'vimeo.com',
-  'loom.com',
-  'wistia.com',
-  'wistia.net',
-];
-
-/** Mirrors the API's check (api/services/campaigns/write.ts), which stays the authority. */
-export function isAllowedVideoUrl(value: string): boolean {
-  try {
-    const url = new URL(value);
-    const host = url.hostname.toLowerCase();
-    return url.protocol === 'https:' && VIDEO_HOSTS.some((allowed) => host === allowed || host.endsWith(`.${allowed}`));
-  } catch {
-    return false;
-  }
-}
+export { isAllowedVideoUrl };
 
 /** Spec section 5: what makes 'Continue' available. */
 export function isReady(form: EditorForm, kind: EditorKind): boolean {

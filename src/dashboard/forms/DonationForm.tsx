@@ -68,6 +68,7 @@ export function DonationForm({
     <K extends keyof Values>(key: K) =>
     (v: Values[K]) =>
       setValues((prev) => ({ ...prev, [key]: v, ...(key === 'campaign' ? { appeal: '' } : {}) }));
+  const bind = <K extends keyof Values>(key: K) => ({ value: values[key], onChange: set(key) });
   const pence = poundsToPence(values.amount);
   const canSave =
     values.donor !== '' && pence !== null && values.date !== '' && values.campaign !== '' && values.appeal !== '';
@@ -113,8 +114,7 @@ export function DonationForm({
       />
       <SelectInput
         label="Donor"
-        value={values.donor}
-        onChange={set('donor')}
+        {...bind('donor')}
         options={withCurrent(donors.options, loaded?.donor)}
         required
         placeholder="Select a donor"
@@ -122,27 +122,24 @@ export function DonationForm({
       <div className="dash-grid-2">
         <TextInput
           label="Amount (£)"
-          value={values.amount}
-          onChange={set('amount')}
+          {...bind('amount')}
           required
           inputMode="decimal"
           placeholder="25.00"
           hint="In pounds, e.g. 25 or 12.50"
         />
-        <TextInput label="Date" type="date" value={values.date} onChange={set('date')} required />
+        <TextInput label="Date" type="date" {...bind('date')} required />
       </div>
       <SelectInput
         label="Campaign"
-        value={values.campaign}
-        onChange={set('campaign')}
+        {...bind('campaign')}
         options={withCurrent(campaignOptions, loaded?.campaign)}
         required
         placeholder="Select a campaign"
       />
       <SelectInput
         label="Appeal"
-        value={values.appeal}
-        onChange={set('appeal')}
+        {...bind('appeal')}
         options={
           values.campaign === loaded?.campaign?.value ? withCurrent(appealOptions, loaded?.appeal) : appealOptions
         }

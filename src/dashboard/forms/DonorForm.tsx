@@ -71,6 +71,7 @@ export function DonorForm({ id }: { id?: string }) {
     <K extends keyof Values>(key: K) =>
     (v: Values[K]) =>
       setValues((prev) => ({ ...prev, [key]: v }));
+  const bind = <K extends keyof Values>(key: K) => ({ value: values[key], onChange: set(key) });
   const chooseOrganization = limited && (viewer?.orgIds.length ?? 0) > 1;
   const canSave =
     values.first_name.trim() !== '' &&
@@ -120,38 +121,25 @@ export function DonorForm({ id }: { id?: string }) {
             themselves.
           </p>
         ) : (
-          <ImageField label="Photo" value={values.image} onChange={set('image')} />
+          <ImageField label="Photo" {...bind('image')} />
         )}
         {chooseOrganization ? <OrganizationChoice value={organizationId} onChange={setOrganizationId} /> : null}
         <div className="dash-grid-2">
-          <TextInput
-            label="First name"
-            value={values.first_name}
-            onChange={set('first_name')}
-            required
-            autoComplete="given-name"
-          />
-          <TextInput
-            label="Last name"
-            value={values.last_name}
-            onChange={set('last_name')}
-            required
-            autoComplete="family-name"
-          />
+          <TextInput label="First name" {...bind('first_name')} required autoComplete="given-name" />
+          <TextInput label="Last name" {...bind('last_name')} required autoComplete="family-name" />
           <TextInput
             label="Email"
             type="email"
-            value={values.email}
-            onChange={set('email')}
+            {...bind('email')}
             required={!isEdit}
             readOnly={isEdit}
             hint={isEdit ? 'Email cannot be changed' : undefined}
             autoComplete="email"
             inputMode="email"
           />
-          {limited ? null : <PhoneInput value={values.phone} onChange={set('phone')} />}
+          {limited ? null : <PhoneInput {...bind('phone')} />}
         </div>
-        {limited ? null : <AddressGroup value={values.address} onChange={set('address')} />}
+        {limited ? null : <AddressGroup {...bind('address')} />}
         {isMe ? <NotificationSettings /> : null}
       </FormShell>
       {isMe ? <MyGiftAid /> : null}

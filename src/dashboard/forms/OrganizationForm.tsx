@@ -89,6 +89,7 @@ export function OrganizationForm({ id }: { id?: string }) {
     <K extends keyof Values>(key: K) =>
     (v: Values[K]) =>
       setValues((prev) => ({ ...prev, [key]: v }));
+  const bind = <K extends keyof Values>(key: K) => ({ value: values[key], onChange: set(key) });
   const canSave = values.name.trim().length > 0;
   const adminOptions = [
     ...donorOptions,
@@ -132,8 +133,8 @@ export function OrganizationForm({ id }: { id?: string }) {
       error={error}
       onCancel={() => goBack(listPathOf('organizations'))}
     >
-      <TextInput label="Name" value={values.name} onChange={set('name')} required autoComplete="organization" />
-      <ImageField label="Logo" value={values.image} onChange={set('image')} />
+      <TextInput label="Name" {...bind('name')} required autoComplete="organization" />
+      <ImageField label="Logo" {...bind('image')} />
       <fieldset className="dash-fieldset">
         <legend>Charity registration</legend>
         <p className="dash-hint">
@@ -141,8 +142,7 @@ export function OrganizationForm({ id }: { id?: string }) {
         </p>
         <TextInput
           label="Legal name"
-          value={values.legal_name}
-          onChange={set('legal_name')}
+          {...bind('legal_name')}
           hint="As registered; leave empty if it is the name above"
         />
         <div className="dash-grid-2">
@@ -153,46 +153,25 @@ export function OrganizationForm({ id }: { id?: string }) {
             options={REGULATOR_OPTIONS}
             required
           />
-          <TextInput
-            label="Charity number"
-            value={values.charity_number}
-            onChange={set('charity_number')}
-            hint="e.g. 1234567, SC012345 or NIC100001"
-          />
+          <TextInput label="Charity number" {...bind('charity_number')} hint="e.g. 1234567, SC012345 or NIC100001" />
         </div>
         <TextInput
           label="HMRC charity reference"
-          value={values.hmrc_reference}
-          onChange={set('hmrc_reference')}
+          {...bind('hmrc_reference')}
           hint="For Gift Aid claims, e.g. XR12345"
         />
         <TextInput
           label="Accounting year end (MM-DD)"
-          value={values.accounting_year_end}
-          onChange={set('accounting_year_end')}
+          {...bind('accounting_year_end')}
           hint="The last day of your accounting year, e.g. 03-31; 04-05 is the tax year. Gift Aid adds small gifts together only within one accounting period."
         />
       </fieldset>
       <div className="dash-grid-2">
-        <TextInput
-          label="Email"
-          type="email"
-          value={values.email}
-          onChange={set('email')}
-          autoComplete="email"
-          inputMode="email"
-        />
-        <TextInput
-          label="Phone"
-          type="tel"
-          value={values.phone}
-          onChange={set('phone')}
-          autoComplete="tel"
-          inputMode="tel"
-        />
+        <TextInput label="Email" type="email" {...bind('email')} autoComplete="email" inputMode="email" />
+        <TextInput label="Phone" type="tel" {...bind('phone')} autoComplete="tel" inputMode="tel" />
       </div>
-      <AddressGroup value={values.address} onChange={set('address')} />
-      <MultiSelect label="Admins" options={adminOptions} value={values.admins} onChange={set('admins')} />
+      <AddressGroup {...bind('address')} />
+      <MultiSelect label="Admins" options={adminOptions} {...bind('admins')} />
       <label className="dash-check">
         <input
           type="checkbox"

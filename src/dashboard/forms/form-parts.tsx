@@ -19,26 +19,19 @@ export function toAddressValue(
 }
 
 export function AddressGroup({ value, onChange }: { value: AddressValue; onChange: (v: AddressValue) => void }) {
-  const set = (key: keyof AddressValue) => (v: string) => onChange({ ...value, [key]: v });
+  const bind = (key: keyof AddressValue) => ({
+    value: value[key],
+    onChange: (v: string) => onChange({ ...value, [key]: v }),
+  });
   return (
     <fieldset className="dash-fieldset">
       <legend>Address</legend>
-      <TextInput label="Address" value={value.address} onChange={set('address')} autoComplete="street-address" />
+      <TextInput label="Address" {...bind('address')} autoComplete="street-address" />
       <div className="dash-grid-2">
-        <TextInput label="City" value={value.city} onChange={set('city')} autoComplete="address-level2" />
-        <TextInput
-          label="County / Province"
-          value={value.province}
-          onChange={set('province')}
-          autoComplete="address-level1"
-        />
-        <TextInput
-          label="Postcode"
-          value={value.postal_code}
-          onChange={set('postal_code')}
-          autoComplete="postal-code"
-        />
-        <TextInput label="Country" value={value.country} onChange={set('country')} autoComplete="country-name" />
+        <TextInput label="City" {...bind('city')} autoComplete="address-level2" />
+        <TextInput label="County / Province" {...bind('province')} autoComplete="address-level1" />
+        <TextInput label="Postcode" {...bind('postal_code')} autoComplete="postal-code" />
+        <TextInput label="Country" {...bind('country')} autoComplete="country-name" />
       </div>
     </fieldset>
   );

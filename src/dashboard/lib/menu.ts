@@ -4,64 +4,70 @@ import type { IconName } from '../ui/icons';
 export type MenuLink = { label: string; href: string; icon: IconName };
 export type MenuGroup = { label: string; items: MenuLink[] };
 
-/** The money screens, read-only for content and accounts: what a finance user's day needs, in that order. */
-const FINANCE_ITEMS: MenuLink[] = [
-  { label: 'Donations', href: '/dashboard/donations', icon: 'coins' },
-  { label: 'Batch entry', href: '/dashboard/batches', icon: 'coins' },
-  { label: 'Monthly gifts', href: '/dashboard/monthly-gifts', icon: 'calendar' },
-  { label: 'Gift Aid', href: '/dashboard/gift-aid', icon: 'book' },
-  { label: 'Payouts', href: '/dashboard/payouts', icon: 'card' },
-  { label: 'Donors', href: '/dashboard/donors', icon: 'users' },
-  { label: 'Audit', href: '/dashboard/audit', icon: 'search' },
-];
+/** Every screen the menu links to, once. */
+const LINKS = {
+  overview: { label: 'Overview', href: '/dashboard/overview', icon: 'home' },
+  myInfo: { label: 'My Info', href: '/dashboard/donors/edit/me', icon: 'user' },
+  myDonations: { label: 'My Donations', href: '/dashboard/donations/me', icon: 'heart' },
+  myAppeals: { label: 'My Appeals', href: '/dashboard/active-appeals', icon: 'megaphone' },
+  faqs: { label: 'FAQS', href: '/dashboard/faqs', icon: 'help' },
+  contact: { label: 'Contact Support', href: '/dashboard/contact', icon: 'mail' },
+  campaigns: { label: 'Campaigns', href: '/dashboard/active-campaigns', icon: 'flag' },
+  appeals: { label: 'Appeals', href: '/dashboard/active-appeals', icon: 'megaphone' },
+  donors: { label: 'Donors', href: '/dashboard/donors', icon: 'users' },
+  donations: { label: 'Donations', href: '/dashboard/donations', icon: 'coins' },
+  monthlyGifts: { label: 'Monthly gifts', href: '/dashboard/monthly-gifts', icon: 'calendar' },
+  giftAid: { label: 'Gift Aid', href: '/dashboard/gift-aid', icon: 'book' },
+  batches: { label: 'Batch entry', href: '/dashboard/batches', icon: 'coins' },
+  payouts: { label: 'Payouts', href: '/dashboard/payouts', icon: 'card' },
+  audit: { label: 'Audit', href: '/dashboard/audit', icon: 'search' },
+  organizations: { label: 'Organizations', href: '/dashboard/organizations', icon: 'building' },
+  supportInbox: { label: 'Support inbox', href: '/dashboard/support-inbox', icon: 'mail' },
+} satisfies Record<string, MenuLink>;
+
+type Viewer = Parameters<typeof isStaff>[0];
 
 /**
  * Spec section 2/6: everybody's menu; staff (admins, organization admins) also get the Admin group,
- * finance users the Finance group (no campaigns, appeals, organizations or account editing).
+ * finance users the Finance group: the money screens, read-only for content and accounts, in the
+ * order of a finance user's day (no campaigns, appeals, organizations or account editing).
  */
+const GROUPS: { label: string; shows: (viewer: Viewer) => boolean; links: (keyof typeof LINKS)[] }[] = [
+  { label: 'Dashboard', shows: () => true, links: ['overview', 'myInfo', 'myDonations', 'myAppeals'] },
+  { label: 'Help & Support', shows: () => true, links: ['faqs', 'contact'] },
+  {
+    label: 'Admin',
+    shows: isStaff,
+    links: [
+      'campaigns',
+      'appeals',
+      'donors',
+      'donations',
+      'monthlyGifts',
+      'giftAid',
+      'batches',
+      'payouts',
+      'audit',
+      'organizations',
+      'supportInbox',
+    ],
+  },
+  {
+    label: 'Finance',
+    shows: (viewer) => !isStaff(viewer) && isFinance(viewer),
+    links: ['donations', 'batches', 'monthlyGifts', 'giftAid', 'payouts', 'donors', 'audit'],
+  },
+];
+
+/** Only admins answer the support inbox. */
+const linkShows = (key: keyof typeof LINKS, viewer: Viewer) => key !== 'supportInbox' || isAdmin(viewer);
+
 export function buildMenu(userType: string | null | undefined): MenuGroup[] {
   const viewer = userType ? { type: userType, orgIds: [] } : null;
-  const groups: MenuGroup[] = [
-    {
-      label: 'Dashboard',
-      items: [
-        { label: 'Overview', href: '/dashboard/overview', icon: 'home' },
-        { label: 'My Info', href: '/dashboard/donors/edit/me', icon: 'user' },
-        { label: 'My Donations', href: '/dashboard/donations/me', icon: 'heart' },
-        { label: 'My Appeals', href: '/dashboard/active-appeals', icon: 'megaphone' },
-      ],
-    },
-    {
-      label: 'Help & Support',
-      items: [
-        { label: 'FAQS', href: '/dashboard/faqs', icon: 'help' },
-        { label: 'Contact Support', href: '/dashboard/contact', icon: 'mail' },
-      ],
-    },
-  ];
-  if (isStaff(viewer)) {
-    groups.push({
-      label: 'Admin',
-      items: [
-        { label: 'Campaigns', href: '/dashboard/active-campaigns', icon: 'flag' },
-        { label: 'Appeals', href: '/dashboard/active-appeals', icon: 'megaphone' },
-        { label: 'Donors', href: '/dashboard/donors', icon: 'users' },
-        { label: 'Donations', href: '/dashboard/donations', icon: 'coins' },
-        { label: 'Monthly gifts', href: '/dashboard/monthly-gifts', icon: 'calendar' },
-        { label: 'Gift Aid', href: '/dashboard/gift-aid', icon: 'book' },
-        { label: 'Batch entry', href: '/dashboard/batches', icon: 'coins' },
-        { label: 'Payouts', href: '/dashboard/payouts', icon: 'card' },
-        { label: 'Audit', href: '/dashboard/audit', icon: 'search' },
-        { label: 'Organizations', href: '/dashboard/organizations', icon: 'building' },
-        ...(isAdmin(viewer)
-          ? [{ label: 'Support inbox', href: '/dashboard/support-inbox', icon: 'mail' } satisfies MenuLink]
-          : []),
-      ],
-    });
-  } else if (isFinance(viewer)) {
-    groups.push({ label: 'Finance', items: FINANCE_ITEMS });
-  }
-  return groups;
+  return GROUPS.filter((group) => group.shows(viewer)).map((group) => ({
+    label: group.label,
+    items: group.links.filter((key) => linkShows(key, viewer)).map((key) => LINKS[key]),
+  }));
 }
 
 /** Current-page match: exact, or a sub-page of a list (donors/add → Donors), never across menu items. */

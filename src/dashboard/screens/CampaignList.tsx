@@ -1,5 +1,6 @@
 import { useStore } from '@nanostores/react';
 import { useId, useMemo, useState } from 'react';
+import { InlineSelect } from '../ui/FilterBar';
 import { client } from '../../lib/api';
 import { CAMPAIGN_STATUSES, type CampaignItem } from '../lib/campaign-schema';
 import { joinPath, type CampaignKind } from '../lib/routes';
@@ -28,7 +29,6 @@ function CampaignListView({ kind }: { kind: CampaignKind }) {
   const { pathname } = useStore($location);
   const [status, setStatus] = useState<(typeof CAMPAIGN_STATUSES)[number]>('approved');
   const [onlyMine, setOnlyMine] = useState(false);
-  const statusId = useId();
   const mineId = useId();
   const staff = isStaff(user);
   const showStatus = canFilterStatus(user);
@@ -62,21 +62,12 @@ function CampaignListView({ kind }: { kind: CampaignKind }) {
               </div>
             ) : null}
             {showStatus ? (
-              <div className="dash-inline-field">
-                <label htmlFor={statusId}>Status</label>
-                <select
-                  id={statusId}
-                  className="dash-input dash-input-sm"
-                  value={status}
-                  onChange={(e) => setStatus(e.target.value as typeof status)}
-                >
-                  {CAMPAIGN_STATUSES.map((s) => (
-                    <option key={s} value={s}>
-                      {s}
-                    </option>
-                  ))}
-                </select>
-              </div>
+              <InlineSelect
+                label="Status"
+                value={status}
+                onChange={setStatus}
+                options={CAMPAIGN_STATUSES.map((s) => ({ value: s, label: s }))}
+              />
             ) : null}
             <a className="btn btn-primary dash-btn-sm" href={joinPath(base, '-add')}>
               <Icon name="plus" size={16} /> Add {label}

@@ -1,10 +1,9 @@
 import { useEffect, useMemo, useState } from 'react';
-import { client, download, type OfficeMonthlyGift } from '../../lib/api';
+import { client, type OfficeMonthlyGift } from '../../lib/api';
 import { useApiGet } from '../lib/use-api';
-import { $dashToken } from '../session';
 import { DataTable } from '../tables/data-table';
 import { failedPaymentColumns, monthlyGiftColumns, STATUS_LABELS } from '../tables/monthly-gifts/columns';
-import { Icon } from '../ui/icons';
+import { FilterBar, FilterSearch, FilterSelect, useCsvDownload } from '../ui/FilterBar';
 import { Alert, PageHeader } from '../ui/primitives';
 
 type Tab = 'all' | 'failed';
@@ -21,7 +20,6 @@ export function MonthlyGiftsScreen() {
   const [searchText, setSearchText] = useState('');
   const [page, setPage] = useState({ pageIndex: 0, pageSize: 20 });
   const [sort, setSort] = useState<{ id: string; desc: boolean } | null>(null);
-  const [exporting, setExporting] = useState('');
 
   const query = useMemo(() => {
     const q: Record<string, string> = { limit: String(page.pageSize), offset: String(page.pageIndex * page.pageSize) };
@@ -54,12 +52,10 @@ export function MonthlyGiftsScreen() {
     [tab],
   );
 
-  async function exportCsv() {
-    setExporting('Preparing your CSV…');
+  const csv = useCsvDownload();
+  function exportCsv() {
     const { limit: _limit, offset: _offset, ...filtersOnly } = query;
-    const path = client.api.exports['monthly-gifts.csv'].$path({ query: filtersOnly });
-    const saved = await download(path, 'monthly-gifts.csv', { token: $dashToken.get() });
-    setExporting(saved.ok ? `Downloaded ${saved.data.name}.` : saved.error.message);
+    return csv.save(client.api.exports['monthly-gifts.csv'].$path({ query: filtersOnly }), 'monthly-gifts.csv');
   }
 
   const denied = state.status === 'error' && (state.error.statusCode === 403 || state.error.statusCode === 401);
@@ -103,62 +99,39 @@ export function MonthlyGiftsScreen() {
           getRowId={(row) => row._id}
           emptyText={tab === 'failed' ? 'No failed payments.' : undefined}
           toolbar={() => (
-            <div className="dash-list-toolbar" role="search" aria-label="Search and filter monthly gifts">
-              <div className="dash-list-filters">
-                <div className="dash-field dash-filter-search">
-                  <label htmlFor="mg-search">Search</label>
-                  <input
-                    id="mg-search"
-                    className="dash-input dash-input-sm"
-                    type="search"
-                    placeholder="Donor name or email"
-                    maxLength={40}
-                    value={searchText}
-                    onChange={(e) => setSearchText(e.target.value)}
-                    onBlur={() => change({ search: searchText.trim() })}
-                    onKeyDown={(e) => {
-                      if (e.key === 'Enter') change({ search: searchText.trim() });
-                    }}
+            <FilterBar
+              label="Search and filter monthly gifts"
+              onExport={() => void exportCsv()}
+              exportIcon
+              exportStatus={csv.status}
+            >
+              <FilterSearch
+                placeholder="Donor name or email"
+                value={searchText}
+                onChange={setSearchText}
+                onApply={() => change({ search: searchText.trim() })}
+                applyOnBlur
+              />
+              {tab === 'all' ? (
+                <>
+                  <FilterSelect
+                    label="Status"
+                    value={filters.status}
+                    onChange={(status) => change({ status })}
+                    any="All"
+                    options={OFFICE_STATUSES.map((s) => ({ value: s, label: STATUS_LABELS[s] }))}
                   />
-                </div>
-                {tab === 'all' ? (
-                  <>
-                    <div className="dash-field">
-                      <label htmlFor="mg-status">Status</label>
-                      <select
-                        id="mg-status"
-                        className="dash-input dash-input-sm"
-                        value={filters.status}
-                        onChange={(e) => change({ status: e.target.value })}
-                      >
-                        <option value="">All</option>
-                        {OFFICE_STATUSES.map((s) => (
-                          <option key={s} value={s}>
-                            {STATUS_LABELS[s]}
-                          </option>
-                        ))}
-                      </select>
-                    </div>
-                    <label className="dash-check">
-                      <input
-                        type="checkbox"
-                        checked={filters.failing}
-                        onChange={(e) => change({ failing: e.target.checked })}
-                      />{' '}
-                      Last payment failed
-                    </label>
-                  </>
-                ) : null}
-              </div>
-              <div className="dash-list-actions">
-                <button type="button" className="btn btn-outline dash-btn-sm" onClick={() => void exportCsv()}>
-                  <Icon name="download" size={16} /> Export CSV
-                </button>
-                <span role="status" className="dash-hint">
-                  {exporting}
-                </span>
-              </div>
-            </div>
+                  <label className="dash-check">
+                    <input
+                      type="checkbox"
+                      checked={filters.failing}
+                      onChange={(e) => change({ failing: e.target.checked })}
+                    />{' '}
+                    Last payment failed
+                  </label>
+                </>
+              ) : null}
+            </FilterBar>
           )}
           serverPaging={{
             rowCount: total,

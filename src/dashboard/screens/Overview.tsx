@@ -6,7 +6,7 @@ import { formatDate } from '../lib/dates';
 import { useApiGet } from '../lib/use-api';
 import { $dashUser, isStaff } from '../session';
 import { Icon } from '../ui/icons';
-import { Alert, Spinner } from '../ui/primitives';
+import { Alert, Spinner, Stat } from '../ui/primitives';
 import { CampaignCard } from './CampaignCardGrid';
 import { GiftAidOverview } from './gift-aid/GiftAidOverview';
 
@@ -36,22 +36,10 @@ export function Overview() {
         <Alert tone="info">Your donation totals are not available right now: {mine.error.message}</Alert>
       ) : (
         <dl className="dash-stats">
-          <div className="dash-stat">
-            <dt>Total donated</dt>
-            <dd>{totals ? formatPence(totals.total) : '…'}</dd>
-          </div>
-          <div className="dash-stat">
-            <dt>Donations</dt>
-            <dd>{totals ? totals.count : '…'}</dd>
-          </div>
-          <div className="dash-stat">
-            <dt>Monthly gifts</dt>
-            <dd>{totals ? totals.monthly : '…'}</dd>
-          </div>
-          <div className="dash-stat">
-            <dt>Last donation</dt>
-            <dd>{totals ? formatDate(totals.last_date) : '…'}</dd>
-          </div>
+          <Stat label="Total donated">{totals ? formatPence(totals.total) : '…'}</Stat>
+          <Stat label="Donations">{totals ? totals.count : '…'}</Stat>
+          <Stat label="Monthly gifts">{totals ? totals.monthly : '…'}</Stat>
+          <Stat label="Last donation">{totals ? formatDate(totals.last_date) : '…'}</Stat>
         </dl>
       )}
 

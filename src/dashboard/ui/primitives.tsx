@@ -163,3 +163,30 @@ export function SelectInput(props: {
 export function Badge({ children, tone = 'ok' }: { children: ReactNode; tone?: 'ok' | 'warn' | 'danger' | 'muted' }) {
   return <span className={`dash-badge dash-badge-${tone}`}>{children}</span>;
 }
+
+/** A checkbox with its label after it. */
+export function Checkbox({
+  label,
+  checked,
+  onChange,
+}: {
+  label: ReactNode;
+  checked: boolean;
+  onChange: (checked: boolean) => void;
+}) {
+  return (
+    <label className="dash-check">
+      <input type="checkbox" checked={checked} onChange={(e) => onChange(e.target.checked)} /> {label}
+    </label>
+  );
+}
+
+/** One figure of a `dash-stats` list: its name and its value. */
+export function Stat({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div className="dash-stat">
+      <dt>{label}</dt>
+      <dd>{children}</dd>
+    </div>
+  );
+}

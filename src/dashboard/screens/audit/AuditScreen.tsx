@@ -1,12 +1,12 @@
 import { useStore } from '@nanostores/react';
 import { useEffect, useMemo, useState } from 'react';
-import { client, download } from '../../../lib/api';
+import { client } from '../../../lib/api';
 import { readsMoney } from '../../../../domain/roles';
 import { useApiGet } from '../../lib/use-api';
 import { $location, navigate } from '../../router';
-import { $dashToken, $dashUser } from '../../session';
+import { $dashUser } from '../../session';
 import { DataTable } from '../../tables/data-table';
-import { Icon } from '../../ui/icons';
+import { FilterBar, FilterDates, FilterInput, FilterSearch, FilterSelect, useCsvDownload } from '../../ui/FilterBar';
 import { Alert, PageHeader, Spinner } from '../../ui/primitives';
 import { type AuditRow, auditColumns, TARGET_LABELS } from './columns';
 import './audit.css';
@@ -37,6 +37,8 @@ const KNOWN_ACTIONS = [
   'user.type',
   'user.merge',
 ];
+
+const TARGET_OPTIONS = Object.entries(TARGET_LABELS).map(([value, label]) => ({ value, label }));
 
 const fromSearch = (search: string): Filters => {
   const params = new URLSearchParams(search);
@@ -85,7 +87,6 @@ function AuditLog() {
   const filters = useMemo(() => fromSearch(search), [search]);
   const [draft, setDraft] = useState<Filters>(filters);
   const [page, setPage] = useState({ pageIndex: 0, pageSize: 20 });
-  const [exporting, setExporting] = useState('');
   useEffect(() => setDraft(filters), [filters]);
 
   // The filters live in the URL: a filtered view can be shared, and a record's page can link to its history.
@@ -104,21 +105,15 @@ function AuditLog() {
     if (state.status === 'ok') setTotal(Number(state.headers.get('x-total-count') ?? 0));
   }, [state]);
 
-  async function exportCsv() {
-    setExporting('Preparing your CSV…');
-    const saved = await download(client.api.exports['audit.csv'].$path({ query: toQuery(filters) }), 'audit.csv', {
-      token: $dashToken.get(),
-    });
-    setExporting(saved.ok ? `Downloaded ${saved.data.name}.` : saved.error.message);
-  }
+  const csv = useCsvDownload();
+  const exportCsv = () => csv.save(client.api.exports['audit.csv'].$path({ query: toQuery(filters) }), 'audit.csv');
 
   const field = (key: keyof Filters) => ({
     value: draft[key],
     onChange: (e: { target: { value: string } }) => setDraft((d) => ({ ...d, [key]: e.target.value })),
-    onBlur: () => (draft[key] !== filters[key] ? apply(draft) : undefined),
-    onKeyDown: (e: { key: string }) => {
-      if (e.key === 'Enter') apply(draft);
-    },
+    onApply: () => (draft[key] !== filters[key] ? apply(draft) : undefined),
+    applyOnBlur: true,
+    maxLength: 64,
   });
   const active = FILTERS.some((k) => filters[k]);
 
@@ -138,99 +133,46 @@ function AuditLog() {
         getRowId={(row) => row._id}
         emptyText={active ? 'No changes match these filters.' : 'No changes recorded yet.'}
         toolbar={() => (
-          <div className="dash-list-toolbar" role="search" aria-label="Filter the audit log">
-            <div className="dash-list-filters">
-              <div className="dash-field dash-filter-search">
-                <label htmlFor="audit-actor">Who</label>
-                <input
-                  id="audit-actor"
-                  className="dash-input dash-input-sm"
-                  type="search"
-                  placeholder="Email or user id"
-                  maxLength={254}
-                  {...field('actor')}
-                />
-              </div>
-              <div className="dash-field">
-                <label htmlFor="audit-type">Record type</label>
-                <select
-                  id="audit-type"
-                  className="dash-input dash-input-sm"
-                  value={draft.target_type}
-                  onChange={(e) => apply({ ...draft, target_type: e.target.value })}
-                >
-                  <option value="">Any</option>
-                  {Object.entries(TARGET_LABELS).map(([value, label]) => (
-                    <option key={value} value={value}>
-                      {label}
-                    </option>
-                  ))}
-                </select>
-              </div>
-              <div className="dash-field">
-                <label htmlFor="audit-target">Record id</label>
-                <input
-                  id="audit-target"
-                  className="dash-input dash-input-sm"
-                  type="search"
-                  maxLength={64}
-                  placeholder="Id of the record"
-                  {...field('target')}
-                />
-              </div>
-              <div className="dash-field">
-                <label htmlFor="audit-action">Action</label>
-                <input
-                  id="audit-action"
-                  className="dash-input dash-input-sm"
-                  list="audit-actions"
-                  maxLength={64}
-                  placeholder="e.g. donation.refund"
-                  {...field('action')}
-                />
-                <datalist id="audit-actions">
-                  {KNOWN_ACTIONS.map((a) => (
-                    <option key={a} value={a} />
-                  ))}
-                </datalist>
-              </div>
-              <div className="audit-filters-dates">
-                <div className="dash-field">
-                  <label htmlFor="audit-from">From</label>
-                  <input
-                    id="audit-from"
-                    className="dash-input dash-input-sm"
-                    type="date"
-                    {...field('from')}
-                    onChange={(e) => apply({ ...draft, from: e.target.value })}
-                  />
-                </div>
-                <div className="dash-field">
-                  <label htmlFor="audit-to">To</label>
-                  <input
-                    id="audit-to"
-                    className="dash-input dash-input-sm"
-                    type="date"
-                    {...field('to')}
-                    onChange={(e) => apply({ ...draft, to: e.target.value })}
-                  />
-                </div>
-              </div>
+          <FilterBar
+            label="Filter the audit log"
+            active={active}
+            onClear={() => apply(EMPTY)}
+            onExport={() => void exportCsv()}
+            exportIcon
+            exportStatus={csv.status}
+          >
+            <FilterSearch
+              label="Who"
+              placeholder="Email or user id"
+              maxLength={254}
+              value={draft.actor}
+              onChange={(actor) => setDraft((d) => ({ ...d, actor }))}
+              onApply={() => (draft.actor !== filters.actor ? apply(draft) : undefined)}
+              applyOnBlur
+            />
+            <FilterSelect
+              label="Record type"
+              value={draft.target_type}
+              onChange={(v) => apply({ ...draft, target_type: v })}
+              any="Any"
+              options={TARGET_OPTIONS}
+            />
+            <FilterInput label="Record id" type="search" placeholder="Id of the record" {...field('target')} />
+            <FilterInput label="Action" list="audit-actions" placeholder="e.g. donation.refund" {...field('action')} />
+            <datalist id="audit-actions">
+              {KNOWN_ACTIONS.map((a) => (
+                <option key={a} value={a} />
+              ))}
+            </datalist>
+            <div className="audit-filters-dates">
+              <FilterDates
+                from={draft.from}
+                to={draft.to}
+                onFrom={(from) => apply({ ...draft, from })}
+                onTo={(to) => apply({ ...draft, to })}
+              />
             </div>
-            <div className="dash-list-actions">
-              {active ? (
-                <button type="button" className="btn btn-outline dash-btn-sm" onClick={() => apply(EMPTY)}>
-                  Clear filters
-                </button>
-              ) : null}
-              <button type="button" className="btn btn-outline dash-btn-sm" onClick={() => void exportCsv()}>
-                <Icon name="download" size={16} /> Export CSV
-              </button>
-              <span role="status" className="dash-hint">
-                {exporting}
-              </span>
-            </div>
-          </div>
+          </FilterBar>
         )}
         serverPaging={{ rowCount: total, pagination: page, onPaginationChange: setPage }}
       />

@@ -3,6 +3,7 @@ import { client } from '../../../lib/api';
 import { formatDate } from '../../lib/dates';
 import { useApiGet } from '../../lib/use-api';
 import { Badge, PageHeader, Spinner } from '../../ui/primitives';
+import { SimpleTable } from '../../ui/SimpleTable';
 
 const methodLabel = (method: string) => method.replace(/_/g, ' ');
 
@@ -21,36 +22,19 @@ export function BatchList() {
       />
       {load.status === 'ok' ? (
         load.data.length ? (
-          <div className="dash-table-wrap">
-            <div className="dash-table-scroll">
-              <table className="dash-table" aria-label="Batches">
-                <thead>
-                  <tr>
-                    <th>Banked on</th>
-                    <th>Organization</th>
-                    <th>Method</th>
-                    <th>Reference</th>
-                    <th>Gifts</th>
-                    <th>Total</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {load.data.map((b) => (
-                    <tr key={b._id}>
-                      <td>
-                        <a href={`/dashboard/batches/${b._id}`}>{b.banked_on}</a>
-                      </td>
-                      <td>{b.organization_name}</td>
-                      <td>{methodLabel(b.method)}</td>
-                      <td>{b.reference ?? '-'}</td>
-                      <td>{b.gift_count}</td>
-                      <td>{formatPence(b.expected_total)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          </div>
+          <SimpleTable
+            label="Batches"
+            rows={load.data}
+            rowKey={(b) => b._id}
+            columns={[
+              { header: 'Banked on', cell: (b) => <a href={`/dashboard/batches/${b._id}`}>{b.banked_on}</a> },
+              { header: 'Organization', cell: (b) => b.organization_name },
+              { header: 'Method', cell: (b) => methodLabel(b.method) },
+              { header: 'Reference', cell: (b) => b.reference ?? '-' },
+              { header: 'Gifts', cell: (b) => b.gift_count },
+              { header: 'Total', cell: (b) => formatPence(b.expected_total) },
+            ]}
+          />
         ) : (
           <p>No batches yet: enter a paying-in slip’s gifts with “New batch”.</p>
         )
@@ -79,41 +63,28 @@ export function BatchView({ id }: { id: string }) {
         {b.organization_name}, total <strong>{formatPence(b.expected_total)}</strong>
         {b.reference ? `, reference ${b.reference}` : ''}. Posted {formatDate(b.created_at)}.
       </p>
-      <div className="dash-table-wrap">
-        <div className="dash-table-scroll">
-          <table className="dash-table" aria-label="Gifts in this batch">
-            <thead>
-              <tr>
-                <th>#</th>
-                <th>Donor</th>
-                <th>Amount</th>
-                <th>Fund</th>
-                <th>Gift Aid</th>
-                <th>Reference</th>
-                <th>Status</th>
-              </tr>
-            </thead>
-            <tbody>
-              {b.gifts.map((g) => (
-                <tr key={g._id}>
-                  <td>{g.line}</td>
-                  <td>{g.donor_name}</td>
-                  <td>
-                    {formatPence(g.amount)}
-                    {g.refunded_amount ? ` (${formatPence(g.refunded_amount)} reversed)` : ''}
-                  </td>
-                  <td>{g.campaign_title}</td>
-                  <td>{g.gift_aid ? 'Yes' : 'No'}</td>
-                  <td>{g.reference ?? '-'}</td>
-                  <td>
-                    <a href={`/dashboard/donations/edit/${g._id}`}>{g.status}</a>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      </div>
+      <SimpleTable
+        label="Gifts in this batch"
+        rows={b.gifts}
+        rowKey={(g) => g._id}
+        columns={[
+          { header: '#', cell: (g) => g.line },
+          { header: 'Donor', cell: (g) => g.donor_name },
+          {
+            header: 'Amount',
+            cell: (g) => (
+              <>
+                {formatPence(g.amount)}
+                {g.refunded_amount ? ` (${formatPence(g.refunded_amount)} reversed)` : ''}
+              </>
+            ),
+          },
+          { header: 'Fund', cell: (g) => g.campaign_title },
+          { header: 'Gift Aid', cell: (g) => (g.gift_aid ? 'Yes' : 'No') },
+          { header: 'Reference', cell: (g) => g.reference ?? '-' },
+          { header: 'Status', cell: (g) => <a href={`/dashboard/donations/edit/${g._id}`}>{g.status}</a> },
+        ]}
+      />
     </section>
   );
 }

@@ -7,7 +7,7 @@ import { useApiGet } from '../../lib/use-api';
 import { navigate } from '../../router';
 import { $dashUser, viewerOf } from '../../session';
 import { DataTable } from '../../tables/data-table';
-import { Alert, Spinner } from '../../ui/primitives';
+import { Alert, Spinner, Stat } from '../../ui/primitives';
 import { type DonorGift, givingColumns } from './giving-columns';
 import { MergeDonor } from './MergeDonor';
 import '../audit/audit.css';
@@ -44,32 +44,17 @@ function DonorGiving({ donorId }: { donorId: string }) {
     <section className="dash-section donor-record" aria-labelledby="donor-giving-title">
       <h2 id="donor-giving-title">Giving</h2>
       <dl className="dash-stats" aria-label="Giving totals">
-        <div className="dash-stat">
-          <dt>Given in all</dt>
-          <dd>{formatPence(totals.given_pence)}</dd>
-        </div>
-        <div className="dash-stat">
-          <dt>This tax year</dt>
-          <dd>
-            {formatPence(totals.tax_year_pence)}
-            <small>{totals.tax_year}</small>
-          </dd>
-        </div>
-        <div className="dash-stat">
-          <dt>Gifts</dt>
-          <dd>{totals.gift_count}</dd>
-        </div>
-        <div className="dash-stat">
-          <dt>Gift Aid claimed</dt>
-          <dd>{formatPence(totals.gift_aid_claimed_pence)}</dd>
-        </div>
-        <div className="dash-stat">
-          <dt>Monthly gifts active</dt>
-          <dd>
-            {totals.monthly_active}
-            {totals.monthly_active ? <small>{formatPence(totals.monthly_active_pence)} a month</small> : null}
-          </dd>
-        </div>
+        <Stat label="Given in all">{formatPence(totals.given_pence)}</Stat>
+        <Stat label="This tax year">
+          {formatPence(totals.tax_year_pence)}
+          <small>{totals.tax_year}</small>
+        </Stat>
+        <Stat label="Gifts">{totals.gift_count}</Stat>
+        <Stat label="Gift Aid claimed">{formatPence(totals.gift_aid_claimed_pence)}</Stat>
+        <Stat label="Monthly gifts active">
+          {totals.monthly_active}
+          {totals.monthly_active ? <small>{formatPence(totals.monthly_active_pence)} a month</small> : null}
+        </Stat>
       </dl>
       <DataTable
         caption="Gifts, newest first"

@@ -6,19 +6,15 @@ import { formatDate } from '../../lib/dates';
 import { useApiGet } from '../../lib/use-api';
 import { administers, administersAny } from '../../../../domain/roles';
 import { $dashToken, $dashUser, viewerOf } from '../../session';
-import { Alert, Badge, SelectInput, TextInput } from '../../ui/primitives';
+import { EMPTY_GIFT_AID } from '../../../components/donation/GiftAidFields';
+import { Alert, Badge, Checkbox, SelectInput, TextInput } from '../../ui/primitives';
 
 const giftAid = client.api['gift-aid'];
 
 const EMPTY = {
   method: 'paper',
   organization_id: '',
-  title: '',
-  first_name: '',
-  last_name: '',
-  house: '',
-  address: '',
-  postcode: '',
+  ...EMPTY_GIFT_AID,
   declared_on: '',
   covers_past: true,
   covers_future: true,
@@ -151,26 +147,9 @@ export function DonorDeclarations({ donorId }: { donorId: string }) {
             />
             <TextInput label="Made on" type="date" value={form.declared_on} onChange={set('declared_on')} required />
           </div>
-          <label className="dash-check">
-            <input
-              type="checkbox"
-              checked={form.covers_past}
-              onChange={(ev) => set('covers_past')(ev.target.checked)}
-            />{' '}
-            Covers gifts in the past 4 years
-          </label>
-          <label className="dash-check">
-            <input
-              type="checkbox"
-              checked={form.covers_future}
-              onChange={(ev) => set('covers_future')(ev.target.checked)}
-            />{' '}
-            Covers future gifts
-          </label>
-          <label className="dash-check">
-            <input type="checkbox" checked={form.overseas} onChange={(ev) => set('overseas')(ev.target.checked)} />{' '}
-            Lives outside the UK
-          </label>
+          <Checkbox label="Covers gifts in the past 4 years" checked={form.covers_past} onChange={set('covers_past')} />
+          <Checkbox label="Covers future gifts" checked={form.covers_future} onChange={set('covers_future')} />
+          <Checkbox label="Lives outside the UK" checked={form.overseas} onChange={set('overseas')} />
           {form.method === 'oral' ? (
             <p className="dash-hint">
               An oral declaration is saved as awaiting written confirmation: its gifts are not eligible until the

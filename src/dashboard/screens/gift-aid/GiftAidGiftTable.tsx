@@ -1,5 +1,6 @@
 import { formatPence } from '../../../lib/format';
 import { formatDate } from '../../lib/dates';
+import { SimpleTable } from '../../ui/SimpleTable';
 
 /** One gift as the Gift Aid screens list it: waiting to be claimed, or on a claim's schedule line. */
 export type GiftAidGiftRow = {
@@ -32,59 +33,40 @@ export function GiftAidGiftTable({
 }) {
   const withLine = rows.some((r) => r.line !== undefined);
   return (
-    <div className="dash-table-wrap">
-      <div className="dash-table-scroll">
-        <table className="dash-table" aria-label={label}>
-          <thead>
-            <tr>
-              {withLine ? <th>Line</th> : null}
-              <th>Date</th>
-              <th>Donor</th>
-              {withAddress ? (
-                <>
-                  <th>House</th>
-                  <th>Postcode</th>
-                </>
-              ) : null}
-              <th>For</th>
-              <th>Amount</th>
-              <th>Gift Aid</th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((g) => (
-              <tr key={g.donationId}>
-                {withLine ? (
-                  <td>
-                    {g.line}
-                    {g.note ? <span className="dash-hint"> {g.note}</span> : null}
-                  </td>
-                ) : null}
-                <td>{formatDate(g.date)}</td>
-                <td>
-                  {g.donorId ? (
-                    <a href={`/dashboard/donors/edit/${g.donorId}`}>{g.donorName || 'Donor'}</a>
-                  ) : (
-                    g.donorName
-                  )}
-                </td>
-                {withAddress ? (
-                  <>
-                    <td>{g.house}</td>
-                    <td>{g.postcode}</td>
-                  </>
-                ) : null}
-                <td>
-                  <a href={`/dashboard/donations/edit/${g.donationId}`}>{g.campaign}</a>
-                  {!withLine && g.note ? <span className="dash-hint"> {g.note}</span> : null}
-                </td>
-                <td>{formatPence(g.amount)}</td>
-                <td>{formatPence(g.giftAid)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-    </div>
+    <SimpleTable
+      label={label}
+      rows={rows}
+      rowKey={(g) => g.donationId}
+      columns={[
+        withLine && {
+          header: 'Line',
+          cell: (g) => (
+            <>
+              {g.line}
+              {g.note ? <span className="dash-hint"> {g.note}</span> : null}
+            </>
+          ),
+        },
+        { header: 'Date', cell: (g) => formatDate(g.date) },
+        {
+          header: 'Donor',
+          cell: (g) =>
+            g.donorId ? <a href={`/dashboard/donors/edit/${g.donorId}`}>{g.donorName || 'Donor'}</a> : g.donorName,
+        },
+        withAddress && { header: 'House', cell: (g) => g.house },
+        withAddress && { header: 'Postcode', cell: (g) => g.postcode },
+        {
+          header: 'For',
+          cell: (g) => (
+            <>
+              <a href={`/dashboard/donations/edit/${g.donationId}`}>{g.campaign}</a>
+              {!withLine && g.note ? <span className="dash-hint"> {g.note}</span> : null}
+            </>
+          ),
+        },
+        { header: 'Amount', cell: (g) => formatPence(g.amount) },
+        { header: 'Gift Aid', cell: (g) => formatPence(g.giftAid) },
+      ]}
+    />
   );
 }

@@ -1,7 +1,7 @@
 import { client } from '../../../lib/api';
 import { formatPence } from '../../../lib/format';
 import { useApiGet } from '../../lib/use-api';
-import { Alert } from '../../ui/primitives';
+import { Alert, Stat } from '../../ui/primitives';
 
 /** The overview's Gift Aid figures for an admin's (or org admin's) charities. */
 export function GiftAidOverview() {
@@ -18,22 +18,10 @@ export function GiftAidOverview() {
         </a>
       </h2>
       <dl className="dash-stats" aria-label="Gift Aid">
-        <div className="dash-stat">
-          <dt>Gift Aid claimed</dt>
-          <dd>{s ? formatPence(s.claimed) : '…'}</dd>
-        </div>
-        <div className="dash-stat">
-          <dt>Paid by HMRC</dt>
-          <dd>{s ? formatPence(s.paid) : '…'}</dd>
-        </div>
-        <div className="dash-stat">
-          <dt>Still to claim</dt>
-          <dd>{s ? formatPence(s.to_claim) : '…'}</dd>
-        </div>
-        <div className="dash-stat">
-          <dt>Over-claimed to repay</dt>
-          <dd>{s ? formatPence(s.adjustments_due) : '…'}</dd>
-        </div>
+        <Stat label="Gift Aid claimed">{s ? formatPence(s.claimed) : '…'}</Stat>
+        <Stat label="Paid by HMRC">{s ? formatPence(s.paid) : '…'}</Stat>
+        <Stat label="Still to claim">{s ? formatPence(s.to_claim) : '…'}</Stat>
+        <Stat label="Over-claimed to repay">{s ? formatPence(s.adjustments_due) : '…'}</Stat>
       </dl>
     </>
   );

@@ -7,7 +7,9 @@ import { formatDate } from '../../lib/dates';
 import { useApiGet } from '../../lib/use-api';
 import { $dashToken, $dashUser, isAdmin } from '../../session';
 import { Alert, Badge, PageHeader, SelectInput, Spinner, TextInput } from '../../ui/primitives';
+import { SimpleTable } from '../../ui/SimpleTable';
 import { ClaimPanel } from './ClaimPanel';
+import { declarationValue } from './declaration-value';
 import { GiftAidGiftTable } from './GiftAidGiftTable';
 import { GasdsPanel } from './GasdsPanel';
 
@@ -160,60 +162,53 @@ export function GiftAidScreen() {
       <h2 className="dash-h2">Claims</h2>
       {claims.status === 'error' ? <Alert>{claims.error.message}</Alert> : null}
       {claimList.length ? (
-        <div className="dash-table-wrap">
-          <div className="dash-table-scroll">
-            <table className="dash-table" aria-label="Gift Aid claims">
-              <thead>
-                <tr>
-                  <th>Created</th>
-                  <th>Organization</th>
-                  <th>Status</th>
-                  <th>Lines</th>
-                  <th>Earliest donation</th>
-                  <th>Total</th>
-                  <th>Gift Aid</th>
-                  <th>Adjustment</th>
-                  <th>Actions</th>
-                </tr>
-              </thead>
-              <tbody>
-                {claimList.map((c) => (
-                  <tr key={c._id} data-claim={c._id}>
-                    <td>{formatDate(c.created_at)}</td>
-                    <td>
-                      {c.organization.label}
-                      <br />
-                      <span className="dash-hint">{c.charity_reference}</span>
-                    </td>
-                    <td>
-                      <Badge tone={STATUS_TONE[c.status]}>{c.status}</Badge>
-                      {c.hmrc_reference ? <div className="dash-hint">HMRC {c.hmrc_reference}</div> : null}
-                    </td>
-                    <td>
-                      {c.row_count}
-                      {c.aggregated ? ' (aggregated)' : ''}
-                    </td>
-                    <td>{formatDate(c.earliest_date)}</td>
-                    <td>{formatPence(c.total)}</td>
-                    <td>{formatPence(c.gift_aid)}</td>
-                    <td>{c.adjustment ? `−${formatPence(c.adjustment)}` : '—'}</td>
-                    <td className="gift-aid-actions">
-                      <button
-                        type="button"
-                        className="btn btn-outline"
-                        aria-expanded={openId === c._id}
-                        aria-label={`Open the claim of ${formatDate(c.created_at)}`}
-                        onClick={() => setOpenId(openId === c._id ? null : c._id)}
-                      >
-                        {openId === c._id ? 'Close' : 'Open'}
-                      </button>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        </div>
+        <SimpleTable
+          label="Gift Aid claims"
+          rows={claimList}
+          rowKey={(c) => c._id}
+          columns={[
+            { header: 'Created', cell: (c) => formatDate(c.created_at) },
+            {
+              header: 'Organization',
+              cell: (c) => (
+                <>
+                  {c.organization.label}
+                  <br />
+                  <span className="dash-hint">{c.charity_reference}</span>
+                </>
+              ),
+            },
+            {
+              header: 'Status',
+              cell: (c) => (
+                <>
+                  <Badge tone={STATUS_TONE[c.status]}>{c.status}</Badge>
+                  {c.hmrc_reference ? <div className="dash-hint">HMRC {c.hmrc_reference}</div> : null}
+                </>
+              ),
+            },
+            { header: 'Lines', cell: (c) => `${c.row_count}${c.aggregated ? ' (aggregated)' : ''}` },
+            { header: 'Earliest donation', cell: (c) => formatDate(c.earliest_date) },
+            { header: 'Total', cell: (c) => formatPence(c.total) },
+            { header: 'Gift Aid', cell: (c) => formatPence(c.gift_aid) },
+            { header: 'Adjustment', cell: (c) => (c.adjustment ? `−${formatPence(c.adjustment)}` : '—') },
+            {
+              header: 'Actions',
+              className: 'gift-aid-actions',
+              cell: (c) => (
+                <button
+                  type="button"
+                  className="btn btn-outline"
+                  aria-expanded={openId === c._id}
+                  aria-label={`Open the claim of ${formatDate(c.created_at)}`}
+                  onClick={() => setOpenId(openId === c._id ? null : c._id)}
+                >
+                  {openId === c._id ? 'Close' : 'Open'}
+                </button>
+              ),
+            },
+          ]}
+        />
       ) : claims.status === 'ok' ? (
         <p className="dash-empty">No claims yet.</p>
       ) : null}
@@ -243,42 +238,28 @@ export function GiftAidScreen() {
         next claim. A refund the bank returned takes its adjustment back while no claim has reported it.
       </p>
       {adjustmentList.length ? (
-        <div className="dash-table-wrap">
-          <div className="dash-table-scroll">
-            <table className="dash-table" aria-label="Gift Aid adjustments">
-              <thead>
-                <tr>
-                  <th>Recorded</th>
-                  <th>Gift</th>
-                  <th>Over-claimed Gift Aid</th>
-                  <th>Reported in</th>
-                </tr>
-              </thead>
-              <tbody>
-                {adjustmentList.map((a) => (
-                  <tr key={a._id}>
-                    <td>{formatDate(a.created_at)}</td>
-                    <td>
-                      <a href={`/dashboard/donations/edit/${a.donation_id}`}>{a.donation_id.slice(0, 8)}</a>
-                    </td>
-                    <td>
-                      {a.reason === 'refund_failed'
-                        ? `${formatPence(a.gift_aid)} (refund failed)`
-                        : formatPence(a.gift_aid)}
-                    </td>
-                    <td>
-                      {a.settled_claim_id ? (
-                        `claim ${a.settled_claim_id.slice(0, 8)}`
-                      ) : (
-                        <Badge tone="warn">next claim</Badge>
-                      )}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        </div>
+        <SimpleTable
+          label="Gift Aid adjustments"
+          rows={adjustmentList}
+          rowKey={(a) => a._id}
+          columns={[
+            { header: 'Recorded', cell: (a) => formatDate(a.created_at) },
+            {
+              header: 'Gift',
+              cell: (a) => <a href={`/dashboard/donations/edit/${a.donation_id}`}>{a.donation_id.slice(0, 8)}</a>,
+            },
+            {
+              header: 'Over-claimed Gift Aid',
+              cell: (a) =>
+                a.reason === 'refund_failed' ? `${formatPence(a.gift_aid)} (refund failed)` : formatPence(a.gift_aid),
+            },
+            {
+              header: 'Reported in',
+              cell: (a) =>
+                a.settled_claim_id ? `claim ${a.settled_claim_id.slice(0, 8)}` : <Badge tone="warn">next claim</Badge>,
+            },
+          ]}
+        />
       ) : (
         <p className="dash-empty">No refunds of claimed gifts.</p>
       )}
@@ -340,14 +321,7 @@ function ReviewList({ items, token, onSaved }: { items: Review[]; token: string 
                 className="btn btn-ghost"
                 onClick={() => {
                   setOpen(d._id);
-                  setValue({
-                    title: d.title ?? '',
-                    first_name: d.first_name,
-                    last_name: d.last_name,
-                    house: d.house,
-                    address: d.address,
-                    postcode: d.postcode,
-                  });
+                  setValue(declarationValue(d));
                 }}
               >
                 Check

@@ -10,20 +10,11 @@ import { api, type ApiResult, client, type Data } from '../../../lib/api';
 import { formatDate } from '../../lib/dates';
 import { useApiGet } from '../../lib/use-api';
 import { $dashToken } from '../../session';
+import { declarationValue } from './declaration-value';
 import { Alert, Badge } from '../../ui/primitives';
 
 const giftAid = client.api['gift-aid'];
 type Mine = Data<typeof giftAid.me.$get>;
-type Declaration = Mine['declarations'][number];
-
-const toValue = (d: Declaration): GiftAidValue => ({
-  title: d.title ?? '',
-  first_name: d.first_name,
-  last_name: d.last_name,
-  house: d.house,
-  address: d.address,
-  postcode: d.postcode,
-});
 
 /**
  * My Info's Gift Aid part: the declarations on record, a new address (a new version; earlier
@@ -41,7 +32,7 @@ export function MyGiftAid() {
     if (load.status !== 'ok') return;
     setMine(load.data);
     const current = load.data.declarations.find((d) => !d.replaced_by && !d.cancelled_at);
-    if (current) setValue(toValue(current));
+    if (current) setValue(declarationValue(current));
   }, [load]);
 
   if (!mine) return null;

@@ -1,4 +1,3 @@
-import { useId, useMemo, useState } from 'react';
 import { formatDate } from '../../lib/dates';
 import { NOTIFICATIONS, type Notice } from '../../mock-data';
 import { DataTable } from '../../tables/data-table';
@@ -7,7 +6,8 @@ import { DataTableViewOptions } from '../../tables/data-table-view-options';
 import type { DashColumnDef } from '../../tables/features';
 import { selectColumn } from '../../tables/select-column';
 import { Icon } from '../../ui/icons';
-import { Alert, Badge } from '../../ui/primitives';
+import { Badge } from '../../ui/primitives';
+import { DateRangeAndExports, PreviewNotice, usePreviewFilters } from './preview-filters';
 
 const columns: DashColumnDef<Notice>[] = [
   selectColumn<Notice>(),
@@ -36,25 +36,12 @@ const columns: DashColumnDef<Notice>[] = [
 
 /** Spec mock-up: Communication & Notifications with search, 'Bulk actions' visibility menu, date range, Exports. */
 export function Communication() {
-  const [q, setQ] = useState('');
-  const [from, setFrom] = useState('');
-  const [to, setTo] = useState('');
-  const [notice, setNotice] = useState<string | null>(null);
-  const ids = { from: useId(), to: useId() };
-  const rows = useMemo(
-    () =>
-      NOTIFICATIONS.filter((n) => {
-        if (q && !`${n.id} ${n.title}`.toLowerCase().includes(q.toLowerCase())) return false;
-        if (from && n.date < from) return false;
-        if (to && n.date > to) return false;
-        return true;
-      }),
-    [q, from, to],
-  );
+  const filters = usePreviewFilters();
+  const rows = NOTIFICATIONS.filter((n) => filters.matches(n.date, `${n.id} ${n.title}`));
   return (
     <section className="dash-section">
       <h1>Communication & Notifications</h1>
-      {notice ? <Alert tone="info">{notice}</Alert> : null}
+      <PreviewNotice filters={filters} />
       <DataTable
         caption="Notifications"
         columns={columns}
@@ -67,37 +54,11 @@ export function Communication() {
               type="search"
               aria-label="Search by name or ID"
               placeholder="Search by name or ID"
-              value={q}
-              onChange={(e) => setQ(e.target.value)}
+              value={filters.q}
+              onChange={(e) => filters.setQ(e.target.value)}
             />
             <DataTableViewOptions table={table} label="Bulk actions" />
-            <div className="dash-inline-field">
-              <label htmlFor={ids.from}>From</label>
-              <input
-                id={ids.from}
-                className="dash-input dash-input-sm"
-                type="date"
-                value={from}
-                onChange={(e) => setFrom(e.target.value)}
-              />
-            </div>
-            <div className="dash-inline-field">
-              <label htmlFor={ids.to}>To</label>
-              <input
-                id={ids.to}
-                className="dash-input dash-input-sm"
-                type="date"
-                value={to}
-                onChange={(e) => setTo(e.target.value)}
-              />
-            </div>
-            <button
-              type="button"
-              className="btn btn-outline dash-btn-sm"
-              onClick={() => setNotice('Export is not available in this preview.')}
-            >
-              <Icon name="download" size={16} /> Exports
-            </button>
+            <DateRangeAndExports filters={filters} />
           </div>
         )}
       />

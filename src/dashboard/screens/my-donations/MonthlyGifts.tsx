@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import { formatLongUkDate, formatPence, MAX_PAUSE_MONTHS, paymentMethodLabel } from '../../../../domain';
 import { api, type ApiResult, client, type Data } from '../../../lib/api';
 import { useApiGet } from '../../lib/use-api';
@@ -38,6 +38,36 @@ export function MonthlyGifts() {
         ))}
       </ul>
     </section>
+  );
+}
+
+/** One step of changing a gift, in line: its question, then confirm and back. */
+function InlineStep(props: {
+  children: ReactNode;
+  /** Names the step as a group when its question is not a form label. */
+  group?: string;
+  confirm: string;
+  danger?: boolean;
+  disabled: boolean;
+  onConfirm: () => void;
+  back?: string;
+  onBack: () => void;
+}) {
+  return (
+    <div className="mg-inline" role={props.group ? 'group' : undefined} aria-label={props.group}>
+      {props.children}
+      <button
+        type="button"
+        className={`btn ${props.danger ? 'btn-danger' : 'btn-primary'} dash-btn-sm`}
+        disabled={props.disabled}
+        onClick={props.onConfirm}
+      >
+        {props.confirm}
+      </button>
+      <button type="button" className="btn btn-ghost dash-btn-sm" onClick={props.onBack}>
+        {props.back ?? 'Back'}
+      </button>
+    </div>
   );
 }
 
@@ -117,7 +147,17 @@ function MonthlyGiftCard({ gift, prices, onChanged }: { gift: MonthlyGift; price
         </div>
       ) : null}
       {mode === 'change' ? (
-        <div className="mg-inline">
+        <InlineStep
+          confirm="Save amount"
+          disabled={!price || busy}
+          onConfirm={() =>
+            act(
+              () => api((o) => mine[':id'].change.$post({ param, json: { price } }, o)),
+              'Your new amount starts with your next payment. Nothing extra is taken now.',
+            )
+          }
+          onBack={() => setMode('idle')}
+        >
           <label htmlFor={`mg-price-${gift._id}`}>New monthly amount</label>
           <select id={`mg-price-${gift._id}`} value={price} onChange={(e) => setPrice(e.target.value)}>
             <option value="">Choose an amount</option>
@@ -129,26 +169,20 @@ function MonthlyGiftCard({ gift, prices, onChanged }: { gift: MonthlyGift; price
                 </option>
               ))}
           </select>
-          <button
-            type="button"
-            className="btn btn-primary dash-btn-sm"
-            disabled={!price || busy}
-            onClick={() =>
-              act(
-                () => api((o) => mine[':id'].change.$post({ param, json: { price } }, o)),
-                'Your new amount starts with your next payment. Nothing extra is taken now.',
-              )
-            }
-          >
-            Save amount
-          </button>
-          <button type="button" className="btn btn-ghost dash-btn-sm" onClick={() => setMode('idle')}>
-            Back
-          </button>
-        </div>
+        </InlineStep>
       ) : null}
       {mode === 'pause' ? (
-        <div className="mg-inline">
+        <InlineStep
+          confirm="Pause payments"
+          disabled={busy}
+          onConfirm={() =>
+            act(
+              () => api((o) => mine[':id'].pause.$post({ param, json: { months } }, o)),
+              'Your gift is paused. It restarts on its own; we will email you before then.',
+            )
+          }
+          onBack={() => setMode('idle')}
+        >
           <label htmlFor={`mg-months-${gift._id}`}>Pause for</label>
           <select id={`mg-months-${gift._id}`} value={months} onChange={(e) => setMonths(Number(e.target.value))}>
             {Array.from({ length: MAX_PAUSE_MONTHS }, (_, i) => i + 1).map((m) => (
@@ -157,44 +191,25 @@ function MonthlyGiftCard({ gift, prices, onChanged }: { gift: MonthlyGift; price
               </option>
             ))}
           </select>
-          <button
-            type="button"
-            className="btn btn-primary dash-btn-sm"
-            disabled={busy}
-            onClick={() =>
-              act(
-                () => api((o) => mine[':id'].pause.$post({ param, json: { months } }, o)),
-                'Your gift is paused. It restarts on its own; we will email you before then.',
-              )
-            }
-          >
-            Pause payments
-          </button>
-          <button type="button" className="btn btn-ghost dash-btn-sm" onClick={() => setMode('idle')}>
-            Back
-          </button>
-        </div>
+        </InlineStep>
       ) : null}
       {mode === 'cancel' ? (
-        <div className="mg-inline" role="group" aria-label="Confirm cancelling">
+        <InlineStep
+          group="Confirm cancelling"
+          confirm="Yes, cancel it"
+          danger
+          disabled={busy}
+          onConfirm={() =>
+            act(
+              () => api((o) => mine[':id'].cancel.$post({ param }, o)),
+              'Your monthly gift is cancelled. Thank you for everything you have given.',
+            )
+          }
+          back="Keep giving"
+          onBack={() => setMode('idle')}
+        >
           <span>Stop this monthly gift? No further payments will be taken.</span>
-          <button
-            type="button"
-            className="btn btn-danger dash-btn-sm"
-            disabled={busy}
-            onClick={() =>
-              act(
-                () => api((o) => mine[':id'].cancel.$post({ param }, o)),
-                'Your monthly gift is cancelled. Thank you for everything you have given.',
-              )
-            }
-          >
-            Yes, cancel it
-          </button>
-          <button type="button" className="btn btn-ghost dash-btn-sm" onClick={() => setMode('idle')}>
-            Keep giving
-          </button>
-        </div>
+        </InlineStep>
       ) : null}
     </li>
   );

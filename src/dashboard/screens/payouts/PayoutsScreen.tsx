@@ -3,7 +3,9 @@ import { formatPence } from '../../../../domain/money';
 import { client } from '../../../lib/api';
 import { formatDate } from '../../lib/dates';
 import { useApiGet } from '../../lib/use-api';
+import { FilterDates } from '../../ui/FilterBar';
 import { Alert, Badge, PageHeader, Spinner } from '../../ui/primitives';
+import { SimpleTable } from '../../ui/SimpleTable';
 
 const PAGE = 25;
 
@@ -23,6 +25,9 @@ const TYPE_LABELS: Record<string, string> = {
   stripe_fee: 'Stripe fee',
 };
 const typeLabel = (type: string) => TYPE_LABELS[type] ?? type.replace(/_/g, ' ');
+const StatusBadge = ({ status }: { status: string }) => (
+  <Badge tone={STATUS_TONE[status] ?? 'muted'}>{status.replace(/_/g, ' ')}</Badge>
+);
 
 /** /dashboard/payouts: Stripe's transfers to the bank, newest first, to match against the statement. */
 export function PayoutList() {
@@ -46,67 +51,45 @@ export function PayoutList() {
         Each payout is one deposit on the bank statement: the gifts Stripe paid out, less its fees and any refunds.
       </p>
       <div className="dash-list-filters dash-payout-filters" role="search" aria-label="Filter payouts">
-        <label className="dash-field">
-          <span>Arriving from</span>
-          <input
-            className="dash-input dash-input-sm"
-            type="date"
-            value={range.from}
-            onChange={(e) => change({ from: e.target.value })}
-          />
-        </label>
-        <label className="dash-field">
-          <span>To</span>
-          <input
-            className="dash-input dash-input-sm"
-            type="date"
-            value={range.to}
-            onChange={(e) => change({ to: e.target.value })}
-          />
-        </label>
+        <FilterDates
+          fromLabel="Arriving from"
+          from={range.from}
+          to={range.to}
+          onFrom={(from) => change({ from })}
+          onTo={(to) => change({ to })}
+        />
       </div>
       {load.status === 'ok' ? (
         load.data.length ? (
           <>
-            <div className="dash-table-wrap">
-              <div className="dash-table-scroll">
-                <table className="dash-table" aria-label="Payouts">
-                  <thead>
-                    <tr>
-                      <th>Arrives</th>
-                      <th>Amount</th>
-                      <th>Status</th>
-                      <th>Organization</th>
-                      <th>Gifts</th>
-                      <th>Fees</th>
-                      <th>Refunds</th>
-                      <th>Lines</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {load.data.map((p) => (
-                      <tr key={p._id}>
-                        <td>
-                          <a href={`/dashboard/payouts/${encodeURIComponent(p._id)}`}>{formatDate(p.arrival_date)}</a>
-                        </td>
-                        <td>
-                          <strong>{formatPence(p.amount)}</strong>
-                        </td>
-                        <td>
-                          <Badge tone={STATUS_TONE[p.status] ?? 'muted'}>{p.status.replace(/_/g, ' ')}</Badge>
-                          {p.demo ? ' (demo)' : ''}
-                        </td>
-                        <td>{p.organization_name ?? 'Several'}</td>
-                        <td>{formatPence(p.gross_pence)}</td>
-                        <td>{formatPence(p.fee_pence)}</td>
-                        <td>{formatPence(p.refund_pence)}</td>
-                        <td>{p.line_count}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
-            </div>
+            <SimpleTable
+              label="Payouts"
+              rows={load.data}
+              rowKey={(p) => p._id}
+              columns={[
+                {
+                  header: 'Arrives',
+                  cell: (p) => (
+                    <a href={`/dashboard/payouts/${encodeURIComponent(p._id)}`}>{formatDate(p.arrival_date)}</a>
+                  ),
+                },
+                { header: 'Amount', cell: (p) => <strong>{formatPence(p.amount)}</strong> },
+                {
+                  header: 'Status',
+                  cell: (p) => (
+                    <>
+                      <StatusBadge status={p.status} />
+                      {p.demo ? ' (demo)' : ''}
+                    </>
+                  ),
+                },
+                { header: 'Organization', cell: (p) => p.organization_name ?? 'Several' },
+                { header: 'Gifts', cell: (p) => formatPence(p.gross_pence) },
+                { header: 'Fees', cell: (p) => formatPence(p.fee_pence) },
+                { header: 'Refunds', cell: (p) => formatPence(p.refund_pence) },
+                { header: 'Lines', cell: (p) => p.line_count },
+              ]}
+            />
             <div className="dash-pager">
               <button
                 type="button"
@@ -213,8 +196,7 @@ export function PayoutView({ id }: { id: string }) {
         }
       />
       <p className="dash-payout-summary">
-        <Badge tone={STATUS_TONE[p.status] ?? 'muted'}>{p.status.replace(/_/g, ' ')}</Badge> arriving{' '}
-        {formatDate(p.arrival_date)}
+        <StatusBadge status={p.status} /> arriving {formatDate(p.arrival_date)}
         {p.organization_name ? ` for ${p.organization_name}` : ''}. Gifts {formatPence(p.gross_pence)}, fees{' '}
         {formatPence(p.fee_pence)}, refunds {formatPence(p.refund_pence)}.
         <br />
@@ -229,50 +211,37 @@ export function PayoutView({ id }: { id: string }) {
       {p.partial ? (
         <Alert tone="info">This payout also holds other organizations’ gifts: only yours are listed.</Alert>
       ) : null}
-      <div className="dash-table-wrap">
-        <div className="dash-table-scroll">
-          <table className="dash-table" aria-label="Lines in this payout">
-            <thead>
-              <tr>
-                <th>Type</th>
-                <th>Gift</th>
-                <th>Campaign</th>
-                <th>Gross</th>
-                <th>Fee</th>
-                <th>Net</th>
-              </tr>
-            </thead>
-            <tbody>
-              {p.lines.map((l) => (
-                <tr key={l.balance_transaction_id}>
-                  <td>{typeLabel(l.type)}</td>
-                  <td>
-                    {l.donation_id ? (
-                      <a href={`/dashboard/donations/edit/${l.donation_id}`}>{l.donor_name ?? 'Gift'}</a>
-                    ) : (
-                      <span title={l.source_id ?? l.balance_transaction_id}>Unmatched</span>
-                    )}
-                  </td>
-                  <td>{l.campaign_title ?? '-'}</td>
-                  <td>{formatPence(l.amount)}</td>
-                  <td>{formatPence(l.fee)}</td>
-                  <td>{formatPence(l.net)}</td>
-                </tr>
-              ))}
-            </tbody>
-            <tfoot>
-              <tr>
-                <th scope="row" colSpan={5}>
-                  {p.partial ? 'Your lines' : 'Paid to the bank'}
-                </th>
-                <td>
-                  <strong>{formatPence(p.lines_net)}</strong>
-                </td>
-              </tr>
-            </tfoot>
-          </table>
-        </div>
-      </div>
+      <SimpleTable
+        label="Lines in this payout"
+        rows={p.lines}
+        rowKey={(l) => l.balance_transaction_id}
+        columns={[
+          { header: 'Type', cell: (l) => typeLabel(l.type) },
+          {
+            header: 'Gift',
+            cell: (l) =>
+              l.donation_id ? (
+                <a href={`/dashboard/donations/edit/${l.donation_id}`}>{l.donor_name ?? 'Gift'}</a>
+              ) : (
+                <span title={l.source_id ?? l.balance_transaction_id}>Unmatched</span>
+              ),
+          },
+          { header: 'Campaign', cell: (l) => l.campaign_title ?? '-' },
+          { header: 'Gross', cell: (l) => formatPence(l.amount) },
+          { header: 'Fee', cell: (l) => formatPence(l.fee) },
+          { header: 'Net', cell: (l) => formatPence(l.net) },
+        ]}
+        footer={
+          <tr>
+            <th scope="row" colSpan={5}>
+              {p.partial ? 'Your lines' : 'Paid to the bank'}
+            </th>
+            <td>
+              <strong>{formatPence(p.lines_net)}</strong>
+            </td>
+          </tr>
+        }
+      />
     </section>
   );
 }

@@ -1,5 +1,6 @@
 import { useStore } from '@nanostores/react';
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useState } from 'react';
+import { InlineSelect } from '../../ui/FilterBar';
 import { api, client, type Data } from '../../../lib/api';
 import { formatDate } from '../../lib/dates';
 import { useApiGet } from '../../lib/use-api';
@@ -18,7 +19,6 @@ export function SupportInbox() {
   const user = useStore($dashUser);
   const token = useStore($dashToken);
   const [status, setStatus] = useState<Status>('open');
-  const statusId = useId();
   const allowed = isAdmin(user);
   const [load, reload] = useApiGet(allowed ? `/api/support-requests?status=${status}` : null, (o) =>
     support.$get({ query: { status, limit: 100 } }, o),
@@ -61,19 +61,16 @@ export function SupportInbox() {
       <PageHeader
         title="Support inbox"
         actions={
-          <div className="dash-inline-field">
-            <label htmlFor={statusId}>Show</label>
-            <select
-              id={statusId}
-              className="dash-input dash-input-sm"
-              value={status}
-              onChange={(e) => setStatus(e.target.value as Status)}
-            >
-              <option value="open">Open</option>
-              <option value="handled">Handled</option>
-              <option value="all">All</option>
-            </select>
-          </div>
+          <InlineSelect
+            label="Show"
+            value={status}
+            onChange={setStatus}
+            options={[
+              { value: 'open', label: 'Open' },
+              { value: 'handled', label: 'Handled' },
+              { value: 'all', label: 'All' },
+            ]}
+          />
         }
       />
       <p className="dash-muted">

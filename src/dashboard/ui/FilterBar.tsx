@@ -1,0 +1,262 @@
+import { type InputHTMLAttributes, type ReactNode, useId, useState } from 'react';
+import { download } from '../../lib/api';
+import { $dashToken } from '../session';
+import { Icon } from './icons';
+import type { Option } from './primitives';
+
+const joined = (...classes: (string | undefined | false)[]) => classes.filter(Boolean).join(' ');
+
+/**
+ * The search-and-filter bar above a list: its filters in a row, a line for a problem with them, then
+ * "Clear filters" while any is set, "Export CSV", any other action, and how the export went.
+ */
+export function FilterBar({
+  label,
+  children,
+  problem,
+  active = false,
+  onClear,
+  onExport,
+  exportIcon = false,
+  moreActions,
+  exportStatus,
+}: {
+  label: string;
+  children: ReactNode;
+  problem?: ReactNode;
+  active?: boolean;
+  onClear?: () => void;
+  onExport: () => void;
+  exportIcon?: boolean;
+  moreActions?: ReactNode;
+  exportStatus: ReactNode;
+}) {
+  return (
+    <div className="dash-list-toolbar" role="search" aria-label={label}>
+      <div className="dash-list-filters">{children}</div>
+      {problem}
+      <div className="dash-list-actions">
+        {active && onClear ? (
+          <button type="button" className="btn btn-outline dash-btn-sm" onClick={onClear}>
+            Clear filters
+          </button>
+        ) : null}
+        <button type="button" className="btn btn-outline dash-btn-sm" onClick={onExport}>
+          {exportIcon ? (
+            <>
+              <Icon name="download" size={16} /> Export CSV
+            </>
+          ) : (
+            'Export CSV'
+          )}
+        </button>
+        {moreActions}
+        <p className="dash-export-status" role="status">
+          {exportStatus}
+        </p>
+      </div>
+    </div>
+  );
+}
+
+/** The wide search box of a filter bar; `onApply` runs on Enter (and on leaving the box, with `applyOnBlur`). */
+export function FilterSearch({
+  label = 'Search',
+  placeholder,
+  maxLength = 40,
+  value,
+  onChange,
+  onApply,
+  applyOnBlur = false,
+}: {
+  label?: string;
+  placeholder: string;
+  maxLength?: number;
+  value: string;
+  onChange: (value: string) => void;
+  onApply: () => void;
+  applyOnBlur?: boolean;
+}) {
+  return (
+    <FilterInput
+      label={label}
+      fieldClassName="dash-filter-search"
+      type="search"
+      placeholder={placeholder}
+      maxLength={maxLength}
+      value={value}
+      onChange={(e) => onChange(e.target.value)}
+      onApply={onApply}
+      applyOnBlur={applyOnBlur}
+    />
+  );
+}
+
+/** From and To days; `problemId` names the message shown when To is before From. */
+export function FilterDates({
+  from,
+  to,
+  onFrom,
+  onTo,
+  fromLabel = 'From',
+  problemId,
+}: {
+  from: string;
+  to: string;
+  onFrom: (value: string) => void;
+  onTo: (value: string) => void;
+  fromLabel?: string;
+  problemId?: string;
+}) {
+  const inverted = Boolean(from && to && to < from);
+  return (
+    <>
+      <FilterInput label={fromLabel} type="date" value={from} onChange={(e) => onFrom(e.target.value)} />
+      <FilterInput
+        label="To"
+        type="date"
+        value={to}
+        min={problemId ? from || undefined : undefined}
+        onChange={(e) => onTo(e.target.value)}
+        aria-invalid={(problemId && inverted) || undefined}
+        aria-describedby={problemId && inverted ? problemId : undefined}
+      />
+    </>
+  );
+}
+
+type FilterInputProps = {
+  label: string;
+  /** Class of the field around the box (`dash-filter-search` for the wide search box). */
+  fieldClassName?: string;
+  /** Applies the box's text: on Enter, and on leaving the box with `applyOnBlur`. */
+  onApply?: () => void;
+  applyOnBlur?: boolean;
+  /** The label beside the box rather than above it. */
+  inline?: boolean;
+} & Omit<InputHTMLAttributes<HTMLInputElement>, 'id' | 'onKeyDown' | 'onBlur'>;
+
+/** A small labelled text, search or date box of a filter bar. */
+export function FilterInput({
+  label,
+  fieldClassName,
+  className,
+  onApply,
+  applyOnBlur,
+  inline,
+  ...input
+}: FilterInputProps) {
+  const id = useId();
+  return (
+    <div className={joined(inline ? 'dash-inline-field' : 'dash-field', fieldClassName)}>
+      <label htmlFor={id}>{label}</label>
+      <input
+        id={id}
+        className={joined('dash-input dash-input-sm', className)}
+        onKeyDown={(e) => {
+          if (e.key === 'Enter') onApply?.();
+        }}
+        onBlur={applyOnBlur ? onApply : undefined}
+        {...input}
+      />
+    </div>
+  );
+}
+
+/** A small labelled select of a filter bar; `any` names the empty choice (no filter). */
+export function FilterSelect({
+  label,
+  value,
+  onChange,
+  any,
+  options,
+  disabled,
+}: {
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+  any: string;
+  options: Option[];
+  disabled?: boolean;
+}) {
+  const id = useId();
+  return (
+    <div className="dash-field">
+      <label htmlFor={id}>{label}</label>
+      <SmallSelect
+        id={id}
+        value={value}
+        onChange={onChange}
+        options={[{ value: '', label: any }, ...options]}
+        disabled={disabled}
+      />
+    </div>
+  );
+}
+
+function SmallSelect({
+  id,
+  value,
+  onChange,
+  options,
+  disabled,
+}: {
+  id: string;
+  value: string;
+  onChange: (value: string) => void;
+  options: readonly Option[];
+  disabled?: boolean;
+}) {
+  return (
+    <select
+      id={id}
+      className="dash-input dash-input-sm"
+      value={value}
+      onChange={(e) => onChange(e.target.value)}
+      disabled={disabled}
+    >
+      {options.map((o) => (
+        <option key={o.value} value={o.value}>
+          {o.label}
+        </option>
+      ))}
+    </select>
+  );
+}
+
+/** A select with its label beside it, for a page's header (a list's status, say). */
+export function InlineSelect<Value extends string>({
+  label,
+  value,
+  onChange,
+  options,
+}: {
+  label: string;
+  value: Value;
+  onChange: (value: Value) => void;
+  options: readonly { value: Value; label: string }[];
+}) {
+  const id = useId();
+  return (
+    <div className="dash-inline-field">
+      <label htmlFor={id}>{label}</label>
+      <SmallSelect
+        id={id}
+        value={value}
+        onChange={(v) => onChange(options.find((o) => o.value === v)?.value ?? value)}
+        options={options}
+      />
+    </div>
+  );
+}
+
+/** Downloads a CSV the API writes, telling how it went in a status line. */
+export function useCsvDownload() {
+  const [status, setStatus] = useState<string | null>(null);
+  async function save(path: string, name: string) {
+    setStatus('Preparing your CSV…');
+    const saved = await download(path, name, { token: $dashToken.get() });
+    setStatus(saved.ok ? `Downloaded ${saved.data.name}.` : saved.error.message);
+  }
+  return { save, status };
+}
