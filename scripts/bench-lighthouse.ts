@@ -12,11 +12,13 @@
  * load average and the same figures from the trace's thread CPU time x4 ("cpu x4": what the page
  * itself costs), for information; the verdict is Lighthouse's own.
  *
- * Options: --runs N (1-10, default 5), --dist DIR, --out FILE (default bench-lighthouse.json).
+ * Options: --runs N (1-10, default 5), --dist DIR, --out FILE (default bench-lighthouse.json),
+ * --only quiet|busy (one condition), --save DIR (each run's Lighthouse report and trace, to read
+ * task by task).
  * Port: BENCH_PORT. Loopback only; stops itself after 20 minutes.
  */
 import { type ChildProcess, spawnSync } from 'node:child_process';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import os, { loadavg } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -119,6 +121,7 @@ export async function lighthouseRuns(
   pages: { name: string; path: string }[],
   runs: number,
   condition: LighthouseRun['condition'],
+  saveDir?: string,
 ): Promise<LighthouseRun[]> {
   if (!base.startsWith('http://127.0.0.1:')) throw new Error('Lighthouse only targets 127.0.0.1');
   const { default: lighthouse } = await import('lighthouse');
@@ -145,6 +148,12 @@ export async function lighthouseRuns(
           const lhr = runner?.lhr;
           const trace = (runner?.artifacts as { Trace?: { traceEvents: TraceEvent[] } } | undefined)?.Trace;
           if (!lhr) throw new Error(`lighthouse gave no result for ${page.path}`);
+          if (saveDir) {
+            mkdirSync(saveDir, { recursive: true });
+            const stem = join(saveDir, `${condition}-${page.name.replace(/\W+/g, '-')}-${run + 1}`);
+            writeFileSync(`${stem}.report.json`, JSON.stringify(lhr));
+            writeFileSync(`${stem}.trace.json`, JSON.stringify({ traceEvents: trace?.traceEvents ?? [] }));
+          }
           const num = (id: string) => Math.round(Number(lhr.audits[id]?.numericValue ?? Number.NaN));
           const groups = (
             (
@@ -270,6 +279,12 @@ export async function runLighthouseBench(argv: string[]): Promise<number> {
     console.error('[lighthouse] --runs must be a whole number from 1 to 10');
     return 2;
   }
+  const only = value('--only');
+  if (only !== undefined && only !== 'quiet' && only !== 'busy') {
+    console.error('[lighthouse] --only must be quiet or busy');
+    return 2;
+  }
+  const saveDir = value('--save');
   const dist = value('--dist') ?? 'dist';
   const out = value('--out') ?? 'bench-lighthouse.json';
   let port: number;
@@ -310,8 +325,8 @@ export async function runLighthouseBench(argv: string[]): Promise<number> {
     ];
     for (const p of pages) for (let k = 0; k < 3; k++) await (await fetch(base + p.path)).arrayBuffer();
     const results = [
-      ...(await lighthouseRuns(base, pages, runs, 'quiet')),
-      ...(await lighthouseRuns(base, pages, runs, 'busy')),
+      ...(only === 'busy' ? [] : await lighthouseRuns(base, pages, runs, 'quiet', saveDir)),
+      ...(only === 'quiet' ? [] : await lighthouseRuns(base, pages, runs, 'busy', saveDir)),
     ];
     const verdicts = printVerdicts(results, false);
     writeFileSync(out, `${JSON.stringify({ date: new Date().toISOString(), runs, results, verdicts }, null, 2)}\n`);

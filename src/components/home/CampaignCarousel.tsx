@@ -1,6 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
 import Swiper from 'swiper';
-import 'swiper/css';
 import Picture from '../media/Picture';
 import { SIZES } from '../../lib/images';
 
@@ -19,6 +18,7 @@ export type CarouselSlide = {
  * Home page campaign carousel (spec section 9): three per view on wide screens, dots and arrows.
  * Swiper core on server-rendered markup (not swiper/react or its navigation/pagination modules):
  * our own arrow and dot buttons keep the island small and keyboard-accessible.
+ * Swiper's core rules that it needs are in src/styles/home.css (not swiper/css, inlined whole).
  */
 export default function CampaignCarousel({ slides, label }: { slides: CarouselSlide[]; label: string }) {
   const root = useRef<HTMLDivElement>(null);
