@@ -5,7 +5,7 @@ import { appealNotifications, donations, fundraiserPendingGifts, outbox } from '
 import { createAppeal, createCampaign, createUser } from '../../../tests/factories';
 import { fakeId, paymentIntentSucceeded, sendEvent, WEBHOOK_SECRET } from '../../../tests/fixtures/stripe/events';
 import { engineName, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
-import { insertPendingDonation } from '../../services/donations';
+import { insertPendingDonation } from '../../services/donations/pending';
 import { applyStripeEvent } from './apply';
 
 let t: TestApp;
