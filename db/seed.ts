@@ -12,7 +12,7 @@ import {
   users,
 } from './schema';
 import { GIFT_AID_DECLARATION, regulatorFromNumber } from '../domain';
-import { declarantFields, declarationRow, donationRow } from './factories';
+import { declarantFields, giftAidDeclarationRow, donationRow } from './factories';
 
 /**
  * Demo content for a UK charity. Every id comes from a seeded generator and every insert is
@@ -559,7 +559,7 @@ async function insertDemoGifts(
       giftAidDeclarationId = uuidFrom(next);
       const madeAt = new Date(nowMs - Math.floor(next() * 360) * DAY);
       declarations.push(
-        declarationRow({
+        giftAidDeclarationRow({
           id: giftAidDeclarationId,
           donorId,
           ...declarantFields(donorRows[donorIndex], madeAt, options.charityOfCampaign(campaignId)),

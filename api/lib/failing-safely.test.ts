@@ -2,7 +2,13 @@ import { eq } from 'drizzle-orm';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { donations, users } from '../../db/schema';
 import { createCampaign, createUser, signedIn } from '../../tests/factories';
-import { fakeId, paymentIntentSucceeded, sendEvent, WEBHOOK_SECRET } from '../../tests/fixtures/stripe/events';
+import {
+  fakeId,
+  giftMetadata,
+  paymentIntentSucceeded,
+  sendEvent,
+  WEBHOOK_SECRET,
+} from '../../tests/fixtures/stripe/events';
 import { engineName, setupTestApp } from '../../tests/setup/test-app';
 import { RETRY_AFTER_SECONDS } from './unavailable';
 
@@ -83,15 +89,7 @@ describe(`failing safely when the database is unreachable (${engineName})`, () =
     const campaign = await createCampaign(t.db);
     const donor = await createUser(t.db);
     const donationId = crypto.randomUUID();
-    const metadata = {
-      kind: 'one_off',
-      donation_id: donationId,
-      campaign_id: campaign.id,
-      appeal_id: '',
-      donor_id: donor.id,
-      gift_aid_declaration_id: '',
-      source: 'card',
-    };
+    const metadata = giftMetadata({ donationId, campaignId: campaign.id, donorId: donor.id });
     const event = paymentIntentSucceeded({ intentId: fakeId('pi'), amount: 2500, metadata });
 
     t.outage.down();

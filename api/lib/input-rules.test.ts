@@ -48,6 +48,8 @@ describe(`names and emails in every API field (${engineName})`, () => {
     vi.spyOn(console, 'log').mockImplementation(() => {});
   });
   const message = async (res: Response) => ((await res.json()) as { message: string }).message;
+  /** An admin adds a donor (POST /api/users). */
+  const addDonor = (json: object) => t.request('/api/users', { method: 'POST', token: adminToken, json });
 
   it('refuses <script>@x.com as an email at sign-in, in the donation box and for a new donor', async () => {
     const login = await t.request('/api/auth/login', { method: 'POST', json: { email: '<script>@x.com' } });
@@ -59,21 +61,13 @@ describe(`names and emails in every API field (${engineName})`, () => {
     });
     expect(give.status).toBe(400);
     expect(await message(give)).toMatch(/^email: enter a valid email address/);
-    const donor = await t.request('/api/users', {
-      method: 'POST',
-      token: adminToken,
-      json: { email: '<script>@x.com', first_name: 'Ann', last_name: 'Lee' },
-    });
+    const donor = await addDonor({ email: '<script>@x.com', first_name: 'Ann', last_name: 'Lee' });
     expect(donor.status).toBe(400);
     expect(await message(donor)).toBe('email: Enter a valid email address, like name@example.org');
   });
 
   it('refuses names with markup for users and at sign-up, with a clear message', async () => {
-    const donor = await t.request('/api/users', {
-      method: 'POST',
-      token: adminToken,
-      json: { email: 'ann.markup@example.org', first_name: '<img src=x>', last_name: 'Lee' },
-    });
+    const donor = await addDonor({ email: 'ann.markup@example.org', first_name: '<img src=x>', last_name: 'Lee' });
     expect(donor.status).toBe(400);
     expect(await message(donor)).toBe('first_name: a name cannot contain < or > (or control characters)');
     const me = await signedIn(t.db, 'donor');

@@ -1,5 +1,5 @@
 import { createRoute, type RouteConfig, z } from '@hono/zod-openapi';
-import type { Context, MiddlewareHandler } from 'hono';
+import type { MiddlewareHandler } from 'hono';
 import type { AppEnv } from './types';
 
 /** The error contract of every route (DESIGN.md): `{statusCode, message}` with the HTTP status. */
@@ -64,17 +64,6 @@ export const IdParams = z.object({
 export const totalCountHeader = {
   'X-Total-Count': { schema: { type: 'integer' as const }, description: 'Items in the whole list, across pages' },
 };
-
-/** A paged list's answers: one page of `item`s, with the whole list's length in X-Total-Count. */
-export function pageResponses<T extends z.ZodType>(item: T, description: string) {
-  return { 200: { ...jsonContent(z.array(item), description), headers: totalCountHeader }, ...errorResponses };
-}
-
-/** The items of one page of a paged list, with the whole list's length set in X-Total-Count. */
-export function pageItems<T>(c: Context, page: { items: T[]; total: number }): T[] {
-  c.header('X-Total-Count', String(page.total));
-  return page.items;
-}
 
 /** Thrown when a handler answers something its route does not declare: a contract bug, never bad input. */
 export class ResponseContractError extends Error {}

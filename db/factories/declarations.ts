@@ -6,7 +6,7 @@ type DeclarationInsert = typeof giftAidDeclarations.$inferInsert;
 export type DeclarationFields = Partial<DeclarationInsert> & { donorId: string };
 
 /** A Gift Aid declaration by `donorId`, made online with the legacy one-line address unless `fields` say otherwise. */
-export function declarationRow(fields: DeclarationFields): DeclarationInsert {
+export function giftAidDeclarationRow(fields: DeclarationFields): DeclarationInsert {
   return {
     fullName: 'Test User',
     homeAddress: '1 High Street',
@@ -16,8 +16,8 @@ export function declarationRow(fields: DeclarationFields): DeclarationInsert {
   };
 }
 
-export async function createDeclaration(db: Db, fields: DeclarationFields) {
-  const [row] = await db.insert(giftAidDeclarations).values(declarationRow(fields)).returning();
+export async function createGiftAidDeclaration(db: Db, fields: DeclarationFields) {
+  const [row] = await db.insert(giftAidDeclarations).values(giftAidDeclarationRow(fields)).returning();
   return row;
 }
 

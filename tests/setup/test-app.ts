@@ -55,6 +55,14 @@ export async function bodyOf<R extends ClientResponse<unknown, number, string>, 
   return (await response.json()) as R extends ClientResponse<infer T, S, string> ? T : never;
 }
 
+/** The totals the public pages show for an appeal and its campaign (anonymous reads, as a visitor sees them). */
+export async function publicTotals(t: TestApp, ids: { appealId: string; campaignId: string }) {
+  const api = t.client().api;
+  const appeal = await bodyOf(await api.appeals[':id'].$get({ param: { id: ids.appealId } }), 200);
+  const campaign = await bodyOf(await api.campaigns[':id'].$get({ param: { id: ids.campaignId } }), 200);
+  return { appeal: appeal.summary.total_donations, campaign: campaign.summary.total_donations };
+}
+
 /**
  * The real Hono app on a fresh migrated database of the current engine: libSQL in the "node"
  * project, D1 in workerd in the "workers" project. The same test files run on both.

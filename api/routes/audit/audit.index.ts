@@ -1,6 +1,6 @@
-import { z } from '@hono/zod-openapi';
 import { createRouter } from '../../lib/create-app';
-import { bearerAuth, defineRoute, errorResponses, jsonContent, totalCountHeader } from '../../lib/openapi';
+import { bearerAuth, defineRoute } from '../../lib/openapi';
+import { pageItems, pageResponses } from '../../lib/paging';
 import { financeReaders, requireUser } from '../../lib/policy';
 import { readQuery } from '../../lib/validate';
 import { AuditEntrySchema, AuditQuerySchema } from '../../schemas/audit';
@@ -14,15 +14,11 @@ const listRoute = defineRoute({
   security: bearerAuth,
   middleware: [financeReaders('Only admins, organization admins and finance users can read the audit log')],
   request: { query: AuditQuerySchema },
-  responses: {
-    200: { ...jsonContent(z.array(AuditEntrySchema), 'Entries'), headers: totalCountHeader },
-    ...errorResponses,
-  },
+  responses: pageResponses(AuditEntrySchema, 'Entries'),
 });
 
 /** Read only: the audit log has no route that updates or deletes (the table refuses both). */
 export const auditRouter = createRouter().openapi(listRoute, async (c) => {
   const result = await listAudit(c.var.db, requireUser(c.var.user), readQuery(c, AuditQuerySchema));
-  c.header('X-Total-Count', String(result.total));
-  return c.json(result.items, 200);
+  return c.json(pageItems(c, result), 200);
 });

@@ -1,16 +1,8 @@
 import { parseId } from '../../../db/ids';
 import { createRouter } from '../../lib/create-app';
 import { notFound } from '../../lib/errors';
-import {
-  bearerAuth,
-  defineRoute,
-  errorResponses,
-  IdParams,
-  jsonBody,
-  jsonContent,
-  pageItems,
-  pageResponses,
-} from '../../lib/openapi';
+import { bearerAuth, defineRoute, errorResponses, IdParams, jsonBody, jsonContent } from '../../lib/openapi';
+import { pageItems, pageResponses } from '../../lib/paging';
 import { financeReaders, requireUser } from '../../lib/policy';
 import { readQuery } from '../../lib/validate';
 import {

@@ -5,7 +5,7 @@ import { londonMidnight } from '../../../domain/dates';
 import {
   createAppeal,
   createCampaign,
-  createDeclaration,
+  createGiftAidDeclaration,
   createDonation,
   createOrganization,
   createUser,
@@ -316,7 +316,7 @@ describe(`batch entry of offline income (${engineName})`, () => {
       gifts: [{ donor: { first_name: 'No', last_name: 'Declaration' }, amount: 2_000, gift_aid: true }],
     });
     expect(newDonor.status).toBe(400);
-    const declaration = await createDeclaration(t.db, {
+    const declaration = await createGiftAidDeclaration(t.db, {
       donorId: knownDonorId,
       fullName: 'Known Giver',
       homeAddress: '2 Low Road',

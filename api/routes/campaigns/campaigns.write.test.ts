@@ -1,11 +1,12 @@
 import { eq } from 'drizzle-orm';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { toShortId } from '../../../db/ids';
-import { campaigns, donations, rateLimits, templateCauses } from '../../../db/schema';
+import { campaigns, rateLimits, templateCauses } from '../../../db/schema';
 import {
   type CampaignRow,
   createAppeal,
   createCampaign,
+  createDonation,
   createOrganization,
   type OrganizationRow,
   signedIn,
@@ -377,9 +378,13 @@ describe(`campaign and appeal writes (${engineName})`, () => {
 
     it('refuses to move an appeal that already has donations (even a pending one)', async () => {
       const appeal = await createAppeal(t.db, parent.id);
-      await t.db
-        .insert(donations)
-        .values({ amount: 500, donorId: donor.id, campaignId: parent.id, appealId: appeal.id, status: 'pending' });
+      await createDonation(t.db, {
+        amount: 500,
+        donorId: donor.id,
+        campaignId: parent.id,
+        appealId: appeal.id,
+        status: 'pending',
+      });
       await expectError(
         await put(appeal.id, { campaign_id: oldest.id }, adminToken),
         400,

@@ -96,6 +96,9 @@ describe(`donations admin API (${engineName})`, () => {
     return { res, body: (await res.json()) as Body };
   };
   const count = async () => (await t.db.select().from(donations)).length;
+  /** POST /api/donations: a gift entered by hand, by `token`'s caller (none: anonymous). */
+  const record = (token: string | undefined, json: object) =>
+    t.request('/api/donations', { method: 'POST', token, json });
 
   it('lists every donation to an admin, newest first, with labels and X-Total-Count', async () => {
     const { res, body } = await get<Donation[]>('/api/donations', adminToken);
@@ -170,18 +173,14 @@ describe(`donations admin API (${engineName})`, () => {
   });
 
   it('records a manual gift for an admin, accepting select options and short ids', async () => {
-    const res = await t.request('/api/donations', {
-      method: 'POST',
-      token: adminToken,
-      json: {
-        donor: { label: 'Other Giver', value: stranger.id },
-        amount: 12_345,
-        date: '2025-02-14',
-        campaign: toShortId(campaignB.id),
-        appeal: { label: 'Appeal B', value: appealB.id },
-        status: 'refunded',
-        source: 'card',
-      },
+    const res = await record(adminToken, {
+      donor: { label: 'Other Giver', value: stranger.id },
+      amount: 12_345,
+      date: '2025-02-14',
+      campaign: toShortId(campaignB.id),
+      appeal: { label: 'Appeal B', value: appealB.id },
+      status: 'refunded',
+      source: 'card',
     });
     expect(res.status).toBe(201);
     const body = (await res.json()) as Donation;
@@ -200,24 +199,30 @@ describe(`donations admin API (${engineName})`, () => {
   });
 
   it('lets an org_admin record gifts only for its own campaigns and donors', async () => {
-    const ok = await t.request('/api/donations', {
-      method: 'POST',
-      token: orgAdminToken,
-      json: { donor: donor.id, amount: 5_000, date: '2025-03-01', campaign: campaignA.id, appeal: appealA2.id },
+    const ok = await record(orgAdminToken, {
+      donor: donor.id,
+      amount: 5_000,
+      date: '2025-03-01',
+      campaign: campaignA.id,
+      appeal: appealA2.id,
     });
     expect(ok.status).toBe(201);
     const before = await count();
-    const otherCampaign = await t.request('/api/donations', {
-      method: 'POST',
-      token: orgAdminToken,
-      json: { donor: donor.id, amount: 5_000, date: '2025-03-01', campaign: campaignB.id, appeal: appealB.id },
+    const otherCampaign = await record(orgAdminToken, {
+      donor: donor.id,
+      amount: 5_000,
+      date: '2025-03-01',
+      campaign: campaignB.id,
+      appeal: appealB.id,
     });
     expect(otherCampaign.status).toBe(400);
     expect(await messageOf(otherCampaign)).toMatch(/^campaign: /);
-    const otherDonor = await t.request('/api/donations', {
-      method: 'POST',
-      token: orgAdminToken,
-      json: { donor: stranger.id, amount: 5_000, date: '2025-03-01', campaign: campaignA.id, appeal: appealA.id },
+    const otherDonor = await record(orgAdminToken, {
+      donor: stranger.id,
+      amount: 5_000,
+      date: '2025-03-01',
+      campaign: campaignA.id,
+      appeal: appealA.id,
     });
     expect(otherDonor.status).toBe(400);
     expect(await messageOf(otherDonor)).toBe('donor: No donor with this id');
@@ -227,8 +232,8 @@ describe(`donations admin API (${engineName})`, () => {
   it('refuses manual gifts from anonymous callers and donors', async () => {
     const json = { donor: donor.id, amount: 5_000, date: '2025-03-01', campaign: campaignA.id, appeal: appealA.id };
     const before = await count();
-    expect((await t.request('/api/donations', { method: 'POST', json })).status).toBe(401);
-    expect((await t.request('/api/donations', { method: 'POST', token: donorToken, json })).status).toBe(403);
+    expect((await record(undefined, json)).status).toBe(401);
+    expect((await record(donorToken, json)).status).toBe(403);
     expect(await count()).toBe(before);
   });
 
@@ -255,7 +260,7 @@ describe(`donations admin API (${engineName})`, () => {
     };
     if (json.campaign === 'appeal') json.campaign = appealA.id;
     const before = await count();
-    const res = await t.request('/api/donations', { method: 'POST', token: adminToken, json });
+    const res = await record(adminToken, json);
     expect(res.status).toBe(400);
     expect(await messageOf(res)).toMatch(message);
     expect(await count()).toBe(before);
@@ -263,10 +268,12 @@ describe(`donations admin API (${engineName})`, () => {
 
   it('rejects an appeal that belongs to another campaign', async () => {
     const before = await count();
-    const res = await t.request('/api/donations', {
-      method: 'POST',
-      token: adminToken,
-      json: { donor: donor.id, amount: 5_000, date: '2025-03-01', campaign: campaignA.id, appeal: appealB.id },
+    const res = await record(adminToken, {
+      donor: donor.id,
+      amount: 5_000,
+      date: '2025-03-01',
+      campaign: campaignA.id,
+      appeal: appealB.id,
     });
     expect(res.status).toBe(400);
     expect(await res.json()).toEqual({ statusCode: 400, message: 'appeal: Choose an appeal of the selected campaign' });

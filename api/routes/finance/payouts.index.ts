@@ -1,6 +1,6 @@
-import { z } from '@hono/zod-openapi';
 import { createRouter } from '../../lib/create-app';
-import { bearerAuth, defineRoute, errorResponses, IdParams, jsonContent, totalCountHeader } from '../../lib/openapi';
+import { bearerAuth, defineRoute, errorResponses, IdParams, jsonContent } from '../../lib/openapi';
+import { pageItems, pageResponses } from '../../lib/paging';
 import { financeReaders, requireUser } from '../../lib/policy';
 import { readQuery } from '../../lib/validate';
 import { PayoutDetailSchema, PayoutQuerySchema, PayoutSchema } from '../../schemas/payouts';
@@ -16,10 +16,7 @@ const listRoute = defineRoute({
   security: bearerAuth,
   middleware: [financeReaders(WHO)],
   request: { query: PayoutQuerySchema },
-  responses: {
-    200: { ...jsonContent(z.array(PayoutSchema), 'Payouts'), headers: totalCountHeader },
-    ...errorResponses,
-  },
+  responses: pageResponses(PayoutSchema, 'Payouts'),
 });
 
 const detailRoute = defineRoute({
@@ -36,8 +33,7 @@ const detailRoute = defineRoute({
 export const payoutsRouter = createRouter()
   .openapi(listRoute, async (c) => {
     const result = await listPayouts(c.var.db, requireUser(c.var.user), readQuery(c, PayoutQuerySchema));
-    c.header('X-Total-Count', String(result.total));
-    return c.json(result.items, 200);
+    return c.json(pageItems(c, result), 200);
   })
   .openapi(detailRoute, async (c) => {
     return c.json(await payoutDetail(c.var.db, requireUser(c.var.user), c.req.valid('param').id.slice(0, 255)), 200);

@@ -12,7 +12,12 @@ import {
   signedIn,
   type SignedIn,
 } from '../../../tests/factories';
-import { fakeId, invoicePaymentFailed, paymentIntentSucceeded } from '../../../tests/fixtures/stripe/events';
+import {
+  fakeId,
+  giftMetadata,
+  invoicePaymentFailed,
+  paymentIntentSucceeded,
+} from '../../../tests/fixtures/stripe/events';
 import { engineName, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
 import { insertPendingDonation } from '../../services/donations/pending';
 import { DEMO_PAYOUTS, demoPayoutId, makeDemoPayouts } from '../../services/finance/payouts-demo';
@@ -322,15 +327,7 @@ describe(`fees from the balance transaction (${engineName})`, () => {
       subscriptionId: null,
       source: 'card',
     });
-    const metadata = {
-      kind: 'one_off',
-      donation_id: id,
-      campaign_id: campaignX,
-      appeal_id: '',
-      donor_id: donorId,
-      gift_aid_declaration_id: '',
-      source: 'card',
-    };
+    const metadata = giftMetadata({ donationId: id, campaignId: campaignX, donorId });
     return { id, metadata };
   }
 

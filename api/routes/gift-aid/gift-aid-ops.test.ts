@@ -20,6 +20,7 @@ import {
   createDonation,
   createOrganization,
   createUser,
+  donationRow,
   signedIn,
 } from '../../../tests/factories';
 import { engineName, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
@@ -746,17 +747,16 @@ describe(`Gift Aid operations (${engineName})`, () => {
       over: Partial<typeof donations.$inferInsert> = {},
     ) => {
       const statements = Array.from({ length: count }, (_, i) =>
-        t.db.insert(donations).values({
-          donorId,
-          campaignId,
-          amount,
-          status: 'succeeded',
-          type: 'once',
-          source: 'manual',
-          method: 'cash',
-          date: new Date(Date.UTC(2025, 5, 1 + (i % 28), 12)),
-          ...over,
-        }),
+        t.db.insert(donations).values(
+          donationRow({
+            donorId,
+            campaignId,
+            amount,
+            method: 'cash',
+            date: new Date(Date.UTC(2025, 5, 1 + (i % 28), 12)),
+            ...over,
+          }),
+        ),
       );
       await t.db.batch(statements as [(typeof statements)[number], ...typeof statements]);
     };

@@ -3,7 +3,7 @@ import { eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import migration from '../../../db/migrations/0005_gift_aid.sql?raw';
 import { giftAidDeclarations } from '../../../db/schema';
-import { createDeclaration, createOrganization, createUser, signedIn } from '../../../tests/factories';
+import { createGiftAidDeclaration, createOrganization, createUser, signedIn } from '../../../tests/factories';
 import { engineName, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
 
 /** The backfill statements of migration 0005, run again over rows shaped like before it. */
@@ -45,7 +45,7 @@ describe(`Gift Aid migration backfill and review (${engineName})`, () => {
     orgAdmin = (await signedIn(t.db, 'org_admin')).token;
     const donor = await createUser(t.db);
     for (const row of LEGACY) {
-      await createDeclaration(t.db, {
+      await createGiftAidDeclaration(t.db, {
         ...row,
         donorId: donor.id,
         declarationText: 'old wording',
@@ -124,7 +124,7 @@ describe(`Gift Aid migration backfill and review (${engineName})`, () => {
     const mine = (await signedIn(t.db, 'org_admin', { organizationIds: [org.id] })).token;
     const theirs = (await signedIn(t.db, 'org_admin', { organizationIds: [other.id] })).token;
     const donor = await createUser(t.db);
-    const flagged = await createDeclaration(t.db, {
+    const flagged = await createGiftAidDeclaration(t.db, {
       donorId: donor.id,
       fullName: 'Jo Bloggs',
       homeAddress: '5 Hill Road',

@@ -12,6 +12,7 @@ import {
 } from '../../../db/schema';
 import { GIFT_AID_DECLARATION, giftAidDeclaration, type GiftAidDetails } from '../../../domain';
 import {
+  giftMetadata,
   fakeId,
   chargeRefunded,
   paymentIntentSucceeded,
@@ -446,15 +447,7 @@ describe(`Gift Aid API (${engineName})`, () => {
     // A payment recorded after the cancellation (a monthly renewal, a slow checkout) carries the old declaration id.
     const intentId = fakeId('pi');
     const donationId = crypto.randomUUID();
-    const meta = {
-      kind: 'one_off',
-      donation_id: donationId,
-      campaign_id: campaignB.id,
-      appeal_id: '',
-      donor_id: eve.id,
-      gift_aid_declaration_id: declId,
-      source: 'card',
-    };
+    const meta = giftMetadata({ donationId, campaignId: campaignB.id, donorId: eve.id, declarationId: declId });
     const paid = paymentIntentSucceeded({ intentId, amount: 3000, metadata: meta });
     paid.created = Math.floor(Date.now() / 1000) + 2; // Stripe's clock has whole seconds
     expect((await sendEvent(t, paid)).status).toBe(200);

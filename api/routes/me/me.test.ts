@@ -14,7 +14,7 @@ import { MARKETING_CONSENT_WORDING } from '../../../domain';
 import {
   createAppeal,
   createCampaign,
-  createDeclaration,
+  createGiftAidDeclaration,
   createDonation,
   createSession,
   createUser,
@@ -154,7 +154,7 @@ describe(`account erasure (${engineName})`, () => {
     const { user, token } = await signedIn();
     const email = user.email;
     await t.request('/api/me/consent', { method: 'PUT', token, json: { consent: true } });
-    const declaration = await createDeclaration(t.db, {
+    const declaration = await createGiftAidDeclaration(t.db, {
       donorId: user.id,
       fullName: 'Grace Hopper',
       homeAddress: '1 Lane, Leeds',

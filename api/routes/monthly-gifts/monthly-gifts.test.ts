@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { donations, monthlyGifts, outbox, prices, users } from '../../../db/schema';
 import { createAppeal, createCampaign, createOrganization, createUser, signedIn } from '../../../tests/factories';
 import {
+  giftMetadata,
   fakeId,
   invoicePaid,
   invoicePaymentFailed,
@@ -68,15 +69,14 @@ async function monthlyDonor() {
   const list = async () => bodyOf(await t.client(token).api.me['monthly-gifts'].$get(), 200);
   const act = (path: string, json?: unknown, as = token) =>
     t.request(`/api/me/monthly-gifts/${row.subscriptionId}/${path}`, { method: 'POST', token: as, json: json ?? {} });
-  const meta = {
+  const meta = giftMetadata({
     kind: 'monthly',
-    donation_id: row.id,
-    campaign_id: campaign.id,
-    appeal_id: appeal.id,
-    donor_id: donor.id,
-    gift_aid_declaration_id: '',
+    donationId: row.id,
+    campaignId: campaign.id,
+    appealId: appeal.id,
+    donorId: donor.id,
     source: 'demo',
-  };
+  });
   return { org, campaign, appeal, donor, token, row, subscriptionId: row.subscriptionId!, gift, list, act, meta };
 }
 
@@ -297,15 +297,7 @@ describe(`customer.subscription.* webhooks (${engineName})`, () => {
     const campaign = await createCampaign(t.db);
     const donationId = crypto.randomUUID();
     const subscriptionId = fakeId('sub');
-    const meta = {
-      kind: 'monthly',
-      donation_id: donationId,
-      campaign_id: campaign.id,
-      appeal_id: '',
-      donor_id: donor.id,
-      gift_aid_declaration_id: '',
-      source: 'card',
-    };
+    const meta = giftMetadata({ kind: 'monthly', donationId, campaignId: campaign.id, donorId: donor.id });
     await sendEvent(
       t,
       subscriptionUpdated({

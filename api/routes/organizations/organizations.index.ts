@@ -1,15 +1,7 @@
 import { createRouter } from '../../lib/create-app';
 import { imageFormBodyLimit, withImage } from '../../lib/image-upload';
-import {
-  bearerAuth,
-  defineRoute,
-  errorResponses,
-  IdParams,
-  jsonBody,
-  jsonContent,
-  pageItems,
-  pageResponses,
-} from '../../lib/openapi';
+import { bearerAuth, defineRoute, errorResponses, IdParams, jsonBody, jsonContent } from '../../lib/openapi';
+import { pageItems, pageResponses } from '../../lib/paging';
 import { adminOnly, financeReaders, loadThenAuthorize, requireUser, staffOnly } from '../../lib/policy';
 import { OrganizationSchema } from '../../schemas';
 import { OrganizationCreateBody, OrganizationListQuery, OrganizationUpdateBody } from '../../schemas/organizations';

@@ -3,7 +3,15 @@ import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { toShortId } from '../../../db/ids';
 import { donations, giftAidDeclarations, prices, rateLimits, users } from '../../../db/schema';
 import { createAppeal, createCampaign, createOrganization, createSession, createUser } from '../../../tests/factories';
-import { bodyOf, engineName, errorOf, messageOf, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
+import {
+  bodyOf,
+  engineName,
+  errorOf,
+  messageOf,
+  publicTotals,
+  setupTestApp,
+  type TestApp,
+} from '../../../tests/setup/test-app';
 import { GIFT_AID_DECLARATION, giftAidDeclaration } from '../../../domain';
 
 let t: TestApp;
@@ -34,12 +42,7 @@ async function world() {
   const generalFund = await createCampaign(t.db, { kind: 'general_fund', fundRestricted: false });
   const email = `Donor.${crypto.randomUUID().slice(0, 8)}@Example.com`;
   const rows = () => t.db.select().from(donations).where(eq(donations.campaignId, campaign.id));
-  const totals = async () => {
-    const api = t.client().api;
-    const a = await bodyOf(await api.appeals[':id'].$get({ param: { id: appeal.id } }), 200);
-    const c = await bodyOf(await api.campaigns[':id'].$get({ param: { id: campaign.id } }), 200);
-    return { appeal: a.summary.total_donations, campaign: c.summary.total_donations };
-  };
+  const totals = () => publicTotals(t, { appealId: appeal.id, campaignId: campaign.id });
   const start = (json: Record<string, unknown>, token?: string) =>
     t.request('/api/stripe/client_secret', {
       method: 'POST',

@@ -1,14 +1,6 @@
 import { createRouter } from '../../lib/create-app';
-import {
-  bearerAuth,
-  defineRoute,
-  errorResponses,
-  IdParams,
-  jsonBody,
-  jsonContent,
-  pageItems,
-  pageResponses,
-} from '../../lib/openapi';
+import { bearerAuth, defineRoute, errorResponses, IdParams, jsonBody, jsonContent } from '../../lib/openapi';
+import { pageItems, pageResponses } from '../../lib/paging';
 import { adminOnly, requireUser, signedIn } from '../../lib/policy';
 import {
   SentSupportRequestSchema,

@@ -1,15 +1,7 @@
 import { createRouter } from '../../lib/create-app';
 import { imageFormBodyLimit, withImage } from '../../lib/image-upload';
-import {
-  bearerAuth,
-  defineRoute,
-  errorResponses,
-  IdParams,
-  jsonBody,
-  jsonContent,
-  pageItems,
-  pageResponses,
-} from '../../lib/openapi';
+import { bearerAuth, defineRoute, errorResponses, IdParams, jsonBody, jsonContent } from '../../lib/openapi';
+import { pageItems, pageResponses } from '../../lib/paging';
 import { financeReaders, loadThenAuthorize, requireUser, signedIn, staffOnly } from '../../lib/policy';
 import { DonorSchema } from '../../schemas';
 import { DonorCreateBody, DonorListQuery, DonorUpdateBody } from '../../schemas/users';

@@ -13,7 +13,7 @@ import {
 } from '../../../db/schema';
 import {
   createCampaign,
-  createDeclaration,
+  createGiftAidDeclaration,
   createDonation,
   createMonthlyGift,
   createOrganization,
@@ -38,7 +38,7 @@ async function world(t: TestApp) {
     (await createDonation(t.db, { donorId: source.id, campaignId: campaignX, amount: 1000, giftAid: true })).id,
   ];
   await createDonation(t.db, { donorId: into.id, campaignId: campaignX, amount: 500 });
-  const declaration = await createDeclaration(t.db, {
+  const declaration = await createGiftAidDeclaration(t.db, {
     donorId: source.id,
     fullName: 'Pat Old',
     homeAddress: '1 High St',

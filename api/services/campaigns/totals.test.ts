@@ -5,12 +5,13 @@ import { seed } from '../../../db/seed';
 import {
   createAppeal,
   createCampaign,
-  createDeclaration,
+  createGiftAidDeclaration,
   createDonation,
   createUser,
   signedIn,
 } from '../../../tests/factories';
 import {
+  giftMetadata,
   chargeRefunded,
   fakeId,
   invoicePaid,
@@ -63,15 +64,9 @@ describe(`running totals (${engineName})`, () => {
     const appeal = await createAppeal(t.db, campaign.id);
     const other = await createCampaign(t.db);
     const otherAppeal = await createAppeal(t.db, other.id);
-    const declaration = await createDeclaration(t.db, { donorId: donor.id });
+    const declaration = await createGiftAidDeclaration(t.db, { donorId: donor.id });
     const meta = (over: Record<string, string> = {}, kind: 'one_off' | 'monthly' = 'one_off') => ({
-      kind,
-      donation_id: crypto.randomUUID(),
-      campaign_id: campaign.id,
-      appeal_id: appeal.id,
-      donor_id: donor.id,
-      gift_aid_declaration_id: '',
-      source: 'card',
+      ...giftMetadata({ kind, campaignId: campaign.id, appealId: appeal.id, donorId: donor.id }),
       ...over,
     });
     const send = async (evt: object) => expect((await sendEvent(t, evt)).status).toBe(200);

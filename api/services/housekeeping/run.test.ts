@@ -16,7 +16,7 @@ import {
 import {
   addOrganizationAdmin,
   createCampaign,
-  createDeclaration,
+  createGiftAidDeclaration,
   createDonation,
   createOrganization,
   createSession,
@@ -109,7 +109,7 @@ describe(`housekeeping (${engineName})`, () => {
     const campaign = await createCampaign(t.db);
     // A donor made by an abandoned checkout, with Gift Aid details.
     const ghost = await createUser(t.db, { origin: 'checkout', createdAt: old });
-    const declaration = await createDeclaration(t.db, {
+    const declaration = await createGiftAidDeclaration(t.db, {
       donorId: ghost.id,
       fullName: 'Ghost Donor',
       homeAddress: '1 Nowhere Lane',

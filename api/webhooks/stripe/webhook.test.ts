@@ -4,6 +4,7 @@ import { createApp } from '../..';
 import { campaigns, donations, webhookEvents } from '../../../db/schema';
 import { createAppeal, createCampaign, createUser } from '../../../tests/factories';
 import {
+  giftMetadata,
   chargeRefunded,
   fakeId,
   invoicePaid,
@@ -15,7 +16,15 @@ import {
   subscriptionUpdated,
   WEBHOOK_SECRET,
 } from '../../../tests/fixtures/stripe/events';
-import { bodyOf, engineName, errorOf, messageOf, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
+import {
+  bodyOf,
+  engineName,
+  errorOf,
+  messageOf,
+  publicTotals,
+  setupTestApp,
+  type TestApp,
+} from '../../../tests/setup/test-app';
 import { insertPendingDonation } from '../../services/donations/pending';
 import { FIRST_INVOICE_FAILED_MESSAGE, RENEWAL_FAILED_MESSAGE } from './invoice-payment-failed';
 
@@ -30,22 +39,10 @@ async function world() {
   const donor = await createUser(t.db);
   const campaign = await createCampaign(t.db);
   const appeal = await createAppeal(t.db, campaign.id);
-  const meta = (kind: 'one_off' | 'monthly' = 'one_off', donationId = crypto.randomUUID()) => ({
-    kind,
-    donation_id: donationId,
-    campaign_id: campaign.id,
-    appeal_id: appeal.id,
-    donor_id: donor.id,
-    gift_aid_declaration_id: '',
-    source: 'card',
-  });
+  const meta = (kind: 'one_off' | 'monthly' = 'one_off', donationId = crypto.randomUUID()) =>
+    giftMetadata({ kind, donationId, campaignId: campaign.id, appealId: appeal.id, donorId: donor.id });
   const rows = () => t.db.select().from(donations).where(eq(donations.campaignId, campaign.id));
-  const totals = async () => {
-    const api = t.client().api;
-    const a = await bodyOf(await api.appeals[':id'].$get({ param: { id: appeal.id } }), 200);
-    const c = await bodyOf(await api.campaigns[':id'].$get({ param: { id: campaign.id } }), 200);
-    return { appeal: a.summary.total_donations, campaign: c.summary.total_donations };
-  };
+  const totals = () => publicTotals(t, { appealId: appeal.id, campaignId: campaign.id });
   /** The pending row client_secret leaves: a one-off gift's payment intent, or a monthly gift's first invoice. */
   const pending = (
     m: ReturnType<typeof meta>,
