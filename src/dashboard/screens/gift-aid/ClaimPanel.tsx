@@ -21,6 +21,53 @@ export async function downloadSchedule(
   return saved.ok ? null : saved.error.message;
 }
 
+/** What recording HMRC's reference says: for a draft's first submission, and for a rejected claim's resubmission. */
+const REFERENCE_STEPS = {
+  draft: {
+    heading: 'Submitted to HMRC?',
+    label: 'HMRC reference',
+    hint: 'The submission reference Charities Online gave you',
+    button: 'Mark submitted',
+    missing: "Enter HMRC's reference for this submission before marking it submitted.",
+    done: 'Claim marked submitted.',
+  },
+  rejected: {
+    heading: 'Resubmit',
+    label: 'New HMRC reference',
+    hint: 'The reference Charities Online gave the new submission',
+    button: 'Resubmit',
+    missing: "Enter HMRC's reference for the new submission before resubmitting.",
+    done: 'Claim resubmitted.',
+  },
+};
+
+/** An HMRC reference to record (a submission or a resubmission): sent trimmed, or a notice when empty. */
+function ReferenceAction(props: {
+  heading: string;
+  label: string;
+  hint: string;
+  button: string;
+  missing: string;
+  value: string;
+  onChange: (value: string) => void;
+  onSend: (reference: string) => void;
+  onMissing: (text: string) => void;
+}) {
+  return (
+    <div className="dash-form gift-aid-claim-action">
+      <h3 className="dash-h3">{props.heading}</h3>
+      <TextInput label={props.label} value={props.value} onChange={props.onChange} hint={props.hint} />
+      <button
+        type="button"
+        className="btn btn-primary"
+        onClick={() => (props.value.trim() ? props.onSend(props.value.trim()) : props.onMissing(props.missing))}
+      >
+        {props.button}
+      </button>
+    </div>
+  );
+}
+
 /** One claim opened: its gifts, its downloads, and what can happen to it next (void, reject, resubmit, payment). */
 export function ClaimPanel({
   claim,
@@ -57,6 +104,7 @@ export function ClaimPanel({
     const problem = await downloadSchedule(claim, token, kind);
     setNotice(problem ? { tone: 'error', text: `The download failed: ${problem}` } : null);
   }
+  const referenceStep = claim.status === 'draft' || claim.status === 'rejected' ? REFERENCE_STEPS[claim.status] : null;
   const pence = parsePounds(amount);
   const difference = pence === null ? 0 : pence - claim.net_claim;
 
@@ -114,41 +162,28 @@ export function ClaimPanel({
         </p>
       </div>
 
-      {claim.status === 'draft' ? (
-        <div className="dash-form gift-aid-claim-action">
-          <h3 className="dash-h3">Submitted to HMRC?</h3>
-          <TextInput
-            label="HMRC reference"
-            value={reference}
-            onChange={setReference}
-            hint="The submission reference Charities Online gave you"
-          />
-          <button
-            type="button"
-            className="btn btn-primary"
-            onClick={() =>
-              reference.trim()
-                ? act(
-                    () =>
-                      api(
-                        (o) =>
-                          giftAid.claims[':id'].$put(
-                            { param: id, json: { status: 'submitted', hmrc_reference: reference.trim() } },
-                            o,
-                          ),
-                        { token },
-                      ),
-                    'Claim marked submitted.',
-                  )
-                : setNotice({
-                    tone: 'error',
-                    text: "Enter HMRC's reference for this submission before marking it submitted.",
-                  })
-            }
-          >
-            Mark submitted
-          </button>
-        </div>
+      {referenceStep ? (
+        <ReferenceAction
+          {...referenceStep}
+          value={reference}
+          onChange={setReference}
+          onSend={(hmrc_reference) =>
+            act(
+              () =>
+                claim.status === 'draft'
+                  ? api(
+                      (o) =>
+                        giftAid.claims[':id'].$put({ param: id, json: { status: 'submitted', hmrc_reference } }, o),
+                      { token },
+                    )
+                  : api((o) => giftAid.claims[':id'].resubmit.$post({ param: id, json: { hmrc_reference } }, o), {
+                      token,
+                    }),
+              referenceStep.done,
+            )
+          }
+          onMissing={(text) => setNotice({ tone: 'error', text })}
+        />
       ) : null}
       {claim.status === 'draft' ? (
         <div className="dash-form gift-aid-claim-action">
@@ -247,42 +282,6 @@ export function ClaimPanel({
             </button>
           </div>
         </>
-      ) : null}
-      {claim.status === 'rejected' ? (
-        <div className="dash-form gift-aid-claim-action">
-          <h3 className="dash-h3">Resubmit</h3>
-          <TextInput
-            label="New HMRC reference"
-            value={reference}
-            onChange={setReference}
-            hint="The reference Charities Online gave the new submission"
-          />
-          <button
-            type="button"
-            className="btn btn-primary"
-            onClick={() =>
-              reference.trim()
-                ? act(
-                    () =>
-                      api(
-                        (o) =>
-                          giftAid.claims[':id'].resubmit.$post(
-                            { param: id, json: { hmrc_reference: reference.trim() } },
-                            o,
-                          ),
-                        { token },
-                      ),
-                    'Claim resubmitted.',
-                  )
-                : setNotice({
-                    tone: 'error',
-                    text: "Enter HMRC's reference for the new submission before resubmitting.",
-                  })
-            }
-          >
-            Resubmit
-          </button>
-        </div>
       ) : null}
 
       <h3 className="dash-h3">Gifts in this claim</h3>
