@@ -24,6 +24,7 @@ import {
 import { createBatch } from '../../services/batches/create';
 import { getBatch, listBatches } from '../../services/batches/list';
 import { mailContextOf } from '../../services/mail/context';
+import { signedInContext } from '../../lib/service-context';
 
 const BATCH_ACCESS = 'Only admins, organization admins and finance users can enter or read batches';
 
@@ -80,7 +81,7 @@ const getRoute = defineRoute({
 export const batchesRouter = createRouter()
   .openapi(createRoute, async (c) => {
     const { status, batch } = await createBatch(
-      { db: c.var.db, viewer: requireUser(c.var.user), requestId: c.var.requestId, mail: mailContextOf(c) },
+      signedInContext(c),
       c.req.valid('json'),
       c.req.valid('header')['idempotency-key'],
     );

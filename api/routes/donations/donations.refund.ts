@@ -6,6 +6,7 @@ import { RefundBodySchema, RefundHeaders, RefundResultSchema } from '../../schem
 import { donationStory } from '../../services/donations/story';
 import { mailContextOf } from '../../services/mail/context';
 import { loadGiftInScope, refundDonation } from '../../services/reversals/refund';
+import { signedInContext } from '../../lib/service-context';
 
 const refundRoute = defineRoute({
   method: 'post',
@@ -55,13 +56,7 @@ export const donationsRefundRouter = createRouter()
   .openapi(refundRoute, async (c) => {
     const key = c.req.valid('header')['idempotency-key'] ?? null;
     const { status, body } = await refundDonation(
-      {
-        db: c.var.db,
-        payments: c.var.payments,
-        mail: mailContextOf(c),
-        viewer: requireUser(c.var.user),
-        requestId: c.var.requestId,
-      },
+      signedInContext(c),
       c.req.valid('param').id,
       c.req.valid('json'),
       key,

@@ -14,8 +14,9 @@ import { sendReceipt, type MailContext } from '../mail/notify';
 import { getUser } from '../users/manage';
 import { getBatch } from './list';
 import type { Statement } from '../donations/record';
+import type { SignedInContext } from '../../lib/service-context';
 
-export type BatchContext = { db: Db; viewer: AuthUser; requestId: string | null; mail: MailContext };
+export type BatchContext = Pick<SignedInContext, 'db' | 'viewer' | 'requestId' | 'mail'>;
 
 /** A donor with no email still needs a unique address for the users table; `.invalid` never delivers. */
 const placeholderEmail = (id: string) => `offline-${id}@donors.invalid`;

@@ -6,6 +6,7 @@ import type { AppConfig } from '../../lib/config';
 import { charityForOrganization } from '../organizations/charity';
 import { cancelLinkUrl } from '../monthly-gifts/link-tokens';
 import { findMandate } from '../payments/direct-debit';
+import type { ServiceContext } from '../../lib/service-context';
 
 /** Everything a receipt or refund notice says about one gift, read from the database. */
 export type GiftFacts = {
@@ -27,7 +28,8 @@ export type GiftFacts = {
   directDebit: { last4: string | null; mandateReference: string | null } | null;
 };
 
-export type MailContext = { db: Db; config: AppConfig; origin: string };
+/** What sending an email needs: ServiceContext's `mail`. */
+export type MailContext = ServiceContext['mail'];
 
 export const causeLine = (gift: Pick<GiftFacts, 'campaignTitle' | 'appealTitle'>) =>
   gift.appealTitle ? `${gift.appealTitle} (${gift.campaignTitle})` : gift.campaignTitle;
