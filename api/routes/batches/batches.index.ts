@@ -23,7 +23,6 @@ import {
 } from '../../schemas/batches';
 import { createBatch } from '../../services/batches/create';
 import { getBatch, listBatches } from '../../services/batches/list';
-import { mailContextOf } from '../../services/mail/context';
 import { signedInContext } from '../../lib/service-context';
 
 const BATCH_ACCESS = 'Only admins, organization admins and finance users can enter or read batches';

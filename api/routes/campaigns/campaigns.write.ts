@@ -1,4 +1,3 @@
-import type { Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { createMiddleware } from 'hono/factory';
 import { createRouter, errorBody } from '../../lib/create-app';

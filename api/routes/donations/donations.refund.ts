@@ -4,7 +4,6 @@ import { financeReaders, loadThenAuthorize, requireUser } from '../../lib/policy
 import { DonationStorySchema } from '../../schemas/donation-story';
 import { RefundBodySchema, RefundHeaders, RefundResultSchema } from '../../schemas/refunds';
 import { donationStory } from '../../services/donations/story';
-import { mailContextOf } from '../../services/mail/context';
 import { loadGiftInScope, refundDonation } from '../../services/reversals/refund';
 import { signedInContext } from '../../lib/service-context';
 

@@ -42,14 +42,7 @@ export const meRouter = createRouter()
   })
   .openapi(confirmErasureRoute, async (c) => {
     const user = requireUser(c.var.user);
-    return c.json(
-      await confirmErasure(
-        serviceContext(c),
-        user,
-        c.req.valid('json').code,
-      ),
-      200,
-    );
+    return c.json(await confirmErasure(serviceContext(c), user, c.req.valid('json').code), 200);
   })
   .openapi(getStatement, async (c) => {
     const user = requireUser(c.var.user);

@@ -6,10 +6,8 @@ import {
   cancelMonthlyGift,
   changeMonthlyGiftAmount,
   pauseMonthlyGift,
-  type ActionContext,
 } from '../../services/monthly-gifts/donor-actions';
 import { listDonorMonthlyGifts, monthlyGiftFor, toMonthlyGiftDtos } from '../../services/monthly-gifts/records';
-import { mailContextOf } from '../../services/mail/context';
 import { cancelByLink, readCancelLink } from '../../services/monthly-gifts/link-actions';
 import { formatUkDate } from '../../../domain/dates';
 import { monthlyGiftMethodLabel } from '../../../domain/direct-debit';

@@ -4,9 +4,13 @@ import { HttpError } from '../../lib/errors';
 import { defineRoute, errorResponses, jsonBody, jsonContent, paymentErrorResponses } from '../../lib/openapi';
 import { MonthlyPriceSchema } from '../../schemas';
 import { CheckoutSessionSchema, DemoPaymentSchema } from '../../schemas/checkout';
-import { clientSecretBody, confirmDemoPayment, demoConfirmBody, startCheckout } from '../../services/donations/checkout';
+import {
+  clientSecretBody,
+  confirmDemoPayment,
+  demoConfirmBody,
+  startCheckout,
+} from '../../services/donations/checkout';
 import { listLocalPrices } from '../../services/donations/pending';
-import { mailContextOf } from '../../services/mail/context';
 import { RateLimitError } from '../../services/abuse/rate-limit';
 import { serviceContext } from '../../lib/service-context';
 

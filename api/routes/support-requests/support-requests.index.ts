@@ -17,7 +17,6 @@ import {
   SupportRequestSchema,
   SupportRequestUpdate,
 } from '../../schemas/support-requests';
-import { mailContextOf } from '../../services/mail';
 import { listSupportRequests, sendSupportRequest, setSupportRequestHandled } from '../../services/support-requests';
 import { signedInContext } from '../../lib/service-context';
 

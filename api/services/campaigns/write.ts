@@ -10,9 +10,14 @@ import {
   type StoredImage,
   templateCauses,
 } from '../../../db/schema';
-import type { AppConfig } from '../../lib/config';
 import { badRequest, forbidden, notFound } from '../../lib/errors';
-import { administersAny, canEditCampaign, canManageOrganization, canSetCampaignStatus, isAdmin } from '../../lib/policy';
+import {
+  administersAny,
+  canEditCampaign,
+  canManageOrganization,
+  canSetCampaignStatus,
+  isAdmin,
+} from '../../lib/policy';
 import type { AuthUser } from '../../lib/types';
 import { type CampaignDto, loadCampaignDto } from './read';
 import {

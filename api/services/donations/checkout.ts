@@ -1,6 +1,5 @@
 import { eq } from 'drizzle-orm';
 import { z } from 'zod';
-import type { Db } from '../../../db/client';
 import { campaigns } from '../../../db/schema';
 import {
   DEMO_ACCOUNT_FAILS,
@@ -14,14 +13,11 @@ import {
   MIN_DONATION_PENCE,
   ONLINE_PAYMENT_METHODS,
 } from '../../../domain';
-import type { AppConfig } from '../../lib/config';
 import { badRequest, notFound } from '../../lib/errors';
-import type { AuthUser } from '../../lib/types';
 import { applyStripeEvent } from '../../webhooks/stripe/apply';
 import { checkWording } from '../users/consent';
 import { saveCheckoutDetails } from './checkout-details';
 import { optionalPersonName } from '../../lib/fields';
-import type { MailContext } from '../mail/facts';
 import { charityForOrganization } from '../organizations/charity';
 import {
   findDonorById,
@@ -44,7 +40,6 @@ import {
   peekRateLimit,
 } from '../abuse/rate-limit';
 import { requireChallenge } from '../abuse/turnstile';
-import type { PaymentProvider } from '../payments';
 import type { DonationStatus, OnlinePaymentMethod } from '../../../domain';
 import {
   DEMO_DECLINE_MESSAGE,

@@ -16,7 +16,6 @@ import {
 } from '../../../db/schema';
 import { errorSummary, logLine } from '../../middlewares/logger';
 import { isStoredKey } from '../campaigns/images';
-import type { PaymentProvider } from '../payments';
 import type { MailContext } from '../mail/facts';
 import { applyProviderEvent } from '../../webhooks/stripe/apply';
 import { SESSION_IDLE_MS } from '../auth/sessions';

@@ -1,8 +1,6 @@
 import { eq, inArray } from 'drizzle-orm';
-import type { Db } from '../../../db/client';
 import { campaigns, checkoutDetails, donations, monthlyGifts, users } from '../../../db/schema';
 import type { CharityIdentity, DonationSource } from '../../../domain';
-import type { AppConfig } from '../../lib/config';
 import { charityForOrganization } from '../organizations/charity';
 import { cancelLinkUrl } from '../monthly-gifts/link-tokens';
 import { findMandate } from '../payments/direct-debit';

@@ -3,7 +3,6 @@ import type Stripe from 'stripe';
 import type { MonthlyGiftCancelledBy } from '../../../domain';
 import { HttpError } from '../../lib/errors';
 import { applyProviderEvent } from '../../webhooks/stripe/apply';
-import type { WebhookContext } from '../../webhooks/stripe/types';
 import { attributionFromSubscription } from '../donations/record';
 import {
   findMonthlyGift,

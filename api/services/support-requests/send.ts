@@ -1,8 +1,5 @@
-import type { Db } from '../../../db/client';
 import { supportRequests } from '../../../db/schema';
 import { SUPPORT_REQUESTS_PER_HOUR } from '../../../domain/support';
-import type { AppConfig } from '../../lib/config';
-import type { AuthUser } from '../../lib/types';
 import { logLine } from '../../middlewares/logger';
 import { supportRequestCopyEmail, supportRequestEmail } from '../mail';
 import { createMailer } from '../mail/mailer';

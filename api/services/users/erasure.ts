@@ -14,7 +14,6 @@ import {
   users,
 } from '../../../db/schema';
 import { ERASURE_CODE_MINUTES } from '../../../domain';
-import type { AppConfig } from '../../lib/config';
 import { HttpError, badRequest } from '../../lib/errors';
 import type { AuthUser } from '../../lib/types';
 import { constantTimeEqual, generateCode, hashCode, MAX_CODE_ATTEMPTS } from '../auth/login-codes';
