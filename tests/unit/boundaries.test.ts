@@ -90,7 +90,10 @@ describe('import boundaries', () => {
     for (const file of files('api/routes', code)) {
       for (const spec of runtimeImports(readFileSync(path.join(root, file), 'utf8'))) {
         const target = spec.startsWith('.')
-          ? path.relative(root, path.resolve(root, path.dirname(file), spec)).split(path.sep).join('/')
+          ? path
+              .relative(root, path.resolve(root, path.dirname(file), spec))
+              .split(path.sep)
+              .join('/')
           : spec;
         if (/^drizzle-orm(\/|$)/.test(spec) || /^db\/schema(\/|$)/.test(target)) offending.push(`${file} → ${spec}`);
       }

@@ -15,7 +15,7 @@ import {
 } from '../../schemas/batches';
 import { createBatch } from '../../services/batches/create';
 import { getBatch, listBatches } from '../../services/batches/list';
-import { mailContextOf } from '../../services/mail/context';
+import { signedInContext } from '../../lib/service-context';
 
 const BATCH_ACCESS = 'Only admins, organization admins and finance users can enter or read batches';
 
@@ -69,7 +69,7 @@ const getRoute = defineRoute({
 export const batchesRouter = createRouter()
   .openapi(createRoute, async (c) => {
     const { status, batch } = await createBatch(
-      { db: c.var.db, viewer: requireUser(c.var.user), requestId: c.var.requestId, mail: mailContextOf(c) },
+      signedInContext(c),
       c.req.valid('json'),
       c.req.valid('header')['idempotency-key'],
     );

@@ -1,4 +1,3 @@
-import type { Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { createMiddleware } from 'hono/factory';
 import { createRouter, errorBody } from '../../lib/create-app';
@@ -10,6 +9,7 @@ import { campaignInput, campaignUpdateInput, createCampaign, updateCampaign } fr
 import { base64Length, CAMPAIGN_TEXT_ALLOWANCE, MAX_CAMPAIGN_BODY_BYTES } from '../../services/campaigns/images';
 import { remainingUploadBytes, uploadQuotaOf } from '../../services/abuse/quotas';
 import { RateLimitError } from '../../services/abuse/rate-limit';
+import { signedInContext } from '../../lib/service-context';
 
 const MB = 1024 * 1024;
 const inMb = (bytes: number) => `${Math.round((bytes / MB) * 10) / 10} MB`;
@@ -56,17 +56,6 @@ const campaignBodyLimit = createMiddleware<AppEnv>(async (c, next) => {
   return bodyLimit({ maxSize: today, onError: () => (today === never ? tooLarge() : overToday()) })(c, next);
 });
 
-function writeCtx(c: Context<AppEnv>) {
-  return {
-    db: c.var.db,
-    user: requireUser(c.var.user),
-    config: c.var.config,
-    bucket: c.env?.IMAGES,
-    now: new Date(),
-    requestId: c.var.requestId,
-  };
-}
-
 const createRoute = defineRoute({
   method: 'post',
   path: '/campaigns',
@@ -93,7 +82,7 @@ const updateRoute = defineRoute({
 
 /** Create and update campaigns and appeals (spec section 7); reads live in campaigns.index.ts. */
 export const campaignsWriteRouter = createRouter()
-  .openapi(createRoute, async (c) => c.json(await createCampaign(writeCtx(c), c.req.valid('json')), 201))
+  .openapi(createRoute, async (c) => c.json(await createCampaign(signedInContext(c), c.req.valid('json')), 201))
   .openapi(updateRoute, async (c) =>
-    c.json(await updateCampaign(writeCtx(c), c.req.valid('param').id, c.req.valid('json')), 200),
+    c.json(await updateCampaign(signedInContext(c), c.req.valid('param').id, c.req.valid('json')), 200),
   );

@@ -4,7 +4,7 @@ import { notFound } from '../../lib/errors';
 import { defineRoute, errorResponses, jsonContent } from '../../lib/openapi';
 import { OutboxMessageSchema, OutboxQuery } from '../../schemas/dev';
 import { devOutboxEnabled } from '../../services/mail/mailer';
-import { mailContextOf } from '../../services/mail/context';
+import { serviceContext } from '../../lib/service-context';
 import { latestOutboxMessages } from '../../services/mail/outbox';
 import { settleDelayedPayments } from '../../services/housekeeping/run';
 
@@ -52,6 +52,6 @@ export const devRouter = createRouter().openapi(outboxRoute, async (c) => {
 });
 
 devRouter.openapi(settleRoute, async (c) => {
-  const settled = await settleDelayedPayments({ db: c.var.db, payments: c.var.payments, mail: mailContextOf(c) });
+  const settled = await settleDelayedPayments(serviceContext(c));
   return c.json({ settled }, 200);
 });

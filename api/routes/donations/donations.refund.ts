@@ -4,8 +4,8 @@ import { financeReaders, loadThenAuthorize, requireUser } from '../../lib/policy
 import { DonationStorySchema } from '../../schemas/donation-story';
 import { RefundBodySchema, RefundHeaders, RefundResultSchema } from '../../schemas/refunds';
 import { donationStory } from '../../services/donations/story';
-import { mailContextOf } from '../../services/mail/context';
 import { loadGiftInScope, refundDonation } from '../../services/reversals/refund';
+import { signedInContext } from '../../lib/service-context';
 
 const refundRoute = defineRoute({
   method: 'post',
@@ -55,13 +55,7 @@ export const donationsRefundRouter = createRouter()
   .openapi(refundRoute, async (c) => {
     const key = c.req.valid('header')['idempotency-key'] ?? null;
     const { status, body } = await refundDonation(
-      {
-        db: c.var.db,
-        payments: c.var.payments,
-        mail: mailContextOf(c),
-        viewer: requireUser(c.var.user),
-        requestId: c.var.requestId,
-      },
+      signedInContext(c),
       c.req.valid('param').id,
       c.req.valid('json'),
       key,

@@ -12,6 +12,7 @@ import {
   putConsent,
   requestErasureRoute,
 } from './me.routes';
+import { serviceContext } from '../../lib/service-context';
 
 /** The donor's own consent, erasure and annual statement; the admins' consent export. */
 export const meRouter = createRouter()
@@ -37,18 +38,11 @@ export const meRouter = createRouter()
   })
   .openapi(requestErasureRoute, async (c) => {
     const user = requireUser(c.var.user);
-    return c.json(await requestErasure({ db: c.var.db, payments: c.var.payments, config: c.var.config }, user), 200);
+    return c.json(await requestErasure(serviceContext(c), user), 200);
   })
   .openapi(confirmErasureRoute, async (c) => {
     const user = requireUser(c.var.user);
-    return c.json(
-      await confirmErasure(
-        { db: c.var.db, payments: c.var.payments, config: c.var.config },
-        user,
-        c.req.valid('json').code,
-      ),
-      200,
-    );
+    return c.json(await confirmErasure(serviceContext(c), user, c.req.valid('json').code), 200);
   })
   .openapi(getStatement, async (c) => {
     const user = requireUser(c.var.user);

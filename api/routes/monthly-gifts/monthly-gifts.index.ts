@@ -6,10 +6,8 @@ import {
   cancelMonthlyGift,
   changeMonthlyGiftAmount,
   pauseMonthlyGift,
-  type ActionContext,
 } from '../../services/monthly-gifts/donor-actions';
 import { listDonorMonthlyGifts, monthlyGiftFor, toMonthlyGiftDtos } from '../../services/monthly-gifts/records';
-import { mailContextOf } from '../../services/mail/context';
 import { cancelByLink, readCancelLink } from '../../services/monthly-gifts/link-actions';
 import { formatUkDate } from '../../../domain/dates';
 import { monthlyGiftMethodLabel } from '../../../domain/direct-debit';
@@ -30,6 +28,7 @@ import {
   readLink,
   useLink,
 } from './monthly-gifts.routes';
+import { serviceContext } from '../../lib/service-context';
 
 const ukDate = (iso: string | null) => (iso ? formatUkDate(new Date(iso)) : '');
 
@@ -65,12 +64,6 @@ const csvCells = (g: OfficeMonthlyGift): Cell[] => [
   g._id,
 ];
 
-const actionContext = (c: Context<AppEnv>): ActionContext => ({
-  db: c.var.db,
-  payments: c.var.payments,
-  mail: mailContextOf(c),
-});
-
 const dto = async (c: Context<AppEnv>, row: Parameters<typeof toMonthlyGiftDtos>[1][number]) =>
   (await toMonthlyGiftDtos(c.var.db, [row]))[0];
 
@@ -84,7 +77,7 @@ export const monthlyGiftsRouter = createRouter()
   )
   .openapi(useLink, async (c) =>
     c.json(
-      await cancelByLink({ ...actionContext(c), authSecret: c.var.config.authSecret }, c.req.valid('json').token),
+      await cancelByLink({ ...serviceContext(c), authSecret: c.var.config.authSecret }, c.req.valid('json').token),
       200,
     ),
   )
@@ -94,15 +87,15 @@ export const monthlyGiftsRouter = createRouter()
   })
   .openapi(cancelMine, async (c) => {
     const gift = await monthlyGiftFor(c.var.db, requireUser(c.var.user), c.req.valid('param').id, 'donor');
-    return c.json(await dto(c, await cancelMonthlyGift(actionContext(c), gift, 'donor')), 200);
+    return c.json(await dto(c, await cancelMonthlyGift(serviceContext(c), gift, 'donor')), 200);
   })
   .openapi(changeMine, async (c) => {
     const gift = await monthlyGiftFor(c.var.db, requireUser(c.var.user), c.req.valid('param').id, 'donor');
-    return c.json(await dto(c, await changeMonthlyGiftAmount(actionContext(c), gift, c.req.valid('json').price)), 200);
+    return c.json(await dto(c, await changeMonthlyGiftAmount(serviceContext(c), gift, c.req.valid('json').price)), 200);
   })
   .openapi(pauseMine, async (c) => {
     const gift = await monthlyGiftFor(c.var.db, requireUser(c.var.user), c.req.valid('param').id, 'donor');
-    return c.json(await dto(c, await pauseMonthlyGift(actionContext(c), gift, c.req.valid('json').months)), 200);
+    return c.json(await dto(c, await pauseMonthlyGift(serviceContext(c), gift, c.req.valid('json').months)), 200);
   })
   .openapi(listOffice, async (c) => {
     const { rows, total } = await officeMonthlyGifts(c.var.db, requireUser(c.var.user), c.req.valid('query'));
@@ -129,5 +122,5 @@ export const monthlyGiftsRouter = createRouter()
   })
   .openapi(cancelManaged, async (c) => {
     const gift = await monthlyGiftFor(c.var.db, requireUser(c.var.user), c.req.valid('param').id, 'manager');
-    return c.json(await dto(c, await cancelMonthlyGift(actionContext(c), gift, 'admin')), 200);
+    return c.json(await dto(c, await cancelMonthlyGift(serviceContext(c), gift, 'admin')), 200);
   });

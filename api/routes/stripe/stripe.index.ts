@@ -4,10 +4,15 @@ import { HttpError } from '../../lib/errors';
 import { defineRoute, errorResponses, jsonBody, jsonContent, paymentErrorResponses } from '../../lib/openapi';
 import { MonthlyPriceSchema } from '../../schemas';
 import { CheckoutSessionSchema, DemoPaymentSchema } from '../../schemas/checkout';
-import { clientSecretBody, confirmDemoPayment, demoConfirmBody, startCheckout } from '../../services/donations/checkout';
+import {
+  clientSecretBody,
+  confirmDemoPayment,
+  demoConfirmBody,
+  startCheckout,
+} from '../../services/donations/checkout';
 import { listLocalPrices } from '../../services/donations/pending';
-import { mailContextOf } from '../../services/mail/context';
 import { RateLimitError } from '../../services/abuse/rate-limit';
+import { serviceContext } from '../../lib/service-context';
 
 const subscriptionsRoute = defineRoute({
   method: 'get',
@@ -44,12 +49,8 @@ export const stripeRouter = createRouter()
   // Stripe Prices we sell are mirrored there), so no other Price in the Stripe account can be used.
   .openapi(subscriptionsRoute, async (c) => c.json(await listLocalPrices(c.var.db), 200))
   .openapi(clientSecretRoute, async (c) => {
-    const ip = c.req.header('cf-connecting-ip')?.trim().slice(0, 64) || null;
     try {
-      const session = await startCheckout(
-        { db: c.var.db, config: c.var.config, payments: c.var.payments, user: c.var.user, ip, now: new Date() },
-        c.req.valid('json'),
-      );
+      const session = await startCheckout(serviceContext(c), c.req.valid('json'));
       return c.json(session, 200);
     } catch (err) {
       if (err instanceof RateLimitError) c.header('Retry-After', String(err.retryAfterSeconds));
@@ -57,7 +58,7 @@ export const stripeRouter = createRouter()
     }
   })
   .openapi(demoConfirmRoute, async (c) => {
-    const outcome = await confirmDemoPayment({ ...c.var, mail: mailContextOf(c) }, c.req.valid('json'));
+    const outcome = await confirmDemoPayment(serviceContext(c), c.req.valid('json'));
     if ('declined' in outcome) throw new HttpError(402, outcome.declined);
     return c.json(outcome, 200);
   });

@@ -9,8 +9,8 @@ import {
   SupportRequestSchema,
   SupportRequestUpdate,
 } from '../../schemas/support-requests';
-import { mailContextOf } from '../../services/mail';
 import { listSupportRequests, sendSupportRequest, setSupportRequestHandled } from '../../services/support-requests';
+import { signedInContext } from '../../lib/service-context';
 
 const sendRoute = defineRoute({
   method: 'post',
@@ -50,9 +50,7 @@ const handleRoute = defineRoute({
 
 export const supportRequestsRouter = createRouter()
   .openapi(sendRoute, async (c) => {
-    const { db, config } = c.var;
-    const ctx = { db, config, user: requireUser(c.var.user), origin: mailContextOf(c).origin, now: new Date() };
-    return c.json(await sendSupportRequest(ctx, c.req.valid('json')), 201);
+    return c.json(await sendSupportRequest(signedInContext(c), c.req.valid('json')), 201);
   })
   .openapi(listRoute, async (c) =>
     c.json(pageItems(c, await listSupportRequests(c.var.db, requireUser(c.var.user), c.req.valid('query'))), 200),

@@ -1,7 +1,5 @@
 import { and, desc, eq, gt, inArray, isNull, lt, sql } from 'drizzle-orm';
-import type { Db } from '../../../db/client';
 import { loginCodes, organizationAdmins, users } from '../../../db/schema';
-import type { AppConfig } from '../../lib/config';
 import { HttpError } from '../../lib/errors';
 import type { AuthUser } from '../../lib/types';
 import { loginCodeEmail, type Mailer } from '../mail/mailer';
@@ -23,12 +21,17 @@ import { startSession } from './sessions';
 import type { UserDto } from '../../schemas';
 import { isAdminAccount } from '../../lib/policy';
 import { logLine } from '../../middlewares/logger';
+import type { ServiceContext } from '../../lib/service-context';
 
 export const CODE_LENGTH = 6;
 export const CODE_TTL_MS = 10 * 60 * 1000;
 export const MAX_CODE_ATTEMPTS = 5;
 
-type Ctx = { db: Db; config: AppConfig; mailer: Mailer; now: Date; ip: string; turnstileToken?: string | null };
+type Ctx = Pick<ServiceContext, 'db' | 'config' | 'now'> & {
+  mailer: Mailer;
+  ip: string;
+  turnstileToken?: string | null;
+};
 
 /** Uniform 6 digits from the CSPRNG: values past the last whole multiple of 10^6 are redrawn. */
 export function generateCode(): string {

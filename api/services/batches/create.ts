@@ -7,15 +7,15 @@ import { formatPence } from '../../../domain/money';
 import type { BatchBody, BatchDto, BatchGift } from '../../schemas/batches';
 import { badRequest, forbidden, HttpError } from '../../lib/errors';
 import { inOrgScope } from '../../lib/policy';
-import type { AuthUser } from '../../lib/types';
 import { actorOf, auditInsert } from '../audit/append';
 import { coversGift, listDonorDeclarations, type DeclarationRow } from '../gift-aid/declarations';
-import { sendReceipt, type MailContext } from '../mail/notify';
+import { sendReceipt } from '../mail/notify';
 import { getUser } from '../users/manage';
 import { getBatch } from './list';
 import type { Statement } from '../donations/record';
+import type { SignedInContext } from '../../lib/service-context';
 
-export type BatchContext = { db: Db; viewer: AuthUser; requestId: string | null; mail: MailContext };
+export type BatchContext = Pick<SignedInContext, 'db' | 'viewer' | 'requestId' | 'mail'>;
 
 /** A donor with no email still needs a unique address for the users table; `.invalid` never delivers. */
 const placeholderEmail = (id: string) => `offline-${id}@donors.invalid`;

@@ -11,9 +11,14 @@ import {
   type StoredImage,
   templateCauses,
 } from '../../../db/schema';
-import type { AppConfig } from '../../lib/config';
 import { badRequest, forbidden, notFound } from '../../lib/errors';
-import { administersAny, canEditCampaign, canManageOrganization, canSetCampaignStatus, isAdmin } from '../../lib/policy';
+import {
+  administersAny,
+  canEditCampaign,
+  canManageOrganization,
+  canSetCampaignStatus,
+  isAdmin,
+} from '../../lib/policy';
 import type { AuthUser } from '../../lib/types';
 import { type CampaignDto, loadCampaignDto } from './read';
 import {
@@ -28,6 +33,7 @@ import {
 } from './images';
 import { actorOf, auditInsert } from '../audit/append';
 import { consumeAppealQuota, consumeUploadQuota } from '../abuse/quotas';
+import type { ServiceContext, SignedInContext } from '../../lib/service-context';
 
 export const MAX_TITLE = 120;
 export const MAX_DESCRIPTION = 150;
@@ -128,14 +134,8 @@ export type CampaignInput = z.infer<typeof campaignInput>;
 export type CampaignUpdate = z.infer<typeof campaignUpdateInput>;
 type Row = typeof campaigns.$inferSelect;
 
-export type WriteCtx = {
-  db: Db;
-  user: AuthUser;
-  config: AppConfig;
-  bucket: R2Bucket | undefined;
-  now: Date;
-  requestId?: string | null;
-};
+export type WriteCtx = Pick<SignedInContext, 'db' | 'viewer' | 'config' | 'bucket' | 'now'> &
+  Partial<Pick<ServiceContext, 'requestId'>>;
 
 const administers = canManageOrganization;
 
@@ -165,7 +165,7 @@ function checkDateOrder(from: string | null, to: string | null) {
 }
 
 export async function createCampaign(ctx: WriteCtx, input: CampaignInput): Promise<CampaignDto> {
-  const { db, user } = ctx;
+  const { db, viewer: user } = ctx;
   // An appeal names its parent campaign, or says kind 'appeal' to get the default campaign.
   const isAppeal = input.campaign_id !== null || input.kind === 'appeal';
   let parent: Row | null = null;
@@ -222,7 +222,7 @@ export async function createCampaign(ctx: WriteCtx, input: CampaignInput): Promi
 }
 
 export async function updateCampaign(ctx: WriteCtx, idOrShort: string, input: CampaignUpdate): Promise<CampaignDto> {
-  const { db, user } = ctx;
+  const { db, viewer: user } = ctx;
   const row = await loadEditable(ctx, idOrShort);
   const changes: Partial<typeof campaigns.$inferInsert> = {};
 
@@ -345,7 +345,7 @@ async function loadEditable(ctx: WriteCtx, idOrShort: string): Promise<Row> {
   if (!id) throw notFound('Campaign not found: the id is not valid');
   const [row] = await ctx.db.select().from(campaigns).where(eq(campaigns.id, id)).limit(1);
   if (!row) throw notFound('Campaign not found');
-  const { user } = ctx;
+  const { viewer: user } = ctx;
   if (canEditCampaign(user, row)) return row;
   // Don't reveal drafts and deleted items to people who cannot see them.
   if (row.status !== 'approved' && !(row.createdBy === user.id && row.status === 'draft'))
@@ -363,7 +363,7 @@ async function findParent(ctx: WriteCtx, idOrShort: string): Promise<Row> {
   const [row] = id ? await ctx.db.select().from(campaigns).where(eq(campaigns.id, id)).limit(1) : [];
   if (!row || row.campaignId !== null)
     throw badRequest('campaign_id: no campaign with this id; choose one from the campaign list');
-  if (row.status !== 'approved' && !administers(ctx.user, row.organizationId)) {
+  if (row.status !== 'approved' && !administers(ctx.viewer, row.organizationId)) {
     throw badRequest('campaign_id: this campaign is not open for appeals; choose another');
   }
   return row;
@@ -392,7 +392,7 @@ async function defaultParent(ctx: WriteCtx): Promise<Row> {
 
 async function checkOrganization(ctx: WriteCtx, idOrShort: string): Promise<string> {
   const id = parseId(idOrShort);
-  if (!isAdmin(ctx.user) && !(id && administers(ctx.user, id))) {
+  if (!isAdmin(ctx.viewer) && !(id && administers(ctx.viewer, id))) {
     throw forbidden('You can only manage campaigns of organizations you administer');
   }
   if (!id) throw badRequest('organization_id: no organization with this id');

@@ -1,6 +1,5 @@
 import { eq } from 'drizzle-orm';
 import { z } from 'zod';
-import type { Db } from '../../../db/client';
 import { campaigns } from '../../../db/schema';
 import {
   DEMO_ACCOUNT_FAILS,
@@ -14,14 +13,11 @@ import {
   MIN_DONATION_PENCE,
   ONLINE_PAYMENT_METHODS,
 } from '../../../domain';
-import type { AppConfig } from '../../lib/config';
 import { badRequest, notFound } from '../../lib/errors';
-import type { AuthUser } from '../../lib/types';
 import { applyStripeEvent } from '../../webhooks/stripe/apply';
 import { checkWording } from '../users/consent';
 import { saveCheckoutDetails } from './checkout-details';
 import { optionalPersonName } from '../../lib/fields';
-import type { MailContext } from '../mail/facts';
 import { charityForOrganization } from '../organizations/charity';
 import {
   findDonorById,
@@ -44,7 +40,6 @@ import {
   peekRateLimit,
 } from '../abuse/rate-limit';
 import { requireChallenge } from '../abuse/turnstile';
-import type { PaymentProvider } from '../payments';
 import type { DonationStatus, OnlinePaymentMethod } from '../../../domain';
 import {
   DEMO_DECLINE_MESSAGE,
@@ -53,6 +48,7 @@ import {
   demoSuccessEvent,
   verifyDemoClientSecret,
 } from '../payments/demo-events';
+import type { ServiceContext } from '../../lib/service-context';
 
 /**
  * Checkout: validates a gift, stores it as pending and asks the payment provider to open its
@@ -165,15 +161,7 @@ export const demoConfirmBody = z.object({
 });
 export type DemoConfirmInput = z.infer<typeof demoConfirmBody>;
 
-export type CheckoutCtx = {
-  db: Db;
-  config: AppConfig;
-  payments: PaymentProvider;
-  user: AuthUser | null;
-  /** cf-connecting-ip, only behind Cloudflare. */
-  ip: string | null;
-  now: Date;
-};
+export type CheckoutCtx = Pick<ServiceContext, 'db' | 'config' | 'payments' | 'viewer' | 'ip' | 'now'>;
 
 export type CheckoutSession = {
   clientSecret: string;
@@ -203,7 +191,7 @@ async function throttleCheckout(ctx: CheckoutCtx, email: string, turnstileToken:
     ip && knownIp(ip) ? await peekRateLimit(db, `checkout:ip:${ip}`, CHALLENGE_THRESHOLDS.checkoutPerIp, now) : 0;
   // Rotating addresses stay under any per-address count: past a site-wide rate of anonymous
   // checkouts, every anonymous donor is asked for the (quick, human-friendly) check.
-  const siteWide = ctx.user
+  const siteWide = ctx.viewer
     ? null
     : await hitRateLimit(db, 'challenge:checkout-anonymous', CHALLENGE_THRESHOLDS.anonymousCheckouts, now);
   if (
@@ -233,7 +221,7 @@ async function receivingCharity(ctx: CheckoutCtx, campaignId: string) {
 export async function startCheckout(ctx: CheckoutCtx, body: CheckoutInput): Promise<CheckoutSession> {
   const { db, config } = ctx;
   ctx.payments.assertReady();
-  const email = ctx.user?.email ?? body.email?.toLowerCase();
+  const email = ctx.viewer?.email ?? body.email?.toLowerCase();
   if (!email || !isEmail(email)) throw badRequest('email: enter a valid email address, like name@example.com');
   await throttleCheckout(ctx, email, body.turnstile_token);
 
@@ -254,7 +242,7 @@ export async function startCheckout(ctx: CheckoutCtx, body: CheckoutInput): Prom
     body.giftAid && body.gift_aid ? await prepareCheckoutGiftAid(db, config, target.campaignId, body.gift_aid) : null;
   if (body.marketing_consent) checkWording(body.consent_wording);
 
-  const own = ctx.user ? await findDonorById(db, ctx.user.id) : null;
+  const own = ctx.viewer ? await findDonorById(db, ctx.viewer.id) : null;
   const donor = own ?? (await findOrCreateDonor(db, email));
   const donationId = crypto.randomUUID();
   // Held with the gift, not the account, until it is paid: the email may be someone else's.
@@ -296,8 +284,8 @@ export async function startCheckout(ctx: CheckoutCtx, body: CheckoutInput): Prom
         ? { first_name: giftAid.details.firstName, last_name: giftAid.details.lastName }
         : {};
   await saveCheckoutDetails(db, pending.id, {
-    firstName: ctx.user ? null : (named.first_name ?? null),
-    lastName: ctx.user ? null : (named.last_name ?? null),
+    firstName: ctx.viewer ? null : (named.first_name ?? null),
+    lastName: ctx.viewer ? null : (named.last_name ?? null),
     marketingConsent: body.marketing_consent === true,
     // A guest checkout never switches on consent for an account that existed before it.
     consentToAccount: own !== null || donor.created === true,
@@ -316,7 +304,7 @@ export type DemoOutcome = { status: DonationStatus } | { declined: string };
 
 /** Demo mode only: settles a demo session as Stripe would, through the same event handlers. */
 export async function confirmDemoPayment(
-  ctx: Pick<CheckoutCtx, 'db' | 'config' | 'payments'> & { mail?: MailContext },
+  ctx: Pick<ServiceContext, 'db' | 'config' | 'payments'> & Partial<Pick<ServiceContext, 'mail'>>,
   body: DemoConfirmInput,
 ): Promise<DemoOutcome> {
   if (!ctx.payments.confirmsDemoPayments)

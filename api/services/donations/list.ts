@@ -36,7 +36,6 @@ export type DonationRow = {
   appealTitle: string | null;
 };
 
-
 export function toDonationDto(r: DonationRow): DonationDto {
   const name = `${r.donorFirstName} ${r.donorLastName}`.trim();
   return {
@@ -135,7 +134,6 @@ export function donationRows(
     .limit(page.limit)
     .offset(page.offset);
 }
-
 
 async function listWhere(
   db: Db,

@@ -16,10 +16,10 @@ import {
 } from '../../../db/schema';
 import { errorSummary, logLine } from '../../middlewares/logger';
 import { isStoredKey } from '../campaigns/images';
-import type { PaymentProvider } from '../payments';
 import type { MailContext } from '../mail/facts';
 import { applyProviderEvent } from '../../webhooks/stripe/apply';
 import { SESSION_IDLE_MS } from '../auth/sessions';
+import type { ServiceContext } from '../../lib/service-context';
 
 /**
  * Scheduled housekeeping (a Cron Trigger on the worker, or `npm run housekeeping` locally). Every
@@ -43,15 +43,11 @@ export const HOUSEKEEPING = {
   batchSize: 200,
 } as const;
 
-export type HousekeepingDeps = {
-  db: Db;
+export type HousekeepingDeps = Pick<ServiceContext, 'db' | 'payments' | 'now'> & {
   /** The R2 bucket of uploaded images (IMAGES); without it the image step is skipped. */
   bucket?: R2Bucket | null;
-  /** Abandoned payments it holds are stopped there, expired donors' customers deleted (Stripe mode). */
-  payments: PaymentProvider;
   /** Where receipts and failure notices of settled Direct Debits go (absent: none are sent). */
   mail?: MailContext;
-  now: Date;
 };
 
 export type HousekeepingCounts = {

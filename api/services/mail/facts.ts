@@ -1,11 +1,10 @@
 import { eq, inArray } from 'drizzle-orm';
-import type { Db } from '../../../db/client';
 import { campaigns, checkoutDetails, donations, monthlyGifts, organizations, users } from '../../../db/schema';
 import type { CharityIdentity, DonationSource } from '../../../domain';
-import type { AppConfig } from '../../lib/config';
 import { charityFromOrganization, identityColumns } from '../organizations/charity';
 import { cancelLinkUrl } from '../monthly-gifts/link-tokens';
 import { findMandate } from '../payments/direct-debit';
+import type { ServiceContext } from '../../lib/service-context';
 
 /** Everything a receipt or refund notice says about one gift, read from the database. */
 export type GiftFacts = {
@@ -27,7 +26,8 @@ export type GiftFacts = {
   directDebit: { last4: string | null; mandateReference: string | null } | null;
 };
 
-export type MailContext = { db: Db; config: AppConfig; origin: string };
+/** What sending an email needs: ServiceContext's `mail`. */
+export type MailContext = ServiceContext['mail'];
 
 export const causeLine = (gift: Pick<GiftFacts, 'campaignTitle' | 'appealTitle'>) =>
   gift.appealTitle ? `${gift.appealTitle} (${gift.campaignTitle})` : gift.campaignTitle;

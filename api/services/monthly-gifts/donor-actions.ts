@@ -3,7 +3,6 @@ import type Stripe from 'stripe';
 import type { MonthlyGiftCancelledBy } from '../../../domain';
 import { HttpError } from '../../lib/errors';
 import { applyProviderEvent } from '../../webhooks/stripe/apply';
-import type { WebhookContext } from '../../webhooks/stripe/types';
 import { attributionFromSubscription } from '../donations/record';
 import {
   findMonthlyGift,
@@ -15,6 +14,7 @@ import {
 } from './records';
 import type { PaymentProvider, SubscriptionChange } from '../payments';
 import { errorSummary, logLine } from '../../middlewares/logger';
+import type { ServiceContext } from '../../lib/service-context';
 
 /**
  * Change, pause and cancel a monthly gift through the payment provider. Stripe's answer is stored
@@ -23,7 +23,7 @@ import { errorSummary, logLine } from '../../middlewares/logger';
  * nothing here and tells the donor to retry.
  */
 
-export type ActionContext = Omit<WebhookContext, 'stripe'> & { payments: PaymentProvider };
+export type ActionContext = Pick<ServiceContext, 'db' | 'payments'> & Partial<Pick<ServiceContext, 'mail'>>;
 
 const stillRunning = (gift: MonthlyGiftRow) => {
   if (gift.status === 'cancelled') throw new HttpError(409, 'This monthly gift is already cancelled');

@@ -5,7 +5,13 @@ import type { Db } from '../../../db/client';
 import { parseId } from '../../../db/ids';
 import { organizationAdmins, organizations, users } from '../../../db/schema';
 import { badRequest, forbidden, notFound } from '../../lib/errors';
-import { canChangeOrganizationAdmins, canManageOrganization, inOrgScope, orgScope, readsFinance } from '../../lib/policy';
+import {
+  canChangeOrganizationAdmins,
+  canManageOrganization,
+  inOrgScope,
+  orgScope,
+  readsFinance,
+} from '../../lib/policy';
 import type { AuthUser } from '../../lib/types';
 import { type CharityRegulator, charityNumberProblem, regulatorFromNumber } from '../../../domain';
 import { actorOf, type AuditActor, auditInsert, changedFields } from '../audit/append';

@@ -11,18 +11,11 @@ import type { AuthUser } from '../../lib/types';
 import type { RefundBody, RefundResultDto, ReversalDto } from '../../schemas/refunds';
 import { applyProviderEvent } from '../../webhooks/stripe/apply';
 import { actorOf, auditInsertIf } from '../audit/append';
-import type { MailContext } from '../mail/facts';
-import type { PaymentProvider } from '../payments/provider';
+import type { SignedInContext } from '../../lib/service-context';
 import { sendRefundNotice } from '../mail/notify';
 import { afterReversal, guardedReversalInsert, remainingSql } from './record';
 
-export type RefundContext = {
-  db: Db;
-  payments: PaymentProvider;
-  mail: MailContext | null;
-  viewer: AuthUser;
-  requestId: string | null;
-};
+export type RefundContext = Pick<SignedInContext, 'db' | 'payments' | 'mail' | 'viewer' | 'requestId'>;
 
 const campaign = alias(campaigns, 'campaign');
 const OFFLINE_SOURCES = new Set(['manual', 'batch']);

@@ -1,15 +1,13 @@
-import type { Db } from '../../../db/client';
 import { supportRequests } from '../../../db/schema';
 import { SUPPORT_REQUESTS_PER_HOUR } from '../../../domain/support';
-import type { AppConfig } from '../../lib/config';
-import type { AuthUser } from '../../lib/types';
 import { logLine } from '../../middlewares/logger';
 import { supportRequestCopyEmail, supportRequestEmail } from '../mail';
 import { createMailer } from '../mail/mailer';
 import { enforceRateLimits } from '../abuse/rate-limit';
 import { type SupportRequestDto, toSupportRequestDto } from './dto';
+import type { SignedInContext } from '../../lib/service-context';
 
-export type SendContext = { db: Db; config: AppConfig; user: AuthUser; origin: string; now: Date };
+export type SendContext = Pick<SignedInContext, 'db' | 'config' | 'viewer' | 'origin' | 'now'>;
 
 const HOUR = 60 * 60 * 1000;
 
@@ -23,7 +21,7 @@ export async function sendSupportRequest(
 ): Promise<SupportRequestDto & { email_sent: boolean }> {
   await enforceRateLimits(
     ctx.db,
-    [{ key: `support:user:${ctx.user.id}`, rule: { limit: SUPPORT_REQUESTS_PER_HOUR, windowMs: HOUR } }],
+    [{ key: `support:user:${ctx.viewer.id}`, rule: { limit: SUPPORT_REQUESTS_PER_HOUR, windowMs: HOUR } }],
     ctx.now,
     (minutes) =>
       `You have sent ${SUPPORT_REQUESTS_PER_HOUR} messages this hour. Please wait ${minutes} minute${minutes === 1 ? '' : 's'} or email us directly.`,
@@ -31,9 +29,9 @@ export async function sendSupportRequest(
   const [row] = await ctx.db
     .insert(supportRequests)
     .values({
-      userId: ctx.user.id,
+      userId: ctx.viewer.id,
       name: input.name,
-      email: ctx.user.email,
+      email: ctx.viewer.email,
       subject: input.subject,
       message: input.message,
       createdAt: ctx.now,

@@ -14,7 +14,6 @@ import {
   users,
 } from '../../../db/schema';
 import { ERASURE_CODE_MINUTES } from '../../../domain';
-import type { AppConfig } from '../../lib/config';
 import { HttpError, badRequest } from '../../lib/errors';
 import type { AuthUser } from '../../lib/types';
 import { constantTimeEqual, generateCode, hashCode, MAX_CODE_ATTEMPTS } from '../auth/login-codes';
@@ -25,6 +24,7 @@ import { createMailer } from '../mail/mailer';
 import { cancelMonthlyGift, type ActionContext } from '../monthly-gifts/donor-actions';
 import type { ErasureDto } from '../../schemas/consent';
 import { isDonor } from '../../lib/policy';
+import type { ServiceContext } from '../../lib/service-context';
 
 /**
  * A donor deletes their account (UK GDPR art. 17), confirmed by an emailed code. We blank the
@@ -33,7 +33,7 @@ import { isDonor } from '../../lib/policy';
  * and claims stay, untouched, for HMRC's six years (docs/decisions/020).
  */
 
-type Ctx = ActionContext & { config: AppConfig };
+type Ctx = ActionContext & Pick<ServiceContext, 'config'>;
 
 const codeSubject = (userId: string) => `erasure:${userId}`;
 

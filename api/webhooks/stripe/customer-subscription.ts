@@ -7,7 +7,12 @@ import {
   resolveAttribution,
   type Attribution,
 } from '../../services/donations/record';
-import { findMonthlyGift, snapshotOf, upsertFromSubscription, type MonthlyGiftRow } from '../../services/monthly-gifts/records';
+import {
+  findMonthlyGift,
+  snapshotOf,
+  upsertFromSubscription,
+  type MonthlyGiftRow,
+} from '../../services/monthly-gifts/records';
 import type { EventHandler } from './types';
 
 const attributionOfGift = (g: MonthlyGiftRow): Attribution => ({

@@ -8,7 +8,11 @@ import {
   visibleCampaignDto,
   type CampaignDto,
 } from '../../../api/services/campaigns/read';
-import { latestMessagesQuery, toPublicMessage, type PublicMessage } from '../../../api/services/messages/support-messages';
+import {
+  latestMessagesQuery,
+  toPublicMessage,
+  type PublicMessage,
+} from '../../../api/services/messages/support-messages';
 import { preparedTopDonors, toTopDonor, type TopDonor } from '../../../api/services/campaigns/top-donors';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../../db/client';
