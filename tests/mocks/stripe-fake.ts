@@ -15,7 +15,7 @@ import {
   stripeEvent,
   subscriptionObject,
   ukCardFee,
-} from '../../api/services/stripe-objects';
+} from '../../api/services/payments/stripe-objects';
 import fixtures from '../fixtures/stripe/fixtures3-bacs.json';
 
 /**
@@ -23,7 +23,7 @@ import fixtures from '../fixtures/stripe/fixtures3-bacs.json';
  * here). The real SDK talks to it over HTTP: point it with
  * `new Stripe(key, {host: '127.0.0.1', port, protocol: 'http', httpClient: Stripe.createFetchHttpClient()})`
  * or set STRIPE_API_BASE to `fake.url`. Idempotency keys replay the first response, like Stripe.
- * Every object it answers is built from Stripe's own fixtures (api/services/stripe-objects.ts) and
+ * Every object it answers is built from Stripe's own fixtures (api/services/payments/stripe-objects.ts) and
  * checked against them by tests/unit/stripe-shapes.test.ts.
  */
 

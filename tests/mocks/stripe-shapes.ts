@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { STRIPE_FIXTURES as APP_FIXTURES } from '../../api/services/stripe-fixtures';
+import { STRIPE_FIXTURES as APP_FIXTURES } from '../../api/services/payments/stripe-fixtures';
 import bacsFixtures from '../fixtures/stripe/fixtures3-bacs.json';
 
 /** The app's copy of Stripe's fixtures, plus the Bacs resources only the tests need (payment_method). */
@@ -14,7 +14,7 @@ const STRIPE_FIXTURES: Record<string, Record<string, unknown>> = {
 
 /**
  * Checks that an object has the shape of Stripe's own example for its resource
- * (api/services/stripe-fixtures.ts, copied from Stripe's fixtures3.json): the same keys, recursively,
+ * (api/services/payments/stripe-fixtures.ts, copied from Stripe's fixtures3.json): the same keys, recursively,
  * with the same value types. Rules:
  *
  * - Every key of the fixture must be present, and no other key, except keys Stripe's type declares

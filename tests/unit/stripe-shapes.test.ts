@@ -5,7 +5,7 @@ import type { donations } from '../../db/schema';
 import type { MonthlyGiftRow } from '../../api/services/monthly-gifts/records';
 import { createStripe } from '../../api/services/payments/stripe-client';
 import { demoFailureEvent, demoSubscription, demoSuccessEvent } from '../../api/services/payments/demo-events';
-import { STRIPE_FIXTURES } from '../../api/services/stripe-fixtures';
+import { STRIPE_FIXTURES } from '../../api/services/payments/stripe-fixtures';
 import {
   balanceTransactionObject,
   mandateObject,
@@ -13,7 +13,7 @@ import {
   setupIntentObject,
   stripeEvent,
   subscriptionObject as buildSubscription,
-} from '../../api/services/stripe-objects';
+} from '../../api/services/payments/stripe-objects';
 import { malformedEventReason } from '../../api/webhooks/stripe/shape';
 import * as events from '../fixtures/stripe/events';
 import { type StripeFake, startStripeFake } from '../mocks/stripe-fake';

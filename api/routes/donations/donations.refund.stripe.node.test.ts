@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, donationReversals, donations } from '../../../db/schema';
-import { paymentIntentObject } from '../../services/stripe-objects';
+import { paymentIntentObject } from '../../services/payments/stripe-objects';
 import {
   createCampaign,
   createDonation,

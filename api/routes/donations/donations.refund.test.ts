@@ -25,7 +25,7 @@ import { engineName, setupTestApp, type TestApp } from '../../../tests/setup/tes
 import { readConfig } from '../../lib/config';
 import { applyStripeEvent } from '../../webhooks/stripe/apply';
 import { chargeDispute, type DisputeEventType } from '../../../tests/fixtures/stripe/events';
-import { refundObject, stripeEvent } from '../../services/stripe-objects';
+import { refundObject, stripeEvent } from '../../services/payments/stripe-objects';
 
 type Result = {
   reversal: { _id: string; status: string; amount: number; kind: string; provider_id: string | null };

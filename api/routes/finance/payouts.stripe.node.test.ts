@@ -8,7 +8,7 @@ import { startStripeFake, type StripeFake } from '../../../tests/mocks/stripe-fa
 import { setupTestApp, type TestApp } from '../../../tests/setup/test-app';
 import { insertPendingDonation } from '../../services/donations/pending';
 import { createStripe } from '../../services/payments/stripe-client';
-import { paymentIntentObject, stripeEvent } from '../../services/stripe-objects';
+import { paymentIntentObject, stripeEvent } from '../../services/payments/stripe-objects';
 
 /** Fees and payouts in Stripe mode: the signed webhook, the real SDK and the local Stripe fake (Node only). */
 let fake: StripeFake;

@@ -27,7 +27,7 @@ import {
   payoutObject,
   refundObject,
   stripeEvent,
-} from '../../services/stripe-objects';
+} from '../../services/payments/stripe-objects';
 import { applyStripeEvent } from '../../webhooks/stripe/apply';
 import type { WebhookContext } from '../../webhooks/stripe/types';
 
@@ -35,7 +35,7 @@ import type { WebhookContext } from '../../webhooks/stripe/types';
  * Payouts (both engines, and Turso): recorded from payout.paid / payout.failed exactly once and in
  * any order, each line matched to its gift, refund or nothing; read by finance readers only.
  * Stripe is answered in process at the SDK's HTTP boundary (its fetch), with objects built from
- * Stripe's fixtures (api/services/stripe-objects.ts, checked by tests/unit/stripe-shapes.test.ts),
+ * Stripe's fixtures (api/services/payments/stripe-objects.ts, checked by tests/unit/stripe-shapes.test.ts),
  * so this runs inside workerd too; payouts.stripe.node.test.ts drives the same path against the
  * local Stripe fake over the network.
  */

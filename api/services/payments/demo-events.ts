@@ -4,7 +4,7 @@ import type { ReversalReason } from '../../../domain/finance';
 import type { MonthlyGiftRow } from '../monthly-gifts/records';
 import { intentIdFromClientSecret } from './stripe-client';
 import { constantTimeEqual } from '../auth/login-codes';
-import { cardDeclined, invoiceObject, paymentIntentObject, stripeEvent, subscriptionObject } from '../stripe-objects';
+import { cardDeclined, invoiceObject, paymentIntentObject, stripeEvent, subscriptionObject } from './stripe-objects';
 
 /**
  * Demo payments mode (no STRIPE_SECRET_KEY): ids and client secrets shaped like Stripe's, and the
@@ -57,7 +57,7 @@ function metadataOf(row: DonationRow): Record<string, string> {
   };
 }
 
-/** The one builder of demo events: Stripe's own envelope (api/services/stripe-objects.ts, from its fixtures). */
+/** The one builder of demo events: Stripe's own envelope (api/services/payments/stripe-objects.ts, from its fixtures). */
 export function demoEvent(
   id: string,
   type: string,

@@ -2,7 +2,7 @@
  * Stripe's own example object for each resource we use, copied verbatim from Stripe's published
  * fixtures (stripe/openapi, openapi/fixtures3.json, snapshot of 2026-08-21, MIT licence). The demo
  * payments mode, the test event builders and the local Stripe fake build their objects from these
- * (api/services/stripe-objects.ts), and tests/mocks/stripe-shapes.ts checks them against these.
+ * (api/services/payments/stripe-objects.ts), and tests/mocks/stripe-shapes.ts checks them against these.
  * Refresh by copying the same resources from a newer fixtures3.json.
  */
 // Stripe's examples embed the same example objects in several resources: each is written once here, as a
