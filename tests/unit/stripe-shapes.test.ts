@@ -325,7 +325,7 @@ describe('test events and demo-mode events', () => {
       .filter(([, v]) => typeof v === 'function')
       .map(([k]) => k);
     const eventBuilders = exported.filter(
-      (k) => !['fakeId', 'signature', 'sendEvent', 'subscriptionObject', 'mandateObject'].includes(k),
+      (k) => !['fakeId', 'signature', 'sendEvent', 'subscriptionObject', 'mandateObject', 'giftMetadata'].includes(k),
     );
     expect(
       Object.keys(built)
