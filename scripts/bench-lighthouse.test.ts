@@ -36,13 +36,20 @@ describe('bench --lighthouse', () => {
       mainThreadMs: 800,
       styleLayoutMs: 100,
       scriptMs: 100,
+      documentBytes: 14_000,
       load: 1,
       cpuMainThreadMs: 500,
       cpuBlockingMs: 0,
       ...over,
     });
     const [good] = lighthouseVerdicts([run({}), run({ tbt: 50 })]);
-    expect(good).toMatchObject({ pass: true, runsAllHundred: 2, worstTbt: 50, loads: [1, 1] });
+    expect(good).toMatchObject({
+      pass: true,
+      runsAllHundred: 2,
+      worstTbt: 50,
+      loads: [1, 1],
+      worstDocumentBytes: 14_000,
+    });
     const [bad] = lighthouseVerdicts([run({}), run({ scores: { performance: 99, accessibility: 100 } })]);
     expect(bad).toMatchObject({ pass: false, runsAllHundred: 1, worstScore: 99 });
     expect(lighthouseVerdicts([run({ mainThreadMs: 1001 })])[0].pass).toBe(false);

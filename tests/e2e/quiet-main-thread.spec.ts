@@ -45,3 +45,32 @@ test('an appeal page lays its below-the-fold sections out lazily, and they are s
   await expect(page.locator('.site-footer').getByRole('link', { name: 'Privacy Policy' })).toBeVisible();
   await expect(page.getByRole('heading', { name: /Similar Appeals|Appeals for Campaign/ })).toBeVisible();
 });
+
+test('each page inlines only the rules it uses, and the sign-in dialog brings its own', async ({ page, request }) => {
+  const appeal = await firstApproved(request, '/api/appeals');
+  const inlineCss = () =>
+    page.evaluate(() => [...document.querySelectorAll('style')].map((s) => s.textContent).join(''));
+
+  await page.goto(`/appeals/${appeal.short_id}`);
+  const appealCss = await inlineCss();
+  expect(appealCss).toContain('.top-donors');
+  expect(appealCss).not.toContain('.hero-inner');
+  expect(appealCss).not.toContain('.campaign-carousel');
+
+  await page.goto('/');
+  const homeCss = await inlineCss();
+  expect(homeCss).toContain('.hero-inner');
+  expect(homeCss).toContain('.swiper-wrapper');
+  expect(homeCss).not.toContain('.top-donors');
+  // Swiper's effects, CSS mode and lazy preloader are not used here.
+  expect(homeCss).not.toContain('swiper-3d');
+  expect(homeCss).not.toContain('swiper-lazy-preloader');
+
+  for (const css of [appealCss, homeCss]) expect(css).not.toMatch(/\.login-dialog\s*\{/);
+  await page.locator('header').getByRole('button', { name: 'Login' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Log in or sign up' });
+  await expect(dialog.getByLabel('Email address')).toBeFocused();
+  // Its rules (login.css) were adopted with its chunk: rounded, and no wider than 420 px.
+  await expect(dialog).toHaveCSS('border-top-left-radius', '12px');
+  expect((await dialog.boundingBox())?.width).toBeLessThanOrEqual(420);
+});
