@@ -1,15 +1,9 @@
 import { z } from '@hono/zod-openapi';
 import { AUDIT_TARGETS } from '../../domain/finance';
-import { isIsoDay } from '../../domain/dates';
+import { dayFilter, fromNotAfterTo, pageQueryShape } from './list-query';
 
 /** The audit log's filters, shared by GET /api/audit and its CSV export. */
-const day = (what: string) =>
-  z
-    .string()
-    .optional()
-    .refine((v) => v === undefined || v === '' || isIsoDay(v), `${what}: enter a date like 2026-03-31`)
-    .transform((v) => (v ? v : undefined))
-    .openapi({ description: `${what === 'from' ? 'First' : 'Last'} London day, YYYY-MM-DD (inclusive)` });
+const day = (what: 'from' | 'to') => dayFilter(what);
 
 export const auditFilterShape = {
   actor: z
@@ -40,24 +34,11 @@ export const auditFilterShape = {
 export const AuditQuerySchema = z
   .object({
     ...auditFilterShape,
-    limit: z.coerce
-      .number({ error: 'limit: a whole number' })
-      .int('limit: a whole number')
-      .min(1, 'limit: at least 1')
-      .max(200, 'limit: at most 200')
-      .default(50),
-    offset: z.coerce
-      .number({ error: 'offset: a whole number' })
-      .int('offset: a whole number')
-      .min(0, 'offset: 0 or more')
-      .max(1_000_000)
-      .default(0),
+    ...pageQueryShape(),
   })
-  .refine((v) => !v.from || !v.to || v.from <= v.to, { path: ['to'], message: 'to: must be on or after from' });
+  .refine(...fromNotAfterTo);
 
-export const AuditExportQuerySchema = z
-  .object(auditFilterShape)
-  .refine((v) => !v.from || !v.to || v.from <= v.to, { path: ['to'], message: 'to: must be on or after from' });
+export const AuditExportQuerySchema = z.object(auditFilterShape).refine(...fromNotAfterTo);
 
 export const AuditEntrySchema = z
   .object({

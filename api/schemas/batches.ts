@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { BATCH_METHODS } from '../../domain/finance';
+import { pageQueryShape } from './list-query';
 
 /** Lines one batch may carry: a paying-in slip's worth, and one db.batch that stays small on D1. */
 export const BATCH_MAX_LINES = 200;
@@ -104,17 +105,7 @@ export type BatchSummaryDto = z.infer<typeof BatchSummarySchema>;
 
 export const BatchQuerySchema = z.object({
   organization_id: z.string().optional().openapi({ description: 'Only this organization’s batches' }),
-  limit: z.coerce
-    .number({ error: 'limit: a whole number' })
-    .int('limit: a whole number')
-    .min(1, 'limit: at least 1')
-    .max(200, 'limit: at most 200')
-    .default(50),
-  offset: z.coerce
-    .number({ error: 'offset: a whole number' })
-    .int('offset: a whole number')
-    .min(0, 'offset: 0 or more')
-    .default(0),
+  ...pageQueryShape(),
 });
 
 /** Required: the same key again answers the first batch, so a double submit posts once. */

@@ -1,17 +1,9 @@
 import { z } from '@hono/zod-openapi';
 import { PAYOUT_STATUSES } from '../../domain/finance';
-import { isIsoDay } from '../../domain/dates';
+import { dayFilter, fromNotAfterTo, pageQueryShape } from './list-query';
 
 /** GET /api/finance/payouts: filters by organization, status and arrival day (London), paged. */
-const day = (what: 'from' | 'to') =>
-  z
-    .string()
-    .optional()
-    .refine((v) => v === undefined || v === '' || isIsoDay(v), `${what}: enter a date like 2026-03-31`)
-    .transform((v) => (v ? v : undefined))
-    .openapi({
-      description: `${what === 'from' ? 'First' : 'Last'} London day the payout arrives, YYYY-MM-DD (inclusive)`,
-    });
+const day = (what: 'from' | 'to') => dayFilter(what, ' the payout arrives');
 
 export const PayoutQuerySchema = z
   .object({
@@ -19,20 +11,9 @@ export const PayoutQuerySchema = z
     status: z.enum(PAYOUT_STATUSES, { error: `status: must be one of ${PAYOUT_STATUSES.join(', ')}` }).optional(),
     from: day('from'),
     to: day('to'),
-    limit: z.coerce
-      .number({ error: 'limit: a whole number' })
-      .int('limit: a whole number')
-      .min(1, 'limit: at least 1')
-      .max(200, 'limit: at most 200')
-      .default(50),
-    offset: z.coerce
-      .number({ error: 'offset: a whole number' })
-      .int('offset: a whole number')
-      .min(0, 'offset: 0 or more')
-      .max(1_000_000)
-      .default(0),
+    ...pageQueryShape(),
   })
-  .refine((v) => !v.from || !v.to || v.from <= v.to, { path: ['to'], message: 'to: must be on or after from' });
+  .refine(...fromNotAfterTo);
 
 export const PayoutSchema = z
   .object({

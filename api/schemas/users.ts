@@ -4,6 +4,7 @@ import { addressSchema, donorPhone, emailText, imageInput, pagingQuery, personNa
 import { donorFilterShape } from '../services/reports/list-filters';
 import { PAYMENT_METHODS } from '../../domain/finance';
 import { DONATION_STATUSES, DONATION_TYPES } from '../../domain/statuses';
+import { pageQueryShape } from './list-query';
 
 /** Donors and staff accounts (/users): create, update and the paged list. */
 
@@ -90,20 +91,7 @@ export const DonorGivingSchema = z
   })
   .openapi('DonorGiving');
 
-export const GivingQuerySchema = z.object({
-  limit: z.coerce
-    .number({ error: 'limit: a whole number' })
-    .int('limit: a whole number')
-    .min(1, 'limit: at least 1')
-    .max(500, 'limit: at most 500')
-    .default(100),
-  offset: z.coerce
-    .number({ error: 'offset: a whole number' })
-    .int('offset: a whole number')
-    .min(0, 'offset: 0 or more')
-    .max(1_000_000)
-    .default(0),
-});
+export const GivingQuerySchema = z.object(pageQueryShape({ max: 500, fallback: 100 }));
 
 export const MergeBodySchema = z
   .object({
