@@ -1,3 +1,4 @@
+import { CHROMIUM_FLAGS } from './scripts/chromium-flags';
 import { defineConfig } from '@playwright/test';
 import { E2E_OUTAGE_PORT, E2E_PORT, E2E_WORKERS, serverOrigin } from './tests/e2e/servers';
 
@@ -26,16 +27,7 @@ export default defineConfig({
     trace: process.env.E2E_TRACE ? 'retain-on-failure' : 'off',
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH || undefined,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
+      args: CHROMIUM_FLAGS,
     },
   },
   webServer: [

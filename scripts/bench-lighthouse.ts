@@ -17,6 +17,7 @@
  * task by task).
  * Port: BENCH_PORT. Loopback only; stops itself after 20 minutes.
  */
+import { CHROMIUM_FLAGS } from './chromium-flags';
 import { type ChildProcess, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import os, { loadavg } from 'node:os';
@@ -30,17 +31,6 @@ import {
   stopChildren,
   waitForServer,
 } from './bench-lib';
-
-const CHROME_FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 export type LighthouseRun = {
   page: string;
@@ -139,7 +129,7 @@ export async function lighthouseRuns(
         // A fresh browser each run: no cache or compiled code carried from the last run.
         const chrome = await chromeLauncher.launch({
           chromePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
-          chromeFlags: CHROME_FLAGS,
+          chromeFlags: CHROMIUM_FLAGS,
           logLevel: 'silent',
         });
         runningChrome = chrome;

@@ -31,6 +31,7 @@
  * CHROMIUM_PATH (default /usr/bin/chromium).
  * The whole run stops itself after BENCH_DEADLINE_S seconds (default 1500).
  */
+import { CHROMIUM_FLAGS } from './chromium-flags';
 import { spawnSync } from 'node:child_process';
 import {
   benchPort,
@@ -105,16 +106,6 @@ const port = benchPort();
 const baseFor = local;
 let base = baseFor(port);
 const chromePath = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
-const CHROME_FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 const STATIC_PATH = '/favicon.svg';
 const CONNECTIONS = 20;
 const FIXED_RATE = 50;
@@ -468,7 +459,7 @@ type LighthouseResult = {
 async function runLighthouse(pages: { name: string; path: string }[]): Promise<LighthouseResult[]> {
   const { default: lighthouse } = await import('lighthouse');
   const chromeLauncher = await import('chrome-launcher');
-  const chrome = await chromeLauncher.launch({ chromePath, chromeFlags: CHROME_FLAGS, logLevel: 'silent' });
+  const chrome = await chromeLauncher.launch({ chromePath, chromeFlags: CHROMIUM_FLAGS, logLevel: 'silent' });
   const results: LighthouseResult[] = [];
   try {
     for (const page of pages) {
