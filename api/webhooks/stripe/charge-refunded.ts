@@ -1,4 +1,5 @@
 import { eq } from 'drizzle-orm';
+import { invoiceIdOfPaymentIntent } from './invoice-of-payment';
 import { donationReversals } from '../../../db/schema';
 import type Stripe from 'stripe';
 import { HttpError } from '../../lib/errors';
@@ -32,13 +33,7 @@ export const chargeRefunded: EventHandler = async ({ db, stripe }, event) => {
   let row = await findDonationByPaymentIntent(db, intentId);
   let metadata = charge.metadata;
   if (!row && stripe) {
-    // A monthly gift is stored by invoice; its PaymentIntent is found through the invoice payment.
-    const payments = await stripe.invoicePayments.list({
-      payment: { type: 'payment_intent', payment_intent: intentId },
-      limit: 1,
-    });
-    const invoice = payments.data[0]?.invoice;
-    const invoiceId = typeof invoice === 'string' ? invoice : invoice?.id;
+    const invoiceId = await invoiceIdOfPaymentIntent(stripe, intentId);
     if (invoiceId) {
       row = await findDonationByInvoice(db, invoiceId);
       if (!row) throw new HttpError(503, 'The monthly gift for this refund is not recorded yet; retry later');

@@ -1,4 +1,5 @@
 import { eq, or } from 'drizzle-orm';
+import { invoiceIdOfPaymentIntent } from './invoice-of-payment';
 import { donationReversals } from '../../../db/schema';
 import type Stripe from 'stripe';
 import type { Db } from '../../../db/client';
@@ -47,13 +48,7 @@ export const refundFailed: EventHandler = async (ctx, event) => {
   let row = await findDonationByPaymentIntent(db, intentId);
   let ours = false;
   if (!row && stripe) {
-    // A monthly gift is stored by invoice; its PaymentIntent is found through the invoice payment.
-    const payments = await stripe.invoicePayments.list({
-      payment: { type: 'payment_intent', payment_intent: intentId },
-      limit: 1,
-    });
-    const invoice = payments.data[0]?.invoice;
-    const invoiceId = typeof invoice === 'string' ? invoice : invoice?.id;
+    const invoiceId = await invoiceIdOfPaymentIntent(stripe, intentId);
     if (invoiceId) {
       row = await findDonationByInvoice(db, invoiceId);
       ours = true;
