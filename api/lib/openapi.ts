@@ -42,6 +42,16 @@ export function jsonContent<T extends z.ZodType>(schema: T, description: string)
   return { content: { 'application/json': { schema } }, description };
 }
 
+/** A route's one JSON answer (200) with the statuses any route may answer. */
+export function okResponses<T extends z.ZodType>(schema: T, description: string) {
+  return { 200: jsonContent(schema, description), ...errorResponses };
+}
+
+/** A creating route's one JSON answer (201) with the statuses any route may answer. */
+export function createdResponses<T extends z.ZodType>(schema: T, description: string) {
+  return { 201: jsonContent(schema, description), ...errorResponses };
+}
+
 /** A CSV download's response entry (api/lib/csv-file.ts writes the body). */
 export function csvContent(description: string) {
   return { content: { 'text/csv': { schema: z.string() } }, description };
@@ -105,4 +115,50 @@ export function checkResponse(responses: Responses): MiddlewareHandler<AppEnv> {
 export function defineRoute<P extends string, R extends Omit<RouteConfig, 'path'> & { path: P }>(config: R) {
   const own = config.middleware ? (Array.isArray(config.middleware) ? config.middleware : [config.middleware]) : [];
   return createRoute({ ...config, middleware: [checkResponse(config.responses), ...own] as R['middleware'] } as R);
+}
+
+/** What a resource's routes share: the document's tag, the security scheme, and access middleware. */
+type SharedRouteConfig = {
+  tags: string[];
+  security?: RouteConfig['security'];
+  middleware?: MiddlewareHandler<AppEnv>[];
+};
+
+/** What each route of a resource still says for itself. */
+type OwnRouteConfig = Omit<RouteConfig, 'method' | 'path' | 'tags' | 'security'>;
+
+const asList = (middleware: RouteConfig['middleware']) =>
+  middleware === undefined ? [] : Array.isArray(middleware) ? middleware : [middleware];
+
+/**
+ * defineRoute for the routes of one resource: what they share is written once, so each declaration
+ * says only its path, summary, request and answers. Shared middleware runs before a route's own.
+ */
+export function routesOf(shared: SharedRouteConfig) {
+  const declare =
+    <M extends RouteConfig['method']>(method: M) =>
+    <P extends string, C extends OwnRouteConfig>(path: P, own: C) => {
+      const { summary, description, middleware, request, responses, ...rest } = own;
+      // Keys in the order the OpenAPI document has always listed them.
+      const config = {
+        method,
+        path,
+        tags: shared.tags,
+        summary,
+        description,
+        ...rest,
+        security: shared.security,
+        middleware: [...asList(shared.middleware), ...asList(middleware)],
+        ...(request ? { request } : {}),
+        responses,
+      };
+      return defineRoute(config as unknown as C & { method: M; path: P; tags: string[] });
+    };
+  return {
+    get: declare('get'),
+    post: declare('post'),
+    put: declare('put'),
+    patch: declare('patch'),
+    delete: declare('delete'),
+  };
 }

@@ -1,17 +1,15 @@
 import { createRouter } from '../../lib/create-app';
-import { bearerAuth, defineRoute } from '../../lib/openapi';
+import { bearerAuth, routesOf } from '../../lib/openapi';
 import { pageItems, pageResponses } from '../../lib/paging';
 import { financeReaders, requireUser } from '../../lib/policy';
 import { readQuery } from '../../lib/validate';
 import { AuditEntrySchema, AuditQuerySchema } from '../../schemas/audit';
 import { listAudit } from '../../services/audit/list';
 
-const listRoute = defineRoute({
-  method: 'get',
-  path: '/audit',
-  tags: ['Audit'],
+const audit = routesOf({ tags: ['Audit'], security: bearerAuth });
+
+const listRoute = audit.get('/audit', {
   summary: 'The audit log: every staff write, newest first (admins all; org admins and finance their organizations)',
-  security: bearerAuth,
   middleware: [financeReaders('Only admins, organization admins and finance users can read the audit log')],
   request: { query: AuditQuerySchema },
   responses: pageResponses(AuditEntrySchema, 'Entries'),

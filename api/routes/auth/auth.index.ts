@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { createRouter } from '../../lib/create-app';
-import { bearerAuth, defineRoute, errorResponses, jsonBody, jsonContent } from '../../lib/openapi';
+import { bearerAuth, jsonBody, okResponses, routesOf } from '../../lib/openapi';
 import { requireUser, signedIn } from '../../lib/policy';
 import type { AppEnv } from '../../lib/types';
 import { MessageSchema, UserSchema } from '../../schemas';
@@ -33,39 +33,31 @@ async function withRetryAfter<T>(c: Context<AppEnv>, work: () => Promise<T>): Pr
   }
 }
 
-const meRoute = defineRoute({
-  method: 'get',
-  path: '/auth',
+const account = routesOf({
   tags: ['Sign-in'],
-  summary: 'The signed-in user',
   security: bearerAuth,
   middleware: [signedIn()],
-  responses: { 200: jsonContent(UserSchema, 'The user this token belongs to'), ...errorResponses },
 });
 
-const loginRoute = defineRoute({
-  method: 'post',
-  path: '/auth/login',
-  tags: ['Sign-in'],
+const signIn = routesOf({ tags: ['Sign-in'] });
+
+const meRoute = account.get('/auth', {
+  summary: 'The signed-in user',
+  responses: okResponses(UserSchema, 'The user this token belongs to'),
+});
+
+const loginRoute = signIn.post('/auth/login', {
   summary: 'Email a sign-in code (no code), or exchange a code for a session token',
   request: { body: jsonBody(LoginBody) },
-  responses: {
-    200: jsonContent(
-      z.union([SignedInSchema, NamesRequiredSchema, CodeSentSchema]),
-      'A code was sent, the code was right and a session started, or a new address must give its names',
-    ),
-    ...errorResponses,
-  },
+  responses: okResponses(
+    z.union([SignedInSchema, NamesRequiredSchema, CodeSentSchema]),
+    'A code was sent, the code was right and a session started, or a new address must give its names',
+  ),
 });
 
-const logoutRoute = defineRoute({
-  method: 'post',
-  path: '/auth/logout',
-  tags: ['Sign-in'],
+const logoutRoute = account.post('/auth/logout', {
   summary: 'End this session',
-  security: bearerAuth,
-  middleware: [signedIn()],
-  responses: { 200: jsonContent(MessageSchema, 'Signed out'), ...errorResponses },
+  responses: okResponses(MessageSchema, 'Signed out'),
 });
 
 export const authRouter = createRouter()

@@ -1,7 +1,7 @@
 import { parseId } from '../../../db/ids';
 import { createRouter } from '../../lib/create-app';
 import { notFound } from '../../lib/errors';
-import { bearerAuth, defineRoute, errorResponses, IdParams, jsonBody, jsonContent } from '../../lib/openapi';
+import { bearerAuth, errorResponses, IdParams, jsonBody, jsonContent, okResponses, routesOf } from '../../lib/openapi';
 import { pageItems, pageResponses } from '../../lib/paging';
 import { financeReaders, requireUser } from '../../lib/policy';
 import { readQuery } from '../../lib/validate';
@@ -19,10 +19,13 @@ import { signedInContext } from '../../lib/service-context';
 
 const BATCH_ACCESS = 'Only admins, organization admins and finance users can enter or read batches';
 
-const createRoute = defineRoute({
-  method: 'post',
-  path: '/donations/batches',
+const batches = routesOf({
   tags: ['Donations'],
+  security: bearerAuth,
+  middleware: [financeReaders(BATCH_ACCESS)],
+});
+
+const createRoute = batches.post('/donations/batches', {
   summary:
     'Post a batch of offline income: cheques, cash, transfers, standing orders, vouchers (admins; org admins and finance in their organizations)',
   description:
@@ -30,8 +33,6 @@ const createRoute = defineRoute({
     `Refused unless the lines add up to expected_total; at most ${BATCH_MAX_LINES} lines. Gift Aid only where the donor has a declaration covering the banked day. ` +
     'The Idempotency-Key header is required: the same key again answers the first batch (200), another batch under it is refused (409). ' +
     'A posted batch is corrected line by line with POST /api/donations/{id}/refund.',
-  security: bearerAuth,
-  middleware: [financeReaders(BATCH_ACCESS)],
   request: {
     headers: BatchHeaders,
     body: jsonBody(BatchBodySchema),
@@ -43,26 +44,16 @@ const createRoute = defineRoute({
   },
 });
 
-const listRoute = defineRoute({
-  method: 'get',
-  path: '/donations/batches',
-  tags: ['Donations'],
+const listRoute = batches.get('/donations/batches', {
   summary: 'Batches of offline income, newest banked day first (in the viewer’s organizations)',
-  security: bearerAuth,
-  middleware: [financeReaders(BATCH_ACCESS)],
   request: { query: BatchQuerySchema },
   responses: pageResponses(BatchSummarySchema, 'Batches'),
 });
 
-const getRoute = defineRoute({
-  method: 'get',
-  path: '/donations/batches/{id}',
-  tags: ['Donations'],
+const getRoute = batches.get('/donations/batches/{id}', {
   summary: 'One batch and its lines',
-  security: bearerAuth,
-  middleware: [financeReaders(BATCH_ACCESS)],
   request: { params: IdParams },
-  responses: { 200: jsonContent(BatchSchema, 'The batch'), ...errorResponses },
+  responses: okResponses(BatchSchema, 'The batch'),
 });
 
 /** Offline income banked together. Mounted before /donations/{id} so "batches" is never read as a gift id. */

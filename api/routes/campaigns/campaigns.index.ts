@@ -3,7 +3,7 @@ import { createRouter } from '../../lib/create-app';
 import { notFound } from '../../lib/errors';
 import { requireUser } from '../../lib/policy';
 import type { AuthUser } from '../../lib/types';
-import { defineRoute, errorResponses, IdParams, jsonContent } from '../../lib/openapi';
+import { errorResponses, IdParams, jsonContent, okResponses, routesOf } from '../../lib/openapi';
 import { CampaignSchema, CampaignTitleSchema } from '../../schemas';
 import { CampaignListQuery } from '../../schemas/campaigns';
 import { DEFAULT_PAGE_SIZE, getCampaign, listCampaigns, listCampaignTitles } from '../../services/campaigns/read';
@@ -19,55 +19,39 @@ function paging(query: z.infer<typeof CampaignListQuery>, viewer: AuthUser | nul
 
 const campaignList = jsonContent(z.array(CampaignSchema), 'Campaigns or appeals, newest first');
 
-const listCampaignsRoute = defineRoute({
-  method: 'get',
-  path: '/campaigns',
-  tags: ['Campaigns'],
+const campaigns = routesOf({ tags: ['Campaigns'] });
+
+const listCampaignsRoute = campaigns.get('/campaigns', {
   summary: 'Campaigns the caller may see (approved ones for the public)',
   request: { query: CampaignListQuery },
-  responses: {
-    200: jsonContent(
-      z.union([z.array(CampaignSchema), z.array(CampaignTitleSchema)]),
-      'Campaigns, or with tiny=true their ids and titles',
-    ),
-    ...errorResponses,
-  },
+  responses: okResponses(
+    z.union([z.array(CampaignSchema), z.array(CampaignTitleSchema)]),
+    'Campaigns, or with tiny=true their ids and titles',
+  ),
 });
 
-const getCampaignRoute = defineRoute({
-  method: 'get',
-  path: '/campaigns/{id}',
-  tags: ['Campaigns'],
+const getCampaignRoute = campaigns.get('/campaigns/{id}', {
   summary: 'One campaign or appeal by UUID or short id',
   request: { params: IdParams },
-  responses: { 200: jsonContent(CampaignSchema, 'The campaign or appeal'), ...errorResponses },
+  responses: okResponses(CampaignSchema, 'The campaign or appeal'),
 });
 
-const campaignAppealsRoute = defineRoute({
-  method: 'get',
-  path: '/campaigns/{id}/appeals',
-  tags: ['Campaigns'],
+const campaignAppealsRoute = campaigns.get('/campaigns/{id}/appeals', {
   summary: 'The appeals of one campaign',
   request: { params: IdParams, query: CampaignListQuery },
   responses: { 200: campaignList, ...errorResponses },
 });
 
-const listAppealsRoute = defineRoute({
-  method: 'get',
-  path: '/appeals',
-  tags: ['Campaigns'],
+const listAppealsRoute = campaigns.get('/appeals', {
   summary: 'Appeals the caller may see',
   request: { query: CampaignListQuery },
   responses: { 200: campaignList, ...errorResponses },
 });
 
-const getAppealRoute = defineRoute({
-  method: 'get',
-  path: '/appeals/{id}',
-  tags: ['Campaigns'],
+const getAppealRoute = campaigns.get('/appeals/{id}', {
   summary: 'One appeal by UUID or short id',
   request: { params: IdParams },
-  responses: { 200: jsonContent(CampaignSchema, 'The appeal'), ...errorResponses },
+  responses: okResponses(CampaignSchema, 'The appeal'),
 });
 
 export const campaignsRouter = createRouter()

@@ -1,7 +1,7 @@
 import { bodyLimit } from 'hono/body-limit';
 import { createMiddleware } from 'hono/factory';
 import { createRouter, errorBody } from '../../lib/create-app';
-import { bearerAuth, defineRoute, errorResponses, IdParams, jsonBody, jsonContent } from '../../lib/openapi';
+import { bearerAuth, createdResponses, IdParams, jsonBody, okResponses, routesOf } from '../../lib/openapi';
 import { requireUser, signedIn } from '../../lib/policy';
 import type { AppEnv } from '../../lib/types';
 import { CampaignSchema } from '../../schemas';
@@ -56,28 +56,24 @@ const campaignBodyLimit = createMiddleware<AppEnv>(async (c, next) => {
   return bodyLimit({ maxSize: today, onError: () => (today === never ? tooLarge() : overToday()) })(c, next);
 });
 
-const createRoute = defineRoute({
-  method: 'post',
-  path: '/campaigns',
+const campaignWrites = routesOf({
   tags: ['Campaigns'],
+  security: bearerAuth,
+  middleware: [signedIn(), campaignBodyLimit],
+});
+
+const createRoute = campaignWrites.post('/campaigns', {
   summary: 'Create a campaign (admins, org_admins) or an appeal (anyone signed in)',
   description:
     "Images arrive as data URLs (PNG or JPEG, at most 5 MB each, at most 9, each with up to three 1 MB WebP copies); the body may be up to about 96 MB, or what the caller's daily upload quota still allows, and is refused with 413 before it is read.",
-  security: bearerAuth,
-  middleware: [signedIn(), campaignBodyLimit],
   request: { body: jsonBody(campaignInput) },
-  responses: { 201: jsonContent(CampaignSchema, 'Created'), ...errorResponses },
+  responses: createdResponses(CampaignSchema, 'Created'),
 });
 
-const updateRoute = defineRoute({
-  method: 'put',
-  path: '/campaigns/{id}',
-  tags: ['Campaigns'],
+const updateRoute = campaignWrites.put('/campaigns/{id}', {
   summary: 'Update a campaign or appeal (its author, its organization’s admins, or an admin)',
-  security: bearerAuth,
-  middleware: [signedIn(), campaignBodyLimit],
   request: { params: IdParams, body: jsonBody(campaignUpdateInput) },
-  responses: { 200: jsonContent(CampaignSchema, 'Updated'), ...errorResponses },
+  responses: okResponses(CampaignSchema, 'Updated'),
 });
 
 /** Create and update campaigns and appeals (spec section 7); reads live in campaigns.index.ts. */

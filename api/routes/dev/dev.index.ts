@@ -1,17 +1,16 @@
 import { z } from '@hono/zod-openapi';
 import { createRouter } from '../../lib/create-app';
 import { notFound } from '../../lib/errors';
-import { defineRoute, errorResponses, jsonContent } from '../../lib/openapi';
+import { okResponses, routesOf } from '../../lib/openapi';
 import { OutboxMessageSchema, OutboxQuery } from '../../schemas/dev';
 import { devOutboxEnabled } from '../../services/mail/mailer';
 import { serviceContext } from '../../lib/service-context';
 import { latestOutboxMessages } from '../../services/mail/outbox';
 import { settleDelayedPayments } from '../../services/housekeeping/run';
 
-const outboxRoute = defineRoute({
-  method: 'get',
-  path: '/dev/outbox',
-  tags: ['Operations'],
+const devOnly = routesOf({ tags: ['Operations'] });
+
+const outboxRoute = devOnly.get('/dev/outbox', {
   summary: 'Local development only: the 20 newest emails (404 elsewhere)',
   middleware: [
     async (c, next) => {
@@ -20,13 +19,10 @@ const outboxRoute = defineRoute({
     },
   ],
   request: { query: OutboxQuery },
-  responses: { 200: jsonContent(z.array(OutboxMessageSchema), 'Emails, newest first'), ...errorResponses },
+  responses: okResponses(z.array(OutboxMessageSchema), 'Emails, newest first'),
 });
 
-const settleRoute = defineRoute({
-  method: 'post',
-  path: '/dev/direct-debits/settle',
-  tags: ['Operations'],
+const settleRoute = devOnly.post('/dev/direct-debits/settle', {
   summary: 'Local development only: settle demo Direct Debits now, as the next housekeeping run would (404 elsewhere)',
   description:
     'Runs only the Direct Debit step of housekeeping, so a browser test can watch a gift settle without the rest of housekeeping (which abandons old checkouts) changing its world.',
@@ -36,13 +32,10 @@ const settleRoute = defineRoute({
       await next();
     },
   ],
-  responses: {
-    200: jsonContent(
-      z.object({ settled: z.number().int() }).openapi('DirectDebitsSettled'),
-      'How many demo Direct Debits succeeded or failed',
-    ),
-    ...errorResponses,
-  },
+  responses: okResponses(
+    z.object({ settled: z.number().int() }).openapi('DirectDebitsSettled'),
+    'How many demo Direct Debits succeeded or failed',
+  ),
 });
 
 /** Local-only tools. They answer 404 unless APP_ENV=development and no real mail is configured. */

@@ -1,7 +1,7 @@
 import { createRouter } from '../../lib/create-app';
 import { sendReceipt } from '../../services/mail';
 import { mailContextOf } from '../../services/mail/context';
-import { bearerAuth, defineRoute, errorResponses, IdParams, jsonBody, jsonContent } from '../../lib/openapi';
+import { bearerAuth, createdResponses, IdParams, jsonBody, okResponses, routesOf } from '../../lib/openapi';
 import { isStaff, loadThenAuthorize, requireUser, signedIn, staffOnly } from '../../lib/policy';
 import { forbidden } from '../../lib/errors';
 import { DonationSchema, GivingSummarySchema } from '../../schemas';
@@ -10,44 +10,30 @@ import { getDonation } from '../../services/donations/list';
 import { createManualDonation, updateDonation } from '../../services/donations/manual';
 import { myGivingSummary } from '../../services/donations/summary';
 
-const summaryRoute = defineRoute({
-  method: 'get',
-  path: '/donations/summary',
-  tags: ['Donations'],
+const donations = routesOf({ tags: ['Donations'], security: bearerAuth });
+
+const summaryRoute = donations.get('/donations/summary', {
   summary: 'The signed-in user’s giving, summed over every gift',
-  security: bearerAuth,
   middleware: [signedIn()],
-  responses: { 200: jsonContent(GivingSummarySchema, 'Totals in pence'), ...errorResponses },
+  responses: okResponses(GivingSummarySchema, 'Totals in pence'),
 });
 
-const createDonationRoute = defineRoute({
-  method: 'post',
-  path: '/donations',
-  tags: ['Donations'],
+const createDonationRoute = donations.post('/donations', {
   summary: 'Record a gift received outside Stripe (staff)',
-  security: bearerAuth,
   middleware: [staffOnly('Only admins and organization admins can record donations')],
   request: { body: jsonBody(ManualDonationBody) },
-  responses: { 201: jsonContent(DonationSchema, 'Recorded'), ...errorResponses },
+  responses: createdResponses(DonationSchema, 'Recorded'),
 });
 
-const getDonationRoute = defineRoute({
-  method: 'get',
-  path: '/donations/{id}',
-  tags: ['Donations'],
+const getDonationRoute = donations.get('/donations/{id}', {
   summary: 'One donation the caller may see',
-  security: bearerAuth,
   middleware: [signedIn()],
   request: { params: IdParams },
-  responses: { 200: jsonContent(DonationSchema, 'The donation'), ...errorResponses },
+  responses: okResponses(DonationSchema, 'The donation'),
 });
 
-const updateDonationRoute = defineRoute({
-  method: 'put',
-  path: '/donations/{id}',
-  tags: ['Donations'],
+const updateDonationRoute = donations.put('/donations/{id}', {
   summary: 'Edit a manual gift’s details (staff, within their organizations)',
-  security: bearerAuth,
   middleware: [
     signedIn(),
     // Visibility and role before the body, so out-of-scope callers learn nothing from validation.
@@ -56,7 +42,7 @@ const updateDonationRoute = defineRoute({
     }).middleware,
   ],
   request: { params: IdParams, body: jsonBody(ManualDonationUpdateBody) },
-  responses: { 200: jsonContent(DonationSchema, 'Updated'), ...errorResponses },
+  responses: okResponses(DonationSchema, 'Updated'),
 });
 
 /** Staff writes and single reads of donations; lists are in donations.index.ts. */

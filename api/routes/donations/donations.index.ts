@@ -2,7 +2,7 @@ import { z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { createRouter } from '../../lib/create-app';
 import { badRequest, forbidden, notFound } from '../../lib/errors';
-import { checkResponse, defineRoute, errorResponses, jsonContent, totalCountHeader } from '../../lib/openapi';
+import { checkResponse, errorResponses, jsonContent, okResponses, routesOf, totalCountHeader } from '../../lib/openapi';
 import type { AppEnv } from '../../lib/types';
 import { readsFinance, requireUser } from '../../lib/policy';
 import { readQuery } from '../../lib/validate';
@@ -19,10 +19,9 @@ import { preparedCampaignById, visibleCampaignDto } from '../../services/campaig
 import { listDonations, listMyDonations } from '../../services/donations/list';
 import { preparedTopDonors, toTopDonor } from '../../services/campaigns/top-donors';
 
-const listRoute = defineRoute({
-  method: 'get',
-  path: '/donations',
-  tags: ['Donations'],
+const donations = routesOf({ tags: ['Donations'] });
+
+const listRoute = donations.get('/donations', {
   summary: 'Donations (staff), the caller’s own gifts (type=me), or top donors (type=public)',
   request: { query: DonationListQuery },
   responses: {
@@ -31,13 +30,10 @@ const listRoute = defineRoute({
   },
 });
 
-const topDonorsRoute = defineRoute({
-  method: 'get',
-  path: '/donations/top',
-  tags: ['Donations'],
+const topDonorsRoute = donations.get('/donations/top', {
   summary: 'Top donors of one campaign or appeal (also answered as GET /donations?type=public)',
   request: { query: TopDonorsQuery },
-  responses: { 200: jsonContent(z.array(TopDonorSchema), 'Top donors, largest total first'), ...errorResponses },
+  responses: okResponses(z.array(TopDonorSchema), 'Top donors, largest total first'),
 });
 
 /** Top donors of one campaign or appeal; anyone may ask, for items they may see. */

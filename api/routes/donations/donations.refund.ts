@@ -1,5 +1,5 @@
 import { createRouter } from '../../lib/create-app';
-import { bearerAuth, defineRoute, errorResponses, IdParams, jsonBody, jsonContent } from '../../lib/openapi';
+import { bearerAuth, errorResponses, IdParams, jsonBody, jsonContent, okResponses, routesOf } from '../../lib/openapi';
 import { financeReaders, loadThenAuthorize, requireUser } from '../../lib/policy';
 import { DonationStorySchema } from '../../schemas/donation-story';
 import { RefundBodySchema, RefundHeaders, RefundResultSchema } from '../../schemas/refunds';
@@ -7,17 +7,15 @@ import { donationStory } from '../../services/donations/story';
 import { loadGiftInScope, refundDonation } from '../../services/reversals/refund';
 import { signedInContext } from '../../lib/service-context';
 
-const refundRoute = defineRoute({
-  method: 'post',
-  path: '/donations/{id}/refund',
-  tags: ['Donations'],
+const donations = routesOf({ tags: ['Donations'], security: bearerAuth });
+
+const refundRoute = donations.post('/donations/{id}/refund', {
   summary:
     'Refund a card gift through Stripe, or reverse a gift recorded by hand (admins; org admins and finance in their organizations)',
   description:
     'Card gifts: a Stripe Refund (reasons requested_by_customer, duplicate, fraudulent, other), recorded from Stripe’s answer and its webhook exactly once. ' +
     'Offline gifts (manual, batch): a reversal row at once (bounced_cheque, entered_in_error, returned_to_donor). ' +
     'Omit amount to refund everything that remains. Send an Idempotency-Key header to make a retried request one refund.',
-  security: bearerAuth,
   middleware: [
     financeReaders('Only admins, organization admins and finance users can refund gifts'),
     // Scope before the body, so a caller outside the gift's organization learns nothing from validation.
@@ -35,16 +33,12 @@ const refundRoute = defineRoute({
   },
 });
 
-const storyRoute = defineRoute({
-  method: 'get',
-  path: '/donations/{id}/story',
-  tags: ['Donations'],
+const storyRoute = donations.get('/donations/{id}/story', {
   summary:
     'One gift’s whole story: payment, Gift Aid, refunds, reversals, disputes, receipt, audit history and the actions that apply',
-  security: bearerAuth,
   middleware: [financeReaders('Only admins, organization admins and finance users can see a donation’s story')],
   request: { params: IdParams },
-  responses: { 200: jsonContent(DonationStorySchema, 'The story'), ...errorResponses },
+  responses: okResponses(DonationStorySchema, 'The story'),
 });
 
 /** A gift's back-office page: its story and the refund action. */

@@ -1,4 +1,5 @@
 import type { RouteConfig } from '@hono/zod-openapi';
+import type { Context } from 'hono';
 import { formatUkDate } from '../../../domain/dates';
 import { penceToDecimal } from '../../../domain/money';
 import { paymentMethodLabel } from '../../../domain/direct-debit';
@@ -6,6 +7,9 @@ import { createRouter } from '../../lib/create-app';
 import { csvFile } from '../../lib/csv-file';
 import { bearerAuth, csvContent, defineRoute, errorResponses } from '../../lib/openapi';
 import { financeReaders, requireUser } from '../../lib/policy';
+import type { AppEnv, AuthUser } from '../../lib/types';
+import type { Db } from '../../../db/client';
+import type { organizations } from '../../../db/schema';
 import { AuditExportQuerySchema } from '../../schemas/audit';
 import { DonationExportQuery } from '../../schemas/donations';
 import { auditRows, auditWhere } from '../../services/audit/list';
@@ -39,26 +43,28 @@ function csvExportRoute<P extends string, Q extends QuerySchema>(
   });
 }
 
-const donationsRoute = csvExportRoute('/exports/donations.csv', {
-  summary: 'The filtered donations list as CSV (same filters and scope as GET /api/donations)',
-  query: DonationExportQuery,
-  what: 'lists',
-  description: 'Donations, UK dates, amounts in pounds',
-});
+/** A staff list's CSV at /exports/<name>.csv: the list's own filters and scope (`list`: its path under /api). */
+const listExportRoute = <N extends string, Q extends QuerySchema>(
+  name: N,
+  list: string,
+  query: Q,
+  description: string,
+) =>
+  csvExportRoute(`/exports/${name}.csv`, {
+    summary: `The filtered ${name} list as CSV (same filters and scope as GET /api${list})`,
+    query,
+    what: 'lists',
+    description,
+  });
 
-const donorsRoute = csvExportRoute('/exports/donors.csv', {
-  summary: 'The filtered donors list as CSV (same filters and scope as GET /api/users)',
-  query: donorFilters,
-  what: 'lists',
-  description: 'Donors',
-});
-
-const organizationsRoute = csvExportRoute('/exports/organizations.csv', {
-  summary: 'The filtered organizations list as CSV (same filters and scope as GET /api/organizations)',
-  query: organizationFilters,
-  what: 'lists',
-  description: 'Organizations',
-});
+const donationsRoute = listExportRoute(
+  'donations',
+  '/donations',
+  DonationExportQuery,
+  'Donations, UK dates, amounts in pounds',
+);
+const donorsRoute = listExportRoute('donors', '/users', donorFilters, 'Donors');
+const organizationsRoute = listExportRoute('organizations', '/organizations', organizationFilters, 'Organizations');
 
 const auditRoute = csvExportRoute('/exports/audit.csv', {
   summary: 'The filtered audit log as CSV (same filters and scope as GET /api/audit)',
@@ -194,6 +200,48 @@ const ORGANIZATION_HEADER = [
   'Created',
 ];
 
+const organizationCells = (o: typeof organizations.$inferSelect): Cell[] => [
+  o.name,
+  o.legalName,
+  o.charityNumber,
+  o.regulator,
+  o.hmrcReference,
+  o.email,
+  o.phone,
+  o.address,
+  o.city,
+  o.province,
+  o.postalCode,
+  o.country,
+  formatUkDate(o.createdAt),
+];
+
+/** A staff list as CSV: read page by page with the list's own filters, in the viewer's scope. */
+function staffListCsv<F extends object, R>(
+  c: Context<AppEnv>,
+  filters: F,
+  file: {
+    name: string;
+    header: string[];
+    rows: (
+      db: Db,
+      viewer: AuthUser,
+      options: F & { offset: number; limit: number; count: false },
+    ) => Promise<{ rows: R[] }>;
+    cells: (row: R) => Cell[];
+  },
+) {
+  const viewer = requireUser(c.var.user);
+  staffScope(viewer);
+  const stream = csvStream(
+    file.header,
+    async (offset, limit) => (await file.rows(c.var.db, viewer, { ...filters, offset, limit, count: false })).rows,
+    file.cells,
+    EXPORT_PAGE,
+  );
+  return csvFile(c, file.name, stream);
+}
+
 /** Xero's manual journal import template (its column names, asterisks marking the required ones). */
 const XERO_JOURNAL_HEADER = [
   '*Narration',
@@ -259,45 +307,22 @@ export const exportsRouter = createRouter()
     return csvFile(c, 'donations', stream);
   })
   .openapi(donorsRoute, async (c) => {
-    const viewer = requireUser(c.var.user);
-    staffScope(viewer);
-    const filters = c.req.valid('query');
     const ukDate = ukDateCache();
-    const stream = csvStream(
-      DONOR_HEADER,
-      async (offset, limit) => (await donorRows(c.var.db, viewer, { ...filters, offset, limit, count: false })).rows,
-      (u) => donorCells(u, ukDate),
-      EXPORT_PAGE,
-    );
-    return csvFile(c, 'donors', stream);
+    return staffListCsv(c, c.req.valid('query'), {
+      name: 'donors',
+      header: DONOR_HEADER,
+      rows: donorRows,
+      cells: (u) => donorCells(u, ukDate),
+    });
   })
-  .openapi(organizationsRoute, async (c) => {
-    const viewer = requireUser(c.var.user);
-    staffScope(viewer);
-    const filters = c.req.valid('query');
-    const stream = csvStream(
-      ORGANIZATION_HEADER,
-      async (offset, limit) =>
-        (await organizationRows(c.var.db, viewer, { ...filters, offset, limit, count: false })).rows,
-      (o): Cell[] => [
-        o.name,
-        o.legalName,
-        o.charityNumber,
-        o.regulator,
-        o.hmrcReference,
-        o.email,
-        o.phone,
-        o.address,
-        o.city,
-        o.province,
-        o.postalCode,
-        o.country,
-        formatUkDate(o.createdAt),
-      ],
-      EXPORT_PAGE,
-    );
-    return csvFile(c, 'organizations', stream);
-  })
+  .openapi(organizationsRoute, async (c) =>
+    staffListCsv(c, c.req.valid('query'), {
+      name: 'organizations',
+      header: ORGANIZATION_HEADER,
+      rows: organizationRows,
+      cells: organizationCells,
+    }),
+  )
   .openapi(auditRoute, async (c) => {
     const where = auditWhere(requireUser(c.var.user), c.req.valid('query'));
     const stream = csvStream(

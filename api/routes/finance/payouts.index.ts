@@ -1,5 +1,5 @@
 import { createRouter } from '../../lib/create-app';
-import { bearerAuth, defineRoute, errorResponses, IdParams, jsonContent } from '../../lib/openapi';
+import { bearerAuth, IdParams, okResponses, routesOf } from '../../lib/openapi';
 import { pageItems, pageResponses } from '../../lib/paging';
 import { financeReaders, requireUser } from '../../lib/policy';
 import { readQuery } from '../../lib/validate';
@@ -8,26 +8,22 @@ import { listPayouts, payoutDetail } from '../../services/finance/payouts-list';
 
 const WHO = 'Only admins, organization admins and finance users can see payouts';
 
-const listRoute = defineRoute({
-  method: 'get',
-  path: '/finance/payouts',
+const payouts = routesOf({
   tags: ['Finance'],
-  summary: 'Payouts to the bank, newest arrival first (admins all; org admins and finance users their organizations)',
   security: bearerAuth,
   middleware: [financeReaders(WHO)],
+});
+
+const listRoute = payouts.get('/finance/payouts', {
+  summary: 'Payouts to the bank, newest arrival first (admins all; org admins and finance users their organizations)',
   request: { query: PayoutQuerySchema },
   responses: pageResponses(PayoutSchema, 'Payouts'),
 });
 
-const detailRoute = defineRoute({
-  method: 'get',
-  path: '/finance/payouts/{id}',
-  tags: ['Finance'],
+const detailRoute = payouts.get('/finance/payouts/{id}', {
   summary: 'One payout with its lines: the gifts, refunds, disputes and fees Stripe paid out in it',
-  security: bearerAuth,
-  middleware: [financeReaders(WHO)],
   request: { params: IdParams },
-  responses: { 200: jsonContent(PayoutDetailSchema, 'The payout and its lines'), ...errorResponses },
+  responses: okResponses(PayoutDetailSchema, 'The payout and its lines'),
 });
 
 export const payoutsRouter = createRouter()

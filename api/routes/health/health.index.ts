@@ -1,14 +1,13 @@
 import { createRouter } from '../../lib/create-app';
 import { RETRY_AFTER_SECONDS } from '../../lib/unavailable';
 import { errorSummary, logLine } from '../../middlewares/logger';
-import { defineRoute, errorResponses, jsonContent } from '../../lib/openapi';
+import { errorResponses, jsonContent, routesOf } from '../../lib/openapi';
 import { HealthSchema } from '../../schemas/health';
 import { pingDatabase } from '../../services/health/ping';
 
-const healthRoute = defineRoute({
-  method: 'get',
-  path: '/health',
-  tags: ['Operations'],
+const operations = routesOf({ tags: ['Operations'] });
+
+const healthRoute = operations.get('/health', {
   summary: 'Status and database reachability',
   responses: {
     ...errorResponses,

@@ -1,14 +1,13 @@
 import { createRouter, errorBody } from '../../lib/create-app';
-import { defineRoute, errorResponses } from '../../lib/openapi';
+import { errorResponses, routesOf } from '../../lib/openapi';
 import { ImageKeyParams } from '../../schemas/images';
 import { isServableKey } from '../../services/campaigns/images';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
-const imageRoute = defineRoute({
-  method: 'get',
-  path: '/images/{key}',
-  tags: ['Images'],
+const images = routesOf({ tags: ['Images'] });
+
+const imageRoute = images.get('/images/{key}', {
   summary: 'A stored image by its Key (may contain slashes); cached for a year',
   request: { params: ImageKeyParams },
   responses: {

@@ -1,4 +1,4 @@
-import { bearerAuth, csvContent, defineRoute, errorResponses, jsonBody, jsonContent } from '../../lib/openapi';
+import { bearerAuth, csvContent, errorResponses, jsonBody, okResponses, routesOf } from '../../lib/openapi';
 import { adminOnly, signedIn } from '../../lib/policy';
 import {
   ConsentBody,
@@ -9,65 +9,45 @@ import {
 } from '../../schemas/consent';
 import { StatementQuery, StatementSchema } from '../../schemas/statement';
 
-export const getConsent = defineRoute({
-  method: 'get',
-  path: '/me/consent',
-  tags: ['Consent and privacy'],
+const privacy = routesOf({ tags: ['Consent and privacy'], security: bearerAuth });
+
+const statements = routesOf({ tags: ['Donations'], security: bearerAuth });
+
+export const getConsent = privacy.get('/me/consent', {
   summary: 'Your "Keep me updated by email" consent',
-  security: bearerAuth,
   middleware: [signedIn()],
-  responses: { 200: jsonContent(ConsentSchema, "Your consent and today's wording"), ...errorResponses },
+  responses: okResponses(ConsentSchema, "Your consent and today's wording"),
 });
 
-export const putConsent = defineRoute({
-  method: 'put',
-  path: '/me/consent',
-  tags: ['Consent and privacy'],
+export const putConsent = privacy.put('/me/consent', {
   summary: 'Give (with the wording you were shown) or withdraw your consent',
-  security: bearerAuth,
   middleware: [signedIn()],
   request: { body: jsonBody(ConsentBody) },
-  responses: { 200: jsonContent(ConsentSchema, 'Your consent now'), ...errorResponses },
+  responses: okResponses(ConsentSchema, 'Your consent now'),
 });
 
-export const exportConsents = defineRoute({
-  method: 'get',
-  path: '/consents/export',
-  tags: ['Consent and privacy'],
+export const exportConsents = privacy.get('/consents/export', {
   summary: 'CSV of everyone whose consent stands today (admins only)',
-  security: bearerAuth,
   middleware: [adminOnly()],
   responses: { 200: csvContent('email, name, date, source and wording'), ...errorResponses },
 });
 
-export const requestErasureRoute = defineRoute({
-  method: 'post',
-  path: '/me/erasure',
-  tags: ['Consent and privacy'],
+export const requestErasureRoute = privacy.post('/me/erasure', {
   summary: 'Ask to delete your account: a code is emailed to confirm',
-  security: bearerAuth,
   middleware: [signedIn()],
-  responses: { 200: jsonContent(ErasureRequestedSchema, 'Code sent'), ...errorResponses },
+  responses: okResponses(ErasureRequestedSchema, 'Code sent'),
 });
 
-export const confirmErasureRoute = defineRoute({
-  method: 'post',
-  path: '/me/erasure/confirm',
-  tags: ['Consent and privacy'],
+export const confirmErasureRoute = privacy.post('/me/erasure/confirm', {
   summary: 'Confirm with the emailed code: your personal data is removed and you are signed out',
-  security: bearerAuth,
   middleware: [signedIn()],
   request: { body: jsonBody(ErasureConfirmBody) },
-  responses: { 200: jsonContent(ErasedSchema, 'Erased'), ...errorResponses },
+  responses: okResponses(ErasedSchema, 'Erased'),
 });
 
-export const getStatement = defineRoute({
-  method: 'get',
-  path: '/me/statement',
-  tags: ['Donations'],
+export const getStatement = statements.get('/me/statement', {
   summary: 'Your gifts in one UK tax year (6 April to 5 April), Gift Aid marked',
-  security: bearerAuth,
   middleware: [signedIn()],
   request: { query: StatementQuery },
-  responses: { 200: jsonContent(StatementSchema, 'The statement'), ...errorResponses },
+  responses: okResponses(StatementSchema, 'The statement'),
 });

@@ -1,43 +1,38 @@
 import { z } from '@hono/zod-openapi';
 import { createRouter } from '../../lib/create-app';
 import { notFound } from '../../lib/errors';
-import { bearerAuth, defineRoute, errorResponses, IdParams, jsonBody, jsonContent } from '../../lib/openapi';
+import { bearerAuth, IdParams, jsonBody, okResponses, routesOf } from '../../lib/openapi';
 import { requireUser, staffOnly } from '../../lib/policy';
 import { getCampaign } from '../../services/campaigns/read';
 import { MessageHiddenBody, PublicMessageSchema, StaffMessageQuery, StaffMessageSchema } from '../../schemas/messages';
 import { latestMessages, setMessageHidden, staffMessages } from '../../services/messages/support-messages';
 
-const appealMessagesRoute = defineRoute({
-  method: 'get',
-  path: '/appeals/{id}/messages',
-  tags: ['Campaigns'],
-  summary: 'Latest messages of support on an appeal (hidden ones left out)',
-  request: { params: IdParams },
-  responses: { 200: jsonContent(z.array(PublicMessageSchema), 'Newest first, at most 10'), ...errorResponses },
-});
+const appealMessages = routesOf({ tags: ['Campaigns'] });
 
-const staffListRoute = defineRoute({
-  method: 'get',
-  path: '/messages',
+const moderation = routesOf({
   tags: ['Donations'],
-  summary: 'Messages of support for moderation (staff, their organizations), hidden ones included',
   security: bearerAuth,
   middleware: [staffOnly('Only admins and organization admins can moderate messages')],
+});
+
+const appealMessagesRoute = appealMessages.get('/appeals/{id}/messages', {
+  summary: 'Latest messages of support on an appeal (hidden ones left out)',
+  request: { params: IdParams },
+  responses: okResponses(z.array(PublicMessageSchema), 'Newest first, at most 10'),
+});
+
+const staffListRoute = moderation.get('/messages', {
+  summary: 'Messages of support for moderation (staff, their organizations), hidden ones included',
   request: {
     query: StaffMessageQuery,
   },
-  responses: { 200: jsonContent(z.array(StaffMessageSchema), 'Newest first'), ...errorResponses },
+  responses: okResponses(z.array(StaffMessageSchema), 'Newest first'),
 });
 
-const hideRoute = defineRoute({
-  method: 'put',
-  path: '/messages/{id}',
-  tags: ['Donations'],
+const hideRoute = moderation.put('/messages/{id}', {
   summary: 'Hide or show a message of support (id = the donation id)',
-  security: bearerAuth,
-  middleware: [staffOnly('Only admins and organization admins can moderate messages')],
   request: { params: IdParams, body: jsonBody(MessageHiddenBody) },
-  responses: { 200: jsonContent(StaffMessageSchema, 'The message after the change'), ...errorResponses },
+  responses: okResponses(StaffMessageSchema, 'The message after the change'),
 });
 
 export const messagesRouter = createRouter()

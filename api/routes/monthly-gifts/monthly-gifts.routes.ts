@@ -3,10 +3,11 @@ import { MAX_PAUSE_MONTHS } from '../../../domain';
 import {
   bearerAuth,
   csvContent,
-  defineRoute,
   errorResponses,
   jsonBody,
   jsonContent,
+  okResponses,
+  routesOf,
   totalCountHeader,
 } from '../../lib/openapi';
 import {
@@ -23,101 +24,67 @@ import {
 } from '../../schemas/monthly-gifts';
 import { financeReaders, signedIn, staffOnly } from '../../lib/policy';
 
-export const listMine = defineRoute({
-  method: 'get',
-  path: '/me/monthly-gifts',
-  tags: ['Monthly gifts'],
+const monthlyGifts = routesOf({ tags: ['Monthly gifts'], security: bearerAuth });
+
+const cancelLinks = routesOf({ tags: ['Monthly gifts'] });
+
+const exports = routesOf({ tags: ['Exports'], security: bearerAuth });
+
+export const listMine = monthlyGifts.get('/me/monthly-gifts', {
   summary: 'Your monthly gifts: running ones first, then those cancelled',
-  security: bearerAuth,
   middleware: [signedIn()],
-  responses: { 200: jsonContent(z.array(MonthlyGiftSchema), 'Your monthly gifts'), ...errorResponses },
+  responses: okResponses(z.array(MonthlyGiftSchema), 'Your monthly gifts'),
 });
 
-export const cancelMine = defineRoute({
-  method: 'post',
-  path: '/me/monthly-gifts/{id}/cancel',
-  tags: ['Monthly gifts'],
+export const cancelMine = monthlyGifts.post('/me/monthly-gifts/{id}/cancel', {
   summary: 'Cancel your monthly gift (on the Stripe Subscription; demo mode alike)',
-  security: bearerAuth,
   middleware: [signedIn()],
   request: { params: MonthlyGiftIdParam },
-  responses: { 200: jsonContent(MonthlyGiftSchema, 'The gift, cancelled'), ...errorResponses },
+  responses: okResponses(MonthlyGiftSchema, 'The gift, cancelled'),
 });
 
-export const changeMine = defineRoute({
-  method: 'post',
-  path: '/me/monthly-gifts/{id}/change',
-  tags: ['Monthly gifts'],
+export const changeMine = monthlyGifts.post('/me/monthly-gifts/{id}/change', {
   summary: 'Change the monthly amount to one of the offered prices, from the next payment (no proration)',
-  security: bearerAuth,
   middleware: [signedIn()],
   request: { params: MonthlyGiftIdParam, body: jsonBody(MonthlyGiftChangeBody) },
-  responses: { 200: jsonContent(MonthlyGiftSchema, 'The gift with its new amount'), ...errorResponses },
+  responses: okResponses(MonthlyGiftSchema, 'The gift with its new amount'),
 });
 
-export const pauseMine = defineRoute({
-  method: 'post',
-  path: '/me/monthly-gifts/{id}/pause',
-  tags: ['Monthly gifts'],
+export const pauseMine = monthlyGifts.post('/me/monthly-gifts/{id}/pause', {
   summary: `Pause payments for 1 to ${MAX_PAUSE_MONTHS} months; they restart on their own`,
-  security: bearerAuth,
   middleware: [signedIn()],
   request: { params: MonthlyGiftIdParam, body: jsonBody(MonthlyGiftPauseBody) },
-  responses: { 200: jsonContent(MonthlyGiftSchema, 'The gift, paused'), ...errorResponses },
+  responses: okResponses(MonthlyGiftSchema, 'The gift, paused'),
 });
 
-export const getManaged = defineRoute({
-  method: 'get',
-  path: '/monthly-gifts/{id}',
-  tags: ['Monthly gifts'],
+export const getManaged = monthlyGifts.get('/monthly-gifts/{id}', {
   summary: 'A monthly gift of your organizations (admins: any)',
-  security: bearerAuth,
   middleware: [staffOnly("Only administrators of this gift's organization can manage it")],
   request: { params: MonthlyGiftIdParam },
-  responses: { 200: jsonContent(MonthlyGiftSchema, 'The gift'), ...errorResponses },
+  responses: okResponses(MonthlyGiftSchema, 'The gift'),
 });
 
-export const cancelManaged = defineRoute({
-  method: 'post',
-  path: '/monthly-gifts/{id}/cancel',
-  tags: ['Monthly gifts'],
+export const cancelManaged = monthlyGifts.post('/monthly-gifts/{id}/cancel', {
   summary: 'Cancel a monthly gift of your organizations (admins: any)',
-  security: bearerAuth,
   middleware: [staffOnly("Only administrators of this gift's organization can manage it")],
   request: { params: MonthlyGiftIdParam },
-  responses: { 200: jsonContent(MonthlyGiftSchema, 'The gift, cancelled'), ...errorResponses },
+  responses: okResponses(MonthlyGiftSchema, 'The gift, cancelled'),
 });
 
-export const readLink = defineRoute({
-  method: 'get',
-  path: '/monthly-gift-links/cancel',
-  tags: ['Monthly gifts'],
+export const readLink = cancelLinks.get('/monthly-gift-links/cancel', {
   summary: 'What a signed cancel link points at (no sign-in). Never cancels.',
   request: { query: CancelLinkTokenQuery },
-  responses: {
-    200: jsonContent(LinkStateSchema, 'ready, or why the link cannot be used (invalid, expired, used, cancelled)'),
-    ...errorResponses,
-  },
+  responses: okResponses(LinkStateSchema, 'ready, or why the link cannot be used (invalid, expired, used, cancelled)'),
 });
 
-export const useLink = defineRoute({
-  method: 'post',
-  path: '/monthly-gift-links/cancel',
-  tags: ['Monthly gifts'],
+export const useLink = cancelLinks.post('/monthly-gift-links/cancel', {
   summary: 'Cancel the monthly gift a signed link names, once (no sign-in)',
   request: { body: jsonBody(CancelLinkTokenBody) },
-  responses: {
-    200: jsonContent(LinkStateSchema, 'done, or why not (failed: Stripe did not answer; the gift is unchanged)'),
-    ...errorResponses,
-  },
+  responses: okResponses(LinkStateSchema, 'done, or why not (failed: Stripe did not answer; the gift is unchanged)'),
 });
 
-export const listOffice = defineRoute({
-  method: 'get',
-  path: '/monthly-gifts',
-  tags: ['Monthly gifts'],
+export const listOffice = monthlyGifts.get('/monthly-gifts', {
   summary: 'Every monthly gift of your organizations (admins: all), with the newest failed payment',
-  security: bearerAuth,
   middleware: [financeReaders('Only admins, organization admins and finance users can list monthly gifts')],
   request: { query: monthlyGiftListQuery },
   responses: {
@@ -126,12 +93,8 @@ export const listOffice = defineRoute({
   },
 });
 
-export const exportOffice = defineRoute({
-  method: 'get',
-  path: '/exports/monthly-gifts.csv',
-  tags: ['Exports'],
+export const exportOffice = exports.get('/exports/monthly-gifts.csv', {
   summary: 'The filtered monthly gifts list as CSV (same filters and scope as GET /api/monthly-gifts)',
-  security: bearerAuth,
   middleware: [financeReaders('Only admins, organization admins and finance users can export lists')],
   request: { query: monthlyGiftFilters },
   responses: { 200: csvContent('Monthly gifts, UK dates, amounts in pounds'), ...errorResponses },

@@ -1,31 +1,24 @@
 import { createRouter } from '../../lib/create-app';
-import { bearerAuth, defineRoute, errorResponses, jsonContent } from '../../lib/openapi';
+import { bearerAuth, okResponses, routesOf } from '../../lib/openapi';
 import { requireUser, signedIn } from '../../lib/policy';
 import { NotificationPrefsBody, NotificationPrefsSchema } from '../../schemas/notifications';
 import { getNotificationPrefs, setNotificationPrefs } from '../../services/notifications/fundraiser';
 
-const getRoute = defineRoute({
-  method: 'get',
-  path: '/users/me/notifications',
+const notifications = routesOf({
   tags: ['Users'],
-  summary: 'Your fundraiser email switches',
   security: bearerAuth,
   middleware: [signedIn()],
-  responses: {
-    200: jsonContent(NotificationPrefsSchema, 'Current switches (both on until changed)'),
-    ...errorResponses,
-  },
 });
 
-const putRoute = defineRoute({
-  method: 'put',
-  path: '/users/me/notifications',
-  tags: ['Users'],
+const getRoute = notifications.get('/users/me/notifications', {
+  summary: 'Your fundraiser email switches',
+  responses: okResponses(NotificationPrefsSchema, 'Current switches (both on until changed)'),
+});
+
+const putRoute = notifications.put('/users/me/notifications', {
   summary: 'Turn fundraiser emails on or off',
-  security: bearerAuth,
-  middleware: [signedIn()],
   request: { body: { content: { 'application/json': { schema: NotificationPrefsBody } }, required: true } },
-  responses: { 200: jsonContent(NotificationPrefsSchema, 'The switches after the change'), ...errorResponses },
+  responses: okResponses(NotificationPrefsSchema, 'The switches after the change'),
 });
 
 /** My Info's notification switches: each signed-in user reads and changes only their own. */

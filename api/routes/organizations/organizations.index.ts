@@ -1,6 +1,6 @@
 import { createRouter } from '../../lib/create-app';
 import { imageFormBodyLimit, withImage } from '../../lib/image-upload';
-import { bearerAuth, defineRoute, errorResponses, IdParams, jsonBody, jsonContent } from '../../lib/openapi';
+import { bearerAuth, createdResponses, IdParams, jsonBody, okResponses, routesOf } from '../../lib/openapi';
 import { pageItems, pageResponses } from '../../lib/paging';
 import { adminOnly, financeReaders, loadThenAuthorize, requireUser, staffOnly } from '../../lib/policy';
 import { OrganizationSchema } from '../../schemas';
@@ -19,48 +19,34 @@ const staff = () => staffOnly('Only admins and organization admins can manage or
 /** Scope first, so an org_admin learns nothing about other organizations from validation errors. */
 const scopedOrganization = loadThenAuthorize(getOrganization);
 
-const listRoute = defineRoute({
-  method: 'get',
-  path: '/organizations',
-  tags: ['Organizations'],
+const organizations = routesOf({ tags: ['Organizations'], security: bearerAuth });
+
+const listRoute = organizations.get('/organizations', {
   summary: 'Organizations the caller manages or, for finance users, reads (all, for admins)',
-  security: bearerAuth,
   middleware: [financeReaders('Only admins, organization admins and finance users can see organizations')],
   request: { query: OrganizationListQuery },
   responses: pageResponses(OrganizationSchema, 'Organizations by name'),
 });
 
-const createOrgRoute = defineRoute({
-  method: 'post',
-  path: '/organizations',
-  tags: ['Organizations'],
+const createOrgRoute = organizations.post('/organizations', {
   summary: 'Create an organization (admins)',
-  security: bearerAuth,
   middleware: [imageFormBodyLimit, adminOnly()],
   request: { body: jsonBody(OrganizationCreateBody) },
-  responses: { 201: jsonContent(OrganizationSchema, 'Created'), ...errorResponses },
+  responses: createdResponses(OrganizationSchema, 'Created'),
 });
 
-const getOrgRoute = defineRoute({
-  method: 'get',
-  path: '/organizations/{id}',
-  tags: ['Organizations'],
+const getOrgRoute = organizations.get('/organizations/{id}', {
   summary: 'One organization the caller manages or, for finance users, reads',
-  security: bearerAuth,
   middleware: [financeReaders('Only admins, organization admins and finance users can see organizations')],
   request: { params: IdParams },
-  responses: { 200: jsonContent(OrganizationSchema, 'The organization'), ...errorResponses },
+  responses: okResponses(OrganizationSchema, 'The organization'),
 });
 
-const updateOrgRoute = defineRoute({
-  method: 'put',
-  path: '/organizations/{id}',
-  tags: ['Organizations'],
+const updateOrgRoute = organizations.put('/organizations/{id}', {
   summary: 'Update an organization (its org_admins, or an admin; only admins change its admins)',
-  security: bearerAuth,
   middleware: [imageFormBodyLimit, staff(), scopedOrganization.middleware],
   request: { params: IdParams, body: jsonBody(OrganizationUpdateBody) },
-  responses: { 200: jsonContent(OrganizationSchema, 'Updated'), ...errorResponses },
+  responses: okResponses(OrganizationSchema, 'Updated'),
 });
 
 export const organizationsRouter = createRouter()

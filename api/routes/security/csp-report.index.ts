@@ -1,6 +1,6 @@
 import { bodyLimit } from 'hono/body-limit';
 import { createRouter } from '../../lib/create-app';
-import { defineRoute, errorResponses } from '../../lib/openapi';
+import { errorResponses, routesOf } from '../../lib/openapi';
 import { logLine } from '../../middlewares/logger';
 import { clientIp, hitRateLimit } from '../../services/abuse/rate-limit';
 
@@ -42,10 +42,9 @@ function violations(body: unknown): Violation[] {
  * becomes one warning log line (directive, blocked URL, page path), rate limited per address so a
  * noisy page or a flood cannot fill the logs or the database. Always 204: nothing to tell a browser.
  */
-const cspReportRoute = defineRoute({
-  method: 'post',
-  path: '/csp-report',
-  tags: ['Operations'],
+const operations = routesOf({ tags: ['Operations'] });
+
+const cspReportRoute = operations.post('/csp-report', {
   summary: 'Content-Security-Policy violation reports from browsers (report-uri and Reporting API formats)',
   description:
     'The body is read as text and parsed here, since browsers send application/csp-report or application/reports+json; ' +

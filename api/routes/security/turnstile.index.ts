@@ -1,13 +1,12 @@
 import { createRouter } from '../../lib/create-app';
-import { defineRoute, errorResponses, jsonContent } from '../../lib/openapi';
+import { okResponses, routesOf } from '../../lib/openapi';
 import { TurnstileSchema } from '../../schemas/security';
 
-const turnstileRoute = defineRoute({
-  method: 'get',
-  path: '/turnstile',
-  tags: ['Operations'],
+const operations = routesOf({ tags: ['Operations'] });
+
+const turnstileRoute = operations.get('/turnstile', {
   summary: 'The public Turnstile site key (the islands show the security check after a 428)',
-  responses: { 200: jsonContent(TurnstileSchema, 'The site key, or null'), ...errorResponses },
+  responses: okResponses(TurnstileSchema, 'The site key, or null'),
 });
 
 /**

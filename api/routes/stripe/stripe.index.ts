@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { createRouter } from '../../lib/create-app';
 import { HttpError } from '../../lib/errors';
-import { defineRoute, errorResponses, jsonBody, jsonContent, paymentErrorResponses } from '../../lib/openapi';
+import { errorResponses, jsonBody, jsonContent, okResponses, paymentErrorResponses, routesOf } from '../../lib/openapi';
 import { MonthlyPriceSchema } from '../../schemas';
 import { CheckoutSessionSchema, DemoPaymentSchema } from '../../schemas/checkout';
 import {
@@ -14,27 +14,20 @@ import { listLocalPrices } from '../../services/donations/pending';
 import { RateLimitError } from '../../services/abuse/rate-limit';
 import { serviceContext } from '../../lib/service-context';
 
-const subscriptionsRoute = defineRoute({
-  method: 'get',
-  path: '/stripe/subscriptions',
-  tags: ['Payments'],
+const payments = routesOf({ tags: ['Payments'] });
+
+const subscriptionsRoute = payments.get('/stripe/subscriptions', {
   summary: 'The monthly amounts offered (the active rows of the local prices table)',
-  responses: { 200: jsonContent(z.array(MonthlyPriceSchema), 'Monthly prices, cheapest first'), ...errorResponses },
+  responses: okResponses(z.array(MonthlyPriceSchema), 'Monthly prices, cheapest first'),
 });
 
-const clientSecretRoute = defineRoute({
-  method: 'post',
-  path: '/stripe/client_secret',
-  tags: ['Payments'],
+const clientSecretRoute = payments.post('/stripe/client_secret', {
   summary: 'Start a one-off (amount) or monthly (price) gift; stores it as pending',
   request: { body: jsonBody(clientSecretBody) },
-  responses: { 200: jsonContent(CheckoutSessionSchema, 'The session to confirm the card with'), ...errorResponses },
+  responses: okResponses(CheckoutSessionSchema, 'The session to confirm the card with'),
 });
 
-const demoConfirmRoute = defineRoute({
-  method: 'post',
-  path: '/stripe/demo/confirm',
-  tags: ['Payments'],
+const demoConfirmRoute = payments.post('/stripe/demo/confirm', {
   summary: 'Demo mode only (no Stripe keys, not production): settle a demo gift as Stripe would',
   request: { body: jsonBody(demoConfirmBody) },
   responses: {

@@ -1,5 +1,5 @@
 import { createRouter } from '../../lib/create-app';
-import { bearerAuth, defineRoute, errorResponses, IdParams, jsonBody, jsonContent } from '../../lib/openapi';
+import { bearerAuth, createdResponses, IdParams, jsonBody, okResponses, routesOf } from '../../lib/openapi';
 import { pageItems, pageResponses } from '../../lib/paging';
 import { adminOnly, requireUser, signedIn } from '../../lib/policy';
 import {
@@ -12,40 +12,27 @@ import {
 import { listSupportRequests, sendSupportRequest, setSupportRequestHandled } from '../../services/support-requests';
 import { signedInContext } from '../../lib/service-context';
 
-const sendRoute = defineRoute({
-  method: 'post',
-  path: '/support-requests',
-  tags: ['Support'],
+const support = routesOf({ tags: ['Support'], security: bearerAuth });
+
+const sendRoute = support.post('/support-requests', {
   summary: 'Contact Support: store a message, email it to the charity and a copy to the sender',
-  security: bearerAuth,
   middleware: [signedIn()],
   request: { body: jsonBody(SupportRequestBody) },
-  responses: {
-    201: jsonContent(SentSupportRequestSchema, 'Stored (and emailed unless email_sent is false)'),
-    ...errorResponses,
-  },
+  responses: createdResponses(SentSupportRequestSchema, 'Stored (and emailed unless email_sent is false)'),
 });
 
-const listRoute = defineRoute({
-  method: 'get',
-  path: '/support-requests',
-  tags: ['Support'],
+const listRoute = support.get('/support-requests', {
   summary: 'The Support inbox for admins (open first); anyone else sees only the messages they sent',
-  security: bearerAuth,
   middleware: [signedIn()],
   request: { query: SupportRequestListQuery },
   responses: pageResponses(SupportRequestSchema, 'Newest first'),
 });
 
-const handleRoute = defineRoute({
-  method: 'put',
-  path: '/support-requests/{id}',
-  tags: ['Support'],
+const handleRoute = support.put('/support-requests/{id}', {
   summary: 'Mark a message handled, or open again (admins)',
-  security: bearerAuth,
   middleware: [adminOnly()],
   request: { params: IdParams, body: jsonBody(SupportRequestUpdate) },
-  responses: { 200: jsonContent(SupportRequestSchema, 'The message after the change'), ...errorResponses },
+  responses: okResponses(SupportRequestSchema, 'The message after the change'),
 });
 
 export const supportRequestsRouter = createRouter()

@@ -1,15 +1,14 @@
 import { z } from '@hono/zod-openapi';
 import { createRouter } from '../../lib/create-app';
-import { defineRoute, errorResponses, jsonContent } from '../../lib/openapi';
+import { okResponses, routesOf } from '../../lib/openapi';
 import { TemplateCauseSchema } from '../../schemas';
 import { listTemplateCauses } from '../../services/campaigns/template-causes';
 
-const listRoute = defineRoute({
-  method: 'get',
-  path: '/template-causes',
-  tags: ['Campaigns'],
+const templateCauses = routesOf({ tags: ['Campaigns'] });
+
+const listRoute = templateCauses.get('/template-causes', {
   summary: 'Causes a fundraiser starts an appeal from',
-  responses: { 200: jsonContent(z.array(TemplateCauseSchema), 'Template causes'), ...errorResponses },
+  responses: okResponses(z.array(TemplateCauseSchema), 'Template causes'),
 });
 
 /** Starting points for a fundraiser's appeal; [[name]] in the story is filled in by the editor. */

@@ -1,6 +1,6 @@
 import { createRouter } from '../../lib/create-app';
 import { imageFormBodyLimit, withImage } from '../../lib/image-upload';
-import { bearerAuth, defineRoute, errorResponses, IdParams, jsonBody, jsonContent } from '../../lib/openapi';
+import { bearerAuth, createdResponses, IdParams, jsonBody, okResponses, routesOf } from '../../lib/openapi';
 import { pageItems, pageResponses } from '../../lib/paging';
 import { financeReaders, loadThenAuthorize, requireUser, signedIn, staffOnly } from '../../lib/policy';
 import { DonorSchema } from '../../schemas';
@@ -10,48 +10,34 @@ import { createUser, getUser, listUsers, updateUser } from '../../services/users
 /** Visibility first: a caller who may not see the user gets 404 whatever the body says. */
 const visibleUser = loadThenAuthorize(getUser);
 
-const listRoute = defineRoute({
-  method: 'get',
-  path: '/users',
-  tags: ['Donors'],
+const donors = routesOf({ tags: ['Donors'], security: bearerAuth });
+
+const listRoute = donors.get('/users', {
   summary: 'Donors and users the caller may see (staff)',
-  security: bearerAuth,
   middleware: [financeReaders('Only admins, organization admins and finance users can list donors')],
   request: { query: DonorListQuery },
   responses: pageResponses(DonorSchema, 'Users by name'),
 });
 
-const createUserRoute = defineRoute({
-  method: 'post',
-  path: '/users',
-  tags: ['Donors'],
+const createUserRoute = donors.post('/users', {
   summary: 'Add a donor (admins: any details; org admins: name and email, for their organization)',
-  security: bearerAuth,
   middleware: [imageFormBodyLimit, staffOnly('Only admins and organization admins can add donors')],
   request: { body: jsonBody(DonorCreateBody) },
-  responses: { 201: jsonContent(DonorSchema, 'Created'), ...errorResponses },
+  responses: createdResponses(DonorSchema, 'Created'),
 });
 
-const getUserRoute = defineRoute({
-  method: 'get',
-  path: '/users/{id}',
-  tags: ['Donors'],
+const getUserRoute = donors.get('/users/{id}', {
   summary: 'One user the caller may see (themself; their organizations’ donors; anyone, for admins)',
-  security: bearerAuth,
   middleware: [signedIn()],
   request: { params: IdParams },
-  responses: { 200: jsonContent(DonorSchema, 'The user'), ...errorResponses },
+  responses: okResponses(DonorSchema, 'The user'),
 });
 
-const updateUserRoute = defineRoute({
-  method: 'put',
-  path: '/users/{id}',
-  tags: ['Donors'],
+const updateUserRoute = donors.put('/users/{id}', {
   summary: 'Update a user (themself, or an admin)',
-  security: bearerAuth,
   middleware: [imageFormBodyLimit, signedIn(), visibleUser.middleware],
   request: { params: IdParams, body: jsonBody(DonorUpdateBody) },
-  responses: { 200: jsonContent(DonorSchema, 'Updated'), ...errorResponses },
+  responses: okResponses(DonorSchema, 'Updated'),
 });
 
 export const usersRouter = createRouter()

@@ -1,11 +1,12 @@
 import { createRouter } from '../../lib/create-app';
 import {
   bearerAuth,
-  defineRoute,
   errorResponses,
   IdParams,
   jsonBody,
   jsonContent,
+  okResponses,
+  routesOf,
   totalCountHeader,
 } from '../../lib/openapi';
 import { financeReaders, requireUser, staffOnly } from '../../lib/policy';
@@ -13,12 +14,10 @@ import { DonorGivingSchema, GivingQuerySchema, MergeBodySchema, MergeResultSchem
 import { donorGiving } from '../../services/users/giving';
 import { mergeDonors } from '../../services/users/merge';
 
-const givingRoute = defineRoute({
-  method: 'get',
-  path: '/users/{id}/giving',
-  tags: ['Donors'],
+const donors = routesOf({ tags: ['Donors'], security: bearerAuth });
+
+const givingRoute = donors.get('/users/{id}/giving', {
   summary: 'A donor’s giving history and totals (admins; org admins and finance: gifts to their organizations)',
-  security: bearerAuth,
   middleware: [financeReaders('Only admins, organization admins and finance users can see a donor’s giving')],
   request: { params: IdParams, query: GivingQuerySchema },
   responses: {
@@ -27,18 +26,14 @@ const givingRoute = defineRoute({
   },
 });
 
-const mergeRoute = defineRoute({
-  method: 'post',
-  path: '/users/{id}/merge',
-  tags: ['Donors'],
+const mergeRoute = donors.post('/users/{id}/merge', {
   summary: 'Merge a duplicate donor record into another (admins; org admins within their organizations); audited',
   description:
     'Moves gifts, Gift Aid declarations, monthly gifts, marketing consents and organization links from {id} to `into`, then deletes {id}. ' +
     'Refused: into itself (400), staff accounts (400: only donor records merge), unknown ids (404), records touching another organization (403, org admins), donors and finance users (403).',
-  security: bearerAuth,
   middleware: [staffOnly('Only admins and organization admins can merge donors')],
   request: { params: IdParams, body: jsonBody(MergeBodySchema) },
-  responses: { 200: jsonContent(MergeResultSchema, 'Merged'), ...errorResponses },
+  responses: okResponses(MergeResultSchema, 'Merged'),
 });
 
 /** A donor's record as the back office works with it: their giving, and merging duplicates. */
