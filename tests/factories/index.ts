@@ -1,3 +1,4 @@
+import type { AuthUser } from '../../api/lib/types';
 import type { Db } from '../../db/client';
 import {
   addOrganizationAdmin,
@@ -8,6 +9,7 @@ import {
   createUser,
 } from '../../db/factories';
 import { sessions, type users } from '../../db/schema';
+import { insertPendingDonation } from '../../api/services/donations/pending';
 import { newSessionToken, sha256Hex, SESSION_ABSOLUTE_MS } from '../../api/services/auth/sessions';
 
 // The row factories live with the schema so the demo seed builds its rows with them too.
@@ -50,4 +52,37 @@ export async function signedIn(
   const user = await createUser(db, { ...overrides, type });
   for (const organizationId of organizationIds) await addOrganizationAdmin(db, organizationId, user.id);
   return { user, token: await createSession(db, user.id) };
+}
+
+/** A viewer as the auth middleware hands it to services, for service calls that need no stored user. */
+export function viewerOf(type: AuthUser['type'], orgIds: string[] = []): AuthUser {
+  return { id: 'a', email: 'a@x', firstName: '', lastName: '', type, avatar: null, orgIds, sessionId: 's' };
+}
+
+/** A one-off card gift as checkout stores it, pending until Stripe's payment_intent.succeeded; returns its id. */
+export async function createPendingCardGift(
+  db: Db,
+  gift: {
+    id?: string;
+    amount: number;
+    donorId: string;
+    campaignId: string;
+    appealId?: string | null;
+    paymentIntentId: string;
+  },
+) {
+  const id = gift.id ?? crypto.randomUUID();
+  await insertPendingDonation(db, {
+    id,
+    amount: gift.amount,
+    donorId: gift.donorId,
+    target: { campaignId: gift.campaignId, appealId: gift.appealId ?? null },
+    type: 'once',
+    giftAidDeclarationId: null,
+    paymentIntentId: gift.paymentIntentId,
+    invoiceId: null,
+    subscriptionId: null,
+    source: 'card',
+  });
+  return id;
 }

@@ -116,6 +116,11 @@ function error(res: ServerResponse, status: number, type: string, message: strin
   res.end(JSON.stringify({ error: { type, message, code } }));
 }
 
+/** The bindings that run the app in Stripe mode against this fake (webhook tests add STRIPE_WEBHOOK_SECRET). */
+export function stripeModeBindings(fake: StripeFake) {
+  return { STRIPE_SECRET_KEY: 'sk_test_fake', STRIPE_PUBLISHABLE_KEY: 'pk_test_fake', STRIPE_API_BASE: fake.url };
+}
+
 export async function startStripeFake(): Promise<StripeFake> {
   const replay = new Map<string, { status: number; body: string }>();
   const fake: StripeFake = {

@@ -45,6 +45,8 @@ async function post(
 
 const stmt = (sql: string, args: unknown[] = []) => ({ sql, args, want_rows: true });
 const text = (value: string) => ({ type: 'text', value });
+/** A batch step's condition: step `step` succeeded. */
+const ok = (step: number) => ({ type: 'ok', step });
 
 describe('local libSQL protocol server: what a client may probe', () => {
   it('answers /health, the index, the JSON versions, and 404 for Protobuf (the client then falls back to JSON v2)', async () => {
@@ -197,29 +199,11 @@ describe('local libSQL protocol server: batches', () => {
             steps: [
               { stmt: stmt('INSERT INTO t (name) VALUES (?)', [text('batch-1')]) },
               { stmt: stmt('INSERT INTO t (name) VALUES (?)', [text('batch-1')]) },
-              { stmt: stmt('SELECT 2'), condition: { type: 'ok', step: 1 } },
+              { stmt: stmt('SELECT 2'), condition: ok(1) },
               { stmt: stmt('SELECT 3'), condition: { type: 'error', step: 1 } },
-              { stmt: stmt('SELECT 4'), condition: { type: 'not', cond: { type: 'ok', step: 0 } } },
-              {
-                stmt: stmt('SELECT 5'),
-                condition: {
-                  type: 'and',
-                  conds: [
-                    { type: 'ok', step: 0 },
-                    { type: 'error', step: 1 },
-                  ],
-                },
-              },
-              {
-                stmt: stmt('SELECT 6'),
-                condition: {
-                  type: 'or',
-                  conds: [
-                    { type: 'ok', step: 2 },
-                    { type: 'ok', step: 4 },
-                  ],
-                },
-              },
+              { stmt: stmt('SELECT 4'), condition: { type: 'not', cond: ok(0) } },
+              { stmt: stmt('SELECT 5'), condition: { type: 'and', conds: [ok(0), { type: 'error', step: 1 }] } },
+              { stmt: stmt('SELECT 6'), condition: { type: 'or', conds: [ok(2), ok(4)] } },
               { stmt: stmt('SELECT 7'), condition: { type: 'is_autocommit' } },
             ],
           },

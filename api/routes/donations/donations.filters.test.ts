@@ -6,9 +6,9 @@ import {
   createOrganization,
   createUser,
   signedIn,
+  viewerOf,
 } from '../../../tests/factories';
 import { engineName, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
-import type { AuthUser } from '../../lib/types';
 import { donationRowsAfter, type DonationCursor } from '../../services/donations/export';
 import { adminDonationsWhere, donationRows } from '../../services/donations/list';
 
@@ -116,16 +116,7 @@ describe(`admin lists: server-side search, sort and filters (${engineName})`, ()
   });
 
   it('pages exports by keyset in exactly the list order, ties included', async () => {
-    const viewer: AuthUser = {
-      id: 'x',
-      email: 'x@x',
-      firstName: '',
-      lastName: '',
-      type: 'admin',
-      avatar: null,
-      orgIds: [],
-      sessionId: 's',
-    };
+    const viewer = viewerOf('admin');
     // Two more gifts that tie with p1 on amount and date.
     const priya = (await t.request(`/api/donations/${ids.p1}`, { token: adminToken }).then((r) => r.json())) as {
       donor: { value: string };

@@ -10,7 +10,7 @@ import {
   signedIn,
   type SignedIn,
 } from '../../../tests/factories';
-import { startStripeFake, type StripeFake } from '../../../tests/mocks/stripe-fake';
+import { startStripeFake, stripeModeBindings, type StripeFake } from '../../../tests/mocks/stripe-fake';
 import { setupTestApp, type TestApp } from '../../../tests/setup/test-app';
 
 /** Card refunds in Stripe mode: the real SDK against the local Stripe fake (Node only). */
@@ -22,11 +22,7 @@ let donorId: string;
 
 beforeAll(async () => {
   fake = await startStripeFake();
-  t = await setupTestApp({
-    STRIPE_SECRET_KEY: 'sk_test_fake',
-    STRIPE_PUBLISHABLE_KEY: 'pk_test_fake',
-    STRIPE_API_BASE: fake.url,
-  });
+  t = await setupTestApp(stripeModeBindings(fake));
   const org = (await createOrganization(t.db)).id;
   campaignId = (await createCampaign(t.db, { organizationId: org })).id;
   finance = await signedIn(t.db, 'finance', { organizationIds: [org] });

@@ -2,11 +2,16 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { donationReversals, donations, payoutLines, payouts } from '../../../db/schema';
 import { cardFeeOn } from '../../../domain';
-import { createCampaign, createOrganization, createUser, signedIn } from '../../../tests/factories';
+import {
+  createCampaign,
+  createOrganization,
+  createPendingCardGift,
+  createUser,
+  signedIn,
+} from '../../../tests/factories';
 import { sendEvent, WEBHOOK_SECRET } from '../../../tests/fixtures/stripe/events';
-import { startStripeFake, type StripeFake } from '../../../tests/mocks/stripe-fake';
+import { startStripeFake, stripeModeBindings, type StripeFake } from '../../../tests/mocks/stripe-fake';
 import { setupTestApp, type TestApp } from '../../../tests/setup/test-app';
-import { insertPendingDonation } from '../../services/donations/pending';
 import { createStripe } from '../../services/payments/stripe-client';
 import { paymentIntentObject, stripeEvent } from '../../services/payments/stripe-objects';
 
@@ -19,12 +24,7 @@ let financeToken: string;
 
 beforeAll(async () => {
   fake = await startStripeFake();
-  t = await setupTestApp({
-    STRIPE_SECRET_KEY: 'sk_test_fake',
-    STRIPE_PUBLISHABLE_KEY: 'pk_test_fake',
-    STRIPE_API_BASE: fake.url,
-    STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
-  });
+  t = await setupTestApp({ ...stripeModeBindings(fake), STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET });
   const org = (await createOrganization(t.db)).id;
   campaignId = (await createCampaign(t.db, { organizationId: org })).id;
   donorId = (await createUser(t.db)).id;
@@ -51,18 +51,7 @@ async function paidGift(amount: number) {
     status: 'requires_payment_method',
   });
   fake.paymentIntents.set(intent.id as string, intent);
-  await insertPendingDonation(t.db, {
-    id,
-    amount,
-    donorId,
-    target: { campaignId, appealId: null },
-    type: 'once',
-    giftAidDeclarationId: null,
-    paymentIntentId: intent.id as string,
-    invoiceId: null,
-    subscriptionId: null,
-    source: 'card',
-  });
+  await createPendingCardGift(t.db, { id, amount, donorId, campaignId, paymentIntentId: intent.id as string });
   const { event } = fake.succeedPaymentIntent(intent.id as string);
   const res = await sendEvent(t, event);
   expect(res.status).toBe(200);

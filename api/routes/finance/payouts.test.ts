@@ -8,6 +8,7 @@ import {
   createDonation,
   createMonthlyGift,
   createOrganization,
+  createPendingCardGift,
   createUser,
   signedIn,
   type SignedIn,
@@ -19,7 +20,6 @@ import {
   paymentIntentSucceeded,
 } from '../../../tests/fixtures/stripe/events';
 import { engineName, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
-import { insertPendingDonation } from '../../services/donations/pending';
 import { DEMO_PAYOUTS, demoPayoutId, makeDemoPayouts } from '../../services/finance/payouts-demo';
 import {
   balanceTransactionObject,
@@ -314,19 +314,7 @@ describe(`payout.paid and payout.failed (${engineName})`, () => {
 
 describe(`fees from the balance transaction (${engineName})`, () => {
   async function pendingCardGift(amount: number, intentId: string) {
-    const id = crypto.randomUUID();
-    await insertPendingDonation(t.db, {
-      id,
-      amount,
-      donorId,
-      target: { campaignId: campaignX, appealId: null },
-      type: 'once',
-      giftAidDeclarationId: null,
-      paymentIntentId: intentId,
-      invoiceId: null,
-      subscriptionId: null,
-      source: 'card',
-    });
+    const id = await createPendingCardGift(t.db, { amount, donorId, campaignId: campaignX, paymentIntentId: intentId });
     const metadata = giftMetadata({ donationId: id, campaignId: campaignX, donorId });
     return { id, metadata };
   }

@@ -1,5 +1,4 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { AuthUser } from '../../lib/types';
 import {
   campaignProgress,
   giftAidByMonth,
@@ -8,23 +7,21 @@ import {
   newVsReturning,
 } from '../../services/reports/reports';
 import { staffScope } from '../../services/reports/scope';
-import { createCampaign, createDonation, createOrganization, createUser, signedIn } from '../../../tests/factories';
+import {
+  createCampaign,
+  createDonation,
+  createOrganization,
+  createUser,
+  signedIn,
+  viewerOf,
+} from '../../../tests/factories';
 import { engineName, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
 
 const NOW = new Date('2026-11-22T12:00:00Z');
 const at = (iso: string) => new Date(iso);
 
-const admin = (): AuthUser => ({
-  id: 'a',
-  email: 'a@x',
-  firstName: '',
-  lastName: '',
-  type: 'admin',
-  avatar: null,
-  orgIds: [],
-  sessionId: 's',
-});
-const orgAdminOf = (orgId: string): AuthUser => ({ ...admin(), type: 'org_admin', orgIds: [orgId] });
+const admin = () => viewerOf('admin');
+const orgAdminOf = (orgId: string) => viewerOf('org_admin', [orgId]);
 
 describe(`overview aggregates (${engineName})`, () => {
   let t: TestApp;

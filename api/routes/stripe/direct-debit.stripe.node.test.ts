@@ -4,7 +4,7 @@ import { directDebitMandates, donations, monthlyGifts, prices } from '../../../d
 import { createCampaign, signedIn } from '../../../tests/factories';
 import fixtures from '../../../tests/fixtures/stripe/fixtures3-bacs.json';
 import { fakeId, invoicePaid, mandateUpdated, sendEvent, WEBHOOK_SECRET } from '../../../tests/fixtures/stripe/events';
-import { startStripeFake, type StripeFake } from '../../../tests/mocks/stripe-fake';
+import { startStripeFake, stripeModeBindings, type StripeFake } from '../../../tests/mocks/stripe-fake';
 import { setupTestApp, type TestApp } from '../../../tests/setup/test-app';
 
 /** Direct Debit in Stripe mode, with the real SDK against the local Stripe fake (Node only). */
@@ -15,12 +15,7 @@ beforeAll(async () => {
   fake = await startStripeFake();
   fake.addPrice('price_dd_1000', 1000);
   fake.addPrice('price_dd_2000', 2000);
-  t = await setupTestApp({
-    STRIPE_SECRET_KEY: 'sk_test_fake',
-    STRIPE_PUBLISHABLE_KEY: 'pk_test_fake',
-    STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
-    STRIPE_API_BASE: fake.url,
-  });
+  t = await setupTestApp({ ...stripeModeBindings(fake), STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET });
   await t.db.insert(prices).values([
     { id: 'price_dd_1000', unitAmount: 1000 },
     { id: 'price_dd_2000', unitAmount: 2000 },

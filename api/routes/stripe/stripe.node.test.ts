@@ -11,7 +11,7 @@ import {
   sendEvent,
   WEBHOOK_SECRET,
 } from '../../../tests/fixtures/stripe/events';
-import { startStripeFake, type StripeFake } from '../../../tests/mocks/stripe-fake';
+import { startStripeFake, stripeModeBindings, type StripeFake } from '../../../tests/mocks/stripe-fake';
 import { bodyOf, messageOf, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
 
 /** The checkout answer (checkouts go through t.request with loosely typed bodies). */
@@ -30,12 +30,7 @@ beforeAll(async () => {
   fake.addPrice('price_yearly', 1000, { interval: 'year' });
   // A monthly GBP Price in the Stripe account that the charity does not offer (not mirrored locally).
   fake.addPrice('price_not_offered', 100);
-  t = await setupTestApp({
-    STRIPE_SECRET_KEY: 'sk_test_fake',
-    STRIPE_PUBLISHABLE_KEY: 'pk_test_fake',
-    STRIPE_API_BASE: fake.url,
-    STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
-  });
+  t = await setupTestApp({ ...stripeModeBindings(fake), STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET });
   // The prices we offer are mirrored in the local table (README), which is what the API lists.
   await t.db.insert(prices).values([
     { id: 'price_monthly_2500', unitAmount: 2500 },

@@ -2,10 +2,9 @@ import { eq } from 'drizzle-orm';
 import type Stripe from 'stripe';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { appealNotifications, donations, fundraiserPendingGifts, outbox } from '../../../db/schema';
-import { createAppeal, createCampaign, createUser } from '../../../tests/factories';
+import { createAppeal, createCampaign, createPendingCardGift, createUser } from '../../../tests/factories';
 import { fakeId, paymentIntentSucceeded, sendEvent, WEBHOOK_SECRET } from '../../../tests/fixtures/stripe/events';
 import { engineName, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
-import { insertPendingDonation } from '../../services/donations/pending';
 import { applyStripeEvent } from './apply';
 
 let t: TestApp;
@@ -20,19 +19,13 @@ async function world() {
   const campaign = await createCampaign(t.db);
   const appeal = await createAppeal(t.db, campaign.id, { goal: 10_000_000, createdBy: fundraiser.id });
   const gift = async (amount: number) => {
-    const donationId = crypto.randomUUID();
     const intentId = fakeId('pi');
-    await insertPendingDonation(t.db, {
-      id: donationId,
+    const donationId = await createPendingCardGift(t.db, {
       amount,
       donorId: donor.id,
-      target: { campaignId: campaign.id, appealId: appeal.id },
-      type: 'once',
-      giftAidDeclarationId: null,
+      campaignId: campaign.id,
+      appealId: appeal.id,
       paymentIntentId: intentId,
-      invoiceId: null,
-      subscriptionId: null,
-      source: 'card',
     });
     const metadata = {
       kind: 'one_off',
