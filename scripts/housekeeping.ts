@@ -12,10 +12,7 @@ import { drizzle as drizzleLibsql } from 'drizzle-orm/libsql';
 import { getPlatformProxy } from 'wrangler';
 import { readConfig } from '../api/lib/config';
 import type { Bindings } from '../api/lib/types';
-import { runHousekeeping } from '../api/services/housekeeping/run';
-import { createMailer } from '../api/services/mail/mailer';
-import { flushFundraiserNotifications } from '../api/services/notifications/fundraiser';
-import { createPaymentProvider } from '../api/services/payments';
+import { runScheduledWork } from '../api/services/housekeeping/scheduled';
 import type { Db } from '../db/client';
 import * as schema from '../db/schema';
 
@@ -41,22 +38,14 @@ async function main() {
       db = drizzleD1(env.DB, { schema }) as unknown as Db;
     }
     const config = readConfig(settings);
-    const now = new Date();
-    const mail = { db, config, origin: config.publicOrigin ?? `http://localhost:${process.env.PORT ?? 4321}` };
-    const counts = await runHousekeeping({
+    const counts = await runScheduledWork({
       db,
+      config,
       bucket: env.IMAGES,
-      payments: createPaymentProvider(config),
-      mail,
-      now,
+      origin: config.publicOrigin ?? `http://localhost:${process.env.PORT ?? 4321}`,
+      now: new Date(),
     });
-    const fundraiserEmails = await flushFundraiserNotifications(db, createMailer(db, config), {
-      origin: config.publicOrigin,
-      now,
-    });
-    console.log(
-      JSON.stringify({ level: 'info', msg: 'housekeeping', ...counts, fundraiser_emails_sent: fundraiserEmails.sent }),
-    );
+    console.log(JSON.stringify({ level: 'info', msg: 'housekeeping', ...counts }));
     close();
   } finally {
     await dispose();

@@ -2,10 +2,7 @@ import astro from '@astrojs/cloudflare/entrypoints/server';
 import { readConfig } from '../api/lib/config';
 import type { Bindings } from '../api/lib/types';
 import { errorSummary, logLine, requestLine, safeStack, withRequestId } from '../api/middlewares/logger';
-import { runHousekeeping } from '../api/services/housekeeping/run';
-import { createMailer } from '../api/services/mail/mailer';
-import { flushFundraiserNotifications } from '../api/services/notifications/fundraiser';
-import { createPaymentProvider } from '../api/services/payments';
+import { runScheduledWork } from '../api/services/housekeeping/scheduled';
 import { createDb } from '../db/client';
 import { newRequestContext } from '../db/usage';
 import { withSecurityHeaders } from './lib/server/security-headers';
@@ -73,26 +70,18 @@ export default {
         try {
           const db = createDb(env);
           const config = readConfig(env);
-          const now = new Date(controller.scheduledTime);
-          // Receipts of Direct Debits settled on this run link to the site (PUBLIC_ORIGIN is required in production).
-          const mail = { db, config, origin: config.publicOrigin ?? 'http://localhost:4321' };
-          const counts = await runHousekeeping({
+          const counts = await runScheduledWork({
             db,
+            config,
             bucket: env.IMAGES ?? null,
-            payments: createPaymentProvider(config),
-            mail,
-            now,
-          });
-          // Gift emails that waited for their hour on appeals where no later gift came along (issue 12).
-          const fundraiserEmails = await flushFundraiserNotifications(db, createMailer(db, config), {
-            origin: config.publicOrigin,
-            now,
+            // Receipts of Direct Debits settled on this run link to the site (PUBLIC_ORIGIN is required in production).
+            origin: config.publicOrigin ?? 'http://localhost:4321',
+            now: new Date(controller.scheduledTime),
           });
           logLine('info', 'housekeeping', {
             cron: controller.cron,
             ms: Date.now() - started,
             ...counts,
-            fundraiser_emails_sent: fundraiserEmails.sent,
           });
         } catch (error) {
           logLine('error', 'housekeeping failed', {
