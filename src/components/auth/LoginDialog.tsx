@@ -5,7 +5,7 @@ import { CHALLENGE_STATUS } from '../../lib/turnstile';
 import { $loginOpen, closeLogin, isSignedIn, requestCode, verifyCode } from '../../stores/auth';
 import TurnstileCheck from '../TurnstileCheck';
 
-import { EMAIL_PATTERN, LOGIN_CODE_LENGTH as CODE_LENGTH } from '../../../domain';
+import { EMAIL_PATTERN, LOGIN_CODE_LENGTH as CODE_LENGTH, PERSON_NAME_MAX } from '../../../domain';
 import { ConsentField, recordSignUpConsent } from '../donation/ConsentField';
 import loginStyles from '../../styles/login.css?inline';
 
@@ -190,28 +190,8 @@ export default function LoginDialog() {
             </label>
             {newUser && (
               <div className="name-fields">
-                <label className="field">
-                  <span>First name</span>
-                  <input
-                    name="first_name"
-                    autoComplete="given-name"
-                    required
-                    maxLength={100}
-                    value={firstName}
-                    onChange={(e) => setFirstName(e.target.value)}
-                  />
-                </label>
-                <label className="field">
-                  <span>Last name</span>
-                  <input
-                    name="last_name"
-                    autoComplete="family-name"
-                    required
-                    maxLength={100}
-                    value={lastName}
-                    onChange={(e) => setLastName(e.target.value)}
-                  />
-                </label>
+                <NameField label="First name" name="first_name" value={firstName} onChange={setFirstName} />
+                <NameField label="Last name" name="last_name" value={lastName} onChange={setLastName} />
                 <ConsentField id="signup" checked={keepUpdated} onChange={setKeepUpdated} />
               </div>
             )}
@@ -252,5 +232,27 @@ export default function LoginDialog() {
         )}
       </div>
     </dialog>
+  );
+}
+
+/** A new account's first or last name, required, as long as the API accepts. */
+function NameField(props: {
+  label: string;
+  name: 'first_name' | 'last_name';
+  value: string;
+  onChange: (value: string) => void;
+}) {
+  return (
+    <label className="field">
+      <span>{props.label}</span>
+      <input
+        name={props.name}
+        autoComplete={props.name === 'first_name' ? 'given-name' : 'family-name'}
+        required
+        maxLength={PERSON_NAME_MAX}
+        value={props.value}
+        onChange={(e) => props.onChange(e.target.value)}
+      />
+    </label>
   );
 }

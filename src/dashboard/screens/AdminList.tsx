@@ -14,7 +14,7 @@ import type { DashColumnDef } from '../tables/features';
 import { ListToolbar } from '../tables/list-toolbar';
 import { organizationColumns } from '../tables/organizations/columns';
 import { Icon } from '../ui/icons';
-import { Alert, PageHeader } from '../ui/primitives';
+import { Alert, LinkButton, PageHeader } from '../ui/primitives';
 import { ConsentExport } from './my-info/ConsentExport';
 
 type Config = { label: string; columns: DashColumnDef<any>[] };
@@ -109,9 +109,9 @@ export function AdminList({ resource }: { resource: Resource }) {
             <>
               {resource === 'donors' && isAdmin(user) ? <ConsentExport /> : null}
               {canAdd(resource, user) ? (
-                <a className="btn btn-primary dash-btn-sm" href={addHref}>
+                <LinkButton href={addHref} small>
                   <Icon name="plus" size={16} /> Add
-                </a>
+                </LinkButton>
               ) : null}
             </>
           )

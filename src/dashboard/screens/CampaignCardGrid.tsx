@@ -1,7 +1,7 @@
 import { formatPenceShort, percentRaised } from '../../lib/format';
 import { joinPath } from '../lib/routes';
 import type { CampaignItem } from '../lib/campaign-schema';
-import { Badge } from '../ui/primitives';
+import { Badge, LinkButton } from '../ui/primitives';
 
 /** Dashboard edit-mode cards: the second button is 'Edit' → current path + '-edit/{id}', on items the viewer may edit (can_edit). */
 export function CampaignCardGrid({
@@ -82,10 +82,10 @@ export function CampaignCard({
           <span>Goal: {formatPenceShort(goal)}</span>
         </p>
         <div className="dash-ccard-actions">
-          <a className="btn btn-primary dash-btn-sm" href={publicHref}>
+          <LinkButton href={publicHref} small>
             {isAppeal ? 'Donate' : 'View'}
             <span className="visually-hidden"> {title}</span>
-          </a>
+          </LinkButton>
           {editMode && basePath && item.can_edit ? (
             <a
               className="btn btn-outline dash-btn-sm"

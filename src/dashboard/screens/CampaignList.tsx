@@ -9,7 +9,7 @@ import { $location } from '../router';
 import { canCreateCampaigns } from '../../../domain/roles';
 import { $dashUser, canFilterStatus, isStaff, viewerOf } from '../session';
 import { Icon } from '../ui/icons';
-import { Alert, PageHeader, Spinner } from '../ui/primitives';
+import { Alert, LinkButton, PageHeader, Spinner } from '../ui/primitives';
 import { CampaignCardGrid } from './CampaignCardGrid';
 import { CreatedNotice } from './CreatedNotice';
 
@@ -69,9 +69,9 @@ function CampaignListView({ kind }: { kind: CampaignKind }) {
                 options={CAMPAIGN_STATUSES.map((s) => ({ value: s, label: s }))}
               />
             ) : null}
-            <a className="btn btn-primary dash-btn-sm" href={joinPath(base, '-add')}>
+            <LinkButton href={joinPath(base, '-add')} small>
               <Icon name="plus" size={16} /> Add {label}
-            </a>
+            </LinkButton>
           </>
         }
       />

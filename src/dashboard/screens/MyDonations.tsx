@@ -3,7 +3,7 @@ import { client } from '../../lib/api';
 import { useApiGet } from '../lib/use-api';
 import { DataTable } from '../tables/data-table';
 import { myDonationColumns } from '../tables/donations/my-columns';
-import { Alert, PageHeader } from '../ui/primitives';
+import { Alert, LinkButton, PageHeader } from '../ui/primitives';
 import { MonthlyGifts } from './my-donations/MonthlyGifts';
 
 export function MyDonations() {
@@ -15,12 +15,12 @@ export function MyDonations() {
         title="My Donations"
         actions={
           <>
-            <a className="btn btn-outline dash-btn-sm" href="/statement">
+            <LinkButton href="/statement" outline small>
               Annual statement
-            </a>
-            <a className="btn btn-primary dash-btn-sm" href="/appeals">
+            </LinkButton>
+            <LinkButton href="/appeals" small>
               Donate
-            </a>
+            </LinkButton>
           </>
         }
       />

@@ -128,7 +128,7 @@ export function TextArea(props: {
 
 export type Option = { label: string; value: string };
 
-export function SelectInput(props: {
+type SelectInputProps = {
   label: string;
   value: string;
   onChange: (v: string) => void;
@@ -136,7 +136,9 @@ export function SelectInput(props: {
   required?: boolean;
   placeholder?: string;
   disabled?: boolean;
-}) {
+};
+
+export function SelectInput(props: SelectInputProps) {
   const id = useId();
   return (
     <Field id={id} label={props.label} required={props.required}>
@@ -157,6 +159,36 @@ export function SelectInput(props: {
         ))}
       </select>
     </Field>
+  );
+}
+
+/** A staff form's organization picker: the organizations the viewer may act for, by name. */
+export function OrganizationSelect({
+  organizations,
+  label = 'Organization',
+  ...select
+}: { organizations: { _id: string; name: string }[]; label?: string } & Omit<SelectInputProps, 'label' | 'options'>) {
+  return (
+    <SelectInput label={label} options={organizations.map((o) => ({ label: o.name, value: o._id }))} {...select} />
+  );
+}
+
+/** A link that looks like a button (page header actions). */
+export function LinkButton({
+  href,
+  children,
+  outline = false,
+  small = false,
+}: {
+  href: string;
+  children: ReactNode;
+  outline?: boolean;
+  small?: boolean;
+}) {
+  return (
+    <a className={`btn ${outline ? 'btn-outline' : 'btn-primary'}${small ? ' dash-btn-sm' : ''}`} href={href}>
+      {children}
+    </a>
   );
 }
 

@@ -8,7 +8,15 @@ import { poundsToPence } from '../../lib/money';
 import { useApiGet } from '../../lib/use-api';
 import { navigate } from '../../router';
 import { $dashToken } from '../../session';
-import { Alert, PageHeader, SelectInput, Spinner, TextInput, type Option } from '../../ui/primitives';
+import {
+  Alert,
+  OrganizationSelect,
+  PageHeader,
+  SelectInput,
+  Spinner,
+  TextInput,
+  type Option,
+} from '../../ui/primitives';
 import { useAppealOptions, useDonorSearch } from '../../forms/use-options';
 import { BatchGiftAidCheck } from '../gift-aid/BatchGiftAidCheck';
 
@@ -150,11 +158,10 @@ export function BatchEntry() {
       <fieldset className="dash-fieldset">
         <legend>Paying-in</legend>
         <div className="dash-grid-2">
-          <SelectInput
-            label="Organization"
+          <OrganizationSelect
+            organizations={orgs}
             value={orgId}
             onChange={setOrganizationId}
-            options={orgs.map((o) => ({ value: o._id, label: o.name }))}
             required
             placeholder="Select an organization"
           />

@@ -2,7 +2,7 @@ import { formatPence } from '../../../../domain/money';
 import { client } from '../../../lib/api';
 import { formatDate } from '../../lib/dates';
 import { useApiGet } from '../../lib/use-api';
-import { Badge, PageHeader, Spinner } from '../../ui/primitives';
+import { Badge, LinkButton, PageHeader, Spinner } from '../../ui/primitives';
 import { SimpleTable } from '../../ui/SimpleTable';
 
 const methodLabel = (method: string) => method.replace(/_/g, ' ');
@@ -12,14 +12,7 @@ export function BatchList() {
   const [load] = useApiGet('/api/donations/batches', (o) => client.api.donations.batches.$get({ query: {} }, o));
   return (
     <section className="dash-section">
-      <PageHeader
-        title="Batches"
-        actions={
-          <a className="btn btn-primary" href="/dashboard/batches/add">
-            New batch
-          </a>
-        }
-      />
+      <PageHeader title="Batches" actions={<LinkButton href="/dashboard/batches/add">New batch</LinkButton>} />
       {load.status === 'ok' ? (
         load.data.length ? (
           <SimpleTable

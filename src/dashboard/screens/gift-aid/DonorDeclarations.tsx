@@ -7,7 +7,7 @@ import { useApiGet } from '../../lib/use-api';
 import { administers, administersAny } from '../../../../domain/roles';
 import { $dashToken, $dashUser, viewerOf } from '../../session';
 import { EMPTY_GIFT_AID } from '../../../components/donation/GiftAidFields';
-import { Alert, Badge, Checkbox, SelectInput, TextInput } from '../../ui/primitives';
+import { Alert, Badge, Checkbox, OrganizationSelect, SelectInput, TextInput } from '../../ui/primitives';
 
 const giftAid = client.api['gift-aid'];
 
@@ -127,11 +127,11 @@ export function DonorDeclarations({ donorId }: { donorId: string }) {
                 { label: 'Orally (phone or in person)', value: 'oral' },
               ]}
             />
-            <SelectInput
+            <OrganizationSelect
               label="To"
+              organizations={orgs}
               value={form.organization_id || orgs[0]?._id || ''}
               onChange={set('organization_id')}
-              options={orgs.map((o) => ({ label: o.name, value: o._id }))}
             />
             <TextInput label="Title" value={form.title} onChange={set('title')} />
             <TextInput label="First name" value={form.first_name} onChange={set('first_name')} required />

@@ -6,7 +6,7 @@ import { api, client, type Data } from '../../../lib/api';
 import { formatDate } from '../../lib/dates';
 import { useApiGet } from '../../lib/use-api';
 import { $dashToken, $dashUser, isAdmin } from '../../session';
-import { Alert, Badge, PageHeader, SelectInput, Spinner, TextInput } from '../../ui/primitives';
+import { Alert, Badge, OrganizationSelect, PageHeader, Spinner, TextInput } from '../../ui/primitives';
 import { SimpleTable } from '../../ui/SimpleTable';
 import { ClaimPanel } from './ClaimPanel';
 import { declarationValue } from './declaration-value';
@@ -97,13 +97,7 @@ export function GiftAidScreen() {
 
       <div className="dash-form gift-aid-filters">
         <div className="dash-grid-2">
-          <SelectInput
-            label="Organization"
-            value={orgId}
-            onChange={setOrgId}
-            options={orgs.map((o) => ({ label: o.name, value: o._id }))}
-            required
-          />
+          <OrganizationSelect organizations={orgs} value={orgId} onChange={setOrgId} required />
           <div className="dash-grid-2">
             <TextInput label="From" type="date" value={from} onChange={setFrom} />
             <TextInput label="To" type="date" value={to} onChange={setTo} />
