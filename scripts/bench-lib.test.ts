@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { benchPort, loopbackOnly, optionValue, percentile, printTable } from './bench-lib';
+import { benchPort, loopbackOnly, optionValue, percentile, printTable, treeCpuSeconds } from './bench-lib';
 
 describe('bench helpers (scripts/bench-lib.ts)', () => {
   it('reads an option value and refuses an option left without one', () => {
@@ -42,5 +42,16 @@ describe('bench helpers (scripts/bench-lib.ts)', () => {
       console.log = log;
     }
     expect(lines).toEqual(['route  rows', '-----  ----', 'home     29']);
+  });
+
+  it("counts a process tree's CPU seconds, which grow with the work it does", () => {
+    expect(treeCpuSeconds(undefined)).toBeNull();
+    const before = treeCpuSeconds(process.pid);
+    expect(before).not.toBeNull();
+    // Spin until the count moves (ticks of 10 ms), however busy the machine; it never moves when broken.
+    const until = performance.now() + 5000;
+    let used = 0;
+    while (used < 0.05 && performance.now() < until) used = (treeCpuSeconds(process.pid) ?? 0) - (before ?? 0);
+    expect(used).toBeGreaterThanOrEqual(0.05);
   });
 });

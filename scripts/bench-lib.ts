@@ -6,7 +6,7 @@
  * cannot be compared).
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, openSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 
@@ -41,6 +41,39 @@ export function loadNote(): string {
 }
 
 export const loadAverage = () => Number(loadavg()[0].toFixed(2));
+
+/** Linux's clock ticks a second in /proc/<pid>/stat (USER_HZ, 100 on every Linux this runs on). */
+const TICKS_PER_SECOND = 100;
+
+/**
+ * CPU seconds (user + system) used so far by a process and all its descendants (the bench's
+ * worker: tsx, wrangler's Node and workerd, whose one thread serves every request and runs the
+ * local D1). Unlike wall time it does not grow when other work shares the machine, so a phase's
+ * CPU per request compares runs on a busy machine. Null where /proc is not there.
+ */
+export function treeCpuSeconds(rootPid: number | undefined): number | null {
+  if (!rootPid || !existsSync('/proc/self/stat')) return null;
+  const stats = new Map<number, { ppid: number; ticks: number }>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const text = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      // Fields after the command name (which may hold spaces): state, ppid, ..., utime (14th), stime (15th).
+      const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+      stats.set(Number(entry), { ppid: Number(fields[1]), ticks: Number(fields[11]) + Number(fields[12]) });
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  let ticks = 0;
+  const todo = [rootPid];
+  while (todo.length) {
+    const pid = todo.pop() as number;
+    ticks += stats.get(pid)?.ticks ?? 0;
+    for (const [child, stat] of stats) if (stat.ppid === pid) todo.push(child);
+  }
+  return ticks / TICKS_PER_SECOND;
+}
 
 export const percentile = (sorted: number[], p: number) =>
   sorted.length ? Math.round(sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)] * 10) / 10 : 0;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseStormArgs } from './bench-storm';
+import { cpuPerRequest, parseStormArgs } from './bench-storm';
 
 describe('npm run bench -- --storm options', () => {
   it('defaults to 20 webhooks a second for 60 s, with 30 s of quiet reads', () => {
@@ -32,5 +32,26 @@ describe('npm run bench -- --storm options', () => {
     [['--rate', '0.01', '--duration', '1'], 'must send at least one webhook'],
   ])('refuses %j with a message that says what to fix', (argv, message) => {
     expect(() => parseStormArgs(argv)).toThrow(message);
+  });
+});
+
+describe('the worker CPU a storm costs', () => {
+  it("takes the storm's reads out at the quiet price and divides the rest by the deliveries", () => {
+    const quiet = [
+      { requests: 1000, workerCpuMs: 2000 },
+      { requests: 3000, workerCpuMs: 6000 },
+    ];
+    // 2 ms a read: 500 storm reads cost 1,000 ms of the 5,000, the other 4,000 ms are 200 deliveries'.
+    expect(cpuPerRequest(quiet, { requests: 500, workerCpuMs: 5000 }, 200)).toEqual({
+      perReadMs: 2,
+      perDeliveryMs: 20,
+    });
+  });
+
+  it('answers null when a phase has no CPU figure (no /proc) or nothing to divide by', () => {
+    expect(cpuPerRequest([{ requests: 10, workerCpuMs: null }], { requests: 5, workerCpuMs: 100 }, 10)).toBeNull();
+    expect(cpuPerRequest([{ requests: 10, workerCpuMs: 10 }], { requests: 5, workerCpuMs: null }, 10)).toBeNull();
+    expect(cpuPerRequest([{ requests: 0, workerCpuMs: 0 }], { requests: 5, workerCpuMs: 100 }, 10)).toBeNull();
+    expect(cpuPerRequest([{ requests: 10, workerCpuMs: 10 }], { requests: 5, workerCpuMs: 100 }, 0)).toBeNull();
   });
 });

@@ -36,6 +36,7 @@ import {
   serveWorker,
   stopChild,
   stopChildren,
+  treeCpuSeconds,
   waitForServer,
 } from './bench-lib';
 import { type StripeFake, startStripeFake } from '../tests/mocks/stripe-fake';
@@ -85,11 +86,24 @@ export function parseStormArgs(argv: string[]): StormArgs {
 
 const round1 = (n: number) => Math.round(n * 10) / 10;
 
-/** `load`: the one-minute load average when the phase ended (2 cores shared: above 2, runs wait for a CPU). */
-type Reads = { rps: number; p50: number; p99: number; non2xx: number; errors: number; load: number };
+/**
+ * `load`: the one-minute load average when the phase ended (2 cores shared: above 2, runs wait for
+ * a CPU). `workerCpuMs`: CPU the worker's processes used in the phase (null without /proc).
+ */
+type Reads = {
+  rps: number;
+  requests: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+  errors: number;
+  load: number;
+  workerCpuMs: number | null;
+};
 
 /** Closed-loop public reads: READ_CONNECTIONS connections cycling through the paths. */
-async function reads(base: string, paths: string[], seconds: number): Promise<Reads> {
+async function reads(base: string, paths: string[], seconds: number, workerPid?: number): Promise<Reads> {
+  const cpuBefore = treeCpuSeconds(workerPid);
   const result = await autocannon({
     url: loopbackOnly(base),
     connections: READ_CONNECTIONS,
@@ -97,13 +111,36 @@ async function reads(base: string, paths: string[], seconds: number): Promise<Re
     timeout: 10,
     requests: paths.map((path) => ({ method: 'GET' as const, path })),
   });
+  const cpuAfter = treeCpuSeconds(workerPid);
   return {
     rps: round1(result.requests.average),
+    requests: result.requests.total,
     p50: result.latency.p50,
     p99: result.latency.p99,
     non2xx: result.non2xx,
     errors: result.errors + result.timeouts,
     load: loadAverage(),
+    workerCpuMs: cpuBefore === null || cpuAfter === null ? null : Math.round((cpuAfter - cpuBefore) * 1000),
+  };
+}
+
+/**
+ * The worker's CPU per quiet read, and per webhook delivery in the storm once the storm's reads
+ * are taken out at the quiet price (what a gift costs the thread the visitors share, its page
+ * re-renders included). CPU time, unlike throughput, barely moves with the machine's other load.
+ */
+export function cpuPerRequest(
+  quiet: Pick<Reads, 'requests' | 'workerCpuMs'>[],
+  storm: Pick<Reads, 'requests' | 'workerCpuMs'>,
+  deliveries: number,
+): { perReadMs: number; perDeliveryMs: number } | null {
+  const quietCpu = quiet.reduce((n, q) => n + (q.workerCpuMs ?? Number.NaN), 0);
+  const quietReads = quiet.reduce((n, q) => n + q.requests, 0);
+  if (!Number.isFinite(quietCpu) || storm.workerCpuMs === null || !quietReads || !deliveries) return null;
+  const perRead = quietCpu / quietReads;
+  return {
+    perReadMs: Number(perRead.toFixed(3)),
+    perDeliveryMs: Number(((storm.workerCpuMs - storm.requests * perRead) / deliveries).toFixed(1)),
   };
 }
 
@@ -428,19 +465,22 @@ export async function runStorm(argv: string[]): Promise<number> {
     for (let k = 0; k < 3; k++) for (const path of readPaths) await (await fetch(base + path)).arrayBuffer();
 
     console.log(`[storm] public reads without the storm, ${args.quiet} s`);
-    const quietBefore = await reads(base, readPaths, args.quiet);
+    const quietBefore = await reads(base, readPaths, args.quiet, worker.pid);
     console.log(`[storm] ${args.rate} webhooks a second for ${args.duration} s, with the same reads`);
     const order = deliveryOrder(stormGifts);
     const stormOrder = order.slice(0, Math.round(args.rate * args.duration));
+    const stormCpuStart = treeCpuSeconds(worker.pid);
     // Whatever did not fit in the window (the duplicates' share) is delivered straight after it.
     const [stormReads, stormDeliveries] = await Promise.all([
-      reads(base, readPaths, args.duration),
+      reads(base, readPaths, args.duration, worker.pid),
       storm(base, stormOrder, args.rate),
     ]);
     const tail = order.slice(stormOrder.length);
     const tailDeliveries = tail.length ? await storm(base, tail, args.rate) : null;
+    // Every delivery answered: the worker's CPU for the storm, a backlog worked off after the window included.
+    const stormCpuEnd = treeCpuSeconds(worker.pid);
     console.log(`[storm] public reads without the storm, ${args.quiet} s`);
-    const quietAfter = await reads(base, readPaths, args.quiet);
+    const quietAfter = await reads(base, readPaths, args.quiet, worker.pid);
     const capacityRun = capacityGifts.length ? await capacity(base, capacityGifts) : null;
 
     await stopChild(worker, 8000);
@@ -449,6 +489,15 @@ export async function runStorm(argv: string[]): Promise<number> {
     const quietRps = (quietBefore.rps + quietAfter.rps) / 2;
     const readRatio = quietRps > 0 ? Number((stormReads.rps / quietRps).toFixed(2)) : 0;
     const webhooks = summary(stormDeliveries);
+    const cpu = cpuPerRequest(
+      [quietBefore, quietAfter],
+      {
+        requests: stormReads.requests,
+        workerCpuMs:
+          stormCpuStart === null || stormCpuEnd === null ? null : Math.round((stormCpuEnd - stormCpuStart) * 1000),
+      },
+      stormDeliveries.sent + (tailDeliveries?.sent ?? 0),
+    );
     const result = {
       date: new Date().toISOString(),
       settings: {
@@ -465,6 +514,7 @@ export async function runStorm(argv: string[]): Promise<number> {
       webhooks,
       afterWindow: tailDeliveries ? summary(tailDeliveries) : null,
       reads: { quietBefore, storm: stormReads, quietAfter, ratio: readRatio },
+      workerCpu: cpu,
       capacity: capacityRun
         ? {
             gifts: capacityGifts.length,
@@ -484,6 +534,10 @@ export async function runStorm(argv: string[]): Promise<number> {
     console.log(
       `public reads: ${quietBefore.rps} req/s before (load ${quietBefore.load}), ${stormReads.rps} during (p99 ${stormReads.p99} ms; load ${stormReads.load}), ${quietAfter.rps} after (load ${quietAfter.load})`,
     );
+    if (cpu)
+      console.log(
+        `worker CPU: ${cpu.perReadMs} ms a quiet read; ${cpu.perDeliveryMs} ms a webhook delivery in the storm, its re-renders included (the storm's reads taken out at the quiet price; load ${stormReads.load})`,
+      );
     if (result.capacity)
       console.log(
         `capacity: ${result.capacity.giftsPerSecond} gifts/s recorded at ${CAPACITY_CONCURRENCY} at a time (webhook p50 ${result.capacity.p50} ms, p99 ${result.capacity.p99} ms)`,

@@ -49,6 +49,15 @@ async function afterResponse(work: Promise<unknown>) {
     await guarded;
   }
 }
+/**
+ * The API's execution context: its `waitUntil` lets a route finish work after its answer (a
+ * Stripe webhook's receipt, api/lib/after-answer.ts), as it would as a Worker of its own.
+ */
+const apiExecution = {
+  waitUntil: (work: Promise<unknown>) => void afterResponse(work),
+  passThroughOnException() {},
+  props: {},
+};
 /** The page cache's re-read of its generation, after the response. */
 const background = (work: Promise<unknown>) => void afterResponse(work);
 
@@ -88,7 +97,7 @@ async function publicApiRead(request: Request, cache: Cache, decision: Extract<A
   const { send, put, shared } = await renderOnce(
     cache,
     decision.key,
-    async () => api.fetch(request, env),
+    async () => api.fetch(request, env, apiExecution),
     'application/json',
     background,
     freshness(),
@@ -106,7 +115,7 @@ app.all('/api/*', async (c) => {
   const cache = pageCache();
   const decision = cache ? apiCacheDecision(c.req.raw) : null;
   if (cache && decision?.kind === 'cache') return publicApiRead(c.req.raw, cache, decision);
-  const response = await api.fetch(c.req.raw, env);
+  const response = await api.fetch(c.req.raw, env, apiExecution);
   if (cache && apiWriteRetiresPages(c.req.raw, response)) {
     const origin = new URL(c.req.url).origin;
     // Stripe's webhooks arrive in bursts on a telethon night: their retirements are coalesced (about one a second).

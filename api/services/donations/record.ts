@@ -185,35 +185,6 @@ export function upsertSucceededPayment(
   });
 }
 
-/** A failed attempt: only a pending gift becomes failed; a later success or refund is kept. */
-export function upsertFailedPayment(
-  db: Db,
-  guard: SQL,
-  p: { a: Attribution; paymentIntentId: string; amount: number; date: number; message: string },
-) {
-  const row: NewRow = {
-    id: p.a.donationId,
-    amount: p.amount,
-    a: p.a,
-    date: p.date,
-    status: 'failed',
-    type: 'once',
-    paymentIntentId: p.paymentIntentId,
-    invoiceId: null,
-    subscriptionId: null,
-    refundedAmount: 0,
-    failureMessage: p.message,
-  };
-  return guardedInsert(db, row, guard).onConflictDoUpdate({
-    target: donations.paymentIntentId,
-    set: {
-      failureMessage: sql`case when ${unsettled} then excluded.failure_message else ${donations.failureMessage} end`,
-      status: sql`case when ${awaiting} then 'failed' else ${donations.status} end`,
-      updatedAt: sql`excluded.updated_at`,
-    },
-  });
-}
-
 /**
  * A Direct Debit submitted to Bacs (payment_intent.processing): a pending gift becomes processing,
  * outside the totals until it succeeds. The bank details are kept whatever the order of events, so
@@ -296,41 +267,38 @@ export function upsertPaidInvoice(
   });
 }
 
+/** What failed: a one-off gift's PaymentIntent, or a monthly gift's invoice. */
+export type FailedPaymentOf = { paymentIntentId: string } | { invoiceId: string; subscriptionId: string };
+
 /**
- * A failed invoice payment: the first invoice marks the pending row failed, a renewal gets its own
- * failed row (unique invoice_id, so retries and copies stay one row). Like one-off failures it only
- * moves `pending` to `failed`: a success or refund already stored for the invoice is kept, and a
- * later `invoice.paid` settles the row. Failed rows never count in totals.
+ * A failed payment, of a PaymentIntent (a one-off gift) or of an invoice (a monthly gift: the
+ * first invoice marks the pending row failed, a renewal gets its own row, unique by invoice_id so
+ * retries and copies stay one row). Only `pending` or `processing` becomes `failed`: a success or
+ * refund already stored is kept, and a later success settles the row. Failed rows never count in
+ * totals. An invoice's row gets no PaymentIntent id (`invoice.paid` fills it in), so a failure can
+ * never collide on it.
  */
-export function upsertFailedInvoice(
+export function upsertFailedPayment(
   db: Db,
   guard: SQL,
-  p: {
-    id: string;
-    a: Attribution;
-    invoiceId: string;
-    subscriptionId: string;
-    amount: number;
-    date: number;
-    message: string;
-  },
+  p: { id: string; a: Attribution; of: FailedPaymentOf; amount: number; date: number; message: string },
 ) {
-  // No PaymentIntent id here: `invoice.paid` fills it in, so a failure can never collide on it.
+  const byInvoice = 'invoiceId' in p.of;
   const row: NewRow = {
     id: p.id,
     amount: p.amount,
     a: p.a,
     date: p.date,
     status: 'failed',
-    type: 'monthly',
-    paymentIntentId: null,
-    invoiceId: p.invoiceId,
-    subscriptionId: p.subscriptionId,
+    type: byInvoice ? 'monthly' : 'once',
+    paymentIntentId: 'paymentIntentId' in p.of ? p.of.paymentIntentId : null,
+    invoiceId: 'invoiceId' in p.of ? p.of.invoiceId : null,
+    subscriptionId: 'invoiceId' in p.of ? p.of.subscriptionId : null,
     refundedAmount: 0,
     failureMessage: p.message,
   };
   return guardedInsert(db, row, guard).onConflictDoUpdate({
-    target: donations.invoiceId,
+    target: byInvoice ? donations.invoiceId : donations.paymentIntentId,
     set: {
       amount: sql`case when ${unsettled} then excluded.amount else ${donations.amount} end`,
       failureMessage: sql`case when ${unsettled} then excluded.failure_message else ${donations.failureMessage} end`,

@@ -68,7 +68,7 @@ export async function applyStripeEvent(ctx: WebhookContext, event: Stripe.Event)
   if (seen) {
     // A retry after a crash between the batch and the mail still sends it; outbox keys stop repeats.
     await stopSubscriptionsCancelledAtBank(ctx, event);
-    await notify(ctx, event);
+    await notifyAfter(ctx, event);
     return 'duplicate';
   }
   const handled = await handler(ctx, event);
@@ -77,8 +77,21 @@ export async function applyStripeEvent(ctx: WebhookContext, event: Stripe.Event)
   const statements: Statement[] = [...writes, markEventApplied(ctx.db, event.id, event.type)];
   await ctx.db.batch(statements as [Statement, ...Statement[]]);
   await stopSubscriptionsCancelledAtBank(ctx, event);
-  await notify(ctx, event, gift);
+  await notifyAfter(ctx, event, gift);
   return 'recorded';
+}
+
+/**
+ * The email follows the answer where the runtime allows (a webhook in the worker): rendering and
+ * storing a receipt then no longer holds the webhook's turn (api/lib/in-turn.ts) or its answer.
+ * The gift and its fundraiser's pending notice are already committed with the event id, and a
+ * replay sends what is missing (outbox keys stop repeats), so nothing depends on the email's timing.
+ */
+async function notifyAfter(ctx: WebhookContext, event: Stripe.Event, gift?: RecordedGift['gift']) {
+  if (!ctx.mail) return;
+  const work = () => notify(ctx, event, gift);
+  if (ctx.afterAnswer) await ctx.afterAnswer(work);
+  else await work();
 }
 
 /**

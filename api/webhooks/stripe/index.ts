@@ -6,6 +6,7 @@ import { badRequest, HttpError } from '../../lib/errors';
 import { defineRoute, errorResponses, jsonContent } from '../../lib/openapi';
 import { verifyStripeEvent, WebhookTimestampError } from '../../services/payments/stripe-client';
 import { mailContextOf } from '../../services/mail/context';
+import { afterAnswerOf } from '../../lib/after-answer';
 import { inTurn } from '../../lib/in-turn';
 import { isDatabaseUnavailable } from '../../lib/unavailable';
 import { logLine } from '../../middlewares/logger';
@@ -81,6 +82,7 @@ export const stripeWebhookRouter = createRouter().openapi(webhookRoute, async (c
           stripe: c.var.payments.api,
           mail: mailContextOf(c),
           payments: c.var.payments,
+          afterAnswer: afterAnswerOf(c),
         } satisfies WebhookContext,
         event,
       ),

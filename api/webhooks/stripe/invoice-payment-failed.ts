@@ -6,7 +6,7 @@ import {
   notYetApplied,
   parseAttribution,
   resolveAttribution,
-  upsertFailedInvoice,
+  upsertFailedPayment,
 } from '../../services/donations/record';
 import { idOf } from './invoice-paid';
 import type { EventHandler } from './types';
@@ -33,12 +33,11 @@ export const invoicePaymentFailed: EventHandler = async ({ db }, event) => {
   const first = invoice.billing_reason === 'subscription_create';
   const retryAt = invoice.next_payment_attempt ? invoice.next_payment_attempt * 1000 : null;
   return [
-    upsertFailedInvoice(db, notYetApplied(event.id), {
+    upsertFailedPayment(db, notYetApplied(event.id), {
       // Same ids as invoice.paid: a later success for this invoice settles this very row.
       id: first ? attribution.donationId : crypto.randomUUID(),
       a: attribution,
-      invoiceId: invoice.id,
-      subscriptionId,
+      of: { invoiceId: invoice.id, subscriptionId },
       amount: invoice.amount_due,
       date: event.created * 1000,
       message: first ? FIRST_INVOICE_FAILED_MESSAGE : RENEWAL_FAILED_MESSAGE,

@@ -14,8 +14,9 @@ export const paymentIntentPaymentFailed: EventHandler = async ({ db }, event) =>
   if (!attribution) return 'ignore';
   return [
     upsertFailedPayment(db, notYetApplied(event.id), {
+      id: attribution.donationId,
       a: attribution,
-      paymentIntentId: intent.id,
+      of: { paymentIntentId: intent.id },
       amount: intent.amount,
       date: event.created * 1000,
       message: (intent.last_payment_error?.message ?? 'The payment was not completed.').slice(0, 500),

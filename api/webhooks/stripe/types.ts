@@ -1,5 +1,6 @@
 import type Stripe from 'stripe';
 import type { Db } from '../../../db/client';
+import type { AfterAnswer } from '../../lib/after-answer';
 import type { Statement } from '../../services/donations/record';
 import type { MailContext } from '../../services/mail/facts';
 import type { PaymentProvider } from '../../services/payments/provider';
@@ -7,8 +8,15 @@ import type { PaymentProvider } from '../../services/payments/provider';
 /**
  * `mail`: where receipts and notices go after the event is recorded (absent: none are sent).
  * `payments`: the provider asked for what must follow at Stripe (absent: nothing is asked).
+ * `afterAnswer`: runs the receipts and notices after the webhook's answer (absent: before it).
  */
-export type WebhookContext = { db: Db; stripe: Stripe | null; mail?: MailContext; payments?: PaymentProvider };
+export type WebhookContext = {
+  db: Db;
+  stripe: Stripe | null;
+  mail?: MailContext;
+  payments?: PaymentProvider;
+  afterAnswer?: AfterAnswer;
+};
 
 /**
  * A paid gift's writes and what they recorded: the gift (and its appeal), so that what follows the

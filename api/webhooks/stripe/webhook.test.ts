@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createApp } from '../..';
-import { campaigns, donations, webhookEvents } from '../../../db/schema';
+import { campaigns, donations, outbox, webhookEvents } from '../../../db/schema';
 import { createAppeal, createCampaign, createUser } from '../../../tests/factories';
 import {
   giftMetadata,
@@ -252,6 +252,43 @@ describe(`POST /api/stripe/webhook: one-off gifts recorded exactly once (${engin
     expect(results.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
     expect(await w.rows()).toHaveLength(1);
     expect(await w.totals()).toEqual({ appeal: 4200, campaign: 4200 });
+  });
+
+  it("sends the receipt after the answer when the runtime can wait for it, once, and a replay's too", async () => {
+    const w = await world();
+    const m = w.meta();
+    const intentId = fakeId('pi');
+    await w.pending(m, 3100, intentId);
+    // The worker's waitUntil: what the webhook leaves for after its answer.
+    const later: Promise<unknown>[] = [];
+    const execution = {
+      waitUntil: (work: Promise<unknown>) => void later.push(work),
+      passThroughOnException() {},
+      props: {},
+    };
+    const withRuntime = {
+      request: (path: string, init?: RequestInit) => Promise.resolve(t.app.request(path, init, t.env, execution)),
+    };
+    const receipts = () =>
+      t.db
+        .select()
+        .from(outbox)
+        .where(eq(outbox.key, `receipt:${m.donation_id}`));
+    const evt = paymentIntentSucceeded({ intentId, amount: 3100, metadata: m });
+
+    const res = await sendEvent(withRuntime, evt);
+    expect(await res.json()).toMatchObject({ outcome: 'recorded' });
+    // Recorded before the answer; the receipt handed to waitUntil, not awaited by the answer.
+    expect((await w.rows())[0]).toMatchObject({ status: 'succeeded', amount: 3100 });
+    expect(later).toHaveLength(1);
+    await Promise.all(later);
+    expect(await receipts()).toHaveLength(1);
+
+    expect(await (await sendEvent(withRuntime, evt)).json()).toMatchObject({ outcome: 'duplicate' });
+    expect(later).toHaveLength(2);
+    await Promise.all(later);
+    expect(await receipts()).toHaveLength(1);
+    expect(await w.totals()).toEqual({ appeal: 3100, campaign: 3100 });
   });
 
   it('answers 500 when the database is unavailable, writes nothing, and records once on retry', async () => {
