@@ -2,7 +2,10 @@
 import { defineConfig } from 'astro/config';
 import react from '@astrojs/react';
 import cloudflare from '@astrojs/cloudflare';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
 import { security } from './src/lib/csp-policy.mjs';
+import { withPagePolicyMeta } from './src/lib/page-csp.mjs';
 
 export default defineConfig({
   output: 'server',
@@ -19,6 +22,23 @@ export default defineConfig({
     {
       name: 'sign-in-directive',
       hooks: { 'astro:config:setup': ({ addClientDirective }) => addClientDirective({ name: 'signin', entrypoint: './src/components/auth/sign-in-directive.ts' }) },
+    },
+    // Pre-rendered pages' <meta> policy lists only their own inline blocks' hashes, as rendered
+    // pages' headers do (src/lib/page-csp.mjs).
+    {
+      name: 'page-own-csp',
+      hooks: {
+        'astro:build:done': async ({ dir }) => {
+          const root = fileURLToPath(dir);
+          for (const file of await readdir(root, { recursive: true })) {
+            if (!file.endsWith('.html')) continue;
+            const path = `${root}/${file}`;
+            const html = await readFile(path, 'utf8');
+            const narrowed = await withPagePolicyMeta(html);
+            if (narrowed !== html) await writeFile(path, narrowed);
+          }
+        },
+      },
     },
   ],
   devToolbar: { enabled: false },

@@ -19,6 +19,7 @@ import {
   retirePagesCoalesced,
   REVALIDATE_HEADER,
 } from './lib/server/page-cache';
+import { withPageOwnCsp } from './lib/server/page-csp';
 import { withSecurityHeaders } from './lib/server/security-headers';
 
 /**
@@ -155,6 +156,14 @@ app.use(async (c, next) => {
   // Error pages quote the same reference the worker logged (src/worker.ts assigns it).
   getFetchState(c).locals.requestId = requestIdFrom(c.req.raw.headers);
   await next();
+});
+// Each rendered page's policy lists only its own inline blocks' hashes (before the page cache stores it).
+app.use(async (c, next) => {
+  await next();
+  const narrowed = await withPageOwnCsp(c.res);
+  // Hono's setter would copy the old response's headers (its policy among them) onto the new one.
+  c.res = undefined;
+  c.res = narrowed;
 });
 app.use(astro());
 
