@@ -19,7 +19,7 @@ import {
   retirePagesCoalesced,
   REVALIDATE_HEADER,
 } from './lib/server/page-cache';
-import { withPageOwnCsp } from './lib/server/page-csp';
+import { finishRenderedPage } from './lib/server/page-csp';
 import { withSecurityHeaders } from './lib/server/security-headers';
 
 /**
@@ -157,13 +157,14 @@ app.use(async (c, next) => {
   getFetchState(c).locals.requestId = requestIdFrom(c.req.raw.headers);
   await next();
 });
-// Each rendered page's policy lists only its own inline blocks' hashes (before the page cache stores it).
+// Once per render, before the page cache stores it: the island loader as a file, and a policy that
+// lists only the page's own inline blocks' hashes.
 app.use(async (c, next) => {
   await next();
-  const narrowed = await withPageOwnCsp(c.res);
+  const finished = await finishRenderedPage(c.res);
   // Hono's setter would copy the old response's headers (its policy among them) onto the new one.
   c.res = undefined;
-  c.res = narrowed;
+  c.res = finished;
 });
 app.use(astro());
 
