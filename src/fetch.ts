@@ -19,6 +19,7 @@ import {
   retirePagesCoalesced,
   REVALIDATE_HEADER,
 } from './lib/server/page-cache';
+import { finishRenderedPage } from './lib/server/page-csp';
 import { withSecurityHeaders } from './lib/server/security-headers';
 
 /**
@@ -164,6 +165,15 @@ app.use(async (c, next) => {
   // Error pages quote the same reference the worker logged (src/worker.ts assigns it).
   getFetchState(c).locals.requestId = requestIdFrom(c.req.raw.headers);
   await next();
+});
+// Once per render, before the page cache stores it: the island loader as a file, and a policy that
+// lists only the page's own inline blocks' hashes.
+app.use(async (c, next) => {
+  await next();
+  const finished = await finishRenderedPage(c.res);
+  // Hono's setter would copy the old response's headers (its policy among them) onto the new one.
+  c.res = undefined;
+  c.res = finished;
 });
 app.use(astro());
 

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Page } from '@playwright/test';
 import { expect, firstApproved, test } from './fixtures';
 
@@ -115,4 +116,47 @@ test('home (carousel, video facade), an appeal with its donation box, and the da
   await page.goto('/dashboard/overview');
   await expect(page.getByRole('heading', { name: 'Sign in to your dashboard' })).toBeVisible();
   expect(await violations()).toEqual([]);
+});
+
+/** The hash sources of the inline blocks a document holds: scripts a browser runs, and styles. */
+function ownHashes(html: string): string[] {
+  const out: string[] = [];
+  for (const [, tag, attributes, body] of html.matchAll(/<(script|style)\b([^>]*)>([\s\S]*?)<\/\1>/g)) {
+    if (tag === 'script' && (/\ssrc=/.test(attributes) || /type="application\/ld\+json"/.test(attributes))) continue;
+    out.push(`'sha256-${createHash('sha256').update(body).digest('base64')}'`);
+  }
+  return [...new Set(out)].sort();
+}
+
+const policyHashes = (policy: string) => [...new Set(policy.match(/'sha256-[^']+'/g) ?? [])].sort();
+
+test("each page's policy lists exactly the hashes of its own inline scripts and styles, and Chromium runs them all", async ({
+  page,
+  request,
+}) => {
+  const appeal = await firstApproved(request, '/api/appeals');
+  const campaign = await firstApproved(request, '/api/campaigns');
+  const paths = [
+    '/',
+    `/appeals/${appeal.short_id}`,
+    `/campaigns/${campaign.short_id}`,
+    '/dashboard/overview',
+    '/login',
+  ];
+  const violations = await recordViolations(page);
+  for (const path of paths) {
+    const res = await request.get(path);
+    const html = await res.text();
+    // Pre-rendered pages (/login) carry the page's policy in a <meta>; rendered ones in the header.
+    const meta = /<meta http-equiv="content-security-policy" content="([^"]+)"/.exec(html)?.[1];
+    const policy = meta ?? res.headers()['content-security-policy'];
+    expect(ownHashes(html).length, path).toBeGreaterThan(1);
+    expect(policyHashes(policy), path).toEqual(ownHashes(html));
+    await page.goto(path);
+    await page.waitForLoadState('load');
+    // The dashboard's app has hydrated and rendered (any style or script it adds would have run).
+    if (path.startsWith('/dashboard'))
+      await expect(page.getByRole('heading', { name: 'Sign in to your dashboard' })).toBeVisible();
+    expect(await violations(), path).toEqual([]);
+  }
 });
