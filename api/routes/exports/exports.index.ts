@@ -156,30 +156,17 @@ function donationCells(r: DonationRow, ukDate: (date: Date) => string): Cell[] {
   ];
 }
 
-const DONOR_HEADER = [
-  'First name',
-  'Last name',
-  'Email',
-  'Phone',
-  'Address',
-  'City',
-  'County',
-  'Postcode',
-  'Country',
-  'Type',
-  'Joined',
-];
+/** Email, phone and postal address: the same columns in the donors and the organizations files. */
+const CONTACT_HEADER = ['Email', 'Phone', 'Address', 'City', 'County', 'Postcode', 'Country'];
+type Contact = Record<'email' | 'phone' | 'address' | 'city' | 'province' | 'postalCode' | 'country', Cell>;
+const contactCells = (r: Contact): Cell[] => [r.email, r.phone, r.address, r.city, r.province, r.postalCode, r.country];
+
+const DONOR_HEADER = ['First name', 'Last name', ...CONTACT_HEADER, 'Type', 'Joined'];
 
 const donorCells = (u: UserRow, ukDate: (date: Date) => string): Cell[] => [
   u.firstName,
   u.lastName,
-  u.email,
-  u.phone,
-  u.address,
-  u.city,
-  u.province,
-  u.postalCode,
-  u.country,
+  ...contactCells(u),
   u.type,
   ukDate(u.createdAt),
 ];
@@ -190,13 +177,7 @@ const ORGANIZATION_HEADER = [
   'Charity number',
   'Regulator',
   'HMRC reference',
-  'Email',
-  'Phone',
-  'Address',
-  'City',
-  'County',
-  'Postcode',
-  'Country',
+  ...CONTACT_HEADER,
   'Created',
 ];
 
@@ -206,13 +187,7 @@ const organizationCells = (o: typeof organizations.$inferSelect): Cell[] => [
   o.charityNumber,
   o.regulator,
   o.hmrcReference,
-  o.email,
-  o.phone,
-  o.address,
-  o.city,
-  o.province,
-  o.postalCode,
-  o.country,
+  ...contactCells(o),
   formatUkDate(o.createdAt),
 ];
 

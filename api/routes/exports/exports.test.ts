@@ -109,6 +109,9 @@ describe(`CSV exports (${engineName})`, () => {
     const full = await csvText(await get('/api/exports/donors.csv?sort=email', adminToken));
     expect(full).toContain("Zoë,O'Neil,zoe@example.com,'+447700900123,");
     const orgs = await (await get('/api/exports/organizations.csv', orgAdminToken)).text();
+    expect(orgs.split('\r\n')[0]).toBe(
+      `Name,Legal name,Charity number,Regulator,HMRC reference,Email,Phone,Address,City,County,Postcode,Country,Created`,
+    );
     expect(orgs).toContain('Wells for Hope,,1234567,ccew,');
     expect(orgs).not.toContain('Evil');
     const all = await (await get('/api/exports/organizations.csv?search=evil', adminToken)).text();

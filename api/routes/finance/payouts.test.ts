@@ -175,6 +175,14 @@ const apply = (stripe: WebhookContext['stripe'], evt: Stripe.Event) => applyStri
 const event = (type: 'payout.paid' | 'payout.failed', payout: Obj, created: number) =>
   stripeEvent(type, payout, { created });
 
+/** The payout as Stripe sends it in payout.failed: the bank's failure code and message. */
+const failedPayout = (payout: Obj, code: string, message: string) => ({
+  ...payout,
+  status: 'failed',
+  failure_code: code,
+  failure_message: message,
+});
+
 /** Two gifts to Org X, one partly refunded, an adjustment nobody's gift and a Stripe fee: one payout. */
 async function paidPayout(account = accountOf()) {
   const a = await gift(campaignX, 2500);
@@ -258,12 +266,7 @@ describe(`payout.paid and payout.failed (${engineName})`, () => {
 
   it('failed is final: failed then an older paid stays failed; paid then failed unlinks the gifts', async () => {
     const first = await paidPayout();
-    const failed = {
-      ...first.payout,
-      status: 'failed',
-      failure_code: 'account_closed',
-      failure_message: 'The bank account has been closed.',
-    };
+    const failed = failedPayout(first.payout, 'account_closed', 'The bank account has been closed.');
     await apply(first.account.stripe, event('payout.failed', failed, 1_800_000_100));
     await apply(first.account.stripe, event('payout.paid', first.payout, 1_800_000_050));
     expect(await payoutRow(first.payout.id)).toMatchObject({ status: 'failed', failureCode: 'account_closed' });
@@ -274,12 +277,7 @@ describe(`payout.paid and payout.failed (${engineName})`, () => {
     const second = await paidPayout();
     await apply(second.account.stripe, event('payout.paid', second.payout, 1_800_000_100));
     expect((await giftRow(second.a.id)).payoutId).toBe(second.payout.id);
-    const bounced = {
-      ...second.payout,
-      status: 'failed',
-      failure_code: 'no_account',
-      failure_message: 'No such account.',
-    };
+    const bounced = failedPayout(second.payout, 'no_account', 'No such account.');
     await apply(second.account.stripe, event('payout.failed', bounced, 1_800_000_200));
     expect(await payoutRow(second.payout.id)).toMatchObject({
       status: 'failed',

@@ -15,6 +15,7 @@ import {
 
 /** Organizations are staff data: donors get a 403 on every route here. */
 const staff = () => staffOnly('Only admins and organization admins can manage organizations');
+const readers = () => financeReaders('Only admins, organization admins and finance users can see organizations');
 
 /** Scope first, so an org_admin learns nothing about other organizations from validation errors. */
 const scopedOrganization = loadThenAuthorize(getOrganization);
@@ -23,7 +24,7 @@ const organizations = routesOf({ tags: ['Organizations'], security: bearerAuth }
 
 const listRoute = organizations.get('/organizations', {
   summary: 'Organizations the caller manages or, for finance users, reads (all, for admins)',
-  middleware: [financeReaders('Only admins, organization admins and finance users can see organizations')],
+  middleware: [readers()],
   request: { query: OrganizationListQuery },
   responses: pageResponses(OrganizationSchema, 'Organizations by name'),
 });
@@ -37,7 +38,7 @@ const createOrgRoute = organizations.post('/organizations', {
 
 const getOrgRoute = organizations.get('/organizations/{id}', {
   summary: 'One organization the caller manages or, for finance users, reads',
-  middleware: [financeReaders('Only admins, organization admins and finance users can see organizations')],
+  middleware: [readers()],
   request: { params: IdParams },
   responses: okResponses(OrganizationSchema, 'The organization'),
 });
