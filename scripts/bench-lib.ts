@@ -48,8 +48,9 @@ const TICKS_PER_SECOND = 100;
 /**
  * CPU seconds (user + system) used so far by a process and all its descendants (the bench's
  * worker: tsx, wrangler's Node and workerd, whose one thread serves every request and runs the
- * local D1). Unlike wall time it does not grow when other work shares the machine, so a phase's
- * CPU per request compares runs on a busy machine. Null where /proc is not there.
+ * local D1). It grows far less than wall time when other work shares the machine (some: caches
+ * and cores are shared), so a phase's CPU per request compares builds run in the same minutes on a
+ * busy machine. Null where /proc is not there.
  */
 export function treeCpuSeconds(rootPid: number | undefined): number | null {
   if (!rootPid || !existsSync('/proc/self/stat')) return null;

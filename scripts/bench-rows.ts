@@ -90,6 +90,16 @@ function serveLogging(persistTo: string, port: number, dist: string): { child: C
   return { child, lines };
 }
 
+/** Waits until no log line has arrived for 150 ms (at most 3 s). */
+async function quietLog(lines: Logged[]) {
+  const until = Date.now() + 3000;
+  let seen = -1;
+  while (seen !== lines.length && Date.now() < until) {
+    seen = lines.length;
+    await new Promise((r) => setTimeout(r, 150));
+  }
+}
+
 /** Rows of the request lines written while `work` ran (the server sees nothing else meanwhile). */
 async function rowsOf(
   lines: Logged[],
@@ -146,12 +156,14 @@ export async function measureRows(
       const base = local(server.port);
       const routes: RowsFigure[] = [];
       for (const target of targets) {
+        const listed = target.listedBy ? await countListed(base + target.listedBy) : undefined;
         // A first request compiles and fills in-memory caches: measure the second, as a steady render.
         await (await fetch(base + target.path, { headers: target.headers })).arrayBuffer();
+        // The lines of the requests above are written after their answers: none may land in the measured one's.
+        await quietLog(server.lines);
         const rows = await rowsOf(server.lines, async () =>
           (await fetch(base + target.path, { headers: target.headers })).arrayBuffer(),
         );
-        const listed = target.listedBy ? await countListed(base + target.listedBy) : undefined;
         routes.push({ name: target.name, path: target.path, ...rows, listed });
         console.log(
           `[bench] rows x${server.scale} ${target.name}: read ${rows.rowsRead ?? '?'}, written ${rows.rowsWritten ?? '?'}${listed === undefined ? '' : `, ${listed ?? '?'} listed`} (${loadNote()})`,

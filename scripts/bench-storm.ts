@@ -127,7 +127,7 @@ async function reads(base: string, paths: string[], seconds: number, workerPid?:
 /**
  * The worker's CPU per quiet read, and per webhook delivery in the storm once the storm's reads
  * are taken out at the quiet price (what a gift costs the thread the visitors share, its page
- * re-renders included). CPU time, unlike throughput, barely moves with the machine's other load.
+ * re-renders included). CPU time moves far less with the machine's other load than throughput does.
  */
 export function cpuPerRequest(
   quiet: Pick<Reads, 'requests' | 'workerCpuMs'>[],
