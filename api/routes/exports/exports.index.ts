@@ -6,6 +6,7 @@ import { createRouter } from '../../lib/create-app';
 import { csvFile } from '../../lib/csv-file';
 import { bearerAuth, csvContent, defineRoute, errorResponses } from '../../lib/openapi';
 import { financeReaders, requireUser } from '../../lib/policy';
+import { signedInContext } from '../../lib/service-context';
 import { AuditExportQuerySchema } from '../../schemas/audit';
 import { DonationExportQuery } from '../../schemas/donations';
 import { auditRows, auditWhere } from '../../services/audit/list';
@@ -265,7 +266,8 @@ export const exportsRouter = createRouter()
     const ukDate = ukDateCache();
     const stream = csvStream(
       DONOR_HEADER,
-      async (offset, limit) => (await donorRows(c.var.db, viewer, { ...filters, offset, limit, count: false })).rows,
+      async (offset, limit) =>
+        (await donorRows({ db: c.var.db, viewer }, { ...filters, offset, limit, count: false })).rows,
       (u) => donorCells(u, ukDate),
       EXPORT_PAGE,
     );
@@ -278,7 +280,7 @@ export const exportsRouter = createRouter()
     const stream = csvStream(
       ORGANIZATION_HEADER,
       async (offset, limit) =>
-        (await organizationRows(c.var.db, viewer, { ...filters, offset, limit, count: false })).rows,
+        (await organizationRows({ db: c.var.db, viewer }, { ...filters, offset, limit, count: false })).rows,
       (o): Cell[] => [
         o.name,
         o.legalName,
@@ -322,7 +324,7 @@ export const exportsRouter = createRouter()
   .openapi(journalRoute, async (c) => {
     const query = journalQuery.parse(c.req.query());
     // One row per fund per channel per day: small enough to build, then streamed out.
-    const journals = await journalFor(c.var.db, requireUser(c.var.user), query);
+    const journals = await journalFor(signedInContext(c), query);
     const lines = journals.flatMap((journal) => journal.lines.map((line) => ({ journal, line })));
     const stream = csvStream(
       query.format === 'sage' ? SAGE_JOURNAL_HEADER : XERO_JOURNAL_HEADER,
