@@ -1,5 +1,6 @@
 import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
+import type { Db } from '../../db/client';
 import * as roles from '../../domain/roles';
 import { forbidden, unauthorized } from './errors';
 import { readsMoney } from '../../domain/roles';
