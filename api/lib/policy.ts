@@ -159,13 +159,14 @@ export const adminOnly = () =>
  * gets the loaded item back with `item(c)` instead of loading it twice.
  */
 export function loadThenAuthorize<T>(
-  load: (db: Db, id: string, viewer: AuthUser) => Promise<T>,
+  // The shape of service-context's ViewerContext, written out: that module imports this one.
+  load: (ctx: { db: Db; viewer: AuthUser }, id: string) => Promise<T>,
   authorize?: (viewer: AuthUser, item: T) => void,
 ) {
   const loaded = new WeakMap<Request, T>();
   const middleware = createMiddleware<AppEnv>(async (c, next) => {
     const viewer = requireUser(c.var.user);
-    const item = await load(c.var.db, c.req.param('id') ?? '', viewer);
+    const item = await load({ db: c.var.db, viewer }, c.req.param('id') ?? '');
     authorize?.(viewer, item);
     loaded.set(c.req.raw, item);
     await next();

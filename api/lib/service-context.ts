@@ -33,6 +33,9 @@ export type ServiceContext = {
 /** A context whose viewer is signed in (the route has already refused guests). */
 export type SignedInContext = Omit<ServiceContext, 'viewer'> & { viewer: AuthUser };
 
+/** The database and the signed-in viewer: what a service that answers within the viewer's scope needs. */
+export type ViewerContext = Pick<SignedInContext, 'db' | 'viewer'>;
+
 /** The one place a route turns its request into a ServiceContext. */
 export function serviceContext(c: Context<AppEnv>): ServiceContext {
   const mail = mailContextOf(c);

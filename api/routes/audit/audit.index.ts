@@ -1,7 +1,8 @@
 import { createRouter } from '../../lib/create-app';
 import { bearerAuth, routesOf } from '../../lib/openapi';
 import { pageItems, pageResponses } from '../../lib/paging';
-import { financeReaders, requireUser } from '../../lib/policy';
+import { financeReaders } from '../../lib/policy';
+import { signedInContext } from '../../lib/service-context';
 import { readQuery } from '../../lib/validate';
 import { AuditEntrySchema, AuditQuerySchema } from '../../schemas/audit';
 import { listAudit } from '../../services/audit/list';
@@ -17,6 +18,6 @@ const listRoute = audit.get('/audit', {
 
 /** Read only: the audit log has no route that updates or deletes (the table refuses both). */
 export const auditRouter = createRouter().openapi(listRoute, async (c) => {
-  const result = await listAudit(c.var.db, requireUser(c.var.user), readQuery(c, AuditQuerySchema));
+  const result = await listAudit(signedInContext(c), readQuery(c, AuditQuerySchema));
   return c.json(pageItems(c, result), 200);
 });

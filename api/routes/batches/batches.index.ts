@@ -3,7 +3,7 @@ import { createRouter } from '../../lib/create-app';
 import { notFound } from '../../lib/errors';
 import { bearerAuth, errorResponses, IdParams, jsonBody, jsonContent, okResponses, routesOf } from '../../lib/openapi';
 import { pageItems, pageResponses } from '../../lib/paging';
-import { financeReaders, requireUser } from '../../lib/policy';
+import { financeReaders } from '../../lib/policy';
 import { readQuery } from '../../lib/validate';
 import {
   BATCH_MAX_LINES,
@@ -70,7 +70,7 @@ export const batchesRouter = createRouter()
     const query = readQuery(c, BatchQuerySchema);
     const organizationId = query.organization_id ? parseId(query.organization_id) : undefined;
     if (organizationId === null) return c.json([], 200);
-    const result = await listBatches(c.var.db, requireUser(c.var.user), {
+    const result = await listBatches(signedInContext(c), {
       organizationId,
       limit: query.limit,
       offset: query.offset,
@@ -78,7 +78,7 @@ export const batchesRouter = createRouter()
     return c.json(pageItems(c, { items: result.rows, total: result.total }), 200);
   })
   .openapi(getRoute, async (c) => {
-    const batch = await getBatch(c.var.db, requireUser(c.var.user), c.req.valid('param').id);
+    const batch = await getBatch(signedInContext(c), c.req.valid('param').id);
     if (!batch) throw notFound('Batch Not Found');
     return c.json(batch, 200);
   });

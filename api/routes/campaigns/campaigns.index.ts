@@ -2,6 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { createRouter } from '../../lib/create-app';
 import { notFound } from '../../lib/errors';
 import { requireUser } from '../../lib/policy';
+import { serviceContext } from '../../lib/service-context';
 import type { AuthUser } from '../../lib/types';
 import { errorResponses, IdParams, jsonContent, okResponses, routesOf } from '../../lib/openapi';
 import { CampaignSchema, CampaignTitleSchema } from '../../schemas';
@@ -64,13 +65,13 @@ export const campaignsRouter = createRouter()
     );
   })
   .openapi(getCampaignRoute, async (c) => {
-    const campaign = await getCampaign(c.var.db, c.req.valid('param').id, c.var.user);
+    const campaign = await getCampaign(serviceContext(c), c.req.valid('param').id);
     if (!campaign) throw notFound('Campaign not found');
     return c.json(campaign, 200);
   })
   .openapi(campaignAppealsRoute, async (c) => {
     const query = c.req.valid('query');
-    const campaign = await getCampaign(c.var.db, c.req.valid('param').id, c.var.user);
+    const campaign = await getCampaign(serviceContext(c), c.req.valid('param').id);
     // An appeal has no appeals of its own.
     if (campaign?.kind !== 'campaign') throw notFound('Campaign not found');
     return c.json(
@@ -91,7 +92,7 @@ export const campaignsRouter = createRouter()
     );
   })
   .openapi(getAppealRoute, async (c) => {
-    const appeal = await getCampaign(c.var.db, c.req.valid('param').id, c.var.user);
+    const appeal = await getCampaign(serviceContext(c), c.req.valid('param').id);
     if (appeal?.kind !== 'appeal') throw notFound('Appeal not found');
     return c.json(appeal, 200);
   });

@@ -41,7 +41,7 @@ describe(`appeals are hidden with their parent campaign (${engineName})`, () => 
     }
 
     // The public pages use the same services with no viewer.
-    expect(await getCampaign(t.db, hidden.id, null)).toBeNull();
+    expect(await getCampaign({ db: t.db, viewer: null }, hidden.id)).toBeNull();
     const publicList = await listCampaigns(t.db, { kind: 'appeal', viewer: null, limit: 100 });
     expect(publicList.map((a) => a._id)).not.toContain(hidden.id);
     expect(await countCampaigns(t.db, { kind: 'appeal', viewer: null })).toBe(publicList.length);

@@ -3,6 +3,7 @@ import { sendReceipt } from '../../services/mail';
 import { mailContextOf } from '../../services/mail/context';
 import { bearerAuth, createdResponses, IdParams, jsonBody, okResponses, routesOf } from '../../lib/openapi';
 import { isStaff, loadThenAuthorize, requireUser, signedIn, staffOnly } from '../../lib/policy';
+import { signedInContext } from '../../lib/service-context';
 import { forbidden } from '../../lib/errors';
 import { DonationSchema, GivingSummarySchema } from '../../schemas';
 import { ManualDonationBody, ManualDonationUpdateBody } from '../../schemas/donations';
@@ -48,16 +49,14 @@ const updateDonationRoute = donations.put('/donations/{id}', {
 /** Staff writes and single reads of donations; lists are in donations.index.ts. */
 export const donationsAdminRouter = createRouter()
   // Registered before /donations/{id} so "summary" is never read as an id.
-  .openapi(summaryRoute, async (c) => c.json(await myGivingSummary(c.var.db, requireUser(c.var.user)), 200))
+  .openapi(summaryRoute, async (c) => c.json(await myGivingSummary(signedInContext(c)), 200))
   .openapi(createDonationRoute, async (c) => {
     const { send_receipt: sendReceiptNow, ...input } = c.req.valid('json');
     const created = await createManualDonation(c.var.db, input, requireUser(c.var.user), c.var.requestId);
     if (sendReceiptNow) await sendReceipt(mailContextOf(c), created._id);
     return c.json(created, 201);
   })
-  .openapi(getDonationRoute, async (c) =>
-    c.json(await getDonation(c.var.db, c.req.valid('param').id, requireUser(c.var.user)), 200),
-  )
+  .openapi(getDonationRoute, async (c) => c.json(await getDonation(signedInContext(c), c.req.valid('param').id), 200))
   .openapi(updateDonationRoute, async (c) =>
     c.json(
       await updateDonation(

@@ -79,14 +79,14 @@ export const donationsRouter = router
     const viewer = requireUser(c.var.user);
     let result;
     if (type === 'me') {
-      result = await listMyDonations(c.var.db, viewer, readQuery(c, MyDonationsQuery));
+      result = await listMyDonations({ db: c.var.db, viewer }, readQuery(c, MyDonationsQuery));
     } else {
       if (!readsFinance(viewer))
         throw forbidden(
           'Only admins, organization admins and finance users can list all donations; use type=me for yours',
         );
       const { limit, offset, ...filters } = readQuery(c, StaffDonationsQuery);
-      result = await listDonations(c.var.db, viewer, { limit, offset }, filters);
+      result = await listDonations({ db: c.var.db, viewer }, { limit, offset }, filters);
     }
     c.header('X-Total-Count', String(result.total));
     return c.json(result.items, 200);

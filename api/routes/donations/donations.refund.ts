@@ -1,6 +1,6 @@
 import { createRouter } from '../../lib/create-app';
 import { bearerAuth, errorResponses, IdParams, jsonBody, jsonContent, okResponses, routesOf } from '../../lib/openapi';
-import { financeReaders, loadThenAuthorize, requireUser } from '../../lib/policy';
+import { financeReaders, loadThenAuthorize } from '../../lib/policy';
 import { DonationStorySchema } from '../../schemas/donation-story';
 import { RefundBodySchema, RefundHeaders, RefundResultSchema } from '../../schemas/refunds';
 import { donationStory } from '../../services/donations/story';
@@ -43,9 +43,7 @@ const storyRoute = donations.get('/donations/{id}/story', {
 
 /** A gift's back-office page: its story and the refund action. */
 export const donationsRefundRouter = createRouter()
-  .openapi(storyRoute, async (c) =>
-    c.json(await donationStory(c.var.db, c.req.valid('param').id, requireUser(c.var.user)), 200),
-  )
+  .openapi(storyRoute, async (c) => c.json(await donationStory(signedInContext(c), c.req.valid('param').id), 200))
   .openapi(refundRoute, async (c) => {
     const key = c.req.valid('header')['idempotency-key'] ?? null;
     const { status, body } = await refundDonation(

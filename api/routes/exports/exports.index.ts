@@ -7,8 +7,8 @@ import { createRouter } from '../../lib/create-app';
 import { csvFile } from '../../lib/csv-file';
 import { bearerAuth, csvContent, defineRoute, errorResponses } from '../../lib/openapi';
 import { financeReaders, requireUser } from '../../lib/policy';
-import type { AppEnv, AuthUser } from '../../lib/types';
-import type { Db } from '../../../db/client';
+import type { AppEnv } from '../../lib/types';
+import { signedInContext, type ViewerContext } from '../../lib/service-context';
 import type { organizations } from '../../../db/schema';
 import { AuditExportQuerySchema } from '../../schemas/audit';
 import { DonationExportQuery } from '../../schemas/donations';
@@ -198,11 +198,7 @@ function staffListCsv<F extends object, R>(
   file: {
     name: string;
     header: string[];
-    rows: (
-      db: Db,
-      viewer: AuthUser,
-      options: F & { offset: number; limit: number; count: false },
-    ) => Promise<{ rows: R[] }>;
+    rows: (ctx: ViewerContext, options: F & { offset: number; limit: number; count: false }) => Promise<{ rows: R[] }>;
     cells: (row: R) => Cell[];
   },
 ) {
@@ -210,7 +206,8 @@ function staffListCsv<F extends object, R>(
   staffScope(viewer);
   const stream = csvStream(
     file.header,
-    async (offset, limit) => (await file.rows(c.var.db, viewer, { ...filters, offset, limit, count: false })).rows,
+    async (offset, limit) =>
+      (await file.rows({ db: c.var.db, viewer }, { ...filters, offset, limit, count: false })).rows,
     file.cells,
     EXPORT_PAGE,
   );
@@ -322,7 +319,7 @@ export const exportsRouter = createRouter()
   .openapi(journalRoute, async (c) => {
     const query = journalQuery.parse(c.req.query());
     // One row per fund per channel per day: small enough to build, then streamed out.
-    const journals = await journalFor(c.var.db, requireUser(c.var.user), query);
+    const journals = await journalFor(signedInContext(c), query);
     const lines = journals.flatMap((journal) => journal.lines.map((line) => ({ journal, line })));
     const stream = csvStream(
       query.format === 'sage' ? SAGE_JOURNAL_HEADER : XERO_JOURNAL_HEADER,

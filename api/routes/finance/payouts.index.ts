@@ -1,7 +1,8 @@
 import { createRouter } from '../../lib/create-app';
 import { bearerAuth, IdParams, okResponses, routesOf } from '../../lib/openapi';
 import { pageItems, pageResponses } from '../../lib/paging';
-import { financeReaders, requireUser } from '../../lib/policy';
+import { financeReaders } from '../../lib/policy';
+import { signedInContext } from '../../lib/service-context';
 import { readQuery } from '../../lib/validate';
 import { PayoutDetailSchema, PayoutQuerySchema, PayoutSchema } from '../../schemas/payouts';
 import { listPayouts, payoutDetail } from '../../services/finance/payouts-list';
@@ -28,9 +29,9 @@ const detailRoute = payouts.get('/finance/payouts/{id}', {
 
 export const payoutsRouter = createRouter()
   .openapi(listRoute, async (c) => {
-    const result = await listPayouts(c.var.db, requireUser(c.var.user), readQuery(c, PayoutQuerySchema));
+    const result = await listPayouts(signedInContext(c), readQuery(c, PayoutQuerySchema));
     return c.json(pageItems(c, result), 200);
   })
   .openapi(detailRoute, async (c) => {
-    return c.json(await payoutDetail(c.var.db, requireUser(c.var.user), c.req.valid('param').id.slice(0, 255)), 200);
+    return c.json(await payoutDetail(signedInContext(c), c.req.valid('param').id.slice(0, 255)), 200);
   });

@@ -3,6 +3,7 @@ import type { Context } from 'hono';
 import { createRouter } from '../../lib/create-app';
 import { bearerAuth, defineRoute, errorResponses, jsonContent } from '../../lib/openapi';
 import { financeReaders, requireUser, signedIn } from '../../lib/policy';
+import { signedInContext } from '../../lib/service-context';
 import type { AppEnv } from '../../lib/types';
 import {
   AdjustmentSchema,
@@ -434,23 +435,17 @@ async function myDeclarations(db: Parameters<typeof listDonorDeclarations>[0], d
 }
 
 export const giftAidRouter = createRouter()
-  .openapi(summaryRoute, async (c) => c.json(await giftAidSummary(c.var.db, requireUser(c.var.user)), 200))
-  .openapi(eligibleRoute, async (c) =>
-    c.json(await listEligibleGifts(c.var.db, requireUser(c.var.user), c.req.valid('query')), 200),
-  )
+  .openapi(summaryRoute, async (c) => c.json(await giftAidSummary(signedInContext(c)), 200))
+  .openapi(eligibleRoute, async (c) => c.json(await listEligibleGifts(signedInContext(c), c.req.valid('query')), 200))
   .openapi(listClaimsRoute, async (c) =>
-    c.json(await listClaims(c.var.db, requireUser(c.var.user), c.req.valid('query').organization_id), 200),
+    c.json(await listClaims(signedInContext(c), c.req.valid('query').organization_id), 200),
   )
   .openapi(createClaimRoute, async (c) => c.json(await createClaim(c.var.db, actorOf(c), c.req.valid('json')), 201))
-  .openapi(getClaimRoute, async (c) =>
-    c.json(await getClaim(c.var.db, requireUser(c.var.user), c.req.valid('param').id), 200),
-  )
+  .openapi(getClaimRoute, async (c) => c.json(await getClaim(signedInContext(c), c.req.valid('param').id), 200))
   .openapi(updateClaimRoute, async (c) =>
     c.json(await updateClaim(c.var.db, actorOf(c), c.req.valid('param').id, c.req.valid('json')), 200),
   )
-  .openapi(claimGiftsRoute, async (c) =>
-    c.json(await claimGifts(c.var.db, requireUser(c.var.user), c.req.valid('param').id), 200),
-  )
+  .openapi(claimGiftsRoute, async (c) => c.json(await claimGifts(signedInContext(c), c.req.valid('param').id), 200))
   .openapi(voidClaimRoute, async (c) =>
     c.json(await voidClaim(c.var.db, actorOf(c), c.req.valid('param').id, c.req.valid('json').reason), 200),
   )
@@ -464,7 +459,7 @@ export const giftAidRouter = createRouter()
     c.json(await recordPayment(c.var.db, actorOf(c), c.req.valid('param').id, c.req.valid('json')), 200),
   )
   .openapi(scheduleRoute, async (c) => {
-    const { claim, csv } = await claimSchedule(c.var.db, requireUser(c.var.user), c.req.valid('param').id);
+    const { claim, csv } = await claimSchedule(signedInContext(c), c.req.valid('param').id);
     c.header(
       'Content-Disposition',
       `attachment; filename="gift-aid-claim-${claim.earliest_date.slice(0, 10)}-${claim._id.slice(0, 8)}.csv"`,
@@ -475,7 +470,7 @@ export const giftAidRouter = createRouter()
     return c.body(csv, 200, { 'Content-Type': 'text/csv; charset=utf-8' });
   })
   .openapi(scheduleOdsRoute, async (c) => {
-    const { claim, ods } = await claimScheduleOds(c.var.db, requireUser(c.var.user), c.req.valid('param').id);
+    const { claim, ods } = await claimScheduleOds(signedInContext(c), c.req.valid('param').id);
     c.header(
       'Content-Disposition',
       `attachment; filename="gift-aid-claim-${claim.earliest_date.slice(0, 10)}-${claim._id.slice(0, 8)}.ods"`,
@@ -484,10 +479,10 @@ export const giftAidRouter = createRouter()
     return c.body(ods.buffer as ArrayBuffer, 200, { 'Content-Type': ODS_MIME });
   })
   .openapi(adjustmentsRoute, async (c) =>
-    c.json(await listAdjustments(c.var.db, requireUser(c.var.user), c.req.valid('query').organization_id), 200),
+    c.json(await listAdjustments(signedInContext(c), c.req.valid('query').organization_id), 200),
   )
   .openapi(coveringRoute, async (c) => {
-    const answer = await declarationCovering(c.var.db, requireUser(c.var.user), c.req.valid('query'));
+    const answer = await declarationCovering(signedInContext(c), c.req.valid('query'));
     return c.json({ ...answer, declaration: answer.declaration ? toDeclarationDto(answer.declaration) : null }, 200);
   })
   .openapi(reviewRoute, async (c) => {
@@ -497,8 +492,7 @@ export const giftAidRouter = createRouter()
   })
   .openapi(correctRoute, async (c) => {
     const row = await correctFlaggedDeclaration(
-      c.var.db,
-      requireUser(c.var.user),
+      signedInContext(c),
       c.req.valid('param').id,
       parseGiftAidDetails(c.req.valid('json')),
     );
@@ -506,9 +500,7 @@ export const giftAidRouter = createRouter()
   })
   .openapi(donorDeclarationsRoute, async (c) =>
     c.json(
-      (await listDeclarationsForDonor(c.var.db, requireUser(c.var.user), c.req.valid('query').donor_id)).map(
-        toDeclarationDto,
-      ),
+      (await listDeclarationsForDonor(signedInContext(c), c.req.valid('query').donor_id)).map(toDeclarationDto),
       200,
     ),
   )
@@ -529,9 +521,7 @@ export const giftAidRouter = createRouter()
       200,
     ),
   )
-  .openapi(gasdsRoute, async (c) =>
-    c.json(await gasdsPosition(c.var.db, requireUser(c.var.user), c.req.valid('query')), 200),
-  )
+  .openapi(gasdsRoute, async (c) => c.json(await gasdsPosition(signedInContext(c), c.req.valid('query')), 200))
   .openapi(gasdsClaimRoute, async (c) => c.json(await createGasdsClaim(c.var.db, actorOf(c), c.req.valid('json')), 201))
   .openapi(verifyRoute, async (c) =>
     c.json(await verifyOfflineGift(c.var.db, actorOf(c), c.req.valid('param').id), 200),

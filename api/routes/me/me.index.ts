@@ -12,7 +12,7 @@ import {
   putConsent,
   requestErasureRoute,
 } from './me.routes';
-import { serviceContext } from '../../lib/service-context';
+import { serviceContext, signedInContext } from '../../lib/service-context';
 
 /** The donor's own consent, erasure and annual statement; the admins' consent export. */
 export const meRouter = createRouter()
@@ -45,7 +45,7 @@ export const meRouter = createRouter()
     return c.json(await confirmErasure(serviceContext(c), user, c.req.valid('json').code), 200);
   })
   .openapi(getStatement, async (c) => {
-    const user = requireUser(c.var.user);
-    const year = parseTaxYear(c.req.valid('query').tax_year);
-    return c.json(await statementFor(c.var.db, c.var.config, user.id, year), 200);
+    const ctx = signedInContext(c);
+    const year = parseTaxYear(c.req.valid('query').tax_year, ctx.now);
+    return c.json(await statementFor(ctx, year), 200);
   });

@@ -2,7 +2,8 @@ import { z } from '@hono/zod-openapi';
 import { createRouter } from '../../lib/create-app';
 import { notFound } from '../../lib/errors';
 import { bearerAuth, IdParams, jsonBody, okResponses, routesOf } from '../../lib/openapi';
-import { requireUser, staffOnly } from '../../lib/policy';
+import { staffOnly } from '../../lib/policy';
+import { serviceContext, signedInContext } from '../../lib/service-context';
 import { getCampaign } from '../../services/campaigns/read';
 import { MessageHiddenBody, PublicMessageSchema, StaffMessageQuery, StaffMessageSchema } from '../../schemas/messages';
 import { latestMessages, setMessageHidden, staffMessages } from '../../services/messages/support-messages';
@@ -37,16 +38,11 @@ const hideRoute = moderation.put('/messages/{id}', {
 
 export const messagesRouter = createRouter()
   .openapi(appealMessagesRoute, async (c) => {
-    const appeal = await getCampaign(c.var.db, c.req.valid('param').id, c.var.user);
+    const appeal = await getCampaign(serviceContext(c), c.req.valid('param').id);
     if (appeal?.kind !== 'appeal') throw notFound('Appeal not found');
     return c.json(await latestMessages(c.var.db, { appealId: appeal._id }), 200);
   })
-  .openapi(staffListRoute, async (c) =>
-    c.json(await staffMessages(c.var.db, requireUser(c.var.user), c.req.valid('query')), 200),
-  )
+  .openapi(staffListRoute, async (c) => c.json(await staffMessages(signedInContext(c), c.req.valid('query')), 200))
   .openapi(hideRoute, async (c) =>
-    c.json(
-      await setMessageHidden(c.var.db, requireUser(c.var.user), c.req.valid('param').id, c.req.valid('json').hidden),
-      200,
-    ),
+    c.json(await setMessageHidden(signedInContext(c), c.req.valid('param').id, c.req.valid('json').hidden), 200),
   );

@@ -28,7 +28,7 @@ import {
   readLink,
   useLink,
 } from './monthly-gifts.routes';
-import { serviceContext } from '../../lib/service-context';
+import { serviceContext, signedInContext } from '../../lib/service-context';
 
 const ukDate = (iso: string | null) => (iso ? formatUkDate(new Date(iso)) : '');
 
@@ -86,19 +86,19 @@ export const monthlyGiftsRouter = createRouter()
     return c.json(await toMonthlyGiftDtos(c.var.db, await listDonorMonthlyGifts(c.var.db, user.id)), 200);
   })
   .openapi(cancelMine, async (c) => {
-    const gift = await monthlyGiftFor(c.var.db, requireUser(c.var.user), c.req.valid('param').id, 'donor');
+    const gift = await monthlyGiftFor(signedInContext(c), c.req.valid('param').id, 'donor');
     return c.json(await dto(c, await cancelMonthlyGift(serviceContext(c), gift, 'donor')), 200);
   })
   .openapi(changeMine, async (c) => {
-    const gift = await monthlyGiftFor(c.var.db, requireUser(c.var.user), c.req.valid('param').id, 'donor');
+    const gift = await monthlyGiftFor(signedInContext(c), c.req.valid('param').id, 'donor');
     return c.json(await dto(c, await changeMonthlyGiftAmount(serviceContext(c), gift, c.req.valid('json').price)), 200);
   })
   .openapi(pauseMine, async (c) => {
-    const gift = await monthlyGiftFor(c.var.db, requireUser(c.var.user), c.req.valid('param').id, 'donor');
+    const gift = await monthlyGiftFor(signedInContext(c), c.req.valid('param').id, 'donor');
     return c.json(await dto(c, await pauseMonthlyGift(serviceContext(c), gift, c.req.valid('json').months)), 200);
   })
   .openapi(listOffice, async (c) => {
-    const { rows, total } = await officeMonthlyGifts(c.var.db, requireUser(c.var.user), c.req.valid('query'));
+    const { rows, total } = await officeMonthlyGifts(signedInContext(c), c.req.valid('query'));
     c.header('X-Total-Count', String(total));
     return c.json(rows, 200);
   })
@@ -106,21 +106,21 @@ export const monthlyGiftsRouter = createRouter()
     const viewer = requireUser(c.var.user);
     const filters = c.req.valid('query');
     // Scope first, so a refused organization is a 403 rather than a broken stream.
-    await officeMonthlyGifts(c.var.db, viewer, { ...filters, limit: 1, offset: 0, count: false });
+    await officeMonthlyGifts({ db: c.var.db, viewer }, { ...filters, limit: 1, offset: 0, count: false });
     const stream = csvStream(
       CSV_HEADER,
       async (offset, limit) =>
-        (await officeMonthlyGifts(c.var.db, viewer, { ...filters, offset, limit, count: false })).rows,
+        (await officeMonthlyGifts({ db: c.var.db, viewer }, { ...filters, offset, limit, count: false })).rows,
       csvCells,
       1000,
     );
     return csvFile(c, 'monthly-gifts', stream);
   })
   .openapi(getManaged, async (c) => {
-    const gift = await monthlyGiftFor(c.var.db, requireUser(c.var.user), c.req.valid('param').id, 'manager');
+    const gift = await monthlyGiftFor(signedInContext(c), c.req.valid('param').id, 'manager');
     return c.json(await dto(c, gift), 200);
   })
   .openapi(cancelManaged, async (c) => {
-    const gift = await monthlyGiftFor(c.var.db, requireUser(c.var.user), c.req.valid('param').id, 'manager');
+    const gift = await monthlyGiftFor(signedInContext(c), c.req.valid('param').id, 'manager');
     return c.json(await dto(c, await cancelMonthlyGift(serviceContext(c), gift, 'admin')), 200);
   });

@@ -3,6 +3,7 @@ import { imageFormBodyLimit, withImage } from '../../lib/image-upload';
 import { bearerAuth, createdResponses, IdParams, jsonBody, okResponses, routesOf } from '../../lib/openapi';
 import { pageItems, pageResponses } from '../../lib/paging';
 import { adminOnly, financeReaders, loadThenAuthorize, requireUser, staffOnly } from '../../lib/policy';
+import { signedInContext } from '../../lib/service-context';
 import { OrganizationSchema } from '../../schemas';
 import { OrganizationCreateBody, OrganizationListQuery, OrganizationUpdateBody } from '../../schemas/organizations';
 import { actorOf } from '../../services/audit/append';
@@ -52,7 +53,7 @@ const updateOrgRoute = organizations.put('/organizations/{id}', {
 
 export const organizationsRouter = createRouter()
   .openapi(listRoute, async (c) =>
-    c.json(pageItems(c, await listOrganizations(c.var.db, requireUser(c.var.user), c.req.valid('query'))), 200),
+    c.json(pageItems(c, await listOrganizations(signedInContext(c), c.req.valid('query'))), 200),
   )
   .openapi(createOrgRoute, async (c) => {
     const input = c.req.valid('json');
@@ -61,9 +62,7 @@ export const organizationsRouter = createRouter()
     );
     return c.json(created, 201);
   })
-  .openapi(getOrgRoute, async (c) =>
-    c.json(await getOrganization(c.var.db, c.req.valid('param').id, requireUser(c.var.user)), 200),
-  )
+  .openapi(getOrgRoute, async (c) => c.json(await getOrganization(signedInContext(c), c.req.valid('param').id), 200))
   .openapi(updateOrgRoute, async (c) => {
     const current = scopedOrganization.item(c);
     const input = c.req.valid('json');

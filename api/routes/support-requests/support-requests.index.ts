@@ -1,7 +1,7 @@
 import { createRouter } from '../../lib/create-app';
 import { bearerAuth, createdResponses, IdParams, jsonBody, okResponses, routesOf } from '../../lib/openapi';
 import { pageItems, pageResponses } from '../../lib/paging';
-import { adminOnly, requireUser, signedIn } from '../../lib/policy';
+import { adminOnly, signedIn } from '../../lib/policy';
 import {
   SentSupportRequestSchema,
   SupportRequestBody,
@@ -40,17 +40,11 @@ export const supportRequestsRouter = createRouter()
     return c.json(await sendSupportRequest(signedInContext(c), c.req.valid('json')), 201);
   })
   .openapi(listRoute, async (c) =>
-    c.json(pageItems(c, await listSupportRequests(c.var.db, requireUser(c.var.user), c.req.valid('query'))), 200),
+    c.json(pageItems(c, await listSupportRequests(signedInContext(c), c.req.valid('query'))), 200),
   )
   .openapi(handleRoute, async (c) =>
     c.json(
-      await setSupportRequestHandled(
-        c.var.db,
-        requireUser(c.var.user),
-        c.req.valid('param').id,
-        c.req.valid('json').handled,
-        new Date(),
-      ),
+      await setSupportRequestHandled(signedInContext(c), c.req.valid('param').id, c.req.valid('json').handled),
       200,
     ),
   );

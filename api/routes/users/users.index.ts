@@ -3,6 +3,7 @@ import { imageFormBodyLimit, withImage } from '../../lib/image-upload';
 import { bearerAuth, createdResponses, IdParams, jsonBody, okResponses, routesOf } from '../../lib/openapi';
 import { pageItems, pageResponses } from '../../lib/paging';
 import { financeReaders, loadThenAuthorize, requireUser, signedIn, staffOnly } from '../../lib/policy';
+import { signedInContext } from '../../lib/service-context';
 import { DonorSchema } from '../../schemas';
 import { DonorCreateBody, DonorListQuery, DonorUpdateBody } from '../../schemas/users';
 import { createUser, getUser, listUsers, updateUser } from '../../services/users/manage';
@@ -41,9 +42,7 @@ const updateUserRoute = donors.put('/users/{id}', {
 });
 
 export const usersRouter = createRouter()
-  .openapi(listRoute, async (c) =>
-    c.json(pageItems(c, await listUsers(c.var.db, requireUser(c.var.user), c.req.valid('query'))), 200),
-  )
+  .openapi(listRoute, async (c) => c.json(pageItems(c, await listUsers(signedInContext(c), c.req.valid('query'))), 200))
   .openapi(createUserRoute, async (c) => {
     const input = c.req.valid('json');
     const created = await withImage(c, 'image', input.image, null, (image) =>
@@ -51,9 +50,7 @@ export const usersRouter = createRouter()
     );
     return c.json(created, 201);
   })
-  .openapi(getUserRoute, async (c) =>
-    c.json(await getUser(c.var.db, c.req.valid('param').id, requireUser(c.var.user)), 200),
-  )
+  .openapi(getUserRoute, async (c) => c.json(await getUser(signedInContext(c), c.req.valid('param').id), 200))
   .openapi(updateUserRoute, async (c) => {
     const current = visibleUser.item(c);
     const input = c.req.valid('json');

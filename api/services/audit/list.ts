@@ -6,6 +6,7 @@ import { forbidden } from '../../lib/errors';
 import { orgScope, readsFinance } from '../../lib/policy';
 import type { AuthUser } from '../../lib/types';
 import type { AuditEntryDto, AuditFilters } from '../../schemas/audit';
+import type { ViewerContext } from '../../lib/service-context';
 
 type AuditRow = typeof auditLog.$inferSelect;
 
@@ -70,7 +71,8 @@ export function auditRows(
     .offset(page.offset);
 }
 
-export async function listAudit(db: Db, viewer: AuthUser, f: AuditFilters & { limit: number; offset: number }) {
+export async function listAudit(ctx: ViewerContext, f: AuditFilters & { limit: number; offset: number }) {
+  const { db, viewer } = ctx;
   const where = auditWhere(viewer, f);
   const [rows, [count]] = await Promise.all([
     auditRows(db, where, f),

@@ -157,7 +157,7 @@ export async function createBatch(
   for (const line of lines) {
     if (line.receipt) await sendReceipt(ctx.mail, line.id).catch(() => 'skipped');
   }
-  return { status: 201, batch: (await getBatch(db, viewer, batchId))! };
+  return { status: 201, batch: (await getBatch({ db, viewer }, batchId))! };
 }
 
 function isUniqueViolation(error: unknown): boolean {
@@ -180,7 +180,7 @@ async function findByKey(
     .where(eq(donationBatches.idempotencyKey, key))
     .limit(1);
   if (!row) return null;
-  const first = await getBatch(ctx.db, ctx.viewer, row.id);
+  const first = await getBatch(ctx, row.id);
   const same =
     first !== null &&
     first.organization_id === organizationId &&
@@ -249,7 +249,7 @@ async function resolveLine(ctx: BatchContext, gift: BatchGift, at: string, scope
   let email: string | null = null;
   if (gift.donor_id) {
     try {
-      const donor = await getUser(db, gift.donor_id, viewer);
+      const donor = await getUser({ db, viewer }, gift.donor_id);
       donorId = donor._id;
       email = donor.email;
     } catch (error) {

@@ -1,10 +1,10 @@
 import { and, asc, count, desc, eq, inArray, type SQL } from 'drizzle-orm';
-import type { Db } from '../../../db/client';
 import { parseId } from '../../../db/ids';
 import { campaigns, donationBatches, donations, organizations, users } from '../../../db/schema';
 import type { BatchDto, BatchSummaryDto } from '../../schemas/batches';
 import { orgScope } from '../../lib/policy';
 import type { AuthUser } from '../../lib/types';
+import type { ViewerContext } from '../../lib/service-context';
 
 const summaryColumns = { batch: donationBatches, organizationName: organizations.name };
 
@@ -32,10 +32,10 @@ function scopeCondition(viewer: AuthUser): SQL | undefined | false {
 }
 
 export async function listBatches(
-  db: Db,
-  viewer: AuthUser,
+  ctx: ViewerContext,
   options: { organizationId?: string; limit: number; offset: number },
 ): Promise<{ rows: BatchSummaryDto[]; total: number }> {
+  const { db, viewer } = ctx;
   const scope = scopeCondition(viewer);
   if (scope === false) return { rows: [], total: 0 };
   const where = and(
@@ -57,7 +57,8 @@ export async function listBatches(
 }
 
 /** One batch with its lines in entry order, or null when it does not exist or is outside the viewer's scope. */
-export async function getBatch(db: Db, viewer: AuthUser, idRef: string): Promise<BatchDto | null> {
+export async function getBatch(ctx: ViewerContext, idRef: string): Promise<BatchDto | null> {
+  const { db, viewer } = ctx;
   const id = parseId(idRef);
   const scope = scopeCondition(viewer);
   if (!id || scope === false) return null;

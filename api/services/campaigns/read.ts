@@ -8,6 +8,7 @@ import { canEditCampaign, canManageOrganization, isAdmin, isOrgAdmin, isStaff } 
 import type { AuthUser } from '../../lib/types';
 import { totalsColumns, totalsJoin } from './totals';
 import { MAX_PAGE_SIZE } from '../../../domain/limits';
+import type { ServiceContext } from '../../lib/service-context';
 
 export { MAX_PAGE_SIZE };
 export const DEFAULT_PAGE_SIZE = 30;
@@ -299,7 +300,11 @@ export async function loadCampaignDto(db: Db, id: string): Promise<CampaignDto |
 }
 
 /** One campaign or appeal by UUID or short id, if the viewer may see it. */
-export async function getCampaign(db: Db, idOrShort: string, viewer: AuthUser | null): Promise<CampaignDto | null> {
+export async function getCampaign(
+  ctx: Pick<ServiceContext, 'db' | 'viewer'>,
+  idOrShort: string,
+): Promise<CampaignDto | null> {
+  const { db, viewer } = ctx;
   const id = parseId(idOrShort);
   if (!id) return null;
   const [row] = await preparedCampaignById(db, id);

@@ -10,6 +10,7 @@ import type { AuthUser } from '../../lib/types';
 import type { DonationDto } from '../../schemas';
 import type { Page } from '../organizations/manage';
 import type { DonationFilters } from '../reports/list-filters';
+import type { ViewerContext } from '../../lib/service-context';
 
 /** The donations lists: the staff list (scope, filters, sort, paging), a donor's own gifts, one gift. */
 
@@ -159,12 +160,14 @@ export function adminDonationsWhere(viewer: AuthUser, filters: Partial<DonationF
 }
 
 /** The dashboard's admin list, newest first unless sorted. The caller has already refused donors. */
-export function listDonations(db: Db, viewer: AuthUser, page: Page, filters: Partial<DonationFilters> = {}) {
+export function listDonations(ctx: ViewerContext, page: Page, filters: Partial<DonationFilters> = {}) {
+  const { db, viewer } = ctx;
   return listWhere(db, adminDonationsWhere(viewer, filters), page, filters);
 }
 
 /** The signed-in user's own gifts; checkouts still open (pending) or abandoned are left out. */
-export function listMyDonations(db: Db, viewer: AuthUser, page: Page) {
+export function listMyDonations(ctx: ViewerContext, page: Page) {
+  const { db, viewer } = ctx;
   return listWhere(
     db,
     and(eq(donations.donorId, viewer.id), notInArray(donations.status, ['pending', 'abandoned'])),
@@ -183,6 +186,19 @@ export async function findVisibleDonation(db: Db, idParam: string, viewer: AuthU
   return row;
 }
 
-export async function getDonation(db: Db, idParam: string, viewer: AuthUser): Promise<DonationDto> {
-  return toDonationDto(await findVisibleDonation(db, idParam, viewer));
+/** A gift and its campaign's organization, or null: whoever asks decides whether the viewer may act on it. */
+export async function findGiftWithOrganization(db: Db, idParam: string) {
+  const id = parseId(idParam);
+  if (!id) return null;
+  const [row] = await db
+    .select({ gift: donations, organizationId: campaigns.organizationId })
+    .from(donations)
+    .innerJoin(campaigns, eq(campaigns.id, donations.campaignId))
+    .where(eq(donations.id, id))
+    .limit(1);
+  return row ?? null;
+}
+
+export async function getDonation(ctx: ViewerContext, idParam: string): Promise<DonationDto> {
+  return toDonationDto(await findVisibleDonation(ctx.db, idParam, ctx.viewer));
 }

@@ -62,7 +62,7 @@ async function resolveAppeal(db: Db, ref: string, campaignId: string): Promise<s
 
 async function resolveDonor(db: Db, ref: string, viewer: AuthUser): Promise<string> {
   try {
-    return (await getUser(db, ref, viewer))._id;
+    return (await getUser({ db, viewer }, ref))._id;
   } catch (error) {
     if (error instanceof HttpError && error.status === 404) throw badRequest('donor: No donor with this id');
     throw error;
@@ -161,7 +161,7 @@ export async function createManualDonation(
       ),
     }),
   ]);
-  return getDonation(db, id, viewer);
+  return getDonation({ db, viewer }, id);
 }
 
 export async function updateDonation(
@@ -230,5 +230,5 @@ export async function updateDonation(
       }),
     ]);
   }
-  return getDonation(db, row.id, viewer);
+  return getDonation({ db, viewer }, row.id);
 }

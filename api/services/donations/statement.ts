@@ -1,13 +1,12 @@
 import { and, eq, gte, inArray, lt } from 'drizzle-orm';
 import { chunks } from '../../../db/chunks';
-import type { Db } from '../../../db/client';
 import { campaigns, donations, users } from '../../../db/schema';
 import { giftAidOn, registrationLine, ukTaxYear, ukTaxYearOf } from '../../../domain';
-import type { AppConfig } from '../../lib/config';
 import { badRequest } from '../../lib/errors';
 import { charityForOrganization } from '../organizations/charity';
 import type { StatementDto } from '../../schemas/statement';
 import { PAID_DONATION_STATUSES } from '../../../domain/statuses';
+import type { SignedInContext } from '../../lib/service-context';
 
 /** A donor's gifts in one UK tax year (6 April to 5 April, London time), for their tax return. */
 
@@ -22,13 +21,13 @@ export function parseTaxYear(value: string | undefined, now = new Date()): numbe
   return year;
 }
 
+/** The signed-in donor's statement for the tax year starting in `startYear`. */
 export async function statementFor(
-  db: Db,
-  config: Pick<AppConfig, 'charity'>,
-  userId: string,
+  ctx: Pick<SignedInContext, 'db' | 'config' | 'viewer' | 'now'>,
   startYear: number,
-  now = new Date(),
 ): Promise<StatementDto> {
+  const { db, config, now } = ctx;
+  const userId = ctx.viewer.id;
   const year = ukTaxYear(startYear);
   const [donor] = await db
     .select({ first: users.firstName, last: users.lastName, email: users.email })

@@ -1,5 +1,4 @@
 import { desc, eq, sql } from 'drizzle-orm';
-import type { Db } from '../../../db/client';
 import {
   donationDisputes,
   donationReversals,
@@ -11,12 +10,12 @@ import {
   outbox,
 } from '../../../db/schema';
 import { editsContent } from '../../../domain/roles';
-import type { AuthUser } from '../../lib/types';
 import type { DonationStoryDto } from '../../schemas/donation-story';
 import { historyOf } from '../audit/list';
 import { getDonation } from './list';
 import { loadGiftInScope, toReversalDto } from '../reversals/refund';
 import { remainingSql } from '../reversals/record';
+import type { ViewerContext } from '../../lib/service-context';
 
 const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
 
@@ -25,10 +24,11 @@ const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
  * (declaration and claim), the money that went back (reversals, disputes), the receipt, its audit
  * history, and the actions that are honest for it.
  */
-export async function donationStory(db: Db, idParam: string, viewer: AuthUser): Promise<DonationStoryDto> {
-  const { gift } = await loadGiftInScope(db, idParam, viewer);
+export async function donationStory(ctx: ViewerContext, idParam: string): Promise<DonationStoryDto> {
+  const { db, viewer } = ctx;
+  const { gift } = await loadGiftInScope(ctx, idParam);
   const [donation, reversals, disputes, [claimed], [declaration], [adjusted], [receipt], [left]] = await Promise.all([
-    getDonation(db, gift.id, viewer),
+    getDonation(ctx, gift.id),
     db
       .select()
       .from(donationReversals)

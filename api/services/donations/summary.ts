@@ -1,8 +1,7 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import type { Db } from '../../../db/client';
 import { donations } from '../../../db/schema';
 import { PAID_DONATION_STATUSES } from '../../../domain/statuses';
-import type { AuthUser } from '../../lib/types';
+import type { ViewerContext } from '../../lib/service-context';
 
 export type GivingSummary = {
   /** Pence given, net of refunds. */
@@ -14,7 +13,8 @@ export type GivingSummary = {
 };
 
 /** The signed-in user's giving, summed in the database so it covers every gift, not one page. */
-export async function myGivingSummary(db: Db, viewer: AuthUser): Promise<GivingSummary> {
+export async function myGivingSummary(ctx: ViewerContext): Promise<GivingSummary> {
+  const { db, viewer } = ctx;
   const [row] = await db
     .select({
       total: sql<number>`coalesce(sum(${donations.amount} - ${donations.refundedAmount}), 0)`,

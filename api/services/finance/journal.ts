@@ -6,9 +6,9 @@ import { DEFAULT_NOMINAL_CODES, PROVIDER_METHODS } from '../../../domain/finance
 import { PAID_DONATION_STATUSES } from '../../../domain/statuses';
 import { localDay, londonLocalMs } from '../reports/london-buckets';
 import { badRequest } from '../../lib/errors';
-import type { AuthUser } from '../../lib/types';
 import type { JournalQuery } from '../../schemas/journal';
 import { orgCondition, type OrgScope, staffScope } from '../reports/scope';
+import type { ViewerContext } from '../../lib/service-context';
 
 /**
  * The accounts journal: one balanced journal per organization per London day, with lines per fund
@@ -215,7 +215,8 @@ export async function accountsJournal(db: Db, scope: OrgScope, from: string, to:
 }
 
 /** The journals a viewer may export: their organizations, or the one named (which must exist). */
-export async function journalFor(db: Db, viewer: AuthUser, query: JournalQuery): Promise<Journal[]> {
+export async function journalFor(ctx: ViewerContext, query: JournalQuery): Promise<Journal[]> {
+  const { db, viewer } = ctx;
   const scope = staffScope(viewer, query.organization_id);
   if (query.organization_id) {
     const [org] = await db

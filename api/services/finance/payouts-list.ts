@@ -1,11 +1,10 @@
 import { and, asc, desc, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
-import type { Db } from '../../../db/client';
 import { campaigns, donations, organizations, payoutLines, payouts, users } from '../../../db/schema';
 import { londonMidnight, nextDay } from '../../../domain/dates';
 import { forbidden, notFound } from '../../lib/errors';
-import type { AuthUser } from '../../lib/types';
 import type { PayoutDetailDto, PayoutDto, PayoutFilters, PayoutLineDto } from '../../schemas/payouts';
 import { orgCondition, staffScope, type OrgScope } from '../reports/scope';
+import type { ViewerContext } from '../../lib/service-context';
 
 type PayoutRow = typeof payouts.$inferSelect;
 
@@ -40,10 +39,10 @@ const toDto = (row: PayoutRow, organizationName: string | null): PayoutDto => ({
 
 /** Newest arrival first; ties by id so pages never overlap. */
 export async function listPayouts(
-  db: Db,
-  viewer: AuthUser,
+  ctx: ViewerContext,
   f: PayoutFilters,
 ): Promise<{ items: PayoutDto[]; total: number }> {
+  const { db, viewer } = ctx;
   const where = and(
     visibleTo(staffScope(viewer, f.organization_id)),
     f.status ? eq(payouts.status, f.status) : undefined,
@@ -65,7 +64,8 @@ export async function listPayouts(
 }
 
 /** One payout with its lines: all of them for admins and its own organization, else the viewer's. */
-export async function payoutDetail(db: Db, viewer: AuthUser, id: string): Promise<PayoutDetailDto> {
+export async function payoutDetail(ctx: ViewerContext, id: string): Promise<PayoutDetailDto> {
+  const { db, viewer } = ctx;
   const scope = staffScope(viewer);
   const [found] = await db
     .select({ payout: payouts, organizationName: organizations.name })

@@ -12,11 +12,11 @@ import {
 } from '../../../db/schema';
 import { giftAidOn } from '../../../domain';
 import { notFound } from '../../lib/errors';
-import type { AuthUser } from '../../lib/types';
 import type { ClaimDto, ClaimGiftDto } from '../../schemas/gift-aid';
 import { type CsvRow, scheduleCsv } from './schedule';
 import { scheduleOds } from './schedule-ods';
 import { claimScope, orgCondition, resolveScopedOrg } from './scope';
+import type { ViewerContext } from '../../lib/service-context';
 
 /** Reading claims: the list, one claim, its gifts and its stored schedule. */
 
@@ -61,7 +61,8 @@ function toClaimDto(r: ClaimJoin): ClaimDto {
   };
 }
 
-export async function listClaims(db: Db, viewer: AuthUser, organizationRef?: string | null): Promise<ClaimDto[]> {
+export async function listClaims(ctx: ViewerContext, organizationRef?: string | null): Promise<ClaimDto[]> {
+  const { db, viewer } = ctx;
   const scope = claimScope(viewer);
   const organizationId = organizationRef ? resolveScopedOrg(organizationRef, viewer) : null;
   const rows = await db
@@ -80,7 +81,8 @@ export async function listClaims(db: Db, viewer: AuthUser, organizationRef?: str
 }
 
 /** A claim the viewer may see; anything else is a 404 (a claim id reveals nothing). */
-export async function getClaim(db: Db, viewer: AuthUser, idRef: string): Promise<ClaimDto> {
+export async function getClaim(ctx: ViewerContext, idRef: string): Promise<ClaimDto> {
+  const { db, viewer } = ctx;
   const scope = claimScope(viewer);
   const id = parseId(idRef);
   const [row] = id
@@ -114,22 +116,19 @@ export async function claimRows(db: Db, claimId: string): Promise<CsvRow[]> {
 }
 
 /** The schedule CSV, the same bytes on every download (rows are stored, never rebuilt). */
-export async function claimSchedule(
-  db: Db,
-  viewer: AuthUser,
-  idRef: string,
-): Promise<{ claim: ClaimDto; csv: string }> {
-  const claim = await getClaim(db, viewer, idRef);
+export async function claimSchedule(ctx: ViewerContext, idRef: string): Promise<{ claim: ClaimDto; csv: string }> {
+  const { db } = ctx;
+  const claim = await getClaim(ctx, idRef);
   return { claim, csv: scheduleCsv(await claimRows(db, claim._id)) };
 }
 
 /** The schedule as an OpenDocument spreadsheet (typed date and number cells), the same bytes on every download. */
 export async function claimScheduleOds(
-  db: Db,
-  viewer: AuthUser,
+  ctx: ViewerContext,
   idRef: string,
 ): Promise<{ claim: ClaimDto; ods: Uint8Array }> {
-  const claim = await getClaim(db, viewer, idRef);
+  const { db } = ctx;
+  const claim = await getClaim(ctx, idRef);
   const rows = await claimRows(db, claim._id);
   return {
     claim,
@@ -146,11 +145,11 @@ export async function claimScheduleOds(
  * gone), so it lists none; its schedule snapshot still shows what it would have claimed.
  */
 export async function claimGifts(
-  db: Db,
-  viewer: AuthUser,
+  ctx: ViewerContext,
   idRef: string,
 ): Promise<{ claim: ClaimDto; gifts: ClaimGiftDto[] }> {
-  const claim = await getClaim(db, viewer, idRef);
+  const { db } = ctx;
+  const claim = await getClaim(ctx, idRef);
   const rows = await db
     .select({
       donationId: giftAidClaimedGifts.donationId,

@@ -162,5 +162,5 @@ export async function createClaim(
     }
     throw error;
   }
-  return getClaim(db, viewer, claimId);
+  return getClaim({ db, viewer }, claimId);
 }

@@ -10,9 +10,9 @@ import {
   type GiftAidDetailsInput,
 } from '../../../domain';
 import { badRequest, notFound } from '../../lib/errors';
-import type { AuthUser } from '../../lib/types';
 import { claimScope } from './scope';
 import type { DeclarationDto } from '../../schemas/gift-aid';
+import type { ViewerContext } from '../../lib/service-context';
 
 export type DeclarationRow = typeof giftAidDeclarations.$inferSelect;
 
@@ -51,9 +51,14 @@ export type NewDeclaration = {
   confirmationSentAt?: Date | null;
 };
 
-function rowValues(input: NewDeclaration, id: string, version = 1): typeof giftAidDeclarations.$inferInsert {
+/** The stored row of a declaration: its HMRC fields and the whole name and address built from them. */
+export function rowValues(
+  input: NewDeclaration,
+  id: string,
+  version = 1,
+  now = new Date(),
+): typeof giftAidDeclarations.$inferInsert {
   const { details } = input;
-  const now = new Date();
   return {
     id,
     donorId: input.donorId,
@@ -263,11 +268,11 @@ export async function correctDeclaration(db: Db, id: string, details: GiftAidDet
 
 /** The admin correction of a flagged declaration by id: a 404 when there is no such declaration. */
 export async function correctFlaggedDeclaration(
-  db: Db,
-  viewer: AuthUser,
+  ctx: ViewerContext,
   idRef: string,
   details: GiftAidDetails,
 ): Promise<DeclarationRow> {
+  const { db, viewer } = ctx;
   const id = parseId(idRef);
   const [existing] = id
     ? await db

@@ -3,11 +3,11 @@ import type { Db } from '../../../db/client';
 import { chunks } from '../../../db/chunks';
 import { campaigns, donations, giftAidClaimedGifts, giftAidDeclarations, organizations } from '../../../db/schema';
 import { GIFT_AID_LIMITS, giftAidOn } from '../../../domain';
-import type { AuthUser } from '../../lib/types';
 import type { EligibleList } from '../../schemas/gift-aid';
 import { coversGiftSql, type DeclarationRow } from './declarations';
 import type { ScheduleGift } from './schedule';
 import { claimScope, type DateRange, orgCondition, parseDateRange, resolveScopedOrg } from './scope';
+import type { ViewerContext } from '../../lib/service-context';
 
 /** The gift's campaign or appeal is a sponsored event (its gifts say "Yes" and are never aggregated). */
 const sponsoredSql = sql<number>`exists (select 1 from ${campaigns} s where s.id in (${donations.campaignId}, ${donations.appealId}) and s.sponsored_event = 1)`;
@@ -123,10 +123,10 @@ export function toScheduleGifts(rows: EligibleRow[], versions: Map<string, Decla
 
 /** The screen's list: the oldest gifts first (they are claimed first), up to one claim's worth. */
 export async function listEligibleGifts(
-  db: Db,
-  viewer: AuthUser,
+  ctx: ViewerContext,
   query: DateRange & { organization_id?: string | null },
 ): Promise<EligibleList> {
+  const { db, viewer } = ctx;
   const scope = claimScope(viewer);
   const organizationId = query.organization_id ? resolveScopedOrg(query.organization_id, viewer) : null;
   const where = eligibleWhere(scope, organizationId, parseDateRange(query));

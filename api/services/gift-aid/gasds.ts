@@ -7,6 +7,7 @@ import type { AuthUser } from '../../lib/types';
 import type { GasdsDto } from '../../schemas/gift-aid';
 import { type AuditActor, auditInsert } from '../audit/append';
 import { claimScope, resolveScopedOrg } from './scope';
+import type { ViewerContext } from '../../lib/service-context';
 
 /**
  * Gift Aid Small Donations Scheme (docs/decisions/032): small cash and contactless gifts recorded by
@@ -101,10 +102,10 @@ function strip({ giftIds: _gifts, ...dto }: Position): GasdsDto {
 }
 
 export async function gasdsPosition(
-  db: Db,
-  viewer: AuthUser,
+  ctx: ViewerContext,
   query: { organization_id: string; tax_year: number },
 ): Promise<GasdsDto> {
+  const { db, viewer } = ctx;
   claimScope(viewer);
   return strip(await position(db, resolveScopedOrg(query.organization_id, viewer), query.tax_year));
 }

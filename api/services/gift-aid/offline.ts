@@ -1,7 +1,7 @@
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../../db/client';
 import { parseId } from '../../../db/ids';
-import { campaigns, donations, giftAidClaimedGifts, giftAidDeclarations, users } from '../../../db/schema';
+import { donations, giftAidClaimedGifts, giftAidDeclarations, users } from '../../../db/schema';
 import { type GiftAidDetails, isIsoDay, londonIsoDate, londonMidnight } from '../../../domain';
 import type { AppConfig } from '../../lib/config';
 import { badRequest, HttpError, notFound } from '../../lib/errors';
@@ -12,14 +12,17 @@ import { createMailer } from '../mail/mailer';
 import { declarationConfirmationEmail } from '../mail/declaration-confirmation';
 import { canManageOrganization } from '../organizations/manage';
 import { getUser } from '../users/manage';
+import { findGiftWithOrganization } from '../donations/list';
 import {
   coversGift,
   declarationTextFor,
   listDonorDeclarations,
   type DeclarationRow,
   type NewDeclaration,
+  rowValues,
 } from './declarations';
 import { claimScope } from './scope';
+import type { ViewerContext } from '../../lib/service-context';
 
 type StaffActor = AuditActor & { user: AuthUser };
 
@@ -40,7 +43,7 @@ const ORAL_COOLING_OFF_MS = 30 * 24 * 60 * 60 * 1000;
 
 async function visibleDonorId(db: Db, viewer: AuthUser, ref: string): Promise<string> {
   try {
-    return (await getUser(db, ref, viewer))._id;
+    return (await getUser({ db, viewer }, ref))._id;
   } catch (error) {
     if (error instanceof HttpError && error.status === 404)
       throw badRequest('donor_id: no donor with this id among the donors you can see');
@@ -84,27 +87,7 @@ export async function recordOfflineDeclaration(
     overseas: input.overseas === true,
   };
   await db.batch([
-    db.insert(giftAidDeclarations).values({
-      id,
-      donorId,
-      fullName: [details.title, details.firstName, details.lastName].filter(Boolean).join(' '),
-      homeAddress: [details.house, details.address].filter(Boolean).join(', '),
-      postcode: details.postcode,
-      declarationText: values.text,
-      createdAt: now,
-      title: details.title,
-      firstName: details.firstName,
-      lastName: details.lastName,
-      house: details.house,
-      address: details.address,
-      method,
-      organizationId,
-      coversPast: input.covers_past,
-      coversFuture: input.covers_future,
-      declaredAt: values.declaredAt!,
-      recordedBy: viewer.id,
-      overseas: values.overseas,
-    }),
+    db.insert(giftAidDeclarations).values(rowValues(values, id, 1, now)),
     auditInsert(
       db,
       actor,
@@ -123,7 +106,8 @@ export async function recordOfflineDeclaration(
 }
 
 /** A donor's declarations as staff see them: admins every one, organization admins those to their organizations. */
-export async function listDeclarationsForDonor(db: Db, viewer: AuthUser, donorRef: string): Promise<DeclarationRow[]> {
+export async function listDeclarationsForDonor(ctx: ViewerContext, donorRef: string): Promise<DeclarationRow[]> {
+  const { db, viewer } = ctx;
   const scope = claimScope(viewer);
   const donorId = await visibleDonorId(db, viewer, donorRef);
   const rows = await listDonorDeclarations(db, donorId);
@@ -289,15 +273,7 @@ export async function verifyOfflineGift(
   idRef: string,
 ): Promise<{ _id: string; gift_aid: true; declaration_id: string }> {
   const viewer = actor.user;
-  const id = parseId(idRef);
-  const [row] = id
-    ? await db
-        .select({ gift: donations, organizationId: campaigns.organizationId })
-        .from(donations)
-        .innerJoin(campaigns, eq(campaigns.id, donations.campaignId))
-        .where(eq(donations.id, id))
-        .limit(1)
-    : [];
+  const row = await findGiftWithOrganization(db, idRef);
   if (!row || !canManageOrganization(viewer, row.organizationId)) throw notFound('Donation Not Found');
   const gift = row.gift;
   if (gift.source !== 'manual' && gift.source !== 'batch') {
@@ -351,10 +327,10 @@ export type CoveringAnswer = { eligible: boolean; declaration: DeclarationRow | 
  * Posting the batch checks again (the same `coversGift`).
  */
 export async function declarationCovering(
-  db: Db,
-  viewer: AuthUser,
+  ctx: ViewerContext,
   input: { donor_id: string; organization_id: string; date: string },
 ): Promise<CoveringAnswer> {
+  const { db, viewer } = ctx;
   const scope = claimScope(viewer);
   const organizationId = parseId(input.organization_id);
   if (!organizationId) throw badRequest('organization_id: must be an organization id');

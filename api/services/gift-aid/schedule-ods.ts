@@ -1,6 +1,6 @@
 import { formatHmrcDate, londonIsoDate, penceToDecimal } from '../../../domain';
 import { zipStore } from '../../lib/zip';
-import type { CsvRow } from './schedule';
+import { type CsvRow, SCHEDULE_COLUMNS } from './schedule';
 
 /**
  * The claim as an OpenDocument spreadsheet laid out like HMRC's Gift Aid schedule: the earliest
@@ -12,18 +12,8 @@ import type { CsvRow } from './schedule';
 
 export const ODS_MIME = 'application/vnd.oasis.opendocument.spreadsheet';
 
-export const ODS_COLUMNS = [
-  'Item',
-  'Title',
-  'First name or initial',
-  'Last name',
-  'House name or number',
-  'Postcode',
-  'Aggregated donations',
-  'Sponsored event',
-  'Donation date',
-  'Amount',
-] as const;
+/** HMRC's spreadsheet numbers its lines and asks for a first name "or initial"; the rest is the CSV's. */
+export const ODS_COLUMNS = ['Item', 'Title', 'First name or initial', ...SCHEDULE_COLUMNS.slice(2)] as const;
 
 const NS = [
   'xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0"',

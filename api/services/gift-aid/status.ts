@@ -74,7 +74,7 @@ async function moveClaim(
   if (current?.status !== claim.status)
     throw new HttpError(409, 'This claim was changed a moment ago; reload it and try again');
   await db.batch(statements as [(typeof statements)[number], ...typeof statements]);
-  return getClaim(db, actor.user, claim._id);
+  return getClaim({ db, viewer: actor.user }, claim._id);
 }
 
 /** draft → submitted (with HMRC's reference), rejected → submitted again, submitted → paid; never backwards. */
@@ -85,7 +85,7 @@ export async function updateClaim(
   input: ClaimUpdate,
   now = new Date(),
 ): Promise<ClaimDto> {
-  const claim = await getClaim(db, actor.user, idRef);
+  const claim = await getClaim({ db, viewer: actor.user }, idRef);
   if (input.status === claim.status && input.status === 'submitted' && input.hmrc_reference !== undefined) {
     const reference = requireReference(input.hmrc_reference);
     if (reference === claim.hmrc_reference) return claim;
@@ -121,7 +121,7 @@ export async function voidClaim(
   reason: string | null | undefined,
   now = new Date(),
 ): Promise<ClaimDto> {
-  const claim = await getClaim(db, actor.user, idRef);
+  const claim = await getClaim({ db, viewer: actor.user }, idRef);
   if (claim.status !== 'draft') {
     throw badRequest(
       `status: only a draft claim can be voided; this one is ${claim.status}${claim.status === 'submitted' ? ' (if HMRC rejected it, mark it rejected)' : ''}`,
@@ -147,7 +147,7 @@ export async function rejectClaim(
   reason: string,
   now = new Date(),
 ): Promise<ClaimDto> {
-  const claim = await getClaim(db, actor.user, idRef);
+  const claim = await getClaim({ db, viewer: actor.user }, idRef);
   refuseMove(claim, 'rejected');
   return moveClaim(
     db,
@@ -168,7 +168,7 @@ export async function resubmitClaim(
   hmrcReference: string,
   now = new Date(),
 ): Promise<ClaimDto> {
-  const claim = await getClaim(db, actor.user, idRef);
+  const claim = await getClaim({ db, viewer: actor.user }, idRef);
   if (claim.status !== 'rejected')
     throw badRequest(`status: only a rejected claim can be resubmitted; this one is ${claim.status}`);
   return moveClaim(
@@ -195,7 +195,7 @@ export async function recordPayment(
   input: PaymentInput,
   now = new Date(),
 ): Promise<ClaimDto> {
-  const claim = await getClaim(db, actor.user, idRef);
+  const claim = await getClaim({ db, viewer: actor.user }, idRef);
   if (claim.status !== 'submitted')
     throw badRequest(`status: only a submitted claim can be paid; this one is ${claim.status}`);
   if (!isIsoDay(input.paid_on)) throw badRequest('paid_on: enter a date like 2026-04-06');

@@ -1,17 +1,13 @@
 import { and, desc, eq, isNull, ne, sql } from 'drizzle-orm';
-import type { Db } from '../../../db/client';
 import { giftAidAdjustments, giftAidClaims } from '../../../db/schema';
 import { giftAidOn } from '../../../domain';
-import type { AuthUser } from '../../lib/types';
 import type { AdjustmentDto, GiftAidSummary } from '../../schemas/gift-aid';
 import { eligibleTotals, eligibleWhere } from './eligible';
 import { claimScope, orgCondition, resolveScopedOrg } from './scope';
+import type { ViewerContext } from '../../lib/service-context';
 
-export async function listAdjustments(
-  db: Db,
-  viewer: AuthUser,
-  organizationRef?: string | null,
-): Promise<AdjustmentDto[]> {
+export async function listAdjustments(ctx: ViewerContext, organizationRef?: string | null): Promise<AdjustmentDto[]> {
+  const { db, viewer } = ctx;
   const scope = claimScope(viewer);
   const organizationId = organizationRef ? resolveScopedOrg(organizationRef, viewer) : null;
   const rows = await db
@@ -38,7 +34,8 @@ export async function listAdjustments(
 }
 
 /** The dashboard overview's figures for the viewer's organizations (void claims claimed nothing). */
-export async function giftAidSummary(db: Db, viewer: AuthUser): Promise<GiftAidSummary> {
+export async function giftAidSummary(ctx: ViewerContext): Promise<GiftAidSummary> {
+  const { db, viewer } = ctx;
   const scope = claimScope(viewer);
   const [claims] = await db
     .select({

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import type Stripe from 'stripe';
 import { donations } from '../../../db/schema';
 import { createMailer, type MailMessage } from './mailer';
-import { donorContact, findMonthlyGift, snapshotOf } from '../monthly-gifts/records';
+import { donorContact, findMonthlyGift, type MonthlyGiftRow, snapshotOf } from '../monthly-gifts/records';
 import { cancelLinkUrl, updateCardUrl } from '../monthly-gifts/link-tokens';
 import { causeLine, causeOf, giftFacts, type MailContext } from './facts';
 import { monthlyChangedEmail } from './monthly-changed';
@@ -88,14 +88,14 @@ async function monthlyNotice(ctx: MailContext, event: Stripe.Event) {
     version = `${gift.amount}:${event.id}`;
   }
   if (!change) return 'skipped';
-  const donor = await donorContact(ctx.db, gift.donorId);
-  if (!donor || donor.erasedAt) return 'skipped';
-  const cause = await causeOf(ctx, gift.campaignId, gift.appealId);
+  const about = await monthlyGiftAudience(ctx, gift);
+  if (!about) return 'skipped';
+  const { donor, cause } = about;
   return deliver(
     ctx,
     monthlyChangedEmail({
       subscriptionId: gift.id,
-      donor: { email: donor.email, firstName: donor.firstName || null },
+      donor,
       charity: cause.charity,
       cause: causeLine(cause),
       amount: gift.amount,
@@ -106,19 +106,27 @@ async function monthlyNotice(ctx: MailContext, event: Stripe.Event) {
   );
 }
 
+/** Who hears about a monthly gift and what it supports; null once the donor is erased. */
+async function monthlyGiftAudience(ctx: MailContext, gift: MonthlyGiftRow) {
+  const donor = await donorContact(ctx.db, gift.donorId);
+  if (!donor || donor.erasedAt) return null;
+  const cause = await causeOf(ctx, gift.campaignId, gift.appealId);
+  return { donor: { email: donor.email, firstName: donor.firstName || null }, cause };
+}
+
 async function failedRenewal(ctx: MailContext, invoice: Stripe.Invoice) {
   if (invoice.billing_reason === 'subscription_create' || !invoice.id) return 'skipped';
   const subscriptionId = idOf(invoice.parent?.subscription_details?.subscription);
   const gift = subscriptionId ? await findMonthlyGift(ctx.db, subscriptionId) : null;
   if (!gift || gift.status === 'cancelled') return 'skipped';
-  const donor = await donorContact(ctx.db, gift.donorId);
-  if (!donor || donor.erasedAt) return 'skipped';
-  const cause = await causeOf(ctx, gift.campaignId, gift.appealId);
+  const about = await monthlyGiftAudience(ctx, gift);
+  if (!about) return 'skipped';
+  const { donor, cause } = about;
   return deliver(
     ctx,
     renewalFailedEmail({
       invoiceId: invoice.id,
-      donor: { email: donor.email, firstName: donor.firstName || null },
+      donor,
       charity: cause.charity,
       amount: invoice.amount_due,
       cause: causeLine(cause),

@@ -6,9 +6,9 @@ import type { IdValue } from '../../../db/prepared';
 import { parseId } from '../../../db/ids';
 import { campaigns, checkoutDetails, donations, supportMessages, users } from '../../../db/schema';
 import { notFound } from '../../lib/errors';
-import type { AuthUser } from '../../lib/types';
 import { orgCondition, staffScope } from '../reports/scope';
 import { displayName } from '../campaigns/top-donors';
+import type { ViewerContext } from '../../lib/service-context';
 
 export const SUPPORT_MESSAGE_MAX = 280;
 export const APPEAL_MESSAGES_LIMIT = 10;
@@ -140,10 +140,10 @@ const appeal = alias(campaigns, 'appeal');
 
 /** Messages for moderation: hidden ones included, within the viewer's organizations. */
 export async function staffMessages(
-  db: Db,
-  viewer: AuthUser,
+  ctx: ViewerContext,
   filter: { donation_id?: string; appeal_id?: string; campaign_id?: string; limit?: number },
 ): Promise<StaffMessage[]> {
+  const { db, viewer } = ctx;
   const scope = orgCondition(staffScope(viewer), sql`${campaign.organizationId}`);
   const conditions: (SQL | undefined)[] = [
     scope,
@@ -190,14 +190,10 @@ export async function staffMessages(
 }
 
 /** Hide or show one message; staff only, inside their organizations (else 404, like the lists). */
-export async function setMessageHidden(
-  db: Db,
-  viewer: AuthUser,
-  idParam: string,
-  hidden: boolean,
-): Promise<StaffMessage> {
+export async function setMessageHidden(ctx: ViewerContext, idParam: string, hidden: boolean): Promise<StaffMessage> {
+  const { db, viewer } = ctx;
   const id = parseId(idParam);
-  const [existing] = id ? await staffMessages(db, viewer, { donation_id: id, limit: 1 }) : [];
+  const [existing] = id ? await staffMessages(ctx, { donation_id: id, limit: 1 }) : [];
   if (!existing) throw notFound('Message not found');
   await db
     .update(supportMessages)

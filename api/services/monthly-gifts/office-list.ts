@@ -1,10 +1,10 @@
 import { and, asc, desc, eq, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/sqlite-core';
 import { campaigns, donations, monthlyGifts, outbox, users } from '../../../db/schema';
-import type { Db } from '../../../db/client';
 import type { AuthUser } from '../../lib/types';
 import type { MonthlyGiftFilters, OfficeMonthlyGift } from '../../schemas/monthly-gifts';
 import { orgCondition, staffScope } from '../reports/scope';
+import type { ViewerContext } from '../../lib/service-context';
 
 const appeals = alias(campaigns, 'appeal');
 
@@ -55,10 +55,10 @@ const iso = (ms: number | Date | null | undefined) =>
  * donor, the cause and, when the newest payment failed, that failure and whether its email went.
  */
 export async function officeMonthlyGifts(
-  db: Db,
-  viewer: AuthUser,
+  ctx: ViewerContext,
   f: MonthlyGiftFilters & { limit: number; offset: number; count?: boolean },
 ): Promise<{ rows: OfficeMonthlyGift[]; total: number }> {
+  const { db, viewer } = ctx;
   const where = whereOf(viewer, f);
   const direction = f.order === 'asc' ? asc : desc;
   const sortColumn = SORT_COLUMNS[f.sort ?? 'started'];

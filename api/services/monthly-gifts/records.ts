@@ -6,10 +6,10 @@ import { campaigns, monthlyGifts, users } from '../../../db/schema';
 import { addMonths, MAX_PAUSE_MONTHS, type MonthlyGiftCancelledBy, type MonthlyGiftStatus } from '../../../domain';
 import { HttpError, notFound } from '../../lib/errors';
 import { canManageOrganization, isAdmin } from '../../lib/policy';
-import type { AuthUser } from '../../lib/types';
 import type { MonthlyGiftDto } from '../../schemas/monthly-gifts';
 import type { Attribution, Statement } from '../donations/record';
 import { findLocalPrice } from '../donations/pending';
+import type { ViewerContext } from '../../lib/service-context';
 
 /**
  * Monthly gifts a donor controls (docs/decisions/019). The monthly_gifts row mirrors one Stripe
@@ -190,12 +190,8 @@ export async function findMonthlyGift(db: Db, id: string): Promise<MonthlyGiftRo
 }
 
 /** The gift, if this user may act on it: its donor, an admin, or an org admin of its campaign's organization. */
-export async function monthlyGiftFor(
-  db: Db,
-  user: AuthUser,
-  id: string,
-  as: 'donor' | 'manager',
-): Promise<MonthlyGiftRow> {
+export async function monthlyGiftFor(ctx: ViewerContext, id: string, as: 'donor' | 'manager'): Promise<MonthlyGiftRow> {
+  const { db, viewer: user } = ctx;
   const gift = /^sub_[A-Za-z0-9_]{3,200}$/.test(id) ? await findMonthlyGift(db, id) : null;
   if (!gift) throw notFound('No such monthly gift');
   if (as === 'donor') {

@@ -50,59 +50,38 @@ function footerText(ctx: FundraiserMailContext, site: string): string[] {
 const progress = (ctx: FundraiserMailContext) =>
   `${formatPence(ctx.raised)} raised of ${formatPence(ctx.goal)} (${percentRaised(ctx.raised, ctx.goal)}%)`;
 
+/** Both emails: a greeting, the news (as text and as HTML), the appeal's progress, then the footer. */
+function appealNews(ctx: FundraiserMailContext, subject: string, news: { text: string; html: string }): MailMessage {
+  const site = ctx.siteName ?? 'UK NFP';
+  const greeting = ctx.firstName ? `Hello ${ctx.firstName},` : 'Hello,';
+  const text = [greeting, '', news.text, `It now has ${progress(ctx)}.`, ...footerText(ctx, site)].join('\n');
+  const html = layout(site, [escapeHtml(greeting), news.html, `It now has ${escapeHtml(progress(ctx))}.`], ctx);
+  return { to: ctx.to, subject, text, html };
+}
+
 /** "Your appeal received N gifts": at most one an hour, covering every gift since the last one. */
 export function appealGiftsEmail(ctx: FundraiserMailContext, gifts: { count: number; total: number }): MailMessage {
-  const site = ctx.siteName ?? 'UK NFP';
   const what =
     gifts.count === 1
       ? `a new gift of ${formatPence(gifts.total)}`
       : `${gifts.count} new gifts totalling ${formatPence(gifts.total)}`;
   const subject = `“${ctx.appealTitle}” received ${gifts.count === 1 ? 'a new gift' : `${gifts.count} new gifts`}`;
-  const greeting = ctx.firstName ? `Hello ${ctx.firstName},` : 'Hello,';
-  const text = [
-    greeting,
-    '',
-    `Good news: your appeal “${ctx.appealTitle}” received ${what}.`,
-    `It now has ${progress(ctx)}.`,
-    ...footerText(ctx, site),
-  ].join('\n');
-  const html = layout(
-    site,
-    [
-      escapeHtml(greeting),
-      `Good news: your appeal <strong>${escapeHtml(ctx.appealTitle)}</strong> received ${escapeHtml(what)}.`,
-      `It now has ${escapeHtml(progress(ctx))}.`,
-    ],
-    ctx,
-  );
-  return { to: ctx.to, subject, text, html };
+  return appealNews(ctx, subject, {
+    text: `Good news: your appeal “${ctx.appealTitle}” received ${what}.`,
+    html: `Good news: your appeal <strong>${escapeHtml(ctx.appealTitle)}</strong> received ${escapeHtml(what)}.`,
+  });
 }
 
 /** Sent once when an appeal passes half of its goal, and once when it reaches it. */
 export function appealMilestoneEmail(ctx: FundraiserMailContext, milestone: 50 | 100): MailMessage {
-  const site = ctx.siteName ?? 'UK NFP';
   const subject =
     milestone === 100 ? `“${ctx.appealTitle}” reached its goal!` : `“${ctx.appealTitle}” is halfway to its goal`;
   const headline =
     milestone === 100
       ? 'has reached its goal. Thank you for making it happen!'
       : 'is halfway to its goal. Keep sharing it!';
-  const greeting = ctx.firstName ? `Hello ${ctx.firstName},` : 'Hello,';
-  const text = [
-    greeting,
-    '',
-    `Your appeal “${ctx.appealTitle}” ${headline}`,
-    `It now has ${progress(ctx)}.`,
-    ...footerText(ctx, site),
-  ].join('\n');
-  const html = layout(
-    site,
-    [
-      escapeHtml(greeting),
-      `Your appeal <strong>${escapeHtml(ctx.appealTitle)}</strong> ${escapeHtml(headline)}`,
-      `It now has ${escapeHtml(progress(ctx))}.`,
-    ],
-    ctx,
-  );
-  return { to: ctx.to, subject, text, html };
+  return appealNews(ctx, subject, {
+    text: `Your appeal “${ctx.appealTitle}” ${headline}`,
+    html: `Your appeal <strong>${escapeHtml(ctx.appealTitle)}</strong> ${escapeHtml(headline)}`,
+  });
 }

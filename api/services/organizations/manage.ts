@@ -17,6 +17,7 @@ import { type CharityRegulator, charityNumberProblem, regulatorFromNumber } from
 import { actorOf, type AuditActor, auditInsert, changedFields } from '../audit/append';
 import { imageUrl } from '../campaigns/read';
 import type { AddressDto, OrganizationDto } from '../../schemas';
+import type { ViewerContext } from '../../lib/service-context';
 
 /** A multi-select option: what the dashboard's selects hold and send back. */
 export type Option = { label: string; value: string };
@@ -133,13 +134,12 @@ function toOrganizationDto(row: typeof organizations.$inferSelect, admins: Optio
 export type Page = { limit: number; offset: number };
 
 export async function listOrganizations(
-  db: Db,
-  viewer: AuthUser,
+  ctx: ViewerContext,
   options: OrganizationListOptions,
 ): Promise<{ items: OrganizationDto[]; total: number }> {
-  const { rows, total } = await organizationRows(db, viewer, options);
+  const { rows, total } = await organizationRows(ctx, options);
   const admins = await adminsByOrganization(
-    db,
+    ctx.db,
     rows.map((r) => r.id),
   );
   return { items: rows.map((row) => toOrganizationDto(row, admins.get(row.id) ?? [])), total };
@@ -154,10 +154,10 @@ type OrganizationListOptions = Page & {
 
 /** Organizations in the viewer's scope, filtered and sorted on the server (the list and its CSV export). */
 export async function organizationRows(
-  db: Db,
-  viewer: AuthUser,
+  ctx: ViewerContext,
   options: OrganizationListOptions,
 ): Promise<{ rows: (typeof organizations.$inferSelect)[]; total: number }> {
+  const { db, viewer } = ctx;
   const search = options.search?.trim().toLowerCase();
   const where = and(
     scopeCondition(viewer),
@@ -183,7 +183,8 @@ export async function organizationRows(
 }
 
 /** One organization the viewer may see; unknown, malformed and out-of-scope ids are all 404. */
-export async function getOrganization(db: Db, idParam: string, viewer: AuthUser): Promise<OrganizationDto> {
+export async function getOrganization(ctx: ViewerContext, idParam: string): Promise<OrganizationDto> {
+  const { db, viewer } = ctx;
   const id = parseId(idParam);
   const organization = id && readsFinance(viewer) && inOrgScope(viewer, id) ? await loadOrganization(db, id) : null;
   if (!organization) throw notFound('Organization Not Found');
@@ -313,7 +314,7 @@ export async function updateOrganization(
   viewer: AuthUser,
   requestId: string | null = null,
 ): Promise<OrganizationDto> {
-  const current = await getOrganization(db, idParam, viewer);
+  const current = await getOrganization({ db, viewer }, idParam);
   input = checkCharityIdentity(input, current);
   const id = current._id;
   const currentAdmins = current.admins.map((a) => a.value);

@@ -4,7 +4,14 @@ import type { ReversalReason } from '../../../domain/finance';
 import type { MonthlyGiftRow } from '../monthly-gifts/records';
 import { intentIdFromClientSecret } from './stripe-client';
 import { constantTimeEqual } from '../auth/login-codes';
-import { cardDeclined, invoiceObject, paymentIntentObject, stripeEvent, subscriptionObject } from './stripe-objects';
+import {
+  cardDeclined,
+  invoiceObject,
+  paymentIntentObject,
+  refundReplyEvent,
+  stripeEvent,
+  subscriptionObject,
+} from './stripe-objects';
 
 /**
  * Demo payments mode (no STRIPE_SECRET_KEY): ids and client secrets shaped like Stripe's, and the
@@ -74,6 +81,22 @@ export function demoEvent(
 /** The demo mode has no Stripe customer; its objects name this one. */
 export const DEMO_CUSTOMER = 'cus_demo';
 
+/** A demo monthly gift's first invoice, paid or not. */
+function firstInvoice(
+  row: DonationRow,
+  state: Pick<Parameters<typeof invoiceObject>[0], 'status' | 'paid_payment_intent' | 'attempted'>,
+) {
+  return invoiceObject({
+    id: row.invoiceId!,
+    subscription: row.subscriptionId!,
+    customer: DEMO_CUSTOMER,
+    amount: row.amount,
+    metadata: metadataOf(row),
+    first: true,
+    ...state,
+  });
+}
+
 /** What Stripe sends when the demo card is accepted: a succeeded intent or a paid first invoice. */
 export function demoSuccessEvent(row: DonationRow): Stripe.Event {
   const intentId = row.paymentIntentId!;
@@ -81,16 +104,7 @@ export function demoSuccessEvent(row: DonationRow): Stripe.Event {
     return demoEvent(
       `evt_demo_paid_${row.invoiceId}`,
       'invoice.paid',
-      invoiceObject({
-        id: row.invoiceId!,
-        subscription: row.subscriptionId!,
-        customer: DEMO_CUSTOMER,
-        amount: row.amount,
-        metadata: metadataOf(row),
-        status: 'paid',
-        first: true,
-        paid_payment_intent: intentId,
-      }),
+      firstInvoice(row, { status: 'paid', paid_payment_intent: intentId }),
     );
   }
   return demoEvent(
@@ -117,20 +131,7 @@ export function demoFailureEvent(row: DonationRow, message = DEMO_DECLINE_MESSAG
   const intentId = row.paymentIntentId!;
   const id = `evt_demo_failed_${crypto.randomUUID()}`;
   if (row.type === 'monthly') {
-    return demoEvent(
-      id,
-      'invoice.payment_failed',
-      invoiceObject({
-        id: row.invoiceId!,
-        subscription: row.subscriptionId!,
-        customer: DEMO_CUSTOMER,
-        amount: row.amount,
-        metadata: metadataOf(row),
-        status: 'open',
-        first: true,
-        attempted: true,
-      }),
-    );
+    return demoEvent(id, 'invoice.payment_failed', firstInvoice(row, { status: 'open', attempted: true }));
   }
   return demoEvent(
     id,
@@ -262,12 +263,5 @@ export function demoRefundEvent(
     balance_transaction: null,
     metadata: { donation_id: gift.id, reversal_id: reversalId },
   };
-  return {
-    id: `evt_demo_refund_${reversalId}`,
-    object: 'event',
-    type: 'refund.updated',
-    created,
-    livemode: false,
-    data: { object: refund },
-  } as unknown as Stripe.Event;
+  return refundReplyEvent(`evt_demo_refund_${reversalId}`, refund, created);
 }

@@ -440,6 +440,15 @@ export function stripeEvent(
   return event as unknown as Stripe.Event;
 }
 
+/**
+ * The refund.updated event a refund's own reply is recorded as, through the webhook's path: the
+ * envelope alone, since it never travels as a webhook.
+ */
+export function refundReplyEvent(id: string, refund: unknown, created: number): Stripe.Event {
+  const event = { id, object: 'event', type: 'refund.updated', created, livemode: false, data: { object: refund } };
+  return event as unknown as Stripe.Event;
+}
+
 /** Stripe's standard fee for UK cards (1.5% + 20p), for the balance transactions of the local fake. */
 export const ukCardFee = (amount: number) => Math.round(amount * 0.015) + 20;
 

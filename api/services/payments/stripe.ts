@@ -6,6 +6,7 @@ import { createStripe, intentIdFromClientSecret } from './stripe-client';
 import type { AppConfig } from '../../lib/config';
 import type { PaymentProvider } from './provider';
 import { createProviderRefund } from './stripe-refund';
+import { refundReplyEvent } from './stripe-objects';
 
 const stripeCode = (error: unknown) => (error as { code?: string })?.code ?? null;
 
@@ -240,15 +241,7 @@ export function createStripeProvider(
         };
       }
       const created = refund.created ?? Math.floor(Date.now() / 1000);
-      const event = {
-        id: `evt_refund_reply_${refund.id}_${refund.status}`,
-        object: 'event',
-        type: 'refund.updated',
-        created,
-        livemode: false,
-        data: { object: refund },
-      } as unknown as Stripe.Event;
-      return { event };
+      return { event: refundReplyEvent(`evt_refund_reply_${refund.id}_${refund.status}`, refund, created) };
     },
     confirmsDemoPayments: false,
     keepsCardOnFile: true,

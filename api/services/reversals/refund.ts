@@ -1,23 +1,20 @@
 import { and, eq, sql } from 'drizzle-orm';
-import { alias } from 'drizzle-orm/sqlite-core';
 import type { Db } from '../../../db/client';
-import { parseId } from '../../../db/ids';
-import { campaigns, donationReversals, donations } from '../../../db/schema';
+import { donationReversals, donations } from '../../../db/schema';
 import { CARD_REFUND_REASONS, OFFLINE_REVERSAL_REASONS, type ReversalReason } from '../../../domain/finance';
 import { formatPence } from '../../../domain';
 import { badRequest, HttpError, notFound } from '../../lib/errors';
 import { inOrgScope, readsFinance } from '../../lib/policy';
-import type { AuthUser } from '../../lib/types';
 import type { RefundBody, RefundResultDto, ReversalDto } from '../../schemas/refunds';
 import { applyProviderEvent } from '../../webhooks/stripe/apply';
 import { actorOf, auditInsertIf } from '../audit/append';
-import type { SignedInContext } from '../../lib/service-context';
+import type { SignedInContext, ViewerContext } from '../../lib/service-context';
 import { sendRefundNotice } from '../mail/notify';
+import { findGiftWithOrganization } from '../donations/list';
 import { afterReversal, guardedReversalInsert, remainingSql } from './record';
 
 export type RefundContext = Pick<SignedInContext, 'db' | 'payments' | 'mail' | 'viewer' | 'requestId'>;
 
-const campaign = alias(campaigns, 'campaign');
 const OFFLINE_SOURCES = new Set(['manual', 'batch']);
 
 export function toReversalDto(r: typeof donationReversals.$inferSelect): ReversalDto {
@@ -37,16 +34,9 @@ export function toReversalDto(r: typeof donationReversals.$inferSelect): Reversa
 }
 
 /** The gift if this money reader may act on it (404 otherwise, as the donation routes answer). */
-export async function loadGiftInScope(db: Db, idParam: string, viewer: AuthUser) {
-  const id = parseId(idParam);
-  const [row] = id
-    ? await db
-        .select({ gift: donations, organizationId: campaign.organizationId })
-        .from(donations)
-        .innerJoin(campaign, eq(campaign.id, donations.campaignId))
-        .where(eq(donations.id, id))
-        .limit(1)
-    : [];
+export async function loadGiftInScope(ctx: ViewerContext, idParam: string) {
+  const { viewer } = ctx;
+  const row = await findGiftWithOrganization(ctx.db, idParam);
   if (!row || !readsFinance(viewer) || !inOrgScope(viewer, row.organizationId)) throw notFound('Donation Not Found');
   return row;
 }
@@ -89,7 +79,7 @@ export async function refundDonation(
   idempotencyKey: string | null,
 ): Promise<{ status: 200 | 201; body: RefundResultDto }> {
   const { db, viewer } = ctx;
-  const { gift, organizationId } = await loadGiftInScope(db, idParam, viewer);
+  const { gift, organizationId } = await loadGiftInScope(ctx, idParam);
   if (idempotencyKey) {
     const [earlier] = await db
       .select()

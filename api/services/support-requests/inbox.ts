@@ -5,8 +5,8 @@ import { parseId } from '../../../db/ids';
 import { supportRequests, users } from '../../../db/schema';
 import { notFound } from '../../lib/errors';
 import { canReadSupportInbox } from '../../lib/policy';
-import type { AuthUser } from '../../lib/types';
 import { type SupportRequestDto, toSupportRequestDto } from './dto';
+import type { SignedInContext, ViewerContext } from '../../lib/service-context';
 
 const handler = alias(users, 'handler');
 
@@ -17,10 +17,10 @@ type ListOptions = { status?: 'open' | 'handled' | 'all'; limit?: number; offset
  * themselves, whatever they ask for.
  */
 export async function listSupportRequests(
-  db: Db,
-  viewer: AuthUser,
+  ctx: ViewerContext,
   options: ListOptions,
 ): Promise<{ items: SupportRequestDto[]; total: number }> {
+  const { db, viewer } = ctx;
   const inbox = canReadSupportInbox(viewer);
   const status = options.status ?? (inbox ? 'open' : 'all');
   const where = and(
@@ -62,12 +62,11 @@ const toDto = (r: {
 
 /** Marks one message handled (or open again); admins only, by the route's policy. */
 export async function setSupportRequestHandled(
-  db: Db,
-  viewer: AuthUser,
+  ctx: ViewerContext & Pick<SignedInContext, 'now'>,
   idParam: string,
   handled: boolean,
-  now: Date,
 ): Promise<SupportRequestDto> {
+  const { db, viewer, now } = ctx;
   const id = parseId(idParam);
   if (!id) throw notFound('Message not found');
   const [existing] = await db

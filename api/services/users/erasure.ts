@@ -26,6 +26,17 @@ import type { ErasureDto } from '../../schemas/consent';
 import { isDonor } from '../../lib/policy';
 import type { ServiceContext } from '../../lib/service-context';
 
+/** A user's profile fields: what erasure clears, and what an organization admin does not see. */
+export const BLANK_PROFILE = {
+  phone: null,
+  avatar: null,
+  address: null,
+  city: null,
+  province: null,
+  postalCode: null,
+  country: null,
+} as const;
+
 /**
  * A donor deletes their account (UK GDPR art. 17), confirmed by an emailed code. We blank the
  * person (name, email, phone, address, photo, sessions, consent contact data), cancel running
@@ -127,13 +138,7 @@ export async function confirmErasure(ctx: Ctx, user: AuthUser, code: string, now
         email: `erased-${user.id}@erased.invalid`,
         firstName: '',
         lastName: '',
-        phone: null,
-        avatar: null,
-        address: null,
-        city: null,
-        province: null,
-        postalCode: null,
-        country: null,
+        ...BLANK_PROFILE,
         stripeCustomerId: null,
         erasedAt: now,
         updatedAt: now,

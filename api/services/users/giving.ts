@@ -35,7 +35,7 @@ export async function donorGiving(
   page: { limit: number; offset: number },
   now = new Date(),
 ): Promise<{ giving: DonorGivingDto; total: number }> {
-  const donor = await getUser(db, idParam, viewer);
+  const donor = await getUser({ db, viewer }, idParam);
   const donorId = donor._id;
   const scope = inScope(viewer);
   const listed = and(eq(donations.donorId, donorId), notInArray(donations.status, [...UNPAID]), scope);

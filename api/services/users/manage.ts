@@ -15,13 +15,14 @@ import { badRequest, forbidden, HttpError, notFound } from '../../lib/errors';
 import { canAddDonors, canChangeUserType, canManageOrganization, isAdmin } from '../../lib/policy';
 import type { AuthUser } from '../../lib/types';
 import { imageUrl } from '../campaigns/read';
-import { latestErasures } from './erasure';
+import { BLANK_PROFILE, latestErasures } from './erasure';
 import { actorOf, auditInsert, changedFields } from '../audit/append';
 import { orgScope, readsFinance } from '../../lib/policy';
 import type { AddressDto, DonorDto } from '../../schemas';
 import type { ErasureDto } from '../../schemas/consent';
 import { type AddressInput, addressColumnsFrom, type Page, toAddressDto } from '../organizations/manage';
 import { PAID_DONATION_STATUSES } from '../../../domain/statuses';
+import type { ViewerContext } from '../../lib/service-context';
 
 export type DonorInput = {
   first_name?: string;
@@ -64,16 +65,7 @@ function limitedDonorDto(row: UserRow): DonorDto {
 /** The row an organization admin may read (the list and its CSV export): profile fields blanked. */
 function visibleRow(viewer: AuthUser, row: UserRow): UserRow {
   if (seesProfile(viewer, row)) return row;
-  return {
-    ...row,
-    phone: null,
-    avatar: null,
-    address: null,
-    city: null,
-    province: null,
-    postalCode: null,
-    country: null,
-  };
+  return { ...row, ...BLANK_PROFILE };
 }
 
 /** Admins and the user themself see the whole profile; organization admins the limited view. */
@@ -151,11 +143,11 @@ async function orgIdsByUser(db: Db, userIds: string[]): Promise<Map<string, stri
 }
 
 export async function listUsers(
-  db: Db,
-  viewer: AuthUser,
+  ctx: ViewerContext,
   options: Page & { search?: string; type?: UserType; sort?: 'created' | 'name' | 'email'; order?: 'asc' | 'desc' },
 ): Promise<{ items: DonorDto[]; total: number }> {
-  const { rows, total } = await donorRows(db, viewer, options);
+  const { db, viewer } = ctx;
+  const { rows, total } = await donorRows(ctx, options);
   const orgIds = await orgIdsByUser(
     db,
     rows.map((r) => r.id),
@@ -176,8 +168,7 @@ export async function listUsers(
 
 /** Donors in the viewer's scope, filtered and sorted on the server (the list and its CSV export). */
 export async function donorRows(
-  db: Db,
-  viewer: AuthUser,
+  ctx: ViewerContext,
   options: Page & {
     search?: string;
     type?: UserType;
@@ -186,6 +177,7 @@ export async function donorRows(
     count?: boolean;
   },
 ): Promise<{ rows: UserRow[]; total: number }> {
+  const { db, viewer } = ctx;
   const search = options.search?.trim().toLowerCase();
   // instr(), not LIKE: D1 refuses LIKE patterns over 50 bytes ("LIKE or GLOB pattern too complex").
   const where = and(
@@ -239,7 +231,8 @@ async function findVisibleUser(db: Db, idParam: string, viewer: AuthUser): Promi
   return row;
 }
 
-export async function getUser(db: Db, idParam: string, viewer: AuthUser): Promise<DonorDto> {
+export async function getUser(ctx: ViewerContext, idParam: string): Promise<DonorDto> {
+  const { db, viewer } = ctx;
   const row = await findVisibleUser(db, idParam, viewer);
   return seesProfile(viewer, row) ? withOrgIds(db, row) : limitedDonorDto(row);
 }

@@ -53,7 +53,7 @@ async function organizationsOf(db: Db, donorId: string): Promise<{ ids: Set<stri
 /** A donor record visible to the viewer, or 404 naming which one was not found. */
 async function visibleDonor(db: Db, id: string, viewer: AuthUser, what: string) {
   try {
-    return await getUser(db, id, viewer);
+    return await getUser({ db, viewer }, id);
   } catch (error) {
     if (error instanceof HttpError && error.status === 404)
       throw notFound(`${what}: no donor with this id (it may have been merged already)`);
