@@ -5,7 +5,8 @@ import { INLINE_SCRIPTS } from './inline-scripts.mjs';
 /**
  * The Content-Security-Policy, given to Astro's own CSP support (`security.csp` in astro.config.mjs).
  * Astro adds the hashes of every island loader and inline style it emits, so `script-src` never
- * needs 'unsafe-inline'. Origins are ours and the ones Stripe documents for the Payment Element,
+ * needs 'unsafe-inline'; each page's policy then keeps only the hashes of its own inline blocks
+ * (src/lib/page-csp.mjs). Origins are ours and the ones Stripe documents for the Payment Element,
  * plus Cloudflare Turnstile's widget and the YouTube player the video facade loads on click
  * (docs/decisions/013).
  */

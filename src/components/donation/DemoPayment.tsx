@@ -1,6 +1,6 @@
 import { useId, useState } from 'react';
-import { formatPence } from '../../lib/format';
 import { confirmDemo } from './donation-api';
+import PaymentActions from './PaymentActions';
 
 export type PaymentStepProps = {
   clientSecret: string;
@@ -58,17 +58,7 @@ export default function DemoPayment({ clientSecret, amount, type, onSuccess, onB
           <input id={`${id}-cvc`} defaultValue="123" autoComplete="off" inputMode="numeric" />
         </div>
       </div>
-      {error && (
-        <p className="form-error" role="alert">
-          {error}
-        </p>
-      )}
-      <button type="submit" className="btn btn-primary btn-block" disabled={busy}>
-        {busy ? 'Processing…' : `Pay ${formatPence(amount)}${type === 'monthly' ? ' every month' : ''}`}
-      </button>
-      <button type="button" className="btn btn-ghost btn-block" onClick={onBack} disabled={busy}>
-        Back
-      </button>
+      <PaymentActions amount={amount} type={type} error={error} busy={busy} onBack={onBack} />
     </form>
   );
 }

@@ -1,9 +1,9 @@
 import { Elements, PaymentElement, useElements, useStripe } from '@stripe/react-stripe-js';
 import { loadStripe, type Stripe } from '@stripe/stripe-js';
 import { useState } from 'react';
-import { formatPence } from '../../lib/format';
 import type { PaymentStepProps } from './DemoPayment';
 import { returnUrl } from './donation-api';
+import PaymentActions from './PaymentActions';
 
 const loaders = new Map<string, Promise<Stripe | null>>();
 const stripeFor = (key: string) => {
@@ -60,17 +60,7 @@ function CardForm({ amount, type, onSuccess, onBack }: PaymentStepProps) {
     <form className="payment-form" onSubmit={pay}>
       {/* Wallets (Apple Pay, Google Pay) show where the device, the browser and the Stripe account offer them. */}
       <PaymentElement options={{ layout: 'accordion', wallets: { applePay: 'auto', googlePay: 'auto' } }} />
-      {error && (
-        <p className="form-error" role="alert">
-          {error}
-        </p>
-      )}
-      <button type="submit" className="btn btn-primary btn-block" disabled={!stripe || busy}>
-        {busy ? 'Processing…' : `Pay ${formatPence(amount)}${type === 'monthly' ? ' every month' : ''}`}
-      </button>
-      <button type="button" className="btn btn-ghost btn-block" onClick={onBack} disabled={busy}>
-        Back
-      </button>
+      <PaymentActions amount={amount} type={type} error={error} busy={busy} payDisabled={!stripe} onBack={onBack} />
     </form>
   );
 }

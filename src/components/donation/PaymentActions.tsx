@@ -1,0 +1,30 @@
+import { formatPence } from '../../lib/format';
+
+type Props = {
+  amount: number;
+  type: 'once' | 'monthly';
+  error: string | null;
+  busy: boolean;
+  /** The pay button also waits for this (Stripe.js still loading). */
+  payDisabled?: boolean;
+  onBack: () => void;
+};
+
+/** The end of a card step, demo or Stripe: what went wrong, Pay (the amount, and how often) and Back. */
+export default function PaymentActions({ amount, type, error, busy, payDisabled = false, onBack }: Props) {
+  return (
+    <>
+      {error && (
+        <p className="form-error" role="alert">
+          {error}
+        </p>
+      )}
+      <button type="submit" className="btn btn-primary btn-block" disabled={payDisabled || busy}>
+        {busy ? 'Processing…' : `Pay ${formatPence(amount)}${type === 'monthly' ? ' every month' : ''}`}
+      </button>
+      <button type="button" className="btn btn-ghost btn-block" onClick={onBack} disabled={busy}>
+        Back
+      </button>
+    </>
+  );
+}
