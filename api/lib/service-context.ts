@@ -36,6 +36,9 @@ export type SignedInContext = Omit<ServiceContext, 'viewer'> & { viewer: AuthUse
 /** The database and the signed-in viewer: what a service that answers within the viewer's scope needs. */
 export type ViewerContext = Pick<SignedInContext, 'db' | 'viewer'>;
 
+/** A staff write that is audited: the viewer's scope, and the request id the audit row carries. */
+export type AuditedWriteContext = Pick<SignedInContext, 'db' | 'viewer' | 'requestId'>;
+
 /** The one place a route turns its request into a ServiceContext. */
 export function serviceContext(c: Context<AppEnv>): ServiceContext {
   const mail = mailContextOf(c);

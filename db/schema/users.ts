@@ -47,16 +47,21 @@ export const users = sqliteTable(
   ],
 );
 
+/** The two ends of an organization-user link; deleting either end deletes the link. */
+const organizationAndUser = () => ({
+  organizationId: text('organization_id')
+    .notNull()
+    .references(() => organizations.id, { onDelete: 'cascade' }),
+  userId: text('user_id')
+    .notNull()
+    .references((): AnySQLiteColumn => users.id, { onDelete: 'cascade' }),
+});
+
 /** users.org_ids and organizations.admins are the two ends of this one relation. */
 export const organizationAdmins = sqliteTable(
   'organization_admins',
   {
-    organizationId: text('organization_id')
-      .notNull()
-      .references(() => organizations.id, { onDelete: 'cascade' }),
-    userId: text('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    ...organizationAndUser(),
     createdAt: createdAt(),
   },
   (t) => [primaryKey({ columns: [t.organizationId, t.userId] }), index('organization_admins_user_idx').on(t.userId)],
@@ -69,12 +74,7 @@ export const organizationAdmins = sqliteTable(
 export const organizationDonors = sqliteTable(
   'organization_donors',
   {
-    organizationId: text('organization_id')
-      .notNull()
-      .references(() => organizations.id, { onDelete: 'cascade' }),
-    userId: text('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    ...organizationAndUser(),
     addedBy: text('added_by').references((): AnySQLiteColumn => users.id, { onDelete: 'set null' }),
     createdAt: createdAt(),
   },

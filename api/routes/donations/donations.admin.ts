@@ -2,7 +2,7 @@ import { createRouter } from '../../lib/create-app';
 import { sendReceipt } from '../../services/mail';
 import { mailContextOf } from '../../services/mail/context';
 import { bearerAuth, createdResponses, IdParams, jsonBody, okResponses, routesOf } from '../../lib/openapi';
-import { isStaff, loadThenAuthorize, requireUser, signedIn, staffOnly } from '../../lib/policy';
+import { isStaff, loadThenAuthorize, signedIn, staffOnly } from '../../lib/policy';
 import { signedInContext } from '../../lib/service-context';
 import { forbidden } from '../../lib/errors';
 import { DonationSchema, GivingSummarySchema } from '../../schemas';
@@ -52,20 +52,11 @@ export const donationsAdminRouter = createRouter()
   .openapi(summaryRoute, async (c) => c.json(await myGivingSummary(signedInContext(c)), 200))
   .openapi(createDonationRoute, async (c) => {
     const { send_receipt: sendReceiptNow, ...input } = c.req.valid('json');
-    const created = await createManualDonation(c.var.db, input, requireUser(c.var.user), c.var.requestId);
+    const created = await createManualDonation(signedInContext(c), input);
     if (sendReceiptNow) await sendReceipt(mailContextOf(c), created._id);
     return c.json(created, 201);
   })
   .openapi(getDonationRoute, async (c) => c.json(await getDonation(signedInContext(c), c.req.valid('param').id), 200))
   .openapi(updateDonationRoute, async (c) =>
-    c.json(
-      await updateDonation(
-        c.var.db,
-        c.req.valid('param').id,
-        c.req.valid('json'),
-        requireUser(c.var.user),
-        c.var.requestId,
-      ),
-      200,
-    ),
+    c.json(await updateDonation(signedInContext(c), c.req.valid('param').id, c.req.valid('json')), 200),
   );

@@ -1,10 +1,8 @@
 import { z } from '@hono/zod-openapi';
-import type { Context } from 'hono';
 import { createRouter } from '../../lib/create-app';
 import { bearerAuth, defineRoute, errorResponses, jsonContent } from '../../lib/openapi';
 import { financeReaders, requireUser, signedIn } from '../../lib/policy';
 import { signedInContext } from '../../lib/service-context';
-import type { AppEnv } from '../../lib/types';
 import {
   AdjustmentSchema,
   ClaimSchema,
@@ -69,8 +67,6 @@ import {
 
 export { GiftAidDetailsBody };
 
-/** The signed-in staff member and the request, as the audit log records them. */
-const actorOf = (c: Context<AppEnv>) => ({ user: requireUser(c.var.user), requestId: c.var.requestId });
 const body = <T extends z.ZodType>(schema: T) => ({ content: { 'application/json': { schema } }, required: true });
 
 const tags = ['Gift Aid'];
@@ -440,23 +436,23 @@ export const giftAidRouter = createRouter()
   .openapi(listClaimsRoute, async (c) =>
     c.json(await listClaims(signedInContext(c), c.req.valid('query').organization_id), 200),
   )
-  .openapi(createClaimRoute, async (c) => c.json(await createClaim(c.var.db, actorOf(c), c.req.valid('json')), 201))
+  .openapi(createClaimRoute, async (c) => c.json(await createClaim(signedInContext(c), c.req.valid('json')), 201))
   .openapi(getClaimRoute, async (c) => c.json(await getClaim(signedInContext(c), c.req.valid('param').id), 200))
   .openapi(updateClaimRoute, async (c) =>
-    c.json(await updateClaim(c.var.db, actorOf(c), c.req.valid('param').id, c.req.valid('json')), 200),
+    c.json(await updateClaim(signedInContext(c), c.req.valid('param').id, c.req.valid('json')), 200),
   )
   .openapi(claimGiftsRoute, async (c) => c.json(await claimGifts(signedInContext(c), c.req.valid('param').id), 200))
   .openapi(voidClaimRoute, async (c) =>
-    c.json(await voidClaim(c.var.db, actorOf(c), c.req.valid('param').id, c.req.valid('json').reason), 200),
+    c.json(await voidClaim(signedInContext(c), c.req.valid('param').id, c.req.valid('json').reason), 200),
   )
   .openapi(rejectClaimRoute, async (c) =>
-    c.json(await rejectClaim(c.var.db, actorOf(c), c.req.valid('param').id, c.req.valid('json').reason), 200),
+    c.json(await rejectClaim(signedInContext(c), c.req.valid('param').id, c.req.valid('json').reason), 200),
   )
   .openapi(resubmitClaimRoute, async (c) =>
-    c.json(await resubmitClaim(c.var.db, actorOf(c), c.req.valid('param').id, c.req.valid('json').hmrc_reference), 200),
+    c.json(await resubmitClaim(signedInContext(c), c.req.valid('param').id, c.req.valid('json').hmrc_reference), 200),
   )
   .openapi(paymentRoute, async (c) =>
-    c.json(await recordPayment(c.var.db, actorOf(c), c.req.valid('param').id, c.req.valid('json')), 200),
+    c.json(await recordPayment(signedInContext(c), c.req.valid('param').id, c.req.valid('json')), 200),
   )
   .openapi(scheduleRoute, async (c) => {
     const { claim, csv } = await claimSchedule(signedInContext(c), c.req.valid('param').id);
@@ -507,25 +503,21 @@ export const giftAidRouter = createRouter()
   .openapi(recordRoute, async (c) => {
     const input = c.req.valid('json');
     const details = parseGiftAidDetails(input, '', { overseas: input.overseas === true });
-    const row = await recordOfflineDeclaration(c.var.db, c.var.config, actorOf(c), { ...input, details });
+    const row = await recordOfflineDeclaration(signedInContext(c), { ...input, details });
     return c.json(toDeclarationDto(row), 201);
   })
   .openapi(cancelDeclarationRoute, async (c) =>
-    c.json(toDeclarationDto(await cancelDeclaration(c.var.db, actorOf(c), c.req.valid('param').id)), 200),
+    c.json(toDeclarationDto(await cancelDeclaration(signedInContext(c), c.req.valid('param').id)), 200),
   )
   .openapi(confirmDeclarationRoute, async (c) =>
     c.json(
-      toDeclarationDto(
-        await confirmOralDeclaration(c.var.db, c.var.config, actorOf(c), c.req.valid('param').id, c.req.valid('json')),
-      ),
+      toDeclarationDto(await confirmOralDeclaration(signedInContext(c), c.req.valid('param').id, c.req.valid('json'))),
       200,
     ),
   )
   .openapi(gasdsRoute, async (c) => c.json(await gasdsPosition(signedInContext(c), c.req.valid('query')), 200))
-  .openapi(gasdsClaimRoute, async (c) => c.json(await createGasdsClaim(c.var.db, actorOf(c), c.req.valid('json')), 201))
-  .openapi(verifyRoute, async (c) =>
-    c.json(await verifyOfflineGift(c.var.db, actorOf(c), c.req.valid('param').id), 200),
-  )
+  .openapi(gasdsClaimRoute, async (c) => c.json(await createGasdsClaim(signedInContext(c), c.req.valid('json')), 201))
+  .openapi(verifyRoute, async (c) => c.json(await verifyOfflineGift(signedInContext(c), c.req.valid('param').id), 200))
   .openapi(myRoute, async (c) => c.json(await myDeclarations(c.var.db, requireUser(c.var.user).id), 200))
   .openapi(myUpdateRoute, async (c) => {
     const user = requireUser(c.var.user);

@@ -67,7 +67,7 @@ export const organizationsRouter = createRouter()
     const current = scopedOrganization.item(c);
     const input = c.req.valid('json');
     const updated = await withImage(c, 'image', input.image, current.image, (image) =>
-      updateOrganization(c.var.db, current._id, { ...input, image }, requireUser(c.var.user), c.var.requestId),
+      updateOrganization(signedInContext(c), current._id, { ...input, image }),
     );
     return c.json(updated, 200);
   });

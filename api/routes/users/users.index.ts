@@ -2,7 +2,7 @@ import { createRouter } from '../../lib/create-app';
 import { imageFormBodyLimit, withImage } from '../../lib/image-upload';
 import { bearerAuth, createdResponses, IdParams, jsonBody, okResponses, routesOf } from '../../lib/openapi';
 import { pageItems, pageResponses } from '../../lib/paging';
-import { financeReaders, loadThenAuthorize, requireUser, signedIn, staffOnly } from '../../lib/policy';
+import { financeReaders, loadThenAuthorize, signedIn, staffOnly } from '../../lib/policy';
 import { signedInContext } from '../../lib/service-context';
 import { DonorSchema } from '../../schemas';
 import { DonorCreateBody, DonorListQuery, DonorUpdateBody } from '../../schemas/users';
@@ -46,7 +46,7 @@ export const usersRouter = createRouter()
   .openapi(createUserRoute, async (c) => {
     const input = c.req.valid('json');
     const created = await withImage(c, 'image', input.image, null, (image) =>
-      createUser(c.var.db, { ...input, image }, requireUser(c.var.user)),
+      createUser(signedInContext(c), { ...input, image }),
     );
     return c.json(created, 201);
   })
@@ -55,7 +55,7 @@ export const usersRouter = createRouter()
     const current = visibleUser.item(c);
     const input = c.req.valid('json');
     const updated = await withImage(c, 'image', input.image, current.image, (image) =>
-      updateUser(c.var.db, current._id, { ...input, image }, requireUser(c.var.user), c.var.requestId),
+      updateUser(signedInContext(c), current._id, { ...input, image }),
     );
     return c.json(updated, 200);
   });

@@ -8,6 +8,11 @@ import type { AuthUser } from '../../lib/types';
 export type AuditActor = { user: Pick<AuthUser, 'id' | 'email' | 'type'> | null; requestId: string | null };
 
 /** The actor of a staff request. */
+/** The actor of a signed-in write: the viewer, in this request. */
+export const staffActor = (ctx: { viewer: AuthUser; requestId: string | null }) => ({
+  user: ctx.viewer,
+  requestId: ctx.requestId,
+});
 export const actorOf = (user: AuditActor['user'], requestId: string | null = null): AuditActor => ({ user, requestId });
 
 export type AuditEntry = {

@@ -13,6 +13,7 @@ import { isGiftAidClaimed } from '../gift-aid/claims';
 import { canManageOrganization } from '../organizations/manage';
 import { getUser } from '../users/manage';
 import { findVisibleDonation, getDonation, toDonationDto } from './list';
+import type { AuditedWriteContext } from '../../lib/service-context';
 
 /** Manual gifts follow the same bounds as card gifts. */
 const MANUAL_MIN_PENCE = MIN_DONATION_PENCE;
@@ -115,12 +116,8 @@ export type NewManualDonation = {
 } & OfflineGiftInput;
 
 /** A gift recorded by hand (cheque, cash): source 'manual', already succeeded. */
-export async function createManualDonation(
-  db: Db,
-  input: NewManualDonation,
-  viewer: AuthUser,
-  requestId: string | null = null,
-): Promise<DonationDto> {
+export async function createManualDonation(ctx: AuditedWriteContext, input: NewManualDonation): Promise<DonationDto> {
+  const { db, viewer, requestId } = ctx;
   checkAmount(input.amount);
   const date = parseDonationDate(input.date);
   const { id: campaignId, organizationId } = await resolveCampaign(db, input.campaign, viewer);
@@ -165,12 +162,11 @@ export async function createManualDonation(
 }
 
 export async function updateDonation(
-  db: Db,
+  ctx: AuditedWriteContext,
   idParam: string,
   input: DonationInput,
-  viewer: AuthUser,
-  requestId: string | null = null,
 ): Promise<DonationDto> {
+  const { db, viewer, requestId } = ctx;
   const current = await findVisibleDonation(db, idParam, viewer);
   if (isDonor(viewer)) throw forbidden('Only admins and organization admins can edit donations');
   const row = current.row;

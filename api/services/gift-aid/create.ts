@@ -1,5 +1,4 @@
 import { and, asc, eq, isNull, sql } from 'drizzle-orm';
-import type { Db } from '../../../db/client';
 import {
   donations,
   giftAidAdjustments,
@@ -10,13 +9,13 @@ import {
 } from '../../../db/schema';
 import { accountingPeriodOf, GIFT_AID_LIMITS, giftAidOn, londonMidnight } from '../../../domain';
 import { badRequest, HttpError } from '../../lib/errors';
-import type { AuthUser } from '../../lib/types';
 import type { ClaimDto, NewClaim } from '../../schemas/gift-aid';
-import { type AuditActor, auditInsert } from '../audit/append';
+import { auditInsert, staffActor } from '../audit/append';
 import { getClaim } from './claims';
 import { currentVersions, eligibleQuery, eligibleWhere, toScheduleGifts } from './eligible';
 import { buildScheduleLines } from './schedule';
 import { claimScope, parseDateRange, resolveScopedOrg } from './scope';
+import type { AuditedWriteContext, SignedInContext } from '../../lib/service-context';
 
 /**
  * Records are kept six years after the end of the accounting period of the claim's latest gift
@@ -43,11 +42,11 @@ function isConstraintError(error: unknown): boolean {
  * whole batch, so a concurrent "Create claim" either gets different gifts or a 409 and changes nothing.
  */
 export async function createClaim(
-  db: Db,
-  actor: AuditActor & { user: AuthUser },
+  ctx: AuditedWriteContext & Pick<SignedInContext, 'now'>,
   input: NewClaim,
-  now = new Date(),
 ): Promise<ClaimDto> {
+  const { db, now } = ctx;
+  const actor = staffActor(ctx);
   const viewer = actor.user;
   const scope = claimScope(viewer);
   const organizationId = resolveScopedOrg(input.organization_id, viewer);

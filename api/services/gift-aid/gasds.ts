@@ -3,11 +3,10 @@ import type { Db } from '../../../db/client';
 import { campaigns, donations, gasdsClaims, giftAidClaimedGifts, giftAidClaims } from '../../../db/schema';
 import { GASDS_LIMITS, GASDS_METHODS, londonIsoDate, ukTaxYear } from '../../../domain';
 import { badRequest, HttpError } from '../../lib/errors';
-import type { AuthUser } from '../../lib/types';
 import type { GasdsDto } from '../../schemas/gift-aid';
-import { type AuditActor, auditInsert } from '../audit/append';
+import { auditInsert, staffActor } from '../audit/append';
 import { claimScope, resolveScopedOrg } from './scope';
-import type { ViewerContext } from '../../lib/service-context';
+import type { AuditedWriteContext, SignedInContext, ViewerContext } from '../../lib/service-context';
 
 /**
  * Gift Aid Small Donations Scheme (docs/decisions/032): small cash and contactless gifts recorded by
@@ -127,11 +126,11 @@ function limitMessage(p: Position, amount: number): string {
  * An amount over what the caps allow is refused with the limit that applies.
  */
 export async function createGasdsClaim(
-  db: Db,
-  actor: AuditActor & { user: AuthUser },
+  ctx: AuditedWriteContext & Pick<SignedInContext, 'now'>,
   input: { organization_id: string; tax_year: number; amount?: number },
-  now = new Date(),
 ): Promise<GasdsDto> {
+  const { db, now } = ctx;
+  const actor = staffActor(ctx);
   claimScope(actor.user);
   const organizationId = resolveScopedOrg(input.organization_id, actor.user);
   const year = ukTaxYear(input.tax_year);

@@ -3,10 +3,9 @@ import type { Db } from '../../../db/client';
 import { parseId } from '../../../db/ids';
 import { donations, giftAidClaimedGifts, giftAidDeclarations, users } from '../../../db/schema';
 import { type GiftAidDetails, isIsoDay, londonIsoDate, londonMidnight } from '../../../domain';
-import type { AppConfig } from '../../lib/config';
 import { badRequest, HttpError, notFound } from '../../lib/errors';
 import type { AuthUser } from '../../lib/types';
-import { type AuditActor, auditInsert } from '../audit/append';
+import { auditInsert, staffActor } from '../audit/append';
 import { charityForOrganization } from '../organizations/charity';
 import { createMailer } from '../mail/mailer';
 import { declarationConfirmationEmail } from '../mail/declaration-confirmation';
@@ -22,9 +21,7 @@ import {
   rowValues,
 } from './declarations';
 import { claimScope } from './scope';
-import type { ViewerContext } from '../../lib/service-context';
-
-type StaffActor = AuditActor & { user: AuthUser };
+import type { AuditedWriteContext, SignedInContext, ViewerContext } from '../../lib/service-context';
 
 export type OfflineDeclarationInput = {
   donor_id: string;
@@ -56,12 +53,11 @@ async function visibleDonorId(db: Db, viewer: AuthUser, ref: string): Promise<st
  * a written confirmation was sent), recorded by staff for one of their organizations. Audited.
  */
 export async function recordOfflineDeclaration(
-  db: Db,
-  config: Pick<AppConfig, 'charity'>,
-  actor: StaffActor,
+  ctx: AuditedWriteContext & Pick<SignedInContext, 'now'> & Pick<SignedInContext, 'config'>,
   input: OfflineDeclarationInput,
-  now = new Date(),
 ): Promise<DeclarationRow> {
+  const { db, config, now } = ctx;
+  const actor = staffActor(ctx);
   const viewer = actor.user;
   const organizationId = parseId(input.organization_id);
   if (!organizationId) throw badRequest('organization_id: must be an organization id');
@@ -151,11 +147,11 @@ async function versionChain(db: Db, row: DeclarationRow): Promise<DeclarationRow
  * made (HMRC). Gifts still pending under it lose the Gift Aid flag; claimed gifts keep theirs.
  */
 export async function cancelDeclaration(
-  db: Db,
-  actor: StaffActor,
+  ctx: AuditedWriteContext & Pick<SignedInContext, 'now'>,
   idRef: string,
-  now = new Date(),
 ): Promise<DeclarationRow> {
+  const { db, now } = ctx;
+  const actor = staffActor(ctx);
   const row = await staffDeclaration(db, actor.user, idRef);
   const chain = await versionChain(db, row);
   if (chain.every((r) => r.cancelledAt)) throw new HttpError(409, 'This declaration is already cancelled');
@@ -199,13 +195,12 @@ export async function cancelDeclaration(
  * now (the wording and the right to cancel within 30 days), or on a given day by post.
  */
 export async function confirmOralDeclaration(
-  db: Db,
-  config: AppConfig,
-  actor: StaffActor,
+  ctx: AuditedWriteContext & Pick<SignedInContext, 'now'> & Pick<SignedInContext, 'config'>,
   idRef: string,
   input: { send_email?: boolean; sent_on?: string },
-  now = new Date(),
 ): Promise<DeclarationRow> {
+  const { db, config, now } = ctx;
+  const actor = staffActor(ctx);
   const row = await staffDeclaration(db, actor.user, idRef);
   if (row.method !== 'oral') throw badRequest('method: only an oral declaration needs a written confirmation');
   if (row.cancelledAt) throw new HttpError(409, 'This declaration is cancelled');
@@ -268,10 +263,11 @@ export async function confirmOralDeclaration(
  * (an oral one confirmed in writing). Card gifts take their flag from the donation box only. Audited.
  */
 export async function verifyOfflineGift(
-  db: Db,
-  actor: StaffActor,
+  ctx: AuditedWriteContext & Pick<SignedInContext, 'now'>,
   idRef: string,
 ): Promise<{ _id: string; gift_aid: true; declaration_id: string }> {
+  const { db } = ctx;
+  const actor = staffActor(ctx);
   const viewer = actor.user;
   const row = await findGiftWithOrganization(db, idRef);
   if (!row || !canManageOrganization(viewer, row.organizationId)) throw notFound('Donation Not Found');

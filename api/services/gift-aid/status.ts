@@ -5,8 +5,9 @@ import { canMoveClaim, claimMoveRefusal, type GiftAidClaimStatus, isIsoDay, lond
 import { badRequest, HttpError } from '../../lib/errors';
 import type { AuthUser } from '../../lib/types';
 import type { ClaimDto, ClaimUpdate, PaymentInput } from '../../schemas/gift-aid';
-import { type AuditActor, auditInsert } from '../audit/append';
+import { type AuditActor, auditInsert, staffActor } from '../audit/append';
 import { getClaim } from './claims';
+import type { AuditedWriteContext, SignedInContext } from '../../lib/service-context';
 
 /** A claim's life after it is made: submitted, paid, rejected and resubmitted, or voided (domain rules in GIFT_AID_CLAIM_TRANSITIONS). */
 
@@ -79,20 +80,20 @@ async function moveClaim(
 
 /** draft → submitted (with HMRC's reference), rejected → submitted again, submitted → paid; never backwards. */
 export async function updateClaim(
-  db: Db,
-  actor: StaffActor,
+  ctx: AuditedWriteContext & Pick<SignedInContext, 'now'>,
   idRef: string,
   input: ClaimUpdate,
-  now = new Date(),
 ): Promise<ClaimDto> {
-  const claim = await getClaim({ db, viewer: actor.user }, idRef);
+  const { db, now } = ctx;
+  const actor = staffActor(ctx);
+  const claim = await getClaim(ctx, idRef);
   if (input.status === claim.status && input.status === 'submitted' && input.hmrc_reference !== undefined) {
     const reference = requireReference(input.hmrc_reference);
     if (reference === claim.hmrc_reference) return claim;
     return moveClaim(db, actor, claim, { hmrcReference: reference }, 'claim.reference', null, null, now);
   }
   if (input.status === claim.status) return claim;
-  if (input.status === 'void') return voidClaim(db, actor, idRef, null, now);
+  if (input.status === 'void') return voidClaim(ctx, idRef, null);
   if (input.status === 'rejected')
     throw badRequest("status: mark a claim rejected with POST /api/gift-aid/claims/{id}/reject and HMRC's reason");
   refuseMove(claim, input.status);
@@ -115,13 +116,13 @@ export async function updateClaim(
 
 /** A draft claim that will not be sent: its gifts become eligible again; the row and its schedule stay as a record. */
 export async function voidClaim(
-  db: Db,
-  actor: StaffActor,
+  ctx: AuditedWriteContext & Pick<SignedInContext, 'now'>,
   idRef: string,
   reason: string | null | undefined,
-  now = new Date(),
 ): Promise<ClaimDto> {
-  const claim = await getClaim({ db, viewer: actor.user }, idRef);
+  const { db, now } = ctx;
+  const actor = staffActor(ctx);
+  const claim = await getClaim(ctx, idRef);
   if (claim.status !== 'draft') {
     throw badRequest(
       `status: only a draft claim can be voided; this one is ${claim.status}${claim.status === 'submitted' ? ' (if HMRC rejected it, mark it rejected)' : ''}`,
@@ -141,13 +142,13 @@ export async function voidClaim(
 
 /** HMRC rejected a submitted claim: its reason is kept; the gifts stay with the claim until it is resubmitted. */
 export async function rejectClaim(
-  db: Db,
-  actor: StaffActor,
+  ctx: AuditedWriteContext & Pick<SignedInContext, 'now'>,
   idRef: string,
   reason: string,
-  now = new Date(),
 ): Promise<ClaimDto> {
-  const claim = await getClaim({ db, viewer: actor.user }, idRef);
+  const { db, now } = ctx;
+  const actor = staffActor(ctx);
+  const claim = await getClaim(ctx, idRef);
   refuseMove(claim, 'rejected');
   return moveClaim(
     db,
@@ -162,13 +163,13 @@ export async function rejectClaim(
 }
 
 export async function resubmitClaim(
-  db: Db,
-  actor: StaffActor,
+  ctx: AuditedWriteContext & Pick<SignedInContext, 'now'>,
   idRef: string,
   hmrcReference: string,
-  now = new Date(),
 ): Promise<ClaimDto> {
-  const claim = await getClaim({ db, viewer: actor.user }, idRef);
+  const { db, now } = ctx;
+  const actor = staffActor(ctx);
+  const claim = await getClaim(ctx, idRef);
   if (claim.status !== 'rejected')
     throw badRequest(`status: only a rejected claim can be resubmitted; this one is ${claim.status}`);
   return moveClaim(
@@ -189,13 +190,13 @@ export async function resubmitClaim(
  * and the difference shows on the claim.
  */
 export async function recordPayment(
-  db: Db,
-  actor: StaffActor,
+  ctx: AuditedWriteContext & Pick<SignedInContext, 'now'>,
   idRef: string,
   input: PaymentInput,
-  now = new Date(),
 ): Promise<ClaimDto> {
-  const claim = await getClaim({ db, viewer: actor.user }, idRef);
+  const { db, now } = ctx;
+  const actor = staffActor(ctx);
+  const claim = await getClaim(ctx, idRef);
   if (claim.status !== 'submitted')
     throw badRequest(`status: only a submitted claim can be paid; this one is ${claim.status}`);
   if (!isIsoDay(input.paid_on)) throw badRequest('paid_on: enter a date like 2026-04-06');

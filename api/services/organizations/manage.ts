@@ -17,7 +17,7 @@ import { type CharityRegulator, charityNumberProblem, regulatorFromNumber } from
 import { actorOf, type AuditActor, auditInsert, changedFields } from '../audit/append';
 import { imageUrl } from '../campaigns/read';
 import type { AddressDto, OrganizationDto } from '../../schemas';
-import type { ViewerContext } from '../../lib/service-context';
+import type { AuditedWriteContext, ViewerContext } from '../../lib/service-context';
 
 /** A multi-select option: what the dashboard's selects hold and send back. */
 export type Option = { label: string; value: string };
@@ -308,13 +308,12 @@ export async function createOrganization(
 }
 
 export async function updateOrganization(
-  db: Db,
+  ctx: AuditedWriteContext,
   idParam: string,
   input: OrganizationInput,
-  viewer: AuthUser,
-  requestId: string | null = null,
 ): Promise<OrganizationDto> {
-  const current = await getOrganization({ db, viewer }, idParam);
+  const { db, viewer, requestId } = ctx;
+  const current = await getOrganization(ctx, idParam);
   input = checkCharityIdentity(input, current);
   const id = current._id;
   const currentAdmins = current.admins.map((a) => a.value);

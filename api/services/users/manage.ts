@@ -22,7 +22,7 @@ import type { AddressDto, DonorDto } from '../../schemas';
 import type { ErasureDto } from '../../schemas/consent';
 import { type AddressInput, addressColumnsFrom, type Page, toAddressDto } from '../organizations/manage';
 import { PAID_DONATION_STATUSES } from '../../../domain/statuses';
-import type { ViewerContext } from '../../lib/service-context';
+import type { AuditedWriteContext, ViewerContext } from '../../lib/service-context';
 
 export type DonorInput = {
   first_name?: string;
@@ -304,10 +304,10 @@ async function organizationForNewDonor(
  * their donor list before the first gift.
  */
 export async function createUser(
-  db: Db,
+  ctx: ViewerContext,
   input: DonorInput & { first_name: string; last_name: string; email: string; organization_id?: string },
-  viewer: AuthUser,
 ): Promise<DonorDto> {
+  const { db, viewer } = ctx;
   if (!isAdmin(viewer)) {
     const extra = Object.entries(input).filter(([key, value]) => !ORG_ADMIN_FIELDS.has(key) && hasValue(value));
     if (extra.some(([key, value]) => key === 'type' && value !== 'donor'))
@@ -349,13 +349,8 @@ export async function createUser(
   return seesProfile(viewer, row) ? toDonorDto(row, []) : limitedDonorDto(row);
 }
 
-export async function updateUser(
-  db: Db,
-  idParam: string,
-  input: DonorInput,
-  viewer: AuthUser,
-  requestId: string | null = null,
-): Promise<DonorDto> {
+export async function updateUser(ctx: AuditedWriteContext, idParam: string, input: DonorInput): Promise<DonorDto> {
+  const { db, viewer, requestId } = ctx;
   const row = await findVisibleUser(db, idParam, viewer);
   const self = row.id === viewer.id;
   if (!self && !isAdmin(viewer)) throw forbidden('Organization admins can view their donors but not edit them');
