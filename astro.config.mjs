@@ -2,11 +2,9 @@
 import { defineConfig } from 'astro/config';
 import react from '@astrojs/react';
 import cloudflare from '@astrojs/cloudflare';
-import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { security } from './src/lib/csp-policy.mjs';
-import { ISLAND_LOADER_SOURCE, islandLoaderPath, withIslandLoaderFile } from './src/lib/island-loader.mjs';
 import { withPagePolicyMeta } from './src/lib/page-csp.mjs';
 
 export default defineConfig({
@@ -25,23 +23,19 @@ export default defineConfig({
       name: 'sign-in-directive',
       hooks: { 'astro:config:setup': ({ addClientDirective }) => addClientDirective({ name: 'signin', entrypoint: './src/components/auth/sign-in-directive.ts' }) },
     },
-    // The island loader as a file (src/lib/island-loader.mjs), and pre-rendered pages finished as
-    // rendered ones are: the loader referenced, the <meta> policy listing only the page's own
-    // inline blocks' hashes (src/lib/page-csp.mjs).
+    // Pre-rendered pages' <meta> policy lists only their own inline blocks' hashes, as rendered
+    // pages' headers do (src/lib/page-csp.mjs).
     {
-      name: 'page-finish',
+      name: 'page-own-csp',
       hooks: {
         'astro:build:done': async ({ dir }) => {
           const root = fileURLToPath(dir);
-          const loader = `${root}${(await islandLoaderPath()).slice(1)}`;
-          await mkdir(dirname(loader), { recursive: true });
-          await writeFile(loader, ISLAND_LOADER_SOURCE);
           for (const file of await readdir(root, { recursive: true })) {
             if (!file.endsWith('.html')) continue;
             const path = `${root}/${file}`;
             const html = await readFile(path, 'utf8');
-            const finished = await withPagePolicyMeta(await withIslandLoaderFile(html));
-            if (finished !== html) await writeFile(path, finished);
+            const narrowed = await withPagePolicyMeta(html);
+            if (narrowed !== html) await writeFile(path, narrowed);
           }
         },
       },

@@ -19,7 +19,7 @@ import {
   retirePagesCoalesced,
   REVALIDATE_HEADER,
 } from './lib/server/page-cache';
-import { finishRenderedPage } from './lib/server/page-csp';
+import { withPageOwnCsp } from './lib/server/page-csp';
 import { withSecurityHeaders } from './lib/server/security-headers';
 
 /**
@@ -166,14 +166,13 @@ app.use(async (c, next) => {
   getFetchState(c).locals.requestId = requestIdFrom(c.req.raw.headers);
   await next();
 });
-// Once per render, before the page cache stores it: the island loader as a file, and a policy that
-// lists only the page's own inline blocks' hashes.
+// Each rendered page's policy lists only its own inline blocks' hashes (before the page cache stores it).
 app.use(async (c, next) => {
   await next();
-  const finished = await finishRenderedPage(c.res);
+  const narrowed = await withPageOwnCsp(c.res);
   // Hono's setter would copy the old response's headers (its policy among them) onto the new one.
   c.res = undefined;
-  c.res = finished;
+  c.res = narrowed;
 });
 app.use(astro());
 

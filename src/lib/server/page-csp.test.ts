@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { INLINE_ISLAND_LOADER, ISLAND_LOADER_SOURCE, islandLoaderPath } from '../island-loader.mjs';
 import { inlineBlockHashes, narrowPolicy, withPagePolicyMeta } from '../page-csp.mjs';
-import { finishRenderedPage, withPageOwnCsp } from './page-csp';
+import { withPageOwnCsp } from './page-csp';
 
 const hash = (text: string) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
 
@@ -90,23 +89,5 @@ describe("a page's Content-Security-Policy names only its own inline blocks", ()
     expect(meta).toBe(narrowPolicy(sitePolicy, await inlineBlockHashes(page)));
     expect(out.replace(meta, '')).toBe(prerendered.replace(sitePolicy, ''));
     expect(await withPagePolicyMeta(page)).toBe(page);
-  });
-});
-
-describe("Astro's island loader is a file, not inline", () => {
-  it('a rendered page references the file once, deferred, and its policy no longer lists the loader', async () => {
-    const rendered = page.replace('<script>', `${INLINE_ISLAND_LOADER}<script>`);
-    const policy = sitePolicy.replace(" 'self' https", ` 'self' ${hash(ISLAND_LOADER_SOURCE)} https`);
-    const out = await finishRenderedPage(
-      new Response(rendered, { headers: { 'content-type': 'text/html', 'content-security-policy': policy } }),
-    );
-    const html = await out.text();
-    const path = await islandLoaderPath();
-    expect(path).toMatch(/^\/_astro\/astro-island\.[0-9a-f]{10}\.js$/);
-    expect(html).not.toContain(ISLAND_LOADER_SOURCE);
-    expect(html.split(`<script src="${path}" defer></script>`)).toHaveLength(2);
-    const scripts = sources(out.headers.get('content-security-policy')!, 'script-src');
-    expect(scripts).not.toContain(hash(ISLAND_LOADER_SOURCE));
-    expect(scripts).toEqual(["'self'", 'https://js.stripe.com', hash(LOADER), hash(MODULE)]);
   });
 });
