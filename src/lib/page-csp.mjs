@@ -13,7 +13,10 @@
 /** `<script>` types a browser runs (anything else, e.g. JSON-LD, is a data block CSP ignores). */
 const RUNNABLE_SCRIPT_TYPE = /^(|module|text\/javascript|application\/javascript)$/i;
 
-/** The directives whose hash sources are per page, by the kind of block they allow. */
+/**
+ * The directives whose hash sources are per page, by the kind of block they allow.
+ * @type {Record<string, 'script' | 'style' | undefined>}
+ */
 const HASHED_DIRECTIVES = {
   'script-src': 'script',
   'script-src-elem': 'script',
@@ -61,8 +64,7 @@ export function narrowPolicy(policy, page) {
   return policy
     .split(';')
     .map((part) => {
-      const name = /** @type {keyof typeof HASHED_DIRECTIVES} */ (part.trim().split(/\s+/)[0]?.toLowerCase());
-      const kind = HASHED_DIRECTIVES[name];
+      const kind = HASHED_DIRECTIVES[part.trim().split(/\s+/)[0]?.toLowerCase() ?? ''];
       if (!kind) return part;
       const kept = part
         .trim()
