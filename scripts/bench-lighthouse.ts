@@ -17,7 +17,7 @@
  * task by task).
  * Port: BENCH_PORT. Loopback only; stops itself after 20 minutes.
  */
-import { CHROMIUM_FLAGS } from './chromium-flags';
+import { lighthouseChromeFlags } from './chromium-flags';
 import { type ChildProcess, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import os, { loadavg } from 'node:os';
@@ -129,7 +129,7 @@ export async function lighthouseRuns(
         // A fresh browser each run: no cache or compiled code carried from the last run.
         const chrome = await chromeLauncher.launch({
           chromePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
-          chromeFlags: CHROMIUM_FLAGS,
+          chromeFlags: lighthouseChromeFlags(chromeLauncher.Launcher.defaultFlags()),
           logLevel: 'silent',
         });
         runningChrome = chrome;

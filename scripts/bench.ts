@@ -31,7 +31,7 @@
  * CHROMIUM_PATH (default /usr/bin/chromium).
  * The whole run stops itself after BENCH_DEADLINE_S seconds (default 1500).
  */
-import { CHROMIUM_FLAGS } from './chromium-flags';
+import { lighthouseChromeFlags } from './chromium-flags';
 import { spawnSync } from 'node:child_process';
 import {
   benchPort,
@@ -459,7 +459,11 @@ type LighthouseResult = {
 async function runLighthouse(pages: { name: string; path: string }[]): Promise<LighthouseResult[]> {
   const { default: lighthouse } = await import('lighthouse');
   const chromeLauncher = await import('chrome-launcher');
-  const chrome = await chromeLauncher.launch({ chromePath, chromeFlags: CHROMIUM_FLAGS, logLevel: 'silent' });
+  const chrome = await chromeLauncher.launch({
+    chromePath,
+    chromeFlags: lighthouseChromeFlags(chromeLauncher.Launcher.defaultFlags()),
+    logLevel: 'silent',
+  });
   const results: LighthouseResult[] = [];
   try {
     for (const page of pages) {

@@ -12,3 +12,25 @@ export const CHROMIUM_FLAGS = [
   '--disable-component-update',
   '--disable-sync',
 ];
+
+/**
+ * Chromium 156's headless browser renders the omnibox's WebUI popup (the AI "composebox") in a
+ * renderer of its own as it starts: ~0.5 s of CPU that, on 2 cores, landed inside the measured page
+ * load and stretched the page's own tasks (Lighthouse times tasks by the wall clock). No page ever
+ * sees it. Chromium keeps only the last `--disable-features`, so this list is merged with the
+ * launcher's own (`lighthouseChromeFlags`).
+ */
+const BACKGROUND_UI_FEATURES = [
+  'WebUIOmniboxPopup',
+  'WebUIOmniboxFullPopup',
+  'WebUIOmniboxAimPopup',
+  'FullWebUIOmniboxFrame',
+  'OmniboxEverywhereComposebox',
+];
+
+/** The flags for chrome-launcher: ours, with its default `--disable-features` list extended. */
+export function lighthouseChromeFlags(launcherDefaults: string[]): string[] {
+  const prefix = '--disable-features=';
+  const theirs = launcherDefaults.find((flag) => flag.startsWith(prefix))?.slice(prefix.length);
+  return [...CHROMIUM_FLAGS, prefix + [theirs, ...BACKGROUND_UI_FEATURES].filter(Boolean).join(',')];
+}
