@@ -2,10 +2,10 @@ import type { AuthUser } from '../../api/lib/types';
 import type { Db } from '../../db/client';
 import {
   addOrganizationAdmin,
-  type createAppeal,
-  type createCampaign,
+  createAppeal,
+  createCampaign,
   type createDonation,
-  type createOrganization,
+  createOrganization,
   createUser,
 } from '../../db/factories';
 import { sessions, type users } from '../../db/schema';
@@ -52,6 +52,30 @@ export async function signedIn(
   const user = await createUser(db, { ...overrides, type });
   for (const organizationId of organizationIds) await addOrganizationAdmin(db, organizationId, user.id);
   return { user, token: await createSession(db, user.id) };
+}
+
+type CampaignFields = Parameters<typeof createCampaign>[1];
+type CharityFields = { organization?: Parameters<typeof createOrganization>[1]; campaign?: CampaignFields };
+export type Charity = { org: OrganizationRow; campaign: CampaignRow };
+
+/**
+ * A charity with one live campaign of its own, the setting of most gifts; with `appeal`, also an appeal under that
+ * campaign. Both belong to the organization, so its org admins see them.
+ */
+export async function createCharity(
+  db: Db,
+  fields: CharityFields & { appeal: NonNullable<CampaignFields> },
+): Promise<Charity & { appeal: AppealRow }>;
+export async function createCharity(db: Db, fields?: CharityFields): Promise<Charity>;
+export async function createCharity(
+  db: Db,
+  fields: CharityFields & { appeal?: CampaignFields } = {},
+): Promise<Charity & { appeal?: AppealRow }> {
+  const org = await createOrganization(db, fields.organization);
+  const campaign = await createCampaign(db, { ...fields.campaign, organizationId: org.id });
+  if (!fields.appeal) return { org, campaign };
+  const appeal = await createAppeal(db, campaign.id, { ...fields.appeal, organizationId: org.id });
+  return { org, campaign, appeal };
 }
 
 /** A viewer as the auth middleware hands it to services, for service calls that need no stored user. */

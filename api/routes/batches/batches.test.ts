@@ -3,11 +3,9 @@ import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { auditLog, campaigns, donationBatches, donations, outbox, users } from '../../../db/schema';
 import { londonMidnight } from '../../../domain/dates';
 import {
-  createAppeal,
-  createCampaign,
+  createCharity,
   createGiftAidDeclaration,
   createDonation,
-  createOrganization,
   createUser,
   signedIn,
   type SignedIn,
@@ -50,11 +48,10 @@ describe(`batch entry of offline income (${engineName})`, () => {
 
   beforeAll(async () => {
     t = await setupTestApp();
-    orgX = (await createOrganization(t.db, { name: 'Batch X' })).id;
-    orgY = (await createOrganization(t.db, { name: 'Batch Y' })).id;
-    campaignX = (await createCampaign(t.db, { organizationId: orgX })).id;
-    appealX = (await createAppeal(t.db, campaignX, { organizationId: orgX })).id;
-    campaignY = (await createCampaign(t.db, { organizationId: orgY })).id;
+    const x = await createCharity(t.db, { organization: { name: 'Batch X' }, appeal: {} });
+    const y = await createCharity(t.db, { organization: { name: 'Batch Y' } });
+    [orgX, campaignX, appealX] = [x.org.id, x.campaign.id, x.appeal.id];
+    [orgY, campaignY] = [y.org.id, y.campaign.id];
     orgAdmin = await signedIn(t.db, 'org_admin', { organizationIds: [orgX] });
     otherOrgAdmin = await signedIn(t.db, 'org_admin', { organizationIds: [orgY] });
     finance = await signedIn(t.db, 'finance', { organizationIds: [orgX] });

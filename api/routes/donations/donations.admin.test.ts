@@ -6,9 +6,8 @@ import {
   type AppealRow,
   type CampaignRow,
   createAppeal,
-  createCampaign,
+  createCharity,
   createDonation,
-  createOrganization,
   createUser,
   type DonationRow,
   signedIn,
@@ -49,26 +48,20 @@ describe(`donations admin API (${engineName})`, () => {
 
   beforeAll(async () => {
     t = await setupTestApp();
-    const orgA = await createOrganization(t.db);
-    const orgB = await createOrganization(t.db);
-    campaignA = await createCampaign(t.db, { title: 'Wells A', organizationId: orgA.id });
-    appealA = await createAppeal(t.db, campaignA.id, { title: 'Appeal A', organizationId: orgA.id });
-    appealA2 = await createAppeal(t.db, campaignA.id, { title: 'Appeal A2', organizationId: orgA.id });
-    campaignB = await createCampaign(t.db, { title: 'Homes B', organizationId: orgB.id });
-    appealB = await createAppeal(t.db, campaignB.id, { title: 'Appeal B', organizationId: orgB.id });
+    const a = await createCharity(t.db, { campaign: { title: 'Wells A' }, appeal: { title: 'Appeal A' } });
+    ({ campaign: campaignA, appeal: appealA } = a);
+    appealA2 = await createAppeal(t.db, campaignA.id, { title: 'Appeal A2', organizationId: a.org.id });
+    ({ campaign: campaignB, appeal: appealB } = await createCharity(t.db, {
+      campaign: { title: 'Homes B' },
+      appeal: { title: 'Appeal B' },
+    }));
     adminToken = (await signedIn(t.db, 'admin')).token;
-    orgAdminToken = (await signedIn(t.db, 'org_admin', { organizationIds: [orgA.id] })).token;
+    orgAdminToken = (await signedIn(t.db, 'org_admin', { organizationIds: [a.org.id] })).token;
     ({ user: donor, token: donorToken } = await signedIn(t.db, 'donor', {
       overrides: { firstName: 'Priya', lastName: 'Patel' },
     }));
     stranger = await createUser(t.db, { firstName: 'Other', lastName: 'Giver' });
-    giftA = await createDonation(t.db, {
-      donorId: donor.id,
-      campaignId: campaignA.id,
-      appealId: appealA.id,
-      amount: 2_500,
-      date: day(3),
-    });
+    giftA = await giftToAppealA({ amount: 2_500, date: day(3) });
     giftB = await createDonation(t.db, { donorId: stranger.id, campaignId: campaignB.id, amount: 4_000, date: day(4) });
     cardGift = await createDonation(t.db, {
       donorId: donor.id,
@@ -99,6 +92,21 @@ describe(`donations admin API (${engineName})`, () => {
   /** POST /api/donations: a gift entered by hand, by `token`'s caller (none: anonymous). */
   const record = (token: string | undefined, json: object) =>
     t.request('/api/donations', { method: 'POST', token, json });
+  /** PUT /api/donations/:id: an edit of gift `id` by `token`'s caller (none: anonymous). */
+  const edit = (token: string | undefined, id: string, json: object) =>
+    t.request(`/api/donations/${id}`, { method: 'PUT', token, json });
+  /** A stored gift from the donor to campaign A's first appeal. */
+  const giftToAppealA = (fields: { amount: number; date?: Date }) =>
+    createDonation(t.db, { donorId: donor.id, campaignId: campaignA.id, appealId: appealA.id, ...fields });
+  /** A valid manual gift from the donor to campaign A's first appeal, with `changes` on top. */
+  const manualGift = (changes: Record<string, unknown> = {}): Record<string, unknown> => ({
+    donor: donor.id,
+    amount: 5_000,
+    date: '2025-03-01',
+    campaign: campaignA.id,
+    appeal: appealA.id,
+    ...changes,
+  });
 
   it('lists every donation to an admin, newest first, with labels and X-Total-Count', async () => {
     const { res, body } = await get<Donation[]>('/api/donations', adminToken);
@@ -199,38 +207,20 @@ describe(`donations admin API (${engineName})`, () => {
   });
 
   it('lets an org_admin record gifts only for its own campaigns and donors', async () => {
-    const ok = await record(orgAdminToken, {
-      donor: donor.id,
-      amount: 5_000,
-      date: '2025-03-01',
-      campaign: campaignA.id,
-      appeal: appealA2.id,
-    });
+    const ok = await record(orgAdminToken, manualGift({ appeal: appealA2.id }));
     expect(ok.status).toBe(201);
     const before = await count();
-    const otherCampaign = await record(orgAdminToken, {
-      donor: donor.id,
-      amount: 5_000,
-      date: '2025-03-01',
-      campaign: campaignB.id,
-      appeal: appealB.id,
-    });
+    const otherCampaign = await record(orgAdminToken, manualGift({ campaign: campaignB.id, appeal: appealB.id }));
     expect(otherCampaign.status).toBe(400);
     expect(await messageOf(otherCampaign)).toMatch(/^campaign: /);
-    const otherDonor = await record(orgAdminToken, {
-      donor: stranger.id,
-      amount: 5_000,
-      date: '2025-03-01',
-      campaign: campaignA.id,
-      appeal: appealA.id,
-    });
+    const otherDonor = await record(orgAdminToken, manualGift({ donor: stranger.id }));
     expect(otherDonor.status).toBe(400);
     expect(await messageOf(otherDonor)).toBe('donor: No donor with this id');
     expect(await count()).toBe(before);
   });
 
   it('refuses manual gifts from anonymous callers and donors', async () => {
-    const json = { donor: donor.id, amount: 5_000, date: '2025-03-01', campaign: campaignA.id, appeal: appealA.id };
+    const json = manualGift();
     const before = await count();
     expect((await record(undefined, json)).status).toBe(401);
     expect((await record(donorToken, json)).status).toBe(403);
@@ -250,14 +240,7 @@ describe(`donations admin API (${engineName})`, () => {
     [{ donor: '00000000-0000-0000-0000-000000000000' }, /donor: No donor with this id/],
     [{ campaign: 'appeal' }, /campaign: No campaign/],
   ])('rejects an invalid manual gift %j with a 400 and stores nothing', async (override, message) => {
-    const json: Record<string, unknown> = {
-      donor: donor.id,
-      amount: 5_000,
-      date: '2025-03-01',
-      campaign: campaignA.id,
-      appeal: appealA.id,
-      ...override,
-    };
+    const json = manualGift(override);
     if (json.campaign === 'appeal') json.campaign = appealA.id;
     const before = await count();
     const res = await record(adminToken, json);
@@ -268,36 +251,20 @@ describe(`donations admin API (${engineName})`, () => {
 
   it('rejects an appeal that belongs to another campaign', async () => {
     const before = await count();
-    const res = await record(adminToken, {
-      donor: donor.id,
-      amount: 5_000,
-      date: '2025-03-01',
-      campaign: campaignA.id,
-      appeal: appealB.id,
-    });
+    const res = await record(adminToken, manualGift({ appeal: appealB.id }));
     expect(res.status).toBe(400);
     expect(await res.json()).toEqual({ statusCode: 400, message: 'appeal: Choose an appeal of the selected campaign' });
     expect(await count()).toBe(before);
   });
 
   it('edits a manual gift: amount, date, campaign and appeal', async () => {
-    const gift = await createDonation(t.db, {
-      donorId: donor.id,
-      campaignId: campaignA.id,
-      appealId: appealA.id,
-      amount: 1_500,
-      date: day(7),
-    });
-    const res = await t.request(`/api/donations/${gift.id}`, {
-      method: 'PUT',
-      token: adminToken,
-      json: {
-        amount: 1_750,
-        date: '2025-01-08',
-        campaign: { value: campaignB.id },
-        appeal: { value: appealB.id },
-        donor: { value: donor.id },
-      },
+    const gift = await giftToAppealA({ amount: 1_500, date: day(7) });
+    const res = await edit(adminToken, gift.id, {
+      amount: 1_750,
+      date: '2025-01-08',
+      campaign: { value: campaignB.id },
+      appeal: { value: appealB.id },
+      donor: { value: donor.id },
     });
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({
@@ -308,72 +275,36 @@ describe(`donations admin API (${engineName})`, () => {
     });
 
     // Moving to another campaign without a matching appeal is refused.
-    const stale = await t.request(`/api/donations/${gift.id}`, {
-      method: 'PUT',
-      token: adminToken,
-      json: { campaign: campaignA.id },
-    });
+    const stale = await edit(adminToken, gift.id, { campaign: campaignA.id });
     expect(stale.status).toBe(400);
     const [row] = await t.db.select().from(donations).where(eq(donations.id, gift.id));
     expect(row).toMatchObject({ amount: 1_750, campaignId: campaignB.id, appealId: appealB.id });
   });
 
   it('keeps card donations read-only, while accepting the form sent back unchanged', async () => {
-    const changed = await t.request(`/api/donations/${cardGift.id}`, {
-      method: 'PUT',
-      token: adminToken,
-      json: { amount: 1 },
-    });
+    const changed = await edit(adminToken, cardGift.id, { amount: 1 });
     expect(changed.status).toBe(400);
     expect(await changed.json()).toEqual({ statusCode: 400, message: 'Card donations cannot be edited' });
-    const moved = await t.request(`/api/donations/${cardGift.id}`, {
-      method: 'PUT',
-      token: adminToken,
-      json: { campaign: campaignA.id },
-    });
+    const moved = await edit(adminToken, cardGift.id, { campaign: campaignA.id });
     expect(moved.status).toBe(400);
 
     const current = (await get<Donation>(`/api/donations/${cardGift.id}`, adminToken)).body;
-    const same = await t.request(`/api/donations/${cardGift.id}`, {
-      method: 'PUT',
-      token: adminToken,
-      json: { ...current, date: current.date.slice(0, 10) },
-    });
+    const same = await edit(adminToken, cardGift.id, { ...current, date: current.date.slice(0, 10) });
     expect(same.status).toBe(200);
     const [row] = await t.db.select().from(donations).where(eq(donations.id, cardGift.id));
     expect(row).toMatchObject({ amount: 1_000, campaignId: campaignB.id, source: 'card' });
   });
 
   it('scopes edits: org_admins within their organizations, donors never', async () => {
-    const gift = await createDonation(t.db, {
-      donorId: donor.id,
-      campaignId: campaignA.id,
-      appealId: appealA.id,
-      amount: 3_000,
-    });
-    const ok = await t.request(`/api/donations/${gift.id}`, {
-      method: 'PUT',
-      token: orgAdminToken,
-      json: { amount: 3_100 },
-    });
+    const gift = await giftToAppealA({ amount: 3_000 });
+    const ok = await edit(orgAdminToken, gift.id, { amount: 3_100 });
     expect(ok.status).toBe(200);
-    const away = await t.request(`/api/donations/${gift.id}`, {
-      method: 'PUT',
-      token: orgAdminToken,
-      json: { campaign: campaignB.id, appeal: appealB.id },
-    });
+    const away = await edit(orgAdminToken, gift.id, { campaign: campaignB.id, appeal: appealB.id });
     expect(away.status).toBe(400);
-    expect(
-      (await t.request(`/api/donations/${giftB.id}`, { method: 'PUT', token: orgAdminToken, json: { amount: 100 } }))
-        .status,
-    ).toBe(404);
-    const own = await t.request(`/api/donations/${gift.id}`, {
-      method: 'PUT',
-      token: donorToken,
-      json: { amount: 100 },
-    });
+    expect((await edit(orgAdminToken, giftB.id, { amount: 100 })).status).toBe(404);
+    const own = await edit(donorToken, gift.id, { amount: 100 });
     expect(own.status).toBe(403);
-    expect((await t.request(`/api/donations/${gift.id}`, { method: 'PUT', json: { amount: 100 } })).status).toBe(401);
+    expect((await edit(undefined, gift.id, { amount: 100 })).status).toBe(401);
     const [row] = await t.db.select().from(donations).where(eq(donations.id, gift.id));
     expect(row).toMatchObject({ amount: 3_100, campaignId: campaignA.id });
     const [other] = await t.db.select().from(donations).where(eq(donations.id, giftB.id));

@@ -1,13 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import {
-  createAppeal,
-  createCampaign,
-  createDonation,
-  createOrganization,
-  createUser,
-  signedIn,
-  viewerOf,
-} from '../../../tests/factories';
+import { createCharity, createDonation, createUser, signedIn, viewerOf } from '../../../tests/factories';
 import { engineName, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
 import { donationRowsAfter, type DonationCursor } from '../../services/donations/export';
 import { adminDonationsWhere, donationRows } from '../../services/donations/list';
@@ -24,11 +16,17 @@ describe(`admin lists: server-side search, sort and filters (${engineName})`, ()
 
   beforeAll(async () => {
     t = await setupTestApp();
-    const orgA = await createOrganization(t.db, { name: 'Wells for Hope' });
-    const orgB = await createOrganization(t.db, { name: 'Homes 100% Safe' });
-    campaignA = (await createCampaign(t.db, { title: 'Alpha wells', organizationId: orgA.id })).id;
-    appealA = (await createAppeal(t.db, campaignA, { title: 'Alpha run', organizationId: orgA.id })).id;
-    const campaignB = (await createCampaign(t.db, { title: 'Beta homes', organizationId: orgB.id })).id;
+    const a = await createCharity(t.db, {
+      organization: { name: 'Wells for Hope' },
+      campaign: { title: 'Alpha wells' },
+      appeal: { title: 'Alpha run' },
+    });
+    const b = await createCharity(t.db, {
+      organization: { name: 'Homes 100% Safe' },
+      campaign: { title: 'Beta homes' },
+    });
+    const campaignB = b.campaign.id;
+    [campaignA, appealA] = [a.campaign.id, a.appeal.id];
     const priya = await createUser(t.db, { firstName: 'Priya', lastName: 'Patel', email: 'priya@example.com' });
     const tom = await createUser(t.db, { firstName: 'Tom', lastName: 'Adams', email: 'tom_a@example.com' });
     const zed = await createUser(t.db, { firstName: 'Zed', lastName: 'Young', email: 'zed@example.com' });
@@ -59,7 +57,7 @@ describe(`admin lists: server-side search, sort and filters (${engineName})`, ()
     });
     await gift('z1', { donorId: zed.id, campaignId: campaignB, amount: 9_000, date: new Date('2026-07-02T12:00:00Z') });
     adminToken = (await signedIn(t.db, 'admin')).token;
-    orgAdminToken = (await signedIn(t.db, 'org_admin', { organizationIds: [orgA.id] })).token;
+    orgAdminToken = (await signedIn(t.db, 'org_admin', { organizationIds: [a.org.id] })).token;
   });
 
   const list = async (path: string, token = adminToken) => {

@@ -2,14 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, donationReversals, donations } from '../../../db/schema';
 import { paymentIntentObject } from '../../services/payments/stripe-objects';
-import {
-  createCampaign,
-  createDonation,
-  createOrganization,
-  createUser,
-  signedIn,
-  type SignedIn,
-} from '../../../tests/factories';
+import { createCharity, createDonation, createUser, signedIn, type SignedIn } from '../../../tests/factories';
 import { startStripeFake, stripeModeBindings, type StripeFake } from '../../../tests/mocks/stripe-fake';
 import { setupTestApp, type TestApp } from '../../../tests/setup/test-app';
 
@@ -23,9 +16,9 @@ let donorId: string;
 beforeAll(async () => {
   fake = await startStripeFake();
   t = await setupTestApp(stripeModeBindings(fake));
-  const org = (await createOrganization(t.db)).id;
-  campaignId = (await createCampaign(t.db, { organizationId: org })).id;
-  finance = await signedIn(t.db, 'finance', { organizationIds: [org] });
+  const { org, campaign } = await createCharity(t.db);
+  campaignId = campaign.id;
+  finance = await signedIn(t.db, 'finance', { organizationIds: [org.id] });
   donorId = (await createUser(t.db)).id;
 });
 afterAll(() => fake.close());

@@ -1,13 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import {
-  createAppeal,
-  createCampaign,
-  createDonation,
-  createOrganization,
-  createSession,
-  createUser,
-  signedIn,
-} from '../../../tests/factories';
+import { createCharity, createDonation, createSession, createUser, signedIn } from '../../../tests/factories';
 import { engineName, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
 
 const BOM = '\uFEFF';
@@ -22,11 +14,13 @@ describe(`CSV exports (${engineName})`, () => {
 
   beforeAll(async () => {
     t = await setupTestApp();
-    const orgA = await createOrganization(t.db, { name: 'Wells for Hope', charityNumber: '1234567' });
-    const orgB = await createOrganization(t.db, { name: '=Evil Org' });
-    campaignA = (await createCampaign(t.db, { title: 'Wells, "clean" water', organizationId: orgA.id })).id;
-    const appealA = (await createAppeal(t.db, campaignA, { title: 'Run for wells', organizationId: orgA.id })).id;
-    const campaignB = (await createCampaign(t.db, { title: 'Homes', organizationId: orgB.id })).id;
+    const a = await createCharity(t.db, {
+      organization: { name: 'Wells for Hope', charityNumber: '1234567' },
+      campaign: { title: 'Wells, "clean" water' },
+      appeal: { title: 'Run for wells' },
+    });
+    const b = await createCharity(t.db, { organization: { name: '=Evil Org' }, campaign: { title: 'Homes' } });
+    campaignA = a.campaign.id;
     const sneaky = await createUser(t.db, {
       firstName: '=HYPERLINK("http://evil.example","Click")',
       lastName: 'Smith',
@@ -42,7 +36,7 @@ describe(`CSV exports (${engineName})`, () => {
       await createDonation(t.db, {
         donorId: sneaky.id,
         campaignId: campaignA,
-        appealId: appealA,
+        appealId: a.appeal.id,
         amount: 123_456,
         refundedAmount: 1_000,
         giftAid: true,
@@ -61,12 +55,12 @@ describe(`CSV exports (${engineName})`, () => {
     });
     await createDonation(t.db, {
       donorId: zoe.id,
-      campaignId: campaignB,
+      campaignId: b.campaign.id,
       amount: 9_900,
       date: new Date('2026-06-03T12:00:00Z'),
     });
     adminToken = (await signedIn(t.db, 'admin')).token;
-    orgAdminToken = (await signedIn(t.db, 'org_admin', { organizationIds: [orgA.id] })).token;
+    orgAdminToken = (await signedIn(t.db, 'org_admin', { organizationIds: [a.org.id] })).token;
     donorToken = await createSession(t.db, zoe.id);
   });
 

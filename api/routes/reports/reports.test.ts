@@ -1,20 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import {
-  campaignProgress,
-  giftAidByMonth,
-  giftsPerWeek,
-  monthlyRecurring,
-  newVsReturning,
-} from '../../services/reports/reports';
+import * as reports from '../../services/reports/reports';
 import { staffScope } from '../../services/reports/scope';
-import {
-  createCampaign,
-  createDonation,
-  createOrganization,
-  createUser,
-  signedIn,
-  viewerOf,
-} from '../../../tests/factories';
+import { createCharity, createDonation, createUser, signedIn, viewerOf } from '../../../tests/factories';
 import { engineName, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
 
 const NOW = new Date('2026-11-22T12:00:00Z');
@@ -35,10 +22,9 @@ describe(`overview aggregates (${engineName})`, () => {
 
   beforeAll(async () => {
     t = await setupTestApp();
-    orgA = (await createOrganization(t.db)).id;
-    orgB = (await createOrganization(t.db)).id;
-    campaignA = (await createCampaign(t.db, { title: 'Wells', organizationId: orgA })).id;
-    campaignB = (await createCampaign(t.db, { title: 'Homes', organizationId: orgB })).id;
+    const a = await createCharity(t.db, { campaign: { title: 'Wells' } });
+    const b = await createCharity(t.db, { campaign: { title: 'Homes' } });
+    [orgA, campaignA, orgB, campaignB] = [a.org.id, a.campaign.id, b.org.id, b.campaign.id];
     const [p, q, r, s] = await Promise.all([createUser(t.db), createUser(t.db), createUser(t.db), createUser(t.db)]);
     const gift = (o: Parameters<typeof createDonation>[1]) => createDonation(t.db, o);
     // Hand-computed fixture (London time; BST until 25 October 2026).
@@ -100,7 +86,7 @@ describe(`overview aggregates (${engineName})`, () => {
   });
 
   it('buckets gifts per London week, one-off and monthly apart, net of refunds', async () => {
-    const weeks = await giftsPerWeek(t.db, staffScope(admin()), NOW);
+    const weeks = await reports.giftsPerWeek(t.db, staffScope(admin()), NOW);
     expect(weeks).toHaveLength(52);
     expect(weeks[0].week_start).toBe('2025-11-24');
     expect(weeks.at(-1)).toEqual({
@@ -120,23 +106,23 @@ describe(`overview aggregates (${engineName})`, () => {
     const sum = weeks.reduce((n, w) => n + w.once_amount + w.monthly_amount, 0);
     expect(sum).toBe(9503 + 500 + 500 + 700 + 100);
 
-    const scoped = await giftsPerWeek(t.db, staffScope(orgAdminOf(orgA)), NOW);
+    const scoped = await reports.giftsPerWeek(t.db, staffScope(orgAdminOf(orgA)), NOW);
     expect(scoped.at(-1)).toMatchObject({ once_count: 2, once_amount: 2503 });
     expect(scoped.reduce((n, w) => n + w.once_amount + w.monthly_amount, 0)).toBe(2503 + 1000);
   });
 
   it('shows raised against goal per live campaign, most raised first', async () => {
-    const all = await campaignProgress(t.db, staffScope(admin()));
+    const all = await reports.campaignProgress(t.db, staffScope(admin()));
     const mine = all.filter((c) => c._id === campaignA || c._id === campaignB);
     expect(mine).toEqual([
       { _id: campaignB, title: 'Homes', goal: 100_000, raised: 7000 + 700 + 100 + 100 },
       { _id: campaignA, title: 'Wells', goal: 100_000, raised: 1000 + 1003 + 1500 + 500 + 500 },
     ]);
-    expect(await campaignProgress(t.db, staffScope(orgAdminOf(orgA)))).toEqual([mine[1]]);
+    expect(await reports.campaignProgress(t.db, staffScope(orgAdminOf(orgA)))).toEqual([mine[1]]);
   });
 
   it('sums monthly recurring income and active monthly donors per London month', async () => {
-    const months = await monthlyRecurring(t.db, staffScope(admin()), NOW);
+    const months = await reports.monthlyRecurring(t.db, staffScope(admin()), NOW);
     expect(months.map((m) => m.month)).toEqual([
       '2025-12',
       '2026-01',
@@ -154,12 +140,12 @@ describe(`overview aggregates (${engineName})`, () => {
     expect(months.find((m) => m.month === '2026-06')).toEqual({ month: '2026-06', income: 500, donors: 1 });
     expect(months.find((m) => m.month === '2026-10')).toEqual({ month: '2026-10', income: 1200, donors: 2 });
     expect(months.find((m) => m.month === '2026-11')).toEqual({ month: '2026-11', income: 0, donors: 0 });
-    const scoped = await monthlyRecurring(t.db, staffScope(orgAdminOf(orgA)), NOW);
+    const scoped = await reports.monthlyRecurring(t.db, staffScope(orgAdminOf(orgA)), NOW);
     expect(scoped.find((m) => m.month === '2026-10')).toEqual({ month: '2026-10', income: 500, donors: 1 });
   });
 
   it('splits donors into new and returning by their first gift in scope', async () => {
-    const months = await newVsReturning(t.db, staffScope(admin()), NOW);
+    const months = await reports.newVsReturning(t.db, staffScope(admin()), NOW);
     const by = (m: string) => months.find((x) => x.month === m);
     expect(by('2026-11')).toEqual({ month: '2026-11', new_donors: 1, returning_donors: 1 });
     // Q's first gift ever; S gave in November 2025, outside the window but still before.
@@ -169,9 +155,9 @@ describe(`overview aggregates (${engineName})`, () => {
   });
 
   it('adds up Gift Aid eligible gifts and the 25% they bring, rounded down per gift', async () => {
-    const months = await giftAidByMonth(t.db, staffScope(admin()), NOW);
+    const months = await reports.giftAidByMonth(t.db, staffScope(admin()), NOW);
     expect(months.at(-1)).toEqual({ month: '2026-11', total_amount: 9503, eligible_amount: 2503, gift_aid: 250 + 375 });
-    const scopedB = await giftAidByMonth(t.db, staffScope(admin(), orgB), NOW);
+    const scopedB = await reports.giftAidByMonth(t.db, staffScope(admin(), orgB), NOW);
     expect(scopedB.at(-1)).toEqual({ month: '2026-11', total_amount: 7000, eligible_amount: 0, gift_aid: 0 });
   });
 

@@ -1,22 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import {
-  createAppeal,
-  createCampaign,
-  createDonation,
-  createOrganization,
-  createSession,
-  createUser,
-  signedIn,
-} from '../../../tests/factories';
+import { createCharity, createDonation, createSession, createUser, signedIn } from '../../../tests/factories';
 import { engineName, setupTestApp } from '../../../tests/setup/test-app';
 
 describe(`org_admin scope over donors counts paid gifts only (${engineName})`, () => {
   it("an unpaid checkout started with a stranger's email does not reveal them to the org admin", async () => {
     const t = await setupTestApp();
-    const org = await createOrganization(t.db);
+    const { org, campaign, appeal } = await createCharity(t.db, { appeal: {} });
     const token = (await signedIn(t.db, 'org_admin', { organizationIds: [org.id] })).token;
-    const campaign = await createCampaign(t.db, { organizationId: org.id });
-    const appeal = await createAppeal(t.db, campaign.id, { organizationId: org.id });
     const email = `victim-${crypto.randomUUID().slice(0, 8)}@example.com`;
     const victim = await createUser(t.db, { email, phone: '7946095800', address: '1 Secret St' });
 
