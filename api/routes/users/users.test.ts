@@ -3,9 +3,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { toShortId } from '../../../db/ids';
 import { users } from '../../../db/schema';
 import {
-  createCampaign,
+  createCharity,
   createDonation,
-  createOrganization,
   createUser,
   type OrganizationRow,
   signedIn,
@@ -39,8 +38,9 @@ describe(`users (donors) API (${engineName})`, () => {
 
   beforeAll(async () => {
     t = await setupTestApp();
-    orgA = await createOrganization(t.db);
-    const orgB = await createOrganization(t.db);
+    const a = await createCharity(t.db);
+    const b = await createCharity(t.db);
+    orgA = a.org;
     ({ user: admin, token: adminToken } = await signedIn(t.db, 'admin', {
       overrides: { firstName: 'Alex', lastName: 'Morgan' },
     }));
@@ -54,10 +54,8 @@ describe(`users (donors) API (${engineName})`, () => {
       },
     }));
     donorB = await createUser(t.db, { firstName: 'Yusuf', lastName: 'Rook', email: `yusuf-${stamp}@example.com` });
-    const campaignA = await createCampaign(t.db, { organizationId: orgA.id });
-    const campaignB = await createCampaign(t.db, { organizationId: orgB.id });
-    await createDonation(t.db, { donorId: donorA.id, campaignId: campaignA.id });
-    await createDonation(t.db, { donorId: donorB.id, campaignId: campaignB.id });
+    await createDonation(t.db, { donorId: donorA.id, campaignId: a.campaign.id });
+    await createDonation(t.db, { donorId: donorB.id, campaignId: b.campaign.id });
   });
 
   // Through t.request with the path as written; callers name the answer they expect.
@@ -65,6 +63,9 @@ describe(`users (donors) API (${engineName})`, () => {
     const res = await t.request(path, { token });
     return { res, body: (await res.json()) as Body };
   };
+  /** PUT /api/users/:id (`me`: the caller) by `token`'s caller (none: anonymous). */
+  const update = (token: string | undefined, id: string, json: object) =>
+    t.request(`/api/users/${id}`, { method: 'PUT', token, json });
 
   it('lists all users to an admin, with search, type filter and a total count', async () => {
     const { res, body } = await get<Donor[]>(`/api/users?search=zainab`, adminToken);
@@ -110,7 +111,7 @@ describe(`users (donors) API (${engineName})`, () => {
   it('refuses lists and creation to anonymous callers (401) and donors (403)', async () => {
     expect((await get('/api/users')).res.status).toBe(401);
     expect((await get('/api/users/me')).res.status).toBe(401);
-    expect((await t.request('/api/users/me', { method: 'PUT', json: { first_name: 'X' } })).status).toBe(401);
+    expect((await update(undefined, 'me', { first_name: 'X' })).status).toBe(401);
     expect((await get('/api/users', donorAToken)).res.status).toBe(403);
     const email = `blocked-${stamp}@example.com`;
     for (const token of [undefined, donorAToken]) {
@@ -208,16 +209,12 @@ describe(`users (donors) API (${engineName})`, () => {
 
   it('lets a donor update their own details, but not their email or type', async () => {
     const { user: donor, token } = await signedIn(t.db, 'donor', { overrides: { firstName: 'Old', lastName: 'Name' } });
-    const ok = await t.request('/api/users/me', {
-      method: 'PUT',
-      token,
-      json: {
-        first_name: 'New',
-        phone: '+44 20 7946 0958',
-        address: { country: 'United Kingdom' },
-        email: donor.email.toUpperCase(),
-        type: 'donor',
-      },
+    const ok = await update(token, 'me', {
+      first_name: 'New',
+      phone: '+44 20 7946 0958',
+      address: { country: 'United Kingdom' },
+      email: donor.email.toUpperCase(),
+      type: 'donor',
     });
     expect(ok.status).toBe(200);
     expect(await ok.json()).toMatchObject({
@@ -225,18 +222,14 @@ describe(`users (donors) API (${engineName})`, () => {
       phone: '+442079460958',
       address: { country: 'United Kingdom' },
     });
-    const cleared = await t.request('/api/users/me', { method: 'PUT', token, json: { phone: '' } });
+    const cleared = await update(token, 'me', { phone: '' });
     expect(await cleared.json()).toMatchObject({ name: { first_name: 'New' }, phone: null });
 
-    const email = await t.request('/api/users/me', {
-      method: 'PUT',
-      token,
-      json: { first_name: 'Changed', email: 'new@example.com' },
-    });
+    const email = await update(token, 'me', { first_name: 'Changed', email: 'new@example.com' });
     expect(email.status).toBe(400);
     expect(await email.json()).toEqual({ statusCode: 400, message: 'Email cannot be changed' });
 
-    const type = await t.request('/api/users/me', { method: 'PUT', token, json: { type: 'admin' } });
+    const type = await update(token, 'me', { type: 'admin' });
     expect(type.status).toBe(403);
 
     const [row] = await t.db.select().from(users).where(eq(users.id, donor.id));
@@ -245,45 +238,30 @@ describe(`users (donors) API (${engineName})`, () => {
 
   it('lets an admin edit anyone and change their type, but not its own type', async () => {
     const donor = await createUser(t.db);
-    const res = await t.request(`/api/users/${donor.id}`, {
-      method: 'PUT',
-      token: adminToken,
-      json: { type: 'org_admin', last_name: 'Promoted' },
-    });
+    const res = await update(adminToken, donor.id, { type: 'org_admin', last_name: 'Promoted' });
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ type: 'org_admin', name: { last_name: 'Promoted' } });
-    const self = await t.request('/api/users/me', { method: 'PUT', token: adminToken, json: { type: 'donor' } });
+    const self = await update(adminToken, 'me', { type: 'donor' });
     expect(self.status).toBe(400);
     const [row] = await t.db.select().from(users).where(eq(users.id, admin.id));
     expect(row.type).toBe('admin');
   });
 
   it('gives org_admins read-only access to their donors and none to others', async () => {
-    const edit = await t.request(`/api/users/${donorA.id}`, {
-      method: 'PUT',
-      token: orgAdminToken,
-      json: { first_name: 'Hacked' },
-    });
-    expect(edit.status).toBe(403);
-    const other = await t.request(`/api/users/${donorB.id}`, {
-      method: 'PUT',
-      token: orgAdminToken,
-      json: { first_name: 'Hacked' },
-    });
-    expect(other.status).toBe(404);
-    const donorEdit = await t.request(`/api/users/${donorB.id}`, {
-      method: 'PUT',
-      token: donorAToken,
-      json: { first_name: 'Hacked' },
-    });
-    expect(donorEdit.status).toBe(404);
+    for (const [who, token, id, status] of [
+      ['an org_admin editing its own donor', orgAdminToken, donorA.id, 403],
+      ["an org_admin editing another charity's donor", orgAdminToken, donorB.id, 404],
+      ['a donor editing another donor', donorAToken, donorB.id, 404],
+    ] as const) {
+      expect((await update(token, id, { first_name: 'Hacked' })).status, who).toBe(status);
+    }
     const rows = await t.db.select().from(users).where(eq(users.firstName, 'Hacked'));
     expect(rows).toHaveLength(0);
   });
 
   it('validates updates: empty names and bad phones are 400s', async () => {
     for (const json of [{ first_name: '' }, { phone: '123456789012' }, { image: 'javascript:alert(1)' }]) {
-      const res = await t.request('/api/users/me', { method: 'PUT', token: donorAToken, json });
+      const res = await update(donorAToken, 'me', json);
       expect(res.status).toBe(400);
     }
     const [row] = await t.db.select().from(users).where(eq(users.id, donorA.id));
