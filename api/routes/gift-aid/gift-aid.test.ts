@@ -78,6 +78,11 @@ const details = (over: Partial<GiftAidDetails> = {}): GiftAidDetails => ({
   ...over,
 });
 
+// The declarants of the schedule fixture, as HMRC's schedule prints them.
+const ADA = { title: 'Prof', firstName: 'Ada', lastName: 'House-Martin', house: '12', postcode: 'S19 2BD' };
+const BOB = { firstName: 'Bob', lastName: "O'Neil", house: 'Rose Cottage, Mill Lane', postcode: 'LS1 4AP' };
+const CHLOE = { title: 'Mrs', firstName: 'Chloé', lastName: 'Smith', house: '7A', postcode: 'SW1A 1AA' };
+
 describe(`Gift Aid API (${engineName})`, () => {
   let t: TestApp;
   let orgA: OrganizationRow;
@@ -155,39 +160,20 @@ describe(`Gift Aid API (${engineName})`, () => {
 
     // The three gifts of the schedule fixture, plus gifts that must not be claimed.
     ({ user: ada, token: donorToken } = await signedIn(t.db, 'donor', {
-      overrides: { firstName: 'Ada', lastName: 'House-Martin' },
+      overrides: { firstName: ADA.firstName, lastName: ADA.lastName },
     }));
-    const adaDecl = await declare(
-      ada.id,
-      details({ title: 'Prof', firstName: 'Ada', lastName: 'House-Martin', house: '12', postcode: 'S19 2BD' }),
-      orgA.id,
-      {
-        declaredAt: at('2025-05-01T09:00:00Z'),
-      },
-    );
+    const adaDecl = await declare(ada.id, details(ADA), orgA.id, { declaredAt: at('2025-05-01T09:00:00Z') });
     giftIds.ada = await gift(ada.id, campaignA.id, adaDecl, '2025-05-03T12:00:00Z', 20_000);
     const bob = await createUser(t.db);
-    const bobDecl = await declare(
-      bob.id,
-      details({ firstName: 'Bob', lastName: "O'Neil", house: 'Rose Cottage, Mill Lane', postcode: 'LS1 4AP' }),
-      orgA.id,
-      {
-        declaredAt: at('2025-11-01T09:00:00Z'),
-        coversPast: false,
-      },
-    );
+    const bobDecl = await declare(bob.id, details(BOB), orgA.id, {
+      declaredAt: at('2025-11-01T09:00:00Z'),
+      coversPast: false,
+    });
     giftIds.bob = await gift(bob.id, campaignA.id, bobDecl, '2025-11-30T12:00:00Z', 1250, { refundedAmount: 250 });
     // Before Bob's declaration, which does not cover past gifts: not eligible.
     giftIds.bobEarly = await gift(bob.id, campaignA.id, bobDecl, '2025-09-30T12:00:00Z', 3000);
     const chloe = await createUser(t.db);
-    const chloeDecl = await declare(
-      chloe.id,
-      details({ title: 'Mrs', firstName: 'Chloé', lastName: 'Smith', house: '7A', postcode: 'SW1A 1AA' }),
-      orgA.id,
-      {
-        declaredAt: at('2024-01-01T09:00:00Z'),
-      },
-    );
+    const chloeDecl = await declare(chloe.id, details(CHLOE), orgA.id, { declaredAt: at('2024-01-01T09:00:00Z') });
     giftIds.chloe = await gift(chloe.id, campaignA.id, chloeDecl, '2026-01-02T12:00:00Z', 2550);
     // Not eligible: fully refunded, pending, failed, no Gift Aid, and a gift to another charity.
     giftIds.refunded = await gift(chloe.id, campaignA.id, chloeDecl, '2025-06-01T12:00:00Z', 5000, {
