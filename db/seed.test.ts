@@ -1,17 +1,8 @@
-import { count, desc, eq, isNotNull, isNull, and } from 'drizzle-orm';
+import { desc, eq, isNotNull, isNull, and } from 'drizzle-orm';
 import { recomputeTotals, storedTotals } from '../api/services/campaigns/totals';
 import { describe, expect, it } from 'vitest';
 import { engineName, setupTestApp } from '../tests/setup/test-app';
-import {
-  campaigns,
-  donations,
-  giftAidDeclarations,
-  organizationAdmins,
-  organizations,
-  prices,
-  templateCauses,
-  users,
-} from './schema';
+import * as schema from './schema';
 import { DEMO_ACCOUNTS, parseSeedScale, seed } from './seed';
 import { giftAidDeclaration } from '../domain';
 
@@ -19,15 +10,15 @@ describe(`seed (${engineName})`, () => {
   it('writes the demo charity once, and a second run adds nothing', { timeout: 60_000 }, async () => {
     const { db } = await setupTestApp();
     const tally = async () => ({
-      organizations: (await db.select({ n: count() }).from(organizations))[0].n,
-      users: (await db.select({ n: count() }).from(users))[0].n,
-      campaigns: (await db.select({ n: count() }).from(campaigns).where(isNull(campaigns.campaignId)))[0].n,
-      appeals: (await db.select({ n: count() }).from(campaigns).where(isNotNull(campaigns.campaignId)))[0].n,
-      donations: (await db.select({ n: count() }).from(donations))[0].n,
-      declarations: (await db.select({ n: count() }).from(giftAidDeclarations))[0].n,
-      prices: (await db.select({ n: count() }).from(prices))[0].n,
-      causes: (await db.select({ n: count() }).from(templateCauses))[0].n,
-      orgAdmins: (await db.select({ n: count() }).from(organizationAdmins))[0].n,
+      organizations: await db.$count(schema.organizations),
+      users: await db.$count(schema.users),
+      campaigns: await db.$count(schema.campaigns, isNull(schema.campaigns.campaignId)),
+      appeals: await db.$count(schema.campaigns, isNotNull(schema.campaigns.campaignId)),
+      donations: await db.$count(schema.donations),
+      declarations: await db.$count(schema.giftAidDeclarations),
+      prices: await db.$count(schema.prices),
+      causes: await db.$count(schema.templateCauses),
+      orgAdmins: await db.$count(schema.organizationAdmins),
     });
 
     await seed(db);
@@ -47,15 +38,11 @@ describe(`seed (${engineName})`, () => {
     await seed(db);
     expect(await tally()).toEqual(first);
 
-    const drafts = await db
-      .select({ n: count() })
-      .from(campaigns)
-      .where(and(isNotNull(campaigns.campaignId), eq(campaigns.status, 'draft')));
-    const deleted = await db.select({ n: count() }).from(campaigns).where(eq(campaigns.status, 'deleted'));
-    expect(drafts[0].n).toBeGreaterThan(0);
-    expect(deleted[0].n).toBeGreaterThan(0);
+    const { campaignId, status } = schema.campaigns;
+    expect(await db.$count(schema.campaigns, and(isNotNull(campaignId), eq(status, 'draft')))).toBeGreaterThan(0);
+    expect(await db.$count(schema.campaigns, eq(status, 'deleted'))).toBeGreaterThan(0);
 
-    const demo = await db.select({ email: users.email, type: users.type }).from(users);
+    const demo = await db.select({ email: schema.users.email, type: schema.users.type }).from(schema.users);
     const byEmail = Object.fromEntries(demo.map((u) => [u.email, u.type]));
     expect(byEmail[DEMO_ACCOUNTS.admin]).toBe('admin');
     expect(byEmail[DEMO_ACCOUNTS.orgAdmin]).toBe('org_admin');
@@ -64,16 +51,16 @@ describe(`seed (${engineName})`, () => {
     // Every seeded Gift Aid declaration names the charity its gift went to (the campaign's
     // organization), never the platform's default name.
     const declared = await db
-      .select({ text: giftAidDeclarations.declarationText, charity: organizations.name })
-      .from(donations)
-      .innerJoin(giftAidDeclarations, eq(giftAidDeclarations.id, donations.giftAidDeclarationId))
-      .innerJoin(campaigns, eq(campaigns.id, donations.campaignId))
-      .innerJoin(organizations, eq(organizations.id, campaigns.organizationId));
+      .select({ text: schema.giftAidDeclarations.declarationText, charity: schema.organizations.name })
+      .from(schema.donations)
+      .innerJoin(schema.giftAidDeclarations, eq(schema.giftAidDeclarations.id, schema.donations.giftAidDeclarationId))
+      .innerJoin(schema.campaigns, eq(schema.campaigns.id, schema.donations.campaignId))
+      .innerJoin(schema.organizations, eq(schema.organizations.id, schema.campaigns.organizationId));
     expect(declared.length).toBe(first.declarations);
     for (const row of declared) expect(row.text).toBe(giftAidDeclaration(row.charity));
 
     const yearAgo = Date.now() - 366 * 24 * 60 * 60 * 1000;
-    const dates = await db.select({ date: donations.date }).from(donations);
+    const dates = await db.select({ date: schema.donations.date }).from(schema.donations);
     expect(dates.every((d) => d.date.getTime() > yearAgo && d.date.getTime() <= Date.now())).toBe(true);
   });
 });
@@ -84,10 +71,10 @@ describe(`seed --scale (${engineName})`, () => {
   }, async () => {
     const { db } = await setupTestApp();
     const tally = async () => ({
-      users: (await db.select({ n: count() }).from(users))[0].n,
-      campaigns: (await db.select({ n: count() }).from(campaigns).where(isNull(campaigns.campaignId)))[0].n,
-      appeals: (await db.select({ n: count() }).from(campaigns).where(isNotNull(campaigns.campaignId)))[0].n,
-      donations: (await db.select({ n: count() }).from(donations))[0].n,
+      users: await db.$count(schema.users),
+      campaigns: await db.$count(schema.campaigns, isNull(schema.campaigns.campaignId)),
+      appeals: await db.$count(schema.campaigns, isNotNull(schema.campaigns.campaignId)),
+      donations: await db.$count(schema.donations),
     });
     await seed(db, undefined, { scale: 3 });
     const first = await tally();
@@ -97,10 +84,10 @@ describe(`seed --scale (${engineName})`, () => {
     expect(Object.fromEntries(await storedTotals(db))).toEqual(Object.fromEntries(await recomputeTotals(db)));
     // The demo's own appeals stay first in the newest-first lists.
     const newest = await db
-      .select({ title: campaigns.title })
-      .from(campaigns)
-      .where(isNotNull(campaigns.campaignId))
-      .orderBy(desc(campaigns.createdAt))
+      .select({ title: schema.campaigns.title })
+      .from(schema.campaigns)
+      .where(isNotNull(schema.campaigns.campaignId))
+      .orderBy(desc(schema.campaigns.createdAt))
       .limit(18);
     expect(newest.every((a) => !/\(\d+\)$/.test(a.title))).toBe(true);
   });

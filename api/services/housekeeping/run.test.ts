@@ -1,18 +1,6 @@
 import { eq, inArray } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import {
-  checkoutDetails,
-  donations,
-  giftAidDeclarations,
-  loginCodes,
-  marketingConsents,
-  organizationAdmins,
-  outbox,
-  rateLimits,
-  sessions,
-  unusedImages,
-  users,
-} from '../../../db/schema';
+import * as schema from '../../../db/schema';
 import {
   addOrganizationAdmin,
   createCampaign,
@@ -62,8 +50,8 @@ describe(`housekeeping (${engineName})`, () => {
       (
         await t.db
           .select()
-          .from(donations)
-          .where(inArray(donations.id, [stale.id, fresh.id, paid.id]))
+          .from(schema.donations)
+          .where(inArray(schema.donations.id, [stale.id, fresh.id, paid.id]))
       ).map((r) => [r.id, r.status]),
     );
     expect(statuses).toEqual({ [stale.id]: 'abandoned', [fresh.id]: 'pending', [paid.id]: 'succeeded' });
@@ -87,9 +75,9 @@ describe(`housekeeping (${engineName})`, () => {
     });
     const { clientSecret } = (await res.json()) as { clientSecret: string };
     await t.db
-      .update(donations)
+      .update(schema.donations)
       .set({ createdAt: new Date(Date.now() - 2 * DAY) })
-      .where(eq(donations.campaignId, campaign.id));
+      .where(eq(schema.donations.campaignId, campaign.id));
     expect((await runHousekeeping({ db: t.db, payments: demoPayments, now: new Date() })).abandoned).toBe(1);
     const confirm = await t.request('/api/stripe/demo/confirm', {
       method: 'POST',
@@ -150,14 +138,16 @@ describe(`housekeeping (${engineName})`, () => {
 
     const counts = await runHousekeeping({ db: t.db, payments: demoPayments, now });
     expect(counts).toMatchObject({ abandoned_purged: 2, gift_aid_declarations_purged: 1, checkout_donors_expired: 1 });
-    const left = new Set((await t.db.select({ id: users.id }).from(users)).map((u) => u.id));
+    const left = new Set((await t.db.select({ id: schema.users.id }).from(schema.users)).map((u) => u.id));
     expect(left.has(ghost.id)).toBe(false);
     for (const kept of [payer, account, recent, staff]) expect(left.has(kept.id)).toBe(true);
     expect(
-      await t.db.select().from(giftAidDeclarations).where(eq(giftAidDeclarations.id, declaration.id)),
+      await t.db.select().from(schema.giftAidDeclarations).where(eq(schema.giftAidDeclarations.id, declaration.id)),
     ).toHaveLength(0);
-    expect(await t.db.select().from(donations).where(eq(donations.id, recentGift.id))).toHaveLength(1);
-    expect(await t.db.select().from(organizationAdmins).where(eq(organizationAdmins.userId, staff.id))).toHaveLength(1);
+    expect(await t.db.select().from(schema.donations).where(eq(schema.donations.id, recentGift.id))).toHaveLength(1);
+    expect(
+      await t.db.select().from(schema.organizationAdmins).where(eq(schema.organizationAdmins.userId, staff.id)),
+    ).toHaveLength(1);
     expect(Object.values(await runHousekeeping({ db: t.db, payments: demoPayments, now })).every((n) => n === 0)).toBe(
       true,
     );
@@ -176,7 +166,7 @@ describe(`housekeeping (${engineName})`, () => {
     const day0 = new Date();
     const first = await runHousekeeping({ db: t.db, bucket, payments: demoPayments, now: day0 });
     expect(first).toMatchObject({ images_unused: 2, images_deleted: 0 });
-    expect((await t.db.select().from(unusedImages)).map((r) => r.key).sort()).toEqual([orphan, reused].sort());
+    expect((await t.db.select().from(schema.unusedImages)).map((r) => r.key).sort()).toEqual([orphan, reused].sort());
 
     // Used again before the week is out: forgotten, not deleted.
     await createCampaign(t.db, { images: [{ Key: reused, name: 'b.png', size: 3, type: 'image/png' }] });
@@ -198,7 +188,7 @@ describe(`housekeeping (${engineName})`, () => {
     expect(await bucket.head(orphan)).toBeNull();
     for (const k of [inCampaign, asLogo, asAvatar, reused]) expect(await bucket.head(k)).not.toBeNull();
     expect(await bucket.head('not-ours/readme.txt')).not.toBeNull();
-    expect(await t.db.select().from(unusedImages)).toHaveLength(0);
+    expect(await t.db.select().from(schema.unusedImages)).toHaveLength(0);
 
     const again = await runHousekeeping({
       db: t.db,
@@ -216,13 +206,13 @@ describe(`housekeeping (${engineName})`, () => {
     const live = await createSession(t.db, user.id, now);
     await createSession(t.db, user.id, new Date(now.getTime() - 40 * DAY));
     const revoked = await createSession(t.db, user.id, now);
-    await t.db.update(sessions).set({ revokedAt: now }).where(eq(sessions.userId, user.id));
+    await t.db.update(schema.sessions).set({ revokedAt: now }).where(eq(schema.sessions.userId, user.id));
     await t.db
-      .update(sessions)
+      .update(schema.sessions)
       .set({ revokedAt: null })
-      .where(inArray(sessions.tokenHash, [await hashOf(live)]));
+      .where(inArray(schema.sessions.tokenHash, [await hashOf(live)]));
     expect(revoked).toBeTruthy();
-    await t.db.insert(loginCodes).values([
+    await t.db.insert(schema.loginCodes).values([
       {
         email: 'a@example.org',
         codeHash: 'x',
@@ -231,11 +221,11 @@ describe(`housekeeping (${engineName})`, () => {
       },
       { email: 'a@example.org', codeHash: 'y', expiresAt: new Date(now.getTime() + 60_000), createdAt: now },
     ]);
-    await t.db.insert(rateLimits).values([
+    await t.db.insert(schema.rateLimits).values([
       { key: 'send:ip:old', windowStart: new Date(now.getTime() - 25 * HOUR), count: 3 },
       { key: 'send:ip:live', windowStart: new Date(now.getTime() - HOUR), count: 3 },
     ]);
-    await t.db.insert(outbox).values([
+    await t.db.insert(schema.outbox).values([
       { to: 'a@example.org', subject: 'old', text: 't', html: 'h', createdAt: new Date(now.getTime() - 31 * DAY) },
       { to: 'a@example.org', subject: 'new', text: 't', html: 'h', createdAt: now },
     ]);
@@ -248,12 +238,12 @@ describe(`housekeeping (${engineName})`, () => {
       outbox_purged: 1,
     });
     expect((await t.request('/api/auth', { token: live })).status).toBe(200);
-    expect((await t.db.select().from(loginCodes)).map((r) => r.codeHash)).toEqual(['y']);
-    expect((await t.db.select().from(rateLimits)).map((r) => r.key)).toEqual(['send:ip:live']);
+    expect((await t.db.select().from(schema.loginCodes)).map((r) => r.codeHash)).toEqual(['y']);
+    expect((await t.db.select().from(schema.rateLimits)).map((r) => r.key)).toEqual(['send:ip:live']);
     // Earlier tests' gifts left receipts (issue 9) in the outbox: only this test's rows are checked.
-    expect((await t.db.select().from(outbox).where(eq(outbox.to, 'a@example.org'))).map((r) => r.subject)).toEqual([
-      'new',
-    ]);
+    expect(
+      (await t.db.select().from(schema.outbox).where(eq(schema.outbox.to, 'a@example.org'))).map((r) => r.subject),
+    ).toEqual(['new']);
     expect(Object.values(await runHousekeeping({ db: t.db, payments: demoPayments, now })).every((n) => n === 0)).toBe(
       true,
     );
@@ -286,17 +276,23 @@ describe(`housekeeping of a guest checkout never paid (${engineName})`, () => {
       },
     });
     expect(res.status).toBe(200);
-    const [gift] = await t.db.select().from(donations).where(eq(donations.donorId, victim.id));
+    const [gift] = await t.db.select().from(schema.donations).where(eq(schema.donations.donorId, victim.id));
     expect(await (await t.request('/api/gift-aid/me', { token })).json()).toEqual({ active: false, declarations: [] });
 
     const later = new Date(Date.now() + 25 * HOUR);
     await runHousekeeping({ db: t.db, payments: demoPayments, now: later });
     await runHousekeeping({ db: t.db, payments: demoPayments, now: new Date(later.getTime() + 31 * DAY) });
-    expect(await t.db.select().from(donations).where(eq(donations.id, gift.id))).toEqual([]);
-    expect(await t.db.select().from(checkoutDetails).where(eq(checkoutDetails.donationId, gift.id))).toEqual([]);
-    expect(await t.db.select().from(giftAidDeclarations).where(eq(giftAidDeclarations.donorId, victim.id))).toEqual([]);
-    expect(await t.db.select().from(marketingConsents).where(eq(marketingConsents.userId, victim.id))).toEqual([]);
-    const [account] = await t.db.select().from(users).where(eq(users.id, victim.id));
+    expect(await t.db.select().from(schema.donations).where(eq(schema.donations.id, gift.id))).toEqual([]);
+    expect(
+      await t.db.select().from(schema.checkoutDetails).where(eq(schema.checkoutDetails.donationId, gift.id)),
+    ).toEqual([]);
+    expect(
+      await t.db.select().from(schema.giftAidDeclarations).where(eq(schema.giftAidDeclarations.donorId, victim.id)),
+    ).toEqual([]);
+    expect(
+      await t.db.select().from(schema.marketingConsents).where(eq(schema.marketingConsents.userId, victim.id)),
+    ).toEqual([]);
+    const [account] = await t.db.select().from(schema.users).where(eq(schema.users.id, victim.id));
     expect(account).toMatchObject({ firstName: victim.firstName, lastName: victim.lastName });
   });
 });
