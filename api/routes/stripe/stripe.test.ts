@@ -3,15 +3,7 @@ import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { toShortId } from '../../../db/ids';
 import { donations, giftAidDeclarations, prices, rateLimits, users } from '../../../db/schema';
 import { createAppeal, createCampaign, createOrganization, createSession, createUser } from '../../../tests/factories';
-import {
-  bodyOf,
-  engineName,
-  errorOf,
-  messageOf,
-  publicTotals,
-  setupTestApp,
-  type TestApp,
-} from '../../../tests/setup/test-app';
+import { bodyOf, engineName, errorOf, publicTotals, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
 import { GIFT_AID_DECLARATION, giftAidDeclaration } from '../../../domain';
 
 let t: TestApp;
@@ -182,8 +174,7 @@ describe(`POST /api/stripe/client_secret: bad input stores nothing (${engineName
     ];
     for (const [body, message] of expectations) {
       const res = await w.start({ amount: 500, ...body });
-      expect(res.status).toBe(400);
-      expect(await messageOf(res)).toMatch(message);
+      expect((await errorOf(res, 400)).message).toMatch(message);
     }
     expect(await counts()).toEqual(before);
   });
@@ -263,8 +254,7 @@ describe(`Demo payments: one-off gifts (${engineName})`, () => {
     const w = await world();
     const { clientSecret } = (await (await w.start({ amount: 2000 })).json()) as Checkout;
     const declined = await w.confirm(clientSecret, 'decline');
-    expect(declined.status).toBe(402);
-    expect(await messageOf(declined)).toMatch(/Your card was declined/);
+    expect((await errorOf(declined, 402)).message).toMatch(/Your card was declined/);
     expect((await w.rows())[0]).toMatchObject({ status: 'failed', failureMessage: expect.stringMatching(/declined/) });
     expect(await w.totals()).toEqual({ appeal: 0, campaign: 0 });
     expect(await (await w.confirm(clientSecret)).json()).toEqual({ status: 'succeeded' });
@@ -290,8 +280,7 @@ describe(`Demo payments: one-off gifts (${engineName})`, () => {
     const { clientSecret } = (await (await w.start({ amount: 2000 })).json()) as Checkout;
     const forged = clientSecret.replace(/.$/, (c: string) => (c === '0' ? '1' : '0'));
     const res = await w.confirm(forged);
-    expect(res.status).toBe(400);
-    expect(await messageOf(res)).toMatch(/payment session is not valid/);
+    expect((await errorOf(res, 400)).message).toMatch(/payment session is not valid/);
     expect((await w.rows())[0].status).toBe('pending');
   });
 
@@ -354,8 +343,7 @@ describe(`Demo payments: one-off gifts (${engineName})`, () => {
       });
     // The platform's wording names another charity: refused, nothing stored.
     const wrong = await start(GIFT_AID_DECLARATION);
-    expect(wrong.status).toBe(400);
-    expect(await messageOf(wrong)).toMatch(/gift_aid.declaration: the Gift Aid wording has changed/);
+    expect((await errorOf(wrong, 400)).message).toMatch(/gift_aid.declaration: the Gift Aid wording has changed/);
     expect(await t.db.select().from(donations).where(eq(donations.campaignId, campaign.id))).toEqual([]);
 
     const right = await start(ownWording);
@@ -453,9 +441,10 @@ describe(`POST /api/stripe/client_secret is throttled (${engineName})`, () => {
     const email = `busy.${crypto.randomUUID().slice(0, 8)}@example.com`;
     for (let i = 0; i < 10; i++) expect((await start(campaign.id, email)).status).toBe(200);
     const blocked = await start(campaign.id, email.toUpperCase());
-    expect(blocked.status).toBe(429);
     expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(0);
-    expect(await messageOf(blocked)).toMatch(/^Too many donation attempts\. Please wait \d+ minutes? and try again\.$/);
+    expect((await errorOf(blocked, 429)).message).toMatch(
+      /^Too many donation attempts\. Please wait \d+ minutes? and try again\.$/,
+    );
     expect(await t.db.select().from(donations).where(eq(donations.campaignId, campaign.id))).toHaveLength(10);
     expect((await start(campaign.id, `other.${email}`)).status).toBe(200);
   });
