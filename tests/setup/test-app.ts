@@ -63,6 +63,15 @@ export async function publicTotals(t: TestApp, ids: { appealId: string; campaign
   return { appeal: appeal.summary.total_donations, campaign: campaign.summary.total_donations };
 }
 
+/** The platform charity (CHARITY_*) that mail names when a gift's organization gives no details of its own. */
+export const PLATFORM_CHARITY = { name: 'UK NFP', number: '1187342', address: '10 Downing Lane, London, SW1A 2AA' };
+/** The bindings that set `PLATFORM_CHARITY`, for `setupTestApp`. */
+export const PLATFORM_CHARITY_ENV = {
+  CHARITY_NAME: PLATFORM_CHARITY.name,
+  CHARITY_NUMBER: PLATFORM_CHARITY.number,
+  CHARITY_ADDRESS: PLATFORM_CHARITY.address,
+} satisfies Partial<Bindings>;
+
 /**
  * The real Hono app on a fresh migrated database of the current engine: libSQL in the "node"
  * project, D1 in workerd in the "workers" project. The same test files run on both.

@@ -17,6 +17,8 @@ import {
   bodyOf,
   engineName,
   messageOf,
+  PLATFORM_CHARITY,
+  PLATFORM_CHARITY_ENV,
   setupTestApp,
   type TestApp,
   type TestClient,
@@ -29,12 +31,7 @@ let t: TestApp;
 const P = { five: `price_mg_${Date.now()}_5`, ten: `price_mg_${Date.now()}_10`, twenty: `price_mg_${Date.now()}_20` };
 
 beforeAll(async () => {
-  t = await setupTestApp({
-    STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
-    CHARITY_NAME: 'Wells for Hope Trust',
-    CHARITY_NUMBER: '1234567',
-    CHARITY_ADDRESS: '1 High Street, Bristol, BS1 1AA',
-  });
+  t = await setupTestApp({ STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET, ...PLATFORM_CHARITY_ENV });
   await t.db.insert(prices).values([
     { id: P.five, unitAmount: 500 },
     { id: P.ten, unitAmount: 1000 },
@@ -103,9 +100,9 @@ describe(`monthly gifts in demo mode (${engineName})`, () => {
     expect(mails).toHaveLength(1);
     const [receipt] = mails;
     expect(receipt.key).toBe(`receipt:${m.row.id}`);
-    expect(receipt.subject).toBe('Your receipt: £10.00 to Wells for Hope Trust');
-    expect(receipt.text).toContain('Registered charity number 1234567');
-    expect(receipt.text).toContain('1 High Street, Bristol, BS1 1AA');
+    expect(receipt.subject).toBe(`Your receipt: £10.00 to ${PLATFORM_CHARITY.name}`);
+    expect(receipt.text).toContain(`Registered charity number ${PLATFORM_CHARITY.number}`);
+    expect(receipt.text).toContain(PLATFORM_CHARITY.address);
     expect(receipt.text).toContain(`Payment reference: ${m.row.invoiceId}`);
     expect(receipt.text).toMatch(/next monthly payment of £10\.00 is due on \d{1,2} \w+ \d{4}/);
     expect(receipt.text).toMatch(/\/monthly\/cancel\?token=cancel\.sub_demo/);
@@ -165,9 +162,9 @@ describe(`monthly gifts in demo mode (${engineName})`, () => {
     const subjects = (await mail(m.donor.email)).map((r) => r.subject);
     expect(subjects).toEqual(
       expect.arrayContaining([
-        'Your monthly gift to Wells for Hope Trust is now £20.00',
-        'Your monthly gift to Wells for Hope Trust is paused',
-        'Your monthly gift to Wells for Hope Trust is cancelled',
+        `Your monthly gift to ${PLATFORM_CHARITY.name} is now £20.00`,
+        `Your monthly gift to ${PLATFORM_CHARITY.name} is paused`,
+        `Your monthly gift to ${PLATFORM_CHARITY.name} is cancelled`,
       ]),
     );
     expect((await m.list())[0]).toMatchObject({ status: 'cancelled' });

@@ -9,17 +9,18 @@ import {
   sendEvent,
   WEBHOOK_SECRET,
 } from '../../../tests/fixtures/stripe/events';
-import { engineName, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
+import {
+  engineName,
+  PLATFORM_CHARITY,
+  PLATFORM_CHARITY_ENV,
+  setupTestApp,
+  type TestApp,
+} from '../../../tests/setup/test-app';
 
 let t: TestApp;
 
 beforeAll(async () => {
-  t = await setupTestApp({
-    STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
-    CHARITY_NAME: 'UK NFP',
-    CHARITY_NUMBER: '1187342',
-    CHARITY_ADDRESS: '10 Downing Lane, London, SW1A 2AA',
-  });
+  t = await setupTestApp({ STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET, ...PLATFORM_CHARITY_ENV });
 });
 
 const mails = (to: string) => t.db.select().from(outbox).where(eq(outbox.to, to));
@@ -100,9 +101,9 @@ describe(`receipts and refund notices (${engineName})`, () => {
       (m) => m.key?.startsWith('receipt:') && m.text.includes(appeal.title),
     );
     expect(receipt.text).toContain('Gift Aid:          Yes: we will claim £2.50 from HMRC');
-    expect(receipt.text).toContain('UK NFP');
-    expect(receipt.text).toContain('Registered charity number 1187342');
-    expect(receipt.text).toContain('10 Downing Lane, London, SW1A 2AA');
+    expect(receipt.text).toContain(PLATFORM_CHARITY.name);
+    expect(receipt.text).toContain(`Registered charity number ${PLATFORM_CHARITY.number}`);
+    expect(receipt.text).toContain(PLATFORM_CHARITY.address);
   });
 
   it('sends a receipt for a manual gift only when the admin ticks "send receipt"', async () => {
