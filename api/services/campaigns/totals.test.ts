@@ -10,17 +10,7 @@ import {
   createUser,
   signedIn,
 } from '../../../tests/factories';
-import {
-  giftMetadata,
-  chargeRefunded,
-  fakeId,
-  invoicePaid,
-  invoicePaymentFailed,
-  paymentIntentFailed,
-  paymentIntentSucceeded,
-  sendEvent,
-  WEBHOOK_SECRET,
-} from '../../../tests/fixtures/stripe/events';
+import * as stripe from '../../../tests/fixtures/stripe/events';
 import { engineName, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
 import { insertPendingDonation } from '../donations/pending';
 import { topDonors } from './top-donors';
@@ -35,7 +25,7 @@ import {
 
 let t: TestApp;
 beforeAll(async () => {
-  t = await setupTestApp({ STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET });
+  t = await setupTestApp({ STRIPE_WEBHOOK_SECRET: stripe.WEBHOOK_SECRET });
 });
 
 async function expectStoredEqualsRecomputed() {
@@ -66,24 +56,24 @@ describe(`running totals (${engineName})`, () => {
     const otherAppeal = await createAppeal(t.db, other.id);
     const declaration = await createGiftAidDeclaration(t.db, { donorId: donor.id });
     const meta = (over: Record<string, string> = {}, kind: 'one_off' | 'monthly' = 'one_off') => ({
-      ...giftMetadata({ kind, campaignId: campaign.id, appealId: appeal.id, donorId: donor.id }),
+      ...stripe.giftMetadata({ kind, campaignId: campaign.id, appealId: appeal.id, donorId: donor.id }),
       ...over,
     });
-    const send = async (evt: object) => expect((await sendEvent(t, evt)).status).toBe(200);
+    const send = async (evt: object) => expect((await stripe.sendEvent(t, evt)).status).toBe(200);
 
     // 1. A one-off gift with Gift Aid, its event delivered three times and a second event for the same payment.
-    const intentA = fakeId('pi');
+    const intentA = stripe.fakeId('pi');
     const metaA = meta({ gift_aid_declaration_id: declaration.id });
-    const giftA = paymentIntentSucceeded({ intentId: intentA, amount: 5_000, metadata: metaA });
+    const giftA = stripe.paymentIntentSucceeded({ intentId: intentA, amount: 5_000, metadata: metaA });
     await send(giftA);
     await send(giftA);
-    await Promise.all([sendEvent(t, giftA), sendEvent(t, giftA)]);
-    await send(paymentIntentSucceeded({ intentId: intentA, amount: 5_000, metadata: metaA }));
+    await Promise.all([stripe.sendEvent(t, giftA), stripe.sendEvent(t, giftA)]);
+    await send(stripe.paymentIntentSucceeded({ intentId: intentA, amount: 5_000, metadata: metaA }));
     expect(await totalsOf(t.db, appeal.id)).toEqual({ raised: 5_000, count: 1, giftAid: 1_250 });
 
     // 2. A pending gift that fails, then another that fails and is retried successfully.
     const failedMeta = meta();
-    const intentF = fakeId('pi');
+    const intentF = stripe.fakeId('pi');
     await insertPendingDonation(t.db, {
       id: failedMeta.donation_id,
       amount: 2_000,
@@ -96,38 +86,38 @@ describe(`running totals (${engineName})`, () => {
       subscriptionId: null,
       source: 'card',
     });
-    await send(paymentIntentFailed({ intentId: intentF, amount: 2_000, metadata: failedMeta }));
+    await send(stripe.paymentIntentFailed({ intentId: intentF, amount: 2_000, metadata: failedMeta }));
     const retryMeta = meta();
-    const intentR = fakeId('pi');
-    await send(paymentIntentFailed({ intentId: intentR, amount: 1_500, metadata: retryMeta }));
-    const retried = paymentIntentSucceeded({ intentId: intentR, amount: 1_500, metadata: retryMeta });
+    const intentR = stripe.fakeId('pi');
+    await send(stripe.paymentIntentFailed({ intentId: intentR, amount: 1_500, metadata: retryMeta }));
+    const retried = stripe.paymentIntentSucceeded({ intentId: intentR, amount: 1_500, metadata: retryMeta });
     await send(retried);
     await send(retried);
     // A failure arriving late does not undo the success.
-    await send(paymentIntentFailed({ intentId: intentR, amount: 1_500, metadata: retryMeta }));
+    await send(stripe.paymentIntentFailed({ intentId: intentR, amount: 1_500, metadata: retryMeta }));
     expect(await totalsOf(t.db, appeal.id)).toEqual({ raised: 6_500, count: 2, giftAid: 1_250 });
 
     // 3. Refunds: partial, repeated, then full (the Gift Aid gift); and a refund that arrives before its success event.
     // Stripe `created` times fixed apart, so the late partial refund is older whatever the clock does.
     const at = Math.floor(Date.now() / 1000);
-    const partial = chargeRefunded({ intentId: intentA, amount: 5_000, refunded: 1_000, created: at - 30 });
+    const partial = stripe.chargeRefunded({ intentId: intentA, amount: 5_000, refunded: 1_000, created: at - 30 });
     await send(partial);
     await send(partial);
     expect(await totalsOf(t.db, appeal.id)).toEqual({ raised: 5_500, count: 2, giftAid: 1_000 });
-    await send(chargeRefunded({ intentId: intentA, amount: 5_000, refunded: 5_000, created: at - 20 }));
-    await send(chargeRefunded({ intentId: intentA, amount: 5_000, refunded: 1_000, created: at - 25 }));
+    await send(stripe.chargeRefunded({ intentId: intentA, amount: 5_000, refunded: 5_000, created: at - 20 }));
+    await send(stripe.chargeRefunded({ intentId: intentA, amount: 5_000, refunded: 1_000, created: at - 25 }));
     expect(await totalsOf(t.db, appeal.id)).toEqual({ raised: 1_500, count: 1, giftAid: 0 });
     const earlyMeta = meta();
-    const intentE = fakeId('pi');
-    await send(chargeRefunded({ intentId: intentE, amount: 3_000, refunded: 1_000, metadata: earlyMeta }));
-    await send(paymentIntentSucceeded({ intentId: intentE, amount: 3_000, metadata: earlyMeta }));
+    const intentE = stripe.fakeId('pi');
+    await send(stripe.chargeRefunded({ intentId: intentE, amount: 3_000, refunded: 1_000, metadata: earlyMeta }));
+    await send(stripe.paymentIntentSucceeded({ intentId: intentE, amount: 3_000, metadata: earlyMeta }));
     expect(await totalsOf(t.db, appeal.id)).toEqual({ raised: 3_500, count: 2, giftAid: 0 });
 
     // 4. Monthly: first invoice and a renewal (each delivered twice), a failed renewal, and a failed first invoice later paid.
     const monthly = meta({ gift_aid_declaration_id: declaration.id }, 'monthly');
-    const sub = fakeId('sub');
-    const first = invoicePaid({
-      invoiceId: fakeId('in'),
+    const sub = stripe.fakeId('sub');
+    const first = stripe.invoicePaid({
+      invoiceId: stripe.fakeId('in'),
       subscriptionId: sub,
       amount: 1_000,
       metadata: monthly,
@@ -135,8 +125,8 @@ describe(`running totals (${engineName})`, () => {
     });
     await send(first);
     await send(first);
-    const renewal = invoicePaid({
-      invoiceId: fakeId('in'),
+    const renewal = stripe.invoicePaid({
+      invoiceId: stripe.fakeId('in'),
       subscriptionId: sub,
       amount: 1_000,
       metadata: monthly,
@@ -145,8 +135,8 @@ describe(`running totals (${engineName})`, () => {
     await send(renewal);
     await send(renewal);
     await send(
-      invoicePaymentFailed({
-        invoiceId: fakeId('in'),
+      stripe.invoicePaymentFailed({
+        invoiceId: stripe.fakeId('in'),
         subscriptionId: sub,
         amount: 1_000,
         metadata: monthly,
@@ -154,10 +144,10 @@ describe(`running totals (${engineName})`, () => {
       }),
     );
     const late = meta({}, 'monthly');
-    const lateSub = fakeId('sub');
-    const lateInvoice = fakeId('in');
+    const lateSub = stripe.fakeId('sub');
+    const lateInvoice = stripe.fakeId('in');
     await send(
-      invoicePaymentFailed({
+      stripe.invoicePaymentFailed({
         invoiceId: lateInvoice,
         subscriptionId: lateSub,
         amount: 2_500,
@@ -166,7 +156,13 @@ describe(`running totals (${engineName})`, () => {
       }),
     );
     await send(
-      invoicePaid({ invoiceId: lateInvoice, subscriptionId: lateSub, amount: 2_500, metadata: late, first: true }),
+      stripe.invoicePaid({
+        invoiceId: lateInvoice,
+        subscriptionId: lateSub,
+        amount: 2_500,
+        metadata: late,
+        first: true,
+      }),
     );
     expect(await totalsOf(t.db, appeal.id)).toEqual({ raised: 8_000, count: 5, giftAid: 500 });
 
