@@ -26,7 +26,7 @@ export function ConsentField({
         minHeight: 44,
         margin: '.75rem 0',
         cursor: 'pointer',
-        fontSize: '.92rem',
+        fontSize: '.9rem',
       }}
     >
       <input
