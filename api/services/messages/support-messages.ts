@@ -1,6 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { and, desc, eq, isNotNull, isNull, ne, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/sqlite-core';
+import { donorOfGift } from '../../../db/gift-joins';
 import type { Db } from '../../../db/client';
 import type { IdValue } from '../../../db/prepared';
 import { parseId } from '../../../db/ids';
@@ -97,7 +98,7 @@ export function latestMessagesQuery(
     })
     .from(supportMessages)
     .innerJoin(donations, eq(donations.id, supportMessages.donationId))
-    .innerJoin(users, eq(users.id, donations.donorId))
+    .innerJoin(users, donorOfGift)
     .leftJoin(checkoutDetails, eq(checkoutDetails.donationId, supportMessages.donationId))
     .where(
       and(
@@ -167,7 +168,7 @@ export async function staffMessages(
     })
     .from(supportMessages)
     .innerJoin(donations, eq(donations.id, supportMessages.donationId))
-    .innerJoin(users, eq(users.id, donations.donorId))
+    .innerJoin(users, donorOfGift)
     .innerJoin(campaign, eq(campaign.id, supportMessages.campaignId))
     .leftJoin(appeal, eq(appeal.id, supportMessages.appealId))
     .where(and(...conditions))
