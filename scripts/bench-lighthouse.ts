@@ -17,7 +17,7 @@
  * task by task).
  * Port: BENCH_PORT. Loopback only; stops itself after 20 minutes.
  */
-import { lighthouseChromeFlags } from './chromium-flags';
+import { launchChromium, lighthouseLoad } from './chromium-flags';
 import { type ChildProcess, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import os, { loadavg } from 'node:os';
@@ -119,27 +119,16 @@ export async function lighthouseRuns(
   saveDir?: string,
 ): Promise<LighthouseRun[]> {
   if (!base.startsWith('http://127.0.0.1:')) throw new Error('Lighthouse only targets 127.0.0.1');
-  const { default: lighthouse } = await import('lighthouse');
-  const chromeLauncher = await import('chrome-launcher');
   const busy = condition === 'busy' ? busyCore() : null;
   const results: LighthouseRun[] = [];
   try {
     for (let run = 0; run < runs; run++) {
       for (const page of pages) {
         // A fresh browser each run: no cache or compiled code carried from the last run.
-        const chrome = await chromeLauncher.launch({
-          chromePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
-          chromeFlags: lighthouseChromeFlags(chromeLauncher.Launcher.defaultFlags()),
-          logLevel: 'silent',
-        });
+        const chrome = await launchChromium();
         runningChrome = chrome;
         try {
-          const runner = await lighthouse(base + page.path, {
-            port: chrome.port,
-            logLevel: 'error',
-            output: 'json',
-            onlyCategories: ['performance', 'accessibility', 'best-practices', 'seo'],
-          });
+          const runner = await lighthouseLoad(base + page.path, chrome.port);
           const lhr = runner?.lhr;
           const trace = (runner?.artifacts as { Trace?: { traceEvents: TraceEvent[] } } | undefined)?.Trace;
           if (!lhr) throw new Error(`lighthouse gave no result for ${page.path}`);

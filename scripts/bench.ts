@@ -31,7 +31,7 @@
  * CHROMIUM_PATH (default /usr/bin/chromium).
  * The whole run stops itself after BENCH_DEADLINE_S seconds (default 1500).
  */
-import { lighthouseChromeFlags } from './chromium-flags';
+import { launchChromium, lighthouseLoad } from './chromium-flags';
 import { spawnSync } from 'node:child_process';
 import {
   benchPort,
@@ -105,7 +105,6 @@ const port = benchPort();
 /** Loopback only: the bench has no option to point it anywhere else. The scaled server listens on port + 1. */
 const baseFor = local;
 let base = baseFor(port);
-const chromePath = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 const STATIC_PATH = '/favicon.svg';
 const CONNECTIONS = 20;
 const FIXED_RATE = 50;
@@ -457,23 +456,12 @@ type LighthouseResult = {
 };
 
 async function runLighthouse(pages: { name: string; path: string }[]): Promise<LighthouseResult[]> {
-  const { default: lighthouse } = await import('lighthouse');
-  const chromeLauncher = await import('chrome-launcher');
-  const chrome = await chromeLauncher.launch({
-    chromePath,
-    chromeFlags: lighthouseChromeFlags(chromeLauncher.Launcher.defaultFlags()),
-    logLevel: 'silent',
-  });
+  const chrome = await launchChromium();
   const results: LighthouseResult[] = [];
   try {
     for (const page of pages) {
       process.stdout.write(`[bench] lighthouse ${page.name} … `);
-      const runner = await lighthouse(base + page.path, {
-        port: chrome.port,
-        logLevel: 'error',
-        output: 'json',
-        onlyCategories: ['performance', 'accessibility', 'best-practices', 'seo'],
-      });
+      const runner = await lighthouseLoad(base + page.path, chrome.port);
       const lhr = runner?.lhr;
       if (!lhr) throw new Error(`lighthouse gave no result for ${page.path}`);
       const num = (id: string) => Number(lhr.audits[id]?.numericValue ?? Number.NaN);

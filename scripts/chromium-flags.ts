@@ -34,3 +34,27 @@ export function lighthouseChromeFlags(launcherDefaults: string[]): string[] {
   const theirs = launcherDefaults.find((flag) => flag.startsWith(prefix))?.slice(prefix.length);
   return [...CHROMIUM_FLAGS, prefix + [theirs, ...BACKGROUND_UI_FEATURES].filter(Boolean).join(',')];
 }
+
+/** The Chromium the bench measures with: the system one unless CHROMIUM_PATH names another. */
+export const chromiumPath = () => process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+
+/** A headless Chromium for Lighthouse, started with the flags above; the caller kills it. */
+export async function launchChromium() {
+  const chromeLauncher = await import('chrome-launcher');
+  return chromeLauncher.launch({
+    chromePath: chromiumPath(),
+    chromeFlags: lighthouseChromeFlags(chromeLauncher.Launcher.defaultFlags()),
+    logLevel: 'silent',
+  });
+}
+
+/** One Lighthouse load of `url` in the Chromium listening on `port`, over the four categories the bench reports. */
+export async function lighthouseLoad(url: string, port: number) {
+  const { default: lighthouse } = await import('lighthouse');
+  return lighthouse(url, {
+    port,
+    logLevel: 'error',
+    output: 'json',
+    onlyCategories: ['performance', 'accessibility', 'best-practices', 'seo'],
+  });
+}

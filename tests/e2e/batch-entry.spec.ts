@@ -55,4 +55,11 @@ test('an admin enters a batch of three cheques, posts it once the total matches,
   await page.reload();
   await expect(page.getByRole('table', { name: 'Gifts in this batch' }).getByRole('row')).toHaveCount(4);
   await page.screenshot({ path: testInfo.outputPath('batch-posted-1280.png'), fullPage: true });
+
+  // The list of batches shows the new one (with no batches it would say so instead of an empty table).
+  await page.goto('/dashboard/batches');
+  await expect(
+    page.getByRole('table', { name: 'Batches' }).getByRole('row').filter({ hasText: '£60.50' }),
+  ).toBeVisible();
+  await page.screenshot({ path: testInfo.outputPath('batch-list-1280.png'), fullPage: true });
 });

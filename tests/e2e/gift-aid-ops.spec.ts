@@ -80,6 +80,10 @@ test('an admin adds a paper declaration, verifies a batch gift, creates a claim,
   await page.waitForSelector('astro-island:not([ssr])');
   await page.getByLabel('Organization').selectOption(org._id);
   await expect(page.locator('.gift-aid-eligible-summary')).not.toContainText('0 eligible gifts');
+  // The adjustments (of every organization the viewer sees) are a table, or a line saying there are none.
+  await expect(
+    page.getByRole('table', { name: 'Gift Aid adjustments' }).or(page.getByText('No refunds of claimed gifts.')),
+  ).toBeVisible();
   await page.getByRole('button', { name: 'Create claim' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Claim created' })).toBeVisible();
   const claims = page.getByRole('table', { name: 'Gift Aid claims' });

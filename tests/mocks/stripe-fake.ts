@@ -259,22 +259,22 @@ export async function startStripeFake(): Promise<StripeFake> {
       const paid = new Set([...fake.payoutTransactions.values()].flat());
       const included = [...fake.balanceTransactions.values()].filter((t) => t.type !== 'payout' && !paid.has(t.id));
       const amount = included.reduce((sum, t) => sum + (t.net as number), 0);
-      const payoutId = id('po');
-      const txn = fake.addBalanceTransaction({
-        amount: -amount,
-        type: 'payout',
-        source: payoutId,
-        status: 'available',
-        description: 'STRIPE PAYOUT',
-      });
+      const { sourceId: payoutId, txnId } = debit('payout', amount, 'STRIPE PAYOUT', 'available');
       for (const t of included) t.status = 'available';
-      const payout = payoutObject({ id: payoutId, amount, balance_transaction: txn.id as string });
+      const payout = payoutObject({ id: payoutId, amount, balance_transaction: txnId });
       fake.payouts.set(payoutId, payout);
-      fake.payoutTransactions.set(payoutId, [...included.map((t) => t.id as string), txn.id as string]);
+      fake.payoutTransactions.set(payoutId, [...included.map((t) => t.id as string), txnId]);
       return payout;
     },
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
+
+  /** Money leaving the balance: a new refund or payout id and the balance transaction that takes the amount out. */
+  function debit(type: 'refund' | 'payout', amount: number, description: string, status?: 'available') {
+    const sourceId = id(type === 'refund' ? 're' : 'po');
+    const txn = fake.addBalanceTransaction({ amount: -amount, type, source: sourceId, status, description });
+    return { sourceId, txnId: txn.id as string };
+  }
 
   async function route(req: FakeRequest): Promise<{ status: number; body: Obj }> {
     const { method, path, body } = req;
@@ -573,19 +573,13 @@ export async function startStripeFake(): Promise<StripeFake> {
           },
         };
       }
-      const refundId = id('re');
-      const txn = fake.addBalanceTransaction({
-        amount: -amount,
-        type: 'refund',
-        source: refundId,
-        description: 'REFUND FOR CHARGE',
-      });
+      const { sourceId: refundId, txnId } = debit('refund', amount, 'REFUND FOR CHARGE');
       const refund = refundObject({
         id: refundId,
         amount,
         charge: charge.id,
         payment_intent: charge.payment_intent,
-        balance_transaction: txn.id as string,
+        balance_transaction: txnId,
         metadata: params.metadata ?? {},
       });
       if (params.reason) refund.reason = params.reason;

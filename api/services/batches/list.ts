@@ -1,4 +1,5 @@
 import { and, asc, count, desc, eq, inArray, type SQL } from 'drizzle-orm';
+import { campaignOfGift, donorNameColumns, donorOfGift } from '../../../db/gift-joins';
 import { parseId } from '../../../db/ids';
 import { campaigns, donationBatches, donations, organizations, users } from '../../../db/schema';
 import type { BatchDto, BatchSummaryDto } from '../../schemas/batches';
@@ -72,14 +73,13 @@ export async function getBatch(ctx: ViewerContext, idRef: string): Promise<Batch
   const lines = await db
     .select({
       gift: donations,
-      firstName: users.firstName,
-      lastName: users.lastName,
+      ...donorNameColumns,
       campaignTitle: campaigns.title,
       campaignKind: campaigns.kind,
     })
     .from(donations)
-    .innerJoin(users, eq(users.id, donations.donorId))
-    .innerJoin(campaigns, eq(campaigns.id, donations.campaignId))
+    .innerJoin(users, donorOfGift)
+    .innerJoin(campaigns, campaignOfGift)
     .where(eq(donations.batchId, id))
     .orderBy(asc(donations.createdAt), asc(donations.id));
   return {

@@ -1,4 +1,5 @@
 import { and, eq, gte, inArray, lt, sql } from 'drizzle-orm';
+import { campaignOfGift } from '../../../db/gift-joins';
 import type { Db } from '../../../db/client';
 import { campaigns, donationReversals, donations, organizations } from '../../../db/schema';
 import { londonMidnight, nextDay } from '../../../domain/dates';
@@ -122,7 +123,7 @@ export async function accountsJournal(db: Db, scope: OrgScope, from: string, to:
         fees: sql<number>`sum(case when ${channelOf} = 'provider' then coalesce(${donations.feePence}, 0) else 0 end)`,
       })
       .from(donations)
-      .innerJoin(campaigns, eq(campaigns.id, donations.campaignId))
+      .innerJoin(campaigns, campaignOfGift)
       .leftJoin(organizations, eq(organizations.id, campaigns.organizationId))
       .where(
         and(
@@ -142,7 +143,7 @@ export async function accountsJournal(db: Db, scope: OrgScope, from: string, to:
       })
       .from(donationReversals)
       .innerJoin(donations, eq(donations.id, donationReversals.donationId))
-      .innerJoin(campaigns, eq(campaigns.id, donations.campaignId))
+      .innerJoin(campaigns, campaignOfGift)
       .leftJoin(organizations, eq(organizations.id, campaigns.organizationId))
       .where(
         and(

@@ -1,4 +1,5 @@
 import { and, eq, gte, inArray, isNull, lt } from 'drizzle-orm';
+import { campaignOfGift } from '../../../db/gift-joins';
 import { chunks } from '../../../db/chunks';
 import type { Db } from '../../../db/client';
 import { campaigns, donationReversals, donations } from '../../../db/schema';
@@ -42,7 +43,7 @@ export async function makeDemoPayouts(db: Db, now: Date): Promise<number> {
       org: campaigns.organizationId,
     })
     .from(donations)
-    .innerJoin(campaigns, eq(campaigns.id, donations.campaignId))
+    .innerJoin(campaigns, campaignOfGift)
     .where(
       and(
         eq(donations.source, 'demo'),
@@ -64,7 +65,7 @@ export async function makeDemoPayouts(db: Db, now: Date): Promise<number> {
     })
     .from(donationReversals)
     .innerJoin(donations, eq(donations.id, donationReversals.donationId))
-    .innerJoin(campaigns, eq(campaigns.id, donations.campaignId))
+    .innerJoin(campaigns, campaignOfGift)
     .where(
       and(
         eq(donations.source, 'demo'),

@@ -1,4 +1,5 @@
 import { and, asc, desc, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
+import { campaignOfGift, donorNameColumns, donorOfGift } from '../../../db/gift-joins';
 import { campaigns, donations, organizations, payoutLines, payouts, users } from '../../../db/schema';
 import { londonMidnight, nextDay } from '../../../domain/dates';
 import { forbidden, notFound } from '../../lib/errors';
@@ -79,15 +80,14 @@ export async function payoutDetail(ctx: ViewerContext, id: string): Promise<Payo
   const rows = await db
     .select({
       line: payoutLines,
-      firstName: users.firstName,
-      lastName: users.lastName,
+      ...donorNameColumns,
       campaignTitle: campaigns.title,
       organizationId: campaigns.organizationId,
     })
     .from(payoutLines)
     .leftJoin(donations, eq(donations.id, payoutLines.donationId))
-    .leftJoin(users, eq(users.id, donations.donorId))
-    .leftJoin(campaigns, eq(campaigns.id, donations.campaignId))
+    .leftJoin(users, donorOfGift)
+    .leftJoin(campaigns, campaignOfGift)
     .where(eq(payoutLines.payoutId, id))
     .orderBy(asc(payoutLines.availableOn), asc(payoutLines.balanceTransactionId));
   const shown = whole

@@ -1,4 +1,5 @@
-import { eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { inArray, sql, type SQL } from 'drizzle-orm';
+import { campaignOfGift } from '../../../db/gift-joins';
 import { chunks, rowsPerStatement } from '../../../db/chunks';
 import type { Db } from '../../../db/client';
 import { campaigns, donationDisputes, donationReversals, donations, payoutLines, payouts } from '../../../db/schema';
@@ -110,7 +111,7 @@ export async function organizationOfLines(db: Db, lines: PayoutLineInput[]): Pro
     const rows = await db
       .selectDistinct({ org: campaigns.organizationId })
       .from(donations)
-      .innerJoin(campaigns, eq(campaigns.id, donations.campaignId))
+      .innerJoin(campaigns, campaignOfGift)
       .where(inArray(donations.id, part));
     for (const row of rows) orgs.add(row.org);
   }

@@ -1,4 +1,5 @@
 import { and, asc, desc, eq } from 'drizzle-orm';
+import { campaignOfGift } from '../../../db/gift-joins';
 import type { Db } from '../../../db/client';
 import { parseId } from '../../../db/ids';
 import {
@@ -166,7 +167,7 @@ export async function claimGifts(
     })
     .from(giftAidClaimedGifts)
     .innerJoin(donations, eq(donations.id, giftAidClaimedGifts.donationId))
-    .innerJoin(campaigns, eq(campaigns.id, donations.campaignId))
+    .innerJoin(campaigns, campaignOfGift)
     .leftJoin(giftAidDeclarations, eq(giftAidDeclarations.id, giftAidClaimedGifts.declarationId))
     .leftJoin(
       giftAidClaimRows,

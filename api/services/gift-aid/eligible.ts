@@ -1,4 +1,5 @@
 import { and, asc, eq, gte, inArray, lt, sql, type SQL } from 'drizzle-orm';
+import { campaignOfGift } from '../../../db/gift-joins';
 import type { Db } from '../../../db/client';
 import { chunks } from '../../../db/chunks';
 import { campaigns, donations, giftAidClaimedGifts, giftAidDeclarations, organizations } from '../../../db/schema';
@@ -54,7 +55,7 @@ export function eligibleQuery(db: Db, where: SQL) {
       declaration: giftAidDeclarations,
     })
     .from(donations)
-    .innerJoin(campaigns, eq(campaigns.id, donations.campaignId))
+    .innerJoin(campaigns, campaignOfGift)
     .innerJoin(giftAidDeclarations, eq(giftAidDeclarations.id, donations.giftAidDeclarationId))
     .where(where);
 }
@@ -69,7 +70,7 @@ export async function eligibleTotals(db: Db, where: SQL): Promise<{ count: numbe
       total: sql<number>`coalesce(sum(${donations.amount} - ${donations.refundedAmount}), 0)`,
     })
     .from(donations)
-    .innerJoin(campaigns, eq(campaigns.id, donations.campaignId))
+    .innerJoin(campaigns, campaignOfGift)
     .innerJoin(giftAidDeclarations, eq(giftAidDeclarations.id, donations.giftAidDeclarationId))
     .where(where);
   return { count: Number(totals?.count ?? 0), total: Number(totals?.total ?? 0) };

@@ -1,4 +1,5 @@
 import { and, asc, eq, gte, inArray, isNull, lt, ne, sql } from 'drizzle-orm';
+import { campaignOfGift } from '../../../db/gift-joins';
 import type { Db } from '../../../db/client';
 import { campaigns, donations, gasdsClaims, giftAidClaimedGifts, giftAidClaims } from '../../../db/schema';
 import { GASDS_LIMITS, GASDS_METHODS, londonIsoDate, ukTaxYear } from '../../../domain';
@@ -40,7 +41,7 @@ async function position(db: Db, organizationId: string, taxYear: number): Promis
   const gifts = await db
     .select({ id: donations.id, amount: sql<number>`${donations.amount} - ${donations.refundedAmount}` })
     .from(donations)
-    .innerJoin(campaigns, eq(campaigns.id, donations.campaignId))
+    .innerJoin(campaigns, campaignOfGift)
     .where(smallGiftsWhere(organizationId, year))
     .orderBy(asc(donations.date), asc(donations.id))
     .limit(50_000);

@@ -1,4 +1,5 @@
 import { and, eq, isNull } from 'drizzle-orm';
+import { campaignOfGift } from '../../../db/gift-joins';
 import { campaigns, donationDisputes, donations, organizationAdmins, users } from '../../../db/schema';
 import { type CharityIdentity, formatLongUkDate, formatPence } from '../../../domain';
 import { createMailer, type MailMessage } from './mailer';
@@ -87,7 +88,7 @@ export async function sendDisputeOpened(
     })
     .from(donationDisputes)
     .innerJoin(donations, eq(donations.id, donationDisputes.donationId))
-    .innerJoin(campaigns, eq(campaigns.id, donations.campaignId))
+    .innerJoin(campaigns, campaignOfGift)
     .where(eq(donationDisputes.providerId, providerId))
     .limit(1);
   if (!row) return 'skipped';

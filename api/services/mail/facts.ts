@@ -1,4 +1,5 @@
 import { eq, inArray } from 'drizzle-orm';
+import { donorOfGift } from '../../../db/gift-joins';
 import { campaigns, checkoutDetails, donations, monthlyGifts, organizations, users } from '../../../db/schema';
 import type { CharityIdentity, DonationSource } from '../../../domain';
 import { charityFromOrganization, identityColumns } from '../organizations/charity';
@@ -57,7 +58,7 @@ export async function giftFacts(ctx: MailContext, donationId: string): Promise<G
       erasedAt: users.erasedAt,
     })
     .from(donations)
-    .innerJoin(users, eq(users.id, donations.donorId))
+    .innerJoin(users, donorOfGift)
     .leftJoin(checkoutDetails, eq(checkoutDetails.donationId, donations.id))
     .where(eq(donations.id, donationId))
     .limit(1);

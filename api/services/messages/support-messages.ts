@@ -1,6 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { and, desc, eq, isNotNull, isNull, ne, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/sqlite-core';
+import { appeals, donorNameColumns, donorOfGift } from '../../../db/gift-joins';
 import type { Db } from '../../../db/client';
 import type { IdValue } from '../../../db/prepared';
 import { parseId } from '../../../db/ids';
@@ -97,7 +98,7 @@ export function latestMessagesQuery(
     })
     .from(supportMessages)
     .innerJoin(donations, eq(donations.id, supportMessages.donationId))
-    .innerJoin(users, eq(users.id, donations.donorId))
+    .innerJoin(users, donorOfGift)
     .leftJoin(checkoutDetails, eq(checkoutDetails.donationId, supportMessages.donationId))
     .where(
       and(
@@ -136,7 +137,6 @@ export type StaffMessage = Omit<PublicMessage, 'amount'> & {
 };
 
 const campaign = alias(campaigns, 'campaign');
-const appeal = alias(campaigns, 'appeal');
 
 /** Messages for moderation: hidden ones included, within the viewer's organizations. */
 export async function staffMessages(
@@ -159,17 +159,16 @@ export async function staffMessages(
       refunded: donations.refundedAmount,
       date: donations.date,
       status: donations.status,
-      firstName: users.firstName,
-      lastName: users.lastName,
+      ...donorNameColumns,
       email: users.email,
       campaignTitle: campaign.title,
-      appealTitle: appeal.title,
+      appealTitle: appeals.title,
     })
     .from(supportMessages)
     .innerJoin(donations, eq(donations.id, supportMessages.donationId))
-    .innerJoin(users, eq(users.id, donations.donorId))
+    .innerJoin(users, donorOfGift)
     .innerJoin(campaign, eq(campaign.id, supportMessages.campaignId))
-    .leftJoin(appeal, eq(appeal.id, supportMessages.appealId))
+    .leftJoin(appeals, eq(appeals.id, supportMessages.appealId))
     .where(and(...conditions))
     .orderBy(desc(donations.date), sql`support_messages.rowid desc`)
     .limit(Math.min(filter.limit ?? 50, 100));

@@ -1,5 +1,5 @@
 import { and, desc, eq, inArray, notInArray, sql, type SQL } from 'drizzle-orm';
-import { alias } from 'drizzle-orm/sqlite-core';
+import { appealOfGift, appeals, campaignOfGift } from '../../../db/gift-joins';
 import type { Db } from '../../../db/client';
 import { campaigns, donations, giftAidAdjustments, giftAidClaimedGifts, monthlyGifts } from '../../../db/schema';
 import { ukTaxYearOf } from '../../../domain/dates';
@@ -8,8 +8,6 @@ import type { AuthUser } from '../../lib/types';
 import type { DonorGivingDto } from '../../schemas/users';
 import { getUser } from './manage';
 import { PAID_DONATION_STATUSES } from '../../../domain/statuses';
-
-const appeals = alias(campaigns, 'appeal');
 
 /** Checkouts nobody paid are not giving: anyone can start one for any email. */
 const UNPAID = ['pending', 'abandoned'] as const;
@@ -53,18 +51,14 @@ export async function donorGiving(
         claimId: giftAidClaimedGifts.claimId,
       })
       .from(donations)
-      .innerJoin(campaigns, eq(campaigns.id, donations.campaignId))
-      .leftJoin(appeals, eq(appeals.id, donations.appealId))
+      .innerJoin(campaigns, campaignOfGift)
+      .leftJoin(appeals, appealOfGift)
       .leftJoin(giftAidClaimedGifts, eq(giftAidClaimedGifts.donationId, donations.id))
       .where(listed)
       .orderBy(desc(donations.date), desc(donations.id))
       .limit(page.limit)
       .offset(page.offset),
-    db
-      .select({ n: sql<number>`count(*)` })
-      .from(donations)
-      .innerJoin(campaigns, eq(campaigns.id, donations.campaignId))
-      .where(listed),
+    db.select({ n: sql<number>`count(*)` }).from(donations).innerJoin(campaigns, campaignOfGift).where(listed),
     db
       .select({
         given: sql<number>`coalesce(sum(${net}), 0)`,
@@ -72,20 +66,20 @@ export async function donorGiving(
         gifts: sql<number>`coalesce(sum(${donations.status} = 'succeeded'), 0)`,
       })
       .from(donations)
-      .innerJoin(campaigns, eq(campaigns.id, donations.campaignId))
+      .innerJoin(campaigns, campaignOfGift)
       .where(paid),
     // Gift Aid is 25% of each claimed gift, rounded down per gift (as the claim itself computes it).
     db
       .select({ n: sql<number>`coalesce(sum(${giftAidClaimedGifts.amountPence} * 25 / 100), 0)` })
       .from(giftAidClaimedGifts)
       .innerJoin(donations, eq(donations.id, giftAidClaimedGifts.donationId))
-      .innerJoin(campaigns, eq(campaigns.id, donations.campaignId))
+      .innerJoin(campaigns, campaignOfGift)
       .where(and(eq(donations.donorId, donorId), scope)),
     db
       .select({ n: sql<number>`coalesce(sum(${giftAidAdjustments.giftAidPence}), 0)` })
       .from(giftAidAdjustments)
       .innerJoin(donations, eq(donations.id, giftAidAdjustments.donationId))
-      .innerJoin(campaigns, eq(campaigns.id, donations.campaignId))
+      .innerJoin(campaigns, campaignOfGift)
       .where(and(eq(donations.donorId, donorId), scope)),
     db
       .select({ n: sql<number>`count(*)`, pence: sql<number>`coalesce(sum(${monthlyGifts.amount}), 0)` })

@@ -1,4 +1,5 @@
 import { and, asc, desc, eq, exists, inArray, or, sql, type SQL } from 'drizzle-orm';
+import { campaignOfGift } from '../../../db/gift-joins';
 import { chunks } from '../../../db/chunks';
 import type { Db } from '../../../db/client';
 import { parseId } from '../../../db/ids';
@@ -97,7 +98,7 @@ function donatedTo(db: Db, orgIds: string[]): SQL {
     db
       .select({ one: sql`1` })
       .from(donations)
-      .innerJoin(campaigns, eq(campaigns.id, donations.campaignId))
+      .innerJoin(campaigns, campaignOfGift)
       .where(
         and(
           eq(donations.donorId, users.id),

@@ -1,4 +1,5 @@
 import { and, eq, isNotNull, sql } from 'drizzle-orm';
+import { campaignOfGift } from '../../../db/gift-joins';
 import type { Db } from '../../../db/client';
 import { parseId } from '../../../db/ids';
 import {
@@ -30,7 +31,7 @@ async function organizationsOf(db: Db, donorId: string): Promise<{ ids: Set<stri
     db
       .selectDistinct({ org: campaigns.organizationId })
       .from(donations)
-      .innerJoin(campaigns, eq(campaigns.id, donations.campaignId))
+      .innerJoin(campaigns, campaignOfGift)
       .where(eq(donations.donorId, donorId)),
     db
       .selectDistinct({ org: campaigns.organizationId })

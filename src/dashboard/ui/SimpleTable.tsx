@@ -19,6 +19,8 @@ type Props<Row> = {
   wrapClassName?: string;
   /** Rows of the table's foot (totals). */
   footer?: ReactNode;
+  /** Shown instead of the table when there are no rows (a table of headings alone tells nobody anything). */
+  empty?: ReactNode;
 };
 
 /**
@@ -26,7 +28,9 @@ type Props<Row> = {
  * a claim list, a payout's lines. Its box scrolls sideways on a narrow screen and takes focus, since
  * its cells may hold nothing a keyboard could reach to scroll it.
  */
-export function SimpleTable<Row>({ label, columns, rows, rowKey, className, wrapClassName, footer }: Props<Row>) {
+export function SimpleTable<Row>(props: Props<Row>) {
+  const { label, columns, rows, rowKey, className, wrapClassName, footer, empty } = props;
+  if (!rows.length && empty !== undefined) return empty;
   const shown = columns.filter((c): c is SimpleColumn<Row> => c !== false);
   return (
     <div className={wrapClassName ? `dash-table-wrap ${wrapClassName}` : 'dash-table-wrap'}>

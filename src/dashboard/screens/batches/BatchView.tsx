@@ -14,23 +14,20 @@ export function BatchList() {
     <section className="dash-section">
       <PageHeader title="Batches" actions={<LinkButton href="/dashboard/batches/add">New batch</LinkButton>} />
       {load.status === 'ok' ? (
-        load.data.length ? (
-          <SimpleTable
-            label="Batches"
-            rows={load.data}
-            rowKey={(b) => b._id}
-            columns={[
-              { header: 'Banked on', cell: (b) => <a href={`/dashboard/batches/${b._id}`}>{b.banked_on}</a> },
-              { header: 'Organization', cell: (b) => b.organization_name },
-              { header: 'Method', cell: (b) => methodLabel(b.method) },
-              { header: 'Reference', cell: (b) => b.reference ?? '-' },
-              { header: 'Gifts', cell: (b) => b.gift_count },
-              { header: 'Total', cell: (b) => formatPence(b.expected_total) },
-            ]}
-          />
-        ) : (
-          <p>No batches yet: enter a paying-in slip’s gifts with “New batch”.</p>
-        )
+        <SimpleTable
+          label="Batches"
+          rows={load.data}
+          rowKey={(b) => b._id}
+          columns={[
+            { header: 'Banked on', cell: (b) => <a href={`/dashboard/batches/${b._id}`}>{b.banked_on}</a> },
+            { header: 'Organization', cell: (b) => b.organization_name },
+            { header: 'Method', cell: (b) => methodLabel(b.method) },
+            { header: 'Reference', cell: (b) => b.reference ?? '-' },
+            { header: 'Gifts', cell: (b) => b.gift_count },
+            { header: 'Total', cell: (b) => formatPence(b.expected_total) },
+          ]}
+          empty={<p>No batches yet: enter a paying-in slip’s gifts with “New batch”.</p>}
+        />
       ) : load.status === 'error' ? (
         <p>{load.error.message}</p>
       ) : (

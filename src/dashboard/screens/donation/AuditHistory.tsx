@@ -30,33 +30,30 @@ export function AuditHistory({ entries }: { entries: DonationStory['history'] })
       <h2 className="dash-h2" id="donation-history">
         History
       </h2>
-      {newestFirst.length ? (
-        <SimpleTable
-          label="History of this gift"
-          className="donation-history"
-          rows={newestFirst}
-          rowKey={(e) => e._id}
-          columns={[
-            { header: 'When', className: 'donation-history-when', cell: (e) => when(e.at) },
-            {
-              header: 'Who',
-              cell: (e) => e.actor_email ?? (e.actor_id ? 'A deleted user' : 'Stripe (webhook)'),
-            },
-            {
-              header: 'What',
-              cell: (e) => (
-                <>
-                  {actionLabel(e.action)}
-                  {e.note ? <span className="dash-hint"> {e.note}</span> : null}
-                </>
-              ),
-            },
-            { header: 'Changes', cell: (e) => <Changes entry={e} /> },
-          ]}
-        />
-      ) : (
-        <p className="dash-muted">No changes recorded for this gift yet.</p>
-      )}
+      <SimpleTable
+        label="History of this gift"
+        className="donation-history"
+        rows={newestFirst}
+        rowKey={(e) => e._id}
+        columns={[
+          { header: 'When', className: 'donation-history-when', cell: (e) => when(e.at) },
+          {
+            header: 'Who',
+            cell: (e) => e.actor_email ?? (e.actor_id ? 'A deleted user' : 'Stripe (webhook)'),
+          },
+          {
+            header: 'What',
+            cell: (e) => (
+              <>
+                {actionLabel(e.action)}
+                {e.note ? <span className="dash-hint"> {e.note}</span> : null}
+              </>
+            ),
+          },
+          { header: 'Changes', cell: (e) => <Changes entry={e} /> },
+        ]}
+        empty={<p className="dash-muted">No changes recorded for this gift yet.</p>}
+      />
     </section>
   );
 }

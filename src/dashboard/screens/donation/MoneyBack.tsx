@@ -16,45 +16,39 @@ export function MoneyBack({ story }: { story: DonationStory }) {
       <h2 className="dash-h2" id="donation-money-back">
         Refunds, reversals and disputes
       </h2>
-      {reversals.length ? (
-        <SimpleTable
-          label="Refunds and reversals"
-          rows={reversals}
-          rowKey={(r) => r._id}
-          columns={[
-            { header: 'Date', cell: (r) => formatDate(r.succeeded_at ?? r.created_at) },
-            { header: 'Kind', cell: (r) => KIND_LABELS[r.kind] ?? r.kind },
-            { header: 'Amount', cell: (r) => formatPence(r.amount) },
-            { header: 'Reason', cell: (r) => reasonLabel(r.reason) },
-            { header: 'Status', cell: status },
-            { header: 'Note', cell: (r) => r.note ?? '' },
-          ]}
-        />
-      ) : (
-        <p className="dash-muted">No refunds or reversals.</p>
-      )}
-      {disputes.length ? (
-        <SimpleTable
-          label="Disputes"
-          wrapClassName="donation-disputes"
-          rows={disputes}
-          rowKey={(d) => d._id}
-          columns={[
-            { header: 'Opened', cell: (d) => formatDate(d.created_at) },
-            { header: 'Amount', cell: (d) => formatPence(d.amount) },
-            { header: 'Reason', cell: (d) => disputeReasonLabel(d.reason) },
-            { header: 'Status', cell: status },
-            { header: 'Dispute fee', cell: (d) => formatPence(d.fee_pence) },
-            { header: 'Evidence due', cell: (d) => (d.outcome ? '-' : formatDate(d.evidence_due_by)) },
-            {
-              header: 'Outcome',
-              cell: (d) => (d.outcome ? `${d.outcome === 'won' ? 'Won' : 'Lost'} ${formatDate(d.closed_at)}` : 'Open'),
-            },
-          ]}
-        />
-      ) : (
-        <p className="dash-muted">No disputes.</p>
-      )}
+      <SimpleTable
+        label="Refunds and reversals"
+        rows={reversals}
+        rowKey={(r) => r._id}
+        columns={[
+          { header: 'Date', cell: (r) => formatDate(r.succeeded_at ?? r.created_at) },
+          { header: 'Kind', cell: (r) => KIND_LABELS[r.kind] ?? r.kind },
+          { header: 'Amount', cell: (r) => formatPence(r.amount) },
+          { header: 'Reason', cell: (r) => reasonLabel(r.reason) },
+          { header: 'Status', cell: status },
+          { header: 'Note', cell: (r) => r.note ?? '' },
+        ]}
+        empty={<p className="dash-muted">No refunds or reversals.</p>}
+      />
+      <SimpleTable
+        label="Disputes"
+        wrapClassName="donation-disputes"
+        rows={disputes}
+        rowKey={(d) => d._id}
+        columns={[
+          { header: 'Opened', cell: (d) => formatDate(d.created_at) },
+          { header: 'Amount', cell: (d) => formatPence(d.amount) },
+          { header: 'Reason', cell: (d) => disputeReasonLabel(d.reason) },
+          { header: 'Status', cell: status },
+          { header: 'Dispute fee', cell: (d) => formatPence(d.fee_pence) },
+          { header: 'Evidence due', cell: (d) => (d.outcome ? '-' : formatDate(d.evidence_due_by)) },
+          {
+            header: 'Outcome',
+            cell: (d) => (d.outcome ? `${d.outcome === 'won' ? 'Won' : 'Lost'} ${formatDate(d.closed_at)}` : 'Open'),
+          },
+        ]}
+        empty={<p className="dash-muted">No disputes.</p>}
+      />
     </section>
   );
 }

@@ -231,32 +231,29 @@ export function GiftAidScreen() {
         A refund of a gift already claimed: the Gift Aid on the refunded part is set against the organization&apos;s
         next claim. A refund the bank returned takes its adjustment back while no claim has reported it.
       </p>
-      {adjustmentList.length ? (
-        <SimpleTable
-          label="Gift Aid adjustments"
-          rows={adjustmentList}
-          rowKey={(a) => a._id}
-          columns={[
-            { header: 'Recorded', cell: (a) => formatDate(a.created_at) },
-            {
-              header: 'Gift',
-              cell: (a) => <a href={`/dashboard/donations/edit/${a.donation_id}`}>{a.donation_id.slice(0, 8)}</a>,
-            },
-            {
-              header: 'Over-claimed Gift Aid',
-              cell: (a) =>
-                a.reason === 'refund_failed' ? `${formatPence(a.gift_aid)} (refund failed)` : formatPence(a.gift_aid),
-            },
-            {
-              header: 'Reported in',
-              cell: (a) =>
-                a.settled_claim_id ? `claim ${a.settled_claim_id.slice(0, 8)}` : <Badge tone="warn">next claim</Badge>,
-            },
-          ]}
-        />
-      ) : (
-        <p className="dash-empty">No refunds of claimed gifts.</p>
-      )}
+      <SimpleTable
+        label="Gift Aid adjustments"
+        rows={adjustmentList}
+        rowKey={(a) => a._id}
+        columns={[
+          { header: 'Recorded', cell: (a) => formatDate(a.created_at) },
+          {
+            header: 'Gift',
+            cell: (a) => <a href={`/dashboard/donations/edit/${a.donation_id}`}>{a.donation_id.slice(0, 8)}</a>,
+          },
+          {
+            header: 'Over-claimed Gift Aid',
+            cell: (a) =>
+              a.reason === 'refund_failed' ? `${formatPence(a.gift_aid)} (refund failed)` : formatPence(a.gift_aid),
+          },
+          {
+            header: 'Reported in',
+            cell: (a) =>
+              a.settled_claim_id ? `claim ${a.settled_claim_id.slice(0, 8)}` : <Badge tone="warn">next claim</Badge>,
+          },
+        ]}
+        empty={<p className="dash-empty">No refunds of claimed gifts.</p>}
+      />
 
       {review.status === 'ok' && review.data.length ? (
         <ReviewList items={review.data} token={token} onSaved={reloadReview} />

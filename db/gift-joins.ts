@@ -1,0 +1,19 @@
+import { eq } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/sqlite-core';
+import { campaigns, donations, users } from './schema';
+
+/**
+ * How a gift reaches the rows it is read with, written once so a query names the rule it joins on:
+ * `.innerJoin(users, donorOfGift)` reads as "the donor of the gift". The conditions are plain SQL
+ * fragments: Drizzle renders them afresh in every query that uses them.
+ */
+
+/** An appeal is a campaign under a parent campaign: the same table, joined a second time under this name. */
+export const appeals = alias(campaigns, 'appeal');
+
+export const donorOfGift = eq(users.id, donations.donorId);
+export const campaignOfGift = eq(campaigns.id, donations.campaignId);
+export const appealOfGift = eq(appeals.id, donations.appealId);
+
+/** The donor's account name, spread into a select of gifts joined to their donor. */
+export const donorNameColumns = { firstName: users.firstName, lastName: users.lastName };
