@@ -4,9 +4,13 @@
  * a libSQL file, through the real Hono app in Node. For the storm's per-gift budget
  * (docs/decisions/029); no build needed.
  *
- *   tsx scripts/bench-gift-cost.ts [--gifts N] [--scale N]
+ *   tsx scripts/bench-gift-cost.ts [--gifts N] [--scale N] [--profile FILE.cpuprofile]
+ *
+ * It also prints the process's CPU time a gift (user + system), and `--profile` writes a V8 CPU
+ * profile of the gifts alone (not the migration and seed) for `scripts/profile-summary.ts`.
  */
-import { rmSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import { createClient, type Client } from '@libsql/client';
 import { drizzle } from 'drizzle-orm/libsql';
 import { migrate } from 'drizzle-orm/libsql/migrator';
@@ -28,6 +32,7 @@ const option = (name: string, fallback: number, max: number) => {
 };
 const GIFTS = option('--gifts', 40, 10_000);
 const SCALE = option('--scale', 1, 1000);
+const PROFILE = optionValue(argv, '--profile');
 
 type Step = { sql: string; ms: number; statements: number };
 let steps: Step[] = [];
@@ -96,7 +101,13 @@ async function main() {
   const [donor] = (await client.execute("select id from users where type = 'donor' limit 1")).rows as unknown as {
     id: string;
   }[];
-  const timings: { answer: number; after: number; before: number; afterStatements: number }[] = [];
+  const timings: { answer: number; after: number; before: number; afterStatements: number; cpu: number }[] = [];
+  const session = PROFILE ? new Session() : null;
+  if (session) {
+    session.connect();
+    await session.post('Profiler.enable');
+    await session.post('Profiler.start');
+  }
   for (let i = 0; i < GIFTS; i++) {
     const donationId = crypto.randomUUID();
     const intentId = fakeId('pi');
@@ -129,6 +140,7 @@ async function main() {
     steps = [];
     after.length = 0;
     const started = performance.now();
+    const cpuStarted = process.cpuUsage();
     const res = await sendEvent(t, evt);
     const answered = performance.now();
     if (res.status !== 200) throw new Error(`webhook answered ${res.status}: ${await res.text()}`);
@@ -136,7 +148,9 @@ async function main() {
     const beforeSteps = [...steps];
     await Promise.all(after);
     const done = performance.now();
+    const cpu = process.cpuUsage(cpuStarted);
     timings.push({
+      cpu: (cpu.user + cpu.system) / 1000,
       answer: answered - started,
       after: done - answered,
       before,
@@ -151,10 +165,16 @@ async function main() {
         console.log(`  ${s.ms.toFixed(2).padStart(7)} ms  ${s.sql.replace(/\s+/g, ' ').slice(0, 200)}`);
     }
   }
+  if (session) {
+    const { profile } = await session.post('Profiler.stop');
+    writeFileSync(PROFILE as string, JSON.stringify(profile));
+    session.disconnect();
+    console.log(`[gift-cost] wrote ${PROFILE}`);
+  }
   const mean = (pick: (x: (typeof timings)[number]) => number) =>
     timings.slice(5).reduce((n, x) => n + pick(x), 0) / Math.max(1, timings.length - 5);
   console.log(
-    `\n${GIFTS} gifts at x${SCALE} (mean of all but the first 5): answer ${mean((x) => x.answer).toFixed(1)} ms, work after it ${mean((x) => x.after).toFixed(1)} ms, statements before ${mean((x) => x.before).toFixed(1)}, after ${mean((x) => x.afterStatements).toFixed(1)} (${loadNote()})`,
+    `\n${GIFTS} gifts at x${SCALE} (mean of all but the first 5): answer ${mean((x) => x.answer).toFixed(1)} ms, CPU ${mean((x) => x.cpu).toFixed(1)} ms a gift (setup of the pending row excluded), work after it ${mean((x) => x.after).toFixed(1)} ms, statements before ${mean((x) => x.before).toFixed(1)}, after ${mean((x) => x.afterStatements).toFixed(1)} (${loadNote()})`,
   );
   client.close();
   rmSync(file, { force: true });

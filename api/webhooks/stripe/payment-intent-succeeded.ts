@@ -11,13 +11,14 @@ import {
   upsertSucceededPayment,
 } from '../../services/donations/record';
 import { pendingAppealGiftStatement } from '../../services/notifications/fundraiser';
+import { receiptBeforeRecording, receiptOutboxStatement } from '../../services/mail/receipt-of-payment';
 import { logLine } from '../../middlewares/logger';
 import { storeSettlement } from '../../services/finance/payouts-fees';
 import { settlementOfPayment } from '../../services/payments/settlement';
 import type { EventHandler } from './types';
 
 /** One-off gifts: only PaymentIntents we created (metadata kind=one_off); invoices' own are skipped. */
-export const paymentIntentSucceeded: EventHandler = async ({ db, stripe }, event) => {
+export const paymentIntentSucceeded: EventHandler = async ({ db, stripe, mail }, event) => {
   const intent = event.data.object as Stripe.PaymentIntent;
   const parsed = parseAttribution(intent.metadata, 'one_off');
   if (!parsed || intent.currency !== 'gbp') return 'ignore';
@@ -58,5 +59,14 @@ export const paymentIntentSucceeded: EventHandler = async ({ db, stripe }, event
   ];
   // A gift to an appeal is news for its fundraiser, recorded in the same commit.
   if (attribution.appealId) writes.push(pendingAppealGiftStatement(db, attribution.donationId, guard));
-  return { writes, gift: { donationId: attribution.donationId, appealId: attribution.appealId } };
+  // The receipt's outbox row in the same commit, when it can be rendered from what is known now.
+  const message = mail
+    ? await receiptBeforeRecording(mail, stored, { paymentIntentId: intent.id, amount, date: new Date(event.created * 1000) })
+    : null;
+  const gift = { donationId: attribution.donationId, appealId: attribution.appealId };
+  if (!message) return { writes, gift };
+  const outboxId = crypto.randomUUID();
+  const statement = receiptOutboxStatement(db, guard, message, outboxId);
+  writes.push(statement);
+  return { writes, gift: { ...gift, receipt: { outboxId, message, statement } } };
 };
