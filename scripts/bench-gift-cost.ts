@@ -4,7 +4,10 @@
  * a libSQL file, through the real Hono app in Node. For the storm's per-gift budget
  * (docs/decisions/029); no build needed.
  *
- *   tsx scripts/bench-gift-cost.ts [--gifts N] [--scale N] [--profile FILE.cpuprofile]
+ *   tsx scripts/bench-gift-cost.ts [--gifts N] [--scale N] [--profile FILE.cpuprofile] [--production]
+ *
+ * `--production`: APP_ENV unset (no response schema checks) and email through a mail provider (a
+ * local fake) instead of the development outbox printed to the log. Stripe is not called here.
  *
  * It also prints the process's CPU time a gift (user + system), and `--profile` writes a V8 CPU
  * profile of the gifts alone (not the migration and seed) for `scripts/profile-summary.ts`.
@@ -21,6 +24,7 @@ import type { Db } from '../db/client';
 import * as schema from '../db/schema';
 import { seed } from '../db/seed';
 import { loadNote, optionValue } from './bench-lib';
+import { fakeMailProvider } from '../tests/mocks/mail-provider';
 import { fakeId, paymentIntentSucceeded, sendEvent, WEBHOOK_SECRET } from '../tests/fixtures/stripe/events';
 
 const argv = process.argv.slice(2);
@@ -33,6 +37,7 @@ const option = (name: string, fallback: number, max: number) => {
 const GIFTS = option('--gifts', 40, 10_000);
 const SCALE = option('--scale', 1, 1000);
 const PROFILE = optionValue(argv, '--profile');
+const PRODUCTION = argv.includes('--production');
 
 type Step = { sql: string; ms: number; statements: number };
 let steps: Step[] = [];
@@ -79,10 +84,13 @@ async function main() {
   const db = drizzle(noting(client), { schema }) as unknown as Db;
   const after: Promise<unknown>[] = [];
   const app = createApp({ db });
+  const mailProvider = fakeMailProvider();
   const bindings = {
-    APP_ENV: 'development',
     STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
     PUBLIC_ORIGIN: 'http://127.0.0.1:1',
+    ...(PRODUCTION
+      ? { MAIL_API_KEY: 're_bench_gift_cost', MAIL_API_URL: await mailProvider.start() }
+      : { APP_ENV: 'development' }),
   } as unknown as Bindings;
   const ctx = {
     waitUntil: (p: Promise<unknown>) => after.push(p),
@@ -174,8 +182,12 @@ async function main() {
   const mean = (pick: (x: (typeof timings)[number]) => number) =>
     timings.slice(5).reduce((n, x) => n + pick(x), 0) / Math.max(1, timings.length - 5);
   console.log(
-    `\n${GIFTS} gifts at x${SCALE} (mean of all but the first 5): answer ${mean((x) => x.answer).toFixed(1)} ms, CPU ${mean((x) => x.cpu).toFixed(1)} ms a gift (setup of the pending row excluded), work after it ${mean((x) => x.after).toFixed(1)} ms, statements before ${mean((x) => x.before).toFixed(1)}, after ${mean((x) => x.afterStatements).toFixed(1)} (${loadNote()})`,
+    `\n${GIFTS} gifts at x${SCALE}, ${PRODUCTION ? 'production (mail provider)' : 'development (outbox printed)'} (mean of all but the first 5): answer ${mean((x) => x.answer).toFixed(1)} ms, CPU ${mean((x) => x.cpu).toFixed(1)} ms a gift (setup of the pending row excluded), work after it ${mean((x) => x.after).toFixed(1)} ms, statements before ${mean((x) => x.before).toFixed(1)}, after ${mean((x) => x.afterStatements).toFixed(1)} (${loadNote()})`,
   );
+  if (PRODUCTION) {
+    console.log(`mail provider received ${mailProvider.received.length} emails`);
+    await mailProvider.stop();
+  }
   client.close();
   rmSync(file, { force: true });
 }

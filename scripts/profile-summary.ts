@@ -40,7 +40,8 @@ for (const [id, us] of selfUs) {
   const where = place(frame.url) || '(native)';
   const name = `${frame.functionName || '(anonymous)'}  ${where}${frame.url ? `:${frame.lineNumber + 1}` : ''}`;
   byFunction.set(name, (byFunction.get(name) ?? 0) + us);
-  byFile.set(frame.url ? where : frame.functionName || '(native)', (byFile.get(where) ?? 0) + us);
+  const key = frame.url ? where : `(native) ${frame.functionName}`;
+  byFile.set(key, (byFile.get(key) ?? 0) + us);
 }
 const list = (m: Map<string, number>) =>
   [...m]

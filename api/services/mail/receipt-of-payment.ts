@@ -1,13 +1,12 @@
-import { eq, inArray, type SQL, sql } from 'drizzle-orm';
+import { eq, or, type SQL, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/sqlite-core';
 import type { Db } from '../../../db/client';
-import { campaigns, checkoutDetails, type donations, organizations, outbox, users } from '../../../db/schema';
+import { campaigns, checkoutDetails, donations, organizations, outbox, users } from '../../../db/schema';
 import type { Statement } from '../donations/record';
 import { charityFromOrganization, identityColumns } from '../organizations/charity';
 import type { MailContext } from './facts';
 import { createMailer, type MailMessage } from './mailer';
 import { receiptEmail } from './receipt';
-
-type DonationRow = typeof donations.$inferSelect;
 
 /** Statuses a success settles (as record.ts's `settle`): the gift is `succeeded` after the batch. */
 const UNSETTLED = new Set(['pending', 'failed', 'abandoned', 'processing']);
@@ -15,60 +14,75 @@ const UNSETTLED = new Set(['pending', 'failed', 'abandoned', 'processing']);
 /** A receipt written by the recording batch: its message and the outbox row's id. */
 export type ReceiptInBatch = { outboxId: string; message: MailMessage };
 
+const appeals = alias(campaigns, 'receipt_appeal');
+
+/**
+ * The rows of a payment's gift, by id or PaymentIntent (as findDonationsByIdOrPaymentIntent),
+ * each with what its receipt says about the donor and the cause: one read for both.
+ */
+export async function findGiftsWithReceiptFacts(db: Db, id: string, paymentIntentId: string) {
+  const rows = await db
+    .select({
+      row: donations,
+      email: users.email,
+      firstName: users.firstName,
+      erasedAt: users.erasedAt,
+      typedFirstName: checkoutDetails.firstName,
+      campaignTitle: campaigns.title,
+      org: campaigns.organizationId,
+      identity: identityColumns,
+      appealTitle: appeals.title,
+    })
+    .from(donations)
+    .leftJoin(users, eq(users.id, donations.donorId))
+    .leftJoin(checkoutDetails, eq(checkoutDetails.donationId, donations.id))
+    .leftJoin(campaigns, eq(campaigns.id, donations.campaignId))
+    .leftJoin(organizations, eq(organizations.id, campaigns.organizationId))
+    .leftJoin(appeals, eq(appeals.id, donations.appealId))
+    .where(or(eq(donations.id, id), eq(donations.paymentIntentId, paymentIntentId)))
+    .limit(2);
+  return rows.map(({ row, ...facts }) => ({ row, facts }));
+}
+
+export type GiftWithReceiptFacts = Awaited<ReturnType<typeof findGiftsWithReceiptFacts>>[number];
+
 /**
  * A one-off card gift's receipt, rendered before the gift is recorded so that its outbox row joins
  * the recording batch: one write transaction a gift instead of two. The facts the batch does not
- * change (donor, names, cause, charity) are read here in one read; the ones it does (status, date,
+ * change (donor, names, cause, charity) come with the gift's read; the ones it does (status, date,
  * amount) follow from the stored row and the payment exactly as the batch's upsert derives them.
  * Null when this gift's receipt is not that simple (no stored row, a monthly or Direct Debit gift,
  * an erased donor, a gift the payment does not settle, no way to send email): the receipt is then
  * sent after the batch from what it stored, as every other email is.
  */
-export async function receiptBeforeRecording(
+export function receiptBeforeRecording(
   mail: MailContext,
-  stored: DonationRow | undefined,
+  stored: GiftWithReceiptFacts | undefined,
   payment: { paymentIntentId: string; amount: number; date: Date },
-): Promise<MailMessage | null> {
-  if (!stored || stored.type !== 'once' || stored.paymentMethod === 'bacs_debit') return null;
-  if (stored.paymentIntentId !== payment.paymentIntentId) return null;
-  const settles = UNSETTLED.has(stored.status);
-  if (!settles && stored.status !== 'succeeded') return null;
-  if (!createMailer(mail.db, mail.config).stores) return null;
-  const ids = [stored.campaignId, stored.appealId].filter((x): x is string => !!x);
-  const rows = await mail.db
-    .select({
-      id: campaigns.id,
-      title: campaigns.title,
-      org: campaigns.organizationId,
-      identity: identityColumns,
-      email: users.email,
-      firstName: users.firstName,
-      erasedAt: users.erasedAt,
-      typedFirstName: checkoutDetails.firstName,
-    })
-    .from(campaigns)
-    .leftJoin(organizations, eq(organizations.id, campaigns.organizationId))
-    .leftJoin(users, eq(users.id, sql`${stored.donorId}`))
-    .leftJoin(checkoutDetails, eq(checkoutDetails.donationId, sql`${stored.id}`))
-    .where(inArray(campaigns.id, ids));
-  const campaign = rows.find((r) => r.id === stored.campaignId);
-  if (!campaign?.email || campaign.erasedAt) return null;
-  const appeal = stored.appealId ? rows.find((r) => r.id === stored.appealId) : undefined;
+): MailMessage | null {
+  if (!stored) return null;
+  const { row, facts } = stored;
+  if (row.type !== 'once' || row.paymentMethod === 'bacs_debit' || row.paymentIntentId !== payment.paymentIntentId)
+    return null;
+  const settles = UNSETTLED.has(row.status);
+  if (!settles && row.status !== 'succeeded') return null;
+  if (!facts.email || facts.erasedAt || !createMailer(mail.db, mail.config).stores) return null;
   return receiptEmail({
-    donationId: stored.id,
+    donationId: row.id,
     amount: payment.amount,
-    refundedAmount: stored.refundedAmount,
-    date: settles ? payment.date : stored.date,
+    refundedAmount: row.refundedAmount,
+    date: settles ? payment.date : row.date,
     status: 'succeeded',
     type: 'once',
-    source: stored.source,
-    reference: stored.invoiceId ?? payment.paymentIntentId,
-    campaignTitle: campaign.title ?? 'our work',
-    appealTitle: appeal?.title ?? null,
-    charity: campaign.org ? charityFromOrganization(campaign.identity, mail.config) : mail.config.charity,
-    giftAid: stored.giftAid,
+    source: row.source,
+    reference: row.invoiceId ?? payment.paymentIntentId,
+    // As causeOf: the campaign's title and charity, the appeal's title.
+    campaignTitle: facts.campaignTitle ?? 'our work',
+    appealTitle: row.appealId ? (facts.appealTitle ?? null) : null,
+    charity: facts.org ? charityFromOrganization(facts.identity, mail.config) : mail.config.charity,
+    giftAid: row.giftAid,
     // As giftFacts: the name typed with the gift, else the account's.
-    donor: { email: campaign.email, firstName: campaign.typedFirstName || campaign.firstName || null, erased: false },
+    donor: { email: facts.email, firstName: facts.typedFirstName || facts.firstName || null, erased: false },
     monthly: null,
     directDebit: null,
   });
