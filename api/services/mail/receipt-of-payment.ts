@@ -67,6 +67,10 @@ export function receiptBeforeRecording(
   const settles = UNSETTLED.has(row.status);
   if (!settles && row.status !== 'succeeded') return null;
   if (!facts.email || facts.erasedAt || !createMailer(mail.db, mail.config).stores) return null;
+  // As giftFacts: the name typed with the gift, else the account's. A blank one the batch may fill
+  // from the Gift Aid declaration (fillDonorFromDeclaration): that receipt reads it after the batch.
+  const firstName = facts.typedFirstName || facts.firstName || null;
+  if (!firstName?.trim() && row.giftAidDeclarationId) return null;
   return receiptEmail({
     donationId: row.id,
     amount: payment.amount,
@@ -81,8 +85,7 @@ export function receiptBeforeRecording(
     appealTitle: row.appealId ? (facts.appealTitle ?? null) : null,
     charity: facts.org ? charityFromOrganization(facts.identity, mail.config) : mail.config.charity,
     giftAid: row.giftAid,
-    // As giftFacts: the name typed with the gift, else the account's.
-    donor: { email: facts.email, firstName: facts.typedFirstName || facts.firstName || null, erased: false },
+    donor: { email: facts.email, firstName, erased: false },
     monthly: null,
     directDebit: null,
   });

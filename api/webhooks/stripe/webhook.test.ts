@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createApp } from '../..';
 import { campaigns, donations, outbox, webhookEvents } from '../../../db/schema';
-import { createAppeal, createCampaign, createUser } from '../../../tests/factories';
+import { createAppeal, createCampaign, createGiftAidDeclaration, createUser } from '../../../tests/factories';
 import {
   giftMetadata,
   chargeRefunded,
@@ -319,6 +319,30 @@ describe(`POST /api/stripe/webhook: one-off gifts recorded exactly once (${engin
     // A replay finds the receipt written and sends nothing more.
     expect(await (await sendEvent(t, evt)).json()).toMatchObject({ outcome: 'duplicate' });
     expect(printed.filter((line) => line.startsWith('[mail] outbox') && line.includes(intentId))).toHaveLength(1);
+  });
+
+  it('greets the receipt by the Gift Aid name the recording gives an account without one', async () => {
+    const donor = await createUser(t.db, { firstName: '' });
+    const campaign = await createCampaign(t.db);
+    const declaration = await createGiftAidDeclaration(t.db, { donorId: donor.id, firstName: 'Priya', lastName: 'Shah' });
+    const m = giftMetadata({ campaignId: campaign.id, donorId: donor.id, declarationId: declaration.id });
+    const intentId = fakeId('pi');
+    await insertPendingDonation(t.db, {
+      id: m.donation_id,
+      amount: 1200,
+      donorId: donor.id,
+      target: { campaignId: campaign.id, appealId: null },
+      type: 'once',
+      giftAidDeclarationId: declaration.id,
+      paymentIntentId: intentId,
+      invoiceId: null,
+      subscriptionId: null,
+      source: 'card',
+    });
+    vi.spyOn(console, 'log').mockImplementation(() => {});
+    await sendEvent(t, paymentIntentSucceeded({ intentId, amount: 1200, metadata: m }));
+    const [receipt] = await t.db.select().from(outbox).where(eq(outbox.key, `receipt:${m.donation_id}`));
+    expect(receipt.text).toContain('Dear Priya,');
   });
 
   it('answers 500 when the database is unavailable, writes nothing, and records once on retry', async () => {
