@@ -47,6 +47,11 @@ const list = (m: Map<string, number>) =>
   [...m]
     .sort((a, b) => b[1] - a[1])
     .slice(0, top)
-    .map(([name, us]) => `${(us / 1000).toFixed(0).padStart(7)} ms ${((100 * us) / totalUs).toFixed(1).padStart(5)}%  ${name}`)
+    .map(
+      ([name, us]) =>
+        `${(us / 1000).toFixed(0).padStart(7)} ms ${((100 * us) / totalUs).toFixed(1).padStart(5)}%  ${name}`,
+    )
     .join('\n');
-console.log(`${(totalUs / 1000).toFixed(0)} ms sampled\n\nself time by file or package:\n${list(byFile)}\n\nself time by function:\n${list(byFunction)}`);
+console.log(
+  `${(totalUs / 1000).toFixed(0)} ms sampled\n\nself time by file or package:\n${list(byFile)}\n\nself time by function:\n${list(byFunction)}`,
+);

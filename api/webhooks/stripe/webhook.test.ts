@@ -307,13 +307,21 @@ describe(`POST /api/stripe/webhook: one-off gifts recorded exactly once (${engin
     const other = paymentIntentSucceeded({ intentId, amount: 2750, metadata: m });
     const results = await Promise.all([evt, evt, other, evt, other].map((e) => sendEvent(t, e)));
     expect(results.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
-    const receipts = await t.db.select().from(outbox).where(eq(outbox.key, `receipt:${m.donation_id}`));
+    const receipts = await t.db
+      .select()
+      .from(outbox)
+      .where(eq(outbox.key, `receipt:${m.donation_id}`));
     expect(receipts).toHaveLength(1);
     expect(printed.filter((line) => line.startsWith('[mail] outbox') && line.includes(intentId))).toHaveLength(1);
     // Rendered before the batch, it says what the receipt rendered from the recorded gift says.
     const facts = await giftFacts({ db: t.db, config: readConfig(t.env), origin: 'http://localhost' }, m.donation_id);
     const expected = receiptEmail(facts as NonNullable<typeof facts>);
-    expect(receipts[0]).toMatchObject({ to: expected.to, subject: expected.subject, text: expected.text, html: expected.html });
+    expect(receipts[0]).toMatchObject({
+      to: expected.to,
+      subject: expected.subject,
+      text: expected.text,
+      html: expected.html,
+    });
     expect(receipts[0].text).toContain('£27.50');
     expect(await w.totals()).toEqual({ appeal: 2750, campaign: 2750 });
     // A replay finds the receipt written and sends nothing more.
@@ -324,7 +332,11 @@ describe(`POST /api/stripe/webhook: one-off gifts recorded exactly once (${engin
   it('greets the receipt by the Gift Aid name the recording gives an account without one', async () => {
     const donor = await createUser(t.db, { firstName: '' });
     const campaign = await createCampaign(t.db);
-    const declaration = await createGiftAidDeclaration(t.db, { donorId: donor.id, firstName: 'Priya', lastName: 'Shah' });
+    const declaration = await createGiftAidDeclaration(t.db, {
+      donorId: donor.id,
+      firstName: 'Priya',
+      lastName: 'Shah',
+    });
     const m = giftMetadata({ campaignId: campaign.id, donorId: donor.id, declarationId: declaration.id });
     const intentId = fakeId('pi');
     await insertPendingDonation(t.db, {
@@ -341,7 +353,10 @@ describe(`POST /api/stripe/webhook: one-off gifts recorded exactly once (${engin
     });
     vi.spyOn(console, 'log').mockImplementation(() => {});
     await sendEvent(t, paymentIntentSucceeded({ intentId, amount: 1200, metadata: m }));
-    const [receipt] = await t.db.select().from(outbox).where(eq(outbox.key, `receipt:${m.donation_id}`));
+    const [receipt] = await t.db
+      .select()
+      .from(outbox)
+      .where(eq(outbox.key, `receipt:${m.donation_id}`));
     expect(receipt.text).toContain('Dear Priya,');
   });
 
