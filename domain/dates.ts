@@ -58,13 +58,16 @@ export function formatHmrcDate(date: Date): string {
 }
 
 /** "22 November 2026", for receipts and statements. */
+// Built once: constructing an Intl formatter costs far more than formatting with it (every receipt uses this).
+const longUkDate = new Intl.DateTimeFormat('en-GB', {
+  timeZone: UK_TIME_ZONE,
+  day: 'numeric',
+  month: 'long',
+  year: 'numeric',
+});
+
 export function formatLongUkDate(date: Date): string {
-  return new Intl.DateTimeFormat('en-GB', {
-    timeZone: UK_TIME_ZONE,
-    day: 'numeric',
-    month: 'long',
-    year: 'numeric',
-  }).format(date);
+  return longUkDate.format(date);
 }
 
 /** The instant London's clock reads midnight at the start of a calendar day ("2026-04-06"). */

@@ -4,9 +4,16 @@
  * a libSQL file, through the real Hono app in Node. For the storm's per-gift budget
  * (docs/decisions/029); no build needed.
  *
- *   tsx scripts/bench-gift-cost.ts [--gifts N] [--scale N]
+ *   tsx scripts/bench-gift-cost.ts [--gifts N] [--scale N] [--profile FILE.cpuprofile] [--production]
+ *
+ * `--production`: APP_ENV unset (no response schema checks) and email through a mail provider (a
+ * local fake) instead of the development outbox printed to the log. Stripe is not called here.
+ *
+ * It also prints the process's CPU time a gift (user + system), and `--profile` writes a V8 CPU
+ * profile of the gifts alone (not the migration and seed) for `scripts/profile-summary.ts`.
  */
-import { rmSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import { createClient, type Client } from '@libsql/client';
 import { drizzle } from 'drizzle-orm/libsql';
 import { migrate } from 'drizzle-orm/libsql/migrator';
@@ -17,6 +24,7 @@ import type { Db } from '../db/client';
 import * as schema from '../db/schema';
 import { seed } from '../db/seed';
 import { loadNote, optionValue } from './bench-lib';
+import { fakeMailProvider } from '../tests/mocks/mail-provider';
 import { fakeId, paymentIntentSucceeded, sendEvent, WEBHOOK_SECRET } from '../tests/fixtures/stripe/events';
 
 const argv = process.argv.slice(2);
@@ -28,6 +36,8 @@ const option = (name: string, fallback: number, max: number) => {
 };
 const GIFTS = option('--gifts', 40, 10_000);
 const SCALE = option('--scale', 1, 1000);
+const PROFILE = optionValue(argv, '--profile');
+const PRODUCTION = argv.includes('--production');
 
 type Step = { sql: string; ms: number; statements: number };
 let steps: Step[] = [];
@@ -74,10 +84,13 @@ async function main() {
   const db = drizzle(noting(client), { schema }) as unknown as Db;
   const after: Promise<unknown>[] = [];
   const app = createApp({ db });
+  const mailProvider = fakeMailProvider();
   const bindings = {
-    APP_ENV: 'development',
     STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
     PUBLIC_ORIGIN: 'http://127.0.0.1:1',
+    ...(PRODUCTION
+      ? { MAIL_API_KEY: 're_bench_gift_cost', MAIL_API_URL: await mailProvider.start() }
+      : { APP_ENV: 'development' }),
   } as unknown as Bindings;
   const ctx = {
     waitUntil: (p: Promise<unknown>) => after.push(p),
@@ -96,7 +109,13 @@ async function main() {
   const [donor] = (await client.execute("select id from users where type = 'donor' limit 1")).rows as unknown as {
     id: string;
   }[];
-  const timings: { answer: number; after: number; before: number; afterStatements: number }[] = [];
+  const timings: { answer: number; after: number; before: number; afterStatements: number; cpu: number }[] = [];
+  const session = PROFILE ? new Session() : null;
+  if (session) {
+    session.connect();
+    await session.post('Profiler.enable');
+    await session.post('Profiler.start');
+  }
   for (let i = 0; i < GIFTS; i++) {
     const donationId = crypto.randomUUID();
     const intentId = fakeId('pi');
@@ -129,6 +148,7 @@ async function main() {
     steps = [];
     after.length = 0;
     const started = performance.now();
+    const cpuStarted = process.cpuUsage();
     const res = await sendEvent(t, evt);
     const answered = performance.now();
     if (res.status !== 200) throw new Error(`webhook answered ${res.status}: ${await res.text()}`);
@@ -136,7 +156,9 @@ async function main() {
     const beforeSteps = [...steps];
     await Promise.all(after);
     const done = performance.now();
+    const cpu = process.cpuUsage(cpuStarted);
     timings.push({
+      cpu: (cpu.user + cpu.system) / 1000,
       answer: answered - started,
       after: done - answered,
       before,
@@ -151,11 +173,21 @@ async function main() {
         console.log(`  ${s.ms.toFixed(2).padStart(7)} ms  ${s.sql.replace(/\s+/g, ' ').slice(0, 200)}`);
     }
   }
+  if (session) {
+    const { profile } = await session.post('Profiler.stop');
+    writeFileSync(PROFILE as string, JSON.stringify(profile));
+    session.disconnect();
+    console.log(`[gift-cost] wrote ${PROFILE}`);
+  }
   const mean = (pick: (x: (typeof timings)[number]) => number) =>
     timings.slice(5).reduce((n, x) => n + pick(x), 0) / Math.max(1, timings.length - 5);
   console.log(
-    `\n${GIFTS} gifts at x${SCALE} (mean of all but the first 5): answer ${mean((x) => x.answer).toFixed(1)} ms, work after it ${mean((x) => x.after).toFixed(1)} ms, statements before ${mean((x) => x.before).toFixed(1)}, after ${mean((x) => x.afterStatements).toFixed(1)} (${loadNote()})`,
+    `\n${GIFTS} gifts at x${SCALE}, ${PRODUCTION ? 'production (mail provider)' : 'development (outbox printed)'} (mean of all but the first 5): answer ${mean((x) => x.answer).toFixed(1)} ms, CPU ${mean((x) => x.cpu).toFixed(1)} ms a gift (setup of the pending row excluded), work after it ${mean((x) => x.after).toFixed(1)} ms, statements before ${mean((x) => x.before).toFixed(1)}, after ${mean((x) => x.afterStatements).toFixed(1)} (${loadNote()})`,
   );
+  if (PRODUCTION) {
+    console.log(`mail provider received ${mailProvider.received.length} emails`);
+    await mailProvider.stop();
+  }
   client.close();
   rmSync(file, { force: true });
 }

@@ -41,6 +41,7 @@ import {
 } from './bench-lib';
 import { type StripeFake, startStripeFake } from '../tests/mocks/stripe-fake';
 import { startTurnstileFake, type TurnstileFake } from '../tests/mocks/turnstile-fake';
+import { fakeMailProvider } from '../tests/mocks/mail-provider';
 
 const WEBHOOK_SECRET = 'whsec_bench_storm';
 /** One delivery in this many is sent a second time; one in this many neighbours swap places. */
@@ -141,6 +142,23 @@ export function cpuPerRequest(
   return {
     perReadMs: Number(perRead.toFixed(3)),
     perDeliveryMs: Number(((storm.workerCpuMs - storm.requests * perRead) / deliveries).toFixed(1)),
+  };
+}
+
+/** Receipts the mail provider received, matched to the gifts by their payment reference. */
+function receiptsSent(mails: { subject?: string; text?: string }[], gifts: { intentId: string }[]) {
+  const perIntent = new Map<string, number>();
+  for (const mail of mails) {
+    if (!mail.subject?.startsWith('Your receipt')) continue;
+    const reference = /Payment reference:\s+(\S+)/.exec(mail.text ?? '')?.[1];
+    if (reference) perIntent.set(reference, (perIntent.get(reference) ?? 0) + 1);
+  }
+  const counts = gifts.map((g) => perIntent.get(g.intentId) ?? 0);
+  return {
+    gifts: gifts.length,
+    sent: counts.reduce((n, c) => n + c, 0),
+    missing: counts.filter((c) => c === 0).length,
+    twice: counts.filter((c) => c > 1).length,
   };
 }
 
@@ -425,9 +443,14 @@ export async function runStorm(argv: string[]): Promise<number> {
   let turnstile: TurnstileFake | null = null;
   let worker: ChildProcess | null = null;
   const persist = '.wrangler/bench-storm-state';
+  // Receipts go to a mail provider, as in production (not the development outbox printed to the log).
+  const mailProvider = fakeMailProvider();
+  let mailStarted = false;
   try {
     fake = await startStripeFake();
     turnstile = await startTurnstileFake();
+    const mailUrl = await mailProvider.start();
+    mailStarted = true;
     // The demo data is seeded once into a template (kept for the next run) and copied for each run.
     console.log(`[storm] preparing the demo data (${loadNote()})`);
     freshSeededCopy('.wrangler/bench-storm-seed', persist);
@@ -440,6 +463,8 @@ export async function runStorm(argv: string[]): Promise<number> {
       STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
       STRIPE_API_BASE: fake.url,
       TURNSTILE_VERIFY_URL: turnstile.url,
+      MAIL_API_KEY: 're_bench_storm',
+      MAIL_API_URL: mailUrl,
     };
     worker = serveWorker({ dist: args.dist, port, persistTo: persist, vars });
     await waitForServer(base);
@@ -486,6 +511,10 @@ export async function runStorm(argv: string[]): Promise<number> {
     await stopChild(worker, 8000);
     worker = null;
     const check = await checkDatabase(persist, [...stormGifts, ...capacityGifts]);
+    const receipts = receiptsSent(
+      mailProvider.received.map((m) => m.body as { subject?: string; text?: string }),
+      [...stormGifts, ...capacityGifts],
+    );
     const quietRps = (quietBefore.rps + quietAfter.rps) / 2;
     const readRatio = quietRps > 0 ? Number((stormReads.rps / quietRps).toFixed(2)) : 0;
     const webhooks = summary(stormDeliveries);
@@ -509,8 +538,10 @@ export async function runStorm(argv: string[]): Promise<number> {
         duplicateEvery: DUPLICATE_EVERY,
         swapEvery: SWAP_EVERY,
         appEnv: 'development',
+        mail: 'provider (local fake)',
       },
       gifts: { started: stormGifts.length, checkoutsPerSecond, ...check },
+      receipts,
       webhooks,
       afterWindow: tailDeliveries ? summary(tailDeliveries) : null,
       reads: { quietBefore, storm: stormReads, quietAfter, ratio: readRatio },
@@ -548,6 +579,10 @@ export async function runStorm(argv: string[]): Promise<number> {
     );
     line(check.doubled === 0, `doubled ${check.doubled}`);
     line(
+      receipts.missing === 0 && receipts.twice === 0,
+      `receipts sent through the mail provider: ${receipts.sent} for ${receipts.gifts} gifts, ${receipts.missing} missing, ${receipts.twice} sent twice`,
+    );
+    line(
       check.totalsExact && check.stormPence === check.stormRecordedPence,
       `totals equal the sum of the gifts (${check.totalsExact ? 'every campaign and appeal' : check.totalsMismatches.slice(0, 3).join('; ')}; storm ${check.stormRecordedPence} of ${check.stormPence} pence)`,
     );
@@ -566,6 +601,7 @@ export async function runStorm(argv: string[]): Promise<number> {
     stopChildren();
     await fake?.close();
     await turnstile?.close();
+    if (mailStarted) await mailProvider.stop();
     clearTimeout(deadline);
   }
 }

@@ -1,4 +1,4 @@
-import { and, eq, or, sql, type SQL } from 'drizzle-orm';
+import { and, eq, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../../db/client';
 import { isUuid } from '../../../db/ids';
 import { campaigns, donations, giftAidDeclarations, users, webhookEvents } from '../../../db/schema';
@@ -395,14 +395,6 @@ export async function findDonationByPaymentIntent(db: Db, paymentIntentId: strin
 }
 
 /** The row with this id and the row paid by this PaymentIntent (the same row, usually), in one read. */
-export async function findDonationsByIdOrPaymentIntent(db: Db, id: string, paymentIntentId: string) {
-  return db
-    .select()
-    .from(donations)
-    .where(or(eq(donations.id, id), eq(donations.paymentIntentId, paymentIntentId)))
-    .limit(2);
-}
-
 export async function findDonationByInvoice(db: Db, invoiceId: string) {
   const [row] = await db.select().from(donations).where(eq(donations.invoiceId, invoiceId)).limit(1);
   return row ?? null;

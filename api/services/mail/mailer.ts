@@ -29,6 +29,10 @@ export interface Mailer {
   readonly kind: 'outbox' | 'http';
   /** `duplicate`: a message with the same key was already written, so nothing was sent. */
   send(message: MailMessage): Promise<{ id: string; duplicate?: boolean }>;
+  /** Whether `send` writes the outbox row; false: this server cannot send email, so no row may claim one. */
+  readonly stores: boolean;
+  /** Hands over a message whose outbox row (`id`) was written elsewhere (a webhook's recording batch). */
+  transmit(id: string, message: MailMessage): Promise<void>;
 }
 
 type MailerOptions = { fetch?: typeof fetch; log?: (line: string) => void };
@@ -66,26 +70,37 @@ async function store(db: Db, message: MailMessage): Promise<string | null> {
 }
 
 function outboxMailer(db: Db, log: (line: string) => void): Mailer {
+  // Local only (development without a provider): the code must be readable here to sign in.
+  const print = (id: string, message: MailMessage) =>
+    log(`[mail] outbox ${id}\nTo: ${message.to}\nSubject: ${message.subject}\n\n${message.text}\n`);
   return {
     kind: 'outbox',
+    stores: true,
     async send(message) {
-      // Local only (development without a provider): the code must be readable here to sign in.
       const id = await store(db, message);
       if (!id) return { id: '', duplicate: true };
-      log(`[mail] outbox ${id}\nTo: ${message.to}\nSubject: ${message.subject}\n\n${message.text}\n`);
+      print(id, message);
       return { id };
+    },
+    async transmit(id, message) {
+      print(id, message);
     },
   };
 }
 
 /** Resend-style JSON API: POST {from, to, subject, text, html} with a bearer key. */
 function httpMailer(db: Db, config: AppConfig, fetchImpl: typeof fetch): Mailer {
-  return {
+  const mailer: Mailer = {
     kind: 'http',
+    stores: true,
     async send(message) {
       // Sign-in codes reach the provider only; the outbox keeps the row without them (issue 13).
       const id = await store(db, redactedForOutbox(message));
       if (!id) return { id: '', duplicate: true };
+      await mailer.transmit(id, message);
+      return { id };
+    },
+    async transmit(id, message) {
       let response: Response;
       try {
         response = await fetchImpl(config.mailApiUrl, {
@@ -110,22 +125,20 @@ function httpMailer(db: Db, config: AppConfig, fetchImpl: typeof fetch): Mailer 
         throw mailFailed();
       }
       await db.update(outbox).set({ sentAt: new Date() }).where(eq(outbox.id, id));
-      return { id };
     },
   };
+  return mailer;
 }
 
 function unconfiguredMailer(): Mailer {
-  return {
-    kind: 'outbox',
-    async send() {
-      logLine('error', 'APP_ENV=production but MAIL_API_KEY is not set; no email can be sent');
-      throw new HttpError(
-        503,
-        'Email sign-in is not available right now because email delivery is not configured. Please try again later.',
-      );
-    },
+  const refuse = async (): Promise<never> => {
+    logLine('error', 'APP_ENV=production but MAIL_API_KEY is not set; no email can be sent');
+    throw new HttpError(
+      503,
+      'Email sign-in is not available right now because email delivery is not configured. Please try again later.',
+    );
   };
+  return { kind: 'outbox', stores: false, send: refuse, transmit: refuse };
 }
 
 const mailFailed = () =>

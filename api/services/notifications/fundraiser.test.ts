@@ -6,7 +6,12 @@ import { flushFundraiserNotifications, notifyAfterGift } from './fundraiser';
 
 function fakeMailer() {
   const sent: MailMessage[] = [];
-  const mailer: Mailer = { kind: 'outbox', send: async (m) => (sent.push(m), { id: String(sent.length) }) };
+  const mailer: Mailer = {
+    kind: 'outbox',
+    stores: true,
+    send: async (m) => (sent.push(m), { id: String(sent.length) }),
+    transmit: async (_id, m) => void sent.push(m),
+  };
   return { mailer, sent };
 }
 

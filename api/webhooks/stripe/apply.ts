@@ -1,6 +1,7 @@
 import type Stripe from 'stripe';
 import { markEventApplied, type Statement } from '../../services/donations/record';
 import { notifyAfterEvent } from '../../services/mail/notify';
+import { type ReceiptInBatch, receiptWritten, transmitReceipt } from '../../services/mail/receipt-of-payment';
 import { createMailer } from '../../services/mail/mailer';
 import { donationIdOfEvent, notifyAfterGift, notifyAppealAfterGift } from '../../services/notifications/fundraiser';
 import { chargeDispute } from './charge-dispute';
@@ -75,9 +76,13 @@ export async function applyStripeEvent(ctx: WebhookContext, event: Stripe.Event)
   if (handled === 'ignore') return 'ignored';
   const { writes, gift } = Array.isArray(handled) ? { writes: handled, gift: undefined } : handled;
   const statements: Statement[] = [...writes, markEventApplied(ctx.db, event.id, event.type)];
-  await ctx.db.batch(statements as [Statement, ...Statement[]]);
+  const results: unknown[] = await ctx.db.batch(statements as [Statement, ...Statement[]]);
   await stopSubscriptionsCancelledAtBank(ctx, event);
-  await notifyAfter(ctx, event, gift);
+  const receipt = gift?.receipt;
+  // A receipt the batch was to write is this delivery's to send only if the batch wrote it (a
+  // concurrent copy of the event, or a receipt already written, leaves it to whoever did).
+  const receiptToSend = receipt && receiptWritten(results[statements.indexOf(receipt.statement)]) ? receipt : null;
+  await notifyAfter(ctx, event, gift, receiptToSend);
   return 'recorded';
 }
 
@@ -87,9 +92,14 @@ export async function applyStripeEvent(ctx: WebhookContext, event: Stripe.Event)
  * The gift and its fundraiser's pending notice are already committed with the event id, and a
  * replay sends what is missing (outbox keys stop repeats), so nothing depends on the email's timing.
  */
-async function notifyAfter(ctx: WebhookContext, event: Stripe.Event, gift?: RecordedGift['gift']) {
+async function notifyAfter(
+  ctx: WebhookContext,
+  event: Stripe.Event,
+  gift?: RecordedGift['gift'],
+  receiptToSend?: ReceiptInBatch | null,
+) {
   if (!ctx.mail) return;
-  const work = () => notify(ctx, event, gift);
+  const work = () => notify(ctx, event, gift, receiptToSend);
   if (ctx.afterAnswer) await ctx.afterAnswer(work);
   else await work();
 }
@@ -98,11 +108,18 @@ async function notifyAfter(ctx: WebhookContext, event: Stripe.Event, gift?: Reco
  * Receipts and notices (issue 9) never fail the webhook: the gift is recorded; a lost email is logged.
  * `gift`: what the batch just recorded (its fundraiser's pending gift included), when the handler said.
  */
-async function notify(ctx: WebhookContext, event: Stripe.Event, gift?: RecordedGift['gift']) {
+async function notify(
+  ctx: WebhookContext,
+  event: Stripe.Event,
+  gift?: RecordedGift['gift'],
+  receiptToSend?: ReceiptInBatch | null,
+) {
   const mail = ctx.mail;
   if (!mail) return;
   try {
-    await notifyAfterEvent(mail, event, gift?.donationId);
+    // The batch wrote the receipt's row (or another delivery did): send it, or nothing; else as any event.
+    if (receiptToSend) await transmitReceipt(mail, receiptToSend);
+    else if (!gift?.receipt) await notifyAfterEvent(mail, event, gift?.donationId);
   } catch (err) {
     logLine('error', 'notification after a Stripe event failed', {
       event_type: event.type,

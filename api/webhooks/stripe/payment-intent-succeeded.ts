@@ -4,27 +4,33 @@ import {
   attributionExists,
   attributionOfRow,
   fillDonorFromDeclaration,
-  findDonationsByIdOrPaymentIntent,
   notYetApplied,
   parseAttribution,
   type Statement,
   upsertSucceededPayment,
 } from '../../services/donations/record';
 import { pendingAppealGiftStatement } from '../../services/notifications/fundraiser';
+import {
+  findGiftsWithReceiptFacts,
+  receiptBeforeRecording,
+  receiptOutboxStatement,
+} from '../../services/mail/receipt-of-payment';
 import { logLine } from '../../middlewares/logger';
 import { storeSettlement } from '../../services/finance/payouts-fees';
 import { settlementOfPayment } from '../../services/payments/settlement';
 import type { EventHandler } from './types';
 
 /** One-off gifts: only PaymentIntents we created (metadata kind=one_off); invoices' own are skipped. */
-export const paymentIntentSucceeded: EventHandler = async ({ db, stripe }, event) => {
+export const paymentIntentSucceeded: EventHandler = async ({ db, stripe, mail }, event) => {
   const intent = event.data.object as Stripe.PaymentIntent;
   const parsed = parseAttribution(intent.metadata, 'one_off');
   if (!parsed || intent.currency !== 'gbp') return 'ignore';
-  // The row this payment already has and the row its metadata names, in one read (usually the same row).
-  const rows = await findDonationsByIdOrPaymentIntent(db, parsed.donationId, intent.id);
-  const named = rows.find((row) => row.id === parsed.donationId);
-  const paid = rows.find((row) => row.paymentIntentId === intent.id);
+  // The row this payment already has and the row its metadata names, in one read (usually the same
+  // row), with what the gift's receipt says about its donor and cause.
+  const found = await findGiftsWithReceiptFacts(db, parsed.donationId, intent.id);
+  const namedGift = found.find((gift) => gift.row.id === parsed.donationId);
+  const paidGift = found.find((gift) => gift.row.paymentIntentId === intent.id);
+  const named = namedGift?.row;
   // Metadata copied onto another PaymentIntent names a gift already paid by a different one: never record it twice.
   if (named && named.paymentIntentId !== intent.id) {
     logLine('warn', 'stripe event ignored: another payment names this donation', {
@@ -34,7 +40,8 @@ export const paymentIntentSucceeded: EventHandler = async ({ db, stripe }, event
     return 'ignore';
   }
   // As resolveAttribution: a stored row keeps its attribution; else the metadata, if its rows exist.
-  const stored = paid ?? named;
+  const storedGift = paidGift ?? namedGift;
+  const stored = storedGift?.row;
   const attribution = stored ? attributionOfRow(stored) : (await attributionExists(db, parsed)) ? parsed : null;
   if (!attribution) {
     console.warn(`[stripe] ${event.id}: metadata of ${intent.id} points at rows we do not have; ignored`);
@@ -58,5 +65,18 @@ export const paymentIntentSucceeded: EventHandler = async ({ db, stripe }, event
   ];
   // A gift to an appeal is news for its fundraiser, recorded in the same commit.
   if (attribution.appealId) writes.push(pendingAppealGiftStatement(db, attribution.donationId, guard));
-  return { writes, gift: { donationId: attribution.donationId, appealId: attribution.appealId } };
+  // The receipt's outbox row in the same commit, when it can be rendered from what is known now.
+  const message = mail
+    ? receiptBeforeRecording(mail, storedGift, {
+        paymentIntentId: intent.id,
+        amount,
+        date: new Date(event.created * 1000),
+      })
+    : null;
+  const gift = { donationId: attribution.donationId, appealId: attribution.appealId };
+  if (!message) return { writes, gift };
+  const outboxId = crypto.randomUUID();
+  const statement = receiptOutboxStatement(db, guard, message, outboxId);
+  writes.push(statement);
+  return { writes, gift: { ...gift, receipt: { outboxId, message, statement } } };
 };

@@ -3,6 +3,7 @@ import type { Db } from '../../../db/client';
 import type { AfterAnswer } from '../../lib/after-answer';
 import type { Statement } from '../../services/donations/record';
 import type { MailContext } from '../../services/mail/facts';
+import type { ReceiptInBatch } from '../../services/mail/receipt-of-payment';
 import type { PaymentProvider } from '../../services/payments/provider';
 
 /**
@@ -20,9 +21,13 @@ export type WebhookContext = {
 
 /**
  * A paid gift's writes and what they recorded: the gift (and its appeal), so that what follows the
- * batch (the receipt, the fundraiser's notice) needs no read to find it again.
+ * batch (the receipt, the fundraiser's notice) needs no read to find it again. `receipt`: the
+ * receipt's outbox row is one of `writes` (`statement`); it is sent after the batch if the batch wrote it.
  */
-export type RecordedGift = { writes: Statement[]; gift: { donationId: string; appealId: string | null } };
+export type RecordedGift = {
+  writes: Statement[];
+  gift: { donationId: string; appealId: string | null; receipt?: ReceiptInBatch & { statement: Statement } };
+};
 
 /** The writes an event needs (run in one batch with the event id), or 'ignore' when it is not ours. */
 export type EventHandler = (ctx: WebhookContext, event: Stripe.Event) => Promise<Statement[] | RecordedGift | 'ignore'>;

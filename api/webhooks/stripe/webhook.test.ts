@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createApp } from '../..';
 import { campaigns, donations, outbox, webhookEvents } from '../../../db/schema';
-import { createAppeal, createCampaign, createUser } from '../../../tests/factories';
+import { createAppeal, createCampaign, createGiftAidDeclaration, createUser } from '../../../tests/factories';
 import {
   giftMetadata,
   chargeRefunded,
@@ -26,6 +26,9 @@ import {
   type TestApp,
 } from '../../../tests/setup/test-app';
 import { insertPendingDonation } from '../../services/donations/pending';
+import { readConfig } from '../../lib/config';
+import { giftFacts } from '../../services/mail/facts';
+import { receiptEmail } from '../../services/mail/receipt';
 import { FIRST_INVOICE_FAILED_MESSAGE, RENEWAL_FAILED_MESSAGE } from './invoice-payment-failed';
 
 let t: TestApp;
@@ -278,8 +281,9 @@ describe(`POST /api/stripe/webhook: one-off gifts recorded exactly once (${engin
 
     const res = await sendEvent(withRuntime, evt);
     expect(await res.json()).toMatchObject({ outcome: 'recorded' });
-    // Recorded before the answer; the receipt handed to waitUntil, not awaited by the answer.
+    // Recorded before the answer, the receipt's row in the same batch; sending it handed to waitUntil.
     expect((await w.rows())[0]).toMatchObject({ status: 'succeeded', amount: 3100 });
+    expect(await receipts()).toHaveLength(1);
     expect(later).toHaveLength(1);
     await Promise.all(later);
     expect(await receipts()).toHaveLength(1);
@@ -289,6 +293,71 @@ describe(`POST /api/stripe/webhook: one-off gifts recorded exactly once (${engin
     await Promise.all(later);
     expect(await receipts()).toHaveLength(1);
     expect(await w.totals()).toEqual({ appeal: 3100, campaign: 3100 });
+  });
+
+  it("writes a one-off gift's receipt in its recording batch, as the gift reads back, and sends it once whatever the copies", async () => {
+    const w = await world();
+    const m = w.meta();
+    const intentId = fakeId('pi');
+    await w.pending(m, 2750, intentId);
+    const printed: string[] = [];
+    // The development mailer prints what it sends: one line per email handed over.
+    vi.spyOn(console, 'log').mockImplementation((line) => void printed.push(String(line)));
+    const evt = paymentIntentSucceeded({ intentId, amount: 2750, metadata: m });
+    const other = paymentIntentSucceeded({ intentId, amount: 2750, metadata: m });
+    const results = await Promise.all([evt, evt, other, evt, other].map((e) => sendEvent(t, e)));
+    expect(results.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
+    const receipts = await t.db
+      .select()
+      .from(outbox)
+      .where(eq(outbox.key, `receipt:${m.donation_id}`));
+    expect(receipts).toHaveLength(1);
+    expect(printed.filter((line) => line.startsWith('[mail] outbox') && line.includes(intentId))).toHaveLength(1);
+    // Rendered before the batch, it says what the receipt rendered from the recorded gift says.
+    const facts = await giftFacts({ db: t.db, config: readConfig(t.env), origin: 'http://localhost' }, m.donation_id);
+    const expected = receiptEmail(facts as NonNullable<typeof facts>);
+    expect(receipts[0]).toMatchObject({
+      to: expected.to,
+      subject: expected.subject,
+      text: expected.text,
+      html: expected.html,
+    });
+    expect(receipts[0].text).toContain('£27.50');
+    expect(await w.totals()).toEqual({ appeal: 2750, campaign: 2750 });
+    // A replay finds the receipt written and sends nothing more.
+    expect(await (await sendEvent(t, evt)).json()).toMatchObject({ outcome: 'duplicate' });
+    expect(printed.filter((line) => line.startsWith('[mail] outbox') && line.includes(intentId))).toHaveLength(1);
+  });
+
+  it('greets the receipt by the Gift Aid name the recording gives an account without one', async () => {
+    const donor = await createUser(t.db, { firstName: '' });
+    const campaign = await createCampaign(t.db);
+    const declaration = await createGiftAidDeclaration(t.db, {
+      donorId: donor.id,
+      firstName: 'Priya',
+      lastName: 'Shah',
+    });
+    const m = giftMetadata({ campaignId: campaign.id, donorId: donor.id, declarationId: declaration.id });
+    const intentId = fakeId('pi');
+    await insertPendingDonation(t.db, {
+      id: m.donation_id,
+      amount: 1200,
+      donorId: donor.id,
+      target: { campaignId: campaign.id, appealId: null },
+      type: 'once',
+      giftAidDeclarationId: declaration.id,
+      paymentIntentId: intentId,
+      invoiceId: null,
+      subscriptionId: null,
+      source: 'card',
+    });
+    vi.spyOn(console, 'log').mockImplementation(() => {});
+    await sendEvent(t, paymentIntentSucceeded({ intentId, amount: 1200, metadata: m }));
+    const [receipt] = await t.db
+      .select()
+      .from(outbox)
+      .where(eq(outbox.key, `receipt:${m.donation_id}`));
+    expect(receipt.text).toContain('Dear Priya,');
   });
 
   it('answers 500 when the database is unavailable, writes nothing, and records once on retry', async () => {

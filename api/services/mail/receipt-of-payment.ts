@@ -1,0 +1,115 @@
+import { eq, or, type SQL, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/sqlite-core';
+import type { Db } from '../../../db/client';
+import { campaigns, checkoutDetails, donations, organizations, outbox, users } from '../../../db/schema';
+import type { Statement } from '../donations/record';
+import { charityFromOrganization, identityColumns } from '../organizations/charity';
+import type { MailContext } from './facts';
+import { createMailer, type MailMessage } from './mailer';
+import { receiptEmail } from './receipt';
+
+/** Statuses a success settles (as record.ts's `settle`): the gift is `succeeded` after the batch. */
+const UNSETTLED = new Set(['pending', 'failed', 'abandoned', 'processing']);
+
+/** A receipt written by the recording batch: its message and the outbox row's id. */
+export type ReceiptInBatch = { outboxId: string; message: MailMessage };
+
+const appeals = alias(campaigns, 'receipt_appeal');
+
+/**
+ * The rows of a payment's gift, by id or PaymentIntent (as findDonationsByIdOrPaymentIntent),
+ * each with what its receipt says about the donor and the cause: one read for both.
+ */
+export async function findGiftsWithReceiptFacts(db: Db, id: string, paymentIntentId: string) {
+  const rows = await db
+    .select({
+      row: donations,
+      email: users.email,
+      firstName: users.firstName,
+      erasedAt: users.erasedAt,
+      typedFirstName: checkoutDetails.firstName,
+      campaignTitle: campaigns.title,
+      org: campaigns.organizationId,
+      identity: identityColumns,
+      appealTitle: appeals.title,
+    })
+    .from(donations)
+    .leftJoin(users, eq(users.id, donations.donorId))
+    .leftJoin(checkoutDetails, eq(checkoutDetails.donationId, donations.id))
+    .leftJoin(campaigns, eq(campaigns.id, donations.campaignId))
+    .leftJoin(organizations, eq(organizations.id, campaigns.organizationId))
+    .leftJoin(appeals, eq(appeals.id, donations.appealId))
+    .where(or(eq(donations.id, id), eq(donations.paymentIntentId, paymentIntentId)))
+    .limit(2);
+  return rows.map(({ row, ...facts }) => ({ row, facts }));
+}
+
+export type GiftWithReceiptFacts = Awaited<ReturnType<typeof findGiftsWithReceiptFacts>>[number];
+
+/**
+ * A one-off card gift's receipt, rendered before the gift is recorded so that its outbox row joins
+ * the recording batch: one write transaction a gift instead of two. The facts the batch does not
+ * change (donor, names, cause, charity) come with the gift's read; the ones it does (status, date,
+ * amount) follow from the stored row and the payment exactly as the batch's upsert derives them.
+ * Null when this gift's receipt is not that simple (no stored row, a monthly or Direct Debit gift,
+ * an erased donor, a gift the payment does not settle, no way to send email): the receipt is then
+ * sent after the batch from what it stored, as every other email is.
+ */
+export function receiptBeforeRecording(
+  mail: MailContext,
+  stored: GiftWithReceiptFacts | undefined,
+  payment: { paymentIntentId: string; amount: number; date: Date },
+): MailMessage | null {
+  if (!stored) return null;
+  const { row, facts } = stored;
+  if (row.type !== 'once' || row.paymentMethod === 'bacs_debit' || row.paymentIntentId !== payment.paymentIntentId)
+    return null;
+  const settles = UNSETTLED.has(row.status);
+  if (!settles && row.status !== 'succeeded') return null;
+  if (!facts.email || facts.erasedAt || !createMailer(mail.db, mail.config).stores) return null;
+  // As giftFacts: the name typed with the gift, else the account's. A blank one the batch may fill
+  // from the Gift Aid declaration (fillDonorFromDeclaration): that receipt reads it after the batch.
+  const firstName = facts.typedFirstName || facts.firstName || null;
+  if (!firstName?.trim() && row.giftAidDeclarationId) return null;
+  return receiptEmail({
+    donationId: row.id,
+    amount: payment.amount,
+    refundedAmount: row.refundedAmount,
+    date: settles ? payment.date : row.date,
+    status: 'succeeded',
+    type: 'once',
+    source: row.source,
+    reference: row.invoiceId ?? payment.paymentIntentId,
+    // As causeOf: the campaign's title and charity, the appeal's title.
+    campaignTitle: facts.campaignTitle ?? 'our work',
+    appealTitle: row.appealId ? (facts.appealTitle ?? null) : null,
+    charity: facts.org ? charityFromOrganization(facts.identity, mail.config) : mail.config.charity,
+    giftAid: row.giftAid,
+    donor: { email: facts.email, firstName, erased: false },
+    monthly: null,
+    directDebit: null,
+  });
+}
+
+/**
+ * The receipt's outbox row as a statement of the recording batch: guarded like the gift's own
+ * writes (a replay's batch writes nothing) and keyed (a receipt already written stays the only one).
+ * The batch's result for it says whether this delivery wrote it, and so must send it.
+ */
+export function receiptOutboxStatement(db: Db, guard: SQL, message: MailMessage, outboxId: string): Statement {
+  return db
+    .insert(outbox)
+    .select(
+      sql`select ${outboxId}, ${message.to}, ${message.subject}, ${message.text}, ${message.html}, null, ${message.key ?? null}, ${Date.now()} where ${guard}`,
+    )
+    .onConflictDoNothing({ target: outbox.key })
+    .returning({ id: outbox.id });
+}
+
+/** True when the batch's result for the receipt's statement holds the row it wrote. */
+export const receiptWritten = (result: unknown) => Array.isArray(result) && result.length > 0;
+
+/** Sends a receipt whose outbox row the recording batch wrote. */
+export async function transmitReceipt(mail: MailContext, receipt: ReceiptInBatch) {
+  await createMailer(mail.db, mail.config).transmit(receipt.outboxId, receipt.message);
+}
