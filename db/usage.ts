@@ -21,33 +21,22 @@ export function countRows(read: unknown, written: unknown): void {
 }
 
 type Fetcher = { fetch: (...args: never[]) => Promise<Response> };
-type Stats = { rows_read?: unknown; rows_written?: unknown } | null | undefined;
 
-/** Counts every statement result in a JSON body: D1's `[{meta}]` or a Hrana pipeline's results. */
-function countBody(body: unknown): void {
-  if (Array.isArray(body)) {
-    for (const result of body) {
-      const meta = (result as { meta?: Stats })?.meta;
-      countRows(meta?.rows_read, meta?.rows_written);
-    }
-    return;
+/**
+ * Every `"rows_read":N` / `"rows_written":N` key in a JSON text. Only a key can match: inside a
+ * JSON string a quote is escaped (`\\"`), and no column we select is named so. Cheaper than
+ * parsing the whole answer a second time (the driver parses it too), which a storm's profile showed.
+ */
+const ROW_STATS = /"rows_(read|written)":(\d+)/g;
+
+export function countRowStats(text: string): void {
+  let read: number | null = null;
+  let written: number | null = null;
+  for (const [, kind, value] of text.matchAll(ROW_STATS)) {
+    if (kind === 'read') read = (read ?? 0) + Number(value);
+    else written = (written ?? 0) + Number(value);
   }
-  const meta = (body as { meta?: Stats })?.meta;
-  if (meta && typeof meta === 'object') {
-    countRows(meta.rows_read, meta.rows_written);
-    return;
-  }
-  const results = (body as { results?: unknown })?.results;
-  if (!Array.isArray(results)) return;
-  for (const entry of results as {
-    type?: string;
-    response?: { type?: string; result?: { step_results?: Stats[] } & Stats };
-  }[]) {
-    const response = entry?.type === 'ok' ? entry.response : undefined;
-    if (response?.type === 'execute') countRows(response.result?.rows_read, response.result?.rows_written);
-    if (response?.type === 'batch')
-      for (const step of response.result?.step_results ?? []) countRows(step?.rows_read, step?.rows_written);
-  }
+  countRows(read, written);
 }
 
 /** A response's JSON body counted, and the same body handed on unread. */
@@ -59,11 +48,7 @@ async function counted(response: Response): Promise<Response> {
   )
     return response;
   const text = await response.text();
-  try {
-    countBody(JSON.parse(text));
-  } catch {
-    // Not ours to judge: the driver reports a malformed body itself.
-  }
+  countRowStats(text);
   return new Response(text, { status: response.status, statusText: response.statusText, headers: response.headers });
 }
 

@@ -49,7 +49,8 @@ export async function serveBuiltWorker(options: ServeOptions) {
     bindings: Object.fromEntries(Object.entries(vars).map(([name, value]) => [name, { type: 'plain_text', value }])),
     dev: {
       server: { hostname: options.hostname ?? 'localhost', port: options.port },
-      inspector: false,
+      // BENCH_INSPECTOR_PORT: the worker's DevTools inspector, to take a CPU profile of a bench run.
+      inspector: process.env.BENCH_INSPECTOR_PORT ? { port: Number(process.env.BENCH_INSPECTOR_PORT) } : false,
       persist: resolve(options.persistTo),
       testScheduled: options.testScheduled ?? false,
       logLevel: options.logLevel ?? 'log',
