@@ -1,6 +1,6 @@
 import { eq, or, type SQL, sql } from 'drizzle-orm';
-import { alias } from 'drizzle-orm/sqlite-core';
 import type { Db } from '../../../db/client';
+import { appealOfGift, appeals, campaignOfGift, donorOfGift } from '../../../db/gift-joins';
 import { campaigns, checkoutDetails, donations, organizations, outbox, users } from '../../../db/schema';
 import type { Statement } from '../donations/record';
 import { charityFromOrganization, identityColumns } from '../organizations/charity';
@@ -13,8 +13,6 @@ const UNSETTLED = new Set(['pending', 'failed', 'abandoned', 'processing']);
 
 /** A receipt written by the recording batch: its message and the outbox row's id. */
 export type ReceiptInBatch = { outboxId: string; message: MailMessage };
-
-const appeals = alias(campaigns, 'receipt_appeal');
 
 /**
  * The rows of a payment's gift, by id or PaymentIntent (as findDonationsByIdOrPaymentIntent),
@@ -34,11 +32,11 @@ export async function findGiftsWithReceiptFacts(db: Db, id: string, paymentInten
       appealTitle: appeals.title,
     })
     .from(donations)
-    .leftJoin(users, eq(users.id, donations.donorId))
+    .leftJoin(users, donorOfGift)
     .leftJoin(checkoutDetails, eq(checkoutDetails.donationId, donations.id))
-    .leftJoin(campaigns, eq(campaigns.id, donations.campaignId))
+    .leftJoin(campaigns, campaignOfGift)
     .leftJoin(organizations, eq(organizations.id, campaigns.organizationId))
-    .leftJoin(appeals, eq(appeals.id, donations.appealId))
+    .leftJoin(appeals, appealOfGift)
     .where(or(eq(donations.id, id), eq(donations.paymentIntentId, paymentIntentId)))
     .limit(2);
   return rows.map(({ row, ...facts }) => ({ row, facts }));
