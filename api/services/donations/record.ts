@@ -394,7 +394,6 @@ export async function findDonationByPaymentIntent(db: Db, paymentIntentId: strin
   return row ?? null;
 }
 
-/** The row with this id and the row paid by this PaymentIntent (the same row, usually), in one read. */
 export async function findDonationByInvoice(db: Db, invoiceId: string) {
   const [row] = await db.select().from(donations).where(eq(donations.invoiceId, invoiceId)).limit(1);
   return row ?? null;

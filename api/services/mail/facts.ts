@@ -2,7 +2,7 @@ import { eq, inArray } from 'drizzle-orm';
 import { donorOfGift } from '../../../db/gift-joins';
 import { campaigns, checkoutDetails, donations, monthlyGifts, organizations, users } from '../../../db/schema';
 import type { CharityIdentity, DonationSource } from '../../../domain';
-import { charityFromOrganization, identityColumns } from '../organizations/charity';
+import { charityFromOrganization, identityColumns, type OrganizationIdentityRow } from '../organizations/charity';
 import { cancelLinkUrl } from '../monthly-gifts/link-tokens';
 import { findMandate } from '../payments/direct-debit';
 import type { ServiceContext } from '../../lib/service-context';
@@ -44,9 +44,22 @@ export async function causeOf(ctx: MailContext, campaignId: string, appealId: st
     .where(inArray(campaigns.id, ids));
   const campaign = rows.find((r) => r.id === campaignId);
   const appeal = appealId ? rows.find((r) => r.id === appealId) : undefined;
-  const charity = campaign?.org ? charityFromOrganization(campaign.identity, ctx.config) : ctx.config.charity;
-  return { campaignTitle: campaign?.title ?? 'our work', appealTitle: appeal?.title ?? null, charity };
+  return causeFrom(ctx.config, campaign, appeal?.title ?? null);
 }
+
+/** What a gift's email says of its cause: the campaign's title and charity (the platform's without one), the appeal's title. */
+export function causeFrom(
+  config: MailContext['config'],
+  campaign: { title: string; org: string | null; identity: OrganizationIdentityRow | null } | undefined,
+  appealTitle: string | null,
+) {
+  const charity = campaign?.org ? charityFromOrganization(campaign.identity, config) : config.charity;
+  return { campaignTitle: campaign?.title ?? 'our work', appealTitle, charity };
+}
+
+/** The receipt greets the name typed with the gift, else the account's. */
+export const greetedName = (typed: string | null | undefined, account: string | null | undefined) =>
+  typed || account || null;
 
 export async function giftFacts(ctx: MailContext, donationId: string): Promise<GiftFacts | null> {
   const [row] = await ctx.db
@@ -88,8 +101,11 @@ export async function giftFacts(ctx: MailContext, donationId: string): Promise<G
     reference: d.invoiceId ?? d.paymentIntentId ?? d.id,
     ...cause,
     giftAid: d.giftAid,
-    // The receipt greets the name typed with the gift, else the account's.
-    donor: { email: row.email, firstName: row.typedFirstName || row.firstName || null, erased: row.erasedAt !== null },
+    donor: {
+      email: row.email,
+      firstName: greetedName(row.typedFirstName, row.firstName),
+      erased: row.erasedAt !== null,
+    },
     monthly,
     directDebit:
       d.paymentMethod === 'bacs_debit'

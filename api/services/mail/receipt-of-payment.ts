@@ -3,8 +3,8 @@ import type { Db } from '../../../db/client';
 import { appealOfGift, appeals, campaignOfGift, donorOfGift } from '../../../db/gift-joins';
 import { campaigns, checkoutDetails, donations, organizations, outbox, users } from '../../../db/schema';
 import type { Statement } from '../donations/record';
-import { charityFromOrganization, identityColumns } from '../organizations/charity';
-import type { MailContext } from './facts';
+import { identityColumns } from '../organizations/charity';
+import { causeFrom, greetedName, type MailContext } from './facts';
 import { createMailer, type MailMessage } from './mailer';
 import { receiptEmail } from './receipt';
 
@@ -15,8 +15,7 @@ const UNSETTLED = new Set(['pending', 'failed', 'abandoned', 'processing']);
 export type ReceiptInBatch = { outboxId: string; message: MailMessage };
 
 /**
- * The rows of a payment's gift, by id or PaymentIntent (as findDonationsByIdOrPaymentIntent),
- * each with what its receipt says about the donor and the cause: one read for both.
+ * The rows of a payment's gift, by id or PaymentIntent (usually the same row), each with what its receipt says about the donor and the cause: one read for both.
  */
 export async function findGiftsWithReceiptFacts(db: Db, id: string, paymentIntentId: string) {
   const rows = await db
@@ -65,9 +64,9 @@ export function receiptBeforeRecording(
   const settles = UNSETTLED.has(row.status);
   if (!settles && row.status !== 'succeeded') return null;
   if (!facts.email || facts.erasedAt || !createMailer(mail.db, mail.config).stores) return null;
-  // As giftFacts: the name typed with the gift, else the account's. A blank one the batch may fill
-  // from the Gift Aid declaration (fillDonorFromDeclaration): that receipt reads it after the batch.
-  const firstName = facts.typedFirstName || facts.firstName || null;
+  // A blank name the batch may fill from the Gift Aid declaration (fillDonorFromDeclaration): that
+  // receipt reads it after the batch.
+  const firstName = greetedName(facts.typedFirstName, facts.firstName);
   if (!firstName?.trim() && row.giftAidDeclarationId) return null;
   return receiptEmail({
     donationId: row.id,
@@ -78,10 +77,13 @@ export function receiptBeforeRecording(
     type: 'once',
     source: row.source,
     reference: row.invoiceId ?? payment.paymentIntentId,
-    // As causeOf: the campaign's title and charity, the appeal's title.
-    campaignTitle: facts.campaignTitle ?? 'our work',
-    appealTitle: row.appealId ? (facts.appealTitle ?? null) : null,
-    charity: facts.org ? charityFromOrganization(facts.identity, mail.config) : mail.config.charity,
+    ...causeFrom(
+      mail.config,
+      facts.campaignTitle === null
+        ? undefined
+        : { title: facts.campaignTitle, org: facts.org, identity: facts.identity },
+      row.appealId ? facts.appealTitle : null,
+    ),
     giftAid: row.giftAid,
     donor: { email: facts.email, firstName, erased: false },
     monthly: null,

@@ -5,7 +5,7 @@ import { campaigns, organizations } from '../../../db/schema';
 import type { CharityIdentity } from '../../../domain';
 import type { AppConfig } from '../../lib/config';
 
-type OrganizationIdentityRow = Pick<
+export type OrganizationIdentityRow = Pick<
   typeof organizations.$inferSelect,
   'name' | 'legalName' | 'charityNumber' | 'regulator' | 'address' | 'city' | 'postalCode'
 >;
