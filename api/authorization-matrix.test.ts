@@ -378,7 +378,7 @@ const ROWS: Row[] = [
     expect: staff(200, 404, 200),
   },
   // Before the checkout rows below: every caller's checkout makes them a (pending) donor of Org X.
-  // Admin insight (issue 12): staff only, each scoped to their own organizations.
+  // Admin insight: staff only, each scoped to their own organizations.
   ...['gifts-per-week', 'campaigns', 'monthly-recurring', 'donors', 'gift-aid'].map(
     (name): Row => ({
       route: `GET /api/reports/${name}`,
@@ -509,7 +509,7 @@ const ROWS: Row[] = [
     // No message on it: both find nothing; Org Y's admin would get 404 for one with a message too.
     expect: staff(404, 404, 404),
   },
-  // Monthly gifts (issue 9): the donor's own under /me, staff by organization, and signed links.
+  // Monthly gifts: the donor's own under /me, staff by organization, and signed links.
   { route: 'GET /api/me/monthly-gifts', request: () => ({ path: '/api/me/monthly-gifts' }), expect: signedIn(200) },
   ...(['cancel', 'change', 'pause'] as const).map(
     (action): Row => ({
@@ -567,7 +567,7 @@ const ROWS: Row[] = [
     request: () => ({ path: '/api/monthly-gift-links/cancel', method: 'POST', json: { token: 'not-a-signed-link' } }),
     expect: 200,
   },
-  // Consent, erasure and statements (issue 9): the caller's own only.
+  // Consent, erasure and statements: the caller's own only.
   { route: 'GET /api/me/consent', request: () => ({ path: '/api/me/consent' }), expect: signedIn(200) },
   {
     route: 'PUT /api/me/consent',
@@ -603,7 +603,7 @@ const ROWS: Row[] = [
     request: () => ({ path: '/api/me/statement?tax_year=2025' }),
     expect: signedIn(200),
   },
-  // Gift Aid (issue 8): claims and review for staff, scoped to their organizations; a donor's own declaration.
+  // Gift Aid: claims and review for staff, scoped to their organizations; a donor's own declaration.
   ...['summary', 'eligible', 'claims', 'adjustments', 'declarations/review'].map(
     (name): Row => ({
       route: `GET /api/gift-aid/${name}`,
@@ -784,7 +784,7 @@ const ROWS: Row[] = [
     request: () => ({ path: `/api/support-requests/${crypto.randomUUID()}`, method: 'PUT', json: { handled: true } }),
     expect: staff(403, 403, 404),
   },
-  // The OpenAPI document and its reference page (issue 13): public, no data.
+  // The OpenAPI document and its reference page: public, no data.
   { route: 'GET /api/openapi.json', request: () => ({ path: '/api/openapi.json' }), expect: 200 },
   { route: 'GET /api/docs', request: () => ({ path: '/api/docs' }), expect: 200 },
 ];

@@ -1,5 +1,5 @@
 /**
- * Issue 12 figures: the overview aggregates, a filtered admin list and a full CSV export on the
+ * The admin insight figures: the overview aggregates, a filtered admin list and a full CSV export on the
  * demo data seeded at `--scale 100` (~30,000 donations), on libSQL in memory, through the real app.
  * Usage: bash scripts/with-node.sh tsx scripts/bench-insight.ts [scale]
  */

@@ -1,5 +1,5 @@
 /**
- * `npm run bench`: the speed figures of issue 11, side by side in one run, on the local production
+ * `npm run bench`: the speed figures, side by side in one run, on the local production
  * build served by wrangler (workerd) on loopback only. Prints tables and writes a JSON file.
  *
  *   1. Seeds a fresh local database with the demo data, serves dist/, and measures
@@ -664,9 +664,7 @@ function report(unscaled: RunResult, scaled: RunResult | null, lighthouse: Light
     });
   }
 
-  console.log(
-    '\nTargets (goals of issue 11, as visitors get the pages and API; the figures are one run on this machine)',
-  );
+  console.log('\nTargets (as visitors get the pages and API; the figures are one run on this machine)');
   for (const t of targets.filter((t) => t.scope === 'served'))
     console.log(`${t.pass ? 'PASS' : 'FAIL'}  ${t.target}: ${t.figure}`);
   console.log(
@@ -770,7 +768,7 @@ async function rowsSection(
     return { targets, gift: { campaignId: campaign._id, appealId: appeal._id } };
   });
   const targets = reportRows(runs);
-  console.log('\nRows read targets (issue 24)');
+  console.log('\nRows read targets');
   for (const t of targets) console.log(`${t.pass ? 'PASS' : 'FAIL'}  ${t.target}: ${t.figure}`);
   return { runs, targets };
 }

@@ -4,7 +4,7 @@
  * file as a command, one process per server).
  *
  * It uses wrangler's programmatic dev server rather than `wrangler dev` so that no debugger is
- * attached: the CLI always attaches one, and with it every console line (one per request, issue 10)
+ * attached: the CLI always attaches one, and with it every console line (one per request)
  * travels the inspector protocol to wrangler and its debug log file, which cost cached pages a
  * fifth of their throughput (docs/decisions/015). A deployed worker has no debugger either;
  * `npm run dev` is the server to debug with.

@@ -57,7 +57,7 @@ describe('configuration check (api/lib/config.ts)', () => {
       'MAIL_API_KEY (no sign-in email can be sent)',
       'STRIPE_SECRET_KEY and STRIPE_PUBLISHABLE_KEY (card payments are off)',
       'ADMIN_EMAILS (nobody signs in as an admin)',
-      // Issue 10 (6f): pages fail closed without it.
+      // Pages fail closed without it.
       'PUBLIC_ORIGIN (pages answer 503: the Host header is not trusted for canonical links)',
     ]);
     expect(checkConfig({ APP_ENV: 'development' }).missing).toEqual([]);

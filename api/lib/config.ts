@@ -76,7 +76,7 @@ export type ConfigCheck = {
   missing: string[];
 };
 
-/** Every problem with the environment at once, so one deploy fixes them all (issue 13). */
+/** Every problem with the environment at once, so one deploy fixes them all. */
 export function checkConfig(env: Partial<Bindings>): ConfigCheck {
   const parsed = envSchema.safeParse(env);
   const problems = parsed.success ? [] : parsed.error.issues.map((issue) => issue.message);

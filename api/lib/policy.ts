@@ -8,7 +8,7 @@ import type { UserType } from '../../domain/statuses';
 import type { AppEnv, AuthUser } from './types';
 
 /**
- * Who may do what: the one authorization policy (issue 13). Deny by default: anonymous callers
+ * Who may do what: the one authorization policy. Deny by default: anonymous callers
  * read public items only; donors act on their own account and gifts; org_admins act inside the
  * organizations they are linked to (orgIds); admins everywhere. Routes call the middlewares below
  * before their input is validated (so a caller who may not act learns nothing from a 400), and

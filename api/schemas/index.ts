@@ -4,7 +4,7 @@ import { campaigns, donations, organizations, templateCauses, users } from '../.
 import { ErasureSchema } from './consent';
 
 /**
- * The API's response shapes, one place (issue 13). Enums and column types come from the Drizzle
+ * The API's response shapes, one place. Enums and column types come from the Drizzle
  * tables through drizzle-zod; the snake_case DTO shapes are declared here and checked against every
  * answer outside production (api/lib/openapi.ts checkResponse). The typed client (src/lib/api.ts)
  * gets its types from these through hc<AppType>; nothing on the browser side copies them.
@@ -149,7 +149,7 @@ export const DonorSchema = z
     type: userRow.type,
     address: AddressSchema,
     org_ids: z.array(z.string()),
-    /** Set once the donor's account was erased (issue 9): name and contact details are blank. */
+    /** Set once the donor's account was erased: name and contact details are blank. */
     erased_at: z.string().nullable(),
     /** The donor's latest request to delete their account and its outcome, for admins. */
     erasure: ErasureSchema.nullable(),

@@ -17,7 +17,7 @@ export const campaignTotals = sqliteTable('campaign_totals', {
   raisedPence: integer('raised_pence').notNull().default(0),
   /** Gifts that still count: status succeeded (a fully refunded gift is out, a partly refunded one stays). */
   giftCount: integer('gift_count').notNull().default(0),
-  /** 25% of the net amount of counted gifts that declared Gift Aid, floored per gift (issue 8 refines). */
+  /** 25% of the net amount of counted gifts that declared Gift Aid, floored per gift. */
   giftAidPence: integer('gift_aid_pence').notNull().default(0),
 });
 

@@ -3,7 +3,7 @@ import type { AppType } from '../../api';
 import { $token } from '../stores/token';
 
 /**
- * The one API client (issue 13): Hono's `hc` typed by the app itself, so every island and the
+ * The one API client: Hono's `hc` typed by the app itself, so every island and the
  * dashboard get the request and response types of the route they call from its zod schemas
  * (api/schemas), with nothing copied by hand. `hc` is a small Proxy over fetch; the import of
  * AppType is type-only and adds nothing to the bundles. Every call goes through it: there is no

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import type { Page } from '@playwright/test';
 import { axeViolations, expect, openAs, test, tokenFor as signIn } from './fixtures';
 
-/** Issue 12: the admin's charts, filters and CSV export, and a donor's message on an appeal page. */
+/** The admin's charts, filters and CSV export, and a donor's message on an appeal page. */
 
 async function setTheme(page: Page, theme: 'light' | 'dark') {
   await page.evaluate((t) => {

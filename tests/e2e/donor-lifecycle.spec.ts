@@ -1,7 +1,7 @@
 import type { APIRequestContext } from '@playwright/test';
 import { expect, type Mail, openAs, outbox, signUp, startMonthlyGift, test, tokenFor } from './fixtures';
 
-/** Issue 9: after the gift. Receipts, the signed cancel link, My Donations and the annual statement. */
+/** After the gift. Receipts, the signed cancel link, My Donations and the annual statement. */
 
 /** Seeded accounts use the run's one sign-in (code emails are rate limited per address); new donors sign up. */
 const signIn = (request: APIRequestContext, email: string) =>

@@ -53,7 +53,7 @@ test('the donation box says the service is busy and keeps everything the donor t
   await box.getByRole('textbox', { name: /^Email/ }).fill(email);
   await box.getByLabel('Amount (£)').fill('15');
   await page.getByLabel('Gift Aid (UK Only)').check();
-  // Issue 8's HMRC fields.
+  // The HMRC fields.
   const giftAid = box.locator('.gift-aid-details');
   await giftAid.getByLabel('First name').fill('Ann');
   await giftAid.getByLabel('Last name').fill('Example');

@@ -2,7 +2,7 @@ import type { APIRequestContext } from '@playwright/test';
 import { expect, gbpShort, test } from './fixtures';
 
 /**
- * Issue 11 in the built worker: public pages come from the edge cache (Workers Cache API) while a
+ * Speed in the built worker: public pages come from the edge cache (Workers Cache API) while a
  * donor sees the fresh total; critical CSS is inline; the LCP image is a responsive AVIF/WebP
  * <picture> fetched with high priority.
  */

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach } from 'vitest';
 
 /**
- * Fails a test that logs console.error without saying it expects to (issue 13): an error log in
+ * Fails a test that logs console.error without saying it expects to: an error log in
  * a passing test is a bug nobody looked at. A test that expects one replaces console.error for the
  * duration, e.g. `vi.spyOn(console, 'error').mockImplementation(() => {})`, and asserts on the calls;
  * those calls never reach this guard.

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 /**
- * Import rules the type checker cannot see (issue 13): browser code (islands, the dashboard,
+ * Import rules the type checker cannot see: browser code (islands, the dashboard,
  * stores, src/lib outside server/) never imports server code at run time (type-only imports are
  * erased and allowed), and routes never import sibling routes.
  */

@@ -4,7 +4,7 @@ import { fileBindings } from '../../../tests/setup/file-bindings.workers';
 import { setupTestApp, type TestApp } from '../../../tests/setup/test-app';
 import { responsiveSources } from '../../../src/lib/images';
 
-/** Responsive copies of uploads (issue 11): WebP sizes made in the browser, stored in R2 beside the original. */
+/** Responsive copies of uploads: WebP sizes made in the browser, stored in R2 beside the original. */
 /** This file's own bucket (vitest.config.ts gives every workerd test file one). */
 let bucket: R2Bucket;
 

@@ -97,7 +97,7 @@ describe(`CSV exports (${engineName})`, () => {
     expect(donors.split('\r\n')[0]).toBe(
       `${BOM}First name,Last name,Email,Phone,Address,City,County,Postcode,Country,Type,Joined`,
     );
-    // Issue 10 (6c): an org admin gets its donors' names and emails, never their phone or address.
+    // An org admin gets its donors' names and emails, never their phone or address.
     expect(donors).toContain("Zoë,O'Neil,zoe@example.com,,,,,,,donor,");
     expect(donors).not.toContain('447700900123');
     const full = await csvText(await get('/api/exports/donors.csv?sort=email', adminToken));

@@ -199,7 +199,7 @@ describe('POST /api/stripe/client_secret with Stripe', () => {
   }, 30_000);
 });
 
-describe('the charity that receives the gift (issue 13, point 7)', () => {
+describe('the charity that receives the gift', () => {
   it('names the campaign organization’s charity in the payment description, and the platform’s charity otherwise', async () => {
     const org = await createOrganization(t.db, {
       name: 'Wells Trust',

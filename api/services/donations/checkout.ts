@@ -100,7 +100,7 @@ export const clientSecretBody = z
     /** The guest's name for the message, the receipt and an account that has none yet (applied when paid). */
     first_name: optionalPersonName('first_name'),
     last_name: optionalPersonName('last_name'),
-    /** "Keep me updated by email": its own unticked box, never implied by the gift (issue 9). */
+    /** "Keep me updated by email": its own unticked box, never implied by the gift. */
     marketing_consent: z.boolean({ error: 'marketing_consent: must be true or false' }).optional(),
     consent_wording: z.string().max(2000).optional(),
     ...supportMessageShape,

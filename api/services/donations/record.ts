@@ -311,7 +311,7 @@ export function upsertFailedPayment(
 /**
  * A refund (the charge's cumulative amount_refunded, so replays cannot double it). The figure of the
  * newest event wins (refunds_as_of holds its Stripe `created`), so it follows Stripe down as well as
- * up: a refund that fails gives the money back to the gift (issue 13). Events of the same second
+ * up: a refund that fails gives the money back to the gift. Events of the same second
  * keep the larger figure. A refunded charge was paid, so a row still pending or failed is settled too.
  */
 export function applyRefund(

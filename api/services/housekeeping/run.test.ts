@@ -240,7 +240,7 @@ describe(`housekeeping (${engineName})`, () => {
     expect((await t.request('/api/auth', { token: live })).status).toBe(200);
     expect((await t.db.select().from(schema.loginCodes)).map((r) => r.codeHash)).toEqual(['y']);
     expect((await t.db.select().from(schema.rateLimits)).map((r) => r.key)).toEqual(['send:ip:live']);
-    // Earlier tests' gifts left receipts (issue 9) in the outbox: only this test's rows are checked.
+    // Earlier tests' gifts left receipts in the outbox: only this test's rows are checked.
     expect(
       (await t.db.select().from(schema.outbox).where(eq(schema.outbox.to, 'a@example.org'))).map((r) => r.subject),
     ).toEqual(['new']);

@@ -94,7 +94,7 @@ function httpMailer(db: Db, config: AppConfig, fetchImpl: typeof fetch): Mailer 
     kind: 'http',
     stores: true,
     async send(message) {
-      // Sign-in codes reach the provider only; the outbox keeps the row without them (issue 13).
+      // Sign-in codes reach the provider only; the outbox keeps the row without them.
       const id = await store(db, redactedForOutbox(message));
       if (!id) return { id: '', duplicate: true };
       await mailer.transmit(id, message);

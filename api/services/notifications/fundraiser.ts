@@ -301,7 +301,7 @@ export async function donationIdOfEvent(db: Db, event: Stripe.Event): Promise<st
 }
 
 /**
- * Housekeeping (issue 10's scheduled handler calls this): sends the gift emails that waited for
+ * Housekeeping (the scheduled handler calls this): sends the gift emails that waited for
  * their hour, for appeals where no later gift came along to send them.
  */
 export async function flushFundraiserNotifications(

@@ -18,7 +18,7 @@ const search = z
   .string()
   .trim()
   .max(MAX_SEARCH_TERM_LENGTH, `Use at most ${MAX_SEARCH_TERM_LENGTH} characters`)
-  // The lists search with instr(), not LIKE, so D1's 50-byte LIKE pattern limit does not apply (issue 10, 6d).
+  // The lists search with instr(), not LIKE, so D1's 50-byte LIKE pattern limit does not apply.
   .optional()
   .transform((v) => (v ? v : undefined))
   .openapi({ description: 'Case-insensitive text to look for' });

@@ -39,7 +39,7 @@ export const STRIPE_EVENT_HANDLERS: Record<string, EventHandler> = {
   'refund.created': refundChanged,
   'refund.updated': refundChanged,
   'refund.failed': refundFailed,
-  // Monthly gifts a donor controls (issue 9): amount, pause and cancellation as Stripe holds them.
+  // Monthly gifts a donor controls: amount, pause and cancellation as Stripe holds them.
   'customer.subscription.updated': customerSubscriptionChanged,
   'customer.subscription.deleted': customerSubscriptionChanged,
   // Transfers to the charity's bank, with the balance transactions each one paid out.
@@ -56,7 +56,7 @@ export type EventOutcome = 'recorded' | 'duplicate' | 'ignored';
  */
 export async function applyStripeEvent(ctx: WebhookContext, event: Stripe.Event): Promise<EventOutcome> {
   // A correctly signed event with a malformed body (data: null, ids as objects) is acknowledged
-  // and logged, never a 500 that Stripe would retry forever (issue 10, 6g).
+  // and logged, never a 500 that Stripe would retry forever.
   const malformed = malformedEventReason(event);
   if (malformed) {
     const eventId = typeof (event as { id?: unknown })?.id === 'string' ? event.id : null;
@@ -105,7 +105,7 @@ async function notifyAfter(
 }
 
 /**
- * Receipts and notices (issue 9) never fail the webhook: the gift is recorded; a lost email is logged.
+ * Receipts and notices never fail the webhook: the gift is recorded; a lost email is logged.
  * `gift`: what the batch just recorded (its fundraiser's pending gift included), when the handler said.
  */
 async function notify(
@@ -127,7 +127,7 @@ async function notify(
       error: errorSummary(err),
     });
   }
-  // A paid gift to an appeal may email its fundraiser (issue 12: batched, at most one an hour).
+  // A paid gift to an appeal may email its fundraiser (batched, at most one an hour).
   const mailer = () => createMailer(ctx.db, mail.config);
   if (gift) {
     if (gift.appealId) await notifyAppealAfterGift(ctx.db, mailer(), gift.appealId, { origin: mail.origin });

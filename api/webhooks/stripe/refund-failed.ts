@@ -33,7 +33,7 @@ async function hasReversalFor(db: Parameters<EventHandler>[0]['db'], refund: Str
 
 /**
  * A refund that failed (the bank returned it): Stripe lowers the charge's amount_refunded again, so
- * the gift's refunded amount and the totals follow (issue 13). An older charge.refunded delivered
+ * the gift's refunded amount and the totals follow. An older charge.refunded delivered
  * later cannot raise it back (refunds_as_of, api/services/donations/record.ts). A claimed gift's Gift Aid
  * adjustment not yet reported to HMRC is taken back in the same batch.
  */

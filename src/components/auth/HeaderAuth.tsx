@@ -7,7 +7,7 @@ import AvatarMenu from './AvatarMenu';
 /**
  * The sign-in dialog (with its consent box and security check) is its own chunk, fetched the first
  * time someone reaches for it (pointer over or focus on Login) or anything opens it: most visitors
- * of a shared appeal never sign in, and every public page loads this island (issue 11).
+ * of a shared appeal never sign in, and every public page loads this island.
  */
 const loadLoginDialog = () => import('./LoginDialog');
 const LoginDialog = lazy(loadLoginDialog);

@@ -24,7 +24,7 @@ export const donorColumns: DashColumnDef<Donor>[] = [
   },
 ];
 
-/** Issue 9: the donor's latest request to delete their account, and what happened to it. */
+/** The donor's latest request to delete their account, and what happened to it. */
 function erasureLabel(row: Donor): string {
   const e = row.erasure;
   if (!e) return '-';
