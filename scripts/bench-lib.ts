@@ -43,7 +43,7 @@ export function loadNote(): string {
 export const loadAverage = () => Number(loadavg()[0].toFixed(2));
 
 /** Linux's clock ticks a second in /proc/<pid>/stat (USER_HZ, 100 on every Linux this runs on). */
-const TICKS_PER_SECOND = 100;
+export const TICKS_PER_SECOND = 100;
 
 /**
  * CPU seconds (user + system) used so far by a process and all its descendants (the bench's

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cpuPerRequest, parseStormArgs } from './bench-storm';
+import { coreUse, cpuPerRequest, parseStormArgs } from './bench-storm';
 
 describe('npm run bench -- --storm options', () => {
   it('defaults to 20 webhooks a second for 60 s, with 30 s of quiet reads', () => {
@@ -53,5 +53,29 @@ describe('the worker CPU a storm costs', () => {
     expect(cpuPerRequest([{ requests: 10, workerCpuMs: 10 }], { requests: 5, workerCpuMs: null }, 10)).toBeNull();
     expect(cpuPerRequest([{ requests: 0, workerCpuMs: 0 }], { requests: 5, workerCpuMs: 100 }, 10)).toBeNull();
     expect(cpuPerRequest([{ requests: 10, workerCpuMs: 10 }], { requests: 5, workerCpuMs: 100 }, 0)).toBeNull();
+  });
+});
+
+describe('where the cores went in a phase', () => {
+  const sample = (at: number, worker: number | null, bench: number, busy: number, total: number) => ({
+    at,
+    worker,
+    bench,
+    machine: { busy, total },
+  });
+
+  it('splits the busy cores into the worker, the bench itself and the rest, over the phase’s wall time', () => {
+    // 10 s on 2 cores (20 CPU-seconds): the worker used 12, the bench 5, the machine was busy 18.
+    expect(coreUse(sample(0, 100, 50, 1000, 4000), sample(10_000, 112, 55, 1018, 4020))).toEqual({
+      worker: 1.2,
+      bench: 0.5,
+      other: 0.1,
+      idle: 0.2,
+    });
+  });
+
+  it('answers null without the worker’s figure or an empty phase', () => {
+    expect(coreUse(sample(0, null, 0, 0, 0), sample(1000, 1, 0, 1, 2))).toBeNull();
+    expect(coreUse(sample(5, 1, 0, 1, 2), sample(5, 2, 0, 2, 4))).toBeNull();
   });
 });

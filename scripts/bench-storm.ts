@@ -18,7 +18,8 @@
  * each run. Everything targets 127.0.0.1, and the run stops itself after its own time limit.
  */
 import type { ChildProcess } from 'node:child_process';
-import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { createClient } from '@libsql/client';
 import autocannon from 'autocannon';
@@ -36,6 +37,7 @@ import {
   serveWorker,
   stopChild,
   stopChildren,
+  TICKS_PER_SECOND,
   treeCpuSeconds,
   waitForServer,
 } from './bench-lib';
@@ -100,11 +102,61 @@ type Reads = {
   errors: number;
   load: number;
   workerCpuMs: number | null;
+  /** Where the machine's cores went in the phase (null without /proc). */
+  cores: CoreUse | null;
 };
+
+/**
+ * Cores in use on average over a phase: the worker's process tree, this bench's own process (the
+ * load generator, the Stripe and mail fakes, the webhook sender: one Node thread), everything else,
+ * and idle. On a machine where all of it shares 2 cores, the reads' ratio is a split of what is left.
+ */
+export type CoreUse = { worker: number; bench: number; other: number; idle: number };
+type CoreSample = { at: number; worker: number | null; bench: number; machine: { busy: number; total: number } | null };
+
+/** Busy and total seconds of all CPUs since boot, from /proc/stat's first line. */
+function machineSeconds(): { busy: number; total: number } | null {
+  if (!existsSync('/proc/stat')) return null;
+  const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1, 9).map(Number);
+  const total = fields.reduce((a, b) => a + b, 0);
+  const idle = fields[3] + fields[4];
+  return { busy: (total - idle) / TICKS_PER_SECOND, total: total / TICKS_PER_SECOND };
+}
+
+function coreSample(workerPid?: number): CoreSample {
+  const own = process.cpuUsage();
+  return {
+    at: Date.now(),
+    worker: treeCpuSeconds(workerPid),
+    bench: (own.user + own.system) / 1e6,
+    machine: machineSeconds(),
+  };
+}
+
+export function coreUse(before: CoreSample, after: CoreSample): CoreUse | null {
+  if (before.worker === null || after.worker === null || !before.machine || !after.machine) return null;
+  const seconds = (after.at - before.at) / 1000;
+  if (!(seconds > 0)) return null;
+  const cores = (after.machine.total - before.machine.total) / seconds;
+  const busy = (after.machine.busy - before.machine.busy) / seconds;
+  const worker = (after.worker - before.worker) / seconds;
+  const bench = (after.bench - before.bench) / seconds;
+  const r = (n: number) => Math.round(n * 100) / 100;
+  return {
+    worker: r(worker),
+    bench: r(bench),
+    other: r(Math.max(0, busy - worker - bench)),
+    idle: r(Math.max(0, cores - busy)),
+  };
+}
+
+const coresText = (c: CoreUse | null) =>
+  c ? `worker ${c.worker}, bench ${c.bench}, other ${c.other}, idle ${c.idle}` : 'not measured (no /proc)';
 
 /** Closed-loop public reads: READ_CONNECTIONS connections cycling through the paths. */
 async function reads(base: string, paths: string[], seconds: number, workerPid?: number): Promise<Reads> {
   const cpuBefore = treeCpuSeconds(workerPid);
+  const coresBefore = coreSample(workerPid);
   const result = await autocannon({
     url: loopbackOnly(base),
     connections: READ_CONNECTIONS,
@@ -113,6 +165,7 @@ async function reads(base: string, paths: string[], seconds: number, workerPid?:
     requests: paths.map((path) => ({ method: 'GET' as const, path })),
   });
   const cpuAfter = treeCpuSeconds(workerPid);
+  const cores = coreUse(coresBefore, coreSample(workerPid));
   return {
     rps: round1(result.requests.average),
     requests: result.requests.total,
@@ -122,6 +175,7 @@ async function reads(base: string, paths: string[], seconds: number, workerPid?:
     errors: result.errors + result.timeouts,
     load: loadAverage(),
     workerCpuMs: cpuBefore === null || cpuAfter === null ? null : Math.round((cpuAfter - cpuBefore) * 1000),
+    cores,
   };
 }
 
@@ -569,6 +623,9 @@ export async function runStorm(argv: string[]): Promise<number> {
       console.log(
         `worker CPU: ${cpu.perReadMs} ms a quiet read; ${cpu.perDeliveryMs} ms a webhook delivery in the storm, its re-renders included (the storm's reads taken out at the quiet price; load ${stormReads.load})`,
       );
+    console.log(
+      `cores in use (of ${cpus().length}): quiet before ${coresText(quietBefore.cores)}; storm ${coresText(stormReads.cores)}; quiet after ${coresText(quietAfter.cores)}`,
+    );
     if (result.capacity)
       console.log(
         `capacity: ${result.capacity.giftsPerSecond} gifts/s recorded at ${CAPACITY_CONCURRENCY} at a time (webhook p50 ${result.capacity.p50} ms, p99 ${result.capacity.p99} ms)`,
