@@ -1,15 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { MAX_PAUSE_MONTHS } from '../../../domain';
-import {
-  bearerAuth,
-  csvContent,
-  errorResponses,
-  jsonBody,
-  jsonContent,
-  okResponses,
-  routesOf,
-  totalCountHeader,
-} from '../../lib/openapi';
+import { bearerAuth, csvContent, errorResponses, jsonBody, okResponses, routesOf } from '../../lib/openapi';
+import { pageResponses } from '../../lib/paging';
 import {
   LinkStateSchema,
   MonthlyGiftChangeBody,
@@ -87,10 +79,7 @@ export const listOffice = monthlyGifts.get('/monthly-gifts', {
   summary: 'Every monthly gift of your organizations (admins: all), with the newest failed payment',
   middleware: [financeReaders('Only admins, organization admins and finance users can list monthly gifts')],
   request: { query: monthlyGiftListQuery },
-  responses: {
-    200: { ...jsonContent(z.array(OfficeMonthlyGiftSchema), 'Monthly gifts, newest first'), headers: totalCountHeader },
-    ...errorResponses,
-  },
+  responses: pageResponses(OfficeMonthlyGiftSchema, 'Monthly gifts, newest first'),
 });
 
 export const exportOffice = exports.get('/exports/monthly-gifts.csv', {
