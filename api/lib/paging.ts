@@ -4,7 +4,12 @@ import { errorResponses, jsonContent, totalCountHeader } from './openapi';
 
 /** A paged list route's answers: one page of `item`s, with the whole list's length in X-Total-Count. */
 export function pageResponses<T extends z.ZodType>(item: T, description: string) {
-  return { 200: { ...jsonContent(z.array(item), description), headers: totalCountHeader }, ...errorResponses };
+  return pagedBodyResponses(z.array(item), description);
+}
+
+/** The answers of a route whose `body` holds one page of a longer list (e.g. totals and a page of gifts). */
+export function pagedBodyResponses<T extends z.ZodType>(body: T, description: string) {
+  return { 200: { ...jsonContent(body, description), headers: totalCountHeader }, ...errorResponses };
 }
 
 /** The items of one page of a paged list, with the whole list's length set in X-Total-Count. */

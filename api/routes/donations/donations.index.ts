@@ -2,7 +2,8 @@ import { z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { createRouter } from '../../lib/create-app';
 import { badRequest, forbidden, notFound } from '../../lib/errors';
-import { checkResponse, errorResponses, jsonContent, okResponses, routesOf, totalCountHeader } from '../../lib/openapi';
+import { checkResponse, okResponses, routesOf } from '../../lib/openapi';
+import { pageResponses } from '../../lib/paging';
 import type { AppEnv } from '../../lib/types';
 import { readsFinance, requireUser } from '../../lib/policy';
 import { readQuery } from '../../lib/validate';
@@ -24,10 +25,7 @@ const donations = routesOf({ tags: ['Donations'] });
 const listRoute = donations.get('/donations', {
   summary: 'Donations (staff), the caller’s own gifts (type=me), or top donors (type=public)',
   request: { query: DonationListQuery },
-  responses: {
-    200: { ...jsonContent(z.array(DonationSchema), 'Donations newest first'), headers: totalCountHeader },
-    ...errorResponses,
-  },
+  responses: pageResponses(DonationSchema, 'Donations newest first'),
 });
 
 const topDonorsRoute = donations.get('/donations/top', {

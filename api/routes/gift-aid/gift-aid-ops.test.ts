@@ -681,22 +681,14 @@ describe(`Gift Aid operations (${engineName})`, () => {
     const blank = { type: null, value: null, dateValue: null, text: '' };
     const date = (iso: string, text: string) => ({ type: 'date', value: null, dateValue: iso, text });
     const num = (value: string) => ({ type: 'float', value, dateValue: null, text: value });
+    // HMRC's column titles in their order, as one line: a wrong, missing or moved title fails.
+    const hmrcHeader =
+      'Item,Title,First name or initial,Last name,House name or number,Postcode,Aggregated donations,Sponsored event,Donation date,Amount';
     expect(rows).toEqual([
       [s('Earliest donation date in the period of claim (DD/MM/YY)'), date('2025-12-03', '03/12/25')],
       [s('Total donations'), num('212.50')],
       [blank],
-      [
-        'Item',
-        'Title',
-        'First name or initial',
-        'Last name',
-        'House name or number',
-        'Postcode',
-        'Aggregated donations',
-        'Sponsored event',
-        'Donation date',
-        'Amount',
-      ].map(s),
+      hmrcHeader.split(',').map(s),
       [
         num('1'),
         s('Prof'),

@@ -1,15 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { MAX_PAUSE_MONTHS } from '../../../domain';
-import {
-  bearerAuth,
-  csvContent,
-  errorResponses,
-  jsonBody,
-  jsonContent,
-  okResponses,
-  routesOf,
-  totalCountHeader,
-} from '../../lib/openapi';
+import { bearerAuth, csvContent, errorResponses, jsonBody, okResponses, routesOf } from '../../lib/openapi';
+import { pageResponses } from '../../lib/paging';
 import {
   LinkStateSchema,
   MonthlyGiftChangeBody,
@@ -24,49 +16,58 @@ import {
 } from '../../schemas/monthly-gifts';
 import { financeReaders, signedIn, staffOnly } from '../../lib/policy';
 
-const monthlyGifts = routesOf({ tags: ['Monthly gifts'], security: bearerAuth });
+/** The signed-in donor's own monthly gifts. */
+const mine = routesOf({ tags: ['Monthly gifts'], security: bearerAuth, middleware: [signedIn()] });
+
+/** One monthly gift of a staff member's organizations (admins: any). */
+const managed = routesOf({
+  tags: ['Monthly gifts'],
+  security: bearerAuth,
+  middleware: [staffOnly("Only administrators of this gift's organization can manage it")],
+});
+
+/** The back office's list of every monthly gift in the viewer's organizations. */
+const office = routesOf({
+  tags: ['Monthly gifts'],
+  security: bearerAuth,
+  middleware: [financeReaders('Only admins, organization admins and finance users can list monthly gifts')],
+});
 
 const cancelLinks = routesOf({ tags: ['Monthly gifts'] });
 
 const exports = routesOf({ tags: ['Exports'], security: bearerAuth });
 
-export const listMine = monthlyGifts.get('/me/monthly-gifts', {
+export const listMine = mine.get('/me/monthly-gifts', {
   summary: 'Your monthly gifts: running ones first, then those cancelled',
-  middleware: [signedIn()],
   responses: okResponses(z.array(MonthlyGiftSchema), 'Your monthly gifts'),
 });
 
-export const cancelMine = monthlyGifts.post('/me/monthly-gifts/{id}/cancel', {
+export const cancelMine = mine.post('/me/monthly-gifts/{id}/cancel', {
   summary: 'Cancel your monthly gift (on the Stripe Subscription; demo mode alike)',
-  middleware: [signedIn()],
   request: { params: MonthlyGiftIdParam },
   responses: okResponses(MonthlyGiftSchema, 'The gift, cancelled'),
 });
 
-export const changeMine = monthlyGifts.post('/me/monthly-gifts/{id}/change', {
+export const changeMine = mine.post('/me/monthly-gifts/{id}/change', {
   summary: 'Change the monthly amount to one of the offered prices, from the next payment (no proration)',
-  middleware: [signedIn()],
   request: { params: MonthlyGiftIdParam, body: jsonBody(MonthlyGiftChangeBody) },
   responses: okResponses(MonthlyGiftSchema, 'The gift with its new amount'),
 });
 
-export const pauseMine = monthlyGifts.post('/me/monthly-gifts/{id}/pause', {
+export const pauseMine = mine.post('/me/monthly-gifts/{id}/pause', {
   summary: `Pause payments for 1 to ${MAX_PAUSE_MONTHS} months; they restart on their own`,
-  middleware: [signedIn()],
   request: { params: MonthlyGiftIdParam, body: jsonBody(MonthlyGiftPauseBody) },
   responses: okResponses(MonthlyGiftSchema, 'The gift, paused'),
 });
 
-export const getManaged = monthlyGifts.get('/monthly-gifts/{id}', {
+export const getManaged = managed.get('/monthly-gifts/{id}', {
   summary: 'A monthly gift of your organizations (admins: any)',
-  middleware: [staffOnly("Only administrators of this gift's organization can manage it")],
   request: { params: MonthlyGiftIdParam },
   responses: okResponses(MonthlyGiftSchema, 'The gift'),
 });
 
-export const cancelManaged = monthlyGifts.post('/monthly-gifts/{id}/cancel', {
+export const cancelManaged = managed.post('/monthly-gifts/{id}/cancel', {
   summary: 'Cancel a monthly gift of your organizations (admins: any)',
-  middleware: [staffOnly("Only administrators of this gift's organization can manage it")],
   request: { params: MonthlyGiftIdParam },
   responses: okResponses(MonthlyGiftSchema, 'The gift, cancelled'),
 });
@@ -83,14 +84,10 @@ export const useLink = cancelLinks.post('/monthly-gift-links/cancel', {
   responses: okResponses(LinkStateSchema, 'done, or why not (failed: Stripe did not answer; the gift is unchanged)'),
 });
 
-export const listOffice = monthlyGifts.get('/monthly-gifts', {
+export const listOffice = office.get('/monthly-gifts', {
   summary: 'Every monthly gift of your organizations (admins: all), with the newest failed payment',
-  middleware: [financeReaders('Only admins, organization admins and finance users can list monthly gifts')],
   request: { query: monthlyGiftListQuery },
-  responses: {
-    200: { ...jsonContent(z.array(OfficeMonthlyGiftSchema), 'Monthly gifts, newest first'), headers: totalCountHeader },
-    ...errorResponses,
-  },
+  responses: pageResponses(OfficeMonthlyGiftSchema, 'Monthly gifts, newest first'),
 });
 
 export const exportOffice = exports.get('/exports/monthly-gifts.csv', {

@@ -1,14 +1,6 @@
 import { createRouter } from '../../lib/create-app';
-import {
-  bearerAuth,
-  errorResponses,
-  IdParams,
-  jsonBody,
-  jsonContent,
-  okResponses,
-  routesOf,
-  totalCountHeader,
-} from '../../lib/openapi';
+import { bearerAuth, IdParams, jsonBody, okResponses, routesOf } from '../../lib/openapi';
+import { pagedBodyResponses } from '../../lib/paging';
 import { financeReaders, requireUser, staffOnly } from '../../lib/policy';
 import { DonorGivingSchema, GivingQuerySchema, MergeBodySchema, MergeResultSchema } from '../../schemas/users';
 import { donorGiving } from '../../services/users/giving';
@@ -20,10 +12,7 @@ const givingRoute = donors.get('/users/{id}/giving', {
   summary: 'A donor’s giving history and totals (admins; org admins and finance: gifts to their organizations)',
   middleware: [financeReaders('Only admins, organization admins and finance users can see a donor’s giving')],
   request: { params: IdParams, query: GivingQuerySchema },
-  responses: {
-    200: { ...jsonContent(DonorGivingSchema, 'Totals and gifts, newest first'), headers: totalCountHeader },
-    ...errorResponses,
-  },
+  responses: pagedBodyResponses(DonorGivingSchema, 'Totals and gifts, newest first'),
 });
 
 const mergeRoute = donors.post('/users/{id}/merge', {

@@ -7,10 +7,9 @@ import { cancelLinkUrl, updateCardUrl } from '../monthly-gifts/link-tokens';
 import { causeLine, causeOf, giftFacts, type MailContext } from './facts';
 import { monthlyChangedEmail } from './monthly-changed';
 import { receiptEmail } from './receipt';
-import { directDebitFailedEmail } from './direct-debit-failed';
 import { sendDisputeOpened } from './dispute-opened';
 import { refundNoticeEmail } from './refund-notice';
-import { renewalFailedEmail } from './renewal-failed';
+import { directDebitFailedEmail, renewalFailedEmail } from './payment-failed';
 
 export type { MailContext };
 

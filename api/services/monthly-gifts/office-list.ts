@@ -15,7 +15,7 @@ const lastStatus = newestPayment(sql.raw('d.status'));
 const lastDate = newestPayment(sql.raw('d.date'));
 const lastInvoice = newestPayment(sql.raw('d.invoice_id'));
 const lastMessage = newestPayment(sql.raw('d.failure_message'));
-// The renewal-failed email's outbox key (api/services/mail/renewal-failed.ts): sent, queued or absent.
+// The renewal-failed email's outbox key (api/services/mail/payment-failed.ts): sent, queued or absent.
 const failureEmail = sql<
   string | null
 >`(select case when o.sent_at is not null then 'sent' else 'queued' end from ${outbox} o where o.key = 'renewal-failed:' || ${lastInvoice})`;

@@ -19,7 +19,7 @@ import { imageUrl } from '../campaigns/read';
 import { BLANK_PROFILE, latestErasures } from './erasure';
 import { actorOf, auditInsert, changedFields } from '../audit/append';
 import { orgScope, readsFinance } from '../../lib/policy';
-import type { AddressDto, DonorDto } from '../../schemas';
+import type { DonorDto } from '../../schemas';
 import type { ErasureDto } from '../../schemas/consent';
 import { type AddressInput, addressColumnsFrom, type Page, toAddressDto } from '../organizations/manage';
 import { PAID_DONATION_STATUSES } from '../../../domain/statuses';
@@ -39,29 +39,13 @@ const DUPLICATE_EMAIL = 'A donor with this email already exists';
 
 export type UserRow = typeof users.$inferSelect;
 
-const NO_ADDRESS: AddressDto = { address: null, city: null, province: null, postal_code: null, country: null };
-
 /**
  * What an organization admin sees of another user: name and email (to thank and reach them about
  * their gifts, which GET /api/donations lists) and nothing of the profile. Anyone can give £1 to a
  * campaign with someone else's email, so a paid gift must not open that person's phone, address
  * or photo to the campaign's organization.
  */
-function limitedDonorDto(row: UserRow): DonorDto {
-  return {
-    _id: row.id,
-    email: row.email,
-    name: { first_name: row.firstName, last_name: row.lastName },
-    phone: null,
-    image: null,
-    image_url: null,
-    type: row.type,
-    address: NO_ADDRESS,
-    org_ids: [],
-    erased_at: row.erasedAt?.toISOString() ?? null,
-    erasure: null,
-  };
-}
+const limitedDonorDto = (row: UserRow): DonorDto => toDonorDto({ ...row, ...BLANK_PROFILE }, []);
 
 /** The row an organization admin may read (the list and its CSV export): profile fields blanked. */
 function visibleRow(viewer: AuthUser, row: UserRow): UserRow {

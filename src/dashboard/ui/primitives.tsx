@@ -201,15 +201,31 @@ export function Checkbox({
   label,
   checked,
   onChange,
+  disabled,
 }: {
   label: ReactNode;
   checked: boolean;
   onChange: (checked: boolean) => void;
+  disabled?: boolean;
 }) {
   return (
     <label className="dash-check">
-      <input type="checkbox" checked={checked} onChange={(e) => onChange(e.target.checked)} /> {label}
+      <input type="checkbox" checked={checked} disabled={disabled} onChange={(e) => onChange(e.target.checked)} />
+      <span>{label}</span>
     </label>
+  );
+}
+
+/** A part of a page under its own heading, which names it for screen readers. */
+export function Section({ title, className, children }: { title: ReactNode; className?: string; children: ReactNode }) {
+  const id = useId();
+  return (
+    <section className={className} aria-labelledby={id}>
+      <h2 className="dash-h2" id={id}>
+        {title}
+      </h2>
+      {children}
+    </section>
   );
 }
 

@@ -10,6 +10,7 @@ import { navigate } from '../../router';
 import { $dashToken } from '../../session';
 import {
   Alert,
+  Checkbox,
   OrganizationSelect,
   PageHeader,
   SelectInput,
@@ -273,14 +274,11 @@ function BatchLineEditor({
     <fieldset className="dash-fieldset dash-batch-line">
       <legend>Gift {index + 1}</legend>
       <div className="dash-batch-line-donor">
-        <label className="dash-check">
-          <input
-            type="checkbox"
-            checked={line.newDonor}
-            onChange={(e) => onChange({ newDonor: e.target.checked, donorId: '' })}
-          />
-          <span>New donor</span>
-        </label>
+        <Checkbox
+          label="New donor"
+          checked={line.newDonor}
+          onChange={(newDonor) => onChange({ newDonor, donorId: '' })}
+        />
       </div>
       {line.newDonor ? (
         <div className="dash-grid-2">
@@ -340,31 +338,18 @@ function BatchLineEditor({
         />
       </div>
       <div className="dash-batch-line-flags">
-        <label className="dash-check">
-          <input
-            type="checkbox"
-            checked={line.giftAid}
-            onChange={(e) => onChange({ giftAid: e.target.checked })}
-            disabled={line.newDonor || line.benefitExceedsLimit}
-          />
-          <span>
-            Gift Aid {line.newDonor ? '(record the declaration first)' : '(checked against the donor’s declaration)'}
-          </span>
-        </label>
-        <label className="dash-check">
-          <input
-            type="checkbox"
-            checked={line.benefitExceedsLimit}
-            onChange={(e) =>
-              onChange({ benefitExceedsLimit: e.target.checked, ...(e.target.checked ? { giftAid: false } : {}) })
-            }
-          />
-          <span>Benefit above HMRC limits</span>
-        </label>
-        <label className="dash-check">
-          <input type="checkbox" checked={line.receipt} onChange={(e) => onChange({ receipt: e.target.checked })} />
-          <span>Email a receipt</span>
-        </label>
+        <Checkbox
+          label={`Gift Aid ${line.newDonor ? '(record the declaration first)' : '(checked against the donor’s declaration)'}`}
+          checked={line.giftAid}
+          onChange={(giftAid) => onChange({ giftAid })}
+          disabled={line.newDonor || line.benefitExceedsLimit}
+        />
+        <Checkbox
+          label="Benefit above HMRC limits"
+          checked={line.benefitExceedsLimit}
+          onChange={(exceeds) => onChange({ benefitExceedsLimit: exceeds, ...(exceeds ? { giftAid: false } : {}) })}
+        />
+        <Checkbox label="Email a receipt" checked={line.receipt} onChange={(receipt) => onChange({ receipt })} />
         <BatchGiftAidCheck
           donorId={line.newDonor ? '' : line.donorId}
           organizationId={organizationId}

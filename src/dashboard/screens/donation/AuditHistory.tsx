@@ -1,3 +1,4 @@
+import { Section } from '../../ui/primitives';
 import { SimpleTable } from '../../ui/SimpleTable';
 import type { DonationStory } from './story';
 import { actionLabel, auditValue } from './labels';
@@ -26,10 +27,7 @@ function Changes({ entry }: { entry: Entry }) {
 export function AuditHistory({ entries }: { entries: DonationStory['history'] }) {
   const newestFirst = [...entries].sort((a, b) => b.at.localeCompare(a.at));
   return (
-    <section aria-labelledby="donation-history">
-      <h2 className="dash-h2" id="donation-history">
-        History
-      </h2>
+    <Section title="History">
       <SimpleTable
         label="History of this gift"
         className="donation-history"
@@ -54,6 +52,6 @@ export function AuditHistory({ entries }: { entries: DonationStory['history'] })
         ]}
         empty={<p className="dash-muted">No changes recorded for this gift yet.</p>}
       />
-    </section>
+    </Section>
   );
 }

@@ -1,6 +1,6 @@
 import { formatPence } from '../../../../domain/money';
 import { formatDate } from '../../lib/dates';
-import { Badge } from '../../ui/primitives';
+import { Badge, Section } from '../../ui/primitives';
 import { SimpleTable } from '../../ui/SimpleTable';
 import type { DonationStory } from './story';
 import { disputeReasonLabel, reasonLabel, statusLabel, statusTone } from './labels';
@@ -12,10 +12,7 @@ const status = (row: { status: string }) => <Badge tone={statusTone(row.status)}
 export function MoneyBack({ story }: { story: DonationStory }) {
   const { reversals, disputes } = story;
   return (
-    <section aria-labelledby="donation-money-back">
-      <h2 className="dash-h2" id="donation-money-back">
-        Refunds, reversals and disputes
-      </h2>
+    <Section title="Refunds, reversals and disputes">
       <SimpleTable
         label="Refunds and reversals"
         rows={reversals}
@@ -49,6 +46,6 @@ export function MoneyBack({ story }: { story: DonationStory }) {
         ]}
         empty={<p className="dash-muted">No disputes.</p>}
       />
-    </section>
+    </Section>
   );
 }

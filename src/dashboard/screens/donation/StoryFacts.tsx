@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { formatPence } from '../../../../domain/money';
 import { formatDate } from '../../lib/dates';
+import { Section } from '../../ui/primitives';
 import type { DonationStory } from './story';
 import { methodLabel, sourceLabel } from './labels';
 
@@ -22,10 +23,7 @@ export function PaymentFacts({ story }: { story: DonationStory }) {
   const gift = story.donation;
   const offline = gift.source === 'manual' || gift.source === 'batch';
   return (
-    <section className="donation-card" aria-labelledby="donation-payment">
-      <h2 className="dash-h2" id="donation-payment">
-        Payment
-      </h2>
+    <Section title="Payment" className="donation-card">
       <Facts
         rows={[
           ['Amount', formatPence(gift.amount)],
@@ -55,7 +53,7 @@ export function PaymentFacts({ story }: { story: DonationStory }) {
           ['Receipt', story.receipt_sent_at ? `Sent ${formatDate(story.receipt_sent_at)}` : 'Not sent'],
         ]}
       />
-    </section>
+    </Section>
   );
 }
 
@@ -65,10 +63,7 @@ export function GiftAidFacts({ story, children }: { story: DonationStory; childr
   const declaration = ga.declaration;
   const claim = ga.claim;
   return (
-    <section className="donation-card" aria-labelledby="donation-gift-aid">
-      <h2 className="dash-h2" id="donation-gift-aid">
-        Gift Aid
-      </h2>
+    <Section title="Gift Aid" className="donation-card">
       <Facts
         rows={[
           ['Gift Aid', ga.requested ? 'Yes' : 'No'],
@@ -99,6 +94,6 @@ export function GiftAidFacts({ story, children }: { story: DonationStory; childr
         ]}
       />
       {children}
-    </section>
+    </Section>
   );
 }

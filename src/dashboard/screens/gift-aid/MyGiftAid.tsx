@@ -11,7 +11,7 @@ import { formatDate } from '../../lib/dates';
 import { useApiGet } from '../../lib/use-api';
 import { $dashToken } from '../../session';
 import { declarationValue } from './declaration-value';
-import { Alert, Badge } from '../../ui/primitives';
+import { Alert, Badge, Section } from '../../ui/primitives';
 
 const giftAid = client.api['gift-aid'];
 type Mine = Data<typeof giftAid.me.$get>;
@@ -50,10 +50,7 @@ export function MyGiftAid() {
   }
 
   return (
-    <section className="dash-form gift-aid-me" aria-labelledby="my-gift-aid">
-      <h2 id="my-gift-aid" className="dash-h2">
-        Gift Aid
-      </h2>
+    <Section title="Gift Aid" className="dash-form gift-aid-me">
       {message ? <Alert tone={message.tone}>{message.text}</Alert> : null}
       {current ? (
         <>
@@ -119,6 +116,6 @@ export function MyGiftAid() {
           </ul>
         </details>
       ) : null}
-    </section>
+    </Section>
   );
 }
