@@ -77,6 +77,12 @@ test('an admin enters a batch of three cheques, posts it once the total matches,
   await expect(page.getByRole('table', { name: 'Gifts in this batch' }).getByRole('row')).toHaveCount(4);
   await page.screenshot({ path: testInfo.outputPath('batch-posted-1280.png'), fullPage: true });
 
+  // A gift's page names its paper donor without showing the stand-in address kept for them.
+  await gifts.getByRole('row').nth(1).getByRole('link').click();
+  await expect(
+    page.getByRole('combobox', { name: 'Donor', exact: true }).getByRole('option', { selected: true }),
+  ).toHaveText('Cheque1 Writer (no email)');
+
   // The list of batches shows the new one (with no batches it would say so instead of an empty table).
   await page.goto('/dashboard/batches');
   await expect(
