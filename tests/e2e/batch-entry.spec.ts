@@ -82,6 +82,8 @@ test('an admin enters a batch of three cheques, posts it once the total matches,
   await expect(
     page.getByRole('combobox', { name: 'Donor', exact: true }).getByRole('option', { selected: true }),
   ).toHaveText('Cheque1 Writer (no email)');
+  await page.getByRole('region', { name: 'Payment' }).getByRole('link', { name: 'Cheque1 Writer' }).click();
+  await expect(page.getByLabel('Email', { exact: true })).toHaveValue('no email');
 
   // The list of batches shows the new one (with no batches it would say so instead of an empty table).
   await page.goto('/dashboard/batches');

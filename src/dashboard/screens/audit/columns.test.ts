@@ -14,6 +14,7 @@ describe('the audit log shows stored values as a person reads them', () => {
 
   it('keeps plain values: pence fields in pounds, empty as a dash', () => {
     expect(showValue('expected_total', 7550)).toBe('£75.50');
+    expect(showValue('total', 127_500)).toBe('£1,275.00');
     expect(showValue('gift_count', 3)).toBe('3');
     expect(showValue('note', null)).toBe('–');
   });

@@ -1,3 +1,4 @@
+import { formatPence } from '../../../../domain/money';
 import type { DashColumnDef } from '../../tables/features';
 import { DataTableColumnHeader } from '../../tables/data-table-column-header';
 
@@ -55,7 +56,7 @@ export function recordHref(type: string, id: string): string | null {
  */
 export function showValue(field: string, value: unknown): string {
   if (value === null || value === undefined || value === '') return '–';
-  if (typeof value === 'number' && /amount|pence|total/.test(field)) return `£${(value / 100).toFixed(2)}`;
+  if (typeof value === 'number' && /amount|pence|total/.test(field)) return formatPence(value);
   if (Array.isArray(value)) return value.length ? value.map((item) => showValue(field, item)).join(', ') : '–';
   if (typeof value === 'object')
     return Object.entries(value as Record<string, unknown>)
