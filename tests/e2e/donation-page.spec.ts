@@ -89,6 +89,13 @@ test('an admin refunds part of a card gift from its page, sees the refund and wh
 
   await page.setViewportSize({ width: 390, height: 844 });
   await page.screenshot({ path: testInfo.outputPath('donation-page-390.png'), fullPage: true });
+
+  // Back in the donations list, the gift says what went back beside what was given.
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.getByRole('link', { name: 'All donations' }).click();
+  await page.getByRole('searchbox', { name: 'Search' }).fill(email);
+  await page.getByRole('searchbox', { name: 'Search' }).press('Enter');
+  await expect(page.getByRole('row').filter({ hasText: email })).toContainText(/£50\.00\s*£12\.50 back/);
 });
 
 test('a hand-recorded gift shows editable details and the Reverse action', async ({ page, request }, testInfo) => {
