@@ -154,4 +154,17 @@ test('a hand-recorded gift shows editable details and the Reverse action', async
   await expect(page.getByRole('button', { name: 'Verify Gift Aid' })).toBeVisible();
   expect(await axeViolations(page)).toEqual([]);
   await page.screenshot({ path: testInfo.outputPath('donation-page-offline-1280.png'), fullPage: true });
+
+  // The cheque bounces: reversed in whole, the gift says Reversed (not Refunded), and nothing remains to reverse.
+  await expect(reverse.getByText('Kept with the reversal in the audit log')).toBeVisible();
+  await reverse.getByLabel('Reason').selectOption('bounced_cheque');
+  await reverse.getByRole('button', { name: 'Reverse…' }).click();
+  await page
+    .getByRole('alertdialog', { name: 'Confirm the reverse' })
+    .getByRole('button', { name: 'Yes, reverse £25.00' })
+    .click();
+  await expect(page.getByText('Reversed £25.00. £0.00 remains.')).toBeVisible();
+  await expect(page.getByTestId('donation-summary')).toContainText('Reversed');
+  await expect(page.getByTestId('donation-summary')).not.toContainText('refunded');
+  await expect(page.getByText('All of this gift has gone back: nothing remains to reverse.')).toBeVisible();
 });
