@@ -243,7 +243,13 @@ export function GiftAidScreen() {
           { header: 'Recorded', cell: (a) => formatDate(a.created_at) },
           {
             header: 'Gift',
-            cell: (a) => <a href={`/dashboard/donations/edit/${a.donation_id}`}>{a.donation_id.slice(0, 8)}</a>,
+            cell: (a) => (
+              <a href={`/dashboard/donations/edit/${a.donation_id}`}>
+                {a.donation_date
+                  ? `${a.donor_name ?? 'Erased donor'}, ${formatDate(a.donation_date)}`
+                  : a.donation_id.slice(0, 8)}
+              </a>
+            ),
           },
           {
             header: 'Over-claimed Gift Aid',
