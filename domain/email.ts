@@ -16,3 +16,12 @@ export function isEmail(value: string): boolean {
 export function normalizeEmail(value: string): string {
   return value.trim().toLowerCase();
 }
+
+/** Donors entered from paper with no address get a unique one that never delivers (`.invalid`, RFC 2606). */
+export const NO_EMAIL_DOMAIN = 'donors.invalid';
+export const noEmailAddress = (donorId: string) => `offline-${donorId}@${NO_EMAIL_DOMAIN}`;
+
+/** The address as staff read it: a no-email donor's stand-in is not shown as if it were theirs. */
+export function shownEmail(email: string | null | undefined): string {
+  return !email || email.endsWith(`@${NO_EMAIL_DOMAIN}`) ? 'no email' : email;
+}

@@ -26,6 +26,10 @@ export function describeZodError(error: z.ZodError): string {
       const field = issue.path.join('.');
       if (!field || issue.message.startsWith(`${field}:`) || issue.message.startsWith(`${field} `))
         return issue.message;
+      // A nested field's message names only its own key ("amount: too large" at gifts.0.amount): say it once.
+      const key = String(issue.path.at(-1));
+      if (issue.path.length > 1 && issue.message.startsWith(`${key}:`))
+        return `${field}:${issue.message.slice(key.length + 1)}`;
       return `${field}: ${issue.message}`;
     })
     .join('; ');

@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { BATCH_METHODS } from '../../domain/finance';
+import { formatPence } from '../../domain/money';
 import { pageQueryShape } from './list-query';
 
 /** Lines one batch may carry: a paying-in slip's worth, and one db.batch that stays small on D1. */
@@ -13,7 +14,7 @@ const pence = (field: string, max: number) =>
     .number({ error: `${field}: enter pence as a whole number` })
     .int(`${field}: enter pence as a whole number`)
     .positive(`${field}: must be more than 0 pence`)
-    .max(max, `${field}: too large`);
+    .max(max, `${field}: at most ${formatPence(max)}; check the figure for a typo`);
 
 const text = (field: string, max: number) =>
   z

@@ -156,6 +156,8 @@ export const AdjustmentSchema = z
   .object({
     _id: z.string(),
     donation_id: z.string(),
+    donor_name: z.string().nullable().openapi({ description: 'The gift’s donor, null once their name is erased' }),
+    donation_date: z.string().nullable().openapi({ description: 'When the gift was made' }),
     claim_id: z.string(),
     organization_id: z.string(),
     gift_aid: z.number().int().openapi({

@@ -2,7 +2,7 @@
 import './lib/zod-csp';
 import { useStore } from '@nanostores/react';
 import { useEffect } from 'react';
-import { $isMobile, $sidebarOpen, initDashboardUi } from '../stores/dashboard';
+import { $isMobile, $mobileSidebarOpen, $sidebarOpen, initDashboardUi } from '../stores/dashboard';
 import { DashboardHeader } from './DashboardHeader';
 import { RouteView } from './RouteView';
 import { startRouter } from './router';
@@ -20,6 +20,7 @@ export default function DashboardApp() {
   const user = useStore($dashUser);
   const open = useStore($sidebarOpen);
   const mobile = useStore($isMobile);
+  const drawerOpen = useStore($mobileSidebarOpen);
 
   useEffect(() => {
     // /dashboard itself shows the overview; keep one canonical address for the menu.
@@ -40,7 +41,8 @@ export default function DashboardApp() {
         Skip to content
       </a>
       <Sidebar />
-      <div className="dash-body">
+      {/* The open phone drawer is modal: Tab stays in the menu rather than wandering under the scrim. */}
+      <div className="dash-body" {...(mobile && drawerOpen ? { inert: true } : {})}>
         <DashboardHeader />
         {user === undefined ? (
           <main id="dash-main" className="dash-main">

@@ -40,12 +40,33 @@ test('an admin enters a batch of three cheques, posts it once the total matches,
   await expect(page.getByText('Difference £0.50')).toBeVisible();
   await page.getByLabel('Expected total (£)').fill('60.50');
 
+  // A day not yet come is refused beside the field, before any confirmation.
+  const bankedOn = page.getByLabel('Banked on');
+  const today = await bankedOn.inputValue();
+  await bankedOn.fill('2099-01-01');
+  await expect(page.getByText('The banked day cannot be in the future')).toBeVisible();
+  await expect(post).toBeDisabled();
+  await bankedOn.fill(today);
+  await expect(page.getByText('The banked day cannot be in the future')).toHaveCount(0);
+
+  // From the keyboard: the confirmation takes the focus (on its safe choice), and gives it back.
+  await post.press('Enter');
+  const confirm = page.getByRole('alertdialog', { name: 'Confirm the batch' });
+  await expect(confirm.getByRole('button', { name: 'Back to the batch' })).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(post).toBeFocused();
   await post.click();
-  await expect(page.getByRole('alertdialog', { name: 'Confirm the batch' })).toContainText(
-    'Post 3 gifts totalling £60.50',
-  );
+  // The banked day as people write it, "24 November 2026", not 2026-11-24.
+  const longDay = new Intl.DateTimeFormat('en-GB', {
+    timeZone: 'Europe/London',
+    day: 'numeric',
+    month: 'long',
+    year: 'numeric',
+  }).format(new Date(`${today}T12:00:00Z`));
+  await expect(confirm).toContainText(`Post 3 gifts totalling £60.50 by cheque to`);
+  await expect(confirm).toContainText(`banked on ${longDay}?`);
   await page.getByRole('button', { name: 'Confirm and post' }).click();
-  await expect(page.getByRole('heading', { level: 1, name: /^Batch banked / })).toBeVisible();
+  await expect(page.getByRole('heading', { level: 1, name: `Batch banked ${longDay}` })).toBeVisible();
   const gifts = page.getByRole('table', { name: 'Gifts in this batch' });
   await expect(gifts.getByRole('row')).toHaveCount(4);
   await expect(gifts).toContainText('Cheque2 Writer');
@@ -55,6 +76,14 @@ test('an admin enters a batch of three cheques, posts it once the total matches,
   await page.reload();
   await expect(page.getByRole('table', { name: 'Gifts in this batch' }).getByRole('row')).toHaveCount(4);
   await page.screenshot({ path: testInfo.outputPath('batch-posted-1280.png'), fullPage: true });
+
+  // A gift's page names its paper donor without showing the stand-in address kept for them.
+  await gifts.getByRole('row').nth(1).getByRole('link').click();
+  await expect(
+    page.getByRole('combobox', { name: 'Donor', exact: true }).getByRole('option', { selected: true }),
+  ).toHaveText('Cheque1 Writer (no email)');
+  await page.getByRole('region', { name: 'Payment' }).getByRole('link', { name: 'Cheque1 Writer' }).click();
+  await expect(page.getByLabel('Email', { exact: true })).toHaveValue('no email');
 
   // The list of batches shows the new one (with no batches it would say so instead of an empty table).
   await page.goto('/dashboard/batches');

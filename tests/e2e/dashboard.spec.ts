@@ -185,6 +185,11 @@ test('phone width: the sidebar is an off-canvas drawer', async ({ page, request 
   await expect(page.getByRole('navigation', { name: 'Dashboard menu' })).toBeHidden();
   await page.getByRole('button', { name: 'Toggle sidebar' }).click();
   await expect(sidebar).toHaveAttribute('data-state', 'open');
+  // The open drawer keeps the keyboard: Tab cycles through the menu, never into the page under the scrim.
+  for (let i = 0; i < 25; i++) {
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => !!document.activeElement?.closest('.dash-body'))).toBe(false);
+  }
   await page.getByRole('link', { name: 'Contact Support' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Contact Support' })).toBeVisible();
   await expect(sidebar).toHaveAttribute('data-state', 'closed');

@@ -56,8 +56,11 @@ test('an admin refunds part of a card gift from its page, sees the refund and wh
   await expect(refund.getByLabel('Amount (£)')).toHaveValue('50.00');
   await refund.getByLabel('Amount (£)').fill('12.50');
   await refund.getByLabel('Reason').selectOption('requested_by_customer');
-  await refund.getByRole('button', { name: 'Refund…' }).click();
+  await refund.getByLabel('Note (optional)').fill('Asked for by phone');
+  // From the keyboard: the confirmation takes the focus, on Back, so a second Enter refunds nothing.
+  await refund.getByRole('button', { name: 'Refund…' }).press('Enter');
   const confirm = page.getByRole('alertdialog', { name: 'Confirm the refund' });
+  await expect(confirm.getByRole('button', { name: 'Back' })).toBeFocused();
   await expect(confirm).toContainText(/Refund £12\.50 to .+\?/);
   await page.screenshot({ path: testInfo.outputPath('donation-page-confirm-1280.png'), fullPage: true });
   await confirm.getByRole('button', { name: 'Yes, refund £12.50' }).click();
@@ -67,23 +70,32 @@ test('an admin refunds part of a card gift from its page, sees the refund and wh
   const refunds = page.getByRole('table', { name: 'Refunds and reversals' });
   await expect(refunds.getByRole('row').filter({ hasText: '£12.50' })).toContainText('Requested by the donor');
   await expect(refund.getByLabel('Amount (£)')).toHaveValue('37.50');
-  await expect(page.getByRole('table', { name: 'History of this gift' })).toContainText('Refunded');
+  // That refund's note went with it; the next refund starts without it, the focus back on Refund.
+  await expect(refund.getByLabel('Note (optional)')).toHaveValue('');
+  await expect(refund.getByRole('button', { name: 'Refund…' })).toBeFocused();
+  const history = page.getByRole('table', { name: 'History of this gift' });
+  await expect(history).toContainText('Refunded');
+  await expect(history).toContainText('Asked for by phone');
   expect(await axeViolations(page)).toEqual([]);
   await page.screenshot({ path: testInfo.outputPath('donation-page-1280.png'), fullPage: true });
 
-  // More than remains: the API's message shows inline and nothing changes.
+  // More than remains: refused before the confirmation, in pounds, and nothing changes.
   await refund.getByLabel('Amount (£)').fill('40');
   await refund.getByRole('button', { name: 'Refund…' }).click();
-  await page
-    .getByRole('alertdialog', { name: 'Confirm the refund' })
-    .getByRole('button', { name: 'Yes, refund £40.00' })
-    .click();
-  await expect(refund.getByRole('alert')).toContainText('£37.50');
+  await expect(refund.getByRole('alert')).toHaveText('Amount: at most £37.50 remains on this gift');
+  await expect(page.getByRole('alertdialog', { name: 'Confirm the refund' })).toHaveCount(0);
   await expect(page.getByTestId('donation-remaining')).toHaveText('£37.50');
   await expect(refunds.getByRole('row')).toHaveCount(2);
 
   await page.setViewportSize({ width: 390, height: 844 });
   await page.screenshot({ path: testInfo.outputPath('donation-page-390.png'), fullPage: true });
+
+  // Back in the donations list, the gift says what went back beside what was given.
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.getByRole('link', { name: 'All donations' }).click();
+  await page.getByRole('searchbox', { name: 'Search' }).fill(email);
+  await page.getByRole('searchbox', { name: 'Search' }).press('Enter');
+  await expect(page.getByRole('row').filter({ hasText: email })).toContainText(/£50\.00\s*£12\.50 back/);
 });
 
 test('a hand-recorded gift shows editable details and the Reverse action', async ({ page, request }, testInfo) => {
@@ -142,4 +154,17 @@ test('a hand-recorded gift shows editable details and the Reverse action', async
   await expect(page.getByRole('button', { name: 'Verify Gift Aid' })).toBeVisible();
   expect(await axeViolations(page)).toEqual([]);
   await page.screenshot({ path: testInfo.outputPath('donation-page-offline-1280.png'), fullPage: true });
+
+  // The cheque bounces: reversed in whole, the gift says Reversed (not Refunded), and nothing remains to reverse.
+  await expect(reverse.getByText('Kept with the reversal in the audit log')).toBeVisible();
+  await reverse.getByLabel('Reason').selectOption('bounced_cheque');
+  await reverse.getByRole('button', { name: 'Reverse…' }).click();
+  await page
+    .getByRole('alertdialog', { name: 'Confirm the reverse' })
+    .getByRole('button', { name: 'Yes, reverse £25.00' })
+    .click();
+  await expect(page.getByText('Reversed £25.00. £0.00 remains.')).toBeVisible();
+  await expect(page.getByTestId('donation-summary')).toContainText('Reversed');
+  await expect(page.getByTestId('donation-summary')).not.toContainText('refunded');
+  await expect(page.getByText('All of this gift has gone back: nothing remains to reverse.')).toBeVisible();
 });

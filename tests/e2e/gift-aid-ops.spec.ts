@@ -84,10 +84,21 @@ test('an admin adds a paper declaration, verifies a batch gift, creates a claim,
   await expect(
     page.getByRole('table', { name: 'Gift Aid adjustments' }).or(page.getByText('No refunds of claimed gifts.')),
   ).toBeVisible();
+  // Days the wrong way round are said in the form's words, and no claim is made of them.
+  await page.getByLabel('From', { exact: true }).fill('2026-11-30');
+  await page.getByLabel('To', { exact: true }).fill('2026-11-01');
+  await expect(page.getByText('The “To” date must be on or after the “From” date.')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Create claim' })).toBeDisabled();
+  await page.getByLabel('To', { exact: true }).fill('');
+  await page.getByLabel('From', { exact: true }).fill('');
+  await expect(page.locator('.gift-aid-eligible-summary')).not.toContainText('0 eligible gifts');
   await page.getByRole('button', { name: 'Create claim' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Claim created' })).toBeVisible();
   const claims = page.getByRole('table', { name: 'Gift Aid claims' });
   await expect(claims.getByRole('row').filter({ hasText: 'draft' }).first()).toBeVisible();
+  // At 1280 px the claims list fits beside the menu: each claim's Open button is in view, not scrolled off.
+  await claims.scrollIntoViewIfNeeded();
+  await expect(claims.getByRole('button', { name: /^Open the claim of / }).first()).toBeInViewport({ ratio: 1 });
   // The new claim opens with its gifts: the batch gift is on it.
   const panel = page.getByRole('region', { name: /^Claim of / });
   const gifts = panel.getByRole('table', { name: 'Gifts in this claim' });

@@ -193,6 +193,20 @@ describe(`batch entry of offline income (${engineName})`, () => {
     expect(await t.db.select().from(users).where(eq(users.email, body.gifts[1].donor!.email!))).toEqual([]);
   });
 
+  it('says once, in pounds, which figure is too large or does not add up, storing nothing', async () => {
+    const before = (await batchRows(orgX)).length;
+    const [line] = threeCheques().gifts;
+    const huge = await post(threeCheques({ expected_total: 100_000_001, gifts: [{ ...line, amount: 100_000_001 }] }));
+    expect(huge.status).toBe(400);
+    expect(((await huge.json()) as Problem).message).toBe(
+      'gifts.0.amount: at most £1,000,000.00; check the figure for a typo',
+    );
+    const one = await post(threeCheques({ expected_total: 2_400, gifts: [line] }));
+    expect(one.status).toBe(400);
+    expect(((await one.json()) as Problem).message).toMatch(/^expected_total: the 1 gift comes up to £25\.00 /);
+    expect((await batchRows(orgX)).length).toBe(before);
+  });
+
   it('posts a batch once per Idempotency-Key: the same key answers the first batch, another batch under it is 409', async () => {
     const idempotencyKey = key();
     const body = threeCheques();

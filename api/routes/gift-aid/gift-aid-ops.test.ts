@@ -676,6 +676,12 @@ describe(`Gift Aid operations (${engineName})`, () => {
     expect(new TextDecoder().decode(entries[0].data)).toBe('application/vnd.oasis.opendocument.spreadsheet');
     expect(new TextDecoder().decode(bytes.subarray(30, 38))).toBe('mimetype');
 
+    // The headings span the first five columns: in the narrow Item column alone they showed cut short.
+    const content = new TextDecoder().decode(entries.find((e) => e.name === 'content.xml')!.data);
+    for (const heading of ['Earliest donation date in the period of claim (DD/MM/YY)', 'Total donations'])
+      expect(content).toContain(
+        `table:number-columns-spanned="5" office:value-type="string"><text:p>${heading}</text:p></table:table-cell>${'<table:covered-table-cell/>'.repeat(4)}`,
+      );
     const rows = readOdsRows(bytes);
     const s = (text: string) => ({ type: 'string', value: null, dateValue: null, text });
     const blank = { type: null, value: null, dateValue: null, text: '' };

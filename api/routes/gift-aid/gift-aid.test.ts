@@ -388,6 +388,17 @@ describe(`Gift Aid API (${engineName})`, () => {
     await sendEvent(t, chargeRefunded({ intentId, amount: 2550, refunded: 1000 }));
     expect((await rows()).map((a) => [a.giftAidPence, a.reason])).toEqual([[250, 'refund']]);
     expect(await due()).toBe(dueBefore + 250);
+    // The list names the gift by its donor and day, as the office knows it.
+    const [chloe] = await t.db.select().from(users).where(eq(users.id, chloeGift.donorId));
+    const listed = (await (await t.request('/api/gift-aid/adjustments', { token: orgAdmin })).json()) as {
+      donation_id: string;
+      donor_name: string | null;
+      donation_date: string | null;
+    }[];
+    expect(listed.find((a) => a.donation_id === giftIds.chloe)).toMatchObject({
+      donor_name: `${chloe.firstName} ${chloe.lastName}`,
+      donation_date: '2026-01-02T12:00:00.000Z',
+    });
 
     // The bank returns the refund: the charity kept the money, so there is nothing to report.
     const failed = refundFailed({ intentId, amount: 1000 });

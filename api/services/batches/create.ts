@@ -3,6 +3,7 @@ import type { Db } from '../../../db/client';
 import { parseId } from '../../../db/ids';
 import { campaigns, donationBatches, donations, organizations, users } from '../../../db/schema';
 import { isIsoDay, londonIsoDate, londonMidnight } from '../../../domain/dates';
+import { noEmailAddress } from '../../../domain/email';
 import { formatPence } from '../../../domain/money';
 import type { BatchBody, BatchDto, BatchGift } from '../../schemas/batches';
 import { badRequest, forbidden, HttpError } from '../../lib/errors';
@@ -16,9 +17,6 @@ import type { Statement } from '../donations/record';
 import type { SignedInContext } from '../../lib/service-context';
 
 export type BatchContext = Pick<SignedInContext, 'db' | 'viewer' | 'requestId' | 'mail'>;
-
-/** A donor with no email still needs a unique address for the users table; `.invalid` never delivers. */
-const placeholderEmail = (id: string) => `offline-${id}@donors.invalid`;
 
 type ResolvedLine = {
   id: string;
@@ -64,7 +62,7 @@ export async function createBatch(
   const sum = body.gifts.reduce((total, gift) => total + gift.amount, 0);
   if (sum !== body.expected_total) {
     throw badRequest(
-      `expected_total: the ${body.gifts.length} gifts add up to ${formatPence(sum)} (${sum} pence), not ${formatPence(body.expected_total)}; correct a line or the expected total`,
+      `expected_total: ${body.gifts.length === 1 ? 'the 1 gift comes' : `the ${body.gifts.length} gifts add`} up to ${formatPence(sum)} (${sum} pence), not ${formatPence(body.expected_total)}; correct a line or the expected total`,
     );
   }
 
@@ -269,7 +267,7 @@ async function resolveLine(ctx: BatchContext, gift: BatchGift, at: string, scope
       donorId = crypto.randomUUID();
       newDonor = {
         id: donorId,
-        email: email ?? placeholderEmail(donorId),
+        email: email ?? noEmailAddress(donorId),
         firstName: input.first_name,
         lastName: input.last_name,
         address: input.address || null,

@@ -43,11 +43,15 @@ const moneyCell = (pence: number) =>
 const intCell = (n: number) =>
   `<table:table-cell office:value-type="float" office:value="${n}"><text:p>${n}</text:p></table:table-cell>`;
 const row = (cells: string[]) => `<table:table-row>${cells.join('')}</table:table-row>`;
+/** A heading over the first five columns: in column A alone (Item, 1.2 cm) it showed as "Earlies". */
+const HEADING_SPAN = 5;
+const headingCell = (value: string) =>
+  `<table:table-cell table:style-name="ceBold" table:number-columns-spanned="${HEADING_SPAN}" office:value-type="string"><text:p>${xml(value)}</text:p></table:table-cell>${'<table:covered-table-cell/>'.repeat(HEADING_SPAN - 1)}`;
 
 function contentXml(rows: CsvRow[], earliest: Date, totalPence: number): string {
   const body = [
-    row([textCell('Earliest donation date in the period of claim (DD/MM/YY)', 'ceBold'), dateCell(earliest)]),
-    row([textCell('Total donations', 'ceBold'), moneyCell(totalPence)]),
+    row([headingCell('Earliest donation date in the period of claim (DD/MM/YY)'), dateCell(earliest)]),
+    row([headingCell('Total donations'), moneyCell(totalPence)]),
     row([textCell('')]),
     row(ODS_COLUMNS.map((title) => textCell(title, 'ceBold'))),
     ...rows.map((r, index) =>

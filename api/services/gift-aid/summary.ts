@@ -1,5 +1,6 @@
 import { and, desc, eq, isNull, ne, sql } from 'drizzle-orm';
-import { giftAidAdjustments, giftAidClaims } from '../../../db/schema';
+import { donorNameColumns, donorOfGift } from '../../../db/gift-joins';
+import { donations, giftAidAdjustments, giftAidClaims, users } from '../../../db/schema';
 import { giftAidOn } from '../../../domain';
 import type { AdjustmentDto, GiftAidSummary } from '../../schemas/gift-aid';
 import { eligibleTotals, eligibleWhere } from './eligible';
@@ -10,9 +11,12 @@ export async function listAdjustments(ctx: ViewerContext, organizationRef?: stri
   const { db, viewer } = ctx;
   const scope = claimScope(viewer);
   const organizationId = organizationRef ? resolveScopedOrg(organizationRef, viewer) : null;
+  // The gift's donor and day beside each adjustment: the office knows a refund by them, not by an id.
   const rows = await db
-    .select()
+    .select({ a: giftAidAdjustments, giftDate: donations.date, ...donorNameColumns })
     .from(giftAidAdjustments)
+    .leftJoin(donations, eq(donations.id, giftAidAdjustments.donationId))
+    .leftJoin(users, donorOfGift)
     .where(
       and(
         orgCondition(giftAidAdjustments.organizationId, scope),
@@ -21,9 +25,11 @@ export async function listAdjustments(ctx: ViewerContext, organizationRef?: stri
     )
     .orderBy(desc(giftAidAdjustments.createdAt))
     .limit(500);
-  return rows.map((a) => ({
+  return rows.map(({ a, giftDate, firstName, lastName }) => ({
     _id: a.id,
     donation_id: a.donationId,
+    donor_name: [firstName, lastName].filter(Boolean).join(' ') || null,
+    donation_date: giftDate ? giftDate.toISOString() : null,
     claim_id: a.claimId,
     organization_id: a.organizationId,
     gift_aid: a.giftAidPence,

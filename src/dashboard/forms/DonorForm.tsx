@@ -1,6 +1,7 @@
 import { useStore } from '@nanostores/react';
 import { useEffect, useMemo, useState } from 'react';
 import { api, client } from '../../lib/api';
+import { shownEmail } from '../../../domain/email';
 import { formatPhone } from '../../../domain/phone';
 import { listPathOf } from '../lib/routes';
 import { useApiGet } from '../lib/use-api';
@@ -131,6 +132,8 @@ export function DonorForm({ id }: { id?: string }) {
             label="Email"
             type="email"
             {...bind('email')}
+            // A paper donor's stand-in address is not theirs to show; the field is read-only when editing.
+            value={isEdit ? shownEmail(values.email) : values.email}
             required={!isEdit}
             readOnly={isEdit}
             hint={isEdit ? 'Email cannot be changed' : undefined}

@@ -1,4 +1,5 @@
 import { useEffect, useMemo, useState } from 'react';
+import { shownEmail } from '../../../domain/email';
 import { client } from '../../lib/api';
 import { useApiGet } from '../lib/use-api';
 import type { Option } from '../ui/primitives';
@@ -8,7 +9,7 @@ export const DONOR_SEARCH_LIMIT = 20;
 
 const donorLabel = (d: { _id: string; email: string; name: { first_name: string; last_name: string } }) => {
   const name = [d.name.first_name, d.name.last_name].filter(Boolean).join(' ');
-  return name ? `${name} (${d.email})` : d.email || d._id;
+  return name ? `${name} (${shownEmail(d.email)})` : d.email || d._id;
 };
 
 /** `value` once it has stopped changing for `ms`. */

@@ -1,3 +1,4 @@
+import { formatPence } from '../../../../domain/money';
 import type { DashColumnDef } from '../../tables/features';
 import { DataTableColumnHeader } from '../../tables/data-table-column-header';
 
@@ -49,11 +50,18 @@ export function recordHref(type: string, id: string): string | null {
   return null;
 }
 
-/** A stored value as a person reads it: pence fields in pounds, empty as a dash. */
+/**
+ * A stored value as a person reads it: pence fields in pounds, empty as a dash, lists and records
+ * (a refund's row) field by field rather than as JSON, ids kept: the log is where they are looked up.
+ */
 export function showValue(field: string, value: unknown): string {
   if (value === null || value === undefined || value === '') return '–';
-  if (typeof value === 'number' && /amount|pence|total/.test(field)) return `£${(value / 100).toFixed(2)}`;
-  if (typeof value === 'object') return JSON.stringify(value);
+  if (typeof value === 'number' && /amount|pence|total/.test(field)) return formatPence(value);
+  if (Array.isArray(value)) return value.length ? value.map((item) => showValue(field, item)).join(', ') : '–';
+  if (typeof value === 'object')
+    return Object.entries(value as Record<string, unknown>)
+      .map(([key, item]) => `${key.replace(/_/g, ' ')} ${showValue(key, item)}`)
+      .join(', ');
   return String(value);
 }
 

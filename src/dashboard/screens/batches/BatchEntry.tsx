@@ -1,9 +1,9 @@
 import { useStore } from '@nanostores/react';
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { BATCH_METHODS, type BatchMethod, PAYMENT_METHOD_LABELS } from '../../../../domain/finance';
+import { formatLongUkDate, isIsoDay, londonIsoDate, londonMidnight } from '../../../../domain/dates';
 import { formatPence } from '../../../../domain/money';
 import { api, client } from '../../../lib/api';
-import { toDateInput } from '../../lib/dates';
 import { poundsToPence } from '../../lib/money';
 import { useApiGet } from '../../lib/use-api';
 import { navigate } from '../../router';
@@ -83,7 +83,9 @@ export function BatchEntry() {
   );
   const [organizationId, setOrganizationId] = useState('');
   const [method, setMethod] = useState<BatchMethod>('cheque');
-  const [bankedOn, setBankedOn] = useState(toDateInput(new Date()));
+  // Today in London, not in UTC: after midnight in summer the UTC day is still yesterday.
+  const today = londonIsoDate(new Date());
+  const [bankedOn, setBankedOn] = useState(today);
   const [reference, setReference] = useState('');
   const [expected, setExpected] = useState('');
   const [lines, setLines] = useState<Line[]>(() => [emptyLine()]);
@@ -105,7 +107,23 @@ export function BatchEntry() {
   const total = lines.reduce((sum, l) => sum + (poundsToPence(l.amount) ?? 0), 0);
   const expectedPence = poundsToPence(expected);
   const matches = expectedPence !== null && total === expectedPence;
-  const ready = orgId !== '' && bankedOn !== '' && matches && lines.every(lineReady);
+  // Said beside the field, before posting: the server would refuse the day only after the confirmation.
+  const bankedProblem =
+    bankedOn === '' || !isIsoDay(bankedOn)
+      ? 'Enter the day the slip was banked'
+      : bankedOn > today
+        ? 'The banked day cannot be in the future'
+        : null;
+  const ready = orgId !== '' && !bankedProblem && matches && lines.every(lineReady);
+  // The confirmation replaces the Post button: focus moves into it, and back to Post on leaving it.
+  const backRef = useRef<HTMLButtonElement>(null);
+  const postRef = useRef<HTMLButtonElement>(null);
+  const wasConfirming = useRef(false);
+  useEffect(() => {
+    if (confirming) backRef.current?.focus();
+    else if (wasConfirming.current) postRef.current?.focus();
+    wasConfirming.current = confirming;
+  }, [confirming]);
 
   const update = (key: number, patch: Partial<Line>) =>
     setLines((prev) => prev.map((l) => (l.key === key ? { ...l, ...patch } : l)));
@@ -155,7 +173,6 @@ export function BatchEntry() {
   return (
     <section className="dash-section dash-form-page dash-batch">
       <PageHeader title="Batch entry" back={<a href="/dashboard/batches">All batches</a>} />
-      {error ? <Alert>{error}</Alert> : null}
       <fieldset className="dash-fieldset">
         <legend>Paying-in</legend>
         <div className="dash-grid-2">
@@ -173,7 +190,10 @@ export function BatchEntry() {
             options={METHOD_OPTIONS}
             required
           />
-          <TextInput label="Banked on" type="date" value={bankedOn} onChange={setBankedOn} required />
+          <div>
+            <TextInput label="Banked on" type="date" value={bankedOn} onChange={setBankedOn} max={today} required />
+            {bankedProblem ? <p className="dash-field-error">{bankedProblem}</p> : null}
+          </div>
           <TextInput label="Reference" value={reference} onChange={setReference} placeholder="Paying-in slip number" />
           <TextInput
             label="Expected total (£)"
@@ -223,25 +243,39 @@ export function BatchEntry() {
         </span>
       </div>
 
+      {/* Beside the Post button, where the eye is when the server refuses the batch. */}
+      {error ? <Alert>{error}</Alert> : null}
       {confirming ? (
         <div className="dash-batch-confirm" role="alertdialog" aria-label="Confirm the batch">
           <p>
             Post {lines.length} {lines.length === 1 ? 'gift' : 'gifts'} totalling {formatPence(total)} by{' '}
-            {METHOD_LABELS[method].toLowerCase()} to {orgName}, banked on {bankedOn}? A posted batch can only be
-            corrected gift by gift (a reversal).
+            {METHOD_LABELS[method].toLowerCase()} to {orgName}, banked on {formatLongUkDate(londonMidnight(bankedOn))}?
+            A posted batch can only be corrected gift by gift (a reversal).
           </p>
           <div className="dash-form-actions">
             <button type="button" className="btn btn-primary" onClick={post} disabled={posting}>
               {posting ? 'Posting…' : 'Confirm and post'}
             </button>
-            <button type="button" className="btn btn-outline" onClick={() => setConfirming(false)} disabled={posting}>
+            <button
+              ref={backRef}
+              type="button"
+              className="btn btn-outline"
+              onClick={() => setConfirming(false)}
+              disabled={posting}
+            >
               Back to the batch
             </button>
           </div>
         </div>
       ) : (
         <div className="dash-form-actions">
-          <button type="button" className="btn btn-primary" onClick={() => setConfirming(true)} disabled={!ready}>
+          <button
+            ref={postRef}
+            type="button"
+            className="btn btn-primary"
+            onClick={() => setConfirming(true)}
+            disabled={!ready}
+          >
             Post batch
           </button>
         </div>

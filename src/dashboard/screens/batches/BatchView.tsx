@@ -1,3 +1,4 @@
+import { formatLongUkDate, londonMidnight } from '../../../../domain/dates';
 import { formatPence } from '../../../../domain/money';
 import { client } from '../../../lib/api';
 import { formatDate } from '../../lib/dates';
@@ -6,6 +7,8 @@ import { Badge, LinkButton, PageHeader, Spinner } from '../../ui/primitives';
 import { SimpleTable } from '../../ui/SimpleTable';
 
 const methodLabel = (method: string) => method.replace(/_/g, ' ');
+/** The banked day as people write it ("24 November 2026"), whatever the browser's zone. */
+const bankedDay = (isoDay: string) => formatLongUkDate(londonMidnight(isoDay));
 
 /** /dashboard/batches: posted batches, newest banked day first. */
 export function BatchList() {
@@ -19,7 +22,7 @@ export function BatchList() {
           rows={load.data}
           rowKey={(b) => b._id}
           columns={[
-            { header: 'Banked on', cell: (b) => <a href={`/dashboard/batches/${b._id}`}>{b.banked_on}</a> },
+            { header: 'Banked on', cell: (b) => <a href={`/dashboard/batches/${b._id}`}>{bankedDay(b.banked_on)}</a> },
             { header: 'Organization', cell: (b) => b.organization_name },
             { header: 'Method', cell: (b) => methodLabel(b.method) },
             { header: 'Reference', cell: (b) => b.reference ?? '-' },
@@ -47,7 +50,10 @@ export function BatchView({ id }: { id: string }) {
   const b = load.data;
   return (
     <section className="dash-section dash-batch">
-      <PageHeader title={`Batch banked ${b.banked_on}`} back={<a href="/dashboard/batches">All batches</a>} />
+      <PageHeader
+        title={`Batch banked ${bankedDay(b.banked_on)}`}
+        back={<a href="/dashboard/batches">All batches</a>}
+      />
       <p className="dash-batch-summary">
         <Badge>Posted</Badge> {b.gift_count} {b.gift_count === 1 ? 'gift' : 'gifts'} by {methodLabel(b.method)} to{' '}
         {b.organization_name}, total <strong>{formatPence(b.expected_total)}</strong>

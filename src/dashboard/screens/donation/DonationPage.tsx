@@ -67,7 +67,10 @@ function DonationStoryView({ id, canVerify }: { id: string; canVerify: boolean }
         back={<a href={listPathOf('donations')}>All donations</a>}
       />
       <div className="donation-summary" data-testid="donation-summary">
-        <Badge tone={statusTone(gift.status)}>{statusLabel(gift.status)}</Badge>
+        {/* An offline gift gone back was reversed (a bounced cheque), not refunded: the badge says which. */}
+        <Badge tone={statusTone(gift.status)}>
+          {offline && gift.status === 'refunded' ? 'Reversed' : statusLabel(gift.status)}
+        </Badge>
         <span>
           Remaining <strong data-testid="donation-remaining">{formatPence(story.remaining_pence)}</strong>
           {gift.refunded_amount ? (
@@ -93,7 +96,7 @@ function DonationStoryView({ id, canVerify }: { id: string; canVerify: boolean }
       {canRefund ? (
         <RefundPanel story={story} offline={offline} onDone={done} onReview={() => setNotice(null)} />
       ) : (
-        <p className="dash-hint">{noRefundReason(story)}</p>
+        <p className="dash-hint">{noRefundReason(story, offline)}</p>
       )}
 
       {editable ? (
@@ -109,13 +112,14 @@ function DonationStoryView({ id, canVerify }: { id: string; canVerify: boolean }
   );
 }
 
-function noRefundReason(story: DonationStory): string {
+function noRefundReason(story: DonationStory, offline: boolean): string {
   const { status } = story.donation;
   if (status === 'pending' || status === 'processing')
     return 'Nothing can be refunded until the payment has gone through.';
   if (status === 'failed' || status === 'abandoned')
     return 'The payment did not go through: there is nothing to refund.';
-  if (story.remaining_pence <= 0) return 'All of this gift has gone back: nothing remains to refund.';
+  if (story.remaining_pence <= 0)
+    return `All of this gift has gone back: nothing remains to ${offline ? 'reverse' : 'refund'}.`;
   return '';
 }
 

@@ -1,5 +1,5 @@
 import { useStore } from '@nanostores/react';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { formatPence } from '../../../../domain/money';
 import { api, client } from '../../../lib/api';
 import { penceToPounds, poundsToPence } from '../../lib/money';
@@ -37,10 +37,22 @@ export function RefundPanel({
   useEffect(() => setAmount(penceToPounds(story.remaining_pence)), [story.remaining_pence]);
   const pence = poundsToPence(amount);
   const donor = story.donation.donor.label;
+  // The confirmation replaces the button that opened it: focus moves into it, and back on leaving it.
+  const backRef = useRef<HTMLButtonElement>(null);
+  const reviewRef = useRef<HTMLButtonElement>(null);
+  const wasConfirming = useRef(false);
+  useEffect(() => {
+    if (confirming) backRef.current?.focus();
+    else if (wasConfirming.current) reviewRef.current?.focus();
+    wasConfirming.current = !!confirming;
+  }, [confirming]);
 
   const review = () => {
     onReview?.();
     if (pence === null || pence <= 0) return setError('Amount: enter an amount in pounds, e.g. 10 or 12.50');
+    // Asked before the confirmation, in pounds: the server's refusal would come only after it.
+    if (pence > story.remaining_pence)
+      return setError(`Amount: at most ${formatPence(story.remaining_pence)} remains on this gift`);
     setError(null);
     setConfirming({ key: crypto.randomUUID(), pence });
   };
@@ -64,6 +76,8 @@ export function RefundPanel({
     setSending(false);
     setConfirming(null);
     if (!res.ok) return setError(res.error.message);
+    // The note belonged to this refund; the next one starts without it.
+    setNote('');
     const r = res.data.reversal;
     onDone(
       r.status === 'succeeded'
@@ -109,7 +123,7 @@ export function RefundPanel({
         value={note}
         onChange={setNote}
         maxLength={500}
-        hint="Kept with the refund in the audit log"
+        hint={`Kept with the ${offline ? 'reversal' : 'refund'} in the audit log`}
       />
       {confirming ? (
         <div
@@ -121,7 +135,13 @@ export function RefundPanel({
             {verb} {formatPence(confirming.pence)} to {donor}?
           </p>
           <div className="dash-form-actions">
-            <button type="button" className="btn btn-outline" onClick={() => setConfirming(null)} disabled={sending}>
+            <button
+              ref={backRef}
+              type="button"
+              className="btn btn-outline"
+              onClick={() => setConfirming(null)}
+              disabled={sending}
+            >
               Back
             </button>
             <button type="button" className="btn btn-primary" onClick={send} disabled={sending}>
@@ -131,7 +151,7 @@ export function RefundPanel({
         </div>
       ) : (
         <div className="dash-form-actions">
-          <button type="button" className="btn btn-primary" onClick={review} disabled={!reason}>
+          <button ref={reviewRef} type="button" className="btn btn-primary" onClick={review} disabled={!reason}>
             {verb}…
           </button>
         </div>

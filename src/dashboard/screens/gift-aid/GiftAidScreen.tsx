@@ -41,7 +41,9 @@ export function GiftAidScreen() {
 
   // Empty dates are left out of the query (hc skips undefined).
   const query = { organization_id: orgId, from: from || undefined, to: to || undefined };
-  const [eligible, reloadEligible] = useApiGet(orgId ? giftAid.eligible.$path({ query }) : null, (o) =>
+  // Said in the form's words, and nothing asked of the server, while the days are the wrong way round.
+  const inverted = from !== '' && to !== '' && to < from;
+  const [eligible, reloadEligible] = useApiGet(orgId && !inverted ? giftAid.eligible.$path({ query }) : null, (o) =>
     giftAid.eligible.$get({ query }, o),
   );
   const [claims, reloadClaims] = useApiGet('/api/gift-aid/claims', (o) => giftAid.claims.$get({ query: {} }, o));
@@ -102,6 +104,7 @@ export function GiftAidScreen() {
             <TextInput label="From" type="date" value={from} onChange={setFrom} />
             <TextInput label="To" type="date" value={to} onChange={setTo} />
           </div>
+          {inverted ? <p className="dash-field-error">The “To” date must be on or after the “From” date.</p> : null}
         </div>
         <label className="dash-check">
           <input type="checkbox" checked={aggregate} onChange={(ev) => setAggregate(ev.target.checked)} /> Add gifts of
@@ -117,7 +120,7 @@ export function GiftAidScreen() {
             type="button"
             className="btn btn-primary"
             onClick={createClaim}
-            disabled={busy || !orgId || !e || e.count === 0}
+            disabled={busy || !orgId || inverted || !e || e.count === 0}
           >
             {busy ? 'Creating…' : 'Create claim'}
           </button>
@@ -158,6 +161,7 @@ export function GiftAidScreen() {
       {claimList.length ? (
         <SimpleTable
           label="Gift Aid claims"
+          className="gift-aid-claims"
           rows={claimList}
           rowKey={(c) => c._id}
           columns={[
@@ -192,7 +196,7 @@ export function GiftAidScreen() {
               cell: (c) => (
                 <button
                   type="button"
-                  className="btn btn-outline"
+                  className="btn btn-outline dash-btn-sm"
                   aria-expanded={openId === c._id}
                   aria-label={`Open the claim of ${formatDate(c.created_at)}`}
                   onClick={() => setOpenId(openId === c._id ? null : c._id)}
@@ -239,7 +243,13 @@ export function GiftAidScreen() {
           { header: 'Recorded', cell: (a) => formatDate(a.created_at) },
           {
             header: 'Gift',
-            cell: (a) => <a href={`/dashboard/donations/edit/${a.donation_id}`}>{a.donation_id.slice(0, 8)}</a>,
+            cell: (a) => (
+              <a href={`/dashboard/donations/edit/${a.donation_id}`}>
+                {a.donation_date
+                  ? `${a.donor_name ?? 'Erased donor'}, ${formatDate(a.donation_date)}`
+                  : a.donation_id.slice(0, 8)}
+              </a>
+            ),
           },
           {
             header: 'Over-claimed Gift Aid',

@@ -24,7 +24,20 @@ export const donationColumns: DashColumnDef<Donation>[] = [
     id: 'amount',
     accessorFn: (row) => row.amount ?? 0,
     header: ({ column }) => <DataTableColumnHeader column={column} title="Amount" />,
-    cell: ({ row }) => (typeof row.original.amount === 'number' ? formatPence(row.original.amount) : '-'),
+    cell: ({ row }) => {
+      const { amount, refunded_amount: refunded } = row.original;
+      if (typeof amount !== 'number') return '-';
+      // What went back (refunds, reversals) is said beside the gift, as on its page: the amount is what was given.
+      return refunded ? (
+        <>
+          {formatPence(amount)}
+          <br />
+          <small className="dash-hint">{formatPence(refunded)} back</small>
+        </>
+      ) : (
+        formatPence(amount)
+      );
+    },
     meta: { label: 'Amount' },
   },
   {

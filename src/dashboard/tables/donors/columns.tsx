@@ -1,4 +1,5 @@
 import { formatUkDate } from '../../../../domain';
+import { shownEmail } from '../../../../domain/email';
 import { DataTableColumnHeader } from '../data-table-column-header';
 import type { DashColumnDef } from '../features';
 import type { Donor } from './data/schema';
@@ -12,7 +13,7 @@ export const donorColumns: DashColumnDef<Donor>[] = [
   },
   {
     id: 'email',
-    accessorFn: (row) => row.email || '-',
+    accessorFn: (row) => (row.email ? shownEmail(row.email) : '-'),
     header: ({ column }) => <DataTableColumnHeader column={column} title="Email" />,
     meta: { label: 'Email' },
   },
