@@ -154,6 +154,8 @@ export function serveWorker(o: ServeWorker): ChildProcess {
     o.persistTo,
     '--log-level',
     o.logLevel ?? 'warn',
+    // BENCH_SERVER=direct: without wrangler's dev proxy (scripts/serve.ts, serveBuiltWorkerDirect).
+    ...(process.env.BENCH_SERVER === 'direct' ? ['--direct'] : []),
   ];
   for (const [name, value] of Object.entries(o.vars)) argv.push('--var', `${name}:${value}`);
   return spawnTracked('tsx', argv, o.pipeStdout);

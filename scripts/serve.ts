@@ -16,10 +16,12 @@
  * (/api/health 290 → 400 req/s, a cached API read 455 → 600, 20 connections). A deployed worker
  * sends its logs after the response. `X_LOCAL_OBSERVABILITY=true npm start` turns it back on.
  */
-import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { unstable_startWorker } from 'wrangler';
+import { parseEnv } from 'node:util';
+import { convertV4MiniflareOptions, Log, LogLevel, Miniflare } from 'miniflare';
+import { unstable_getMiniflareWorkerOptions, unstable_startWorker } from 'wrangler';
 
 export type ServeOptions = {
   port: number;
@@ -71,8 +73,74 @@ export async function serveBuiltWorker(options: ServeOptions) {
 }
 
 /**
+ * The built worker in one workerd, listening on the port itself, for the bench to compare with.
+ * wrangler's dev server (serveBuiltWorker) puts a proxy worker in a second workerd in front of the
+ * app and relays every console line through its Node process; a deployment has neither. Same
+ * worker, workerd, local D1 state and bindings (read from the build's wrangler.json by wrangler).
+ */
+export async function serveBuiltWorkerDirect(options: ServeOptions) {
+  const config = options.config ?? 'dist/server/wrangler.json';
+  const { workerOptions, main } = unstable_getMiniflareWorkerOptions(config);
+  if (!main) throw new Error(`${config} names no main module`);
+  // The build is not bundled (no_bundle): the worker is its entry and every module beside it.
+  const root = dirname(main);
+  const others = readdirSync(root, { recursive: true, encoding: 'utf8' })
+    .map((file) => join(root, file))
+    .filter((file) => file !== main && /\.m?js$/.test(file));
+  // Rules and the root only say how to find modules, which the list above already does.
+  const { modulesRules: _rules, rootPath: _root, ...bindingsAndAssets } = workerOptions;
+  const devVars = existsSync('.dev.vars') ? parseEnv(readFileSync('.dev.vars', 'utf8')) : {};
+  const levels = {
+    debug: LogLevel.DEBUG,
+    info: LogLevel.INFO,
+    log: LogLevel.INFO,
+    warn: LogLevel.WARN,
+    error: LogLevel.ERROR,
+    none: LogLevel.NONE,
+  };
+  const miniflare = new Miniflare({
+    ...convertV4MiniflareOptions({
+      host: options.hostname ?? 'localhost',
+      port: options.port,
+      log: new Log(levels[options.logLevel ?? 'log']),
+      // No look-up of Cloudflare's request metadata: these machines cannot reach it.
+      cf: false,
+      inspectorPort: process.env.BENCH_INSPECTOR_PORT ? Number(process.env.BENCH_INSPECTOR_PORT) : undefined,
+      unsafeTriggerHandlers: options.testScheduled ?? false,
+      workers: [
+        {
+          ...bindingsAndAssets,
+          name: 'uk-nfp-fundraising',
+          modulesRoot: root,
+          modules: [main, ...others].map((path) => ({ type: 'ESModule' as const, path })),
+          bindings: {
+            ...(workerOptions.bindings as Record<string, unknown> | undefined),
+            ...devVars,
+            APP_ENV: 'development',
+            ...options.vars,
+          },
+        },
+      ],
+    }),
+    // Where wrangler keeps the same state (its persist folder's v3), so both servers share it.
+    resourcePersistencePath: resolve(options.persistTo, 'v3'),
+  });
+  const url = await miniflare.ready;
+  let stopping = false;
+  const stop = async () => {
+    if (stopping) return;
+    stopping = true;
+    await miniflare.dispose().catch(() => undefined);
+    process.exit(0);
+  };
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, stop);
+  return { url, miniflare };
+}
+
+/**
  * As a command (the bench): tsx scripts/serve.ts --config FILE --port N --persist-to DIR
- *   [--ip HOST] [--log-level LEVEL] [--var NAME:VALUE]...
+ *   [--ip HOST] [--log-level LEVEL] [--var NAME:VALUE]... [--direct]
+ * --direct serves it without wrangler's dev proxy (serveBuiltWorkerDirect).
  */
 if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
   const argv = process.argv.slice(2);
@@ -94,7 +162,8 @@ if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1]
     );
     process.exit(2);
   }
-  await serveBuiltWorker({
+  const serve = argv.includes('--direct') ? serveBuiltWorkerDirect : serveBuiltWorker;
+  await serve({
     port,
     persistTo,
     vars,
