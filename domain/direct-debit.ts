@@ -1,3 +1,4 @@
+import { PAYMENT_METHOD_LABELS, type PaymentMethod } from './finance';
 /**
  * Bacs Direct Debit: what the donor must be shown and what the scheme takes. Browser-safe; the
  * donation box, the receipts and the API read the same wording (docs/decisions/030).
@@ -48,13 +49,18 @@ export function monthlyGiftMethodLabel(
   return source === 'demo' ? `${label} (demo)` : label;
 }
 
-/** "Direct Debit ending 2345" or "Card": how a gift is paid, as lists and exports show it ('' for gifts recorded by hand). */
+/**
+ * "Direct Debit ending 2345", "Card" or, for gifts the office entered, "Cheque", "Cash"…: how a gift
+ * is paid, as lists and exports show it ('' for a gift recorded by hand with no method).
+ */
 export function paymentMethodLabel(
   method: string | null | undefined,
   last4: string | null | undefined,
   source?: string,
 ): string {
-  if (source === 'manual') return '';
   if (method === 'bacs_debit') return last4 ? `Direct Debit ending ${last4}` : 'Direct Debit';
+  if (method && method !== 'card' && method in PAYMENT_METHOD_LABELS)
+    return PAYMENT_METHOD_LABELS[method as PaymentMethod];
+  if (source === 'manual' && !method) return '';
   return 'Card';
 }

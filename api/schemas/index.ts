@@ -1,6 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { createSelectSchema } from 'drizzle-zod';
 import { campaigns, donations, organizations, templateCauses, users } from '../../db/schema';
+import { PAYMENT_METHODS } from '../../domain/finance';
 import { ErasureSchema } from './consent';
 
 /**
@@ -107,7 +108,10 @@ export const DonationSchema = z
     type: donationRow.type,
     gift_aid: z.boolean(),
     source: donationRow.source,
-    payment_method: donationRow.paymentMethod.openapi({ description: 'card, or bacs_debit (Direct Debit)' }),
+    payment_method: z.enum(PAYMENT_METHODS).nullable().openapi({
+      description:
+        'How it was paid: card or bacs_debit (Direct Debit) online; cheque, cash, contactless, bank_transfer, standing_order, charity_voucher or other for gifts the office entered; null for a gift recorded by hand without one',
+    }),
     bank_last4: z
       .string()
       .nullable()

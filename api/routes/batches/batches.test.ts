@@ -183,6 +183,21 @@ describe(`batch entry of offline income (${engineName})`, () => {
     expect(othersList.map((b) => b._id)).not.toContain(batch._id);
   });
 
+  it('says how a batch gift was paid in the staff list and the donations CSV: Cheque, not Card', async () => {
+    const batch = (await (await post(threeCheques({ reference: 'Paying-in slip 105' }))).json()) as Batch;
+    const list = await t.request(`/api/donations?campaign_id=${campaignX}&limit=100`, { token: finance.token });
+    expect(list.status).toBe(200);
+    const ids = new Set(batch.gifts.map((g) => g._id));
+    const mine = ((await list.json()) as { _id: string; payment_method: string | null }[]).filter((d) =>
+      ids.has(d._id),
+    );
+    expect(mine.map((d) => d.payment_method)).toEqual(['cheque', 'cheque']);
+    const csv = await (await t.request('/api/exports/donations.csv', { token: finance.token })).text();
+    const lines = csv.split(/\r?\n/).filter((line) => [...ids].some((id) => line.includes(id)));
+    expect(lines).toHaveLength(3);
+    for (const line of lines) expect(line).toMatch(/,batch,Cheque,/);
+  });
+
   it('refuses a batch whose lines do not add up to the expected total, storing nothing', async () => {
     const before = (await batchRows(orgX)).length;
     const body = threeCheques({ expected_total: 13_700 });

@@ -14,7 +14,7 @@ import { AuditExportQuerySchema } from '../../schemas/audit';
 import { DonationExportQuery } from '../../schemas/donations';
 import { auditRows, auditWhere } from '../../services/audit/list';
 import { type DonationCursor, donationRowsAfter } from '../../services/donations/export';
-import { adminDonationsWhere, type DonationRow } from '../../services/donations/list';
+import { adminDonationsWhere, type DonationRow, paidBy } from '../../services/donations/list';
 import { csvStream, raw, type Cell } from '../../services/reports/csv';
 import { donationFilters, donorFilters, organizationFilters } from '../../services/reports/list-filters';
 import { staffScope } from '../../services/reports/scope';
@@ -146,7 +146,7 @@ function donationCells(r: DonationRow, ukDate: (date: Date) => string): Cell[] {
     d.type === 'monthly' ? 'Monthly' : 'One-off',
     d.status,
     d.source,
-    paymentMethodLabel(d.paymentMethod, d.bankLast4, d.source),
+    paymentMethodLabel(paidBy(d), d.bankLast4, d.source),
     d.invoiceId ?? d.paymentIntentId ?? '',
     `${r.donorFirstName} ${r.donorLastName}`.trim(),
     r.donorEmail,

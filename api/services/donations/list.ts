@@ -4,6 +4,7 @@ import type { Db } from '../../../db/client';
 import { parseId } from '../../../db/ids';
 import { campaigns, donations, users } from '../../../db/schema';
 import { londonMidnight, nextDay } from '../../../domain/dates';
+import type { PaymentMethod } from '../../../domain/finance';
 import { notFound } from '../../lib/errors';
 import { orgScope, readsFinance } from '../../lib/policy';
 import type { AuthUser } from '../../lib/types';
@@ -37,6 +38,14 @@ export type DonationRow = {
   appealTitle: string | null;
 };
 
+/**
+ * How a gift was paid: the method recorded with it (cheque, cash… for the office's gifts), else the
+ * provider's (card for rows from before methods were recorded); null for a hand-recorded gift without one.
+ */
+export function paidBy(row: Pick<DonationRow['row'], 'method' | 'paymentMethod' | 'source'>): PaymentMethod | null {
+  return row.method ?? (row.source === 'manual' ? null : row.paymentMethod);
+}
+
 export function toDonationDto(r: DonationRow): DonationDto {
   const name = `${r.donorFirstName} ${r.donorLastName}`.trim();
   return {
@@ -48,7 +57,7 @@ export function toDonationDto(r: DonationRow): DonationDto {
     type: r.row.type,
     gift_aid: r.row.giftAid,
     source: r.row.source,
-    payment_method: r.row.paymentMethod,
+    payment_method: paidBy(r.row),
     bank_last4: r.row.bankLast4,
     subscription_id: r.row.subscriptionId,
     donor: { label: name || r.donorEmail, value: r.row.donorId },

@@ -1,4 +1,12 @@
-const dateFmt = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric' });
+import { londonIsoDate, UK_TIME_ZONE } from '../../../domain/dates';
+
+/** Dates are London days wherever the browser is (an office laptop abroad shows the charity's day). */
+const dateFmt = new Intl.DateTimeFormat('en-GB', {
+  day: 'numeric',
+  month: 'short',
+  year: 'numeric',
+  timeZone: UK_TIME_ZONE,
+});
 
 /** "5 Mar 2026"; '-' for missing or unparseable dates. */
 export function formatDate(value: string | number | Date | null | undefined): string {
@@ -7,9 +15,12 @@ export function formatDate(value: string | number | Date | null | undefined): st
   return Number.isNaN(d.getTime()) ? '-' : dateFmt.format(d);
 }
 
-/** yyyy-mm-dd for <input type="date">. */
+/**
+ * yyyy-mm-dd for <input type="date">: the London day, as the API reads a date back (a gift at 00:30
+ * on a summer night belongs to that day, not to the UTC day before).
+ */
 export function toDateInput(value: string | number | Date | null | undefined): string {
   if (!value) return '';
   const d = value instanceof Date ? value : new Date(value);
-  return Number.isNaN(d.getTime()) ? '' : d.toISOString().slice(0, 10);
+  return Number.isNaN(d.getTime()) ? '' : londonIsoDate(d);
 }
