@@ -17,7 +17,8 @@ export function Sidebar() {
   const groups = user ? buildMenu(user.type) : [];
   const hrefs = groups.flatMap((g) => g.items.map((i) => i.href));
 
-  // Close the phone drawer after navigating and on Escape; move focus into it when it opens.
+  // Close the phone drawer after navigating and on Escape; move focus into it when it opens and back
+  // to its button when Escape closes it.
   useEffect(() => {
     if (mobile) setMobileSidebarOpen(false);
   }, [pathname, mobile]);
@@ -25,7 +26,10 @@ export function Sidebar() {
     if (!(mobile && drawerOpen)) return;
     navRef.current?.querySelector<HTMLElement>('a,button')?.focus();
     const onKey = (e: KeyboardEvent) => {
-      if (e.key === 'Escape') setMobileSidebarOpen(false);
+      if (e.key !== 'Escape') return;
+      setMobileSidebarOpen(false);
+      // Back to the button that opened it, once the page under the drawer is no longer inert.
+      requestAnimationFrame(() => document.querySelector<HTMLElement>('[aria-controls="dash-sidebar"]')?.focus());
     };
     document.addEventListener('keydown', onKey);
     return () => document.removeEventListener('keydown', onKey);

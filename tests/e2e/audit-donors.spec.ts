@@ -179,7 +179,7 @@ test('a finance user gets the Finance menu, a read-only donor page and no campai
   const menu = page.getByRole('navigation', { name: 'Dashboard menu' });
   const group = menu.getByRole('group', { name: 'Finance' });
   await expect(group).toBeVisible();
-  for (const label of ['Donations', 'Batch entry', 'Monthly gifts', 'Gift Aid', 'Payouts', 'Donors', 'Audit']) {
+  for (const label of ['Donations', 'Batches', 'Monthly gifts', 'Gift Aid', 'Payouts', 'Donors', 'Audit']) {
     await expect(group.getByRole('link', { name: label, exact: true })).toBeVisible();
   }
   await expect(menu.getByRole('group', { name: 'Admin' })).toHaveCount(0);

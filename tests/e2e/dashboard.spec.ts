@@ -190,6 +190,12 @@ test('phone width: the sidebar is an off-canvas drawer', async ({ page, request 
     await page.keyboard.press('Tab');
     expect(await page.evaluate(() => !!document.activeElement?.closest('.dash-body'))).toBe(false);
   }
+  // Escape closes it and gives the keyboard back to the button that opened it.
+  await page.keyboard.press('Escape');
+  await expect(sidebar).toHaveAttribute('data-state', 'closed');
+  await expect(page.getByRole('button', { name: 'Toggle sidebar' })).toBeFocused();
+  await page.getByRole('button', { name: 'Toggle sidebar' }).click();
+  await expect(sidebar).toHaveAttribute('data-state', 'open');
   await page.getByRole('link', { name: 'Contact Support' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Contact Support' })).toBeVisible();
   await expect(sidebar).toHaveAttribute('data-state', 'closed');

@@ -24,7 +24,7 @@ describe('buildMenu', () => {
       'Donations',
       'Monthly gifts',
       'Gift Aid',
-      'Batch entry',
+      'Batches',
       'Payouts',
       'Audit',
       'Organizations',
@@ -44,7 +44,7 @@ describe('the finance menu', () => {
     const finance = menu.find((g) => g.label === 'Finance')!;
     expect(finance.items.map((i) => [i.label, i.href])).toEqual([
       ['Donations', '/dashboard/donations'],
-      ['Batch entry', '/dashboard/batches'],
+      ['Batches', '/dashboard/batches'],
       ['Monthly gifts', '/dashboard/monthly-gifts'],
       ['Gift Aid', '/dashboard/gift-aid'],
       ['Payouts', '/dashboard/payouts'],

@@ -18,7 +18,7 @@ const LINKS = {
   donations: { label: 'Donations', href: '/dashboard/donations', icon: 'coins' },
   monthlyGifts: { label: 'Monthly gifts', href: '/dashboard/monthly-gifts', icon: 'calendar' },
   giftAid: { label: 'Gift Aid', href: '/dashboard/gift-aid', icon: 'book' },
-  batches: { label: 'Batch entry', href: '/dashboard/batches', icon: 'coins' },
+  batches: { label: 'Batches', href: '/dashboard/batches', icon: 'coins' },
   payouts: { label: 'Payouts', href: '/dashboard/payouts', icon: 'card' },
   audit: { label: 'Audit', href: '/dashboard/audit', icon: 'search' },
   organizations: { label: 'Organizations', href: '/dashboard/organizations', icon: 'building' },
