@@ -8,6 +8,7 @@ export const DonationStorySchema = z
   .object({
     donation: DonationSchema,
     payment_method: z.string().nullable(),
+    batch_id: z.string().nullable().openapi({ description: 'The offline batch it was banked in' }),
     reference: z.string().nullable().openapi({ description: 'Stripe PaymentIntent (card) or the offline reference' }),
     fee_pence: z.number().int().nullable(),
     net_pence: z.number().int().nullable(),

@@ -82,6 +82,14 @@ test('an admin enters a batch of three cheques, posts it once the total matches,
   await expect(
     page.getByRole('combobox', { name: 'Donor', exact: true }).getByRole('option', { selected: true }),
   ).toHaveText('Cheque1 Writer (no email)');
+  // It says how it was paid and leads back to its batch.
+  const payment = page.getByRole('region', { name: 'Payment' });
+  await expect(payment).toContainText('Cheque');
+  await page.screenshot({ path: testInfo.outputPath('batch-gift-1280.png'), fullPage: true });
+  const giftUrl = page.url();
+  await payment.getByRole('link', { name: 'Open its batch' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: `Batch banked ${longDay}` })).toBeVisible();
+  await page.goto(giftUrl);
   await page.getByRole('region', { name: 'Payment' }).getByRole('link', { name: 'Cheque1 Writer' }).click();
   await expect(page.getByLabel('Email', { exact: true })).toHaveValue('no email');
 

@@ -183,7 +183,7 @@ describe(`batch entry of offline income (${engineName})`, () => {
     expect(othersList.map((b) => b._id)).not.toContain(batch._id);
   });
 
-  it('says how a batch gift was paid in the staff list and the donations CSV: Cheque, not Card', async () => {
+  it('says how a batch gift was paid in the staff list, the donations CSV and its page (Cheque, not Card), and links its batch', async () => {
     const batch = (await (await post(threeCheques({ reference: 'Paying-in slip 105' }))).json()) as Batch;
     const list = await t.request(`/api/donations?campaign_id=${campaignX}&limit=100`, { token: finance.token });
     expect(list.status).toBe(200);
@@ -196,6 +196,10 @@ describe(`batch entry of offline income (${engineName})`, () => {
     const lines = csv.split(/\r?\n/).filter((line) => [...ids].some((id) => line.includes(id)));
     expect(lines).toHaveLength(3);
     for (const line of lines) expect(line).toMatch(/,batch,Cheque,/);
+    // The gift's page links back to the batch it was banked in.
+    const story = await t.request(`/api/donations/${batch.gifts[0]._id}/story`, { token: finance.token });
+    expect(story.status).toBe(200);
+    expect(await story.json()).toMatchObject({ batch_id: batch._id, payment_method: 'cheque' });
   });
 
   it('refuses a batch whose lines do not add up to the expected total, storing nothing', async () => {

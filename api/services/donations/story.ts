@@ -12,7 +12,7 @@ import {
 import { editsContent } from '../../../domain/roles';
 import type { DonationStoryDto } from '../../schemas/donation-story';
 import { historyOf } from '../audit/list';
-import { getDonation } from './list';
+import { getDonation, paidBy } from './list';
 import { loadGiftInScope, toReversalDto } from '../reversals/refund';
 import { remainingSql } from '../reversals/record';
 import type { ViewerContext } from '../../lib/service-context';
@@ -77,7 +77,8 @@ export async function donationStory(ctx: ViewerContext, idParam: string): Promis
   if (paid && remaining > 0) actions.push('refund');
   return {
     donation,
-    payment_method: gift.method ?? (offline ? null : 'card'),
+    payment_method: paidBy(gift),
+    batch_id: gift.batchId,
     reference: gift.paymentIntentId ?? gift.invoiceId ?? gift.reference ?? null,
     fee_pence: gift.feePence,
     net_pence: gift.netPence,

@@ -31,8 +31,16 @@ export function PaymentFacts({ story }: { story: DonationStory }) {
           ['Donor', <a href={`/dashboard/donors/edit/${encodeURIComponent(gift.donor.value)}`}>{gift.donor.label}</a>],
           ['For', gift.appeal ? `${gift.appeal.label} (${gift.campaign.label})` : gift.campaign.label],
           ['Type', gift.type === 'monthly' ? 'Monthly gift' : 'One-off gift'],
-          ['Method', methodLabel(offline ? story.payment_method : gift.payment_method, gift.bank_last4)],
+          ['Method', methodLabel(gift.payment_method, gift.bank_last4)],
           ['Source', sourceLabel(gift.source)],
+          ...(story.batch_id
+            ? [
+                ['Batch', <a href={`/dashboard/batches/${encodeURIComponent(story.batch_id)}`}>Open its batch</a>] as [
+                  string,
+                  ReactNode,
+                ],
+              ]
+            : []),
           ['Reference', story.reference ? <code>{story.reference}</code> : 'None'],
           [
             'Fee',
