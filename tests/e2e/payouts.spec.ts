@@ -37,6 +37,23 @@ test('an admin opens Payouts after the housekeeping run made the demo payout, an
   const deposit = new Intl.NumberFormat('en-GB', { style: 'currency', currency: 'GBP' }).format(newest.amount / 100);
   await expect(lines.locator('tfoot')).toContainText(deposit);
   await page.screenshot({ path: testInfo.outputPath('payout-lines-1280.png'), fullPage: true });
+  // Its CSV opens in Excel as it should (byte order mark, numbers as numbers) and its Net column adds up to the deposit.
+  const [csv] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: 'Export CSV' }).click(),
+  ]);
+  expect(csv.suggestedFilename()).toBe(`payout-${newest._id}.csv`);
+  const csvText = await readFile((await csv.path())!, 'utf8');
+  expect(
+    csvText.startsWith('\uFEFFPayout,Arrives,Balance transaction,Type,Donation,Donor,Campaign,Gross,Fee,Net\r\n'),
+  ).toBe(true);
+  const netPence = csvText
+    .trim()
+    .split('\r\n')
+    .slice(1)
+    .map((row) => Math.round(Number(row.split(',').at(-1)) * 100));
+  expect(netPence.every(Number.isFinite)).toBe(true);
+  expect(netPence.reduce((a, b) => a + b, 0)).toBe(newest.amount);
   // A phone loads the page afresh (the sidebar starts closed there).
   await page.setViewportSize({ width: 390, height: 844 });
   await page.reload();

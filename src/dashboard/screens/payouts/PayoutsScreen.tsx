@@ -6,6 +6,7 @@ import { useApiGet } from '../../lib/use-api';
 import { FilterDates } from '../../ui/FilterBar';
 import { Alert, Badge, PageHeader, Spinner } from '../../ui/primitives';
 import { SimpleTable } from '../../ui/SimpleTable';
+import { payoutCsv } from './payout-csv';
 
 const PAGE = 25;
 
@@ -127,14 +128,6 @@ export function PayoutList() {
   );
 }
 
-/** A CSV cell: quoted, and text that a spreadsheet would run as a formula made inert. */
-const cell = (value: string | number | null) => {
-  const text = value === null ? '' : String(value);
-  const safe = typeof value === 'string' && /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
-  return `"${safe.replace(/"/g, '""')}"`;
-};
-const pounds = (pence: number) => (pence / 100).toFixed(2);
-
 /** /dashboard/payouts/:id: the payout's lines, each gift linking to its donation page. */
 export function PayoutView({ id }: { id: string }) {
   const [load] = useApiGet(`/api/finance/payouts/${id}`, (o) =>
@@ -150,32 +143,7 @@ export function PayoutView({ id }: { id: string }) {
   if (load.status !== 'ok') return <Spinner />;
   const p = load.data;
   function exportCsv() {
-    const header = [
-      'Payout',
-      'Arrives',
-      'Balance transaction',
-      'Type',
-      'Donation',
-      'Donor',
-      'Campaign',
-      'Gross',
-      'Fee',
-      'Net',
-    ];
-    const rows = p.lines.map((l) => [
-      p._id,
-      p.arrival_date.slice(0, 10),
-      l.balance_transaction_id,
-      typeLabel(l.type),
-      l.donation_id,
-      l.donor_name,
-      l.campaign_title,
-      pounds(l.amount),
-      pounds(l.fee),
-      pounds(l.net),
-    ]);
-    const text = [header, ...rows].map((r) => r.map(cell).join(',')).join('\r\n');
-    const url = URL.createObjectURL(new Blob([`${text}\r\n`], { type: 'text/csv' }));
+    const url = URL.createObjectURL(new Blob([payoutCsv(p, typeLabel)], { type: 'text/csv;charset=utf-8' }));
     const link = document.createElement('a');
     link.href = url;
     link.download = `payout-${p._id}.csv`;
