@@ -793,7 +793,7 @@ describe(`Gift Aid operations (${engineName})`, () => {
     });
     expect(over.status).toBe(400);
     expect(((await over.json()) as Message).message).toMatch(
-      /^amount: at most £1000\.00 .*10 times the Gift Aid donations/,
+      /^amount: at most £1,000\.00 .*10 times the Gift Aid donations/,
     );
     expect(await t.db.select().from(gasdsClaims).where(eq(gasdsClaims.organizationId, org.id))).toHaveLength(0);
     expect((await position(org.id, orgAdmin)).small_gifts).toBe(49);
@@ -850,7 +850,7 @@ describe(`Gift Aid operations (${engineName})`, () => {
     });
     expect(second.status).toBe(400);
     expect(((await second.json()) as Message).message).toMatch(
-      /^amount: at most £1000\.00 .*£8,000 of small donations a tax year/,
+      /^amount: at most £1,000\.00 .*£8,000 of small donations a tax year/,
     );
     expect(
       (await post('/api/gift-aid/gasds', big.orgAdmin, { organization_id: big.org.id, tax_year: 2025, amount: 60_000 }))

@@ -2,7 +2,7 @@ import { and, asc, eq, gte, inArray, isNull, lt, ne, sql } from 'drizzle-orm';
 import { campaignOfGift } from '../../../db/gift-joins';
 import type { Db } from '../../../db/client';
 import { campaigns, donations, gasdsClaims, giftAidClaimedGifts, giftAidClaims } from '../../../db/schema';
-import { GASDS_LIMITS, GASDS_METHODS, londonIsoDate, ukTaxYear } from '../../../domain';
+import { formatPence, GASDS_LIMITS, GASDS_METHODS, londonIsoDate, ukTaxYear } from '../../../domain';
 import { badRequest, HttpError } from '../../lib/errors';
 import type { GasdsDto } from '../../schemas/gift-aid';
 import { auditInsert, staffActor } from '../audit/append';
@@ -111,7 +111,8 @@ export async function gasdsPosition(
 }
 
 function limitMessage(p: Position, amount: number): string {
-  const pounds = (pence: number) => `£${(pence / 100).toFixed(2)}`;
+  // In pounds as people write them (£1,000.00), like the £8,000 beside them.
+  const pounds = formatPence;
   if (amount > p.annual_cap_left && p.annual_cap_left <= p.matching_cap_left) {
     return `amount: at most ${pounds(p.annual_cap_left)} can be claimed for ${p.label}: HMRC allows £8,000 of small donations a tax year and ${pounds(p.already_claimed)} is claimed already`;
   }

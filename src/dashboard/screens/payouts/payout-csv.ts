@@ -1,4 +1,5 @@
 import { CSV_BOM, csvRow, raw } from '../../../../domain/csv';
+import { penceToDecimal } from '../../../../domain/money';
 
 /** What a payout's CSV reads of the payout the API answered. */
 export type PayoutForCsv = {
@@ -30,7 +31,7 @@ const HEADER = [
 ];
 
 /** Pounds as a number a spreadsheet sums ("-12.50" for a refund, never made text). */
-const pounds = (pence: number) => raw((pence / 100).toFixed(2));
+const pounds = (pence: number) => raw(penceToDecimal(pence));
 
 /**
  * A payout's lines as the finance team's CSV, with the same rules as the API's exports
