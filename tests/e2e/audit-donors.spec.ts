@@ -80,7 +80,7 @@ test('an admin edits a donor, finds the change on the Audit screen, filters and 
   await expect(page).toHaveURL(/\/dashboard\/donors$/);
 
   // The Audit screen, from the menu, filtered to that record.
-  await page.getByRole('link', { name: 'Audit' }).first().click();
+  await page.getByRole('link', { name: 'Audit log' }).first().click();
   await expect(page).toHaveURL(/\/dashboard\/audit$/);
   await expect(page.getByRole('heading', { name: 'Audit log', level: 1 })).toBeVisible();
   await page.getByLabel('Record type').selectOption('user');
@@ -179,7 +179,7 @@ test('a finance user gets the Finance menu, a read-only donor page and no campai
   const menu = page.getByRole('navigation', { name: 'Dashboard menu' });
   const group = menu.getByRole('group', { name: 'Finance' });
   await expect(group).toBeVisible();
-  for (const label of ['Donations', 'Batches', 'Monthly gifts', 'Gift Aid', 'Payouts', 'Donors', 'Audit']) {
+  for (const label of ['Donations', 'Batches', 'Monthly gifts', 'Gift Aid', 'Payouts', 'Donors', 'Audit log']) {
     await expect(group.getByRole('link', { name: label, exact: true })).toBeVisible();
   }
   await expect(menu.getByRole('group', { name: 'Admin' })).toHaveCount(0);
@@ -195,7 +195,7 @@ test('a finance user gets the Finance menu, a read-only donor page and no campai
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
   await expect(page.getByRole('link', { name: 'Add' })).toHaveCount(0);
   // The audit log opens for them (their organizations' rows; none linked yet, so empty).
-  await group.getByRole('link', { name: 'Audit' }).click();
+  await group.getByRole('link', { name: 'Audit log' }).click();
   await expect(page.getByRole('heading', { name: 'Audit log', level: 1 })).toBeVisible();
   await expect(page.getByRole('table', { name: 'Audit log' })).toContainText('No changes recorded yet.');
   // Another user's page is refused to a finance user with no organization link.

@@ -26,7 +26,7 @@ describe('buildMenu', () => {
       'Gift Aid',
       'Batches',
       'Payouts',
-      'Audit',
+      'Audit log',
       'Organizations',
     ];
     expect(labels('org_admin')).toEqual(staffItems);
@@ -49,7 +49,7 @@ describe('the finance menu', () => {
       ['Gift Aid', '/dashboard/gift-aid'],
       ['Payouts', '/dashboard/payouts'],
       ['Donors', '/dashboard/donors'],
-      ['Audit', '/dashboard/audit'],
+      ['Audit log', '/dashboard/audit'],
     ]);
   });
 

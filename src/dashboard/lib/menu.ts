@@ -20,7 +20,7 @@ const LINKS = {
   giftAid: { label: 'Gift Aid', href: '/dashboard/gift-aid', icon: 'book' },
   batches: { label: 'Batches', href: '/dashboard/batches', icon: 'coins' },
   payouts: { label: 'Payouts', href: '/dashboard/payouts', icon: 'card' },
-  audit: { label: 'Audit', href: '/dashboard/audit', icon: 'search' },
+  audit: { label: 'Audit log', href: '/dashboard/audit', icon: 'search' },
   organizations: { label: 'Organizations', href: '/dashboard/organizations', icon: 'building' },
   supportInbox: { label: 'Support inbox', href: '/dashboard/support-inbox', icon: 'mail' },
 } satisfies Record<string, MenuLink>;
