@@ -37,6 +37,18 @@ export type ServeOptions = {
   logLevel?: 'debug' | 'info' | 'log' | 'warn' | 'error' | 'none';
 };
 
+/** Stops the server once on SIGINT, SIGTERM or SIGHUP, then exits. */
+function disposeOnSignals(dispose: () => Promise<unknown>) {
+  let stopping = false;
+  const stop = async () => {
+    if (stopping) return;
+    stopping = true;
+    await dispose().catch(() => undefined);
+    process.exit(0);
+  };
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, stop);
+}
+
 export async function serveBuiltWorker(options: ServeOptions) {
   process.env.X_LOCAL_OBSERVABILITY ??= 'false';
   const vars: Record<string, string> = {
@@ -61,14 +73,7 @@ export async function serveBuiltWorker(options: ServeOptions) {
     },
   });
   await worker.ready;
-  let stopping = false;
-  const stop = async () => {
-    if (stopping) return;
-    stopping = true;
-    await worker.dispose().catch(() => undefined);
-    process.exit(0);
-  };
-  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, stop);
+  disposeOnSignals(() => worker.dispose());
   return worker;
 }
 
@@ -126,14 +131,7 @@ export async function serveBuiltWorkerDirect(options: ServeOptions) {
     resourcePersistencePath: resolve(options.persistTo, 'v3'),
   });
   const url = await miniflare.ready;
-  let stopping = false;
-  const stop = async () => {
-    if (stopping) return;
-    stopping = true;
-    await miniflare.dispose().catch(() => undefined);
-    process.exit(0);
-  };
-  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, stop);
+  disposeOnSignals(() => miniflare.dispose());
   return { url, miniflare };
 }
 
