@@ -86,6 +86,12 @@ test('an admin enters a batch of three cheques, posts it once the total matches,
   const payment = page.getByRole('region', { name: 'Payment' });
   await expect(payment).toContainText('Cheque');
   await page.screenshot({ path: testInfo.outputPath('batch-gift-1280.png'), fullPage: true });
+  // A phone loads the page afresh (the sidebar starts closed there).
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.reload();
+  await expect(payment.getByRole('link', { name: 'Open its batch' })).toBeVisible();
+  await page.screenshot({ path: testInfo.outputPath('batch-gift-390.png'), fullPage: true });
+  await page.setViewportSize({ width: 1280, height: 900 });
   const giftUrl = page.url();
   await payment.getByRole('link', { name: 'Open its batch' }).click();
   await expect(page.getByRole('heading', { level: 1, name: `Batch banked ${longDay}` })).toBeVisible();
