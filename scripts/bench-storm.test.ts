@@ -9,7 +9,9 @@ describe('npm run bench -- --storm options', () => {
       quiet: 30,
       capacity: 0,
       out: 'bench-storm.json',
+      db: 'd1',
     });
+    expect(parseStormArgs(['--db', 'turso'])).toMatchObject({ db: 'turso' });
     expect(parseStormArgs(['--rate', '2.5', '--duration', '600', '--capacity', '100'])).toMatchObject({
       rate: 2.5,
       duration: 600,
@@ -30,6 +32,8 @@ describe('npm run bench -- --storm options', () => {
     [['--quiet', '0'], '--quiet must be at least 1'],
     [['--capacity', '2.5'], '--capacity must be a whole number'],
     [['--rate', '0.01', '--duration', '1'], 'must send at least one webhook'],
+    [['--db', 'postgres'], '--db must be d1 or turso, got "postgres"'],
+    [['--db'], '--db needs a value'],
   ])('refuses %j with a message that says what to fix', (argv, message) => {
     expect(() => parseStormArgs(argv)).toThrow(message);
   });
@@ -57,9 +61,10 @@ describe('the worker CPU a storm costs', () => {
 });
 
 describe('where the cores went in a phase', () => {
-  const sample = (at: number, worker: number | null, bench: number, busy: number, total: number) => ({
+  const sample = (at: number, worker: number | null, bench: number, busy: number, total: number, database = 0) => ({
     at,
     worker,
+    database,
     bench,
     machine: { busy, total },
   });
@@ -68,8 +73,20 @@ describe('where the cores went in a phase', () => {
     // 10 s on 2 cores (20 CPU-seconds): the worker used 12, the bench 5, the machine was busy 18.
     expect(coreUse(sample(0, 100, 50, 1000, 4000), sample(10_000, 112, 55, 1018, 4020))).toEqual({
       worker: 1.2,
+      database: 0,
       bench: 0.5,
       other: 0.1,
+      idle: 0.2,
+    });
+  });
+
+  it('counts the database server apart when it runs in its own process (--db turso)', () => {
+    // Of the 18 busy CPU-seconds, the worker 9, the database server 4, the bench 3: 2 for the rest.
+    expect(coreUse(sample(0, 100, 50, 1000, 4000, 10), sample(10_000, 109, 53, 1018, 4020, 14))).toEqual({
+      worker: 0.9,
+      database: 0.4,
+      bench: 0.3,
+      other: 0.2,
       idle: 0.2,
     });
   });

@@ -13,14 +13,18 @@
  * Options: --rate N (1-200 a second, default 20), --duration S (1-600, default 60), --quiet S
  * (1-600, default 30), --capacity N (afterwards, N more gifts sent as fast as they are answered,
  * 8 at a time: the gifts a second this machine can record; default 0), --out FILE
- * (default bench-storm.json), --dist DIR. Port: BENCH_PORT (the worker); the fakes listen on
+ * (default bench-storm.json), --dist DIR, --db d1|turso (d1, the default: the local D1 that `npm start`
+ * serves, whose SQLite runs on the worker's own thread; turso: the same seeded data behind the local
+ * libSQL server, `npm run db:turso-local`, in its own process, as production's database is on its own
+ * machine). Port: BENCH_PORT (the worker); the fakes and the database server listen on
  * free loopback ports. The demo data is seeded once into .wrangler/bench-storm-seed and copied for
  * each run. Everything targets 127.0.0.1, and the run stops itself after its own time limit.
  */
 import type { ChildProcess } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { type AddressInfo, createServer } from 'node:net';
 import { cpus } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { createClient } from '@libsql/client';
 import autocannon from 'autocannon';
 import Stripe from 'stripe';
@@ -35,6 +39,7 @@ import {
   percentile,
   pickDemoAppeal,
   serveWorker,
+  spawnTracked,
   stopChild,
   stopChildren,
   TICKS_PER_SECOND,
@@ -53,7 +58,18 @@ const READ_CONNECTIONS = 10;
 const PREP_CONCURRENCY = 4;
 const CAPACITY_CONCURRENCY = 8;
 
-export type StormArgs = { rate: number; duration: number; quiet: number; capacity: number; out: string; dist: string };
+export const STORM_DATABASES = ['d1', 'turso'] as const;
+export type StormDatabase = (typeof STORM_DATABASES)[number];
+
+export type StormArgs = {
+  rate: number;
+  duration: number;
+  quiet: number;
+  capacity: number;
+  out: string;
+  dist: string;
+  db: StormDatabase;
+};
 
 /** Reads and checks the options; throws with a message that says what to fix. */
 export function parseStormArgs(argv: string[]): StormArgs {
@@ -77,6 +93,9 @@ export function parseStormArgs(argv: string[]): StormArgs {
   if (!Number.isInteger(capacity)) throw new Error(`--capacity must be a whole number of gifts, got ${capacity}`);
   if (rate * duration < 1)
     throw new Error(`--rate × --duration must send at least one webhook (got ${rate} × ${duration})`);
+  const db = value('--db') ?? 'd1';
+  if (!(STORM_DATABASES as readonly string[]).includes(db))
+    throw new Error(`--db must be ${STORM_DATABASES.join(' or ')}, got "${db}"`);
   return {
     rate,
     duration,
@@ -84,6 +103,7 @@ export function parseStormArgs(argv: string[]): StormArgs {
     capacity,
     out: value('--out') ?? 'bench-storm.json',
     dist: value('--dist') ?? 'dist',
+    db: db as StormDatabase,
   };
 }
 
@@ -107,12 +127,22 @@ type Reads = {
 };
 
 /**
- * Cores in use on average over a phase: the worker's process tree, this bench's own process (the
- * load generator, the Stripe and mail fakes, the webhook sender: one Node thread), everything else,
- * and idle. On a machine where all of it shares 2 cores, the reads' ratio is a split of what is left.
+ * Cores in use on average over a phase: the worker's process tree, the database server's (with
+ * --db turso; 0 with D1, which runs inside the worker), this bench's own process (the load
+ * generator, the Stripe and mail fakes, the webhook sender: one Node thread), everything else, and
+ * idle. On a machine where all of it shares 2 cores, the reads' ratio is a split of what is left.
  */
-export type CoreUse = { worker: number; bench: number; other: number; idle: number };
-type CoreSample = { at: number; worker: number | null; bench: number; machine: { busy: number; total: number } | null };
+export type CoreUse = { worker: number; database: number; bench: number; other: number; idle: number };
+type CoreSample = {
+  at: number;
+  worker: number | null;
+  database: number;
+  bench: number;
+  machine: { busy: number; total: number } | null;
+};
+
+/** The processes whose CPU a phase reports apart: the worker and, with --db turso, the database server. */
+type Servers = { worker?: number; database?: number };
 
 /** Busy and total seconds of all CPUs since boot, from /proc/stat's first line. */
 function machineSeconds(): { busy: number; total: number } | null {
@@ -123,11 +153,12 @@ function machineSeconds(): { busy: number; total: number } | null {
   return { busy: (total - idle) / TICKS_PER_SECOND, total: total / TICKS_PER_SECOND };
 }
 
-function coreSample(workerPid?: number): CoreSample {
+function coreSample(servers: Servers): CoreSample {
   const own = process.cpuUsage();
   return {
     at: Date.now(),
-    worker: treeCpuSeconds(workerPid),
+    worker: treeCpuSeconds(servers.worker),
+    database: servers.database ? (treeCpuSeconds(servers.database) ?? 0) : 0,
     bench: (own.user + own.system) / 1e6,
     machine: machineSeconds(),
   };
@@ -140,23 +171,28 @@ export function coreUse(before: CoreSample, after: CoreSample): CoreUse | null {
   const cores = (after.machine.total - before.machine.total) / seconds;
   const busy = (after.machine.busy - before.machine.busy) / seconds;
   const worker = (after.worker - before.worker) / seconds;
+  const database = (after.database - before.database) / seconds;
   const bench = (after.bench - before.bench) / seconds;
   const r = (n: number) => Math.round(n * 100) / 100;
   return {
     worker: r(worker),
+    database: r(database),
     bench: r(bench),
-    other: r(Math.max(0, busy - worker - bench)),
+    other: r(Math.max(0, busy - worker - database - bench)),
     idle: r(Math.max(0, cores - busy)),
   };
 }
 
 const coresText = (c: CoreUse | null) =>
-  c ? `worker ${c.worker}, bench ${c.bench}, other ${c.other}, idle ${c.idle}` : 'not measured (no /proc)';
+  c
+    ? `worker ${c.worker}, ${c.database ? `database server ${c.database}, ` : ''}bench ${c.bench}, other ${c.other}, idle ${c.idle}`
+    : 'not measured (no /proc)';
 
 /** Closed-loop public reads: READ_CONNECTIONS connections cycling through the paths. */
-async function reads(base: string, paths: string[], seconds: number, workerPid?: number): Promise<Reads> {
+async function reads(base: string, paths: string[], seconds: number, servers: Servers): Promise<Reads> {
+  const workerPid = servers.worker;
   const cpuBefore = treeCpuSeconds(workerPid);
-  const coresBefore = coreSample(workerPid);
+  const coresBefore = coreSample(servers);
   const result = await autocannon({
     url: loopbackOnly(base),
     connections: READ_CONNECTIONS,
@@ -165,7 +201,7 @@ async function reads(base: string, paths: string[], seconds: number, workerPid?:
     requests: paths.map((path) => ({ method: 'GET' as const, path })),
   });
   const cpuAfter = treeCpuSeconds(workerPid);
-  const cores = coreUse(coresBefore, coreSample(workerPid));
+  const cores = coreUse(coresBefore, coreSample(servers));
   return {
     rps: round1(result.requests.average),
     requests: result.requests.total,
@@ -371,6 +407,47 @@ async function capacity(base: string, gifts: Gift[]): Promise<Deliveries> {
   return d;
 }
 
+/** A free loopback port, for a child that must be told its port. */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/**
+ * The local libSQL server (`npm run db:turso-local`) on a copy of the seeded D1 file, in its own
+ * process: the worker reaches it over libSQL's remote protocol, as a deployment reaches Turso.
+ */
+async function startDatabaseServer(persist: string): Promise<{ child: ChildProcess; url: string; file: string }> {
+  const file = join(persist, 'turso', 'app.db');
+  mkdirSync(dirname(file), { recursive: true });
+  // D1 keeps the seed in its write-ahead log: VACUUM INTO writes one self-contained database file.
+  const d1 = createClient({ url: `file:${d1File(persist)}` });
+  try {
+    await d1.execute({ sql: 'VACUUM INTO ?', args: [file] });
+  } finally {
+    d1.close();
+  }
+  const port = await freePort();
+  const child = spawnTracked('tsx', ['scripts/turso-local.ts', '--port', String(port), '--db', file]);
+  const url = `http://127.0.0.1:${port}`;
+  const until = Date.now() + 60_000;
+  while (Date.now() < until) {
+    if (child.exitCode !== null) throw new Error(`the local libSQL server exited (${child.exitCode})`);
+    if (
+      await fetch(`${url}/health`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      return { child, url, file };
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`the local libSQL server did not start on ${url}`);
+}
+
 function d1File(persist: string): string {
   const dir = join(persist, 'v3', 'd1', 'miniflare-D1DatabaseObject');
   const file = readdirSync(dir).find((f) => f.endsWith('.sqlite') && f !== 'metadata.sqlite');
@@ -389,8 +466,8 @@ type Check = {
 };
 
 /** Counts, in the worker's database, what the storm's gifts became. */
-async function checkDatabase(persist: string, gifts: Gift[]): Promise<Check> {
-  const db = createClient({ url: `file:${d1File(persist)}` });
+async function checkDatabase(file: string, gifts: Gift[]): Promise<Check> {
+  const db = createClient({ url: `file:${file}` });
   try {
     const intents = new Set(gifts.map((g) => g.intentId));
     const rows = (
@@ -467,7 +544,7 @@ export async function runStorm(argv: string[]): Promise<number> {
   } catch (err) {
     console.error(`[storm] ${(err as Error).message}`);
     console.error(
-      'usage: npm run bench -- --storm [--rate 1-200] [--duration 1-600] [--quiet 1-600] [--capacity N] [--out FILE] [--dist DIR]',
+      'usage: npm run bench -- --storm [--rate 1-200] [--duration 1-600] [--quiet 1-600] [--capacity N] [--out FILE] [--dist DIR] [--db d1|turso]',
     );
     return 2;
   }
@@ -496,6 +573,7 @@ export async function runStorm(argv: string[]): Promise<number> {
   let fake: StripeFake | null = null;
   let turnstile: TurnstileFake | null = null;
   let worker: ChildProcess | null = null;
+  let database: Awaited<ReturnType<typeof startDatabaseServer>> | null = null;
   const persist = '.wrangler/bench-storm-state';
   // Receipts go to a mail provider, as in production (not the development outbox printed to the log).
   const mailProvider = fakeMailProvider();
@@ -520,6 +598,10 @@ export async function runStorm(argv: string[]): Promise<number> {
       MAIL_API_KEY: 're_bench_storm',
       MAIL_API_URL: mailUrl,
     };
+    if (args.db === 'turso') {
+      database = await startDatabaseServer(persist);
+      Object.assign(vars, { TURSO_DATABASE_URL: database.url });
+    }
     worker = serveWorker({ dist: args.dist, port, persistTo: persist, vars });
     await waitForServer(base);
 
@@ -543,15 +625,16 @@ export async function runStorm(argv: string[]): Promise<number> {
     const checkoutsPerSecond = round1((gifts + args.capacity) / ((performance.now() - prepStarted) / 1000));
     for (let k = 0; k < 3; k++) for (const path of readPaths) await (await fetch(base + path)).arrayBuffer();
 
+    const servers: Servers = { worker: worker.pid, database: database?.child.pid };
     console.log(`[storm] public reads without the storm, ${args.quiet} s`);
-    const quietBefore = await reads(base, readPaths, args.quiet, worker.pid);
+    const quietBefore = await reads(base, readPaths, args.quiet, servers);
     console.log(`[storm] ${args.rate} webhooks a second for ${args.duration} s, with the same reads`);
     const order = deliveryOrder(stormGifts);
     const stormOrder = order.slice(0, Math.round(args.rate * args.duration));
     const stormCpuStart = treeCpuSeconds(worker.pid);
     // Whatever did not fit in the window (the duplicates' share) is delivered straight after it.
     const [stormReads, stormDeliveries] = await Promise.all([
-      reads(base, readPaths, args.duration, worker.pid),
+      reads(base, readPaths, args.duration, servers),
       storm(base, stormOrder, args.rate),
     ]);
     const tail = order.slice(stormOrder.length);
@@ -559,12 +642,13 @@ export async function runStorm(argv: string[]): Promise<number> {
     // Every delivery answered: the worker's CPU for the storm, a backlog worked off after the window included.
     const stormCpuEnd = treeCpuSeconds(worker.pid);
     console.log(`[storm] public reads without the storm, ${args.quiet} s`);
-    const quietAfter = await reads(base, readPaths, args.quiet, worker.pid);
+    const quietAfter = await reads(base, readPaths, args.quiet, servers);
     const capacityRun = capacityGifts.length ? await capacity(base, capacityGifts) : null;
 
     await stopChild(worker, 8000);
     worker = null;
-    const check = await checkDatabase(persist, [...stormGifts, ...capacityGifts]);
+    if (database) await stopChild(database.child, 8000);
+    const check = await checkDatabase(database?.file ?? d1File(persist), [...stormGifts, ...capacityGifts]);
     const receipts = receiptsSent(
       mailProvider.received.map((m) => m.body as { subject?: string; text?: string }),
       [...stormGifts, ...capacityGifts],
@@ -593,6 +677,7 @@ export async function runStorm(argv: string[]): Promise<number> {
         swapEvery: SWAP_EVERY,
         appEnv: 'development',
         mail: 'provider (local fake)',
+        database: args.db === 'turso' ? 'local libSQL server (own process)' : 'local D1 (in the worker)',
       },
       gifts: { started: stormGifts.length, checkoutsPerSecond, ...check },
       receipts,
@@ -611,7 +696,7 @@ export async function runStorm(argv: string[]): Promise<number> {
     };
     const line = (pass: boolean, text: string) => console.log(`${pass ? 'PASS' : 'FAIL'}  ${text}`);
     console.log(
-      `\nTelethon night: ${args.rate} webhooks/s for ${args.duration} s (${stormGifts.length} gifts, ${webhooks.deliveries} deliveries with duplicates and retries), reads at ${READ_CONNECTIONS} connections`,
+      `\nTelethon night: ${args.rate} webhooks/s for ${args.duration} s (${stormGifts.length} gifts, ${webhooks.deliveries} deliveries with duplicates and retries), reads at ${READ_CONNECTIONS} connections, database ${result.settings.database}`,
     );
     console.log(
       `webhook outcomes: ${JSON.stringify(webhooks.outcomes)}; p50 ${webhooks.p50} ms, p99 ${webhooks.p99} ms (load ${stormReads.load} at the storm's end)`,
