@@ -643,7 +643,10 @@ export async function runStorm(argv: string[]): Promise<number> {
     const stormCpuEnd = treeCpuSeconds(worker.pid);
     console.log(`[storm] public reads without the storm, ${args.quiet} s`);
     const quietAfter = await reads(base, readPaths, args.quiet, servers);
+    // With no reads running, the worker's CPU is the deliveries' own (no page re-renders in it).
+    const capacityCpuStart = treeCpuSeconds(worker.pid);
     const capacityRun = capacityGifts.length ? await capacity(base, capacityGifts) : null;
+    const capacityCpuEnd = treeCpuSeconds(worker.pid);
 
     await stopChild(worker, 8000);
     worker = null;
@@ -691,6 +694,10 @@ export async function runStorm(argv: string[]): Promise<number> {
             concurrency: CAPACITY_CONCURRENCY,
             ...summary(capacityRun),
             giftsPerSecond: round1(capacityGifts.length / capacityRun.seconds),
+            workerCpuMsPerDelivery:
+              capacityCpuStart === null || capacityCpuEnd === null || !capacityRun.sent
+                ? null
+                : round1(((capacityCpuEnd - capacityCpuStart) * 1000) / capacityRun.sent),
           }
         : null,
     };
@@ -713,7 +720,7 @@ export async function runStorm(argv: string[]): Promise<number> {
     );
     if (result.capacity)
       console.log(
-        `capacity: ${result.capacity.giftsPerSecond} gifts/s recorded at ${CAPACITY_CONCURRENCY} at a time (webhook p50 ${result.capacity.p50} ms, p99 ${result.capacity.p99} ms)`,
+        `capacity: ${result.capacity.giftsPerSecond} gifts/s recorded at ${CAPACITY_CONCURRENCY} at a time (webhook p50 ${result.capacity.p50} ms, p99 ${result.capacity.p99} ms; worker CPU ${result.capacity.workerCpuMsPerDelivery ?? 'not measured'} ms a delivery, no reads running)`,
       );
     line(
       check.lost === 0,

@@ -24,12 +24,26 @@ const HASHED_DIRECTIVES = {
   'style-src-elem': 'style',
 };
 
+/**
+ * Hashes already worked out, by block text. A site's inline blocks are the same few on every render
+ * (Astro's island loaders, the theme style), so a page re-rendered on a busy night hashes nothing new.
+ * Bounded: past the limit the oldest entry goes.
+ * @type {Map<string, string>}
+ */
+const knownHashes = new Map();
+const KNOWN_HASHES_LIMIT = 256;
+
 /** @param {string} text */
 async function sha256(text) {
+  const known = knownHashes.get(text);
+  if (known) return known;
   const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text)));
   let binary = '';
   for (const byte of digest) binary += String.fromCharCode(byte);
-  return `'sha256-${btoa(binary)}'`;
+  const source = `'sha256-${btoa(binary)}'`;
+  if (knownHashes.size >= KNOWN_HASHES_LIMIT) knownHashes.delete(knownHashes.keys().next().value ?? '');
+  knownHashes.set(text, source);
+  return source;
 }
 
 /**
