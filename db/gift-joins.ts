@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import { alias } from 'drizzle-orm/sqlite-core';
+import { type AnySQLiteColumn, alias } from 'drizzle-orm/sqlite-core';
 import { campaigns, donations, users } from './schema';
 
 /**
@@ -14,6 +14,9 @@ export const appeals = alias(campaigns, 'appeal');
 export const donorOfGift = eq(users.id, donations.donorId);
 export const campaignOfGift = eq(campaigns.id, donations.campaignId);
 export const appealOfGift = eq(appeals.id, donations.appealId);
+
+/** The other way: the gift a row is about, for a table keyed to one (`.innerJoin(donations, giftOf(supportMessages))`). */
+export const giftOf = (row: { donationId: AnySQLiteColumn }) => eq(donations.id, row.donationId);
 
 /** The donor's account name, spread into a select of gifts joined to their donor. */
 export const donorNameColumns = { firstName: users.firstName, lastName: users.lastName };

@@ -3,11 +3,10 @@
  * record it. The ledger rule: a recorded gift is never edited into another amount; refunds,
  * reversals and lost disputes are rows of their own linked to it (docs/decisions/031).
  */
+import { ONLINE_PAYMENT_METHODS } from './statuses';
 
-/** How a gift was paid. `card` and `bacs_debit` come from the payment provider; the rest are offline. */
-export const PAYMENT_METHODS = [
-  'card',
-  'bacs_debit',
+/** Methods a batch of offline income can be entered with: every way of paying but the payment provider's. */
+export const BATCH_METHODS = [
   'cheque',
   'cash',
   'contactless',
@@ -16,6 +15,10 @@ export const PAYMENT_METHODS = [
   'charity_voucher',
   'other',
 ] as const;
+export type BatchMethod = (typeof BATCH_METHODS)[number];
+
+/** How a gift was paid: online through the payment provider (`card`, `bacs_debit`), or offline. */
+export const PAYMENT_METHODS = [...ONLINE_PAYMENT_METHODS, ...BATCH_METHODS] as const;
 export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
 
 /** What people read for each method (screens, exports). */
@@ -30,18 +33,6 @@ export const PAYMENT_METHOD_LABELS: Record<PaymentMethod, string> = {
   charity_voucher: 'Charity voucher',
   other: 'Other',
 };
-
-/** Methods a batch of offline income can be entered with. */
-export const BATCH_METHODS = [
-  'cheque',
-  'cash',
-  'contactless',
-  'bank_transfer',
-  'standing_order',
-  'charity_voucher',
-  'other',
-] as const satisfies readonly PaymentMethod[];
-export type BatchMethod = (typeof BATCH_METHODS)[number];
 
 /**
  * A row that takes money back off a gift: a `refund` through the payment provider, a `reversal` of
@@ -61,18 +52,17 @@ export type ReversalReason = (typeof REVERSAL_REASONS)[number];
 export const REVERSAL_STATUSES = ['pending', 'succeeded', 'failed', 'cancelled'] as const;
 export type ReversalStatus = (typeof REVERSAL_STATUSES)[number];
 
-/** Stripe's dispute statuses, kept as Stripe sends them. */
-export const DISPUTE_STATUSES = [
+/** A dispute (or the inquiry before one, `warning_*`) the charity may still answer or is waiting on. */
+const OPEN_DISPUTE_STATUSES = [
   'warning_needs_response',
   'warning_under_review',
-  'warning_closed',
   'needs_response',
   'under_review',
-  'won',
-  'lost',
-  'prevented',
 ] as const;
+/** Stripe's dispute statuses, kept as Stripe sends them. */
+export const DISPUTE_STATUSES = [...OPEN_DISPUTE_STATUSES, 'warning_closed', 'won', 'lost', 'prevented'] as const;
 export type DisputeStatus = (typeof DISPUTE_STATUSES)[number];
+export const isOpenDispute = (status: string) => (OPEN_DISPUTE_STATUSES as readonly string[]).includes(status);
 
 export const PAYOUT_STATUSES = ['pending', 'in_transit', 'paid', 'failed', 'canceled'] as const;
 export type PayoutStatus = (typeof PAYOUT_STATUSES)[number];

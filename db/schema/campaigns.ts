@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
-import { type AnySQLiteColumn, index, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+import { type AnySQLiteColumn, index, integer, type ReferenceConfig, sqliteTable, text } from 'drizzle-orm/sqlite-core';
 import { createdAt, id, updatedAt } from './columns';
 import { organizations } from './organizations';
-import { users } from './users';
+import { userRef } from './users';
 
 import { CAMPAIGN_KINDS } from '../../domain/finance';
 import { CAMPAIGN_STATUSES } from '../../domain/statuses';
@@ -35,7 +35,7 @@ export const campaigns = sqliteTable(
     goal: integer('goal').notNull(),
     images: text('images', { mode: 'json' }).$type<StoredImage[]>().notNull().default([]),
     status: text('status', { enum: CAMPAIGN_STATUSES }).notNull().default('approved'),
-    createdBy: text('created_by').references(() => users.id),
+    createdBy: userRef('created_by'),
     templateCauseId: text('template_cause_id'),
     /** `general_fund`: an organization's unrestricted fund for gifts to no campaign; never listed publicly. */
     kind: text('kind', { enum: CAMPAIGN_KINDS }).notNull().default('campaign'),
@@ -60,6 +60,10 @@ export const campaigns = sqliteTable(
     index('campaigns_created_by_idx').on(t.createdBy),
   ],
 );
+
+/** A column holding a campaign's (or an appeal's) id, with its foreign key to campaigns. */
+export const campaignRef = (name: string, actions?: ReferenceConfig['actions']) =>
+  text(name).references((): AnySQLiteColumn => campaigns.id, actions);
 
 export const templateCauses = sqliteTable('template_causes', {
   id: id(),

@@ -1,7 +1,7 @@
 import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
-import { campaigns } from './campaigns';
+import { campaignRef } from './campaigns';
 import { createdAt, id, updatedAt } from './columns';
-import { users } from './users';
+import { userRef } from './users';
 
 import { PAYMENT_METHODS } from '../../domain/finance';
 import { GIFT_AID_DECLARATION_METHODS } from '../../domain/gift-aid';
@@ -13,9 +13,7 @@ export const giftAidDeclarations = sqliteTable(
   'gift_aid_declarations',
   {
     id: id(),
-    donorId: text('donor_id')
-      .notNull()
-      .references(() => users.id),
+    donorId: userRef('donor_id').notNull(),
     /** Whole name and address as first captured; the HMRC fields below are the ones claims use. */
     fullName: text('full_name').notNull(),
     homeAddress: text('home_address').notNull(),
@@ -67,13 +65,9 @@ export const donations = sqliteTable(
     id: id(),
     /** Amount in pence, always taken from the payment provider for card payments. */
     amount: integer('amount').notNull(),
-    donorId: text('donor_id')
-      .notNull()
-      .references(() => users.id),
-    campaignId: text('campaign_id')
-      .notNull()
-      .references(() => campaigns.id),
-    appealId: text('appeal_id').references(() => campaigns.id),
+    donorId: userRef('donor_id').notNull(),
+    campaignId: campaignRef('campaign_id').notNull(),
+    appealId: campaignRef('appeal_id'),
     date: integer('date', { mode: 'timestamp_ms' })
       .notNull()
       .$defaultFn(() => new Date()),

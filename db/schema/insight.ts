@@ -1,8 +1,8 @@
 import { index, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core';
-import { campaigns } from './campaigns';
+import { campaignRef } from './campaigns';
 import { createdAt } from './columns';
 import { donations } from './donations';
-import { users } from './users';
+import { userRef } from './users';
 
 /**
  * The donor's choices in the donation box, one row per checkout that made one: a message of
@@ -15,16 +15,14 @@ export const supportMessages = sqliteTable(
     donationId: text('donation_id')
       .primaryKey()
       .references(() => donations.id, { onDelete: 'cascade' }),
-    campaignId: text('campaign_id')
-      .notNull()
-      .references(() => campaigns.id),
-    appealId: text('appeal_id').references(() => campaigns.id),
+    campaignId: campaignRef('campaign_id').notNull(),
+    appealId: campaignRef('appeal_id'),
     message: text('message'),
     anonymous: integer('anonymous', { mode: 'boolean' }).notNull().default(false),
     hideAmount: integer('hide_amount', { mode: 'boolean' }).notNull().default(false),
     /** Set when an admin hides the message; the gift itself is unaffected. */
     hiddenAt: integer('hidden_at', { mode: 'timestamp_ms' }),
-    hiddenBy: text('hidden_by').references(() => users.id),
+    hiddenBy: userRef('hidden_by'),
     createdAt: createdAt(),
   },
   (t) => [
@@ -35,9 +33,7 @@ export const supportMessages = sqliteTable(
 
 /** A fundraiser's email switches (My Info); no row means both on. */
 export const notificationPreferences = sqliteTable('notification_preferences', {
-  userId: text('user_id')
-    .primaryKey()
-    .references(() => users.id, { onDelete: 'cascade' }),
+  userId: userRef('user_id', { onDelete: 'cascade' }).primaryKey(),
   appealGifts: integer('appeal_gifts', { mode: 'boolean' }).notNull().default(true),
   appealMilestones: integer('appeal_milestones', { mode: 'boolean' }).notNull().default(true),
   updatedAt: integer('updated_at', { mode: 'timestamp_ms' })
@@ -47,9 +43,7 @@ export const notificationPreferences = sqliteTable('notification_preferences', {
 
 /** Per appeal: when the last "new gifts" email went (at most one an hour) and which milestones were sent. */
 export const appealNotifications = sqliteTable('appeal_notifications', {
-  appealId: text('appeal_id')
-    .primaryKey()
-    .references(() => campaigns.id, { onDelete: 'cascade' }),
+  appealId: campaignRef('appeal_id', { onDelete: 'cascade' }).primaryKey(),
   lastSentAt: integer('last_sent_at', { mode: 'timestamp_ms' }),
   halfSentAt: integer('half_sent_at', { mode: 'timestamp_ms' }),
   fullSentAt: integer('full_sent_at', { mode: 'timestamp_ms' }),
@@ -62,9 +56,7 @@ export const fundraiserPendingGifts = sqliteTable(
     donationId: text('donation_id')
       .primaryKey()
       .references(() => donations.id, { onDelete: 'cascade' }),
-    appealId: text('appeal_id')
-      .notNull()
-      .references(() => campaigns.id, { onDelete: 'cascade' }),
+    appealId: campaignRef('appeal_id', { onDelete: 'cascade' }).notNull(),
     amount: integer('amount').notNull(),
     createdAt: createdAt(),
     sentAt: integer('sent_at', { mode: 'timestamp_ms' }),

@@ -1,7 +1,7 @@
 import { index, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core';
-import { campaigns } from './campaigns';
+import { campaignRef } from './campaigns';
 import { createdAt, id, updatedAt } from './columns';
-import { users } from './users';
+import { userRef } from './users';
 
 import {
   CONSENT_SOURCES,
@@ -20,13 +20,9 @@ export const monthlyGifts = sqliteTable(
   {
     /** The Stripe Subscription id (sub_…), or sub_demo… in demo mode. */
     id: text('id').primaryKey(),
-    donorId: text('donor_id')
-      .notNull()
-      .references(() => users.id),
-    campaignId: text('campaign_id')
-      .notNull()
-      .references(() => campaigns.id),
-    appealId: text('appeal_id').references(() => campaigns.id),
+    donorId: userRef('donor_id').notNull(),
+    campaignId: campaignRef('campaign_id').notNull(),
+    appealId: campaignRef('appeal_id'),
     /** The donation row made when the gift started (its first invoice). */
     firstDonationId: text('first_donation_id'),
     priceId: text('price_id'),
@@ -64,7 +60,7 @@ export const marketingConsents = sqliteTable(
   'marketing_consents',
   {
     id: id(),
-    userId: text('user_id').references(() => users.id),
+    userId: userRef('user_id'),
     /** Blanked on erasure. */
     email: text('email'),
     wording: text('wording').notNull(),
@@ -84,9 +80,7 @@ export const erasureRequests = sqliteTable(
   'erasure_requests',
   {
     id: id(),
-    userId: text('user_id')
-      .notNull()
-      .references(() => users.id),
+    userId: userRef('user_id').notNull(),
     codeHash: text('code_hash').notNull(),
     attempts: integer('attempts').notNull().default(0),
     expiresAt: integer('expires_at', { mode: 'timestamp_ms' }).notNull(),

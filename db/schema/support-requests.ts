@@ -1,22 +1,20 @@
 import { index, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core';
 import { createdAt, id } from './columns';
-import { users } from './users';
+import { userRef } from './users';
 
 /** Messages sent from the dashboard's Contact Support form; admins read and mark them handled. */
 export const supportRequests = sqliteTable(
   'support_requests',
   {
     id: id(),
-    userId: text('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: userRef('user_id', { onDelete: 'cascade' }).notNull(),
     /** The name and address as sent: replies go there even if the account changes later. */
     name: text('name').notNull(),
     email: text('email').notNull(),
     subject: text('subject').notNull(),
     message: text('message').notNull(),
     handledAt: integer('handled_at', { mode: 'timestamp_ms' }),
-    handledBy: text('handled_by').references(() => users.id, { onDelete: 'set null' }),
+    handledBy: userRef('handled_by', { onDelete: 'set null' }),
     createdAt: createdAt(),
   },
   (t) => [

@@ -1,6 +1,6 @@
-import { index, integer, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core';
-import { campaigns } from './campaigns';
-import { users } from './users';
+import { index, integer, primaryKey, sqliteTable } from 'drizzle-orm/sqlite-core';
+import { campaignRef } from './campaigns';
+import { userRef } from './users';
 
 /**
  * Running totals of one campaign or appeal (docs/decisions/016). Maintained by SQLite triggers on
@@ -10,9 +10,7 @@ import { users } from './users';
  * Read them through api/services/campaigns/totals.ts.
  */
 export const campaignTotals = sqliteTable('campaign_totals', {
-  campaignId: text('campaign_id')
-    .primaryKey()
-    .references(() => campaigns.id, { onDelete: 'cascade' }),
+  campaignId: campaignRef('campaign_id', { onDelete: 'cascade' }).primaryKey(),
   /** Pence raised: succeeded (and partly or fully refunded) gifts, net of refunds. */
   raisedPence: integer('raised_pence').notNull().default(0),
   /** Gifts that still count: status succeeded (a fully refunded gift is out, a partly refunded one stays). */
@@ -28,12 +26,8 @@ export const campaignTotals = sqliteTable('campaign_totals', {
 export const donorTotals = sqliteTable(
   'donor_totals',
   {
-    targetId: text('target_id')
-      .notNull()
-      .references(() => campaigns.id, { onDelete: 'cascade' }),
-    donorId: text('donor_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    targetId: campaignRef('target_id', { onDelete: 'cascade' }).notNull(),
+    donorId: userRef('donor_id', { onDelete: 'cascade' }).notNull(),
     raisedPence: integer('raised_pence').notNull().default(0),
     giftCount: integer('gift_count').notNull().default(0),
   },

@@ -3,6 +3,7 @@ import {
   index,
   integer,
   primaryKey,
+  type ReferenceConfig,
   sqliteTable,
   text,
   uniqueIndex,
@@ -47,6 +48,10 @@ export const users = sqliteTable(
   ],
 );
 
+/** A column holding a user's id, with its foreign key to users (`onDelete` where the table needs one). */
+export const userRef = (name: string, actions?: ReferenceConfig['actions']) =>
+  text(name).references((): AnySQLiteColumn => users.id, actions);
+
 /** The two ends of an organization-user link; deleting either end deletes the link. */
 const organizationAndUser = () => ({
   organizationId: text('organization_id')
@@ -87,9 +92,7 @@ export const sessions = sqliteTable(
     id: id(),
     /** SHA-256 of the bearer token (256 random bits); the token itself is never stored. */
     tokenHash: text('token_hash').notNull(),
-    userId: text('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: userRef('user_id', { onDelete: 'cascade' }).notNull(),
     createdAt: createdAt(),
     lastSeenAt: integer('last_seen_at', { mode: 'timestamp_ms' }).notNull(),
     expiresAt: integer('expires_at', { mode: 'timestamp_ms' }).notNull(),

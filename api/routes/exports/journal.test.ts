@@ -5,16 +5,6 @@ import { engineName, setupTestApp, type TestApp } from '../../../tests/setup/tes
 
 const XERO_HEADER = '*Narration,*Date,Description,*AccountCode,*TaxRate,*Amount,TrackingName1,TrackingOption1';
 
-type XeroLine = {
-  narration: string;
-  date: string;
-  description: string;
-  code: string;
-  tax: string;
-  pence: number;
-  fund: string;
-};
-
 /** Pounds "-12.50" to pence without floating point. */
 const toPence = (text: string) => {
   const negative = text.startsWith('-');
@@ -29,6 +19,14 @@ function parseCsvRow(row: string): string[] {
     cell.startsWith('"') ? cell.slice(1, -1).replaceAll('""', '"') : cell,
   );
 }
+
+/** One line of the Xero manual journal, in the header's column order; every line tracks the fund. */
+function parseXeroLine(row: string) {
+  const [narration, date, description, code, tax, amount, trackingName, fund] = parseCsvRow(row);
+  expect(trackingName).toBe('Fund');
+  return { narration, date, description, code, tax, pence: toPence(amount), fund };
+}
+type XeroLine = ReturnType<typeof parseXeroLine>;
 
 describe(`accounts journal CSV (${engineName})`, () => {
   let t: TestApp;
@@ -174,12 +172,7 @@ describe(`accounts journal CSV (${engineName})`, () => {
     const text = (await res.text()).replace(/^\uFEFF/, '');
     const rows = text.split('\r\n').filter(Boolean);
     expect(rows[0]).toBe(XERO_HEADER);
-    const lines: XeroLine[] = rows.slice(1).map((row) => {
-      const [narration, date, description, code, tax, amount, trackingName, fund] = parseCsvRow(row);
-      expect(trackingName).toBe('Fund');
-      return { narration, date, description, code, tax, pence: toPence(amount), fund };
-    });
-    return { res, text, lines };
+    return { res, text, lines: rows.slice(1).map(parseXeroLine) };
   }
 
   const sum = (lines: XeroLine[]) => lines.reduce((total, l) => total + l.pence, 0);

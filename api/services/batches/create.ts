@@ -69,18 +69,10 @@ export async function createBatch(
   const generalFund = body.gifts.some((g) => !g.campaign_id && !g.appeal_id)
     ? await generalFundOf(db, organizationId)
     : null;
-  const newDonorsByEmail = new Map<string, string>();
+  const scope: LineScope = { organizationId, date, generalFund, newDonorsByEmail: new Map() };
   const lines: ResolvedLine[] = [];
   for (const [index, gift] of body.gifts.entries()) {
-    lines.push(
-      await resolveLine(ctx, gift, `gifts[${index + 1}]`, {
-        organizationId,
-        date,
-        bankedOn,
-        generalFund,
-        newDonorsByEmail,
-      }),
-    );
+    lines.push(await resolveLine(ctx, gift, `gifts[${index + 1}]`, scope));
   }
 
   const batchId = crypto.randomUUID();
@@ -229,10 +221,10 @@ export async function generalFundOf(db: Db, organizationId: string): Promise<str
   return created.id;
 }
 
+/** What every line of one batch shares: its organization, the banked day, its general fund, the new donors so far. */
 type LineScope = {
   organizationId: string;
   date: Date;
-  bankedOn: string;
   generalFund: string | null;
   newDonorsByEmail: Map<string, string>;
 };
@@ -293,7 +285,7 @@ async function resolveLine(ctx: BatchContext, gift: BatchGift, at: string, scope
       : (await listDonorDeclarations(db, donorId)).find((d) => validFor(d, scope.organizationId, scope.date));
     if (!declaration) {
       throw badRequest(
-        `${at}.gift_aid: this donor has no Gift Aid declaration to this charity covering ${scope.bankedOn}; record the declaration first, or untick Gift Aid`,
+        `${at}.gift_aid: this donor has no Gift Aid declaration to this charity covering ${londonIsoDate(scope.date)}; record the declaration first, or untick Gift Aid`,
       );
     }
     declarationId = declaration.id;

@@ -1,5 +1,5 @@
 import { and, eq, gte, inArray, lt, sql } from 'drizzle-orm';
-import { campaignOfGift } from '../../../db/gift-joins';
+import { campaignOfGift, giftOf } from '../../../db/gift-joins';
 import type { Db } from '../../../db/client';
 import { campaigns, donationReversals, donations, organizations } from '../../../db/schema';
 import { londonMidnight, nextDay } from '../../../domain/dates';
@@ -142,7 +142,7 @@ export async function accountsJournal(db: Db, scope: OrgScope, from: string, to:
         reversed: sql<number>`sum(${donationReversals.amount})`,
       })
       .from(donationReversals)
-      .innerJoin(donations, eq(donations.id, donationReversals.donationId))
+      .innerJoin(donations, giftOf(donationReversals))
       .innerJoin(campaigns, campaignOfGift)
       .leftJoin(organizations, eq(organizations.id, campaigns.organizationId))
       .where(

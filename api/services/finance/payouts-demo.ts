@@ -1,5 +1,5 @@
 import { and, eq, gte, inArray, isNull, lt } from 'drizzle-orm';
-import { campaignOfGift } from '../../../db/gift-joins';
+import { campaignOfGift, giftOf } from '../../../db/gift-joins';
 import { chunks } from '../../../db/chunks';
 import type { Db } from '../../../db/client';
 import { campaigns, donationReversals, donations } from '../../../db/schema';
@@ -64,7 +64,7 @@ export async function makeDemoPayouts(db: Db, now: Date): Promise<number> {
       org: campaigns.organizationId,
     })
     .from(donationReversals)
-    .innerJoin(donations, eq(donations.id, donationReversals.donationId))
+    .innerJoin(donations, giftOf(donationReversals))
     .innerJoin(campaigns, campaignOfGift)
     .where(
       and(

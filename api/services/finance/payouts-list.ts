@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
-import { campaignOfGift, donorNameColumns, donorOfGift } from '../../../db/gift-joins';
+import { campaignOfGift, donorNameColumns, donorOfGift, giftOf } from '../../../db/gift-joins';
 import { campaigns, donations, organizations, payoutLines, payouts, users } from '../../../db/schema';
 import { londonMidnight, nextDay } from '../../../domain/dates';
 import { forbidden, notFound } from '../../lib/errors';
@@ -85,7 +85,7 @@ export async function payoutDetail(ctx: ViewerContext, id: string): Promise<Payo
       organizationId: campaigns.organizationId,
     })
     .from(payoutLines)
-    .leftJoin(donations, eq(donations.id, payoutLines.donationId))
+    .leftJoin(donations, giftOf(payoutLines))
     .leftJoin(users, donorOfGift)
     .leftJoin(campaigns, campaignOfGift)
     .where(eq(payoutLines.payoutId, id))

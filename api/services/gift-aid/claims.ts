@@ -1,5 +1,5 @@
 import { and, asc, desc, eq } from 'drizzle-orm';
-import { campaignOfGift } from '../../../db/gift-joins';
+import { campaignOfGift, giftOf } from '../../../db/gift-joins';
 import type { Db } from '../../../db/client';
 import { parseId } from '../../../db/ids';
 import {
@@ -166,7 +166,7 @@ export async function claimGifts(
       sponsored: giftAidClaimRows.sponsored,
     })
     .from(giftAidClaimedGifts)
-    .innerJoin(donations, eq(donations.id, giftAidClaimedGifts.donationId))
+    .innerJoin(donations, giftOf(giftAidClaimedGifts))
     .innerJoin(campaigns, campaignOfGift)
     .leftJoin(giftAidDeclarations, eq(giftAidDeclarations.id, giftAidClaimedGifts.declarationId))
     .leftJoin(

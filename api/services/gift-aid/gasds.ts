@@ -1,5 +1,5 @@
 import { and, asc, eq, gte, inArray, isNull, lt, ne, sql } from 'drizzle-orm';
-import { campaignOfGift } from '../../../db/gift-joins';
+import { campaignOfGift, giftOf } from '../../../db/gift-joins';
 import type { Db } from '../../../db/client';
 import { campaigns, donations, gasdsClaims, giftAidClaimedGifts, giftAidClaims } from '../../../db/schema';
 import { formatPence, GASDS_LIMITS, GASDS_METHODS, londonIsoDate, ukTaxYear } from '../../../domain';
@@ -51,7 +51,7 @@ async function position(db: Db, organizationId: string, taxYear: number): Promis
     .select({ total: sql<number>`coalesce(sum(${giftAidClaimedGifts.amountPence}), 0)` })
     .from(giftAidClaimedGifts)
     .innerJoin(giftAidClaims, eq(giftAidClaims.id, giftAidClaimedGifts.claimId))
-    .innerJoin(donations, eq(donations.id, giftAidClaimedGifts.donationId))
+    .innerJoin(donations, giftOf(giftAidClaimedGifts))
     .where(
       and(
         eq(giftAidClaims.organizationId, organizationId),

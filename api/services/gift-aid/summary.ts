@@ -1,5 +1,5 @@
 import { and, desc, eq, isNull, ne, sql } from 'drizzle-orm';
-import { donorNameColumns, donorOfGift } from '../../../db/gift-joins';
+import { donorNameColumns, donorOfGift, giftOf } from '../../../db/gift-joins';
 import { donations, giftAidAdjustments, giftAidClaims, users } from '../../../db/schema';
 import { giftAidOn } from '../../../domain';
 import type { AdjustmentDto, GiftAidSummary } from '../../schemas/gift-aid';
@@ -15,7 +15,7 @@ export async function listAdjustments(ctx: ViewerContext, organizationRef?: stri
   const rows = await db
     .select({ a: giftAidAdjustments, giftDate: donations.date, ...donorNameColumns })
     .from(giftAidAdjustments)
-    .leftJoin(donations, eq(donations.id, giftAidAdjustments.donationId))
+    .leftJoin(donations, giftOf(giftAidAdjustments))
     .leftJoin(users, donorOfGift)
     .where(
       and(

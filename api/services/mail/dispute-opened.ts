@@ -1,5 +1,5 @@
 import { and, eq, isNull } from 'drizzle-orm';
-import { campaignOfGift } from '../../../db/gift-joins';
+import { campaignOfGift, giftOf } from '../../../db/gift-joins';
 import { campaigns, donationDisputes, donations, organizationAdmins, users } from '../../../db/schema';
 import { type CharityIdentity, formatLongUkDate, formatPence } from '../../../domain';
 import { createMailer, type MailMessage } from './mailer';
@@ -87,7 +87,7 @@ export async function sendDisputeOpened(
       organizationId: campaigns.organizationId,
     })
     .from(donationDisputes)
-    .innerJoin(donations, eq(donations.id, donationDisputes.donationId))
+    .innerJoin(donations, giftOf(donationDisputes))
     .innerJoin(campaigns, campaignOfGift)
     .where(eq(donationDisputes.providerId, providerId))
     .limit(1);

@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { and, desc, eq, isNotNull, isNull, ne, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/sqlite-core';
-import { appeals, donorNameColumns, donorOfGift } from '../../../db/gift-joins';
+import { appeals, donorNameColumns, donorOfGift, giftOf } from '../../../db/gift-joins';
 import type { Db } from '../../../db/client';
 import type { IdValue } from '../../../db/prepared';
 import { parseId } from '../../../db/ids';
@@ -97,7 +97,7 @@ export function latestMessagesQuery(
       lastName: sql<string | null>`coalesce(${checkoutDetails.lastName}, ${users.lastName})`,
     })
     .from(supportMessages)
-    .innerJoin(donations, eq(donations.id, supportMessages.donationId))
+    .innerJoin(donations, giftOf(supportMessages))
     .innerJoin(users, donorOfGift)
     .leftJoin(checkoutDetails, eq(checkoutDetails.donationId, supportMessages.donationId))
     .where(
@@ -165,7 +165,7 @@ export async function staffMessages(
       appealTitle: appeals.title,
     })
     .from(supportMessages)
-    .innerJoin(donations, eq(donations.id, supportMessages.donationId))
+    .innerJoin(donations, giftOf(supportMessages))
     .innerJoin(users, donorOfGift)
     .innerJoin(campaign, eq(campaign.id, supportMessages.campaignId))
     .leftJoin(appeals, eq(appeals.id, supportMessages.appealId))

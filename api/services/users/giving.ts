@@ -1,5 +1,5 @@
 import { and, desc, eq, inArray, notInArray, sql, type SQL } from 'drizzle-orm';
-import { appealOfGift, appeals, campaignOfGift } from '../../../db/gift-joins';
+import { appealOfGift, appeals, campaignOfGift, giftOf } from '../../../db/gift-joins';
 import type { Db } from '../../../db/client';
 import { campaigns, donations, giftAidAdjustments, giftAidClaimedGifts, monthlyGifts } from '../../../db/schema';
 import { ukTaxYearOf } from '../../../domain/dates';
@@ -72,13 +72,13 @@ export async function donorGiving(
     db
       .select({ n: sql<number>`coalesce(sum(${giftAidClaimedGifts.amountPence} * 25 / 100), 0)` })
       .from(giftAidClaimedGifts)
-      .innerJoin(donations, eq(donations.id, giftAidClaimedGifts.donationId))
+      .innerJoin(donations, giftOf(giftAidClaimedGifts))
       .innerJoin(campaigns, campaignOfGift)
       .where(and(eq(donations.donorId, donorId), scope)),
     db
       .select({ n: sql<number>`coalesce(sum(${giftAidAdjustments.giftAidPence}), 0)` })
       .from(giftAidAdjustments)
-      .innerJoin(donations, eq(donations.id, giftAidAdjustments.donationId))
+      .innerJoin(donations, giftOf(giftAidAdjustments))
       .innerJoin(campaigns, campaignOfGift)
       .where(and(eq(donations.donorId, donorId), scope)),
     db

@@ -1,6 +1,7 @@
 import { formatPence } from '../../../../domain/money';
 import {
   CARD_REFUND_REASONS,
+  isOpenDispute,
   OFFLINE_REVERSAL_REASONS,
   PAYMENT_METHOD_LABELS,
   type ReversalReason,
@@ -55,10 +56,7 @@ export const statusLabel = (status: string) => status.replace(/_/g, ' ');
 export const statusTone = (status: string): 'ok' | 'warn' | 'danger' | 'muted' =>
   status === 'succeeded' || status === 'won'
     ? 'ok'
-    : status === 'pending' ||
-        status === 'processing' ||
-        status.includes('needs_response') ||
-        status.includes('under_review')
+    : status === 'pending' || status === 'processing' || isOpenDispute(status)
       ? 'warn'
       : status === 'failed' || status === 'lost'
         ? 'danger'
