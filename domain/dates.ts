@@ -106,3 +106,14 @@ export function ukTaxYearOf(date: Date): ReturnType<typeof ukTaxYear> {
   const startYear = p.month > 4 || (p.month === 4 && p.day >= 6) ? p.year : p.year - 1;
   return ukTaxYear(startYear);
 }
+
+/** The same date one calendar month later, clamped to the month's last day (31 Jan → 28/29 Feb). */
+export function addMonths(date: Date, months: number): Date {
+  const d = new Date(date.getTime());
+  const day = d.getUTCDate();
+  d.setUTCDate(1);
+  d.setUTCMonth(d.getUTCMonth() + months);
+  const last = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 0)).getUTCDate();
+  d.setUTCDate(Math.min(day, last));
+  return d;
+}

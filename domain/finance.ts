@@ -114,3 +114,12 @@ export const JOURNAL_TAX_RATE = 'No VAT';
 
 export const JOURNAL_FORMATS = ['xero', 'sage'] as const;
 export type JournalFormat = (typeof JOURNAL_FORMATS)[number];
+
+/** Card processing as Stripe prices standard UK cards: 1.5% + 20p. The platform keeps nothing. */
+export const CARD_FEE_PERCENT = 1.5;
+export const CARD_FEE_FIXED_PENCE = 20;
+
+/** The card processing fee on a gift, whole pence rounded to the nearest penny. */
+export function cardFeeOn(pence: number): number {
+  return Math.round((pence * CARD_FEE_PERCENT) / 100) + CARD_FEE_FIXED_PENCE;
+}

@@ -13,5 +13,6 @@ export * from './names';
 export * from './postcode';
 // domain/phone.ts is imported by path: it carries libphonenumber-js's metadata, which only the donor form needs.
 export * from './statuses';
-export * from './lifecycle';
+export * from './monthly-gifts';
+export * from './privacy';
 export * from './finance';

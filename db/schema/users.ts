@@ -11,6 +11,7 @@ import {
 import { addressColumns, createdAt, id, updatedAt } from './columns';
 import { organizations } from './organizations';
 
+import { CONSENT_SOURCES, ERASURE_OUTCOMES } from '../../domain/privacy';
 import { USER_TYPES } from '../../domain/statuses';
 
 export { USER_TYPES, type UserType } from '../../domain/statuses';
@@ -135,4 +136,42 @@ export const rateLimits = sqliteTable(
     count: integer('count').notNull().default(0),
   },
   (t) => [index('rate_limits_window_idx').on(t.windowStart)],
+);
+
+/** "Keep me updated by email": the exact wording, when and where; withdrawing keeps the history. */
+export const marketingConsents = sqliteTable(
+  'marketing_consents',
+  {
+    id: id(),
+    userId: userRef('user_id'),
+    /** Blanked on erasure. */
+    email: text('email'),
+    wording: text('wording').notNull(),
+    source: text('source', { enum: CONSENT_SOURCES }).notNull(),
+    givenAt: integer('given_at', { mode: 'timestamp_ms' }).notNull(),
+    withdrawnAt: integer('withdrawn_at', { mode: 'timestamp_ms' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('marketing_consents_user_idx').on(t.userId, t.givenAt),
+    index('marketing_consents_given_idx').on(t.withdrawnAt, t.givenAt),
+  ],
+);
+
+/** A donor's request to delete their account: confirmed by an emailed code, outcome kept for admins. */
+export const erasureRequests = sqliteTable(
+  'erasure_requests',
+  {
+    id: id(),
+    userId: userRef('user_id').notNull(),
+    codeHash: text('code_hash').notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    expiresAt: integer('expires_at', { mode: 'timestamp_ms' }).notNull(),
+    requestedAt: integer('requested_at', { mode: 'timestamp_ms' }).notNull(),
+    completedAt: integer('completed_at', { mode: 'timestamp_ms' }),
+    outcome: text('outcome', { enum: ERASURE_OUTCOMES }).notNull().default('pending'),
+    /** What was done or why not, for the admin's donor list. */
+    detail: text('detail'),
+  },
+  (t) => [index('erasure_requests_user_idx').on(t.userId, t.requestedAt)],
 );

@@ -1,15 +1,9 @@
 import { index, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core';
-import { campaignRef } from './campaigns';
-import { createdAt, id, updatedAt } from './columns';
-import { userRef } from './users';
-
-import {
-  CONSENT_SOURCES,
-  ERASURE_OUTCOMES,
-  MONTHLY_GIFT_CANCELLED_BY,
-  MONTHLY_GIFT_STATUSES,
-} from '../../domain/lifecycle';
+import { MONTHLY_GIFT_CANCELLED_BY, MONTHLY_GIFT_STATUSES } from '../../domain/monthly-gifts';
 import { ONLINE_PAYMENT_METHODS } from '../../domain/statuses';
+import { campaignRef } from './campaigns';
+import { createdAt, updatedAt } from './columns';
+import { userRef } from './users';
 
 /**
  * One row per Stripe Subscription (or demo subscription): the donor's monthly gift as they control
@@ -53,42 +47,4 @@ export const monthlyGifts = sqliteTable(
     index('monthly_gifts_campaign_idx').on(t.campaignId),
     index('monthly_gifts_mandate_idx').on(t.mandateId),
   ],
-);
-
-/** "Keep me updated by email": the exact wording, when and where; withdrawing keeps the history. */
-export const marketingConsents = sqliteTable(
-  'marketing_consents',
-  {
-    id: id(),
-    userId: userRef('user_id'),
-    /** Blanked on erasure. */
-    email: text('email'),
-    wording: text('wording').notNull(),
-    source: text('source', { enum: CONSENT_SOURCES }).notNull(),
-    givenAt: integer('given_at', { mode: 'timestamp_ms' }).notNull(),
-    withdrawnAt: integer('withdrawn_at', { mode: 'timestamp_ms' }),
-    createdAt: createdAt(),
-  },
-  (t) => [
-    index('marketing_consents_user_idx').on(t.userId, t.givenAt),
-    index('marketing_consents_given_idx').on(t.withdrawnAt, t.givenAt),
-  ],
-);
-
-/** A donor's request to delete their account: confirmed by an emailed code, outcome kept for admins. */
-export const erasureRequests = sqliteTable(
-  'erasure_requests',
-  {
-    id: id(),
-    userId: userRef('user_id').notNull(),
-    codeHash: text('code_hash').notNull(),
-    attempts: integer('attempts').notNull().default(0),
-    expiresAt: integer('expires_at', { mode: 'timestamp_ms' }).notNull(),
-    requestedAt: integer('requested_at', { mode: 'timestamp_ms' }).notNull(),
-    completedAt: integer('completed_at', { mode: 'timestamp_ms' }),
-    outcome: text('outcome', { enum: ERASURE_OUTCOMES }).notNull().default('pending'),
-    /** What was done or why not, for the admin's donor list. */
-    detail: text('detail'),
-  },
-  (t) => [index('erasure_requests_user_idx').on(t.userId, t.requestedAt)],
 );

@@ -1,0 +1,14 @@
+/** A donor's monthly gift: its states, who may stop it, how long it may pause (docs/decisions/019). */
+
+export const MONTHLY_GIFT_STATUSES = ['incomplete', 'active', 'paused', 'past_due', 'cancelled'] as const;
+export type MonthlyGiftStatus = (typeof MONTHLY_GIFT_STATUSES)[number];
+
+/** `bank`: the donor cancelled the Direct Debit at their bank (the mandate became inactive). */
+export const MONTHLY_GIFT_CANCELLED_BY = ['donor', 'link', 'admin', 'erasure', 'stripe', 'bank'] as const;
+export type MonthlyGiftCancelledBy = (typeof MONTHLY_GIFT_CANCELLED_BY)[number];
+
+/** A donor may pause a monthly gift for 1 to 3 months. */
+export const MAX_PAUSE_MONTHS = 3;
+
+/** The signed cancel link in a monthly receipt stops working after this many days. */
+export const CANCEL_LINK_DAYS = 60;
