@@ -7,8 +7,8 @@ import type { CharityIdentity } from '../../../domain';
 import { SITE } from '../site';
 import { getDb } from './db';
 
-/** What the server-rendered monthly-gift pages need: the same context the API's routes build. */
-export function lifecycleContext(url: URL) {
+/** What a server-rendered page that acts (the monthly gift links) needs: the context the API's routes build. */
+export function pageServices(url: URL) {
   const config = readConfig(env as unknown as Bindings);
   const db = getDb();
   return {
