@@ -109,6 +109,16 @@ export async function resolveAttribution(
 export const notYetApplied = (eventId: string): SQL =>
   sql`not exists (select 1 from webhook_events where id = ${eventId})`;
 
+/** Whether this event id is already stored (a repeat delivery): one indexed look-up by primary key. */
+export async function eventApplied(db: Db, eventId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: webhookEvents.id })
+    .from(webhookEvents)
+    .where(eq(webhookEvents.id, eventId))
+    .limit(1);
+  return Boolean(row);
+}
+
 export function markEventApplied(db: Db, eventId: string, type: string) {
   return db.insert(webhookEvents).values({ id: eventId, type }).onConflictDoNothing({ target: webhookEvents.id });
 }

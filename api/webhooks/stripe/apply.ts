@@ -1,5 +1,5 @@
 import type Stripe from 'stripe';
-import { markEventApplied, type Statement } from '../../services/donations/record';
+import { eventApplied, markEventApplied, type Statement } from '../../services/donations/record';
 import { notifyAfterEvent } from '../../services/mail/notify';
 import { type ReceiptInBatch, receiptWritten, transmitReceipt } from '../../services/mail/receipt-of-payment';
 import { createMailer } from '../../services/mail/mailer';
@@ -65,8 +65,7 @@ export async function applyStripeEvent(ctx: WebhookContext, event: Stripe.Event)
   }
   const handler = STRIPE_EVENT_HANDLERS[event.type];
   if (!handler) return 'ignored';
-  const seen = await ctx.db.query.webhookEvents.findFirst({ where: (t, { eq }) => eq(t.id, event.id) });
-  if (seen) {
+  if (await eventApplied(ctx.db, event.id)) {
     // A retry after a crash between the batch and the mail still sends it; outbox keys stop repeats.
     await stopSubscriptionsCancelledAtBank(ctx, event);
     await notifyAfter(ctx, event);
