@@ -1,6 +1,7 @@
 import { and, eq, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../../db/client';
 import { isUuid } from '../../../db/ids';
+import { preparedRead } from '../../../db/prepared';
 import { campaigns, donations, giftAidDeclarations, users, webhookEvents } from '../../../db/schema';
 import { giftAidEligibleAt } from '../gift-aid/flag';
 import type { PaymentMethod } from '../../../domain/finance';
@@ -109,13 +110,15 @@ export async function resolveAttribution(
 export const notYetApplied = (eventId: string): SQL =>
   sql`not exists (select 1 from webhook_events where id = ${eventId})`;
 
-/** Whether this event id is already stored (a repeat delivery): one indexed look-up by primary key. */
+/** Whether this event id is already stored (a repeat delivery): a primary-key look-up built once per database. */
 export async function eventApplied(db: Db, eventId: string): Promise<boolean> {
-  const [row] = await db
-    .select({ id: webhookEvents.id })
-    .from(webhookEvents)
-    .where(eq(webhookEvents.id, eventId))
-    .limit(1);
+  const build = () =>
+    db
+      .select({ id: webhookEvents.id })
+      .from(webhookEvents)
+      .where(eq(webhookEvents.id, sql.placeholder('id')))
+      .limit(1);
+  const [row] = await preparedRead(db, 'webhook:event-applied', build, { id: eventId });
   return Boolean(row);
 }
 
