@@ -2,6 +2,7 @@ import { and, eq, inArray, isNull, lte, or, type SQL, sql } from 'drizzle-orm';
 import type Stripe from 'stripe';
 import type { Db } from '../../../db/client';
 import { toShortId } from '../../../db/ids';
+import { preparedRead } from '../../../db/prepared';
 import {
   appealNotifications,
   campaignTotals,
@@ -96,31 +97,34 @@ export function pendingAppealGiftStatement(db: Db, donationId: string, guard: SQ
  * The appeal, its fundraiser's address and preferences, its stored total and what was already
  * sent for it: one read, so that a gift in a busy hour (nothing due) costs nothing more.
  */
+/** Read after every gift to an appeal: its SQL (four joins) is built once per database. */
 async function loadAppeal(db: Db, appealId: string) {
-  const [row] = await db
-    .select({
-      id: campaigns.id,
-      title: campaigns.title,
-      goal: campaigns.goal,
-      createdBy: campaigns.createdBy,
-      email: users.email,
-      firstName: users.firstName,
-      // The stored running total (campaign_totals, kept by the donation triggers): one row, not every gift.
-      raised: sql<number>`coalesce(${campaignTotals.raisedPence}, 0)`,
-      tracked: sql<number>`${appealNotifications.appealId} is not null`,
-      lastSentAt: appealNotifications.lastSentAt,
-      halfSentAt: appealNotifications.halfSentAt,
-      fullSentAt: appealNotifications.fullSentAt,
-      giftsWanted: notificationPreferences.appealGifts,
-      milestonesWanted: notificationPreferences.appealMilestones,
-    })
-    .from(campaigns)
-    .leftJoin(users, eq(users.id, campaigns.createdBy))
-    .leftJoin(campaignTotals, eq(campaignTotals.campaignId, campaigns.id))
-    .leftJoin(appealNotifications, eq(appealNotifications.appealId, campaigns.id))
-    .leftJoin(notificationPreferences, eq(notificationPreferences.userId, campaigns.createdBy))
-    .where(eq(campaigns.id, appealId))
-    .limit(1);
+  const build = () =>
+    db
+      .select({
+        id: campaigns.id,
+        title: campaigns.title,
+        goal: campaigns.goal,
+        createdBy: campaigns.createdBy,
+        email: users.email,
+        firstName: users.firstName,
+        // The stored running total (campaign_totals, kept by the donation triggers): one row, not every gift.
+        raised: sql<number>`coalesce(${campaignTotals.raisedPence}, 0)`,
+        tracked: sql<number>`${appealNotifications.appealId} is not null`,
+        lastSentAt: appealNotifications.lastSentAt,
+        halfSentAt: appealNotifications.halfSentAt,
+        fullSentAt: appealNotifications.fullSentAt,
+        giftsWanted: notificationPreferences.appealGifts,
+        milestonesWanted: notificationPreferences.appealMilestones,
+      })
+      .from(campaigns)
+      .leftJoin(users, eq(users.id, campaigns.createdBy))
+      .leftJoin(campaignTotals, eq(campaignTotals.campaignId, campaigns.id))
+      .leftJoin(appealNotifications, eq(appealNotifications.appealId, campaigns.id))
+      .leftJoin(notificationPreferences, eq(notificationPreferences.userId, campaigns.createdBy))
+      .where(eq(campaigns.id, sql.placeholder('appealId')))
+      .limit(1);
+  const [row] = await preparedRead(db, 'notifications:appeal', build, { appealId });
   return row ?? null;
 }
 
