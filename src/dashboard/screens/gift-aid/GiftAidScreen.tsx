@@ -163,7 +163,6 @@ export function GiftAidScreen() {
           label="Gift Aid claims"
           className="gift-aid-claims"
           rows={claimList}
-          rowKey={(c) => c._id}
           columns={[
             { header: 'Created', cell: (c) => formatDate(c.created_at) },
             {
@@ -238,7 +237,6 @@ export function GiftAidScreen() {
       <SimpleTable
         label="Gift Aid adjustments"
         rows={adjustmentList}
-        rowKey={(a) => a._id}
         columns={[
           { header: 'Recorded', cell: (a) => formatDate(a.created_at) },
           {
