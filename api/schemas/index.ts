@@ -140,36 +140,31 @@ export const TopDonorSchema = z
   })
   .openapi('TopDonor');
 
-const NameSchema = z.object({ first_name: z.string(), last_name: z.string() });
+/** Who an account is, as every answer about a person starts (the signed-in user, a donor). */
+const AccountSchema = z.object({
+  _id: userRow.id,
+  email: userRow.email,
+  name: z.object({ first_name: z.string(), last_name: z.string() }),
+});
 
-export const DonorSchema = z
-  .object({
-    _id: userRow.id,
-    email: userRow.email,
-    name: NameSchema,
-    phone: userRow.phone,
-    image: userRow.avatar,
-    image_url: z.string().nullable(),
-    type: userRow.type,
-    address: AddressSchema,
-    org_ids: z.array(z.string()),
-    /** Set once the donor's account was erased: name and contact details are blank. */
-    erased_at: z.string().nullable(),
-    /** The donor's latest request to delete their account and its outcome, for admins. */
-    erasure: ErasureSchema.nullable(),
-  })
-  .openapi('Donor');
+export const DonorSchema = AccountSchema.extend({
+  phone: userRow.phone,
+  image: userRow.avatar,
+  image_url: z.string().nullable(),
+  type: userRow.type,
+  address: AddressSchema,
+  org_ids: z.array(z.string()),
+  /** Set once the donor's account was erased: name and contact details are blank. */
+  erased_at: z.string().nullable(),
+  /** The donor's latest request to delete their account and its outcome, for admins. */
+  erasure: ErasureSchema.nullable(),
+}).openapi('Donor');
 
-export const UserSchema = z
-  .object({
-    _id: userRow.id,
-    email: userRow.email,
-    name: NameSchema,
-    type: userRow.type,
-    avatar: z.string().nullable(),
-    org_ids: z.array(z.string()),
-  })
-  .openapi('User', { description: 'The signed-in user' });
+export const UserSchema = AccountSchema.extend({
+  type: userRow.type,
+  avatar: z.string().nullable(),
+  org_ids: z.array(z.string()),
+}).openapi('User', { description: 'The signed-in user' });
 
 export const OrganizationSchema = z
   .object({

@@ -18,6 +18,7 @@ import {
 } from '../abuse/rate-limit';
 import { requireChallenge } from '../abuse/turnstile';
 import { startSession } from './sessions';
+import { toAccountDto } from '../users/account';
 import type { UserDto } from '../../schemas';
 import { isAdminAccount } from '../../lib/policy';
 import { logLine } from '../../middlewares/logger';
@@ -77,9 +78,7 @@ export function constantTimeEqual(a: string, b: string): boolean {
 
 export function toUserDto(user: Omit<AuthUser, 'sessionId'>): UserDto {
   return {
-    _id: user.id,
-    email: user.email,
-    name: { first_name: user.firstName, last_name: user.lastName },
+    ...toAccountDto(user),
     type: user.type,
     avatar: user.avatar,
     org_ids: user.orgIds,

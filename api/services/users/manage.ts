@@ -16,6 +16,7 @@ import { badRequest, forbidden, HttpError, notFound } from '../../lib/errors';
 import { canAddDonors, canChangeUserType, canManageOrganization, isAdmin } from '../../lib/policy';
 import type { AuthUser } from '../../lib/types';
 import { imageUrl } from '../campaigns/read';
+import { toAccountDto } from './account';
 import { BLANK_PROFILE, latestErasures } from './erasure';
 import { actorOf, auditInsert, changedFields } from '../audit/append';
 import { orgScope, readsFinance } from '../../lib/policy';
@@ -58,9 +59,7 @@ const seesProfile = (viewer: AuthUser, row: UserRow) => isAdmin(viewer) || viewe
 
 function toDonorDto(row: UserRow, orgIds: string[], erasure: ErasureDto | null = null): DonorDto {
   return {
-    _id: row.id,
-    email: row.email,
-    name: { first_name: row.firstName, last_name: row.lastName },
+    ...toAccountDto(row),
     phone: row.phone,
     image: row.avatar,
     image_url: row.avatar ? imageUrl(row.avatar) : null,

@@ -69,6 +69,12 @@ export default function LoginDialog() {
     setChallenge(null);
   }
 
+  /** "Use a different email": back to the first step, keeping what was typed. */
+  function backToEmail() {
+    setStep(0);
+    setError('');
+  }
+
   async function sendCode(event?: FormEvent, turnstileToken?: string) {
     event?.preventDefault();
     if (!EMAIL_PATTERN.test(email.trim()) || loading) return;
@@ -199,15 +205,7 @@ export default function LoginDialog() {
               {loading ? 'Checking…' : newUser ? 'Create account' : 'Login'}
             </button>
             <div className="login-links">
-              <button
-                type="button"
-                className="link-btn"
-                disabled={loading}
-                onClick={() => {
-                  setStep(0);
-                  setError('');
-                }}
-              >
+              <button type="button" className="link-btn" disabled={loading} onClick={backToEmail}>
                 Use a different email
               </button>
               <button type="button" className="link-btn" disabled={loading} onClick={() => sendCode()}>

@@ -1,5 +1,5 @@
 import { useStore } from '@nanostores/react';
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { type ChangeEvent, useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { api, client } from '../../lib/api';
 import { $authRestoring, $loginOpen, $user, initAuth, openLogin } from '../../stores/auth';
 import {
@@ -36,6 +36,10 @@ export type CampaignEditorProps = {
 };
 
 type Option = { _id: string; title: string };
+/** The form's fields that hold typed text (the others are images, choices and switches). */
+type TextField = {
+  [K in keyof EditorForm]: string extends EditorForm[K] ? (EditorForm[K] extends string ? K : never) : never;
+}[keyof EditorForm];
 type Load =
   | { state: 'loading' }
   | { state: 'ready' }
@@ -162,6 +166,11 @@ export default function CampaignEditor({ kind, id, redirectTo, title }: Campaign
   }, [pendingSubmit, loginOpen, user]);
 
   const update = <K extends keyof EditorForm>(key: K, value: EditorForm[K]) => setForm((f) => ({ ...f, [key]: value }));
+  /** `value` and `onChange` of a control that edits one text field; `clean` keeps what may be typed. */
+  const fieldProps = (key: TextField, clean = (typed: string) => typed) => ({
+    value: form[key],
+    onChange: (e: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) => update(key, clean(e.target.value)),
+  });
 
   function showError(message: string) {
     setError(message);
@@ -263,11 +272,10 @@ export default function CampaignEditor({ kind, id, redirectTo, title }: Campaign
           <EditorField id={ids.title} label="Title" required>
             <input
               id={ids.title}
-              value={form.title}
               maxLength={MAX_TITLE}
               required
               aria-required="true"
-              onChange={(e) => update('title', e.target.value.slice(0, MAX_TITLE))}
+              {...fieldProps('title', (typed) => typed.slice(0, MAX_TITLE))}
             />
           </EditorField>
 
@@ -284,12 +292,11 @@ export default function CampaignEditor({ kind, id, redirectTo, title }: Campaign
             <input
               id={ids.description}
               className={descriptionLeft <= 0 ? 'at-limit' : undefined}
-              value={form.description}
               maxLength={MAX_DESCRIPTION}
               required
               aria-required="true"
               aria-describedby={ids.counter}
-              onChange={(e) => update('description', e.target.value.slice(0, MAX_DESCRIPTION))}
+              {...fieldProps('description', (typed) => typed.slice(0, MAX_DESCRIPTION))}
             />
           </EditorField>
 
@@ -307,9 +314,8 @@ export default function CampaignEditor({ kind, id, redirectTo, title }: Campaign
             <textarea
               id={ids.story}
               rows={7}
-              value={form.story}
               aria-describedby={form.story.includes('[[name]]') ? ids.storyHint : undefined}
-              onChange={(e) => update('story', e.target.value)}
+              {...fieldProps('story')}
             />
           </EditorField>
 
@@ -327,29 +333,17 @@ export default function CampaignEditor({ kind, id, redirectTo, title }: Campaign
               type="url"
               inputMode="url"
               placeholder="https://www.youtube.com/watch?v=…"
-              value={form.video}
               aria-describedby={ids.videoHint}
-              onChange={(e) => update('video', e.target.value)}
+              {...fieldProps('video')}
             />
           </EditorField>
 
           <div className="editor-row">
             <EditorField id={more.from} label="Start date">
-              <input
-                id={more.from}
-                type="date"
-                value={form.dateFrom}
-                onChange={(e) => update('dateFrom', e.target.value)}
-              />
+              <input id={more.from} type="date" {...fieldProps('dateFrom')} />
             </EditorField>
             <EditorField id={more.to} label="End date">
-              <input
-                id={more.to}
-                type="date"
-                value={form.dateTo}
-                min={form.dateFrom || undefined}
-                onChange={(e) => update('dateTo', e.target.value)}
-              />
+              <input id={more.to} type="date" min={form.dateFrom || undefined} {...fieldProps('dateTo')} />
             </EditorField>
           </div>
 
@@ -362,10 +356,9 @@ export default function CampaignEditor({ kind, id, redirectTo, title }: Campaign
                   inputMode="decimal"
                   autoComplete="off"
                   placeholder="500"
-                  value={form.goal}
                   required
                   aria-required="true"
-                  onChange={(e) => update('goal', e.target.value.replace(/[^\d.,]/g, '').slice(0, 12))}
+                  {...fieldProps('goal', (typed) => typed.replace(/[^\d.,]/g, '').slice(0, 12))}
                 />
               </div>
             </EditorField>

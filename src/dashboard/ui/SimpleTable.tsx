@@ -14,14 +14,17 @@ type Props<Row> = {
   /** A `false` entry is a column this view leaves out. */
   columns: (SimpleColumn<Row> | false)[];
   rows: Row[];
-  rowKey: (row: Row) => string;
   className?: string;
   wrapClassName?: string;
   /** Rows of the table's foot (totals). */
   footer?: ReactNode;
   /** Shown instead of the table when there are no rows (a table of headings alone tells nobody anything). */
   empty?: ReactNode;
-};
+} & RowKey<Row>;
+
+/** The row's React key; an API record (with an `_id`) needs none given. */
+type RowKey<Row> = Row extends { _id: string } ? { rowKey?: (row: Row) => string } : { rowKey: (row: Row) => string };
+const byId = (row: unknown) => (row as { _id: string })._id;
 
 /**
  * A read-only table of a few rows, without the sorting and paging of DataTable: a record's history,
@@ -29,7 +32,7 @@ type Props<Row> = {
  * its cells may hold nothing a keyboard could reach to scroll it.
  */
 export function SimpleTable<Row>(props: Props<Row>) {
-  const { label, columns, rows, rowKey, className, wrapClassName, footer, empty } = props;
+  const { label, columns, rows, rowKey = byId, className, wrapClassName, footer, empty } = props;
   if (!rows.length && empty !== undefined) return empty;
   const shown = columns.filter((c): c is SimpleColumn<Row> => c !== false);
   return (

@@ -20,7 +20,6 @@ export function BatchList() {
         <SimpleTable
           label="Batches"
           rows={load.data}
-          rowKey={(b) => b._id}
           columns={[
             { header: 'Banked on', cell: (b) => <a href={`/dashboard/batches/${b._id}`}>{bankedDay(b.banked_on)}</a> },
             { header: 'Organization', cell: (b) => b.organization_name },
@@ -62,7 +61,6 @@ export function BatchView({ id }: { id: string }) {
       <SimpleTable
         label="Gifts in this batch"
         rows={b.gifts}
-        rowKey={(g) => g._id}
         columns={[
           { header: '#', cell: (g) => g.line },
           { header: 'Donor', cell: (g) => g.donor_name },

@@ -32,7 +32,6 @@ export function AuditHistory({ entries }: { entries: DonationStory['history'] })
         label="History of this gift"
         className="donation-history"
         rows={newestFirst}
-        rowKey={(e) => e._id}
         columns={[
           { header: 'When', className: 'donation-history-when', cell: (e) => when(e.at) },
           {

@@ -16,7 +16,6 @@ export function MoneyBack({ story }: { story: DonationStory }) {
       <SimpleTable
         label="Refunds and reversals"
         rows={reversals}
-        rowKey={(r) => r._id}
         columns={[
           { header: 'Date', cell: (r) => formatDate(r.succeeded_at ?? r.created_at) },
           { header: 'Kind', cell: (r) => KIND_LABELS[r.kind] ?? r.kind },
@@ -31,7 +30,6 @@ export function MoneyBack({ story }: { story: DonationStory }) {
         label="Disputes"
         wrapClassName="donation-disputes"
         rows={disputes}
-        rowKey={(d) => d._id}
         columns={[
           { header: 'Opened', cell: (d) => formatDate(d.created_at) },
           { header: 'Amount', cell: (d) => formatPence(d.amount) },

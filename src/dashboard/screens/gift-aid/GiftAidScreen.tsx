@@ -9,6 +9,7 @@ import { $dashToken, $dashUser, isAdmin } from '../../session';
 import { Alert, Badge, OrganizationSelect, PageHeader, Spinner, TextInput } from '../../ui/primitives';
 import { SimpleTable } from '../../ui/SimpleTable';
 import { ClaimPanel } from './ClaimPanel';
+import { ClaimsTable } from './ClaimsTable';
 import { declarationValue } from './declaration-value';
 import { GiftAidGiftTable } from './GiftAidGiftTable';
 import { GasdsPanel } from './GasdsPanel';
@@ -17,7 +18,6 @@ const giftAid = client.api['gift-aid'];
 type Review = Data<typeof giftAid.declarations.review.$get>[number];
 
 const SHOWN = 50;
-const STATUS_TONE = { draft: 'warn', submitted: 'muted', paid: 'ok', rejected: 'warn', void: 'muted' } as const;
 
 /** /dashboard/gift-aid: eligible gifts, "Create claim", claims with their schedules, adjustments. */
 export function GiftAidScreen() {
@@ -158,58 +158,12 @@ export function GiftAidScreen() {
 
       <h2 className="dash-h2">Claims</h2>
       {claims.status === 'error' ? <Alert>{claims.error.message}</Alert> : null}
-      {claimList.length ? (
-        <SimpleTable
-          label="Gift Aid claims"
-          className="gift-aid-claims"
-          rows={claimList}
-          rowKey={(c) => c._id}
-          columns={[
-            { header: 'Created', cell: (c) => formatDate(c.created_at) },
-            {
-              header: 'Organization',
-              cell: (c) => (
-                <>
-                  {c.organization.label}
-                  <br />
-                  <span className="dash-hint">{c.charity_reference}</span>
-                </>
-              ),
-            },
-            {
-              header: 'Status',
-              cell: (c) => (
-                <>
-                  <Badge tone={STATUS_TONE[c.status]}>{c.status}</Badge>
-                  {c.hmrc_reference ? <div className="dash-hint">HMRC {c.hmrc_reference}</div> : null}
-                </>
-              ),
-            },
-            { header: 'Lines', cell: (c) => `${c.row_count}${c.aggregated ? ' (aggregated)' : ''}` },
-            { header: 'Earliest donation', cell: (c) => formatDate(c.earliest_date) },
-            { header: 'Total', cell: (c) => formatPence(c.total) },
-            { header: 'Gift Aid', cell: (c) => formatPence(c.gift_aid) },
-            { header: 'Adjustment', cell: (c) => (c.adjustment ? `−${formatPence(c.adjustment)}` : '—') },
-            {
-              header: 'Actions',
-              className: 'gift-aid-actions',
-              cell: (c) => (
-                <button
-                  type="button"
-                  className="btn btn-outline dash-btn-sm"
-                  aria-expanded={openId === c._id}
-                  aria-label={`Open the claim of ${formatDate(c.created_at)}`}
-                  onClick={() => setOpenId(openId === c._id ? null : c._id)}
-                >
-                  {openId === c._id ? 'Close' : 'Open'}
-                </button>
-              ),
-            },
-          ]}
-        />
-      ) : claims.status === 'ok' ? (
-        <p className="dash-empty">No claims yet.</p>
-      ) : null}
+      <ClaimsTable
+        claims={claimList}
+        openId={openId}
+        onToggle={(id) => setOpenId(openId === id ? null : id)}
+        empty={claims.status === 'ok' ? <p className="dash-empty">No claims yet.</p> : null}
+      />
       {(() => {
         const open = claimList.find((c) => c._id === openId);
         // A change on the claim page retires the screen's own notice (e.g. "Claim created").
@@ -238,7 +192,6 @@ export function GiftAidScreen() {
       <SimpleTable
         label="Gift Aid adjustments"
         rows={adjustmentList}
-        rowKey={(a) => a._id}
         columns={[
           { header: 'Recorded', cell: (a) => formatDate(a.created_at) },
           {

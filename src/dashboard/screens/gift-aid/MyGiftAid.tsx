@@ -1,5 +1,5 @@
 import { useStore } from '@nanostores/react';
-import { useEffect, useState } from 'react';
+import { type FormEvent, useEffect, useState } from 'react';
 import {
   EMPTY_GIFT_AID,
   GiftAidFields,
@@ -49,6 +49,19 @@ export function MyGiftAid() {
     setMessage({ tone: 'success', text: done });
   }
 
+  const updateAddress = (e: FormEvent) => {
+    e.preventDefault();
+    void send(() => api((o) => giftAid.me.$put({ json: value }, o), { token }), 'Your Gift Aid address is updated.');
+  };
+
+  const cancelDeclaration = () => {
+    if (!window.confirm('Cancel your Gift Aid declaration? Gifts from now on will not have Gift Aid.')) return;
+    void send(
+      () => api((o) => giftAid.me.cancel.$post(undefined, o), { token }),
+      'Your Gift Aid declaration is cancelled. It stays on record with today’s date.',
+    );
+  };
+
   return (
     <Section title="Gift Aid" className="dash-form gift-aid-me">
       {message ? <Alert tone={message.tone}>{message.text}</Alert> : null}
@@ -59,32 +72,12 @@ export function MyGiftAid() {
             {current.method === 'admin' ? ', recorded by the charity' : ' online'}, version {current.version}). If your
             address changes, update it here: gifts you already made keep the address they were given under.
           </p>
-          <form
-            onSubmit={(e) => {
-              e.preventDefault();
-              void send(
-                () => api((o) => giftAid.me.$put({ json: value }, o), { token }),
-                'Your Gift Aid address is updated.',
-              );
-            }}
-          >
+          <form onSubmit={updateAddress}>
             <div className="donation-box gift-aid-me-fields">
               <GiftAidFields value={value} onChange={setValue} declaration={current.declaration} idPrefix="me" />
             </div>
             <div className="dash-form-actions">
-              <button
-                type="button"
-                className="btn btn-ghost"
-                disabled={busy}
-                onClick={() => {
-                  if (window.confirm('Cancel your Gift Aid declaration? Gifts from now on will not have Gift Aid.')) {
-                    void send(
-                      () => api((o) => giftAid.me.cancel.$post(undefined, o), { token }),
-                      'Your Gift Aid declaration is cancelled. It stays on record with today’s date.',
-                    );
-                  }
-                }}
-              >
+              <button type="button" className="btn btn-ghost" disabled={busy} onClick={cancelDeclaration}>
                 Cancel my declaration
               </button>
               <button type="submit" className="btn btn-primary" disabled={busy || !giftAidReady(value)}>

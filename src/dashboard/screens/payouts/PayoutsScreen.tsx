@@ -66,7 +66,6 @@ export function PayoutList() {
             <SimpleTable
               label="Payouts"
               rows={load.data}
-              rowKey={(p) => p._id}
               columns={[
                 {
                   header: 'Arrives',
