@@ -1,11 +1,12 @@
 import { useStore } from '@nanostores/react';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { BATCH_METHODS, type BatchMethod, PAYMENT_METHOD_LABELS } from '../../../../domain/finance';
 import { formatLongUkDate, isIsoDay, londonIsoDate, londonMidnight } from '../../../../domain/dates';
 import { formatPence } from '../../../../domain/money';
 import { api, client } from '../../../lib/api';
 import { poundsToPence } from '../../lib/money';
 import { useApiGet } from '../../lib/use-api';
+import { useConfirmFocus } from '../../lib/use-confirm-focus';
 import { navigate } from '../../router';
 import { $dashToken } from '../../session';
 import {
@@ -116,14 +117,7 @@ export function BatchEntry() {
         : null;
   const ready = orgId !== '' && !bankedProblem && matches && lines.every(lineReady);
   // The confirmation replaces the Post button: focus moves into it, and back to Post on leaving it.
-  const backRef = useRef<HTMLButtonElement>(null);
-  const postRef = useRef<HTMLButtonElement>(null);
-  const wasConfirming = useRef(false);
-  useEffect(() => {
-    if (confirming) backRef.current?.focus();
-    else if (wasConfirming.current) postRef.current?.focus();
-    wasConfirming.current = confirming;
-  }, [confirming]);
+  const { inside: backRef, opener: postRef } = useConfirmFocus(confirming);
 
   const update = (key: number, patch: Partial<Line>) =>
     setLines((prev) => prev.map((l) => (l.key === key ? { ...l, ...patch } : l)));

@@ -1,8 +1,9 @@
 import { useStore } from '@nanostores/react';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { formatPence } from '../../../../domain/money';
 import { api, client } from '../../../lib/api';
 import { penceToPounds, poundsToPence } from '../../lib/money';
+import { useConfirmFocus } from '../../lib/use-confirm-focus';
 import { $dashToken } from '../../session';
 import { Alert, SelectInput, TextInput } from '../../ui/primitives';
 import type { DonationStory } from './story';
@@ -38,14 +39,7 @@ export function RefundPanel({
   const pence = poundsToPence(amount);
   const donor = story.donation.donor.label;
   // The confirmation replaces the button that opened it: focus moves into it, and back on leaving it.
-  const backRef = useRef<HTMLButtonElement>(null);
-  const reviewRef = useRef<HTMLButtonElement>(null);
-  const wasConfirming = useRef(false);
-  useEffect(() => {
-    if (confirming) backRef.current?.focus();
-    else if (wasConfirming.current) reviewRef.current?.focus();
-    wasConfirming.current = !!confirming;
-  }, [confirming]);
+  const { inside: backRef, opener: reviewRef } = useConfirmFocus(!!confirming);
 
   const review = () => {
     onReview?.();
