@@ -16,6 +16,7 @@ import {
   giftAidDeclaration,
   MAX_DONATION_PENCE,
   MIN_DONATION_PENCE,
+  withGiftAid,
 } from '../../../domain';
 import { formatPence } from '../../lib/format';
 import { CHALLENGE_STATUS } from '../../lib/turnstile';
@@ -239,6 +240,14 @@ export default function DonationBox({
               ? `Your ${session.type === 'monthly' ? 'monthly ' : ''}gift of ${formatPence(session.amount)} to ${title} has been received.`
               : `Your gift to ${title} has been received.`}
         </p>
+        {session && paidStatus !== 'processing' && (
+          <p data-testid="donation-done-details">
+            {giftAid
+              ? `With Gift Aid it is worth ${formatPence(withGiftAid(session.amount))}${session.type === 'monthly' ? ' a month' : ''} to the charity. `
+              : ''}
+            Your receipt is on its way to {user?.email ?? email.trim()}.
+          </p>
+        )}
         <button type="button" className="btn btn-ghost btn-block" onClick={reset}>
           Make another donation
         </button>
@@ -389,7 +398,13 @@ export default function DonationBox({
             <input
               type="checkbox"
               checked={giftAid}
-              onChange={(e) => setGiftAid(e.target.checked)}
+              onChange={(e) => {
+                setGiftAid(e.target.checked);
+                // The name typed above is the declaration's name unless the donor says otherwise.
+                const typed = user?.name ?? name;
+                if (e.target.checked && !giftAidDetails.first_name && !giftAidDetails.last_name)
+                  setGiftAidDetails({ ...giftAidDetails, first_name: typed.first_name, last_name: typed.last_name });
+              }}
               aria-describedby={`${id}-boost`}
             />
             Gift Aid (UK Only)
