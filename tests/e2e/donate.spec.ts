@@ -197,4 +197,6 @@ test('the name a guest typed fills the Gift Aid declaration when they tick Gift 
   const declaration = box.locator('.gift-aid-details');
   await expect(declaration.getByLabel('First name')).toHaveValue('Wendy');
   await expect(declaration.getByLabel('Last name')).toHaveValue('Walker');
+  // Here the gift confirms the declaration, and the box says so.
+  await expect(declaration.getByText('By donating with Gift Aid ticked you confirm this declaration.')).toBeVisible();
 });

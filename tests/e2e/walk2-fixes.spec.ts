@@ -54,3 +54,14 @@ test('the Rewards mock-up keeps its profile readable at 390 px', async ({ page, 
   expect(button.y).toBeGreaterThan(box.y + box.height - 1);
   await page.locator('.dash-reward-card').screenshot({ path: 'test-results/walk2-reward-card-390.png' });
 });
+
+test('a donor correcting their Gift Aid address is not told they confirm it by donating', async ({
+  page,
+  signInAs,
+}) => {
+  await openAs(page, await signInAs('donor@example.org'), '/dashboard/donors/edit/me');
+  // The seeded donor's declaration is in force: its address form is shown.
+  await expect(page.getByRole('button', { name: 'Update my Gift Aid address' })).toBeVisible();
+  await expect(page.getByText(/I want to Gift Aid my donation/).first()).toBeVisible();
+  await expect(page.getByText('By donating with Gift Aid ticked')).toHaveCount(0);
+});

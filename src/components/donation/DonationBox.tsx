@@ -417,7 +417,13 @@ export default function DonationBox({
             monthly={frequency === 'monthly'}
           />
           {giftAid && (
-            <GiftAidFields value={giftAidDetails} onChange={changeGiftAid} declaration={declaration} idPrefix={id} />
+            <GiftAidFields
+              value={giftAidDetails}
+              onChange={changeGiftAid}
+              declaration={declaration}
+              idPrefix={id}
+              donating
+            />
           )}
         </div>
 
