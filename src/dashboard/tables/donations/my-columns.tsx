@@ -43,7 +43,11 @@ export const myDonationColumns: DashColumnDef<Donation>[] = [
     // What the charity claims on top, so the donor sees their gift's Gift Aid without the statement.
     cell: ({ row }) => {
       const net = (row.original.amount ?? 0) - (row.original.refunded_amount ?? 0);
-      return row.original.gift_aid && net > 0 ? `Yes, +${formatPence(giftAidOn(net))}` : 'No';
+      return row.original.gift_aid && net > 0 ? (
+        <span className="dash-nowrap">Yes, +{formatPence(giftAidOn(net))}</span>
+      ) : (
+        'No'
+      );
     },
   },
   {
