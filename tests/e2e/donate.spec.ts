@@ -199,4 +199,14 @@ test('the name a guest typed fills the Gift Aid declaration when they tick Gift 
   await expect(declaration.getByLabel('Last name')).toHaveValue('Walker');
   // Here the gift confirms the declaration, and the box says so.
   await expect(declaration.getByText('By donating with Gift Aid ticked you confirm this declaration.')).toBeVisible();
+  // The disabled Donate button says what it still waits for, and stops saying it once all is there.
+  const missing = box.getByTestId('donate-missing');
+  await expect(missing).toHaveText('To donate, add a valid email, an amount, your Gift Aid name, house and postcode.');
+  await box.getByRole('textbox', { name: /^Email/ }).fill(`declared.${Date.now()}@example.com`);
+  await box.getByLabel('Amount (£)').fill('5');
+  await declaration.getByLabel('House name or number').fill('12');
+  await expect(missing).toHaveText('To donate, add your Gift Aid name, house and postcode.');
+  await declaration.getByLabel('Postcode').fill('SW1A 1AA');
+  await expect(missing).toHaveCount(0);
+  await expect(box.getByRole('button', { name: /^Donate/ })).toBeEnabled();
 });

@@ -166,6 +166,14 @@ export default function DonationBox({
   const canDonate =
     emailStatus === 'valid' && chosen && giftAidReady && nameOk && !supportMessageTooLong(support) && !busy;
   const selectedPrice = useMemo(() => prices?.find((p) => p.id === priceId) ?? null, [prices, priceId]);
+  // A disabled Donate button says nothing by itself: name what it still waits for.
+  const missing = [
+    emailStatus !== 'valid' && 'a valid email',
+    !chosen && (frequency === 'once' ? 'an amount' : 'a monthly amount'),
+    !giftAidReady && 'your Gift Aid name, house and postcode',
+    !nameOk && 'a name without < or >',
+    supportMessageTooLong(support) && 'a shorter message',
+  ].filter((item): item is string => Boolean(item));
 
   function changeGiftAid(value: GiftAidValue) {
     setGiftAidDetails(value);
@@ -436,7 +444,17 @@ export default function DonationBox({
           </p>
         )}
         {challenge && <TurnstileCheck action="checkout" onToken={(token) => void donate(undefined, token)} />}
-        <button type="submit" className="btn btn-primary btn-block" disabled={!canDonate}>
+        {missing.length > 0 && (
+          <p className="field-hint" id={`${id}-missing`} data-testid="donate-missing">
+            To donate, add {missing.join(', ')}.
+          </p>
+        )}
+        <button
+          type="submit"
+          className="btn btn-primary btn-block"
+          disabled={!canDonate}
+          aria-describedby={missing.length > 0 ? `${id}-missing` : undefined}
+        >
           {busy
             ? 'Please wait…'
             : selectedPrice && frequency === 'monthly'
