@@ -43,3 +43,14 @@ export function formatPhoneAsTyped(value: string): string {
 export function phoneKeystrokes(value: string): string {
   return (value.trimStart().startsWith('+') ? '+' : '') + value.replace(/\D/g, '');
 }
+
+/**
+ * The phone field after an edit: `next` regrouped. Deleting the space the grouping put in would
+ * change nothing, so it drops the digit before it instead; pasting or typing over the whole number
+ * (the same digits without the spaces) keeps every digit.
+ */
+export function phoneAfterInput(previous: string, next: string, deleting: boolean): string {
+  let keys = phoneKeystrokes(next);
+  if (deleting && next.length < previous.length && keys === phoneKeystrokes(previous)) keys = keys.slice(0, -1);
+  return formatPhoneAsTyped(keys);
+}

@@ -7,7 +7,7 @@ import { DonorRecord } from './screens/donors/DonorRecord';
 import { AuditScreen } from './screens/audit/AuditScreen';
 import { DonationPage } from './screens/donation/DonationPage';
 import { OrganizationForm } from './forms/OrganizationForm';
-import { matchRoute, type Route } from './lib/routes';
+import { matchRoute, type Route, routeTitle } from './lib/routes';
 import { $location } from './router';
 import { AdminList } from './screens/AdminList';
 import { CampaignEditorScreen } from './screens/CampaignEditorScreen';
@@ -151,7 +151,7 @@ export function RouteView() {
   const first = useRef(true);
 
   useEffect(() => {
-    const title = TITLES[route.name];
+    const title = TITLES[route.name] ?? routeTitle(route);
     document.title = `${title ?? 'Dashboard'} | UK NFP Dashboard`;
     // Move focus to the new page for screen readers, but not on the first load.
     if (first.current) first.current = false;

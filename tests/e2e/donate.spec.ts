@@ -56,7 +56,8 @@ for (const c of cases) {
     await email.fill('someone@');
     await expect(email).toHaveClass(/email-invalid/);
     await expect(email).toHaveCSS('border-top-color', 'rgb(180, 35, 24)');
-    await email.fill(`e2e.${c.index}.${Date.now()}@example.com`);
+    const address = `e2e.${c.index}.${Date.now()}@example.com`;
+    await email.fill(address);
     await expect(email).toHaveClass(/email-valid/);
     await expect(email).toHaveCSS('border-top-color', 'rgb(16, 124, 65)');
 
@@ -88,6 +89,14 @@ for (const c of cases) {
     await expect(box.getByText('Demo mode: no card is charged.')).toBeVisible();
     await box.getByRole('button', { name: /^Pay / }).click();
     await expect(box.getByRole('heading', { name: 'Thank you for your donation' })).toBeVisible();
+    // The thank-you confirms the Gift Aid the gift carries and where the receipt goes.
+    const details = box.getByTestId('donation-done-details');
+    await expect(details).toContainText(`Your receipt is on its way to ${address}.`);
+    if (c.giftAid)
+      await expect(details).toContainText(
+        `With Gift Aid it is worth ${new Intl.NumberFormat('en-GB', { style: 'currency', currency: 'GBP' }).format((amount + Math.floor(amount / 4)) / 100)}${c.monthly ? ' a month' : ''}`,
+      );
+    else await expect(details).not.toContainText('Gift Aid');
 
     await expect.poll(() => raised(request, appeal._id)).toBe(before + amount);
     await page.reload();
@@ -176,4 +185,28 @@ test("a guest's name goes with the message: typed, or taken from the Gift Aid na
     message: string;
   }[];
   expect(messages[0]).toMatchObject({ name: 'Annie E.' });
+});
+
+test('the name a guest typed fills the Gift Aid declaration when they tick Gift Aid', async ({ page, request }) => {
+  const [appeal] = await appeals(request);
+  const box = await openBox(page, appeal);
+  const name = box.locator('.donor-name');
+  await name.getByLabel('First name').fill('Wendy');
+  await name.getByLabel('Last name').fill('Walker');
+  await box.getByLabel('Gift Aid (UK Only)').check();
+  const declaration = box.locator('.gift-aid-details');
+  await expect(declaration.getByLabel('First name')).toHaveValue('Wendy');
+  await expect(declaration.getByLabel('Last name')).toHaveValue('Walker');
+  // Here the gift confirms the declaration, and the box says so.
+  await expect(declaration.getByText('By donating with Gift Aid ticked you confirm this declaration.')).toBeVisible();
+  // The disabled Donate button says what it still waits for, and stops saying it once all is there.
+  const missing = box.getByTestId('donate-missing');
+  await expect(missing).toHaveText('To donate, add a valid email, an amount, your Gift Aid name, house and postcode.');
+  await box.getByRole('textbox', { name: /^Email/ }).fill(`declared.${Date.now()}@example.com`);
+  await box.getByLabel('Amount (£)').fill('5');
+  await declaration.getByLabel('House name or number').fill('12');
+  await expect(missing).toHaveText('To donate, add your Gift Aid name, house and postcode.');
+  await declaration.getByLabel('Postcode').fill('SW1A 1AA');
+  await expect(missing).toHaveCount(0);
+  await expect(box.getByRole('button', { name: /^Donate/ })).toBeEnabled();
 });

@@ -93,10 +93,13 @@ test('a donor changes and pauses a monthly gift in My Donations', async ({ page,
   await expect(card).toContainText(
     new Intl.NumberFormat('en-GB', { style: 'currency', currency: 'GBP' }).format(prices[1].unit_amount / 100),
   );
+  // The confirmation outlives the list's reload that brings the new amount.
+  await expect(card.getByRole('status')).toContainText('Your new amount starts with your next payment');
   await card.getByRole('button', { name: /Pause for 1-3 months/ }).click();
   await card.getByLabel('Pause for').selectOption('2');
   await card.getByRole('button', { name: 'Pause payments' }).click();
   await expect(card).toContainText('Paused until');
+  await expect(card.getByRole('status')).toContainText('Your gift is paused');
   await page.setViewportSize({ width: 390, height: 844 });
   await page.reload();
   await expect(page.getByTestId('monthly-gift')).toContainText('Paused until');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatPhone, formatPhoneAsTyped, normalizePhone, phoneKeystrokes } from '../../domain/phone';
+import { formatPhone, formatPhoneAsTyped, normalizePhone, phoneAfterInput, phoneKeystrokes } from '../../domain/phone';
 
 describe('the phone rule (domain/phone.ts)', () => {
   it('accepts UK numbers in every way people write them and stores E.164', () => {
@@ -50,5 +50,15 @@ describe('the phone rule (domain/phone.ts)', () => {
     // Letters and punctuation are dropped; at most 15 digits are kept (E.164).
     expect(phoneKeystrokes(formatPhoneAsTyped('0791a1-12.3456 ext'))).toBe('07911123456');
     expect(phoneKeystrokes(formatPhoneAsTyped('1'.repeat(20)))).toBe('1'.repeat(15));
+  });
+
+  it('drops a digit for a backspace over a space, but keeps every digit pasted over the number', () => {
+    // Backspace just after the space: the digit before it goes.
+    expect(phoneAfterInput('07911 123456', '07911123456', true)).toBe('07911 12345');
+    // The same number pasted without its spaces over the whole field stays whole.
+    expect(phoneAfterInput('07911 123456', '07911123456', false)).toBe('07911 123456');
+    expect(phoneAfterInput('', '07911123456', false)).toBe('07911 123456');
+    // Deleting a digit removes that digit.
+    expect(phoneAfterInput('07911 123456', '07911 12345', true)).toBe('07911 12345');
   });
 });

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loginCodes, outbox } from '../../../db/schema';
 import { fakeMailProvider } from '../../../tests/mocks/mail-provider';
 import { messageOf, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
+import { appealGiftsEmail } from '../notifications/fundraiser-mail';
 import { loginCodeEmail } from './mailer';
 
 describe('HTTP mail provider (node)', () => {
@@ -117,5 +118,31 @@ describe('sign-in email', () => {
     expect(mail.text).toContain('Your UK NFP sign-in code is: 042917');
     expect(mail.text).toContain('expires in 10 minutes');
     expect(mail.subject).toBe('042917 is your UK NFP sign-in code');
+  });
+});
+
+describe("the site's own emails", () => {
+  it('do not call the site a registered charity: the gift goes to the charity named on its page', () => {
+    const mails = [
+      loginCodeEmail({ to: 'a@example.org', code: '042917', minutes: 10 }),
+      appealGiftsEmail(
+        {
+          to: 'f@example.org',
+          firstName: 'Fran',
+          appealTitle: 'Fran runs',
+          raised: 1000,
+          goal: 45000,
+          appealUrl: 'https://example.org/appeals/x',
+          settingsUrl: 'https://example.org/dashboard/donors/edit/me',
+        },
+        { count: 1, total: 1000 },
+      ),
+    ];
+    for (const mail of mails) {
+      for (const body of [mail.text, mail.html]) {
+        expect(body).not.toContain('a UK registered charity');
+        expect(body).toContain('UK NFP: every gift goes to the registered charity named on its page');
+      }
+    }
   });
 });

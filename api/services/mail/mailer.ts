@@ -150,6 +150,12 @@ const escapeHtml = (value: string) =>
     (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch] as string,
   );
 
+/**
+ * The sign-off of the site's own emails. The site is run for the charities it raises money for and is
+ * not itself the registered charity (the footer says the same); receipts name the charity that got the gift.
+ */
+export const operatorLine = (site: string) => `${site}: every gift goes to the registered charity named on its page`;
+
 /** The sign-in email, plain text and HTML; every user-provided value is escaped in the HTML. */
 export function loginCodeEmail(input: {
   to: string;
@@ -170,7 +176,7 @@ export function loginCodeEmail(input: {
     '',
     `If you did not ask to sign in to ${site} with ${input.to}, you can ignore this email: nobody can sign in without the code.`,
     '',
-    `${site}, a UK registered charity`,
+    operatorLine(site),
   ].join('\n');
   const html = `<!doctype html>
 <html lang="en-GB"><body style="margin:0;background:#f6f8f7;font-family:system-ui,-apple-system,'Segoe UI',Roboto,Arial,sans-serif;color:#1b2430">
@@ -184,7 +190,7 @@ export function loginCodeEmail(input: {
 <p style="margin:0 0 16px">It expires in <strong>${input.minutes} minutes</strong> and works once. Enter it in the sign-in window to continue.</p>
 <p style="margin:0;color:#4f5b67;font-size:14px">If you did not ask to sign in to ${escapeHtml(site)} with ${escapeHtml(input.to)}, you can ignore this email: nobody can sign in without the code.</p>
 </td></tr></table>
-<p style="color:#4f5b67;font-size:12px">${escapeHtml(site)}, a UK registered charity</p>
+<p style="color:#4f5b67;font-size:12px">${escapeHtml(operatorLine(site))}</p>
 </td></tr></table></body></html>`;
   return { to: input.to, subject, text, html, secret: input.code };
 }

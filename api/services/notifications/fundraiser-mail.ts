@@ -1,5 +1,5 @@
 import { formatPence, percentRaised } from '../../../domain/money';
-import type { MailMessage } from '../mail/mailer';
+import { type MailMessage, operatorLine } from '../mail/mailer';
 
 /** Emails to a fundraiser (the appeal's creator): text and HTML, every stored value escaped. */
 
@@ -32,7 +32,7 @@ ${paragraphs.map((p) => `<p style="margin:0 0 16px">${p}</p>`).join('\n')}
 <p style="margin:0 0 16px"><a href="${escapeHtml(ctx.appealUrl)}" style="color:#07523a;font-weight:700">See your appeal</a></p>
 <p style="margin:0;color:#4f5b67;font-size:13px">You get these emails because you started this appeal. <a href="${escapeHtml(ctx.settingsUrl)}" style="color:#07523a">Turn them off in My Info</a>.</p>
 </td></tr></table>
-<p style="color:#4f5b67;font-size:12px">${escapeHtml(site)}, a UK registered charity</p>
+<p style="color:#4f5b67;font-size:12px">${escapeHtml(operatorLine(site))}</p>
 </td></tr></table></body></html>`;
 }
 
@@ -43,7 +43,7 @@ function footerText(ctx: FundraiserMailContext, site: string): string[] {
     '',
     `You get these emails because you started this appeal. Turn them off in My Info: ${ctx.settingsUrl}`,
     '',
-    `${site}, a UK registered charity`,
+    operatorLine(site),
   ];
 }
 

@@ -16,6 +16,7 @@ import {
   giftAidDeclaration,
   MAX_DONATION_PENCE,
   MIN_DONATION_PENCE,
+  withGiftAid,
 } from '../../../domain';
 import { formatPence } from '../../lib/format';
 import { CHALLENGE_STATUS } from '../../lib/turnstile';
@@ -165,6 +166,14 @@ export default function DonationBox({
   const canDonate =
     emailStatus === 'valid' && chosen && giftAidReady && nameOk && !supportMessageTooLong(support) && !busy;
   const selectedPrice = useMemo(() => prices?.find((p) => p.id === priceId) ?? null, [prices, priceId]);
+  // A disabled Donate button says nothing by itself: name what it still waits for.
+  const missing = [
+    emailStatus !== 'valid' && 'a valid email',
+    !chosen && (frequency === 'once' ? 'an amount' : 'a monthly amount'),
+    !giftAidReady && 'your Gift Aid name, house and postcode',
+    !nameOk && 'a name without < or >',
+    supportMessageTooLong(support) && 'a shorter message',
+  ].filter((item): item is string => Boolean(item));
 
   function changeGiftAid(value: GiftAidValue) {
     setGiftAidDetails(value);
@@ -239,6 +248,14 @@ export default function DonationBox({
               ? `Your ${session.type === 'monthly' ? 'monthly ' : ''}gift of ${formatPence(session.amount)} to ${title} has been received.`
               : `Your gift to ${title} has been received.`}
         </p>
+        {session && paidStatus !== 'processing' && (
+          <p data-testid="donation-done-details">
+            {giftAid
+              ? `With Gift Aid it is worth ${formatPence(withGiftAid(session.amount))}${session.type === 'monthly' ? ' a month' : ''} to the charity. `
+              : ''}
+            Your receipt is on its way to {user?.email ?? email.trim()}.
+          </p>
+        )}
         <button type="button" className="btn btn-ghost btn-block" onClick={reset}>
           Make another donation
         </button>
@@ -389,7 +406,13 @@ export default function DonationBox({
             <input
               type="checkbox"
               checked={giftAid}
-              onChange={(e) => setGiftAid(e.target.checked)}
+              onChange={(e) => {
+                setGiftAid(e.target.checked);
+                // The name typed above is the declaration's name unless the donor says otherwise.
+                const typed = user?.name ?? name;
+                if (e.target.checked && !giftAidDetails.first_name && !giftAidDetails.last_name)
+                  setGiftAidDetails({ ...giftAidDetails, first_name: typed.first_name, last_name: typed.last_name });
+              }}
               aria-describedby={`${id}-boost`}
             />
             Gift Aid (UK Only)
@@ -402,7 +425,13 @@ export default function DonationBox({
             monthly={frequency === 'monthly'}
           />
           {giftAid && (
-            <GiftAidFields value={giftAidDetails} onChange={changeGiftAid} declaration={declaration} idPrefix={id} />
+            <GiftAidFields
+              value={giftAidDetails}
+              onChange={changeGiftAid}
+              declaration={declaration}
+              idPrefix={id}
+              donating
+            />
           )}
         </div>
 
@@ -415,7 +444,17 @@ export default function DonationBox({
           </p>
         )}
         {challenge && <TurnstileCheck action="checkout" onToken={(token) => void donate(undefined, token)} />}
-        <button type="submit" className="btn btn-primary btn-block" disabled={!canDonate}>
+        {missing.length > 0 && (
+          <p className="field-hint" id={`${id}-missing`} data-testid="donate-missing">
+            To donate, add {missing.join(', ')}.
+          </p>
+        )}
+        <button
+          type="submit"
+          className="btn btn-primary btn-block"
+          disabled={!canDonate}
+          aria-describedby={missing.length > 0 ? `${id}-missing` : undefined}
+        >
           {busy
             ? 'Please wait…'
             : selectedPrice && frequency === 'monthly'

@@ -89,11 +89,14 @@ export function GiftAidFields({
   onChange,
   declaration,
   idPrefix,
+  donating = false,
 }: {
   value: GiftAidValue;
   onChange: (value: GiftAidValue) => void;
   declaration: string;
   idPrefix: string;
+  /** In the donation box: the gift confirms the declaration (elsewhere the form corrects one already made). */
+  donating?: boolean;
 }) {
   const [touched, setTouched] = useState<Partial<Record<Field, boolean>>>({});
   const errors = giftAidErrors(value);
@@ -132,10 +135,12 @@ export function GiftAidFields({
       <p className="declaration">
         <strong>Gift Aid declaration.</strong> {declaration}
       </p>
-      <p className="field-hint">
-        By donating with Gift Aid ticked you confirm this declaration. It covers this gift and your gifts to this
-        charity in the past 4 years and from now on, until you cancel it in My Info.
-      </p>
+      {donating && (
+        <p className="field-hint">
+          By donating with Gift Aid ticked you confirm this declaration. It covers this gift and your gifts to this
+          charity in the past 4 years and from now on, until you cancel it in My Info.
+        </p>
+      )}
     </div>
   );
 }

@@ -102,7 +102,8 @@ export function DonorForm({ id }: { id?: string }) {
     setSaving(false);
     if (!res.ok) return setError(res.error.message);
     if (isMe) void refreshUser();
-    if (isEdit) goBack(listPathOf('donors'));
+    // My Info opened directly has no page to go back to: a donor may not see the donors list.
+    if (isEdit) goBack(isMe ? '/dashboard/overview' : listPathOf('donors'));
     else navigate(listPathOf('donors'));
   };
 

@@ -1,5 +1,5 @@
 import { useId, useState, type ChangeEvent, type FormEvent, type ReactNode } from 'react';
-import { formatPhoneAsTyped, PHONE_HINT, phoneKeystrokes } from '../../../domain/phone';
+import { PHONE_HINT, phoneAfterInput } from '../../../domain/phone';
 import { Alert, Field, TextInput, type Option } from '../ui/primitives';
 import { MAX_IMAGE_BYTES } from '../../../domain/limits';
 
@@ -52,10 +52,8 @@ export function PhoneInput({
 }) {
   const id = useId();
   const handle = (e: ChangeEvent<HTMLInputElement>) => {
-    const next = e.target.value;
-    let keys = phoneKeystrokes(next);
-    if (next.length < value.length && keys === phoneKeystrokes(value)) keys = keys.slice(0, -1);
-    onChange(formatPhoneAsTyped(keys));
+    const inputType = e.nativeEvent instanceof InputEvent ? e.nativeEvent.inputType : '';
+    onChange(phoneAfterInput(value, e.target.value, inputType.startsWith('delete')));
   };
   return (
     <Field id={id} label={label} hint={PHONE_HINT}>

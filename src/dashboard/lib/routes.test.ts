@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dashboardSegments, isDashboardHref, joinPath, matchRoute, parseFormPath } from './routes';
+import { dashboardSegments, isDashboardHref, joinPath, matchRoute, parseFormPath, routeTitle } from './routes';
 
 describe('matchRoute', () => {
   it('maps the spec route list', () => {
@@ -72,5 +72,20 @@ describe('path helpers', () => {
     expect(isDashboardHref('/appeals', origin)).toBe(false);
     expect(isDashboardHref('https://evil.example/dashboard/faqs', origin)).toBe(false);
     expect(dashboardSegments('/dashboard//donors/')).toEqual(['donors']);
+  });
+});
+
+describe('routeTitle', () => {
+  it('names the screens whose title comes from the path, not "Dashboard"', () => {
+    const title = (path: string) => routeTitle(matchRoute(path));
+    expect(title('/dashboard/donors/edit/me')).toBe('My Info');
+    expect(title('/dashboard/donors/edit/abc')).toBe('Edit Donor');
+    expect(title('/dashboard/donations/add')).toBe('Add Donation');
+    expect(title('/dashboard/organizations')).toBe('Organizations');
+    expect(title('/dashboard/active-appeals')).toBe('Appeals');
+    expect(title('/dashboard/active-appeals-add')).toBe('Add Appeal');
+    expect(title('/dashboard/active-campaigns-edit/abc')).toBe('Edit Campaign');
+    expect(title('/dashboard/communication/7')).toBe('Notification');
+    expect(title('/dashboard/overview')).toBeUndefined();
   });
 });

@@ -110,6 +110,34 @@ export function matchRoute(pathname: string): Route {
   return { name: 'not-found' };
 }
 
+const RESOURCE_NOUN: Record<Resource, [one: string, many: string]> = {
+  organizations: ['Organization', 'Organizations'],
+  donors: ['Donor', 'Donors'],
+  donations: ['Donation', 'Donations'],
+};
+
+/**
+ * The tab's title for the screens whose title depends on the path (the fixed ones are in
+ * RouteView's table): a browser tab or screen reader otherwise names them all "Dashboard".
+ */
+export function routeTitle(route: Route): string | undefined {
+  switch (route.name) {
+    case 'form':
+      if (route.resource === 'donors' && route.id === 'me') return 'My Info';
+      return `${route.id ? 'Edit' : 'Add'} ${RESOURCE_NOUN[route.resource][0]}`;
+    case 'list':
+      return RESOURCE_NOUN[route.resource][1];
+    case 'campaign-list':
+      return route.kind === 'appeal' ? 'Appeals' : 'Campaigns';
+    case 'campaign-editor':
+      return `${route.id ? 'Edit' : 'Add'} ${route.kind === 'appeal' ? 'Appeal' : 'Campaign'}`;
+    case 'communication-detail':
+      return 'Notification';
+    default:
+      return undefined;
+  }
+}
+
 /** Spec "Dashboard forms": edit when the path contains 'edit'; the id is the last segment. */
 export function parseFormPath(pathname: string): { isEdit: boolean; id: string | undefined } {
   const segs = pathname.split('/').filter(Boolean);

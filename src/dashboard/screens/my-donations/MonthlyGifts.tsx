@@ -1,4 +1,4 @@
-import { type ReactNode, useState } from 'react';
+import { type ReactNode, useRef, useState } from 'react';
 import { formatLongUkDate, formatPence, MAX_PAUSE_MONTHS, paymentMethodLabel } from '../../../../domain';
 import { api, type ApiResult, client, type Data } from '../../../lib/api';
 import { useApiGet } from '../../lib/use-api';
@@ -22,13 +22,16 @@ const STATUS: Record<MonthlyGift['status'], [string, 'ok' | 'warn' | 'danger' | 
 export function MonthlyGifts() {
   const [state, reload] = useApiGet('/api/me/monthly-gifts', (o) => mine.$get(undefined, o));
   const [prices] = useApiGet('/api/stripe/subscriptions', (o) => client.api.stripe.subscriptions.$get(undefined, o));
-  if (state.status !== 'ok' || state.data.length === 0)
-    return state.status === 'error' ? <Alert>{state.error.message}</Alert> : null;
+  // The cards stay while a change reloads the list, so the confirmation a card shows is not lost.
+  const shown = useRef<MonthlyGift[]>([]);
+  if (state.status === 'ok') shown.current = state.data;
+  if (state.status === 'error') return <Alert>{state.error.message}</Alert>;
+  if (shown.current.length === 0) return null;
   return (
     <section aria-labelledby="mg-title">
       <h2 id="mg-title">Monthly gifts</h2>
       <ul className="mg-list">
-        {state.data.map((gift) => (
+        {shown.current.map((gift) => (
           <MonthlyGiftCard
             key={gift._id}
             gift={gift}

@@ -1,4 +1,4 @@
-import { paymentMethodLabel } from '../../../../domain';
+import { giftAidOn, paymentMethodLabel } from '../../../../domain';
 import { formatPence } from '../../../lib/format';
 import { formatDate } from '../../lib/dates';
 import { Badge } from '../../ui/primitives';
@@ -35,6 +35,20 @@ export const myDonationColumns: DashColumnDef<Donation>[] = [
     id: 'method',
     accessorFn: (row) => paymentMethodLabel(row.payment_method, row.bank_last4, row.source) || '-',
     header: 'Paid by',
+  },
+  {
+    id: 'giftAid',
+    accessorFn: (row) => (row.gift_aid ? 'Yes' : 'No'),
+    header: 'Gift Aid',
+    // What the charity claims on top, so the donor sees their gift's Gift Aid without the statement.
+    cell: ({ row }) => {
+      const net = (row.original.amount ?? 0) - (row.original.refunded_amount ?? 0);
+      return row.original.gift_aid && net > 0 ? (
+        <span className="dash-nowrap">Yes, +{formatPence(giftAidOn(net))}</span>
+      ) : (
+        'No'
+      );
+    },
   },
   {
     id: 'type',

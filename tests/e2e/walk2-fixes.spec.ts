@@ -1,0 +1,67 @@
+import { expect, openAs, test } from './fixtures';
+
+/** What a donor and a fundraiser tripped on when walking their own dashboard screens on a phone. */
+
+test('My Donations says which gifts carry Gift Aid and what it adds', async ({ page, request, signInAs }) => {
+  const token = await signInAs('donor@example.org');
+  const res = await request.get('/api/donations?type=me', { headers: { authorization: `Bearer ${token}` } });
+  const gifts = (await res.json()) as { amount: number; refunded_amount: number; gift_aid: boolean }[];
+  const aided = gifts.find((g) => g.gift_aid && g.amount > g.refunded_amount);
+  expect(aided, 'the seeded donor has a gift with Gift Aid').toBeDefined();
+  await page.setViewportSize({ width: 390, height: 844 });
+  await openAs(page, token, '/dashboard/donations/me');
+  const table = page.getByRole('table', { name: 'My Donations' });
+  await expect(table.getByRole('columnheader', { name: 'Gift Aid' })).toBeVisible();
+  const worth = new Intl.NumberFormat('en-GB', { style: 'currency', currency: 'GBP' }).format(
+    Math.floor((aided!.amount - aided!.refunded_amount) / 4) / 100,
+  );
+  await expect(table.getByRole('cell', { name: `Yes, +${worth}` }).first()).toBeVisible();
+  await expect(table.getByRole('cell', { name: 'No', exact: true }).first()).toBeVisible();
+});
+
+test('My Info opened from a link: saving goes to the overview, not the admins-only donors list', async ({
+  page,
+  signInAs,
+}) => {
+  await openAs(page, await signInAs('donor@example.org'), '/dashboard/donors/edit/me');
+  await expect(page).toHaveTitle('My Info | UK NFP Dashboard');
+  const phone = page.getByLabel('Phone');
+  await expect(page.getByLabel('First name')).not.toHaveValue('');
+  // The same number pasted over itself without spaces keeps all its digits.
+  await phone.fill('07911 123456');
+  await phone.fill('07911123456');
+  await expect(phone).toHaveValue('07911 123456');
+  // Backspace just after the space still takes a digit away.
+  await phone.press('End');
+  for (let i = 0; i < 6; i++) await phone.press('ArrowLeft');
+  await phone.press('Backspace');
+  await expect(phone).toHaveValue('07911 12345');
+  await phone.fill('07911 123456');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page).toHaveURL(/\/dashboard\/overview$/);
+  await expect(page.getByRole('heading', { name: /^Welcome/ })).toBeVisible();
+});
+
+test('the Rewards mock-up keeps its profile readable at 390 px', async ({ page, signInAs }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await openAs(page, await signInAs('donor@example.org'), '/dashboard/reward');
+  const details = page.locator('.dash-reward-card .dash-stack');
+  await expect(details).toBeVisible();
+  // Beside the avatar with Get Points below, not a column a few letters wide between them.
+  const box = (await details.boundingBox())!;
+  expect(box.width).toBeGreaterThanOrEqual(192);
+  const button = (await page.locator('.dash-reward-card').getByRole('link', { name: 'Get Points' }).boundingBox())!;
+  expect(button.y).toBeGreaterThan(box.y + box.height - 1);
+  await page.locator('.dash-reward-card').screenshot({ path: 'test-results/walk2-reward-card-390.png' });
+});
+
+test('a donor correcting their Gift Aid address is not told they confirm it by donating', async ({
+  page,
+  signInAs,
+}) => {
+  await openAs(page, await signInAs('donor@example.org'), '/dashboard/donors/edit/me');
+  // The seeded donor's declaration is in force: its address form is shown.
+  await expect(page.getByRole('button', { name: 'Update my Gift Aid address' })).toBeVisible();
+  await expect(page.getByText(/I want to Gift Aid my donation/).first()).toBeVisible();
+  await expect(page.getByText('By donating with Gift Aid ticked')).toHaveCount(0);
+});
