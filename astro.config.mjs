@@ -7,8 +7,16 @@ import { fileURLToPath } from 'node:url';
 import { security } from './src/lib/csp-policy.mjs';
 import { withPagePolicyMeta } from './src/lib/page-csp.mjs';
 
+/**
+ * This build's id, in the page cache's keys (src/lib/server/build-id.ts): a page cached by one build
+ * names that build's hashed scripts, which the next deployment no longer serves, so a new build
+ * never serves the old one's copies. BUILD_ID (e.g. a commit) overrides the build time.
+ */
+const BUILD_ID = process.env.BUILD_ID || Date.now().toString(36);
+
 export default defineConfig({
   output: 'server',
+  vite: { define: { __BUILD_ID__: JSON.stringify(BUILD_ID) } },
   adapter: cloudflare({ imageService: 'passthrough' }),
   session: false,
   // Pre-rendered pages as /events.html so /events is served without a redirect to /events/.

@@ -19,6 +19,7 @@ import {
   retirePagesCoalesced,
   REVALIDATE_HEADER,
 } from './lib/server/page-cache';
+import { BUILD_ID } from './lib/server/build-id';
 import { withPageOwnCsp } from './lib/server/page-csp';
 import { withSecurityHeaders } from './lib/server/security-headers';
 
@@ -114,7 +115,7 @@ async function publicApiRead(request: Request, cache: Cache, decision: Extract<A
 app.get(APPLE_PAY_ASSOCIATION_PATH, () => applePayAssociation(env as unknown as Bindings));
 app.all('/api/*', async (c) => {
   const cache = pageCache();
-  const decision = cache ? apiCacheDecision(c.req.raw) : null;
+  const decision = cache ? apiCacheDecision(c.req.raw, BUILD_ID) : null;
   if (cache && decision?.kind === 'cache') return publicApiRead(c.req.raw, cache, decision);
   const response = await api.fetch(c.req.raw, env, apiExecution);
   if (cache && apiWriteRetiresPages(c.req.raw, response)) {
@@ -127,7 +128,7 @@ app.all('/api/*', async (c) => {
   return response;
 });
 app.use(async (c, next) => {
-  const decision = pageCacheDecision(c.req.raw);
+  const decision = pageCacheDecision(c.req.raw, BUILD_ID);
   const cache = pageCache();
   if (decision.kind === 'bypass' || !cache) {
     await next();

@@ -105,6 +105,24 @@ describe('public API reads', () => {
     expect(other.kind === 'cache' && other.key.url).toBe('https://give.example.org/api/appeals?limit=5');
   });
 
+  it("keys every copy by the worker's build, so a deployment never serves the last one's pages", () => {
+    // A page names its build's hashed scripts; the next build no longer serves them.
+    const page = (build: string) =>
+      pageCacheDecision(new Request('https://give.example.org/appeals?utm_source=x'), build);
+    const api = (build: string) => apiCacheDecision(new Request('https://give.example.org/api/appeals?limit=5'), build);
+    const url = (d: ReturnType<typeof page> | ReturnType<typeof api>) => (d.kind === 'cache' ? d.key.url : null);
+    expect(url(page('b1'))).toBe('https://give.example.org/appeals?__build=b1');
+    expect(url(page('b2'))).toBe('https://give.example.org/appeals?__build=b2');
+    expect(url(api('b1'))).toBe('https://give.example.org/api/appeals?limit=5&__build=b1');
+    expect(url(api('b1'))).not.toBe(url(api('b2')));
+    // A caller cannot pick a build's copy: the mark is the cache's own.
+    expect(decideApi('/api/appeals?__build=b1').kind).toBe('bypass');
+    expect(pageCacheDecision(new Request('https://give.example.org/appeals?__build=b1'), 'b1')).toEqual({
+      kind: 'bypass',
+      private: true,
+    });
+  });
+
   it('never caches a token, a caller asking for the origin, a write, private donations or other routes', () => {
     const inits: RequestInit[] = [
       { headers: { authorization: 'Bearer x' } },

@@ -71,8 +71,21 @@ export const REVALIDATE_HEADER = 'x-page-revalidate';
 
 export type PageCacheDecision = { kind: 'cache'; key: Request } | { kind: 'bypass'; private: boolean };
 
-/** Whether this request's page may come from (and go into) the shared cache, and under which key. */
-export function pageCacheDecision(request: Request): PageCacheDecision {
+/**
+ * The build's mark on a cache key. A page names its build's hashed scripts and styles, which a new
+ * deployment no longer serves: one build never reads another's copies (they expire on their own).
+ */
+const BUILD_PARAM = '__build';
+function keyOf(url: URL, build: string): Request {
+  if (build) url.searchParams.set(BUILD_PARAM, build);
+  return new Request(url.toString(), { method: 'GET' });
+}
+
+/**
+ * Whether this request's page may come from (and go into) the shared cache, and under which key
+ * (`build`: this worker's build id, src/lib/server/build-id.ts).
+ */
+export function pageCacheDecision(request: Request, build = ''): PageCacheDecision {
   const url = new URL(request.url);
   if (request.method !== 'GET' || !PUBLIC_PAGES.some((re) => re.test(url.pathname)))
     return { kind: 'bypass', private: false };
@@ -83,7 +96,7 @@ export function pageCacheDecision(request: Request): PageCacheDecision {
   if (page !== null && !/^[1-9]\d{0,4}$/.test(page)) return { kind: 'bypass', private: true };
   const key = new URL(url.pathname, url.origin);
   if (page !== null) key.searchParams.set('page', page);
-  return { kind: 'cache', key: new Request(key.toString(), { method: 'GET' }) };
+  return { kind: 'cache', key: keyOf(key, build) };
 }
 
 /**
@@ -109,17 +122,18 @@ const asksForFresh = (headers: Headers) =>
   /no-cache|no-store/i.test(headers.get('cache-control') ?? '') || /no-cache/i.test(headers.get('pragma') ?? '');
 
 /** Whether this API request may be answered from (and stored in) the shared cache, and under which key. */
-export function apiCacheDecision(request: Request): ApiCacheDecision {
+export function apiCacheDecision(request: Request, build = ''): ApiCacheDecision {
   if (request.method !== 'GET' || request.headers.has('authorization') || asksForFresh(request.headers))
     return { kind: 'bypass' };
   const url = new URL(request.url);
   const read = PUBLIC_API_READS.find((r) => r.path.test(url.pathname));
-  if (!read || url.search.length > MAX_API_QUERY) return { kind: 'bypass' };
+  // The build's own mark is the cache's to set, never a caller's.
+  if (!read || url.search.length > MAX_API_QUERY || url.searchParams.has(BUILD_PARAM)) return { kind: 'bypass' };
   if (read.route === '/api/donations' && url.searchParams.get('type') !== 'public') return { kind: 'bypass' };
   // One key whatever the order of the parameters (a repeated one keeps its values' order).
   const key = new URL(url.pathname + url.search, url.origin);
   key.searchParams.sort();
-  return { kind: 'cache', key: new Request(key.toString(), { method: 'GET' }), route: read.route };
+  return { kind: 'cache', key: keyOf(key, build), route: read.route };
 }
 
 /** `caches.default` where the runtime has it (workerd), else null (Node tests). */
