@@ -511,7 +511,7 @@ const ROWS: Row[] = [
   },
   // Monthly gifts: the donor's own under /me, staff by organization, and signed links.
   { route: 'GET /api/me/monthly-gifts', request: () => ({ path: '/api/me/monthly-gifts' }), expect: signedIn(200) },
-  ...(['cancel', 'change', 'pause'] as const).map(
+  ...(['cancel', 'change', 'pause', 'resume'] as const).map(
     (action): Row => ({
       route: `POST /api/me/monthly-gifts/:id/${action}`,
       // The donor's monthly gift: nobody else's /me finds it.
@@ -520,7 +520,7 @@ const ROWS: Row[] = [
         method: 'POST',
         json: action === 'pause' ? { months: 1 } : action === 'change' ? { price: 'price_unknown' } : {},
       }),
-      // cancel runs first (the rows run in order): change and pause then find a cancelled gift.
+      // cancel runs first (the rows run in order): change, pause and resume then find a cancelled gift.
       expect: {
         anonymous: 401,
         donor: action === 'cancel' ? 200 : 409,

@@ -79,7 +79,7 @@ test('a donor gives monthly in demo mode, gets the receipt, cancels from its lin
   await expect(page.getByTestId('consent-status')).toContainText('You stopped email updates');
 });
 
-test('a donor changes and pauses a monthly gift in My Donations', async ({ page, request }) => {
+test('a donor changes, pauses and resumes a monthly gift in My Donations', async ({ page, request }) => {
   const email = `e2e.manage.${Date.now()}@example.com`;
   const token = await signIn(request, email);
   const prices = await startMonthlyGift(request, token);
@@ -106,6 +106,16 @@ test('a donor changes and pauses a monthly gift in My Donations', async ({ page,
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   if (process.env.SCREENSHOTS)
     await page.screenshot({ path: 'test-results/my-donations-monthly-phone.png', fullPage: true });
+  // While paused there is no second pause to choose, only Resume now, which ends the pause at once.
+  const paused = page.getByTestId('monthly-gift');
+  await expect(paused.getByRole('button', { name: /Pause for/ })).toHaveCount(0);
+  await paused.getByRole('button', { name: 'Resume now' }).click();
+  await paused.getByRole('button', { name: 'Resume payments' }).click();
+  await expect(paused.getByRole('status')).toContainText('Your monthly gift is running again');
+  await expect(paused).toContainText('Active');
+  await expect(paused).toContainText('Next payment');
+  if (process.env.SCREENSHOTS)
+    await page.screenshot({ path: 'test-results/my-donations-monthly-resumed-phone.png', fullPage: true });
 });
 
 test('the annual statement prints on A4 with Gift Aid marked', async ({ page, request }) => {

@@ -6,6 +6,7 @@ import {
   cancelMonthlyGift,
   changeMonthlyGiftAmount,
   pauseMonthlyGift,
+  resumeMonthlyGift,
 } from '../../services/monthly-gifts/donor-actions';
 import { listDonorMonthlyGifts, monthlyGiftFor, toMonthlyGiftDtos } from '../../services/monthly-gifts/records';
 import { cancelByLink, readCancelLink } from '../../services/monthly-gifts/link-actions';
@@ -26,6 +27,7 @@ import {
   listOffice,
   pauseMine,
   readLink,
+  resumeMine,
   useLink,
 } from './monthly-gifts.routes';
 import { serviceContext, signedInContext } from '../../lib/service-context';
@@ -96,6 +98,10 @@ export const monthlyGiftsRouter = createRouter()
   .openapi(pauseMine, async (c) => {
     const gift = await monthlyGiftFor(signedInContext(c), c.req.valid('param').id, 'donor');
     return c.json(await dto(c, await pauseMonthlyGift(serviceContext(c), gift, c.req.valid('json').months)), 200);
+  })
+  .openapi(resumeMine, async (c) => {
+    const gift = await monthlyGiftFor(signedInContext(c), c.req.valid('param').id, 'donor');
+    return c.json(await dto(c, await resumeMonthlyGift(serviceContext(c), gift)), 200);
   })
   .openapi(listOffice, async (c) => {
     const { rows, total } = await officeMonthlyGifts(signedInContext(c), c.req.valid('query'));

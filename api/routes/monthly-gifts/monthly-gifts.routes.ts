@@ -60,6 +60,12 @@ export const pauseMine = mine.post('/me/monthly-gifts/{id}/pause', {
   responses: okResponses(MonthlyGiftSchema, 'The gift, paused'),
 });
 
+export const resumeMine = mine.post('/me/monthly-gifts/{id}/resume', {
+  summary: 'End a pause now: payments go on from the next scheduled date',
+  request: { params: MonthlyGiftIdParam },
+  responses: okResponses(MonthlyGiftSchema, 'The gift, running again'),
+});
+
 export const getManaged = managed.get('/monthly-gifts/{id}', {
   summary: 'A monthly gift of your organizations (admins: any)',
   request: { params: MonthlyGiftIdParam },

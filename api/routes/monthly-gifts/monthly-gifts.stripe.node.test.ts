@@ -66,7 +66,7 @@ async function stripeMonthly() {
 }
 
 describe('monthly gifts with Stripe (fake)', () => {
-  it('changes the price with proration off, pauses with pause_collection void + resumes_at, and cancels', async () => {
+  it('changes the price with proration off, pauses with pause_collection void + resumes_at, resumes, and cancels', async () => {
     const m = await stripeMonthly();
     expect(await m.gift()).toMatchObject({ status: 'active', amount: 1000, source: 'card' });
 
@@ -87,6 +87,12 @@ describe('monthly gifts with Stripe (fake)', () => {
     const resumesAt = fake.subscriptions.get(m.sub.id)!.pause_collection.resumes_at * 1000;
     expect(resumesAt - Date.now()).toBeGreaterThan(88 * 86400_000);
     expect(await m.gift()).toMatchObject({ status: 'paused', amount: 2500 });
+
+    // Resume now: Stripe's empty pause_collection ends the pause; the stored gift runs again.
+    const resume = await m.act('resume');
+    expect(resume.status).toBe(200);
+    expect(fake.subscriptions.get(m.sub.id)!.pause_collection).toBeNull();
+    expect(await m.gift()).toMatchObject({ status: 'active', pauseResumesAt: null, amount: 2500 });
 
     const cancel = await m.act('cancel');
     expect(cancel.status).toBe(200);

@@ -170,6 +170,41 @@ describe(`monthly gifts in demo mode (${engineName})`, () => {
     expect((await m.list())[0]).toMatchObject({ status: 'cancelled' });
   });
 
+  it('resumes a paused gift at once with a notice, and refuses a second pause or resuming a running gift', async () => {
+    const m = await monthlyDonor();
+    const notPaused = await m.act('resume');
+    expect(notPaused.status).toBe(409);
+    expect(await messageOf(notPaused)).toBe('This monthly gift is not paused');
+    expect((await m.act('pause', { months: 3 })).status).toBe(200);
+    const firstPause = (await m.gift()).pauseResumesAt;
+    // Pausing again would count from today and could cut the first pause short.
+    const twice = await m.act('pause', { months: 1 });
+    expect(twice.status).toBe(409);
+    expect(await messageOf(twice)).toMatch(/already paused\. Resume it first/);
+    expect((await m.gift()).pauseResumesAt).toEqual(firstPause);
+
+    const resume = await m.act('resume');
+    expect(resume.status).toBe(200);
+    const resumed = (await resume.json()) as MonthlyGift;
+    expect(resumed).toMatchObject({ status: 'active', pause_resumes_at: null });
+    // The next payment is the gift's next monthly date, not the date the pause would have ended.
+    const next = Date.parse(resumed.next_payment_at ?? '') - Date.now();
+    expect(next).toBeGreaterThan(0);
+    expect(next).toBeLessThanOrEqual(31 * 86400_000);
+    expect(await m.gift()).toMatchObject({ status: 'active', pauseResumesAt: null });
+    expect((await m.list())[0]).toMatchObject({ status: 'active' });
+    expect((await m.act('resume')).status).toBe(409);
+    const running = (await mail(m.donor.email)).filter(
+      (r) => r.subject === `Your monthly gift to ${PLATFORM_CHARITY.name} is running again`,
+    );
+    expect(running).toHaveLength(1);
+    expect(running[0].text).toMatch(/is running again\. The next payment is due on \d{1,2} \w+ \d{4}\./);
+    // Someone else's gift is not found; a cancelled gift cannot be resumed.
+    expect((await m.act('resume', {}, (await signedIn(t.db, 'donor')).token)).status).toBe(404);
+    expect((await m.act('cancel')).status).toBe(200);
+    expect((await m.act('resume')).status).toBe(409);
+  });
+
   it('rejects bad input with a message naming the field, and changes nothing', async () => {
     const m = await monthlyDonor();
     for (const [path, body, field] of [

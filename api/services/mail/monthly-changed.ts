@@ -10,7 +10,11 @@ export type MonthlyNotice = {
   cause: string;
   amount: number;
   /** What this notice is about; the key makes each change go once. */
-  change: { kind: 'amount' } | { kind: 'paused'; resumesAt: Date } | { kind: 'cancelled'; at: Date };
+  change:
+    | { kind: 'amount' }
+    | { kind: 'paused'; resumesAt: Date }
+    | { kind: 'resumed'; nextPaymentAt: Date | null }
+    | { kind: 'cancelled'; at: Date };
   /** Identifies the change (event id or timestamp) so the same change is announced once. */
   version: string;
   manageUrl: string;
@@ -24,13 +28,17 @@ export function monthlyChangedEmail(n: MonthlyNotice): MailMessage {
       ? `Your monthly gift to ${n.charity.name} is cancelled`
       : change.kind === 'paused'
         ? `Your monthly gift to ${n.charity.name} is paused`
-        : `Your monthly gift to ${n.charity.name} is now ${formatPence(n.amount)}`;
+        : change.kind === 'resumed'
+          ? `Your monthly gift to ${n.charity.name} is running again`
+          : `Your monthly gift to ${n.charity.name} is now ${formatPence(n.amount)}`;
   const text =
     change.kind === 'cancelled'
       ? `Your monthly gift of ${formatPence(n.amount)} for ${n.cause} was cancelled on ${formatLongUkDate(change.at)}. No further payments will be taken. Thank you for everything you have given.`
       : change.kind === 'paused'
         ? `Your monthly gift of ${formatPence(n.amount)} for ${n.cause} is paused. No payments will be taken until ${formatLongUkDate(change.resumesAt)}, when it restarts on its own.`
-        : `From your next payment, your monthly gift for ${n.cause} will be ${formatPence(n.amount)}. Nothing extra is taken now.`;
+        : change.kind === 'resumed'
+          ? `Your monthly gift of ${formatPence(n.amount)} for ${n.cause} is running again.${change.nextPaymentAt ? ` The next payment is due on ${formatLongUkDate(change.nextPaymentAt)}.` : ''} Thank you.`
+          : `From your next payment, your monthly gift for ${n.cause} will be ${formatPence(n.amount)}. Nothing extra is taken now.`;
   return render({
     to: n.donor.email,
     subject,

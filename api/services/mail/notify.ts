@@ -78,6 +78,15 @@ async function monthlyNotice(ctx: MailContext, event: Stripe.Event) {
     change = { kind: 'paused', resumesAt: gift.pauseResumesAt };
     version = String(gift.pauseResumesAt.getTime());
   } else if (
+    previous.pause_collection &&
+    sub.pause_collection == null &&
+    snap.status === 'active' &&
+    gift.status === 'active'
+  ) {
+    // A pause ended (the donor resumed, or its date came): announced once per event.
+    change = { kind: 'resumed', nextPaymentAt: gift.nextPaymentAt };
+    version = event.id;
+  } else if (
     'items' in previous &&
     snap.amount !== null &&
     snap.amount === gift.amount &&

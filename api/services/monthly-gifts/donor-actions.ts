@@ -96,6 +96,16 @@ export async function pauseMonthlyGift(
   months: number,
 ): Promise<MonthlyGiftRow> {
   stillRunning(gift);
+  // A second pause would count from today and could end the first one early: resume, then pause.
+  if (gift.status === 'paused')
+    throw new HttpError(409, 'This monthly gift is already paused. Resume it first to choose another pause.');
   const resumesAt = Math.floor(pauseUntil(months).getTime() / 1000);
   return change(ctx, gift, { kind: 'pause', resumesAt }, 'pause your monthly gift');
+}
+
+/** Ends a pause now: payments go on from the next scheduled date. */
+export async function resumeMonthlyGift(ctx: ActionContext, gift: MonthlyGiftRow): Promise<MonthlyGiftRow> {
+  stillRunning(gift);
+  if (gift.status !== 'paused') throw new HttpError(409, 'This monthly gift is not paused');
+  return change(ctx, gift, { kind: 'resume' }, 'resume your monthly gift');
 }

@@ -1,5 +1,6 @@
 import type Stripe from 'stripe';
 import type { donations } from '../../../db/schema';
+import { addMonths } from '../../../domain/dates';
 import type { ReversalReason } from '../../../domain/finance';
 import type { MonthlyGiftRow } from '../monthly-gifts/records';
 import { intentIdFromClientSecret } from './stripe-client';
@@ -153,7 +154,19 @@ export type DemoSubscriptionChange = Partial<{
   priceId: string | null;
   resumesAt: number | null;
   cancelledBy: string;
+  /** When the next payment is due (seconds), where the change moves it. */
+  nextPaymentAt: number;
 }>;
+
+/**
+ * The next monthly payment after `now` on a gift's own cycle (its start date each month), as
+ * Stripe keeps billing periods running through a pause and bills the next one after it ends.
+ */
+export function nextCycleDate(startedAt: Date, now = new Date()): Date {
+  let months = 1;
+  while (addMonths(startedAt, months) <= now) months++;
+  return addMonths(startedAt, months);
+}
 
 /** The Subscription Stripe would hold for a demo monthly gift after a change. */
 export function demoSubscription(gift: MonthlyGiftRow, change: DemoSubscriptionChange): Stripe.Subscription {
@@ -165,7 +178,8 @@ export function demoSubscription(gift: MonthlyGiftRow, change: DemoSubscriptionC
       : gift.status === 'paused' && gift.pauseResumesAt
         ? Math.floor(gift.pauseResumesAt.getTime() / 1000)
         : null;
-  const next = gift.nextPaymentAt ? Math.floor(gift.nextPaymentAt.getTime() / 1000) : now + 30 * 86400;
+  const next =
+    change.nextPaymentAt ?? (gift.nextPaymentAt ? Math.floor(gift.nextPaymentAt.getTime() / 1000) : now + 30 * 86400);
   return subscriptionObject({
     id: gift.id,
     customer: DEMO_CUSTOMER,

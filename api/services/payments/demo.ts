@@ -10,6 +10,7 @@ import {
   demoSubscription,
   demoSuccessEvent,
   newDemoId,
+  nextCycleDate,
 } from './demo-events';
 import { makeDemoPayouts } from '../finance/payouts-demo';
 import type { PaymentProvider, SubscriptionChange, SubscriptionChangeResult } from './provider';
@@ -66,6 +67,21 @@ export function createDemoProvider(options: { authSecret: string; allowed: boole
             {
               items: { data: [{ price: { id: gift.priceId, unit_amount: gift.amount } }] },
             },
+          ),
+        };
+      }
+      if (change.kind === 'resume') {
+        const resumesAt = gift.pauseResumesAt ? Math.floor(gift.pauseResumesAt.getTime() / 1000) : null;
+        return {
+          event: demoEvent(
+            id('updated'),
+            'customer.subscription.updated',
+            // Payments go on from the gift's own monthly date, not from where the pause would have ended.
+            demoSubscription(gift, {
+              resumesAt: null,
+              nextPaymentAt: Math.floor(nextCycleDate(gift.startedAt ?? gift.createdAt).getTime() / 1000),
+            }),
+            { pause_collection: { behavior: 'void', resumes_at: resumesAt } },
           ),
         };
       }

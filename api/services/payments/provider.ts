@@ -35,7 +35,8 @@ export type OpenedPayment = {
 export type SubscriptionChange =
   | { kind: 'cancel'; by: string }
   | { kind: 'price'; price: { id: string; unit_amount: number } }
-  | { kind: 'pause'; resumesAt: number };
+  | { kind: 'pause'; resumesAt: number }
+  | { kind: 'resume' };
 
 /**
  * How a subscription change is recorded: Stripe's answer is stored at once (its webhook confirms

@@ -126,6 +126,9 @@ export function createStripeProvider(
           }),
         };
       }
+      // An empty pause_collection is Stripe's way to end a pause now: the next payment is as scheduled.
+      if (change.kind === 'resume')
+        return { answer: await stripe().subscriptions.update(gift.id, { pause_collection: '' }) };
       // 'void': invoices made during the pause are voided, so the donor is never charged for them.
       return {
         answer: await stripe().subscriptions.update(gift.id, {

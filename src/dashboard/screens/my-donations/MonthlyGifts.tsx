@@ -18,7 +18,7 @@ const STATUS: Record<MonthlyGift['status'], [string, 'ok' | 'warn' | 'danger' | 
   cancelled: ['Cancelled', 'muted'],
 };
 
-/** My Donations: each monthly gift with Change amount, Pause for 1-3 months and Cancel. */
+/** My Donations: each monthly gift with Change amount, Pause for 1-3 months (Resume now while paused) and Cancel. */
 export function MonthlyGifts() {
   const [state, reload] = useApiGet('/api/me/monthly-gifts', (o) => mine.$get(undefined, o));
   const [prices] = useApiGet('/api/stripe/subscriptions', (o) => client.api.stripe.subscriptions.$get(undefined, o));
@@ -75,7 +75,7 @@ function InlineStep(props: {
 }
 
 function MonthlyGiftCard({ gift, prices, onChanged }: { gift: MonthlyGift; prices: Price[]; onChanged: () => void }) {
-  const [mode, setMode] = useState<'idle' | 'change' | 'pause' | 'cancel'>('idle');
+  const [mode, setMode] = useState<'idle' | 'change' | 'pause' | 'resume' | 'cancel'>('idle');
   const [price, setPrice] = useState('');
   const [months, setMonths] = useState(1);
   const [busy, setBusy] = useState(false);
@@ -141,9 +141,15 @@ function MonthlyGiftCard({ gift, prices, onChanged }: { gift: MonthlyGift; price
           <button type="button" className="btn btn-outline dash-btn-sm" onClick={() => setMode('change')}>
             Change amount
           </button>
-          <button type="button" className="btn btn-outline dash-btn-sm" onClick={() => setMode('pause')}>
-            Pause for 1-{MAX_PAUSE_MONTHS} months
-          </button>
+          {gift.status === 'paused' ? (
+            <button type="button" className="btn btn-outline dash-btn-sm" onClick={() => setMode('resume')}>
+              Resume now
+            </button>
+          ) : (
+            <button type="button" className="btn btn-outline dash-btn-sm" onClick={() => setMode('pause')}>
+              Pause for 1-{MAX_PAUSE_MONTHS} months
+            </button>
+          )}
           <button type="button" className="btn btn-outline dash-btn-sm" onClick={() => setMode('cancel')}>
             Cancel
           </button>
@@ -194,6 +200,21 @@ function MonthlyGiftCard({ gift, prices, onChanged }: { gift: MonthlyGift; price
               </option>
             ))}
           </select>
+        </InlineStep>
+      ) : null}
+      {mode === 'resume' ? (
+        <InlineStep
+          confirm="Resume payments"
+          disabled={busy}
+          onConfirm={() =>
+            act(
+              () => api((o) => mine[':id'].resume.$post({ param }, o)),
+              'Your monthly gift is running again. The next payment is on its usual date.',
+            )
+          }
+          onBack={() => setMode('idle')}
+        >
+          <span>End the pause now? Payments go on from the next monthly date.</span>
         </InlineStep>
       ) : null}
       {mode === 'cancel' ? (
