@@ -100,6 +100,9 @@ test('a donor changes, pauses and resumes a monthly gift in My Donations', async
   await card.getByRole('button', { name: 'Pause payments' }).click();
   await expect(card).toContainText('Paused until');
   await expect(card.getByRole('status')).toContainText('Your gift is paused');
+  await expect(card.getByRole('button', { name: 'Resume now' })).toBeVisible();
+  if (process.env.SCREENSHOTS)
+    await page.screenshot({ path: 'test-results/my-donations-monthly-paused-desktop.png', fullPage: true });
   await page.setViewportSize({ width: 390, height: 844 });
   await page.reload();
   await expect(page.getByTestId('monthly-gift')).toContainText('Paused until');
