@@ -90,6 +90,25 @@ test('/login opens the real sign-in dialog, focus on the email field and then on
   expect(errors).toEqual([]);
 });
 
+test("the header's Login shows it heard a tap made before its script arrived", async ({ page }) => {
+  // A slow phone: the sign-in island's script (and React) arrive a second after the tap.
+  let release = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route('**/_astro/HeaderAuth*.js', async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto('/campaigns');
+  const login = page.locator('header').getByRole('button', { name: 'Login' });
+  await login.click();
+  await expect(login).toHaveAttribute('aria-busy', 'true');
+  release();
+  await expect(page.getByRole('dialog', { name: 'Log in or sign up' }).getByLabel('Email address')).toBeFocused();
+  await expect(page.locator('header [aria-busy]')).toHaveCount(0);
+});
+
 test("the header's Login opens the dialog with focus on the email field", async ({ page }) => {
   await page.goto('/campaigns');
   // The first click hydrates the header island and is replayed once React is there.

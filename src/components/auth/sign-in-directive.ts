@@ -30,6 +30,7 @@ const signInDirective: ClientDirective = (load, _options, el) => {
     await (await load())();
     hydrated = true;
     el.removeEventListener('click', onClick, true);
+    for (const busy of el.querySelectorAll('[aria-busy]')) busy.removeAttribute('aria-busy');
     // A click that came before React: the button did nothing then, so it is given again.
     if (clickWaiting) el.querySelector<HTMLElement>('button')?.click();
   };
@@ -37,6 +38,8 @@ const signInDirective: ClientDirective = (load, _options, el) => {
   const onClick = () => {
     if (hydrated) return;
     clickWaiting = true;
+    // On a slow phone React can take a second or more: the button says it heard the tap.
+    el.querySelector('button')?.setAttribute('aria-busy', 'true');
     void hydrate();
   };
 
