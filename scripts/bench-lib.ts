@@ -161,18 +161,26 @@ export function serveWorker(o: ServeWorker): ChildProcess {
   return spawnTracked('tsx', argv, o.pipeStdout);
 }
 
-/** Waits until GET /api/health answers (up to two minutes). */
-export async function waitForServer(url: string, timeoutMs = 120_000) {
+/**
+ * Waits until GET `url` + `health` answers (up to two minutes by default): the worker's
+ * /api/health, or another server's own check. Gives up at once when `child` has exited.
+ */
+export async function waitForServer(
+  url: string,
+  timeoutMs = 120_000,
+  { health = '/api/health', child }: { health?: string; child?: ChildProcess } = {},
+) {
   const until = Date.now() + timeoutMs;
   while (Date.now() < until) {
+    if (child && child.exitCode !== null) throw new Error(`the server for ${url} exited (${child.exitCode})`);
     try {
-      if ((await fetch(`${url}/api/health`)).ok) return;
+      if ((await fetch(`${url}${health}`)).ok) return;
     } catch {
       // not listening yet
     }
     await new Promise((r) => setTimeout(r, 300));
   }
-  throw new Error(`the worker did not start on ${url}`);
+  throw new Error(`the server did not start on ${url}`);
 }
 
 /** Seeds the demo data (scale N) into a fresh local D1 state; throws when seeding fails. */

@@ -433,19 +433,8 @@ async function startDatabaseServer(persist: string): Promise<{ child: ChildProce
   const port = await freePort();
   const child = spawnTracked('tsx', ['scripts/turso-local.ts', '--port', String(port), '--db', file]);
   const url = `http://127.0.0.1:${port}`;
-  const until = Date.now() + 60_000;
-  while (Date.now() < until) {
-    if (child.exitCode !== null) throw new Error(`the local libSQL server exited (${child.exitCode})`);
-    if (
-      await fetch(`${url}/health`).then(
-        (r) => r.ok,
-        () => false,
-      )
-    )
-      return { child, url, file };
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`the local libSQL server did not start on ${url}`);
+  await waitForServer(url, 60_000, { health: '/health', child });
+  return { child, url, file };
 }
 
 function d1File(persist: string): string {
