@@ -32,32 +32,6 @@ import { Resources } from './screens/mock/Resources';
 import { Rewards } from './screens/mock/Rewards';
 import { $dashUser, isAdmin } from './session';
 
-const TITLES: Partial<Record<Route['name'], string>> = {
-  overview: 'Overview',
-  'gift-aid': 'Gift Aid',
-  batches: 'Batches',
-  'batch-entry': 'Batch entry',
-  batch: 'Batch',
-  'monthly-gifts': 'Monthly gifts',
-  audit: 'Audit log',
-  payouts: 'Payouts',
-  payout: 'Payout',
-  'my-donations': 'My Donations',
-  settings: 'Settings',
-  'donate-history': 'All Donation History',
-  'donate-receipts': 'Donate Receipts',
-  'donate-recurring': 'Recurring Donations',
-  reward: 'Rewards & Achievements',
-  event: 'Events & Volunteering',
-  communication: 'Communication & Notifications',
-  payment: 'Payment Methods',
-  faqs: 'FAQs',
-  contact: 'Contact Support',
-  resources: 'Resources',
-  'support-inbox': 'Support inbox',
-  'not-found': 'Not Found',
-};
-
 function screenFor(route: Route, orgId: string | undefined, isStaff = false) {
   switch (route.name) {
     case 'overview':
@@ -151,7 +125,7 @@ export function RouteView() {
   const first = useRef(true);
 
   useEffect(() => {
-    const title = TITLES[route.name] ?? routeTitle(route);
+    const title = routeTitle(route);
     document.title = `${title ?? 'Dashboard'} | UK NFP Dashboard`;
     // Move focus to the new page for screen readers, but not on the first load.
     if (first.current) first.current = false;

@@ -76,7 +76,7 @@ describe('path helpers', () => {
 });
 
 describe('routeTitle', () => {
-  it('names the screens whose title comes from the path, not "Dashboard"', () => {
+  it('names every screen, those whose title comes from the path too, not "Dashboard"', () => {
     const title = (path: string) => routeTitle(matchRoute(path));
     expect(title('/dashboard/donors/edit/me')).toBe('My Info');
     expect(title('/dashboard/donors/edit/abc')).toBe('Edit Donor');
@@ -86,6 +86,7 @@ describe('routeTitle', () => {
     expect(title('/dashboard/active-appeals-add')).toBe('Add Appeal');
     expect(title('/dashboard/active-campaigns-edit/abc')).toBe('Edit Campaign');
     expect(title('/dashboard/communication/7')).toBe('Notification');
-    expect(title('/dashboard/overview')).toBeUndefined();
+    expect(title('/dashboard/overview')).toBe('Overview');
+    expect(title('/dashboard/audit')).toBe('Audit log');
   });
 });

@@ -116,11 +116,40 @@ const RESOURCE_NOUN: Record<Resource, [one: string, many: string]> = {
   donations: ['Donation', 'Donations'],
 };
 
+/** Screens whose title is the same whatever the path. */
+const FIXED_TITLES: Partial<Record<Route['name'], string>> = {
+  overview: 'Overview',
+  'gift-aid': 'Gift Aid',
+  batches: 'Batches',
+  'batch-entry': 'Batch entry',
+  batch: 'Batch',
+  'monthly-gifts': 'Monthly gifts',
+  audit: 'Audit log',
+  payouts: 'Payouts',
+  payout: 'Payout',
+  'my-donations': 'My Donations',
+  settings: 'Settings',
+  'donate-history': 'All Donation History',
+  'donate-receipts': 'Donate Receipts',
+  'donate-recurring': 'Recurring Donations',
+  reward: 'Rewards & Achievements',
+  event: 'Events & Volunteering',
+  communication: 'Communication & Notifications',
+  payment: 'Payment Methods',
+  faqs: 'FAQs',
+  contact: 'Contact Support',
+  resources: 'Resources',
+  'support-inbox': 'Support inbox',
+  'not-found': 'Not Found',
+};
+
 /**
- * The tab's title for the screens whose title depends on the path (the fixed ones are in
- * RouteView's table): a browser tab or screen reader otherwise names them all "Dashboard".
+ * The tab's title for a screen: a browser tab or screen reader otherwise names them all "Dashboard".
+ * Undefined for a screen without one.
  */
 export function routeTitle(route: Route): string | undefined {
+  const fixed = FIXED_TITLES[route.name];
+  if (fixed) return fixed;
   switch (route.name) {
     case 'form':
       if (route.resource === 'donors' && route.id === 'me') return 'My Info';
