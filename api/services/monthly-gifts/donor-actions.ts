@@ -3,7 +3,7 @@ import type Stripe from 'stripe';
 import type { MonthlyGiftCancelledBy } from '../../../domain';
 import { HttpError } from '../../lib/errors';
 import { applyProviderEvent } from '../../webhooks/stripe/apply';
-import { attributionFromSubscription } from '../donations/record';
+import { attributionFromSubscription, type Statement } from '../donations/record';
 import {
   findMonthlyGift,
   type MonthlyGiftRow,
@@ -47,9 +47,10 @@ async function storeStripeAnswer(ctx: ActionContext, gift: MonthlyGiftRow, sub: 
     giftAidDeclarationId: gift.giftAidDeclarationId,
     source: gift.source,
   };
-  await ctx.db.batch([
+  const upsert: [Statement] = [
     upsertFromSubscription(ctx.db, sql`1 = 1`, snapshotOf(sub), a, gift.lastEventAt, gift.amount),
-  ] as never);
+  ];
+  await ctx.db.batch(upsert);
 }
 
 async function change(
