@@ -327,6 +327,43 @@ describe('a storm of writes and visitors', () => {
     expect(await readCachedPage(cache, key, Date.now())).toBeNull();
   });
 
+  it('widens the window while gifts keep coming (1, 2, 4, then 5 s) and starts again at 1 s after a quiet spell', async () => {
+    const cache = new FakeCache() as unknown as Cache;
+    const waits: number[] = [];
+    let release: () => void = () => {};
+    const wait = (ms: number) => {
+      waits.push(ms);
+      return new Promise<void>((resolve) => (release = resolve));
+    };
+    const generation = async () => (await cache.match(new Request(`${origin}/__page-cache-generation`)))?.text();
+    const t0 = 30_000_000;
+    // A storm: a gift every 50 ms. Each retirement waits for the end of its window.
+    await retirePagesCoalesced(origin, cache, t0, wait);
+    const retired: (string | undefined)[] = [await generation()];
+    let t = t0;
+    for (let window = 0; window < 5; window++) {
+      t += 50;
+      const pending = retirePagesCoalesced(origin, cache, t, wait);
+      // Later gifts of the same window share its retirement.
+      expect(retirePagesCoalesced(origin, cache, t + 50, wait)).toBe(pending);
+      release();
+      await pending;
+      retired.push(await generation());
+      t += waits.at(-1)!;
+    }
+    // Each gift came 50 ms after the last retirement: it waits for the rest of its window.
+    expect(waits).toEqual([950, 1950, 3950, 4950, 4950]);
+    expect(new Set(retired).size).toBe(retired.length);
+    // Nothing for longer than a window: the next gift retires at once and the window is 1 s again.
+    t += 5_001 + 50;
+    await retirePagesCoalesced(origin, cache, t, wait);
+    expect(waits).toHaveLength(5);
+    const pending = retirePagesCoalesced(origin, cache, t + 100, wait);
+    expect(waits.at(-1)).toBe(900);
+    release();
+    await pending;
+  });
+
   it('renders a missed page once for the visitors who ask while it renders, and again after a retirement', async () => {
     const cache = new FakeCache() as unknown as Cache;
     let renders = 0;

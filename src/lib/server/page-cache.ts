@@ -210,14 +210,16 @@ export async function bumpPageGeneration(origin: string, cache = edgeCache()): P
 }
 
 /**
- * Retirements by Stripe's webhooks are coalesced: at most one every RETIRE_COALESCE_MS per isolate.
- * The first gift of a burst retires the pages at once; the gifts that follow within the window are
- * covered by one more retirement at its end, so every gift shows within about a second, but a
- * storm of 20 gifts a second costs each hot page about one render a second instead of twenty (a
- * webhook is Stripe's request, not a visitor's: nobody reloads a page waiting on that response).
+ * Retirements by Stripe's webhooks are coalesced per isolate. The first gift after a quiet spell
+ * retires the pages at once; the gifts that follow within the window share one more retirement at
+ * its end. While gifts keep coming, each window is twice the last, up to RETIRE_COALESCE_MAX_MS:
+ * in a storm of 20 gifts a second a hot page is rendered once every 5 seconds instead of twenty
+ * times a second (a webhook is Stripe's request, not a visitor's: nobody reloads a page waiting on
+ * it, and a donor's own thank-you reads past the cache). A window with no gift at all ends the storm.
  */
 export const RETIRE_COALESCE_MS = 1000;
-type Retirement = { lastAt: number; pending: Promise<void> | null };
+export const RETIRE_COALESCE_MAX_MS = 5000;
+type Retirement = { lastAt: number; askedAt: number; windowMs: number; pending: Promise<void> | null };
 const retirements = new WeakMap<Cache, Map<string, Retirement>>();
 
 /** Retires the cached pages now, or once at the end of the current window; the promise settles when it is done. */
@@ -230,17 +232,27 @@ export function retirePagesCoalesced(
   if (!cache) return Promise.resolve();
   let byOrigin = retirements.get(cache);
   if (!byOrigin) retirements.set(cache, (byOrigin = new Map()));
-  const state = byOrigin.get(origin) ?? { lastAt: Number.NEGATIVE_INFINITY, pending: null };
+  const state = byOrigin.get(origin) ?? {
+    lastAt: Number.NEGATIVE_INFINITY,
+    askedAt: Number.NEGATIVE_INFINITY,
+    windowMs: RETIRE_COALESCE_MS,
+    pending: null,
+  };
   byOrigin.set(origin, state);
+  const quietSpell = now - state.askedAt > state.windowMs;
+  state.askedAt = now;
   if (state.pending) return state.pending;
-  const due = state.lastAt + RETIRE_COALESCE_MS;
+  if (quietSpell) state.windowMs = RETIRE_COALESCE_MS;
+  const due = state.lastAt + state.windowMs;
   if (now >= due) {
     state.lastAt = now;
     return bumpPageGeneration(origin, cache);
   }
   state.pending = wait(due - now).then(async () => {
-    state.lastAt = Date.now();
+    state.lastAt = due;
     state.pending = null;
+    // This window was a burst: the next one is longer while gifts keep coming.
+    state.windowMs = Math.min(state.windowMs * 2, RETIRE_COALESCE_MAX_MS);
     await bumpPageGeneration(origin, cache);
   });
   return state.pending;
