@@ -9,7 +9,14 @@ declare module 'autocannon' {
     pipelining?: number;
     headers?: Record<string, string>;
     /** Requests each connection cycles through, in order. */
-    requests?: { method?: 'GET' | 'POST'; path: string; headers?: Record<string, string>; body?: string }[];
+    requests?: {
+      method?: 'GET' | 'POST';
+      path: string;
+      headers?: Record<string, string>;
+      body?: string;
+      /** Called with each answer to this request (headers by their name as the server sent it). */
+      onResponse?: (status: number, body: string, context: unknown, headers: Record<string, string | string[]>) => void;
+    }[];
   };
   type Histogram = { average: number; total: number; p50: number; p99: number };
   type Result = { requests: Histogram; latency: Histogram; errors: number; timeouts: number; non2xx: number };

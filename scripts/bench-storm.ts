@@ -124,6 +124,8 @@ type Reads = {
   workerCpuMs: number | null;
   /** Where the machine's cores went in the phase (null without /proc). */
   cores: CoreUse | null;
+  /** Answers by their X-Cache (HIT, STALE, MISS, SHARED; `none` where the answer had none): a MISS is a render. */
+  cache: Record<string, number>;
 };
 
 /**
@@ -183,6 +185,10 @@ export function coreUse(before: CoreSample, after: CoreSample): CoreUse | null {
   };
 }
 
+/** The renders among a phase's reads (each page or API read that missed the cache), in all and a second. */
+const rendersText = (r: Pick<Reads, 'cache'>, seconds: number) =>
+  `${r.cache.MISS ?? 0} (${round1((r.cache.MISS ?? 0) / seconds)}/s)`;
+
 const coresText = (c: CoreUse | null) =>
   c
     ? `worker ${c.worker}, ${c.database ? `database server ${c.database}, ` : ''}bench ${c.bench}, other ${c.other}, idle ${c.idle}`
@@ -193,12 +199,20 @@ async function reads(base: string, paths: string[], seconds: number, servers: Se
   const workerPid = servers.worker;
   const cpuBefore = treeCpuSeconds(workerPid);
   const coresBefore = coreSample(servers);
+  const cache: Record<string, number> = {};
   const result = await autocannon({
     url: loopbackOnly(base),
     connections: READ_CONNECTIONS,
     duration: seconds,
     timeout: 10,
-    requests: paths.map((path) => ({ method: 'GET' as const, path })),
+    requests: paths.map((path) => ({
+      method: 'GET' as const,
+      path,
+      onResponse: (_status: number, _body: string, _context: unknown, headers: Record<string, string | string[]>) => {
+        const state = String(headers['x-cache'] ?? headers['X-Cache'] ?? 'none');
+        cache[state] = (cache[state] ?? 0) + 1;
+      },
+    })),
   });
   const cpuAfter = treeCpuSeconds(workerPid);
   const cores = coreUse(coresBefore, coreSample(servers));
@@ -212,6 +226,7 @@ async function reads(base: string, paths: string[], seconds: number, servers: Se
     load: loadAverage(),
     workerCpuMs: cpuBefore === null || cpuAfter === null ? null : Math.round((cpuAfter - cpuBefore) * 1000),
     cores,
+    cache,
   };
 }
 
@@ -699,6 +714,9 @@ export async function runStorm(argv: string[]): Promise<number> {
     );
     console.log(
       `public reads: ${quietBefore.rps} req/s before (load ${quietBefore.load}), ${stormReads.rps} during (p99 ${stormReads.p99} ms; load ${stormReads.load}), ${quietAfter.rps} after (load ${quietAfter.load})`,
+    );
+    console.log(
+      `renders (X-Cache MISS) of the reads: ${rendersText(quietBefore, args.quiet)} before, ${rendersText(stormReads, args.duration)} during, ${rendersText(quietAfter, args.quiet)} after`,
     );
     if (cpu)
       console.log(
