@@ -98,14 +98,18 @@ test('a donor changes, pauses and resumes a monthly gift in My Donations', async
   await card.getByRole('button', { name: /Pause for 1-3 months/ }).click();
   await card.getByLabel('Pause for').selectOption('2');
   await card.getByRole('button', { name: 'Pause payments' }).click();
-  await expect(card).toContainText('Paused until');
-  await expect(card.getByRole('status')).toContainText('Your gift is paused');
+  // The card names the payments the pause skips and the first one taken after it.
+  await expect(card).toContainText('Skipped');
+  await expect(card.getByRole('status')).toContainText(
+    /Your gift is paused\. The payments due on .+ will not be taken\./,
+  );
+  await expect(card.getByRole('status')).toContainText('the next payment is on');
   await expect(card.getByRole('button', { name: 'Resume now' })).toBeVisible();
   if (process.env.SCREENSHOTS)
     await page.screenshot({ path: 'test-results/my-donations-monthly-paused-desktop.png', fullPage: true });
   await page.setViewportSize({ width: 390, height: 844 });
   await page.reload();
-  await expect(page.getByTestId('monthly-gift')).toContainText('Paused until');
+  await expect(page.getByTestId('monthly-gift')).toContainText('Skipped');
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   if (process.env.SCREENSHOTS)
     await page.screenshot({ path: 'test-results/my-donations-monthly-phone.png', fullPage: true });
