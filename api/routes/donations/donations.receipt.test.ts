@@ -33,8 +33,7 @@ const resend = (id: string, token?: string) => t.request(`/api/donations/${id}/r
 const copies = async (id: string) =>
   (await t.db.select().from(outbox)).filter((row) => row.key?.startsWith(`receipt-copy:${id}:`));
 /** Lets the next copy go, as if 10 minutes had passed. */
-const windowPassed = (id: string) =>
-  t.db.delete(rateLimits).where(eq(rateLimits.key, `receipt-resend:${id}`));
+const windowPassed = (id: string) => t.db.delete(rateLimits).where(eq(rateLimits.key, `receipt-resend:${id}`));
 
 describe(`POST /api/donations/{id}/receipt (${engineName})`, () => {
   it('emails the donor their own receipt again, once per 10 minutes per gift, without an audit row', async () => {
