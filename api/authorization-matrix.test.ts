@@ -724,6 +724,17 @@ const ROWS: Row[] = [
     // Its history names the staff who acted on it (the refund rows above).
     alsoVisible: (w) => [w.people.admin.email, w.people.orgAdmin.email, w.people.finance.email],
   },
+  {
+    route: 'POST /api/donations/:id/receipt',
+    // A fresh paid gift of the donor's to Org X per caller: one copy per gift per 10 minutes would 429 the next caller.
+    request: async (w) => {
+      const gift = await createDonation(w.t.db, { donorId: w.people.donor.id, campaignId: w.campaignX, amount: 700 });
+      return { path: `/api/donations/${gift.id}/receipt`, method: 'POST' };
+    },
+    expect: donorOrTheirStaff,
+    // The answer names where the copy went: the donor's own address.
+    alsoVisible: (w) => [w.people.donor.email],
+  },
   // Batches of offline income: admins; org admins and finance in their organizations (Org X here).
   {
     route: 'POST /api/donations/batches',

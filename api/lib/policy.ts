@@ -57,6 +57,13 @@ export function inOrgScope(user: AuthUser, organizationId: string | null): boole
   return scope === 'all' || (organizationId !== null && scope.includes(organizationId));
 }
 
+/**
+ * Who may have a gift's receipt emailed again: its donor, and the money readers of its organization
+ * (the staff who see the gift's page). Everyone else is told the gift does not exist.
+ */
+export const canResendReceipt = (user: AuthUser, gift: { donorId: string; organizationId: string | null }) =>
+  gift.donorId === user.id || (readsFinance(user) && inOrgScope(user, gift.organizationId));
+
 /** An org_admin with at least one organization, or an admin. */
 export const administersAny = (user: AuthUser): boolean => roles.administersAny(user);
 

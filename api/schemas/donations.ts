@@ -101,3 +101,12 @@ export const ManualDonationUpdateBody = z.object({
   appeal: reference('an appeal').nullable().optional(),
   ...OfflineGiftFields,
 });
+
+/** POST /donations/{id}/receipt: where the copy of the receipt went. */
+export const ReceiptResentSchema = z
+  .object({
+    sent_to: z.string().openapi({ description: 'The donor’s email address on file', example: 'ada@example.org' }),
+    sent_at: z.string().openapi({ example: '2026-11-25T10:00:00.000Z' }),
+  })
+  .openapi('ReceiptResent');
+export type ReceiptResentDto = z.infer<typeof ReceiptResentSchema>;

@@ -92,8 +92,14 @@ export const MonthlyGiftSchema = z
       appeal: z.string().nullable(),
     }),
     started_at: z.string().nullable(),
-    next_payment_at: z.string().nullable(),
+    next_payment_at: z
+      .string()
+      .nullable()
+      .openapi({ description: 'The next payment taken; while paused, the first one after the pause' }),
     pause_resumes_at: z.string().nullable(),
+    skipped_payments: z
+      .array(z.string())
+      .openapi({ description: 'While paused: the monthly payment dates still ahead that the pause skips' }),
     cancelled_at: z.string().nullable(),
     cancelled_by: z.enum(MONTHLY_GIFT_CANCELLED_BY).nullable(),
     gift_aid: z.boolean(),

@@ -1,6 +1,7 @@
 import { type ClientRequestOptions, type ClientResponse, hc } from 'hono/client';
 import type { AppType } from '../../api';
 import { $token } from '../stores/token';
+import { readableApiMessage } from './api-message';
 
 /**
  * The one API client: Hono's `hc` typed by the app itself, so every island and the
@@ -77,7 +78,10 @@ export async function api<R extends ClientResponse<unknown, number, string>>(
   if (isApiError(body))
     return {
       ok: false,
-      error: { statusCode: body.statusCode || response.status, message: body.message || 'Something went wrong' },
+      error: {
+        statusCode: body.statusCode || response.status,
+        message: body.message ? readableApiMessage(String(body.message)) : 'Something went wrong',
+      },
     };
   return {
     ok: false,
@@ -113,7 +117,7 @@ export async function download(
     return {
       ok: false,
       error: isApiError(body)
-        ? body
+        ? { statusCode: body.statusCode, message: readableApiMessage(String(body.message)) }
         : { statusCode: response.status, message: `The export failed (${response.status}).` },
     };
   }

@@ -39,7 +39,12 @@ export function enhanceShareControls(doc: Document) {
       }
     } else if (target?.closest('[data-share-sheet]')) {
       try {
-        await navigator.share({ title: control.dataset.shareTitle ?? doc.title, url: link.value });
+        const { shareTitle, shareText } = control.dataset;
+        await navigator.share({
+          title: shareTitle ?? doc.title,
+          ...(shareText ? { text: shareText } : {}),
+          url: link.value,
+        });
       } catch {
         // The visitor closed the share sheet: nothing to report.
       }

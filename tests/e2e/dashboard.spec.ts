@@ -59,7 +59,7 @@ test('the organizations list shows the seeded organizations, and a new one can b
   await expect(save).toBeEnabled();
   await page.getByRole('textbox', { name: /^Email/ }).fill('hello@riverside.example.org');
   await save.click();
-  await expect(page.getByRole('alert')).toContainText(/charity_number: A Scottish charity number is SC/);
+  await expect(page.getByRole('alert')).toContainText(/Charity number: A Scottish charity number is SC/);
   await page.getByLabel('Charity number').fill('SC054321');
   await page.getByRole('textbox', { name: /^Email/ }).fill('bad-email');
   await save.click();
@@ -313,7 +313,7 @@ test('an admin adds a donor: Save waits for the required fields, phone is format
   await expect(page.getByLabel('Phone')).toHaveValue('07911 12345');
   await page.getByLabel('City').fill('Leeds');
   await save.click();
-  await expect(page.getByRole('alert')).toContainText('phone: Enter a UK phone number');
+  await expect(page.getByRole('alert')).toContainText('Phone: Enter a UK phone number');
   await expect(page).toHaveURL(/\/dashboard\/donors\/add$/);
   await page.getByLabel('Phone').fill('07911123456');
   await expect(page.getByLabel('Phone')).toHaveValue('07911 123456');

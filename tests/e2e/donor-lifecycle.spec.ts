@@ -98,14 +98,18 @@ test('a donor changes, pauses and resumes a monthly gift in My Donations', async
   await card.getByRole('button', { name: /Pause for 1-3 months/ }).click();
   await card.getByLabel('Pause for').selectOption('2');
   await card.getByRole('button', { name: 'Pause payments' }).click();
-  await expect(card).toContainText('Paused until');
-  await expect(card.getByRole('status')).toContainText('Your gift is paused');
+  // The card names the payments the pause skips and the first one taken after it.
+  await expect(card).toContainText('Skipped');
+  await expect(card.getByRole('status')).toContainText(
+    /Your gift is paused\. The payments due on .+ will not be taken\./,
+  );
+  await expect(card.getByRole('status')).toContainText('the next payment is on');
   await expect(card.getByRole('button', { name: 'Resume now' })).toBeVisible();
   if (process.env.SCREENSHOTS)
     await page.screenshot({ path: 'test-results/my-donations-monthly-paused-desktop.png', fullPage: true });
   await page.setViewportSize({ width: 390, height: 844 });
   await page.reload();
-  await expect(page.getByTestId('monthly-gift')).toContainText('Paused until');
+  await expect(page.getByTestId('monthly-gift')).toContainText('Skipped');
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   if (process.env.SCREENSHOTS)
     await page.screenshot({ path: 'test-results/my-donations-monthly-phone.png', fullPage: true });
@@ -119,6 +123,33 @@ test('a donor changes, pauses and resumes a monthly gift in My Donations', async
   await expect(paused).toContainText('Next payment');
   if (process.env.SCREENSHOTS)
     await page.screenshot({ path: 'test-results/my-donations-monthly-resumed-phone.png', fullPage: true });
+});
+
+test('a donor, then the charity’s admin, email a gift’s receipt again (once per 10 minutes)', async ({
+  page,
+  request,
+}) => {
+  const email = `e2e.receipt.${Date.now()}@example.com`;
+  const token = await signIn(request, email);
+  await startMonthlyGift(request, token);
+  const receipts = async () => (await outbox(request, email)).filter((m) => m.subject.startsWith('Your receipt'));
+  expect(await receipts()).toHaveLength(1);
+
+  await openAs(page, token, '/dashboard/donations/me');
+  const row = page.getByRole('row').filter({ has: page.getByRole('button', { name: 'Email receipt again' }) });
+  await expect(row).toHaveCount(1);
+  await row.getByRole('button', { name: 'Email receipt again' }).click();
+  await expect(row.getByRole('status')).toHaveText(`Receipt sent to ${email}.`);
+  await expect.poll(receipts).toHaveLength(2);
+
+  // The gift's page in the back office has the same button; a copy minutes ago is refused, saying why.
+  const [gift] = (await (
+    await request.get('/api/donations?type=me', { headers: { authorization: `Bearer ${token}` } })
+  ).json()) as { _id: string }[];
+  await openAs(page, await signIn(request, 'admin@example.org'), `/dashboard/donations/edit/${gift._id}`);
+  await page.getByRole('button', { name: 'Email receipt again' }).click();
+  await expect(page.getByRole('alert')).toContainText('This receipt was emailed a few minutes ago');
+  expect(await receipts()).toHaveLength(2);
 });
 
 test('the annual statement prints on A4 with Gift Aid marked', async ({ page, request }) => {

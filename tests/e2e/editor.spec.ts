@@ -187,4 +187,23 @@ test('an admin edits a campaign in the dashboard: loaded values, status select, 
   const saved = await (await request.get(`/api/campaigns/${campaign._id}`)).json();
   expect(saved).toMatchObject({ title: renamed, goal: campaign.goal, status: 'approved' });
   expect(saved.images.map((i: { Key: string }) => i.Key)).toEqual(campaign.images.map((i: { Key: string }) => i.Key));
+
+  // Deleting through the Status select asks first; Keep it changes nothing and returns to the select.
+  await page.goto(`/dashboard/active-campaigns-edit/${campaign._id}`);
+  const status = page.getByRole('combobox', { name: 'Status' });
+  await expect(status).toHaveValue('approved');
+  await status.selectOption('deleted');
+  await page.getByRole('button', { name: 'Continue' }).click();
+  const confirm = page.getByRole('alertdialog', { name: /Delete this campaign\?/ });
+  await expect(confirm).toBeFocused();
+  await confirm.getByRole('button', { name: 'Keep it' }).click();
+  await expect(status).toBeFocused();
+  expect((await (await request.get(`/api/campaigns/${campaign._id}`)).json()).status).toBe('approved');
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await confirm.getByRole('button', { name: 'Yes, delete this campaign' }).click();
+  await expect(page).toHaveURL(/\/dashboard\/active-campaigns$/);
+  const deleted = await request.get(`/api/campaigns/${campaign._id}`, {
+    headers: { authorization: `Bearer ${token}` },
+  });
+  expect((await deleted.json()).status).toBe('deleted');
 });

@@ -106,6 +106,8 @@ export type Item = {
   campaign_id: string | null;
   story: string;
   description: string;
+  /** Pence. */
+  goal: number;
 };
 
 /**

@@ -1,4 +1,4 @@
-import { expect, firstApproved, test } from './fixtures';
+import { expect, firstApproved, gbpShort, test } from './fixtures';
 
 test('the share control shows the exact appeal link and copies it', async ({ page, context, request, baseURL }) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: baseURL });
@@ -44,8 +44,10 @@ test('the platform share sheet is offered where the browser has one', async ({ p
   await page.locator('summary', { hasText: 'Share Appeal' }).click();
   await page.getByRole('button', { name: 'More ways to share…' }).click();
   const shared = await page.evaluate(() => (window as any).__shared);
+  // The sheet sends a short line with the goal, not just the title.
   expect(shared).toEqual({
     title: appeal.title,
+    text: `Help ${appeal.title} reach ${gbpShort(appeal.goal)}`,
     url: expect.stringMatching(new RegExp(`/appeals/${appeal.short_id}$`)),
   });
 });

@@ -1,9 +1,11 @@
 import { createRouter } from '../../lib/create-app';
 import { bearerAuth, errorResponses, IdParams, jsonBody, jsonContent, okResponses, routesOf } from '../../lib/openapi';
-import { financeReaders, loadThenAuthorize } from '../../lib/policy';
+import { financeReaders, loadThenAuthorize, signedIn } from '../../lib/policy';
 import { DonationStorySchema } from '../../schemas/donation-story';
 import { RefundBodySchema, RefundHeaders, RefundResultSchema } from '../../schemas/refunds';
 import { donationStory } from '../../services/donations/story';
+import { resendReceipt } from '../../services/donations/resend-receipt';
+import { ReceiptResentSchema } from '../../schemas/donations';
 import { loadGiftInScope, refundDonation } from '../../services/reversals/refund';
 import { signedInContext } from '../../lib/service-context';
 
@@ -41,9 +43,20 @@ const storyRoute = donations.get('/donations/{id}/story', {
   responses: okResponses(DonationStorySchema, 'The story'),
 });
 
-/** A gift's back-office page: its story and the refund action. */
+const receiptRoute = donations.post('/donations/{id}/receipt', {
+  summary: 'Email a paid gift’s receipt again (its donor; admins, organization admins and finance in its organization)',
+  description:
+    'The receipt goes to the donor’s email address on file. At most once per gift every 10 minutes (429 with Retry-After); ' +
+    '409 for a gift not paid, refunded in full, or whose donor has no email address. Copies staff ask for are in the audit log.',
+  middleware: [signedIn()],
+  request: { params: IdParams },
+  responses: okResponses(ReceiptResentSchema, 'The receipt was emailed again'),
+});
+
+/** A gift's back-office page: its story, the refund action, and a copy of its receipt (also for its donor). */
 export const donationsRefundRouter = createRouter()
   .openapi(storyRoute, async (c) => c.json(await donationStory(signedInContext(c), c.req.valid('param').id), 200))
+  .openapi(receiptRoute, async (c) => c.json(await resendReceipt(signedInContext(c), c.req.valid('param').id), 200))
   .openapi(refundRoute, async (c) => {
     const key = c.req.valid('header')['idempotency-key'] ?? null;
     const { status, body } = await refundDonation(

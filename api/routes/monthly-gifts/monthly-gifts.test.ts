@@ -1,6 +1,7 @@
 import { eq, like } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { donations, monthlyGifts, outbox, prices, users } from '../../../db/schema';
+import { addMonths, formatLongUkDate } from '../../../domain';
 import { createAppeal, createCampaign, createOrganization, createUser, signedIn } from '../../../tests/factories';
 import {
   giftMetadata,
@@ -168,6 +169,28 @@ describe(`monthly gifts in demo mode (${engineName})`, () => {
       ]),
     );
     expect((await m.list())[0]).toMatchObject({ status: 'cancelled' });
+  });
+
+  it('a 1-month pause of a gift first paid today names the skipped payment and the next one taken', async () => {
+    const m = await monthlyDonor();
+    // First paid this morning: the pause, counted from now, ends later on the day the next payment falls due.
+    const started = new Date(Date.now() - 3600_000);
+    await t.db.update(monthlyGifts).set({ startedAt: started }).where(eq(monthlyGifts.id, m.subscriptionId));
+    const pause = await m.act('pause', { months: 1 });
+    expect(pause.status).toBe(200);
+    const paused = (await pause.json()) as MonthlyGift;
+    expect(paused.skipped_payments).toEqual([addMonths(started, 1).toISOString()]);
+    expect(paused.next_payment_at).toBe(addMonths(started, 2).toISOString());
+    expect((await m.list())[0]).toMatchObject({
+      skipped_payments: paused.skipped_payments,
+      next_payment_at: paused.next_payment_at,
+    });
+    const [notice] = (await mail(m.donor.email)).filter((r) => r.subject?.endsWith('is paused'));
+    expect(notice.text).toContain(`The payment due on ${formatLongUkDate(addMonths(started, 1))} will not be taken.`);
+    expect(notice.text).toContain(`the next payment is on ${formatLongUkDate(addMonths(started, 2))}.`);
+    // Running again, the gift has no skipped payments.
+    const resumed = (await (await m.act('resume')).json()) as MonthlyGift;
+    expect(resumed).toMatchObject({ status: 'active', skipped_payments: [] });
   });
 
   it('resumes a paused gift at once with a notice, and refuses a second pause or resuming a running gift', async () => {

@@ -1,4 +1,5 @@
 import { eq } from 'drizzle-orm';
+import { pauseSchedule } from '../../../domain';
 import type Stripe from 'stripe';
 import { donations } from '../../../db/schema';
 import { createMailer, type MailMessage } from './mailer';
@@ -75,7 +76,8 @@ async function monthlyNotice(ctx: MailContext, event: Stripe.Event) {
     gift.status === 'paused' &&
     gift.pauseResumesAt
   ) {
-    change = { kind: 'paused', resumesAt: gift.pauseResumesAt };
+    const { skipped, next } = pauseSchedule(gift.startedAt ?? gift.createdAt, gift.pauseResumesAt);
+    change = { kind: 'paused', skipped, nextPaymentAt: next };
     version = String(gift.pauseResumesAt.getTime());
   } else if (
     previous.pause_collection &&

@@ -5,6 +5,7 @@ import type { AuthUser } from '../../lib/types';
 import type { MonthlyGiftFilters, OfficeMonthlyGift } from '../../schemas/monthly-gifts';
 import { orgCondition, staffScope } from '../reports/scope';
 import type { ViewerContext } from '../../lib/service-context';
+import { pausedDates } from './records';
 
 const appeals = alias(campaigns, 'appeal');
 
@@ -111,7 +112,7 @@ export async function officeMonthlyGifts(
       payment_method: g.paymentMethod === 'bacs_debit' ? 'bacs_debit' : 'card',
       bank_last4: g.bankLast4,
       started_at: iso(g.startedAt),
-      next_payment_at: g.status === 'cancelled' ? null : iso(g.nextPaymentAt),
+      next_payment_at: g.status === 'cancelled' ? null : iso(pausedDates(g)?.next ?? g.nextPaymentAt),
       cancelled_at: iso(g.cancelledAt),
       last_failure:
         r.lastStatus === 'failed' && r.lastDate !== null

@@ -3,7 +3,13 @@ import type Stripe from 'stripe';
 import { chunks } from '../../../db/chunks';
 import type { Db } from '../../../db/client';
 import { campaigns, monthlyGifts, users } from '../../../db/schema';
-import { addMonths, MAX_PAUSE_MONTHS, type MonthlyGiftCancelledBy, type MonthlyGiftStatus } from '../../../domain';
+import {
+  addMonths,
+  MAX_PAUSE_MONTHS,
+  pauseSchedule,
+  type MonthlyGiftCancelledBy,
+  type MonthlyGiftStatus,
+} from '../../../domain';
 import { HttpError, notFound } from '../../lib/errors';
 import { canManageOrganization, isAdmin } from '../../lib/policy';
 import type { MonthlyGiftDto } from '../../schemas/monthly-gifts';
@@ -211,6 +217,15 @@ export async function monthlyGiftFor(ctx: ViewerContext, id: string, as: 'donor'
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
+/**
+ * A paused gift's skipped dates and first payment after the pause, on its own monthly cycle: Stripe's
+ * period end (what `nextPaymentAt` holds) is the very payment the pause skips.
+ */
+export function pausedDates(r: Pick<MonthlyGiftRow, 'status' | 'pauseResumesAt' | 'startedAt' | 'createdAt'>) {
+  if (r.status !== 'paused' || !r.pauseResumesAt) return null;
+  return pauseSchedule(r.startedAt ?? r.createdAt, r.pauseResumesAt);
+}
+
 export async function toMonthlyGiftDtos(db: Db, rows: MonthlyGiftRow[]): Promise<MonthlyGiftDto[]> {
   const ids = [...new Set(rows.flatMap((r) => [r.campaignId, r.appealId]).filter((x): x is string => !!x))];
   const pieces = await Promise.all(
@@ -219,26 +234,30 @@ export async function toMonthlyGiftDtos(db: Db, rows: MonthlyGiftRow[]): Promise
     ),
   );
   const titles = new Map(pieces.flat().map((c) => [c.id, c.title]));
-  return rows.map((r) => ({
-    _id: r.id,
-    amount: r.amount,
-    status: r.status,
-    cause: {
-      campaign_id: r.campaignId,
-      campaign: titles.get(r.campaignId) ?? '',
-      appeal_id: r.appealId,
-      appeal: r.appealId ? (titles.get(r.appealId) ?? null) : null,
-    },
-    started_at: iso(r.startedAt),
-    next_payment_at: r.status === 'cancelled' ? null : iso(r.nextPaymentAt),
-    pause_resumes_at: r.status === 'paused' ? iso(r.pauseResumesAt) : null,
-    cancelled_at: iso(r.cancelledAt),
-    cancelled_by: r.cancelledBy,
-    gift_aid: r.giftAidDeclarationId !== null,
-    mode: r.source === 'demo' ? 'demo' : 'stripe',
-    payment_method: r.paymentMethod,
-    bank_last4: r.bankLast4,
-  }));
+  return rows.map((r) => {
+    const pause = pausedDates(r);
+    return {
+      _id: r.id,
+      amount: r.amount,
+      status: r.status,
+      cause: {
+        campaign_id: r.campaignId,
+        campaign: titles.get(r.campaignId) ?? '',
+        appeal_id: r.appealId,
+        appeal: r.appealId ? (titles.get(r.appealId) ?? null) : null,
+      },
+      started_at: iso(r.startedAt),
+      next_payment_at: r.status === 'cancelled' ? null : iso(pause?.next ?? r.nextPaymentAt),
+      pause_resumes_at: r.status === 'paused' ? iso(r.pauseResumesAt) : null,
+      skipped_payments: pause ? pause.skipped.map((d) => d.toISOString()) : [],
+      cancelled_at: iso(r.cancelledAt),
+      cancelled_by: r.cancelledBy,
+      gift_aid: r.giftAidDeclarationId !== null,
+      mode: r.source === 'demo' ? 'demo' : 'stripe',
+      payment_method: r.paymentMethod,
+      bank_last4: r.bankLast4,
+    };
+  });
 }
 
 /** The donor's monthly gifts: running ones first, then those stopped, newest first; incomplete ones never started. */

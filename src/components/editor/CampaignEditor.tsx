@@ -64,7 +64,11 @@ export default function CampaignEditor({ kind, id, redirectTo, title }: Campaign
   const [error, setError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
   const [pendingSubmit, setPendingSubmit] = useState(false);
+  // Saving the Deleted status takes the item off the site: asked once more, in line.
+  const [confirmingDelete, setConfirmingDelete] = useState(false);
+  const savedStatus = useRef<EditorForm['status'] | null>(null);
   const errorRef = useRef<HTMLDivElement>(null);
+  const confirmRef = useRef<HTMLDivElement>(null);
   const ids = {
     title: useId(),
     description: useId(),
@@ -83,6 +87,7 @@ export default function CampaignEditor({ kind, id, redirectTo, title }: Campaign
     status: useId(),
     sponsored: useId(),
     sponsoredHint: useId(),
+    deleteQuestion: useId(),
   };
 
   const name = fullName(user?.name);
@@ -111,7 +116,9 @@ export default function CampaignEditor({ kind, id, redirectTo, title }: Campaign
         setLoad({ state: 'refused', message: `You cannot edit "${result.data.title}": only ${who} can.` });
       } else {
         loaded.current = true;
-        setForm(formFromDto(result.data));
+        const loadedForm = formFromDto(result.data);
+        savedStatus.current = loadedForm.status;
+        setForm(loadedForm);
         setLoad({ state: 'ready' });
       }
     });
@@ -196,6 +203,11 @@ export default function CampaignEditor({ kind, id, redirectTo, title }: Campaign
   function onSubmit(event: FormEvent) {
     event.preventDefault();
     if (!ready || saving) return;
+    if (form.status === 'deleted' && savedStatus.current !== 'deleted' && !confirmingDelete) {
+      setConfirmingDelete(true);
+      requestAnimationFrame(() => confirmRef.current?.focus());
+      return;
+    }
     if (!user) {
       setPendingSubmit(true);
       openLogin();
@@ -423,14 +435,44 @@ export default function CampaignEditor({ kind, id, redirectTo, title }: Campaign
             {error}
           </div>
 
-          <div className="editor-actions">
-            <button type="button" className="btn btn-ghost" onClick={() => window.history.back()}>
-              Cancel
-            </button>
-            <button type="submit" className="btn btn-primary" disabled={!ready || saving}>
-              {submitLabel}
-            </button>
-          </div>
+          {confirmingDelete ? (
+            <div
+              ref={confirmRef}
+              tabIndex={-1}
+              role="alertdialog"
+              aria-labelledby={more.deleteQuestion}
+              className="editor-confirm-delete"
+            >
+              <p id={more.deleteQuestion}>
+                Delete this {label(kind).toLowerCase()}? It comes off the site and out of every list; its gifts and
+                totals are kept. An admin can set it back to Approved later.
+              </p>
+              <div className="editor-actions">
+                <button
+                  type="button"
+                  className="btn btn-ghost"
+                  onClick={() => {
+                    setConfirmingDelete(false);
+                    requestAnimationFrame(() => document.getElementById(more.status)?.focus());
+                  }}
+                >
+                  Keep it
+                </button>
+                <button type="submit" className="btn btn-danger" disabled={saving}>
+                  {saving ? 'Deleting…' : `Yes, delete this ${label(kind).toLowerCase()}`}
+                </button>
+              </div>
+            </div>
+          ) : (
+            <div className="editor-actions">
+              <button type="button" className="btn btn-ghost" onClick={() => window.history.back()}>
+                Cancel
+              </button>
+              <button type="submit" className="btn btn-primary" disabled={!ready || saving}>
+                {submitLabel}
+              </button>
+            </div>
+          )}
         </form>
         <PreviewCard form={form} kind={kind} creator={name} />
       </div>

@@ -21,6 +21,7 @@ const KNOWN_ACTIONS = [
   'donation.update',
   'donation.refund',
   'donation.gift_aid_verify',
+  'donation.receipt_resent',
   'reversal.create',
   'batch.create',
   'declaration.create',

@@ -15,6 +15,7 @@ import { AuditHistory } from './AuditHistory';
 import { GiftAidFacts, PaymentFacts } from './StoryFacts';
 import { MoneyBack } from './MoneyBack';
 import { RefundPanel } from './RefundPanel';
+import { ResendReceipt } from './ResendReceipt';
 import { statusLabel, statusTone } from './labels';
 import './donation-page.css';
 
@@ -91,6 +92,12 @@ function DonationStoryView({ id, canVerify }: { id: string; canVerify: boolean }
           {verifiable ? <VerifyGiftAid donationId={gift._id} onVerified={done} embedded /> : null}
         </GiftAidFacts>
       </div>
+
+      {gift.status === 'succeeded' ? (
+        <p className="donation-receipt-again">
+          <ResendReceipt donationId={gift._id} />
+        </p>
+      ) : null}
 
       <MoneyBack story={story} />
       {canRefund ? (

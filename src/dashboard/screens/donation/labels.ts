@@ -69,6 +69,7 @@ const ACTIONS: Record<string, string> = {
   'donation.refund': 'Refunded',
   'donation.reverse': 'Reversed',
   'donation.gift_aid_verify': 'Verified Gift Aid',
+  'donation.receipt_resent': 'Emailed the receipt again',
 };
 export const actionLabel = (action: string) => ACTIONS[action] ?? action.replace(/[._]/g, ' ');
 

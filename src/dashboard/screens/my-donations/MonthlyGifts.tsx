@@ -44,6 +44,14 @@ export function MonthlyGifts() {
   );
 }
 
+/** Says which payments the pause skips and when the next is taken: the pause's end is rarely a payment date. */
+export function pausedMessage(gift: MonthlyGift): string {
+  const skipped = gift.skipped_payments.map(day);
+  const list = skipped.length > 1 ? `${skipped.slice(0, -1).join(', ')} and ${skipped.at(-1)}` : skipped[0];
+  const what = list ? ` The payment${skipped.length > 1 ? 's' : ''} due on ${list} will not be taken.` : '';
+  return `Your gift is paused.${what} It restarts on its own: the next payment is on ${day(gift.next_payment_at)}.`;
+}
+
 /** One step of changing a gift, in line: its question, then confirm and back. */
 function InlineStep(props: {
   children: ReactNode;
@@ -87,14 +95,14 @@ function MonthlyGiftCard({ gift, prices, onChanged }: { gift: MonthlyGift; price
 
   // hc puts path parameters in as they are, so the id is encoded here.
   const param = { id: encodeURIComponent(gift._id) };
-  const act = async (call: () => Promise<ApiResult<MonthlyGift>>, message: string) => {
+  const act = async (call: () => Promise<ApiResult<MonthlyGift>>, message: string | ((g: MonthlyGift) => string)) => {
     setBusy(true);
     setError(null);
     const res = await call();
     setBusy(false);
     if (!res.ok) return setError(res.error.message);
     setMode('idle');
-    setDone(message);
+    setDone(typeof message === 'string' ? message : message(res.data));
     onChanged();
   };
 
@@ -123,10 +131,18 @@ function MonthlyGiftCard({ gift, prices, onChanged }: { gift: MonthlyGift; price
             <dd>{day(gift.cancelled_at)}</dd>
           </div>
         ) : gift.status === 'paused' ? (
-          <div>
-            <dt>Paused until</dt>
-            <dd>{day(gift.pause_resumes_at)}</dd>
-          </div>
+          <>
+            {gift.skipped_payments.length > 0 ? (
+              <div>
+                <dt>Skipped</dt>
+                <dd>{gift.skipped_payments.map(day).join(', ')}</dd>
+              </div>
+            ) : null}
+            <div>
+              <dt>Next payment</dt>
+              <dd>{day(gift.next_payment_at)}</dd>
+            </div>
+          </>
         ) : (
           <div>
             <dt>Next payment</dt>
@@ -185,10 +201,7 @@ function MonthlyGiftCard({ gift, prices, onChanged }: { gift: MonthlyGift; price
           confirm="Pause payments"
           disabled={busy}
           onConfirm={() =>
-            act(
-              () => api((o) => mine[':id'].pause.$post({ param, json: { months } }, o)),
-              'Your gift is paused. It restarts on its own; we will email you before then.',
-            )
+            act(() => api((o) => mine[':id'].pause.$post({ param, json: { months } }, o)), pausedMessage)
           }
           onBack={() => setMode('idle')}
         >

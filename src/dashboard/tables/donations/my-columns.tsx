@@ -2,6 +2,7 @@ import { giftAidOn, paymentMethodLabel } from '../../../../domain';
 import { formatPence } from '../../../lib/format';
 import { formatDate } from '../../lib/dates';
 import { Badge } from '../../ui/primitives';
+import { ResendReceipt } from '../../screens/donation/ResendReceipt';
 import { DataTableColumnHeader } from '../data-table-column-header';
 import type { DashColumnDef } from '../features';
 import type { Donation } from './data/schema';
@@ -65,5 +66,12 @@ export const myDonationColumns: DashColumnDef<Donation>[] = [
       ) : (
         '-'
       ),
+  },
+  {
+    id: 'receipt',
+    header: 'Receipt',
+    enableSorting: false,
+    // Only a paid gift has a receipt (a fully refunded one is `refunded`).
+    cell: ({ row }) => (row.original.status === 'succeeded' ? <ResendReceipt donationId={row.original._id} /> : null),
   },
 ];

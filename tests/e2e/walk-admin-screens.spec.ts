@@ -1,0 +1,85 @@
+import { expect, signIn, test, useToken } from './fixtures';
+
+/**
+ * A walk of the admin's management screens at 390 px (touch) and 1280 px: each page loads without an
+ * error, fits the phone's width, and its screenshot is kept (SCREENSHOTS=1) for a person to look at.
+ */
+const PAGES = [
+  '/dashboard',
+  '/dashboard/organizations',
+  '/dashboard/organizations/add',
+  '/dashboard/donors',
+  '/dashboard/donors/add',
+  '/dashboard/active-campaigns',
+  '/dashboard/active-campaigns-add',
+  '/dashboard/active-appeals',
+  '/dashboard/active-appeals-add',
+  '/dashboard/support-inbox',
+  '/dashboard/communication',
+  '/dashboard/settings',
+];
+
+test('the admin’s management screens load and fit a phone and a desktop', async ({ page, request }) => {
+  test.setTimeout(180_000);
+  const { token } = await signIn(request, 'admin@example.org');
+  await useToken(page, token);
+  const auth = { authorization: `Bearer ${token}` };
+  const org = ((await (await request.get('/api/organizations', { headers: auth })).json()) as { _id: string }[])[0];
+  const donor = ((await (await request.get('/api/users?limit=5', { headers: auth })).json()) as { _id: string }[])[0];
+  const campaign = ((await (await request.get('/api/campaigns?limit=1')).json()) as { _id: string }[])[0];
+  const appeal = ((await (await request.get('/api/appeals?limit=1')).json()) as { _id: string }[])[0];
+  const pages = [
+    ...PAGES,
+    `/dashboard/organizations/edit/${org._id}`,
+    `/dashboard/donors/edit/${donor._id}`,
+    `/dashboard/active-campaigns-edit/${campaign._id}`,
+    `/dashboard/active-appeals-edit/${appeal._id}`,
+  ];
+  for (const [width, height] of [
+    [390, 844],
+    [1280, 900],
+  ]) {
+    await page.setViewportSize({ width, height });
+    for (const path of pages) {
+      await page.goto(path);
+      await page.waitForSelector('astro-island:not([ssr])');
+      await expect(page.locator('main h1').first(), path).toBeVisible();
+      await page.waitForLoadState('networkidle');
+      const name = path.replace(/^\/dashboard\/?/, '').replace(/\//g, '_') || 'overview';
+      if (process.env.SCREENSHOTS)
+        await page.screenshot({ path: `test-results/walk/${name}-${width}.png`, fullPage: true });
+      if (process.env.TAP_REPORT && width === 390) {
+        const small = await page.evaluate(() =>
+          [
+            ...document.querySelectorAll<HTMLElement>(
+              'main a, main button, main input, main select, main summary, main textarea, header button, header a',
+            ),
+          ]
+            .filter((el) => el.offsetParent !== null)
+            .map((el) => {
+              const r = el.getBoundingClientRect();
+              return {
+                tag: el.tagName,
+                type: (el as HTMLInputElement).type ?? '',
+                text: (
+                  el.innerText ||
+                  el.getAttribute('aria-label') ||
+                  (el as HTMLInputElement).name ||
+                  el.className
+                ).slice(0, 40),
+                w: Math.round(r.width),
+                h: Math.round(r.height),
+              };
+            })
+            .filter((x) => x.h < 44 || x.w < 44),
+        );
+        (await import('node:fs')).appendFileSync(
+          '/tmp/walk3-tap.txt',
+          `${path}\n${small.map((x) => `  ${x.tag} ${x.type} ${x.w}x${x.h} ${x.text}`).join('\n')}\n`,
+        );
+      }
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth);
+      expect.soft(overflow, `${path} at ${width}px scrolls sideways`).toBeLessThanOrEqual(width);
+    }
+  }
+});
