@@ -13,6 +13,23 @@ export const DIRECT_DEBIT_CURRENCY = 'gbp';
 /** How long the first collection takes after the mandate is set up (advance notice). */
 export const DIRECT_DEBIT_FIRST_PAYMENT_DAYS = 3;
 
+/**
+ * The day the first collection is due: `DIRECT_DEBIT_FIRST_PAYMENT_DAYS` working days (Monday to
+ * Friday; bank holidays are not known here, so it is "on or about") after the mandate was set up.
+ */
+export function firstCollectionDate(setUp: Date): Date {
+  const day = new Date(setUp);
+  for (let left = DIRECT_DEBIT_FIRST_PAYMENT_DAYS; left > 0; ) {
+    day.setUTCDate(day.getUTCDate() + 1);
+    if (day.getUTCDay() !== 0 && day.getUTCDay() !== 6) left--;
+  }
+  return day;
+}
+
+/** "10-88-00" from "108800" or "10 88 00". */
+export const formatSortCode = (sortCode: string) =>
+  sortCode.replace(/\D/g, '').replace(/^(\d{2})(\d{2})(\d{2})$/, '$1-$2-$3');
+
 /** Stripe's test bank details: the sort code, an account that succeeds and one whose payment fails. */
 export const DEMO_SORT_CODE = '108800';
 export const DEMO_ACCOUNT_SUCCEEDS = '00012345';

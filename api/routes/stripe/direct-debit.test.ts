@@ -167,6 +167,44 @@ describe(`Direct Debit in demo mode (${engineName})`, () => {
     expect(failed[0].text).toContain('No money was taken');
   });
 
+  it('setting up a Direct Debit emails its confirmation and advance notice once, as Stripe does in live mode', async () => {
+    const w = await world();
+    const session = await w.start({ price: PRICE });
+    await w.confirm(session.clientSecret);
+    // A second press of the button (or a retried request) sends nothing more.
+    await w.confirm(session.clientSecret);
+    const set = (await w.outbox()).filter((m) => m.subject.startsWith('Important: confirmation of your Direct Debit'));
+    expect(set).toHaveLength(1);
+    const [mail] = set;
+    expect(mail.subject).toMatch(/^Important: confirmation of your Direct Debit to \S/);
+    expect(mail.text).toContain('Please check the details below');
+    expect(mail.text).toMatch(/Account number:\s+\*\*\*\*2345\b/);
+    expect(mail.text).not.toContain('00012345');
+    expect(mail.text).toMatch(/Sort code:\s+10-88-00/);
+    const [row] = await w.rows();
+    const [mandate] = await t.db.select().from(directDebitMandates).where(eq(directDebitMandates.id, row.mandateId!));
+    expect(mail.text).toContain(`Mandate reference: ${mandate.reference}`);
+    expect(mail.text).toMatch(/First payment:\s+on or about \d{1,2} \w+ \d{4}/);
+    expect(mail.text).toContain('£15.00 a month');
+    expect(mail.text).toContain('then the same amount on the same day each month until you cancel');
+    expect(mail.text).toContain('You can cancel this Direct Debit at any time by contacting your bank');
+    expect(mail.text).toContain('This Guarantee is offered by all banks and building societies');
+    // Still processing: no receipt yet.
+    expect((await w.outbox()).filter((m) => m.subject.startsWith('Your receipt'))).toHaveLength(0);
+  });
+
+  it('a monthly Direct Debit whose first payment the bank returns tells the donor the monthly gift has not started', async () => {
+    const w = await world();
+    const session = await w.start({ price: PRICE });
+    await w.confirm(session.clientSecret, { sort_code: '108800', account_number: '90012345' });
+    await housekeeping();
+    const failed = (await w.outbox()).filter((m) => /did not go through/.test(m.subject));
+    expect(failed).toHaveLength(1);
+    expect(failed[0].text).toContain('did not pay the first Direct Debit of £15.00');
+    expect(failed[0].text).toContain('so your monthly gift has not started');
+    expect(await t.db.select().from(monthlyGifts).where(eq(monthlyGifts.donorId, w.donor.id))).toEqual([]);
+  });
+
   it('change, pause and cancel work on a Direct Debit gift and keep its method', async () => {
     const w = await world();
     const session = await w.start({ price: PRICE });

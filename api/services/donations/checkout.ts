@@ -15,6 +15,8 @@ import {
 } from '../../../domain';
 import { badRequest, notFound } from '../../lib/errors';
 import { applyStripeEvent } from '../../webhooks/stripe/apply';
+import { logLine } from '../../middlewares/logger';
+import { sendDirectDebitConfirmation } from '../mail/notify';
 import { checkWording } from '../users/consent';
 import { saveCheckoutDetails } from './checkout-details';
 import { optionalPersonName } from '../../lib/fields';
@@ -327,6 +329,11 @@ export async function confirmDemoPayment(
         fails: body.bacs_debit.account_number === DEMO_ACCOUNT_FAILS,
       };
       await applyStripeEvent({ db: ctx.db, stripe: null, mail: ctx.mail }, demoProcessingEvent(row, bank));
+      // Stripe emails the mandate's confirmation in live mode; here the demo does. The gift is recorded whatever the mail does.
+      if (ctx.mail)
+        await sendDirectDebitConfirmation(ctx.mail, row.id, bank).catch((err: unknown) =>
+          logLine('warn', 'direct debit confirmation not sent', { donation_id: row.id, error: String(err) }),
+        );
     }
     return { status: (await findDonationByPaymentIntent(ctx.db, intentId))?.status ?? 'pending' };
   }

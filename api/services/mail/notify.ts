@@ -11,6 +11,7 @@ import { receiptEmail } from './receipt';
 import { sendDisputeOpened } from './dispute-opened';
 import { refundNoticeEmail } from './refund-notice';
 import { directDebitFailedEmail, renewalFailedEmail } from './payment-failed';
+import { directDebitConfirmationEmail, type MandateBank } from './direct-debit-confirmation';
 
 export type { MailContext };
 
@@ -39,6 +40,13 @@ export async function sendDirectDebitFailed(ctx: MailContext, donationId: string
   const facts = await giftFacts(ctx, donationId);
   if (facts?.status !== 'failed' || !facts.directDebit || facts.donor.erased) return 'skipped';
   return deliver(ctx, directDebitFailedEmail(facts));
+}
+
+/** The confirmation of a new Direct Debit Instruction, while its first payment is processing: once per gift. */
+export async function sendDirectDebitConfirmation(ctx: MailContext, donationId: string, bank: MandateBank) {
+  const facts = await giftFacts(ctx, donationId);
+  if (facts?.status !== 'processing' || !facts.directDebit || facts.donor.erased) return 'skipped';
+  return deliver(ctx, directDebitConfirmationEmail(facts, bank));
 }
 
 const idOf = (value: string | { id: string } | null | undefined) =>

@@ -38,7 +38,11 @@ export function directDebitFailedEmail(gift: GiftFacts): MailMessage {
     charity: gift.charity,
     payment: 'Direct Debit',
     heading: 'Your Direct Debit did not go through',
-    whatHappened: `Your bank did not pay the Direct Debit of ${formatPence(gift.amount)} for ${causeLine(gift)}.`,
+    // A monthly gift's later payments are recorded only once paid: a failed one is always its first.
+    whatHappened:
+      gift.type === 'monthly'
+        ? `Your bank did not pay the first Direct Debit of ${formatPence(gift.amount)} for ${causeLine(gift)}, so your monthly gift has not started.`
+        : `Your bank did not pay the Direct Debit of ${formatPence(gift.amount)} for ${causeLine(gift)}.`,
     whatToDo:
       'Please check the account details with your bank, or give again by card or with another account. If you think this is a mistake, reply to this email.',
     then: [

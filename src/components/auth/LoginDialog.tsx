@@ -47,7 +47,14 @@ export default function LoginDialog() {
       // where the visitor starts. React's autoFocus acts at mount, before the dialog is open.
       emailInput.current?.focus();
     }
-    if (!open && el.open) el.close();
+    if (!open && el.open) {
+      el.close();
+      // Signing in replaced the Login button the dialog would give the focus back to, so the focus is
+      // left on nothing (or, until the browser notices, on a field of the closed dialog): the account menu takes it.
+      const left = document.activeElement;
+      if (!left || left === document.body || el.contains(left))
+        document.querySelector<HTMLElement>('button.avatar-button')?.focus();
+    }
   }, [open]);
 
   // Changing step replaces the focused form: focus goes to the field the new step asks for.

@@ -1,4 +1,4 @@
-import { useId, useState } from 'react';
+import { useId, useRef, useState } from 'react';
 import { DEMO_ACCOUNT_FAILS, DEMO_ACCOUNT_SUCCEEDS, DEMO_SORT_CODE } from '../../../domain';
 import { formatPence } from '../../lib/format';
 import type { PaymentStepProps } from './DemoPayment';
@@ -14,11 +14,14 @@ export default function DemoDirectDebit({ clientSecret, amount, type, onSuccess,
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const id = useId();
+  const holderBox = useRef<HTMLInputElement>(null);
 
   async function pay(event: React.FormEvent) {
     event.preventDefault();
+    if (busy) return;
     if (!holder) {
       setError('Confirm that you are the account holder and the only person needed to authorise debits from it.');
+      holderBox.current?.focus();
       return;
     }
     const accountNumber = account.replace(/\s/g, '');
@@ -68,15 +71,22 @@ export default function DemoDirectDebit({ clientSecret, amount, type, onSuccess,
         after it was submitted.
       </p>
       <label className="checkbox">
-        <input type="checkbox" checked={holder} onChange={(e) => setHolder(e.target.checked)} />I am the account holder
-        and the only person required to authorise debits from this account.
+        <input
+          ref={holderBox}
+          type="checkbox"
+          checked={holder}
+          onChange={(e) => setHolder(e.target.checked)}
+          aria-invalid={Boolean(error) && !holder}
+          aria-describedby={error ? `${id}-error` : undefined}
+        />
+        I am the account holder and the only person required to authorise debits from this account.
       </label>
       {error && (
-        <p className="form-error" role="alert">
+        <p className="form-error" role="alert" id={`${id}-error`}>
           {error}
         </p>
       )}
-      <button type="submit" className="btn btn-primary btn-block" disabled={busy}>
+      <button type="submit" className="btn btn-primary btn-block" aria-disabled={busy || undefined}>
         {busy
           ? 'Setting up…'
           : `Set up Direct Debit for ${formatPence(amount)}${type === 'monthly' ? ' every month' : ''}`}

@@ -23,6 +23,7 @@ export default function DemoPayment({ clientSecret, amount, type, onSuccess, onB
 
   async function pay(event: React.FormEvent) {
     event.preventDefault();
+    if (busy) return;
     setBusy(true);
     setError(null);
     const result = await confirmDemo(clientSecret, card.replace(/\s/g, '') === DECLINE_CARD ? 'decline' : 'success');

@@ -130,6 +130,10 @@ export default function DonationBox({
   const [challenge, setChallenge] = useState(false);
   const lastRequest = useRef<string | null>(null);
   const heading = useRef<HTMLHeadingElement>(null);
+  const form = useRef<HTMLFormElement>(null);
+  /** Presses of Donate with something missing: each shows what is missing and focuses the first such field. */
+  const [attempts, setAttempts] = useState(0);
+  const shownStep = useRef<Step>(step);
 
   useEffect(() => {
     void initAuth();
@@ -152,14 +156,26 @@ export default function DonationBox({
   }, [frequency, prices]);
 
   useEffect(() => {
-    if (step !== 'details') heading.current?.focus();
-    // The page may be a cached copy: show the total with this gift in it.
-    if (step === 'done') void showFreshTotal(appealId ? 'appeal' : 'campaign', appealId ?? campaignId);
-  }, [step, appealId, campaignId]);
+    // Each new step replaces the focused button: focus its heading (not on first render).
+    if (shownStep.current !== step) heading.current?.focus();
+    shownStep.current = step;
+    // The page may be a cached copy: show the total with this gift in it (a Direct Debit joins it once paid).
+    if (step === 'done' && paidStatus !== 'processing')
+      void showFreshTotal(appealId ? 'appeal' : 'campaign', appealId ?? campaignId);
+  }, [step, paidStatus, appealId, campaignId]);
+
+  useEffect(() => {
+    if (attempts > 0) form.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
+  }, [attempts]);
 
   const pence = poundsToPence(amount);
   const amountError = amountProblem(pence, amount) ?? directDebitProblem(pence, method, frequency);
   const emailStatus = user ? 'valid' : emailState(email);
+  const emailError =
+    emailStatus === 'invalid' || (attempts > 0 && emailStatus === 'empty') ? 'Enter a valid email address' : null;
+  const amountMessage =
+    amountError ?? (attempts > 0 && !amount.trim() ? 'Enter an amount in pounds, like 10 or 12.50' : null);
+  const priceMissing = attempts > 0 && !priceId;
   const giftAidReady = !giftAid || giftAidComplete(giftAidDetails);
   const chosen = frequency === 'once' ? pence !== null && !amountError : Boolean(priceId);
   const nameOk = Object.keys(donorNameErrors(name)).length === 0;
@@ -187,7 +203,10 @@ export default function DonationBox({
 
   async function donate(event?: React.FormEvent, turnstileToken?: string) {
     event?.preventDefault();
-    if (!canDonate) return;
+    if (!canDonate) {
+      if (!busy) setAttempts((n) => n + 1);
+      return;
+    }
     const body: StartDonation = {
       ...(user ? {} : { email: email.trim(), ...donorNameBody(name) }),
       ...(frequency === 'once' ? { amount: pence! } : { price: priceId }),
@@ -243,7 +262,7 @@ export default function DonationBox({
         </h2>
         <p role="status">
           {session && paidStatus === 'processing'
-            ? `Your Direct Debit of ${formatPence(session.amount)}${session.type === 'monthly' ? ' a month' : ''} to ${title} is set up and processing: the bank takes the first payment in about ${DIRECT_DEBIT_FIRST_PAYMENT_DAYS} working days, and we email your receipt once it is paid.`
+            ? `Your Direct Debit of ${formatPence(session.amount)}${session.type === 'monthly' ? ' a month' : ''} to ${title} is set up and processing: the bank takes the first payment in about ${DIRECT_DEBIT_FIRST_PAYMENT_DAYS} working days. It counts in the ${appealId ? 'appeal' : 'campaign'}'s total once it is paid, and we email your receipt then.`
             : session
               ? `Your ${session.type === 'monthly' ? 'monthly ' : ''}gift of ${formatPence(session.amount)} to ${title} has been received.`
               : `Your gift to ${title} has been received.`}
@@ -295,8 +314,10 @@ export default function DonationBox({
 
   return (
     <section className="donation-box" aria-label={`Donate to ${title}`}>
-      <h2>Donate</h2>
-      <form onSubmit={donate} noValidate>
+      <h2 ref={heading} tabIndex={-1}>
+        Donate
+      </h2>
+      <form ref={form} onSubmit={donate} noValidate>
         <fieldset className="frequency-toggle">
           <legend className="visually-hidden">How often</legend>
           {(
@@ -328,13 +349,13 @@ export default function DonationBox({
               className={`email-input email-${emailStatus}`}
               value={email}
               onChange={(e) => setEmail(e.target.value)}
-              aria-invalid={emailStatus === 'invalid'}
-              aria-describedby={emailStatus === 'invalid' ? `${id}-email-error` : undefined}
+              aria-invalid={Boolean(emailError)}
+              aria-describedby={emailError ? `${id}-email-error` : undefined}
               placeholder="you@example.com"
             />
-            {emailStatus === 'invalid' && (
+            {emailError && (
               <p className="field-error" id={`${id}-email-error`}>
-                Enter a valid email address
+                {emailError}
               </p>
             )}
           </div>
@@ -353,21 +374,28 @@ export default function DonationBox({
                 autoComplete="off"
                 value={amount}
                 onChange={(e) => setAmount(e.target.value)}
-                aria-invalid={Boolean(amountError)}
-                aria-describedby={amountError ? `${id}-amount-error` : undefined}
+                aria-invalid={Boolean(amountMessage)}
+                aria-describedby={amountMessage ? `${id}-amount-error` : undefined}
                 placeholder="10.00"
               />
             </div>
-            {amountError && (
+            {amountMessage && (
               <p className="field-error" id={`${id}-amount-error`}>
-                {amountError}
+                {amountMessage}
               </p>
             )}
           </div>
         ) : (
           <div className="field">
             <label htmlFor={`${id}-price`}>Monthly amount</label>
-            <select id={`${id}-price`} value={priceId} onChange={(e) => setPriceId(e.target.value)} disabled={!prices}>
+            <select
+              id={`${id}-price`}
+              value={priceId}
+              onChange={(e) => setPriceId(e.target.value)}
+              disabled={!prices}
+              aria-invalid={priceMissing}
+              aria-describedby={priceMissing ? `${id}-price-error` : undefined}
+            >
               <option value="">{prices ? 'Choose a monthly amount' : priceError ? 'Unavailable' : 'Loading…'}</option>
               {prices?.map((price) => (
                 <option key={price.id} value={price.id}>
@@ -375,7 +403,15 @@ export default function DonationBox({
                 </option>
               ))}
             </select>
-            {priceError && <p className="field-error">{priceError}</p>}
+            {priceError ? (
+              <p className="field-error">{priceError}</p>
+            ) : (
+              priceMissing && (
+                <p className="field-error" id={`${id}-price-error`}>
+                  Choose a monthly amount
+                </p>
+              )
+            )}
           </div>
         )}
 
@@ -431,6 +467,7 @@ export default function DonationBox({
               declaration={declaration}
               idPrefix={id}
               donating
+              showErrors={attempts > 0}
             />
           )}
         </div>
@@ -449,10 +486,11 @@ export default function DonationBox({
             To donate, add {missing.join(', ')}.
           </p>
         )}
+        {/* Never `disabled`: keyboard users reach it, and pressing it shows what is missing. */}
         <button
           type="submit"
           className="btn btn-primary btn-block"
-          disabled={!canDonate}
+          aria-disabled={!canDonate || undefined}
           aria-describedby={missing.length > 0 ? `${id}-missing` : undefined}
         >
           {busy

@@ -90,6 +90,7 @@ export function GiftAidFields({
   declaration,
   idPrefix,
   donating = false,
+  showErrors = false,
 }: {
   value: GiftAidValue;
   onChange: (value: GiftAidValue) => void;
@@ -97,6 +98,8 @@ export function GiftAidFields({
   idPrefix: string;
   /** In the donation box: the gift confirms the declaration (elsewhere the form corrects one already made). */
   donating?: boolean;
+  /** Show every field's problem, touched or not (the donor pressed Donate). */
+  showErrors?: boolean;
 }) {
   const [touched, setTouched] = useState<Partial<Record<Field, boolean>>>({});
   const errors = giftAidErrors(value);
@@ -105,7 +108,7 @@ export function GiftAidFields({
       <div className="gift-aid-grid">
         {FIELDS.map(({ field, label, autoComplete, max, optional, narrow }) => {
           const id = `${idPrefix}-ga-${field}`;
-          const error = touched[field] ? errors[field] : undefined;
+          const error = touched[field] || showErrors ? errors[field] : undefined;
           return (
             <div key={field} className={`field${narrow ? ' field-narrow' : ''}`}>
               <label htmlFor={id}>

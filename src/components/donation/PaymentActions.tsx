@@ -19,7 +19,13 @@ export default function PaymentActions({ amount, type, error, busy, payDisabled 
           {error}
         </p>
       )}
-      <button type="submit" className="btn btn-primary btn-block" disabled={payDisabled || busy}>
+      {/* Busy, not `disabled`: a disabled button drops the keyboard focus, and a declined card's message follows. */}
+      <button
+        type="submit"
+        className="btn btn-primary btn-block"
+        disabled={payDisabled}
+        aria-disabled={busy || undefined}
+      >
         {busy ? 'Processing…' : `Pay ${formatPence(amount)}${type === 'monthly' ? ' every month' : ''}`}
       </button>
       <button type="button" className="btn btn-ghost btn-block" onClick={onBack} disabled={busy}>

@@ -38,7 +38,7 @@ function CardForm({ amount, type, onSuccess, onBack }: PaymentStepProps) {
 
   async function pay(event: React.FormEvent) {
     event.preventDefault();
-    if (!stripe || !elements) return;
+    if (!stripe || !elements || busy) return;
     setBusy(true);
     setError(null);
     const result = await stripe.confirmPayment({
