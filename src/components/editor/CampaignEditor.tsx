@@ -51,6 +51,15 @@ const STATUS_CHOICES = STATUSES.map((status) => ({ value: status, label: status[
 
 const label = (kind: EditorKind) => (kind === 'campaign' ? 'Campaign' : 'Appeal');
 
+/**
+ * Cancel: back where the person came from; opened in a tab of its own (a link from an email, a
+ * bookmark) there is nowhere to go back to, so the list of its kind.
+ */
+function leave(kind: EditorKind) {
+  if (window.history.length > 1) window.history.back();
+  else window.location.assign(kind === 'campaign' ? '/dashboard/active-campaigns' : '/dashboard/active-appeals');
+}
+
 /** Create or edit a campaign or an appeal (spec section 2 "Campaign/appeal editor"). */
 export default function CampaignEditor({ kind, id, redirectTo, title }: CampaignEditorProps) {
   const user = useStore($user);
@@ -465,7 +474,7 @@ export default function CampaignEditor({ kind, id, redirectTo, title }: Campaign
             </div>
           ) : (
             <div className="editor-actions">
-              <button type="button" className="btn btn-ghost" onClick={() => window.history.back()}>
+              <button type="button" className="btn btn-ghost" onClick={() => leave(kind)}>
                 Cancel
               </button>
               <button type="submit" className="btn btn-primary" disabled={!ready || saving}>
