@@ -33,6 +33,8 @@ export type CampaignEditorProps = {
   redirectTo?: string;
   /** The page heading; defaults to 'Add Appeal', 'Edit Campaign', … */
   title?: string;
+  /** Cancel; without it, back to the page before (on this site) or else the list of its kind. */
+  onCancel?: () => void;
 };
 
 type Option = { _id: string; title: string };
@@ -52,16 +54,16 @@ const STATUS_CHOICES = STATUSES.map((status) => ({ value: status, label: status[
 const label = (kind: EditorKind) => (kind === 'campaign' ? 'Campaign' : 'Appeal');
 
 /**
- * Cancel: back where the person came from; opened in a tab of its own (a link from an email, a
- * bookmark) there is nowhere to go back to, so the list of its kind.
+ * Cancel: back where the person came from on this site; opened from elsewhere (a link in an email,
+ * a bookmark) back would leave the site or go nowhere, so the list of its kind.
  */
 function leave(kind: EditorKind) {
-  if (window.history.length > 1) window.history.back();
+  if (document.referrer.startsWith(`${window.location.origin}/`)) window.history.back();
   else window.location.assign(kind === 'campaign' ? '/dashboard/active-campaigns' : '/dashboard/active-appeals');
 }
 
 /** Create or edit a campaign or an appeal (spec section 2 "Campaign/appeal editor"). */
-export default function CampaignEditor({ kind, id, redirectTo, title }: CampaignEditorProps) {
+export default function CampaignEditor({ kind, id, redirectTo, title, onCancel }: CampaignEditorProps) {
   const user = useStore($user);
   const restoring = useStore($authRestoring);
   const loginOpen = useStore($loginOpen);
@@ -474,7 +476,7 @@ export default function CampaignEditor({ kind, id, redirectTo, title }: Campaign
             </div>
           ) : (
             <div className="editor-actions">
-              <button type="button" className="btn btn-ghost" onClick={() => leave(kind)}>
+              <button type="button" className="btn btn-ghost" onClick={() => (onCancel ? onCancel() : leave(kind))}>
                 Cancel
               </button>
               <button type="submit" className="btn btn-primary" disabled={!ready || saving}>
