@@ -61,4 +61,39 @@ test('the admin’s management screens load and fit a phone and a desktop', asyn
       expect.soft(overflow, `${path} at ${width}px scrolls sideways`).toBeLessThanOrEqual(width);
     }
   }
+
+  // A refused save on a phone: the answer at the form's head comes into view with focus (Save is far below).
+  await page.setViewportSize({ width: 390, height: 844 });
+  const taken = ((await (await request.get('/api/organizations', { headers: auth })).json()) as { name: string }[])[1];
+  await page.goto('/dashboard/organizations/add');
+  await page.getByLabel('Name').first().fill(taken.name);
+  await page.getByRole('button', { name: 'Save' }).click();
+  const refusal = page.getByRole('alert').filter({ hasText: 'already exists' });
+  await expect(refusal).toHaveText(`Name: an organization called "${taken.name}" already exists; choose another name`);
+  await expect(refusal).toBeInViewport();
+  await expect(page.locator('.dash-form-error')).toBeFocused();
+
+  // Roles: an admin makes a donor a finance user from the donor's page; the change is audited.
+  await page.setViewportSize({ width: 390, height: 844 });
+  const email = `e2e.role.${Date.now()}@example.com`;
+  const created = await request.post('/api/users', {
+    headers: auth,
+    data: { email, name: { first_name: 'Rowan', last_name: 'Role' } },
+  });
+  expect(created.status()).toBe(201);
+  const person = (await created.json()) as { _id: string };
+  await page.goto(`/dashboard/donors/edit/${person._id}`);
+  const role = page.getByRole('combobox', { name: 'Role' });
+  await expect(role).toHaveValue('donor');
+  await role.selectOption('finance');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page).toHaveURL(/\/dashboard\/donors$/);
+  const saved = await request.get(`/api/users/${person._id}`, { headers: auth });
+  expect(((await saved.json()) as { type: string }).type).toBe('finance');
+  const audit = await request.get(`/api/audit?target=${person._id}`, { headers: auth });
+  expect(((await audit.json()) as { action: string }[]).map((a) => a.action)).toContain('user.type');
+  // Their own role is not offered: an admin cannot lock themselves out.
+  await page.goto('/dashboard/donors/edit/me');
+  await expect(page.getByRole('heading', { level: 1, name: 'My Info' })).toBeVisible();
+  await expect(page.getByRole('combobox', { name: 'Role' })).toHaveCount(0);
 });
