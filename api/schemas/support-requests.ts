@@ -47,7 +47,7 @@ export const SentSupportRequestSchema = SupportRequestSchema.extend({
 
 export const SupportRequestListQuery = z.object({
   status: z
-    .enum(['open', 'handled', 'all'])
+    .enum(['open', 'handled', 'all'], { error: 'Must be one of: open, handled, all' })
     .optional()
     .openapi({ description: 'Admins: open (default), handled or all' }),
   limit: z.coerce.number().int().min(1).max(100).optional().openapi({ type: 'integer', example: 50 }),

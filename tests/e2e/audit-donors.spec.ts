@@ -130,9 +130,18 @@ test('an admin edits a donor, finds the change on the Audit screen, filters and 
     'href',
     `/dashboard/donations/edit/${duplicateGift}`,
   );
+  // Focus follows each step of the merge, and comes back where it started on Back and Cancel.
+  await page.getByRole('button', { name: 'Merge into…' }).click();
+  await expect(page.getByLabel('Email of the record to keep')).toBeFocused();
+  await page.getByRole('region', { name: 'Duplicate record?' }).getByRole('button', { name: 'Cancel' }).click();
+  await expect(page.getByRole('button', { name: 'Merge into…' })).toBeFocused();
   await page.getByRole('button', { name: 'Merge into…' }).click();
   await page.getByLabel('Email of the record to keep').fill(`priya-${s}`);
   await page.getByRole('button', { name: 'Search' }).click();
+  await page.getByRole('button', { name: new RegExp(kept.email) }).click();
+  await expect(page.getByRole('alertdialog')).toBeFocused();
+  await page.getByRole('alertdialog').getByRole('button', { name: 'Back' }).click();
+  await expect(page.getByLabel('Email of the record to keep')).toBeFocused();
   await page.getByRole('button', { name: new RegExp(kept.email) }).click();
   await expect(page.getByRole('alertdialog')).toContainText(`into Priya Kept (${kept.email})`);
   if (process.env.SCREENSHOTS) await page.screenshot({ path: 'test-results/donor-merge-desktop.png', fullPage: true });

@@ -149,6 +149,11 @@ test('a donor, then the charity’s admin, email a gift’s receipt again (once 
   await openAs(page, await signIn(request, 'admin@example.org'), `/dashboard/donations/edit/${gift._id}`);
   await page.getByRole('button', { name: 'Email receipt again' }).click();
   await expect(page.getByRole('alert')).toContainText('This receipt was emailed a few minutes ago');
+  if (process.env.SCREENSHOTS) {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.getByRole('button', { name: 'Email receipt again' }).scrollIntoViewIfNeeded();
+    await page.screenshot({ path: 'test-results/donation-receipt-again-phone.png' });
+  }
   expect(await receipts()).toHaveLength(2);
 });
 

@@ -188,6 +188,14 @@ test('an admin edits a campaign in the dashboard: loaded values, status select, 
   expect(saved).toMatchObject({ title: renamed, goal: campaign.goal, status: 'approved' });
   expect(saved.images.map((i: { Key: string }) => i.Key)).toEqual(campaign.images.map((i: { Key: string }) => i.Key));
 
+  // Opened in a tab of its own, Cancel goes to the list instead of nowhere.
+  const fresh = await context.newPage();
+  await fresh.goto(`/dashboard/active-campaigns-edit/${campaign._id}`);
+  await expect(fresh.getByLabel('Title')).toHaveValue(renamed);
+  await fresh.getByRole('button', { name: 'Cancel' }).click();
+  await expect(fresh).toHaveURL(/\/dashboard\/active-campaigns$/);
+  await fresh.close();
+
   // Deleting through the Status select asks first; Keep it changes nothing and returns to the select.
   await page.goto(`/dashboard/active-campaigns-edit/${campaign._id}`);
   const status = page.getByRole('combobox', { name: 'Status' });

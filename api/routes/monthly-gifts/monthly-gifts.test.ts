@@ -188,6 +188,11 @@ describe(`monthly gifts in demo mode (${engineName})`, () => {
     const [notice] = (await mail(m.donor.email)).filter((r) => r.subject?.endsWith('is paused'));
     expect(notice.text).toContain(`The payment due on ${formatLongUkDate(addMonths(started, 1))} will not be taken.`);
     expect(notice.text).toContain(`the next payment is on ${formatLongUkDate(addMonths(started, 2))}.`);
+    // A copy of the first receipt asked for now names the payment after the pause as the next one.
+    const copy = await t.request(`/api/donations/${m.row.id}/receipt`, { method: 'POST', token: m.token });
+    expect(copy.status).toBe(200);
+    const [resent] = (await mail(m.donor.email)).filter((r) => r.key?.startsWith('receipt-copy:'));
+    expect(resent.text).toContain(`is due on ${formatLongUkDate(addMonths(started, 2))}.`);
     // Running again, the gift has no skipped payments.
     const resumed = (await (await m.act('resume')).json()) as MonthlyGift;
     expect(resumed).toMatchObject({ status: 'active', skipped_payments: [] });

@@ -279,6 +279,38 @@ describe(`organizations API (${engineName})`, () => {
     expect(await typeOf(multiAdmin.id)).toBe('org_admin');
   });
 
+  it('refuses a second organization of the same name (any case or spacing) with a 409, creating or renaming', async () => {
+    const post = (name: string) =>
+      t.request('/api/organizations', { method: 'POST', token: adminToken, json: { name } });
+    const first = await post('Heron Relief');
+    expect(first.status).toBe(201);
+    const before = await t.db.select().from(organizations);
+    for (const name of ['Heron Relief', '  heron RELIEF ']) {
+      const again = await post(name);
+      expect(again.status).toBe(409);
+      expect(await messageOf(again)).toBe(
+        'name: an organization called "Heron Relief" already exists; choose another name'.replace(
+          'Heron Relief',
+          name.trim(),
+        ),
+      );
+    }
+    const rename = await t.request(`/api/organizations/${orgB.id}`, {
+      method: 'PUT',
+      token: adminToken,
+      json: { name: 'Aardvark aid' },
+    });
+    expect(rename.status).toBe(409);
+    expect(await t.db.select().from(organizations)).toEqual(before);
+    // Its own name again (the dashboard sends the whole form back) is fine.
+    const same = await t.request(`/api/organizations/${orgB.id}`, {
+      method: 'PUT',
+      token: adminToken,
+      json: { name: 'Badger Trust' },
+    });
+    expect(same.status).toBe(200);
+  });
+
   it('validates updates and leaves the row alone on a 400', async () => {
     const res = await t.request(`/api/organizations/${orgB.id}`, {
       method: 'PUT',

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SUPPORT_REQUEST_LIMITS, SUPPORT_REQUESTS_PER_HOUR } from '../../../domain/support';
 import { signedIn } from '../../../tests/factories';
-import { engineName, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
+import { engineName, messageOf, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
 
 type Sent = {
   _id: string;
@@ -83,6 +83,10 @@ describe(`Contact Support (${engineName})`, () => {
       await t.request('/api/support-requests?status=handled', { token: admin.token })
     ).json()) as Sent[];
     expect(done.find((m) => m._id === sent._id)?.handled_at).toEqual(expect.any(String));
+    // A status the inbox does not have is named plainly, not in zod's words.
+    const bogus = await t.request('/api/support-requests?status=closed', { token: admin.token });
+    expect(bogus.status).toBe(400);
+    expect(await messageOf(bogus)).toBe('status: Must be one of: open, handled, all');
     // The sender sees it answered among their own messages.
     const mine = (await (await t.request('/api/support-requests', { token: donor.token })).json()) as Sent[];
     expect(mine.map((m) => m._id)).toEqual([sent._id]);

@@ -4,6 +4,7 @@ import { campaigns, checkoutDetails, donations, monthlyGifts, organizations, use
 import type { CharityIdentity, DonationSource } from '../../../domain';
 import { charityFromOrganization, identityColumns, type OrganizationIdentityRow } from '../organizations/charity';
 import { cancelLinkUrl } from '../monthly-gifts/link-tokens';
+import { pausedDates } from '../monthly-gifts/records';
 import { findMandate } from '../payments/direct-debit';
 import type { ServiceContext } from '../../lib/service-context';
 
@@ -84,7 +85,8 @@ export async function giftFacts(ctx: MailContext, donationId: string): Promise<G
     if (gift && gift.status !== 'cancelled') {
       monthly = {
         amount: gift.amount,
-        nextPaymentAt: gift.nextPaymentAt,
+        // Paused: the first payment after the pause, not the period end the pause skips.
+        nextPaymentAt: pausedDates(gift)?.next ?? gift.nextPaymentAt,
         status: gift.status,
         cancelUrl: await cancelLinkUrl(ctx.config.authSecret, ctx.origin, gift.id),
       };

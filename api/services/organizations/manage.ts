@@ -4,7 +4,7 @@ import { chunks, rowsPerStatement } from '../../../db/chunks';
 import type { Db } from '../../../db/client';
 import { parseId } from '../../../db/ids';
 import { organizationAdmins, organizations, users } from '../../../db/schema';
-import { badRequest, forbidden, notFound } from '../../lib/errors';
+import { badRequest, forbidden, HttpError, notFound } from '../../lib/errors';
 import {
   canChangeOrganizationAdmins,
   canManageOrganization,
@@ -281,12 +281,32 @@ function checkCharityIdentity<T extends OrganizationInput>(
   return input;
 }
 
+/**
+ * Two organizations of one name cannot be told apart in the pickers and lists (a double-clicked
+ * Save made two): a name another organization has, in any case and spacing, is a 409.
+ */
+async function refuseTakenName(db: Db, name: string, exceptId: string | null = null) {
+  const [taken] = await db
+    .select({ id: organizations.id })
+    .from(organizations)
+    .where(
+      and(
+        sql`lower(trim(${organizations.name})) = lower(trim(${name}))`,
+        exceptId ? sql`${organizations.id} <> ${exceptId}` : undefined,
+      ),
+    )
+    .limit(1);
+  if (taken)
+    throw new HttpError(409, `name: an organization called "${name.trim()}" already exists; choose another name`);
+}
+
 export async function createOrganization(
   db: Db,
   input: OrganizationInput & { name: string },
   actor: AuditActor = actorOf(null),
 ): Promise<OrganizationDto> {
   input = checkCharityIdentity(input);
+  await refuseTakenName(db, input.name);
   const adminIds = await resolveAdminIds(db, input.admins ?? []);
   const id = crypto.randomUUID();
   const columns = { ...organizationColumns(input), name: input.name };
@@ -316,6 +336,7 @@ export async function updateOrganization(
   const current = await getOrganization(ctx, idParam);
   input = checkCharityIdentity(input, current);
   const id = current._id;
+  if (input.name !== undefined) await refuseTakenName(db, input.name, id);
   const currentAdmins = current.admins.map((a) => a.value);
   let nextAdmins: string[] | null = null;
   if (input.admins !== undefined) {

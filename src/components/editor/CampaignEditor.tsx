@@ -33,6 +33,8 @@ export type CampaignEditorProps = {
   redirectTo?: string;
   /** The page heading; defaults to 'Add Appeal', 'Edit Campaign', … */
   title?: string;
+  /** Cancel; without it, back to the page before (on this site) or else the list of its kind. */
+  onCancel?: () => void;
 };
 
 type Option = { _id: string; title: string };
@@ -51,8 +53,17 @@ const STATUS_CHOICES = STATUSES.map((status) => ({ value: status, label: status[
 
 const label = (kind: EditorKind) => (kind === 'campaign' ? 'Campaign' : 'Appeal');
 
+/**
+ * Cancel: back where the person came from on this site; opened from elsewhere (a link in an email,
+ * a bookmark) back would leave the site or go nowhere, so the list of its kind.
+ */
+function leave(kind: EditorKind) {
+  if (document.referrer.startsWith(`${window.location.origin}/`)) window.history.back();
+  else window.location.assign(kind === 'campaign' ? '/dashboard/active-campaigns' : '/dashboard/active-appeals');
+}
+
 /** Create or edit a campaign or an appeal (spec section 2 "Campaign/appeal editor"). */
-export default function CampaignEditor({ kind, id, redirectTo, title }: CampaignEditorProps) {
+export default function CampaignEditor({ kind, id, redirectTo, title, onCancel }: CampaignEditorProps) {
   const user = useStore($user);
   const restoring = useStore($authRestoring);
   const loginOpen = useStore($loginOpen);
@@ -465,7 +476,7 @@ export default function CampaignEditor({ kind, id, redirectTo, title }: Campaign
             </div>
           ) : (
             <div className="editor-actions">
-              <button type="button" className="btn btn-ghost" onClick={() => window.history.back()}>
+              <button type="button" className="btn btn-ghost" onClick={() => (onCancel ? onCancel() : leave(kind))}>
                 Cancel
               </button>
               <button type="submit" className="btn btn-primary" disabled={!ready || saving}>

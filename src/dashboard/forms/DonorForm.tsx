@@ -7,6 +7,7 @@ import { listPathOf } from '../lib/routes';
 import { useApiGet } from '../lib/use-api';
 import { goBack, navigate } from '../router';
 import * as roles from '../../../domain/roles';
+import type { UserType } from '../../../domain/statuses';
 import { $dashToken, $dashUser, refreshUser, viewerOf } from '../session';
 import { Alert, SelectInput, Spinner, TextInput } from '../ui/primitives';
 import { MyGiftAid } from '../screens/gift-aid/MyGiftAid';
@@ -31,6 +32,13 @@ type Values = {
 };
 const EMPTY: Values = { image: '', first_name: '', last_name: '', email: '', phone: '', address: EMPTY_ADDRESS };
 
+const ROLE_CHOICES = [
+  { value: 'donor', label: 'Donor' },
+  { value: 'org_admin', label: 'Organization admin' },
+  { value: 'finance', label: 'Finance' },
+  { value: 'admin', label: 'Admin' },
+] satisfies { value: UserType; label: string }[];
+
 /** Spec "Dashboard forms": donor add/edit; id 'me' is the signed-in user, titled 'My Info'. */
 export function DonorForm({ id }: { id?: string }) {
   const isEdit = !!id;
@@ -46,6 +54,10 @@ export function DonorForm({ id }: { id?: string }) {
   const [values, setValues] = useState<Values>(EMPTY);
   const [initialImage, setInitialImage] = useState('');
   const [initialPhone, setInitialPhone] = useState('');
+  // An admin gives another account its role here (the API audits every change as user.type).
+  const [role, setRole] = useState('');
+  const [initialRole, setInitialRole] = useState('');
+  const choosesRole = isEdit && !isMe && roles.isAdmin(viewer);
   const [saving, setSaving] = useState(false);
   const [error, setError] = useState<string | null>(null);
 
@@ -54,6 +66,8 @@ export function DonorForm({ id }: { id?: string }) {
     const d = load.data;
     setInitialImage(d.image ?? '');
     setInitialPhone(formatPhone(d.phone));
+    setRole(d.type);
+    setInitialRole(d.type);
     setValues({
       image: d.image ?? '',
       first_name: d.name.first_name,
@@ -94,6 +108,7 @@ export function DonorForm({ id }: { id?: string }) {
       if (values.image !== initialImage) body.image = values.image;
     }
     if (chooseOrganization) body.organization_id = organizationId;
+    if (choosesRole && role !== initialRole) body.type = role;
     // Email is set once at creation and read-only afterwards.
     if (!isEdit) body.email = values.email.trim();
     const res = isEdit
@@ -144,6 +159,22 @@ export function DonorForm({ id }: { id?: string }) {
           {limited ? null : <PhoneInput {...bind('phone')} />}
         </div>
         {limited ? null : <AddressGroup {...bind('address')} />}
+        {choosesRole ? (
+          <div>
+            <SelectInput
+              label="Role"
+              value={role}
+              onChange={(v) => setRole(v || initialRole)}
+              options={ROLE_CHOICES}
+              required
+              placeholder="Choose a role"
+            />
+            <p className="dash-hint">
+              Organization admins and finance users act only for the organizations that list them under Admins (on the
+              organization's page). Admins can do everything, everywhere.
+            </p>
+          </div>
+        ) : null}
         {isMe ? <NotificationSettings /> : null}
       </FormShell>
       {isMe ? <MyGiftAid /> : null}

@@ -1,4 +1,4 @@
-import { useId, useState, type ChangeEvent, type FormEvent, type ReactNode } from 'react';
+import { useEffect, useId, useRef, useState, type ChangeEvent, type FormEvent, type ReactNode } from 'react';
 import { PHONE_HINT, phoneAfterInput } from '../../../domain/phone';
 import { Alert, Field, TextInput, type Option } from '../ui/primitives';
 import { MAX_IMAGE_BYTES } from '../../../domain/limits';
@@ -196,11 +196,21 @@ export function FormShell({
     e.preventDefault();
     if (canSave && !saving) onSubmit();
   };
+  // Save sits at the foot of a long form: on a phone the answer at its head would be off screen, so
+  // focus goes to it (which scrolls it into view) and a screen reader reads it.
+  const errorRef = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (error) errorRef.current?.focus();
+  }, [error]);
   return (
     <section className="dash-section dash-form-page">
       <h1>{title}</h1>
       <form className="dash-form" onSubmit={submit} noValidate>
-        {error ? <Alert>{error}</Alert> : null}
+        {error ? (
+          <div ref={errorRef} tabIndex={-1} className="dash-form-error">
+            <Alert>{error}</Alert>
+          </div>
+        ) : null}
         {children}
         <div className="dash-form-actions">
           <button type="button" className="btn btn-outline" onClick={onCancel}>

@@ -2,6 +2,7 @@ import { useStore } from '@nanostores/react';
 import { lazy, Suspense } from 'react';
 import { canCreateCampaigns } from '../../../domain/roles';
 import type { CampaignKind } from '../lib/routes';
+import { goBack } from '../router';
 import { $dashUser, viewerOf } from '../session';
 import { Alert, Spinner } from '../ui/primitives';
 
@@ -26,7 +27,7 @@ export function CampaignEditorScreen({ kind, id }: { kind: CampaignKind; id?: st
   return (
     <section className="dash-section">
       <Suspense fallback={<Spinner label="Editor loading..." />}>
-        <CampaignEditor kind={kind} id={id} redirectTo={redirectTo} />
+        <CampaignEditor kind={kind} id={id} redirectTo={redirectTo} onCancel={() => goBack(redirectTo)} />
       </Suspense>
     </section>
   );

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { isDonorType } from '../../../../domain/roles';
 import { api, client, type Donor } from '../../../lib/api';
 import { useApiGet } from '../../lib/use-api';
@@ -25,6 +25,18 @@ export function MergeDonor({ donorId }: { donorId: string }) {
   const [found] = useApiGet(open && search.length >= MIN_SEARCH ? `users?merge=${search}` : null, (o) =>
     client.api.users.$get({ query }, o),
   );
+  // Each step replaces the control that opened it: focus follows to the new step (and back to
+  // "Merge into…" on Cancel) instead of falling to the page's top.
+  const openerRef = useRef<HTMLButtonElement>(null);
+  const searchRef = useRef<HTMLInputElement>(null);
+  const dialogRef = useRef<HTMLDivElement>(null);
+  const wasOpen = useRef(false);
+  useEffect(() => {
+    if (chosen) dialogRef.current?.focus();
+    else if (open) searchRef.current?.focus();
+    else if (wasOpen.current) openerRef.current?.focus();
+    wasOpen.current = open;
+  }, [open, chosen]);
   if (self.status !== 'ok' || !isDonorType(self.data)) return null;
   const source = self.data;
   const candidates = found.status === 'ok' ? found.data.filter((d) => d._id !== source._id) : [];
@@ -49,12 +61,14 @@ export function MergeDonor({ donorId }: { donorId: string }) {
           <p className="dash-hint">
             If this person has a second record (another email, a checkout as a guest), merge this one into it.
           </p>
-          <button type="button" className="btn btn-outline dash-btn-sm" onClick={() => setOpen(true)}>
+          <button ref={openerRef} type="button" className="btn btn-outline dash-btn-sm" onClick={() => setOpen(true)}>
             Merge into…
           </button>
         </>
       ) : chosen ? (
         <div
+          ref={dialogRef}
+          tabIndex={-1}
           className="merge-confirm"
           role="alertdialog"
           aria-labelledby="merge-confirm-title"
@@ -88,6 +102,7 @@ export function MergeDonor({ donorId }: { donorId: string }) {
           <div className="dash-field">
             <label htmlFor="merge-search">Email of the record to keep</label>
             <input
+              ref={searchRef}
               id="merge-search"
               className="dash-input"
               type="search"
