@@ -69,6 +69,7 @@ test('keyboard only: from the appeals list to a £10 gift with Gift Aid, then si
   await expect(emailField).toBeFocused();
   await expect(emailField).toHaveAttribute('aria-invalid', 'true');
   await expect(emailField).toHaveAccessibleDescription('Enter a valid email address');
+  if (process.env.SCREENSHOTS) await box.screenshot({ path: 'test-results/walk4-keyboard-missing-1280.png' });
   await page.keyboard.type(email);
   // Enter in a field submits too: next the amount.
   await page.keyboard.press('Enter');
@@ -174,6 +175,14 @@ test('a monthly Direct Debit on a phone: the holder box is focused when unticked
   const [price] = (await (await request.get('/api/stripe/subscriptions')).json()) as MonthlyPrice[];
   const pounds = `£${(price.unit_amount / 100).toFixed(2)}`;
   await box.getByText('Donate Every Month').click();
+  // A tap on Donate with nothing filled in: the first field to fix takes the focus, each says what it needs.
+  // (force: Playwright will not click an aria-disabled button; a finger does.)
+  await box.getByRole('button', { name: /^Donate/ }).click({ force: true });
+  await expect(box.getByRole('textbox', { name: /^Email/ })).toBeFocused();
+  await expect(box.getByRole('textbox', { name: /^Email/ })).toHaveCSS('border-top-color', 'rgb(180, 35, 24)');
+  await expect(box.getByLabel('Monthly amount')).toHaveAccessibleDescription('Choose a monthly amount');
+  await expect(box.getByLabel('Monthly amount')).toHaveCSS('border-top-color', 'rgb(180, 35, 24)');
+  if (process.env.SCREENSHOTS) await box.screenshot({ path: 'test-results/walk4-missing-390.png' });
   await box.getByRole('textbox', { name: /^Email/ }).fill(email);
   await box.getByLabel('Monthly amount').selectOption(price.id);
   await box.getByRole('radio', { name: 'Direct Debit' }).check();

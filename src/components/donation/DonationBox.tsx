@@ -346,7 +346,7 @@ export default function DonationBox({
               id={`${id}-email`}
               type="email"
               autoComplete="email"
-              className={`email-input email-${emailStatus}`}
+              className={`email-input email-${emailError ? 'invalid' : emailStatus}`}
               value={email}
               onChange={(e) => setEmail(e.target.value)}
               aria-invalid={Boolean(emailError)}
