@@ -142,6 +142,11 @@ test('keyboard only: from the appeals list to a £10 gift with Gift Aid, then si
   await page.keyboard.press('Enter');
   await expect(page.getByRole('menuitem', { name: 'Dashboard' })).toBeFocused();
   await Promise.all([page.waitForURL(/\/dashboard/), page.keyboard.press('Enter')]);
+  // The overview's appeal cards go to the donation box too.
+  await expect(page.getByRole('link', { name: /^Donate / }).first()).toHaveAttribute(
+    'href',
+    /^\/appeals\/[^/]+#donate$/,
+  );
   await tabTo(page, /^My Donations$/);
   await page.keyboard.press('Enter');
   const table = page.getByRole('table', { name: 'My Donations' });
@@ -228,6 +233,9 @@ test('a monthly Direct Debit on a phone: the holder box is focused when unticked
   await expect(note).toContainText('not in any total, receipt or Gift Aid claim');
   await expect(note).toContainText('Your new monthly gift appears under Monthly gifts');
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
-  if (process.env.SCREENSHOTS)
+  if (process.env.SCREENSHOTS) {
     await page.screenshot({ path: 'test-results/walk4-dd-my-donations-390.png', fullPage: true });
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.screenshot({ path: 'test-results/walk4-dd-my-donations-1280.png' });
+  }
 });
