@@ -199,6 +199,10 @@ test('a monthly Direct Debit on a phone: the holder box is focused when unticked
   await expect(box.getByRole('alert')).toContainText('Confirm that you are the account holder');
   await expect(holder).toBeFocused();
   await expect(holder).toHaveAttribute('aria-invalid', 'true');
+  // Stripe's required wording for the mandate's checkbox, with the collecting charity named.
+  await expect(holder).toHaveAccessibleName(
+    /I understand that .+ has partnered with Stripe, who collects Direct Debits on behalf of .+, and confirm that I am the account holder/,
+  );
   await expect(holder).toHaveAccessibleDescription(/Confirm that you are the account holder/);
   if (process.env.SCREENSHOTS) await box.screenshot({ path: 'test-results/walk4-dd-holder-390.png' });
   await holder.check();

@@ -301,6 +301,7 @@ export default function DonationBox({
             amount={session.amount}
             type={session.type}
             publishableKey={session.publishableKey}
+            charityName={charityName}
             onSuccess={(status) => {
               setPaidStatus(status ?? null);
               setStep('done');
