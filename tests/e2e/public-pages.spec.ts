@@ -90,7 +90,10 @@ test('appeals list: By line, Donate, share control and paging with ?page=', asyn
   await expect(cards).toHaveCount(12);
   const first = cards.first();
   await expect(first.getByText(/^By: \S+/)).toBeVisible();
-  await expect(first.getByRole('link', { name: /^Donate/ })).toHaveAttribute('href', /^\/appeals\/[0-9A-Za-z]{22}$/);
+  await expect(first.getByRole('link', { name: /^Donate/ })).toHaveAttribute(
+    'href',
+    /^\/appeals\/[0-9A-Za-z]{22}#donate$/,
+  );
   await expect(first.locator('summary', { hasText: 'Share' })).toBeVisible();
   await expectNoAxeViolations(page);
 

@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { codeFor, expect, firstApproved, outbox, test } from './fixtures';
+import { codeFor, expect, firstApproved, type MonthlyPrice, outbox, signIn, test, useToken } from './fixtures';
 
 /**
  * Two journeys walked as people make them: a keyboard-only donor (no mouse) who gives £10 with Gift
@@ -69,6 +69,7 @@ test('keyboard only: from the appeals list to a £10 gift with Gift Aid, then si
   await expect(emailField).toBeFocused();
   await expect(emailField).toHaveAttribute('aria-invalid', 'true');
   await expect(emailField).toHaveAccessibleDescription('Enter a valid email address');
+  if (process.env.SCREENSHOTS) await box.screenshot({ path: 'test-results/walk4-keyboard-missing-1280.png' });
   await page.keyboard.type(email);
   // Enter in a field submits too: next the amount.
   await page.keyboard.press('Enter');
@@ -141,6 +142,11 @@ test('keyboard only: from the appeals list to a £10 gift with Gift Aid, then si
   await page.keyboard.press('Enter');
   await expect(page.getByRole('menuitem', { name: 'Dashboard' })).toBeFocused();
   await Promise.all([page.waitForURL(/\/dashboard/), page.keyboard.press('Enter')]);
+  // The overview's appeal cards go to the donation box too.
+  await expect(page.getByRole('link', { name: /^Donate / }).first()).toHaveAttribute(
+    'href',
+    /^\/appeals\/[^/]+#donate$/,
+  );
   await tabTo(page, /^My Donations$/);
   await page.keyboard.press('Enter');
   const table = page.getByRole('table', { name: 'My Donations' });
@@ -160,7 +166,7 @@ test('the similar appeals strip, a scrolling region, shows the same focus ring a
   expect(await focused(page)).toMatchObject({ ring: true });
 });
 
-test('a Direct Debit on a phone: the holder box is focused when unticked, the thank-you says the total waits for the bank, and the set-up is confirmed by email', async ({
+test('a monthly Direct Debit on a phone: the holder box is focused when unticked, the thank-you and My Donations say the total waits for the bank, and the set-up is confirmed by email', async ({
   page,
   request,
 }) => {
@@ -171,16 +177,32 @@ test('a Direct Debit on a phone: the holder box is focused when unticked, the th
   await page.locator('.donation-slot').scrollIntoViewIfNeeded();
   await expect(page.locator('astro-island:has(.donation-box)')).not.toHaveAttribute('ssr', /.*/);
   const box = page.locator('.donation-box');
+  const [price] = (await (await request.get('/api/stripe/subscriptions')).json()) as MonthlyPrice[];
+  const pounds = `£${(price.unit_amount / 100).toFixed(2)}`;
+  await box.getByText('Donate Every Month').click();
+  // A tap on Donate with nothing filled in: the first field to fix takes the focus, each says what it needs.
+  // (force: Playwright will not click an aria-disabled button; a finger does.)
+  await box.getByRole('button', { name: /^Donate/ }).click({ force: true });
+  await expect(box.getByRole('textbox', { name: /^Email/ })).toBeFocused();
+  await expect(box.getByRole('textbox', { name: /^Email/ })).toHaveCSS('border-top-color', 'rgb(180, 35, 24)');
+  await expect(box.getByLabel('Monthly amount')).toHaveAccessibleDescription('Choose a monthly amount');
+  await expect(box.getByLabel('Monthly amount')).toHaveCSS('border-top-color', 'rgb(180, 35, 24)');
+  if (process.env.SCREENSHOTS) await box.screenshot({ path: 'test-results/walk4-missing-390.png' });
   await box.getByRole('textbox', { name: /^Email/ }).fill(email);
-  await box.getByLabel('Amount (£)').fill('5');
+  await box.getByLabel('Monthly amount').selectOption(price.id);
   await box.getByRole('radio', { name: 'Direct Debit' }).check();
-  await box.getByRole('button', { name: 'Donate', exact: true }).click();
+  await box.getByRole('button', { name: /^Donate/ }).click();
 
-  await box.getByRole('button', { name: 'Set up Direct Debit for £5.00' }).click();
+  const setUp = box.getByRole('button', { name: `Set up Direct Debit for ${pounds} every month` });
+  await setUp.click();
   const holder = box.getByLabel(/I am the account holder/);
   await expect(box.getByRole('alert')).toContainText('Confirm that you are the account holder');
   await expect(holder).toBeFocused();
   await expect(holder).toHaveAttribute('aria-invalid', 'true');
+  // Stripe's required wording for the mandate's checkbox, with the collecting charity named.
+  await expect(holder).toHaveAccessibleName(
+    /I understand that .+ has partnered with Stripe, who collects Direct Debits on behalf of .+, and confirm that I am the account holder/,
+  );
   await expect(holder).toHaveAccessibleDescription(/Confirm that you are the account holder/);
   if (process.env.SCREENSHOTS) await box.screenshot({ path: 'test-results/walk4-dd-holder-390.png' });
   await holder.check();
@@ -190,7 +212,7 @@ test('a Direct Debit on a phone: the holder box is focused when unticked, the th
   page.on('request', (r) => {
     if (r.url().includes(`/api/appeals/${appeal._id}`)) totalReads.push(r.url());
   });
-  await box.getByRole('button', { name: 'Set up Direct Debit for £5.00' }).click();
+  await setUp.click();
   const status = box.getByRole('status');
   await expect(status).toContainText('is set up and processing');
   await expect(status).toContainText("It counts in the appeal's total once it is paid");
@@ -206,4 +228,18 @@ test('a Direct Debit on a phone: the holder box is focused when unticked, the th
   expect(confirmation.text).toContain('Please check the details below');
   expect(confirmation.text).toMatch(/Mandate reference:\s+DEMO[0-9A-F]{10}\b/);
   expect(confirmation.text).toContain('This Guarantee is offered by all banks and building societies');
+
+  // Signed in, My Donations says why the new monthly gift is not listed yet and what Processing means.
+  await useToken(page, (await signIn(request, email)).token);
+  await page.goto('/dashboard/donations/me');
+  await expect(page.getByRole('table', { name: 'My Donations' })).toContainText(/processing/i);
+  const note = page.getByRole('status').filter({ hasText: 'Direct Debit shows as Processing' });
+  await expect(note).toContainText('not in any total, receipt or Gift Aid claim');
+  await expect(note).toContainText('Your new monthly gift appears under Monthly gifts');
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  if (process.env.SCREENSHOTS) {
+    await page.screenshot({ path: 'test-results/walk4-dd-my-donations-390.png', fullPage: true });
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.screenshot({ path: 'test-results/walk4-dd-my-donations-1280.png' });
+  }
 });

@@ -186,7 +186,7 @@ describe(`Direct Debit in demo mode (${engineName})`, () => {
     expect(mail.text).toContain(`Mandate reference: ${mandate.reference}`);
     expect(mail.text).toMatch(/First payment:\s+on or about \d{1,2} \w+ \d{4}/);
     expect(mail.text).toContain('£15.00 a month');
-    expect(mail.text).toContain('then the same amount on the same day each month until you cancel');
+    expect(mail.text).toContain('then the same amount each month until you cancel');
     expect(mail.text).toContain('You can cancel this Direct Debit at any time by contacting your bank');
     expect(mail.text).toContain('This Guarantee is offered by all banks and building societies');
     // Still processing: no receipt yet.

@@ -46,7 +46,7 @@ export function directDebitConfirmationEmail(gift: GiftFacts, bank: MandateBank)
       { kind: 'facts', rows },
       {
         kind: 'p',
-        text: `This is your advance notice: ${gift.charity.name} will collect ${formatPence(gift.amount)} from this account on or about ${first}${monthly ? ', then the same amount on the same day each month until you cancel' : ''}. If the amount, date or frequency changes, we will tell you at least ${DIRECT_DEBIT_FIRST_PAYMENT_DAYS} working days before. We email your receipt once the bank has paid.`,
+        text: `This is your advance notice: ${gift.charity.name} will collect ${formatPence(gift.amount)} from this account on or about ${first}${monthly ? ', then the same amount each month until you cancel (each receipt gives the date of the next payment)' : ''}. If the amount, date or frequency changes, we will tell you at least ${DIRECT_DEBIT_FIRST_PAYMENT_DAYS} working days before. We email your receipt once the bank has paid.`,
       },
       {
         kind: 'p',

@@ -5,7 +5,14 @@ import type { PaymentStepProps } from './DemoPayment';
 import { confirmDemoDirectDebit } from './donation-api';
 
 /** Demo payments mode: a labelled stand-in for Stripe's Bacs form, with Stripe's test bank details. */
-export default function DemoDirectDebit({ clientSecret, amount, type, onSuccess, onBack }: PaymentStepProps) {
+export default function DemoDirectDebit({
+  clientSecret,
+  amount,
+  type,
+  charityName,
+  onSuccess,
+  onBack,
+}: PaymentStepProps) {
   const [sortCode, setSortCode] = useState(
     `${DEMO_SORT_CODE.slice(0, 2)}-${DEMO_SORT_CODE.slice(2, 4)}-${DEMO_SORT_CODE.slice(4)}`,
   );
@@ -70,6 +77,7 @@ export default function DemoDirectDebit({ clientSecret, amount, type, onSuccess,
         Stripe's test sort code {DEMO_SORT_CODE}: account {DEMO_ACCOUNT_SUCCEEDS} succeeds, {DEMO_ACCOUNT_FAILS} fails
         after it was submitted.
       </p>
+      {/* Stripe's wording for a mandate form of one's own (its Payment Element shows its own in live mode). */}
       <label className="checkbox">
         <input
           ref={holderBox}
@@ -79,7 +87,7 @@ export default function DemoDirectDebit({ clientSecret, amount, type, onSuccess,
           aria-invalid={Boolean(error) && !holder}
           aria-describedby={error ? `${id}-error` : undefined}
         />
-        I am the account holder and the only person required to authorise debits from this account.
+        {`I understand that ${charityName} has partnered with Stripe, who collects Direct Debits on behalf of ${charityName}, and confirm that I am the account holder and the only person required to authorise debits from this account.`}
       </label>
       {error && (
         <p className="form-error" role="alert" id={`${id}-error`}>

@@ -7,6 +7,8 @@ export type PaymentStepProps = {
   amount: number;
   type: 'once' | 'monthly';
   publishableKey: string | null;
+  /** The charity collecting the gift, as a Direct Debit's mandate names it. */
+  charityName: string;
   /** `processing`: a Direct Debit submitted to the bank and not yet settled. */
   onSuccess: (status?: string) => void;
   onBack: () => void;

@@ -301,6 +301,7 @@ export default function DonationBox({
             amount={session.amount}
             type={session.type}
             publishableKey={session.publishableKey}
+            charityName={charityName}
             onSuccess={(status) => {
               setPaidStatus(status ?? null);
               setStep('done');
@@ -346,7 +347,7 @@ export default function DonationBox({
               id={`${id}-email`}
               type="email"
               autoComplete="email"
-              className={`email-input email-${emailStatus}`}
+              className={`email-input email-${emailError ? 'invalid' : emailStatus}`}
               value={email}
               onChange={(e) => setEmail(e.target.value)}
               aria-invalid={Boolean(emailError)}

@@ -82,7 +82,8 @@ export function CampaignCard({
           <span>Goal: {formatPenceShort(goal)}</span>
         </p>
         <div className="dash-ccard-actions">
-          <LinkButton href={publicHref} small>
+          {/* An appeal's Donate goes to its donation box, not the top of its page. */}
+          <LinkButton href={isAppeal ? `${publicHref}#donate` : publicHref} small>
             {isAppeal ? 'Donate' : 'View'}
             <span className="visually-hidden"> {title}</span>
           </LinkButton>
