@@ -3,8 +3,10 @@ import { axeViolations, expect, test, tokenFor as signIn, useToken } from './fix
 
 /**
  * WCAG 2.2 AA scan (axe-core) of every dashboard screen, for an admin and a donor, in light and
- * dark theme, at desktop and phone width (the phone drawer open too). One sign-in per role; the
- * screens change through the dashboard's own client-side router, so each scan costs no page load.
+ * dark theme, at desktop and phone width (the phone drawer open too); no screen may make the page
+ * scroll sideways, and with SCREENSHOTS=1 each one is kept in test-results/dashboard/ to look at.
+ * One sign-in per role; the screens change through the dashboard's own client-side router, so each
+ * scan costs no page load.
  */
 
 const ADMIN = 'admin@example.org';
@@ -118,6 +120,12 @@ async function violations(page: Page, where: string): Promise<string[]> {
   return (await axeViolations(page)).map((v) => `${where} → ${v}`);
 }
 
+/** A screen wider than the window: the whole page would scroll sideways on a phone (tables scroll in their own box). */
+async function sideways(page: Page, width: number, where: string): Promise<string[]> {
+  const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
+  return scrollWidth > width ? [`${where} → the page is ${scrollWidth}px wide and scrolls sideways`] : [];
+}
+
 /** Switches width and theme in place (the theme through its own radio button) and waits for both. */
 async function look(page: Page, width: 1280 | 390, theme: 'light' | 'dark') {
   const size = page.viewportSize();
@@ -156,7 +164,13 @@ async function scanAll(page: Page, ids: Ids, token: string) {
     await screen.then?.(page);
     for (const { width, theme } of LOOKS) {
       await look(page, width, theme);
-      found.push(...(await violations(page, `${who} ${width}px ${theme} ${screen.label ?? screen.path}`)));
+      const where = `${who} ${width}px ${theme} ${screen.label ?? screen.path}`;
+      found.push(...(await violations(page, where)));
+      if (theme === 'light') found.push(...(await sideways(page, width, where)));
+      if (theme === 'light' && process.env.SCREENSHOTS) {
+        const name = `${who}-${(screen.label ?? screen.path).replace(/[^a-z0-9-]+/gi, '_')}-${width}`;
+        await page.screenshot({ path: `test-results/dashboard/${name}.png`, fullPage: true });
+      }
     }
   }
   // The phone drawer (same menu on every screen), in both themes.

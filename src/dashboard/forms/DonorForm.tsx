@@ -57,7 +57,8 @@ export function DonorForm({ id }: { id?: string }) {
   // An admin gives another account its role here (the API audits every change as user.type).
   const [role, setRole] = useState('');
   const [initialRole, setInitialRole] = useState('');
-  const choosesRole = isEdit && !isMe && roles.isAdmin(viewer);
+  // Never one's own (by "me" or by id): the API refuses it, so nobody locks themselves out.
+  const choosesRole = isEdit && !isMe && id !== viewer?.id && roles.isAdmin(viewer);
   const [saving, setSaving] = useState(false);
   const [error, setError] = useState<string | null>(null);
 
