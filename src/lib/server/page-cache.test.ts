@@ -302,15 +302,20 @@ describe('a storm of writes and visitors', () => {
   const key = new Request(`${origin}/appeals/storm`);
   const html = (text: string) =>
     new Response(text, { status: 200, headers: { 'content-type': 'text/html; charset=utf-8' } });
+  /** A retirement's wait that the test ends itself (`release`), noting each length asked for. */
+  const heldWaits = () => {
+    const waits: number[] = [];
+    let releaseLast: () => void = () => {};
+    const wait = (ms: number) => {
+      waits.push(ms);
+      return new Promise<void>((resolve) => (releaseLast = resolve));
+    };
+    return { waits, wait, release: () => releaseLast() };
+  };
 
   it("coalesces Stripe's retirements: the first at once, the rest of the second in one more at its end", async () => {
     const cache = new FakeCache() as unknown as Cache;
-    const waits: number[] = [];
-    let release: () => void = () => {};
-    const wait = (ms: number) => {
-      waits.push(ms);
-      return new Promise<void>((resolve) => (release = resolve));
-    };
+    const { waits, wait, release } = heldWaits();
     const t0 = 20_000_000;
     await (await storePage(cache, key, html('before'), t0)).put;
     await retirePagesCoalesced(origin, cache, t0, wait);
@@ -329,12 +334,7 @@ describe('a storm of writes and visitors', () => {
 
   it('widens the window while gifts keep coming (1, 2, 4, then 5 s) and starts again at 1 s after a quiet spell', async () => {
     const cache = new FakeCache() as unknown as Cache;
-    const waits: number[] = [];
-    let release: () => void = () => {};
-    const wait = (ms: number) => {
-      waits.push(ms);
-      return new Promise<void>((resolve) => (release = resolve));
-    };
+    const { waits, wait, release } = heldWaits();
     const generation = async () => (await cache.match(new Request(`${origin}/__page-cache-generation`)))?.text();
     const t0 = 30_000_000;
     // A storm: a gift every 50 ms. Each retirement waits for the end of its window.
