@@ -32,7 +32,11 @@ async function seededIds(request: APIRequestContext, token: string): Promise<Ids
   };
 }
 
-type Screen = { path: string; label?: string; then?: (page: Page) => Promise<void> };
+/**
+ * `static`: a mock-up screen that reads no account (the same page for every role). The admin's scan
+ * covers it; the donor's own sidebar is scanned on every other screen.
+ */
+type Screen = { path: string; label?: string; static?: true; then?: (page: Page) => Promise<void> };
 
 function screens(ids: Ids): Screen[] {
   return [
@@ -62,27 +66,29 @@ function screens(ids: Ids): Screen[] {
     { path: `active-campaigns-edit/${ids.campaign}` },
     { path: `active-appeals-edit/${ids.appeal}` },
     { path: 'reward' },
-    { path: 'event' },
-    { path: 'communication' },
-    { path: 'communication/n1' },
-    { path: 'payment' },
+    { path: 'event', static: true },
+    { path: 'communication', static: true },
+    { path: 'communication/n1', static: true },
+    { path: 'payment', static: true },
     {
       path: 'payment',
       label: 'payment (add form)',
+      static: true,
       then: async (page) => {
         await page.getByRole('button', { name: 'Add Method' }).click();
         await expect(page.getByRole('heading', { name: 'Add Payment Method' })).toBeVisible();
       },
     },
-    { path: 'faqs' },
+    { path: 'faqs', static: true },
     { path: 'contact' },
     { path: 'support-inbox' },
-    { path: 'resources' },
-    { path: 'donate-history' },
-    { path: 'donate-receipts' },
+    { path: 'resources', static: true },
+    { path: 'donate-history', static: true },
+    { path: 'donate-receipts', static: true },
     {
       path: 'donate-receipts',
       label: 'donate-receipts (actions menu open)',
+      static: true,
       then: async (page) => {
         await page
           .getByRole('button', { name: /^Actions for/ })
@@ -91,7 +97,7 @@ function screens(ids: Ids): Screen[] {
         await expect(page.getByRole('menu')).toBeVisible();
       },
     },
-    { path: 'donate-recurring' },
+    { path: 'donate-recurring', static: true },
     { path: 'no-such-screen', label: 'Not Found' },
   ];
 }
@@ -150,7 +156,7 @@ const LOOKS = [
   { width: 390, theme: 'light' },
 ] as const;
 
-async function scanAll(page: Page, ids: Ids, token: string) {
+async function scanAll(page: Page, ids: Ids, token: string, { staticScreens = true } = {}) {
   await useToken(page, token);
   await page.setViewportSize({ width: 1280, height: 900 });
   await page.goto('/dashboard/overview');
@@ -158,7 +164,7 @@ async function scanAll(page: Page, ids: Ids, token: string) {
   await settled(page);
   const who = await page.evaluate(() => document.querySelector('.dash-user')?.getAttribute('title') ?? 'user');
   const found: string[] = [];
-  for (const screen of screens(ids)) {
+  for (const screen of screens(ids).filter((s) => staticScreens || !s.static)) {
     await look(page, 1280, 'light');
     await go(page, screen.path);
     await screen.then?.(page);
@@ -195,7 +201,7 @@ test('every dashboard screen passes WCAG 2.2 AA for an admin (light, dark, deskt
   expect(await scanAll(page, await seededIds(request, token), token)).toEqual([]);
 });
 
-test('every dashboard screen passes WCAG 2.2 AA for a donor (light, dark, desktop, phone)', async ({
+test('every dashboard screen that reads the account passes WCAG 2.2 AA for a donor (light, dark, desktop, phone)', async ({
   page,
   request,
 }) => {
@@ -214,5 +220,5 @@ test('every dashboard screen passes WCAG 2.2 AA for a donor (light, dark, deskto
     campaign: await oldest('/api/campaigns?limit=100'),
     appeal: await oldest('/api/appeals?limit=100'),
   };
-  expect(await scanAll(page, ids, token)).toEqual([]);
+  expect(await scanAll(page, ids, token, { staticScreens: false })).toEqual([]);
 });
