@@ -21,9 +21,11 @@ export const CANCEL_LINK_DAYS = 60;
  */
 export function pauseSchedule(startedAt: Date, resumesAt: Date, now = new Date()): { skipped: Date[]; next: Date } {
   const skipped: Date[] = [];
-  for (let months = 1; ; months++) {
+  // Bounded: an unreadable date (NaN compares false) must not spin forever; 100 years of months is plenty.
+  for (let months = 1; months <= 1200; months++) {
     const due = addMonths(startedAt, months);
     if (due >= resumesAt) return { skipped, next: due };
     if (due > now) skipped.push(due);
   }
+  return { skipped: [], next: resumesAt };
 }

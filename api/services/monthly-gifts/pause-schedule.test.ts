@@ -32,4 +32,9 @@ describe('what a pause skips and when the next payment is taken', () => {
     ]);
     expect(iso(s.next)).toBe('2026-09-30T09:00:00.000Z');
   });
+  it('an unreadable date answers the pause end instead of looping for ever', () => {
+    const end = new Date('2026-12-25T00:00:00Z');
+    const s = pauseSchedule(new Date(Number.NaN), end, new Date('2026-11-25T00:00:00Z'));
+    expect(s).toEqual({ skipped: [], next: end });
+  });
 });
