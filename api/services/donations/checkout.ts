@@ -15,7 +15,7 @@ import {
 } from '../../../domain';
 import { badRequest, notFound } from '../../lib/errors';
 import { applyStripeEvent } from '../../webhooks/stripe/apply';
-import { logLine } from '../../middlewares/logger';
+import { errorSummary, logLine } from '../../middlewares/logger';
 import { sendDirectDebitConfirmation } from '../mail/notify';
 import { checkWording } from '../users/consent';
 import { saveCheckoutDetails } from './checkout-details';
@@ -332,7 +332,7 @@ export async function confirmDemoPayment(
       // Stripe emails the mandate's confirmation in live mode; here the demo does. The gift is recorded whatever the mail does.
       if (ctx.mail)
         await sendDirectDebitConfirmation(ctx.mail, row.id, bank).catch((err: unknown) =>
-          logLine('warn', 'direct debit confirmation not sent', { donation_id: row.id, error: String(err) }),
+          logLine('warn', 'direct debit confirmation not sent', { donation_id: row.id, error: errorSummary(err) }),
         );
     }
     return { status: (await findDonationByPaymentIntent(ctx.db, intentId))?.status ?? 'pending' };
