@@ -8,7 +8,8 @@
  * retried a second later as Stripe does) while autocannon reads public pages and API. The same
  * reads run for --quiet seconds before and after the storm, and the storm's read throughput is
  * reported as a ratio to their mean. Then it stops the worker and counts, in its database, the
- * gifts recorded, lost and doubled, and whether every stored total equals the sum of its gifts.
+ * gifts recorded, lost and doubled, whether every stored total equals the sum of its gifts, and
+ * whether each gift holds Stripe's fee (looked up after the webhook's answer, a second's gifts together).
  *
  * Options: --rate N (1-200 a second, default 20), --duration S (1-600, default 60), --quiet S
  * (1-600, default 30), --capacity N (afterwards, N more gifts sent as fast as they are answered,
@@ -20,6 +21,8 @@
  * free loopback ports. The demo data is seeded once into .wrangler/bench-storm-seed and copied for
  * each run. Everything targets 127.0.0.1, and the run stops itself after its own time limit.
  */
+import { FEE_FILL_WINDOW_MS } from '../api/services/finance/fees-after-recording';
+import { ukCardFee } from '../api/services/payments/stripe-objects';
 import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { type AddressInfo, createServer } from 'node:net';
@@ -273,7 +276,8 @@ type Gift = {
   amount: number;
   campaignId: string;
   appealId: string | null;
-  event: Record<string, unknown>;
+  /** Stripe's `payment_intent.succeeded`: the charge is made at the first delivery, as Stripe makes it just before the event. */
+  event: () => Record<string, unknown>;
 };
 
 /** Starts one-off gifts through the API, as donors' browsers do, and makes Stripe's event for each. */
@@ -311,14 +315,16 @@ async function startGifts(
       if (!res.ok) throw new Error(`POST /api/stripe/client_secret answered ${res.status}: ${await res.text()}`);
       const { clientSecret } = (await res.json()) as { clientSecret: string };
       const intentId = clientSecret.split('_secret_')[0];
-      const { intent, event } = fake.succeedPaymentIntent(intentId);
+      const intent = fake.paymentIntents.get(intentId);
+      if (!intent) throw new Error(`the Stripe fake has no PaymentIntent ${intentId}`);
+      let event: Record<string, unknown> | null = null;
       gifts.push({
         intentId,
         donationId: intent.metadata.donation_id,
         amount,
         campaignId: target.campaignId,
         appealId,
-        event,
+        event: () => (event ??= fake.succeedPaymentIntent(intentId).event),
       });
       if (gifts.length % 200 === 0) console.log(`[storm] ${gifts.length} of ${count} gifts started`);
     }
@@ -350,7 +356,7 @@ type Deliveries = {
 };
 
 async function deliver(base: string, gift: Gift, d: Deliveries) {
-  const payload = JSON.stringify(gift.event);
+  const payload = JSON.stringify(gift.event());
   for (let attempt = 0; attempt < 5; attempt++) {
     const header = await Stripe.webhooks.generateTestHeaderStringAsync({
       payload,
@@ -467,6 +473,8 @@ type Check = {
   totalsMismatches: string[];
   stormPence: number;
   stormRecordedPence: number;
+  /** Recorded gifts whose fee is Stripe's (the fake's balance transaction), stored after the answer. */
+  feesStored: number;
 };
 
 /** Counts, in the worker's database, what the storm's gifts became. */
@@ -476,15 +484,17 @@ async function checkDatabase(file: string, gifts: Gift[]): Promise<Check> {
     const intents = new Set(gifts.map((g) => g.intentId));
     const rows = (
       await db.execute(
-        'SELECT payment_intent_id AS pi, status, amount FROM donations WHERE payment_intent_id IS NOT NULL',
+        'SELECT payment_intent_id AS pi, status, amount, fee_pence AS fee FROM donations WHERE payment_intent_id IS NOT NULL',
       )
-    ).rows as unknown as { pi: string; status: string; amount: number }[];
+    ).rows as unknown as { pi: string; status: string; amount: number; fee: number | null }[];
     const succeeded = new Map<string, number>();
     let stormRecordedPence = 0;
+    let feesStored = 0;
     for (const row of rows) {
       if (!intents.has(row.pi) || row.status !== 'succeeded') continue;
       succeeded.set(row.pi, (succeeded.get(row.pi) ?? 0) + 1);
       stormRecordedPence += Number(row.amount);
+      if (row.fee !== null && Number(row.fee) === ukCardFee(Number(row.amount))) feesStored++;
     }
     const recorded = succeeded.size;
     const doubled = [...succeeded.values()].filter((n) => n > 1).length;
@@ -515,6 +525,7 @@ async function checkDatabase(file: string, gifts: Gift[]): Promise<Check> {
       totalsMismatches,
       stormPence: gifts.reduce((sum, g) => sum + g.amount, 0),
       stormRecordedPence,
+      feesStored,
     };
   } finally {
     db.close();
@@ -651,6 +662,8 @@ export async function runStorm(argv: string[]): Promise<number> {
     const capacityCpuStart = treeCpuSeconds(worker.pid);
     const capacityRun = capacityGifts.length ? await capacity(base, capacityGifts) : null;
     const capacityCpuEnd = treeCpuSeconds(worker.pid);
+    // What the last gifts left for after their answers (Stripe's fees gather for up to a second) ends before the worker.
+    await new Promise((resolve) => setTimeout(resolve, FEE_FILL_WINDOW_MS * 2));
 
     await stopChild(worker, 8000);
     worker = null;
@@ -741,6 +754,10 @@ export async function runStorm(argv: string[]): Promise<number> {
     line(
       check.totalsExact && check.stormPence === check.stormRecordedPence,
       `totals equal the sum of the gifts (${check.totalsExact ? 'every campaign and appeal' : check.totalsMismatches.slice(0, 3).join('; ')}; storm ${check.stormRecordedPence} of ${check.stormPence} pence)`,
+    );
+    line(
+      check.feesStored === check.recorded,
+      `Stripe's fees stored after the answers: ${check.feesStored} of ${check.recorded} gifts`,
     );
     line(
       readRatio >= 0.7,

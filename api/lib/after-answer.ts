@@ -1,8 +1,11 @@
 import type { Context } from 'hono';
 import { errorSummary, logLine } from '../middlewares/logger';
 
-/** Runs work after the answer has gone, or before it where that is not possible. */
-export type AfterAnswer = (work: () => Promise<unknown>) => Promise<void>;
+/**
+ * Runs work after the answer has gone, or before it where that is not possible. `deferred`: the
+ * work really follows the answer (so it may wait to be done together with other requests' work).
+ */
+export type AfterAnswer = ((work: () => Promise<unknown>) => Promise<void>) & { readonly deferred: boolean };
 
 /**
  * The request's `waitUntil` when the runtime gave one (the worker: src/fetch.ts passes it), so the
@@ -18,11 +21,12 @@ export function afterAnswerOf(c: Pick<Context, 'executionCtx'>): AfterAnswer {
   } catch {
     // Hono throws when the request came with no execution context.
   }
-  return async (work) => {
+  const run = async (work: () => Promise<unknown>) => {
     const guarded = Promise.resolve()
       .then(work)
       .catch((error) => logLine('error', 'work after the answer failed', { error: errorSummary(error) }));
     if (waitUntil) waitUntil(guarded);
     else await guarded;
   };
+  return Object.assign(run, { deferred: waitUntil !== null });
 }

@@ -532,11 +532,18 @@ export async function startStripeFake(): Promise<StripeFake> {
       return { status: 200, body: expanded(charge, params.expand) };
     }
     if (method === 'GET' && pathname === '/v1/charges') {
+      // Newest first, as Stripe lists; `created[gte|gt|lte|lt]`, `limit` and `starting_after` as it pages.
       const intentId = params.payment_intent;
       const data = [...fake.charges.values()]
-        .filter((c) => !intentId || c.payment_intent === intentId)
-        .map((c) => expanded(c, stripListPrefix(params.expand)));
-      return { status: 200, body: { object: 'list', url: '/v1/charges', has_more: false, data } };
+        .reverse()
+        .filter((c) => (!intentId || c.payment_intent === intentId) && withinCreated(c.created, params.created));
+      const limit = Math.min(Math.max(Number(params.limit ?? 10) || 10, 1), 100, fake.listPageCap);
+      const after = params.starting_after ? data.findIndex((c) => c.id === params.starting_after) + 1 : 0;
+      const page = data.slice(after, after + limit).map((c) => expanded(c, stripListPrefix(params.expand)));
+      return {
+        status: 200,
+        body: { object: 'list', url: '/v1/charges', has_more: after + limit < data.length, data: page },
+      };
     }
     if (method === 'POST' && pathname === '/v1/refunds') {
       const intent = params.payment_intent ? fake.paymentIntents.get(params.payment_intent) : undefined;
@@ -643,6 +650,18 @@ export async function startStripeFake(): Promise<StripeFake> {
     typeof sourceId === 'string'
       ? (fake.charges.get(sourceId) ?? fake.refunds.get(sourceId) ?? fake.payouts.get(sourceId) ?? sourceId)
       : sourceId;
+  /** A list's `created` filter (`created=N`, or `created[gte]` and the like), on Unix seconds. */
+  const withinCreated = (created: number, filter: unknown): boolean => {
+    if (filter === undefined) return true;
+    if (typeof filter === 'string') return created === Number(filter);
+    const f = filter as Record<string, string>;
+    return (
+      (f.gte === undefined || created >= Number(f.gte)) &&
+      (f.gt === undefined || created > Number(f.gt)) &&
+      (f.lte === undefined || created <= Number(f.lte)) &&
+      (f.lt === undefined || created < Number(f.lt))
+    );
+  };
   /** List endpoints name expansions of their items as `data.x`. */
   const stripListPrefix = (expand: unknown) =>
     Array.isArray(expand) ? expand.map((e) => String(e).replace(/^data\./, '')) : [];

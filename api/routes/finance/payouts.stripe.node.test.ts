@@ -9,10 +9,11 @@ import {
   createUser,
   signedIn,
 } from '../../../tests/factories';
-import { sendEvent, WEBHOOK_SECRET } from '../../../tests/fixtures/stripe/events';
+import { sendEvent, signature, WEBHOOK_SECRET } from '../../../tests/fixtures/stripe/events';
 import { startStripeFake, stripeModeBindings, type StripeFake } from '../../../tests/mocks/stripe-fake';
 import { setupTestApp, type TestApp } from '../../../tests/setup/test-app';
 import { createStripe } from '../../services/payments/stripe-client';
+import { stripeSettlements } from '../../services/payments/settlement';
 import { paymentIntentObject, stripeEvent } from '../../services/payments/stripe-objects';
 
 /** Fees and payouts in Stripe mode: the signed webhook, the real SDK and the local Stripe fake (Node only). */
@@ -32,8 +33,8 @@ beforeAll(async () => {
 });
 afterAll(() => fake.close());
 
-/** A pending card gift the donor then pays: Stripe's payment_intent.succeeded for it. */
-async function paidGift(amount: number) {
+/** A pending card gift the donor then pays: Stripe's payment_intent.succeeded for it (not yet sent). */
+async function paymentOf(amount: number) {
   const id = crypto.randomUUID();
   const metadata = {
     kind: 'one_off',
@@ -52,11 +53,31 @@ async function paidGift(amount: number) {
   });
   fake.paymentIntents.set(intent.id as string, intent);
   await createPendingCardGift(t.db, { id, amount, donorId, campaignId, paymentIntentId: intent.id as string });
-  const { event } = fake.succeedPaymentIntent(intent.id as string);
+  const { event, charge } = fake.succeedPaymentIntent(intent.id as string);
+  return { id, event, charge };
+}
+
+/** A gift paid and its webhook answered. */
+async function paidGift(amount: number) {
+  const { id, event } = await paymentOf(amount);
   const res = await sendEvent(t, event);
   expect(res.status).toBe(200);
   return id;
 }
+
+/** The webhook as the worker runs it: with `waitUntil`, so what follows the answer runs after it. */
+async function sendInWorker(event: object, afterAnswer: Promise<unknown>[]) {
+  const body = JSON.stringify(event);
+  const executionCtx = {
+    waitUntil: (work: Promise<unknown>) => afterAnswer.push(work),
+    passThroughOnException: () => {},
+    props: {},
+  };
+  const headers = { 'stripe-signature': await signature(body), 'content-type': 'application/json' };
+  return t.app.request('/api/stripe/webhook', { method: 'POST', body, headers }, t.env, executionCtx);
+}
+const fakeStripe = () => createStripe({ stripeSecretKey: 'sk_test_fake', stripeApiBase: fake.url })!;
+const chargeLookups = () => fake.requests.filter((r) => r.method === 'GET' && r.path.startsWith('/v1/charges?'));
 const giftRow = async (id: string) => (await t.db.select().from(donations).where(eq(donations.id, id)))[0];
 
 describe('fees and payouts through Stripe (libsql, Stripe fake)', () => {
@@ -105,7 +126,7 @@ describe('fees and payouts through Stripe (libsql, Stripe fake)', () => {
 
   it('stores a refund’s fee from its balance transaction', async () => {
     const id = await paidGift(3000);
-    const stripe = createStripe({ stripeSecretKey: 'sk_test_fake', stripeApiBase: fake.url })!;
+    const stripe = fakeStripe();
     const refund = await stripe.refunds.create({ payment_intent: (await giftRow(id)).paymentIntentId!, amount: 1000 });
     // Some payment methods keep a fee on refunds: the balance transaction says so.
     Object.assign(fake.balanceTransactions.get(refund.balance_transaction as string)!, { fee: 20, net: -1020 });
@@ -131,5 +152,70 @@ describe('fees and payouts through Stripe (libsql, Stripe fake)', () => {
       netPence: 4000 - cardFeeOn(4000),
       payoutId: payout.id,
     });
+  });
+});
+
+describe('Stripe’s fee after the webhook’s answer (the worker’s waitUntil)', () => {
+  it('fills the fee after the answer; a burst’s gifts share one list of charges', async () => {
+    const before = chargeLookups().length;
+    const gifts = await Promise.all([2000, 3000, 4000, 5000, 6000].map((amount) => paymentOf(amount)));
+    const afterAnswer: Promise<unknown>[] = [];
+    const first = await sendInWorker(gifts[0].event, afterAnswer);
+    const rest = await Promise.all(gifts.slice(1).map((gift) => sendInWorker(gift.event, afterAnswer)));
+    for (const res of [first, ...rest]) expect(await res.json()).toMatchObject({ outcome: 'recorded' });
+    // Answered and recorded; the burst's fees wait for the window's end.
+    expect(await giftRow(gifts[4].id)).toMatchObject({ status: 'succeeded', amount: 6000, feePence: null });
+    await Promise.all(afterAnswer);
+    for (const [i, gift] of gifts.entries()) {
+      const amount = [2000, 3000, 4000, 5000, 6000][i];
+      expect(await giftRow(gift.id)).toMatchObject({
+        feePence: cardFeeOn(amount),
+        netPence: amount - cardFeeOn(amount),
+        balanceTransactionId: gift.charge.balance_transaction,
+      });
+    }
+    // The first gift alone, at once; the other four in one list of the charges since their success.
+    const lookups = chargeLookups().slice(before);
+    expect(lookups).toHaveLength(2);
+    expect(lookups[0].path).toContain(`payment_intent=${gifts[0].event.data.object.id}`);
+    expect(decodeURIComponent(lookups[1].path)).toContain('created[gte]=');
+  });
+
+  it('asks one at a time for a gift the list does not reach (a charge made days before its success, a retry)', async () => {
+    const recent = await paymentOf(2500);
+    const bacs = await paymentOf(3500);
+    const retried = await paymentOf(4500);
+    const now = Math.floor(Date.now() / 1000);
+    fake.charges.get(bacs.charge.id as string)!.created = now - 4 * 86_400;
+    const before = chargeLookups().length;
+    const found = await stripeSettlements(fakeStripe(), [
+      { paymentIntentId: recent.event.data.object.id, succeededAt: recent.event.created },
+      { paymentIntentId: bacs.event.data.object.id, succeededAt: bacs.event.created },
+      // Succeeded an hour ago (a late retry): it does not stretch the shared list over the hour.
+      { paymentIntentId: retried.event.data.object.id, succeededAt: now - 3600 },
+    ]);
+    expect(found.get(recent.event.data.object.id)).toEqual({
+      fee: cardFeeOn(2500),
+      net: 2500 - cardFeeOn(2500),
+      balanceTransactionId: recent.charge.balance_transaction,
+    });
+    expect(found.get(bacs.event.data.object.id)?.fee).toBe(cardFeeOn(3500));
+    expect(found.get(retried.event.data.object.id)?.fee).toBe(cardFeeOn(4500));
+    const lookups = chargeLookups()
+      .slice(before)
+      .map((r) => decodeURIComponent(r.path));
+    expect(lookups.map((path) => path.includes('created[gte]'))).toEqual([true, false, false]);
+    expect(Number(/created\[gte\]=(\d+)/.exec(lookups[0])?.[1])).toBeGreaterThanOrEqual(now - 120);
+  });
+
+  it('leaves the fees to the payout when Stripe cannot be asked, with the gifts recorded', async () => {
+    const gifts = await Promise.all([1500, 2500].map((amount) => paymentOf(amount)));
+    fake.failNext = 3; // the SDK retries twice
+    const found = await stripeSettlements(
+      fakeStripe(),
+      gifts.map((gift) => ({ paymentIntentId: gift.event.data.object.id, succeededAt: gift.event.created })),
+    );
+    expect(found.size).toBe(0);
+    expect(fake.failNext).toBe(0);
   });
 });

@@ -8,12 +8,13 @@ import { refundFeeOf, type Settlement } from '../payments/settlement';
 export type { Settlement } from '../payments/settlement';
 
 /**
- * Stores a settlement on the gift paid by this PaymentIntent (or invoice), in the event's batch
- * after the row's upsert. A fee already stored is kept (replays and the payout agree on it).
+ * Stores a settlement on the gift paid by this PaymentIntent (or invoice): in the event's batch
+ * after the row's upsert (`guard`: the event's), or alone after it (null). A fee already stored is
+ * kept (replays, the fill after recording and the payout agree on it).
  */
 export function storeSettlement(
   db: Db,
-  guard: SQL,
+  guard: SQL | null,
   target: { paymentIntentId: string | null; invoiceId?: string | null },
   s: Settlement | null,
 ): Statement[] {
@@ -32,7 +33,7 @@ export function storeSettlement(
         netPence: sql`coalesce(${donations.netPence}, ${s.net})`,
         balanceTransactionId: sql`coalesce(${donations.balanceTransactionId}, ${s.balanceTransactionId})`,
       })
-      .where(sql`${where} and ${guard}`),
+      .where(guard ? sql`${where} and ${guard}` : where),
   ];
 }
 

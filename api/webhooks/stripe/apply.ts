@@ -19,6 +19,8 @@ import { payoutChanged } from './payout-changed';
 import { errorSummary, logLine } from '../../middlewares/logger';
 import { stopSubscriptionsCancelledAtBank } from '../../services/payments/direct-debit';
 import { malformedEventReason } from './shape';
+import { fillStripeFee } from '../../services/finance/fees-after-recording';
+import type { FeeWanted } from '../../services/payments/settlement';
 import type { MailContext } from '../../services/mail/facts';
 import type { PaymentProvider } from '../../services/payments/provider';
 import type { EventHandler, RecordedGift, WebhookContext } from './types';
@@ -77,12 +79,20 @@ export async function applyStripeEvent(ctx: WebhookContext, event: Stripe.Event)
   const statements: Statement[] = [...writes, markEventApplied(ctx.db, event.id, event.type)];
   const results: unknown[] = await ctx.db.batch(statements as [Statement, ...Statement[]]);
   await stopSubscriptionsCancelledAtBank(ctx, event);
+  await fillFeeAfter(ctx, gift?.fee);
   const receipt = gift?.receipt;
   // A receipt the batch was to write is this delivery's to send only if the batch wrote it (a
   // concurrent copy of the event, or a receipt already written, leaves it to whoever did).
   const receiptToSend = receipt && receiptWritten(results[statements.indexOf(receipt.statement)]) ? receipt : null;
   await notifyAfter(ctx, event, gift, receiptToSend);
   return 'recorded';
+}
+
+/** Stripe's fee of the gift just recorded, looked up with other gifts' after the answer. */
+async function fillFeeAfter(ctx: WebhookContext, fee: FeeWanted | undefined) {
+  const { afterAnswer, stripe, db } = ctx;
+  if (!fee || !afterAnswer || !stripe) return;
+  await afterAnswer(() => fillStripeFee(db, stripe, fee, { gather: afterAnswer.deferred }));
 }
 
 /**

@@ -17,11 +17,11 @@ import {
 } from '../../services/mail/receipt-of-payment';
 import { logLine } from '../../middlewares/logger';
 import { storeSettlement } from '../../services/finance/payouts-fees';
-import { settlementOfPayment } from '../../services/payments/settlement';
+import { isDemoPayment, settlementOfPayment } from '../../services/payments/settlement';
 import type { EventHandler } from './types';
 
 /** One-off gifts: only PaymentIntents we created (metadata kind=one_off); invoices' own are skipped. */
-export const paymentIntentSucceeded: EventHandler = async ({ db, stripe, mail }, event) => {
+export const paymentIntentSucceeded: EventHandler = async ({ db, stripe, mail, afterAnswer }, event) => {
   const intent = event.data.object as Stripe.PaymentIntent;
   const parsed = parseAttribution(intent.metadata, 'one_off');
   if (!parsed || intent.currency !== 'gbp') return 'ignore';
@@ -49,8 +49,10 @@ export const paymentIntentSucceeded: EventHandler = async ({ db, stripe, mail },
   }
   const guard = notYetApplied(event.id);
   const amount = intent.amount_received || intent.amount;
-  // Stripe's fee from the charge's balance transaction (the /fees rate in demo mode).
-  const settlement = await settlementOfPayment(stripe, { paymentIntentId: intent.id, amount });
+  // Stripe's fee from the charge's balance transaction, after the answer where there is one (a
+  // storm's gifts then share one look-up); the /fees rate in demo mode, in this batch.
+  const feeLater = stripe && afterAnswer && !isDemoPayment(intent.id);
+  const settlement = feeLater ? null : await settlementOfPayment(stripe, { paymentIntentId: intent.id, amount });
   const writes: Statement[] = [
     upsertSucceededPayment(db, guard, {
       a: attribution,
@@ -73,7 +75,11 @@ export const paymentIntentSucceeded: EventHandler = async ({ db, stripe, mail },
         date: new Date(event.created * 1000),
       })
     : null;
-  const gift = { donationId: attribution.donationId, appealId: attribution.appealId };
+  const gift = {
+    donationId: attribution.donationId,
+    appealId: attribution.appealId,
+    ...(feeLater ? { fee: { paymentIntentId: intent.id, succeededAt: event.created } } : {}),
+  };
   if (!message) return { writes, gift };
   const outboxId = crypto.randomUUID();
   const statement = receiptOutboxStatement(db, guard, message, outboxId);
