@@ -1,4 +1,5 @@
 import { PAYMENT_METHOD_LABELS, type PaymentMethod } from './finance';
+import { addBacsWorkingDays } from './working-days';
 /**
  * Bacs Direct Debit: what the donor must be shown and what the scheme takes. Browser-safe; the
  * donation box, the receipts and the API read the same wording (docs/decisions/030).
@@ -14,16 +15,12 @@ export const DIRECT_DEBIT_CURRENCY = 'gbp';
 export const DIRECT_DEBIT_FIRST_PAYMENT_DAYS = 3;
 
 /**
- * The day the first collection is due: `DIRECT_DEBIT_FIRST_PAYMENT_DAYS` working days (Monday to
- * Friday; bank holidays are not known here, so it is "on or about") after the mandate was set up.
+ * The day the first collection is due: `DIRECT_DEBIT_FIRST_PAYMENT_DAYS` Bacs working days after the
+ * mandate was set up (weekends and England and Wales bank holidays skipped, `addBacsWorkingDays`).
+ * Shown as "on or about": the bank may take it a day later.
  */
 export function firstCollectionDate(setUp: Date): Date {
-  const day = new Date(setUp);
-  for (let left = DIRECT_DEBIT_FIRST_PAYMENT_DAYS; left > 0; ) {
-    day.setUTCDate(day.getUTCDate() + 1);
-    if (day.getUTCDay() !== 0 && day.getUTCDay() !== 6) left--;
-  }
-  return day;
+  return addBacsWorkingDays(setUp, DIRECT_DEBIT_FIRST_PAYMENT_DAYS);
 }
 
 /** "10-88-00" from "108800" or "10 88 00". */

@@ -1,4 +1,5 @@
 import type { APIRequestContext, Page } from '@playwright/test';
+import { firstCollectionDate, formatLongUkDate } from '../../domain';
 import { expect, signUp as newDonor, outbox, test, useToken } from './fixtures';
 
 /**
@@ -60,6 +61,9 @@ test('a donor gives monthly by Direct Debit in demo mode: processing, outside th
   const statementName = (await notice.locator('strong').first().textContent())?.trim() ?? '';
   expect(statementName).toMatch(/^[A-Z0-9 &.-]{2,18}$/);
   await expect(notice).toContainText('about 3 working days');
+  // The date by the one working-day rule (weekends and England and Wales bank holidays skipped).
+  const firstPayment = `on or about ${formatLongUkDate(firstCollectionDate(new Date()))}`;
+  await expect(notice).toContainText(firstPayment);
   await notice.getByText('The Direct Debit Guarantee').click();
   await expect(notice).toContainText(
     'This Guarantee is offered by all banks and building societies that accept instructions to pay Direct Debits.',
@@ -93,6 +97,7 @@ test('a donor gives monthly by Direct Debit in demo mode: processing, outside th
   await expect(box.getByRole('heading', { name: 'Thank you for your donation' })).toBeVisible();
   await expect(box.getByRole('status')).toContainText('is set up and processing');
   await expect(box.getByRole('status')).toContainText('about 3 working days');
+  await expect(box.getByRole('status')).toContainText(firstPayment);
   // Not in the totals, no receipt yet.
   expect(await totalOf(request, appealPath)).toBe(appealBefore);
   expect(await totalOf(request, campaignPath)).toBe(campaignBefore);
