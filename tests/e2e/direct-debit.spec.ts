@@ -90,8 +90,27 @@ test('a donor gives monthly by Direct Debit in demo mode: processing, outside th
   await expect(box.locator('.direct-debit-notice')).toContainText(statementName);
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   if (process.env.SCREENSHOTS) await box.screenshot({ path: 'test-results/direct-debit-demo-step-phone.png' });
+  // The account holder Stripe's mandate needs: the donor's name is filled in, the address is asked for.
+  await expect(box.getByLabel("Account holder's name")).toHaveValue('Dora Debit');
+  const setUp = box.getByRole('button', { name: `Set up Direct Debit for ${pounds} every month` });
+  await setUp.click();
+  const line1 = box.getByLabel('Address line 1');
+  await expect(line1).toBeFocused();
+  await expect(line1).toHaveAttribute('aria-invalid', 'true');
+  await expect(line1).toHaveAccessibleDescription('Enter the first line of the address');
+  await expect(box.getByLabel('Town or city')).toHaveAccessibleDescription('Enter the town or city');
+  await line1.fill('1 High Street');
+  await box.getByLabel('Town or city').fill('Leeds');
+  await box.getByLabel('Postcode').fill('12345');
+  await setUp.click();
+  await expect(box.getByLabel('Postcode')).toBeFocused();
+  await expect(box.getByLabel('Postcode')).toHaveAccessibleDescription('Enter a UK postcode, like SW1A 1AA');
+  await expect(line1).toHaveAttribute('aria-invalid', 'false');
+  await box.getByLabel('Postcode').fill('ls1 4ap');
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  if (process.env.SCREENSHOTS) await box.screenshot({ path: 'test-results/direct-debit-holder-phone.png' });
   await box.getByLabel(/I am the account holder/).check();
-  await box.getByRole('button', { name: `Set up Direct Debit for ${pounds} every month` }).click();
+  await setUp.click();
 
   // The thank-you says it is processing, and when the bank takes it.
   await expect(box.getByRole('heading', { name: 'Thank you for your donation' })).toBeVisible();

@@ -285,6 +285,13 @@ export default function DonationBox({
   }
 
   if (step === 'payment' && session) {
+    // The Direct Debit's account holder is most often the donor: their name, and the Gift Aid address if given.
+    const typedName = user?.name ?? name;
+    const accountHolderGuess = {
+      name: `${typedName.first_name} ${typedName.last_name}`.trim(),
+      line1: giftAid ? `${giftAidDetails.house} ${giftAidDetails.address}`.trim() : '',
+      postcode: giftAid ? giftAidDetails.postcode : '',
+    };
     const Payment =
       session.mode === 'stripe' ? StripePayment : session.method === 'bacs_debit' ? DemoDirectDebit : DemoPayment;
     return (
@@ -304,6 +311,7 @@ export default function DonationBox({
             type={session.type}
             publishableKey={session.publishableKey}
             charityName={charityName}
+            accountHolder={accountHolderGuess}
             onSuccess={(status) => {
               setPaidStatus(status ?? null);
               setStep('done');
