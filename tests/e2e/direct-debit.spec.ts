@@ -99,6 +99,12 @@ test('a donor gives monthly by Direct Debit in demo mode: processing, outside th
   await expect(line1).toHaveAttribute('aria-invalid', 'true');
   await expect(line1).toHaveAccessibleDescription('Enter the first line of the address');
   await expect(box.getByLabel('Town or city')).toHaveAccessibleDescription('Enter the town or city');
+  if (process.env.SCREENSHOTS) {
+    await box.screenshot({ path: 'test-results/direct-debit-holder-errors-phone.png' });
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await box.screenshot({ path: 'test-results/direct-debit-holder-errors-desktop.png' });
+    await page.setViewportSize({ width: 390, height: 844 });
+  }
   await line1.fill('1 High Street');
   await box.getByLabel('Town or city').fill('Leeds');
   await box.getByLabel('Postcode').fill('12345');
