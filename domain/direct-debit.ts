@@ -1,4 +1,7 @@
 import { PAYMENT_METHOD_LABELS, type PaymentMethod } from './finance';
+import { PERSON_NAME_MAX, personNameProblem } from './names';
+import { normalizeUkPostcode } from './postcode';
+import { addBacsWorkingDays } from './working-days';
 /**
  * Bacs Direct Debit: what the donor must be shown and what the scheme takes. Browser-safe; the
  * donation box, the receipts and the API read the same wording (docs/decisions/030).
@@ -14,16 +17,50 @@ export const DIRECT_DEBIT_CURRENCY = 'gbp';
 export const DIRECT_DEBIT_FIRST_PAYMENT_DAYS = 3;
 
 /**
- * The day the first collection is due: `DIRECT_DEBIT_FIRST_PAYMENT_DAYS` working days (Monday to
- * Friday; bank holidays are not known here, so it is "on or about") after the mandate was set up.
+ * The day the first collection is due: `DIRECT_DEBIT_FIRST_PAYMENT_DAYS` Bacs working days after the
+ * mandate was set up (weekends and England and Wales bank holidays skipped, `addBacsWorkingDays`).
+ * Shown as "on or about": the bank may take it a day later.
  */
 export function firstCollectionDate(setUp: Date): Date {
-  const day = new Date(setUp);
-  for (let left = DIRECT_DEBIT_FIRST_PAYMENT_DAYS; left > 0; ) {
-    day.setUTCDate(day.getUTCDate() + 1);
-    if (day.getUTCDay() !== 0 && day.getUTCDay() !== 6) left--;
+  return addBacsWorkingDays(setUp, DIRECT_DEBIT_FIRST_PAYMENT_DAYS);
+}
+
+/**
+ * The account holder a Bacs mandate names: Stripe requires the holder's name, email and billing
+ * address for a Direct Debit (its mandate collection requirements); the email is the donor's own.
+ */
+export type AccountHolder = { name: string; line1: string; line2?: string; city: string; postcode: string };
+
+export const ACCOUNT_HOLDER_LIMITS = { name: PERSON_NAME_MAX, line: 100, city: 60 } as const;
+
+/**
+ * What is wrong with the account holder's details, field by field (empty when they are fine): the
+ * demo Direct Debit form and the demo confirm endpoint read the same rule. Values are trimmed first.
+ */
+export function accountHolderProblems(value: AccountHolder): Partial<Record<keyof AccountHolder, string>> {
+  const problems: Partial<Record<keyof AccountHolder, string>> = {};
+  const name = value.name.trim();
+  const { line, city } = ACCOUNT_HOLDER_LIMITS;
+  if (!name) problems.name = "Enter the account holder's name";
+  else {
+    const problem = personNameProblem(name);
+    if (problem) problems.name = problem.charAt(0).toUpperCase() + problem.slice(1);
   }
-  return day;
+  for (const [field, what, max] of [
+    ['line1', 'the first line of the address', line],
+    ['line2', '', line],
+    ['city', 'the town or city', city],
+  ] as const) {
+    const text = (value[field] ?? '').trim();
+    if (!text && what) problems[field] = `Enter ${what}`;
+    else if (text.length > max) problems[field] = `Use at most ${max} characters`;
+    else if (/[<>\u0000-\u001F\u007F]/.test(text))
+      problems[field] = 'An address cannot contain < or > (or control characters)';
+  }
+  const postcode = value.postcode.trim();
+  if (!postcode) problems.postcode = 'Enter the postcode';
+  else if (!normalizeUkPostcode(postcode)) problems.postcode = 'Enter a UK postcode, like SW1A 1AA';
+  return problems;
 }
 
 /** "10-88-00" from "108800" or "10 88 00". */

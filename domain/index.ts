@@ -16,3 +16,4 @@ export * from './statuses';
 export * from './monthly-gifts';
 export * from './privacy';
 export * from './finance';
+export * from './working-days';

@@ -30,7 +30,10 @@ export const monthlyGiftFilterShape = {
     .enum(['true', 'false'], { error: 'Must be true or false' })
     .optional()
     .transform((v) => v === 'true')
-    .openapi({ description: 'true: only gifts whose last payment failed (the failed-payments queue)' }),
+    .openapi({
+      description:
+        'true: only gifts whose last payment failed (the failed-payments queue), including those whose first Direct Debit failed (status incomplete: never started)',
+    }),
   sort: z
     .enum(MONTHLY_GIFT_SORTS, { error: `Must be one of: ${MONTHLY_GIFT_SORTS.join(', ')}` })
     .optional()
@@ -70,7 +73,7 @@ export const OfficeMonthlyGiftSchema = z
         }),
         email: z.enum(FAILURE_EMAIL_STATES).openapi({
           description:
-            'The "payment did not go through" email: sent, queued in the outbox, or none (first payments get none)',
+            'The "payment did not go through" email: sent, queued in the outbox, or none (a declined first card payment gets none: the donor saw it)',
         }),
       })
       .nullable()

@@ -1,4 +1,5 @@
 import type { APIRequestContext, Page } from '@playwright/test';
+import { firstCollectionDate, formatLongUkDate } from '../../domain';
 import { expect, signUp as newDonor, outbox, test, useToken } from './fixtures';
 
 /**
@@ -60,6 +61,9 @@ test('a donor gives monthly by Direct Debit in demo mode: processing, outside th
   const statementName = (await notice.locator('strong').first().textContent())?.trim() ?? '';
   expect(statementName).toMatch(/^[A-Z0-9 &.-]{2,18}$/);
   await expect(notice).toContainText('about 3 working days');
+  // The date by the one working-day rule (weekends and England and Wales bank holidays skipped).
+  const firstPayment = `on or about ${formatLongUkDate(firstCollectionDate(new Date()))}`;
+  await expect(notice).toContainText(firstPayment);
   await notice.getByText('The Direct Debit Guarantee').click();
   await expect(notice).toContainText(
     'This Guarantee is offered by all banks and building societies that accept instructions to pay Direct Debits.',
@@ -86,13 +90,39 @@ test('a donor gives monthly by Direct Debit in demo mode: processing, outside th
   await expect(box.locator('.direct-debit-notice')).toContainText(statementName);
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   if (process.env.SCREENSHOTS) await box.screenshot({ path: 'test-results/direct-debit-demo-step-phone.png' });
+  // The account holder Stripe's mandate needs: the donor's name is filled in, the address is asked for.
+  await expect(box.getByLabel("Account holder's name")).toHaveValue('Dora Debit');
+  const setUp = box.getByRole('button', { name: `Set up Direct Debit for ${pounds} every month` });
+  await setUp.click();
+  const line1 = box.getByLabel('Address line 1');
+  await expect(line1).toBeFocused();
+  await expect(line1).toHaveAttribute('aria-invalid', 'true');
+  await expect(line1).toHaveAccessibleDescription('Enter the first line of the address');
+  await expect(box.getByLabel('Town or city')).toHaveAccessibleDescription('Enter the town or city');
+  if (process.env.SCREENSHOTS) {
+    await box.screenshot({ path: 'test-results/direct-debit-holder-errors-phone.png' });
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await box.screenshot({ path: 'test-results/direct-debit-holder-errors-desktop.png' });
+    await page.setViewportSize({ width: 390, height: 844 });
+  }
+  await line1.fill('1 High Street');
+  await box.getByLabel('Town or city').fill('Leeds');
+  await box.getByLabel('Postcode').fill('12345');
+  await setUp.click();
+  await expect(box.getByLabel('Postcode')).toBeFocused();
+  await expect(box.getByLabel('Postcode')).toHaveAccessibleDescription('Enter a UK postcode, like SW1A 1AA');
+  await expect(line1).toHaveAttribute('aria-invalid', 'false');
+  await box.getByLabel('Postcode').fill('ls1 4ap');
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  if (process.env.SCREENSHOTS) await box.screenshot({ path: 'test-results/direct-debit-holder-phone.png' });
   await box.getByLabel(/I am the account holder/).check();
-  await box.getByRole('button', { name: `Set up Direct Debit for ${pounds} every month` }).click();
+  await setUp.click();
 
   // The thank-you says it is processing, and when the bank takes it.
   await expect(box.getByRole('heading', { name: 'Thank you for your donation' })).toBeVisible();
   await expect(box.getByRole('status')).toContainText('is set up and processing');
   await expect(box.getByRole('status')).toContainText('about 3 working days');
+  await expect(box.getByRole('status')).toContainText(firstPayment);
   // Not in the totals, no receipt yet.
   expect(await totalOf(request, appealPath)).toBe(appealBefore);
   expect(await totalOf(request, campaignPath)).toBe(campaignBefore);

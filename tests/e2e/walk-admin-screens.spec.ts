@@ -66,3 +66,66 @@ test('a refused save comes into view with focus, and an admin gives another acco
   await expect(page.getByLabel('First name').first()).not.toHaveValue('');
   await expect(page.getByRole('combobox', { name: 'Role' })).toHaveCount(0);
 });
+
+/** Every visible control of these kinds, with its height: a finger needs 44 px (docs/decisions/053). */
+const SMALL_CONTROLS =
+  '.dash-main :is(.dash-btn-sm, .dash-icon-btn, .dash-link-btn, .dash-input-sm, .dash-check, .dash-sort-btn, .dash-menu-item)';
+async function heights(page: import('@playwright/test').Page, selector: string) {
+  return page
+    .locator(selector)
+    .evaluateAll((els) =>
+      els
+        .filter((el) => (el as HTMLElement).offsetParent !== null)
+        .map((el) => ({ text: (el.textContent ?? '').trim().slice(0, 30), h: el.getBoundingClientRect().height })),
+    );
+}
+
+test('on a touch screen the lists’ small buttons, and the public site’s, are a finger’s size', async ({
+  page,
+  request,
+}) => {
+  const { token } = await signIn(request, 'admin@example.org');
+  await useToken(page, token);
+  await page.setViewportSize({ width: 390, height: 844 });
+  for (const [path, name] of [
+    ['/dashboard/monthly-gifts', 'monthly-gifts'],
+    ['/dashboard/donations', 'donations'],
+  ] as const) {
+    await page.goto(path);
+    await page.waitForSelector('astro-island:not([ssr])');
+    await expect(page.getByRole('table').first()).toBeVisible();
+    if (name === 'monthly-gifts') await page.getByRole('tab', { name: 'Failed payments' }).click();
+    const found = await heights(page, SMALL_CONTROLS);
+    expect(found.length, path).toBeGreaterThan(2);
+    for (const control of found) expect(control.h, `${path}: ${control.text}`).toBeGreaterThanOrEqual(44);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    if (process.env.SCREENSHOTS) await page.screenshot({ path: `test-results/touch-${name}-390.png`, fullPage: true });
+  }
+  // The public cards' small buttons (Donate, View, View Appeals) are 44 px on any screen.
+  await page.goto('/campaigns');
+  const cardButtons = await heights(page, '.btn-small');
+  expect(cardButtons.length).toBeGreaterThan(0);
+  for (const control of cardButtons) expect(control.h, control.text).toBeGreaterThanOrEqual(44);
+  if (process.env.SCREENSHOTS) await page.screenshot({ path: 'test-results/touch-campaigns-390.png' });
+});
+
+test.describe('with a mouse', () => {
+  test.use({ hasTouch: false });
+  test('the lists keep their desktop density at 1280 px, and nothing spills', async ({ page, request }) => {
+    const { token } = await signIn(request, 'admin@example.org');
+    await useToken(page, token);
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.goto('/dashboard/monthly-gifts');
+    await page.waitForSelector('astro-island:not([ssr])');
+    await expect(page.getByRole('table').first()).toBeVisible();
+    const found = await heights(page, '.dash-main .dash-btn-sm');
+    expect(found.length).toBeGreaterThan(0);
+    for (const control of found) expect(control.h, control.text).toBeLessThan(44);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1280);
+    if (process.env.SCREENSHOTS) await page.screenshot({ path: 'test-results/mouse-monthly-gifts-1280.png' });
+    await page.goto('/campaigns');
+    for (const control of await heights(page, '.btn-small')) expect(control.h).toBeGreaterThanOrEqual(44);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1280);
+    if (process.env.SCREENSHOTS) await page.screenshot({ path: 'test-results/mouse-campaigns-1280.png' });
+  });
+});

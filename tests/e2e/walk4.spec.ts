@@ -195,6 +195,16 @@ test('a monthly Direct Debit on a phone: the holder box is focused when unticked
 
   const setUp = box.getByRole('button', { name: `Set up Direct Debit for ${pounds} every month` });
   await setUp.click();
+  // The account holder's name and address come first (Stripe's mandate needs them); the first to fix has the focus.
+  const holderName = box.getByLabel("Account holder's name");
+  await expect(holderName).toBeFocused();
+  await expect(holderName).toHaveAttribute('aria-invalid', 'true');
+  await expect(holderName).toHaveAccessibleDescription("Enter the account holder's name");
+  await holderName.fill('Ada Walker');
+  await box.getByLabel('Address line 1').fill('2 Mill Lane');
+  await box.getByLabel('Town or city').fill('York');
+  await box.getByLabel('Postcode').fill('YO1 7HH');
+  await setUp.click();
   const holder = box.getByLabel(/I am the account holder/);
   await expect(box.getByRole('alert')).toContainText('Confirm that you are the account holder');
   await expect(holder).toBeFocused();
@@ -226,6 +236,8 @@ test('a monthly Direct Debit on a phone: the holder box is focused when unticked
   const [confirmation] = await outbox(request, email);
   expect(confirmation.subject).toMatch(/^Important: confirmation of your Direct Debit to /);
   expect(confirmation.text).toContain('Please check the details below');
+  expect(confirmation.text).toMatch(/Account holder:\s+Ada Walker/);
+  expect(confirmation.text).toMatch(/Address:\s+2 Mill Lane, York, YO1 7HH/);
   expect(confirmation.text).toMatch(/Mandate reference:\s+DEMO[0-9A-F]{10}\b/);
   expect(confirmation.text).toContain('This Guarantee is offered by all banks and building societies');
 

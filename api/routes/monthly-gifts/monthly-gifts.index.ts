@@ -46,6 +46,7 @@ const CSV_HEADER = [
   'Next payment',
   'Cancelled',
   'Last payment failed',
+  'Failure reason',
   'Failure email',
   'Monthly gift ID',
 ];
@@ -62,6 +63,7 @@ const csvCells = (g: OfficeMonthlyGift): Cell[] => [
   ukDate(g.next_payment_at),
   ukDate(g.cancelled_at),
   ukDate(g.last_failure?.failed_at ?? null),
+  g.last_failure?.message ?? '',
   g.last_failure?.email ?? '',
   g._id,
 ];

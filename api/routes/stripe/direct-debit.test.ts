@@ -22,7 +22,12 @@ let admin: string;
 const PRICE = `price_dd_${Date.now()}`;
 const PRICE_BIG = `${PRICE}_big`;
 const ANN = { first_name: 'Ann', last_name: 'Lee', house: '1', address: 'High Street, Leeds', postcode: 'LS1 4AP' };
-const BANK = { sort_code: '10-88-00', account_number: '00012345' };
+const HOLDER = {
+  name: 'Ann Lee',
+  address: { line1: '1 High Street', line2: null, city: 'Leeds', postal_code: 'ls14ap' },
+};
+const BANK = { sort_code: '10-88-00', account_number: '00012345', billing_details: HOLDER };
+const FAILING_BANK = { sort_code: '108800', account_number: '90012345', billing_details: HOLDER };
 
 beforeAll(async () => {
   t = await setupTestApp({ STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET });
@@ -76,7 +81,7 @@ async function world() {
     expect(res.status).toBe(200);
     return (await res.json()) as { clientSecret: string; method: string; type: string };
   };
-  const confirm = (clientSecret: string, bank: Record<string, string> | undefined = BANK) =>
+  const confirm = (clientSecret: string, bank: Record<string, unknown> | undefined = BANK) =>
     t.request('/api/stripe/demo/confirm', { method: 'POST', json: { clientSecret, bacs_debit: bank } });
   const rows = () => t.db.select().from(donations).where(eq(donations.donorId, donor.id));
   const eligible = async () =>
@@ -154,9 +159,7 @@ describe(`Direct Debit in demo mode (${engineName})`, () => {
     const w = await world();
     const session = await w.start({ amount: 2500 });
     const before = await w.total();
-    expect(
-      await (await w.confirm(session.clientSecret, { sort_code: '108800', account_number: '90012345' })).json(),
-    ).toEqual({ status: 'processing' });
+    expect(await (await w.confirm(session.clientSecret, FAILING_BANK)).json()).toEqual({ status: 'processing' });
     await housekeeping();
     await housekeeping();
     const [row] = await w.rows();
@@ -181,6 +184,9 @@ describe(`Direct Debit in demo mode (${engineName})`, () => {
     expect(mail.text).toMatch(/Account number:\s+\*\*\*\*2345\b/);
     expect(mail.text).not.toContain('00012345');
     expect(mail.text).toMatch(/Sort code:\s+10-88-00/);
+    // The mandate names the account holder and the billing address, as Stripe's billing_details carry them.
+    expect(mail.text).toMatch(/Account holder:\s+Ann Lee/);
+    expect(mail.text).toMatch(/Address:\s+1 High Street, Leeds, LS1 4AP/);
     const [row] = await w.rows();
     const [mandate] = await t.db.select().from(directDebitMandates).where(eq(directDebitMandates.id, row.mandateId!));
     expect(mail.text).toContain(`Mandate reference: ${mandate.reference}`);
@@ -196,13 +202,51 @@ describe(`Direct Debit in demo mode (${engineName})`, () => {
   it('a monthly Direct Debit whose first payment the bank returns tells the donor the monthly gift has not started', async () => {
     const w = await world();
     const session = await w.start({ price: PRICE });
-    await w.confirm(session.clientSecret, { sort_code: '108800', account_number: '90012345' });
+    await w.confirm(session.clientSecret, FAILING_BANK);
     await housekeeping();
     const failed = (await w.outbox()).filter((m) => /did not go through/.test(m.subject));
     expect(failed).toHaveLength(1);
     expect(failed[0].text).toContain('did not pay the first Direct Debit of £15.00');
     expect(failed[0].text).toContain('so your monthly gift has not started');
-    expect(await t.db.select().from(monthlyGifts).where(eq(monthlyGifts.donorId, w.donor.id))).toEqual([]);
+    // The gift never started, as Stripe's Subscription stays incomplete: not in the donor's list or
+    // the office's, but in the office's failed-payments queue with the reason and the email sent.
+    const [gift] = await t.db.select().from(monthlyGifts).where(eq(monthlyGifts.donorId, w.donor.id));
+    expect(gift).toMatchObject({ status: 'incomplete', paymentMethod: 'bacs_debit', startedAt: null });
+    const mine = await t.request('/api/me/monthly-gifts', { token: w.token });
+    expect(await mine.json()).toEqual([]);
+    const list = async (query: string) =>
+      (await (await t.request(`/api/monthly-gifts?organization_id=${w.org.id}${query}`, { token: admin })).json()) as {
+        _id: string;
+        status: string;
+        payment_method: string;
+        last_failure: unknown;
+      }[];
+    expect(await list('')).toEqual([]);
+    const queue = await list('&failing=true');
+    expect(queue).toEqual([
+      expect.objectContaining({
+        _id: gift.id,
+        status: 'incomplete',
+        payment_method: 'bacs_debit',
+        bank_last4: '2345',
+        amount: 1500,
+        started_at: null,
+        next_payment_at: null,
+        last_failure: expect.objectContaining({
+          message: 'The first monthly payment did not go through. No money was taken.',
+          email: expect.stringMatching(/^(sent|queued)$/),
+        }),
+      }),
+    ]);
+    // The queue's CSV lists it too.
+    const csv = await (
+      await t.request(`/api/exports/monthly-gifts.csv?organization_id=${w.org.id}&failing=true`, { token: admin })
+    ).text();
+    expect(csv).toContain(gift.id);
+    expect(csv).toContain('The first monthly payment did not go through');
+    // Another housekeeping run changes nothing.
+    await housekeeping();
+    expect(await list('&failing=true')).toHaveLength(1);
   });
 
   it('change, pause and cancel work on a Direct Debit gift and keep its method', async () => {
@@ -267,6 +311,44 @@ describe(`Direct Debit in demo mode (${engineName})`, () => {
     expect(donationsCsv.split('\n').find((line) => line.includes(row.id))).toContain('Direct Debit ending 2345');
   });
 
+  it('refuses a missing, blank or oversized account holder name or address with {statusCode, message}, and records nothing', async () => {
+    const w = await world();
+    const session = await w.start({ amount: 500 });
+    const address = HOLDER.address;
+    const cases: [unknown, RegExp][] = [
+      [undefined, /^bacs_debit\.billing_details: enter the account holder’s name and address/],
+      [{ address }, /^bacs_debit\.billing_details\.name: must be text/],
+      [{ ...HOLDER, name: '   ' }, /^bacs_debit\.billing_details\.name: Enter the account holder's name/],
+      [{ ...HOLDER, name: 'A'.repeat(101) }, /^bacs_debit\.billing_details\.name: Use at most 100 characters/],
+      [{ ...HOLDER, name: '<b>Ann</b>' }, /name: A name cannot contain </],
+      [{ name: 'Ann Lee' }, /^bacs_debit\.billing_details\.address: enter the account holder’s address/],
+      [{ ...HOLDER, address: { ...address, line1: '' } }, /address\.line1: Enter the first line of the address/],
+      [{ ...HOLDER, address: { ...address, line1: 'x'.repeat(101) } }, /address\.line1: Use at most 100 characters/],
+      [{ ...HOLDER, address: { ...address, line2: 'x'.repeat(101) } }, /address\.line2: Use at most 100 characters/],
+      [{ ...HOLDER, address: { ...address, city: ' ' } }, /address\.city: Enter the town or city/],
+      [{ ...HOLDER, address: { ...address, city: 'x'.repeat(61) } }, /address\.city: Use at most 60 characters/],
+      [{ ...HOLDER, address: { ...address, postal_code: '' } }, /address\.postal_code: Enter the postcode/],
+      [{ ...HOLDER, address: { ...address, postal_code: '12345' } }, /address\.postal_code: Enter a UK postcode/],
+      [{ ...HOLDER, name: 'x'.repeat(5000) }, /name: too long/],
+    ];
+    for (const [billing, message] of cases) {
+      const res = await t.request('/api/stripe/demo/confirm', {
+        method: 'POST',
+        json: { clientSecret: session.clientSecret, bacs_debit: { ...BANK, billing_details: billing } },
+      });
+      expect(res.status, String(message)).toBe(400);
+      const body = (await res.json()) as { statusCode: number; message: string };
+      expect(body.statusCode).toBe(400);
+      expect(body.message).toMatch(message);
+    }
+    // Nothing reached Bacs: no mandate, the gift still pending, no set-up email.
+    const [row] = await w.rows();
+    expect(row).toMatchObject({ status: 'pending', mandateId: null });
+    expect((await w.outbox()).filter((m) => m.subject.startsWith('Important: confirmation'))).toHaveLength(0);
+    // The same details, corrected, are accepted.
+    expect(await (await w.confirm(session.clientSecret)).json()).toEqual({ status: 'processing' });
+  });
+
   it('refuses bad input with a message and stores nothing', async () => {
     const w = await world();
     const cases: [Record<string, unknown>, RegExp][] = [
@@ -288,8 +370,8 @@ describe(`Direct Debit in demo mode (${engineName})`, () => {
     const session = await w.start({ amount: 500 });
     for (const [bank, message] of [
       [undefined, /^bacs_debit: enter the test sort code/],
-      [{ sort_code: '000000', account_number: '00012345' }, /sort_code: use the test sort code 108800/],
-      [{ sort_code: '108800', account_number: '11111111' }, /account_number: use the test account 00012345/],
+      [{ ...BANK, sort_code: '000000' }, /sort_code: use the test sort code 108800/],
+      [{ ...BANK, account_number: '11111111' }, /account_number: use the test account 00012345/],
     ] as const) {
       const res = await t.request('/api/stripe/demo/confirm', {
         method: 'POST',

@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { campaigns } from '../../../db/schema';
 import {
+  accountHolderProblems,
   DEMO_ACCOUNT_FAILS,
   DEMO_ACCOUNT_SUCCEEDS,
   DEMO_SORT_CODE,
@@ -11,6 +12,7 @@ import {
   formatPence,
   MAX_DONATION_PENCE,
   MIN_DONATION_PENCE,
+  normalizeUkPostcode,
   ONLINE_PAYMENT_METHODS,
 } from '../../../domain';
 import { badRequest, notFound } from '../../lib/errors';
@@ -144,6 +146,58 @@ export const clientSecretBody = z
   });
 export type CheckoutInput = z.infer<typeof clientSecretBody>;
 
+const holderText = (field: string) => z.string({ error: `${field}: must be text` }).max(1000, `${field}: too long`);
+
+/**
+ * The account holder Stripe's Bacs mandate needs (billing_details: name and address; the email is the
+ * donor's), in Stripe's shape and checked by the one rule of domain/direct-debit.ts.
+ */
+const accountHolderBody = z
+  .object(
+    {
+      name: holderText('name'),
+      address: z.object(
+        {
+          line1: holderText('line1'),
+          line2: holderText('line2').nullish(),
+          city: holderText('city'),
+          postal_code: holderText('postal_code'),
+        },
+        { error: 'address: enter the account holder’s address (line1, city, postal_code)' },
+      ),
+    },
+    { error: 'bacs_debit.billing_details: enter the account holder’s name and address' },
+  )
+  .superRefine((v, ctx) => {
+    const problems = accountHolderProblems({
+      name: v.name,
+      line1: v.address.line1,
+      line2: v.address.line2 ?? undefined,
+      city: v.address.city,
+      postcode: v.address.postal_code,
+    });
+    const paths = {
+      name: ['name'],
+      line1: ['address', 'line1'],
+      line2: ['address', 'line2'],
+      city: ['address', 'city'],
+      postcode: ['address', 'postal_code'],
+    } as const;
+    for (const [field, message] of Object.entries(problems))
+      ctx.addIssue({ code: 'custom', path: [...paths[field as keyof typeof paths]], message });
+  })
+  .transform((v) => ({
+    name: v.name.trim(),
+    address: {
+      line1: v.address.line1.trim(),
+      line2: v.address.line2?.trim() || null,
+      city: v.address.city.trim(),
+      postal_code: normalizeUkPostcode(v.address.postal_code) ?? v.address.postal_code.trim(),
+      country: 'GB' as const,
+    },
+  }));
+export type AccountHolderDetails = z.infer<typeof accountHolderBody>;
+
 export const demoConfirmBody = z.object({
   clientSecret: z.string({ error: 'clientSecret: required' }).min(10).max(300),
   card: z.enum(['success', 'decline']).optional(),
@@ -158,6 +212,7 @@ export const demoConfirmBody = z.object({
       account_number: z.enum([DEMO_ACCOUNT_SUCCEEDS, DEMO_ACCOUNT_FAILS], {
         error: `bacs_debit.account_number: use the test account ${DEMO_ACCOUNT_SUCCEEDS} (succeeds) or ${DEMO_ACCOUNT_FAILS} (fails)`,
       }),
+      billing_details: accountHolderBody,
     })
     .optional(),
 });
@@ -321,12 +376,15 @@ export async function confirmDemoPayment(
   if (row.paymentMethod === 'bacs_debit') {
     // The demo Direct Debit: Bacs takes it at once (processing); housekeeping settles it later.
     if (!body.bacs_debit)
-      throw badRequest('bacs_debit: enter the test sort code and account number for this Direct Debit');
+      throw badRequest(
+        'bacs_debit: enter the test sort code and account number, and the account holder’s name and address, for this Direct Debit',
+      );
     if (row.status === 'pending') {
       const bank = {
         sortCode: body.bacs_debit.sort_code,
         accountNumber: body.bacs_debit.account_number,
         fails: body.bacs_debit.account_number === DEMO_ACCOUNT_FAILS,
+        holder: body.bacs_debit.billing_details,
       };
       await applyStripeEvent({ db: ctx.db, stripe: null, mail: ctx.mail }, demoProcessingEvent(row, bank));
       // Stripe emails the mandate's confirmation in live mode; here the demo does. The gift is recorded whatever the mail does.

@@ -11,8 +11,15 @@ import type { MailMessage } from './mailer';
 import { type GiftFacts, causeLine } from './facts';
 import { greetingFor, render } from './template';
 
-/** The bank details the donor gave: only the sort code and the account's last four digits are printed. */
-export type MandateBank = { sortCode: string; accountNumber: string };
+/**
+ * The bank details the donor gave: only the sort code and the account's last four digits are printed,
+ * with the account holder's name and address as the mandate names them (Stripe's billing_details).
+ */
+export type MandateBank = {
+  sortCode: string;
+  accountNumber: string;
+  holder?: { name: string; address: { line1: string; line2: string | null; city: string; postal_code: string } };
+};
 
 /**
  * The confirmation of a new Direct Debit Instruction, with the advance notice of its first collection:
@@ -24,7 +31,19 @@ export function directDebitConfirmationEmail(gift: GiftFacts, bank: MandateBank)
   const monthly = gift.type === 'monthly';
   const amount = `${formatPence(gift.amount)}${monthly ? ' a month' : ''}`;
   const first = formatLongUkDate(firstCollectionDate(gift.date));
+  const holder = bank.holder;
   const rows: [string, string][] = [
+    ...(holder
+      ? ([
+          ['Account holder', holder.name],
+          [
+            'Address',
+            [holder.address.line1, holder.address.line2, holder.address.city, holder.address.postal_code]
+              .filter(Boolean)
+              .join(', '),
+          ],
+        ] as [string, string][])
+      : []),
     ['Collected by', `${gift.charity.name} (your bank statement shows ${statementName(gift.charity.name)})`],
     ['Account number', `****${bank.accountNumber.replace(/\s/g, '').slice(-4)}`],
     ['Sort code', formatSortCode(bank.sortCode)],

@@ -82,7 +82,8 @@ export async function giftFacts(ctx: MailContext, donationId: string): Promise<G
   let monthly: GiftFacts['monthly'] = null;
   if (d.type === 'monthly' && d.subscriptionId) {
     const [gift] = await ctx.db.select().from(monthlyGifts).where(eq(monthlyGifts.id, d.subscriptionId)).limit(1);
-    if (gift && gift.status !== 'cancelled') {
+    // A gift that never started (its first Direct Debit failed) has no schedule to describe.
+    if (gift && gift.status !== 'cancelled' && gift.status !== 'incomplete') {
       monthly = {
         amount: gift.amount,
         // Paused: the first payment after the pause, not the period end the pause skips.

@@ -16,15 +16,22 @@ const lastStatus = newestPayment(sql.raw('d.status'));
 const lastDate = newestPayment(sql.raw('d.date'));
 const lastInvoice = newestPayment(sql.raw('d.invoice_id'));
 const lastMessage = newestPayment(sql.raw('d.failure_message'));
-// The renewal-failed email's outbox key (api/services/mail/payment-failed.ts): sent, queued or absent.
+const lastId = newestPayment(sql.raw('d.id'));
+// The failure email's outbox key (api/services/mail/payment-failed.ts): a renewal's by its invoice, a
+// first Direct Debit's by its donation; sent, queued or absent.
 const failureEmail = sql<
   string | null
->`(select case when o.sent_at is not null then 'sent' else 'queued' end from ${outbox} o where o.key = 'renewal-failed:' || ${lastInvoice})`;
+>`(select case when o.sent_at is not null then 'sent' else 'queued' end from ${outbox} o where o.key in ('renewal-failed:' || ${lastInvoice}, 'direct-debit-failed:' || ${lastId}) limit 1)`;
 
 // When Stripe tries the failed invoice again (invoice.payment_failed's next_payment_attempt).
 const retryAt = sql<number | null>`(select r.retry_at from invoice_retries r where r.invoice_id = ${lastInvoice})`;
 
 const failing = sql`(${monthlyGifts.status} = 'past_due' or ${lastStatus} = 'failed')`;
+/**
+ * A monthly gift whose first Direct Debit failed never started (`incomplete`, "Not started"), but the
+ * office follows it up like a failed renewal: the failed-payments queue lists it, other views do not.
+ */
+const neverStartedFailing = sql`(${monthlyGifts.status} = 'incomplete' and ${monthlyGifts.paymentMethod} = 'bacs_debit' and ${lastStatus} = 'failed')`;
 
 const SORT_COLUMNS = {
   started: sql`coalesce(${monthlyGifts.startedAt}, ${monthlyGifts.createdAt})`,
@@ -40,7 +47,11 @@ function whereOf(viewer: AuthUser, f: MonthlyGiftFilters): SQL | undefined {
   return and(
     orgCondition(scope, sql`${campaigns.organizationId}`),
     // A checkout that never paid is not a monthly gift yet: listed only when asked for.
-    f.status ? eq(monthlyGifts.status, f.status) : sql`${monthlyGifts.status} <> 'incomplete'`,
+    f.status
+      ? eq(monthlyGifts.status, f.status)
+      : f.failing
+        ? sql`(${monthlyGifts.status} <> 'incomplete' or ${neverStartedFailing})`
+        : sql`${monthlyGifts.status} <> 'incomplete'`,
     f.failing ? failing : undefined,
     term
       ? sql`(instr(lower(${users.firstName} || ' ' || ${users.lastName}), ${term}) > 0 or instr(lower(${users.email}), ${term}) > 0)`

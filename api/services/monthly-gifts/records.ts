@@ -190,6 +190,30 @@ export function upsertFromPaidInvoice(
     }) as unknown as Statement;
 }
 
+/**
+ * The first Direct Debit of a monthly gift failed: Stripe's Subscription stays `incomplete` (it never
+ * started), and the row mirrors that so the office's failed-payments queue can show it with its
+ * reason (docs/decisions/053). Only a Direct Debit's: a declined first card payment happens while
+ * the donor is on the page and sees it. Inserted only when no row exists, with no event time, so any
+ * subscription event or paid invoice, earlier or later, decides the row's state.
+ */
+export function insertNeverStartedGift(
+  db: Db,
+  guard: SQL,
+  p: { subscriptionId: string; a: Attribution; amount: number },
+): Statement {
+  const now = Date.now();
+  return db
+    .insert(t)
+    .select(
+      sql`select ${p.subscriptionId}, ${p.a.donorId}, ${p.a.campaignId}, ${p.a.appealId}, ${p.a.donationId}, null, ${p.amount},
+        'incomplete', null, null, null, null, null, ${p.a.giftAidDeclarationId}, ${p.a.source}, 0, null, ${now}, ${now},
+        ${methodOfFirstGift(p.a.donationId)}
+        where ${guard} and (select payment_method from donations where id = ${p.a.donationId}) = 'bacs_debit'`,
+    )
+    .onConflictDoNothing({ target: t.id }) as unknown as Statement;
+}
+
 export async function findMonthlyGift(db: Db, id: string): Promise<MonthlyGiftRow | null> {
   const [row] = await db.select().from(t).where(eq(t.id, id)).limit(1);
   return row ?? null;

@@ -212,7 +212,13 @@ export const demoMandateFails = (mandateId: string | null) => !!mandateId?.start
  */
 export function demoProcessingEvent(
   row: DonationRow,
-  bank: { sortCode: string; accountNumber: string; fails: boolean },
+  bank: {
+    sortCode: string;
+    accountNumber: string;
+    fails: boolean;
+    /** Stripe's billing_details of the Bacs PaymentMethod: the account holder the mandate names. */
+    holder: { name: string; address: { line1: string; line2: string | null; city: string; postal_code: string } };
+  },
 ): Stripe.Event {
   const intentId = row.paymentIntentId!;
   const mandateId = `mandate_demo${bank.fails ? 'fail' : 'ok'}${hex(crypto.getRandomValues(new Uint8Array(8)))}`;
@@ -249,6 +255,12 @@ export function demoProcessingEvent(
       id: `py_demo${intentId.slice(7, 31)}`,
       object: 'charge',
       status: 'pending',
+      billing_details: {
+        name: bank.holder.name,
+        email: null,
+        phone: null,
+        address: { ...bank.holder.address, state: null, country: 'GB' },
+      },
       payment_method_details: {
         type: 'bacs_debit',
         bacs_debit: { last4: bank.accountNumber.slice(-4), sort_code: bank.sortCode, fingerprint: null, mandate },

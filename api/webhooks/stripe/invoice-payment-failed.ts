@@ -8,6 +8,7 @@ import {
   resolveAttribution,
   upsertFailedPayment,
 } from '../../services/donations/record';
+import { insertNeverStartedGift } from '../../services/monthly-gifts/records';
 import { idOf } from './invoice-paid';
 import type { EventHandler } from './types';
 
@@ -42,6 +43,16 @@ export const invoicePaymentFailed: EventHandler = async ({ db }, event) => {
       date: event.created * 1000,
       message: first ? FIRST_INVOICE_FAILED_MESSAGE : RENEWAL_FAILED_MESSAGE,
     }),
+    // A first Direct Debit that failed: the gift never started, but the office's queue lists it.
+    ...(first
+      ? [
+          insertNeverStartedGift(db, notYetApplied(event.id), {
+            subscriptionId,
+            a: attribution,
+            amount: invoice.amount_due,
+          }),
+        ]
+      : []),
     // When Stripe tries again (the office's failed-payments queue); an older failure changes nothing.
     db
       .insert(invoiceRetries)

@@ -14,7 +14,8 @@ import type { EventHandler } from './types';
 
 /**
  * A Direct Debit submitted to Bacs: the gift is `processing` (outside totals, receipts and Gift Aid)
- * until payment_intent.succeeded / invoice.paid or a failure settles it, about 3 working days later.
+ * until payment_intent.succeeded / invoice.paid or a failure settles it, about 3 Bacs working days later
+ * (`firstCollectionDate`, domain/working-days.ts: weekends and England and Wales bank holidays skipped).
  * A first monthly payment is found by its PaymentIntent, stored when the donor started.
  */
 export const paymentIntentProcessing: EventHandler = async ({ db, stripe }, event) => {

@@ -1,15 +1,40 @@
 import { useId, useRef, useState } from 'react';
-import { DEMO_ACCOUNT_FAILS, DEMO_ACCOUNT_SUCCEEDS, DEMO_SORT_CODE } from '../../../domain';
+import {
+  ACCOUNT_HOLDER_LIMITS,
+  type AccountHolder,
+  accountHolderProblems,
+  DEMO_ACCOUNT_FAILS,
+  DEMO_ACCOUNT_SUCCEEDS,
+  DEMO_SORT_CODE,
+} from '../../../domain';
 import { formatPence } from '../../lib/format';
 import type { PaymentStepProps } from './DemoPayment';
 import { confirmDemoDirectDebit } from './donation-api';
 
-/** Demo payments mode: a labelled stand-in for Stripe's Bacs form, with Stripe's test bank details. */
+/** The account holder's fields, in the order the form shows them (the first wrong one gets the focus). */
+const HOLDER_FIELDS: { field: keyof AccountHolder; label: string; autoComplete: string; max: number }[] = [
+  { field: 'name', label: "Account holder's name", autoComplete: 'name', max: ACCOUNT_HOLDER_LIMITS.name },
+  { field: 'line1', label: 'Address line 1', autoComplete: 'address-line1', max: ACCOUNT_HOLDER_LIMITS.line },
+  {
+    field: 'line2',
+    label: 'Address line 2 (optional)',
+    autoComplete: 'address-line2',
+    max: ACCOUNT_HOLDER_LIMITS.line,
+  },
+  { field: 'city', label: 'Town or city', autoComplete: 'address-level2', max: ACCOUNT_HOLDER_LIMITS.city },
+  { field: 'postcode', label: 'Postcode', autoComplete: 'postal-code', max: 10 },
+];
+
+/**
+ * Demo payments mode: a labelled stand-in for Stripe's Bacs form, with Stripe's test bank details and
+ * the account holder's name and billing address, which Stripe requires for a Bacs mandate.
+ */
 export default function DemoDirectDebit({
   clientSecret,
   amount,
   type,
   charityName,
+  accountHolder,
   onSuccess,
   onBack,
 }: PaymentStepProps) {
@@ -18,6 +43,17 @@ export default function DemoDirectDebit({
   );
   const [account, setAccount] = useState(DEMO_ACCOUNT_SUCCEEDS);
   const [holder, setHolder] = useState(false);
+  const [details, setDetails] = useState<AccountHolder>({
+    name: accountHolder?.name ?? '',
+    line1: accountHolder?.line1 ?? '',
+    line2: '',
+    city: '',
+    postcode: accountHolder?.postcode ?? '',
+  });
+  /** Problems shown once the donor has pressed the button; they update as the fields are corrected. */
+  const [checked, setChecked] = useState(false);
+  const problems = checked ? accountHolderProblems(details) : {};
+  const fieldRefs = useRef<Partial<Record<keyof AccountHolder, HTMLInputElement | null>>>({});
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const id = useId();
@@ -26,6 +62,14 @@ export default function DemoDirectDebit({
   async function pay(event: React.FormEvent) {
     event.preventDefault();
     if (busy) return;
+    setChecked(true);
+    const wrong = HOLDER_FIELDS.find(({ field }) => accountHolderProblems(details)[field]);
+    if (wrong) {
+      // Each wrong field says what is wrong (aria-describedby), read out as the focus lands on it.
+      setError(null);
+      fieldRefs.current[wrong.field]?.focus();
+      return;
+    }
     if (!holder) {
       setError('Confirm that you are the account holder and the only person needed to authorise debits from it.');
       holderBox.current?.focus();
@@ -38,7 +82,19 @@ export default function DemoDirectDebit({
     }
     setBusy(true);
     setError(null);
-    const result = await confirmDemoDirectDebit(clientSecret, { sort_code: sortCode, account_number: accountNumber });
+    const result = await confirmDemoDirectDebit(clientSecret, {
+      sort_code: sortCode,
+      account_number: accountNumber,
+      billing_details: {
+        name: details.name.trim(),
+        address: {
+          line1: details.line1.trim(),
+          line2: details.line2?.trim() || null,
+          city: details.city.trim(),
+          postal_code: details.postcode.trim(),
+        },
+      },
+    });
     setBusy(false);
     if ('statusCode' in result) setError(result.message);
     else onSuccess(result.status);
@@ -77,6 +133,31 @@ export default function DemoDirectDebit({
         Stripe's test sort code {DEMO_SORT_CODE}: account {DEMO_ACCOUNT_SUCCEEDS} succeeds, {DEMO_ACCOUNT_FAILS} fails
         after it was submitted.
       </p>
+      <fieldset className="field account-holder">
+        <legend>The account holder</legend>
+        {HOLDER_FIELDS.map(({ field, label, autoComplete, max }) => (
+          <div key={field} className={`field${field === 'postcode' ? ' field-narrow' : ''}`}>
+            <label htmlFor={`${id}-${field}`}>{label}</label>
+            <input
+              ref={(el) => {
+                fieldRefs.current[field] = el;
+              }}
+              id={`${id}-${field}`}
+              autoComplete={autoComplete}
+              maxLength={max}
+              value={details[field] ?? ''}
+              onChange={(e) => setDetails({ ...details, [field]: e.target.value })}
+              aria-invalid={Boolean(problems[field])}
+              aria-describedby={problems[field] ? `${id}-${field}-error` : undefined}
+            />
+            {problems[field] && (
+              <p className="field-error" id={`${id}-${field}-error`}>
+                {problems[field]}
+              </p>
+            )}
+          </div>
+        ))}
+      </fieldset>
       {/* Stripe's wording for a mandate form of one's own (its Payment Element shows its own in live mode). */}
       <label className="checkbox">
         <input

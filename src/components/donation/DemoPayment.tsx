@@ -9,6 +9,8 @@ export type PaymentStepProps = {
   publishableKey: string | null;
   /** The charity collecting the gift, as a Direct Debit's mandate names it. */
   charityName: string;
+  /** What the box already knows of the Direct Debit's account holder (the donor's name, a Gift Aid address). */
+  accountHolder?: { name: string; line1: string; postcode: string };
   /** `processing`: a Direct Debit submitted to the bank and not yet settled. */
   onSuccess: (status?: string) => void;
   onBack: () => void;

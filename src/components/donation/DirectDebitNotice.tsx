@@ -1,4 +1,10 @@
-import { DIRECT_DEBIT_FIRST_PAYMENT_DAYS, directDebitGuarantee, statementName } from '../../../domain';
+import {
+  DIRECT_DEBIT_FIRST_PAYMENT_DAYS,
+  directDebitGuarantee,
+  firstCollectionDate,
+  formatLongUkDate,
+  statementName,
+} from '../../../domain';
 
 /**
  * What a donor must be shown before setting up a Direct Debit: the charity's name as the bank
@@ -9,7 +15,7 @@ export function DirectDebitNotice({ charityName, monthly }: { charityName: strin
     <div className="direct-debit-notice">
       <p>
         Your bank statement will show <strong>{statementName(charityName)}</strong>. The first payment is taken in about{' '}
-        {DIRECT_DEBIT_FIRST_PAYMENT_DAYS} working days
+        {DIRECT_DEBIT_FIRST_PAYMENT_DAYS} working days, on or about {formatLongUkDate(firstCollectionDate(new Date()))}
         {monthly ? ', then on the same day each month' : ''}; we email you the date and your mandate reference.
       </p>
       <details>

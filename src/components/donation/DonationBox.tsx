@@ -12,6 +12,8 @@ import {
   DIRECT_DEBIT_FIRST_PAYMENT_DAYS,
   DIRECT_DEBIT_MAX_PENCE,
   EMAIL_PATTERN,
+  firstCollectionDate,
+  formatLongUkDate,
   GIFT_AID_BOOST_TEXT,
   giftAidDeclaration,
   MAX_DONATION_PENCE,
@@ -262,7 +264,7 @@ export default function DonationBox({
         </h2>
         <p role="status">
           {session && paidStatus === 'processing'
-            ? `Your Direct Debit of ${formatPence(session.amount)}${session.type === 'monthly' ? ' a month' : ''} to ${title} is set up and processing: the bank takes the first payment in about ${DIRECT_DEBIT_FIRST_PAYMENT_DAYS} working days. It counts in the ${appealId ? 'appeal' : 'campaign'}'s total once it is paid, and we email your receipt then.`
+            ? `Your Direct Debit of ${formatPence(session.amount)}${session.type === 'monthly' ? ' a month' : ''} to ${title} is set up and processing: the bank takes the first payment in about ${DIRECT_DEBIT_FIRST_PAYMENT_DAYS} working days, on or about ${formatLongUkDate(firstCollectionDate(new Date()))}. It counts in the ${appealId ? 'appeal' : 'campaign'}'s total once it is paid, and we email your receipt then.`
             : session
               ? `Your ${session.type === 'monthly' ? 'monthly ' : ''}gift of ${formatPence(session.amount)} to ${title} has been received.`
               : `Your gift to ${title} has been received.`}
@@ -283,6 +285,13 @@ export default function DonationBox({
   }
 
   if (step === 'payment' && session) {
+    // The Direct Debit's account holder is most often the donor: their name, and the Gift Aid address if given.
+    const typedName = user?.name ?? name;
+    const accountHolderGuess = {
+      name: `${typedName.first_name} ${typedName.last_name}`.trim(),
+      line1: giftAid ? `${giftAidDetails.house} ${giftAidDetails.address}`.trim() : '',
+      postcode: giftAid ? giftAidDetails.postcode : '',
+    };
     const Payment =
       session.mode === 'stripe' ? StripePayment : session.method === 'bacs_debit' ? DemoDirectDebit : DemoPayment;
     return (
@@ -302,6 +311,7 @@ export default function DonationBox({
             type={session.type}
             publishableKey={session.publishableKey}
             charityName={charityName}
+            accountHolder={accountHolderGuess}
             onSuccess={(status) => {
               setPaidStatus(status ?? null);
               setStep('done');

@@ -24,7 +24,14 @@ export type DemoAccount = typeof DEMO_ACCOUNT_SUCCEEDS | typeof DEMO_ACCOUNT_FAI
 
 export const confirmDemoDirectDebit = async (
   clientSecret: string,
-  bacs_debit: { sort_code: string; account_number: DemoAccount },
+  bacs_debit: {
+    sort_code: string;
+    account_number: DemoAccount;
+    billing_details: {
+      name: string;
+      address: { line1: string; line2: string | null; city: string; postal_code: string };
+    };
+  },
 ) =>
   valueOrError(
     await api((o) => client.api.stripe.demo.confirm.$post({ json: { clientSecret, bacs_debit } }, o), { token: null }),

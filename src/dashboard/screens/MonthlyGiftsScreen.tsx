@@ -83,7 +83,8 @@ export function MonthlyGiftsScreen() {
       {tab === 'failed' ? (
         <p className="dash-hint">
           Gifts whose newest payment failed. Stripe retries the card on its own schedule; the donor gets one email per
-          failed payment.
+          failed payment. A gift whose first Direct Debit failed is listed as not started: no money was taken, and the
+          donor was told the monthly gift has not started.
         </p>
       ) : null}
       {denied ? (

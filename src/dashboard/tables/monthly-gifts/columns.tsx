@@ -69,7 +69,10 @@ export const monthlyGiftColumns: DashColumnDef<OfficeMonthlyGift>[] = [
   },
 ];
 
-/** The failed-payments queue adds when the payment failed and whether the donor was told. */
+/**
+ * The failed-payments queue adds when the payment failed, why, and whether the donor was told. A gift
+ * whose first Direct Debit failed is listed as "Not started" (docs/decisions/053).
+ */
 export const failedPaymentColumns: DashColumnDef<OfficeMonthlyGift>[] = [
   ...monthlyGiftColumns.filter((c) => c.id !== 'started' && c.id !== 'method'),
   {
@@ -77,6 +80,12 @@ export const failedPaymentColumns: DashColumnDef<OfficeMonthlyGift>[] = [
     accessorFn: (row) => day(row.last_failure?.failed_at),
     header: ({ column }) => <DataTableColumnHeader column={column} title="Payment failed" />,
     meta: { label: 'Payment failed' },
+  },
+  {
+    id: 'failure_reason',
+    accessorFn: (row) => row.last_failure?.message ?? '-',
+    header: ({ column }) => <DataTableColumnHeader column={column} title="Reason" />,
+    meta: { label: 'Reason' },
   },
   {
     id: 'retry_at',
