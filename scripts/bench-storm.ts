@@ -701,6 +701,8 @@ export async function runStorm(argv: string[]): Promise<number> {
       },
       gifts: { started: stormGifts.length, checkoutsPerSecond, ...check },
       receipts,
+      // Stripe's API asked for fees (GET /v1/charges): once a gift when each waited for its own.
+      stripeFeeLookups: fake.requests.filter((r) => r.method === 'GET' && r.path.startsWith('/v1/charges')).length,
       webhooks,
       afterWindow: tailDeliveries ? summary(tailDeliveries) : null,
       reads: { quietBefore, storm: stormReads, quietAfter, ratio: readRatio },
@@ -757,7 +759,7 @@ export async function runStorm(argv: string[]): Promise<number> {
     );
     line(
       check.feesStored === check.recorded,
-      `Stripe's fees stored after the answers: ${check.feesStored} of ${check.recorded} gifts`,
+      `Stripe's fees stored after the answers: ${check.feesStored} of ${check.recorded} gifts, in ${result.stripeFeeLookups} look-ups`,
     );
     line(
       readRatio >= 0.7,
