@@ -4,6 +4,7 @@ import { api, client } from '../../lib/api';
 import { $authRestoring, $loginOpen, $user, initAuth, openLogin } from '../../stores/auth';
 import {
   applyTemplate,
+  campaignFromQuery,
   type EditorForm,
   type EditorKind,
   emptyForm,
@@ -78,6 +79,8 @@ export default function CampaignEditor({ kind, id, redirectTo, title, onCancel }
   // Saving the Deleted status takes the item off the site: asked once more, in line.
   const [confirmingDelete, setConfirmingDelete] = useState(false);
   const savedStatus = useRef<EditorForm['status'] | null>(null);
+  // Edit mode: what the item has raised and who started it, for the preview (not fields of the form).
+  const [saved, setSaved] = useState<{ raised: number; creator: string } | null>(null);
   const errorRef = useRef<HTMLDivElement>(null);
   const confirmRef = useRef<HTMLDivElement>(null);
   const ids = {
@@ -129,6 +132,7 @@ export default function CampaignEditor({ kind, id, redirectTo, title, onCancel }
         loaded.current = true;
         const loadedForm = formFromDto(result.data);
         savedStatus.current = loadedForm.status;
+        setSaved({ raised: result.data.summary.total_donations, creator: fullName(result.data.created_by) });
         setForm(loadedForm);
         setLoad({ state: 'ready' });
       }
@@ -141,9 +145,14 @@ export default function CampaignEditor({ kind, id, redirectTo, title, onCancel }
   useEffect(() => {
     if (kind !== 'appeal') return;
     void api((o) => client.api.campaigns.$get({ query: { tiny: 'true' } }, o)).then((result) => {
-      if (result.ok) setCampaignOptions(result.data.map((c) => ({ _id: c._id, title: c.title })));
+      if (!result.ok) return;
+      const options = result.data.map((c) => ({ _id: c._id, title: c.title }));
+      setCampaignOptions(options);
+      // A new appeal started from a campaign's page is for that campaign (its link says which).
+      const fromLink = id ? '' : campaignFromQuery(window.location.search, options);
+      if (fromLink) setForm((f) => (f.campaignId ? f : { ...f, campaignId: fromLink }));
     });
-  }, [kind]);
+  }, [kind, id]);
 
   // Campaigns: the user's organizations (org_ids), otherwise every organization (spec section 6).
   useEffect(() => {
@@ -485,7 +494,7 @@ export default function CampaignEditor({ kind, id, redirectTo, title, onCancel }
             </div>
           )}
         </form>
-        <PreviewCard form={form} kind={kind} creator={name} />
+        <PreviewCard form={form} kind={kind} creator={saved?.creator || name} raised={saved?.raised ?? 0} />
       </div>
     </div>
   );

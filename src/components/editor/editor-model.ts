@@ -4,6 +4,7 @@ import type { Campaign, client, Data } from '../../lib/api';
 import { parsePounds } from '../../lib/format';
 import { MAX_IMAGE_BYTES } from '../../../domain/limits';
 import { isAllowedVideoUrl } from '../../../domain/video';
+import { parseId } from '../../../db/ids';
 
 export type EditorKind = 'campaign' | 'appeal';
 export type Status = CampaignStatus;
@@ -98,6 +99,16 @@ export const fullName = (name: { first_name: string; last_name: string } | null 
 /** Template stories say [[name]] where the fundraiser's full name goes (spec section 3). */
 export function fillName(story: string, name: string): string {
   return name ? story.replaceAll('[[name]]', name) : story;
+}
+
+/**
+ * The campaign a new appeal is for, from the page's `?campaign=` (short id or UUID), when it is one
+ * of the campaigns offered; '' (the general fund) otherwise. A campaign page's "Start your own
+ * appeal" link sets it, so the appeal raises money for the campaign the fundraiser came from.
+ */
+export function campaignFromQuery(search: string, offered: readonly { _id: string }[]): string {
+  const wanted = parseId(new URLSearchParams(search).get('campaign') ?? '');
+  return (wanted && offered.find((c) => c._id.toLowerCase() === wanted)?._id) || '';
 }
 
 export function applyTemplate(form: EditorForm, cause: TemplateCause, name: string): EditorForm {
