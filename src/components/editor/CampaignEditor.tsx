@@ -13,6 +13,8 @@ import {
   formProblems,
   fullName,
   isReady,
+  listInWords,
+  missingForReady,
   MAX_DESCRIPTION,
   MAX_TITLE,
   redirectTarget,
@@ -102,11 +104,13 @@ export default function CampaignEditor({ kind, id, redirectTo, title, onCancel }
     sponsored: useId(),
     sponsoredHint: useId(),
     deleteQuestion: useId(),
+    missing: useId(),
   };
 
   const name = fullName(user?.name);
   const canSetStatus = Boolean(user?.type.includes('admin'));
   const ready = isReady(form, kind);
+  const missing = missingForReady(form, kind);
   const heading = title ?? `${id ? 'Edit' : 'Add'} ${label(kind)}`;
 
   useEffect(() => {
@@ -488,9 +492,19 @@ export default function CampaignEditor({ kind, id, redirectTo, title, onCancel }
               <button type="button" className="btn btn-ghost" onClick={() => (onCancel ? onCancel() : leave(kind))}>
                 Cancel
               </button>
-              <button type="submit" className="btn btn-primary" disabled={!ready || saving}>
+              <button
+                type="submit"
+                className="btn btn-primary"
+                disabled={!ready || saving}
+                aria-describedby={ready ? undefined : more.missing}
+              >
                 {submitLabel}
               </button>
+              {!ready && (
+                <p id={more.missing} className="editor-missing">
+                  To continue, add {listInWords(missing)}.
+                </p>
+              )}
             </div>
           )}
         </form>
