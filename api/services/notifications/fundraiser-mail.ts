@@ -59,9 +59,14 @@ function appealNews(
   const site = ctx.siteName ?? 'UK NFP';
   const greeting = ctx.firstName ? `Hello ${ctx.firstName},` : 'Hello,';
   const details = news.details ?? { text: [], html: [] };
-  const text = [greeting, '', news.text, ...details.text, `It now has ${progress(ctx)}.`, ...footerText(ctx, site)].join(
-    '\n',
-  );
+  const text = [
+    greeting,
+    '',
+    news.text,
+    ...details.text,
+    `It now has ${progress(ctx)}.`,
+    ...footerText(ctx, site),
+  ].join('\n');
   const html = layout(
     site,
     [escapeHtml(greeting), news.html, ...details.html, `It now has ${escapeHtml(progress(ctx))}.`],

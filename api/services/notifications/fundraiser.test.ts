@@ -78,8 +78,9 @@ describe(`fundraiser notifications (${engineName})`, () => {
   });
 
   it('says who gave and what they wrote, as the appeal page shows them, so the fundraiser can thank them', async () => {
-    const appeal = (await createAppeal(t.db, campaignId, { title: 'Thank-you test', goal: 1_000_000, createdBy: fundraiserId }))
-      .id;
+    const appeal = (
+      await createAppeal(t.db, campaignId, { title: 'Thank-you test', goal: 1_000_000, createdBy: fundraiserId })
+    ).id;
     const person = (firstName: string, lastName: string) => createUser(t.db, { firstName, lastName });
     const [ada, bob, cy, di] = await Promise.all([
       person('Ada', 'Lovelace'),
@@ -128,17 +129,27 @@ describe(`fundraiser notifications (${engineName})`, () => {
     const batch = sent.at(-1)!;
     expect(batch.text).toContain('4 new gifts totalling £134.00');
     expect(batch.text).toContain(
-      ['From:', '- Anonymous (£15.00): “From a friend”', '- Anonymous (£15.00)', '- Cy Y.', '- Di L. (£5.00)'].join('\n'),
+      ['From:', '- Anonymous (£15.00): “From a friend”', '- Anonymous (£15.00)', '- Cy Y.', '- Di L. (£5.00)'].join(
+        '\n',
+      ),
     );
     for (const secret of ['Bob', 'Stone', '£99.00', 'spam link']) expect(batch.text + batch.html).not.toContain(secret);
   });
 
   it('names at most ten gifts and counts the rest', async () => {
-    const appeal = (await createAppeal(t.db, campaignId, { title: 'Busy appeal', goal: 1_000_000, createdBy: fundraiserId }))
-      .id;
+    const appeal = (
+      await createAppeal(t.db, campaignId, { title: 'Busy appeal', goal: 1_000_000, createdBy: fundraiserId })
+    ).id;
     const { mailer, sent } = fakeMailer();
     for (let i = 0; i < 12; i++) {
-      const row = await createDonation(t.db, { donorId, campaignId, appealId: appeal, amount: 100, date: at(2_000 + i), source: 'card' });
+      const row = await createDonation(t.db, {
+        donorId,
+        campaignId,
+        appealId: appeal,
+        amount: 100,
+        date: at(2_000 + i),
+        source: 'card',
+      });
       await notifyAfterGift(t.db, mailer, row.id, { now: at(2_000 + i) });
     }
     await flushFundraiserNotifications(t.db, mailer, { now: at(2_100) });
