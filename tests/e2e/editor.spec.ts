@@ -15,6 +15,7 @@ test('a signed-in donor starts an appeal from a template cause with an uploaded 
   page,
   request,
   context,
+  baseURL,
 }) => {
   const { token, name } = await signIn(request, DONOR);
   await context.addInitScript((value) => localStorage.setItem('uk_nfp_token', value), token);
@@ -66,6 +67,12 @@ test('a signed-in donor starts an appeal from a template cause with an uploaded 
   await expect(page.getByRole('status').filter({ hasText: 'Your appeal is live' })).toBeVisible();
 
   const shortId = new URL(page.url()).searchParams.get('created')!;
+  // The notice hands over the link to send to friends, ready to copy.
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: baseURL });
+  await expect(page.getByRole('textbox', { name: 'Share link' })).toHaveValue(`${baseURL}/appeals/${shortId}`);
+  await page.getByRole('button', { name: 'Copy link' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Link copied' })).toBeVisible();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(`${baseURL}/appeals/${shortId}`);
   const appeal = await (await request.get(`/api/appeals/${shortId}`)).json();
   expect(appeal).toMatchObject({
     title,
