@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { APIRequestContext } from '@playwright/test';
-import { axeViolations, expect, signIn as session, test } from './fixtures';
+import { axeViolations, expect, gbpShort, signIn as session, test } from './fixtures';
 
 const DONOR = 'donor@example.org';
 const PNG = path.join(process.cwd(), 'public/images/demo/cause-1.png');
@@ -15,15 +15,21 @@ test('a signed-in donor starts an appeal from a template cause with an uploaded 
   page,
   request,
   context,
+  baseURL,
 }) => {
   const { token, name } = await signIn(request, DONOR);
   await context.addInitScript((value) => localStorage.setItem('uk_nfp_token', value), token);
 
-  await page.goto('/fund-raising');
+  // A supporter reading a campaign's page starts an appeal of their own for that campaign.
+  const [campaign] = await (await request.get('/api/campaigns?limit=1')).json();
+  await page.goto(`/campaigns/${campaign.short_id}`);
+  await page.getByRole('link', { name: `Start your own appeal for ${campaign.title}` }).click();
+  await expect(page).toHaveURL(`/fund-raising?campaign=${campaign.short_id}`);
   await page.waitForSelector('astro-island:not([ssr])');
   await expect(page.getByRole('heading', { level: 1, name: 'Start a Fundraise' })).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Choose a cause to fundraise for' })).toBeVisible();
   await page.getByRole('button', { name: /Run for Clean Water/ }).click();
+  await expect(page.getByRole('combobox', { name: 'Campaign' })).toHaveValue(campaign._id);
 
   // The template fills the form; [[name]] becomes the fundraiser's full name.
   await expect(page.getByLabel('Title')).toHaveValue('Run for Clean Water');
@@ -44,6 +50,8 @@ test('a signed-in donor starts an appeal from a template cause with an uploaded 
   const submit = page.getByRole('button', { name: 'Continue' });
   await page.getByLabel('Goal (£)').fill('250');
   await expect(submit).toBeDisabled();
+  // The dimmed button says what it waits for.
+  await expect(submit).toHaveAccessibleDescription('To continue, add an image.');
 
   await page.getByLabel('Upload images').setInputFiles(PNG);
   await expect(page.getByRole('img', { name: 'cause-1.png' })).toBeVisible();
@@ -59,12 +67,19 @@ test('a signed-in donor starts an appeal from a template cause with an uploaded 
   await expect(page.getByRole('status').filter({ hasText: 'Your appeal is live' })).toBeVisible();
 
   const shortId = new URL(page.url()).searchParams.get('created')!;
+  // The notice hands over the link to send to friends, ready to copy.
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: baseURL });
+  await expect(page.getByRole('textbox', { name: 'Share link' })).toHaveValue(`${baseURL}/appeals/${shortId}`);
+  await page.getByRole('button', { name: 'Copy link' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Link copied' })).toBeVisible();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(`${baseURL}/appeals/${shortId}`);
   const appeal = await (await request.get(`/api/appeals/${shortId}`)).json();
   expect(appeal).toMatchObject({
     title,
     goal: 25_000,
     status: 'approved',
     created_by: { first_name: name.split(' ')[0] },
+    campaign_id: campaign._id,
   });
   expect(appeal.images[0].Key).toMatch(/^campaigns\/[0-9a-f-]{36}\.png$/);
   const image = await request.get(appeal.images[0].url);
@@ -152,6 +167,14 @@ test('an admin edits a campaign in the dashboard: loaded values, status select, 
   await context.addInitScript((value) => localStorage.setItem('uk_nfp_token', value), token);
   // Edit a campaign of our own, so the seeded ones other specs read stay as they are.
   const [seeded] = await (await request.get('/api/campaigns?limit=1')).json();
+  // The preview of an item with gifts shows what it has raised, not £0 (only looked at, not saved).
+  await page.goto(`/dashboard/active-campaigns-edit/${seeded._id}`);
+  const preview = page.getByRole('complementary', { name: 'Preview' });
+  await expect(preview.locator('.card-raised')).toHaveText(`${gbpShort(seeded.summary.total_donations)} raised`);
+  expect(seeded.summary.total_donations).toBeGreaterThan(0);
+  await expect(preview.locator('.card-percent')).toHaveText(
+    `${((seeded.summary.total_donations / seeded.goal) * 100).toFixed(2)}%`,
+  );
   const createdRes = await request.post('/api/campaigns', {
     headers: { authorization: `Bearer ${token}` },
     data: {

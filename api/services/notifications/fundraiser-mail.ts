@@ -28,7 +28,7 @@ function layout(site: string, paragraphs: string[], ctx: FundraiserMailContext):
 <table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="max-width:520px;background:#ffffff;border-radius:12px;border:1px solid #d9dee3">
 <tr><td style="background:#0b6e4f;color:#ffffff;padding:16px 24px;border-radius:12px 12px 0 0;font-weight:800;font-size:20px">${escapeHtml(site)}</td></tr>
 <tr><td style="padding:24px">
-${paragraphs.map((p) => `<p style="margin:0 0 16px">${p}</p>`).join('\n')}
+${paragraphs.map((p) => (p.startsWith('<ul') ? p : `<p style="margin:0 0 16px">${p}</p>`)).join('\n')}
 <p style="margin:0 0 16px"><a href="${escapeHtml(ctx.appealUrl)}" style="color:#07523a;font-weight:700">See your appeal</a></p>
 <p style="margin:0;color:#4f5b67;font-size:13px">You get these emails because you started this appeal. <a href="${escapeHtml(ctx.settingsUrl)}" style="color:#07523a">Turn them off in My Info</a>.</p>
 </td></tr></table>
@@ -51,24 +51,68 @@ const progress = (ctx: FundraiserMailContext) =>
   `${formatPence(ctx.raised)} raised of ${formatPence(ctx.goal)} (${percentRaised(ctx.raised, ctx.goal)}%)`;
 
 /** Both emails: a greeting, the news (as text and as HTML), the appeal's progress, then the footer. */
-function appealNews(ctx: FundraiserMailContext, subject: string, news: { text: string; html: string }): MailMessage {
+function appealNews(
+  ctx: FundraiserMailContext,
+  subject: string,
+  news: { text: string; html: string; details?: { text: string[]; html: string[] } },
+): MailMessage {
   const site = ctx.siteName ?? 'UK NFP';
   const greeting = ctx.firstName ? `Hello ${ctx.firstName},` : 'Hello,';
-  const text = [greeting, '', news.text, `It now has ${progress(ctx)}.`, ...footerText(ctx, site)].join('\n');
-  const html = layout(site, [escapeHtml(greeting), news.html, `It now has ${escapeHtml(progress(ctx))}.`], ctx);
+  const details = news.details ?? { text: [], html: [] };
+  const text = [
+    greeting,
+    '',
+    news.text,
+    ...details.text,
+    `It now has ${progress(ctx)}.`,
+    ...footerText(ctx, site),
+  ].join('\n');
+  const html = layout(
+    site,
+    [escapeHtml(greeting), news.html, ...details.html, `It now has ${escapeHtml(progress(ctx))}.`],
+    ctx,
+  );
   return { to: ctx.to, subject, text, html };
 }
 
-/** "Your appeal received N gifts": at most one an hour, covering every gift since the last one. */
-export function appealGiftsEmail(ctx: FundraiserMailContext, gifts: { count: number; total: number }): MailMessage {
+/** How many gifts a gifts email names; the rest are counted ("and 3 more"). */
+export const GIFTS_LISTED = 10;
+
+/** One gift as the fundraiser is told of it: the name the appeal page shows, the amount unless hidden, the message. */
+export type GiftLine = { name: string; amount: number | null; message: string | null };
+
+const giftLineText = (line: GiftLine) =>
+  `${line.name}${line.amount === null ? '' : ` (${formatPence(line.amount)})`}${line.message ? `: “${line.message}”` : ''}`;
+
+/**
+ * "Your appeal received N gifts": at most one an hour, covering every gift since the last one.
+ * It says who gave (as the appeal page shows them) and their messages, so the fundraiser can thank them.
+ */
+export function appealGiftsEmail(
+  ctx: FundraiserMailContext,
+  gifts: { count: number; total: number; lines?: GiftLine[] },
+): MailMessage {
   const what =
     gifts.count === 1
       ? `a new gift of ${formatPence(gifts.total)}`
       : `${gifts.count} new gifts totalling ${formatPence(gifts.total)}`;
   const subject = `“${ctx.appealTitle}” received ${gifts.count === 1 ? 'a new gift' : `${gifts.count} new gifts`}`;
+  const lines = gifts.lines ?? [];
+  const more = gifts.count - lines.length;
+  const items = [...lines.map(giftLineText), ...(more > 0 ? [`and ${more} more`] : [])];
+  const details = lines.length
+    ? {
+        text: ['', 'From:', ...items.map((item) => `- ${item}`), ''],
+        html: [
+          'From:',
+          `<ul style="margin:0 0 16px;padding-left:20px">${items.map((item) => `<li>${escapeHtml(item)}</li>`).join('')}</ul>`,
+        ],
+      }
+    : undefined;
   return appealNews(ctx, subject, {
     text: `Good news: your appeal “${ctx.appealTitle}” received ${what}.`,
     html: `Good news: your appeal <strong>${escapeHtml(ctx.appealTitle)}</strong> received ${escapeHtml(what)}.`,
+    details,
   });
 }
 

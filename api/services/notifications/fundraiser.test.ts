@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { MailMessage, Mailer } from '../mail/mailer';
 import { createAppeal, createCampaign, createDonation, createSession, createUser } from '../../../tests/factories';
 import { engineName, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
+import { supportMessages } from '../../../db/schema';
 import { flushFundraiserNotifications, notifyAfterGift } from './fundraiser';
 
 function fakeMailer() {
@@ -74,6 +75,87 @@ describe(`fundraiser notifications (${engineName})`, () => {
     expect(await give(100, 80, mailer)).toEqual([]);
     expect(await give(100, 122, mailer)).toEqual(['gifts-3']);
     expect(sent).toHaveLength(5);
+  });
+
+  it('says who gave and what they wrote, as the appeal page shows them, so the fundraiser can thank them', async () => {
+    const appeal = (
+      await createAppeal(t.db, campaignId, { title: 'Thank-you test', goal: 1_000_000, createdBy: fundraiserId })
+    ).id;
+    const person = (firstName: string, lastName: string) => createUser(t.db, { firstName, lastName });
+    const [ada, bob, cy, di] = await Promise.all([
+      person('Ada', 'Lovelace'),
+      person('Bob', 'Stone'),
+      person('Cy', 'Young'),
+      person('Di', 'Lane'),
+    ]);
+    const { mailer, sent } = fakeMailer();
+    const gift = async (
+      donor: string,
+      amount: number,
+      minute: number,
+      choices?: { message?: string; anonymous?: boolean; hideAmount?: boolean; hidden?: boolean },
+    ) => {
+      const row = await createDonation(t.db, {
+        donorId: donor,
+        campaignId,
+        appealId: appeal,
+        amount,
+        date: at(1_000 + minute),
+        source: 'card',
+      });
+      if (choices)
+        await t.db.insert(supportMessages).values({
+          donationId: row.id,
+          campaignId,
+          appealId: appeal,
+          message: choices.message ?? null,
+          anonymous: choices.anonymous ?? false,
+          hideAmount: choices.hideAmount ?? false,
+          hiddenAt: choices.hidden ? at(1_000 + minute) : null,
+        });
+      return notifyAfterGift(t.db, mailer, row.id, { now: at(1_000 + minute), origin: 'https://give.example' });
+    };
+
+    expect(await gift(ada.id, 2_000, 0, { message: 'Go <Fay> & win!' })).toEqual(['gifts-1']);
+    expect(sent[0].text).toContain('From:\n- Ada L. (£20.00): “Go <Fay> & win!”');
+    expect(sent[0].html).toContain('<li>Ada L. (£20.00): “Go &lt;Fay&gt; &amp; win!”</li>');
+
+    // Bob chose "Give anonymously" on his first gift: his monthly renewal (no message row) stays anonymous.
+    await gift(bob.id, 1_500, 5, { anonymous: true, message: 'From a friend' });
+    await gift(bob.id, 1_500, 6);
+    await gift(cy.id, 9_900, 7, { hideAmount: true });
+    await gift(di.id, 500, 8, { message: 'spam link', hidden: true });
+    expect(await flushFundraiserNotifications(t.db, mailer, { now: at(1_061) })).toEqual({ appeals: 1, sent: 1 });
+    const batch = sent.at(-1)!;
+    expect(batch.text).toContain('4 new gifts totalling £134.00');
+    expect(batch.text).toContain(
+      ['From:', '- Anonymous (£15.00): “From a friend”', '- Anonymous (£15.00)', '- Cy Y.', '- Di L. (£5.00)'].join(
+        '\n',
+      ),
+    );
+    for (const secret of ['Bob', 'Stone', '£99.00', 'spam link']) expect(batch.text + batch.html).not.toContain(secret);
+  });
+
+  it('names at most ten gifts and counts the rest', async () => {
+    const appeal = (
+      await createAppeal(t.db, campaignId, { title: 'Busy appeal', goal: 1_000_000, createdBy: fundraiserId })
+    ).id;
+    const { mailer, sent } = fakeMailer();
+    for (let i = 0; i < 12; i++) {
+      const row = await createDonation(t.db, {
+        donorId,
+        campaignId,
+        appealId: appeal,
+        amount: 100,
+        date: at(2_000 + i),
+        source: 'card',
+      });
+      await notifyAfterGift(t.db, mailer, row.id, { now: at(2_000 + i) });
+    }
+    await flushFundraiserNotifications(t.db, mailer, { now: at(2_100) });
+    expect(sent.at(-1)!.text).toContain('11 new gifts totalling £11.00');
+    expect(sent.at(-1)!.text.match(/^- /gm)).toHaveLength(11);
+    expect(sent.at(-1)!.text).toContain('- and 1 more');
   });
 
   it('respects the switches in My Info', async () => {

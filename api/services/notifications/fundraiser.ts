@@ -10,10 +10,18 @@ import {
   donations,
   fundraiserPendingGifts,
   notificationPreferences,
+  supportMessages,
   users,
 } from '../../../db/schema';
+import { displayName } from '../campaigns/top-donors';
 import type { Mailer } from '../mail/mailer';
-import { appealGiftsEmail, appealMilestoneEmail, type FundraiserMailContext } from './fundraiser-mail';
+import {
+  appealGiftsEmail,
+  appealMilestoneEmail,
+  type FundraiserMailContext,
+  GIFTS_LISTED,
+  type GiftLine,
+} from './fundraiser-mail';
 import { errorSummary, logLine } from '../../middlewares/logger';
 
 /**
@@ -126,6 +134,50 @@ async function loadAppeal(db: Db, appealId: string) {
       .limit(1);
   const [row] = await preparedRead(db, 'notifications:appeal', build, { appealId });
   return row ?? null;
+}
+
+/**
+ * Who gave, for the fundraiser to thank: each gift as the appeal page shows it, the donor's first
+ * name and initial or "Anonymous" (chosen on any paid gift of theirs here, as the Top Donors list
+ * does), its amount unless they hid it, and their message unless an admin hid it. Oldest first.
+ */
+async function giftLines(
+  db: Db,
+  appealId: string,
+  batch: { donationId: string; amount: number }[],
+): Promise<GiftLine[]> {
+  const listed = batch.slice(0, GIFTS_LISTED);
+  const donorChose = (column: SQL) =>
+    sql<number>`${donations.donorId} in (select d.donor_id from support_messages sm cross join donations d on d.id = sm.donation_id
+      where sm.appeal_id = ${appealId} and ${column} = 1 and d.status in ('succeeded', 'refunded'))`;
+  const rows = await db
+    .select({
+      id: donations.id,
+      date: donations.date,
+      firstName: users.firstName,
+      lastName: users.lastName,
+      message: supportMessages.message,
+      messageHidden: supportMessages.hiddenAt,
+      anonymous: donorChose(sql`sm.anonymous`),
+      hideAmount: donorChose(sql`sm.hide_amount`),
+    })
+    .from(donations)
+    .leftJoin(users, eq(users.id, donations.donorId))
+    .leftJoin(supportMessages, eq(supportMessages.donationId, donations.id))
+    .where(
+      inArray(
+        donations.id,
+        listed.map((p) => p.donationId),
+      ),
+    );
+  const amounts = new Map(listed.map((p) => [p.donationId, p.amount]));
+  return rows
+    .sort((a, b) => a.date.getTime() - b.date.getTime())
+    .map((row) => ({
+      name: row.anonymous ? 'Anonymous' : displayName(row.firstName, row.lastName),
+      amount: row.hideAmount ? null : (amounts.get(row.id) ?? null),
+      message: row.messageHidden ? null : row.message?.trim() || null,
+    }));
 }
 
 async function safeSend(mailer: Mailer, message: Parameters<Mailer['send']>[0]): Promise<boolean> {
@@ -248,7 +300,8 @@ export async function notifyAppeal(
   if (!claimed.length) return sent;
   const batch = pending.slice(0, 90);
   const total = batch.reduce((n, p) => n + p.amount, 0);
-  if (await safeSend(mailer, appealGiftsEmail(ctx, { count: batch.length, total }))) {
+  const lines = await giftLines(db, appealId, batch);
+  if (await safeSend(mailer, appealGiftsEmail(ctx, { count: batch.length, total, lines }))) {
     await markSent();
     sent.push(`gifts-${batch.length}`);
   } else {

@@ -4,6 +4,7 @@ import { api, client } from '../../lib/api';
 import { $authRestoring, $loginOpen, $user, initAuth, openLogin } from '../../stores/auth';
 import {
   applyTemplate,
+  campaignFromQuery,
   type EditorForm,
   type EditorKind,
   emptyForm,
@@ -12,6 +13,8 @@ import {
   formProblems,
   fullName,
   isReady,
+  listInWords,
+  missingForReady,
   MAX_DESCRIPTION,
   MAX_TITLE,
   redirectTarget,
@@ -78,6 +81,8 @@ export default function CampaignEditor({ kind, id, redirectTo, title, onCancel }
   // Saving the Deleted status takes the item off the site: asked once more, in line.
   const [confirmingDelete, setConfirmingDelete] = useState(false);
   const savedStatus = useRef<EditorForm['status'] | null>(null);
+  // Edit mode: what the item has raised and who started it, for the preview (not fields of the form).
+  const [saved, setSaved] = useState<{ raised: number; creator: string } | null>(null);
   const errorRef = useRef<HTMLDivElement>(null);
   const confirmRef = useRef<HTMLDivElement>(null);
   const ids = {
@@ -99,11 +104,13 @@ export default function CampaignEditor({ kind, id, redirectTo, title, onCancel }
     sponsored: useId(),
     sponsoredHint: useId(),
     deleteQuestion: useId(),
+    missing: useId(),
   };
 
   const name = fullName(user?.name);
   const canSetStatus = Boolean(user?.type.includes('admin'));
   const ready = isReady(form, kind);
+  const missing = missingForReady(form, kind);
   const heading = title ?? `${id ? 'Edit' : 'Add'} ${label(kind)}`;
 
   useEffect(() => {
@@ -129,6 +136,7 @@ export default function CampaignEditor({ kind, id, redirectTo, title, onCancel }
         loaded.current = true;
         const loadedForm = formFromDto(result.data);
         savedStatus.current = loadedForm.status;
+        setSaved({ raised: result.data.summary.total_donations, creator: fullName(result.data.created_by) });
         setForm(loadedForm);
         setLoad({ state: 'ready' });
       }
@@ -141,9 +149,14 @@ export default function CampaignEditor({ kind, id, redirectTo, title, onCancel }
   useEffect(() => {
     if (kind !== 'appeal') return;
     void api((o) => client.api.campaigns.$get({ query: { tiny: 'true' } }, o)).then((result) => {
-      if (result.ok) setCampaignOptions(result.data.map((c) => ({ _id: c._id, title: c.title })));
+      if (!result.ok) return;
+      const options = result.data.map((c) => ({ _id: c._id, title: c.title }));
+      setCampaignOptions(options);
+      // A new appeal started from a campaign's page is for that campaign (its link says which).
+      const fromLink = id ? '' : campaignFromQuery(window.location.search, options);
+      if (fromLink) setForm((f) => (f.campaignId ? f : { ...f, campaignId: fromLink }));
     });
-  }, [kind]);
+  }, [kind, id]);
 
   // Campaigns: the user's organizations (org_ids), otherwise every organization (spec section 6).
   useEffect(() => {
@@ -479,13 +492,23 @@ export default function CampaignEditor({ kind, id, redirectTo, title, onCancel }
               <button type="button" className="btn btn-ghost" onClick={() => (onCancel ? onCancel() : leave(kind))}>
                 Cancel
               </button>
-              <button type="submit" className="btn btn-primary" disabled={!ready || saving}>
+              <button
+                type="submit"
+                className="btn btn-primary"
+                disabled={!ready || saving}
+                aria-describedby={ready ? undefined : more.missing}
+              >
                 {submitLabel}
               </button>
+              {!ready && (
+                <p id={more.missing} className="editor-missing">
+                  To continue, add {listInWords(missing)}.
+                </p>
+              )}
             </div>
           )}
         </form>
-        <PreviewCard form={form} kind={kind} creator={name} />
+        <PreviewCard form={form} kind={kind} creator={saved?.creator || name} raised={saved?.raised ?? 0} />
       </div>
     </div>
   );

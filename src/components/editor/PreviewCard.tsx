@@ -1,12 +1,14 @@
-import { formatPenceShort } from '../../lib/format';
+import { formatPenceShort, percentRaised } from '../../lib/format';
 import { type EditorForm, type EditorKind, imageSrc, poundsToPence } from './editor-model';
 
-type Props = { form: EditorForm; kind: EditorKind; creator: string };
+/** `raised`: pence raised so far (an appeal being edited has gifts; a new one has none). */
+type Props = { form: EditorForm; kind: EditorKind; creator: string; raised?: number };
 
 /** Live preview in the shape of the public list card (src/components/CampaignCard.astro). */
-export default function PreviewCard({ form, kind, creator }: Props) {
+export default function PreviewCard({ form, kind, creator, raised = 0 }: Props) {
   const cover = form.images[0];
   const goal = poundsToPence(form.goal) ?? 0;
+  const percent = percentRaised(raised, goal);
   const title = form.title.trim() || (kind === 'appeal' ? 'Your appeal title' : 'Your campaign title');
   return (
     <aside className="editor-preview" aria-labelledby="editor-preview-heading">
@@ -35,13 +37,13 @@ export default function PreviewCard({ form, kind, creator }: Props) {
             {form.description.trim() || 'A short description of what you are raising money for.'}
           </p>
           <p className="card-raised">
-            <strong>£0</strong> raised
+            <strong>{formatPenceShort(raised)}</strong> raised
           </p>
           <div className="progress" aria-hidden="true">
-            <span style={{ width: '0%' }} />
+            <span style={{ width: `${Math.min(100, Number(percent))}%` }} />
           </div>
           <p className="card-figures">
-            <span className="card-percent">0.00%</span>
+            <span className="card-percent">{percent}%</span>
             <span>Goal: {formatPenceShort(goal)}</span>
           </p>
         </div>

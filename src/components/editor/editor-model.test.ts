@@ -1,12 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import {
   applyTemplate,
+  campaignFromQuery,
   defaultDates,
   emptyForm,
   type EditorForm,
   formProblems,
   isAllowedVideoUrl,
   isReady,
+  listInWords,
+  missingForReady,
   poundsToPence,
   redirectTarget,
   toPayload,
@@ -29,6 +32,27 @@ const filled = (overrides: Partial<EditorForm> = {}): EditorForm => ({
 });
 
 describe('editor model', () => {
+  it('takes the campaign of a new appeal from ?campaign= (short id or UUID) when it is offered', () => {
+    const offered = [{ _id: '31551842-05af-49ff-acdb-a9b948e93b60' }, { _id: '029f6be3-ee4e-4648-8b65-ec6d92e02c9d' }];
+    expect(campaignFromQuery('?campaign=1V5VlneMwNCmAJm78iSozo', offered)).toBe(offered[0]._id);
+    expect(campaignFromQuery('?campaign=029F6BE3-EE4E-4648-8B65-EC6D92E02C9D', offered)).toBe(offered[1]._id);
+    // Not offered (a draft, a typo) or absent: the general fund, as if no link had been followed.
+    expect(campaignFromQuery('?campaign=2V5VlneMwNCmAJm78iSozo', offered)).toBe('');
+    expect(campaignFromQuery('?campaign=nonsense', offered)).toBe('');
+    expect(campaignFromQuery('', offered)).toBe('');
+  });
+
+  it('names what Continue still waits for, in the order of the form', () => {
+    const blank = emptyForm();
+    expect(listInWords(missingForReady(blank, 'appeal'))).toBe('a title, a description, a goal and an image');
+    expect(missingForReady(blank, 'campaign')).toContain('an organization');
+    const almost = { ...blank, title: 'Run', description: 'For water.', goal: '0' };
+    expect(listInWords(missingForReady(almost, 'appeal'))).toBe('a goal and an image');
+    const done = { ...almost, goal: '250', images: [image] };
+    expect(missingForReady(done, 'appeal')).toEqual([]);
+    expect(isReady(done, 'appeal')).toBe(true);
+  });
+
   it('defaults the date range to today and 20 days later', () => {
     expect(defaultDates(new Date('2026-03-10T12:00:00'))).toEqual({ dateFrom: '2026-03-10', dateTo: '2026-03-30' });
   });

@@ -4,6 +4,7 @@ import type { Campaign, client, Data } from '../../lib/api';
 import { parsePounds } from '../../lib/format';
 import { MAX_IMAGE_BYTES } from '../../../domain/limits';
 import { isAllowedVideoUrl } from '../../../domain/video';
+import { parseId } from '../../../db/ids';
 
 export type EditorKind = 'campaign' | 'appeal';
 export type Status = CampaignStatus;
@@ -100,6 +101,16 @@ export function fillName(story: string, name: string): string {
   return name ? story.replaceAll('[[name]]', name) : story;
 }
 
+/**
+ * The campaign a new appeal is for, from the page's `?campaign=` (short id or UUID), when it is one
+ * of the campaigns offered; '' (the general fund) otherwise. A campaign page's "Start your own
+ * appeal" link sets it, so the appeal raises money for the campaign the fundraiser came from.
+ */
+export function campaignFromQuery(search: string, offered: readonly { _id: string }[]): string {
+  const wanted = parseId(new URLSearchParams(search).get('campaign') ?? '');
+  return (wanted && offered.find((c) => c._id.toLowerCase() === wanted)?._id) || '';
+}
+
 export function applyTemplate(form: EditorForm, cause: TemplateCause, name: string): EditorForm {
   return {
     ...form,
@@ -121,15 +132,27 @@ export { isAllowedVideoUrl };
 
 /** Spec section 5: what makes 'Continue' available. */
 export function isReady(form: EditorForm, kind: EditorKind): boolean {
+  return missingForReady(form, kind).length === 0;
+}
+
+/**
+ * What 'Continue' still waits for, in the form's order ("a title", "an image"): shown beside the
+ * dimmed button, so a fundraiser at the foot of a long form on a phone knows what to go back for.
+ */
+export function missingForReady(form: EditorForm, kind: EditorKind): string[] {
   const goal = poundsToPence(form.goal);
-  return (
-    form.title.trim().length > 0 &&
-    form.description.trim().length > 0 &&
-    goal !== null &&
-    goal > 0 &&
-    form.images.length > 0 &&
-    (kind === 'appeal' || form.organizationId !== '')
-  );
+  const missing: string[] = [];
+  if (!form.title.trim()) missing.push('a title');
+  if (!form.description.trim()) missing.push('a description');
+  if (goal === null || goal <= 0) missing.push('a goal');
+  if (kind === 'campaign' && !form.organizationId) missing.push('an organization');
+  if (!form.images.length) missing.push('an image');
+  return missing;
+}
+
+/** "a title, a goal and an image". */
+export function listInWords(items: string[]): string {
+  return items.length < 2 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
 }
 
 /** Problems the browser can spot before the save; the API checks everything again. */

@@ -1,4 +1,5 @@
-import { useState } from 'react';
+import { useId, useRef, useState } from 'react';
+import { COPIED, COPY_BY_HAND } from '../../lib/share-control';
 import { Alert } from '../ui/primitives';
 
 /**
@@ -15,13 +16,17 @@ export function CreatedNotice() {
   if (!created) return null;
   if (created.status === 'approved') {
     return (
-      <Alert tone="success">
-        <p className="dash-alert-title">Your appeal is live</p>
-        <p>
-          Anyone with its link can see it and give now. <a href={`/appeals/${created.id}`}>View your appeal</a> and
-          share its link with friends and family.
-        </p>
-      </Alert>
+      <>
+        <Alert tone="success">
+          <p className="dash-alert-title">Your appeal is live</p>
+          <p>
+            Anyone with its link can see it and give now. <a href={`/appeals/${created.id}`}>View your appeal</a> and
+            share its link with friends and family.
+          </p>
+        </Alert>
+        {/* Beside the notice, not in it: the notice is a live region, and its copy status is another. */}
+        <ShareLink path={`/appeals/${created.id}`} />
+      </>
     );
   }
   return (
@@ -32,5 +37,48 @@ export function CreatedNotice() {
         they approve it; then it goes live at its link.
       </p>
     </Alert>
+  );
+}
+
+/**
+ * The new appeal's link, ready to copy: the moment a fundraiser most wants to send it, and the list's
+ * cards below have no share control. The same wording as the public pages' share panel.
+ */
+function ShareLink({ path }: { path: string }) {
+  const id = useId();
+  const input = useRef<HTMLInputElement>(null);
+  const [status, setStatus] = useState('');
+  const link = typeof window === 'undefined' ? path : new URL(path, window.location.origin).toString();
+  async function copy() {
+    try {
+      await navigator.clipboard.writeText(link);
+      setStatus(COPIED);
+    } catch {
+      // Clipboard refused (permissions, insecure origin): select the link for a manual copy.
+      input.current?.select();
+      setStatus(COPY_BY_HAND);
+    }
+  }
+  return (
+    <div className="dash-share-link">
+      <label htmlFor={id}>Share link</label>
+      <div className="dash-share-row">
+        <input
+          id={id}
+          ref={input}
+          className="dash-input"
+          type="text"
+          readOnly
+          value={link}
+          onFocus={(e) => e.target.select()}
+        />
+        <button type="button" className="btn btn-primary dash-btn-sm" onClick={copy}>
+          Copy<span className="visually-hidden"> link</span>
+        </button>
+      </div>
+      <p className="dash-hint" role="status">
+        {status}
+      </p>
+    </div>
   );
 }
