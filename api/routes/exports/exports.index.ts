@@ -21,7 +21,7 @@ import { staffScope } from '../../services/reports/scope';
 import { organizationRows } from '../../services/organizations/manage';
 import { type Journal, type JournalLine, journalFor } from '../../services/finance/journal';
 import { journalQuery } from '../../schemas/journal';
-import { JOURNAL_TAX_RATE, type JournalFormat } from '../../../domain/finance';
+import { JOURNAL_TAX_RATE, type JournalFormat, providerFeeOf } from '../../../domain/finance';
 import { donorRows, type UserRow } from '../../services/users/manage';
 
 type QuerySchema = NonNullable<NonNullable<RouteConfig['request']>['query']>;
@@ -133,6 +133,8 @@ const DONATION_HEADER = [
   'Campaign',
   'Appeal',
   'Donation ID',
+  // Last, so the columns people already map keep their places; "Net" above is net of refunds.
+  'Fee (GBP)',
 ];
 
 function donationCells(r: DonationRow, ukDate: (date: Date) => string): Cell[] {
@@ -153,8 +155,12 @@ function donationCells(r: DonationRow, ukDate: (date: Date) => string): Cell[] {
     r.campaignTitle,
     r.appealTitle ?? '',
     d.id,
+    feeCell(providerFeeOf(d)),
   ];
 }
+
+/** Stripe's fee in pounds; empty while Stripe has not reported it (never an estimate). */
+const feeCell = (pence: number | null): Cell => (pence === null ? '' : pounds(pence));
 
 /** Email, phone and postal address: the same columns in the donors and the organizations files. */
 const CONTACT_HEADER = ['Email', 'Phone', 'Address', 'City', 'County', 'Postcode', 'Country'];
