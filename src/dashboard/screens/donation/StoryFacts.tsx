@@ -3,7 +3,7 @@ import { formatPence } from '../../../../domain/money';
 import { formatDate } from '../../lib/dates';
 import { Section } from '../../ui/primitives';
 import type { DonationStory } from './story';
-import { methodLabel, sourceLabel } from './labels';
+import { methodLabel, notClaimedLabel, sourceLabel } from './labels';
 
 function Facts({ rows }: { rows: [string, ReactNode][] }) {
   return (
@@ -91,7 +91,12 @@ export function GiftAidFacts({ story, children }: { story: DonationStory; childr
                 ({claim.status.replace(/_/g, ' ')}), {formatPence(claim.amount_pence)} claimed on it
               </>
             ) : (
-              'Not claimed'
+              notClaimedLabel({
+                requested: ga.requested,
+                declared: !!declaration,
+                amount: story.donation.amount,
+                remaining: story.remaining_pence,
+              })
             ),
           ],
           ...(ga.adjustments_pence

@@ -1,4 +1,4 @@
-import { formatPence } from '../../../../domain/money';
+import { formatPence, giftAidOn } from '../../../../domain/money';
 import {
   CARD_REFUND_REASONS,
   isOpenDispute,
@@ -96,4 +96,18 @@ export function auditValue(value: unknown, field = ''): string {
     return parts.join(', ') || 'recorded';
   }
   return String(value);
+}
+
+/**
+ * The Claim fact of a gift in no claim. A Gift Aid gift under a declaration says what is left to claim,
+ * on what remains after refunds (a claim takes only that); a gift that all went back says nothing will be.
+ */
+export function notClaimedLabel(gift: { requested: boolean; declared: boolean; amount: number; remaining: number }) {
+  if (!gift.requested) return 'Not claimed';
+  if (gift.remaining <= 0) return 'Nothing to claim: all of the gift went back';
+  if (!gift.declared) return 'Not claimed';
+  const left = `${formatPence(giftAidOn(gift.remaining))} to claim`;
+  return gift.remaining < gift.amount
+    ? `Not claimed yet: ${left} on the ${formatPence(gift.remaining)} that remains`
+    : `Not claimed yet: ${left}`;
 }
