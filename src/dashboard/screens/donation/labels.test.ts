@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { notClaimedLabel } from './labels';
+import { claimedLabel, notClaimedLabel } from './labels';
 
 describe('notClaimedLabel: the Claim fact of a gift in no Gift Aid claim', () => {
   const gift = { requested: true, declared: true, amount: 2_500, remaining: 2_500 };
@@ -21,5 +21,11 @@ describe('notClaimedLabel: the Claim fact of a gift in no Gift Aid claim', () =>
   it('promises nothing without Gift Aid or a declaration', () => {
     expect(notClaimedLabel({ ...gift, requested: false })).toBe('Not claimed');
     expect(notClaimedLabel({ ...gift, declared: false })).toBe('Not claimed');
+  });
+});
+
+describe('claimedLabel: a gift in a claim', () => {
+  it('names the amount on the schedule and the Gift Aid it brings, so neither reads as the other', () => {
+    expect(claimedLabel(1_450)).toBe('£14.50 of the gift on its schedule, £3.62 Gift Aid');
   });
 });

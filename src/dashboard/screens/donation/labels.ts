@@ -111,3 +111,7 @@ export function notClaimedLabel(gift: { requested: boolean; declared: boolean; a
     ? `Not claimed yet: ${left} on the ${formatPence(gift.remaining)} that remains`
     : `Not claimed yet: ${left}`;
 }
+
+/** What a claim holds of a gift: the amount on HMRC's schedule, and the Gift Aid that amount brings (never one for the other). */
+export const claimedLabel = (schedulePence: number) =>
+  `${formatPence(schedulePence)} of the gift on its schedule, ${formatPence(giftAidOn(schedulePence))} Gift Aid`;
