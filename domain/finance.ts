@@ -124,6 +124,9 @@ export function providerFeeOf(gift: { method: string | null; source: string; fee
 /** Xero's tax rate for lines outside the scope of VAT (donations, transfers between accounts). */
 export const JOURNAL_TAX_RATE = 'No VAT';
 
+/** Xero imports at most this many lines in one manual journal file (Xero's "Import manual journals" help). */
+export const XERO_JOURNAL_MAX_LINES = 300;
+
 export const JOURNAL_FORMATS = ['xero', 'sage'] as const;
 export type JournalFormat = (typeof JOURNAL_FORMATS)[number];
 
