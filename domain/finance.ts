@@ -109,8 +109,23 @@ export const DEFAULT_NOMINAL_CODES = {
 /** Methods paid through the payment provider (net of its fee into the clearing account). */
 export const PROVIDER_METHODS = ['card', 'bacs_debit'] as const satisfies readonly PaymentMethod[];
 
+/**
+ * The payment provider's fee on a gift, pence, as the accounts journal counts it: what Stripe reported
+ * for a gift paid through it (a null method is an older card or demo gift), or null while Stripe has
+ * not reported it; 0 for offline and hand-recorded gifts, which no provider charged for.
+ */
+export function providerFeeOf(gift: { method: string | null; source: string; feePence: number | null }): number | null {
+  const throughProvider =
+    (PROVIDER_METHODS as readonly string[]).includes(gift.method ?? '') ||
+    (gift.method === null && (gift.source === 'card' || gift.source === 'demo'));
+  return throughProvider ? gift.feePence : 0;
+}
+
 /** Xero's tax rate for lines outside the scope of VAT (donations, transfers between accounts). */
 export const JOURNAL_TAX_RATE = 'No VAT';
+
+/** Xero imports at most this many lines in one manual journal file (Xero's "Import manual journals" help). */
+export const XERO_JOURNAL_MAX_LINES = 300;
 
 export const JOURNAL_FORMATS = ['xero', 'sage'] as const;
 export type JournalFormat = (typeof JOURNAL_FORMATS)[number];

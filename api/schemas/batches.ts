@@ -112,8 +112,9 @@ export const BatchQuerySchema = z.object({
 /** Required: the same key again answers the first batch, so a double submit posts once. */
 export const BatchHeaders = z.object({
   'idempotency-key': z
-    .string({ error: 'Idempotency-Key: send a header that names this batch, e.g. a UUID made when the form opened' })
+    // The validation hook names the header ("idempotency-key: "); the messages do not repeat it.
+    .string({ error: 'send a header that names this batch, e.g. a UUID made when the form opened' })
     .trim()
-    .min(8, 'Idempotency-Key: use at least 8 characters')
-    .max(200, 'Idempotency-Key: use at most 200 characters'),
+    .min(8, 'use at least 8 characters')
+    .max(200, 'use at most 200 characters'),
 });

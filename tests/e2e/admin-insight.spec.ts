@@ -97,7 +97,7 @@ test('an admin filters donations, the view survives reload, and the CSV export m
   const text = (await readFile((await file.path())!, 'utf8')).replace(/^\uFEFF/, '');
   const lines = text.trim().split('\r\n');
   expect(lines[0]).toBe(
-    'Date,Amount (GBP),Refunded (GBP),Net (GBP),Gift Aid,Type,Status,Source,Payment method,Payment reference,Donor name,Donor email,Campaign,Appeal,Donation ID',
+    'Date,Amount (GBP),Refunded (GBP),Net (GBP),Gift Aid,Type,Status,Source,Payment method,Payment reference,Donor name,Donor email,Campaign,Appeal,Donation ID,Fee (GBP)',
   );
   expect(lines).toHaveLength(filteredTotal + 1);
   for (const line of lines.slice(1)) {

@@ -64,22 +64,34 @@ test('an admin opens Payouts after the housekeeping run made the demo payout, an
   await page.screenshot({ path: testInfo.outputPath('payouts-390.png'), fullPage: true });
 });
 
-test('the journal downloaded: From and To on the donations list, then Journal (CSV), balances', async ({
+test('the journal downloaded: From and To on the donations list, then Journal for Xero or Sage, balances', async ({
   page,
   request,
-}) => {
+}, testInfo) => {
   test.setTimeout(90_000);
   const { token } = await signIn(request, 'admin@example.org');
   await useToken(page, token);
   await page.setViewportSize({ width: 1280, height: 900 });
   await page.goto('/dashboard/donations');
   await page.waitForSelector('astro-island:not([ssr])');
+  // Pressed before the days are chosen, the button says what it needs and takes the focus to From.
+  const journal = page.getByRole('button', { name: 'Journal for Xero (CSV)' });
+  const needsDays = page.getByRole('search', { name: 'Search and filter donations' }).getByRole('alert');
+  await journal.click();
+  await expect(needsDays).toHaveText(/Choose the From and To dates of the journal first/);
+  await expect(page.getByLabel('From', { exact: true })).toBeFocused();
+  await page.screenshot({ path: testInfo.outputPath('journal-needs-days-1280.png') });
   const to = new Date();
   const from = new Date(to.getTime() - 60 * 86_400_000);
   await page.getByLabel('From', { exact: true }).fill(londonDay(from));
   await page.getByLabel('To', { exact: true }).fill(londonDay(to));
-  const journal = page.getByRole('button', { name: 'Journal (CSV)' });
-  await expect(journal).toBeEnabled();
+  await expect(needsDays).toHaveCount(0);
+  const [sage] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: 'Journal for Sage (CSV)' }).click(),
+  ]);
+  const sageText = (await readFile((await sage.path())!, 'utf8')).replace(/^\uFEFF/, '');
+  expect(sageText.split(/\r?\n/)[0]).toBe('Date,Reference,Nominal code,Details,Debit,Credit,Fund');
   const [download] = await Promise.all([page.waitForEvent('download'), journal.click()]);
   const text = await readFile((await download.path())!, 'utf8');
   const [header, ...rows] = text

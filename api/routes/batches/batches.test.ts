@@ -247,7 +247,13 @@ describe(`batch entry of offline income (${engineName})`, () => {
     expect(((await different.json()) as Problem).message).toMatch(/Idempotency-Key/);
     const missing = await post(body, { idempotencyKey: null });
     expect(missing.status).toBe(400);
-    expect(((await missing.json()) as Problem).message).toMatch(/Idempotency-Key/i);
+    // The header is named once, then what to do.
+    expect(((await missing.json()) as Problem).message).toBe(
+      'idempotency-key: send a header that names this batch, e.g. a UUID made when the form opened',
+    );
+    const short = await post(body, { idempotencyKey: 'abc' });
+    expect(short.status).toBe(400);
+    expect(((await short.json()) as Problem).message).toBe('idempotency-key: use at least 8 characters');
   });
 
   it("refuses another organization's campaign or appeal, naming the line", async () => {

@@ -21,7 +21,8 @@ import { staffScope } from '../../services/reports/scope';
 import { organizationRows } from '../../services/organizations/manage';
 import { type Journal, type JournalLine, journalFor } from '../../services/finance/journal';
 import { journalQuery } from '../../schemas/journal';
-import { JOURNAL_TAX_RATE, type JournalFormat } from '../../../domain/finance';
+import { JOURNAL_TAX_RATE, type JournalFormat, providerFeeOf, XERO_JOURNAL_MAX_LINES } from '../../../domain/finance';
+import { badRequest } from '../../lib/errors';
 import { donorRows, type UserRow } from '../../services/users/manage';
 
 type QuerySchema = NonNullable<NonNullable<RouteConfig['request']>['query']>;
@@ -133,6 +134,8 @@ const DONATION_HEADER = [
   'Campaign',
   'Appeal',
   'Donation ID',
+  // Last, so the columns people already map keep their places; "Net" above is net of refunds.
+  'Fee (GBP)',
 ];
 
 function donationCells(r: DonationRow, ukDate: (date: Date) => string): Cell[] {
@@ -153,8 +156,12 @@ function donationCells(r: DonationRow, ukDate: (date: Date) => string): Cell[] {
     r.campaignTitle,
     r.appealTitle ?? '',
     d.id,
+    feeCell(providerFeeOf(d)),
   ];
 }
+
+/** Stripe's fee in pounds; empty while Stripe has not reported it (never an estimate). */
+const feeCell = (pence: number | null): Cell => (pence === null ? '' : pounds(pence));
 
 /** Email, phone and postal address: the same columns in the donors and the organizations files. */
 const CONTACT_HEADER = ['Email', 'Phone', 'Address', 'City', 'County', 'Postcode', 'Country'];
@@ -321,6 +328,12 @@ export const exportsRouter = createRouter()
     // One row per fund per channel per day: small enough to build, then streamed out.
     const journals = await journalFor(signedInContext(c), query);
     const lines = journals.flatMap((journal) => journal.lines.map((line) => ({ journal, line })));
+    // Xero refuses the whole file beyond its limit, after the finance person has mapped it: say so now.
+    if (query.format === 'xero' && lines.length > XERO_JOURNAL_MAX_LINES) {
+      throw badRequest(
+        `to: the journal from ${ukDay(query.from)} to ${ukDay(query.to)} has ${lines.length} lines, and Xero imports at most ${XERO_JOURNAL_MAX_LINES} in one file; export fewer days at a time (or one organization)`,
+      );
+    }
     const stream = csvStream(
       query.format === 'sage' ? SAGE_JOURNAL_HEADER : XERO_JOURNAL_HEADER,
       async (offset, limit) => lines.slice(offset, offset + limit),

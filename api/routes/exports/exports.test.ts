@@ -82,8 +82,9 @@ describe(`CSV exports (${engineName})`, () => {
     const text = new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes);
     expect(text).toBe(
       BOM +
-        'Date,Amount (GBP),Refunded (GBP),Net (GBP),Gift Aid,Type,Status,Source,Payment method,Payment reference,Donor name,Donor email,Campaign,Appeal,Donation ID\r\n' +
-        `02/06/2026,1234.56,10.00,1224.56,Yes,One-off,succeeded,card,Card,pi_123,"'=HYPERLINK(""http://evil.example"",""Click"") Smith",sneaky@example.com,"Wells, ""clean"" water",Run for wells,${giftId}\r\n`,
+        'Date,Amount (GBP),Refunded (GBP),Net (GBP),Gift Aid,Type,Status,Source,Payment method,Payment reference,Donor name,Donor email,Campaign,Appeal,Donation ID,Fee (GBP)\r\n' +
+        // Stripe has not reported this card gift's fee yet: the Fee cell is empty, never an estimate.
+        `02/06/2026,1234.56,10.00,1224.56,Yes,One-off,succeeded,card,Card,pi_123,"'=HYPERLINK(""http://evil.example"",""Click"") Smith",sneaky@example.com,"Wells, ""clean"" water",Run for wells,${giftId},\r\n`,
     );
   });
 
@@ -110,6 +111,23 @@ describe(`CSV exports (${engineName})`, () => {
     expect(orgs).not.toContain('Evil');
     const all = await (await get('/api/exports/organizations.csv?search=evil', adminToken)).text();
     expect(all.split('\r\n')[1]).toMatch(/^'=Evil Org,/);
+  });
+
+  // Last: its gifts would add rows to the tests above.
+  it("gives each gift Stripe's fee, so a finance person can tie gifts to payouts; offline gifts carry none", async () => {
+    const donor = await createUser(t.db, { firstName: 'Fee', lastName: 'Reader', email: 'fee-reader@example.com' });
+    const day = new Date('2026-08-10T12:00:00Z');
+    const base = { donorId: donor.id, campaignId: campaignA, date: day };
+    const card = await createDonation(t.db, { ...base, amount: 2_500, method: 'card', source: 'card', feePence: 58 });
+    const cheque = await createDonation(t.db, { ...base, amount: 4_000, method: 'cheque', source: 'batch' });
+    const text = await csvText(
+      await get('/api/exports/donations.csv?date_from=2026-08-10&date_to=2026-08-10&sort=amount&order=asc', adminToken),
+    );
+    const lines = text.trim().split('\r\n');
+    expect(lines).toHaveLength(3);
+    expect(lines[0].endsWith(',Donation ID,Fee (GBP)')).toBe(true);
+    expect(lines[1]).toMatch(new RegExp(`^10/08/2026,25\\.00,0\\.00,25\\.00,.*,${card.id},0\\.58$`));
+    expect(lines[2]).toMatch(new RegExp(`^10/08/2026,40\\.00,0\\.00,40\\.00,.*,Cheque,.*,${cheque.id},0\\.00$`));
   });
 
   it('refuses donors, anonymous callers and bad filters with a message naming the field', async () => {

@@ -276,6 +276,40 @@ describe(`accounts journal CSV (${engineName})`, () => {
     expect((await get('/api/exports/journal.csv?from=2026-06-01&to=2026-06-30')).status).toBe(401);
   });
 
+  it("refuses a Xero file beyond Xero's 300 lines, naming the count; Sage's layout has no such limit", async () => {
+    const org = (await createOrganization(t.db, { name: 'Busy Charity' })).id;
+    const fund = (await createCampaign(t.db, { title: 'Busy fund', organizationId: org })).id;
+    const donor = await createUser(t.db, { email: `busy-journal-${engineName}@example.com` });
+    // 101 London days of one card gift with its fee: 3 lines a day, 303 lines.
+    for (let day = 0; day < 101; day += 1) {
+      await createDonation(t.db, {
+        donorId: donor.id,
+        campaignId: fund,
+        amount: 1_000,
+        feePence: 35,
+        method: 'card',
+        source: 'card',
+        date: new Date(Date.UTC(2027, 0, 1 + day, 12)),
+      });
+    }
+    const long = await get(`/api/exports/journal.csv?from=2027-01-01&to=2027-04-11&organization_id=${org}`, adminToken);
+    expect(long.status).toBe(400);
+    const body = (await long.json()) as { statusCode: number; message: string };
+    expect(body.statusCode).toBe(400);
+    expect(body.message).toBe(
+      'to: the journal from 01/01/2027 to 11/04/2027 has 303 lines, and Xero imports at most 300 in one file; export fewer days at a time (or one organization)',
+    );
+    // 100 days make 300 lines: exactly Xero's limit, exported.
+    const { lines } = await journal(`from=2027-01-01&to=2027-04-10&organization_id=${org}`, adminToken);
+    expect(lines).toHaveLength(300);
+    const sage = await get(
+      `/api/exports/journal.csv?from=2027-01-01&to=2027-04-11&organization_id=${org}&format=sage`,
+      adminToken,
+    );
+    expect(sage.status).toBe(200);
+    expect((await sage.text()).trim().split('\r\n')).toHaveLength(304);
+  });
+
   it.each([
     ['from=2026-06-30&to=2026-06-01', /^to: Must be on or after from/],
     ['from=2026-13-01&to=2026-06-30', /^from: Enter a date like/],

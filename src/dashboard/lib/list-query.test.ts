@@ -53,6 +53,9 @@ describe('admin list views in the URL', () => {
     expect(journalPath(parseListView('donations', '?date_from=2026-06-01&date_to=2026-06-30&status=failed'))).toBe(
       '/api/exports/journal.csv?from=2026-06-01&to=2026-06-30',
     );
+    expect(journalPath(parseListView('donations', '?date_from=2026-06-01&date_to=2026-06-30'), 'sage')).toBe(
+      '/api/exports/journal.csv?from=2026-06-01&to=2026-06-30&format=sage',
+    );
     expect(journalPath(parseListView('donations', '?date_from=2026-06-01'))).toBeNull();
     expect(journalPath(parseListView('donations', '?date_from=2026-06-30&date_to=2026-06-01'))).toBeNull();
   });

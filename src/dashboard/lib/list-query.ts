@@ -118,9 +118,12 @@ export function exportPath(resource: Resource, view: ListView): string {
   return exportRoutes['organizations.csv'].$path({ query: query as ExportQuery['organizations'] });
 }
 
-/** The accounts journal for the donations view's days (both From and To needed), or null without them. */
-export function journalPath(view: ListView): string | null {
+/**
+ * The accounts journal for the donations view's days (both From and To needed), or null without them;
+ * Xero's manual journal unless `format` is `sage`.
+ */
+export function journalPath(view: ListView, format: 'xero' | 'sage' = 'xero'): string | null {
   const { date_from: from, date_to: to } = view.filters;
   if (!from || !to || to < from) return null;
-  return exportRoutes['journal.csv'].$path({ query: { from, to } });
+  return exportRoutes['journal.csv'].$path({ query: format === 'sage' ? { from, to, format } : { from, to } });
 }

@@ -77,9 +77,30 @@ export function ListToolbar({ resource, view, onFilters }: Props) {
     />
   );
 
-  // The accounts journal covers the chosen days, whatever the other filters say.
-  const journal = resource === 'donations' ? journalPath(view) : null;
+  // The accounts journal covers the chosen days, whatever the other filters say. Its buttons stay
+  // enabled (a disabled one leaves the tab order and says nothing): without both days, a press says
+  // what to choose and takes the focus to From.
+  const [journalAsked, setJournalAsked] = useState(false);
+  const datesChosen = journalPath(view) !== null;
   const exportCsv = (path = exportPath(resource, view)) => csv.save(path, `${resource}.csv`);
+  const exportJournal = (format: 'xero' | 'sage') => {
+    const path = journalPath(view, format);
+    if (path) return exportCsv(path);
+    setJournalAsked(true);
+    document
+      .querySelector<HTMLInputElement>(`[role="search"][aria-label="Search and filter ${resource}"] input[type="date"]`)
+      ?.focus();
+  };
+  const journalButton = (format: 'xero' | 'sage', name: string) => (
+    <button
+      type="button"
+      className="btn btn-outline dash-btn-sm"
+      onClick={() => exportJournal(format)}
+      aria-describedby={journalAsked && !datesChosen ? `${id}-journal-hint` : undefined}
+    >
+      {`Journal for ${name} (CSV)`}
+    </button>
+  );
 
   return (
     <FilterBar
@@ -88,6 +109,10 @@ export function ListToolbar({ resource, view, onFilters }: Props) {
         inverted ? (
           <p className="dash-field-error" id={`${id}-to-error`}>
             The “To” date must be on or after the “From” date.
+          </p>
+        ) : journalAsked && !datesChosen ? (
+          <p className="dash-field-error" id={`${id}-journal-hint`} role="alert">
+            Choose the From and To dates of the journal first: for a month, its first and last day.
           </p>
         ) : null
       }
@@ -100,15 +125,10 @@ export function ListToolbar({ resource, view, onFilters }: Props) {
       onExport={() => exportCsv()}
       moreActions={
         resource === 'donations' ? (
-          <button
-            type="button"
-            className="btn btn-outline dash-btn-sm"
-            onClick={() => journal && exportCsv(journal)}
-            disabled={!journal}
-            title={journal ? 'Balanced journal of these days for Xero or Sage' : 'Choose the From and To dates first'}
-          >
-            Journal (CSV)
-          </button>
+          <>
+            {journalButton('xero', 'Xero')}
+            {journalButton('sage', 'Sage')}
+          </>
         ) : null
       }
       exportStatus={csv.status}

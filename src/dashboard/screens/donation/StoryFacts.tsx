@@ -3,7 +3,7 @@ import { formatPence } from '../../../../domain/money';
 import { formatDate } from '../../lib/dates';
 import { Section } from '../../ui/primitives';
 import type { DonationStory } from './story';
-import { methodLabel, sourceLabel } from './labels';
+import { claimedLabel, methodLabel, notClaimedLabel, sourceLabel } from './labels';
 
 function Facts({ rows }: { rows: [string, ReactNode][] }) {
   return (
@@ -88,10 +88,15 @@ export function GiftAidFacts({ story, children }: { story: DonationStory; childr
                 <a href="/dashboard/gift-aid">
                   {claim.hmrc_reference ? `Claim ${claim.hmrc_reference}` : 'Gift Aid claim'}
                 </a>{' '}
-                ({claim.status.replace(/_/g, ' ')}), {formatPence(claim.amount_pence)} claimed on it
+                ({claim.status.replace(/_/g, ' ')}): {claimedLabel(claim.amount_pence)}
               </>
             ) : (
-              'Not claimed'
+              notClaimedLabel({
+                requested: ga.requested,
+                declared: !!declaration,
+                amount: story.donation.amount,
+                remaining: story.remaining_pence,
+              })
             ),
           ],
           ...(ga.adjustments_pence

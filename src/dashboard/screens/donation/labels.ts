@@ -1,4 +1,4 @@
-import { formatPence } from '../../../../domain/money';
+import { formatPence, giftAidOn } from '../../../../domain/money';
 import {
   CARD_REFUND_REASONS,
   isOpenDispute,
@@ -97,3 +97,21 @@ export function auditValue(value: unknown, field = ''): string {
   }
   return String(value);
 }
+
+/**
+ * The Claim fact of a gift in no claim. A Gift Aid gift under a declaration says what is left to claim,
+ * on what remains after refunds (a claim takes only that); a gift that all went back says nothing will be.
+ */
+export function notClaimedLabel(gift: { requested: boolean; declared: boolean; amount: number; remaining: number }) {
+  if (!gift.requested) return 'Not claimed';
+  if (gift.remaining <= 0) return 'Nothing to claim: all of the gift went back';
+  if (!gift.declared) return 'Not claimed';
+  const left = `${formatPence(giftAidOn(gift.remaining))} to claim`;
+  return gift.remaining < gift.amount
+    ? `Not claimed yet: ${left} on the ${formatPence(gift.remaining)} that remains`
+    : `Not claimed yet: ${left}`;
+}
+
+/** What a claim holds of a gift: the amount on HMRC's schedule, and the Gift Aid that amount brings (never one for the other). */
+export const claimedLabel = (schedulePence: number) =>
+  `${formatPence(schedulePence)} of the gift on its schedule, ${formatPence(giftAidOn(schedulePence))} Gift Aid`;
