@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { parseId } from '../../db/ids';
+import { parseId } from '../../domain/ids';
 
 /** The dashboard's reports (/reports/*): one organization or all the caller may read. */
 

@@ -1,4 +1,4 @@
-import { parseId } from '../../../db/ids';
+import { parseId } from '../../../domain/ids';
 import { createRouter } from '../../lib/create-app';
 import { notFound } from '../../lib/errors';
 import { bearerAuth, errorResponses, IdParams, jsonBody, jsonContent, okResponses, routesOf } from '../../lib/openapi';

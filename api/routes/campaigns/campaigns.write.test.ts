@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { toShortId } from '../../../db/ids';
+import { toShortId } from '../../../domain/ids';
 import { campaigns, rateLimits, templateCauses } from '../../../db/schema';
 import {
   type CampaignRow,

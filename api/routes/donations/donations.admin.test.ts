@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { toShortId } from '../../../db/ids';
+import { toShortId } from '../../../domain/ids';
 import { donations } from '../../../db/schema';
 import {
   type AppealRow,

@@ -15,7 +15,7 @@ import {
   StaffDonationsQuery,
   TopDonorsQuery,
 } from '../../schemas/donations';
-import { parseId } from '../../../db/ids';
+import { parseId } from '../../../domain/ids';
 import { preparedCampaignById, visibleCampaignDto } from '../../services/campaigns/read';
 import { listDonations, listMyDonations } from '../../services/donations/list';
 import { preparedTopDonors, toTopDonor } from '../../services/campaigns/top-donors';

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { toShortId } from '../../../db/ids';
+import { toShortId } from '../../../domain/ids';
 import {
   type AppealRow,
   type CampaignRow,

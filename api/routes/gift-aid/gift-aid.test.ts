@@ -1,7 +1,7 @@
 /// <reference types="vite/client" />
 import { eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { toShortId } from '../../../db/ids';
+import { toShortId } from '../../../domain/ids';
 import {
   donations,
   giftAidAdjustments,

@@ -1,6 +1,6 @@
 import { eq, inArray } from 'drizzle-orm';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { toShortId } from '../../../db/ids';
+import { toShortId } from '../../../domain/ids';
 import { donations, giftAidDeclarations, prices, rateLimits, users } from '../../../db/schema';
 import { createAppeal, createCampaign, createOrganization, createSession, createUser } from '../../../tests/factories';
 import { bodyOf, engineName, errorOf, publicTotals, setupTestApp, type TestApp } from '../../../tests/setup/test-app';

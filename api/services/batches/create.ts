@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray, isNull, ne } from 'drizzle-orm';
 import type { Db } from '../../../db/client';
-import { parseId } from '../../../db/ids';
+import { parseId } from '../../../domain/ids';
 import { campaigns, donationBatches, donations, organizations, users } from '../../../db/schema';
 import { isIsoDay, londonIsoDate, londonMidnight } from '../../../domain/dates';
 import { noEmailAddress } from '../../../domain/email';

@@ -1,6 +1,6 @@
 import { and, asc, count, desc, eq, inArray, type SQL } from 'drizzle-orm';
 import { campaignOfGift, donorNameColumns, donorOfGift } from '../../../db/gift-joins';
-import { parseId } from '../../../db/ids';
+import { parseId } from '../../../domain/ids';
 import { campaigns, donationBatches, donations, organizations, users } from '../../../db/schema';
 import type { BatchDto, BatchSummaryDto } from '../../schemas/batches';
 import { orgScope } from '../../lib/policy';

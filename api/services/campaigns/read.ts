@@ -2,7 +2,7 @@ import { and, asc, desc, eq, inArray, isNotNull, isNull, ne, or, type Placeholde
 import { alias } from 'drizzle-orm/sqlite-core';
 import type { Db } from '../../../db/client';
 import { type IdValue, preparedRead } from '../../../db/prepared';
-import { parseId, toShortId } from '../../../db/ids';
+import { parseId, toShortId } from '../../../domain/ids';
 import { type CampaignStatus, campaigns, campaignTotals } from '../../../db/schema';
 import { canEditCampaign, canManageOrganization, isAdmin, isOrgAdmin, isStaff } from '../../lib/policy';
 import type { AuthUser } from '../../lib/types';

@@ -1,7 +1,7 @@
 import { and, asc, eq, isNull } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '../../../db/client';
-import { parseId } from '../../../db/ids';
+import { parseId } from '../../../domain/ids';
 import { isAllowedVideoUrl } from '../../../domain/video';
 import {
   CAMPAIGN_STATUSES,

@@ -1,7 +1,7 @@
 import { and, desc, eq, inArray, gte, lt, lte, notInArray, or, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/sqlite-core';
 import type { Db } from '../../../db/client';
-import { parseId } from '../../../db/ids';
+import { parseId } from '../../../domain/ids';
 import { campaigns, donations, users } from '../../../db/schema';
 import { londonMidnight, nextDay } from '../../../domain/dates';
 import type { PaymentMethod } from '../../../domain/finance';

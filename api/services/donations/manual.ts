@@ -1,6 +1,6 @@
 import { and, eq, isNull, ne } from 'drizzle-orm';
 import type { Db } from '../../../db/client';
-import { parseId } from '../../../db/ids';
+import { parseId } from '../../../domain/ids';
 import { campaigns, donations } from '../../../db/schema';
 import { MAX_DONATION_PENCE, MIN_DONATION_PENCE } from '../../../domain';
 import { badRequest, forbidden, HttpError } from '../../lib/errors';

@@ -1,6 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../../db/client';
-import { parseId } from '../../../db/ids';
+import { parseId } from '../../../domain/ids';
 import { campaigns, donations, prices, users } from '../../../db/schema';
 import { badRequest } from '../../lib/errors';
 import type { OnlinePaymentMethod } from '../../../domain';

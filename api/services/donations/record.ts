@@ -1,6 +1,6 @@
 import { and, eq, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../../db/client';
-import { isUuid } from '../../../db/ids';
+import { isUuid } from '../../../domain/ids';
 import { preparedRead } from '../../../db/prepared';
 import { campaigns, donations, giftAidDeclarations, users, webhookEvents } from '../../../db/schema';
 import { giftAidEligibleAt } from '../gift-aid/flag';

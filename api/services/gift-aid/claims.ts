@@ -1,7 +1,7 @@
 import { and, asc, desc, eq } from 'drizzle-orm';
 import { campaignOfGift, giftOf } from '../../../db/gift-joins';
 import type { Db } from '../../../db/client';
-import { parseId } from '../../../db/ids';
+import { parseId } from '../../../domain/ids';
 import {
   campaigns,
   donations,

@@ -1,6 +1,6 @@
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../../db/client';
-import { parseId } from '../../../db/ids';
+import { parseId } from '../../../domain/ids';
 import { donations, giftAidClaimedGifts, giftAidDeclarations, users } from '../../../db/schema';
 import { type GiftAidDetails, isIsoDay, londonIsoDate, londonMidnight } from '../../../domain';
 import { badRequest, HttpError, notFound } from '../../lib/errors';

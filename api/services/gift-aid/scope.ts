@@ -1,6 +1,6 @@
 import { inArray, sql, type SQL } from 'drizzle-orm';
 import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
-import { parseId } from '../../../db/ids';
+import { parseId } from '../../../domain/ids';
 import { isIsoDay, londonMidnight } from '../../../domain';
 import { badRequest, HttpError } from '../../lib/errors';
 import type { AuthUser } from '../../lib/types';

@@ -4,7 +4,7 @@ import { alias } from 'drizzle-orm/sqlite-core';
 import { appeals, donorNameColumns, donorOfGift, giftOf } from '../../../db/gift-joins';
 import type { Db } from '../../../db/client';
 import type { IdValue } from '../../../db/prepared';
-import { parseId } from '../../../db/ids';
+import { parseId } from '../../../domain/ids';
 import { campaigns, checkoutDetails, donations, supportMessages, users } from '../../../db/schema';
 import { notFound } from '../../lib/errors';
 import { orgCondition, staffScope } from '../reports/scope';

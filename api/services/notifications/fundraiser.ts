@@ -1,7 +1,7 @@
 import { and, eq, inArray, isNull, lte, or, type SQL, sql } from 'drizzle-orm';
 import type Stripe from 'stripe';
 import type { Db } from '../../../db/client';
-import { toShortId } from '../../../db/ids';
+import { toShortId } from '../../../domain/ids';
 import { preparedRead } from '../../../db/prepared';
 import {
   appealNotifications,

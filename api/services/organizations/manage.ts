@@ -2,7 +2,7 @@ import { and, asc, desc, eq, inArray, notExists, sql, type SQL } from 'drizzle-o
 import type { BatchItem } from 'drizzle-orm/batch';
 import { chunks, rowsPerStatement } from '../../../db/chunks';
 import type { Db } from '../../../db/client';
-import { parseId } from '../../../db/ids';
+import { parseId } from '../../../domain/ids';
 import { organizationAdmins, organizations, users } from '../../../db/schema';
 import { badRequest, forbidden, HttpError, notFound } from '../../lib/errors';
 import {

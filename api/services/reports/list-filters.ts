@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { parseId } from '../../../db/ids';
+import { parseId } from '../../../domain/ids';
 import { DONATION_STATUSES, USER_TYPES } from '../../../domain/statuses';
 import { isIsoDay } from '../../../domain/dates';
 import { MAX_PAGE_SIZE, MAX_SEARCH_TERM_LENGTH } from '../../../domain/limits';

@@ -1,7 +1,7 @@
 import { and, desc, eq, isNotNull, isNull, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/sqlite-core';
 import type { Db } from '../../../db/client';
-import { parseId } from '../../../db/ids';
+import { parseId } from '../../../domain/ids';
 import { supportRequests, users } from '../../../db/schema';
 import { notFound } from '../../lib/errors';
 import { canReadSupportInbox } from '../../lib/policy';

@@ -2,7 +2,7 @@ import { and, asc, desc, eq, exists, inArray, or, sql, type SQL } from 'drizzle-
 import { campaignOfGift } from '../../../db/gift-joins';
 import { chunks } from '../../../db/chunks';
 import type { Db } from '../../../db/client';
-import { parseId } from '../../../db/ids';
+import { parseId } from '../../../domain/ids';
 import {
   campaigns,
   donations,

@@ -1,7 +1,7 @@
 import { and, eq, isNotNull, sql } from 'drizzle-orm';
 import { campaignOfGift } from '../../../db/gift-joins';
 import type { Db } from '../../../db/client';
-import { parseId } from '../../../db/ids';
+import { parseId } from '../../../domain/ids';
 import {
   auditLog,
   campaigns,

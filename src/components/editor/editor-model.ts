@@ -4,7 +4,7 @@ import type { Campaign, client, Data } from '../../lib/api';
 import { parsePounds } from '../../lib/format';
 import { MAX_IMAGE_BYTES } from '../../../domain/limits';
 import { isAllowedVideoUrl } from '../../../domain/video';
-import { parseId } from '../../../db/ids';
+import { parseId } from '../../../domain/ids';
 
 export type EditorKind = 'campaign' | 'appeal';
 export type Status = CampaignStatus;

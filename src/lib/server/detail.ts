@@ -17,7 +17,7 @@ import { preparedTopDonors, toTopDonor, type TopDonor } from '../../../api/servi
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../../db/client';
 import { preparedRead } from '../../../db/prepared';
-import { parseId } from '../../../db/ids';
+import { parseId } from '../../../domain/ids';
 import { type AppConfig, readConfig } from '../../../api/lib/config';
 import { charityFromOrganization, organizationOfCampaignQuery } from '../../../api/services/organizations/charity';
 

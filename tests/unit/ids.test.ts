@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fromShortId, parseId, toShortId } from './ids';
+import { fromShortId, parseId, toShortId } from '../../domain/ids';
 
 describe('short ids', () => {
   it('round-trips UUIDs through the 22-character form', () => {
