@@ -74,3 +74,16 @@ test('each page inlines only the rules it uses, and the sign-in dialog brings it
   await expect(dialog).toHaveCSS('border-top-left-radius', '12px');
   expect((await dialog.boundingBox())?.width).toBeLessThanOrEqual(420);
 });
+
+test('an appeal page carries its share control’s script inline, not as files of its own', async ({ page, request }) => {
+  const scripts: string[] = [];
+  page.on('request', (req) => {
+    if (req.resourceType() === 'script') scripts.push(new URL(req.url()).pathname);
+  });
+  const appeal = await firstApproved(request, '/api/appeals');
+  await page.goto(`/appeals/${appeal.short_id}`);
+  await page.waitForLoadState('networkidle');
+  await expect(page.locator('details.share').first()).toBeAttached();
+  // A module the share script shares with another bundle is split out and fetched: two requests on every page.
+  expect(scripts.filter((path) => /share/i.test(path))).toEqual([]);
+});

@@ -1,5 +1,4 @@
 import { useId, useRef, useState } from 'react';
-import { COPIED, COPY_BY_HAND } from '../../lib/share-control';
 import { Alert } from '../ui/primitives';
 
 /**
@@ -42,8 +41,13 @@ export function CreatedNotice() {
 
 /**
  * The new appeal's link, ready to copy: the moment a fundraiser most wants to send it, and the list's
- * cards below have no share control. The same wording as the public pages' share panel.
+ * cards below have no share control. The same wording as the public pages' share panel, written out
+ * here rather than imported from src/lib/share-control.ts: a module shared with the dashboard becomes
+ * a chunk of its own, and the public pages' share script, inline today, would become two requests.
  */
+const COPIED = 'Link copied';
+const COPY_BY_HAND = 'Press Ctrl+C (or Cmd+C) to copy the selected link';
+
 function ShareLink({ path }: { path: string }) {
   const id = useId();
   const input = useRef<HTMLInputElement>(null);
