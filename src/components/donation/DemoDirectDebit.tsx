@@ -10,6 +10,7 @@ import {
 import { formatPence } from '../../lib/format';
 import type { PaymentStepProps } from './DemoPayment';
 import { confirmDemoDirectDebit } from './donation-api';
+import { TextField } from './TextField';
 
 /** The account holder's fields, in the order the form shows them (the first wrong one gets the focus). */
 const HOLDER_FIELDS: { field: keyof AccountHolder; label: string; autoComplete: string; max: number }[] = [
@@ -136,26 +137,20 @@ export default function DemoDirectDebit({
       <fieldset className="field account-holder">
         <legend>The account holder</legend>
         {HOLDER_FIELDS.map(({ field, label, autoComplete, max }) => (
-          <div key={field} className={`field${field === 'postcode' ? ' field-narrow' : ''}`}>
-            <label htmlFor={`${id}-${field}`}>{label}</label>
-            <input
-              ref={(el) => {
-                fieldRefs.current[field] = el;
-              }}
-              id={`${id}-${field}`}
-              autoComplete={autoComplete}
-              maxLength={max}
-              value={details[field] ?? ''}
-              onChange={(e) => setDetails({ ...details, [field]: e.target.value })}
-              aria-invalid={Boolean(problems[field])}
-              aria-describedby={problems[field] ? `${id}-${field}-error` : undefined}
-            />
-            {problems[field] && (
-              <p className="field-error" id={`${id}-${field}-error`}>
-                {problems[field]}
-              </p>
-            )}
-          </div>
+          <TextField
+            key={field}
+            id={`${id}-${field}`}
+            label={label}
+            narrow={field === 'postcode'}
+            inputRef={(el) => {
+              fieldRefs.current[field] = el;
+            }}
+            autoComplete={autoComplete}
+            maxLength={max}
+            value={details[field] ?? ''}
+            onChange={(e) => setDetails({ ...details, [field]: e.target.value })}
+            error={problems[field]}
+          />
         ))}
       </fieldset>
       {/* Stripe's wording for a mandate form of one's own (its Payment Element shows its own in live mode). */}

@@ -1,4 +1,5 @@
 import { personNameProblem } from '../../../domain';
+import { TextField } from './TextField';
 
 /** "Your name" for a guest: optional; shown with a message and on the receipt. */
 export type DonorName = { first_name: string; last_name: string };
@@ -41,23 +42,16 @@ export function DonorNameFields({
           ['last_name', 'Last name', 'family-name'],
         ] as const
       ).map(([field, label, autoComplete]) => (
-        <div key={field} className="field">
-          <label htmlFor={`${id}-${field}`}>{label}</label>
-          <input
-            id={`${id}-${field}`}
-            autoComplete={autoComplete}
-            maxLength={100}
-            value={value[field]}
-            onChange={(e) => onChange({ ...value, [field]: e.target.value })}
-            aria-invalid={Boolean(errors[field])}
-            aria-describedby={errors[field] ? `${id}-${field}-error` : undefined}
-          />
-          {errors[field] && (
-            <p className="field-error" id={`${id}-${field}-error`}>
-              {errors[field]}
-            </p>
-          )}
-        </div>
+        <TextField
+          key={field}
+          id={`${id}-${field}`}
+          label={label}
+          autoComplete={autoComplete}
+          maxLength={100}
+          value={value[field]}
+          onChange={(e) => onChange({ ...value, [field]: e.target.value })}
+          error={errors[field]}
+        />
       ))}
     </fieldset>
   );

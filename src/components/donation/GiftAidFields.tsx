@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { checkGiftAidDetails, type GiftAidDetailsInput, GIFT_AID_LIMITS, withGiftAid } from '../../../domain';
 import { formatPence } from '../../lib/format';
+import { TextField } from './TextField';
 import '../../styles/donation.css';
 
 /** What the donor types; the server checks it again with the same rule (domain/gift-aid.ts). */
@@ -108,30 +109,25 @@ export function GiftAidFields({
       <div className="gift-aid-grid">
         {FIELDS.map(({ field, label, autoComplete, max, optional, narrow }) => {
           const id = `${idPrefix}-ga-${field}`;
-          const error = touched[field] || showErrors ? errors[field] : undefined;
           return (
-            <div key={field} className={`field${narrow ? ' field-narrow' : ''}`}>
-              <label htmlFor={id}>
-                {label}
-                {optional ? <span className="optional"> (optional)</span> : null}
-              </label>
-              <input
-                id={id}
-                name={field}
-                autoComplete={autoComplete}
-                maxLength={max + 5}
-                value={value[field]}
-                onChange={(e) => onChange({ ...value, [field]: e.target.value })}
-                onBlur={() => setTouched((t) => ({ ...t, [field]: true }))}
-                aria-invalid={Boolean(error)}
-                aria-describedby={error ? `${id}-error` : undefined}
-              />
-              {error && (
-                <p className="field-error" id={`${id}-error`}>
-                  {error}
-                </p>
-              )}
-            </div>
+            <TextField
+              key={field}
+              id={id}
+              label={
+                <>
+                  {label}
+                  {optional ? <span className="optional"> (optional)</span> : null}
+                </>
+              }
+              narrow={narrow}
+              name={field}
+              autoComplete={autoComplete}
+              maxLength={max + 5}
+              value={value[field]}
+              onChange={(e) => onChange({ ...value, [field]: e.target.value })}
+              onBlur={() => setTouched((t) => ({ ...t, [field]: true }))}
+              error={touched[field] || showErrors ? errors[field] : undefined}
+            />
           );
         })}
       </div>
