@@ -75,6 +75,16 @@ export const totalCountHeader = {
   'X-Total-Count': { schema: { type: 'integer' as const }, description: 'Items in the whole list, across pages' },
 };
 
+/** The staff donations list's sums over every page of the filtered list; paid gifts only (succeeded or refunded). */
+export const donationSumsHeaders = {
+  'X-Paid-Count': { schema: { type: 'integer' as const }, description: 'Paid gifts in the whole filtered list' },
+  'X-Received-Pence': {
+    schema: { type: 'integer' as const },
+    description: 'What those gifts brought in, before refunds',
+  },
+  'X-Refunded-Pence': { schema: { type: 'integer' as const }, description: 'What was refunded of them' },
+};
+
 /** Thrown when a handler answers something its route does not declare: a contract bug, never bad input. */
 export class ResponseContractError extends Error {}
 

@@ -399,6 +399,9 @@ test('an admin records a manual donation in pounds; it shows in the list and in 
   await expect(row).toHaveCount(1);
   await expect(row).toContainText('£12.34');
   await expect(row).toContainText(campaign.title);
+  // The filtered list says what its gifts add up to, over every page.
+  await page.getByRole('searchbox', { name: 'Search' }).fill(`Grace${id}`);
+  await expect(page.getByTestId('donation-sums')).toHaveText('In this list: 1 paid gift, £12.34 received.');
 
   await page.goto(`/appeals/${appeal.short_id}`);
   await expect(page.getByRole('heading', { level: 1, name: appeal.title })).toBeVisible();

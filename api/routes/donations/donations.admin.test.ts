@@ -146,6 +146,29 @@ describe(`donations admin API (${engineName})`, () => {
     }
   });
 
+  it('sums the whole filtered list for staff, paid gifts only, whatever the page', async () => {
+    const c = await createCharity(t.db, { campaign: { title: 'Sums C' } });
+    const give = (fields: Record<string, unknown>) =>
+      createDonation(t.db, { donorId: stranger.id, campaignId: c.campaign.id, date: day(7), ...fields });
+    await give({ amount: 3_000, refundedAmount: 500 });
+    await give({ amount: 2_000, refundedAmount: 2_000, status: 'refunded' });
+    await give({ amount: 7_000, status: 'failed' });
+    await give({ amount: 1_000, status: 'pending', source: 'card' });
+    const { res, body } = await get<Donation[]>(`/api/donations?campaign_id=${c.campaign.id}&limit=1`, adminToken);
+    expect(body).toHaveLength(1);
+    expect(res.headers.get('x-total-count')).toBe('4');
+    expect(res.headers.get('x-paid-count')).toBe('2');
+    expect(res.headers.get('x-received-pence')).toBe('5000');
+    expect(res.headers.get('x-refunded-pence')).toBe('2500');
+    // Another charity's org admin sees none of it, and sums nothing.
+    const scoped = await get<Donation[]>(`/api/donations?campaign_id=${c.campaign.id}`, orgAdminToken);
+    expect(scoped.body).toEqual([]);
+    expect(scoped.res.headers.get('x-received-pence')).toBe('0');
+    // A donor's own list carries no staff sums.
+    const mine = await get('/api/donations?type=me', donorToken);
+    expect(mine.res.headers.get('x-received-pence')).toBeNull();
+  });
+
   it("scopes an org_admin to its organizations' campaigns", async () => {
     const { body } = await get<Donation[]>('/api/donations?limit=100', orgAdminToken);
     expect(body.length).toBeGreaterThan(0);

@@ -2,8 +2,15 @@ import { z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { createRouter } from '../../lib/create-app';
 import { badRequest, forbidden, notFound } from '../../lib/errors';
-import { checkResponse, okResponses, routesOf } from '../../lib/openapi';
-import { pageResponses } from '../../lib/paging';
+import {
+  checkResponse,
+  donationSumsHeaders,
+  errorResponses,
+  jsonContent,
+  okResponses,
+  routesOf,
+  totalCountHeader,
+} from '../../lib/openapi';
 import type { AppEnv } from '../../lib/types';
 import { readsFinance, requireUser } from '../../lib/policy';
 import { readQuery } from '../../lib/validate';
@@ -25,7 +32,13 @@ const donations = routesOf({ tags: ['Donations'] });
 const listRoute = donations.get('/donations', {
   summary: 'Donations (staff), the caller’s own gifts (type=me), or top donors (type=public)',
   request: { query: DonationListQuery },
-  responses: pageResponses(DonationSchema, 'Donations newest first'),
+  responses: {
+    200: {
+      ...jsonContent(z.array(DonationSchema), 'Donations newest first (staff: with the filtered list’s sums)'),
+      headers: { ...totalCountHeader, ...donationSumsHeaders },
+    },
+    ...errorResponses,
+  },
 });
 
 const topDonorsRoute = donations.get('/donations/top', {
@@ -84,7 +97,11 @@ export const donationsRouter = router
           'Only admins, organization admins and finance users can list all donations; use type=me for yours',
         );
       const { limit, offset, ...filters } = readQuery(c, StaffDonationsQuery);
-      result = await listDonations({ db: c.var.db, viewer }, { limit, offset }, filters);
+      const staffList = await listDonations({ db: c.var.db, viewer }, { limit, offset }, filters);
+      c.header('X-Paid-Count', String(staffList.sums.paid));
+      c.header('X-Received-Pence', String(staffList.sums.received));
+      c.header('X-Refunded-Pence', String(staffList.sums.refunded));
+      result = staffList;
     }
     c.header('X-Total-Count', String(result.total));
     return c.json(result.items, 200);

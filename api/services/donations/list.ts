@@ -5,6 +5,7 @@ import { parseId } from '../../../domain/ids';
 import { campaigns, donations, users } from '../../../db/schema';
 import { londonMidnight, nextDay } from '../../../domain/dates';
 import type { PaymentMethod } from '../../../domain/finance';
+import { PAID_DONATION_STATUSES } from '../../../domain/statuses';
 import { notFound } from '../../lib/errors';
 import { orgScope, readsFinance } from '../../lib/policy';
 import type { AuthUser } from '../../lib/types';
@@ -168,10 +169,45 @@ export function adminDonationsWhere(viewer: AuthUser, filters: Partial<DonationF
   return and(scopeCondition(viewer), donationFilterCondition(filters));
 }
 
-/** The dashboard's admin list, newest first unless sorted. The caller has already refused donors. */
-export function listDonations(ctx: ViewerContext, page: Page, filters: Partial<DonationFilters> = {}) {
+/** What the gifts a staff list shows add up to, over every page: only paid gifts count (pence). */
+export type DonationSums = { paid: number; received: number; refunded: number };
+
+/**
+ * The dashboard's admin list, newest first unless sorted, with the sums of the whole filtered list
+ * (a finance officer checks a month's gifts against the bank without exporting them). The caller
+ * has already refused donors.
+ */
+export async function listDonations(
+  ctx: ViewerContext,
+  page: Page,
+  filters: Partial<DonationFilters> = {},
+): Promise<{ items: DonationDto[]; total: number; sums: DonationSums }> {
   const { db, viewer } = ctx;
-  return listWhere(db, adminDonationsWhere(viewer, filters), page, filters);
+  const where = adminDonationsWhere(viewer, filters);
+  const isPaid = inArray(donations.status, [...PAID_DONATION_STATUSES]);
+  const [rows, [count]] = await Promise.all([
+    donationRows(db, where, filters, page),
+    db
+      .select({
+        n: sql<number>`count(*)`,
+        paid: sql<number>`coalesce(sum(case when ${isPaid} then 1 else 0 end), 0)`,
+        received: sql<number>`coalesce(sum(case when ${isPaid} then ${donations.amount} else 0 end), 0)`,
+        refunded: sql<number>`coalesce(sum(case when ${isPaid} then ${donations.refundedAmount} else 0 end), 0)`,
+      })
+      .from(donations)
+      .innerJoin(users, eq(users.id, donations.donorId))
+      .innerJoin(campaign, eq(campaign.id, donations.campaignId))
+      .where(where),
+  ]);
+  return {
+    items: rows.map(toDonationDto),
+    total: Number(count?.n ?? 0),
+    sums: {
+      paid: Number(count?.paid ?? 0),
+      received: Number(count?.received ?? 0),
+      refunded: Number(count?.refunded ?? 0),
+    },
+  };
 }
 
 /** The signed-in user's own gifts; checkouts still open (pending) or abandoned are left out. */

@@ -16,6 +16,7 @@ import { organizationColumns } from '../tables/organizations/columns';
 import { Icon } from '../ui/icons';
 import { Alert, LinkButton, PageHeader } from '../ui/primitives';
 import { ConsentExport } from './my-info/ConsentExport';
+import { formatPence } from '../../lib/format';
 
 type Config = { label: string; columns: DashColumnDef<any>[] };
 
@@ -92,6 +93,7 @@ export function AdminList({ resource }: { resource: Resource }) {
     if (total !== null && Number.isFinite(total)) setKnownTotal(total);
   }, [total]);
   const rowCount = total !== null && Number.isFinite(total) ? total : knownTotal;
+  const sums = resource === 'donations' && state.status === 'ok' ? donationSums(state.headers) : null;
 
   const title = listTitle(resource, isOrgAdmin(user) ? 'org_admin' : user?.type, user?.org_ids?.length ?? 1);
   const addHref = joinPath(pathname, '/add');
@@ -118,6 +120,7 @@ export function AdminList({ resource }: { resource: Resource }) {
         }
       />
       {notice}
+      {sums ? <DonationSumsLine sums={sums} /> : null}
       {denied ? null : (
         <DataTable
           caption={title}
@@ -148,6 +151,34 @@ export function AdminList({ resource }: { resource: Resource }) {
         />
       )}
     </section>
+  );
+}
+
+type DonationSums = { paid: number; received: number; refunded: number };
+
+/** The staff list's sums over every page of the filtered gifts (X-Paid-Count, X-Received-Pence, X-Refunded-Pence). */
+export function donationSums(headers: Headers): DonationSums | null {
+  const read = (name: string) => {
+    const text = headers.get(name);
+    return text !== null && /^\d+$/.test(text) ? Number(text) : null;
+  };
+  const paid = read('x-paid-count');
+  const received = read('x-received-pence');
+  const refunded = read('x-refunded-pence');
+  return paid === null || received === null || refunded === null ? null : { paid, received, refunded };
+}
+
+/** What the filtered gifts add up to, so a month can be checked against the bank without an export. */
+function DonationSumsLine({ sums }: { sums: DonationSums }) {
+  const gifts = `${sums.paid.toLocaleString('en-GB')} paid ${sums.paid === 1 ? 'gift' : 'gifts'}`;
+  return (
+    <p className="dash-muted" data-testid="donation-sums" aria-live="polite">
+      In this list: {gifts}, {formatPence(sums.received)} received
+      {sums.refunded > 0
+        ? `, ${formatPence(sums.refunded)} refunded, ${formatPence(sums.received - sums.refunded)} net`
+        : ''}
+      .
+    </p>
   );
 }
 
