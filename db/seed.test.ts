@@ -25,13 +25,13 @@ describe(`seed (${engineName})`, () => {
     const first = await tally();
     expect(first).toMatchObject({
       organizations: 3,
-      users: 42,
+      users: 43,
       campaigns: 6,
       appeals: 18,
       donations: 300,
       prices: 4,
       causes: 5,
-      orgAdmins: 1,
+      orgAdmins: 2,
     });
     expect(first.declarations).toBeGreaterThan(0);
 
@@ -47,6 +47,7 @@ describe(`seed (${engineName})`, () => {
     expect(byEmail[DEMO_ACCOUNTS.admin]).toBe('admin');
     expect(byEmail[DEMO_ACCOUNTS.orgAdmin]).toBe('org_admin');
     expect(byEmail[DEMO_ACCOUNTS.donor]).toBe('donor');
+    expect(byEmail[DEMO_ACCOUNTS.finance]).toBe('finance');
 
     // Every seeded Gift Aid declaration names the charity its gift went to (the campaign's
     // organization), never the platform's default name.
@@ -78,7 +79,7 @@ describe(`seed --scale (${engineName})`, () => {
     });
     await seed(db, undefined, { scale: 3 });
     const first = await tally();
-    expect(first).toEqual({ users: 42 + 2 * 40, campaigns: 6, appeals: 3 * 18, donations: 3 * 300 });
+    expect(first).toEqual({ users: 43 + 2 * 40, campaigns: 6, appeals: 3 * 18, donations: 3 * 300 });
     await seed(db, undefined, { scale: 3 });
     expect(await tally()).toEqual(first);
     expect(Object.fromEntries(await storedTotals(db))).toEqual(Object.fromEntries(await recomputeTotals(db)));

@@ -22,6 +22,7 @@ import { declarantFields, giftAidDeclarationRow, donationRow } from './factories
 export const DEMO_ACCOUNTS = {
   admin: 'admin@example.org',
   orgAdmin: 'orgadmin@example.org',
+  finance: 'finance@example.org',
   donor: 'donor@example.org',
 } as const;
 
@@ -346,6 +347,14 @@ export async function seed(db: Db, now = new Date(), options: SeedOptions = {}):
       lastName: 'Okafor',
       type: 'org_admin' as const,
     },
+    {
+      // Its own generator: drawing from `next` would move every id seeded after it.
+      id: uuidFrom(rng(0xf1a4ce)),
+      email: DEMO_ACCOUNTS.finance,
+      firstName: 'Nia',
+      lastName: 'Evans',
+      type: 'finance' as const,
+    },
   ].map((row) => ({ ...row, createdAt: new Date(nowMs - 400 * DAY) }));
 
   await db.insert(organizations).values(orgRows).onConflictDoNothing();
@@ -359,9 +368,14 @@ export async function seed(db: Db, now = new Date(), options: SeedOptions = {}):
   const orgAdminId = idByEmail.get(DEMO_ACCOUNTS.orgAdmin)!;
   const adminId = idByEmail.get(DEMO_ACCOUNTS.admin)!;
 
+  // The finance officer keeps the books of the same charity (an organization's admins list links both).
+  const financeId = idByEmail.get(DEMO_ACCOUNTS.finance)!;
   await db
     .insert(organizationAdmins)
-    .values({ organizationId: orgRows[0].id, userId: orgAdminId })
+    .values([
+      { organizationId: orgRows[0].id, userId: orgAdminId },
+      { organizationId: orgRows[0].id, userId: financeId },
+    ])
     .onConflictDoNothing();
 
   // Campaigns, then three appeals under each (two drafts and two deleted among them)
