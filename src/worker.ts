@@ -2,7 +2,7 @@ import astro from '@astrojs/cloudflare/entrypoints/server';
 import { readConfig } from '../api/lib/config';
 import type { Bindings } from '../api/lib/types';
 import { errorSummary, logLine, requestLine, safeStack, withRequestId } from '../api/middlewares/logger';
-import { runScheduledWork } from '../api/services/housekeeping/scheduled';
+import { MAIL_RETRY_CRON, runMailRetry, runScheduledWork } from '../api/services/housekeeping/scheduled';
 import { createDb } from '../db/client';
 import pipeline from './fetch';
 import { newRequestContext } from '../db/usage';
@@ -72,14 +72,18 @@ export default {
         try {
           const db = createDb(env);
           const config = readConfig(env);
-          const counts = await runScheduledWork({
-            db,
-            config,
-            bucket: env.IMAGES ?? null,
-            // Receipts of Direct Debits settled on this run link to the site (PUBLIC_ORIGIN is required in production).
-            origin: config.publicOrigin ?? 'http://localhost:4321',
-            now: new Date(controller.scheduledTime),
-          });
+          const now = new Date(controller.scheduledTime);
+          const counts =
+            controller.cron === MAIL_RETRY_CRON
+              ? await runMailRetry({ db, config, now })
+              : await runScheduledWork({
+                  db,
+                  config,
+                  bucket: env.IMAGES ?? null,
+                  // Receipts of Direct Debits settled on this run link to the site (PUBLIC_ORIGIN is required in production).
+                  origin: config.publicOrigin ?? 'http://localhost:4321',
+                  now,
+                });
           logLine('info', 'housekeeping', {
             cron: controller.cron,
             ms: Date.now() - started,

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import { createdAt, id } from './columns';
 
@@ -14,10 +15,16 @@ export const outbox = sqliteTable(
     /** Set for messages that must go once ("receipt:<donation id>"): a second insert is a no-op. */
     key: text('key'),
     createdAt: createdAt(),
+    /** Sends tried by the mail retry (api/services/mail/retry.ts); it gives up after MAIL_RETRY.maxAttempts. */
+    attempts: integer('attempts').notNull().default(0),
+    /** When the mail retry last claimed the row: another run leaves it alone for MAIL_RETRY.claimMs. */
+    lastAttemptAt: integer('last_attempt_at', { mode: 'timestamp_ms' }),
   },
   (t) => [
     index('outbox_to_idx').on(t.to, t.createdAt),
     uniqueIndex('outbox_key_unique').on(t.key),
     index('outbox_created_idx').on(t.createdAt),
+    // The mail retry's look-up reads the keyed messages still unsent, never the sent ones.
+    index('outbox_unsent_idx').on(t.createdAt).where(sql`${t.sentAt} is null and ${t.key} is not null`),
   ],
 );

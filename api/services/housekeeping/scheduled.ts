@@ -1,6 +1,7 @@
 import type { Db } from '../../../db/client';
 import type { AppConfig } from '../../lib/types';
 import { createMailer } from '../mail/mailer';
+import { retryUnsentMail } from '../mail/retry';
 import { flushFundraiserNotifications } from '../notifications/fundraiser';
 import { createPaymentProvider } from '../payments';
 import { runHousekeeping } from './run';
@@ -29,5 +30,16 @@ export async function runScheduledWork(run: {
     origin: config.publicOrigin,
     now,
   });
-  return { ...counts, fundraiser_emails_sent: fundraiserEmails.sent };
+  const mail = await retryUnsentMail(db, config, { now });
+  return { ...counts, fundraiser_emails_sent: fundraiserEmails.sent, ...mail };
+}
+
+/**
+ * The second Cron Trigger (wrangler.toml): every five minutes, only the mail retry, so a receipt
+ * the provider refused in a burst arrives within minutes rather than at the next hourly run.
+ */
+export const MAIL_RETRY_CRON = '*/5 * * * *';
+
+export function runMailRetry(run: { db: Db; config: AppConfig; now: Date }) {
+  return retryUnsentMail(run.db, run.config, { now: run.now });
 }

@@ -105,7 +105,13 @@ function httpMailer(db: Db, config: AppConfig, fetchImpl: typeof fetch): Mailer 
       try {
         response = await fetchImpl(config.mailApiUrl, {
           method: 'POST',
-          headers: { authorization: `Bearer ${config.mailApiKey}`, 'content-type': 'application/json' },
+          headers: {
+            authorization: `Bearer ${config.mailApiKey}`,
+            'content-type': 'application/json',
+            // The provider sends a message once per key for a day (Resend keeps them 24 h): a retry
+            // after a lost answer, or two retries racing, cannot send it twice.
+            'idempotency-key': `outbox/${id}`,
+          },
           body: JSON.stringify({
             from: config.mailFrom,
             to: [message.to],
@@ -118,6 +124,15 @@ function httpMailer(db: Db, config: AppConfig, fetchImpl: typeof fetch): Mailer 
       } catch (err) {
         logLine('error', 'mail provider unreachable', { outbox_id: id, error: errorSummary(err) });
         throw mailFailed();
+      }
+      if (response.status === 429) {
+        // Resend allows a few requests a second per team: a telethon's receipts outrun it. The row
+        // stays unsent and the scheduled mail retry sends it at the provider's pace (retry.ts).
+        logLine('warn', 'mail provider busy; the scheduled retry sends it', {
+          outbox_id: id,
+          retry_after: response.headers.get('retry-after'),
+        });
+        throw new MailProviderBusy();
       }
       if (!response.ok) {
         const detail = (await response.text().catch(() => '')).slice(0, 200);
@@ -143,6 +158,13 @@ function unconfiguredMailer(): Mailer {
 
 const mailFailed = () =>
   new HttpError(502, 'We could not send the email with your code just now. Please try again in a minute.');
+
+/** The provider answered 429 (too many requests): nothing is wrong with the message; send it later. */
+export class MailProviderBusy extends HttpError {
+  constructor() {
+    super(503, 'Our email provider is busy just now. Please try again in a minute.');
+  }
+}
 
 const escapeHtml = (value: string) =>
   value.replace(

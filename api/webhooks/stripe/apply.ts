@@ -2,7 +2,7 @@ import type Stripe from 'stripe';
 import { eventApplied, markEventApplied, type Statement } from '../../services/donations/record';
 import { notifyAfterEvent } from '../../services/mail/notify';
 import { type ReceiptInBatch, receiptWritten, transmitReceipt } from '../../services/mail/receipt-of-payment';
-import { createMailer } from '../../services/mail/mailer';
+import { createMailer, MailProviderBusy } from '../../services/mail/mailer';
 import { donationIdOfEvent, notifyAfterGift, notifyAppealAfterGift } from '../../services/notifications/fundraiser';
 import { chargeDispute } from './charge-dispute';
 import { chargeRefunded } from './charge-refunded';
@@ -130,11 +130,13 @@ async function notify(
     if (receiptToSend) await transmitReceipt(mail, receiptToSend);
     else if (!gift?.receipt) await notifyAfterEvent(mail, event, gift?.donationId);
   } catch (err) {
-    logLine('error', 'notification after a Stripe event failed', {
-      event_type: event.type,
-      event_id: event.id,
-      error: errorSummary(err),
-    });
+    // A busy provider (429) was logged as such; the scheduled mail retry sends the stored row.
+    if (!(err instanceof MailProviderBusy))
+      logLine('error', 'notification after a Stripe event failed', {
+        event_type: event.type,
+        event_id: event.id,
+        error: errorSummary(err),
+      });
   }
   // A paid gift to an appeal may email its fundraiser (batched, at most one an hour).
   const mailer = () => createMailer(ctx.db, mail.config);

@@ -1,0 +1,149 @@
+import { eq } from 'drizzle-orm';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { outbox } from '../../../db/schema';
+import { readConfig } from '../../lib/config';
+import { engineName, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
+import { MAIL_RETRY, retryUnsentMail } from './retry';
+
+const MINUTE = 60_000;
+const noWait = async () => {};
+
+/** The mail provider at the network boundary: answers each call with the next status (then 200). */
+function provider(statuses: number[] = []) {
+  const calls: { to: string; subject: string; key: string | null }[] = [];
+  const send = (async (_url: string, init: RequestInit) => {
+    const body = JSON.parse(String(init.body)) as { to: string[]; subject: string };
+    calls.push({ to: body.to[0], subject: body.subject, key: new Headers(init.headers).get('idempotency-key') });
+    const status = statuses.shift() ?? 200;
+    return new Response(JSON.stringify(status < 300 ? { id: `msg_${calls.length}` } : { message: 'no' }), {
+      status,
+      headers: status === 429 ? { 'retry-after': '1' } : {},
+    });
+  }) as unknown as typeof globalThis.fetch;
+  return { calls, fetch: send };
+}
+
+describe(`the scheduled mail retry (${engineName})`, () => {
+  let t: TestApp;
+  let now: Date;
+  const config = () => readConfig({ ...t.env, MAIL_API_KEY: 're_test', MAIL_API_URL: 'https://mail.test/emails' });
+  const tag = () => crypto.randomUUID().slice(0, 8);
+  /** An outbox row as the webhook leaves it when the provider refused its send. */
+  const unsent = async (fields: { key?: string | null; ageMs?: number; attempts?: number; sentAt?: Date } = {}) => {
+    const id = tag();
+    const [row] = await t.db
+      .insert(outbox)
+      .values({
+        to: `${id}@example.org`,
+        subject: `Your receipt ${id}`,
+        text: 'Thank you',
+        html: '<p>Thank you</p>',
+        key: fields.key === undefined ? `receipt:${id}` : fields.key,
+        attempts: fields.attempts ?? 0,
+        sentAt: fields.sentAt ?? null,
+        createdAt: new Date(now.getTime() - (fields.ageMs ?? 5 * MINUTE)),
+      })
+      .returning();
+    return row;
+  };
+  const stored = async (id: string) => (await t.db.select().from(outbox).where(eq(outbox.id, id)))[0];
+  /** Marks every row unsent so far as sent, so each test sees only its own. */
+  const settleOthers = () => t.db.update(outbox).set({ sentAt: new Date(0) });
+
+  beforeAll(async () => {
+    t = await setupTestApp();
+    now = new Date();
+  });
+
+  it('sends a refused receipt once, with the outbox id as the provider’s idempotency key; a second run sends nothing', async () => {
+    await settleOthers();
+    const row = await unsent();
+    const mail = provider();
+    expect(await retryUnsentMail(t.db, config(), { now, fetch: mail.fetch, sleep: noWait })).toEqual({
+      mail_retried: 1,
+      mail_retry_failed: 0,
+      mail_retry_deferred: false,
+    });
+    expect(mail.calls).toEqual([{ to: row.to, subject: row.subject, key: `outbox/${row.id}` }]);
+    expect((await stored(row.id)).sentAt).toBeInstanceOf(Date);
+    await retryUnsentMail(t.db, config(), { now: new Date(now.getTime() + 20 * MINUTE), fetch: mail.fetch });
+    expect(mail.calls).toHaveLength(1);
+  });
+
+  it('leaves rows still on their way, sign-in codes (no key), sent rows and rows too old', async () => {
+    await settleOthers();
+    const young = await unsent({ ageMs: MAIL_RETRY.afterMs - 10_000 });
+    await unsent({ key: null });
+    await unsent({ sentAt: new Date() });
+    const old = await unsent({ ageMs: MAIL_RETRY.giveUpAfterMs + MINUTE });
+    const mail = provider();
+    expect((await retryUnsentMail(t.db, config(), { now, fetch: mail.fetch, sleep: noWait })).mail_retried).toBe(0);
+    expect(mail.calls).toEqual([]);
+    expect((await stored(young.id)).attempts).toBe(0);
+    expect((await stored(old.id)).sentAt).toBeNull();
+  });
+
+  it('stops at a 429 and gives the attempt back; the next run sends the rest, oldest first', async () => {
+    await settleOthers();
+    const first = await unsent({ ageMs: 9 * MINUTE });
+    const second = await unsent({ ageMs: 8 * MINUTE });
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const busy = provider([200, 429]);
+    const waits: number[] = [];
+    const counts = await retryUnsentMail(t.db, config(), {
+      now,
+      fetch: busy.fetch,
+      sleep: async (ms) => void waits.push(ms),
+    });
+    expect(counts).toEqual({ mail_retried: 1, mail_retry_failed: 0, mail_retry_deferred: true });
+    // Paced at the provider's rate between sends.
+    expect(waits).toEqual([1000 / MAIL_RETRY.perSecond]);
+    expect(busy.calls.map((c) => c.to)).toEqual([first.to, second.to]);
+    expect(JSON.stringify(warn.mock.calls)).toContain('mail provider busy');
+    warn.mockRestore();
+    const after = await stored(second.id);
+    expect(after).toMatchObject({ sentAt: null, attempts: 0, lastAttemptAt: null });
+    const later = provider();
+    await retryUnsentMail(t.db, config(), { now, fetch: later.fetch, sleep: noWait });
+    expect(later.calls.map((c) => c.to)).toEqual([second.to]);
+  });
+
+  it('tries a refused message at most MAIL_RETRY.maxAttempts times, then logs that it gave up', async () => {
+    await settleOthers();
+    const row = await unsent({ attempts: MAIL_RETRY.maxAttempts - 1 });
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const down = provider([500]);
+    expect((await retryUnsentMail(t.db, config(), { now, fetch: down.fetch, sleep: noWait })).mail_retry_failed).toBe(
+      1,
+    );
+    const logged = JSON.stringify(errors.mock.calls);
+    expect(logged).toContain('email given up after its retries');
+    expect(logged).toContain(row.id);
+    errors.mockRestore();
+    const again = provider();
+    await retryUnsentMail(t.db, config(), { now: new Date(now.getTime() + 60 * MINUTE), fetch: again.fetch });
+    expect(again.calls).toEqual([]);
+    expect(await stored(row.id)).toMatchObject({ sentAt: null, attempts: MAIL_RETRY.maxAttempts });
+  });
+
+  it('sends each row once when two runs overlap', async () => {
+    await settleOthers();
+    const rows = [await unsent(), await unsent(), await unsent()];
+    const mail = provider();
+    await Promise.all([
+      retryUnsentMail(t.db, config(), { now, fetch: mail.fetch, sleep: noWait }),
+      retryUnsentMail(t.db, config(), { now, fetch: mail.fetch, sleep: noWait }),
+    ]);
+    expect(mail.calls.map((c) => c.to).sort()).toEqual(rows.map((r) => r.to).sort());
+  });
+
+  it('does nothing without a mail provider (development keeps its outbox)', async () => {
+    await settleOthers();
+    const row = await unsent();
+    const mail = provider();
+    const counts = await retryUnsentMail(t.db, readConfig({ ...t.env, MAIL_API_KEY: '' }), { now, fetch: mail.fetch });
+    expect(counts.mail_retried).toBe(0);
+    expect(mail.calls).toEqual([]);
+    expect((await stored(row.id)).attempts).toBe(0);
+  });
+});
