@@ -35,11 +35,11 @@ export interface Mailer {
   transmit(id: string, message: MailMessage): Promise<void>;
 }
 
-type MailerOptions = { fetch?: typeof fetch; log?: (line: string) => void };
+type MailerOptions = { fetch?: typeof fetch; log?: (line: string) => void; clock?: () => number };
 
 /** HTTP provider when MAIL_API_KEY is set; otherwise the local outbox (development only). */
 export function createMailer(db: Db, config: AppConfig, options: MailerOptions = {}): Mailer {
-  if (config.mailApiKey) return httpMailer(db, config, options.fetch ?? fetch);
+  if (config.mailApiKey) return httpMailer(db, config, options.fetch ?? fetch, options.clock ?? Date.now);
   if (config.production) return unconfiguredMailer();
   return outboxMailer(db, options.log ?? ((line) => console.log(line)));
 }
@@ -88,8 +88,18 @@ function outboxMailer(db: Db, log: (line: string) => void): Mailer {
   };
 }
 
+/**
+ * Until when (ms) each provider URL said it is busy (a 429 with Retry-After), per isolate. Meanwhile
+ * a message with a key (a receipt, a notice: the scheduled retry sends it later) is not offered, so
+ * a telethon's receipts do not keep the provider's window full while a visitor waits for a sign-in
+ * code, which has no key and is always tried.
+ */
+const busyUntil = new Map<string, number>();
+/** The longest pause a Retry-After may ask for here; the scheduled retry covers anything longer. */
+const MAX_BUSY_MS = 60_000;
+
 /** Resend-style JSON API: POST {from, to, subject, text, html} with a bearer key. */
-function httpMailer(db: Db, config: AppConfig, fetchImpl: typeof fetch): Mailer {
+function httpMailer(db: Db, config: AppConfig, fetchImpl: typeof fetch, clock: () => number): Mailer {
   const mailer: Mailer = {
     kind: 'http',
     stores: true,
@@ -101,6 +111,7 @@ function httpMailer(db: Db, config: AppConfig, fetchImpl: typeof fetch): Mailer 
       return { id };
     },
     async transmit(id, message) {
+      if (message.key && clock() < (busyUntil.get(config.mailApiUrl) ?? 0)) throw new MailProviderBusy();
       let response: Response;
       try {
         response = await fetchImpl(config.mailApiUrl, {
@@ -128,10 +139,10 @@ function httpMailer(db: Db, config: AppConfig, fetchImpl: typeof fetch): Mailer 
       if (response.status === 429) {
         // Resend allows a few requests a second per team: a telethon's receipts outrun it. The row
         // stays unsent and the scheduled mail retry sends it at the provider's pace (retry.ts).
-        logLine('warn', 'mail provider busy; the scheduled retry sends it', {
-          outbox_id: id,
-          retry_after: response.headers.get('retry-after'),
-        });
+        const retryAfter = response.headers.get('retry-after');
+        const seconds = retryAfter !== null && /^\d{1,5}$/.test(retryAfter.trim()) ? Number(retryAfter) : 0;
+        if (seconds > 0) busyUntil.set(config.mailApiUrl, clock() + Math.min(seconds * 1000, MAX_BUSY_MS));
+        logLine('warn', 'mail provider busy; the scheduled retry sends it', { outbox_id: id, retry_after: retryAfter });
         throw new MailProviderBusy();
       }
       if (!response.ok) {

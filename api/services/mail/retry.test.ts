@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { outbox } from '../../../db/schema';
 import { readConfig } from '../../lib/config';
 import { engineName, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
+import { createMailer, loginCodeEmail, MailProviderBusy } from './mailer';
 import { MAIL_RETRY, retryUnsentMail } from './retry';
 
 const MINUTE = 60_000;
@@ -26,7 +27,9 @@ function provider(statuses: number[] = []) {
 describe(`the scheduled mail retry (${engineName})`, () => {
   let t: TestApp;
   let now: Date;
-  const config = () => readConfig({ ...t.env, MAIL_API_KEY: 're_test', MAIL_API_URL: 'https://mail.test/emails' });
+  /** A provider URL of the test's own: the mailer remembers a busy provider by its URL. */
+  const config = (url = 'https://mail.test/emails') =>
+    readConfig({ ...t.env, MAIL_API_KEY: 're_test', MAIL_API_URL: url });
   const tag = () => crypto.randomUUID().slice(0, 8);
   /** An outbox row as the webhook leaves it when the provider refused its send. */
   const unsent = async (fields: { key?: string | null; ageMs?: number; attempts?: number; sentAt?: Date } = {}) => {
@@ -90,7 +93,8 @@ describe(`the scheduled mail retry (${engineName})`, () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
     const busy = provider([200, 429]);
     const waits: number[] = [];
-    const counts = await retryUnsentMail(t.db, config(), {
+    const busyConfig = config('https://busy.mail.test/emails');
+    const counts = await retryUnsentMail(t.db, busyConfig, {
       now,
       fetch: busy.fetch,
       sleep: async (ms) => void waits.push(ms),
@@ -103,9 +107,32 @@ describe(`the scheduled mail retry (${engineName})`, () => {
     warn.mockRestore();
     const after = await stored(second.id);
     expect(after).toMatchObject({ sentAt: null, attempts: 0, lastAttemptAt: null });
+    // Within the provider's Retry-After (1 s) nothing is offered; after it, the rest goes.
     const later = provider();
-    await retryUnsentMail(t.db, config(), { now, fetch: later.fetch, sleep: noWait });
+    await retryUnsentMail(t.db, busyConfig, { now, fetch: later.fetch, sleep: noWait });
+    expect(later.calls).toEqual([]);
+    const afterPause = () => Date.now() + 1_500;
+    await retryUnsentMail(t.db, busyConfig, { now, fetch: later.fetch, sleep: noWait, clock: afterPause });
     expect(later.calls.map((c) => c.to)).toEqual([second.to]);
+  });
+
+  it('while the provider is busy, offers sign-in codes (no key) but not receipts, which the retry sends later', async () => {
+    await settleOthers();
+    const busyConfig = config('https://pause.mail.test/emails');
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const mail = provider([429]);
+    const mailer = createMailer(t.db, busyConfig, { fetch: mail.fetch });
+    const receipt = { to: 'r@example.org', subject: 'Your receipt', text: 't', html: 'h', key: `receipt:${tag()}` };
+    await expect(mailer.send(receipt)).rejects.toBeInstanceOf(MailProviderBusy);
+    // The provider asked for a pause: the next receipt is kept for the retry without a call.
+    const next = { ...receipt, key: `receipt:${tag()}` };
+    await expect(mailer.send(next)).rejects.toBeInstanceOf(MailProviderBusy);
+    expect(mail.calls).toHaveLength(1);
+    await mailer.send(loginCodeEmail({ to: 'code@example.org', code: '123456', minutes: 10 }));
+    expect(mail.calls.map((c) => c.to)).toEqual(['r@example.org', 'code@example.org']);
+    warn.mockRestore();
+    const rows = await t.db.select().from(outbox).where(eq(outbox.subject, 'Your receipt'));
+    expect(rows.filter((r) => r.sentAt === null)).toHaveLength(2);
   });
 
   it('tries a refused message at most MAIL_RETRY.maxAttempts times, then logs that it gave up', async () => {

@@ -36,6 +36,8 @@ type RetryOptions = {
   sleep?: (ms: number) => Promise<void>;
   fetch?: typeof fetch;
   perRun?: number;
+  /** The mailer's clock, for the provider's Retry-After pause (tests move it). */
+  clock?: () => number;
 };
 
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -51,7 +53,7 @@ export async function retryUnsentMail(db: Db, config: AppConfig, options: RetryO
   if (!config.mailApiKey) return counts;
   const { now } = options;
   const sleep = options.sleep ?? defaultSleep;
-  const mailer = createMailer(db, config, { fetch: options.fetch });
+  const mailer = createMailer(db, config, { fetch: options.fetch, clock: options.clock });
   const due = await db
     .select({ id: outbox.id, attempts: outbox.attempts, createdAt: outbox.createdAt })
     .from(outbox)
@@ -109,6 +111,6 @@ async function claim(db: Db, id: string, now: Date): Promise<MailMessage | null>
         or(isNull(outbox.lastAttemptAt), lt(outbox.lastAttemptAt, new Date(now.getTime() - MAIL_RETRY.claimMs))),
       ),
     )
-    .returning({ to: outbox.to, subject: outbox.subject, text: outbox.text, html: outbox.html });
-  return row ?? null;
+    .returning({ to: outbox.to, subject: outbox.subject, text: outbox.text, html: outbox.html, key: outbox.key });
+  return row ? { ...row, key: row.key ?? undefined } : null;
 }
