@@ -123,9 +123,12 @@ test('a signed-in donor starts an appeal from a template cause with an uploaded 
   await page.reload();
   await expect(page.locator('.detail-share').getByText('Ended', { exact: true })).toBeVisible();
   const panel = page.getByRole('region', { name: 'Giving has ended' });
-  await expect(panel).toHaveText(
-    `Giving has ended This appeal ended on ${formatLongUkDay(lastDay)} and takes no new gifts. Thank you to everyone who gave. Give to ${campaign.title}`,
-  );
+  await expect(
+    panel.getByText(
+      `This appeal ended on ${formatLongUkDay(lastDay)} and takes no new gifts. Thank you to everyone who gave.`,
+      { exact: true },
+    ),
+  ).toBeVisible();
   await expect(panel.getByRole('link', { name: `Give to ${campaign.title}` })).toHaveAttribute(
     'href',
     `/campaigns/${campaign.short_id}`,
