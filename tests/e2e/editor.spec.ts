@@ -134,6 +134,9 @@ test('a signed-in donor starts an appeal from a template cause with an uploaded 
     `/campaigns/${campaign.short_id}`,
   );
   await expect(page.locator('#donate astro-island')).toHaveCount(0);
+  // Nobody is asked to be the first to give, or to add a message when they give.
+  await expect(page.getByText('No donations.', { exact: true })).toBeVisible();
+  await expect(page.getByText('No messages.', { exact: true })).toBeVisible();
   await expect(page.getByRole('link', { name: `Donate to ${title}` })).toHaveCount(0);
   expect(scripts.filter((url) => /DonationBox/.test(url))).toEqual([]);
   // The public list's card and the fundraiser's My Appeals say so too.
