@@ -16,4 +16,5 @@ export * from './statuses';
 export * from './monthly-gifts';
 export * from './privacy';
 export * from './finance';
+export * from './giving-ends';
 export * from './working-days';

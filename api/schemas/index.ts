@@ -54,9 +54,13 @@ export const CampaignSchema = z
     description: campaignRow.description,
     story: campaignRow.story,
     video: campaignRow.video,
-    date: z
-      .object({ from: campaignRow.dateFrom, to: campaignRow.dateTo })
-      .openapi({ description: 'YYYY-MM-DD, inclusive' }),
+    date: z.object({ from: campaignRow.dateFrom, to: campaignRow.dateTo }).openapi({
+      description: 'YYYY-MM-DD, inclusive: `to` is the last London day that takes gifts (none: never ends)',
+    }),
+    campaign_date_to: campaignRow.dateTo.openapi({
+      description:
+        "An appeal's campaign's end date (YYYY-MM-DD): giving to the appeal ends with it too; null for a campaign",
+    }),
     goal: campaignRow.goal.openapi({ description: 'Pence' }),
     images: z.array(StoredImageSchema),
     organization_id: campaignRow.organizationId,

@@ -1,9 +1,16 @@
 import path from 'node:path';
 import type { APIRequestContext } from '@playwright/test';
+import { formatLongUkDay, londonIsoDate } from '../../domain';
 import { axeViolations, expect, signIn as session, test } from './fixtures';
 
 const DONOR = 'donor@example.org';
 const PNG = path.join(process.cwd(), 'public/images/demo/cause-1.png');
+
+/** A London calendar day `n` days from today (negative: in the past). */
+function londonDay(n: number): string {
+  const [y, m, d] = londonIsoDate(new Date()).split('-').map(Number);
+  return new Date(Date.UTC(y, m - 1, d + n)).toISOString().slice(0, 10);
+}
 
 /** The run's one session of the account (tests/e2e/fixtures.ts), with the user's full name. */
 async function signIn(request: APIRequestContext, email: string) {
@@ -101,6 +108,46 @@ test('a signed-in donor starts an appeal from a template cause with an uploaded 
     'srcset',
     /@480\.webp 480w, .*@800\.webp 800w/,
   );
+  await expect(page.locator('#donate astro-island')).toHaveCount(1);
+
+  // Its last day passes (the fundraiser moves the end date back): the page says it ended and takes
+  // no gifts, offers the campaign instead, and loads no donation box (docs/decisions/056).
+  const lastDay = londonDay(-1);
+  const moved = await request.put(`/api/campaigns/${appeal._id}`, {
+    headers: { authorization: `Bearer ${token}` },
+    data: { date: { from: londonDay(-3), to: lastDay } },
+  });
+  expect(moved.status()).toBe(200);
+  const scripts: string[] = [];
+  page.on('request', (r) => r.resourceType() === 'script' && scripts.push(r.url()));
+  await page.reload();
+  await expect(page.locator('.detail-share').getByText('Ended', { exact: true })).toBeVisible();
+  const panel = page.getByRole('region', { name: 'Giving has ended' });
+  await expect(
+    panel.getByText(
+      `This appeal ended on ${formatLongUkDay(lastDay)} and takes no new gifts. Thank you to everyone who gave.`,
+      { exact: true },
+    ),
+  ).toBeVisible();
+  await expect(panel.getByRole('link', { name: `Give to ${campaign.title}` })).toHaveAttribute(
+    'href',
+    `/campaigns/${campaign.short_id}`,
+  );
+  await expect(page.locator('#donate astro-island')).toHaveCount(0);
+  // Nobody is asked to be the first to give, or to add a message when they give.
+  await expect(page.getByText('No donations.', { exact: true })).toBeVisible();
+  await expect(page.getByText('No messages.', { exact: true })).toBeVisible();
+  await expect(page.getByRole('link', { name: `Donate to ${title}` })).toHaveCount(0);
+  expect(scripts.filter((url) => /DonationBox/.test(url))).toEqual([]);
+  // The public list's card and the fundraiser's My Appeals say so too.
+  await page.goto(`/campaigns/${campaign.short_id}/appeals`);
+  const card = page.getByRole('article').filter({ has: page.getByRole('heading', { name: title }) });
+  await expect(card.getByText('Ended', { exact: true })).toBeVisible();
+  await expect(card.getByText('Active', { exact: true })).toHaveCount(0);
+  await page.goto('/dashboard/active-appeals');
+  const mine = page.getByRole('article').filter({ has: page.getByRole('heading', { name: title }) });
+  await expect(mine.getByText(`Ended ${formatLongUkDay(lastDay)}`)).toBeVisible();
+  await expect(mine.getByRole('link', { name: `View ${title}` })).toBeVisible();
 });
 
 test('anonymous fundraisers see Login & Continue, and the image limit is enforced', async ({ page }) => {

@@ -22,6 +22,9 @@ const campaignColumns = {
   // Named apart from the row's own columns: D1's batch maps columns by name.
   creatorFirstName: sql<string | null>`${campaigns.creatorFirstName}`.as('creator_first'),
   creatorLastName: sql<string | null>`${campaigns.creatorLastName}`.as('creator_last'),
+  // An appeal ends with its campaign (docs/decisions/056): every query of these columns joins `parent`.
+  // In the public lists this reads the parent's row per listed appeal, which the join otherwise skipped.
+  parentDateTo: sql<string | null>`${parent.dateTo}`.as('parent_date_to'),
   // Stored running totals (api/services/totals.ts): one primary-key join, whatever the number of gifts.
   totalDonations: totalsColumns.totalDonations,
   donationCount: totalsColumns.donationCount,
@@ -32,6 +35,7 @@ type CampaignRow = {
   row: typeof campaigns.$inferSelect;
   creatorFirstName: string | null;
   creatorLastName: string | null;
+  parentDateTo: string | null;
   totalDonations: number;
   donationCount: number;
   giftAidTotal?: number;
@@ -51,6 +55,7 @@ export function toCampaignDto({
   row,
   creatorFirstName,
   creatorLastName,
+  parentDateTo,
   totalDonations,
   donationCount,
   giftAidTotal,
@@ -64,6 +69,7 @@ export function toCampaignDto({
     story: row.story,
     video: row.video,
     date: { from: row.dateFrom, to: row.dateTo },
+    campaign_date_to: row.campaignId ? parentDateTo : null,
     goal: row.goal,
     images: row.images.map((image) => ({ ...image, url: imageUrl(image.Key) })),
     organization_id: row.organizationId,
@@ -294,6 +300,7 @@ export async function loadCampaignDto(db: Db, id: string): Promise<CampaignDto |
     .select(campaignColumns)
     .from(campaigns)
     .leftJoin(campaignTotals, totalsJoin)
+    .leftJoin(parent, eq(parent.id, campaigns.campaignId))
     .where(eq(campaigns.id, id))
     .limit(1);
   return row ? toCampaignDto(row) : null;

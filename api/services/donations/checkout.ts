@@ -283,7 +283,7 @@ export async function startCheckout(ctx: CheckoutCtx, body: CheckoutInput): Prom
   await throttleCheckout(ctx, email, body.turnstile_token);
 
   // Validate everything before anything is stored or sent to Stripe.
-  const target = await resolveDonationTarget(db, body.campaign_id, body.appeal_id);
+  const target = await resolveDonationTarget(db, body.campaign_id, body.appeal_id, ctx.now);
   const charity = await receivingCharity(ctx, target.campaignId);
   const monthly = body.price !== undefined;
   let amount = body.amount ?? 0;

@@ -2,7 +2,8 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../../db/client';
 import { parseId } from '../../../domain/ids';
 import { campaigns, donations, prices, users } from '../../../db/schema';
-import { badRequest } from '../../lib/errors';
+import { badRequest, HttpError } from '../../lib/errors';
+import { endedMessage, hasEnded, lastGivingDay } from '../../../domain/giving-ends';
 import type { OnlinePaymentMethod } from '../../../domain';
 
 /** Where a gift goes: the campaign always, plus the appeal when given through an appeal page. */
@@ -10,12 +11,16 @@ export type DonationTarget = { campaignId: string; appealId: string | null };
 
 /**
  * Checks the campaign (and appeal) exist, are approved, and belong together. Every failure is a
- * 400 that names the field, so nothing is stored for a bad target.
+ * 400 that names the field, so nothing is stored for a bad target. An item whose end date has
+ * passed (an appeal also ends with its campaign, domain/giving-ends.ts) answers 409: it takes no
+ * new gifts (docs/decisions/056). Only new checkouts come here: a payment already started is
+ * recorded by the webhook whatever the date.
  */
 export async function resolveDonationTarget(
   db: Db,
   campaignRef: string,
   appealRef: string | null | undefined,
+  now: Date,
 ): Promise<DonationTarget> {
   const campaignId = parseId(campaignRef);
   if (!campaignId) throw badRequest('campaign_id: must be a campaign id (UUID or short id)');
@@ -23,7 +28,13 @@ export async function resolveDonationTarget(
   if (appealRef && !appealId) throw badRequest('appeal_id: must be an appeal id (UUID or short id)');
 
   const [campaign] = await db
-    .select({ id: campaigns.id, parent: campaigns.campaignId, status: campaigns.status, kind: campaigns.kind })
+    .select({
+      id: campaigns.id,
+      parent: campaigns.campaignId,
+      status: campaigns.status,
+      kind: campaigns.kind,
+      dateTo: campaigns.dateTo,
+    })
     .from(campaigns)
     .where(eq(campaigns.id, campaignId))
     .limit(1);
@@ -32,15 +43,20 @@ export async function resolveDonationTarget(
     throw badRequest('campaign_id: no such campaign');
   if (campaign.status !== 'approved') throw badRequest('campaign_id: this campaign is not accepting donations');
 
-  if (!appealId) return { campaignId, appealId: null };
+  if (!appealId) {
+    if (hasEnded(campaign.dateTo, now)) throw new HttpError(409, endedMessage('campaign', campaign.dateTo!));
+    return { campaignId, appealId: null };
+  }
   const [appeal] = await db
-    .select({ id: campaigns.id, parent: campaigns.campaignId, status: campaigns.status })
+    .select({ id: campaigns.id, parent: campaigns.campaignId, status: campaigns.status, dateTo: campaigns.dateTo })
     .from(campaigns)
     .where(eq(campaigns.id, appealId))
     .limit(1);
   if (!appeal || appeal.parent === null) throw badRequest('appeal_id: no such appeal');
   if (appeal.status !== 'approved') throw badRequest('appeal_id: this appeal is not accepting donations');
   if (appeal.parent !== campaignId) throw badRequest('appeal_id: this appeal belongs to a different campaign');
+  const lastDay = lastGivingDay(appeal.dateTo, campaign.dateTo);
+  if (hasEnded(lastDay, now)) throw new HttpError(409, endedMessage('appeal', lastDay!));
   return { campaignId, appealId };
 }
 

@@ -2,6 +2,7 @@ import { formatPenceShort, percentRaised } from '../../lib/format';
 import { joinPath } from '../lib/routes';
 import type { CampaignItem } from '../lib/campaign-schema';
 import { Badge, LinkButton } from '../ui/primitives';
+import { formatLongUkDay, givingEndedOn } from '../../../domain/giving-ends';
 
 /** Dashboard edit-mode cards: the second button is 'Edit' → current path + '-edit/{id}', on items the viewer may edit (can_edit). */
 export function CampaignCardGrid({
@@ -44,6 +45,8 @@ export function CampaignCard({
   const publicHref = `${isAppeal ? '/appeals' : '/campaigns'}/${item.short_id ?? item._id}`;
   const creator = [item.created_by?.first_name, item.created_by?.last_name].filter(Boolean).join(' ');
   const initial = title.trim().charAt(0).toUpperCase() || '?';
+  // Past its end date (or its campaign's) the item takes no gifts: the fundraiser sees why (docs/decisions/056).
+  const endedOn = givingEndedOn(item, new Date());
   return (
     <article className="dash-ccard">
       <div className="dash-ccard-media">
@@ -57,6 +60,8 @@ export function CampaignCard({
           <h2 className="dash-ccard-title">{title}</h2>
           {item.status && item.status !== 'approved' ? (
             <Badge tone={item.status === 'deleted' ? 'danger' : 'warn'}>{item.status}</Badge>
+          ) : endedOn ? (
+            <Badge tone="muted">Ended {formatLongUkDay(endedOn)}</Badge>
           ) : (
             <Badge>Active</Badge>
           )}
@@ -82,9 +87,9 @@ export function CampaignCard({
           <span>Goal: {formatPenceShort(goal)}</span>
         </p>
         <div className="dash-ccard-actions">
-          {/* An appeal's Donate goes to its donation box, not the top of its page. */}
-          <LinkButton href={isAppeal ? `${publicHref}#donate` : publicHref} small>
-            {isAppeal ? 'Donate' : 'View'}
+          {/* An appeal's Donate goes to its donation box, not the top of its page; an ended one's page says it ended. */}
+          <LinkButton href={isAppeal && !endedOn ? `${publicHref}#donate` : publicHref} small>
+            {isAppeal && !endedOn ? 'Donate' : 'View'}
             <span className="visually-hidden"> {title}</span>
           </LinkButton>
           {editMode && basePath && item.can_edit ? (

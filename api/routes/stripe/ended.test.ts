@@ -1,0 +1,195 @@
+import { eq } from 'drizzle-orm';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { londonIsoDate } from '../../../domain';
+import {
+  campaigns,
+  donations,
+  giftAidDeclarations,
+  prices,
+  rateLimits,
+  supportMessages,
+  users,
+} from '../../../db/schema';
+import { createAppeal, createCharity, signedIn } from '../../../tests/factories';
+import { engineName, errorOf, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
+
+/**
+ * An end date ends giving (docs/decisions/056): a new checkout for an item whose end date has
+ * passed (an appeal also ends with its campaign) answers 409 and stores nothing; a payment started
+ * before the end is still recorded, the office's manual gifts still go in, and a later end date
+ * reopens the item.
+ */
+let t: TestApp;
+const monthlyPrice = `price_ended_${Date.now()}`;
+beforeAll(async () => {
+  t = await setupTestApp();
+  await t.db.insert(prices).values({ id: monthlyPrice, unitAmount: 1000 });
+});
+// Every checkout here is anonymous; the site-wide check threshold is tested elsewhere.
+beforeEach(async () => {
+  await t.db.delete(rateLimits).where(eq(rateLimits.key, 'challenge:checkout-anonymous'));
+});
+
+/** A London calendar day `n` days from today (negative: in the past). */
+function londonDay(n: number): string {
+  const [y, m, d] = londonIsoDate(new Date()).split('-').map(Number);
+  return new Date(Date.UTC(y, m - 1, d + n)).toISOString().slice(0, 10);
+}
+
+const start = (json: Record<string, unknown>) =>
+  t.request('/api/stripe/client_secret', {
+    method: 'POST',
+    json: { email: `ended.${crypto.randomUUID().slice(0, 8)}@example.com`, amount: 1500, ...json },
+  });
+
+/** Rows a refused checkout must not have written. */
+async function counts() {
+  const [d, u, g, m] = await Promise.all([
+    t.db.select({ id: donations.id }).from(donations),
+    t.db.select({ id: users.id }).from(users),
+    t.db.select({ id: giftAidDeclarations.id }).from(giftAidDeclarations),
+    t.db.select({ id: supportMessages.donationId }).from(supportMessages),
+  ]);
+  return { donations: d.length, users: u.length, declarations: g.length, messages: m.length };
+}
+
+const GIFT_AID = {
+  first_name: 'Ann',
+  last_name: 'Lee',
+  house: '1',
+  address: 'High Street, Leeds',
+  postcode: 'LS1 4AP',
+};
+
+describe(`POST /api/stripe/client_secret: an item past its end date takes no new gifts (${engineName})`, () => {
+  it('refuses an ended appeal with 409 in its own words and stores nothing', async () => {
+    const { campaign } = await createCharity(t.db, { campaign: { dateTo: londonDay(30) } });
+    const appeal = await createAppeal(t.db, campaign.id, {
+      organizationId: campaign.organizationId,
+      dateTo: '2025-11-30',
+    });
+    const before = await counts();
+    const res = await start({
+      campaign_id: campaign.id,
+      appeal_id: appeal.id,
+      giftAid: true,
+      gift_aid: GIFT_AID,
+      message: 'Good luck!',
+    });
+    expect(await errorOf(res, 409)).toEqual({
+      statusCode: 409,
+      message: 'This appeal ended on 30 November 2025 and takes no new gifts.',
+    });
+    expect(await counts()).toEqual(before);
+  });
+
+  it('refuses an appeal whose campaign ended yesterday, naming the campaign’s end, and a gift to that campaign', async () => {
+    const yesterday = londonDay(-1);
+    const { campaign, appeal } = await createCharity(t.db, {
+      campaign: { dateTo: yesterday },
+      appeal: { dateTo: londonDay(60) },
+    });
+    // The appeal says when its campaign ends, so pages and the dashboard can tell without asking again.
+    const read = await t.request(`/api/appeals/${appeal.id}`);
+    expect(await read.json()).toMatchObject({ date: { to: londonDay(60) }, campaign_date_to: yesterday });
+    const before = await counts();
+    const spoken = new Intl.DateTimeFormat('en-GB', {
+      day: 'numeric',
+      month: 'long',
+      year: 'numeric',
+      timeZone: 'UTC',
+    }).format(new Date(`${yesterday}T12:00:00Z`));
+    expect((await errorOf(await start({ campaign_id: campaign.id, appeal_id: appeal.id }), 409)).message).toBe(
+      `This appeal ended on ${spoken} and takes no new gifts.`,
+    );
+    expect((await errorOf(await start({ campaign_id: campaign.id, appeal_id: null }), 409)).message).toBe(
+      `This campaign ended on ${spoken} and takes no new gifts.`,
+    );
+    // A new monthly gift is refused the same way.
+    const monthly = await start({
+      campaign_id: campaign.id,
+      appeal_id: appeal.id,
+      amount: undefined,
+      price: monthlyPrice,
+    });
+    expect((await errorOf(monthly, 409)).message).toBe(`This appeal ended on ${spoken} and takes no new gifts.`);
+    expect(await counts()).toEqual(before);
+  });
+
+  it('still takes gifts on the last day itself, and with no end date at all', async () => {
+    const { campaign, appeal } = await createCharity(t.db, {
+      campaign: { dateTo: null },
+      appeal: { dateTo: londonDay(0) },
+    });
+    const res = await start({ campaign_id: campaign.id, appeal_id: appeal.id });
+    expect(res.status, await res.clone().text()).toBe(200);
+    const stored = await t.db.select().from(donations).where(eq(donations.appealId, appeal.id));
+    expect(stored.map((d) => [d.status, d.amount])).toEqual([['pending', 1500]]);
+    expect((await start({ campaign_id: campaign.id, appeal_id: null })).status).toBe(200);
+  });
+
+  it('a later end date reopens an ended appeal: its fundraiser edits the date, then the gift is accepted', async () => {
+    const { user, token } = await signedIn(t.db, 'donor');
+    const { campaign } = await createCharity(t.db, { campaign: { dateTo: null } });
+    const appeal = await createAppeal(t.db, campaign.id, {
+      organizationId: campaign.organizationId,
+      createdBy: user.id,
+      dateFrom: londonDay(-40),
+      dateTo: londonDay(-2),
+    });
+    const refused = await start({ campaign_id: campaign.id, appeal_id: appeal.id });
+    expect(refused.status).toBe(409);
+
+    const put = await t.request(`/api/campaigns/${appeal.id}`, {
+      method: 'PUT',
+      token,
+      json: { date: { to: londonDay(14) } },
+    });
+    expect(put.status, await put.clone().text()).toBe(200);
+    expect(((await put.json()) as { date: { to: string } }).date.to).toBe(londonDay(14));
+    const accepted = await start({ campaign_id: campaign.id, appeal_id: appeal.id });
+    expect(accepted.status, await accepted.clone().text()).toBe(200);
+  });
+});
+
+describe(`Gifts started before the end are still recorded (${engineName})`, () => {
+  it('a payment opened while the appeal was open is settled after its end date passes', async () => {
+    const { campaign, appeal } = await createCharity(t.db, {
+      campaign: { dateTo: null },
+      appeal: { dateTo: londonDay(0) },
+    });
+    const res = await start({ campaign_id: campaign.id, appeal_id: appeal.id, amount: 2500 });
+    expect(res.status).toBe(200);
+    const { clientSecret } = (await res.json()) as { clientSecret: string };
+    // Midnight passes: the appeal's end date is now behind it.
+    await t.db
+      .update(campaigns)
+      .set({ dateTo: londonDay(-1) })
+      .where(eq(campaigns.id, appeal.id));
+    expect((await start({ campaign_id: campaign.id, appeal_id: appeal.id })).status).toBe(409);
+
+    // The confirmation runs the same event handler as Stripe's webhook: the money is recorded.
+    const confirmed = await t.request('/api/stripe/demo/confirm', { method: 'POST', json: { clientSecret } });
+    expect(confirmed.status, await confirmed.clone().text()).toBe(200);
+    expect(await confirmed.json()).toEqual({ status: 'succeeded' });
+    const stored = await t.db.select().from(donations).where(eq(donations.appealId, appeal.id));
+    expect(stored.map((d) => [d.status, d.amount])).toEqual([['succeeded', 2500]]);
+  });
+
+  it('the office still enters a manual gift to an ended appeal (income that arrived before the end)', async () => {
+    const { campaign, appeal } = await createCharity(t.db, {
+      campaign: { dateTo: londonDay(-10) },
+      appeal: { dateTo: londonDay(-10) },
+    });
+    const { token } = await signedIn(t.db, 'admin');
+    const donor = await signedIn(t.db, 'donor');
+    const res = await t.request('/api/donations', {
+      method: 'POST',
+      token,
+      json: { donor: donor.user.id, amount: 4_000, date: londonDay(-12), campaign: campaign.id, appeal: appeal.id },
+    });
+    expect(res.status, await res.clone().text()).toBe(201);
+    const stored = await t.db.select().from(donations).where(eq(donations.appealId, appeal.id));
+    expect(stored.map((d) => [d.status, d.amount])).toEqual([['succeeded', 4000]]);
+  });
+});
