@@ -71,6 +71,10 @@ export const administersAny = (user: AuthUser): boolean => roles.administersAny(
 export const canManageOrganization = (user: AuthUser | null, organizationId: string | null): boolean =>
   roles.administers(user, organizationId);
 
+/** The accounts journal's nominal codes of an organization and its campaigns: its admins, its finance users, admins. */
+export const setsNominalCodes = (user: AuthUser | null, organizationId: string | null): boolean =>
+  roles.setsNominalCodes(user, organizationId);
+
 /** Admins; admins of the item's organization; the fundraiser who created an appeal (until deleted). */
 export const canEditCampaign = (
   user: AuthUser | null,
