@@ -157,6 +157,18 @@ export const ORGANIZATION_NOMINAL_CODES = {
 export type OrganizationNominalCode = keyof typeof ORGANIZATION_NOMINAL_CODES;
 export const ORGANIZATION_NOMINAL_CODE_FIELDS = Object.keys(ORGANIZATION_NOMINAL_CODES) as OrganizationNominalCode[];
 
+/** The codes an organization's journal posts to: its own, or the default of each (both income defaults when unset). */
+export function journalCodesOf(
+  org: Partial<Record<OrganizationNominalCode, string | null>> | null,
+): Record<OrganizationNominalCode, string> {
+  return Object.fromEntries(
+    ORGANIZATION_NOMINAL_CODE_FIELDS.map((field) => [
+      field,
+      org?.[field] || ORGANIZATION_NOMINAL_CODES[field].placeholder,
+    ]),
+  ) as Record<OrganizationNominalCode, string>;
+}
+
 /** Methods paid through the payment provider (net of its fee into the clearing account). */
 export const PROVIDER_METHODS = ['card', 'bacs_debit'] as const satisfies readonly PaymentMethod[];
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { nominalCodeOf, nominalCodeProblem } from '../../domain/finance';
+import { DEFAULT_NOMINAL_CODES, journalCodesOf, nominalCodeOf, nominalCodeProblem } from '../../domain/finance';
 import { setsAnyNominalCodes, setsNominalCodes } from '../../domain/roles';
 
 describe('nominalCodeProblem: the one rule for an accounts journal code', () => {
@@ -39,5 +39,19 @@ describe('setsNominalCodes: who owns the chart of accounts', () => {
     expect(setsNominalCodes(null, org)).toBe(false);
     expect(setsAnyNominalCodes({ type: 'donor', orgIds: [] })).toBe(false);
     expect(setsAnyNominalCodes({ type: 'finance', orgIds: [] })).toBe(true);
+  });
+});
+
+describe('journalCodesOf: what the journal screen says the export posts to', () => {
+  it("is the organization's codes, each unset one its default", () => {
+    expect(journalCodesOf({ income_code: '200', fee_code: null, clearing_code: '', bank_code: '1215' })).toEqual({
+      income_code: '200',
+      fee_code: DEFAULT_NOMINAL_CODES.fees,
+      clearing_code: DEFAULT_NOMINAL_CODES.clearing,
+      bank_code: '1215',
+    });
+    expect(journalCodesOf(null).income_code).toBe(
+      `${DEFAULT_NOMINAL_CODES.restrictedIncome} / ${DEFAULT_NOMINAL_CODES.unrestrictedIncome}`,
+    );
   });
 });
