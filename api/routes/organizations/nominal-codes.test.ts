@@ -279,6 +279,13 @@ describe(`nominal codes of organizations and campaigns (${engineName})`, () => {
     expect(await orgRow()).toEqual(before);
     expect((await auditRows(orgA)).length).toBe(audits);
 
+    // An appeal is not a fund of its own: its gifts are its campaign's income.
+    const onAppeal = await putCampaign(orgAdminToken, appeal, { income_code: '4300' });
+    expect(onAppeal.status).toBe(400);
+    expect(await onAppeal.json()).toEqual({
+      statusCode: 400,
+      message: "income_code: an appeal's gifts post to its campaign's fund; set the code on the campaign",
+    });
     // A fund's code: the fundraiser who started an appeal, another organization's finance user, a donor.
     expect((await putCampaign(fundraiserToken, appeal, { income_code: '4300' })).status).toBe(403);
     expect((await putCampaign(fundraiserToken, appeal, { title: 'Renamed', income_code: '4300' })).status).toBe(403);

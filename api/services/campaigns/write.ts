@@ -169,7 +169,7 @@ function checkIncomeCode(
   user: AuthUser,
   organizationId: string | null,
   wanted: string | null | undefined,
-  current: string | null = null,
+  { current = null, isAppeal }: { current?: string | null; isAppeal: boolean },
 ) {
   if (wanted === undefined || wanted === current) return;
   if (!setsNominalCodes(user, organizationId)) {
@@ -177,6 +177,9 @@ function checkIncomeCode(
       "income_code: only admins, and the admins and finance users of this campaign's organization, can set its nominal code",
     );
   }
+  // The journal's funds are campaigns: an appeal's gifts are its campaign's income (decision 035).
+  if (isAppeal && wanted !== null)
+    throw badRequest("income_code: an appeal's gifts post to its campaign's fund; set the code on the campaign");
 }
 
 /** An update that sets only the fund's income code: what a finance user, who edits no content, may send. */
@@ -206,7 +209,7 @@ export async function createCampaign(ctx: WriteCtx, input: CampaignInput): Promi
   }
 
   checkSponsoredEvent(user, organizationId, input.sponsored_event);
-  checkIncomeCode(user, organizationId, input.income_code);
+  checkIncomeCode(user, organizationId, input.income_code, { isAppeal });
   const templateCauseId = input.template_cause_id ? await checkTemplateCause(db, input.template_cause_id) : null;
   const given = pickDates(input.date);
   const fallback = defaultDates(ctx.now);
@@ -290,7 +293,10 @@ export async function updateCampaign(ctx: WriteCtx, idOrShort: string, input: Ca
     changes.sponsoredEvent = input.sponsored_event;
   }
   if (input.income_code !== undefined && input.income_code !== row.incomeCode) {
-    checkIncomeCode(user, changes.organizationId ?? row.organizationId, input.income_code, row.incomeCode);
+    checkIncomeCode(user, changes.organizationId ?? row.organizationId, input.income_code, {
+      current: row.incomeCode,
+      isAppeal: row.campaignId !== null,
+    });
     changes.incomeCode = input.income_code;
   }
   if (input.title !== undefined) changes.title = input.title;

@@ -219,7 +219,7 @@ export default function CampaignEditor({ kind, id, redirectTo, title, onCancel }
     if (problems.length) return showError(problems.join(' '));
     setSaving(true);
     setError(null);
-    const payload = toPayload(form, kind, { canSetStatus, name, setsCodes });
+    const payload = toPayload(form, kind, { canSetStatus, name, setsCodes: setsCodes && kind === 'campaign' });
     const result = id
       ? await api((o) => client.api.campaigns[':id'].$put({ param: { id }, json: payload }, o))
       : await api((o) => client.api.campaigns.$post({ json: payload }, o));
@@ -459,7 +459,8 @@ export default function CampaignEditor({ kind, id, redirectTo, title, onCancel }
             </div>
           )}
 
-          {setsCodes && form.incomeCode !== null && (
+          {/* An appeal's gifts are its campaign's income: only a campaign is a fund with a code. */}
+          {kind === 'campaign' && setsCodes && form.incomeCode !== null && (
             <EditorField
               id={more.incomeCode}
               label="Income code"
