@@ -131,7 +131,7 @@ export const nominalCodeOf = (code: string | null | undefined): string | null =>
 export const ORGANIZATION_NOMINAL_CODES = {
   income_code: {
     label: 'Income code',
-    defaultsTo: `${DEFAULT_NOMINAL_CODES.restrictedIncome} for campaigns and appeals, ${DEFAULT_NOMINAL_CODES.unrestrictedIncome} for the general fund`,
+    defaultsTo: `${DEFAULT_NOMINAL_CODES.restrictedIncome} for restricted funds, ${DEFAULT_NOMINAL_CODES.unrestrictedIncome} for the general fund`,
     placeholder: `${DEFAULT_NOMINAL_CODES.restrictedIncome} / ${DEFAULT_NOMINAL_CODES.unrestrictedIncome}`,
     purpose: 'Donation income of every fund without a code of its own',
   },

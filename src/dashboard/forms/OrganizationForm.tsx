@@ -208,7 +208,15 @@ export function OrganizationForm({ id }: { id?: string }) {
     navigate(listPathOf('organizations'));
   };
 
-  const journalCodes = setsCodes ? <JournalCodes values={values} onChange={(field, v) => set(field)(v)} /> : null;
+  const journalCodes = setsCodes ? (
+    <JournalCodes
+      values={values}
+      onChange={(field, v) => {
+        setSaved(false);
+        set(field)(v);
+      }}
+    />
+  ) : null;
 
   if (!manages) {
     return (
@@ -221,11 +229,9 @@ export function OrganizationForm({ id }: { id?: string }) {
         onCancel={() => goBack('/dashboard/donations')}
       >
         {journalCodes}
-        {saved ? (
-          <p className="dash-hint" role="status">
-            Saved: the next journal export uses these codes.
-          </p>
-        ) : null}
+        <p className="dash-hint" role="status">
+          {saved ? 'Saved: the next journal export uses these codes.' : ''}
+        </p>
       </FormShell>
     );
   }
