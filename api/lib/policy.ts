@@ -36,7 +36,8 @@ export const isStaff = (user: AuthUser | null | undefined): boolean => roles.isS
 
 /**
  * Admins, org_admins and finance users: the money screens (donations, refunds, Gift Aid, exports,
- * reports, the audit log). Finance never edits campaigns, appeals, organizations or users.
+ * reports, the audit log). Finance never edits campaigns, appeals, organizations or users, but for
+ * the accounts journal's nominal codes of its organizations (setsNominalCodes).
  */
 export const readsFinance = (user: AuthUser | null | undefined): boolean => readsMoney(user);
 
