@@ -106,6 +106,69 @@ export const DEFAULT_NOMINAL_CODES = {
   bank: '1200',
 } as const;
 
+/** A nominal (account) code: Xero's account codes are at most 10 letters and digits, Sage's nominal codes digits. */
+export const NOMINAL_CODE_MAX_LENGTH = 10;
+
+/**
+ * The one rule for a nominal code an organization or campaign sets (docs/decisions/035): 1-10
+ * letters, digits, '-' and '.', starting with a letter or digit (so no CSV cell can read as a
+ * formula). Empty clears the code back to the default. Answers why a code is refused, or null.
+ */
+export function nominalCodeProblem(code: string): string | null {
+  const trimmed = code.trim();
+  if (trimmed === '') return null;
+  if (trimmed.length > NOMINAL_CODE_MAX_LENGTH)
+    return `Use at most ${NOMINAL_CODE_MAX_LENGTH} characters, as in your chart of accounts (e.g. 4000)`;
+  if (!/^[A-Za-z0-9][A-Za-z0-9.-]*$/.test(trimmed))
+    return 'Use letters, digits, "-" and "." only, starting with a letter or digit, as in your chart of accounts (e.g. 4000)';
+  return null;
+}
+
+/** A stored nominal code: trimmed, or null (the default) when empty. */
+export const nominalCodeOf = (code: string | null | undefined): string | null => code?.trim() || null;
+
+/** The organization's four codes as the API names them, with the default each falls back to and what it is for. */
+export const ORGANIZATION_NOMINAL_CODES = {
+  income_code: {
+    label: 'Income code',
+    defaultsTo: `${DEFAULT_NOMINAL_CODES.restrictedIncome} for restricted funds, ${DEFAULT_NOMINAL_CODES.unrestrictedIncome} for the general fund`,
+    placeholder: `${DEFAULT_NOMINAL_CODES.restrictedIncome} / ${DEFAULT_NOMINAL_CODES.unrestrictedIncome}`,
+    purpose: 'Donation income of every fund without a code of its own',
+  },
+  fee_code: {
+    label: 'Fees code',
+    defaultsTo: DEFAULT_NOMINAL_CODES.fees,
+    placeholder: DEFAULT_NOMINAL_CODES.fees,
+    purpose: "The payment provider's fees",
+  },
+  clearing_code: {
+    label: 'Stripe clearing code',
+    defaultsTo: DEFAULT_NOMINAL_CODES.clearing,
+    placeholder: DEFAULT_NOMINAL_CODES.clearing,
+    purpose: 'Card and Direct Debit gifts until Stripe pays them out',
+  },
+  bank_code: {
+    label: 'Bank code',
+    defaultsTo: DEFAULT_NOMINAL_CODES.bank,
+    placeholder: DEFAULT_NOMINAL_CODES.bank,
+    purpose: 'Offline income paid in (in Xero, a clearing account: Xero takes no journals on a Bank account)',
+  },
+} as const;
+export type OrganizationNominalCode = keyof typeof ORGANIZATION_NOMINAL_CODES;
+export const ORGANIZATION_NOMINAL_CODE_FIELDS = Object.keys(ORGANIZATION_NOMINAL_CODES) as OrganizationNominalCode[];
+
+/** The codes an organization's journal posts to: its own, or the default of each (both income defaults when unset). */
+export function journalCodesOf(
+  org: Partial<Record<OrganizationNominalCode, string | null>> | null,
+): Record<OrganizationNominalCode, string> {
+  return Object.fromEntries(
+    ORGANIZATION_NOMINAL_CODE_FIELDS.map((field) => [
+      field,
+      org?.[field] || ORGANIZATION_NOMINAL_CODES[field].placeholder,
+    ]),
+  ) as Record<OrganizationNominalCode, string>;
+}
+
 /** Methods paid through the payment provider (net of its fee into the clearing account). */
 export const PROVIDER_METHODS = ['card', 'bacs_debit'] as const satisfies readonly PaymentMethod[];
 

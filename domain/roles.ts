@@ -47,6 +47,18 @@ export const seesDonorGiving = (viewer: MaybeViewer): boolean => isStaff(viewer)
 /** Finance users: the money screens, read-only for content and accounts. */
 export const isFinance = (viewer: MaybeViewer): boolean => viewer?.type === 'finance';
 
+/**
+ * The accounts journal's nominal codes (an organization's and its campaigns'): admins, the
+ * organization's admins, and its finance users, who own the chart of accounts.
+ */
+export function setsNominalCodes(viewer: MaybeViewer, organizationId: string | null | undefined): boolean {
+  if (administers(viewer, organizationId)) return true;
+  return isFinance(viewer) && !!organizationId && !!viewer?.orgIds.includes(organizationId);
+}
+
+/** Whether a screen offers nominal codes at all (the server still checks the organization). */
+export const setsAnyNominalCodes = (viewer: MaybeViewer): boolean => isStaff(viewer) || isFinance(viewer);
+
 /** The Contact Support inbox: the platform's admins. */
 export const canReadSupportInbox = (viewer: MaybeViewer): boolean => isAdmin(viewer);
 

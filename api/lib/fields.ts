@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { EMAIL_INVALID, EMAIL_MAX_LENGTH, EMAIL_PATTERN, personNameProblem } from '../../domain';
+import { nominalCodeOf, nominalCodeProblem } from '../../domain/finance';
 import { normalizePhone, PHONE_INVALID } from '../../domain/phone';
 
 /** Zod pieces shared by the dashboard's organization, donor and donation endpoints. */
@@ -22,6 +23,20 @@ export const optionalText = (max: number) =>
     .nullable()
     .optional()
     .transform((v) => (v === '' ? null : v));
+
+/**
+ * A nominal (account) code for the accounts journal: domain/finance.ts's one rule; empty or null
+ * clears it back to the default (stored as null).
+ */
+export const nominalCode = z
+  .string({ error: 'Must be text: a nominal code like 4000, or empty for the default' })
+  .nullable()
+  .optional()
+  .superRefine((v, ctx) => {
+    const problem = v == null ? null : nominalCodeProblem(v);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  })
+  .transform((v) => (v === undefined ? undefined : nominalCodeOf(v)));
 
 export const requiredText = (max: number, what: string) =>
   z

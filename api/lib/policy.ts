@@ -36,7 +36,8 @@ export const isStaff = (user: AuthUser | null | undefined): boolean => roles.isS
 
 /**
  * Admins, org_admins and finance users: the money screens (donations, refunds, Gift Aid, exports,
- * reports, the audit log). Finance never edits campaigns, appeals, organizations or users.
+ * reports, the audit log). Finance never edits campaigns, appeals, organizations or users, but for
+ * the accounts journal's nominal codes of its organizations (setsNominalCodes).
  */
 export const readsFinance = (user: AuthUser | null | undefined): boolean => readsMoney(user);
 
@@ -70,6 +71,10 @@ export const administersAny = (user: AuthUser): boolean => roles.administersAny(
 /** org_admins manage only the organizations they are linked to; admins all; donors none. */
 export const canManageOrganization = (user: AuthUser | null, organizationId: string | null): boolean =>
   roles.administers(user, organizationId);
+
+/** The accounts journal's nominal codes of an organization and its campaigns: its admins, its finance users, admins. */
+export const setsNominalCodes = (user: AuthUser | null, organizationId: string | null): boolean =>
+  roles.setsNominalCodes(user, organizationId);
 
 /** Admins; admins of the item's organization; the fundraiser who created an appeal (until deleted). */
 export const canEditCampaign = (

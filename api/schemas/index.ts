@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { createSelectSchema } from 'drizzle-zod';
 import { campaigns, donations, organizations, templateCauses, users } from '../../db/schema';
-import { PAYMENT_METHODS } from '../../domain/finance';
+import { ORGANIZATION_NOMINAL_CODES as CODES, PAYMENT_METHODS } from '../../domain/finance';
 import { ErasureSchema } from './consent';
 
 /**
@@ -85,6 +85,10 @@ export const CampaignSchema = z
       .boolean()
       .optional()
       .openapi({ description: 'Answered to signed-in callers: whether they may edit this item' }),
+    income_code: campaignRow.incomeCode.optional().openapi({
+      description:
+        "Answered to those who may set it (its organization's admins and finance users, admins): the fund's income nominal code in the accounts journal; null: the organization's",
+    }),
   })
   .openapi('Campaign');
 
@@ -196,6 +200,18 @@ export const OrganizationSchema = z
     appeals_need_approval: z
       .boolean()
       .openapi({ description: 'New appeals under this organization start as drafts until an admin approves them' }),
+    income_code: organizationRow.incomeCode.openapi({
+      description: `Accounts journal: ${CODES.income_code.purpose.toLowerCase()}; null: ${CODES.income_code.defaultsTo}`,
+    }),
+    fee_code: organizationRow.feeCode.openapi({
+      description: `Accounts journal: ${CODES.fee_code.purpose.toLowerCase()}; null: ${CODES.fee_code.defaultsTo}`,
+    }),
+    clearing_code: organizationRow.clearingCode.openapi({
+      description: `Accounts journal: ${CODES.clearing_code.purpose.toLowerCase()}; null: ${CODES.clearing_code.defaultsTo}`,
+    }),
+    bank_code: organizationRow.bankCode.openapi({
+      description: `Accounts journal: ${CODES.bank_code.purpose.toLowerCase()}; null: ${CODES.bank_code.defaultsTo}`,
+    }),
   })
   .openapi('Organization');
 

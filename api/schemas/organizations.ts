@@ -3,6 +3,7 @@ import { CHARITY_REGULATOR_IDS, type CharityRegulator } from '../../domain';
 import {
   addressSchema,
   imageInput,
+  nominalCode,
   optionalEmail,
   optionalText,
   organizationPhone,
@@ -38,6 +39,11 @@ export const organizationFields = {
     .max(50, 'At most 50 admins')
     .optional(),
   appeals_need_approval: z.boolean({ error: 'appeals_need_approval must be true or false' }).optional(),
+  // The accounts journal's nominal codes (docs/decisions/035); null or '' uses the default.
+  income_code: nominalCode,
+  fee_code: nominalCode,
+  clearing_code: nominalCode,
+  bank_code: nominalCode,
 };
 
 export const OrganizationCreateBody = z.object(organizationFields);

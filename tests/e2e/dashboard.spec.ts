@@ -82,6 +82,32 @@ test('the organizations list shows the seeded organizations, and a new one can b
   await expect(page.getByLabel('Charity number')).toHaveValue('SC054321');
   await expect(page.getByRole('combobox', { name: 'Regulator' })).toHaveValue('oscr');
   await expect(page.getByLabel('HMRC charity reference')).toHaveValue('SC12345');
+
+  // Accounts journal codes: each box shows its default; a formula-looking code is refused, a good one kept.
+  const income = page.getByRole('textbox', { name: 'Income code' });
+  const bank = page.getByRole('textbox', { name: 'Bank code' });
+  await expect(page.getByRole('group', { name: 'Accounts journal codes' })).toBeVisible();
+  await expect(income).toHaveAttribute('placeholder', '4000 / 4010');
+  await expect(bank).toHaveAttribute('placeholder', '1200');
+  await expect(bank).toHaveAccessibleDescription(/Offline income paid in .*; empty uses 1200/);
+  if (process.env.SCREENSHOTS) {
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.screenshot({ path: 'test-results/organization-codes-1280.png', fullPage: true });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.screenshot({ path: 'test-results/organization-codes-390.png', fullPage: true });
+  }
+  await income.fill('=1+1');
+  await save.click();
+  await expect(page.getByRole('alert')).toContainText(/Income code: Use letters, digits/);
+  await income.fill('4100');
+  await bank.fill('1215');
+  const editUrl = page.url();
+  await save.click();
+  await expect(page).toHaveURL(/\/dashboard\/organizations$/);
+  await page.goto(editUrl);
+  await expect(income).toHaveValue('4100');
+  await expect(bank).toHaveValue('1215');
+  await expect(page.getByRole('textbox', { name: 'Fees code' })).toHaveValue('');
 });
 
 test('an unknown organization id shows Organization Not Found', async ({ page, request }) => {

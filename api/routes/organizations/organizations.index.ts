@@ -2,12 +2,13 @@ import { createRouter } from '../../lib/create-app';
 import { imageFormBodyLimit, withImage } from '../../lib/image-upload';
 import { bearerAuth, createdResponses, IdParams, jsonBody, okResponses, routesOf } from '../../lib/openapi';
 import { pageItems, pageResponses } from '../../lib/paging';
-import { adminOnly, financeReaders, loadThenAuthorize, requireUser, staffOnly } from '../../lib/policy';
+import { adminOnly, financeReaders, loadThenAuthorize, requireUser } from '../../lib/policy';
 import { signedInContext } from '../../lib/service-context';
 import { OrganizationSchema } from '../../schemas';
 import { OrganizationCreateBody, OrganizationListQuery, OrganizationUpdateBody } from '../../schemas/organizations';
 import { actorOf } from '../../services/audit/append';
 import {
+  checkOrganizationEdit,
   createOrganization,
   getOrganization,
   listOrganizations,
@@ -15,7 +16,6 @@ import {
 } from '../../services/organizations/manage';
 
 /** Organizations are staff data: donors get a 403 on every route here. */
-const staff = () => staffOnly('Only admins and organization admins can manage organizations');
 const readers = () => financeReaders('Only admins, organization admins and finance users can see organizations');
 
 /** Scope first, so an org_admin learns nothing about other organizations from validation errors. */
@@ -45,8 +45,15 @@ const getOrgRoute = organizations.get('/organizations/{id}', {
 });
 
 const updateOrgRoute = organizations.put('/organizations/{id}', {
-  summary: 'Update an organization (its org_admins, or an admin; only admins change its admins)',
-  middleware: [imageFormBodyLimit, staff(), scopedOrganization.middleware],
+  summary:
+    "Update an organization (its org_admins, or an admin; only admins change its admins; its finance users only the accounts journal's nominal codes)",
+  middleware: [
+    imageFormBodyLimit,
+    financeReaders(
+      "Only admins and organization admins can manage organizations, and finance users their accounts journal's codes",
+    ),
+    scopedOrganization.middleware,
+  ],
   request: { params: IdParams, body: jsonBody(OrganizationUpdateBody) },
   responses: okResponses(OrganizationSchema, 'Updated'),
 });
@@ -66,6 +73,8 @@ export const organizationsRouter = createRouter()
   .openapi(updateOrgRoute, async (c) => {
     const current = scopedOrganization.item(c);
     const input = c.req.valid('json');
+    // Before the image is stored: a finance user's save of anything but the codes is refused.
+    checkOrganizationEdit(requireUser(c.var.user), current._id, input);
     const updated = await withImage(c, 'image', input.image, current.image, (image) =>
       updateOrganization(signedInContext(c), current._id, { ...input, image }),
     );

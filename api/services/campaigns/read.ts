@@ -4,7 +4,14 @@ import type { Db } from '../../../db/client';
 import { type IdValue, preparedRead } from '../../../db/prepared';
 import { parseId, toShortId } from '../../../domain/ids';
 import { type CampaignStatus, campaigns, campaignTotals } from '../../../db/schema';
-import { canEditCampaign, canManageOrganization, isAdmin, isOrgAdmin, isStaff } from '../../lib/policy';
+import {
+  canEditCampaign,
+  canManageOrganization,
+  isAdmin,
+  isOrgAdmin,
+  isStaff,
+  setsNominalCodes,
+} from '../../lib/policy';
 import type { AuthUser } from '../../lib/types';
 import { totalsColumns, totalsJoin } from './totals';
 import { MAX_PAGE_SIZE } from '../../../domain/limits';
@@ -41,13 +48,21 @@ type CampaignRow = {
   giftAidTotal?: number;
 };
 
-/** `can_edit` is answered to signed-in callers only: whether they may edit the item. */
-export type CampaignDto = ReturnType<typeof toCampaignDto> & { can_edit?: boolean };
+/**
+ * `can_edit` is answered to signed-in callers only: whether they may edit the item; `income_code`
+ * (the fund's nominal code) only to those who may set it.
+ */
+export type CampaignDto = ReturnType<typeof toCampaignDto> & { can_edit?: boolean; income_code?: string | null };
+
+/** The fund's income code, added for a viewer who may set it (its organization's admins and finance users). */
+function withIncomeCode<T extends object>(dto: T, row: typeof campaigns.$inferSelect, viewer: AuthUser | null) {
+  return viewer && setsNominalCodes(viewer, row.organizationId) ? { ...dto, income_code: row.incomeCode } : dto;
+}
 
 /** The item as this caller sees it: a signed-in caller also learns whether they may edit it. */
 function dtoFor(row: CampaignRow, viewer: AuthUser | null): CampaignDto {
   const dto = toCampaignDto(row);
-  return viewer ? { ...dto, can_edit: canEditCampaign(viewer, row.row) } : dto;
+  return viewer ? withIncomeCode({ ...dto, can_edit: canEditCampaign(viewer, row.row) }, row.row, viewer) : dto;
 }
 
 /** The API shape of a campaign or appeal (spec section 3); money in pence. */
@@ -294,8 +309,11 @@ export async function listCampaignTitles(db: Db) {
   return rows;
 }
 
-/** One campaign or appeal by UUID, whoever asks: for answering a write its author was allowed to make. */
-export async function loadCampaignDto(db: Db, id: string): Promise<CampaignDto | null> {
+/**
+ * One campaign or appeal by UUID, whoever asks: for answering a write its author was allowed to
+ * make (with its income code when `viewer` may set it).
+ */
+export async function loadCampaignDto(db: Db, id: string, viewer: AuthUser | null = null): Promise<CampaignDto | null> {
   const [row] = await db
     .select(campaignColumns)
     .from(campaigns)
@@ -303,7 +321,7 @@ export async function loadCampaignDto(db: Db, id: string): Promise<CampaignDto |
     .leftJoin(parent, eq(parent.id, campaigns.campaignId))
     .where(eq(campaigns.id, id))
     .limit(1);
-  return row ? toCampaignDto(row) : null;
+  return row ? withIncomeCode(toCampaignDto(row), row.row, viewer) : null;
 }
 
 /** One campaign or appeal by UUID or short id, if the viewer may see it. */

@@ -12,12 +12,14 @@ import {
   templateCauses,
 } from '../../../db/schema';
 import { badRequest, forbidden, notFound } from '../../lib/errors';
+import { nominalCode } from '../../lib/fields';
 import {
   administersAny,
   canEditCampaign,
   canManageOrganization,
   canSetCampaignStatus,
   isAdmin,
+  setsNominalCodes,
 } from '../../lib/policy';
 import type { AuthUser } from '../../lib/types';
 import { type CampaignDto, loadCampaignDto } from './read';
@@ -127,6 +129,8 @@ export const campaignInput = z.object({
   status: z.enum(CAMPAIGN_STATUSES, { error: `status must be one of ${CAMPAIGN_STATUSES.join(', ')}` }).nullish(),
   /** HMRC: gifts to a sponsored event say "Yes" on the Gift Aid schedule and are never aggregated. */
   sponsored_event: z.boolean({ error: 'sponsored_event must be true or false' }).optional(),
+  /** The fund's income nominal code in the accounts journal; null or '' uses the organization's. */
+  income_code: nominalCode,
 });
 export const campaignUpdateInput = campaignInput.partial();
 
@@ -160,6 +164,29 @@ function checkSponsoredEvent(
   }
 }
 
+/** A fund's nominal code is the chart of accounts': its organization's admins and finance users, and admins, set it. */
+function checkIncomeCode(
+  user: AuthUser,
+  organizationId: string | null,
+  wanted: string | null | undefined,
+  { current = null, isAppeal }: { current?: string | null; isAppeal: boolean },
+) {
+  if (wanted === undefined || wanted === current) return;
+  if (!setsNominalCodes(user, organizationId)) {
+    throw forbidden(
+      "income_code: only admins, and the admins and finance users of this campaign's organization, can set its nominal code",
+    );
+  }
+  // The journal's funds are campaigns: an appeal's gifts are its campaign's income (decision 035).
+  if (isAppeal && wanted !== null)
+    throw badRequest("income_code: an appeal's gifts post to its campaign's fund; set the code on the campaign");
+}
+
+/** An update that sets only the fund's income code: what a finance user, who edits no content, may send. */
+const setsOnlyIncomeCode = (input: CampaignUpdate) =>
+  input.income_code !== undefined &&
+  Object.entries(input).every(([key, value]) => key === 'income_code' || value === undefined);
+
 function checkDateOrder(from: string | null, to: string | null) {
   if (from && to && from > to) throw badRequest('date.from must be on or before date.to');
 }
@@ -182,6 +209,7 @@ export async function createCampaign(ctx: WriteCtx, input: CampaignInput): Promi
   }
 
   checkSponsoredEvent(user, organizationId, input.sponsored_event);
+  checkIncomeCode(user, organizationId, input.income_code, { isAppeal });
   const templateCauseId = input.template_cause_id ? await checkTemplateCause(db, input.template_cause_id) : null;
   const given = pickDates(input.date);
   const fallback = defaultDates(ctx.now);
@@ -213,17 +241,18 @@ export async function createCampaign(ctx: WriteCtx, input: CampaignInput): Promi
       createdBy: user.id,
       templateCauseId,
       sponsoredEvent: input.sponsored_event ?? false,
+      incomeCode: input.income_code ?? null,
       createdAt: ctx.now,
       updatedAt: ctx.now,
     }),
   );
   // The author sees what they saved, even a status they may set but not view (e.g. deleted).
-  return (await loadCampaignDto(db, id))!;
+  return (await loadCampaignDto(db, id, user))!;
 }
 
 export async function updateCampaign(ctx: WriteCtx, idOrShort: string, input: CampaignUpdate): Promise<CampaignDto> {
   const { db, viewer: user } = ctx;
-  const row = await loadEditable(ctx, idOrShort);
+  const row = await loadEditable(ctx, idOrShort, setsOnlyIncomeCode(input));
   const changes: Partial<typeof campaigns.$inferInsert> = {};
 
   if (input.status && input.status !== row.status) {
@@ -263,6 +292,13 @@ export async function updateCampaign(ctx: WriteCtx, idOrShort: string, input: Ca
     checkSponsoredEvent(user, changes.organizationId ?? row.organizationId, input.sponsored_event, row.sponsoredEvent);
     changes.sponsoredEvent = input.sponsored_event;
   }
+  if (input.income_code !== undefined && input.income_code !== row.incomeCode) {
+    checkIncomeCode(user, changes.organizationId ?? row.organizationId, input.income_code, {
+      current: row.incomeCode,
+      isAppeal: row.campaignId !== null,
+    });
+    changes.incomeCode = input.income_code;
+  }
   if (input.title !== undefined) changes.title = input.title;
   if (input.description !== undefined) changes.description = input.description;
   if (input.story !== undefined) changes.story = input.story ?? '';
@@ -290,7 +326,7 @@ export async function updateCampaign(ctx: WriteCtx, idOrShort: string, input: Ca
   if (Object.keys(changes).length > 0) {
     changes.updatedAt = ctx.now;
     const update = db.update(campaigns).set(changes).where(eq(campaigns.id, row.id));
-    // A status change (approve, hide, delete) and a sponsored-event mark are staff decisions: audited in the same batch.
+    // A status change (approve, hide, delete), a sponsored-event mark and a fund's income code are staff decisions: audited in the same batch.
     const actor = actorOf(user, ctx.requestId ?? null);
     const organizationId = changes.organizationId ?? row.organizationId;
     const audits = [
@@ -316,10 +352,21 @@ export async function updateCampaign(ctx: WriteCtx, idOrShort: string, input: Ca
             }),
           ]
         : []),
+      ...(changes.incomeCode !== undefined
+        ? [
+            auditInsert(db, actor, {
+              action: 'campaign.income_code',
+              targetType: 'campaign',
+              targetId: row.id,
+              organizationId,
+              changes: { income_code: [row.incomeCode, changes.incomeCode] },
+            }),
+          ]
+        : []),
     ];
     await withUploads(ctx, uploads, () => (audits.length ? db.batch([update, ...audits]) : update));
   }
-  return (await loadCampaignDto(db, row.id))!;
+  return (await loadCampaignDto(db, row.id, user))!;
 }
 
 // Every stored byte counts, resized copies included, so the quota also bounds a save's size.
@@ -339,14 +386,18 @@ async function appealsNeedApproval(db: Db, organizationId: string | null): Promi
   return row?.held ?? false;
 }
 
-/** Admins; org admins of the item's organization; the creator of an appeal (unless deleted). */
-async function loadEditable(ctx: WriteCtx, idOrShort: string): Promise<Row> {
+/**
+ * Admins; org admins of the item's organization; the creator of an appeal (unless deleted); for a
+ * save of its income code alone, also the organization's finance users.
+ */
+async function loadEditable(ctx: WriteCtx, idOrShort: string, incomeCodeOnly = false): Promise<Row> {
   const id = parseId(idOrShort);
   if (!id) throw notFound('Campaign not found: the id is not valid');
   const [row] = await ctx.db.select().from(campaigns).where(eq(campaigns.id, id)).limit(1);
   if (!row) throw notFound('Campaign not found');
   const { viewer: user } = ctx;
   if (canEditCampaign(user, row)) return row;
+  if (incomeCodeOnly && setsNominalCodes(user, row.organizationId)) return row;
   // Don't reveal drafts and deleted items to people who cannot see them.
   if (row.status !== 'approved' && !(row.createdBy === user.id && row.status === 'draft'))
     throw notFound('Campaign not found');

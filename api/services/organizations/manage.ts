@@ -11,7 +11,9 @@ import {
   inOrgScope,
   orgScope,
   readsFinance,
+  setsNominalCodes,
 } from '../../lib/policy';
+import { ORGANIZATION_NOMINAL_CODE_FIELDS } from '../../../domain/finance';
 import type { AuthUser } from '../../lib/types';
 import { type CharityRegulator, charityNumberProblem, regulatorFromNumber } from '../../../domain';
 import { actorOf, type AuditActor, auditInsert, changedFields } from '../audit/append';
@@ -38,6 +40,11 @@ export type OrganizationInput = {
   appeals_need_approval?: boolean;
   /** User ids. */
   admins?: string[];
+  /** Accounts journal nominal codes; null clears one back to its default (domain/finance.ts). */
+  income_code?: string | null;
+  fee_code?: string | null;
+  clearing_code?: string | null;
+  bank_code?: string | null;
 };
 
 type AddressRow = {
@@ -128,6 +135,10 @@ function toOrganizationDto(row: typeof organizations.$inferSelect, admins: Optio
     address: toAddressDto(row),
     admins,
     appeals_need_approval: row.appealsNeedApproval,
+    income_code: row.incomeCode,
+    fee_code: row.feeCode,
+    clearing_code: row.clearingCode,
+    bank_code: row.bankCode,
   };
 }
 
@@ -227,7 +238,30 @@ function organizationColumns(input: OrganizationInput) {
     ...(input.appeals_need_approval !== undefined && { appealsNeedApproval: input.appeals_need_approval }),
     ...(input.accounting_year_end !== undefined && { accountingYearEnd: input.accounting_year_end }),
     ...addressColumnsFrom(input.address),
+    ...(input.income_code !== undefined && { incomeCode: input.income_code }),
+    ...(input.fee_code !== undefined && { feeCode: input.fee_code }),
+    ...(input.clearing_code !== undefined && { clearingCode: input.clearing_code }),
+    ...(input.bank_code !== undefined && { bankCode: input.bank_code }),
   };
+}
+
+/**
+ * Who may change what in an organization: its admins (and admins) everything they may manage;
+ * its finance users only the accounts journal's nominal codes, which they own with the chart of
+ * accounts. Anyone else, or a finance user sending any other field, is refused with a 403 before
+ * anything is stored (an image included).
+ */
+export function checkOrganizationEdit(viewer: AuthUser, organizationId: string, input: OrganizationInput) {
+  if (canManageOrganization(viewer, organizationId)) return;
+  if (!setsNominalCodes(viewer, organizationId))
+    throw forbidden('Only admins and organization admins can manage organizations');
+  const others = Object.entries(input)
+    .filter(([key, value]) => value !== undefined && !(ORGANIZATION_NOMINAL_CODE_FIELDS as string[]).includes(key))
+    .map(([key]) => key);
+  if (others.length)
+    throw forbidden(
+      `Finance users can change only the accounts journal codes (${ORGANIZATION_NOMINAL_CODE_FIELDS.join(', ')}), not ${others.join(', ')}`,
+    );
 }
 
 /** Donors linked as admins become org_admins; admins keep their wider type. */
@@ -334,6 +368,7 @@ export async function updateOrganization(
 ): Promise<OrganizationDto> {
   const { db, viewer, requestId } = ctx;
   const current = await getOrganization(ctx, idParam);
+  checkOrganizationEdit(viewer, current._id, input);
   input = checkCharityIdentity(input, current);
   const id = current._id;
   if (input.name !== undefined) await refuseTakenName(db, input.name, id);

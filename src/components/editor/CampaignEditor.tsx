@@ -1,5 +1,7 @@
 import { useStore } from '@nanostores/react';
 import { type ChangeEvent, useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { NOMINAL_CODE_MAX_LENGTH, ORGANIZATION_NOMINAL_CODES } from '../../../domain/finance';
+import { setsAnyNominalCodes } from '../../../domain/roles';
 import { api, client } from '../../lib/api';
 import { $authRestoring, $loginOpen, $user, initAuth, openLogin } from '../../stores/auth';
 import {
@@ -103,12 +105,16 @@ export default function CampaignEditor({ kind, id, redirectTo, title, onCancel }
     status: useId(),
     sponsored: useId(),
     sponsoredHint: useId(),
+    incomeCode: useId(),
+    incomeCodeHint: useId(),
     deleteQuestion: useId(),
     missing: useId(),
   };
 
   const name = fullName(user?.name);
   const canSetStatus = Boolean(user?.type.includes('admin'));
+  // The fund's income code: staff and finance; on an item the API answers it only to those who may set it.
+  const setsCodes = setsAnyNominalCodes(user ? { type: user.type, orgIds: user.org_ids } : null);
   const ready = isReady(form, kind);
   const missing = missingForReady(form, kind);
   const heading = title ?? `${id ? 'Edit' : 'Add'} ${label(kind)}`;
@@ -213,7 +219,7 @@ export default function CampaignEditor({ kind, id, redirectTo, title, onCancel }
     if (problems.length) return showError(problems.join(' '));
     setSaving(true);
     setError(null);
-    const payload = toPayload(form, kind, { canSetStatus, name });
+    const payload = toPayload(form, kind, { canSetStatus, name, setsCodes: setsCodes && kind === 'campaign' });
     const result = id
       ? await api((o) => client.api.campaigns[':id'].$put({ param: { id }, json: payload }, o))
       : await api((o) => client.api.campaigns.$post({ json: payload }, o));
@@ -451,6 +457,31 @@ export default function CampaignEditor({ kind, id, redirectTo, title, onCancel }
                 the Gift Aid schedule and are never aggregated with other small gifts.
               </p>
             </div>
+          )}
+
+          {/* An appeal's gifts are its campaign's income: only a campaign is a fund with a code. */}
+          {kind === 'campaign' && setsCodes && form.incomeCode !== null && (
+            <EditorField
+              id={more.incomeCode}
+              label="Income code"
+              hint={
+                <p id={more.incomeCodeHint} className="editor-hint">
+                  The nominal code this fund&rsquo;s gifts post to in the accounts journal (Xero, Sage); empty uses the
+                  organization&rsquo;s income code, or {ORGANIZATION_NOMINAL_CODES.income_code.defaultsTo}.
+                </p>
+              }
+            >
+              <input
+                id={more.incomeCode}
+                autoComplete="off"
+                spellCheck={false}
+                maxLength={NOMINAL_CODE_MAX_LENGTH + 2}
+                placeholder={ORGANIZATION_NOMINAL_CODES.income_code.placeholder}
+                aria-describedby={more.incomeCodeHint}
+                value={form.incomeCode}
+                onChange={(e) => update('incomeCode', e.target.value)}
+              />
+            </EditorField>
           )}
 
           <ImagesField images={form.images} onChange={(images) => update('images', images)} />

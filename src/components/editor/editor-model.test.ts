@@ -101,6 +101,22 @@ describe('editor model', () => {
     expect(toPayload(filled({ status: 'draft' }), 'appeal', { canSetStatus: true, name: '' }).status).toBe('draft');
   });
 
+  it("sends a fund's income code only for those who set codes, and only when the API answered it", () => {
+    const opts = { canSetStatus: true, name: '' };
+    expect(toPayload(filled({ incomeCode: ' 4100 ' }), 'campaign', { ...opts, setsCodes: true }).income_code).toBe(
+      '4100',
+    );
+    // Empty clears it back to the organization's code.
+    expect(toPayload(filled({ incomeCode: '' }), 'campaign', { ...opts, setsCodes: true }).income_code).toBe('');
+    expect('income_code' in toPayload(filled({ incomeCode: '4100' }), 'appeal', { ...opts, setsCodes: false })).toBe(
+      false,
+    );
+    // Not answered by the API (not this viewer's organization): left as it is.
+    expect('income_code' in toPayload(filled({ incomeCode: null }), 'campaign', { ...opts, setsCodes: true })).toBe(
+      false,
+    );
+  });
+
   it('checks video hosts and date order before saving', () => {
     expect(isAllowedVideoUrl('https://www.youtube.com/watch?v=x')).toBe(true);
     expect(isAllowedVideoUrl('https://example.com/v')).toBe(false);

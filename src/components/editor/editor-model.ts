@@ -40,6 +40,11 @@ export type EditorForm = {
   templateCauseId: string | null;
   /** HMRC: its gifts say "Yes" in the schedule's Sponsored event column and are never aggregated. */
   sponsoredEvent: boolean;
+  /**
+   * The fund's income nominal code for the accounts journal ('' = the organization's); null when the
+   * API did not answer it, i.e. the viewer may not set it.
+   */
+  incomeCode: string | null;
 };
 
 /** A template cause as GET /api/template-causes answers it. */
@@ -71,6 +76,7 @@ export function emptyForm(now = new Date()): EditorForm {
     status: 'approved',
     templateCauseId: null,
     sponsoredEvent: false,
+    incomeCode: '',
   };
 }
 
@@ -90,6 +96,7 @@ export function formFromDto(dto: CampaignDto, now = new Date()): EditorForm {
     status: dto.status,
     templateCauseId: null,
     sponsoredEvent: dto.sponsored_event,
+    incomeCode: dto.income_code === undefined ? null : (dto.income_code ?? ''),
   };
 }
 
@@ -180,7 +187,11 @@ const payloadChars = (form: EditorForm) =>
     0,
   );
 
-export function toPayload(form: EditorForm, kind: EditorKind, opts: { canSetStatus: boolean; name: string }) {
+export function toPayload(
+  form: EditorForm,
+  kind: EditorKind,
+  opts: { canSetStatus: boolean; name: string; setsCodes?: boolean },
+) {
   return {
     kind,
     title: form.title.trim(),
@@ -205,6 +216,8 @@ export function toPayload(form: EditorForm, kind: EditorKind, opts: { canSetStat
     template_cause_id: form.templateCauseId,
     // Only the organization's admins may mark a sponsored event (the API refuses others).
     ...(opts.canSetStatus ? { status: form.status, sponsored_event: form.sponsoredEvent } : {}),
+    // The chart of accounts' people (staff, finance) set a fund's code; '' uses the organization's.
+    ...(opts.setsCodes && form.incomeCode !== null ? { income_code: form.incomeCode.trim() } : {}),
   };
 }
 

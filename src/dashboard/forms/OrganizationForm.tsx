@@ -1,11 +1,18 @@
 import { useStore } from '@nanostores/react';
 import { useEffect, useState } from 'react';
 import { CHARITY_REGULATORS, type CharityRegulator } from '../../../domain/charity';
+import {
+  NOMINAL_CODE_MAX_LENGTH,
+  ORGANIZATION_NOMINAL_CODE_FIELDS,
+  ORGANIZATION_NOMINAL_CODES,
+  type OrganizationNominalCode,
+} from '../../../domain/finance';
+import { administers, setsAnyNominalCodes, setsNominalCodes } from '../../../domain/roles';
 import { api, client } from '../../lib/api';
 import { listPathOf } from '../lib/routes';
 import { useApiGet } from '../lib/use-api';
 import { goBack, navigate } from '../router';
-import { $dashToken } from '../session';
+import { $dashToken, $dashUser, viewerOf } from '../session';
 import { SelectInput, Spinner, TextInput } from '../ui/primitives';
 import {
   AddressGroup,
@@ -31,8 +38,13 @@ type Values = {
   phone: string;
   address: AddressValue;
   admins: string[];
-};
+} & Record<OrganizationNominalCode, string>;
+const NO_CODES = Object.fromEntries(ORGANIZATION_NOMINAL_CODE_FIELDS.map((field) => [field, ''])) as Record<
+  OrganizationNominalCode,
+  string
+>;
 const EMPTY: Values = {
+  ...NO_CODES,
   name: '',
   legal_name: '',
   charity_number: '',
@@ -48,10 +60,57 @@ const EMPTY: Values = {
 };
 const REGULATOR_OPTIONS = Object.entries(CHARITY_REGULATORS).map(([value, label]) => ({ value, label }));
 
-/** Spec "Dashboard forms": organization add/edit; also the Settings screen. */
+/**
+ * The accounts journal's nominal codes (docs/decisions/035): each box shows its default as the
+ * placeholder; empty means the default.
+ */
+function JournalCodes({
+  values,
+  onChange,
+}: {
+  values: Record<OrganizationNominalCode, string>;
+  onChange: (field: OrganizationNominalCode, value: string) => void;
+}) {
+  return (
+    <fieldset className="dash-fieldset">
+      <legend>Accounts journal codes</legend>
+      <p className="dash-hint">
+        The nominal codes of your chart of accounts that the Xero and Sage journal exports post to. Letters, digits,
+        &ldquo;-&rdquo; and &ldquo;.&rdquo;, up to {NOMINAL_CODE_MAX_LENGTH} characters; leave a box empty for the
+        default.
+      </p>
+      <div className="dash-grid-2">
+        {ORGANIZATION_NOMINAL_CODE_FIELDS.map((field) => {
+          const code = ORGANIZATION_NOMINAL_CODES[field];
+          return (
+            <TextInput
+              key={field}
+              label={code.label}
+              name={field}
+              value={values[field]}
+              onChange={(v) => onChange(field, v)}
+              placeholder={code.placeholder}
+              hint={`${code.purpose}; empty uses ${code.defaultsTo}`}
+              maxLength={NOMINAL_CODE_MAX_LENGTH + 2}
+              autoComplete="off"
+              spellCheck={false}
+            />
+          );
+        })}
+      </div>
+    </fieldset>
+  );
+}
+
+/**
+ * Spec "Dashboard forms": organization add/edit; also the Settings screen. An organization's
+ * finance users see only its accounts journal codes, the one part of it they may change.
+ */
 export function OrganizationForm({ id }: { id?: string }) {
   const isEdit = !!id;
   const token = useStore($dashToken);
+  const viewer = viewerOf(useStore($dashUser));
+  const [saved, setSaved] = useState(false);
   const [load] = useApiGet(isEdit ? `organizations/${id}` : null, (o) =>
     client.api.organizations[':id'].$get({ param: { id: id! } }, o),
   );
@@ -79,18 +138,28 @@ export function OrganizationForm({ id }: { id?: string }) {
       address: toAddressValue(org.address),
       admins: org.admins.map((a) => a.value),
       appeals_need_approval: org.appeals_need_approval ?? false,
+      income_code: org.income_code ?? '',
+      fee_code: org.fee_code ?? '',
+      clearing_code: org.clearing_code ?? '',
+      bank_code: org.bank_code ?? '',
     });
   }, [load]);
 
   if (isEdit && (load.status === 'loading' || load.status === 'idle')) return <Spinner />;
   if (isEdit && load.status === 'error') return <h1 className="dash-not-found">Organization Not Found</h1>;
 
+  const orgId = load.status === 'ok' ? load.data._id : null;
+  // Adding an organization is for admins (the API's rule); editing, for its admins, or only the codes for its finance users.
+  const manages = !isEdit || administers(viewer, orgId);
+  const setsCodes = isEdit ? setsNominalCodes(viewer, orgId) : setsAnyNominalCodes(viewer);
+  const codes = Object.fromEntries(ORGANIZATION_NOMINAL_CODE_FIELDS.map((field) => [field, values[field].trim()]));
+
   const set =
     <K extends keyof Values>(key: K) =>
     (v: Values[K]) =>
       setValues((prev) => ({ ...prev, [key]: v }));
   const bind = <K extends keyof Values>(key: K) => ({ value: values[key], onChange: set(key) });
-  const canSave = values.name.trim().length > 0;
+  const canSave = values.name.trim().length > 0 && (manages || setsCodes);
   const adminOptions = [
     ...donorOptions,
     // Keep already-assigned admins visible even if the donor list omits them.
@@ -101,7 +170,21 @@ export function OrganizationForm({ id }: { id?: string }) {
       : []),
   ];
 
+  /** A finance user's save: the codes alone, then they stay on the page and are told it saved. */
+  const saveCodes = async () => {
+    setSaving(true);
+    setError(null);
+    setSaved(false);
+    const res = await api((o) => client.api.organizations[':id'].$put({ param: { id: id! }, json: codes }, o), {
+      token,
+    });
+    setSaving(false);
+    if (!res.ok) return setError(res.error.message);
+    setSaved(true);
+  };
+
   const save = async () => {
+    if (!manages) return saveCodes();
     setSaving(true);
     setError(null);
     const { image, ...rest } = values;
@@ -114,6 +197,7 @@ export function OrganizationForm({ id }: { id?: string }) {
       charity_number: values.charity_number.trim(),
       hmrc_reference: values.hmrc_reference.trim(),
       accounting_year_end: values.accounting_year_end.trim(),
+      ...(setsCodes ? codes : {}),
       ...(image !== initialImage ? { image } : {}),
     };
     const res = isEdit
@@ -123,6 +207,34 @@ export function OrganizationForm({ id }: { id?: string }) {
     if (!res.ok) return setError(res.error.message);
     navigate(listPathOf('organizations'));
   };
+
+  const journalCodes = setsCodes ? (
+    <JournalCodes
+      values={values}
+      onChange={(field, v) => {
+        setSaved(false);
+        set(field)(v);
+      }}
+    />
+  ) : null;
+
+  if (!manages) {
+    return (
+      <FormShell
+        title={`Accounts journal codes: ${values.name}`}
+        onSubmit={save}
+        canSave={canSave}
+        saving={saving}
+        error={error}
+        onCancel={() => goBack('/dashboard/donations')}
+      >
+        {journalCodes}
+        <p className="dash-hint" role="status">
+          {saved ? 'Saved: the next journal export uses these codes.' : ''}
+        </p>
+      </FormShell>
+    );
+  }
 
   return (
     <FormShell
@@ -184,6 +296,7 @@ export function OrganizationForm({ id }: { id?: string }) {
       <p className="dash-hint" id="appeals-approval-hint">
         New appeals under this organization&apos;s campaigns stay drafts until an admin approves them.
       </p>
+      {journalCodes}
     </FormShell>
   );
 }

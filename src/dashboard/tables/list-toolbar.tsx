@@ -3,6 +3,7 @@ import { parsePounds } from '../../lib/format';
 import { useAppealOptions, useCampaignOptions } from '../forms/use-options';
 import { exportPath, journalPath, type ListView } from '../lib/list-query';
 import type { Resource } from '../lib/routes';
+import { JournalCodesNote } from './JournalCodesNote';
 import { FilterBar, FilterDates, FilterInput, FilterSearch, FilterSelect, useCsvDownload } from '../ui/FilterBar';
 
 /** Filter changes are functions of the filters in the URL when they apply, not of this render's copy. */
@@ -131,6 +132,7 @@ export function ListToolbar({ resource, view, onFilters }: Props) {
           </>
         ) : null
       }
+      note={resource === 'donations' ? <JournalCodesNote /> : null}
       exportStatus={csv.status}
     >
       <FilterSearch

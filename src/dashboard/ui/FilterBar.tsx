@@ -19,6 +19,7 @@ export function FilterBar({
   onExport,
   exportIcon = false,
   moreActions,
+  note,
   exportStatus,
 }: {
   label: string;
@@ -29,6 +30,8 @@ export function FilterBar({
   onExport: () => void;
   exportIcon?: boolean;
   moreActions?: ReactNode;
+  /** A line under the actions, about what they export. */
+  note?: ReactNode;
   exportStatus: ReactNode;
 }) {
   return (
@@ -55,6 +58,7 @@ export function FilterBar({
           {exportStatus}
         </p>
       </div>
+      {note}
     </div>
   );
 }

@@ -52,7 +52,11 @@ export function Field({
         ) : null}
       </label>
       {children}
-      {hint ? <p className="dash-hint">{hint}</p> : null}
+      {hint ? (
+        <p className="dash-hint" id={`${id}-hint`}>
+          {hint}
+        </p>
+      ) : null}
     </div>
   );
 }
@@ -73,6 +77,7 @@ type TextInputProps = {
   min?: string;
   step?: string;
   maxLength?: number;
+  spellCheck?: boolean;
 };
 
 export function TextInput(props: TextInputProps) {
@@ -90,12 +95,14 @@ export function TextInput(props: TextInputProps) {
         aria-required={props.required || undefined}
         readOnly={props.readOnly}
         placeholder={props.placeholder}
+        aria-describedby={props.hint ? `${id}-hint` : undefined}
         autoComplete={props.autoComplete}
         inputMode={props.inputMode}
         min={props.min}
         max={props.max}
         step={props.step}
         maxLength={props.maxLength}
+        spellCheck={props.spellCheck}
       />
     </Field>
   );

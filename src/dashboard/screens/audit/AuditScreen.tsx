@@ -35,6 +35,8 @@ const KNOWN_ACTIONS = [
   'organization.create',
   'organization.update',
   'campaign.status',
+  'campaign.sponsored_event',
+  'campaign.income_code',
   'user.type',
   'user.merge',
 ];
