@@ -1,7 +1,26 @@
 import { describe, expect, it } from 'vitest';
-import { benchPort, loopbackOnly, optionValue, percentile, printTable, treeCpuSeconds } from './bench-lib';
+import { readFileSync } from 'node:fs';
+import {
+  benchPort,
+  loopbackOnly,
+  optionValue,
+  percentile,
+  printTable,
+  seedSourceStamp,
+  treeCpuSeconds,
+} from './bench-lib';
 
 describe('bench helpers (scripts/bench-lib.ts)', () => {
+  it('stamps a kept seed with its sources: the same sources give the same stamp, and the newest migration is among them', () => {
+    const stamp = seedSourceStamp();
+    expect(stamp).toMatch(/^[0-9a-f]{64}$/);
+    expect(seedSourceStamp()).toBe(stamp);
+    const journal = JSON.parse(readFileSync('db/migrations/meta/_journal.json', 'utf8')) as {
+      entries: { tag: string }[];
+    };
+    expect(readFileSync(`db/migrations/${journal.entries.at(-1)?.tag}.sql`, 'utf8').length).toBeGreaterThan(0);
+  });
+
   it('reads an option value and refuses an option left without one', () => {
     expect(optionValue(['--rate', '5', '--out', 'x.json'], '--out')).toBe('x.json');
     expect(optionValue(['--rate', '5'], '--out')).toBeUndefined();

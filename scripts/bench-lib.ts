@@ -6,7 +6,8 @@
  * cannot be compared).
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { cpSync, existsSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 
@@ -198,9 +199,33 @@ export function seedInto(persistTo: string, scale = 1) {
   }
 }
 
+/**
+ * What the seeded data is made from: the migrations and the seed's code. A kept template seeded from
+ * other sources is stale (a storm against a database without a new column records nothing).
+ */
+export function seedSourceStamp(): string {
+  const files = [
+    ...readdirSync('db/migrations', { recursive: true }).map((f) => join('db/migrations', String(f))),
+    'db/seed.ts',
+    ...readdirSync('db/factories').map((f) => join('db/factories', f)),
+  ]
+    .filter((file) => statSync(file).isFile())
+    .sort();
+  const hash = createHash('sha256');
+  for (const file of files) hash.update(file).update('\0').update(readFileSync(file)).update('\0');
+  return hash.digest('hex');
+}
+
 /** A fresh copy of the demo data at `persistTo`, seeded once into `template` and kept for the next run. */
 export function freshSeededCopy(template: string, persistTo: string) {
-  if (!existsSync(join(template, 'v3'))) seedInto(template);
+  const stamp = seedSourceStamp();
+  const stampFile = join(template, 'seed-source.sha256');
+  const current =
+    existsSync(join(template, 'v3')) && existsSync(stampFile) && readFileSync(stampFile, 'utf8') === stamp;
+  if (!current) {
+    seedInto(template);
+    writeFileSync(stampFile, stamp);
+  }
   rmSync(persistTo, { recursive: true, force: true });
   cpSync(template, persistTo, { recursive: true });
 }
