@@ -17,7 +17,10 @@ const ORIGIN = 'https://give.example';
 const mailerOf = (t: TestApp): Mailer => createMailer(t.db, readConfig(t.env), { log: () => {} });
 const run = (t: TestApp, now = NOW, mailer = mailerOf(t)) => emailEndedAppeals(t.db, mailer, { origin: ORIGIN, now });
 const mailOf = async (t: TestApp, appealId: string) =>
-  t.db.select().from(outbox).where(eq(outbox.key, appealEndedKey(appealId)));
+  t.db
+    .select()
+    .from(outbox)
+    .where(eq(outbox.key, appealEndedKey(appealId)));
 const fundraiser = (t: TestApp, firstName: string) =>
   createUser(t.db, { firstName, email: `${firstName.toLowerCase()}-${crypto.randomUUID().slice(0, 8)}@example.org` });
 
@@ -138,7 +141,8 @@ describe(`appeal ended emails (${engineName})`, () => {
     const fay = await fundraiser(t, 'Fay');
     const campaign = await createCampaign(t.db);
     const appeal = await createAppeal(t.db, campaign.id, { dateTo: '2026-11-24', createdBy: fay.id });
-    const work = () => runScheduledWork({ db: t.db, config: readConfig(t.env), bucket: null, origin: ORIGIN, now: NOW });
+    const work = () =>
+      runScheduledWork({ db: t.db, config: readConfig(t.env), bucket: null, origin: ORIGIN, now: NOW });
     // The local outbox mailer prints each email.
     const log = vi.spyOn(console, 'log').mockImplementation(() => {});
     try {

@@ -1,4 +1,4 @@
-import { and, eq, isNotNull, isNull, notLike, sql, type SQL } from 'drizzle-orm';
+import { and, eq, isNotNull, isNull, notLike, type SQLWrapper, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/sqlite-core';
 import type { Db } from '../../../db/client';
 import { appealNotifications, campaignTotals, campaigns, users } from '../../../db/schema';
@@ -32,7 +32,7 @@ function daysBefore(isoDay: string, days: number): string {
 }
 
 /** A stored end date when it looks like a calendar day, else null (never ends); lastGivingDay re-checks it. */
-const dayOrNull = (column: SQL | typeof campaigns.dateTo) =>
+const dayOrNull = (column: SQLWrapper) =>
   sql`case when ${column} glob '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]' then ${column} end`;
 
 export type EndedOptions = { origin?: string | null; now: Date; siteName?: string };
@@ -47,8 +47,8 @@ export async function emailEndedAppeals(db: Db, mailer: Mailer, options: EndedOp
   const theirs = dayOrNull(parent.dateTo);
   // The earlier of the two days (SQLite's two-argument min is null when either is: hence the coalesces).
   const last = sql<string | null>`min(coalesce(${own}, ${theirs}), coalesce(${theirs}, ${own}))`;
-  // Reads every appeal row (no index on date_to; a few thousand rows an hour), its campaign and its
-  // creator by primary key; the totals and the claim only for the few inside the window.
+  // Walks every approved row (campaigns_status_order_idx; no index on date_to) once an hour, with each
+  // appeal's campaign, creator, total and claim by primary key (decision 056, "What it reads").
   const rows = await db
     .select({
       id: campaigns.id,
@@ -110,12 +110,9 @@ export async function emailEndedAppeals(db: Db, mailer: Mailer, options: EndedOp
         const result = await mailer.send({ ...message, key: appealEndedKey(row.id) });
         if (!result.duplicate) sent += 1;
       } catch (err) {
-        // Written to the outbox but refused by the provider: the mail retry sends it. Not written
-        // at all: the claim is freed so the next run writes it (a written one is then a duplicate).
-        await db
-          .update(appealNotifications)
-          .set({ endedSentAt: null })
-          .where(eq(appealNotifications.appealId, row.id));
+        // The claim is freed either way. Written but refused by the provider: the mail retry sends
+        // it, and the next run's send is a duplicate that keeps the claim. Not written: the next run writes it.
+        await db.update(appealNotifications).set({ endedSentAt: null }).where(eq(appealNotifications.appealId, row.id));
         throw err;
       }
     } catch (err) {
