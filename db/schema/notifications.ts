@@ -16,12 +16,16 @@ export const notificationPreferences = sqliteTable('notification_preferences', {
     .$defaultFn(() => new Date()),
 });
 
-/** Per appeal: when the last "new gifts" email went (at most one an hour) and which milestones were sent. */
+/**
+ * Per appeal: when the last "new gifts" email went (at most one an hour), which milestones were sent,
+ * and when the "your appeal has ended" summary was claimed (once per appeal, ever: decision 056).
+ */
 export const appealNotifications = sqliteTable('appeal_notifications', {
   appealId: campaignRef('appeal_id', { onDelete: 'cascade' }).primaryKey(),
   lastSentAt: integer('last_sent_at', { mode: 'timestamp_ms' }),
   halfSentAt: integer('half_sent_at', { mode: 'timestamp_ms' }),
   fullSentAt: integer('full_sent_at', { mode: 'timestamp_ms' }),
+  endedSentAt: integer('ended_sent_at', { mode: 'timestamp_ms' }),
 });
 
 /** Gifts to an appeal not yet told to its fundraiser; the next email (after the hour) sends them together. */

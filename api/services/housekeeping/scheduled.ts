@@ -2,14 +2,16 @@ import type { Db } from '../../../db/client';
 import type { AppConfig } from '../../lib/types';
 import { createMailer } from '../mail/mailer';
 import { retryUnsentMail } from '../mail/retry';
+import { emailEndedAppeals } from '../notifications/appeal-ended';
 import { flushFundraiserNotifications } from '../notifications/fundraiser';
 import { createPaymentProvider } from '../payments';
 import { runHousekeeping } from './run';
 
 /**
  * One run of the Cron Trigger's job, for the worker's scheduled() and `npm run housekeeping` alike:
- * housekeeping, then the fundraiser emails that waited for their hour on appeals no later gift reached.
- * `origin` is the site the receipts of Direct Debits settled on this run link to.
+ * housekeeping, then the fundraiser emails that waited for their hour on appeals no later gift reached,
+ * then the "your appeal has ended" emails of appeals whose last giving day has passed (decision 056).
+ * `origin` is the site the receipts of Direct Debits settled on this run, and the ended emails, link to.
  */
 export async function runScheduledWork(run: {
   db: Db;
@@ -26,12 +28,12 @@ export async function runScheduledWork(run: {
     mail: { db, config, origin: run.origin },
     now,
   });
-  const fundraiserEmails = await flushFundraiserNotifications(db, createMailer(db, config), {
-    origin: config.publicOrigin,
-    now,
-  });
+  const mailer = createMailer(db, config);
+  const fundraiserEmails = await flushFundraiserNotifications(db, mailer, { origin: config.publicOrigin, now });
+  // Links need an absolute origin: run.origin is PUBLIC_ORIGIN, or the local server's.
+  const ended = await emailEndedAppeals(db, mailer, { origin: run.origin, now });
   const mail = await retryUnsentMail(db, config, { now });
-  return { ...counts, fundraiser_emails_sent: fundraiserEmails.sent, ...mail };
+  return { ...counts, fundraiser_emails_sent: fundraiserEmails.sent, appeals_ended_emails: ended.sent, ...mail };
 }
 
 /**

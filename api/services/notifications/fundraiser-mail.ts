@@ -1,3 +1,4 @@
+import { formatLongUkDay } from '../../../domain/giving-ends';
 import { formatPence, percentRaised } from '../../../domain/money';
 import { type MailMessage, operatorLine } from '../mail/mailer';
 
@@ -21,7 +22,13 @@ export type FundraiserMailContext = {
   siteName?: string;
 };
 
-function layout(site: string, paragraphs: string[], ctx: FundraiserMailContext): string {
+/** The foot of the gifts and milestone emails, which My Info can turn off. */
+const OPTIONAL_FOOT = 'You get these emails because you started this appeal.';
+
+function layout(site: string, paragraphs: string[], ctx: FundraiserMailContext, once = false): string {
+  const foot = once
+    ? 'You get this email once, because you started this appeal.'
+    : `${OPTIONAL_FOOT} <a href="${escapeHtml(ctx.settingsUrl)}" style="color:#07523a">Turn them off in My Info</a>.`;
   return `<!doctype html>
 <html lang="en-GB"><body style="margin:0;background:#f6f8f7;font-family:system-ui,-apple-system,'Segoe UI',Roboto,Arial,sans-serif;color:#1b2430">
 <table role="presentation" width="100%" cellpadding="0" cellspacing="0"><tr><td align="center" style="padding:24px">
@@ -30,18 +37,20 @@ function layout(site: string, paragraphs: string[], ctx: FundraiserMailContext):
 <tr><td style="padding:24px">
 ${paragraphs.map((p) => (p.startsWith('<ul') ? p : `<p style="margin:0 0 16px">${p}</p>`)).join('\n')}
 <p style="margin:0 0 16px"><a href="${escapeHtml(ctx.appealUrl)}" style="color:#07523a;font-weight:700">See your appeal</a></p>
-<p style="margin:0;color:#4f5b67;font-size:13px">You get these emails because you started this appeal. <a href="${escapeHtml(ctx.settingsUrl)}" style="color:#07523a">Turn them off in My Info</a>.</p>
+<p style="margin:0;color:#4f5b67;font-size:13px">${foot}</p>
 </td></tr></table>
 <p style="color:#4f5b67;font-size:12px">${escapeHtml(operatorLine(site))}</p>
 </td></tr></table></body></html>`;
 }
 
-function footerText(ctx: FundraiserMailContext, site: string): string[] {
+function footerText(ctx: FundraiserMailContext, site: string, once = false): string[] {
   return [
     '',
     `See your appeal: ${ctx.appealUrl}`,
     '',
-    `You get these emails because you started this appeal. Turn them off in My Info: ${ctx.settingsUrl}`,
+    once
+      ? 'You get this email once, because you started this appeal.'
+      : `${OPTIONAL_FOOT} Turn them off in My Info: ${ctx.settingsUrl}`,
     '',
     operatorLine(site),
   ];
@@ -128,4 +137,62 @@ export function appealMilestoneEmail(ctx: FundraiserMailContext, milestone: 50 |
     text: `Your appeal “${ctx.appealTitle}” ${headline}`,
     html: `Your appeal <strong>${escapeHtml(ctx.appealTitle)}</strong> ${escapeHtml(headline)}`,
   });
+}
+
+/** The appeal's figures when it ended, from its stored totals (campaign_totals). */
+export type EndedSummary = {
+  /** Counted gifts (succeeded). */
+  gifts: number;
+  /** The last day it took gifts, "YYYY-MM-DD". */
+  lastDay: string;
+  /** Set when the appeal ended because its campaign did: that campaign's title. */
+  campaignTitle?: string | null;
+  /** Where the fundraiser changes the end date to reopen it: /dashboard/active-appeals. */
+  dashboardUrl: string;
+};
+
+/**
+ * Sent once when an appeal's last giving day has passed (decision 056): thanks, what it raised,
+ * what its page shows now, that running monthly gifts continue, and how to reopen it. Not one of
+ * the emails My Info turns off: it comes once, like an account notice.
+ */
+export function appealEndedEmail(ctx: FundraiserMailContext, summary: EndedSummary): MailMessage {
+  const site = ctx.siteName ?? 'UK NFP';
+  const greeting = ctx.firstName ? `Hello ${ctx.firstName},` : 'Hello,';
+  const when = `on ${formatLongUkDay(summary.lastDay)}`;
+  const why = summary.campaignTitle ? `, with the campaign “${summary.campaignTitle}” it belongs to` : '';
+  const gifts = summary.gifts === 1 ? '1 gift' : `${summary.gifts} gifts`;
+  const figures = `${formatPence(ctx.raised)} raised from ${gifts}: ${percentRaised(ctx.raised, ctx.goal)}% of its ${formatPence(ctx.goal)} goal.`;
+  const page =
+    'Your appeal page stays up: it still shows the total raised, and now says “Ended” instead of taking gifts.';
+  const monthly = 'Monthly gifts that were already running continue to go to the charity.';
+  const mistake = 'If this was a mistake, change the end date in your dashboard to reopen it';
+  const subject = `Your appeal ${ctx.appealTitle} has ended: ${formatPence(ctx.raised)} raised`;
+  const text = [
+    greeting,
+    '',
+    `Thank you for your appeal “${ctx.appealTitle}”. It ended ${when}${why}.`,
+    '',
+    figures,
+    '',
+    page,
+    monthly,
+    '',
+    `${mistake}: ${summary.dashboardUrl}`,
+    ...footerText(ctx, site, true),
+  ].join('\n');
+  const html = layout(
+    site,
+    [
+      escapeHtml(greeting),
+      `Thank you for your appeal <strong>${escapeHtml(ctx.appealTitle)}</strong>. It ended ${escapeHtml(when + why)}.`,
+      `<strong>${escapeHtml(figures)}</strong>`,
+      escapeHtml(page),
+      escapeHtml(monthly),
+      `${escapeHtml(mistake)}: <a href="${escapeHtml(summary.dashboardUrl)}" style="color:#07523a">your active appeals</a>.`,
+    ],
+    ctx,
+    true,
+  );
+  return { to: ctx.to, subject, text, html };
 }

@@ -1,0 +1,137 @@
+import { and, eq, isNotNull, isNull, notLike, type SQLWrapper, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/sqlite-core';
+import type { Db } from '../../../db/client';
+import { appealNotifications, campaignTotals, campaigns, users } from '../../../db/schema';
+import { londonIsoDate } from '../../../domain/dates';
+import { lastGivingDay } from '../../../domain/giving-ends';
+import { toShortId } from '../../../domain/ids';
+import { errorSummary, logLine } from '../../middlewares/logger';
+import type { Mailer } from '../mail/mailer';
+import { appealEndedEmail } from './fundraiser-mail';
+
+/**
+ * "Your appeal has ended" (docs/decisions/056, "The fundraiser is told"): the hourly scheduled work
+ * emails each approved appeal's creator once, after its last giving day (its own end date or its
+ * campaign's, the earlier) has passed in London. Only appeals whose last day is 1 to 7 days ago
+ * are looked at: a missed run catches up, but switching this on does not write to every appeal
+ * that ended last year. An appeal is claimed (appeal_notifications.ended_sent_at, null → now) before
+ * its email is written, and the email has the outbox key `appeal-ended:<id>`: two overlapping runs
+ * send one, and a reopened appeal that ends again is not told twice.
+ */
+
+/** How many days after its last giving day an appeal is still told it ended. */
+export const APPEAL_ENDED_WINDOW_DAYS = 7;
+const ENDED_APPEALS_PER_RUN = 200;
+
+export const appealEndedKey = (appealId: string) => `appeal-ended:${appealId}`;
+
+/** The calendar day `days` before `isoDay` (YYYY-MM-DD). */
+function daysBefore(isoDay: string, days: number): string {
+  const [y, m, d] = isoDay.split('-').map(Number);
+  return new Date(Date.UTC(y, m - 1, d - days)).toISOString().slice(0, 10);
+}
+
+/** A stored end date when it looks like a calendar day, else null (never ends); lastGivingDay re-checks it. */
+const dayOrNull = (column: SQLWrapper) =>
+  sql`case when ${column} glob '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]' then ${column} end`;
+
+export type EndedOptions = { origin?: string | null; now: Date; siteName?: string };
+
+export async function emailEndedAppeals(db: Db, mailer: Mailer, options: EndedOptions): Promise<{ sent: number }> {
+  const { now } = options;
+  const today = londonIsoDate(now);
+  const yesterday = daysBefore(today, 1);
+  const earliest = daysBefore(today, APPEAL_ENDED_WINDOW_DAYS);
+  const parent = alias(campaigns, 'parent');
+  const own = dayOrNull(campaigns.dateTo);
+  const theirs = dayOrNull(parent.dateTo);
+  // The earlier of the two days (SQLite's two-argument min is null when either is: hence the coalesces).
+  const last = sql<string | null>`min(coalesce(${own}, ${theirs}), coalesce(${theirs}, ${own}))`;
+  // Walks every approved row (campaigns_status_order_idx; no index on date_to) once an hour, with each
+  // appeal's campaign, creator, total and claim by primary key (decision 056, "What it reads").
+  const rows = await db
+    .select({
+      id: campaigns.id,
+      title: campaigns.title,
+      goal: campaigns.goal,
+      dateTo: campaigns.dateTo,
+      campaignDateTo: parent.dateTo,
+      campaignTitle: parent.title,
+      email: users.email,
+      firstName: users.firstName,
+      raised: sql<number>`coalesce(${campaignTotals.raisedPence}, 0)`,
+      gifts: sql<number>`coalesce(${campaignTotals.giftCount}, 0)`,
+    })
+    .from(campaigns)
+    .innerJoin(parent, eq(parent.id, campaigns.campaignId))
+    .innerJoin(users, eq(users.id, campaigns.createdBy))
+    .leftJoin(campaignTotals, eq(campaignTotals.campaignId, campaigns.id))
+    .leftJoin(appealNotifications, eq(appealNotifications.appealId, campaigns.id))
+    .where(
+      and(
+        isNotNull(campaigns.campaignId),
+        eq(campaigns.status, 'approved'),
+        isNull(appealNotifications.endedSentAt),
+        // Nobody to write to: no creator (the inner join), an erased account, a placeholder address.
+        isNull(users.erasedAt),
+        sql`${users.email} <> ''`,
+        notLike(users.email, '%.invalid'),
+        sql`${last} between ${earliest} and ${yesterday}`,
+      ),
+    )
+    .limit(ENDED_APPEALS_PER_RUN);
+
+  const origin = (options.origin ?? '').replace(/\/$/, '');
+  let sent = 0;
+  for (const row of rows) {
+    const lastDay = lastGivingDay(row.dateTo, row.campaignDateTo);
+    if (!lastDay || lastDay < earliest || lastDay > yesterday) continue;
+    try {
+      if (!(await claim(db, row.id, now))) continue;
+      const message = appealEndedEmail(
+        {
+          to: row.email,
+          firstName: row.firstName,
+          appealTitle: row.title,
+          raised: Number(row.raised),
+          goal: row.goal,
+          appealUrl: `${origin}/appeals/${toShortId(row.id)}`,
+          settingsUrl: `${origin}/dashboard/donors/edit/me`,
+          siteName: options.siteName,
+        },
+        {
+          gifts: Number(row.gifts),
+          lastDay,
+          campaignTitle: lastDay === row.dateTo ? null : row.campaignTitle,
+          dashboardUrl: `${origin}/dashboard/active-appeals`,
+        },
+      );
+      try {
+        const result = await mailer.send({ ...message, key: appealEndedKey(row.id) });
+        if (!result.duplicate) sent += 1;
+      } catch (err) {
+        // The claim is freed either way. Written but refused by the provider: the mail retry sends
+        // it, and the next run's send is a duplicate that keeps the claim. Not written: the next run writes it.
+        await db.update(appealNotifications).set({ endedSentAt: null }).where(eq(appealNotifications.appealId, row.id));
+        throw err;
+      }
+    } catch (err) {
+      logLine('error', 'appeal ended email failed', { appeal_id: row.id, error: errorSummary(err) });
+    }
+  }
+  return { sent };
+}
+
+/** Claims the appeal's ended email (null → now, creating its row if needed); true when this call won it. */
+async function claim(db: Db, appealId: string, now: Date): Promise<boolean> {
+  const rows = await db
+    .insert(appealNotifications)
+    .values({ appealId, endedSentAt: now })
+    .onConflictDoUpdate({
+      target: appealNotifications.appealId,
+      set: { endedSentAt: now },
+      setWhere: isNull(appealNotifications.endedSentAt),
+    })
+    .returning({ id: appealNotifications.appealId });
+  return rows.length > 0;
+}
