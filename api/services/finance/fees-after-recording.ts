@@ -3,6 +3,7 @@ import type { Db } from '../../../db/client';
 import type { Statement } from '../donations/record';
 import { type FeeWanted, stripeSettlements } from '../payments/settlement';
 import { storeSettlement } from './payouts-fees';
+import { gatherer, type GatherTiming } from '../../lib/gather';
 
 /**
  * Stripe's fee of a gift paid by card, written just after the gift is recorded instead of inside its
@@ -17,17 +18,21 @@ export const FEE_FILL_WINDOW_MS = 1000;
 /** Gifts one look-up answers at most; the rest go in the next. */
 export const FEE_FILL_MAX = 100;
 
-type Gathering = { wanted: FeeWanted[]; done: Promise<void> };
-/** `nextAt`: the earliest a look-up may start again; `gathering`: the gifts waiting for it. */
-type Window = { nextAt: number; gathering: Gathering | null };
-const windows = new WeakMap<Db, Window>();
-
 export type FeeFillOptions = {
   /** Gather with other gifts of this isolate (a worker's answer has gone); false: look up and write now. */
   gather: boolean;
-  now?: number;
-  wait?: (ms: number) => Promise<void>;
-};
+} & GatherTiming;
+
+/** A storm's fees share one look-up and one batch of writes (api/lib/gather.ts). */
+const gatherFees = gatherer<Db, { stripe: Stripe; wanted: FeeWanted }>(
+  (db, items) =>
+    fillNow(
+      db,
+      items[0].stripe,
+      items.map((item) => item.wanted),
+    ),
+  { windowMs: FEE_FILL_WINDOW_MS, max: FEE_FILL_MAX },
+);
 
 /**
  * Looks up and stores the fee of this gift. Gathering, at most one look-up starts a window: the
@@ -36,26 +41,7 @@ export type FeeFillOptions = {
  */
 export function fillStripeFee(db: Db, stripe: Stripe, wanted: FeeWanted, options: FeeFillOptions): Promise<void> {
   if (!options.gather) return fillNow(db, stripe, [wanted]);
-  const now = options.now ?? Date.now();
-  const wait = options.wait ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
-  let state = windows.get(db);
-  if (!state) windows.set(db, (state = { nextAt: Number.NEGATIVE_INFINITY, gathering: null }));
-  const open = state.gathering;
-  if (open && open.wanted.length < FEE_FILL_MAX) {
-    open.wanted.push(wanted);
-    return open.done;
-  }
-  const at = Math.max(now, state.nextAt);
-  state.nextAt = at + FEE_FILL_WINDOW_MS;
-  if (at === now && !open) return fillNow(db, stripe, [wanted]);
-  const window = state;
-  const gathering: Gathering = { wanted: [wanted], done: Promise.resolve() };
-  window.gathering = gathering;
-  gathering.done = wait(at - now).then(() => {
-    if (window.gathering === gathering) window.gathering = null;
-    return fillNow(db, stripe, gathering.wanted);
-  });
-  return gathering.done;
+  return gatherFees(db, { stripe, wanted }, options);
 }
 
 async function fillNow(db: Db, stripe: Stripe, wanted: FeeWanted[]): Promise<void> {

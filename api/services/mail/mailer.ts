@@ -1,8 +1,9 @@
-import { eq } from 'drizzle-orm';
+import { eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../../db/client';
 import { outbox } from '../../../db/schema';
 import type { AppConfig } from '../../lib/config';
 import { HttpError } from '../../lib/errors';
+import { gatherer } from '../../lib/gather';
 import { errorSummary, logLine } from '../../middlewares/logger';
 
 export type MailMessage = {
@@ -31,8 +32,12 @@ export interface Mailer {
   send(message: MailMessage): Promise<{ id: string; duplicate?: boolean }>;
   /** Whether `send` writes the outbox row; false: this server cannot send email, so no row may claim one. */
   readonly stores: boolean;
-  /** Hands over a message whose outbox row (`id`) was written elsewhere (a webhook's recording batch). */
-  transmit(id: string, message: MailMessage): Promise<void>;
+  /**
+   * Hands over a message whose outbox row (`id`) was written elsewhere (a webhook's recording batch).
+   * `gather`: after a worker's answer, the row's "sent" mark joins the other marks of its second in one
+   * write (a storm's receipts would otherwise commit one each).
+   */
+  transmit(id: string, message: MailMessage, options?: { gather?: boolean }): Promise<void>;
 }
 
 type MailerOptions = { fetch?: typeof fetch; log?: (line: string) => void; clock?: () => number };
@@ -110,7 +115,7 @@ function httpMailer(db: Db, config: AppConfig, fetchImpl: typeof fetch, clock: (
       await mailer.transmit(id, message);
       return { id };
     },
-    async transmit(id, message) {
+    async transmit(id, message, options) {
       if (message.key && clock() < (busyUntil.get(config.mailApiUrl) ?? 0)) throw new MailProviderBusy();
       let response: Response;
       try {
@@ -150,11 +155,38 @@ function httpMailer(db: Db, config: AppConfig, fetchImpl: typeof fetch, clock: (
         logLine('error', 'mail provider refused', { outbox_id: id, status: response.status, detail });
         throw mailFailed();
       }
-      await db.update(outbox).set({ sentAt: new Date() }).where(eq(outbox.id, id));
+      if (options?.gather) await gatherSentMarks(db, { id, at: new Date() });
+      else await markSent(db, [{ id, at: new Date() }]);
     },
   };
   return mailer;
 }
+
+type SentMark = { id: string; at: Date };
+
+async function markSent(db: Db, marks: SentMark[]) {
+  if (marks.length === 1) {
+    await db.update(outbox).set({ sentAt: marks[0].at }).where(eq(outbox.id, marks[0].id));
+    return;
+  }
+  // One statement for the window, stamped when it is written (at most a second after the sends).
+  const at = new Date();
+  await db
+    .update(outbox)
+    .set({ sentAt: at })
+    .where(
+      inArray(
+        outbox.id,
+        marks.map((mark) => mark.id),
+      ),
+    );
+}
+
+/**
+ * A lost mark costs nothing: the scheduled retry would offer the row again under the same
+ * Idempotency-Key, which the provider answers without sending twice.
+ */
+const gatherSentMarks = gatherer<Db, SentMark>(markSent, { windowMs: 1000, max: 100 });
 
 function unconfiguredMailer(): Mailer {
   const refuse = async (): Promise<never> => {

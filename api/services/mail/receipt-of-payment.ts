@@ -122,6 +122,6 @@ export function receiptOutboxStatement(db: Db, guard: SQL, message: MailMessage,
 export const receiptWritten = (result: unknown) => Array.isArray(result) && result.length > 0;
 
 /** Sends a receipt whose outbox row the recording batch wrote. */
-export async function transmitReceipt(mail: MailContext, receipt: ReceiptInBatch) {
-  await createMailer(mail.db, mail.config).transmit(receipt.outboxId, receipt.message);
+export async function transmitReceipt(mail: MailContext, receipt: ReceiptInBatch, options?: { gather?: boolean }) {
+  await createMailer(mail.db, mail.config).transmit(receipt.outboxId, receipt.message, options);
 }

@@ -164,6 +164,27 @@ describe(`the scheduled mail retry (${engineName})`, () => {
     expect(mail.calls.map((c) => c.to).sort()).toEqual(rows.map((r) => r.to).sort());
   });
 
+  it('after a worker’s answer, the receipts of one second are marked sent in one write', async () => {
+    await settleOthers();
+    const rows = [await unsent(), await unsent(), await unsent(), await unsent()];
+    const mail = provider();
+    const mailer = createMailer(t.db, config('https://gather.mail.test/emails'), { fetch: mail.fetch });
+    const message = (row: (typeof rows)[number]) => ({
+      to: row.to,
+      subject: row.subject,
+      text: row.text,
+      html: row.html,
+      key: row.key ?? undefined,
+    });
+    await Promise.all(rows.map((row) => mailer.transmit(row.id, message(row), { gather: true })));
+    expect(mail.calls).toHaveLength(4);
+    const marks = await Promise.all(rows.map(async (row) => (await stored(row.id)).sentAt?.getTime()));
+    expect(marks.every((at) => typeof at === 'number')).toBe(true);
+    // The first went at once; the other three waited for the window's end and share one statement's time.
+    expect(new Set(marks.slice(1)).size).toBe(1);
+    expect((marks[1] ?? 0) - (marks[0] ?? 0)).toBeGreaterThanOrEqual(500);
+  });
+
   it('does nothing without a mail provider (development keeps its outbox)', async () => {
     await settleOthers();
     const row = await unsent();

@@ -127,7 +127,7 @@ async function notify(
   if (!mail) return;
   try {
     // The batch wrote the receipt's row (or another delivery did): send it, or nothing; else as any event.
-    if (receiptToSend) await transmitReceipt(mail, receiptToSend);
+    if (receiptToSend) await transmitReceipt(mail, receiptToSend, { gather: ctx.afterAnswer?.deferred });
     else if (!gift?.receipt) await notifyAfterEvent(mail, event, gift?.donationId);
   } catch (err) {
     // A busy provider (429) was logged as such; the scheduled mail retry sends the stored row.
