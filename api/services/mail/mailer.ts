@@ -202,6 +202,14 @@ function unconfiguredMailer(): Mailer {
 const mailFailed = () =>
   new HttpError(502, 'We could not send the email with your code just now. Please try again in a minute.');
 
+/**
+ * A send that failed, logged once: a busy provider (429) is a warning, since the scheduled retry
+ * sends keyed rows (retry.ts); anything else is an error somebody should look at.
+ */
+export function logMailFailure(msg: string, err: unknown, fields: Record<string, unknown> = {}) {
+  logLine(err instanceof MailProviderBusy ? 'warn' : 'error', msg, { ...fields, error: errorSummary(err) });
+}
+
 /** The provider answered 429 (too many requests): nothing is wrong with the message; send it later. */
 export class MailProviderBusy extends HttpError {
   constructor() {

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { outbox } from '../../../db/schema';
 import { readConfig } from '../../lib/config';
 import { engineName, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
-import { createMailer, loginCodeEmail, MailProviderBusy } from './mailer';
+import { createMailer, loginCodeEmail, logMailFailure, MailProviderBusy } from './mailer';
 import { MAIL_RETRY, retryUnsentMail } from './retry';
 
 const MINUTE = 60_000;
@@ -183,6 +183,18 @@ describe(`the scheduled mail retry (${engineName})`, () => {
     // The first went at once; the other three waited for the window's end and share one statement's time.
     expect(new Set(marks.slice(1)).size).toBe(1);
     expect((marks[1] ?? 0) - (marks[0] ?? 0)).toBeGreaterThanOrEqual(500);
+  });
+
+  it('logs a busy provider as a warning (the retry sends it) and any other failure as an error', () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const error = vi.spyOn(console, 'error').mockImplementation(() => {});
+    logMailFailure('fundraiser email failed', new MailProviderBusy(), { appeal_id: 'a1' });
+    expect(JSON.stringify(warn.mock.calls)).toContain('fundraiser email failed');
+    expect(error).not.toHaveBeenCalled();
+    logMailFailure('fundraiser email failed', new Error('provider is down'));
+    expect(JSON.stringify(error.mock.calls)).toContain('provider is down');
+    warn.mockRestore();
+    error.mockRestore();
   });
 
   it('does nothing without a mail provider (development keeps its outbox)', async () => {

@@ -5,8 +5,7 @@ import { appealNotifications, campaignTotals, campaigns, users } from '../../../
 import { londonIsoDate } from '../../../domain/dates';
 import { lastGivingDay } from '../../../domain/giving-ends';
 import { toShortId } from '../../../domain/ids';
-import { errorSummary, logLine } from '../../middlewares/logger';
-import type { Mailer } from '../mail/mailer';
+import { logMailFailure, type Mailer } from '../mail/mailer';
 import { appealEndedEmail } from './fundraiser-mail';
 
 /**
@@ -116,7 +115,7 @@ export async function emailEndedAppeals(db: Db, mailer: Mailer, options: EndedOp
         throw err;
       }
     } catch (err) {
-      logLine('error', 'appeal ended email failed', { appeal_id: row.id, error: errorSummary(err) });
+      logMailFailure('appeal ended email failed', err, { appeal_id: row.id });
     }
   }
   return { sent };

@@ -14,7 +14,7 @@ import {
   users,
 } from '../../../db/schema';
 import { displayName } from '../campaigns/top-donors';
-import type { Mailer } from '../mail/mailer';
+import { logMailFailure, type Mailer } from '../mail/mailer';
 import {
   appealGiftsEmail,
   appealMilestoneEmail,
@@ -22,7 +22,6 @@ import {
   GIFTS_LISTED,
   type GiftLine,
 } from './fundraiser-mail';
-import { errorSummary, logLine } from '../../middlewares/logger';
 
 /**
  * Fundraiser emails: "your appeal received gifts" (batched: at most one an hour per appeal) and
@@ -185,7 +184,7 @@ async function safeSend(mailer: Mailer, message: Parameters<Mailer['send']>[0]):
     await mailer.send(message);
     return true;
   } catch (err) {
-    logLine('error', 'fundraiser email failed', { error: errorSummary(err) });
+    logMailFailure('fundraiser email failed', err);
     return false;
   }
 }
@@ -322,7 +321,7 @@ export async function notifyAfterGift(
     const appealId = await recordAppealGift(db, donationId);
     return appealId ? await notifyAppeal(db, mailer, appealId, options) : [];
   } catch (err) {
-    logLine('error', 'fundraiser notice after a gift failed', { error: errorSummary(err) });
+    logMailFailure('fundraiser notice after a gift failed', err);
     return [];
   }
 }
@@ -337,7 +336,7 @@ export async function notifyAppealAfterGift(
   try {
     return await notifyAppeal(db, mailer, appealId, options);
   } catch (err) {
-    logLine('error', 'fundraiser notice after a gift failed', { error: errorSummary(err) });
+    logMailFailure('fundraiser notice after a gift failed', err);
     return [];
   }
 }
@@ -376,7 +375,7 @@ export async function flushFundraiserNotifications(
     try {
       sent += (await notifyAppeal(db, mailer, row.appealId, options)).length;
     } catch (err) {
-      logLine('error', 'fundraiser notice flush failed for an appeal', { error: errorSummary(err) });
+      logMailFailure('fundraiser notice flush failed for an appeal', err);
     }
   }
   return { appeals: rows.length, sent };

@@ -2,7 +2,7 @@ import type Stripe from 'stripe';
 import { eventApplied, markEventApplied, type Statement } from '../../services/donations/record';
 import { notifyAfterEvent } from '../../services/mail/notify';
 import { type ReceiptInBatch, receiptWritten, transmitReceipt } from '../../services/mail/receipt-of-payment';
-import { createMailer, MailProviderBusy } from '../../services/mail/mailer';
+import { createMailer, logMailFailure } from '../../services/mail/mailer';
 import { donationIdOfEvent, notifyAfterGift, notifyAppealAfterGift } from '../../services/notifications/fundraiser';
 import { chargeDispute } from './charge-dispute';
 import { chargeRefunded } from './charge-refunded';
@@ -16,7 +16,7 @@ import { refundChanged } from './refund-changed';
 import { mandateUpdated } from './mandate-updated';
 import { refundFailed } from './refund-failed';
 import { payoutChanged } from './payout-changed';
-import { errorSummary, logLine } from '../../middlewares/logger';
+import { logLine } from '../../middlewares/logger';
 import { stopSubscriptionsCancelledAtBank } from '../../services/payments/direct-debit';
 import { malformedEventReason } from './shape';
 import { fillStripeFee } from '../../services/finance/fees-after-recording';
@@ -130,13 +130,7 @@ async function notify(
     if (receiptToSend) await transmitReceipt(mail, receiptToSend, { gather: ctx.afterAnswer?.deferred });
     else if (!gift?.receipt) await notifyAfterEvent(mail, event, gift?.donationId);
   } catch (err) {
-    // A busy provider (429) was logged as such; the scheduled mail retry sends the stored row.
-    if (!(err instanceof MailProviderBusy))
-      logLine('error', 'notification after a Stripe event failed', {
-        event_type: event.type,
-        event_id: event.id,
-        error: errorSummary(err),
-      });
+    logMailFailure('notification after a Stripe event failed', err, { event_type: event.type, event_id: event.id });
   }
   // A paid gift to an appeal may email its fundraiser (batched, at most one an hour).
   const mailer = () => createMailer(ctx.db, mail.config);
