@@ -39,11 +39,14 @@ export function londonIsoDate(date: Date): string {
   return `${p.year}-${pad(p.month)}-${pad(p.day)}`;
 }
 
-/** The calendar day after `isoDay` (YYYY-MM-DD): an inclusive "to" day becomes an exclusive end. */
-export function nextDay(isoDay: string): string {
+/** The calendar day `days` after `isoDay` (YYYY-MM-DD); a negative `days` goes back. */
+export function addDays(isoDay: string, days: number): string {
   const [y, m, d] = isoDay.split('-').map(Number);
-  return new Date(Date.UTC(y, m - 1, d + 1)).toISOString().slice(0, 10);
+  return new Date(Date.UTC(y, m - 1, d + days)).toISOString().slice(0, 10);
 }
+
+/** The calendar day after `isoDay` (YYYY-MM-DD): an inclusive "to" day becomes an exclusive end. */
+export const nextDay = (isoDay: string): string => addDays(isoDay, 1);
 
 /** "22/11/2026": UK order, for people and finance exports. */
 export function formatUkDate(date: Date): string {

@@ -2,11 +2,10 @@ import { and, eq, isNotNull, isNull, notLike, type SQLWrapper, sql } from 'drizz
 import { alias } from 'drizzle-orm/sqlite-core';
 import type { Db } from '../../../db/client';
 import { appealNotifications, campaignTotals, campaigns, users } from '../../../db/schema';
-import { londonIsoDate } from '../../../domain/dates';
+import { addDays, londonIsoDate } from '../../../domain/dates';
 import { lastGivingDay } from '../../../domain/giving-ends';
-import { toShortId } from '../../../domain/ids';
 import { logMailFailure, type Mailer } from '../mail/mailer';
-import { appealEndedEmail } from './fundraiser-mail';
+import { appealEndedEmail, appealMailLinks } from './fundraiser-mail';
 
 /**
  * "Your appeal has ended" (docs/decisions/056, "The fundraiser is told"): the hourly scheduled work
@@ -24,12 +23,6 @@ const ENDED_APPEALS_PER_RUN = 200;
 
 export const appealEndedKey = (appealId: string) => `appeal-ended:${appealId}`;
 
-/** The calendar day `days` before `isoDay` (YYYY-MM-DD). */
-function daysBefore(isoDay: string, days: number): string {
-  const [y, m, d] = isoDay.split('-').map(Number);
-  return new Date(Date.UTC(y, m - 1, d - days)).toISOString().slice(0, 10);
-}
-
 /** A stored end date when it looks like a calendar day, else null (never ends); lastGivingDay re-checks it. */
 const dayOrNull = (column: SQLWrapper) =>
   sql`case when ${column} glob '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]' then ${column} end`;
@@ -39,8 +32,8 @@ export type EndedOptions = { origin?: string | null; now: Date; siteName?: strin
 export async function emailEndedAppeals(db: Db, mailer: Mailer, options: EndedOptions): Promise<{ sent: number }> {
   const { now } = options;
   const today = londonIsoDate(now);
-  const yesterday = daysBefore(today, 1);
-  const earliest = daysBefore(today, APPEAL_ENDED_WINDOW_DAYS);
+  const yesterday = addDays(today, -1);
+  const earliest = addDays(today, -APPEAL_ENDED_WINDOW_DAYS);
   const parent = alias(campaigns, 'parent');
   const own = dayOrNull(campaigns.dateTo);
   const theirs = dayOrNull(parent.dateTo);
@@ -94,8 +87,7 @@ export async function emailEndedAppeals(db: Db, mailer: Mailer, options: EndedOp
           appealTitle: row.title,
           raised: Number(row.raised),
           goal: row.goal,
-          appealUrl: `${origin}/appeals/${toShortId(row.id)}`,
-          settingsUrl: `${origin}/dashboard/donors/edit/me`,
+          ...appealMailLinks(origin, row.id),
           siteName: options.siteName,
         },
         {

@@ -1,4 +1,5 @@
 import { formatLongUkDay } from '../../../domain/giving-ends';
+import { toShortId } from '../../../domain/ids';
 import { formatPence, percentRaised } from '../../../domain/money';
 import { type MailMessage, operatorLine } from '../mail/mailer';
 
@@ -21,6 +22,14 @@ export type FundraiserMailContext = {
   settingsUrl: string;
   siteName?: string;
 };
+
+/** Where a fundraiser's emails link: the appeal's public page and My Info (their email settings). */
+export function appealMailLinks(
+  origin: string,
+  appealId: string,
+): Pick<FundraiserMailContext, 'appealUrl' | 'settingsUrl'> {
+  return { appealUrl: `${origin}/appeals/${toShortId(appealId)}`, settingsUrl: `${origin}/dashboard/donors/edit/me` };
+}
 
 /** The foot of the gifts and milestone emails, which My Info can turn off. */
 const OPTIONAL_FOOT = 'You get these emails because you started this appeal.';

@@ -1,7 +1,6 @@
 import { and, eq, inArray, isNull, lte, or, type SQL, sql } from 'drizzle-orm';
 import type Stripe from 'stripe';
 import type { Db } from '../../../db/client';
-import { toShortId } from '../../../domain/ids';
 import { preparedRead } from '../../../db/prepared';
 import {
   appealNotifications,
@@ -17,6 +16,7 @@ import { displayName } from '../campaigns/top-donors';
 import { logMailFailure, type Mailer } from '../mail/mailer';
 import {
   appealGiftsEmail,
+  appealMailLinks,
   appealMilestoneEmail,
   type FundraiserMailContext,
   GIFTS_LISTED,
@@ -236,8 +236,7 @@ export async function notifyAppeal(
         appealTitle: appeal.title,
         raised: Number(appeal.raised),
         goal: appeal.goal,
-        appealUrl: `${origin}/appeals/${toShortId(appeal.id)}`,
-        settingsUrl: `${origin}/dashboard/donors/edit/me`,
+        ...appealMailLinks(origin, appeal.id),
         siteName: options.siteName,
       }
     : null;
