@@ -48,6 +48,10 @@ export function addDays(isoDay: string, days: number): string {
 /** The calendar day after `isoDay` (YYYY-MM-DD): an inclusive "to" day becomes an exclusive end. */
 export const nextDay = (isoDay: string): string => addDays(isoDay, 1);
 
+/** An optional instant as the API writes it: ISO 8601 in UTC, or null when there is none. */
+export const isoOrNull = (instant: Date | number | null | undefined): string | null =>
+  instant === null || instant === undefined ? null : new Date(instant).toISOString();
+
 /** "22/11/2026": UK order, for people and finance exports. */
 export function formatUkDate(date: Date): string {
   const p = londonParts(date);

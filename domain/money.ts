@@ -23,6 +23,11 @@ export function penceToDecimal(pence: number): string {
   return `${sign}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
 }
 
+/** Pence as a pounds field shows it for editing, whole pounds without pence: 500000 → "5000", 1250 → "12.50". */
+export function penceToPoundsField(pence: number): string {
+  return pence % 100 === 0 ? String(Math.trunc(pence / 100)) : penceToDecimal(pence);
+}
+
 /** Gift Aid on a net amount, in whole pence rounded down (HMRC never pays a fraction of a penny). */
 export function giftAidOn(pence: number): number {
   return Math.floor(Math.max(0, pence) / 4);

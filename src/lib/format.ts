@@ -1,1 +1,1 @@
-export { formatPence, formatPenceShort, parsePounds, percentRaised } from '../../domain/money';
+export { formatPence, formatPenceShort, parsePounds, penceToPoundsField, percentRaised } from '../../domain/money';

@@ -6,6 +6,7 @@ import type { BatchDto, BatchSummaryDto } from '../../schemas/batches';
 import { orgScope } from '../../lib/policy';
 import type { AuthUser } from '../../lib/types';
 import type { ViewerContext } from '../../lib/service-context';
+import { isoOrNull } from '../../../domain/dates';
 
 const summaryColumns = { batch: donationBatches, organizationName: organizations.name };
 
@@ -99,7 +100,7 @@ export async function getBatch(ctx: ViewerContext, idRef: string): Promise<Batch
       gift_aid: line.gift.giftAid,
       benefit_exceeds_limit: line.gift.benefitExceedsLimit,
       reference: line.gift.reference,
-      receipt_sent_at: line.gift.receiptSentAt ? line.gift.receiptSentAt.toISOString() : null,
+      receipt_sent_at: isoOrNull(line.gift.receiptSentAt),
     })),
   };
 }

@@ -16,8 +16,7 @@ import { getDonation, paidBy } from './list';
 import { loadGiftInScope, toReversalDto } from '../reversals/refund';
 import { remainingSql } from '../reversals/record';
 import type { ViewerContext } from '../../lib/service-context';
-
-const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
+import { isoOrNull } from '../../../domain/dates';
 
 /**
  * Everything a finance person asks about one gift, read in one place: how it was paid, its Gift Aid
@@ -83,7 +82,7 @@ export async function donationStory(ctx: ViewerContext, idParam: string): Promis
     fee_pence: gift.feePence,
     net_pence: gift.netPence,
     remaining_pence: remaining,
-    receipt_sent_at: iso(gift.receiptSentAt ?? receipt?.at ?? null),
+    receipt_sent_at: isoOrNull(gift.receiptSentAt ?? receipt?.at ?? null),
     gift_aid: {
       requested: gift.giftAid,
       declaration: declaration
@@ -91,7 +90,7 @@ export async function donationStory(ctx: ViewerContext, idParam: string): Promis
             _id: declaration.id,
             method: declaration.method,
             declared_at: declaration.declaredAt.toISOString(),
-            cancelled_at: iso(declaration.cancelledAt),
+            cancelled_at: isoOrNull(declaration.cancelledAt),
           }
         : null,
       claim: claimed
@@ -112,10 +111,10 @@ export async function donationStory(ctx: ViewerContext, idParam: string): Promis
       reason: d.reason,
       status: d.status,
       fee_pence: d.feePence,
-      evidence_due_by: iso(d.evidenceDueBy),
+      evidence_due_by: isoOrNull(d.evidenceDueBy),
       outcome: d.outcome,
       created_at: d.createdAt.toISOString(),
-      closed_at: iso(d.closedAt),
+      closed_at: isoOrNull(d.closedAt),
     })),
     history,
     actions,

@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
 import { campaignOfGift, donorNameColumns, donorOfGift, giftOf } from '../../../db/gift-joins';
 import { campaigns, donations, organizations, payoutLines, payouts, users } from '../../../db/schema';
-import { londonMidnight, nextDay } from '../../../domain/dates';
+import { isoOrNull, londonMidnight, nextDay } from '../../../domain/dates';
 import { forbidden, notFound } from '../../lib/errors';
 import type { PayoutDetailDto, PayoutDto, PayoutFilters, PayoutLineDto } from '../../schemas/payouts';
 import { orgCondition, staffScope, type OrgScope } from '../reports/scope';
@@ -105,7 +105,7 @@ export async function payoutDetail(ctx: ViewerContext, id: string): Promise<Payo
       amount: r.line.amount,
       fee: r.line.fee,
       net: r.line.net,
-      available_on: r.line.availableOn ? r.line.availableOn.toISOString() : null,
+      available_on: isoOrNull(r.line.availableOn),
     }),
   );
   return {

@@ -18,13 +18,12 @@ import { type CsvRow, scheduleCsv } from './schedule';
 import { scheduleOds } from './schedule-ods';
 import { claimScope, orgCondition, resolveScopedOrg } from './scope';
 import type { ViewerContext } from '../../lib/service-context';
+import { isoOrNull } from '../../../domain/dates';
 
 /** Reading claims: the list, one claim, its gifts and its stored schedule. */
 
 const claimColumns = { claim: giftAidClaims, organizationName: organizations.name };
 type ClaimJoin = { claim: typeof giftAidClaims.$inferSelect; organizationName: string };
-
-const iso = (date: Date | null) => (date ? date.toISOString() : null);
 
 function toClaimDto(r: ClaimJoin): ClaimDto {
   const c = r.claim;
@@ -49,15 +48,15 @@ function toClaimDto(r: ClaimJoin): ClaimDto {
     accounting_period_end: c.accountingPeriodEnd.toISOString(),
     retain_until: c.retainUntil.toISOString(),
     created_at: c.createdAt.toISOString(),
-    submitted_at: iso(c.submittedAt),
-    paid_at: iso(c.paidAt),
+    submitted_at: isoOrNull(c.submittedAt),
+    paid_at: isoOrNull(c.paidAt),
     paid_amount: c.paidAmountPence,
     paid_on: c.paidOn,
     payment_note: c.paymentNote,
     payment_difference: c.paidAmountPence !== null && c.paidAmountPence !== net ? c.paidAmountPence - net : null,
-    rejected_at: iso(c.rejectedAt),
+    rejected_at: isoOrNull(c.rejectedAt),
     rejection_reason: c.rejectionReason,
-    voided_at: iso(c.voidedAt),
+    voided_at: isoOrNull(c.voidedAt),
     void_reason: c.voidReason,
   };
 }

@@ -13,6 +13,7 @@ import { badRequest, notFound } from '../../lib/errors';
 import { claimScope } from './scope';
 import type { DeclarationDto } from '../../schemas/gift-aid';
 import type { ViewerContext } from '../../lib/service-context';
+import { isoOrNull } from '../../../domain/dates';
 
 export type DeclarationRow = typeof giftAidDeclarations.$inferSelect;
 
@@ -106,12 +107,12 @@ export function toDeclarationDto(row: DeclarationRow): DeclarationDto {
     covers_past: row.coversPast,
     covers_future: row.coversFuture,
     declared_at: row.declaredAt.toISOString(),
-    cancelled_at: row.cancelledAt ? row.cancelledAt.toISOString() : null,
+    cancelled_at: isoOrNull(row.cancelledAt),
     replaced_by: row.replacedBy,
     needs_review: row.needsReview,
     organization_id: row.organizationId,
     overseas: row.overseas,
-    confirmation_sent_at: row.confirmationSentAt ? row.confirmationSentAt.toISOString() : null,
+    confirmation_sent_at: isoOrNull(row.confirmationSentAt),
     effective: !row.cancelledAt && !row.replacedBy && (row.method !== 'oral' || row.confirmationSentAt !== null),
   };
 }

@@ -6,6 +6,7 @@ import type { AdjustmentDto, GiftAidSummary } from '../../schemas/gift-aid';
 import { eligibleTotals, eligibleWhere } from './eligible';
 import { claimScope, orgCondition, resolveScopedOrg } from './scope';
 import type { ViewerContext } from '../../lib/service-context';
+import { isoOrNull } from '../../../domain/dates';
 
 export async function listAdjustments(ctx: ViewerContext, organizationRef?: string | null): Promise<AdjustmentDto[]> {
   const { db, viewer } = ctx;
@@ -29,7 +30,7 @@ export async function listAdjustments(ctx: ViewerContext, organizationRef?: stri
     _id: a.id,
     donation_id: a.donationId,
     donor_name: [firstName, lastName].filter(Boolean).join(' ') || null,
-    donation_date: giftDate ? giftDate.toISOString() : null,
+    donation_date: isoOrNull(giftDate),
     claim_id: a.claimId,
     organization_id: a.organizationId,
     gift_aid: a.giftAidPence,

@@ -2,7 +2,7 @@
  * The one mail module for donor notifications: one file per message (or per kind, like a failed payment), one template, one context.
  * Add a message by writing `<name>.ts` that returns `render({...})` and sending it with `deliver`.
  */
-export { type Block, escapeHtml, render } from './template';
+export { type Block, render } from './template';
 export { causeOf, giftFacts, type GiftFacts, type MailContext } from './facts';
 export { receiptEmail } from './receipt';
 export { refundNoticeEmail } from './refund-notice';

@@ -5,6 +5,7 @@ import type { AppConfig } from '../../lib/config';
 import { HttpError } from '../../lib/errors';
 import { gatherer } from '../../lib/gather';
 import { errorSummary, logLine } from '../../middlewares/logger';
+import { escapeHtml } from '../../../domain/html';
 
 export type MailMessage = {
   to: string;
@@ -216,12 +217,6 @@ export class MailProviderBusy extends HttpError {
     super(503, 'Our email provider is busy just now. Please try again in a minute.');
   }
 }
-
-const escapeHtml = (value: string) =>
-  value.replace(
-    /[&<>"']/g,
-    (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch] as string,
-  );
 
 /**
  * The sign-off of the site's own emails. The site is run for the charities it raises money for and is

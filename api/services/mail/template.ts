@@ -1,17 +1,12 @@
 import { type CharityIdentity, registrationLine } from '../../../domain';
 import type { MailMessage } from './mailer';
+import { escapeHtml } from '../../../domain/html';
 
 /**
  * The one template of every notification email (receipts, notices, codes): a text part and an
  * HTML part built from the same blocks, with the charity block at the foot. Every value that came
  * from a person or the database goes through escapeHtml in the HTML part; nothing is trusted.
  */
-
-export const escapeHtml = (value: string) =>
-  value.replace(
-    /[&<>"']/g,
-    (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch] as string,
-  );
 
 export type Block =
   | { kind: 'p'; text: string }

@@ -6,6 +6,7 @@ import type { MonthlyGiftFilters, OfficeMonthlyGift } from '../../schemas/monthl
 import { orgCondition, staffScope } from '../reports/scope';
 import type { ViewerContext } from '../../lib/service-context';
 import { pausedDates } from './records';
+import { isoOrNull } from '../../../domain/dates';
 
 const appeals = alias(campaigns, 'appeal');
 
@@ -58,9 +59,6 @@ function whereOf(viewer: AuthUser, f: MonthlyGiftFilters): SQL | undefined {
       : undefined,
   );
 }
-
-const iso = (ms: number | Date | null | undefined) =>
-  ms === null || ms === undefined ? null : new Date(ms).toISOString();
 
 /**
  * Every monthly gift the viewer may see (admins all, org admins their organizations'), with the
@@ -122,16 +120,16 @@ export async function officeMonthlyGifts(
       method: g.source,
       payment_method: g.paymentMethod === 'bacs_debit' ? 'bacs_debit' : 'card',
       bank_last4: g.bankLast4,
-      started_at: iso(g.startedAt),
-      next_payment_at: g.status === 'cancelled' ? null : iso(pausedDates(g)?.next ?? g.nextPaymentAt),
-      cancelled_at: iso(g.cancelledAt),
+      started_at: isoOrNull(g.startedAt),
+      next_payment_at: g.status === 'cancelled' ? null : isoOrNull(pausedDates(g)?.next ?? g.nextPaymentAt),
+      cancelled_at: isoOrNull(g.cancelledAt),
       last_failure:
         r.lastStatus === 'failed' && r.lastDate !== null
           ? {
-              failed_at: iso(Number(r.lastDate)) ?? '',
+              failed_at: isoOrNull(Number(r.lastDate)) ?? '',
               invoice_id: r.lastInvoice,
               message: r.lastMessage,
-              retry_at: r.retryAt === null ? null : iso(Number(r.retryAt)),
+              retry_at: r.retryAt === null ? null : isoOrNull(Number(r.retryAt)),
               email: r.failureEmail === 'sent' || r.failureEmail === 'queued' ? r.failureEmail : 'none',
             }
           : null,

@@ -16,6 +16,7 @@ import type { MonthlyGiftDto } from '../../schemas/monthly-gifts';
 import type { Attribution, Statement } from '../donations/record';
 import { findLocalPrice } from '../donations/pending';
 import type { ViewerContext } from '../../lib/service-context';
+import { isoOrNull } from '../../../domain/dates';
 
 /**
  * Monthly gifts a donor controls (docs/decisions/019). The monthly_gifts row mirrors one Stripe
@@ -239,8 +240,6 @@ export async function monthlyGiftFor(ctx: ViewerContext, id: string, as: 'donor'
   throw new HttpError(403, "Only administrators of this gift's organization can cancel it");
 }
 
-const iso = (d: Date | null) => (d ? d.toISOString() : null);
-
 /**
  * A paused gift's skipped dates and first payment after the pause, on its own monthly cycle: Stripe's
  * period end (what `nextPaymentAt` holds) is the very payment the pause skips.
@@ -270,11 +269,11 @@ export async function toMonthlyGiftDtos(db: Db, rows: MonthlyGiftRow[]): Promise
         appeal_id: r.appealId,
         appeal: r.appealId ? (titles.get(r.appealId) ?? null) : null,
       },
-      started_at: iso(r.startedAt),
-      next_payment_at: r.status === 'cancelled' ? null : iso(pause?.next ?? r.nextPaymentAt),
-      pause_resumes_at: r.status === 'paused' ? iso(r.pauseResumesAt) : null,
+      started_at: isoOrNull(r.startedAt),
+      next_payment_at: r.status === 'cancelled' ? null : isoOrNull(pause?.next ?? r.nextPaymentAt),
+      pause_resumes_at: r.status === 'paused' ? isoOrNull(r.pauseResumesAt) : null,
       skipped_payments: pause ? pause.skipped.map((d) => d.toISOString()) : [],
-      cancelled_at: iso(r.cancelledAt),
+      cancelled_at: isoOrNull(r.cancelledAt),
       cancelled_by: r.cancelledBy,
       gift_aid: r.giftAidDeclarationId !== null,
       mode: r.source === 'demo' ? 'demo' : 'stripe',

@@ -2,14 +2,9 @@ import { formatLongUkDay } from '../../../domain/giving-ends';
 import { toShortId } from '../../../domain/ids';
 import { formatPence, percentRaised } from '../../../domain/money';
 import { type MailMessage, operatorLine } from '../mail/mailer';
+import { escapeHtml } from '../../../domain/html';
 
 /** Emails to a fundraiser (the appeal's creator): text and HTML, every stored value escaped. */
-
-const escapeHtml = (value: string) =>
-  value.replace(
-    /[&<>"']/g,
-    (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch] as string,
-  );
 
 export type FundraiserMailContext = {
   to: string;

@@ -12,6 +12,7 @@ import type { SignedInContext, ViewerContext } from '../../lib/service-context';
 import { sendRefundNotice } from '../mail/notify';
 import { findGiftWithOrganization } from '../donations/list';
 import { afterReversal, guardedReversalInsert, remainingSql } from './record';
+import { isoOrNull } from '../../../domain/dates';
 
 export type RefundContext = Pick<SignedInContext, 'db' | 'payments' | 'mail' | 'viewer' | 'requestId'>;
 
@@ -29,7 +30,7 @@ export function toReversalDto(r: typeof donationReversals.$inferSelect): Reversa
     provider_id: r.providerId,
     created_by: r.createdBy,
     created_at: r.createdAt.toISOString(),
-    succeeded_at: r.succeededAt ? r.succeededAt.toISOString() : null,
+    succeeded_at: isoOrNull(r.succeededAt),
   };
 }
 

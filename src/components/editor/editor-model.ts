@@ -1,7 +1,7 @@
 /** Browser-safe rules of the campaign/appeal editor (spec sections 3, 5, 9). */
 import { CAMPAIGN_STATUSES, type CampaignStatus, DESCRIPTION_MAX_LENGTH, MAX_CAMPAIGN_IMAGES } from '../../../domain';
 import type { Campaign, client, Data } from '../../lib/api';
-import { parsePounds } from '../../lib/format';
+import { parsePounds, penceToPoundsField } from '../../lib/format';
 import { MAX_IMAGE_BYTES } from '../../../domain/limits';
 import { isAllowedVideoUrl } from '../../../domain/video';
 import { parseId } from '../../../domain/ids';
@@ -89,7 +89,7 @@ export function formFromDto(dto: CampaignDto, now = new Date()): EditorForm {
     video: dto.video ?? '',
     dateFrom: dto.date.from ?? dates.dateFrom,
     dateTo: dto.date.to ?? dates.dateTo,
-    goal: penceToPounds(dto.goal),
+    goal: penceToPoundsField(dto.goal),
     images: dto.images.map(({ Key, name, size, type, url }) => ({ Key, name, size, type, url })),
     campaignId: dto.campaign_id ?? '',
     organizationId: dto.organization_id ?? '',
@@ -130,10 +130,6 @@ export function applyTemplate(form: EditorForm, cause: TemplateCause, name: stri
 
 /** "12.5" → 1250; null for anything that is not a positive amount with at most 2 decimals. */
 export const poundsToPence = parsePounds;
-
-export function penceToPounds(pence: number): string {
-  return pence % 100 === 0 ? String(pence / 100) : (pence / 100).toFixed(2);
-}
 
 export { isAllowedVideoUrl };
 

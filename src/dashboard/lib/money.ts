@@ -1,3 +1,4 @@
+import { penceToDecimal } from '../../../domain/money';
 import { parsePounds } from '../../lib/format';
 
 /** A positive amount typed in pounds, as pence (null otherwise). */
@@ -6,6 +7,7 @@ export function poundsToPence(text: string): number | null {
   return pence && pence > 0 ? pence : null;
 }
 
+/** An amount field's text in a finance form: always two places ("50.00"), empty when there is none. */
 export function penceToPounds(pence: number | null | undefined): string {
-  return typeof pence === 'number' ? (pence / 100).toFixed(2) : '';
+  return typeof pence === 'number' ? penceToDecimal(pence) : '';
 }

@@ -1,5 +1,5 @@
 import { useEffect, useId, useState } from 'react';
-import { parsePounds } from '../../lib/format';
+import { parsePounds, penceToPoundsField } from '../../lib/format';
 import { useAppealOptions, useCampaignOptions } from '../forms/use-options';
 import { exportPath, journalPath, type ListView } from '../lib/list-query';
 import type { Resource } from '../lib/routes';
@@ -30,8 +30,8 @@ const SEARCH_HINT: Record<Resource, string> = {
 };
 
 /** Pence in the URL, pounds in the box. */
-const penceToPounds = (pence: string | undefined) =>
-  pence ? (Number(pence) / 100).toFixed(2).replace(/\.00$/, '') : '';
+/** A filter's pence (from the URL) as the pounds field shows it. */
+const penceToPounds = (pence: string | undefined) => (pence ? penceToPoundsField(Number(pence)) : '');
 
 /**
  * Search, filters and CSV export above an admin list. Filters apply as they change (search after

@@ -1,5 +1,6 @@
 import { RETRY_AFTER_SECONDS } from '../../../api/lib/unavailable';
 import { SITE } from '../site';
+import { escapeHtml } from '../../../domain/html';
 
 /**
  * The branded "we're busy" page pages answer while the database is down (or production lacks a
@@ -16,9 +17,6 @@ const STYLE = [
   '.btn{display:inline-block;margin-top:1rem;padding:.6rem 1.2rem;border-radius:999px;background:#0b6e4f;color:#fff;font-weight:600;text-decoration:none}',
   '.ref{color:#4f5b67;font-size:.9rem}',
 ].join('');
-
-const escapeHtml = (value: string) =>
-  value.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!);
 
 async function sha256Base64(text: string): Promise<string> {
   const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));

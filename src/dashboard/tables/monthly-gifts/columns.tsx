@@ -1,6 +1,5 @@
-import { formatUkDate, monthlyGiftMethodLabel } from '../../../../domain';
+import { formatPence, formatUkDate, monthlyGiftMethodLabel } from '../../../../domain';
 import type { OfficeMonthlyGift } from '../../../lib/api';
-import { penceToPounds } from '../../lib/money';
 import { DataTableColumnHeader } from '../data-table-column-header';
 import type { DashColumnDef } from '../features';
 
@@ -33,7 +32,7 @@ export const monthlyGiftColumns: DashColumnDef<OfficeMonthlyGift>[] = [
   },
   {
     id: 'amount',
-    accessorFn: (row) => `£${penceToPounds(row.amount)}`,
+    accessorFn: (row) => formatPence(row.amount),
     header: ({ column }) => <DataTableColumnHeader column={column} title="Monthly" />,
     meta: { label: 'Monthly' },
   },
