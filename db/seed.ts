@@ -13,6 +13,7 @@ import {
 } from './schema';
 import { GIFT_AID_DECLARATION, regulatorFromNumber } from '../domain';
 import { declarantFields, giftAidDeclarationRow, donationRow } from './factories';
+import { DAY_MS } from '../domain/dates';
 
 /**
  * Demo content for a UK charity. Every id comes from a seeded generator and every insert is
@@ -259,7 +260,6 @@ export const DEMO_PRICES = [
   { id: 'price_demo_monthly_5000', unitAmount: 5000 },
 ];
 
-const DAY = 24 * 60 * 60 * 1000;
 const isoDate = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 export type SeedCounts = Record<string, number>;
@@ -312,7 +312,7 @@ export async function seed(db: Db, now = new Date(), options: SeedOptions = {}):
       province,
       postalCode,
       country: 'United Kingdom',
-      createdAt: new Date(nowMs - 400 * DAY),
+      createdAt: new Date(nowMs - 400 * DAY_MS),
     };
   });
 
@@ -335,7 +335,7 @@ export async function seed(db: Db, now = new Date(), options: SeedOptions = {}):
       province,
       postalCode,
       country: 'United Kingdom',
-      createdAt: new Date(nowMs - (380 - i * 5) * DAY),
+      createdAt: new Date(nowMs - (380 - i * 5) * DAY_MS),
     };
   });
   const staffRows = [
@@ -355,7 +355,7 @@ export async function seed(db: Db, now = new Date(), options: SeedOptions = {}):
       lastName: 'Evans',
       type: 'finance' as const,
     },
-  ].map((row) => ({ ...row, createdAt: new Date(nowMs - 400 * DAY) }));
+  ].map((row) => ({ ...row, createdAt: new Date(nowMs - 400 * DAY_MS) }));
 
   await db.insert(organizations).values(orgRows).onConflictDoNothing();
   await insertInBatches(db, users, [...staffRows, ...donorRows]);
@@ -387,13 +387,13 @@ export async function seed(db: Db, now = new Date(), options: SeedOptions = {}):
     description: campaign.description,
     story: campaign.story,
     video: i === 0 ? 'https://www.youtube.com/watch?v=aqz-KE-bpKQ' : null,
-    dateFrom: isoDate(nowMs - (300 - i * 20) * DAY),
-    dateTo: isoDate(nowMs + (60 + i * 10) * DAY),
+    dateFrom: isoDate(nowMs - (300 - i * 20) * DAY_MS),
+    dateTo: isoDate(nowMs + (60 + i * 10) * DAY_MS),
     goal: campaign.goal,
     images: [0, 1, 2].map((k) => demoImage((i + k) % DEMO_IMAGES.length)),
     status: 'approved' as const,
     createdBy: i % 2 === 0 ? adminId : orgAdminId,
-    createdAt: new Date(nowMs - (330 - i * 10) * DAY),
+    createdAt: new Date(nowMs - (330 - i * 10) * DAY_MS),
   }));
   await insertInBatches(db, campaigns, campaignRows);
   const orgNameById = new Map(orgRows.map((org) => [org.id, org.name]));
@@ -409,7 +409,7 @@ export async function seed(db: Db, now = new Date(), options: SeedOptions = {}):
     donorRows,
     creatorIds: donorIds,
     appealStatus,
-    createdAt: (index) => new Date(nowMs - (260 - index * 8) * DAY),
+    createdAt: (index) => new Date(nowMs - (260 - index * 8) * DAY_MS),
   });
   await insertInBatches(db, campaigns, appealRows);
 
@@ -526,8 +526,8 @@ function demoAppeals(
         description: fill(template.description),
         story: `Hello, I'm ${fundraiser.firstName} ${fundraiser.lastName}.\n\n${campaign.story}\n\nThank you for supporting me!`,
         video: null,
-        dateFrom: isoDate(nowMs - (250 - index * 8) * DAY),
-        dateTo: isoDate(nowMs + (30 + index) * DAY),
+        dateFrom: isoDate(nowMs - (250 - index * 8) * DAY_MS),
+        dateTo: isoDate(nowMs + (30 + index) * DAY_MS),
         goal: template.goal + index * 5_000,
         images: [demoImage(index % DEMO_IMAGES.length), demoImage((index + 4) % DEMO_IMAGES.length)],
         status: options.appealStatus(index),
@@ -571,7 +571,7 @@ async function insertDemoGifts(
     let giftAidDeclarationId: string | null = null;
     if (giftAid) {
       giftAidDeclarationId = uuidFrom(next);
-      const madeAt = new Date(nowMs - Math.floor(next() * 360) * DAY);
+      const madeAt = new Date(nowMs - Math.floor(next() * 360) * DAY_MS);
       declarations.push(
         giftAidDeclarationRow({
           id: giftAidDeclarationId,
@@ -580,7 +580,7 @@ async function insertDemoGifts(
         }),
       );
     }
-    const date = new Date(nowMs - Math.floor(next() * 364 * DAY));
+    const date = new Date(nowMs - Math.floor(next() * 364 * DAY_MS));
     const ref = id.replace(/-/g, '').slice(0, 24);
     donationRows.push(
       donationRow({
@@ -624,7 +624,7 @@ async function seedCopy(db: Db, copy: number, ctx: CopyContext) {
     city: donor.city,
     postalCode: donor.postalCode,
     country: 'United Kingdom',
-    createdAt: new Date(nowMs - (380 - i * 5) * DAY),
+    createdAt: new Date(nowMs - (380 - i * 5) * DAY_MS),
   }));
   await insertInBatches(db, users, donorRows);
   const donorIds: string[] = [];
@@ -642,7 +642,7 @@ async function seedCopy(db: Db, copy: number, ctx: CopyContext) {
     creatorIds: donorIds,
     appealStatus: ctx.appealStatus,
     // Older than the demo's own appeals, so the first pages of every list stay the demo's.
-    createdAt: (index) => new Date(nowMs - (400 + copy) * DAY - index * 60_000),
+    createdAt: (index) => new Date(nowMs - (400 + copy) * DAY_MS - index * 60_000),
   });
   await insertInBatches(db, campaigns, appealRows);
 

@@ -4,6 +4,10 @@
  */
 export const UK_TIME_ZONE = 'Europe/London';
 
+/** Lengths of time in milliseconds (a UTC day: London's days are 23 or 25 hours twice a year, see addDays). */
+export const HOUR_MS = 3_600_000;
+export const DAY_MS = 24 * HOUR_MS;
+
 const partsFormat = new Intl.DateTimeFormat('en-GB', {
   timeZone: UK_TIME_ZONE,
   year: 'numeric',

@@ -1,4 +1,5 @@
-import { formatLongUkDate, isIsoDay, londonIsoDate } from './dates';
+import { addDays, formatLongUkDate, isIsoDay, londonIsoDate } from './dates';
+import { DEFAULT_CAMPAIGN_DAYS } from './limits';
 
 /**
  * When giving to a campaign or appeal ends (docs/decisions/056). An item's end date (`date.to`,
@@ -37,4 +38,10 @@ export function formatLongUkDay(isoDay: string): string {
 /** "This appeal ended on 30 November 2026 and takes no new gifts.": the API's 409 and the page's panel say it alike. */
 export function endedMessage(kind: 'campaign' | 'appeal', lastDay: string): string {
   return `This ${kind} ended on ${formatLongUkDay(lastDay)} and takes no new gifts.`;
+}
+
+/** The dates a new campaign or appeal gets when none are given: today (London) and DEFAULT_CAMPAIGN_DAYS later. */
+export function defaultCampaignDates(now: Date): { from: string; to: string } {
+  const today = londonIsoDate(now);
+  return { from: today, to: addDays(today, DEFAULT_CAMPAIGN_DAYS) };
 }

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { isIsoDay } from '../../domain/dates';
+import { DAY_MS, isIsoDay } from '../../domain/dates';
 import { JOURNAL_FORMATS } from '../../domain/finance';
 import { idParam } from '../services/reports/list-filters';
 
@@ -27,7 +27,7 @@ export const journalQuery = z
   .superRefine((v, ctx) => {
     if (!isIsoDay(v.from) || !isIsoDay(v.to)) return;
     if (v.to < v.from) ctx.addIssue({ code: 'custom', path: ['to'], message: 'Must be on or after from' });
-    else if ((Date.parse(v.to) - Date.parse(v.from)) / 86_400_000 > MAX_JOURNAL_DAYS) {
+    else if ((Date.parse(v.to) - Date.parse(v.from)) / DAY_MS > MAX_JOURNAL_DAYS) {
       ctx.addIssue({ code: 'custom', path: ['to'], message: `Ask for at most ${MAX_JOURNAL_DAYS} days at once` });
     }
   });

@@ -1,10 +1,11 @@
 import type { Db } from '../client';
 import { giftAidClaims } from '../schema';
+import { DAY_MS } from '../../domain/dates';
 
 type ClaimInsert = typeof giftAidClaims.$inferInsert;
 export type ClaimFields = Partial<ClaimInsert> & { organizationId: string };
 
-const SIX_YEARS_MS = 6 * 365 * 86_400_000;
+const SIX_YEARS_MS = 6 * 365 * DAY_MS;
 
 /**
  * A submitted Gift Aid claim of one £40 gift (£10 Gift Aid) made today, kept six years, unless `fields`

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { endedMessage, formatLongUkDay, givingEndedOn, hasEnded, lastGivingDay } from '../../domain';
+import {
+  defaultCampaignDates,
+  endedMessage,
+  formatLongUkDay,
+  givingEndedOn,
+  hasEnded,
+  lastGivingDay,
+} from '../../domain';
 
 const at = (iso: string) => new Date(iso);
 
@@ -61,5 +68,15 @@ describe('the words', () => {
     expect(endedMessage('campaign', '2026-11-30')).toBe(
       'This campaign ended on 30 November 2026 and takes no new gifts.',
     );
+  });
+});
+
+describe('defaultCampaignDates', () => {
+  it('runs a new item from today in London for 20 days, on London days, not UTC ones', () => {
+    expect(defaultCampaignDates(new Date('2026-03-10T12:00:00Z'))).toEqual({ from: '2026-03-10', to: '2026-03-30' });
+    // 23:30 UTC on 30 June is already 1 July in London (BST).
+    expect(defaultCampaignDates(new Date('2026-06-30T23:30:00Z'))).toEqual({ from: '2026-07-01', to: '2026-07-21' });
+    // Across the clocks going back (25 October 2026) the span is still 20 calendar days.
+    expect(defaultCampaignDates(new Date('2026-10-20T09:00:00Z'))).toEqual({ from: '2026-10-20', to: '2026-11-09' });
   });
 });

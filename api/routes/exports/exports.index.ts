@@ -1,6 +1,6 @@
 import type { RouteConfig } from '@hono/zod-openapi';
 import type { Context } from 'hono';
-import { formatUkDate } from '../../../domain/dates';
+import { formatUkDate, HOUR_MS } from '../../../domain/dates';
 import { penceToDecimal } from '../../../domain/money';
 import { paymentMethodLabel } from '../../../domain/direct-debit';
 import { createRouter } from '../../lib/create-app';
@@ -104,7 +104,7 @@ const pounds = (pence: number) => raw(penceToDecimal(pence));
 function ukDateCache(): (date: Date) => string {
   const cache = new Map<number, string>();
   return (date) => {
-    const hour = Math.floor(date.getTime() / 3_600_000);
+    const hour = Math.floor(date.getTime() / HOUR_MS);
     let text = cache.get(hour);
     if (text === undefined) {
       text = formatUkDate(date);

@@ -4,8 +4,8 @@ import { rateLimits } from '../../../db/schema';
 import type { AuthUser } from '../../lib/types';
 import { hitRateLimit, peekRateLimit, RateLimitError, type RateRule } from './rate-limit';
 import { isAdmin, isDonor, isOrgAdmin } from '../../lib/policy';
+import { DAY_MS } from '../../../domain/dates';
 
-const DAY = 24 * 60 * 60 * 1000;
 const MB = 1024 * 1024;
 
 /**
@@ -13,9 +13,9 @@ const MB = 1024 * 1024;
  * Admins have none; organization admins a larger upload allowance; everyone else the base one.
  */
 export const DAILY_QUOTAS = {
-  appeals: { limit: 5, windowMs: DAY },
-  uploadBytes: { limit: 25 * MB, windowMs: DAY },
-  uploadBytesOrgAdmin: { limit: 250 * MB, windowMs: DAY },
+  appeals: { limit: 5, windowMs: DAY_MS },
+  uploadBytes: { limit: 25 * MB, windowMs: DAY_MS },
+  uploadBytesOrgAdmin: { limit: 250 * MB, windowMs: DAY_MS },
 } satisfies Record<string, RateRule>;
 
 const hoursLeft = (seconds: number) => Math.max(1, Math.ceil(seconds / 3600));

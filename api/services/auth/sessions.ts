@@ -2,11 +2,12 @@ import { and, eq, gt, isNull } from 'drizzle-orm';
 import type { Db } from '../../../db/client';
 import { organizationAdmins, sessions, users } from '../../../db/schema';
 import type { AuthUser } from '../../lib/types';
+import { DAY_MS } from '../../../domain/dates';
 
 /** A session dies this long after it was created, whatever its use. */
-export const SESSION_ABSOLUTE_MS = 30 * 24 * 60 * 60 * 1000;
+export const SESSION_ABSOLUTE_MS = 30 * DAY_MS;
 /** …and this long after it was last used. */
-export const SESSION_IDLE_MS = 7 * 24 * 60 * 60 * 1000;
+export const SESSION_IDLE_MS = 7 * DAY_MS;
 /** last_seen_at is written at most this often, so reads stay reads. */
 const TOUCH_EVERY_MS = 5 * 60 * 1000;
 

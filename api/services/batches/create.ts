@@ -2,7 +2,7 @@ import { and, asc, eq, inArray, isNull, ne } from 'drizzle-orm';
 import type { Db } from '../../../db/client';
 import { parseId } from '../../../domain/ids';
 import { campaigns, donationBatches, donations, organizations, users } from '../../../db/schema';
-import { isIsoDay, londonIsoDate, londonMidnight } from '../../../domain/dates';
+import { DAY_MS, isIsoDay, londonIsoDate, londonMidnight } from '../../../domain/dates';
 import { noEmailAddress } from '../../../domain/email';
 import { formatPence } from '../../../domain/money';
 import type { BatchBody, BatchDto, BatchGift } from '../../schemas/batches';
@@ -308,7 +308,7 @@ async function resolveLine(ctx: BatchContext, gift: BatchGift, at: string, scope
 function validFor(d: DeclarationRow, organizationId: string, date: Date): boolean {
   if (d.replacedBy || d.organizationId !== organizationId || !coversGift(d, date)) return false;
   if (d.method === 'oral')
-    return d.confirmationSentAt !== null && d.confirmationSentAt.getTime() <= date.getTime() + 24 * 60 * 60 * 1000;
+    return d.confirmationSentAt !== null && d.confirmationSentAt.getTime() <= date.getTime() + DAY_MS;
   return true;
 }
 

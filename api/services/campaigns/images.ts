@@ -1,11 +1,11 @@
 import type { StoredImage } from '../../../db/schema';
 import { HttpError } from '../../lib/errors';
 import { errorSummary, logLine } from '../../middlewares/logger';
-import { MAX_IMAGE_BYTES } from '../../../domain/limits';
+import { MAX_CAMPAIGN_IMAGES, MAX_IMAGE_BYTES } from '../../../domain/limits';
 
 /** Per-image cap (spec section 5 guidance: max 5 MB), checked on the decoded bytes. */
 export { MAX_IMAGE_BYTES };
-export const MAX_IMAGES = 9;
+export const MAX_IMAGES = MAX_CAMPAIGN_IMAGES;
 
 /** Keys the worker wrote itself: `campaigns/<uuid>.png|jpg`. */
 const STORED_KEY = /^campaigns\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.(png|jpg)$/;

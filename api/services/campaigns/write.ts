@@ -36,13 +36,18 @@ import {
 import { actorOf, auditInsert } from '../audit/append';
 import { consumeAppealQuota, consumeUploadQuota } from '../abuse/quotas';
 import type { ServiceContext, SignedInContext } from '../../lib/service-context';
+import { defaultCampaignDates } from '../../../domain/giving-ends';
+import {
+  DESCRIPTION_MAX_LENGTH,
+  MAX_CAMPAIGN_GOAL_PENCE,
+  MAX_CAMPAIGN_STORY,
+  MAX_CAMPAIGN_TITLE,
+} from '../../../domain/limits';
 
-export const MAX_TITLE = 120;
-export const MAX_DESCRIPTION = 150;
-export const MAX_STORY = 20_000;
-/** £1,000,000 in pence. */
-export const MAX_GOAL = 100_000_000;
-export const DEFAULT_DURATION_DAYS = 20;
+const MAX_TITLE = MAX_CAMPAIGN_TITLE;
+const MAX_DESCRIPTION = DESCRIPTION_MAX_LENGTH;
+const MAX_STORY = MAX_CAMPAIGN_STORY;
+const MAX_GOAL = MAX_CAMPAIGN_GOAL_PENCE;
 
 const isoDate = z
   .string({ error: 'must be a date like 2026-05-31' })
@@ -143,12 +148,6 @@ export type WriteCtx = Pick<SignedInContext, 'db' | 'viewer' | 'config' | 'bucke
 
 const administers = canManageOrganization;
 
-const dayString = (date: Date) => date.toISOString().slice(0, 10);
-
-function defaultDates(now: Date) {
-  return { from: dayString(now), to: dayString(new Date(now.getTime() + DEFAULT_DURATION_DAYS * 86_400_000)) };
-}
-
 /** Marking a sponsored event changes how its gifts are claimed from HMRC: the organization's admins decide. */
 function checkSponsoredEvent(
   user: AuthUser,
@@ -212,7 +211,7 @@ export async function createCampaign(ctx: WriteCtx, input: CampaignInput): Promi
   checkIncomeCode(user, organizationId, input.income_code, { isAppeal });
   const templateCauseId = input.template_cause_id ? await checkTemplateCause(db, input.template_cause_id) : null;
   const given = pickDates(input.date);
-  const fallback = defaultDates(ctx.now);
+  const fallback = defaultCampaignDates(ctx.now);
   const dates = { from: given.from ?? fallback.from, to: given.to ?? fallback.to };
   checkDateOrder(dates.from, dates.to);
 

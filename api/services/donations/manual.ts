@@ -14,6 +14,7 @@ import { canManageOrganization } from '../organizations/manage';
 import { getUser } from '../users/manage';
 import { findVisibleDonation, getDonation, toDonationDto } from './list';
 import type { AuditedWriteContext } from '../../lib/service-context';
+import { DAY_MS } from '../../../domain/dates';
 
 /** Manual gifts follow the same bounds as card gifts. */
 const MANUAL_MIN_PENCE = MIN_DONATION_PENCE;
@@ -88,7 +89,7 @@ export function parseDonationDate(value: string, now = new Date()): Date {
     throw badRequest(`date: ${value} is not a real calendar date; enter a date like 2025-03-31`);
   }
   // A day's grace so a gift dated "today" anywhere in the world is accepted.
-  if (date.getTime() < EARLIEST || date.getTime() > now.getTime() + 24 * 60 * 60 * 1000) {
+  if (date.getTime() < EARLIEST || date.getTime() > now.getTime() + DAY_MS) {
     throw badRequest('date: Enter a date between 2000-01-01 and today');
   }
   return date;

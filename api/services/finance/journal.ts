@@ -2,7 +2,7 @@ import { and, eq, gte, inArray, lt, sql } from 'drizzle-orm';
 import { campaignOfGift, giftOf } from '../../../db/gift-joins';
 import type { Db } from '../../../db/client';
 import { campaigns, donationReversals, donations, organizations } from '../../../db/schema';
-import { londonMidnight, nextDay } from '../../../domain/dates';
+import { DAY_MS, londonMidnight, nextDay } from '../../../domain/dates';
 import { DEFAULT_NOMINAL_CODES, PROVIDER_METHODS } from '../../../domain/finance';
 import { PAID_DONATION_STATUSES } from '../../../domain/statuses';
 import { localDay, londonLocalMs } from '../reports/london-buckets';
@@ -52,8 +52,6 @@ type FundRow = {
   fees: number;
   reversed: number;
 };
-
-const DAY_MS = 86_400_000;
 
 /** Gifts made through the provider (a null method is an older card or demo gift). */
 const channelOf = sql<Channel>`case when ${donations.method} in (${sql.join(

@@ -3,13 +3,11 @@ import { campaignOfGift, giftOf } from '../../../db/gift-joins';
 import { chunks } from '../../../db/chunks';
 import type { Db } from '../../../db/client';
 import { campaigns, donationReversals, donations } from '../../../db/schema';
-import { londonIsoDate, londonMidnight } from '../../../domain/dates';
+import { DAY_MS, londonIsoDate, londonMidnight } from '../../../domain/dates';
 import { markEventApplied, notYetApplied, type Statement } from '../donations/record';
 import { demoSettlement } from '../payments/settlement';
 import { payoutStatements, type PayoutLineInput } from './payouts-record';
 import { PAID_DONATION_STATUSES } from '../../../domain/statuses';
-
-const DAY = 24 * 60 * 60 * 1000;
 
 export const DEMO_PAYOUTS = {
   /** Gifts settled this many days before today are paid out; older history predates the demo. */
@@ -31,7 +29,7 @@ export const demoPayoutId = (organizationId: string, isoDay: string) =>
 export async function makeDemoPayouts(db: Db, now: Date): Promise<number> {
   const today = londonIsoDate(now);
   const cutoff = londonMidnight(today);
-  const since = new Date(cutoff.getTime() - DEMO_PAYOUTS.lookbackDays * DAY);
+  const since = new Date(cutoff.getTime() - DEMO_PAYOUTS.lookbackDays * DAY_MS);
   const gifts = await db
     .select({
       id: donations.id,

@@ -13,7 +13,7 @@ import { badRequest, notFound } from '../../lib/errors';
 import { claimScope } from './scope';
 import type { DeclarationDto } from '../../schemas/gift-aid';
 import type { ViewerContext } from '../../lib/service-context';
-import { isoOrNull } from '../../../domain/dates';
+import { DAY_MS, isoOrNull } from '../../../domain/dates';
 
 export type DeclarationRow = typeof giftAidDeclarations.$inferSelect;
 
@@ -222,7 +222,6 @@ export function coversGift(
   return row.coversPast && t >= made - PAST_MS;
 }
 
-const DAY_MS = 24 * 60 * 60 * 1000;
 /** Four years back (HMRC's limit for a declaration that covers past gifts), with the leap day. */
 const PAST_MS = (4 * 365 + 1) * DAY_MS;
 

@@ -22,6 +22,7 @@ import {
 } from './declarations';
 import { claimScope } from './scope';
 import type { AuditedWriteContext, SignedInContext, ViewerContext } from '../../lib/service-context';
+import { DAY_MS } from '../../../domain/dates';
 
 export type OfflineDeclarationInput = {
   donor_id: string;
@@ -36,7 +37,7 @@ export type OfflineDeclarationInput = {
 };
 
 /** HMRC: a donor may cancel an oral declaration within 30 days of its written record; it is then void from the start. */
-const ORAL_COOLING_OFF_MS = 30 * 24 * 60 * 60 * 1000;
+const ORAL_COOLING_OFF_MS = 30 * DAY_MS;
 
 async function visibleDonorId(db: Db, viewer: AuthUser, ref: string): Promise<string> {
   try {

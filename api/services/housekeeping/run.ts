@@ -20,6 +20,7 @@ import type { MailContext } from '../mail/facts';
 import { applyProviderEvent } from '../../webhooks/stripe/apply';
 import { SESSION_IDLE_MS } from '../auth/sessions';
 import type { ServiceContext } from '../../lib/service-context';
+import { DAY_MS } from '../../../domain/dates';
 
 /**
  * Scheduled housekeeping (a Cron Trigger on the worker, or `npm run housekeeping` locally). Every
@@ -27,18 +28,15 @@ import type { ServiceContext } from '../../lib/service-context';
  * or two runs overlapping, ends in the same state (docs/decisions/014).
  */
 
-const HOUR = 60 * 60 * 1000;
-const DAY = 24 * HOUR;
-
 export const HOUSEKEEPING = {
   /** A checkout still pending this long is abandoned (never in totals). */
-  abandonAfterMs: DAY,
+  abandonAfterMs: DAY_MS,
   /** A stored image no record has used for this long is deleted from R2. */
-  unusedImageMs: 7 * DAY,
+  unusedImageMs: 7 * DAY_MS,
   /** Outbox rows, abandoned checkouts and their checkout-only donors are kept this long. */
-  retentionMs: 30 * DAY,
+  retentionMs: 30 * DAY_MS,
   /** The longest rate-limit window (the daily quotas): older windows are over. */
-  rateWindowMs: DAY,
+  rateWindowMs: DAY_MS,
   /** Stale checkouts handled per run; the next run continues. */
   batchSize: 200,
 } as const;

@@ -22,6 +22,7 @@ import {
   GIFTS_LISTED,
   type GiftLine,
 } from './fundraiser-mail';
+import { HOUR_MS } from '../../../domain/dates';
 
 /**
  * Fundraiser emails: "your appeal received gifts" (batched: at most one an hour per appeal) and
@@ -31,7 +32,7 @@ import {
  * conditional UPDATE, so two webhooks arriving together cannot both send.
  */
 
-export const GIFT_EMAIL_INTERVAL_MS = 60 * 60 * 1000;
+export const GIFT_EMAIL_INTERVAL_MS = HOUR_MS;
 const FLUSH_APPEALS_PER_RUN = 200;
 
 export type NotifyOptions = { origin?: string | null; now?: Date; siteName?: string };

@@ -1,5 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { londonMidnight, londonParts } from '../../../domain/dates';
+import { HOUR_MS, londonMidnight, londonParts } from '../../../domain/dates';
 
 /**
  * SQLite has no time zones, so charts bucket gifts by London wall-clock time with a shift the
@@ -8,15 +8,14 @@ import { londonMidnight, londonParts } from '../../../domain/dates';
  * GROUP BY see one identical expression and no bound parameters are spent.
  */
 
-const HOUR = 3_600_000;
-export const WEEK_MS = 7 * 24 * HOUR;
+export const WEEK_MS = 7 * 24 * HOUR_MS;
 /** 1970-01-05, the first Monday after the epoch: weeks start on Monday. */
-export const MONDAY_EPOCH_MS = 4 * 24 * HOUR;
+export const MONDAY_EPOCH_MS = 4 * 24 * HOUR_MS;
 
 /** 01:00 UTC on the last Sunday of a month (BST starts in March and ends in October then). */
 function lastSundayAt1Utc(year: number, month0: number): number {
   const last = new Date(Date.UTC(year, month0 + 1, 0, 1));
-  return last.getTime() - last.getUTCDay() * 24 * HOUR;
+  return last.getTime() - last.getUTCDay() * 24 * HOUR_MS;
 }
 
 export function bstWindows(fromYear: number, toYear: number): [number, number][] {
@@ -29,7 +28,7 @@ export function bstWindows(fromYear: number, toYear: number): [number, number][]
 export function londonLocalMs(column: SQL, fromYear: number, toYear: number): SQL {
   const whens = bstWindows(fromYear, toYear).map(
     ([start, end]) =>
-      sql`when ${column} >= ${sql.raw(String(start))} and ${column} < ${sql.raw(String(end))} then ${sql.raw(String(HOUR))}`,
+      sql`when ${column} >= ${sql.raw(String(start))} and ${column} < ${sql.raw(String(end))} then ${sql.raw(String(HOUR_MS))}`,
   );
   return sql`(${column} + case ${sql.join(whens, sql` `)} else 0 end)`;
 }

@@ -6,10 +6,9 @@ import { createMailer } from '../mail/mailer';
 import { enforceRateLimits } from '../abuse/rate-limit';
 import { type SupportRequestDto, toSupportRequestDto } from './dto';
 import type { SignedInContext } from '../../lib/service-context';
+import { HOUR_MS } from '../../../domain/dates';
 
 export type SendContext = Pick<SignedInContext, 'db' | 'config' | 'viewer' | 'origin' | 'now'>;
-
-const HOUR = 60 * 60 * 1000;
 
 /**
  * Stores the message first (nothing is lost if mail fails), then emails the charity's support
@@ -21,7 +20,7 @@ export async function sendSupportRequest(
 ): Promise<SupportRequestDto & { email_sent: boolean }> {
   await enforceRateLimits(
     ctx.db,
-    [{ key: `support:user:${ctx.viewer.id}`, rule: { limit: SUPPORT_REQUESTS_PER_HOUR, windowMs: HOUR } }],
+    [{ key: `support:user:${ctx.viewer.id}`, rule: { limit: SUPPORT_REQUESTS_PER_HOUR, windowMs: HOUR_MS } }],
     ctx.now,
     (minutes) =>
       `You have sent ${SUPPORT_REQUESTS_PER_HOUR} messages this hour. Please wait ${minutes} minute${minutes === 1 ? '' : 's'} or email us directly.`,

@@ -1,5 +1,13 @@
 /** Browser-safe rules of the campaign/appeal editor (spec sections 3, 5, 9). */
-import { CAMPAIGN_STATUSES, type CampaignStatus, DESCRIPTION_MAX_LENGTH, MAX_CAMPAIGN_IMAGES } from '../../../domain';
+import {
+  CAMPAIGN_STATUSES,
+  type CampaignStatus,
+  DESCRIPTION_MAX_LENGTH,
+  MAX_CAMPAIGN_GOAL_PENCE,
+  MAX_CAMPAIGN_IMAGES,
+  MAX_CAMPAIGN_TITLE,
+} from '../../../domain';
+import { defaultCampaignDates } from '../../../domain/giving-ends';
 import type { Campaign, client, Data } from '../../lib/api';
 import { parsePounds, penceToPoundsField } from '../../lib/format';
 import { MAX_IMAGE_BYTES } from '../../../domain/limits';
@@ -12,12 +20,11 @@ export const STATUSES: Status[] = [...CAMPAIGN_STATUSES];
 
 export const MAX_IMAGES = MAX_CAMPAIGN_IMAGES;
 export const MAX_DESCRIPTION = DESCRIPTION_MAX_LENGTH;
-export const MAX_TITLE = 120;
+export const MAX_TITLE = MAX_CAMPAIGN_TITLE;
 export { MAX_IMAGE_BYTES };
 /** The API accepts at most 50 MB per save; base64 makes files a third larger. */
 export const MAX_PAYLOAD_CHARS = 48 * 1024 * 1024;
-export const MAX_GOAL_PENCE = 100_000_000;
-export const DEFAULT_DURATION_DAYS = 20;
+export const MAX_GOAL_PENCE = MAX_CAMPAIGN_GOAL_PENCE;
 
 /** A stored image keeps its Key; a new one carries its data URL until saved. */
 export type EditorImage =
@@ -53,13 +60,10 @@ export type TemplateCause = Data<(typeof client.api)['template-causes']['$get']>
 /** The API's campaign shape: the one contract (api/schemas through src/lib/api.ts). */
 export type CampaignDto = Campaign;
 
-const dayString = (date: Date) => {
-  const local = new Date(date.getTime() - date.getTimezoneOffset() * 60_000);
-  return local.toISOString().slice(0, 10);
-};
-
+/** The editor's date fields before the person picks any: the API's own default (domain/giving-ends). */
 export function defaultDates(now = new Date()) {
-  return { dateFrom: dayString(now), dateTo: dayString(new Date(now.getTime() + DEFAULT_DURATION_DAYS * 86_400_000)) };
+  const { from, to } = defaultCampaignDates(now);
+  return { dateFrom: from, dateTo: to };
 }
 
 export function emptyForm(now = new Date()): EditorForm {
