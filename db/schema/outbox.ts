@@ -19,6 +19,8 @@ export const outbox = sqliteTable(
     attempts: integer('attempts').notNull().default(0),
     /** When the mail retry last claimed the row: another run leaves it alone for MAIL_RETRY.claimMs. */
     lastAttemptAt: integer('last_attempt_at', { mode: 'timestamp_ms' }),
+    /** The Idempotency-Key of the batch request that carried the row (api/services/mail/batch.ts); null when sent alone. */
+    batchKey: text('batch_key'),
   },
   (t) => [
     index('outbox_to_idx').on(t.to, t.createdAt),
@@ -26,5 +28,7 @@ export const outbox = sqliteTable(
     index('outbox_created_idx').on(t.createdAt),
     // The mail retry's look-up reads the keyed messages still unsent, never the sent ones.
     index('outbox_unsent_idx').on(t.createdAt).where(sql`${t.sentAt} is null and ${t.key} is not null`),
+    // The retry sends an unsent batch whole: it finds the batch's other rows by their key.
+    index('outbox_batch_idx').on(t.batchKey).where(sql`${t.batchKey} is not null and ${t.sentAt} is null`),
   ],
 );

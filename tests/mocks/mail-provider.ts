@@ -1,9 +1,20 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export type ReceivedMail = { method?: string; url?: string; headers: IncomingMessage['headers']; body: any };
+/** One message as the provider received it; `body` is the message, alone or taken out of its batch. */
+export type ReceivedMail = {
+  method?: string;
+  url?: string;
+  headers: IncomingMessage['headers'];
+  body: any;
+  /** Set for a message that came in a batch request (POST …/emails/batch): its place in the batch. */
+  batchIndex?: number;
+};
 
-/** A stand-in for the mail provider at the network boundary: a real HTTP server on a free port. */
+/**
+ * A stand-in for the mail provider at the network boundary: a real HTTP server on a free port that
+ * answers as Resend does, `{id}` for POST /emails and `{data: [{id}, …]}` for POST /emails/batch.
+ */
 export function fakeMailProvider() {
   const received: ReceivedMail[] = [];
   let status = 200;
@@ -11,9 +22,30 @@ export function fakeMailProvider() {
     let raw = '';
     req.on('data', (chunk) => (raw += chunk));
     req.on('end', () => {
-      received.push({ method: req.method, url: req.url, headers: req.headers, body: JSON.parse(raw || 'null') });
+      const body = JSON.parse(raw || 'null');
+      const batch = req.url?.endsWith('/batch') && Array.isArray(body);
+      const messages: unknown[] = batch ? body : [body];
+      const first = received.length;
+      messages.forEach((message, i) =>
+        received.push({
+          method: req.method,
+          url: req.url,
+          headers: req.headers,
+          body: message,
+          ...(batch ? { batchIndex: i } : {}),
+        }),
+      );
+      const id = (i: number) => `msg_${first + i + 1}`;
       res.writeHead(status, { 'content-type': 'application/json' });
-      res.end(JSON.stringify(status < 300 ? { id: `msg_${received.length}` } : { message: 'provider is down' }));
+      res.end(
+        JSON.stringify(
+          status >= 300
+            ? { message: 'provider is down' }
+            : batch
+              ? { data: messages.map((_, i) => ({ id: id(i) })) }
+              : { id: id(0) },
+        ),
+      );
     });
   });
   return {

@@ -35,8 +35,9 @@ export interface Mailer {
   readonly stores: boolean;
   /**
    * Hands over a message whose outbox row (`id`) was written elsewhere (a webhook's recording batch).
-   * `gather`: after a worker's answer, the row's "sent" mark joins the other marks of its second in one
-   * write (a storm's receipts would otherwise commit one each).
+   * `gather`: after a worker's answer, a keyed message waits up to a second for the others of its
+   * second, and they go in one batch request and one "sent" write (a storm's receipts would otherwise
+   * be twenty requests and twenty commits a second).
    */
   transmit(id: string, message: MailMessage, options?: { gather?: boolean }): Promise<void>;
 }
@@ -45,7 +46,8 @@ type MailerOptions = { fetch?: typeof fetch; log?: (line: string) => void; clock
 
 /** HTTP provider when MAIL_API_KEY is set; otherwise the local outbox (development only). */
 export function createMailer(db: Db, config: AppConfig, options: MailerOptions = {}): Mailer {
-  if (config.mailApiKey) return httpMailer(db, config, options.fetch ?? fetch, options.clock ?? Date.now);
+  if (config.mailApiKey)
+    return httpMailer(db, { config, fetch: options.fetch ?? fetch, clock: options.clock ?? Date.now });
   if (config.production) return unconfiguredMailer();
   return outboxMailer(db, options.log ?? ((line) => console.log(line)));
 }
@@ -104,8 +106,127 @@ const busyUntil = new Map<string, number>();
 /** The longest pause a Retry-After may ask for here; the scheduled retry covers anything longer. */
 const MAX_BUSY_MS = 60_000;
 
-/** Resend-style JSON API: POST {from, to, subject, text, html} with a bearer key. */
-function httpMailer(db: Db, config: AppConfig, fetchImpl: typeof fetch, clock: () => number): Mailer {
+/** The provider as one mailer reaches it: its settings, the fetch to use and the clock of its pauses. */
+type Provider = { config: AppConfig; fetch: typeof fetch; clock: () => number };
+
+/**
+ * How one request to the provider ended for the messages it carried: `refused` means the provider
+ * took none of them (a 4xx), `unknown` that some may have gone (no answer, a 5xx, a 409 for a key
+ * still in flight), so only the same request under the same key may be tried again.
+ */
+type Outcome = 'sent' | 'busy' | 'refused' | 'unknown';
+
+const isBusy = (provider: Provider) => provider.clock() < (busyUntil.get(provider.config.mailApiUrl) ?? 0);
+
+/** One message as Resend's API takes it, alone or in a batch. */
+const payload = (config: AppConfig, message: MailMessage) => ({
+  from: config.mailFrom,
+  to: [message.to],
+  subject: message.subject,
+  text: message.text,
+  html: message.html,
+});
+
+async function post(
+  provider: Provider,
+  url: string,
+  idempotencyKey: string,
+  body: unknown,
+  fields: Record<string, unknown>,
+): Promise<Outcome> {
+  const { config } = provider;
+  let response: Response;
+  try {
+    response = await provider.fetch(url, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${config.mailApiKey}`,
+        'content-type': 'application/json',
+        // The provider sends a request once per key for a day (Resend keeps them 24 h): a retry
+        // after a lost answer, or two retries racing, cannot send it twice.
+        'idempotency-key': idempotencyKey,
+      },
+      body: JSON.stringify(body),
+      signal: AbortSignal.timeout(10_000),
+    });
+  } catch (err) {
+    logLine('error', 'mail provider unreachable', { ...fields, error: errorSummary(err) });
+    return 'unknown';
+  }
+  if (response.status === 429) {
+    // Resend allows a few requests a second per team. The rows stay unsent and the scheduled mail
+    // retry sends them at the provider's pace (retry.ts).
+    const retryAfter = response.headers.get('retry-after');
+    const seconds = retryAfter !== null && /^\d{1,5}$/.test(retryAfter.trim()) ? Number(retryAfter) : 0;
+    if (seconds > 0) busyUntil.set(config.mailApiUrl, provider.clock() + Math.min(seconds * 1000, MAX_BUSY_MS));
+    logLine('warn', 'mail provider busy; the scheduled retry sends it', { ...fields, retry_after: retryAfter });
+    return 'busy';
+  }
+  if (!response.ok) {
+    const detail = (await response.text().catch(() => '')).slice(0, 200);
+    logLine('error', 'mail provider refused', { ...fields, status: response.status, detail });
+    return response.status >= 400 && response.status < 500 && response.status !== 409 ? 'refused' : 'unknown';
+  }
+  return 'sent';
+}
+
+const notSent = (outcome: Outcome) => (outcome === 'busy' ? new MailProviderBusy() : mailFailed());
+
+/** Sends one message under its row's key and marks the row sent. */
+async function sendOne(db: Db, provider: Provider, id: string, message: MailMessage): Promise<void> {
+  const outcome = await post(provider, provider.config.mailApiUrl, `outbox/${id}`, payload(provider.config, message), {
+    outbox_id: id,
+  });
+  if (outcome !== 'sent') throw notSent(outcome);
+  await markSent(db, [id]);
+}
+
+/** Resend's batch endpoint beside the single one: `…/emails` → `…/emails/batch`, up to 100 messages. */
+export const batchUrl = (mailApiUrl: string) => `${mailApiUrl.replace(/\/+$/, '')}/batch`;
+
+/** The most messages in one batch request (Resend's limit). */
+export const MAX_BATCH = 100;
+
+export type OutboxMessage = { id: string; message: MailMessage };
+
+/**
+ * Sends rows in one batch request and marks them sent in one write. The batch's Idempotency-Key is
+ * written on the rows first (`outbox/batch/<first id>`, rows in id order), so a batch whose answer was
+ * lost is sent again whole, same key, same body, by the scheduled retry and never one by one (which
+ * could send a message twice). A batch the provider refused outright loses its key: its rows go alone.
+ */
+async function sendBatch(db: Db, provider: Provider, rows: OutboxMessage[], knownKey?: string): Promise<void> {
+  const inOrder = [...rows].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const ids = inOrder.map((row) => row.id);
+  const key = knownKey ?? `outbox/batch/${ids[0]}`;
+  if (!knownKey) await db.update(outbox).set({ batchKey: key }).where(inArray(outbox.id, ids));
+  const body = inOrder.map((row) => payload(provider.config, row.message));
+  const outcome = await post(provider, batchUrl(provider.config.mailApiUrl), key, body, {
+    batch_key: key,
+    messages: ids.length,
+  });
+  if (outcome === 'sent') return markSent(db, ids);
+  if (outcome === 'refused') await db.update(outbox).set({ batchKey: null }).where(inArray(outbox.id, ids));
+  throw notSent(outcome);
+}
+
+type GatheredSend = OutboxMessage & { provider: Provider };
+
+/**
+ * After a worker's answer, the keyed messages of one second (a storm's receipts) go in one batch
+ * request: one request a second however many gifts, inside the provider's rate limit. The first of a
+ * quiet spell goes at once and alone.
+ */
+const gatherSends = gatherer<Db, GatheredSend>(
+  (db, items) =>
+    items.length === 1
+      ? sendOne(db, items[0].provider, items[0].id, items[0].message)
+      : sendBatch(db, items[0].provider, items),
+  { windowMs: 1000, max: MAX_BATCH },
+);
+
+/** Resend-style JSON API: POST {from, to, subject, text, html} with a bearer key; a batch of them to …/batch. */
+function httpMailer(db: Db, provider: Provider): Mailer {
   const mailer: Mailer = {
     kind: 'http',
     stores: true,
@@ -117,77 +238,37 @@ function httpMailer(db: Db, config: AppConfig, fetchImpl: typeof fetch, clock: (
       return { id };
     },
     async transmit(id, message, options) {
-      if (message.key && clock() < (busyUntil.get(config.mailApiUrl) ?? 0)) throw new MailProviderBusy();
-      let response: Response;
-      try {
-        response = await fetchImpl(config.mailApiUrl, {
-          method: 'POST',
-          headers: {
-            authorization: `Bearer ${config.mailApiKey}`,
-            'content-type': 'application/json',
-            // The provider sends a message once per key for a day (Resend keeps them 24 h): a retry
-            // after a lost answer, or two retries racing, cannot send it twice.
-            'idempotency-key': `outbox/${id}`,
-          },
-          body: JSON.stringify({
-            from: config.mailFrom,
-            to: [message.to],
-            subject: message.subject,
-            text: message.text,
-            html: message.html,
-          }),
-          signal: AbortSignal.timeout(10_000),
-        });
-      } catch (err) {
-        logLine('error', 'mail provider unreachable', { outbox_id: id, error: errorSummary(err) });
-        throw mailFailed();
-      }
-      if (response.status === 429) {
-        // Resend allows a few requests a second per team: a telethon's receipts outrun it. The row
-        // stays unsent and the scheduled mail retry sends it at the provider's pace (retry.ts).
-        const retryAfter = response.headers.get('retry-after');
-        const seconds = retryAfter !== null && /^\d{1,5}$/.test(retryAfter.trim()) ? Number(retryAfter) : 0;
-        if (seconds > 0) busyUntil.set(config.mailApiUrl, clock() + Math.min(seconds * 1000, MAX_BUSY_MS));
-        logLine('warn', 'mail provider busy; the scheduled retry sends it', { outbox_id: id, retry_after: retryAfter });
-        throw new MailProviderBusy();
-      }
-      if (!response.ok) {
-        const detail = (await response.text().catch(() => '')).slice(0, 200);
-        logLine('error', 'mail provider refused', { outbox_id: id, status: response.status, detail });
-        throw mailFailed();
-      }
-      if (options?.gather) await gatherSentMarks(db, { id, at: new Date() });
-      else await markSent(db, [{ id, at: new Date() }]);
+      if (message.key && isBusy(provider)) throw new MailProviderBusy();
+      if (options?.gather && message.key) return gatherSends(db, { id, message, provider });
+      await sendOne(db, provider, id, message);
     },
   };
   return mailer;
 }
 
-type SentMark = { id: string; at: Date };
-
-async function markSent(db: Db, marks: SentMark[]) {
-  if (marks.length === 1) {
-    await db.update(outbox).set({ sentAt: marks[0].at }).where(eq(outbox.id, marks[0].id));
-    return;
-  }
-  // One statement for the window, stamped when it is written (at most a second after the sends).
-  const at = new Date();
-  await db
-    .update(outbox)
-    .set({ sentAt: at })
-    .where(
-      inArray(
-        outbox.id,
-        marks.map((mark) => mark.id),
-      ),
-    );
+/**
+ * The scheduled retry's way to send a batch again whole: the same rows under the key they carry.
+ * Throws MailProviderBusy on a 429, another HttpError when the provider did not take it.
+ */
+export async function resendBatch(
+  db: Db,
+  config: AppConfig,
+  batchKey: string,
+  rows: OutboxMessage[],
+  options: Pick<MailerOptions, 'fetch' | 'clock'> = {},
+): Promise<void> {
+  const provider: Provider = { config, fetch: options.fetch ?? fetch, clock: options.clock ?? Date.now };
+  if (isBusy(provider)) throw new MailProviderBusy();
+  await sendBatch(db, provider, rows, batchKey);
 }
 
-/**
- * A lost mark costs nothing: the scheduled retry would offer the row again under the same
- * Idempotency-Key, which the provider answers without sending twice.
- */
-const gatherSentMarks = gatherer<Db, SentMark>(markSent, { windowMs: 1000, max: 100 });
+/** Marks rows sent in one statement, stamped when it is written. */
+async function markSent(db: Db, ids: string[]) {
+  await db
+    .update(outbox)
+    .set({ sentAt: new Date() })
+    .where(ids.length === 1 ? eq(outbox.id, ids[0]) : inArray(outbox.id, ids));
+}
 
 function unconfiguredMailer(): Mailer {
   const refuse = async (): Promise<never> => {

@@ -111,8 +111,9 @@ export function receiptOutboxStatement(db: Db, guard: SQL, message: MailMessage,
   return db
     .insert(outbox)
     .select(
-      // Every column in the table's order: id, to, subject, text, html, sent_at, key, created_at, attempts, last_attempt_at.
-      sql`select ${outboxId}, ${message.to}, ${message.subject}, ${message.text}, ${message.html}, null, ${message.key ?? null}, ${Date.now()}, 0, null where ${guard}`,
+      // Every column in the table's order: id, to, subject, text, html, sent_at, key, created_at, attempts,
+      // last_attempt_at, batch_key (a new column needs its value here too).
+      sql`select ${outboxId}, ${message.to}, ${message.subject}, ${message.text}, ${message.html}, null, ${message.key ?? null}, ${Date.now()}, 0, null, null where ${guard}`,
     )
     .onConflictDoNothing({ target: outbox.key })
     .returning({ id: outbox.id });

@@ -9,19 +9,30 @@ import { MAIL_RETRY, retryUnsentMail } from './retry';
 const MINUTE = 60_000;
 const noWait = async () => {};
 
-/** The mail provider at the network boundary: answers each call with the next status (then 200). */
+/**
+ * The mail provider at the network boundary: answers each request with the next status (then 200;
+ * 0: no answer at all). `calls` lists every message, alone or in a batch; `requests` every request.
+ */
 function provider(statuses: number[] = []) {
   const calls: { to: string; subject: string; key: string | null }[] = [];
-  const send = (async (_url: string, init: RequestInit) => {
-    const body = JSON.parse(String(init.body)) as { to: string[]; subject: string };
-    calls.push({ to: body.to[0], subject: body.subject, key: new Headers(init.headers).get('idempotency-key') });
+  const requests: { url: string; key: string | null; messages: { to: string; subject: string }[] }[] = [];
+  const send = (async (url: string, init: RequestInit) => {
+    const body = JSON.parse(String(init.body)) as
+      | { to: string[]; subject: string }
+      | { to: string[]; subject: string }[];
+    const key = new Headers(init.headers).get('idempotency-key');
+    const messages = (Array.isArray(body) ? body : [body]).map((m) => ({ to: m.to[0], subject: m.subject }));
+    requests.push({ url, key, messages });
+    for (const m of messages) calls.push({ ...m, key });
     const status = statuses.shift() ?? 200;
-    return new Response(JSON.stringify(status < 300 ? { id: `msg_${calls.length}` } : { message: 'no' }), {
+    if (status === 0) throw new TypeError('fetch failed: the answer was lost');
+    const answer = Array.isArray(body) ? { data: messages.map((_, i) => ({ id: `msg_${i}` })) } : { id: 'msg' };
+    return new Response(JSON.stringify(status < 300 ? answer : { message: 'no' }), {
       status,
       headers: status === 429 ? { 'retry-after': '1' } : {},
     });
   }) as unknown as typeof globalThis.fetch;
-  return { calls, fetch: send };
+  return { calls, requests, fetch: send };
 }
 
 describe(`the scheduled mail retry (${engineName})`, () => {
@@ -164,25 +175,117 @@ describe(`the scheduled mail retry (${engineName})`, () => {
     expect(mail.calls.map((c) => c.to).sort()).toEqual(rows.map((r) => r.to).sort());
   });
 
-  it('after a worker’s answer, the receipts of one second are marked sent in one write', async () => {
-    await settleOthers();
+  /** A row's message as the webhook hands it over. */
+  const messageOf = (row: typeof outbox.$inferSelect) => ({
+    to: row.to,
+    subject: row.subject,
+    text: row.text,
+    html: row.html,
+    key: row.key ?? undefined,
+  });
+  /** Four receipts handed over after a worker's answer in the same second: the first alone, three in a batch. */
+  const sendAfterAnswer = async (url: string, statuses: number[] = []) => {
+    // A quiet second first: the gathering window of the last test's sends has closed.
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
     const rows = [await unsent(), await unsent(), await unsent(), await unsent()];
+    const mail = provider(statuses);
+    const mailer = createMailer(t.db, config(url), { fetch: mail.fetch });
+    const outcomes = await Promise.allSettled(
+      rows.map((row) => mailer.transmit(row.id, messageOf(row), { gather: true })),
+    );
+    const batched = rows.slice(1).sort((a, b) => (a.id < b.id ? -1 : 1));
+    return { rows, batched, mail, outcomes };
+  };
+
+  it('after a worker’s answer, the receipts of one second go in one batch request and one sent write', async () => {
+    await settleOthers();
+    const { rows, batched, mail, outcomes } = await sendAfterAnswer('https://gather.mail.test/emails');
+    expect(outcomes.every((o) => o.status === 'fulfilled')).toBe(true);
+    // The first of a quiet spell goes at once and alone; the other three wait for the second's end.
+    expect(mail.requests.map((r) => [r.url, r.key, r.messages.length])).toEqual([
+      ['https://gather.mail.test/emails', `outbox/${rows[0].id}`, 1],
+      ['https://gather.mail.test/emails/batch', `outbox/batch/${batched[0].id}`, 3],
+    ]);
+    // In id order, so that a retry of the batch sends the very same body.
+    expect(mail.requests[1].messages.map((m) => m.to)).toEqual(batched.map((r) => r.to));
+    const after = await Promise.all(rows.map((row) => stored(row.id)));
+    expect(after.every((row) => row.sentAt instanceof Date)).toBe(true);
+    expect(new Set(after.slice(1).map((row) => row.sentAt?.getTime())).size).toBe(1);
+    expect((after[1].sentAt?.getTime() ?? 0) - (after[0].sentAt?.getTime() ?? 0)).toBeGreaterThanOrEqual(500);
+    expect(after.map((row) => row.batchKey)).toEqual([null, ...Array(3).fill(`outbox/batch/${batched[0].id}`)]);
+  });
+
+  it('a batch whose answer was lost is sent again whole, same key and body, never one by one', async () => {
+    await settleOthers();
+    const error = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const { batched, outcomes } = await sendAfterAnswer('https://lost.mail.test/emails', [200, 0]);
+    expect(outcomes.filter((o) => o.status === 'rejected')).toHaveLength(3);
+    expect(JSON.stringify(error.mock.calls)).toContain('mail provider unreachable');
+    error.mockRestore();
+    const key = `outbox/batch/${batched[0].id}`;
+    for (const row of batched) expect(await stored(row.id)).toMatchObject({ sentAt: null, batchKey: key });
+    const later = new Date(now.getTime() + MAIL_RETRY.afterMs + 60_000);
     const mail = provider();
-    const mailer = createMailer(t.db, config('https://gather.mail.test/emails'), { fetch: mail.fetch });
-    const message = (row: (typeof rows)[number]) => ({
-      to: row.to,
-      subject: row.subject,
-      text: row.text,
-      html: row.html,
-      key: row.key ?? undefined,
+    const counts = await retryUnsentMail(t.db, config('https://lost.mail.test/emails'), {
+      now: later,
+      fetch: mail.fetch,
+      sleep: noWait,
     });
-    await Promise.all(rows.map((row) => mailer.transmit(row.id, message(row), { gather: true })));
-    expect(mail.calls).toHaveLength(4);
-    const marks = await Promise.all(rows.map(async (row) => (await stored(row.id)).sentAt?.getTime()));
-    expect(marks.every((at) => typeof at === 'number')).toBe(true);
-    // The first went at once; the other three waited for the window's end and share one statement's time.
-    expect(new Set(marks.slice(1)).size).toBe(1);
-    expect((marks[1] ?? 0) - (marks[0] ?? 0)).toBeGreaterThanOrEqual(500);
+    expect(counts).toEqual({ mail_retried: 3, mail_retry_failed: 0, mail_retry_deferred: false });
+    expect(mail.requests).toEqual([
+      {
+        url: 'https://lost.mail.test/emails/batch',
+        key,
+        messages: batched.map((row) => ({ to: row.to, subject: row.subject })),
+      },
+    ]);
+    for (const row of batched) expect((await stored(row.id)).sentAt).toBeInstanceOf(Date);
+    await retryUnsentMail(t.db, config('https://lost.mail.test/emails'), {
+      now: new Date(later.getTime() + 20 * MINUTE),
+      fetch: mail.fetch,
+      sleep: noWait,
+    });
+    expect(mail.requests).toHaveLength(1);
+  });
+
+  it('a batch the provider refused outright (422) goes one by one, each under its own key', async () => {
+    await settleOthers();
+    const error = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const { batched } = await sendAfterAnswer('https://strict.mail.test/emails', [200, 422]);
+    expect(JSON.stringify(error.mock.calls)).toContain('mail provider refused');
+    error.mockRestore();
+    for (const row of batched) expect(await stored(row.id)).toMatchObject({ sentAt: null, batchKey: null });
+    const mail = provider();
+    const counts = await retryUnsentMail(t.db, config('https://strict.mail.test/emails'), {
+      now: new Date(now.getTime() + MAIL_RETRY.afterMs + 60_000),
+      fetch: mail.fetch,
+      sleep: noWait,
+    });
+    expect(counts.mail_retried).toBe(3);
+    expect(mail.requests.map((r) => [r.url, r.key]).sort()).toEqual(
+      batched.map((row) => ['https://strict.mail.test/emails', `outbox/${row.id}`]).sort(),
+    );
+  });
+
+  it('a batch the provider was too busy for (429) keeps its key and waits for the retry', async () => {
+    await settleOthers();
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const { batched, outcomes } = await sendAfterAnswer('https://full.mail.test/emails', [200, 429]);
+    expect(outcomes.filter((o) => o.status === 'rejected').map((o) => (o as PromiseRejectedResult).reason)).toEqual(
+      Array(3).fill(expect.any(MailProviderBusy)),
+    );
+    expect(JSON.stringify(warn.mock.calls)).toContain('mail provider busy');
+    warn.mockRestore();
+    const key = `outbox/batch/${batched[0].id}`;
+    for (const row of batched) expect(await stored(row.id)).toMatchObject({ sentAt: null, batchKey: key });
+    const mail = provider();
+    await retryUnsentMail(t.db, config('https://full.mail.test/emails'), {
+      now: new Date(now.getTime() + MAIL_RETRY.afterMs + 60_000),
+      fetch: mail.fetch,
+      sleep: noWait,
+      clock: () => Date.now() + 1_500,
+    });
+    expect(mail.requests.map((r) => [r.key, r.messages.length])).toEqual([[key, 3]]);
   });
 
   it('logs a busy provider as a warning (the retry sends it) and any other failure as an error', () => {

@@ -1,9 +1,9 @@
-import { and, asc, eq, gt, isNull, lt, lte, or, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import type { Db } from '../../../db/client';
 import { outbox } from '../../../db/schema';
 import type { AppConfig } from '../../lib/config';
 import { errorSummary, logLine } from '../../middlewares/logger';
-import { createMailer, MailProviderBusy, type MailMessage } from './mailer';
+import { createMailer, MailProviderBusy, type MailMessage, type OutboxMessage, resendBatch } from './mailer';
 
 const MINUTE = 60 * 1000;
 
@@ -55,7 +55,7 @@ export async function retryUnsentMail(db: Db, config: AppConfig, options: RetryO
   const sleep = options.sleep ?? defaultSleep;
   const mailer = createMailer(db, config, { fetch: options.fetch, clock: options.clock });
   const due = await db
-    .select({ id: outbox.id, attempts: outbox.attempts, createdAt: outbox.createdAt })
+    .select({ id: outbox.id, attempts: outbox.attempts, batchKey: outbox.batchKey })
     .from(outbox)
     .where(
       and(
@@ -69,27 +69,35 @@ export async function retryUnsentMail(db: Db, config: AppConfig, options: RetryO
     )
     .orderBy(asc(outbox.createdAt))
     .limit(options.perRun ?? MAIL_RETRY.perRun);
+  const batchesDone = new Set<string>();
   for (const [i, row] of due.entries()) {
+    if (row.batchKey && batchesDone.has(row.batchKey)) continue;
     if (i > 0) await sleep(1000 / MAIL_RETRY.perSecond);
-    const message = await claim(db, row.id, now);
-    if (!message) continue;
+    // A row sent in a batch whose answer was lost goes again with its whole batch, under its key.
+    const claimed = row.batchKey
+      ? (batchesDone.add(row.batchKey), await claimBatch(db, row.batchKey, now))
+      : await claim(db, row.id, now).then((message) => (message ? [{ id: row.id, message }] : []));
+    if (claimed.length === 0) continue;
+    const ids = claimed.map((c) => c.id);
     try {
-      await mailer.transmit(row.id, message);
-      counts.mail_retried++;
+      if (row.batchKey) await resendBatch(db, config, row.batchKey, claimed, options);
+      else await mailer.transmit(row.id, claimed[0].message);
+      counts.mail_retried += claimed.length;
     } catch (error) {
       if (error instanceof MailProviderBusy) {
         // Give the attempt back: a busy provider says nothing about the message.
         await db
           .update(outbox)
           .set({ attempts: sql`${outbox.attempts} - 1`, lastAttemptAt: null })
-          .where(eq(outbox.id, row.id));
+          .where(inArray(outbox.id, ids));
         counts.mail_retry_deferred = true;
         break;
       }
-      counts.mail_retry_failed++;
+      counts.mail_retry_failed += claimed.length;
       if (row.attempts + 1 >= MAIL_RETRY.maxAttempts) {
         logLine('error', 'email given up after its retries', {
           outbox_id: row.id,
+          ...(row.batchKey ? { batch_key: row.batchKey, messages: ids.length } : {}),
           attempts: row.attempts + 1,
           error: errorSummary(error),
         });
@@ -113,4 +121,30 @@ async function claim(db: Db, id: string, now: Date): Promise<MailMessage | null>
     )
     .returning({ to: outbox.to, subject: outbox.subject, text: outbox.text, html: outbox.html, key: outbox.key });
   return row ? { ...row, key: row.key ?? undefined } : null;
+}
+
+/**
+ * Takes every unsent row of one batch for this run in one statement, or none: rows of a batch are
+ * only ever claimed together, so another run holds all of them or none.
+ */
+async function claimBatch(db: Db, batchKey: string, now: Date): Promise<OutboxMessage[]> {
+  const rows = await db
+    .update(outbox)
+    .set({ attempts: sql`${outbox.attempts} + 1`, lastAttemptAt: now })
+    .where(
+      and(
+        eq(outbox.batchKey, batchKey),
+        isNull(outbox.sentAt),
+        or(isNull(outbox.lastAttemptAt), lt(outbox.lastAttemptAt, new Date(now.getTime() - MAIL_RETRY.claimMs))),
+      ),
+    )
+    .returning({
+      id: outbox.id,
+      to: outbox.to,
+      subject: outbox.subject,
+      text: outbox.text,
+      html: outbox.html,
+      key: outbox.key,
+    });
+  return rows.map(({ id, key, ...message }) => ({ id, message: { ...message, key: key ?? undefined } }));
 }
