@@ -50,7 +50,7 @@ export default defineConfig(async () => {
     test: {
       name: 'workers',
       include: engineTests,
-      globalSetup: [here('tests/setup/turnstile.global.ts')],
+      globalSetup: [here('tests/setup/turnstile.global.ts'), here('tests/setup/mail-provider.global.ts')],
       // Node-only suites (they spawn processes or read files) opt out by name.
       exclude: ['**/*.node.test.ts'],
       setupFiles: [here('tests/setup/apply-migrations.workers.ts'), here('tests/setup/console-guard.ts')],
@@ -72,7 +72,7 @@ export default defineConfig(async () => {
           test: {
             name: 'node',
             environment: 'node',
-            globalSetup: [here('tests/setup/turnstile.global.ts')],
+            globalSetup: [here('tests/setup/turnstile.global.ts'), here('tests/setup/mail-provider.global.ts')],
             include: [...engineTests, 'src/**/*.test.{ts,tsx}', 'scripts/**/*.test.ts', 'tests/unit/**/*.test.ts'],
             // Suites that need a Workers binding with no Node equivalent (R2) run only in workerd.
             exclude: ['**/*.workers.test.ts', '**/node_modules/**'],
@@ -92,7 +92,11 @@ export default defineConfig(async () => {
             // client over HTTP to a local server speaking it (tests/mocks/libsql-server.ts).
             name: 'turso',
             environment: 'node',
-            globalSetup: [here('tests/setup/turnstile.global.ts'), here('tests/setup/turso-local.global.ts')],
+            globalSetup: [
+              here('tests/setup/turnstile.global.ts'),
+              here('tests/setup/mail-provider.global.ts'),
+              here('tests/setup/turso-local.global.ts'),
+            ],
             include: engineTests,
             exclude: ['**/*.workers.test.ts', '**/*.node.test.ts', '**/node_modules/**'],
             setupFiles: [here('tests/setup/console-guard.ts')],

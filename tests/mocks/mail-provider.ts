@@ -19,6 +19,12 @@ export function fakeMailProvider() {
   const received: ReceivedMail[] = [];
   let status = 200;
   const server: Server = createServer((req, res) => {
+    if (req.method === 'GET' && req.url === '/received') {
+      // For tests that cannot read `received` in this process (workerd's).
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(received));
+      return;
+    }
     let raw = '';
     req.on('data', (chunk) => (raw += chunk));
     req.on('end', () => {

@@ -47,7 +47,7 @@ type MailerOptions = { fetch?: typeof fetch; log?: (line: string) => void; clock
 /** HTTP provider when MAIL_API_KEY is set; otherwise the local outbox (development only). */
 export function createMailer(db: Db, config: AppConfig, options: MailerOptions = {}): Mailer {
   if (config.mailApiKey)
-    return httpMailer(db, { config, fetch: options.fetch ?? fetch, clock: options.clock ?? Date.now });
+    return httpMailer(db, { config, fetch: options.fetch ?? runtimeFetch, clock: options.clock ?? Date.now });
   if (config.production) return unconfiguredMailer();
   return outboxMailer(db, options.log ?? ((line) => console.log(line)));
 }
@@ -108,6 +108,12 @@ const MAX_BUSY_MS = 60_000;
 
 /** The provider as one mailer reaches it: its settings, the fetch to use and the clock of its pauses. */
 type Provider = { config: AppConfig; fetch: typeof fetch; clock: () => number };
+
+/**
+ * The runtime's fetch, called as a plain function: workerd refuses `provider.fetch(…)` with the
+ * provider object as `this` ("Illegal invocation").
+ */
+const runtimeFetch: typeof fetch = (input, init) => fetch(input, init);
 
 /**
  * How one request to the provider ended for the messages it carried: `refused` means the provider
@@ -257,7 +263,7 @@ export async function resendBatch(
   rows: OutboxMessage[],
   options: Pick<MailerOptions, 'fetch' | 'clock'> = {},
 ): Promise<void> {
-  const provider: Provider = { config, fetch: options.fetch ?? fetch, clock: options.clock ?? Date.now };
+  const provider: Provider = { config, fetch: options.fetch ?? runtimeFetch, clock: options.clock ?? Date.now };
   if (isBusy(provider)) throw new MailProviderBusy();
   await sendBatch(db, provider, rows, batchKey);
 }
