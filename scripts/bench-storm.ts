@@ -51,7 +51,7 @@ import {
 } from './bench-lib';
 import { type StripeFake, startStripeFake } from '../tests/mocks/stripe-fake';
 import { startTurnstileFake, type TurnstileFake } from '../tests/mocks/turnstile-fake';
-import { fakeMailProvider } from '../tests/mocks/mail-provider';
+import { fakeMailProvider, providerRequests } from '../tests/mocks/mail-provider';
 
 const WEBHOOK_SECRET = 'whsec_bench_storm';
 /** One delivery in this many is sent a second time; one in this many neighbours swap places. */
@@ -673,6 +673,7 @@ export async function runStorm(argv: string[]): Promise<number> {
       mailProvider.received.map((m) => m.body as { subject?: string; text?: string }),
       [...stormGifts, ...capacityGifts],
     );
+    const mailRequests = providerRequests(mailProvider.received);
     const quietRps = (quietBefore.rps + quietAfter.rps) / 2;
     const readRatio = quietRps > 0 ? Number((stormReads.rps / quietRps).toFixed(2)) : 0;
     const webhooks = summary(stormDeliveries);
@@ -701,6 +702,7 @@ export async function runStorm(argv: string[]): Promise<number> {
       },
       gifts: { started: stormGifts.length, checkoutsPerSecond, ...check },
       receipts,
+      mailRequests,
       // Stripe's API asked for fees (GET /v1/charges): once a gift when each waited for its own.
       stripeFeeLookups: fake.requests.filter((r) => r.method === 'GET' && r.path.startsWith('/v1/charges')).length,
       webhooks,
@@ -752,6 +754,10 @@ export async function runStorm(argv: string[]): Promise<number> {
     line(
       receipts.missing === 0 && receipts.twice === 0,
       `receipts sent through the mail provider: ${receipts.sent} for ${receipts.gifts} gifts, ${receipts.missing} missing, ${receipts.twice} sent twice`,
+    );
+    // Resend's default rate limit is 2 requests a second per team (decision 057): more would be refused (429).
+    console.log(
+      `mail provider: ${mailRequests.messages} emails in ${mailRequests.requests} requests (${mailRequests.batchRequests} of them batches), at most ${mailRequests.mostInOneSecond} requests in one second`,
     );
     line(
       check.totalsExact && check.stormPence === check.stormRecordedPence,

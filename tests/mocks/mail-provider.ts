@@ -9,6 +9,8 @@ export type ReceivedMail = {
   body: any;
   /** Set for a message that came in a batch request (POST …/emails/batch): its place in the batch. */
   batchIndex?: number;
+  /** When its request arrived (ms since the epoch). */
+  at: number;
 };
 
 /**
@@ -32,8 +34,10 @@ export function fakeMailProvider() {
       const batch = req.url?.endsWith('/batch') && Array.isArray(body);
       const messages: unknown[] = batch ? body : [body];
       const first = received.length;
+      const at = Date.now();
       messages.forEach((message, i) =>
         received.push({
+          at,
           method: req.method,
           url: req.url,
           headers: req.headers,
@@ -64,5 +68,18 @@ export function fakeMailProvider() {
         ),
       ),
     stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** The requests behind received messages (a batch counts once) and the most that arrived in one second. */
+export function providerRequests(received: ReceivedMail[]) {
+  const requests = received.filter((mail) => (mail.batchIndex ?? 0) === 0);
+  const perSecond = new Map<number, number>();
+  for (const r of requests) perSecond.set(Math.floor(r.at / 1000), (perSecond.get(Math.floor(r.at / 1000)) ?? 0) + 1);
+  return {
+    messages: received.length,
+    requests: requests.length,
+    batchRequests: requests.filter((r) => r.batchIndex === 0).length,
+    mostInOneSecond: Math.max(0, ...perSecond.values()),
   };
 }
