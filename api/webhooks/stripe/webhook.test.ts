@@ -127,6 +127,7 @@ describe(`POST /api/stripe/webhook: signature (${engineName})`, () => {
         })
       ).status,
     ).toBe(200);
+    // Raw: Stripe's signed raw body is the point, here sent without its Stripe-Signature header.
     const bare = await t.request('/api/stripe/webhook', { method: 'POST', body: JSON.stringify(evt) });
     expect(bare.status).toBe(400);
     expect(await bare.json()).toEqual({ statusCode: 400, message: 'Missing Stripe-Signature header' });
