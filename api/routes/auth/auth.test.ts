@@ -4,6 +4,7 @@ import { loginCodes, sessions, users } from '../../../db/schema';
 import { createSession, createUser } from '../../../tests/factories';
 import type { InferResponseType } from 'hono/client';
 import {
+  bodyOf,
   engineName,
   errorOf,
   messageOf,
@@ -13,8 +14,17 @@ import {
 } from '../../../tests/setup/test-app';
 import { constantTimeEqual, generateCode, hashCode } from '../../services/auth/login-codes';
 
-/** A finished sign-in as the schema types it (logins go through t.request: they set client-address headers and send bad bodies). */
+/** A finished sign-in as the schema types it. */
 type SignedIn = Extract<InferResponseType<TestClient['api']['auth']['login']['$post'], 200>, { token: string }>;
+/** What sign-in asks for: the schema reads `password` as `code`, so its input type is open. */
+type LoginAnswer = InferResponseType<TestClient['api']['auth']['login']['$post'], 200>;
+type LoginBody = Parameters<TestClient['api']['auth']['login']['$post']>[0]['json'];
+
+/** Narrows a sign-in answer to a finished sign-in, failing the test on any other answer. */
+function signedIn(body: LoginAnswer): SignedIn {
+  if (!('token' in body)) throw new Error(`not signed in: ${JSON.stringify(body)}`);
+  return body;
+}
 
 let seq = 0;
 const uniqueEmail = (tag = 'user') => `${tag}-${Date.now().toString(36)}-${++seq}@example.net`;
@@ -29,13 +39,15 @@ describe(`auth API (${engineName})`, () => {
     vi.spyOn(console, 'log').mockImplementation(() => {});
   });
 
-  const login = (json: unknown, ip = uniqueIp(), extra: Record<string, string> = {}) =>
-    t.request('/api/auth/login', { method: 'POST', json, headers: { 'x-forwarded-for': ip, ...extra } });
+  const login = (json: LoginBody, ip = uniqueIp(), extra: Record<string, string> = {}) =>
+    t.client().api.auth.login.$post({ json }, { headers: { 'x-forwarded-for': ip, ...extra } });
+  /** Raw: bodies the schema refuses (wrong types, oversized), which is what these tests check. */
+  const loginRaw = (json: unknown) =>
+    t.request('/api/auth/login', { method: 'POST', json, headers: { 'x-forwarded-for': uniqueIp() } });
+  const outbox = async (to: string) => bodyOf(await t.client().api.dev.outbox.$get({ query: { to } }), 200);
 
   async function latestCode(email: string): Promise<string> {
-    const res = await t.request(`/api/dev/outbox?to=${encodeURIComponent(email)}`);
-    expect(res.status).toBe(200);
-    const [mail] = (await res.json()) as { text: string }[];
+    const [mail] = await outbox(email);
     const match = /code is: (\d{6})/.exec(mail.text);
     if (!match) throw new Error(`no code in ${mail.text}`);
     return match[1];
@@ -53,11 +65,9 @@ describe(`auth API (${engineName})`, () => {
     const ip = uniqueIp();
     expect((await login({ email }, ip)).status).toBe(200);
     const wrong = await login({ email, password: '12345', first_name: 'Ada', last_name: 'Lovelace' }, ip);
-    expect(wrong.status).toBe(400);
-    expect(((await wrong.json()) as { message: string }).message).toMatch(/exactly 6 digits/);
+    expect((await errorOf(wrong, 400)).message).toMatch(/exactly 6 digits/);
     const res = await login({ email, password: await latestCode(email), first_name: 'Ada', last_name: 'Lovelace' }, ip);
-    expect(res.status).toBe(200);
-    const body = (await res.json()) as { token: string; new_user: boolean; user: { name: { first_name: string } } };
+    const body = signedIn(await bodyOf(res, 200));
     expect(body.new_user).toBe(true);
     expect(body.user.name.first_name).toBe('Ada');
     expect(body.token).toBeTruthy();
@@ -70,11 +80,13 @@ describe(`auth API (${engineName})`, () => {
     const b = await login({ email: unknown });
     expect(a.status).toBe(200);
     expect(b.status).toBe(200);
-    const bodyA = (await a.json()) as Record<string, unknown>;
-    const bodyB = (await b.json()) as Record<string, unknown>;
+    const bodyA = await a.json();
+    const bodyB = await b.json();
     expect(Object.keys(bodyA)).toEqual(['message']);
     expect(Object.keys(bodyB)).toEqual(['message']);
-    expect(String(bodyA.message).replace(known.email, 'X')).toBe(String(bodyB.message).replace(unknown, 'X'));
+    expect(String('message' in bodyA && bodyA.message).replace(known.email, 'X')).toBe(
+      String('message' in bodyB && bodyB.message).replace(unknown, 'X'),
+    );
     // Same work for both: a stored code and an email each.
     for (const email of [known.email, unknown]) {
       const rows = await t.db.select().from(loginCodes).where(eq(loginCodes.email, email));
@@ -93,11 +105,7 @@ describe(`auth API (${engineName})`, () => {
     expect(row.codeHash).toMatch(/^[0-9a-f]{64}$/);
     expect(row.codeHash).toBe(await hashCode('local-development-only-secret-change-me', email, code));
     expect(row.expiresAt.getTime() - row.createdAt.getTime()).toBe(10 * 60 * 1000);
-    const [mail] = (await (await t.request(`/api/dev/outbox?to=${email}`)).json()) as {
-      text: string;
-      html: string;
-      subject: string;
-    }[];
+    const [mail] = await outbox(email);
     expect(mail.subject).toContain(code);
     expect(mail.text).toContain('expires in 10 minutes');
     expect(mail.html).toContain(code);
@@ -139,8 +147,7 @@ describe(`auth API (${engineName})`, () => {
     expect(await t.db.select().from(users).where(eq(users.email, email))).toHaveLength(0);
 
     const res = await login({ email, code, first_name: ' Ada ', last_name: 'Lovelace' }, ip);
-    expect(res.status).toBe(200);
-    const body = (await res.json()) as SignedIn;
+    const body = signedIn(await bodyOf(res, 200));
     expect(body.new_user).toBe(true);
     expect(body.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(body.user).toMatchObject({
@@ -151,9 +158,7 @@ describe(`auth API (${engineName})`, () => {
       org_ids: [],
     });
 
-    const me = await t.request('/api/auth', { token: body.token });
-    expect(me.status).toBe(200);
-    expect(await me.json()).toEqual(body.user);
+    expect(await bodyOf(await t.client(body.token).api.auth.$get(), 200)).toEqual(body.user);
     // The token is stored hashed, never as is.
     const stored = await t.db.select().from(sessions).where(eq(sessions.userId, body.user._id));
     expect(stored).toHaveLength(1);
@@ -162,12 +167,12 @@ describe(`auth API (${engineName})`, () => {
 
   it('gives an existing user a new token on every sign-in', async () => {
     const user = await createUser(t.db, { email: uniqueEmail('repeat'), firstName: 'Sam' });
-    const first = (await (await signIn(user.email)).json()) as SignedIn;
-    const second = (await (await signIn(user.email)).json()) as SignedIn;
+    const first = signedIn(await bodyOf(await signIn(user.email), 200));
+    const second = signedIn(await bodyOf(await signIn(user.email), 200));
     expect(first.new_user).toBe(false);
     expect(first.user).toMatchObject({ _id: user.id, name: { first_name: 'Sam' } });
     expect(second.token).not.toBe(first.token);
-    for (const token of [first.token, second.token]) expect((await t.request('/api/auth', { token })).status).toBe(200);
+    for (const token of [first.token, second.token]) expect((await t.client(token).api.auth.$get()).status).toBe(200);
   });
 
   it('rejects an expired code', async () => {
@@ -269,7 +274,7 @@ describe(`auth API (${engineName})`, () => {
     expect(res.status).toBe(429);
     expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(Number(res.headers.get('retry-after'))).toBeLessThanOrEqual(15 * 60);
-    expect(await messageOf(res)).toMatch(/Too many sign-in codes requested\. Please wait \d+ minutes?/);
+    expect((await errorOf(res, 429)).message).toMatch(/Too many sign-in codes requested\. Please wait \d+ minutes?/);
     expect(await t.db.select().from(loginCodes).where(eq(loginCodes.email, email))).toHaveLength(5);
     // Another address is not refused for the same email: it is asked for the security check.
     const elsewhere = await login({ email }, uniqueIp());
@@ -312,7 +317,7 @@ describe(`auth API (${engineName})`, () => {
     }
     const res = await login({ email, code: '000000' }, uniqueIp());
     expect(res.status).toBe(428);
-    expect(await messageOf(res)).toMatch(/security check/);
+    expect((await errorOf(res, 428)).message).toMatch(/security check/);
     const checked = await login({ email, code: '000000', turnstile_token: `t-${crypto.randomUUID()}` }, uniqueIp());
     expect(checked.status).toBe(401);
   });
@@ -349,9 +354,9 @@ describe(`auth API (${engineName})`, () => {
     const t0 = t;
     t = admins;
     try {
-      const a = (await (await signIn(newcomer, { first_name: 'Bo', last_name: 'Ss' })).json()) as SignedIn;
+      const a = signedIn(await bodyOf(await signIn(newcomer, { first_name: 'Bo', last_name: 'Ss' }), 200));
       expect(a.user.type).toBe('admin');
-      const b = (await (await signIn(existing.email)).json()) as SignedIn;
+      const b = signedIn(await bodyOf(await signIn(existing.email), 200));
       expect(b.user.type).toBe('admin');
       const [row] = await admins.db.select().from(users).where(eq(users.id, existing.id));
       expect(row.type).toBe('admin');
@@ -362,13 +367,14 @@ describe(`auth API (${engineName})`, () => {
 
   it('logout revokes the session: the token then answers 401', async () => {
     const user = await createUser(t.db, { email: uniqueEmail('bye') });
-    const { token } = (await (await signIn(user.email)).json()) as SignedIn;
-    const out = await t.request('/api/auth/logout', { method: 'POST', token });
+    const { token } = signedIn(await bodyOf(await signIn(user.email), 200));
+    const auth = t.client(token).api.auth;
+    const out = await auth.logout.$post();
     expect(out.status).toBe(200);
-    const me = await t.request('/api/auth', { token });
+    const me = await auth.$get();
     expect(me.status).toBe(401);
     expect(await me.json()).toEqual({ statusCode: 401, message: expect.any(String) });
-    expect((await t.request('/api/auth/logout', { method: 'POST', token })).status).toBe(401);
+    expect((await auth.logout.$post()).status).toBe(401);
   });
 
   it('answers 401 with {statusCode, message} for a missing, unknown, expired, idle or revoked token', async () => {
@@ -391,6 +397,7 @@ describe(`auth API (${engineName})`, () => {
       { headers: { authorization: `Bearer ${revoked}` } },
       { headers: { authorization: 'Basic dXNlcjpwYXNz' } },
     ];
+    // Raw: the authorization headers themselves (absent, malformed, another scheme) are what is checked.
     for (const init of cases) {
       const res = await t.request('/api/auth', init);
       const body = await errorOf(res, 401);
@@ -401,7 +408,8 @@ describe(`auth API (${engineName})`, () => {
   it('never takes the token from the URL or a cookie', async () => {
     const user = await createUser(t.db);
     const token = await createSession(t.db, user.id);
-    expect((await t.request('/api/auth', { token })).status).toBe(200);
+    expect((await t.client(token).api.auth.$get()).status).toBe(200);
+    // Raw: the token in a URL or a cookie, where no client puts it, is the point.
     expect((await t.request(`/api/auth?token=${token}`)).status).toBe(401);
     expect((await t.request(`/api/auth?access_token=${token}`)).status).toBe(401);
     expect(
@@ -418,7 +426,7 @@ describe(`auth API (${engineName})`, () => {
     [{ email: `${'a'.repeat(250)}@example.org` }, /email must be at most 254 characters/],
     [{ email: 'a@example.org', first_name: 'x'.repeat(101) }, /^first_name: Use at most 100 characters$/],
   ])('rejects bad input %j with a 400 that says what to fix', async (json, message) => {
-    const res = await login(json);
+    const res = await loginRaw(json);
     const body = await errorOf(res, 400);
     expect(body.message).toMatch(message);
   });
@@ -431,7 +439,7 @@ describe(`auth API (${engineName})`, () => {
     });
     expect(bad.status).toBe(400);
     expect(await messageOf(bad)).toMatch(/valid JSON/);
-    const big = await login({ email: 'a@example.org', first_name: 'x'.repeat(200_000) });
+    const big = await loginRaw({ email: 'a@example.org', first_name: 'x'.repeat(200_000) });
     expect(big.status).toBe(413);
     expect(await messageOf(big)).toMatch(/too large/);
   });

@@ -1,8 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createAppeal, createCampaign, createOrganization, signedIn } from '../../../tests/factories';
-import { engineName, setupTestApp } from '../../../tests/setup/test-app';
-
-type Item = { _id: string; title: string; status: string; can_edit?: boolean };
+import { bodyOf, engineName, setupTestApp } from '../../../tests/setup/test-app';
 
 describe(`a fundraiser's own appeals and what a caller may edit (${engineName})`, () => {
   it('?mine=true lists only what the caller created, drafts included; can_edit follows the write policy', async () => {
@@ -37,21 +35,23 @@ describe(`a fundraiser's own appeals and what a caller may edit (${engineName})`
       title: 'Not mine',
     });
 
-    const mine = (await (await t.request('/api/appeals?mine=true&limit=100', { token: donor.token })).json()) as Item[];
+    const appeals = (query: { mine?: 'true'; limit?: string }, token?: string) =>
+      t.client(token).api.appeals.$get({ query });
+    const mine = await bodyOf(await appeals({ mine: 'true', limit: '100' }, donor.token), 200);
     expect(mine.map((a) => a.title).sort()).toEqual(['Mine draft', 'Mine live']);
     expect(mine.every((a) => a.can_edit === true)).toBe(true);
-    expect((await t.request('/api/appeals?mine=true')).status).toBe(401);
+    expect((await appeals({ mine: 'true' })).status).toBe(401);
 
     // The public list, signed in: can_edit says which ones this caller may edit.
-    const all = (await (await t.request('/api/appeals?limit=100', { token: donor.token })).json()) as Item[];
+    const all = await bodyOf(await appeals({ limit: '100' }, donor.token), 200);
     expect(all.find((a) => a._id === live.id)?.can_edit).toBe(true);
     expect(all.find((a) => a._id === theirs.id)?.can_edit).toBe(false);
-    const anonymous = (await (await t.request('/api/appeals?limit=100')).json()) as Item[];
+    const anonymous = await bodyOf(await appeals({ limit: '100' }), 200);
     expect(anonymous.find((a) => a._id === live.id)).not.toHaveProperty('can_edit');
 
     // One item: the editor asks before it shows the form.
     const one = async (id: string, token: string) =>
-      ((await (await t.request(`/api/campaigns/${id}`, { token })).json()) as Item).can_edit;
+      (await bodyOf(await t.client(token).api.campaigns[':id'].$get({ param: { id } }), 200)).can_edit;
     expect(await one(draft.id, donor.token)).toBe(true);
     expect(await one(otherCampaign.id, orgAdmin.token)).toBe(false);
     expect(await one(campaign.id, orgAdmin.token)).toBe(true);
@@ -60,11 +60,9 @@ describe(`a fundraiser's own appeals and what a caller may edit (${engineName})`
     // …and the server agrees when someone tries anyway.
     expect(
       (
-        await t.request(`/api/campaigns/${otherCampaign.id}`, {
-          method: 'PUT',
-          token: orgAdmin.token,
-          json: { description: 'x' },
-        })
+        await t
+          .client(orgAdmin.token)
+          .api.campaigns[':id'].$put({ param: { id: otherCampaign.id }, json: { description: 'x' } })
       ).status,
     ).toBe(403);
   });

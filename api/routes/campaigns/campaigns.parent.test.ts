@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createAppeal, createCampaign, createOrganization, signedIn } from '../../../tests/factories';
-import { engineName, setupTestApp } from '../../../tests/setup/test-app';
+import { bodyOf, engineName, setupTestApp } from '../../../tests/setup/test-app';
 import { countCampaigns, getCampaign, listCampaigns } from '../../services/campaigns/read';
 
 describe(`appeals are hidden with their parent campaign (${engineName})`, () => {
@@ -22,22 +22,25 @@ describe(`appeals are hidden with their parent campaign (${engineName})`, () => 
     ).token;
 
     const listed = async (token?: string) =>
-      ((await (await t.request('/api/appeals?limit=100', { token })).json()) as { _id: string }[]).map((a) => a._id);
+      (await bodyOf(await t.client(token).api.appeals.$get({ query: { limit: '100' } }), 200)).map((a) => a._id);
+    const appeal = (id: string, token?: string) => t.client(token).api.appeals[':id'].$get({ param: { id } });
 
     for (const token of [undefined, donorToken, otherOrgAdminToken]) {
       const ids = await listed(token);
       expect(ids).toContain(shown.id);
       expect(ids).not.toContain(hidden.id);
       expect(ids).not.toContain(hiddenToo.id);
-      expect((await t.request(`/api/appeals/${hidden.id}`, { token })).status).toBe(404);
-      expect((await t.request(`/api/appeals/${hiddenToo.id}`, { token })).status).toBe(404);
-      expect((await t.request(`/api/appeals/${shown.id}`, { token })).status).toBe(200);
+      expect((await appeal(hidden.id, token)).status).toBe(404);
+      expect((await appeal(hiddenToo.id, token)).status).toBe(404);
+      expect((await appeal(shown.id, token)).status).toBe(200);
     }
     for (const token of [adminToken, orgAdminToken]) {
       expect(await listed(token)).toContain(hidden.id);
-      expect((await t.request(`/api/appeals/${hidden.id}`, { token })).status).toBe(200);
-      const children = await t.request(`/api/campaigns/${draftParent.id}/appeals`, { token });
-      expect(((await children.json()) as { _id: string }[]).map((a) => a._id)).toEqual([hidden.id]);
+      expect((await appeal(hidden.id, token)).status).toBe(200);
+      const children = await t
+        .client(token)
+        .api.campaigns[':id'].appeals.$get({ param: { id: draftParent.id }, query: {} });
+      expect((await bodyOf(children, 200)).map((a) => a._id)).toEqual([hidden.id]);
     }
 
     // The public pages use the same services with no viewer.
@@ -51,9 +54,10 @@ describe(`appeals are hidden with their parent campaign (${engineName})`, () => 
     const t = await setupTestApp();
     const campaign = await createCampaign(t.db);
     const appeal = await createAppeal(t.db, campaign.id);
-    const res = await t.request(`/api/campaigns/${appeal.id}/appeals`);
+    const appeals = (id: string) => t.client().api.campaigns[':id'].appeals.$get({ param: { id }, query: {} });
+    const res = await appeals(appeal.id);
     expect(res.status).toBe(404);
     expect(await res.json()).toEqual({ statusCode: 404, message: 'Campaign not found' });
-    expect((await t.request(`/api/campaigns/${campaign.id}/appeals`)).status).toBe(200);
+    expect((await appeals(campaign.id)).status).toBe(200);
   });
 });

@@ -2,8 +2,9 @@ import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { campaigns } from '../../../db/schema';
 import { createCampaign, createOrganization, signedIn } from '../../../tests/factories';
-import { engineName, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
+import { bodyOf, engineName, setupTestApp, type TestApp, type TestClient } from '../../../tests/setup/test-app';
 
+type CampaignBody = Parameters<TestClient['api']['campaigns']['$post']>[0]['json'];
 const demoImage = { Key: '/images/demo/cause-1.png', name: 'cause-1.png', size: 1234, type: 'image/png' };
 
 describe(`who may change a campaign's or appeal's status (${engineName})`, () => {
@@ -12,6 +13,9 @@ describe(`who may change a campaign's or appeal's status (${engineName})`, () =>
     t = await setupTestApp();
   });
 
+  const setStatus = (id: string, token: string) =>
+    t.client(token).api.campaigns[':id'].$put({ param: { id }, json: { status: 'approved' } });
+
   async function world() {
     const orgA = await createOrganization(t.db, { appealsNeedApproval: true });
     const orgB = await createOrganization(t.db);
@@ -19,10 +23,8 @@ describe(`who may change a campaign's or appeal's status (${engineName})`, () =>
     const adminA = await signedIn(t.db, 'org_admin', { organizationIds: [orgA.id] });
     const adminB = await signedIn(t.db, 'org_admin', { organizationIds: [orgB.id] });
     const admin = await signedIn(t.db, 'admin');
-    const appealBy = async (token: string, extra: Record<string, unknown> = {}) => {
-      const res = await t.request('/api/campaigns', {
-        method: 'POST',
-        token,
+    const appealBy = async (token: string, extra: Partial<CampaignBody> = {}) => {
+      const res = await t.client(token).api.campaigns.$post({
         json: {
           title: 'Bake sale',
           description: 'Cakes for pumps',
@@ -32,8 +34,7 @@ describe(`who may change a campaign's or appeal's status (${engineName})`, () =>
           ...extra,
         },
       });
-      expect(res.status).toBe(201);
-      return (await res.json()) as { _id: string; status: string };
+      return bodyOf(res, 201);
     };
     const stored = async (id: string) =>
       (await t.db.select({ status: campaigns.status }).from(campaigns).where(eq(campaigns.id, id)))[0].status;
@@ -44,18 +45,14 @@ describe(`who may change a campaign's or appeal's status (${engineName})`, () =>
     const w = await world();
     const appeal = await w.appealBy(w.adminB.token);
     expect(appeal.status).toBe('draft');
-    const res = await t.request(`/api/campaigns/${appeal._id}`, {
-      method: 'PUT',
-      token: w.adminB.token,
-      json: { status: 'approved' },
-    });
+    const res = await setStatus(appeal._id, w.adminB.token);
     expect(res.status).toBe(403);
     expect(await res.json()).toEqual({
       statusCode: 403,
       message: "Only admins and the admins of this campaign's organization can change its status",
     });
     expect(await w.stored(appeal._id)).toBe('draft');
-    expect((await t.request(`/api/appeals/${appeal._id}`)).status).toBe(404);
+    expect((await t.client().api.appeals[':id'].$get({ param: { id: appeal._id } })).status).toBe(404);
   });
 
   it('ignores a status sent by another organization admin when creating (held as a draft)', async () => {
@@ -67,26 +64,10 @@ describe(`who may change a campaign's or appeal's status (${engineName})`, () =>
   it("lets the campaign organization's admins and admins approve it", async () => {
     const w = await world();
     const first = await w.appealBy(w.adminB.token);
-    expect(
-      (
-        await t.request(`/api/campaigns/${first._id}`, {
-          method: 'PUT',
-          token: w.adminA.token,
-          json: { status: 'approved' },
-        })
-      ).status,
-    ).toBe(200);
+    expect((await setStatus(first._id, w.adminA.token)).status).toBe(200);
     expect(await w.stored(first._id)).toBe('approved');
     const second = await w.appealBy(w.adminB.token);
-    expect(
-      (
-        await t.request(`/api/campaigns/${second._id}`, {
-          method: 'PUT',
-          token: w.admin.token,
-          json: { status: 'approved' },
-        })
-      ).status,
-    ).toBe(200);
+    expect((await setStatus(second._id, w.admin.token)).status).toBe(200);
     expect(await w.stored(second._id)).toBe('approved');
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createAppeal, createCampaign, createDonation, createUser } from '../../../tests/factories';
-import { engineName, setupTestApp } from '../../../tests/setup/test-app';
+import { bodyOf, engineName, setupTestApp } from '../../../tests/setup/test-app';
 
 describe(`campaign summary (${engineName})`, () => {
   it('counts paid gifts that were not fully refunded, and totals them net of refunds', async () => {
@@ -22,10 +22,12 @@ describe(`campaign summary (${engineName})`, () => {
     await gift({ status: 'pending' });
     await gift({ status: 'failed' });
 
-    for (const path of [`/api/campaigns/${campaign.id}`, `/api/appeals/${appeal.id}`]) {
-      const body = (await (await t.request(path)).json()) as {
-        summary: { total_donations: number; donation_count: number };
-      };
+    const api = t.client().api;
+    for (const read of [
+      () => api.campaigns[':id'].$get({ param: { id: campaign.id } }),
+      () => api.appeals[':id'].$get({ param: { id: appeal.id } }),
+    ]) {
+      const body = await bodyOf(await read(), 200);
       expect(body.summary).toEqual({ total_donations: 1800, donation_count: 2, gift_aid: 0 });
     }
   });

@@ -10,7 +10,7 @@ import {
   createUser,
   signedIn,
 } from '../../../tests/factories';
-import { bodyOf, engineName, errorOf, messageOf, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
+import { bodyOf, engineName, errorOf, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
 
 describe(`campaigns API (${engineName})`, () => {
   let t: TestApp;
@@ -85,7 +85,7 @@ describe(`campaigns API (${engineName})`, () => {
   });
 
   it('hides a draft from anonymous callers with a 404', async () => {
-    const res = await t.request(`/api/campaigns/${draft.id}`);
+    const res = await t.client().api.campaigns[':id'].$get({ param: { id: draft.id } });
     expect(res.status).toBe(404);
     expect(await res.json()).toEqual({ statusCode: 404, message: 'Campaign not found' });
   });
@@ -98,9 +98,8 @@ describe(`campaigns API (${engineName})`, () => {
   );
 
   it('bounds page sizes', async () => {
-    const res = await t.request('/api/campaigns?limit=1000');
-    expect(res.status).toBe(400);
-    expect(await messageOf(res)).toMatch(/limit/);
+    const res = await t.client().api.campaigns.$get({ query: { limit: '1000' } });
+    expect((await errorOf(res, 400)).message).toMatch(/limit/);
   });
 
   it('lists only approved appeals to anonymous callers and signed-in donors', async () => {
@@ -108,15 +107,15 @@ describe(`campaigns API (${engineName})`, () => {
     await createAppeal(t.db, approved.id, { title: 'Deleted appeal', status: 'deleted' });
     const donorToken = (await signedIn(t.db, 'donor')).token;
     for (const token of [undefined, donorToken]) {
-      for (const path of [
-        '/api/appeals',
-        '/api/appeals?status=draft',
-        `/api/campaigns/${approved.id}/appeals?status=all`,
-      ]) {
-        const body = (await (await t.request(path, { token })).json()) as {
-          status: string;
-          campaign_id: string | null;
-        }[];
+      const api = t.client(token).api;
+      const lists = {
+        '/api/appeals': () => api.appeals.$get({ query: {} }),
+        '/api/appeals?status=draft': () => api.appeals.$get({ query: { status: 'draft' } }),
+        [`/api/campaigns/${approved.id}/appeals?status=all`]: () =>
+          api.campaigns[':id'].appeals.$get({ param: { id: approved.id }, query: { status: 'all' } }),
+      };
+      for (const [path, list] of Object.entries(lists)) {
+        const body = await bodyOf(await list(), 200);
         expect(body.length).toBeGreaterThan(0);
         expect(
           body.every((a) => a.status === 'approved'),
@@ -127,12 +126,12 @@ describe(`campaigns API (${engineName})`, () => {
           path,
         ).toBe(true);
       }
-      expect((await t.request(`/api/appeals/${draftAppeal.id}`, { token })).status).toBe(404);
+      expect((await api.appeals[':id'].$get({ param: { id: draftAppeal.id } })).status).toBe(404);
     }
   });
 
   it('answers 404 for the appeals of a draft campaign to anonymous callers', async () => {
-    const res = await t.request(`/api/campaigns/${draft.id}/appeals`);
+    const res = await t.client().api.campaigns[':id'].appeals.$get({ param: { id: draft.id }, query: {} });
     expect(res.status).toBe(404);
     expect(await res.json()).toEqual({ statusCode: 404, message: 'Campaign not found' });
   });
@@ -159,12 +158,14 @@ describe(`campaigns API (${engineName})`, () => {
     // Public lists run prepared (db/prepared.ts): another campaign and page size bind afresh.
     const other = await createCampaign(t.db, { title: 'Other paged parent' });
     await createAppeal(t.db, other.id, { title: 'Other paged' });
-    const others = (await (await t.request(`/api/campaigns/${other.id}/appeals?limit=5`)).json()) as {
-      title: string;
-    }[];
+    const api = t.client().api;
+    const others = await bodyOf(
+      await api.campaigns[':id'].appeals.$get({ param: { id: other.id }, query: { limit: '5' } }),
+      200,
+    );
     expect(others.map((a) => a.title)).toEqual(['Other paged']);
     expect(await page(1)).toEqual(['Paged 0', 'Paged 1']);
-    expect((await t.request('/api/appeals?page=0')).status).toBe(400);
+    expect((await api.appeals.$get({ query: { page: '0' } })).status).toBe(400);
   });
 
   it('lets an org admin see drafts of their own organization only', async () => {

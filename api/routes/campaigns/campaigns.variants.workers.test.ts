@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createCampaign, signedIn } from '../../../tests/factories';
 import { fileBindings } from '../../../tests/setup/file-bindings.workers';
-import { setupTestApp, type TestApp } from '../../../tests/setup/test-app';
+import { bodyOf, errorOf, setupTestApp, type TestApp, type TestClient } from '../../../tests/setup/test-app';
 import { responsiveSources } from '../../../src/lib/images';
 
 /** Responsive copies of uploads: WebP sizes made in the browser, stored in R2 beside the original. */
@@ -17,10 +17,8 @@ describe('campaign image variants in R2 (d1 + r2)', () => {
   let t: TestApp;
   let parentId: string;
   let token: string;
-  const post = (images: unknown[]) =>
-    t.request('/api/campaigns', {
-      method: 'POST',
-      token,
+  const post = (images: Parameters<TestClient['api']['campaigns']['$post']>[0]['json']['images']) =>
+    t.client(token).api.campaigns.$post({
       json: {
         title: 'Appeal with sizes',
         description: 'Responsive photos.',
@@ -48,10 +46,10 @@ describe('campaign image variants in R2 (d1 + r2)', () => {
         ],
       },
     ]);
-    expect(res.status).toBe(201);
-    const [image] = ((await res.json()) as { images: { Key: string; url: string; variants?: number[] }[] }).images;
+    const [image] = (await bodyOf(res, 201)).images;
     expect(image.variants).toEqual([480, 800]);
     for (const width of [480, 800]) {
+      // Raw: the copies' URLs as pages build them from the answer.
       const served = await t.request(`${image.url}@${width}.webp`);
       expect(served.status).toBe(200);
       expect(served.headers.get('content-type')).toBe('image/webp');
@@ -78,14 +76,12 @@ describe('campaign image variants in R2 (d1 + r2)', () => {
   ])('refuses bad copies %j with %i and stores nothing', async (variants, status, message) => {
     const before = (await bucket.list({ prefix: 'campaigns/' })).objects.length;
     const res = await post([{ base64: PNG_1PX, name: 'photo.png', variants }]);
-    expect(res.status).toBe(status);
-    expect(((await res.json()) as { message: string }).message).toMatch(message);
+    expect((await errorOf(res, status)).message).toMatch(message);
     expect((await bucket.list({ prefix: 'campaigns/' })).objects.length).toBe(before);
   });
 
   it('refuses copies sent with a stored Key instead of new data', async () => {
     const res = await post([{ Key: '/images/demo/cause-1.png', variants: [{ width: 480, base64: WEBP_1PX }] }]);
-    expect(res.status).toBe(400);
-    expect(((await res.json()) as { message: string }).message).toMatch(/variants/);
+    expect((await errorOf(res, 400)).message).toMatch(/variants/);
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createCampaign, createOrganization, signedIn } from '../../../tests/factories';
-import { engineName, setupTestApp } from '../../../tests/setup/test-app';
+import { bodyOf, engineName, setupTestApp } from '../../../tests/setup/test-app';
 
 const image = { Key: '/images/demo/cause-3.png', name: 'cause-3.png', size: 1, type: 'image/png' };
 
@@ -18,19 +18,15 @@ describe(`writes answer with the saved item (${engineName})`, () => {
       campaign_id: elsewhere.id,
     };
 
-    const created = await t.request('/api/campaigns', { method: 'POST', token, json: body });
-    expect(created.status).toBe(201);
-    const appeal = (await created.json()) as { _id: string; status: string };
+    const campaigns = t.client(token).api.campaigns;
+    const appeal = await bodyOf(await campaigns.$post({ json: body }), 201);
     expect(appeal).toMatchObject({ title: 'Bake sale', campaign_id: elsewhere.id });
 
     // Status belongs to admins and the campaign's own organization's admins.
-    const updated = await t.request(`/api/campaigns/${appeal._id}`, {
-      method: 'PUT',
-      token,
-      json: { status: 'deleted' },
-    });
+    const param = { id: appeal._id };
+    const updated = await campaigns[':id'].$put({ param, json: { status: 'deleted' } });
     expect(updated.status).toBe(403);
-    const reread = await t.request(`/api/campaigns/${appeal._id}`, { token });
-    expect(((await reread.json()) as { status: string }).status).toBe(appeal.status);
+    const reread = await campaigns[':id'].$get({ param });
+    expect((await bodyOf(reread, 200)).status).toBe(appeal.status);
   });
 });

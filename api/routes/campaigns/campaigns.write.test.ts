@@ -12,11 +12,18 @@ import {
   signedIn,
   type UserRow,
 } from '../../../tests/factories';
-import type { InferResponseType } from 'hono/client';
-import { bodyOf, engineName, setupTestApp, type TestApp, type TestClient } from '../../../tests/setup/test-app';
+import { testClient } from 'hono/testing';
+import {
+  bodyOf,
+  engineName,
+  errorOf,
+  setupTestApp,
+  type TestApp,
+  type TestClient,
+} from '../../../tests/setup/test-app';
 
-/** A created (or edited) campaign or appeal, as the API's schema types it. */
-type Created = InferResponseType<TestClient['api']['campaigns']['$post'], 201>;
+/** What creating a campaign or appeal takes, as the API's schema types it. */
+type CampaignBody = Parameters<TestClient['api']['campaigns']['$post']>[0]['json'];
 
 const demoImage = (n = 1) => ({
   Key: `/images/demo/cause-${n}.png`,
@@ -38,7 +45,7 @@ describe(`campaign and appeal writes (${engineName})`, () => {
   let orgAdminToken: string;
   let adminToken: string;
 
-  const appealBody = (overrides: Record<string, unknown> = {}) => ({
+  const appealBody = (overrides: Partial<CampaignBody> = {}): CampaignBody => ({
     title: 'My 10k for clean water',
     description: 'Running 10k to fund a pump.',
     story: 'Line one\nLine two',
@@ -49,7 +56,7 @@ describe(`campaign and appeal writes (${engineName})`, () => {
     campaign_id: parent.id,
     ...overrides,
   });
-  const campaignBody = (overrides: Record<string, unknown> = {}) => ({
+  const campaignBody = (overrides: Partial<CampaignBody> = {}): CampaignBody => ({
     title: 'New wells for 2027',
     description: 'Ten more pumps.',
     goal: 2_000_000,
@@ -58,15 +65,13 @@ describe(`campaign and appeal writes (${engineName})`, () => {
     ...overrides,
   });
 
-  // Through t.request: several bodies here are deliberately invalid.
-  const post = (json: unknown, token?: string) => t.request('/api/campaigns', { method: 'POST', json, token });
-  const put = (id: string, json: unknown, token?: string) =>
-    t.request(`/api/campaigns/${id}`, { method: 'PUT', json, token });
-  const expectError = async (res: Response, status: number, message: RegExp) => {
-    expect(res.status).toBe(status);
-    const body = (await res.json()) as { statusCode: number; message: string };
-    expect(body.statusCode).toBe(status);
-    expect(body.message).toMatch(message);
+  const post = (json: CampaignBody, token?: string) => t.client(token).api.campaigns.$post({ json });
+  const put = (id: string, json: Partial<CampaignBody>, token?: string) =>
+    t.client(token).api.campaigns[':id'].$put({ param: { id }, json });
+  /** Raw: for bodies the schema refuses (wrong types, unknown values), which is what those tests check. */
+  const postRaw = (json: unknown, token?: string) => t.request('/api/campaigns', { method: 'POST', json, token });
+  const expectError = async (res: Parameters<typeof errorOf>[0], status: number, message: RegExp) => {
+    expect((await errorOf(res, status)).message).toMatch(message);
   };
 
   beforeAll(async () => {
@@ -99,8 +104,7 @@ describe(`campaign and appeal writes (${engineName})`, () => {
 
     it('lets a donor create an appeal under a campaign, approved and credited to them', async () => {
       const res = await post(appealBody({ status: 'draft' }), donorToken);
-      expect(res.status).toBe(201);
-      const body = (await res.json()) as Created;
+      const body = await bodyOf(res, 201);
       expect(body).toMatchObject({
         kind: 'appeal',
         title: 'My 10k for clean water',
@@ -119,14 +123,12 @@ describe(`campaign and appeal writes (${engineName})`, () => {
 
     it('accepts a short id for the parent campaign', async () => {
       const res = await post(appealBody({ campaign_id: toShortId(parent.id) }), donorToken);
-      expect(res.status).toBe(201);
-      expect(((await res.json()) as Created).campaign_id).toBe(parent.id);
+      expect((await bodyOf(res, 201)).campaign_id).toBe(parent.id);
     });
 
     it('puts an appeal with no campaign under the oldest approved campaign, with a 20-day default date range', async () => {
       const res = await post(appealBody({ campaign_id: null, kind: 'appeal', date: undefined }), donorToken);
-      expect(res.status).toBe(201);
-      const body = (await res.json()) as Created;
+      const body = await bodyOf(res, 201);
       expect(body.campaign_id).toBe(oldest.id);
       const today = new Date().toISOString().slice(0, 10);
       const to = new Date(Date.now() + 20 * 86_400_000).toISOString().slice(0, 10);
@@ -134,17 +136,11 @@ describe(`campaign and appeal writes (${engineName})`, () => {
     });
 
     it('uses DEFAULT_CAMPAIGN_ID when it names an approved campaign', async () => {
-      const res = await t.app.request(
-        '/api/campaigns',
-        {
-          method: 'POST',
-          headers: { authorization: `Bearer ${donorToken}`, 'content-type': 'application/json' },
-          body: JSON.stringify(appealBody({ campaign_id: undefined, kind: 'appeal' })),
-        },
-        { ...t.env, DEFAULT_CAMPAIGN_ID: toShortId(parent.id) },
-      );
-      expect(res.status).toBe(201);
-      expect(((await res.json()) as Created).campaign_id).toBe(parent.id);
+      const client = testClient(t.app, { ...t.env, DEFAULT_CAMPAIGN_ID: toShortId(parent.id) }, undefined, {
+        headers: { authorization: `Bearer ${donorToken}` },
+      });
+      const res = await client.api.campaigns.$post({ json: appealBody({ campaign_id: undefined, kind: 'appeal' }) });
+      expect((await bodyOf(res, 201)).campaign_id).toBe(parent.id);
     });
 
     it('rejects an unknown parent campaign, an appeal as parent and a draft parent', async () => {
@@ -191,8 +187,7 @@ describe(`campaign and appeal writes (${engineName})`, () => {
 
     it('lets admins choose the status', async () => {
       const res = await post(campaignBody({ status: 'draft' }), adminToken);
-      expect(res.status).toBe(201);
-      expect(((await res.json()) as Created).status).toBe('draft');
+      expect((await bodyOf(res, 201)).status).toBe('draft');
     });
 
     it.each([
@@ -219,7 +214,7 @@ describe(`campaign and appeal writes (${engineName})`, () => {
       [{ status: 'published' }, /status must be one of draft, approved, deleted/],
     ])('rejects %j with a message saying what to fix', async (overrides, message) => {
       const before = await t.db.$count(campaigns);
-      await expectError(await post(appealBody(overrides), donorToken), 400, message);
+      await expectError(await postRaw({ ...appealBody(), ...overrides }, donorToken), 400, message);
       expect(await t.db.$count(campaigns)).toBe(before);
     });
 
@@ -235,6 +230,7 @@ describe(`campaign and appeal writes (${engineName})`, () => {
     });
 
     it('rejects malformed JSON with 400', async () => {
+      // Raw: a body that is not JSON at all.
       const res = await t.request('/api/campaigns', {
         method: 'POST',
         token: donorToken,
@@ -251,6 +247,7 @@ describe(`campaign and appeal writes (${engineName})`, () => {
     });
 
     it('other routes keep the 100 KB limit (campaign saves: campaigns.body-limit.test.ts)', async () => {
+      // Raw: an oversized body with a field the schema does not know.
       const other = await t.request('/api/auth/login', {
         method: 'POST',
         json: { email: 'a@b.co', pad: 'x'.repeat(150 * 1024) },
@@ -273,11 +270,10 @@ describe(`campaign and appeal writes (${engineName})`, () => {
         .values({ title: 'Bake sale', description: 'Bake', story: '[[name]] bakes' })
         .returning();
       const res = await post(appealBody({ template_cause_id: cause.id }), donorToken);
-      expect(res.status).toBe(201);
       const [row] = await t.db
         .select()
         .from(campaigns)
-        .where(eq(campaigns.id, ((await res.json()) as Created)._id));
+        .where(eq(campaigns.id, (await bodyOf(res, 201))._id));
       expect(row.templateCauseId).toBe(cause.id);
       await expectError(
         await post(appealBody({ template_cause_id: crypto.randomUUID() }), donorToken),
@@ -290,7 +286,7 @@ describe(`campaign and appeal writes (${engineName})`, () => {
   describe('PUT /api/campaigns/:id', () => {
     let appealId: string;
     beforeAll(async () => {
-      appealId = ((await (await post(appealBody({ title: 'Editable appeal' }), donorToken)).json()) as Created)._id;
+      appealId = (await bodyOf(await post(appealBody({ title: 'Editable appeal' }), donorToken), 201))._id;
     });
 
     it('requires sign-in', async () => {
@@ -334,8 +330,7 @@ describe(`campaign and appeal writes (${engineName})`, () => {
     it('lets the organization admin and admins edit, and admins change the status', async () => {
       expect((await put(appealId, { title: 'Edited by org admin' }, orgAdminToken)).status).toBe(200);
       const res = await put(appealId, { status: 'draft' }, adminToken);
-      expect(res.status).toBe(200);
-      expect(((await res.json()) as Created).status).toBe('draft');
+      expect((await bodyOf(res, 200)).status).toBe('draft');
       // The creator still sees and edits their own draft.
       expect((await put(appealId, { title: 'Draft again' }, donorToken)).status).toBe(200);
       // Other donors cannot learn that the draft exists.
@@ -343,7 +338,7 @@ describe(`campaign and appeal writes (${engineName})`, () => {
     });
 
     it('keeps the creator out of an appeal an admin deleted', async () => {
-      const id = ((await (await post(appealBody(), donorToken)).json()) as Created)._id;
+      const id = (await bodyOf(await post(appealBody(), donorToken), 201))._id;
       expect((await put(id, { status: 'deleted' }, adminToken)).status).toBe(200);
       await expectError(await put(id, { title: 'Back' }, donorToken), 404, /not found/i);
     });

@@ -1,11 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createCampaign, signedIn } from '../../../tests/factories';
 import { fileBindings } from '../../../tests/setup/file-bindings.workers';
-import type { InferResponseType } from 'hono/client';
-import { messageOf, setupTestApp, type TestApp, type TestClient } from '../../../tests/setup/test-app';
+import { bodyOf, errorOf, setupTestApp, type TestApp, type TestClient } from '../../../tests/setup/test-app';
 
-/** A created (or edited) campaign or appeal, as the API's schema types it. */
-type Created = InferResponseType<TestClient['api']['campaigns']['$post'], 201>;
+/** What creating a campaign or appeal takes, as the API's schema types it. */
+type CampaignBody = Parameters<TestClient['api']['campaigns']['$post']>[0]['json'];
 
 /** R2 exists only in workerd, so image upload and serving are tested here. */
 /** This file's own bucket (vitest.config.ts gives every workerd test file one). */
@@ -29,7 +28,7 @@ describe('campaign images in R2 (d1 + r2)', () => {
   let parentId: string;
   let donorToken: string;
 
-  const body = (images: unknown[], overrides: Record<string, unknown> = {}) => ({
+  const body = (images: CampaignBody['images'], overrides: Partial<CampaignBody> = {}): CampaignBody => ({
     title: 'Appeal with photos',
     description: 'Photos from the day.',
     goal: 10_000,
@@ -37,8 +36,17 @@ describe('campaign images in R2 (d1 + r2)', () => {
     images,
     ...overrides,
   });
-  const post = (json: unknown, token: string | undefined = donorToken) =>
-    t.request('/api/campaigns', { method: 'POST', json, token });
+  const post = (json: CampaignBody, token: string | undefined = donorToken) =>
+    t.client(token).api.campaigns.$post({ json });
+  /** A stored image sent back as the form keeps it: by its Key. */
+  const kept = ({ Key, name, size, type }: { Key: string; name: string; size: number; type: string }) => ({
+    Key,
+    name,
+    size,
+    type,
+  });
+  const put = (id: string, json: Partial<CampaignBody>) =>
+    t.client(donorToken).api.campaigns[':id'].$put({ param: { id }, json });
 
   beforeAll(async () => {
     bucket = fileBindings().images;
@@ -51,8 +59,7 @@ describe('campaign images in R2 (d1 + r2)', () => {
     const res = await post(
       body([{ base64: `data:image/png;base64,${PNG_1PX}`, name: 'photo.png', size: 1, type: 'image/png' }]),
     );
-    expect(res.status).toBe(201);
-    const created = (await res.json()) as Created;
+    const created = await bodyOf(res, 201);
     const [image] = created.images;
     expect(image.Key).toMatch(/^campaigns\/[0-9a-f-]{36}\.png$/);
     expect(image).toMatchObject({
@@ -62,6 +69,7 @@ describe('campaign images in R2 (d1 + r2)', () => {
       url: `/api/images/${image.Key}`,
     });
 
+    // Raw: the image's URL as the answer gives it (the route takes the rest of the path as its key).
     const served = await t.request(image.url);
     expect(served.status).toBe(200);
     expect(served.headers.get('content-type')).toBe('image/png');
@@ -79,8 +87,7 @@ describe('campaign images in R2 (d1 + r2)', () => {
     const res = await post(
       body([{ base64: toBase64(JPEG_HEAD), name: 'really-a-jpeg.png', size: 12, type: 'image/png' }]),
     );
-    expect(res.status).toBe(201);
-    const [image] = ((await res.json()) as Created).images;
+    const [image] = (await bodyOf(res, 201)).images;
     expect(image.Key).toMatch(/\.jpg$/);
     expect(image.type).toBe('image/jpeg');
   });
@@ -89,8 +96,7 @@ describe('campaign images in R2 (d1 + r2)', () => {
     const before = await storedCount();
     const text = toBase64(new TextEncoder().encode('this is not an image at all'));
     const res = await post(body([{ base64: text, name: 'fake.png', size: 27, type: 'image/png' }]));
-    expect(res.status).toBe(415);
-    expect(await messageOf(res)).toMatch(/"fake.png" is not a PNG or JPEG file/);
+    expect((await errorOf(res, 415)).message).toMatch(/"fake.png" is not a PNG or JPEG file/);
     expect(await storedCount()).toBe(before);
   });
 
@@ -104,8 +110,7 @@ describe('campaign images in R2 (d1 + r2)', () => {
         { base64: toBase64(big), name: 'huge.png', size: big.length, type: 'image/png' },
       ]),
     );
-    expect(res.status).toBe(413);
-    expect(await messageOf(res)).toMatch(/"huge.png" is 5.0 MB; each image must be 5 MB or smaller/);
+    expect((await errorOf(res, 413)).message).toMatch(/"huge.png" is 5.0 MB; each image must be 5 MB or smaller/);
     expect(await storedCount()).toBe(before);
   });
 
@@ -117,48 +122,33 @@ describe('campaign images in R2 (d1 + r2)', () => {
       type: 'image/png',
     }));
     const tooMany = await post(body(ten));
-    expect(tooMany.status).toBe(400);
-    expect(await messageOf(tooMany)).toMatch(/You can only upload 9 images/);
-    const anonymous = await t.request('/api/campaigns', {
-      method: 'POST',
-      json: body([{ base64: PNG_1PX, name: 'a.png' }]),
-    });
+    expect((await errorOf(tooMany, 400)).message).toMatch(/You can only upload 9 images/);
+    const anonymous = await t.client().api.campaigns.$post({ json: body([{ base64: PNG_1PX, name: 'a.png' }]) });
     expect(anonymous.status).toBe(401);
   });
 
   it("keeps stored images by Key on update, adds new ones, and refuses Keys that are not the item's own", async () => {
-    const created = (await (await post(body([{ base64: PNG_1PX, name: 'first.png' }]))).json()) as Created;
-    const res = await t.request(`/api/campaigns/${created._id}`, {
-      method: 'PUT',
-      token: donorToken,
-      json: { images: [created.images[0], { base64: PNG_1PX, name: 'second.png' }] },
-    });
-    expect(res.status).toBe(200);
-    const updated = (await res.json()) as Created;
+    const created = await bodyOf(await post(body([{ base64: PNG_1PX, name: 'first.png' }])), 201);
+    const res = await put(created._id, { images: [kept(created.images[0]), { base64: PNG_1PX, name: 'second.png' }] });
+    const updated = await bodyOf(res, 200);
     expect(updated.images.map((i) => i.name)).toEqual(['first.png', 'second.png']);
     expect(updated.images[0].Key).toBe(created.images[0].Key);
 
     const missing = `campaigns/${crypto.randomUUID()}.png`;
-    const refused = await t.request(`/api/campaigns/${created._id}`, {
-      method: 'PUT',
-      token: donorToken,
-      json: { images: [{ Key: missing, name: 'ghost.png', size: 1, type: 'image/png' }] },
+    const refused = await put(created._id, {
+      images: [{ Key: missing, name: 'ghost.png', size: 1, type: 'image/png' }],
     });
-    expect(refused.status).toBe(400);
-    expect(await messageOf(refused)).toMatch(/not one of this item's images; upload the file instead/);
+    expect((await errorOf(refused, 400)).message).toMatch(/not one of this item's images; upload the file instead/);
 
     // Another appeal's stored image cannot be adopted by Key (it could later be deleted through this item).
-    const other = (await (await post(body([{ base64: PNG_1PX, name: 'other.png' }]))).json()) as Created;
-    const adopted = await t.request(`/api/campaigns/${created._id}`, {
-      method: 'PUT',
-      token: donorToken,
-      json: { images: [other.images[0]] },
-    });
+    const other = await bodyOf(await post(body([{ base64: PNG_1PX, name: 'other.png' }])), 201);
+    const adopted = await put(created._id, { images: [kept(other.images[0])] });
     expect(adopted.status).toBe(400);
     expect(await bucket.head(other.images[0].Key)).not.toBeNull();
   });
 
   it('answers 404 JSON for a missing image and 400 for a key with ..', async () => {
+    // Raw: image paths as a visitor types them (the route takes the rest of the path as its key).
     const missing = await t.request(`/api/images/campaigns/${crypto.randomUUID()}.png`);
     expect(missing.status).toBe(404);
     expect(await missing.json()).toEqual({ statusCode: 404, message: 'Image not found' });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createAppeal, createCampaign, createDonation, signedIn } from '../../../tests/factories';
-import { engineName, setupTestApp } from '../../../tests/setup/test-app';
+import { bodyOf, engineName, errorOf, setupTestApp } from '../../../tests/setup/test-app';
 
 describe(`manual donation dates must be real days (${engineName})`, () => {
   it('refuses 2025-02-31 and 2025-13-01 with 400 and keeps the stored date; accepts 2024-02-29', async () => {
@@ -15,22 +15,20 @@ describe(`manual donation dates must be real days (${engineName})`, () => {
       date: new Date('2025-01-15T00:00:00Z'),
     });
 
+    const donations = t.client(token).api.donations;
+    const param = { id: gift.id };
     for (const date of ['2025-02-31', '2025-13-01', '2023-02-29']) {
-      const res = await t.request(`/api/donations/${gift.id}`, { method: 'PUT', token, json: { date } });
-      expect(res.status).toBe(400);
-      expect(((await res.json()) as { message: string }).message).toMatch(/^date: /);
-      const created = await t.request('/api/donations', {
-        method: 'POST',
-        token,
+      const res = await donations[':id'].$put({ param, json: { date } });
+      expect((await errorOf(res, 400)).message).toMatch(/^date: /);
+      const created = await donations.$post({
         json: { donor: admin.id, amount: 500, date, campaign: campaign.id, appeal: appeal.id },
       });
       expect(created.status).toBe(400);
     }
-    const stored = (await (await t.request(`/api/donations/${gift.id}`, { token })).json()) as { date: string };
+    const stored = await bodyOf(await donations[':id'].$get({ param }), 200);
     expect(stored.date).toBe('2025-01-15T00:00:00.000Z');
 
-    const leap = await t.request(`/api/donations/${gift.id}`, { method: 'PUT', token, json: { date: '2024-02-29' } });
-    expect(leap.status).toBe(200);
-    expect(((await leap.json()) as { date: string }).date).toBe('2024-02-29T00:00:00.000Z');
+    const leap = await donations[':id'].$put({ param, json: { date: '2024-02-29' } });
+    expect((await bodyOf(leap, 200)).date).toBe('2024-02-29T00:00:00.000Z');
   });
 });

@@ -1,10 +1,17 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createCharity, createDonation, createUser, signedIn, viewerOf } from '../../../tests/factories';
-import { engineName, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
+import {
+  bodyOf,
+  engineName,
+  errorOf,
+  setupTestApp,
+  type TestApp,
+  type TestClient,
+} from '../../../tests/setup/test-app';
+
+type Api = TestClient['api'];
 import { donationRowsAfter, type DonationCursor } from '../../services/donations/export';
 import { adminDonationsWhere, donationRows } from '../../services/donations/list';
-
-type Row = { _id: string; amount: number; donor: { label: string }; campaign: { label: string } };
 
 describe(`admin lists: server-side search, sort and filters (${engineName})`, () => {
   let t: TestApp;
@@ -60,69 +67,76 @@ describe(`admin lists: server-side search, sort and filters (${engineName})`, ()
     orgAdminToken = (await signedIn(t.db, 'org_admin', { organizationIds: [a.org.id] })).token;
   });
 
-  const list = async (path: string, token = adminToken) => {
-    const res = await t.request(path, { token });
-    expect(res.status, path).toBe(200);
-    return { rows: (await res.json()) as Row[], total: Number(res.headers.get('x-total-count')) };
+  // Staff lists: their rows and X-Total-Count.
+  const donationsList = async (query: Parameters<Api['donations']['$get']>[0]['query'], token = adminToken) => {
+    const res = await t.client(token).api.donations.$get({ query });
+    return { rows: await bodyOf(res, 200), total: Number(res.headers.get('x-total-count')) };
   };
-  const only = (rows: Row[]) => rows.map((r) => r._id).filter((id) => Object.values(ids).includes(id));
+  const usersList = async (query: Parameters<Api['users']['$get']>[0]['query']) => {
+    const res = await t.client(adminToken).api.users.$get({ query });
+    return { rows: await bodyOf(res, 200), total: Number(res.headers.get('x-total-count')) };
+  };
+  const orgsList = async (query: Parameters<Api['organizations']['$get']>[0]['query']) => {
+    const res = await t.client(adminToken).api.organizations.$get({ query });
+    return { rows: await bodyOf(res, 200), total: Number(res.headers.get('x-total-count')) };
+  };
+  const only = (rows: { _id: string }[]) => rows.map((r) => r._id).filter((id) => Object.values(ids).includes(id));
 
   it('filters donations by donor, campaign, appeal, status, type, London dates and amounts', async () => {
-    expect(only((await list('/api/donations?search=PATEL')).rows).sort()).toEqual([ids.p1, ids.p2].sort());
-    expect(only((await list('/api/donations?search=tom_a')).rows)).toEqual([ids.t1]);
+    expect(only((await donationsList({ search: 'PATEL' })).rows).sort()).toEqual([ids.p1, ids.p2].sort());
+    expect(only((await donationsList({ search: 'tom_a' })).rows)).toEqual([ids.t1]);
     // "_" is a literal, not LIKE's any-character.
-    expect((await list('/api/donations?search=tom_')).total).toBe(1);
-    expect((await list('/api/donations?search=tomxa')).total).toBe(0);
-    expect(only((await list(`/api/donations?campaign_id=${campaignA}`)).rows)).toEqual([ids.t1, ids.p2, ids.p1]);
-    expect(only((await list(`/api/donations?appeal_id=${appealA}`)).rows)).toEqual([ids.p1]);
-    expect(only((await list('/api/donations?status=refunded')).rows)).toEqual([ids.t1]);
-    expect(only((await list('/api/donations?type=monthly')).rows)).toEqual([ids.p2]);
-    const july = await list('/api/donations?date_from=2026-07-01&date_to=2026-07-31');
+    expect((await donationsList({ search: 'tom_' })).total).toBe(1);
+    expect((await donationsList({ search: 'tomxa' })).total).toBe(0);
+    expect(only((await donationsList({ campaign_id: campaignA })).rows)).toEqual([ids.t1, ids.p2, ids.p1]);
+    expect(only((await donationsList({ appeal_id: appealA })).rows)).toEqual([ids.p1]);
+    expect(only((await donationsList({ status: 'refunded' })).rows)).toEqual([ids.t1]);
+    expect(only((await donationsList({ type: 'monthly' })).rows)).toEqual([ids.p2]);
+    const july = await donationsList({ date_from: '2026-07-01', date_to: '2026-07-31' });
     expect(only(july.rows)).toEqual([ids.z1, ids.t1]);
     expect(july.total).toBe(2);
-    expect(only((await list('/api/donations?date_to=2026-06-30')).rows)).toEqual([ids.p2, ids.p1]);
-    expect(only((await list('/api/donations?amount_min=2500&amount_max=5000')).rows)).toEqual([ids.t1, ids.p2]);
+    expect(only((await donationsList({ date_to: '2026-06-30' })).rows)).toEqual([ids.p2, ids.p1]);
+    expect(only((await donationsList({ amount_min: '2500', amount_max: '5000' })).rows)).toEqual([ids.t1, ids.p2]);
   });
 
   it('sorts on the server and pages the sorted list', async () => {
-    expect(only((await list('/api/donations?sort=amount&order=asc')).rows)).toEqual([ids.p1, ids.t1, ids.p2, ids.z1]);
-    expect(only((await list('/api/donations?sort=donor&order=asc')).rows)).toEqual([ids.p2, ids.p1, ids.t1, ids.z1]);
-    expect(only((await list('/api/donations?sort=campaign&order=desc')).rows)[0]).toBe(ids.z1);
-    const page2 = await list('/api/donations?sort=amount&order=desc&limit=1&offset=1');
+    expect(only((await donationsList({ sort: 'amount', order: 'asc' })).rows)).toEqual([
+      ids.p1,
+      ids.t1,
+      ids.p2,
+      ids.z1,
+    ]);
+    expect(only((await donationsList({ sort: 'donor', order: 'asc' })).rows)).toEqual([ids.p2, ids.p1, ids.t1, ids.z1]);
+    expect(only((await donationsList({ sort: 'campaign', order: 'desc' })).rows)[0]).toBe(ids.z1);
+    const page2 = await donationsList({ sort: 'amount', order: 'desc', limit: '1', offset: '1' });
     expect(page2.rows.map((r) => r._id)).toEqual([ids.p2]);
     expect(page2.total).toBe(4);
   });
 
   it('keeps org admins inside their organizations whatever they filter', async () => {
-    const mine = await list('/api/donations?sort=amount&order=desc', orgAdminToken);
+    const mine = await donationsList({ sort: 'amount', order: 'desc' }, orgAdminToken);
     expect(mine.rows.map((r) => r._id)).toEqual([ids.p2, ids.t1, ids.p1]);
-    expect((await list(`/api/donations?search=zed`, orgAdminToken)).total).toBe(0);
+    expect((await donationsList({ search: 'zed' }, orgAdminToken)).total).toBe(0);
   });
 
   it('searches and sorts donors and organizations', async () => {
-    const donors = await list('/api/users?search=example.com&type=donor&sort=name&order=asc');
-    const names = (donors.rows as unknown as { name: { first_name: string } }[]).map((d) => d.name.first_name);
+    const donors = await usersList({ search: 'example.com', type: 'donor', sort: 'name', order: 'asc' });
+    const names = donors.rows.map((d) => d.name.first_name);
     expect(names).toEqual(['Priya', 'Tom', 'Zed']);
-    expect((await list('/api/users?search=young')).total).toBe(1);
-    const orgs = await list('/api/organizations?search=100%25');
-    expect((orgs.rows as unknown as { name: string }[]).map((o) => o.name)).toEqual(['Homes 100% Safe']);
-    const byName = await list('/api/organizations?sort=name&order=desc');
-    expect((byName.rows as unknown as { name: string }[]).map((o) => o.name)).toEqual([
-      'Wells for Hope',
-      'Homes 100% Safe',
-    ]);
+    expect((await usersList({ search: 'young' })).total).toBe(1);
+    const orgs = await orgsList({ search: '100%' });
+    expect(orgs.rows.map((o) => o.name)).toEqual(['Homes 100% Safe']);
+    const byName = await orgsList({ sort: 'name', order: 'desc' });
+    expect(byName.rows.map((o) => o.name)).toEqual(['Wells for Hope', 'Homes 100% Safe']);
   });
 
   it('pages exports by keyset in exactly the list order, ties included', async () => {
     const viewer = viewerOf('admin');
     // Two more gifts that tie with p1 on amount and date.
-    const priya = (await t.request(`/api/donations/${ids.p1}`, { token: adminToken }).then((r) => r.json())) as {
-      donor: { value: string };
-    };
+    const donations = t.client(adminToken).api.donations;
+    const priya = await bodyOf(await donations[':id'].$get({ param: { id: ids.p1 } }), 200);
     for (let i = 0; i < 2; i++) {
-      await t.request('/api/donations', {
-        method: 'POST',
-        token: adminToken,
+      await donations.$post({
         json: { donor: priya.donor.value, amount: 1_000, date: '2026-03-10', campaign: campaignA, appeal: appealA },
       });
     }
@@ -164,10 +178,8 @@ describe(`admin lists: server-side search, sort and filters (${engineName})`, ()
     ['/api/organizations?sort=secret', 'sort'],
     ['/api/organizations?limit=101', 'limit'],
   ])('%s is a 400 naming %s', async (path, field) => {
+    // Raw: each row is a list's path and query as a caller types it.
     const res = await t.request(path, { token: adminToken });
-    expect(res.status).toBe(400);
-    const body = (await res.json()) as { statusCode: number; message: string };
-    expect(body.statusCode).toBe(400);
-    expect(body.message).toContain(field);
+    expect((await errorOf(res, 400)).message).toContain(field);
   });
 });

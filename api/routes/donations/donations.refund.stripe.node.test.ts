@@ -4,7 +4,7 @@ import { auditLog, donationReversals, donations } from '../../../db/schema';
 import { paymentIntentObject } from '../../services/payments/stripe-objects';
 import { createCharity, createDonation, createUser, signedIn, type SignedIn } from '../../../tests/factories';
 import { startStripeFake, stripeModeBindings, type StripeFake } from '../../../tests/mocks/stripe-fake';
-import { setupTestApp, type TestApp } from '../../../tests/setup/test-app';
+import { errorOf, setupTestApp, type TestApp, type TestClient } from '../../../tests/setup/test-app';
 
 /** Card refunds in Stripe mode: the real SDK against the local Stripe fake (Node only). */
 let fake: StripeFake;
@@ -41,8 +41,8 @@ async function cardGift() {
     paymentIntentId: intent.id as string,
   });
 }
-const refund = (id: string, json: unknown) =>
-  t.request(`/api/donations/${id}/refund`, { method: 'POST', token: finance.token, json });
+const refund = (id: string, json: Parameters<TestClient['api']['donations'][':id']['refund']['$post']>[0]['json']) =>
+  t.client(finance.token).api.donations[':id'].refund.$post({ param: { id }, json, header: {} });
 const reversals = (id: string) => t.db.select().from(donationReversals).where(eq(donationReversals.donationId, id));
 
 describe('card refunds through Stripe (libsql, Stripe fake)', () => {
@@ -75,8 +75,7 @@ describe('card refunds through Stripe (libsql, Stripe fake)', () => {
     fake.failNext = 5;
     const res = await refund(g.id, { reason: 'duplicate' });
     fake.failNext = 0;
-    expect(res.status).toBe(502);
-    expect(((await res.json()) as { message: string }).message).toMatch(/Nothing was refunded/);
+    expect((await errorOf(res, 502)).message).toMatch(/Nothing was refunded/);
     const rows = await reversals(g.id);
     expect(rows.every((r) => r.status === 'failed')).toBe(true);
     expect((await t.db.select().from(donations).where(eq(donations.id, g.id)))[0]).toMatchObject({

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createCampaign, createDonation, createSession, createUser } from '../../../tests/factories';
-import { engineName, setupTestApp } from '../../../tests/setup/test-app';
+import { bodyOf, engineName, setupTestApp } from '../../../tests/setup/test-app';
 
 describe(`GET /api/donations/summary (${engineName})`, () => {
   it("sums every one of the caller's gifts that went through, net of refunds", async () => {
@@ -19,19 +19,18 @@ describe(`GET /api/donations/summary (${engineName})`, () => {
     await gift({ amount: 8_888, status: 'failed' });
     await createDonation(t.db, { donorId: other.id, campaignId: campaign.id, amount: 123_456 });
 
-    const res = await t.request('/api/donations/summary', { token: await createSession(t.db, donor.id) });
-    expect(res.status).toBe(200);
-    const body = (await res.json()) as { total: number; count: number; monthly: number; last_date: string };
+    const res = await t.client(await createSession(t.db, donor.id)).api.donations.summary.$get();
+    const body = await bodyOf(res, 200);
     expect(body).toMatchObject({ total: 60 * 1_000 + 2_500 + 3_000, count: 63, monthly: 1 });
-    expect(new Date(body.last_date).getTime()).toBeGreaterThan(Date.UTC(2026, 5, 1) - 1);
+    expect(new Date(body.last_date ?? '').getTime()).toBeGreaterThan(Date.UTC(2026, 5, 1) - 1);
   });
 
   it('is zero for someone who has not given, and 401 without a token', async () => {
     const t = await setupTestApp();
     const user = await createUser(t.db);
-    const res = await t.request('/api/donations/summary', { token: await createSession(t.db, user.id) });
+    const res = await t.client(await createSession(t.db, user.id)).api.donations.summary.$get();
     expect(await res.json()).toEqual({ total: 0, count: 0, monthly: 0, last_date: null });
-    const anon = await t.request('/api/donations/summary');
+    const anon = await t.client().api.donations.summary.$get();
     expect(anon.status).toBe(401);
   });
 });

@@ -9,7 +9,7 @@ import {
   createUser,
   signedIn,
 } from '../../../tests/factories';
-import { bodyOf, engineName, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
+import { bodyOf, engineName, errorOf, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
 
 describe(`GET /api/donations?type=public (${engineName})`, () => {
   let t: TestApp;
@@ -43,9 +43,8 @@ describe(`GET /api/donations?type=public (${engineName})`, () => {
   });
 
   it("ranks an appeal's donors by total, with display names and no emails", async () => {
-    const res = await t.request(`/api/donations?type=public&appeal_id=${appeal.id}`);
-    expect(res.status).toBe(200);
-    const body = await res.json();
+    const api = t.client().api;
+    const body = await bodyOf(await api.donations.$get({ query: { type: 'public', appeal_id: appeal.id } }), 200);
     expect(body).toEqual([
       { donor: 'Amira K.', count: 2, total: 5_000 },
       { donor: 'Oliver H.', count: 1, total: 1_000 },
@@ -53,15 +52,13 @@ describe(`GET /api/donations?type=public (${engineName})`, () => {
     ]);
     expect(JSON.stringify(body)).not.toMatch(/@/);
     // GET /donations/top is the same answer under its own path (one response shape per route).
-    const top = await t.request(`/api/donations/top?appeal_id=${appeal.id}`);
-    expect(top.status).toBe(200);
-    expect(await top.json()).toEqual(body);
+    const top = await api.donations.top.$get({ query: { appeal_id: appeal.id } });
+    expect(await bodyOf(top, 200)).toEqual(body);
   });
 
   it("counts a campaign's own gifts and its appeals' gifts, and accepts short ids", async () => {
-    const res = await t.request(`/api/donations?type=public&campaign_id=${toShortId(campaign.id)}`);
-    expect(res.status).toBe(200);
-    expect(await res.json()).toEqual([
+    const res = await t.client().api.donations.$get({ query: { type: 'public', campaign_id: toShortId(campaign.id) } });
+    expect(await bodyOf(res, 200)).toEqual([
       { donor: 'Oliver H.', count: 2, total: 11_000 },
       { donor: 'Amira K.', count: 2, total: 5_000 },
       { donor: 'Anonymous', count: 1, total: 500 },
@@ -74,17 +71,15 @@ describe(`GET /api/donations?type=public (${engineName})`, () => {
       const donor = await createUser(t.db, { firstName: `Donor${i}`, lastName: 'Z' });
       await createDonation(t.db, { donorId: donor.id, campaignId: big.id, amount: 100 + i });
     }
-    const body = await bodyOf(
-      await t.client().api.donations.$get({ query: { type: 'public', campaign_id: big.id } }),
-      200,
-    );
+    const donations = t.client().api.donations;
+    const body = await bodyOf(await donations.$get({ query: { type: 'public', campaign_id: big.id } }), 200);
     expect(body).toHaveLength(10);
     expect(body[0]).toEqual({ donor: 'Donor11 Z.', count: 1, total: 111 });
-    expect((await t.request(`/api/donations?type=public&campaign_id=${big.id}&limit=50`)).status).toBe(400);
+    expect((await donations.$get({ query: { type: 'public', campaign_id: big.id, limit: '50' } })).status).toBe(400);
   });
 
   it('hides the leaderboard of a draft appeal from anonymous callers', async () => {
-    const res = await t.request(`/api/donations?type=public&appeal_id=${draftAppeal.id}`);
+    const res = await t.client().api.donations.$get({ query: { type: 'public', appeal_id: draftAppeal.id } });
     expect(res.status).toBe(404);
     expect(await res.json()).toEqual({ statusCode: 404, message: 'Appeal not found' });
   });
@@ -98,22 +93,21 @@ describe(`GET /api/donations?type=public (${engineName})`, () => {
     ['', 401, /Sign in/],
     ['type=me', 401, /Sign in/],
   ])('answers %s with %i and a readable message', async (query, status, message) => {
+    // Raw: each row is a query string as a caller types it.
     const res = await t.request(`/api/donations?${query}`);
-    expect(res.status).toBe(status);
-    const body = (await res.json()) as { statusCode: number; message: string };
-    expect(body.statusCode).toBe(status);
-    expect(body.message).toMatch(message);
+    expect((await errorOf(res, status)).message).toMatch(message);
   });
 
   it('does not treat a campaign id as an appeal id', async () => {
-    const res = await t.request(`/api/donations?type=public&appeal_id=${campaign.id}`);
+    const res = await t.client().api.donations.$get({ query: { type: 'public', appeal_id: campaign.id } });
     expect(res.status).toBe(404);
   });
 
   it('lets a signed-in donor read the public leaderboard too', async () => {
     const token = (await signedIn(t.db, 'donor')).token;
-    const res = await t.request(`/api/donations?type=public&appeal_id=${toShortId(appeal.id)}`, { token });
-    expect(res.status).toBe(200);
-    expect(((await res.json()) as { donor: string }[])[0].donor).toBe('Amira K.');
+    const res = await t
+      .client(token)
+      .api.donations.$get({ query: { type: 'public', appeal_id: toShortId(appeal.id) } });
+    expect((await bodyOf(res, 200))[0]).toMatchObject({ donor: 'Amira K.' });
   });
 });

@@ -11,8 +11,14 @@ import {
   monthlyGiftRow,
   signedIn,
 } from '../../../tests/factories';
-import type { InferResponseType } from 'hono/client';
-import { engineName, setupTestApp, type TestApp, type TestClient } from '../../../tests/setup/test-app';
+import {
+  bodyOf,
+  engineName,
+  errorOf,
+  setupTestApp,
+  type TestApp,
+  type TestClient,
+} from '../../../tests/setup/test-app';
 
 let t: TestApp;
 const run = `${Date.now()}${Math.floor(Math.random() * 1000)}`;
@@ -99,25 +105,18 @@ beforeAll(async () => {
   w = await world();
 });
 
-/** The office list as the route's schema types it. */
-type OfficeGifts = InferResponseType<TestClient['api']['monthly-gifts']['$get'], 200>;
-
-// Through t.request with the path as written (CSV exports too); callers name the answer they expect.
-const get = async <Body = unknown>(path: string, token: string) => {
-  const res = await t.request(path, { token });
-  return {
-    res,
-    body: (res.headers.get('content-type')?.includes('json') ? await res.json() : await res.text()) as Body,
-  };
-};
+type Api = TestClient['api'];
+/** The office list, GET /api/monthly-gifts, with `query`, as `token`'s caller (none: anonymous). */
+const list = (query: Parameters<Api['monthly-gifts']['$get']>[0]['query'], token?: string) =>
+  t.client(token).api['monthly-gifts'].$get({ query });
+/** Its CSV, GET /api/exports/monthly-gifts.csv. */
+const csvOf = (query: Parameters<Api['exports']['monthly-gifts.csv']['$get']>[0]['query'], token: string) =>
+  t.client(token).api.exports['monthly-gifts.csv'].$get({ query });
 
 describe(`the office's monthly gifts (${engineName})`, () => {
   it('lists each status for an admin, with donor, cause, method and dates', async () => {
-    const { res, body } = await get<OfficeGifts>(
-      `/api/monthly-gifts?organization_id=${w.orgA.id}&limit=100`,
-      w.admin.token,
-    );
-    expect(res.status).toBe(200);
+    const res = await list({ organization_id: w.orgA.id, limit: '100' }, w.admin.token);
+    const body = await bodyOf(res, 200);
     expect(res.headers.get('x-total-count')).toBe('4');
     expect(body.map((g) => g.status).sort()).toEqual(['active', 'cancelled', 'past_due', 'paused']);
     const active = body.find((g) => g._id === w.ids.active.id);
@@ -131,44 +130,32 @@ describe(`the office's monthly gifts (${engineName})`, () => {
     expect(active?.donor.email).toMatch(/^grace/);
     expect(Date.parse(active?.next_payment_at ?? '')).toBe(w.ids.active.nextPaymentAt!.getTime());
     expect(body.find((g) => g.status === 'cancelled')?.next_payment_at).toBeNull();
-    for (const status of ['active', 'paused', 'past_due', 'cancelled']) {
-      const one = await get<OfficeGifts>(
-        `/api/monthly-gifts?organization_id=${w.orgA.id}&status=${status}`,
-        w.admin.token,
-      );
-      expect(one.body.map((g) => g.status)).toEqual([status]);
+    for (const status of ['active', 'paused', 'past_due', 'cancelled'] as const) {
+      const one = await bodyOf(await list({ organization_id: w.orgA.id, status }, w.admin.token), 200);
+      expect(one.map((g) => g.status)).toEqual([status]);
     }
     // A checkout that never paid shows only when asked for.
-    const unpaid = await get<OfficeGifts>(
-      `/api/monthly-gifts?organization_id=${w.orgA.id}&status=incomplete`,
-      w.admin.token,
-    );
-    expect(unpaid.body.map((g) => g._id)).toEqual([w.ids.incomplete.id]);
+    const unpaid = await bodyOf(await list({ organization_id: w.orgA.id, status: 'incomplete' }, w.admin.token), 200);
+    expect(unpaid.map((g) => g._id)).toEqual([w.ids.incomplete.id]);
   });
 
   it('shows an org admin only their organizations’ gifts, and refuses another organization', async () => {
-    const { res, body } = await get<OfficeGifts>('/api/monthly-gifts?limit=100', w.orgAdminA.token);
-    expect(res.status).toBe(200);
+    const body = await bodyOf(await list({ limit: '100' }, w.orgAdminA.token), 200);
     const ids = body.map((g) => g._id);
     expect(ids).toHaveLength(4);
     expect(ids).not.toContain(w.ids.otherOrg.id);
-    expect((await get(`/api/monthly-gifts?organization_id=${w.orgB.id}`, w.orgAdminA.token)).res.status).toBe(403);
-    expect(
-      (await get(`/api/exports/monthly-gifts.csv?organization_id=${w.orgB.id}`, w.orgAdminA.token)).res.status,
-    ).toBe(403);
+    expect((await list({ organization_id: w.orgB.id }, w.orgAdminA.token)).status).toBe(403);
+    expect((await csvOf({ organization_id: w.orgB.id }, w.orgAdminA.token)).status).toBe(403);
   });
 
   it('refuses donors and anonymous callers', async () => {
-    expect((await get('/api/monthly-gifts', w.donorSession.token)).res.status).toBe(403);
-    expect((await get('/api/exports/monthly-gifts.csv', w.donorSession.token)).res.status).toBe(403);
-    expect((await t.request('/api/monthly-gifts')).status).toBe(401);
+    expect((await list({}, w.donorSession.token)).status).toBe(403);
+    expect((await csvOf({}, w.donorSession.token)).status).toBe(403);
+    expect((await list({})).status).toBe(401);
   });
 
   it('queues failing gifts with the failure date and whether the email went', async () => {
-    const { body } = await get<OfficeGifts>(
-      `/api/monthly-gifts?organization_id=${w.orgA.id}&failing=true`,
-      w.admin.token,
-    );
+    const body = await bodyOf(await list({ organization_id: w.orgA.id, failing: 'true' }, w.admin.token), 200);
     expect(body).toHaveLength(1);
     expect(body[0]).toMatchObject({
       _id: w.ids.failing.id,
@@ -176,27 +163,22 @@ describe(`the office's monthly gifts (${engineName})`, () => {
       last_failure: { invoice_id: w.invoice, email: 'sent' },
     });
     expect(Date.now() - Date.parse(body[0].last_failure?.failed_at ?? '')).toBeGreaterThan(86_400_000);
-    const search = await get<OfficeGifts>(`/api/monthly-gifts?search=turing${run}`, w.admin.token);
-    expect(search.body.map((g) => g._id)).toEqual([w.ids.failing.id]);
+    const search = await bodyOf(await list({ search: `turing${run}` }, w.admin.token), 200);
+    expect(search.map((g) => g._id)).toEqual([w.ids.failing.id]);
   });
 
   it('exports the same rows as the list, formula-safe, in pounds and UK dates', async () => {
-    const list = await get<OfficeGifts>(
-      `/api/monthly-gifts?organization_id=${w.orgA.id}&sort=amount&order=desc`,
-      w.admin.token,
-    );
-    const csv = await get<string>(
-      `/api/exports/monthly-gifts.csv?organization_id=${w.orgA.id}&sort=amount&order=desc`,
-      w.admin.token,
-    );
-    expect(csv.res.status).toBe(200);
-    expect(csv.res.headers.get('content-type')).toMatch(/^text\/csv/);
-    const lines = csv.body
+    const query = { organization_id: w.orgA.id, sort: 'amount', order: 'desc' } as const;
+    const listed = await bodyOf(await list(query, w.admin.token), 200);
+    const csv = await csvOf(query, w.admin.token);
+    expect(csv.status).toBe(200);
+    expect(csv.headers.get('content-type')).toMatch(/^text\/csv/);
+    const lines = (await csv.text())
       .replace(/^\uFEFF/, '')
       .trim()
       .split('\r\n');
     expect(lines[0]).toMatch(/^Donor name,Donor email,Amount \(GBP\)/);
-    expect(lines.slice(1).map((l) => l.split(',').at(-1))).toEqual(list.body.map((g) => g._id));
+    expect(lines.slice(1).map((l) => l.split(',').at(-1))).toEqual(listed.map((g) => g._id));
     const active = lines.find((l) => l.includes(w.ids.active.id))!;
     expect(active).toContain(',12.50,');
     expect(active).toContain(`,"'=HYPERLINK(""x"")",`);
@@ -213,10 +195,13 @@ describe(`the office's monthly gifts (${engineName})`, () => {
       ['sort=colour', 'sort'],
       ['organization_id=not-an-id', 'organization_id'],
     ]) {
-      const { res, body } = await get<{ message: string }>(`/api/monthly-gifts?${query}`, w.admin.token);
+      // Raw: each row is a query string as a caller types it.
+      const res = await t.request(`/api/monthly-gifts?${query}`, { token: w.admin.token });
       expect(res.status, query).toBe(400);
-      expect(body.message, query).toContain(field);
+      expect((await errorOf(res, 400)).message, query).toContain(field);
     }
-    expect((await get('/api/exports/monthly-gifts.csv?status=lapsed', w.admin.token)).res.status).toBe(400);
+    expect((await t.request('/api/exports/monthly-gifts.csv?status=lapsed', { token: w.admin.token })).status).toBe(
+      400,
+    );
   });
 });

@@ -10,7 +10,7 @@ import {
   WEBHOOK_SECRET,
 } from '../../../tests/fixtures/stripe/events';
 import { startStripeFake, type StripeFake } from '../../../tests/mocks/stripe-fake';
-import { messageOf, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
+import { bodyOf, errorOf, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
 import { cardUpdateByLink } from '../../services/monthly-gifts/link-actions';
 import { createPaymentProvider } from '../../services/payments';
 import { signMonthlyLink } from '../../services/monthly-gifts/link-tokens';
@@ -40,9 +40,7 @@ afterAll(() => fake.close());
 async function stripeMonthly() {
   const campaign = await createCampaign(t.db);
   const { user: donor, token } = await signedIn(t.db, 'donor');
-  const res = await t.request('/api/stripe/client_secret', {
-    method: 'POST',
-    token,
+  const res = await t.client(token).api.stripe.client_secret.$post({
     json: { price: 'price_m_1000', campaign_id: campaign.id },
   });
   expect(res.status).toBe(200);
@@ -60,8 +58,14 @@ async function stripeMonthly() {
       .from(monthlyGifts)
       .where(eq(monthlyGifts.id, sub.id))
       .then((r) => r[0]);
-  const act = (path: string, json: unknown = {}) =>
-    t.request(`/api/me/monthly-gifts/${sub.id}/${path}`, { method: 'POST', token, json });
+  const mine = t.client(token).api.me['monthly-gifts'][':id'];
+  const param = { id: sub.id };
+  const act = {
+    change: (price: string) => mine.change.$post({ param, json: { price } }),
+    pause: (months: number) => mine.pause.$post({ param, json: { months } }),
+    resume: () => mine.resume.$post({ param }),
+    cancel: () => mine.cancel.$post({ param }),
+  };
   return { sub, gift, act, donor, row };
 }
 
@@ -70,9 +74,8 @@ describe('monthly gifts with Stripe (fake)', () => {
     const m = await stripeMonthly();
     expect(await m.gift()).toMatchObject({ status: 'active', amount: 1000, source: 'card' });
 
-    const change = await m.act('change', { price: 'price_m_2500' });
-    expect(change.status).toBe(200);
-    expect(await change.json()).toMatchObject({ amount: 2500, status: 'active', mode: 'stripe' });
+    const change = await m.act.change('price_m_2500');
+    expect(await bodyOf(change, 200)).toMatchObject({ amount: 2500, status: 'active', mode: 'stripe' });
     const update = fake.requests
       .filter((r) => r.method === 'POST' && r.path === `/v1/subscriptions/${m.sub.id}`)
       .at(-1)!;
@@ -81,7 +84,7 @@ describe('monthly gifts with Stripe (fake)', () => {
       items: [{ id: m.sub.items.data[0].id, price: 'price_m_2500' }],
     });
 
-    const pause = await m.act('pause', { months: 3 });
+    const pause = await m.act.pause(3);
     expect(pause.status).toBe(200);
     expect(fake.subscriptions.get(m.sub.id)!.pause_collection).toMatchObject({ behavior: 'void' });
     const resumesAt = fake.subscriptions.get(m.sub.id)!.pause_collection.resumes_at * 1000;
@@ -89,12 +92,12 @@ describe('monthly gifts with Stripe (fake)', () => {
     expect(await m.gift()).toMatchObject({ status: 'paused', amount: 2500 });
 
     // Resume now: Stripe's empty pause_collection ends the pause; the stored gift runs again.
-    const resume = await m.act('resume');
+    const resume = await m.act.resume();
     expect(resume.status).toBe(200);
     expect(fake.subscriptions.get(m.sub.id)!.pause_collection).toBeNull();
     expect(await m.gift()).toMatchObject({ status: 'active', pauseResumesAt: null, amount: 2500 });
 
-    const cancel = await m.act('cancel');
+    const cancel = await m.act.cancel();
     expect(cancel.status).toBe(200);
     expect(fake.subscriptions.get(m.sub.id)).toMatchObject({
       status: 'canceled',
@@ -113,27 +116,24 @@ describe('monthly gifts with Stripe (fake)', () => {
     const m = await stripeMonthly();
     vi.spyOn(console, 'error').mockImplementation(() => {});
     fake.failNext = 10;
-    const res = await m.act('cancel');
+    const res = await m.act.cancel();
     fake.failNext = 0;
     vi.restoreAllMocks();
-    expect(res.status).toBe(502);
-    expect(await messageOf(res)).toMatch(/nothing has changed.*try again/);
+    expect((await errorOf(res, 502)).message).toMatch(/nothing has changed.*try again/);
     expect(await m.gift()).toMatchObject({ status: 'active', cancelledAt: null });
     expect(fake.subscriptions.get(m.sub.id)!.status).not.toBe('canceled');
     // The cancel link behaves the same: the gift stays, the link still works afterwards.
     const link = await signMonthlyLink(SECRET, 'cancel', m.sub.id);
     vi.spyOn(console, 'error').mockImplementation(() => {});
     fake.failNext = 10;
-    const failed = (await (
-      await t.request('/api/monthly-gift-links/cancel', { method: 'POST', json: { token: link } })
-    ).json()) as { state: string; message: string };
+    const useLink = async () =>
+      bodyOf(await t.client().api['monthly-gift-links'].cancel.$post({ json: { token: link } }), 200);
+    const failed = await useLink();
     fake.failNext = 0;
     vi.restoreAllMocks();
     expect(failed).toMatchObject({ state: 'failed', message: expect.stringMatching(/try again/) });
     expect(await m.gift()).toMatchObject({ status: 'active', cancelLinkUsedAt: null });
-    expect(
-      await (await t.request('/api/monthly-gift-links/cancel', { method: 'POST', json: { token: link } })).json(),
-    ).toMatchObject({ state: 'done' });
+    expect(await useLink()).toMatchObject({ state: 'done' });
   });
 
   it('a failed renewal links to a fresh customer portal session for the card', async () => {

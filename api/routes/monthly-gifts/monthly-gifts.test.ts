@@ -13,20 +13,16 @@ import {
   subscriptionUpdated,
   WEBHOOK_SECRET,
 } from '../../../tests/fixtures/stripe/events';
-import type { InferResponseType } from 'hono/client';
 import {
   bodyOf,
   engineName,
+  errorOf,
   messageOf,
   PLATFORM_CHARITY,
   PLATFORM_CHARITY_ENV,
   setupTestApp,
   type TestApp,
-  type TestClient,
 } from '../../../tests/setup/test-app';
-
-/** A monthly gift as the API answers it (actions go through t.request: their path part varies). */
-type MonthlyGift = InferResponseType<TestClient['api']['me']['monthly-gifts'][':id']['pause']['$post'], 200>;
 
 let t: TestApp;
 const P = { five: `price_mg_${Date.now()}_5`, ten: `price_mg_${Date.now()}_10`, twenty: `price_mg_${Date.now()}_20` };
@@ -48,14 +44,12 @@ async function monthlyDonor() {
   const campaign = await createCampaign(t.db, { organizationId: org.id });
   const appeal = await createAppeal(t.db, campaign.id, { title: 'Water for <Kibera> & friends' });
   const { user: donor, token } = await signedIn(t.db, 'donor', { overrides: { firstName: 'Ada' } });
-  const start = await t.request('/api/stripe/client_secret', {
-    method: 'POST',
-    token,
+  const stripe = t.client(token).api.stripe;
+  const start = await stripe.client_secret.$post({
     json: { price: P.ten, campaign_id: campaign.id, appeal_id: appeal.id },
   });
-  expect(start.status).toBe(200);
-  const { clientSecret } = (await start.json()) as { clientSecret: string };
-  const confirm = await t.request('/api/stripe/demo/confirm', { method: 'POST', json: { clientSecret } });
+  const { clientSecret } = await bodyOf(start, 200);
+  const confirm = await stripe.demo.confirm.$post({ json: { clientSecret } });
   expect(await confirm.json()).toEqual({ status: 'succeeded' });
   const [row] = await t.db.select().from(donations).where(eq(donations.donorId, donor.id));
   const gift = () =>
@@ -65,8 +59,17 @@ async function monthlyDonor() {
       .where(eq(monthlyGifts.id, row.subscriptionId!))
       .then((r) => r[0]);
   const list = async () => bodyOf(await t.client(token).api.me['monthly-gifts'].$get(), 200);
-  const act = (path: string, json?: unknown, as = token) =>
-    t.request(`/api/me/monthly-gifts/${row.subscriptionId}/${path}`, { method: 'POST', token: as, json: json ?? {} });
+  const param = { id: row.subscriptionId! };
+  const mine = (as = token) => t.client(as).api.me['monthly-gifts'][':id'];
+  const act = {
+    change: (price: string, as = token) => mine(as).change.$post({ param, json: { price } }),
+    pause: (months: number, as = token) => mine(as).pause.$post({ param, json: { months } }),
+    resume: (as = token) => mine(as).resume.$post({ param }),
+    cancel: (as = token) => mine(as).cancel.$post({ param }),
+  };
+  /** Raw: for bodies the schema refuses (a month count as text, no price), which is what those tests check. */
+  const actRaw = (path: string, json: unknown) =>
+    t.request(`/api/me/monthly-gifts/${row.subscriptionId}/${path}`, { method: 'POST', token, json });
   const meta = giftMetadata({
     kind: 'monthly',
     donationId: row.id,
@@ -75,7 +78,20 @@ async function monthlyDonor() {
     donorId: donor.id,
     source: 'demo',
   });
-  return { org, campaign, appeal, donor, token, row, subscriptionId: row.subscriptionId!, gift, list, act, meta };
+  return {
+    org,
+    campaign,
+    appeal,
+    donor,
+    token,
+    row,
+    subscriptionId: row.subscriptionId!,
+    gift,
+    list,
+    act,
+    actRaw,
+    meta,
+  };
 }
 
 describe(`monthly gifts in demo mode (${engineName})`, () => {
@@ -142,23 +158,23 @@ describe(`monthly gifts in demo mode (${engineName})`, () => {
 
   it('changes the amount to a listed price, pauses for 1-3 months and cancels, with a notice each', async () => {
     const m = await monthlyDonor();
-    const change = await m.act('change', { price: P.twenty });
-    expect(change.status).toBe(200);
-    expect(await change.json()).toMatchObject({ amount: 2000, status: 'active' });
+    const change = await m.act.change(P.twenty);
+    expect(await bodyOf(change, 200)).toMatchObject({ amount: 2000, status: 'active' });
 
-    const pause = await m.act('pause', { months: 2 });
-    expect(pause.status).toBe(200);
-    const paused = (await pause.json()) as MonthlyGift;
+    const paused = await bodyOf(await m.act.pause(2), 200);
     expect(paused).toMatchObject({ status: 'paused', amount: 2000 });
     const resumes = Date.parse(paused.pause_resumes_at ?? '');
     expect(resumes - Date.now()).toBeGreaterThan(58 * 86400_000);
     expect(resumes - Date.now()).toBeLessThan(63 * 86400_000);
 
-    const cancel = await m.act('cancel');
-    expect(cancel.status).toBe(200);
-    expect(await cancel.json()).toMatchObject({ status: 'cancelled', cancelled_by: 'donor', next_payment_at: null });
-    expect((await m.act('cancel')).status).toBe(409);
-    expect((await m.act('pause', { months: 1 })).status).toBe(409);
+    const cancel = await m.act.cancel();
+    expect(await bodyOf(cancel, 200)).toMatchObject({
+      status: 'cancelled',
+      cancelled_by: 'donor',
+      next_payment_at: null,
+    });
+    expect((await m.act.cancel()).status).toBe(409);
+    expect((await m.act.pause(1)).status).toBe(409);
 
     const subjects = (await mail(m.donor.email)).map((r) => r.subject);
     expect(subjects).toEqual(
@@ -176,9 +192,7 @@ describe(`monthly gifts in demo mode (${engineName})`, () => {
     // First paid this morning: the pause, counted from now, ends later on the day the next payment falls due.
     const started = new Date(Date.now() - 3600_000);
     await t.db.update(monthlyGifts).set({ startedAt: started }).where(eq(monthlyGifts.id, m.subscriptionId));
-    const pause = await m.act('pause', { months: 1 });
-    expect(pause.status).toBe(200);
-    const paused = (await pause.json()) as MonthlyGift;
+    const paused = await bodyOf(await m.act.pause(1), 200);
     expect(paused.skipped_payments).toEqual([addMonths(started, 1).toISOString()]);
     expect(paused.next_payment_at).toBe(addMonths(started, 2).toISOString());
     expect((await m.list())[0]).toMatchObject({
@@ -189,31 +203,27 @@ describe(`monthly gifts in demo mode (${engineName})`, () => {
     expect(notice.text).toContain(`The payment due on ${formatLongUkDate(addMonths(started, 1))} will not be taken.`);
     expect(notice.text).toContain(`the next payment is on ${formatLongUkDate(addMonths(started, 2))}.`);
     // A copy of the first receipt asked for now names the payment after the pause as the next one.
-    const copy = await t.request(`/api/donations/${m.row.id}/receipt`, { method: 'POST', token: m.token });
+    const copy = await t.client(m.token).api.donations[':id'].receipt.$post({ param: { id: m.row.id } });
     expect(copy.status).toBe(200);
     const [resent] = (await mail(m.donor.email)).filter((r) => r.key?.startsWith('receipt-copy:'));
     expect(resent.text).toContain(`is due on ${formatLongUkDate(addMonths(started, 2))}.`);
     // Running again, the gift has no skipped payments.
-    const resumed = (await (await m.act('resume')).json()) as MonthlyGift;
+    const resumed = await bodyOf(await m.act.resume(), 200);
     expect(resumed).toMatchObject({ status: 'active', skipped_payments: [] });
   });
 
   it('resumes a paused gift at once with a notice, and refuses a second pause or resuming a running gift', async () => {
     const m = await monthlyDonor();
-    const notPaused = await m.act('resume');
-    expect(notPaused.status).toBe(409);
-    expect(await messageOf(notPaused)).toBe('This monthly gift is not paused');
-    expect((await m.act('pause', { months: 3 })).status).toBe(200);
+    const notPaused = await m.act.resume();
+    expect((await errorOf(notPaused, 409)).message).toBe('This monthly gift is not paused');
+    expect((await m.act.pause(3)).status).toBe(200);
     const firstPause = (await m.gift()).pauseResumesAt;
     // Pausing again would count from today and could cut the first pause short.
-    const twice = await m.act('pause', { months: 1 });
-    expect(twice.status).toBe(409);
-    expect(await messageOf(twice)).toMatch(/already paused\. Resume it first/);
+    const twice = await m.act.pause(1);
+    expect((await errorOf(twice, 409)).message).toMatch(/already paused\. Resume it first/);
     expect((await m.gift()).pauseResumesAt).toEqual(firstPause);
 
-    const resume = await m.act('resume');
-    expect(resume.status).toBe(200);
-    const resumed = (await resume.json()) as MonthlyGift;
+    const resumed = await bodyOf(await m.act.resume(), 200);
     expect(resumed).toMatchObject({ status: 'active', pause_resumes_at: null });
     // The next payment is the gift's next monthly date, not the date the pause would have ended.
     const next = Date.parse(resumed.next_payment_at ?? '') - Date.now();
@@ -221,16 +231,16 @@ describe(`monthly gifts in demo mode (${engineName})`, () => {
     expect(next).toBeLessThanOrEqual(31 * 86400_000);
     expect(await m.gift()).toMatchObject({ status: 'active', pauseResumesAt: null });
     expect((await m.list())[0]).toMatchObject({ status: 'active' });
-    expect((await m.act('resume')).status).toBe(409);
+    expect((await m.act.resume()).status).toBe(409);
     const running = (await mail(m.donor.email)).filter(
       (r) => r.subject === `Your monthly gift to ${PLATFORM_CHARITY.name} is running again`,
     );
     expect(running).toHaveLength(1);
     expect(running[0].text).toMatch(/is running again\. The next payment is due on \d{1,2} \w+ \d{4}\./);
     // Someone else's gift is not found; a cancelled gift cannot be resumed.
-    expect((await m.act('resume', {}, (await signedIn(t.db, 'donor')).token)).status).toBe(404);
-    expect((await m.act('cancel')).status).toBe(200);
-    expect((await m.act('resume')).status).toBe(409);
+    expect((await m.act.resume((await signedIn(t.db, 'donor')).token)).status).toBe(404);
+    expect((await m.act.cancel()).status).toBe(200);
+    expect((await m.act.resume()).status).toBe(409);
   });
 
   it('rejects bad input with a message naming the field, and changes nothing', async () => {
@@ -244,7 +254,7 @@ describe(`monthly gifts in demo mode (${engineName})`, () => {
       ['change', {}, 'price'],
       ['change', { price: P.ten }, 'price'],
     ] as const) {
-      const res = await m.act(path, body);
+      const res = await m.actRaw(path, body);
       expect(res.status, `${path} ${JSON.stringify(body)}`).toBe(400);
       expect(await messageOf(res)).toMatch(new RegExp(`^${field}`));
     }
@@ -254,25 +264,23 @@ describe(`monthly gifts in demo mode (${engineName})`, () => {
   it("answers 404 for another donor's gift and 403 to managers of other organizations, changing nothing", async () => {
     const m = await monthlyDonor();
     const strangerToken = (await signedIn(t.db, 'donor')).token;
-    for (const path of ['cancel', 'pause', 'change']) {
-      const res = await m.act(
-        path,
-        path === 'pause' ? { months: 1 } : path === 'change' ? { price: P.five } : {},
-        strangerToken,
-      );
+    for (const res of [
+      await m.act.cancel(strangerToken),
+      await m.act.pause(1, strangerToken),
+      await m.act.change(P.five, strangerToken),
+    ]) {
       expect(res.status).toBe(404);
     }
     // A donor cannot use the managers' route, even for their own gift.
-    expect(
-      (await t.request(`/api/monthly-gifts/${m.subscriptionId}/cancel`, { method: 'POST', token: m.token })).status,
-    ).toBe(403);
+    const param = { id: m.subscriptionId };
+    const managed = (token?: string) => t.client(token).api['monthly-gifts'][':id'];
+    expect((await managed(m.token).cancel.$post({ param })).status).toBe(403);
     const otherToken = (await signedIn(t.db, 'org_admin', { organizationIds: [(await createOrganization(t.db)).id] }))
       .token;
-    expect(
-      (await t.request(`/api/monthly-gifts/${m.subscriptionId}/cancel`, { method: 'POST', token: otherToken })).status,
-    ).toBe(403);
-    expect((await t.request(`/api/monthly-gifts/${m.subscriptionId}`, { token: otherToken })).status).toBe(403);
-    expect((await t.request(`/api/me/monthly-gifts/${m.subscriptionId}/cancel`, { method: 'POST' })).status).toBe(401);
+    expect((await managed(otherToken).cancel.$post({ param })).status).toBe(403);
+    expect((await managed(otherToken).$get({ param })).status).toBe(403);
+    expect((await t.client().api.me['monthly-gifts'][':id'].cancel.$post({ param })).status).toBe(401);
+    // Raw: a made-up id in the path, as a visitor might type it.
     expect((await t.request(`/api/monthly-gifts/nonsense/cancel`, { method: 'POST', token: otherToken })).status).toBe(
       404,
     );
@@ -282,10 +290,10 @@ describe(`monthly gifts in demo mode (${engineName})`, () => {
   it("lets an admin of the gift's organization cancel it", async () => {
     const m = await monthlyDonor();
     const token = (await signedIn(t.db, 'org_admin', { organizationIds: [m.org.id] })).token;
-    expect(await (await t.request(`/api/monthly-gifts/${m.subscriptionId}`, { token })).json()).toMatchObject({
-      status: 'active',
-    });
-    const res = await t.request(`/api/monthly-gifts/${m.subscriptionId}/cancel`, { method: 'POST', token });
+    const managed = t.client(token).api['monthly-gifts'][':id'];
+    const param = { id: m.subscriptionId };
+    expect(await bodyOf(await managed.$get({ param }), 200)).toMatchObject({ status: 'active' });
+    const res = await managed.cancel.$post({ param });
     expect(res.status).toBe(200);
     expect(await m.gift()).toMatchObject({ status: 'cancelled', cancelledBy: 'admin' });
   });

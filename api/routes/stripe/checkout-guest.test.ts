@@ -3,7 +3,14 @@ import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { checkoutDetails, donations, marketingConsents, outbox, rateLimits, users } from '../../../db/schema';
 import { MARKETING_CONSENT_WORDING } from '../../../domain';
 import { createAppeal, createCampaign, signedIn } from '../../../tests/factories';
-import { engineName, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
+import {
+  bodyOf,
+  engineName,
+  errorOf,
+  setupTestApp,
+  type TestApp,
+  type TestClient,
+} from '../../../tests/setup/test-app';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -24,26 +31,26 @@ const STRANGER = {
 };
 const unique = (name: string) => `${name}.${crypto.randomUUID().slice(0, 8)}@example.org`;
 
-async function start(json: Record<string, unknown>, token?: string) {
+type CheckoutBody = Parameters<TestClient['api']['stripe']['client_secret']['$post']>[0]['json'];
+
+async function start(json: Partial<CheckoutBody>, token?: string) {
   const campaign = await createCampaign(t.db);
   const appeal = await createAppeal(t.db, campaign.id);
-  const res = await t.request('/api/stripe/client_secret', {
-    method: 'POST',
-    token,
+  const res = await t.client(token).api.stripe.client_secret.$post({
     json: { amount: 1500, campaign_id: campaign.id, appeal_id: appeal.id, ...json },
   });
-  const body = (await res.json()) as { clientSecret: string; message?: string };
-  return { res, body, campaign, appeal };
+  return { res, campaign, appeal };
 }
-const confirm = (clientSecret: string) =>
-  t.request('/api/stripe/demo/confirm', { method: 'POST', json: { clientSecret } });
-const consentOf = async (token: string) =>
-  (await (await t.request('/api/me/consent', { token })).json()) as { consented: boolean };
-const giftAidOf = async (token: string) =>
-  (await (await t.request('/api/gift-aid/me', { token })).json()) as {
-    active: boolean;
-    declarations: { first_name: string; last_name: string; house: string }[];
-  };
+/** Starts a checkout that must be accepted, and answers its client secret with the rest. */
+async function started(json: Partial<CheckoutBody>, token?: string) {
+  const begun = await start(json, token);
+  return { ...begun, body: await bodyOf(begun.res, 200) };
+}
+const confirm = (clientSecret: string) => t.client().api.stripe.demo.confirm.$post({ json: { clientSecret } });
+const consentOf = async (token: string) => bodyOf(await t.client(token).api.me.consent.$get(), 200);
+const giftAidOf = async (token: string) => bodyOf(await t.client(token).api['gift-aid'].me.$get(), 200);
+const messagesOf = async (appealId: string) =>
+  bodyOf(await t.client().api.appeals[':id'].messages.$get({ param: { id: appealId } }), 200);
 
 describe(`a guest checkout with someone else's email (${engineName})`, () => {
   it('changes nothing on their account before payment; once paid, attaches the declaration but never switches on their consent', async () => {
@@ -53,7 +60,7 @@ describe(`a guest checkout with someone else's email (${engineName})`, () => {
     expect(await consentOf(victim.token)).toMatchObject({ consented: false });
     expect((await giftAidOf(victim.token)).declarations).toEqual([]);
 
-    const { res, body } = await start({
+    const { res, body } = await started({
       email: victim.user.email,
       giftAid: true,
       gift_aid: STRANGER,
@@ -68,9 +75,7 @@ describe(`a guest checkout with someone else's email (${engineName})`, () => {
     expect(await t.db.select().from(marketingConsents).where(eq(marketingConsents.userId, victim.user.id))).toEqual([]);
 
     // Cancelling or changing their own Gift Aid does not reach the stranger's pending declaration.
-    expect((await t.request('/api/gift-aid/me/cancel', { method: 'POST', token: victim.token })).status).toBeLessThan(
-      500,
-    );
+    expect((await t.client(victim.token).api['gift-aid'].me.cancel.$post()).status).toBeLessThan(500);
 
     expect((await confirm(body.clientSecret)).status).toBe(200);
     const [gift] = await t.db.select().from(donations).where(eq(donations.donorId, victim.user.id));
@@ -89,7 +94,7 @@ describe(`a guest checkout with someone else's email (${engineName})`, () => {
 
   it('a new donor: consent, name and declaration become theirs when the gift is paid, not before', async () => {
     const email = unique('newdonor');
-    const { res, body } = await start({
+    const { res, body } = await started({
       email,
       giftAid: true,
       gift_aid: { ...STRANGER, first_name: 'Nora', last_name: 'New' },
@@ -111,7 +116,7 @@ describe(`a guest checkout with someone else's email (${engineName})`, () => {
 
   it("a signed-in donor's own checkout records their consent when paid", async () => {
     const me = await signedIn(t.db, 'donor');
-    const { body } = await start({ marketing_consent: true }, me.token);
+    const { body } = await started({ marketing_consent: true }, me.token);
     expect(await consentOf(me.token)).toMatchObject({ consented: false });
     await confirm(body.clientSecret);
     expect(await consentOf(me.token)).toMatchObject({ consented: true });
@@ -121,7 +126,7 @@ describe(`a guest checkout with someone else's email (${engineName})`, () => {
 describe(`a guest's name in the donation box (${engineName})`, () => {
   it('shows on the message, greets the receipt, and names a new account', async () => {
     const email = unique('named');
-    const { res, body, appeal } = await start({
+    const { res, body, appeal } = await started({
       email,
       first_name: ' Priya ',
       last_name: 'Shah',
@@ -129,10 +134,7 @@ describe(`a guest's name in the donation box (${engineName})`, () => {
     });
     expect(res.status).toBe(200);
     await confirm(body.clientSecret);
-    const messages = (await (await t.request(`/api/appeals/${appeal.id}/messages`)).json()) as {
-      name: string;
-      message: string;
-    }[];
+    const messages = await messagesOf(appeal.id);
     expect(messages).toMatchObject([{ name: 'Priya S.', message: 'Good luck!' }]);
     const [receipt] = await t.db.select().from(outbox).where(eq(outbox.to, email));
     expect(receipt.text).toMatch(/^Dear Priya,/);
@@ -144,7 +146,7 @@ describe(`a guest's name in the donation box (${engineName})`, () => {
     const existing = await signedIn(t.db, 'donor', {
       overrides: { email: unique('existing'), firstName: 'Sam', lastName: 'Old' },
     });
-    const hidden = await start({
+    const hidden = await started({
       email: unique('anon'),
       first_name: 'Hidden',
       last_name: 'Person',
@@ -152,25 +154,24 @@ describe(`a guest's name in the donation box (${engineName})`, () => {
       anonymous: true,
     });
     await confirm(hidden.body.clientSecret);
-    expect(await (await t.request(`/api/appeals/${hidden.appeal.id}/messages`)).json()).toMatchObject([
-      { name: 'Anonymous' },
-    ]);
+    expect(await messagesOf(hidden.appeal.id)).toMatchObject([{ name: 'Anonymous' }]);
 
-    const typed = await start({ email: existing.user.email, first_name: 'Samuel', last_name: 'Older', message: 'Hi' });
+    const typed = await started({
+      email: existing.user.email,
+      first_name: 'Samuel',
+      last_name: 'Older',
+      message: 'Hi',
+    });
     await confirm(typed.body.clientSecret);
-    expect(await (await t.request(`/api/appeals/${typed.appeal.id}/messages`)).json()).toMatchObject([
-      { name: 'Samuel O.' },
-    ]);
+    expect(await messagesOf(typed.appeal.id)).toMatchObject([{ name: 'Samuel O.' }]);
     const [account] = await t.db.select().from(users).where(eq(users.id, existing.user.id));
     expect(account).toMatchObject({ firstName: 'Sam', lastName: 'Old' });
   });
 
   it('refuses names with markup, with a message that names the field once', async () => {
-    const { res, body } = await start({ email: unique('markup'), first_name: '<b>Eve</b>', last_name: 'Smith' });
-    expect(res.status).toBe(400);
-    expect(body.message).toBe('first_name: a name cannot contain < or > (or control characters)');
+    const { res } = await start({ email: unique('markup'), first_name: '<b>Eve</b>', last_name: 'Smith' });
+    expect((await errorOf(res, 400)).message).toBe('first_name: a name cannot contain < or > (or control characters)');
     const long = await start({ email: unique('long'), first_name: 'A'.repeat(101) });
-    expect(long.res.status).toBe(400);
-    expect(long.body.message).toBe('first_name: Use at most 100 characters');
+    expect((await errorOf(long.res, 400)).message).toBe('first_name: Use at most 100 characters');
   });
 });

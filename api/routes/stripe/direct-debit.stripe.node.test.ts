@@ -5,7 +5,7 @@ import { createCampaign, signedIn } from '../../../tests/factories';
 import fixtures from '../../../tests/fixtures/stripe/fixtures3-bacs.json';
 import { fakeId, invoicePaid, mandateUpdated, sendEvent, WEBHOOK_SECRET } from '../../../tests/fixtures/stripe/events';
 import { startStripeFake, stripeModeBindings, type StripeFake } from '../../../tests/mocks/stripe-fake';
-import { setupTestApp, type TestApp } from '../../../tests/setup/test-app';
+import { bodyOf, setupTestApp, type TestApp, type TestClient } from '../../../tests/setup/test-app';
 
 /** Direct Debit in Stripe mode, with the real SDK against the local Stripe fake (Node only). */
 let fake: StripeFake;
@@ -35,17 +35,17 @@ function sameShape(object: Record<string, unknown>, fixture: Record<string, unkn
   });
 }
 
-async function start(json: Record<string, unknown>) {
+async function start(
+  json: Omit<Parameters<TestClient['api']['stripe']['client_secret']['$post']>[0]['json'], 'campaign_id'>,
+) {
   const campaign = await createCampaign(t.db);
   const { user, token } = await signedIn(t.db, 'donor');
-  const res = await t.request('/api/stripe/client_secret', {
-    method: 'POST',
-    token,
+  const res = await t.client(token).api.stripe.client_secret.$post({
     json: { campaign_id: campaign.id, method: 'bacs_debit', ...json },
   });
-  expect(res.status).toBe(200);
+  const session = await bodyOf(res, 200);
   const [row] = await t.db.select().from(donations).where(eq(donations.donorId, user.id));
-  return { row, token, session: (await res.json()) as { method: string; mode: string } };
+  return { row, token, session };
 }
 
 describe('Direct Debit with Stripe', () => {
@@ -175,17 +175,9 @@ describe('Direct Debit with Stripe', () => {
     it('the donor changes, pauses and cancels a Direct Debit gift on its Stripe Subscription', async () => {
       const { token, paid, subscriptionId } = await submitted();
       await sendEvent(t, paid);
-      const act = async (path: string, json: unknown = {}) => {
-        const res = await t.request(`/api/me/monthly-gifts/${subscriptionId}/${path}`, { method: 'POST', token, json });
-        expect(res.status, await res.clone().text()).toBe(200);
-        return (await res.json()) as {
-          amount: number;
-          status: string;
-          payment_method: string;
-          bank_last4: string | null;
-        };
-      };
-      expect(await act('change', { price: 'price_dd_2000' })).toMatchObject({
+      const mine = t.client(token).api.me['monthly-gifts'][':id'];
+      const param = { id: subscriptionId };
+      expect(await bodyOf(await mine.change.$post({ param, json: { price: 'price_dd_2000' } }), 200)).toMatchObject({
         amount: 2000,
         payment_method: 'bacs_debit',
         bank_last4: '2345',
@@ -193,9 +185,14 @@ describe('Direct Debit with Stripe', () => {
       const sub = fake.subscriptions.get(subscriptionId)!;
       expect(sub.items.data[0].price.id).toBe('price_dd_2000');
       expect(fake.lastProrationBehavior.get(subscriptionId)).toBe('none');
-      expect(await act('pause', { months: 1 })).toMatchObject({ status: 'paused' });
+      expect(await bodyOf(await mine.pause.$post({ param, json: { months: 1 } }), 200)).toMatchObject({
+        status: 'paused',
+      });
       expect(sub.pause_collection).toMatchObject({ behavior: 'void' });
-      expect(await act('cancel')).toMatchObject({ status: 'cancelled', payment_method: 'bacs_debit' });
+      expect(await bodyOf(await mine.cancel.$post({ param }), 200)).toMatchObject({
+        status: 'cancelled',
+        payment_method: 'bacs_debit',
+      });
       expect(sub.status).toBe('canceled');
       expect(await gift(subscriptionId)).toMatchObject({
         status: 'cancelled',

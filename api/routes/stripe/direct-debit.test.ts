@@ -12,7 +12,14 @@ import {
   sendEvent,
   WEBHOOK_SECRET,
 } from '../../../tests/fixtures/stripe/events';
-import { engineName, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
+import {
+  bodyOf,
+  engineName,
+  errorOf,
+  setupTestApp,
+  type TestApp,
+  type TestClient,
+} from '../../../tests/setup/test-app';
 import { readConfig } from '../../lib/config';
 import { runHousekeeping } from '../../services/housekeeping/run';
 import { createPaymentProvider } from '../../services/payments';
@@ -21,13 +28,18 @@ let t: TestApp;
 let admin: string;
 const PRICE = `price_dd_${Date.now()}`;
 const PRICE_BIG = `${PRICE}_big`;
+type CheckoutBody = Parameters<TestClient['api']['stripe']['client_secret']['$post']>[0]['json'];
+type BacsDebit = NonNullable<
+  Parameters<TestClient['api']['stripe']['demo']['confirm']['$post']>[0]['json']['bacs_debit']
+>;
+
 const ANN = { first_name: 'Ann', last_name: 'Lee', house: '1', address: 'High Street, Leeds', postcode: 'LS1 4AP' };
 const HOLDER = {
   name: 'Ann Lee',
   address: { line1: '1 High Street', line2: null, city: 'Leeds', postal_code: 'ls14ap' },
 };
-const BANK = { sort_code: '10-88-00', account_number: '00012345', billing_details: HOLDER };
-const FAILING_BANK = { sort_code: '108800', account_number: '90012345', billing_details: HOLDER };
+const BANK: BacsDebit = { sort_code: '10-88-00', account_number: '00012345', billing_details: HOLDER };
+const FAILING_BANK: BacsDebit = { sort_code: '108800', account_number: '90012345', billing_details: HOLDER };
 
 beforeAll(async () => {
   t = await setupTestApp({ STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET });
@@ -61,35 +73,28 @@ async function world() {
   });
   const campaign = await createCampaign(t.db, { organizationId: org.id });
   const { user: donor, token } = await signedIn(t.db, 'donor');
+  const api = t.client().api;
   const total = async () =>
     (
-      (await (
-        await t.request(`/api/campaigns/${campaign.id}`, { headers: { 'cache-control': 'no-cache' } })
-      ).json()) as { summary: { total_donations: number } }
+      await bodyOf(
+        await api.campaigns[':id'].$get({ param: { id: campaign.id } }, { headers: { 'cache-control': 'no-cache' } }),
+        200,
+      )
     ).summary.total_donations;
-  const outbox = async () =>
-    (await (await t.request(`/api/dev/outbox?to=${encodeURIComponent(donor.email)}`)).json()) as {
-      subject: string;
-      text: string;
-    }[];
-  const start = async (json: Record<string, unknown>) => {
-    const res = await t.request('/api/stripe/client_secret', {
-      method: 'POST',
-      token,
-      json: { campaign_id: campaign.id, method: 'bacs_debit', ...json },
-    });
-    expect(res.status).toBe(200);
-    return (await res.json()) as { clientSecret: string; method: string; type: string };
-  };
-  const confirm = (clientSecret: string, bank: Record<string, unknown> | undefined = BANK) =>
-    t.request('/api/stripe/demo/confirm', { method: 'POST', json: { clientSecret, bacs_debit: bank } });
+  const outbox = async () => bodyOf(await api.dev.outbox.$get({ query: { to: donor.email } }), 200);
+  const start = async (json: Omit<CheckoutBody, 'campaign_id'>) =>
+    bodyOf(
+      await t
+        .client(token)
+        .api.stripe.client_secret.$post({ json: { campaign_id: campaign.id, method: 'bacs_debit', ...json } }),
+      200,
+    );
+  const confirm = (clientSecret: string, bank: BacsDebit = BANK) =>
+    api.stripe.demo.confirm.$post({ json: { clientSecret, bacs_debit: bank } });
   const rows = () => t.db.select().from(donations).where(eq(donations.donorId, donor.id));
   const eligible = async () =>
-    (
-      (await (await t.request(`/api/gift-aid/eligible?organization_id=${org.id}`, { token: admin })).json()) as {
-        count: number;
-      }
-    ).count;
+    (await bodyOf(await t.client(admin).api['gift-aid'].eligible.$get({ query: { organization_id: org.id } }), 200))
+      .count;
   return { org, campaign, donor, token, total, outbox, start, confirm, rows, eligible };
 }
 
@@ -146,6 +151,7 @@ describe(`Direct Debit in demo mode (${engineName})`, () => {
     const stale = new Date(Date.now() - 3 * 86_400_000);
     const pendingRow = (await w.rows()).find((r) => r.status === 'pending')!;
     await t.db.update(donations).set({ createdAt: stale }).where(eq(donations.id, pendingRow.id));
+    // Raw: the dev router adds this route outside its typed chain, so the typed client has no path for it.
     const settle = async () =>
       (await (await t.request('/api/dev/direct-debits/settle', { method: 'POST' })).json()) as { settled: number };
     expect((await settle()).settled).toBeGreaterThanOrEqual(1);
@@ -212,17 +218,13 @@ describe(`Direct Debit in demo mode (${engineName})`, () => {
     // the office's, but in the office's failed-payments queue with the reason and the email sent.
     const [gift] = await t.db.select().from(monthlyGifts).where(eq(monthlyGifts.donorId, w.donor.id));
     expect(gift).toMatchObject({ status: 'incomplete', paymentMethod: 'bacs_debit', startedAt: null });
-    const mine = await t.request('/api/me/monthly-gifts', { token: w.token });
+    const mine = await t.client(w.token).api.me['monthly-gifts'].$get();
     expect(await mine.json()).toEqual([]);
-    const list = async (query: string) =>
-      (await (await t.request(`/api/monthly-gifts?organization_id=${w.org.id}${query}`, { token: admin })).json()) as {
-        _id: string;
-        status: string;
-        payment_method: string;
-        last_failure: unknown;
-      }[];
-    expect(await list('')).toEqual([]);
-    const queue = await list('&failing=true');
+    const office = t.client(admin).api;
+    const list = async (failing?: 'true') =>
+      bodyOf(await office['monthly-gifts'].$get({ query: { organization_id: w.org.id, failing } }), 200);
+    expect(await list()).toEqual([]);
+    const queue = await list('true');
     expect(queue).toEqual([
       expect.objectContaining({
         _id: gift.id,
@@ -240,13 +242,13 @@ describe(`Direct Debit in demo mode (${engineName})`, () => {
     ]);
     // The queue's CSV lists it too.
     const csv = await (
-      await t.request(`/api/exports/monthly-gifts.csv?organization_id=${w.org.id}&failing=true`, { token: admin })
+      await office.exports['monthly-gifts.csv'].$get({ query: { organization_id: w.org.id, failing: 'true' } })
     ).text();
     expect(csv).toContain(gift.id);
     expect(csv).toContain('The first monthly payment did not go through');
     // Another housekeeping run changes nothing.
     await housekeeping();
-    expect(await list('&failing=true')).toHaveLength(1);
+    expect(await list('true')).toHaveLength(1);
   });
 
   it('change, pause and cancel work on a Direct Debit gift and keep its method', async () => {
@@ -256,11 +258,14 @@ describe(`Direct Debit in demo mode (${engineName})`, () => {
     await housekeeping();
     const [row] = await w.rows();
     const id = row.subscriptionId!;
-    const act = (path: string, json?: unknown) =>
-      t.request(`/api/me/monthly-gifts/${id}/${path}`, { method: 'POST', token: w.token, json: json ?? {} });
-    expect(await (await act('change', { price: PRICE_BIG })).json()).toMatchObject({ amount: 3000, status: 'active' });
-    expect(await (await act('pause', { months: 1 })).json()).toMatchObject({ status: 'paused' });
-    expect(await (await act('cancel')).json()).toMatchObject({ status: 'cancelled' });
+    const gifts = t.client(w.token).api.me['monthly-gifts'][':id'];
+    const param = { id };
+    expect(await (await gifts.change.$post({ param, json: { price: PRICE_BIG } })).json()).toMatchObject({
+      amount: 3000,
+      status: 'active',
+    });
+    expect(await (await gifts.pause.$post({ param, json: { months: 1 } })).json()).toMatchObject({ status: 'paused' });
+    expect(await (await gifts.cancel.$post({ param })).json()).toMatchObject({ status: 'cancelled' });
     const [gift] = await t.db.select().from(monthlyGifts).where(eq(monthlyGifts.id, id));
     expect(gift).toMatchObject({
       status: 'cancelled',
@@ -268,10 +273,7 @@ describe(`Direct Debit in demo mode (${engineName})`, () => {
       paymentMethod: 'bacs_debit',
       bankLast4: '2345',
     });
-    const mine = (await (await t.request('/api/me/monthly-gifts', { token: w.token })).json()) as {
-      payment_method: string;
-      bank_last4: string | null;
-    }[];
+    const mine = await bodyOf(await t.client(w.token).api.me['monthly-gifts'].$get(), 200);
     expect(mine[0]).toMatchObject({ payment_method: 'bacs_debit', bank_last4: '2345' });
   });
 
@@ -280,33 +282,27 @@ describe(`Direct Debit in demo mode (${engineName})`, () => {
     const session = await w.start({ price: PRICE });
     await w.confirm(session.clientSecret);
     // Processing already shows how it is paid.
-    const mine = async () =>
-      (await (await t.request('/api/donations?type=me', { token: w.token })).json()) as {
-        status: string;
-        payment_method: string;
-        bank_last4: string | null;
-      }[];
+    const mine = async () => bodyOf(await t.client(w.token).api.donations.$get({ query: { type: 'me' } }), 200);
     expect((await mine())[0]).toMatchObject({ status: 'processing', payment_method: 'bacs_debit', bank_last4: '2345' });
     await housekeeping();
     expect((await mine())[0]).toMatchObject({ status: 'succeeded', payment_method: 'bacs_debit', bank_last4: '2345' });
     const [row] = await w.rows();
 
-    const list = (await (
-      await t.request(`/api/monthly-gifts?organization_id=${w.org.id}`, { token: admin })
-    ).json()) as { _id: string; method: string; payment_method: string; bank_last4: string | null }[];
+    const office = t.client(admin).api;
+    const list = await bodyOf(await office['monthly-gifts'].$get({ query: { organization_id: w.org.id } }), 200);
     expect(list.find((g) => g._id === row.subscriptionId)).toMatchObject({
       method: 'demo',
       payment_method: 'bacs_debit',
       bank_last4: '2345',
     });
     const giftsCsv = await (
-      await t.request(`/api/exports/monthly-gifts.csv?organization_id=${w.org.id}`, { token: admin })
+      await office.exports['monthly-gifts.csv'].$get({ query: { organization_id: w.org.id } })
     ).text();
     expect(giftsCsv.split('\n').find((line) => line.includes(row.subscriptionId!))).toContain(
       'Direct Debit ending 2345 (demo)',
     );
     const donationsCsv = await (
-      await t.request(`/api/exports/donations.csv?campaign_id=${w.campaign.id}`, { token: admin })
+      await office.exports['donations.csv'].$get({ query: { campaign_id: w.campaign.id } })
     ).text();
     expect(donationsCsv.split('\n').find((line) => line.includes(row.id))).toContain('Direct Debit ending 2345');
   });
@@ -331,15 +327,13 @@ describe(`Direct Debit in demo mode (${engineName})`, () => {
       [{ ...HOLDER, address: { ...address, postal_code: '12345' } }, /address\.postal_code: Enter a UK postcode/],
       [{ ...HOLDER, name: 'x'.repeat(5000) }, /name: too long/],
     ];
+    // Raw requests: the table holds missing and mistyped holders the schema refuses, which is what it checks.
     for (const [billing, message] of cases) {
       const res = await t.request('/api/stripe/demo/confirm', {
         method: 'POST',
         json: { clientSecret: session.clientSecret, bacs_debit: { ...BANK, billing_details: billing } },
       });
-      expect(res.status, String(message)).toBe(400);
-      const body = (await res.json()) as { statusCode: number; message: string };
-      expect(body.statusCode).toBe(400);
-      expect(body.message).toMatch(message);
+      expect((await errorOf(res, 400)).message, String(message)).toMatch(message);
     }
     // Nothing reached Bacs: no mandate, the gift still pending, no set-up email.
     const [row] = await w.rows();
@@ -357,14 +351,14 @@ describe(`Direct Debit in demo mode (${engineName})`, () => {
       [{ amount: 500, currency: 'eur' }, /^currency: gifts are taken in pounds sterling only/],
       [{ amount: 500, method: 'paypal' }, /^method: must be "card" or "bacs_debit"/],
     ];
+    // Raw requests: the tables hold bodies the schema refuses (a wrong method, no bank details), which is the point.
     for (const [json, message] of cases) {
       const res = await t.request('/api/stripe/client_secret', {
         method: 'POST',
         token: w.token,
         json: { campaign_id: w.campaign.id, method: 'bacs_debit', ...json },
       });
-      expect(res.status).toBe(400);
-      expect(((await res.json()) as { message: string }).message).toMatch(message);
+      expect((await errorOf(res, 400)).message).toMatch(message);
     }
     expect(await w.rows()).toHaveLength(0);
     const session = await w.start({ amount: 500 });
@@ -377,8 +371,7 @@ describe(`Direct Debit in demo mode (${engineName})`, () => {
         method: 'POST',
         json: { clientSecret: session.clientSecret, ...(bank ? { bacs_debit: bank } : {}) },
       });
-      expect(res.status).toBe(400);
-      expect(((await res.json()) as { message: string }).message).toMatch(message);
+      expect((await errorOf(res, 400)).message).toMatch(message);
     }
     expect((await w.rows())[0].status).toBe('pending');
   });

@@ -11,7 +11,14 @@ import {
   users,
 } from '../../../db/schema';
 import { createAppeal, createCharity, signedIn } from '../../../tests/factories';
-import { engineName, errorOf, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
+import {
+  bodyOf,
+  engineName,
+  errorOf,
+  setupTestApp,
+  type TestApp,
+  type TestClient,
+} from '../../../tests/setup/test-app';
 
 /**
  * An end date ends giving (docs/decisions/056): a new checkout for an item whose end date has
@@ -36,9 +43,10 @@ function londonDay(n: number): string {
   return new Date(Date.UTC(y, m - 1, d + n)).toISOString().slice(0, 10);
 }
 
-const start = (json: Record<string, unknown>) =>
-  t.request('/api/stripe/client_secret', {
-    method: 'POST',
+type CheckoutBody = Parameters<TestClient['api']['stripe']['client_secret']['$post']>[0]['json'];
+
+const start = (json: CheckoutBody) =>
+  t.client().api.stripe.client_secret.$post({
     json: { email: `ended.${crypto.randomUUID().slice(0, 8)}@example.com`, amount: 1500, ...json },
   });
 
@@ -90,8 +98,8 @@ describe(`POST /api/stripe/client_secret: an item past its end date takes no new
       appeal: { dateTo: londonDay(60) },
     });
     // The appeal says when its campaign ends, so pages and the dashboard can tell without asking again.
-    const read = await t.request(`/api/appeals/${appeal.id}`);
-    expect(await read.json()).toMatchObject({ date: { to: londonDay(60) }, campaign_date_to: yesterday });
+    const read = await t.client().api.appeals[':id'].$get({ param: { id: appeal.id } });
+    expect(await bodyOf(read, 200)).toMatchObject({ date: { to: londonDay(60) }, campaign_date_to: yesterday });
     const before = await counts();
     const spoken = new Intl.DateTimeFormat('en-GB', {
       day: 'numeric',
@@ -140,13 +148,10 @@ describe(`POST /api/stripe/client_secret: an item past its end date takes no new
     const refused = await start({ campaign_id: campaign.id, appeal_id: appeal.id });
     expect(refused.status).toBe(409);
 
-    const put = await t.request(`/api/campaigns/${appeal.id}`, {
-      method: 'PUT',
-      token,
-      json: { date: { to: londonDay(14) } },
-    });
-    expect(put.status, await put.clone().text()).toBe(200);
-    expect(((await put.json()) as { date: { to: string } }).date.to).toBe(londonDay(14));
+    const put = await t
+      .client(token)
+      .api.campaigns[':id'].$put({ param: { id: appeal.id }, json: { date: { to: londonDay(14) } } });
+    expect((await bodyOf(put, 200)).date?.to).toBe(londonDay(14));
     const accepted = await start({ campaign_id: campaign.id, appeal_id: appeal.id });
     expect(accepted.status, await accepted.clone().text()).toBe(200);
   });
@@ -159,8 +164,7 @@ describe(`Gifts started before the end are still recorded (${engineName})`, () =
       appeal: { dateTo: londonDay(0) },
     });
     const res = await start({ campaign_id: campaign.id, appeal_id: appeal.id, amount: 2500 });
-    expect(res.status).toBe(200);
-    const { clientSecret } = (await res.json()) as { clientSecret: string };
+    const { clientSecret } = await bodyOf(res, 200);
     // Midnight passes: the appeal's end date is now behind it.
     await t.db
       .update(campaigns)
@@ -169,7 +173,7 @@ describe(`Gifts started before the end are still recorded (${engineName})`, () =
     expect((await start({ campaign_id: campaign.id, appeal_id: appeal.id })).status).toBe(409);
 
     // The confirmation runs the same event handler as Stripe's webhook: the money is recorded.
-    const confirmed = await t.request('/api/stripe/demo/confirm', { method: 'POST', json: { clientSecret } });
+    const confirmed = await t.client().api.stripe.demo.confirm.$post({ json: { clientSecret } });
     expect(confirmed.status, await confirmed.clone().text()).toBe(200);
     expect(await confirmed.json()).toEqual({ status: 'succeeded' });
     const stored = await t.db.select().from(donations).where(eq(donations.appealId, appeal.id));
@@ -183,9 +187,7 @@ describe(`Gifts started before the end are still recorded (${engineName})`, () =
     });
     const { token } = await signedIn(t.db, 'admin');
     const donor = await signedIn(t.db, 'donor');
-    const res = await t.request('/api/donations', {
-      method: 'POST',
-      token,
+    const res = await t.client(token).api.donations.$post({
       json: { donor: donor.user.id, amount: 4_000, date: londonDay(-12), campaign: campaign.id, appeal: appeal.id },
     });
     expect(res.status, await res.clone().text()).toBe(201);

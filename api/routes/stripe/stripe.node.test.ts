@@ -12,10 +12,10 @@ import {
   WEBHOOK_SECRET,
 } from '../../../tests/fixtures/stripe/events';
 import { startStripeFake, stripeModeBindings, type StripeFake } from '../../../tests/mocks/stripe-fake';
-import { bodyOf, messageOf, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
+import { bodyOf, errorOf, setupTestApp, type TestApp, type TestClient } from '../../../tests/setup/test-app';
 
-/** The checkout answer (checkouts go through t.request with loosely typed bodies). */
-type Checkout = { clientSecret: string; mode: string; type: string; amount: number; publishableKey: string | null };
+/** What a checkout takes, as the route's schema types it. */
+type CheckoutBody = Parameters<TestClient['api']['stripe']['client_secret']['$post']>[0]['json'];
 
 /** The real Stripe SDK against a local fake of the Stripe API (Node only: it runs an HTTP server). */
 let fake: StripeFake;
@@ -46,9 +46,8 @@ async function world() {
   const appeal = await createAppeal(t.db, campaign.id);
   const email = `fake.${crypto.randomUUID().slice(0, 8)}@example.com`;
   const rows = () => t.db.select().from(donations).where(eq(donations.campaignId, campaign.id));
-  const start = (json: Record<string, unknown>) =>
-    t.request('/api/stripe/client_secret', {
-      method: 'POST',
+  const start = (json: Partial<CheckoutBody>) =>
+    t.client().api.stripe.client_secret.$post({
       json: { email, campaign_id: campaign.id, appeal_id: appeal.id, ...json },
     });
   const total = async () =>
@@ -59,9 +58,7 @@ async function world() {
 describe('POST /api/stripe/client_secret with Stripe', () => {
   it('creates a GBP PaymentIntent with our metadata and an idempotency key, and no Stripe Customer', async () => {
     const w = await world();
-    const res = await w.start({ amount: 1500 });
-    expect(res.status).toBe(200);
-    const body = (await res.json()) as Checkout;
+    const body = await bodyOf(await w.start({ amount: 1500 }), 200);
     expect(body).toMatchObject({ mode: 'stripe', publishableKey: 'pk_test_fake', type: 'once', amount: 1500 });
 
     const [row] = await w.rows();
@@ -99,9 +96,7 @@ describe('POST /api/stripe/client_secret with Stripe', () => {
 
   it("creates an incomplete subscription and answers the first invoice's confirmation secret", async () => {
     const w = await world();
-    const res = await w.start({ price: 'price_monthly_1000' });
-    expect(res.status).toBe(200);
-    const body = (await res.json()) as Checkout;
+    const body = await bodyOf(await w.start({ price: 'price_monthly_1000' }), 200);
     const [row] = await w.rows();
     const subscription = fake.subscriptions.get(row.subscriptionId!)!;
     const create = fake.requests.find(
@@ -179,8 +174,7 @@ describe('POST /api/stripe/client_secret with Stripe', () => {
     const before = fake.requests.filter((r) => r.method === 'POST').length;
     for (const price of ['price_missing', 'price_usd', 'price_yearly', 'price_not_offered', 'price_monthly_retired']) {
       const res = await w.start({ price });
-      expect(res.status).toBe(400);
-      expect(await messageOf(res)).toMatch(/price: unknown monthly price/);
+      expect((await errorOf(res, 400)).message).toMatch(/price: unknown monthly price/);
     }
     expect(fake.requests.filter((r) => r.method === 'POST').length).toBe(before);
     expect(await w.rows()).toHaveLength(0);
@@ -193,8 +187,7 @@ describe('POST /api/stripe/client_secret with Stripe', () => {
     const res = await w.start({ amount: 900 });
     fake.failNext = 0;
     vi.restoreAllMocks();
-    expect(res.status).toBe(502);
-    expect(await messageOf(res)).toMatch(/payment provider could not start this payment/);
+    expect((await errorOf(res, 502)).message).toMatch(/payment provider could not start this payment/);
     expect(await w.rows()).toHaveLength(0);
   }, 30_000);
 });
@@ -208,10 +201,8 @@ describe('the charity that receives the gift', () => {
     });
     const campaign = await createCampaign(t.db, { organizationId: org.id });
     const email = `charity.${crypto.randomUUID().slice(0, 8)}@example.com`;
-    const res = await t.request('/api/stripe/client_secret', {
-      method: 'POST',
-      json: { email, campaign_id: campaign.id, amount: 1000 },
-    });
+    const checkout = t.client().api.stripe.client_secret;
+    const res = await checkout.$post({ json: { email, campaign_id: campaign.id, amount: 1000 } });
     expect(res.status).toBe(200);
     const [row] = await t.db.select().from(donations).where(eq(donations.campaignId, campaign.id));
     expect(fake.paymentIntents.get(row.paymentIntentId!)).toMatchObject({
@@ -219,10 +210,7 @@ describe('the charity that receives the gift', () => {
     });
 
     const plain = await createCampaign(t.db);
-    const monthly = await t.request('/api/stripe/client_secret', {
-      method: 'POST',
-      json: { email, campaign_id: plain.id, price: 'price_monthly_500' },
-    });
+    const monthly = await checkout.$post({ json: { email, campaign_id: plain.id, price: 'price_monthly_500' } });
     expect(monthly.status).toBe(200);
     const [gift] = await t.db.select().from(donations).where(eq(donations.campaignId, plain.id));
     expect(fake.subscriptions.get(gift.subscriptionId!)).toMatchObject({ description: 'Donation to UK NFP' });

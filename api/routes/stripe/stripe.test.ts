@@ -3,7 +3,15 @@ import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { toShortId } from '../../../domain/ids';
 import { donations, giftAidDeclarations, prices, rateLimits, users } from '../../../db/schema';
 import { createAppeal, createCampaign, createOrganization, createSession, createUser } from '../../../tests/factories';
-import { bodyOf, engineName, errorOf, publicTotals, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
+import {
+  bodyOf,
+  engineName,
+  errorOf,
+  publicTotals,
+  setupTestApp,
+  type TestApp,
+  type TestClient,
+} from '../../../tests/setup/test-app';
 import { GIFT_AID_DECLARATION, giftAidDeclaration } from '../../../domain';
 
 let t: TestApp;
@@ -35,19 +43,22 @@ async function world() {
   const email = `Donor.${crypto.randomUUID().slice(0, 8)}@Example.com`;
   const rows = () => t.db.select().from(donations).where(eq(donations.campaignId, campaign.id));
   const totals = () => publicTotals(t, { appealId: appeal.id, campaignId: campaign.id });
-  const start = (json: Record<string, unknown>, token?: string) =>
+  const start = (json: Partial<CheckoutBody>, token?: string) =>
+    t.client(token).api.stripe.client_secret.$post({
+      json: { email, campaign_id: campaign.id, appeal_id: appeal.id, ...json },
+    });
+  /** Raw: for bodies the schema refuses (wrong types), which is what those tests check. */
+  const startRaw = (json: Record<string, unknown>) =>
     t.request('/api/stripe/client_secret', {
       method: 'POST',
       json: { email, campaign_id: campaign.id, appeal_id: appeal.id, ...json },
-      token,
     });
   const confirm = (clientSecret: string, card?: 'success' | 'decline') =>
-    t.request('/api/stripe/demo/confirm', { method: 'POST', json: { clientSecret, card } });
-  return { campaign, appeal, generalFund, email, rows, totals, start, confirm };
+    t.client().api.stripe.demo.confirm.$post({ json: { clientSecret, card } });
+  return { campaign, appeal, generalFund, email, rows, totals, start, startRaw, confirm };
 }
 
-/** The checkout answer (the requests here go through t.request: several bodies are deliberately invalid). */
-type Checkout = { clientSecret: string; mode: string; type: string; amount: number; publishableKey: string | null };
+type CheckoutBody = Parameters<TestClient['api']['stripe']['client_secret']['$post']>[0]['json'];
 
 const ANN = { first_name: 'Ann', last_name: 'Lee', house: '1', address: 'High Street, Leeds', postcode: 'LS1 4AP' };
 
@@ -152,7 +163,7 @@ describe(`POST /api/stripe/client_secret: bad input stores nothing (${engineName
     it(`rejects ${name} with a 400 that says what to fix`, async () => {
       const w = await world();
       const before = await counts();
-      const res = await w.start(body(w));
+      const res = await w.startRaw(body(w));
       expect((await errorOf(res, 400)).message).toMatch(message);
       expect(await counts()).toEqual(before);
     });
@@ -166,7 +177,7 @@ describe(`POST /api/stripe/client_secret: bad input stores nothing (${engineName
     const draftAppeal = await createAppeal(t.db, w.campaign.id, { status: 'draft' });
     const other = await createCampaign(t.db);
     const othersAppeal = await createAppeal(t.db, other.id);
-    const expectations: [Record<string, unknown>, RegExp][] = [
+    const expectations: [Partial<CheckoutBody>, RegExp][] = [
       [{ campaign_id: draft.id, appeal_id: null }, /campaign_id: this campaign is not accepting donations/],
       [{ appeal_id: deletedAppeal.id }, /appeal_id: this appeal is not accepting donations/],
       [{ appeal_id: draftAppeal.id }, /appeal_id: this appeal is not accepting donations/],
@@ -180,6 +191,7 @@ describe(`POST /api/stripe/client_secret: bad input stores nothing (${engineName
   });
 
   it('rejects malformed JSON', async () => {
+    // Raw: a body that is not JSON at all.
     const res = await t.request('/api/stripe/client_secret', {
       method: 'POST',
       body: '{"amount":',
@@ -192,9 +204,7 @@ describe(`POST /api/stripe/client_secret: bad input stores nothing (${engineName
 describe(`Demo payments: one-off gifts (${engineName})`, () => {
   it('records a pending gift, then the demo confirmation settles it and the totals move', async () => {
     const w = await world();
-    const res = await w.start({ amount: 1234 });
-    expect(res.status).toBe(200);
-    const body = (await res.json()) as Checkout;
+    const body = await bodyOf(await w.start({ amount: 1234 }), 200);
     expect(body).toMatchObject({ mode: 'demo', type: 'once', amount: 1234, publishableKey: null });
     expect(body.clientSecret).toMatch(/^pi_demo[0-9a-f]+_secret_[0-9a-f]+$/);
 
@@ -229,11 +239,9 @@ describe(`Demo payments: one-off gifts (${engineName})`, () => {
       campaign_id: toShortId(w.campaign.id),
       appeal_id: toShortId(w.appeal.id),
     });
-    expect(first.status).toBe(200);
     const second = await w.start({ amount: 700, appeal_id: null, email: w.email.toUpperCase() });
-    expect(second.status).toBe(200);
-    await w.confirm(((await first.json()) as Checkout).clientSecret);
-    await w.confirm(((await second.json()) as Checkout).clientSecret);
+    await w.confirm((await bodyOf(first, 200)).clientSecret);
+    await w.confirm((await bodyOf(second, 200)).clientSecret);
     const rows = await w.rows();
     expect(rows).toHaveLength(2);
     expect(new Set(rows.map((r) => r.donorId)).size).toBe(1);
@@ -252,7 +260,7 @@ describe(`Demo payments: one-off gifts (${engineName})`, () => {
 
   it('shows a declined demo card as a plain message, records the failure, and a retry succeeds', async () => {
     const w = await world();
-    const { clientSecret } = (await (await w.start({ amount: 2000 })).json()) as Checkout;
+    const { clientSecret } = await bodyOf(await w.start({ amount: 2000 }), 200);
     const declined = await w.confirm(clientSecret, 'decline');
     expect((await errorOf(declined, 402)).message).toMatch(/Your card was declined/);
     expect((await w.rows())[0]).toMatchObject({ status: 'failed', failureMessage: expect.stringMatching(/declined/) });
@@ -263,7 +271,7 @@ describe(`Demo payments: one-off gifts (${engineName})`, () => {
 
   it('records a declined first monthly payment as failed, outside the totals, and a retry succeeds', async () => {
     const w = await world();
-    const { clientSecret } = (await (await w.start({ price: priceIds.mid })).json()) as Checkout;
+    const { clientSecret } = await bodyOf(await w.start({ price: priceIds.mid }), 200);
     const declined = await w.confirm(clientSecret, 'decline');
     expect(declined.status).toBe(402);
     expect((await w.rows())[0]).toMatchObject({ type: 'monthly', status: 'failed' });
@@ -277,7 +285,7 @@ describe(`Demo payments: one-off gifts (${engineName})`, () => {
 
   it('refuses forged client secrets', async () => {
     const w = await world();
-    const { clientSecret } = (await (await w.start({ amount: 2000 })).json()) as Checkout;
+    const { clientSecret } = await bodyOf(await w.start({ amount: 2000 }), 200);
     const forged = clientSecret.replace(/.$/, (c: string) => (c === '0' ? '1' : '0'));
     const res = await w.confirm(forged);
     expect((await errorOf(res, 400)).message).toMatch(/payment session is not valid/);
@@ -299,8 +307,7 @@ describe(`Demo payments: one-off gifts (${engineName})`, () => {
         declaration: GIFT_AID_DECLARATION,
       },
     });
-    expect(res.status).toBe(200);
-    await w.confirm(((await res.json()) as Checkout).clientSecret);
+    await w.confirm((await bodyOf(res, 200)).clientSecret);
     const [row] = await w.rows();
     expect(row).toMatchObject({ giftAid: true, status: 'succeeded' });
     const [declaration] = await t.db
@@ -331,8 +338,7 @@ describe(`Demo payments: one-off gifts (${engineName})`, () => {
     const campaign = await createCampaign(t.db, { organizationId: org.id });
     const ownWording = giftAidDeclaration('Harbour Food Network CIO');
     const start = (declaration: string) =>
-      t.request('/api/stripe/client_secret', {
-        method: 'POST',
+      t.client().api.stripe.client_secret.$post({
         json: {
           email: 'gift.aid@example.com',
           campaign_id: campaign.id,
@@ -361,9 +367,7 @@ describe(`Demo payments: one-off gifts (${engineName})`, () => {
 describe(`Demo payments: monthly gifts (${engineName})`, () => {
   it('takes the amount from the price, and confirming records the first invoice', async () => {
     const w = await world();
-    const res = await w.start({ price: priceIds.mid });
-    expect(res.status).toBe(200);
-    const body = (await res.json()) as Checkout;
+    const body = await bodyOf(await w.start({ price: priceIds.mid }), 200);
     expect(body).toMatchObject({ mode: 'demo', type: 'monthly', amount: 1000 });
     const [pending] = await w.rows();
     expect(pending).toMatchObject({ status: 'pending', type: 'monthly', amount: 1000 });
@@ -382,10 +386,7 @@ describe(`Demo payments: monthly gifts (${engineName})`, () => {
 describe(`Demo confirm with Stripe configured (${engineName})`, () => {
   it('is not available', async () => {
     const live = await setupTestApp({ STRIPE_SECRET_KEY: 'sk_test_x' });
-    const res = await live.request('/api/stripe/demo/confirm', {
-      method: 'POST',
-      json: { clientSecret: 'pi_demo1_secret_2' },
-    });
+    const res = await live.client().api.stripe.demo.confirm.$post({ json: { clientSecret: 'pi_demo1_secret_2' } });
     expect(res.status).toBe(404);
     const rows = await live.db
       .select()
@@ -399,42 +400,34 @@ describe(`Payments without Stripe keys by APP_ENV (${engineName})`, () => {
   it('production takes no demo payments: 503 on client_secret, 404 on demo confirm, nothing stored', async () => {
     const prod = await setupTestApp({ APP_ENV: 'production', AUTH_SECRET: 'x'.repeat(40) });
     const campaign = await createCampaign(prod.db);
-    const res = await prod.request('/api/stripe/client_secret', {
-      method: 'POST',
+    const stripe = prod.client().api.stripe;
+    const res = await stripe.client_secret.$post({
       json: { email: 'p@example.com', amount: 2500, campaign_id: campaign.id },
     });
     expect(res.status).toBe(503);
     expect(await res.json()).toEqual({ statusCode: 503, message: 'Card payments are not configured' });
     expect(await prod.db.select().from(donations).where(eq(donations.campaignId, campaign.id))).toHaveLength(0);
-    const confirm = await prod.request('/api/stripe/demo/confirm', {
-      method: 'POST',
-      json: { clientSecret: 'pi_demo1_secret_2' },
-    });
+    const confirm = await stripe.demo.confirm.$post({ json: { clientSecret: 'pi_demo1_secret_2' } });
     await errorOf(confirm, 404);
   });
 
   it('development keeps the demo flow', async () => {
     const dev = await setupTestApp({ APP_ENV: 'development' });
     const campaign = await createCampaign(dev.db);
-    const res = await dev.request('/api/stripe/client_secret', {
-      method: 'POST',
+    const stripe = dev.client().api.stripe;
+    const res = await stripe.client_secret.$post({
       json: { email: 'd@example.com', amount: 2500, campaign_id: campaign.id },
     });
-    expect(res.status).toBe(200);
-    const { clientSecret, mode } = (await res.json()) as Checkout;
+    const { clientSecret, mode } = await bodyOf(res, 200);
     expect(mode).toBe('demo');
-    const confirm = await dev.request('/api/stripe/demo/confirm', { method: 'POST', json: { clientSecret } });
+    const confirm = await stripe.demo.confirm.$post({ json: { clientSecret } });
     expect(await confirm.json()).toEqual({ status: 'succeeded' });
   });
 });
 
 describe(`POST /api/stripe/client_secret is throttled (${engineName})`, () => {
   const start = (campaignId: string, email: string, headers: Record<string, string> = {}) =>
-    t.request('/api/stripe/client_secret', {
-      method: 'POST',
-      json: { email, amount: 500, campaign_id: campaignId },
-      headers,
-    });
+    t.client().api.stripe.client_secret.$post({ json: { email, amount: 500, campaign_id: campaignId } }, { headers });
 
   it('allows 10 checkouts per email in 15 minutes, then answers 429 with Retry-After and stores nothing', async () => {
     const campaign = await createCampaign(t.db);
@@ -461,11 +454,12 @@ describe(`POST /api/stripe/client_secret is throttled (${engineName})`, () => {
     expect(checked.status).toBe(428);
     expect(await checked.json()).toEqual({ statusCode: 428, message: expect.stringMatching(/security check/) });
     const withToken = (email: string, token: string) =>
-      t.request('/api/stripe/client_secret', {
-        method: 'POST',
-        json: { email, amount: 500, campaign_id: campaign.id, turnstile_token: token },
-        headers: cf,
-      });
+      t
+        .client()
+        .api.stripe.client_secret.$post(
+          { json: { email, amount: 500, campaign_id: campaign.id, turnstile_token: token } },
+          { headers: cf },
+        );
     expect((await withToken(`ip-bad.${stamp}@example.com`, 'bad-token')).status).toBe(428);
     for (let i = 7; i < 30; i++)
       expect((await withToken(`ip${i}.${stamp}@example.com`, `t-${crypto.randomUUID()}`)).status).toBe(200);
@@ -489,8 +483,7 @@ describe(`POST /api/stripe/client_secret is throttled (${engineName})`, () => {
     const stamp = crypto.randomUUID().slice(0, 8);
     const res = await start(campaign.id, `rot.${stamp}@example.com`, { 'cf-connecting-ip': '192.0.2.77' });
     expect(res.status).toBe(428);
-    const passed = await t.request('/api/stripe/client_secret', {
-      method: 'POST',
+    const passed = await t.client().api.stripe.client_secret.$post({
       json: {
         email: `rot.${stamp}@example.com`,
         amount: 500,
@@ -501,9 +494,7 @@ describe(`POST /api/stripe/client_secret is throttled (${engineName})`, () => {
     expect(passed.status).toBe(200);
     const donor = await createUser(t.db);
     const token = await createSession(t.db, donor.id);
-    const signedIn = await t.request('/api/stripe/client_secret', {
-      method: 'POST',
-      token,
+    const signedIn = await t.client(token).api.stripe.client_secret.$post({
       json: { amount: 500, campaign_id: campaign.id },
     });
     expect(signedIn.status).toBe(200);

@@ -11,7 +11,7 @@ import {
   signedIn,
 } from '../../../tests/factories';
 import * as stripe from '../../../tests/fixtures/stripe/events';
-import { engineName, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
+import { bodyOf, engineName, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
 import { insertPendingDonation } from '../donations/pending';
 import { topDonors } from './top-donors';
 import {
@@ -37,12 +37,13 @@ async function expectStoredEqualsRecomputed() {
   );
 }
 
-async function summary(path: string) {
-  const body = (await (await t.request(path)).json()) as {
-    summary: { total_donations: number; donation_count: number };
-  };
-  return body.summary;
-}
+/** The public summary of an appeal or a campaign, as a visitor reads it. */
+const summary = {
+  appeal: async (id: string) =>
+    (await bodyOf(await t.client().api.appeals[':id'].$get({ param: { id } }), 200)).summary,
+  campaign: async (id: string) =>
+    (await bodyOf(await t.client().api.campaigns[':id'].$get({ param: { id } }), 200)).summary,
+};
 
 describe(`running totals (${engineName})`, () => {
   it('equal a from-scratch recomputation after gifts, repeated webhooks, refunds, failures and manual edits', {
@@ -167,23 +168,15 @@ describe(`running totals (${engineName})`, () => {
     expect(await totalsOf(t.db, appeal.id)).toEqual({ raised: 8_000, count: 5, giftAid: 500 });
 
     // 5. Manual gifts: recorded, edited (amount), moved to another campaign's appeal.
-    const manual = await t.request('/api/donations', {
-      method: 'POST',
-      token: adminToken,
+    const gifts = t.client(adminToken).api.donations;
+    const manual = await gifts.$post({
       json: { donor: donor.id, amount: 4_000, date: '2025-03-01', campaign: campaign.id, appeal: appeal.id },
     });
-    expect(manual.status).toBe(201);
-    const manualId = ((await manual.json()) as { _id: string })._id;
-    expect(
-      (await t.request(`/api/donations/${manualId}`, { method: 'PUT', token: adminToken, json: { amount: 4_500 } }))
-        .status,
-    ).toBe(200);
+    const manualId = (await bodyOf(manual, 201))._id;
+    const param = { id: manualId };
+    expect((await gifts[':id'].$put({ param, json: { amount: 4_500 } })).status).toBe(200);
     expect(await totalsOf(t.db, appeal.id)).toEqual({ raised: 12_500, count: 6, giftAid: 500 });
-    const moved = await t.request(`/api/donations/${manualId}`, {
-      method: 'PUT',
-      token: adminToken,
-      json: { campaign: other.id, appeal: otherAppeal.id },
-    });
+    const moved = await gifts[':id'].$put({ param, json: { campaign: other.id, appeal: otherAppeal.id } });
     expect(moved.status).toBe(200);
     expect(await totalsOf(t.db, appeal.id)).toEqual({ raised: 8_000, count: 5, giftAid: 500 });
     expect(await totalsOf(t.db, otherAppeal.id)).toEqual({ raised: 4_500, count: 1, giftAid: 0 });
@@ -201,18 +194,18 @@ describe(`running totals (${engineName})`, () => {
 
     expect(await totalsOf(t.db, appeal.id)).toEqual({ raised: 8_000, count: 5, giftAid: 500 });
     expect(await totalsOf(t.db, campaign.id)).toEqual({ raised: 8_700, count: 6, giftAid: 500 });
-    expect(await summary(`/api/appeals/${appeal.id}`)).toEqual({
+    expect(await summary.appeal(appeal.id)).toEqual({
       total_donations: 8_000,
       donation_count: 5,
       gift_aid: 500,
     });
-    expect(await summary(`/api/campaigns/${campaign.id}`)).toEqual({
+    expect(await summary.campaign(campaign.id)).toEqual({
       total_donations: 8_700,
       donation_count: 6,
       gift_aid: 500,
     });
     const [listed] = (
-      (await (await t.request(`/api/campaigns/${campaign.id}/appeals`)).json()) as { _id: string; summary: object }[]
+      await bodyOf(await t.client().api.campaigns[':id'].appeals.$get({ param: { id: campaign.id }, query: {} }), 200)
     ).filter((a) => a._id === appeal.id);
     expect(listed.summary).toEqual({ total_donations: 8_000, donation_count: 5, gift_aid: 500 });
     await expectStoredEqualsRecomputed();

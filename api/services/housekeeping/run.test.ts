@@ -11,7 +11,7 @@ import {
   createUser,
   type DonationFields,
 } from '../../../tests/factories';
-import { createEngineBucket, engineName, setupTestApp } from '../../../tests/setup/test-app';
+import { bodyOf, createEngineBucket, engineName, setupTestApp } from '../../../tests/setup/test-app';
 import { createPaymentProvider } from '../payments';
 import { HOUSEKEEPING, runHousekeeping } from './run';
 
@@ -56,9 +56,7 @@ describe(`housekeeping (${engineName})`, () => {
     );
     expect(statuses).toEqual({ [stale.id]: 'abandoned', [fresh.id]: 'pending', [paid.id]: 'succeeded' });
     // Abandoned gifts are not in the campaign's total.
-    const campaignDto = (await (await t.request(`/api/campaigns/${campaign.id}`)).json()) as {
-      summary: { total_donations: number };
-    };
+    const campaignDto = await bodyOf(await t.client().api.campaigns[':id'].$get({ param: { id: campaign.id } }), 200);
     expect(campaignDto.summary.total_donations).toBe(900);
 
     const second = await runHousekeeping({ db: t.db, payments: demoPayments, now });
@@ -69,24 +67,19 @@ describe(`housekeeping (${engineName})`, () => {
   it('a payment that arrives after its checkout was abandoned still counts', async () => {
     const t = await setupTestApp();
     const campaign = await createCampaign(t.db);
-    const res = await t.request('/api/stripe/client_secret', {
-      method: 'POST',
+    const api = t.client().api;
+    const res = await api.stripe.client_secret.$post({
       json: { email: `late-${crypto.randomUUID().slice(0, 6)}@example.org`, amount: 1200, campaign_id: campaign.id },
     });
-    const { clientSecret } = (await res.json()) as { clientSecret: string };
+    const { clientSecret } = await bodyOf(res, 200);
     await t.db
       .update(schema.donations)
       .set({ createdAt: new Date(Date.now() - 2 * DAY) })
       .where(eq(schema.donations.campaignId, campaign.id));
     expect((await runHousekeeping({ db: t.db, payments: demoPayments, now: new Date() })).abandoned).toBe(1);
-    const confirm = await t.request('/api/stripe/demo/confirm', {
-      method: 'POST',
-      json: { clientSecret, card: 'success' },
-    });
+    const confirm = await api.stripe.demo.confirm.$post({ json: { clientSecret, card: 'success' } });
     expect(await confirm.json()).toEqual({ status: 'succeeded' });
-    const dto = (await (await t.request(`/api/campaigns/${campaign.id}`)).json()) as {
-      summary: { total_donations: number };
-    };
+    const dto = await bodyOf(await api.campaigns[':id'].$get({ param: { id: campaign.id } }), 200);
     expect(dto.summary.total_donations).toBe(1200);
   });
 
@@ -237,7 +230,7 @@ describe(`housekeeping (${engineName})`, () => {
       rate_limits_purged: 1,
       outbox_purged: 1,
     });
-    expect((await t.request('/api/auth', { token: live })).status).toBe(200);
+    expect((await t.client(live).api.auth.$get()).status).toBe(200);
     expect((await t.db.select().from(schema.loginCodes)).map((r) => r.codeHash)).toEqual(['y']);
     expect((await t.db.select().from(schema.rateLimits)).map((r) => r.key)).toEqual(['send:ip:live']);
     // Earlier tests' gifts left receipts in the outbox: only this test's rows are checked.
@@ -256,8 +249,7 @@ describe(`housekeeping of a guest checkout never paid (${engineName})`, () => {
     const campaign = await createCampaign(t.db);
     const victim = await createUser(t.db, { email: `victim.${crypto.randomUUID().slice(0, 8)}@example.org` });
     const token = await createSession(t.db, victim.id);
-    const res = await t.request('/api/stripe/client_secret', {
-      method: 'POST',
+    const res = await t.client().api.stripe.client_secret.$post({
       json: {
         email: victim.email,
         amount: 1500,
@@ -277,7 +269,10 @@ describe(`housekeeping of a guest checkout never paid (${engineName})`, () => {
     });
     expect(res.status).toBe(200);
     const [gift] = await t.db.select().from(schema.donations).where(eq(schema.donations.donorId, victim.id));
-    expect(await (await t.request('/api/gift-aid/me', { token })).json()).toEqual({ active: false, declarations: [] });
+    expect(await bodyOf(await t.client(token).api['gift-aid'].me.$get(), 200)).toEqual({
+      active: false,
+      declarations: [],
+    });
 
     const later = new Date(Date.now() + 25 * HOUR);
     await runHousekeeping({ db: t.db, payments: demoPayments, now: later });
