@@ -39,12 +39,12 @@ const settleRoute = devOnly.post('/dev/direct-debits/settle', {
 });
 
 /** Local-only tools. They answer 404 unless APP_ENV=development and no real mail is configured. */
-export const devRouter = createRouter().openapi(outboxRoute, async (c) => {
-  const { to } = c.req.valid('query');
-  return c.json(await latestOutboxMessages(c.var.db, to), 200);
-});
-
-devRouter.openapi(settleRoute, async (c) => {
-  const settled = await settleDelayedPayments(serviceContext(c));
-  return c.json({ settled }, 200);
-});
+export const devRouter = createRouter()
+  .openapi(outboxRoute, async (c) => {
+    const { to } = c.req.valid('query');
+    return c.json(await latestOutboxMessages(c.var.db, to), 200);
+  })
+  .openapi(settleRoute, async (c) => {
+    const settled = await settleDelayedPayments(serviceContext(c));
+    return c.json({ settled }, 200);
+  });

@@ -151,9 +151,7 @@ describe(`Direct Debit in demo mode (${engineName})`, () => {
     const stale = new Date(Date.now() - 3 * 86_400_000);
     const pendingRow = (await w.rows()).find((r) => r.status === 'pending')!;
     await t.db.update(donations).set({ createdAt: stale }).where(eq(donations.id, pendingRow.id));
-    // Raw: the dev router adds this route outside its typed chain, so the typed client has no path for it.
-    const settle = async () =>
-      (await (await t.request('/api/dev/direct-debits/settle', { method: 'POST' })).json()) as { settled: number };
+    const settle = async () => bodyOf(await t.client().api.dev['direct-debits'].settle.$post(), 200);
     expect((await settle()).settled).toBeGreaterThanOrEqual(1);
     expect((await settle()).settled).toBe(0);
     const rows = await w.rows();
