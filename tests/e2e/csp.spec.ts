@@ -12,15 +12,20 @@ function directives(policy: string): Map<string, string[]> {
   return out;
 }
 
+type Violation = { directive: string; blocked: string; sample: string };
+/** What the tests leave on the page's window: the violations seen, and what an injected script would set. */
+type TestWindow = Window & { __violations: Violation[]; __injected?: string; __injectedAttr?: string };
+
 /** Records every CSP violation in the page (registered through the browser, not the page). */
 async function recordViolations(page: Page) {
   await page.addInitScript(() => {
-    (window as any).__violations = [];
+    const w = window as unknown as TestWindow;
+    w.__violations = [];
     document.addEventListener('securitypolicyviolation', (e) => {
-      (window as any).__violations.push({ directive: e.effectiveDirective, blocked: e.blockedURI, sample: e.sample });
+      w.__violations.push({ directive: e.effectiveDirective, blocked: e.blockedURI, sample: e.sample });
     });
   });
-  return () => page.evaluate(() => (window as any).__violations as { directive: string; blocked: string }[]);
+  return () => page.evaluate(() => (window as unknown as TestWindow).__violations);
 }
 
 test('server-rendered pages carry a strict policy from Astro: hashed scripts, no unsafe-inline, our origin and Stripe only', async ({
@@ -82,8 +87,8 @@ test('an injected inline script does not run, and the page keeps working', async
     await route.fulfill({ response, body: html });
   });
   await page.goto('/campaigns');
-  expect(await page.evaluate(() => (window as any).__injected)).toBeUndefined();
-  expect(await page.evaluate(() => (window as any).__injectedAttr)).toBeUndefined();
+  expect(await page.evaluate(() => (window as unknown as TestWindow).__injected)).toBeUndefined();
+  expect(await page.evaluate(() => (window as unknown as TestWindow).__injectedAttr)).toBeUndefined();
   const seen = await violations();
   expect(seen.map((v) => v.directive)).toEqual(expect.arrayContaining(['script-src-elem', 'script-src-attr']));
   expect(seen.every((v) => v.blocked === 'inline')).toBe(true);

@@ -34,16 +34,18 @@ test('campaign pages share /campaigns/{short id}; appeal cards share /appeals/{s
 
 test('the platform share sheet is offered where the browser has one', async ({ page, request }) => {
   await page.addInitScript(() => {
-    (window as any).__shared = null;
-    (navigator as any).share = async (data: unknown) => {
-      (window as any).__shared = data;
+    const w = window as unknown as Window & { __shared: unknown };
+    w.__shared = null;
+    // A browser with a share sheet: record what the page hands it.
+    navigator.share = async (data?: ShareData) => {
+      w.__shared = data;
     };
   });
   const appeal = await firstApproved(request, '/api/appeals');
   await page.goto(`/appeals/${appeal.short_id}`);
   await page.locator('summary', { hasText: 'Share Appeal' }).click();
   await page.getByRole('button', { name: 'More ways to share…' }).click();
-  const shared = await page.evaluate(() => (window as any).__shared);
+  const shared = await page.evaluate(() => (window as unknown as { __shared: unknown }).__shared);
   // The sheet sends a short line with the goal, not just the title.
   expect(shared).toEqual({
     title: appeal.title,

@@ -126,7 +126,7 @@ async function notify(
   const mail = ctx.mail;
   if (!mail) return;
   try {
-    // The batch wrote the receipt's row (or another delivery did): send it, or nothing; else as any event.
+    // The batch wrote the receipt's row (or another delivery did): send it, or nothing; other events notify as usual.
     if (receiptToSend) await transmitReceipt(mail, receiptToSend, { gather: ctx.afterAnswer?.deferred });
     else if (!gift?.receipt) await notifyAfterEvent(mail, event, gift?.donationId);
   } catch (err) {
