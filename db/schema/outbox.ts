@@ -19,7 +19,7 @@ export const outbox = sqliteTable(
     attempts: integer('attempts').notNull().default(0),
     /** When the mail retry last claimed the row: another run leaves it alone for MAIL_RETRY.claimMs. */
     lastAttemptAt: integer('last_attempt_at', { mode: 'timestamp_ms' }),
-    /** The Idempotency-Key of the batch request that carried the row (api/services/mail/batch.ts); null when sent alone. */
+    /** The Idempotency-Key of the batch request that carried the row (sendBatch, api/services/mail/mailer.ts); null when sent alone. */
     batchKey: text('batch_key'),
   },
   (t) => [
