@@ -26,7 +26,7 @@ export type TestApp = {
 };
 
 /** The `message` of an API answer (an error's, or a plain `{message}`). */
-export async function messageOf(response: Response): Promise<string> {
+export async function messageOf(response: Response | ClientResponse<unknown, number, string>): Promise<string> {
   const body = (await response.clone().json()) as { message?: unknown };
   expect(typeof body.message, JSON.stringify(body)).toBe('string');
   return body.message as string;
