@@ -63,6 +63,11 @@ export async function publicTotals(t: TestApp, ids: { appealId: string; campaign
   return { appeal: appeal.summary.total_donations, campaign: campaign.summary.total_donations };
 }
 
+/** The emails the dev outbox (GET /api/dev/outbox, development only) holds for `to`, newest first. */
+export async function devOutbox(t: TestApp, to: string) {
+  return bodyOf(await t.client().api.dev.outbox.$get({ query: { to } }), 200);
+}
+
 /** The platform charity (CHARITY_*) that mail names when a gift's organization gives no details of its own. */
 export const PLATFORM_CHARITY = { name: 'UK NFP', number: '1187342', address: '10 Downing Lane, London, SW1A 2AA' };
 /** The bindings that set `PLATFORM_CHARITY`, for `setupTestApp`. */
