@@ -22,7 +22,6 @@ import {
 } from '../../../tests/factories';
 import { bodyOf, engineName, messageOf, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
 
-const message = messageOf;
 /** Merges donor `id` into `into` as `token` (signed out without one). */
 const mergeOf = (t: TestApp, token: string | undefined, id: string, into: string) =>
   t.client(token).api.users[':id'].merge.$post({ param: { id }, json: { into } });
@@ -161,23 +160,23 @@ describe(`merging two donor records (${engineName})`, () => {
 
     const self = await merge(admin.token, w.source.id, { into: w.source.id });
     expect(self.status).toBe(400);
-    expect(await message(self)).toMatch(/itself/);
+    expect(await messageOf(self)).toMatch(/itself/);
     expect((await merge(admin.token, crypto.randomUUID(), { into: w.into.id })).status).toBe(404);
     const unknownInto = await merge(admin.token, w.source.id, { into: crypto.randomUUID() });
     expect(unknownInto.status).toBe(404);
-    expect(await message(unknownInto)).toMatch(/^into:/);
+    expect(await messageOf(unknownInto)).toMatch(/^into:/);
     expect((await merge(admin.token, w.source.id, { into: 'not an id' })).status).toBe(404);
     // No `into` at all: sent raw, as the typed client would refuse the body.
     const noBody = await t.request(`/api/users/${w.source.id}/merge`, { method: 'POST', token: admin.token, json: {} });
     expect(noBody.status).toBe(400);
-    expect(await message(noBody)).toMatch(/into/);
+    expect(await messageOf(noBody)).toMatch(/into/);
     const huge = await merge(admin.token, w.source.id, { into: 'x'.repeat(5000) });
     expect(huge.status).toBe(400);
 
     // A staff account is never merged, either way: its organization rights would move or vanish.
     const staffInto = await merge(admin.token, w.source.id, { into: orgAdminX.user.id });
     expect(staffInto.status).toBe(400);
-    expect(await message(staffInto)).toMatch(/org_admin account; only donor records can be merged/);
+    expect(await messageOf(staffInto)).toMatch(/org_admin account; only donor records can be merged/);
     expect((await merge(admin.token, finance.user.id, { into: w.into.id })).status).toBe(400);
 
     // Org Y's admin cannot see Org X's donors; after the donor also gives to Org Y, Org X's admin may not merge them.
@@ -185,7 +184,7 @@ describe(`merging two donor records (${engineName})`, () => {
     await createDonation(t.db, { donorId: w.source.id, campaignId: w.campaignY, amount: 100 });
     const across = await merge(orgAdminX.token, w.source.id, { into: w.into.id });
     expect(across.status).toBe(403);
-    expect(await message(across)).toMatch(/organization you do not administer/);
+    expect(await messageOf(across)).toMatch(/organization you do not administer/);
 
     expect((await merge(donor.token, w.source.id, { into: w.into.id })).status).toBe(403);
     expect((await merge(finance.token, w.source.id, { into: w.into.id })).status).toBe(403);

@@ -55,17 +55,16 @@ describe(`organization admins add donors to their organization (${engineName})`,
     const add = (token: string, json: DonorInput) =>
       t.client(token).api.users.$post({ json: { first_name: 'Pat', last_name: 'Smith', ...json } });
     const donorOf = (token: string, id: string) => t.client(token).api.users[':id'].$get({ param: { id } });
-    const message = messageOf;
 
     const withPhone = await add(orgAdmin.token, { email: `p-${stamp()}@example.com`, phone: '07911 123456' });
     expect(withPhone.status).toBe(403);
-    expect(await message(withPhone)).toMatch(/name and email only; leave out phone/);
+    expect(await messageOf(withPhone)).toMatch(/name and email only; leave out phone/);
     const asAdmin = await add(orgAdmin.token, { email: `a-${stamp()}@example.com`, type: 'admin' });
     expect(asAdmin.status).toBe(403);
-    expect(await message(asAdmin)).toBe('Only admins can choose a user type');
+    expect(await messageOf(asAdmin)).toBe('Only admins can choose a user type');
     const elsewhere = await add(orgAdmin.token, { email: `e-${stamp()}@example.com`, organization_id: otherOrg.id });
     expect(elsewhere.status).toBe(403);
-    expect(await message(elsewhere)).toBe('You can add donors only to organizations you administer');
+    expect(await messageOf(elsewhere)).toBe('You can add donors only to organizations you administer');
     const byDonor = await add(donor.token, { email: `d-${stamp()}@example.com` });
     expect(byDonor.status).toBe(403);
     // An existing address is a 409 for everyone, and the existing account is not linked or shown.
