@@ -26,7 +26,7 @@ export type TestApp = {
 };
 
 /** The `message` of an API answer (an error's, or a plain `{message}`). */
-export async function messageOf(response: Response): Promise<string> {
+export async function messageOf(response: Response | ClientResponse<unknown, number, string>): Promise<string> {
   const body = (await response.clone().json()) as { message?: unknown };
   expect(typeof body.message, JSON.stringify(body)).toBe('string');
   return body.message as string;
@@ -61,6 +61,11 @@ export async function publicTotals(t: TestApp, ids: { appealId: string; campaign
   const appeal = await bodyOf(await api.appeals[':id'].$get({ param: { id: ids.appealId } }), 200);
   const campaign = await bodyOf(await api.campaigns[':id'].$get({ param: { id: ids.campaignId } }), 200);
   return { appeal: appeal.summary.total_donations, campaign: campaign.summary.total_donations };
+}
+
+/** The emails the dev outbox (GET /api/dev/outbox, development only) holds for `to`, newest first. */
+export async function devOutbox(t: TestApp, to: string) {
+  return bodyOf(await t.client().api.dev.outbox.$get({ query: { to } }), 200);
 }
 
 /** The platform charity (CHARITY_*) that mail names when a gift's organization gives no details of its own. */

@@ -10,27 +10,8 @@ import {
   signedIn,
   type SignedIn,
 } from '../../../tests/factories';
-import { engineName, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
-
-type Line = {
-  _id: string;
-  line: number;
-  donor_id: string;
-  amount: number;
-  campaign_id: string;
-  general_fund: boolean;
-  gift_aid: boolean;
-  reference: string | null;
-};
-type Batch = {
-  _id: string;
-  organization_id: string;
-  method: string;
-  expected_total: number;
-  gift_count: number;
-  gifts: Line[];
-};
-type Problem = { statusCode: number; message: string };
+import { bodyOf, engineName, errorOf, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
+import type { BatchBody } from '../../schemas/batches';
 
 describe(`batch entry of offline income (${engineName})`, () => {
   let t: TestApp;
@@ -62,14 +43,16 @@ describe(`batch entry of offline income (${engineName})`, () => {
   });
 
   const key = () => `batch-key-${engineName}-${Date.now()}-${++run}`;
-  const post = (json: unknown, { token = orgAdmin.token, idempotencyKey = key() as string | null } = {}) =>
-    t.request('/api/donations/batches', {
-      method: 'POST',
-      token,
-      json,
-      headers: idempotencyKey ? { 'Idempotency-Key': idempotencyKey } : {},
-    });
-  const threeCheques = (overrides: Record<string, unknown> = {}) => ({
+  /** `token: null` posts signed out. */
+  const post = (
+    json: BatchBody,
+    { token = orgAdmin.token, idempotencyKey = key() }: { token?: string | null; idempotencyKey?: string } = {},
+  ) =>
+    t.client(token ?? undefined).api.donations.batches.$post({ json, header: { 'idempotency-key': idempotencyKey } });
+  /** Without the Idempotency-Key header, or with a method the schema does not know: raw, as the client refuses both. */
+  const postRaw = (json: unknown, headers: Record<string, string> = { 'Idempotency-Key': key() }) =>
+    t.request('/api/donations/batches', { method: 'POST', token: orgAdmin.token, json, headers });
+  const threeCheques = (overrides: Partial<BatchBody> = {}): BatchBody => ({
     organization_id: orgX,
     method: 'cheque',
     banked_on: '2026-03-31',
@@ -98,9 +81,7 @@ describe(`batch entry of offline income (${engineName})`, () => {
 
   it('posts a batch of three cheques: three succeeded batch gifts dated the banked day, new donors, one audit row, a receipt', async () => {
     const body = threeCheques();
-    const res = await post(body);
-    expect(res.status).toBe(201);
-    const batch = (await res.json()) as Batch;
+    const batch = await bodyOf(await post(body), 201);
     expect(batch).toMatchObject({ organization_id: orgX, method: 'cheque', expected_total: 13_734, gift_count: 3 });
     expect(batch.gifts.map((g) => [g.line, g.amount])).toEqual([
       [1, 2_500],
@@ -169,45 +150,37 @@ describe(`batch entry of offline income (${engineName})`, () => {
     const mail = await t.db.select().from(outbox).where(eq(outbox.to, nora.email));
     expect(mail).toHaveLength(1);
     // Read back: the list and the batch with its lines.
-    const list = (await (await t.request('/api/donations/batches', { token: finance.token })).json()) as {
-      _id: string;
-    }[];
+    const batches = (token: string) => t.client(token).api.donations.batches;
+    const list = await bodyOf(await batches(finance.token).$get({ query: {} }), 200);
     expect(list.map((b) => b._id)).toContain(batch._id);
-    const one = await t.request(`/api/donations/batches/${batch._id}`, { token: finance.token });
-    expect(one.status).toBe(200);
-    expect(((await one.json()) as Batch).gifts.map((g) => g._id)).toEqual(batch.gifts.map((g) => g._id));
-    expect((await t.request(`/api/donations/batches/${batch._id}`, { token: otherOrgAdmin.token })).status).toBe(404);
-    const othersList = (await (await t.request('/api/donations/batches', { token: otherOrgAdmin.token })).json()) as {
-      _id: string;
-    }[];
+    const one = await bodyOf(await batches(finance.token)[':id'].$get({ param: { id: batch._id } }), 200);
+    expect(one.gifts.map((g) => g._id)).toEqual(batch.gifts.map((g) => g._id));
+    expect((await batches(otherOrgAdmin.token)[':id'].$get({ param: { id: batch._id } })).status).toBe(404);
+    const othersList = await bodyOf(await batches(otherOrgAdmin.token).$get({ query: {} }), 200);
     expect(othersList.map((b) => b._id)).not.toContain(batch._id);
   });
 
   it('says how a batch gift was paid in the staff list, the donations CSV and its page (Cheque, not Card), and links its batch', async () => {
-    const batch = (await (await post(threeCheques({ reference: 'Paying-in slip 105' }))).json()) as Batch;
-    const list = await t.request(`/api/donations?campaign_id=${campaignX}&limit=100`, { token: finance.token });
-    expect(list.status).toBe(200);
+    const batch = await bodyOf(await post(threeCheques({ reference: 'Paying-in slip 105' })), 201);
+    const api = t.client(finance.token).api;
+    const list = await bodyOf(await api.donations.$get({ query: { campaign_id: campaignX, limit: '100' } }), 200);
     const ids = new Set(batch.gifts.map((g) => g._id));
-    const mine = ((await list.json()) as { _id: string; payment_method: string | null }[]).filter((d) =>
-      ids.has(d._id),
-    );
+    const mine = list.filter((d) => ids.has(d._id));
     expect(mine.map((d) => d.payment_method)).toEqual(['cheque', 'cheque']);
-    const csv = await (await t.request('/api/exports/donations.csv', { token: finance.token })).text();
+    const csv = await (await api.exports['donations.csv'].$get({ query: {} })).text();
     const lines = csv.split(/\r?\n/).filter((line) => [...ids].some((id) => line.includes(id)));
     expect(lines).toHaveLength(3);
     for (const line of lines) expect(line).toMatch(/,batch,Cheque,/);
     // The gift's page links back to the batch it was banked in.
-    const story = await t.request(`/api/donations/${batch.gifts[0]._id}/story`, { token: finance.token });
-    expect(story.status).toBe(200);
-    expect(await story.json()).toMatchObject({ batch_id: batch._id, payment_method: 'cheque' });
+    const story = await api.donations[':id'].story.$get({ param: { id: batch.gifts[0]._id } });
+    expect(await bodyOf(story, 200)).toMatchObject({ batch_id: batch._id, payment_method: 'cheque' });
   });
 
   it('refuses a batch whose lines do not add up to the expected total, storing nothing', async () => {
     const before = (await batchRows(orgX)).length;
     const body = threeCheques({ expected_total: 13_700 });
     const res = await post(body);
-    expect(res.status).toBe(400);
-    expect(((await res.json()) as Problem).message).toMatch(/^expected_total: the 3 gifts add up to £137\.34/);
+    expect((await errorOf(res, 400)).message).toMatch(/^expected_total: the 3 gifts add up to £137\.34/);
     expect((await batchRows(orgX)).length).toBe(before);
     expect(await t.db.select().from(users).where(eq(users.email, body.gifts[1].donor!.email!))).toEqual([]);
   });
@@ -216,25 +189,20 @@ describe(`batch entry of offline income (${engineName})`, () => {
     const before = (await batchRows(orgX)).length;
     const [line] = threeCheques().gifts;
     const huge = await post(threeCheques({ expected_total: 100_000_001, gifts: [{ ...line, amount: 100_000_001 }] }));
-    expect(huge.status).toBe(400);
-    expect(((await huge.json()) as Problem).message).toBe(
+    expect((await errorOf(huge, 400)).message).toBe(
       'gifts.0.amount: at most £1,000,000.00; check the figure for a typo',
     );
     const one = await post(threeCheques({ expected_total: 2_400, gifts: [line] }));
-    expect(one.status).toBe(400);
-    expect(((await one.json()) as Problem).message).toMatch(/^expected_total: the 1 gift comes up to £25\.00 /);
+    expect((await errorOf(one, 400)).message).toMatch(/^expected_total: the 1 gift comes up to £25\.00 /);
     expect((await batchRows(orgX)).length).toBe(before);
   });
 
   it('posts a batch once per Idempotency-Key: the same key answers the first batch, another batch under it is 409', async () => {
     const idempotencyKey = key();
     const body = threeCheques();
-    const first = await post(body, { idempotencyKey });
-    expect(first.status).toBe(201);
-    const firstBatch = (await first.json()) as Batch;
+    const firstBatch = await bodyOf(await post(body, { idempotencyKey }), 201);
     const again = await post(body, { idempotencyKey });
-    expect(again.status).toBe(200);
-    expect(((await again.json()) as Batch)._id).toBe(firstBatch._id);
+    expect((await bodyOf(again, 200))._id).toBe(firstBatch._id);
     expect(
       await t.db.select().from(donationBatches).where(eq(donationBatches.idempotencyKey, idempotencyKey)),
     ).toHaveLength(1);
@@ -243,28 +211,22 @@ describe(`batch entry of offline income (${engineName})`, () => {
       { ...body, expected_total: 13_735, gifts: [...body.gifts.slice(0, 2), { ...body.gifts[2], amount: 1_235 }] },
       { idempotencyKey },
     );
-    expect(different.status).toBe(409);
-    expect(((await different.json()) as Problem).message).toMatch(/Idempotency-Key/);
-    const missing = await post(body, { idempotencyKey: null });
-    expect(missing.status).toBe(400);
+    expect((await errorOf(different, 409)).message).toMatch(/Idempotency-Key/);
+    const missing = await postRaw(body, {});
     // The header is named once, then what to do.
-    expect(((await missing.json()) as Problem).message).toBe(
+    expect((await errorOf(missing, 400)).message).toBe(
       'idempotency-key: send a header that names this batch, e.g. a UUID made when the form opened',
     );
     const short = await post(body, { idempotencyKey: 'abc' });
-    expect(short.status).toBe(400);
-    expect(((await short.json()) as Problem).message).toBe('idempotency-key: use at least 8 characters');
+    expect((await errorOf(short, 400)).message).toBe('idempotency-key: use at least 8 characters');
   });
 
   it("refuses another organization's campaign or appeal, naming the line", async () => {
     const before = (await batchRows(orgX)).length;
     const body = threeCheques();
-    body.gifts[1] = { ...body.gifts[1], appeal_id: undefined, campaign_id: campaignY } as (typeof body.gifts)[1];
+    body.gifts[1] = { ...body.gifts[1], appeal_id: undefined, campaign_id: campaignY };
     const res = await post(body);
-    expect(res.status).toBe(400);
-    expect(((await res.json()) as Problem).message).toMatch(
-      /^gifts\[2\]\.campaign_id: not a campaign of this organization/,
-    );
+    expect((await errorOf(res, 400)).message).toMatch(/^gifts\[2\]\.campaign_id: not a campaign of this organization/);
     expect((await batchRows(orgX)).length).toBe(before);
   });
 
@@ -283,8 +245,7 @@ describe(`batch entry of offline income (${engineName})`, () => {
         },
       ],
     });
-    expect(res.status).toBe(201);
-    expect(((await res.json()) as Batch).gifts[0].donor_id).toBe(existing.id);
+    expect((await bodyOf(res, 201)).gifts[0].donor_id).toBe(existing.id);
     expect(await t.db.select().from(users).where(eq(users.email, existing.email))).toHaveLength(1);
   });
 
@@ -296,18 +257,16 @@ describe(`batch entry of offline income (${engineName})`, () => {
       expected_total: 700,
       gifts: [{ donor_id: knownDonorId, amount: 700 }],
     });
-    expect(res.status).toBe(201);
-    const fundId = ((await res.json()) as Batch).gifts[0].campaign_id;
-    const listed = (await (await t.request('/api/campaigns?limit=100')).json()) as
-      | { _id: string }[]
-      | { data: { _id: string }[] };
-    const ids = (Array.isArray(listed) ? listed : listed.data).map((c) => c._id);
+    const fundId = (await bodyOf(res, 201)).gifts[0].campaign_id;
+    const listed = await bodyOf(await t.client().api.campaigns.$get({ query: { limit: '100' } }), 200);
+    const ids = listed.map((c) => c._id);
     expect(ids).toContain(campaignX);
     expect(ids).not.toContain(fundId);
-    expect((await t.request(`/api/campaigns/${fundId}`)).status).toBe(404);
-    expect((await t.request(`/api/campaigns/${fundId}`, { token: donor.token })).status).toBe(404);
+    const campaign = (token?: string) => t.client(token).api.campaigns[':id'].$get({ param: { id: fundId } });
+    expect((await campaign()).status).toBe(404);
+    expect((await campaign(donor.token)).status).toBe(404);
     // Staff of the organization still see it (it is where their unrestricted gifts are counted).
-    expect((await t.request(`/api/campaigns/${fundId}`, { token: orgAdmin.token })).status).toBe(200);
+    expect((await campaign(orgAdmin.token)).status).toBe(200);
     // One fund per organization: the next batch reuses it.
     const next = await post({
       organization_id: orgX,
@@ -316,7 +275,7 @@ describe(`batch entry of offline income (${engineName})`, () => {
       expected_total: 300,
       gifts: [{ donor_id: knownDonorId, amount: 300 }],
     });
-    expect(((await next.json()) as Batch).gifts[0].campaign_id).toBe(fundId);
+    expect((await bodyOf(next, 201)).gifts[0].campaign_id).toBe(fundId);
     expect(
       await t.db
         .select()
@@ -329,13 +288,13 @@ describe(`batch entry of offline income (${engineName})`, () => {
     const other = await post(threeCheques(), { token: otherOrgAdmin.token });
     expect(other.status).toBe(403);
     expect((await post(threeCheques(), { token: donor.token })).status).toBe(403);
-    expect((await t.request('/api/donations/batches', { method: 'POST', json: threeCheques() })).status).toBe(401);
+    expect((await post(threeCheques(), { token: null })).status).toBe(401);
     const byFinance = await post(threeCheques(), { token: finance.token });
     expect(byFinance.status).toBe(201);
   });
 
   it('refuses Gift Aid without a declaration covering the banked day, naming the line; accepts it with one', async () => {
-    const body = {
+    const body: BatchBody = {
       organization_id: orgX,
       method: 'cheque',
       banked_on: '2026-05-01',
@@ -343,8 +302,7 @@ describe(`batch entry of offline income (${engineName})`, () => {
       gifts: [{ donor_id: knownDonorId, amount: 2_000, campaign_id: campaignX, gift_aid: true }],
     };
     const refused = await post(body);
-    expect(refused.status).toBe(400);
-    expect(((await refused.json()) as Problem).message).toMatch(
+    expect((await errorOf(refused, 400)).message).toMatch(
       /^gifts\[1\]\.gift_aid: this donor has no Gift Aid declaration/,
     );
     const newDonor = await post({
@@ -363,8 +321,7 @@ describe(`batch entry of offline income (${engineName})`, () => {
       declaredAt: new Date('2026-01-10T12:00:00Z'),
     });
     const accepted = await post(body);
-    expect(accepted.status).toBe(201);
-    const line = ((await accepted.json()) as Batch).gifts[0];
+    const line = (await bodyOf(accepted, 201)).gifts[0];
     expect(line.gift_aid).toBe(true);
     expect((await t.db.select().from(donations).where(eq(donations.id, line._id)))[0].giftAidDeclarationId).toBe(
       declaration.id,
@@ -374,23 +331,19 @@ describe(`batch entry of offline income (${engineName})`, () => {
   });
 
   it('names bad input: unknown method, non-pence amounts, too many lines', async () => {
-    const method = await post(threeCheques({ method: 'bitcoin' }));
-    expect(method.status).toBe(400);
-    expect(((await method.json()) as Problem).message).toMatch(/method/);
+    const method = await postRaw({ ...threeCheques(), method: 'bitcoin' });
+    expect((await errorOf(method, 400)).message).toMatch(/method/);
     const body = threeCheques();
     const pounds = await post({ ...body, gifts: [{ ...body.gifts[0], amount: 25.5 }] });
-    expect(pounds.status).toBe(400);
-    expect(((await pounds.json()) as Problem).message).toMatch(/amount/);
+    expect((await errorOf(pounds, 400)).message).toMatch(/amount/);
     const many = await post({
       ...body,
       expected_total: 201,
       gifts: Array.from({ length: 201 }, () => ({ donor_id: knownDonorId, amount: 1 })),
     });
-    expect(many.status).toBe(400);
-    expect(((await many.json()) as Problem).message).toMatch(/at most 200/);
+    expect((await errorOf(many, 400)).message).toMatch(/at most 200/);
     const day = await post(threeCheques({ banked_on: '2026-02-30' }));
-    expect(day.status).toBe(400);
-    expect(((await day.json()) as Problem).message).toMatch(/^banked_on/);
+    expect((await errorOf(day, 400)).message).toMatch(/^banked_on/);
   });
 
   it('stores nothing when a write fails midway through the batch', async () => {
@@ -403,7 +356,7 @@ describe(`batch entry of offline income (${engineName})`, () => {
     const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     try {
       const body = threeCheques();
-      body.gifts[2] = { ...body.gifts[2], reference } as (typeof body.gifts)[2];
+      body.gifts[2] = { ...body.gifts[2], reference };
       const idempotencyKey = key();
       const res = await post(body, { idempotencyKey });
       expect(res.status).toBe(500);

@@ -1,7 +1,15 @@
+import type { InferRequestType } from 'hono/client';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { donationReversals } from '../../../db/schema';
 import { createCampaign, createDonation, createOrganization, createUser, signedIn } from '../../../tests/factories';
-import { engineName, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
+import {
+  bodyOf,
+  engineName,
+  errorOf,
+  setupTestApp,
+  type TestApp,
+  type TestClient,
+} from '../../../tests/setup/test-app';
 
 const XERO_HEADER = '*Narration,*Date,Description,*AccountCode,*TaxRate,*Amount,TrackingName1,TrackingOption1';
 
@@ -164,10 +172,12 @@ describe(`accounts journal CSV (${engineName})`, () => {
     donorToken = (await signedIn(t.db, 'donor')).token;
   });
 
-  const get = (path: string, token?: string) => t.request(path, { token });
+  type JournalQuery = InferRequestType<TestClient['api']['exports']['journal.csv']['$get']>['query'];
+  /** GET /api/exports/journal.csv as `token`'s caller (none: signed out). */
+  const download = (query: JournalQuery, token?: string) => t.client(token).api.exports['journal.csv'].$get({ query });
 
-  async function journal(query: string, token = orgAdminToken) {
-    const res = await get(`/api/exports/journal.csv?${query}`, token);
+  async function journal(query: JournalQuery, token = orgAdminToken) {
+    const res = await download(query, token);
     expect(res.status).toBe(200);
     const text = (await res.text()).replace(/^\uFEFF/, '');
     const rows = text.split('\r\n').filter(Boolean);
@@ -178,7 +188,7 @@ describe(`accounts journal CSV (${engineName})`, () => {
   const sum = (lines: XeroLine[]) => lines.reduce((total, l) => total + l.pence, 0);
 
   it('balances every journal (same narration and date) to the penny, and the whole file', async () => {
-    const { lines, res } = await journal('from=2026-06-01&to=2026-06-30');
+    const { lines, res } = await journal({ from: '2026-06-01', to: '2026-06-30' });
     expect(res.headers.get('content-disposition')).toMatch(/^attachment; filename="journal-\d{4}-\d{2}-\d{2}\.csv"$/);
     const journals = new Map<string, XeroLine[]>();
     for (const l of lines)
@@ -198,7 +208,7 @@ describe(`accounts journal CSV (${engineName})`, () => {
   });
 
   it('credits gross to the fund code, debits the fee and the net to Stripe clearing or the bank', async () => {
-    const { lines } = await journal('from=2026-06-02&to=2026-06-02');
+    const { lines } = await journal({ from: '2026-06-02', to: '2026-06-02' });
     const brief = lines.map((l) => [l.code, l.pence, l.fund]);
     expect(new Set(brief.map((b) => JSON.stringify(b)))).toEqual(
       new Set(
@@ -217,12 +227,12 @@ describe(`accounts journal CSV (${engineName})`, () => {
   });
 
   it('reverses a refund and a bounced cheque on the day they succeeded', async () => {
-    const refund = await journal('from=2026-06-06&to=2026-06-06');
+    const refund = await journal({ from: '2026-06-06', to: '2026-06-06' });
     expect(refund.lines.map((l) => [l.code, l.pence])).toEqual([
       ['4100', 1_000],
       ['1210', -1_000],
     ]);
-    const bounced = await journal('from=2026-06-07&to=2026-06-07');
+    const bounced = await journal({ from: '2026-06-07', to: '2026-06-07' });
     expect(bounced.lines.map((l) => [l.code, l.pence])).toEqual([
       ['4000', 2_000],
       ['1201', -2_000],
@@ -230,11 +240,12 @@ describe(`accounts journal CSV (${engineName})`, () => {
   });
 
   it('income lines total the donations list (net of refunds) for the same period and scope', async () => {
-    const { lines } = await journal('from=2026-06-01&to=2026-06-30');
+    const { lines } = await journal({ from: '2026-06-01', to: '2026-06-30' });
     const income = -sum(lines.filter((l) => l.code.startsWith('4')));
-    const res = await get('/api/donations?date_from=2026-06-01&date_to=2026-06-30&limit=100', orgAdminToken);
-    expect(res.status).toBe(200);
-    const list = (await res.json()) as { amount: number; refunded_amount: number; status: string }[];
+    const res = await t
+      .client(orgAdminToken)
+      .api.donations.$get({ query: { date_from: '2026-06-01', date_to: '2026-06-30', limit: '100' } });
+    const list = await bodyOf(res, 200);
     const paid = list.filter((d) => d.status === 'succeeded' || d.status === 'refunded');
     const listTotal = paid.reduce((total, d) => total + d.amount - d.refunded_amount, 0);
     expect(listTotal).toBe(10_000 + 2_500 + 5_000 + 700 + 3_000 - 1_000);
@@ -242,13 +253,13 @@ describe(`accounts journal CSV (${engineName})`, () => {
   });
 
   it('gives admins one organization on request, Sage users debit and credit columns', async () => {
-    const { lines } = await journal(`from=2026-06-02&to=2026-06-02&organization_id=${orgB}`, adminToken);
+    const { lines } = await journal({ from: '2026-06-02', to: '2026-06-02', organization_id: orgB }, adminToken);
     expect(lines.map((l) => [l.code, l.pence, l.fund])).toEqual([
       ['4000', -4_000, 'Homes'],
       ['1210', 4_000, 'Homes'],
     ]);
-    const sage = await get(
-      `/api/exports/journal.csv?from=2026-06-02&to=2026-06-02&organization_id=${orgB}&format=sage`,
+    const sage = await download(
+      { from: '2026-06-02', to: '2026-06-02', organization_id: orgB, format: 'sage' },
       adminToken,
     );
     const text = (await sage.text()).replace(/^\uFEFF/, '');
@@ -261,19 +272,16 @@ describe(`accounts journal CSV (${engineName})`, () => {
   });
 
   it('is an empty file with its header for a period without gifts', async () => {
-    const { text } = await journal('from=2020-01-01&to=2020-01-31');
+    const { text } = await journal({ from: '2020-01-01', to: '2020-01-31' });
     expect(text).toBe(`${XERO_HEADER}\r\n`);
   });
 
   it('refuses other organizations and donors', async () => {
-    const other = await get(
-      `/api/exports/journal.csv?from=2026-06-01&to=2026-06-30&organization_id=${orgB}`,
-      orgAdminToken,
-    );
-    expect(other.status).toBe(403);
-    expect(((await other.json()) as { message: string }).message).toMatch(/organization_id/);
-    expect((await get('/api/exports/journal.csv?from=2026-06-01&to=2026-06-30', donorToken)).status).toBe(403);
-    expect((await get('/api/exports/journal.csv?from=2026-06-01&to=2026-06-30')).status).toBe(401);
+    const june = { from: '2026-06-01', to: '2026-06-30' };
+    const other = await download({ ...june, organization_id: orgB }, orgAdminToken);
+    expect((await errorOf(other, 403)).message).toMatch(/organization_id/);
+    expect((await download(june, donorToken)).status).toBe(403);
+    expect((await download(june)).status).toBe(401);
   });
 
   it("refuses a Xero file beyond Xero's 300 lines, naming the count; Sage's layout has no such limit", async () => {
@@ -292,24 +300,23 @@ describe(`accounts journal CSV (${engineName})`, () => {
         date: new Date(Date.UTC(2027, 0, 1 + day, 12)),
       });
     }
-    const long = await get(`/api/exports/journal.csv?from=2027-01-01&to=2027-04-11&organization_id=${org}`, adminToken);
-    expect(long.status).toBe(400);
-    const body = (await long.json()) as { statusCode: number; message: string };
-    expect(body.statusCode).toBe(400);
+    const long = await download({ from: '2027-01-01', to: '2027-04-11', organization_id: org }, adminToken);
+    const body = await errorOf(long, 400);
     expect(body.message).toBe(
       'to: the journal from 01/01/2027 to 11/04/2027 has 303 lines, and Xero imports at most 300 in one file; export fewer days at a time (or one organization)',
     );
     // 100 days make 300 lines: exactly Xero's limit, exported.
-    const { lines } = await journal(`from=2027-01-01&to=2027-04-10&organization_id=${org}`, adminToken);
+    const { lines } = await journal({ from: '2027-01-01', to: '2027-04-10', organization_id: org }, adminToken);
     expect(lines).toHaveLength(300);
-    const sage = await get(
-      `/api/exports/journal.csv?from=2027-01-01&to=2027-04-11&organization_id=${org}&format=sage`,
+    const sage = await download(
+      { from: '2027-01-01', to: '2027-04-11', organization_id: org, format: 'sage' },
       adminToken,
     );
     expect(sage.status).toBe(200);
     expect((await sage.text()).trim().split('\r\n')).toHaveLength(304);
   });
 
+  // A table of query strings as typed, some the schema refuses (no from, an unknown format): raw requests.
   it.each([
     ['from=2026-06-30&to=2026-06-01', /^to: Must be on or after from/],
     ['from=2026-13-01&to=2026-06-30', /^from: Enter a date like/],
@@ -322,10 +329,7 @@ describe(`accounts journal CSV (${engineName})`, () => {
     ],
     ['from=2026-06-01&to=2026-06-30&format=quickbooks', /^format: Must be one of: xero, sage/],
   ])('answers 400 naming the field for %s', async (query, message) => {
-    const res = await get(`/api/exports/journal.csv?${query}`, adminToken);
-    expect(res.status).toBe(400);
-    const body = (await res.json()) as { statusCode: number; message: string };
-    expect(body.statusCode).toBe(400);
-    expect(body.message).toMatch(message);
+    const res = await t.request(`/api/exports/journal.csv?${query}`, { token: adminToken });
+    expect((await errorOf(res, 400)).message).toMatch(message);
   });
 });

@@ -11,7 +11,7 @@ import {
 } from '../../../tests/factories';
 import { sendEvent, signature, WEBHOOK_SECRET } from '../../../tests/fixtures/stripe/events';
 import { startStripeFake, stripeModeBindings, type StripeFake } from '../../../tests/mocks/stripe-fake';
-import { setupTestApp, type TestApp } from '../../../tests/setup/test-app';
+import { bodyOf, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
 import { createStripe } from '../../services/payments/stripe-client';
 import { stripeSettlements } from '../../services/payments/settlement';
 import { paymentIntentObject, stripeEvent } from '../../services/payments/stripe-objects';
@@ -117,9 +117,8 @@ describe('fees and payouts through Stripe (libsql, Stripe fake)', () => {
     expect(row).toMatchObject({ status: 'paid', amount: payout.amount });
     expect((await giftRow(b)).payoutId).toBe(payout.id);
 
-    const res = await t.request(`/api/finance/payouts/${payout.id}`, { token: financeToken });
-    expect(res.status).toBe(200);
-    const body = (await res.json()) as { lines: { donation_id: string | null }[]; lines_net: number; amount: number };
+    const res = await t.client(financeToken).api.finance.payouts[':id'].$get({ param: { id: payout.id } });
+    const body = await bodyOf(res, 200);
     expect(body.lines.map((l) => l.donation_id)).toEqual(expect.arrayContaining([a, b, null]));
     expect(body.lines_net).toBe(body.amount);
   });

@@ -1,3 +1,4 @@
+import type { InferRequestType } from 'hono/client';
 import { eq } from 'drizzle-orm';
 import Stripe from 'stripe';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -19,7 +20,14 @@ import {
   invoicePaymentFailed,
   paymentIntentSucceeded,
 } from '../../../tests/fixtures/stripe/events';
-import { engineName, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
+import {
+  bodyOf,
+  engineName,
+  errorOf,
+  setupTestApp,
+  type TestApp,
+  type TestClient,
+} from '../../../tests/setup/test-app';
 import { DEMO_PAYOUTS, demoPayoutId, makeDemoPayouts } from '../../services/finance/payouts-demo';
 import {
   balanceTransactionObject,
@@ -422,46 +430,39 @@ describe(`GET /api/finance/payouts (${engineName})`, () => {
     xPayout = px.id;
     yPayout = py.id;
   });
-  const get = (path: string, token: string | null) => t.request(path, { token: token ?? undefined });
+  type PayoutQuery = InferRequestType<TestClient['api']['finance']['payouts']['$get']>['query'];
+  /** `token: null` reads signed out. */
+  const list = (token: string | null, query: PayoutQuery = {}) =>
+    t.client(token ?? undefined).api.finance.payouts.$get({ query });
+  const detail = (token: string, id: string) => t.client(token).api.finance.payouts[':id'].$get({ param: { id } });
 
   it('finance users see their organization’s payouts with lines linking to gifts; others are refused', async () => {
-    const list = await get('/api/finance/payouts?limit=200', finance.token);
-    expect(list.status).toBe(200);
-    const ids = ((await list.json()) as { _id: string }[]).map((p) => p._id);
+    const ids = (await bodyOf(await list(finance.token, { limit: '200' }), 200)).map((p) => p._id);
     expect(ids).toContain(xPayout);
     expect(ids).not.toContain(yPayout);
-    const detail = await get(`/api/finance/payouts/${xPayout}`, finance.token);
-    expect(detail.status).toBe(200);
-    const body = (await detail.json()) as {
-      amount: number;
-      lines_net: number;
-      lines: { donation_id: string | null; type: string }[];
-      partial: boolean;
-    };
+    const body = await bodyOf(await detail(finance.token, xPayout), 200);
     expect(body.partial).toBe(false);
     expect(body.lines_net).toBe(body.amount);
     expect(body.lines[0]).toMatchObject({ type: 'charge', donation_id: expect.any(String) });
 
-    expect((await get(`/api/finance/payouts/${yPayout}`, finance.token)).status).toBe(403);
-    expect((await get(`/api/finance/payouts/${xPayout}`, otherOrgAdmin.token)).status).toBe(403);
-    expect((await get('/api/finance/payouts', donor.token)).status).toBe(403);
-    expect((await get(`/api/finance/payouts/${xPayout}`, donor.token)).status).toBe(403);
-    expect((await get('/api/finance/payouts', null)).status).toBe(401);
-    expect((await get(`/api/finance/payouts?organization_id=${orgY}`, finance.token)).status).toBe(403);
-    expect((await get('/api/finance/payouts/po_missing', admin.token)).status).toBe(404);
+    expect((await detail(finance.token, yPayout)).status).toBe(403);
+    expect((await detail(otherOrgAdmin.token, xPayout)).status).toBe(403);
+    expect((await list(donor.token)).status).toBe(403);
+    expect((await detail(donor.token, xPayout)).status).toBe(403);
+    expect((await list(null)).status).toBe(401);
+    expect((await list(finance.token, { organization_id: orgY })).status).toBe(403);
+    expect((await detail(admin.token, 'po_missing')).status).toBe(404);
   });
 
   it('admins see every payout, filtered by organization, arrival day and status, paged', async () => {
-    const byOrg = await get(`/api/finance/payouts?organization_id=${orgY}&limit=200`, admin.token);
-    expect(((await byOrg.json()) as { _id: string }[]).map((p) => p._id)).toContain(yPayout);
+    const byOrg = await list(admin.token, { organization_id: orgY, limit: '200' });
+    expect((await bodyOf(byOrg, 200)).map((p) => p._id)).toContain(yPayout);
     const day = new Date(1_900_000_000_000).toISOString().slice(0, 10);
-    const onDay = await get(`/api/finance/payouts?from=${day}&to=${day}&status=paid&limit=1`, admin.token);
-    expect(onDay.status).toBe(200);
+    const onDay = await list(admin.token, { from: day, to: day, status: 'paid', limit: '1' });
     expect(Number(onDay.headers.get('x-total-count'))).toBe(2);
-    expect((await onDay.json()) as unknown[]).toHaveLength(1);
-    const bad = await get('/api/finance/payouts?from=yesterday&limit=0', admin.token);
-    expect(bad.status).toBe(400);
-    expect(((await bad.json()) as { message: string }).message).toMatch(/from: enter a date|limit: at least 1/);
+    expect(await bodyOf(onDay, 200)).toHaveLength(1);
+    const bad = await list(admin.token, { from: 'yesterday', limit: '0' });
+    expect((await errorOf(bad, 400)).message).toMatch(/from: enter a date|limit: at least 1/);
   });
 });
 
@@ -500,13 +501,10 @@ describe(`failed-payments queue: Stripe's retry date (${engineName})`, () => {
     expect(
       (await t.db.select().from(invoiceRetries).where(eq(invoiceRetries.invoiceId, invoiceId)))[0].retryAt?.getTime(),
     ).toBe(retry);
-    const res = await t.request(`/api/monthly-gifts?failing=true&limit=100&organization_id=${orgX}`, {
-      token: admin.token,
+    const res = await t.client(admin.token).api['monthly-gifts'].$get({
+      query: { failing: 'true', limit: '100', organization_id: orgX },
     });
-    expect(res.status).toBe(200);
-    const row = ((await res.json()) as { _id: string; last_failure: { retry_at: string | null } | null }[]).find(
-      (g) => g._id === subscriptionId,
-    );
+    const row = (await bodyOf(res, 200)).find((g) => g._id === subscriptionId);
     expect(row?.last_failure?.retry_at).toBe(new Date(retry).toISOString());
   });
 });

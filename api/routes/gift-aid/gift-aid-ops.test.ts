@@ -23,23 +23,10 @@ import {
   donationRow,
   signedIn,
 } from '../../../tests/factories';
-import { engineName, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
+import { bodyOf, engineName, errorOf, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
+import type { ClaimUpdate } from '../../schemas/gift-aid';
 import { createDeclaration } from '../../services/gift-aid';
 import { readOdsRows, readZip } from '../../../tests/support/ods-reader';
-
-type Claim = {
-  _id: string;
-  status: string;
-  gift_count: number;
-  row_count: number;
-  net_claim: number;
-  paid_amount: number | null;
-  payment_difference: number | null;
-  payment_note: string | null;
-  rejection_reason: string | null;
-  hmrc_reference: string | null;
-};
-type Message = { statusCode: number; message: string };
 
 const details = (over: Partial<GiftAidDetails> = {}): GiftAidDetails => ({
   title: null,
@@ -110,15 +97,16 @@ describe(`Gift Aid operations (${engineName})`, () => {
       })
     ).id;
   }
-  const post = async (path: string, token: string, json: unknown = {}) =>
-    t.request(path, { method: 'POST', token, json });
+  const giftAid = (token: string) => t.client(token).api['gift-aid'];
+  const claimOf = (token: string) => giftAid(token).claims[':id'];
+  const declarationOf = (token: string) => giftAid(token).declarations[':id'];
+  const verify = (token: string, id: string) => giftAid(token).donations[':id'].verify.$post({ param: { id } });
+  const eligibleCount = async (organizationId: string, token: string) =>
+    (await bodyOf(await giftAid(token).eligible.$get({ query: { organization_id: organizationId } }), 200)).count;
   const csvOf = async (claimId: string) =>
-    (await t.request(`/api/gift-aid/claims/${claimId}/schedule.csv`, { token: admin })).text();
-  const newClaim = async (organizationId: string, body: Record<string, unknown> = {}) => {
-    const res = await post('/api/gift-aid/claims', admin, { organization_id: organizationId, ...body });
-    expect(res.status).toBe(201);
-    return (await res.json()) as Claim;
-  };
+    (await claimOf(admin)['schedule.csv'].$get({ param: { id: claimId } })).text();
+  const newClaim = async (organizationId: string, body: { aggregate?: boolean } = {}) =>
+    bodyOf(await giftAid(admin).claims.$post({ json: { organization_id: organizationId, ...body } }), 201);
 
   it('stores an online donor’s name and address from their Gift Aid details when the gift succeeds, filling blanks only', async () => {
     const { org, campaign } = await charity('Names');
@@ -156,9 +144,7 @@ describe(`Gift Aid operations (${engineName})`, () => {
     expect(kept).toMatchObject({ firstName: 'Kept', lastName: 'Name', address: '1 Old Road', postalCode: 'YO1 7HH' });
     // The statement shows the name instead of "Name not on file".
     const { token } = { token: (await signedIn(t.db, 'admin')).token };
-    const shown = (await (await t.request(`/api/users/${blank.id}`, { token })).json()) as {
-      name: { first_name: string; last_name: string };
-    };
+    const shown = await bodyOf(await t.client(token).api.users[':id'].$get({ param: { id: blank.id } }), 200);
     expect(shown.name).toEqual({ first_name: 'Ada', last_name: 'Lovelace' });
   });
 
@@ -185,25 +171,17 @@ describe(`Gift Aid operations (${engineName})`, () => {
       covers_past: true,
       covers_future: true,
       declared_on: '2026-01-05',
-      method: 'oral',
+      method: 'oral' as const,
     };
-    const recorded = await post('/api/gift-aid/declarations', orgAdmin, body);
-    expect(recorded.status).toBe(201);
-    const declaration = (await recorded.json()) as {
-      _id: string;
-      method: string;
-      effective: boolean;
-      confirmation_sent_at: string | null;
-    };
+    const declaration = await bodyOf(await giftAid(orgAdmin).declarations.$post({ json: body }), 201);
     expect(declaration).toMatchObject({ method: 'oral', effective: false, confirmation_sent_at: null });
 
-    const early = await post(`/api/gift-aid/donations/${giftId}/verify`, orgAdmin);
-    expect(early.status).toBe(400);
-    expect(((await early.json()) as Message).message).toMatch(/^declaration: .*written confirmation/);
+    const early = await verify(orgAdmin, giftId);
+    expect((await errorOf(early, 400)).message).toMatch(/^declaration: .*written confirmation/);
 
-    const confirmed = await post(`/api/gift-aid/declarations/${declaration._id}/confirmation`, orgAdmin, {});
-    expect(confirmed.status).toBe(200);
-    expect(await confirmed.json()).toMatchObject({ effective: true, confirmation_sent_at: expect.any(String) });
+    const confirm = () => declarationOf(orgAdmin).confirmation.$post({ param: { id: declaration._id }, json: {} });
+    const confirmed = await confirm();
+    expect(await bodyOf(confirmed, 200)).toMatchObject({ effective: true, confirmation_sent_at: expect.any(String) });
     const [mail] = await t.db
       .select()
       .from(outbox)
@@ -211,24 +189,18 @@ describe(`Gift Aid operations (${engineName})`, () => {
     expect(mail.to).toBe(donor.email);
     expect(mail.text).toContain('within 30 days');
     expect(mail.text).toContain('I want to Gift Aid');
-    expect((await post(`/api/gift-aid/declarations/${declaration._id}/confirmation`, orgAdmin, {})).status).toBe(409);
+    expect((await confirm()).status).toBe(409);
 
-    expect((await post(`/api/gift-aid/donations/${giftId}/verify`, orgAdmin)).status).toBe(200);
-    const eligible = (await (
-      await t.request(`/api/gift-aid/eligible?organization_id=${org.id}`, { token: orgAdmin })
-    ).json()) as { items: { _id: string }[] };
+    expect((await verify(orgAdmin, giftId)).status).toBe(200);
+    const eligible = await bodyOf(await giftAid(orgAdmin).eligible.$get({ query: { organization_id: org.id } }), 200);
     expect(eligible.items.map((i) => i._id)).toEqual([giftId]);
     const audit = await t.db.select().from(auditLog).where(eq(auditLog.targetId, declaration._id));
     expect(audit.map((a) => a.action).sort()).toEqual(['declaration.confirm', 'declaration.create']);
 
     // Cancelled within 30 days of the confirmation: void from the day it was made, so the gift is no longer eligible.
-    const cancelled = await post(`/api/gift-aid/declarations/${declaration._id}/cancel`, orgAdmin);
-    expect(cancelled.status).toBe(200);
-    expect(((await cancelled.json()) as { cancelled_at: string }).cancelled_at).toBe('2026-01-05T00:00:00.000Z');
-    const after = (await (
-      await t.request(`/api/gift-aid/eligible?organization_id=${org.id}`, { token: orgAdmin })
-    ).json()) as { count: number };
-    expect(after.count).toBe(0);
+    const cancelled = await declarationOf(orgAdmin).cancel.$post({ param: { id: declaration._id } });
+    expect((await bodyOf(cancelled, 200)).cancelled_at).toBe('2026-01-05T00:00:00.000Z');
+    expect(await eligibleCount(org.id, orgAdmin)).toBe(0);
   });
 
   it('refuses declarations for someone else’s donor, in the future, or for another organization, and stores nothing', async () => {
@@ -246,20 +218,18 @@ describe(`Gift Aid operations (${engineName})`, () => {
       covers_future: true,
       declared_on: '2026-01-05',
     };
-    const foreignDonor = await post('/api/gift-aid/declarations', orgAdmin, body);
-    expect(foreignDonor.status).toBe(400);
-    expect(((await foreignDonor.json()) as Message).message).toMatch(/^donor_id: /);
-    const future = await post('/api/gift-aid/declarations', admin, { ...body, declared_on: '2999-01-01' });
-    expect(future.status).toBe(400);
-    expect(((await future.json()) as Message).message).toMatch(/^declared_on: cannot be in the future/);
-    const foreignOrg = await post('/api/gift-aid/declarations', orgAdmin, { ...body, organization_id: other.org.id });
+    const foreignDonor = await giftAid(orgAdmin).declarations.$post({ json: body });
+    expect((await errorOf(foreignDonor, 400)).message).toMatch(/^donor_id: /);
+    const future = await giftAid(admin).declarations.$post({ json: { ...body, declared_on: '2999-01-01' } });
+    expect((await errorOf(future, 400)).message).toMatch(/^declared_on: cannot be in the future/);
+    const foreignOrg = await giftAid(orgAdmin).declarations.$post({ json: { ...body, organization_id: other.org.id } });
     expect(foreignOrg.status).toBe(403);
     expect(
       await t.db.select().from(giftAidDeclarations).where(eq(giftAidDeclarations.donorId, stranger.id)),
     ).toHaveLength(0);
     // Listing and cancelling another organization's declaration: 404, nothing changed.
     const { declarationId } = await declaredDonor(other.org.id);
-    expect((await post(`/api/gift-aid/declarations/${declarationId}/cancel`, orgAdmin)).status).toBe(404);
+    expect((await declarationOf(orgAdmin).cancel.$post({ param: { id: declarationId } })).status).toBe(404);
     const [still] = await t.db.select().from(giftAidDeclarations).where(eq(giftAidDeclarations.id, declarationId));
     expect(still.cancelledAt).toBeNull();
   });
@@ -273,9 +243,7 @@ describe(`Gift Aid operations (${engineName})`, () => {
       await gift(donor.id, campaign.id, declarationId, '2025-07-01T12:00:00Z', 4000),
     ];
     const claim = await newClaim(org.id);
-    const drill = (await (await t.request(`/api/gift-aid/claims/${claim._id}/gifts`, { token: orgAdmin })).json()) as {
-      gifts: { donation_id: string; line: number; amount: number }[];
-    };
+    const drill = await bodyOf(await claimOf(orgAdmin).gifts.$get({ param: { id: claim._id } }), 200);
     expect(drill.gifts.map((g) => [g.donation_id, g.line, g.amount])).toEqual([
       [ids[0], 1, 3000],
       [ids[1], 2, 4000],
@@ -283,14 +251,13 @@ describe(`Gift Aid operations (${engineName})`, () => {
     const schedule = await csvOf(claim._id);
 
     // Another organization's admin cannot void it (404) and nothing changes.
-    expect((await post(`/api/gift-aid/claims/${claim._id}/void`, other.orgAdmin)).status).toBe(404);
+    expect((await claimOf(other.orgAdmin).void.$post({ param: { id: claim._id }, json: {} })).status).toBe(404);
     expect(
       await t.db.select().from(giftAidClaimedGifts).where(eq(giftAidClaimedGifts.claimId, claim._id)),
     ).toHaveLength(2);
 
-    const voided = await post(`/api/gift-aid/claims/${claim._id}/void`, orgAdmin, { reason: 'Wrong dates' });
-    expect(voided.status).toBe(200);
-    expect(await voided.json()).toMatchObject({
+    const voided = await claimOf(orgAdmin).void.$post({ param: { id: claim._id }, json: { reason: 'Wrong dates' } });
+    expect(await bodyOf(voided, 200)).toMatchObject({
       status: 'void',
       void_reason: 'Wrong dates',
       voided_at: expect.any(String),
@@ -300,10 +267,7 @@ describe(`Gift Aid operations (${engineName})`, () => {
     ).toHaveLength(0);
     expect(await t.db.select().from(giftAidClaimRows).where(eq(giftAidClaimRows.claimId, claim._id))).toHaveLength(2);
     expect(await csvOf(claim._id)).toBe(schedule);
-    const eligible = (await (
-      await t.request(`/api/gift-aid/eligible?organization_id=${org.id}`, { token: orgAdmin })
-    ).json()) as { count: number };
-    expect(eligible.count).toBe(2);
+    expect(await eligibleCount(org.id, orgAdmin)).toBe(2);
     const audit = await t.db
       .select()
       .from(auditLog)
@@ -311,9 +275,8 @@ describe(`Gift Aid operations (${engineName})`, () => {
     expect(audit).toHaveLength(1);
     expect(audit[0].note).toBe('Wrong dates');
     // Void is final, and the gifts can be claimed again.
-    const again = await post(`/api/gift-aid/claims/${claim._id}/void`, orgAdmin);
-    expect(again.status).toBe(400);
-    expect(((await again.json()) as Message).message).toMatch(/^status: only a draft/);
+    const again = await claimOf(orgAdmin).void.$post({ param: { id: claim._id }, json: {} });
+    expect((await errorOf(again, 400)).message).toMatch(/^status: only a draft/);
     expect((await newClaim(org.id)).gift_count).toBe(2);
   });
 
@@ -322,47 +285,36 @@ describe(`Gift Aid operations (${engineName})`, () => {
     const { donor, declarationId } = await declaredDonor(org.id);
     await gift(donor.id, campaign.id, declarationId, '2025-06-01T12:00:00Z', 10_000);
     const claim = await newClaim(org.id);
-    const put = (json: unknown) =>
-      t.request(`/api/gift-aid/claims/${claim._id}`, { method: 'PUT', token: orgAdmin, json });
+    const param = { id: claim._id };
+    const put = (json: ClaimUpdate) => claimOf(orgAdmin).$put({ param, json });
+    const payment = (json: { amount: number; paid_on: string; note?: string }) =>
+      claimOf(orgAdmin).payment.$post({ param, json });
 
     const empty = await put({ status: 'submitted', hmrc_reference: '' });
-    expect(empty.status).toBe(400);
-    const emptyMessage = ((await empty.json()) as Message).message;
+    const emptyMessage = (await errorOf(empty, 400)).message;
     expect(emptyMessage).toMatch(/^hmrc_reference: enter HMRC's reference/);
     expect(emptyMessage.match(/hmrc_reference/g)).toHaveLength(1);
     expect((await put({ status: 'submitted', hmrc_reference: 'CHR/1' })).status).toBe(200);
 
-    const reject = await post(`/api/gift-aid/claims/${claim._id}/reject`, orgAdmin, {
-      reason: 'Postcode missing on line 1',
+    const reject = await claimOf(orgAdmin).reject.$post({ param, json: { reason: 'Postcode missing on line 1' } });
+    expect(await bodyOf(reject, 200)).toMatchObject({
+      status: 'rejected',
+      rejection_reason: 'Postcode missing on line 1',
     });
-    expect(await reject.json()).toMatchObject({ status: 'rejected', rejection_reason: 'Postcode missing on line 1' });
-    expect(
-      (await post(`/api/gift-aid/claims/${claim._id}/payment`, orgAdmin, { amount: 2500, paid_on: '2026-01-01' }))
-        .status,
-    ).toBe(400);
-    const resubmitted = await post(`/api/gift-aid/claims/${claim._id}/resubmit`, orgAdmin, { hmrc_reference: 'CHR/2' });
-    expect(await resubmitted.json()).toMatchObject({ status: 'submitted', hmrc_reference: 'CHR/2' });
+    expect((await payment({ amount: 2500, paid_on: '2026-01-01' })).status).toBe(400);
+    const resubmitted = await claimOf(orgAdmin).resubmit.$post({ param, json: { hmrc_reference: 'CHR/2' } });
+    expect(await bodyOf(resubmitted, 200)).toMatchObject({ status: 'submitted', hmrc_reference: 'CHR/2' });
 
     const today = new Date().toISOString().slice(0, 10);
-    const noNote = await post(`/api/gift-aid/claims/${claim._id}/payment`, orgAdmin, { amount: 2400, paid_on: today });
-    expect(noNote.status).toBe(400);
-    expect(((await noNote.json()) as Message).message).toMatch(/^note: HMRC paid less/);
-    const early = await post(`/api/gift-aid/claims/${claim._id}/payment`, orgAdmin, {
-      amount: 2500,
-      paid_on: '2020-01-01',
-    });
-    expect(early.status).toBe(400);
-    expect(((await early.json()) as Message).message).toMatch(/^paid_on: must be on or after/);
+    const noNote = await payment({ amount: 2400, paid_on: today });
+    expect((await errorOf(noNote, 400)).message).toMatch(/^note: HMRC paid less/);
+    const early = await payment({ amount: 2500, paid_on: '2020-01-01' });
+    expect((await errorOf(early, 400)).message).toMatch(/^paid_on: must be on or after/);
     const [unchanged] = await t.db.select().from(giftAidClaims).where(eq(giftAidClaims.id, claim._id));
     expect(unchanged).toMatchObject({ status: 'submitted', paidAmountPence: null });
 
-    const paid = await post(`/api/gift-aid/claims/${claim._id}/payment`, orgAdmin, {
-      amount: 2400,
-      paid_on: today,
-      note: 'HMRC letter: £1 withheld',
-    });
-    expect(paid.status).toBe(200);
-    expect(await paid.json()).toMatchObject({
+    const paid = await payment({ amount: 2400, paid_on: today, note: 'HMRC letter: £1 withheld' });
+    expect(await bodyOf(paid, 200)).toMatchObject({
       status: 'paid',
       net_claim: 2500,
       paid_amount: 2400,
@@ -431,18 +383,20 @@ describe(`Gift Aid operations (${engineName})`, () => {
     const { org, campaign, orgAdmin } = await charity('Sponsored walk');
     const fundraiser = await signedIn(t.db, 'donor');
     const appeal = await createAppeal(t.db, campaign.id, { organizationId: org.id, createdBy: fundraiser.user.id });
-    const put = (token: string, json: unknown) =>
-      t.request(`/api/campaigns/${appeal.id}`, { method: 'PUT', token, json });
+    const put = (token: string, json: { title?: string; sponsored_event: boolean }) =>
+      t.client(token).api.campaigns[':id'].$put({ param: { id: appeal.id }, json });
 
     const refused = await put(fundraiser.token, { sponsored_event: true });
-    expect(refused.status).toBe(403);
-    expect(((await refused.json()) as Message).message).toMatch(/^sponsored_event: only admins/);
-    expect((await put(orgAdmin, { sponsored_event: 'yes' })).status).toBe(400);
+    expect((await errorOf(refused, 403)).message).toMatch(/^sponsored_event: only admins/);
+    // A string where the schema wants a boolean: sent raw, as the typed client would refuse it.
+    const yes = { sponsored_event: 'yes' };
+    expect((await t.request(`/api/campaigns/${appeal.id}`, { method: 'PUT', token: orgAdmin, json: yes })).status).toBe(
+      400,
+    );
     expect((await t.db.select().from(campaigns).where(eq(campaigns.id, appeal.id)))[0].sponsoredEvent).toBe(false);
 
     const marked = await put(orgAdmin, { sponsored_event: true });
-    expect(marked.status).toBe(200);
-    expect(await marked.json()).toMatchObject({ sponsored_event: true });
+    expect(await bodyOf(marked, 200)).toMatchObject({ sponsored_event: true });
     const audit = await t.db
       .select()
       .from(auditLog)
@@ -486,13 +440,11 @@ describe(`Gift Aid operations (${engineName})`, () => {
       method: 'cheque',
     });
     const covering = async (date: string, token = orgAdmin, organizationId = org.id) =>
-      t.request(
-        `/api/gift-aid/declarations/covering?donor_id=${donor.id}&organization_id=${organizationId}&date=${date}`,
-        { token },
-      );
-    type Answer = { eligible: boolean; reason: string | null; declaration: { _id: string; method: string } | null };
+      giftAid(token).declarations.covering.$get({
+        query: { donor_id: donor.id, organization_id: organizationId, date },
+      });
 
-    expect(await (await covering('2026-01-10')).json()).toEqual({
+    expect(await bodyOf(await covering('2026-01-10'), 200)).toEqual({
       eligible: false,
       declaration: null,
       reason: expect.stringMatching(/^This donor has no Gift Aid declaration to this charity/),
@@ -507,44 +459,41 @@ describe(`Gift Aid operations (${engineName})`, () => {
       covers_past: false,
       covers_future: true,
       declared_on: '2026-01-05',
-      method: 'oral',
+      method: 'oral' as const,
     };
-    const oral = (await (await post('/api/gift-aid/declarations', orgAdmin, body)).json()) as { _id: string };
-    const waiting = (await (await covering('2026-01-10')).json()) as Answer;
+    const oral = await bodyOf(await giftAid(orgAdmin).declarations.$post({ json: body }), 201);
+    const waiting = await bodyOf(await covering('2026-01-10'), 200);
     expect(waiting).toMatchObject({ eligible: false, declaration: { _id: oral._id, method: 'oral' } });
     expect(waiting.reason).toMatch(/written confirmation/);
 
     // A postal confirmation before the declaration was made, or in the future, is refused and changes nothing.
-    const early = await post(`/api/gift-aid/declarations/${oral._id}/confirmation`, orgAdmin, {
-      sent_on: '2026-01-01',
-    });
-    expect(early.status).toBe(400);
-    expect(((await early.json()) as Message).message).toMatch(/^sent_on: must be on or after/);
-    expect(
-      (await post(`/api/gift-aid/declarations/${oral._id}/confirmation`, orgAdmin, { sent_on: '2999-01-01' })).status,
-    ).toBe(400);
+    const confirm = (sent_on: string) =>
+      declarationOf(orgAdmin).confirmation.$post({ param: { id: oral._id }, json: { sent_on } });
+    const early = await confirm('2026-01-01');
+    expect((await errorOf(early, 400)).message).toMatch(/^sent_on: must be on or after/);
+    expect((await confirm('2999-01-01')).status).toBe(400);
     expect(
       (await t.db.select().from(giftAidDeclarations).where(eq(giftAidDeclarations.id, oral._id)))[0].confirmationSentAt,
     ).toBeNull();
 
-    const posted = await post(`/api/gift-aid/declarations/${oral._id}/confirmation`, orgAdmin, {
-      sent_on: '2026-01-07',
+    const posted = await confirm('2026-01-07');
+    expect(await bodyOf(posted, 200)).toMatchObject({
+      effective: true,
+      confirmation_sent_at: '2026-01-07T00:00:00.000Z',
     });
-    expect(posted.status).toBe(200);
-    expect(await posted.json()).toMatchObject({ effective: true, confirmation_sent_at: '2026-01-07T00:00:00.000Z' });
     expect(
       await t.db
         .select()
         .from(outbox)
         .where(eq(outbox.key, `gift-aid-confirmation:${oral._id}`)),
     ).toHaveLength(0);
-    expect(await (await covering('2026-01-10')).json()).toMatchObject({
+    expect(await bodyOf(await covering('2026-01-10'), 200)).toMatchObject({
       eligible: true,
       reason: null,
       declaration: { _id: oral._id },
     });
     // It covers future gifts only.
-    const before = (await (await covering('2025-12-01')).json()) as Answer;
+    const before = await bodyOf(await covering('2025-12-01'), 200);
     expect(before).toMatchObject({ eligible: false });
     expect(before.reason).toMatch(/does not cover earlier gifts/);
 
@@ -558,84 +507,64 @@ describe(`Gift Aid operations (${engineName})`, () => {
     const other = await charity('Order other');
     const { donor, declarationId } = await declaredDonor(org.id);
     await gift(donor.id, campaign.id, declarationId, '2025-06-01T12:00:00Z', 3000);
-    const list = await t.request(`/api/gift-aid/eligible?organization_id=${org.id}&from=2025-07-01&to=2025-06-01`, {
-      token: orgAdmin,
-    });
-    expect(list.status).toBe(400);
-    expect(((await list.json()) as Message).message).toBe('to: must be on or after from');
-    const backwards = await post('/api/gift-aid/claims', orgAdmin, {
-      organization_id: org.id,
-      from: '2025-07-01',
-      to: '2025-06-01',
-    });
-    expect(backwards.status).toBe(400);
-    expect(((await backwards.json()) as Message).message).toBe('to: must be on or after from');
-    const foreign = await post('/api/gift-aid/claims', other.orgAdmin, { organization_id: org.id });
+    const range = { from: '2025-07-01', to: '2025-06-01' };
+    const list = await giftAid(orgAdmin).eligible.$get({ query: { organization_id: org.id, ...range } });
+    expect((await errorOf(list, 400)).message).toBe('to: must be on or after from');
+    const backwards = await giftAid(orgAdmin).claims.$post({ json: { organization_id: org.id, ...range } });
+    expect((await errorOf(backwards, 400)).message).toBe('to: must be on or after from');
+    const foreign = await giftAid(other.orgAdmin).claims.$post({ json: { organization_id: org.id } });
     expect(foreign.status).toBe(403);
     expect(await t.db.select().from(giftAidClaims).where(eq(giftAidClaims.organizationId, org.id))).toHaveLength(0);
-    expect(
-      (
-        (await (await t.request(`/api/gift-aid/eligible?organization_id=${org.id}`, { token: orgAdmin })).json()) as {
-          count: number;
-        }
-      ).count,
-    ).toBe(1);
+    expect(await eligibleCount(org.id, orgAdmin)).toBe(1);
   });
 
   it('a gift whose donor received a benefit above HMRC’s limits is never eligible; the flag is set on manual gifts', async () => {
     const { org, campaign, orgAdmin } = await charity('Benefit');
     const { donor, declarationId } = await declaredDonor(org.id);
     const appeal = await createAppeal(t.db, campaign.id, { organizationId: org.id });
-    const created = await post('/api/donations', admin, {
-      donor: donor.id,
-      amount: 5000,
-      date: '2025-06-01',
-      campaign: campaign.id,
-      appeal: appeal.id,
-      method: 'cheque',
-      benefit_exceeds_limit: true,
+    const created = await t.client(admin).api.donations.$post({
+      json: {
+        donor: donor.id,
+        amount: 5000,
+        date: '2025-06-01',
+        campaign: campaign.id,
+        appeal: appeal.id,
+        method: 'cheque',
+        benefit_exceeds_limit: true,
+      },
     });
-    expect(created.status, await created.clone().text()).toBe(201);
-    const id = ((await created.json()) as { _id: string })._id;
+    const id = (await bodyOf(created, 201))._id;
     const [row] = await t.db.select().from(donations).where(eq(donations.id, id));
     expect(row).toMatchObject({ benefitExceedsLimit: true, method: 'cheque' });
-    const verify = await post(`/api/gift-aid/donations/${id}/verify`, orgAdmin);
-    expect(verify.status).toBe(400);
-    expect(((await verify.json()) as Message).message).toMatch(/^benefit_exceeds_limit:/);
+    const refused = await verify(orgAdmin, id);
+    expect((await errorOf(refused, 400)).message).toMatch(/^benefit_exceeds_limit:/);
     // A card gift flagged later leaves the eligible list.
     const card = await gift(donor.id, campaign.id, declarationId, '2025-06-02T12:00:00Z', 2000);
     await t.db.update(donations).set({ benefitExceedsLimit: true }).where(eq(donations.id, card));
-    const eligible = (await (
-      await t.request(`/api/gift-aid/eligible?organization_id=${org.id}`, { token: orgAdmin })
-    ).json()) as { count: number };
-    expect(eligible.count).toBe(0);
-    const bad = await post('/api/donations', admin, {
-      donor: donor.id,
-      amount: 5000,
-      date: '2025-06-01',
-      campaign: campaign.id,
-      appeal: appeal.id,
-      benefit_exceeds_limit: 'yes',
+    expect(await eligibleCount(org.id, orgAdmin)).toBe(0);
+    // A string where the schema wants a boolean: sent raw, as the typed client would refuse it.
+    const bad = await t.request('/api/donations', {
+      method: 'POST',
+      token: admin,
+      json: {
+        donor: donor.id,
+        amount: 5000,
+        date: '2025-06-01',
+        campaign: campaign.id,
+        appeal: appeal.id,
+        benefit_exceeds_limit: 'yes',
+      },
     });
     expect(bad.status).toBe(400);
   });
 
   it('an organization’s accounting year end is edited as MM-DD and validated', async () => {
     const { org } = await charity('Year end');
-    const bad = await t.request(`/api/organizations/${org.id}`, {
-      method: 'PUT',
-      token: admin,
-      json: { accounting_year_end: '02-30' },
-    });
-    expect(bad.status).toBe(400);
-    expect(((await bad.json()) as Message).message).toMatch(/accounting_year_end/);
-    const ok = await t.request(`/api/organizations/${org.id}`, {
-      method: 'PUT',
-      token: admin,
-      json: { accounting_year_end: '03-31' },
-    });
-    expect(ok.status).toBe(200);
-    expect(await ok.json()).toMatchObject({ accounting_year_end: '03-31' });
+    const organization = t.client(admin).api.organizations[':id'];
+    const bad = await organization.$put({ param: { id: org.id }, json: { accounting_year_end: '02-30' } });
+    expect((await errorOf(bad, 400)).message).toMatch(/accounting_year_end/);
+    const ok = await organization.$put({ param: { id: org.id }, json: { accounting_year_end: '03-31' } });
+    expect(await bodyOf(ok, 200)).toMatchObject({ accounting_year_end: '03-31' });
   });
   it('downloads the schedule as an OpenDocument spreadsheet: mimetype first and stored, dates as date cells, amounts as floats, the same bytes every time', async () => {
     const { org, campaign, orgAdmin } = await charity('Spreadsheet');
@@ -656,7 +585,7 @@ describe(`Gift Aid operations (${engineName})`, () => {
     });
     await gift(bob.donor.id, campaign.id, bob.declarationId, '2026-03-05T12:00:00Z', 1250);
     const claim = await newClaim(org.id);
-    const download = () => t.request(`/api/gift-aid/claims/${claim._id}/schedule.ods`, { token: orgAdmin });
+    const download = () => claimOf(orgAdmin)['schedule.ods'].$get({ param: { id: claim._id } });
     const res = await download();
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('application/vnd.oasis.opendocument.spreadsheet');
@@ -721,22 +650,9 @@ describe(`Gift Aid operations (${engineName})`, () => {
       ],
     ]);
     // Another organization's admin gets a 404 and no file.
-    expect((await t.request(`/api/gift-aid/claims/${claim._id}/schedule.ods`, { token: other.orgAdmin })).status).toBe(
-      404,
-    );
+    expect((await claimOf(other.orgAdmin)['schedule.ods'].$get({ param: { id: claim._id } })).status).toBe(404);
   });
   it('GASDS: small cash and contactless gifts without a declaration, capped at 10 times the Gift Aid donations claimed and at £8,000 a tax year', async () => {
-    type Gasds = {
-      small_gifts: number;
-      small_donations: number;
-      gift_aid_donations: number;
-      claimable: number;
-      top_up: number;
-      limited_by: string;
-      already_claimed: number;
-      annual_cap_left: number;
-      claims: unknown[];
-    };
     const smallGifts = async (
       donorId: string,
       campaignId: string,
@@ -759,9 +675,9 @@ describe(`Gift Aid operations (${engineName})`, () => {
       await t.db.batch(statements as [(typeof statements)[number], ...typeof statements]);
     };
     const position = async (orgId: string, token: string) =>
-      (await (
-        await t.request(`/api/gift-aid/gasds?organization_id=${orgId}&tax_year=2025`, { token })
-      ).json()) as Gasds;
+      bodyOf(await giftAid(token).gasds.$get({ query: { organization_id: orgId, tax_year: '2025' } }), 200);
+    const claimGasds = (token: string, json: { organization_id: string; tax_year: number; amount?: number }) =>
+      giftAid(token).gasds.$post({ json });
 
     // Matching rule: £100 of Gift Aid donations claimed allows £1,000 of small donations.
     const { org, campaign, orgAdmin } = await charity('GASDS matching');
@@ -786,28 +702,18 @@ describe(`Gift Aid operations (${engineName})`, () => {
       limited_by: 'matching_rule',
     });
 
-    const over = await post('/api/gift-aid/gasds', orgAdmin, {
-      organization_id: org.id,
-      tax_year: 2025,
-      amount: 100_100,
-    });
-    expect(over.status).toBe(400);
-    expect(((await over.json()) as Message).message).toMatch(
-      /^amount: at most £1,000\.00 .*10 times the Gift Aid donations/,
-    );
+    const over = await claimGasds(orgAdmin, { organization_id: org.id, tax_year: 2025, amount: 100_100 });
+    expect((await errorOf(over, 400)).message).toMatch(/^amount: at most £1,000\.00 .*10 times the Gift Aid donations/);
     expect(await t.db.select().from(gasdsClaims).where(eq(gasdsClaims.organizationId, org.id))).toHaveLength(0);
     expect((await position(org.id, orgAdmin)).small_gifts).toBe(49);
     const other = await charity('GASDS other');
+    expect((await claimGasds(other.orgAdmin, { organization_id: org.id, tax_year: 2025 })).status).toBe(403);
     expect(
-      (await post('/api/gift-aid/gasds', other.orgAdmin, { organization_id: org.id, tax_year: 2025 })).status,
-    ).toBe(403);
-    expect(
-      (await t.request(`/api/gift-aid/gasds?organization_id=${org.id}&tax_year=twenty`, { token: orgAdmin })).status,
+      (await giftAid(orgAdmin).gasds.$get({ query: { organization_id: org.id, tax_year: 'twenty' } })).status,
     ).toBe(400);
 
-    const claimed = await post('/api/gift-aid/gasds', orgAdmin, { organization_id: org.id, tax_year: 2025 });
-    expect(claimed.status).toBe(201);
-    expect(await claimed.json()).toMatchObject({
+    const claimed = await claimGasds(orgAdmin, { organization_id: org.id, tax_year: 2025 });
+    expect(await bodyOf(claimed, 201)).toMatchObject({
       already_claimed: 100_000,
       claimable: 0,
       small_gifts: 9,
@@ -843,18 +749,12 @@ describe(`Gift Aid operations (${engineName})`, () => {
       claimable: 100_000,
       limited_by: 'annual_limit',
     });
-    const second = await post('/api/gift-aid/gasds', big.orgAdmin, {
-      organization_id: big.org.id,
-      tax_year: 2025,
-      amount: 103_000,
-    });
-    expect(second.status).toBe(400);
-    expect(((await second.json()) as Message).message).toMatch(
+    const second = await claimGasds(big.orgAdmin, { organization_id: big.org.id, tax_year: 2025, amount: 103_000 });
+    expect((await errorOf(second, 400)).message).toMatch(
       /^amount: at most £1,000\.00 .*£8,000 of small donations a tax year/,
     );
     expect(
-      (await post('/api/gift-aid/gasds', big.orgAdmin, { organization_id: big.org.id, tax_year: 2025, amount: 60_000 }))
-        .status,
+      (await claimGasds(big.orgAdmin, { organization_id: big.org.id, tax_year: 2025, amount: 60_000 })).status,
     ).toBe(201);
     expect(await position(big.org.id, big.orgAdmin)).toMatchObject({
       already_claimed: 760_000,

@@ -1,12 +1,22 @@
 /// <reference types="vite/client" />
+import type { InferRequestType } from 'hono/client';
 import { eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import migration from '../../../db/migrations/0005_gift_aid.sql?raw';
 import { giftAidDeclarations } from '../../../db/schema';
 import { createGiftAidDeclaration, createOrganization, createUser, signedIn } from '../../../tests/factories';
-import { engineName, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
+import {
+  bodyOf,
+  engineName,
+  errorOf,
+  setupTestApp,
+  type TestApp,
+  type TestClient,
+} from '../../../tests/setup/test-app';
 
 /** The backfill statements of migration 0005, run again over rows shaped like before it. */
+type GiftAidDetailsInput = InferRequestType<TestClient['api']['gift-aid']['declarations'][':id']['$put']>['json'];
+
 const backfill = migration
   .split('--> statement-breakpoint')
   .map((s) => s.trim())
@@ -60,6 +70,10 @@ describe(`Gift Aid migration backfill and review (${engineName})`, () => {
     for (const statement of backfill) await t.db.run(sql.raw(statement));
   });
 
+  const review = async (token: string) => bodyOf(await t.client(token).api['gift-aid'].declarations.review.$get(), 200);
+  const correct = (token: string, id: string, json: GiftAidDetailsInput) =>
+    t.client(token).api['gift-aid'].declarations[':id'].$put({ param: { id }, json });
+
   it('splits names and addresses where it can be sure, and flags the rest for review', async () => {
     const rows = new Map((await t.db.select().from(giftAidDeclarations)).map((r) => [r.id, r]));
     expect(rows.get(LEGACY[0].id)).toMatchObject({
@@ -87,12 +101,10 @@ describe(`Gift Aid migration backfill and review (${engineName})`, () => {
   });
 
   it('lists flagged declarations for admins; an admin correction clears the flag, bad input changes nothing', async () => {
-    const res = await t.request('/api/gift-aid/declarations/review', { token: admin });
-    expect(res.status).toBe(200);
-    const flagged = (await res.json()) as { _id: string }[];
+    const flagged = await review(admin);
     expect(flagged.map((d) => d._id).sort()).toEqual([LEGACY[1].id, LEGACY[2].id, LEGACY[3].id].sort());
 
-    const path = `/api/gift-aid/declarations/${LEGACY[2].id}`;
+    const id = LEGACY[2].id;
     const fix = {
       title: 'Dr',
       first_name: 'Raj',
@@ -102,19 +114,20 @@ describe(`Gift Aid migration backfill and review (${engineName})`, () => {
       postcode: 'YO1 7HH',
     };
     // A migrated declaration names no organization: only admins may correct it.
-    expect((await t.request(path, { method: 'PUT', token: orgAdmin, json: fix })).status).toBe(404);
-    const bad = await t.request(path, { method: 'PUT', token: admin, json: { ...fix, title: 'Doctor' } });
-    expect(bad.status).toBe(400);
-    expect(((await bad.json()) as { message: string }).message).toMatch(/^title:/);
+    expect((await correct(orgAdmin, id, fix)).status).toBe(404);
+    const bad = await correct(admin, id, { ...fix, title: 'Doctor' });
+    expect((await errorOf(bad, 400)).message).toMatch(/^title:/);
     const [unchanged] = await t.db.select().from(giftAidDeclarations).where(eq(giftAidDeclarations.id, LEGACY[2].id));
     expect(unchanged).toMatchObject({ firstName: 'Dr', needsReview: true });
 
-    const ok = await t.request(path, { method: 'PUT', token: admin, json: fix });
-    expect(ok.status).toBe(200);
-    expect(await ok.json()).toMatchObject({ title: 'Dr', first_name: 'Raj', last_name: 'Patel', needs_review: false });
-    const after = (await (await t.request('/api/gift-aid/declarations/review', { token: admin })).json()) as {
-      _id: string;
-    }[];
+    const ok = await correct(admin, id, fix);
+    expect(await bodyOf(ok, 200)).toMatchObject({
+      title: 'Dr',
+      first_name: 'Raj',
+      last_name: 'Patel',
+      needs_review: false,
+    });
+    const after = await review(admin);
     expect(after.map((d) => d._id)).not.toContain(LEGACY[2].id);
   });
 
@@ -132,17 +145,12 @@ describe(`Gift Aid migration backfill and review (${engineName})`, () => {
       organizationId: org.id,
       needsReview: true,
     });
-    const listed = async (token: string) =>
-      ((await (await t.request('/api/gift-aid/declarations/review', { token })).json()) as { _id: string }[]).map(
-        (d) => d._id,
-      );
+    const listed = async (token: string) => (await review(token)).map((d) => d._id);
     expect(await listed(mine)).toEqual([flagged.id]);
     expect(await listed(theirs)).toEqual([]);
     const fix = { first_name: 'Jo', last_name: 'Bloggs', house: '5', address: 'Hill Road', postcode: 'LS1 4AP' };
-    const path = `/api/gift-aid/declarations/${flagged.id}`;
-    expect((await t.request(path, { method: 'PUT', token: theirs, json: fix })).status).toBe(404);
-    const ok = await t.request(path, { method: 'PUT', token: mine, json: fix });
-    expect(ok.status).toBe(200);
-    expect(await ok.json()).toMatchObject({ first_name: 'Jo', house: '5', needs_review: false });
+    expect((await correct(theirs, flagged.id, fix)).status).toBe(404);
+    const ok = await correct(mine, flagged.id, fix);
+    expect(await bodyOf(ok, 200)).toMatchObject({ first_name: 'Jo', house: '5', needs_review: false });
   });
 });

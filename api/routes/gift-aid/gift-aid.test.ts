@@ -32,40 +32,9 @@ import {
   signedIn,
   type UserRow,
 } from '../../../tests/factories';
-import { engineName, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
+import { bodyOf, engineName, errorOf, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
+import type { ClaimUpdate } from '../../schemas/gift-aid';
 import { createDeclaration } from '../../services/gift-aid';
-
-type Claim = {
-  _id: string;
-  status: string;
-  hmrc_reference: string | null;
-  row_count: number;
-  gift_count: number;
-  total: number;
-  gift_aid: number;
-  adjustment: number;
-  net_claim: number;
-  earliest_date: string;
-  retain_until: string;
-  accounting_period_end: string;
-};
-type Eligible = {
-  items: { _id: string; amount: number; donor: { first_name: string; house: string } }[];
-  count: number;
-  total: number;
-  gift_aid: number;
-};
-type Mine = {
-  active: boolean;
-  declarations: {
-    _id: string;
-    version: number;
-    house: string;
-    postcode: string;
-    cancelled_at: string | null;
-    replaced_by: string | null;
-  }[];
-};
 
 const at = (iso: string) => new Date(iso);
 const details = (over: Partial<GiftAidDetails> = {}): GiftAidDetails => ({
@@ -135,10 +104,11 @@ describe(`Gift Aid API (${engineName})`, () => {
     });
     return row.id;
   }
-  const eligible = async (orgId: string, token = admin, query = '') =>
-    (await (await t.request(`/api/gift-aid/eligible?organization_id=${orgId}${query}`, { token })).json()) as Eligible;
-  const claim = (orgId: string, body: Record<string, unknown> = {}, token = admin) =>
-    t.request('/api/gift-aid/claims', { method: 'POST', token, json: { organization_id: orgId, ...body } });
+  const giftAid = (token = admin) => t.client(token).api['gift-aid'];
+  const eligible = async (orgId: string, token = admin, range: { from?: string; to?: string } = {}) =>
+    bodyOf(await giftAid(token).eligible.$get({ query: { organization_id: orgId, ...range } }), 200);
+  const claim = (orgId: string, body: { aggregate?: boolean } = {}, token = admin) =>
+    giftAid(token).claims.$post({ json: { organization_id: orgId, ...body } });
 
   beforeAll(async () => {
     t = await setupTestApp({ STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET });
@@ -193,8 +163,9 @@ describe(`Gift Aid API (${engineName})`, () => {
     giftIds.noRef = await gift(dave.id, campaignNoRef.id, daveDecl, '2025-06-05T12:00:00Z', 4000);
   });
 
+  // A table of [path, method, body] over every staff route, some bodies deliberately invalid: raw requests.
   it('anonymous callers get 401 and donors 403 on every staff route, before their input is read', async () => {
-    expect((await t.request('/api/gift-aid/claims')).status).toBe(401);
+    expect((await t.client().api['gift-aid'].claims.$get({ query: {} })).status).toBe(401);
     for (const [path, method, json] of [
       ['/api/gift-aid/eligible', 'GET', undefined],
       ['/api/gift-aid/claims', 'GET', undefined],
@@ -219,19 +190,18 @@ describe(`Gift Aid API (${engineName})`, () => {
     expect(list.total).toBe(20_000 + 1000 + 2550);
     expect(list.gift_aid).toBe(Math.floor(23_550 / 4));
     // A date range in London days.
-    const june = await eligible(orgA.id, admin, '&from=2025-11-01&to=2026-01-02');
+    const june = await eligible(orgA.id, admin, { from: '2025-11-01', to: '2026-01-02' });
     expect(june.items.map((i) => i._id).sort()).toEqual([giftIds.bob, giftIds.chloe].sort());
-    const bad = await t.request(`/api/gift-aid/eligible?organization_id=${orgA.id}&from=2025-02-31`, { token: admin });
-    expect(bad.status).toBe(400);
-    expect(((await bad.json()) as { message: string }).message).toContain('from');
+    const bad = await giftAid().eligible.$get({ query: { organization_id: orgA.id, from: '2025-02-31' } });
+    expect((await errorOf(bad, 400)).message).toContain('from');
   });
 
   it('org admins see and claim only their own organizations', async () => {
     const own = await eligible(orgA.id, orgAdmin);
     expect(own.count).toBe(3);
-    const other = await t.request(`/api/gift-aid/eligible?organization_id=${orgB.id}`, { token: orgAdmin });
+    const other = await giftAid(orgAdmin).eligible.$get({ query: { organization_id: orgB.id } });
     expect(other.status).toBe(403);
-    const all = (await (await t.request('/api/gift-aid/eligible', { token: orgAdmin })).json()) as Eligible;
+    const all = await bodyOf(await giftAid(orgAdmin).eligible.$get({ query: {} }), 200);
     expect(all.items.map((i) => i._id)).not.toContain(giftIds.orgB);
     const res = await claim(orgB.id, {}, orgAdmin);
     expect(res.status).toBe(403);
@@ -240,30 +210,18 @@ describe(`Gift Aid API (${engineName})`, () => {
 
   it('refuses a claim for an organization without an HMRC charity reference, which its settings can add', async () => {
     const res = await claim(orgNoRef.id);
-    expect(res.status).toBe(400);
-    expect(((await res.json()) as { message: string }).message).toMatch(/^organization_id: .*HMRC charity reference/);
-    const bad = await t.request(`/api/organizations/${orgNoRef.id}`, {
-      method: 'PUT',
-      token: admin,
-      json: { hmrc_reference: '12-AB' },
-    });
-    expect(bad.status).toBe(400);
-    expect(((await bad.json()) as { message: string }).message).toMatch(/^hmrc_reference:/);
-    const set = await t.request(`/api/organizations/${orgNoRef.id}`, {
-      method: 'PUT',
-      token: admin,
-      json: { hmrc_reference: 'xr4242' },
-    });
-    expect(set.status).toBe(200);
-    expect(await set.json()).toMatchObject({ hmrc_reference: 'XR4242' });
-    const created = (await (await claim(orgNoRef.id)).json()) as Claim & { charity_reference: string };
+    expect((await errorOf(res, 400)).message).toMatch(/^organization_id: .*HMRC charity reference/);
+    const organization = t.client(admin).api.organizations[':id'];
+    const bad = await organization.$put({ param: { id: orgNoRef.id }, json: { hmrc_reference: '12-AB' } });
+    expect((await errorOf(bad, 400)).message).toMatch(/^hmrc_reference:/);
+    const set = await organization.$put({ param: { id: orgNoRef.id }, json: { hmrc_reference: 'xr4242' } });
+    expect(await bodyOf(set, 200)).toMatchObject({ hmrc_reference: 'XR4242' });
+    const created = await bodyOf(await claim(orgNoRef.id), 201);
     expect(created).toMatchObject({ charity_reference: 'XR4242', gift_count: 1 });
   });
 
   it('creates a claim, marks its gifts claimed, and downloads the schedule byte for byte as HMRC lays it out', async () => {
-    const res = await claim(orgA.id, {}, orgAdmin);
-    expect(res.status).toBe(201);
-    const created = (await res.json()) as Claim;
+    const created = await bodyOf(await claim(orgA.id, {}, orgAdmin), 201);
     expect(created).toMatchObject({
       status: 'draft',
       row_count: 3,
@@ -278,7 +236,7 @@ describe(`Gift Aid API (${engineName})`, () => {
     expect(created.accounting_period_end).toBe('2026-04-05T23:00:00.000Z');
     expect(created.retain_until).toBe('2032-04-05T23:00:00.000Z');
 
-    const csv = await t.request(`/api/gift-aid/claims/${created._id}/schedule.csv`, { token: orgAdmin });
+    const csv = await giftAid(orgAdmin).claims[':id']['schedule.csv'].$get({ param: { id: created._id } });
     expect(csv.status).toBe(200);
     expect(csv.headers.get('content-type')).toContain('text/csv');
     expect(csv.headers.get('x-earliest-donation-date')).toBe('2025-05-03T12:00:00.000Z');
@@ -292,7 +250,7 @@ describe(`Gift Aid API (${engineName})`, () => {
     const claimed = await t.db.select().from(giftAidClaimedGifts).where(eq(giftAidClaimedGifts.claimId, created._id));
     expect(claimed.map((c) => c.donationId).sort()).toEqual([giftIds.ada, giftIds.bob, giftIds.chloe].sort());
     // The short id works too, and another organization's admin cannot see it.
-    expect((await t.request(`/api/gift-aid/claims/${toShortId(created._id)}`, { token: admin })).status).toBe(200);
+    expect((await giftAid().claims[':id'].$get({ param: { id: toShortId(created._id) } })).status).toBe(200);
   });
 
   it('a donor erased later leaves the claim and its schedule untouched', async () => {
@@ -301,7 +259,7 @@ describe(`Gift Aid API (${engineName})`, () => {
       .update(users)
       .set({ firstName: '', lastName: '', email: `erased-${ada.id}@invalid` })
       .where(eq(users.id, ada.id));
-    const res = await t.request(`/api/gift-aid/claims/${c.id}/schedule.csv`, { token: admin });
+    const res = await giftAid().claims[':id']['schedule.csv'].$get({ param: { id: c.id } });
     expect(await res.text()).toBe(scheduleFixture);
     const kept = await t.db.select().from(giftAidDeclarations).where(eq(giftAidDeclarations.donorId, ada.id));
     expect(kept[0]).toMatchObject({ firstName: 'Ada', lastName: 'House-Martin', house: '12' });
@@ -309,23 +267,19 @@ describe(`Gift Aid API (${engineName})`, () => {
 
   it('moves a claim draft → submitted (with HMRC reference) → paid, never backwards', async () => {
     const [c] = await t.db.select().from(giftAidClaims).where(eq(giftAidClaims.organizationId, orgA.id));
-    const put = (json: unknown) => t.request(`/api/gift-aid/claims/${c.id}`, { method: 'PUT', token: admin, json });
+    const put = (json: ClaimUpdate) => giftAid().claims[':id'].$put({ param: { id: c.id }, json });
     const skip = await put({ status: 'paid' });
-    expect(skip.status).toBe(400);
-    expect(((await skip.json()) as { message: string }).message).toMatch(/^status:/);
+    expect((await errorOf(skip, 400)).message).toMatch(/^status:/);
     const noRef = await put({ status: 'submitted' });
-    expect(noRef.status).toBe(400);
-    expect(((await noRef.json()) as { message: string }).message).toMatch(/^hmrc_reference:/);
+    expect((await errorOf(noRef, 400)).message).toMatch(/^hmrc_reference:/);
     expect((await put({ status: 'submitted', hmrc_reference: '=HYPERLINK()' })).status).toBe(400);
-    expect(await (await put({ status: 'submitted', hmrc_reference: 'CHR-2026/001' })).json()).toMatchObject({
+    expect(await bodyOf(await put({ status: 'submitted', hmrc_reference: 'CHR-2026/001' }), 200)).toMatchObject({
       status: 'submitted',
       hmrc_reference: 'CHR-2026/001',
     });
-    expect(await (await put({ status: 'paid' })).json()).toMatchObject({ status: 'paid' });
+    expect(await bodyOf(await put({ status: 'paid' }), 200)).toMatchObject({ status: 'paid' });
     expect((await put({ status: 'draft' })).status).toBe(400);
-    const list = (await (
-      await t.request(`/api/gift-aid/claims?organization_id=${orgA.id}`, { token: orgAdmin })
-    ).json()) as Claim[];
+    const list = await bodyOf(await giftAid(orgAdmin).claims.$get({ query: { organization_id: orgA.id } }), 200);
     expect(list.map((x) => x.status)).toEqual(['paid']);
   });
 
@@ -353,13 +307,10 @@ describe(`Gift Aid API (${engineName})`, () => {
       await t.db.select().from(giftAidAdjustments).where(eq(giftAidAdjustments.donationId, giftIds.orgB)),
     ).toHaveLength(0);
 
-    const listed = (await (await t.request('/api/gift-aid/adjustments', { token: orgAdmin })).json()) as {
-      gift_aid: number;
-      settled_claim_id: string | null;
-    }[];
+    const listed = await bodyOf(await giftAid(orgAdmin).adjustments.$get({ query: {} }), 200);
     expect(listed.map((a) => a.gift_aid).sort()).toEqual([1250, 3750]);
     expect(listed.every((a) => a.settled_claim_id === null)).toBe(true);
-    const summary = await (await t.request('/api/gift-aid/summary', { token: orgAdmin })).json();
+    const summary = await bodyOf(await giftAid(orgAdmin).summary.$get(), 200);
     expect(summary).toMatchObject({ claimed: 5887, paid: 5887, adjustments_due: 5000, to_claim: 0 });
 
     // The next claim of the organization reports the adjustment.
@@ -368,11 +319,9 @@ describe(`Gift Aid API (${engineName})`, () => {
       declaredAt: at('2026-02-01T00:00:00Z'),
     });
     await gift(gina.id, campaignA.id, ginaDecl, '2026-02-02T12:00:00Z', 8000);
-    const next = (await (await claim(orgA.id)).json()) as Claim;
+    const next = await bodyOf(await claim(orgA.id), 201);
     expect(next).toMatchObject({ gift_count: 1, gift_aid: 2000, adjustment: 5000, net_claim: -3000 });
-    const settled = (await (await t.request('/api/gift-aid/adjustments', { token: admin })).json()) as {
-      settled_claim_id: string | null;
-    }[];
+    const settled = await bodyOf(await giftAid().adjustments.$get({ query: {} }), 200);
     expect(settled.every((a) => a.settled_claim_id === next._id)).toBe(true);
   });
 
@@ -380,9 +329,7 @@ describe(`Gift Aid API (${engineName})`, () => {
     const [chloeGift] = await t.db.select().from(donations).where(eq(donations.id, giftIds.chloe));
     const intentId = chloeGift.paymentIntentId!;
     const rows = () => t.db.select().from(giftAidAdjustments).where(eq(giftAidAdjustments.donationId, giftIds.chloe));
-    const due = async () =>
-      ((await (await t.request('/api/gift-aid/summary', { token: orgAdmin })).json()) as { adjustments_due: number })
-        .adjustments_due;
+    const due = async () => (await bodyOf(await giftAid(orgAdmin).summary.$get(), 200)).adjustments_due;
     const dueBefore = await due();
     // £10 of the £25.50 claimed gift refunded: £6.37 claimed, £3.87 on what is left.
     await sendEvent(t, chargeRefunded({ intentId, amount: 2550, refunded: 1000 }));
@@ -390,11 +337,7 @@ describe(`Gift Aid API (${engineName})`, () => {
     expect(await due()).toBe(dueBefore + 250);
     // The list names the gift by its donor and day, as the office knows it.
     const [chloe] = await t.db.select().from(users).where(eq(users.id, chloeGift.donorId));
-    const listed = (await (await t.request('/api/gift-aid/adjustments', { token: orgAdmin })).json()) as {
-      donation_id: string;
-      donor_name: string | null;
-      donation_date: string | null;
-    }[];
+    const listed = await bodyOf(await giftAid(orgAdmin).adjustments.$get({ query: {} }), 200);
     expect(listed.find((a) => a.donation_id === giftIds.chloe)).toMatchObject({
       donor_name: `${chloe.firstName} ${chloe.lastName}`,
       donation_date: '2026-01-02T12:00:00.000Z',
@@ -422,7 +365,7 @@ describe(`Gift Aid API (${engineName})`, () => {
       declaredAt: at('2026-03-01T00:00:00Z'),
     });
     await gift(hal.id, campaignA.id, halDecl, '2026-03-02T12:00:00Z', 4000);
-    const reporting = (await (await claim(orgA.id)).json()) as Claim;
+    const reporting = await bodyOf(await claim(orgA.id), 201);
     expect(reporting).toMatchObject({ gift_count: 1, adjustment: 250 });
     await sendEvent(t, refundFailed({ intentId, amount: 1000, created: Math.floor(Date.now() / 1000) + 120 }));
     expect((await rows()).reduce((sum, a) => sum + a.giftAidPence, 0)).toBe(250);
@@ -435,9 +378,7 @@ describe(`Gift Aid API (${engineName})`, () => {
       declaredAt: at('2026-01-01T00:00:00Z'),
     });
     const before = await gift(eve.id, campaignB.id, declId, '2026-01-10T12:00:00Z', 1000);
-    const cancel = await t.request('/api/gift-aid/me/cancel', { method: 'POST', token });
-    expect(cancel.status).toBe(200);
-    const mine = (await cancel.json()) as Mine;
+    const mine = await bodyOf(await giftAid(token).me.cancel.$post(), 200);
     expect(mine.active).toBe(false);
     expect(mine.declarations).toHaveLength(1);
     expect(mine.declarations[0].cancelled_at).not.toBeNull();
@@ -463,13 +404,10 @@ describe(`Gift Aid API (${engineName})`, () => {
       declaredAt: at('2026-01-01T00:00:00Z'),
     });
     const old = await gift(fay.id, campaignB.id, v1, '2026-01-05T12:00:00Z', 1000);
-    const res = await t.request('/api/gift-aid/me', {
-      method: 'PUT',
-      token,
+    const res = await giftAid(token).me.$put({
       json: { first_name: 'Fay', last_name: 'Donor', house: '99', address: 'New Road', postcode: 'm1 1ae' },
     });
-    expect(res.status).toBe(200);
-    const mine = (await res.json()) as Mine;
+    const mine = await bodyOf(res, 200);
     const current = mine.declarations.find((d) => !d.replaced_by)!;
     expect(current).toMatchObject({ version: 2, house: '99', postcode: 'M1 1AE' });
     expect(mine.declarations.find((d) => d._id === v1)?.replaced_by).toBe(current._id);
@@ -501,19 +439,17 @@ describe(`Gift Aid API (${engineName})`, () => {
       [{ house: '' }, 'house'],
       [{ title: 'Major' }, 'title'],
     ] as const) {
-      const res = await t.request('/api/gift-aid/me', { method: 'PUT', token, json: { ...good, ...change } });
-      expect(res.status, field).toBe(400);
-      const body = (await res.json()) as { statusCode: number; message: string };
-      expect(body.statusCode).toBe(400);
+      const res = await giftAid(token).me.$put({ json: { ...good, ...change } });
+      const body = await errorOf(res, 400);
       expect(body.message, field).toMatch(new RegExp(`^${field}:`));
     }
+    // A body without the required house is what this checks: sent raw, as the typed client would refuse it.
     const missing = await t.request('/api/gift-aid/me', {
       method: 'PUT',
       token,
       json: { first_name: 'Hal', last_name: 'Jordan', postcode: 'LS1 4AP' },
     });
-    expect(missing.status).toBe(400);
-    expect(((await missing.json()) as { message: string }).message).toContain('house');
+    expect((await errorOf(missing, 400)).message).toContain('house');
     const rows = await t.db.select().from(giftAidDeclarations).where(eq(giftAidDeclarations.donorId, hal.id));
     expect(rows).toHaveLength(1);
     expect(rows[0].version).toBe(1);
@@ -525,15 +461,12 @@ describe(`Gift Aid API (${engineName})`, () => {
       source: 'manual',
       paymentIntentId: null,
     });
-    const verify = () => t.request(`/api/gift-aid/donations/${cash}/verify`, { method: 'POST', token: admin });
+    const verify = () => giftAid().donations[':id'].verify.$post({ param: { id: cash } });
     const none = await verify();
-    expect(none.status).toBe(400);
-    expect(((await none.json()) as { message: string }).message).toMatch(/^declaration:/);
+    expect((await errorOf(none, 400)).message).toMatch(/^declaration:/);
     // Ivy's paper declaration to Org B, recorded by staff.
     const record = (token: string) =>
-      t.request('/api/gift-aid/declarations', {
-        method: 'POST',
-        token,
+      giftAid(token).declarations.$post({
         json: {
           donor_id: ivy.id,
           organization_id: orgB.id,
@@ -547,8 +480,7 @@ describe(`Gift Aid API (${engineName})`, () => {
         },
       });
     const recorded = await record(admin);
-    expect(recorded.status).toBe(201);
-    expect(await recorded.json()).toMatchObject({
+    expect(await bodyOf(recorded, 201)).toMatchObject({
       method: 'paper',
       covers_past: true,
       house: '8',
@@ -560,17 +492,14 @@ describe(`Gift Aid API (${engineName})`, () => {
     expect((await verify()).status).toBe(200);
     expect((await eligible(orgB.id)).items.map((i) => i._id)).toContain(cash);
     // Once claimed, the hand-recorded gift keeps what the claim says.
-    const claimB = (await (await claim(orgB.id)).json()) as Claim;
+    const claimB = await bodyOf(await claim(orgB.id), 201);
     expect(claimB.gift_count).toBeGreaterThan(0);
-    const edit = await t.request(`/api/donations/${cash}`, { method: 'PUT', token: admin, json: { amount: 100 } });
-    expect(edit.status).toBe(400);
-    expect(((await edit.json()) as { message: string }).message).toMatch(/Gift Aid claim/);
+    const edit = await t.client(admin).api.donations[':id'].$put({ param: { id: cash }, json: { amount: 100 } });
+    expect((await errorOf(edit, 400)).message).toMatch(/Gift Aid claim/);
     const [kept] = await t.db.select().from(donations).where(eq(donations.id, cash));
     expect(kept.amount).toBe(2500);
     // Card gifts are never verified by hand.
-    expect(
-      (await t.request(`/api/gift-aid/donations/${giftIds.orgB}/verify`, { method: 'POST', token: admin })).status,
-    ).toBe(400);
+    expect((await giftAid().donations[':id'].verify.$post({ param: { id: giftIds.orgB } })).status).toBe(400);
   });
 
   it('aggregates gifts of £20 or less per tax year when asked, byte for byte against the fixture', async () => {
@@ -587,11 +516,9 @@ describe(`Gift Aid API (${engineName})`, () => {
     await gift(dev.id, campaignAgg.id, devDecl, '2025-08-01T12:00:00Z', 500);
     await gift(dev.id, campaignAgg.id, devDecl, '2026-04-05T12:00:00Z', 2000);
     await gift(dev.id, campaignAgg.id, devDecl, '2026-04-06T12:00:00Z', 100);
-    const res = await claim(orgAgg.id, { aggregate: true });
-    expect(res.status).toBe(201);
-    const c = (await res.json()) as Claim;
+    const c = await bodyOf(await claim(orgAgg.id, { aggregate: true }), 201);
     expect(c).toMatchObject({ row_count: 3, gift_count: 4, total: 4601 });
-    const csv = await (await t.request(`/api/gift-aid/claims/${c._id}/schedule.csv`, { token: admin })).text();
+    const csv = await (await giftAid().claims[':id']['schedule.csv'].$get({ param: { id: c._id } })).text();
     expect(csv).toBe(aggregatedFixture);
   });
 
@@ -607,7 +534,7 @@ describe(`Gift Aid API (${engineName})`, () => {
     await t.db.run(sql`insert into donations (id, amount, donor_id, campaign_id, date, status, type, gift_aid, gift_aid_declaration_id, refunded_amount, source, created_at, updated_at)
       select json_extract(value, '$[0]'), 2500, ${donor.id}, ${camp.id}, json_extract(value, '$[1]'), 'succeeded', 'once', 1, ${decl}, 0, 'card', 0, 0
       from json_each(${JSON.stringify(rows)})`);
-    const first = (await (await claim(org.id)).json()) as Claim;
+    const first = await bodyOf(await claim(org.id), 201);
     expect(first).toMatchObject({ row_count: 1000, gift_count: 1000, total: 2_500_000 });
     const left = await eligible(org.id);
     expect(left.count).toBe(5);
@@ -617,9 +544,9 @@ describe(`Gift Aid API (${engineName})`, () => {
         .map((r) => r[0] as string)
         .sort(),
     );
-    const second = (await (await claim(org.id)).json()) as Claim;
+    const second = await bodyOf(await claim(org.id), 201);
     expect(second.row_count).toBe(5);
-    const csv = await (await t.request(`/api/gift-aid/claims/${first._id}/schedule.csv`, { token: admin })).text();
+    const csv = await (await giftAid().claims[':id']['schedule.csv'].$get({ param: { id: first._id } })).text();
     expect(csv.trimEnd().split('\r\n')).toHaveLength(1001);
   });
 
@@ -635,8 +562,7 @@ describe(`Gift Aid API (${engineName})`, () => {
     const statuses = results.map((r) => r.status).sort();
     expect(statuses.filter((s) => s === 201)).toHaveLength(1);
     expect(statuses.every((s) => s === 201 || s === 409 || s === 422)).toBe(true);
-    for (const r of results)
-      if (r.status !== 201) expect(((await r.json()) as { statusCode: number }).statusCode).toBe(r.status);
+    for (const r of results) if (r.status !== 201) await errorOf(r, r.status);
     const claims = await t.db.select().from(giftAidClaims).where(eq(giftAidClaims.organizationId, org.id));
     expect(claims).toHaveLength(1);
     const claimed = await t.db.select().from(giftAidClaimedGifts).where(eq(giftAidClaimedGifts.claimId, claims[0].id));
@@ -654,17 +580,13 @@ describe(`Gift Aid API (${engineName})`, () => {
       address: 'Quay Street',
       postcode: 'bs1 4dj',
     };
-    const wrong = await t.request('/api/stripe/client_secret', {
-      method: 'POST',
+    const clientSecret = t.client().api.stripe.client_secret;
+    const wrong = await clientSecret.$post({
       json: { ...base, gift_aid: { ...fields, declaration: GIFT_AID_DECLARATION } },
     });
-    expect(wrong.status).toBe(400);
-    expect(((await wrong.json()) as { message: string }).message).toMatch(/^gift_aid\.declaration:/);
+    expect((await errorOf(wrong, 400)).message).toMatch(/^gift_aid\.declaration:/);
     const text = giftAidDeclaration('Homes B Trust');
-    const ok = await t.request('/api/stripe/client_secret', {
-      method: 'POST',
-      json: { ...base, gift_aid: { ...fields, declaration: text } },
-    });
+    const ok = await clientSecret.$post({ json: { ...base, gift_aid: { ...fields, declaration: text } } });
     expect(ok.status).toBe(200);
     const stored = (
       await t.db.select().from(giftAidDeclarations).where(eq(giftAidDeclarations.declarationText, text))

@@ -70,22 +70,16 @@ describe(`marketing consent (${engineName})`, () => {
 
   it('records consent from the donation box only when its own box was ticked', async () => {
     const campaign = await createCampaign(t.db);
-    const start = (email: string, extra: object) =>
-      t.request('/api/stripe/client_secret', {
-        method: 'POST',
-        json: { email, amount: 500, campaign_id: campaign.id, ...extra },
-      });
+    const stripe = t.client().api.stripe;
+    const start = (email: string, extra: { marketing_consent?: boolean; consent_wording?: string }) =>
+      stripe.client_secret.$post({ json: { email, amount: 500, campaign_id: campaign.id, ...extra } });
     const yes = `yes.${crypto.randomUUID().slice(0, 6)}@example.com`;
     const no = `no.${crypto.randomUUID().slice(0, 6)}@example.com`;
     const stale = `stale.${crypto.randomUUID().slice(0, 6)}@example.com`;
     // Recorded when the gift is paid (a checkout that is never paid changes no account).
-    const paid = async (email: string, extra: object) => {
-      const res = await start(email, extra);
-      expect(res.status).toBe(200);
-      const { clientSecret } = (await res.json()) as { clientSecret: string };
-      expect((await t.request('/api/stripe/demo/confirm', { method: 'POST', json: { clientSecret } })).status).toBe(
-        200,
-      );
+    const paid = async (email: string, extra: { marketing_consent?: boolean; consent_wording?: string }) => {
+      const { clientSecret } = await bodyOf(await start(email, extra), 200);
+      expect((await stripe.demo.confirm.$post({ json: { clientSecret } })).status).toBe(200);
     };
     await paid(yes, { marketing_consent: true, consent_wording: MARKETING_CONSENT_WORDING });
     await paid(no, {});
@@ -104,27 +98,29 @@ describe(`marketing consent (${engineName})`, () => {
 
   it('rejects changed wording, bad bodies and anonymous callers', async () => {
     const { token } = await signedIn();
-    const stale = await t.request('/api/me/consent', {
-      method: 'PUT',
-      token,
-      json: { consent: true, consent_wording: 'Send me everything' },
-    });
+    const stale = await t
+      .client(token)
+      .api.me.consent.$put({ json: { consent: true, consent_wording: 'Send me everything' } });
     expect((await errorOf(stale, 400)).message).toMatch(/^consent_wording/);
+    // Bodies the schema refuses (no consent, a string, a source callers may not claim): raw requests.
     for (const json of [{}, { consent: 'yes' }, { consent: true, source: 'donation_box' }]) {
       const res = await t.request('/api/me/consent', { method: 'PUT', token, json });
       expect(res.status).toBe(400);
     }
-    expect((await t.request('/api/me/consent')).status).toBe(401);
+    expect((await t.client().api.me.consent.$get()).status).toBe(401);
   });
 
   it('exports who consented as CSV to admins only, formulas neutralised, withdrawn ones left out', async () => {
     const a = await signedIn({ firstName: '=HYPERLINK("http://evil")' });
     const b = await signedIn();
-    await t.request('/api/me/consent', { method: 'PUT', token: a.token, json: { consent: true } });
-    await t.request('/api/me/consent', { method: 'PUT', token: b.token, json: { consent: true } });
-    await t.request('/api/me/consent', { method: 'PUT', token: b.token, json: { consent: false } });
+    const consent = (token: string, given: boolean) =>
+      t.client(token).api.me.consent.$put({ json: { consent: given } });
+    await consent(a.token, true);
+    await consent(b.token, true);
+    await consent(b.token, false);
+    const consentsExport = (token?: string) => t.client(token).api.consents.export.$get();
     const admin = await signedIn({ type: 'admin' });
-    const res = await t.request('/api/consents/export', { token: admin.token });
+    const res = await consentsExport(admin.token);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^text\/csv/);
     const csv = await res.text();
@@ -134,9 +130,9 @@ describe(`marketing consent (${engineName})`, () => {
     expect(csv).toContain(`"${a.user.email}","'=HYPERLINK(""http://evil"")","Hopper"`);
     expect(csv).not.toContain(b.user.email);
     const orgAdmin = await signedIn({ type: 'org_admin' });
-    expect((await t.request('/api/consents/export', { token: orgAdmin.token })).status).toBe(403);
-    expect((await t.request('/api/consents/export', { token: a.token })).status).toBe(403);
-    expect((await t.request('/api/consents/export')).status).toBe(401);
+    expect((await consentsExport(orgAdmin.token)).status).toBe(403);
+    expect((await consentsExport(a.token)).status).toBe(403);
+    expect((await consentsExport()).status).toBe(401);
   });
 });
 
@@ -153,7 +149,7 @@ describe(`account erasure (${engineName})`, () => {
     const appeal = await createAppeal(t.db, campaign.id);
     const { user, token } = await signedIn();
     const email = user.email;
-    await t.request('/api/me/consent', { method: 'PUT', token, json: { consent: true } });
+    await t.client(token).api.me.consent.$put({ json: { consent: true } });
     const declaration = await createGiftAidDeclaration(t.db, {
       donorId: user.id,
       fullName: 'Grace Hopper',
@@ -178,18 +174,13 @@ describe(`account erasure (${engineName})`, () => {
       (await bodyOf(await api.appeals[':id'].$get({ param: { id: appeal.id } }), 200)).summary.total_donations;
     expect(await total()).toBe(3300);
 
-    const ask = await t.request('/api/me/erasure', { method: 'POST', token });
+    const ask = await api.me.erasure.$post();
     expect(ask.status).toBe(200);
-    const wrong = await t.request('/api/me/erasure/confirm', { method: 'POST', token, json: { code: '000000' } });
+    const confirm = (code: string) => api.me.erasure.confirm.$post({ json: { code } });
+    const wrong = await confirm('000000');
     expect((await errorOf(wrong, 400)).message).toMatch(/^code/);
-    expect((await t.request('/api/me/erasure/confirm', { method: 'POST', token, json: { code: 'abc' } })).status).toBe(
-      400,
-    );
-    const ok = await t.request('/api/me/erasure/confirm', {
-      method: 'POST',
-      token,
-      json: { code: await codeFrom(email) },
-    });
+    expect((await confirm('abc')).status).toBe(400);
+    const ok = await confirm(await codeFrom(email));
     expect(ok.status).toBe(200);
 
     const [after] = await t.db.select().from(users).where(eq(users.id, user.id));
@@ -206,7 +197,7 @@ describe(`account erasure (${engineName})`, () => {
     expect(after.email).not.toContain(email.split('@')[0]);
     expect(after.erasedAt).toBeInstanceOf(Date);
     expect(await t.db.select().from(sessions).where(eq(sessions.userId, user.id))).toHaveLength(0);
-    expect((await t.request('/api/auth', { token })).status).toBe(401);
+    expect((await api.auth.$get()).status).toBe(401);
     const [consent] = await t.db.select().from(marketingConsents).where(eq(marketingConsents.userId, user.id));
     expect(consent).toMatchObject({ email: null, withdrawnAt: expect.any(Date) });
     // Totals unchanged; the donations stay, anonymous; the Gift Aid declaration is untouched.
@@ -215,10 +206,10 @@ describe(`account erasure (${engineName})`, () => {
     expect(
       (await t.db.select().from(giftAidDeclarations).where(eq(giftAidDeclarations.id, declaration.id)))[0],
     ).toMatchObject({ fullName: 'Grace Hopper', postcode: 'LS1 1AA' });
-    const top = (await t.request(`/api/donations?type=public&appeal_id=${appeal.id}`).then((res) => res.json())) as {
-      donor: string;
-      total: number;
-    }[];
+    const top = await bodyOf(
+      await t.client().api.donations.$get({ query: { type: 'public', appeal_id: appeal.id } }),
+      200,
+    );
     expect(top[0]).toMatchObject({ donor: 'Anonymous', total: 3300 });
     const gifts = await t.db.select().from(monthlyGifts).where(eq(monthlyGifts.donorId, user.id));
     expect(gifts).toMatchObject([{ status: 'cancelled', cancelledBy: 'erasure' }]);
@@ -230,12 +221,10 @@ describe(`account erasure (${engineName})`, () => {
 
   it('refuses administrators, anonymous callers and a code that was never asked for', async () => {
     const admin = await signedIn({ type: 'admin' });
-    expect((await t.request('/api/me/erasure', { method: 'POST', token: admin.token })).status).toBe(409);
-    expect((await t.request('/api/me/erasure', { method: 'POST' })).status).toBe(401);
+    expect((await t.client(admin.token).api.me.erasure.$post()).status).toBe(409);
+    expect((await t.client().api.me.erasure.$post()).status).toBe(401);
     const { user, token } = await signedIn();
-    expect(
-      (await t.request('/api/me/erasure/confirm', { method: 'POST', token, json: { code: '123456' } })).status,
-    ).toBe(400);
+    expect((await t.client(token).api.me.erasure.confirm.$post({ json: { code: '123456' } })).status).toBe(400);
     expect((await t.db.select().from(users).where(eq(users.id, user.id)))[0].erasedAt).toBeNull();
   });
 });
@@ -267,9 +256,9 @@ describe(`annual statement (${engineName})`, () => {
   it('answers 400 naming tax_year for a bad year and 401 without sign-in', async () => {
     const { token } = await signedIn();
     for (const bad of ['25', 'abcd', '1999', '2999', '2025-26']) {
-      const res = await t.request(`/api/me/statement?tax_year=${bad}`, { token });
+      const res = await t.client(token).api.me.statement.$get({ query: { tax_year: bad } });
       expect((await errorOf(res, 400)).message, bad).toMatch(/^tax_year/);
     }
-    expect((await t.request('/api/me/statement')).status).toBe(401);
+    expect((await t.client().api.me.statement.$get({ query: {} })).status).toBe(401);
   });
 });

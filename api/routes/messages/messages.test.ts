@@ -1,9 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { outbox } from '../../../db/schema';
 import { createAppeal, createCampaign, createOrganization, createUser, signedIn } from '../../../tests/factories';
-import { engineName, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
-
-type Message = { _id: string; name: string; message: string; amount: number | null; date: string };
+import { bodyOf, engineName, errorOf, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
 
 describe(`messages of support and giving anonymously (${engineName})`, () => {
   let t: TestApp;
@@ -13,16 +11,25 @@ describe(`messages of support and giving anonymously (${engineName})`, () => {
   let otherOrgAdminToken: string;
   let orgAdminToken: string;
 
-  const give = async (email: string, amount: number, extra: Record<string, unknown>) => {
-    const start = await t.request('/api/stripe/client_secret', {
-      method: 'POST',
+  const give = async (
+    email: string,
+    amount: number,
+    extra: { message?: string; anonymous?: boolean; hide_amount?: boolean },
+  ) => {
+    const stripe = t.client().api.stripe;
+    const start = await stripe.client_secret.$post({
       json: { email, amount, campaign_id: campaignId, appeal_id: appealId, ...extra },
     });
-    expect(start.status, await start.clone().text()).toBe(200);
-    const { clientSecret } = (await start.json()) as { clientSecret: string };
-    const confirm = await t.request('/api/stripe/demo/confirm', { method: 'POST', json: { clientSecret } });
+    const { clientSecret } = await bodyOf(start, 200);
+    const confirm = await stripe.demo.confirm.$post({ json: { clientSecret } });
     expect(confirm.status).toBe(200);
   };
+  const appealMessages = async () =>
+    bodyOf(await t.client().api.appeals[':id'].messages.$get({ param: { id: appealId } }), 200);
+  const staffMessages = async (token: string) =>
+    bodyOf(await t.client(token).api.messages.$get({ query: { appeal_id: appealId } }), 200);
+  const setHidden = (token: string | undefined, id: string, hidden: boolean) =>
+    t.client(token).api.messages[':id'].$put({ param: { id }, json: { hidden } });
 
   beforeAll(async () => {
     t = await setupTestApp();
@@ -49,9 +56,7 @@ describe(`messages of support and giving anonymously (${engineName})`, () => {
   });
 
   it('lists the latest messages on the appeal, with the amount unless hidden and the name unless anonymous', async () => {
-    const res = await t.request(`/api/appeals/${appealId}/messages`);
-    expect(res.status).toBe(200);
-    const messages = (await res.json()) as Message[];
+    const messages = await appealMessages();
     expect(messages.map(({ name, message, amount }) => ({ name, message, amount }))).toEqual([
       { name: 'Anonymous', message: 'Proud of you', amount: null },
       { name: 'Amira K.', message: 'Go Fay! <script>alert(1)</script>', amount: 2_500 },
@@ -59,9 +64,11 @@ describe(`messages of support and giving anonymously (${engineName})`, () => {
   });
 
   it('shows an anonymous donor as "Anonymous" on top donors, and a hidden amount as null there too', async () => {
-    for (const query of [`appeal_id=${appealId}`, `campaign_id=${campaignId}`]) {
-      const res = await t.request(`/api/donations?type=public&${query}`, { headers: { 'cache-control': 'no-cache' } });
-      expect(await res.json()).toEqual([
+    for (const query of [{ appeal_id: appealId }, { campaign_id: campaignId }]) {
+      const res = await t
+        .client()
+        .api.donations.$get({ query: { type: 'public', ...query } }, { headers: { 'cache-control': 'no-cache' } });
+      expect(await bodyOf(res, 200)).toEqual([
         { donor: 'Anonymous', count: 1, total: null },
         { donor: 'Amira K.', count: 1, total: 2_500 },
       ]);
@@ -84,37 +91,23 @@ describe(`messages of support and giving anonymously (${engineName})`, () => {
   });
 
   it('lets staff of the organization hide a message; others get 404', async () => {
-    const list = await t.request(`/api/messages?appeal_id=${appealId}`, { token: orgAdminToken });
-    const staff = (await list.json()) as (Message & { hidden: boolean; donor: string })[];
+    const staff = await staffMessages(orgAdminToken);
     expect(staff).toHaveLength(2);
     const amira = staff.find((m) => m.donor === 'Amira Khan')!;
-    expect(
-      await t.request(`/api/messages?appeal_id=${appealId}`, { token: otherOrgAdminToken }).then((r) => r.json()),
-    ).toEqual([]);
-    const denied = await t.request(`/api/messages/${amira._id}`, {
-      method: 'PUT',
-      token: otherOrgAdminToken,
-      json: { hidden: true },
-    });
+    expect(await staffMessages(otherOrgAdminToken)).toEqual([]);
+    const denied = await setHidden(otherOrgAdminToken, amira._id, true);
     expect(denied.status).toBe(404);
-    const hide = await t.request(`/api/messages/${amira._id}`, {
-      method: 'PUT',
-      token: adminToken,
-      json: { hidden: true },
-    });
-    expect(hide.status).toBe(200);
-    expect(await hide.json()).toMatchObject({ hidden: true });
-    const after = (await (await t.request(`/api/appeals/${appealId}/messages`)).json()) as Message[];
+    const hide = await setHidden(adminToken, amira._id, true);
+    expect(await bodyOf(hide, 200)).toMatchObject({ hidden: true });
+    const after = await appealMessages();
     expect(after.map((m) => m.name)).toEqual(['Anonymous']);
-    const anon = await t.request(`/api/messages/${amira._id}`, { method: 'PUT', json: { hidden: false } });
+    const anon = await setHidden(undefined, amira._id, false);
     expect(anon.status).toBe(401);
     const donorToken = (await signedIn(t.db, 'donor')).token;
-    expect(
-      (await t.request(`/api/messages/${amira._id}`, { method: 'PUT', token: donorToken, json: { hidden: false } }))
-        .status,
-    ).toBe(403);
+    expect((await setHidden(donorToken, amira._id, false)).status).toBe(403);
   });
 
+  // Bodies of the wrong types are what this checks: sent raw, as the typed client would refuse them.
   it.each([
     [{ message: 'x'.repeat(281) }, 'message'],
     [{ message: 42 }, 'message'],
@@ -125,13 +118,12 @@ describe(`messages of support and giving anonymously (${engineName})`, () => {
       method: 'POST',
       json: { email: 'c@example.com', amount: 500, campaign_id: campaignId, appeal_id: appealId, ...extra },
     });
-    expect(res.status).toBe(400);
-    expect(((await res.json()) as { message: string }).message).toContain(field);
+    expect((await errorOf(res, 400)).message).toContain(field);
   });
 
   it('accepts exactly 280 characters (emoji count as one)', async () => {
     await give('d@example.com', 500, { message: '🎉'.repeat(280) });
-    const messages = (await (await t.request(`/api/appeals/${appealId}/messages`)).json()) as Message[];
+    const messages = await appealMessages();
     expect([...messages[0].message]).toHaveLength(280);
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { signedIn } from '../../../tests/factories';
-import { setupTestApp } from '../../../tests/setup/test-app';
+import { bodyOf, errorOf, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
 
 const PNG_1PX = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
 const dataUrl = `data:image/png;base64,${PNG_1PX}`;
@@ -30,39 +30,34 @@ function fakeBucket() {
   return { objects, deleted, binding: bucket as unknown as R2Bucket };
 }
 
+/** Saves the signed-in donor's own record (PUT /api/users/me). */
+const saveMe = (t: TestApp, token: string, json: { image: string | null; first_name?: string }) =>
+  t.client(token).api.users[':id'].$put({ param: { id: 'me' }, json });
+
 describe('image Keys belong to the record that uploaded them', () => {
   it("a donor cannot take another record's stored Key and then delete it by clearing the field", async () => {
     const bucket = fakeBucket();
     const t = await setupTestApp({ IMAGES: bucket.binding });
     const ownerToken = (await signedIn(t.db, 'donor')).token;
-    const uploaded = await t.request('/api/users/me', { method: 'PUT', token: ownerToken, json: { image: dataUrl } });
-    const victimKey = ((await uploaded.json()) as { image: string }).image;
+    const uploaded = await saveMe(t, ownerToken, { image: dataUrl });
+    const victimKey = (await bodyOf(uploaded, 200)).image!;
     expect(bucket.objects.has(victimKey)).toBe(true);
 
     const token = (await signedIn(t.db, 'donor')).token; // the attacker's
-    const hijack = await t.request('/api/users/me', { method: 'PUT', token, json: { image: victimKey } });
-    expect(hijack.status).toBe(400);
-    expect(await hijack.json()).toEqual({
+    const hijack = await saveMe(t, token, { image: victimKey });
+    expect(await errorOf(hijack, 400)).toEqual({
       statusCode: 400,
       message: 'image: Upload a PNG or JPEG image, or keep the current one',
     });
-    const cleared = await t.request('/api/users/me', { method: 'PUT', token, json: { image: null } });
+    const cleared = await saveMe(t, token, { image: null });
     expect(cleared.status).toBe(200);
     expect(bucket.deleted).not.toContain(victimKey);
     expect(bucket.objects.has(victimKey)).toBe(true);
 
     // The owner still keeps their own Key, and a static demo image is fine for anyone.
-    const kept = await t.request('/api/users/me', {
-      method: 'PUT',
-      token: ownerToken,
-      json: { image: victimKey, first_name: 'Kept' },
-    });
+    const kept = await saveMe(t, ownerToken, { image: victimKey, first_name: 'Kept' });
     expect(kept.status).toBe(200);
-    const demo = await t.request('/api/users/me', {
-      method: 'PUT',
-      token,
-      json: { image: '/images/demo/cause-2.png' },
-    });
+    const demo = await saveMe(t, token, { image: '/images/demo/cause-2.png' });
     expect(demo.status).toBe(200);
     expect(bucket.deleted).toEqual([]);
   });
@@ -71,17 +66,9 @@ describe('image Keys belong to the record that uploaded them', () => {
     const bucket = fakeBucket();
     const t = await setupTestApp({ IMAGES: bucket.binding });
     const donorToken = (await signedIn(t.db, 'donor')).token;
-    const photo = (
-      (await (
-        await t.request('/api/users/me', { method: 'PUT', token: donorToken, json: { image: dataUrl } })
-      ).json()) as { image: string }
-    ).image;
+    const photo = (await bodyOf(await saveMe(t, donorToken, { image: dataUrl }), 200)).image!;
     const adminToken = (await signedIn(t.db, 'admin')).token;
-    const res = await t.request('/api/organizations', {
-      method: 'POST',
-      token: adminToken,
-      json: { name: 'Adopter', image: photo },
-    });
+    const res = await t.client(adminToken).api.organizations.$post({ json: { name: 'Adopter', image: photo } });
     expect(res.status).toBe(400);
     expect(bucket.objects.has(photo)).toBe(true);
   });

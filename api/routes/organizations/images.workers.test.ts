@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { organizations, users } from '../../../db/schema';
 import { createUser, signedIn } from '../../../tests/factories';
 import { fileBindings } from '../../../tests/setup/file-bindings.workers';
-import { setupTestApp, type TestApp } from '../../../tests/setup/test-app';
+import { bodyOf, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
 
 /** R2 exists only in workerd: organization logos and donor photos sent as data URLs. */
 /** This file's own bucket (vitest.config.ts gives every workerd test file one). */
@@ -22,42 +22,32 @@ describe('organization logos and donor photos in R2 (d1 + r2)', () => {
   });
 
   it('stores a new logo, serves it, and keeps the key on an unchanged save', async () => {
-    const res = await t.request('/api/organizations', {
-      method: 'POST',
-      token: adminToken,
-      json: { name: 'Logo Trust', image: dataUrl },
-    });
-    expect(res.status).toBe(201);
-    const org = (await res.json()) as { _id: string; image: string; image_url: string };
-    expect(org.image).toMatch(/^campaigns\/[0-9a-f-]{36}\.png$/);
-    expect(org.image_url).toBe(`/api/images/${org.image}`);
-    expect(await bucket.head(org.image)).not.toBeNull();
-    expect((await t.request(org.image_url)).status).toBe(200);
+    const organizations = t.client(adminToken).api.organizations;
+    const res = await organizations.$post({ json: { name: 'Logo Trust', image: dataUrl } });
+    const org = await bodyOf(res, 201);
+    const image = org.image!;
+    expect(image).toMatch(/^campaigns\/[0-9a-f-]{36}\.png$/);
+    expect(org.image_url).toBe(`/api/images/${image}`);
+    expect(await bucket.head(image)).not.toBeNull();
+    // The address exactly as the answer gives it, as a browser would fetch it: raw.
+    expect((await t.request(org.image_url!)).status).toBe(200);
 
-    const same = await t.request(`/api/organizations/${org._id}`, {
-      method: 'PUT',
-      token: adminToken,
-      json: { name: 'Logo Trust', image: org.image },
-    });
-    expect(same.status).toBe(200);
-    expect(((await same.json()) as { image: string }).image).toBe(org.image);
-    expect(await bucket.head(org.image)).not.toBeNull();
+    const same = await organizations[':id'].$put({ param: { id: org._id }, json: { name: 'Logo Trust', image } });
+    expect((await bodyOf(same, 200)).image).toBe(image);
+    expect(await bucket.head(image)).not.toBeNull();
   });
 
   it("replaces a donor's photo and deletes the old one; removing it clears the field", async () => {
     const { user: donor, token } = await signedIn(t.db, 'donor');
-    const first = (await (
-      await t.request('/api/users/me', { method: 'PUT', token, json: { image: dataUrl } })
-    ).json()) as { image: string };
-    const second = (await (
-      await t.request('/api/users/me', { method: 'PUT', token, json: { image: dataUrl } })
-    ).json()) as { image: string };
-    expect(second.image).not.toBe(first.image);
-    expect(await bucket.head(first.image)).toBeNull();
-    expect(await bucket.head(second.image)).not.toBeNull();
-    const cleared = await t.request('/api/users/me', { method: 'PUT', token, json: { image: '' } });
-    expect(((await cleared.json()) as { image: string | null }).image).toBeNull();
-    expect(await bucket.head(second.image)).toBeNull();
+    const me = t.client(token).api.users[':id'];
+    const save = async (image: string) => bodyOf(await me.$put({ param: { id: 'me' }, json: { image } }), 200);
+    const first = (await save(dataUrl)).image!;
+    const second = (await save(dataUrl)).image!;
+    expect(second).not.toBe(first);
+    expect(await bucket.head(first)).toBeNull();
+    expect(await bucket.head(second)).not.toBeNull();
+    expect((await save('')).image).toBeNull();
+    expect(await bucket.head(second)).toBeNull();
     const [row] = await t.db.select().from(users).where(eq(users.id, donor.id));
     expect(row.avatar).toBeNull();
   });
@@ -65,9 +55,7 @@ describe('organization logos and donor photos in R2 (d1 + r2)', () => {
   it('deletes the upload again when the write is refused (duplicate email)', async () => {
     const existing = await createUser(t.db);
     const before = (await bucket.list({ prefix: 'campaigns/' })).objects.length;
-    const res = await t.request('/api/users', {
-      method: 'POST',
-      token: adminToken,
+    const res = await t.client(adminToken).api.users.$post({
       json: { first_name: 'Dup', last_name: 'Licate', email: existing.email, image: dataUrl },
     });
     expect(res.status).toBe(409);

@@ -1,3 +1,4 @@
+import type { InferRequestType } from 'hono/client';
 import { and, eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, campaigns, organizations } from '../../../db/schema';
@@ -10,7 +11,14 @@ import {
   createUser,
   signedIn,
 } from '../../../tests/factories';
-import { engineName, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
+import {
+  bodyOf,
+  engineName,
+  errorOf,
+  setupTestApp,
+  type TestApp,
+  type TestClient,
+} from '../../../tests/setup/test-app';
 
 /** The accounts journal's nominal codes, set through the organization and campaign resources (decision 035). */
 
@@ -21,6 +29,8 @@ type Codes = {
   bank_code: string | null;
 };
 const NO_CODES: Codes = { income_code: null, fee_code: null, clearing_code: null, bank_code: null };
+type OrganizationUpdate = InferRequestType<TestClient['api']['organizations'][':id']['$put']>['json'];
+type CampaignUpdate = InferRequestType<TestClient['api']['campaigns'][':id']['$put']>['json'];
 
 /** One RFC 4180 row (quoted cells with doubled quotes). */
 const cells = (row: string) =>
@@ -79,24 +89,29 @@ describe(`nominal codes of organizations and campaigns (${engineName})`, () => {
     appeal = (await createAppeal(t.db, water, { organizationId: orgA, createdBy: fundraiser.user.id })).id;
   });
 
-  const putOrg = (token: string, json: unknown, id = orgA) =>
-    t.request(`/api/organizations/${id}`, { method: 'PUT', token, json });
-  const putCampaign = (token: string, id: string, json: unknown) =>
-    t.request(`/api/campaigns/${id}`, { method: 'PUT', token, json });
+  /** `token: undefined` saves signed out. */
+  const putOrg = (token: string | undefined, json: OrganizationUpdate, id = orgA) =>
+    t.client(token).api.organizations[':id'].$put({ param: { id }, json });
+  const putCampaign = (token: string, id: string, json: CampaignUpdate) =>
+    t.client(token).api.campaigns[':id'].$put({ param: { id }, json });
+  const campaignAs = (token: string | undefined, id: string) =>
+    t.client(token).api.campaigns[':id'].$get({ param: { id } });
   const orgRow = async (id = orgA) => (await t.db.select().from(organizations).where(eq(organizations.id, id)))[0];
   const campaignRow = async (id: string) => (await t.db.select().from(campaigns).where(eq(campaigns.id, id)))[0];
   const auditRows = (targetId: string) => t.db.select().from(auditLog).where(eq(auditLog.targetId, targetId));
 
   /** Org A's journal for 2 June as [code, pence, fund] (Xero), and the same lines from the Sage layout. */
   async function journals(token = financeToken) {
-    const xero = await t.request('/api/exports/journal.csv?from=2026-06-02&to=2026-06-02', { token });
+    const journal = t.client(token).api.exports['journal.csv'];
+    const day = { from: '2026-06-02', to: '2026-06-02' };
+    const xero = await journal.$get({ query: day });
     expect(xero.status).toBe(200);
     const xeroRows = (await xero.text())
       .replace(/^\uFEFF/, '')
       .split('\r\n')
       .filter(Boolean)
       .slice(1);
-    const sage = await t.request('/api/exports/journal.csv?from=2026-06-02&to=2026-06-02&format=sage', { token });
+    const sage = await journal.$get({ query: { ...day, format: 'sage' } });
     expect(sage.status).toBe(200);
     const sageRows = (await sage.text())
       .replace(/^\uFEFF/, '')
@@ -145,9 +160,8 @@ describe(`nominal codes of organizations and campaigns (${engineName})`, () => {
   };
 
   it('answers null codes by default, and the journal uses the defaults of domain/finance.ts', async () => {
-    const res = await t.request(`/api/organizations/${orgA}`, { token: financeToken });
-    expect(res.status).toBe(200);
-    expect(await res.json()).toMatchObject(NO_CODES);
+    const res = await t.client(financeToken).api.organizations[':id'].$get({ param: { id: orgA } });
+    expect(await bodyOf(res, 200)).toMatchObject(NO_CODES);
     await expectJournal({
       water: DEFAULT_NOMINAL_CODES.restrictedIncome,
       schools: DEFAULT_NOMINAL_CODES.restrictedIncome,
@@ -164,8 +178,7 @@ describe(`nominal codes of organizations and campaigns (${engineName})`, () => {
       clearing_code: 'STRIPE-1',
       bank_code: '1215.1',
     });
-    expect(res.status).toBe(200);
-    const body = (await res.json()) as Codes & { name: string };
+    const body = await bodyOf(res, 200);
     expect(body).toMatchObject({ income_code: '200', fee_code: '404', clearing_code: 'STRIPE-1', bank_code: '1215.1' });
     expect(body.name).toBe('Ledger Wells');
     const audits = (await auditRows(orgA)).filter((a) => a.action === 'organization.update');
@@ -182,25 +195,23 @@ describe(`nominal codes of organizations and campaigns (${engineName})`, () => {
 
   it("lets a finance user give one fund its own income code, which beats the organization's", async () => {
     const res = await putCampaign(financeToken, water, { income_code: '4100' });
-    expect(res.status).toBe(200);
-    expect(await res.json()).toMatchObject({ _id: water, income_code: '4100' });
+    expect(await bodyOf(res, 200)).toMatchObject({ _id: water, income_code: '4100' });
     expect((await campaignRow(water)).incomeCode).toBe('4100');
     const [audit] = (await auditRows(water)).filter((a) => a.action === 'campaign.income_code');
     expect(audit).toMatchObject({ actorType: 'finance', changes: { income_code: [null, '4100'] } });
     await expectJournal({ water: '4100', schools: '200', fee: '404', clearing: 'STRIPE-1', bank: '1215.1' });
     // Those who may set it read it; the public and the fundraiser do not.
-    const staff = await t.request(`/api/campaigns/${water}`, { token: orgAdminToken });
-    expect(await staff.json()).toMatchObject({ income_code: '4100' });
-    const anonymous = await t.request(`/api/campaigns/${water}`);
-    expect(await anonymous.json()).not.toHaveProperty('income_code');
-    const fundraiser = await t.request(`/api/campaigns/${appeal}`, { token: fundraiserToken });
-    expect(await fundraiser.json()).not.toHaveProperty('income_code');
+    const staff = await campaignAs(orgAdminToken, water);
+    expect(await bodyOf(staff, 200)).toMatchObject({ income_code: '4100' });
+    const anonymous = await campaignAs(undefined, water);
+    expect(await bodyOf(anonymous, 200)).not.toHaveProperty('income_code');
+    const fundraiser = await campaignAs(fundraiserToken, appeal);
+    expect(await bodyOf(fundraiser, 200)).not.toHaveProperty('income_code');
   });
 
   it('clears codes back to the defaults with an empty string or null', async () => {
     const res = await putOrg(orgAdminToken, { income_code: '', fee_code: null, clearing_code: '  ', bank_code: null });
-    expect(res.status).toBe(200);
-    expect(await res.json()).toMatchObject(NO_CODES);
+    expect(await bodyOf(res, 200)).toMatchObject(NO_CODES);
     expect((await putCampaign(orgAdminToken, water, { income_code: '' })).status).toBe(200);
     expect((await campaignRow(water)).incomeCode).toBeNull();
     await expectJournal({ water: '4000', schools: '4000', fee: '7900', clearing: '1210', bank: '1200' });
@@ -208,11 +219,8 @@ describe(`nominal codes of organizations and campaigns (${engineName})`, () => {
 
   it('lets an admin set any organization’s codes, and staff give a new campaign its code', async () => {
     const res = await putOrg(adminToken, { bank_code: '1250' }, orgB);
-    expect(res.status).toBe(200);
-    expect(await res.json()).toMatchObject({ ...NO_CODES, bank_code: '1250' });
-    const created = await t.request('/api/campaigns', {
-      method: 'POST',
-      token: orgAdminToken,
+    expect(await bodyOf(res, 200)).toMatchObject({ ...NO_CODES, bank_code: '1250' });
+    const created = await t.client(orgAdminToken).api.campaigns.$post({
       json: {
         title: 'Coded fund',
         description: 'A restricted fund with its own income account',
@@ -222,11 +230,12 @@ describe(`nominal codes of organizations and campaigns (${engineName})`, () => {
         income_code: '4200',
       },
     });
-    expect(created.status).toBe(201);
-    const { _id } = (await created.json()) as { _id: string };
+    const { _id } = await bodyOf(created, 201);
     expect((await campaignRow(_id)).incomeCode).toBe('4200');
   });
 
+  // Codes of the wrong type (a number, a list) are in this table: its saves are sent raw, as the typed
+  // client would refuse them.
   it.each([
     ['too long', { income_code: 'ABCDEFGHIJK' }, /^income_code: Use at most 10 characters/],
     ['with spaces', { fee_code: '40 00' }, /^fee_code: Use letters, digits/],
@@ -239,16 +248,21 @@ describe(`nominal codes of organizations and campaigns (${engineName})`, () => {
     const before = await orgRow();
     const audits = (await auditRows(orgA)).length;
     // Every other field of the save is good: the bad code alone refuses it.
-    const res = await putOrg(financeToken, { ...json, income_code: (json as Codes).income_code ?? '999' });
-    expect(res.status).toBe(400);
-    const body = (await res.json()) as { statusCode: number; message: string };
-    expect(body.statusCode).toBe(400);
+    const res = await t.request(`/api/organizations/${orgA}`, {
+      method: 'PUT',
+      token: financeToken,
+      json: { income_code: '999', ...json },
+    });
+    const body = await errorOf(res, 400);
     expect(body.message).toMatch(message);
     expect(await orgRow()).toEqual(before);
     expect((await auditRows(orgA)).length).toBe(audits);
-    const campaign = await putCampaign(orgAdminToken, schools, { income_code: (Object.values(json) as unknown[])[0] });
-    expect(campaign.status).toBe(400);
-    expect(((await campaign.json()) as { message: string }).message).toMatch(/^income_code: /);
+    const campaign = await t.request(`/api/campaigns/${schools}`, {
+      method: 'PUT',
+      token: orgAdminToken,
+      json: { income_code: Object.values(json)[0] },
+    });
+    expect((await errorOf(campaign, 400)).message).toMatch(/^income_code: /);
     expect((await campaignRow(schools)).incomeCode).toBeNull();
   });
 
@@ -268,11 +282,10 @@ describe(`nominal codes of organizations and campaigns (${engineName})`, () => {
     // Another organization's finance user and admin do not see this one at all.
     expect((await putOrg(otherFinanceToken, codes)).status).toBe(404);
     expect((await putOrg(otherOrgAdminToken, codes)).status).toBe(404);
-    expect((await t.request(`/api/organizations/${orgA}`, { method: 'PUT', json: codes })).status).toBe(401);
+    expect((await putOrg(undefined, codes)).status).toBe(401);
     // Finance owns the chart of accounts, not the charity's registration, name or logo.
     const renamed = await putOrg(financeToken, { ...codes, name: 'Finance rename' });
-    expect(renamed.status).toBe(403);
-    expect(((await renamed.json()) as { statusCode: number; message: string }).message).toMatch(
+    expect((await errorOf(renamed, 403)).message).toMatch(
       /^Finance users can change only the accounts journal codes .* not name$/,
     );
     expect((await putOrg(financeToken, { charity_number: '1187342' })).status).toBe(403);

@@ -1,3 +1,4 @@
+import type { InferResponseType } from 'hono/client';
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { toShortId } from '../../../domain/ids';
@@ -11,17 +12,18 @@ import {
   signedIn,
   type UserRow,
 } from '../../../tests/factories';
-import { engineName, messageOf, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
+import {
+  bodyOf,
+  engineName,
+  errorOf,
+  messageOf,
+  setupTestApp,
+  type TestApp,
+  type TestClient,
+} from '../../../tests/setup/test-app';
 
-type Org = {
-  _id: string;
-  name: string;
-  email: string | null;
-  phone: string | null;
-  charity_number: string | null;
-  address: Record<string, string | null>;
-  admins: { label: string; value: string }[];
-};
+/** The organization an answer carries, as the route declares it (for the one raw create below). */
+type Org = InferResponseType<TestClient['api']['organizations']['$post'], 201>;
 
 describe(`organizations API (${engineName})`, () => {
   let t: TestApp;
@@ -44,14 +46,15 @@ describe(`organizations API (${engineName})`, () => {
     donorToken = (await signedIn(t.db, 'donor')).token;
   });
 
-  const list = async (token: string, query = '') => {
-    const res = await t.request(`/api/organizations${query}`, { token });
-    return { res, body: (await res.json()) as Org[] };
+  const api = (token: string) => t.client(token).api.organizations;
+  const one = (token: string) => api(token)[':id'];
+  const list = async (token: string, query: { limit?: string; offset?: string; search?: string } = {}) => {
+    const res = await api(token).$get({ query });
+    return { res, body: await bodyOf(res, 200) };
   };
 
   it('lists every organization to an admin, with admins and a total count', async () => {
-    const { res, body } = await list(adminToken, '?limit=100');
-    expect(res.status).toBe(200);
+    const { res, body } = await list(adminToken, { limit: '100' });
     expect(Number(res.headers.get('x-total-count'))).toBe(body.length);
     const a = body.find((o) => o._id === orgA.id)!;
     expect(a).toMatchObject({
@@ -65,12 +68,13 @@ describe(`organizations API (${engineName})`, () => {
 
   it('shows an org_admin only its own organizations', async () => {
     const { res, body } = await list(orgAdminToken);
-    expect(res.status).toBe(200);
     expect(body.map((o) => o._id)).toEqual([orgA.id]);
     expect(res.headers.get('x-total-count')).toBe('1');
-    expect((await t.request(`/api/organizations/${orgB.id}`, { token: orgAdminToken })).status).toBe(404);
+    expect((await one(orgAdminToken).$get({ param: { id: orgB.id } })).status).toBe(404);
   });
 
+  // Authorization tables ([method, path] lists), visitor-typed ids, deliberately invalid or unknown
+  // fields and malformed JSON are the point of some requests below: those stay raw t.request calls.
   it('refuses anonymous callers (401) and donors (403)', async () => {
     for (const [method, path] of [
       ['GET', '/api/organizations'],
@@ -80,7 +84,7 @@ describe(`organizations API (${engineName})`, () => {
     ]) {
       const anon = await t.request(path, { method, json: method === 'GET' ? undefined : { name: 'X' } });
       expect(anon.status, `${method} ${path}`).toBe(401);
-      expect(((await anon.json()) as { statusCode: number }).statusCode).toBe(401);
+      await errorOf(anon, 401);
       const donor = await t.request(path, {
         method,
         token: donorToken,
@@ -94,9 +98,8 @@ describe(`organizations API (${engineName})`, () => {
 
   it('reads one organization by UUID or short id, and 404s unknown or malformed ids', async () => {
     for (const id of [orgA.id, toShortId(orgA.id)]) {
-      const res = await t.request(`/api/organizations/${id}`, { token: orgAdminToken });
-      expect(res.status).toBe(200);
-      expect(((await res.json()) as Org)._id).toBe(orgA.id);
+      const res = await one(orgAdminToken).$get({ param: { id } });
+      expect((await bodyOf(res, 200))._id).toBe(orgA.id);
     }
     for (const id of ['00000000-0000-0000-0000-000000000000', 'not-an-id', "1'%20or%201=1"]) {
       const res = await t.request(`/api/organizations/${id}`, { token: adminToken });
@@ -127,7 +130,7 @@ describe(`organizations API (${engineName})`, () => {
       },
     });
     expect(res.status).toBe(201);
-    const body = (await res.json()) as Org;
+    const body: Org = await res.json();
     expect(body).toMatchObject({
       name: 'Curlew Care',
       email: 'hello@curlew.org.uk',
@@ -150,11 +153,7 @@ describe(`organizations API (${engineName})`, () => {
   });
 
   it('does not let an org_admin create organizations', async () => {
-    const res = await t.request('/api/organizations', {
-      method: 'POST',
-      token: orgAdminToken,
-      json: { name: 'Sneaky Org' },
-    });
+    const res = await api(orgAdminToken).$post({ json: { name: 'Sneaky Org' } });
     expect(res.status).toBe(403);
     const rows = await t.db.select().from(organizations).where(eq(organizations.name, 'Sneaky Org'));
     expect(rows).toHaveLength(0);
@@ -174,9 +173,7 @@ describe(`organizations API (${engineName})`, () => {
   ])('rejects invalid organization %j with a 400 and stores nothing', async (json, message) => {
     const before = (await t.db.select().from(organizations)).length;
     const res = await t.request('/api/organizations', { method: 'POST', token: adminToken, json });
-    expect(res.status).toBe(400);
-    const body = (await res.json()) as { statusCode: number; message: string };
-    expect(body.statusCode).toBe(400);
+    const body = await errorOf(res, 400);
     expect(body.message).toMatch(message);
     expect((await t.db.select().from(organizations)).length).toBe(before);
   });
@@ -184,25 +181,12 @@ describe(`organizations API (${engineName})`, () => {
   it('checks an uploaded logo by its content (415) and caps the body (413), storing nothing', async () => {
     const before = (await t.db.select().from(organizations)).length;
     const notImage = `data:image/png;base64,${btoa('x'.repeat(150_000))}`;
-    const res = await t.request('/api/organizations', {
-      method: 'POST',
-      token: adminToken,
-      json: { name: 'Logo Org', image: notImage },
-    });
+    const res = await api(adminToken).$post({ json: { name: 'Logo Org', image: notImage } });
     expect(res.status).toBe(415);
     expect(await messageOf(res)).toMatch(/not a PNG or JPEG/);
-    const huge = await t.request('/api/organizations', {
-      method: 'POST',
-      token: adminToken,
-      json: { name: 'Logo Org', image: 'A'.repeat(8 * 1024 * 1024) },
-    });
-    expect(huge.status).toBe(413);
-    expect(((await huge.json()) as { statusCode: number }).statusCode).toBe(413);
-    const bigPut = await t.request(`/api/organizations/${orgB.id}`, {
-      method: 'PUT',
-      token: adminToken,
-      json: { name: 'x'.repeat(150_000) },
-    });
+    const huge = await api(adminToken).$post({ json: { name: 'Logo Org', image: 'A'.repeat(8 * 1024 * 1024) } });
+    await errorOf(huge, 413);
+    const bigPut = await one(adminToken).$put({ param: { id: orgB.id }, json: { name: 'x'.repeat(150_000) } });
     expect(bigPut.status).toBe(400);
     expect((await t.db.select().from(organizations)).length).toBe(before);
   });
@@ -218,6 +202,7 @@ describe(`organizations API (${engineName})`, () => {
   });
 
   it('lets an org_admin update its own organization but not its admins', async () => {
+    // The admins as the dashboard's select sends them ({label, value}; the schema types only value): raw.
     const res = await t.request(`/api/organizations/${orgA.id}`, {
       method: 'PUT',
       token: orgAdminToken,
@@ -231,9 +216,8 @@ describe(`organizations API (${engineName})`, () => {
     });
 
     const other = await createUser(t.db);
-    const denied = await t.request(`/api/organizations/${orgA.id}`, {
-      method: 'PUT',
-      token: orgAdminToken,
+    const denied = await one(orgAdminToken).$put({
+      param: { id: orgA.id },
       json: { name: 'Renamed', admins: [orgAdmin.id, other.id] },
     });
     expect(denied.status).toBe(403);
@@ -245,11 +229,7 @@ describe(`organizations API (${engineName})`, () => {
   });
 
   it("hides another organization from an org_admin's PUT (404) and changes nothing", async () => {
-    const res = await t.request(`/api/organizations/${orgB.id}`, {
-      method: 'PUT',
-      token: orgAdminToken,
-      json: { name: 'Hijacked' },
-    });
+    const res = await one(orgAdminToken).$put({ param: { id: orgB.id }, json: { name: 'Hijacked' } });
     expect(res.status).toBe(404);
     const [row] = await t.db.select().from(organizations).where(eq(organizations.id, orgB.id));
     expect(row.name).toBe('Badger Trust');
@@ -264,13 +244,11 @@ describe(`organizations API (${engineName})`, () => {
     await addOrganizationAdmin(t.db, orgB.id, multiAdmin.id);
     const newcomer = await createUser(t.db);
 
-    const res = await t.request(`/api/organizations/${org.id}`, {
-      method: 'PUT',
-      token: adminToken,
+    const res = await one(adminToken).$put({
+      param: { id: org.id },
       json: { name: 'Dipper Fund Ltd', admins: [newcomer.id] },
     });
-    expect(res.status).toBe(200);
-    const body = (await res.json()) as Org;
+    const body = await bodyOf(res, 200);
     expect(body.name).toBe('Dipper Fund Ltd');
     expect(body.admins.map((a) => a.value)).toEqual([newcomer.id]);
     const typeOf = async (id: string) => (await t.db.select().from(users).where(eq(users.id, id)))[0].type;
@@ -280,8 +258,7 @@ describe(`organizations API (${engineName})`, () => {
   });
 
   it('refuses a second organization of the same name (any case or spacing) with a 409, creating or renaming', async () => {
-    const post = (name: string) =>
-      t.request('/api/organizations', { method: 'POST', token: adminToken, json: { name } });
+    const post = (name: string) => api(adminToken).$post({ json: { name } });
     const first = await post('Heron Relief');
     expect(first.status).toBe(201);
     const before = await t.db.select().from(organizations);
@@ -295,28 +272,16 @@ describe(`organizations API (${engineName})`, () => {
         ),
       );
     }
-    const rename = await t.request(`/api/organizations/${orgB.id}`, {
-      method: 'PUT',
-      token: adminToken,
-      json: { name: 'Aardvark aid' },
-    });
+    const rename = await one(adminToken).$put({ param: { id: orgB.id }, json: { name: 'Aardvark aid' } });
     expect(rename.status).toBe(409);
     expect(await t.db.select().from(organizations)).toEqual(before);
     // Its own name again (the dashboard sends the whole form back) is fine.
-    const same = await t.request(`/api/organizations/${orgB.id}`, {
-      method: 'PUT',
-      token: adminToken,
-      json: { name: 'Badger Trust' },
-    });
+    const same = await one(adminToken).$put({ param: { id: orgB.id }, json: { name: 'Badger Trust' } });
     expect(same.status).toBe(200);
   });
 
   it('validates updates and leaves the row alone on a 400', async () => {
-    const res = await t.request(`/api/organizations/${orgB.id}`, {
-      method: 'PUT',
-      token: adminToken,
-      json: { name: '', email: 'x' },
-    });
+    const res = await one(adminToken).$put({ param: { id: orgB.id }, json: { name: '', email: 'x' } });
     expect(res.status).toBe(400);
     expect(await messageOf(res)).toMatch(/name: Name is required; email: Enter a valid email address/);
     const [row] = await t.db.select().from(organizations).where(eq(organizations.id, orgB.id));
@@ -324,19 +289,17 @@ describe(`organizations API (${engineName})`, () => {
   });
 
   it('searches by name and bounds paging', async () => {
-    const { body } = await list(adminToken, '?search=badger');
+    const { body } = await list(adminToken, { search: 'badger' });
     expect(body.map((o) => o._id)).toEqual([orgB.id]);
     // % is an ordinary character, not a wildcard (other suites sharing the D1 database may hold a name with one).
-    expect((await list(adminToken, '?search=%25')).body.filter((o) => !o.name.includes('%'))).toEqual([]);
-    expect((await t.request('/api/organizations?limit=1000', { token: adminToken })).status).toBe(400);
-    const page = await list(adminToken, '?limit=1&offset=1');
+    expect((await list(adminToken, { search: '%' })).body.filter((o) => !o.name.includes('%'))).toEqual([]);
+    expect((await api(adminToken).$get({ query: { limit: '1000' } })).status).toBe(400);
+    const page = await list(adminToken, { limit: '1', offset: '1' });
     expect(page.body).toHaveLength(1);
   });
 
   it('stores the charity identity: legal name, regulator, a number that fits the regulator, and the HMRC reference', async () => {
-    const created = await t.request('/api/organizations', {
-      method: 'POST',
-      token: adminToken,
+    const created = await api(adminToken).$post({
       json: {
         name: 'Loch Aid',
         legal_name: 'Loch Aid SCIO',
@@ -345,8 +308,7 @@ describe(`organizations API (${engineName})`, () => {
         hmrc_reference: 'sc12345',
       },
     });
-    expect(created.status).toBe(201);
-    const org = (await created.json()) as Org & { legal_name: string; regulator: string; hmrc_reference: string };
+    const org = await bodyOf(created, 201);
     expect(org).toMatchObject({
       legal_name: 'Loch Aid SCIO',
       regulator: 'oscr',
@@ -363,17 +325,14 @@ describe(`organizations API (${engineName})`, () => {
     ];
     for (const [json, message] of cases) {
       const res = await t.request(`/api/organizations/${org._id}`, { method: 'PUT', token: adminToken, json });
-      expect(res.status, JSON.stringify(json)).toBe(400);
-      expect(((await res.json()) as { message: string }).message).toMatch(message);
+      expect((await errorOf(res, 400)).message, JSON.stringify(json)).toMatch(message);
     }
     // Moving to CCNI with a number that fits is fine; nothing else was changed by the refusals.
-    const moved = await t.request(`/api/organizations/${org._id}`, {
-      method: 'PUT',
-      token: adminToken,
+    const moved = await one(adminToken).$put({
+      param: { id: org._id },
       json: { regulator: 'ccni', charity_number: 'NIC100001' },
     });
-    expect(moved.status).toBe(200);
-    const answer = await moved.json();
+    const answer = await bodyOf(moved, 200);
     expect(answer).toMatchObject({
       regulator: 'ccni',
       charity_number: 'NIC100001',
@@ -381,6 +340,6 @@ describe(`organizations API (${engineName})`, () => {
       hmrc_reference: 'SC12345',
     });
     // Stored as answered: a fresh read gives the same organization.
-    expect(await (await t.request(`/api/organizations/${org._id}`, { token: adminToken })).json()).toEqual(answer);
+    expect(await bodyOf(await one(adminToken).$get({ param: { id: org._id } }), 200)).toEqual(answer);
   });
 });

@@ -1,29 +1,34 @@
+import type { InferResponseType } from 'hono/client';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SUPPORT_REQUEST_LIMITS, SUPPORT_REQUESTS_PER_HOUR } from '../../../domain/support';
 import { signedIn } from '../../../tests/factories';
-import { engineName, messageOf, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
+import {
+  bodyOf,
+  devOutbox,
+  engineName,
+  errorOf,
+  messageOf,
+  setupTestApp,
+  type TestApp,
+  type TestClient,
+} from '../../../tests/setup/test-app';
 
-type Sent = {
-  _id: string;
-  name: string;
-  email: string;
-  subject: string;
-  message: string;
-  handled_at: string | null;
-  handled_by: string | null;
-  email_sent: boolean;
-};
-type Mail = { to: string; subject: string; text: string; html: string };
+/** A sent message as the route answers it (read from the raw requests below). */
+type Sent = InferResponseType<TestClient['api']['support-requests']['$post'], 201>;
 
 const stamp = () => crypto.randomUUID().slice(0, 8);
 
-async function outbox(t: TestApp, to: string): Promise<Mail[]> {
-  return (await (await t.request(`/api/dev/outbox?to=${encodeURIComponent(to)}`)).json()) as Mail[];
-}
+const support = (t: TestApp, token?: string) => t.client(token).api['support-requests'];
+const send = (t: TestApp, token: string | undefined, json: { name: string; subject: string; message: string }) =>
+  support(t, token).$post({ json });
+/** The open (or `status`) messages the caller may read. */
+const inboxOf = async (t: TestApp, token: string, status?: 'open' | 'handled' | 'all') =>
+  bodyOf(await support(t, token).$get({ query: status ? { status } : {} }), 200);
+const handle = (t: TestApp, token: string, id: string) =>
+  support(t, token)[':id'].$put({ param: { id }, json: { handled: true } });
 
-function send(t: TestApp, token: string | undefined, json: unknown) {
-  return t.request('/api/support-requests', { method: 'POST', token, json });
-}
+// Bodies with an unknown field or of the wrong types, and a status the query does not know, are what some
+// requests below check: those are sent raw (t.request), as the typed client would refuse them.
 
 describe(`Contact Support (${engineName})`, () => {
   afterEach(() => vi.restoreAllMocks());
@@ -36,14 +41,18 @@ describe(`Contact Support (${engineName})`, () => {
     });
     const subject = `Change my monthly gift ${stamp()}`;
 
-    const res = await send(t, donor.token, {
-      name: '  Priya   Patel ',
-      subject,
-      message: 'Please move my gift\r\nto the 15th.',
-      email: 'someone-else@example.com',
+    const res = await t.request('/api/support-requests', {
+      method: 'POST',
+      token: donor.token,
+      json: {
+        name: '  Priya   Patel ',
+        subject,
+        message: 'Please move my gift\r\nto the 15th.',
+        email: 'someone-else@example.com',
+      },
     });
     expect(res.status).toBe(201);
-    const sent = (await res.json()) as Sent;
+    const sent: Sent = await res.json();
     // The reply address is the account's, whatever the body says; whitespace and line breaks are tidied.
     expect(sent).toMatchObject({
       name: 'Priya Patel',
@@ -54,41 +63,32 @@ describe(`Contact Support (${engineName})`, () => {
       email_sent: true,
     });
 
-    const [toCharity] = await outbox(t, support);
+    const [toCharity] = await devOutbox(t, support);
     expect(toCharity.subject).toBe(`Contact Support: ${subject}`);
     expect(toCharity.text).toContain(`Priya Patel <${donor.user.email}>`);
     expect(toCharity.text).toContain('Please move my gift\nto the 15th.');
     expect(toCharity.text).toContain('/dashboard/support-inbox');
-    const [copy] = await outbox(t, donor.user.email);
+    const [copy] = await devOutbox(t, donor.user.email);
     expect(copy.subject).toBe(`We received your message: ${subject}`);
     expect(copy.text).toContain('Please move my gift');
-    expect(await outbox(t, 'someone-else@example.com')).toEqual([]);
+    expect(await devOutbox(t, 'someone-else@example.com')).toEqual([]);
 
     const admin = await signedIn(t.db, 'admin', { overrides: { firstName: 'Ada', lastName: 'Admin' } });
-    const inbox = await t.request('/api/support-requests', { token: admin.token });
-    expect(inbox.status).toBe(200);
-    const open = (await inbox.json()) as Sent[];
+    const open = await inboxOf(t, admin.token);
     expect(open.find((m) => m._id === sent._id)).toMatchObject({ subject, email: donor.user.email });
 
-    const handled = await t.request(`/api/support-requests/${sent._id}`, {
-      method: 'PUT',
-      token: admin.token,
-      json: { handled: true },
-    });
-    expect(handled.status).toBe(200);
-    expect(await handled.json()).toMatchObject({ _id: sent._id, handled_by: 'Ada Admin' });
-    const stillOpen = (await (await t.request('/api/support-requests', { token: admin.token })).json()) as Sent[];
+    const handled = await handle(t, admin.token, sent._id);
+    expect(await bodyOf(handled, 200)).toMatchObject({ _id: sent._id, handled_by: 'Ada Admin' });
+    const stillOpen = await inboxOf(t, admin.token);
     expect(stillOpen.map((m) => m._id)).not.toContain(sent._id);
-    const done = (await (
-      await t.request('/api/support-requests?status=handled', { token: admin.token })
-    ).json()) as Sent[];
+    const done = await inboxOf(t, admin.token, 'handled');
     expect(done.find((m) => m._id === sent._id)?.handled_at).toEqual(expect.any(String));
     // A status the inbox does not have is named plainly, not in zod's words.
     const bogus = await t.request('/api/support-requests?status=closed', { token: admin.token });
     expect(bogus.status).toBe(400);
     expect(await messageOf(bogus)).toBe('status: Must be one of: open, handled, all');
     // The sender sees it answered among their own messages.
-    const mine = (await (await t.request('/api/support-requests', { token: donor.token })).json()) as Sent[];
+    const mine = await inboxOf(t, donor.token);
     expect(mine.map((m) => m._id)).toEqual([sent._id]);
     expect(mine[0].handled_at).toEqual(expect.any(String));
   });
@@ -99,32 +99,20 @@ describe(`Contact Support (${engineName})`, () => {
     const other = await signedIn(t.db, 'donor');
     const orgAdmin = await signedIn(t.db, 'org_admin');
     const secret = `Private question ${stamp()}`;
-    const sent = (await (
-      await send(t, donor.token, { name: 'Dana Donor', subject: secret, message: 'About my Gift Aid' })
-    ).json()) as Sent;
+    const sent = await bodyOf(
+      await send(t, donor.token, { name: 'Dana Donor', subject: secret, message: 'About my Gift Aid' }),
+      201,
+    );
 
     for (const token of [other.token, orgAdmin.token]) {
-      const list = await t.request('/api/support-requests?status=all', { token });
-      expect(list.status).toBe(200);
+      const list = await support(t, token).$get({ query: { status: 'all' } });
       expect(list.headers.get('x-total-count')).toBe('0');
-      expect(JSON.stringify(await list.json())).not.toContain(secret);
-      const put = await t.request(`/api/support-requests/${sent._id}`, {
-        method: 'PUT',
-        token,
-        json: { handled: true },
-      });
+      expect(JSON.stringify(await bodyOf(list, 200))).not.toContain(secret);
+      const put = await handle(t, token, sent._id);
       expect(put.status).toBe(403);
     }
-    expect(
-      (
-        await t.request(`/api/support-requests/${sent._id}`, {
-          method: 'PUT',
-          token: donor.token,
-          json: { handled: true },
-        })
-      ).status,
-    ).toBe(403);
-    expect((await t.request('/api/support-requests')).status).toBe(401);
+    expect((await handle(t, donor.token, sent._id)).status).toBe(403);
+    expect((await support(t).$get({ query: {} })).status).toBe(401);
     expect((await send(t, undefined, { name: 'A', subject: 'B', message: 'C' })).status).toBe(401);
   });
 
@@ -146,14 +134,12 @@ describe(`Contact Support (${engineName})`, () => {
       [{ ...ok, message: 42 }, /^message: /],
     ];
     for (const [body, message] of cases) {
-      const res = await send(t, donor.token, body);
-      expect(res.status, JSON.stringify(body).slice(0, 80)).toBe(400);
-      expect(((await res.json()) as { message: string }).message).toMatch(message);
+      const res = await t.request('/api/support-requests', { method: 'POST', token: donor.token, json: body });
+      expect((await errorOf(res, 400)).message, JSON.stringify(body).slice(0, 80)).toMatch(message);
     }
     // Plain text with a less-than sign is fine.
     expect((await send(t, donor.token, { ...ok, message: 'I gave < £5 by mistake' })).status).toBe(201);
-    const mine = (await (await t.request('/api/support-requests', { token: donor.token })).json()) as Sent[];
-    expect(mine).toHaveLength(1);
+    expect(await inboxOf(t, donor.token)).toHaveLength(1);
   });
 
   it(`allows ${SUPPORT_REQUESTS_PER_HOUR} messages an hour per account, then 429 with Retry-After`, async () => {
@@ -168,7 +154,7 @@ describe(`Contact Support (${engineName})`, () => {
     const refused = await send(t, donor.token, { name: 'Dana', subject: 'One more', message: 'Hello' });
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
-    expect(((await refused.json()) as { message: string }).message).toMatch(/wait \d+ minutes?/);
+    expect(await messageOf(refused)).toMatch(/wait \d+ minutes?/);
     // Another account is not held up.
     expect((await send(t, other.token, { name: 'Olu', subject: 'Hi', message: 'Hello' })).status).toBe(201);
   });
@@ -180,10 +166,9 @@ describe(`Contact Support (${engineName})`, () => {
     const admin = await signedIn(t.db, 'admin');
     const subject = `Mail down ${stamp()}`;
     const res = await send(t, donor.token, { name: 'Dana', subject, message: 'Hello' });
-    expect(res.status).toBe(201);
-    expect(((await res.json()) as Sent).email_sent).toBe(false);
+    expect((await bodyOf(res, 201)).email_sent).toBe(false);
     expect(errors.mock.calls.some((call) => String(call[0]).includes('support request mail failed'))).toBe(true);
-    const inbox = (await (await t.request('/api/support-requests', { token: admin.token })).json()) as Sent[];
+    const inbox = await inboxOf(t, admin.token);
     expect(inbox.map((m) => m.subject)).toContain(subject);
   });
 });

@@ -12,8 +12,7 @@ import {
   signedIn,
   type SignedIn,
 } from '../../../tests/factories';
-import { engineName, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
-import type { DonorGivingDto } from '../../schemas/users';
+import { bodyOf, engineName, errorOf, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
 
 const DAY = 86_400_000;
 
@@ -104,10 +103,11 @@ describe(`a donor's giving history and totals (${engineName})`, () => {
     await createMonthlyGift(t.db, { donorId, campaignId: campaignY.id, amount: 3000 });
   }, 60_000);
 
-  const giving = async (token: string, query = '') => {
-    const res = await t.request(`/api/users/${donorId}/giving${query}`, { token });
-    expect(res.status, await res.clone().text()).toBe(200);
-    return { body: (await res.json()) as DonorGivingDto, total: Number(res.headers.get('x-total-count')) };
+  const givingOf = (token: string, id: string, query: { limit?: string; offset?: string } = {}) =>
+    t.client(token).api.users[':id'].giving.$get({ param: { id }, query });
+  const giving = async (token: string, query: { limit?: string; offset?: string } = {}) => {
+    const res = await givingOf(token, donorId, query);
+    return { body: await bodyOf(res, 200), total: Number(res.headers.get('x-total-count')) };
   };
 
   it('totals paid gifts net of refunds, this tax year, Gift Aid claimed less adjustments, and active monthly gifts (organization staff: their organization)', {
@@ -150,7 +150,7 @@ describe(`a donor's giving history and totals (${engineName})`, () => {
   });
 
   it('counts every organization for admins, and pages the list', { timeout: 30_000 }, async () => {
-    const { body, total } = await giving(admin.token, '?limit=2&offset=0');
+    const { body, total } = await giving(admin.token, { limit: '2', offset: '0' });
     expect(body.totals.given_pence).toBe(9000 + 10_000);
     expect(body.totals.monthly_active).toBe(2);
     expect(body.totals.monthly_active_pence).toBe(4200);
@@ -160,13 +160,12 @@ describe(`a donor's giving history and totals (${engineName})`, () => {
 
   it('refuses donors and other organizations, and bad paging, without a 500', { timeout: 30_000 }, async () => {
     const donor = await signedIn(t.db, 'donor');
-    expect((await t.request(`/api/users/${donorId}/giving`, { token: donor.token })).status).toBe(403);
-    expect((await t.request(`/api/users/${donor.user.id}/giving`, { token: donor.token })).status).toBe(403);
+    expect((await givingOf(donor.token, donorId)).status).toBe(403);
+    expect((await givingOf(donor.token, donor.user.id)).status).toBe(403);
     const otherOrgAdmin = await signedIn(t.db, 'org_admin', { organizationIds: [(await createOrganization(t.db)).id] });
-    expect((await t.request(`/api/users/${donorId}/giving`, { token: otherOrgAdmin.token })).status).toBe(404);
-    expect((await t.request(`/api/users/${crypto.randomUUID()}/giving`, { token: admin.token })).status).toBe(404);
-    const bad = await t.request(`/api/users/${donorId}/giving?limit=5000`, { token: admin.token });
-    expect(bad.status).toBe(400);
-    expect(((await bad.json()) as { message: string }).message).toMatch(/limit/);
+    expect((await givingOf(otherOrgAdmin.token, donorId)).status).toBe(404);
+    expect((await givingOf(admin.token, crypto.randomUUID())).status).toBe(404);
+    const bad = await givingOf(admin.token, donorId, { limit: '5000' });
+    expect((await errorOf(bad, 400)).message).toMatch(/limit/);
   });
 });

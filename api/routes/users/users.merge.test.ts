@@ -20,10 +20,11 @@ import {
   createUser,
   signedIn,
 } from '../../../tests/factories';
-import { engineName, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
-import type { MergeResultDto } from '../../schemas/users';
+import { bodyOf, engineName, messageOf, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
 
-const message = async (res: Response) => ((await res.json()) as { message: string }).message;
+/** Merges donor `id` into `into` as `token` (signed out without one). */
+const mergeOf = (t: TestApp, token: string | undefined, id: string, into: string) =>
+  t.client(token).api.users[':id'].merge.$post({ param: { id }, json: { into } });
 
 /** Two records of one person who gave to Org X: `source` with a gift, a declaration, a monthly gift, a consent and a link. */
 async function world(t: TestApp) {
@@ -82,13 +83,7 @@ describe(`merging two donor records (${engineName})`, () => {
     const before = await t.db.select().from(donorTotals).where(eq(donorTotals.targetId, w.campaignX));
     expect(before.find((r) => r.donorId === w.source.id)?.raisedPence).toBe(3500);
 
-    const res = await t.request(`/api/users/${w.source.id}/merge`, {
-      method: 'POST',
-      token: orgAdmin.token,
-      json: { into: w.into.id },
-    });
-    expect(res.status, await res.clone().text()).toBe(200);
-    const result = (await res.json()) as MergeResultDto;
+    const result = await bodyOf(await mergeOf(t, orgAdmin.token, w.source.id, w.into.id), 200);
     expect(result).toMatchObject({
       merged: w.source.id,
       into: w.into.id,
@@ -132,32 +127,21 @@ describe(`merging two donor records (${engineName})`, () => {
       }),
     ]);
     // Org X's finance user reads it in the audit log.
-    const log = (await (await t.request(`/api/audit?target=${w.into.id}`, { token: finance.token })).json()) as {
-      action: string;
-    }[];
+    const auditApi = t.client(finance.token).api.audit;
+    const log = await bodyOf(await auditApi.$get({ query: { target: w.into.id } }), 200);
     expect(log.map((e) => e.action)).toEqual(['user.merge']);
     // The action filter: an exact action, or every action of a record type.
     for (const action of ['user.merge', 'user']) {
-      const byAction = (await (
-        await t.request(`/api/audit?action=${action}&target=${w.into.id}`, { token: finance.token })
-      ).json()) as unknown[];
+      const byAction = await bodyOf(await auditApi.$get({ query: { action, target: w.into.id } }), 200);
       expect(byAction, action).toHaveLength(1);
     }
-    expect(
-      await (await t.request(`/api/audit?action=donation&target=${w.into.id}`, { token: finance.token })).json(),
-    ).toEqual([]);
-    expect((await t.request('/api/audit?action=DROP%20TABLE', { token: finance.token })).status).toBe(400);
+    expect(await bodyOf(await auditApi.$get({ query: { action: 'donation', target: w.into.id } }), 200)).toEqual([]);
+    expect((await auditApi.$get({ query: { action: 'DROP TABLE' } })).status).toBe(400);
 
     // The survivor's giving now shows every gift; the merged id is gone, so a second merge is a 404.
-    const giving = (await (await t.request(`/api/users/${w.into.id}/giving`, { token: orgAdmin.token })).json()) as {
-      totals: { gift_count: number };
-    };
-    expect(giving.totals.gift_count).toBe(3);
-    const again = await t.request(`/api/users/${w.source.id}/merge`, {
-      method: 'POST',
-      token: orgAdmin.token,
-      json: { into: w.into.id },
-    });
+    const giving = await t.client(orgAdmin.token).api.users[':id'].giving.$get({ param: { id: w.into.id }, query: {} });
+    expect((await bodyOf(giving, 200)).totals.gift_count).toBe(3);
+    const again = await mergeOf(t, orgAdmin.token, w.source.id, w.into.id);
     expect(again.status).toBe(404);
     expect(await t.db.select().from(auditLog).where(eq(auditLog.targetId, w.into.id))).toHaveLength(1);
   });
@@ -172,27 +156,27 @@ describe(`merging two donor records (${engineName})`, () => {
     const orgAdminY = await signedIn(t.db, 'org_admin', { organizationIds: [w.orgY] });
     const finance = await signedIn(t.db, 'finance', { organizationIds: [w.orgX] });
     const donor = await signedIn(t.db, 'donor');
-    const merge = (token: string, id: string, body: unknown) =>
-      t.request(`/api/users/${id}/merge`, { method: 'POST', token, json: body });
+    const merge = (token: string, id: string, body: { into: string }) => mergeOf(t, token, id, body.into);
 
     const self = await merge(admin.token, w.source.id, { into: w.source.id });
     expect(self.status).toBe(400);
-    expect(await message(self)).toMatch(/itself/);
+    expect(await messageOf(self)).toMatch(/itself/);
     expect((await merge(admin.token, crypto.randomUUID(), { into: w.into.id })).status).toBe(404);
     const unknownInto = await merge(admin.token, w.source.id, { into: crypto.randomUUID() });
     expect(unknownInto.status).toBe(404);
-    expect(await message(unknownInto)).toMatch(/^into:/);
+    expect(await messageOf(unknownInto)).toMatch(/^into:/);
     expect((await merge(admin.token, w.source.id, { into: 'not an id' })).status).toBe(404);
-    const noBody = await merge(admin.token, w.source.id, {});
+    // No `into` at all: sent raw, as the typed client would refuse the body.
+    const noBody = await t.request(`/api/users/${w.source.id}/merge`, { method: 'POST', token: admin.token, json: {} });
     expect(noBody.status).toBe(400);
-    expect(await message(noBody)).toMatch(/into/);
+    expect(await messageOf(noBody)).toMatch(/into/);
     const huge = await merge(admin.token, w.source.id, { into: 'x'.repeat(5000) });
     expect(huge.status).toBe(400);
 
     // A staff account is never merged, either way: its organization rights would move or vanish.
     const staffInto = await merge(admin.token, w.source.id, { into: orgAdminX.user.id });
     expect(staffInto.status).toBe(400);
-    expect(await message(staffInto)).toMatch(/org_admin account; only donor records can be merged/);
+    expect(await messageOf(staffInto)).toMatch(/org_admin account; only donor records can be merged/);
     expect((await merge(admin.token, finance.user.id, { into: w.into.id })).status).toBe(400);
 
     // Org Y's admin cannot see Org X's donors; after the donor also gives to Org Y, Org X's admin may not merge them.
@@ -200,20 +184,17 @@ describe(`merging two donor records (${engineName})`, () => {
     await createDonation(t.db, { donorId: w.source.id, campaignId: w.campaignY, amount: 100 });
     const across = await merge(orgAdminX.token, w.source.id, { into: w.into.id });
     expect(across.status).toBe(403);
-    expect(await message(across)).toMatch(/organization you do not administer/);
+    expect(await messageOf(across)).toMatch(/organization you do not administer/);
 
     expect((await merge(donor.token, w.source.id, { into: w.into.id })).status).toBe(403);
     expect((await merge(finance.token, w.source.id, { into: w.into.id })).status).toBe(403);
-    expect(
-      (await t.request(`/api/users/${w.source.id}/merge`, { method: 'POST', json: { into: w.into.id } })).status,
-    ).toBe(401);
+    expect((await mergeOf(t, undefined, w.source.id, w.into.id)).status).toBe(401);
 
     // Nothing moved, nothing audited; an admin may still merge across organizations.
     expect((await t.db.select().from(donations).where(eq(donations.donorId, w.source.id))).length).toBe(3);
     expect(await t.db.select().from(auditLog).where(eq(auditLog.targetId, w.into.id))).toHaveLength(0);
     const byAdmin = await merge(admin.token, w.source.id, { into: w.into.id });
-    expect(byAdmin.status).toBe(200);
-    expect(((await byAdmin.json()) as MergeResultDto).moved.donations).toBe(3);
+    expect((await bodyOf(byAdmin, 200)).moved.donations).toBe(3);
   });
 
   it('is all or nothing: when the last step fails, no gift has moved and no audit row is written', {
@@ -240,11 +221,7 @@ describe(`merging two donor records (${engineName})`, () => {
       ),
     );
     const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
-    const res = await t.request(`/api/users/${w.source.id}/merge`, {
-      method: 'POST',
-      token: admin.token,
-      json: { into: w.into.id },
-    });
+    const res = await mergeOf(t, admin.token, w.source.id, w.into.id);
     expect(res.status).toBe(500);
     expect(await res.json()).toEqual({ statusCode: 500, message: expect.any(String) });
     expect(logged).toHaveBeenCalled();

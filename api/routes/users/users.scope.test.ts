@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createCharity, createDonation, createSession, createUser, signedIn } from '../../../tests/factories';
-import { engineName, setupTestApp } from '../../../tests/setup/test-app';
+import { bodyOf, engineName, errorOf, setupTestApp } from '../../../tests/setup/test-app';
 
 describe(`org_admin scope over donors counts paid gifts only (${engineName})`, () => {
   it("an unpaid checkout started with a stranger's email does not reveal them to the org admin", async () => {
@@ -11,23 +11,22 @@ describe(`org_admin scope over donors counts paid gifts only (${engineName})`, (
     const victim = await createUser(t.db, { email, phone: '7946095800', address: '1 Secret St' });
 
     // Anyone can start a checkout for any email: it leaves a pending row (and a failed one after a decline).
-    const started = await t.request('/api/stripe/client_secret', {
-      method: 'POST',
+    const started = await t.client().api.stripe.client_secret.$post({
       json: { email, amount: 100, campaign_id: campaign.id },
     });
     expect(started.status).toBe(200);
     await createDonation(t.db, { donorId: victim.id, campaignId: campaign.id, status: 'failed', source: 'card' });
 
-    expect((await t.request(`/api/users/${victim.id}`, { token })).status).toBe(404);
-    const list = (await (await t.request('/api/users?limit=1000', { token })).json()) as { _id: string }[];
+    const api = t.client(token).api;
+    const profile = (viewer = api) => viewer.users[':id'].$get({ param: { id: victim.id } });
+    const donorList = async () => bodyOf(await api.users.$get({ query: { limit: '1000' } }), 200);
+    expect((await profile()).status).toBe(404);
+    const list = await donorList();
     expect(list.map((u) => u._id)).not.toContain(victim.id);
-    const manual = await t.request('/api/donations', {
-      method: 'POST',
-      token,
+    const manual = await api.donations.$post({
       json: { donor: victim.id, amount: 500, date: '2025-03-01', campaign: campaign.id, appeal: appeal.id },
     });
-    expect(manual.status).toBe(400);
-    expect(((await manual.json()) as { message: string }).message).toBe('donor: No donor with this id');
+    expect((await errorOf(manual, 400)).message).toBe('donor: No donor with this id');
 
     // A paid gift (even one refunded later) makes them this organization's donor.
     await createDonation(t.db, {
@@ -37,31 +36,24 @@ describe(`org_admin scope over donors counts paid gifts only (${engineName})`, (
       refundedAmount: 1000,
       source: 'card',
     });
-    const visible = await t.request(`/api/users/${victim.id}`, { token });
-    expect(visible.status).toBe(200);
+    const visible = await profile();
     // …but only their name and email: the profile stays private (anyone can pay £1 with someone's email).
-    const seen = (await visible.json()) as Record<string, any>;
+    const seen = await bodyOf(visible, 200);
     expect(seen).toMatchObject({ _id: victim.id, email, phone: null, image: null, image_url: null });
     expect(seen.address).toEqual({ address: null, city: null, province: null, postal_code: null, country: null });
     expect(JSON.stringify(seen)).not.toMatch(/7946095800|Secret St/);
-    const listed = (await (await t.request('/api/users?limit=1000', { token })).json()) as Record<string, any>[];
+    const listed = await donorList();
     const entry = listed.find((u) => u._id === victim.id)!;
     expect(entry).toMatchObject({ email, phone: null, image: null });
     expect(JSON.stringify(listed)).not.toMatch(/7946095800|Secret St/);
     // Their gifts to this organization's campaigns are what the org admin sees of their giving.
-    const gifts = (await (await t.request('/api/donations?limit=100', { token })).json()) as {
-      donor: { value: string };
-    }[];
+    const gifts = await bodyOf(await api.donations.$get({ query: { limit: '100' } }), 200);
     expect(gifts.some((g) => g.donor.value === victim.id)).toBe(true);
     // An admin, and the person themself, still see the whole profile.
     const adminToken = (await signedIn(t.db, 'admin')).token;
-    expect(
-      ((await (await t.request(`/api/users/${victim.id}`, { token: adminToken })).json()) as { phone: string }).phone,
-    ).toBe('7946095800');
+    expect((await bodyOf(await profile(t.client(adminToken).api), 200)).phone).toBe('7946095800');
     const selfToken = await createSession(t.db, victim.id);
-    expect(
-      ((await (await t.request('/api/users/me', { token: selfToken })).json()) as { address: { address: string } })
-        .address.address,
-    ).toBe('1 Secret St');
+    const self = await t.client(selfToken).api.users[':id'].$get({ param: { id: 'me' } });
+    expect((await bodyOf(self, 200)).address.address).toBe('1 Secret St');
   });
 });
