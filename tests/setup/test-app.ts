@@ -13,6 +13,10 @@ export type { Outage };
 /** Hono's typed client over the app: requests and answers typed by the routes' own schemas. */
 export type TestClient = ReturnType<typeof testClient<ReturnType<typeof createApp>>>;
 
+/** The JSON body a typed call takes: `JsonOf<TestClient['api']['campaigns']['$post']>`. */
+export type JsonOf<Call extends (...args: never[]) => unknown> =
+  NonNullable<Parameters<Call>[0]> extends { json: infer Json } ? Json : never;
+
 export type TestApp = {
   db: Db;
   env: Bindings;

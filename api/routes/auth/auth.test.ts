@@ -7,6 +7,7 @@ import {
   bodyOf,
   engineName,
   errorOf,
+  type JsonOf,
   messageOf,
   setupTestApp,
   type TestApp,
@@ -18,7 +19,7 @@ import { constantTimeEqual, generateCode, hashCode } from '../../services/auth/l
 type SignedIn = Extract<InferResponseType<TestClient['api']['auth']['login']['$post'], 200>, { token: string }>;
 /** What sign-in asks for: the schema reads `password` as `code`, so its input type is open. */
 type LoginAnswer = InferResponseType<TestClient['api']['auth']['login']['$post'], 200>;
-type LoginBody = Parameters<TestClient['api']['auth']['login']['$post']>[0]['json'];
+type LoginBody = JsonOf<TestClient['api']['auth']['login']['$post']>;
 
 /** Narrows a sign-in answer to a finished sign-in, failing the test on any other answer. */
 function signedIn(body: LoginAnswer): SignedIn {

@@ -5,8 +5,9 @@ import { createCampaign, createOrganization, signedIn } from '../../../tests/fac
 import {
   bodyOf,
   createEngineBucket,
-  errorOf,
   engineName,
+  errorOf,
+  type JsonOf,
   setupTestApp,
   type TestClient,
 } from '../../../tests/setup/test-app';
@@ -21,7 +22,7 @@ function pngBase64(mb: number): string {
   for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
   return `data:image/png;base64,${btoa(binary)}`;
 }
-type CampaignBody = Parameters<TestClient['api']['campaigns']['$post']>[0]['json'];
+type CampaignBody = JsonOf<TestClient['api']['campaigns']['$post']>;
 const demoImage = { Key: '/images/demo/cause-1.png', name: 'cause-1.png', size: 1, type: 'image/png' };
 
 async function world() {

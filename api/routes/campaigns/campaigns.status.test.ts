@@ -2,9 +2,16 @@ import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { campaigns } from '../../../db/schema';
 import { createCampaign, createOrganization, signedIn } from '../../../tests/factories';
-import { bodyOf, engineName, setupTestApp, type TestApp, type TestClient } from '../../../tests/setup/test-app';
+import {
+  bodyOf,
+  engineName,
+  type JsonOf,
+  setupTestApp,
+  type TestApp,
+  type TestClient,
+} from '../../../tests/setup/test-app';
 
-type CampaignBody = Parameters<TestClient['api']['campaigns']['$post']>[0]['json'];
+type CampaignBody = JsonOf<TestClient['api']['campaigns']['$post']>;
 const demoImage = { Key: '/images/demo/cause-1.png', name: 'cause-1.png', size: 1234, type: 'image/png' };
 
 describe(`who may change a campaign's or appeal's status (${engineName})`, () => {

@@ -1,7 +1,14 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createCampaign, signedIn } from '../../../tests/factories';
 import { fileBindings } from '../../../tests/setup/file-bindings.workers';
-import { bodyOf, errorOf, setupTestApp, type TestApp, type TestClient } from '../../../tests/setup/test-app';
+import {
+  bodyOf,
+  errorOf,
+  type JsonOf,
+  setupTestApp,
+  type TestApp,
+  type TestClient,
+} from '../../../tests/setup/test-app';
 import { responsiveSources } from '../../../src/lib/images';
 
 /** Responsive copies of uploads: WebP sizes made in the browser, stored in R2 beside the original. */
@@ -17,7 +24,7 @@ describe('campaign image variants in R2 (d1 + r2)', () => {
   let t: TestApp;
   let parentId: string;
   let token: string;
-  const post = (images: Parameters<TestClient['api']['campaigns']['$post']>[0]['json']['images']) =>
+  const post = (images: JsonOf<TestClient['api']['campaigns']['$post']>['images']) =>
     t.client(token).api.campaigns.$post({
       json: {
         title: 'Appeal with sizes',

@@ -17,13 +17,14 @@ import {
   bodyOf,
   engineName,
   errorOf,
+  type JsonOf,
   setupTestApp,
   type TestApp,
   type TestClient,
 } from '../../../tests/setup/test-app';
 
 /** What creating a campaign or appeal takes, as the API's schema types it. */
-type CampaignBody = Parameters<TestClient['api']['campaigns']['$post']>[0]['json'];
+type CampaignBody = JsonOf<TestClient['api']['campaigns']['$post']>;
 
 const demoImage = (n = 1) => ({
   Key: `/images/demo/cause-${n}.png`,

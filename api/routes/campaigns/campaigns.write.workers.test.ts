@@ -1,10 +1,17 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createCampaign, signedIn } from '../../../tests/factories';
 import { fileBindings } from '../../../tests/setup/file-bindings.workers';
-import { bodyOf, errorOf, setupTestApp, type TestApp, type TestClient } from '../../../tests/setup/test-app';
+import {
+  bodyOf,
+  errorOf,
+  type JsonOf,
+  setupTestApp,
+  type TestApp,
+  type TestClient,
+} from '../../../tests/setup/test-app';
 
 /** What creating a campaign or appeal takes, as the API's schema types it. */
-type CampaignBody = Parameters<TestClient['api']['campaigns']['$post']>[0]['json'];
+type CampaignBody = JsonOf<TestClient['api']['campaigns']['$post']>;
 
 /** R2 exists only in workerd, so image upload and serving are tested here. */
 /** This file's own bucket (vitest.config.ts gives every workerd test file one). */

@@ -17,6 +17,7 @@ import {
   bodyOf,
   engineName,
   errorOf,
+  type JsonOf,
   setupTestApp,
   type TestApp,
   type TestClient,
@@ -24,7 +25,7 @@ import {
 
 type Api = TestClient['api'];
 /** A gift entered by hand, as POST /api/donations types it. */
-type ManualGift = Parameters<Api['donations']['$post']>[0]['json'];
+type ManualGift = JsonOf<Api['donations']['$post']>;
 
 const day = (n: number) => new Date(Date.UTC(2025, 0, n, 12));
 
@@ -95,7 +96,7 @@ describe(`donations admin API (${engineName})`, () => {
   const recordRaw = (token: string | undefined, json: object) =>
     t.request('/api/donations', { method: 'POST', token, json });
   /** PUT /api/donations/:id: an edit of gift `id` by `token`'s caller (none: anonymous). */
-  const edit = (token: string | undefined, id: string, json: Parameters<Api['donations'][':id']['$put']>[0]['json']) =>
+  const edit = (token: string | undefined, id: string, json: JsonOf<Api['donations'][':id']['$put']>) =>
     t.client(token).api.donations[':id'].$put({ param: { id }, json });
   /** A stored gift from the donor to campaign A's first appeal. */
   const giftToAppealA = (fields: { amount: number; date?: Date }) =>

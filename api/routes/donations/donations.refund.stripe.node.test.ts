@@ -4,7 +4,7 @@ import { auditLog, donationReversals, donations } from '../../../db/schema';
 import { paymentIntentObject } from '../../services/payments/stripe-objects';
 import { createCharity, createDonation, createUser, signedIn, type SignedIn } from '../../../tests/factories';
 import { startStripeFake, stripeModeBindings, type StripeFake } from '../../../tests/mocks/stripe-fake';
-import { errorOf, setupTestApp, type TestApp, type TestClient } from '../../../tests/setup/test-app';
+import { errorOf, type JsonOf, setupTestApp, type TestApp, type TestClient } from '../../../tests/setup/test-app';
 
 /** Card refunds in Stripe mode: the real SDK against the local Stripe fake (Node only). */
 let fake: StripeFake;
@@ -41,7 +41,7 @@ async function cardGift() {
     paymentIntentId: intent.id as string,
   });
 }
-const refund = (id: string, json: Parameters<TestClient['api']['donations'][':id']['refund']['$post']>[0]['json']) =>
+const refund = (id: string, json: JsonOf<TestClient['api']['donations'][':id']['refund']['$post']>) =>
   t.client(finance.token).api.donations[':id'].refund.$post({ param: { id }, json, header: {} });
 const reversals = (id: string) => t.db.select().from(donationReversals).where(eq(donationReversals.donationId, id));
 

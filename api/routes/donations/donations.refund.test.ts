@@ -25,6 +25,7 @@ import {
   bodyOf,
   engineName,
   errorOf,
+  type JsonOf,
   setupTestApp,
   type TestApp,
   type TestClient,
@@ -34,7 +35,7 @@ import { applyStripeEvent } from '../../webhooks/stripe/apply';
 import { chargeDispute, type DisputeEventType } from '../../../tests/fixtures/stripe/events';
 import { refundObject, stripeEvent } from '../../services/payments/stripe-objects';
 
-type RefundBody = Parameters<TestClient['api']['donations'][':id']['refund']['$post']>[0]['json'];
+type RefundBody = JsonOf<TestClient['api']['donations'][':id']['refund']['$post']>;
 
 describe(`POST /api/donations/{id}/refund (${engineName})`, () => {
   let t: TestApp;

@@ -7,6 +7,7 @@ import {
   bodyOf,
   engineName,
   errorOf,
+  type JsonOf,
   setupTestApp,
   type TestApp,
   type TestClient,
@@ -31,7 +32,7 @@ const STRANGER = {
 };
 const unique = (name: string) => `${name}.${crypto.randomUUID().slice(0, 8)}@example.org`;
 
-type CheckoutBody = Parameters<TestClient['api']['stripe']['client_secret']['$post']>[0]['json'];
+type CheckoutBody = JsonOf<TestClient['api']['stripe']['client_secret']['$post']>;
 
 async function start(json: Partial<CheckoutBody>, token?: string) {
   const campaign = await createCampaign(t.db);

@@ -5,7 +5,7 @@ import { createCampaign, signedIn } from '../../../tests/factories';
 import fixtures from '../../../tests/fixtures/stripe/fixtures3-bacs.json';
 import { fakeId, invoicePaid, mandateUpdated, sendEvent, WEBHOOK_SECRET } from '../../../tests/fixtures/stripe/events';
 import { startStripeFake, stripeModeBindings, type StripeFake } from '../../../tests/mocks/stripe-fake';
-import { bodyOf, setupTestApp, type TestApp, type TestClient } from '../../../tests/setup/test-app';
+import { bodyOf, type JsonOf, setupTestApp, type TestApp, type TestClient } from '../../../tests/setup/test-app';
 
 /** Direct Debit in Stripe mode, with the real SDK against the local Stripe fake (Node only). */
 let fake: StripeFake;
@@ -35,9 +35,7 @@ function sameShape(object: Record<string, unknown>, fixture: Record<string, unkn
   });
 }
 
-async function start(
-  json: Omit<Parameters<TestClient['api']['stripe']['client_secret']['$post']>[0]['json'], 'campaign_id'>,
-) {
+async function start(json: Omit<JsonOf<TestClient['api']['stripe']['client_secret']['$post']>, 'campaign_id'>) {
   const campaign = await createCampaign(t.db);
   const { user, token } = await signedIn(t.db, 'donor');
   const res = await t.client(token).api.stripe.client_secret.$post({

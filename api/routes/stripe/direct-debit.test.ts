@@ -16,6 +16,7 @@ import {
   bodyOf,
   engineName,
   errorOf,
+  type JsonOf,
   setupTestApp,
   type TestApp,
   type TestClient,
@@ -28,10 +29,8 @@ let t: TestApp;
 let admin: string;
 const PRICE = `price_dd_${Date.now()}`;
 const PRICE_BIG = `${PRICE}_big`;
-type CheckoutBody = Parameters<TestClient['api']['stripe']['client_secret']['$post']>[0]['json'];
-type BacsDebit = NonNullable<
-  Parameters<TestClient['api']['stripe']['demo']['confirm']['$post']>[0]['json']['bacs_debit']
->;
+type CheckoutBody = JsonOf<TestClient['api']['stripe']['client_secret']['$post']>;
+type BacsDebit = NonNullable<JsonOf<TestClient['api']['stripe']['demo']['confirm']['$post']>['bacs_debit']>;
 
 const ANN = { first_name: 'Ann', last_name: 'Lee', house: '1', address: 'High Street, Leeds', postcode: 'LS1 4AP' };
 const HOLDER = {

@@ -15,6 +15,7 @@ import {
   bodyOf,
   engineName,
   errorOf,
+  type JsonOf,
   setupTestApp,
   type TestApp,
   type TestClient,
@@ -43,7 +44,7 @@ function londonDay(n: number): string {
   return new Date(Date.UTC(y, m - 1, d + n)).toISOString().slice(0, 10);
 }
 
-type CheckoutBody = Parameters<TestClient['api']['stripe']['client_secret']['$post']>[0]['json'];
+type CheckoutBody = JsonOf<TestClient['api']['stripe']['client_secret']['$post']>;
 
 const start = (json: CheckoutBody) =>
   t.client().api.stripe.client_secret.$post({

@@ -12,10 +12,17 @@ import {
   WEBHOOK_SECRET,
 } from '../../../tests/fixtures/stripe/events';
 import { startStripeFake, stripeModeBindings, type StripeFake } from '../../../tests/mocks/stripe-fake';
-import { bodyOf, errorOf, setupTestApp, type TestApp, type TestClient } from '../../../tests/setup/test-app';
+import {
+  bodyOf,
+  errorOf,
+  type JsonOf,
+  setupTestApp,
+  type TestApp,
+  type TestClient,
+} from '../../../tests/setup/test-app';
 
 /** What a checkout takes, as the route's schema types it. */
-type CheckoutBody = Parameters<TestClient['api']['stripe']['client_secret']['$post']>[0]['json'];
+type CheckoutBody = JsonOf<TestClient['api']['stripe']['client_secret']['$post']>;
 
 /** The real Stripe SDK against a local fake of the Stripe API (Node only: it runs an HTTP server). */
 let fake: StripeFake;

@@ -7,6 +7,7 @@ import {
   bodyOf,
   engineName,
   errorOf,
+  type JsonOf,
   publicTotals,
   setupTestApp,
   type TestApp,
@@ -58,7 +59,7 @@ async function world() {
   return { campaign, appeal, generalFund, email, rows, totals, start, startRaw, confirm };
 }
 
-type CheckoutBody = Parameters<TestClient['api']['stripe']['client_secret']['$post']>[0]['json'];
+type CheckoutBody = JsonOf<TestClient['api']['stripe']['client_secret']['$post']>;
 
 const ANN = { first_name: 'Ann', last_name: 'Lee', house: '1', address: 'High Street, Leeds', postcode: 'LS1 4AP' };
 
