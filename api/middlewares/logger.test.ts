@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createCampaign, createUser, signedIn } from '../../tests/factories';
-import { engineName, setupTestApp } from '../../tests/setup/test-app';
+import { bodyOf, devOutbox, engineName, setupTestApp } from '../../tests/setup/test-app';
 import { errorSummary, requestIdFrom, withRequestId } from './logger';
 
 afterEach(() => vi.restoreAllMocks());
@@ -93,20 +93,13 @@ describe(`request logs (${engineName})`, () => {
     let code = '';
     let token = '';
     const { raw } = await jsonLogs(async () => {
-      await t.request('/api/auth/login', { method: 'POST', json: { email } });
-      const mail = (await (await t.request(`/api/dev/outbox?to=${encodeURIComponent(email)}`)).json()) as {
-        text: string;
-      }[];
+      const auth = t.client().api.auth;
+      await auth.login.$post({ json: { email } });
+      const mail = await devOutbox(t, email);
       code = /code is: (\d{6})/.exec(mail[0].text)![1];
-      await t.request('/api/auth/login', {
-        method: 'POST',
-        json: { email, code: String((Number(code) + 1) % 1e6).padStart(6, '0') },
-      });
-      token = (
-        (await (await t.request('/api/auth/login', { method: 'POST', json: { email, code } })).json()) as {
-          token: string;
-        }
-      ).token;
+      await auth.login.$post({ json: { email, code: String((Number(code) + 1) % 1e6).padStart(6, '0') } });
+      const signedIn = await bodyOf(await auth.login.$post({ json: { email, code } }), 200);
+      token = 'token' in signedIn ? signedIn.token : '';
       await t.request('/api/auth', { token });
       await t.request('/api/auth/logout', { method: 'POST', token });
     });
