@@ -204,6 +204,7 @@ async function demoClientSecret(w: World): Promise<string> {
 
 const ROWS: Row[] = [
   { route: 'GET /api/health', request: () => ({ path: '/api/health' }), expect: 200 },
+  { route: 'GET /api/health/mail', request: () => ({ path: '/api/health/mail' }), expect: staff(403, 403, 200) },
   { route: 'GET /api/campaigns', request: () => ({ path: '/api/campaigns?status=all' }), expect: 200 },
   {
     route: 'GET /api/campaigns/:id',

@@ -36,6 +36,11 @@ test('an admin reads the overview charts and their tables in light and dark them
   ]) {
     await expect(page.getByRole('heading', { name: title, exact: true })).toBeVisible();
   }
+  // Email delivery, for site admins: the local server has no mail provider, and says so.
+  await expect(page.getByRole('heading', { name: 'Email delivery', exact: true })).toBeVisible();
+  await expect(page.getByText('No mail provider is set up (MAIL_API_KEY)')).toBeVisible();
+  // Its counts would mislead there (the outbox is never marked sent), so none are shown.
+  await expect(page.locator('dl[aria-label="Email delivery"]')).toHaveCount(0);
   if (process.env.SCREENSHOTS) await page.screenshot({ path: 'test-results/insight-light.png', fullPage: true });
   for (const theme of ['light', 'dark'] as const) {
     await setTheme(page, theme);

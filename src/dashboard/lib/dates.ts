@@ -15,6 +15,22 @@ export function formatDate(value: string | number | Date | null | undefined): st
   return Number.isNaN(d.getTime()) ? '-' : dateFmt.format(d);
 }
 
+const dateTimeFmt = new Intl.DateTimeFormat('en-GB', {
+  day: 'numeric',
+  month: 'short',
+  year: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+  timeZone: UK_TIME_ZONE,
+});
+
+/** "5 Mar 2026, 14:05" in London; '-' for missing or unparseable instants. */
+export function formatDateTime(value: string | number | Date | null | undefined): string {
+  if (value === null || value === undefined || value === '') return '-';
+  const d = value instanceof Date ? value : new Date(value);
+  return Number.isNaN(d.getTime()) ? '-' : dateTimeFmt.format(d);
+}
+
 /**
  * yyyy-mm-dd for <input type="date">: the London day, as the API reads a date back (a gift at 00:30
  * on a summer night belongs to that day, not to the UTC day before).

@@ -4,11 +4,12 @@ import { client } from '../../lib/api';
 import { formatPence } from '../../lib/format';
 import { formatDate } from '../lib/dates';
 import { useApiGet } from '../lib/use-api';
-import { $dashUser, isStaff } from '../session';
+import { $dashUser, isAdmin, isStaff } from '../session';
 import { Icon } from '../ui/icons';
 import { Alert, Spinner, Stat } from '../ui/primitives';
 import { CampaignCard } from './CampaignCardGrid';
 import { GiftAidOverview } from './gift-aid/GiftAidOverview';
+import { MailHealth } from './operations/MailHealth';
 
 // The charts (and recharts) load only for staff, in their own chunk.
 const InsightCharts = lazy(() => import('../charts/InsightCharts'));
@@ -44,6 +45,7 @@ export function Overview() {
       )}
 
       {isStaff(user) ? <GiftAidOverview /> : null}
+      {isAdmin(user) ? <MailHealth /> : null}
       {isStaff(user) ? (
         <>
           <h2 className="dash-h2">How giving is going</h2>

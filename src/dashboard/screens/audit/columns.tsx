@@ -1,6 +1,7 @@
 import { formatPence } from '../../../../domain/money';
 import type { DashColumnDef } from '../../tables/features';
 import { DataTableColumnHeader } from '../../tables/data-table-column-header';
+import { formatDateTime } from '../../lib/dates';
 
 export type AuditRow = {
   _id: string;
@@ -16,15 +17,6 @@ export type AuditRow = {
   request_id: string | null;
   note: string | null;
 };
-
-const when = new Intl.DateTimeFormat('en-GB', {
-  day: 'numeric',
-  month: 'short',
-  year: 'numeric',
-  hour: '2-digit',
-  minute: '2-digit',
-  timeZone: 'Europe/London',
-});
 
 export const TARGET_LABELS: Record<string, string> = {
   donation: 'Donation',
@@ -72,7 +64,7 @@ export const auditColumns: DashColumnDef<AuditRow>[] = [
     id: 'at',
     accessorFn: (row) => row.at,
     header: ({ column }) => <DataTableColumnHeader column={column} title="When" />,
-    cell: ({ row }) => <span className="audit-when">{when.format(new Date(row.original.at))}</span>,
+    cell: ({ row }) => <span className="audit-when">{formatDateTime(row.original.at)}</span>,
     enableSorting: false,
     meta: { label: 'When' },
   },

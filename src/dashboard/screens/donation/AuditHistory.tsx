@@ -1,12 +1,10 @@
+import { formatDateTime } from '../../lib/dates';
 import { Section } from '../../ui/primitives';
 import { SimpleTable } from '../../ui/SimpleTable';
 import type { DonationStory } from './story';
 import { actionLabel, auditValue } from './labels';
 
 type Entry = DonationStory['history'][number];
-
-const when = (iso: string) =>
-  new Date(iso).toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'Europe/London' });
 
 function Changes({ entry }: { entry: Entry }) {
   const changes = Object.entries(entry.changes);
@@ -33,7 +31,7 @@ export function AuditHistory({ entries }: { entries: DonationStory['history'] })
         className="donation-history"
         rows={newestFirst}
         columns={[
-          { header: 'When', className: 'donation-history-when', cell: (e) => when(e.at) },
+          { header: 'When', className: 'donation-history-when', cell: (e) => formatDateTime(e.at) },
           {
             header: 'Who',
             cell: (e) => e.actor_email ?? (e.actor_id ? 'A deleted user' : 'Stripe (webhook)'),
