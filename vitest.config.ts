@@ -35,7 +35,9 @@ export default defineConfig(async () => {
   const migrations = await readD1Migrations(here('db/migrations'));
   const workersProject = {
     extends: false as const,
-    resolve: { alias: { '#test-engine': here('tests/setup/engine.workers.ts') } },
+    resolve: {
+      alias: { '#test-engine': here('tests/setup/engine.workers.ts'), '#test-app': here('tests/setup/test-app.ts') },
+    },
     plugins: [
       cloudflareTest({
         miniflare: {
@@ -68,7 +70,9 @@ export default defineConfig(async () => {
       projects: [
         {
           extends: false,
-          resolve: { alias: { '#test-engine': here('tests/setup/engine.node.ts') } },
+          resolve: {
+            alias: { '#test-engine': here('tests/setup/engine.node.ts'), '#test-app': here('tests/setup/test-app.ts') },
+          },
           test: {
             name: 'node',
             environment: 'node',
@@ -86,7 +90,12 @@ export default defineConfig(async () => {
         workersProject,
         {
           extends: false,
-          resolve: { alias: { '#test-engine': here('tests/setup/engine.turso.ts') } },
+          resolve: {
+            alias: {
+              '#test-engine': here('tests/setup/engine.turso.ts'),
+              '#test-app': here('tests/setup/test-app.ts'),
+            },
+          },
           test: {
             // The API suite a third time, on libSQL's remote protocol: the app's database is the web
             // client over HTTP to a local server speaking it (tests/mocks/libsql-server.ts).

@@ -12,7 +12,7 @@ import {
   createSession,
   createUser,
 } from '../tests/factories';
-import { createEngineBucket, engineName, setupTestApp, type TestApp } from '../tests/setup/test-app';
+import { createEngineBucket, engineName, setupTestApp, type TestApp } from '#test-app';
 import { createApp } from '.';
 
 /**

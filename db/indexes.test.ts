@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { engineName, setupTestApp } from '../tests/setup/test-app';
+import { engineName, setupTestApp } from '#test-app';
 
 describe(`donation totals read covering indexes (${engineName})`, () => {
   it.each([

@@ -1,7 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import { describe, expect, it, vi } from 'vitest';
 import { createCampaign } from '../tests/factories';
-import { engineName, setupTestApp } from '../tests/setup/test-app';
+import { engineName, setupTestApp } from '#test-app';
 import { preparedRead } from './prepared';
 import { campaigns } from './schema';
 

@@ -1,7 +1,7 @@
 import { desc, eq, isNotNull, isNull, and } from 'drizzle-orm';
 import { recomputeTotals, storedTotals } from '../api/services/campaigns/totals';
 import { describe, expect, it } from 'vitest';
-import { engineName, setupTestApp } from '../tests/setup/test-app';
+import { engineName, setupTestApp } from '#test-app';
 import * as schema from './schema';
 import { DEMO_ACCOUNTS, parseSeedScale, seed } from './seed';
 import { giftAidDeclaration } from '../domain';

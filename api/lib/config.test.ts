@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { engineName, setupTestApp } from '../../tests/setup/test-app';
+import { engineName, setupTestApp } from '#test-app';
 import { checkConfig, readConfig } from './config';
 
 describe('configuration check (api/lib/config.ts)', () => {

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { describe, expect, it, vi } from 'vitest';
 import { createRouter } from './create-app';
-import { engineName, setupTestApp } from '../../tests/setup/test-app';
+import { engineName, setupTestApp } from '#test-app';
 
 describe(`API foundation (${engineName})`, () => {
   it('reports database reachability on /api/health', async () => {

@@ -9,7 +9,7 @@ import {
   sendEvent,
   WEBHOOK_SECRET,
 } from '../../tests/fixtures/stripe/events';
-import { engineName, setupTestApp } from '../../tests/setup/test-app';
+import { engineName, setupTestApp } from '#test-app';
 import { RETRY_AFTER_SECONDS } from './unavailable';
 
 afterEach(() => vi.restoreAllMocks());

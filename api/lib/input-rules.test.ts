@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { checkGiftAidDetails, isEmail } from '../../domain';
 import { createCampaign, signedIn } from '../../tests/factories';
-import { engineName, setupTestApp, type TestApp } from '../../tests/setup/test-app';
+import { engineName, setupTestApp, type TestApp } from '#test-app';
 
 describe('the one email rule', () => {
   it('refuses markup and quoting characters, accepts ordinary addresses', () => {

@@ -1,6 +1,6 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { describe, expect, it } from 'vitest';
-import { setupTestApp } from '../../tests/setup/test-app';
+import { setupTestApp } from '#test-app';
 
 describe('OpenAPI document validity', () => {
   it('validates against the OpenAPI 3.1 schema', async () => {

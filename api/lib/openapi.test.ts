@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { describe, expect, it, vi } from 'vitest';
-import { engineName, setupTestApp } from '../../tests/setup/test-app';
+import { engineName, setupTestApp } from '#test-app';
 import { createRouter } from './create-app';
 import { defineRoute, errorResponses, jsonContent } from './openapi';
 

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createCampaign, createUser, signedIn } from '../../tests/factories';
-import { bodyOf, devOutbox, engineName, setupTestApp } from '../../tests/setup/test-app';
+import { bodyOf, devOutbox, engineName, setupTestApp } from '#test-app';
 import { errorSummary, requestIdFrom, withRequestId } from './logger';
 
 afterEach(() => vi.restoreAllMocks());

@@ -10,14 +10,7 @@ import {
   signedIn,
   type SignedIn,
 } from '../../../tests/factories';
-import {
-  bodyOf,
-  engineName,
-  errorOf,
-  setupTestApp,
-  type TestApp,
-  type TestClient,
-} from '../../../tests/setup/test-app';
+import { bodyOf, engineName, errorOf, setupTestApp, type TestApp, type TestClient } from '#test-app';
 import { createApp } from '../..';
 
 type AuditQuery = InferRequestType<TestClient['api']['audit']['$get']>['query'];

@@ -12,7 +12,7 @@ import {
   setupTestApp,
   type TestApp,
   type TestClient,
-} from '../../../tests/setup/test-app';
+} from '#test-app';
 import { constantTimeEqual, generateCode, hashCode } from '../../services/auth/login-codes';
 
 /** A finished sign-in as the schema types it. */

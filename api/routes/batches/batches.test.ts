@@ -10,7 +10,7 @@ import {
   signedIn,
   type SignedIn,
 } from '../../../tests/factories';
-import { bodyOf, engineName, errorOf, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
+import { bodyOf, engineName, errorOf, setupTestApp, type TestApp } from '#test-app';
 import type { BatchBody } from '../../schemas/batches';
 
 describe(`batch entry of offline income (${engineName})`, () => {

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createCampaign, signedIn } from '../../../tests/factories';
-import { engineName, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
+import { engineName, setupTestApp, type TestApp } from '#test-app';
 import { MAX_CAMPAIGN_BODY_BYTES } from '../../services/campaigns/images';
 
 const MB = 1024 * 1024;

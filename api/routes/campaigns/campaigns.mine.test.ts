@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createAppeal, createCampaign, createOrganization, signedIn } from '../../../tests/factories';
-import { bodyOf, engineName, setupTestApp } from '../../../tests/setup/test-app';
+import { bodyOf, engineName, setupTestApp } from '#test-app';
 
 describe(`a fundraiser's own appeals and what a caller may edit (${engineName})`, () => {
   it('?mine=true lists only what the caller created, drafts included; can_edit follows the write policy', async () => {

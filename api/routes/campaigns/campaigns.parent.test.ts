@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createAppeal, createCampaign, createOrganization, signedIn } from '../../../tests/factories';
-import { bodyOf, engineName, setupTestApp } from '../../../tests/setup/test-app';
+import { bodyOf, engineName, setupTestApp } from '#test-app';
 import { countCampaigns, getCampaign, listCampaigns } from '../../services/campaigns/read';
 
 describe(`appeals are hidden with their parent campaign (${engineName})`, () => {

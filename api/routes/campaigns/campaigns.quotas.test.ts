@@ -2,15 +2,7 @@ import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { campaigns } from '../../../db/schema';
 import { createCampaign, createOrganization, signedIn } from '../../../tests/factories';
-import {
-  bodyOf,
-  createEngineBucket,
-  engineName,
-  errorOf,
-  type JsonOf,
-  setupTestApp,
-  type TestClient,
-} from '../../../tests/setup/test-app';
+import { bodyOf, createEngineBucket, engineName, errorOf, type JsonOf, setupTestApp, type TestClient } from '#test-app';
 import { DAILY_QUOTAS } from '../../services/abuse/quotas';
 
 const MB = 1024 * 1024;

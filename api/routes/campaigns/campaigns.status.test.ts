@@ -2,14 +2,7 @@ import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { campaigns } from '../../../db/schema';
 import { createCampaign, createOrganization, signedIn } from '../../../tests/factories';
-import {
-  bodyOf,
-  engineName,
-  type JsonOf,
-  setupTestApp,
-  type TestApp,
-  type TestClient,
-} from '../../../tests/setup/test-app';
+import { bodyOf, engineName, type JsonOf, setupTestApp, type TestApp, type TestClient } from '#test-app';
 
 type CampaignBody = JsonOf<TestClient['api']['campaigns']['$post']>;
 const demoImage = { Key: '/images/demo/cause-1.png', name: 'cause-1.png', size: 1234, type: 'image/png' };

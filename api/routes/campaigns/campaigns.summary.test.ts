@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createAppeal, createCampaign, createDonation, createUser } from '../../../tests/factories';
-import { bodyOf, engineName, setupTestApp } from '../../../tests/setup/test-app';
+import { bodyOf, engineName, setupTestApp } from '#test-app';
 
 describe(`campaign summary (${engineName})`, () => {
   it('counts paid gifts that were not fully refunded, and totals them net of refunds', async () => {

@@ -10,7 +10,7 @@ import {
   createUser,
   signedIn,
 } from '../../../tests/factories';
-import { bodyOf, engineName, errorOf, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
+import { bodyOf, engineName, errorOf, setupTestApp, type TestApp } from '#test-app';
 
 describe(`campaigns API (${engineName})`, () => {
   let t: TestApp;

@@ -1,14 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createCampaign, signedIn } from '../../../tests/factories';
 import { fileBindings } from '../../../tests/setup/file-bindings.workers';
-import {
-  bodyOf,
-  errorOf,
-  type JsonOf,
-  setupTestApp,
-  type TestApp,
-  type TestClient,
-} from '../../../tests/setup/test-app';
+import { bodyOf, errorOf, type JsonOf, setupTestApp, type TestApp, type TestClient } from '#test-app';
 import { responsiveSources } from '../../../src/lib/images';
 
 /** Responsive copies of uploads: WebP sizes made in the browser, stored in R2 beside the original. */

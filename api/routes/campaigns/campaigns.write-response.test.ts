@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createCampaign, createOrganization, signedIn } from '../../../tests/factories';
-import { bodyOf, engineName, setupTestApp } from '../../../tests/setup/test-app';
+import { bodyOf, engineName, setupTestApp } from '#test-app';
 
 const image = { Key: '/images/demo/cause-3.png', name: 'cause-3.png', size: 1, type: 'image/png' };
 

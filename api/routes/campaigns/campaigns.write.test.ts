@@ -13,15 +13,7 @@ import {
   type UserRow,
 } from '../../../tests/factories';
 import { testClient } from 'hono/testing';
-import {
-  bodyOf,
-  engineName,
-  errorOf,
-  type JsonOf,
-  setupTestApp,
-  type TestApp,
-  type TestClient,
-} from '../../../tests/setup/test-app';
+import { bodyOf, engineName, errorOf, type JsonOf, setupTestApp, type TestApp, type TestClient } from '#test-app';
 
 /** What creating a campaign or appeal takes, as the API's schema types it. */
 type CampaignBody = JsonOf<TestClient['api']['campaigns']['$post']>;

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { devOutbox, engineName, errorOf, setupTestApp } from '../../../tests/setup/test-app';
+import { devOutbox, engineName, errorOf, setupTestApp } from '#test-app';
 
 describe(`dev outbox (${engineName})`, () => {
   it('exists only when APP_ENV=development: a deploy that forgets APP_ENV keeps sign-in codes private', async () => {

@@ -13,15 +13,7 @@ import {
   signedIn,
   type UserRow,
 } from '../../../tests/factories';
-import {
-  bodyOf,
-  engineName,
-  errorOf,
-  type JsonOf,
-  setupTestApp,
-  type TestApp,
-  type TestClient,
-} from '../../../tests/setup/test-app';
+import { bodyOf, engineName, errorOf, type JsonOf, setupTestApp, type TestApp, type TestClient } from '#test-app';
 
 type Api = TestClient['api'];
 /** A gift entered by hand, as POST /api/donations types it. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createAppeal, createCampaign, createDonation, signedIn } from '../../../tests/factories';
-import { bodyOf, engineName, errorOf, setupTestApp } from '../../../tests/setup/test-app';
+import { bodyOf, engineName, errorOf, setupTestApp } from '#test-app';
 
 describe(`manual donation dates must be real days (${engineName})`, () => {
   it('refuses 2025-02-31 and 2025-13-01 with 400 and keeps the stored date; accepts 2024-02-29', async () => {

@@ -2,7 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, outbox, rateLimits } from '../../../db/schema';
 import { createCampaign, createDonation, createOrganization, createUser, signedIn } from '../../../tests/factories';
-import { engineName, errorOf, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
+import { engineName, errorOf, setupTestApp, type TestApp } from '#test-app';
 
 let t: TestApp;
 beforeAll(async () => {

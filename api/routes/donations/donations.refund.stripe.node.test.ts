@@ -4,7 +4,7 @@ import { auditLog, donationReversals, donations } from '../../../db/schema';
 import { paymentIntentObject } from '../../services/payments/stripe-objects';
 import { createCharity, createDonation, createUser, signedIn, type SignedIn } from '../../../tests/factories';
 import { startStripeFake, stripeModeBindings, type StripeFake } from '../../../tests/mocks/stripe-fake';
-import { errorOf, type JsonOf, setupTestApp, type TestApp, type TestClient } from '../../../tests/setup/test-app';
+import { errorOf, type JsonOf, setupTestApp, type TestApp, type TestClient } from '#test-app';
 
 /** Card refunds in Stripe mode: the real SDK against the local Stripe fake (Node only). */
 let fake: StripeFake;

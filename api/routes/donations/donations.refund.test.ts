@@ -21,15 +21,7 @@ import {
   signedIn,
   type SignedIn,
 } from '../../../tests/factories';
-import {
-  bodyOf,
-  engineName,
-  errorOf,
-  type JsonOf,
-  setupTestApp,
-  type TestApp,
-  type TestClient,
-} from '../../../tests/setup/test-app';
+import { bodyOf, engineName, errorOf, type JsonOf, setupTestApp, type TestApp, type TestClient } from '#test-app';
 import { readConfig } from '../../lib/config';
 import { applyStripeEvent } from '../../webhooks/stripe/apply';
 import { chargeDispute, type DisputeEventType } from '../../../tests/fixtures/stripe/events';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createCampaign, createDonation, createSession, createUser } from '../../../tests/factories';
-import { bodyOf, engineName, setupTestApp } from '../../../tests/setup/test-app';
+import { bodyOf, engineName, setupTestApp } from '#test-app';
 
 describe(`GET /api/donations/summary (${engineName})`, () => {
   it("sums every one of the caller's gifts that went through, net of refunds", async () => {

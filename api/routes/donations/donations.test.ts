@@ -9,7 +9,7 @@ import {
   createUser,
   signedIn,
 } from '../../../tests/factories';
-import { bodyOf, engineName, errorOf, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
+import { bodyOf, engineName, errorOf, setupTestApp, type TestApp } from '#test-app';
 
 describe(`GET /api/donations?type=public (${engineName})`, () => {
   let t: TestApp;

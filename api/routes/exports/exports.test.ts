@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createCharity, createDonation, createSession, createUser, signedIn } from '../../../tests/factories';
-import { engineName, errorOf, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
+import { engineName, errorOf, setupTestApp, type TestApp } from '#test-app';
 
 const BOM = '\uFEFF';
 

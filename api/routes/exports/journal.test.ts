@@ -2,14 +2,7 @@ import type { InferRequestType } from 'hono/client';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { donationReversals } from '../../../db/schema';
 import { createCampaign, createDonation, createOrganization, createUser, signedIn } from '../../../tests/factories';
-import {
-  bodyOf,
-  engineName,
-  errorOf,
-  setupTestApp,
-  type TestApp,
-  type TestClient,
-} from '../../../tests/setup/test-app';
+import { bodyOf, engineName, errorOf, setupTestApp, type TestApp, type TestClient } from '#test-app';
 
 const XERO_HEADER = '*Narration,*Date,Description,*AccountCode,*TaxRate,*Amount,TrackingName1,TrackingOption1';
 

@@ -11,7 +11,7 @@ import {
 } from '../../../tests/factories';
 import { sendEvent, signature, WEBHOOK_SECRET } from '../../../tests/fixtures/stripe/events';
 import { startStripeFake, stripeModeBindings, type StripeFake } from '../../../tests/mocks/stripe-fake';
-import { bodyOf, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
+import { bodyOf, setupTestApp, type TestApp } from '#test-app';
 import { createStripe } from '../../services/payments/stripe-client';
 import { stripeSettlements } from '../../services/payments/settlement';
 import { paymentIntentObject, stripeEvent } from '../../services/payments/stripe-objects';

@@ -20,14 +20,7 @@ import {
   invoicePaymentFailed,
   paymentIntentSucceeded,
 } from '../../../tests/fixtures/stripe/events';
-import {
-  bodyOf,
-  engineName,
-  errorOf,
-  setupTestApp,
-  type TestApp,
-  type TestClient,
-} from '../../../tests/setup/test-app';
+import { bodyOf, engineName, errorOf, setupTestApp, type TestApp, type TestClient } from '#test-app';
 import { DEMO_PAYOUTS, demoPayoutId, makeDemoPayouts } from '../../services/finance/payouts-demo';
 import {
   balanceTransactionObject,

@@ -23,7 +23,7 @@ import {
   donationRow,
   signedIn,
 } from '../../../tests/factories';
-import { bodyOf, engineName, errorOf, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
+import { bodyOf, engineName, errorOf, setupTestApp, type TestApp } from '#test-app';
 import type { ClaimUpdate } from '../../schemas/gift-aid';
 import { createDeclaration } from '../../services/gift-aid';
 import { readOdsRows, readZip } from '../../../tests/support/ods-reader';

@@ -5,14 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import migration from '../../../db/migrations/0005_gift_aid.sql?raw';
 import { giftAidDeclarations } from '../../../db/schema';
 import { createGiftAidDeclaration, createOrganization, createUser, signedIn } from '../../../tests/factories';
-import {
-  bodyOf,
-  engineName,
-  errorOf,
-  setupTestApp,
-  type TestApp,
-  type TestClient,
-} from '../../../tests/setup/test-app';
+import { bodyOf, engineName, errorOf, setupTestApp, type TestApp, type TestClient } from '#test-app';
 
 /** The backfill statements of migration 0005, run again over rows shaped like before it. */
 type GiftAidDetailsInput = InferRequestType<TestClient['api']['gift-aid']['declarations'][':id']['$put']>['json'];

@@ -32,7 +32,7 @@ import {
   signedIn,
   type UserRow,
 } from '../../../tests/factories';
-import { bodyOf, engineName, errorOf, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
+import { bodyOf, engineName, errorOf, setupTestApp, type TestApp } from '#test-app';
 import type { ClaimUpdate } from '../../schemas/gift-aid';
 import { createDeclaration } from '../../services/gift-aid';
 

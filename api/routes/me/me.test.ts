@@ -20,7 +20,7 @@ import {
   createUser,
   type DonationFields,
 } from '../../../tests/factories';
-import { bodyOf, engineName, errorOf, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
+import { bodyOf, engineName, errorOf, setupTestApp, type TestApp } from '#test-app';
 
 let t: TestApp;
 const PRICE = `price_me_${Date.now()}`;

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { outbox } from '../../../db/schema';
 import { createAppeal, createCampaign, createOrganization, createUser, signedIn } from '../../../tests/factories';
-import { bodyOf, engineName, errorOf, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
+import { bodyOf, engineName, errorOf, setupTestApp, type TestApp } from '#test-app';
 
 describe(`messages of support and giving anonymously (${engineName})`, () => {
   let t: TestApp;

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { donations, monthlyGifts, prices } from '../../../db/schema';
 import { createCampaign, createSession, signedIn } from '../../../tests/factories';
-import { bodyOf, engineName, errorOf, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
+import { bodyOf, engineName, errorOf, setupTestApp, type TestApp } from '#test-app';
 import { cardUpdateByLink } from '../../services/monthly-gifts/link-actions';
 import { createPaymentProvider } from '../../services/payments';
 import { signMonthlyLink } from '../../services/monthly-gifts/link-tokens';

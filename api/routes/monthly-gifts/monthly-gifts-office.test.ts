@@ -11,14 +11,7 @@ import {
   monthlyGiftRow,
   signedIn,
 } from '../../../tests/factories';
-import {
-  bodyOf,
-  engineName,
-  errorOf,
-  setupTestApp,
-  type TestApp,
-  type TestClient,
-} from '../../../tests/setup/test-app';
+import { bodyOf, engineName, errorOf, setupTestApp, type TestApp, type TestClient } from '#test-app';
 
 let t: TestApp;
 const run = `${Date.now()}${Math.floor(Math.random() * 1000)}`;

@@ -10,7 +10,7 @@ import {
   WEBHOOK_SECRET,
 } from '../../../tests/fixtures/stripe/events';
 import { startStripeFake, type StripeFake } from '../../../tests/mocks/stripe-fake';
-import { bodyOf, errorOf, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
+import { bodyOf, errorOf, setupTestApp, type TestApp } from '#test-app';
 import { cardUpdateByLink } from '../../services/monthly-gifts/link-actions';
 import { createPaymentProvider } from '../../services/payments';
 import { signMonthlyLink } from '../../services/monthly-gifts/link-tokens';

@@ -22,7 +22,7 @@ import {
   PLATFORM_CHARITY_ENV,
   setupTestApp,
   type TestApp,
-} from '../../../tests/setup/test-app';
+} from '#test-app';
 
 let t: TestApp;
 const P = { five: `price_mg_${Date.now()}_5`, ten: `price_mg_${Date.now()}_10`, twenty: `price_mg_${Date.now()}_20` };

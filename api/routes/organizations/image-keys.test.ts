@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { signedIn } from '../../../tests/factories';
-import { bodyOf, errorOf, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
+import { bodyOf, errorOf, setupTestApp, type TestApp } from '#test-app';
 
 const PNG_1PX = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
 const dataUrl = `data:image/png;base64,${PNG_1PX}`;

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { organizations, users } from '../../../db/schema';
 import { createUser, signedIn } from '../../../tests/factories';
 import { fileBindings } from '../../../tests/setup/file-bindings.workers';
-import { bodyOf, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
+import { bodyOf, setupTestApp, type TestApp } from '#test-app';
 
 /** R2 exists only in workerd: organization logos and donor photos sent as data URLs. */
 /** This file's own bucket (vitest.config.ts gives every workerd test file one). */

@@ -11,14 +11,7 @@ import {
   createUser,
   signedIn,
 } from '../../../tests/factories';
-import {
-  bodyOf,
-  engineName,
-  errorOf,
-  setupTestApp,
-  type TestApp,
-  type TestClient,
-} from '../../../tests/setup/test-app';
+import { bodyOf, engineName, errorOf, setupTestApp, type TestApp, type TestClient } from '#test-app';
 
 /** The accounts journal's nominal codes, set through the organization and campaign resources (decision 035). */
 

@@ -12,15 +12,7 @@ import {
   signedIn,
   type UserRow,
 } from '../../../tests/factories';
-import {
-  bodyOf,
-  engineName,
-  errorOf,
-  messageOf,
-  setupTestApp,
-  type TestApp,
-  type TestClient,
-} from '../../../tests/setup/test-app';
+import { bodyOf, engineName, errorOf, messageOf, setupTestApp, type TestApp, type TestClient } from '#test-app';
 
 /** The organization an answer carries, as the route declares it (for the one raw create below). */
 type Org = InferResponseType<TestClient['api']['organizations']['$post'], 201>;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { users } from '../../../db/schema';
 import { signedIn } from '../../../tests/factories';
-import { engineName, setupTestApp } from '../../../tests/setup/test-app';
+import { engineName, setupTestApp } from '#test-app';
 
 /** D1 refuses statements with more than 100 bound parameters; libSQL has no such limit. */
 describe(`lists and admin links beyond 100 bound parameters (${engineName})`, () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createOrganization, createUser, signedIn } from '../../../tests/factories';
-import { engineName, setupTestApp } from '../../../tests/setup/test-app';
+import { engineName, setupTestApp } from '#test-app';
 
 describe(`staff search terms of any allowed length (${engineName})`, () => {
   // The lists search with instr(), not LIKE (D1 refuses LIKE patterns over 50 bytes): every term up

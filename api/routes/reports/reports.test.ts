@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import * as reports from '../../services/reports/reports';
 import { staffScope } from '../../services/reports/scope';
 import { createCharity, createDonation, createUser, signedIn, viewerOf } from '../../../tests/factories';
-import { bodyOf, engineName, errorOf, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
+import { bodyOf, engineName, errorOf, setupTestApp, type TestApp } from '#test-app';
 
 const NOW = new Date('2026-11-22T12:00:00Z');
 const at = (iso: string) => new Date(iso);

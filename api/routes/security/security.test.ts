@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { engineName, setupTestApp } from '../../../tests/setup/test-app';
+import { engineName, setupTestApp } from '#test-app';
 import { CSP_REPORT_LIMIT } from './csp-report.index';
 
 afterEach(() => vi.restoreAllMocks());

@@ -3,15 +3,7 @@ import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { checkoutDetails, donations, marketingConsents, outbox, rateLimits, users } from '../../../db/schema';
 import { MARKETING_CONSENT_WORDING } from '../../../domain';
 import { createAppeal, createCampaign, signedIn } from '../../../tests/factories';
-import {
-  bodyOf,
-  engineName,
-  errorOf,
-  type JsonOf,
-  setupTestApp,
-  type TestApp,
-  type TestClient,
-} from '../../../tests/setup/test-app';
+import { bodyOf, engineName, errorOf, type JsonOf, setupTestApp, type TestApp, type TestClient } from '#test-app';
 
 let t: TestApp;
 beforeAll(async () => {

@@ -5,7 +5,7 @@ import { createCampaign, signedIn } from '../../../tests/factories';
 import fixtures from '../../../tests/fixtures/stripe/fixtures3-bacs.json';
 import { fakeId, invoicePaid, mandateUpdated, sendEvent, WEBHOOK_SECRET } from '../../../tests/fixtures/stripe/events';
 import { startStripeFake, stripeModeBindings, type StripeFake } from '../../../tests/mocks/stripe-fake';
-import { bodyOf, type JsonOf, setupTestApp, type TestApp, type TestClient } from '../../../tests/setup/test-app';
+import { bodyOf, type JsonOf, setupTestApp, type TestApp, type TestClient } from '#test-app';
 
 /** Direct Debit in Stripe mode, with the real SDK against the local Stripe fake (Node only). */
 let fake: StripeFake;

@@ -12,15 +12,7 @@ import {
   sendEvent,
   WEBHOOK_SECRET,
 } from '../../../tests/fixtures/stripe/events';
-import {
-  bodyOf,
-  engineName,
-  errorOf,
-  type JsonOf,
-  setupTestApp,
-  type TestApp,
-  type TestClient,
-} from '../../../tests/setup/test-app';
+import { bodyOf, engineName, errorOf, type JsonOf, setupTestApp, type TestApp, type TestClient } from '#test-app';
 import { readConfig } from '../../lib/config';
 import { runHousekeeping } from '../../services/housekeeping/run';
 import { createPaymentProvider } from '../../services/payments';

@@ -11,15 +11,7 @@ import {
   users,
 } from '../../../db/schema';
 import { createAppeal, createCharity, signedIn } from '../../../tests/factories';
-import {
-  bodyOf,
-  engineName,
-  errorOf,
-  type JsonOf,
-  setupTestApp,
-  type TestApp,
-  type TestClient,
-} from '../../../tests/setup/test-app';
+import { bodyOf, engineName, errorOf, type JsonOf, setupTestApp, type TestApp, type TestClient } from '#test-app';
 
 /**
  * An end date ends giving (docs/decisions/056): a new checkout for an item whose end date has

@@ -12,14 +12,7 @@ import {
   WEBHOOK_SECRET,
 } from '../../../tests/fixtures/stripe/events';
 import { startStripeFake, stripeModeBindings, type StripeFake } from '../../../tests/mocks/stripe-fake';
-import {
-  bodyOf,
-  errorOf,
-  type JsonOf,
-  setupTestApp,
-  type TestApp,
-  type TestClient,
-} from '../../../tests/setup/test-app';
+import { bodyOf, errorOf, type JsonOf, setupTestApp, type TestApp, type TestClient } from '#test-app';
 
 /** What a checkout takes, as the route's schema types it. */
 type CheckoutBody = JsonOf<TestClient['api']['stripe']['client_secret']['$post']>;

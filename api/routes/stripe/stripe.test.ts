@@ -12,7 +12,7 @@ import {
   setupTestApp,
   type TestApp,
   type TestClient,
-} from '../../../tests/setup/test-app';
+} from '#test-app';
 import { GIFT_AID_DECLARATION, giftAidDeclaration } from '../../../domain';
 
 let t: TestApp;

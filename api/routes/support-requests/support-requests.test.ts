@@ -11,7 +11,7 @@ import {
   setupTestApp,
   type TestApp,
   type TestClient,
-} from '../../../tests/setup/test-app';
+} from '#test-app';
 
 /** A sent message as the route answers it (read from the raw requests below). */
 type Sent = InferResponseType<TestClient['api']['support-requests']['$post'], 201>;

@@ -12,7 +12,7 @@ import {
   signedIn,
   type SignedIn,
 } from '../../../tests/factories';
-import { bodyOf, engineName, errorOf, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
+import { bodyOf, engineName, errorOf, setupTestApp, type TestApp } from '#test-app';
 
 const DAY = 86_400_000;
 

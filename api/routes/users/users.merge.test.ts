@@ -20,7 +20,7 @@ import {
   createUser,
   signedIn,
 } from '../../../tests/factories';
-import { bodyOf, engineName, messageOf, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
+import { bodyOf, engineName, messageOf, setupTestApp, type TestApp } from '#test-app';
 
 /** Merges donor `id` into `into` as `token` (signed out without one). */
 const mergeOf = (t: TestApp, token: string | undefined, id: string, into: string) =>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createOrganization, signedIn } from '../../../tests/factories';
-import { bodyOf, engineName, errorOf, messageOf, setupTestApp } from '../../../tests/setup/test-app';
+import { bodyOf, engineName, errorOf, messageOf, setupTestApp } from '#test-app';
 
 /** A new donor's details, as POST /api/users takes them. */
 type DonorInput = {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createCharity, createDonation, createSession, createUser, signedIn } from '../../../tests/factories';
-import { bodyOf, engineName, errorOf, setupTestApp } from '../../../tests/setup/test-app';
+import { bodyOf, engineName, errorOf, setupTestApp } from '#test-app';
 
 describe(`org_admin scope over donors counts paid gifts only (${engineName})`, () => {
   it("an unpaid checkout started with a stranger's email does not reveal them to the org admin", async () => {

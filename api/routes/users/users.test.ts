@@ -11,15 +11,7 @@ import {
   signedIn,
   type UserRow,
 } from '../../../tests/factories';
-import {
-  bodyOf,
-  engineName,
-  errorOf,
-  messageOf,
-  setupTestApp,
-  type TestApp,
-  type TestClient,
-} from '../../../tests/setup/test-app';
+import { bodyOf, engineName, errorOf, messageOf, setupTestApp, type TestApp, type TestClient } from '#test-app';
 
 /** A donor as the route answers it (read from the one raw create below). */
 type Donor = InferResponseType<TestClient['api']['users']['$post'], 201>;

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { describe, expect, it, vi } from 'vitest';
 import { loginCodes } from '../../../db/schema';
 import { createUser } from '../../../tests/factories';
-import { engineName, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
+import { engineName, setupTestApp, type TestApp } from '#test-app';
 import { readConfig } from '../../lib/config';
 import { HttpError } from '../../lib/errors';
 import { generateCode, hashCode, requestLoginCode, verifyLoginCode } from './login-codes';

@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { loadDetail } from '../../../src/lib/server/detail';
 import { LIST_PAGE_SIZE, loadDiscover } from '../../../src/lib/server/discover';
 import { createAppeal, createCampaign, createDonation, createUser } from '../../../tests/factories';
-import { engineName, setupTestApp } from '../../../tests/setup/test-app';
+import { engineName, setupTestApp } from '#test-app';
 
 /** The detail pages' data (src/lib/server/detail.ts): independent reads in one db.batch, on both engines. */
 describe(`detail page data (${engineName})`, () => {

@@ -4,7 +4,7 @@ import { loadDetail } from '../../../src/lib/server/detail';
 import { loadDiscover } from '../../../src/lib/server/discover';
 import { campaigns, users } from '../../../db/schema';
 import { createAppeal, createCampaign, createUser } from '../../../tests/factories';
-import { engineName, setupTestApp } from '../../../tests/setup/test-app';
+import { engineName, setupTestApp } from '#test-app';
 
 /** What the public lists read from the row instead of counting or joining (migration 0017's triggers). */
 describe(`stored appeal counts and creator names (${engineName})`, () => {

@@ -11,7 +11,7 @@ import {
   signedIn,
 } from '../../../tests/factories';
 import * as stripe from '../../../tests/fixtures/stripe/events';
-import { bodyOf, engineName, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
+import { bodyOf, engineName, setupTestApp, type TestApp } from '#test-app';
 import { insertPendingDonation } from '../donations/pending';
 import { topDonors } from './top-donors';
 import {

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { outbox } from '../../../db/schema';
 import { signedIn } from '../../../tests/factories';
-import { bodyOf, engineName, errorOf, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
+import { bodyOf, engineName, errorOf, setupTestApp, type TestApp } from '#test-app';
 import { MAIL_RETRY } from '../mail/retry';
 
 const MINUTE = 60_000;

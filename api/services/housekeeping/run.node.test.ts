@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { donations, prices, users } from '../../../db/schema';
 import { createCampaign } from '../../../tests/factories';
 import { startStripeFake, type StripeFake } from '../../../tests/mocks/stripe-fake';
-import { setupTestApp, type TestApp } from '../../../tests/setup/test-app';
+import { setupTestApp, type TestApp } from '#test-app';
 import { runHousekeeping } from './run';
 import { createPaymentProvider } from '../payments';
 

@@ -11,7 +11,7 @@ import {
   createUser,
   type DonationFields,
 } from '../../../tests/factories';
-import { bodyOf, createEngineBucket, engineName, setupTestApp } from '../../../tests/setup/test-app';
+import { bodyOf, createEngineBucket, engineName, setupTestApp } from '#test-app';
 import { createPaymentProvider } from '../payments';
 import { HOUSEKEEPING, runHousekeeping } from './run';
 

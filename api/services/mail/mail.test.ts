@@ -17,7 +17,7 @@ import {
   PLATFORM_CHARITY_ENV,
   setupTestApp,
   type TestApp,
-} from '../../../tests/setup/test-app';
+} from '#test-app';
 
 let t: TestApp;
 

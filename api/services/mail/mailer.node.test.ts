@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loginCodes, outbox } from '../../../db/schema';
 import { fakeMailProvider } from '../../../tests/mocks/mail-provider';
-import { messageOf, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
+import { messageOf, setupTestApp, type TestApp } from '#test-app';
 import { appealGiftsEmail } from '../notifications/fundraiser-mail';
 import { loginCodeEmail } from './mailer';
 

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { outbox } from '../../../db/schema';
 import type { ReceivedMail } from '../../../tests/mocks/mail-provider';
-import { engineName, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
+import { engineName, setupTestApp, type TestApp } from '#test-app';
 import { readConfig } from '../../lib/config';
 import { createMailer } from './mailer';
 

@@ -4,7 +4,7 @@ import { donations, outbox } from '../../../db/schema';
 import { createCampaign, createUser } from '../../../tests/factories';
 import { fakeId, paymentIntentSucceeded, sendEvent, WEBHOOK_SECRET } from '../../../tests/fixtures/stripe/events';
 import { fakeMailProvider } from '../../../tests/mocks/mail-provider';
-import { setupTestApp, type TestApp } from '../../../tests/setup/test-app';
+import { setupTestApp, type TestApp } from '#test-app';
 import { readConfig } from '../../lib/config';
 import { MAIL_RETRY } from './retry';
 import { runMailRetry } from '../housekeeping/scheduled';

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { outbox } from '../../../db/schema';
 import { readConfig } from '../../lib/config';
-import { engineName, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
+import { engineName, setupTestApp, type TestApp } from '#test-app';
 import { createMailer, loginCodeEmail, logMailFailure, MailProviderBusy } from './mailer';
 import { MAIL_RETRY, retryUnsentMail } from './retry';
 

@@ -3,7 +3,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { appealNotifications, campaigns, outbox } from '../../../db/schema';
 import { toShortId } from '../../../domain/ids';
 import { createAppeal, createCampaign, createDonation, createUser } from '../../../tests/factories';
-import { engineName, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
+import { engineName, setupTestApp, type TestApp } from '#test-app';
 import { readConfig } from '../../lib/config';
 import { runScheduledWork } from '../housekeeping/scheduled';
 import { createMailer, type Mailer } from '../mail/mailer';

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { MailMessage, Mailer } from '../mail/mailer';
 import { createAppeal, createCampaign, createDonation, createSession, createUser } from '../../../tests/factories';
-import { bodyOf, engineName, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
+import { bodyOf, engineName, setupTestApp, type TestApp } from '#test-app';
 import { supportMessages } from '../../../db/schema';
 import { flushFundraiserNotifications, notifyAfterGift } from './fundraiser';
 

@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { appealNotifications, donations, fundraiserPendingGifts, outbox } from '../../../db/schema';
 import { createAppeal, createCampaign, createPendingCardGift, createUser } from '../../../tests/factories';
 import { fakeId, paymentIntentSucceeded, sendEvent, WEBHOOK_SECRET } from '../../../tests/fixtures/stripe/events';
-import { engineName, setupTestApp, type TestApp } from '../../../tests/setup/test-app';
+import { engineName, setupTestApp, type TestApp } from '#test-app';
 import { applyStripeEvent } from './apply';
 
 let t: TestApp;

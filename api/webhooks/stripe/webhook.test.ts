@@ -16,15 +16,7 @@ import {
   subscriptionUpdated,
   WEBHOOK_SECRET,
 } from '../../../tests/fixtures/stripe/events';
-import {
-  bodyOf,
-  engineName,
-  errorOf,
-  messageOf,
-  publicTotals,
-  setupTestApp,
-  type TestApp,
-} from '../../../tests/setup/test-app';
+import { bodyOf, engineName, errorOf, messageOf, publicTotals, setupTestApp, type TestApp } from '#test-app';
 import { insertPendingDonation } from '../../services/donations/pending';
 import { readConfig } from '../../lib/config';
 import { giftFacts } from '../../services/mail/facts';
