@@ -1,9 +1,9 @@
-import { and, asc, eq, gt, inArray, isNull, lt, lte, or, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, isNull, lt, lte, or, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../../db/client';
 import { outbox } from '../../../db/schema';
 import type { AppConfig } from '../../lib/config';
 import { errorSummary, logLine } from '../../middlewares/logger';
-import { createMailer, MailProviderBusy, type MailMessage, type OutboxMessage, resendBatch } from './mailer';
+import { createMailer, MailProviderBusy, type OutboxMessage, resendBatch } from './mailer';
 
 const MINUTE = 60 * 1000;
 
@@ -74,9 +74,8 @@ export async function retryUnsentMail(db: Db, config: AppConfig, options: RetryO
     if (row.batchKey && batchesDone.has(row.batchKey)) continue;
     if (i > 0) await sleep(1000 / MAIL_RETRY.perSecond);
     // A row sent in a batch whose answer was lost goes again with its whole batch, under its key.
-    const claimed = row.batchKey
-      ? (batchesDone.add(row.batchKey), await claimBatch(db, row.batchKey, now))
-      : await claim(db, row.id, now).then((message) => (message ? [{ id: row.id, message }] : []));
+    if (row.batchKey) batchesDone.add(row.batchKey);
+    const claimed = await claim(db, row.batchKey ? eq(outbox.batchKey, row.batchKey) : eq(outbox.id, row.id), now);
     if (claimed.length === 0) continue;
     const ids = claimed.map((c) => c.id);
     try {
@@ -107,33 +106,18 @@ export async function retryUnsentMail(db: Db, config: AppConfig, options: RetryO
   return counts;
 }
 
-/** Takes the row for this run (one attempt more), or null when another run has it or it was sent meanwhile. */
-async function claim(db: Db, id: string, now: Date): Promise<MailMessage | null> {
-  const [row] = await db
-    .update(outbox)
-    .set({ attempts: sql`${outbox.attempts} + 1`, lastAttemptAt: now })
-    .where(
-      and(
-        eq(outbox.id, id),
-        isNull(outbox.sentAt),
-        or(isNull(outbox.lastAttemptAt), lt(outbox.lastAttemptAt, new Date(now.getTime() - MAIL_RETRY.claimMs))),
-      ),
-    )
-    .returning({ to: outbox.to, subject: outbox.subject, text: outbox.text, html: outbox.html, key: outbox.key });
-  return row ? { ...row, key: row.key ?? undefined } : null;
-}
-
 /**
- * Takes every unsent row of one batch for this run in one statement, or none: rows of a batch are
- * only ever claimed together, so another run holds all of them or none.
+ * Takes the rows `which` names for this run (one attempt more each) in one statement: a single row,
+ * or every unsent row of one batch, which are only ever claimed together. Empty when another run
+ * has them or they were sent meanwhile.
  */
-async function claimBatch(db: Db, batchKey: string, now: Date): Promise<OutboxMessage[]> {
+async function claim(db: Db, which: SQL, now: Date): Promise<OutboxMessage[]> {
   const rows = await db
     .update(outbox)
     .set({ attempts: sql`${outbox.attempts} + 1`, lastAttemptAt: now })
     .where(
       and(
-        eq(outbox.batchKey, batchKey),
+        which,
         isNull(outbox.sentAt),
         or(isNull(outbox.lastAttemptAt), lt(outbox.lastAttemptAt, new Date(now.getTime() - MAIL_RETRY.claimMs))),
       ),

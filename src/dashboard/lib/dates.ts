@@ -8,12 +8,17 @@ const dateFmt = new Intl.DateTimeFormat('en-GB', {
   timeZone: UK_TIME_ZONE,
 });
 
-/** "5 Mar 2026"; '-' for missing or unparseable dates. */
-export function formatDate(value: string | number | Date | null | undefined): string {
+type Instant = string | number | Date | null | undefined;
+
+/** An instant through `format`; '-' when it is missing or unparseable. */
+function formatted(format: Intl.DateTimeFormat, value: Instant): string {
   if (value === null || value === undefined || value === '') return '-';
   const d = value instanceof Date ? value : new Date(value);
-  return Number.isNaN(d.getTime()) ? '-' : dateFmt.format(d);
+  return Number.isNaN(d.getTime()) ? '-' : format.format(d);
 }
+
+/** "5 Mar 2026"; '-' for missing or unparseable dates. */
+export const formatDate = (value: Instant) => formatted(dateFmt, value);
 
 const dateTimeFmt = new Intl.DateTimeFormat('en-GB', {
   day: 'numeric',
@@ -25,11 +30,7 @@ const dateTimeFmt = new Intl.DateTimeFormat('en-GB', {
 });
 
 /** "5 Mar 2026, 14:05" in London; '-' for missing or unparseable instants. */
-export function formatDateTime(value: string | number | Date | null | undefined): string {
-  if (value === null || value === undefined || value === '') return '-';
-  const d = value instanceof Date ? value : new Date(value);
-  return Number.isNaN(d.getTime()) ? '-' : dateTimeFmt.format(d);
-}
+export const formatDateTime = (value: Instant) => formatted(dateTimeFmt, value);
 
 /**
  * yyyy-mm-dd for <input type="date">: the London day, as the API reads a date back (a gift at 00:30
