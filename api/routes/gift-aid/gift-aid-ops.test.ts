@@ -522,16 +522,9 @@ describe(`Gift Aid operations (${engineName})`, () => {
     const { org, campaign, orgAdmin } = await charity('Benefit');
     const { donor, declarationId } = await declaredDonor(org.id);
     const appeal = await createAppeal(t.db, campaign.id, { organizationId: org.id });
+    const manual = { donor: donor.id, amount: 5000, date: '2025-06-01', campaign: campaign.id, appeal: appeal.id };
     const created = await t.client(admin).api.donations.$post({
-      json: {
-        donor: donor.id,
-        amount: 5000,
-        date: '2025-06-01',
-        campaign: campaign.id,
-        appeal: appeal.id,
-        method: 'cheque',
-        benefit_exceeds_limit: true,
-      },
+      json: { ...manual, method: 'cheque', benefit_exceeds_limit: true },
     });
     const id = (await bodyOf(created, 201))._id;
     const [row] = await t.db.select().from(donations).where(eq(donations.id, id));
@@ -546,14 +539,7 @@ describe(`Gift Aid operations (${engineName})`, () => {
     const bad = await t.request('/api/donations', {
       method: 'POST',
       token: admin,
-      json: {
-        donor: donor.id,
-        amount: 5000,
-        date: '2025-06-01',
-        campaign: campaign.id,
-        appeal: appeal.id,
-        benefit_exceeds_limit: 'yes',
-      },
+      json: { ...manual, benefit_exceeds_limit: 'yes' },
     });
     expect(bad.status).toBe(400);
   });

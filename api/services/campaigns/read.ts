@@ -16,6 +16,7 @@ import type { AuthUser } from '../../lib/types';
 import { totalsColumns, totalsJoin } from './totals';
 import { MAX_PAGE_SIZE } from '../../../domain/limits';
 import type { ServiceContext } from '../../lib/service-context';
+import type { Campaign } from '../../schemas';
 
 export { MAX_PAGE_SIZE };
 export const DEFAULT_PAGE_SIZE = 30;
@@ -49,10 +50,10 @@ type CampaignRow = {
 };
 
 /**
- * `can_edit` is answered to signed-in callers only: whether they may edit the item; `income_code`
- * (the fund's nominal code) only to those who may set it.
+ * The contract's campaign: `can_edit` is answered to signed-in callers only, whether they may edit the
+ * item; `income_code` (the fund's nominal code) only to those who may set it.
  */
-export type CampaignDto = ReturnType<typeof toCampaignDto> & { can_edit?: boolean; income_code?: string | null };
+export type CampaignDto = Campaign;
 
 /** The fund's income code, added for a viewer who may set it (its organization's admins and finance users). */
 function withIncomeCode<T extends object>(dto: T, row: typeof campaigns.$inferSelect, viewer: AuthUser | null) {
@@ -74,11 +75,11 @@ export function toCampaignDto({
   totalDonations,
   donationCount,
   giftAidTotal,
-}: CampaignRow) {
+}: CampaignRow): CampaignDto {
   return {
     _id: row.id,
     short_id: toShortId(row.id),
-    kind: row.campaignId ? ('appeal' as const) : ('campaign' as const),
+    kind: row.campaignId ? 'appeal' : 'campaign',
     title: row.title,
     description: row.description,
     story: row.story,
