@@ -1,4 +1,5 @@
 import { eq, inArray } from 'drizzle-orm';
+import { MAX_BOUND_PARAMS } from '../../../db/chunks';
 import type { Db } from '../../../db/client';
 import { outbox } from '../../../db/schema';
 import type { AppConfig } from '../../lib/config';
@@ -190,8 +191,13 @@ async function sendOne(db: Db, provider: Provider, id: string, message: MailMess
 /** Resend's batch endpoint beside the single one: `…/emails` → `…/emails/batch`, up to 100 messages. */
 export const batchUrl = (mailApiUrl: string) => `${mailApiUrl.replace(/\/+$/, '')}/batch`;
 
-/** The most messages in one batch request (Resend's limit). */
-export const MAX_BATCH = 100;
+/**
+ * The most messages in one batch request: Resend takes 100, but the batch's rows are keyed and marked
+ * sent by one statement naming each id, and D1 refuses a statement with more than 100 bound
+ * parameters ("too many SQL variables"; db/chunks.ts). A storm of 100 receipts in a second lost
+ * its batch to that before this limit.
+ */
+export const MAX_BATCH = MAX_BOUND_PARAMS;
 
 export type OutboxMessage = { id: string; message: MailMessage };
 

@@ -3,7 +3,8 @@ import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { outbox } from '../../../db/schema';
 import { readConfig } from '../../lib/config';
 import { engineName, setupTestApp, type TestApp } from '#test-app';
-import { createMailer, loginCodeEmail, logMailFailure, MailProviderBusy } from './mailer';
+import { MAX_BOUND_PARAMS } from '../../../db/chunks';
+import { createMailer, loginCodeEmail, logMailFailure, MAX_BATCH, MailProviderBusy } from './mailer';
 import { MAIL_RETRY, retryUnsentMail } from './retry';
 
 const MINUTE = 60_000;
@@ -213,6 +214,23 @@ describe(`the scheduled mail retry (${engineName})`, () => {
     expect(new Set(after.slice(1).map((row) => row.sentAt?.getTime())).size).toBe(1);
     expect((after[1].sentAt?.getTime() ?? 0) - (after[0].sentAt?.getTime() ?? 0)).toBeGreaterThanOrEqual(500);
     expect(after.map((row) => row.batchKey)).toEqual([null, ...Array(3).fill(`outbox/batch/${batched[0].id}`)]);
+  });
+
+  it('a second of 101 receipts goes in batches that one D1 statement can key and mark (90, then 10)', async () => {
+    await settleOthers();
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    const rows = await Promise.all(Array.from({ length: 101 }, () => unsent()));
+    const mail = provider();
+    const mailer = createMailer(t.db, config('https://storm.mail.test/emails'), { fetch: mail.fetch });
+    const outcomes = await Promise.allSettled(
+      rows.map((row) => mailer.transmit(row.id, messageOf(row), { gather: true })),
+    );
+    // D1 refuses more than 100 bound parameters: a batch of 100 ids failed there before the limit.
+    expect(outcomes.filter((o) => o.status === 'rejected')).toEqual([]);
+    expect(MAX_BATCH).toBe(MAX_BOUND_PARAMS);
+    expect(mail.requests.map((r) => r.messages.length)).toEqual([1, MAX_BATCH, 100 - MAX_BATCH]);
+    const after = await Promise.all(rows.map((row) => stored(row.id)));
+    expect(after.filter((row) => row.sentAt === null)).toEqual([]);
   });
 
   it('a batch whose answer was lost is sent again whole, same key and body, never one by one', async () => {

@@ -3,7 +3,7 @@ import type { MailMessage, Mailer } from '../mail/mailer';
 import { createAppeal, createCampaign, createDonation, createSession, createUser } from '../../../tests/factories';
 import { bodyOf, engineName, setupTestApp, type TestApp } from '#test-app';
 import { supportMessages } from '../../../db/schema';
-import { flushFundraiserNotifications, notifyAfterGift } from './fundraiser';
+import { flushFundraiserNotifications, notifyAfterGift, notifyAppealAfterGifts, recordAppealGift } from './fundraiser';
 
 function fakeMailer() {
   const sent: MailMessage[] = [];
@@ -156,6 +156,62 @@ describe(`fundraiser notifications (${engineName})`, () => {
     expect(sent.at(-1)!.text).toContain('11 new gifts totalling £11.00');
     expect(sent.at(-1)!.text.match(/^- /gm)).toHaveLength(11);
     expect(sent.at(-1)!.text).toContain('- and 1 more');
+  });
+
+  it('after a worker’s answer, a second’s gifts share one look per appeal: the first at once, the rest at the second’s end', async () => {
+    const fundraisers = [
+      await createUser(t.db, { email: 'ann@example.com' }),
+      await createUser(t.db, { email: 'bo@example.com' }),
+    ];
+    const [a, b] = await Promise.all(
+      fundraisers.map((f) => createAppeal(t.db, campaignId, { goal: 1_000_000, createdBy: f.id })),
+    );
+    const pendingGift = async (appealId: string) => {
+      const gift = await createDonation(t.db, {
+        donorId,
+        campaignId,
+        appealId,
+        amount: 500,
+        date: at(900),
+        source: 'card',
+      });
+      await recordAppealGift(t.db, gift.id);
+    };
+    let open = () => {};
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    const waits: number[] = [];
+    const options = {
+      now: at(900),
+      origin: 'https://give.example',
+      gather: true,
+      wait: (ms: number) => (waits.push(ms), gate),
+    };
+    const { mailer, sent } = fakeMailer();
+    await pendingGift(a.id);
+    await notifyAppealAfterGifts(t.db, mailer, a.id, options);
+    expect(sent.map((m) => [m.to, m.text.match(/received a new gift of £5\.00/) !== null])).toEqual([
+      ['ann@example.com', true],
+    ]);
+
+    // Three more gifts in the same second: they wait for its end, then each appeal is looked at once.
+    await Promise.all([pendingGift(a.id), pendingGift(a.id), pendingGift(b.id)]);
+    const later = Promise.all([
+      notifyAppealAfterGifts(t.db, mailer, a.id, options),
+      notifyAppealAfterGifts(t.db, mailer, a.id, options),
+      notifyAppealAfterGifts(t.db, mailer, b.id, options),
+    ]);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(sent).toHaveLength(1);
+    expect(waits).toEqual([1000]);
+    open();
+    await later;
+    // B's fundraiser hears at once; A's two gifts wait for A's hour, as without gathering.
+    expect(sent.map((m) => m.to)).toEqual(['ann@example.com', 'bo@example.com']);
+    expect(await flushFundraiserNotifications(t.db, mailer, { now: at(961) })).toMatchObject({ sent: 1 });
+    expect(sent.at(-1)).toMatchObject({
+      to: 'ann@example.com',
+      text: expect.stringContaining('2 new gifts totalling £10.00'),
+    });
   });
 
   it('respects the switches in My Info', async () => {

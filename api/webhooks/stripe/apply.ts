@@ -3,7 +3,7 @@ import { eventApplied, markEventApplied, type Statement } from '../../services/d
 import { notifyAfterEvent } from '../../services/mail/notify';
 import { type ReceiptInBatch, receiptWritten, transmitReceipt } from '../../services/mail/receipt-of-payment';
 import { createMailer, logMailFailure } from '../../services/mail/mailer';
-import { donationIdOfEvent, notifyAfterGift, notifyAppealAfterGift } from '../../services/notifications/fundraiser';
+import { donationIdOfEvent, notifyAfterGift, notifyAppealAfterGifts } from '../../services/notifications/fundraiser';
 import { chargeDispute } from './charge-dispute';
 import { chargeRefunded } from './charge-refunded';
 import { customerSubscriptionChanged } from './customer-subscription';
@@ -135,7 +135,12 @@ async function notify(
   // A paid gift to an appeal may email its fundraiser (batched, at most one an hour).
   const mailer = () => createMailer(ctx.db, mail.config);
   if (gift) {
-    if (gift.appealId) await notifyAppealAfterGift(ctx.db, mailer(), gift.appealId, { origin: mail.origin });
+    if (gift.appealId) {
+      await notifyAppealAfterGifts(ctx.db, mailer(), gift.appealId, {
+        origin: mail.origin,
+        gather: ctx.afterAnswer?.deferred,
+      });
+    }
     return;
   }
   const donationId = await donationIdOfEvent(ctx.db, event).catch(() => null);
