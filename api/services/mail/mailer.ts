@@ -188,7 +188,7 @@ async function sendOne(db: Db, provider: Provider, id: string, message: MailMess
   await markSent(db, [id]);
 }
 
-/** Resend's batch endpoint beside the single one: `…/emails` → `…/emails/batch`, up to 100 messages. */
+/** Resend's batch endpoint beside the single one: `…/emails` → `…/emails/batch` (Resend takes up to 100; see MAX_BATCH). */
 export const batchUrl = (mailApiUrl: string) => `${mailApiUrl.replace(/\/+$/, '')}/batch`;
 
 /**

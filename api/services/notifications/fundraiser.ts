@@ -349,8 +349,8 @@ const gatherAppealNotices = gatherer<Db, AppealNotice>(
  * After a paid gift to an appeal, with `gather` (a worker's answer has gone): the gifts to the same
  * appeal in one second share one look at what is due, instead of one database read each (a
  * telethon's 20 gifts a second to one appeal: 1 read a second, not 20). The first gift after a quiet
- * second is looked at at once. Every notice is at most an hour apart anyway (GIFT_EMAIL_INTERVAL_MS),
- * and a later look sees all the gifts pending by then. Never throws.
+ * second is looked at at once. A gifts email goes at most once an hour anyway (GIFT_EMAIL_INTERVAL_MS)
+ * and a later look sees every gift pending by then; a milestone waits at most the second. Never throws.
  */
 export async function notifyAppealAfterGifts(
   db: Db,
