@@ -122,9 +122,17 @@ export async function eventApplied(db: Db, eventId: string): Promise<boolean> {
   return Boolean(row);
 }
 
+/** The event id, stored last in its batch; its result is `[{ id }]`, or `[]` when a concurrent copy stored it first. */
 export function markEventApplied(db: Db, eventId: string, type: string) {
-  return db.insert(webhookEvents).values({ id: eventId, type }).onConflictDoNothing({ target: webhookEvents.id });
+  return db
+    .insert(webhookEvents)
+    .values({ id: eventId, type })
+    .onConflictDoNothing({ target: webhookEvents.id })
+    .returning({ id: webhookEvents.id });
 }
+
+/** Whether the batch's `markEventApplied` stored the id (so this delivery, not a concurrent copy, applied the event). */
+export const eventMarked = (result: unknown) => Array.isArray(result) && result.length > 0;
 
 type NewRow = {
   id: string;

@@ -1,5 +1,5 @@
 import type Stripe from 'stripe';
-import { eventApplied, markEventApplied, type Statement } from '../../services/donations/record';
+import { eventApplied, eventMarked, markEventApplied, type Statement } from '../../services/donations/record';
 import { notifyAfterEvent } from '../../services/mail/notify';
 import { type ReceiptInBatch, receiptWritten, transmitReceipt } from '../../services/mail/receipt-of-payment';
 import { createMailer, logMailFailure } from '../../services/mail/mailer';
@@ -67,17 +67,15 @@ export async function applyStripeEvent(ctx: WebhookContext, event: Stripe.Event)
   }
   const handler = STRIPE_EVENT_HANDLERS[event.type];
   if (!handler) return 'ignored';
-  if (await eventApplied(ctx.db, event.id)) {
-    // A retry after a crash between the batch and the mail still sends it; outbox keys stop repeats.
-    await stopSubscriptionsCancelledAtBank(ctx, event);
-    await notifyAfter(ctx, event);
-    return 'duplicate';
-  }
+  if (await eventApplied(ctx.db, event.id)) return answerDuplicate(ctx, event);
   const handled = await handler(ctx, event);
   if (handled === 'ignore') return 'ignored';
   const { writes, gift } = Array.isArray(handled) ? { writes: handled, gift: undefined } : handled;
   const statements: Statement[] = [...writes, markEventApplied(ctx.db, event.id, event.type)];
   const results: unknown[] = await ctx.db.batch(statements as [Statement, ...Statement[]]);
+  // A copy delivered at the same moment passed the check above too; its guarded batch changed
+  // nothing, and the copy that stored the id does the rest (fee, receipt, notices).
+  if (!eventMarked(results.at(-1))) return answerDuplicate(ctx, event);
   await stopSubscriptionsCancelledAtBank(ctx, event);
   await fillFeeAfter(ctx, gift?.fee);
   const receipt = gift?.receipt;
@@ -86,6 +84,13 @@ export async function applyStripeEvent(ctx: WebhookContext, event: Stripe.Event)
   const receiptToSend = receipt && receiptWritten(results[statements.indexOf(receipt.statement)]) ? receipt : null;
   await notifyAfter(ctx, event, gift, receiptToSend);
   return 'recorded';
+}
+
+/** An event already applied. A retry after a crash between the batch and the mail still sends it; outbox keys stop repeats. */
+async function answerDuplicate(ctx: WebhookContext, event: Stripe.Event): Promise<EventOutcome> {
+  await stopSubscriptionsCancelledAtBank(ctx, event);
+  await notifyAfter(ctx, event);
+  return 'duplicate';
 }
 
 /** Stripe's fee of the gift just recorded, looked up with other gifts' after the answer. */

@@ -246,6 +246,10 @@ describe(`POST /api/stripe/webhook: one-off gifts recorded exactly once (${engin
     const other = paymentIntentSucceeded({ intentId, amount: 4200, metadata: m });
     const results = await Promise.all([evt, evt, evt, other, other].map((e) => sendEvent(t, e)));
     expect(results.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
+    // Each event is applied by exactly one copy; the copies that lost the race say so.
+    const outcomes: string[] = await Promise.all(results.map(async (r) => (await r.json()).outcome));
+    expect(outcomes.slice(0, 3).sort()).toEqual(['duplicate', 'duplicate', 'recorded']);
+    expect(outcomes.slice(3).sort()).toEqual(['duplicate', 'recorded']);
     expect(await w.rows()).toHaveLength(1);
     expect(await w.totals()).toEqual({ appeal: 4200, campaign: 4200 });
   });
