@@ -751,6 +751,12 @@ export async function runStorm(argv: string[]): Promise<number> {
       `gifts recorded ${check.recorded} of ${stormGifts.length + capacityGifts.length}, lost ${check.lost}`,
     );
     line(check.doubled === 0, `doubled ${check.doubled}`);
+    // Every gift's event is applied by one delivery; its copies, at once or later, answer 'duplicate'.
+    const answeredRecorded = (webhooks.outcomes.recorded ?? 0) + (result.afterWindow?.outcomes.recorded ?? 0);
+    line(
+      answeredRecorded === stormGifts.length,
+      `answered 'recorded' ${answeredRecorded} times for ${stormGifts.length} gifts (every other delivery 'duplicate')`,
+    );
     line(
       receipts.missing === 0 && receipts.twice === 0,
       `receipts sent through the mail provider: ${receipts.sent} for ${receipts.gifts} gifts, ${receipts.missing} missing, ${receipts.twice} sent twice`,
