@@ -247,7 +247,7 @@ describe(`POST /api/stripe/webhook: one-off gifts recorded exactly once (${engin
     const results = await Promise.all([evt, evt, evt, other, other].map((e) => sendEvent(t, e)));
     expect(results.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
     // Each event is applied by exactly one copy; the copies that lost the race say so.
-    const outcomes: string[] = await Promise.all(results.map(async (r) => (await r.json()).outcome));
+    const outcomes = await Promise.all(results.map(async (r) => ((await r.json()) as { outcome: string }).outcome));
     expect(outcomes.slice(0, 3).sort()).toEqual(['duplicate', 'duplicate', 'recorded']);
     expect(outcomes.slice(3).sort()).toEqual(['duplicate', 'recorded']);
     expect(await w.rows()).toHaveLength(1);
