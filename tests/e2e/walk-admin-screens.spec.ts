@@ -129,3 +129,29 @@ test.describe('with a mouse', () => {
     if (process.env.SCREENSHOTS) await page.screenshot({ path: 'test-results/mouse-campaigns-1280.png' });
   });
 });
+
+test('on a phone a long filter bar folds to its search box, and unfolds on request', async ({ page, request }) => {
+  const { token } = await signIn(request, 'admin@example.org');
+  await useToken(page, token);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto('/dashboard/donations');
+  await page.waitForSelector('astro-island:not([ssr])');
+  const bar = page.getByRole('search', { name: 'Search and filter donations' });
+  const toggle = bar.getByRole('button', { name: 'Show filters' });
+  await expect(bar.getByRole('searchbox', { name: 'Search' })).toBeVisible();
+  await expect(bar.getByRole('combobox', { name: 'Campaign' })).toBeHidden();
+  await expect(toggle).toHaveAttribute('aria-expanded', 'false');
+  // The list starts on the first screen, not below a screen of filters.
+  expect((await page.getByRole('table').first().boundingBox())?.y ?? 844).toBeLessThan(844);
+  await toggle.click();
+  await expect(bar.getByRole('button', { name: 'Hide filters' })).toHaveAttribute('aria-expanded', 'true');
+  await bar.getByRole('combobox', { name: 'Status' }).selectOption({ label: 'Refunded' });
+  await expect(page).toHaveURL(/status=refunded/);
+  // Folded again, the bar says a filter is in use.
+  await bar.getByRole('button', { name: 'Hide filters' }).click();
+  await expect(bar.getByRole('button', { name: 'Show filters (in use)' })).toBeVisible();
+  // Wide screens show every filter and no toggle.
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await expect(bar.getByRole('combobox', { name: 'Campaign' })).toBeVisible();
+  await expect(bar.getByRole('button', { name: /^(Show|Hide) filters/ })).toBeHidden();
+});

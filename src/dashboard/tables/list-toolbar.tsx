@@ -118,6 +118,7 @@ export function ListToolbar({ resource, view, onFilters }: Props) {
         ) : null
       }
       active={Object.keys(f).length > 0}
+      foldOnPhones={resource === 'donations'}
       onClear={() => {
         setMinPounds('');
         setMaxPounds('');

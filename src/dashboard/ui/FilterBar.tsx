@@ -9,12 +9,15 @@ const joined = (...classes: (string | undefined | false)[]) => classes.filter(Bo
 /**
  * The search-and-filter bar above a list: its filters in a row, a line for a problem with them, then
  * "Clear filters" while any is set, "Export CSV", any other action, and how the export went.
+ * `foldOnPhones`: on a narrow screen only the first filter (the search box) shows until "Show
+ * filters" is pressed, so a long bar does not push the list a screen down.
  */
 export function FilterBar({
   label,
   children,
   problem,
   active = false,
+  foldOnPhones = false,
   onClear,
   onExport,
   exportIcon = false,
@@ -26,6 +29,7 @@ export function FilterBar({
   children: ReactNode;
   problem?: ReactNode;
   active?: boolean;
+  foldOnPhones?: boolean;
   onClear?: () => void;
   onExport: () => void;
   exportIcon?: boolean;
@@ -34,11 +38,27 @@ export function FilterBar({
   note?: ReactNode;
   exportStatus: ReactNode;
 }) {
+  const [unfolded, setUnfolded] = useState(false);
+  const filtersId = useId();
+  const folded = foldOnPhones && !unfolded;
   return (
     <div className="dash-list-toolbar" role="search" aria-label={label}>
-      <div className="dash-list-filters">{children}</div>
+      <div id={filtersId} className={joined('dash-list-filters', folded && 'dash-list-filters-folded')}>
+        {children}
+      </div>
       {problem}
       <div className="dash-list-actions">
+        {foldOnPhones ? (
+          <button
+            type="button"
+            className="btn btn-outline dash-btn-sm dash-filters-toggle"
+            aria-expanded={!folded}
+            aria-controls={filtersId}
+            onClick={() => setUnfolded((open) => !open)}
+          >
+            {folded ? (active ? 'Show filters (in use)' : 'Show filters') : 'Hide filters'}
+          </button>
+        ) : null}
         {active && onClear ? (
           <button type="button" className="btn btn-outline dash-btn-sm" onClick={onClear}>
             Clear filters

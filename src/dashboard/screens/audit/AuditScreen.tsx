@@ -139,6 +139,7 @@ function AuditLog() {
           <FilterBar
             label="Filter the audit log"
             active={active}
+            foldOnPhones
             onClear={() => apply(EMPTY)}
             onExport={() => void exportCsv()}
             exportIcon
