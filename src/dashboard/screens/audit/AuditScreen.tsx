@@ -123,7 +123,7 @@ function AuditLog() {
   return (
     <section className="dash-section">
       <PageHeader title="Audit log" />
-      <p className="dash-hint">
+      <p className="dash-hint dash-hint-above">
         Every change staff made to donations, refunds, batches, Gift Aid, organizations, campaigns and accounts. Nothing
         here can be edited or deleted.
       </p>
