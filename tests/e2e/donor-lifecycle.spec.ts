@@ -174,6 +174,17 @@ test('the annual statement prints on A4 with Gift Aid marked', async ({ page, re
   await expect(page.locator('.statement-table tbody tr').first()).toBeVisible();
   await expect(page.locator('.statement-table thead')).toContainText('Gift Aid');
 
+  // On a phone each gift is a card: the headers are hidden, so Gift Aid and the reference say what they are.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(page.locator('.statement-table thead')).toBeHidden();
+  const labels = await page
+    .locator('.statement-table tbody tr')
+    .first()
+    .locator('td[data-label]')
+    .evaluateAll((cells) => cells.map((cell) => getComputedStyle(cell, '::before').content));
+  expect(labels).toEqual(['"Gift Aid: "', '"Reference: "']);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+
   // A4 at 96 dpi, printed: the tools disappear and the sheet fits the page width.
   await page.setViewportSize({ width: 794, height: 1123 });
   await page.emulateMedia({ media: 'print' });

@@ -125,8 +125,12 @@ function StatementSheet({ s }: { s: Statement }) {
                     </span>
                   ) : null}
                 </td>
-                <td>{g.gift_aid ? <span className="gift-aid-yes">Yes</span> : 'No'}</td>
-                <td className="ref">{g.reference}</td>
+                <td className="statement-aid" data-label="Gift Aid">
+                  {g.gift_aid ? <span className="gift-aid-yes">Yes</span> : 'No'}
+                </td>
+                <td className="ref" data-label="Reference">
+                  {g.reference}
+                </td>
               </tr>
             ))}
           </tbody>
