@@ -125,7 +125,7 @@ function StatementSheet({ s }: { s: Statement }) {
                     </span>
                   ) : null}
                 </td>
-                <td className="statement-aid" data-label="Gift Aid">
+                <td data-label="Gift Aid">
                   {g.gift_aid ? <span className="gift-aid-yes">Yes</span> : 'No'}
                 </td>
                 <td className="ref" data-label="Reference">
