@@ -125,9 +125,7 @@ function StatementSheet({ s }: { s: Statement }) {
                     </span>
                   ) : null}
                 </td>
-                <td data-label="Gift Aid">
-                  {g.gift_aid ? <span className="gift-aid-yes">Yes</span> : 'No'}
-                </td>
+                <td data-label="Gift Aid">{g.gift_aid ? <span className="gift-aid-yes">Yes</span> : 'No'}</td>
                 <td className="ref" data-label="Reference">
                   {g.reference}
                 </td>
