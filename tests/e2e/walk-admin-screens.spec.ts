@@ -137,12 +137,17 @@ test('on a phone a long filter bar folds to its search box, and unfolds on reque
   await page.goto('/dashboard/donations');
   await page.waitForSelector('astro-island:not([ssr])');
   const bar = page.getByRole('search', { name: 'Search and filter donations' });
-  const toggle = bar.getByRole('button', { name: 'Show filters' });
+  const toggle = bar.getByRole('button', { name: 'Show filters', exact: true });
   await expect(bar.getByRole('searchbox', { name: 'Search' })).toBeVisible();
   await expect(bar.getByRole('combobox', { name: 'Campaign' })).toBeHidden();
   await expect(toggle).toHaveAttribute('aria-expanded', 'false');
   // The list starts on the first screen, not below a screen of filters.
   expect((await page.getByRole('table').first().boundingBox())?.y ?? 844).toBeLessThan(844);
+  // A search is in view, so it does not count as a filter behind the fold.
+  await bar.getByRole('searchbox', { name: 'Search' }).fill('example');
+  await bar.getByRole('searchbox', { name: 'Search' }).press('Enter');
+  await expect(page).toHaveURL(/search=example/);
+  await expect(toggle).toBeVisible();
   await toggle.click();
   await expect(bar.getByRole('button', { name: 'Hide filters' })).toHaveAttribute('aria-expanded', 'true');
   await bar.getByRole('combobox', { name: 'Status' }).selectOption({ label: 'Refunded' });

@@ -119,6 +119,7 @@ export function ListToolbar({ resource, view, onFilters }: Props) {
       }
       active={Object.keys(f).length > 0}
       foldOnPhones={resource === 'donations'}
+      foldedInUse={Object.keys(f).some((key) => key !== 'search')}
       onClear={() => {
         setMinPounds('');
         setMaxPounds('');

@@ -10,7 +10,8 @@ const joined = (...classes: (string | undefined | false)[]) => classes.filter(Bo
  * The search-and-filter bar above a list: its filters in a row, a line for a problem with them, then
  * "Clear filters" while any is set, "Export CSV", any other action, and how the export went.
  * `foldOnPhones`: on a narrow screen only the first filter (the search box) shows until "Show
- * filters" is pressed, so a long bar does not push the list a screen down.
+ * filters" is pressed, so a long bar does not push the list a screen down; `foldedInUse`: a filter
+ * behind the fold is set, which the folded toggle says.
  */
 export function FilterBar({
   label,
@@ -18,6 +19,7 @@ export function FilterBar({
   problem,
   active = false,
   foldOnPhones = false,
+  foldedInUse = false,
   onClear,
   onExport,
   exportIcon = false,
@@ -30,6 +32,7 @@ export function FilterBar({
   problem?: ReactNode;
   active?: boolean;
   foldOnPhones?: boolean;
+  foldedInUse?: boolean;
   onClear?: () => void;
   onExport: () => void;
   exportIcon?: boolean;
@@ -56,7 +59,7 @@ export function FilterBar({
             aria-controls={filtersId}
             onClick={() => setUnfolded((open) => !open)}
           >
-            {folded ? (active ? 'Show filters (in use)' : 'Show filters') : 'Hide filters'}
+            {folded ? (foldedInUse ? 'Show filters (in use)' : 'Show filters') : 'Hide filters'}
           </button>
         ) : null}
         {active && onClear ? (

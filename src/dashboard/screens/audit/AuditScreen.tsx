@@ -140,6 +140,7 @@ function AuditLog() {
             label="Filter the audit log"
             active={active}
             foldOnPhones
+            foldedInUse={FILTERS.some((key) => key !== 'actor' && filters[key])}
             onClear={() => apply(EMPTY)}
             onExport={() => void exportCsv()}
             exportIcon
