@@ -8,11 +8,11 @@
  *   tsx scripts/bench-d1-call.ts [--calls N]
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { convertV4MiniflareOptions, Miniflare } from 'miniflare';
-import { optionValue } from './bench-lib';
+import { loadNote, optionValue, treeCpuSeconds } from './bench-lib';
 
 const calls = Number(optionValue(process.argv.slice(2), '--calls') ?? 100);
 if (!Number.isInteger(calls) || calls < 10 || calls > 10_000)
@@ -43,16 +43,15 @@ const miniflare = new Miniflare({
 });
 
 /** The workerd this process started (Miniflare's): its user plus system CPU, in milliseconds. */
-function workerdCpuMs(pid: string): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
-}
+const workerdCpuMs = (pid: number) => (treeCpuSeconds(pid) ?? Number.NaN) * 1000;
 
 try {
   await miniflare.ready;
-  const pid = execFileSync('pgrep', ['-P', String(process.pid), 'workerd'])
-    .toString()
-    .trim();
+  const pid = Number(
+    execFileSync('pgrep', ['-P', String(process.pid), 'workerd'])
+      .toString()
+      .trim(),
+  );
   const send = async (kind: string, n: number) =>
     (await miniflare.dispatchFetch(`http://d1/?kind=${kind}&n=${n}`)).text();
   await send('setup', 0);
@@ -73,7 +72,7 @@ try {
     perCall[kind] = (workerdCpuMs(pid) - before) / times / n;
   }
   const request = perCall.none;
-  console.log(`local D1, workerd's CPU (${requests} requests of ${calls} calls of each kind, load ${loadNow()}):`);
+  console.log(`local D1, workerd's CPU (${requests} requests of ${calls} calls of each kind, ${loadNote()}):`);
   console.log(`  a request with no database call      ${request.toFixed(2)} ms`);
   console.log(`  one statement, its own call (read)   ${(perCall.read - request / calls).toFixed(2)} ms`);
   console.log(`  one statement, its own call (write)  ${(perCall.write - request / calls).toFixed(2)} ms`);
@@ -81,8 +80,4 @@ try {
 } finally {
   await miniflare.dispose();
   rmSync(state, { recursive: true, force: true });
-}
-
-function loadNow() {
-  return readFileSync('/proc/loadavg', 'utf8').split(' ')[0];
 }
