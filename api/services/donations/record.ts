@@ -439,9 +439,10 @@ export async function attributionFromSubscription(db: Db, subscriptionId: string
 /**
  * A paid gift given with a Gift Aid declaration: the donor's name and home address from it fill
  * the account's blank fields (donors list, receipts, statements read the account). Only blanks:
- * what an account already says is never overwritten by a checkout, signed in or not.
+ * what an account already says is never overwritten by a checkout, signed in or not. Guarded like
+ * the rest of its batch: a replay fills nothing (a donor may have cleared a field since).
  */
-export function fillDonorFromDeclaration(db: Db, a: Attribution) {
+export function fillDonorFromDeclaration(db: Db, guard: SQL, a: Attribution) {
   if (!a.giftAidDeclarationId) return null;
   const from = (column: string) =>
     sql.raw(`(select nullif(trim(${column}), '') from gift_aid_declarations d where d.id = `);
@@ -455,5 +456,5 @@ export function fillDonorFromDeclaration(db: Db, a: Attribution) {
       address: sql`coalesce(${blank(users.address)}, ${from("d.house || case when trim(d.address) <> '' then ', ' || d.address else '' end")}${of})`,
       postalCode: sql`coalesce(${blank(users.postalCode)}, ${from('case when d.overseas = 1 then null else d.postcode end')}${of})`,
     })
-    .where(eq(users.id, a.donorId));
+    .where(and(eq(users.id, a.donorId), guard));
 }

@@ -63,7 +63,7 @@ export const invoicePaid: EventHandler = async ({ db, stripe }, event) => {
     // The first payment makes the donation box's choices the donor's (once: applied_at).
     ...applyCheckoutDetails(db, notYetApplied(event.id), attribution.donationId, attribution.donorId),
     // The name and address the donor gave for Gift Aid fill their account's blanks.
-    ...[fillDonorFromDeclaration(db, attribution)].filter((statement) => statement !== null),
+    ...[fillDonorFromDeclaration(db, notYetApplied(event.id), attribution)].filter((statement) => statement !== null),
     // A Direct Debit cancelled at the bank before this invoice was recorded still stops the gift.
     cancelGiftsOfInactiveMandates(db, notYetApplied(event.id), { subscriptionId }),
   ];

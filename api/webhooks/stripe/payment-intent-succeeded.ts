@@ -63,7 +63,7 @@ export const paymentIntentSucceeded: EventHandler = async ({ db, stripe, mail, a
     ...storeSettlement(db, guard, { paymentIntentId: intent.id }, settlement),
     ...applyCheckoutDetails(db, guard, attribution.donationId, attribution.donorId),
     // The name and address the donor gave for Gift Aid fill their account's blanks.
-    ...[fillDonorFromDeclaration(db, attribution)].filter((statement) => statement !== null),
+    ...[fillDonorFromDeclaration(db, guard, attribution)].filter((statement) => statement !== null),
   ];
   // A gift to an appeal is news for its fundraiser, recorded in the same commit.
   if (attribution.appealId) writes.push(pendingAppealGiftStatement(db, attribution.donationId, guard));

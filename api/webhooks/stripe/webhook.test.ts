@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createApp } from '../..';
-import { campaigns, donations, outbox, webhookEvents } from '../../../db/schema';
+import { campaigns, donations, outbox, users, webhookEvents } from '../../../db/schema';
 import { createAppeal, createCampaign, createGiftAidDeclaration, createUser } from '../../../tests/factories';
 import {
   giftMetadata,
@@ -349,12 +349,18 @@ describe(`POST /api/stripe/webhook: one-off gifts recorded exactly once (${engin
       source: 'card',
     });
     vi.spyOn(console, 'log').mockImplementation(() => {});
-    await sendEvent(t, paymentIntentSucceeded({ intentId, amount: 1200, metadata: m }));
+    const evt = paymentIntentSucceeded({ intentId, amount: 1200, metadata: m });
+    await sendEvent(t, evt);
     const [receipt] = await t.db
       .select()
       .from(outbox)
       .where(eq(outbox.key, `receipt:${m.donation_id}`));
     expect(receipt.text).toContain('Dear Priya,');
+    // The donor clears the name; Stripe's repeat of the event is known by its batch and fills nothing.
+    await t.db.update(users).set({ firstName: '' }).where(eq(users.id, donor.id));
+    expect(await (await sendEvent(t, evt)).json()).toMatchObject({ outcome: 'duplicate' });
+    const [after] = await t.db.select({ firstName: users.firstName }).from(users).where(eq(users.id, donor.id));
+    expect(after.firstName).toBe('');
   });
 
   it('answers 500 when the database is unavailable, writes nothing, and records once on retry', async () => {
