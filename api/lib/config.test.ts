@@ -10,6 +10,24 @@ describe('configuration check (api/lib/config.ts)', () => {
     expect(readConfig(env as never).stripeApiBase).toBeNull();
   });
 
+  it('reads an environment object once, and another object anew', () => {
+    const reads: string[] = [];
+    const env = new Proxy({ APP_ENV: 'development', CHARITY_NAME: 'Hope Trust' } as Record<string, string>, {
+      get(target, name: string) {
+        reads.push(name);
+        return target[name];
+      },
+    });
+    const first = readConfig(env as never);
+    const readsOnce = reads.length;
+    expect(readsOnce).toBeGreaterThan(0);
+    expect(readConfig(env as never)).toBe(first);
+    expect(reads).toHaveLength(readsOnce);
+    const other = readConfig({ APP_ENV: 'development', CHARITY_NAME: 'Other Trust' } as never);
+    expect(other.charity.name).toBe('Other Trust');
+    expect(first.charity.name).toBe('Hope Trust');
+  });
+
   it('lists every wrong or half-set setting at once', () => {
     const { problems } = checkConfig({
       APP_ENV: 'staging',
