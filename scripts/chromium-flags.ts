@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+
 /**
  * How every headless Chromium here starts (Playwright, the bench's Lighthouse runs): no sandbox
  * (containers), no GPU, and none of the background traffic that would reach past loopback.
@@ -38,8 +40,16 @@ export function lighthouseChromeFlags(launcherDefaults: string[]): string[] {
 /** The Chromium the bench measures with: the system one unless CHROMIUM_PATH names another. */
 export const chromiumPath = () => process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 
-/** A headless Chromium for Lighthouse, started with the flags above; the caller kills it. */
+/**
+ * A headless Chromium for Lighthouse, started with the flags above; the caller kills it. A missing
+ * browser is a clear error the bench's own clean-up sees (chrome-launcher's spawn failure is an
+ * unhandled 'error' event that ended the process and left the bench's worker serving).
+ */
 export async function launchChromium() {
+  if (!existsSync(chromiumPath()))
+    throw new Error(
+      `no Chromium at ${chromiumPath()}: run \`bash scripts/ensure-chromium.sh\` (as npm test does) or set CHROMIUM_PATH`,
+    );
   const chromeLauncher = await import('chrome-launcher');
   return chromeLauncher.launch({
     chromePath: chromiumPath(),
