@@ -24,12 +24,14 @@ const focused = (page: Page) =>
 
 /** Presses Tab until the focused element's name matches (at most `limit` presses). */
 async function tabTo(page: Page, name: RegExp, limit = 40) {
+  const passed: string[] = [];
   for (let i = 0; i < limit; i++) {
     await page.keyboard.press('Tab');
     const now = await focused(page);
     if (name.test(now.name)) return now;
+    passed.push(`${now.tag} "${now.name.slice(0, 40)}"`);
   }
-  throw new Error(`Tab never reached ${name}`);
+  throw new Error(`Tab never reached ${name}; the focus went to ${passed.join(', ')}`);
 }
 
 test('keyboard only: from the appeals list to a £10 gift with Gift Aid, then signed in to My Donations', async ({

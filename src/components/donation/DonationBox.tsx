@@ -5,7 +5,8 @@ import {
   supportMessageTooLong,
   type SupportChoice,
 } from './SupportMessageFields';
-import { lazy, Suspense, useEffect, useId, useMemo, useRef, useState } from 'react';
+import { type ComponentType, lazy, Suspense, useEffect, useId, useMemo, useRef, useState } from 'react';
+import type { PaymentStepProps } from './DemoPayment';
 import { ConsentField, consentBody, FeesLink } from './ConsentField';
 import {
   DEFAULT_CHARITY_NAME,
@@ -61,9 +62,38 @@ export type DonationBoxProps = {
   charityName?: string;
 };
 
-const StripePayment = lazy(() => import('./StripePayment'));
-const DemoPayment = lazy(() => import('./DemoPayment'));
-const DemoDirectDebit = lazy(() => import('./DemoDirectDebit'));
+/** The card step's code by kind, fetched when a session is opened (Stripe.js's wrapper only in Stripe mode). */
+const paymentStepLoaders = {
+  stripe: () => import('./StripePayment'),
+  demoCard: () => import('./DemoPayment'),
+  demoDirectDebit: () => import('./DemoDirectDebit'),
+} satisfies Record<string, () => Promise<{ default: ComponentType<PaymentStepProps> }>>;
+type PaymentStepKind = keyof typeof paymentStepLoaders;
+const lazyPaymentSteps = {
+  stripe: lazy(paymentStepLoaders.stripe),
+  demoCard: lazy(paymentStepLoaders.demoCard),
+  demoDirectDebit: lazy(paymentStepLoaders.demoDirectDebit),
+};
+/** Steps whose code has arrived, rendered directly: no loading placeholder between the heading and the form. */
+const loadedPaymentSteps: Partial<Record<PaymentStepKind, ComponentType<PaymentStepProps>>> = {};
+
+const paymentStepKind = (session: PaymentSession): PaymentStepKind =>
+  session.mode === 'stripe' ? 'stripe' : session.method === 'bacs_debit' ? 'demoDirectDebit' : 'demoCard';
+
+/**
+ * Fetches the card step's code before the step is shown. Its heading takes the focus, and a keyboard
+ * user's next Tab must find the form there: a placeholder (React's Suspense shows its fallback for at
+ * least a moment) let the Tab skip to the next section of the page. A chunk that fails to load is
+ * left to the lazy step and its fallback.
+ */
+async function loadPaymentStep(session: PaymentSession) {
+  const kind = paymentStepKind(session);
+  try {
+    loadedPaymentSteps[kind] ??= (await paymentStepLoaders[kind]()).default;
+  } catch {
+    // The lazy step retries the import when it renders.
+  }
+}
 
 type Frequency = 'monthly' | 'once';
 type Step = 'details' | 'payment' | 'done';
@@ -230,6 +260,7 @@ export default function DonationBox({
     setError(null);
     setChallenge(false);
     const result = await startDonation(turnstileToken ? { ...body, turnstile_token: turnstileToken } : body);
+    if (!('statusCode' in result)) await loadPaymentStep(result);
     setBusy(false);
     if ('statusCode' in result) {
       // Everything the donor typed stays in the form, whatever went wrong.
@@ -292,8 +323,8 @@ export default function DonationBox({
       line1: giftAid ? `${giftAidDetails.house} ${giftAidDetails.address}`.trim() : '',
       postcode: giftAid ? giftAidDetails.postcode : '',
     };
-    const Payment =
-      session.mode === 'stripe' ? StripePayment : session.method === 'bacs_debit' ? DemoDirectDebit : DemoPayment;
+    const kind = paymentStepKind(session);
+    const Payment = loadedPaymentSteps[kind] ?? lazyPaymentSteps[kind];
     return (
       <section className="donation-box" aria-label={`Donate to ${title}`}>
         <h2 ref={heading} tabIndex={-1}>
