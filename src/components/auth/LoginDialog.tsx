@@ -144,7 +144,12 @@ export default function LoginDialog() {
       ref={dialog}
       className="login-dialog"
       aria-labelledby={titleId}
+      // Escape: 'cancel' comes at once, 'close' a task later, after a key the visitor may press
+      // meanwhile (Enter on Login, where the focus went back). The store learns of it at 'cancel',
+      // so that Enter opens the dialog again; a 'close' that arrives once it is open again is stale.
+      onCancel={closeLogin}
       onClose={() => {
+        if (dialog.current?.open) return;
         closeLogin();
         reset();
       }}
