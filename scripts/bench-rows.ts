@@ -316,7 +316,7 @@ export function reportRows(runs: RowsRun[]): RowsTargetResult[] {
       `\nA month of ${PAGE_VIEWS.toLocaleString('en-GB')} page views (each a render past the cache, the pages above alike) and ${GIFTS.toLocaleString('en-GB')} gifts, at x${(scaled ?? unscaled).scale} data:`,
     );
     console.log(
-      `  ${cost.requests.toLocaleString('en-GB')} worker requests (${CPU_MS_PER_REQUEST} ms CPU each, assumed), ${cost.reads.toLocaleString('en-GB')} rows read, ${cost.writes.toLocaleString('en-GB')} rows written`,
+      `  ${cost.requests.toLocaleString('en-GB')} worker requests (${CPU_MS_PER_REQUEST} ms CPU each, assumed), ${Math.round(cost.reads).toLocaleString('en-GB')} rows read, ${Math.round(cost.writes).toLocaleString('en-GB')} rows written`,
     );
     console.log(`  Workers ${money(cost.workers)} + D1 ${money(cost.d1)} = ${money(cost.workers + cost.d1)} a month`);
     console.log(
