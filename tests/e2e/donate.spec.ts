@@ -110,7 +110,22 @@ test('a declined demo card is explained to the donor and nothing is counted', as
   const box = await openBox(page, appeal);
   await box.getByRole('textbox', { name: /^Email/ }).fill('declined@example.com');
   await box.getByLabel('Amount (£)').fill('5');
+  // The card step comes with its form: its heading takes the focus, and a placeholder there would let
+  // a keyboard user's Tab skip past the box (walk4.spec.ts).
+  await page.evaluate(() => {
+    const seen = { placeholder: false };
+    (window as unknown as { cardStep: typeof seen }).cardStep = seen;
+    new MutationObserver(() => {
+      if (document.querySelector('.donation-box')?.textContent?.includes('Loading the payment form'))
+        seen.placeholder = true;
+    }).observe(document.body, { subtree: true, childList: true, characterData: true });
+  });
   await box.getByRole('button', { name: /^Donate/ }).click();
+  await expect(box.getByRole('heading', { name: 'Donate £5.00' })).toBeFocused();
+  await expect(box.getByLabel('Card number')).toBeVisible();
+  expect(await page.evaluate(() => (window as unknown as { cardStep: { placeholder: boolean } }).cardStep)).toEqual({
+    placeholder: false,
+  });
   await box.getByLabel('Card number').fill('4000 0000 0000 0002');
   await box.getByRole('button', { name: /^Pay / }).click();
   await expect(box.getByRole('alert')).toContainText('Your card was declined');
