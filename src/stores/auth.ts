@@ -12,6 +12,12 @@ export const $user = atom<User | null>(null);
 export const $authRestoring = atom(false);
 /** Opens the login dialog from any island (e.g. 'Login & Continue'). */
 export const $loginOpen = atom(false);
+/**
+ * Counts the requests to open it. The browser closes the dialog on Escape by itself and says so a
+ * task later ('close'); a request in between finds `$loginOpen` still true, so the count is what
+ * tells the dialog to show again (and its late 'close' that it is stale).
+ */
+export const $loginRequests = atom(0);
 
 let restoring: Promise<void> | null = null;
 
@@ -79,7 +85,10 @@ export async function logout(navigate: (path: string) => void = (path) => window
   navigate('/');
 }
 
-export const openLogin = () => $loginOpen.set(true);
+export const openLogin = () => {
+  $loginRequests.set($loginRequests.get() + 1);
+  $loginOpen.set(true);
+};
 export const closeLogin = () => $loginOpen.set(false);
 
 export function initials(user: Pick<User, 'name' | 'email'>): string {

@@ -91,6 +91,25 @@ test('a new visitor is asked for a name only once the code is proven; closing th
   ).toHaveText('NJ');
 });
 
+test('Login pressed right after Escape opens the dialog again, whenever the close event comes', async ({ page }) => {
+  await page.goto('/');
+  const dialog = await openDialog(page);
+  await dialog.getByLabel('Email address').fill('quick@example.net');
+  // Escape (the dialog's close request: 'cancel' at once, 'close' a task later) and Login in one task,
+  // as a fast keyboard user's Escape then Enter can land before the 'close' event.
+  await page.evaluate(() => {
+    document.querySelector<HTMLDialogElement>('dialog.login-dialog')?.requestClose();
+    [...document.querySelectorAll<HTMLButtonElement>('header button')]
+      .find((b) => b.textContent?.trim() === 'Login')
+      ?.click();
+  });
+  await expect(page.getByRole('dialog')).toBeVisible();
+  await expect(page.getByRole('dialog').getByLabel('Email address')).toBeFocused();
+  // Still open once the late 'close' event has been handled.
+  await page.waitForTimeout(100);
+  await expect(page.getByRole('dialog')).toBeVisible();
+});
+
 test('a stored token the server rejects is cleared and the Login button returns', async ({ page }) => {
   await page.goto('/');
   await page.evaluate(() => localStorage.setItem('uk_nfp_token', 'x'.repeat(43)));

@@ -2,7 +2,7 @@ import { useStore } from '@nanostores/react';
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
 import { isApiError } from '../../lib/api';
 import { CHALLENGE_STATUS } from '../../lib/turnstile';
-import { $loginOpen, closeLogin, isSignedIn, requestCode, verifyCode } from '../../stores/auth';
+import { $loginOpen, $loginRequests, closeLogin, isSignedIn, requestCode, verifyCode } from '../../stores/auth';
 import TurnstileCheck from '../TurnstileCheck';
 
 import { EMAIL_PATTERN, LOGIN_CODE_LENGTH as CODE_LENGTH, PERSON_NAME_MAX } from '../../../domain';
@@ -21,7 +21,10 @@ if (typeof document !== 'undefined' && 'adoptedStyleSheets' in document) {
 /** The two-step sign-in dialog (spec sections 2, 4, 5) on a native modal <dialog>. */
 export default function LoginDialog() {
   const open = useStore($loginOpen);
+  const request = useStore($loginRequests);
   const dialog = useRef<HTMLDialogElement>(null);
+  /** The open request the dialog was last shown for. */
+  const shownFor = useRef(0);
   const titleId = useId();
   const emailInput = useRef<HTMLInputElement>(null);
   const codeInput = useRef<HTMLInputElement>(null);
@@ -43,6 +46,7 @@ export default function LoginDialog() {
     if (!el) return;
     if (open && !el.open) {
       el.showModal();
+      shownFor.current = request;
       // showModal() focuses the first focusable element (the close button): the email field is
       // where the visitor starts. React's autoFocus acts at mount, before the dialog is open.
       emailInput.current?.focus();
@@ -55,7 +59,7 @@ export default function LoginDialog() {
       if (!left || left === document.body || el.contains(left))
         document.querySelector<HTMLElement>('button.avatar-button')?.focus();
     }
-  }, [open]);
+  }, [open, request]);
 
   // Changing step replaces the focused form: focus goes to the field the new step asks for.
   useEffect(() => {
@@ -144,14 +148,13 @@ export default function LoginDialog() {
       ref={dialog}
       className="login-dialog"
       aria-labelledby={titleId}
-      // Escape: 'cancel' comes at once, 'close' a task later, after a key the visitor may press
-      // meanwhile (Enter on Login, where the focus went back). The store learns of it at 'cancel',
-      // so that Enter opens the dialog again; a 'close' that arrives once it is open again is stale.
-      onCancel={closeLogin}
+      // Escape closes the dialog at once but says so a task later, after a key the visitor may press
+      // meanwhile (Enter on Login, where the focus went back). A request made since it was shown
+      // opens it again, so this late 'close' only resets the form.
       onClose={() => {
-        if (dialog.current?.open) return;
-        closeLogin();
         reset();
+        if (dialog.current?.open || $loginRequests.get() !== shownFor.current) return;
+        closeLogin();
       }}
       onClick={(event) => {
         // A click on the backdrop lands on the <dialog> itself, outside the inner panel.
