@@ -2,6 +2,7 @@ import { type ClientRequestOptions, type ClientResponse, hc } from 'hono/client'
 import type { AppType } from '../../api';
 import { $token } from '../stores/token';
 import { readableApiMessage } from './api-message';
+import { UNREACHABLE_MESSAGE } from './unreachable';
 
 /**
  * The one API client: Hono's `hc` typed by the app itself, so every island and the
@@ -70,7 +71,7 @@ export async function api<R extends ClientResponse<unknown, number, string>>(
     console.warn('[api] request failed:', err);
     return {
       ok: false,
-      error: { statusCode: 0, message: 'Could not reach the server. Check your connection and try again.' },
+      error: { statusCode: 0, message: UNREACHABLE_MESSAGE },
     };
   }
   const body: unknown = await (response as unknown as Response).json().catch(() => null);
@@ -109,7 +110,7 @@ export async function download(
   } catch {
     return {
       ok: false,
-      error: { statusCode: 0, message: 'Could not reach the server. Check your connection and try again.' },
+      error: { statusCode: 0, message: UNREACHABLE_MESSAGE },
     };
   }
   if (!response.ok) {

@@ -82,3 +82,30 @@ describe('auth store and api client', () => {
     });
   });
 });
+
+describe('auth store when the sign-in code cannot be fetched (offline after the page loaded)', () => {
+  afterEach(() => {
+    vi.doUnmock('./auth-calls');
+    vi.resetModules();
+    vi.unstubAllGlobals();
+  });
+
+  it('keeps the stored token, and the dialog says the server could not be reached', async () => {
+    vi.stubGlobal('localStorage', memoryStorage());
+    vi.stubGlobal('fetch', vi.fn());
+    vi.resetModules();
+    vi.doMock('./auth-calls', () => {
+      throw new TypeError('Failed to fetch dynamically imported module');
+    });
+    const auth = await import('./auth');
+    localStorage.setItem(auth.TOKEN_KEY, 'keep');
+    await auth.initAuth();
+    expect(localStorage.getItem(auth.TOKEN_KEY)).toBe('keep');
+    expect(auth.$authRestoring.get()).toBe(false);
+    expect(await auth.requestCode('a@example.org')).toEqual({
+      statusCode: 0,
+      message: 'Could not reach the server. Check your connection and try again.',
+    });
+    expect(fetch).not.toHaveBeenCalled();
+  });
+});

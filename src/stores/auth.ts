@@ -1,5 +1,6 @@
 import { atom } from 'nanostores';
-import { api, type ApiError, client, type Data, type User as ApiUser, valueOrError } from '../lib/api';
+import type { ApiError, client, Data, User as ApiUser } from '../lib/api';
+import { UNREACHABLE_MESSAGE } from '../lib/unreachable';
 import { $token, saveToken, storedToken } from './token';
 
 export { $token, TOKEN_KEY } from './token';
@@ -21,6 +22,11 @@ export const $loginRequests = atom(0);
 
 let restoring: Promise<void> | null = null;
 
+/** The calls themselves, fetched on first use (src/stores/auth-calls.ts). */
+const calls = () => import('./auth-calls');
+/** What a call answers when even its code could not be fetched (offline). */
+const UNREACHABLE: ApiError = { statusCode: 0, message: UNREACHABLE_MESSAGE };
+
 /** On load: take the stored token and, if no user is loaded yet, ask the API who it belongs to. */
 export function initAuth(): Promise<void> {
   if (restoring) return restoring;
@@ -28,21 +34,26 @@ export function initAuth(): Promise<void> {
   if (stored && !$token.get()) $token.set(stored);
   if (!$token.get() || $user.get()) return Promise.resolve();
   $authRestoring.set(true);
-  restoring = api((o) => client.api.auth.$get(undefined, o)).then((result) => {
-    // Spec: an answer with a statusCode clears the token; a network failure keeps it for next time.
-    if (!result.ok) {
-      if (result.error.statusCode > 0) saveToken(null);
-    } else {
-      $user.set(result.data);
-    }
-    $authRestoring.set(false);
-    restoring = null;
-  });
+  restoring = calls()
+    .then(
+      (c) => c.whoAmI(),
+      () => ({ ok: false as const, error: UNREACHABLE }),
+    )
+    .then((result) => {
+      // Spec: an answer with a statusCode clears the token; a network failure keeps it for next time.
+      if (!result.ok) {
+        if (result.error.statusCode > 0) saveToken(null);
+      } else {
+        $user.set(result.data);
+      }
+      $authRestoring.set(false);
+      restoring = null;
+    });
   return restoring;
 }
 
 /** What POST /api/auth/login answers, from the API contract. */
-type LoginAnswer = Data<typeof client.api.auth.login.$post>;
+export type LoginAnswer = Data<typeof client.api.auth.login.$post>;
 export type SignedIn = Extract<LoginAnswer, { token: string }>;
 /** The code was right but the address is new: the dialog asks for names and sends the code again. */
 export type NamesRequired = Extract<LoginAnswer, { names_required: true }>;
@@ -54,12 +65,11 @@ export const isSignedIn = (result: LoginResult): result is SignedIn => 'token' i
 
 /** `turnstile_token` answers a 428 that asked for the security check. */
 export async function requestCode(email: string, turnstileToken?: string): Promise<CodeRequest | ApiError> {
-  const result = await api((o) =>
-    client.api.auth.login.$post({ json: { email, ...(turnstileToken ? { turnstile_token: turnstileToken } : {}) } }, o),
-  );
-  return valueOrError(result) as CodeRequest | ApiError;
+  const loaded = await calls().catch(() => null);
+  return loaded ? loaded.requestCode(email, turnstileToken) : UNREACHABLE;
 }
 
+/** Exchanges the emailed code for a session (stored, and the user set) or asks for names. */
 export async function verifyCode(input: {
   email: string;
   code: string;
@@ -67,19 +77,16 @@ export async function verifyCode(input: {
   last_name?: string;
   turnstile_token?: string;
 }): Promise<LoginResult | ApiError> {
-  const result = await api((o) => client.api.auth.login.$post({ json: input }, o), { token: null });
-  if (!result.ok) return result.error;
-  const data: LoginAnswer = result.data;
-  if ('names_required' in data) return data;
-  if (!('token' in data)) return { statusCode: 500, message: 'The server did not start a session; please try again.' };
-  saveToken(data.token);
-  $user.set(data.user);
-  return data;
+  const loaded = await calls().catch(() => null);
+  return loaded ? loaded.verifyCode(input) : UNREACHABLE;
 }
 
 /** Revokes the session on the server (best effort), forgets it here and goes home. */
 export async function logout(navigate: (path: string) => void = (path) => window.location.assign(path)) {
-  if ($token.get()) await api((o) => client.api.auth.logout.$post(undefined, o));
+  if ($token.get())
+    await calls()
+      .then((c) => c.revokeSession())
+      .catch(() => undefined);
   saveToken(null);
   $user.set(null);
   navigate('/');
