@@ -5,7 +5,7 @@
  * (the home page's JavaScript budget, docs/decisions/015).
  */
 import { type ApiError, api, client, valueOrError } from '../lib/api';
-import { $user, type CodeRequest, type LoginAnswer, type LoginResult } from './auth';
+import { $user, type CodeCheck, type CodeRequest, type LoginAnswer, type LoginResult } from './auth';
 import { saveToken } from './token';
 
 /** GET /api/auth: who the stored token belongs to. */
@@ -19,13 +19,7 @@ export async function requestCode(email: string, turnstileToken?: string): Promi
   return valueOrError(result) as CodeRequest | ApiError;
 }
 
-export async function verifyCode(input: {
-  email: string;
-  code: string;
-  first_name?: string;
-  last_name?: string;
-  turnstile_token?: string;
-}): Promise<LoginResult | ApiError> {
+export async function verifyCode(input: CodeCheck): Promise<LoginResult | ApiError> {
   const result = await api((o) => client.api.auth.login.$post({ json: input }, o), { token: null });
   if (!result.ok) return result.error;
   const data: LoginAnswer = result.data;

@@ -69,14 +69,17 @@ export async function requestCode(email: string, turnstileToken?: string): Promi
   return loaded ? loaded.requestCode(email, turnstileToken) : UNREACHABLE;
 }
 
-/** Exchanges the emailed code for a session (stored, and the user set) or asks for names. */
-export async function verifyCode(input: {
+/** The code a visitor typed, with their names when the address is new. */
+export type CodeCheck = {
   email: string;
   code: string;
   first_name?: string;
   last_name?: string;
   turnstile_token?: string;
-}): Promise<LoginResult | ApiError> {
+};
+
+/** Exchanges the emailed code for a session (stored, and the user set) or asks for names. */
+export async function verifyCode(input: CodeCheck): Promise<LoginResult | ApiError> {
   const loaded = await calls().catch(() => null);
   return loaded ? loaded.verifyCode(input) : UNREACHABLE;
 }
