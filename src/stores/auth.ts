@@ -1,6 +1,7 @@
 import { atom } from 'nanostores';
 import type { ApiError, client, Data, User as ApiUser } from '../lib/api';
 import { UNREACHABLE_MESSAGE } from '../lib/unreachable';
+import type { CodeCheck } from './auth-calls';
 import { $token, saveToken, storedToken } from './token';
 
 export { $token, TOKEN_KEY } from './token';
@@ -53,7 +54,7 @@ export function initAuth(): Promise<void> {
 }
 
 /** What POST /api/auth/login answers, from the API contract. */
-export type LoginAnswer = Data<typeof client.api.auth.login.$post>;
+type LoginAnswer = Data<typeof client.api.auth.login.$post>;
 export type SignedIn = Extract<LoginAnswer, { token: string }>;
 /** The code was right but the address is new: the dialog asks for names and sends the code again. */
 export type NamesRequired = Extract<LoginAnswer, { names_required: true }>;
@@ -66,22 +67,23 @@ export const isSignedIn = (result: LoginResult): result is SignedIn => 'token' i
 /** `turnstile_token` answers a 428 that asked for the security check. */
 export async function requestCode(email: string, turnstileToken?: string): Promise<CodeRequest | ApiError> {
   const loaded = await calls().catch(() => null);
-  return loaded ? loaded.requestCode(email, turnstileToken) : UNREACHABLE;
+  if (!loaded) return UNREACHABLE;
+  const result = await loaded.askForCode(email, turnstileToken);
+  return result.ok ? (result.data as CodeRequest) : result.error;
 }
-
-/** The code a visitor typed, with their names when the address is new. */
-export type CodeCheck = {
-  email: string;
-  code: string;
-  first_name?: string;
-  last_name?: string;
-  turnstile_token?: string;
-};
 
 /** Exchanges the emailed code for a session (stored, and the user set) or asks for names. */
 export async function verifyCode(input: CodeCheck): Promise<LoginResult | ApiError> {
   const loaded = await calls().catch(() => null);
-  return loaded ? loaded.verifyCode(input) : UNREACHABLE;
+  if (!loaded) return UNREACHABLE;
+  const result = await loaded.checkCode(input);
+  if (!result.ok) return result.error;
+  const data: LoginAnswer = result.data;
+  if ('names_required' in data) return data;
+  if (!('token' in data)) return { statusCode: 500, message: 'The server did not start a session; please try again.' };
+  saveToken(data.token);
+  $user.set(data.user);
+  return data;
 }
 
 /** Revokes the session on the server (best effort), forgets it here and goes home. */
