@@ -87,3 +87,36 @@ test('an appeal page carries its share control’s script inline, not as files o
   // A module the share script shares with another bundle is split out and fetched: two requests on every page.
   expect(scripts.filter((path) => /share/i.test(path))).toEqual([]);
 });
+
+/**
+ * Every distinct font (family, size and weight) a page lays out is a synchronous question to
+ * Chromium's browser process during its first layouts on Linux, and each new weight a font match
+ * (decision 042). The public pages keep to three weights, and no control falls back to the
+ * browser's own 13.33px Arial.
+ */
+test('the appeal and home pages lay text out in few fonts: three weights, none of them the browser’s control font', async ({
+  page,
+  request,
+}) => {
+  const appeal = await firstApproved(request, '/api/appeals');
+  await page.setViewportSize({ width: 412, height: 823 });
+  const fontsOf = () =>
+    page.evaluate(() => {
+      const fonts = new Set<string>();
+      for (const el of document.querySelectorAll<HTMLElement>('body *')) {
+        const hasText = [...el.childNodes].some((n) => n.nodeType === Node.TEXT_NODE && n.textContent?.trim());
+        if (!hasText && !el.matches('input, button, select, textarea')) continue;
+        if (!el.getClientRects().length) continue;
+        const style = getComputedStyle(el);
+        fonts.add(`${style.fontFamily.split(',')[0]} ${style.fontSize} ${style.fontWeight} ${style.fontStyle}`);
+      }
+      return [...fonts];
+    });
+  for (const path of [`/appeals/${appeal.short_id}`, '/']) {
+    await page.goto(path);
+    const fonts = await fontsOf();
+    expect(fonts.filter((font) => !font.startsWith('system-ui')), path).toEqual([]);
+    expect(new Set(fonts.map((font) => font.split(' ')[2])), path).toEqual(new Set(['400', '600', '700']));
+    expect(fonts.length, `${path}: ${fonts.sort().join('; ')}`).toBeLessThanOrEqual(path === '/' ? 17 : 14);
+  }
+});
