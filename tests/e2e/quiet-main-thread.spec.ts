@@ -115,7 +115,10 @@ test('the appeal and home pages lay text out in few fonts: three weights, none o
   for (const path of [`/appeals/${appeal.short_id}`, '/']) {
     await page.goto(path);
     const fonts = await fontsOf();
-    expect(fonts.filter((font) => !font.startsWith('system-ui')), path).toEqual([]);
+    expect(
+      fonts.filter((font) => !font.startsWith('system-ui')),
+      path,
+    ).toEqual([]);
     expect(new Set(fonts.map((font) => font.split(' ')[2])), path).toEqual(new Set(['400', '600', '700']));
     expect(fonts.length, `${path}: ${fonts.sort().join('; ')}`).toBeLessThanOrEqual(path === '/' ? 17 : 14);
   }
