@@ -270,6 +270,19 @@ function receiptsSent(mails: { subject?: string; text?: string }[], gifts: { int
   };
 }
 
+/** Waits while receipts are still arriving (none for 3 s, or every gift's, ends it; 60 s at most). */
+async function receiptsSettled(missing: () => number) {
+  const until = Date.now() + 60_000;
+  let last = missing();
+  let quietSince = Date.now();
+  while (last > 0 && Date.now() < until && Date.now() - quietSince < 3000) {
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    const now = missing();
+    if (now !== last) quietSince = Date.now();
+    last = now;
+  }
+}
+
 type Gift = {
   intentId: string;
   donationId: string;
@@ -664,6 +677,14 @@ export async function runStorm(argv: string[]): Promise<number> {
     const capacityCpuEnd = treeCpuSeconds(worker.pid);
     // What the last gifts left for after their answers (Stripe's fees gather for up to a second) ends before the worker.
     await new Promise((resolve) => setTimeout(resolve, FEE_FILL_WINDOW_MS * 2));
+    // Receipts leave at most MAX_BATCH a second per isolate, so a capacity run's ends later: wait while they still arrive.
+    await receiptsSettled(
+      () =>
+        receiptsSent(
+          mailProvider.received.map((m) => m.body as { subject?: string; text?: string }),
+          [...stormGifts, ...capacityGifts],
+        ).missing,
+    );
 
     await stopChild(worker, 8000);
     worker = null;
