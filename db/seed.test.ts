@@ -19,6 +19,7 @@ describe(`seed (${engineName})`, () => {
       prices: await db.$count(schema.prices),
       causes: await db.$count(schema.templateCauses),
       orgAdmins: await db.$count(schema.organizationAdmins),
+      reversals: await db.$count(schema.donationReversals),
     });
 
     await seed(db);
@@ -59,6 +60,22 @@ describe(`seed (${engineName})`, () => {
       .innerJoin(schema.organizations, eq(schema.organizations.id, schema.campaigns.organizationId));
     expect(declared.length).toBe(first.declarations);
     for (const row of declared) expect(row.text).toBe(giftAidDeclaration(row.charity));
+
+    // Every refunded gift has the succeeded refund that took its money back (the journal's reversal line), once.
+    const refunded = await db
+      .select({ amount: schema.donations.refundedAmount, back: schema.donationReversals.amount })
+      .from(schema.donations)
+      .leftJoin(
+        schema.donationReversals,
+        and(
+          eq(schema.donationReversals.donationId, schema.donations.id),
+          eq(schema.donationReversals.status, 'succeeded'),
+        ),
+      )
+      .where(eq(schema.donations.status, 'refunded'));
+    expect(refunded.length).toBeGreaterThan(0);
+    for (const row of refunded) expect(row.back).toBe(row.amount);
+    expect(await db.$count(schema.donationReversals)).toBe(refunded.length);
 
     const yearAgo = Date.now() - 366 * 24 * 60 * 60 * 1000;
     const dates = await db.select({ date: schema.donations.date }).from(schema.donations);

@@ -3,6 +3,7 @@ import { chunks, rowsPerStatement } from './chunks';
 import type { Db } from './client';
 import {
   campaigns,
+  donationReversals,
   donations,
   giftAidDeclarations,
   organizationAdmins,
@@ -477,7 +478,7 @@ type CopyContext = {
  * trip per batch rather than per statement).
  */
 async function insertInBatches<
-  T extends typeof users | typeof campaigns | typeof donations | typeof giftAidDeclarations,
+  T extends typeof users | typeof campaigns | typeof donations | typeof giftAidDeclarations | typeof donationReversals,
 >(db: Db, table: T, rows: T['$inferInsert'][]) {
   const perStatement = rowsPerStatement(Object.keys(getTableColumns(table)).length);
   const statements = chunks(rows, perStatement).map((piece) =>
@@ -557,6 +558,7 @@ async function insertDemoGifts(
   const { nowMs, donorRows, donorIds } = options;
   const declarations: (typeof giftAidDeclarations.$inferInsert)[] = [];
   const donationRows: (typeof donations.$inferInsert)[] = [];
+  const refunds: (typeof donationReversals.$inferInsert)[] = [];
   for (let i = 0; i < 300; i++) {
     const donorIndex = Math.floor(next() * donorIds.length);
     const donorId = donorIds[donorIndex];
@@ -603,9 +605,28 @@ async function insertDemoGifts(
         createdAt: date,
       }),
     );
+    // A refunded gift has the refund that took it back, as a real one would: the journal and the
+    // gift's page read the money going back from here. Its id follows the gift's, so the random
+    // sequence (and every other demo row) stays as it was.
+    if (status === 'refunded') {
+      const refundedAt = new Date(Math.min(nowMs, date.getTime() + 3 * DAY_MS));
+      refunds.push({
+        id: `e${id.slice(1)}`,
+        donationId: id,
+        kind: 'refund',
+        amount,
+        reason: 'requested_by_customer',
+        status: 'succeeded',
+        providerId: `re_demo_${ref}`,
+        createdAt: refundedAt,
+        succeededAt: refundedAt,
+        updatedAt: refundedAt,
+      });
+    }
   }
   await insertInBatches(db, giftAidDeclarations, declarations);
   await insertInBatches(db, donations, donationRows);
+  await insertInBatches(db, donationReversals, refunds);
 }
 
 /** One extra copy of the donors, appeals and donations (for `--scale`), deterministic per copy. */

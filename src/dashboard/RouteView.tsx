@@ -9,7 +9,7 @@ import { DonationPage } from './screens/donation/DonationPage';
 import { OrganizationForm } from './forms/OrganizationForm';
 import { matchRoute, type Route, routeTitle } from './lib/routes';
 import { $location } from './router';
-import { AdminList } from './screens/AdminList';
+import { AdminList, canAdd, NotYoursToAdd } from './screens/AdminList';
 import { CampaignEditorScreen } from './screens/CampaignEditorScreen';
 import { CampaignList } from './screens/CampaignList';
 import { MonthlyGiftsScreen } from './screens/MonthlyGiftsScreen';
@@ -30,9 +30,10 @@ import { PaymentMethods } from './screens/mock/Payments';
 import { ReceiptTable } from './screens/mock/ReceiptTables';
 import { Resources } from './screens/mock/Resources';
 import { Rewards } from './screens/mock/Rewards';
-import { $dashUser, isAdmin } from './session';
+import { $dashUser, type DashUser, isAdmin, isStaff as isStaffUser } from './session';
 
-function screenFor(route: Route, orgId: string | undefined, isStaff = false) {
+function screenFor(route: Route, user: DashUser | null | undefined, isStaff = false) {
+  const orgId = user?.org_ids?.[0];
   switch (route.name) {
     case 'overview':
       return <Overview />;
@@ -58,6 +59,8 @@ function screenFor(route: Route, orgId: string | undefined, isStaff = false) {
       return <MyDonations />;
     case 'form': {
       const key = `${route.resource}-${route.id ?? 'add'}`;
+      if (!route.id && user && !canAdd(route.resource, user))
+        return <NotYoursToAdd resource={route.resource} user={user} />;
       if (route.resource === 'organizations') return <OrganizationForm key={key} id={route.id} />;
       if (route.resource === 'donors') {
         return (
@@ -124,9 +127,12 @@ export function RouteView() {
   const mainRef = useRef<HTMLElement>(null);
   const first = useRef(true);
 
+  // The title follows the viewer too (a donor's "My Appeals"); focus moves only with the page.
+  const title = routeTitle(route, isStaffUser(user));
   useEffect(() => {
-    const title = routeTitle(route);
     document.title = `${title ?? 'Dashboard'} | UK NFP Dashboard`;
+  }, [title]);
+  useEffect(() => {
     // Move focus to the new page for screen readers, but not on the first load.
     if (first.current) first.current = false;
     else mainRef.current?.focus({ preventScroll: true });
@@ -134,7 +140,7 @@ export function RouteView() {
 
   return (
     <main id="dash-main" className="dash-main" tabIndex={-1} ref={mainRef}>
-      {screenFor(route, user?.org_ids?.[0], isAdmin(user))}
+      {screenFor(route, user, isAdmin(user))}
     </main>
   );
 }

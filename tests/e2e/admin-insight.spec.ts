@@ -111,6 +111,22 @@ test('an admin filters donations, the view survives reload, and the CSV export m
     expect(Number(line.split(',')[1])).toBeGreaterThanOrEqual(10);
   }
   expect(await axeViolations(page)).toEqual([]);
+
+  // A Max under the Min is said at once and held back; mending the Min applies both.
+  await page.getByLabel('Max £').fill('5');
+  await page.getByLabel('Max £').press('Enter');
+  await expect(page.getByRole('alert')).toHaveText(/The Max £ must be at least the Min £/);
+  await expect(page.getByLabel('Max £')).toHaveAttribute('aria-invalid', 'true');
+  await expect(page).not.toHaveURL(/amount_max/);
+  await expect(page.locator('.dash-pagination-info')).toHaveText(`${filteredTotal} row(s)`);
+  await page.getByLabel('Min £').fill('2');
+  await page.getByLabel('Min £').press('Enter');
+  await expect(page).toHaveURL(/amount_min=200&amount_max=500/);
+  await expect(page.getByText(/The Max £ must be at least/)).toHaveCount(0);
+  await page.getByLabel('Min £').fill('-5');
+  await page.getByLabel('Min £').press('Enter');
+  await expect(page.getByRole('alert')).toHaveText('Type amounts in pounds, like 25 or 12.50.');
+  await expect(page).toHaveURL(/amount_min=200/);
 });
 
 test('a donor’s message of support appears on the appeal page, escaped, and anonymously when asked', async ({

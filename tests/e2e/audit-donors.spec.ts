@@ -212,3 +212,43 @@ test('a finance user gets the Finance menu, a read-only donor page and no campai
   await expect(page.getByRole('button', { name: 'Save' })).toHaveCount(0);
   await expect(page.getByRole('button', { name: 'Merge into…' })).toHaveCount(0);
 });
+
+test('the charity’s finance officer reads a gift’s page with no request refused, and is told where adding is done', async ({
+  page,
+  request,
+  signInAs,
+}) => {
+  const token = await signInAs('finance@example.org');
+  const gifts = await request.get('/api/donations?limit=1', { headers: { authorization: `Bearer ${token}` } });
+  const [gift] = (await gifts.json()) as { _id: string }[];
+  const refused: string[] = [];
+  page.on('response', (r) => {
+    if (r.url().includes('/api/') && r.status() >= 400) refused.push(`${r.status()} ${r.url()}`);
+  });
+  await useToken(page, token);
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await openDashboard(page, `/dashboard/donations/edit/${gift._id}`);
+  await expect(page.getByTestId('donation-summary')).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Payment' })).toBeVisible();
+  // Messages of support are moderated by the charity's admins: the page does not ask for them.
+  await expect(page.getByRole('group', { name: 'Message of support' })).toHaveCount(0);
+  expect(refused).toEqual([]);
+
+  // The add forms say who adds, before any typing, instead of refusing on Save.
+  for (const [path, heading, who] of [
+    ['/dashboard/donations/add', 'Add Donation', 'Donations are added by admins and organization admins.'],
+    ['/dashboard/donors/add', 'Add Donor', 'Donors are added by admins and organization admins.'],
+    ['/dashboard/organizations/add', 'Add Organization', 'Organizations are added by the platform’s admins.'],
+  ]) {
+    await openDashboard(page, path);
+    await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible();
+    await expect(page.getByText(who)).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Save' })).toHaveCount(0);
+  }
+  await page.getByRole('main').getByRole('link', { name: 'overview' }).click();
+  await expect(page).toHaveURL(/\/dashboard\/overview$/);
+  await openDashboard(page, '/dashboard/donations/add');
+  await page.getByRole('link', { name: 'batch entry' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Batch entry' })).toBeVisible();
+  expect(refused).toEqual([]);
+});

@@ -34,17 +34,29 @@ test('an admin enters a batch of three cheques, posts it once the total matches,
   await expect(post).toBeEnabled();
   await page.screenshot({ path: testInfo.outputPath('batch-entry-390.png'), fullPage: true });
 
-  // A total that does not match the slip keeps the button disabled.
+  // A total that does not match the slip keeps the button disabled, and the form says why.
   await page.getByLabel('Expected total (£)').fill('60.00');
   await expect(post).toBeDisabled();
   await expect(page.getByText('Difference £0.50')).toBeVisible();
+  await expect(page.getByTestId('batch-not-ready')).toHaveText('The gifts must add up to the expected total.');
   await page.getByLabel('Expected total (£)').fill('60.50');
+  await expect(page.getByTestId('batch-not-ready')).toHaveCount(0);
+  // A line's amount that is not one is said under it, and beside Post.
+  const firstAmount = page.getByRole('group', { name: 'Gift 1' }).getByLabel('Amount (£)');
+  await firstAmount.fill('-10');
+  await expect(page.getByRole('group', { name: 'Gift 1' })).toContainText(
+    'Type an amount above £0 in pounds, like 25 or 12.50',
+  );
+  await expect(page.getByTestId('batch-not-ready')).toHaveText('Gift 1 needs an amount above £0.');
+  await expect(post).toBeDisabled();
+  await firstAmount.fill('10');
 
   // A day not yet come is refused beside the field, before any confirmation.
   const bankedOn = page.getByLabel('Banked on');
   const today = await bankedOn.inputValue();
   await bankedOn.fill('2099-01-01');
   await expect(page.getByText('The banked day cannot be in the future')).toBeVisible();
+  await expect(page.getByTestId('batch-not-ready')).toHaveText('Mend the banked day above.');
   await expect(post).toBeDisabled();
   await bankedOn.fill(today);
   await expect(page.getByText('The banked day cannot be in the future')).toHaveCount(0);
@@ -85,6 +97,15 @@ test('an admin enters a batch of three cheques, posts it once the total matches,
   // It says how it was paid and leads back to its batch.
   const payment = page.getByRole('region', { name: 'Payment' });
   await expect(payment).toContainText('Cheque');
+  // Who gave and what for may be corrected; the slip's amount and day stay (reverse the gift to change them).
+  const details = page.getByRole('region', { name: 'Edit the gift’s details' });
+  await expect(details.getByLabel('Amount (£)')).toHaveAttribute('readonly', '');
+  await expect(details.getByText('From a posted batch: reverse the gift to correct it').first()).toBeVisible();
+  await expect(details.getByLabel('Appeal').getByRole('option', { selected: true })).toHaveText(
+    'None (the campaign itself)',
+  );
+  await details.getByRole('button', { name: 'Save changes' }).click();
+  await expect(page.getByText('Saved: the gift’s details are updated.')).toBeVisible();
   await page.screenshot({ path: testInfo.outputPath('batch-gift-1280.png'), fullPage: true });
   // A phone loads the page afresh (the sidebar starts closed there).
   await page.setViewportSize({ width: 390, height: 844 });

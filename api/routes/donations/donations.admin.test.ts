@@ -310,6 +310,35 @@ describe(`donations admin API (${engineName})`, () => {
     expect(row).toMatchObject({ amount: 1_000, campaignId: campaignB.id, source: 'card' });
   });
 
+  it('corrects who gave a batch gift and what for, but keeps the paying-in slip’s amount and day', async () => {
+    const gift = await createDonation(t.db, {
+      donorId: stranger.id,
+      campaignId: campaignA.id,
+      amount: 2_500,
+      date: day(9),
+      source: 'batch',
+      method: 'cheque',
+    });
+    const moved = await edit(adminToken, gift.id, { donor: donor.id, appeal: appealA2.id });
+    expect(moved.status).toBe(200);
+    expect(await moved.json()).toMatchObject({ donor: { value: donor.id }, appeal: { value: appealA2.id } });
+    // Back to the campaign itself, as batch entry allows.
+    expect((await edit(adminToken, gift.id, { appeal: null })).status).toBe(200);
+
+    for (const slip of [{ amount: 3_000 }, { date: '2025-01-10' }, { method: 'cash' as const }]) {
+      expect((await errorOf(await edit(adminToken, gift.id, slip), 400)).message).toBe(
+        'A gift in a posted batch keeps the paying-in slip’s amount, date and method; reverse it and enter the right one in a new batch',
+      );
+    }
+    // Another charity's campaign is not where a banked cheque can go.
+    expect(
+      (await errorOf(await edit(adminToken, gift.id, { campaign: campaignB.id, appeal: null }), 400)).message,
+    ).toBe('campaign: a gift in a posted batch stays with the charity that banked it; choose one of its campaigns');
+    const [row] = await t.db.select().from(donations).where(eq(donations.id, gift.id));
+    expect(row).toMatchObject({ amount: 2_500, donorId: donor.id, appealId: null, method: 'cheque', date: day(9) });
+    expect(row.campaignId).toBe(campaignA.id);
+  });
+
   it('scopes edits: org_admins within their organizations, donors never', async () => {
     const gift = await giftToAppealA({ amount: 3_000 });
     const ok = await edit(orgAdminToken, gift.id, { amount: 3_100 });

@@ -1,6 +1,7 @@
 import type { RouteConfig } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { formatUkDate, HOUR_MS } from '../../../domain/dates';
+import { PAID_DONATION_STATUSES } from '../../../domain/statuses';
 import { penceToDecimal } from '../../../domain/money';
 import { paymentMethodLabel } from '../../../domain/direct-debit';
 import { createRouter } from '../../lib/create-app';
@@ -138,13 +139,16 @@ const DONATION_HEADER = [
   'Fee (GBP)',
 ];
 
+/** Gifts whose money came in: the others (failed, pending, abandoned, Bacs still processing) are worth nothing net, as the list's sums count them. */
+const PAID = new Set<string>(PAID_DONATION_STATUSES);
+
 function donationCells(r: DonationRow, ukDate: (date: Date) => string): Cell[] {
   const d = r.row;
   return [
     ukDate(d.date),
     pounds(d.amount),
     pounds(d.refundedAmount),
-    pounds(d.amount - d.refundedAmount),
+    pounds(PAID.has(d.status) ? d.amount - d.refundedAmount : 0),
     d.giftAid,
     d.type === 'monthly' ? 'Monthly' : 'One-off',
     d.status,

@@ -137,6 +137,32 @@ describe(`CSV exports (${engineName})`, () => {
     expect(lines[2]).toMatch(new RegExp(`^10/08/2026,40\\.00,0\\.00,40\\.00,.*,Cheque,.*,${cheque.id},0\\.00$`));
   });
 
+  it('counts no money in for a gift that never came in: Net is 0 for failed, pending, abandoned and processing', async () => {
+    const donor = await createUser(t.db, { firstName: 'Net', lastName: 'Reader', email: 'net-reader@example.com' });
+    const day = new Date('2026-09-10T12:00:00Z');
+    const statuses = ['failed', 'pending', 'abandoned', 'processing', 'succeeded'] as const;
+    for (const [i, status] of statuses.entries())
+      await createDonation(t.db, { donorId: donor.id, campaignId: campaignA, date: day, amount: 1_000 + i, status });
+    const text = await csvText(
+      await exportsOf(adminToken)['donations.csv'].$get({
+        query: { date_from: '2026-09-10', date_to: '2026-09-10', sort: 'amount', order: 'asc' },
+      }),
+    );
+    const cells = text
+      .trim()
+      .split('\r\n')
+      .slice(1)
+      .map((line) => line.split(','));
+    // Amount, Net, Status: the amount asked for stays, the net is what came in.
+    expect(cells.map((c) => [c[1], c[3], c[6]])).toEqual([
+      ['10.00', '0.00', 'failed'],
+      ['10.01', '0.00', 'pending'],
+      ['10.02', '0.00', 'abandoned'],
+      ['10.03', '0.00', 'processing'],
+      ['10.04', '10.04', 'succeeded'],
+    ]);
+  });
+
   it('refuses donors, anonymous callers and bad filters with a message naming the field', async () => {
     expect((await exportsOf()['donations.csv'].$get({ query: {} })).status).toBe(401);
     for (const list of ['donations', 'donors', 'organizations']) {

@@ -15,6 +15,9 @@ import { SupportMessagePanel } from './SupportMessagePanel';
 
 type Values = { donor: string; amount: string; date: string; campaign: string; appeal: string };
 
+/** The appeal select's value for a gift to the campaign itself (a batch line may have no appeal; the API takes null). */
+const NO_APPEAL = 'none';
+
 /**
  * Spec "Dashboard forms": donation add/edit (amount typed in pounds, sent in pence). `embedded`: the
  * editable part of a donation's page (its own heading level, no page chrome; `onSaved` instead of
@@ -57,7 +60,7 @@ export function DonationForm({
       amount: penceToPounds(d.amount),
       date: toDateInput(d.date),
       campaign: d.campaign.value,
-      appeal: d.appeal?.value ?? '',
+      appeal: d.appeal?.value ?? NO_APPEAL,
     });
   }, [load]);
 
@@ -85,7 +88,14 @@ export function DonationForm({
       appeal: values.appeal,
     };
     const res = isEdit
-      ? await api((o) => client.api.donations[':id'].$put({ param: { id: id! }, json: body }, o), { token })
+      ? await api(
+          (o) =>
+            client.api.donations[':id'].$put(
+              { param: { id: id! }, json: { ...body, appeal: values.appeal === NO_APPEAL ? null : values.appeal } },
+              o,
+            ),
+          { token },
+        )
       : await api((o) => client.api.donations.$post({ json: { ...body, send_receipt: sendReceipt } }, o), { token });
     setSaving(false);
     if (!res.ok) return setError(res.error.message);
@@ -102,6 +112,13 @@ export function DonationForm({
       ? [...options, { value: current.value, label: current.label ?? current.value }]
       : options;
   const loaded = load.status === 'ok' ? load.data : undefined;
+  // A posted batch adds up to its paying-in slip: its gifts' amount and day stay (decision 034).
+  const fromBatch = loaded?.source === 'batch';
+  const slipHint = 'From a posted batch: reverse the gift to correct it';
+  const appealChoices = [
+    ...(isEdit ? [{ value: NO_APPEAL, label: 'None (the campaign itself)' }] : []),
+    ...(values.campaign === loaded?.campaign?.value ? withCurrent(appealOptions, loaded?.appeal) : appealOptions),
+  ];
 
   const fields = (
     <>
@@ -124,11 +141,19 @@ export function DonationForm({
           label="Amount (£)"
           {...bind('amount')}
           required
+          readOnly={fromBatch}
           inputMode="decimal"
           placeholder="25.00"
-          hint="In pounds, e.g. 25 or 12.50"
+          hint={fromBatch ? slipHint : 'In pounds, e.g. 25 or 12.50'}
         />
-        <TextInput label="Date" type="date" {...bind('date')} required />
+        <TextInput
+          label="Date"
+          type="date"
+          {...bind('date')}
+          required
+          readOnly={fromBatch}
+          hint={fromBatch ? slipHint : undefined}
+        />
       </div>
       <SelectInput
         label="Campaign"
@@ -140,9 +165,7 @@ export function DonationForm({
       <SelectInput
         label="Appeal"
         {...bind('appeal')}
-        options={
-          values.campaign === loaded?.campaign?.value ? withCurrent(appealOptions, loaded?.appeal) : appealOptions
-        }
+        options={appealChoices}
         required
         disabled={!values.campaign}
         placeholder={values.campaign ? 'Select an appeal' : 'Choose a campaign first'}

@@ -82,7 +82,9 @@ describe('routeTitle', () => {
     expect(title('/dashboard/donors/edit/abc')).toBe('Edit Donor');
     expect(title('/dashboard/donations/add')).toBe('Add Donation');
     expect(title('/dashboard/organizations')).toBe('Organizations');
-    expect(title('/dashboard/active-appeals')).toBe('Appeals');
+    expect(title('/dashboard/active-appeals')).toBe('Active Appeals');
+    expect(routeTitle(matchRoute('/dashboard/active-appeals'), false)).toBe('My Appeals');
+    expect(title('/dashboard/active-campaigns')).toBe('Active Campaigns');
     expect(title('/dashboard/active-appeals-add')).toBe('Add Appeal');
     expect(title('/dashboard/active-campaigns-edit/abc')).toBe('Edit Campaign');
     expect(title('/dashboard/communication/7')).toBe('Notification');

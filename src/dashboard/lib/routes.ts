@@ -147,7 +147,7 @@ const FIXED_TITLES: Partial<Record<Route['name'], string>> = {
  * The tab's title for a screen: a browser tab or screen reader otherwise names them all "Dashboard".
  * Undefined for a screen without one.
  */
-export function routeTitle(route: Route): string | undefined {
+export function routeTitle(route: Route, staff = true): string | undefined {
   const fixed = FIXED_TITLES[route.name];
   if (fixed) return fixed;
   switch (route.name) {
@@ -157,7 +157,9 @@ export function routeTitle(route: Route): string | undefined {
     case 'list':
       return RESOURCE_NOUN[route.resource][1];
     case 'campaign-list':
-      return route.kind === 'appeal' ? 'Appeals' : 'Campaigns';
+      // As the screen's heading says it (CampaignList): a donor's appeals are the ones they started.
+      if (route.kind === 'appeal') return staff ? 'Active Appeals' : 'My Appeals';
+      return 'Active Campaigns';
     case 'campaign-editor':
       return `${route.id ? 'Edit' : 'Add'} ${route.kind === 'appeal' ? 'Appeal' : 'Campaign'}`;
     case 'communication-detail':

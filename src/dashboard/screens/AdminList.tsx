@@ -45,7 +45,7 @@ export function listTitle(resource: Resource, userType: string | undefined, orgC
 const isOrgAdminType = (type: string | undefined) => roles.isOrgAdmin(type ? { type, orgIds: [] } : null);
 
 /** Organizations are added by admins only; donors and donations by staff (org admins for their own). */
-function canAdd(resource: Resource, user: DashUser | null | undefined): boolean {
+export function canAdd(resource: Resource, user: DashUser | null | undefined): boolean {
   const viewer = viewerOf(user);
   if (resource === 'organizations') return roles.isAdmin(viewer);
   if (resource === 'donors') return roles.canAddDonors(viewer);
@@ -199,5 +199,40 @@ function NoAccess({ label, signedOut }: { label: string; signedOut: boolean }) {
         <a href="/dashboard/donors/edit/me">your details</a>.
       </p>
     </Alert>
+  );
+}
+
+const ADD_TITLE: Record<Resource, string> = {
+  organizations: 'Add Organization',
+  donors: 'Add Donor',
+  donations: 'Add Donation',
+};
+
+/**
+ * An add form opened by someone who may not add there (a finance officer following a link, a
+ * donor typing the URL): say so before the form, not after Save with a 403.
+ */
+export function NotYoursToAdd({ resource, user }: { resource: Resource; user: DashUser }) {
+  const whoAdds =
+    resource === 'organizations'
+      ? 'Organizations are added by the platform’s admins.'
+      : `${CONFIG[resource].label} are added by admins and organization admins.`;
+  return (
+    <section className="dash-section">
+      <h1>{ADD_TITLE[resource]}</h1>
+      <Alert tone="info">
+        <p className="dash-alert-title">{whoAdds}</p>
+        {resource !== 'organizations' && roles.readsMoney(user) ? (
+          <p>
+            Offline income, and the new donors who gave it, go in through{' '}
+            <a href="/dashboard/batches/add">batch entry</a>.
+          </p>
+        ) : (
+          <p>
+            Back to the <a href="/dashboard/overview">overview</a>.
+          </p>
+        )}
+      </Alert>
+    </section>
   );
 }

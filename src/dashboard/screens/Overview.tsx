@@ -39,7 +39,7 @@ export function Overview() {
         <dl className="dash-stats">
           <Stat label="Total donated">{totals ? formatPence(totals.total) : '…'}</Stat>
           <Stat label="Donations">{totals ? totals.count : '…'}</Stat>
-          <Stat label="Monthly gifts">{totals ? totals.monthly : '…'}</Stat>
+          <Stat label="Monthly payments">{totals ? totals.monthly : '…'}</Stat>
           <Stat label="Last donation">{totals ? formatDate(totals.last_date) : '…'}</Stat>
         </dl>
       )}

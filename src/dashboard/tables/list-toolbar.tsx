@@ -59,22 +59,32 @@ export function ListToolbar({ resource, view, onFilters }: Props) {
   const appeals = useAppealOptions(resource === 'donations' ? (f.campaign_id ?? '') : '');
   const inverted = Boolean(f.date_from && f.date_to && f.date_to < f.date_from);
   const amountProblem = (text: string) => text.trim() !== '' && parsePounds(text) === null;
+  // Both boxes as the person typed them: a Max under the Min is said here, not left to the list's 400.
+  const minPence = parsePounds(minPounds);
+  const maxPence = parsePounds(maxPounds);
+  const amountsInverted =
+    minPounds.trim() !== '' && maxPounds.trim() !== '' && minPence !== null && maxPence !== null && maxPence < minPence;
+  const amountsUnreadable = amountProblem(minPounds) || amountProblem(maxPounds);
 
-  const applyAmount = (key: 'amount_min' | 'amount_max', text: string) => {
-    if (amountProblem(text)) return;
-    const pence = text.trim() === '' ? '' : String(parsePounds(text));
-    if ((f[key] ?? '') !== pence) set(key, pence);
+  // Both boxes apply together, so a Max held back while it was under the Min goes once the Min is mended.
+  const applyAmounts = () => {
+    if (amountsUnreadable || amountsInverted) return;
+    const amount_min = minPence === null ? '' : String(minPence);
+    const amount_max = maxPence === null ? '' : String(maxPence);
+    if ((f.amount_min ?? '') !== amount_min || (f.amount_max ?? '') !== amount_max)
+      onFilters((current) => ({ ...current, amount_min, amount_max }));
   };
-  const amountBox = (label: string, key: 'amount_min' | 'amount_max', text: string, setText: (v: string) => void) => (
+  const amountBox = (label: string, text: string, setText: (v: string) => void) => (
     <FilterInput
       label={label}
       className="dash-input-amount"
       inputMode="decimal"
       value={text}
       onChange={(e) => setText(e.target.value)}
-      onApply={() => applyAmount(key, text)}
+      onApply={applyAmounts}
       applyOnBlur
-      aria-invalid={amountProblem(text) || undefined}
+      aria-invalid={amountProblem(text) || amountsInverted || undefined}
+      aria-describedby={amountProblem(text) || amountsInverted ? `${id}-amount-error` : undefined}
     />
   );
 
@@ -110,6 +120,12 @@ export function ListToolbar({ resource, view, onFilters }: Props) {
         inverted ? (
           <p className="dash-field-error" id={`${id}-to-error`}>
             The “To” date must be on or after the “From” date.
+          </p>
+        ) : amountsUnreadable || amountsInverted ? (
+          <p className="dash-field-error" id={`${id}-amount-error`} role="alert">
+            {amountsUnreadable
+              ? 'Type amounts in pounds, like 25 or 12.50.'
+              : 'The Max £ must be at least the Min £: the list still shows the last amounts that made sense.'}
           </p>
         ) : journalAsked && !datesChosen ? (
           <p className="dash-field-error" id={`${id}-journal-hint`} role="alert">
@@ -173,8 +189,8 @@ export function ListToolbar({ resource, view, onFilters }: Props) {
             onTo={(v) => set('date_to', v)}
             problemId={`${id}-to-error`}
           />
-          {amountBox('Min £', 'amount_min', minPounds, setMinPounds)}
-          {amountBox('Max £', 'amount_max', maxPounds, setMaxPounds)}
+          {amountBox('Min £', minPounds, setMinPounds)}
+          {amountBox('Max £', maxPounds, setMaxPounds)}
         </>
       ) : null}
     </FilterBar>

@@ -3,6 +3,7 @@ import { useMemo, useState } from 'react';
 import { BATCH_METHODS, type BatchMethod, PAYMENT_METHOD_LABELS } from '../../../../domain/finance';
 import { formatLongUkDate, isIsoDay, londonIsoDate, londonMidnight } from '../../../../domain/dates';
 import { formatPence } from '../../../../domain/money';
+import { PERSON_NAME_MAX } from '../../../../domain/names';
 import { api, client } from '../../../lib/api';
 import { poundsToPence } from '../../lib/money';
 import { useApiGet } from '../../lib/use-api';
@@ -68,9 +69,20 @@ const emptyLine = (): Line => ({
   reference: '',
 });
 
-const lineReady = (l: Line) =>
-  (l.newDonor ? l.firstName.trim() !== '' && l.lastName.trim() !== '' : l.donorId !== '') &&
-  poundsToPence(l.amount) !== null;
+const lineReady = (l: Line) => lineProblem(l) === null;
+
+/** What a gift line still needs, in the words the form shows beside Post (null: ready). */
+function lineProblem(l: Line): string | null {
+  if (l.newDonor && (l.firstName.trim() === '' || l.lastName.trim() === ''))
+    return 'the new donor’s first and last name';
+  if (!l.newDonor && l.donorId === '') return 'a donor';
+  if (poundsToPence(l.amount) === null) return 'an amount above £0';
+  return null;
+}
+
+/** An amount typed that is not one: said under the field at once, not only by a disabled Post. */
+const amountTypo = (text: string) =>
+  text.trim() !== '' && poundsToPence(text) === null ? 'Type an amount above £0 in pounds, like 25 or 12.50' : null;
 
 /** /dashboard/batches/add: a paying-in slip's gifts entered together and posted once. */
 export function BatchEntry() {
@@ -116,6 +128,20 @@ export function BatchEntry() {
         ? 'The banked day cannot be in the future'
         : null;
   const ready = orgId !== '' && !bankedProblem && matches && lines.every(lineReady);
+  // Post stays disabled until the batch is whole; this says what is missing, first thing first.
+  const firstUnready = lines.findIndex((l) => !lineReady(l));
+  const notReady =
+    orgId === ''
+      ? 'Choose the organization.'
+      : bankedProblem
+        ? 'Mend the banked day above.'
+        : firstUnready >= 0
+          ? `Gift ${firstUnready + 1} needs ${lineProblem(lines[firstUnready])}.`
+          : expectedPence === null
+            ? 'Enter the expected total from the paying-in slip.'
+            : !matches
+              ? 'The gifts must add up to the expected total.'
+              : null;
   // The confirmation replaces the Post button: focus moves into it, and back to Post on leaving it.
   const { inside: backRef, opener: postRef } = useConfirmFocus(confirming);
 
@@ -188,16 +214,25 @@ export function BatchEntry() {
             <TextInput label="Banked on" type="date" value={bankedOn} onChange={setBankedOn} max={today} required />
             {bankedProblem ? <p className="dash-field-error">{bankedProblem}</p> : null}
           </div>
-          <TextInput label="Reference" value={reference} onChange={setReference} placeholder="Paying-in slip number" />
           <TextInput
-            label="Expected total (£)"
-            value={expected}
-            onChange={setExpected}
-            required
-            inputMode="decimal"
-            placeholder="137.34"
-            hint="The total on the paying-in slip"
+            label="Reference"
+            value={reference}
+            onChange={setReference}
+            placeholder="Paying-in slip number"
+            maxLength={100}
           />
+          <div>
+            <TextInput
+              label="Expected total (£)"
+              value={expected}
+              onChange={setExpected}
+              required
+              inputMode="decimal"
+              placeholder="137.34"
+              hint="The total on the paying-in slip"
+            />
+            {amountTypo(expected) ? <p className="dash-field-error">{amountTypo(expected)}</p> : null}
+          </div>
         </div>
       </fieldset>
 
@@ -269,9 +304,15 @@ export function BatchEntry() {
             className="btn btn-primary"
             onClick={() => setConfirming(true)}
             disabled={!ready}
+            aria-describedby={notReady ? 'batch-not-ready' : undefined}
           >
             Post batch
           </button>
+          {notReady ? (
+            <p className="dash-hint" id="batch-not-ready" data-testid="batch-not-ready">
+              {notReady}
+            </p>
+          ) : null}
         </div>
       )}
     </section>
@@ -310,8 +351,20 @@ function BatchLineEditor({
       </div>
       {line.newDonor ? (
         <div className="dash-grid-2">
-          <TextInput label="First name" value={line.firstName} onChange={(v) => onChange({ firstName: v })} required />
-          <TextInput label="Last name" value={line.lastName} onChange={(v) => onChange({ lastName: v })} required />
+          <TextInput
+            label="First name"
+            value={line.firstName}
+            onChange={(v) => onChange({ firstName: v })}
+            required
+            maxLength={PERSON_NAME_MAX}
+          />
+          <TextInput
+            label="Last name"
+            value={line.lastName}
+            onChange={(v) => onChange({ lastName: v })}
+            required
+            maxLength={PERSON_NAME_MAX}
+          />
           <TextInput
             label="Email"
             type="email"
@@ -319,8 +372,13 @@ function BatchLineEditor({
             onChange={(v) => onChange({ email: v })}
             hint="Optional; an existing donor with this email is used"
           />
-          <TextInput label="Address" value={line.address} onChange={(v) => onChange({ address: v })} />
-          <TextInput label="Postcode" value={line.postcode} onChange={(v) => onChange({ postcode: v })} />
+          <TextInput label="Address" value={line.address} onChange={(v) => onChange({ address: v })} maxLength={300} />
+          <TextInput
+            label="Postcode"
+            value={line.postcode}
+            onChange={(v) => onChange({ postcode: v })}
+            maxLength={20}
+          />
         </div>
       ) : (
         <div className="dash-grid-2">
@@ -336,18 +394,22 @@ function BatchLineEditor({
         </div>
       )}
       <div className="dash-grid-2">
-        <TextInput
-          label="Amount (£)"
-          value={line.amount}
-          onChange={(v) => onChange({ amount: v })}
-          required
-          inputMode="decimal"
-          placeholder="25.00"
-        />
+        <div>
+          <TextInput
+            label="Amount (£)"
+            value={line.amount}
+            onChange={(v) => onChange({ amount: v })}
+            required
+            inputMode="decimal"
+            placeholder="25.00"
+          />
+          {amountTypo(line.amount) ? <p className="dash-field-error">{amountTypo(line.amount)}</p> : null}
+        </div>
         <TextInput
           label="Cheque or voucher number"
           value={line.reference}
           onChange={(v) => onChange({ reference: v })}
+          maxLength={100}
         />
         <SelectInput
           label="Fund"

@@ -32,10 +32,11 @@ export function DonationPage({ id }: { id: string }) {
   const user = useStore($dashUser);
   if (user === undefined) return <Spinner />;
   if (!readsMoney(user)) return <DonationForm id={id} />;
-  return <DonationStoryView id={id} canVerify={editsContent(user)} />;
+  // A finance officer reads the gift but does not moderate its message of support (staff only in the API).
+  return <DonationStoryView id={id} canVerify={editsContent(user)} canModerate={editsContent(user)} />;
 }
 
-function DonationStoryView({ id, canVerify }: { id: string; canVerify: boolean }) {
+function DonationStoryView({ id, canVerify, canModerate }: { id: string; canVerify: boolean; canModerate: boolean }) {
   const [load, reload] = useApiGet(`donations/${id}/story`, (o) => storyCall({ param: { id } }, o));
   // Keep the last story on screen while it reloads after a refund, so focus and scroll stay put.
   const last = useRef<DonationStory | null>(null);
@@ -114,7 +115,7 @@ function DonationStoryView({ id, canVerify }: { id: string; canVerify: boolean }
 
       <AuditHistory entries={story.history} />
       {gift.subscription_id ? <MonthlyGiftAdmin subscriptionId={gift.subscription_id} /> : null}
-      <SupportMessagePanel donationId={gift._id} />
+      {canModerate ? <SupportMessagePanel donationId={gift._id} /> : null}
     </section>
   );
 }
