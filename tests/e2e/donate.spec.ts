@@ -1,9 +1,15 @@
 import type { APIRequestContext, Page } from '@playwright/test';
-import { expect, expectNoAxeViolations, gbpShort, test } from './fixtures';
+import { expect, expectNoAxeViolations, gbpShort, signUp, test, useToken } from './fixtures';
 
 /** Donating through the island in demo payments mode, on seeded appeal pages of the built worker. */
 
-type Appeal = { _id: string; short_id: string; title: string; summary: { total_donations: number } };
+type Appeal = {
+  _id: string;
+  short_id: string;
+  title: string;
+  campaign_id: string;
+  summary: { total_donations: number };
+};
 
 async function appeals(request: APIRequestContext): Promise<Appeal[]> {
   const res = await request.get('/api/appeals?limit=20');
@@ -99,6 +105,13 @@ for (const c of cases) {
     else await expect(details).not.toContainText('Gift Aid');
 
     await expect.poll(() => raised(request, appeal._id)).toBe(before + amount);
+    if (c.giftAid) {
+      // The Gift Aid beside the total grows with the gift too, without a reload.
+      const fresh = await request.get(`/api/appeals/${appeal._id}`, { headers: { 'cache-control': 'no-cache' } });
+      const giftAid = ((await fresh.json()) as { summary: { gift_aid: number } }).summary.gift_aid;
+      expect(giftAid).toBeGreaterThanOrEqual(Math.floor(amount / 4));
+      await expect(page.locator('.detail-raised .gift-aid-plus')).toHaveText(` + ${gbpShort(giftAid)} Gift Aid`);
+    }
     await page.reload();
     await expect(page.locator('.detail-raised strong')).toHaveText(gbpShort(before + amount));
   });
@@ -216,12 +229,60 @@ test('the name a guest typed fills the Gift Aid declaration when they tick Gift 
   await expect(declaration.getByText('By donating with Gift Aid ticked you confirm this declaration.')).toBeVisible();
   // The disabled Donate button says what it still waits for, and stops saying it once all is there.
   const missing = box.getByTestId('donate-missing');
-  await expect(missing).toHaveText('To donate, add a valid email, an amount, your Gift Aid name, house and postcode.');
+  await expect(missing).toHaveText(
+    'To donate, add a valid email, an amount and your Gift Aid name, house and postcode.',
+  );
   await box.getByRole('textbox', { name: /^Email/ }).fill(`declared.${Date.now()}@example.com`);
+  await box.getByLabel('Amount (£)').fill('0');
+  await expect(missing).toHaveText('To donate, add a valid amount and your Gift Aid name, house and postcode.');
   await box.getByLabel('Amount (£)').fill('5');
   await declaration.getByLabel('House name or number').fill('12');
   await expect(missing).toHaveText('To donate, add your Gift Aid name, house and postcode.');
   await declaration.getByLabel('Postcode').fill('SW1A 1AA');
   await expect(missing).toHaveCount(0);
   await expect(box.getByRole('button', { name: /^Donate/ })).toBeEnabled();
+});
+
+test('a returning donor’s Gift Aid details come from their declaration in force, and their new gift keeps one on record', async ({
+  page,
+  request,
+}) => {
+  const [appeal] = await appeals(request);
+  const token = await signUp(request, `returning.${Date.now()}@example.com`, { first_name: 'Rae', last_name: 'Moss' });
+  const auth = { authorization: `Bearer ${token}` };
+  // Their first gift, with Gift Aid: the declaration HMRC will hold.
+  const started = await request.post('/api/stripe/client_secret', {
+    headers: auth,
+    data: {
+      amount: 1000,
+      campaign_id: appeal.campaign_id,
+      appeal_id: appeal._id,
+      giftAid: true,
+      gift_aid: { first_name: 'Rae', last_name: 'Moss', house: '7', address: 'Mill Lane, Leeds', postcode: 'LS1 4AP' },
+    },
+  });
+  expect(started.status(), await started.text()).toBe(200);
+  const { clientSecret } = (await started.json()) as { clientSecret: string };
+  expect((await request.post('/api/stripe/demo/confirm', { data: { clientSecret } })).ok()).toBe(true);
+
+  await useToken(page, token);
+  const box = await openBox(page, appeal);
+  await box.getByLabel('Amount (£)').fill('6');
+  await box.getByLabel('Gift Aid (UK Only)').check();
+  const declaration = box.locator('.gift-aid-details');
+  await expect(declaration.getByLabel('House name or number')).toHaveValue('7');
+  await expect(declaration.getByLabel('Street and town')).toHaveValue('Mill Lane, Leeds');
+  await expect(declaration.getByLabel('Postcode')).toHaveValue('LS1 4AP');
+  await box.getByRole('button', { name: /^Donate/ }).click();
+  await box.getByRole('button', { name: /^Pay / }).click();
+  await expect(box.getByRole('heading', { name: 'Thank you for your donation' })).toBeVisible();
+  // Two declarations on record, one in force: the new gift's, with the same address.
+  await expect
+    .poll(async () => {
+      const mine = (await (await request.get('/api/gift-aid/me', { headers: auth })).json()) as {
+        declarations: { effective: boolean; house: string }[];
+      };
+      return [mine.declarations.length, mine.declarations.filter((d) => d.effective).map((d) => d.house)];
+    })
+    .toEqual([2, ['7']]);
 });

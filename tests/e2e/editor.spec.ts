@@ -290,3 +290,20 @@ test('an admin edits a campaign in the dashboard: loaded values, status select, 
   });
   expect((await deleted.json()).status).toBe('deleted');
 });
+
+test('a title typed without spaces wraps inside the preview card on a phone', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto('/fund-raising');
+  await page.waitForSelector('astro-island:not([ssr])');
+  await page.getByRole('button', { name: 'Start from scratch' }).click();
+  await page.getByLabel('Title').fill('T'.repeat(60));
+  await page.getByLabel('Description').fill('D'.repeat(120));
+  const card = page.locator('.editor-preview .card');
+  await expect(card.locator('.card-title')).toHaveText('T'.repeat(60));
+  // Nothing in the card is wider than the card itself.
+  const overflow = await card.evaluate((el) => {
+    const box = el.getBoundingClientRect();
+    return [...el.querySelectorAll('*')].filter((child) => child.getBoundingClientRect().right > box.right + 1).length;
+  });
+  expect(overflow).toBe(0);
+});

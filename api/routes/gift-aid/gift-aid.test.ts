@@ -600,4 +600,46 @@ describe(`Gift Aid API (${engineName})`, () => {
       method: 'online',
     });
   });
+
+  it('a paid gift’s declaration becomes the donor’s one in force to that charity; other charities’ stay', async () => {
+    const email = `again-${Date.now()}@example.com`;
+    const give = async (campaignId: string, house: string) => {
+      const started = await t.client().api.stripe.client_secret.$post({
+        json: {
+          email,
+          amount: 1000,
+          campaign_id: campaignId,
+          giftAid: true,
+          gift_aid: {
+            first_name: 'Rae',
+            last_name: 'Moss',
+            house,
+            address: 'Mill Lane',
+            postcode: 'LS1 4AP',
+          },
+        },
+      });
+      const { clientSecret } = await bodyOf(started, 200);
+      expect((await t.client().api.stripe.demo.confirm.$post({ json: { clientSecret } })).status).toBe(200);
+    };
+    const mine = async () => {
+      const [donor] = await t.db.select().from(users).where(eq(users.email, email));
+      return t.db.select().from(giftAidDeclarations).where(eq(giftAidDeclarations.donorId, donor.id));
+    };
+    await give(campaignB.id, '1');
+    await give(campaignA.id, '1');
+    await give(campaignB.id, '7');
+    const rows = await mine();
+    expect(rows).toHaveLength(3);
+    const inForce = rows.filter((d) => !d.replacedBy && !d.cancelledAt);
+    // One in force per charity: Homes B's with the house typed last, Wells A's untouched.
+    expect(inForce.map((d) => [d.organizationId, d.house]).sort()).toEqual(
+      [
+        [orgA.id, '1'],
+        [orgB.id, '7'],
+      ].sort(),
+    );
+    const first = rows.find((d) => d.organizationId === orgB.id && d.house === '1')!;
+    expect(first.replacedBy).toBe(inForce.find((d) => d.organizationId === orgB.id)!.id);
+  });
 });

@@ -39,7 +39,26 @@ export function applyCheckoutDetails(
   now = Date.now(),
 ): Statement[] {
   const details = sql`(select 1 from checkout_details cd where cd.donation_id = ${donationId} and cd.applied_at is null`;
+  const madeWithGift = sql`(select n.id from gift_aid_declarations n where n.pending_donation_id = ${donationId})`;
   return [
+    // The declaration made with this gift is the donor's current one to that charity: the ones it
+    // follows (the same charity, still in force) point at it, as an address change's versions do,
+    // so My Info shows one declaration in force with the address just typed. Gifts given under
+    // the older ones keep them. First, while the new one is still found by its pending gift.
+    db
+      .update(giftAidDeclarations)
+      .set({ replacedBy: madeWithGift })
+      .where(
+        and(
+          eq(giftAidDeclarations.donorId, donorId),
+          isNull(giftAidDeclarations.pendingDonationId),
+          isNull(giftAidDeclarations.cancelledAt),
+          isNull(giftAidDeclarations.replacedBy),
+          sql`${giftAidDeclarations.organizationId} is (select n.organization_id from gift_aid_declarations n where n.pending_donation_id = ${donationId})`,
+          sql`exists ${madeWithGift}`,
+          guard,
+        ),
+      ),
     db
       .update(giftAidDeclarations)
       .set({ pendingDonationId: null })

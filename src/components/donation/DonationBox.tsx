@@ -33,6 +33,7 @@ import {
   type PaymentSession,
   paymentReturn,
   poundsToPence,
+  myDeclarationDetails,
   showFreshTotal,
   startDonation,
   type StartDonation,
@@ -97,6 +98,9 @@ async function loadPaymentStep(session: PaymentSession) {
 
 type Frequency = 'monthly' | 'once';
 type Step = 'details' | 'payment' | 'done';
+
+/** "a valid email, an amount and …": what Donate still waits for, as a sentence. */
+const MISSING_LIST = new Intl.ListFormat('en-GB', { style: 'long', type: 'conjunction' });
 
 function emailState(value: string): 'empty' | 'valid' | 'invalid' {
   if (!value.trim()) return 'empty';
@@ -217,11 +221,23 @@ export default function DonationBox({
   // A disabled Donate button says nothing by itself: name what it still waits for.
   const missing = [
     emailStatus !== 'valid' && 'a valid email',
-    !chosen && (frequency === 'once' ? 'an amount' : 'a monthly amount'),
+    !chosen && (frequency === 'once' ? (amount.trim() ? 'a valid amount' : 'an amount') : 'a monthly amount'),
     !giftAidReady && 'your Gift Aid name, house and postcode',
     !nameOk && 'a name without < or >',
     supportMessageTooLong(support) && 'a shorter message',
   ].filter((item): item is string => Boolean(item));
+
+  // A signed-in donor's declaration in force fills what they have not typed yet, once per account
+  // (ticked before the session had loaded too).
+  const declarationAskedFor = useRef<string | null>(null);
+  const signedInEmail = user?.email ?? null;
+  useEffect(() => {
+    if (!giftAid || !signedInEmail || declarationAskedFor.current === signedInEmail) return;
+    declarationAskedFor.current = signedInEmail;
+    void myDeclarationDetails().then((known) => {
+      if (known) setGiftAidDetails((now) => (now.house || now.postcode ? now : known));
+    });
+  }, [giftAid, signedInEmail]);
 
   function changeGiftAid(value: GiftAidValue) {
     setGiftAidDetails(value);
@@ -514,7 +530,7 @@ export default function DonationBox({
           )}
         </div>
 
-        <SupportMessageFields value={support} onChange={setSupport} />
+        <SupportMessageFields value={support} onChange={setSupport} onAppeal={appealId !== null} />
         <ConsentField id={id} checked={keepUpdated} onChange={setKeepUpdated} />
 
         {error && (
@@ -525,7 +541,7 @@ export default function DonationBox({
         {challenge && <TurnstileCheck action="checkout" onToken={(token) => void donate(undefined, token)} />}
         {missing.length > 0 && (
           <p className="field-hint" id={`${id}-missing`} data-testid="donate-missing">
-            To donate, add {missing.join(', ')}.
+            To donate, add {MISSING_LIST.format(missing)}.
           </p>
         )}
         {/* Never `disabled`: keyboard users reach it, and pressing it shows what is missing. */}

@@ -22,9 +22,12 @@ export function supportBody(choice: SupportChoice): { message?: string; anonymou
 export function SupportMessageFields({
   value,
   onChange,
+  onAppeal,
 }: {
   value: SupportChoice;
   onChange: (next: SupportChoice) => void;
+  /** Messages are shown on appeal pages only; a campaign's gift carries its message to the charity. */
+  onAppeal: boolean;
 }) {
   const id = useId();
   const length = [...value.message].length;
@@ -45,7 +48,7 @@ export function SupportMessageFields({
         <p className={over ? 'field-error' : 'field-hint'} id={`${id}-count`} aria-live="polite">
           {over
             ? `Please shorten your message to ${SUPPORT_MESSAGE_MAX} characters (${length} now).`
-            : `${SUPPORT_MESSAGE_MAX - length} characters left. Shown on the appeal page.`}
+            : `${SUPPORT_MESSAGE_MAX - length} characters left. ${onAppeal ? 'Shown on the appeal page.' : 'The charity reads it with your gift.'}`}
         </p>
       </div>
       <label className="checkbox">

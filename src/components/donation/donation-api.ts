@@ -66,7 +66,7 @@ export function paymentReturn(
   return status === null || status === 'succeeded' || status === 'processing' ? 'success' : 'failed';
 }
 
-type Summary = { goal: number; summary: { total_donations: number; donation_count: number } };
+type Summary = { goal: number; summary: { total_donations: number; donation_count: number; gift_aid?: number } };
 
 /**
  * Puts the current raised total of a campaign or appeal into the page (elements marked
@@ -95,12 +95,55 @@ export async function showFreshTotal(kind: 'campaign' | 'appeal', id: string, tr
   }
 }
 
+/**
+ * The signed-in donor's newest Gift Aid declaration in force, as the box's fields: ticking Gift Aid
+ * again shows the details HMRC already has (their new gift's declaration then follows that one), so
+ * a returning donor neither retypes them nor leaves a half-typed second address on record.
+ */
+export async function myDeclarationDetails(): Promise<{
+  title: string;
+  first_name: string;
+  last_name: string;
+  house: string;
+  address: string;
+  postcode: string;
+} | null> {
+  const result = await api((o) => client.api['gift-aid'].me.$get(undefined, o));
+  if (!result.ok) return null;
+  const current = result.data.declarations.find((d) => d.effective);
+  if (!current) return null;
+  return {
+    title: current.title ?? '',
+    first_name: current.first_name,
+    last_name: current.last_name,
+    house: current.house,
+    address: current.address ?? '',
+    postcode: current.postcode,
+  };
+}
+
+/** The "+ £x Gift Aid" beside a raised total (found by its place, so the document carries no extra marker). */
+function showGiftAid(raisedEl: HTMLElement, pence: number) {
+  const line = raisedEl.parentElement;
+  if (!line || pence <= 0) return;
+  let plus = line.querySelector<HTMLElement>('.gift-aid-plus');
+  if (!plus) {
+    plus = document.createElement('span');
+    plus.className = 'gift-aid-plus';
+    line.appendChild(plus);
+  }
+  plus.textContent = ` + ${formatPenceShort(pence)} Gift Aid`;
+}
+
 function applyTotal(id: string, item: Summary) {
   const raised = item.summary.total_donations;
   const count = item.summary.donation_count;
   const percent = percentRaised(raised, item.goal);
   const sel = (name: string) => document.querySelectorAll<HTMLElement>(`[data-total-${name}="${CSS.escape(id)}"]`);
-  sel('raised').forEach((el) => (el.textContent = formatPenceShort(raised)));
+  sel('raised').forEach((el) => {
+    el.textContent = formatPenceShort(raised);
+    showGiftAid(el, item.summary.gift_aid ?? 0);
+  });
   sel('percent').forEach((el) => (el.textContent = `${percent}% of goal`));
   sel('count').forEach((el) => {
     el.textContent = `${count} ${count === 1 ? 'donation' : 'donations'}`;
