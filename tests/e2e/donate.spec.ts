@@ -286,3 +286,28 @@ test('a returning donor’s Gift Aid details come from their declaration in forc
     })
     .toEqual([2, ['7']]);
 });
+
+test('what a quick visitor types before the box hydrates counts once it does', async ({ page, request }) => {
+  const [appeal] = await appeals(request);
+  // Hold the box's code back, as a slow phone connection would, while the visitor types.
+  let release: () => void = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route(/\/_astro\/DonationBox\.[^/]+\.js$/, async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto(`/appeals/${appeal.short_id}`);
+  const island = page.locator('astro-island:has(.donation-box)');
+  await island.scrollIntoViewIfNeeded();
+  await expect(island).toHaveAttribute('ssr', /.*/);
+  const box = page.locator('.donation-box');
+  await box.getByRole('textbox', { name: /^Email/ }).fill(`quick.${Date.now()}@example.com`);
+  await box.getByLabel('Amount (£)').fill('8');
+  release();
+  await expect(island).not.toHaveAttribute('ssr', /.*/);
+  await expect(box.getByTestId('donate-missing')).toHaveCount(0);
+  await expect(box.getByRole('button', { name: /^Donate/ })).toBeEnabled();
+  await expect(box.getByTestId('gift-aid-worth')).toContainText('£8.00');
+});

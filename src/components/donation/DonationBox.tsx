@@ -173,6 +173,13 @@ export default function DonationBox({
 
   useEffect(() => {
     void initAuth();
+    // The box is server-rendered and hydrates as it scrolls into view: what a quick visitor typed
+    // before that stays in the fields but not in React's state, so take it up once here.
+    const typed = (field: string) => (document.getElementById(`${id}-${field}`) as HTMLInputElement | null)?.value;
+    const typedEmail = typed('email');
+    const typedAmount = typed('amount');
+    if (typedEmail) setEmail(typedEmail);
+    if (typedAmount) setAmount(typedAmount);
     const returned = paymentReturn();
     if (returned === 'success') setStep('done');
     else if (returned === 'failed') setError(PAYMENT_NOT_COMPLETED);
