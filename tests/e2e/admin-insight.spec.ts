@@ -149,6 +149,14 @@ test('a donor’s message of support appears on the appeal page, escaped, and an
   await box.getByLabel('Card number').fill('4242 4242 4242 4242');
   await box.getByRole('button', { name: /^Pay / }).click();
   await expect(box.getByRole('heading', { name: 'Thank you for your donation' })).toBeVisible();
+  // The donor sees their message join the list at once, as text, before any reload.
+  const shown = page
+    .getByRole('region', { name: 'Messages of support' })
+    .getByRole('listitem')
+    .filter({ hasText: message });
+  await expect(shown).toBeVisible();
+  await expect(shown).toContainText('Anonymous');
+  await expect(page.locator('.support-messages b')).toHaveCount(0);
 
   await page.goto(`/appeals/${appeal.short_id}`);
   const messages = page.getByRole('region', { name: 'Messages of support' });

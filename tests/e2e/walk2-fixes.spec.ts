@@ -17,6 +17,11 @@ test('My Donations says which gifts carry Gift Aid and what it adds', async ({ p
   );
   await expect(table.getByRole('cell', { name: `Yes, +${worth}` }).first()).toBeVisible();
   await expect(table.getByRole('cell', { name: 'No', exact: true }).first()).toBeVisible();
+  // On a desktop every column fits beside the menu: no sideways scroll to reach the receipt button.
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await expect(table.getByRole('button', { name: 'Email receipt again' }).first()).toBeVisible();
+  const fits = await table.evaluate((t) => t.getBoundingClientRect().width <= t.parentElement!.clientWidth + 1);
+  expect(fits).toBe(true);
 });
 
 test('My Info opened from a link: saving goes to the overview, not the admins-only donors list', async ({

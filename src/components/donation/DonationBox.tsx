@@ -34,6 +34,7 @@ import {
   paymentReturn,
   poundsToPence,
   myDeclarationDetails,
+  showFreshMessages,
   showFreshTotal,
   startDonation,
   type StartDonation,
@@ -180,6 +181,8 @@ export default function DonationBox({
     const typedAmount = typed('amount');
     if (typedEmail) setEmail(typedEmail);
     if (typedAmount) setAmount(typedAmount);
+    // Found by its place, so the server-rendered box carries no extra id (its first-window bytes).
+    if (form.current?.querySelector<HTMLInputElement>('.gift-aid input[type="checkbox"]')?.checked) setGiftAid(true);
     const returned = paymentReturn();
     if (returned === 'success') setStep('done');
     else if (returned === 'failed') setError(PAYMENT_NOT_COMPLETED);
@@ -198,14 +201,18 @@ export default function DonationBox({
     };
   }, [frequency, prices]);
 
+  const supportMessage = support.message;
   useEffect(() => {
     // Each new step replaces the focused button: focus its heading (not on first render).
     if (shownStep.current !== step) heading.current?.focus();
     shownStep.current = step;
     // The page may be a cached copy: show the total with this gift in it (a Direct Debit joins it once paid).
-    if (step === 'done' && paidStatus !== 'processing')
+    if (step === 'done' && paidStatus !== 'processing') {
       void showFreshTotal(appealId ? 'appeal' : 'campaign', appealId ?? campaignId);
-  }, [step, paidStatus, appealId, campaignId]);
+      // Their message of support joins the appeal's list without a reload.
+      if (appealId && supportMessage.trim()) void showFreshMessages(appealId, supportMessage);
+    }
+  }, [step, paidStatus, appealId, campaignId, supportMessage]);
 
   useEffect(() => {
     if (attempts > 0) form.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();

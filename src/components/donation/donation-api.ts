@@ -2,6 +2,7 @@ import type { InferRequestType } from 'hono/client';
 import { api, type ApiError, client, type Data, valueOrError } from '../../lib/api';
 import { formatPenceShort, parsePounds, percentRaised } from '../../lib/format';
 import type { DEMO_ACCOUNT_FAILS, DEMO_ACCOUNT_SUCCEEDS } from '../../../domain';
+import { formatUkDate } from '../../../domain/dates';
 
 export type MonthlyPrice = Data<typeof client.api.stripe.subscriptions.$get>[number];
 
@@ -120,6 +121,54 @@ export async function myDeclarationDetails(): Promise<{
     address: current.address ?? '',
     postcode: current.postcode,
   };
+}
+
+/**
+ * Puts the appeal's latest messages of support into its page (SupportMessages.astro's markup) once
+ * the donor's own is among them: the page may be a cached copy from before the gift. Asks past the
+ * edge cache, a few times while the gift's webhook lands. Text goes in as text, never as HTML.
+ */
+export async function showFreshMessages(appealId: string, mine: string, tries = [0, 1500, 4000]): Promise<void> {
+  const section = document.querySelector<HTMLElement>('.support-messages');
+  if (!section || !mine.trim()) return;
+  for (const wait of tries) {
+    if (wait) await new Promise((resolve) => setTimeout(resolve, wait));
+    const result = await api((o) => client.api.appeals[':id'].messages.$get({ param: { id: appealId } }, o), {
+      token: null,
+      fresh: true,
+    });
+    if (!result.ok) return;
+    if (!result.data.some((m) => m.message === mine.trim())) continue;
+    const list = document.createElement('ul');
+    for (const m of result.data) {
+      const item = document.createElement('li');
+      const text = document.createElement('p');
+      text.className = 'support-message-text';
+      text.textContent = m.message;
+      const meta = document.createElement('p');
+      meta.className = 'support-message-meta';
+      const name = document.createElement('span');
+      name.className = 'donor-name';
+      name.textContent = m.name;
+      meta.appendChild(name);
+      if (m.amount !== null) {
+        const total = document.createElement('strong');
+        total.className = 'donor-total';
+        total.textContent = formatPenceShort(m.amount);
+        meta.appendChild(total);
+      }
+      const time = document.createElement('time');
+      time.dateTime = m.date;
+      time.textContent = formatUkDate(new Date(m.date));
+      meta.appendChild(time);
+      item.appendChild(text);
+      item.appendChild(meta);
+      list.appendChild(item);
+    }
+    for (const old of section.querySelectorAll(':scope > ul, :scope > p')) old.remove();
+    section.appendChild(list);
+    return;
+  }
 }
 
 /** The "+ £x Gift Aid" beside a raised total (found by its place, so the document carries no extra marker). */
