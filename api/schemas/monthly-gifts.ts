@@ -49,6 +49,10 @@ export const OfficeMonthlyGiftSchema = z
   .object({
     _id: z.string().openapi({ example: 'sub_1QxYz' }),
     donor: z.object({ _id: z.string(), name: z.string(), email: z.string() }),
+    first_donation_id: z
+      .string()
+      .nullable()
+      .openapi({ description: 'The gift that started it: its page manages the monthly gift (cancel)' }),
     amount: z.number().int().openapi({ description: 'Pence per month' }),
     campaign: z.object({ _id: z.string(), title: z.string() }),
     appeal: z.object({ _id: z.string(), title: z.string() }).nullable(),

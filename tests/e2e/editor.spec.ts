@@ -298,6 +298,14 @@ test('a title typed without spaces wraps inside the preview card on a phone', as
   await page.getByRole('button', { name: 'Start from scratch' }).click();
   await page.getByLabel('Title').fill('T'.repeat(60));
   await page.getByLabel('Description').fill('D'.repeat(120));
+  // A goal typed wrongly stays as typed, and the field says why.
+  const goal = page.getByLabel('Goal (£)');
+  await goal.fill('-5');
+  await expect(goal).toHaveValue('-5');
+  await expect(goal).toHaveAttribute('aria-invalid', 'true');
+  await expect(page.getByText('Enter a goal in pounds greater than £0, e.g. 500 or 99.50.')).toBeVisible();
+  await goal.fill('500');
+  await expect(page.getByText('Enter a goal in pounds greater than £0')).toHaveCount(0);
   const card = page.locator('.editor-preview .card');
   await expect(card.locator('.card-title')).toHaveText('T'.repeat(60));
   // Nothing in the card is wider than the card itself.

@@ -44,4 +44,12 @@ test('an admin finds a new monthly gift, filters, exports it and opens the faile
   await expect(table.getByRole('row').filter({ hasText: 'donor@example.org' }).first()).toBeVisible();
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   if (process.env.SCREENSHOTS) await page.screenshot({ path: 'test-results/monthly-gifts-phone.png', fullPage: true });
+
+  // A row leads to the gift's page, where staff can cancel it for the donor.
+  await page.setViewportSize({ width: 1280, height: 900 });
+  const row = table.getByRole('row').filter({ hasText: 'donor@example.org' }).first();
+  await expect(row).toContainText(/\d{1,2} [A-Z][a-z]{2} \d{4}/);
+  await row.getByRole('link', { name: /^Open gift/ }).click();
+  await expect(page).toHaveURL(/\/dashboard\/donations\/edit\//);
+  await expect(page.getByRole('button', { name: /Cancel monthly gift/ })).toBeVisible();
 });

@@ -88,6 +88,62 @@ describe(`audit log (${engineName})`, () => {
     expect(await entries(admin.token, { to: '2000-01-01' })).toEqual([]);
   });
 
+  it('records who added a donor or started a campaign, and what an edit changed', async () => {
+    const api = t.client(orgAdmin.token).api;
+    const email = `audit-added-${Date.now()}@example.com`;
+    const person = await bodyOf(
+      await api.users.$post({ json: { first_name: 'Ada', last_name: 'Added', email, organization_id: orgX } }),
+      201,
+    );
+    expect(await entries(admin.token, { target: person._id })).toMatchObject([
+      {
+        action: 'user.create',
+        actor_email: orgAdmin.user.email,
+        organization_id: orgX,
+        changes: { email: [null, email], name: [null, 'Ada Added'], type: [null, 'donor'] },
+      },
+    ]);
+
+    const created = await bodyOf(
+      await api.campaigns.$post({
+        json: {
+          title: 'Audit Started',
+          description: 'For the audit.',
+          goal: 50_000,
+          organization_id: orgX,
+          campaign_id: null,
+          // A demo image the site serves itself: no upload, so the test runs on every engine.
+          images: [{ Key: '/images/demo/cause-1.png', name: 'cause-1.png' }],
+          date: { from: '2026-12-01', to: '2026-12-31' },
+        },
+      }),
+      201,
+    );
+    const edit = (json: object) =>
+      t.client(orgAdmin.token).api.campaigns[':id'].$put({ param: { id: created._id }, json: json as never });
+    expect(
+      (await edit({ title: 'Audit Renamed', goal: 60_000, story: 'A longer story.', status: 'draft' })).status,
+    ).toBe(200);
+    // A save that changes nothing writes no row.
+    expect((await edit({ title: 'Audit Renamed' })).status).toBe(200);
+    const rows = await entries(admin.token, { target: created._id });
+    expect(rows.map((r) => r.action).sort()).toEqual(['campaign.create', 'campaign.status', 'campaign.update']);
+    expect(rows.find((r) => r.action === 'campaign.create')).toMatchObject({
+      organization_id: orgX,
+      changes: {
+        kind: [null, 'campaign'],
+        title: [null, 'Audit Started'],
+        goal: [null, 50_000],
+        status: [null, 'approved'],
+      },
+    });
+    expect(rows.find((r) => r.action === 'campaign.update')?.changes).toEqual({
+      title: ['Audit Started', 'Audit Renamed'],
+      goal: [50_000, 60_000],
+      story: ['(before)', '(edited)'],
+    });
+  });
+
   it('shows org admins and finance users their organizations only; platform rows to admins only', async () => {
     await t.client(admin.token).api.campaigns[':id'].$put({ param: { id: campaignY }, json: { status: 'draft' } });
     for (const viewer of [orgAdmin, finance]) {

@@ -4,6 +4,7 @@ import type { AppEnv } from '../../lib/types';
 import { requireUser } from '../../lib/policy';
 import {
   cancelMonthlyGift,
+  cancelMonthlyGiftForDonor,
   changeMonthlyGiftAmount,
   pauseMonthlyGift,
   resumeMonthlyGift,
@@ -129,6 +130,7 @@ export const monthlyGiftsRouter = createRouter()
     return c.json(await dto(c, gift), 200);
   })
   .openapi(cancelManaged, async (c) => {
-    const gift = await monthlyGiftFor(signedInContext(c), c.req.valid('param').id, 'manager');
-    return c.json(await dto(c, await cancelMonthlyGift(serviceContext(c), gift, 'admin')), 200);
+    const viewerCtx = signedInContext(c);
+    const gift = await monthlyGiftFor(viewerCtx, c.req.valid('param').id, 'manager');
+    return c.json(await dto(c, await cancelMonthlyGiftForDonor(viewerCtx, gift)), 200);
   });

@@ -1,6 +1,6 @@
 import { eq, like } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { donations, monthlyGifts, outbox, prices, users } from '../../../db/schema';
+import { auditLog, donations, monthlyGifts, outbox, prices, users } from '../../../db/schema';
 import { addMonths, formatLongUkDate } from '../../../domain';
 import { createAppeal, createCampaign, createOrganization, createUser, signedIn } from '../../../tests/factories';
 import {
@@ -296,6 +296,18 @@ describe(`monthly gifts in demo mode (${engineName})`, () => {
     const res = await managed.cancel.$post({ param });
     expect(res.status).toBe(200);
     expect(await m.gift()).toMatchObject({ status: 'cancelled', cancelledBy: 'admin' });
+    // The audit log says which staff member ended it; a second press is a 409 and adds no row.
+    const rows = await t.db.select().from(auditLog).where(eq(auditLog.targetId, m.subscriptionId));
+    expect(rows).toMatchObject([
+      {
+        action: 'monthly_gift.cancel',
+        actorType: 'org_admin',
+        organizationId: m.org.id,
+        changes: { status: ['active', 'cancelled'] },
+      },
+    ]);
+    expect((await managed.cancel.$post({ param })).status).toBe(409);
+    expect(await t.db.select().from(auditLog).where(eq(auditLog.targetId, m.subscriptionId))).toHaveLength(1);
   });
 });
 

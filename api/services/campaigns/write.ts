@@ -33,7 +33,7 @@ import {
   requireBucket,
   storeUploads,
 } from './images';
-import { actorOf, auditInsert } from '../audit/append';
+import { actorOf, auditInsert, changedFields } from '../audit/append';
 import { consumeAppealQuota, consumeUploadQuota } from '../abuse/quotas';
 import type { ServiceContext, SignedInContext } from '../../lib/service-context';
 import { defaultCampaignDates } from '../../../domain/giving-ends';
@@ -222,29 +222,46 @@ export async function createCampaign(ctx: WriteCtx, input: CampaignInput): Promi
   // An organization that reviews appeals first gets them as drafts, unless one of its admins writes.
   const held = isAppeal && !administers(user, organizationId) && (await appealsNeedApproval(db, organizationId));
   const id = crypto.randomUUID();
-  await withUploads(ctx, uploads, () =>
-    db.insert(campaigns).values({
-      id,
-      campaignId: parent?.id ?? null,
-      organizationId,
-      title: input.title,
-      description: input.description,
-      story: input.story ?? '',
-      video: input.video,
-      dateFrom: dates.from,
-      dateTo: dates.to,
-      goal: input.goal,
-      images,
-      // Spec section 4: new items default to approved; only admins choose otherwise.
-      status: held ? 'draft' : canSetCampaignStatus(user, organizationId) && input.status ? input.status : 'approved',
-      createdBy: user.id,
-      templateCauseId,
-      sponsoredEvent: input.sponsored_event ?? false,
-      incomeCode: input.income_code ?? null,
-      createdAt: ctx.now,
-      updatedAt: ctx.now,
-    }),
-  );
+  const status = held
+    ? 'draft'
+    : canSetCampaignStatus(user, organizationId) && input.status
+      ? input.status
+      : 'approved';
+  // Who started which campaign or appeal, in the audit log beside the staff changes that follow.
+  const audit = auditInsert(db, actorOf(user, ctx.requestId ?? null), {
+    action: 'campaign.create',
+    targetType: 'campaign',
+    targetId: id,
+    organizationId,
+    changes: {
+      kind: [null, isAppeal ? 'appeal' : 'campaign'],
+      title: [null, input.title],
+      goal: [null, input.goal],
+      status: [null, status],
+    },
+  });
+  const insert = db.insert(campaigns).values({
+    id,
+    campaignId: parent?.id ?? null,
+    organizationId,
+    title: input.title,
+    description: input.description,
+    story: input.story ?? '',
+    video: input.video,
+    dateFrom: dates.from,
+    dateTo: dates.to,
+    goal: input.goal,
+    images,
+    // Spec section 4: new items default to approved; only admins choose otherwise.
+    status,
+    createdBy: user.id,
+    templateCauseId,
+    sponsoredEvent: input.sponsored_event ?? false,
+    incomeCode: input.income_code ?? null,
+    createdAt: ctx.now,
+    updatedAt: ctx.now,
+  });
+  await withUploads(ctx, uploads, () => db.batch([insert, audit]));
   // The author sees what they saved, even a status they may set but not view (e.g. deleted).
   return (await loadCampaignDto(db, id, user))!;
 }
@@ -328,7 +345,19 @@ export async function updateCampaign(ctx: WriteCtx, idOrShort: string, input: Ca
     // A status change (approve, hide, delete), a sponsored-event mark and a fund's income code are staff decisions: audited in the same batch.
     const actor = actorOf(user, ctx.requestId ?? null);
     const organizationId = changes.organizationId ?? row.organizationId;
+    const edited = contentChanges(row, changes);
     const audits = [
+      ...(Object.keys(edited).length
+        ? [
+            auditInsert(db, actor, {
+              action: 'campaign.update',
+              targetType: 'campaign',
+              targetId: row.id,
+              organizationId,
+              changes: edited,
+            }),
+          ]
+        : []),
       ...(changes.status
         ? [
             auditInsert(db, actor, {
@@ -366,6 +395,24 @@ export async function updateCampaign(ctx: WriteCtx, idOrShort: string, input: Ca
     await withUploads(ctx, uploads, () => (audits.length ? db.batch([update, ...audits]) : update));
   }
   return (await loadCampaignDto(db, row.id, user))!;
+}
+
+/** Fields of a campaign's content the audit log shows with their values (status, sponsored event and income code have rows of their own). */
+const AUDITED_VALUES = ['title', 'goal', 'dateFrom', 'dateTo', 'video', 'organizationId', 'campaignId'] as const;
+
+/**
+ * What an edit changed, for its audit row: short fields before and after; the description and story
+ * only as edited (their text is on the page), the images as counts.
+ */
+function contentChanges(row: Row, changes: Partial<typeof campaigns.$inferInsert>): Record<string, [unknown, unknown]> {
+  const picked: Record<string, unknown> = {};
+  for (const key of AUDITED_VALUES) if (changes[key] !== undefined) picked[key] = changes[key];
+  const edited = changedFields(row as Record<string, unknown>, picked);
+  for (const key of ['description', 'story'] as const)
+    if (changes[key] !== undefined && changes[key] !== row[key]) edited[key] = ['(before)', '(edited)'];
+  if (changes.images !== undefined && JSON.stringify(changes.images) !== JSON.stringify(row.images))
+    edited.images = [row.images.length, changes.images.length];
+  return edited;
 }
 
 // Every stored byte counts, resized copies included, so the quota also bounds a save's size.

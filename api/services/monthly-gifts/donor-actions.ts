@@ -1,4 +1,6 @@
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
+import { campaigns } from '../../../db/schema';
+import { type AuditActor, actorOf, auditInsert } from '../audit/append';
 import type Stripe from 'stripe';
 import type { MonthlyGiftCancelledBy } from '../../../domain';
 import { HttpError } from '../../lib/errors';
@@ -78,6 +80,31 @@ export async function cancelMonthlyGift(
 ): Promise<MonthlyGiftRow> {
   stillRunning(gift);
   return change(ctx, gift, { kind: 'cancel', by }, 'cancel your monthly gift');
+}
+
+/**
+ * Staff cancelling a donor's monthly gift (the gift's page): the provider's change, then its audit
+ * row. The provider call cannot share a batch with the row; a retry of a cancelled gift is a 409
+ * before either, so the row is written once.
+ */
+export async function cancelMonthlyGiftForDonor(
+  ctx: ActionContext & { viewer: AuditActor['user']; requestId: string | null },
+  gift: MonthlyGiftRow,
+): Promise<MonthlyGiftRow> {
+  const cancelled = await cancelMonthlyGift(ctx, gift, 'admin');
+  const [campaign] = await ctx.db
+    .select({ organizationId: campaigns.organizationId })
+    .from(campaigns)
+    .where(eq(campaigns.id, gift.campaignId))
+    .limit(1);
+  await auditInsert(ctx.db, actorOf(ctx.viewer, ctx.requestId), {
+    action: 'monthly_gift.cancel',
+    targetType: 'monthly_gift',
+    targetId: gift.id,
+    organizationId: campaign?.organizationId ?? null,
+    changes: { status: [gift.status, cancelled.status] },
+  });
+  return cancelled;
 }
 
 export async function changeMonthlyGiftAmount(

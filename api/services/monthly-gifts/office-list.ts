@@ -112,6 +112,7 @@ export async function officeMonthlyGifts(
     return {
       _id: g.id,
       donor: { _id: g.donorId, name: `${r.donorFirstName} ${r.donorLastName}`.trim(), email: r.donorEmail },
+      first_donation_id: g.firstDonationId ?? null,
       amount: g.amount,
       campaign: { _id: g.campaignId, title: r.campaignTitle },
       appeal: g.appealId && r.appealTitle !== null ? { _id: g.appealId, title: r.appealTitle } : null,

@@ -288,10 +288,10 @@ async function organizationForNewDonor(
  * their donor list before the first gift.
  */
 export async function createUser(
-  ctx: ViewerContext,
+  ctx: AuditedWriteContext,
   input: DonorInput & { first_name: string; last_name: string; email: string; organization_id?: string },
 ): Promise<DonorDto> {
-  const { db, viewer } = ctx;
+  const { db, viewer, requestId } = ctx;
   if (!isAdmin(viewer)) {
     const extra = Object.entries(input).filter(([key, value]) => !ORG_ADMIN_FIELDS.has(key) && hasValue(value));
     if (extra.some(([key, value]) => key === 'type' && value !== 'donor'))
@@ -317,14 +317,24 @@ export async function createUser(
       lastName: input.last_name,
     })
     .returning();
+  // Staff adding a person is a change to the organization's records: audited in the same batch.
+  const audit = auditInsert(db, actorOf(viewer, requestId), {
+    action: 'user.create',
+    targetType: 'user',
+    targetId: id,
+    organizationId,
+    changes: {
+      email: [null, email],
+      name: [null, `${input.first_name} ${input.last_name}`.trim()],
+      type: [null, (isAdmin(viewer) ? input.type : undefined) ?? 'donor'],
+    },
+  });
   let row: UserRow;
   try {
-    if (organizationId) {
-      const link = db.insert(organizationDonors).values({ organizationId, userId: id, addedBy: viewer.id });
-      [[row]] = await db.batch([insertUser, link]);
-    } else {
-      [row] = await insertUser;
-    }
+    const link = organizationId
+      ? [db.insert(organizationDonors).values({ organizationId, userId: id, addedBy: viewer.id })]
+      : [];
+    [[row]] = await db.batch([insertUser, ...link, audit]);
   } catch (error) {
     // Two requests racing for one address: the unique index decides, the loser gets the same 409.
     if (isUniqueViolation(error)) throw new HttpError(409, DUPLICATE_EMAIL);

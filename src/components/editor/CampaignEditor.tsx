@@ -14,6 +14,7 @@ import {
   formFromDto,
   formProblems,
   fullName,
+  goalProblem,
   isReady,
   listInWords,
   missingForReady,
@@ -400,9 +401,18 @@ export default function CampaignEditor({ kind, id, redirectTo, title, onCancel }
                   placeholder="500"
                   required
                   aria-required="true"
-                  {...fieldProps('goal', (typed) => typed.replace(/[^\d.,]/g, '').slice(0, 12))}
+                  maxLength={16}
+                  aria-invalid={goalProblem(form.goal) ? true : undefined}
+                  aria-describedby={goalProblem(form.goal) ? `${more.goal}-error` : undefined}
+                  {...fieldProps('goal')}
                 />
               </div>
+              {/* What was typed stays as typed ("-5" is not quietly 5): the problem is said here. */}
+              {goalProblem(form.goal) ? (
+                <p className="editor-field-error editor-goal-error" id={`${more.goal}-error`}>
+                  {goalProblem(form.goal)}
+                </p>
+              ) : null}
             </EditorField>
 
             {kind === 'appeal' ? (

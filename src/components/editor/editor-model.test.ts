@@ -9,6 +9,7 @@ import {
   isAllowedVideoUrl,
   isReady,
   listInWords,
+  goalProblem,
   missingForReady,
   poundsToPence,
   redirectTarget,
@@ -47,10 +48,17 @@ describe('editor model', () => {
     expect(listInWords(missingForReady(blank, 'appeal'))).toBe('a title, a description, a goal and an image');
     expect(missingForReady(blank, 'campaign')).toContain('an organization');
     const almost = { ...blank, title: 'Run', description: 'For water.', goal: '0' };
-    expect(listInWords(missingForReady(almost, 'appeal'))).toBe('a goal and an image');
+    expect(listInWords(missingForReady(almost, 'appeal'))).toBe('a valid goal and an image');
     const done = { ...almost, goal: '250', images: [image] };
     expect(missingForReady(done, 'appeal')).toEqual([]);
     expect(isReady(done, 'appeal')).toBe(true);
+  });
+
+  it('says what is wrong with a goal as typed, and keeps it as typed', () => {
+    for (const typed of ['-5', '1e12', '12.345', '0', 'lots'])
+      expect(goalProblem(typed)).toBe('Enter a goal in pounds greater than £0, e.g. 500 or 99.50.');
+    expect(goalProblem('1000001')).toBe('The goal can be at most £1,000,000.');
+    for (const typed of ['', '500', '99.50', '1,000']) expect(goalProblem(typed)).toBeNull();
   });
 
   it('defaults the date range to today and 20 days later', () => {

@@ -151,10 +151,19 @@ export function missingForReady(form: EditorForm, kind: EditorKind): string[] {
   const missing: string[] = [];
   if (!form.title.trim()) missing.push('a title');
   if (!form.description.trim()) missing.push('a description');
-  if (goal === null || goal <= 0) missing.push('a goal');
+  if (goal === null || goal <= 0) missing.push(form.goal.trim() ? 'a valid goal' : 'a goal');
   if (kind === 'campaign' && !form.organizationId) missing.push('an organization');
   if (!form.images.length) missing.push('an image');
   return missing;
+}
+
+/** What is wrong with a goal typed (null: nothing typed yet, or a goal that will do): said beside the field. */
+export function goalProblem(typed: string): string | null {
+  if (!typed.trim()) return null;
+  const goal = poundsToPence(typed);
+  if (goal === null || goal <= 0) return 'Enter a goal in pounds greater than £0, e.g. 500 or 99.50.';
+  if (goal > MAX_GOAL_PENCE) return 'The goal can be at most £1,000,000.';
+  return null;
 }
 
 /** "a title, a goal and an image". */

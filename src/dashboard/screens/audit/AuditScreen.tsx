@@ -124,8 +124,9 @@ function AuditLog() {
     <section className="dash-section">
       <PageHeader title="Audit log" />
       <p className="dash-hint dash-hint-above">
-        Every change staff made to donations, refunds, batches, Gift Aid, organizations, campaigns and accounts. Nothing
-        here can be edited or deleted.
+        Every change staff made to donations, refunds, batches, Gift Aid, organizations, campaigns, monthly gifts and
+        accounts, and each campaign or appeal started or edited (by staff or its fundraiser). Nothing here can be edited
+        or deleted.
       </p>
       {state.status === 'error' ? <Alert>{state.error.message}</Alert> : null}
       <DataTable

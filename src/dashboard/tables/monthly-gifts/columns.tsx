@@ -1,9 +1,11 @@
-import { formatPence, formatUkDate, monthlyGiftMethodLabel } from '../../../../domain';
+import { formatPence, monthlyGiftMethodLabel } from '../../../../domain';
+import { formatDate } from '../../lib/dates';
 import type { OfficeMonthlyGift } from '../../../lib/api';
 import { DataTableColumnHeader } from '../data-table-column-header';
 import type { DashColumnDef } from '../features';
 
-const day = (iso: string | null | undefined) => (iso ? formatUkDate(new Date(iso)) : '-');
+// "28 Nov 2026", as the rest of the dashboard writes a day.
+const day = (iso: string | null | undefined) => (iso ? formatDate(iso) : '-');
 
 export const STATUS_LABELS: Record<OfficeMonthlyGift['status'], string> = {
   active: 'Active',
@@ -21,9 +23,12 @@ export const monthlyGiftColumns: DashColumnDef<OfficeMonthlyGift>[] = [
     id: 'donor',
     accessorFn: (row) => row.donor.name || row.donor.email,
     header: ({ column }) => <DataTableColumnHeader column={column} title="Donor" />,
+    // The donor's page (their giving); the gift's own page is the Manage column.
     cell: ({ row }) => (
       <span>
-        {row.original.donor.name || '-'}
+        <a href={`/dashboard/donors/edit/${encodeURIComponent(row.original.donor._id)}`}>
+          {row.original.donor.name || row.original.donor.email}
+        </a>
         <br />
         <small>{row.original.donor.email}</small>
       </span>
@@ -65,6 +70,24 @@ export const monthlyGiftColumns: DashColumnDef<OfficeMonthlyGift>[] = [
     accessorFn: (row) => STATUS_LABELS[row.status],
     header: ({ column }) => <DataTableColumnHeader column={column} title="Status" />,
     meta: { label: 'Status' },
+  },
+  {
+    id: 'manage',
+    header: 'Manage',
+    enableSorting: false,
+    // The gift that started it: its page shows the monthly gift and cancels it for the donor.
+    cell: ({ row }) =>
+      row.original.first_donation_id ? (
+        <a
+          href={`/dashboard/donations/edit/${encodeURIComponent(row.original.first_donation_id)}`}
+          aria-label={`Open gift: ${row.original.donor.name || row.original.donor.email}`}
+        >
+          Open gift
+        </a>
+      ) : (
+        '-'
+      ),
+    meta: { label: 'Manage' },
   },
 ];
 
