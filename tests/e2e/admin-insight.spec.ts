@@ -82,6 +82,10 @@ test('an admin filters donations, the view survives reload, and the CSV export m
   await expect(page).toHaveURL(/amount_min=1000/);
   await page.getByRole('button', { name: /^Amount: / }).click();
   await expect(page).toHaveURL(/sort=amount/);
+  await expect(page.getByRole('columnheader', { name: /^Amount/ })).toHaveAttribute(
+    'aria-sort',
+    /ascending|descending/,
+  );
   const expected = await request.get('/api/donations?type=monthly&amount_min=1000&limit=100', auth);
   const filteredTotal = Number(expected.headers()['x-total-count']);
   expect(filteredTotal).toBeGreaterThan(0);

@@ -1,5 +1,15 @@
 import type { APIRequestContext } from '@playwright/test';
-import { expect, type Mail, openAs, outbox, signUp, startMonthlyGift, test, tokenFor } from './fixtures';
+import {
+  expect,
+  expectNoAxeViolations,
+  type Mail,
+  openAs,
+  outbox,
+  signUp,
+  startMonthlyGift,
+  test,
+  tokenFor,
+} from './fixtures';
 
 /** After the gift. Receipts, the signed cancel link, My Donations and the annual statement. */
 
@@ -87,6 +97,15 @@ test('a donor changes, pauses and resumes a monthly gift in My Donations', async
   await openAs(page, token, '/dashboard/donations/me');
   const card = page.getByTestId('monthly-gift');
   await expect(card).toContainText('Active');
+  // From the keyboard: each step takes the focus (its field, or the safe choice), and Back gives it back.
+  await card.getByRole('button', { name: 'Cancel', exact: true }).press('Enter');
+  await expect(card.getByRole('button', { name: 'Keep giving' })).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(card.getByRole('button', { name: 'Cancel', exact: true })).toBeFocused();
+  await card.getByRole('button', { name: 'Change amount' }).click();
+  await expect(card.getByLabel('New monthly amount')).toBeFocused();
+  await card.getByRole('button', { name: 'Back' }).click();
+  await expect(card.getByRole('button', { name: 'Change amount' })).toBeFocused();
   await card.getByRole('button', { name: 'Change amount' }).click();
   await card.getByLabel('New monthly amount').selectOption(prices[1].id);
   await card.getByRole('button', { name: 'Save amount' }).click();
@@ -226,4 +245,29 @@ test('an admin downloads who agreed to email updates from the donors list', asyn
     '"email","first_name","last_name","consented_on","consented_at_utc","source","wording"',
   );
   await expect(page.getByRole('columnheader', { name: /Account deletion/ })).toBeVisible();
+});
+
+test('deleting an account from the keyboard: each step takes the focus, and keeping it gives it back', async ({
+  page,
+  request,
+}) => {
+  const token = await signIn(request, `e2e.erase.${Date.now()}@example.com`);
+  await openAs(page, token, '/dashboard/donors/edit/me');
+  const panel = page.getByRole('region', { name: 'Delete my account' });
+  const open = panel.getByRole('button', { name: 'Delete my account…' });
+  await open.press('Enter');
+  await expect(panel.getByRole('button', { name: 'Keep my account' })).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(open).toBeFocused();
+  await open.press('Enter');
+  await panel.getByRole('button', { name: 'Email me a code to confirm' }).click();
+  await expect(panel.getByLabel('Code from the email')).toBeFocused();
+});
+
+test('the statement page names itself and has its main landmark, also signed out', async ({ page }) => {
+  await page.goto('/statement');
+  await expect(page.getByRole('alert')).toContainText('Sign in to see your statement.');
+  await expect(page.getByRole('main')).toHaveCount(1);
+  await expect(page.getByRole('heading', { level: 1, name: 'Annual giving statement' })).toHaveCount(1);
+  await expectNoAxeViolations(page);
 });

@@ -244,3 +244,15 @@ test('pages work at 390px without horizontal scrolling', async ({ page, request 
     expect(overflow, path).toBeLessThanOrEqual(0);
   }
 });
+
+test('the home carousel moves without sliding for those who ask for less motion', async ({ page }) => {
+  await page.emulateMedia({ reducedMotion: 'reduce' });
+  await page.goto('/');
+  const carousel = page.locator('.campaign-carousel');
+  await carousel.scrollIntoViewIfNeeded();
+  await islandHydrated(page.locator('astro-island', { has: page.locator('.campaign-carousel') }));
+  await carousel.getByRole('button', { name: 'Next campaigns' }).click();
+  // Swiper sets the track's transition to its speed: 0 ms, so the slide is there at once.
+  await expect(carousel.locator('.swiper-wrapper')).toHaveCSS('transition-duration', '0s');
+  await expect(carousel.getByRole('button', { name: 'Go to slide 2' })).toHaveAttribute('aria-current', 'true');
+});

@@ -41,6 +41,8 @@ export default function CampaignCarousel({ slides, label }: { slides: CarouselSl
       });
     };
     const swiper = new Swiper(root.current, {
+      // No sliding animation for those who asked their system for less motion (the snap carousels do the same).
+      speed: window.matchMedia('(prefers-reduced-motion: reduce)').matches ? 0 : 300,
       spaceBetween: 24,
       slidesPerView: 1,
       breakpoints: { 640: { slidesPerView: 2 }, 1024: { slidesPerView: 3 } },

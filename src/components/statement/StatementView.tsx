@@ -40,7 +40,9 @@ export default function StatementView() {
   }, [ready, token, year]);
 
   return (
-    <div className="statement">
+    <main className="statement">
+      {/* The sheet's own h1 names the page once it is loaded; until then (or signed out) this one does. */}
+      {state.status === 'ok' ? null : <h1 className="visually-hidden">Annual giving statement</h1>}
       <div className="statement-tools no-print">
         <a href="/dashboard/donations/me">← My Donations</a>
         <label>
@@ -69,7 +71,7 @@ export default function StatementView() {
         </p>
       ) : null}
       {state.status === 'ok' ? <StatementSheet s={state.data} /> : null}
-    </div>
+    </main>
   );
 }
 

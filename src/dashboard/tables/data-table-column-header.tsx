@@ -2,7 +2,7 @@ import type { Column } from '@tanstack/react-table';
 import { Icon } from '../ui/icons';
 import type { Features } from './features';
 
-/** Sortable header button; aria-sort lives on the th via the label text for screen readers. */
+/** Sortable header button; its label says the order, and the th carries aria-sort (data-table.tsx). */
 export function DataTableColumnHeader<TData extends object>({
   column,
   title,

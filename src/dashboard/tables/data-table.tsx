@@ -86,7 +86,18 @@ export function DataTable<TData extends object>(props: Props<TData>) {
             {table.getHeaderGroups().map((group) => (
               <tr key={group.id}>
                 {group.headers.map((header) => (
-                  <th key={header.id} scope="col">
+                  <th
+                    key={header.id}
+                    scope="col"
+                    // The sorted column says so to screen readers' table navigation, not only in its button's label.
+                    aria-sort={
+                      header.column.getIsSorted() === 'asc'
+                        ? 'ascending'
+                        : header.column.getIsSorted() === 'desc'
+                          ? 'descending'
+                          : undefined
+                    }
+                  >
                     {header.isPlaceholder ? null : <table.FlexRender header={header} />}
                   </th>
                 ))}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { showValue } from './columns';
+import { fieldLabel, showValue } from './columns';
 
 describe('the audit log shows stored values as a person reads them', () => {
   it('spells out a refund row field by field, its amount in pounds, never as JSON', () => {
@@ -17,5 +17,14 @@ describe('the audit log shows stored values as a person reads them', () => {
     expect(showValue('total', 127_500)).toBe('£1,275.00');
     expect(showValue('gift_count', 3)).toBe('3');
     expect(showValue('note', null)).toBe('–');
+  });
+});
+
+describe('the audit log names fields in words', () => {
+  it('splits camelCase and snake_case, and shows a goal in pounds', () => {
+    expect(fieldLabel('lastName')).toBe('last name');
+    expect(fieldLabel('income_code')).toBe('income code');
+    expect(fieldLabel('dateFrom')).toBe('date from');
+    expect(showValue('goal', 50_000)).toBe('£500.00');
   });
 });

@@ -48,7 +48,7 @@ export function recordHref(type: string, id: string): string | null {
  */
 export function showValue(field: string, value: unknown): string {
   if (value === null || value === undefined || value === '') return '–';
-  if (typeof value === 'number' && /amount|pence|total/.test(field)) return formatPence(value);
+  if (typeof value === 'number' && /amount|pence|total|goal/i.test(field)) return formatPence(value);
   if (Array.isArray(value)) return value.length ? value.map((item) => showValue(field, item)).join(', ') : '–';
   if (typeof value === 'object')
     return Object.entries(value as Record<string, unknown>)
@@ -59,12 +59,33 @@ export function showValue(field: string, value: unknown): string {
 
 const shortId = (id: string) => (id.length > 12 ? `${id.slice(0, 8)}…` : id);
 
+/** A stored field's name as words: "lastName" and "last_name" read "last name". */
+export function fieldLabel(field: string): string {
+  return field
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/_/g, ' ')
+    .toLowerCase();
+}
+
 export const auditColumns: DashColumnDef<AuditRow>[] = [
   {
     id: 'at',
     accessorFn: (row) => row.at,
     header: ({ column }) => <DataTableColumnHeader column={column} title="When" />,
-    cell: ({ row }) => <span className="audit-when">{formatDateTime(row.original.at)}</span>,
+    // The request id rides under the time (the CSV has it in full), so the table fits beside the menu.
+    cell: ({ row }) => (
+      <span className="audit-when">
+        {formatDateTime(row.original.at)}
+        {row.original.request_id ? (
+          <>
+            <br />
+            <small className="audit-mono" title={row.original.request_id}>
+              request {shortId(row.original.request_id)}
+            </small>
+          </>
+        ) : null}
+      </span>
+    ),
     enableSorting: false,
     meta: { label: 'When' },
   },
@@ -121,7 +142,7 @@ export const auditColumns: DashColumnDef<AuditRow>[] = [
             <ul className="audit-changes">
               {entries.map(([field, [before, after]]) => (
                 <li key={field}>
-                  <span className="audit-field">{field}</span>:{' '}
+                  <span className="audit-field">{fieldLabel(field)}</span>:{' '}
                   <span className="audit-before">{showValue(field, before)}</span>
                   <span className="audit-arrow" aria-label="changed to">
                     →
@@ -139,13 +160,5 @@ export const auditColumns: DashColumnDef<AuditRow>[] = [
     },
     enableSorting: false,
     meta: { label: 'Changes' },
-  },
-  {
-    id: 'request',
-    accessorFn: (row) => row.request_id ?? '',
-    header: ({ column }) => <DataTableColumnHeader column={column} title="Request id" />,
-    cell: ({ row }) => <span className="audit-mono">{row.original.request_id ?? '–'}</span>,
-    enableSorting: false,
-    meta: { label: 'Request id' },
   },
 ];

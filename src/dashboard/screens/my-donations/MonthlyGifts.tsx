@@ -1,4 +1,4 @@
-import { type ReactNode, useRef, useState } from 'react';
+import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { formatLongUkDate, formatPence, MAX_PAUSE_MONTHS, paymentMethodLabel } from '../../../../domain';
 import { api, type ApiResult, client, type Data } from '../../../lib/api';
 import { useApiGet } from '../../lib/use-api';
@@ -64,8 +64,17 @@ function InlineStep(props: {
   back?: string;
   onBack: () => void;
 }) {
+  // The step takes the place of the button that opened it: focus goes to its field, or to its safe
+  // choice when it only asks (cancelling), never to the page's body.
+  const box = useRef<HTMLDivElement>(null);
+  const danger = Boolean(props.danger);
+  useEffect(() => {
+    const step = box.current;
+    const field = step?.querySelector<HTMLElement>('select, input');
+    (field ?? step?.querySelector<HTMLElement>(danger ? '.btn-ghost' : '.btn'))?.focus();
+  }, [danger]);
   return (
-    <div className="mg-inline" role={props.group ? 'group' : undefined} aria-label={props.group}>
+    <div ref={box} className="mg-inline" role={props.group ? 'group' : undefined} aria-label={props.group}>
       {props.children}
       <button
         type="button"
@@ -82,8 +91,23 @@ function InlineStep(props: {
   );
 }
 
+type Mode = 'idle' | 'change' | 'pause' | 'resume' | 'cancel';
+
 function MonthlyGiftCard({ gift, prices, onChanged }: { gift: MonthlyGift; prices: Price[]; onChanged: () => void }) {
-  const [mode, setMode] = useState<'idle' | 'change' | 'pause' | 'resume' | 'cancel'>('idle');
+  const [mode, setMode] = useState<Mode>('idle');
+  // Back from a step, focus returns to the button that opened it (or to the card, when a cancelled
+  // gift no longer offers it).
+  const openers = useRef<Partial<Record<Mode, HTMLButtonElement | null>>>({});
+  const card = useRef<HTMLLIElement>(null);
+  const lastMode = useRef<Mode>('idle');
+  useEffect(() => {
+    const left = lastMode.current;
+    lastMode.current = mode;
+    if (mode !== 'idle' || left === 'idle') return;
+    const opener = openers.current[left];
+    if (opener?.isConnected) opener.focus();
+    else card.current?.focus();
+  }, [mode]);
   const [price, setPrice] = useState('');
   const [months, setMonths] = useState(1);
   const [busy, setBusy] = useState(false);
@@ -107,7 +131,7 @@ function MonthlyGiftCard({ gift, prices, onChanged }: { gift: MonthlyGift; price
   };
 
   return (
-    <li className="mg-card" data-testid="monthly-gift">
+    <li className="mg-card" data-testid="monthly-gift" ref={card} tabIndex={-1}>
       <div className="mg-head">
         <span className="mg-amount">{formatPence(gift.amount)} a month</span>
         <Badge tone={tone}>{label}</Badge>
@@ -154,19 +178,47 @@ function MonthlyGiftCard({ gift, prices, onChanged }: { gift: MonthlyGift; price
       {error ? <Alert>{error}</Alert> : null}
       {running && mode === 'idle' ? (
         <div className="mg-actions">
-          <button type="button" className="btn btn-outline dash-btn-sm" onClick={() => setMode('change')}>
+          <button
+            ref={(el) => {
+              openers.current.change = el;
+            }}
+            type="button"
+            className="btn btn-outline dash-btn-sm"
+            onClick={() => setMode('change')}
+          >
             Change amount
           </button>
           {gift.status === 'paused' ? (
-            <button type="button" className="btn btn-outline dash-btn-sm" onClick={() => setMode('resume')}>
+            <button
+              ref={(el) => {
+                openers.current.resume = el;
+              }}
+              type="button"
+              className="btn btn-outline dash-btn-sm"
+              onClick={() => setMode('resume')}
+            >
               Resume now
             </button>
           ) : (
-            <button type="button" className="btn btn-outline dash-btn-sm" onClick={() => setMode('pause')}>
+            <button
+              ref={(el) => {
+                openers.current.pause = el;
+              }}
+              type="button"
+              className="btn btn-outline dash-btn-sm"
+              onClick={() => setMode('pause')}
+            >
               Pause for 1-{MAX_PAUSE_MONTHS} months
             </button>
           )}
-          <button type="button" className="btn btn-outline dash-btn-sm" onClick={() => setMode('cancel')}>
+          <button
+            ref={(el) => {
+              openers.current.cancel = el;
+            }}
+            type="button"
+            className="btn btn-outline dash-btn-sm"
+            onClick={() => setMode('cancel')}
+          >
             Cancel
           </button>
         </div>

@@ -1,4 +1,5 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
+import { useConfirmFocus } from '../../lib/use-confirm-focus';
 import { formatLongUkDate } from '../../../../domain';
 import { api, client } from '../../../lib/api';
 import { useApiGet } from '../../lib/use-api';
@@ -72,6 +73,13 @@ function DeleteAccountPanel() {
   const [code, setCode] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  // Each step takes the place of the button that opened it: focus goes to the step's safe choice,
+  // back to "Delete my account…" when kept, and to the code field once the email is sent.
+  const { inside: keepRef, opener: deleteRef } = useConfirmFocus(step === 'confirm');
+  const codeRef = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    if (step === 'code') codeRef.current?.focus();
+  }, [step]);
 
   const ask = async () => {
     setBusy(true);
@@ -109,7 +117,12 @@ function DeleteAccountPanel() {
             and only our administrators can see them.
           </p>
           {step === 'idle' ? (
-            <button type="button" className="btn btn-outline dash-btn-sm" onClick={() => setStep('confirm')}>
+            <button
+              ref={deleteRef}
+              type="button"
+              className="btn btn-outline dash-btn-sm"
+              onClick={() => setStep('confirm')}
+            >
               Delete my account…
             </button>
           ) : null}
@@ -118,7 +131,7 @@ function DeleteAccountPanel() {
               <button type="button" className="btn btn-danger dash-btn-sm" disabled={busy} onClick={ask}>
                 Email me a code to confirm
               </button>
-              <button type="button" className="btn btn-ghost dash-btn-sm" onClick={() => setStep('idle')}>
+              <button ref={keepRef} type="button" className="btn btn-ghost dash-btn-sm" onClick={() => setStep('idle')}>
                 Keep my account
               </button>
             </div>
@@ -133,6 +146,7 @@ function DeleteAccountPanel() {
             >
               <label htmlFor="erasure-code">Code from the email</label>
               <input
+                ref={codeRef}
                 id="erasure-code"
                 inputMode="numeric"
                 autoComplete="one-time-code"
