@@ -30,8 +30,19 @@ export const myDonationColumns: DashColumnDef<Donation>[] = [
     header: ({ column }) => <DataTableColumnHeader column={column} title="Amount" />,
     cell: ({ row }) => (typeof row.original.amount === 'number' ? formatPence(row.original.amount) : '-'),
   },
-  { id: 'campaign', accessorFn: (row) => row.campaign?.label || '-', header: 'Campaign' },
-  { id: 'appeal', accessorFn: (row) => row.appeal?.label || '-', header: 'Appeal' },
+  // Titles may hold long unbroken words (a reference, a number): they wrap, so the table fits its box.
+  {
+    id: 'campaign',
+    accessorFn: (row) => row.campaign?.label || '-',
+    header: 'Campaign',
+    cell: ({ getValue }) => <span className="dash-wrap-anywhere">{String(getValue())}</span>,
+  },
+  {
+    id: 'appeal',
+    accessorFn: (row) => row.appeal?.label || '-',
+    header: 'Appeal',
+    cell: ({ getValue }) => <span className="dash-wrap-anywhere">{String(getValue())}</span>,
+  },
   {
     id: 'method',
     accessorFn: (row) => paymentMethodLabel(row.payment_method, row.bank_last4, row.source) || '-',
