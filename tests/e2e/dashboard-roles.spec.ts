@@ -129,6 +129,8 @@ test('Contact Support sends the message and the donor gets a copy; the charity g
   await openAs(page, request, DONOR, '/dashboard/contact');
   const subject = `Receipt question ${Date.now()}`;
   await expect(page.getByRole('textbox', { name: /^Email/ })).toHaveValue(DONOR);
+  // The disabled Send says what it waits for.
+  await expect(page.getByTestId('send-waiting')).toHaveText('To send, add a subject and a message.');
   await page.getByRole('textbox', { name: /^Subject/ }).fill(subject);
   await page
     .getByRole('textbox', { name: /^Message\/Inquiry/ })

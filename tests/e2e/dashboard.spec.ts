@@ -327,13 +327,19 @@ test('an admin adds a donor: Save waits for the required fields, phone is format
   const first = `Ada${id}`;
   const email = `ada.${id}@example.org`;
   const save = page.getByRole('button', { name: 'Save' });
+  const waiting = page.getByTestId('save-waiting');
   await expect(save).toBeDisabled();
+  // The disabled Save says what it waits for, and says it to screen readers too.
+  await expect(waiting).toHaveText('To save, add a first name, a last name and an email.');
+  await expect(save).toHaveAccessibleDescription('To save, add a first name, a last name and an email.');
   await page.getByLabel('First name').fill(first);
   await expect(save).toBeDisabled();
   await page.getByLabel('Last name').fill('Lovelace');
   await expect(save).toBeDisabled();
+  await expect(waiting).toHaveText('To save, add an email.');
   await page.getByRole('textbox', { name: /^Email/ }).fill(email);
   await expect(save).toBeEnabled();
+  await expect(waiting).toHaveCount(0);
   // A UK number (docs/decisions/009): grouped as typed; one digit short is refused by name, nothing saved.
   await page.getByLabel('Phone').pressSequentially('0791112345');
   await expect(page.getByLabel('Phone')).toHaveValue('07911 12345');

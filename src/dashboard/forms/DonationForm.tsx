@@ -73,8 +73,14 @@ export function DonationForm({
       setValues((prev) => ({ ...prev, [key]: v, ...(key === 'campaign' ? { appeal: '' } : {}) }));
   const bind = <K extends keyof Values>(key: K) => ({ value: values[key], onChange: set(key) });
   const pence = poundsToPence(values.amount);
-  const canSave =
-    values.donor !== '' && pence !== null && values.date !== '' && values.campaign !== '' && values.appeal !== '';
+  const waitingFor = [
+    values.donor === '' && 'a donor',
+    pence === null && (values.amount.trim() ? 'a valid amount' : 'an amount'),
+    values.date === '' && 'a date',
+    values.campaign === '' && 'a campaign',
+    values.appeal === '' && 'an appeal',
+  ].filter((item): item is string => Boolean(item));
+  const canSave = waitingFor.length === 0;
 
   const save = async () => {
     setSaving(true);
@@ -205,6 +211,7 @@ export function DonationForm({
         title={isEdit ? 'Edit Donation' : 'Add Donation'}
         onSubmit={save}
         canSave={canSave}
+        waitingFor={waitingFor}
         saving={saving}
         error={error}
         onCancel={() => goBack(listPathOf('donations'))}

@@ -89,11 +89,13 @@ export function DonorForm({ id }: { id?: string }) {
       setValues((prev) => ({ ...prev, [key]: v }));
   const bind = <K extends keyof Values>(key: K) => ({ value: values[key], onChange: set(key) });
   const chooseOrganization = limited && (viewer?.orgIds.length ?? 0) > 1;
-  const canSave =
-    values.first_name.trim() !== '' &&
-    values.last_name.trim() !== '' &&
-    (isEdit || values.email.trim() !== '') &&
-    (!chooseOrganization || organizationId !== '');
+  const waitingFor = [
+    values.first_name.trim() === '' && 'a first name',
+    values.last_name.trim() === '' && 'a last name',
+    !isEdit && values.email.trim() === '' && 'an email',
+    chooseOrganization && organizationId === '' && 'an organization',
+  ].filter((item): item is string => Boolean(item));
+  const canSave = waitingFor.length === 0;
 
   const save = async () => {
     setSaving(true);
@@ -129,6 +131,7 @@ export function DonorForm({ id }: { id?: string }) {
         title={isMe ? 'My Info' : isEdit ? 'Edit Donor' : 'Add Donor'}
         onSubmit={save}
         canSave={canSave}
+        waitingFor={waitingFor}
         saving={saving}
         error={error}
         onCancel={() => goBack(isMe ? '/dashboard/overview' : listPathOf('donors'))}

@@ -175,6 +175,9 @@ export function MultiSelect({
   );
 }
 
+/** "a, b and c", as a sentence says it. */
+const LIST = new Intl.ListFormat('en-GB', { style: 'long', type: 'conjunction' });
+
 export function FormShell({
   title,
   onSubmit,
@@ -183,6 +186,7 @@ export function FormShell({
   error,
   onCancel,
   children,
+  waitingFor,
 }: {
   title: string;
   onSubmit: () => void;
@@ -191,7 +195,11 @@ export function FormShell({
   error: string | null;
   onCancel: () => void;
   children: ReactNode;
+  /** What Save still waits for ("a first name and a last name"): said beside the disabled button. */
+  waitingFor?: string[];
 }) {
+  const hintId = useId();
+  const waiting = !canSave && waitingFor?.length ? `To save, add ${LIST.format(waitingFor)}.` : null;
   const submit = (e: FormEvent) => {
     e.preventDefault();
     if (canSave && !saving) onSubmit();
@@ -216,9 +224,19 @@ export function FormShell({
           <button type="button" className="btn btn-outline" onClick={onCancel}>
             Cancel
           </button>
-          <button type="submit" className="btn btn-primary" disabled={!canSave || saving}>
+          <button
+            type="submit"
+            className="btn btn-primary"
+            disabled={!canSave || saving}
+            aria-describedby={waiting ? hintId : undefined}
+          >
             {saving ? 'Saving…' : 'Save'}
           </button>
+          {waiting ? (
+            <p className="dash-hint" id={hintId} data-testid="save-waiting">
+              {waiting}
+            </p>
+          ) : null}
         </div>
       </form>
     </section>

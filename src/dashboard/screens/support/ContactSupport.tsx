@@ -1,5 +1,5 @@
 import { useStore } from '@nanostores/react';
-import { useEffect, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { SUPPORT_REPLY_PROMISE, SUPPORT_REQUEST_LIMITS } from '../../../../domain/support';
 import { api, client, type Data } from '../../../lib/api';
 import { formatDate } from '../../lib/dates';
@@ -29,6 +29,13 @@ export function ContactSupport() {
     if (user && !name) setName(`${user.name.first_name} ${user.name.last_name}`.trim());
   }, [user, name]);
   const ready = name.trim() && subject.trim() && message.trim() && user?.email;
+  // The disabled button says what it waits for (the spec keeps it disabled until the form is whole).
+  const waitingFor = [
+    !name.trim() && 'your name',
+    !subject.trim() && 'a subject',
+    !message.trim() && 'a message',
+  ].filter((item): item is string => Boolean(item));
+  const waitingId = useId();
 
   async function send() {
     if (!ready || busy) return;
@@ -90,9 +97,19 @@ export function ContactSupport() {
           rows={6}
           maxLength={SUPPORT_REQUEST_LIMITS.message}
         />
-        <button type="submit" className="btn btn-primary" disabled={!ready || busy}>
+        <button
+          type="submit"
+          className="btn btn-primary"
+          disabled={!ready || busy}
+          aria-describedby={waitingFor.length ? waitingId : undefined}
+        >
           {busy ? 'Sending…' : 'Send Message'}
         </button>
+        {waitingFor.length ? (
+          <p className="dash-hint" id={waitingId} data-testid="send-waiting">
+            To send, add {new Intl.ListFormat('en-GB', { type: 'conjunction' }).format(waitingFor)}.
+          </p>
+        ) : null}
       </form>
       {sent.length ? <SentMessages items={sent} /> : null}
     </section>
