@@ -31,6 +31,7 @@ import {
   type OrganizationRow,
   signedIn,
   type UserRow,
+  createSession,
 } from '../../../tests/factories';
 import { bodyOf, engineName, errorOf, setupTestApp, type TestApp } from '#test-app';
 import type { ClaimUpdate } from '../../schemas/gift-aid';
@@ -601,45 +602,48 @@ describe(`Gift Aid API (${engineName})`, () => {
     });
   });
 
-  it('a paid gift’s declaration becomes the donor’s one in force to that charity; other charities’ stay', async () => {
+  it('the owner’s paid gift makes its declaration their one in force to that charity; a stranger’s typed email does not', async () => {
     const email = `again-${Date.now()}@example.com`;
-    const give = async (campaignId: string, house: string) => {
-      const started = await t.client().api.stripe.client_secret.$post({
+    // `token`: the donor signed in; none: a guest typing the email (the first such gift makes the account).
+    const give = async (campaignId: string, house: string, token?: string) => {
+      const started = await t.client(token).api.stripe.client_secret.$post({
         json: {
-          email,
+          ...(token ? {} : { email }),
           amount: 1000,
           campaign_id: campaignId,
           giftAid: true,
-          gift_aid: {
-            first_name: 'Rae',
-            last_name: 'Moss',
-            house,
-            address: 'Mill Lane',
-            postcode: 'LS1 4AP',
-          },
+          gift_aid: { first_name: 'Rae', last_name: 'Moss', house, address: 'Mill Lane', postcode: 'LS1 4AP' },
         },
       });
       const { clientSecret } = await bodyOf(started, 200);
       expect((await t.client().api.stripe.demo.confirm.$post({ json: { clientSecret } })).status).toBe(200);
     };
-    const mine = async () => {
+    const inForce = async () => {
       const [donor] = await t.db.select().from(users).where(eq(users.email, email));
-      return t.db.select().from(giftAidDeclarations).where(eq(giftAidDeclarations.donorId, donor.id));
+      const rows = await t.db.select().from(giftAidDeclarations).where(eq(giftAidDeclarations.donorId, donor.id));
+      return { donor, rows, current: rows.filter((d) => !d.replacedBy && !d.cancelledAt) };
     };
     await give(campaignB.id, '1');
-    await give(campaignA.id, '1');
-    await give(campaignB.id, '7');
-    const rows = await mine();
-    expect(rows).toHaveLength(3);
-    const inForce = rows.filter((d) => !d.replacedBy && !d.cancelledAt);
+    const { donor } = await inForce();
+    const token = await createSession(t.db, donor.id);
+    await give(campaignA.id, '1', token);
+    await give(campaignB.id, '7', token);
+    let now = await inForce();
+    expect(now.rows).toHaveLength(3);
     // One in force per charity: Homes B's with the house typed last, Wells A's untouched.
-    expect(inForce.map((d) => [d.organizationId, d.house]).sort()).toEqual(
+    expect(now.current.map((d) => [d.organizationId, d.house]).sort()).toEqual(
       [
         [orgA.id, '1'],
         [orgB.id, '7'],
       ].sort(),
     );
-    const first = rows.find((d) => d.organizationId === orgB.id && d.house === '1')!;
-    expect(first.replacedBy).toBe(inForce.find((d) => d.organizationId === orgB.id)!.id);
+    const first = now.rows.find((d) => d.organizationId === orgB.id && d.house === '1')!;
+    expect(first.replacedBy).toBe(now.current.find((d) => d.organizationId === orgB.id)!.id);
+
+    // Someone else typing the donor's email pays a gift: its declaration is kept, but replaces nothing of theirs.
+    await give(campaignB.id, '99');
+    now = await inForce();
+    expect(now.rows).toHaveLength(4);
+    expect(now.current.map((d) => d.house).sort()).toEqual(['1', '7', '99']);
   });
 });

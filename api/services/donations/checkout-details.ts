@@ -19,7 +19,8 @@ export type CheckoutPersonal = {
 };
 
 export async function saveCheckoutDetails(db: Db, donationId: string, personal: CheckoutPersonal): Promise<void> {
-  if (!personal.firstName && !personal.lastName && !personal.marketingConsent) return;
+  // The owner's own checkout is kept even with nothing else to say: it lets its declaration follow theirs.
+  if (!personal.firstName && !personal.lastName && !personal.marketingConsent && !personal.consentToAccount) return;
   await db
     .insert(checkoutDetails)
     .values({ donationId, ...personal })
@@ -44,7 +45,9 @@ export function applyCheckoutDetails(
     // The declaration made with this gift is the donor's current one to that charity: the ones it
     // follows (the same charity, still in force) point at it, as an address change's versions do,
     // so My Info shows one declaration in force with the address just typed. Gifts given under
-    // the older ones keep them. First, while the new one is still found by its pending gift.
+    // the older ones keep them. Only in the account owner's own checkout (signed in, or the one that
+    // made the account): anyone can type an email into the box, and a stranger's details must not
+    // replace the donor's. First, while the new one is still found by its pending gift.
     db
       .update(giftAidDeclarations)
       .set({ replacedBy: madeWithGift })
@@ -56,6 +59,7 @@ export function applyCheckoutDetails(
           isNull(giftAidDeclarations.replacedBy),
           sql`${giftAidDeclarations.organizationId} is (select n.organization_id from gift_aid_declarations n where n.pending_donation_id = ${donationId})`,
           sql`exists ${madeWithGift}`,
+          sql`exists (select 1 from checkout_details cd where cd.donation_id = ${donationId} and cd.consent_to_account = 1)`,
           guard,
         ),
       ),
