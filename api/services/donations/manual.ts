@@ -172,28 +172,25 @@ export async function updateDonation(
   if (isDonor(viewer)) throw forbidden('Only admins and organization admins can edit donations');
   const row = current.row;
 
-  const slipChanged =
+  const changed =
     (input.amount !== undefined && input.amount !== row.amount) ||
     (input.date !== undefined && !sameDate(input.date, row.date)) ||
-    (input.method !== undefined && input.method !== row.method);
-  const changed =
-    slipChanged ||
     (input.donor !== undefined &&
       parseId(input.donor) !== row.donorId &&
       !(input.donor === 'me' && viewer.id === row.donorId)) ||
     (input.campaign !== undefined && parseId(input.campaign) !== row.campaignId) ||
     (input.appeal !== undefined && (input.appeal === null ? null : parseId(input.appeal)) !== row.appealId) ||
+    (input.method !== undefined && input.method !== row.method) ||
     (input.benefit_exceeds_limit !== undefined && input.benefit_exceeds_limit !== row.benefitExceedsLimit);
-  if (row.source === 'batch') {
-    // A posted batch adds up to its paying-in slip (decision 034): who gave and what for may be
-    // corrected, but the amount, day and method are the bank's.
-    if (slipChanged)
+  if (row.source !== 'manual') {
+    // Card and demo gifts mirror the payment provider, and a posted batch adds up to its paying-in
+    // slip (decision 034): the form may send them back unchanged only; corrections are new rows.
+    if (changed)
       throw badRequest(
-        'A gift in a posted batch keeps the paying-in slip’s amount, date and method; reverse it and enter the right one in a new batch',
+        row.source === 'batch'
+          ? 'A gift in a posted batch is corrected by reversing it and entering the right one in a new batch'
+          : 'Card donations cannot be edited',
       );
-  } else if (row.source !== 'manual') {
-    // Card and demo gifts mirror the payment provider: the form may send them back unchanged only.
-    if (changed) throw badRequest('Card donations cannot be edited');
     return toDonationDto(current);
   }
   // A gift HMRC has been asked to pay Gift Aid on must keep what the claim says (docs/decisions/017).
@@ -209,13 +206,8 @@ export async function updateDonation(
     changes.amount = input.amount;
   }
   if (input.date !== undefined && !sameDate(input.date, row.date)) changes.date = parseDonationDate(input.date);
-  const target = input.campaign !== undefined ? await resolveCampaign(db, input.campaign, viewer) : null;
-  // The batch was banked by one charity: its gifts may move between that charity's funds only.
-  if (row.source === 'batch' && target && target.organizationId !== current.campaignOrganizationId)
-    throw badRequest(
-      'campaign: a gift in a posted batch stays with the charity that banked it; choose one of its campaigns',
-    );
-  const campaignId = target ? target.id : row.campaignId;
+  const campaignId =
+    input.campaign !== undefined ? (await resolveCampaign(db, input.campaign, viewer)).id : row.campaignId;
   if (campaignId !== row.campaignId) changes.campaignId = campaignId;
   const appealRef = input.appeal !== undefined ? input.appeal : row.appealId;
   const appealId = appealRef === null ? null : await resolveAppeal(db, appealRef, campaignId);

@@ -72,7 +72,8 @@ export async function donationStory(ctx: ViewerContext, idParam: string): Promis
   const paid = gift.status === 'succeeded' || gift.status === 'refunded';
   const offline = gift.source === 'manual' || gift.source === 'batch';
   const actions: DonationStoryDto['actions'] = [];
-  if (offline && !claimed && !reversals.length && editsContent(viewer)) actions.push('edit');
+  // A gift in a posted batch is corrected with new rows (a reversal, a new batch line), never in place.
+  if (gift.source === 'manual' && !claimed && !reversals.length && editsContent(viewer)) actions.push('edit');
   if (paid && remaining > 0) actions.push('refund');
   return {
     donation,

@@ -15,7 +15,7 @@ import { SupportMessagePanel } from './SupportMessagePanel';
 
 type Values = { donor: string; amount: string; date: string; campaign: string; appeal: string };
 
-/** The appeal select's value for a gift to the campaign itself (a batch line may have no appeal; the API takes null). */
+/** The appeal select's value for a gift to the campaign itself, when editing one (the API takes null). */
 const NO_APPEAL = 'none';
 
 /**
@@ -118,9 +118,6 @@ export function DonationForm({
       ? [...options, { value: current.value, label: current.label ?? current.value }]
       : options;
   const loaded = load.status === 'ok' ? load.data : undefined;
-  // A posted batch adds up to its paying-in slip: its gifts' amount and day stay (decision 034).
-  const fromBatch = loaded?.source === 'batch';
-  const slipHint = 'From a posted batch: reverse the gift to correct it';
   const appealChoices = [
     ...(isEdit ? [{ value: NO_APPEAL, label: 'None (the campaign itself)' }] : []),
     ...(values.campaign === loaded?.campaign?.value ? withCurrent(appealOptions, loaded?.appeal) : appealOptions),
@@ -147,19 +144,11 @@ export function DonationForm({
           label="Amount (£)"
           {...bind('amount')}
           required
-          readOnly={fromBatch}
           inputMode="decimal"
           placeholder="25.00"
-          hint={fromBatch ? slipHint : 'In pounds, e.g. 25 or 12.50'}
+          hint="In pounds, e.g. 25 or 12.50"
         />
-        <TextInput
-          label="Date"
-          type="date"
-          {...bind('date')}
-          required
-          readOnly={fromBatch}
-          hint={fromBatch ? slipHint : undefined}
-        />
+        <TextInput label="Date" type="date" {...bind('date')} required />
       </div>
       <SelectInput
         label="Campaign"

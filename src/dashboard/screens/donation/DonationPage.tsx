@@ -82,7 +82,9 @@ function DonationStoryView({ id, canVerify, canModerate }: { id: string; canVeri
             </>
           ) : null}
         </span>
-        <span className="dash-muted">{editable ? 'Editable: an offline gift not yet claimed' : 'Read-only'}</span>
+        <span className="dash-muted">
+          {editable ? 'Editable: a gift entered by hand, not yet claimed' : 'Read-only'}
+        </span>
       </div>
 
       {notice ? <Alert tone="success">{notice}</Alert> : null}
@@ -137,5 +139,7 @@ function readOnlyReason(story: DonationStory, offline: boolean): string {
   if (story.gift_aid.claim)
     return 'This gift is in a Gift Aid claim, so its details cannot change. Reverse it and record a new gift to correct it.';
   if (story.reversals.length) return 'Money has gone back on this gift, so its details cannot change.';
+  if (story.donation.source === 'batch')
+    return 'A gift in a posted batch matches its paying-in slip, so it is not edited: reverse it and enter the right one in a new batch.';
   return 'Only admins and organization admins edit gifts.';
 }
