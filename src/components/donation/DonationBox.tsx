@@ -21,7 +21,7 @@ import {
   MIN_DONATION_PENCE,
   withGiftAid,
 } from '../../../domain';
-import { formatPence } from '../../lib/format';
+import { formatPence, listInWords } from '../../lib/format';
 import { CHALLENGE_STATUS } from '../../lib/turnstile';
 import TurnstileCheck from '../TurnstileCheck';
 import { $user, initAuth } from '../../stores/auth';
@@ -99,9 +99,6 @@ async function loadPaymentStep(session: PaymentSession) {
 
 type Frequency = 'monthly' | 'once';
 type Step = 'details' | 'payment' | 'done';
-
-/** "a valid email, an amount and …": what Donate still waits for, as a sentence. */
-const MISSING_LIST = new Intl.ListFormat('en-GB', { style: 'long', type: 'conjunction' });
 
 function emailState(value: string): 'empty' | 'valid' | 'invalid' {
   if (!value.trim()) return 'empty';
@@ -555,7 +552,7 @@ export default function DonationBox({
         {challenge && <TurnstileCheck action="checkout" onToken={(token) => void donate(undefined, token)} />}
         {missing.length > 0 && (
           <p className="field-hint" id={`${id}-missing`} data-testid="donate-missing">
-            To donate, add {MISSING_LIST.format(missing)}.
+            To donate, add {listInWords(missing)}.
           </p>
         )}
         {/* Never `disabled`: keyboard users reach it, and pressing it shows what is missing. */}

@@ -3,6 +3,7 @@ import { api, type ApiError, client, type Data, valueOrError } from '../../lib/a
 import { formatPenceShort, parsePounds, percentRaised } from '../../lib/format';
 import type { DEMO_ACCOUNT_FAILS, DEMO_ACCOUNT_SUCCEEDS } from '../../../domain';
 import { formatUkDate } from '../../../domain/dates';
+import type { GiftAidValue } from './GiftAidFields';
 
 export type MonthlyPrice = Data<typeof client.api.stripe.subscriptions.$get>[number];
 
@@ -101,14 +102,7 @@ export async function showFreshTotal(kind: 'campaign' | 'appeal', id: string, tr
  * again shows the details HMRC already has (their new gift's declaration then follows that one), so
  * a returning donor neither retypes them nor leaves a half-typed second address on record.
  */
-export async function myDeclarationDetails(): Promise<{
-  title: string;
-  first_name: string;
-  last_name: string;
-  house: string;
-  address: string;
-  postcode: string;
-} | null> {
+export async function myDeclarationDetails(): Promise<GiftAidValue | null> {
   const result = await api((o) => client.api['gift-aid'].me.$get(undefined, o));
   if (!result.ok) return null;
   const current = result.data.declarations.find((d) => d.effective);

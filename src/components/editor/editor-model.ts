@@ -166,10 +166,8 @@ export function goalProblem(typed: string): string | null {
   return null;
 }
 
-/** "a title, a goal and an image". */
-export function listInWords(items: string[]): string {
-  return items.length < 2 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
-}
+/** "a title, a goal and an image" (shared with the dashboard's forms and the donation box). */
+export { listInWords } from '../../lib/format';
 
 /** Problems the browser can spot before the save; the API checks everything again. */
 export function formProblems(form: EditorForm): string[] {

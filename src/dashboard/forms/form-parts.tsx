@@ -1,3 +1,4 @@
+import { listInWords } from '../../lib/format';
 import { useEffect, useId, useRef, useState, type ChangeEvent, type FormEvent, type ReactNode } from 'react';
 import { PHONE_HINT, phoneAfterInput } from '../../../domain/phone';
 import { Alert, Field, TextInput, type Option } from '../ui/primitives';
@@ -175,9 +176,6 @@ export function MultiSelect({
   );
 }
 
-/** "a, b and c", as a sentence says it. */
-const LIST = new Intl.ListFormat('en-GB', { style: 'long', type: 'conjunction' });
-
 export function FormShell({
   title,
   onSubmit,
@@ -199,7 +197,7 @@ export function FormShell({
   waitingFor?: string[];
 }) {
   const hintId = useId();
-  const waiting = !canSave && waitingFor?.length ? `To save, add ${LIST.format(waitingFor)}.` : null;
+  const waiting = !canSave && waitingFor?.length ? `To save, add ${listInWords(waitingFor)}.` : null;
   const submit = (e: FormEvent) => {
     e.preventDefault();
     if (canSave && !saving) onSubmit();

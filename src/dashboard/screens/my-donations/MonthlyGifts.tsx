@@ -100,6 +100,9 @@ function MonthlyGiftCard({ gift, prices, onChanged }: { gift: MonthlyGift; price
   const openers = useRef<Partial<Record<Mode, HTMLButtonElement | null>>>({});
   const card = useRef<HTMLLIElement>(null);
   const lastMode = useRef<Mode>('idle');
+  const openerOf = (step: Mode) => (el: HTMLButtonElement | null) => {
+    openers.current[step] = el;
+  };
   useEffect(() => {
     const left = lastMode.current;
     lastMode.current = mode;
@@ -179,9 +182,7 @@ function MonthlyGiftCard({ gift, prices, onChanged }: { gift: MonthlyGift; price
       {running && mode === 'idle' ? (
         <div className="mg-actions">
           <button
-            ref={(el) => {
-              openers.current.change = el;
-            }}
+            ref={openerOf('change')}
             type="button"
             className="btn btn-outline dash-btn-sm"
             onClick={() => setMode('change')}
@@ -190,9 +191,7 @@ function MonthlyGiftCard({ gift, prices, onChanged }: { gift: MonthlyGift; price
           </button>
           {gift.status === 'paused' ? (
             <button
-              ref={(el) => {
-                openers.current.resume = el;
-              }}
+              ref={openerOf('resume')}
               type="button"
               className="btn btn-outline dash-btn-sm"
               onClick={() => setMode('resume')}
@@ -201,9 +200,7 @@ function MonthlyGiftCard({ gift, prices, onChanged }: { gift: MonthlyGift; price
             </button>
           ) : (
             <button
-              ref={(el) => {
-                openers.current.pause = el;
-              }}
+              ref={openerOf('pause')}
               type="button"
               className="btn btn-outline dash-btn-sm"
               onClick={() => setMode('pause')}
@@ -212,9 +209,7 @@ function MonthlyGiftCard({ gift, prices, onChanged }: { gift: MonthlyGift; price
             </button>
           )}
           <button
-            ref={(el) => {
-              openers.current.cancel = el;
-            }}
+            ref={openerOf('cancel')}
             type="button"
             className="btn btn-outline dash-btn-sm"
             onClick={() => setMode('cancel')}

@@ -1,3 +1,4 @@
+import { listInWords } from '../../../lib/format';
 import { useStore } from '@nanostores/react';
 import { useEffect, useId, useState } from 'react';
 import { SUPPORT_REPLY_PROMISE, SUPPORT_REQUEST_LIMITS } from '../../../../domain/support';
@@ -107,7 +108,7 @@ export function ContactSupport() {
         </button>
         {waitingFor.length ? (
           <p className="dash-hint" id={waitingId} data-testid="send-waiting">
-            To send, add {new Intl.ListFormat('en-GB', { type: 'conjunction' }).format(waitingFor)}.
+            To send, add {listInWords(waitingFor)}.
           </p>
         ) : null}
       </form>
