@@ -17,4 +17,5 @@ export * from './monthly-gifts';
 export * from './privacy';
 export * from './finance';
 export * from './giving-ends';
+export * from './giving-opens';
 export * from './working-days';

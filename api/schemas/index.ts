@@ -55,7 +55,12 @@ export const CampaignSchema = z
     story: campaignRow.story,
     video: campaignRow.video,
     date: z.object({ from: campaignRow.dateFrom, to: campaignRow.dateTo }).openapi({
-      description: 'YYYY-MM-DD, inclusive: `to` is the last London day that takes gifts (none: never ends)',
+      description:
+        'YYYY-MM-DD, inclusive: `from` is the first London day that takes gifts (none: open now), `to` the last (none: never ends)',
+    }),
+    campaign_date_from: campaignRow.dateFrom.openapi({
+      description:
+        "An appeal's campaign's start date (YYYY-MM-DD): giving to the appeal opens with it too; null for a campaign",
     }),
     campaign_date_to: campaignRow.dateTo.openapi({
       description:

@@ -30,8 +30,9 @@ const campaignColumns = {
   // Named apart from the row's own columns: D1's batch maps columns by name.
   creatorFirstName: sql<string | null>`${campaigns.creatorFirstName}`.as('creator_first'),
   creatorLastName: sql<string | null>`${campaigns.creatorLastName}`.as('creator_last'),
-  // An appeal ends with its campaign (docs/decisions/056): every query of these columns joins `parent`.
-  // A list of one campaign's appeals reads it once instead (columnsOfChildren).
+  // An appeal ends with its campaign (docs/decisions/056) and opens with it (059): every query of these
+  // columns joins `parent`. A list of one campaign's appeals reads them once instead (columnsOfChildren).
+  parentDateFrom: sql<string | null>`${parent.dateFrom}`.as('parent_date_from'),
   parentDateTo: sql<string | null>`${parent.dateTo}`.as('parent_date_to'),
   // Stored running totals (api/services/totals.ts): one primary-key join, whatever the number of gifts.
   totalDonations: totalsColumns.totalDonations,
@@ -43,6 +44,7 @@ type CampaignRow = {
   row: typeof campaigns.$inferSelect;
   creatorFirstName: string | null;
   creatorLastName: string | null;
+  parentDateFrom: string | null;
   parentDateTo: string | null;
   totalDonations: number;
   donationCount: number;
@@ -71,6 +73,7 @@ export function toCampaignDto({
   row,
   creatorFirstName,
   creatorLastName,
+  parentDateFrom,
   parentDateTo,
   totalDonations,
   donationCount,
@@ -85,6 +88,7 @@ export function toCampaignDto({
     story: row.story,
     video: row.video,
     date: { from: row.dateFrom, to: row.dateTo },
+    campaign_date_from: row.campaignId ? parentDateFrom : null,
     campaign_date_to: row.campaignId ? parentDateTo : null,
     goal: row.goal,
     images: row.images.map((image) => ({ ...image, url: imageUrl(image.Key) })),
@@ -183,13 +187,16 @@ export type ListOptions = {
 };
 
 /**
- * The columns of one campaign's appeals: their campaign's end date is read once (an uncorrelated
- * subquery, which SQLite evaluates a single time), not through the join for every listed appeal,
- * so a detail page's list costs the same rows at 3 appeals as at 12.
+ * The columns of one campaign's appeals: their campaign's start and end dates are read once (an
+ * uncorrelated subquery each, which SQLite evaluates a single time), not through the join for every
+ * listed appeal, so a detail page's list costs the same rows at 3 appeals as at 12.
  */
 function columnsOfChildren(parentId: IdValue) {
   return {
     ...campaignColumns,
+    parentDateFrom: sql<string | null>`(select "date_from" from "campaigns" where "id" = ${parentId})`.as(
+      'parent_date_from',
+    ),
     parentDateTo: sql<string | null>`(select "date_to" from "campaigns" where "id" = ${parentId})`.as('parent_date_to'),
   };
 }

@@ -4,6 +4,7 @@ import { parseId } from '../../../domain/ids';
 import { campaigns, donations, prices, users } from '../../../db/schema';
 import { badRequest, HttpError } from '../../lib/errors';
 import { endedMessage, hasEnded, lastGivingDay } from '../../../domain/giving-ends';
+import { firstGivingDay, notOpenYet, opensMessage } from '../../../domain/giving-opens';
 import type { OnlinePaymentMethod } from '../../../domain';
 
 /** Where a gift goes: the campaign always, plus the appeal when given through an appeal page. */
@@ -13,8 +14,9 @@ export type DonationTarget = { campaignId: string; appealId: string | null };
  * Checks the campaign (and appeal) exist, are approved, and belong together. Every failure is a
  * 400 that names the field, so nothing is stored for a bad target. An item whose end date has
  * passed (an appeal also ends with its campaign, domain/giving-ends.ts) answers 409: it takes no
- * new gifts (docs/decisions/056). Only new checkouts come here: a payment already started is
- * recorded by the webhook whatever the date.
+ * new gifts (docs/decisions/056). So does one whose start date is still ahead (an appeal also waits
+ * for its campaign, domain/giving-opens.ts; 059). Only new checkouts come here: a payment already
+ * started is recorded by the webhook whatever the date.
  */
 export async function resolveDonationTarget(
   db: Db,
@@ -33,6 +35,7 @@ export async function resolveDonationTarget(
       parent: campaigns.campaignId,
       status: campaigns.status,
       kind: campaigns.kind,
+      dateFrom: campaigns.dateFrom,
       dateTo: campaigns.dateTo,
     })
     .from(campaigns)
@@ -45,10 +48,17 @@ export async function resolveDonationTarget(
 
   if (!appealId) {
     if (hasEnded(campaign.dateTo, now)) throw new HttpError(409, endedMessage('campaign', campaign.dateTo!));
+    if (notOpenYet(campaign.dateFrom, now)) throw new HttpError(409, opensMessage('campaign', campaign.dateFrom!));
     return { campaignId, appealId: null };
   }
   const [appeal] = await db
-    .select({ id: campaigns.id, parent: campaigns.campaignId, status: campaigns.status, dateTo: campaigns.dateTo })
+    .select({
+      id: campaigns.id,
+      parent: campaigns.campaignId,
+      status: campaigns.status,
+      dateFrom: campaigns.dateFrom,
+      dateTo: campaigns.dateTo,
+    })
     .from(campaigns)
     .where(eq(campaigns.id, appealId))
     .limit(1);
@@ -57,6 +67,8 @@ export async function resolveDonationTarget(
   if (appeal.parent !== campaignId) throw badRequest('appeal_id: this appeal belongs to a different campaign');
   const lastDay = lastGivingDay(appeal.dateTo, campaign.dateTo);
   if (hasEnded(lastDay, now)) throw new HttpError(409, endedMessage('appeal', lastDay!));
+  const firstDay = firstGivingDay(appeal.dateFrom, campaign.dateFrom);
+  if (notOpenYet(firstDay, now)) throw new HttpError(409, opensMessage('appeal', firstDay!));
   return { campaignId, appealId };
 }
 
