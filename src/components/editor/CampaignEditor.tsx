@@ -14,6 +14,7 @@ import {
   formFromDto,
   formProblems,
   fullName,
+  dateOrderProblem,
   goalProblem,
   isReady,
   listInWords,
@@ -118,6 +119,7 @@ export default function CampaignEditor({ kind, id, redirectTo, title, onCancel }
   const setsCodes = setsAnyNominalCodes(user ? { type: user.type, orgIds: user.org_ids } : null);
   const ready = isReady(form, kind);
   const missing = missingForReady(form, kind);
+  const datesProblem = dateOrderProblem(form.dateFrom, form.dateTo);
   const heading = title ?? `${id ? 'Edit' : 'Add'} ${label(kind)}`;
 
   useEffect(() => {
@@ -386,7 +388,20 @@ export default function CampaignEditor({ kind, id, redirectTo, title, onCancel }
               <input id={more.from} type="date" {...fieldProps('dateFrom')} />
             </EditorField>
             <EditorField id={more.to} label="End date">
-              <input id={more.to} type="date" min={form.dateFrom || undefined} {...fieldProps('dateTo')} />
+              <input
+                id={more.to}
+                type="date"
+                min={form.dateFrom || undefined}
+                aria-invalid={datesProblem ? true : undefined}
+                aria-describedby={datesProblem ? `${more.to}-error` : undefined}
+                {...fieldProps('dateTo')}
+              />
+              {/* A date picker honours `min`, but a typed or saved date may not: the problem is said here. */}
+              {datesProblem ? (
+                <p className="editor-field-error editor-inline-error" id={`${more.to}-error`}>
+                  {datesProblem}
+                </p>
+              ) : null}
             </EditorField>
           </div>
 
@@ -409,7 +424,7 @@ export default function CampaignEditor({ kind, id, redirectTo, title, onCancel }
               </div>
               {/* What was typed stays as typed ("-5" is not quietly 5): the problem is said here. */}
               {goalProblem(form.goal) ? (
-                <p className="editor-field-error editor-goal-error" id={`${more.goal}-error`}>
+                <p className="editor-field-error editor-inline-error" id={`${more.goal}-error`}>
                   {goalProblem(form.goal)}
                 </p>
               ) : null}

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   applyTemplate,
   campaignFromQuery,
+  dateOrderProblem,
   defaultDates,
   emptyForm,
   type EditorForm,
@@ -132,6 +133,17 @@ describe('editor model', () => {
       'The video link must be an https link to YouTube, Vimeo, Loom or Wistia.',
     ]);
     expect(formProblems(filled({ dateFrom: '2026-05-02', dateTo: '2026-05-01' }))[0]).toMatch(/start date/);
+  });
+
+  it('says beside the End date when it is before the start, and Continue waits for it', () => {
+    expect(dateOrderProblem('2026-05-02', '2026-05-01')).toBe('The start date must be on or before the end date.');
+    expect(dateOrderProblem('2026-05-01', '2026-05-01')).toBeNull();
+    expect(dateOrderProblem('2026-05-02', '')).toBeNull();
+    expect(dateOrderProblem('', '2026-05-01')).toBeNull();
+    const crossed = filled({ dateFrom: '2026-05-02', dateTo: '2026-05-01' });
+    expect(missingForReady(crossed, 'appeal')).toEqual(['an end date on or after the start date']);
+    expect(isReady(crossed, 'appeal')).toBe(false);
+    expect(isReady(filled({ dateFrom: '2026-05-01', dateTo: '2026-05-01' }), 'appeal')).toBe(true);
   });
 
   it('redirects to the dashboard list, or redirectTo with {id} filled in', () => {

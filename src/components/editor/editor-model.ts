@@ -152,6 +152,7 @@ export function missingForReady(form: EditorForm, kind: EditorKind): string[] {
   if (!form.title.trim()) missing.push('a title');
   if (!form.description.trim()) missing.push('a description');
   if (goal === null || goal <= 0) missing.push(form.goal.trim() ? 'a valid goal' : 'a goal');
+  if (dateOrderProblem(form.dateFrom, form.dateTo)) missing.push('an end date on or after the start date');
   if (kind === 'campaign' && !form.organizationId) missing.push('an organization');
   if (!form.images.length) missing.push('an image');
   return missing;
@@ -166,6 +167,11 @@ export function goalProblem(typed: string): string | null {
   return null;
 }
 
+/** An end date before the start date (null: in order, or either left empty): said beside the End date field. */
+export function dateOrderProblem(from: string, to: string): string | null {
+  return from && to && from > to ? 'The start date must be on or before the end date.' : null;
+}
+
 /** "a title, a goal and an image" (shared with the dashboard's forms and the donation box). */
 export { listInWords } from '../../lib/format';
 
@@ -178,8 +184,8 @@ export function formProblems(form: EditorForm): string[] {
   if (form.video.trim() && !isAllowedVideoUrl(form.video.trim())) {
     problems.push('The video link must be an https link to YouTube, Vimeo, Loom or Wistia.');
   }
-  if (form.dateFrom && form.dateTo && form.dateFrom > form.dateTo)
-    problems.push('The start date must be on or before the end date.');
+  const dates = dateOrderProblem(form.dateFrom, form.dateTo);
+  if (dates) problems.push(dates);
   if (payloadChars(form) > MAX_PAYLOAD_CHARS) {
     problems.push('These images add up to more than 48 MB. Save with fewer new images, then add the rest.');
   }

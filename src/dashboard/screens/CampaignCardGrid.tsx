@@ -3,6 +3,7 @@ import { joinPath } from '../lib/routes';
 import type { CampaignItem } from '../lib/campaign-schema';
 import { Badge, LinkButton } from '../ui/primitives';
 import { formatLongUkDay, givingEndedOn } from '../../../domain/giving-ends';
+import { givingOpensOn } from '../../../domain/giving-opens';
 
 /** Dashboard edit-mode cards: the second button is 'Edit' → current path + '-edit/{id}', on items the viewer may edit (can_edit). */
 export function CampaignCardGrid({
@@ -45,8 +46,12 @@ export function CampaignCard({
   const publicHref = `${isAppeal ? '/appeals' : '/campaigns'}/${item.short_id ?? item._id}`;
   const creator = [item.created_by?.first_name, item.created_by?.last_name].filter(Boolean).join(' ');
   const initial = title.trim().charAt(0).toUpperCase() || '?';
-  // Past its end date (or its campaign's) the item takes no gifts: the fundraiser sees why (docs/decisions/056).
-  const endedOn = givingEndedOn(item, new Date());
+  // Past its end date (or its campaign's) the item takes no gifts, nor before its start date (or its
+  // campaign's): the fundraiser sees why (docs/decisions/056, 059).
+  const now = new Date();
+  const endedOn = givingEndedOn(item, now);
+  const opensOn = endedOn ? null : givingOpensOn(item, now);
+  const takesGifts = !endedOn && !opensOn;
   return (
     <article className="dash-ccard">
       <div className="dash-ccard-media">
@@ -62,6 +67,8 @@ export function CampaignCard({
             <Badge tone={item.status === 'deleted' ? 'danger' : 'warn'}>{item.status}</Badge>
           ) : endedOn ? (
             <Badge tone="muted">Ended {formatLongUkDay(endedOn)}</Badge>
+          ) : opensOn ? (
+            <Badge tone="muted">Opens {formatLongUkDay(opensOn)}</Badge>
           ) : (
             <Badge>Active</Badge>
           )}
@@ -87,9 +94,9 @@ export function CampaignCard({
           <span>Goal: {formatPenceShort(goal)}</span>
         </p>
         <div className="dash-ccard-actions">
-          {/* An appeal's Donate goes to its donation box, not the top of its page; an ended one's page says it ended. */}
-          <LinkButton href={isAppeal && !endedOn ? `${publicHref}#donate` : publicHref} small>
-            {isAppeal && !endedOn ? 'Donate' : 'View'}
+          {/* An appeal's Donate goes to its donation box, not the top of its page; an ended or unopened one's page says why not. */}
+          <LinkButton href={isAppeal && takesGifts ? `${publicHref}#donate` : publicHref} small>
+            {isAppeal && takesGifts ? 'Donate' : 'View'}
             <span className="visually-hidden"> {title}</span>
           </LinkButton>
           {editMode && basePath && item.can_edit ? (
