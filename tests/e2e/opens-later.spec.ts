@@ -1,0 +1,106 @@
+import { formatLongUkDay, formatShortUkDay, londonIsoDate } from '../../domain';
+import { expect, expectNoAxeViolations, openAs, test } from './fixtures';
+
+/** A London calendar day `n` days from today (negative: in the past). */
+function londonDay(n: number): string {
+  const [y, m, d] = londonIsoDate(new Date()).split('-').map(Number);
+  return new Date(Date.UTC(y, m - 1, d + n)).toISOString().slice(0, 10);
+}
+
+/**
+ * A start date opens giving (docs/decisions/059): before it, an appeal's page says when it opens and
+ * offers no payment (no donation box, none of its script), its cards say "Opens …" in place of
+ * Active, and an earlier start date opens it at once.
+ */
+test('an appeal dated to start next month says when it opens and takes no gifts until then', async ({
+  page,
+  request,
+  signInAs,
+}) => {
+  const token = await signInAs('donor@example.org');
+  const auth = { authorization: `Bearer ${token}` };
+  const [campaign] = await (await request.get('/api/campaigns?limit=1')).json();
+  const opens = londonDay(30);
+  const title = `E2E opens later ${Date.now()}`;
+  const created = await request.post('/api/campaigns', {
+    headers: auth,
+    data: {
+      title,
+      description: 'A sponsored walk next month.',
+      goal: 50_000,
+      campaign_id: campaign._id,
+      images: [{ Key: '/images/demo/cause-1.png', name: 'cause-1.png' }],
+      date: { from: opens, to: londonDay(60) },
+    },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  const appeal = await created.json();
+
+  const scripts: string[] = [];
+  page.on('request', (r) => r.resourceType() === 'script' && scripts.push(r.url()));
+  await page.goto(`/appeals/${appeal.short_id}`);
+  await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();
+  await expect(
+    page.locator('.detail-share').getByText(`Opens ${formatLongUkDay(opens)}`, { exact: true }),
+  ).toBeVisible();
+  const panel = page.getByRole('region', { name: 'Not open for gifts yet' });
+  await expect(
+    panel.getByText(`This appeal opens for gifts on ${formatLongUkDay(opens)}. Come back then to give.`, {
+      exact: true,
+    }),
+  ).toBeVisible();
+  // Its campaign is open: the panel offers it instead.
+  await expect(panel.getByRole('link', { name: `Give to ${campaign.title}` })).toHaveAttribute(
+    'href',
+    `/campaigns/${campaign.short_id}`,
+  );
+  // No payment is offered: no donation box, no card field, none of its script, no Donate jump.
+  await expect(page.locator('#donate astro-island')).toHaveCount(0);
+  await expect(page.locator('#donate input, #donate iframe')).toHaveCount(0);
+  await expect(page.getByRole('link', { name: `Donate to ${title}` })).toHaveCount(0);
+  await expect(page.getByText('No donations.', { exact: true })).toBeVisible();
+  expect(scripts.filter((url) => /DonationBox/.test(url))).toEqual([]);
+  await expectNoAxeViolations(page, { include: '.detail-side' });
+
+  // The API refuses a gift sent anyway.
+  const refused = await request.post('/api/stripe/client_secret', {
+    data: { email: 'early.bird@example.com', amount: 1500, campaign_id: campaign._id, appeal_id: appeal._id },
+  });
+  expect(refused.status()).toBe(409);
+  expect(await refused.json()).toEqual({
+    statusCode: 409,
+    message: `This appeal opens for gifts on ${formatLongUkDay(opens)}.`,
+  });
+
+  // The campaign's list card and the fundraiser's My Appeals say so in place of Active.
+  await page.goto(`/campaigns/${campaign.short_id}/appeals`);
+  const card = page.getByRole('article').filter({ has: page.getByRole('heading', { name: title }) });
+  await expect(card.getByText(`Opens ${formatShortUkDay(opens)}`, { exact: true })).toBeVisible();
+  await expect(card.getByText('Active', { exact: true })).toHaveCount(0);
+  await expect(card.getByRole('link', { name: `View ${title}` })).toBeVisible();
+  await openAs(page, token, '/dashboard/active-appeals');
+  const mine = page.getByRole('article').filter({ has: page.getByRole('heading', { name: title }) });
+  await expect(mine.getByText(`Opens ${formatLongUkDay(opens)}`)).toBeVisible();
+  await expect(mine.getByRole('link', { name: `View ${title}` })).toBeVisible();
+
+  // The editor says beside the End date when it is before the start, and Continue waits for it.
+  await page.goto(`/dashboard/active-appeals-edit/${appeal._id}`);
+  await expect(page.getByLabel('Start date')).toHaveValue(opens);
+  const end = page.getByLabel('End date');
+  await end.fill(londonDay(20));
+  await expect(end).toHaveAccessibleDescription('The start date must be on or before the end date.');
+  await expect(end).toHaveAttribute('aria-invalid', 'true');
+  await expect(page.getByText('To continue, add an end date on or after the start date.')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Continue' })).toBeDisabled();
+
+  // An earlier start date (today) opens it at once: the donation box is back.
+  const moved = await request.put(`/api/campaigns/${appeal._id}`, {
+    headers: auth,
+    data: { date: { from: londonDay(0) } },
+  });
+  expect(moved.status(), await moved.text()).toBe(200);
+  await page.goto(`/appeals/${appeal.short_id}`);
+  await expect(page.locator('#donate astro-island')).toHaveCount(1);
+  await expect(page.getByRole('region', { name: 'Not open for gifts yet' })).toHaveCount(0);
+  await expect(page.locator('a.detail-donate-jump')).toHaveCount(1);
+});
