@@ -12,13 +12,13 @@ export function Sidebar() {
   const mobile = useStore($isMobile);
   const drawerOpen = useStore($mobileSidebarOpen);
   const { pathname } = useStore($location);
-  const navRef = useRef<HTMLElement>(null);
+  const navRef = useRef<HTMLDivElement>(null);
   const collapsed = !mobile && !open;
   const groups = user ? buildMenu(user.type) : [];
   const hrefs = groups.flatMap((g) => g.items.map((i) => i.href));
 
-  // Close the phone drawer after navigating and on Escape; move focus into it when it opens and back
-  // to its button when Escape closes it.
+  // The phone drawer is a modal dialog: it closes after navigating and on Escape; the focus moves
+  // into it when it opens and Tab cycles inside it (the page under it is inert).
   useEffect(() => {
     if (mobile) setMobileSidebarOpen(false);
   }, [pathname, mobile]);
@@ -26,14 +26,44 @@ export function Sidebar() {
     if (!(mobile && drawerOpen)) return;
     navRef.current?.querySelector<HTMLElement>('a,button')?.focus();
     const onKey = (e: KeyboardEvent) => {
-      if (e.key !== 'Escape') return;
-      setMobileSidebarOpen(false);
-      // Back to the button that opened it, once the page under the drawer is no longer inert.
-      requestAnimationFrame(() => document.querySelector<HTMLElement>('[aria-controls="dash-sidebar"]')?.focus());
+      if (e.key === 'Escape') setMobileSidebarOpen(false);
+      if (e.key !== 'Tab' || !navRef.current) return;
+      // Past the last link (or before the first) the browser would leave the page, or land on the skip link.
+      const items = [...navRef.current.querySelectorAll<HTMLElement>('a[href],button:not([disabled])')];
+      const [first, last] = [items[0], items.at(-1)];
+      const active = document.activeElement;
+      let wrapTo: HTMLElement | undefined;
+      if (!navRef.current.contains(active)) wrapTo = e.shiftKey ? last : first;
+      else if (e.shiftKey && active === first) wrapTo = last;
+      else if (!e.shiftKey && active === last) wrapTo = first;
+      if (!wrapTo) return;
+      e.preventDefault();
+      wrapTo.focus();
     };
     document.addEventListener('keydown', onKey);
     return () => document.removeEventListener('keydown', onKey);
   }, [mobile, drawerOpen]);
+
+  // However it closes (Escape, the scrim, Ctrl+B, a link), the focus left in the now inert drawer goes
+  // back to the button that opened it, or after a link to the new page (whose own move to it was refused
+  // while the page was inert). Once the page is no longer inert, a frame later.
+  const openedOn = useRef<string | null>(null);
+  useEffect(() => {
+    if (mobile && drawerOpen) {
+      // Kept from the opening: a link changes the path a render before the drawer closes.
+      openedOn.current ??= pathname;
+      return;
+    }
+    const from = openedOn.current;
+    openedOn.current = null;
+    if (from === null || !mobile) return;
+    requestAnimationFrame(() => {
+      const active = document.activeElement;
+      if (active && active !== document.body && !navRef.current?.contains(active)) return;
+      if (from !== pathname) document.querySelector<HTMLElement>('#dash-main')?.focus({ preventScroll: true });
+      else document.querySelector<HTMLElement>('[aria-controls="dash-sidebar"]')?.focus();
+    });
+  }, [mobile, drawerOpen, pathname]);
 
   const state = mobile ? (drawerOpen ? 'open' : 'closed') : open ? 'expanded' : 'collapsed';
   return (
@@ -41,13 +71,18 @@ export function Sidebar() {
       {mobile && drawerOpen ? (
         <div className="dash-scrim" onClick={() => setMobileSidebarOpen(false)} aria-hidden="true" />
       ) : null}
-      <aside
+      {/* A div, not an aside: on a phone it is a dialog, a role an aside may not take. */}
+      <div
         ref={navRef}
         id="dash-sidebar"
         className="dash-sidebar"
         data-state={state}
         aria-label="Dashboard"
-        {...(mobile && !drawerOpen ? { inert: true, 'aria-hidden': true } : {})}
+        {...(!mobile
+          ? { role: 'complementary' }
+          : drawerOpen
+            ? { role: 'dialog', 'aria-modal': true }
+            : { inert: true, 'aria-hidden': true })}
       >
         <a className="dash-brand" href="/" title="UK NFP home">
           <svg width="26" height="26" viewBox="0 0 32 32" aria-hidden="true">
@@ -93,7 +128,7 @@ export function Sidebar() {
             </div>
           ))}
         </nav>
-      </aside>
+      </div>
     </>
   );
 }

@@ -1,6 +1,7 @@
 import { useStore } from '@nanostores/react';
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
 import { isApiError } from '../../lib/api';
+import { listInWords } from '../../lib/format';
 import { CHALLENGE_STATUS } from '../../lib/turnstile';
 import { $loginOpen, $loginRequests, closeLogin, isSignedIn, requestCode, verifyCode } from '../../stores/auth';
 import TurnstileCheck from '../TurnstileCheck';
@@ -26,6 +27,7 @@ export default function LoginDialog() {
   /** The open request the dialog was last shown for. */
   const shownFor = useRef(0);
   const titleId = useId();
+  const waitingId = useId();
   const emailInput = useRef<HTMLInputElement>(null);
   const codeInput = useRef<HTMLInputElement>(null);
   const [step, setStep] = useState<0 | 1>(0);
@@ -142,6 +144,23 @@ export default function LoginDialog() {
   const canNext = EMAIL_PATTERN.test(email.trim()) && !loading;
   const canLogin =
     code.length === CODE_LENGTH && (!newUser || (firstName.trim() !== '' && lastName.trim() !== '')) && !loading;
+  // What a disabled Next or Login waits for, beside it and as its description (read when a screen
+  // reader meets the dimmed button). Before anything is typed it is a plain instruction, not an error.
+  const nextWaitsFor =
+    canNext || loading
+      ? null
+      : email.trim()
+        ? 'To continue, add a full email address, like name@example.com.'
+        : 'To continue, add your email address.';
+  const loginWaitsFor = [
+    ...(code.length === CODE_LENGTH ? [] : [`the ${CODE_LENGTH}-digit code`]),
+    ...(newUser && !firstName.trim() ? ['a first name'] : []),
+    ...(newUser && !lastName.trim() ? ['a last name'] : []),
+  ];
+  const loginWaiting =
+    loading || !loginWaitsFor.length
+      ? null
+      : `To ${newUser ? 'create your account' : 'log in'}, add ${listInWords(loginWaitsFor)}.`;
 
   return (
     <dialog
@@ -186,9 +205,19 @@ export default function LoginDialog() {
                 onChange={(e) => setEmail(e.target.value)}
               />
             </label>
-            <button type="submit" className="btn btn-primary btn-block" disabled={!canNext}>
+            <button
+              type="submit"
+              className="btn btn-primary btn-block"
+              disabled={!canNext}
+              aria-describedby={nextWaitsFor ? waitingId : undefined}
+            >
               {loading ? 'Sending…' : 'Next'}
             </button>
+            {nextWaitsFor && (
+              <p className="login-waiting" id={waitingId}>
+                {nextWaitsFor}
+              </p>
+            )}
           </form>
         ) : (
           <form onSubmit={submitCode} noValidate>
@@ -216,9 +245,19 @@ export default function LoginDialog() {
                 <ConsentField id="signup" checked={keepUpdated} onChange={setKeepUpdated} />
               </div>
             )}
-            <button type="submit" className="btn btn-primary btn-block" disabled={!canLogin}>
+            <button
+              type="submit"
+              className="btn btn-primary btn-block"
+              disabled={!canLogin}
+              aria-describedby={loginWaiting ? waitingId : undefined}
+            >
               {loading ? 'Checking…' : newUser ? 'Create account' : 'Login'}
             </button>
+            {loginWaiting && (
+              <p className="login-waiting" id={waitingId}>
+                {loginWaiting}
+              </p>
+            )}
             <div className="login-links">
               <button type="button" className="link-btn" disabled={loading} onClick={backToEmail}>
                 Use a different email

@@ -6,10 +6,11 @@ import {
   DEMO_ACCOUNT_FAILS,
   DEMO_ACCOUNT_SUCCEEDS,
   DEMO_SORT_CODE,
+  formatSortCode,
 } from '../../../domain';
 import { formatPence } from '../../lib/format';
 import type { PaymentStepProps } from './DemoPayment';
-import { confirmDemoDirectDebit } from './donation-api';
+import { confirmDemoDirectDebit, type DemoAccount } from './donation-api';
 import { TextField } from './TextField';
 
 /** The account holder's fields, in the order the form shows them (the first wrong one gets the focus). */
@@ -26,6 +27,24 @@ const HOLDER_FIELDS: { field: keyof AccountHolder; label: string; autoComplete: 
   { field: 'postcode', label: 'Postcode', autoComplete: 'postal-code', max: 10 },
 ];
 
+type BankField = 'sortCode' | 'account';
+
+/**
+ * What is wrong with the bank details, by field. Demo mode takes only Stripe's test sort code and
+ * accounts (the server refuses others), so the form says so under the field rather than after a round trip.
+ */
+function bankProblems(sortCode: string, account: string): Partial<Record<BankField, string>> {
+  const problems: Partial<Record<BankField, string>> = {};
+  const sortDigits = sortCode.replace(/[\s-]/g, '');
+  if (!/^\d{6}$/.test(sortDigits)) problems.sortCode = 'Enter a 6-digit sort code';
+  else if (sortDigits !== DEMO_SORT_CODE) problems.sortCode = `Use Stripe's test sort code ${DEMO_SORT_CODE}`;
+  const accountDigits = account.replace(/\s/g, '');
+  if (!/^\d{8}$/.test(accountDigits)) problems.account = 'Enter an 8-digit account number';
+  else if (accountDigits !== DEMO_ACCOUNT_SUCCEEDS && accountDigits !== DEMO_ACCOUNT_FAILS)
+    problems.account = `Use one of Stripe's test accounts: ${DEMO_ACCOUNT_SUCCEEDS} or ${DEMO_ACCOUNT_FAILS}`;
+  return problems;
+}
+
 /**
  * Demo payments mode: a labelled stand-in for Stripe's Bacs form, with Stripe's test bank details and
  * the account holder's name and billing address, which Stripe requires for a Bacs mandate.
@@ -39,9 +58,7 @@ export default function DemoDirectDebit({
   onSuccess,
   onBack,
 }: PaymentStepProps) {
-  const [sortCode, setSortCode] = useState(
-    `${DEMO_SORT_CODE.slice(0, 2)}-${DEMO_SORT_CODE.slice(2, 4)}-${DEMO_SORT_CODE.slice(4)}`,
-  );
+  const [sortCode, setSortCode] = useState(formatSortCode(DEMO_SORT_CODE));
   const [account, setAccount] = useState(DEMO_ACCOUNT_SUCCEEDS);
   const [holder, setHolder] = useState(false);
   const [details, setDetails] = useState<AccountHolder>({
@@ -54,7 +71,8 @@ export default function DemoDirectDebit({
   /** Problems shown once the donor has pressed the button; they update as the fields are corrected. */
   const [checked, setChecked] = useState(false);
   const problems = checked ? accountHolderProblems(details) : {};
-  const fieldRefs = useRef<Partial<Record<keyof AccountHolder, HTMLInputElement | null>>>({});
+  const bank = checked ? bankProblems(sortCode, account) : {};
+  const fieldRefs = useRef<Partial<Record<keyof AccountHolder | BankField, HTMLInputElement | null>>>({});
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const id = useId();
@@ -64,11 +82,16 @@ export default function DemoDirectDebit({
     event.preventDefault();
     if (busy) return;
     setChecked(true);
-    const wrong = HOLDER_FIELDS.find(({ field }) => accountHolderProblems(details)[field]);
+    // The first wrong field in the form's order takes the focus; each says what is wrong
+    // (aria-describedby), read out as the focus lands on it.
+    const bankNow = bankProblems(sortCode, account);
+    const holderNow = accountHolderProblems(details);
+    const wrong =
+      (['sortCode', 'account'] as const).find((field) => bankNow[field]) ??
+      HOLDER_FIELDS.find(({ field }) => holderNow[field])?.field;
     if (wrong) {
-      // Each wrong field says what is wrong (aria-describedby), read out as the focus lands on it.
       setError(null);
-      fieldRefs.current[wrong.field]?.focus();
+      fieldRefs.current[wrong]?.focus();
       return;
     }
     if (!holder) {
@@ -76,11 +99,8 @@ export default function DemoDirectDebit({
       holderBox.current?.focus();
       return;
     }
-    const accountNumber = account.replace(/\s/g, '');
-    if (accountNumber !== DEMO_ACCOUNT_SUCCEEDS && accountNumber !== DEMO_ACCOUNT_FAILS) {
-      setError(`Use one of Stripe's test accounts: ${DEMO_ACCOUNT_SUCCEEDS} or ${DEMO_ACCOUNT_FAILS}.`);
-      return;
-    }
+    // bankProblems has checked it is one of the test accounts.
+    const accountNumber = account.replace(/\s/g, '') as DemoAccount;
     setBusy(true);
     setError(null);
     const result = await confirmDemoDirectDebit(clientSecret, {
@@ -112,22 +132,41 @@ export default function DemoDirectDebit({
           <label htmlFor={`${id}-sort`}>Sort code</label>
           <input
             id={`${id}-sort`}
+            ref={(el) => {
+              fieldRefs.current.sortCode = el;
+            }}
             inputMode="numeric"
             autoComplete="off"
             value={sortCode}
             onChange={(e) => setSortCode(e.target.value)}
+            aria-invalid={Boolean(bank.sortCode)}
+            aria-describedby={bank.sortCode ? `${id}-sort-error` : undefined}
           />
+          {bank.sortCode && (
+            <p className="field-error" id={`${id}-sort-error`}>
+              {bank.sortCode}
+            </p>
+          )}
         </div>
         <div>
           <label htmlFor={`${id}-account`}>Account number</label>
           <input
             id={`${id}-account`}
+            ref={(el) => {
+              fieldRefs.current.account = el;
+            }}
             inputMode="numeric"
             autoComplete="off"
             value={account}
             onChange={(e) => setAccount(e.target.value)}
-            aria-describedby={`${id}-hint`}
+            aria-invalid={Boolean(bank.account)}
+            aria-describedby={bank.account ? `${id}-account-error ${id}-hint` : `${id}-hint`}
           />
+          {bank.account && (
+            <p className="field-error" id={`${id}-account-error`}>
+              {bank.account}
+            </p>
+          )}
         </div>
       </div>
       <p className="field-hint" id={`${id}-hint`}>

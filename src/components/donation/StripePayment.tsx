@@ -50,6 +50,9 @@ function CardForm({ amount, type, onSuccess, onBack }: PaymentStepProps) {
     if (result.error) {
       // Card and validation errors carry a message meant for the payer; others get a plain one.
       setError(result.error.message ?? 'Your payment could not be completed. Please try again.');
+      // A field left wrong (a sort code, an account number): Stripe marks and describes it inside its
+      // own frame, out of our reach, so the focus goes back into the element rather than staying on Pay.
+      if (result.error.type === 'validation_error') elements.getElement('payment')?.focus();
       return;
     }
     // A Direct Debit is submitted, not yet paid: the thank-you says so.
