@@ -97,20 +97,26 @@ test('public pages reflow at 320 px, and at 390 px with 200% text, with no sidew
 test('the header scrolls away on a short screen, in CSS px or in text size, and stays on a tall one', async ({
   page,
 }) => {
-  const headerTopAfterScroll = async () => {
+  const headerBottomAfterScroll = async () => {
     await page.goto('/appeals');
     await page.evaluate(() => scrollTo(0, 600));
-    return page.locator('.site-header').evaluate((el) => el.getBoundingClientRect().top);
+    return page.locator('.site-header').evaluate((el) => el.getBoundingClientRect().bottom);
   };
   await page.setViewportSize({ width: 390, height: 844 });
-  expect(await headerTopAfterScroll()).toBe(0);
+  expect(await headerBottomAfterScroll()).toBeGreaterThan(0);
   // A 390 x 844 phone zoomed to 200% is 195 x 422 CSS px; on its side, 844 x 390.
   await page.setViewportSize({ width: 390, height: 422 });
-  expect(await headerTopAfterScroll()).toBeLessThan(0);
+  expect(await headerBottomAfterScroll()).toBeLessThan(0);
+  // 200% text as the other test sets it (the root font size) on the same phone.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto('/appeals');
+  await bigText(page);
+  await page.evaluate(() => scrollTo(0, 600));
+  expect(await page.locator('.site-header').evaluate((el) => el.getBoundingClientRect().bottom)).toBeLessThan(0);
   // The browser's own text size at 200% (32 px, as Chromium's font size setting sets it): the
   // same 844 px are 26 lines of text, and the header's rows would take a third of them.
   await page.setViewportSize({ width: 390, height: 844 });
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Page.setFontSizes', { fontSizes: { standard: 32, fixed: 26 } });
-  expect(await headerTopAfterScroll()).toBeLessThan(0);
+  expect(await headerBottomAfterScroll()).toBeLessThan(0);
 });
