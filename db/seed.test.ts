@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { engineName, setupTestApp } from '#test-app';
 import * as schema from './schema';
 import { DEMO_ACCOUNTS, parseSeedScale, seed } from './seed';
-import { giftAidDeclaration } from '../domain';
+import { addMonths, giftAidDeclaration } from '../domain';
 
 describe(`seed (${engineName})`, () => {
   it('writes the demo charity once, and a second run adds nothing', { timeout: 60_000 }, async () => {
@@ -20,6 +20,7 @@ describe(`seed (${engineName})`, () => {
       causes: await db.$count(schema.templateCauses),
       orgAdmins: await db.$count(schema.organizationAdmins),
       reversals: await db.$count(schema.donationReversals),
+      monthlyGifts: await db.$count(schema.monthlyGifts),
     });
 
     await seed(db);
@@ -43,7 +44,9 @@ describe(`seed (${engineName})`, () => {
     expect(await db.$count(schema.campaigns, and(isNotNull(campaignId), eq(status, 'draft')))).toBeGreaterThan(0);
     expect(await db.$count(schema.campaigns, eq(status, 'deleted'))).toBeGreaterThan(0);
 
-    const demo = await db.select({ email: schema.users.email, type: schema.users.type }).from(schema.users);
+    const demo = await db
+      .select({ id: schema.users.id, email: schema.users.email, type: schema.users.type })
+      .from(schema.users);
     const byEmail = Object.fromEntries(demo.map((u) => [u.email, u.type]));
     expect(byEmail[DEMO_ACCOUNTS.admin]).toBe('admin');
     expect(byEmail[DEMO_ACCOUNTS.orgAdmin]).toBe('org_admin');
@@ -76,6 +79,52 @@ describe(`seed (${engineName})`, () => {
     expect(refunded.length).toBeGreaterThan(0);
     for (const row of refunded) expect(row.back).toBe(row.amount);
     expect(await db.$count(schema.donationReversals)).toBe(refunded.length);
+
+    // Every monthly payment belongs to the monthly gift (subscription) of its donor and cause, which
+    // the office list and My Donations show: it started with the first payment, gives the newest's
+    // amount, and is active only while the newest was paid and its next monthly date is to come.
+    const monthly = await db
+      .select()
+      .from(schema.donations)
+      .where(eq(schema.donations.type, 'monthly'))
+      .orderBy(schema.donations.date);
+    const gifts = await db.select().from(schema.monthlyGifts);
+    expect(gifts.length).toBe(first.monthlyGifts);
+    expect(new Set(monthly.map((d) => d.subscriptionId)).size).toBe(gifts.length);
+    for (const gift of gifts) {
+      const payments = monthly.filter((d) => d.subscriptionId === gift.id);
+      const newest = payments[payments.length - 1];
+      expect(gift.id).toMatch(/^sub_demo[0-9a-f]{24}$/);
+      expect(payments.length).toBeGreaterThan(0);
+      for (const payment of payments) {
+        expect([payment.donorId, payment.campaignId, payment.appealId]).toEqual([
+          gift.donorId,
+          gift.campaignId,
+          gift.appealId,
+        ]);
+      }
+      expect(gift.firstDonationId).toBe(payments[0].id);
+      expect(gift.startedAt).toEqual(payments[0].date);
+      expect(gift.amount).toBe(newest.amount);
+      expect(gift.priceId).toBe(`price_demo_monthly_${newest.amount}`);
+      expect(gift.source).toBe('demo');
+      const nextDue = addMonths(newest.date, 1);
+      if (newest.status === 'succeeded' && nextDue.getTime() > Date.now()) {
+        expect(gift.status).toBe('active');
+        expect(gift.nextPaymentAt).toEqual(nextDue);
+        expect(gift.cancelledAt).toBeNull();
+      } else {
+        expect(gift.status).toBe('cancelled');
+        expect(gift.nextPaymentAt).toBeNull();
+        expect(gift.cancelledAt!.getTime()).toBeGreaterThanOrEqual(newest.date.getTime());
+        expect(gift.cancelledAt!.getTime()).toBeLessThanOrEqual(Date.now());
+        expect(['donor', 'stripe']).toContain(gift.cancelledBy);
+      }
+    }
+    expect(gifts.filter((g) => g.status === 'active').length).toBeGreaterThan(0);
+    expect(gifts.filter((g) => g.status === 'cancelled').length).toBeGreaterThan(0);
+    const demoDonorId = demo.find((u) => u.email === DEMO_ACCOUNTS.donor)!.id;
+    expect(gifts.filter((g) => g.donorId === demoDonorId).length).toBeGreaterThan(0);
 
     const yearAgo = Date.now() - 366 * 24 * 60 * 60 * 1000;
     const dates = await db.select({ date: schema.donations.date }).from(schema.donations);

@@ -6,6 +6,7 @@ import {
   donationReversals,
   donations,
   giftAidDeclarations,
+  monthlyGifts,
   organizationAdmins,
   organizations,
   prices,
@@ -14,7 +15,7 @@ import {
 } from './schema';
 import { GIFT_AID_DECLARATION, regulatorFromNumber } from '../domain';
 import { declarantFields, giftAidDeclarationRow, donationRow } from './factories';
-import { DAY_MS } from '../domain/dates';
+import { addMonths, DAY_MS } from '../domain/dates';
 
 /**
  * Demo content for a UK charity. Every id comes from a seeded generator and every insert is
@@ -478,7 +479,13 @@ type CopyContext = {
  * trip per batch rather than per statement).
  */
 async function insertInBatches<
-  T extends typeof users | typeof campaigns | typeof donations | typeof giftAidDeclarations | typeof donationReversals,
+  T extends
+    | typeof users
+    | typeof campaigns
+    | typeof donations
+    | typeof giftAidDeclarations
+    | typeof donationReversals
+    | typeof monthlyGifts,
 >(db: Db, table: T, rows: T['$inferInsert'][]) {
   const perStatement = rowsPerStatement(Object.keys(getTableColumns(table)).length);
   const statements = chunks(rows, perStatement).map((piece) =>
@@ -598,7 +605,8 @@ async function insertDemoGifts(
         giftAidDeclarationId,
         paymentIntentId: monthly ? null : `pi_demo_${ref}`,
         invoiceId: monthly ? `in_demo_${ref}` : null,
-        subscriptionId: monthly ? `sub_demo_${donorId.replace(/-/g, '').slice(0, 20)}` : null,
+        // Set by monthlyGiftsOf: one subscription per donor and cause.
+        subscriptionId: null,
         refundedAmount: status === 'refunded' ? amount : 0,
         failureMessage: status === 'failed' ? 'Your card was declined.' : null,
         source: 'demo',
@@ -624,9 +632,64 @@ async function insertDemoGifts(
       });
     }
   }
+  const gifts = monthlyGiftsOf(donationRows, nowMs);
   await insertInBatches(db, giftAidDeclarations, declarations);
   await insertInBatches(db, donations, donationRows);
   await insertInBatches(db, donationReversals, refunds);
+  await insertInBatches(db, monthlyGifts, gifts);
+}
+
+/**
+ * The monthly gift (subscription) behind each donor's monthly payments to one appeal or campaign,
+ * as the payments suggest: it started with the first, gives the newest's amount, and is active when
+ * the newest was paid and its next monthly date is still to come; otherwise the donor cancelled it
+ * before that date (or, never paid, Stripe let it expire the next day). Sets the payments'
+ * subscription id, `sub_demo` and hex as demo checkouts make them, from the first payment's id so
+ * the random sequence (and every other demo row) stays as it was.
+ */
+function monthlyGiftsOf(
+  donationRows: (typeof donations.$inferInsert)[],
+  nowMs: number,
+): (typeof monthlyGifts.$inferInsert)[] {
+  const series = new Map<string, (typeof donations.$inferInsert)[]>();
+  for (const row of donationRows) {
+    if (row.type !== 'monthly') continue;
+    const key = `${row.donorId} ${row.campaignId} ${row.appealId ?? ''}`;
+    series.set(key, [...(series.get(key) ?? []), row]);
+  }
+  return [...series.values()].map((payments) => {
+    payments.sort((a, b) => a.date!.getTime() - b.date!.getTime());
+    const first = payments[0];
+    const newest = payments[payments.length - 1];
+    const id = `sub_demo${first.id!.replace(/-/g, '').slice(0, 24)}`;
+    for (const payment of payments) payment.subscriptionId = id;
+    const nextDue = addMonths(newest.date!, 1);
+    const active = newest.status === 'succeeded' && nextDue.getTime() > nowMs;
+    const everPaid = payments.some((p) => p.status === 'succeeded' || p.status === 'refunded');
+    const cancelledAt = active
+      ? null
+      : new Date(Math.min(nowMs, everPaid ? nextDue.getTime() - 2 * DAY_MS : first.date!.getTime() + DAY_MS));
+    const changedAt = cancelledAt ?? newest.date!;
+    return {
+      id,
+      donorId: first.donorId,
+      campaignId: first.campaignId,
+      appealId: first.appealId ?? null,
+      firstDonationId: first.id!,
+      priceId: `price_demo_monthly_${newest.amount}`,
+      amount: newest.amount!,
+      status: active ? ('active' as const) : ('cancelled' as const),
+      nextPaymentAt: active ? nextDue : null,
+      startedAt: first.date!,
+      cancelledAt,
+      cancelledBy: active ? null : everPaid ? ('donor' as const) : ('stripe' as const),
+      giftAidDeclarationId: first.giftAidDeclarationId ?? null,
+      source: 'demo' as const,
+      lastEventAt: Math.floor(changedAt.getTime() / 1000),
+      createdAt: first.date!,
+      updatedAt: changedAt,
+    };
+  });
 }
 
 /** One extra copy of the donors, appeals and donations (for `--scale`), deterministic per copy. */
