@@ -3,7 +3,7 @@ import { DEMO_ACCOUNT_FAILS, DEMO_ACCOUNT_SUCCEEDS } from '../../domain';
 import { expect, signUp, test, tokenFor, openAs, useToken } from './fixtures';
 
 /**
- * Decision 059: the login dialog's disabled Next says what it waits for, the Direct Debit step's bank
+ * Decision 060: the login dialog's disabled Next says what it waits for, the Direct Debit step's bank
  * fields carry their own errors, the phone menu is a modal dialog, and the small public and dashboard
  * targets a finger needs are 44 px.
  */
