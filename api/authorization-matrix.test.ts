@@ -547,9 +547,11 @@ const ROWS: Row[] = [
   {
     route: 'GET /api/monthly-gifts/:id',
     request: (w) => ({ path: `/api/monthly-gifts/${w.monthlyByOtherDonor}` }),
-    // The other donor's gift to Org Y: Org Y's admin and admins see it; Org X's admin is refused
-    // (403: policy.ts's monthlyGiftFor says so without showing the gift; the id is an unguessable sub_ id).
-    expect: staff(403, 200, 200),
+    // The other donor's gift to Org Y: Org Y's admin and admins see it; Org X's admin and Org X's
+    // finance user are refused (403: monthlyGiftFor says so without showing the gift; the id is an
+    // unguessable sub_ id). A finance user of the gift's organization reads it
+    // (monthly-gifts-office.test.ts), and only its administrators cancel it.
+    expect: staff(403, 200, 200, 403),
   },
   {
     route: 'POST /api/monthly-gifts/:id/cancel',

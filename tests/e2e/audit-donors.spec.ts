@@ -219,7 +219,10 @@ test('the charity’s finance officer reads a gift’s page with no request refu
   signInAs,
 }) => {
   const token = await signInAs('finance@example.org');
-  const gifts = await request.get('/api/donations?limit=1', { headers: { authorization: `Bearer ${token}` } });
+  // A monthly payment: its page also shows the monthly gift it belongs to (the demo seed has them).
+  const gifts = await request.get('/api/donations?limit=1&type=monthly', {
+    headers: { authorization: `Bearer ${token}` },
+  });
   const [gift] = (await gifts.json()) as { _id: string }[];
   const refused: string[] = [];
   page.on('response', (r) => {
@@ -232,6 +235,9 @@ test('the charity’s finance officer reads a gift’s page with no request refu
   await expect(page.getByRole('region', { name: 'Payment' })).toBeVisible();
   // Messages of support are moderated by the charity's admins: the page does not ask for them.
   await expect(page.getByRole('group', { name: 'Message of support' })).toHaveCount(0);
+  // The monthly gift is read, and cancelling it is left to the organization's admins.
+  await expect(page.getByRole('heading', { name: 'Monthly gift' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Cancel monthly gift' })).toHaveCount(0);
   expect(refused).toEqual([]);
 
   // The add forms say who adds, before any typing, instead of refusing on Save.

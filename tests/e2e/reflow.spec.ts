@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { expect, type Item, test } from './fixtures';
+import { expect, type Item, test, tokenFor } from './fixtures';
 
 /**
  * WCAG 1.4.10 Reflow and 1.4.4 Resize text on the public pages: at 320 CSS px, and on a 390 px
@@ -60,11 +60,31 @@ test('public pages reflow at 320 px, and at 390 px with 200% text, with no sidew
   };
   const appeal = await longestWord('/api/appeals');
   const campaign = await longestWord('/api/campaigns');
+  // And one of its own whose title and story hold a 48-letter word (a pasted address, a name run
+  // together): every place that repeats the title, such as "Start your own appeal for …", wraps it.
+  const [seeded] = (await (await request.get('/api/campaigns?limit=1')).json()) as (Item & {
+    organization_id: string;
+  })[];
+  const longWord = `Unbroken${'Lettersinarow'.repeat(3)}${Date.now() % 1e3}`;
+  const created = await request.post('/api/campaigns', {
+    headers: { authorization: `Bearer ${await tokenFor(request, 'admin@example.org')}` },
+    data: {
+      title: `Reflow ${longWord}`,
+      description: `A campaign for ${longWord}.`,
+      story: `Give to ${longWord} today.`,
+      goal: 50_000,
+      organization_id: seeded.organization_id,
+      images: [{ Key: '/images/demo/cause-1.png', name: 'cause-1.png' }],
+    },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  const ownCampaign = (await created.json()) as Item;
   const paths = [
     '/',
     '/appeals',
     '/campaigns',
     `/campaigns/${campaign.short_id}`,
+    `/campaigns/${ownCampaign.short_id}`,
     `/appeals/${appeal.short_id}`,
     '/fees',
   ];

@@ -179,6 +179,23 @@ describe(`the office's monthly gifts (${engineName})`, () => {
     expect(lines.find((l) => l.includes(w.ids.failing.id))).toContain(',sent,');
   });
 
+  it("lets a finance user of the gift's organization read one gift but not cancel it", async () => {
+    const financeA = await signedIn(t.db, 'finance', { organizationIds: [w.orgA.id] });
+    const one = (id: string, token?: string) => t.client(token).api['monthly-gifts'][':id'].$get({ param: { id } });
+    // A monthly payment's page shows the gift it belongs to: the finance officer reads it.
+    const read = await bodyOf(await one(w.ids.active.id, financeA.token), 200);
+    expect(read).toMatchObject({ _id: w.ids.active.id, amount: 1250 });
+    // Another organization's gift, a donor, and no one: refused, and cancelling stays with the admins.
+    expect((await errorOf(await one(w.ids.otherOrg.id, financeA.token), 403)).message).toContain('finance users');
+    expect((await one(w.ids.active.id, w.donorSession.token)).status).toBe(403);
+    expect((await one(w.ids.active.id)).status).toBe(401);
+    const cancel = t
+      .client(financeA.token)
+      .api['monthly-gifts'][':id'].cancel.$post({ param: { id: w.ids.active.id } });
+    expect((await cancel).status).toBe(403);
+    expect((await bodyOf(await one(w.ids.active.id, w.admin.token), 200)).status).toBe('active');
+  });
+
   it('answers bad input with a 400 naming the field', async () => {
     for (const [query, field] of [
       ['status=lapsed', 'status'],

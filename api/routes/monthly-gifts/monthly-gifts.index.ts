@@ -126,7 +126,7 @@ export const monthlyGiftsRouter = createRouter()
     return csvFile(c, 'monthly-gifts', stream);
   })
   .openapi(getManaged, async (c) => {
-    const gift = await monthlyGiftFor(signedInContext(c), c.req.valid('param').id, 'manager');
+    const gift = await monthlyGiftFor(signedInContext(c), c.req.valid('param').id, 'reader');
     return c.json(await dto(c, gift), 200);
   })
   .openapi(cancelManaged, async (c) => {

@@ -66,8 +66,10 @@ export const resumeMine = mine.post('/me/monthly-gifts/{id}/resume', {
   responses: okResponses(MonthlyGiftSchema, 'The gift, running again'),
 });
 
-export const getManaged = managed.get('/monthly-gifts/{id}', {
-  summary: 'A monthly gift of your organizations (admins: any)',
+// Read by the money readers of its organization (a finance officer opens a monthly payment's page too);
+// cancelled only by its administrators (cancelManaged).
+export const getManaged = office.get('/monthly-gifts/{id}', {
+  summary: 'A monthly gift of your organizations (admins: any; finance users read it)',
   request: { params: MonthlyGiftIdParam },
   responses: okResponses(MonthlyGiftSchema, 'The gift'),
 });

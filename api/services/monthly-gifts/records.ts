@@ -11,7 +11,7 @@ import {
   type MonthlyGiftStatus,
 } from '../../../domain';
 import { HttpError, notFound } from '../../lib/errors';
-import { canManageOrganization, isAdmin } from '../../lib/policy';
+import { canManageOrganization, inOrgScope, isAdmin, readsFinance } from '../../lib/policy';
 import type { MonthlyGiftDto } from '../../schemas/monthly-gifts';
 import type { Attribution, Statement } from '../donations/record';
 import { findLocalPrice } from '../donations/pending';
@@ -221,7 +221,16 @@ export async function findMonthlyGift(db: Db, id: string): Promise<MonthlyGiftRo
 }
 
 /** The gift, if this user may act on it: its donor, an admin, or an org admin of its campaign's organization. */
-export async function monthlyGiftFor(ctx: ViewerContext, id: string, as: 'donor' | 'manager'): Promise<MonthlyGiftRow> {
+/**
+ * A monthly gift as its donor (someone else's is a 404), its reader (a money reader of its
+ * organization: admins, its org admins and finance users) or its manager (who may cancel it: admins
+ * and its org admins).
+ */
+export async function monthlyGiftFor(
+  ctx: ViewerContext,
+  id: string,
+  as: 'donor' | 'reader' | 'manager',
+): Promise<MonthlyGiftRow> {
   const { db, viewer: user } = ctx;
   const gift = /^sub_[A-Za-z0-9_]{3,200}$/.test(id) ? await findMonthlyGift(db, id) : null;
   if (!gift) throw notFound('No such monthly gift');
@@ -236,8 +245,15 @@ export async function monthlyGiftFor(ctx: ViewerContext, id: string, as: 'donor'
     .from(campaigns)
     .where(eq(campaigns.id, gift.campaignId))
     .limit(1);
-  if (canManageOrganization(user, campaign?.org ?? null)) return gift;
-  throw new HttpError(403, "Only administrators of this gift's organization can cancel it");
+  const org = campaign?.org ?? null;
+  if (as === 'reader' && readsFinance(user) && inOrgScope(user, org)) return gift;
+  if (canManageOrganization(user, org)) return gift;
+  throw new HttpError(
+    403,
+    as === 'reader'
+      ? "Only admins, organization admins and finance users of this gift's organization can read it"
+      : "Only administrators of this gift's organization can cancel it",
+  );
 }
 
 /**

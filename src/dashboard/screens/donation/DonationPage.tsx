@@ -116,7 +116,7 @@ function DonationStoryView({ id, canVerify, canModerate }: { id: string; canVeri
       )}
 
       <AuditHistory entries={story.history} />
-      {gift.subscription_id ? <MonthlyGiftAdmin subscriptionId={gift.subscription_id} /> : null}
+      {gift.subscription_id ? <MonthlyGiftAdmin subscriptionId={gift.subscription_id} canCancel={canModerate} /> : null}
       {canModerate ? <SupportMessagePanel donationId={gift._id} /> : null}
     </section>
   );

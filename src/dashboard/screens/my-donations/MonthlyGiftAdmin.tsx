@@ -8,8 +8,17 @@ import '../../donor-panels.css';
 // hc puts path parameters in as they are, so the ids are encoded here.
 const managed = client.api['monthly-gifts'][':id'];
 
-/** On a monthly payment's edit page: the gift it belongs to, and Cancel for its organization's admins. */
-export function MonthlyGiftAdmin({ subscriptionId }: { subscriptionId: string }) {
+/**
+ * On a monthly payment's page: the gift it belongs to, and Cancel for its organization's admins
+ * (`canCancel`; a finance officer reads the gift but does not cancel it).
+ */
+export function MonthlyGiftAdmin({
+  subscriptionId,
+  canCancel = true,
+}: {
+  subscriptionId: string;
+  canCancel?: boolean;
+}) {
   const [state, reload] = useApiGet(`/api/monthly-gifts/${encodeURIComponent(subscriptionId)}`, (o) =>
     managed.$get({ param: { id: encodeURIComponent(subscriptionId) } }, o),
   );
@@ -41,7 +50,7 @@ export function MonthlyGiftAdmin({ subscriptionId }: { subscriptionId: string })
         {gift.cancelled_by === 'bank' ? ' (Direct Debit cancelled at the bank)' : ''}
       </p>
       <p>Paid by {paymentMethodLabel(gift.payment_method, gift.bank_last4)}</p>
-      {gift.status !== 'cancelled' ? (
+      {gift.status !== 'cancelled' && canCancel ? (
         confirming ? (
           <div className="mg-actions">
             <span>Cancel this donor's monthly gift? They will be emailed.</span>
