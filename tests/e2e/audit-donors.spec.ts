@@ -219,11 +219,14 @@ test('the charity’s finance officer reads a gift’s page with no request refu
   signInAs,
 }) => {
   const token = await signInAs('finance@example.org');
-  // A monthly payment: its page also shows the monthly gift it belongs to (the demo seed has them).
-  const gifts = await request.get('/api/donations?limit=1&type=monthly', {
+  // A seeded monthly payment: its page also shows the monthly gift it belongs to (the demo seed's
+  // gifts are sub_demo…; a monthly gift entered by hand in another test has none).
+  const gifts = await request.get('/api/donations?limit=100&type=monthly', {
     headers: { authorization: `Bearer ${token}` },
   });
-  const [gift] = (await gifts.json()) as { _id: string }[];
+  const monthly = (await gifts.json()) as { _id: string; subscription_id: string | null }[];
+  const gift = monthly.find((g) => g.subscription_id?.startsWith('sub_demo'));
+  if (!gift) throw new Error('the demo seed has no monthly payment the finance officer can read');
   const refused: string[] = [];
   page.on('response', (r) => {
     if (r.url().includes('/api/') && r.status() >= 400) refused.push(`${r.status()} ${r.url()}`);
