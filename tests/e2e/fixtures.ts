@@ -262,6 +262,13 @@ export async function spilledText(page: Page, scope: string) {
           );
       }
     }
+    // A short value (an expiry, a sort code) cut off in its own field: a long one may scroll in it.
+    for (const input of document.querySelectorAll<HTMLInputElement>(
+      `:is(${scope}) input:is([type=text], :not([type]))`,
+    )) {
+      if (input.value.length > 0 && input.value.length <= 8 && input.scrollWidth > input.clientWidth + 1)
+        found.push(`cut off in its field: ${input.labels?.[0]?.textContent?.trim()}: ${input.value}`);
+    }
     // A control standing past the border of the card or fieldset around it.
     for (const control of document.querySelectorAll(`:is(${scope}) :is(input, select, textarea, button)`)) {
       const box = control.getBoundingClientRect();
