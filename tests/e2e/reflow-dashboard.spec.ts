@@ -62,10 +62,13 @@ test('the dashboard reflows for an admin at 320 px, and at 390 px with 200% text
   const { token } = await signIn(request, 'admin@example.org');
   const donation = await oldestId(request, token, '/api/donations?limit=100');
   const appeal = await oldestId(request, token, '/api/appeals?limit=100');
+  // The demo donor's page: their Gift Aid declarations are on it.
+  const donor = (await signIn(request, 'donor@example.org')).user._id;
   const paths = [
     'overview',
     'donations',
     'donors',
+    `donors/edit/${donor}`,
     'monthly-gifts',
     `donations/edit/${donation}`,
     `active-appeals-edit/${appeal}`,
