@@ -230,9 +230,11 @@ export async function sideways(page: Page) {
 }
 
 /**
- * Text a person would miss or struggle to read in `scope` (a selector): words spilling past the box
- * that holds them (over a card's border, or cut off where the box hides overflow), and text squeezed
- * into a column under two letters wide (a value wrapped a letter a line). Charts' SVG text is left out.
+ * What a person would miss or struggle to read in `scope` (a selector) although the page does not
+ * scroll sideways: words spilling past the box that holds them (over a card's border, or cut off
+ * where the box hides overflow), text squeezed into a column under two letters wide (a value wrapped
+ * a letter a line), a short value cut off in its field, a control standing past its card's border.
+ * Charts' SVG text and visually hidden text are left out.
  */
 export async function spilledText(page: Page, scope: string) {
   return page.evaluate((scope) => {
