@@ -193,6 +193,129 @@ export async function expectNoAxeViolations(page: Page, options: { include?: str
   expect(await axeViolations(page, options)).toEqual([]);
 }
 
+// --- Reflow (WCAG 1.4.10, 1.4.4) ----------------------------------------------------------------
+
+/**
+ * How far the page scrolls sideways, and the elements past its right edge (clipped ones too: the
+ * home page's sections clip what sticks out, which hides it instead of scrolling). What scrolls or
+ * slides inside its own box (a carousel, a wide table) is allowed. Everything is laid out first:
+ * content-visibility skips what is off screen.
+ */
+export async function sideways(page: Page) {
+  return page.evaluate(async () => {
+    const root = document.scrollingElement!;
+    for (let y = 0; y < root.scrollHeight; y += innerHeight) {
+      scrollTo(0, y);
+      await new Promise(requestAnimationFrame);
+    }
+    scrollTo(0, 0);
+    const width = root.clientWidth;
+    const inOwnBox = (el: Element) => {
+      for (let up = el.parentElement; up && up !== document.body; up = up.parentElement) {
+        if (/auto|scroll/.test(getComputedStyle(up).overflowX) || up.classList.contains('swiper')) return true;
+      }
+      return false;
+    };
+    const past = [...document.body.querySelectorAll('*')].filter((el) => {
+      const box = el.getBoundingClientRect();
+      return box.width > 1 && box.right > width + 1 && !inOwnBox(el);
+    });
+    return {
+      overflow: root.scrollWidth - width,
+      past: past
+        .slice(0, 5)
+        .map((el) => `${el.tagName.toLowerCase()}.${el.className}: ${el.textContent?.trim().slice(0, 30)}`),
+    };
+  });
+}
+
+/**
+ * What a person would miss or struggle to read in `scope` (a selector) although the page does not
+ * scroll sideways: words spilling past the box that holds them (over a card's border, or cut off
+ * where the box hides overflow), text squeezed into a column under two letters wide (a value wrapped
+ * a letter a line), a short value cut off in its field, a control standing past its card's border.
+ * Charts' SVG text and visually hidden text are left out.
+ */
+export async function spilledText(page: Page, scope: string) {
+  return page.evaluate((scope) => {
+    const found: string[] = [];
+    const blockOf = (node: Node) => {
+      let el = node.parentElement;
+      while (el && /^(inline|contents)$/.test(getComputedStyle(el).display)) el = el.parentElement;
+      return el;
+    };
+    for (const root of document.querySelectorAll(scope)) {
+      const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        const text = node.textContent?.trim() ?? '';
+        const block = blockOf(node);
+        if (!text || !block || node.parentElement?.closest('svg, .visually-hidden, .sr-only')) continue;
+        const range = document.createRange();
+        range.selectNodeContents(node);
+        const words = range.getBoundingClientRect();
+        const box = block.getBoundingClientRect();
+        if (words.width < 1 || box.width < 2) continue;
+        const em = Number.parseFloat(getComputedStyle(block).fontSize);
+        const spills = words.right > box.right + 1 || words.left < box.left - 1;
+        const squeezed = text.length > 3 && box.width < 2 * em;
+        if (spills || squeezed)
+          found.push(
+            `${spills ? 'spills' : 'squeezed'}: ${block.tagName.toLowerCase()}.${block.className}: ${text.slice(0, 30)}`,
+          );
+      }
+    }
+    // A short value (an expiry, a sort code) cut off in its own field: a long one may scroll in it.
+    for (const input of document.querySelectorAll<HTMLInputElement>(
+      `:is(${scope}) input:is([type=text], :not([type]))`,
+    )) {
+      if (input.value.length > 0 && input.value.length <= 8 && input.scrollWidth > input.clientWidth + 1)
+        found.push(`cut off in its field: ${input.labels?.[0]?.textContent?.trim()}: ${input.value}`);
+    }
+    // A control standing past the border of the card or fieldset around it.
+    for (const control of document.querySelectorAll(`:is(${scope}) :is(input, select, textarea, button)`)) {
+      const box = control.getBoundingClientRect();
+      if (box.width < 2) continue;
+      for (let up = control.parentElement; up && up !== document.body; up = up.parentElement) {
+        const style = getComputedStyle(up);
+        if (/auto|scroll/.test(style.overflowX)) break;
+        if (Number.parseFloat(style.borderRightWidth) > 0) {
+          if (box.right > up.getBoundingClientRect().right + 1)
+            found.push(`past its box: ${control.tagName.toLowerCase()} in ${up.tagName.toLowerCase()}.${up.className}`);
+          break;
+        }
+      }
+    }
+    return found.slice(0, 8);
+  }, scope);
+}
+
+/**
+ * The page, or the element `selector` matches, in test-results/reflow-shots/ as pieces a person can
+ * read: one full-length shot of a long phone page is a thin strip once scaled to fit a screen.
+ */
+export async function screenshotPieces(page: Page, name: string, selector?: string) {
+  const area = await page.evaluate((selector) => {
+    const root = document.scrollingElement!;
+    const box = selector ? document.querySelector(selector)!.getBoundingClientRect() : undefined;
+    return box
+      ? { x: box.left + scrollX, y: box.top + scrollY, width: box.width, height: box.height }
+      : { x: 0, y: 0, width: root.scrollWidth, height: root.scrollHeight };
+  }, selector);
+  for (let top = 0, part = 0; top < area.height; top += 1400, part++) {
+    await page.screenshot({
+      path: `test-results/reflow-shots/${name}-${part}.png`,
+      fullPage: true,
+      clip: { ...area, y: area.y + top, height: Math.min(1400, area.height - top) },
+    });
+  }
+}
+
+/** 200% text: the root font size, as a browser's text zoom sets it. */
+export const bigText = (page: Page) =>
+  page.evaluate(() => {
+    document.documentElement.style.fontSize = '200%';
+  });
+
 // --- The test ------------------------------------------------------------------------------------
 
 export const test = base.extend<{ signInAs: (email: string) => Promise<string> }>({

@@ -1,5 +1,14 @@
-import type { Page } from '@playwright/test';
-import { expect, type Item, test, tokenFor } from './fixtures';
+import {
+  bigText,
+  expect,
+  firstApproved,
+  type Item,
+  screenshotPieces,
+  sideways,
+  spilledText,
+  test,
+  tokenFor,
+} from './fixtures';
 
 /**
  * WCAG 1.4.10 Reflow and 1.4.4 Resize text on the public pages: at 320 CSS px, and on a 390 px
@@ -7,45 +16,6 @@ import { expect, type Item, test, tokenFor } from './fixtures';
  * scrolls only up and down (a table may scroll inside its own box); and the header does not stay
  * on a screen that is short in CSS px or in lines of text.
  */
-
-/**
- * How far the page scrolls sideways, and the elements past its right edge (clipped ones too: the
- * home page's sections clip what sticks out, which hides it instead of scrolling). What scrolls or
- * slides inside its own box (a carousel, a wide table) is allowed. Everything is laid out first:
- * content-visibility skips what is off screen.
- */
-async function sideways(page: Page) {
-  return page.evaluate(async () => {
-    const root = document.scrollingElement!;
-    for (let y = 0; y < root.scrollHeight; y += innerHeight) {
-      scrollTo(0, y);
-      await new Promise(requestAnimationFrame);
-    }
-    scrollTo(0, 0);
-    const width = root.clientWidth;
-    const inOwnBox = (el: Element) => {
-      for (let up = el.parentElement; up && up !== document.body; up = up.parentElement) {
-        if (/auto|scroll/.test(getComputedStyle(up).overflowX) || up.classList.contains('swiper')) return true;
-      }
-      return false;
-    };
-    const past = [...document.body.querySelectorAll('*')].filter((el) => {
-      const box = el.getBoundingClientRect();
-      return box.width > 1 && box.right > width + 1 && !inOwnBox(el);
-    });
-    return {
-      overflow: root.scrollWidth - width,
-      past: past
-        .slice(0, 5)
-        .map((el) => `${el.tagName.toLowerCase()}.${el.className}: ${el.textContent?.trim().slice(0, 30)}`),
-    };
-  });
-}
-
-const bigText = (page: Page) =>
-  page.evaluate(() => {
-    document.documentElement.style.fontSize = '200%';
-  });
 
 test('public pages reflow at 320 px, and at 390 px with 200% text, with no sideways page scroll', async ({
   page,
@@ -135,4 +105,64 @@ test('the header scrolls away on a short screen, in CSS px or in text size, and 
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Page.setFontSizes', { fontSizes: { standard: 32, fixed: 26 } });
   expect(await headerBottomAfterScroll()).toBeLessThan(0);
+});
+
+test("the donation box's later steps reflow at 320 px, and at 390 px with 200% text", async ({ page, request }) => {
+  test.setTimeout(120_000);
+  const appeal = await firstApproved(request, '/api/appeals');
+  const found: unknown[] = [];
+  for (const [width, height, zoom] of [
+    [320, 640, false],
+    [390, 844, true],
+  ] as const) {
+    await page.setViewportSize({ width, height });
+    const openBox = async () => {
+      await page.goto(`/appeals/${appeal.short_id}`);
+      if (zoom) await bigText(page);
+      await page.locator('.donation-slot').scrollIntoViewIfNeeded();
+      await expect(page.locator('astro-island:has(.donation-box)')).not.toHaveAttribute('ssr', /.*/);
+      const box = page.locator('.donation-box');
+      await box.getByRole('textbox', { name: /^Email/ }).fill(`reflow.${width}.${Date.now()}@example.com`);
+      return box;
+    };
+    const look = async (step: string) => {
+      const where = `${step} at ${width} px${zoom ? ', 200% text' : ''}`;
+      const result = { ...(await sideways(page)), spilled: await spilledText(page, '.donation-box') };
+      if (result.overflow || result.past.length || result.spilled.length) found.push({ where, ...result });
+      if (process.env.SCREENSHOTS)
+        await screenshotPieces(page, `box-${step.replace(/\W+/g, '-')}-${width}${zoom ? '-200' : ''}`, '.donation-box');
+    };
+
+    // Once, with the Gift Aid declaration and a message of support, then the demo card step.
+    let box = await openBox();
+    await box.getByLabel('Amount (£)').fill('12.34');
+    await box.getByLabel('Gift Aid (UK Only)').check();
+    const declaration = box.locator('.gift-aid-details');
+    await declaration.getByLabel('First name').fill('Bartholomew');
+    await declaration.getByLabel('Last name').fill('Featherstonehaugh');
+    await declaration.getByLabel('House name or number').fill('Flat 12');
+    await declaration.getByLabel('Street and town').fill('Station Road, Leeds');
+    await declaration.getByLabel('Postcode').fill('LS1 4AP');
+    await box.getByLabel(/message of support/i).fill('Good luck with the run, from all of us at number 12!');
+    await look('gift aid and message');
+    await box.getByRole('button', { name: /^Donate/ }).click();
+    await expect(box.getByText('Demo mode: no card is charged.')).toBeVisible();
+    await look('demo card');
+
+    // Monthly by Direct Debit: the choice, the notice, then the demo bank step and its errors.
+    box = await openBox();
+    await box.getByText('Donate Every Month').click();
+    const select = box.getByLabel('Monthly amount');
+    await expect(select.locator('option')).not.toHaveCount(1);
+    await select.selectOption({ index: 1 });
+    await box.getByRole('radio', { name: 'Direct Debit' }).check();
+    await expect(box.locator('.direct-debit-notice')).toBeVisible();
+    await look('monthly by direct debit');
+    await box.getByRole('button', { name: /^Donate/ }).click();
+    await expect(box.getByText('Demo mode: no bank account is debited.')).toBeVisible();
+    await box.getByRole('button', { name: /^Set up Direct Debit/ }).click();
+    await expect(box.getByLabel('Address line 1')).toHaveAttribute('aria-invalid', 'true');
+    await look('demo direct debit');
+  }
+  expect(found).toEqual([]);
 });

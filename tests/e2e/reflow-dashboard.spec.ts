@@ -1,0 +1,93 @@
+import type { APIRequestContext, Page } from '@playwright/test';
+import { bigText, expect, screenshotPieces, sideways, signIn, spilledText, test, useToken } from './fixtures';
+
+/**
+ * WCAG 1.4.10 Reflow and 1.4.4 Resize text in the dashboard, at 320 CSS px and on a 390 px phone
+ * with the text at 200%: the page scrolls only up and down (a data table may scroll in its own
+ * box), for the demo admin, finance officer and donor.
+ */
+
+const SIZES = [
+  { width: 320, height: 640, zoom: false },
+  { width: 390, height: 844, zoom: true },
+] as const;
+
+/** Routes like a dashboard link click does, and waits until the screen has loaded. */
+async function go(page: Page, path: string) {
+  await page.evaluate((p) => {
+    window.history.pushState({}, '', p);
+    window.dispatchEvent(new PopStateEvent('popstate'));
+  }, `/dashboard/${path}`);
+  await expect(page.locator('#dash-main h1').first()).toBeVisible();
+  await page.waitForFunction(() => {
+    const main = document.querySelector('#dash-main');
+    if (!main || document.querySelector('.dash-loading-dot, .dash-loading, [aria-busy="true"]')) return false;
+    return !/Loading\.\.\./.test(main.textContent ?? '');
+  });
+}
+
+async function oldestId(request: APIRequestContext, token: string, path: string) {
+  const rows = (await (await request.get(path, { headers: { authorization: `Bearer ${token}` } })).json()) as {
+    _id: string;
+  }[];
+  return rows.at(-1)!._id;
+}
+
+async function check(page: Page, token: string, paths: string[], who: string) {
+  const found: unknown[] = [];
+  await useToken(page, token);
+  for (const size of SIZES) {
+    await page.setViewportSize({ width: size.width, height: size.height });
+    await page.goto('/dashboard/overview');
+    await page.waitForSelector('astro-island:not([ssr])');
+    if (size.zoom) await bigText(page);
+    for (const path of paths) {
+      await go(page, path);
+      const where = `${who} ${path} at ${size.width} px${size.zoom ? ', 200% text' : ''}`;
+      const result = await sideways(page);
+      const cut = await spilledText(page, '#dash-main');
+      if (result.overflow || result.past.length || cut.length) found.push({ where, ...result, cut });
+      if (process.env.SCREENSHOTS)
+        await screenshotPieces(
+          page,
+          `${who}-${path.slice(0, 24).replace(/\W+/g, '-')}-${size.width}${size.zoom ? '-200' : ''}`,
+        );
+    }
+  }
+  return found;
+}
+
+test('the dashboard reflows for an admin at 320 px, and at 390 px with 200% text', async ({ page, request }) => {
+  test.setTimeout(180_000);
+  const { token } = await signIn(request, 'admin@example.org');
+  const donation = await oldestId(request, token, '/api/donations?limit=100');
+  const appeal = await oldestId(request, token, '/api/appeals?limit=100');
+  // The demo donor's page: their Gift Aid declarations are on it.
+  const donor = (await signIn(request, 'donor@example.org')).user._id;
+  const paths = [
+    'overview',
+    'donations',
+    'donors',
+    `donors/edit/${donor}`,
+    'monthly-gifts',
+    `donations/edit/${donation}`,
+    `active-appeals-edit/${appeal}`,
+    'batches/add',
+    'gift-aid',
+  ];
+  expect(await check(page, token, paths, 'admin')).toEqual([]);
+});
+
+test('the dashboard reflows for a finance officer and a donor at 320 px, and at 390 px with 200% text', async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(180_000);
+  const finance = (await signIn(request, 'finance@example.org')).token;
+  const donor = (await signIn(request, 'donor@example.org')).token;
+  const found = [
+    ...(await check(page, finance, ['overview', 'donations', 'monthly-gifts', 'gift-aid'], 'finance')),
+    ...(await check(page, donor, ['overview', 'donations/me', 'gift-aid'], 'donor')),
+  ];
+  expect(found).toEqual([]);
+});
