@@ -25,6 +25,9 @@ export function MonthlyGiftAdmin({
   const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  // A monthly checkout's gift is recorded when its first payment goes through: none yet is not an error.
+  if (state.status === 'error' && state.error.statusCode === 404)
+    return <p className="dash-hint">No monthly gift yet: it is set up when the first payment goes through.</p>;
   if (state.status === 'error') return <Alert>{state.error.message}</Alert>;
   if (state.status !== 'ok') return null;
   const gift = state.data;
