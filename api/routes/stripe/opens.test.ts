@@ -153,6 +153,48 @@ describe(`POST /api/stripe/client_secret: an item before its start date takes no
   });
 });
 
+describe(`An appeal cannot be set to start after its campaign's last day (${engineName})`, () => {
+  it('refuses such a start date when the appeal is created or edited, and stores nothing', async () => {
+    const { user, token } = await signedIn(t.db, 'donor');
+    const { campaign } = await createCharity(t.db, { campaign: { dateFrom: null, dateTo: londonDay(20) } });
+    const refusal = {
+      statusCode: 400,
+      message: `date.from: the campaign takes gifts until ${formatLongUkDay(londonDay(20))}; an appeal starting after that could never take one`,
+    };
+    const title = `Too late ${Date.now()}`;
+    const create = (from: string) =>
+      t.client(token).api.campaigns.$post({
+        json: {
+          title,
+          description: 'A walk after the campaign.',
+          story: 'Walking.',
+          goal: 500,
+          campaign_id: campaign.id,
+          images: [{ Key: '/images/demo/cause-1.png', name: 'cause-1.png' }],
+          date: { from, to: londonDay(40) },
+        },
+      });
+    expect(await errorOf(await create(londonDay(21)), 400)).toEqual(refusal);
+    expect(await t.db.select().from(campaigns).where(eq(campaigns.title, title))).toHaveLength(0);
+    // Its last day is still a day to start on.
+    const lastDay = await bodyOf(await create(londonDay(20)), 201);
+    expect(lastDay.date?.from).toBe(londonDay(20));
+
+    const appeal = await createAppeal(t.db, campaign.id, {
+      organizationId: campaign.organizationId,
+      createdBy: user.id,
+      dateFrom: londonDay(0),
+      dateTo: londonDay(40),
+    });
+    const put = await t
+      .client(token)
+      .api.campaigns[':id'].$put({ param: { id: appeal.id }, json: { date: { from: londonDay(25) } } });
+    expect(await errorOf(put, 400)).toEqual(refusal);
+    const [row] = await t.db.select().from(campaigns).where(eq(campaigns.id, appeal.id));
+    expect(row.dateFrom).toBe(londonDay(0));
+  });
+});
+
 describe(`Gifts started before a start date moved later are still recorded (${engineName})`, () => {
   it('a payment opened while the appeal was open is settled after its start date moved ahead', async () => {
     const { campaign, appeal } = await createCharity(t.db, {

@@ -36,7 +36,7 @@ import {
 import { actorOf, auditInsert, changedFields } from '../audit/append';
 import { consumeAppealQuota, consumeUploadQuota } from '../abuse/quotas';
 import type { ServiceContext, SignedInContext } from '../../lib/service-context';
-import { defaultCampaignDates } from '../../../domain/giving-ends';
+import { defaultCampaignDates, formatLongUkDay } from '../../../domain/giving-ends';
 import {
   DESCRIPTION_MAX_LENGTH,
   MAX_CAMPAIGN_GOAL_PENCE,
@@ -190,6 +190,18 @@ function checkDateOrder(from: string | null, to: string | null) {
   if (from && to && from > to) throw badRequest('date.from must be on or before date.to');
 }
 
+/**
+ * An appeal takes gifts only while its campaign does (decisions 056, 059): one set to start after
+ * its campaign's last day could never take a gift, so its start date is refused when saved.
+ */
+function checkStartsWhileCampaignRuns(from: string | null | undefined, campaignTo: string | null) {
+  if (from && campaignTo && from > campaignTo) {
+    throw badRequest(
+      `date.from: the campaign takes gifts until ${formatLongUkDay(campaignTo)}; an appeal starting after that could never take one`,
+    );
+  }
+}
+
 export async function createCampaign(ctx: WriteCtx, input: CampaignInput): Promise<CampaignDto> {
   const { db, viewer: user } = ctx;
   // An appeal names its parent campaign, or says kind 'appeal' to get the default campaign.
@@ -214,6 +226,8 @@ export async function createCampaign(ctx: WriteCtx, input: CampaignInput): Promi
   const fallback = defaultCampaignDates(ctx.now);
   const dates = { from: given.from ?? fallback.from, to: given.to ?? fallback.to };
   checkDateOrder(dates.from, dates.to);
+  // Only a start date the fundraiser chose: the default (today) under an ended campaign is 056's case.
+  if (parent) checkStartsWhileCampaignRuns(given.from, parent.dateTo);
 
   const { images, uploads } = resolveImages(ctx, input.images, []);
   // Quotas are counted once the input is known to be good, just before anything is stored.
@@ -330,6 +344,15 @@ export async function updateCampaign(ctx: WriteCtx, idOrShort: string, input: Ca
     changes.dateFrom !== undefined ? changes.dateFrom : row.dateFrom,
     changes.dateTo !== undefined ? changes.dateTo : row.dateTo,
   );
+  const parentId = changes.campaignId ?? row.campaignId;
+  if (parentId && changes.dateFrom && changes.dateFrom !== row.dateFrom) {
+    const [parent] = await db
+      .select({ dateTo: campaigns.dateTo })
+      .from(campaigns)
+      .where(eq(campaigns.id, parentId))
+      .limit(1);
+    checkStartsWhileCampaignRuns(changes.dateFrom, parent?.dateTo ?? null);
+  }
 
   let uploads: PreparedUpload[] = [];
   if (input.images !== undefined) {
