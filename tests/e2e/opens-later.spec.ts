@@ -19,7 +19,15 @@ test('an appeal dated to start next month says when it opens and takes no gifts 
 }) => {
   const token = await signInAs('donor@example.org');
   const auth = { authorization: `Bearer ${token}` };
-  const [campaign] = await (await request.get('/api/campaigns?limit=1')).json();
+  // A campaign that runs past the appeal's dates (an appeal may not start after its campaign ends).
+  const campaigns = (await (await request.get('/api/campaigns?limit=100')).json()) as {
+    _id: string;
+    short_id: string;
+    title: string;
+    date?: { to?: string | null };
+  }[];
+  const campaign = campaigns.find((c) => !c.date?.to || c.date.to >= londonDay(60));
+  if (!campaign) throw new Error('no seeded campaign runs 60 days from today');
   const opens = londonDay(30);
   const title = `E2E opens later ${Date.now()}`;
   const created = await request.post('/api/campaigns', {
