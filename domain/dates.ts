@@ -49,6 +49,9 @@ export function addDays(isoDay: string, days: number): string {
   return new Date(Date.UTC(y, m - 1, d + days)).toISOString().slice(0, 10);
 }
 
+/** The London calendar day `days` from today (negative: in the past), as tests and forms date things. */
+export const londonDayFromToday = (days: number, now = new Date()): string => addDays(londonIsoDate(now), days);
+
 /** The calendar day after `isoDay` (YYYY-MM-DD): an inclusive "to" day becomes an exclusive end. */
 export const nextDay = (isoDay: string): string => addDays(isoDay, 1);
 

@@ -1,16 +1,10 @@
 import path from 'node:path';
 import type { APIRequestContext } from '@playwright/test';
-import { formatLongUkDay, londonIsoDate } from '../../domain';
+import { formatLongUkDay, londonDayFromToday as londonDay } from '../../domain';
 import { axeViolations, expect, signIn as session, test } from './fixtures';
 
 const DONOR = 'donor@example.org';
 const PNG = path.join(process.cwd(), 'public/images/demo/cause-1.png');
-
-/** A London calendar day `n` days from today (negative: in the past). */
-function londonDay(n: number): string {
-  const [y, m, d] = londonIsoDate(new Date()).split('-').map(Number);
-  return new Date(Date.UTC(y, m - 1, d + n)).toISOString().slice(0, 10);
-}
 
 /** The run's one session of the account (tests/e2e/fixtures.ts), with the user's full name. */
 async function signIn(request: APIRequestContext, email: string) {

@@ -1,11 +1,5 @@
-import { formatLongUkDay, formatShortUkDay, londonIsoDate } from '../../domain';
+import { formatLongUkDay, formatShortUkDay, londonDayFromToday as londonDay } from '../../domain';
 import { expect, expectNoAxeViolations, openAs, test } from './fixtures';
-
-/** A London calendar day `n` days from today (negative: in the past). */
-function londonDay(n: number): string {
-  const [y, m, d] = londonIsoDate(new Date()).split('-').map(Number);
-  return new Date(Date.UTC(y, m - 1, d + n)).toISOString().slice(0, 10);
-}
 
 /**
  * A start date opens giving (docs/decisions/059): before it, an appeal's page says when it opens and

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { firstGivingDay, formatShortUkDay, givingOpensOn, notOpenYet, opensMessage } from '../../domain';
+import {
+  firstGivingDay,
+  formatShortUkDay,
+  givingOpensOn,
+  londonDayFromToday,
+  notOpenYet,
+  opensMessage,
+} from '../../domain';
 
 const at = (iso: string) => new Date(iso);
 
@@ -65,5 +72,15 @@ describe('the words', () => {
     expect(opensMessage('campaign', '2026-12-01')).toBe('This campaign opens for gifts on 1 December 2026.');
     expect(formatShortUkDay('2026-12-01')).toBe('1 Dec 2026');
     expect(formatShortUkDay('2026-07-31')).toBe('31 Jul 2026');
+  });
+});
+
+describe('londonDayFromToday: the London day n days away, as the date tests write them', () => {
+  it('counts from the London day, not the UTC one, across the clock change and months', () => {
+    // 23:30 UTC on 31 March 2026 is already 1 April in London (BST).
+    const lateMarch = new Date('2026-03-31T23:30:00Z');
+    expect(londonDayFromToday(0, lateMarch)).toBe('2026-04-01');
+    expect(londonDayFromToday(-1, lateMarch)).toBe('2026-03-31');
+    expect(londonDayFromToday(30, lateMarch)).toBe('2026-05-01');
   });
 });

@@ -1,17 +1,10 @@
 import { eq } from 'drizzle-orm';
-import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { londonIsoDate } from '../../../domain';
-import {
-  campaigns,
-  donations,
-  giftAidDeclarations,
-  prices,
-  rateLimits,
-  supportMessages,
-  users,
-} from '../../../db/schema';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { londonDayFromToday as londonDay } from '../../../domain';
+import { campaigns, donations } from '../../../db/schema';
 import { createAppeal, createCharity, signedIn } from '../../../tests/factories';
-import { bodyOf, engineName, errorOf, type JsonOf, setupTestApp, type TestApp, type TestClient } from '#test-app';
+import { bodyOf, engineName, errorOf, type TestApp } from '#test-app';
+import { datedCheckouts } from '../../../tests/support/dated-checkouts';
 
 /**
  * An end date ends giving (docs/decisions/056): a new checkout for an item whose end date has
@@ -19,40 +12,11 @@ import { bodyOf, engineName, errorOf, type JsonOf, setupTestApp, type TestApp, t
  * before the end is still recorded, the office's manual gifts still go in, and a later end date
  * reopens the item.
  */
+const { app, monthlyPrice, start, counts } = datedCheckouts('ended');
 let t: TestApp;
-const monthlyPrice = `price_ended_${Date.now()}`;
-beforeAll(async () => {
-  t = await setupTestApp();
-  await t.db.insert(prices).values({ id: monthlyPrice, unitAmount: 1000 });
+beforeAll(() => {
+  t = app();
 });
-// Every checkout here is anonymous; the site-wide check threshold is tested elsewhere.
-beforeEach(async () => {
-  await t.db.delete(rateLimits).where(eq(rateLimits.key, 'challenge:checkout-anonymous'));
-});
-
-/** A London calendar day `n` days from today (negative: in the past). */
-function londonDay(n: number): string {
-  const [y, m, d] = londonIsoDate(new Date()).split('-').map(Number);
-  return new Date(Date.UTC(y, m - 1, d + n)).toISOString().slice(0, 10);
-}
-
-type CheckoutBody = JsonOf<TestClient['api']['stripe']['client_secret']['$post']>;
-
-const start = (json: CheckoutBody) =>
-  t.client().api.stripe.client_secret.$post({
-    json: { email: `ended.${crypto.randomUUID().slice(0, 8)}@example.com`, amount: 1500, ...json },
-  });
-
-/** Rows a refused checkout must not have written. */
-async function counts() {
-  const [d, u, g, m] = await Promise.all([
-    t.db.select({ id: donations.id }).from(donations),
-    t.db.select({ id: users.id }).from(users),
-    t.db.select({ id: giftAidDeclarations.id }).from(giftAidDeclarations),
-    t.db.select({ id: supportMessages.donationId }).from(supportMessages),
-  ]);
-  return { donations: d.length, users: u.length, declarations: g.length, messages: m.length };
-}
 
 const GIFT_AID = {
   first_name: 'Ann',

@@ -220,7 +220,6 @@ export async function findMonthlyGift(db: Db, id: string): Promise<MonthlyGiftRo
   return row ?? null;
 }
 
-/** The gift, if this user may act on it: its donor, an admin, or an org admin of its campaign's organization. */
 /**
  * A monthly gift as its donor (someone else's is a 404), its reader (a money reader of its
  * organization: admins, its org admins and finance users) or its manager (who may cancel it: admins
@@ -246,8 +245,8 @@ export async function monthlyGiftFor(
     .where(eq(campaigns.id, gift.campaignId))
     .limit(1);
   const org = campaign?.org ?? null;
-  if (as === 'reader' && readsFinance(user) && inOrgScope(user, org)) return gift;
-  if (canManageOrganization(user, org)) return gift;
+  const allowed = as === 'reader' ? readsFinance(user) && inOrgScope(user, org) : canManageOrganization(user, org);
+  if (allowed) return gift;
   throw new HttpError(
     403,
     as === 'reader'
