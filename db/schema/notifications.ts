@@ -26,6 +26,8 @@ export const appealNotifications = sqliteTable('appeal_notifications', {
   halfSentAt: integer('half_sent_at', { mode: 'timestamp_ms' }),
   fullSentAt: integer('full_sent_at', { mode: 'timestamp_ms' }),
   endedSentAt: integer('ended_sent_at', { mode: 'timestamp_ms' }),
+  /** When the "your appeal is open for gifts" email was claimed (once per appeal, ever: decision 062). */
+  openedSentAt: integer('opened_sent_at', { mode: 'timestamp_ms' }),
 });
 
 /** Gifts to an appeal not yet told to its fundraiser; the next email (after the hour) sends them together. */

@@ -87,7 +87,12 @@ test('an appeal dated to start next month says when it opens and takes no gifts 
 
   // The editor says beside the End date when it is before the start, and Continue waits for it.
   await page.goto(`/dashboard/active-appeals-edit/${appeal._id}`);
-  await expect(page.getByLabel('Start date')).toHaveValue(opens);
+  const start = page.getByLabel('Start date');
+  await expect(start).toHaveValue(opens);
+  // Beside a start date still ahead: gifts wait for it, and its fundraiser hears on the day (062).
+  await expect(start).toHaveAccessibleDescription(
+    `Gifts open on ${formatLongUkDay(opens)}; until then its page says when. Whoever started it is emailed that morning, to share it.`,
+  );
   const end = page.getByLabel('End date');
   await end.fill(londonDay(20));
   await expect(end).toHaveAccessibleDescription('The start date must be on or before the end date.');

@@ -3,6 +3,7 @@ import type { AppConfig } from '../../lib/types';
 import { createMailer } from '../mail/mailer';
 import { retryUnsentMail } from '../mail/retry';
 import { emailEndedAppeals } from '../notifications/appeal-ended';
+import { emailOpenedAppeals } from '../notifications/appeal-opened';
 import { flushFundraiserNotifications } from '../notifications/fundraiser';
 import { createPaymentProvider } from '../payments';
 import { runHousekeeping } from './run';
@@ -10,7 +11,8 @@ import { runHousekeeping } from './run';
 /**
  * One run of the Cron Trigger's job, for the worker's scheduled() and `npm run housekeeping` alike:
  * housekeeping, then the fundraiser emails that waited for their hour on appeals no later gift reached,
- * then the "your appeal has ended" emails of appeals whose last giving day has passed (decision 056).
+ * then the "your appeal has ended" emails of appeals whose last giving day has passed (decision 056), and
+ * the "your appeal is open for gifts" emails of appeals whose start date has come (062).
  * `origin` is the site the receipts of Direct Debits settled on this run, and the ended emails, link to.
  */
 export async function runScheduledWork(run: {
@@ -32,8 +34,15 @@ export async function runScheduledWork(run: {
   const fundraiserEmails = await flushFundraiserNotifications(db, mailer, { origin: config.publicOrigin, now });
   // Links need an absolute origin: run.origin is PUBLIC_ORIGIN, or the local server's.
   const ended = await emailEndedAppeals(db, mailer, { origin: run.origin, now });
+  const opened = await emailOpenedAppeals(db, mailer, { origin: run.origin, now });
   const mail = await retryUnsentMail(db, config, { now });
-  return { ...counts, fundraiser_emails_sent: fundraiserEmails.sent, appeals_ended_emails: ended.sent, ...mail };
+  return {
+    ...counts,
+    fundraiser_emails_sent: fundraiserEmails.sent,
+    appeals_ended_emails: ended.sent,
+    appeals_opened_emails: opened.sent,
+    ...mail,
+  };
 }
 
 /**

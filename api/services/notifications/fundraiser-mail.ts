@@ -200,3 +200,66 @@ export function appealEndedEmail(ctx: FundraiserMailContext, summary: EndedSumma
   );
   return { to: ctx.to, subject, text, html };
 }
+
+/** What the "now open" email says beyond the appeal's title and links. */
+export type OpenedNews = {
+  /** The first day it takes gifts, "YYYY-MM-DD" (its own start date or its campaign's, the later). */
+  firstDay: string;
+  /** Today in London, "YYYY-MM-DD": the email says "today" when the two are the same day. */
+  today: string;
+  /** Its last giving day, when it has one: the window to share it in. */
+  lastDay: string | null;
+  /** The fundraiser's My Info switches (no row: both on), so the email promises only what will come. */
+  giftEmails: boolean;
+  milestoneEmails: boolean;
+};
+
+function whatComesNext(news: OpenedNews): string | null {
+  const gifts = 'as gifts arrive (at most once an hour)';
+  const milestones = 'when it reaches half and all of its goal';
+  if (news.giftEmails && news.milestoneEmails) return `We will email you ${gifts} and ${milestones}.`;
+  if (news.giftEmails) return `We will email you ${gifts}.`;
+  if (news.milestoneEmails) return `We will email you ${milestones}.`;
+  return null;
+}
+
+/**
+ * Sent once when an appeal that was waiting for its start date opens for gifts (decision 062): the
+ * moment to share it. Like the ended email it comes once, so My Info does not turn it off.
+ */
+export function appealOpenedEmail(ctx: FundraiserMailContext, news: OpenedNews): MailMessage {
+  const site = ctx.siteName ?? 'UK NFP';
+  const greeting = ctx.firstName ? `Hello ${ctx.firstName},` : 'Hello,';
+  const when = news.firstDay === news.today ? 'today' : `on ${formatLongUkDay(news.firstDay)}`;
+  const until = news.lastDay ? ` It takes gifts until ${formatLongUkDay(news.lastDay)}.` : '';
+  const opened = `Your appeal “${ctx.appealTitle}” opened for gifts ${when}.${until}`;
+  const share = 'Now is the time to share its link: with friends and family, at work, or on social media.';
+  const goal = `Its goal is ${formatPence(ctx.goal)}; ${formatPence(ctx.raised)} has been given so far.`;
+  const told = whatComesNext(news);
+  const subject = `Your appeal ${ctx.appealTitle} is open for gifts`;
+  const text = [
+    greeting,
+    '',
+    opened,
+    '',
+    share,
+    ctx.appealUrl,
+    '',
+    goal,
+    ...(told ? [told] : []),
+    ...footerText(ctx, site, true),
+  ].join('\n');
+  const html = layout(
+    site,
+    [
+      escapeHtml(greeting),
+      `Your appeal <strong>${escapeHtml(ctx.appealTitle)}</strong> opened for gifts ${escapeHtml(when)}.${escapeHtml(until)}`,
+      `${escapeHtml(share)}<br><a href="${escapeHtml(ctx.appealUrl)}" style="color:#07523a">${escapeHtml(ctx.appealUrl)}</a>`,
+      escapeHtml(goal),
+      ...(told ? [escapeHtml(told)] : []),
+    ],
+    ctx,
+    true,
+  );
+  return { to: ctx.to, subject, text, html };
+}

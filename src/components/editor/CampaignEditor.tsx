@@ -15,6 +15,7 @@ import {
   formProblems,
   fullName,
   dateOrderProblem,
+  startDateNote,
   goalProblem,
   isReady,
   listInWords,
@@ -120,6 +121,7 @@ export default function CampaignEditor({ kind, id, redirectTo, title, onCancel }
   const ready = isReady(form, kind);
   const missing = missingForReady(form, kind);
   const datesProblem = dateOrderProblem(form.dateFrom, form.dateTo);
+  const startNote = startDateNote(form.dateFrom, kind);
   const heading = title ?? `${id ? 'Edit' : 'Add'} ${label(kind)}`;
 
   useEffect(() => {
@@ -385,7 +387,17 @@ export default function CampaignEditor({ kind, id, redirectTo, title, onCancel }
 
           <div className="editor-row">
             <EditorField id={more.from} label="Start date">
-              <input id={more.from} type="date" {...fieldProps('dateFrom')} />
+              <input
+                id={more.from}
+                type="date"
+                aria-describedby={startNote ? `${more.from}-note` : undefined}
+                {...fieldProps('dateFrom')}
+              />
+              {startNote ? (
+                <p className="editor-hint" id={`${more.from}-note`}>
+                  {startNote}
+                </p>
+              ) : null}
             </EditorField>
             <EditorField id={more.to} label="End date">
               <input

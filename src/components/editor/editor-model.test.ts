@@ -14,6 +14,7 @@ import {
   missingForReady,
   poundsToPence,
   redirectTarget,
+  startDateNote,
   toPayload,
 } from './editor-model';
 
@@ -144,6 +145,18 @@ describe('editor model', () => {
     expect(missingForReady(crossed, 'appeal')).toEqual(['an end date on or after the start date']);
     expect(isReady(crossed, 'appeal')).toBe(false);
     expect(isReady(filled({ dateFrom: '2026-05-01', dateTo: '2026-05-01' }), 'appeal')).toBe(true);
+  });
+
+  it('says beside a Start date still ahead that gifts wait for it, and who is emailed when it opens', () => {
+    // 23:30 on 30 November 2026 in London (GMT): tomorrow is 1 December.
+    const now = new Date(Date.UTC(2026, 10, 30, 23, 30));
+    expect(startDateNote('2026-12-01', 'appeal', now)).toBe(
+      'Gifts open on 1 December 2026; until then its page says when. Whoever started it is emailed that morning, to share it.',
+    );
+    expect(startDateNote('2026-12-01', 'campaign', now)).toBe(
+      'Gifts open on 1 December 2026; until then its page says when.',
+    );
+    for (const open of ['2026-11-30', '2026-11-01', '', 'soon']) expect(startDateNote(open, 'appeal', now)).toBeNull();
   });
 
   it('redirects to the dashboard list, or redirectTo with {id} filled in', () => {

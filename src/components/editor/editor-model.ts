@@ -7,7 +7,8 @@ import {
   MAX_CAMPAIGN_IMAGES,
   MAX_CAMPAIGN_TITLE,
 } from '../../../domain';
-import { defaultCampaignDates } from '../../../domain/giving-ends';
+import { defaultCampaignDates, formatLongUkDay } from '../../../domain/giving-ends';
+import { notOpenYet } from '../../../domain/giving-opens';
 import type { Campaign, client, Data } from '../../lib/api';
 import { parsePounds, penceToPoundsField } from '../../lib/format';
 import { MAX_IMAGE_BYTES } from '../../../domain/limits';
@@ -170,6 +171,17 @@ export function goalProblem(typed: string): string | null {
 /** An end date before the start date (null: in order, or either left empty): said beside the End date field. */
 export function dateOrderProblem(from: string, to: string): string | null {
   return from && to && from > to ? 'The start date must be on or before the end date.' : null;
+}
+
+/**
+ * Beside the Start date when it is still ahead (decision 059): gifts wait for it, and an appeal's
+ * creator is emailed that morning (062). Null for today, a past day or none. Only the item's own
+ * date: an appeal also waits for its campaign, which its page and the API say.
+ */
+export function startDateNote(from: string, kind: EditorKind, now = new Date()): string | null {
+  if (!notOpenYet(from, now)) return null;
+  const opens = `Gifts open on ${formatLongUkDay(from)}; until then its page says when.`;
+  return kind === 'appeal' ? `${opens} Whoever started it is emailed that morning, to share it.` : opens;
 }
 
 /** "a title, a goal and an image" (shared with the dashboard's forms and the donation box). */

@@ -1,0 +1,148 @@
+import { and, eq, isNotNull, isNull, notLike, type SQLWrapper, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/sqlite-core';
+import type { Db } from '../../../db/client';
+import { appealNotifications, campaignTotals, campaigns, notificationPreferences, users } from '../../../db/schema';
+import { addDays, londonIsoDate, londonParts } from '../../../domain/dates';
+import { lastGivingDay } from '../../../domain/giving-ends';
+import { firstGivingDay } from '../../../domain/giving-opens';
+import { logMailFailure, type Mailer } from '../mail/mailer';
+import { appealMailLinks, appealOpenedEmail } from './fundraiser-mail';
+
+/**
+ * "Your appeal is open for gifts" (docs/decisions/062), the mirror of appeal-ended.ts: the hourly
+ * scheduled work emails the creator of each approved appeal that waited for a start date (its own
+ * or its campaign's, the later) once that day has come in London, so they know when to share it.
+ * An appeal made on or after its first giving day was open from the start and is not told. The
+ * email goes from 08:00 London time on the day, not at midnight; a missed run catches up for
+ * OPENED_WINDOW_DAYS days, and switching this on does not write to appeals that opened last month.
+ * Claimed (appeal_notifications.opened_sent_at, null → now) before it is written, under the outbox
+ * key `appeal-opened:<id>`: overlapping runs send one, and moving the date again sends no second.
+ */
+
+/** How many days from its first giving day an appeal is still told it opened (today and the two before). */
+export const OPENED_WINDOW_DAYS = 3;
+/** The London hour from which the day's opened appeals are told. */
+export const OPENED_EMAIL_HOUR = 8;
+const OPENED_APPEALS_PER_RUN = 200;
+
+export const appealOpenedKey = (appealId: string) => `appeal-opened:${appealId}`;
+
+const dayOrNull = (column: SQLWrapper) =>
+  sql`case when ${column} glob '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]' then ${column} end`;
+
+export type OpenedOptions = { origin?: string | null; now: Date; siteName?: string };
+
+export async function emailOpenedAppeals(db: Db, mailer: Mailer, options: OpenedOptions): Promise<{ sent: number }> {
+  const { now } = options;
+  const today = londonIsoDate(now);
+  // Before 08:00 in London today's openings wait for a later run; the days before are due at once.
+  const latest = londonParts(now).hour >= OPENED_EMAIL_HOUR ? today : addDays(today, -1);
+  const earliest = addDays(today, -(OPENED_WINDOW_DAYS - 1));
+  const parent = alias(campaigns, 'parent');
+  const ownFrom = dayOrNull(campaigns.dateFrom);
+  const theirFrom = dayOrNull(parent.dateFrom);
+  // The later of the two start days (SQLite's two-argument max is null when either is: hence the coalesces).
+  const first = sql<string | null>`max(coalesce(${ownFrom}, ${theirFrom}), coalesce(${theirFrom}, ${ownFrom}))`;
+  const ownTo = dayOrNull(campaigns.dateTo);
+  const theirTo = dayOrNull(parent.dateTo);
+  const last = sql<string | null>`min(coalesce(${ownTo}, ${theirTo}), coalesce(${theirTo}, ${ownTo}))`;
+  // Walks the approved rows once an hour like the ended email (decision 056, "What it reads").
+  const rows = await db
+    .select({
+      id: campaigns.id,
+      title: campaigns.title,
+      goal: campaigns.goal,
+      createdAt: campaigns.createdAt,
+      dateFrom: campaigns.dateFrom,
+      dateTo: campaigns.dateTo,
+      campaignDateFrom: parent.dateFrom,
+      campaignDateTo: parent.dateTo,
+      email: users.email,
+      firstName: users.firstName,
+      raised: sql<number>`coalesce(${campaignTotals.raisedPence}, 0)`,
+      giftEmails: notificationPreferences.appealGifts,
+      milestoneEmails: notificationPreferences.appealMilestones,
+    })
+    .from(campaigns)
+    .innerJoin(parent, eq(parent.id, campaigns.campaignId))
+    .innerJoin(users, eq(users.id, campaigns.createdBy))
+    .leftJoin(campaignTotals, eq(campaignTotals.campaignId, campaigns.id))
+    .leftJoin(appealNotifications, eq(appealNotifications.appealId, campaigns.id))
+    .leftJoin(notificationPreferences, eq(notificationPreferences.userId, users.id))
+    .where(
+      and(
+        isNotNull(campaigns.campaignId),
+        eq(campaigns.status, 'approved'),
+        // A campaign that is not approved takes no gifts for its appeals either (resolveDonationTarget).
+        eq(parent.status, 'approved'),
+        isNull(appealNotifications.openedSentAt),
+        isNull(users.erasedAt),
+        sql`${users.email} <> ''`,
+        notLike(users.email, '%.invalid'),
+        sql`${first} between ${earliest} and ${latest}`,
+        sql`(${last} is null or ${last} >= ${today})`,
+        // Made before its first day's UTC midnight; the exact London day is checked below. Most appeals
+        // open the day they are made: this keeps them out of the run's 200.
+        sql`${campaigns.createdAt} < strftime('%s', ${first}) * 1000`,
+      ),
+    )
+    .limit(OPENED_APPEALS_PER_RUN);
+
+  const origin = (options.origin ?? '').replace(/\/$/, '');
+  let sent = 0;
+  for (const row of rows) {
+    const firstDay = firstGivingDay(row.dateFrom, row.campaignDateFrom);
+    if (!firstDay || firstDay < earliest || firstDay > latest) continue;
+    if (londonIsoDate(row.createdAt) >= firstDay) continue;
+    try {
+      if (!(await claim(db, row.id, now))) continue;
+      const message = appealOpenedEmail(
+        {
+          to: row.email,
+          firstName: row.firstName,
+          appealTitle: row.title,
+          raised: Number(row.raised),
+          goal: row.goal,
+          ...appealMailLinks(origin, row.id),
+          siteName: options.siteName,
+        },
+        {
+          firstDay,
+          today,
+          lastDay: lastGivingDay(row.dateTo, row.campaignDateTo),
+          // No preferences row: both on (notification_preferences).
+          giftEmails: row.giftEmails ?? true,
+          milestoneEmails: row.milestoneEmails ?? true,
+        },
+      );
+      try {
+        const result = await mailer.send({ ...message, key: appealOpenedKey(row.id) });
+        if (!result.duplicate) sent += 1;
+      } catch (err) {
+        // As the ended email: the claim is freed, and the next run writes it or finds it written.
+        await db
+          .update(appealNotifications)
+          .set({ openedSentAt: null })
+          .where(eq(appealNotifications.appealId, row.id));
+        throw err;
+      }
+    } catch (err) {
+      logMailFailure('appeal opened email failed', err, { appeal_id: row.id });
+    }
+  }
+  return { sent };
+}
+
+/** Claims the appeal's opened email (null → now, creating its row if needed); true when this call won it. */
+async function claim(db: Db, appealId: string, now: Date): Promise<boolean> {
+  const rows = await db
+    .insert(appealNotifications)
+    .values({ appealId, openedSentAt: now })
+    .onConflictDoUpdate({
+      target: appealNotifications.appealId,
+      set: { openedSentAt: now },
+      setWhere: isNull(appealNotifications.openedSentAt),
+    })
+    .returning({ id: appealNotifications.appealId });
+  return rows.length > 0;
+}
