@@ -91,3 +91,42 @@ test('the dashboard reflows for a finance officer and a donor at 320 px, and at 
   ];
   expect(found).toEqual([]);
 });
+
+test("the overview's charts grow their labels with 200% text, and take a row each on a wide screen", async ({
+  page,
+  request,
+}) => {
+  const { token } = await signIn(request, 'admin@example.org');
+  await useToken(page, token);
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.goto('/dashboard/overview');
+  const cards = page.locator('.dash-chart-card');
+  await expect(cards).toHaveCount(5);
+  await expect(page.locator('.dash-chart svg').first()).toBeVisible();
+  const tickSize = () =>
+    page.locator('text.recharts-cartesian-axis-tick-value').first().evaluate((t) => getComputedStyle(t).fontSize);
+  const widths = () => cards.evaluateAll((all) => all.map((c) => Math.round(c.getBoundingClientRect().width)));
+  expect(await tickSize()).toBe('12px');
+  // Default text at 1280 px: the first chart spans the row, the other four go two to a row.
+  const [first, ...rest] = await widths();
+  for (const w of rest) expect(w).toBeLessThan(first / 2 + 1);
+
+  // 200% text (read again when the window resizes): labels twice the size, one chart per row.
+  await bigText(page);
+  await page.setViewportSize({ width: 1281, height: 900 });
+  await expect.poll(tickSize).toBe('24px');
+  const wide = await widths();
+  for (const w of wide) expect(w).toBe(wide[0]);
+  // Each campaign's name stays right of the chart's left edge (shortened to fit, not spilled).
+  const spilled = await page
+    .locator('.dash-chart-card')
+    .nth(1)
+    .evaluate((card) => {
+      const left = card.querySelector('.dash-chart')!.getBoundingClientRect().left;
+      return [...card.querySelectorAll('.recharts-yAxis text.recharts-cartesian-axis-tick-value')]
+        .filter((t) => t.getBoundingClientRect().left < left - 1)
+        .map((t) => t.textContent);
+    });
+  expect(spilled).toEqual([]);
+  expect(await sideways(page)).toMatchObject({ overflow: 0, past: [] });
+});

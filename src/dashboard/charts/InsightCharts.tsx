@@ -17,19 +17,24 @@ import { useApiGet } from '../lib/use-api';
 import { Alert, Spinner } from '../ui/primitives';
 import { ChartCard } from './ChartCard';
 import { axisPounds, monthLabel, pounds, weekLabel, weekLongLabel } from './data';
+import { chartSizes, useTextScale } from './text-scale';
 
 /**
  * The overview's charts for admins and org admins (lazy-loaded: recharts is fetched only here).
  * Colours and text come from CSS variables, so light and dark theme need nothing else.
  */
 
-const AXIS = { fill: 'var(--ink)', fontSize: 12 };
 const GRID = 'var(--line)';
 const TOOLTIP = {
   contentStyle: { background: 'var(--dash-surface)', border: '1px solid var(--line)', color: 'var(--ink)' },
   labelStyle: { color: 'var(--ink)' },
 };
+/** The plot's height at the default text size; it grows with the text (chartSizes). */
 const HEIGHT = 260;
+/** A campaign's name cut to `chars` (fewer as the text grows, so a word does not spill past the axis). */
+const shortened = (title: string, chars: number) => (title.length > chars ? `${title.slice(0, chars - 1)}…` : title);
+/** Campaign names grow with the text, but never take more than two fifths of a phone's width from the bars. */
+const twoFifthsOfWindow = () => Math.round(window.innerWidth * 0.4);
 const poundsTooltip = (value: unknown) => formatPence(Math.round(Number(value) * 100));
 
 const reports = client.api.reports;
@@ -54,6 +59,7 @@ function Loading({ title, error }: { title: string; error: string | null }) {
 }
 
 function GiftsPerWeek() {
+  const { tick, px } = chartSizes(useTextScale());
   const { data, error } = useReport('/api/reports/gifts-per-week', (o) =>
     reports['gifts-per-week'].$get({ query: {} }, o),
   );
@@ -81,11 +87,11 @@ function GiftsPerWeek() {
         { header: 'Monthly amount', cell: (w) => formatPence(w.monthly_amount), numeric: true },
       ]}
     >
-      <ResponsiveContainer width="100%" height={HEIGHT}>
+      <ResponsiveContainer width="100%" height={px(HEIGHT)}>
         <BarChart data={chartRows} accessibilityLayer={false}>
           <CartesianGrid stroke={GRID} vertical={false} />
-          <XAxis dataKey="label" tick={AXIS} interval="preserveStartEnd" minTickGap={24} />
-          <YAxis tick={AXIS} tickFormatter={axisPounds} width={64} />
+          <XAxis dataKey="label" tick={tick} interval="preserveStartEnd" minTickGap={px(24)} />
+          <YAxis tick={tick} tickFormatter={axisPounds} width={px(64)} />
           <Tooltip formatter={poundsTooltip} {...TOOLTIP} />
           <Legend wrapperStyle={{ color: 'var(--ink)' }} />
           <Bar dataKey="once" name="One-off" stackId="gifts" fill="var(--chart-1)" isAnimationActive={false} />
@@ -97,12 +103,14 @@ function GiftsPerWeek() {
 }
 
 function CampaignProgress() {
+  const scale = useTextScale();
+  const { tick, px } = chartSizes(scale);
   const { data, error } = useReport('/api/reports/campaigns', (o) => reports.campaigns.$get({ query: {} }, o));
   const title = 'Raised per campaign against its goal';
   if (!data) return <Loading title={title} error={error} />;
   const rows = data.campaigns;
   const chartRows = rows.map((c) => ({
-    label: c.title.length > 24 ? `${c.title.slice(0, 23)}…` : c.title,
+    label: shortened(c.title, Math.floor(24 / scale)),
     raised: pounds(c.raised),
     goal: pounds(c.goal),
   }));
@@ -121,11 +129,11 @@ function CampaignProgress() {
         { header: 'Of goal', cell: percent, numeric: true },
       ]}
     >
-      <ResponsiveContainer width="100%" height={Math.max(HEIGHT, rows.length * 44)}>
+      <ResponsiveContainer width="100%" height={px(Math.max(HEIGHT, rows.length * 44))}>
         <BarChart data={chartRows} layout="vertical" accessibilityLayer={false} margin={{ left: 8 }}>
           <CartesianGrid stroke={GRID} horizontal={false} />
-          <XAxis type="number" tick={AXIS} tickFormatter={axisPounds} />
-          <YAxis type="category" dataKey="label" tick={AXIS} width={150} />
+          <XAxis type="number" tick={tick} tickFormatter={axisPounds} />
+          <YAxis type="category" dataKey="label" tick={tick} width={Math.min(px(150), twoFifthsOfWindow())} />
           <Tooltip formatter={poundsTooltip} {...TOOLTIP} />
           <Legend wrapperStyle={{ color: 'var(--ink)' }} />
           <Bar dataKey="raised" name="Raised" fill="var(--chart-1)" isAnimationActive={false} />
@@ -137,6 +145,7 @@ function CampaignProgress() {
 }
 
 function MonthlyRecurring() {
+  const { tick, px } = chartSizes(useTextScale());
   const { data, error } = useReport('/api/reports/monthly-recurring', (o) =>
     reports['monthly-recurring'].$get({ query: {} }, o),
   );
@@ -158,12 +167,12 @@ function MonthlyRecurring() {
         { header: 'Active monthly donors', cell: (m) => m.donors, numeric: true },
       ]}
     >
-      <ResponsiveContainer width="100%" height={HEIGHT}>
+      <ResponsiveContainer width="100%" height={px(HEIGHT)}>
         <ComposedChart data={chartRows} accessibilityLayer={false}>
           <CartesianGrid stroke={GRID} vertical={false} />
-          <XAxis dataKey="label" tick={AXIS} />
-          <YAxis yAxisId="money" tick={AXIS} tickFormatter={axisPounds} width={64} />
-          <YAxis yAxisId="people" orientation="right" tick={AXIS} allowDecimals={false} width={40} />
+          <XAxis dataKey="label" tick={tick} />
+          <YAxis yAxisId="money" tick={tick} tickFormatter={axisPounds} width={px(64)} />
+          <YAxis yAxisId="people" orientation="right" tick={tick} allowDecimals={false} width={px(40)} />
           <Tooltip
             {...TOOLTIP}
             formatter={(value, name) => (name === 'Income' ? poundsTooltip(value) : String(value))}
@@ -186,6 +195,7 @@ function MonthlyRecurring() {
 }
 
 function NewVsReturning() {
+  const { tick, px } = chartSizes(useTextScale());
   const { data, error } = useReport('/api/reports/donors', (o) => reports.donors.$get({ query: {} }, o));
   const title = 'New and returning donors';
   if (!data) return <Loading title={title} error={error} />;
@@ -205,11 +215,11 @@ function NewVsReturning() {
         { header: 'Returning donors', cell: (m) => m.returning_donors, numeric: true },
       ]}
     >
-      <ResponsiveContainer width="100%" height={HEIGHT}>
+      <ResponsiveContainer width="100%" height={px(HEIGHT)}>
         <BarChart data={chartRows} accessibilityLayer={false}>
           <CartesianGrid stroke={GRID} vertical={false} />
-          <XAxis dataKey="label" tick={AXIS} />
-          <YAxis tick={AXIS} allowDecimals={false} width={40} />
+          <XAxis dataKey="label" tick={tick} />
+          <YAxis tick={tick} allowDecimals={false} width={px(40)} />
           <Tooltip {...TOOLTIP} />
           <Legend wrapperStyle={{ color: 'var(--ink)' }} />
           <Bar dataKey="fresh" name="New" stackId="donors" fill="var(--chart-1)" isAnimationActive={false} />
@@ -221,6 +231,7 @@ function NewVsReturning() {
 }
 
 function GiftAid() {
+  const { tick, px } = chartSizes(useTextScale());
   const { data, error } = useReport('/api/reports/gift-aid', (o) => reports['gift-aid'].$get({ query: {} }, o));
   const title = 'Gift Aid';
   if (!data) return <Loading title={title} error={error} />;
@@ -245,11 +256,11 @@ function GiftAid() {
         { header: 'Gift Aid (25%)', cell: (m) => formatPence(m.gift_aid), numeric: true },
       ]}
     >
-      <ResponsiveContainer width="100%" height={HEIGHT}>
+      <ResponsiveContainer width="100%" height={px(HEIGHT)}>
         <BarChart data={chartRows} accessibilityLayer={false}>
           <CartesianGrid stroke={GRID} vertical={false} />
-          <XAxis dataKey="label" tick={AXIS} />
-          <YAxis tick={AXIS} tickFormatter={axisPounds} width={64} />
+          <XAxis dataKey="label" tick={tick} />
+          <YAxis tick={tick} tickFormatter={axisPounds} width={px(64)} />
           <Tooltip formatter={poundsTooltip} {...TOOLTIP} />
           <Legend wrapperStyle={{ color: 'var(--ink)' }} />
           <Bar dataKey="eligible" name="Gifts with Gift Aid" fill="var(--chart-1)" isAnimationActive={false} />
