@@ -104,7 +104,10 @@ test("the overview's charts grow their labels with 200% text, and take a row eac
   await expect(cards).toHaveCount(5);
   await expect(page.locator('.dash-chart svg').first()).toBeVisible();
   const tickSize = () =>
-    page.locator('text.recharts-cartesian-axis-tick-value').first().evaluate((t) => getComputedStyle(t).fontSize);
+    page
+      .locator('text.recharts-cartesian-axis-tick-value')
+      .first()
+      .evaluate((t) => getComputedStyle(t).fontSize);
   const widths = () => cards.evaluateAll((all) => all.map((c) => Math.round(c.getBoundingClientRect().width)));
   expect(await tickSize()).toBe('12px');
   // Default text at 1280 px: the first chart spans the row, the other four go two to a row.
