@@ -1,11 +1,12 @@
-import { and, eq, isNotNull, isNull, notLike, type SQLWrapper, sql } from 'drizzle-orm';
+import { and, eq, isNotNull, isNull, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/sqlite-core';
 import type { Db } from '../../../db/client';
 import { appealNotifications, campaignTotals, campaigns, users } from '../../../db/schema';
 import { addDays, londonIsoDate } from '../../../domain/dates';
 import { lastGivingDay } from '../../../domain/giving-ends';
-import { logMailFailure, type Mailer } from '../mail/mailer';
+import type { Mailer } from '../mail/mailer';
 import { appealEndedEmail, appealMailLinks } from './fundraiser-mail';
+import { creatorCanBeWritten, dayOrNull, sendOncePerAppeal } from './once-per-appeal';
 
 /**
  * "Your appeal has ended" (docs/decisions/056, "The fundraiser is told"): the hourly scheduled work
@@ -22,10 +23,6 @@ export const APPEAL_ENDED_WINDOW_DAYS = 7;
 const ENDED_APPEALS_PER_RUN = 200;
 
 export const appealEndedKey = (appealId: string) => `appeal-ended:${appealId}`;
-
-/** A stored end date when it looks like a calendar day, else null (never ends); lastGivingDay re-checks it. */
-const dayOrNull = (column: SQLWrapper) =>
-  sql`case when ${column} glob '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]' then ${column} end`;
 
 export type EndedOptions = { origin?: string | null; now: Date; siteName?: string };
 
@@ -64,10 +61,7 @@ export async function emailEndedAppeals(db: Db, mailer: Mailer, options: EndedOp
         isNotNull(campaigns.campaignId),
         eq(campaigns.status, 'approved'),
         isNull(appealNotifications.endedSentAt),
-        // Nobody to write to: no creator (the inner join), an erased account, a placeholder address.
-        isNull(users.erasedAt),
-        sql`${users.email} <> ''`,
-        notLike(users.email, '%.invalid'),
+        ...creatorCanBeWritten(),
         sql`${last} between ${earliest} and ${yesterday}`,
       ),
     )
@@ -78,51 +72,36 @@ export async function emailEndedAppeals(db: Db, mailer: Mailer, options: EndedOp
   for (const row of rows) {
     const lastDay = lastGivingDay(row.dateTo, row.campaignDateTo);
     if (!lastDay || lastDay < earliest || lastDay > yesterday) continue;
-    try {
-      if (!(await claim(db, row.id, now))) continue;
-      const message = appealEndedEmail(
-        {
-          to: row.email,
-          firstName: row.firstName,
-          appealTitle: row.title,
-          raised: Number(row.raised),
-          goal: row.goal,
-          ...appealMailLinks(origin, row.id),
-          siteName: options.siteName,
-        },
-        {
-          gifts: Number(row.gifts),
-          lastDay,
-          campaignTitle: lastDay === row.dateTo ? null : row.campaignTitle,
-          dashboardUrl: `${origin}/dashboard/active-appeals`,
-        },
-      );
-      try {
-        const result = await mailer.send({ ...message, key: appealEndedKey(row.id) });
-        if (!result.duplicate) sent += 1;
-      } catch (err) {
-        // The claim is freed either way. Written but refused by the provider: the mail retry sends
-        // it, and the next run's send is a duplicate that keeps the claim. Not written: the next run writes it.
-        await db.update(appealNotifications).set({ endedSentAt: null }).where(eq(appealNotifications.appealId, row.id));
-        throw err;
-      }
-    } catch (err) {
-      logMailFailure('appeal ended email failed', err, { appeal_id: row.id });
-    }
+    const sentNow = await sendOncePerAppeal(
+      db,
+      mailer,
+      {
+        appealId: row.id,
+        column: 'endedSentAt',
+        key: appealEndedKey(row.id),
+        now,
+        failure: 'appeal ended email failed',
+      },
+      () =>
+        appealEndedEmail(
+          {
+            to: row.email,
+            firstName: row.firstName,
+            appealTitle: row.title,
+            raised: Number(row.raised),
+            goal: row.goal,
+            ...appealMailLinks(origin, row.id),
+            siteName: options.siteName,
+          },
+          {
+            gifts: Number(row.gifts),
+            lastDay,
+            campaignTitle: lastDay === row.dateTo ? null : row.campaignTitle,
+            dashboardUrl: `${origin}/dashboard/active-appeals`,
+          },
+        ),
+    );
+    if (sentNow) sent += 1;
   }
   return { sent };
-}
-
-/** Claims the appeal's ended email (null → now, creating its row if needed); true when this call won it. */
-async function claim(db: Db, appealId: string, now: Date): Promise<boolean> {
-  const rows = await db
-    .insert(appealNotifications)
-    .values({ appealId, endedSentAt: now })
-    .onConflictDoUpdate({
-      target: appealNotifications.appealId,
-      set: { endedSentAt: now },
-      setWhere: isNull(appealNotifications.endedSentAt),
-    })
-    .returning({ id: appealNotifications.appealId });
-  return rows.length > 0;
 }

@@ -1,12 +1,13 @@
-import { and, eq, isNotNull, isNull, notLike, type SQLWrapper, sql } from 'drizzle-orm';
+import { and, eq, isNotNull, isNull, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/sqlite-core';
 import type { Db } from '../../../db/client';
 import { appealNotifications, campaignTotals, campaigns, notificationPreferences, users } from '../../../db/schema';
 import { addDays, londonIsoDate, londonParts } from '../../../domain/dates';
 import { lastGivingDay } from '../../../domain/giving-ends';
 import { firstGivingDay } from '../../../domain/giving-opens';
-import { logMailFailure, type Mailer } from '../mail/mailer';
+import type { Mailer } from '../mail/mailer';
 import { appealMailLinks, appealOpenedEmail } from './fundraiser-mail';
+import { creatorCanBeWritten, dayOrNull, sendOncePerAppeal } from './once-per-appeal';
 
 /**
  * "Your appeal is open for gifts" (docs/decisions/062), the mirror of appeal-ended.ts: the hourly
@@ -15,8 +16,8 @@ import { appealMailLinks, appealOpenedEmail } from './fundraiser-mail';
  * An appeal made on or after its first giving day was open from the start and is not told. The
  * email goes from 08:00 London time on the day, not at midnight; a missed run catches up for
  * OPENED_WINDOW_DAYS days, and switching this on does not write to appeals that opened last month.
- * Claimed (appeal_notifications.opened_sent_at, null → now) before it is written, under the outbox
- * key `appeal-opened:<id>`: overlapping runs send one, and moving the date again sends no second.
+ * Claimed (appeal_notifications.opened_sent_at, once-per-appeal.ts) before it is written, under the
+ * outbox key `appeal-opened:<id>`: overlapping runs send one, and moving the date again sends no second.
  */
 
 /** How many days from its first giving day an appeal is still told it opened (today and the two before). */
@@ -26,9 +27,6 @@ export const OPENED_EMAIL_HOUR = 8;
 const OPENED_APPEALS_PER_RUN = 200;
 
 export const appealOpenedKey = (appealId: string) => `appeal-opened:${appealId}`;
-
-const dayOrNull = (column: SQLWrapper) =>
-  sql`case when ${column} glob '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]' then ${column} end`;
 
 export type OpenedOptions = { origin?: string | null; now: Date; siteName?: string };
 
@@ -76,9 +74,7 @@ export async function emailOpenedAppeals(db: Db, mailer: Mailer, options: Opened
         // A campaign that is not approved takes no gifts for its appeals either (resolveDonationTarget).
         eq(parent.status, 'approved'),
         isNull(appealNotifications.openedSentAt),
-        isNull(users.erasedAt),
-        sql`${users.email} <> ''`,
-        notLike(users.email, '%.invalid'),
+        ...creatorCanBeWritten(),
         sql`${first} between ${earliest} and ${latest}`,
         sql`(${last} is null or ${last} >= ${today})`,
         // Made before its first day's UTC midnight; the exact London day is checked below. Most appeals
@@ -94,55 +90,38 @@ export async function emailOpenedAppeals(db: Db, mailer: Mailer, options: Opened
     const firstDay = firstGivingDay(row.dateFrom, row.campaignDateFrom);
     if (!firstDay || firstDay < earliest || firstDay > latest) continue;
     if (londonIsoDate(row.createdAt) >= firstDay) continue;
-    try {
-      if (!(await claim(db, row.id, now))) continue;
-      const message = appealOpenedEmail(
-        {
-          to: row.email,
-          firstName: row.firstName,
-          appealTitle: row.title,
-          raised: Number(row.raised),
-          goal: row.goal,
-          ...appealMailLinks(origin, row.id),
-          siteName: options.siteName,
-        },
-        {
-          firstDay,
-          today,
-          lastDay: lastGivingDay(row.dateTo, row.campaignDateTo),
-          // No preferences row: both on (notification_preferences).
-          giftEmails: row.giftEmails ?? true,
-          milestoneEmails: row.milestoneEmails ?? true,
-        },
-      );
-      try {
-        const result = await mailer.send({ ...message, key: appealOpenedKey(row.id) });
-        if (!result.duplicate) sent += 1;
-      } catch (err) {
-        // As the ended email: the claim is freed, and the next run writes it or finds it written.
-        await db
-          .update(appealNotifications)
-          .set({ openedSentAt: null })
-          .where(eq(appealNotifications.appealId, row.id));
-        throw err;
-      }
-    } catch (err) {
-      logMailFailure('appeal opened email failed', err, { appeal_id: row.id });
-    }
+    const sentNow = await sendOncePerAppeal(
+      db,
+      mailer,
+      {
+        appealId: row.id,
+        column: 'openedSentAt',
+        key: appealOpenedKey(row.id),
+        now,
+        failure: 'appeal opened email failed',
+      },
+      () =>
+        appealOpenedEmail(
+          {
+            to: row.email,
+            firstName: row.firstName,
+            appealTitle: row.title,
+            raised: Number(row.raised),
+            goal: row.goal,
+            ...appealMailLinks(origin, row.id),
+            siteName: options.siteName,
+          },
+          {
+            firstDay,
+            today,
+            lastDay: lastGivingDay(row.dateTo, row.campaignDateTo),
+            // No preferences row: both on (notification_preferences).
+            giftEmails: row.giftEmails ?? true,
+            milestoneEmails: row.milestoneEmails ?? true,
+          },
+        ),
+    );
+    if (sentNow) sent += 1;
   }
   return { sent };
-}
-
-/** Claims the appeal's opened email (null → now, creating its row if needed); true when this call won it. */
-async function claim(db: Db, appealId: string, now: Date): Promise<boolean> {
-  const rows = await db
-    .insert(appealNotifications)
-    .values({ appealId, openedSentAt: now })
-    .onConflictDoUpdate({
-      target: appealNotifications.appealId,
-      set: { openedSentAt: now },
-      setWhere: isNull(appealNotifications.openedSentAt),
-    })
-    .returning({ id: appealNotifications.appealId });
-  return rows.length > 0;
 }
