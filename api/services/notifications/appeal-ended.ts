@@ -5,7 +5,7 @@ import { appealNotifications, campaignTotals, campaigns, users } from '../../../
 import { addDays, londonIsoDate } from '../../../domain/dates';
 import { lastGivingDay } from '../../../domain/giving-ends';
 import type { Mailer } from '../mail/mailer';
-import { appealEndedEmail, appealMailLinks } from './fundraiser-mail';
+import { appealEndedEmail, fundraiserMailContext } from './fundraiser-mail';
 import { creatorCanBeWritten, dayOrNull, sendOncePerAppeal } from './once-per-appeal';
 
 /**
@@ -83,23 +83,12 @@ export async function emailEndedAppeals(db: Db, mailer: Mailer, options: EndedOp
         failure: 'appeal ended email failed',
       },
       () =>
-        appealEndedEmail(
-          {
-            to: row.email,
-            firstName: row.firstName,
-            appealTitle: row.title,
-            raised: Number(row.raised),
-            goal: row.goal,
-            ...appealMailLinks(origin, row.id),
-            siteName: options.siteName,
-          },
-          {
-            gifts: Number(row.gifts),
-            lastDay,
-            campaignTitle: lastDay === row.dateTo ? null : row.campaignTitle,
-            dashboardUrl: `${origin}/dashboard/active-appeals`,
-          },
-        ),
+        appealEndedEmail(fundraiserMailContext(row, origin, options.siteName), {
+          gifts: Number(row.gifts),
+          lastDay,
+          campaignTitle: lastDay === row.dateTo ? null : row.campaignTitle,
+          dashboardUrl: `${origin}/dashboard/active-appeals`,
+        }),
     );
     if (sentNow) sent += 1;
   }

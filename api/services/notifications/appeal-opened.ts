@@ -6,7 +6,7 @@ import { addDays, londonIsoDate, londonParts } from '../../../domain/dates';
 import { lastGivingDay } from '../../../domain/giving-ends';
 import { firstGivingDay } from '../../../domain/giving-opens';
 import type { Mailer } from '../mail/mailer';
-import { appealMailLinks, appealOpenedEmail } from './fundraiser-mail';
+import { appealOpenedEmail, fundraiserMailContext } from './fundraiser-mail';
 import { creatorCanBeWritten, dayOrNull, sendOncePerAppeal } from './once-per-appeal';
 
 /**
@@ -101,25 +101,14 @@ export async function emailOpenedAppeals(db: Db, mailer: Mailer, options: Opened
         failure: 'appeal opened email failed',
       },
       () =>
-        appealOpenedEmail(
-          {
-            to: row.email,
-            firstName: row.firstName,
-            appealTitle: row.title,
-            raised: Number(row.raised),
-            goal: row.goal,
-            ...appealMailLinks(origin, row.id),
-            siteName: options.siteName,
-          },
-          {
-            firstDay,
-            today,
-            lastDay: lastGivingDay(row.dateTo, row.campaignDateTo),
-            // No preferences row: both on (notification_preferences).
-            giftEmails: row.giftEmails ?? true,
-            milestoneEmails: row.milestoneEmails ?? true,
-          },
-        ),
+        appealOpenedEmail(fundraiserMailContext(row, origin, options.siteName), {
+          firstDay,
+          today,
+          lastDay: lastGivingDay(row.dateTo, row.campaignDateTo),
+          // No preferences row: both on (notification_preferences).
+          giftEmails: row.giftEmails ?? true,
+          milestoneEmails: row.milestoneEmails ?? true,
+        }),
     );
     if (sentNow) sent += 1;
   }

@@ -26,6 +26,33 @@ export function appealMailLinks(
   return { appealUrl: `${origin}/appeals/${toShortId(appealId)}`, settingsUrl: `${origin}/dashboard/donors/edit/me` };
 }
 
+/** An appeal as the fundraiser emails read it: its row with its creator's address and its stored total. */
+export type AppealForMail = {
+  id: string;
+  title: string;
+  goal: number;
+  raised: number;
+  email: string;
+  firstName: string | null;
+};
+
+/** The context every fundraiser email starts from: who it goes to, the appeal's figures and its links. */
+export function fundraiserMailContext(
+  appeal: AppealForMail,
+  origin: string,
+  siteName: string | undefined,
+): FundraiserMailContext {
+  return {
+    to: appeal.email,
+    firstName: appeal.firstName ?? '',
+    appealTitle: appeal.title,
+    raised: Number(appeal.raised),
+    goal: appeal.goal,
+    ...appealMailLinks(origin, appeal.id),
+    siteName,
+  };
+}
+
 /** The foot of the gifts and milestone emails, which My Info can turn off. */
 const OPTIONAL_FOOT = 'You get these emails because you started this appeal.';
 

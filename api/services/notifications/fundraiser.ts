@@ -16,7 +16,7 @@ import { displayName } from '../campaigns/top-donors';
 import { logMailFailure, type Mailer } from '../mail/mailer';
 import {
   appealGiftsEmail,
-  appealMailLinks,
+  fundraiserMailContext,
   appealMilestoneEmail,
   type FundraiserMailContext,
   GIFTS_LISTED,
@@ -232,15 +232,7 @@ export async function notifyAppeal(
     ? { appeal_gifts: appeal.giftsWanted ?? true, appeal_milestones: appeal.milestonesWanted ?? true }
     : null;
   const ctx: FundraiserMailContext | null = appeal.email
-    ? {
-        to: appeal.email,
-        firstName: appeal.firstName ?? '',
-        appealTitle: appeal.title,
-        raised: Number(appeal.raised),
-        goal: appeal.goal,
-        ...appealMailLinks(origin, appeal.id),
-        siteName: options.siteName,
-      }
+    ? fundraiserMailContext({ ...appeal, email: appeal.email }, origin, options.siteName)
     : null;
 
   // Milestones: the highest one crossed is sent; a lower one crossed at the same time is only marked.
