@@ -27,6 +27,15 @@ const mailOf = async (t: TestApp, appealId: string) =>
 const fundraiser = (t: TestApp, firstName: string) =>
   createUser(t.db, { firstName, email: `${firstName.toLowerCase()}-${crypto.randomUUID().slice(0, 8)}@example.org` });
 
+/** A fresh app with one appeal, made five days ago, whose start date is today (NOW). */
+async function openingToday() {
+  const t = await setupTestApp();
+  const fay = await fundraiser(t, 'Fay');
+  const campaign = await createCampaign(t.db);
+  const appeal = await createAppeal(t.db, campaign.id, { dateFrom: '2026-11-25', createdBy: fay.id, createdAt: MADE });
+  return { t, appeal };
+}
+
 describe(`appeal opened emails (${engineName})`, () => {
   it('tells the fundraiser of each appeal that waited for its start date, once, on the day or the two after', async () => {
     const t = await setupTestApp();
@@ -164,14 +173,7 @@ describe(`appeal opened emails (${engineName})`, () => {
   });
 
   it('a start date moved after the email sends no second one, even after its outbox row is purged', async () => {
-    const t = await setupTestApp();
-    const fay = await fundraiser(t, 'Fay');
-    const campaign = await createCampaign(t.db);
-    const appeal = await createAppeal(t.db, campaign.id, {
-      dateFrom: '2026-11-25',
-      createdBy: fay.id,
-      createdAt: MADE,
-    });
+    const { t, appeal } = await openingToday();
     await run(t);
     await t.db.update(campaigns).set({ dateFrom: '2026-12-05' }).where(eq(campaigns.id, appeal.id));
     await t.db.delete(outbox).where(eq(outbox.key, appealOpenedKey(appeal.id)));
@@ -180,14 +182,7 @@ describe(`appeal opened emails (${engineName})`, () => {
   });
 
   it('an email that could not be written is tried again on the next run', async () => {
-    const t = await setupTestApp();
-    const fay = await fundraiser(t, 'Fay');
-    const campaign = await createCampaign(t.db);
-    const appeal = await createAppeal(t.db, campaign.id, {
-      dateFrom: '2026-11-25',
-      createdBy: fay.id,
-      createdAt: MADE,
-    });
+    const { t, appeal } = await openingToday();
     const error = vi.spyOn(console, 'error').mockImplementation(() => {});
     const broken: Mailer = { ...mailerOf(t), send: () => Promise.reject(new Error('database busy')) };
     expect(await run(t, NOW, broken)).toEqual({ sent: 0 });
@@ -200,14 +195,7 @@ describe(`appeal opened emails (${engineName})`, () => {
   });
 
   it('is a step of the hourly scheduled work, counted as appeals_opened_emails', async () => {
-    const t = await setupTestApp();
-    const fay = await fundraiser(t, 'Fay');
-    const campaign = await createCampaign(t.db);
-    const appeal = await createAppeal(t.db, campaign.id, {
-      dateFrom: '2026-11-25',
-      createdBy: fay.id,
-      createdAt: MADE,
-    });
+    const { t, appeal } = await openingToday();
     const work = () =>
       runScheduledWork({ db: t.db, config: readConfig(t.env), bucket: null, origin: ORIGIN, now: NOW });
     // The local outbox mailer prints each email.
