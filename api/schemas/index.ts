@@ -98,7 +98,13 @@ export const CampaignSchema = z
   .openapi('Campaign');
 
 export const CampaignTitleSchema = z
-  .object({ _id: campaignRow.id, title: campaignRow.title, organization_id: z.string().nullable() })
+  .object({
+    _id: campaignRow.id,
+    title: campaignRow.title,
+    organization_id: z.string().nullable(),
+    /** Its giving days, so the appeal editor can say what they mean for an appeal under it (decision 062). */
+    date: z.object({ from: z.string().nullable(), to: z.string().nullable() }),
+  })
   .openapi('CampaignTitle');
 
 export const TemplateCauseSchema = z

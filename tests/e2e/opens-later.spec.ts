@@ -111,3 +111,50 @@ test('an appeal dated to start next month says when it opens and takes no gifts 
   await expect(page.getByRole('region', { name: 'Not open for gifts yet' })).toHaveCount(0);
   await expect(page.locator('a.detail-donate-jump')).toHaveCount(1);
 });
+
+test("the appeal editor says when an appeal waits for its campaign, and refuses a start after the campaign's last day", async ({
+  page,
+  request,
+  signInAs,
+}) => {
+  // A campaign that opens in 5 days and takes gifts for 40.
+  const admin = { authorization: `Bearer ${await signInAs('admin@example.org')}` };
+  const [seeded] = (await (await request.get('/api/campaigns?limit=1')).json()) as { organization_id: string }[];
+  const title = `E2E later campaign ${Date.now()}`;
+  const made = await request.post('/api/campaigns', {
+    headers: admin,
+    data: {
+      title,
+      description: 'A winter appeal that opens next week.',
+      goal: 500_000,
+      images: [{ Key: '/images/demo/cause-1.png', name: 'cause-1.png' }],
+      date: { from: londonDay(5), to: londonDay(40) },
+      organization_id: seeded.organization_id,
+    },
+  });
+  expect(made.status(), await made.text()).toBe(201);
+  const campaign = await made.json();
+
+  const token = await signInAs('donor@example.org');
+  await openAs(page, token, `/dashboard/active-appeals-add?campaign=${campaign._id}`);
+  await page.getByRole('button', { name: 'Start from scratch' }).click();
+  await expect(page.getByLabel('Campaign')).toHaveValue(campaign._id);
+  const start = page.getByLabel('Start date');
+  // Its own start is tomorrow, but the campaign's is later: the note names the campaign's day.
+  await start.fill(londonDay(1));
+  await expect(start).toHaveAccessibleDescription(
+    `Gifts open on ${formatLongUkDay(londonDay(5))}, when its campaign opens; until then its page says when. Whoever started it is emailed that morning, to share it.`,
+  );
+  // After the campaign's last day it could never take a gift: said beside the field, and Continue waits.
+  await start.fill(londonDay(41));
+  await page.getByLabel('End date').fill(londonDay(45));
+  await expect(start).toHaveAttribute('aria-invalid', 'true');
+  await expect(start).toHaveAccessibleDescription(
+    `The campaign takes gifts until ${formatLongUkDay(londonDay(40))}; an appeal starting after that could never take one.`,
+  );
+  await expect(page.getByText("a start date within the campaign's dates", { exact: false })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Continue' })).toBeDisabled();
+  await start.fill(londonDay(10));
+  await expect(start).not.toHaveAttribute('aria-invalid', 'true');
+  await expectNoAxeViolations(page);
+});

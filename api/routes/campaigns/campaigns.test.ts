@@ -23,7 +23,7 @@ describe(`campaigns API (${engineName})`, () => {
     t = await setupTestApp();
     const donor = await createUser(t.db, { firstName: 'Priya', lastName: 'Patel' });
     adminToken = (await signedIn(t.db, 'admin')).token;
-    approved = await createCampaign(t.db, { title: 'Clean Water', goal: 200_000 });
+    approved = await createCampaign(t.db, { title: 'Clean Water', goal: 200_000, dateTo: '2099-12-31' });
     draft = await createCampaign(t.db, { title: 'Secret Draft', status: 'draft' });
     await createCampaign(t.db, { title: 'Removed', status: 'deleted' });
     appeal = await createAppeal(t.db, approved.id, { title: "Priya's 10k", createdBy: donor.id });
@@ -59,9 +59,12 @@ describe(`campaigns API (${engineName})`, () => {
     expect(admin.map((c) => c.title)).toEqual(['Secret Draft']);
   });
 
-  it('answers the light list with ids, titles and organizations only', async () => {
+  it('answers the light list with ids, titles, organizations and giving days only', async () => {
     const body = await bodyOf(await t.client().api.campaigns.$get({ query: { tiny: 'true' } }), 200);
-    expect(body).toEqual([{ _id: approved.id, title: 'Clean Water', organization_id: null }]);
+    // The days let the appeal editor say what the campaign's dates mean for an appeal (decision 062).
+    expect(body).toEqual([
+      { _id: approved.id, title: 'Clean Water', organization_id: null, date: { from: null, to: '2099-12-31' } },
+    ]);
   });
 
   it('finds one campaign by UUID and by short id', async () => {

@@ -320,12 +320,18 @@ export function countCampaignsQuery(db: Db, options: Omit<ListOptions, 'limit' |
 /** Light list for pickers: approved campaigns' ids and titles. */
 export async function listCampaignTitles(db: Db) {
   const rows = await db
-    .select({ _id: campaigns.id, title: campaigns.title, organization_id: campaigns.organizationId })
+    .select({
+      _id: campaigns.id,
+      title: campaigns.title,
+      organization_id: campaigns.organizationId,
+      from: campaigns.dateFrom,
+      to: campaigns.dateTo,
+    })
     .from(campaigns)
     .where(and(isNull(campaigns.campaignId), eq(campaigns.status, 'approved'), eq(campaigns.kind, 'campaign')))
     .orderBy(asc(campaigns.title))
     .limit(500);
-  return rows;
+  return rows.map(({ from, to, ...row }) => ({ ...row, date: { from: from || null, to: to || null } }));
 }
 
 /**

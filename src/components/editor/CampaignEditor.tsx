@@ -16,6 +16,8 @@ import {
   fullName,
   dateOrderProblem,
   startDateNote,
+  startsAfterCampaignProblem,
+  type CampaignDays,
   goalProblem,
   isReady,
   listInWords,
@@ -46,6 +48,8 @@ export type CampaignEditorProps = {
 };
 
 type Option = { _id: string; title: string };
+/** A campaign an appeal can be under, with its giving days (the start date's note and check). */
+type CampaignOption = Option & { date: CampaignDays };
 /** The form's fields that hold typed text (the others are images, choices and switches). */
 type TextField = {
   [K in keyof EditorForm]: string extends EditorForm[K] ? (EditorForm[K] extends string ? K : never) : never;
@@ -78,7 +82,7 @@ export default function CampaignEditor({ kind, id, redirectTo, title, onCancel }
   const [step, setStep] = useState<'template' | 'form'>(kind === 'appeal' && !id ? 'template' : 'form');
   const [form, setForm] = useState<EditorForm>(() => emptyForm());
   const [load, setLoad] = useState<Load>(id ? { state: 'loading' } : { state: 'ready' });
-  const [campaignOptions, setCampaignOptions] = useState<Option[]>([]);
+  const [campaignOptions, setCampaignOptions] = useState<CampaignOption[]>([]);
   const [orgOptions, setOrgOptions] = useState<Option[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
@@ -118,10 +122,14 @@ export default function CampaignEditor({ kind, id, redirectTo, title, onCancel }
   const canSetStatus = Boolean(user?.type.includes('admin'));
   // The fund's income code: staff and finance; on an item the API answers it only to those who may set it.
   const setsCodes = setsAnyNominalCodes(user ? { type: user.type, orgIds: user.org_ids } : null);
-  const ready = isReady(form, kind);
-  const missing = missingForReady(form, kind);
+  // The chosen campaign's giving days (none for the general fund or before the list arrives).
+  const campaignDays = campaignOptions.find((c) => c._id === form.campaignId)?.date;
+  const ready = isReady(form, kind, campaignDays);
+  const missing = missingForReady(form, kind, campaignDays);
   const datesProblem = dateOrderProblem(form.dateFrom, form.dateTo);
-  const startNote = startDateNote(form.dateFrom, kind);
+  const startProblem = startsAfterCampaignProblem(form.dateFrom, kind, campaignDays);
+  const startNote = startProblem ? null : startDateNote(form.dateFrom, kind, new Date(), campaignDays);
+  const startSaid = startProblem ? `${more.from}-error` : startNote ? `${more.from}-note` : undefined;
   const heading = title ?? `${id ? 'Edit' : 'Add'} ${label(kind)}`;
 
   useEffect(() => {
@@ -161,7 +169,7 @@ export default function CampaignEditor({ kind, id, redirectTo, title, onCancel }
     if (kind !== 'appeal') return;
     void api((o) => client.api.campaigns.$get({ query: { tiny: 'true' } }, o)).then((result) => {
       if (!result.ok) return;
-      const options = result.data.map((c) => ({ _id: c._id, title: c.title }));
+      const options = result.data.map((c) => ({ _id: c._id, title: c.title, date: c.date }));
       setCampaignOptions(options);
       // A new appeal started from a campaign's page is for that campaign (its link says which).
       const fromLink = id ? '' : campaignFromQuery(window.location.search, options);
@@ -390,9 +398,15 @@ export default function CampaignEditor({ kind, id, redirectTo, title, onCancel }
               <input
                 id={more.from}
                 type="date"
-                aria-describedby={startNote ? `${more.from}-note` : undefined}
+                aria-invalid={startProblem ? true : undefined}
+                aria-describedby={startSaid}
                 {...fieldProps('dateFrom')}
               />
+              {startProblem ? (
+                <p className="editor-field-error editor-inline-error" id={`${more.from}-error`}>
+                  {startProblem}
+                </p>
+              ) : null}
               {startNote ? (
                 <p className="editor-hint" id={`${more.from}-note`}>
                   {startNote}

@@ -15,6 +15,7 @@ import {
   poundsToPence,
   redirectTarget,
   startDateNote,
+  startsAfterCampaignProblem,
   toPayload,
 } from './editor-model';
 
@@ -157,6 +158,33 @@ describe('editor model', () => {
       'Gifts open on 1 December 2026; until then its page says when.',
     );
     for (const open of ['2026-11-30', '2026-11-01', '', 'soon']) expect(startDateNote(open, 'appeal', now)).toBeNull();
+    // An appeal also waits for its campaign: the later day, named as the campaign's.
+    const opensLater = { from: '2026-12-05', to: '2027-01-31' };
+    expect(startDateNote('2026-12-01', 'appeal', now, opensLater)).toBe(
+      'Gifts open on 5 December 2026, when its campaign opens; until then its page says when. Whoever started it is emailed that morning, to share it.',
+    );
+    expect(startDateNote('', 'appeal', now, opensLater)).toContain(
+      'Gifts open on 5 December 2026, when its campaign opens',
+    );
+    expect(startDateNote('2026-12-09', 'appeal', now, opensLater)).toContain('Gifts open on 9 December 2026;');
+    expect(startDateNote('', 'appeal', now, { from: '2026-11-01', to: null })).toBeNull();
+    // A campaign's own note ignores any campaign days.
+    expect(startDateNote('', 'campaign', now, opensLater)).toBeNull();
+  });
+
+  it("says beside the Start date when it is after the campaign's last day, and Continue waits for it", () => {
+    const campaign = { from: null, to: '2026-12-31' };
+    expect(startsAfterCampaignProblem('2027-01-01', 'appeal', campaign)).toBe(
+      'The campaign takes gifts until 31 December 2026; an appeal starting after that could never take one.',
+    );
+    expect(startsAfterCampaignProblem('2026-12-31', 'appeal', campaign)).toBeNull();
+    expect(startsAfterCampaignProblem('2027-01-01', 'appeal', { from: null, to: null })).toBeNull();
+    expect(startsAfterCampaignProblem('2027-01-01', 'appeal')).toBeNull();
+    expect(startsAfterCampaignProblem('2027-01-01', 'campaign', campaign)).toBeNull();
+    const late = filled({ dateFrom: '2027-01-01', dateTo: '2027-01-10' });
+    expect(missingForReady(late, 'appeal', campaign)).toEqual(["a start date within the campaign's dates"]);
+    expect(isReady(late, 'appeal', campaign)).toBe(false);
+    expect(isReady(late, 'appeal')).toBe(true);
   });
 
   it('redirects to the dashboard list, or redirectTo with {id} filled in', () => {

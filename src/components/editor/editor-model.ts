@@ -8,7 +8,7 @@ import {
   MAX_CAMPAIGN_TITLE,
 } from '../../../domain';
 import { defaultCampaignDates, formatLongUkDay } from '../../../domain/giving-ends';
-import { notOpenYet } from '../../../domain/giving-opens';
+import { firstGivingDay, notOpenYet } from '../../../domain/giving-opens';
 import type { Campaign, client, Data } from '../../lib/api';
 import { parsePounds, penceToPoundsField } from '../../lib/format';
 import { MAX_IMAGE_BYTES } from '../../../domain/limits';
@@ -139,21 +139,23 @@ export const poundsToPence = parsePounds;
 export { isAllowedVideoUrl };
 
 /** Spec section 5: what makes 'Continue' available. */
-export function isReady(form: EditorForm, kind: EditorKind): boolean {
-  return missingForReady(form, kind).length === 0;
+export function isReady(form: EditorForm, kind: EditorKind, campaign?: CampaignDays): boolean {
+  return missingForReady(form, kind, campaign).length === 0;
 }
 
 /**
  * What 'Continue' still waits for, in the form's order ("a title", "an image"): shown beside the
  * dimmed button, so a fundraiser at the foot of a long form on a phone knows what to go back for.
  */
-export function missingForReady(form: EditorForm, kind: EditorKind): string[] {
+export function missingForReady(form: EditorForm, kind: EditorKind, campaign?: CampaignDays): string[] {
   const goal = poundsToPence(form.goal);
   const missing: string[] = [];
   if (!form.title.trim()) missing.push('a title');
   if (!form.description.trim()) missing.push('a description');
   if (goal === null || goal <= 0) missing.push(form.goal.trim() ? 'a valid goal' : 'a goal');
   if (dateOrderProblem(form.dateFrom, form.dateTo)) missing.push('an end date on or after the start date');
+  if (startsAfterCampaignProblem(form.dateFrom, kind, campaign))
+    missing.push("a start date within the campaign's dates");
   if (kind === 'campaign' && !form.organizationId) missing.push('an organization');
   if (!form.images.length) missing.push('an image');
   return missing;
@@ -173,15 +175,36 @@ export function dateOrderProblem(from: string, to: string): string | null {
   return from && to && from > to ? 'The start date must be on or before the end date.' : null;
 }
 
+/** The giving days of the campaign an appeal is under, as GET /api/campaigns?tiny=true answers them. */
+export type CampaignDays = { from: string | null; to: string | null };
+
 /**
- * Beside the Start date when it is still ahead (decision 059): gifts wait for it, and an appeal's
- * creator is emailed that morning (062). Null for today, a past day or none. Only the item's own
- * date: an appeal also waits for its campaign, which its page and the API say.
+ * Beside the Start date when giving is still ahead (decision 059): gifts wait for it, and an
+ * appeal's creator is emailed that morning (062). An appeal also waits for its campaign: when the
+ * campaign opens later than the appeal's own date, the note names the campaign's day. Null when
+ * giving is open (today, a past day, or no date).
  */
-export function startDateNote(from: string, kind: EditorKind, now = new Date()): string | null {
-  if (!notOpenYet(from, now)) return null;
-  const opens = `Gifts open on ${formatLongUkDay(from)}; until then its page says when.`;
+export function startDateNote(
+  from: string,
+  kind: EditorKind,
+  now = new Date(),
+  campaign?: CampaignDays,
+): string | null {
+  const first = firstGivingDay(from, kind === 'appeal' ? campaign?.from : null);
+  if (!first || !notOpenYet(first, now)) return null;
+  const when = first === from ? formatLongUkDay(first) : `${formatLongUkDay(first)}, when its campaign opens`;
+  const opens = `Gifts open on ${when}; until then its page says when.`;
   return kind === 'appeal' ? `${opens} Whoever started it is emailed that morning, to share it.` : opens;
+}
+
+/**
+ * An appeal set to start after its campaign's last day could never take a gift (the API refuses it,
+ * decision 059's amendment): said beside the Start date, in the API's words, before the save.
+ */
+export function startsAfterCampaignProblem(from: string, kind: EditorKind, campaign?: CampaignDays): string | null {
+  const to = campaign?.to;
+  if (kind !== 'appeal' || !from || !to || from <= to) return null;
+  return `The campaign takes gifts until ${formatLongUkDay(to)}; an appeal starting after that could never take one.`;
 }
 
 /** "a title, a goal and an image" (shared with the dashboard's forms and the donation box). */
