@@ -12,7 +12,7 @@ export const THEMES: readonly Theme[] = ['light', 'dark', 'system'];
 
 /** Desktop sidebar: expanded (true) or collapsed to icons (false). */
 export const $sidebarOpen = atom<boolean>(true);
-/** Phone drawer (below 768px): open or closed; never persisted. */
+/** Phone drawer (below 768 px at the default text size, 48em): open or closed; never persisted. */
 export const $mobileSidebarOpen = atom<boolean>(false);
 export const $isMobile = atom<boolean>(false);
 export const $theme = atom<Theme>('system');
@@ -93,7 +93,8 @@ export function initDashboardUi(): () => void {
   $theme.set(theme);
   applyTheme(theme);
 
-  const mobileQuery = window.matchMedia(`(max-width: ${MOBILE_BREAKPOINT - 1}px)`);
+  // In em, as the stylesheets' breakpoints: a reader's larger default text size brings the phone layout sooner.
+  const mobileQuery = window.matchMedia(`(max-width: ${(MOBILE_BREAKPOINT - 1) / 16}em)`);
   const onMobile = () => {
     $isMobile.set(mobileQuery.matches);
     if (!mobileQuery.matches) $mobileSidebarOpen.set(false);

@@ -172,3 +172,26 @@ test('the rest of the dashboard reflows for an admin at 320 px, and at 390 px wi
   ];
   expect(await check(page, token, paths, 'admin')).toEqual([]);
 });
+
+test("a reader's larger default text size brings the dashboard's phone layout on a wide screen", async ({
+  page,
+  request,
+}) => {
+  const { token } = await signIn(request, 'admin@example.org');
+  await useToken(page, token);
+  await page.setViewportSize({ width: 1280, height: 900 });
+  // The browser's own setting (Chromium's font size), not a page style: em breakpoints follow it.
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Page.setFontSizes', { fontSizes: { standard: 32 } });
+  await page.goto('/dashboard/overview');
+  await page.waitForSelector('astro-island:not([ssr])');
+  await expect(page.locator('#dash-main h1').first()).toBeVisible();
+  // 1280 px at 32 px text is 40em: under the 48em breakpoint, so the menu is the phone's drawer.
+  const menu = page.getByRole('button', { name: 'Toggle sidebar' });
+  await expect(menu).toHaveAttribute('aria-expanded', 'false');
+  await expect(page.getByRole('navigation', { name: 'Dashboard menu' })).not.toBeInViewport();
+  await menu.click();
+  await expect(page.getByRole('dialog')).toBeVisible();
+  await page.keyboard.press('Escape');
+  expect(await sideways(page)).toMatchObject({ overflow: 0, past: [] });
+});
