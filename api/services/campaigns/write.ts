@@ -11,6 +11,8 @@ import {
   type StoredImage,
   templateCauses,
 } from '../../../db/schema';
+import { createMailer } from '../mail/mailer';
+import { emailApprovedAppeal } from '../notifications/appeal-approved';
 import { badRequest, forbidden, notFound } from '../../lib/errors';
 import { nominalCode } from '../../lib/fields';
 import {
@@ -144,7 +146,7 @@ export type CampaignUpdate = z.infer<typeof campaignUpdateInput>;
 type Row = typeof campaigns.$inferSelect;
 
 export type WriteCtx = Pick<SignedInContext, 'db' | 'viewer' | 'config' | 'bucket' | 'now'> &
-  Partial<Pick<ServiceContext, 'requestId'>>;
+  Partial<Pick<ServiceContext, 'requestId' | 'origin'>>;
 
 const administers = canManageOrganization;
 
@@ -416,6 +418,13 @@ export async function updateCampaign(ctx: WriteCtx, idOrShort: string, input: Ca
         : []),
     ];
     await withUploads(ctx, uploads, () => (audits.length ? db.batch([update, ...audits]) : update));
+  }
+  // The charity approved an appeal it held for review: its fundraiser is told (decision 063).
+  if (row.campaignId !== null && changes.status === 'approved' && row.createdBy && row.createdBy !== user.id) {
+    await emailApprovedAppeal(db, createMailer(db, ctx.config), row.id, {
+      origin: ctx.origin ?? ctx.config.publicOrigin ?? '',
+      now: ctx.now,
+    });
   }
   return (await loadCampaignDto(db, row.id, user))!;
 }

@@ -290,3 +290,29 @@ export function appealOpenedEmail(ctx: FundraiserMailContext, news: OpenedNews):
   );
   return { to: ctx.to, subject, text, html };
 }
+
+/**
+ * Sent when the charity approves an appeal it held for review (organizations' "Appeals need
+ * approval", decision 063): open now, with the link to share, or the day it opens.
+ */
+export function appealApprovedEmail(ctx: FundraiserMailContext, news: { opensOn: string | null }): MailMessage {
+  const site = ctx.siteName ?? 'UK NFP';
+  const greeting = ctx.firstName ? `Hello ${ctx.firstName},` : 'Hello,';
+  const approved = `The charity has approved your appeal “${ctx.appealTitle}”.`;
+  const state = news.opensOn
+    ? `It opens for gifts on ${formatLongUkDay(news.opensOn)}; we will email you that morning, when it is time to share it.`
+    : 'It is open for gifts now: share its link with friends and family, at work, or on social media.';
+  const subject = `Your appeal ${ctx.appealTitle} is approved`;
+  const text = [greeting, '', approved, state, ctx.appealUrl, ...footerText(ctx, site, true)].join('\n');
+  const html = layout(
+    site,
+    [
+      escapeHtml(greeting),
+      `The charity has approved your appeal <strong>${escapeHtml(ctx.appealTitle)}</strong>.`,
+      `${escapeHtml(state)}<br><a href="${escapeHtml(ctx.appealUrl)}" style="color:#07523a">${escapeHtml(ctx.appealUrl)}</a>`,
+    ],
+    ctx,
+    true,
+  );
+  return { to: ctx.to, subject, text, html };
+}

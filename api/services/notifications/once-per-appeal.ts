@@ -38,16 +38,7 @@ export async function sendOncePerAppeal(
 ): Promise<boolean> {
   const { appealId, column, now } = email;
   try {
-    const claimed = await db
-      .insert(appealNotifications)
-      .values({ appealId, [column]: now })
-      .onConflictDoUpdate({
-        target: appealNotifications.appealId,
-        set: { [column]: now },
-        setWhere: isNull(appealNotifications[column]),
-      })
-      .returning({ id: appealNotifications.appealId });
-    if (claimed.length === 0) return false;
+    if (!(await claimOnce(db, appealId, column, now))) return false;
     try {
       const result = await mailer.send({ ...message(), key: email.key });
       return !result.duplicate;
@@ -62,4 +53,18 @@ export async function sendOncePerAppeal(
     logMailFailure(email.failure, err, { appeal_id: appealId });
     return false;
   }
+}
+
+/** Claims one of the appeal's once-per-appeal emails (null → now, creating its row if needed); true when this call won it. */
+export async function claimOnce(db: Db, appealId: string, column: OnceColumn, now: Date): Promise<boolean> {
+  const claimed = await db
+    .insert(appealNotifications)
+    .values({ appealId, [column]: now })
+    .onConflictDoUpdate({
+      target: appealNotifications.appealId,
+      set: { [column]: now },
+      setWhere: isNull(appealNotifications[column]),
+    })
+    .returning({ id: appealNotifications.appealId });
+  return claimed.length > 0;
 }
