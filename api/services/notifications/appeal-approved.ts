@@ -58,12 +58,8 @@ export async function emailApprovedAppeal(
     if (hasEnded(lastGivingDay(row.dateTo, row.campaignDateTo), now)) return false;
     const firstDay = firstGivingDay(row.dateFrom, row.campaignDateFrom);
     const opensOn = firstDay && notOpenYet(firstDay, now) ? firstDay : null;
-    const message = appealApprovedEmail(
-      fundraiserMailContext(row, options.origin.replace(/\/$/, ''), options.siteName),
-      {
-        opensOn,
-      },
-    );
+    const context = fundraiserMailContext(row, options.origin, options.siteName);
+    const message = appealApprovedEmail(context, { opensOn });
     const result = await mailer.send({ ...message, key: appealApprovedKey(row.id) });
     // Open from now: this email is the "now open" one; the scheduled run must not send that too.
     if (!opensOn) await claimOnce(db, row.id, 'openedSentAt', now);

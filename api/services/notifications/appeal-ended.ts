@@ -5,7 +5,7 @@ import { appealNotifications, campaignTotals, campaigns, users } from '../../../
 import { addDays, londonIsoDate } from '../../../domain/dates';
 import { lastGivingDay } from '../../../domain/giving-ends';
 import type { Mailer } from '../mail/mailer';
-import { appealEndedEmail, fundraiserMailContext } from './fundraiser-mail';
+import { appealEndedEmail, fundraiserMailContext, siteOrigin } from './fundraiser-mail';
 import { creatorCanBeWritten, dayOrNull, sendOncePerAppeal } from './once-per-appeal';
 
 /**
@@ -67,7 +67,7 @@ export async function emailEndedAppeals(db: Db, mailer: Mailer, options: EndedOp
     )
     .limit(ENDED_APPEALS_PER_RUN);
 
-  const origin = (options.origin ?? '').replace(/\/$/, '');
+  const origin = siteOrigin(options.origin);
   let sent = 0;
   for (const row of rows) {
     const lastDay = lastGivingDay(row.dateTo, row.campaignDateTo);

@@ -84,7 +84,6 @@ export async function emailOpenedAppeals(db: Db, mailer: Mailer, options: Opened
     )
     .limit(OPENED_APPEALS_PER_RUN);
 
-  const origin = (options.origin ?? '').replace(/\/$/, '');
   let sent = 0;
   for (const row of rows) {
     const firstDay = firstGivingDay(row.dateFrom, row.campaignDateFrom);
@@ -101,7 +100,7 @@ export async function emailOpenedAppeals(db: Db, mailer: Mailer, options: Opened
         failure: 'appeal opened email failed',
       },
       () =>
-        appealOpenedEmail(fundraiserMailContext(row, origin, options.siteName), {
+        appealOpenedEmail(fundraiserMailContext(row, options.origin, options.siteName), {
           firstDay,
           today,
           lastDay: lastGivingDay(row.dateTo, row.campaignDateTo),

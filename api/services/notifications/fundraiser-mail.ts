@@ -20,11 +20,15 @@ export type FundraiserMailContext = {
 
 /** Where a fundraiser's emails link: the appeal's public page and My Info (their email settings). */
 export function appealMailLinks(
-  origin: string,
+  origin: string | null | undefined,
   appealId: string,
 ): Pick<FundraiserMailContext, 'appealUrl' | 'settingsUrl'> {
-  return { appealUrl: `${origin}/appeals/${toShortId(appealId)}`, settingsUrl: `${origin}/dashboard/donors/edit/me` };
+  const site = siteOrigin(origin);
+  return { appealUrl: `${site}/appeals/${toShortId(appealId)}`, settingsUrl: `${site}/dashboard/donors/edit/me` };
 }
+
+/** The origin links start from, without a trailing slash ("" when none is configured). */
+export const siteOrigin = (origin: string | null | undefined) => (origin ?? '').replace(/\/$/, '');
 
 /** An appeal as the fundraiser emails read it: its row with its creator's address and its stored total. */
 export type AppealForMail = {
@@ -39,7 +43,7 @@ export type AppealForMail = {
 /** The context every fundraiser email starts from: who it goes to, the appeal's figures and its links. */
 export function fundraiserMailContext(
   appeal: AppealForMail,
-  origin: string,
+  origin: string | null | undefined,
   siteName: string | undefined,
 ): FundraiserMailContext {
   return {

@@ -227,12 +227,11 @@ export async function notifyAppeal(
       .values({ appealId })
       .onConflictDoNothing({ target: appealNotifications.appealId });
 
-  const origin = (options.origin ?? '').replace(/\/$/, '');
   const prefs: NotificationPrefs | null = appeal.createdBy
     ? { appeal_gifts: appeal.giftsWanted ?? true, appeal_milestones: appeal.milestonesWanted ?? true }
     : null;
   const ctx: FundraiserMailContext | null = appeal.email
-    ? fundraiserMailContext({ ...appeal, email: appeal.email }, origin, options.siteName)
+    ? fundraiserMailContext({ ...appeal, email: appeal.email }, options.origin, options.siteName)
     : null;
 
   // Milestones: the highest one crossed is sent; a lower one crossed at the same time is only marked.
