@@ -29,6 +29,15 @@ export function givingOpensOn(item: OpeningItem, now: Date): string | null {
   return notOpenYet(first, now) ? first : null;
 }
 
+/**
+ * Why an appeal may not start on `from`: after its campaign's last day it could never take a gift
+ * (decision 059's amendment). The API's 400 and the editor's note say it alike; null when it may.
+ */
+export function startsAfterCampaignEnds(from: Day, campaignTo: Day): string | null {
+  if (!from || !campaignTo || from <= campaignTo) return null;
+  return `the campaign takes gifts until ${formatLongUkDay(campaignTo)}; an appeal starting after that could never take one`;
+}
+
 /** "This appeal opens for gifts on 1 December 2026.": the API's 409 and the page's panel say it alike. */
 export function opensMessage(kind: 'campaign' | 'appeal', firstDay: string): string {
   return `This ${kind} opens for gifts on ${formatLongUkDay(firstDay)}.`;

@@ -38,7 +38,8 @@ import {
 import { actorOf, auditInsert, changedFields } from '../audit/append';
 import { consumeAppealQuota, consumeUploadQuota } from '../abuse/quotas';
 import type { ServiceContext, SignedInContext } from '../../lib/service-context';
-import { defaultCampaignDates, formatLongUkDay } from '../../../domain/giving-ends';
+import { defaultCampaignDates } from '../../../domain/giving-ends';
+import { startsAfterCampaignEnds } from '../../../domain/giving-opens';
 import {
   DESCRIPTION_MAX_LENGTH,
   MAX_CAMPAIGN_GOAL_PENCE,
@@ -197,11 +198,8 @@ function checkDateOrder(from: string | null, to: string | null) {
  * its campaign's last day could never take a gift, so its start date is refused when saved.
  */
 function checkStartsWhileCampaignRuns(from: string | null | undefined, campaignTo: string | null) {
-  if (from && campaignTo && from > campaignTo) {
-    throw badRequest(
-      `date.from: the campaign takes gifts until ${formatLongUkDay(campaignTo)}; an appeal starting after that could never take one`,
-    );
-  }
+  const why = startsAfterCampaignEnds(from, campaignTo);
+  if (why) throw badRequest(`date.from: ${why}`);
 }
 
 export async function createCampaign(ctx: WriteCtx, input: CampaignInput): Promise<CampaignDto> {

@@ -8,7 +8,7 @@ import {
   MAX_CAMPAIGN_TITLE,
 } from '../../../domain';
 import { defaultCampaignDates, formatLongUkDay } from '../../../domain/giving-ends';
-import { firstGivingDay, notOpenYet } from '../../../domain/giving-opens';
+import { firstGivingDay, notOpenYet, startsAfterCampaignEnds } from '../../../domain/giving-opens';
 import type { Campaign, client, Data } from '../../lib/api';
 import { parsePounds, penceToPoundsField } from '../../lib/format';
 import { MAX_IMAGE_BYTES } from '../../../domain/limits';
@@ -202,9 +202,8 @@ export function startDateNote(
  * decision 059's amendment): said beside the Start date, in the API's words, before the save.
  */
 export function startsAfterCampaignProblem(from: string, kind: EditorKind, campaign?: CampaignDays): string | null {
-  const to = campaign?.to;
-  if (kind !== 'appeal' || !from || !to || from <= to) return null;
-  return `The campaign takes gifts until ${formatLongUkDay(to)}; an appeal starting after that could never take one.`;
+  const why = kind === 'appeal' ? startsAfterCampaignEnds(from, campaign?.to) : null;
+  return why ? `${why[0].toUpperCase()}${why.slice(1)}.` : null;
 }
 
 /** "a title, a goal and an image" (shared with the dashboard's forms and the donation box). */
