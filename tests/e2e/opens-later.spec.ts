@@ -157,4 +157,7 @@ test("the appeal editor says when an appeal waits for its campaign, and refuses 
   await start.fill(londonDay(10));
   await expect(start).not.toHaveAttribute('aria-invalid', 'true');
   await expectNoAxeViolations(page);
+  // Gone again, so no other test takes this not-yet-open campaign for the newest one.
+  const gone = await request.put(`/api/campaigns/${campaign._id}`, { headers: admin, data: { status: 'deleted' } });
+  expect(gone.status(), await gone.text()).toBe(200);
 });

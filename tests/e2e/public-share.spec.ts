@@ -25,7 +25,11 @@ test('campaign pages share /campaigns/{short id}; appeal cards share /appeals/{s
   await expect(page.locator('.detail-share input')).toHaveValue(`${baseURL}/campaigns/${campaign.short_id}`);
 
   await page.goto('/appeals');
-  const card = page.locator('.card').first();
+  // A card that takes gifts: other tests' appeals may open later or have ended, and offer View instead.
+  const card = page
+    .locator('.card')
+    .filter({ has: page.getByRole('link', { name: /^Donate/ }) })
+    .first();
   await card.scrollIntoViewIfNeeded();
   const donateHref = await card.getByRole('link', { name: /^Donate/ }).getAttribute('href');
   await card.locator('summary').click();
@@ -63,7 +67,11 @@ test('share controls are plain HTML: the link is there without JavaScript, and n
   const context = await browser.newContext({ baseURL, javaScriptEnabled: false });
   const page = await context.newPage();
   await page.goto('/appeals');
-  const card = page.locator('.card').first();
+  // A card that takes gifts: other tests' appeals may open later or have ended, and offer View instead.
+  const card = page
+    .locator('.card')
+    .filter({ has: page.getByRole('link', { name: /^Donate/ }) })
+    .first();
   await card.locator('summary').click();
   await expect(card.getByLabel('Share link')).toHaveValue(/\/appeals\/[A-Za-z0-9]+$/);
   await expect(page.locator('astro-island[component-url*="Share"]')).toHaveCount(0);
