@@ -145,9 +145,20 @@ test('a signed-in donor starts an appeal from a template cause with an uploaded 
   await expect(mine.getByRole('link', { name: `View ${title}` })).toBeVisible();
 });
 
-test('anonymous fundraisers see Login & Continue, and the image limit is enforced', async ({ page }) => {
+test('anonymous fundraisers see Login & Continue, and the image limit is enforced', async ({ page, request }) => {
+  // The causes come with the page, so nothing moves under the finger reaching for "Start from scratch".
+  expect(await (await request.get('/fund-raising')).text()).toContain('Run for Clean Water');
+  await page.addInitScript(() => {
+    const shifts: number[] = [];
+    (window as unknown as { shifts: number[] }).shifts = shifts;
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) shifts.push((entry as unknown as { value: number }).value);
+    }).observe({ type: 'layout-shift', buffered: true });
+  });
   await page.goto('/fund-raising');
   await page.waitForSelector('astro-island:not([ssr])');
+  await expect(page.getByText('Loading causes…')).toHaveCount(0);
+  expect(await page.evaluate(() => (window as unknown as { shifts: number[] }).shifts)).toEqual([]);
   await page.getByRole('button', { name: 'Start from scratch' }).click();
   await page.getByLabel('Title').fill('My own appeal');
   await page.getByLabel('Description').fill('Something good.');

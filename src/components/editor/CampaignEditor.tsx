@@ -45,6 +45,8 @@ export type CampaignEditorProps = {
   title?: string;
   /** Cancel; without it, back to the page before (on this site) or else the list of its kind. */
   onCancel?: () => void;
+  /** A new appeal's template causes, read while the page was rendered (/fund-raising); else fetched. */
+  causes?: TemplateCause[];
 };
 
 type Option = { _id: string; title: string };
@@ -75,7 +77,7 @@ function leave(kind: EditorKind) {
 }
 
 /** Create or edit a campaign or an appeal (spec section 2 "Campaign/appeal editor"). */
-export default function CampaignEditor({ kind, id, redirectTo, title, onCancel }: CampaignEditorProps) {
+export default function CampaignEditor({ kind, id, redirectTo, title, onCancel, causes }: CampaignEditorProps) {
   const user = useStore($user);
   const restoring = useStore($authRestoring);
   const loginOpen = useStore($loginOpen);
@@ -298,7 +300,7 @@ export default function CampaignEditor({ kind, id, redirectTo, title, onCancel }
     return (
       <div className="editor">
         <h1>{heading}</h1>
-        <TemplatePicker onPick={pickCause} />
+        <TemplatePicker onPick={pickCause} rendered={causes} />
       </div>
     );
   }

@@ -2,21 +2,26 @@ import { useEffect, useState } from 'react';
 import { api, client } from '../../lib/api';
 import type { TemplateCause } from './editor-model';
 
-type Props = { onPick: (cause: TemplateCause | null) => void };
+type Props = {
+  onPick: (cause: TemplateCause | null) => void;
+  /** The causes when the page rendered them: no request, and nothing on the page moves when they come. */
+  rendered?: TemplateCause[];
+};
 
 /** Step one for fundraisers: pick a template cause (or start from scratch). */
-export default function TemplatePicker({ onPick }: Props) {
-  const [causes, setCauses] = useState<TemplateCause[] | null>(null);
+export default function TemplatePicker({ onPick, rendered }: Props) {
+  const [causes, setCauses] = useState<TemplateCause[] | null>(rendered ?? null);
   const [error, setError] = useState<string | null>(null);
 
   useEffect(() => {
+    if (rendered) return;
     void api((o) => client.api['template-causes'].$get(undefined, o)).then((result) => {
       if (!result.ok) {
         setError(result.error.message);
         setCauses([]);
       } else setCauses(result.data);
     });
-  }, []);
+  }, [rendered]);
 
   return (
     <section className="editor-templates" aria-labelledby="editor-templates-heading">
