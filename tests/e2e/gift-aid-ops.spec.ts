@@ -163,6 +163,15 @@ test('an admin marks an appeal a sponsored event in the editor', async ({ page, 
   await page.setViewportSize({ width: 1280, height: 900 });
   await page.goto(`/dashboard/active-appeals-edit/${appeal!._id}`);
   await page.waitForSelector('astro-island:not([ssr])');
+  // Another status says what saving it tells the fundraiser (decision 064); chosen back, nothing.
+  const status = page.getByRole('combobox', { name: 'Status' });
+  await expect(status).toHaveValue('approved');
+  await status.selectOption('draft');
+  await expect(status).toHaveAccessibleDescription(
+    'Saving emails the fundraiser who started it (unless that is you) that it is off the site.',
+  );
+  await status.selectOption('approved');
+  await expect(page.getByText('Saving emails the fundraiser')).toHaveCount(0);
   const sponsored = page.getByLabel('Sponsored event');
   await expect(sponsored).not.toBeChecked();
   await expect(page.getByText('carry “Yes” in the Sponsored event column')).toBeVisible();

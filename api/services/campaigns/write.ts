@@ -13,6 +13,7 @@ import {
 } from '../../../db/schema';
 import { createMailer } from '../mail/mailer';
 import { emailApprovedAppeal } from '../notifications/appeal-approved';
+import { emailTakenDownAppeal } from '../notifications/appeal-taken-down';
 import { badRequest, forbidden, notFound } from '../../lib/errors';
 import { nominalCode } from '../../lib/fields';
 import {
@@ -417,12 +418,19 @@ export async function updateCampaign(ctx: WriteCtx, idOrShort: string, input: Ca
     ];
     await withUploads(ctx, uploads, () => (audits.length ? db.batch([update, ...audits]) : update));
   }
-  // The charity approved an appeal it held for review: its fundraiser is told (decision 063).
-  if (row.campaignId !== null && changes.status === 'approved' && row.createdBy && row.createdBy !== user.id) {
-    await emailApprovedAppeal(db, createMailer(db, ctx.config), row.id, {
-      origin: ctx.origin ?? ctx.config.publicOrigin ?? '',
-      now: ctx.now,
-    });
+  // Someone else changed a fundraiser's appeal's status: the fundraiser is told.
+  if (row.campaignId !== null && changes.status && row.createdBy && row.createdBy !== user.id) {
+    const origin = ctx.origin ?? ctx.config.publicOrigin ?? '';
+    // Approved after the charity held it for review (decision 063).
+    if (changes.status === 'approved')
+      await emailApprovedAppeal(db, createMailer(db, ctx.config), row.id, { origin, now: ctx.now });
+    // Taken off the site: a live appeal back to a draft, or any appeal deleted (decision 064).
+    else if (changes.status !== row.status && (changes.status === 'deleted' || row.status === 'approved'))
+      await emailTakenDownAppeal(db, createMailer(db, ctx.config), row.id, changes.status, {
+        origin,
+        now: ctx.now,
+        supportEmail: ctx.config.supportEmail,
+      });
   }
   return (await loadCampaignDto(db, row.id, user))!;
 }

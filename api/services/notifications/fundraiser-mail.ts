@@ -60,7 +60,17 @@ export function fundraiserMailContext(
 /** The foot of the gifts and milestone emails, which My Info can turn off. */
 const OPTIONAL_FOOT = 'You get these emails because you started this appeal.';
 
-function layout(site: string, paragraphs: string[], ctx: FundraiserMailContext, once = false): string {
+/** The link an email ends with: the appeal's page, or somewhere else when its page is off the site (none: null). */
+type ClosingLink = { label: string; url: string } | null;
+const seeYourAppeal = (ctx: FundraiserMailContext): ClosingLink => ({ label: 'See your appeal', url: ctx.appealUrl });
+
+function layout(
+  site: string,
+  paragraphs: string[],
+  ctx: FundraiserMailContext,
+  once = false,
+  closing: ClosingLink = seeYourAppeal(ctx),
+): string {
   const foot = once
     ? 'You get this email once, because you started this appeal.'
     : `${OPTIONAL_FOOT} <a href="${escapeHtml(ctx.settingsUrl)}" style="color:#07523a">Turn them off in My Info</a>.`;
@@ -71,17 +81,20 @@ function layout(site: string, paragraphs: string[], ctx: FundraiserMailContext, 
 <tr><td style="background:#0b6e4f;color:#ffffff;padding:16px 24px;border-radius:12px 12px 0 0;font-weight:800;font-size:20px">${escapeHtml(site)}</td></tr>
 <tr><td style="padding:24px">
 ${paragraphs.map((p) => (p.startsWith('<ul') ? p : `<p style="margin:0 0 16px">${p}</p>`)).join('\n')}
-<p style="margin:0 0 16px"><a href="${escapeHtml(ctx.appealUrl)}" style="color:#07523a;font-weight:700">See your appeal</a></p>
-<p style="margin:0;color:#4f5b67;font-size:13px">${foot}</p>
+${closing ? `<p style="margin:0 0 16px"><a href="${escapeHtml(closing.url)}" style="color:#07523a;font-weight:700">${escapeHtml(closing.label)}</a></p>\n` : ''}<p style="margin:0;color:#4f5b67;font-size:13px">${foot}</p>
 </td></tr></table>
 <p style="color:#4f5b67;font-size:12px">${escapeHtml(operatorLine(site))}</p>
 </td></tr></table></body></html>`;
 }
 
-function footerText(ctx: FundraiserMailContext, site: string, once = false): string[] {
+function footerText(
+  ctx: FundraiserMailContext,
+  site: string,
+  once = false,
+  closing: ClosingLink = seeYourAppeal(ctx),
+): string[] {
   return [
-    '',
-    `See your appeal: ${ctx.appealUrl}`,
+    ...(closing ? ['', `${closing.label}: ${closing.url}`] : []),
     '',
     once
       ? 'You get this email once, because you started this appeal.'
@@ -317,6 +330,66 @@ export function appealApprovedEmail(ctx: FundraiserMailContext, news: { opensOn:
     ],
     ctx,
     true,
+  );
+  return { to: ctx.to, subject, text, html };
+}
+
+/** What the "taken down" email says beyond the appeal's title and figures. */
+export type TakenDownNews = {
+  /** What the charity set it to: back to a draft (it can come back), or deleted. */
+  status: 'draft' | 'deleted';
+  /** Where questions go: its organization's address, else the site's support address. */
+  contact: string;
+  /** My Appeals, where a draft still shows (a deleted appeal does not). */
+  dashboardUrl: string;
+};
+
+/**
+ * Sent when the charity takes a fundraiser's appeal off the site (decision 064): set back to a draft
+ * or deleted by someone other than its creator. The page link would answer 404, so the email ends
+ * with My Appeals for a draft and with no link for a deleted appeal. Comes once per appeal and
+ * status, like an account notice: My Info does not turn it off.
+ */
+export function appealTakenDownEmail(ctx: FundraiserMailContext, news: TakenDownNews): MailMessage {
+  const site = ctx.siteName ?? 'UK NFP';
+  const greeting = ctx.firstName ? `Hello ${ctx.firstName},` : 'Hello,';
+  const draft = news.status === 'draft';
+  const what = (title: string) =>
+    draft ? `moved your appeal ${title} back to a draft` : `removed your appeal ${title}`;
+  const state = draft
+    ? 'Its page is off the site, and it takes no gifts until the charity approves it again.'
+    : 'Its page is off the site, and it takes no more gifts.';
+  const given =
+    ctx.raised > 0
+      ? `The ${formatPence(ctx.raised)} given to it so far stays with the charity, as its donors meant.`
+      : null;
+  const ask = `If you did not expect this, or have questions, write to the charity: ${news.contact}`;
+  const closing: ClosingLink = draft ? { label: 'See it in My Appeals', url: news.dashboardUrl } : null;
+  const subject = draft
+    ? `Your appeal ${ctx.appealTitle} is off the site for now`
+    : `Your appeal ${ctx.appealTitle} has been removed`;
+  const text = [
+    greeting,
+    '',
+    `The charity has ${what(`“${ctx.appealTitle}”`)}.`,
+    state,
+    ...(given ? ['', given] : []),
+    '',
+    ask,
+    ...footerText(ctx, site, true, closing),
+  ].join('\n');
+  const mailto = `<a href="mailto:${escapeHtml(news.contact)}" style="color:#07523a">${escapeHtml(news.contact)}</a>`;
+  const html = layout(
+    site,
+    [
+      escapeHtml(greeting),
+      `The charity has ${what(`<strong>${escapeHtml(ctx.appealTitle)}</strong>`)}. ${escapeHtml(state)}`,
+      ...(given ? [escapeHtml(given)] : []),
+      `If you did not expect this, or have questions, write to the charity: ${mailto}`,
+    ],
+    ctx,
+    true,
+    closing,
   );
   return { to: ctx.to, subject, text, html };
 }

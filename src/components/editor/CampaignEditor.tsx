@@ -16,6 +16,7 @@ import {
   fullName,
   dateOrderProblem,
   startDateNote,
+  statusChangeNote,
   startsAfterCampaignProblem,
   type CampaignDays,
   goalProblem,
@@ -112,6 +113,7 @@ export default function CampaignEditor({ kind, id, redirectTo, title, onCancel, 
     campaign: useId(),
     org: useId(),
     status: useId(),
+    statusNote: useId(),
     sponsored: useId(),
     sponsoredHint: useId(),
     incomeCode: useId(),
@@ -132,6 +134,7 @@ export default function CampaignEditor({ kind, id, redirectTo, title, onCancel, 
   const startProblem = startsAfterCampaignProblem(form.dateFrom, kind, campaignDays);
   const startNote = startProblem ? null : startDateNote(form.dateFrom, kind, new Date(), campaignDays);
   const startSaid = startProblem ? `${more.from}-error` : startNote ? `${more.from}-note` : undefined;
+  const statusNote = statusChangeNote(kind, savedStatus.current, form.status);
   const heading = title ?? `${id ? 'Edit' : 'Add'} ${label(kind)}`;
 
   useEffect(() => {
@@ -482,12 +485,23 @@ export default function CampaignEditor({ kind, id, redirectTo, title, onCancel, 
             )}
 
             {canSetStatus && (
-              <EditorField id={more.status} label="Status">
+              <EditorField
+                id={more.status}
+                label="Status"
+                hint={
+                  statusNote && (
+                    <p id={more.statusNote} className="editor-hint">
+                      {statusNote}
+                    </p>
+                  )
+                }
+              >
                 <EditorSelect
                   id={more.status}
                   value={form.status}
                   onChange={(v) => update('status', v as EditorForm['status'])}
                   options={STATUS_CHOICES}
+                  describedBy={statusNote ? more.statusNote : undefined}
                 />
               </EditorField>
             )}

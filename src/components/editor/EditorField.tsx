@@ -41,6 +41,7 @@ export function EditorSelect({
   options,
   none,
   required = false,
+  describedBy,
 }: {
   id: string;
   value: string;
@@ -48,6 +49,8 @@ export function EditorSelect({
   options: { value: string; label: string }[];
   none?: string;
   required?: boolean;
+  /** The id of a note about the choice (read out with the select). */
+  describedBy?: string;
 }) {
   return (
     <select
@@ -55,6 +58,7 @@ export function EditorSelect({
       value={value}
       required={required || undefined}
       aria-required={required ? 'true' : undefined}
+      aria-describedby={describedBy}
       onChange={(e) => onChange(e.target.value)}
     >
       {none === undefined ? null : <option value="">{none}</option>}

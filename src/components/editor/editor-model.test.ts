@@ -17,6 +17,7 @@ import {
   startDateNote,
   startsAfterCampaignProblem,
   toPayload,
+  statusChangeNote,
 } from './editor-model';
 
 const image = {
@@ -193,5 +194,25 @@ describe('editor model', () => {
     expect(redirectTarget('appeal', '/dashboard/active-appeals?created={id}&status={status}', 'abc', 'draft')).toBe(
       '/dashboard/active-appeals?created=abc&status=draft',
     );
+  });
+});
+
+describe('statusChangeNote', () => {
+  it("says what saving a new status emails an appeal's fundraiser", () => {
+    expect(statusChangeNote('appeal', 'draft', 'approved')).toBe(
+      'Saving emails the fundraiser who started it (unless that is you) that it is approved.',
+    );
+    expect(statusChangeNote('appeal', 'approved', 'draft')).toBe(
+      'Saving emails the fundraiser who started it (unless that is you) that it is off the site.',
+    );
+    expect(statusChangeNote('appeal', 'draft', 'deleted')).toMatch(/that it is off the site\.$/);
+    expect(statusChangeNote('appeal', 'deleted', 'approved')).toMatch(/that it is approved\.$/);
+  });
+
+  it('says nothing for a campaign, a new appeal, no change, or a deleted appeal kept as a draft', () => {
+    expect(statusChangeNote('campaign', 'approved', 'draft')).toBeNull();
+    expect(statusChangeNote('appeal', null, 'draft')).toBeNull();
+    expect(statusChangeNote('appeal', 'approved', 'approved')).toBeNull();
+    expect(statusChangeNote('appeal', 'deleted', 'draft')).toBeNull();
   });
 });

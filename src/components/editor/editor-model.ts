@@ -275,3 +275,19 @@ export function redirectTarget(kind: EditorKind, redirectTo: string | undefined,
   const target = redirectTo ?? (kind === 'campaign' ? '/dashboard/active-campaigns' : '/dashboard/active-appeals');
   return target.replaceAll('{id}', encodeURIComponent(shortId)).replaceAll('{status}', encodeURIComponent(status));
 }
+
+/**
+ * What saving a new status tells an appeal's fundraiser (decisions 063 and 064), said beside the
+ * Status select so the admin knows before saving. Null for campaigns, new items and no change.
+ */
+export function statusChangeNote(
+  kind: EditorKind,
+  saved: EditorForm['status'] | null,
+  chosen: EditorForm['status'],
+): string | null {
+  if (kind !== 'appeal' || saved === null || saved === chosen) return null;
+  const who = 'Saving emails the fundraiser who started it (unless that is you)';
+  if (chosen === 'approved') return `${who} that it is approved.`;
+  if (chosen === 'deleted' || saved === 'approved') return `${who} that it is off the site.`;
+  return null;
+}
