@@ -1,5 +1,5 @@
 import { useStore } from '@nanostores/react';
-import { useEffect, useRef } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { DonationForm } from './forms/DonationForm';
 import { DonorForm } from './forms/DonorForm';
 import { DonorDeclarations } from './screens/gift-aid/DonorDeclarations';
@@ -62,18 +62,7 @@ function screenFor(route: Route, user: DashUser | null | undefined, isStaff = fa
       if (!route.id && user && !canAdd(route.resource, user))
         return <NotYoursToAdd resource={route.resource} user={user} />;
       if (route.resource === 'organizations') return <OrganizationForm key={key} id={route.id} />;
-      if (route.resource === 'donors') {
-        return (
-          <>
-            <DonorForm key={key} id={route.id} />
-            {route.id === 'me' ? <MyPrivacy key="privacy" /> : null}
-            {route.id && route.id !== 'me' ? <DonorRecord key={`record-${route.id}`} donorId={route.id} /> : null}
-            {route.id && route.id !== 'me' && isStaff ? (
-              <DonorDeclarations key={`declarations-${route.id}`} donorId={route.id} />
-            ) : null}
-          </>
-        );
-      }
+      if (route.resource === 'donors') return <DonorPage key={key} id={route.id} isStaff={isStaff} />;
       // A gift's page tells its whole story (Gift Aid verification included); adding one keeps the form.
       return route.id ? <DonationPage key={key} id={route.id} /> : <DonationForm key={key} />;
     }
@@ -142,5 +131,23 @@ export function RouteView() {
     <main id="dash-main" className="dash-main" tabIndex={-1} ref={mainRef}>
       {screenFor(route, user, isAdmin(user))}
     </main>
+  );
+}
+
+/**
+ * A donor's form, then (once it is on screen) the panels below it: My Info's privacy panels, or
+ * another donor's record and declarations. Shown before the form, they were pushed down when it
+ * came, with "Delete my account" moving under the reader's finger.
+ */
+function DonorPage({ id, isStaff }: { id?: string; isStaff: boolean }) {
+  const [formShown, setFormShown] = useState(false);
+  const showPanels = useCallback(() => setFormShown(true), []);
+  return (
+    <>
+      <DonorForm id={id} onShown={showPanels} />
+      {formShown && id === 'me' ? <MyPrivacy /> : null}
+      {formShown && id && id !== 'me' ? <DonorRecord donorId={id} /> : null}
+      {formShown && id && id !== 'me' && isStaff ? <DonorDeclarations donorId={id} /> : null}
+    </>
   );
 }

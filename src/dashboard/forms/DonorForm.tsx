@@ -40,7 +40,8 @@ const ROLE_CHOICES = [
 ] satisfies { value: UserType; label: string }[];
 
 /** Spec "Dashboard forms": donor add/edit; id 'me' is the signed-in user, titled 'My Info'. */
-export function DonorForm({ id }: { id?: string }) {
+/** `onShown`: called once the form (or its refusal) is on screen, so panels below it come after it, not before and then pushed down. */
+export function DonorForm({ id, onShown }: { id?: string; onShown?: () => void }) {
   const isEdit = !!id;
   const isMe = id === 'me';
   const token = useStore($dashToken);
@@ -78,6 +79,11 @@ export function DonorForm({ id }: { id?: string }) {
       address: toAddressValue(d.address),
     });
   }, [load]);
+
+  const shown = !isEdit || load.status === 'ok' || load.status === 'error';
+  useEffect(() => {
+    if (shown) onShown?.();
+  }, [shown, onShown]);
 
   if (isEdit && (load.status === 'loading' || load.status === 'idle')) return <Spinner />;
   if (isEdit && load.status === 'error') return <h1 className="dash-not-found">Donor Not Found</h1>;

@@ -94,6 +94,14 @@ export function AdminList({ resource }: { resource: Resource }) {
   }, [total]);
   const rowCount = total !== null && Number.isFinite(total) ? total : knownTotal;
   const sums = resource === 'donations' && state.status === 'ok' ? donationSums(state.headers) : null;
+  // While a view loads, the last sums stay (the table below does not jump up and back down); the
+  // first load says it is adding up, on the line the sums will take.
+  const [lastSums, setLastSums] = useState<DonationSums | null>(null);
+  useEffect(() => {
+    if (sums) setLastSums(sums);
+  }, [sums?.paid, sums?.received, sums?.refunded]);
+  const sumsLine =
+    resource !== 'donations' || state.status === 'error' ? null : (sums ?? (state.status === 'ok' ? null : lastSums));
 
   const title = listTitle(resource, isOrgAdmin(user) ? 'org_admin' : user?.type, user?.org_ids?.length ?? 1);
   const addHref = joinPath(pathname, '/add');
@@ -120,7 +128,11 @@ export function AdminList({ resource }: { resource: Resource }) {
         }
       />
       {notice}
-      {sums ? <DonationSumsLine sums={sums} /> : null}
+      {sumsLine ? (
+        <DonationSumsLine sums={sumsLine} />
+      ) : resource === 'donations' && state.status !== 'ok' && state.status !== 'error' ? (
+        <p className="dash-muted">Adding up this list…</p>
+      ) : null}
       {denied ? null : (
         <DataTable
           caption={title}

@@ -167,6 +167,7 @@ export function ListToolbar({ resource, view, onFilters }: Props) {
             value={f.campaign_id ?? ''}
             onChange={(campaignId) => onFilters((current) => ({ ...current, campaign_id: campaignId, appeal_id: '' }))}
             any="All campaigns"
+            names
             options={
               f.campaign_id && !campaigns.some((c) => c.value === f.campaign_id)
                 ? [...campaigns, { value: f.campaign_id, label: 'Selected campaign' }]
@@ -179,6 +180,7 @@ export function ListToolbar({ resource, view, onFilters }: Props) {
             any={f.campaign_id ? 'All appeals' : 'Choose a campaign first'}
             options={appeals}
             disabled={!f.campaign_id}
+            names
           />
           <FilterSelect label="Status" {...filter('status')} any="Any status" options={DONATION_STATUSES} />
           <FilterSelect label="Type" {...filter('type')} any="One-off and monthly" options={GIFT_TYPES} />

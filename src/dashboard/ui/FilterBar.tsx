@@ -198,6 +198,7 @@ export function FilterSelect({
   any,
   options,
   disabled,
+  names = false,
 }: {
   label: string;
   value: string;
@@ -205,6 +206,8 @@ export function FilterSelect({
   any: string;
   options: Option[];
   disabled?: boolean;
+  /** Options are names that arrive after the page (campaigns, appeals): a fixed width, so the bar does not reflow when they come. */
+  names?: boolean;
 }) {
   const id = useId();
   return (
@@ -216,6 +219,7 @@ export function FilterSelect({
         onChange={onChange}
         options={[{ value: '', label: any }, ...options]}
         disabled={disabled}
+        names={names}
       />
     </div>
   );
@@ -227,17 +231,19 @@ function SmallSelect({
   onChange,
   options,
   disabled,
+  names = false,
 }: {
   id: string;
   value: string;
   onChange: (value: string) => void;
   options: readonly Option[];
   disabled?: boolean;
+  names?: boolean;
 }) {
   return (
     <select
       id={id}
-      className="dash-input dash-input-sm"
+      className={names ? 'dash-input dash-input-sm dash-select-names' : 'dash-input dash-input-sm'}
       value={value}
       onChange={(e) => onChange(e.target.value)}
       disabled={disabled}

@@ -82,6 +82,19 @@ export function GiftAidScreen() {
     reloadAll();
   }
 
+  // What follows the eligible gifts waits for their first answer: shown before, it was pushed down
+  // (off the screen) when they came. Later reloads (new dates) keep it where it is.
+  const eligibleSettled =
+    eligible.status === 'ok' ||
+    eligible.status === 'error' ||
+    inverted ||
+    orgsLoad.status === 'error' ||
+    (orgsLoad.status === 'ok' && orgs.length === 0);
+  const [belowShown, setBelowShown] = useState(false);
+  useEffect(() => {
+    if (eligibleSettled) setBelowShown(true);
+  }, [eligibleSettled]);
+
   const e = eligible.status === 'ok' ? eligible.data : null;
   const claimList = claims.status === 'ok' ? claims.data : [];
   const adjustmentList = adjustments.status === 'ok' ? adjustments.data : [];
@@ -114,7 +127,9 @@ export function GiftAidScreen() {
           <p className="gift-aid-eligible-summary" role="status">
             {e
               ? `${e.count} eligible ${e.count === 1 ? 'gift' : 'gifts'}: ${formatPence(e.total)} donated, ${formatPence(e.gift_aid)} Gift Aid to claim${due ? `, less ${formatPence(due)} over-claimed before` : ''}.`
-              : ''}
+              : eligible.status === 'loading' || !belowShown
+                ? 'Counting eligible gifts…'
+                : ''}
           </p>
           <button
             type="button"
@@ -156,70 +171,78 @@ export function GiftAidScreen() {
         <p className="dash-empty">No eligible gifts waiting to be claimed.</p>
       ) : null}
 
-      <h2 className="dash-h2">Claims</h2>
-      {claims.status === 'error' ? <Alert>{claims.error.message}</Alert> : null}
-      <ClaimsTable
-        claims={claimList}
-        openId={openId}
-        onToggle={(id) => setOpenId(openId === id ? null : id)}
-        empty={claims.status === 'ok' ? <p className="dash-empty">No claims yet.</p> : null}
-      />
-      {(() => {
-        const open = claimList.find((c) => c._id === openId);
-        // A change on the claim page retires the screen's own notice (e.g. "Claim created").
-        const onChanged = () => {
-          setNotice(null);
-          reloadAll();
-        };
-        return open ? (
-          <ClaimPanel
-            key={`${open._id}-${open.status}`}
-            claim={open}
-            token={token}
-            onChanged={onChanged}
-            onClose={() => setOpenId(null)}
+      {belowShown ? (
+        <>
+          <h2 className="dash-h2">Claims</h2>
+          {claims.status === 'error' ? <Alert>{claims.error.message}</Alert> : null}
+          <ClaimsTable
+            claims={claimList}
+            openId={openId}
+            onToggle={(id) => setOpenId(openId === id ? null : id)}
+            empty={claims.status === 'ok' ? <p className="dash-empty">No claims yet.</p> : null}
           />
-        ) : null;
-      })()}
+          {(() => {
+            const open = claimList.find((c) => c._id === openId);
+            // A change on the claim page retires the screen's own notice (e.g. "Claim created").
+            const onChanged = () => {
+              setNotice(null);
+              reloadAll();
+            };
+            return open ? (
+              <ClaimPanel
+                key={`${open._id}-${open.status}`}
+                claim={open}
+                token={token}
+                onChanged={onChanged}
+                onClose={() => setOpenId(null)}
+              />
+            ) : null;
+          })()}
 
-      {orgId ? <GasdsPanel organizationId={orgId} token={token} /> : null}
+          {orgId ? <GasdsPanel organizationId={orgId} token={token} /> : null}
 
-      <h2 className="dash-h2">Adjustments for Gift Aid over-claimed</h2>
-      <p className="dash-hint">
-        A refund of a gift already claimed: the Gift Aid on the refunded part is set against the organization&apos;s
-        next claim. A refund the bank returned takes its adjustment back while no claim has reported it.
-      </p>
-      <SimpleTable
-        label="Gift Aid adjustments"
-        rows={adjustmentList}
-        columns={[
-          { header: 'Recorded', cell: (a) => formatDate(a.created_at) },
-          {
-            header: 'Gift',
-            cell: (a) => (
-              <a href={`/dashboard/donations/edit/${a.donation_id}`}>
-                {a.donation_date
-                  ? `${a.donor_name ?? 'Erased donor'}, ${formatDate(a.donation_date)}`
-                  : a.donation_id.slice(0, 8)}
-              </a>
-            ),
-          },
-          {
-            header: 'Over-claimed Gift Aid',
-            cell: (a) =>
-              a.reason === 'refund_failed' ? `${formatPence(a.gift_aid)} (refund failed)` : formatPence(a.gift_aid),
-          },
-          {
-            header: 'Reported in',
-            cell: (a) =>
-              a.settled_claim_id ? `claim ${a.settled_claim_id.slice(0, 8)}` : <Badge tone="warn">next claim</Badge>,
-          },
-        ]}
-        empty={<p className="dash-empty">No refunds of claimed gifts.</p>}
-      />
+          <h2 className="dash-h2">Adjustments for Gift Aid over-claimed</h2>
+          <p className="dash-hint">
+            A refund of a gift already claimed: the Gift Aid on the refunded part is set against the organization&apos;s
+            next claim. A refund the bank returned takes its adjustment back while no claim has reported it.
+          </p>
+          <SimpleTable
+            label="Gift Aid adjustments"
+            rows={adjustmentList}
+            columns={[
+              { header: 'Recorded', cell: (a) => formatDate(a.created_at) },
+              {
+                header: 'Gift',
+                cell: (a) => (
+                  <a href={`/dashboard/donations/edit/${a.donation_id}`}>
+                    {a.donation_date
+                      ? `${a.donor_name ?? 'Erased donor'}, ${formatDate(a.donation_date)}`
+                      : a.donation_id.slice(0, 8)}
+                  </a>
+                ),
+              },
+              {
+                header: 'Over-claimed Gift Aid',
+                cell: (a) =>
+                  a.reason === 'refund_failed' ? `${formatPence(a.gift_aid)} (refund failed)` : formatPence(a.gift_aid),
+              },
+              {
+                header: 'Reported in',
+                cell: (a) =>
+                  a.settled_claim_id ? (
+                    `claim ${a.settled_claim_id.slice(0, 8)}`
+                  ) : (
+                    <Badge tone="warn">next claim</Badge>
+                  ),
+              },
+            ]}
+            empty={<p className="dash-empty">No refunds of claimed gifts.</p>}
+          />
 
-      {review.status === 'ok' && review.data.length ? (
-        <ReviewList items={review.data} token={token} onSaved={reloadReview} />
+          {review.status === 'ok' && review.data.length ? (
+            <ReviewList items={review.data} token={token} onSaved={reloadReview} />
+          ) : null}
+        </>
       ) : null}
     </section>
   );

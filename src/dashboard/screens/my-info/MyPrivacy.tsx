@@ -13,18 +13,24 @@ const SOURCES: Record<string, string> = {
   my_info: 'here in My Info',
 };
 
+/** The account's email-updates consent, as My Info shows it. */
+const useConsent = () => useApiGet('/api/me/consent', (o) => client.api.me.consent.$get(undefined, o));
+type ConsentLoad = ReturnType<typeof useConsent>[0];
+
 /** My Info: the email-updates consent (give or withdraw) and deleting the account. */
 export function MyPrivacy() {
+  const [consent, reload] = useConsent();
+  // Deleting waits below the consent panel until that has come, so it never moves once shown.
+  const settled = consent.status === 'ok' || consent.status === 'error';
   return (
     <>
-      <ConsentPanel />
-      <DeleteAccountPanel />
+      <ConsentPanel state={consent} reload={reload} />
+      {settled ? <DeleteAccountPanel /> : null}
     </>
   );
 }
 
-function ConsentPanel() {
-  const [state, reload] = useApiGet('/api/me/consent', (o) => client.api.me.consent.$get(undefined, o));
+function ConsentPanel({ state, reload }: { state: ConsentLoad; reload: () => void }) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   if (state.status !== 'ok') return state.status === 'error' ? <Alert>{state.error.message}</Alert> : null;
