@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/sqlite-core';
 import type { Db } from '../../../db/client';
 import { campaignTotals, campaigns, users } from '../../../db/schema';
@@ -7,6 +7,7 @@ import { firstGivingDay, notOpenYet } from '../../../domain/giving-opens';
 import { logMailFailure, type Mailer } from '../mail/mailer';
 import { appealApprovedEmail, fundraiserMailContext } from './fundraiser-mail';
 import { claimOnce, creatorCanBeWritten } from './once-per-appeal';
+import { appealForMailColumns } from './appeal-for-mail';
 
 /**
  * "Your appeal is approved" (docs/decisions/063): when the charity approves an appeal it held for
@@ -33,18 +34,13 @@ export async function emailApprovedAppeal(
     const parent = alias(campaigns, 'parent');
     const [row] = await db
       .select({
-        id: campaigns.id,
-        title: campaigns.title,
-        goal: campaigns.goal,
+        ...appealForMailColumns(),
         status: campaigns.status,
         dateFrom: campaigns.dateFrom,
         dateTo: campaigns.dateTo,
         campaignStatus: parent.status,
         campaignDateFrom: parent.dateFrom,
         campaignDateTo: parent.dateTo,
-        email: users.email,
-        firstName: users.firstName,
-        raised: sql<number>`coalesce(${campaignTotals.raisedPence}, 0)`,
       })
       .from(campaigns)
       .innerJoin(parent, eq(parent.id, campaigns.campaignId))

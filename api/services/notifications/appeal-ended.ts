@@ -7,6 +7,7 @@ import { lastGivingDay } from '../../../domain/giving-ends';
 import type { Mailer } from '../mail/mailer';
 import { appealEndedEmail, fundraiserMailContext, siteOrigin } from './fundraiser-mail';
 import { creatorCanBeWritten, dayOrNull, sendOncePerAppeal } from './once-per-appeal';
+import { appealForMailColumns } from './appeal-for-mail';
 
 /**
  * "Your appeal has ended" (docs/decisions/056, "The fundraiser is told"): the hourly scheduled work
@@ -40,15 +41,10 @@ export async function emailEndedAppeals(db: Db, mailer: Mailer, options: EndedOp
   // appeal's campaign, creator, total and claim by primary key (decision 056, "What it reads").
   const rows = await db
     .select({
-      id: campaigns.id,
-      title: campaigns.title,
-      goal: campaigns.goal,
+      ...appealForMailColumns(),
       dateTo: campaigns.dateTo,
       campaignDateTo: parent.dateTo,
       campaignTitle: parent.title,
-      email: users.email,
-      firstName: users.firstName,
-      raised: sql<number>`coalesce(${campaignTotals.raisedPence}, 0)`,
       gifts: sql<number>`coalesce(${campaignTotals.giftCount}, 0)`,
     })
     .from(campaigns)

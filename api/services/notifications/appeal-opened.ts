@@ -8,6 +8,7 @@ import { firstGivingDay } from '../../../domain/giving-opens';
 import type { Mailer } from '../mail/mailer';
 import { appealOpenedEmail, fundraiserMailContext } from './fundraiser-mail';
 import { creatorCanBeWritten, dayOrNull, sendOncePerAppeal } from './once-per-appeal';
+import { appealForMailColumns } from './appeal-for-mail';
 
 /**
  * "Your appeal is open for gifts" (docs/decisions/062), the mirror of appeal-ended.ts: the hourly
@@ -47,17 +48,12 @@ export async function emailOpenedAppeals(db: Db, mailer: Mailer, options: Opened
   // Walks the approved rows once an hour like the ended email (decision 056, "What it reads").
   const rows = await db
     .select({
-      id: campaigns.id,
-      title: campaigns.title,
-      goal: campaigns.goal,
+      ...appealForMailColumns(),
       createdAt: campaigns.createdAt,
       dateFrom: campaigns.dateFrom,
       dateTo: campaigns.dateTo,
       campaignDateFrom: parent.dateFrom,
       campaignDateTo: parent.dateTo,
-      email: users.email,
-      firstName: users.firstName,
-      raised: sql<number>`coalesce(${campaignTotals.raisedPence}, 0)`,
       giftEmails: notificationPreferences.appealGifts,
       milestoneEmails: notificationPreferences.appealMilestones,
     })

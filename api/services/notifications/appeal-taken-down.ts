@@ -1,9 +1,10 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../../db/client';
 import { campaignTotals, campaigns, organizations, users } from '../../../db/schema';
 import { logMailFailure, type Mailer } from '../mail/mailer';
 import { appealTakenDownEmail, fundraiserMailContext, siteOrigin } from './fundraiser-mail';
 import { creatorCanBeWritten } from './once-per-appeal';
+import { appealForMailColumns } from './appeal-for-mail';
 
 /**
  * "Your appeal is off the site" (docs/decisions/064): when the charity sets a fundraiser's appeal
@@ -30,14 +31,9 @@ export async function emailTakenDownAppeal(
   try {
     const [row] = await db
       .select({
-        id: campaigns.id,
-        title: campaigns.title,
-        goal: campaigns.goal,
+        ...appealForMailColumns(),
         status: campaigns.status,
-        email: users.email,
-        firstName: users.firstName,
         organizationEmail: organizations.email,
-        raised: sql<number>`coalesce(${campaignTotals.raisedPence}, 0)`,
       })
       .from(campaigns)
       .innerJoin(users, eq(users.id, campaigns.createdBy))

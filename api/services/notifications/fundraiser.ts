@@ -24,6 +24,7 @@ import {
 } from './fundraiser-mail';
 import { HOUR_MS } from '../../../domain/dates';
 import { gatherer, type GatherTiming } from '../../lib/gather';
+import { appealForMailColumns } from './appeal-for-mail';
 
 /**
  * Fundraiser emails: "your appeal received gifts" (batched: at most one an hour per appeal) and
@@ -111,14 +112,8 @@ async function loadAppeal(db: Db, appealId: string) {
   const build = () =>
     db
       .select({
-        id: campaigns.id,
-        title: campaigns.title,
-        goal: campaigns.goal,
+        ...appealForMailColumns(),
         createdBy: campaigns.createdBy,
-        email: users.email,
-        firstName: users.firstName,
-        // The stored running total (campaign_totals, kept by the donation triggers): one row, not every gift.
-        raised: sql<number>`coalesce(${campaignTotals.raisedPence}, 0)`,
         tracked: sql<number>`${appealNotifications.appealId} is not null`,
         lastSentAt: appealNotifications.lastSentAt,
         halfSentAt: appealNotifications.halfSentAt,
