@@ -28,6 +28,8 @@ export const appealNotifications = sqliteTable('appeal_notifications', {
   endedSentAt: integer('ended_sent_at', { mode: 'timestamp_ms' }),
   /** When the "your appeal is open for gifts" email was claimed (once per appeal, ever: decision 062). */
   openedSentAt: integer('opened_sent_at', { mode: 'timestamp_ms' }),
+  /** When "your appeal's campaign is off the site" was claimed; cleared when the campaign is approved again (decision 066). */
+  campaignDownSentAt: integer('campaign_down_sent_at', { mode: 'timestamp_ms' }),
 });
 
 /** Gifts to an appeal not yet told to its fundraiser; the next email (after the hour) sends them together. */

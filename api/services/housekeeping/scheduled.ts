@@ -2,6 +2,7 @@ import type { Db } from '../../../db/client';
 import type { AppConfig } from '../../lib/types';
 import { createMailer } from '../mail/mailer';
 import { retryUnsentMail } from '../mail/retry';
+import { emailCampaignDownAppeals } from '../notifications/appeal-campaign-down';
 import { emailEndedAppeals } from '../notifications/appeal-ended';
 import { emailOpenedAppeals } from '../notifications/appeal-opened';
 import { flushFundraiserNotifications } from '../notifications/fundraiser';
@@ -12,7 +13,8 @@ import { runHousekeeping } from './run';
  * One run of the Cron Trigger's job, for the worker's scheduled() and `npm run housekeeping` alike:
  * housekeeping, then the fundraiser emails that waited for their hour on appeals no later gift reached,
  * then the "your appeal has ended" emails of appeals whose last giving day has passed (decision 056), and
- * the "your appeal is open for gifts" emails of appeals whose start date has come (062).
+ * the "your appeal is open for gifts" emails of appeals whose start date has come (062), and the "off
+ * the site with its campaign" emails of appeals whose campaign was taken down (066).
  * `origin` is the site the receipts of Direct Debits settled on this run, and the ended emails, link to.
  */
 export async function runScheduledWork(run: {
@@ -35,22 +37,41 @@ export async function runScheduledWork(run: {
   // Links need an absolute origin: run.origin is PUBLIC_ORIGIN, or the local server's.
   const ended = await emailEndedAppeals(db, mailer, { origin: run.origin, now });
   const opened = await emailOpenedAppeals(db, mailer, { origin: run.origin, now });
+  const campaignDown = await emailCampaignDown(db, config, run.origin, now);
   const mail = await retryUnsentMail(db, config, { now });
   return {
     ...counts,
     fundraiser_emails_sent: fundraiserEmails.sent,
     appeals_ended_emails: ended.sent,
     appeals_opened_emails: opened.sent,
+    ...campaignDown,
     ...mail,
   };
 }
 
+/** The "off the site with its campaign" emails (decision 066), in both runs: fundraisers learn within minutes. */
+async function emailCampaignDown(db: Db, config: AppConfig, origin: string, now: Date) {
+  const { sent } = await emailCampaignDownAppeals(db, createMailer(db, config), {
+    origin,
+    now,
+    supportEmail: config.supportEmail,
+  });
+  return { appeals_campaign_down_emails: sent };
+}
+
 /**
- * The second Cron Trigger (wrangler.toml): every five minutes, only the mail retry, so a receipt
- * the provider refused in a burst arrives within minutes rather than at the next hourly run.
+ * The second Cron Trigger (wrangler.toml): every five minutes, the mail retry, so a receipt the
+ * provider refused in a burst arrives within minutes rather than at the next hourly run, and the
+ * emails of a campaign taken down (one indexed look when there are none).
  */
 export const MAIL_RETRY_CRON = '*/5 * * * *';
 
-export function runMailRetry(run: { db: Db; config: AppConfig; now: Date }) {
-  return retryUnsentMail(run.db, run.config, { now: run.now });
+export async function runMailRetry(run: { db: Db; config: AppConfig; now: Date }) {
+  const campaignDown = await emailCampaignDown(
+    run.db,
+    run.config,
+    run.config.publicOrigin ?? 'http://localhost:4321',
+    run.now,
+  );
+  return { ...campaignDown, ...(await retryUnsentMail(run.db, run.config, { now: run.now })) };
 }

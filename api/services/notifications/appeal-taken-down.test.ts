@@ -28,7 +28,7 @@ async function liveAppeal(
     createdBy: fay.user.id,
     status,
   });
-  await createDonation(t.db, { donorId: fay.user.id, campaignId: appeal.id, amount: 2500 });
+  await createDonation(t.db, { donorId: fay.user.id, campaignId: campaign.id, appealId: appeal.id, amount: 2500 });
   const setStatus = (status: 'approved' | TakenDownStatus, token = orgAdmin.token) =>
     t.client(token).api.campaigns[':id'].$put({ param: { id: appeal.id }, json: { status } });
   return { appeal, fay, orgAdmin, setStatus };

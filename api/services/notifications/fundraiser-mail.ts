@@ -336,42 +336,58 @@ export function appealApprovedEmail(ctx: FundraiserMailContext, news: { opensOn:
 
 /** What the "taken down" email says beyond the appeal's title and figures. */
 export type TakenDownNews = {
-  /** What the charity set it to: back to a draft (it can come back), or deleted. */
+  /** What the charity set it (or its campaign) to: back to a draft (it can come back), or deleted. */
   status: 'draft' | 'deleted';
   /** Where questions go: its organization's address, else the site's support address. */
   contact: string;
-  /** My Appeals, where a draft still shows (a deleted appeal does not). */
+  /** My Appeals, where the fundraiser still sees their appeal (not once it is deleted itself). */
   dashboardUrl: string;
+  /** Set when the charity took down the appeal's campaign, not the appeal (decision 066): its title. */
+  campaignTitle?: string;
 };
 
 /**
  * Sent when the charity takes a fundraiser's appeal off the site (decision 064): set back to a draft
- * or deleted by someone other than its creator. The page link would answer 404, so the email ends
- * with My Appeals for a draft and with no link for a deleted appeal. Comes once per appeal and
- * status, like an account notice: My Info does not turn it off.
+ * or deleted by someone other than its creator, or its campaign taken down (066). The page link
+ * would answer 404, so the email ends with My Appeals, or with no link for a deleted appeal. Comes
+ * once per appeal and take-down, like an account notice: My Info does not turn it off.
  */
 export function appealTakenDownEmail(ctx: FundraiserMailContext, news: TakenDownNews): MailMessage {
   const site = ctx.siteName ?? 'UK NFP';
   const greeting = ctx.firstName ? `Hello ${ctx.firstName},` : 'Hello,';
   const draft = news.status === 'draft';
-  const what = (title: string) =>
-    draft ? `moved your appeal ${title} back to a draft` : `removed your appeal ${title}`;
+  const campaign = news.campaignTitle;
+  const what = (quote: (title: string) => string) => {
+    const appeal = quote(ctx.appealTitle);
+    if (campaign === undefined)
+      return draft ? `moved your appeal ${appeal} back to a draft` : `removed your appeal ${appeal}`;
+    const theCampaign = `the campaign ${quote(campaign)}`;
+    return draft
+      ? `taken ${theCampaign} off the site for now, and with it your appeal ${appeal}`
+      : `removed ${theCampaign}, and with it your appeal ${appeal}`;
+  };
+  const whose = campaign === undefined ? 'Its page' : 'Your appeal’s page';
+  const until = campaign === undefined ? 'until the charity approves it again' : 'until the campaign is back';
   const state = draft
-    ? 'Its page is off the site, and it takes no gifts until the charity approves it again.'
-    : 'Its page is off the site, and it takes no more gifts.';
+    ? `${whose} is off the site, and it takes no gifts ${until}.`
+    : `${whose} is off the site, and it takes no more gifts.`;
   const given =
     ctx.raised > 0
       ? `The ${formatPence(ctx.raised)} given to it so far stays with the charity, as its donors meant.`
       : null;
   const ask = `If you did not expect this, or have questions, write to the charity: ${news.contact}`;
-  const closing: ClosingLink = draft ? { label: 'See it in My Appeals', url: news.dashboardUrl } : null;
-  const subject = draft
-    ? `Your appeal ${ctx.appealTitle} is off the site for now`
-    : `Your appeal ${ctx.appealTitle} has been removed`;
+  const closing: ClosingLink =
+    draft || campaign !== undefined ? { label: 'See it in My Appeals', url: news.dashboardUrl } : null;
+  const subject =
+    campaign !== undefined
+      ? `Your appeal ${ctx.appealTitle} is off the site with its campaign`
+      : draft
+        ? `Your appeal ${ctx.appealTitle} is off the site for now`
+        : `Your appeal ${ctx.appealTitle} has been removed`;
   const text = [
     greeting,
     '',
-    `The charity has ${what(`“${ctx.appealTitle}”`)}.`,
+    `The charity has ${what((title) => `“${title}”`)}.`,
     state,
     ...(given ? ['', given] : []),
     '',
@@ -383,7 +399,7 @@ export function appealTakenDownEmail(ctx: FundraiserMailContext, news: TakenDown
     site,
     [
       escapeHtml(greeting),
-      `The charity has ${what(`<strong>${escapeHtml(ctx.appealTitle)}</strong>`)}. ${escapeHtml(state)}`,
+      `The charity has ${what((title) => `<strong>${escapeHtml(title)}</strong>`)}. ${escapeHtml(state)}`,
       ...(given ? [escapeHtml(given)] : []),
       `If you did not expect this, or have questions, write to the charity: ${mailto}`,
     ],

@@ -10,7 +10,7 @@ import { logMailFailure, type MailMessage, type Mailer } from '../mail/mailer';
  */
 
 /** The claim columns of appeal_notifications, one per once-per-appeal email. */
-export type OnceColumn = 'endedSentAt' | 'openedSentAt';
+export type OnceColumn = 'endedSentAt' | 'openedSentAt' | 'campaignDownSentAt';
 
 /** A stored date when it looks like a calendar day, else null; the caller's rule re-checks it. */
 export const dayOrNull = (column: SQLWrapper) =>

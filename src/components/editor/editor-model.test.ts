@@ -209,8 +209,16 @@ describe('statusChangeNote', () => {
     expect(statusChangeNote('appeal', 'deleted', 'approved')).toMatch(/that it is approved\.$/);
   });
 
-  it('says nothing for a campaign, a new appeal, no change, or a deleted appeal kept as a draft', () => {
-    expect(statusChangeNote('campaign', 'approved', 'draft')).toBeNull();
+  it('says that a campaign taken down takes its appeals with it, and emails their fundraisers', () => {
+    expect(statusChangeNote('campaign', 'approved', 'draft')).toBe(
+      'Saving takes its appeals off the site with it, and emails their fundraisers that it did.',
+    );
+    expect(statusChangeNote('campaign', 'approved', 'deleted')).toMatch(/^Saving takes its appeals off the site/);
+    expect(statusChangeNote('campaign', 'draft', 'approved')).toBeNull();
+  });
+
+  it('says nothing for a new item, no change, or a deleted appeal kept as a draft', () => {
+    expect(statusChangeNote('campaign', 'draft', 'deleted')).toBeNull();
     expect(statusChangeNote('appeal', null, 'draft')).toBeNull();
     expect(statusChangeNote('appeal', 'approved', 'approved')).toBeNull();
     expect(statusChangeNote('appeal', 'deleted', 'draft')).toBeNull();

@@ -277,15 +277,19 @@ export function redirectTarget(kind: EditorKind, redirectTo: string | undefined,
 }
 
 /**
- * What saving a new status tells an appeal's fundraiser (decisions 063 and 064), said beside the
- * Status select so the admin knows before saving. Null for campaigns, new items and no change.
+ * What saving a new status tells fundraisers (decisions 063, 064 and 066), said beside the Status
+ * select so the admin knows before saving. Null for new items and no change.
  */
 export function statusChangeNote(
   kind: EditorKind,
   saved: EditorForm['status'] | null,
   chosen: EditorForm['status'],
 ): string | null {
-  if (kind !== 'appeal' || saved === null || saved === chosen) return null;
+  if (saved === null || saved === chosen) return null;
+  if (kind === 'campaign')
+    return saved === 'approved'
+      ? 'Saving takes its appeals off the site with it, and emails their fundraisers that it did.'
+      : null;
   const who = 'Saving emails the fundraiser who started it (unless that is you)';
   if (chosen === 'approved') return `${who} that it is approved.`;
   if (chosen === 'deleted' || saved === 'approved') return `${who} that it is off the site.`;

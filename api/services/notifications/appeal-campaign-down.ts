@@ -1,0 +1,114 @@
+import { and, eq, gte, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/sqlite-core';
+import type { Db } from '../../../db/client';
+import { appealNotifications, campaignTotals, campaigns, organizations, users } from '../../../db/schema';
+import { hasEnded, lastGivingDay } from '../../../domain/giving-ends';
+import type { Mailer } from '../mail/mailer';
+import { appealForMailColumns } from './appeal-for-mail';
+import { appealTakenDownEmail, fundraiserMailContext, siteOrigin } from './fundraiser-mail';
+import { creatorCanBeWritten, sendOncePerAppeal } from './once-per-appeal';
+
+/**
+ * "Your appeal is off the site with its campaign" (docs/decisions/066): when the charity sets a
+ * campaign back to a draft or deletes it, its approved appeals stop taking gifts and their pages go
+ * (an appeal shows only under an approved campaign). Their fundraisers are told by the scheduled
+ * work (every five minutes with the mail retry, and hourly), not in the admin's save: a campaign
+ * may have hundreds of appeals. Claimed per appeal (appeal_notifications.campaign_down_sent_at),
+ * cleared when the campaign is approved again (`clearCampaignDownClaims`), so a later take-down is
+ * told too; the outbox key names the take-down by the campaign's last change.
+ *
+ * Not told: the charity's own staff (the organization's admins and platform admins, who took it
+ * down or work beside who did), appeals past their last giving day, and take-downs older than
+ * CAMPAIGN_DOWN_WINDOW_DAYS when this first runs.
+ */
+
+/** How long after a campaign's last change its appeals' fundraisers are still told it went. */
+export const CAMPAIGN_DOWN_WINDOW_DAYS = 3;
+const CAMPAIGN_DOWN_PER_RUN = 200;
+
+export const campaignDownKey = (appealId: string, campaignChangedAt: Date) =>
+  `campaign-down:${appealId}:${campaignChangedAt.getTime()}`;
+
+export type CampaignDownOptions = { origin?: string | null; now: Date; supportEmail: string; siteName?: string };
+
+export async function emailCampaignDownAppeals(
+  db: Db,
+  mailer: Mailer,
+  options: CampaignDownOptions,
+): Promise<{ sent: number }> {
+  const { now } = options;
+  const parent = alias(campaigns, 'parent');
+  const since = new Date(now.getTime() - CAMPAIGN_DOWN_WINDOW_DAYS * 24 * 60 * 60 * 1000);
+  const rows = await db
+    .select({
+      ...appealForMailColumns(),
+      dateTo: campaigns.dateTo,
+      campaignTitle: parent.title,
+      campaignStatus: parent.status,
+      campaignDateTo: parent.dateTo,
+      campaignChangedAt: parent.updatedAt,
+      organizationEmail: organizations.email,
+    })
+    .from(campaigns)
+    .innerJoin(parent, eq(parent.id, campaigns.campaignId))
+    .innerJoin(users, eq(users.id, campaigns.createdBy))
+    .leftJoin(campaignTotals, eq(campaignTotals.campaignId, campaigns.id))
+    .leftJoin(appealNotifications, eq(appealNotifications.appealId, campaigns.id))
+    .leftJoin(organizations, eq(organizations.id, parent.organizationId))
+    .where(
+      and(
+        isNotNull(campaigns.campaignId),
+        eq(campaigns.status, 'approved'),
+        inArray(parent.status, ['draft', 'deleted']),
+        gte(parent.updatedAt, since),
+        isNull(appealNotifications.campaignDownSentAt),
+        ...creatorCanBeWritten(),
+        sql`${users.type} <> 'admin'`,
+        sql`not exists (select 1 from organization_admins oa where oa.user_id = ${users.id} and oa.organization_id = ${parent.organizationId})`,
+      ),
+    )
+    .limit(CAMPAIGN_DOWN_PER_RUN);
+
+  let sent = 0;
+  for (const row of rows) {
+    // Past its last day it took no gifts anyway, and was told so (decision 056).
+    if (hasEnded(lastGivingDay(row.dateTo, row.campaignDateTo), now)) continue;
+    const status = row.campaignStatus === 'deleted' ? 'deleted' : 'draft';
+    const sentNow = await sendOncePerAppeal(
+      db,
+      mailer,
+      {
+        appealId: row.id,
+        column: 'campaignDownSentAt',
+        key: campaignDownKey(row.id, row.campaignChangedAt),
+        now,
+        failure: 'appeal campaign down email failed',
+      },
+      () =>
+        appealTakenDownEmail(fundraiserMailContext(row, options.origin, options.siteName), {
+          status,
+          campaignTitle: row.campaignTitle,
+          contact: row.organizationEmail?.trim() || options.supportEmail,
+          dashboardUrl: `${siteOrigin(options.origin)}/dashboard/active-appeals`,
+        }),
+    );
+    if (sentNow) sent += 1;
+  }
+  return { sent };
+}
+
+/** The campaign is approved again: its appeals' claims are cleared, so a later take-down is told too. */
+export async function clearCampaignDownClaims(db: Db, campaignId: string): Promise<void> {
+  await db
+    .update(appealNotifications)
+    .set({ campaignDownSentAt: null })
+    .where(
+      and(
+        isNotNull(appealNotifications.campaignDownSentAt),
+        inArray(
+          appealNotifications.appealId,
+          db.select({ id: campaigns.id }).from(campaigns).where(eq(campaigns.campaignId, campaignId)),
+        ),
+      ),
+    );
+}
