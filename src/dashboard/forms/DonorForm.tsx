@@ -39,8 +39,11 @@ const ROLE_CHOICES = [
   { value: 'admin', label: 'Admin' },
 ] satisfies { value: UserType; label: string }[];
 
-/** Spec "Dashboard forms": donor add/edit; id 'me' is the signed-in user, titled 'My Info'. */
-/** `onShown`: called once the form (or its refusal) is on screen, so panels below it come after it, not before and then pushed down. */
+/**
+ * Spec "Dashboard forms": donor add/edit; id 'me' is the signed-in user, titled 'My Info'.
+ * `onShown` is called once the form (or its refusal) is on screen, so the panels below it come after
+ * it, not before it and then pushed down.
+ */
 export function DonorForm({ id, onShown }: { id?: string; onShown?: () => void }) {
   const isEdit = !!id;
   const isMe = id === 'me';
