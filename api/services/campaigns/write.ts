@@ -14,7 +14,6 @@ import {
 import { createMailer } from '../mail/mailer';
 import { emailApprovedAppeal } from '../notifications/appeal-approved';
 import { emailTakenDownAppeal } from '../notifications/appeal-taken-down';
-import { clearCampaignDownClaims } from '../notifications/appeal-campaign-down';
 import { badRequest, forbidden, notFound } from '../../lib/errors';
 import { nominalCode } from '../../lib/fields';
 import {
@@ -419,9 +418,6 @@ export async function updateCampaign(ctx: WriteCtx, idOrShort: string, input: Ca
     ];
     await withUploads(ctx, uploads, () => (audits.length ? db.batch([update, ...audits]) : update));
   }
-  // A campaign approved again: a later take-down tells its appeals' fundraisers again (decision 066).
-  if (row.campaignId === null && changes.status === 'approved' && row.status !== 'approved')
-    await clearCampaignDownClaims(db, row.id);
   // Someone else changed a fundraiser's appeal's status: the fundraiser is told.
   if (row.campaignId !== null && changes.status && row.createdBy && row.createdBy !== user.id) {
     const origin = ctx.origin ?? ctx.config.publicOrigin ?? '';

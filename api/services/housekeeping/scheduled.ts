@@ -2,7 +2,7 @@ import type { Db } from '../../../db/client';
 import type { AppConfig } from '../../lib/types';
 import { createMailer } from '../mail/mailer';
 import { retryUnsentMail } from '../mail/retry';
-import { emailCampaignDownAppeals } from '../notifications/appeal-campaign-down';
+import { emailCampaignBackAppeals, emailCampaignDownAppeals } from '../notifications/appeal-campaign-down';
 import { emailEndedAppeals } from '../notifications/appeal-ended';
 import { emailOpenedAppeals } from '../notifications/appeal-opened';
 import { flushFundraiserNotifications } from '../notifications/fundraiser';
@@ -49,14 +49,16 @@ export async function runScheduledWork(run: {
   };
 }
 
-/** The "off the site with its campaign" emails (decision 066), in both runs: fundraisers learn within minutes. */
+/**
+ * The "off the site with its campaign" and "back on the site" emails (decision 066), in both runs:
+ * fundraisers learn within minutes. Back first: a campaign approved again releases its claims.
+ */
 async function emailCampaignDown(db: Db, config: AppConfig, origin: string, now: Date) {
-  const { sent } = await emailCampaignDownAppeals(db, createMailer(db, config), {
-    origin,
-    now,
-    supportEmail: config.supportEmail,
-  });
-  return { appeals_campaign_down_emails: sent };
+  const mailer = createMailer(db, config);
+  const options = { origin, now, supportEmail: config.supportEmail };
+  const back = await emailCampaignBackAppeals(db, mailer, options);
+  const down = await emailCampaignDownAppeals(db, mailer, options);
+  return { appeals_campaign_down_emails: down.sent, appeals_campaign_back_emails: back.sent };
 }
 
 /**

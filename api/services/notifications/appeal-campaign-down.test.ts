@@ -47,10 +47,10 @@ async function campaignWithAppeals(t: TestApp) {
   return { campaign, fay, gus, told, notTold, setStatus };
 }
 
-/** The campaign-down emails written to these people. */
+/** The campaign-down and campaign-back emails written to these people. */
 async function mailTo(t: TestApp, addresses: string[]) {
   const rows = await t.db.select().from(outbox).where(inArray(outbox.to, addresses));
-  return rows.filter((row) => row.key?.startsWith('campaign-down:'));
+  return rows.filter((row) => /^campaign-(down|back):/.test(row.key ?? ''));
 }
 
 describe(`appeal campaign down emails (${engineName})`, () => {
@@ -104,28 +104,41 @@ describe(`appeal campaign down emails (${engineName})`, () => {
     expect(await mailTo(t, [fay.email, gus.email])).toHaveLength(2);
   });
 
-  it('approved again and then deleted, the campaign tells its fundraisers again, in the words of a removal', async () => {
+  it('approved again, the campaign tells them their appeal is back; deleted later, they are told again', async () => {
     const t = await setupTestApp();
-    const { fay, gus, setStatus } = await campaignWithAppeals(t);
+    const { fay, gus, told, setStatus } = await campaignWithAppeals(t);
     const config = readConfig(t.env);
     expect((await setStatus('draft')).status).toBe(200);
     await runMailRetry({ db: t.db, config, now: new Date() });
+    // While the campaign was down, the charity also took Gus's appeal down itself: no "back" for it.
+    await t.db.update(campaigns).set({ status: 'draft' }).where(eq(campaigns.id, told[1].id));
+    await new Promise((resolve) => setTimeout(resolve, 5));
     expect((await setStatus('approved')).status).toBe(200);
-    // Approved: nobody is told it went, and the claims are cleared for the next time.
     expect(await runMailRetry({ db: t.db, config, now: new Date() })).toMatchObject({
+      appeals_campaign_back_emails: 1,
       appeals_campaign_down_emails: 0,
     });
-    // A later change of the campaign's row (its last change names the take-down in the outbox key).
+    const back = (await mailTo(t, [fay.email, gus.email])).filter((mail) => mail.key?.startsWith('campaign-back:'));
+    expect(back.map((mail) => mail.to)).toEqual([fay.email]);
+    expect(back[0].subject).toBe('Your appeal Sponsored swim is back on the site');
+    expect(back[0].text).toContain(
+      'The charity has put the campaign “Winter Warmth” back on the site, and with it your appeal “Sponsored swim”.',
+    );
+    expect(back[0].text).toContain(`/appeals/${toShortId(told[0].id)}`);
+    // Every claim released, Gus's too: the next run says nothing more.
+    expect(await runMailRetry({ db: t.db, config, now: new Date() })).toMatchObject({
+      appeals_campaign_back_emails: 0,
+    });
+
+    // Deleted later: told again, in the words of a removal (Gus's appeal is a draft now: not told).
     await new Promise((resolve) => setTimeout(resolve, 5));
     expect((await setStatus('deleted')).status).toBe(200);
     expect(await runMailRetry({ db: t.db, config, now: new Date() })).toMatchObject({
-      appeals_campaign_down_emails: 2,
+      appeals_campaign_down_emails: 1,
     });
-    const mails = await mailTo(t, [fay.email, gus.email]);
-    expect(mails).toHaveLength(4);
-    const removal = mails.filter((mail) => mail.to === gus.email).find((mail) => mail.text.includes('removed'))!;
+    const removal = (await mailTo(t, [fay.email])).find((mail) => mail.text.includes('removed'))!;
     expect(removal.text).toContain(
-      'The charity has removed the campaign “Winter Warmth”, and with it your appeal “Bake sale”.',
+      'The charity has removed the campaign “Winter Warmth”, and with it your appeal “Sponsored swim”.',
     );
     expect(removal.text).toContain('it takes no more gifts.');
   });

@@ -3,9 +3,9 @@ import { alias } from 'drizzle-orm/sqlite-core';
 import type { Db } from '../../../db/client';
 import { appealNotifications, campaignTotals, campaigns, organizations, users } from '../../../db/schema';
 import { hasEnded, lastGivingDay } from '../../../domain/giving-ends';
-import type { Mailer } from '../mail/mailer';
+import { logMailFailure, type Mailer } from '../mail/mailer';
 import { appealForMailColumns } from './appeal-for-mail';
-import { appealTakenDownEmail, fundraiserMailContext, siteOrigin } from './fundraiser-mail';
+import { appealBackEmail, appealTakenDownEmail, fundraiserMailContext, siteOrigin } from './fundraiser-mail';
 import { creatorCanBeWritten, sendOncePerAppeal } from './once-per-appeal';
 
 /**
@@ -13,9 +13,10 @@ import { creatorCanBeWritten, sendOncePerAppeal } from './once-per-appeal';
  * campaign back to a draft or deletes it, its approved appeals stop taking gifts and their pages go
  * (an appeal shows only under an approved campaign). Their fundraisers are told by the scheduled
  * work (every five minutes with the mail retry, and hourly), not in the admin's save: a campaign
- * may have hundreds of appeals. Claimed per appeal (appeal_notifications.campaign_down_sent_at),
- * cleared when the campaign is approved again (`clearCampaignDownClaims`), so a later take-down is
- * told too; the outbox key names the take-down by the campaign's last change.
+ * may have hundreds of appeals. Claimed per appeal (appeal_notifications.campaign_down_sent_at);
+ * the outbox key names the take-down by the campaign's last change. When the campaign is approved
+ * again, the same runs tell those fundraisers their appeal is back (`emailCampaignBackAppeals`) and
+ * release the claim, so a later take-down is told too.
  *
  * Not told: the charity's own staff (the organization's admins and platform admins, who took it
  * down or work beside who did), appeals past their last giving day, and take-downs older than
@@ -97,18 +98,63 @@ export async function emailCampaignDownAppeals(
   return { sent };
 }
 
-/** The campaign is approved again: its appeals' claims are cleared, so a later take-down is told too. */
-export async function clearCampaignDownClaims(db: Db, campaignId: string): Promise<void> {
-  await db
-    .update(appealNotifications)
-    .set({ campaignDownSentAt: null })
-    .where(
-      and(
-        isNotNull(appealNotifications.campaignDownSentAt),
-        inArray(
-          appealNotifications.appealId,
-          db.select({ id: campaigns.id }).from(campaigns).where(eq(campaigns.campaignId, campaignId)),
-        ),
-      ),
-    );
+export const campaignBackKey = (appealId: string, campaignChangedAt: Date) =>
+  `campaign-back:${appealId}:${campaignChangedAt.getTime()}`;
+
+/**
+ * The campaign is approved again: each fundraiser who was told their appeal went with it is told it
+ * is back (when it is itself still live and not ended), then the claim is released. The email goes
+ * under a key naming the approval, so a run that sent it and lost the release sends nothing twice.
+ */
+export async function emailCampaignBackAppeals(
+  db: Db,
+  mailer: Mailer,
+  options: CampaignDownOptions,
+): Promise<{ sent: number }> {
+  const { now } = options;
+  const parent = alias(campaigns, 'parent');
+  const rows = await db
+    .select({
+      ...appealForMailColumns(),
+      status: campaigns.status,
+      dateTo: campaigns.dateTo,
+      campaignTitle: parent.title,
+      campaignDateTo: parent.dateTo,
+      campaignChangedAt: parent.updatedAt,
+      erased: users.erasedAt,
+    })
+    .from(appealNotifications)
+    .innerJoin(campaigns, eq(campaigns.id, appealNotifications.appealId))
+    .innerJoin(parent, eq(parent.id, campaigns.campaignId))
+    .innerJoin(users, eq(users.id, campaigns.createdBy))
+    .leftJoin(campaignTotals, eq(campaignTotals.campaignId, campaigns.id))
+    .where(and(isNotNull(appealNotifications.campaignDownSentAt), eq(parent.status, 'approved')))
+    .limit(CAMPAIGN_DOWN_PER_RUN);
+
+  let sent = 0;
+  for (const row of rows) {
+    const live =
+      row.status === 'approved' &&
+      row.erased === null &&
+      row.email !== '' &&
+      !row.email.endsWith('.invalid') &&
+      !hasEnded(lastGivingDay(row.dateTo, row.campaignDateTo), now);
+    try {
+      if (live) {
+        const message = appealBackEmail(fundraiserMailContext(row, options.origin, options.siteName), {
+          campaignTitle: row.campaignTitle,
+        });
+        const result = await mailer.send({ ...message, key: campaignBackKey(row.id, row.campaignChangedAt) });
+        if (!result.duplicate) sent += 1;
+      }
+      await db
+        .update(appealNotifications)
+        .set({ campaignDownSentAt: null })
+        .where(eq(appealNotifications.appealId, row.id));
+    } catch (err) {
+      // Kept claimed: the next run tries again (the key keeps it to one email).
+      logMailFailure('appeal campaign back email failed', err, { appeal_id: row.id });
+    }
+  }
+  return { sent };
 }

@@ -409,3 +409,30 @@ export function appealTakenDownEmail(ctx: FundraiserMailContext, news: TakenDown
   );
   return { to: ctx.to, subject, text, html };
 }
+
+/**
+ * Sent when a campaign taken down is approved again and a fundraiser was told their appeal went
+ * with it (decision 066): it is back, and takes gifts again; time to share it again.
+ */
+export function appealBackEmail(ctx: FundraiserMailContext, news: { campaignTitle: string }): MailMessage {
+  const site = ctx.siteName ?? 'UK NFP';
+  const greeting = ctx.firstName ? `Hello ${ctx.firstName},` : 'Hello,';
+  const back = (quote: (title: string) => string) =>
+    `The charity has put the campaign ${quote(news.campaignTitle)} back on the site, and with it your appeal ${quote(ctx.appealTitle)}.`;
+  const share = 'It takes gifts again: share its link with the people who wanted to give.';
+  const subject = `Your appeal ${ctx.appealTitle} is back on the site`;
+  const text = [greeting, '', back((title) => `“${title}”`), share, ctx.appealUrl, ...footerText(ctx, site, true)].join(
+    '\n',
+  );
+  const html = layout(
+    site,
+    [
+      escapeHtml(greeting),
+      back((title) => `<strong>${escapeHtml(title)}</strong>`),
+      `${escapeHtml(share)}<br><a href="${escapeHtml(ctx.appealUrl)}" style="color:#07523a">${escapeHtml(ctx.appealUrl)}</a>`,
+    ],
+    ctx,
+    true,
+  );
+  return { to: ctx.to, subject, text, html };
+}

@@ -214,7 +214,9 @@ describe('statusChangeNote', () => {
       'Saving takes its appeals off the site with it, and emails their fundraisers that it did.',
     );
     expect(statusChangeNote('campaign', 'approved', 'deleted')).toMatch(/^Saving takes its appeals off the site/);
-    expect(statusChangeNote('campaign', 'draft', 'approved')).toBeNull();
+    expect(statusChangeNote('campaign', 'draft', 'approved')).toBe(
+      'Saving puts its live appeals back on the site, and emails the fundraisers told they went.',
+    );
   });
 
   it('says nothing for a new item, no change, or a deleted appeal kept as a draft', () => {

@@ -286,10 +286,13 @@ export function statusChangeNote(
   chosen: EditorForm['status'],
 ): string | null {
   if (saved === null || saved === chosen) return null;
-  if (kind === 'campaign')
-    return saved === 'approved'
-      ? 'Saving takes its appeals off the site with it, and emails their fundraisers that it did.'
-      : null;
+  if (kind === 'campaign') {
+    if (saved === 'approved')
+      return 'Saving takes its appeals off the site with it, and emails their fundraisers that it did.';
+    if (chosen === 'approved')
+      return 'Saving puts its live appeals back on the site, and emails the fundraisers told they went.';
+    return null;
+  }
   const who = 'Saving emails the fundraiser who started it (unless that is you)';
   if (chosen === 'approved') return `${who} that it is approved.`;
   if (chosen === 'deleted' || saved === 'approved') return `${who} that it is off the site.`;
