@@ -66,6 +66,10 @@ export const CampaignSchema = z
       description:
         "An appeal's campaign's end date (YYYY-MM-DD): giving to the appeal ends with it too; null for a campaign",
     }),
+    campaign_status: campaignRow.status.nullable().openapi({
+      description:
+        "An appeal's campaign's status: the appeal shows and takes gifts only while it is approved; null for a campaign",
+    }),
     goal: campaignRow.goal.openapi({ description: 'Pence' }),
     images: z.array(StoredImageSchema),
     organization_id: campaignRow.organizationId,

@@ -30,10 +30,13 @@ const campaignColumns = {
   // Named apart from the row's own columns: D1's batch maps columns by name.
   creatorFirstName: sql<string | null>`${campaigns.creatorFirstName}`.as('creator_first'),
   creatorLastName: sql<string | null>`${campaigns.creatorLastName}`.as('creator_last'),
-  // An appeal opens and ends with its campaign (docs/decisions/059, 056): every query of these columns
-  // joins `parent`. A list of one campaign's appeals reads them once instead (columnsOfChildren). Both
-  // dates ride in one JSON pair so that list needs one subquery, not two (rows read, decision 041).
-  parentDates: sql<string | null>`json_array(${parent.dateFrom}, ${parent.dateTo})`.as('parent_dates'),
+  // An appeal opens and ends with its campaign (docs/decisions/059, 056) and takes gifts only while it
+  // is approved (066): every query of these columns joins `parent`. A list of one campaign's appeals
+  // reads them once instead (columnsOfChildren). The dates and status ride in one JSON array so that
+  // list needs one subquery, not three (rows read, decision 041).
+  parentFacts: sql<string | null>`json_array(${parent.dateFrom}, ${parent.dateTo}, ${parent.status})`.as(
+    'parent_facts',
+  ),
   // Stored running totals (api/services/totals.ts): one primary-key join, whatever the number of gifts.
   totalDonations: totalsColumns.totalDonations,
   donationCount: totalsColumns.donationCount,
@@ -44,8 +47,8 @@ type CampaignRow = {
   row: typeof campaigns.$inferSelect;
   creatorFirstName: string | null;
   creatorLastName: string | null;
-  /** The parent campaign's `[date_from, date_to]` as JSON (see campaignColumns). */
-  parentDates: string | null;
+  /** The parent campaign's `[date_from, date_to, status]` as JSON (see campaignColumns). */
+  parentFacts: string | null;
   totalDonations: number;
   donationCount: number;
   giftAidTotal?: number;
@@ -73,12 +76,14 @@ export function toCampaignDto({
   row,
   creatorFirstName,
   creatorLastName,
-  parentDates,
+  parentFacts,
   totalDonations,
   donationCount,
   giftAidTotal,
 }: CampaignRow): CampaignDto {
-  const [parentDateFrom, parentDateTo] = parentDates ? (JSON.parse(parentDates) as (string | null)[]) : [];
+  const [parentDateFrom, parentDateTo, parentStatus] = parentFacts
+    ? (JSON.parse(parentFacts) as [string | null, string | null, CampaignStatus])
+    : [];
   return {
     _id: row.id,
     short_id: toShortId(row.id),
@@ -90,6 +95,7 @@ export function toCampaignDto({
     date: { from: row.dateFrom, to: row.dateTo },
     campaign_date_from: row.campaignId ? (parentDateFrom ?? null) : null,
     campaign_date_to: row.campaignId ? (parentDateTo ?? null) : null,
+    campaign_status: row.campaignId ? (parentStatus ?? null) : null,
     goal: row.goal,
     images: row.images.map((image) => ({ ...image, url: imageUrl(image.Key) })),
     organization_id: row.organizationId,
@@ -157,12 +163,19 @@ function parentCondition(viewer: AuthUser | null, parentId?: IdValue): SQL | und
     return or(
       isNull(campaigns.campaignId),
       sql`${campaigns.campaignId} in (select "id" from "campaigns" where "campaign_id" is null and "status" = 'approved')`,
+      createdBy(viewer),
     );
   }
   const own =
     viewer && isOrgAdmin(viewer) && viewer.orgIds.length ? inArray(parent.organizationId, viewer.orgIds) : undefined;
-  return or(isNull(campaigns.campaignId), eq(parent.status, 'approved'), own);
+  return or(isNull(campaigns.campaignId), eq(parent.status, 'approved'), own, createdBy(viewer));
 }
+
+/**
+ * An appeal's creator still sees it when its campaign is taken down (My Appeals, where the email of
+ * decision 066 sends them), with `campaign_status` saying why it is off the site.
+ */
+const createdBy = (viewer: AuthUser | null) => (viewer ? eq(campaigns.createdBy, viewer.id) : undefined);
 
 function canSeeAppealsOf(
   parentRow: { status: CampaignStatus; organizationId: string | null },
@@ -194,9 +207,11 @@ export type ListOptions = {
 function columnsOfChildren(parentId: IdValue) {
   return {
     ...campaignColumns,
-    parentDates: sql<
+    parentFacts: sql<
       string | null
-    >`(select json_array("date_from", "date_to") from "campaigns" where "id" = ${parentId})`.as('parent_dates'),
+    >`(select json_array("date_from", "date_to", "status") from "campaigns" where "id" = ${parentId})`.as(
+      'parent_facts',
+    ),
   };
 }
 
@@ -401,10 +416,11 @@ export function visibleCampaignDto(
 ): CampaignDto | null {
   if (!row) return null;
   if (!canView(row.row, viewer)) return null;
-  // An appeal of a draft or deleted campaign is hidden with it.
+  // An appeal of a draft or deleted campaign is hidden with it, except from its creator (decision 066).
   if (
     row.parentStatus &&
-    !canSeeAppealsOf({ status: row.parentStatus, organizationId: row.parentOrganizationId }, viewer)
+    !canSeeAppealsOf({ status: row.parentStatus, organizationId: row.parentOrganizationId }, viewer) &&
+    !(viewer && row.row.createdBy === viewer.id)
   )
     return null;
   return dtoFor(row, viewer);

@@ -8,10 +8,11 @@ import {
   createCampaign,
   createDonation,
   createOrganization,
+  createSession,
   createUser,
   signedIn,
 } from '../../../tests/factories';
-import { engineName, setupTestApp, type TestApp } from '#test-app';
+import { bodyOf, engineName, setupTestApp, type TestApp } from '#test-app';
 import { readConfig } from '../../lib/config';
 import { runMailRetry, runScheduledWork } from '../housekeeping/scheduled';
 import { createMailer } from '../mail/mailer';
@@ -91,6 +92,23 @@ describe(`appeal campaign down emails (${engineName})`, () => {
         ),
       );
     expect(claims.filter((claim) => claim.campaignDownSentAt !== null)).toEqual([]);
+
+    // My Appeals, where the email sends Fay, says why her approved appeal is not on the site.
+    const token = await createSession(t.db, fay.id);
+    const mine = await bodyOf(
+      await t.client(token).api.appeals.$get({ query: { mine: 'true', status: 'all', limit: 100 } }),
+      200,
+    );
+    expect(mine.find((item) => item._id === told[0].id)).toMatchObject({
+      status: 'approved',
+      campaign_status: 'draft',
+    });
+    const own = await t.client(token).api.campaigns[':id'].$get({ param: { id: told[0].id } });
+    expect(await bodyOf(own, 200)).toMatchObject({ campaign_status: 'draft' });
+    // Anyone else, Gus included, still finds it hidden with its campaign.
+    const other = await createSession(t.db, gus.id);
+    expect((await t.client(other).api.campaigns[':id'].$get({ param: { id: told[0].id } })).status).toBe(404);
+    expect((await t.client().api.campaigns[':id'].$get({ param: { id: told[0].id } })).status).toBe(404);
 
     // The hourly run after it: nothing more.
     const hourly = await runScheduledWork({

@@ -51,7 +51,10 @@ export function CampaignCard({
   const now = new Date();
   const endedOn = givingEndedOn(item, now);
   const opensOn = endedOn ? null : givingOpensOn(item, now);
-  const takesGifts = !endedOn && !opensOn;
+  // An appeal shows and takes gifts only while its campaign is approved (decision 066).
+  const campaignDown = isAppeal && item.campaign_status != null && item.campaign_status !== 'approved';
+  const takesGifts = !endedOn && !opensOn && !campaignDown;
+  const onSite = (item.status ?? 'approved') === 'approved' && !campaignDown;
   return (
     <article className="dash-ccard">
       <div className="dash-ccard-media">
@@ -65,6 +68,8 @@ export function CampaignCard({
           <h2 className="dash-ccard-title">{title}</h2>
           {item.status && item.status !== 'approved' ? (
             <Badge tone={item.status === 'deleted' ? 'danger' : 'warn'}>{item.status}</Badge>
+          ) : campaignDown ? (
+            <Badge tone="warn">Campaign taken down</Badge>
           ) : endedOn ? (
             <Badge tone="muted">Ended {formatLongUkDay(endedOn)}</Badge>
           ) : opensOn ? (
@@ -95,10 +100,13 @@ export function CampaignCard({
         </p>
         <div className="dash-ccard-actions">
           {/* An appeal's Donate goes to its donation box, not the top of its page; an ended or unopened one's page says why not. */}
-          <LinkButton href={isAppeal && takesGifts ? `${publicHref}#donate` : publicHref} small>
-            {isAppeal && takesGifts ? 'Donate' : 'View'}
-            <span className="visually-hidden"> {title}</span>
-          </LinkButton>
+          {/* A draft, a deleted item or an appeal whose campaign is taken down has no public page: no link to a 404. */}
+          {onSite ? (
+            <LinkButton href={isAppeal && takesGifts ? `${publicHref}#donate` : publicHref} small>
+              {isAppeal && takesGifts ? 'Donate' : 'View'}
+              <span className="visually-hidden"> {title}</span>
+            </LinkButton>
+          ) : null}
           {editMode && basePath && item.can_edit ? (
             <a
               className="btn btn-outline dash-btn-sm"
