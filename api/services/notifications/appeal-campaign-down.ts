@@ -32,22 +32,29 @@ export const campaignDownKey = (appealId: string, campaignChangedAt: Date) =>
 
 export type CampaignDownOptions = { origin?: string | null; now: Date; supportEmail: string; siteName?: string };
 
+/** The appeal's campaign, in both queries. */
+const parent = alias(campaigns, 'parent');
+
+/** What both emails read: the appeal as the fundraiser emails read it, its last day, and its campaign's. */
+const appealAndCampaignColumns = () => ({
+  ...appealForMailColumns(),
+  dateTo: campaigns.dateTo,
+  campaignTitle: parent.title,
+  campaignDateTo: parent.dateTo,
+  campaignChangedAt: parent.updatedAt,
+});
+
 export async function emailCampaignDownAppeals(
   db: Db,
   mailer: Mailer,
   options: CampaignDownOptions,
 ): Promise<{ sent: number }> {
   const { now } = options;
-  const parent = alias(campaigns, 'parent');
   const since = new Date(now.getTime() - CAMPAIGN_DOWN_WINDOW_DAYS * 24 * 60 * 60 * 1000);
   const rows = await db
     .select({
-      ...appealForMailColumns(),
-      dateTo: campaigns.dateTo,
-      campaignTitle: parent.title,
+      ...appealAndCampaignColumns(),
       campaignStatus: parent.status,
-      campaignDateTo: parent.dateTo,
-      campaignChangedAt: parent.updatedAt,
       organizationEmail: organizations.email,
     })
     .from(campaigns)
@@ -112,15 +119,10 @@ export async function emailCampaignBackAppeals(
   options: CampaignDownOptions,
 ): Promise<{ sent: number }> {
   const { now } = options;
-  const parent = alias(campaigns, 'parent');
   const rows = await db
     .select({
-      ...appealForMailColumns(),
+      ...appealAndCampaignColumns(),
       status: campaigns.status,
-      dateTo: campaigns.dateTo,
-      campaignTitle: parent.title,
-      campaignDateTo: parent.dateTo,
-      campaignChangedAt: parent.updatedAt,
       erased: users.erasedAt,
     })
     .from(appealNotifications)
