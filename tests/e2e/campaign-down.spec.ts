@@ -61,6 +61,13 @@ test('My Appeals says when an appeal is off the site because its campaign is', a
     await page.screenshot({ path: testInfo.outputPath(`campaign-down-my-appeals-${width}.png`) });
   }
 
+  // Its editor keeps the campaign, said as such, not the general fund the empty choice would show.
+  await card.getByRole('link', { name: /^Edit/ }).click();
+  await expect(page.getByRole('combobox', { name: 'Campaign' })).toHaveValue(campaign._id);
+  await expect(page.getByRole('combobox', { name: 'Campaign' }).locator('option:checked')).toHaveText(
+    'Its campaign (not on the site)',
+  );
+
   // Gone for good, so no other test finds this campaign among the seeded ones.
   const gone = await request.put(`/api/campaigns/${campaign._id}`, { headers: admin, data: { status: 'deleted' } });
   expect(gone.status(), await gone.text()).toBe(200);

@@ -128,6 +128,12 @@ export default function CampaignEditor({ kind, id, redirectTo, title, onCancel, 
   const setsCodes = setsAnyNominalCodes(user ? { type: user.type, orgIds: user.org_ids } : null);
   // The chosen campaign's giving days (none for the general fund or before the list arrives).
   const campaignDays = campaignOptions.find((c) => c._id === form.campaignId)?.date;
+  // The list offers approved campaigns only: an appeal whose campaign is a draft or deleted (decision
+  // 066) keeps it, said as such, rather than seeming to belong to the general fund.
+  const campaignChoices =
+    form.campaignId && campaignOptions.length && !campaignOptions.some((c) => c._id === form.campaignId)
+      ? [...campaignOptions.map(toChoice), { value: form.campaignId, label: 'Its campaign (not on the site)' }]
+      : campaignOptions.map(toChoice);
   const ready = isReady(form, kind, campaignDays);
   const missing = missingForReady(form, kind, campaignDays);
   const datesProblem = dateOrderProblem(form.dateFrom, form.dateTo);
@@ -468,7 +474,7 @@ export default function CampaignEditor({ kind, id, redirectTo, title, onCancel, 
                   value={form.campaignId}
                   onChange={(v) => update('campaignId', v)}
                   none="General fund (we choose)"
-                  options={campaignOptions.map(toChoice)}
+                  options={campaignChoices}
                 />
               </EditorField>
             ) : (
