@@ -1,4 +1,5 @@
 import type { APIRequestContext, Page } from '@playwright/test';
+import { MOCK_UP_SCREENS } from '../../src/dashboard/lib/routes';
 import { bigText, expect, screenshotPieces, sideways, signIn, spilledText, test, useToken } from './fixtures';
 
 /**
@@ -24,6 +25,13 @@ async function go(page: Page, path: string) {
     if (!main || document.querySelector('.dash-loading-dot, .dash-loading, [aria-busy="true"]')) return false;
     return !/Loading\.\.\./.test(main.textContent ?? '');
   });
+}
+
+/** The demo admin's session on a 1280 px window. */
+async function adminAtDesktop(page: Page, request: APIRequestContext) {
+  const { token } = await signIn(request, 'admin@example.org');
+  await useToken(page, token);
+  await page.setViewportSize({ width: 1280, height: 900 });
 }
 
 async function oldestId(request: APIRequestContext, token: string, path: string) {
@@ -96,9 +104,7 @@ test("the overview's charts grow their labels with 200% text, and take a row eac
   page,
   request,
 }) => {
-  const { token } = await signIn(request, 'admin@example.org');
-  await useToken(page, token);
-  await page.setViewportSize({ width: 1280, height: 900 });
+  await adminAtDesktop(page, request);
   await page.goto('/dashboard/overview');
   const cards = page.locator('.dash-chart-card');
   await expect(cards).toHaveCount(5);
@@ -161,14 +167,7 @@ test('the rest of the dashboard reflows for an admin at 320 px, and at 390 px wi
     'faqs',
     'contact',
     // The static mock-up screens the specification keeps.
-    'donate-history',
-    'donate-receipts',
-    'donate-recurring',
-    'reward',
-    'event',
-    'communication',
-    'payment',
-    'resources',
+    ...MOCK_UP_SCREENS,
   ];
   expect(await check(page, token, paths, 'admin')).toEqual([]);
 });
@@ -177,9 +176,7 @@ test("a reader's larger default text size brings the dashboard's phone layout on
   page,
   request,
 }) => {
-  const { token } = await signIn(request, 'admin@example.org');
-  await useToken(page, token);
-  await page.setViewportSize({ width: 1280, height: 900 });
+  await adminAtDesktop(page, request);
   // The browser's own setting (Chromium's font size), not a page style: em breakpoints follow it.
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Page.setFontSizes', { fontSizes: { standard: 32 } });

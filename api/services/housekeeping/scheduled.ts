@@ -1,6 +1,6 @@
 import type { Db } from '../../../db/client';
 import type { AppConfig } from '../../lib/types';
-import { createMailer } from '../mail/mailer';
+import { createMailer, type Mailer } from '../mail/mailer';
 import { retryUnsentMail } from '../mail/retry';
 import { emailCampaignBackAppeals, emailCampaignDownAppeals } from '../notifications/appeal-campaign-down';
 import { emailEndedAppeals } from '../notifications/appeal-ended';
@@ -37,7 +37,7 @@ export async function runScheduledWork(run: {
   // Links need an absolute origin: run.origin is PUBLIC_ORIGIN, or the local server's.
   const ended = await emailEndedAppeals(db, mailer, { origin: run.origin, now });
   const opened = await emailOpenedAppeals(db, mailer, { origin: run.origin, now });
-  const campaignDown = await emailCampaignDown(db, config, run.origin, now);
+  const campaignDown = await emailCampaignDown(db, mailer, config, run.origin, now);
   const mail = await retryUnsentMail(db, config, { now });
   return {
     ...counts,
@@ -53,8 +53,7 @@ export async function runScheduledWork(run: {
  * The "off the site with its campaign" and "back on the site" emails (decision 066), in both runs:
  * fundraisers learn within minutes. Back first: a campaign approved again releases its claims.
  */
-async function emailCampaignDown(db: Db, config: AppConfig, origin: string, now: Date) {
-  const mailer = createMailer(db, config);
+async function emailCampaignDown(db: Db, mailer: Mailer, config: AppConfig, origin: string, now: Date) {
   const options = { origin, now, supportEmail: config.supportEmail };
   const back = await emailCampaignBackAppeals(db, mailer, options);
   const down = await emailCampaignDownAppeals(db, mailer, options);
@@ -71,6 +70,7 @@ export const MAIL_RETRY_CRON = '*/5 * * * *';
 export async function runMailRetry(run: { db: Db; config: AppConfig; now: Date }) {
   const campaignDown = await emailCampaignDown(
     run.db,
+    createMailer(run.db, run.config),
     run.config,
     run.config.publicOrigin ?? 'http://localhost:4321',
     run.now,

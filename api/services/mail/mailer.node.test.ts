@@ -134,6 +134,7 @@ describe("the site's own emails", () => {
           goal: 45000,
           appealUrl: 'https://example.org/appeals/x',
           settingsUrl: 'https://example.org/dashboard/donors/edit/me',
+          myAppealsUrl: 'https://example.org/dashboard/active-appeals',
         },
         { count: 1, total: 1000 },
       ),

@@ -5,7 +5,7 @@ import { appealNotifications, campaignTotals, campaigns, organizations, users } 
 import { hasEnded, lastGivingDay } from '../../../domain/giving-ends';
 import { logMailFailure, type Mailer } from '../mail/mailer';
 import { appealForMailColumns } from './appeal-for-mail';
-import { appealBackEmail, appealTakenDownEmail, fundraiserMailContext, siteOrigin } from './fundraiser-mail';
+import { appealBackEmail, appealTakenDownEmail, charityContact, fundraiserMailContext } from './fundraiser-mail';
 import { creatorCanBeWritten, sendOncePerAppeal } from './once-per-appeal';
 
 /**
@@ -96,8 +96,7 @@ export async function emailCampaignDownAppeals(
         appealTakenDownEmail(fundraiserMailContext(row, options.origin, options.siteName), {
           status,
           campaignTitle: row.campaignTitle,
-          contact: row.organizationEmail?.trim() || options.supportEmail,
-          dashboardUrl: `${siteOrigin(options.origin)}/dashboard/active-appeals`,
+          contact: charityContact(row.organizationEmail, options.supportEmail),
         }),
     );
     if (sentNow) sent += 1;

@@ -83,7 +83,6 @@ export async function emailEndedAppeals(db: Db, mailer: Mailer, options: EndedOp
           gifts: Number(row.gifts),
           lastDay,
           campaignTitle: lastDay === row.dateTo ? null : row.campaignTitle,
-          dashboardUrl: `${origin}/dashboard/active-appeals`,
         }),
     );
     if (sentNow) sent += 1;

@@ -2,7 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../../db/client';
 import { campaignTotals, campaigns, organizations, users } from '../../../db/schema';
 import { logMailFailure, type Mailer } from '../mail/mailer';
-import { appealTakenDownEmail, fundraiserMailContext, siteOrigin } from './fundraiser-mail';
+import { appealTakenDownEmail, charityContact, fundraiserMailContext } from './fundraiser-mail';
 import { creatorCanBeWritten } from './once-per-appeal';
 import { appealForMailColumns } from './appeal-for-mail';
 
@@ -46,8 +46,7 @@ export async function emailTakenDownAppeal(
     const context = fundraiserMailContext(row, options.origin, options.siteName);
     const message = appealTakenDownEmail(context, {
       status,
-      contact: row.organizationEmail?.trim() || options.supportEmail,
-      dashboardUrl: `${siteOrigin(options.origin)}/dashboard/active-appeals`,
+      contact: charityContact(row.organizationEmail, options.supportEmail),
     });
     const result = await mailer.send({ ...message, key: appealTakenDownKey(row.id, status) });
     return !result.duplicate;

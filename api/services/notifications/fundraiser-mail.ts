@@ -15,17 +15,27 @@ export type FundraiserMailContext = {
   goal: number;
   appealUrl: string;
   settingsUrl: string;
+  /** My Appeals, where the fundraiser sees and edits their appeals. */
+  myAppealsUrl: string;
   siteName?: string;
 };
 
-/** Where a fundraiser's emails link: the appeal's public page and My Info (their email settings). */
+/** Where a fundraiser's emails link: the appeal's public page, My Info (their email settings) and My Appeals. */
 export function appealMailLinks(
   origin: string | null | undefined,
   appealId: string,
-): Pick<FundraiserMailContext, 'appealUrl' | 'settingsUrl'> {
+): Pick<FundraiserMailContext, 'appealUrl' | 'settingsUrl' | 'myAppealsUrl'> {
   const site = siteOrigin(origin);
-  return { appealUrl: `${site}/appeals/${toShortId(appealId)}`, settingsUrl: `${site}/dashboard/donors/edit/me` };
+  return {
+    appealUrl: `${site}/appeals/${toShortId(appealId)}`,
+    settingsUrl: `${site}/dashboard/donors/edit/me`,
+    myAppealsUrl: `${site}/dashboard/active-appeals`,
+  };
 }
+
+/** Whom a fundraiser writes to with questions: the appeal's organization, else the site's support address. */
+export const charityContact = (organizationEmail: string | null, supportEmail: string) =>
+  organizationEmail?.trim() || supportEmail;
 
 /** The origin links start from, without a trailing slash ("" when none is configured). */
 export const siteOrigin = (origin: string | null | undefined) => (origin ?? '').replace(/\/$/, '');
@@ -195,8 +205,6 @@ export type EndedSummary = {
   lastDay: string;
   /** Set when the appeal ended because its campaign did: that campaign's title. */
   campaignTitle?: string | null;
-  /** Where the fundraiser changes the end date to reopen it: /dashboard/active-appeals. */
-  dashboardUrl: string;
 };
 
 /**
@@ -226,7 +234,7 @@ export function appealEndedEmail(ctx: FundraiserMailContext, summary: EndedSumma
     page,
     monthly,
     '',
-    `${mistake}: ${summary.dashboardUrl}`,
+    `${mistake}: ${ctx.myAppealsUrl}`,
     ...footerText(ctx, site, true),
   ].join('\n');
   const html = layout(
@@ -237,7 +245,7 @@ export function appealEndedEmail(ctx: FundraiserMailContext, summary: EndedSumma
       `<strong>${escapeHtml(figures)}</strong>`,
       escapeHtml(page),
       escapeHtml(monthly),
-      `${escapeHtml(mistake)}: <a href="${escapeHtml(summary.dashboardUrl)}" style="color:#07523a">your active appeals</a>.`,
+      `${escapeHtml(mistake)}: <a href="${escapeHtml(ctx.myAppealsUrl)}" style="color:#07523a">your active appeals</a>.`,
     ],
     ctx,
     true,
@@ -340,8 +348,6 @@ export type TakenDownNews = {
   status: 'draft' | 'deleted';
   /** Where questions go: its organization's address, else the site's support address. */
   contact: string;
-  /** My Appeals, where the fundraiser still sees their appeal (not once it is deleted itself). */
-  dashboardUrl: string;
   /** Set when the charity took down the appeal's campaign, not the appeal (decision 066): its title. */
   campaignTitle?: string;
 };
@@ -377,7 +383,7 @@ export function appealTakenDownEmail(ctx: FundraiserMailContext, news: TakenDown
       : null;
   const ask = `If you did not expect this, or have questions, write to the charity: ${news.contact}`;
   const closing: ClosingLink =
-    draft || campaign !== undefined ? { label: 'See it in My Appeals', url: news.dashboardUrl } : null;
+    draft || campaign !== undefined ? { label: 'See it in My Appeals', url: ctx.myAppealsUrl } : null;
   const subject =
     campaign !== undefined
       ? `Your appeal ${ctx.appealTitle} is off the site with its campaign`

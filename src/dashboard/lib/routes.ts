@@ -34,6 +34,18 @@ export type Route =
   | { name: 'support-inbox' }
   | { name: 'not-found' };
 
+/** The specification's static mock-up screens: fixed sample content, no data of ours. */
+export const MOCK_UP_SCREENS = [
+  'donate-history',
+  'donate-receipts',
+  'donate-recurring',
+  'reward',
+  'event',
+  'communication',
+  'payment',
+  'resources',
+] as const satisfies readonly Route['name'][];
+
 const STATIC: Record<string, Route> = {
   overview: { name: 'overview' },
   'gift-aid': { name: 'gift-aid' },
