@@ -157,6 +157,11 @@ test("the appeal editor says when an appeal waits for its campaign, and refuses 
   await start.fill(londonDay(10));
   await expect(start).not.toHaveAttribute('aria-invalid', 'true');
   await expectNoAxeViolations(page);
+  // The campaign's own editor says the same of it: its creator is emailed that morning too (067).
+  await openAs(page, await signInAs('admin@example.org'), `/dashboard/active-campaigns-edit/${campaign._id}`);
+  await expect(page.getByLabel('Start date')).toHaveAccessibleDescription(
+    `Gifts open on ${formatLongUkDay(londonDay(5))}; until then its page says when. Whoever started it is emailed that morning, to share it.`,
+  );
   // Gone again, so no other test takes this not-yet-open campaign for the newest one.
   const gone = await request.put(`/api/campaigns/${campaign._id}`, { headers: admin, data: { status: 'deleted' } });
   expect(gone.status(), await gone.text()).toBe(200);

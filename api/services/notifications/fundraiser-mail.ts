@@ -18,6 +18,8 @@ export type FundraiserMailContext = {
   /** My Appeals, where the fundraiser sees and edits their appeals. */
   myAppealsUrl: string;
   siteName?: string;
+  /** What they started: an appeal (the default), or a campaign (decision 067), whose links are the campaign's. */
+  kind?: 'appeal' | 'campaign';
 };
 
 /** Where a fundraiser's emails link: the appeal's public page, My Info (their email settings) and My Appeals. */
@@ -30,6 +32,19 @@ export function appealMailLinks(
     appealUrl: `${site}/appeals/${toShortId(appealId)}`,
     settingsUrl: `${site}/dashboard/donors/edit/me`,
     myAppealsUrl: `${site}/dashboard/active-appeals`,
+  };
+}
+
+/** A campaign creator's links (decision 067): the campaign's public page and the dashboard's campaigns list. */
+export function campaignMailLinks(
+  origin: string | null | undefined,
+  campaignId: string,
+): Pick<FundraiserMailContext, 'appealUrl' | 'myAppealsUrl' | 'kind'> {
+  const site = siteOrigin(origin);
+  return {
+    appealUrl: `${site}/campaigns/${toShortId(campaignId)}`,
+    myAppealsUrl: `${site}/dashboard/active-campaigns`,
+    kind: 'campaign',
   };
 }
 
@@ -72,7 +87,13 @@ const OPTIONAL_FOOT = 'You get these emails because you started this appeal.';
 
 /** The link an email ends with: the appeal's page, or somewhere else when its page is off the site (none: null). */
 type ClosingLink = { label: string; url: string } | null;
-const seeYourAppeal = (ctx: FundraiserMailContext): ClosingLink => ({ label: 'See your appeal', url: ctx.appealUrl });
+const seeYourAppeal = (ctx: FundraiserMailContext): ClosingLink => ({
+  label: `See your ${ctx.kind ?? 'appeal'}`,
+  url: ctx.appealUrl,
+});
+/** The foot of an email that comes once (ended, opened, approved, taken down). */
+const onceFoot = (ctx: FundraiserMailContext) =>
+  `You get this email once, because you started this ${ctx.kind ?? 'appeal'}.`;
 
 function layout(
   site: string,
@@ -82,7 +103,7 @@ function layout(
   closing: ClosingLink = seeYourAppeal(ctx),
 ): string {
   const foot = once
-    ? 'You get this email once, because you started this appeal.'
+    ? escapeHtml(onceFoot(ctx))
     : `${OPTIONAL_FOOT} <a href="${escapeHtml(ctx.settingsUrl)}" style="color:#07523a">Turn them off in My Info</a>.`;
   return `<!doctype html>
 <html lang="en-GB"><body style="margin:0;background:#f6f8f7;font-family:system-ui,-apple-system,'Segoe UI',Roboto,Arial,sans-serif;color:#1b2430">
@@ -106,9 +127,7 @@ function footerText(
   return [
     ...(closing ? ['', `${closing.label}: ${closing.url}`] : []),
     '',
-    once
-      ? 'You get this email once, because you started this appeal.'
-      : `${OPTIONAL_FOOT} Turn them off in My Info: ${ctx.settingsUrl}`,
+    once ? onceFoot(ctx) : `${OPTIONAL_FOOT} Turn them off in My Info: ${ctx.settingsUrl}`,
     '',
     operatorLine(site),
   ];
@@ -309,6 +328,67 @@ export function appealOpenedEmail(ctx: FundraiserMailContext, news: OpenedNews):
       `${escapeHtml(share)}<br><a href="${escapeHtml(ctx.appealUrl)}" style="color:#07523a">${escapeHtml(ctx.appealUrl)}</a>`,
       escapeHtml(goal),
       ...(told ? [escapeHtml(told)] : []),
+    ],
+    ctx,
+    true,
+  );
+  return { to: ctx.to, subject, text, html };
+}
+
+/** What the campaign's "now open" email says beyond its title and links (decision 067). */
+export type CampaignOpenedNews = {
+  /** Its start date, "YYYY-MM-DD". */
+  firstDay: string;
+  /** Today in London, "YYYY-MM-DD". */
+  today: string;
+  /** Its last giving day, when it has one. */
+  lastDay: string | null;
+  /** Its appeals on the site now (approved). */
+  liveAppeals: number;
+  /** Where a fundraiser starts an appeal under it (/fund-raising with the campaign chosen). */
+  startUrl: string;
+};
+
+/**
+ * Sent once to a campaign's creator when a campaign that waited for its start date opens for gifts
+ * (decision 067): the link to share, what is given so far, and its appeals (whose fundraisers are
+ * each told when their own appeal opens).
+ */
+export function campaignOpenedEmail(ctx: FundraiserMailContext, news: CampaignOpenedNews): MailMessage {
+  const site = ctx.siteName ?? 'UK NFP';
+  const greeting = ctx.firstName ? `Hello ${ctx.firstName},` : 'Hello,';
+  const when = news.firstDay === news.today ? 'today' : `on ${formatLongUkDay(news.firstDay)}`;
+  const until = news.lastDay ? ` It takes gifts until ${formatLongUkDay(news.lastDay)}.` : '';
+  const share = 'Now is the time to share its link with your supporters.';
+  const goal = `Its goal is ${formatPence(ctx.goal)}; ${formatPence(ctx.raised)} has been given so far.`;
+  const appeals =
+    news.liveAppeals === 0
+      ? 'No appeal has been started under it yet. Fundraisers can start one for it here:'
+      : `${news.liveAppeals === 1 ? '1 appeal is' : `${news.liveAppeals} appeals are`} on the site under it; each fundraiser is emailed when their own appeal opens. More can be started here:`;
+  const subject = `Your campaign ${ctx.appealTitle} is open for gifts`;
+  const text = [
+    greeting,
+    '',
+    `Your campaign “${ctx.appealTitle}” opened for gifts ${when}.${until}`,
+    '',
+    share,
+    ctx.appealUrl,
+    '',
+    goal,
+    '',
+    appeals,
+    news.startUrl,
+    ...footerText(ctx, site, true),
+  ].join('\n');
+  const link = (url: string) => `<a href="${escapeHtml(url)}" style="color:#07523a">${escapeHtml(url)}</a>`;
+  const html = layout(
+    site,
+    [
+      escapeHtml(greeting),
+      `Your campaign <strong>${escapeHtml(ctx.appealTitle)}</strong> opened for gifts ${escapeHtml(when)}.${escapeHtml(until)}`,
+      `${escapeHtml(share)}<br>${link(ctx.appealUrl)}`,
+      escapeHtml(goal),
+      `${escapeHtml(appeals)}<br>${link(news.startUrl)}`,
     ],
     ctx,
     true,

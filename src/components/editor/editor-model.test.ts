@@ -156,7 +156,7 @@ describe('editor model', () => {
       'Gifts open on 1 December 2026; until then its page says when. Whoever started it is emailed that morning, to share it.',
     );
     expect(startDateNote('2026-12-01', 'campaign', now)).toBe(
-      'Gifts open on 1 December 2026; until then its page says when.',
+      'Gifts open on 1 December 2026; until then its page says when. Whoever started it is emailed that morning, to share it.',
     );
     for (const open of ['2026-11-30', '2026-11-01', '', 'soon']) expect(startDateNote(open, 'appeal', now)).toBeNull();
     // An appeal also waits for its campaign: the later day, named as the campaign's.

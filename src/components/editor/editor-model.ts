@@ -179,8 +179,8 @@ export function dateOrderProblem(from: string, to: string): string | null {
 export type CampaignDays = { from: string | null; to: string | null };
 
 /**
- * Beside the Start date when giving is still ahead (decision 059): gifts wait for it, and an
- * appeal's creator is emailed that morning (062). An appeal also waits for its campaign: when the
+ * Beside the Start date when giving is still ahead (decision 059): gifts wait for it, and its
+ * creator is emailed that morning (062 for an appeal, 067 for a campaign). An appeal also waits for its campaign: when the
  * campaign opens later than the appeal's own date, the note names the campaign's day. Null when
  * giving is open (today, a past day, or no date).
  */
@@ -194,7 +194,8 @@ export function startDateNote(
   if (!first || !notOpenYet(first, now)) return null;
   const when = first === from ? formatLongUkDay(first) : `${formatLongUkDay(first)}, when its campaign opens`;
   const opens = `Gifts open on ${when}; until then its page says when.`;
-  return kind === 'appeal' ? `${opens} Whoever started it is emailed that morning, to share it.` : opens;
+  // A campaign's creator is emailed too (decision 067), and each of its appeals' fundraisers for their own.
+  return `${opens} Whoever started it is emailed that morning, to share it.`;
 }
 
 /**
