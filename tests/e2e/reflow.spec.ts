@@ -166,3 +166,33 @@ test("the donation box's later steps reflow at 320 px, and at 390 px with 200% t
   }
   expect(found).toEqual([]);
 });
+
+test("a reader's larger default text gets the narrow layout at a wide window (breakpoints in em)", async ({
+  page,
+  request,
+}) => {
+  // Chromium's own font size setting (not a page style): 32 px makes a 1280 px window 40em wide,
+  // under the 64em breakpoint, so the appeal page stacks its donation box under the story as a
+  // 640 px window does, and the home page's hero is one column. With breakpoints in px the box
+  // stayed beside a story column of a few words a line.
+  const appeal = await firstApproved(request, '/api/appeals');
+  await page.setViewportSize({ width: 1280, height: 800 });
+  const cdp = await page.context().newCDPSession(page);
+  const columns = async () => {
+    const main = await page.locator('.detail-main').boundingBox();
+    const side = await page.locator('.detail-side').boundingBox();
+    return { stacked: !!main && !!side && side.y >= main.y + main.height - 1 };
+  };
+  await page.goto(`/appeals/${appeal.short_id}`);
+  expect(await columns()).toEqual({ stacked: false });
+  await cdp.send('Page.setFontSizes', { fontSizes: { standard: 32, fixed: 26 } });
+  await page.goto(`/appeals/${appeal.short_id}`);
+  expect(await columns()).toEqual({ stacked: true });
+  expect(await sideways(page)).toEqual({ overflow: 0, past: [] });
+  await page.goto('/');
+  const hero = await page
+    .locator('.hero-inner')
+    .evaluate((el) => getComputedStyle(el).gridTemplateColumns.split(' ').length);
+  expect(hero).toBe(1);
+  expect(await sideways(page)).toEqual({ overflow: 0, past: [] });
+});

@@ -40,12 +40,15 @@ export default function CampaignCarousel({ slides, label }: { slides: CarouselSl
         slide.setAttribute('aria-hidden', visible ? 'false' : 'true');
       });
     };
+    // The CSS's breakpoints are in em (40em, 64em), so a reader's larger default text gets fewer
+    // slides at the same width; Swiper's are in px, so they follow the browser's text size here.
+    const em = Number.parseFloat(getComputedStyle(document.documentElement).fontSize) || 16;
     const swiper = new Swiper(root.current, {
       // No sliding animation for those who asked their system for less motion (the snap carousels do the same).
       speed: window.matchMedia('(prefers-reduced-motion: reduce)').matches ? 0 : 300,
       spaceBetween: 24,
       slidesPerView: 1,
-      breakpoints: { 640: { slidesPerView: 2 }, 1024: { slidesPerView: 3 } },
+      breakpoints: { [40 * em]: { slidesPerView: 2 }, [64 * em]: { slidesPerView: 3 } },
       watchSlidesProgress: true,
       on: { init: sync, slideChange: sync, resize: sync, slideChangeTransitionEnd: sync },
     });
