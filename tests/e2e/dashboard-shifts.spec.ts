@@ -65,3 +65,37 @@ test('dashboard screens keep still while their data arrives (layout shift under 
   }
   expect(found).toEqual([]);
 });
+
+test("the overview's chart cards hold their size while their figures load", async ({ page, request }) => {
+  const { token } = await signIn(request, 'admin@example.org');
+  await useToken(page, token);
+  // The figures come late, as on a slow connection: the cards are drawn first, then their charts.
+  let release = () => {};
+  let held = Promise.resolve();
+  await page.route('**/api/reports/**', async (route) => {
+    await held;
+    await route.continue();
+  });
+  const heights = () =>
+    page
+      .locator('.dash-chart-card')
+      .evaluateAll((cards) => cards.map((c) => Math.round(c.getBoundingClientRect().height)));
+  for (const size of SIZES) {
+    held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.setViewportSize(size);
+    await page.goto('/dashboard/overview');
+    await expect(page.locator('.dash-chart-card')).toHaveCount(5);
+    await expect(page.locator('.dash-chart-card .dash-loading').first()).toBeVisible();
+    const loading = await heights();
+    release();
+    await expect(page.locator('.dash-chart-card .dash-loading')).toHaveCount(0);
+    await expect(page.getByRole('button', { name: 'Chart' }).first()).toBeVisible();
+    const loaded = await heights();
+    // Within a few px: a campaign chart's height follows its number of campaigns.
+    loaded.forEach((height, i) =>
+      expect(Math.abs(height - loading[i]), `card ${i + 1} at ${size.width}px`).toBeLessThanOrEqual(8),
+    );
+  }
+});

@@ -1,4 +1,52 @@
 import { useId, useState, type ReactNode } from 'react';
+import { Alert, Spinner } from '../ui/primitives';
+import { chartSizes, useTextScale } from './text-scale';
+
+/** A chart's plot height at the default text size; it grows with the text (chartSizes). */
+export const CHART_HEIGHT = 260;
+
+/** The overview's charts, in order: their loading cards are drawn before the charts' code arrives. */
+export const CHART_TITLES = {
+  giftsPerWeek: 'Gifts per week (last 52 weeks)',
+  campaignProgress: 'Raised per campaign against its goal',
+  monthlyRecurring: 'Monthly recurring income and active monthly donors',
+  newVsReturning: 'New and returning donors',
+  giftAid: 'Gift Aid',
+} as const;
+
+/**
+ * A chart card while its figures load: its head and a box of the plot's height, so the cards and
+ * the carousel below keep their place when the chart comes (decision 065). An error takes the box's place.
+ */
+export function ChartLoading({ title, error = null }: { title: string; error?: string | null }) {
+  const { px } = chartSizes(useTextScale());
+  return (
+    <section className="dash-chart-card" aria-label={title}>
+      <div className="dash-chart-head">
+        <h3>{title}</h3>
+        <span className="dash-chart-toggle-space" />
+      </div>
+      {error ? (
+        <Alert>{error}</Alert>
+      ) : (
+        <div className="dash-chart-wait" style={{ height: px(CHART_HEIGHT) }}>
+          <Spinner />
+        </div>
+      )}
+    </section>
+  );
+}
+
+/** Every chart card loading: the overview's placeholder while the charts' code (and recharts) arrives. */
+export function ChartsLoading() {
+  return (
+    <div className="dash-chart-grid">
+      {Object.values(CHART_TITLES).map((title) => (
+        <ChartLoading key={title} title={title} />
+      ))}
+    </div>
+  );
+}
 
 export type Column<Row> = { header: string; cell: (row: Row) => ReactNode; numeric?: boolean };
 

@@ -14,8 +14,7 @@ import {
 import { client, type Success } from '../../lib/api';
 import { formatPence } from '../../lib/format';
 import { useApiGet } from '../lib/use-api';
-import { Alert, Spinner } from '../ui/primitives';
-import { ChartCard } from './ChartCard';
+import { CHART_HEIGHT as HEIGHT, CHART_TITLES, ChartCard, ChartLoading as Loading } from './ChartCard';
 import { axisPounds, monthLabel, pounds, weekLabel, weekLongLabel } from './data';
 import { chartSizes, useTextScale } from './text-scale';
 
@@ -29,8 +28,6 @@ const TOOLTIP = {
   contentStyle: { background: 'var(--dash-surface)', border: '1px solid var(--line)', color: 'var(--ink)' },
   labelStyle: { color: 'var(--ink)' },
 };
-/** The plot's height at the default text size; it grows with the text (chartSizes). */
-const HEIGHT = 260;
 /** A campaign's name cut to `chars` (fewer as the text grows, so a word does not spill past the axis). */
 const shortened = (title: string, chars: number) => (title.length > chars ? `${title.slice(0, chars - 1)}…` : title);
 /** Campaign names grow with the text, but never take more than two fifths of a phone's width from the bars. */
@@ -49,21 +46,12 @@ function useReport<R extends ClientResponse<unknown, number, string>>(
   return { error: null, data: state.status === 'ok' ? state.data : null };
 }
 
-function Loading({ title, error }: { title: string; error: string | null }) {
-  return (
-    <section className="dash-chart-card" aria-label={title}>
-      <h3>{title}</h3>
-      {error ? <Alert>{error}</Alert> : <Spinner />}
-    </section>
-  );
-}
-
 function GiftsPerWeek() {
   const { tick, px } = chartSizes(useTextScale());
   const { data, error } = useReport('/api/reports/gifts-per-week', (o) =>
     reports['gifts-per-week'].$get({ query: {} }, o),
   );
-  const title = 'Gifts per week (last 52 weeks)';
+  const title = CHART_TITLES.giftsPerWeek;
   if (!data) return <Loading title={title} error={error} />;
   const rows = data.weeks;
   const total = rows.reduce((n, w) => n + w.once_amount + w.monthly_amount, 0);
@@ -106,7 +94,7 @@ function CampaignProgress() {
   const scale = useTextScale();
   const { tick, px } = chartSizes(scale);
   const { data, error } = useReport('/api/reports/campaigns', (o) => reports.campaigns.$get({ query: {} }, o));
-  const title = 'Raised per campaign against its goal';
+  const title = CHART_TITLES.campaignProgress;
   if (!data) return <Loading title={title} error={error} />;
   const rows = data.campaigns;
   const chartRows = rows.map((c) => ({
@@ -149,7 +137,7 @@ function MonthlyRecurring() {
   const { data, error } = useReport('/api/reports/monthly-recurring', (o) =>
     reports['monthly-recurring'].$get({ query: {} }, o),
   );
-  const title = 'Monthly recurring income and active monthly donors';
+  const title = CHART_TITLES.monthlyRecurring;
   if (!data) return <Loading title={title} error={error} />;
   const rows = data.months;
   const last = rows.at(-1);
@@ -197,7 +185,7 @@ function MonthlyRecurring() {
 function NewVsReturning() {
   const { tick, px } = chartSizes(useTextScale());
   const { data, error } = useReport('/api/reports/donors', (o) => reports.donors.$get({ query: {} }, o));
-  const title = 'New and returning donors';
+  const title = CHART_TITLES.newVsReturning;
   if (!data) return <Loading title={title} error={error} />;
   const rows = data.months;
   const chartRows = rows.map((m) => ({ label: monthLabel(m.month), fresh: m.new_donors, again: m.returning_donors }));
@@ -233,7 +221,7 @@ function NewVsReturning() {
 function GiftAid() {
   const { tick, px } = chartSizes(useTextScale());
   const { data, error } = useReport('/api/reports/gift-aid', (o) => reports['gift-aid'].$get({ query: {} }, o));
-  const title = 'Gift Aid';
+  const title = CHART_TITLES.giftAid;
   if (!data) return <Loading title={title} error={error} />;
   const rows = data.months;
   const aid = rows.reduce((n, m) => n + m.gift_aid, 0);

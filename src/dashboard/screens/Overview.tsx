@@ -7,6 +7,7 @@ import { useApiGet } from '../lib/use-api';
 import { $dashUser, isAdmin, isStaff } from '../session';
 import { Icon } from '../ui/icons';
 import { Alert, Spinner, Stat } from '../ui/primitives';
+import { ChartsLoading } from '../charts/ChartCard';
 import { CampaignCard } from './CampaignCardGrid';
 import { GiftAidOverview } from './gift-aid/GiftAidOverview';
 import { MailHealth } from './operations/MailHealth';
@@ -49,7 +50,7 @@ export function Overview() {
       {isStaff(user) ? (
         <>
           <h2 className="dash-h2">How giving is going</h2>
-          <Suspense fallback={<Spinner />}>
+          <Suspense fallback={<ChartsLoading />}>
             <InsightCharts />
           </Suspense>
         </>
