@@ -1,4 +1,4 @@
-import { and, eq, isNotNull, isNull, sql } from 'drizzle-orm';
+import { and, eq, isNotNull, isNull, type SQL, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/sqlite-core';
 import type { Db } from '../../../db/client';
 import { appealNotifications, campaignTotals, campaigns, notificationPreferences, users } from '../../../db/schema';
@@ -29,14 +29,49 @@ const OPENED_APPEALS_PER_RUN = 200;
 
 export const appealOpenedKey = (appealId: string) => `appeal-opened:${appealId}`;
 
+/**
+ * The first giving days told on a run at `now`: today's from 08:00 in London (before it, they wait
+ * for a later run; the days before are due at once), back to OPENED_WINDOW_DAYS - 1 days ago.
+ * Shared with the campaigns' email (campaign-opened.ts).
+ */
+export function openedWindow(now: Date): { today: string; earliest: string; latest: string } {
+  const today = londonIsoDate(now);
+  const latest = londonParts(now).hour >= OPENED_EMAIL_HOUR ? today : addDays(today, -1);
+  return { today, earliest: addDays(today, -(OPENED_WINDOW_DAYS - 1)), latest };
+}
+
+/**
+ * The query's side of openedToTell (the row's campaign is `campaigns`, joined to `users` as its
+ * creator and to appeal_notifications): not claimed yet, a creator to write to, the first day in the
+ * window, the last not passed, and made before its first day's UTC midnight (the exact London day
+ * is checked in code). Most items open the day they are made: this keeps them out of the run's 200.
+ */
+export const openedConditions = (
+  first: SQL,
+  last: SQL,
+  window: { today: string; earliest: string; latest: string },
+) => [
+  isNull(appealNotifications.openedSentAt),
+  ...creatorCanBeWritten(),
+  sql`${first} between ${window.earliest} and ${window.latest}`,
+  sql`(${last} is null or ${last} >= ${window.today})`,
+  sql`${campaigns.createdAt} < strftime('%s', ${first}) * 1000`,
+];
+
+/** Whether a first giving day is this run's to tell: inside the window, and later than the London day the item was made. */
+export function openedToTell(
+  firstDay: string | null,
+  createdAt: Date,
+  window: { earliest: string; latest: string },
+): firstDay is string {
+  return !!firstDay && firstDay >= window.earliest && firstDay <= window.latest && londonIsoDate(createdAt) < firstDay;
+}
+
 export type OpenedOptions = { origin?: string | null; now: Date; siteName?: string };
 
 export async function emailOpenedAppeals(db: Db, mailer: Mailer, options: OpenedOptions): Promise<{ sent: number }> {
   const { now } = options;
-  const today = londonIsoDate(now);
-  // Before 08:00 in London today's openings wait for a later run; the days before are due at once.
-  const latest = londonParts(now).hour >= OPENED_EMAIL_HOUR ? today : addDays(today, -1);
-  const earliest = addDays(today, -(OPENED_WINDOW_DAYS - 1));
+  const { today, earliest, latest } = openedWindow(now);
   const parent = alias(campaigns, 'parent');
   const ownFrom = dayOrNull(campaigns.dateFrom);
   const theirFrom = dayOrNull(parent.dateFrom);
@@ -69,13 +104,7 @@ export async function emailOpenedAppeals(db: Db, mailer: Mailer, options: Opened
         eq(campaigns.status, 'approved'),
         // A campaign that is not approved takes no gifts for its appeals either (resolveDonationTarget).
         eq(parent.status, 'approved'),
-        isNull(appealNotifications.openedSentAt),
-        ...creatorCanBeWritten(),
-        sql`${first} between ${earliest} and ${latest}`,
-        sql`(${last} is null or ${last} >= ${today})`,
-        // Made before its first day's UTC midnight; the exact London day is checked below. Most appeals
-        // open the day they are made: this keeps them out of the run's 200.
-        sql`${campaigns.createdAt} < strftime('%s', ${first}) * 1000`,
+        ...openedConditions(first, last, { today, earliest, latest }),
       ),
     )
     .limit(OPENED_APPEALS_PER_RUN);
@@ -83,8 +112,7 @@ export async function emailOpenedAppeals(db: Db, mailer: Mailer, options: Opened
   let sent = 0;
   for (const row of rows) {
     const firstDay = firstGivingDay(row.dateFrom, row.campaignDateFrom);
-    if (!firstDay || firstDay < earliest || firstDay > latest) continue;
-    if (londonIsoDate(row.createdAt) >= firstDay) continue;
+    if (!openedToTell(firstDay, row.createdAt, { earliest, latest })) continue;
     const sentNow = await sendOncePerAppeal(
       db,
       mailer,

@@ -1,13 +1,14 @@
 import { and, eq, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../../db/client';
 import { appealNotifications, campaignTotals, campaigns, users } from '../../../db/schema';
-import { addDays, isIsoDay, londonIsoDate, londonParts } from '../../../domain/dates';
+import { lastGivingDay } from '../../../domain/giving-ends';
+import { firstGivingDay } from '../../../domain/giving-opens';
 import { toShortId } from '../../../domain/ids';
 import type { Mailer } from '../mail/mailer';
-import { OPENED_EMAIL_HOUR, OPENED_WINDOW_DAYS } from './appeal-opened';
+import { openedConditions, openedToTell, openedWindow } from './appeal-opened';
 import { appealForMailColumns } from './appeal-for-mail';
 import { campaignMailLinks, campaignOpenedEmail, fundraiserMailContext, siteOrigin } from './fundraiser-mail';
-import { creatorCanBeWritten, dayOrNull, sendOncePerAppeal } from './once-per-appeal';
+import { dayOrNull, sendOncePerAppeal } from './once-per-appeal';
 
 /**
  * "Your campaign is open for gifts" (docs/decisions/067): the campaign's mirror of appeal-opened.ts
@@ -31,10 +32,7 @@ export async function emailOpenedCampaigns(
   options: CampaignOpenedOptions,
 ): Promise<{ sent: number }> {
   const { now } = options;
-  const today = londonIsoDate(now);
-  // Before 08:00 in London today's openings wait for a later run; the days before are due at once.
-  const latest = londonParts(now).hour >= OPENED_EMAIL_HOUR ? today : addDays(today, -1);
-  const earliest = addDays(today, -(OPENED_WINDOW_DAYS - 1));
+  const { today, earliest, latest } = openedWindow(now);
   const first = dayOrNull(campaigns.dateFrom);
   const last = dayOrNull(campaigns.dateTo);
   const rows = await db
@@ -54,22 +52,16 @@ export async function emailOpenedCampaigns(
       and(
         isNull(campaigns.campaignId),
         eq(campaigns.status, 'approved'),
-        isNull(appealNotifications.openedSentAt),
         isNotNull(campaigns.dateFrom),
-        ...creatorCanBeWritten(),
-        sql`${first} between ${earliest} and ${latest}`,
-        sql`(${last} is null or ${last} >= ${today})`,
-        // Made before its first day's UTC midnight; the exact London day is checked below.
-        sql`${campaigns.createdAt} < strftime('%s', ${first}) * 1000`,
+        ...openedConditions(first, last, { today, earliest, latest }),
       ),
     )
     .limit(OPENED_CAMPAIGNS_PER_RUN);
 
   let sent = 0;
   for (const row of rows) {
-    const firstDay = row.dateFrom;
-    if (!firstDay || !isIsoDay(firstDay) || firstDay < earliest || firstDay > latest) continue;
-    if (londonIsoDate(row.createdAt) >= firstDay) continue;
+    const firstDay = firstGivingDay(row.dateFrom);
+    if (!openedToTell(firstDay, row.createdAt, { earliest, latest })) continue;
     const sentNow = await sendOncePerAppeal(
       db,
       mailer,
@@ -89,7 +81,7 @@ export async function emailOpenedCampaigns(
           {
             firstDay,
             today,
-            lastDay: row.dateTo && isIsoDay(row.dateTo) ? row.dateTo : null,
+            lastDay: lastGivingDay(row.dateTo),
             liveAppeals: Number(row.liveAppeals),
             // The fundraiser page with this campaign chosen (as its public page's "Start your own appeal").
             startUrl: `${siteOrigin(options.origin)}/fund-raising?campaign=${toShortId(row.id)}`,
