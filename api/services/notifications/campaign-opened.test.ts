@@ -102,13 +102,21 @@ describe(`campaign opened emails (${engineName})`, () => {
     expect(await t.db.select().from(outbox).where(like(outbox.key, 'campaign-opened:%'))).toHaveLength(3);
   });
 
-  it('waits for 08:00 in London, and a moved start date sends no second email', async () => {
+  it('waits for 08:00 in London, escapes the title, and a moved start date sends no second email', async () => {
     const t = await setupTestApp();
     const ann = await creator(t, 'Ann');
-    const opening = await createCampaign(t.db, { dateFrom: '2026-11-25', createdBy: ann.id, createdAt: MADE });
+    const opening = await createCampaign(t.db, {
+      title: 'Wells & <b>Water</b>',
+      dateFrom: '2026-11-25',
+      createdBy: ann.id,
+      createdAt: MADE,
+    });
     // 07:30 in London (GMT): not yet.
     expect(await run(t, new Date(Date.UTC(2026, 10, 25, 7, 30)))).toEqual({ sent: 0 });
     expect(await run(t)).toEqual({ sent: 1 });
+    const [mail] = await mailOf(t, opening.id);
+    expect(mail.html).toContain('<strong>Wells &amp; &lt;b&gt;Water&lt;/b&gt;</strong>');
+    expect(mail.html).not.toContain('<b>Water');
     // Its start date moved to next week and back: the claim holds, so no second email.
     await t.db.update(campaigns).set({ dateFrom: '2026-12-02' }).where(eq(campaigns.id, opening.id));
     await t.db.update(campaigns).set({ dateFrom: '2026-11-25' }).where(eq(campaigns.id, opening.id));
