@@ -204,11 +204,21 @@ export async function expectNoAxeViolations(page: Page, options: { include?: str
 export async function sideways(page: Page) {
   return page.evaluate(async () => {
     const root = document.scrollingElement!;
-    for (let y = 0; y < root.scrollHeight; y += innerHeight) {
+    // One screen at a time, each laid out by a frame. A frame that does not come within 250 ms (a
+    // renderer starved of CPU in a busy run) does not hang the test: the next step forces layout
+    // anyway. A page that keeps growing as it scrolls is reported, not scrolled for ever.
+    const frame = () =>
+      new Promise<void>((resolve) => {
+        requestAnimationFrame(() => resolve());
+        setTimeout(resolve, 250);
+      });
+    let screens = 0;
+    for (let y = 0; y < root.scrollHeight && screens < 200; y += Math.max(innerHeight, 1), screens++) {
       scrollTo(0, y);
-      await new Promise(requestAnimationFrame);
+      await frame();
     }
     scrollTo(0, 0);
+    const grew = screens >= 200 ? ['the page kept growing as it scrolled (200 screens)'] : [];
     const width = root.clientWidth;
     const inOwnBox = (el: Element) => {
       for (let up = el.parentElement; up && up !== document.body; up = up.parentElement) {
@@ -222,9 +232,12 @@ export async function sideways(page: Page) {
     });
     return {
       overflow: root.scrollWidth - width,
-      past: past
-        .slice(0, 5)
-        .map((el) => `${el.tagName.toLowerCase()}.${el.className}: ${el.textContent?.trim().slice(0, 30)}`),
+      past: [
+        ...grew,
+        ...past
+          .slice(0, 5)
+          .map((el) => `${el.tagName.toLowerCase()}.${el.className}: ${el.textContent?.trim().slice(0, 30)}`),
+      ],
     };
   });
 }
