@@ -30,10 +30,15 @@ export function variantUrl(url: string, width: number): string {
   return `${url}@${width}.webp`;
 }
 
-/** `sizes` for the common layouts: full-width hero/detail images and grid cards. */
+/**
+ * `sizes` for the common layouts: full-width hero/detail images and grid cards. The conditions are
+ * the stylesheets' own breakpoints, in em as they are (decision 061), so a reader's larger text that
+ * brings the one-column layout also brings the wider file: the detail page stacks under 64em, the
+ * hero under 48em, the card grid is one column under 40em and two under 64em.
+ */
 export const SIZES = {
-  detail: '(max-width: 767px) 100vw, 60vw',
-  hero: '(max-width: 767px) 100vw, 45vw',
-  card: '(max-width: 599px) 100vw, (max-width: 1023px) 50vw, 33vw',
+  detail: '(width<64em) 100vw, 60vw',
+  hero: '(width<48em) 100vw, 45vw',
+  card: '(width<40em) 100vw, (width<64em) 50vw, 33vw',
   thumb: '96px',
 } as const;

@@ -183,11 +183,20 @@ test("a reader's larger default text gets the narrow layout at a wide window (br
     const side = await page.locator('.detail-side').boundingBox();
     return { stacked: !!main && !!side && side.y >= main.y + main.height - 1 };
   };
+  // The image's `sizes` follow the same breakpoints: beside the box it is 60% of the window (the
+  // 800 px file), stacked it is the window's width (the 1200 px one).
+  const image = () =>
+    page
+      .locator('.detail-main img')
+      .first()
+      .evaluate((img: HTMLImageElement) => img.currentSrc);
   await page.goto(`/appeals/${appeal.short_id}`);
   expect(await columns()).toEqual({ stacked: false });
+  expect(await image()).toMatch(/-800\.\w+$/);
   await cdp.send('Page.setFontSizes', { fontSizes: { standard: 32, fixed: 26 } });
   await page.goto(`/appeals/${appeal.short_id}`);
   expect(await columns()).toEqual({ stacked: true });
+  expect(await image()).toMatch(/-1200\.\w+$/);
   expect(await sideways(page)).toEqual({ overflow: 0, past: [] });
   await page.goto('/');
   const hero = await page
