@@ -93,9 +93,12 @@ test("the overview's chart cards hold their size while their figures load", asyn
     await expect(page.locator('.dash-chart-card .dash-loading')).toHaveCount(0);
     await expect(page.getByRole('button', { name: 'Chart' }).first()).toBeVisible();
     const loaded = await heights();
-    // Within a few px: a campaign chart's height follows its number of campaigns.
+    // Within a few px. The campaigns chart (the second card) is taller than its placeholder when there
+    // are more than six campaigns (44 px a bar, and other tests add campaigns): it must not shrink.
     loaded.forEach((height, i) =>
-      expect(Math.abs(height - loading[i]), `card ${i + 1} at ${size.width}px`).toBeLessThanOrEqual(8),
+      i === 1
+        ? expect(height, `card 2 at ${size.width}px`).toBeGreaterThanOrEqual(loading[i] - 8)
+        : expect(Math.abs(height - loading[i]), `card ${i + 1} at ${size.width}px`).toBeLessThanOrEqual(8),
     );
   }
 });

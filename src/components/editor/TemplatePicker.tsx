@@ -12,6 +12,11 @@ type Props = {
 export default function TemplatePicker({ onPick, rendered }: Props) {
   const [causes, setCauses] = useState<TemplateCause[] | null>(rendered ?? null);
   const [error, setError] = useState<string | null>(null);
+  // The page renders the causes with its HTML (/fund-raising), before React can answer a click on
+  // them. Until it hydrates they are disabled: an early tap meets a button that says it is not ready
+  // instead of one that ignores it.
+  const [live, setLive] = useState(false);
+  useEffect(() => setLive(true), []);
 
   useEffect(() => {
     if (rendered) return;
@@ -33,7 +38,7 @@ export default function TemplatePicker({ onPick, rendered }: Props) {
         <ul className="editor-template-grid">
           {causes.map((cause) => (
             <li key={cause._id}>
-              <button type="button" className="editor-template-card" onClick={() => onPick(cause)}>
+              <button type="button" className="editor-template-card" disabled={!live} onClick={() => onPick(cause)}>
                 <span className="editor-template-title">{cause.title}</span>
                 <span className="editor-template-desc">{cause.description}</span>
                 <span className="editor-template-cta" aria-hidden="true">
@@ -45,7 +50,7 @@ export default function TemplatePicker({ onPick, rendered }: Props) {
         </ul>
       )}
       <p>
-        <button type="button" className="btn btn-outline" onClick={() => onPick(null)}>
+        <button type="button" className="btn btn-outline" disabled={!live} onClick={() => onPick(null)}>
           Start from scratch
         </button>
       </p>
