@@ -1,7 +1,15 @@
 import path from 'node:path';
 import type { APIRequestContext } from '@playwright/test';
 import { formatLongUkDay, londonDayFromToday as londonDay } from '../../domain';
-import { axeViolations, expect, firstApproved, signIn as session, test } from './fixtures';
+import {
+  axeViolations,
+  expect,
+  expectNoAxeViolations,
+  firstApproved,
+  openAs,
+  signIn as session,
+  test,
+} from './fixtures';
 
 const DONOR = 'donor@example.org';
 const PNG = path.join(process.cwd(), 'public/images/demo/cause-1.png');
@@ -324,4 +332,77 @@ test('a title typed without spaces wraps inside the preview card on a phone', as
     return [...el.querySelectorAll('*')].filter((child) => child.getBoundingClientRect().right > box.right + 1).length;
   });
   expect(overflow).toBe(0);
+});
+
+test('a link to a campaign that has ended starts the appeal for the general fund, and says why (decision 068)', async ({
+  page,
+  request,
+  signInAs,
+}) => {
+  // A campaign that ran until yesterday (an admin may file one after the event).
+  const admin = { authorization: `Bearer ${await signInAs('admin@example.org')}` };
+  const [seeded] = (await (await request.get('/api/campaigns?limit=1')).json()) as { organization_id: string }[];
+  const title = `E2E ended campaign ${Date.now()}`;
+  const lastDay = londonDay(-1);
+  const made = await request.post('/api/campaigns', {
+    headers: admin,
+    data: {
+      title,
+      description: 'A summer swim that has finished.',
+      goal: 100_000,
+      images: [{ Key: '/images/demo/cause-1.png', name: 'cause-1.png' }],
+      date: { from: londonDay(-60), to: lastDay },
+      organization_id: seeded.organization_id,
+    },
+  });
+  expect(made.status(), await made.text()).toBe(201);
+  const campaign = await made.json();
+
+  // A supporter follows an old link to it (its page no longer offers one).
+  const token = await signInAs('donor@example.org');
+  await page.goto(`/campaigns/${campaign.short_id}`);
+  await expect(page.getByRole('link', { name: /Start your own appeal/ })).toHaveCount(0);
+  await openAs(page, token, `/fund-raising?campaign=${campaign.short_id}`);
+  await page.getByRole('button', { name: 'Start from scratch' }).click();
+  const select = page.getByRole('combobox', { name: 'Campaign' });
+  await expect(select).toHaveValue('');
+  await expect(select).toHaveAccessibleDescription(
+    `${title} ended on ${formatLongUkDay(lastDay)} and takes no new appeals. This appeal is for the general fund unless you choose another campaign.`,
+  );
+  // It is not offered; the campaigns still taking appeals are.
+  const offered = await select.locator('option').allTextContents();
+  expect(offered).not.toContain(title);
+  expect(offered.length).toBeGreaterThan(1);
+  await expectNoAxeViolations(page, { include: '#main', tags: ['wcag2a', 'wcag2aa'] });
+  // Choosing another campaign takes the note away.
+  await select.selectOption({ index: 1 });
+  await expect(page.getByText('takes no new appeals')).toHaveCount(0);
+  // An end date already past is said to end giving as soon as it is saved (056 gave no warning).
+  const end = page.getByLabel('End date');
+  await page.getByLabel('Start date').fill(londonDay(-10));
+  await end.fill(londonDay(-2));
+  await expect(end).toHaveAccessibleDescription(
+    `${formatLongUkDay(londonDay(-2))} has passed: this appeal takes no gifts and its page says it ended. A later end date reopens it.`,
+  );
+  await end.fill(londonDay(5));
+  await expect(page.getByText('has passed:')).toHaveCount(0);
+
+  // The API says the same to a request made by hand, and stores nothing.
+  const refused = await request.post('/api/campaigns', {
+    headers: { authorization: `Bearer ${token}` },
+    data: {
+      title: 'Too late',
+      description: 'After the swim.',
+      goal: 10_000,
+      images: [{ Key: '/images/demo/cause-1.png', name: 'cause-1.png' }],
+      campaign_id: campaign._id,
+    },
+  });
+  expect(refused.status()).toBe(400);
+  expect((await refused.json()).message).toBe(
+    `campaign_id: ${title} ended on ${formatLongUkDay(lastDay)} and takes no new appeals; choose another campaign`,
+  );
+  // Gone again, so no other test takes this ended campaign for the newest one.
+  const gone = await request.put(`/api/campaigns/${campaign._id}`, { headers: admin, data: { status: 'deleted' } });
+  expect(gone.status(), await gone.text()).toBe(200);
 });

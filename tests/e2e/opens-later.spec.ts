@@ -156,6 +156,10 @@ test("the appeal editor says when an appeal waits for its campaign, and refuses 
   await expect(page.getByRole('button', { name: 'Continue' })).toBeDisabled();
   await start.fill(londonDay(10));
   await expect(start).not.toHaveAttribute('aria-invalid', 'true');
+  // Its own end date is after the campaign's: its gifts end with the campaign's (068).
+  await expect(page.getByLabel('End date')).toHaveAccessibleDescription(
+    `Its campaign takes gifts until ${formatLongUkDay(londonDay(40))}; this appeal's gifts end then too.`,
+  );
   await expectNoAxeViolations(page);
   // The campaign's own editor says the same of it: its creator is emailed that morning too (067).
   await openAs(page, await signInAs('admin@example.org'), `/dashboard/active-campaigns-edit/${campaign._id}`);

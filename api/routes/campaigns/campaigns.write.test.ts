@@ -1,5 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { londonDayFromToday, londonIsoDate } from '../../../domain';
+import { formatLongUkDay } from '../../../domain/giving-ends';
 import { toShortId } from '../../../domain/ids';
 import { campaigns, rateLimits, templateCauses } from '../../../db/schema';
 import {
@@ -143,6 +145,49 @@ describe(`campaign and appeal writes (${engineName})`, () => {
         await expectError(await post(appealBody({ campaign_id }), donorToken), 400, /campaign_id: no campaign/);
       }
       await expectError(await post(appealBody({ campaign_id: draft.id }), donorToken), 400, /not open for appeals/);
+    });
+
+    it('refuses a new appeal under a campaign that has ended, and a move to one; its admins may still file one', async () => {
+      const yesterday = londonDayFromToday(-1);
+      const ended = await createCampaign(t.db, { title: 'Summer Swim', organizationId: org.id, dateTo: yesterday });
+      const lastDay = await createCampaign(t.db, {
+        title: 'Ends today',
+        organizationId: org.id,
+        dateTo: londonIsoDate(new Date()),
+      });
+      const before = await t.db.$count(campaigns);
+      const refused = `campaign_id: Summer Swim ended on ${formatLongUkDay(yesterday)} and takes no new appeals; choose another campaign`;
+      // With its own dates or the default ones (which start today), and by short id too.
+      for (const body of [
+        appealBody({ campaign_id: ended.id }),
+        appealBody({ campaign_id: toShortId(ended.id), date: undefined }),
+      ]) {
+        expect(await errorOf(await post(body, donorToken), 400)).toEqual({ statusCode: 400, message: refused });
+      }
+      expect(await t.db.$count(campaigns)).toBe(before);
+      // Its last day still takes appeals (and gifts).
+      expect(
+        (await bodyOf(await post(appealBody({ campaign_id: lastDay.id, date: undefined }), donorToken), 201))
+          .campaign_id,
+      ).toBe(lastDay.id);
+      // A draft appeal of the donor's may not move under it either; nothing about the appeal changes.
+      const mine = await bodyOf(await post(appealBody(), donorToken), 201);
+      expect(await errorOf(await put(mine._id, { campaign_id: ended.id }, donorToken), 400)).toEqual({
+        statusCode: 400,
+        message: refused,
+      });
+      const [stored] = await t.db
+        .select({ campaignId: campaigns.campaignId })
+        .from(campaigns)
+        .where(eq(campaigns.id, mine._id));
+      expect(stored.campaignId).toBe(parent.id);
+      // The organization's admins keep a record of an event already held, as they may under a draft.
+      expect((await bodyOf(await post(appealBody({ campaign_id: ended.id }), orgAdminToken), 201)).campaign_id).toBe(
+        ended.id,
+      );
+      expect((await bodyOf(await post(appealBody({ campaign_id: ended.id }), adminToken), 201)).campaign_id).toBe(
+        ended.id,
+      );
     });
 
     it('forbids donors from creating campaigns', async () => {

@@ -39,7 +39,7 @@ import {
 import { actorOf, auditInsert, changedFields } from '../audit/append';
 import { consumeAppealQuota, consumeUploadQuota } from '../abuse/quotas';
 import type { ServiceContext, SignedInContext } from '../../lib/service-context';
-import { defaultCampaignDates } from '../../../domain/giving-ends';
+import { defaultCampaignDates, formatLongUkDay, hasEnded } from '../../../domain/giving-ends';
 import { startsAfterCampaignEnds } from '../../../domain/giving-opens';
 import {
   DESCRIPTION_MAX_LENGTH,
@@ -500,6 +500,13 @@ async function findParent(ctx: WriteCtx, idOrShort: string): Promise<Row> {
     throw badRequest('campaign_id: no campaign with this id; choose one from the campaign list');
   if (row.status !== 'approved' && !administers(ctx.viewer, row.organizationId)) {
     throw badRequest('campaign_id: this campaign is not open for appeals; choose another');
+  }
+  // An appeal under an ended campaign could never take a gift (decision 068). Its organization's
+  // admins may still file one, as they may under a draft: a record of an event already held.
+  if (hasEnded(row.dateTo, ctx.now) && !administers(ctx.viewer, row.organizationId)) {
+    throw badRequest(
+      `campaign_id: ${row.title} ended on ${formatLongUkDay(row.dateTo as string)} and takes no new appeals; choose another campaign`,
+    );
   }
   return row;
 }

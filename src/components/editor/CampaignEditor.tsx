@@ -6,7 +6,11 @@ import { api, client } from '../../lib/api';
 import { $authRestoring, $loginOpen, $user, initAuth, openLogin } from '../../stores/auth';
 import {
   applyTemplate,
+  campaignChoices,
   campaignFromQuery,
+  type CampaignOption,
+  endDateNote,
+  endedCampaignNote,
   type EditorForm,
   type EditorKind,
   emptyForm,
@@ -18,7 +22,6 @@ import {
   startDateNote,
   statusChangeNote,
   startsAfterCampaignProblem,
-  type CampaignDays,
   goalProblem,
   isReady,
   listInWords,
@@ -51,8 +54,6 @@ export type CampaignEditorProps = {
 };
 
 type Option = { _id: string; title: string };
-/** A campaign an appeal can be under, with its giving days (the start date's note and check). */
-type CampaignOption = Option & { date: CampaignDays };
 /** The form's fields that hold typed text (the others are images, choices and switches). */
 type TextField = {
   [K in keyof EditorForm]: string extends EditorForm[K] ? (EditorForm[K] extends string ? K : never) : never;
@@ -86,6 +87,8 @@ export default function CampaignEditor({ kind, id, redirectTo, title, onCancel, 
   const [form, setForm] = useState<EditorForm>(() => emptyForm());
   const [load, setLoad] = useState<Load>(id ? { state: 'loading' } : { state: 'ready' });
   const [campaignOptions, setCampaignOptions] = useState<CampaignOption[]>([]);
+  // Why the campaign a new appeal's link named is not chosen (it has ended), or null.
+  const [endedFromLink, setEndedFromLink] = useState<string | null>(null);
   const [orgOptions, setOrgOptions] = useState<Option[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
@@ -128,18 +131,16 @@ export default function CampaignEditor({ kind, id, redirectTo, title, onCancel, 
   const setsCodes = setsAnyNominalCodes(user ? { type: user.type, orgIds: user.org_ids } : null);
   // The chosen campaign's giving days (none for the general fund or before the list arrives).
   const campaignDays = campaignOptions.find((c) => c._id === form.campaignId)?.date;
-  // The list offers approved campaigns only: an appeal whose campaign is a draft or deleted (decision
-  // 066) keeps it, said as such, rather than seeming to belong to the general fund.
-  const campaignChoices =
-    form.campaignId && campaignOptions.length && !campaignOptions.some((c) => c._id === form.campaignId)
-      ? [...campaignOptions.map(toChoice), { value: form.campaignId, label: 'Its campaign (not on the site)' }]
-      : campaignOptions.map(toChoice);
+  // Approved campaigns still taking appeals, and the one this appeal is under (decisions 066, 068).
+  const campaignSelect = campaignChoices(campaignOptions, form.campaignId);
   const ready = isReady(form, kind, campaignDays);
   const missing = missingForReady(form, kind, campaignDays);
   const datesProblem = dateOrderProblem(form.dateFrom, form.dateTo);
   const startProblem = startsAfterCampaignProblem(form.dateFrom, kind, campaignDays);
   const startNote = startProblem ? null : startDateNote(form.dateFrom, kind, new Date(), campaignDays);
   const startSaid = startProblem ? `${more.from}-error` : startNote ? `${more.from}-note` : undefined;
+  const endNote = datesProblem ? null : endDateNote(form.dateTo, kind, new Date(), campaignDays);
+  const endSaid = datesProblem ? `${more.to}-error` : endNote ? `${more.to}-note` : undefined;
   const statusNote = statusChangeNote(kind, savedStatus.current, form.status);
   const heading = title ?? `${id ? 'Edit' : 'Add'} ${label(kind)}`;
 
@@ -182,8 +183,11 @@ export default function CampaignEditor({ kind, id, redirectTo, title, onCancel, 
       if (!result.ok) return;
       const options = result.data.map((c) => ({ _id: c._id, title: c.title, date: c.date }));
       setCampaignOptions(options);
-      // A new appeal started from a campaign's page is for that campaign (its link says which).
-      const fromLink = id ? '' : campaignFromQuery(window.location.search, options);
+      // A new appeal started from a campaign's page is for that campaign (its link says which),
+      // unless it has ended: then the select says why it is not chosen (decision 068).
+      const ended = id ? null : endedCampaignNote(window.location.search, options);
+      const fromLink = id || ended ? '' : campaignFromQuery(window.location.search, options);
+      setEndedFromLink(ended);
       if (fromLink) setForm((f) => (f.campaignId ? f : { ...f, campaignId: fromLink }));
     });
   }, [kind, id]);
@@ -430,13 +434,18 @@ export default function CampaignEditor({ kind, id, redirectTo, title, onCancel, 
                 type="date"
                 min={form.dateFrom || undefined}
                 aria-invalid={datesProblem ? true : undefined}
-                aria-describedby={datesProblem ? `${more.to}-error` : undefined}
+                aria-describedby={endSaid}
                 {...fieldProps('dateTo')}
               />
               {/* A date picker honours `min`, but a typed or saved date may not: the problem is said here. */}
               {datesProblem ? (
                 <p className="editor-field-error editor-inline-error" id={`${more.to}-error`}>
                   {datesProblem}
+                </p>
+              ) : null}
+              {endNote ? (
+                <p className="editor-hint" id={`${more.to}-note`}>
+                  {endNote}
                 </p>
               ) : null}
             </EditorField>
@@ -468,13 +477,24 @@ export default function CampaignEditor({ kind, id, redirectTo, title, onCancel, 
             </EditorField>
 
             {kind === 'appeal' ? (
-              <EditorField id={more.campaign} label="Campaign">
+              <EditorField
+                id={more.campaign}
+                label="Campaign"
+                hint={
+                  endedFromLink && !form.campaignId ? (
+                    <p id={`${more.campaign}-note`} className="editor-hint">
+                      {endedFromLink}
+                    </p>
+                  ) : null
+                }
+              >
                 <EditorSelect
                   id={more.campaign}
                   value={form.campaignId}
                   onChange={(v) => update('campaignId', v)}
                   none="General fund (we choose)"
-                  options={campaignChoices}
+                  options={campaignSelect}
+                  describedBy={endedFromLink && !form.campaignId ? `${more.campaign}-note` : undefined}
                 />
               </EditorField>
             ) : (

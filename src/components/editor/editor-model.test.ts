@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import {
   applyTemplate,
+  campaignChoices,
   campaignFromQuery,
+  endDateNote,
+  endedCampaignNote,
   dateOrderProblem,
   defaultDates,
   emptyForm,
@@ -45,6 +48,79 @@ describe('editor model', () => {
     expect(campaignFromQuery('?campaign=2V5VlneMwNCmAJm78iSozo', offered)).toBe('');
     expect(campaignFromQuery('?campaign=nonsense', offered)).toBe('');
     expect(campaignFromQuery('', offered)).toBe('');
+  });
+
+  it('offers no campaign that has ended, except the one an appeal is under, and says when one opens (decision 068)', () => {
+    // 29 November 2026, 10:00 London.
+    const now = new Date('2026-11-29T10:00:00Z');
+    const offered = [
+      { _id: 'a', title: 'Winter Appeal', date: { from: '2026-11-01', to: '2027-01-31' } },
+      { _id: 'b', title: 'Summer Swim', date: { from: '2026-06-01', to: '2026-11-28' } },
+      { _id: 'c', title: 'Spring Walk', date: { from: '2027-03-01', to: null } },
+      { _id: 'd', title: 'Ends today', date: { from: null, to: '2026-11-29' } },
+      { _id: 'e', title: 'No dates', date: { from: null, to: null } },
+    ];
+    const open = [
+      { value: 'a', label: 'Winter Appeal' },
+      { value: 'c', label: 'Spring Walk (opens 1 Mar 2027)' },
+      { value: 'd', label: 'Ends today' },
+      { value: 'e', label: 'No dates' },
+    ];
+    expect(campaignChoices(offered, '', now)).toEqual(open);
+    expect(campaignChoices(offered, 'a', now)).toEqual(open);
+    // An appeal already under the ended campaign keeps it, said as such (its place in the list is kept).
+    expect(campaignChoices(offered, 'b', now)).toEqual([
+      open[0],
+      { value: 'b', label: 'Summer Swim (ended 28 Nov 2026)' },
+      ...open.slice(1),
+    ]);
+    // One not on the site at all (a draft or deleted campaign, decision 066), once the list has come.
+    expect(campaignChoices(offered, 'gone', now)).toEqual([
+      ...open,
+      { value: 'gone', label: 'Its campaign (not on the site)' },
+    ]);
+    expect(campaignChoices([], 'gone', now)).toEqual([]);
+    // Midnight in London (GMT in November) ends the 28th's campaign; at 23:59 it still ran.
+    expect(campaignChoices(offered, '', new Date('2026-11-28T23:59:00Z')).map((c) => c.value)).toContain('b');
+  });
+
+  it('says beside the End date when a past day ends giving at once, or the campaign ends it sooner', () => {
+    const now = new Date('2026-11-29T10:00:00Z');
+    const campaign = { from: null, to: '2026-12-24' };
+    expect(endDateNote('2026-11-28', 'appeal', now)).toBe(
+      '28 November 2026 has passed: this appeal takes no gifts and its page says it ended. A later end date reopens it.',
+    );
+    expect(endDateNote('2026-11-28', 'campaign', now)).toBe(
+      '28 November 2026 has passed: this campaign takes no gifts and its page says it ended. A later end date reopens it.',
+    );
+    // Today is the last day, not past; a date ahead says nothing.
+    expect(endDateNote('2026-11-29', 'appeal', now)).toBeNull();
+    expect(endDateNote('2026-12-10', 'appeal', now, campaign)).toBeNull();
+    expect(endDateNote('', 'appeal', now)).toBeNull();
+    // The campaign's last day comes first (or the appeal has none): its gifts end then.
+    const sooner = "Its campaign takes gifts until 24 December 2026; this appeal's gifts end then too.";
+    expect(endDateNote('2027-01-31', 'appeal', now, campaign)).toBe(sooner);
+    expect(endDateNote('', 'appeal', now, campaign)).toBe(sooner);
+    expect(endDateNote('2026-12-24', 'appeal', now, campaign)).toBeNull();
+    // A campaign's own editor ignores any campaign; an ended campaign says so for its appeal.
+    expect(endDateNote('2027-01-31', 'campaign', now, campaign)).toBeNull();
+    expect(endDateNote('2027-01-31', 'appeal', now, { from: null, to: '2026-11-01' })).toBe(
+      'Its campaign ended on 1 November 2026, so this appeal takes no gifts; its page says it ended.',
+    );
+  });
+
+  it("says why a link's ended campaign is not chosen for a new appeal", () => {
+    const now = new Date('2026-11-29T10:00:00Z');
+    const offered = [
+      { _id: '31551842-05af-49ff-acdb-a9b948e93b60', title: 'Summer Swim', date: { from: null, to: '2026-11-28' } },
+      { _id: '029f6be3-ee4e-4648-8b65-ec6d92e02c9d', title: 'Winter Appeal', date: { from: null, to: null } },
+    ];
+    expect(endedCampaignNote('?campaign=1V5VlneMwNCmAJm78iSozo', offered, now)).toBe(
+      'Summer Swim ended on 28 November 2026 and takes no new appeals. This appeal is for the general fund unless you choose another campaign.',
+    );
+    expect(endedCampaignNote(`?campaign=${offered[1]._id}`, offered, now)).toBeNull();
+    expect(endedCampaignNote('?campaign=nonsense', offered, now)).toBeNull();
+    expect(endedCampaignNote('', offered, now)).toBeNull();
   });
 
   it('names what Continue still waits for, in the order of the form', () => {

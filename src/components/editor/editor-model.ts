@@ -7,8 +7,8 @@ import {
   MAX_CAMPAIGN_IMAGES,
   MAX_CAMPAIGN_TITLE,
 } from '../../../domain';
-import { defaultCampaignDates, formatLongUkDay } from '../../../domain/giving-ends';
-import { firstGivingDay, notOpenYet, startsAfterCampaignEnds } from '../../../domain/giving-opens';
+import { defaultCampaignDates, formatLongUkDay, hasEnded, lastGivingDay } from '../../../domain/giving-ends';
+import { firstGivingDay, formatShortUkDay, notOpenYet, startsAfterCampaignEnds } from '../../../domain/giving-opens';
 import type { Campaign, client, Data } from '../../lib/api';
 import { parsePounds, penceToPoundsField } from '../../lib/format';
 import { MAX_IMAGE_BYTES } from '../../../domain/limits';
@@ -123,6 +123,45 @@ export function campaignFromQuery(search: string, offered: readonly { _id: strin
   return (wanted && offered.find((c) => c._id.toLowerCase() === wanted)?._id) || '';
 }
 
+/** A campaign an appeal can be under, with its giving days, as GET /api/campaigns?tiny=true answers it. */
+export type CampaignOption = { _id: string; title: string; date: CampaignDays };
+
+/**
+ * The Campaign select's choices (decision 068). A campaign that has ended takes no new appeals (the
+ * API refuses one), so it is not offered, unless the appeal is already under it. One still to open
+ * says when, as its card does; so does the ended one an appeal is under. An appeal whose campaign
+ * is not on the site (a draft, or deleted: decision 066) keeps it, said as such, rather than seeming
+ * to belong to the general fund.
+ */
+export function campaignChoices(
+  offered: readonly CampaignOption[],
+  current: string,
+  now = new Date(),
+): { value: string; label: string }[] {
+  const choices = offered.flatMap((c) => {
+    if (hasEnded(c.date.to, now)) {
+      return c._id === current
+        ? [{ value: c._id, label: `${c.title} (ended ${formatShortUkDay(c.date.to as string)})` }]
+        : [];
+    }
+    const opens = c.date.from && notOpenYet(c.date.from, now) ? ` (opens ${formatShortUkDay(c.date.from)})` : '';
+    return [{ value: c._id, label: `${c.title}${opens}` }];
+  });
+  const known = !current || offered.length === 0 || offered.some((c) => c._id === current);
+  return known ? choices : [...choices, { value: current, label: 'Its campaign (not on the site)' }];
+}
+
+/**
+ * A new appeal's `?campaign=` that names a campaign which has ended (an old link, or a page left
+ * open): said beside the select, since the appeal goes to the general fund unless another is chosen.
+ */
+export function endedCampaignNote(search: string, offered: readonly CampaignOption[], now = new Date()): string | null {
+  const wanted = campaignFromQuery(search, offered);
+  const campaign = offered.find((c) => c._id === wanted);
+  if (!campaign || !hasEnded(campaign.date.to, now)) return null;
+  return `${campaign.title} ended on ${formatLongUkDay(campaign.date.to as string)} and takes no new appeals. This appeal is for the general fund unless you choose another campaign.`;
+}
+
 export function applyTemplate(form: EditorForm, cause: TemplateCause, name: string): EditorForm {
   return {
     ...form,
@@ -196,6 +235,25 @@ export function startDateNote(
   const opens = `Gifts open on ${when}; until then its page says when.`;
   // A campaign's creator is emailed too (decision 067), and each of its appeals' fundraisers for their own.
   return `${opens} Whoever started it is emailed that morning, to share it.`;
+}
+
+/**
+ * Beside the End date when it decides more than the fundraiser may expect (decision 068): a day
+ * already past ends giving as soon as it is saved (056: nothing warned), and an appeal's gifts end
+ * with its campaign's, whatever its own end date says. Null otherwise.
+ */
+export function endDateNote(to: string, kind: EditorKind, now = new Date(), campaign?: CampaignDays): string | null {
+  const campaignTo = kind === 'appeal' ? (campaign?.to ?? null) : null;
+  const last = lastGivingDay(to, campaignTo);
+  if (!last) return null;
+  const day = formatLongUkDay(last);
+  const byCampaign = last !== to;
+  if (hasEnded(last, now)) {
+    return byCampaign
+      ? `Its campaign ended on ${day}, so this appeal takes no gifts; its page says it ended.`
+      : `${day} has passed: this ${kind} takes no gifts and its page says it ended. A later end date reopens it.`;
+  }
+  return byCampaign ? `Its campaign takes gifts until ${day}; this appeal's gifts end then too.` : null;
 }
 
 /**
