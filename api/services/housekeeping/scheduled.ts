@@ -5,6 +5,7 @@ import { retryUnsentMail } from '../mail/retry';
 import { emailCampaignBackAppeals, emailCampaignDownAppeals } from '../notifications/appeal-campaign-down';
 import { emailEndedAppeals } from '../notifications/appeal-ended';
 import { emailOpenedAppeals } from '../notifications/appeal-opened';
+import { emailEndedCampaigns } from '../notifications/campaign-ended';
 import { emailOpenedCampaigns } from '../notifications/campaign-opened';
 import { flushFundraiserNotifications } from '../notifications/fundraiser';
 import { createPaymentProvider } from '../payments';
@@ -13,10 +14,10 @@ import { runHousekeeping } from './run';
 /**
  * One run of the Cron Trigger's job, for the worker's scheduled() and `npm run housekeeping` alike:
  * housekeeping, then the fundraiser emails that waited for their hour on appeals no later gift reached,
- * then the "your appeal has ended" emails of appeals whose last giving day has passed (decision 056), and
- * the "your appeal is open for gifts" emails of appeals whose start date has come (062) and the
- * campaigns' own (067), and the "off the site with its campaign" emails of appeals whose campaign
- * was taken down (066).
+ * then the "your appeal has ended" emails of appeals whose last giving day has passed (decision 056)
+ * and the campaigns' own (069), the "your appeal is open for gifts" emails of appeals whose start
+ * date has come (062) and the campaigns' own (067), and the "off the site with its campaign" emails
+ * of appeals whose campaign was taken down (066).
  * `origin` is the site the receipts of Direct Debits settled on this run, and the ended emails, link to.
  */
 export async function runScheduledWork(run: {
@@ -38,6 +39,7 @@ export async function runScheduledWork(run: {
   const fundraiserEmails = await flushFundraiserNotifications(db, mailer, { origin: config.publicOrigin, now });
   // Links need an absolute origin: run.origin is PUBLIC_ORIGIN, or the local server's.
   const ended = await emailEndedAppeals(db, mailer, { origin: run.origin, now });
+  const campaignsEnded = await emailEndedCampaigns(db, mailer, { origin: run.origin, now });
   const opened = await emailOpenedAppeals(db, mailer, { origin: run.origin, now });
   const campaignsOpened = await emailOpenedCampaigns(db, mailer, { origin: run.origin, now });
   const campaignDown = await emailCampaignDown(db, mailer, config, run.origin, now);
@@ -46,6 +48,7 @@ export async function runScheduledWork(run: {
     ...counts,
     fundraiser_emails_sent: fundraiserEmails.sent,
     appeals_ended_emails: ended.sent,
+    campaigns_ended_emails: campaignsEnded.sent,
     appeals_opened_emails: opened.sent,
     campaigns_opened_emails: campaignsOpened.sent,
     ...campaignDown,

@@ -27,11 +27,15 @@ export const appealEndedKey = (appealId: string) => `appeal-ended:${appealId}`;
 
 export type EndedOptions = { origin?: string | null; now: Date; siteName?: string };
 
+/** The last giving days still told (1 to APPEAL_ENDED_WINDOW_DAYS days ago, London): one rule for appeals and campaigns (069). */
+export function endedWindow(now: Date): { earliest: string; yesterday: string } {
+  const today = londonIsoDate(now);
+  return { earliest: addDays(today, -APPEAL_ENDED_WINDOW_DAYS), yesterday: addDays(today, -1) };
+}
+
 export async function emailEndedAppeals(db: Db, mailer: Mailer, options: EndedOptions): Promise<{ sent: number }> {
   const { now } = options;
-  const today = londonIsoDate(now);
-  const yesterday = addDays(today, -1);
-  const earliest = addDays(today, -APPEAL_ENDED_WINDOW_DAYS);
+  const { earliest, yesterday } = endedWindow(now);
   const parent = alias(campaigns, 'parent');
   const own = dayOrNull(campaigns.dateTo);
   const theirs = dayOrNull(parent.dateTo);

@@ -272,6 +272,88 @@ export function appealEndedEmail(ctx: FundraiserMailContext, summary: EndedSumma
   return { to: ctx.to, subject, text, html };
 }
 
+/** A campaign's figures when it ended (decision 069): its stored totals count its appeals' gifts too. */
+export type CampaignEndedSummary = {
+  /** Counted gifts (succeeded), to the campaign and its appeals. */
+  gifts: number;
+  /** Gift Aid declared on them (25% of their net amounts): what the charity can claim from HMRC. */
+  giftAid: number;
+  /** The last day it took gifts, "YYYY-MM-DD". */
+  lastDay: string;
+  /** Its appeals on the site (approved). */
+  appeals: number;
+  /** Those that raised the most (more than nothing), at most CAMPAIGN_TOP_APPEALS: title and pence raised. */
+  topAppeals: { title: string; raised: number }[];
+};
+
+/** How many of a campaign's appeals its ended email names. */
+export const CAMPAIGN_TOP_APPEALS = 3;
+
+/**
+ * Sent once to a campaign's creator when its last giving day has passed (decision 069), as its
+ * appeals' fundraisers are told (056): what it raised with its appeals and the Gift Aid declared on
+ * it, the appeals that raised most, what its page shows now, and how to reopen it.
+ */
+export function campaignEndedEmail(ctx: FundraiserMailContext, summary: CampaignEndedSummary): MailMessage {
+  const site = ctx.siteName ?? 'UK NFP';
+  const greeting = ctx.firstName ? `Hello ${ctx.firstName},` : 'Hello,';
+  const gifts = summary.gifts === 1 ? '1 gift' : `${summary.gifts} gifts`;
+  const figures = `${formatPence(ctx.raised)} raised from ${gifts}: ${percentRaised(ctx.raised, ctx.goal)}% of its ${formatPence(ctx.goal)} goal.`;
+  const giftAid =
+    summary.giftAid > 0
+      ? `Donors declared Gift Aid worth ${formatPence(summary.giftAid)} more, to claim from HMRC on the dashboard's Gift Aid screen.`
+      : null;
+  const others = summary.appeals - summary.topAppeals.length;
+  const appeals =
+    summary.appeals === 0
+      ? 'No appeal was started under it.'
+      : `${summary.appeals === 1 ? '1 appeal was' : `${summary.appeals} appeals were`} on the site under it; each fundraiser is emailed their own appeal's figures.${summary.topAppeals.length ? ' Those that raised most:' : ''}`;
+  const lines = [
+    ...summary.topAppeals.map((a) => `${a.title}: ${formatPence(a.raised)}`),
+    ...(others > 0 && summary.topAppeals.length ? [`and ${others} more`] : []),
+  ];
+  const page = 'Its page stays up: it still shows the total raised, and now says “Ended” instead of taking gifts.';
+  const monthly = 'Monthly gifts that were already running continue to go to the charity.';
+  const mistake = 'If this was a mistake, change the end date in your dashboard to reopen it';
+  const subject = `Your campaign ${ctx.appealTitle} has ended: ${formatPence(ctx.raised)} raised`;
+  const text = [
+    greeting,
+    '',
+    `Thank you for your campaign “${ctx.appealTitle}”. It ended on ${formatLongUkDay(summary.lastDay)}.`,
+    '',
+    figures,
+    ...(giftAid ? [giftAid] : []),
+    '',
+    appeals,
+    ...lines.map((line) => `- ${line}`),
+    '',
+    page,
+    monthly,
+    '',
+    `${mistake}: ${ctx.myAppealsUrl}`,
+    ...footerText(ctx, site, true),
+  ].join('\n');
+  const html = layout(
+    site,
+    [
+      escapeHtml(greeting),
+      `Thank you for your campaign <strong>${escapeHtml(ctx.appealTitle)}</strong>. It ended on ${escapeHtml(formatLongUkDay(summary.lastDay))}.`,
+      `<strong>${escapeHtml(figures)}</strong>${giftAid ? `<br>${escapeHtml(giftAid)}` : ''}`,
+      escapeHtml(appeals),
+      ...(lines.length
+        ? [
+            `<ul style="margin:0 0 16px;padding-left:20px">${lines.map((line) => `<li>${escapeHtml(line)}</li>`).join('')}</ul>`,
+          ]
+        : []),
+      `${escapeHtml(page)} ${escapeHtml(monthly)}`,
+      `${escapeHtml(mistake)}: <a href="${escapeHtml(ctx.myAppealsUrl)}" style="color:#07523a">your active campaigns</a>.`,
+    ],
+    ctx,
+    true,
+  );
+  return { to: ctx.to, subject, text, html };
+}
+
 /** What the "now open" email says beyond the appeal's title and links. */
 export type OpenedNews = {
   /** The first day it takes gifts, "YYYY-MM-DD" (its own start date or its campaign's, the later). */

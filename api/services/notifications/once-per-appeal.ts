@@ -4,8 +4,8 @@ import { appealNotifications, users } from '../../../db/schema';
 import { logMailFailure, type MailMessage, type Mailer } from '../mail/mailer';
 
 /**
- * What the two once-per-appeal emails share (the ended summary, decision 056, and the "now open"
- * notice, 062): who can be written to, a stored day read as a day, and the claim that makes each
+ * What the once-per-appeal emails share (the ended summaries, decisions 056 and 069, the "now open"
+ * notices, 062 and 067, and the campaign taken down, 066): who can be written to, a stored day read as a day, and the claim that makes each
  * email go once per appeal, ever.
  */
 
@@ -34,13 +34,13 @@ export async function sendOncePerAppeal(
   db: Db,
   mailer: Mailer,
   email: { appealId: string; column: OnceColumn; key: string; now: Date; failure: string },
-  message: () => MailMessage,
+  message: () => MailMessage | Promise<MailMessage>,
 ): Promise<boolean> {
   const { appealId, column, now } = email;
   try {
     if (!(await claimOnce(db, appealId, column, now))) return false;
     try {
-      const result = await mailer.send({ ...message(), key: email.key });
+      const result = await mailer.send({ ...(await message()), key: email.key });
       return !result.duplicate;
     } catch (err) {
       await db
