@@ -7,6 +7,7 @@ import {
   createAppeal,
   createCampaign,
   createDonation,
+  createMonthlyGift,
   createOrganization,
   createSession,
   createUser,
@@ -43,6 +44,8 @@ async function campaignWithAppeals(t: TestApp) {
     await appeal(gus.id, { title: 'Held draft', status: 'draft' }),
   ];
   await createDonation(t.db, { donorId: gus.id, campaignId: campaign.id, appealId: told[0].id, amount: 4000 });
+  // Gus gives to Fay's appeal monthly (and is past due this month); Bake sale has none.
+  await createMonthlyGift(t.db, { donorId: gus.id, campaignId: campaign.id, appealId: told[0].id, status: 'past_due' });
   const setStatus = (status: 'approved' | 'draft' | 'deleted') =>
     t.client(orgAdmin.token).api.campaigns[':id'].$put({ param: { id: campaign.id }, json: { status } });
   return { campaign, fay, gus, told, notTold, setStatus };
@@ -77,6 +80,10 @@ describe(`appeal campaign down emails (${engineName})`, () => {
       'Your appeal’s page is off the site, and it takes no gifts until the campaign is back.',
     );
     expect(swim.text).toContain('The £40.00 given to it so far stays with the charity');
+    expect(swim.text).toContain(
+      '1 monthly gift to it is still set up; it continues to go to the charity unless its donor or the charity stops it.',
+    );
+    expect(mails.find((mail) => mail.to === gus.email)!.text).not.toContain('monthly');
     expect(swim.text).toContain('write to the charity: appeals@charity.example');
     expect(swim.text).toMatch(/See it in My Appeals: \S+\/dashboard\/active-appeals\n/);
     expect(swim.text).not.toContain(`/appeals/${toShortId(told[0].id)}`);

@@ -4,7 +4,7 @@ import type { Db } from '../../../db/client';
 import { appealNotifications, campaignTotals, campaigns, organizations, users } from '../../../db/schema';
 import { hasEnded, lastGivingDay } from '../../../domain/giving-ends';
 import { logMailFailure, type Mailer } from '../mail/mailer';
-import { appealForMailColumns } from './appeal-for-mail';
+import { appealForMailColumns, monthlyGiftsSetUpColumn } from './appeal-for-mail';
 import { appealBackEmail, appealTakenDownEmail, charityContact, fundraiserMailContext } from './fundraiser-mail';
 import { creatorCanBeWritten, sendOncePerAppeal } from './once-per-appeal';
 
@@ -56,6 +56,7 @@ export async function emailCampaignDownAppeals(
       ...appealAndCampaignColumns(),
       campaignStatus: parent.status,
       organizationEmail: organizations.email,
+      monthlyGifts: monthlyGiftsSetUpColumn(),
     })
     .from(campaigns)
     .innerJoin(parent, eq(parent.id, campaigns.campaignId))
@@ -97,6 +98,7 @@ export async function emailCampaignDownAppeals(
           status,
           campaignTitle: row.campaignTitle,
           contact: charityContact(row.organizationEmail, options.supportEmail),
+          monthlyGifts: Number(row.monthlyGifts),
         }),
     );
     if (sentNow) sent += 1;

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { campaignTotals, campaigns, users } from '../../../db/schema';
+import { campaignTotals, campaigns, monthlyGifts, users } from '../../../db/schema';
 
 /**
  * The columns of `AppealForMail` (fundraiser-mail.ts) that every fundraiser email reads: the
@@ -15,3 +15,11 @@ export const appealForMailColumns = () => ({
   firstName: users.firstName,
   raised: sql<number>`coalesce(${campaignTotals.raisedPence}, 0)`,
 });
+
+/**
+ * The appeal's monthly gifts still set up (active, retrying a failed payment, or paused), for the
+ * emails that take it off the site (decision 064's amendment): they go on to the charity. Found
+ * through its campaign's monthly gifts (monthly_gifts_campaign_idx); one appeal, or one run's few.
+ */
+export const monthlyGiftsSetUpColumn = () =>
+  sql<number>`(select count(*) from ${monthlyGifts} where ${monthlyGifts.campaignId} = ${campaigns.campaignId} and ${monthlyGifts.appealId} = ${campaigns.id} and ${monthlyGifts.status} in ('active', 'past_due', 'paused'))`;

@@ -2,7 +2,14 @@ import { eq, inArray } from 'drizzle-orm';
 import { describe, expect, it, vi } from 'vitest';
 import { outbox } from '../../../db/schema';
 import { toShortId } from '../../../domain/ids';
-import { createAppeal, createCampaign, createDonation, createOrganization, signedIn } from '../../../tests/factories';
+import {
+  createAppeal,
+  createCampaign,
+  createDonation,
+  createMonthlyGift,
+  createOrganization,
+  signedIn,
+} from '../../../tests/factories';
 import { engineName, setupTestApp, type TestApp } from '#test-app';
 import { readConfig } from '../../lib/config';
 import { createMailer, type Mailer } from '../mail/mailer';
@@ -55,6 +62,8 @@ describe(`appeal taken down emails (${engineName})`, () => {
     expect(mail.text).toContain('The charity has moved your appeal “Sponsored swim” back to a draft.');
     expect(mail.text).toContain('it takes no gifts until the charity approves it again.');
     expect(mail.text).toContain('The £25.00 given to it so far stays with the charity');
+    // No monthly gift runs to it: nothing is said of them.
+    expect(mail.text).not.toContain('monthly');
     expect(mail.text).toContain('write to the charity: appeals@charity.example');
     expect(mail.text).toMatch(/See it in My Appeals: \S*\/dashboard\/active-appeals\n/);
     // Its page answers 404 now: the email does not send the fundraiser there.
@@ -72,13 +81,24 @@ describe(`appeal taken down emails (${engineName})`, () => {
 
   it("tells the fundraiser when the charity deletes their appeal, naming the site's address when the organization has none", async () => {
     const t = await setupTestApp();
-    const { appeal, setStatus } = await liveAppeal(t, { organizationEmail: null });
+    const { appeal, fay, setStatus } = await liveAppeal(t, { organizationEmail: null });
+    // Two monthly gifts still set up to it (one paused), one cancelled, and one to the campaign alone.
+    const monthly = (status: 'active' | 'paused' | 'cancelled', appealId: string | null = appeal.id) =>
+      createMonthlyGift(t.db, { donorId: fay.user.id, campaignId: appeal.campaignId!, appealId, status });
+    await monthly('active');
+    await monthly('paused');
+    await monthly('cancelled');
+    await monthly('active', null);
     expect((await setStatus('deleted')).status).toBe(200);
     const [mail] = await takenDown(t, appeal.id);
     expect(mail.key).toBe(appealTakenDownKey(appeal.id, 'deleted'));
     expect(mail.subject).toBe('Your appeal Sponsored swim has been removed');
     expect(mail.text).toContain('The charity has removed your appeal “Sponsored swim”.');
     expect(mail.text).toContain('it takes no more gifts.');
+    expect(mail.text).toContain(
+      '2 monthly gifts to it are still set up; they continue to go to the charity unless their donors or the charity stop them.',
+    );
+    expect(mail.html).toContain('2 monthly gifts to it are still set up;');
     expect(mail.text).toContain(`write to the charity: ${readConfig(t.env).supportEmail}`);
     // Nowhere to see it: no closing link at all.
     expect(mail.text).not.toContain('See your appeal');

@@ -4,7 +4,7 @@ import { campaignTotals, campaigns, organizations, users } from '../../../db/sch
 import { logMailFailure, type Mailer } from '../mail/mailer';
 import { appealTakenDownEmail, charityContact, fundraiserMailContext } from './fundraiser-mail';
 import { creatorCanBeWritten } from './once-per-appeal';
-import { appealForMailColumns } from './appeal-for-mail';
+import { appealForMailColumns, monthlyGiftsSetUpColumn } from './appeal-for-mail';
 
 /**
  * "Your appeal is off the site" (docs/decisions/064): when the charity sets a fundraiser's appeal
@@ -34,6 +34,7 @@ export async function emailTakenDownAppeal(
         ...appealForMailColumns(),
         status: campaigns.status,
         organizationEmail: organizations.email,
+        monthlyGifts: monthlyGiftsSetUpColumn(),
       })
       .from(campaigns)
       .innerJoin(users, eq(users.id, campaigns.createdBy))
@@ -47,6 +48,7 @@ export async function emailTakenDownAppeal(
     const message = appealTakenDownEmail(context, {
       status,
       contact: charityContact(row.organizationEmail, options.supportEmail),
+      monthlyGifts: Number(row.monthlyGifts),
     });
     const result = await mailer.send({ ...message, key: appealTakenDownKey(row.id, status) });
     return !result.duplicate;

@@ -512,6 +512,8 @@ export type TakenDownNews = {
   contact: string;
   /** Set when the charity took down the appeal's campaign, not the appeal (decision 066): its title. */
   campaignTitle?: string;
+  /** Its monthly gifts still set up, which go on to the charity (none when left out). */
+  monthlyGifts?: number;
 };
 
 /**
@@ -543,6 +545,9 @@ export function appealTakenDownEmail(ctx: FundraiserMailContext, news: TakenDown
     ctx.raised > 0
       ? `The ${formatPence(ctx.raised)} given to it so far stays with the charity, as its donors meant.`
       : null;
+  const monthly = news.monthlyGifts
+    ? `${news.monthlyGifts === 1 ? '1 monthly gift to it is' : `${news.monthlyGifts} monthly gifts to it are`} still set up; ${news.monthlyGifts === 1 ? 'it continues' : 'they continue'} to go to the charity unless ${news.monthlyGifts === 1 ? 'its donor' : 'their donors'} or the charity ${news.monthlyGifts === 1 ? 'stops it' : 'stop them'}.`
+    : null;
   const ask = `If you did not expect this, or have questions, write to the charity: ${news.contact}`;
   const closing: ClosingLink =
     draft || campaign !== undefined ? { label: 'See it in My Appeals', url: ctx.myAppealsUrl } : null;
@@ -557,7 +562,7 @@ export function appealTakenDownEmail(ctx: FundraiserMailContext, news: TakenDown
     '',
     `The charity has ${what((title) => `“${title}”`)}.`,
     state,
-    ...(given ? ['', given] : []),
+    ...(given || monthly ? ['', ...[given, monthly].filter((line) => line !== null)] : []),
     '',
     ask,
     ...footerText(ctx, site, true, closing),
@@ -568,7 +573,14 @@ export function appealTakenDownEmail(ctx: FundraiserMailContext, news: TakenDown
     [
       escapeHtml(greeting),
       `The charity has ${what((title) => `<strong>${escapeHtml(title)}</strong>`)}. ${escapeHtml(state)}`,
-      ...(given ? [escapeHtml(given)] : []),
+      ...(given || monthly
+        ? [
+            [given, monthly]
+              .filter((line) => line !== null)
+              .map(escapeHtml)
+              .join(' '),
+          ]
+        : []),
       `If you did not expect this, or have questions, write to the charity: ${mailto}`,
     ],
     ctx,
