@@ -1,4 +1,5 @@
-import { sql } from 'drizzle-orm';
+import { type SQLWrapper, sql } from 'drizzle-orm';
+import { releaseItemsBackQuery, takenDownGifts } from '../api/services/notifications/monthly-item-down';
 import { describe, expect, it } from 'vitest';
 import { engineName, setupTestApp } from '#test-app';
 
@@ -41,5 +42,28 @@ describe(`stored totals are read by key, never by scanning gifts (${engineName})
     const text = plan.map((row) => row.detail).join('\n');
     expect(text).toMatch(/SEARCH ct USING INDEX sqlite_autoindex_campaign_totals_1 \(campaign_id=\?\)/);
     expect(text).not.toMatch(/\bdonations\b/);
+  });
+});
+
+describe(`the five-minute run finds taken-down items and told gifts by index (${engineName})`, () => {
+  const planOf = async (query: SQLWrapper) => {
+    const t = await setupTestApp();
+    const plan = await t.db.all<{ detail: string }>(sql`explain query plan ${query.getSQL()}`);
+    return plan.map((row) => row.detail).join('\n');
+  };
+
+  it('monthly donors of items taken down (decision 070): the recent take-downs, then their gifts by campaign', async () => {
+    const t = await setupTestApp();
+    const text = await planOf(takenDownGifts(t.db, new Date()));
+    expect(text).toContain('campaigns_status_updated_idx');
+    expect(text).toContain('monthly_gifts_campaign_idx');
+    expect(text).not.toMatch(/SCAN (down|monthly_gifts)\b/);
+  });
+
+  it('releasing the told gifts whose item is back reads only the told ones', async () => {
+    const t = await setupTestApp();
+    const text = await planOf(releaseItemsBackQuery(t.db));
+    expect(text).toContain('monthly_gifts_item_down_idx');
+    expect(text).not.toMatch(/SCAN monthly_gifts\b/);
   });
 });

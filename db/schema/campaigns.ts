@@ -56,6 +56,8 @@ export const campaigns = sqliteTable(
     // Lists' display order (created_at desc, id asc) straight from the index (migration 0017).
     index('campaigns_children_order_idx').on(t.campaignId, t.status, t.kind, sql`${t.createdAt} desc`, t.id),
     index('campaigns_status_order_idx').on(t.status, sql`${t.createdAt} desc`, t.id),
+    // Items taken off the site lately (draft or deleted, by when), for the five-minute run's emails (decision 070).
+    index('campaigns_status_updated_idx').on(t.status, t.updatedAt),
     index('campaigns_org_idx').on(t.organizationId),
     index('campaigns_created_by_idx').on(t.createdBy),
   ],

@@ -41,10 +41,17 @@ export const monthlyGifts = sqliteTable(
     paymentMethod: text('payment_method', { enum: ONLINE_PAYMENT_METHODS }).notNull().default('card'),
     bankLast4: text('bank_last4'),
     mandateId: text('mandate_id'),
+    /**
+     * When its donor was told that the appeal or campaign it supports left the site (decision 070);
+     * cleared once that is back, so a later take-down is told too.
+     */
+    itemDownToldAt: integer('item_down_told_at', { mode: 'timestamp_ms' }),
   },
   (t) => [
     index('monthly_gifts_donor_idx').on(t.donorId, t.status),
     index('monthly_gifts_campaign_idx').on(t.campaignId),
     index('monthly_gifts_mandate_idx').on(t.mandateId),
+    // The told ones, found every five minutes to release those whose appeal is back (decision 070).
+    index('monthly_gifts_item_down_idx').on(t.itemDownToldAt),
   ],
 );

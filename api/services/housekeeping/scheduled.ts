@@ -8,6 +8,7 @@ import { emailOpenedAppeals } from '../notifications/appeal-opened';
 import { emailEndedCampaigns } from '../notifications/campaign-ended';
 import { emailOpenedCampaigns } from '../notifications/campaign-opened';
 import { flushFundraiserNotifications } from '../notifications/fundraiser';
+import { emailMonthlyDonorsItemDown } from '../notifications/monthly-item-down';
 import { createPaymentProvider } from '../payments';
 import { runHousekeeping } from './run';
 
@@ -57,14 +58,21 @@ export async function runScheduledWork(run: {
 }
 
 /**
- * The "off the site with its campaign" and "back on the site" emails (decision 066), in both runs:
- * fundraisers learn within minutes. Back first: a campaign approved again releases its claims.
+ * The "off the site with its campaign" and "back on the site" emails (decision 066), and the monthly
+ * donors' "no longer on the site" (070), in both runs: fundraisers and donors learn within minutes.
+ * Back first: a campaign approved again releases its claims.
  */
 async function emailCampaignDown(db: Db, mailer: Mailer, config: AppConfig, origin: string, now: Date) {
   const options = { origin, now, supportEmail: config.supportEmail };
   const back = await emailCampaignBackAppeals(db, mailer, options);
   const down = await emailCampaignDownAppeals(db, mailer, options);
-  return { appeals_campaign_down_emails: down.sent, appeals_campaign_back_emails: back.sent };
+  // The donors of monthly gifts to what went (decision 070).
+  const monthly = await emailMonthlyDonorsItemDown({ db, mailer, config, origin, now });
+  return {
+    appeals_campaign_down_emails: down.sent,
+    appeals_campaign_back_emails: back.sent,
+    monthly_item_down_emails: monthly.sent,
+  };
 }
 
 /**

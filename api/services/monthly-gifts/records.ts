@@ -75,7 +75,10 @@ const t = monthlyGifts;
 /** The stored row is cancelled: nothing but a cancellation detail changes it again. */
 const isCancelled = sql`${t.status} = 'cancelled'`;
 
-/** How the gift is paid, as its first donation was (a Direct Debit's mandate and bank digits). */
+/**
+ * How the gift is paid, as its first donation was (a Direct Debit's mandate and bank digits). The
+ * inserts below list every column in the table's order; item_down_told_at (null) follows these three.
+ */
 const methodOfFirstGift = (
   donationId: string,
 ) => sql`coalesce((select payment_method from donations where id = ${donationId}), 'card'),
@@ -136,7 +139,7 @@ export function upsertFromSubscription(
     .select(
       sql`select ${s.id}, ${a.donorId}, ${a.campaignId}, ${a.appealId}, ${a.donationId}, ${s.priceId}, ${s.amount ?? amountFallback},
         ${s.status}, ${s.pauseResumesAt}, ${s.nextPaymentAt}, ${s.startedAt}, ${s.cancelledAt}, ${s.cancelledBy},
-        ${a.giftAidDeclarationId}, ${a.source}, ${eventAt}, null, ${now}, ${now}, ${methodOfFirstGift(a.donationId)} where ${guard}`,
+        ${a.giftAidDeclarationId}, ${a.source}, ${eventAt}, null, ${now}, ${now}, ${methodOfFirstGift(a.donationId)}, null where ${guard}`,
     )
     .onConflictDoUpdate({
       target: t.id,
@@ -176,7 +179,7 @@ export function upsertFromPaidInvoice(
     .select(
       sql`select ${p.subscriptionId}, ${p.a.donorId}, ${p.a.campaignId}, ${p.a.appealId}, ${p.a.donationId}, null, ${p.amount},
         'active', null, ${next}, ${p.paidAt}, null, null, ${p.a.giftAidDeclarationId}, ${p.a.source}, 0, null, ${now}, ${now},
-        ${methodOfFirstGift(p.a.donationId)} where ${guard}`,
+        ${methodOfFirstGift(p.a.donationId)}, null where ${guard}`,
     )
     .onConflictDoUpdate({
       target: t.id,
@@ -209,7 +212,7 @@ export function insertNeverStartedGift(
     .select(
       sql`select ${p.subscriptionId}, ${p.a.donorId}, ${p.a.campaignId}, ${p.a.appealId}, ${p.a.donationId}, null, ${p.amount},
         'incomplete', null, null, null, null, null, ${p.a.giftAidDeclarationId}, ${p.a.source}, 0, null, ${now}, ${now},
-        ${methodOfFirstGift(p.a.donationId)}
+        ${methodOfFirstGift(p.a.donationId)}, null
         where ${guard} and (select payment_method from donations where id = ${p.a.donationId}) = 'bacs_debit'`,
     )
     .onConflictDoNothing({ target: t.id }) as unknown as Statement;
