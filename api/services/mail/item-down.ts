@@ -21,7 +21,7 @@ export type ItemDownNotice = {
 
 /**
  * The gift goes on (it is the donor's agreement with the charity, which a page leaving the site does
- * not end), so the email says so, and how to stop it with one click if they would rather.
+ * not end), so the email says so, and how to stop it without signing in if they would rather.
  */
 export function itemDownEmail(n: ItemDownNotice): MailMessage {
   const why = n.campaignTitle ? `, with its campaign “${n.campaignTitle}”` : '';
@@ -40,7 +40,10 @@ export function itemDownEmail(n: ItemDownNotice): MailMessage {
         kind: 'p',
         text: `Your gift continues to go to ${n.charity.name} each month, as you set it up: you need do nothing to keep giving. Thank you.`,
       },
-      { kind: 'p', text: 'If you would rather stop it, one click cancels it and nothing more is taken:' },
+      {
+        kind: 'p',
+        text: 'If you would rather stop it, you can cancel it here without signing in; nothing more is taken after that:',
+      },
       { kind: 'button', label: 'Cancel my monthly gift', href: n.cancelUrl },
       {
         kind: 'small',

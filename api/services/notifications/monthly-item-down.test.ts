@@ -65,7 +65,7 @@ const run = (t: TestApp, now = new Date(), mailer = mailerOf(t)) =>
   emailMonthlyDonorsItemDown({ db: t.db, mailer, config: readConfig(t.env), origin: ORIGIN, now });
 
 describe(`monthly donors told when what they give to leaves the site (${engineName})`, () => {
-  it('an appeal deleted: each donor whose monthly gift supports it is told once, with a one-click cancel', async () => {
+  it('an appeal deleted: each donor whose monthly gift supports it is told once, with a cancel link that needs no sign-in', async () => {
     const t = await setupTestApp();
     const { appeal, people, gifts, setStatus } = await givenMonthly(t);
     const all = Object.values(gifts).map((g) => g.id);

@@ -13,7 +13,7 @@ import { CAMPAIGN_DOWN_WINDOW_DAYS } from './appeal-campaign-down';
  * "The appeal your monthly gift supports is no longer on the site" (docs/decisions/070). When an
  * appeal or a campaign is set to draft or deleted, by the charity or by its own fundraiser, the
  * donors whose monthly gifts support it are told, in the five-minute run: the gift goes on to the
- * charity, and one click stops it. Each gift is claimed first (monthly_gifts.item_down_told_at,
+ * charity, and a signed link stops it without signing in. Each gift is claimed first (monthly_gifts.item_down_told_at,
  * null → now), and the email goes under `monthly-item-down:<gift>:<take-down time>`; the claim is
  * released once the item is back on the site, so a later take-down is told too.
  */
