@@ -97,6 +97,10 @@ export const MonthlyGiftSchema = z
       campaign: z.string(),
       appeal_id: z.string().nullable(),
       appeal: z.string().nullable(),
+      on_site: z.boolean().openapi({
+        description:
+          'Whether its campaign (and appeal) are on the site; when not, the gift still goes to the charity (decision 070)',
+      }),
     }),
     started_at: z.string().nullable(),
     next_payment_at: z

@@ -1,6 +1,6 @@
 import { eq, like } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { auditLog, donations, monthlyGifts, outbox, prices, users } from '../../../db/schema';
+import { auditLog, campaigns, donations, monthlyGifts, outbox, prices, users } from '../../../db/schema';
 import { addMonths, formatLongUkDate } from '../../../domain';
 import { createAppeal, createCampaign, createOrganization, createUser, signedIn } from '../../../tests/factories';
 import {
@@ -109,10 +109,18 @@ describe(`monthly gifts in demo mode (${engineName})`, () => {
       _id: m.subscriptionId,
       amount: 1000,
       status: 'active',
-      cause: { appeal: 'Water for <Kibera> & friends' },
+      cause: { appeal: 'Water for <Kibera> & friends', on_site: true },
       mode: 'demo',
     });
     expect(Date.parse(listed.next_payment_at ?? '') - Date.now()).toBeGreaterThan(27 * 86400_000);
+    // Its appeal taken off the site (decision 070): the list says so; the gift still runs.
+    await t.db.update(campaigns).set({ status: 'deleted' }).where(eq(campaigns.id, m.appeal.id));
+    expect((await m.list())[0]).toMatchObject({ status: 'active', cause: { on_site: false } });
+    await t.db.update(campaigns).set({ status: 'approved' }).where(eq(campaigns.id, m.appeal.id));
+    await t.db.update(campaigns).set({ status: 'draft' }).where(eq(campaigns.id, m.appeal.campaignId!));
+    expect((await m.list())[0]).toMatchObject({ cause: { on_site: false } });
+    await t.db.update(campaigns).set({ status: 'approved' }).where(eq(campaigns.id, m.appeal.campaignId!));
+    expect((await m.list())[0]).toMatchObject({ cause: { on_site: true } });
     const mails = await mail(m.donor.email);
     expect(mails).toHaveLength(1);
     const [receipt] = mails;

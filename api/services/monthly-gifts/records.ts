@@ -271,10 +271,14 @@ export async function toMonthlyGiftDtos(db: Db, rows: MonthlyGiftRow[]): Promise
   const ids = [...new Set(rows.flatMap((r) => [r.campaignId, r.appealId]).filter((x): x is string => !!x))];
   const pieces = await Promise.all(
     chunks(ids).map((part) =>
-      db.select({ id: campaigns.id, title: campaigns.title }).from(campaigns).where(inArray(campaigns.id, part)),
+      db
+        .select({ id: campaigns.id, title: campaigns.title, status: campaigns.status })
+        .from(campaigns)
+        .where(inArray(campaigns.id, part)),
     ),
   );
   const titles = new Map(pieces.flat().map((c) => [c.id, c.title]));
+  const approved = new Set(pieces.flat().flatMap((c) => (c.status === 'approved' ? [c.id] : [])));
   return rows.map((r) => {
     const pause = pausedDates(r);
     return {
@@ -286,6 +290,8 @@ export async function toMonthlyGiftDtos(db: Db, rows: MonthlyGiftRow[]): Promise
         campaign: titles.get(r.campaignId) ?? '',
         appeal_id: r.appealId,
         appeal: r.appealId ? (titles.get(r.appealId) ?? null) : null,
+        // Taken off the site (decision 070): the donor's list says so, and that the gift goes on.
+        on_site: approved.has(r.campaignId) && (r.appealId === null || approved.has(r.appealId)),
       },
       started_at: isoOrNull(r.startedAt),
       next_payment_at: r.status === 'cancelled' ? null : isoOrNull(pause?.next ?? r.nextPaymentAt),

@@ -142,7 +142,13 @@ function MonthlyGiftCard({ gift, prices, onChanged }: { gift: MonthlyGift; price
       <dl className="mg-facts">
         <div>
           <dt>Cause</dt>
-          <dd>{cause}</dd>
+          <dd>
+            {cause}
+            {/* Its page was taken down (decision 070): the gift still goes to the charity until it is cancelled. */}
+            {!gift.cause.on_site && running ? (
+              <span className="mg-off-site"> No longer on the site; your gift still goes to the charity.</span>
+            ) : null}
+          </dd>
         </div>
         <div>
           <dt>Started</dt>
