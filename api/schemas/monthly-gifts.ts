@@ -56,6 +56,9 @@ export const OfficeMonthlyGiftSchema = z
     amount: z.number().int().openapi({ description: 'Pence per month' }),
     campaign: z.object({ _id: z.string(), title: z.string() }),
     appeal: z.object({ _id: z.string(), title: z.string() }).nullable(),
+    on_site: z.boolean().openapi({
+      description: 'Whether its campaign (and appeal) are on the site; its donor is told when not (decision 070)',
+    }),
     organization_id: z.string().nullable(),
     status: z.enum(MONTHLY_GIFT_STATUSES),
     method: z.string().openapi({ description: 'Who holds the payment: card (Stripe) or demo' }),

@@ -59,6 +59,10 @@ test('a monthly donor hears that the appeal they give to was taken off the site,
   await expect(card.getByText('No longer on the site; your gift still goes to the charity.')).toBeVisible();
   await expectNoAxeViolations(page, { include: '#dash-main' });
 
+  // The office's monthly gifts list marks it too.
+  await openAs(page, await signInAs('admin@example.org'), '/dashboard/monthly-gifts');
+  await expect(page.getByRole('row').filter({ hasText: email })).toContainText(`${title} (off the site)`);
+
   // The email's link stops it without signing in, after asking.
   const link = new URL(/Cancel my monthly gift: (\S+)/.exec(told!.text)![1]);
   await page.goto(link.pathname + link.search);

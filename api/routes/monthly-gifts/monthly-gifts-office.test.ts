@@ -1,5 +1,6 @@
+import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { monthlyGifts, outbox } from '../../../db/schema';
+import { campaigns, monthlyGifts, outbox } from '../../../db/schema';
 import {
   createAppeal,
   createCampaign,
@@ -118,8 +119,15 @@ describe(`the office's monthly gifts (${engineName})`, () => {
       method: 'card',
       status: 'active',
       appeal: { title: '=HYPERLINK("x")' },
+      on_site: true,
       last_failure: null,
     });
+    // Its appeal set back to a draft (decision 070): the office sees it is off the site.
+    const appealId = w.ids.active.appealId!;
+    await t.db.update(campaigns).set({ status: 'draft' }).where(eq(campaigns.id, appealId));
+    const drafted = await bodyOf(await list({ organization_id: w.orgA.id, limit: '100' }, w.admin.token), 200);
+    expect(drafted.find((g) => g._id === w.ids.active.id)).toMatchObject({ status: 'active', on_site: false });
+    await t.db.update(campaigns).set({ status: 'approved' }).where(eq(campaigns.id, appealId));
     expect(active?.donor.email).toMatch(/^grace/);
     expect(Date.parse(active?.next_payment_at ?? '')).toBe(w.ids.active.nextPaymentAt!.getTime());
     expect(body.find((g) => g.status === 'cancelled')?.next_payment_at).toBeNull();

@@ -43,7 +43,9 @@ export const monthlyGiftColumns: DashColumnDef<OfficeMonthlyGift>[] = [
   },
   {
     id: 'cause',
-    accessorFn: (row) => (row.appeal ? `${row.campaign.title}: ${row.appeal.title}` : row.campaign.title),
+    // Taken down (decision 070): the office sees which running gifts support a page no one can open.
+    accessorFn: (row) =>
+      `${row.appeal ? `${row.campaign.title}: ${row.appeal.title}` : row.campaign.title}${row.on_site ? '' : ' (off the site)'}`,
     header: ({ column }) => <DataTableColumnHeader column={column} title="Campaign / appeal" />,
     meta: { label: 'Campaign / appeal' },
   },
