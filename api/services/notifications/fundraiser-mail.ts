@@ -226,6 +226,19 @@ export type EndedSummary = {
   campaignTitle?: string | null;
 };
 
+/** What both ended emails say (an appeal's, 056, and a campaign's, 069): its figures, its page, monthly gifts, reopening. */
+function endedWords(ctx: FundraiserMailContext, gifts: number) {
+  const kind = ctx.kind ?? 'appeal';
+  const counted = gifts === 1 ? '1 gift' : `${gifts} gifts`;
+  return {
+    subject: `Your ${kind} ${ctx.appealTitle} has ended: ${formatPence(ctx.raised)} raised`,
+    figures: `${formatPence(ctx.raised)} raised from ${counted}: ${percentRaised(ctx.raised, ctx.goal)}% of its ${formatPence(ctx.goal)} goal.`,
+    page: `${kind === 'appeal' ? 'Your appeal page' : 'Its page'} stays up: it still shows the total raised, and now says “Ended” instead of taking gifts.`,
+    monthly: 'Monthly gifts that were already running continue to go to the charity.',
+    mistake: 'If this was a mistake, change the end date in your dashboard to reopen it',
+  };
+}
+
 /**
  * Sent once when an appeal's last giving day has passed (decision 056): thanks, what it raised,
  * what its page shows now, that running monthly gifts continue, and how to reopen it. Not one of
@@ -236,13 +249,7 @@ export function appealEndedEmail(ctx: FundraiserMailContext, summary: EndedSumma
   const greeting = ctx.firstName ? `Hello ${ctx.firstName},` : 'Hello,';
   const when = `on ${formatLongUkDay(summary.lastDay)}`;
   const why = summary.campaignTitle ? `, with the campaign “${summary.campaignTitle}” it belongs to` : '';
-  const gifts = summary.gifts === 1 ? '1 gift' : `${summary.gifts} gifts`;
-  const figures = `${formatPence(ctx.raised)} raised from ${gifts}: ${percentRaised(ctx.raised, ctx.goal)}% of its ${formatPence(ctx.goal)} goal.`;
-  const page =
-    'Your appeal page stays up: it still shows the total raised, and now says “Ended” instead of taking gifts.';
-  const monthly = 'Monthly gifts that were already running continue to go to the charity.';
-  const mistake = 'If this was a mistake, change the end date in your dashboard to reopen it';
-  const subject = `Your appeal ${ctx.appealTitle} has ended: ${formatPence(ctx.raised)} raised`;
+  const { subject, figures, page, monthly, mistake } = endedWords(ctx, summary.gifts);
   const text = [
     greeting,
     '',
@@ -297,8 +304,7 @@ export const CAMPAIGN_TOP_APPEALS = 3;
 export function campaignEndedEmail(ctx: FundraiserMailContext, summary: CampaignEndedSummary): MailMessage {
   const site = ctx.siteName ?? 'UK NFP';
   const greeting = ctx.firstName ? `Hello ${ctx.firstName},` : 'Hello,';
-  const gifts = summary.gifts === 1 ? '1 gift' : `${summary.gifts} gifts`;
-  const figures = `${formatPence(ctx.raised)} raised from ${gifts}: ${percentRaised(ctx.raised, ctx.goal)}% of its ${formatPence(ctx.goal)} goal.`;
+  const { subject, figures, page, monthly, mistake } = endedWords(ctx, summary.gifts);
   const giftAid =
     summary.giftAid > 0
       ? `Donors declared Gift Aid worth ${formatPence(summary.giftAid)} more, to claim from HMRC on the dashboard's Gift Aid screen.`
@@ -312,10 +318,6 @@ export function campaignEndedEmail(ctx: FundraiserMailContext, summary: Campaign
     ...summary.topAppeals.map((a) => `${a.title}: ${formatPence(a.raised)}`),
     ...(others > 0 && summary.topAppeals.length ? [`and ${others} more`] : []),
   ];
-  const page = 'Its page stays up: it still shows the total raised, and now says “Ended” instead of taking gifts.';
-  const monthly = 'Monthly gifts that were already running continue to go to the charity.';
-  const mistake = 'If this was a mistake, change the end date in your dashboard to reopen it';
-  const subject = `Your campaign ${ctx.appealTitle} has ended: ${formatPence(ctx.raised)} raised`;
   const text = [
     greeting,
     '',
