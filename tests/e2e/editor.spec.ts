@@ -290,9 +290,9 @@ test('an admin edits a campaign in the dashboard: loaded values, status select, 
   const status = page.getByRole('combobox', { name: 'Status' });
   await expect(status).toHaveValue('approved');
   await status.selectOption('deleted');
-  // Its appeals go with it, and their fundraisers are told (decision 066): said before saving.
+  // Its appeals go with it, and their fundraisers and its monthly donors are told (066, 070): said before saving.
   await expect(status).toHaveAccessibleDescription(
-    'Saving takes its appeals off the site with it, and emails their fundraisers that it did.',
+    'Saving takes its appeals off the site with it, and emails their fundraisers and its monthly donors that it did.',
   );
   await page.getByRole('button', { name: 'Continue' }).click();
   const confirm = page.getByRole('alertdialog', { name: /Delete this campaign\?/ });

@@ -168,7 +168,7 @@ test('an admin marks an appeal a sponsored event in the editor', async ({ page, 
   await expect(status).toHaveValue('approved');
   await status.selectOption('draft');
   await expect(status).toHaveAccessibleDescription(
-    'Saving emails the fundraiser who started it (unless that is you) that it is off the site.',
+    'Saving emails the fundraiser who started it (unless that is you), and anyone giving to it monthly, that it is off the site.',
   );
   await status.selectOption('approved');
   await expect(page.getByText('Saving emails the fundraiser')).toHaveCount(0);

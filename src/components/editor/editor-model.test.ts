@@ -279,15 +279,21 @@ describe('statusChangeNote', () => {
       'Saving emails the fundraiser who started it (unless that is you) that it is approved.',
     );
     expect(statusChangeNote('appeal', 'approved', 'draft')).toBe(
+      'Saving emails the fundraiser who started it (unless that is you), and anyone giving to it monthly, that it is off the site.',
+    );
+    expect(statusChangeNote('appeal', 'approved', 'deleted')).toMatch(
+      /and anyone giving to it monthly, that it is off the site\.$/,
+    );
+    // A draft's monthly donors were told when it left the site.
+    expect(statusChangeNote('appeal', 'draft', 'deleted')).toBe(
       'Saving emails the fundraiser who started it (unless that is you) that it is off the site.',
     );
-    expect(statusChangeNote('appeal', 'draft', 'deleted')).toMatch(/that it is off the site\.$/);
     expect(statusChangeNote('appeal', 'deleted', 'approved')).toMatch(/that it is approved\.$/);
   });
 
   it('says that a campaign taken down takes its appeals with it, and emails their fundraisers', () => {
     expect(statusChangeNote('campaign', 'approved', 'draft')).toBe(
-      'Saving takes its appeals off the site with it, and emails their fundraisers that it did.',
+      'Saving takes its appeals off the site with it, and emails their fundraisers and its monthly donors that it did.',
     );
     expect(statusChangeNote('campaign', 'approved', 'deleted')).toMatch(/^Saving takes its appeals off the site/);
     expect(statusChangeNote('campaign', 'draft', 'approved')).toBe(

@@ -346,14 +346,17 @@ export function statusChangeNote(
 ): string | null {
   if (saved === null || saved === chosen) return null;
   if (kind === 'campaign') {
+    // Monthly donors to it or its appeals are told too (decision 070).
     if (saved === 'approved')
-      return 'Saving takes its appeals off the site with it, and emails their fundraisers that it did.';
+      return 'Saving takes its appeals off the site with it, and emails their fundraisers and its monthly donors that it did.';
     if (chosen === 'approved')
       return 'Saving puts its live appeals back on the site, and emails the fundraisers told they went.';
     return null;
   }
   const who = 'Saving emails the fundraiser who started it (unless that is you)';
   if (chosen === 'approved') return `${who} that it is approved.`;
-  if (chosen === 'deleted' || saved === 'approved') return `${who} that it is off the site.`;
+  // Its monthly donors hear when it leaves the site (decision 070); a draft deleted later was told then.
+  if (saved === 'approved') return `${who}, and anyone giving to it monthly, that it is off the site.`;
+  if (chosen === 'deleted') return `${who} that it is off the site.`;
   return null;
 }
