@@ -61,7 +61,13 @@ test('a monthly donor hears that the appeal they give to was taken off the site,
 
   // The office's monthly gifts list marks it too.
   await openAs(page, await signInAs('admin@example.org'), '/dashboard/monthly-gifts');
-  await expect(page.getByRole('row').filter({ hasText: email })).toContainText(`${title} (off the site)`);
+  const row = page.getByRole('row').filter({ hasText: email });
+  await expect(row).toContainText(`${title} (off the site)`);
+  // So does the gift's own page, where the office may cancel it.
+  await row.getByRole('link', { name: /^Open gift/ }).click();
+  await expect(page.getByRole('region', { name: 'Monthly gift' })).toContainText(
+    'What it supports is no longer on the site. The gift still runs until it is cancelled.',
+  );
 
   // The email's link stops it without signing in, after asking.
   const link = new URL(/Cancel my monthly gift: (\S+)/.exec(told!.text)![1]);

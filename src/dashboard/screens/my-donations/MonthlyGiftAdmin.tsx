@@ -53,6 +53,12 @@ export function MonthlyGiftAdmin({
         {gift.cancelled_by === 'bank' ? ' (Direct Debit cancelled at the bank)' : ''}
       </p>
       <p>Paid by {paymentMethodLabel(gift.payment_method, gift.bank_last4)}</p>
+      {/* Its page was taken down (decision 070): the office decides whether the gift should go on. */}
+      {gift.status !== 'cancelled' && !gift.cause.on_site ? (
+        <p className="dash-hint">
+          What it supports is no longer on the site. The gift still runs until it is cancelled.
+        </p>
+      ) : null}
       {gift.status !== 'cancelled' && canCancel ? (
         confirming ? (
           <div className="mg-actions">
