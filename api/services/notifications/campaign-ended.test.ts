@@ -57,6 +57,24 @@ describe(`campaign ended emails (${engineName})`, () => {
     await createDonation(t.db, { donorId: donor.id, campaignId: yesterday.id, appealId: draft.id, amount: 90_000 });
     // A gift to the campaign itself, with Gift Aid declared: 25% of £40.
     await createDonation(t.db, { donorId: donor.id, campaignId: yesterday.id, amount: 4_000, giftAid: true });
+    // And two online: £20 by card, £10 by Direct Debit (£5 of it refunded, a partial refund still counts).
+    await createDonation(t.db, { donorId: donor.id, campaignId: yesterday.id, amount: 2_000, source: 'card' });
+    await createDonation(t.db, {
+      donorId: donor.id,
+      campaignId: yesterday.id,
+      amount: 1_500,
+      refundedAmount: 500,
+      source: 'card',
+      paymentMethod: 'bacs_debit',
+    });
+    // A failed one counts nowhere.
+    await createDonation(t.db, {
+      donorId: donor.id,
+      campaignId: yesterday.id,
+      amount: 9_900,
+      status: 'failed',
+      source: 'card',
+    });
 
     const weekAgo = await campaign('2026-11-18', { title: 'Autumn Wells' });
     const eightDaysAgo = await campaign('2026-11-17');
@@ -71,11 +89,14 @@ describe(`campaign ended emails (${engineName})`, () => {
 
     const [mail] = await mailOf(t, yesterday.id);
     expect(mail.to).toBe(ann.email);
-    expect(mail.subject).toBe('Your campaign Winter Night Shelter has ended: £1,490.00 raised');
+    expect(mail.subject).toBe('Your campaign Winter Night Shelter has ended: £1,520.00 raised');
     expect(mail.text).toContain('Hello Ann,');
     expect(mail.text).toContain('Thank you for your campaign “Winter Night Shelter”. It ended on 24 November 2026.');
     // Its total counts every gift to it and its appeals, the draft's too (the money came in).
-    expect(mail.text).toContain('£1,490.00 raised from 5 gifts: 149.00% of its £1,000.00 goal.');
+    expect(mail.text).toContain('£1,520.00 raised from 7 gifts: 152.00% of its £1,000.00 goal.');
+    expect(mail.text).toContain(
+      'Of it, £20.00 came by card, £10.00 by Direct Debit and £1,490.00 offline (entered by hand or in a batch).',
+    );
     expect(mail.text).toContain(
       "Donors declared Gift Aid worth £10.00 more, to claim from HMRC on the dashboard's Gift Aid screen.",
     );
@@ -98,6 +119,8 @@ describe(`campaign ended emails (${engineName})`, () => {
     expect(late.text).toContain('£0.00 raised from 0 gifts: 0.00% of its £1,000.00 goal.');
     expect(late.text).toContain('No appeal was started under it.');
     expect(late.text).not.toContain('Gift Aid');
+    // Nothing came in, or all one way: no split.
+    expect(late.text).not.toContain('Of it,');
     for (const untold of [eightDaysAgo, today, noDate, draftCampaign, nobody])
       expect(await mailOf(t, untold.id)).toEqual([]);
     expect(await mailOf(t, appealEnded.id)).toEqual([]);

@@ -1,6 +1,6 @@
-import { and, desc, eq, gt, isNull, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../../db/client';
-import { appealNotifications, campaignTotals, campaigns, users } from '../../../db/schema';
+import { appealNotifications, campaignTotals, campaigns, donations, users } from '../../../db/schema';
 import type { Mailer } from '../mail/mailer';
 import { endedWindow } from './appeal-ended';
 import { appealForMailColumns } from './appeal-for-mail';
@@ -79,6 +79,7 @@ export async function emailEndedCampaigns(
             lastDay: row.lastDay,
             appeals,
             topAppeals: appeals ? await topAppeals(db, row.id) : [],
+            bySource: await incomeBySource(db, row.id),
           },
         ),
     );
@@ -99,4 +100,26 @@ async function topAppeals(db: Db, campaignId: string) {
     .orderBy(desc(campaignTotals.raisedPence), campaigns.title)
     .limit(CAMPAIGN_TOP_APPEALS);
   return rows.map((r) => ({ title: r.title, raised: Number(r.raised) }));
+}
+
+/**
+ * What came in by card online, by Direct Debit and offline (entered by hand or in a batch), counted as
+ * the stored totals count (succeeded and refunded gifts, net of refunds). Reads the campaign's gifts:
+ * once per campaign, when it ends.
+ */
+async function incomeBySource(db: Db, campaignId: string) {
+  const offline = sql`${donations.source} in ('manual', 'batch')`;
+  const [row] = await db
+    .select({
+      offline: sql<number>`coalesce(sum(case when ${offline} then ${donations.amount} - ${donations.refundedAmount} else 0 end), 0)`,
+      directDebit: sql<number>`coalesce(sum(case when not ${offline} and ${donations.paymentMethod} = 'bacs_debit' then ${donations.amount} - ${donations.refundedAmount} else 0 end), 0)`,
+      card: sql<number>`coalesce(sum(case when not ${offline} and ${donations.paymentMethod} <> 'bacs_debit' then ${donations.amount} - ${donations.refundedAmount} else 0 end), 0)`,
+    })
+    .from(donations)
+    .where(and(eq(donations.campaignId, campaignId), inArray(donations.status, ['succeeded', 'refunded'])));
+  return {
+    card: Number(row?.card ?? 0),
+    directDebit: Number(row?.directDebit ?? 0),
+    offline: Number(row?.offline ?? 0),
+  };
 }

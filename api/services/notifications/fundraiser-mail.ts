@@ -291,7 +291,24 @@ export type CampaignEndedSummary = {
   appeals: number;
   /** Those that raised the most (more than nothing), at most CAMPAIGN_TOP_APPEALS: title and pence raised. */
   topAppeals: { title: string; raised: number }[];
+  /** Pence in by card online, by Direct Debit, and offline (by hand or in a batch); said when more than one. */
+  bySource?: { card: number; directDebit: number; offline: number };
 };
+
+/** "Of it, £120.00 came by card, £30.00 by Direct Debit and £40.00 offline …": null when it all came one way. */
+function sourcesLine(bySource: CampaignEndedSummary['bySource']): string | null {
+  if (!bySource) return null;
+  const ways: [number, string][] = [
+    [bySource.card, 'by card'],
+    [bySource.directDebit, 'by Direct Debit'],
+    [bySource.offline, 'offline (entered by hand or in a batch)'],
+  ];
+  const parts = ways
+    .filter(([pence]) => pence > 0)
+    .map(([pence, how], i) => `${formatPence(pence)}${i === 0 ? ' came' : ''} ${how}`);
+  if (parts.length < 2) return null;
+  return `Of it, ${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}.`;
+}
 
 /** How many of a campaign's appeals its ended email names. */
 export const CAMPAIGN_TOP_APPEALS = 3;
@@ -305,6 +322,7 @@ export function campaignEndedEmail(ctx: FundraiserMailContext, summary: Campaign
   const site = ctx.siteName ?? 'UK NFP';
   const greeting = ctx.firstName ? `Hello ${ctx.firstName},` : 'Hello,';
   const { subject, figures, page, monthly, mistake } = endedWords(ctx, summary.gifts);
+  const sources = sourcesLine(summary.bySource);
   const giftAid =
     summary.giftAid > 0
       ? `Donors declared Gift Aid worth ${formatPence(summary.giftAid)} more, to claim from HMRC on the dashboard's Gift Aid screen.`
@@ -324,6 +342,7 @@ export function campaignEndedEmail(ctx: FundraiserMailContext, summary: Campaign
     `Thank you for your campaign “${ctx.appealTitle}”. It ended on ${formatLongUkDay(summary.lastDay)}.`,
     '',
     figures,
+    ...(sources ? [sources] : []),
     ...(giftAid ? [giftAid] : []),
     '',
     appeals,
@@ -340,7 +359,7 @@ export function campaignEndedEmail(ctx: FundraiserMailContext, summary: Campaign
     [
       escapeHtml(greeting),
       `Thank you for your campaign <strong>${escapeHtml(ctx.appealTitle)}</strong>. It ended on ${escapeHtml(formatLongUkDay(summary.lastDay))}.`,
-      `<strong>${escapeHtml(figures)}</strong>${giftAid ? `<br>${escapeHtml(giftAid)}` : ''}`,
+      `<strong>${escapeHtml(figures)}</strong>${[sources, giftAid].map((line) => (line ? `<br>${escapeHtml(line)}` : '')).join('')}`,
       escapeHtml(appeals),
       ...(lines.length
         ? [
