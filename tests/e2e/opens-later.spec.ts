@@ -135,6 +135,15 @@ test("the appeal editor says when an appeal waits for its campaign, and refuses 
   expect(made.status(), await made.text()).toBe(201);
   const campaign = await made.json();
 
+  // Its page offers to start an appeal now, ready for the day it opens (decision 068).
+  await page.goto(`/campaigns/${campaign.short_id}`);
+  await expect(page.getByRole('region', { name: 'Not open for gifts yet' })).toBeVisible();
+  const startLink = page.getByRole('link', { name: `Start your own appeal for ${title}` });
+  await expect(startLink).toHaveAttribute('href', `/fund-raising?campaign=${campaign.short_id}`);
+  await expect(startLink.locator('..')).toContainText(
+    `now, ready for ${formatLongUkDay(londonDay(5))}, when giving opens.`,
+  );
+
   const token = await signInAs('donor@example.org');
   await openAs(page, token, `/dashboard/active-appeals-add?campaign=${campaign._id}`);
   await page.getByRole('button', { name: 'Start from scratch' }).click();
