@@ -58,7 +58,13 @@ describe(`campaign ended emails (${engineName})`, () => {
     // A gift to the campaign itself, with Gift Aid declared: 25% of £40.
     await createDonation(t.db, { donorId: donor.id, campaignId: yesterday.id, amount: 4_000, giftAid: true });
     // And two online: £20 by card, £10 by Direct Debit (£5 of it refunded, a partial refund still counts).
-    await createDonation(t.db, { donorId: donor.id, campaignId: yesterday.id, amount: 2_000, source: 'card' });
+    await createDonation(t.db, {
+      donorId: donor.id,
+      campaignId: yesterday.id,
+      amount: 2_000,
+      source: 'card',
+      feePence: 50,
+    });
     await createDonation(t.db, {
       donorId: donor.id,
       campaignId: yesterday.id,
@@ -66,6 +72,7 @@ describe(`campaign ended emails (${engineName})`, () => {
       refundedAmount: 500,
       source: 'card',
       paymentMethod: 'bacs_debit',
+      feePence: 30,
     });
     // A failed one counts nowhere.
     await createDonation(t.db, {
@@ -97,6 +104,7 @@ describe(`campaign ended emails (${engineName})`, () => {
     expect(mail.text).toContain(
       'Of it, £20.00 came by card, £10.00 by Direct Debit and £1,490.00 offline (entered by hand or in a batch).',
     );
+    expect(mail.text).toContain('Payment fees on it came to £0.80, so £1,519.20 reached the charity.');
     expect(mail.text).toContain(
       "Donors declared Gift Aid worth £10.00 more, to claim from HMRC on the dashboard's Gift Aid screen.",
     );
@@ -121,6 +129,7 @@ describe(`campaign ended emails (${engineName})`, () => {
     expect(late.text).not.toContain('Gift Aid');
     // Nothing came in, or all one way: no split.
     expect(late.text).not.toContain('Of it,');
+    expect(late.text).not.toContain('Payment fees');
     for (const untold of [eightDaysAgo, today, noDate, draftCampaign, nobody])
       expect(await mailOf(t, untold.id)).toEqual([]);
     expect(await mailOf(t, appealEnded.id)).toEqual([]);

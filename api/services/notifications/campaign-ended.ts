@@ -104,7 +104,7 @@ async function topAppeals(db: Db, campaignId: string) {
 
 /**
  * What came in by card online, by Direct Debit and offline (entered by hand or in a batch), counted as
- * the stored totals count (succeeded and refunded gifts, net of refunds). Reads the campaign's gifts:
+ * the stored totals count (succeeded and refunded gifts, net of refunds), and the fees paid on it. Reads the campaign's gifts:
  * once per campaign, when it ends.
  */
 async function incomeBySource(db: Db, campaignId: string) {
@@ -114,6 +114,8 @@ async function incomeBySource(db: Db, campaignId: string) {
       offline: sql<number>`coalesce(sum(case when ${offline} then ${donations.amount} - ${donations.refundedAmount} else 0 end), 0)`,
       directDebit: sql<number>`coalesce(sum(case when not ${offline} and ${donations.paymentMethod} = 'bacs_debit' then ${donations.amount} - ${donations.refundedAmount} else 0 end), 0)`,
       card: sql<number>`coalesce(sum(case when not ${offline} and ${donations.paymentMethod} <> 'bacs_debit' then ${donations.amount} - ${donations.refundedAmount} else 0 end), 0)`,
+      // The payment provider's fees (stored once Stripe's balance transaction is read; kept on a refund).
+      fees: sql<number>`coalesce(sum(${donations.feePence}), 0)`,
     })
     .from(donations)
     .where(and(eq(donations.campaignId, campaignId), inArray(donations.status, ['succeeded', 'refunded'])));
@@ -121,5 +123,6 @@ async function incomeBySource(db: Db, campaignId: string) {
     card: Number(row?.card ?? 0),
     directDebit: Number(row?.directDebit ?? 0),
     offline: Number(row?.offline ?? 0),
+    fees: Number(row?.fees ?? 0),
   };
 }

@@ -291,8 +291,8 @@ export type CampaignEndedSummary = {
   appeals: number;
   /** Those that raised the most (more than nothing), at most CAMPAIGN_TOP_APPEALS: title and pence raised. */
   topAppeals: { title: string; raised: number }[];
-  /** Pence in by card online, by Direct Debit, and offline (by hand or in a batch); said when more than one. */
-  bySource?: { card: number; directDebit: number; offline: number };
+  /** Pence in by card online, by Direct Debit, and offline (by hand or in a batch), said when more than one; and the payment fees on it. */
+  bySource?: { card: number; directDebit: number; offline: number; fees: number };
 };
 
 /** "Of it, £120.00 came by card, £30.00 by Direct Debit and £40.00 offline …": null when it all came one way. */
@@ -323,6 +323,9 @@ export function campaignEndedEmail(ctx: FundraiserMailContext, summary: Campaign
   const greeting = ctx.firstName ? `Hello ${ctx.firstName},` : 'Hello,';
   const { subject, figures, page, monthly, mistake } = endedWords(ctx, summary.gifts);
   const sources = sourcesLine(summary.bySource);
+  const fees = summary.bySource?.fees
+    ? `Payment fees on it came to ${formatPence(summary.bySource.fees)}, so ${formatPence(ctx.raised - summary.bySource.fees)} reached the charity.`
+    : null;
   const giftAid =
     summary.giftAid > 0
       ? `Donors declared Gift Aid worth ${formatPence(summary.giftAid)} more, to claim from HMRC on the dashboard's Gift Aid screen.`
@@ -342,7 +345,7 @@ export function campaignEndedEmail(ctx: FundraiserMailContext, summary: Campaign
     `Thank you for your campaign “${ctx.appealTitle}”. It ended on ${formatLongUkDay(summary.lastDay)}.`,
     '',
     figures,
-    ...(sources ? [sources] : []),
+    ...[sources, fees].filter((line) => line !== null),
     ...(giftAid ? [giftAid] : []),
     '',
     appeals,
@@ -359,7 +362,7 @@ export function campaignEndedEmail(ctx: FundraiserMailContext, summary: Campaign
     [
       escapeHtml(greeting),
       `Thank you for your campaign <strong>${escapeHtml(ctx.appealTitle)}</strong>. It ended on ${escapeHtml(formatLongUkDay(summary.lastDay))}.`,
-      `<strong>${escapeHtml(figures)}</strong>${[sources, giftAid].map((line) => (line ? `<br>${escapeHtml(line)}` : '')).join('')}`,
+      `<strong>${escapeHtml(figures)}</strong>${[sources, fees, giftAid].map((line) => (line ? `<br>${escapeHtml(line)}` : '')).join('')}`,
       escapeHtml(appeals),
       ...(lines.length
         ? [
