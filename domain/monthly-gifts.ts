@@ -4,6 +4,9 @@ import { addMonths } from './dates';
 export const MONTHLY_GIFT_STATUSES = ['incomplete', 'active', 'paused', 'past_due', 'cancelled'] as const;
 export type MonthlyGiftStatus = (typeof MONTHLY_GIFT_STATUSES)[number];
 
+/** A gift still set up: taking payments, retrying a failed one, or paused (a pause ends by itself). */
+export const MONTHLY_GIFT_SET_UP = ['active', 'past_due', 'paused'] as const satisfies readonly MonthlyGiftStatus[];
+
 /** `bank`: the donor cancelled the Direct Debit at their bank (the mandate became inactive). */
 export const MONTHLY_GIFT_CANCELLED_BY = ['donor', 'link', 'admin', 'erasure', 'stripe', 'bank'] as const;
 export type MonthlyGiftCancelledBy = (typeof MONTHLY_GIFT_CANCELLED_BY)[number];

@@ -1,4 +1,5 @@
-import { sql } from 'drizzle-orm';
+import { inArray, sql } from 'drizzle-orm';
+import { MONTHLY_GIFT_SET_UP } from '../../../domain/monthly-gifts';
 import { campaignTotals, campaigns, monthlyGifts, users } from '../../../db/schema';
 
 /**
@@ -17,9 +18,13 @@ export const appealForMailColumns = () => ({
 });
 
 /**
- * The appeal's monthly gifts still set up (active, retrying a failed payment, or paused), for the
- * emails that take it off the site (decision 064's amendment): they go on to the charity. Found
- * through its campaign's monthly gifts (monthly_gifts_campaign_idx); one appeal, or one run's few.
+ * The appeal's monthly gifts still set up (MONTHLY_GIFT_SET_UP), for the emails that take it off the
+ * site (decision 064's amendment): they go on to the charity. Found through its campaign's monthly
+ * gifts (monthly_gifts_campaign_idx); one appeal, or one run's few.
  */
 export const monthlyGiftsSetUpColumn = () =>
-  sql<number>`(select count(*) from ${monthlyGifts} where ${monthlyGifts.campaignId} = ${campaigns.campaignId} and ${monthlyGifts.appealId} = ${campaigns.id} and ${monthlyGifts.status} in ('active', 'past_due', 'paused'))`;
+  sql<number>`(select count(*) from ${monthlyGifts} where ${monthlyGifts.campaignId} = ${campaigns.campaignId} and ${monthlyGifts.appealId} = ${campaigns.id} and ${inArray(monthlyGifts.status, [...MONTHLY_GIFT_SET_UP])})`;
+
+/** A campaign's appeals on the site (approved), by campaigns_children_order_idx: for its creator's emails (067, 069). */
+export const liveAppealsColumn = () =>
+  sql<number>`(select count(*) from ${campaigns} as appeal where appeal.campaign_id = ${campaigns.id} and appeal.status = 'approved')`;

@@ -3,7 +3,7 @@ import type { Db } from '../../../db/client';
 import { appealNotifications, campaignTotals, campaigns, donations, users } from '../../../db/schema';
 import type { Mailer } from '../mail/mailer';
 import { endedWindow } from './appeal-ended';
-import { appealForMailColumns } from './appeal-for-mail';
+import { appealForMailColumns, liveAppealsColumn } from './appeal-for-mail';
 import { CAMPAIGN_TOP_APPEALS, campaignEndedEmail, campaignMailLinks, fundraiserMailContext } from './fundraiser-mail';
 import { creatorCanBeWritten, dayOrNull, sendOncePerAppeal } from './once-per-appeal';
 
@@ -36,7 +36,7 @@ export async function emailEndedCampaigns(
       lastDay: sql<string>`${last}`,
       gifts: sql<number>`coalesce(${campaignTotals.giftCount}, 0)`,
       giftAid: sql<number>`coalesce(${campaignTotals.giftAidPence}, 0)`,
-      appeals: sql<number>`(select count(*) from ${campaigns} as appeal where appeal.campaign_id = ${campaigns.id} and appeal.status = 'approved')`,
+      appeals: liveAppealsColumn(),
     })
     .from(campaigns)
     .innerJoin(users, eq(users.id, campaigns.createdBy))
@@ -103,9 +103,9 @@ async function topAppeals(db: Db, campaignId: string) {
 }
 
 /**
- * What came in by card online, by Direct Debit and offline (entered by hand or in a batch), counted as
- * the stored totals count (succeeded and refunded gifts, net of refunds), and the fees paid on it. Reads the campaign's gifts:
- * once per campaign, when it ends.
+ * What came in by card online, by Direct Debit and offline (entered by hand or in a batch), counted
+ * as the stored totals count (succeeded and refunded gifts, net of refunds), and the fees paid on it.
+ * Reads the campaign's gifts: once per campaign, when it ends.
  */
 async function incomeBySource(db: Db, campaignId: string) {
   const offline = sql`${donations.source} in ('manual', 'batch')`;

@@ -1,4 +1,4 @@
-import { and, eq, isNotNull, isNull, sql } from 'drizzle-orm';
+import { and, eq, isNotNull, isNull } from 'drizzle-orm';
 import type { Db } from '../../../db/client';
 import { appealNotifications, campaignTotals, campaigns, users } from '../../../db/schema';
 import { lastGivingDay } from '../../../domain/giving-ends';
@@ -6,7 +6,7 @@ import { firstGivingDay } from '../../../domain/giving-opens';
 import { toShortId } from '../../../domain/ids';
 import type { Mailer } from '../mail/mailer';
 import { openedConditions, openedToTell, openedWindow } from './appeal-opened';
-import { appealForMailColumns } from './appeal-for-mail';
+import { appealForMailColumns, liveAppealsColumn } from './appeal-for-mail';
 import { campaignMailLinks, campaignOpenedEmail, fundraiserMailContext, siteOrigin } from './fundraiser-mail';
 import { dayOrNull, sendOncePerAppeal } from './once-per-appeal';
 
@@ -42,7 +42,7 @@ export async function emailOpenedCampaigns(
       dateFrom: campaigns.dateFrom,
       dateTo: campaigns.dateTo,
       // Its appeals on the site; each fundraiser is told when their own appeal opens (decision 062).
-      liveAppeals: sql<number>`(select count(*) from ${campaigns} as appeal where appeal.campaign_id = ${campaigns.id} and appeal.status = 'approved')`,
+      liveAppeals: liveAppealsColumn(),
     })
     .from(campaigns)
     .innerJoin(users, eq(users.id, campaigns.createdBy))

@@ -1,6 +1,7 @@
 import { and, eq, gte, inArray, isNull, notLike, or, type SQLWrapper, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/sqlite-core';
 import type { Db } from '../../../db/client';
+import { MONTHLY_GIFT_SET_UP } from '../../../domain/monthly-gifts';
 import { campaigns, monthlyGifts, users } from '../../../db/schema';
 import type { AppConfig } from '../../lib/types';
 import { causeOf } from '../mail/facts';
@@ -13,13 +14,12 @@ import { CAMPAIGN_DOWN_WINDOW_DAYS } from './appeal-campaign-down';
  * "The appeal your monthly gift supports is no longer on the site" (docs/decisions/070). When an
  * appeal or a campaign is set to draft or deleted, by the charity or by its own fundraiser, the
  * donors whose monthly gifts support it are told, in the five-minute run: the gift goes on to the
- * charity, and a signed link stops it without signing in. Each gift is claimed first (monthly_gifts.item_down_told_at,
- * null → now), and the email goes under `monthly-item-down:<gift>:<take-down time>`; the claim is
- * released once the item is back on the site, so a later take-down is told too.
+ * charity, and a signed link stops it without signing in. Each gift is claimed first
+ * (monthly_gifts.item_down_told_at, null → now), and the email goes under
+ * `monthly-item-down:<gift>:<take-down time>`; the claim is released once the item is back on the
+ * site, so a later take-down is told too.
  */
 
-/** Monthly gifts that still take payments, or will again (a pause ends by itself). */
-const SET_UP = ['active', 'past_due', 'paused'] as const;
 const TOLD_PER_RUN = 200;
 
 export type ItemDownOptions = { db: Db; mailer: Mailer; config: AppConfig; origin: string; now: Date };
@@ -28,7 +28,7 @@ export async function emailMonthlyDonorsItemDown(
   options: ItemDownOptions,
 ): Promise<{ sent: number; released: number }> {
   const { db, now } = options;
-  const released = await releaseItemsBack(db);
+  const released = (await releaseItemsBackQuery(db)).length;
   const since = new Date(now.getTime() - CAMPAIGN_DOWN_WINDOW_DAYS * 24 * 60 * 60 * 1000);
   const rows = await takenDownGifts(db, since);
 
@@ -102,7 +102,7 @@ export function takenDownGifts(db: Db, since: Date) {
       and(
         inArray(down.status, ['draft', 'deleted']),
         gte(down.updatedAt, since),
-        inArray(monthlyGifts.status, [...SET_UP]),
+        inArray(monthlyGifts.status, [...MONTHLY_GIFT_SET_UP]),
         isNull(monthlyGifts.itemDownToldAt),
         isNull(users.erasedAt),
         sql`${users.email} <> ''`,
@@ -121,12 +121,10 @@ async function claim(db: Db, giftId: string, now: Date): Promise<boolean> {
   return claimed.length > 0;
 }
 
-/** Frees the claims of gifts whose campaign (and appeal, if any) are approved again: one indexed look when none are told. */
-async function releaseItemsBack(db: Db): Promise<number> {
-  return (await releaseItemsBackQuery(db)).length;
-}
-
-/** The release as a statement (monthly_gifts_item_down_idx finds the told ones). */
+/**
+ * Frees the claims of gifts whose campaign (and appeal, if any) are approved again; the told ones
+ * are found by monthly_gifts_item_down_idx, so it is one indexed look when none are told.
+ */
 export function releaseItemsBackQuery(db: Db) {
   const approved = (id: SQLWrapper) =>
     sql`(select ${campaigns.status} from ${campaigns} where ${campaigns.id} = ${id}) = 'approved'`;
