@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { APIRequestContext } from '@playwright/test';
 import { formatLongUkDay, londonDayFromToday as londonDay } from '../../domain';
 import {
+  adminCampaign,
   axeViolations,
   expect,
   expectNoAxeViolations,
@@ -340,23 +341,11 @@ test('a link to a campaign that has ended starts the appeal for the general fund
   signInAs,
 }) => {
   // A campaign that ran until yesterday (an admin may file one after the event).
-  const admin = { authorization: `Bearer ${await signInAs('admin@example.org')}` };
-  const [seeded] = (await (await request.get('/api/campaigns?limit=1')).json()) as { organization_id: string }[];
+  const adminToken = await signInAs('admin@example.org');
+  const admin = { authorization: `Bearer ${adminToken}` };
   const title = `E2E ended campaign ${Date.now()}`;
   const lastDay = londonDay(-1);
-  const made = await request.post('/api/campaigns', {
-    headers: admin,
-    data: {
-      title,
-      description: 'A summer swim that has finished.',
-      goal: 100_000,
-      images: [{ Key: '/images/demo/cause-1.png', name: 'cause-1.png' }],
-      date: { from: londonDay(-60), to: lastDay },
-      organization_id: seeded.organization_id,
-    },
-  });
-  expect(made.status(), await made.text()).toBe(201);
-  const campaign = await made.json();
+  const campaign = await adminCampaign(request, adminToken, { title, date: { from: londonDay(-60), to: lastDay } });
 
   // A supporter follows an old link to it (its page no longer offers one).
   const token = await signInAs('donor@example.org');

@@ -124,6 +124,30 @@ export async function firstApproved(
   return items[items.length - 1];
 }
 
+/**
+ * A campaign the admin makes with the given title and giving days, in a seeded campaign's organization
+ * (the demo image, a £1,000 goal): for tests of dates that open or end giving.
+ */
+export async function adminCampaign(
+  request: APIRequestContext,
+  adminToken: string,
+  fields: { title: string; date: { from: string; to: string } },
+): Promise<Item> {
+  const [seeded] = (await (await request.get('/api/campaigns?limit=1')).json()) as { organization_id: string }[];
+  const made = await request.post('/api/campaigns', {
+    headers: { authorization: `Bearer ${adminToken}` },
+    data: {
+      ...fields,
+      description: `${fields.title}, made by a test.`,
+      goal: 100_000,
+      images: [{ Key: '/images/demo/cause-1.png', name: 'cause-1.png' }],
+      organization_id: seeded.organization_id,
+    },
+  });
+  expect(made.status(), await made.text()).toBe(201);
+  return made.json();
+}
+
 /** Pence as the pages show a total: "£20,000", or "£12.50" when there are pennies. */
 export const gbpShort = (pence: number) =>
   new Intl.NumberFormat('en-GB', {

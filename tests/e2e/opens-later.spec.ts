@@ -1,5 +1,5 @@
 import { formatLongUkDay, formatShortUkDay, londonDayFromToday as londonDay } from '../../domain';
-import { expect, expectNoAxeViolations, openAs, test } from './fixtures';
+import { adminCampaign, expect, expectNoAxeViolations, openAs, test } from './fixtures';
 
 /**
  * A start date opens giving (docs/decisions/059): before it, an appeal's page says when it opens and
@@ -118,22 +118,10 @@ test("the appeal editor says when an appeal waits for its campaign, and refuses 
   signInAs,
 }) => {
   // A campaign that opens in 5 days and takes gifts for 40.
-  const admin = { authorization: `Bearer ${await signInAs('admin@example.org')}` };
-  const [seeded] = (await (await request.get('/api/campaigns?limit=1')).json()) as { organization_id: string }[];
+  const adminToken = await signInAs('admin@example.org');
+  const admin = { authorization: `Bearer ${adminToken}` };
   const title = `E2E later campaign ${Date.now()}`;
-  const made = await request.post('/api/campaigns', {
-    headers: admin,
-    data: {
-      title,
-      description: 'A winter appeal that opens next week.',
-      goal: 500_000,
-      images: [{ Key: '/images/demo/cause-1.png', name: 'cause-1.png' }],
-      date: { from: londonDay(5), to: londonDay(40) },
-      organization_id: seeded.organization_id,
-    },
-  });
-  expect(made.status(), await made.text()).toBe(201);
-  const campaign = await made.json();
+  const campaign = await adminCampaign(request, adminToken, { title, date: { from: londonDay(5), to: londonDay(40) } });
 
   // Its page offers to start an appeal now, ready for the day it opens (decision 068).
   await page.goto(`/campaigns/${campaign.short_id}`);
@@ -171,7 +159,7 @@ test("the appeal editor says when an appeal waits for its campaign, and refuses 
   );
   await expectNoAxeViolations(page);
   // The campaign's own editor says the same of it: its creator is emailed that morning too (067).
-  await openAs(page, await signInAs('admin@example.org'), `/dashboard/active-campaigns-edit/${campaign._id}`);
+  await openAs(page, adminToken, `/dashboard/active-campaigns-edit/${campaign._id}`);
   await expect(page.getByLabel('Start date')).toHaveAccessibleDescription(
     `Gifts open on ${formatLongUkDay(londonDay(5))}; until then its page says when. Whoever started it is emailed that morning, to share it.`,
   );
