@@ -49,13 +49,22 @@ export const campaigns = sqliteTable(
     /** The creator's name as cards show it, kept from users by triggers (migration 0017): lists join no account. */
     creatorFirstName: text('creator_first_name'),
     creatorLastName: text('creator_last_name'),
+    /** Where it sorts in the lists: 0 open for gifts, 1 still to open, 2 ended (db/list-phase.ts, migration 0024's triggers). */
+    listPhase: integer('list_phase').notNull().default(0),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [
-    // Lists' display order (created_at desc, id asc) straight from the index (migration 0017).
-    index('campaigns_children_order_idx').on(t.campaignId, t.status, t.kind, sql`${t.createdAt} desc`, t.id),
-    index('campaigns_status_order_idx').on(t.status, sql`${t.createdAt} desc`, t.id),
+    // Lists' display order (open ones first, then newest first) straight from the index (migrations 0017, 0024).
+    index('campaigns_children_order_idx').on(
+      t.campaignId,
+      t.status,
+      t.kind,
+      t.listPhase,
+      sql`${t.createdAt} desc`,
+      t.id,
+    ),
+    index('campaigns_status_order_idx').on(t.status, t.listPhase, sql`${t.createdAt} desc`, t.id),
     // Items taken off the site lately (draft or deleted, by when), for the five-minute run's emails (decision 070).
     index('campaigns_status_updated_idx').on(t.status, t.updatedAt),
     index('campaigns_org_idx').on(t.organizationId),

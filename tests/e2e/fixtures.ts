@@ -108,11 +108,12 @@ export type Item = {
   description: string;
   /** Pence. */
   goal: number;
+  created_at: string;
 };
 
 /**
- * A seeded, approved item: the oldest in the list (lists are newest first), so items that other
- * browser tests create never get picked.
+ * A seeded, approved item: the oldest in the list, so items that other browser tests create never
+ * get picked. (Not the list's last: lists put items that ended or open later last, decision 071.)
  */
 export async function firstApproved(
   request: APIRequestContext,
@@ -121,7 +122,7 @@ export async function firstApproved(
   const res = await request.get(`${path}?limit=100`);
   expect(res.ok()).toBe(true);
   const items = (await res.json()) as Item[];
-  return items[items.length - 1];
+  return items.reduce((oldest, item) => (item.created_at < oldest.created_at ? item : oldest));
 }
 
 /**

@@ -219,15 +219,18 @@ function columnsOfChildren(parentId: IdValue) {
 export function listCampaignsQuery(db: Db, options: ListOptions) {
   const conditions = listConditions(options);
   const limit = typeof options.limit === 'object' ? options.limit : pageLimit(options.limit);
-  return db
-    .select(options.parentId === undefined ? campaignColumns : columnsOfChildren(options.parentId))
-    .from(campaigns)
-    .leftJoin(campaignTotals, totalsJoin)
-    .leftJoin(parent, eq(parent.id, campaigns.campaignId))
-    .where(and(...conditions))
-    .orderBy(desc(campaigns.createdAt), asc(campaigns.id))
-    .limit(limit)
-    .offset(typeof options.offset === 'object' ? options.offset : Math.max(options.offset ?? 0, 0));
+  return (
+    db
+      .select(options.parentId === undefined ? campaignColumns : columnsOfChildren(options.parentId))
+      .from(campaigns)
+      .leftJoin(campaignTotals, totalsJoin)
+      .leftJoin(parent, eq(parent.id, campaigns.campaignId))
+      .where(and(...conditions))
+      // Open ones first, then those still to open, then the ended (decision 071); newest first in each.
+      .orderBy(asc(campaigns.listPhase), desc(campaigns.createdAt), asc(campaigns.id))
+      .limit(limit)
+      .offset(typeof options.offset === 'object' ? options.offset : Math.max(options.offset ?? 0, 0))
+  );
 }
 
 const pageLimit = (limit: number | undefined) => Math.min(Math.max(limit ?? DEFAULT_PAGE_SIZE, 1), MAX_PAGE_SIZE);

@@ -20,7 +20,8 @@ import type { MailContext } from '../mail/facts';
 import { applyProviderEvent } from '../../webhooks/stripe/apply';
 import { SESSION_IDLE_MS } from '../auth/sessions';
 import type { ServiceContext } from '../../lib/service-context';
-import { DAY_MS } from '../../../domain/dates';
+import { DAY_MS, isIsoDay, londonIsoDate } from '../../../domain/dates';
+import { listPhaseSql } from '../../../db/list-phase';
 
 /**
  * Scheduled housekeeping (a Cron Trigger on the worker, or `npm run housekeeping` locally). Every
@@ -67,11 +68,14 @@ export type HousekeepingCounts = {
   direct_debits_settled: number;
   /** Demo mode's daily payouts made on this run (one per organization per day). */
   demo_payouts: number;
+  /** Campaigns and appeals that opened or ended since the last run, moved in the lists (decision 071). */
+  list_phases_moved: number;
 };
 
 const emptyCounts = (): HousekeepingCounts => ({
   direct_debits_settled: 0,
   demo_payouts: 0,
+  list_phases_moved: 0,
   abandoned: 0,
   stripe_cancelled: 0,
   pending_kept: 0,
@@ -102,7 +106,19 @@ export async function runHousekeeping(deps: HousekeepingDeps): Promise<Housekeep
   await expireCheckoutLeftovers(deps, counts);
   if (deps.bucket) await collectUnusedImages(deps, deps.bucket, counts);
   await purgeExpired(deps, counts);
+  counts.list_phases_moved = await refreshListPhases(deps);
   return counts;
+}
+
+/**
+ * Items that opened or ended since midnight move in the lists (their stored `list_phase`, decision
+ * 071); the triggers of migration 0024 keep it on every write. Reads each item once an hour.
+ */
+export async function refreshListPhases({ db, now }: Pick<HousekeepingDeps, 'db' | 'now'>): Promise<number> {
+  const today = londonIsoDate(now);
+  if (!isIsoDay(today)) throw new Error(`not a calendar day: ${today}`);
+  const phase = sql.raw(listPhaseSql(`'${today}'`));
+  return changed(await db.run(sql`update "campaigns" set "list_phase" = ${phase} where "list_phase" <> ${phase}`));
 }
 
 /** Sets one pending row to abandoned; a webhook that settled it meanwhile wins. */
