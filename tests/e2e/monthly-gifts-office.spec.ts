@@ -48,7 +48,7 @@ test('an admin finds a new monthly gift, filters, exports it and opens the faile
   // A row leads to the gift's page, where staff can cancel it for the donor.
   await page.setViewportSize({ width: 1280, height: 900 });
   const row = table.getByRole('row').filter({ hasText: 'donor@example.org' }).first();
-  await expect(row).toContainText(/\d{1,2} [A-Z][a-z]{2} \d{4}/);
+  await expect(row).toContainText(/\d{1,2}\s[A-Z][a-z]{2}\s\d{4}/);
   await row.getByRole('link', { name: /^Open gift/ }).click();
   await expect(page).toHaveURL(/\/dashboard\/donations\/edit\//);
   await expect(page.getByRole('button', { name: /Cancel monthly gift/ })).toBeVisible();

@@ -10,14 +10,21 @@ const dateFmt = new Intl.DateTimeFormat('en-GB', {
 
 type Instant = string | number | Date | null | undefined;
 
-/** An instant through `format`; '-' when it is missing or unparseable. */
+const NO_BREAK_SPACE = '\u00a0';
+
+/**
+ * An instant through `format`; '-' when it is missing or unparseable. The day, month and year are
+ * joined by no-break spaces, so a narrow table column (a phone) never breaks a date over three lines.
+ */
 function formatted(format: Intl.DateTimeFormat, value: Instant): string {
   if (value === null || value === undefined || value === '') return '-';
   const d = value instanceof Date ? value : new Date(value);
-  return Number.isNaN(d.getTime()) ? '-' : format.format(d);
+  if (Number.isNaN(d.getTime())) return '-';
+  const [day, ...time] = format.format(d).split(', ');
+  return [day.replaceAll(' ', NO_BREAK_SPACE), ...time].join(', ');
 }
 
-/** "5 Mar 2026"; '-' for missing or unparseable dates. */
+/** "5 Mar 2026" (no-break spaces); '-' for missing or unparseable dates. */
 export const formatDate = (value: Instant) => formatted(dateFmt, value);
 
 const dateTimeFmt = new Intl.DateTimeFormat('en-GB', {
