@@ -745,6 +745,12 @@ async function rowsSection(
         path: `/campaigns/${fullest.shortId}/appeals?bench=rows`,
         listedBy: `${ofFullest}?limit=${LIST_PAGE_SIZE}`,
       },
+      // A search (decision 072): a word in a sixth of the appeals' titles ("Niamh's 10k Run"), 6 at 1x.
+      {
+        name: 'appeals search',
+        path: '/appeals?q=10k&bench=rows',
+        listedBy: `/api/appeals?q=10k&limit=${LIST_PAGE_SIZE}`,
+      },
       { name: 'campaign page', path: `/campaigns/${campaign.short_id}?bench=rows` },
       { name: 'appeal page', path: `/appeals/${appeal.short_id}?bench=rows` },
       // The lists asked for a page of the size the public list pages show (LIST_PAGE_SIZE): at 1x
@@ -753,6 +759,7 @@ async function rowsSection(
       ...[
         [`GET /api/campaigns?limit=${LIST_PAGE_SIZE}`, `/api/campaigns?limit=${LIST_PAGE_SIZE}`],
         [`GET /api/appeals?limit=${LIST_PAGE_SIZE}`, `/api/appeals?limit=${LIST_PAGE_SIZE}`],
+        ['GET /api/appeals?q=10k&limit=6', '/api/appeals?q=10k&limit=6'],
         [`GET /api/campaigns/{id}/appeals?limit=${fullest.appeals}`, `${ofFullest}?limit=${fullest.appeals}`],
         ['GET /api/campaigns/{id}', `/api/campaigns/${campaign._id}`],
         ['GET /api/appeals/{id}', `/api/appeals/${appeal._id}`],

@@ -1,6 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { CAMPAIGN_STATUSES } from '../../db/schema';
 import { MAX_PAGE_SIZE } from '../../domain/limits';
+import { SEARCH_MAX_CHARS } from '../../domain/search';
 import { DEFAULT_PAGE_SIZE } from '../services/campaigns/read';
 
 /** The public and staff lists of campaigns and appeals. */
@@ -30,6 +31,10 @@ export const CampaignListQuery = z.object({
     .enum(['true', 'false'])
     .optional()
     .openapi({ description: 'true: only ids and titles of approved campaigns, for pickers' }),
+  q: z.string().max(SEARCH_MAX_CHARS, `a search is at most ${SEARCH_MAX_CHARS} characters`).optional().openapi({
+    description: "Words to find in titles and fundraisers' names (each a prefix, all of them; punctuation ignored)",
+    example: 'clean water',
+  }),
   mine: z.enum(['true', 'false']).optional().openapi({
     description:
       'Signed in: true lists only what the caller created (drafts and live items unless status says otherwise)',

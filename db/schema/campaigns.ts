@@ -72,6 +72,19 @@ export const campaigns = sqliteTable(
   ],
 );
 
+/**
+ * The lists' search index (an FTS5 table, migration 0025, docs/decisions/072): the title and the
+ * fundraiser's name of exactly what the public lists show, under its campaigns row's rowid. Written
+ * only by that migration's triggers; read by the lists' search.
+ */
+export const campaignSearch = sqliteTable('campaign_search', {
+  rowid: integer('rowid').notNull(),
+  title: text('title').notNull(),
+  fundraiser: text('fundraiser').notNull(),
+  /** Which public list: "campaign", or "appeal c<its campaign's id without dashes>". */
+  list: text('list').notNull(),
+});
+
 /** A column holding a campaign's (or an appeal's) id, with its foreign key to campaigns. */
 export const campaignRef = (name: string, actions?: ReferenceConfig['actions']) =>
   text(name).references((): AnySQLiteColumn => campaigns.id, actions);

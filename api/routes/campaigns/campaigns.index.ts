@@ -1,13 +1,20 @@
 import { z } from '@hono/zod-openapi';
 import { createRouter } from '../../lib/create-app';
-import { notFound } from '../../lib/errors';
+import { badRequest, notFound } from '../../lib/errors';
 import { requireUser } from '../../lib/policy';
 import { serviceContext } from '../../lib/service-context';
 import type { AuthUser } from '../../lib/types';
 import { errorResponses, IdParams, jsonContent, okResponses, routesOf } from '../../lib/openapi';
 import { CampaignSchema, CampaignTitleSchema } from '../../schemas';
 import { CampaignListQuery } from '../../schemas/campaigns';
-import { DEFAULT_PAGE_SIZE, getCampaign, listCampaigns, listCampaignTitles } from '../../services/campaigns/read';
+import {
+  DEFAULT_PAGE_SIZE,
+  getCampaign,
+  listCampaigns,
+  listCampaignTitles,
+  searchCampaigns,
+} from '../../services/campaigns/read';
+import { searchMatch } from '../../../domain/search';
 
 /** limit/offset/page (and `mine`, which needs a signed-in caller) from the query as list options. */
 function paging(query: z.infer<typeof CampaignListQuery>, viewer: AuthUser | null) {
@@ -16,6 +23,23 @@ function paging(query: z.infer<typeof CampaignListQuery>, viewer: AuthUser | nul
   const mine = query.mine === 'true';
   if (mine) requireUser(viewer);
   return { status: query.status, limit, offset, mine };
+}
+
+/**
+ * A list, or with `q` a search of the public list (decision 072: the index holds what the public
+ * lists show, so `q` cannot be combined with `status` or `mine`). A `q` with no word lists as without.
+ */
+function listOrSearch(
+  db: Parameters<typeof listCampaigns>[0],
+  query: z.infer<typeof CampaignListQuery>,
+  viewer: AuthUser | null,
+  list: { kind: 'campaign' | 'appeal'; parentId?: string },
+) {
+  const options = paging(query, viewer);
+  if (query.q === undefined || searchMatch(query.q) === null) return listCampaigns(db, { ...list, ...options, viewer });
+  if (query.status !== undefined || options.mine)
+    throw badRequest('q: a search finds what the public lists show; leave out status and mine');
+  return searchCampaigns(db, { ...list, search: query.q, limit: options.limit, offset: options.offset, viewer });
 }
 
 const campaignList = jsonContent(z.array(CampaignSchema), 'Campaigns or appeals, newest first');
@@ -59,10 +83,7 @@ export const campaignsRouter = createRouter()
   .openapi(listCampaignsRoute, async (c) => {
     const query = c.req.valid('query');
     if (query.tiny === 'true') return c.json(await listCampaignTitles(c.var.db), 200);
-    return c.json(
-      await listCampaigns(c.var.db, { kind: 'campaign', ...paging(query, c.var.user), viewer: c.var.user }),
-      200,
-    );
+    return c.json(await listOrSearch(c.var.db, query, c.var.user, { kind: 'campaign' }), 200);
   })
   .openapi(getCampaignRoute, async (c) => {
     const campaign = await getCampaign(serviceContext(c), c.req.valid('param').id);
@@ -74,22 +95,11 @@ export const campaignsRouter = createRouter()
     const campaign = await getCampaign(serviceContext(c), c.req.valid('param').id);
     // An appeal has no appeals of its own.
     if (campaign?.kind !== 'campaign') throw notFound('Campaign not found');
-    return c.json(
-      await listCampaigns(c.var.db, {
-        kind: 'appeal',
-        parentId: campaign._id,
-        ...paging(query, c.var.user),
-        viewer: c.var.user,
-      }),
-      200,
-    );
+    return c.json(await listOrSearch(c.var.db, query, c.var.user, { kind: 'appeal', parentId: campaign._id }), 200);
   })
   .openapi(listAppealsRoute, async (c) => {
     const query = c.req.valid('query');
-    return c.json(
-      await listCampaigns(c.var.db, { kind: 'appeal', ...paging(query, c.var.user), viewer: c.var.user }),
-      200,
-    );
+    return c.json(await listOrSearch(c.var.db, query, c.var.user, { kind: 'appeal' }), 200);
   })
   .openapi(getAppealRoute, async (c) => {
     const appeal = await getCampaign(serviceContext(c), c.req.valid('param').id);

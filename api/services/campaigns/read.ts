@@ -3,7 +3,7 @@ import { alias } from 'drizzle-orm/sqlite-core';
 import type { Db } from '../../../db/client';
 import { type IdValue, preparedRead } from '../../../db/prepared';
 import { parseId, toShortId } from '../../../domain/ids';
-import { type CampaignStatus, campaigns, campaignTotals } from '../../../db/schema';
+import { type CampaignStatus, campaignSearch, campaigns, campaignTotals } from '../../../db/schema';
 import {
   canEditCampaign,
   canManageOrganization,
@@ -15,6 +15,7 @@ import {
 import type { AuthUser } from '../../lib/types';
 import { totalsColumns, totalsJoin } from './totals';
 import { MAX_PAGE_SIZE } from '../../../domain/limits';
+import { searchMatch } from '../../../domain/search';
 import type { ServiceContext } from '../../lib/service-context';
 import type { Campaign } from '../../schemas';
 
@@ -217,7 +218,6 @@ function columnsOfChildren(parentId: IdValue) {
 
 /** The query behind listCampaigns, for callers that send it in one db.batch with others. */
 export function listCampaignsQuery(db: Db, options: ListOptions) {
-  const conditions = listConditions(options);
   const limit = typeof options.limit === 'object' ? options.limit : pageLimit(options.limit);
   return (
     db
@@ -225,12 +225,80 @@ export function listCampaignsQuery(db: Db, options: ListOptions) {
       .from(campaigns)
       .leftJoin(campaignTotals, totalsJoin)
       .leftJoin(parent, eq(parent.id, campaigns.campaignId))
-      .where(and(...conditions))
+      .where(and(...listConditions(options)))
       // Open ones first, then those still to open, then the ended (decision 071); newest first in each.
       .orderBy(asc(campaigns.listPhase), desc(campaigns.createdAt), asc(campaigns.id))
       .limit(limit)
       .offset(typeof options.offset === 'object' ? options.offset : Math.max(options.offset ?? 0, 0))
   );
+}
+
+export type SearchOptions = {
+  kind: 'campaign' | 'appeal';
+  /** A campaign's id (UUID): only its appeals. */
+  parentId?: string;
+  /** What the visitor typed; it must have a word to look for (searchMatch not null). */
+  search: string;
+  limit?: number;
+  offset?: number;
+};
+
+/**
+ * The search index's MATCH for a public list (decision 072): the visitor's words, in that list. The
+ * index holds exactly what the public lists show, so nothing else filters the rows it names.
+ */
+function publicSearchMatch({ kind, parentId, search }: SearchOptions): string {
+  const words = searchMatch(search);
+  if (words === null) throw new Error('a search needs a word to look for');
+  const list =
+    kind === 'campaign' ? 'campaign' : parentId ? `"c${parentId.replaceAll('-', '').toLowerCase()}"` : 'appeal';
+  return `list : ${list} AND ${words}`;
+}
+
+/**
+ * One page of a public list's search, newest first: the page's rowids from the search index, then
+ * each row by rowid. CROSS JOIN keeps that order in SQLite (as an inner join the planner walked the
+ * whole list's index instead), so a page reads its own rows however many items match.
+ */
+export function searchCampaignsQuery(db: Db, options: SearchOptions) {
+  const page = db
+    .select({ rowid: sql<number>`"rowid"`.as('match_rowid') })
+    .from(campaignSearch)
+    .where(sql`"campaign_search" match ${publicSearchMatch(options)}`)
+    .orderBy(sql`"rowid" desc`)
+    .limit(pageLimit(options.limit))
+    .offset(Math.max(options.offset ?? 0, 0))
+    .as('matches');
+  return db
+    .select(options.parentId === undefined ? campaignColumns : columnsOfChildren(options.parentId))
+    .from(page)
+    .crossJoin(campaigns)
+    .leftJoin(campaignTotals, totalsJoin)
+    .leftJoin(parent, eq(parent.id, campaigns.campaignId))
+    .where(sql`"campaigns"."rowid" = "matches"."match_rowid"`)
+    .orderBy(sql`"campaigns"."rowid" desc`);
+}
+
+/** A page of a public list's search as the API answers it (`viewer`: can_edit and the like). */
+export async function searchCampaigns(db: Db, options: SearchOptions & { viewer: AuthUser | null }) {
+  return (await searchCampaignsQuery(db, options)).map((row) => dtoFor(row, options.viewer));
+}
+
+/**
+ * A search counts at most this many matches (5 pages of 12): the index hands over one row per match,
+ * so counting every match of a word in a thousand titles would read a thousand rows.
+ */
+export const SEARCH_COUNT_CAP = 60;
+
+/** How many items a public list's search finds, up to SEARCH_COUNT_CAP + 1 (more than the cap). */
+export function countSearchQuery(db: Db, options: Omit<SearchOptions, 'limit' | 'offset'>) {
+  const matches = db
+    .select({ rowid: sql<number>`"rowid"`.as('match_rowid') })
+    .from(campaignSearch)
+    .where(sql`"campaign_search" match ${publicSearchMatch(options)}`)
+    .limit(SEARCH_COUNT_CAP + 1)
+    .as('matches');
+  return db.select({ n: sql<number>`count(*)` }).from(matches);
 }
 
 const pageLimit = (limit: number | undefined) => Math.min(Math.max(limit ?? DEFAULT_PAGE_SIZE, 1), MAX_PAGE_SIZE);
