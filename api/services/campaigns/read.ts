@@ -285,10 +285,10 @@ export async function searchCampaigns(db: Db, options: SearchOptions & { viewer:
 }
 
 /**
- * A search counts at most this many matches (5 pages of 12): the index hands over one row per match,
+ * A search counts at most this many matches (3 pages of 12): the index hands over one row per match,
  * so counting every match of a word in a thousand titles would read a thousand rows.
  */
-export const SEARCH_COUNT_CAP = 60;
+export const SEARCH_COUNT_CAP = 36;
 
 /** How many items a public list's search finds, up to SEARCH_COUNT_CAP + 1 (more than the cap). */
 export function countSearchQuery(db: Db, options: Omit<SearchOptions, 'limit' | 'offset'>) {
