@@ -1,5 +1,5 @@
 import { type SQLWrapper, sql } from 'drizzle-orm';
-import { releaseItemsBackQuery, takenDownGifts } from '../api/services/notifications/monthly-item-down';
+import { itemsBackQuery, takenDownGifts } from '../api/services/notifications/monthly-item-down';
 import { describe, expect, it } from 'vitest';
 import { engineName, setupTestApp } from '#test-app';
 
@@ -60,9 +60,9 @@ describe(`the five-minute run finds taken-down items and told gifts by index (${
     expect(text).not.toMatch(/SCAN (down|monthly_gifts)\b/);
   });
 
-  it('releasing the told gifts whose item is back reads only the told ones', async () => {
+  it('finding the told gifts whose item is back reads only the told ones', async () => {
     const t = await setupTestApp();
-    const text = await planOf(releaseItemsBackQuery(t.db));
+    const text = await planOf(itemsBackQuery(t.db));
     expect(text).toContain('monthly_gifts_item_down_idx');
     expect(text).not.toMatch(/SCAN monthly_gifts\b/);
   });

@@ -72,6 +72,7 @@ async function emailCampaignDown(db: Db, mailer: Mailer, config: AppConfig, orig
     appeals_campaign_down_emails: down.sent,
     appeals_campaign_back_emails: back.sent,
     monthly_item_down_emails: monthly.sent,
+    monthly_item_back_emails: monthly.back,
   };
 }
 

@@ -54,3 +54,40 @@ export function itemDownEmail(n: ItemDownNotice): MailMessage {
     key: `monthly-item-down:${n.subscriptionId}:${n.version}`,
   });
 }
+
+/** What a monthly donor told of a take-down is told when the item is back on the site. */
+export type ItemBackNotice = Pick<
+  ItemDownNotice,
+  'subscriptionId' | 'donor' | 'charity' | 'amount' | 'item' | 'version'
+> & {
+  /** The item's public page. */
+  itemUrl: string;
+  manageUrl: string;
+};
+
+/** The other half of itemDownEmail: the page is back, and the gift never stopped. */
+export function itemBackEmail(n: ItemBackNotice): MailMessage {
+  return render({
+    to: n.donor.email,
+    subject: `“${n.item.title}” is back on the site: your monthly gift`,
+    greeting: greetingFor(n.donor.firstName),
+    heading: `The ${n.item.kind} your monthly gift supports is back on the site`,
+    blocks: [
+      {
+        kind: 'p',
+        text: `We wrote when “${n.item.title}”, the ${n.item.kind} your monthly gift of ${formatPence(n.amount)} supports, left the site. It is back, and you can share it again:`,
+      },
+      { kind: 'button', label: `See the ${n.item.kind}`, href: n.itemUrl },
+      {
+        kind: 'p',
+        text: `Your gift went on to ${n.charity.name} while it was away, and goes on as before: you need do nothing. Thank you.`,
+      },
+      {
+        kind: 'small',
+        text: `See or change your gifts in My Donations: ${n.manageUrl}. Questions? Reply to this email.`,
+      },
+    ],
+    charity: n.charity,
+    key: `monthly-item-back:${n.subscriptionId}:${n.version}`,
+  });
+}

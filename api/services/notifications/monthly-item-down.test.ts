@@ -101,7 +101,7 @@ describe(`monthly donors told when what they give to leaves the site (${engineNa
     expect(ann.html).toContain('/monthly/cancel?token=');
 
     // Claimed: the next run tells nobody again.
-    expect(await run(t)).toEqual({ sent: 0, released: 0 });
+    expect(await run(t)).toEqual({ sent: 0, released: 0, back: 0 });
     const claimed = await t.db.select().from(monthlyGifts).where(inArray(monthlyGifts.id, all));
     expect(
       claimed
@@ -116,7 +116,7 @@ describe(`monthly donors told when what they give to leaves the site (${engineNa
     const { campaign, people, gifts, setStatus } = await givenMonthly(t);
     const all = Object.values(gifts).map((g) => g.id);
     expect((await setStatus(campaign.id, 'draft')).status).toBe(200);
-    expect(await run(t)).toEqual({ sent: 4, released: 0 });
+    expect(await run(t)).toEqual({ sent: 4, released: 0, back: 0 });
     const mails = await itemDownMail(t, all);
     const fin = mails.find((m) => m.to === people.fin.email)!;
     expect(fin.subject).toBe('“Winter Warmth” is no longer on the site: your monthly gift');
@@ -128,13 +128,30 @@ describe(`monthly donors told when what they give to leaves the site (${engineNa
       '“Sponsored swim”, the appeal your monthly gift of £15.00 supports, has been taken off the site, with its campaign “Winter Warmth”.',
     );
 
-    // Back on the site: the claims go, and nobody is written to.
+    // Back on the site: each donor told of the take-down is told it is back, and the claims go.
     expect((await setStatus(campaign.id, 'approved')).status).toBe(200);
-    expect(await run(t)).toEqual({ sent: 0, released: 4 });
+    expect(await run(t)).toEqual({ sent: 0, released: 4, back: 4 });
+    const backMails = (await t.db.select().from(outbox)).filter((row) =>
+      all.some((id) => row.key?.startsWith(`monthly-item-back:${id}:`)),
+    );
+    expect(backMails.map((m) => m.to).sort()).toEqual(
+      [people.ann.email, people.bob.email, people.cat.email, people.fin.email].sort(),
+    );
+    const annBack = backMails.find((m) => m.to === people.ann.email)!;
+    expect(annBack.subject).toBe('“Sponsored swim” is back on the site: your monthly gift');
+    expect(annBack.text).toContain(
+      'We wrote when “Sponsored swim”, the appeal your monthly gift of £15.00 supports, left the site. It is back',
+    );
+    expect(annBack.text).toMatch(/See the appeal: https:\/\/give\.example\/appeals\/[A-Za-z0-9_-]{22}\b/);
+    expect(annBack.text).toContain('Your gift went on to Wells for Hope while it was away, and goes on as before');
+    const finBack = backMails.find((m) => m.to === people.fin.email)!;
+    expect(finBack.text).toMatch(/See the campaign: https:\/\/give\.example\/campaigns\//);
+    // Told once: the next run finds nothing.
+    expect(await run(t)).toEqual({ sent: 0, released: 0, back: 0 });
     // Deleted a minute later: told again, under the new take-down's key.
     await new Promise((resolve) => setTimeout(resolve, 5));
     expect((await setStatus(campaign.id, 'deleted')).status).toBe(200);
-    expect(await run(t)).toEqual({ sent: 4, released: 0 });
+    expect(await run(t)).toEqual({ sent: 4, released: 0, back: 0 });
     expect(await itemDownMail(t, all)).toHaveLength(8);
   });
 
@@ -147,18 +164,50 @@ describe(`monthly donors told when what they give to leaves the site (${engineNa
       .update(campaigns)
       .set({ status: 'draft', updatedAt: new Date(Date.now() - 4 * DAY) })
       .where(eq(campaigns.id, appeal.id));
-    expect(await run(t)).toEqual({ sent: 0, released: 0 });
+    expect(await run(t)).toEqual({ sent: 0, released: 0, back: 0 });
     expect(await itemDownMail(t, all)).toEqual([]);
 
     // Taken down now, while the outbox refuses writes: nothing claimed, the next run sends.
     await t.db.update(campaigns).set({ status: 'deleted', updatedAt: new Date() }).where(eq(campaigns.id, appeal.id));
     const error = vi.spyOn(console, 'error').mockImplementation(() => {});
     const broken: Mailer = { ...mailerOf(t), send: () => Promise.reject(new Error('database busy')) };
-    expect(await run(t, new Date(), broken)).toEqual({ sent: 0, released: 0 });
+    expect(await run(t, new Date(), broken)).toEqual({ sent: 0, released: 0, back: 0 });
     expect(error).toHaveBeenCalledWith(expect.stringContaining('monthly item down email failed'));
     error.mockRestore();
     const rows = await t.db.select().from(monthlyGifts).where(inArray(monthlyGifts.id, all));
     expect(rows.every((g) => g.itemDownToldAt === null)).toBe(true);
-    expect(await run(t)).toEqual({ sent: 3, released: 0 });
+    expect(await run(t)).toEqual({ sent: 3, released: 0, back: 0 });
+  });
+
+  it('back on the site: a gift cancelled meanwhile is released without a word, and an email not written keeps its claim', async () => {
+    const t = await setupTestApp();
+    const { appeal, people, gifts, setStatus } = await givenMonthly(t);
+    expect((await setStatus(appeal.id, 'draft')).status).toBe(200);
+    expect(await run(t)).toEqual({ sent: 3, released: 0, back: 0 });
+    await t.db.update(monthlyGifts).set({ status: 'cancelled' }).where(eq(monthlyGifts.id, gifts.bob.id));
+    expect((await setStatus(appeal.id, 'approved')).status).toBe(200);
+
+    const error = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const broken: Mailer = { ...mailerOf(t), send: () => Promise.reject(new Error('database busy')) };
+    // Bob's gift is cancelled: nothing to write, so his claim goes; Ann's and Cat's stay for the next run.
+    expect(await run(t, new Date(), broken)).toEqual({ sent: 0, released: 1, back: 0 });
+    expect(error).toHaveBeenCalledWith(expect.stringContaining('monthly item back email failed'));
+    error.mockRestore();
+    expect(await run(t)).toEqual({ sent: 0, released: 2, back: 2 });
+    const ours = new Set(Object.values(gifts).map((g) => g.id));
+    const backMails = (await t.db.select().from(outbox)).filter((row) =>
+      [...ours].some((id) => row.key?.startsWith(`monthly-item-back:${id}:`)),
+    );
+    expect(backMails.map((m) => m.to).sort()).toEqual([people.ann.email, people.cat.email].sort());
+    const rows = await t.db
+      .select()
+      .from(monthlyGifts)
+      .where(
+        inArray(
+          monthlyGifts.id,
+          Object.values(gifts).map((g) => g.id),
+        ),
+      );
+    expect(rows.every((g) => g.itemDownToldAt === null)).toBe(true);
   });
 });

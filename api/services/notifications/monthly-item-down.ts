@@ -1,11 +1,12 @@
 import { and, eq, gte, inArray, isNull, notLike, or, type SQLWrapper, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/sqlite-core';
 import type { Db } from '../../../db/client';
+import { toShortId } from '../../../domain/ids';
 import { MONTHLY_GIFT_SET_UP } from '../../../domain/monthly-gifts';
 import { campaigns, monthlyGifts, users } from '../../../db/schema';
 import type { AppConfig } from '../../lib/types';
 import { causeOf } from '../mail/facts';
-import { itemDownEmail } from '../mail/item-down';
+import { itemBackEmail, itemDownEmail } from '../mail/item-down';
 import { logMailFailure, type Mailer } from '../mail/mailer';
 import { cancelLinkUrl } from '../monthly-gifts/link-tokens';
 import { CAMPAIGN_DOWN_WINDOW_DAYS } from './appeal-campaign-down';
@@ -16,8 +17,9 @@ import { CAMPAIGN_DOWN_WINDOW_DAYS } from './appeal-campaign-down';
  * donors whose monthly gifts support it are told, in the five-minute run: the gift goes on to the
  * charity, and a signed link stops it without signing in. Each gift is claimed first
  * (monthly_gifts.item_down_told_at, null → now), and the email goes under
- * `monthly-item-down:<gift>:<take-down time>`; the claim is released once the item is back on the
- * site, so a later take-down is told too.
+ * `monthly-item-down:<gift>:<take-down time>`. Once the item is back on the site, a donor whose gift
+ * is still set up is told that too (`monthly-item-back:<gift>:<claim time>`), and the claim is
+ * released, so a later take-down is told as well.
  */
 
 const TOLD_PER_RUN = 200;
@@ -26,9 +28,9 @@ export type ItemDownOptions = { db: Db; mailer: Mailer; config: AppConfig; origi
 
 export async function emailMonthlyDonorsItemDown(
   options: ItemDownOptions,
-): Promise<{ sent: number; released: number }> {
+): Promise<{ sent: number; released: number; back: number }> {
   const { db, now } = options;
-  const released = (await releaseItemsBackQuery(db)).length;
+  const { released, back } = await tellItemsBack(options);
   const since = new Date(now.getTime() - CAMPAIGN_DOWN_WINDOW_DAYS * 24 * 60 * 60 * 1000);
   const rows = await takenDownGifts(db, since);
 
@@ -68,7 +70,7 @@ export async function emailMonthlyDonorsItemDown(
       logMailFailure('monthly item down email failed', err, { subscription_id: row.giftId });
     }
   }
-  return { sent, released };
+  return { sent, released, back };
 }
 
 /**
@@ -122,15 +124,26 @@ async function claim(db: Db, giftId: string, now: Date): Promise<boolean> {
 }
 
 /**
- * Frees the claims of gifts whose campaign (and appeal, if any) are approved again; the told ones
- * are found by monthly_gifts_item_down_idx, so it is one indexed look when none are told.
+ * The told gifts whose campaign (and appeal, if any) are approved again, with their donors; found by
+ * monthly_gifts_item_down_idx, so it is one indexed look when none are told.
  */
-export function releaseItemsBackQuery(db: Db) {
+export function itemsBackQuery(db: Db) {
   const approved = (id: SQLWrapper) =>
     sql`(select ${campaigns.status} from ${campaigns} where ${campaigns.id} = ${id}) = 'approved'`;
   return db
-    .update(monthlyGifts)
-    .set({ itemDownToldAt: null })
+    .select({
+      giftId: monthlyGifts.id,
+      toldAt: monthlyGifts.itemDownToldAt,
+      status: monthlyGifts.status,
+      campaignId: monthlyGifts.campaignId,
+      appealId: monthlyGifts.appealId,
+      amount: monthlyGifts.amount,
+      email: users.email,
+      firstName: users.firstName,
+      erasedAt: users.erasedAt,
+    })
+    .from(monthlyGifts)
+    .innerJoin(users, eq(users.id, monthlyGifts.donorId))
     .where(
       and(
         // A range, not "is not null", which SQLite's planner does not take to an index (no statistics).
@@ -139,5 +152,50 @@ export function releaseItemsBackQuery(db: Db) {
         or(isNull(monthlyGifts.appealId), approved(monthlyGifts.appealId)),
       ),
     )
-    .returning({ id: monthlyGifts.id });
+    .limit(TOLD_PER_RUN);
+}
+
+/**
+ * Each told gift whose item is back: its donor is told (while the gift is still set up and the donor
+ * can be written to), then the claim is released, only if it is the one told. An email that could not
+ * be written keeps the claim, so the next run tries again; the outbox key keeps it to one.
+ */
+async function tellItemsBack(options: ItemDownOptions): Promise<{ released: number; back: number }> {
+  const { db } = options;
+  const mail = { db, config: options.config, origin: options.origin };
+  let released = 0;
+  let back = 0;
+  for (const row of await itemsBackQuery(db)) {
+    if (!row.toldAt) continue;
+    try {
+      const writable = !row.erasedAt && row.email !== '' && !row.email.endsWith('.invalid');
+      if (writable && (MONTHLY_GIFT_SET_UP as readonly string[]).includes(row.status)) {
+        const cause = await causeOf(mail, row.campaignId, row.appealId);
+        const result = await options.mailer.send(
+          itemBackEmail({
+            subscriptionId: row.giftId,
+            donor: { email: row.email, firstName: row.firstName || null },
+            charity: cause.charity,
+            amount: row.amount,
+            item: row.appealId
+              ? { kind: 'appeal', title: cause.appealTitle ?? cause.campaignTitle }
+              : { kind: 'campaign', title: cause.campaignTitle },
+            version: String(row.toldAt.getTime()),
+            itemUrl: `${options.origin}/${row.appealId ? 'appeals' : 'campaigns'}/${toShortId(row.appealId ?? row.campaignId)}`,
+            manageUrl: `${options.origin}/dashboard/donations/me`,
+          }),
+        );
+        if (!result.duplicate) back += 1;
+      }
+      const freed = await db
+        .update(monthlyGifts)
+        .set({ itemDownToldAt: null })
+        .where(and(eq(monthlyGifts.id, row.giftId), eq(monthlyGifts.itemDownToldAt, row.toldAt)))
+        .returning({ id: monthlyGifts.id });
+      released += freed.length;
+    } catch (err) {
+      logMailFailure('monthly item back email failed', err, { subscription_id: row.giftId });
+    }
+  }
+  return { released, back };
 }
