@@ -44,15 +44,9 @@ export async function emailMonthlyDonorsItemDown(
     try {
       if (!(await claim(db, row.giftId, now))) continue;
       try {
-        const cause = await causeOf(mail, row.campaignId, row.appealId);
+        const { cause, facts } = await giftFacts(mail, row);
         const message = itemDownEmail({
-          subscriptionId: row.giftId,
-          donor: { email: row.email, firstName: row.firstName || null },
-          charity: cause.charity,
-          amount: row.amount,
-          item: row.appealId
-            ? { kind: 'appeal', title: cause.appealTitle ?? cause.campaignTitle }
-            : { kind: 'campaign', title: cause.campaignTitle },
+          ...facts,
           // Its appeal is live; its campaign is what went.
           campaignTitle: row.appealId && row.downId !== row.appealId ? cause.campaignTitle : null,
           version: String(row.downAt.getTime()),
@@ -71,6 +65,30 @@ export async function emailMonthlyDonorsItemDown(
     }
   }
   return { sent, released, back };
+}
+
+type GiftRow = {
+  giftId: string;
+  campaignId: string;
+  appealId: string | null;
+  amount: number;
+  email: string;
+  firstName: string | null;
+};
+
+/** What both emails say of a gift: its donor, charity, amount, and the appeal or campaign it supports. */
+async function giftFacts(mail: Parameters<typeof causeOf>[0], row: GiftRow) {
+  const cause = await causeOf(mail, row.campaignId, row.appealId);
+  const facts = {
+    subscriptionId: row.giftId,
+    donor: { email: row.email, firstName: row.firstName || null },
+    charity: cause.charity,
+    amount: row.amount,
+    item: row.appealId
+      ? { kind: 'appeal' as const, title: cause.appealTitle ?? cause.campaignTitle }
+      : { kind: 'campaign' as const, title: cause.campaignTitle },
+  };
+  return { cause, facts };
 }
 
 /**
@@ -170,16 +188,10 @@ async function tellItemsBack(options: ItemDownOptions): Promise<{ released: numb
     try {
       const writable = !row.erasedAt && row.email !== '' && !row.email.endsWith('.invalid');
       if (writable && (MONTHLY_GIFT_SET_UP as readonly string[]).includes(row.status)) {
-        const cause = await causeOf(mail, row.campaignId, row.appealId);
+        const { facts } = await giftFacts(mail, row);
         const result = await options.mailer.send(
           itemBackEmail({
-            subscriptionId: row.giftId,
-            donor: { email: row.email, firstName: row.firstName || null },
-            charity: cause.charity,
-            amount: row.amount,
-            item: row.appealId
-              ? { kind: 'appeal', title: cause.appealTitle ?? cause.campaignTitle }
-              : { kind: 'campaign', title: cause.campaignTitle },
+            ...facts,
             version: String(row.toldAt.getTime()),
             itemUrl: `${options.origin}/${row.appealId ? 'appeals' : 'campaigns'}/${toShortId(row.appealId ?? row.campaignId)}`,
             manageUrl: `${options.origin}/dashboard/donations/me`,
