@@ -1,4 +1,4 @@
-import { expect, firstApproved, test } from './fixtures';
+import { expect, expectNoAxeViolations, firstApproved, test } from './fixtures';
 
 test('a visitor finds an appeal by its fundraiser’s name, pages keep the search, and Show all clears it', async ({
   page,
@@ -22,6 +22,7 @@ test('a visitor finds an appeal by its fundraiser’s name, pages keep the searc
   expect(count).toBeGreaterThan(0);
   for (let i = 0; i < count; i++) await expect(cards.nth(i)).toContainText(surname);
   await expect(results).toContainText(new RegExp(`${count} results? for “${surname.toUpperCase()}”`));
+  await expectNoAxeViolations(page);
 
   await results.getByRole('link', { name: 'Show all' }).click();
   await expect(page).toHaveURL(/\/appeals$/);
@@ -38,6 +39,7 @@ test('a search that finds nothing says so, and punctuation is only punctuation',
   const results = page.getByRole('region', { name: 'Results' });
   await expect(results).toContainText('No campaigns found for “"zzqx OR *”.');
   await expect(page.getByRole('searchbox', { name: 'Search campaigns' })).toHaveValue('"zzqx OR *');
+  await expectNoAxeViolations(page);
   // A search page is the visitor's own: never stored in the shared cache.
   const res = await page.request.get('/campaigns?q=water');
   expect(res.status()).toBe(200);
