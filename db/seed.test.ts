@@ -36,6 +36,14 @@ describe(`seed (${engineName})`, () => {
       orgAdmins: 2,
     });
     expect(first.declarations).toBeGreaterThan(0);
+    // "Run for Clean Water" raises for the clean water campaign (decision 073); the other causes for none.
+    const causes = await db
+      .select({ title: schema.templateCauses.title, campaign: schema.campaigns.title })
+      .from(schema.templateCauses)
+      .leftJoin(schema.campaigns, eq(schema.campaigns.id, schema.templateCauses.campaignId));
+    expect(causes.filter((c) => c.campaign !== null)).toEqual([
+      { title: 'Run for Clean Water', campaign: 'Clean Water for Every Village' },
+    ]);
 
     await seed(db);
     expect(await tally()).toEqual(first);

@@ -224,9 +224,11 @@ const SCHOOLS = [
   'Meadowbank School',
 ];
 
-const TEMPLATE_CAUSES = [
+const TEMPLATE_CAUSES: { title: string; campaign?: string; description: string; story: string }[] = [
   {
     title: 'Run for Clean Water',
+    // An appeal from this cause raises for this campaign (decision 073); the others leave it to the fundraiser.
+    campaign: 'Clean Water for Every Village',
     description: 'Take on a run and help bring clean water to villages without a safe supply.',
     story:
       '[[name]] is running to bring clean, safe water to families who walk hours for it every day.\n\nEvery £10 helps keep a pump working for a year.',
@@ -417,7 +419,13 @@ export async function seed(db: Db, now = new Date(), options: SeedOptions = {}):
 
   await db
     .insert(templateCauses)
-    .values(TEMPLATE_CAUSES.map((cause) => ({ id: uuidFrom(next), ...cause })))
+    .values(
+      TEMPLATE_CAUSES.map(({ campaign, ...cause }) => ({
+        id: uuidFrom(next),
+        ...cause,
+        campaignId: campaignRows.find((row) => row.title === campaign)?.id ?? null,
+      })),
+    )
     .onConflictDoNothing();
   await db
     .insert(prices)

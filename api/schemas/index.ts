@@ -118,6 +118,10 @@ export const TemplateCauseSchema = z
     description: templateCauseRow.description,
     story: templateCauseRow.story.openapi({ description: '[[name]] is replaced by the fundraiser’s full name' }),
     image: templateCauseRow.image,
+    campaign_id: z.string().nullable().openapi({
+      description:
+        'The campaign an appeal from this cause raises for, when the charity chose one; the editor selects it',
+    }),
   })
   .openapi('TemplateCause');
 

@@ -96,5 +96,7 @@ export const templateCauses = sqliteTable('template_causes', {
   /** May contain [[name]], replaced by the fundraiser's full name. */
   story: text('story').notNull(),
   image: text('image'),
+  /** The campaign an appeal started from this cause raises for, when the charity chose one (decision 073). */
+  campaignId: campaignRef('campaign_id'),
   createdAt: createdAt(),
 });

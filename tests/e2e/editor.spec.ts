@@ -395,3 +395,22 @@ test('a link to a campaign that has ended starts the appeal for the general fund
   const gone = await request.put(`/api/campaigns/${campaign._id}`, { headers: admin, data: { status: 'deleted' } });
   expect(gone.status(), await gone.text()).toBe(200);
 });
+
+test('a template cause the charity tied to a campaign chooses it; another leaves the general fund', async ({
+  page,
+  request,
+}) => {
+  const campaigns = (await (await request.get('/api/campaigns?tiny=true')).json()) as { _id: string; title: string }[];
+  const water = campaigns.find((c) => c.title === 'Clean Water for Every Village');
+  expect(water).toBeDefined();
+  await page.goto('/fund-raising');
+  await page.waitForSelector('astro-island:not([ssr])');
+  await page.getByRole('button', { name: /Run for Clean Water/ }).click();
+  await expect(page.getByRole('combobox', { name: 'Campaign' })).toHaveValue(water?._id ?? '');
+
+  await page.goto('/fund-raising');
+  await page.waitForSelector('astro-island:not([ssr])');
+  await page.getByRole('button', { name: /Birthday Fundraiser/ }).click();
+  await expect(page.getByLabel('Title')).toHaveValue('Birthday Fundraiser');
+  await expect(page.getByRole('combobox', { name: 'Campaign' })).toHaveValue('');
+});

@@ -450,10 +450,21 @@ describe(`campaign and appeal writes (${engineName})`, () => {
   });
 
   describe('GET /api/template-causes', () => {
-    it('lists template causes publicly', async () => {
+    it('lists template causes publicly, with the campaign one raises for (decision 073)', async () => {
+      const water = await createCampaign(t.db, { title: 'Clean water for a template' });
+      await t.db
+        .insert(templateCauses)
+        .values({ title: 'Run for water', description: 'Run', story: '[[name]] runs', campaignId: water.id });
       const body = await bodyOf(await t.client().api['template-causes'].$get(), 200);
-      expect(body.find((c) => c.title === 'Bake sale')).toMatchObject({ description: 'Bake', story: '[[name]] bakes' });
-      expect(Object.keys(body[0])).toEqual(expect.arrayContaining(['_id', 'title', 'description', 'story']));
+      expect(body.find((c) => c.title === 'Bake sale')).toMatchObject({
+        description: 'Bake',
+        story: '[[name]] bakes',
+        campaign_id: null,
+      });
+      expect(body.find((c) => c.title === 'Run for water')).toMatchObject({ campaign_id: water.id });
+      expect(Object.keys(body[0])).toEqual(
+        expect.arrayContaining(['_id', 'title', 'description', 'story', 'campaign_id']),
+      );
     });
   });
 });

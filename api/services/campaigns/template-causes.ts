@@ -17,5 +17,6 @@ export async function listTemplateCauses(db: Db): Promise<z.infer<typeof Templat
     description: row.description,
     story: row.story,
     image: row.image,
+    campaign_id: row.campaignId,
   }));
 }

@@ -6,6 +6,7 @@ import { api, client } from '../../lib/api';
 import { $authRestoring, $loginOpen, $user, initAuth, openLogin } from '../../stores/auth';
 import {
   applyTemplate,
+  templateCampaign,
   campaignChoices,
   campaignFromQuery,
   type CampaignOption,
@@ -87,6 +88,7 @@ export default function CampaignEditor({ kind, id, redirectTo, title, onCancel, 
   const [form, setForm] = useState<EditorForm>(() => emptyForm());
   const [load, setLoad] = useState<Load>(id ? { state: 'loading' } : { state: 'ready' });
   const [campaignOptions, setCampaignOptions] = useState<CampaignOption[]>([]);
+  const [pickedCause, setPickedCause] = useState<TemplateCause | null>(null);
   // Why the campaign a new appeal's link named is not chosen (it has ended), or null.
   const [endedFromLink, setEndedFromLink] = useState<string | null>(null);
   const [orgOptions, setOrgOptions] = useState<Option[] | null>(null);
@@ -211,6 +213,13 @@ export default function CampaignEditor({ kind, id, redirectTo, title, onCancel, 
     if (orgOptions?.length === 1 && !form.organizationId) setForm((f) => ({ ...f, organizationId: orgOptions[0]._id }));
   }, [orgOptions, form.organizationId]);
 
+  // A cause picked before the campaigns had loaded chooses its campaign once they have (decision 073).
+  useEffect(() => {
+    if (!pickedCause) return;
+    const campaign = templateCampaign(pickedCause, campaignOptions);
+    if (campaign) setForm((f) => (f.campaignId ? f : { ...f, campaignId: campaign }));
+  }, [pickedCause, campaignOptions]);
+
   // The name is known only after sign-in: fill the template's [[name]] then.
   useEffect(() => {
     if (name && form.story.includes('[[name]]')) setForm((f) => ({ ...f, story: fillName(f.story, name) }));
@@ -275,7 +284,8 @@ export default function CampaignEditor({ kind, id, redirectTo, title, onCancel, 
   }
 
   function pickCause(cause: TemplateCause | null) {
-    if (cause) setForm((f) => applyTemplate(f, cause, name));
+    if (cause) setForm((f) => applyTemplate(f, cause, name, campaignOptions));
+    setPickedCause(cause);
     setStep('form');
   }
 

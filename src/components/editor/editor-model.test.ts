@@ -3,6 +3,7 @@ import {
   applyTemplate,
   campaignChoices,
   campaignFromQuery,
+  type CampaignOption,
   endDateNote,
   endedCampaignNote,
   dateOrderProblem,
@@ -164,12 +165,45 @@ describe('editor model', () => {
   it('fills [[name]] in a template story and truncates the description to 150 characters', () => {
     const form = applyTemplate(
       emptyForm(),
-      { _id: 't1', title: 'Bake', description: 'd'.repeat(200), story: 'Hi, [[name]]! [[name]]', image: null },
+      {
+        _id: 't1',
+        title: 'Bake',
+        description: 'd'.repeat(200),
+        story: 'Hi, [[name]]! [[name]]',
+        image: null,
+        campaign_id: null,
+      },
       'Dana Donor',
     );
     expect(form.story).toBe('Hi, Dana Donor! Dana Donor');
     expect(form.description).toHaveLength(150);
     expect(form.templateCauseId).toBe('t1');
+    expect(form.campaignId).toBe('');
+  });
+
+  it("chooses a template cause's campaign while it takes appeals, unless the fundraiser chose one", () => {
+    const now = new Date('2026-11-29T12:00:00Z');
+    const water: CampaignOption = {
+      _id: 'water',
+      title: 'Clean Water',
+      date: { from: '2026-01-01', to: '2027-01-31' },
+    };
+    const ended: CampaignOption = { _id: 'old', title: 'Old Run', date: { from: '2025-01-01', to: '2026-11-28' } };
+    const cause = (campaign_id: string | null) => ({
+      _id: 'run',
+      title: 'Run for Clean Water',
+      description: 'Run',
+      story: '[[name]] runs',
+      image: null,
+      campaign_id,
+    });
+    expect(applyTemplate(emptyForm(), cause('water'), 'Ann', [water, ended], now).campaignId).toBe('water');
+    // A campaign page's link (or the select) already chose: that stays.
+    const chosen = { ...emptyForm(), campaignId: 'other' };
+    expect(applyTemplate(chosen, cause('water'), 'Ann', [water, ended], now).campaignId).toBe('other');
+    // Ended, or not offered at all (taken down): the general fund, as without a campaign.
+    expect(applyTemplate(emptyForm(), cause('old'), 'Ann', [water, ended], now).campaignId).toBe('');
+    expect(applyTemplate(emptyForm(), cause('gone'), 'Ann', [water, ended], now).campaignId).toBe('');
   });
 
   it('builds the API payload in pence, with status only for admins', () => {

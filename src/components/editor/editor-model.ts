@@ -162,14 +162,31 @@ export function endedCampaignNote(search: string, offered: readonly CampaignOpti
   return `${campaign.title} ended on ${formatLongUkDay(campaign.date.to as string)} and takes no new appeals. This appeal is for the general fund unless you choose another campaign.`;
 }
 
-export function applyTemplate(form: EditorForm, cause: TemplateCause, name: string): EditorForm {
+/**
+ * The form filled from a template cause. A cause the charity tied to a campaign (decision 073) also
+ * chooses that campaign, while it still takes appeals (`offered`, not ended) and the fundraiser has
+ * not chosen one (a campaign page's link, or the select).
+ */
+export function applyTemplate(
+  form: EditorForm,
+  cause: TemplateCause,
+  name: string,
+  offered: readonly CampaignOption[] = [],
+  now = new Date(),
+): EditorForm {
   return {
     ...form,
     title: cause.title.slice(0, MAX_TITLE),
     description: cause.description.slice(0, MAX_DESCRIPTION),
     story: fillName(cause.story, name),
     templateCauseId: cause._id,
+    campaignId: form.campaignId || templateCampaign(cause, offered, now),
   };
+}
+
+/** The campaign a template cause raises for, while the select offers it and it takes appeals; else ''. */
+export function templateCampaign(cause: TemplateCause, offered: readonly CampaignOption[], now = new Date()): string {
+  return offered.find((c) => c._id === cause.campaign_id && !hasEnded(c.date.to, now))?._id ?? '';
 }
 
 /** "12.5" → 1250; null for anything that is not a positive amount with at most 2 decimals. */
