@@ -27,7 +27,7 @@ function paging(query: z.infer<typeof CampaignListQuery>, viewer: AuthUser | nul
 
 /**
  * A list, or with `q` a search of the public list (decision 072: the index holds what the public
- * lists show, so `q` cannot be combined with `status` or `mine`). A `q` with no word lists as without.
+ * lists show, so `q` takes no `mine` and no status but approved). A `q` with no word lists as without.
  */
 function listOrSearch(
   db: Parameters<typeof listCampaigns>[0],
@@ -37,8 +37,8 @@ function listOrSearch(
 ) {
   const options = paging(query, viewer);
   if (query.q === undefined || searchMatch(query.q) === null) return listCampaigns(db, { ...list, ...options, viewer });
-  if (query.status !== undefined || options.mine)
-    throw badRequest('q: a search finds what the public lists show; leave out status and mine');
+  if ((query.status !== undefined && query.status !== 'approved') || options.mine)
+    throw badRequest('q: a search finds what the public lists show; leave out mine, and any status but approved');
   return searchCampaigns(db, { ...list, search: query.q, limit: options.limit, offset: options.offset, viewer });
 }
 

@@ -99,16 +99,21 @@ describe(`searching the lists by title and fundraiser (${engineName})`, () => {
     expect(all.length).toBe(2);
   });
 
-  it('refuses a search past 100 characters, or with status or mine, with a clear 400', async () => {
+  it('refuses a search past 100 characters, or with mine or a status but approved, with a clear 400', async () => {
     const res = await t.client().api.appeals.$get({ query: { q: 'z'.repeat(101) } });
     expect((await errorOf(res, 400)).message).toMatch(/q: a search is at most 100 characters/);
     const admin = await signedIn(t.db, 'admin');
     const withStatus = await t.client(admin.token).api.appeals.$get({ query: { q: 'zephyr', status: 'draft' } });
     expect((await errorOf(withStatus, 400)).message).toBe(
-      'q: a search finds what the public lists show; leave out status and mine',
+      'q: a search finds what the public lists show; leave out mine, and any status but approved',
     );
     const mine = await t.client(admin.token).api.appeals.$get({ query: { q: 'zephyr', mine: 'true' } });
-    expect((await errorOf(mine, 400)).message).toMatch(/leave out status and mine/);
+    expect((await errorOf(mine, 400)).message).toMatch(/leave out mine/);
+    // The office's list of approved appeals searches the same list, with its own can_edit.
+    const approved = await t.client(admin.token).api.appeals.$get({ query: { q: 'zephyr swim', status: 'approved' } });
+    expect((await bodyOf(approved, 200)).map((a) => [a.title, a.can_edit])).toEqual([
+      ['Zephyr swim for clean water', true],
+    ]);
   });
 
   it('a campaign taken down takes its appeals out of the search, and back when it returns', async () => {

@@ -1,6 +1,7 @@
 import { useStore } from '@nanostores/react';
 import { useId, useMemo, useState } from 'react';
-import { InlineSelect } from '../ui/FilterBar';
+import { FilterSearch, InlineSelect } from '../ui/FilterBar';
+import { SEARCH_MAX_CHARS } from '../../../domain/search';
 import { client } from '../../lib/api';
 import { CAMPAIGN_STATUSES, type CampaignItem } from '../lib/campaign-schema';
 import { joinPath, type CampaignKind } from '../lib/routes';
@@ -35,13 +36,17 @@ function CampaignListView({ kind }: { kind: CampaignKind }) {
   // Donors see their own appeals only; staff may narrow the list to theirs.
   const mine = kind === 'appeal' && (!staff || onlyMine);
   const endpoint = kind === 'campaign' ? '/api/campaigns' : '/api/appeals';
-  const query = {
-    status: mine && !showStatus ? ('all' as const) : showStatus ? status : ('approved' as const),
-    limit: 100,
-    mine: mine ? ('true' as const) : undefined,
-  };
+  const listStatus = mine && !showStatus ? ('all' as const) : showStatus ? status : ('approved' as const);
+  // The search finds what the public list shows (decision 072): approved items, not only one's own.
+  const searchable = !mine && listStatus === 'approved';
+  const [typed, setTyped] = useState('');
+  const [searched, setSearched] = useState('');
+  const q = searchable && searched.trim() ? searched.trim() : undefined;
+  const query = { status: listStatus, limit: 100, mine: mine ? ('true' as const) : undefined, q };
   const [state] = useApiGet(
-    user === undefined ? null : `${endpoint}?status=${query.status}&limit=100&mine=${mine}`,
+    user === undefined
+      ? null
+      : `${endpoint}?status=${query.status}&limit=100&mine=${mine}&q=${encodeURIComponent(q ?? '')}`,
     (o) => (kind === 'campaign' ? client.api.campaigns.$get({ query }, o) : client.api.appeals.$get({ query }, o)),
   );
   // Without tiny=true the list answers whole campaigns.
@@ -75,6 +80,34 @@ function CampaignListView({ kind }: { kind: CampaignKind }) {
           </>
         }
       />
+      {searchable ? (
+        <div className="dash-list-search">
+          <FilterSearch
+            label={`Search ${label.toLowerCase()}s`}
+            placeholder={kind === 'appeal' ? "A title or a fundraiser's name" : "A campaign's title"}
+            maxLength={SEARCH_MAX_CHARS}
+            value={typed}
+            onChange={setTyped}
+            onApply={() => setSearched(typed)}
+            applyOnBlur
+          />
+          {q && state.status === 'ok' ? (
+            <p className="dash-list-search-summary" role="status">
+              {items.length} {items.length === 1 ? 'result' : 'results'} for “{q}”.{' '}
+              <button
+                type="button"
+                className="dash-link-btn"
+                onClick={() => {
+                  setTyped('');
+                  setSearched('');
+                }}
+              >
+                Show all
+              </button>
+            </p>
+          ) : null}
+        </div>
+      ) : null}
       {kind === 'appeal' ? <CreatedNotice /> : null}
       {state.status === 'error' ? <Alert>{state.error.message}</Alert> : null}
       {state.status === 'ok' && mine && items.length === 0 ? (
