@@ -2,6 +2,7 @@ import { useStore } from '@nanostores/react';
 import { useId, useMemo, useState } from 'react';
 import { FilterSearch, InlineSelect } from '../ui/FilterBar';
 import { SEARCH_MAX_CHARS } from '../../../domain/search';
+import { MAX_PAGE_SIZE } from '../../../domain/limits';
 import { client } from '../../lib/api';
 import { CAMPAIGN_STATUSES, type CampaignItem } from '../lib/campaign-schema';
 import { joinPath, type CampaignKind } from '../lib/routes';
@@ -13,6 +14,9 @@ import { Icon } from '../ui/icons';
 import { Alert, LinkButton, PageHeader, Spinner } from '../ui/primitives';
 import { CampaignCardGrid } from './CampaignCardGrid';
 import { CreatedNotice } from './CreatedNotice';
+
+/** Cards a page of the office's lists (the API's most). */
+const LIST_PAGE = MAX_PAGE_SIZE;
 
 /**
  * Spec: 'Active Campaigns' / 'Active Appeals' with Add → path + '-add' and an edit-mode card grid.
@@ -42,11 +46,25 @@ function CampaignListView({ kind }: { kind: CampaignKind }) {
   const [typed, setTyped] = useState('');
   const [searched, setSearched] = useState('');
   const q = searchable && searched.trim() ? searched.trim() : undefined;
-  const query = { status: listStatus, limit: 100, mine: mine ? ('true' as const) : undefined, q };
+  // Pages of LIST_PAGE items, from the first again whenever what is listed changes.
+  const [page, setPage] = useState(1);
+  const listed = `${listStatus}|${mine}|${q ?? ''}`;
+  const [pageOf, setPageOf] = useState(listed);
+  if (pageOf !== listed) {
+    setPageOf(listed);
+    setPage(1);
+  }
+  const query = {
+    status: listStatus,
+    limit: LIST_PAGE,
+    page: page > 1 ? page : undefined,
+    mine: mine ? ('true' as const) : undefined,
+    q,
+  };
   const [state] = useApiGet(
     user === undefined
       ? null
-      : `${endpoint}?status=${query.status}&limit=100&mine=${mine}&q=${encodeURIComponent(q ?? '')}`,
+      : `${endpoint}?status=${query.status}&limit=${LIST_PAGE}&page=${page}&mine=${mine}&q=${encodeURIComponent(q ?? '')}`,
     (o) => (kind === 'campaign' ? client.api.campaigns.$get({ query }, o) : client.api.appeals.$get({ query }, o)),
   );
   // Without tiny=true the list answers whole campaigns.
@@ -116,7 +134,36 @@ function CampaignListView({ kind }: { kind: CampaignKind }) {
           you care about.
         </p>
       ) : state.status === 'ok' ? (
-        <CampaignCardGrid items={items} basePath={base} />
+        <>
+          <CampaignCardGrid items={items} basePath={base} />
+          {page > 1 || items.length === LIST_PAGE ? (
+            <nav className="dash-pagination" aria-label={`${label} pages`}>
+              <p className="dash-pagination-info">
+                {items.length === 0
+                  ? `No more ${label.toLowerCase()}s past ${(page - 1) * LIST_PAGE}.`
+                  : `${label}s ${(page - 1) * LIST_PAGE + 1}–${(page - 1) * LIST_PAGE + items.length}`}
+              </p>
+              <div className="dash-pagination-controls">
+                <button
+                  type="button"
+                  className="btn btn-outline dash-btn-sm"
+                  disabled={page === 1}
+                  onClick={() => setPage((n) => n - 1)}
+                >
+                  Previous {LIST_PAGE}
+                </button>
+                <button
+                  type="button"
+                  className="btn btn-outline dash-btn-sm"
+                  disabled={items.length < LIST_PAGE}
+                  onClick={() => setPage((n) => n + 1)}
+                >
+                  Next {LIST_PAGE}
+                </button>
+              </div>
+            </nav>
+          ) : null}
+        </>
       ) : state.status === 'loading' ? (
         <Spinner />
       ) : null}
