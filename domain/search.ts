@@ -26,3 +26,12 @@ export function searchMatch(input: string): string | null {
     .map((word) => `{title fundraiser} : "${word}"*`)
     .join(' AND ');
 }
+
+/**
+ * "6 results for “10k”." for the list pages and the office's lists alike; with `more`, the search
+ * found past the `count` it pages (the count's cap) and asks for another word.
+ */
+export function searchResultsLine(count: number, search: string, more = false): string {
+  if (more) return `More than ${count} results for “${search}”: add a word to find fewer.`;
+  return `${count} ${count === 1 ? 'result' : 'results'} for “${search}”.`;
+}

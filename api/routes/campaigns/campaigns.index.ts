@@ -1,4 +1,5 @@
 import { z } from '@hono/zod-openapi';
+import type { Db } from '../../../db/client';
 import { createRouter } from '../../lib/create-app';
 import { badRequest, notFound } from '../../lib/errors';
 import { requireUser } from '../../lib/policy';
@@ -30,7 +31,7 @@ function paging(query: z.infer<typeof CampaignListQuery>, viewer: AuthUser | nul
  * lists show, so `q` takes no `mine` and no status but approved). A `q` with no word lists as without.
  */
 function listOrSearch(
-  db: Parameters<typeof listCampaigns>[0],
+  db: Db,
   query: z.infer<typeof CampaignListQuery>,
   viewer: AuthUser | null,
   list: { kind: 'campaign' | 'appeal'; parentId?: string },

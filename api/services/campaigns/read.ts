@@ -247,12 +247,21 @@ export type SearchOptions = {
  * The search index's MATCH for a public list (decision 072): the visitor's words, in that list. The
  * index holds exactly what the public lists show, so nothing else filters the rows it names.
  */
-function publicSearchMatch({ kind, parentId, search }: SearchOptions): string {
+function publicSearchMatch({ kind, parentId, search }: Omit<SearchOptions, 'limit' | 'offset'>): string {
   const words = searchMatch(search);
   if (words === null) throw new Error('a search needs a word to look for');
   const list =
     kind === 'campaign' ? 'campaign' : parentId ? `"c${parentId.replaceAll('-', '').toLowerCase()}"` : 'appeal';
   return `list : ${list} AND ${words}`;
+}
+
+/** The search index's rows matching a public list's search (their rowids are the campaigns rows'). */
+function searchMatches(db: Db, options: Omit<SearchOptions, 'limit' | 'offset'>) {
+  return db
+    .select({ rowid: sql<number>`"rowid"`.as('match_rowid') })
+    .from(campaignSearch)
+    .where(sql`"campaign_search" match ${publicSearchMatch(options)}`)
+    .$dynamic();
 }
 
 /**
@@ -261,10 +270,7 @@ function publicSearchMatch({ kind, parentId, search }: SearchOptions): string {
  * whole list's index instead), so a page reads its own rows however many items match.
  */
 export function searchCampaignsQuery(db: Db, options: SearchOptions) {
-  const page = db
-    .select({ rowid: sql<number>`"rowid"`.as('match_rowid') })
-    .from(campaignSearch)
-    .where(sql`"campaign_search" match ${publicSearchMatch(options)}`)
+  const page = searchMatches(db, options)
     .orderBy(sql`"rowid" desc`)
     .limit(pageLimit(options.limit))
     .offset(Math.max(options.offset ?? 0, 0))
@@ -292,10 +298,7 @@ export const SEARCH_COUNT_CAP = 36;
 
 /** How many items a public list's search finds, up to SEARCH_COUNT_CAP + 1 (more than the cap). */
 export function countSearchQuery(db: Db, options: Omit<SearchOptions, 'limit' | 'offset'>) {
-  const matches = db
-    .select({ rowid: sql<number>`"rowid"`.as('match_rowid') })
-    .from(campaignSearch)
-    .where(sql`"campaign_search" match ${publicSearchMatch(options)}`)
+  const matches = searchMatches(db, options)
     .limit(SEARCH_COUNT_CAP + 1)
     .as('matches');
   return db.select({ n: sql<number>`count(*)` }).from(matches);

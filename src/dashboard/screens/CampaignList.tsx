@@ -1,7 +1,7 @@
 import { useStore } from '@nanostores/react';
 import { useId, useMemo, useState } from 'react';
 import { FilterSearch, InlineSelect } from '../ui/FilterBar';
-import { SEARCH_MAX_CHARS } from '../../../domain/search';
+import { SEARCH_MAX_CHARS, searchResultsLine } from '../../../domain/search';
 import { MAX_PAGE_SIZE } from '../../../domain/limits';
 import { client } from '../../lib/api';
 import { CAMPAIGN_STATUSES, type CampaignItem } from '../lib/campaign-schema';
@@ -111,7 +111,7 @@ function CampaignListView({ kind }: { kind: CampaignKind }) {
           />
           {q && state.status === 'ok' ? (
             <p className="dash-list-search-summary" role="status">
-              {items.length} {items.length === 1 ? 'result' : 'results'} for “{q}”.{' '}
+              {searchResultsLine(items.length, q)}{' '}
               <button
                 type="button"
                 className="dash-link-btn"

@@ -57,8 +57,11 @@ export async function loadDiscover(
     preparedPublicCount(db, { kind, parentId }),
   ]);
   const total = Number(count?.n ?? 0);
-  return { items: rows.map(toCampaignDto), page, total, pages: Math.max(1, Math.ceil(total / LIST_PAGE_SIZE)) };
+  return { items: rows.map(toCampaignDto), page, total, pages: pagesOf(total) };
 }
+
+/** How many pages of LIST_PAGE_SIZE `total` items fill (at least one, for the empty list). */
+const pagesOf = (total: number) => Math.max(1, Math.ceil(total / LIST_PAGE_SIZE));
 
 /** One page of a search's results, and how many there are (not prepared: every search differs). */
 async function searchDiscover(
@@ -77,7 +80,7 @@ async function searchDiscover(
     items: rows.map(toCampaignDto),
     page,
     total,
-    pages: Math.max(1, Math.ceil(total / LIST_PAGE_SIZE)),
+    pages: pagesOf(total),
     search,
     more: found > SEARCH_COUNT_CAP,
   };
