@@ -262,6 +262,21 @@ const ROWS: Row[] = [
   },
   { route: 'GET /api/images/:key{.+}', request: (w) => ({ path: `/api/images/${w.imageKey}` }), expect: 200 },
   { route: 'GET /api/template-causes', request: () => ({ path: '/api/template-causes' }), expect: 200 },
+  // Template causes are the platform's, not an organization's: only admins keep them (decision 074).
+  {
+    route: 'POST /api/template-causes',
+    request: () => ({
+      path: '/api/template-causes',
+      method: 'POST',
+      json: { title: 'Matrix cause', description: 'A cause', story: '[[name]] runs' },
+    }),
+    expect: staff(403, 403, 201),
+  },
+  {
+    route: 'PUT /api/template-causes/:id',
+    request: () => ({ path: `/api/template-causes/${crypto.randomUUID()}`, method: 'PUT', json: { retired: true } }),
+    expect: staff(403, 403, 404),
+  },
   {
     route: 'GET /api/donations',
     request: () => ({ path: '/api/donations?limit=100' }),

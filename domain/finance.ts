@@ -85,6 +85,7 @@ export const AUDIT_TARGETS = [
   'monthly_gift',
   'payout',
   'dispute',
+  'template_cause',
 ] as const;
 export type AuditTarget = (typeof AUDIT_TARGETS)[number];
 

@@ -17,6 +17,8 @@ export const MAX_CAMPAIGN_IMAGES = 9;
 export const MAX_CAMPAIGN_TITLE = 120;
 export const DESCRIPTION_MAX_LENGTH = 150;
 export const MAX_CAMPAIGN_STORY = 20_000;
+/** A template cause's story: half an appeal's, leaving room for the names [[name]] becomes (MAX_CAMPAIGN_STORY). */
+export const MAX_TEMPLATE_STORY = 10_000;
 /** £1,000,000 in pence. */
 export const MAX_CAMPAIGN_GOAL_PENCE = 100_000_000;
 /** A new campaign or appeal saved without dates runs from today for this many days. */

@@ -122,6 +122,10 @@ export const TemplateCauseSchema = z
       description:
         'The campaign an appeal from this cause raises for, when the charity chose one; the editor selects it',
     }),
+    retired_at: z.string().nullable().openapi({
+      description:
+        'When the charity stopped offering it (only in the admins’ list with retired=true); null while offered',
+    }),
   })
   .openapi('TemplateCause');
 

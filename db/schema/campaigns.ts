@@ -98,5 +98,7 @@ export const templateCauses = sqliteTable('template_causes', {
   image: text('image'),
   /** The campaign an appeal started from this cause raises for, when the charity chose one (decision 073). */
   campaignId: campaignRef('campaign_id'),
+  /** Set when the charity stops offering it (decision 074); kept for the appeals that name it. */
+  retiredAt: integer('retired_at', { mode: 'timestamp_ms' }),
   createdAt: createdAt(),
 });

@@ -455,7 +455,7 @@ describe(`campaign and appeal writes (${engineName})`, () => {
       await t.db
         .insert(templateCauses)
         .values({ title: 'Run for water', description: 'Run', story: '[[name]] runs', campaignId: water.id });
-      const body = await bodyOf(await t.client().api['template-causes'].$get(), 200);
+      const body = await bodyOf(await t.client().api['template-causes'].$get({ query: {} }), 200);
       expect(body.find((c) => c.title === 'Bake sale')).toMatchObject({
         description: 'Bake',
         story: '[[name]] bakes',

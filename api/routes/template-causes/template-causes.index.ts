@@ -1,17 +1,48 @@
 import { z } from '@hono/zod-openapi';
 import { createRouter } from '../../lib/create-app';
-import { okResponses, routesOf } from '../../lib/openapi';
+import { bearerAuth, createdResponses, IdParams, jsonBody, okResponses, routesOf } from '../../lib/openapi';
+import { adminOnly, requireAdmin } from '../../lib/policy';
+import { signedInContext } from '../../lib/service-context';
 import { TemplateCauseSchema } from '../../schemas';
-import { listTemplateCauses } from '../../services/campaigns/template-causes';
+import {
+  TemplateCauseCreateBody,
+  TemplateCauseListQuery,
+  TemplateCauseUpdateBody,
+} from '../../schemas/template-causes';
+import { createTemplateCause, listTemplateCauses, updateTemplateCause } from '../../services/campaigns/template-causes';
 
 const templateCauses = routesOf({ tags: ['Campaigns'] });
+const managed = routesOf({ tags: ['Campaigns'], security: bearerAuth });
 
 const listRoute = templateCauses.get('/template-causes', {
-  summary: 'Causes a fundraiser starts an appeal from',
-  responses: okResponses(z.array(TemplateCauseSchema), 'Template causes'),
+  summary: 'Causes a fundraiser starts an appeal from (admins: retired=true also lists those no longer offered)',
+  request: { query: TemplateCauseListQuery },
+  responses: okResponses(z.array(TemplateCauseSchema), 'Template causes, oldest first'),
 });
 
-/** Starting points for a fundraiser's appeal; [[name]] in the story is filled in by the editor. */
-export const templateCausesRouter = createRouter().openapi(listRoute, async (c) =>
-  c.json(await listTemplateCauses(c.var.db), 200),
-);
+const createRoute = managed.post('/template-causes', {
+  summary: 'Offer a new template cause on /fund-raising (admins)',
+  middleware: [adminOnly()],
+  request: { body: jsonBody(TemplateCauseCreateBody) },
+  responses: createdResponses(TemplateCauseSchema, 'Created'),
+});
+
+const updateRoute = managed.put('/template-causes/{id}', {
+  summary: 'Change a template cause, or stop or start offering it (admins)',
+  middleware: [adminOnly()],
+  request: { params: IdParams, body: jsonBody(TemplateCauseUpdateBody) },
+  responses: okResponses(TemplateCauseSchema, 'The cause after the change'),
+});
+
+/** Starting points for a fundraiser's appeal, and the admins' screen that keeps them (decision 074). */
+export const templateCausesRouter = createRouter()
+  .openapi(listRoute, async (c) => {
+    const withRetired = c.req.valid('query').retired === 'true';
+    // The retired causes are the charity's own records: only admins see them.
+    if (withRetired) requireAdmin(c.var.user);
+    return c.json(await listTemplateCauses(c.var.db, { withRetired }), 200);
+  })
+  .openapi(createRoute, async (c) => c.json(await createTemplateCause(signedInContext(c), c.req.valid('json')), 201))
+  .openapi(updateRoute, async (c) =>
+    c.json(await updateTemplateCause(signedInContext(c), c.req.valid('param').id, c.req.valid('json')), 200),
+  );

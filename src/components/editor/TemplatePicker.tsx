@@ -20,7 +20,7 @@ export default function TemplatePicker({ onPick, rendered }: Props) {
 
   useEffect(() => {
     if (rendered) return;
-    void api((o) => client.api['template-causes'].$get(undefined, o)).then((result) => {
+    void api((o) => client.api['template-causes'].$get({ query: {} }, o)).then((result) => {
       if (!result.ok) {
         setError(result.error.message);
         setCauses([]);

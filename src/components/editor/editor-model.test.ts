@@ -172,6 +172,7 @@ describe('editor model', () => {
         story: 'Hi, [[name]]! [[name]]',
         image: null,
         campaign_id: null,
+        retired_at: null,
       },
       'Dana Donor',
     );
@@ -196,6 +197,7 @@ describe('editor model', () => {
       story: '[[name]] runs',
       image: null,
       campaign_id,
+      retired_at: null,
     });
     expect(applyTemplate(emptyForm(), cause('water'), 'Ann', [water, ended], now).campaignId).toBe('water');
     // A campaign page's link (or the select) already chose: that stays.

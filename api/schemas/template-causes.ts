@@ -1,0 +1,58 @@
+import { z } from '@hono/zod-openapi';
+import { DESCRIPTION_MAX_LENGTH, MAX_CAMPAIGN_TITLE, MAX_TEMPLATE_STORY } from '../../domain/limits';
+
+/** Markup is refused rather than stored: a cause's words become an appeal's plain text. */
+const HTML_TAG = /<\s*\/?\s*[a-z!?][^>]*>/i;
+// Control characters other than line breaks and tabs never belong in a cause.
+const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F\u200B-\u200F\u202A-\u202E\u2066-\u2069]/g;
+
+const words = (field: string, what: string, max: number, multiline = false) =>
+  z
+    .string({ error: `${field}: ${what}` })
+    .transform((v) => {
+      const clean = v.replace(CONTROL, '').replace(/\r\n?/g, '\n');
+      return (multiline ? clean : clean.replace(/\s+/g, ' ')).trim();
+    })
+    .refine((v) => v.length > 0, `${field}: ${what}`)
+    .refine((v) => [...v].length <= max, `${field}: use at most ${max} characters`)
+    .refine((v) => !HTML_TAG.test(v), `${field}: write plain text; HTML tags like <b> are not accepted`);
+
+const fields = {
+  title: words('title', 'enter a title', MAX_CAMPAIGN_TITLE),
+  description: words('description', 'enter a description', DESCRIPTION_MAX_LENGTH),
+  story: words('story', 'enter a story; [[name]] becomes the fundraiser’s full name', MAX_TEMPLATE_STORY, true),
+  // Left out: unchanged on an update, none on a new cause; '' or null: none.
+  campaign_id: z
+    .string({ error: 'campaign_id: must be a campaign’s id, or null for none' })
+    .trim()
+    .max(60, 'campaign_id: is not a valid id')
+    .nullish()
+    .transform((v) => (v === undefined ? undefined : v || null))
+    .openapi({ description: 'The campaign an appeal from this cause raises for; null leaves it to the fundraiser' }),
+};
+
+export const TemplateCauseCreateBody = z.object(fields).strict().openapi('TemplateCauseInput');
+
+export const TemplateCauseUpdateBody = z
+  .object({
+    title: fields.title.optional(),
+    description: fields.description.optional(),
+    story: fields.story.optional(),
+    campaign_id: fields.campaign_id,
+    retired: z
+      .boolean({ error: 'retired: must be true or false' })
+      .optional()
+      .openapi({ description: 'true: no longer offered on /fund-raising (kept for the appeals that name it)' }),
+  })
+  .strict()
+  .openapi('TemplateCauseUpdate');
+
+export const TemplateCauseListQuery = z.object({
+  retired: z
+    .enum(['true', 'false'], { error: 'retired: must be true or false' })
+    .optional()
+    .openapi({ description: 'Admins: true also lists the causes no longer offered' }),
+});
+
+export type TemplateCauseCreate = z.infer<typeof TemplateCauseCreateBody>;
+export type TemplateCauseUpdate = z.infer<typeof TemplateCauseUpdateBody>;
