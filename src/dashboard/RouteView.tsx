@@ -19,6 +19,7 @@ import { Overview } from './screens/Overview';
 import { GiftAidRoute } from './screens/gift-aid/GiftAidRoute';
 import { ContactSupport } from './screens/support/ContactSupport';
 import { SupportInbox } from './screens/support/SupportInbox';
+import { TemplateCauseForm, TemplateCauseList } from './screens/template-causes/TemplateCauses';
 import { BatchEntry } from './screens/batches/BatchEntry';
 import { BatchList, BatchView } from './screens/batches/BatchView';
 import { PayoutList, PayoutView } from './screens/payouts/PayoutsScreen';
@@ -94,6 +95,10 @@ function screenFor(route: Route, user: DashUser | null | undefined, isStaff = fa
       return <ContactSupport />;
     case 'support-inbox':
       return <SupportInbox />;
+    case 'template-causes':
+      return <TemplateCauseList />;
+    case 'template-cause-form':
+      return <TemplateCauseForm key={route.id ?? 'add'} id={route.id} />;
     case 'resources':
       return <Resources />;
     case 'not-found':

@@ -82,6 +82,8 @@ function screens(ids: Ids): Screen[] {
     { path: 'faqs', static: true },
     { path: 'contact' },
     { path: 'support-inbox' },
+    { path: 'template-causes' },
+    { path: 'template-causes/add' },
     { path: 'resources', static: true },
     { path: 'donate-history', static: true },
     { path: 'donate-receipts', static: true },

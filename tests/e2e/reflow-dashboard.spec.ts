@@ -164,6 +164,8 @@ test('the rest of the dashboard reflows for an admin at 320 px, and at 390 px wi
     'organizations',
     'settings',
     'support-inbox',
+    'template-causes',
+    'template-causes/add',
     'faqs',
     'contact',
     // The static mock-up screens the specification keeps.

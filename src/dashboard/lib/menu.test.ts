@@ -12,7 +12,7 @@ describe('buildMenu', () => {
     ]);
   });
 
-  it('gives staff the Admin group, and admins the Support inbox', () => {
+  it('gives staff the Admin group, and admins the Template causes and the Support inbox', () => {
     const labels = (type: string) =>
       buildMenu(type)
         .find((g) => g.label === 'Admin')
@@ -30,7 +30,7 @@ describe('buildMenu', () => {
       'Organizations',
     ];
     expect(labels('org_admin')).toEqual(staffItems);
-    expect(labels('admin')).toEqual([...staffItems, 'Support inbox']);
+    expect(labels('admin')).toEqual([...staffItems, 'Template causes', 'Support inbox']);
     expect(buildMenu('admin').map((g) => g.label)).not.toContain('Finance');
     // An unknown type is not staff: it gets the donor's menu (the server refuses it staff routes too).
     expect(labels('staff')).toBeUndefined();
@@ -55,7 +55,12 @@ describe('the finance menu', () => {
 
   it('offers finance nothing that edits campaigns, appeals, organizations or the support inbox', () => {
     const hrefs = buildMenu('finance').flatMap((g) => g.items.map((i) => i.href));
-    for (const editing of ['/dashboard/active-campaigns', '/dashboard/organizations', '/dashboard/support-inbox'])
+    for (const editing of [
+      '/dashboard/active-campaigns',
+      '/dashboard/organizations',
+      '/dashboard/template-causes',
+      '/dashboard/support-inbox',
+    ])
       expect(hrefs).not.toContain(editing);
     // My Appeals stays: anyone signed in may start an appeal of their own.
     expect(hrefs.filter((h) => h === '/dashboard/active-appeals')).toHaveLength(1);

@@ -23,6 +23,7 @@ const LINKS = {
   audit: { label: 'Audit log', href: '/dashboard/audit', icon: 'search' },
   organizations: { label: 'Organizations', href: '/dashboard/organizations', icon: 'building' },
   supportInbox: { label: 'Support inbox', href: '/dashboard/support-inbox', icon: 'mail' },
+  templateCauses: { label: 'Template causes', href: '/dashboard/template-causes', icon: 'copy' },
 } satisfies Record<string, MenuLink>;
 
 type Viewer = Parameters<typeof isStaff>[0];
@@ -49,6 +50,7 @@ const GROUPS: { label: string; shows: (viewer: Viewer) => boolean; links: (keyof
       'payouts',
       'audit',
       'organizations',
+      'templateCauses',
       'supportInbox',
     ],
   },
@@ -59,8 +61,9 @@ const GROUPS: { label: string; shows: (viewer: Viewer) => boolean; links: (keyof
   },
 ];
 
-/** Only admins answer the support inbox. */
-const linkShows = (key: keyof typeof LINKS, viewer: Viewer) => key !== 'supportInbox' || isAdmin(viewer);
+/** Only admins answer the support inbox and keep the template causes (the platform's, not an organization's). */
+const ADMINS_ONLY: (keyof typeof LINKS)[] = ['supportInbox', 'templateCauses'];
+const linkShows = (key: keyof typeof LINKS, viewer: Viewer) => !ADMINS_ONLY.includes(key) || isAdmin(viewer);
 
 export function buildMenu(userType: string | null | undefined): MenuGroup[] {
   const viewer = userType ? { type: userType, orgIds: [] } : null;

@@ -25,6 +25,9 @@ describe('matchRoute', () => {
       id: 'x1',
     });
     expect(matchRoute('/dashboard/communication/n1')).toEqual({ name: 'communication-detail', id: 'n1' });
+    expect(matchRoute('/dashboard/template-causes')).toEqual({ name: 'template-causes' });
+    expect(matchRoute('/dashboard/template-causes/add')).toEqual({ name: 'template-cause-form' });
+    expect(matchRoute('/dashboard/template-causes/edit/c1')).toEqual({ name: 'template-cause-form', id: 'c1' });
     const staticScreens = 'donate-history donate-receipts donate-recurring reward event communication settings payment';
     for (const name of [...staticScreens.split(' '), 'faqs', 'contact', 'resources']) {
       expect(matchRoute(`/dashboard/${name}`)).toEqual({ name });
@@ -40,6 +43,8 @@ describe('matchRoute', () => {
       '/dashboard/active-campaigns-edit',
       '/dashboard/active-campaigns/extra',
       '/dashboard/faqs/1',
+      '/dashboard/template-causes/c1',
+      '/dashboard/template-causes/edit',
       '/dashboardx',
       '/campaigns',
     ]) {
@@ -90,5 +95,8 @@ describe('routeTitle', () => {
     expect(title('/dashboard/communication/7')).toBe('Notification');
     expect(title('/dashboard/overview')).toBe('Overview');
     expect(title('/dashboard/audit')).toBe('Audit log');
+    expect(title('/dashboard/template-causes')).toBe('Template causes');
+    expect(title('/dashboard/template-causes/add')).toBe('Add template cause');
+    expect(title('/dashboard/template-causes/edit/c1')).toBe('Edit template cause');
   });
 });

@@ -32,6 +32,8 @@ export type Route =
   | { name: 'contact' }
   | { name: 'resources' }
   | { name: 'support-inbox' }
+  | { name: 'template-causes' }
+  | { name: 'template-cause-form'; id?: string }
   | { name: 'not-found' };
 
 /** The specification's static mock-up screens: fixed sample content, no data of ours. */
@@ -102,6 +104,13 @@ export function matchRoute(pathname: string): Route {
     return { name: 'not-found' };
   }
 
+  if (head === 'template-causes') {
+    if (rest.length === 0) return { name: 'template-causes' };
+    if (rest.length === 1 && rest[0] === 'add') return { name: 'template-cause-form' };
+    if (rest.length === 2 && rest[0] === 'edit') return { name: 'template-cause-form', id: rest[1] };
+    return { name: 'not-found' };
+  }
+
   if ((RESOURCES as readonly string[]).includes(head)) {
     const resource = head as Resource;
     if (rest.length === 0) return { name: 'list', resource };
@@ -152,6 +161,7 @@ const FIXED_TITLES: Partial<Record<Route['name'], string>> = {
   contact: 'Contact Support',
   resources: 'Resources',
   'support-inbox': 'Support inbox',
+  'template-causes': 'Template causes',
   'not-found': 'Not Found',
 };
 
@@ -176,6 +186,8 @@ export function routeTitle(route: Route, staff = true): string | undefined {
       return `${route.id ? 'Edit' : 'Add'} ${route.kind === 'appeal' ? 'Appeal' : 'Campaign'}`;
     case 'communication-detail':
       return 'Notification';
+    case 'template-cause-form':
+      return `${route.id ? 'Edit' : 'Add'} template cause`;
     default:
       return undefined;
   }

@@ -50,6 +50,7 @@ const ICONS = {
   x: ['M6 6l12 12M18 6L6 18'],
   arrowLeft: ['M19 12H5M11 6l-6 6 6 6'],
   check: ['M5 12l5 5 9-10'],
+  copy: [{ rect: [8, 8, 13, 13, 2] }, 'M16 8V5a2 2 0 0 0-2-2H5a2 2 0 0 0-2 2v9a2 2 0 0 0 2 2h3'],
 } satisfies Record<string, Shape[]>;
 
 export type IconName = keyof typeof ICONS;

@@ -115,10 +115,11 @@ export function TextArea(props: {
   required?: boolean;
   rows?: number;
   maxLength?: number;
+  hint?: string;
 }) {
   const id = useId();
   return (
-    <Field id={id} label={props.label} required={props.required}>
+    <Field id={id} label={props.label} required={props.required} hint={props.hint}>
       <textarea
         id={id}
         className="dash-input"
@@ -127,6 +128,7 @@ export function TextArea(props: {
         onChange={(e) => props.onChange(e.target.value)}
         required={props.required}
         aria-required={props.required || undefined}
+        aria-describedby={props.hint ? `${id}-hint` : undefined}
         maxLength={props.maxLength}
       />
     </Field>

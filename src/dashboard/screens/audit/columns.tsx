@@ -31,6 +31,7 @@ export const TARGET_LABELS: Record<string, string> = {
   monthly_gift: 'Monthly gift',
   payout: 'Payout',
   dispute: 'Dispute',
+  template_cause: 'Template cause',
 };
 
 /** The dashboard page of a record, for the kinds that have one. */
@@ -39,6 +40,7 @@ export function recordHref(type: string, id: string): string | null {
   if (type === 'user') return `/dashboard/donors/edit/${encodeURIComponent(id)}`;
   if (type === 'claim' || type === 'gasds_claim') return '/dashboard/gift-aid';
   if (type === 'batch') return `/dashboard/batches/${encodeURIComponent(id)}`;
+  if (type === 'template_cause') return `/dashboard/template-causes/edit/${encodeURIComponent(id)}`;
   return null;
 }
 
