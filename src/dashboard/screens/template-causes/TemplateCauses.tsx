@@ -1,5 +1,7 @@
 import { useStore } from '@nanostores/react';
 import { useEffect, useMemo, useState } from 'react';
+import { hasEnded } from '../../../../domain/giving-ends';
+import { formatShortUkDay } from '../../../../domain/giving-opens';
 import { DESCRIPTION_MAX_LENGTH, MAX_CAMPAIGN_TITLE, MAX_TEMPLATE_STORY } from '../../../../domain/limits';
 import { api, client, type Data } from '../../../lib/api';
 import { FormShell } from '../../forms/form-parts';
@@ -43,7 +45,7 @@ export function TemplateCauseList() {
   const token = useStore($dashToken);
   const allowed = isAdmin(user);
   const [load] = useAllCauses(allowed);
-  const campaignTitles = useCampaignTitles(allowed);
+  const raisesFor = useRaisesFor(allowed);
   const [causes, setCauses] = useState<Cause[]>([]);
   const [notice, setNotice] = useState<{ tone: 'info' | 'error'; text: string } | null>(null);
   useEffect(() => {
@@ -105,12 +107,7 @@ export function TemplateCauseList() {
                 )}
               </div>
               <p>{cause.description}</p>
-              <p className="dash-muted">
-                Raises for:{' '}
-                {cause.campaign_id
-                  ? (campaignTitles.get(cause.campaign_id) ?? 'a campaign not on the site')
-                  : 'the campaign the fundraiser chooses'}
-              </p>
+              <p className="dash-muted">Raises for: {raisesFor(cause.campaign_id)}</p>
               <div className="dash-support-actions">
                 <LinkButton href={`${TEMPLATE_CAUSES_PATH}/edit/${cause._id}`} outline small>
                   Edit<span className="visually-hidden"> {cause.title}</span>
@@ -141,10 +138,27 @@ export function TemplateCauseList() {
   );
 }
 
-/** Campaign titles by id, for the campaigns on the site (what the editor can select). */
-function useCampaignTitles(enabled: boolean): Map<string, string> {
-  const options = useCampaignOptions(enabled);
-  return useMemo(() => new Map(options.map((o) => [o.value, o.label])), [options]);
+type CampaignDays = { _id: string; title: string; date: { to: string | null } };
+
+/**
+ * What a cause's campaign line says. The editor chooses a tied campaign only while it is on the site
+ * and takes appeals (decision 073), so a cause whose campaign ended or left the site says so: its
+ * fundraisers choose for themselves until it is tied to another. `campaigns`: those on the site.
+ */
+export function raisesForLine(campaignId: string | null, campaigns: readonly CampaignDays[], now = new Date()): string {
+  if (!campaignId) return 'the campaign the fundraiser chooses';
+  const campaign = campaigns.find((c) => c._id === campaignId);
+  if (!campaign) return 'a campaign not on the site, so the fundraiser chooses';
+  if (hasEnded(campaign.date.to, now))
+    return `${campaign.title} (ended ${formatShortUkDay(campaign.date.to as string)}), so the fundraiser chooses`;
+  return campaign.title;
+}
+
+function useRaisesFor(enabled: boolean): (campaignId: string | null) => string {
+  const [load] = useApiGet(enabled ? 'campaigns?tiny=true' : null, (o) =>
+    client.api.campaigns.$get({ query: { tiny: 'true' } }, o),
+  );
+  return useMemo(() => (campaignId) => (load.status === 'ok' ? raisesForLine(campaignId, load.data) : '…'), [load]);
 }
 
 type Values = { title: string; description: string; story: string; campaign_id: string };
