@@ -112,23 +112,14 @@ export function TemplateCauseList() {
                 <LinkButton href={`${TEMPLATE_CAUSES_PATH}/edit/${cause._id}`} outline small>
                   Edit<span className="visually-hidden"> {cause.title}</span>
                 </LinkButton>
-                {cause.retired_at ? (
-                  <button
-                    type="button"
-                    className="btn btn-outline dash-btn-sm"
-                    onClick={() => void setRetired(cause, false)}
-                  >
-                    Offer again<span className="visually-hidden"> {cause.title}</span>
-                  </button>
-                ) : (
-                  <button
-                    type="button"
-                    className="btn btn-outline dash-btn-sm"
-                    onClick={() => void setRetired(cause, true)}
-                  >
-                    Retire<span className="visually-hidden"> {cause.title}</span>
-                  </button>
-                )}
+                <button
+                  type="button"
+                  className="btn btn-outline dash-btn-sm"
+                  onClick={() => void setRetired(cause, !cause.retired_at)}
+                >
+                  {cause.retired_at ? 'Offer again' : 'Retire'}
+                  <span className="visually-hidden"> {cause.title}</span>
+                </button>
               </div>
             </article>
           </li>
