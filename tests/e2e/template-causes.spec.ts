@@ -1,4 +1,4 @@
-import { expect, openAs, test, tokenFor } from './fixtures';
+import { expect, openAs, sideways, spilledText, test, tokenFor } from './fixtures';
 
 /**
  * Decision 074: the platform's admins keep the template causes a fundraiser picks from on
@@ -94,4 +94,34 @@ test('an organization admin is not offered the template causes, and the screen s
     page.getByRole('navigation', { name: 'Dashboard menu' }).getByRole('link', { name: 'Template causes' }),
   ).toHaveCount(0);
   await expect(page.getByRole('link', { name: 'Add a cause' })).toHaveCount(0);
+});
+
+test('a cause named with one long word wraps in its card on a phone, on /fund-raising and in the list', async ({
+  page,
+  request,
+}) => {
+  const token = await tokenFor(request, ADMIN);
+  const auth = { authorization: `Bearer ${token}` };
+  // No space or hyphen anywhere: nothing but overflow-wrap lets it break.
+  const title = `SponsoredSilenceForTheNewChildrensWardAtStMarysHospital${Date.now()}`;
+  const created = await request.post('/api/template-causes', {
+    headers: auth,
+    data: { title, description: `${'x'.repeat(149)}y`, story: '[[name]] stays quiet.' },
+  });
+  expect(created.status()).toBe(201);
+  const { _id } = (await created.json()) as { _id: string };
+  await page.setViewportSize({ width: 390, height: 844 });
+  try {
+    await page.goto('/fund-raising');
+    await expect(page.getByRole('button', { name: new RegExp(title) })).toBeVisible();
+    expect(await sideways(page)).toMatchObject({ overflow: 0, past: [] });
+    expect(await spilledText(page, '.editor-templates')).toEqual([]);
+
+    await openAs(page, token, '/dashboard/template-causes');
+    await expect(page.getByRole('heading', { level: 2, name: title })).toBeVisible();
+    expect(await sideways(page)).toMatchObject({ overflow: 0, past: [] });
+    expect(await spilledText(page, '.dash-support-list')).toEqual([]);
+  } finally {
+    await request.put(`/api/template-causes/${_id}`, { headers: auth, data: { retired: true } });
+  }
 });

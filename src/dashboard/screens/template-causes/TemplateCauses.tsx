@@ -106,7 +106,7 @@ export function TemplateCauseList() {
                   <Badge tone="ok">Offered</Badge>
                 )}
               </div>
-              <p>{cause.description}</p>
+              <p className="dash-support-body">{cause.description}</p>
               <p className="dash-muted">Raises for: {raisesFor(cause.campaign_id)}</p>
               <div className="dash-support-actions">
                 <LinkButton href={`${TEMPLATE_CAUSES_PATH}/edit/${cause._id}`} outline small>
