@@ -122,6 +122,9 @@ export const TemplateCauseSchema = z
       description:
         'The campaign an appeal from this cause raises for, when the charity chose one; the editor selects it',
     }),
+    appeals_started: z.number().int().optional().openapi({
+      description: 'Only in the admins’ list (retired=true): the appeals started from it that are not deleted',
+    }),
     retired_at: z.string().nullable().openapi({
       description:
         'When the charity stopped offering it (only in the admins’ list with retired=true); null while offered',

@@ -22,6 +22,8 @@ test('an admin adds a template cause for a campaign, fundraisers are offered it,
   const seeded = page.locator('.dash-support-item').filter({ hasText: 'Run for Clean Water' });
   await expect(seeded).toContainText('Raises for: Clean Water for Every Village');
   await expect(seeded).toContainText('Offered');
+  // Other specs start appeals from the seed's causes: here only the words are checked.
+  await expect(seeded).toContainText(/No appeals started from it yet|\d+ appeals? started from it/);
 
   await page.getByRole('link', { name: 'Add a cause' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Add template cause' })).toBeVisible();
@@ -40,6 +42,7 @@ test('an admin adds a template cause for a campaign, fundraisers are offered it,
   const item = page.locator('.dash-support-item').filter({ hasText: title });
   await expect(item).toContainText('Raises for: Clean Water for Every Village');
   await expect(item).toContainText('Offered');
+  await expect(item).toContainText('No appeals started from it yet');
 
   // Offered on /fund-raising at once; picking it fills the form and chooses its campaign.
   await page.goto('/fund-raising');
@@ -50,9 +53,28 @@ test('an admin adds a template cause for a campaign, fundraisers are offered it,
   const chosen = await page.getByRole('combobox', { name: 'Campaign' }).inputValue();
   expect(chosen).not.toBe('');
 
+  // A fundraiser's appeal started from it is counted on the admins' list.
+  const started = await request.post('/api/campaigns', {
+    headers: { authorization: `Bearer ${await tokenFor(request, 'donor@example.org')}` },
+    data: {
+      kind: 'appeal',
+      campaign_id: chosen,
+      title: `${title}: Ann's mile`,
+      description: 'Swim a mile and fund a village well.',
+      story: 'Ann is swimming a mile.',
+      goal: 20_000,
+      images: [{ Key: '/images/demo/cause-1.png', name: 'cause-1.png', size: 1234, type: 'image/png' }],
+      template_cause_id: (await (await request.get('/api/template-causes')).json()).find(
+        (c: { title: string }) => c.title === title,
+      )._id,
+    },
+  });
+  expect(started.status(), await started.text()).toBe(201);
+
   // An edit changes what the next fundraiser starts from.
   await page.goto('/dashboard/template-causes');
   await page.waitForSelector('astro-island:not([ssr])');
+  await expect(item).toContainText('1 appeal started from it');
   await item.getByRole('link', { name: `Edit ${title}` }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Edit template cause' })).toBeVisible();
   await expect(page.getByLabel('Title')).toHaveValue(title);

@@ -1,5 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { chunks, rowsPerStatement } from '../../../db/chunks';
 import { auditLog, templateCauses } from '../../../db/schema';
 import { MAX_TEMPLATE_STORY } from '../../../domain/limits';
 import { toShortId } from '../../../domain/ids';
@@ -87,7 +88,11 @@ describe(`template causes kept by admins (decision 074, ${engineName})`, () => {
     expect(retired.retired_at).toEqual(expect.any(String));
     expect((await offered()).some((c) => c._id === cause._id)).toBe(false);
     const all = await bodyOf(await causes(admin).$get({ query: { retired: 'true' } }), 200);
-    expect(all.find((c) => c._id === cause._id)).toMatchObject({ title, retired_at: retired.retired_at });
+    expect(all.find((c) => c._id === cause._id)).toMatchObject({
+      title,
+      retired_at: retired.retired_at,
+      appeals_started: 0,
+    });
 
     // A fundraiser whose editor was open on it can still save the appeal.
     const campaign = await createCampaign(t.db, { title: `Open ${stamp()}` });
@@ -107,6 +112,10 @@ describe(`template causes kept by admins (decision 074, ${engineName})`, () => {
       },
     });
     expect(appeal.status, await appeal.clone().text()).toBe(201);
+    const counted = await bodyOf(await causes(admin).$get({ query: { retired: 'true' } }), 200);
+    expect(counted.find((c) => c._id === cause._id)?.appeals_started).toBe(1);
+    // The public list carries no count.
+    expect(Object.keys((await offered())[0])).not.toContain('appeals_started');
 
     // Retiring again keeps the first date; offering again clears it, and each is in the log once.
     await update(cause._id, { retired: true });
@@ -194,5 +203,27 @@ describe(`template causes kept by admins (decision 074, ${engineName})`, () => {
     };
     await errorOf(await update(cause._id, { title: 'Taken' }, orgAdmin), 403);
     expect((await stored(cause._id)).title).toMatch(/^Kept /);
+  });
+
+  it('counts the appeals started from each of a hundred causes (more ids than one D1 statement binds)', async () => {
+    const campaign = await createCampaign(t.db, { title: `Many ${stamp()}` });
+    const rows = Array.from({ length: 100 }, (_, i) => ({
+      title: `Cause ${i} ${stamp()}`,
+      description: 'd',
+      story: 's',
+      // Older than every cause above, so these hundred are the list's page.
+      createdAt: new Date(Date.UTC(2020, 0, 1, 0, i)),
+    }));
+    const inserted: { id: string }[] = [];
+    for (const piece of chunks(rows, rowsPerStatement(5)))
+      inserted.push(...(await t.db.insert(templateCauses).values(piece).returning({ id: templateCauses.id })));
+    const last = inserted[99].id;
+    await createAppeal(t.db, campaign.id, { templateCauseId: last });
+    await createAppeal(t.db, campaign.id, { templateCauseId: last });
+    await createAppeal(t.db, campaign.id, { templateCauseId: last, status: 'deleted' });
+    const all = await bodyOf(await causes(admin).$get({ query: { retired: 'true' } }), 200);
+    expect(all).toHaveLength(100);
+    expect(all.find((c) => c._id === last)?.appeals_started).toBe(2);
+    expect(all.find((c) => c._id === inserted[0].id)?.appeals_started).toBe(0);
   });
 });

@@ -1,4 +1,5 @@
-import { asc, eq, isNull } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, isNull, ne } from 'drizzle-orm';
+import { chunks } from '../../../db/chunks';
 import type { Db } from '../../../db/client';
 import { campaigns, templateCauses } from '../../../db/schema';
 import { parseId } from '../../../domain/ids';
@@ -36,7 +37,20 @@ export async function listTemplateCauses(db: Db, { withRetired = false } = {}): 
     .where(withRetired ? undefined : isNull(templateCauses.retiredAt))
     .orderBy(asc(templateCauses.createdAt), asc(templateCauses.title))
     .limit(MAX_LISTED);
-  return rows.map(toDto);
+  if (!withRetired || !rows.length) return rows.map(toDto);
+  // The admins decide what to retire knowing how much each cause is used (campaigns_template_cause_idx).
+  const pieces = await Promise.all(
+    chunks(rows.map((row) => row.id)).map((ids) =>
+      db
+        .select({ cause: campaigns.templateCauseId, appeals: count() })
+        .from(campaigns)
+        .where(and(inArray(campaigns.templateCauseId, ids), ne(campaigns.status, 'deleted')))
+        .groupBy(campaigns.templateCauseId),
+    ),
+  );
+  const started = pieces.flat();
+  const appeals = new Map(started.map((row) => [row.cause, row.appeals]));
+  return rows.map((row) => ({ ...toDto(row), appeals_started: appeals.get(row.id) ?? 0 }));
 }
 
 async function findTemplateCause(db: Db, idOrShort: string): Promise<TemplateCauseRow> {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { raisesForLine } from './TemplateCauses';
+import { appealsStartedLine, raisesForLine } from './TemplateCauses';
 
 describe('raisesForLine (decision 074)', () => {
   const now = new Date('2026-11-29T12:00:00Z');
@@ -20,5 +20,13 @@ describe('raisesForLine (decision 074)', () => {
       'Winter Appeal (ended 28 Nov 2026), so the fundraiser chooses',
     );
     expect(raisesForLine('gone', [water], now)).toBe('a campaign not on the site, so the fundraiser chooses');
+  });
+});
+
+describe('appealsStartedLine', () => {
+  it('says how many appeals started from a cause, in words for none and one', () => {
+    expect(appealsStartedLine(0)).toBe('No appeals started from it yet');
+    expect(appealsStartedLine(1)).toBe('1 appeal started from it');
+    expect(appealsStartedLine(1234)).toBe('1,234 appeals started from it');
   });
 });

@@ -107,7 +107,11 @@ export function TemplateCauseList() {
                 )}
               </div>
               <p className="dash-support-body">{cause.description}</p>
-              <p className="dash-muted">Raises for: {raisesFor(cause.campaign_id)}</p>
+              <p className="dash-muted">
+                Raises for: {raisesFor(cause.campaign_id)}
+                <br />
+                {appealsStartedLine(cause.appeals_started ?? 0)}
+              </p>
               <div className="dash-support-actions">
                 <LinkButton href={`${TEMPLATE_CAUSES_PATH}/edit/${cause._id}`} outline small>
                   Edit<span className="visually-hidden"> {cause.title}</span>
@@ -128,6 +132,12 @@ export function TemplateCauseList() {
     </section>
   );
 }
+
+/** How much a cause is used, for deciding what to retire: "No appeals started from it yet", "3 appeals started from it". */
+export const appealsStartedLine = (appeals: number) =>
+  appeals === 0
+    ? 'No appeals started from it yet'
+    : `${appeals.toLocaleString('en-GB')} ${appeals === 1 ? 'appeal' : 'appeals'} started from it`;
 
 type CampaignDays = { _id: string; title: string; date: { to: string | null } };
 
