@@ -22,11 +22,16 @@ test('a visitor finds an appeal by its fundraiser’s name, pages keep the searc
   expect(count).toBeGreaterThan(0);
   for (let i = 0; i < count; i++) await expect(cards.nth(i)).toContainText(surname);
   await expect(results).toContainText(new RegExp(`${count} results? for “${surname.toUpperCase()}”`));
+  // The tab says what was searched for; search engines are asked not to index a visitor's search.
+  await expect(page).toHaveTitle(`Results for “${surname.toUpperCase()}”: Discover Appeals | UK NFP`);
+  await expect(page.locator('meta[name="robots"]')).toHaveAttribute('content', 'noindex');
   await expectNoAxeViolations(page);
 
   await results.getByRole('link', { name: 'Show all' }).click();
   await expect(page).toHaveURL(/\/appeals$/);
   await expect(page.getByRole('searchbox', { name: 'Search appeals' })).toHaveValue('');
+  await expect(page).toHaveTitle('Discover Appeals | UK NFP');
+  await expect(page.locator('meta[name="robots"]')).toHaveCount(0);
 
   // A page past the search's last answers 404, and its link goes back to the search, not the whole list.
   const past = await page.goto('/appeals?q=10k&page=2');

@@ -37,6 +37,15 @@ export function readSearch(url: URL): string | undefined {
   return searchMatch(q) === null ? undefined : q;
 }
 
+/**
+ * A list page's <title>: a search says what was searched for, and a later page its number, so a
+ * browser's tabs and history (and a screen reader's first words) tell the pages apart.
+ */
+export function discoverTitle(title: string, data: Pick<DiscoverPage, 'search' | 'page'>): string {
+  const searched = data.search === undefined ? title : `Results for “${data.search}”: ${title}`;
+  return data.page > 1 ? `${searched}, page ${data.page}` : searched;
+}
+
 /** A ?page= past the last page (page 99 of 2): the page answers 404 and says how many there are. */
 export const isPastLastPage = (data: DiscoverPage) => data.page > data.pages;
 
