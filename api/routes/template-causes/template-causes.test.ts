@@ -178,6 +178,8 @@ describe(`template causes kept by admins (decision 074, ${engineName})`, () => {
       headers: { 'content-type': 'application/json' },
     });
     expect(malformed.status).toBe(400);
+    // Past the API's 100 KB body limit: refused before it is read.
+    await errorOf(await create({ title: 't', description: 'd', story: 's'.repeat(200 * 1024) }), 413);
     expect((await t.db.select().from(templateCauses)).length).toBe(before);
   });
 
