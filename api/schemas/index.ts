@@ -122,6 +122,10 @@ export const TemplateCauseSchema = z
       description:
         'The campaign an appeal from this cause raises for, when the charity chose one; the editor selects it',
     }),
+    campaign_title: z.string().nullable().openapi({
+      description:
+        'The title of `campaign_id` while it is on the site and takes appeals (the cause’s card names it); null otherwise',
+    }),
     appeals_started: z.number().int().optional().openapi({
       description: 'Only in the admins’ list (retired=true): the appeals started from it that are not deleted',
     }),

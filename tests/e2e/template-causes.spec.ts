@@ -47,6 +47,11 @@ test('an admin adds a template cause for a campaign, fundraisers are offered it,
   // Offered on /fund-raising at once; picking it fills the form and chooses its campaign.
   await page.goto('/fund-raising');
   await page.waitForSelector('astro-island:not([ssr])');
+  // Its card says where the money goes; a cause tied to no campaign says nothing of the kind.
+  await expect(page.getByRole('button', { name: new RegExp(title) })).toContainText(
+    'Raises for Clean Water for Every Village',
+  );
+  await expect(page.getByRole('button', { name: /Birthday Fundraiser/ })).not.toContainText('Raises for');
   await page.getByRole('button', { name: new RegExp(title) }).click();
   await expect(page.getByLabel('Title')).toHaveValue(title);
   await expect(page.getByRole('combobox', { name: 'Campaign' })).toHaveText(/Clean Water for Every Village/);

@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { chunks, rowsPerStatement } from '../../../db/chunks';
-import { auditLog, templateCauses } from '../../../db/schema';
+import { auditLog, campaigns, templateCauses } from '../../../db/schema';
 import { MAX_TEMPLATE_STORY } from '../../../domain/limits';
 import { toShortId } from '../../../domain/ids';
 import { createAppeal, createCampaign, createOrganization, signedIn } from '../../../tests/factories';
@@ -51,6 +51,7 @@ describe(`template causes kept by admins (decision 074, ${engineName})`, () => {
       title,
       story: '[[name]] is swimming a mile.\n\nEvery length helps.',
       campaign_id: water.id,
+      campaign_title: water.title,
       retired_at: null,
     });
     expect((await offered()).find((c) => c._id === cause._id)).toMatchObject({ title, campaign_id: water.id });
@@ -129,19 +130,23 @@ describe(`template causes kept by admins (decision 074, ${engineName})`, () => {
     ]);
   });
 
-  it('ties and unties a campaign, and refuses an appeal, a deleted campaign or an unknown id', async () => {
+  it('ties and unties a campaign, and refuses an appeal, a deleted campaign, a general fund or an unknown id', async () => {
     const cause = (await (await create({ title: `Tie ${stamp()}`, description: 'd', story: 's' })).json()) as {
       _id: string;
     };
     const campaign = await createCampaign(t.db, { title: `Tie to ${stamp()}` });
     const appeal = await createAppeal(t.db, campaign.id);
     const deleted = await createCampaign(t.db, { title: `Gone ${stamp()}`, status: 'deleted' });
+    const generalFund = await createCampaign(t.db, { title: `General ${stamp()}`, kind: 'general_fund' });
 
     expect((await errorOf(await update(cause._id, { campaign_id: appeal.id }), 400)).message).toMatch(
       /campaign_id: this is an appeal/,
     );
     expect((await errorOf(await update(cause._id, { campaign_id: deleted.id }), 400)).message).toMatch(
       /campaign_id: this campaign is deleted/,
+    );
+    expect((await errorOf(await update(cause._id, { campaign_id: generalFund.id }), 400)).message).toMatch(
+      /campaign_id: this is a general fund/,
     );
     expect((await errorOf(await update(cause._id, { campaign_id: crypto.randomUUID() }), 400)).message).toMatch(
       /campaign_id: no campaign with this id/,
@@ -207,6 +212,22 @@ describe(`template causes kept by admins (decision 074, ${engineName})`, () => {
     expect((await stored(cause._id)).title).toMatch(/^Kept /);
   });
 
+  it('names the tied campaign on the public list only while it is on the site and takes appeals', async () => {
+    const open = await createCampaign(t.db, { title: `Open ${stamp()}` });
+    const cause = (await (
+      await create({ title: `Named ${stamp()}`, description: 'd', story: 's', campaign_id: open.id })
+    ).json()) as { _id: string };
+    const titleOf = async () => (await offered()).find((c) => c._id === cause._id)?.campaign_title;
+    expect(await titleOf()).toBe(open.title);
+    // Ended yesterday: the editor would not choose it, so the card does not name it.
+    await t.db.update(campaigns).set({ dateTo: '2020-01-01' }).where(eq(campaigns.id, open.id));
+    expect(await titleOf()).toBeNull();
+    await t.db.update(campaigns).set({ dateTo: null, status: 'draft' }).where(eq(campaigns.id, open.id));
+    expect(await titleOf()).toBeNull();
+    await t.db.update(campaigns).set({ status: 'approved' }).where(eq(campaigns.id, open.id));
+    expect(await titleOf()).toBe(open.title);
+  });
+  // Last: its hundred older causes fill the list's one page.
   it('counts the appeals started from each of a hundred causes (more ids than one D1 statement binds)', async () => {
     const campaign = await createCampaign(t.db, { title: `Many ${stamp()}` });
     const rows = Array.from({ length: 100 }, (_, i) => ({

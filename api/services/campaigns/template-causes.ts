@@ -2,6 +2,7 @@ import { and, asc, count, eq, inArray, isNull, ne } from 'drizzle-orm';
 import { chunks } from '../../../db/chunks';
 import type { Db } from '../../../db/client';
 import { campaigns, templateCauses } from '../../../db/schema';
+import { hasEnded } from '../../../domain/giving-ends';
 import { parseId } from '../../../domain/ids';
 import type { z } from '@hono/zod-openapi';
 import { badRequest, notFound } from '../../lib/errors';
@@ -16,13 +17,18 @@ type TemplateCauseRow = typeof templateCauses.$inferSelect;
 /** More causes than a fundraiser could choose between; the list stops here. */
 const MAX_LISTED = 100;
 
-const toDto = (row: TemplateCauseRow): TemplateCauseDto => ({
+/** The tied campaign as the cause's card names it: only while it is on the site and takes appeals. */
+type TiedCampaign = { title: string | null; status: string | null; dateTo: string | null } | null;
+
+const toDto = (row: TemplateCauseRow, campaign: TiedCampaign = null, now = new Date()): TemplateCauseDto => ({
   _id: row.id,
   title: row.title,
   description: row.description,
   story: row.story,
   image: row.image,
   campaign_id: row.campaignId,
+  campaign_title:
+    campaign?.title && campaign.status === 'approved' && !hasEnded(campaign.dateTo, now) ? campaign.title : null,
   retired_at: row.retiredAt ? row.retiredAt.toISOString() : null,
 });
 
@@ -30,14 +36,27 @@ const toDto = (row: TemplateCauseRow): TemplateCauseDto => ({
  * Starting points for a fundraiser's appeal, oldest first; [[name]] in the story is filled in by the
  * editor. Only the causes still offered, unless `withRetired` (the admins' screen, decision 074).
  */
-export async function listTemplateCauses(db: Db, { withRetired = false } = {}): Promise<TemplateCauseDto[]> {
-  const rows = await db
-    .select()
+/** Causes with the campaign each is tied to, for toDto. */
+const withCampaign = (db: Db) =>
+  db
+    .select({
+      cause: templateCauses,
+      campaign: { title: campaigns.title, status: campaigns.status, dateTo: campaigns.dateTo },
+    })
     .from(templateCauses)
+    .leftJoin(campaigns, eq(campaigns.id, templateCauses.campaignId));
+
+export async function listTemplateCauses(
+  db: Db,
+  { withRetired = false, now = new Date() } = {},
+): Promise<TemplateCauseDto[]> {
+  const joined = await withCampaign(db)
     .where(withRetired ? undefined : isNull(templateCauses.retiredAt))
     .orderBy(asc(templateCauses.createdAt), asc(templateCauses.title))
     .limit(MAX_LISTED);
-  if (!withRetired || !rows.length) return rows.map(toDto);
+  const dtos = joined.map(({ cause, campaign }) => toDto(cause, campaign, now));
+  const rows = joined.map(({ cause }) => cause);
+  if (!withRetired || !rows.length) return dtos;
   // The admins decide what to retire knowing how much each cause is used (campaigns_template_cause_idx).
   const pieces = await Promise.all(
     chunks(rows.map((row) => row.id)).map((ids) =>
@@ -50,7 +69,13 @@ export async function listTemplateCauses(db: Db, { withRetired = false } = {}): 
   );
   const started = pieces.flat();
   const appeals = new Map(started.map((row) => [row.cause, row.appeals]));
-  return rows.map((row) => ({ ...toDto(row), appeals_started: appeals.get(row.id) ?? 0 }));
+  return dtos.map((dto) => ({ ...dto, appeals_started: appeals.get(dto._id) ?? 0 }));
+}
+
+/** One cause as the API answers it, after a write. */
+async function readTemplateCause(db: Db, id: string, now: Date): Promise<TemplateCauseDto> {
+  const [{ cause, campaign }] = await withCampaign(db).where(eq(templateCauses.id, id)).limit(1);
+  return toDto(cause, campaign, now);
 }
 
 async function findTemplateCause(db: Db, idOrShort: string): Promise<TemplateCauseRow> {
@@ -69,7 +94,7 @@ async function checkCampaign(db: Db, idOrShort: string | null): Promise<string |
   const id = parseId(idOrShort);
   const [row] = id
     ? await db
-        .select({ id: campaigns.id, parent: campaigns.campaignId, status: campaigns.status })
+        .select({ id: campaigns.id, parent: campaigns.campaignId, status: campaigns.status, kind: campaigns.kind })
         .from(campaigns)
         .where(eq(campaigns.id, id))
         .limit(1)
@@ -77,6 +102,8 @@ async function checkCampaign(db: Db, idOrShort: string | null): Promise<string |
   if (!row) throw badRequest('campaign_id: no campaign with this id');
   if (row.parent) throw badRequest('campaign_id: this is an appeal; choose the campaign it raises for');
   if (row.status === 'deleted') throw badRequest('campaign_id: this campaign is deleted; choose another or none');
+  // A general fund takes no appeals (it is never listed): "none" already leaves the choice to the fundraiser.
+  if (row.kind === 'general_fund') throw badRequest('campaign_id: this is a general fund, which takes no appeals');
   return row.id;
 }
 
@@ -108,7 +135,7 @@ export async function createTemplateCause(ctx: AuditedWriteContext, input: Templ
       now,
     ),
   ]);
-  return toDto(row);
+  return readTemplateCause(db, row.id, now);
 }
 
 /**
@@ -132,7 +159,7 @@ export async function updateTemplateCause(
   if (input.retired === true && !before.retiredAt) columns.retiredAt = now;
   if (input.retired === false) columns.retiredAt = null;
   const changes = changedFields(before as Record<string, unknown>, columns);
-  if (!Object.keys(changes).length) return toDto(before);
+  if (!Object.keys(changes).length) return readTemplateCause(db, before.id, now);
   const retiring = 'retiredAt' in changes ? (columns.retiredAt ? 'retire' : 'offer') : 'update';
   await db.batch([
     db.update(templateCauses).set(columns).where(eq(templateCauses.id, before.id)),
@@ -143,5 +170,5 @@ export async function updateTemplateCause(
       now,
     ),
   ]);
-  return toDto({ ...before, ...columns });
+  return readTemplateCause(db, before.id, now);
 }

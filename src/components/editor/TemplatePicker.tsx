@@ -41,6 +41,9 @@ export default function TemplatePicker({ onPick, rendered }: Props) {
               <button type="button" className="editor-template-card" disabled={!live} onClick={() => onPick(cause)}>
                 <span className="editor-template-title">{cause.title}</span>
                 <span className="editor-template-desc">{cause.description}</span>
+                {cause.campaign_title ? (
+                  <span className="editor-template-for">Raises for {cause.campaign_title}</span>
+                ) : null}
                 <span className="editor-template-cta" aria-hidden="true">
                   Use this cause →
                 </span>

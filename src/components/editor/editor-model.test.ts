@@ -172,6 +172,7 @@ describe('editor model', () => {
         story: 'Hi, [[name]]! [[name]]',
         image: null,
         campaign_id: null,
+        campaign_title: null,
         retired_at: null,
       },
       'Dana Donor',
@@ -197,6 +198,7 @@ describe('editor model', () => {
       story: '[[name]] runs',
       image: null,
       campaign_id,
+      campaign_title: null,
       retired_at: null,
     });
     expect(applyTemplate(emptyForm(), cause('water'), 'Ann', [water, ended], now).campaignId).toBe('water');
