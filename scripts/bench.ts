@@ -753,6 +753,8 @@ async function rowsSection(
       },
       { name: 'campaign page', path: `/campaigns/${campaign.short_id}?bench=rows` },
       { name: 'appeal page', path: `/appeals/${appeal.short_id}?bench=rows` },
+      // Start a Fundraise: the template causes come with the page (decision 074).
+      { name: 'start a fundraise', path: '/fund-raising?bench=rows' },
       // The lists asked for a page of the size the public list pages show (LIST_PAGE_SIZE): at 1x
       // the API's default of 30 is not filled (14 appeals), so x100/x1 would measure the page
       // filling up, not the data's size.
@@ -765,6 +767,9 @@ async function rowsSection(
         ['GET /api/appeals/{id}', `/api/appeals/${appeal._id}`],
         ['GET /api/donations?type=public', `/api/donations?type=public&campaign_id=${campaign._id}`],
         ['GET /api/appeals/{id}/messages', `/api/appeals/${appeal._id}/messages`],
+        // What the appeal editor loads: the causes, and the campaigns its select offers.
+        ['GET /api/template-causes', '/api/template-causes'],
+        ['GET /api/campaigns?tiny=true', '/api/campaigns?tiny=true'],
       ].map(([name, path]) => ({
         name,
         path,
