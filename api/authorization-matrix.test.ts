@@ -273,6 +273,11 @@ const ROWS: Row[] = [
     expect: staff(403, 403, 201),
   },
   {
+    route: 'GET /api/template-causes/:id',
+    request: () => ({ path: `/api/template-causes/${crypto.randomUUID()}` }),
+    expect: staff(403, 403, 404),
+  },
+  {
     route: 'PUT /api/template-causes/:id',
     request: () => ({ path: `/api/template-causes/${crypto.randomUUID()}`, method: 'PUT', json: { retired: true } }),
     expect: staff(403, 403, 404),

@@ -14,7 +14,8 @@ const words = (field: string, what: string, max: number, multiline = false) =>
       return (multiline ? clean : clean.replace(/\s+/g, ' ')).trim();
     })
     .refine((v) => v.length > 0, `${field}: ${what}`)
-    .refine((v) => [...v].length <= max, `${field}: use at most ${max} characters`)
+    // UTF-16 units, as an appeal's own limits and the editor count them: a cause always fits an appeal.
+    .refine((v) => v.length <= max, `${field}: use at most ${max} characters`)
     .refine((v) => !HTML_TAG.test(v), `${field}: write plain text; HTML tags like <b> are not accepted`);
 
 const fields = {

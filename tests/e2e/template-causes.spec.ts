@@ -97,6 +97,8 @@ test('an admin adds a template cause for a campaign, fundraisers are offered it,
     page.getByText(`“${renamed}” is no longer offered to fundraisers. Appeals already started from it are unchanged.`),
   ).toBeVisible();
   await expect(renamedItem).toContainText('Retired');
+  // The count of appeals started from it stays as it was.
+  await expect(renamedItem).toContainText('1 appeal started from it');
   expect(await (await request.get('/fund-raising')).text()).not.toContain(renamed);
   await renamedItem.getByRole('button', { name: `Offer again ${renamed}` }).click();
   await expect(page.getByText(`“${renamed}” is offered to fundraisers again.`)).toBeVisible();
@@ -105,7 +107,19 @@ test('an admin adds a template cause for a campaign, fundraisers are offered it,
   await renamedItem.getByRole('button', { name: `Retire ${renamed}` }).click();
   await expect(renamedItem).toContainText('Retired');
 
-  // Every change is in the audit log, linked to the cause.
+  // Every change is in the audit log: this cause's own rows, oldest first.
+  const causeId = (await item.getByRole('link', { name: /^Edit / }).getAttribute('href'))?.split('/').pop();
+  const audit = await request.get(`/api/audit?target_type=template_cause&target=${causeId}`, {
+    headers: { authorization: `Bearer ${token}` },
+  });
+  expect(((await audit.json()) as { action: string }[]).map((row) => row.action).reverse()).toEqual([
+    'template_cause.create',
+    'template_cause.update',
+    'template_cause.retire',
+    'template_cause.offer',
+    'template_cause.retire',
+  ]);
+  // And on the audit screen, where a row links back to the cause.
   await page.goto('/dashboard/audit');
   await page.waitForSelector('astro-island:not([ssr])');
   await expect(page.getByRole('cell', { name: /template_cause\.retire/ }).first()).toBeVisible();

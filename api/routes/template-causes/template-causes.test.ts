@@ -1,4 +1,5 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
+import { auditInsertIf } from '../../services/audit/append';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { chunks, rowsPerStatement } from '../../../db/chunks';
 import { auditLog, campaigns, templateCauses } from '../../../db/schema';
@@ -118,6 +119,13 @@ describe(`template causes kept by admins (decision 074, ${engineName})`, () => {
     // The public list carries no count.
     expect(Object.keys((await offered())[0])).not.toContain('appeals_started');
 
+    // The edit form reads it alone, retired or not, with its count.
+    expect(await bodyOf(await causes(admin)[':id'].$get({ param: { id: cause._id } }), 200)).toMatchObject({
+      title,
+      retired_at: retired.retired_at,
+      appeals_started: 1,
+    });
+
     // Retiring again keeps the first date; offering again clears it, and each is in the log once.
     await update(cause._id, { retired: true });
     expect((await stored(cause._id)).retiredAt?.toISOString()).toBe(retired.retired_at);
@@ -205,11 +213,62 @@ describe(`template causes kept by admins (decision 074, ${engineName})`, () => {
       await errorOf(await causes(token).$get({ query: { retired: 'true' } }), 403);
     }
     await errorOf(await causes().$get({ query: { retired: 'true' } }), 401);
+    // Authorized before the query is read: a guest's malformed ?retired= is a 401 too, not a 400.
+    await errorOf(await t.request('/api/template-causes?retired=yes'), 401);
+    expect((await errorOf(await t.request('/api/template-causes?retired=yes', { token: admin }), 400)).message).toMatch(
+      /retired/,
+    );
     const cause = (await (await create({ title: `Kept ${stamp()}`, description: 'd', story: 's' })).json()) as {
       _id: string;
     };
     await errorOf(await update(cause._id, { title: 'Taken' }, orgAdmin), 403);
+    await errorOf(await causes(orgAdmin)[':id'].$get({ param: { id: cause._id } }), 403);
+    await errorOf(await causes()[':id'].$get({ param: { id: cause._id } }), 401);
+    await errorOf(await causes(admin)[':id'].$get({ param: { id: crypto.randomUUID() } }), 404);
     expect((await stored(cause._id)).title).toMatch(/^Kept /);
+  });
+
+  it('logs an edit and a retire sent together as both, each with its own changes', async () => {
+    const cause = (await (await create({ title: `Both ${stamp()}`, description: 'd', story: 's' })).json()) as {
+      _id: string;
+    };
+    expect((await update(cause._id, { title: `Both renamed ${stamp()}`, retired: true })).status).toBe(200);
+    const rows = await auditOf(cause._id);
+    expect(rows.map((r) => r.action)).toEqual([
+      'template_cause.create',
+      'template_cause.update',
+      'template_cause.retire',
+    ]);
+    expect(Object.keys(rows[1].changes)).toEqual(['title']);
+    expect(Object.keys(rows[2].changes)).toEqual(['retiredAt']);
+  });
+
+  it('logs a retire only when its guarded write changed the row (of two admins at once, one)', async () => {
+    // The batch updateTemplateCause sends, run against a cause another admin has just retired.
+    const [cause] = await t.db
+      .insert(templateCauses)
+      .values({ title: `Raced ${stamp()}`, description: 'd', story: 's', retiredAt: new Date('2026-01-01T00:00:00Z') })
+      .returning();
+    const actor = { user: null, requestId: null };
+    const retire = (retiredAt: Date) =>
+      t.db.batch([
+        t.db
+          .update(templateCauses)
+          .set({ retiredAt })
+          .where(and(eq(templateCauses.id, cause.id), isNull(templateCauses.retiredAt))),
+        auditInsertIf(t.db, actor, sql`changes() = 1`, {
+          action: 'template_cause.retire',
+          targetType: 'template_cause',
+          targetId: cause.id,
+        }),
+      ]);
+    await retire(new Date());
+    expect(await auditOf(cause.id)).toHaveLength(0);
+    expect((await stored(cause.id)).retiredAt?.toISOString()).toBe('2026-01-01T00:00:00.000Z');
+    // Offered, the same batch retires it and logs it once.
+    await t.db.update(templateCauses).set({ retiredAt: null }).where(eq(templateCauses.id, cause.id));
+    await retire(new Date());
+    expect(await auditOf(cause.id)).toHaveLength(1);
   });
 
   it('names the tied campaign on the public list only while it is on the site and takes appeals', async () => {
@@ -227,8 +286,8 @@ describe(`template causes kept by admins (decision 074, ${engineName})`, () => {
     await t.db.update(campaigns).set({ status: 'approved' }).where(eq(campaigns.id, open.id));
     expect(await titleOf()).toBe(open.title);
   });
-  // Last: its hundred older causes fill the list's one page.
-  it('counts the appeals started from each of a hundred causes (more ids than one D1 statement binds)', async () => {
+  // Last: its hundred older causes fill the offered list.
+  it('counts the appeals started from each of a hundred causes, and offers no more than a hundred at once', async () => {
     const campaign = await createCampaign(t.db, { title: `Many ${stamp()}` });
     const rows = Array.from({ length: 100 }, (_, i) => ({
       title: `Cause ${i} ${stamp()}`,
@@ -245,8 +304,19 @@ describe(`template causes kept by admins (decision 074, ${engineName})`, () => {
     await createAppeal(t.db, campaign.id, { templateCauseId: last });
     await createAppeal(t.db, campaign.id, { templateCauseId: last, status: 'deleted' });
     const all = await bodyOf(await causes(admin).$get({ query: { retired: 'true' } }), 200);
-    expect(all).toHaveLength(100);
+    // The offered hundred (more ids than one D1 statement binds), then the retired ones of the tests above.
+    expect(all.filter((c) => !c.retired_at)).toHaveLength(100);
+    expect(all.slice(100).every((c) => c.retired_at)).toBe(true);
     expect(all.find((c) => c._id === last)?.appeals_started).toBe(2);
     expect(all.find((c) => c._id === inserted[0].id)?.appeals_started).toBe(0);
+
+    // With a hundred offered, a new cause, or one offered again, must wait for one to retire.
+    const full = /At most 100 causes are offered to fundraisers at once/;
+    expect((await errorOf(await create({ title: 'One more', description: 'd', story: 's' }), 400)).message).toMatch(
+      full,
+    );
+    const retiredOne = all.find((c) => c.retired_at)!;
+    expect((await errorOf(await update(retiredOne._id, { retired: false }), 400)).message).toMatch(full);
+    expect((await stored(retiredOne._id)).retiredAt).not.toBeNull();
   });
 });

@@ -1,4 +1,5 @@
-import { and, asc, count, eq, inArray, isNull, ne } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, isNotNull, isNull, ne, sql } from 'drizzle-orm';
+import type { BatchItem } from 'drizzle-orm/batch';
 import { chunks } from '../../../db/chunks';
 import type { Db } from '../../../db/client';
 import { campaigns, templateCauses } from '../../../db/schema';
@@ -9,13 +10,18 @@ import { badRequest, notFound } from '../../lib/errors';
 import type { AuditedWriteContext } from '../../lib/service-context';
 import type { TemplateCauseSchema } from '../../schemas';
 import type { TemplateCauseCreate, TemplateCauseUpdate } from '../../schemas/template-causes';
-import { auditInsert, changedFields, staffActor } from '../audit/append';
+import { auditInsert, auditInsertIf, changedFields, staffActor } from '../audit/append';
 
 type TemplateCauseDto = z.infer<typeof TemplateCauseSchema>;
 type TemplateCauseRow = typeof templateCauses.$inferSelect;
 
-/** More causes than a fundraiser could choose between; the list stops here. */
-const MAX_LISTED = 100;
+/**
+ * At most this many causes are offered at once (more than a fundraiser could choose between): the
+ * public list is all of them, and the admins' list shows them all, then the latest retired ones.
+ */
+export const MAX_OFFERED_CAUSES = 100;
+/** The retired causes the admins' list shows, most recently retired first. */
+const MAX_RETIRED_LISTED = 100;
 
 /** The tied campaign as the cause's card names it: only while it is on the site and takes appeals. */
 type TiedCampaign = { title: string | null; status: string | null; dateTo: string | null } | null;
@@ -50,16 +56,27 @@ export async function listTemplateCauses(
   db: Db,
   { withRetired = false, now = new Date() } = {},
 ): Promise<TemplateCauseDto[]> {
-  const joined = await withCampaign(db)
-    .where(withRetired ? undefined : isNull(templateCauses.retiredAt))
+  const offered = await withCampaign(db)
+    .where(isNull(templateCauses.retiredAt))
     .orderBy(asc(templateCauses.createdAt), asc(templateCauses.title))
-    .limit(MAX_LISTED);
-  const dtos = joined.map(({ cause, campaign }) => toDto(cause, campaign, now));
-  const rows = joined.map(({ cause }) => cause);
-  if (!withRetired || !rows.length) return dtos;
-  // The admins decide what to retire knowing how much each cause is used (campaigns_template_cause_idx).
+    .limit(MAX_OFFERED_CAUSES);
+  const dtos = offered.map(({ cause, campaign }) => toDto(cause, campaign, now));
+  if (!withRetired) return dtos;
+  // The admins' list: every offered cause, then the latest retired ones (offered again in one click).
+  const retired = await withCampaign(db)
+    .where(isNotNull(templateCauses.retiredAt))
+    .orderBy(desc(templateCauses.retiredAt), asc(templateCauses.title))
+    .limit(MAX_RETIRED_LISTED);
+  return withAppealCounts(db, [...dtos, ...retired.map(({ cause, campaign }) => toDto(cause, campaign, now))]);
+}
+
+/**
+ * Each cause with the appeals started from it that are not deleted: what an admin weighs before
+ * retiring one (campaigns_template_cause_idx; ids in pieces, as D1 binds at most 100 values).
+ */
+async function withAppealCounts(db: Db, dtos: TemplateCauseDto[]): Promise<TemplateCauseDto[]> {
   const pieces = await Promise.all(
-    chunks(rows.map((row) => row.id)).map((ids) =>
+    chunks(dtos.map((dto) => dto._id)).map((ids) =>
       db
         .select({ cause: campaigns.templateCauseId, appeals: count() })
         .from(campaigns)
@@ -67,9 +84,27 @@ export async function listTemplateCauses(
         .groupBy(campaigns.templateCauseId),
     ),
   );
-  const started = pieces.flat();
-  const appeals = new Map(started.map((row) => [row.cause, row.appeals]));
+  const appeals = new Map(pieces.flat().map((row) => [row.cause, row.appeals]));
   return dtos.map((dto) => ({ ...dto, appeals_started: appeals.get(dto._id) ?? 0 }));
+}
+
+/** One cause for the admins' edit form, with its count, whether offered or retired. */
+export async function getTemplateCause(db: Db, idOrShort: string, now = new Date()): Promise<TemplateCauseDto> {
+  const row = await findTemplateCause(db, idOrShort);
+  const [cause] = await withAppealCounts(db, [await readTemplateCause(db, row.id, now)]);
+  return cause;
+}
+
+/** A cause offered from now on must leave room under MAX_OFFERED_CAUSES. */
+async function checkRoomToOffer(db: Db): Promise<void> {
+  const [{ offered }] = await db
+    .select({ offered: count() })
+    .from(templateCauses)
+    .where(isNull(templateCauses.retiredAt));
+  if (offered >= MAX_OFFERED_CAUSES)
+    throw badRequest(
+      `At most ${MAX_OFFERED_CAUSES} causes are offered to fundraisers at once; retire one before offering another`,
+    );
 }
 
 /** One cause as the API answers it, after a write. */
@@ -110,6 +145,7 @@ async function checkCampaign(db: Db, idOrShort: string | null): Promise<string |
 /** A new cause, offered on /fund-raising at once; its audit row is stored with it. */
 export async function createTemplateCause(ctx: AuditedWriteContext, input: TemplateCauseCreate, now = new Date()) {
   const { db } = ctx;
+  await checkRoomToOffer(db);
   const row: TemplateCauseRow = {
     id: crypto.randomUUID(),
     title: input.title,
@@ -155,20 +191,43 @@ export async function updateTemplateCause(
   if (input.description !== undefined) columns.description = input.description;
   if (input.story !== undefined) columns.story = input.story;
   if (input.campaign_id !== undefined) columns.campaignId = await checkCampaign(db, input.campaign_id);
+  const edits = changedFields(before as Record<string, unknown>, columns);
   // Retiring keeps the first time it was retired; offering again clears it.
-  if (input.retired === true && !before.retiredAt) columns.retiredAt = now;
-  if (input.retired === false) columns.retiredAt = null;
-  const changes = changedFields(before as Record<string, unknown>, columns);
-  if (!Object.keys(changes).length) return readTemplateCause(db, before.id, now);
-  const retiring = 'retiredAt' in changes ? (columns.retiredAt ? 'retire' : 'offer') : 'update';
-  await db.batch([
-    db.update(templateCauses).set(columns).where(eq(templateCauses.id, before.id)),
-    auditInsert(
-      db,
-      staffActor(ctx),
-      { action: `template_cause.${retiring}`, targetType: 'template_cause', targetId: before.id, changes },
-      now,
-    ),
-  ]);
+  const retiring = input.retired === true && !before.retiredAt;
+  const offering = input.retired === false && Boolean(before.retiredAt);
+  if (offering) await checkRoomToOffer(db);
+  if (!Object.keys(edits).length && !retiring && !offering) return readTemplateCause(db, before.id, now);
+  const actor = staffActor(ctx);
+  const target = { targetType: 'template_cause' as const, targetId: before.id };
+  const writes: BatchItem<'sqlite'>[] = [];
+  if (Object.keys(edits).length) {
+    writes.push(db.update(templateCauses).set(columns).where(eq(templateCauses.id, before.id)));
+    writes.push(auditInsert(db, actor, { action: 'template_cause.update', ...target, changes: edits }, now));
+  }
+  if (retiring || offering) {
+    // Guarded by the state it was read in: of two admins retiring at once, one retires it and is logged.
+    const retiredAt = retiring ? now : null;
+    const guard = retiring ? isNull(templateCauses.retiredAt) : isNotNull(templateCauses.retiredAt);
+    writes.push(
+      db
+        .update(templateCauses)
+        .set({ retiredAt })
+        .where(and(eq(templateCauses.id, before.id), guard)),
+    );
+    writes.push(
+      auditInsertIf(
+        db,
+        actor,
+        sql`changes() = 1`,
+        {
+          action: retiring ? 'template_cause.retire' : 'template_cause.offer',
+          ...target,
+          changes: { retiredAt: [before.retiredAt?.toISOString() ?? null, retiredAt?.toISOString() ?? null] },
+        },
+        now,
+      ),
+    );
+  }
+  await db.batch(writes as [BatchItem<'sqlite'>, ...BatchItem<'sqlite'>[]]);
   return readTemplateCause(db, before.id, now);
 }

@@ -17,7 +17,7 @@ type Cause = Data<typeof causesApi.$get>[number];
 
 export const TEMPLATE_CAUSES_PATH = '/dashboard/template-causes';
 
-/** Every cause, the retired ones too (admins only), oldest first as /fund-raising lists them. */
+/** Every offered cause in /fund-raising's order, then the latest retired ones (admins only). */
 function useAllCauses(enabled: boolean) {
   return useApiGet(enabled ? 'template-causes?retired=true' : null, (o) =>
     causesApi.$get({ query: { retired: 'true' } }, o),
@@ -61,7 +61,10 @@ export function TemplateCauseList() {
       token,
     });
     if (!res.ok) return setNotice({ tone: 'error', text: res.error.message });
-    setCauses((list) => list.map((c) => (c._id === cause._id ? res.data : c)));
+    // The answer is the cause alone: its count of appeals stays as listed.
+    setCauses((list) =>
+      list.map((c) => (c._id === cause._id ? { ...res.data, appeals_started: c.appeals_started } : c)),
+    );
     setNotice({
       tone: 'info',
       text: retired
@@ -170,12 +173,14 @@ export function TemplateCauseForm({ id }: { id?: string }) {
   const user = useStore($dashUser);
   const token = useStore($dashToken);
   const allowed = isAdmin(user);
-  const [load] = useAllCauses(allowed && Boolean(id));
+  const [load] = useApiGet(allowed && id ? `template-causes/${id}` : null, (o) =>
+    causesApi[':id'].$get({ param: { id: id as string } }, o),
+  );
   const campaigns = useCampaignOptions(allowed);
   const [values, setValues] = useState<Values>(EMPTY);
   const [saving, setSaving] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const current = id && load.status === 'ok' ? load.data.find((c) => c._id === id) : undefined;
+  const current = id && load.status === 'ok' ? load.data : undefined;
   useEffect(() => {
     if (current)
       setValues({
@@ -190,7 +195,7 @@ export function TemplateCauseForm({ id }: { id?: string }) {
   if (user === undefined) return <Spinner />;
   if (!allowed) return <AdminsOnly title={title} />;
   if (id && (load.status === 'loading' || load.status === 'idle')) return <Spinner />;
-  if (id && load.status === 'error') return <Alert>{load.error.message}</Alert>;
+  if (id && load.status === 'error' && load.error.statusCode !== 404) return <Alert>{load.error.message}</Alert>;
   if (id && !current) return <h1 className="dash-not-found">Template Cause Not Found</h1>;
 
   const set = (key: keyof Values) => (value: string) => setValues((v) => ({ ...v, [key]: value }));
