@@ -522,6 +522,12 @@ const ROWS: Row[] = [
     request: (w) => ({ path: `/api/appeals/${w.appealByDonor}/messages` }),
     expect: 200,
   },
+  // An appeal's supporters: its fundraiser and the staff who may edit it; to anyone else it does not exist.
+  {
+    route: 'GET /api/appeals/:id/supporters',
+    request: (w) => ({ path: `/api/appeals/${w.appealByDonor}/supporters` }),
+    expect: { ...staff(200, 404, 200, 404), donor: 200, otherDonor: 404 },
+  },
   { route: 'GET /api/messages', request: () => ({ path: '/api/messages' }), expect: staff(200, 200, 200) },
   {
     route: 'PUT /api/messages/:id',

@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { idParam } from '../services/reports/list-filters';
+import { pageQueryShape } from './list-query';
 
 /** Messages of support left with gifts: the public ones on an appeal and the staff's moderation list. */
 
@@ -32,3 +33,17 @@ export const StaffMessageQuery = z.object({
 });
 
 export const MessageHiddenBody = z.object({ hidden: z.boolean({ error: 'Must be true or false' }) });
+
+/** A fundraiser's supporters (decision 075): every paid gift to their appeal, as the public page shows its donor. */
+export const SupporterSchema = z
+  .object({
+    _id: z.string(),
+    name: z.string().openapi({ description: '"First L." or "Anonymous"' }),
+    amount: z.number().int().nullable().openapi({ description: 'Pence net of refunds, or null when the donor hid it' }),
+    message: z.string().nullable().openapi({ description: 'Their message of support; null with none, or hidden' }),
+    date: z.string(),
+    monthly: z.boolean().openapi({ description: 'A payment of a monthly gift' }),
+  })
+  .openapi('Supporter');
+
+export const SupportersQuery = z.object(pageQueryShape({ max: 100, fallback: 50 }));

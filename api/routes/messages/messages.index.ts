@@ -2,10 +2,19 @@ import { z } from '@hono/zod-openapi';
 import { createRouter } from '../../lib/create-app';
 import { notFound } from '../../lib/errors';
 import { bearerAuth, IdParams, jsonBody, okResponses, routesOf } from '../../lib/openapi';
-import { staffOnly } from '../../lib/policy';
+import { pageItems, pageResponses } from '../../lib/paging';
+import { loadThenAuthorize, staffOnly } from '../../lib/policy';
 import { serviceContext, signedInContext } from '../../lib/service-context';
 import { getCampaign } from '../../services/campaigns/read';
-import { MessageHiddenBody, PublicMessageSchema, StaffMessageQuery, StaffMessageSchema } from '../../schemas/messages';
+import {
+  MessageHiddenBody,
+  PublicMessageSchema,
+  StaffMessageQuery,
+  StaffMessageSchema,
+  SupporterSchema,
+  SupportersQuery,
+} from '../../schemas/messages';
+import { appealSupporters, loadSupportedAppeal } from '../../services/messages/supporters';
 import { latestMessages, setMessageHidden, staffMessages } from '../../services/messages/support-messages';
 
 const appealMessages = routesOf({ tags: ['Campaigns'] });
@@ -20,6 +29,17 @@ const appealMessagesRoute = appealMessages.get('/appeals/{id}/messages', {
   summary: 'Latest messages of support on an appeal (hidden ones left out)',
   request: { params: IdParams },
   responses: okResponses(z.array(PublicMessageSchema), 'Newest first, at most 10'),
+});
+
+/** The appeal's fundraiser, or staff who may edit it; anyone else a 404 (decision 075). */
+const supportedAppeal = loadThenAuthorize(loadSupportedAppeal);
+
+const supportersRoute = routesOf({ tags: ['Campaigns'], security: bearerAuth }).get('/appeals/{id}/supporters', {
+  summary:
+    'Every paid gift to an appeal, newest first, as its page shows the donor (its fundraiser, and staff who may edit it)',
+  middleware: [supportedAppeal.middleware],
+  request: { params: IdParams, query: SupportersQuery },
+  responses: pageResponses(SupporterSchema, 'Newest first'),
 });
 
 const staffListRoute = moderation.get('/messages', {
@@ -42,6 +62,9 @@ export const messagesRouter = createRouter()
     if (appeal?.kind !== 'appeal') throw notFound('Appeal not found');
     return c.json(await latestMessages(c.var.db, { appealId: appeal._id }), 200);
   })
+  .openapi(supportersRoute, async (c) =>
+    c.json(pageItems(c, await appealSupporters(c.var.db, supportedAppeal.item(c).id, c.req.valid('query'))), 200),
+  )
   .openapi(staffListRoute, async (c) => c.json(await staffMessages(signedInContext(c), c.req.valid('query')), 200))
   .openapi(hideRoute, async (c) =>
     c.json(await setMessageHidden(signedInContext(c), c.req.valid('param').id, c.req.valid('json').hidden), 200),

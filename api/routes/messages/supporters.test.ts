@@ -1,0 +1,128 @@
+import { eq } from 'drizzle-orm';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { campaigns, donations } from '../../../db/schema';
+import { createAppeal, createCampaign, createOrganization, createUser, signedIn } from '../../../tests/factories';
+import { bodyOf, engineName, errorOf, setupTestApp, type TestApp } from '#test-app';
+
+describe(`an appeal's supporters, for its fundraiser (decision 075, ${engineName})`, () => {
+  let t: TestApp;
+  let campaignId: string;
+  let appealId: string;
+  let fundraiser: string;
+  let orgAdmin: string;
+  let otherOrgAdmin: string;
+  let otherDonor: string;
+  const gifts: Record<string, string> = {};
+
+  /** A card gift through the demo payment path, as a visitor gives; its donation id. */
+  const give = async (
+    email: string,
+    amount: number,
+    extra: { message?: string; anonymous?: boolean; hide_amount?: boolean } = {},
+  ) => {
+    const stripe = t.client().api.stripe;
+    const { clientSecret } = await bodyOf(
+      await stripe.client_secret.$post({
+        json: { email, amount, campaign_id: campaignId, appeal_id: appealId, ...extra },
+      }),
+      200,
+    );
+    expect((await stripe.demo.confirm.$post({ json: { clientSecret } })).status).toBe(200);
+    const [gift] = await t.db.select({ id: donations.id }).from(donations).where(eq(donations.amount, amount)).limit(1);
+    return gift.id;
+  };
+  const supporters = (token: string | undefined, query: { limit?: string; offset?: string } = {}) =>
+    t.client(token).api.appeals[':id'].supporters.$get({ param: { id: appealId }, query });
+
+  beforeAll(async () => {
+    t = await setupTestApp();
+    const org = await createOrganization(t.db);
+    const otherOrg = await createOrganization(t.db);
+    const fay = await signedIn(t.db, 'donor', { overrides: { firstName: 'Fay', lastName: 'Runner' } });
+    fundraiser = fay.token;
+    campaignId = (await createCampaign(t.db, { organizationId: org.id })).id;
+    appealId = (await createAppeal(t.db, campaignId, { organizationId: org.id, createdBy: fay.user.id })).id;
+    orgAdmin = (await signedIn(t.db, 'org_admin', { organizationIds: [org.id] })).token;
+    otherOrgAdmin = (await signedIn(t.db, 'org_admin', { organizationIds: [otherOrg.id] })).token;
+    otherDonor = (await signedIn(t.db, 'donor')).token;
+    for (const [first, last] of [
+      ['Amira', 'Khan'],
+      ['Ben', 'Jones'],
+      ['Cara', 'Lee'],
+      ['Dev', 'Shah'],
+      ['Eve', 'Moss'],
+    ])
+      await createUser(t.db, { firstName: first, lastName: last, email: `${first.toLowerCase()}@supporters.example` });
+
+    gifts.amira = await give('amira@supporters.example', 2_501, { message: 'Go Fay!' });
+    gifts.ben = await give('ben@supporters.example', 7_002, { message: 'Proud of you', anonymous: true });
+    gifts.cara = await give('cara@supporters.example', 1_003, { hide_amount: true });
+    gifts.dev = await give('dev@supporters.example', 4_004, { message: 'Something the charity hid' });
+    gifts.eve = await give('eve@supporters.example', 3_005);
+    // The charity hides Dev's message; Eve's gift is refunded in full, Amira's in part; Cara's is monthly.
+    expect(
+      (await t.client(orgAdmin).api.messages[':id'].$put({ param: { id: gifts.dev }, json: { hidden: true } })).status,
+    ).toBe(200);
+    await t.db.update(donations).set({ status: 'refunded', refundedAmount: 3_005 }).where(eq(donations.id, gifts.eve));
+    await t.db.update(donations).set({ refundedAmount: 501 }).where(eq(donations.id, gifts.amira));
+    await t.db.update(donations).set({ subscriptionId: 'sub_supporters' }).where(eq(donations.id, gifts.cara));
+    // Newest first is by the gift's date: spread them a minute apart in the order given.
+    const order = ['amira', 'ben', 'cara', 'dev', 'eve'];
+    for (const [i, name] of order.entries())
+      await t.db
+        .update(donations)
+        .set({ date: new Date(Date.UTC(2026, 10, 1, 12, i)) })
+        .where(eq(donations.id, gifts[name]));
+  });
+
+  it('shows the fundraiser every paid gift, newest first, as the public page shows its donor', async () => {
+    const res = await supporters(fundraiser);
+    const body = await bodyOf(res, 200);
+    expect(res.headers.get('x-total-count')).toBe('4');
+    expect(body.map(({ name, amount, message, monthly }) => ({ name, amount, message, monthly }))).toEqual([
+      // Dev's message was hidden by the charity: the gift stays, the words do not.
+      { name: 'Dev S.', amount: 4_004, message: null, monthly: false },
+      { name: 'Cara L.', amount: null, message: null, monthly: true },
+      { name: 'Anonymous', amount: 7_002, message: 'Proud of you', monthly: false },
+      // Net of the part refunded; Eve's gift, refunded in full, is not listed.
+      { name: 'Amira K.', amount: 2_000, message: 'Go Fay!', monthly: false },
+    ]);
+    expect(body[0].date).toBe('2026-11-01T12:03:00.000Z');
+    // Never an email, a surname or a Gift Aid choice.
+    const text = JSON.stringify(body);
+    expect(text).not.toMatch(/@|Khan|Jones|gift_aid/);
+  });
+
+  it('pages with limit and offset, the total in X-Total-Count', async () => {
+    const first = await supporters(fundraiser, { limit: '3' });
+    expect((await bodyOf(first, 200)).map((s) => s.name)).toEqual(['Dev S.', 'Cara L.', 'Anonymous']);
+    const second = await supporters(fundraiser, { limit: '3', offset: '3' });
+    expect((await bodyOf(second, 200)).map((s) => s.name)).toEqual(['Amira K.']);
+    expect(second.headers.get('x-total-count')).toBe('4');
+    for (const query of [{ limit: '0' }, { limit: '101' }, { offset: '-1' }, { limit: 'ten' }])
+      expect((await errorOf(await supporters(fundraiser, query), 400)).message).toMatch(/limit|offset/);
+  });
+
+  it('shows staff who may edit the appeal, and to anyone else the appeal does not exist', async () => {
+    expect(await bodyOf(await supporters(orgAdmin), 200)).toHaveLength(4);
+    expect(await bodyOf(await supporters((await signedIn(t.db, 'admin')).token), 200)).toHaveLength(4);
+    await errorOf(await supporters(otherOrgAdmin), 404);
+    await errorOf(await supporters(otherDonor), 404);
+    await errorOf(await supporters(undefined), 401);
+    // A campaign, an unknown id and a malformed one: not an appeal.
+    const asked = (id: string) => t.client(fundraiser).api.appeals[':id'].supporters.$get({ param: { id }, query: {} });
+    await errorOf(await asked(campaignId), 404);
+    await errorOf(await asked(crypto.randomUUID()), 404);
+    await errorOf(await asked('not-an-id'), 404);
+  });
+
+  it('tells its fundraiser why once the appeal is deleted', async () => {
+    const [fay] = await t.db
+      .select({ createdBy: campaigns.createdBy })
+      .from(campaigns)
+      .where(eq(campaigns.id, appealId));
+    const deleted = await createAppeal(t.db, campaignId, { createdBy: fay.createdBy, status: 'deleted' });
+    const res = await t.client(fundraiser).api.appeals[':id'].supporters.$get({ param: { id: deleted.id }, query: {} });
+    expect((await errorOf(res, 403)).message).toBe('This appeal was deleted: its supporters are no longer shown');
+  });
+});
