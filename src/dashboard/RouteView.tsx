@@ -20,6 +20,7 @@ import { GiftAidRoute } from './screens/gift-aid/GiftAidRoute';
 import { ContactSupport } from './screens/support/ContactSupport';
 import { SupportInbox } from './screens/support/SupportInbox';
 import { TemplateCauseForm, TemplateCauseList } from './screens/template-causes/TemplateCauses';
+import { AppealSupporters } from './screens/supporters/AppealSupporters';
 import { BatchEntry } from './screens/batches/BatchEntry';
 import { BatchList, BatchView } from './screens/batches/BatchView';
 import { PayoutList, PayoutView } from './screens/payouts/PayoutsScreen';
@@ -97,6 +98,8 @@ function screenFor(route: Route, user: DashUser | null | undefined, isStaff = fa
       return <SupportInbox />;
     case 'template-causes':
       return <TemplateCauseList />;
+    case 'supporters':
+      return <AppealSupporters key={route.id} id={route.id} />;
     case 'template-cause-form':
       return <TemplateCauseForm key={route.id ?? 'add'} id={route.id} />;
     case 'resources':

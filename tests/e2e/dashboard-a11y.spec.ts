@@ -65,6 +65,7 @@ function screens(ids: Ids): Screen[] {
     { path: 'active-appeals-add' },
     { path: `active-campaigns-edit/${ids.campaign}` },
     { path: `active-appeals-edit/${ids.appeal}` },
+    { path: `supporters/${ids.appeal}` },
     { path: 'reward' },
     { path: 'event', static: true },
     { path: 'communication', static: true },

@@ -80,6 +80,7 @@ test('the dashboard reflows for an admin at 320 px, and at 390 px with 200% text
     'monthly-gifts',
     `donations/edit/${donation}`,
     `active-appeals-edit/${appeal}`,
+    `supporters/${appeal}`,
     'batches/add',
     'gift-aid',
   ];

@@ -125,4 +125,14 @@ describe(`an appeal's supporters, for its fundraiser (decision 075, ${engineName
     const res = await t.client(fundraiser).api.appeals[':id'].supporters.$get({ param: { id: deleted.id }, query: {} });
     expect((await errorOf(res, 403)).message).toBe('This appeal was deleted: its supporters are no longer shown');
   });
+
+  it('keeps gifts made in the same second in the order they were made, newest first', async () => {
+    const same = new Date(Date.UTC(2026, 10, 2, 9, 0, 0));
+    await t.db.update(donations).set({ date: same }).where(eq(donations.id, gifts.amira));
+    await t.db.update(donations).set({ date: same }).where(eq(donations.id, gifts.ben));
+    const names = (await bodyOf(await supporters(fundraiser, { limit: '2' }), 200)).map((s) => s.name);
+    // Ben's gift was made after Amira's.
+    expect(names).toEqual(['Anonymous', 'Amira K.']);
+  });
 });
+

@@ -71,7 +71,8 @@ export async function appealSupporters(
       .leftJoin(supportMessages, eq(supportMessages.donationId, donations.id))
       .leftJoin(checkoutDetails, eq(checkoutDetails.donationId, donations.id))
       .where(paid(appealId))
-      .orderBy(desc(donations.date), desc(donations.id))
+      // Gifts confirmed in the same second keep the order they were made in (rowid: insertion order).
+      .orderBy(desc(donations.date), sql`donations.rowid desc`)
       .limit(limit)
       .offset(offset),
     db.select({ total: count() }).from(donations).where(paid(appealId)),

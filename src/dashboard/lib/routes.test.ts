@@ -26,6 +26,7 @@ describe('matchRoute', () => {
     });
     expect(matchRoute('/dashboard/communication/n1')).toEqual({ name: 'communication-detail', id: 'n1' });
     expect(matchRoute('/dashboard/template-causes')).toEqual({ name: 'template-causes' });
+    expect(matchRoute('/dashboard/supporters/a1')).toEqual({ name: 'supporters', id: 'a1' });
     expect(matchRoute('/dashboard/template-causes/add')).toEqual({ name: 'template-cause-form' });
     expect(matchRoute('/dashboard/template-causes/edit/c1')).toEqual({ name: 'template-cause-form', id: 'c1' });
     const staticScreens = 'donate-history donate-receipts donate-recurring reward event communication settings payment';
@@ -44,6 +45,8 @@ describe('matchRoute', () => {
       '/dashboard/active-campaigns/extra',
       '/dashboard/faqs/1',
       '/dashboard/template-causes/c1',
+      '/dashboard/supporters',
+      '/dashboard/supporters/a1/2',
       '/dashboard/template-causes/edit',
       '/dashboardx',
       '/campaigns',
@@ -96,6 +99,7 @@ describe('routeTitle', () => {
     expect(title('/dashboard/overview')).toBe('Overview');
     expect(title('/dashboard/audit')).toBe('Audit log');
     expect(title('/dashboard/template-causes')).toBe('Template causes');
+    expect(title('/dashboard/supporters/a1')).toBe('Supporters');
     expect(title('/dashboard/template-causes/add')).toBe('Add template cause');
     expect(title('/dashboard/template-causes/edit/c1')).toBe('Edit template cause');
   });

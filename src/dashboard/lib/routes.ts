@@ -34,6 +34,7 @@ export type Route =
   | { name: 'support-inbox' }
   | { name: 'template-causes' }
   | { name: 'template-cause-form'; id?: string }
+  | { name: 'supporters'; id: string }
   | { name: 'not-found' };
 
 /** The specification's static mock-up screens: fixed sample content, no data of ours. */
@@ -104,6 +105,8 @@ export function matchRoute(pathname: string): Route {
     return { name: 'not-found' };
   }
 
+  if (head === 'supporters') return rest.length === 1 ? { name: 'supporters', id: rest[0] } : { name: 'not-found' };
+
   if (head === 'template-causes') {
     if (rest.length === 0) return { name: 'template-causes' };
     if (rest.length === 1 && rest[0] === 'add') return { name: 'template-cause-form' };
@@ -162,6 +165,7 @@ const FIXED_TITLES: Partial<Record<Route['name'], string>> = {
   resources: 'Resources',
   'support-inbox': 'Support inbox',
   'template-causes': 'Template causes',
+  supporters: 'Supporters',
   'not-found': 'Not Found',
 };
 

@@ -2,6 +2,7 @@ import { formatPenceShort, percentRaised } from '../../lib/format';
 import { joinPath } from '../lib/routes';
 import type { CampaignItem } from '../lib/campaign-schema';
 import { Badge, LinkButton } from '../ui/primitives';
+import { supportersPath } from './supporters/AppealSupporters';
 import { formatLongUkDay, givingEndedOn } from '../../../domain/giving-ends';
 import { givingOpensOn } from '../../../domain/giving-opens';
 
@@ -113,6 +114,12 @@ export function CampaignCard({
               href={joinPath(basePath, `-edit/${encodeURIComponent(item._id)}`)}
             >
               Edit<span className="visually-hidden"> {title}</span>
+            </a>
+          ) : null}
+          {/* Who gave, to thank them (decision 075): for whoever may edit the appeal. */}
+          {editMode && isAppeal && item.can_edit ? (
+            <a className="btn btn-outline dash-btn-sm" href={supportersPath(item._id)}>
+              Supporters<span className="visually-hidden"> of {title}</span>
             </a>
           ) : null}
         </div>

@@ -1,0 +1,103 @@
+import { useState } from 'react';
+import { client, type Data } from '../../../lib/api';
+import { formatPence } from '../../../lib/format';
+import { formatDate } from '../../lib/dates';
+import { useApiGet } from '../../lib/use-api';
+import { Alert, Badge, PageHeader, Spinner } from '../../ui/primitives';
+import { SimpleTable } from '../../ui/SimpleTable';
+
+const supportersApi = client.api.appeals[':id'].supporters;
+type Supporter = Data<typeof supportersApi.$get>[number];
+
+/** Supporters a page shows; Previous and Next go through the rest. */
+export const SUPPORTERS_PAGE = 50;
+
+export const supportersPath = (appealId: string) => `/dashboard/supporters/${encodeURIComponent(appealId)}`;
+
+/** "4 supporters" / "1 supporter": the whole list's length, from X-Total-Count. */
+export const supportersCount = (total: number) =>
+  `${total.toLocaleString('en-GB')} ${total === 1 ? 'supporter' : 'supporters'}`;
+
+/**
+ * /dashboard/supporters/{id} (decision 075): every paid gift to an appeal, newest first, for its
+ * fundraiser to thank, shown as the appeal's page shows its donors (no email, no Gift Aid choice).
+ */
+export function AppealSupporters({ id }: { id: string }) {
+  const [page, setPage] = useState(1);
+  const offset = (page - 1) * SUPPORTERS_PAGE;
+  const [appeal] = useApiGet(`campaigns/${id}`, (o) => client.api.campaigns[':id'].$get({ param: { id } }, o));
+  const [load] = useApiGet(`appeals/${id}/supporters?offset=${offset}`, (o) =>
+    supportersApi.$get({ param: { id }, query: { limit: String(SUPPORTERS_PAGE), offset: String(offset) } }, o),
+  );
+  const title = appeal.status === 'ok' ? appeal.data.title : null;
+
+  if (load.status === 'error' && load.error.statusCode === 404)
+    return <h1 className="dash-not-found">Appeal Not Found</h1>;
+  const total = load.status === 'ok' ? Number(load.headers.get('x-total-count') ?? load.data.length) : null;
+  const rows = load.status === 'ok' ? load.data : [];
+  return (
+    <section className="dash-section">
+      <PageHeader title="Supporters" />
+      {title ? (
+        <p className="dash-muted">
+          Everyone who has given to <strong>{title}</strong>, newest first, as the appeal&rsquo;s page shows them. A
+          supporter who gave anonymously is shown as Anonymous, and an amount they chose to hide is not shown.
+        </p>
+      ) : null}
+      {load.status === 'error' ? <Alert>{load.error.message}</Alert> : null}
+      {load.status === 'loading' || load.status === 'idle' ? <Spinner /> : null}
+      {total !== null ? <p className="dash-muted">{supportersCount(total)}</p> : null}
+      {load.status === 'ok' ? (
+        <SimpleTable<Supporter>
+          label="Supporters"
+          rows={rows}
+          empty={<p className="dash-empty">No gifts yet. Share your appeal to get your first supporter.</p>}
+          columns={[
+            { header: 'Date', cell: (s) => formatDate(s.date) },
+            {
+              header: 'Supporter',
+              cell: (s) => (
+                <>
+                  {s.name}
+                  {s.monthly ? (
+                    <>
+                      {' '}
+                      <Badge tone="muted">Monthly</Badge>
+                    </>
+                  ) : null}
+                </>
+              ),
+            },
+            { header: 'Amount', cell: (s) => (s.amount === null ? 'Hidden' : formatPence(s.amount)) },
+            { header: 'Message', cell: (s) => s.message ?? '–', className: 'dash-support-body' },
+          ]}
+        />
+      ) : null}
+      {total !== null && total > SUPPORTERS_PAGE ? (
+        <nav className="dash-pagination" aria-label="Supporters pages">
+          <p className="dash-pagination-info">
+            Supporters {offset + 1}–{offset + rows.length} of {total.toLocaleString('en-GB')}
+          </p>
+          <div className="dash-pagination-controls">
+            <button
+              type="button"
+              className="btn btn-outline dash-btn-sm"
+              disabled={page === 1}
+              onClick={() => setPage((n) => n - 1)}
+            >
+              Previous {SUPPORTERS_PAGE}
+            </button>
+            <button
+              type="button"
+              className="btn btn-outline dash-btn-sm"
+              disabled={offset + rows.length >= total}
+              onClick={() => setPage((n) => n + 1)}
+            >
+              Next {SUPPORTERS_PAGE}
+            </button>
+          </div>
+        </nav>
+      ) : null}
+    </section>
+  );
+}
