@@ -1,7 +1,14 @@
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { campaigns, donations } from '../../../db/schema';
-import { createAppeal, createCampaign, createOrganization, createUser, signedIn } from '../../../tests/factories';
+import {
+  createAppeal,
+  createCampaign,
+  createDonation,
+  createOrganization,
+  createUser,
+  signedIn,
+} from '../../../tests/factories';
 import { bodyOf, engineName, errorOf, setupTestApp, type TestApp } from '#test-app';
 
 describe(`an appeal's supporters, for its fundraiser (decision 075, ${engineName})`, () => {
@@ -134,5 +141,30 @@ describe(`an appeal's supporters, for its fundraiser (decision 075, ${engineName
     // Ben's gift was made after Amira's.
     expect(names).toEqual(['Anonymous', 'Amira K.']);
   });
-});
 
+  it('never shows a name or an amount on a renewal that its donor’s first gift hid', async () => {
+    // A monthly gift's renewal carries no choices of its own (no message row): the donor's first
+    // gift here does, as the page's Top Donors reads them.
+    const [ben] = await t.db.select({ donorId: donations.donorId }).from(donations).where(eq(donations.id, gifts.ben));
+    const [cara] = await t.db
+      .select({ donorId: donations.donorId })
+      .from(donations)
+      .where(eq(donations.id, gifts.cara));
+    const renewal = (donorId: string, amount: number, minute: number) =>
+      createDonation(t.db, {
+        donorId,
+        campaignId,
+        appealId,
+        amount,
+        type: 'monthly',
+        source: 'card',
+        subscriptionId: `sub_${amount}`,
+        date: new Date(Date.UTC(2026, 10, 20, 12, minute)),
+      });
+    await renewal(ben.donorId, 7_100, 1);
+    await renewal(cara.donorId, 1_100, 2);
+    const [caraRenewal, benRenewal] = await bodyOf(await supporters(fundraiser, { limit: '2' }), 200);
+    expect(benRenewal).toMatchObject({ name: 'Anonymous', amount: 7_100, message: null, monthly: true });
+    expect(caraRenewal).toMatchObject({ name: 'Cara L.', amount: null, monthly: true });
+  });
+});

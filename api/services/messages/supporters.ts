@@ -58,8 +58,13 @@ export async function appealSupporters(
         amount: sql<number>`${donations.amount} - ${donations.refundedAmount}`,
         date: donations.date,
         monthly: sql<number>`${donations.subscriptionId} is not null`,
-        anonymous: supportMessages.anonymous,
-        hideAmount: supportMessages.hideAmount,
+        // As the page's Top Donors decides it, per donor: "Give anonymously" or "Hide the amount" on any
+        // paid gift to this appeal covers all of theirs, a monthly gift's renewals (which carry no
+        // choices of their own) included. A renewal never shows a name its first gift hid.
+        anonymous: sql<number>`${donations.donorId} in (select d.donor_id from support_messages sm cross join donations d on d.id = sm.donation_id
+          where sm.appeal_id = ${appealId} and sm.anonymous = 1 and d.status in ('succeeded', 'refunded'))`,
+        hideAmount: sql<number>`${donations.donorId} in (select d.donor_id from support_messages sm cross join donations d on d.id = sm.donation_id
+          where sm.appeal_id = ${appealId} and sm.hide_amount = 1 and d.status in ('succeeded', 'refunded'))`,
         message: supportMessages.message,
         hiddenAt: supportMessages.hiddenAt,
         // The name typed with the gift, else the account's (a guest's gift may have no account name).
@@ -81,8 +86,8 @@ export async function appealSupporters(
     total,
     items: rows.map((r) => ({
       _id: r.id,
-      name: r.anonymous ? 'Anonymous' : displayName(r.firstName, r.lastName),
-      amount: r.hideAmount ? null : Number(r.amount),
+      name: Number(r.anonymous) ? 'Anonymous' : displayName(r.firstName, r.lastName),
+      amount: Number(r.hideAmount) ? null : Number(r.amount),
       message: r.message && !r.hiddenAt ? r.message : null,
       date: new Date(r.date).toISOString(),
       monthly: Boolean(r.monthly),

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { client, type Data } from '../../../lib/api';
 import { formatPence } from '../../../lib/format';
 import { formatDate } from '../../lib/dates';
@@ -30,11 +30,22 @@ export function AppealSupporters({ id }: { id: string }) {
     supportersApi.$get({ param: { id }, query: { limit: String(SUPPORTERS_PAGE), offset: String(offset) } }, o),
   );
   const title = appeal.status === 'ok' ? appeal.data.title : null;
+  // The page on screen stays while the next one loads: the button just pressed keeps its focus.
+  const [shown, setShown] = useState<{ rows: Supporter[]; total: number; from: number } | null>(null);
+  useEffect(() => {
+    if (load.status === 'ok')
+      setShown({
+        rows: load.data,
+        total: Number(load.headers.get('x-total-count') ?? load.data.length),
+        from: offset,
+      });
+    // Only when an answer arrives: it is always the answer for the current offset (useApiGet's key).
+  }, [load]);
 
   if (load.status === 'error' && load.error.statusCode === 404)
     return <h1 className="dash-not-found">Appeal Not Found</h1>;
-  const total = load.status === 'ok' ? Number(load.headers.get('x-total-count') ?? load.data.length) : null;
-  const rows = load.status === 'ok' ? load.data : [];
+  const total = shown?.total ?? null;
+  const rows = shown?.rows ?? [];
   return (
     <section className="dash-section">
       <PageHeader title="Supporters" />
@@ -45,9 +56,12 @@ export function AppealSupporters({ id }: { id: string }) {
         </p>
       ) : null}
       {load.status === 'error' ? <Alert>{load.error.message}</Alert> : null}
-      {load.status === 'loading' || load.status === 'idle' ? <Spinner /> : null}
+      {!shown && (load.status === 'loading' || load.status === 'idle') ? <Spinner /> : null}
       {total !== null ? <p className="dash-muted">{supportersCount(total)}</p> : null}
-      {load.status === 'ok' ? (
+      {shown && rows.length === 0 && page > 1 ? (
+        // Gifts refunded since the list was opened can leave a later page empty.
+        <p className="dash-empty">No more supporters past {offset.toLocaleString('en-GB')}.</p>
+      ) : shown ? (
         <SimpleTable<Supporter>
           label="Supporters"
           rows={rows}
@@ -73,10 +87,12 @@ export function AppealSupporters({ id }: { id: string }) {
           ]}
         />
       ) : null}
-      {total !== null && total > SUPPORTERS_PAGE ? (
+      {total !== null && (total > SUPPORTERS_PAGE || page > 1) ? (
         <nav className="dash-pagination" aria-label="Supporters pages">
           <p className="dash-pagination-info">
-            Supporters {offset + 1}–{offset + rows.length} of {total.toLocaleString('en-GB')}
+            {rows.length
+              ? `Supporters ${(shown?.from ?? 0) + 1}–${(shown?.from ?? 0) + rows.length} of ${total.toLocaleString('en-GB')}`
+              : `${supportersCount(total)} in all`}
           </p>
           <div className="dash-pagination-controls">
             <button
@@ -90,7 +106,7 @@ export function AppealSupporters({ id }: { id: string }) {
             <button
               type="button"
               className="btn btn-outline dash-btn-sm"
-              disabled={offset + rows.length >= total}
+              disabled={(shown?.from ?? 0) + rows.length >= total}
               onClick={() => setPage((n) => n + 1)}
             >
               Next {SUPPORTERS_PAGE}
