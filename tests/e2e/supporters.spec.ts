@@ -55,6 +55,10 @@ test('a fundraiser opens their appeal’s supporters from My Appeals and sees ea
   await expect(page).toHaveURL(`/dashboard/supporters/${appeal._id}`);
   await expect(page).toHaveTitle(/^Supporters \|/);
   await expect(page.getByRole('heading', { level: 1, name: 'Supporters' })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'My Appeals' }).last()).toHaveAttribute(
+    'href',
+    '/dashboard/active-appeals',
+  );
   await expect(page.getByText(`Everyone who has given to ${title}`)).toBeVisible();
   await expect(page.getByText('2 supporters')).toBeVisible();
   const rows = page.getByRole('table', { name: 'Supporters' }).locator('tbody tr');

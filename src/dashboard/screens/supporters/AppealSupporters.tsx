@@ -1,8 +1,10 @@
+import { useStore } from '@nanostores/react';
 import { useEffect, useState } from 'react';
 import { client, type Data } from '../../../lib/api';
 import { formatPence } from '../../../lib/format';
 import { formatDate } from '../../lib/dates';
 import { useApiGet } from '../../lib/use-api';
+import { $dashUser, isStaff } from '../../session';
 import { Alert, Badge, PageHeader, Spinner } from '../../ui/primitives';
 import { SimpleTable } from '../../ui/SimpleTable';
 
@@ -23,6 +25,7 @@ export const supportersCount = (total: number) =>
  * fundraiser to thank, shown as the appeal's page shows its donors (no email, no Gift Aid choice).
  */
 export function AppealSupporters({ id }: { id: string }) {
+  const user = useStore($dashUser);
   const [page, setPage] = useState(1);
   const offset = (page - 1) * SUPPORTERS_PAGE;
   const [appeal] = useApiGet(`campaigns/${id}`, (o) => client.api.campaigns[':id'].$get({ param: { id } }, o));
@@ -48,7 +51,10 @@ export function AppealSupporters({ id }: { id: string }) {
   const rows = shown?.rows ?? [];
   return (
     <section className="dash-section">
-      <PageHeader title="Supporters" />
+      <PageHeader
+        title="Supporters"
+        back={<a href="/dashboard/active-appeals">{isStaff(user) ? 'Active Appeals' : 'My Appeals'}</a>}
+      />
       {title ? (
         <p className="dash-muted">
           Everyone who has given to <strong>{title}</strong>, newest first, as the appeal&rsquo;s page shows them. A
