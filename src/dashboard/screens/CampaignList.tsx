@@ -14,6 +14,7 @@ import { Icon } from '../ui/icons';
 import { Alert, LinkButton, PageHeader, Spinner } from '../ui/primitives';
 import { CampaignCardGrid } from './CampaignCardGrid';
 import { CreatedNotice } from './CreatedNotice';
+import { Pager } from '../ui/Pager';
 
 /** Cards a page of the office's lists (the API's most). */
 const LIST_PAGE = MAX_PAGE_SIZE;
@@ -137,31 +138,18 @@ function CampaignListView({ kind }: { kind: CampaignKind }) {
         <>
           <CampaignCardGrid items={items} basePath={base} />
           {page > 1 || items.length === LIST_PAGE ? (
-            <nav className="dash-pagination" aria-label={`${label} pages`}>
-              <p className="dash-pagination-info">
-                {items.length === 0
+            <Pager
+              label={`${label} pages`}
+              info={
+                items.length === 0
                   ? `No more ${label.toLowerCase()}s past ${(page - 1) * LIST_PAGE}.`
-                  : `${label}s ${(page - 1) * LIST_PAGE + 1}–${(page - 1) * LIST_PAGE + items.length}`}
-              </p>
-              <div className="dash-pagination-controls">
-                <button
-                  type="button"
-                  className="btn btn-outline dash-btn-sm"
-                  disabled={page === 1}
-                  onClick={() => setPage((n) => n - 1)}
-                >
-                  Previous {LIST_PAGE}
-                </button>
-                <button
-                  type="button"
-                  className="btn btn-outline dash-btn-sm"
-                  disabled={items.length < LIST_PAGE}
-                  onClick={() => setPage((n) => n + 1)}
-                >
-                  Next {LIST_PAGE}
-                </button>
-              </div>
-            </nav>
+                  : `${label}s ${(page - 1) * LIST_PAGE + 1}–${(page - 1) * LIST_PAGE + items.length}`
+              }
+              step={LIST_PAGE}
+              hasPrevious={page > 1}
+              hasNext={items.length === LIST_PAGE}
+              onMove={(by) => setPage((n) => n + by)}
+            />
           ) : null}
         </>
       ) : state.status === 'loading' ? (

@@ -6,6 +6,7 @@ import { formatDate } from '../../lib/dates';
 import { useApiGet } from '../../lib/use-api';
 import { $dashUser, isStaff } from '../../session';
 import { Alert, Badge, PageHeader, Spinner } from '../../ui/primitives';
+import { Pager } from '../../ui/Pager';
 import { SimpleTable } from '../../ui/SimpleTable';
 
 const supportersApi = client.api.appeals[':id'].supporters;
@@ -94,31 +95,18 @@ export function AppealSupporters({ id }: { id: string }) {
         />
       ) : null}
       {total !== null && (total > SUPPORTERS_PAGE || page > 1) ? (
-        <nav className="dash-pagination" aria-label="Supporters pages">
-          <p className="dash-pagination-info">
-            {rows.length
+        <Pager
+          label="Supporters pages"
+          info={
+            rows.length
               ? `Supporters ${(shown?.from ?? 0) + 1}–${(shown?.from ?? 0) + rows.length} of ${total.toLocaleString('en-GB')}`
-              : `${supportersCount(total)} in all`}
-          </p>
-          <div className="dash-pagination-controls">
-            <button
-              type="button"
-              className="btn btn-outline dash-btn-sm"
-              disabled={page === 1}
-              onClick={() => setPage((n) => n - 1)}
-            >
-              Previous {SUPPORTERS_PAGE}
-            </button>
-            <button
-              type="button"
-              className="btn btn-outline dash-btn-sm"
-              disabled={(shown?.from ?? 0) + rows.length >= total}
-              onClick={() => setPage((n) => n + 1)}
-            >
-              Next {SUPPORTERS_PAGE}
-            </button>
-          </div>
-        </nav>
+              : `${supportersCount(total)} in all`
+          }
+          step={SUPPORTERS_PAGE}
+          hasPrevious={page > 1}
+          hasNext={(shown?.from ?? 0) + rows.length < total}
+          onMove={(by) => setPage((n) => n + by)}
+        />
       ) : null}
     </section>
   );
