@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { type AnySQLiteColumn, alias } from 'drizzle-orm/sqlite-core';
 import { campaigns, donations, users } from './schema';
 
@@ -20,3 +20,12 @@ export const giftOf = (row: { donationId: AnySQLiteColumn }) => eq(donations.id,
 
 /** The donor's account name, spread into a select of gifts joined to their donor. */
 export const donorNameColumns = { firstName: users.firstName, lastName: users.lastName };
+
+/**
+ * Whether a gift's donor chose "Give anonymously" (or "Hide the amount") on any paid gift to this
+ * appeal, as the page's Top Donors reads it: the choice is the donor's, so a monthly gift's renewals,
+ * which carry no choices of their own, follow their first gift. For a select of gifts (donations).
+ */
+export const donorChoseOnAppeal = (appealId: string, choice: 'anonymous' | 'hide_amount') =>
+  sql<number>`${donations.donorId} in (select d.donor_id from support_messages sm cross join donations d on d.id = sm.donation_id
+    where sm.appeal_id = ${appealId} and ${sql.raw(`sm.${choice}`)} = 1 and d.status in ('succeeded', 'refunded'))`;

@@ -1,5 +1,5 @@
 import { and, count, desc, eq, sql } from 'drizzle-orm';
-import { donorOfGift } from '../../../db/gift-joins';
+import { donorChoseOnAppeal, donorOfGift } from '../../../db/gift-joins';
 import type { Db } from '../../../db/client';
 import { parseId } from '../../../domain/ids';
 import { campaigns, checkoutDetails, donations, supportMessages, users } from '../../../db/schema';
@@ -58,13 +58,9 @@ export async function appealSupporters(
         amount: sql<number>`${donations.amount} - ${donations.refundedAmount}`,
         date: donations.date,
         monthly: sql<number>`${donations.subscriptionId} is not null`,
-        // As the page's Top Donors decides it, per donor: "Give anonymously" or "Hide the amount" on any
-        // paid gift to this appeal covers all of theirs, a monthly gift's renewals (which carry no
-        // choices of their own) included. A renewal never shows a name its first gift hid.
-        anonymous: sql<number>`${donations.donorId} in (select d.donor_id from support_messages sm cross join donations d on d.id = sm.donation_id
-          where sm.appeal_id = ${appealId} and sm.anonymous = 1 and d.status in ('succeeded', 'refunded'))`,
-        hideAmount: sql<number>`${donations.donorId} in (select d.donor_id from support_messages sm cross join donations d on d.id = sm.donation_id
-          where sm.appeal_id = ${appealId} and sm.hide_amount = 1 and d.status in ('succeeded', 'refunded'))`,
+        // The donor's choices, as the page's Top Donors reads them: a renewal never shows a name its first gift hid.
+        anonymous: donorChoseOnAppeal(appealId, 'anonymous'),
+        hideAmount: donorChoseOnAppeal(appealId, 'hide_amount'),
         message: supportMessages.message,
         hiddenAt: supportMessages.hiddenAt,
         // The name typed with the gift, else the account's (a guest's gift may have no account name).

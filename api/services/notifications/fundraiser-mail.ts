@@ -17,6 +17,8 @@ export type FundraiserMailContext = {
   settingsUrl: string;
   /** My Appeals, where the fundraiser sees and edits their appeals. */
   myAppealsUrl: string;
+  /** The appeal's Supporters screen: everyone who gave (decision 075). Appeals only. */
+  supportersUrl?: string;
   siteName?: string;
   /** What they started: an appeal (the default), or a campaign (decision 067), whose links are the campaign's. */
   kind?: 'appeal' | 'campaign';
@@ -26,12 +28,13 @@ export type FundraiserMailContext = {
 export function appealMailLinks(
   origin: string | null | undefined,
   appealId: string,
-): Pick<FundraiserMailContext, 'appealUrl' | 'settingsUrl' | 'myAppealsUrl'> {
+): Pick<FundraiserMailContext, 'appealUrl' | 'settingsUrl' | 'myAppealsUrl' | 'supportersUrl'> {
   const site = siteOrigin(origin);
   return {
     appealUrl: `${site}/appeals/${toShortId(appealId)}`,
     settingsUrl: `${site}/dashboard/donors/edit/me`,
     myAppealsUrl: `${site}/dashboard/active-appeals`,
+    supportersUrl: `${site}/dashboard/supporters/${appealId}`,
   };
 }
 
@@ -186,15 +189,25 @@ export function appealGiftsEmail(
   const lines = gifts.lines ?? [];
   const more = gifts.count - lines.length;
   const items = [...lines.map(giftLineText), ...(more > 0 ? [`and ${more} more`] : [])];
+  // Everyone who has given so far, to thank them: the appeal's Supporters screen (decision 075).
+  const everyone = ctx.supportersUrl
+    ? {
+        text: [`See everyone who has given: ${ctx.supportersUrl}`, ''],
+        html: [`<a href="${escapeHtml(ctx.supportersUrl)}">See everyone who has given</a>`],
+      }
+    : { text: [], html: [] };
   const details = lines.length
     ? {
-        text: ['', 'From:', ...items.map((item) => `- ${item}`), ''],
+        text: ['', 'From:', ...items.map((item) => `- ${item}`), '', ...everyone.text],
         html: [
           'From:',
           `<ul style="margin:0 0 16px;padding-left:20px">${items.map((item) => `<li>${escapeHtml(item)}</li>`).join('')}</ul>`,
+          ...everyone.html,
         ],
       }
-    : undefined;
+    : everyone.text.length
+      ? { text: ['', ...everyone.text], html: everyone.html }
+      : undefined;
   return appealNews(ctx, subject, {
     text: `Good news: your appeal “${ctx.appealTitle}” received ${what}.`,
     html: `Good news: your appeal <strong>${escapeHtml(ctx.appealTitle)}</strong> received ${escapeHtml(what)}.`,

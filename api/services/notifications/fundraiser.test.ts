@@ -118,6 +118,9 @@ describe(`fundraiser notifications (${engineName})`, () => {
 
     expect(await gift(ada.id, 2_000, 0, { message: 'Go <Fay> & win!' })).toEqual(['gifts-1']);
     expect(sent[0].text).toContain('From:\n- Ada L. (£20.00): “Go <Fay> & win!”');
+    // Everyone who has given, on the appeal's Supporters screen (decision 075).
+    expect(sent[0].text).toContain(`\n\nSee everyone who has given: https://give.example/dashboard/supporters/`);
+    expect(sent[0].html).toContain('>See everyone who has given</a>');
     expect(sent[0].html).toContain('<li>Ada L. (£20.00): “Go &lt;Fay&gt; &amp; win!”</li>');
 
     // Bob chose "Give anonymously" on his first gift: his monthly renewal (no message row) stays anonymous.

@@ -1,6 +1,7 @@
 import { and, eq, inArray, isNull, lte, or, type SQL, sql } from 'drizzle-orm';
 import type Stripe from 'stripe';
 import type { Db } from '../../../db/client';
+import { donorChoseOnAppeal } from '../../../db/gift-joins';
 import { preparedRead } from '../../../db/prepared';
 import {
   appealNotifications,
@@ -143,9 +144,6 @@ async function giftLines(
   batch: { donationId: string; amount: number }[],
 ): Promise<GiftLine[]> {
   const listed = batch.slice(0, GIFTS_LISTED);
-  const donorChose = (column: SQL) =>
-    sql<number>`${donations.donorId} in (select d.donor_id from support_messages sm cross join donations d on d.id = sm.donation_id
-      where sm.appeal_id = ${appealId} and ${column} = 1 and d.status in ('succeeded', 'refunded'))`;
   const rows = await db
     .select({
       id: donations.id,
@@ -154,8 +152,8 @@ async function giftLines(
       lastName: users.lastName,
       message: supportMessages.message,
       messageHidden: supportMessages.hiddenAt,
-      anonymous: donorChose(sql`sm.anonymous`),
-      hideAmount: donorChose(sql`sm.hide_amount`),
+      anonymous: donorChoseOnAppeal(appealId, 'anonymous'),
+      hideAmount: donorChoseOnAppeal(appealId, 'hide_amount'),
     })
     .from(donations)
     .leftJoin(users, eq(users.id, donations.donorId))
