@@ -1,7 +1,7 @@
 import { useStore } from '@nanostores/react';
 import { useEffect, useRef } from 'react';
 import { $isMobile, $mobileSidebarOpen, $sidebarOpen, setMobileSidebarOpen } from '../stores/dashboard';
-import { buildMenu, isActiveLink } from './lib/menu';
+import { buildMenu, isActiveLink, menuPathOf } from './lib/menu';
 import { $location } from './router';
 import { $dashUser } from './session';
 import { Icon } from './ui/icons';
@@ -109,7 +109,7 @@ export function Sidebar() {
               </p>
               <ul>
                 {group.items.map((item) => {
-                  const active = isActiveLink(item.href, pathname, hrefs);
+                  const active = isActiveLink(item.href, menuPathOf(pathname), hrefs);
                   return (
                     <li key={`${group.label}-${item.label}`}>
                       <a

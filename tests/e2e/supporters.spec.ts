@@ -54,6 +54,10 @@ test('a fundraiser opens their appeal’s supporters from My Appeals and sees ea
   await page.getByRole('link', { name: `Supporters of ${title}` }).click();
   await expect(page).toHaveURL(`/dashboard/supporters/${appeal._id}`);
   await expect(page).toHaveTitle(/^Supporters \|/);
+  // The menu keeps My Appeals marked: the screen is one of its appeals'.
+  await expect(
+    page.getByRole('navigation', { name: 'Dashboard menu' }).getByRole('link', { name: 'My Appeals' }),
+  ).toHaveAttribute('aria-current', 'page');
   await expect(page.getByRole('heading', { level: 1, name: 'Supporters' })).toBeVisible();
   await expect(page.getByRole('link', { name: 'My Appeals' }).last()).toHaveAttribute(
     'href',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildMenu, isActiveLink } from './menu';
+import { buildMenu, isActiveLink, menuPathOf } from './menu';
 
 describe('buildMenu', () => {
   it('gives donors no Admin group', () => {
@@ -75,5 +75,14 @@ describe('isActiveLink', () => {
     expect(isActiveLink('/dashboard/donors/edit/me', '/dashboard/donors/edit/me', hrefs)).toBe(true);
     expect(isActiveLink('/dashboard/active-campaigns', '/dashboard/active-campaigns-add', hrefs)).toBe(true);
     expect(isActiveLink('/dashboard/donations', '/dashboard/donations/me', hrefs)).toBe(false);
+  });
+});
+
+describe('menuPathOf', () => {
+  it('marks the appeals entry on an appeal’s Supporters, and leaves other paths as they are', () => {
+    expect(menuPathOf('/dashboard/supporters/3f2a')).toBe('/dashboard/active-appeals');
+    expect(menuPathOf('/dashboard/supporters/3f2a/')).toBe('/dashboard/active-appeals');
+    expect(menuPathOf('/dashboard/supporters')).toBe('/dashboard/supporters');
+    expect(menuPathOf('/dashboard/donors/edit/me')).toBe('/dashboard/donors/edit/me');
   });
 });

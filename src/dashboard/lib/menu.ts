@@ -83,3 +83,11 @@ export function isActiveLink(href: string, pathname: string, allHrefs: string[])
     .sort((a, b) => b.length - a.length)[0];
   return best === href;
 }
+
+/**
+ * The menu entry a screen belongs to when its path is not under it: an appeal's Supporters
+ * (/dashboard/supporters/{id}) is reached from the appeals list, so that entry stays marked.
+ */
+export function menuPathOf(pathname: string): string {
+  return /^\/dashboard\/supporters\/[^/]+\/?$/.test(pathname) ? '/dashboard/active-appeals' : pathname;
+}
