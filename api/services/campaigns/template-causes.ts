@@ -38,10 +38,6 @@ const toDto = (row: TemplateCauseRow, campaign: TiedCampaign = null, now = new D
   retired_at: row.retiredAt ? row.retiredAt.toISOString() : null,
 });
 
-/**
- * Starting points for a fundraiser's appeal, oldest first; [[name]] in the story is filled in by the
- * editor. Only the causes still offered, unless `withRetired` (the admins' screen, decision 074).
- */
 /** Causes with the campaign each is tied to, for toDto. */
 const withCampaign = (db: Db) =>
   db
@@ -52,6 +48,10 @@ const withCampaign = (db: Db) =>
     .from(templateCauses)
     .leftJoin(campaigns, eq(campaigns.id, templateCauses.campaignId));
 
+/**
+ * Starting points for a fundraiser's appeal, oldest first; [[name]] in the story is filled in by the
+ * editor. With `withRetired` (the admins' screen, decision 074), then the latest retired ones too.
+ */
 export async function listTemplateCauses(
   db: Db,
   { withRetired = false, now = new Date() } = {},
