@@ -256,7 +256,7 @@ export function TemplateCauseForm({ id }: { id?: string }) {
         value={values.campaign_id}
         onChange={set('campaign_id')}
         options={campaignOptions}
-        placeholder="The campaign the fundraiser chooses"
+        placeholder="None: the fundraiser chooses"
       />
     </FormShell>
   );
