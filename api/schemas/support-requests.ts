@@ -1,18 +1,11 @@
 import { z } from '@hono/zod-openapi';
 import { SUPPORT_REQUEST_LIMITS } from '../../domain/support';
-
-/** Markup is refused rather than stored: the message is shown in the dashboard and in emails. */
-const HTML_TAG = /<\s*\/?\s*[a-z!?][^>]*>/i;
-// Control characters other than line breaks and tabs never belong in a message.
-const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F\u200B-\u200F\u202A-\u202E\u2066-\u2069]/g;
+import { HTML_TAG, tidyText } from './plain-text';
 
 const plainText = (what: string, max: number, options: { multiline?: boolean } = {}) =>
   z
     .string({ error: `${what} is required` })
-    .transform((v) => {
-      const clean = v.replace(CONTROL, '').replace(/\r\n?/g, '\n');
-      return (options.multiline ? clean : clean.replace(/\s+/g, ' ')).trim();
-    })
+    .transform((v) => tidyText(v, options.multiline))
     .refine((v) => v.length > 0, `${what} is required`)
     .refine((v) => [...v].length <= max, `Use at most ${max} characters`)
     .refine((v) => !HTML_TAG.test(v), 'Write plain text: HTML tags like <b> are not accepted');

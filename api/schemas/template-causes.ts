@@ -1,18 +1,11 @@
 import { z } from '@hono/zod-openapi';
 import { DESCRIPTION_MAX_LENGTH, MAX_CAMPAIGN_TITLE, MAX_TEMPLATE_STORY } from '../../domain/limits';
-
-/** Markup is refused rather than stored: a cause's words become an appeal's plain text. */
-const HTML_TAG = /<\s*\/?\s*[a-z!?][^>]*>/i;
-// Control characters other than line breaks and tabs never belong in a cause.
-const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F\u200B-\u200F\u202A-\u202E\u2066-\u2069]/g;
+import { HTML_TAG, tidyText } from './plain-text';
 
 const words = (field: string, what: string, max: number, multiline = false) =>
   z
     .string({ error: `${field}: ${what}` })
-    .transform((v) => {
-      const clean = v.replace(CONTROL, '').replace(/\r\n?/g, '\n');
-      return (multiline ? clean : clean.replace(/\s+/g, ' ')).trim();
-    })
+    .transform((v) => tidyText(v, multiline))
     .refine((v) => v.length > 0, `${field}: ${what}`)
     // UTF-16 units, as an appeal's own limits and the editor count them: a cause always fits an appeal.
     .refine((v) => v.length <= max, `${field}: use at most ${max} characters`)
