@@ -118,14 +118,14 @@ function screenFor(route: Route, user: DashUser | null | undefined, isStaff = fa
 }
 
 export function RouteView() {
-  const { pathname } = useStore($location);
+  const { pathname, search } = useStore($location);
   const user = useStore($dashUser);
   const route = matchRoute(pathname);
   const mainRef = useRef<HTMLElement>(null);
   const first = useRef(true);
 
   // The title follows the viewer too (a donor's "My Appeals"); focus moves only with the page.
-  const title = routeTitle(route, isStaffUser(user));
+  const title = routeTitle(route, isStaffUser(user), new URLSearchParams(search).get('mine') === 'true');
   useEffect(() => {
     document.title = `${title ?? 'Dashboard'} | UK NFP Dashboard`;
   }, [title]);

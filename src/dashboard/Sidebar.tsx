@@ -11,7 +11,7 @@ export function Sidebar() {
   const open = useStore($sidebarOpen);
   const mobile = useStore($isMobile);
   const drawerOpen = useStore($mobileSidebarOpen);
-  const { pathname } = useStore($location);
+  const { pathname, search } = useStore($location);
   const navRef = useRef<HTMLDivElement>(null);
   const collapsed = !mobile && !open;
   const groups = user ? buildMenu(user.type) : [];
@@ -21,7 +21,7 @@ export function Sidebar() {
   // into it when it opens and Tab cycles inside it (the page under it is inert).
   useEffect(() => {
     if (mobile) setMobileSidebarOpen(false);
-  }, [pathname, mobile]);
+  }, [pathname, search, mobile]);
   useEffect(() => {
     if (!(mobile && drawerOpen)) return;
     navRef.current?.querySelector<HTMLElement>('a,button')?.focus();
@@ -109,7 +109,7 @@ export function Sidebar() {
               </p>
               <ul>
                 {group.items.map((item) => {
-                  const active = isActiveLink(item.href, menuPathOf(pathname), hrefs);
+                  const active = isActiveLink(item.href, menuPathOf(pathname, search, hrefs), hrefs);
                   return (
                     <li key={`${group.label}-${item.label}`}>
                       <a

@@ -12,7 +12,8 @@ function sync(): void {
   $location.set({ pathname: window.location.pathname, search: window.location.search });
 }
 
-export function navigate(to: string, options: { replace?: boolean } = {}): void {
+/** `keepScroll`: the same screen, filtered (a list's filter kept in its address), stays where it was. */
+export function navigate(to: string, options: { replace?: boolean; keepScroll?: boolean } = {}): void {
   const url = new URL(to, window.location.origin);
   if (!isDashboardHref(url.href, window.location.origin)) {
     window.location.assign(url.href);
@@ -25,7 +26,7 @@ export function navigate(to: string, options: { replace?: boolean } = {}): void 
   }
   sync();
   // Spec: scroll resets to the top on every path change.
-  window.scrollTo(0, 0);
+  if (!options.keepScroll) window.scrollTo(0, 0);
 }
 
 /** Cancel buttons: browser history when the user came from inside the app, else the fallback. */

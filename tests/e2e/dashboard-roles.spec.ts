@@ -174,3 +174,68 @@ test('an admin reads a Contact Support message in the Support inbox and marks it
   await page.getByLabel('Show').selectOption('handled');
   await expect(page.locator('.dash-support-item').filter({ hasText: subject })).toContainText('Handled');
 });
+
+test("an admin's My Appeals lists the appeals they started, and Appeals every appeal, each marked in the menu", async ({
+  page,
+  request,
+}) => {
+  const token = await openAs(page, request, ADMIN, '/dashboard/active-appeals');
+  const title = `Admin's own appeal ${Date.now()}`;
+  const [parent] = (await (await request.get('/api/campaigns?tiny=true')).json()) as Item[];
+  const created = await request.post('/api/campaigns', {
+    headers: auth(token),
+    data: {
+      title,
+      description: 'Walking for the shelter',
+      goal: 40_000,
+      images: [{ Key: '/images/demo/cause-1.png' }],
+      campaign_id: parent._id,
+    },
+  });
+  expect(created.status()).toBe(201);
+  const menu = page.getByRole('navigation', { name: 'Dashboard menu' });
+  const [myAppeals, appeals] = [
+    menu.getByRole('link', { name: 'My Appeals' }),
+    menu.getByRole('link', { name: 'Appeals', exact: true }),
+  ];
+  await expect(page.getByRole('heading', { level: 1, name: 'Active Appeals' })).toBeVisible();
+  await expect(appeals).toHaveAttribute('aria-current', 'page');
+  await expect(myAppeals).not.toHaveAttribute('aria-current', 'page');
+
+  await myAppeals.click();
+  await expect(page).toHaveURL(/\/dashboard\/active-appeals\?mine=true$/);
+  await expect(page.getByRole('heading', { level: 1, name: 'My Appeals' })).toBeVisible();
+  await expect(page).toHaveTitle('My Appeals | UK NFP Dashboard');
+  await expect(page.getByRole('checkbox', { name: 'Only appeals I started' })).toBeChecked();
+  await expect(myAppeals).toHaveAttribute('aria-current', 'page');
+  await expect(appeals).not.toHaveAttribute('aria-current', 'page');
+  const cards = page.locator('.dash-ccard');
+  await expect(cards.filter({ hasText: title })).toHaveCount(1);
+  const mine = (await (
+    await request.get('/api/appeals?mine=true&status=approved&limit=100', { headers: auth(token) })
+  ).json()) as Item[];
+  await expect(cards).toHaveCount(mine.length);
+
+  // Unticking the box is the Appeals entry again, in the address and the menu; the box keeps the focus.
+  await page.getByRole('checkbox', { name: 'Only appeals I started' }).uncheck();
+  await expect(page).toHaveURL(/\/dashboard\/active-appeals$/);
+  await expect(page.getByRole('heading', { level: 1, name: 'Active Appeals' })).toBeVisible();
+  await expect(appeals).toHaveAttribute('aria-current', 'page');
+  await expect(page.getByRole('checkbox', { name: 'Only appeals I started' })).toBeFocused();
+  const all = (await (
+    await request.get('/api/appeals?status=approved&limit=100', { headers: auth(token) })
+  ).json()) as Item[];
+  expect(all.length).toBeGreaterThan(mine.length);
+  await expect(cards).toHaveCount(all.length);
+
+  // Their own appeals under another status: an empty list says which status, not "none started".
+  await myAppeals.click();
+  await page.getByRole('combobox', { name: 'Status' }).selectOption('deleted');
+  const deleted = (await (
+    await request.get('/api/appeals?mine=true&status=deleted&limit=100', { headers: auth(token) })
+  ).json()) as Item[];
+  if (deleted.length === 0)
+    await expect(page.getByText('None of your appeals is deleted. Choose another status, or')).toBeVisible();
+  else await expect(cards).toHaveCount(deleted.length);
+  await expect(page.getByText('You have not started an appeal yet.')).toHaveCount(0);
+});

@@ -78,6 +78,35 @@ describe('isActiveLink', () => {
   });
 });
 
+describe("staff's My Appeals and Appeals", () => {
+  const marked = (userType: string, pathname: string, search = '') => {
+    const groups = buildMenu(userType);
+    const hrefs = groups.flatMap((g) => g.items.map((i) => i.href));
+    return groups.flatMap((g) =>
+      g.items.filter((i) => isActiveLink(i.href, menuPathOf(pathname, search, hrefs), hrefs)).map((i) => i.label),
+    );
+  };
+
+  it('are two entries, each marked on its own list', () => {
+    const hrefs = buildMenu('admin').flatMap((g) => g.items.map((i) => i.href));
+    expect(hrefs).toContain('/dashboard/active-appeals?mine=true');
+    expect(hrefs.filter((h) => h === '/dashboard/active-appeals')).toHaveLength(1);
+    expect(marked('admin', '/dashboard/active-appeals')).toEqual(['Appeals']);
+    expect(marked('admin', '/dashboard/active-appeals', '?mine=true')).toEqual(['My Appeals']);
+    expect(marked('org_admin', '/dashboard/active-appeals/', '?mine=true')).toEqual(['My Appeals']);
+    // Another query is not the narrowed list; a sub-page of the list belongs to Appeals.
+    expect(marked('admin', '/dashboard/active-appeals', '?created=x')).toEqual(['Appeals']);
+    expect(marked('admin', '/dashboard/active-appeals-add')).toEqual(['Appeals']);
+  });
+
+  it("leave a donor's one My Appeals marked, with or without the query", () => {
+    expect(buildMenu('donor')[0].items.find((i) => i.label === 'My Appeals')?.href).toBe('/dashboard/active-appeals');
+    expect(marked('donor', '/dashboard/active-appeals')).toEqual(['My Appeals']);
+    expect(marked('donor', '/dashboard/active-appeals', '?mine=true')).toEqual(['My Appeals']);
+    expect(marked('finance', '/dashboard/active-appeals', '?mine=true')).toEqual(['My Appeals']);
+  });
+});
+
 describe('menuPathOf', () => {
   it('marks the appeals entry on an appeal’s Supporters, and leaves other paths as they are', () => {
     expect(menuPathOf('/dashboard/supporters/3f2a')).toBe('/dashboard/active-appeals');

@@ -65,11 +65,21 @@ const GROUPS: { label: string; shows: (viewer: Viewer) => boolean; links: (keyof
 const ADMINS_ONLY: (keyof typeof LINKS)[] = ['supportInbox', 'templateCauses'];
 const linkShows = (key: keyof typeof LINKS, viewer: Viewer) => !ADMINS_ONLY.includes(key) || isAdmin(viewer);
 
+/**
+ * Staff have both My Appeals and the Admin group's Appeals, on one list screen: My Appeals opens it
+ * narrowed to the appeals they started, so the two entries are two places, each marked on its own.
+ */
+export const STAFF_MY_APPEALS = '/dashboard/active-appeals?mine=true';
+
+function linkFor(key: keyof typeof LINKS, viewer: Viewer): MenuLink {
+  return key === 'myAppeals' && isStaff(viewer) ? { ...LINKS.myAppeals, href: STAFF_MY_APPEALS } : LINKS[key];
+}
+
 export function buildMenu(userType: string | null | undefined): MenuGroup[] {
   const viewer = userType ? { type: userType, orgIds: [] } : null;
   return GROUPS.filter((group) => group.shows(viewer)).map((group) => ({
     label: group.label,
-    items: group.links.filter((key) => linkShows(key, viewer)).map((key) => LINKS[key]),
+    items: group.links.filter((key) => linkShows(key, viewer)).map((key) => linkFor(key, viewer)),
   }));
 }
 
@@ -86,8 +96,11 @@ export function isActiveLink(href: string, pathname: string, allHrefs: string[])
 
 /**
  * The menu entry a screen belongs to when its path is not under it: an appeal's Supporters
- * (/dashboard/supporters/{id}) is reached from the appeals list, so that entry stays marked.
+ * (/dashboard/supporters/{id}) is reached from the appeals list, so that entry stays marked. A menu
+ * entry whose href carries a query (staff's My Appeals) is the current one only with that query.
  */
-export function menuPathOf(pathname: string): string {
-  return /^\/dashboard\/supporters\/[^/]+\/?$/.test(pathname) ? '/dashboard/active-appeals' : pathname;
+export function menuPathOf(pathname: string, search = '', hrefs: string[] = []): string {
+  if (/^\/dashboard\/supporters\/[^/]+\/?$/.test(pathname)) return '/dashboard/active-appeals';
+  const withQuery = pathname.replace(/\/+$/, '') + search;
+  return search && hrefs.includes(withQuery) ? withQuery : pathname;
 }

@@ -92,6 +92,9 @@ describe('routeTitle', () => {
     expect(title('/dashboard/organizations')).toBe('Organizations');
     expect(title('/dashboard/active-appeals')).toBe('Active Appeals');
     expect(routeTitle(matchRoute('/dashboard/active-appeals'), false)).toBe('My Appeals');
+    // Staff who narrow the list to the appeals they started (their My Appeals entry) read that title.
+    expect(routeTitle(matchRoute('/dashboard/active-appeals'), true, true)).toBe('My Appeals');
+    expect(routeTitle(matchRoute('/dashboard/active-campaigns'), true, true)).toBe('Active Campaigns');
     expect(title('/dashboard/active-campaigns')).toBe('Active Campaigns');
     expect(title('/dashboard/active-appeals-add')).toBe('Add Appeal');
     expect(title('/dashboard/active-campaigns-edit/abc')).toBe('Edit Campaign');

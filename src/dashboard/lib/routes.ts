@@ -173,7 +173,7 @@ const FIXED_TITLES: Partial<Record<Route['name'], string>> = {
  * The tab's title for a screen: a browser tab or screen reader otherwise names them all "Dashboard".
  * Undefined for a screen without one.
  */
-export function routeTitle(route: Route, staff = true): string | undefined {
+export function routeTitle(route: Route, staff = true, onlyMine = false): string | undefined {
   const fixed = FIXED_TITLES[route.name];
   if (fixed) return fixed;
   switch (route.name) {
@@ -183,8 +183,9 @@ export function routeTitle(route: Route, staff = true): string | undefined {
     case 'list':
       return RESOURCE_NOUN[route.resource][1];
     case 'campaign-list':
-      // As the screen's heading says it (CampaignList): a donor's appeals are the ones they started.
-      if (route.kind === 'appeal') return staff ? 'Active Appeals' : 'My Appeals';
+      // As the screen's heading says it (CampaignList): a donor's appeals are the ones they started,
+      // and so are staff's when they narrow the list to theirs (?mine=true, their My Appeals).
+      if (route.kind === 'appeal') return staff && !onlyMine ? 'Active Appeals' : 'My Appeals';
       return 'Active Campaigns';
     case 'campaign-editor':
       return `${route.id ? 'Edit' : 'Add'} ${route.kind === 'appeal' ? 'Appeal' : 'Campaign'}`;

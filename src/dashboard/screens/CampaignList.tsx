@@ -7,7 +7,7 @@ import { client } from '../../lib/api';
 import { CAMPAIGN_STATUSES, type CampaignItem } from '../lib/campaign-schema';
 import { joinPath, type CampaignKind } from '../lib/routes';
 import { useApiGet } from '../lib/use-api';
-import { $location } from '../router';
+import { $location, navigate } from '../router';
 import { canCreateCampaigns } from '../../../domain/roles';
 import { $dashUser, canFilterStatus, isStaff, viewerOf } from '../session';
 import { Icon } from '../ui/icons';
@@ -32,13 +32,16 @@ export function CampaignList({ kind }: { kind: CampaignKind }) {
 
 function CampaignListView({ kind }: { kind: CampaignKind }) {
   const user = useStore($dashUser);
-  const { pathname } = useStore($location);
+  const { pathname, search } = useStore($location);
   const [status, setStatus] = useState<(typeof CAMPAIGN_STATUSES)[number]>('approved');
-  const [onlyMine, setOnlyMine] = useState(false);
   const mineId = useId();
   const staff = isStaff(user);
   const showStatus = canFilterStatus(user);
-  // Donors see their own appeals only; staff may narrow the list to theirs.
+  // Donors see their own appeals only; staff may narrow the list to theirs. The choice is in the
+  // address (?mine=true), so staff's My Appeals entry opens it, and the menu marks what is listed.
+  const onlyMine = new URLSearchParams(search).get('mine') === 'true';
+  const setOnlyMine = (only: boolean) =>
+    navigate(`${pathname.replace(/\/+$/, '')}${only ? '?mine=true' : ''}`, { replace: true, keepScroll: true });
   const mine = kind === 'appeal' && (!staff || onlyMine);
   const endpoint = kind === 'campaign' ? '/api/campaigns' : '/api/appeals';
   const listStatus = mine && !showStatus ? ('all' as const) : showStatus ? status : ('approved' as const);
@@ -76,7 +79,7 @@ function CampaignListView({ kind }: { kind: CampaignKind }) {
   return (
     <section className="dash-section">
       <PageHeader
-        title={mine && !staff ? 'My Appeals' : `Active ${label}s`}
+        title={mine ? 'My Appeals' : `Active ${label}s`}
         actions={
           <>
             {staff && kind === 'appeal' ? (
@@ -129,7 +132,13 @@ function CampaignListView({ kind }: { kind: CampaignKind }) {
       ) : null}
       {kind === 'appeal' ? <CreatedNotice /> : null}
       {state.status === 'error' ? <Alert>{state.error.message}</Alert> : null}
-      {state.status === 'ok' && mine && items.length === 0 ? (
+      {state.status === 'ok' && mine && items.length === 0 && listStatus !== 'all' ? (
+        // Staff's own appeals are listed by the status chosen: a draft of theirs may be under another.
+        <p className="dash-empty">
+          None of your appeals is {listStatus}. Choose another status, or{' '}
+          <a href={joinPath(base, '-add')}>start an appeal</a>.
+        </p>
+      ) : state.status === 'ok' && mine && items.length === 0 ? (
         <p className="dash-empty">
           You have not started an appeal yet. <a href={joinPath(base, '-add')}>Start one</a> to raise money for a cause
           you care about.
