@@ -1,3 +1,4 @@
+import { STOCK_COVERS } from '../domain/stock-covers';
 import { eq, getTableColumns, inArray } from 'drizzle-orm';
 import { chunks, rowsPerStatement } from './chunks';
 import type { Db } from './client';
@@ -124,7 +125,7 @@ const CITIES: [string, string, string][] = [
   ['Belfast', 'County Antrim', 'BT1 5GS'],
 ];
 
-export const DEMO_IMAGES = Array.from({ length: 9 }, (_, i) => `/images/demo/cause-${i + 1}.png`);
+export const DEMO_IMAGES = STOCK_COVERS;
 
 const ORGANIZATIONS = [
   {
@@ -224,9 +225,10 @@ const SCHOOLS = [
   'Meadowbank School',
 ];
 
-const TEMPLATE_CAUSES: { title: string; campaign?: string; description: string; story: string }[] = [
+const TEMPLATE_CAUSES: { title: string; campaign?: string; description: string; story: string; image: string }[] = [
   {
     title: 'Run for Clean Water',
+    image: STOCK_COVERS[0],
     // An appeal from this cause raises for this campaign (decision 073); the others leave it to the fundraiser.
     campaign: 'Clean Water for Every Village',
     description: 'Take on a run and help bring clean water to villages without a safe supply.',
@@ -235,23 +237,27 @@ const TEMPLATE_CAUSES: { title: string; campaign?: string; description: string; 
   },
   {
     title: 'Birthday Fundraiser',
+    image: STOCK_COVERS[4],
     description: 'Ask friends and family to give to a cause you care about instead of presents.',
     story:
       'For my birthday this year, I, [[name]], am asking for donations instead of gifts.\n\nThank you for helping me make it count.',
   },
   {
     title: 'School Bake Sale',
+    image: STOCK_COVERS[1],
     description: 'Bake, sell and share: a classic school fundraiser for families in need.',
     story: '[[name]] and friends are baking for a good cause.\n\nCome hungry and give generously!',
   },
   {
     title: 'Sponsored Silence',
+    image: STOCK_COVERS[5],
     description: 'Stay silent for a day and let your sponsors do the talking.',
     story:
       '[[name]] will stay completely silent for 24 hours.\n\nSponsor the silence and help families who need our support.',
   },
   {
     title: 'In Memory',
+    image: STOCK_COVERS[3],
     description: 'Remember someone special by raising money in their name.',
     story: '[[name]] is raising money in memory of a loved one, to help others in their name.',
   },

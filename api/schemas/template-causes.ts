@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { DESCRIPTION_MAX_LENGTH, MAX_CAMPAIGN_TITLE, MAX_TEMPLATE_STORY } from '../../domain/limits';
+import { isStockCover, STOCK_COVERS } from '../../domain/stock-covers';
 import { HTML_TAG, tidyText } from './plain-text';
 
 const words = (field: string, what: string, max: number, multiline = false) =>
@@ -23,6 +24,15 @@ const fields = {
     .nullish()
     .transform((v) => (v === undefined ? undefined : v || null))
     .openapi({ description: 'The campaign an appeal from this cause raises for; null leaves it to the fundraiser' }),
+  // Left out: unchanged on an update, none on a new cause; '' or null: none.
+  image: z
+    .string({ error: 'image: must be one of the site’s cover images, or null for none' })
+    .nullish()
+    .transform((v) => (v === undefined ? undefined : v || null))
+    .refine((v) => v == null || isStockCover(v), 'image: must be one of the site’s cover images, or null for none')
+    .openapi({
+      description: `The cover an appeal started from this cause begins with: one of ${STOCK_COVERS.join(', ')}; null for none`,
+    }),
 };
 
 export const TemplateCauseCreateBody = z.object(fields).strict().openapi('TemplateCauseInput');
@@ -33,6 +43,7 @@ export const TemplateCauseUpdateBody = z
     description: fields.description.optional(),
     story: fields.story.optional(),
     campaign_id: fields.campaign_id,
+    image: fields.image,
     retired: z
       .boolean({ error: 'retired: must be true or false' })
       .optional()

@@ -60,6 +60,10 @@ test('a signed-in donor starts an appeal from a template cause with an uploaded 
   await expect(page.getByRole('combobox', { name: 'Status' })).toHaveCount(0);
   const submit = page.getByRole('button', { name: 'Continue' });
   await page.getByLabel('Goal (£)').fill('250');
+  // The cause came with its cover (decision 074); the fundraiser puts their own picture in its place.
+  await expect(page.getByRole('img', { name: 'Water drop' })).toHaveAttribute('src', '/images/demo/cause-1.png');
+  await expect(submit).toBeEnabled();
+  await page.getByRole('button', { name: 'Remove Water drop' }).click();
   await expect(submit).toBeDisabled();
   // The dimmed button says what it waits for.
   await expect(submit).toHaveAccessibleDescription('To continue, add an image.');

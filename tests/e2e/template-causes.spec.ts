@@ -36,6 +36,9 @@ test('an admin adds a template cause for a campaign, fundraisers are offered it,
   await page.getByLabel('Story').fill('[[name]] is swimming a mile.\n\nEvery length keeps a pump working.');
   await expect(page.getByLabel('Story')).toHaveAccessibleDescription(/Write \[\[name\]\] where/);
   await page.getByLabel('Raises for').selectOption({ label: 'Clean Water for Every Village' });
+  // A cover from the site's own: an appeal started from the cause begins with it.
+  await expect(page.getByRole('radio', { name: 'None' })).toBeChecked();
+  await page.getByRole('radio', { name: 'Water drop' }).check();
   await save.click();
 
   await expect(page).toHaveURL('/dashboard/template-causes');
@@ -52,8 +55,18 @@ test('an admin adds a template cause for a campaign, fundraisers are offered it,
     'Raises for Clean Water for Every Village',
   );
   await expect(page.getByRole('button', { name: /Birthday Fundraiser/ })).not.toContainText('Raises for');
+  await expect(page.getByRole('button', { name: new RegExp(title) }).locator('img')).toHaveAttribute(
+    'src',
+    '/images/demo/cause-1-480.webp',
+  );
   await page.getByRole('button', { name: new RegExp(title) }).click();
   await expect(page.getByLabel('Title')).toHaveValue(title);
+  // The appeal begins with the cause's cover: the image step is done, and the preview shows it.
+  await expect(page.getByRole('list', { name: 'Chosen images' }).getByRole('img')).toHaveAttribute(
+    'src',
+    '/images/demo/cause-1.png',
+  );
+  await expect(page.getByRole('button', { name: 'Remove Water drop' })).toBeVisible();
   await expect(page.getByRole('combobox', { name: 'Campaign' })).toHaveText(/Clean Water for Every Village/);
   const chosen = await page.getByRole('combobox', { name: 'Campaign' }).inputValue();
   expect(chosen).not.toBe('');
@@ -84,6 +97,7 @@ test('an admin adds a template cause for a campaign, fundraisers are offered it,
   await expect(page.getByRole('heading', { level: 1, name: 'Edit template cause' })).toBeVisible();
   await expect(page.getByLabel('Title')).toHaveValue(title);
   await expect(page.getByLabel('Raises for')).toHaveValue(chosen);
+  await expect(page.getByRole('radio', { name: 'Water drop' })).toBeChecked();
   const renamed = `${title} (open water)`;
   await page.getByLabel('Title').fill(renamed);
   await page.getByRole('button', { name: 'Save' }).click();

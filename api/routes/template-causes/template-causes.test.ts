@@ -78,6 +78,39 @@ describe(`template causes kept by admins (decision 074, ${engineName})`, () => {
     expect(await auditOf(cause._id)).toHaveLength(2);
   });
 
+  it('keeps a stock cover for the appeals started from it: set, changed, cleared, each logged', async () => {
+    const res = await create({
+      title: `Cycle ${stamp()}`,
+      description: 'Cycle',
+      story: '[[name]] cycles',
+      image: '/images/demo/cause-7.png',
+    });
+    expect(res.status).toBe(201);
+    const cause = (await res.json()) as { _id: string; image: string | null };
+    expect(cause.image).toBe('/images/demo/cause-7.png');
+    expect((await offered()).find((c) => c._id === cause._id)?.image).toBe('/images/demo/cause-7.png');
+    expect((await auditOf(cause._id))[0].changes).toMatchObject({ image: [null, '/images/demo/cause-7.png'] });
+
+    // Left out: unchanged; another cover: changed; '' or null: none. Each change logged with both sides.
+    expect((await update(cause._id, { title: `Cycle far ${stamp()}` })).status).toBe(200);
+    expect((await stored(cause._id)).image).toBe('/images/demo/cause-7.png');
+    const changed = await update(cause._id, { image: '/images/demo/cause-2.png' });
+    expect(changed.status).toBe(200);
+    expect(await changed.json()).toMatchObject({ image: '/images/demo/cause-2.png' });
+    expect((await update(cause._id, { image: '' })).status).toBe(200);
+    expect((await stored(cause._id)).image).toBeNull();
+    const rows = await auditOf(cause._id);
+    expect(rows.map((r) => r.changes?.image).filter(Boolean)).toEqual([
+      [null, '/images/demo/cause-7.png'],
+      ['/images/demo/cause-7.png', '/images/demo/cause-2.png'],
+      ['/images/demo/cause-2.png', null],
+    ]);
+    // A cover that is not the site's is refused, and the stored one stays.
+    await update(cause._id, { image: '/images/demo/cause-3.png' });
+    expect((await errorOf(await update(cause._id, { image: '/api/images/x/y.png' }), 400)).message).toMatch(/^image:/);
+    expect((await stored(cause._id)).image).toBe('/images/demo/cause-3.png');
+  });
+
   it('retires a cause: gone from /fund-raising, kept for admins and for an appeal started from it', async () => {
     const title = `Silence ${stamp()}`;
     const cause = (await (await create({ title, description: 'Quiet', story: '[[name]] is quiet' })).json()) as {
@@ -178,7 +211,10 @@ describe(`template causes kept by admins (decision 074, ${engineName})`, () => {
       [{ title: 't', description: 'd'.repeat(151), story: 's' }, /description: use at most 150 characters/],
       [{ title: 't', description: 'd', story: 's'.repeat(MAX_TEMPLATE_STORY + 1) }, /story: use at most 10000/],
       [{ title: '<b>t</b>', description: 'd', story: 's' }, /title: write plain text/],
-      [{ title: 't', description: 'd', story: 's', image: 'x' }, /image|unrecognized/i],
+      [{ title: 't', description: 'd', story: 's', image: 'x' }, /image: must be one of the site’s cover images/],
+      [{ title: 't', description: 'd', story: 's', image: '/images/demo/cause-10.png' }, /image: must be one of/],
+      [{ title: 't', description: 'd', story: 's', image: 'https://example.com/a.png' }, /image: must be one of/],
+      [{ title: 't', description: 'd', story: 's', image: 7 }, /image: must be one of/],
       [{ title: 42, description: 'd', story: 's' }, /title/],
     ];
     for (const [json, message] of cases) {

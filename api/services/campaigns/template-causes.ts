@@ -151,12 +151,18 @@ export async function createTemplateCause(ctx: AuditedWriteContext, input: Templ
     title: input.title,
     description: input.description,
     story: input.story,
-    image: null,
+    image: input.image ?? null,
     campaignId: await checkCampaign(db, input.campaign_id ?? null),
     retiredAt: null,
     createdAt: now,
   };
-  const recorded = { title: row.title, description: row.description, story: row.story, campaignId: row.campaignId };
+  const recorded = {
+    title: row.title,
+    description: row.description,
+    story: row.story,
+    image: row.image,
+    campaignId: row.campaignId,
+  };
   await db.batch([
     db.insert(templateCauses).values(row),
     auditInsert(
@@ -175,7 +181,7 @@ export async function createTemplateCause(ctx: AuditedWriteContext, input: Templ
 }
 
 /**
- * Changes a cause's words or campaign, or stops or starts offering it (`retired`). Appeals already
+ * Changes a cause's words, cover or campaign, or stops or starts offering it (`retired`). Appeals already
  * started from it keep what they copied: a cause is a starting point, not a link.
  */
 export async function updateTemplateCause(
@@ -191,6 +197,7 @@ export async function updateTemplateCause(
   if (input.description !== undefined) columns.description = input.description;
   if (input.story !== undefined) columns.story = input.story;
   if (input.campaign_id !== undefined) columns.campaignId = await checkCampaign(db, input.campaign_id);
+  if (input.image !== undefined) columns.image = input.image;
   const edits = changedFields(before as Record<string, unknown>, columns);
   // Retiring keeps the first time it was retired; offering again clears it.
   const retiring = input.retired === true && !before.retiredAt;

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { api, client } from '../../lib/api';
+import { isStockCover, stockCoverThumb } from '../../../domain/stock-covers';
 import type { TemplateCause } from './editor-model';
 
 type Props = {
@@ -39,6 +40,17 @@ export default function TemplatePicker({ onPick, rendered }: Props) {
           {causes.map((cause) => (
             <li key={cause._id}>
               <button type="button" className="editor-template-card" disabled={!live} onClick={() => onPick(cause)}>
+                {cause.image && isStockCover(cause.image) ? (
+                  <img
+                    className="editor-template-cover"
+                    src={stockCoverThumb(cause.image)}
+                    alt=""
+                    width="480"
+                    height="480"
+                    loading="lazy"
+                    decoding="async"
+                  />
+                ) : null}
                 <span className="editor-template-title">{cause.title}</span>
                 <span className="editor-template-desc">{cause.description}</span>
                 {cause.campaign_title ? (

@@ -210,6 +210,40 @@ describe('editor model', () => {
     expect(applyTemplate(emptyForm(), cause('gone'), 'Ann', [water, ended], now).campaignId).toBe('');
   });
 
+  it("starts with the cause's stock cover, which a different cause changes, and never over the fundraiser's own pictures", () => {
+    const cause = (id: string, image: string | null) => ({
+      _id: id,
+      title: 'Run',
+      description: 'Run',
+      story: '[[name]] runs',
+      image,
+      campaign_id: null,
+      campaign_title: null,
+      retired_at: null,
+    });
+    const water = applyTemplate(emptyForm(), cause('water', '/images/demo/cause-1.png'), 'Ann');
+    expect(water.images).toEqual([
+      {
+        Key: '/images/demo/cause-1.png',
+        url: '/images/demo/cause-1.png',
+        name: 'Water drop',
+        size: 0,
+        type: 'image/png',
+      },
+    ]);
+    // Choose a different cause: its cover replaces the first one's; a cause with none leaves none.
+    const heart = applyTemplate(water, cause('memory', '/images/demo/cause-4.png'), 'Ann');
+    expect(heart.images.map((i) => ('Key' in i ? i.Key : i.name))).toEqual(['/images/demo/cause-4.png']);
+    expect(applyTemplate(heart, cause('plain', null), 'Ann').images).toEqual([]);
+    // Pictures of the fundraiser's own (an upload, or two pictures) stay as they are.
+    const upload = { base64: 'data:image/png;base64,AAAA', name: 'me.png', size: 3, type: 'image/png' };
+    expect(
+      applyTemplate({ ...emptyForm(), images: [upload] }, cause('w', '/images/demo/cause-1.png'), 'A').images,
+    ).toEqual([upload]);
+    // Anything but a stock cover is not taken from a cause (the API allows only those).
+    expect(applyTemplate(emptyForm(), cause('x', 'https://evil.example/x.png'), 'A').images).toEqual([]);
+  });
+
   it('builds the API payload in pence, with status only for admins', () => {
     const payload = toPayload(filled({ story: 'By [[name]]', status: 'draft' }), 'appeal', {
       canSetStatus: false,

@@ -1,4 +1,5 @@
 /** Browser-safe rules of the campaign/appeal editor (spec sections 3, 5, 9). */
+import { isStockCover, stockCoverLabel } from '../../../domain/stock-covers';
 import {
   CAMPAIGN_STATUSES,
   type CampaignStatus,
@@ -181,7 +182,23 @@ export function applyTemplate(
     story: fillName(cause.story, name),
     templateCauseId: cause._id,
     campaignId: form.campaignId || templateCampaign(cause, offered, now),
+    images: coverOf(form.images, cause),
   };
+}
+
+/**
+ * The cause's cover (decision 074), unless the fundraiser already chose pictures of their own. A lone
+ * stock cover is the previous cause's, given by this same step: a different cause changes it.
+ */
+function coverOf(images: EditorImage[], cause: TemplateCause): EditorImage[] {
+  const onlyACover = images.length === 1 && 'Key' in images[0] && isStockCover(images[0].Key);
+  if (images.length && !onlyACover) return images;
+  return cause.image && isStockCover(cause.image) ? [stockCoverImage(cause.image)] : [];
+}
+
+/** A stock cover as the editor holds a stored image: its Key is its address. */
+function stockCoverImage(key: string): EditorImage {
+  return { Key: key, url: key, name: stockCoverLabel(key), size: 0, type: 'image/png' };
 }
 
 /** The campaign a template cause raises for, while the select offers it and it takes appeals; else ''. */

@@ -1,5 +1,6 @@
 import { useStore } from '@nanostores/react';
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useId, useMemo, useState } from 'react';
+import { STOCK_COVERS, stockCoverLabel, stockCoverThumb } from '../../../../domain/stock-covers';
 import { hasEnded } from '../../../../domain/giving-ends';
 import { formatShortUkDay } from '../../../../domain/giving-opens';
 import { DESCRIPTION_MAX_LENGTH, MAX_CAMPAIGN_TITLE, MAX_TEMPLATE_STORY } from '../../../../domain/limits';
@@ -165,8 +166,37 @@ function useRaisesFor(enabled: boolean): (campaignId: string | null) => string {
   return useMemo(() => (campaignId) => (load.status === 'ok' ? raisesForLine(campaignId, load.data) : '…'), [load]);
 }
 
-type Values = { title: string; description: string; story: string; campaign_id: string };
-const EMPTY: Values = { title: '', description: '', story: '', campaign_id: '' };
+type Values = { title: string; description: string; story: string; campaign_id: string; image: string };
+const EMPTY: Values = { title: '', description: '', story: '', campaign_id: '', image: '' };
+
+/**
+ * The cover an appeal from this cause starts with: one of the site's stock covers, or none. A
+ * radio group of thumbnails, each named by what it shows.
+ */
+function CoverChoice({ value, onChange }: { value: string; onChange: (key: string) => void }) {
+  const name = useId();
+  return (
+    <fieldset className="dash-fieldset" aria-describedby={`${name}-hint`}>
+      <legend>Cover image</legend>
+      <p className="dash-hint" id={`${name}-hint`}>
+        An appeal started from this cause begins with it; the fundraiser can add their own pictures or remove it.
+      </p>
+      <div className="dash-cover-options">
+        {['', ...STOCK_COVERS].map((key) => (
+          <label key={key || 'none'} className="dash-cover-option">
+            <input type="radio" name={name} value={key} checked={value === key} onChange={() => onChange(key)} />
+            {key ? (
+              <img src={stockCoverThumb(key)} alt="" width="72" height="72" loading="lazy" />
+            ) : (
+              <span className="dash-cover-none" aria-hidden="true" />
+            )}
+            <span>{key ? stockCoverLabel(key) : 'None'}</span>
+          </label>
+        ))}
+      </div>
+    </fieldset>
+  );
+}
 
 /** /dashboard/template-causes/add and /edit/{id}. */
 export function TemplateCauseForm({ id }: { id?: string }) {
@@ -188,6 +218,7 @@ export function TemplateCauseForm({ id }: { id?: string }) {
         description: current.description,
         story: current.story,
         campaign_id: current.campaign_id ?? '',
+        image: current.image ?? '',
       });
   }, [current]);
 
@@ -213,7 +244,7 @@ export function TemplateCauseForm({ id }: { id?: string }) {
   const save = async () => {
     setSaving(true);
     setError(null);
-    const json = { ...values, campaign_id: values.campaign_id || null };
+    const json = { ...values, campaign_id: values.campaign_id || null, image: values.image || null };
     const res = id
       ? await api((o) => causesApi[':id'].$put({ param: { id }, json }, o), { token })
       : await api((o) => causesApi.$post({ json }, o), { token });
@@ -258,6 +289,7 @@ export function TemplateCauseForm({ id }: { id?: string }) {
         options={campaignOptions}
         placeholder="None: the fundraiser chooses"
       />
+      <CoverChoice value={values.image} onChange={set('image')} />
     </FormShell>
   );
 }
