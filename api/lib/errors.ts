@@ -3,7 +3,7 @@ import type { z } from 'zod';
 /** Thrown anywhere in request code; app.onError turns it into `{statusCode, message}`. */
 export class HttpError extends Error {
   constructor(
-    readonly status: 400 | 401 | 402 | 403 | 404 | 409 | 413 | 415 | 422 | 428 | 429 | 500 | 502 | 503,
+    readonly status: 400 | 401 | 402 | 403 | 404 | 409 | 413 | 415 | 422 | 428 | 429 | 500 | 502 | 503 | 504,
     message: string,
   ) {
     super(message);

@@ -30,6 +30,9 @@ export const errorResponses = {
   500: errorResponse('Something went wrong on our side (with a request id)'),
   502: errorResponse('A provider (payments, email) failed; nothing was charged or sent'),
   503: errorResponse('A dependency (database, payments, sign-in) is unavailable'),
+  504: errorResponse(
+    'A provider did not answer, so it may have acted: send the same request again (same Idempotency-Key)',
+  ),
 } as const;
 
 /** The demo card's decline. */

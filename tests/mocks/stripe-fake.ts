@@ -80,6 +80,8 @@ export type StripeFake = {
   onCreate?: (kind: 'payment_intent' | 'subscription', object: Obj) => Promise<void> | void;
   /** Make the next N requests fail with a 500 api_error. */
   failNext: number;
+  /** Refuse the next refund as Stripe does a request it will not make (400 invalid_request_error with this code). */
+  refuseNextRefund: string | null;
   addPrice(id: string, unitAmount: number, options?: { currency?: string; interval?: string; active?: boolean }): Obj;
   close(): Promise<void>;
 };
@@ -144,6 +146,7 @@ export async function startStripeFake(): Promise<StripeFake> {
     mandates: new Map(),
     paymentMethods: new Map(),
     failNext: 0,
+    refuseNextRefund: null,
     listPageCap: 100,
     addBalanceTransaction(p) {
       const txn = balanceTransactionObject(p);
@@ -546,6 +549,11 @@ export async function startStripeFake(): Promise<StripeFake> {
       };
     }
     if (method === 'POST' && pathname === '/v1/refunds') {
+      if (fake.refuseNextRefund) {
+        const code = fake.refuseNextRefund;
+        fake.refuseNextRefund = null;
+        return { status: 400, body: { error: { type: 'invalid_request_error', code, message: `Refused: ${code}` } } };
+      }
       const intent = params.payment_intent ? fake.paymentIntents.get(params.payment_intent) : undefined;
       const chargeId = params.charge ?? intent?.latest_charge;
       const charge = chargeId ? fake.charges.get(chargeId) : undefined;

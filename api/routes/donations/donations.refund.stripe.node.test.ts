@@ -70,19 +70,18 @@ describe('card refunds through Stripe (libsql, Stripe fake)', () => {
     });
   });
 
-  it('answers 502 when Stripe fails, leaving no refund counted and nothing half-written', async () => {
+  it('answers 502 when Stripe refuses, leaving no refund counted and nothing half-written', async () => {
     const g = await cardGift();
-    fake.failNext = 5;
+    // A definite refusal (Stripe answered 400): nothing was made, so the row is failed and frees its amount.
+    fake.refuseNextRefund = 'charge_already_refunded';
     const res = await refund(g.id, { reason: 'duplicate' });
-    fake.failNext = 0;
     expect((await errorOf(res, 502)).message).toMatch(/Nothing was refunded/);
     const rows = await reversals(g.id);
-    expect(rows.every((r) => r.status === 'failed')).toBe(true);
+    expect(rows.map((r) => r.status)).toEqual(['failed']);
     expect((await t.db.select().from(donations).where(eq(donations.id, g.id)))[0]).toMatchObject({
       refundedAmount: 0,
       status: 'succeeded',
     });
-    // The failed attempt frees its amount: a retry may refund the whole gift.
     const retry = await refund(g.id, { reason: 'duplicate' });
     expect(retry.status).toBe(201);
     expect((await t.db.select().from(donations).where(eq(donations.id, g.id)))[0]).toMatchObject({
@@ -90,5 +89,47 @@ describe('card refunds through Stripe (libsql, Stripe fake)', () => {
       status: 'refunded',
     });
     expect((await t.db.select().from(auditLog).where(eq(auditLog.targetId, g.id))).length).toBe(2);
+  });
+
+  it('holds a refund Stripe did not answer as pending (504), reserved, and asks again under the same key', async () => {
+    const g = await cardGift();
+    // Stripe's 500s (every retry of the SDK's): the refund may or may not exist, so it is not failed.
+    fake.failNext = 5;
+    const key = crypto.randomUUID();
+    const send = () =>
+      t.client(finance.token).api.donations[':id'].refund.$post({
+        param: { id: g.id },
+        json: { amount: 2500, reason: 'requested_by_customer' },
+        header: { 'idempotency-key': key },
+      });
+    const first = await send();
+    fake.failNext = 0;
+    expect((await errorOf(first, 504)).message).toMatch(/may have been made.*held as pending/);
+    const [held] = await reversals(g.id);
+    expect(held).toMatchObject({
+      status: 'pending',
+      amount: 2500,
+      note: expect.stringMatching(/^No answer from Stripe/),
+    });
+    // Its amount stays reserved: no second refund can take it while Stripe has not said.
+    expect((await errorOf(await refund(g.id, { amount: 2000, reason: 'duplicate' }), 400)).message).toMatch(
+      /at most 1500 pence/,
+    );
+    // The same request again asks Stripe under the same idempotency key, and records the refund once.
+    const again = await send();
+    expect(again.status, await again.clone().text()).toBe(200);
+    const asked = fake.requests.filter((r) => r.path === '/v1/refunds' && r.body.payment_intent === g.paymentIntentId);
+    expect(new Set(asked.map((r) => r.idempotencyKey))).toEqual(new Set([`refund-${held.id}`]));
+    expect(await reversals(g.id)).toMatchObject([
+      { id: held.id, status: 'succeeded', providerId: expect.stringMatching(/^re_/) },
+    ]);
+    expect((await t.db.select().from(donations).where(eq(donations.id, g.id)))[0]).toMatchObject({
+      refundedAmount: 2500,
+    });
+    // A third time changes nothing.
+    expect((await send()).status).toBe(200);
+    expect((await t.db.select().from(donations).where(eq(donations.id, g.id)))[0]).toMatchObject({
+      refundedAmount: 2500,
+    });
   });
 });

@@ -53,10 +53,14 @@ export type RefundRequest = {
 };
 
 /**
- * The refund as the event that records it (Stripe's answer, or the event a demo refund would send),
- * or why nothing was refunded: the HTTP status and message to answer, and the note for the reversal.
+ * The refund as the event that records it (Stripe's answer, or the event a demo refund would send);
+ * or why nothing was refunded (the HTTP status and message to answer, and the note for the reversal);
+ * or `unsure`: no answer came (a timeout, Stripe's own 500), so the refund may have been made.
  */
-export type RefundOutcome = { event: Stripe.Event } | { refused: { status: 502 | 503; message: string; note: string } };
+export type RefundOutcome =
+  | { event: Stripe.Event }
+  | { refused: { status: 502 | 503; message: string; note: string } }
+  | { unsure: { message: string; note: string } };
 
 export type CheckoutStopOutcome = 'cancelled' | 'paid' | 'unknown';
 

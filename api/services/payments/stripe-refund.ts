@@ -23,3 +23,18 @@ export async function createProviderRefund(
     { idempotencyKey: `refund-${p.reversalId}` },
   );
 }
+
+/**
+ * Stripe answered and made no refund: an invalid request, a card's refusal, a refused key, a rate
+ * limit. Anything else (no answer, a timeout, Stripe's own 500) may have made it; the SDK's retries
+ * and our idempotency key make asking again safe.
+ */
+const REFUSALS = new Set([
+  'StripeCardError',
+  'StripeInvalidRequestError',
+  'StripeAuthenticationError',
+  'StripePermissionError',
+  'StripeRateLimitError',
+  'StripeIdempotencyError',
+]);
+export const stripeRefused = (error: unknown): boolean => REFUSALS.has(String((error as { type?: unknown })?.type));

@@ -5,7 +5,7 @@ import { toMetadata } from '../donations/pending';
 import { createStripe, intentIdFromClientSecret } from './stripe-client';
 import type { AppConfig } from '../../lib/config';
 import type { PaymentProvider } from './provider';
-import { createProviderRefund } from './stripe-refund';
+import { createProviderRefund, stripeRefused } from './stripe-refund';
 import { refundReplyEvent } from './stripe-objects';
 
 const stripeCode = (error: unknown) => (error as { code?: string })?.code ?? null;
@@ -235,6 +235,13 @@ export function createStripeProvider(
         });
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
+        if (!stripeRefused(error))
+          return {
+            unsure: {
+              message: `Stripe did not answer (${message.slice(0, 200)}), so the refund may have been made. It is held as pending, and its amount stays reserved, until Stripe says. Send this refund again: Stripe makes it at most once`,
+              note: `No answer from Stripe: ${message}`,
+            },
+          };
         return {
           refused: {
             status: 502,

@@ -70,8 +70,9 @@ async function result(db: Db, reversalId: string): Promise<RefundResultDto> {
 /**
  * Refund (card) or reverse (offline) part or all of a gift. The reversal row is inserted only if it
  * fits in what remains (one SQL statement), so concurrent requests never exceed the gift. A card
- * refund goes to Stripe after its row is stored as pending; a Stripe error marks the row failed, so
- * nothing is left counting. Demo gifts take the same recording path through a Stripe-shaped event.
+ * refund goes to Stripe after its row is stored as pending; Stripe's refusal marks the row failed, so
+ * nothing is left counting, while no answer at all leaves it pending (Stripe may have made it): the
+ * same request again asks Stripe under the same idempotency key. Demo gifts take the same recording path through a Stripe-shaped event.
  */
 export async function refundDonation(
   ctx: RefundContext,
@@ -90,6 +91,9 @@ export async function refundDonation(
     if (earlier) {
       if (earlier.donationId !== gift.id)
         throw new HttpError(409, 'Idempotency-Key: this key was already used for another gift');
+      // A card refund whose answer never came is asked of Stripe again, under the same key there.
+      if (earlier.kind === 'refund' && earlier.status === 'pending' && !earlier.providerId)
+        await refundThroughProvider(ctx, gift, earlier.id, earlier.amount, earlier.reason);
       return { status: 200, body: await result(db, earlier.id) };
     }
   }
@@ -193,6 +197,14 @@ async function refundThroughProvider(
       .set({ status: 'failed', note: outcome.refused.note.slice(0, 500), updatedAt: new Date() })
       .where(and(eq(donationReversals.id, reversalId), eq(donationReversals.status, 'pending')));
     throw new HttpError(outcome.refused.status, outcome.refused.message);
+  }
+  if ('unsure' in outcome) {
+    // Not failed: Stripe may have made it, and its webhook (or this refund sent again) will say.
+    await db
+      .update(donationReversals)
+      .set({ note: outcome.unsure.note.slice(0, 500), updatedAt: new Date() })
+      .where(and(eq(donationReversals.id, reversalId), eq(donationReversals.status, 'pending')));
+    throw new HttpError(504, outcome.unsure.message);
   }
   await applyProviderEvent({ db, payments, mail: ctx.mail ?? undefined }, outcome.event);
 }

@@ -68,8 +68,13 @@ export function RefundPanel({
       { token },
     );
     setSending(false);
+    if (!res.ok) {
+      // No answer (ours, or Stripe's: 504): the refund may have been made. The confirmation stays, so
+      // sending it again carries the same Idempotency-Key and cannot refund twice.
+      if (res.error.statusCode !== 0 && res.error.statusCode !== 504) setConfirming(null);
+      return setError(res.error.message);
+    }
     setConfirming(null);
-    if (!res.ok) return setError(res.error.message);
     // The note belonged to this refund; the next one starts without it.
     setNote('');
     const r = res.data.reversal;
