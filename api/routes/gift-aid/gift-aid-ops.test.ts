@@ -197,10 +197,50 @@ describe(`Gift Aid operations (${engineName})`, () => {
     const audit = await t.db.select().from(auditLog).where(eq(auditLog.targetId, declaration._id));
     expect(audit.map((a) => a.action).sort()).toEqual(['declaration.confirm', 'declaration.create']);
 
-    // Cancelled within 30 days of the confirmation: void from the day it was made, so the gift is no longer eligible.
+    // A cheque from before the declaration, which it covers (covers_past), is eligible too.
+    const earlierId = (
+      await createDonation(t.db, {
+        donorId: donor.id,
+        campaignId: campaign.id,
+        amount: 3000,
+        date: new Date('2025-12-01T12:00:00Z'),
+        source: 'manual',
+        method: 'cheque',
+      })
+    ).id;
+    expect((await verify(orgAdmin, earlierId)).status).toBe(200);
+    expect(await eligibleCount(org.id, orgAdmin)).toBe(2);
+
+    // Cancelling or confirming a declaration is the organization's admins' (decision 032): finance sees, and is told.
+    const finance = (await signedIn(t.db, 'finance', { organizationIds: [org.id] })).token;
+    const refused = await declarationOf(finance).cancel.$post({ param: { id: declaration._id } });
+    expect((await errorOf(refused, 403)).message).toMatch(/organization's admins/);
+    expect(
+      (
+        await errorOf(
+          await declarationOf(finance).confirmation.$post({ param: { id: declaration._id }, json: {} }),
+          403,
+        )
+      ).message,
+    ).toMatch(/organization's admins/);
+
+    // Cancelled within 30 days of the confirmation: void from the day it was made, so neither gift is
+    // eligible: not the later one, and not the earlier one it covered either (HMRC: it never counted).
     const cancelled = await declarationOf(orgAdmin).cancel.$post({ param: { id: declaration._id } });
     expect((await bodyOf(cancelled, 200)).cancelled_at).toBe('2026-01-05T00:00:00.000Z');
     expect(await eligibleCount(org.id, orgAdmin)).toBe(0);
+    const flags = await t.db
+      .select({ id: donations.id, giftAid: donations.giftAid })
+      .from(donations)
+      .where(eq(donations.giftAidDeclarationId, declaration._id));
+    expect(flags.map((f) => f.giftAid)).toEqual([false, false]);
+    const why = await bodyOf(
+      await giftAid(orgAdmin).declarations.covering.$get({
+        query: { donor_id: donor.id, organization_id: org.id, date: '2025-12-01' },
+      }),
+      200,
+    );
+    expect(why).toMatchObject({ eligible: false, reason: expect.stringMatching(/within 30 days .* never counted/) });
   });
 
   it('refuses declarations for someone else’s donor, in the future, or for another organization, and stores nothing', async () => {

@@ -3,7 +3,7 @@ import type { InferRequestType } from 'hono/client';
 import { eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import migration from '../../../db/migrations/0005_gift_aid.sql?raw';
-import { giftAidDeclarations } from '../../../db/schema';
+import { auditLog, giftAidDeclarations } from '../../../db/schema';
 import { createGiftAidDeclaration, createOrganization, createUser, signedIn } from '../../../tests/factories';
 import { bodyOf, engineName, errorOf, setupTestApp, type TestApp, type TestClient } from '#test-app';
 
@@ -145,5 +145,30 @@ describe(`Gift Aid migration backfill and review (${engineName})`, () => {
     expect((await correct(theirs, flagged.id, fix)).status).toBe(404);
     const ok = await correct(mine, flagged.id, fix);
     expect(await bodyOf(ok, 200)).toMatchObject({ first_name: 'Jo', house: '5', needs_review: false });
+    // The one-line name and address follow, and the correction is in the audit log with both sides.
+    const [row] = await t.db.select().from(giftAidDeclarations).where(eq(giftAidDeclarations.id, flagged.id));
+    expect(row).toMatchObject({ fullName: 'Jo Bloggs', homeAddress: '5, Hill Road', postcode: 'LS1 4AP' });
+    const [audit] = await t.db.select().from(auditLog).where(eq(auditLog.targetId, flagged.id));
+    expect(audit).toMatchObject({ action: 'declaration.correct', organizationId: org.id });
+    expect(audit.changes).toMatchObject({ homeAddress: ['5 Hill Road', '5, Hill Road'], needsReview: [true, false] });
+
+    // Once corrected (or never flagged), a declaration is what the donor declared: not rewritten here.
+    const again = await correct(mine, flagged.id, { ...fix, first_name: 'Someone', last_name: 'Else' });
+    expect((await errorOf(again, 409)).message).toMatch(/Only a declaration flagged for review/);
+    const unflagged = await createGiftAidDeclaration(t.db, {
+      donorId: donor.id,
+      fullName: 'Jo Bloggs',
+      homeAddress: '5 Hill Road',
+      declarationText: 'I want to Gift Aid',
+      organizationId: org.id,
+    });
+    const finance = (await signedIn(t.db, 'finance', { organizationIds: [org.id] })).token;
+    for (const token of [mine, finance]) {
+      const rewrite = await correct(token, unflagged.id, { ...fix, first_name: 'Someone', last_name: 'Else' });
+      expect((await errorOf(rewrite, 409)).message).toMatch(/new version/);
+    }
+    const [kept] = await t.db.select().from(giftAidDeclarations).where(eq(giftAidDeclarations.id, unflagged.id));
+    expect(kept).toMatchObject({ fullName: 'Jo Bloggs' });
+    expect(await t.db.select().from(auditLog).where(eq(auditLog.targetId, unflagged.id))).toEqual([]);
   });
 });

@@ -9,10 +9,11 @@ import {
   type GiftAidDetails,
   type GiftAidDetailsInput,
 } from '../../../domain';
-import { badRequest, notFound } from '../../lib/errors';
+import { badRequest, HttpError, notFound } from '../../lib/errors';
+import { auditInsert, changedFields, staffActor } from '../audit/append';
 import { claimScope } from './scope';
 import type { DeclarationDto } from '../../schemas/gift-aid';
-import type { ViewerContext } from '../../lib/service-context';
+import type { AuditedWriteContext } from '../../lib/service-context';
 import { DAY_MS, isoOrNull } from '../../../domain/dates';
 
 export type DeclarationRow = typeof giftAidDeclarations.$inferSelect;
@@ -203,7 +204,8 @@ export async function cancelDonorDeclarations(db: Db, donorId: string, now = new
 }
 
 /**
- * Whether a declaration covers a gift on `date`: not cancelled before it, and either the gift it
+ * Whether a declaration covers a gift on `date`: not cancelled before it (nor void from the start:
+ * cancelled as of the moment it was made), and either the gift it
  * was made with (within a day), a later gift when it covers future gifts, or an earlier one (up
  * to four years) when it covers past gifts. The claims query applies the same rule in SQL.
  */
@@ -216,7 +218,8 @@ export function coversGift(
   // HMRC: an oral declaration is not valid until the charity has sent the donor a written record of it.
   if (row.method === 'oral' && !row.confirmationSentAt) return false;
   const made = row.declaredAt.getTime();
-  if (row.cancelledAt && row.cancelledAt.getTime() <= t) return false;
+  // Cancelled on or before the day it was made (an oral one within its 30 days): void from the start.
+  if (row.cancelledAt && (row.cancelledAt.getTime() <= t || row.cancelledAt.getTime() <= made)) return false;
   if (Math.abs(t - made) <= DAY_MS) return true;
   if (t > made) return row.coversFuture;
   return row.coversPast && t >= made - PAST_MS;
@@ -228,7 +231,8 @@ const PAST_MS = (4 * 365 + 1) * DAY_MS;
 /** The same rule as coversGift, as SQL over `donations` joined with `gift_aid_declarations`. */
 export const coversGiftSql = sql`(
   (${giftAidDeclarations.method} <> 'oral' or ${giftAidDeclarations.confirmationSentAt} is not null)
-  and (${giftAidDeclarations.cancelledAt} is null or ${giftAidDeclarations.cancelledAt} > ${donations.date})
+  and (${giftAidDeclarations.cancelledAt} is null or (${giftAidDeclarations.cancelledAt} > ${donations.date}
+    and ${giftAidDeclarations.cancelledAt} > ${giftAidDeclarations.declaredAt}))
   and (
     abs(${donations.date} - ${giftAidDeclarations.declaredAt}) <= ${DAY_MS}
     or (${donations.date} > ${giftAidDeclarations.declaredAt} and ${giftAidDeclarations.coversFuture} = 1)
@@ -248,44 +252,58 @@ export async function listDeclarationsForReview(db: Db, organizationIds: string[
   return rows.filter((row) => row.organizationId !== null && organizationIds.includes(row.organizationId));
 }
 
-/** An admin's correction of a flagged declaration: the fields are fixed in place and the flag cleared. */
-export async function correctDeclaration(db: Db, id: string, details: GiftAidDetails): Promise<DeclarationRow | null> {
-  await db
-    .update(giftAidDeclarations)
-    .set({
-      title: details.title,
-      firstName: details.firstName,
-      lastName: details.lastName,
-      house: details.house,
-      address: details.address,
-      postcode: details.postcode,
-      needsReview: false,
-    })
-    .where(eq(giftAidDeclarations.id, id));
-  const [row] = await db.select().from(giftAidDeclarations).where(eq(giftAidDeclarations.id, id)).limit(1);
-  return row ?? null;
-}
+/** The columns a correction of a flagged declaration sets (the one-line name and address follow). */
+const correctedColumns = (details: GiftAidDetails) => ({
+  title: details.title,
+  firstName: details.firstName,
+  lastName: details.lastName,
+  house: details.house,
+  address: details.address,
+  postcode: details.postcode,
+  fullName: [details.title, details.firstName, details.lastName].filter(Boolean).join(' '),
+  homeAddress: [details.house, details.address].filter(Boolean).join(', '),
+  needsReview: false,
+});
 
-/** The admin correction of a flagged declaration by id: a 404 when there is no such declaration. */
+/**
+ * The correction of a declaration the migration flagged for review (one-line names and addresses),
+ * in place, with its audit row in the same batch; a 404 when there is no such declaration. Only a
+ * flagged one: any other declaration is what the donor declared, and their new details make a new
+ * version of it (updateDonorDetails), never a rewrite of the one HMRC may already hold.
+ */
 export async function correctFlaggedDeclaration(
-  ctx: ViewerContext,
+  ctx: AuditedWriteContext,
   idRef: string,
   details: GiftAidDetails,
 ): Promise<DeclarationRow> {
   const { db, viewer } = ctx;
   const id = parseId(idRef);
   const [existing] = id
-    ? await db
-        .select({ id: giftAidDeclarations.id, organizationId: giftAidDeclarations.organizationId })
-        .from(giftAidDeclarations)
-        .where(eq(giftAidDeclarations.id, id))
-        .limit(1)
+    ? await db.select().from(giftAidDeclarations).where(eq(giftAidDeclarations.id, id)).limit(1)
     : [];
   // Organization admins and finance correct their own organization's declarations; migrated ones naming none are admins'.
   const scope = claimScope(viewer);
   if (!existing || (scope !== null && (!existing.organizationId || !scope.includes(existing.organizationId))))
     throw notFound('Declaration not found');
-  const row = await correctDeclaration(db, existing.id, details);
-  if (!row) throw notFound('Declaration not found');
+  if (!existing.needsReview)
+    throw new HttpError(
+      409,
+      'Only a declaration flagged for review is corrected in place; new details from the donor make a new version of it',
+    );
+  const columns = correctedColumns(details);
+  await db.batch([
+    db
+      .update(giftAidDeclarations)
+      .set(columns)
+      .where(and(eq(giftAidDeclarations.id, existing.id), eq(giftAidDeclarations.needsReview, true))),
+    auditInsert(db, staffActor(ctx), {
+      action: 'declaration.correct',
+      targetType: 'declaration',
+      targetId: existing.id,
+      organizationId: existing.organizationId,
+      changes: changedFields(existing as Record<string, unknown>, columns),
+    }),
+  ]);
+  const [row] = await db.select().from(giftAidDeclarations).where(eq(giftAidDeclarations.id, existing.id)).limit(1);
   return row;
 }

@@ -7,5 +7,7 @@ import { sql } from 'drizzle-orm';
  */
 export function giftAidEligibleAt(declarationId: string | null, date: number) {
   if (!declarationId) return sql`0`;
-  return sql`(select count(*) from gift_aid_declarations where id = ${declarationId} and (cancelled_at is null or cancelled_at > ${date}))`;
+  // A declaration cancelled as of the moment it was made (an oral one within its 30 days) never counted.
+  return sql`(select count(*) from gift_aid_declarations where id = ${declarationId}
+    and (cancelled_at is null or (cancelled_at > ${date} and cancelled_at > declared_at)))`;
 }

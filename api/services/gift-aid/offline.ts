@@ -113,13 +113,24 @@ export async function listDeclarationsForDonor(ctx: ViewerContext, donorRef: str
     : rows.filter((row) => row.organizationId !== null && scope.includes(row.organizationId));
 }
 
-/** One declaration staff may act on (their organization's); anything else is a 404. */
+/** One declaration staff may see (their organization's, finance users' too); anything else is a 404. */
 async function staffDeclaration(db: Db, viewer: AuthUser, idRef: string): Promise<DeclarationRow> {
   const scope = claimScope(viewer);
   const id = parseId(idRef);
   const [row] = id ? await db.select().from(giftAidDeclarations).where(eq(giftAidDeclarations.id, id)).limit(1) : [];
   if (!row || (scope !== null && (row.organizationId === null || !scope.includes(row.organizationId))))
     throw notFound('Declaration not found');
+  return row;
+}
+
+/**
+ * One declaration staff may change: cancelling or confirming one is its organization's admins' (as
+ * recording one is, decision 032). A finance user sees it and is told so (403).
+ */
+async function declarationToManage(db: Db, viewer: AuthUser, idRef: string): Promise<DeclarationRow> {
+  const row = await staffDeclaration(db, viewer, idRef);
+  if (!canManageOrganization(viewer, row.organizationId))
+    throw new HttpError(403, "Only the organization's admins can cancel or confirm its declarations");
   return row;
 }
 
@@ -145,7 +156,8 @@ async function versionChain(db: Db, row: DeclarationRow): Promise<DeclarationRow
 /**
  * Cancels one declaration (every version of it) from now, as the donor asked staff to. An oral
  * declaration cancelled within 30 days of its written confirmation is cancelled from the day it was
- * made (HMRC). Gifts still pending under it lose the Gift Aid flag; claimed gifts keep theirs.
+ * made (HMRC), and so covers none of the gifts it was made for, past ones included. Gifts still
+ * pending under it (every unclaimed one, when void) lose the Gift Aid flag; claimed gifts keep theirs.
  */
 export async function cancelDeclaration(
   ctx: AuditedWriteContext & Pick<SignedInContext, 'now'>,
@@ -153,7 +165,7 @@ export async function cancelDeclaration(
 ): Promise<DeclarationRow> {
   const { db, now } = ctx;
   const actor = staffActor(ctx);
-  const row = await staffDeclaration(db, actor.user, idRef);
+  const row = await declarationToManage(db, actor.user, idRef);
   const chain = await versionChain(db, row);
   if (chain.every((r) => r.cancelledAt)) throw new HttpError(409, 'This declaration is already cancelled');
   const withinCoolingOff =
@@ -170,7 +182,14 @@ export async function cancelDeclaration(
       .update(donations)
       .set({ giftAid: false })
       .where(
-        and(inArray(donations.giftAidDeclarationId, ids), eq(donations.giftAid, true), eq(donations.status, 'pending')),
+        and(
+          inArray(donations.giftAidDeclarationId, ids),
+          eq(donations.giftAid, true),
+          // Void from the start: every gift under it not yet claimed; else only the gifts still to come.
+          withinCoolingOff
+            ? sql`not exists (select 1 from ${giftAidClaimedGifts} where ${giftAidClaimedGifts.donationId} = ${donations.id})`
+            : eq(donations.status, 'pending'),
+        ),
       ),
     auditInsert(
       db,
@@ -202,7 +221,7 @@ export async function confirmOralDeclaration(
 ): Promise<DeclarationRow> {
   const { db, config, now } = ctx;
   const actor = staffActor(ctx);
-  const row = await staffDeclaration(db, actor.user, idRef);
+  const row = await declarationToManage(db, actor.user, idRef);
   if (row.method !== 'oral') throw badRequest('method: only an oral declaration needs a written confirmation');
   if (row.cancelledAt) throw new HttpError(409, 'This declaration is cancelled');
   if (row.confirmationSentAt)
@@ -354,6 +373,8 @@ function whyNotCovered(d: DeclarationRow, date: Date): string {
   const made = londonIsoDate(d.declaredAt);
   if (d.method === 'oral' && !d.confirmationSentAt)
     return `The oral declaration of ${made} counts only once its written confirmation is sent; send it from the donor's page.`;
+  if (d.cancelledAt && d.cancelledAt.getTime() <= d.declaredAt.getTime())
+    return `The declaration made on ${made} was cancelled within 30 days of its written confirmation, so it never counted.`;
   if (d.cancelledAt && d.cancelledAt.getTime() <= date.getTime())
     return `The declaration was cancelled on ${londonIsoDate(d.cancelledAt)}.`;
   if (date.getTime() > d.declaredAt.getTime()) return `The declaration made on ${made} does not cover later gifts.`;
