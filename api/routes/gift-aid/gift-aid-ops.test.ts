@@ -5,6 +5,7 @@ import {
   campaigns,
   donations,
   gasdsClaims,
+  giftAidAdjustments,
   giftAidClaimedGifts,
   giftAidClaimRows,
   giftAidClaims,
@@ -318,6 +319,33 @@ describe(`Gift Aid operations (${engineName})`, () => {
     const again = await claimOf(orgAdmin).void.$post({ param: { id: claim._id }, json: {} });
     expect((await errorOf(again, 400)).message).toMatch(/^status: only a draft/);
     expect((await newClaim(org.id)).gift_count).toBe(2);
+  });
+
+  it('voiding a draft whose gift was part refunded drops that refund’s adjustment: the next claim takes the gift net, once', async () => {
+    const { org, campaign } = await charity('Void after refund');
+    const { donor, declarationId } = await declaredDonor(org.id);
+    const giftId = await gift(donor.id, campaign.id, declarationId, '2025-06-01T12:00:00Z', 10_000, {
+      source: 'manual',
+      method: 'cheque',
+      paymentIntentId: null,
+    });
+    const first = await newClaim(org.id);
+    expect(first).toMatchObject({ total: 10_000, gift_aid: 2500 });
+    // £40 goes back after the draft claimed the gift: an over-claim of £10, to report.
+    const reversed = await t.client(admin).api.donations[':id'].refund.$post({
+      param: { id: giftId },
+      json: { amount: 4000, reason: 'returned_to_donor' },
+      header: {},
+    });
+    expect(reversed.status, await reversed.clone().text()).toBe(201);
+    const adjustments = () => t.db.select().from(giftAidAdjustments).where(eq(giftAidAdjustments.donationId, giftId));
+    expect((await adjustments()).map((a) => a.giftAidPence)).toEqual([1000]);
+
+    // The draft never reached HMRC: void it, and its gift is claimed again at £60, with nothing to adjust.
+    expect((await claimOf(admin).void.$post({ param: { id: first._id }, json: {} })).status).toBe(200);
+    expect(await adjustments()).toEqual([]);
+    const second = await newClaim(org.id);
+    expect(second).toMatchObject({ total: 6000, gift_aid: 1500, adjustment: 0, net_claim: 1500 });
   });
 
   it('records HMRC’s payment, flagging a difference from the net claim with its note; rejects and resubmits; one clear message for an empty reference', async () => {

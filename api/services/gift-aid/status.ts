@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, isNotNull, isNull } from 'drizzle-orm';
 import type { Db } from '../../../db/client';
 import { giftAidAdjustments, giftAidClaimedGifts, giftAidClaims } from '../../../db/schema';
 import { canMoveClaim, claimMoveRefusal, type GiftAidClaimStatus, isIsoDay, londonIsoDate } from '../../../domain';
@@ -58,6 +58,11 @@ async function moveClaim(
             .update(giftAidAdjustments)
             .set({ settledClaimId: null })
             .where(eq(giftAidAdjustments.settledClaimId, claim._id)),
+          // And the refunds of its own gifts are no over-claim any more: it never reached HMRC, and the
+          // next claim takes each gift at what it is worth after them. Left, they were reported as well.
+          db
+            .delete(giftAidAdjustments)
+            .where(and(eq(giftAidAdjustments.claimId, claim._id), isNull(giftAidAdjustments.settledClaimId))),
         ]
       : []),
     auditInsert(
@@ -67,6 +72,18 @@ async function moveClaim(
       now,
     ),
   ];
+  if (extra === 'release') {
+    const [reported] = await db
+      .select({ id: giftAidAdjustments.id })
+      .from(giftAidAdjustments)
+      .where(and(eq(giftAidAdjustments.claimId, claim._id), isNotNull(giftAidAdjustments.settledClaimId)))
+      .limit(1);
+    if (reported)
+      throw new HttpError(
+        409,
+        'A later claim already reports a refund of one of this claim’s gifts; void that claim first, then this one',
+      );
+  }
   const [current] = await db
     .select({ status: giftAidClaims.status })
     .from(giftAidClaims)
