@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { eq, inArray } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { toShortId } from '../../../domain/ids';
 import { donations } from '../../../db/schema';
@@ -8,6 +8,7 @@ import {
   createAppeal,
   createCharity,
   createDonation,
+  createGiftAidDeclaration,
   createUser,
   type DonationRow,
   signedIn,
@@ -293,6 +294,53 @@ describe(`donations admin API (${engineName})`, () => {
     expect(stale.status).toBe(400);
     const [row] = await t.db.select().from(donations).where(eq(donations.id, gift.id));
     expect(row).toMatchObject({ amount: 1_750, campaignId: campaignB.id, appealId: appealB.id });
+  });
+
+  it('refuses to edit a manual gift money already went back off, and leaves it and the totals as they were', async () => {
+    const gift = await giftToAppealA({ amount: 5_000, date: day(8) });
+    const reversed = await t.client(adminToken).api.donations[':id'].refund.$post({
+      param: { id: gift.id },
+      json: { amount: 3_000, reason: 'returned_to_donor' },
+      header: {},
+    });
+    expect(reversed.status).toBe(201);
+    for (const change of [{ amount: 1_000 }, { date: '2025-01-20' }, { donor: { value: stranger.id } }]) {
+      expect((await errorOf(await edit(adminToken, gift.id, change), 400)).message).toMatch(/already reversed/);
+    }
+    const [row] = await t.db.select().from(donations).where(eq(donations.id, gift.id));
+    expect(row).toMatchObject({ amount: 5_000, refundedAmount: 3_000, donorId: donor.id });
+  });
+
+  it('takes the Gift Aid declaration off a gift moved to another donor or charity, so no claim uses someone else’s', async () => {
+    const declaration = await createGiftAidDeclaration(t.db, {
+      donorId: donor.id,
+      fullName: 'Priya Patel',
+      homeAddress: '1 Lane',
+      declarationText: 'I want to Gift Aid',
+      organizationId: campaignA.organizationId,
+    });
+    const toOther = await giftToAppealA({ amount: 2_000, date: day(9) });
+    const toB = await giftToAppealA({ amount: 2_000, date: day(9) });
+    const sameOrg = await giftToAppealA({ amount: 2_000, date: day(9) });
+    for (const g of [toOther, toB, sameOrg])
+      await t.db
+        .update(donations)
+        .set({ giftAid: true, giftAidDeclarationId: declaration.id })
+        .where(eq(donations.id, g.id));
+    expect((await edit(adminToken, toOther.id, { donor: { value: stranger.id } })).status).toBe(200);
+    expect(
+      (await edit(adminToken, toB.id, { campaign: { value: campaignB.id }, appeal: { value: appealB.id } })).status,
+    ).toBe(200);
+    expect((await edit(adminToken, sameOrg.id, { appeal: { value: appealA2.id } })).status).toBe(200);
+    const rows = await t.db
+      .select()
+      .from(donations)
+      .where(inArray(donations.id, [toOther.id, toB.id, sameOrg.id]));
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    expect(byId.get(toOther.id)).toMatchObject({ donorId: stranger.id, giftAid: false, giftAidDeclarationId: null });
+    expect(byId.get(toB.id)).toMatchObject({ campaignId: campaignB.id, giftAid: false, giftAidDeclarationId: null });
+    // Within the same charity and donor, the declaration still holds.
+    expect(byId.get(sameOrg.id)).toMatchObject({ giftAid: true, giftAidDeclarationId: declaration.id });
   });
 
   it('keeps card donations read-only, while accepting the form sent back unchanged', async () => {

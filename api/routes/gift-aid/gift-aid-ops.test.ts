@@ -321,6 +321,19 @@ describe(`Gift Aid operations (${engineName})`, () => {
     expect((await newClaim(org.id)).gift_count).toBe(2);
   });
 
+  it('claims a gift only under its own donor’s declaration to its own charity', async () => {
+    const { org, campaign, orgAdmin } = await charity('Whose declaration');
+    const other = await charity('Another charity');
+    const { donor, declarationId } = await declaredDonor(org.id);
+    const stranger = await createUser(t.db);
+    await gift(donor.id, campaign.id, declarationId, '2025-06-01T12:00:00Z', 1000);
+    // Stored by hand as a bad edit once could: another donor's gift, and a gift to another charity.
+    await gift(stranger.id, campaign.id, declarationId, '2025-06-02T12:00:00Z', 2000);
+    await gift(donor.id, other.campaign.id, declarationId, '2025-06-03T12:00:00Z', 3000);
+    expect(await eligibleCount(org.id, orgAdmin)).toBe(1);
+    expect(await eligibleCount(other.org.id, other.orgAdmin)).toBe(0);
+  });
+
   it('voiding a draft whose gift was part refunded drops that refund’s adjustment: the next claim takes the gift net, once', async () => {
     const { org, campaign } = await charity('Void after refund');
     const { donor, declarationId } = await declaredDonor(org.id);

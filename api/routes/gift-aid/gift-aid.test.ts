@@ -161,7 +161,11 @@ describe(`Gift Aid API (${engineName})`, () => {
       declaredAt: at('2025-01-01T00:00:00Z'),
     });
     giftIds.orgB = await gift(dave.id, campaignB.id, daveDecl, '2025-06-05T12:00:00Z', 4000);
-    giftIds.noRef = await gift(dave.id, campaignNoRef.id, daveDecl, '2025-06-05T12:00:00Z', 4000);
+    // A declaration is to one charity: Dave's gift to the other one is under his declaration to it.
+    const daveToNoRef = await declare(dave.id, details({ firstName: 'Dave' }), orgNoRef.id, {
+      declaredAt: at('2025-01-01T00:00:00Z'),
+    });
+    giftIds.noRef = await gift(dave.id, campaignNoRef.id, daveToNoRef, '2025-06-05T12:00:00Z', 4000);
   });
 
   // A table of [path, method, body] over every staff route, some bodies deliberately invalid: raw requests.

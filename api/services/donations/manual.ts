@@ -1,14 +1,14 @@
-import { and, eq, isNull, ne } from 'drizzle-orm';
+import { and, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
 import type { Db } from '../../../db/client';
 import { parseId } from '../../../domain/ids';
-import { campaigns, donations } from '../../../db/schema';
+import { campaigns, donationReversals, donations, giftAidClaimedGifts } from '../../../db/schema';
 import { MAX_DONATION_PENCE, MIN_DONATION_PENCE } from '../../../domain';
 import { badRequest, forbidden, HttpError } from '../../lib/errors';
 import { isDonor } from '../../lib/policy';
 import type { AuthUser } from '../../lib/types';
 import type { DonationDto } from '../../schemas';
 import type { OfflineGiftInput } from '../../schemas/gift-aid';
-import { actorOf, auditInsert, changedFields } from '../audit/append';
+import { actorOf, auditInsert, auditInsertIf, changedFields } from '../audit/append';
 import { isGiftAidClaimed } from '../gift-aid/claims';
 import { canManageOrganization } from '../organizations/manage';
 import { getUser } from '../users/manage';
@@ -193,10 +193,17 @@ export async function updateDonation(
       );
     return toDonationDto(current);
   }
-  // A gift HMRC has been asked to pay Gift Aid on must keep what the claim says (docs/decisions/017).
-  if (changed && (await isGiftAidClaimed(db, row.id))) {
+  // A gift HMRC has been asked to pay Gift Aid on (or a Small Donations claim counted) must keep
+  // what the claim says (docs/decisions/017).
+  if (changed && (row.gasdsClaimId || (await isGiftAidClaimed(db, row.id)))) {
     throw badRequest(
       'This gift is in a Gift Aid claim and cannot be changed; record the correction as a new gift or a refund',
+    );
+  }
+  // Money already went back off it: its reversals were measured against what it was.
+  if (changed && (await hasReversals(db, row.id))) {
+    throw badRequest(
+      'Part of this gift was already reversed, so it cannot be changed; reverse what remains and record the right gift',
     );
   }
 
@@ -220,11 +227,24 @@ export async function updateDonation(
     const donorId = await resolveDonor(db, input.donor, viewer);
     if (donorId !== row.donorId) changes.donorId = donorId;
   }
+  // A declaration is one donor's to one charity: moved to another donor or organization, the gift
+  // has none until staff check again (Gift Aid, on its page), rather than claim under someone else's.
+  if (row.giftAidDeclarationId && (changes.donorId || (await organizationChanged(db, row.campaignId, campaignId)))) {
+    changes.giftAid = false;
+    changes.giftAidDeclarationId = null;
+  }
   const diff = changedFields(row as Record<string, unknown>, changes);
   if (Object.keys(diff).length) {
+    // Guarded as read: a claim or a reversal that lands meanwhile wins, and nothing is logged.
+    const untouched = and(
+      eq(donations.id, row.id),
+      isNull(donations.gasdsClaimId),
+      sql`not exists (select 1 from ${giftAidClaimedGifts} where ${giftAidClaimedGifts.donationId} = ${row.id})`,
+      sql`not exists (select 1 from ${donationReversals} where ${donationReversals.donationId} = ${row.id})`,
+    );
     await db.batch([
-      db.update(donations).set(changes).where(eq(donations.id, row.id)),
-      auditInsert(db, actorOf(viewer, requestId), {
+      db.update(donations).set(changes).where(untouched),
+      auditInsertIf(db, actorOf(viewer, requestId), sql`changes() = 1`, {
         action: 'donation.update',
         targetType: 'donation',
         targetId: row.id,
@@ -232,6 +252,30 @@ export async function updateDonation(
         changes: diff,
       }),
     ]);
+    const [after] = await db.select().from(donations).where(eq(donations.id, row.id)).limit(1);
+    if (Object.keys(changedFields(after as Record<string, unknown>, changes)).length)
+      throw new HttpError(409, 'This gift was claimed or reversed a moment ago; reload it to see what it is now');
   }
   return getDonation({ db, viewer }, row.id);
+}
+
+/** Whether any money went back off a gift (a refund, reversal or dispute row, in any state). */
+async function hasReversals(db: Db, donationId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: donationReversals.id })
+    .from(donationReversals)
+    .where(eq(donationReversals.donationId, donationId))
+    .limit(1);
+  return Boolean(row);
+}
+
+/** Whether moving a gift from one campaign to another moves it to another organization. */
+async function organizationChanged(db: Db, fromCampaign: string, toCampaign: string): Promise<boolean> {
+  if (fromCampaign === toCampaign) return false;
+  const rows = await db
+    .select({ id: campaigns.id, organizationId: campaigns.organizationId })
+    .from(campaigns)
+    .where(inArray(campaigns.id, [fromCampaign, toCampaign]));
+  const orgOf = (id: string) => rows.find((r) => r.id === id)?.organizationId ?? null;
+  return orgOf(fromCampaign) !== orgOf(toCampaign);
 }

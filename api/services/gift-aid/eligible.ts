@@ -31,6 +31,9 @@ export function eligibleWhere(
     sql`${donations.amount} > ${donations.refundedAmount}`,
     inArray(donations.source, ['card', 'demo', 'manual', 'batch']),
     coversGiftSql,
+    // The declaration is this donor's, to this gift's charity (a gift moved since keeps none: manual.ts).
+    sql`${giftAidDeclarations.donorId} = ${donations.donorId}`,
+    sql`(${giftAidDeclarations.organizationId} is null or ${giftAidDeclarations.organizationId} = ${campaigns.organizationId})`,
     sql`not exists (select 1 from ${giftAidClaimedGifts} where ${giftAidClaimedGifts.donationId} = ${donations.id})`,
     orgCondition(campaigns.organizationId, scope),
     organizationId ? eq(campaigns.organizationId, organizationId) : sql`${campaigns.organizationId} is not null`,
