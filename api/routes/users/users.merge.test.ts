@@ -9,6 +9,7 @@ import {
   marketingConsents,
   monthlyGifts,
   organizationDonors,
+  supportRequests,
   users,
 } from '../../../db/schema';
 import {
@@ -195,6 +196,53 @@ describe(`merging two donor records (${engineName})`, () => {
     expect(await t.db.select().from(auditLog).where(eq(auditLog.targetId, w.into.id))).toHaveLength(0);
     const byAdmin = await merge(admin.token, w.source.id, { into: w.into.id });
     expect((await bodyOf(byAdmin, 200)).moved.donations).toBe(3);
+  });
+
+  it('refuses an organization admin a donor who started an appeal for another organization or wrote to the platform', {
+    timeout: 30_000,
+  }, async () => {
+    const t = await setupTestApp();
+    const w = await world(t);
+    const orgAdminX = await signedIn(t.db, 'org_admin', { organizationIds: [w.orgX] });
+    // The donor's only tie to Org Y is an appeal they started under its campaign: a merge would hand it
+    // (its editing and its supporters) to the surviving record, which Org X's admin chose.
+    const [appeal] = await t.db
+      .insert(campaigns)
+      .values({
+        id: crypto.randomUUID(),
+        title: 'Pat runs for Y',
+        description: 'Run',
+        goal: 10_000,
+        campaignId: w.campaignY,
+        organizationId: w.orgY,
+        createdBy: w.source.id,
+        status: 'approved',
+      } as typeof campaigns.$inferInsert)
+      .returning();
+    const refused = await mergeOf(t, orgAdminX.token, w.source.id, w.into.id);
+    expect(refused.status).toBe(403);
+    expect(await messageOf(refused)).toMatch(/started an appeal for/);
+    const [kept] = await t.db.select().from(campaigns).where(eq(campaigns.id, appeal.id));
+    expect(kept.createdBy).toBe(w.source.id);
+    expect((await t.db.select().from(users).where(eq(users.id, w.source.id))).length).toBe(1);
+
+    // An appeal under Org X only is Org X's to move.
+    await t.db
+      .update(campaigns)
+      .set({ campaignId: w.campaignX, organizationId: w.orgX })
+      .where(eq(campaigns.id, appeal.id));
+    const w2 = await world(t);
+    await t.db.insert(supportRequests).values({
+      id: crypto.randomUUID(),
+      userId: w2.source.id,
+      name: 'Pat Old',
+      email: w2.source.email,
+      subject: 'Help',
+      message: 'Please help',
+    } as typeof supportRequests.$inferInsert);
+    const orgAdminX2 = await signedIn(t.db, 'org_admin', { organizationIds: [w2.orgX] });
+    expect((await mergeOf(t, orgAdminX2.token, w2.source.id, w2.into.id)).status).toBe(403);
+    expect((await mergeOf(t, orgAdminX.token, w.source.id, w.into.id)).status).toBe(200);
   });
 
   it('is all or nothing: when the last step fails, no gift has moved and no audit row is written', {

@@ -25,9 +25,13 @@ import { getUser } from './manage';
 
 const userExists = (id: string) => sql`exists (select 1 from ${users} where ${users.id} = ${id})`;
 
-/** Every organization a donor record touches: gifts and monthly gifts (by campaign), declarations, hand-added links. */
+/**
+ * Every organization a donor record touches: gifts and monthly gifts (by campaign), declarations,
+ * hand-added links, and the appeals they started (by their campaign's organization), since a merge
+ * moves all of them. Support requests and erasure requests are the platform's: any makes it `unowned`.
+ */
 async function organizationsOf(db: Db, donorId: string): Promise<{ ids: Set<string>; unowned: boolean }> {
-  const [gifts, monthly, declarations, links] = await Promise.all([
+  const [gifts, monthly, declarations, links, appeals, requests, erasures] = await Promise.all([
     db
       .selectDistinct({ org: campaigns.organizationId })
       .from(donations)
@@ -46,9 +50,15 @@ async function organizationsOf(db: Db, donorId: string): Promise<{ ids: Set<stri
       .select({ org: organizationDonors.organizationId })
       .from(organizationDonors)
       .where(eq(organizationDonors.userId, donorId)),
+    db.selectDistinct({ org: campaigns.organizationId }).from(campaigns).where(eq(campaigns.createdBy, donorId)),
+    db.select({ id: supportRequests.id }).from(supportRequests).where(eq(supportRequests.userId, donorId)).limit(1),
+    db.select({ id: erasureRequests.id }).from(erasureRequests).where(eq(erasureRequests.userId, donorId)).limit(1),
   ]);
-  const all = [...gifts, ...monthly, ...declarations, ...links].map((r) => r.org);
-  return { ids: new Set(all.filter((o): o is string => !!o)), unowned: all.some((o) => !o) };
+  const all = [...gifts, ...monthly, ...declarations, ...links, ...appeals].map((r) => r.org);
+  return {
+    ids: new Set(all.filter((o): o is string => !!o)),
+    unowned: all.some((o) => !o) || requests.length > 0 || erasures.length > 0,
+  };
 }
 
 /** A donor record visible to the viewer, or 404 naming which one was not found. */
@@ -105,7 +115,7 @@ export async function mergeDonors(
   const touched = await organizationsOf(db, sourceId);
   if (!isAdmin(viewer) && (touched.unowned || [...touched.ids].some((org) => !viewer.orgIds.includes(org)))) {
     throw forbidden(
-      'This donor also gave to or is linked with an organization you do not administer; ask a platform admin to merge them',
+      'This donor also gave to, started an appeal for or is linked with an organization you do not administer (or wrote to the platform); ask a platform admin to merge them',
     );
   }
   const organizationId = isAdmin(viewer)
