@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { campaigns } from '../../../db/schema';
+import { auditLog, campaigns } from '../../../db/schema';
 import { createCampaign, createOrganization, signedIn } from '../../../tests/factories';
 import { bodyOf, engineName, type JsonOf, setupTestApp, type TestApp, type TestClient } from '#test-app';
 
@@ -69,5 +69,28 @@ describe(`who may change a campaign's or appeal's status (${engineName})`, () =>
     const second = await w.appealBy(w.adminB.token);
     expect((await setStatus(second._id, w.admin.token)).status).toBe(200);
     expect(await w.stored(second._id)).toBe('approved');
+  });
+
+  it('holds an appeal moved into an organization that reviews appeals, as a new one there would be', async () => {
+    const w = await world();
+    const orgB = await createOrganization(t.db);
+    const campaignB = await createCampaign(t.db, { organizationId: orgB.id });
+    const donor = await signedIn(t.db, 'donor');
+    // Started under B (no review): live at once. Moved under A's campaign: A reviews it first.
+    const appeal = await w.appealBy(donor.token, { campaign_id: campaignB.id });
+    expect(appeal.status).toBe('approved');
+    const move = (id: string, token: string) =>
+      t.client(token).api.campaigns[':id'].$put({ param: { id }, json: { campaign_id: w.campaignA.id } });
+    expect(await bodyOf(await move(appeal._id, donor.token), 200)).toMatchObject({ status: 'draft' });
+    expect(await w.stored(appeal._id)).toBe('draft');
+    expect((await t.client().api.appeals[':id'].$get({ param: { id: appeal._id } })).status).toBe(404);
+    const audit = await t.db.select().from(auditLog).where(eq(auditLog.targetId, appeal._id));
+    expect(audit.at(-1)?.changes).toMatchObject({ status: ['approved', 'draft'] });
+
+    // A's own admin moving one in keeps it live.
+    const other = await w.appealBy(w.adminA.token, { campaign_id: campaignB.id });
+    expect(other.status).toBe('approved');
+    const byA = await signedIn(t.db, 'org_admin', { organizationIds: [w.orgA.id, orgB.id] });
+    expect(await bodyOf(await move(other._id, byA.token), 200)).toMatchObject({ status: 'approved' });
   });
 });

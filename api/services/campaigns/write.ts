@@ -316,6 +316,17 @@ export async function updateCampaign(ctx: WriteCtx, idOrShort: string, input: Ca
       }
       changes.campaignId = parent.id;
       changes.organizationId = parent.organizationId;
+      // Moved into an organization that reviews appeals first, it waits for that review as a new one
+      // would, unless one of its admins moves it (or a staff status set in this write says otherwise).
+      const crossing = parent.organizationId !== row.organizationId;
+      if (
+        crossing &&
+        !changes.status &&
+        row.status === 'approved' &&
+        !administers(user, parent.organizationId) &&
+        (await appealsNeedApproval(db, parent.organizationId))
+      )
+        changes.status = 'draft';
     }
   }
 
