@@ -779,7 +779,16 @@ describe(`Gift Aid operations (${engineName})`, () => {
       (await giftAid(orgAdmin).gasds.$get({ query: { organization_id: org.id, tax_year: 'twenty' } })).status,
     ).toBe(400);
 
-    const claimed = await claimGasds(orgAdmin, { organization_id: org.id, tax_year: 2025 });
+    // Sent twice at once: one claim is recorded; the other stores nothing (409 if it read before the
+    // first was written, 422 after), so no gift is counted twice and the caps hold.
+    const both = await Promise.all([
+      claimGasds(orgAdmin, { organization_id: org.id, tax_year: 2025 }),
+      claimGasds(orgAdmin, { organization_id: org.id, tax_year: 2025 }),
+    ]);
+    expect(both.map((r) => r.status).filter((s) => s === 201)).toHaveLength(1);
+    expect(both.map((r) => r.status).filter((s) => s !== 201)).toEqual([expect.toBeOneOf([409, 422])]);
+    const claimed = both.find((r) => r.status === 201)!;
+    expect(await t.db.select().from(gasdsClaims).where(eq(gasdsClaims.organizationId, org.id))).toHaveLength(1);
     expect(await bodyOf(claimed, 201)).toMatchObject({
       already_claimed: 100_000,
       claimable: 0,

@@ -5,7 +5,7 @@ import { campaigns, donations, gasdsClaims, giftAidClaimedGifts, giftAidClaims }
 import { formatPence, GASDS_LIMITS, GASDS_METHODS, londonIsoDate, ukTaxYear } from '../../../domain';
 import { badRequest, HttpError } from '../../lib/errors';
 import type { GasdsDto } from '../../schemas/gift-aid';
-import { auditInsert, staffActor } from '../audit/append';
+import { auditInsertIf, staffActor } from '../audit/append';
 import { claimScope, resolveScopedOrg } from './scope';
 import type { AuditedWriteContext, SignedInContext, ViewerContext } from '../../lib/service-context';
 
@@ -159,31 +159,27 @@ export async function createGasdsClaim(
     total += gift.amount;
   }
   const id = crypto.randomUUID();
+  const chosenIds = sql`(select value from json_each(${JSON.stringify(chosen)}))`;
+  // Guarded by what was read: the chosen gifts all still unclaimed, and the year's claims as they
+  // were. Of two claims sent at once, one is recorded; the other stores nothing (409 below), so no
+  // gift is counted twice and the caps are never passed together.
+  const asRead = sql`(select count(*) from ${donations} where ${donations.id} in ${chosenIds} and ${donations.gasdsClaimId} is null) = ${chosen.length}
+    and (select coalesce(sum(${gasdsClaims.donationsPence}), 0) from ${gasdsClaims} where ${gasdsClaims.organizationId} = ${organizationId}
+      and ${gasdsClaims.taxYear} = ${input.tax_year} and ${gasdsClaims.status} <> 'void') = ${p.already_claimed}`;
+  const recorded = sql`exists (select 1 from ${gasdsClaims} where ${gasdsClaims.id} = ${id})`;
   const statements = [
-    db.insert(gasdsClaims).values({
-      id,
-      organizationId,
-      taxYear: input.tax_year,
-      donationsPence: total,
-      topUpPence: Math.floor(total / 4),
-      giftCount: chosen.length,
-      status: 'claimed',
-      createdBy: actor.user.id,
-      createdAt: now,
-      updatedAt: now,
-    }),
+    db.insert(gasdsClaims).select(
+      sql`select ${id}, ${organizationId}, ${input.tax_year}, ${total}, ${Math.floor(total / 4)}, ${chosen.length},
+        'claimed', null, ${actor.user.id}, ${now.getTime()}, ${now.getTime()} where ${asRead}`,
+    ),
     db
       .update(donations)
       .set({ gasdsClaimId: id })
-      .where(
-        and(
-          inArray(donations.id, sql`(select value from json_each(${JSON.stringify(chosen)}))`),
-          isNull(donations.gasdsClaimId),
-        ),
-      ),
-    auditInsert(
+      .where(and(inArray(donations.id, chosenIds), isNull(donations.gasdsClaimId), recorded)),
+    auditInsertIf(
       db,
       actor,
+      recorded,
       {
         action: 'gasds_claim.create',
         targetType: 'gasds_claim',
@@ -195,5 +191,11 @@ export async function createGasdsClaim(
     ),
   ];
   await db.batch(statements as [(typeof statements)[number], ...typeof statements]);
+  const [stored] = await db.select({ id: gasdsClaims.id }).from(gasdsClaims).where(eq(gasdsClaims.id, id));
+  if (!stored)
+    throw new HttpError(
+      409,
+      `Another claim for ${p.label} was recorded a moment ago; reload to see what is left to claim`,
+    );
   return strip(await position(db, organizationId, input.tax_year));
 }
