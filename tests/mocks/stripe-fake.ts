@@ -78,8 +78,13 @@ export type StripeFake = {
   submitBacs(intentId: string, accountNumber?: string): { paymentMethod: Obj; mandate: Obj; charge: Obj; intent: Obj };
   /** Runs before a create answers, e.g. to deliver a webhook before the client hears back. */
   onCreate?: (kind: 'payment_intent' | 'subscription', object: Obj) => Promise<void> | void;
-  /** Make the next N requests fail with a 500 api_error. */
+  /** Make the next N requests fail with a 500 api_error (before doing anything; nothing is saved for their key). */
   failNext: number;
+  /**
+   * Answer the next POST with a 500 as Stripe does once it started on a request: the answer is saved
+   * for its Idempotency-Key, so a retry with the key gets the same 500 for a day. `made`: it was done first.
+   */
+  fail500Saved: { made: boolean } | null;
   /** Refuse the next refund as Stripe does a request it will not make (400 invalid_request_error with this code). */
   refuseNextRefund: string | null;
   addPrice(id: string, unitAmount: number, options?: { currency?: string; interval?: string; active?: boolean }): Obj;
@@ -146,6 +151,7 @@ export async function startStripeFake(): Promise<StripeFake> {
     mandates: new Map(),
     paymentMethods: new Map(),
     failNext: 0,
+    fail500Saved: null,
     refuseNextRefund: null,
     listPageCap: 100,
     addBalanceTransaction(p) {
@@ -604,6 +610,16 @@ export async function startStripeFake(): Promise<StripeFake> {
       charge.refunds.data.unshift(refund);
       return { status: 200, body: refund };
     }
+    if (method === 'GET' && pathname === '/v1/refunds') {
+      // Newest first, as Stripe lists them; filtered by PaymentIntent (through its charge) or charge.
+      const intent = params.payment_intent ? fake.paymentIntents.get(params.payment_intent) : undefined;
+      const chargeId = params.charge ?? (intent?.latest_charge as string | undefined);
+      const data = [...fake.refunds.values()]
+        .filter((r) => !chargeId || r.charge === chargeId)
+        .reverse()
+        .slice(0, Number(params.limit ?? 10));
+      return { status: 200, body: { object: 'list', url: '/v1/refunds', has_more: false, data } };
+    }
     if (method === 'GET' && (m = /^\/v1\/refunds\/([^/]+)$/.exec(pathname))) {
       const refund = fake.refunds.get(m[1]);
       return refund ? { status: 200, body: refund } : missing('refund', m[1]);
@@ -702,6 +718,15 @@ export async function startStripeFake(): Promise<StripeFake> {
     if (cached) {
       res.writeHead(cached.status, { 'content-type': 'application/json', 'idempotent-replayed': 'true' });
       return res.end(cached.body);
+    }
+    if (fake.fail500Saved && request.method === 'POST') {
+      const { made } = fake.fail500Saved;
+      fake.fail500Saved = null;
+      if (made) await route(request);
+      const saved = JSON.stringify({ error: { type: 'api_error', message: 'Fake failure after the request started' } });
+      if (replayKey) replay.set(replayKey, { status: 500, body: saved });
+      res.writeHead(500, { 'content-type': 'application/json', 'request-id': id('req') });
+      return res.end(saved);
     }
     const { status, body } = await route(request);
     const text = JSON.stringify(body);

@@ -91,45 +91,51 @@ describe('card refunds through Stripe (libsql, Stripe fake)', () => {
     expect((await t.db.select().from(auditLog).where(eq(auditLog.targetId, g.id))).length).toBe(2);
   });
 
-  it('holds a refund Stripe did not answer as pending (504), reserved, and asks again under the same key', async () => {
-    const g = await cardGift();
-    // Stripe's 500s (every retry of the SDK's): the refund may or may not exist, so it is not failed.
-    fake.failNext = 5;
-    const key = crypto.randomUUID();
-    const send = () =>
-      t.client(finance.token).api.donations[':id'].refund.$post({
-        param: { id: g.id },
-        json: { amount: 2500, reason: 'requested_by_customer' },
-        header: { 'idempotency-key': key },
+  it('holds a refund Stripe did not answer as pending (504), reserved, and never makes it twice when sent again', async () => {
+    // Stripe made the refund, then its answer was a 500 (which it replays for that key): found, recorded once.
+    for (const made of [true, false]) {
+      const g = await cardGift();
+      fake.fail500Saved = { made };
+      const key = crypto.randomUUID();
+      const send = () =>
+        t.client(finance.token).api.donations[':id'].refund.$post({
+          param: { id: g.id },
+          json: { amount: 2500, reason: 'requested_by_customer' },
+          header: { 'idempotency-key': key },
+        });
+      const first = await send();
+      expect((await errorOf(first, 504)).message).toMatch(/may have been made.*held as pending/);
+      const [held] = await reversals(g.id);
+      expect(held).toMatchObject({
+        status: 'pending',
+        amount: 2500,
+        note: expect.stringMatching(/^No answer from Stripe/),
       });
-    const first = await send();
-    fake.failNext = 0;
-    expect((await errorOf(first, 504)).message).toMatch(/may have been made.*held as pending/);
-    const [held] = await reversals(g.id);
-    expect(held).toMatchObject({
-      status: 'pending',
-      amount: 2500,
-      note: expect.stringMatching(/^No answer from Stripe/),
-    });
-    // Its amount stays reserved: no second refund can take it while Stripe has not said.
-    expect((await errorOf(await refund(g.id, { amount: 2000, reason: 'duplicate' }), 400)).message).toMatch(
-      /at most 1500 pence/,
-    );
-    // The same request again asks Stripe under the same idempotency key, and records the refund once.
-    const again = await send();
-    expect(again.status, await again.clone().text()).toBe(200);
-    const asked = fake.requests.filter((r) => r.path === '/v1/refunds' && r.body.payment_intent === g.paymentIntentId);
-    expect(new Set(asked.map((r) => r.idempotencyKey))).toEqual(new Set([`refund-${held.id}`]));
-    expect(await reversals(g.id)).toMatchObject([
-      { id: held.id, status: 'succeeded', providerId: expect.stringMatching(/^re_/) },
-    ]);
-    expect((await t.db.select().from(donations).where(eq(donations.id, g.id)))[0]).toMatchObject({
-      refundedAmount: 2500,
-    });
-    // A third time changes nothing.
-    expect((await send()).status).toBe(200);
-    expect((await t.db.select().from(donations).where(eq(donations.id, g.id)))[0]).toMatchObject({
-      refundedAmount: 2500,
-    });
+      // Its amount stays reserved: no second refund can take it while Stripe has not said.
+      expect((await errorOf(await refund(g.id, { amount: 2000, reason: 'duplicate' }), 400)).message).toMatch(
+        /at most 1500 pence/,
+      );
+      // Sent again: the refund Stripe made is found by our reversal id; if none, it is made under a new key.
+      const again = await send();
+      expect(again.status, await again.clone().text()).toBe(200);
+      const created = fake.requests.filter(
+        (r) => r.method === 'POST' && r.path === '/v1/refunds' && r.body.payment_intent === g.paymentIntentId,
+      );
+      // (The SDK's own retries repeat the first key, and get Stripe's saved 500 each time.)
+      expect([...new Set(created.map((r) => r.idempotencyKey))]).toEqual(
+        made ? [`refund-${held.id}`] : [`refund-${held.id}`, `refund-${held.id}-again`],
+      );
+      const charge = [...fake.charges.values()].find((c) => c.payment_intent === g.paymentIntentId)!;
+      expect(charge.amount_refunded).toBe(2500);
+      expect(await reversals(g.id)).toMatchObject([
+        { id: held.id, status: 'succeeded', providerId: expect.stringMatching(/^re_/) },
+      ]);
+      expect((await t.db.select().from(donations).where(eq(donations.id, g.id)))[0]).toMatchObject({
+        refundedAmount: 2500,
+      });
+      // A third time changes nothing, at Stripe or here.
+      expect((await send()).status).toBe(200);
+      expect(charge.amount_refunded).toBe(2500);
+    }
   });
 });

@@ -50,6 +50,11 @@ export type RefundRequest = {
   reversalId: string;
   amount: number;
   reason: ReversalReason;
+  /**
+   * The same refund asked again after Stripe did not answer: Stripe replays its first answer to a
+   * key for a day (a 500 included), so the provider first looks for the refund it may have made.
+   */
+  again?: boolean;
 };
 
 /**

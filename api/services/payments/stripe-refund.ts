@@ -7,7 +7,14 @@ import type { ReversalReason } from '../../../domain/finance';
  */
 export async function createProviderRefund(
   stripe: Stripe,
-  p: { paymentIntentId: string; amount: number; donationId: string; reversalId: string; reason: ReversalReason },
+  p: {
+    paymentIntentId: string;
+    amount: number;
+    donationId: string;
+    reversalId: string;
+    reason: ReversalReason;
+    again?: boolean;
+  },
 ): Promise<Stripe.Refund> {
   const reason =
     p.reason === 'duplicate' || p.reason === 'fraudulent' || p.reason === 'requested_by_customer'
@@ -20,8 +27,21 @@ export async function createProviderRefund(
       ...(reason ? { reason } : {}),
       metadata: { donation_id: p.donationId, reversal_id: p.reversalId },
     },
-    { idempotencyKey: `refund-${p.reversalId}` },
+    // Asked again once no refund of ours was found: a key of its own, as Stripe replays the first's answer.
+    { idempotencyKey: p.again ? `refund-${p.reversalId}-again` : `refund-${p.reversalId}` },
   );
+}
+
+/**
+ * The refund Stripe made for our reversal row, if it made one: found among the PaymentIntent's
+ * refunds by the `reversal_id` we put in its metadata (a gift has a handful of refunds at most).
+ */
+export async function findProviderRefund(
+  stripe: Stripe,
+  p: { paymentIntentId: string; reversalId: string },
+): Promise<Stripe.Refund | null> {
+  const refunds = await stripe.refunds.list({ payment_intent: p.paymentIntentId, limit: 100 });
+  return refunds.data.find((refund) => refund.metadata?.reversal_id === p.reversalId) ?? null;
 }
 
 /**

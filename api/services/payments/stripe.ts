@@ -5,7 +5,7 @@ import { toMetadata } from '../donations/pending';
 import { createStripe, intentIdFromClientSecret } from './stripe-client';
 import type { AppConfig } from '../../lib/config';
 import type { PaymentProvider } from './provider';
-import { createProviderRefund, stripeRefused } from './stripe-refund';
+import { createProviderRefund, findProviderRefund, stripeRefused } from './stripe-refund';
 import { refundReplyEvent } from './stripe-objects';
 
 const stripeCode = (error: unknown) => (error as { code?: string })?.code ?? null;
@@ -214,7 +214,7 @@ export function createStripeProvider(
     },
 
     /** Stripe's answer, recorded at once as the event it stands for; the webhook for it then changes nothing. */
-    async refund({ gift, reversalId, amount, reason }) {
+    async refund({ gift, reversalId, amount, reason, again }) {
       if (!gift.paymentIntentId) {
         return {
           refused: {
@@ -226,19 +226,25 @@ export function createStripeProvider(
       }
       let refund: Stripe.Refund;
       try {
-        refund = await createProviderRefund(stripe(), {
-          paymentIntentId: gift.paymentIntentId,
-          amount,
-          donationId: gift.id,
-          reversalId,
-          reason,
-        });
+        const made = again
+          ? await findProviderRefund(stripe(), { paymentIntentId: gift.paymentIntentId, reversalId })
+          : null;
+        refund =
+          made ??
+          (await createProviderRefund(stripe(), {
+            paymentIntentId: gift.paymentIntentId,
+            amount,
+            donationId: gift.id,
+            reversalId,
+            reason,
+            again,
+          }));
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
         if (!stripeRefused(error))
           return {
             unsure: {
-              message: `Stripe did not answer (${message.slice(0, 200)}), so the refund may have been made. It is held as pending, and its amount stays reserved, until Stripe says. Send this refund again: Stripe makes it at most once`,
+              message: `Stripe did not answer (${message.slice(0, 200)}), so the refund may have been made. It is held as pending, and its amount stays reserved, until Stripe says. Send this refund again: the refund Stripe made is looked for first, so it is never made twice`,
               note: `No answer from Stripe: ${message}`,
             },
           };

@@ -91,9 +91,9 @@ export async function refundDonation(
     if (earlier) {
       if (earlier.donationId !== gift.id)
         throw new HttpError(409, 'Idempotency-Key: this key was already used for another gift');
-      // A card refund whose answer never came is asked of Stripe again, under the same key there.
+      // A card refund whose answer never came: the refund Stripe made is looked for, else asked again.
       if (earlier.kind === 'refund' && earlier.status === 'pending' && !earlier.providerId)
-        await refundThroughProvider(ctx, gift, earlier.id, earlier.amount, earlier.reason);
+        await refundThroughProvider(ctx, gift, earlier.id, earlier.amount, earlier.reason, true);
       return { status: 200, body: await result(db, earlier.id) };
     }
   }
@@ -187,10 +187,11 @@ async function refundThroughProvider(
   reversalId: string,
   amount: number,
   reason: ReversalReason,
+  again = false,
 ) {
   const { db } = ctx;
   const payments = ctx.payments.forSource(gift.source);
-  const outcome = await payments.refund({ gift, reversalId, amount, reason });
+  const outcome = await payments.refund({ gift, reversalId, amount, reason, again });
   if ('refused' in outcome) {
     await db
       .update(donationReversals)
