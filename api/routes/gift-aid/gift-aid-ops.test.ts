@@ -227,6 +227,12 @@ describe(`Gift Aid operations (${engineName})`, () => {
 
     // Cancelled within 30 days of the confirmation: void from the day it was made, so neither gift is
     // eligible: not the later one, and not the earlier one it covered either (HMRC: it never counted).
+    // While a draft claim holds its gifts, that claim is voided first: they must not reach HMRC.
+    const draft = await newClaim(org.id);
+    expect(draft.gift_count).toBe(2);
+    const held = await declarationOf(orgAdmin).cancel.$post({ param: { id: declaration._id } });
+    expect((await errorOf(held, 409)).message).toMatch(/void that claim first/);
+    expect((await claimOf(admin).void.$post({ param: { id: draft._id }, json: {} })).status).toBe(200);
     const cancelled = await declarationOf(orgAdmin).cancel.$post({ param: { id: declaration._id } });
     expect((await bodyOf(cancelled, 200)).cancelled_at).toBe('2026-01-05T00:00:00.000Z');
     expect(await eligibleCount(org.id, orgAdmin)).toBe(0);
@@ -771,6 +777,11 @@ describe(`Gift Aid operations (${engineName})`, () => {
 
     const over = await claimGasds(orgAdmin, { organization_id: org.id, tax_year: 2025, amount: 100_100 });
     expect((await errorOf(over, 400)).message).toMatch(/^amount: at most £1,000\.00 .*10 times the Gift Aid donations/);
+    // Whole gifts only: £1 fits no £25 gift, so nothing is claimed (not a claim of £0).
+    const tiny = await claimGasds(orgAdmin, { organization_id: org.id, tax_year: 2025, amount: 100 });
+    expect((await errorOf(tiny, 422)).message).toMatch(
+      /^amount: no whole gift fits in £1\.00; the smallest .* is £25\.00/,
+    );
     expect(await t.db.select().from(gasdsClaims).where(eq(gasdsClaims.organizationId, org.id))).toHaveLength(0);
     expect((await position(org.id, orgAdmin)).small_gifts).toBe(49);
     const other = await charity('GASDS other');

@@ -158,6 +158,12 @@ export async function createGasdsClaim(
     chosen.push(gift.id);
     total += gift.amount;
   }
+  // Whole gifts only: an amount below the smallest gift would be a claim of £0 on no gift.
+  if (!chosen.length)
+    throw new HttpError(
+      422,
+      `amount: no whole gift fits in ${formatPence(amount)}; the smallest unclaimed small gift for ${p.label} is ${formatPence(Math.min(...p.giftIds.map((g) => g.amount)))}`,
+    );
   const id = crypto.randomUUID();
   const chosenIds = sql`(select value from json_each(${JSON.stringify(chosen)}))`;
   // Guarded by what was read: the chosen gifts all still unclaimed, and the year's claims as they

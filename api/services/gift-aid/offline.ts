@@ -1,7 +1,7 @@
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../../db/client';
 import { parseId } from '../../../domain/ids';
-import { donations, giftAidClaimedGifts, giftAidDeclarations, users } from '../../../db/schema';
+import { donations, giftAidClaimedGifts, giftAidClaims, giftAidDeclarations, users } from '../../../db/schema';
 import { type GiftAidDetails, isIsoDay, londonIsoDate, londonMidnight } from '../../../domain';
 import { badRequest, HttpError, notFound } from '../../lib/errors';
 import type { AuthUser } from '../../lib/types';
@@ -173,6 +173,21 @@ export async function cancelDeclaration(
     (!row.confirmationSentAt || now.getTime() - row.confirmationSentAt.getTime() <= ORAL_COOLING_OFF_MS);
   const cancelledAt = withinCoolingOff ? row.declaredAt : now;
   const ids = chain.map((r) => r.id);
+  if (withinCoolingOff) {
+    // Void from the start, its gifts must not reach HMRC: a draft claim holding one is voided first.
+    const [inDraft] = await db
+      .select({ claimId: giftAidClaimedGifts.claimId })
+      .from(giftAidClaimedGifts)
+      .innerJoin(donations, eq(donations.id, giftAidClaimedGifts.donationId))
+      .innerJoin(giftAidClaims, eq(giftAidClaims.id, giftAidClaimedGifts.claimId))
+      .where(and(inArray(donations.giftAidDeclarationId, ids), eq(giftAidClaims.status, 'draft')))
+      .limit(1);
+    if (inDraft)
+      throw new HttpError(
+        409,
+        'A draft Gift Aid claim holds a gift under this declaration, which this cancellation makes void from the start; void that claim first, then cancel, then claim again',
+      );
+  }
   await db.batch([
     db
       .update(giftAidDeclarations)

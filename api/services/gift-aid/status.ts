@@ -1,11 +1,11 @@
-import { and, eq, isNotNull, isNull } from 'drizzle-orm';
+import { and, eq, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../../db/client';
 import { giftAidAdjustments, giftAidClaimedGifts, giftAidClaims } from '../../../db/schema';
 import { canMoveClaim, claimMoveRefusal, type GiftAidClaimStatus, isIsoDay, londonIsoDate } from '../../../domain';
 import { badRequest, HttpError } from '../../lib/errors';
 import type { AuthUser } from '../../lib/types';
 import type { ClaimDto, ClaimUpdate, PaymentInput } from '../../schemas/gift-aid';
-import { type AuditActor, auditInsert, staffActor } from '../audit/append';
+import { type AuditActor, auditInsertIf, staffActor } from '../audit/append';
 import { getClaim } from './claims';
 import type { AuditedWriteContext, SignedInContext } from '../../lib/service-context';
 
@@ -41,6 +41,10 @@ async function moveClaim(
   now: Date,
 ): Promise<ClaimDto> {
   const guard = and(eq(giftAidClaims.id, claim._id), eq(giftAidClaims.status, claim.status));
+  // The statements after the move ride on it: this request's own write (its updated_at) is there, so
+  // a move that lost a race releases nothing and logs nothing.
+  const moved = sql`exists (select 1 from ${giftAidClaims} where ${giftAidClaims.id} = ${claim._id}
+    and ${giftAidClaims.updatedAt} = ${now.getTime()} and ${giftAidClaims.status} = ${set.status ?? claim.status})`;
   const changes: Record<string, [unknown, unknown]> = {};
   for (const [key, value] of Object.entries(set))
     changes[key] = [null, value instanceof Date ? value.toISOString() : value];
@@ -53,21 +57,22 @@ async function moveClaim(
     ...(extra === 'release'
       ? [
           // A void draft gives its gifts back (they become eligible again) and hands back the adjustments it was to report.
-          db.delete(giftAidClaimedGifts).where(eq(giftAidClaimedGifts.claimId, claim._id)),
+          db.delete(giftAidClaimedGifts).where(and(eq(giftAidClaimedGifts.claimId, claim._id), moved)),
           db
             .update(giftAidAdjustments)
             .set({ settledClaimId: null })
-            .where(eq(giftAidAdjustments.settledClaimId, claim._id)),
+            .where(and(eq(giftAidAdjustments.settledClaimId, claim._id), moved)),
           // And the refunds of its own gifts are no over-claim any more: it never reached HMRC, and the
           // next claim takes each gift at what it is worth after them. Left, they were reported as well.
           db
             .delete(giftAidAdjustments)
-            .where(and(eq(giftAidAdjustments.claimId, claim._id), isNull(giftAidAdjustments.settledClaimId))),
+            .where(and(eq(giftAidAdjustments.claimId, claim._id), isNull(giftAidAdjustments.settledClaimId), moved)),
         ]
       : []),
-    auditInsert(
+    auditInsertIf(
       db,
       actor,
+      moved,
       { action, targetType: 'claim', targetId: claim._id, organizationId: claim.organization.value, changes, note },
       now,
     ),
@@ -92,6 +97,13 @@ async function moveClaim(
   if (current?.status !== claim.status)
     throw new HttpError(409, 'This claim was changed a moment ago; reload it and try again');
   await db.batch(statements as [(typeof statements)[number], ...typeof statements]);
+  const [after] = await db
+    .select({ updatedAt: giftAidClaims.updatedAt })
+    .from(giftAidClaims)
+    .where(eq(giftAidClaims.id, claim._id))
+    .limit(1);
+  if (after?.updatedAt?.getTime() !== now.getTime())
+    throw new HttpError(409, 'This claim was changed a moment ago; reload it and try again');
   return getClaim({ db, viewer: actor.user }, claim._id);
 }
 

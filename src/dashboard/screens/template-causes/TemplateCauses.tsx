@@ -244,7 +244,11 @@ export function TemplateCauseForm({ id }: { id?: string }) {
   const save = async () => {
     setSaving(true);
     setError(null);
-    const json = { ...values, campaign_id: values.campaign_id || null, image: values.image || null };
+    // The cover is sent only when chosen here: a cause kept from before with another image keeps it.
+    const { image: chosen, ...words } = values;
+    const image = chosen || null;
+    const unchanged = current !== undefined && image === (current.image ?? null);
+    const json = { ...words, campaign_id: values.campaign_id || null, ...(unchanged ? {} : { image }) };
     const res = id
       ? await api((o) => causesApi[':id'].$put({ param: { id }, json }, o), { token })
       : await api((o) => causesApi.$post({ json }, o), { token });
