@@ -69,6 +69,8 @@ export const donationReversals = sqliteTable(
     createdAt: createdAt(),
     succeededAt: integer('succeeded_at', { mode: 'timestamp_ms' }),
     updatedAt: updatedAt(),
+    /** When a refund that had succeeded failed (or was cancelled): the journal posts its return that day. */
+    failedAt: integer('failed_at', { mode: 'timestamp_ms' }),
   },
   (t) => [
     index('donation_reversals_donation_idx').on(t.donationId, t.status),

@@ -118,7 +118,7 @@ function screenFor(route: Route, user: DashUser | null | undefined, isStaff = fa
 }
 
 export function RouteView() {
-  const { pathname, search } = useStore($location);
+  const { pathname, search, visit } = useStore($location);
   const user = useStore($dashUser);
   const route = matchRoute(pathname);
   const mainRef = useRef<HTMLElement>(null);
@@ -133,7 +133,7 @@ export function RouteView() {
     // Move focus to the new page for screen readers, but not on the first load.
     if (first.current) first.current = false;
     else mainRef.current?.focus({ preventScroll: true });
-  }, [pathname, route.name]);
+  }, [visit]);
 
   return (
     <main id="dash-main" className="dash-main" tabIndex={-1} ref={mainRef}>

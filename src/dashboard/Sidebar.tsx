@@ -11,7 +11,7 @@ export function Sidebar() {
   const open = useStore($sidebarOpen);
   const mobile = useStore($isMobile);
   const drawerOpen = useStore($mobileSidebarOpen);
-  const { pathname, search } = useStore($location);
+  const { pathname, search, visit } = useStore($location);
   const navRef = useRef<HTMLDivElement>(null);
   const collapsed = !mobile && !open;
   const groups = user ? buildMenu(user.type) : [];
@@ -21,7 +21,7 @@ export function Sidebar() {
   // into it when it opens and Tab cycles inside it (the page under it is inert).
   useEffect(() => {
     if (mobile) setMobileSidebarOpen(false);
-  }, [pathname, search, mobile]);
+  }, [visit, mobile]);
   useEffect(() => {
     if (!(mobile && drawerOpen)) return;
     navRef.current?.querySelector<HTMLElement>('a,button')?.focus();
@@ -47,11 +47,11 @@ export function Sidebar() {
   // However it closes (Escape, the scrim, Ctrl+B, a link), the focus left in the now inert drawer goes
   // back to the button that opened it, or after a link to the new page (whose own move to it was refused
   // while the page was inert). Once the page is no longer inert, a frame later.
-  const openedOn = useRef<string | null>(null);
+  const openedOn = useRef<number | null>(null);
   useEffect(() => {
     if (mobile && drawerOpen) {
-      // Kept from the opening: a link changes the path a render before the drawer closes.
-      openedOn.current ??= pathname;
+      // Kept from the opening: a link changes the place a render before the drawer closes.
+      openedOn.current ??= visit;
       return;
     }
     const from = openedOn.current;
@@ -60,10 +60,10 @@ export function Sidebar() {
     requestAnimationFrame(() => {
       const active = document.activeElement;
       if (active && active !== document.body && !navRef.current?.contains(active)) return;
-      if (from !== pathname) document.querySelector<HTMLElement>('#dash-main')?.focus({ preventScroll: true });
+      if (from !== visit) document.querySelector<HTMLElement>('#dash-main')?.focus({ preventScroll: true });
       else document.querySelector<HTMLElement>('[aria-controls="dash-sidebar"]')?.focus();
     });
-  }, [mobile, drawerOpen, pathname]);
+  }, [mobile, drawerOpen, visit]);
 
   const state = mobile ? (drawerOpen ? 'open' : 'closed') : open ? 'expanded' : 'collapsed';
   return (

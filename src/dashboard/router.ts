@@ -1,15 +1,29 @@
 import { atom } from 'nanostores';
 import { isDashboardHref } from './lib/routes';
 
-/** Current location (pathname + search) for the client-only dashboard router. */
-export const $location = atom<{ pathname: string; search: string }>({ pathname: '/dashboard', search: '' });
+/**
+ * Current location (pathname + search) for the client-only dashboard router. `visit` counts the
+ * places the reader went (links, back and forward): focus moves to the page on each, even when only
+ * the query changed (staff's My Appeals and Appeals), but not when a screen replaces its own address
+ * in place to keep a filter in it.
+ */
+export const $location = atom<{ pathname: string; search: string; visit: number }>({
+  pathname: '/dashboard',
+  search: '',
+  visit: 0,
+});
 
 /** How many dashboard entries sit behind the current one (from history.state). */
 let inAppDepth = 0;
 
-function sync(): void {
+function sync(newVisit = true): void {
   inAppDepth = Number(window.history.state?.dashboardDepth ?? 0);
-  $location.set({ pathname: window.location.pathname, search: window.location.search });
+  const { visit } = $location.get();
+  $location.set({
+    pathname: window.location.pathname,
+    search: window.location.search,
+    visit: newVisit ? visit + 1 : visit,
+  });
 }
 
 /** `keepScroll`: the same screen, filtered (a list's filter kept in its address), stays where it was. */
@@ -24,7 +38,8 @@ export function navigate(to: string, options: { replace?: boolean; keepScroll?: 
     window.history.pushState({ dashboardDepth: inAppDepth + 1 }, '', url.pathname + url.search + url.hash);
     inAppDepth += 1;
   }
-  sync();
+  // A replaced entry in place (a list's filter kept in its address) is the same visit.
+  sync(!options.replace || url.pathname !== $location.get().pathname);
   // Spec: scroll resets to the top on every path change.
   if (!options.keepScroll) window.scrollTo(0, 0);
 }

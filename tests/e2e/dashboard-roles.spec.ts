@@ -205,6 +205,8 @@ test("an admin's My Appeals lists the appeals they started, and Appeals every ap
   await myAppeals.click();
   await expect(page).toHaveURL(/\/dashboard\/active-appeals\?mine=true$/);
   await expect(page.getByRole('heading', { level: 1, name: 'My Appeals' })).toBeVisible();
+  // Another place, though only the query changed: the focus moves to the page, as on any link.
+  await expect(page.locator('#dash-main')).toBeFocused();
   await expect(page).toHaveTitle('My Appeals | UK NFP Dashboard');
   await expect(page.getByRole('checkbox', { name: 'Only appeals I started' })).toBeChecked();
   await expect(myAppeals).toHaveAttribute('aria-current', 'page');

@@ -232,6 +232,42 @@ describe(`accounts journal CSV (${engineName})`, () => {
     ]);
   });
 
+  it('keeps a refund that later failed on the day it succeeded, and posts the money back on the day it failed', async () => {
+    const donor = await createUser(t.db);
+    const wells = (await createCampaign(t.db, { title: 'July wells', organizationId: orgA, incomeCode: '4100' })).id;
+    const gift = await createDonation(t.db, {
+      donorId: donor.id,
+      campaignId: wells,
+      amount: 3_000,
+      source: 'card',
+      method: 'card',
+      date: new Date('2026-07-01T10:00:00Z'),
+    });
+    await t.db.insert(donationReversals).values({
+      donationId: gift.id,
+      kind: 'refund',
+      amount: 1_200,
+      reason: 'requested_by_customer',
+      status: 'failed',
+      providerId: `re_failed_later_${engineName}`,
+      succeededAt: new Date('2026-07-09T10:00:00Z'),
+      failedAt: new Date('2026-07-12T10:00:00Z'),
+    });
+    const succeeded = await journal({ from: '2026-07-09', to: '2026-07-09' });
+    expect(succeeded.lines.map((l) => [l.code, l.pence, l.description])).toEqual([
+      ['4100', 1_200, 'Refunds and reversals of donations to July wells'],
+      ['1210', -1_200, 'Refunds and reversals of donations to July wells, from Stripe clearing'],
+    ]);
+    const failed = await journal({ from: '2026-07-12', to: '2026-07-12' });
+    expect(failed.lines.map((l) => [l.code, l.pence, l.description])).toEqual([
+      ['4100', -1_200, 'Failed refunds of donations to July wells, back as income'],
+      ['1210', 1_200, 'Failed refunds of donations to July wells, back to Stripe clearing'],
+    ]);
+    // Over the month, the refund and its return cancel: income is the gift.
+    const july = await journal({ from: '2026-07-01', to: '2026-07-31' });
+    expect(-sum(july.lines.filter((l) => l.fund === 'July wells' && l.code.startsWith('4')))).toBe(3_000);
+  });
+
   it('income lines total the donations list (net of refunds) for the same period and scope', async () => {
     const { lines } = await journal({ from: '2026-06-01', to: '2026-06-30' });
     const income = -sum(lines.filter((l) => l.code.startsWith('4')));

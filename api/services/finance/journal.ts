@@ -1,4 +1,4 @@
-import { and, eq, gte, inArray, lt, sql } from 'drizzle-orm';
+import { and, eq, gte, inArray, isNotNull, lt, sql } from 'drizzle-orm';
 import { campaignOfGift, giftOf } from '../../../db/gift-joins';
 import type { Db } from '../../../db/client';
 import { campaigns, donationReversals, donations, organizations } from '../../../db/schema';
@@ -51,6 +51,8 @@ type FundRow = {
   gross: number;
   fees: number;
   reversed: number;
+  /** Refunds that had succeeded and then failed: the money came back, posted on the day it did. */
+  returned: number;
 };
 
 /** Gifts made through the provider (a null method is an older card or demo gift). */
@@ -108,9 +110,10 @@ export async function accountsJournal(db: Db, scope: OrgScope, from: string, to:
   const toYear = Number(to.slice(0, 4)) + 1;
   const giftDay = sql<number>`cast(${londonLocalMs(sql`${donations.date}`, fromYear, toYear)} / ${sql.raw(String(DAY_MS))} as integer)`;
   const reversalDay = sql<number>`cast(${londonLocalMs(sql`${donationReversals.succeededAt}`, fromYear, toYear)} / ${sql.raw(String(DAY_MS))} as integer)`;
+  const failedDay = sql<number>`cast(${londonLocalMs(sql`${donationReversals.failedAt}`, fromYear, toYear)} / ${sql.raw(String(DAY_MS))} as integer)`;
   const scoped = orgCondition(scope, sql`${campaigns.organizationId}`);
 
-  const [gifts, reversals] = await Promise.all([
+  const [gifts, reversals, returns] = await Promise.all([
     db
       .select({
         ...fundColumns,
@@ -144,14 +147,31 @@ export async function accountsJournal(db: Db, scope: OrgScope, from: string, to:
       .innerJoin(campaigns, campaignOfGift)
       .leftJoin(organizations, eq(organizations.id, campaigns.organizationId))
       .where(
+        // Every reversal that succeeded, on the day it did, whatever became of it: a day already
+        // exported keeps its lines, and a refund that failed later is returned on its own day.
+        and(gte(donationReversals.succeededAt, start), lt(donationReversals.succeededAt, end), scoped),
+      )
+      .groupBy(reversalDay, campaigns.id, channelOf),
+    db
+      .select({
+        ...fundColumns,
+        dayNumber: failedDay,
+        channel: channelOf,
+        returned: sql<number>`sum(${donationReversals.amount})`,
+      })
+      .from(donationReversals)
+      .innerJoin(donations, giftOf(donationReversals))
+      .innerJoin(campaigns, campaignOfGift)
+      .leftJoin(organizations, eq(organizations.id, campaigns.organizationId))
+      .where(
         and(
-          eq(donationReversals.status, 'succeeded'),
-          gte(donationReversals.succeededAt, start),
-          lt(donationReversals.succeededAt, end),
+          isNotNull(donationReversals.succeededAt),
+          gte(donationReversals.failedAt, start),
+          lt(donationReversals.failedAt, end),
           scoped,
         ),
       )
-      .groupBy(reversalDay, campaigns.id, channelOf),
+      .groupBy(failedDay, campaigns.id, channelOf),
   ]);
 
   const rows = new Map<string, FundRow>();
@@ -171,6 +191,7 @@ export async function accountsJournal(db: Db, scope: OrgScope, from: string, to:
         gross: 0,
         fees: 0,
         reversed: 0,
+        returned: 0,
       };
       rows.set(key, row);
     }
@@ -182,6 +203,7 @@ export async function accountsJournal(db: Db, scope: OrgScope, from: string, to:
     row.fees += Number(g.fees);
   }
   for (const r of reversals) rowFor(r).reversed += Number(r.reversed);
+  for (const r of returns) rowFor(r).returned += Number(r.returned);
 
   const journals = new Map<string, Journal>();
   const sorted = [...rows.values()].sort(
@@ -209,6 +231,8 @@ export async function accountsJournal(db: Db, scope: OrgScope, from: string, to:
     add(r.gross - r.fees, cashCode, `Donations to ${r.fund}, net, to ${cashName}`);
     add(r.reversed, r.incomeCode, `Refunds and reversals of donations to ${r.fund}`);
     add(-r.reversed, cashCode, `Refunds and reversals of donations to ${r.fund}, from ${cashName}`);
+    add(-r.returned, r.incomeCode, `Failed refunds of donations to ${r.fund}, back as income`);
+    add(r.returned, cashCode, `Failed refunds of donations to ${r.fund}, back to ${cashName}`);
   }
   return [...journals.values()].filter((j) => j.lines.length > 0);
 }

@@ -42,7 +42,7 @@ export function guardedReversalInsert(db: Db, r: NewReversal, now = Date.now()) 
     .insert(donationReversals)
     .select(sql`select ${r.id}, ${r.donationId}, ${r.kind}, ${r.amount}, ${r.reason}, ${r.note},
     ${r.status}, null, ${r.idempotencyKey}, null, null, null, ${r.createdBy}, ${now},
-    ${r.status === 'succeeded' ? now : null}, ${now}
+    ${r.status === 'succeeded' ? now : null}, ${now}, null
     where ${r.amount} > 0 and ${r.amount} <= ${remainingSql(r.donationId)}`);
 }
 
@@ -126,7 +126,8 @@ export function providerRefundStatements(
     .insert(donationReversals)
     .select(
       sql`select ${crypto.randomUUID()}, ${donationId}, 'refund', ${refund.amount}, ${reason}, null, ${status}, ${refund.id}, null,
-        ${refund.balanceTransactionId}, null, null, null, ${now}, ${status === 'succeeded' ? now : null}, ${now} where ${guard}`,
+        ${refund.balanceTransactionId}, null, null, null, ${now}, ${status === 'succeeded' ? now : null}, ${now},
+        ${status === 'failed' || status === 'cancelled' ? now : null} where ${guard}`,
     )
     .onConflictDoUpdate({
       target: donationReversals.providerId,
@@ -135,6 +136,8 @@ export function providerRefundStatements(
         amount: sql`excluded.amount`,
         balanceTransactionId: sql`coalesce(excluded.balance_transaction_id, ${donationReversals.balanceTransactionId})`,
         succeededAt: sql`coalesce(${donationReversals.succeededAt}, excluded.succeeded_at)`,
+        // The first time it is known failed (an older event cannot undo it: statuses only move forward).
+        failedAt: sql`coalesce(${donationReversals.failedAt}, case when ${rank(sql`excluded.status`)} = 2 then excluded.updated_at end)`,
         updatedAt: sql`excluded.updated_at`,
       },
     });

@@ -195,7 +195,7 @@ async function refundThroughProvider(
   if ('refused' in outcome) {
     await db
       .update(donationReversals)
-      .set({ status: 'failed', note: outcome.refused.note.slice(0, 500), updatedAt: new Date() })
+      .set({ status: 'failed', note: outcome.refused.note.slice(0, 500), updatedAt: new Date(), failedAt: new Date() })
       .where(and(eq(donationReversals.id, reversalId), eq(donationReversals.status, 'pending')));
     throw new HttpError(outcome.refused.status, outcome.refused.message);
   }

@@ -57,7 +57,7 @@ export const chargeDispute: EventHandler = async ({ db }, event) => {
     .insert(donationReversals)
     .select(
       sql`select ${crypto.randomUUID()}, ${gift.id}, 'dispute', min(${dispute.amount}, d.amount - d.refunded_amount), 'dispute_lost', null, 'succeeded',
-        ${dispute.id}, null, null, ${fee}, null, null, ${now}, ${now}, ${now}
+        ${dispute.id}, null, null, ${fee}, null, null, ${now}, ${now}, ${now}, null
         from donations d where d.id = ${gift.id} and d.amount - d.refunded_amount > 0 and ${guard}`,
     )
     .onConflictDoNothing({ target: donationReversals.providerId });
