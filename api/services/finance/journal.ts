@@ -1,4 +1,4 @@
-import { and, eq, gte, inArray, isNotNull, lt, sql } from 'drizzle-orm';
+import { type AnyColumn, and, eq, gte, inArray, isNotNull, lt, type SQL, sql } from 'drizzle-orm';
 import { campaignOfGift, giftOf } from '../../../db/gift-joins';
 import type { Db } from '../../../db/client';
 import { campaigns, donationReversals, donations, organizations } from '../../../db/schema';
@@ -108,10 +108,29 @@ export async function accountsJournal(db: Db, scope: OrgScope, from: string, to:
   const end = londonMidnight(nextDay(to));
   const fromYear = Number(from.slice(0, 4));
   const toYear = Number(to.slice(0, 4)) + 1;
-  const giftDay = sql<number>`cast(${londonLocalMs(sql`${donations.date}`, fromYear, toYear)} / ${sql.raw(String(DAY_MS))} as integer)`;
-  const reversalDay = sql<number>`cast(${londonLocalMs(sql`${donationReversals.succeededAt}`, fromYear, toYear)} / ${sql.raw(String(DAY_MS))} as integer)`;
-  const failedDay = sql<number>`cast(${londonLocalMs(sql`${donationReversals.failedAt}`, fromYear, toYear)} / ${sql.raw(String(DAY_MS))} as integer)`;
+  /** A timestamp column as its London day number, the day a journal is dated by. */
+  const dayOf = (column: SQL | AnyColumn) =>
+    sql<number>`cast(${londonLocalMs(sql`${column}`, fromYear, toYear)} / ${sql.raw(String(DAY_MS))} as integer)`;
   const scoped = orgCondition(scope, sql`${campaigns.organizationId}`);
+  const giftDay = dayOf(donations.date);
+  /** Reversal rows summed per day (of `at`), fund and channel. */
+  const reversalsBy = (
+    at: typeof donationReversals.succeededAt | typeof donationReversals.failedAt,
+    where: SQL | undefined,
+  ) =>
+    db
+      .select({
+        ...fundColumns,
+        dayNumber: dayOf(at),
+        channel: channelOf,
+        amount: sql<number>`sum(${donationReversals.amount})`,
+      })
+      .from(donationReversals)
+      .innerJoin(donations, giftOf(donationReversals))
+      .innerJoin(campaigns, campaignOfGift)
+      .leftJoin(organizations, eq(organizations.id, campaigns.organizationId))
+      .where(and(gte(at, start), lt(at, end), scoped, where))
+      .groupBy(dayOf(at), campaigns.id, channelOf);
 
   const [gifts, reversals, returns] = await Promise.all([
     db
@@ -135,43 +154,10 @@ export async function accountsJournal(db: Db, scope: OrgScope, from: string, to:
         ),
       )
       .groupBy(giftDay, campaigns.id, channelOf),
-    db
-      .select({
-        ...fundColumns,
-        dayNumber: reversalDay,
-        channel: channelOf,
-        reversed: sql<number>`sum(${donationReversals.amount})`,
-      })
-      .from(donationReversals)
-      .innerJoin(donations, giftOf(donationReversals))
-      .innerJoin(campaigns, campaignOfGift)
-      .leftJoin(organizations, eq(organizations.id, campaigns.organizationId))
-      .where(
-        // Every reversal that succeeded, on the day it did, whatever became of it: a day already
-        // exported keeps its lines, and a refund that failed later is returned on its own day.
-        and(gte(donationReversals.succeededAt, start), lt(donationReversals.succeededAt, end), scoped),
-      )
-      .groupBy(reversalDay, campaigns.id, channelOf),
-    db
-      .select({
-        ...fundColumns,
-        dayNumber: failedDay,
-        channel: channelOf,
-        returned: sql<number>`sum(${donationReversals.amount})`,
-      })
-      .from(donationReversals)
-      .innerJoin(donations, giftOf(donationReversals))
-      .innerJoin(campaigns, campaignOfGift)
-      .leftJoin(organizations, eq(organizations.id, campaigns.organizationId))
-      .where(
-        and(
-          isNotNull(donationReversals.succeededAt),
-          gte(donationReversals.failedAt, start),
-          lt(donationReversals.failedAt, end),
-          scoped,
-        ),
-      )
-      .groupBy(failedDay, campaigns.id, channelOf),
+    // Every reversal that succeeded, on the day it did, whatever became of it: a day already
+    // exported keeps its lines, and a refund that failed later is returned on its own day.
+    reversalsBy(donationReversals.succeededAt, undefined),
+    reversalsBy(donationReversals.failedAt, isNotNull(donationReversals.succeededAt)),
   ]);
 
   const rows = new Map<string, FundRow>();
@@ -202,8 +188,8 @@ export async function accountsJournal(db: Db, scope: OrgScope, from: string, to:
     row.gross += Number(g.gross);
     row.fees += Number(g.fees);
   }
-  for (const r of reversals) rowFor(r).reversed += Number(r.reversed);
-  for (const r of returns) rowFor(r).returned += Number(r.returned);
+  for (const r of reversals) rowFor(r).reversed += Number(r.amount);
+  for (const r of returns) rowFor(r).returned += Number(r.amount);
 
   const journals = new Map<string, Journal>();
   const sorted = [...rows.values()].sort(
