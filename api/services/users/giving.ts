@@ -68,7 +68,8 @@ export async function donorGiving(
       .from(donations)
       .innerJoin(campaigns, campaignOfGift)
       .where(paid),
-    // Gift Aid is 25% of each claimed gift, rounded down per gift (as the claim itself computes it).
+    // A donor's Gift Aid: 25% of each of their claimed gifts, rounded down per gift. (A claim rounds
+    // 25% of its whole total once, as HMRC does, so across donors the claim can be a few pence more.)
     db
       .select({ n: sql<number>`coalesce(sum(${giftAidClaimedGifts.amountPence} * 25 / 100), 0)` })
       .from(giftAidClaimedGifts)
