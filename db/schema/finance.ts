@@ -69,7 +69,10 @@ export const donationReversals = sqliteTable(
     createdAt: createdAt(),
     succeededAt: integer('succeeded_at', { mode: 'timestamp_ms' }),
     updatedAt: updatedAt(),
-    /** When a refund that had succeeded failed (or was cancelled): the journal posts its return that day. */
+    /**
+     * When it failed or was cancelled. For a refund that had succeeded first, the accounts journal
+     * posts the money's return on this day (decision 076).
+     */
     failedAt: integer('failed_at', { mode: 'timestamp_ms' }),
   },
   (t) => [

@@ -7,7 +7,7 @@ import { DonorRecord } from './screens/donors/DonorRecord';
 import { AuditScreen } from './screens/audit/AuditScreen';
 import { DonationPage } from './screens/donation/DonationPage';
 import { OrganizationForm } from './forms/OrganizationForm';
-import { matchRoute, type Route, routeTitle } from './lib/routes';
+import { listsOnlyMine, matchRoute, type Route, routeTitle } from './lib/routes';
 import { $location } from './router';
 import { AdminList, canAdd, NotYoursToAdd } from './screens/AdminList';
 import { CampaignEditorScreen } from './screens/CampaignEditorScreen';
@@ -125,7 +125,7 @@ export function RouteView() {
   const first = useRef(true);
 
   // The title follows the viewer too (a donor's "My Appeals"); focus moves only with the page.
-  const title = routeTitle(route, isStaffUser(user), new URLSearchParams(search).get('mine') === 'true');
+  const title = routeTitle(route, isStaffUser(user), listsOnlyMine(search));
   useEffect(() => {
     document.title = `${title ?? 'Dashboard'} | UK NFP Dashboard`;
   }, [title]);

@@ -152,16 +152,19 @@ describe(`Gift Aid operations (${engineName})`, () => {
   it('an oral declaration makes gifts eligible only once its written confirmation is sent, by email with the right to cancel', async () => {
     const { org, campaign, orgAdmin } = await charity('Oral');
     const donor = await createUser(t.db, { email: `oral-${crypto.randomUUID()}@example.com` });
-    const giftId = (
-      await createDonation(t.db, {
-        donorId: donor.id,
-        campaignId: campaign.id,
-        amount: 5000,
-        date: new Date('2026-01-10T12:00:00Z'),
-        source: 'manual',
-        method: 'cheque',
-      })
-    ).id;
+    /** A cheque from this donor, entered by hand, without Gift Aid until the office checks it. */
+    const cheque = async (amount: number, date: string) =>
+      (
+        await createDonation(t.db, {
+          donorId: donor.id,
+          campaignId: campaign.id,
+          amount,
+          date: new Date(date),
+          source: 'manual',
+          method: 'cheque',
+        })
+      ).id;
+    const giftId = await cheque(5000, '2026-01-10T12:00:00Z');
     const body = {
       donor_id: donor.id,
       organization_id: org.id,
@@ -199,16 +202,7 @@ describe(`Gift Aid operations (${engineName})`, () => {
     expect(audit.map((a) => a.action).sort()).toEqual(['declaration.confirm', 'declaration.create']);
 
     // A cheque from before the declaration, which it covers (covers_past), is eligible too.
-    const earlierId = (
-      await createDonation(t.db, {
-        donorId: donor.id,
-        campaignId: campaign.id,
-        amount: 3000,
-        date: new Date('2025-12-01T12:00:00Z'),
-        source: 'manual',
-        method: 'cheque',
-      })
-    ).id;
+    const earlierId = await cheque(3000, '2025-12-01T12:00:00Z');
     expect((await verify(orgAdmin, earlierId)).status).toBe(200);
     expect(await eligibleCount(org.id, orgAdmin)).toBe(2);
 

@@ -71,8 +71,9 @@ async function result(db: Db, reversalId: string): Promise<RefundResultDto> {
  * Refund (card) or reverse (offline) part or all of a gift. The reversal row is inserted only if it
  * fits in what remains (one SQL statement), so concurrent requests never exceed the gift. A card
  * refund goes to Stripe after its row is stored as pending; Stripe's refusal marks the row failed, so
- * nothing is left counting, while no answer at all leaves it pending (Stripe may have made it): the
- * same request again asks Stripe under the same idempotency key. Demo gifts take the same recording path through a Stripe-shaped event.
+ * nothing is left counting, while no answer at all leaves it pending and reserved (Stripe may have
+ * made it): the same request again looks for that refund at Stripe first (decision 076). Demo gifts
+ * take the same recording path through a Stripe-shaped event.
  */
 export async function refundDonation(
   ctx: RefundContext,
@@ -192,10 +193,11 @@ async function refundThroughProvider(
   const { db } = ctx;
   const payments = ctx.payments.forSource(gift.source);
   const outcome = await payments.refund({ gift, reversalId, amount, reason, again });
+  const now = new Date();
   if ('refused' in outcome) {
     await db
       .update(donationReversals)
-      .set({ status: 'failed', note: outcome.refused.note.slice(0, 500), updatedAt: new Date(), failedAt: new Date() })
+      .set({ status: 'failed', note: outcome.refused.note.slice(0, 500), updatedAt: now, failedAt: now })
       .where(and(eq(donationReversals.id, reversalId), eq(donationReversals.status, 'pending')));
     throw new HttpError(outcome.refused.status, outcome.refused.message);
   }
@@ -203,7 +205,7 @@ async function refundThroughProvider(
     // Not failed: Stripe may have made it, and its webhook (or this refund sent again) will say.
     await db
       .update(donationReversals)
-      .set({ note: outcome.unsure.note.slice(0, 500), updatedAt: new Date() })
+      .set({ note: outcome.unsure.note.slice(0, 500), updatedAt: now })
       .where(and(eq(donationReversals.id, reversalId), eq(donationReversals.status, 'pending')));
     throw new HttpError(504, outcome.unsure.message);
   }

@@ -173,6 +173,9 @@ const FIXED_TITLES: Partial<Record<Route['name'], string>> = {
  * The tab's title for a screen: a browser tab or screen reader otherwise names them all "Dashboard".
  * Undefined for a screen without one.
  */
+/** Whether an appeals list's address narrows it to the reader's own appeals (`?mine=true`). */
+export const listsOnlyMine = (search: string): boolean => new URLSearchParams(search).get('mine') === 'true';
+
 export function routeTitle(route: Route, staff = true, onlyMine = false): string | undefined {
   const fixed = FIXED_TITLES[route.name];
   if (fixed) return fixed;

@@ -5,7 +5,7 @@ import { SEARCH_MAX_CHARS, searchResultsLine } from '../../../domain/search';
 import { MAX_PAGE_SIZE } from '../../../domain/limits';
 import { client } from '../../lib/api';
 import { CAMPAIGN_STATUSES, type CampaignItem } from '../lib/campaign-schema';
-import { joinPath, type CampaignKind } from '../lib/routes';
+import { joinPath, listsOnlyMine, type CampaignKind } from '../lib/routes';
 import { useApiGet } from '../lib/use-api';
 import { $location, navigate } from '../router';
 import { canCreateCampaigns } from '../../../domain/roles';
@@ -39,7 +39,7 @@ function CampaignListView({ kind }: { kind: CampaignKind }) {
   const showStatus = canFilterStatus(user);
   // Donors see their own appeals only; staff may narrow the list to theirs. The choice is in the
   // address (?mine=true), so staff's My Appeals entry opens it, and the menu marks what is listed.
-  const onlyMine = new URLSearchParams(search).get('mine') === 'true';
+  const onlyMine = listsOnlyMine(search);
   const setOnlyMine = (only: boolean) =>
     navigate(`${pathname.replace(/\/+$/, '')}${only ? '?mine=true' : ''}`, { replace: true, keepScroll: true });
   const mine = kind === 'appeal' && (!staff || onlyMine);
