@@ -49,5 +49,5 @@ else
   status=1
 fi
 
-bash scripts/with-node.sh node scripts/summarize-tests.mjs || status=1
+RUNNERS_STATUS=$status bash scripts/with-node.sh node scripts/summarize-tests.mjs || status=1
 exit $status

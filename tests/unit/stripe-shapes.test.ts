@@ -159,6 +159,9 @@ describe('the local Stripe fake answers Stripe-shaped objects', () => {
 
     const refund = await s.refunds.create({ payment_intent: intent.id, amount: 1000 });
     await s.refunds.retrieve(refund.id);
+    // A refund that got no answer is looked for by the reversal id we put in its metadata.
+    const ofIntent = await s.refunds.list({ payment_intent: intent.id, limit: 100 });
+    expect(ofIntent.data.map((r) => r.id)).toEqual([refund.id]);
     const refunded = await s.charges.retrieve(charge.id);
     expect(refunded.amount_refunded).toBe(1000);
     await expect(s.refunds.create({ payment_intent: intent.id, amount: 2000 })).rejects.toThrow(
