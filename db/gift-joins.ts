@@ -29,3 +29,12 @@ export const donorNameColumns = { firstName: users.firstName, lastName: users.la
 export const donorChoseOnAppeal = (appealId: string, choice: 'anonymous' | 'hide_amount') =>
   sql<number>`${donations.donorId} in (select d.donor_id from support_messages sm cross join donations d on d.id = sm.donation_id
     where sm.appeal_id = ${appealId} and ${sql.raw(`sm.${choice}`)} = 1 and d.status in ('succeeded', 'refunded'))`;
+
+/**
+ * Whether a gift's donor gave to this appeal only through the office (cash, cheque, a typed gift):
+ * never offered "Give anonymously", they are not named where the public page would not name them
+ * (docs/decisions/077). One primary-key read of their running totals per gift.
+ */
+export const donorOnlyOfflineOnAppeal = (appealId: string) =>
+  sql<number>`coalesce((select dt.online_gift_count from donor_totals dt
+    where dt.target_id = ${appealId} and dt.donor_id = ${donations.donorId}), 0) = 0`;

@@ -30,7 +30,7 @@ describe(`GET /api/donations?type=public (${engineName})`, () => {
     appeal = await createAppeal(t.db, campaign.id, { title: 'Leaderboard appeal' });
     draftAppeal = await createAppeal(t.db, campaign.id, { status: 'draft' });
     const give = (donorId: string, amount: number, extra: Record<string, unknown> = {}) =>
-      createDonation(t.db, { donorId, campaignId: campaign.id, amount, ...extra });
+      createDonation(t.db, { donorId, campaignId: campaign.id, amount, source: 'card', ...extra });
     await give(amira.id, 2_000, { appealId: appeal.id });
     await give(amira.id, 3_000, { appealId: appeal.id });
     await give(oliver.id, 10_000);
@@ -69,13 +69,57 @@ describe(`GET /api/donations?type=public (${engineName})`, () => {
     const big = await createCampaign(t.db);
     for (let i = 0; i < 12; i++) {
       const donor = await createUser(t.db, { firstName: `Donor${i}`, lastName: 'Z' });
-      await createDonation(t.db, { donorId: donor.id, campaignId: big.id, amount: 100 + i });
+      await createDonation(t.db, { donorId: donor.id, campaignId: big.id, amount: 100 + i, source: 'card' });
     }
     const donations = t.client().api.donations;
     const body = await bodyOf(await donations.$get({ query: { type: 'public', campaign_id: big.id } }), 200);
     expect(body).toHaveLength(10);
     expect(body[0]).toEqual({ donor: 'Donor11 Z.', count: 1, total: 111 });
     expect((await donations.$get({ query: { type: 'public', campaign_id: big.id, limit: '50' } })).status).toBe(400);
+  });
+
+  it('names no donor whose every gift here the office entered: they were never asked (decision 077)', async () => {
+    const office = await createCampaign(t.db);
+    const officeAppeal = await createAppeal(t.db, office.id);
+    const cara = await createUser(t.db, { firstName: 'Cara', lastName: 'Cole' });
+    const dev = await createUser(t.db, { firstName: 'Dev', lastName: 'Shah' });
+    const top = async (query: { campaign_id: string } | { appeal_id: string }) =>
+      bodyOf(await t.client().api.donations.top.$get({ query }), 200);
+    // A cheque in a banked batch and a gift typed by staff, to the appeal.
+    await createDonation(t.db, {
+      donorId: cara.id,
+      campaignId: office.id,
+      appealId: officeAppeal.id,
+      amount: 20_000,
+      source: 'batch',
+      method: 'cheque',
+    });
+    await createDonation(t.db, {
+      donorId: dev.id,
+      campaignId: office.id,
+      amount: 9_000,
+      source: 'manual',
+      method: 'cash',
+    });
+    expect(await top({ campaign_id: office.id })).toEqual([
+      { donor: 'Anonymous', count: 1, total: 20_000 },
+      { donor: 'Anonymous', count: 1, total: 9_000 },
+    ]);
+    // Cara then gives through the appeal's donation box (and chose to be named there): named on both lists.
+    await createDonation(t.db, {
+      donorId: cara.id,
+      campaignId: office.id,
+      appealId: officeAppeal.id,
+      amount: 1_000,
+      source: 'card',
+    });
+    expect(await top({ appeal_id: officeAppeal.id })).toEqual([{ donor: 'Cara C.', count: 2, total: 21_000 }]);
+    // Dev gives online elsewhere: still not named here.
+    await createDonation(t.db, { donorId: dev.id, campaignId: campaign.id, amount: 100, source: 'card' });
+    expect(await top({ campaign_id: office.id })).toEqual([
+      { donor: 'Cara C.', count: 2, total: 21_000 },
+      { donor: 'Anonymous', count: 1, total: 9_000 },
+    ]);
   });
 
   it('hides the leaderboard of a draft appeal from anonymous callers', async () => {

@@ -167,4 +167,28 @@ describe(`an appeal's supporters, for its fundraiser (decision 075, ${engineName
     expect(benRenewal).toMatchObject({ name: 'Anonymous', amount: 7_100, message: null, monthly: true });
     expect(caraRenewal).toMatchObject({ name: 'Cara L.', amount: null, monthly: true });
   });
+
+  it('names a donor the office entered only once they gave here through the donation box (decision 077)', async () => {
+    const gil = await createUser(t.db, { firstName: 'Gil', lastName: 'Hart' });
+    const [dev] = await t.db.select({ donorId: donations.donorId }).from(donations).where(eq(donations.id, gifts.dev));
+    const office = (donorId: string, amount: number, minute: number) =>
+      createDonation(t.db, {
+        donorId,
+        campaignId,
+        appealId,
+        amount,
+        source: 'batch',
+        method: 'cheque',
+        date: new Date(Date.UTC(2026, 10, 25, 12, minute)),
+      });
+    await office(gil.id, 6_000, 1);
+    await office(dev.donorId, 500, 2);
+    const [devCheque, gilCheque] = await bodyOf(await supporters(fundraiser, { limit: '2' }), 200);
+    // Gil never saw "Give anonymously"; Dev chose to be named when giving online.
+    expect(gilCheque).toMatchObject({ name: 'Anonymous', amount: 6_000, message: null });
+    expect(devCheque).toMatchObject({ name: 'Dev S.', amount: 500 });
+    const top = await bodyOf(await t.client().api.donations.top.$get({ query: { appeal_id: appealId } }), 200);
+    expect(top.map((d) => d.donor)).toContain('Anonymous');
+    expect(JSON.stringify(top)).not.toMatch(/Gil/);
+  });
 });

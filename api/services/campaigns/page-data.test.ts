@@ -12,7 +12,13 @@ describe(`detail page data (${engineName})`, () => {
     const campaign = await createCampaign(t.db);
     const appeal = await createAppeal(t.db, campaign.id);
     const sibling = await createAppeal(t.db, campaign.id);
-    await createDonation(t.db, { donorId: donor.id, campaignId: campaign.id, appealId: appeal.id, amount: 2_500 });
+    await createDonation(t.db, {
+      donorId: donor.id,
+      campaignId: campaign.id,
+      appealId: appeal.id,
+      amount: 2_500,
+      source: 'card',
+    });
 
     const page = await loadDetail(t.db, 'campaign', campaign.id);
     expect(page?.item).toMatchObject({ _id: campaign.id, summary: { total_donations: 2_500, donation_count: 1 } });

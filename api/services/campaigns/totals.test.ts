@@ -213,7 +213,14 @@ describe(`running totals (${engineName})`, () => {
 
     // The top donors come from the per-donor totals: the donor's counted gifts to the appeal.
     expect(await topDonors(t.db, { appealId: appeal.id })).toEqual([{ donor: 'Test U.', count: 5, total: 8_000 }]);
+    // The other appeal's only gift was typed by staff: the donor was never asked whether to be named.
+    expect(await topDonors(t.db, { appealId: otherAppeal.id })).toEqual([
+      { donor: 'Anonymous', count: 1, total: 4_500 },
+    ]);
+    // The count of gifts given online moves with the gift's source, as the triggers keep it.
+    await t.db.update(donations).set({ source: 'card' }).where(eq(donations.id, manualId));
     expect(await topDonors(t.db, { appealId: otherAppeal.id })).toEqual([{ donor: 'Test U.', count: 1, total: 4_500 }]);
+    await expectStoredEqualsRecomputed();
   });
 
   it('match the recomputation after the seed, and rebuildTotals restores them from the gifts', {

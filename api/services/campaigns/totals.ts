@@ -85,31 +85,37 @@ export async function rebuildTotals(db: Db): Promise<void> {
     db.delete(campaignTotals),
     db.insert(campaignTotals).select(sql`select target, raised, count, gift_aid from (${RECOMPUTE})`),
     db.delete(donorTotals),
-    db.insert(donorTotals).select(sql`select target, donor_id, raised, count from (${RECOMPUTE_BY_DONOR})`),
+    db.insert(donorTotals).select(sql`select target, donor_id, raised, count, online from (${RECOMPUTE_BY_DONOR})`),
   ]);
 }
 
-/** Per-target, per-donor sums (the top donors' source). */
+/** Per-target, per-donor sums (the top donors' source); `online` counts gifts given through the donation box. */
 const RECOMPUTE_BY_DONOR = sql`
-    select target, donor_id, sum(net) as raised, sum(status = 'succeeded') as count
+    select target, donor_id, sum(net) as raised, sum(status = 'succeeded') as count,
+      sum(status = 'succeeded' and source in ('card', 'demo')) as online
     from (
-      select campaign_id as target, donor_id, amount - refunded_amount as net, status from donations
+      select campaign_id as target, donor_id, amount - refunded_amount as net, status, source from donations
         where status in ('succeeded', 'refunded')
       union all
-      select appeal_id, donor_id, amount - refunded_amount, status from donations
+      select appeal_id, donor_id, amount - refunded_amount, status, source from donations
         where appeal_id is not null and status in ('succeeded', 'refunded')
     )
     group by target, donor_id`;
 
-export type DonorTotals = { raised: number; count: number };
+export type DonorTotals = { raised: number; count: number; online: number };
 
 /** Per-donor totals summed from every donation, keyed "target|donor" (non-zero ones only). */
 export async function recomputeDonorTotals(db: Db): Promise<Map<string, DonorTotals>> {
-  const rows = await db.all<{ target: string; donor_id: string; raised: number; count: number }>(RECOMPUTE_BY_DONOR);
+  const rows = await db.all<{ target: string; donor_id: string; raised: number; count: number; online: number }>(
+    RECOMPUTE_BY_DONOR,
+  );
   return new Map(
     rows
       .filter((r) => Number(r.raised) !== 0 || Number(r.count) !== 0)
-      .map((r) => [`${r.target}|${r.donor_id}`, { raised: Number(r.raised), count: Number(r.count) }]),
+      .map((r) => [
+        `${r.target}|${r.donor_id}`,
+        { raised: Number(r.raised), count: Number(r.count), online: Number(r.online) },
+      ]),
   );
 }
 
@@ -119,7 +125,10 @@ export async function storedDonorTotals(db: Db): Promise<Map<string, DonorTotals
   return new Map(
     rows
       .filter((r) => r.raisedPence !== 0 || r.giftCount !== 0)
-      .map((r) => [`${r.targetId}|${r.donorId}`, { raised: r.raisedPence, count: r.giftCount }]),
+      .map((r) => [
+        `${r.targetId}|${r.donorId}`,
+        { raised: r.raisedPence, count: r.giftCount, online: r.onlineGiftCount },
+      ]),
   );
 }
 

@@ -1,5 +1,5 @@
 import { and, count, desc, eq, sql } from 'drizzle-orm';
-import { donorChoseOnAppeal, donorOfGift } from '../../../db/gift-joins';
+import { donorChoseOnAppeal, donorOfGift, donorOnlyOfflineOnAppeal } from '../../../db/gift-joins';
 import type { Db } from '../../../db/client';
 import { parseId } from '../../../domain/ids';
 import { campaigns, checkoutDetails, donations, supportMessages, users } from '../../../db/schema';
@@ -29,7 +29,7 @@ export async function loadSupportedAppeal(ctx: { db: Db; viewer: AuthUser }, idO
 
 export type Supporter = {
   _id: string;
-  /** As the public page shows a donor: "First L.", or "Anonymous" when they gave anonymously. */
+  /** As the public page shows a donor: "First L.", or "Anonymous" when they gave anonymously or only offline. */
   name: string;
   /** Pence net of refunds; null when the donor chose to hide it. */
   amount: number | null;
@@ -59,7 +59,7 @@ export async function appealSupporters(
         date: donations.date,
         monthly: sql<number>`${donations.subscriptionId} is not null`,
         // The donor's choices, as the page's Top Donors reads them: a renewal never shows a name its first gift hid.
-        anonymous: donorChoseOnAppeal(appealId, 'anonymous'),
+        anonymous: sql<number>`${donorChoseOnAppeal(appealId, 'anonymous')} or ${donorOnlyOfflineOnAppeal(appealId)}`,
         hideAmount: donorChoseOnAppeal(appealId, 'hide_amount'),
         message: supportMessages.message,
         hiddenAt: supportMessages.hiddenAt,
