@@ -1,15 +1,16 @@
 /**
  * What the bench scripts share (bench.ts, bench-storm.ts, bench-lighthouse.ts, bench-rows.ts,
- * bench-gift-cost.ts): reading options and BENCH_PORT, serving the built worker on loopback,
- * waiting for it, stopping it with its process group, seeding a template database once, and
- * the load average printed beside every figure (the machine is shared: a figure without it
- * cannot be compared).
+ * bench-gift-cost.ts): reading and checking options (`npm run bench`'s own among them), BENCH_PORT
+ * and BENCH_DEADLINE_S, serving the built worker on loopback, waiting for it, stopping it with its
+ * process group, seeding a template database once, and the load average printed beside every
+ * figure (the machine is shared: a figure without it cannot be compared).
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { cpSync, existsSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
+import { MAX_SEED_SCALE, parseSeedScale } from '../db/seed';
 
 /** The value after `--name`, or undefined when the option is absent; throws when it has no value. */
 export function optionValue(argv: string[], name: string): string | undefined {
@@ -18,6 +19,51 @@ export function optionValue(argv: string[], name: string): string | undefined {
   const v = argv[i + 1];
   if (v === undefined || v.startsWith('--')) throw new Error(`${name} needs a value`);
   return v;
+}
+
+/** Edit distance (insertions, deletions, substitutions) between two short strings. */
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++)
+      current[j] = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    previous = current;
+  }
+  return previous[b.length];
+}
+
+/**
+ * Checks that `argv` holds only the options a command takes: `values` (each followed by its
+ * value) and `flags` (alone), each at most once. Throws, naming it, on anything else: an unknown
+ * or misspelled option (with the nearest known one), a stray word, `--name=value`, an option
+ * given twice or left without its value. A typo is never silently ignored.
+ */
+export function checkOptions(argv: string[], options: { values: readonly string[]; flags?: readonly string[] }) {
+  const flags = options.flags ?? [];
+  const known = [...options.values, ...flags];
+  const seen = new Set<string>();
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (!known.includes(arg)) {
+      const [name, ...rest] = arg.split('=');
+      if (rest.length && options.values.includes(name))
+        throw new Error(`write "${name} ${rest.join('=')}" (a space, not "="), got "${arg}"`);
+      if (!arg.startsWith('-')) throw new Error(`unexpected argument "${arg}"${i > 0 ? ` after ${argv[i - 1]}` : ''}`);
+      const nearest = known
+        .map((option) => ({ option, distance: editDistance(name, option) }))
+        .sort((a, b) => a.distance - b.distance)[0];
+      throw new Error(
+        `unknown option "${arg}"${nearest && nearest.distance <= 2 ? ` (did you mean ${nearest.option}?)` : ''}`,
+      );
+    }
+    if (seen.has(arg)) throw new Error(`${arg} is given twice`);
+    seen.add(arg);
+    if (options.values.includes(arg)) {
+      optionValue(argv.slice(i), arg);
+      i++;
+    }
+  }
 }
 
 /** BENCH_PORT (default 4398): the first of the ports a bench listens on. */
@@ -29,6 +75,92 @@ export function benchPort(env: NodeJS.ProcessEnv = process.env): number {
 }
 
 export const local = (port: number) => `http://127.0.0.1:${port}`;
+
+/** BENCH_DEADLINE_S: the main bench's time limit, a whole number of seconds in this range (default 1500). */
+export const BENCH_DEADLINE = { min: 60, max: 86_400, fallback: 1500 } as const;
+
+/**
+ * BENCH_DEADLINE_S (default 1500): the seconds after which `npm run bench` stops itself. Anything but
+ * a whole number from 60 to 86,400 is refused: a timer of NaN, 0, a negative or more than 2^31 - 1 ms
+ * would fire at once and stop the bench at its first await as "over the time limit".
+ */
+export function benchDeadlineSeconds(env: NodeJS.ProcessEnv = process.env): number {
+  const raw = env.BENCH_DEADLINE_S;
+  if (raw === undefined) return BENCH_DEADLINE.fallback;
+  const seconds = /^\d+$/.test(raw) ? Number(raw) : Number.NaN;
+  if (!Number.isSafeInteger(seconds) || seconds < BENCH_DEADLINE.min || seconds > BENCH_DEADLINE.max)
+    throw new Error(
+      `BENCH_DEADLINE_S must be a whole number of seconds from ${BENCH_DEADLINE.min} to ${BENCH_DEADLINE.max} (default ${BENCH_DEADLINE.fallback}), got ${JSON.stringify(raw)}`,
+    );
+  return seconds;
+}
+
+/** Which run `npm run bench` makes: the speed figures (scripts/bench.ts), --storm or --lighthouse. */
+export function benchMode(argv: string[]): 'speed' | 'storm' | 'lighthouse' {
+  const storm = argv.includes('--storm');
+  const lighthouse = argv.includes('--lighthouse');
+  if (storm && lighthouse) throw new Error('--storm and --lighthouse are separate runs: give one of them');
+  return storm ? 'storm' : lighthouse ? 'lighthouse' : 'speed';
+}
+
+/** `npm run bench`'s own options (the speed figures; --storm and --lighthouse have theirs). */
+export type BenchArgs = {
+  duration: number;
+  scale: number;
+  lighthouse: boolean;
+  out: string;
+  dist: string;
+  label: string;
+  compare: string | null;
+  rows: boolean;
+  rowsOnly: boolean;
+  keepData: boolean;
+};
+
+export const BENCH_USAGE = `usage: npm run bench -- [options]
+  --duration S     whole seconds per route, 1-60 (default 5)
+  --scale N        the scaled run's data, 1-${MAX_SEED_SCALE} times the demo's (default 100; 1 skips it)
+  --no-lighthouse  skip Lighthouse
+  --no-rows        skip the rows-read section
+  --rows-only      only the rows read and the month's cost (--keep-data: reuse the last run's databases)
+  --out FILE       (default bench-results.json)
+  --dist DIR       another build than dist/
+  --compare DIR    a second build, measured at the same moment (before/after)
+  --label TEXT     stored in the JSON
+or: npm run bench -- --storm [options]; npm run bench -- --lighthouse [options]
+env: BENCH_PORT 1024-65535 (default 4398), BENCH_DEADLINE_S ${BENCH_DEADLINE.min}-${BENCH_DEADLINE.max} (default ${BENCH_DEADLINE.fallback})`;
+
+/** Reads and checks `npm run bench`'s options; throws with a message that says what to fix. */
+export function parseBenchArgs(argv: string[]): BenchArgs {
+  checkOptions(argv, {
+    values: ['--duration', '--scale', '--out', '--dist', '--label', '--compare'],
+    flags: ['--no-lighthouse', '--no-rows', '--rows-only', '--keep-data'],
+  });
+  const value = (name: string) => optionValue(argv, name);
+  const rawDuration = value('--duration') ?? '5';
+  const duration = /^\d+$/.test(rawDuration) ? Number(rawDuration) : Number.NaN;
+  if (!Number.isInteger(duration) || duration < 1 || duration > 60)
+    throw new Error(`--duration must be a whole number of seconds from 1 to 60, got "${rawDuration}"`);
+  const rowsOnly = argv.includes('--rows-only');
+  const rows = !argv.includes('--no-rows');
+  const keepData = argv.includes('--keep-data');
+  const compare = value('--compare') ?? null;
+  if (rowsOnly && !rows) throw new Error('--rows-only and --no-rows contradict each other: give one');
+  if (keepData && !rowsOnly) throw new Error('--keep-data goes with --rows-only only');
+  if (rowsOnly && compare !== null) throw new Error('--compare is not measured with --rows-only');
+  return {
+    duration,
+    scale: parseSeedScale(value('--scale') ?? '100'),
+    lighthouse: !argv.includes('--no-lighthouse'),
+    out: value('--out') ?? 'bench-results.json',
+    dist: value('--dist') ?? 'dist',
+    label: value('--label') ?? '',
+    compare,
+    rows,
+    rowsOnly,
+    keepData,
+  };
+}
 
 /** Every load run targets this machine only. */
 export function loopbackOnly(url: string): string {

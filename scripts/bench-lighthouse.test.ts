@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { cpuFigures, lighthouseVerdicts, type LighthouseRun } from './bench-lighthouse';
+import {
+  cpuFigures,
+  LIGHTHOUSE_USAGE,
+  lighthouseVerdicts,
+  type LighthouseRun,
+  parseLighthouseArgs,
+} from './bench-lighthouse';
 
 const main = { pid: 1, tid: 7 };
 const task = (tdurMs: number, durMs: number, name = 'RunTask') => ({
@@ -53,5 +59,37 @@ describe('bench --lighthouse', () => {
     const [bad] = lighthouseVerdicts([run({}), run({ scores: { performance: 99, accessibility: 100 } })]);
     expect(bad).toMatchObject({ pass: false, runsAllHundred: 1, worstScore: 99 });
     expect(lighthouseVerdicts([run({ mainThreadMs: 1001 })])[0].pass).toBe(false);
+  });
+});
+
+describe('bench --lighthouse options', () => {
+  it('keeps the defaults and reads every option', () => {
+    expect(parseLighthouseArgs([])).toEqual({
+      runs: 5,
+      only: undefined,
+      saveDir: undefined,
+      dist: 'dist',
+      out: 'bench-lighthouse.json',
+    });
+    expect(
+      parseLighthouseArgs(['--runs', '2', '--only', 'busy', '--save', 'traces', '--dist', 'old', '--out', 'x.json']),
+    ).toEqual({ runs: 2, only: 'busy', saveDir: 'traces', dist: 'old', out: 'x.json' });
+  });
+
+  it.each([
+    [['--runs', '0'], '--runs must be a whole number from 1 to 10, got "0"'],
+    [['--runs', '11'], '--runs must be a whole number from 1 to 10'],
+    [['--runs', '2.5'], '--runs must be a whole number from 1 to 10'],
+    [['--runs'], '--runs needs a value'],
+    [['--only', 'loud'], '--only must be quiet or busy, got "loud"'],
+    [['--rnus', '3'], 'unknown option "--rnus" (did you mean --runs?)'],
+    [['--runs', '3', 'extra'], 'unexpected argument "extra" after 3'],
+    [['--save'], '--save needs a value'],
+  ])('refuses %j with a message that says what to fix', (argv, message) => {
+    expect(() => parseLighthouseArgs(argv)).toThrow(message);
+  });
+
+  it('names every option in its usage', () => {
+    for (const option of ['--runs', '--only', '--save', '--dist', '--out']) expect(LIGHTHOUSE_USAGE).toContain(option);
   });
 });

@@ -14,7 +14,8 @@
  *
  * Options: --runs N (1-10, default 5), --dist DIR, --out FILE (default bench-lighthouse.json),
  * --only quiet|busy (one condition), --save DIR (each run's Lighthouse report and trace, to read
- * task by task).
+ * task by task). An unknown or repeated option, a stray word or a bad value answers a message and
+ * the usage (LIGHTHOUSE_USAGE), exit 2.
  * Port: BENCH_PORT. Loopback only; stops itself after 20 minutes.
  */
 import { launchChromium, lighthouseLoad } from './chromium-flags';
@@ -24,8 +25,10 @@ import os, { loadavg } from 'node:os';
 import { join } from 'node:path';
 import {
   benchPort,
+  checkOptions,
   children,
   freshSeededCopy,
+  optionValue,
   serveWorker,
   spawnTracked,
   stopChildren,
@@ -251,6 +254,41 @@ function availableCores() {
   return typeof os.availableParallelism === 'function' ? os.availableParallelism() : os.cpus().length;
 }
 
+export type LighthouseArgs = {
+  runs: number;
+  only: 'quiet' | 'busy' | undefined;
+  saveDir: string | undefined;
+  dist: string;
+  out: string;
+};
+
+export const LIGHTHOUSE_USAGE = `usage: npm run bench -- --lighthouse [options]
+  --runs N            runs of each page and condition, 1-10 (default 5)
+  --only quiet|busy   one condition
+  --save DIR          keep each run's report and trace
+  --dist DIR          (default dist)
+  --out FILE          (default bench-lighthouse.json)`;
+
+/** Reads and checks the options; throws with a message that says what to fix. */
+export function parseLighthouseArgs(argv: string[]): LighthouseArgs {
+  checkOptions(argv, { values: ['--runs', '--only', '--save', '--dist', '--out'] });
+  const value = (name: string) => optionValue(argv, name);
+  const rawRuns = value('--runs') ?? '5';
+  const runs = /^\d+$/.test(rawRuns) ? Number(rawRuns) : Number.NaN;
+  if (!Number.isInteger(runs) || runs < 1 || runs > 10)
+    throw new Error(`--runs must be a whole number from 1 to 10, got "${rawRuns}"`);
+  const only = value('--only');
+  if (only !== undefined && only !== 'quiet' && only !== 'busy')
+    throw new Error(`--only must be quiet or busy, got "${only}"`);
+  return {
+    runs,
+    only,
+    saveDir: value('--save'),
+    dist: value('--dist') ?? 'dist',
+    out: value('--out') ?? 'bench-lighthouse.json',
+  };
+}
+
 export async function runLighthouseBench(argv: string[]): Promise<number> {
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.on(signal, () => {
@@ -259,23 +297,15 @@ export async function runLighthouseBench(argv: string[]): Promise<number> {
       process.exit(130);
     });
   }
-  const value = (name: string) => {
-    const i = argv.indexOf(name);
-    return i >= 0 ? argv[i + 1] : undefined;
-  };
-  const runs = Number(value('--runs') ?? 5);
-  if (!Number.isInteger(runs) || runs < 1 || runs > 10) {
-    console.error('[lighthouse] --runs must be a whole number from 1 to 10');
+  let options: LighthouseArgs;
+  try {
+    options = parseLighthouseArgs(argv);
+  } catch (err) {
+    console.error(`[lighthouse] ${(err as Error).message}`);
+    console.error(LIGHTHOUSE_USAGE);
     return 2;
   }
-  const only = value('--only');
-  if (only !== undefined && only !== 'quiet' && only !== 'busy') {
-    console.error('[lighthouse] --only must be quiet or busy');
-    return 2;
-  }
-  const saveDir = value('--save');
-  const dist = value('--dist') ?? 'dist';
-  const out = value('--out') ?? 'bench-lighthouse.json';
+  const { runs, only, saveDir, dist, out } = options;
   let port: number;
   try {
     port = benchPort();

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { coreUse, cpuPerRequest, parseStormArgs } from './bench-storm';
+import {
+  coreUse,
+  cpuPerRequest,
+  MAX_STORM_TIME_LIMIT_S,
+  parseStormArgs,
+  STORM_USAGE,
+  stormGiftCount,
+  stormTimeLimitSeconds,
+} from './bench-storm';
 
 describe('npm run bench -- --storm options', () => {
   it('defaults to 20 webhooks a second for 60 s, with 30 s of quiet reads', () => {
@@ -17,6 +25,41 @@ describe('npm run bench -- --storm options', () => {
       duration: 600,
       capacity: 100,
     });
+    expect(
+      parseStormArgs([
+        '--out',
+        'x.json',
+        '--dist',
+        'old',
+        '--quiet',
+        '1',
+        '--capacity',
+        '0',
+        '--rate',
+        '0.5',
+        '--duration',
+        '2',
+      ]),
+    ).toEqual({ rate: 0.5, duration: 2, quiet: 1, capacity: 0, out: 'x.json', dist: 'old', db: 'd1' });
+  });
+
+  it('takes the largest storms the usage allows: 12,000 webhooks, and 5,000 capacity gifts', () => {
+    expect(parseStormArgs(['--rate', '200', '--duration', '60'])).toMatchObject({ rate: 200, duration: 60 });
+    expect(parseStormArgs(['--rate', '20', '--duration', '600', '--capacity', '5000', '--quiet', '600'])).toMatchObject(
+      { rate: 20, duration: 600, capacity: 5000, quiet: 600 },
+    );
+  });
+
+  it('keeps the time limit of every run it accepts under 3 hours, and says so in its usage', () => {
+    const largest = parseStormArgs(['--rate', '20', '--duration', '600', '--capacity', '5000', '--quiet', '600']);
+    expect(stormGiftCount(largest)).toBe(10_909);
+    expect(stormTimeLimitSeconds(largest)).toBeLessThanOrEqual(MAX_STORM_TIME_LIMIT_S);
+    const widest = parseStormArgs(['--rate', '200', '--duration', '60', '--capacity', '5000', '--quiet', '600']);
+    expect(stormTimeLimitSeconds(widest)).toBeLessThanOrEqual(MAX_STORM_TIME_LIMIT_S);
+    // The default: 1,091 gifts, 15 min + 60 s + 60 s + 545.5 s.
+    expect(stormTimeLimitSeconds(parseStormArgs([]))).toBe(1565.5);
+    expect(STORM_USAGE).toContain('at most 12,000 webhooks');
+    expect(STORM_USAGE).toContain('at most 3 h');
   });
 
   it.each([
@@ -26,11 +69,29 @@ describe('npm run bench -- --storm options', () => {
     [['--rate', 'fast'], '--rate must be a number'],
     [['--rate', ''], '--rate must be a number'],
     [['--rate'], '--rate needs a value'],
-    [['--duration', '0'], '--duration must be more than 0'],
-    [['--duration', '601'], 'at most 600 seconds'],
+    [['--rate', '1e2'], '--rate must be a number'],
+    [['--rate', 'Infinity'], '--rate must be a number'],
+    [['--duration', '0'], '--duration must be a whole number of seconds from 1 to 600, got 0'],
+    [['--duration', '0.005', '--rate', '200'], '--duration must be a whole number of seconds from 1 to 600, got 0.005'],
+    [['--duration', '1.5'], '--duration must be a whole number of seconds'],
+    [['--duration', '601'], 'from 1 to 600, got 601'],
     [['--duration', 'NaN'], '--duration must be a number'],
-    [['--quiet', '0'], '--quiet must be at least 1'],
-    [['--capacity', '2.5'], '--capacity must be a whole number'],
+    [['--quiet', '0'], '--quiet must be a whole number of seconds from 1 to 600'],
+    [['--quiet', '0.5'], '--quiet must be a whole number of seconds from 1 to 600'],
+    [['--capacity', '2.5'], '--capacity must be a whole number of gifts from 0 to 5000'],
+    [['--capacity', '5001'], '--capacity must be a whole number of gifts from 0 to 5000, got 5001'],
+    [['--capacity', '-1'], '--capacity must be a whole number of gifts from 0 to 5000'],
+    [
+      ['--rate', '200', '--duration', '600', '--capacity', '5000'],
+      '--rate × --duration must send at most 12,000 webhooks, e.g. 200/s for 60 s or 20/s for 600 s (got 200 × 600 = 120,000)',
+    ],
+    [['--rate', '200', '--duration', '61'], 'at most 12,000 webhooks'],
+    [['--storm', '--durration', '5'], 'unknown option "--storm"'],
+    [['--durration', '5'], 'unknown option "--durration" (did you mean --duration?)'],
+    [['--rate', '50', 'extra'], 'unexpected argument "extra" after 50'],
+    [['--rate=50'], 'write "--rate 50"'],
+    [['--rate', '5', '--rate', '10'], '--rate is given twice'],
+    [['--lighthouse'], 'unknown option "--lighthouse"'],
     [['--rate', '0.01', '--duration', '1'], 'must send at least one webhook'],
     [['--db', 'postgres'], '--db must be d1 or turso, got "postgres"'],
     [['--db'], '--db needs a value'],

@@ -11,15 +11,19 @@
  * gifts recorded, lost and doubled, whether every stored total equals the sum of its gifts, and
  * whether each gift holds Stripe's fee (looked up after the webhook's answer, a second's gifts together).
  *
- * Options: --rate N (1-200 a second, default 20), --duration S (1-600, default 60), --quiet S
- * (1-600, default 30), --capacity N (afterwards, N more gifts sent as fast as they are answered,
- * 8 at a time: the gifts a second this machine can record; default 0), --out FILE
+ * Options: --rate R (webhooks a second, more than 0 and at most 200, default 20), --duration S
+ * (whole seconds, 1-600, default 60), --quiet S (whole seconds, 1-600, default 30), --capacity N
+ * (0-5000; afterwards, N more gifts sent as fast as they are answered, 8 at a time: the gifts a
+ * second this machine can record; default 0), --out FILE
  * (default bench-storm.json), --dist DIR, --db d1|turso (d1, the default: the local D1 that `npm start`
  * serves, whose SQLite runs on the worker's own thread; turso: the same seeded data behind the local
  * libSQL server, `npm run db:turso-local`, in its own process, as production's database is on its own
  * machine). Port: BENCH_PORT (the worker); the fakes and the database server listen on
  * free loopback ports. The demo data is seeded once into .wrangler/bench-storm-seed and copied for
- * each run. Everything targets 127.0.0.1, and the run stops itself after its own time limit.
+ * each run. Everything targets 127.0.0.1, and the run stops itself after its own time limit. At most
+ * 12,000 webhooks (rate × duration), which with --capacity 5000 keeps that limit under 3 hours; an
+ * unknown or repeated option, a stray word or a value out of range answers a message and the usage
+ * (STORM_USAGE), exit 2, before any work.
  */
 import { FEE_FILL_WINDOW_MS } from '../api/services/finance/fees-after-recording';
 import { ukCardFee } from '../api/services/payments/stripe-objects';
@@ -33,6 +37,7 @@ import autocannon from 'autocannon';
 import Stripe from 'stripe';
 import {
   benchPort,
+  checkOptions,
   freshSeededCopy,
   loadAverage,
   loadNote,
@@ -74,28 +79,62 @@ export type StormArgs = {
   db: StormDatabase;
 };
 
+/** At most this many webhooks in the storm (--rate × --duration): 200/s for 60 s, or 20/s for 600 s. */
+export const MAX_STORM_WEBHOOKS = 12_000;
+/** At most this many --capacity gifts. */
+export const MAX_CAPACITY_GIFTS = 5000;
+/** The longest time limit a run can have (the largest storm and capacity run allowed stay below it). */
+export const MAX_STORM_TIME_LIMIT_S = 3 * 3600;
+
+export const STORM_USAGE = `usage: npm run bench -- --storm [options]
+  --rate R        webhooks a second, more than 0 and at most 200 (default 20; e.g. 2.5)
+  --duration S    the storm's whole seconds, 1-600 (default 60)
+  --quiet S       whole seconds of reads alone before and after it, 1-600 (default 30)
+  --capacity N    then N more gifts, as fast as they are answered, 0-${MAX_CAPACITY_GIFTS} (default 0)
+  --out FILE      (default bench-storm.json)
+  --dist DIR      (default dist)
+  --db d1|turso   (default d1)
+at most ${MAX_STORM_WEBHOOKS.toLocaleString('en-GB')} webhooks in the storm (rate × duration: 200/s for 60 s, 20/s for 600 s); the run stops itself after its time limit (15 min + 2 × quiet + duration + 0.5 s a gift), at most ${MAX_STORM_TIME_LIMIT_S / 3600} h`;
+
+/** The gifts a storm starts: its webhooks less the one in DUPLICATE_EVERY + 1 that is a second delivery. */
+export const stormGiftCount = (args: Pick<StormArgs, 'rate' | 'duration'>) =>
+  Math.max(1, Math.round((args.rate * args.duration * DUPLICATE_EVERY) / (DUPLICATE_EVERY + 1)));
+
+/**
+ * The run's time limit in seconds. Seeding can take minutes on a busy 2-core machine, and starting
+ * a gift 0.1-0.5 s (4 at a time).
+ */
+export const stormTimeLimitSeconds = (args: Pick<StormArgs, 'rate' | 'duration' | 'quiet' | 'capacity'>) =>
+  900 + args.quiet * 2 + args.duration + (stormGiftCount(args) + args.capacity) / 2;
+
 /** Reads and checks the options; throws with a message that says what to fix. */
 export function parseStormArgs(argv: string[]): StormArgs {
+  checkOptions(argv, { values: ['--rate', '--duration', '--quiet', '--capacity', '--out', '--dist', '--db'] });
   const value = (name: string) => optionValue(argv, name);
-  /** min 0 means "more than 0". */
-  const number = (name: string, fallback: number, min: number, max: number, unit: string) => {
+  /** A plain decimal in range; `whole`: a whole number from min to max; else more than min and at most max. */
+  const number = (name: string, fallback: number, min: number, max: number, unit: string, whole: boolean) => {
     const raw = value(name);
     if (raw === undefined) return fallback;
+    if (!/^-?(\d+\.?\d*|\.\d+)$/.test(raw)) throw new Error(`${name} must be a number (${unit}), got "${raw}"`);
     const n = Number(raw);
-    if (raw.trim() === '' || !Number.isFinite(n)) throw new Error(`${name} must be a number (${unit}), got "${raw}"`);
-    if ((min === 0 ? n <= 0 : n < min) || n > max)
-      throw new Error(
-        `${name} must be ${min === 0 ? 'more than 0' : `at least ${min}`} and at most ${max} ${unit}, got ${raw}`,
-      );
+    if (whole) {
+      if (!Number.isInteger(n) || n < min || n > max)
+        throw new Error(`${name} must be a whole number of ${unit} from ${min} to ${max}, got ${raw}`);
+    } else if (n <= min || n > max) {
+      throw new Error(`${name} must be more than ${min} and at most ${max} ${unit}, got ${raw}`);
+    }
     return n;
   };
-  const rate = number('--rate', 20, 0, 200, 'webhooks a second');
-  const duration = number('--duration', 60, 0, 600, 'seconds');
-  const quiet = number('--quiet', 30, 1, 600, 'seconds');
-  const capacity = value('--capacity') === '0' ? 0 : number('--capacity', 0, 1, 5000, 'gifts');
-  if (!Number.isInteger(capacity)) throw new Error(`--capacity must be a whole number of gifts, got ${capacity}`);
-  if (rate * duration < 1)
-    throw new Error(`--rate × --duration must send at least one webhook (got ${rate} × ${duration})`);
+  const rate = number('--rate', 20, 0, 200, 'webhooks a second', false);
+  const duration = number('--duration', 60, 1, 600, 'seconds', true);
+  const quiet = number('--quiet', 30, 1, 600, 'seconds', true);
+  const capacity = number('--capacity', 0, 0, MAX_CAPACITY_GIFTS, 'gifts', true);
+  const webhooks = rate * duration;
+  if (webhooks < 1) throw new Error(`--rate × --duration must send at least one webhook (got ${rate} × ${duration})`);
+  if (webhooks > MAX_STORM_WEBHOOKS)
+    throw new Error(
+      `--rate × --duration must send at most ${MAX_STORM_WEBHOOKS.toLocaleString('en-GB')} webhooks, e.g. 200/s for 60 s or 20/s for 600 s (got ${rate} × ${duration} = ${Math.round(webhooks).toLocaleString('en-GB')})`,
+    );
   const db = value('--db') ?? 'd1';
   if (!(STORM_DATABASES as readonly string[]).includes(db))
     throw new Error(`--db must be ${STORM_DATABASES.join(' or ')}, got "${db}"`);
@@ -571,9 +610,7 @@ export async function runStorm(argv: string[]): Promise<number> {
     args = parseStormArgs(argv);
   } catch (err) {
     console.error(`[storm] ${(err as Error).message}`);
-    console.error(
-      'usage: npm run bench -- --storm [--rate 1-200] [--duration 1-600] [--quiet 1-600] [--capacity N] [--out FILE] [--dist DIR] [--db d1|turso]',
-    );
+    console.error(STORM_USAGE);
     return 2;
   }
   let port: number;
@@ -584,9 +621,8 @@ export async function runStorm(argv: string[]): Promise<number> {
     return 2;
   }
   const base = local(port);
-  const gifts = Math.max(1, Math.round((args.rate * args.duration * DUPLICATE_EVERY) / (DUPLICATE_EVERY + 1)));
-  // Seeding can take minutes on a busy 2-core machine, and starting a gift 0.1-0.5 s (4 at a time).
-  const limitSeconds = 900 + args.quiet * 2 + args.duration + (gifts + args.capacity) / 2;
+  const gifts = stormGiftCount(args);
+  const limitSeconds = stormTimeLimitSeconds(args);
   const deadline = setTimeout(() => {
     console.error(`[storm] stopped: over its time limit (${Math.round(limitSeconds)} s)`);
     stopChildren();

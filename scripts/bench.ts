@@ -29,16 +29,23 @@
  * month's cost only; with --keep-data it reuses the last run's seeded databases).
  * Env: BENCH_PORT (default 4398; the bench also uses BENCH_PORT + 1),
  * CHROMIUM_PATH (default /usr/bin/chromium).
- * The whole run stops itself after BENCH_DEADLINE_S seconds (default 1500).
+ * The whole run stops itself after BENCH_DEADLINE_S seconds (a whole number from 60 to 86,400,
+ * default 1500). An unknown or repeated option, a stray word, a bad value or BENCH_DEADLINE_S, or
+ * a --dist/--compare without a build answers a message and the usage (exit 2) before any work
+ * (the options are read in bench-lib.ts, parseBenchArgs).
  */
 import { launchChromium, lighthouseLoad } from './chromium-flags';
 import { spawnSync } from 'node:child_process';
 import {
+  type BenchArgs,
+  BENCH_USAGE,
+  benchDeadlineSeconds,
+  benchMode,
   benchPort,
   loadNote,
   local,
   loopbackOnly,
-  optionValue,
+  parseBenchArgs,
   pickDemoAppeal,
   percentile,
   printTable,
@@ -54,54 +61,47 @@ import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import autocannon from 'autocannon';
-import { parseSeedScale } from '../db/seed';
 import { LIST_PAGE_SIZE } from '../src/lib/server/discover';
 
-type Args = {
-  duration: number;
-  scale: number;
-  lighthouse: boolean;
-  out: string;
-  dist: string;
-  label: string;
-  compare: string | null;
-  rows: boolean;
-  rowsOnly: boolean;
-  keepData: boolean;
-};
-
-function parseArgs(argv: string[]): Args {
-  const value = (name: string) => optionValue(argv, name);
-  const duration = Number(value('--duration') ?? 5);
-  if (!Number.isInteger(duration) || duration < 1 || duration > 60)
-    throw new Error('--duration must be a whole number of seconds from 1 to 60');
-  return {
-    duration,
-    scale: parseSeedScale(value('--scale') ?? '100'),
-    lighthouse: !argv.includes('--no-lighthouse'),
-    out: value('--out') ?? 'bench-results.json',
-    dist: value('--dist') ?? 'dist',
-    label: value('--label') ?? '',
-    compare: value('--compare') ?? null,
-    rows: !argv.includes('--no-rows'),
-    rowsOnly: argv.includes('--rows-only'),
-    keepData: argv.includes('--keep-data'),
-  };
+/** An argument error: the message and the usage, exit 2, before any work starts (as --storm and --lighthouse do). */
+function refuse(err: unknown): never {
+  console.error(`[bench] ${err instanceof Error ? err.message : String(err)}`);
+  console.error(BENCH_USAGE);
+  process.exit(2);
 }
 
+const argv = process.argv.slice(2);
+let mode: ReturnType<typeof benchMode>;
+try {
+  mode = benchMode(argv);
+} catch (err) {
+  refuse(err);
+}
 // `--storm`: the telethon-night run, its own module and options (scripts/bench-storm.ts).
-if (process.argv.includes('--storm')) {
+if (mode === 'storm') {
   const { runStorm } = await import('./bench-storm');
-  process.exit(await runStorm(process.argv.slice(2).filter((a) => a !== '--storm')));
+  process.exit(await runStorm(argv.filter((a) => a !== '--storm')));
 }
 // `--lighthouse`: Lighthouse only, N runs on a quiet machine and with one core busy (scripts/bench-lighthouse.ts).
-if (process.argv.includes('--lighthouse')) {
+if (mode === 'lighthouse') {
   const { runLighthouseBench } = await import('./bench-lighthouse');
-  process.exit(await runLighthouseBench(process.argv.slice(2).filter((a) => a !== '--lighthouse')));
+  process.exit(await runLighthouseBench(argv.filter((a) => a !== '--lighthouse')));
 }
 
-const args = parseArgs(process.argv.slice(2));
-const port = benchPort();
+let args: BenchArgs;
+let port: number;
+let deadlineSeconds: number;
+try {
+  args = parseBenchArgs(argv);
+  port = benchPort();
+  deadlineSeconds = benchDeadlineSeconds();
+  if (args.dist !== 'dist' && !existsSync(join(args.dist, 'server/wrangler.json')))
+    throw new Error(`${args.dist}/server/wrangler.json is missing (--dist DIR: a built dist/)`);
+  if (args.compare && !existsSync(join(args.compare, 'server/wrangler.json')))
+    throw new Error(`${args.compare}/server/wrangler.json is missing (--compare DIR: a built dist/)`);
+} catch (err) {
+  refuse(err);
+}
 /** Loopback only: the bench has no option to point it anywhere else. The scaled server listens on port + 1. */
 const baseFor = local;
 let base = baseFor(port);
@@ -118,14 +118,11 @@ const JS_BUDGET = 100 * 1024;
 /** Islands the list page may load: the header's sign-in (share controls are plain HTML with one small page script). */
 const LIST_PAGE_ISLANDS = ['HeaderAuth'];
 
-const deadline = setTimeout(
-  () => {
-    console.error('[bench] stopped: over the time limit (BENCH_DEADLINE_S)');
-    stopChildren();
-    process.exit(1);
-  },
-  Number(process.env.BENCH_DEADLINE_S ?? 1500) * 1000,
-);
+const deadline = setTimeout(() => {
+  console.error(`[bench] stopped: over the time limit (BENCH_DEADLINE_S, ${deadlineSeconds} s)`);
+  stopChildren();
+  process.exit(1);
+}, deadlineSeconds * 1000);
 deadline.unref();
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
@@ -808,8 +805,6 @@ async function main() {
     console.log(`\n[bench] wrote ${args.out}`);
     return;
   }
-  if (args.compare && !existsSync(join(args.compare, 'server/wrangler.json')))
-    throw new Error(`${args.compare}/server/wrangler.json is missing`);
   const dists = args.compare ? [args.dist, args.compare] : [args.dist];
   const runs = await measure(args.scale > 1 ? [1, args.scale] : [1], dists);
   const pick = (dist: string) => {
