@@ -1,6 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import { type AnySQLiteColumn, alias } from 'drizzle-orm/sqlite-core';
-import { campaigns, donations, users } from './schema';
+import type { IdValue } from './prepared';
+import { campaigns, checkoutDetails, donations, users } from './schema';
 
 /**
  * How a gift reaches the rows it is read with, written once so a query names the rule it joins on:
@@ -31,10 +32,32 @@ export const donorChoseOnAppeal = (appealId: string, choice: 'anonymous' | 'hide
     where sm.appeal_id = ${appealId} and ${sql.raw(`sm.${choice}`)} = 1 and d.status in ('succeeded', 'refunded'))`;
 
 /**
- * Whether a gift's donor gave to this appeal only through the office (cash, cheque, a typed gift):
- * never offered "Give anonymously", they are not named where the public page would not name them
- * (docs/decisions/077). One primary-key read of their running totals per gift.
+ * The name public pages and a fundraiser see on a gift (docs/decisions/077): the one typed with it,
+ * else the account's when its donor gave to `targetId` in their own checkout (they chose there
+ * whether to be named; one primary-key read of their running totals), else none ("Anonymous").
+ * Anyone can type an email into the box, and the office enters cash and cheques: neither shows the
+ * account's name. For a select of gifts joined to their donor and left-joined to checkout_details.
  */
-export const donorOnlyOfflineOnAppeal = (appealId: string) =>
-  sql<number>`coalesce((select dt.online_gift_count from donor_totals dt
-    where dt.target_id = ${appealId} and dt.donor_id = ${donations.donorId}), 0) = 0`;
+export const giftDonorName = (targetId: IdValue) => {
+  const typed = sql`(${checkoutDetails.firstName} is not null or ${checkoutDetails.lastName} is not null)`;
+  const named = sql`coalesce((select dt.own_gift_count from donor_totals dt
+    where dt.target_id = ${targetId} and dt.donor_id = ${donations.donorId}), 0) > 0`;
+  return {
+    firstName: sql<
+      string | null
+    >`case when ${typed} then ${checkoutDetails.firstName} when ${named} then ${users.firstName} end`,
+    lastName: sql<
+      string | null
+    >`case when ${typed} then ${checkoutDetails.lastName} when ${named} then ${users.lastName} end`,
+  };
+};
+
+/**
+ * The checkout a gift's donor typed their name in: its own, or for a monthly gift's renewal (which
+ * has none) its first payment's. For `.leftJoin(checkoutDetails, checkoutOfGift)`.
+ */
+export const checkoutOfGift = eq(
+  checkoutDetails.donationId,
+  sql`coalesce((select f.id from donations f where f.subscription_id = ${donations.subscriptionId}
+    order by f.date, f.rowid limit 1), ${donations.id})`,
+);

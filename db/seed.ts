@@ -624,6 +624,8 @@ async function insertDemoGifts(
         refundedAmount: status === 'refunded' ? amount : 0,
         failureMessage: status === 'failed' ? 'Your card was declined.' : null,
         source: 'demo',
+        // The demo donors gave through the box themselves (decision 077): Top Donors names them.
+        ownCheckout: true,
         createdAt: date,
       }),
     );

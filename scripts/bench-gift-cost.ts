@@ -131,6 +131,7 @@ async function main() {
       invoiceId: null,
       subscriptionId: null,
       source: 'card',
+      ownCheckout: true,
     });
     const evt = paymentIntentSucceeded({
       intentId,

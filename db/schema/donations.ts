@@ -108,6 +108,12 @@ export const donations = sqliteTable(
     /** Direct Debit: the last four digits of the donor's bank account, and the Bacs mandate (Stripe's id). */
     bankLast4: text('bank_last4'),
     mandateId: text('mandate_id'),
+    /**
+     * Given in its donor's own checkout: signed in as them, or the checkout that created the account
+     * (a renewal follows its first payment). Only then did the account's owner choose whether to be
+     * named, so only then do public pages show the account's name (migration 0030, decision 077).
+     */
+    ownCheckout: integer('own_checkout', { mode: 'boolean' }).notNull().default(false),
   },
   (t) => [
     uniqueIndex('donations_payment_intent_unique').on(t.paymentIntentId),

@@ -31,11 +31,11 @@ export const donorTotals = sqliteTable(
     raisedPence: integer('raised_pence').notNull().default(0),
     giftCount: integer('gift_count').notNull().default(0),
     /**
-     * Of those, the gifts given through the donation box (card, or demo mode), where the donor chose
-     * whether to be named. Top Donors names a donor only when this is above 0: the office never
-     * asked a cash or cheque donor (migration 0030, docs/decisions/077).
+     * Of those, the gifts from the donor's own checkout (donations.own_checkout). Top Donors names a
+     * donor only when this is above 0: a gift the office entered, or one a guest typed their email
+     * into, never asked the account's owner (migration 0030, docs/decisions/077).
      */
-    onlineGiftCount: integer('online_gift_count').notNull().default(0),
+    ownGiftCount: integer('own_gift_count').notNull().default(0),
   },
   (t) => [
     primaryKey({ columns: [t.targetId, t.donorId] }),

@@ -107,6 +107,7 @@ export async function createPendingCardGift(
     invoiceId: null,
     subscriptionId: null,
     source: 'card',
+    ownCheckout: true,
   });
   return id;
 }

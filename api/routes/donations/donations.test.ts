@@ -30,7 +30,7 @@ describe(`GET /api/donations?type=public (${engineName})`, () => {
     appeal = await createAppeal(t.db, campaign.id, { title: 'Leaderboard appeal' });
     draftAppeal = await createAppeal(t.db, campaign.id, { status: 'draft' });
     const give = (donorId: string, amount: number, extra: Record<string, unknown> = {}) =>
-      createDonation(t.db, { donorId, campaignId: campaign.id, amount, source: 'card', ...extra });
+      createDonation(t.db, { donorId, campaignId: campaign.id, amount, source: 'card', ownCheckout: true, ...extra });
     await give(amira.id, 2_000, { appealId: appeal.id });
     await give(amira.id, 3_000, { appealId: appeal.id });
     await give(oliver.id, 10_000);
@@ -69,7 +69,13 @@ describe(`GET /api/donations?type=public (${engineName})`, () => {
     const big = await createCampaign(t.db);
     for (let i = 0; i < 12; i++) {
       const donor = await createUser(t.db, { firstName: `Donor${i}`, lastName: 'Z' });
-      await createDonation(t.db, { donorId: donor.id, campaignId: big.id, amount: 100 + i, source: 'card' });
+      await createDonation(t.db, {
+        donorId: donor.id,
+        campaignId: big.id,
+        amount: 100 + i,
+        source: 'card',
+        ownCheckout: true,
+      });
     }
     const donations = t.client().api.donations;
     const body = await bodyOf(await donations.$get({ query: { type: 'public', campaign_id: big.id } }), 200);
@@ -105,17 +111,24 @@ describe(`GET /api/donations?type=public (${engineName})`, () => {
       { donor: 'Anonymous', count: 1, total: 20_000 },
       { donor: 'Anonymous', count: 1, total: 9_000 },
     ]);
-    // Cara then gives through the appeal's donation box (and chose to be named there): named on both lists.
+    // Cara then gives in her own checkout (and chose to be named there): named on both lists.
     await createDonation(t.db, {
       donorId: cara.id,
       campaignId: office.id,
       appealId: officeAppeal.id,
       amount: 1_000,
       source: 'card',
+      ownCheckout: true,
     });
     expect(await top({ appeal_id: officeAppeal.id })).toEqual([{ donor: 'Cara C.', count: 2, total: 21_000 }]);
-    // Dev gives online elsewhere: still not named here.
-    await createDonation(t.db, { donorId: dev.id, campaignId: campaign.id, amount: 100, source: 'card' });
+    // Dev gives in his own checkout elsewhere: still not named here.
+    await createDonation(t.db, {
+      donorId: dev.id,
+      campaignId: campaign.id,
+      amount: 100,
+      source: 'card',
+      ownCheckout: true,
+    });
     expect(await top({ campaign_id: office.id })).toEqual([
       { donor: 'Cara C.', count: 2, total: 21_000 },
       { donor: 'Anonymous', count: 1, total: 9_000 },

@@ -15,8 +15,9 @@ describe(`messages of support and giving anonymously (${engineName})`, () => {
     email: string,
     amount: number,
     extra: { message?: string; anonymous?: boolean; hide_amount?: boolean },
+    token?: string,
   ) => {
-    const stripe = t.client().api.stripe;
+    const stripe = t.client(token).api.stripe;
     const start = await stripe.client_secret.$post({
       json: { email, amount, campaign_id: campaignId, appeal_id: appealId, ...extra },
     });
@@ -45,13 +46,16 @@ describe(`messages of support and giving anonymously (${engineName})`, () => {
         title: 'Fay runs',
       })
     ).id;
-    await createUser(t.db, { firstName: 'Amira', lastName: 'Khan', email: 'amira@example.com' });
+    // Amira gives signed in: her own checkout, so her account's name may show (decision 077).
+    const amira = await signedIn(t.db, 'donor', {
+      overrides: { firstName: 'Amira', lastName: 'Khan', email: 'amira@example.com' },
+    });
     await createUser(t.db, { firstName: 'Ben', lastName: 'Jones', email: 'ben@example.com' });
     adminToken = (await signedIn(t.db, 'admin')).token;
     orgAdminToken = (await signedIn(t.db, 'org_admin', { organizationIds: [org.id] })).token;
     otherOrgAdminToken = (await signedIn(t.db, 'org_admin', { organizationIds: [otherOrg.id] })).token;
 
-    await give('amira@example.com', 2_500, { message: '  Go Fay! <script>alert(1)</script>  ' });
+    await give('amira@example.com', 2_500, { message: '  Go Fay! <script>alert(1)</script>  ' }, amira.token);
     await give('ben@example.com', 7_000, { message: 'Proud of you', anonymous: true, hide_amount: true });
   });
 

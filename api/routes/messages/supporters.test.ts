@@ -20,6 +20,7 @@ describe(`an appeal's supporters, for its fundraiser (decision 075, ${engineName
   let otherOrgAdmin: string;
   let otherDonor: string;
   const gifts: Record<string, string> = {};
+  const typedNames: Record<string, [string, string]> = {};
 
   /** A card gift through the demo payment path, as a visitor gives; its donation id. */
   const give = async (
@@ -28,9 +29,11 @@ describe(`an appeal's supporters, for its fundraiser (decision 075, ${engineName
     extra: { message?: string; anonymous?: boolean; hide_amount?: boolean } = {},
   ) => {
     const stripe = t.client().api.stripe;
+    // A guest gift to an existing account: the name shown is the one typed in the box (decision 077).
+    const [first_name, last_name] = typedNames[email] ?? [];
     const { clientSecret } = await bodyOf(
       await stripe.client_secret.$post({
-        json: { email, amount, campaign_id: campaignId, appeal_id: appealId, ...extra },
+        json: { email, amount, campaign_id: campaignId, appeal_id: appealId, first_name, last_name, ...extra },
       }),
       200,
     );
@@ -58,8 +61,11 @@ describe(`an appeal's supporters, for its fundraiser (decision 075, ${engineName
       ['Cara', 'Lee'],
       ['Dev', 'Shah'],
       ['Eve', 'Moss'],
-    ])
-      await createUser(t.db, { firstName: first, lastName: last, email: `${first.toLowerCase()}@supporters.example` });
+    ]) {
+      const email = `${first.toLowerCase()}@supporters.example`;
+      await createUser(t.db, { firstName: first, lastName: last, email });
+      typedNames[email] = [first, last];
+    }
 
     gifts.amira = await give('amira@supporters.example', 2_501, { message: 'Go Fay!' });
     gifts.ben = await give('ben@supporters.example', 7_002, { message: 'Proud of you', anonymous: true });
@@ -150,7 +156,7 @@ describe(`an appeal's supporters, for its fundraiser (decision 075, ${engineName
       .select({ donorId: donations.donorId })
       .from(donations)
       .where(eq(donations.id, gifts.cara));
-    const renewal = (donorId: string, amount: number, minute: number) =>
+    const renewal = (donorId: string, amount: number, minute: number, subscriptionId = `sub_${amount}`) =>
       createDonation(t.db, {
         donorId,
         campaignId,
@@ -158,18 +164,27 @@ describe(`an appeal's supporters, for its fundraiser (decision 075, ${engineName
         amount,
         type: 'monthly',
         source: 'card',
-        subscriptionId: `sub_${amount}`,
+        subscriptionId,
         date: new Date(Date.UTC(2026, 10, 20, 12, minute)),
       });
     await renewal(ben.donorId, 7_100, 1);
-    await renewal(cara.donorId, 1_100, 2);
+    // Cara's renewal shows the name she typed with its first payment.
+    await renewal(cara.donorId, 1_100, 2, 'sub_supporters');
     const [caraRenewal, benRenewal] = await bodyOf(await supporters(fundraiser, { limit: '2' }), 200);
     expect(benRenewal).toMatchObject({ name: 'Anonymous', amount: 7_100, message: null, monthly: true });
     expect(caraRenewal).toMatchObject({ name: 'Cara L.', amount: null, monthly: true });
   });
 
-  it('names a donor the office entered only once they gave here through the donation box (decision 077)', async () => {
-    const gil = await createUser(t.db, { firstName: 'Gil', lastName: 'Hart' });
+  it('names a donor the office entered only once they gave here in their own checkout (decision 077)', async () => {
+    // Gil gives through the box signed in; Dev gave only as a guest (his name typed, not his account's).
+    const gil = await signedIn(t.db, 'donor', { overrides: { firstName: 'Gil', lastName: 'Hart' } });
+    const { clientSecret } = await bodyOf(
+      await t.client(gil.token).api.stripe.client_secret.$post({
+        json: { email: gil.user.email, amount: 1_234, campaign_id: campaignId, appeal_id: appealId },
+      }),
+      200,
+    );
+    expect((await t.client(gil.token).api.stripe.demo.confirm.$post({ json: { clientSecret } })).status).toBe(200);
     const [dev] = await t.db.select({ donorId: donations.donorId }).from(donations).where(eq(donations.id, gifts.dev));
     const office = (donorId: string, amount: number, minute: number) =>
       createDonation(t.db, {
@@ -181,14 +196,46 @@ describe(`an appeal's supporters, for its fundraiser (decision 075, ${engineName
         method: 'cheque',
         date: new Date(Date.UTC(2026, 10, 25, 12, minute)),
       });
-    await office(gil.id, 6_000, 1);
+    await office(gil.user.id, 6_000, 1);
     await office(dev.donorId, 500, 2);
-    const [devCheque, gilCheque] = await bodyOf(await supporters(fundraiser, { limit: '2' }), 200);
-    // Gil never saw "Give anonymously"; Dev chose to be named when giving online.
-    expect(gilCheque).toMatchObject({ name: 'Anonymous', amount: 6_000, message: null });
-    expect(devCheque).toMatchObject({ name: 'Dev S.', amount: 500 });
+    const listed = await bodyOf(await supporters(fundraiser, { limit: '100' }), 200);
+    const [devCheque, gilCheque] = [500, 6_000].map((amount) => listed.find((s) => s.amount === amount));
+    expect(gilCheque).toMatchObject({ name: 'Gil H.', amount: 6_000, message: null });
+    // The office never asked Dev, and his account's name was never his choice here.
+    expect(devCheque).toMatchObject({ name: 'Anonymous', amount: 500 });
     const top = await bodyOf(await t.client().api.donations.top.$get({ query: { appeal_id: appealId } }), 200);
-    expect(top.map((d) => d.donor)).toContain('Anonymous');
-    expect(JSON.stringify(top)).not.toMatch(/Gil/);
+    expect(top.find((d) => d.total === 7_234)).toMatchObject({ donor: 'Gil H.', count: 2 });
+    expect(JSON.stringify(top)).not.toMatch(/Dev S\./);
+  });
+
+  it('never shows the account name behind an email a guest typed (decision 077)', async () => {
+    // Anyone may type an existing donor's email into the box: the gift shows the name typed with
+    // it, or none, never the account's.
+    await createUser(t.db, { firstName: 'Victoria', lastName: 'Stone', email: 'victoria@supporters.example' });
+    const stripe = t.client().api.stripe;
+    for (const [amount, named] of [
+      [1_111, {}],
+      [2_222, { first_name: 'Someone', last_name: 'Else' }],
+    ] as const) {
+      const { clientSecret } = await bodyOf(
+        await stripe.client_secret.$post({
+          json: {
+            email: 'victoria@supporters.example',
+            amount,
+            campaign_id: campaignId,
+            appeal_id: appealId,
+            ...named,
+          },
+        }),
+        200,
+      );
+      expect((await stripe.demo.confirm.$post({ json: { clientSecret } })).status).toBe(200);
+    }
+    const listed = await bodyOf(await supporters(fundraiser, { limit: '100' }), 200);
+    expect(listed.find((s) => s.amount === 1_111)?.name).toBe('Anonymous');
+    expect(listed.find((s) => s.amount === 2_222)?.name).toBe('Someone E.');
+    const top = await bodyOf(await t.client().api.donations.top.$get({ query: { appeal_id: appealId } }), 200);
+    expect(JSON.stringify(top)).not.toMatch(/Victoria/);
+    expect(top.find((d) => d.total === 3_333)).toMatchObject({ donor: 'Anonymous' });
   });
 });

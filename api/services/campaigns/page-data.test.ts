@@ -18,6 +18,7 @@ describe(`detail page data (${engineName})`, () => {
       appealId: appeal.id,
       amount: 2_500,
       source: 'card',
+      ownCheckout: true,
     });
 
     const page = await loadDetail(t.db, 'campaign', campaign.id);

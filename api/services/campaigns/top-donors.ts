@@ -6,7 +6,7 @@ import { donorTotals, users } from '../../../db/schema';
 export const TOP_DONORS_LIMIT = 10;
 
 export type TopDonor = {
-  /** Public display name, "First L.", or "Anonymous" when the donor gave anonymously or only offline; never an email. */
+  /** Public display name, "First L.", or "Anonymous" when the donor gave anonymously or never here in their own checkout; never an email. */
   donor: string;
   count: number;
   /** Pence; null when the donor chose "Hide the amount" on a gift here. */
@@ -75,9 +75,10 @@ export function topDonorsQuery(
       // "Give anonymously" on a paid gift to this campaign or appeal hides the name (renewals follow their first gift).
       // The donors who did are found once, from the target's messages (an index each way; CROSS JOIN
       // keeps SQLite from starting at every paid gift): asked per donor, the check read each leader's
-      // whole giving history, about 110 rows of a page at 100x the data. A donor whose every gift
-      // here the office entered (cash, cheque) was never asked, so is not named either (decision 077).
-      anonymous: sql<number>`${donorTotals.onlineGiftCount} = 0 or ${donorTotals.donorId} in (select d.donor_id from support_messages sm cross join donations d on d.id = sm.donation_id
+      // whole giving history, about 110 rows of a page at 100x the data. A donor with no gift here
+      // from their own checkout (only office entries, or a guest who typed their email) was never
+      // asked, so is not named either (decision 077).
+      anonymous: sql<number>`${donorTotals.ownGiftCount} = 0 or ${donorTotals.donorId} in (select d.donor_id from support_messages sm cross join donations d on d.id = sm.donation_id
         where (sm.campaign_id = ${targetId} or sm.appeal_id = ${targetId}) and sm.anonymous = 1 and d.status in ('succeeded', 'refunded'))`,
       // "Hide the amount" on any paid gift here hides the donor's total too (found once, the same way).
       hideAmount: sql<number>`${donorTotals.donorId} in (select d.donor_id from support_messages sm cross join donations d on d.id = sm.donation_id

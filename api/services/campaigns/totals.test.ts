@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { campaignTotals, donations, donorTotals } from '../../../db/schema';
 import { seed } from '../../../db/seed';
@@ -86,6 +86,7 @@ describe(`running totals (${engineName})`, () => {
       invoiceId: null,
       subscriptionId: null,
       source: 'card',
+      ownCheckout: true,
     });
     await send(stripe.paymentIntentFailed({ intentId: intentF, amount: 2_000, metadata: failedMeta }));
     const retryMeta = meta();
@@ -212,13 +213,19 @@ describe(`running totals (${engineName})`, () => {
     void direct;
 
     // The top donors come from the per-donor totals: the donor's counted gifts to the appeal.
+    // Named once a gift there came from the donor's own checkout (decision 077).
+    expect(await topDonors(t.db, { appealId: appeal.id })).toEqual([{ donor: 'Anonymous', count: 5, total: 8_000 }]);
+    await t.db
+      .update(donations)
+      .set({ ownCheckout: true })
+      .where(and(eq(donations.appealId, appeal.id), eq(donations.status, 'succeeded')));
     expect(await topDonors(t.db, { appealId: appeal.id })).toEqual([{ donor: 'Test U.', count: 5, total: 8_000 }]);
     // The other appeal's only gift was typed by staff: the donor was never asked whether to be named.
     expect(await topDonors(t.db, { appealId: otherAppeal.id })).toEqual([
       { donor: 'Anonymous', count: 1, total: 4_500 },
     ]);
-    // The count of gifts given online moves with the gift's source, as the triggers keep it.
-    await t.db.update(donations).set({ source: 'card' }).where(eq(donations.id, manualId));
+    // The count of the donor's own gifts moves with the gift's flag, as the triggers keep it.
+    await t.db.update(donations).set({ ownCheckout: true }).where(eq(donations.id, manualId));
     expect(await topDonors(t.db, { appealId: otherAppeal.id })).toEqual([{ donor: 'Test U.', count: 1, total: 4_500 }]);
     await expectStoredEqualsRecomputed();
   });

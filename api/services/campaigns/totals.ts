@@ -85,28 +85,28 @@ export async function rebuildTotals(db: Db): Promise<void> {
     db.delete(campaignTotals),
     db.insert(campaignTotals).select(sql`select target, raised, count, gift_aid from (${RECOMPUTE})`),
     db.delete(donorTotals),
-    db.insert(donorTotals).select(sql`select target, donor_id, raised, count, online from (${RECOMPUTE_BY_DONOR})`),
+    db.insert(donorTotals).select(sql`select target, donor_id, raised, count, own from (${RECOMPUTE_BY_DONOR})`),
   ]);
 }
 
-/** Per-target, per-donor sums (the top donors' source); `online` counts gifts given through the donation box. */
+/** Per-target, per-donor sums (the top donors' source); `own` counts gifts from the donor's own checkout. */
 const RECOMPUTE_BY_DONOR = sql`
     select target, donor_id, sum(net) as raised, sum(status = 'succeeded') as count,
-      sum(status = 'succeeded' and source in ('card', 'demo')) as online
+      sum(status = 'succeeded' and own_checkout = 1) as own
     from (
-      select campaign_id as target, donor_id, amount - refunded_amount as net, status, source from donations
+      select campaign_id as target, donor_id, amount - refunded_amount as net, status, own_checkout from donations
         where status in ('succeeded', 'refunded')
       union all
-      select appeal_id, donor_id, amount - refunded_amount, status, source from donations
+      select appeal_id, donor_id, amount - refunded_amount, status, own_checkout from donations
         where appeal_id is not null and status in ('succeeded', 'refunded')
     )
     group by target, donor_id`;
 
-export type DonorTotals = { raised: number; count: number; online: number };
+export type DonorTotals = { raised: number; count: number; own: number };
 
 /** Per-donor totals summed from every donation, keyed "target|donor" (non-zero ones only). */
 export async function recomputeDonorTotals(db: Db): Promise<Map<string, DonorTotals>> {
-  const rows = await db.all<{ target: string; donor_id: string; raised: number; count: number; online: number }>(
+  const rows = await db.all<{ target: string; donor_id: string; raised: number; count: number; own: number }>(
     RECOMPUTE_BY_DONOR,
   );
   return new Map(
@@ -114,7 +114,7 @@ export async function recomputeDonorTotals(db: Db): Promise<Map<string, DonorTot
       .filter((r) => Number(r.raised) !== 0 || Number(r.count) !== 0)
       .map((r) => [
         `${r.target}|${r.donor_id}`,
-        { raised: Number(r.raised), count: Number(r.count), online: Number(r.online) },
+        { raised: Number(r.raised), count: Number(r.count), own: Number(r.own) },
       ]),
   );
 }
@@ -125,10 +125,7 @@ export async function storedDonorTotals(db: Db): Promise<Map<string, DonorTotals
   return new Map(
     rows
       .filter((r) => r.raisedPence !== 0 || r.giftCount !== 0)
-      .map((r) => [
-        `${r.targetId}|${r.donorId}`,
-        { raised: r.raisedPence, count: r.giftCount, online: r.onlineGiftCount },
-      ]),
+      .map((r) => [`${r.targetId}|${r.donorId}`, { raised: r.raisedPence, count: r.giftCount, own: r.ownGiftCount }]),
   );
 }
 

@@ -301,6 +301,8 @@ export async function startCheckout(ctx: CheckoutCtx, body: CheckoutInput): Prom
 
   const own = ctx.viewer ? await findDonorById(db, ctx.viewer.id) : null;
   const donor = own ?? (await findOrCreateDonor(db, email));
+  // The account's owner chose here whether to be named: signed in as them, or this checkout made the account.
+  const ownCheckout = own !== null || donor.created === true;
   const donationId = crypto.randomUUID();
   // Held with the gift, not the account, until it is paid: the email may be someone else's.
   const declarationId = giftAid ? await createCheckoutDeclaration(db, donor.id, donationId, giftAid) : null;
@@ -316,6 +318,7 @@ export async function startCheckout(ctx: CheckoutCtx, body: CheckoutInput): Prom
     subscriptionId: null,
     source: ctx.payments.source,
     method: body.method ?? 'card',
+    ownCheckout,
   };
   const opened = await ctx.payments.openPayment(
     {
@@ -345,7 +348,7 @@ export async function startCheckout(ctx: CheckoutCtx, body: CheckoutInput): Prom
     lastName: ctx.viewer ? null : (named.last_name ?? null),
     marketingConsent: body.marketing_consent === true,
     // A guest checkout never switches on consent for an account that existed before it.
-    consentToAccount: own !== null || donor.created === true,
+    consentToAccount: ownCheckout,
   });
   return {
     clientSecret: opened.clientSecret,

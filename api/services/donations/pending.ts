@@ -151,6 +151,8 @@ export type PendingDonation = {
   source: 'card' | 'demo';
   /** Card unless the donor chose Direct Debit. */
   method?: OnlinePaymentMethod;
+  /** The donor's own checkout: signed in as them, or the one that created the account (decision 077). */
+  ownCheckout: boolean;
 };
 
 /**
@@ -175,6 +177,7 @@ export async function insertPendingDonation(db: Db, pending: PendingDonation): P
       subscriptionId: pending.subscriptionId,
       source: pending.source,
       paymentMethod: pending.method ?? 'card',
+      ownCheckout: pending.ownCheckout,
     })
     .onConflictDoNothing();
 }

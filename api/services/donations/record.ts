@@ -167,7 +167,17 @@ function guardedInsert(db: Db, row: NewRow, guard: SQL) {
     ${row.a.appealId}, ${row.date}, ${row.status}, ${row.type}, ${giftAidEligibleAt(row.a.giftAidDeclarationId, row.date)},
     ${row.a.giftAidDeclarationId}, ${row.paymentIntentId}, ${row.invoiceId}, ${row.subscriptionId}, ${row.refundedAmount},
     ${row.failureMessage}, ${row.a.source}, ${now}, ${now}, ${row.refundsAsOf ?? 0}, ${row.bacs ? 'bacs_debit' : (row.method ?? 'card')},
-    null, null, null, null, null, null, 0, null, null, ${row.bacs ? 'bacs_debit' : 'card'}, ${row.bacs?.last4 ?? null}, ${row.bacs?.mandateId ?? null} where ${guard}`);
+    null, null, null, null, null, null, 0, null, null, ${row.bacs ? 'bacs_debit' : 'card'}, ${row.bacs?.last4 ?? null}, ${row.bacs?.mandateId ?? null},
+    ${ownCheckoutOf(row.subscriptionId)} where ${guard}`);
+}
+
+/**
+ * A renewal follows its monthly gift's first payment (decision 077). A one-off row made here only
+ * when the webhook beat the checkout's own insert is not known to be the owner's: not named.
+ */
+function ownCheckoutOf(subscriptionId: string | null) {
+  if (!subscriptionId) return sql`0`;
+  return sql`coalesce((select 1 from donations f where f.subscription_id = ${subscriptionId} and f.own_checkout = 1 limit 1), 0)`;
 }
 
 /** Not (yet) paid: a success settles these. An abandoned checkout that is paid after all still counts. */

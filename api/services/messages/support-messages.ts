@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { and, desc, eq, isNotNull, isNull, ne, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/sqlite-core';
-import { appeals, donorNameColumns, donorOfGift, giftOf } from '../../../db/gift-joins';
+import { appeals, donorNameColumns, donorOfGift, giftDonorName, giftOf } from '../../../db/gift-joins';
 import type { Db } from '../../../db/client';
 import type { IdValue } from '../../../db/prepared';
 import { parseId } from '../../../domain/ids';
@@ -92,9 +92,8 @@ export function latestMessagesQuery(
       hideAmount: supportMessages.hideAmount,
       amount: sql<number>`${donations.amount} - ${donations.refundedAmount}`,
       date: donations.date,
-      // The name typed with the gift, else the account's (a guest's gift may have no account name).
-      firstName: sql<string | null>`coalesce(${checkoutDetails.firstName}, ${users.firstName})`,
-      lastName: sql<string | null>`coalesce(${checkoutDetails.lastName}, ${users.lastName})`,
+      // The name typed with the gift, else the account's where its donor chose to be named here.
+      ...giftDonorName('appealId' in target ? target.appealId : target.campaignId),
     })
     .from(supportMessages)
     .innerJoin(donations, giftOf(supportMessages))

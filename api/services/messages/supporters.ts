@@ -1,5 +1,5 @@
 import { and, count, desc, eq, sql } from 'drizzle-orm';
-import { donorChoseOnAppeal, donorOfGift, donorOnlyOfflineOnAppeal } from '../../../db/gift-joins';
+import { checkoutOfGift, donorChoseOnAppeal, donorOfGift, giftDonorName } from '../../../db/gift-joins';
 import type { Db } from '../../../db/client';
 import { parseId } from '../../../domain/ids';
 import { campaigns, checkoutDetails, donations, supportMessages, users } from '../../../db/schema';
@@ -29,7 +29,7 @@ export async function loadSupportedAppeal(ctx: { db: Db; viewer: AuthUser }, idO
 
 export type Supporter = {
   _id: string;
-  /** As the public page shows a donor: "First L.", or "Anonymous" when they gave anonymously or only offline. */
+  /** As the public page shows a donor: "First L.", or "Anonymous" when they gave anonymously or were never asked (decision 077). */
   name: string;
   /** Pence net of refunds; null when the donor chose to hide it. */
   amount: number | null;
@@ -59,18 +59,17 @@ export async function appealSupporters(
         date: donations.date,
         monthly: sql<number>`${donations.subscriptionId} is not null`,
         // The donor's choices, as the page's Top Donors reads them: a renewal never shows a name its first gift hid.
-        anonymous: sql<number>`${donorChoseOnAppeal(appealId, 'anonymous')} or ${donorOnlyOfflineOnAppeal(appealId)}`,
+        anonymous: donorChoseOnAppeal(appealId, 'anonymous'),
         hideAmount: donorChoseOnAppeal(appealId, 'hide_amount'),
         message: supportMessages.message,
         hiddenAt: supportMessages.hiddenAt,
-        // The name typed with the gift, else the account's (a guest's gift may have no account name).
-        firstName: sql<string | null>`coalesce(${checkoutDetails.firstName}, ${users.firstName})`,
-        lastName: sql<string | null>`coalesce(${checkoutDetails.lastName}, ${users.lastName})`,
+        // The name typed with the gift, else the account's where its donor chose to be named here.
+        ...giftDonorName(appealId),
       })
       .from(donations)
       .innerJoin(users, donorOfGift)
       .leftJoin(supportMessages, eq(supportMessages.donationId, donations.id))
-      .leftJoin(checkoutDetails, eq(checkoutDetails.donationId, donations.id))
+      .leftJoin(checkoutDetails, checkoutOfGift)
       .where(paid(appealId))
       // Gifts confirmed in the same second keep the order they were made in (rowid: insertion order).
       .orderBy(desc(donations.date), sql`donations.rowid desc`)

@@ -102,6 +102,7 @@ describe(`fundraiser notifications (${engineName})`, () => {
         amount,
         date: at(1_000 + minute),
         source: 'card',
+        ownCheckout: true,
       });
       if (choices)
         await t.db.insert(supportMessages).values({

@@ -1,9 +1,10 @@
 import { and, eq, inArray, isNull, lte, or, type SQL, sql } from 'drizzle-orm';
 import type Stripe from 'stripe';
 import type { Db } from '../../../db/client';
-import { donorChoseOnAppeal } from '../../../db/gift-joins';
+import { checkoutOfGift, donorChoseOnAppeal, giftDonorName } from '../../../db/gift-joins';
 import { preparedRead } from '../../../db/prepared';
 import {
+  checkoutDetails,
   appealNotifications,
   campaignTotals,
   campaigns,
@@ -135,7 +136,7 @@ async function loadAppeal(db: Db, appealId: string) {
 
 /**
  * Who gave, for the fundraiser to thank: each gift as the appeal page shows it, the donor's first
- * name and initial or "Anonymous" (chosen on any paid gift of theirs here, as the Top Donors list
+ * name and initial (giftDonorName) or "Anonymous" (chosen on any paid gift of theirs here, as the Top Donors list
  * does), its amount unless they hid it, and their message unless an admin hid it. Oldest first.
  */
 async function giftLines(
@@ -148,8 +149,8 @@ async function giftLines(
     .select({
       id: donations.id,
       date: donations.date,
-      firstName: users.firstName,
-      lastName: users.lastName,
+      // The name typed with the gift, else the account's where its donor chose to be named here (decision 077).
+      ...giftDonorName(appealId),
       message: supportMessages.message,
       messageHidden: supportMessages.hiddenAt,
       anonymous: donorChoseOnAppeal(appealId, 'anonymous'),
@@ -158,6 +159,7 @@ async function giftLines(
     .from(donations)
     .leftJoin(users, eq(users.id, donations.donorId))
     .leftJoin(supportMessages, eq(supportMessages.donationId, donations.id))
+    .leftJoin(checkoutDetails, checkoutOfGift)
     .where(
       inArray(
         donations.id,

@@ -55,6 +55,7 @@ async function world() {
       invoiceId: typeof payment === 'string' ? null : payment.invoiceId,
       subscriptionId: typeof payment === 'string' ? null : payment.subscriptionId,
       source: 'card',
+      ownCheckout: true,
     });
   return { donor, campaign, appeal, meta, rows, totals, pending };
 }
@@ -347,6 +348,7 @@ describe(`POST /api/stripe/webhook: one-off gifts recorded exactly once (${engin
       invoiceId: null,
       subscriptionId: null,
       source: 'card',
+      ownCheckout: true,
     });
     vi.spyOn(console, 'log').mockImplementation(() => {});
     const evt = paymentIntentSucceeded({ intentId, amount: 1200, metadata: m });
@@ -541,6 +543,8 @@ describe(`POST /api/stripe/webhook: monthly gifts (${engineName})`, () => {
     expect(rows).toHaveLength(2);
     expect(rows.every((r) => r.status === 'succeeded' && r.subscriptionId === g.subscriptionId)).toBe(true);
     expect(await g.totals()).toEqual({ appeal: 2000, campaign: 2000 });
+    // The renewal follows its first payment, given in the donor's own checkout (decision 077).
+    expect(rows.map((r) => r.ownCheckout)).toEqual([true, true]);
   });
 
   it('records a first invoice paid before the pending insert is visible', async () => {
@@ -552,7 +556,8 @@ describe(`POST /api/stripe/webhook: monthly gifts (${engineName})`, () => {
     await w.pending(m, 2500, { invoiceId, subscriptionId });
     const rows = await w.rows();
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ status: 'succeeded', amount: 2500 });
+    // Not known to be the donor's own checkout when the webhook made the row: not named in public.
+    expect(rows[0]).toMatchObject({ status: 'succeeded', amount: 2500, ownCheckout: false });
   });
 });
 
