@@ -34,6 +34,10 @@ export const PayoutSchema = z
       .openapi({ description: 'When every gift in it belongs to one organization' }),
     organization_name: z.string().nullable(),
     demo: z.boolean().openapi({ description: 'Made by demo mode’s daily run, not by Stripe' }),
+    partial: z.boolean().openapi({
+      description:
+        'The payout also holds other organizations’ gifts: only your organizations’ lines are shown, and the figures (amount, gross, fees, refunds, lines) are theirs',
+    }),
   })
   .openapi('Payout');
 
@@ -57,9 +61,6 @@ export const PayoutLineSchema = z
 export const PayoutDetailSchema = PayoutSchema.extend({
   lines: z.array(PayoutLineSchema),
   lines_net: z.number().int().openapi({ description: 'Sum of the lines shown' }),
-  partial: z
-    .boolean()
-    .openapi({ description: 'Only your organizations’ lines are shown (the payout also holds others’)' }),
 }).openapi('PayoutDetail');
 
 export type PayoutFilters = z.infer<typeof PayoutQuerySchema>;

@@ -447,6 +447,35 @@ describe(`GET /api/finance/payouts (${engineName})`, () => {
     expect((await detail(admin.token, 'po_missing')).status).toBe(404);
   });
 
+  it('a mixed payout shows an organization the figures of its own lines only, never the whole', async () => {
+    // One payout holding a gift of Org X (£12) and one of Org Y (£98.76), each less its fee.
+    const account = accountOf();
+    const x = await gift(campaignX, 1200);
+    const y = await gift(campaignY, 9876);
+    const mixed = account.payout([account.charge(x.paymentIntentId!, 1200), account.charge(y.paymentIntentId!, 9876)]);
+    await apply(account.stripe, event('payout.paid', { ...mixed, arrival_date: 1_900_100_000 }, 1_800_002_000));
+    const whole = await bodyOf(await detail(admin.token, mixed.id), 200);
+    expect(whole).toMatchObject({ partial: false, gross_pence: 1200 + 9876, line_count: 2 });
+    const xFee = cardFeeOn(1200);
+
+    const own = await bodyOf(await detail(finance.token, mixed.id), 200);
+    expect(own).toMatchObject({
+      partial: true,
+      amount: 1200 - xFee,
+      gross_pence: 1200,
+      fee_pence: xFee,
+      refund_pence: 0,
+      line_count: 1,
+      lines_net: 1200 - xFee,
+    });
+    expect(own.lines).toHaveLength(1);
+    const listed = (await bodyOf(await list(finance.token, { limit: '200' }), 200)).find((p) => p._id === mixed.id);
+    expect(listed).toMatchObject({ partial: true, amount: 1200 - xFee, gross_pence: 1200, line_count: 1 });
+    // Nothing of Org Y's £98.76 can be worked out from what Org X reads.
+    expect(JSON.stringify([own, listed])).not.toMatch(new RegExp(String(whole.amount)));
+    expect(JSON.stringify([own, listed])).not.toMatch(/9876|11076/);
+  });
+
   it('admins see every payout, filtered by organization, arrival day and status, paged', async () => {
     const byOrg = await list(admin.token, { organization_id: orgY, limit: '200' });
     expect((await bodyOf(byOrg, 200)).map((p) => p._id)).toContain(yPayout);

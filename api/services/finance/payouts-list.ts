@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, inArray, lt, sql, type SQL } from 'drizzle-orm';
 import { campaignOfGift, donorNameColumns, donorOfGift, giftOf } from '../../../db/gift-joins';
 import { campaigns, donations, organizations, payoutLines, payouts, users } from '../../../db/schema';
 import { isoOrNull, londonMidnight, nextDay } from '../../../domain/dates';
@@ -6,6 +6,7 @@ import { forbidden, notFound } from '../../lib/errors';
 import type { PayoutDetailDto, PayoutDto, PayoutFilters, PayoutLineDto } from '../../schemas/payouts';
 import { orgCondition, staffScope, type OrgScope } from '../reports/scope';
 import type { ViewerContext } from '../../lib/service-context';
+import { INCOME_TYPES, REFUND_TYPES } from './payouts-record';
 
 type PayoutRow = typeof payouts.$inferSelect;
 
@@ -21,22 +22,68 @@ function visibleTo(scope: OrgScope): SQL | undefined {
     where l.payout_id = ${payouts.id} and ${lineOf}))`;
 }
 
-const toDto = (row: PayoutRow, organizationName: string | null): PayoutDto => ({
+/** A payout's figures over some of its lines: what a reader of a mixed payout's organizations may see. */
+type Figures = { amount: number; gross: number; fee: number; refund: number; count: number };
+
+const isIncome = (type: string) => (INCOME_TYPES as readonly string[]).includes(type);
+const isRefund = (type: string) => (REFUND_TYPES as readonly string[]).includes(type);
+
+/** The same sums payouts-record stores for the whole payout, over the lines given. */
+function figuresOf(lines: { type: string; amount: number; fee: number; net: number }[]): Figures {
+  return {
+    amount: lines.reduce((sum, l) => sum + l.net, 0),
+    gross: lines.filter((l) => isIncome(l.type)).reduce((sum, l) => sum + l.amount, 0),
+    fee: lines.reduce((sum, l) => sum + l.fee, 0),
+    refund: -lines.filter((l) => isRefund(l.type)).reduce((sum, l) => sum + l.amount, 0),
+    count: lines.length,
+  };
+}
+
+/**
+ * The whole payout's figures, or, when the viewer sees only their organizations' lines of a mixed
+ * payout, the figures of those lines: the whole would give away the other charities' takings by
+ * subtraction.
+ */
+const toDto = (row: PayoutRow, organizationName: string | null, own?: Figures): PayoutDto => ({
   _id: row.id,
-  amount: row.amount,
+  amount: own ? own.amount : row.amount,
   currency: row.currency,
   status: row.status,
   arrival_date: row.arrivalDate.toISOString(),
   failure_code: row.failureCode,
   failure_message: row.failureMessage,
-  gross_pence: row.grossPence,
-  fee_pence: row.feePence,
-  refund_pence: row.refundPence,
-  line_count: row.lineCount,
+  gross_pence: own ? own.gross : row.grossPence,
+  fee_pence: own ? own.fee : row.feePence,
+  refund_pence: own ? own.refund : row.refundPence,
+  line_count: own ? own.count : row.lineCount,
   organization_id: row.organizationId,
   organization_name: organizationName,
   demo: row.id.startsWith('po_demo'),
+  partial: own !== undefined,
 });
+
+const seesWhole = (scope: OrgScope, row: PayoutRow) =>
+  scope.all || (row.organizationId !== null && scope.orgIds.includes(row.organizationId));
+
+/** Each listed mixed payout's lines of the viewer's organizations, summed (one query for the page). */
+async function ownFigures(db: ViewerContext['db'], scope: OrgScope, payoutIds: string[]) {
+  const out = new Map<string, Figures>();
+  if (!payoutIds.length || scope.all) return out;
+  const lines = await db
+    .select({
+      payoutId: payoutLines.payoutId,
+      type: payoutLines.type,
+      amount: payoutLines.amount,
+      fee: payoutLines.fee,
+      net: payoutLines.net,
+    })
+    .from(payoutLines)
+    .innerJoin(donations, giftOf(payoutLines))
+    .innerJoin(campaigns, campaignOfGift)
+    .where(and(inArray(payoutLines.payoutId, payoutIds), orgCondition(scope, sql`${campaigns.organizationId}`)));
+  for (const id of payoutIds) out.set(id, figuresOf(lines.filter((l) => l.payoutId === id)));
+  return out;
+}
 
 /** Newest arrival first; ties by id so pages never overlap. */
 export async function listPayouts(
@@ -61,7 +108,13 @@ export async function listPayouts(
       .offset(f.offset),
     db.select({ n: sql<number>`count(*)` }).from(payouts).where(where),
   ]);
-  return { items: rows.map((r) => toDto(r.payout, r.organizationName)), total: Number(count?.n ?? 0) };
+  const scope = staffScope(viewer, f.organization_id);
+  const mixed = rows.filter((r) => !seesWhole(scope, r.payout)).map((r) => r.payout.id);
+  const own = await ownFigures(db, scope, mixed);
+  return {
+    items: rows.map((r) => toDto(r.payout, r.organizationName, own.get(r.payout.id))),
+    total: Number(count?.n ?? 0),
+  };
 }
 
 /** One payout with its lines: all of them for admins and its own organization, else the viewer's. */
@@ -75,8 +128,7 @@ export async function payoutDetail(ctx: ViewerContext, id: string): Promise<Payo
     .where(eq(payouts.id, id))
     .limit(1);
   if (!found) throw notFound('No payout with this id');
-  const whole =
-    scope.all || (found.payout.organizationId !== null && scope.orgIds.includes(found.payout.organizationId));
+  const whole = seesWhole(scope, found.payout);
   const rows = await db
     .select({
       line: payoutLines,
@@ -109,9 +161,8 @@ export async function payoutDetail(ctx: ViewerContext, id: string): Promise<Payo
     }),
   );
   return {
-    ...toDto(found.payout, found.organizationName),
+    ...toDto(found.payout, found.organizationName, whole ? undefined : figuresOf(lines)),
     lines,
     lines_net: lines.reduce((sum, l) => sum + l.net, 0),
-    partial: !whole,
   };
 }

@@ -73,7 +73,16 @@ export function PayoutList() {
                     <a href={`/dashboard/payouts/${encodeURIComponent(p._id)}`}>{formatDate(p.arrival_date)}</a>
                   ),
                 },
-                { header: 'Amount', cell: (p) => <strong>{formatPence(p.amount)}</strong> },
+                {
+                  header: 'Amount',
+                  // A mixed payout's figures are the viewer's organizations' lines only.
+                  cell: (p) => (
+                    <>
+                      <strong>{formatPence(p.amount)}</strong>
+                      {p.partial ? <small> (your lines)</small> : null}
+                    </>
+                  ),
+                },
                 {
                   header: 'Status',
                   cell: (p) => (
@@ -154,7 +163,7 @@ export function PayoutView({ id }: { id: string }) {
   return (
     <section className="dash-section dash-payouts">
       <PageHeader
-        title={`Payout ${formatPence(p.amount)}`}
+        title={`Payout ${formatPence(p.amount)}${p.partial ? ' (your lines)' : ''}`}
         back={<a href="/dashboard/payouts">All payouts</a>}
         actions={
           <button type="button" className="btn btn-outline dash-btn-sm" onClick={exportCsv}>
