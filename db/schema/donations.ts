@@ -49,7 +49,11 @@ export const giftAidDeclarations = sqliteTable(
     confirmationSentAt: integer('confirmation_sent_at', { mode: 'timestamp_ms' }),
     /** Lives outside the UK: the schedule shows postcode X and the address in the house field. */
     overseas: integer('overseas', { mode: 'boolean' }).notNull().default(false),
-    /** Made in the donation box for this gift, not yet paid: no account sees or uses it until the payment succeeds. */
+    /**
+     * Made in the donation box for this gift: no account sees or uses it until the payment succeeds,
+     * and then only when the checkout was the account owner's own; a guest's stays held with its
+     * gift and the renewals that name it (decision 077).
+     */
     pendingDonationId: text('pending_donation_id'),
   },
   (t) => [

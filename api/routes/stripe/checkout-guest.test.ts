@@ -1,6 +1,14 @@
 import { eq } from 'drizzle-orm';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { checkoutDetails, donations, marketingConsents, outbox, rateLimits, users } from '../../../db/schema';
+import {
+  checkoutDetails,
+  donations,
+  giftAidDeclarations,
+  marketingConsents,
+  outbox,
+  rateLimits,
+  users,
+} from '../../../db/schema';
 import { MARKETING_CONSENT_WORDING } from '../../../domain';
 import { createAppeal, createCampaign, signedIn } from '../../../tests/factories';
 import { bodyOf, engineName, errorOf, type JsonOf, setupTestApp, type TestApp, type TestClient } from '#test-app';
@@ -46,7 +54,7 @@ const messagesOf = async (appealId: string) =>
   bodyOf(await t.client().api.appeals[':id'].messages.$get({ param: { id: appealId } }), 200);
 
 describe(`a guest checkout with someone else's email (${engineName})`, () => {
-  it('changes nothing on their account before payment; once paid, attaches the declaration but never switches on their consent', async () => {
+  it('changes nothing on their account before payment; once paid, keeps the declaration with its gift and never switches on their consent', async () => {
     const victim = await signedIn(t.db, 'org_admin', {
       overrides: { email: unique('orgadmin'), firstName: 'Olive', lastName: 'Admin' },
     });
@@ -73,9 +81,15 @@ describe(`a guest checkout with someone else's email (${engineName})`, () => {
     expect((await confirm(body.clientSecret)).status).toBe(200);
     const [gift] = await t.db.select().from(donations).where(eq(donations.donorId, victim.user.id));
     expect(gift).toMatchObject({ status: 'succeeded', giftAid: true });
-    // A paid gift is the evidence Gift Aid needs: the declaration is now on the account.
-    const after = await giftAidOf(victim.token);
-    expect(after.declarations).toMatchObject([{ first_name: 'Mallory', last_name: 'Stranger', house: '99' }]);
+    // The stranger's declaration covers the gift it was made with, and stays held with it: it never
+    // becomes the account's, which the office and claims would find for the owner's other gifts (decision 077).
+    expect(gift.giftAidDeclarationId).toEqual(expect.any(String));
+    const [held] = await t.db
+      .select()
+      .from(giftAidDeclarations)
+      .where(eq(giftAidDeclarations.id, gift.giftAidDeclarationId!));
+    expect(held).toMatchObject({ firstName: 'Mallory', lastName: 'Stranger', pendingDonationId: gift.id });
+    expect(await giftAidOf(victim.token)).toEqual({ active: false, declarations: [] });
     // The consent stays with that gift only; the existing account's consent is not switched on, nor its name.
     expect(await consentOf(victim.token)).toMatchObject({ consented: false });
     expect(await t.db.select().from(checkoutDetails).where(eq(checkoutDetails.donationId, gift.id))).toMatchObject([

@@ -63,10 +63,20 @@ export function applyCheckoutDetails(
           guard,
         ),
       ),
+    // The declaration becomes the account's only in its owner's own checkout. A guest's stays held
+    // with its gift (and the renewals that name it): anyone can type an email into the box, and a
+    // stranger's name and address must not become the declaration the office or a claim finds for
+    // the account's other gifts (decision 077).
     db
       .update(giftAidDeclarations)
       .set({ pendingDonationId: null })
-      .where(and(eq(giftAidDeclarations.pendingDonationId, donationId), guard)),
+      .where(
+        and(
+          eq(giftAidDeclarations.pendingDonationId, donationId),
+          sql`exists (select 1 from checkout_details cd where cd.donation_id = ${donationId} and cd.consent_to_account = 1)`,
+          guard,
+        ),
+      ),
     db
       .update(users)
       .set({
