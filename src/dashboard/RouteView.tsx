@@ -148,8 +148,9 @@ export function RouteView() {
  * came, with "Delete my account" moving under the reader's finger.
  */
 function DonorPage({ id, isStaff }: { id?: string; isStaff: boolean }) {
+  // Only once the form is there, and only for a donor who exists ("Donor Not Found" has no panels).
   const [formShown, setFormShown] = useState(false);
-  const showPanels = useCallback(() => setFormShown(true), []);
+  const showPanels = useCallback((found: boolean) => setFormShown(found), []);
   return (
     <>
       <DonorForm id={id} onShown={showPanels} />

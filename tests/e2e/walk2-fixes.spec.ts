@@ -97,3 +97,46 @@ test('a donor correcting their Gift Aid address is not told they confirm it by d
   await expect(page.getByText(/I want to Gift Aid my donation/).first()).toBeVisible();
   await expect(page.getByText('By donating with Gift Aid ticked')).toHaveCount(0);
 });
+
+test('a record that is not there says so, offers the way back, and shows nothing of a record', async ({
+  page,
+  signInAs,
+}) => {
+  const admin = await signInAs('admin@example.org');
+  await openAs(page, admin, '/dashboard/donors/edit/nope');
+  await expect(page.getByRole('heading', { name: 'Donor Not Found' })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Back to Donors' })).toHaveAttribute('href', '/dashboard/donors');
+  // No panels of a donor who does not exist (their Gift Aid declarations, their record).
+  await expect(page.getByRole('button', { name: /Add declaration/ })).toHaveCount(0);
+  await expect(page.getByRole('heading', { name: /Gift Aid/ })).toHaveCount(0);
+  // The appeal editor names what was asked for, not "Campaign".
+  await openAs(page, admin, '/dashboard/active-appeals-edit/nope');
+  await expect(page.getByRole('heading', { name: 'Appeal Not Found' })).toBeVisible();
+  await expect(page.getByRole('alert')).toHaveText(/^Appeal not found/);
+  await expect(page.getByRole('link', { name: 'Back to the list' })).toHaveAttribute(
+    'href',
+    '/dashboard/active-appeals',
+  );
+});
+
+test('the donations list says which rows are checkouts not paid, so none reads as a gift', async ({
+  page,
+  request,
+  signInAs,
+}) => {
+  const admin = await signInAs('admin@example.org');
+  const appeals = (await (await request.get('/api/appeals?limit=1')).json()) as { _id: string; campaign_id: string }[];
+  // A visitor starts a £12.34 gift and never pays it.
+  const started = await request.post('/api/stripe/client_secret', {
+    data: {
+      email: `unpaid-${Date.now()}@example.org`,
+      amount: 1234,
+      campaign_id: appeals[0].campaign_id,
+      appeal_id: appeals[0]._id,
+    },
+  });
+  expect(started.status()).toBe(200);
+  await openAs(page, admin, '/dashboard/donations');
+  const row = page.getByRole('row').filter({ hasText: '£12.34' }).first();
+  await expect(row.getByText('Not paid')).toBeVisible();
+});

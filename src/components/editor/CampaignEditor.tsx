@@ -314,7 +314,13 @@ export default function CampaignEditor({ kind, id, redirectTo, title, onCancel, 
     return (
       <div className="editor">
         <h1>{label(kind)} Not Found</h1>
-        <p role="alert">{load.message}</p>
+        {/* The API names every missing item a campaign (an unknown id has no kind): say it as asked. */}
+        <p role="alert">{load.message.replace(/^Campaign not found/, `${label(kind)} not found`)}</p>
+        <p>
+          <a href={kind === 'campaign' ? '/dashboard/active-campaigns' : '/dashboard/active-appeals'}>
+            Back to the list
+          </a>
+        </p>
       </div>
     );
   }

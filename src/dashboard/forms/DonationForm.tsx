@@ -7,7 +7,7 @@ import { listPathOf } from '../lib/routes';
 import { useApiGet } from '../lib/use-api';
 import { goBack, navigate } from '../router';
 import { $dashToken } from '../session';
-import { Alert, SelectInput, Spinner, TextInput } from '../ui/primitives';
+import { Alert, NotFound, SelectInput, Spinner, TextInput } from '../ui/primitives';
 import { FormShell } from './form-parts';
 import { MonthlyGiftAdmin } from '../screens/my-donations/MonthlyGiftAdmin';
 import { DONOR_SEARCH_LIMIT, useAppealOptions, useCampaignOptions, useDonorSearch } from './use-options';
@@ -65,7 +65,8 @@ export function DonationForm({
   }, [load]);
 
   if (isEdit && (load.status === 'loading' || load.status === 'idle')) return <Spinner />;
-  if (isEdit && load.status === 'error') return <h1 className="dash-not-found">Not Found</h1>;
+  if (isEdit && load.status === 'error')
+    return <NotFound title="Not Found" back="/dashboard/donations" backLabel="Back to Donations" />;
 
   const set =
     <K extends keyof Values>(key: K) =>

@@ -9,7 +9,7 @@ import { goBack, navigate } from '../router';
 import * as roles from '../../../domain/roles';
 import type { UserType } from '../../../domain/statuses';
 import { $dashToken, $dashUser, refreshUser, viewerOf } from '../session';
-import { Alert, SelectInput, Spinner, TextInput } from '../ui/primitives';
+import { Alert, NotFound, SelectInput, Spinner, TextInput } from '../ui/primitives';
 import { MyGiftAid } from '../screens/gift-aid/MyGiftAid';
 import {
   AddressGroup,
@@ -44,7 +44,7 @@ const ROLE_CHOICES = [
  * `onShown` is called once the form (or its refusal) is on screen, so the panels below it come after
  * it, not before it and then pushed down.
  */
-export function DonorForm({ id, onShown }: { id?: string; onShown?: () => void }) {
+export function DonorForm({ id, onShown }: { id?: string; onShown?: (found: boolean) => void }) {
   const isEdit = !!id;
   const isMe = id === 'me';
   const token = useStore($dashToken);
@@ -84,12 +84,14 @@ export function DonorForm({ id, onShown }: { id?: string; onShown?: () => void }
   }, [load]);
 
   const shown = !isEdit || load.status === 'ok' || load.status === 'error';
+  const found = load.status !== 'error';
   useEffect(() => {
-    if (shown) onShown?.();
-  }, [shown, onShown]);
+    if (shown) onShown?.(found);
+  }, [shown, found, onShown]);
 
   if (isEdit && (load.status === 'loading' || load.status === 'idle')) return <Spinner />;
-  if (isEdit && load.status === 'error') return <h1 className="dash-not-found">Donor Not Found</h1>;
+  if (isEdit && load.status === 'error')
+    return <NotFound title="Donor Not Found" back="/dashboard/donors" backLabel="Back to Donors" />;
   if (isEdit && limited) return <DonorSummary first={values.first_name} last={values.last_name} email={values.email} />;
 
   const set =

@@ -13,7 +13,7 @@ import { listPathOf } from '../lib/routes';
 import { useApiGet } from '../lib/use-api';
 import { goBack, navigate } from '../router';
 import { $dashToken, $dashUser, viewerOf } from '../session';
-import { SelectInput, Spinner, TextInput } from '../ui/primitives';
+import { NotFound, SelectInput, Spinner, TextInput } from '../ui/primitives';
 import {
   AddressGroup,
   EMPTY_ADDRESS,
@@ -146,7 +146,10 @@ export function OrganizationForm({ id }: { id?: string }) {
   }, [load]);
 
   if (isEdit && (load.status === 'loading' || load.status === 'idle')) return <Spinner />;
-  if (isEdit && load.status === 'error') return <h1 className="dash-not-found">Organization Not Found</h1>;
+  if (isEdit && load.status === 'error')
+    return (
+      <NotFound title="Organization Not Found" back="/dashboard/organizations" backLabel="Back to Organizations" />
+    );
 
   const orgId = load.status === 'ok' ? load.data._id : null;
   // Adding an organization is for admins (the API's rule); editing, for its admins, or only the codes for its finance users.

@@ -247,3 +247,16 @@ export function Stat({ label, children }: { label: string; children: ReactNode }
     </div>
   );
 }
+
+/** A record that is not there: its title and the way back to its list, never a dead end. */
+export function NotFound({ title, back, backLabel }: { title: string; back: string; backLabel: string }) {
+  return (
+    <section className="dash-section dash-empty">
+      <h1 className="dash-not-found">{title}</h1>
+      <p>It may have been deleted, or the link may be mistyped.</p>
+      <a className="btn btn-primary" href={back}>
+        {backLabel}
+      </a>
+    </section>
+  );
+}

@@ -3,7 +3,7 @@ import { formatPence } from '../../../../domain/money';
 import { client } from '../../../lib/api';
 import { formatDate } from '../../lib/dates';
 import { useApiGet } from '../../lib/use-api';
-import { Badge, LinkButton, PageHeader, Spinner } from '../../ui/primitives';
+import { Badge, LinkButton, NotFound, PageHeader, Spinner } from '../../ui/primitives';
 import { SimpleTable } from '../../ui/SimpleTable';
 
 const methodLabel = (method: string) => method.replace(/_/g, ' ');
@@ -44,7 +44,8 @@ export function BatchView({ id }: { id: string }) {
   const [load] = useApiGet(`/api/donations/batches/${id}`, (o) =>
     client.api.donations.batches[':id'].$get({ param: { id } }, o),
   );
-  if (load.status === 'error') return <h1 className="dash-not-found">Not Found</h1>;
+  if (load.status === 'error')
+    return <NotFound title="Not Found" back="/dashboard/batches" backLabel="Back to Batches" />;
   if (load.status !== 'ok') return <Spinner />;
   const b = load.data;
   return (

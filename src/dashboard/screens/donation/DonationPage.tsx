@@ -8,7 +8,7 @@ import { SupportMessagePanel } from '../../forms/SupportMessagePanel';
 import { listPathOf } from '../../lib/routes';
 import { useApiGet } from '../../lib/use-api';
 import { $dashUser } from '../../session';
-import { Alert, Badge, PageHeader, Spinner } from '../../ui/primitives';
+import { Alert, Badge, NotFound, PageHeader, Spinner } from '../../ui/primitives';
 import { MonthlyGiftAdmin } from '../my-donations/MonthlyGiftAdmin';
 import { VerifyGiftAid } from '../gift-aid/VerifyGiftAid';
 import { AuditHistory } from './AuditHistory';
@@ -43,7 +43,11 @@ function DonationStoryView({ id, canVerify, canModerate }: { id: string; canVeri
   const [notice, setNotice] = useState<string | null>(null);
   if (load.status === 'ok') last.current = load.data;
   if (load.status === 'error')
-    return <h1 className="dash-not-found">{load.error.statusCode === 404 ? 'Not Found' : load.error.message}</h1>;
+    return load.error.statusCode === 404 ? (
+      <NotFound title="Not Found" back="/dashboard/donations" backLabel="Back to Donations" />
+    ) : (
+      <h1 className="dash-not-found">{load.error.message}</h1>
+    );
   const done = (message: string) => {
     setNotice(message);
     reload();

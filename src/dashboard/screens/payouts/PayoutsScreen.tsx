@@ -4,7 +4,7 @@ import { client } from '../../../lib/api';
 import { formatDate } from '../../lib/dates';
 import { useApiGet } from '../../lib/use-api';
 import { FilterDates } from '../../ui/FilterBar';
-import { Alert, Badge, PageHeader, Spinner } from '../../ui/primitives';
+import { Alert, Badge, NotFound, PageHeader, Spinner } from '../../ui/primitives';
 import { SimpleTable } from '../../ui/SimpleTable';
 import { payoutCsv } from './payout-csv';
 
@@ -145,7 +145,7 @@ export function PayoutView({ id }: { id: string }) {
     return load.error.statusCode === 403 ? (
       <Alert>{load.error.message}</Alert>
     ) : (
-      <h1 className="dash-not-found">Not Found</h1>
+      <NotFound title="Not Found" back="/dashboard/payouts" backLabel="Back to Payouts" />
     );
   }
   if (load.status !== 'ok') return <Spinner />;

@@ -5,7 +5,7 @@ import { formatPence } from '../../../lib/format';
 import { formatDate } from '../../lib/dates';
 import { useApiGet } from '../../lib/use-api';
 import { $dashUser, isStaff } from '../../session';
-import { Alert, Badge, PageHeader, Spinner } from '../../ui/primitives';
+import { Alert, Badge, NotFound, PageHeader, Spinner } from '../../ui/primitives';
 import { Pager } from '../../ui/Pager';
 import { SimpleTable } from '../../ui/SimpleTable';
 
@@ -47,7 +47,7 @@ export function AppealSupporters({ id }: { id: string }) {
   }, [load]);
 
   if (load.status === 'error' && load.error.statusCode === 404)
-    return <h1 className="dash-not-found">Appeal Not Found</h1>;
+    return <NotFound title="Appeal Not Found" back="/dashboard/active-appeals" backLabel="Back to Appeals" />;
   const total = shown?.total ?? null;
   const rows = shown?.rows ?? [];
   return (

@@ -11,7 +11,17 @@ import { formatDate } from '../../lib/dates';
 import { useApiGet } from '../../lib/use-api';
 import { goBack, navigate } from '../../router';
 import { $dashToken, $dashUser, isAdmin } from '../../session';
-import { Alert, Badge, LinkButton, PageHeader, SelectInput, Spinner, TextArea, TextInput } from '../../ui/primitives';
+import {
+  Alert,
+  Badge,
+  LinkButton,
+  NotFound,
+  PageHeader,
+  SelectInput,
+  Spinner,
+  TextArea,
+  TextInput,
+} from '../../ui/primitives';
 
 const causesApi = client.api['template-causes'];
 type Cause = Data<typeof causesApi.$get>[number];
@@ -227,7 +237,14 @@ export function TemplateCauseForm({ id }: { id?: string }) {
   if (!allowed) return <AdminsOnly title={title} />;
   if (id && (load.status === 'loading' || load.status === 'idle')) return <Spinner />;
   if (id && load.status === 'error' && load.error.statusCode !== 404) return <Alert>{load.error.message}</Alert>;
-  if (id && !current) return <h1 className="dash-not-found">Template Cause Not Found</h1>;
+  if (id && !current)
+    return (
+      <NotFound
+        title="Template Cause Not Found"
+        back="/dashboard/template-causes"
+        backLabel="Back to Template Causes"
+      />
+    );
 
   const set = (key: keyof Values) => (value: string) => setValues((v) => ({ ...v, [key]: value }));
   const missing = [

@@ -12,6 +12,14 @@ import type { Donation } from './data/schema';
 const donorHref = (donation: Donation) =>
   donation.donor?.value ? `/dashboard/donors/edit/${encodeURIComponent(donation.donor.value)}` : null;
 
+/** What a row that is not a paid gift says under its amount. */
+const UNPAID_WORDS: Partial<Record<string, string>> = {
+  pending: 'Not paid',
+  processing: 'Waiting for the bank',
+  failed: 'Payment failed',
+  abandoned: 'Checkout abandoned',
+};
+
 export const donationColumns: DashColumnDef<Donation>[] = [
   {
     id: 'date',
@@ -25,8 +33,18 @@ export const donationColumns: DashColumnDef<Donation>[] = [
     accessorFn: (row) => row.amount ?? 0,
     header: ({ column }) => <DataTableColumnHeader column={column} title="Amount" />,
     cell: ({ row }) => {
-      const { amount, refunded_amount: refunded } = row.original;
+      const { amount, refunded_amount: refunded, status } = row.original;
       if (typeof amount !== 'number') return '-';
+      // A checkout not (yet) paid is listed too (staff follow them up): said beside it, so it never reads as a gift.
+      const unpaid = status ? UNPAID_WORDS[status] : undefined;
+      if (unpaid)
+        return (
+          <>
+            {formatPence(amount)}
+            <br />
+            <small className="dash-hint">{unpaid}</small>
+          </>
+        );
       // What went back (refunds, reversals) is said beside the gift, as on its page: the amount is what was given.
       return refunded ? (
         <>
