@@ -99,6 +99,16 @@ describe(`a guest checkout with someone else's email (${engineName})`, () => {
     expect(account).toMatchObject({ firstName: 'Olive', lastName: 'Admin' });
   });
 
+  it('never names an existing account that has no name: a guest typed its email (decision 077)', async () => {
+    const nameless = await signedIn(t.db, 'donor', {
+      overrides: { email: unique('nameless'), firstName: '', lastName: '' },
+    });
+    const { body } = await started({ email: nameless.user.email, first_name: 'Mallory', last_name: 'Stranger' });
+    expect((await confirm(body.clientSecret)).status).toBe(200);
+    const [account] = await t.db.select().from(users).where(eq(users.id, nameless.user.id));
+    expect(account).toMatchObject({ firstName: '', lastName: '' });
+  });
+
   it('a new donor: consent, name and declaration become theirs when the gift is paid, not before', async () => {
     const email = unique('newdonor');
     const { res, body } = await started({

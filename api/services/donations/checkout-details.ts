@@ -29,8 +29,8 @@ export async function saveCheckoutDetails(db: Db, donationId: string, personal: 
 
 /**
  * The statements a paid gift adds to its recording batch (each guarded like the rest of it):
- * its Gift Aid declaration becomes the donor's; the name fills an account that has none; the
- * consent is recorded on the account only when `consent_to_account` says it may be, and once.
+ * its Gift Aid declaration becomes the donor's and the name fills an account that has none, both
+ * only in the owner's own checkout (`consent_to_account`); so is the consent, and once.
  */
 export function applyCheckoutDetails(
   db: Db,
@@ -90,7 +90,8 @@ export function applyCheckoutDetails(
           eq(users.firstName, ''),
           eq(users.lastName, ''),
           isNull(users.erasedAt),
-          sql`exists ${details} and cd.first_name is not null)`,
+          // Only the owner's own checkout names the account: a guest may have typed a stranger's email.
+          sql`exists ${details} and cd.first_name is not null and cd.consent_to_account = 1)`,
           guard,
         ),
       ),
