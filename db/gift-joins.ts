@@ -32,16 +32,18 @@ export const donorChoseOnAppeal = (appealId: string, choice: 'anonymous' | 'hide
     where sm.appeal_id = ${appealId} and ${sql.raw(`sm.${choice}`)} = 1 and d.status in ('succeeded', 'refunded'))`;
 
 /**
- * The name public pages and a fundraiser see on a gift (docs/decisions/077): the one typed with it,
- * else the account's when its donor gave to `targetId` in their own checkout (they chose there
- * whether to be named; one primary-key read of their running totals), else none ("Anonymous").
- * Anyone can type an email into the box, and the office enters cash and cheques: neither shows the
- * account's name. For a select of gifts joined to their donor and left-joined to checkout_details.
+ * The name public pages and a fundraiser see on a gift (docs/decisions/077): the one typed with it;
+ * else the account's when the gift came from its donor's own checkout (they chose there whether to
+ * be named), or, for a gift the office entered, when its donor is named on `targetId`'s Top Donors
+ * (one primary-key read of their running totals); else none ("Anonymous"). A guest's gift never
+ * shows the account's name: anyone can type an email into the box. For a select of gifts joined to
+ * their donor and left-joined to checkout_details.
  */
 export const giftDonorName = (targetId: IdValue) => {
   const typed = sql`(${checkoutDetails.firstName} is not null or ${checkoutDetails.lastName} is not null)`;
-  const named = sql`coalesce((select dt.own_gift_count from donor_totals dt
-    where dt.target_id = ${targetId} and dt.donor_id = ${donations.donorId}), 0) > 0`;
+  const named = sql`(${donations.ownCheckout} = 1 or (${donations.source} not in ('card', 'demo')
+    and coalesce((select dt.own_gift_count from donor_totals dt
+      where dt.target_id = ${targetId} and dt.donor_id = ${donations.donorId}), 0) > 0))`;
   return {
     firstName: sql<
       string | null

@@ -6,19 +6,35 @@
 -- 0. The triggers are those of 0004_speed with the count added (and `own_checkout` among the
 -- columns that move it).
 ALTER TABLE `donations` ADD `own_checkout` integer DEFAULT false NOT NULL;--> statement-breakpoint
+-- The gifts whose checkout row says so.
 UPDATE `donations` SET `own_checkout` = 1
 WHERE `id` IN (SELECT `donation_id` FROM `checkout_details` WHERE `consent_to_account` = 1);--> statement-breakpoint
+-- From before every own checkout kept a row: the gift that made its donor's account (the account
+-- made within the minute before it), and demo-mode gifts with no row (the demo seed's donors).
+UPDATE `donations` SET `own_checkout` = 1
+WHERE `own_checkout` = 0 AND `id` IN (
+	SELECT f.`id` FROM `users` u JOIN `donations` f ON f.`id` = (
+		SELECT d.`id` FROM `donations` d WHERE d.`donor_id` = u.`id` AND d.`source` IN ('card', 'demo') ORDER BY d.`created_at`, d.`rowid` LIMIT 1
+	)
+	WHERE f.`created_at` - u.`created_at` BETWEEN 0 AND 60000
+);--> statement-breakpoint
+UPDATE `donations` SET `own_checkout` = 1
+WHERE `own_checkout` = 0 AND `source` = 'demo' AND `id` NOT IN (SELECT `donation_id` FROM `checkout_details`);--> statement-breakpoint
 -- A monthly gift's renewals follow its first payment.
 UPDATE `donations` SET `own_checkout` = 1
-WHERE `own_checkout` = 0 AND `subscription_id` IS NOT NULL AND `subscription_id` IN (
-	SELECT d.`subscription_id` FROM `donations` d JOIN `checkout_details` cd ON cd.`donation_id` = d.`id` WHERE cd.`consent_to_account` = 1
+WHERE `own_checkout` = 0 AND `subscription_id` IN (
+	SELECT `subscription_id` FROM `donations` WHERE `own_checkout` = 1 AND `subscription_id` IS NOT NULL
 );--> statement-breakpoint
 ALTER TABLE `donor_totals` ADD `own_gift_count` integer DEFAULT 0 NOT NULL;--> statement-breakpoint
-UPDATE `donor_totals` SET `own_gift_count` = (
-	SELECT count(*) FROM `donations` d
-	WHERE d.`donor_id` = `donor_totals`.`donor_id` AND (d.`campaign_id` = `donor_totals`.`target_id` OR d.`appeal_id` = `donor_totals`.`target_id`)
-		AND d.`status` = 'succeeded' AND d.`own_checkout` = 1
-);--> statement-breakpoint
+-- One pass over the gifts (a correlated count per totals row read the gifts once per row).
+UPDATE `donor_totals` SET `own_gift_count` = o.`n` FROM (
+	SELECT `target`, `donor_id`, count(*) AS `n` FROM (
+		SELECT `campaign_id` AS `target`, `donor_id` FROM `donations` WHERE `status` = 'succeeded' AND `own_checkout` = 1
+		UNION ALL
+		SELECT `appeal_id`, `donor_id` FROM `donations` WHERE `appeal_id` IS NOT NULL AND `status` = 'succeeded' AND `own_checkout` = 1
+	) GROUP BY `target`, `donor_id`
+) AS o
+WHERE `donor_totals`.`target_id` = o.`target` AND `donor_totals`.`donor_id` = o.`donor_id`;--> statement-breakpoint
 DROP TRIGGER `donations_totals_insert`;--> statement-breakpoint
 DROP TRIGGER `donations_totals_update`;--> statement-breakpoint
 DROP TRIGGER `donations_totals_delete`;--> statement-breakpoint

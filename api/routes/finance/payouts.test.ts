@@ -1,5 +1,6 @@
 import type { InferRequestType } from 'hono/client';
 import { eq } from 'drizzle-orm';
+import { chunks } from '../../../db/chunks';
 import Stripe from 'stripe';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { donationReversals, donations, invoiceRetries, payoutLines, payouts } from '../../../db/schema';
@@ -474,6 +475,35 @@ describe(`GET /api/finance/payouts (${engineName})`, () => {
     // Nothing of Org Y's £98.76 can be worked out from what Org X reads.
     expect(JSON.stringify([own, listed])).not.toMatch(new RegExp(String(whole.amount)));
     expect(JSON.stringify([own, listed])).not.toMatch(/9876|11076/);
+  });
+
+  it('lists a full page of mixed payouts for an organization, past the database’s 100 bound values', async () => {
+    const x = await gift(campaignX, 700);
+    const y = await gift(campaignY, 900);
+    const many = Array.from({ length: 120 }, (_, i) => `po_many_${i}`);
+    for (const ids of chunks(many, 5)) {
+      await t.db
+        .insert(payouts)
+        .values(
+          ids.map((id) => ({
+            id,
+            amount: 1600,
+            status: 'paid' as const,
+            arrivalDate: new Date(2_100_000_000_000),
+            lineCount: 2,
+          })),
+        );
+      await t.db.insert(payoutLines).values(
+        ids.flatMap((id) => [
+          { payoutId: id, balanceTransactionId: `${id}_x`, type: 'charge', donationId: x.id, amount: 700, net: 700 },
+          { payoutId: id, balanceTransactionId: `${id}_y`, type: 'charge', donationId: y.id, amount: 900, net: 900 },
+        ]),
+      );
+    }
+    const page = await bodyOf(await list(finance.token, { limit: '200' }), 200);
+    const listed = page.filter((p) => p._id.startsWith('po_many_'));
+    expect(listed).toHaveLength(120);
+    expect(listed.every((p) => p.partial && p.amount === 700 && p.line_count === 1)).toBe(true);
   });
 
   it('admins see every payout, filtered by organization, arrival day and status, paged', async () => {

@@ -211,7 +211,19 @@ describe(`an appeal's supporters, for its fundraiser (decision 075, ${engineName
   it('never shows the account name behind an email a guest typed (decision 077)', async () => {
     // Anyone may type an existing donor's email into the box: the gift shows the name typed with
     // it, or none, never the account's.
-    await createUser(t.db, { firstName: 'Victoria', lastName: 'Stone', email: 'victoria@supporters.example' });
+    // Victoria gives once herself, signed in: she is named on Top Donors. Then guests type her email.
+    const victoria = await signedIn(t.db, 'donor', {
+      overrides: { firstName: 'Victoria', lastName: 'Stone', email: 'victoria@supporters.example' },
+    });
+    const own = await bodyOf(
+      await t.client(victoria.token).api.stripe.client_secret.$post({
+        json: { email: victoria.user.email, amount: 3_000, campaign_id: campaignId, appeal_id: appealId },
+      }),
+      200,
+    );
+    expect((await t.client().api.stripe.demo.confirm.$post({ json: { clientSecret: own.clientSecret } })).status).toBe(
+      200,
+    );
     const stripe = t.client().api.stripe;
     for (const [amount, named] of [
       [1_111, {}],
@@ -232,10 +244,26 @@ describe(`an appeal's supporters, for its fundraiser (decision 075, ${engineName
       expect((await stripe.demo.confirm.$post({ json: { clientSecret } })).status).toBe(200);
     }
     const listed = await bodyOf(await supporters(fundraiser, { limit: '100' }), 200);
+    expect(listed.find((s) => s.amount === 3_000)?.name).toBe('Victoria S.');
+    // Her own name never goes on a gift someone else may have made with her email.
     expect(listed.find((s) => s.amount === 1_111)?.name).toBe('Anonymous');
     expect(listed.find((s) => s.amount === 2_222)?.name).toBe('Someone E.');
     const top = await bodyOf(await t.client().api.donations.top.$get({ query: { appeal_id: appealId } }), 200);
-    expect(JSON.stringify(top)).not.toMatch(/Victoria/);
-    expect(top.find((d) => d.total === 3_333)).toMatchObject({ donor: 'Anonymous' });
+    expect(top.find((d) => d.total === 6_333)).toMatchObject({ donor: 'Victoria S.', count: 3 });
+  });
+
+  it('a guest who gives without signing in is not named by their account (decision 077)', async () => {
+    await createUser(t.db, { firstName: 'Wendy', lastName: 'Lowe', email: 'wendy@supporters.example' });
+    const { clientSecret } = await bodyOf(
+      await t.client().api.stripe.client_secret.$post({
+        json: { email: 'wendy@supporters.example', amount: 4_321, campaign_id: campaignId, appeal_id: appealId },
+      }),
+      200,
+    );
+    expect((await t.client().api.stripe.demo.confirm.$post({ json: { clientSecret } })).status).toBe(200);
+    const listed = await bodyOf(await supporters(fundraiser, { limit: '100' }), 200);
+    expect(listed.find((s) => s.amount === 4_321)?.name).toBe('Anonymous');
+    const top = await bodyOf(await t.client().api.donations.top.$get({ query: { appeal_id: appealId } }), 200);
+    expect(JSON.stringify(top)).not.toMatch(/Wendy/);
   });
 });

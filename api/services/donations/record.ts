@@ -447,8 +447,9 @@ export async function attributionFromSubscription(db: Db, subscriptionId: string
 }
 
 /**
- * A paid gift given with a Gift Aid declaration: the donor's name and home address from it fill
- * the account's blank fields (donors list, receipts, statements read the account). Only blanks:
+ * A paid gift given with a Gift Aid declaration that is the account's (made in the owner's own
+ * checkout, or recorded for them): the donor's name and home address from it fill the account's
+ * blank fields (donors list, receipts, statements read the account). Only blanks:
  * what an account already says is never overwritten by a checkout, signed in or not. Guarded like
  * the rest of its batch: a replay fills nothing (a donor may have cleared a field since).
  */
@@ -456,7 +457,9 @@ export function fillDonorFromDeclaration(db: Db, guard: SQL, a: Attribution) {
   if (!a.giftAidDeclarationId) return null;
   const from = (column: string) =>
     sql.raw(`(select nullif(trim(${column}), '') from gift_aid_declarations d where d.id = `);
-  const of = sql`${a.giftAidDeclarationId} and d.donor_id = ${a.donorId})`;
+  // Only a declaration that became the account's: a guest's stays held with its gift (decision 077),
+  // and a stranger's name and address must not fill the account of the email they typed.
+  const of = sql`${a.giftAidDeclarationId} and d.donor_id = ${a.donorId} and d.pending_donation_id is null)`;
   const blank = (column: SQLiteColumn) => sql`nullif(trim(coalesce(${column}, '')), '')`;
   return db
     .update(users)

@@ -1,4 +1,5 @@
 import { and, asc, desc, eq, gte, inArray, lt, sql, type SQL } from 'drizzle-orm';
+import { chunks, MAX_BOUND_PARAMS } from '../../../db/chunks';
 import { campaignOfGift, donorNameColumns, donorOfGift, giftOf } from '../../../db/gift-joins';
 import { campaigns, donations, organizations, payoutLines, payouts, users } from '../../../db/schema';
 import { isoOrNull, londonMidnight, nextDay } from '../../../domain/dates';
@@ -69,18 +70,26 @@ const seesWhole = (scope: OrgScope, row: PayoutRow) =>
 async function ownFigures(db: ViewerContext['db'], scope: OrgScope, payoutIds: string[]) {
   const out = new Map<string, Figures>();
   if (!payoutIds.length || scope.all) return out;
-  const lines = await db
-    .select({
-      payoutId: payoutLines.payoutId,
-      type: payoutLines.type,
-      amount: payoutLines.amount,
-      fee: payoutLines.fee,
-      net: payoutLines.net,
-    })
-    .from(payoutLines)
-    .innerJoin(donations, giftOf(payoutLines))
-    .innerJoin(campaigns, campaignOfGift)
-    .where(and(inArray(payoutLines.payoutId, payoutIds), orgCondition(scope, sql`${campaigns.organizationId}`)));
+  // In pieces: D1 binds at most 100 values, and a page may hold 200 payouts besides the org ids.
+  const pieces = chunks(payoutIds, Math.max(1, MAX_BOUND_PARAMS - scope.orgIds.length));
+  const lines = (
+    await Promise.all(
+      pieces.map((ids) =>
+        db
+          .select({
+            payoutId: payoutLines.payoutId,
+            type: payoutLines.type,
+            amount: payoutLines.amount,
+            fee: payoutLines.fee,
+            net: payoutLines.net,
+          })
+          .from(payoutLines)
+          .innerJoin(donations, giftOf(payoutLines))
+          .innerJoin(campaigns, campaignOfGift)
+          .where(and(inArray(payoutLines.payoutId, ids), orgCondition(scope, sql`${campaigns.organizationId}`))),
+      ),
+    )
+  ).flat();
   for (const id of payoutIds) out.set(id, figuresOf(lines.filter((l) => l.payoutId === id)));
   return out;
 }

@@ -176,25 +176,24 @@ export async function updateDonorDetails(db: Db, donorId: string, details: GiftA
 }
 
 /**
- * Cancels every declaration of the donor (all versions) from now: they stay on record with the
- * date they ended, gifts after it are not eligible, and gifts still waiting for payment lose the
+ * Cancels every declaration of the donor (all versions, and those held with a paid guest gift)
+ * from now: they stay on record with the date they ended, gifts after it are not eligible, and gifts still waiting for payment lose the
  * Gift Aid flag. Claimed and already-given gifts keep theirs.
  */
 export async function cancelDonorDeclarations(db: Db, donorId: string, now = new Date()): Promise<number> {
-  const rows = await listDonorDeclarations(db, donorId);
-  const open = rows.filter((row) => !row.cancelledAt);
+  // Those held with a paid gift given as a guest too (decision 077): the account's owner saying no to
+  // Gift Aid stops a monthly gift's renewals being claimed under one, whoever typed it. A checkout
+  // still in progress keeps its own (it may be someone else's, at the box right now).
+  const theirs = and(
+    eq(giftAidDeclarations.donorId, donorId),
+    isNull(giftAidDeclarations.cancelledAt),
+    sql`(${giftAidDeclarations.pendingDonationId} is null or exists (select 1 from donations g
+      where g.id = ${giftAidDeclarations.pendingDonationId} and g.status in ('succeeded', 'refunded')))`,
+  );
+  const open = await db.select({ id: giftAidDeclarations.id }).from(giftAidDeclarations).where(theirs);
   if (!open.length) return 0;
   await db.batch([
-    db
-      .update(giftAidDeclarations)
-      .set({ cancelledAt: now })
-      .where(
-        and(
-          eq(giftAidDeclarations.donorId, donorId),
-          isNull(giftAidDeclarations.cancelledAt),
-          isNull(giftAidDeclarations.pendingDonationId),
-        ),
-      ),
+    db.update(giftAidDeclarations).set({ cancelledAt: now }).where(theirs),
     db
       .update(donations)
       .set({ giftAid: false })
