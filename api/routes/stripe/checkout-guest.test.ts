@@ -90,6 +90,10 @@ describe(`a guest checkout with someone else's email (${engineName})`, () => {
       .where(eq(giftAidDeclarations.id, gift.giftAidDeclarationId!));
     expect(held).toMatchObject({ firstName: 'Mallory', lastName: 'Stranger', pendingDonationId: gift.id });
     expect(await giftAidOf(victim.token)).toEqual({ active: false, declarations: [] });
+    // The account's owner saying no to Gift Aid reaches it too: no renewal is claimed under it.
+    expect((await t.client(victim.token).api['gift-aid'].me.cancel.$post()).status).toBe(200);
+    const [cancelled] = await t.db.select().from(giftAidDeclarations).where(eq(giftAidDeclarations.id, held.id));
+    expect(cancelled.cancelledAt).not.toBeNull();
     // The consent stays with that gift only; the existing account's consent is not switched on, nor its name.
     expect(await consentOf(victim.token)).toMatchObject({ consented: false });
     expect(await t.db.select().from(checkoutDetails).where(eq(checkoutDetails.donationId, gift.id))).toMatchObject([
@@ -103,10 +107,19 @@ describe(`a guest checkout with someone else's email (${engineName})`, () => {
     const nameless = await signedIn(t.db, 'donor', {
       overrides: { email: unique('nameless'), firstName: '', lastName: '' },
     });
-    const { body } = await started({ email: nameless.user.email, first_name: 'Mallory', last_name: 'Stranger' });
+    const { body } = await started({
+      email: nameless.user.email,
+      first_name: 'Mallory',
+      last_name: 'Stranger',
+      giftAid: true,
+      gift_aid: STRANGER,
+    });
     expect((await confirm(body.clientSecret)).status).toBe(200);
     const [account] = await t.db.select().from(users).where(eq(users.id, nameless.user.id));
+    // Neither the name typed nor the Gift Aid declaration's name and address fill it.
     expect(account).toMatchObject({ firstName: '', lastName: '' });
+    expect(account.address ?? '').toBe('');
+    expect(account.postalCode ?? '').toBe('');
   });
 
   it('a new donor: consent, name and declaration become theirs when the gift is paid, not before', async () => {
