@@ -482,17 +482,15 @@ describe(`GET /api/finance/payouts (${engineName})`, () => {
     const y = await gift(campaignY, 900);
     const many = Array.from({ length: 120 }, (_, i) => `po_many_${i}`);
     for (const ids of chunks(many, 5)) {
-      await t.db
-        .insert(payouts)
-        .values(
-          ids.map((id) => ({
-            id,
-            amount: 1600,
-            status: 'paid' as const,
-            arrivalDate: new Date(2_100_000_000_000),
-            lineCount: 2,
-          })),
-        );
+      await t.db.insert(payouts).values(
+        ids.map((id) => ({
+          id,
+          amount: 1600,
+          status: 'paid' as const,
+          arrivalDate: new Date(2_100_000_000_000),
+          lineCount: 2,
+        })),
+      );
       await t.db.insert(payoutLines).values(
         ids.flatMap((id) => [
           { payoutId: id, balanceTransactionId: `${id}_x`, type: 'charge', donationId: x.id, amount: 700, net: 700 },
