@@ -25,15 +25,18 @@ export default function VideoFacade({ videoId, title, poster }: { videoId: strin
   return (
     <div className="video-frame">
       <Picture src={poster} sizes={SIZES.hero} width={1200} height={675} />
-      <button type="button" className="video-play" onClick={() => setPlaying(true)}>
-        <svg width="28" height="28" viewBox="0 0 24 24" aria-hidden="true">
-          <path fill="currentColor" d="M8 5v14l11-7z" />
-        </svg>
-        <span>
-          Play video<span className="visually-hidden">: {title}</span>
-        </span>
-      </button>
-      <p className="video-note">Plays from YouTube (youtube-nocookie.com) once you press play.</p>
+      {/* The button stands above the note, whatever the note's height at a phone's width or a larger text. */}
+      <div className="video-foot">
+        <button type="button" className="video-play" onClick={() => setPlaying(true)}>
+          <svg width="28" height="28" viewBox="0 0 24 24" aria-hidden="true">
+            <path fill="currentColor" d="M8 5v14l11-7z" />
+          </svg>
+          <span>
+            Play video<span className="visually-hidden">: {title}</span>
+          </span>
+        </button>
+        <p className="video-note">Plays from YouTube (youtube-nocookie.com) once you press play.</p>
+      </div>
     </div>
   );
 }
