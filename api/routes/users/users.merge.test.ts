@@ -18,6 +18,7 @@ import {
   createDonation,
   createMonthlyGift,
   createOrganization,
+  createSession,
   createUser,
   signedIn,
 } from '../../../tests/factories';
@@ -243,6 +244,28 @@ describe(`merging two donor records (${engineName})`, () => {
     const orgAdminX2 = await signedIn(t.db, 'org_admin', { organizationIds: [w2.orgX] });
     expect((await mergeOf(t, orgAdminX2.token, w2.source.id, w2.into.id)).status).toBe(403);
     expect((await mergeOf(t, orgAdminX.token, w.source.id, w.into.id)).status).toBe(200);
+  });
+
+  it('refuses an organization admin a donor who signs in or gave online as themselves; a platform admin may (decision 077)', {
+    timeout: 30_000,
+  }, async () => {
+    const t = await setupTestApp();
+    const admin = await signedIn(t.db, 'admin');
+    // One record gave in its own checkout; the other holds a sign-in.
+    const gave = await world(t);
+    await t.db.update(donations).set({ ownCheckout: true }).where(eq(donations.id, gave.gifts[0]));
+    const orgAdmin = await signedIn(t.db, 'org_admin', { organizationIds: [gave.orgX] });
+    const refused = await mergeOf(t, orgAdmin.token, gave.source.id, gave.into.id);
+    expect(refused.status).toBe(403);
+    expect(await messageOf(refused)).toMatch(/their account is their own; ask a platform admin/);
+    expect((await t.db.select().from(users).where(eq(users.id, gave.source.id))).length).toBe(1);
+    expect((await mergeOf(t, admin.token, gave.source.id, gave.into.id)).status).toBe(200);
+
+    const signsIn = await world(t);
+    await createSession(t.db, signsIn.source.id);
+    const orgAdmin2 = await signedIn(t.db, 'org_admin', { organizationIds: [signsIn.orgX] });
+    expect((await mergeOf(t, orgAdmin2.token, signsIn.source.id, signsIn.into.id)).status).toBe(403);
+    expect(await t.db.select().from(donations).where(eq(donations.donorId, signsIn.source.id))).toHaveLength(2);
   });
 
   it('is all or nothing: when the last step fails, no gift has moved and no audit row is written', {

@@ -12,6 +12,7 @@ import {
   marketingConsents,
   monthlyGifts,
   organizationDonors,
+  sessions,
   supportMessages,
   supportRequests,
   users,
@@ -59,6 +60,19 @@ async function organizationsOf(db: Db, donorId: string): Promise<{ ids: Set<stri
     ids: new Set(all.filter((o): o is string => !!o)),
     unowned: all.some((o) => !o) || requests.length > 0 || erasures.length > 0,
   };
+}
+
+/** Whether the donor holds a sign-in, or gave in their own checkout (signed in, or the one that made the account). */
+async function usedByItsOwner(db: Db, donorId: string): Promise<boolean> {
+  const [[session], [own]] = await Promise.all([
+    db.select({ id: sessions.userId }).from(sessions).where(eq(sessions.userId, donorId)).limit(1),
+    db
+      .select({ id: donations.id })
+      .from(donations)
+      .where(and(eq(donations.donorId, donorId), eq(donations.ownCheckout, true)))
+      .limit(1),
+  ]);
+  return Boolean(session || own);
 }
 
 /** A donor record visible to the viewer, or 404 naming which one was not found. */
@@ -116,6 +130,14 @@ export async function mergeDonors(
   if (!isAdmin(viewer) && (touched.unowned || [...touched.ids].some((org) => !viewer.orgIds.includes(org)))) {
     throw forbidden(
       'This donor also gave to, started an appeal for or is linked with an organization you do not administer (or wrote to the platform); ask a platform admin to merge them',
+    );
+  }
+  // A record its owner uses (signed in now, or gave in their own checkout) is their account: merged
+  // into a record an organization admin chose, its sign-in would be gone and its giving in the hands
+  // of whoever holds the other email (decision 077). The office's own duplicates stay theirs to merge.
+  if (!isAdmin(viewer) && (await usedByItsOwner(db, sourceId))) {
+    throw forbidden(
+      'This donor signs in or gives online as themselves: their account is their own; ask a platform admin to merge them',
     );
   }
   const organizationId = isAdmin(viewer)
