@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { type Client, createClient } from '@libsql/client/web';
 import Database from 'libsql';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { type HranaResponse, postHrana, text } from '../mocks/hrana-requests';
 import { type LibsqlServer, type LibsqlServerOptions, startLibsqlServer } from '../mocks/libsql-server';
 
 /**
@@ -32,21 +33,10 @@ async function start(options: Partial<LibsqlServerOptions> = {}): Promise<Libsql
   return server;
 }
 
-type Response = { status: number; type: string | null; text: string; json?: any };
-async function post(path: string, body: unknown): Promise<Response> {
-  const res = await fetch(`${server?.url}${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: typeof body === 'string' ? body : JSON.stringify(body),
-  });
-  const text = await res.text();
-  const type = res.headers.get('content-type');
-  return { status: res.status, type, text, json: type === 'application/json' ? JSON.parse(text) : undefined };
-}
+const post = (path: string, body: unknown) => postHrana(server?.url ?? '', path, body);
 const pipeline = (requests: unknown[], baton?: string) => post('/v3/pipeline', { baton, requests });
 const execute = (sql: string, args?: unknown) => ({ type: 'execute', stmt: { sql, args } });
 const close = { type: 'close' };
-const text = (value: string) => ({ type: 'text', value });
 const insert = (v: string) => execute('INSERT INTO k (v) VALUES (?)', [text(v)]);
 /** Rows of `k` with this value, read by a stream of its own. */
 async function countOf(v: string): Promise<number> {
@@ -62,7 +52,7 @@ function onDisk(v: string): number {
     db.close();
   }
 }
-const resultTypes = (res: Response) => res.json.results.map((r: { type: string }) => r.type);
+const resultTypes = (res: HranaResponse) => res.json.results.map((r: { type: string }) => r.type);
 
 describe('local libSQL server: locks', () => {
   it('lets a write that finds the file locked wait for the lock, as sqld does, instead of failing at once', async () => {

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { type Client, createClient, LibsqlBatchError, LibsqlError } from '@libsql/client/web';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isDatabaseUnavailable } from '../../api/lib/unavailable';
+import { postHrana, text } from '../mocks/hrana-requests';
 import { type LibsqlServer, splitStatements, startLibsqlServer } from '../mocks/libsql-server';
 
 let dir: string;
@@ -29,22 +30,9 @@ afterAll(async () => {
 });
 
 /** One raw Hrana request, the way the client sends it. */
-async function post(
-  path: string,
-  body: unknown,
-): Promise<{ status: number; type: string | null; text: string; json?: any }> {
-  const res = await fetch(`${server.url}${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: typeof body === 'string' ? body : JSON.stringify(body),
-  });
-  const text = await res.text();
-  const type = res.headers.get('content-type');
-  return { status: res.status, type, text, json: type === 'application/json' ? JSON.parse(text) : undefined };
-}
+const post = (path: string, body: unknown) => postHrana(server.url, path, body);
 
 const stmt = (sql: string, args: unknown[] = []) => ({ sql, args, want_rows: true });
-const text = (value: string) => ({ type: 'text', value });
 /** A batch step's condition: step `step` succeeded. */
 const ok = (step: number) => ({ type: 'ok', step });
 
