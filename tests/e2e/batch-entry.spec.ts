@@ -83,6 +83,8 @@ test('an admin enters a batch of three cheques, posts it once the total matches,
   await expect(gifts.getByRole('row')).toHaveCount(4);
   await expect(gifts).toContainText('Cheque2 Writer');
   await expect(gifts).toContainText('General fund');
+  // Each line's status in words, linking to its gift's page.
+  await expect(gifts.getByRole('link', { name: 'Banked' })).toHaveCount(3);
   await page.screenshot({ path: testInfo.outputPath('batch-posted-390.png'), fullPage: true });
   await page.setViewportSize({ width: 1280, height: 900 });
   await page.reload();

@@ -157,12 +157,12 @@ test('a hand-recorded gift shows editable details and the Reverse action', async
 
   // The cheque bounces: reversed in whole, the gift says Reversed (not Refunded), and nothing remains to reverse.
   await expect(reverse.getByText('Kept with the reversal in the audit log')).toBeVisible();
-  await reverse.getByLabel('Reason').selectOption('bounced_cheque');
+  // A cheque's likely reason comes first; the confirmation takes money off the gift, it sends none.
+  await expect(reverse.getByLabel('Reason')).toHaveValue('bounced_cheque');
   await reverse.getByRole('button', { name: 'Reverse…' }).click();
-  await page
-    .getByRole('alertdialog', { name: 'Confirm the reverse' })
-    .getByRole('button', { name: 'Yes, reverse £25.00' })
-    .click();
+  const confirm = page.getByRole('alertdialog', { name: 'Confirm the reverse' });
+  await expect(confirm).toContainText('Reverse £25.00 of Chris Cheque’s gift?');
+  await confirm.getByRole('button', { name: 'Yes, reverse £25.00' }).click();
   await expect(page.getByText('Reversed £25.00. £0.00 remains.')).toBeVisible();
   await expect(page.getByTestId('donation-summary')).toContainText('Reversed');
   await expect(page.getByTestId('donation-summary')).not.toContainText('refunded');

@@ -56,7 +56,8 @@ describe(`batch entry of offline income (${engineName})`, () => {
     organization_id: orgX,
     method: 'cheque',
     banked_on: '2026-03-31',
-    reference: 'Paying-in slip 104',
+    // One slip per deposit: each batch of these tests its own.
+    reference: `Paying-in slip ${engineName}-${++run}`,
     expected_total: 2_500 + 10_000 + 1_234,
     gifts: [
       { donor_id: knownDonorId, amount: 2_500, campaign_id: campaignX, reference: 'chq 000101' },
@@ -219,6 +220,18 @@ describe(`batch entry of offline income (${engineName})`, () => {
     );
     const short = await post(body, { idempotencyKey: 'abc' });
     expect((await errorOf(short, 400)).message).toBe('idempotency-key: use at least 8 characters');
+  });
+
+  it('refuses a paying-in slip already entered for the organization, whatever its spelling, storing nothing', async () => {
+    await bodyOf(await post(threeCheques({ reference: 'PIS-0043' })), 201);
+    const before = (await batchRows(orgX)).length;
+    const again = await post(threeCheques({ reference: ' pis-0043 ' }));
+    expect((await errorOf(again, 409)).message).toBe(
+      'reference: paying-in slip pis-0043 is already entered (banked on 2026-03-31, £137.34); a second batch would count that money twice. If this is another deposit, give its own slip reference',
+    );
+    expect(await batchRows(orgX)).toHaveLength(before);
+    // Another slip is another deposit.
+    expect((await post(threeCheques({ reference: 'PIS-0044' }))).status).toBe(201);
   });
 
   it("refuses another organization's campaign or appeal, naming the line", async () => {

@@ -13,7 +13,7 @@ import {
   outbox,
   users,
 } from '../../../db/schema';
-import type { GiftAidDetails } from '../../../domain';
+import { type GiftAidDetails, londonIsoDate } from '../../../domain';
 import { fakeId, paymentIntentSucceeded, sendEvent, WEBHOOK_SECRET } from '../../../tests/fixtures/stripe/events';
 import {
   createAppeal,
@@ -386,9 +386,12 @@ describe(`Gift Aid operations (${engineName})`, () => {
     const resubmitted = await claimOf(orgAdmin).resubmit.$post({ param, json: { hmrc_reference: 'CHR/2' } });
     expect(await bodyOf(resubmitted, 200)).toMatchObject({ status: 'submitted', hmrc_reference: 'CHR/2' });
 
-    const today = new Date().toISOString().slice(0, 10);
+    const today = londonIsoDate(new Date());
     const noNote = await payment({ amount: 2400, paid_on: today });
-    expect((await errorOf(noNote, 400)).message).toMatch(/^note: HMRC paid less/);
+    // The difference in pounds, as the screen shows money.
+    expect((await errorOf(noNote, 400)).message).toMatch(
+      /^note: HMRC paid less than the claim's net figure \(by £1\.00\)/,
+    );
     const early = await payment({ amount: 2500, paid_on: '2020-01-01' });
     expect((await errorOf(early, 400)).message).toMatch(/^paid_on: must be on or after/);
     const [unchanged] = await t.db.select().from(giftAidClaims).where(eq(giftAidClaims.id, claim._id));

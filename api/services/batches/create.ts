@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, isNull, ne } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
 import type { Db } from '../../../db/client';
 import { parseId } from '../../../domain/ids';
 import { campaigns, donationBatches, donations, organizations, users } from '../../../db/schema';
@@ -36,6 +36,31 @@ type ResolvedLine = {
  * failure stores none of them. The Idempotency-Key makes a batch post once: the same key again
  * answers the first batch (200), a different batch under the same key is refused (409).
  */
+/**
+ * One paying-in slip is one deposit: the same reference entered again for the organization (another
+ * person at the office, a second tab) would count the money twice in the totals, the journal and a
+ * Gift Aid claim. A retry of the same request is a replay (its key), not this.
+ */
+async function refuseSecondSlip(db: Db, organizationId: string, reference: string | undefined) {
+  const slip = reference?.trim();
+  if (!slip) return;
+  const [earlier] = await db
+    .select({ bankedOn: donationBatches.bankedOn, total: donationBatches.expectedTotal })
+    .from(donationBatches)
+    .where(
+      and(
+        eq(donationBatches.organizationId, organizationId),
+        sql`lower(trim(${donationBatches.reference})) = lower(${slip})`,
+      ),
+    )
+    .limit(1);
+  if (earlier)
+    throw new HttpError(
+      409,
+      `reference: paying-in slip ${slip} is already entered (banked on ${earlier.bankedOn}, ${formatPence(earlier.total)}); a second batch would count that money twice. If this is another deposit, give its own slip reference`,
+    );
+}
+
 export async function createBatch(
   ctx: BatchContext,
   body: BatchBody,
@@ -65,6 +90,8 @@ export async function createBatch(
       `expected_total: ${body.gifts.length === 1 ? 'the 1 gift comes' : `the ${body.gifts.length} gifts add`} up to ${formatPence(sum)} (${sum} pence), not ${formatPence(body.expected_total)}; correct a line or the expected total`,
     );
   }
+
+  await refuseSecondSlip(db, organizationId, body.reference);
 
   const generalFund = body.gifts.some((g) => !g.campaign_id && !g.appeal_id)
     ? await generalFundOf(db, organizationId)

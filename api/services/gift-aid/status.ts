@@ -1,7 +1,14 @@
 import { and, eq, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../../db/client';
 import { giftAidAdjustments, giftAidClaimedGifts, giftAidClaims } from '../../../db/schema';
-import { canMoveClaim, claimMoveRefusal, type GiftAidClaimStatus, isIsoDay, londonIsoDate } from '../../../domain';
+import {
+  canMoveClaim,
+  claimMoveRefusal,
+  formatPence,
+  type GiftAidClaimStatus,
+  isIsoDay,
+  londonIsoDate,
+} from '../../../domain';
 import { badRequest, HttpError } from '../../lib/errors';
 import type { AuthUser } from '../../lib/types';
 import type { ClaimDto, ClaimUpdate, PaymentInput } from '../../schemas/gift-aid';
@@ -237,7 +244,7 @@ export async function recordPayment(
   const difference = input.amount - claim.net_claim;
   if (difference !== 0 && !note) {
     throw badRequest(
-      `note: HMRC paid ${difference > 0 ? 'more' : 'less'} than the claim's net figure (by ${Math.abs(difference)}p); say why in a note (for example HMRC's adjustment letter)`,
+      `note: HMRC paid ${difference > 0 ? 'more' : 'less'} than the claim's net figure (by ${formatPence(Math.abs(difference))}); say why in a note (for example HMRC's adjustment letter)`,
     );
   }
   return moveClaim(

@@ -77,7 +77,15 @@ export function BatchView({ id }: { id: string }) {
           { header: 'Fund', cell: (g) => g.campaign_title },
           { header: 'Gift Aid', cell: (g) => (g.gift_aid ? 'Yes' : 'No') },
           { header: 'Reference', cell: (g) => g.reference ?? '-' },
-          { header: 'Status', cell: (g) => <a href={`/dashboard/donations/edit/${g._id}`}>{g.status}</a> },
+          {
+            header: 'Status',
+            // Offline money taken back is a reversal, as the gift's own page says; the link opens that page.
+            cell: (g) => (
+              <a href={`/dashboard/donations/edit/${g._id}`}>
+                {g.status === 'refunded' ? 'Reversed' : g.refunded_amount ? 'Partly reversed' : 'Banked'}
+              </a>
+            ),
+          },
         ]}
       />
     </section>

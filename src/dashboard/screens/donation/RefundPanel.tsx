@@ -29,7 +29,9 @@ export function RefundPanel({
   const verb = offline ? 'Reverse' : 'Refund';
   const reasons = reasonsFor(offline);
   const [amount, setAmount] = useState(penceToPounds(story.remaining_pence));
-  const [reason, setReason] = useState<string>(reasons[0].value);
+  // A bounced cheque is a cheque's likely reason; other offline money was more likely entered in error.
+  const firstReason = offline && story.payment_method !== 'cheque' ? 'entered_in_error' : reasons[0].value;
+  const [reason, setReason] = useState<string>(firstReason);
   const [note, setNote] = useState('');
   const [confirming, setConfirming] = useState<{ key: string; pence: number } | null>(null);
   const [sending, setSending] = useState(false);
@@ -131,7 +133,10 @@ export function RefundPanel({
           aria-label={`Confirm the ${verb.toLowerCase()}`}
         >
           <p>
-            {verb} {formatPence(confirming.pence)} to {donor}?
+            {/* A reversal takes money off the gift's record; only a refund sends any back. */}
+            {offline
+              ? `Reverse ${formatPence(confirming.pence)} of ${donor}’s gift?`
+              : `Refund ${formatPence(confirming.pence)} to ${donor}?`}
           </p>
           <div className="dash-form-actions">
             <button

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { londonIsoDate } from '../../../../domain/dates';
 import { formatPence, parsePounds } from '../../../lib/format';
 import { api, type ApiResult, client, type Data, download } from '../../../lib/api';
 import { formatDate } from '../../lib/dates';
@@ -87,7 +88,8 @@ export function ClaimPanel({
   const [reason, setReason] = useState('');
   const [reference, setReference] = useState('');
   const [amount, setAmount] = useState((claim.net_claim / 100).toFixed(2));
-  const [paidOn, setPaidOn] = useState(new Date().toISOString().slice(0, 10));
+  // Today in the UK: the UTC date is yesterday's between midnight and 1 am in summer.
+  const [paidOn, setPaidOn] = useState(londonIsoDate(new Date()));
   const [note, setNote] = useState('');
   const id = { id: claim._id };
 
