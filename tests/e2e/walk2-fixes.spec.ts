@@ -140,3 +140,13 @@ test('the donations list says which rows are checkouts not paid, so none reads a
   const row = page.getByRole('row').filter({ hasText: '£12.34' }).first();
   await expect(row.getByText('Not paid')).toBeVisible();
 });
+
+test('a finance officer’s overview shows the money: Gift Aid to claim and how giving is going', async ({
+  page,
+  signInAs,
+}) => {
+  const finance = await signInAs('finance@example.org');
+  await openAs(page, finance, '/dashboard/overview');
+  await expect(page.getByRole('heading', { name: 'How giving is going' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: /Gift Aid/ }).first()).toBeVisible();
+});

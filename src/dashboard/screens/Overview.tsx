@@ -4,7 +4,8 @@ import { client } from '../../lib/api';
 import { formatPence } from '../../lib/format';
 import { formatDate } from '../lib/dates';
 import { useApiGet } from '../lib/use-api';
-import { $dashUser, isAdmin, isStaff } from '../session';
+import { readsMoney } from '../../../domain/roles';
+import { $dashUser, isAdmin } from '../session';
 import { Icon } from '../ui/icons';
 import { Alert, Spinner, Stat } from '../ui/primitives';
 import { ChartsLoading } from '../charts/ChartCard';
@@ -12,7 +13,7 @@ import { CampaignCard } from './CampaignCardGrid';
 import { GiftAidOverview } from './gift-aid/GiftAidOverview';
 import { MailHealth } from './operations/MailHealth';
 
-// The charts (and recharts) load only for staff, in their own chunk.
+// The charts (and recharts) load only for those who read the money, in their own chunk.
 const InsightCharts = lazy(() => import('../charts/InsightCharts'));
 
 export function Overview() {
@@ -45,9 +46,10 @@ export function Overview() {
         </dl>
       )}
 
-      {isStaff(user) ? <GiftAidOverview /> : null}
+      {/* Finance officers read the money too (decision 078): the Gift Aid summary and the charts. */}
+      {readsMoney(user) ? <GiftAidOverview /> : null}
       {isAdmin(user) ? <MailHealth /> : null}
-      {isStaff(user) ? (
+      {readsMoney(user) ? (
         <>
           <h2 className="dash-h2">How giving is going</h2>
           <Suspense fallback={<ChartsLoading />}>
