@@ -94,6 +94,24 @@ export type AuditTarget = (typeof AUDIT_TARGETS)[number];
  * names one. Sage 50's standard chart numbering, which most UK charity charts follow; an
  * organization sets its own codes to match its chart of accounts.
  */
+/**
+ * Stripe balance transaction types that move money rather than charge it (a failed payout's money
+ * coming back, transfers, top-ups): the journal never posts them as Stripe's charges (decision 079).
+ */
+export const STRIPE_MONEY_MOVEMENT_TYPES = [
+  'payout',
+  'payout_cancel',
+  'payout_failure',
+  'payout_minimum_balance_hold',
+  'payout_minimum_balance_release',
+  'transfer',
+  'transfer_cancel',
+  'transfer_failure',
+  'transfer_refund',
+  'topup',
+  'topup_reversal',
+] as const;
+
 export const DEFAULT_NOMINAL_CODES = {
   /** Donations to a restricted fund (a campaign or appeal). */
   restrictedIncome: '4000',

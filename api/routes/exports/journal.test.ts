@@ -1,6 +1,6 @@
 import type { InferRequestType } from 'hono/client';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { donationReversals } from '../../../db/schema';
+import { donationReversals, payoutLines, payouts } from '../../../db/schema';
 import { createCampaign, createDonation, createOrganization, createUser, signedIn } from '../../../tests/factories';
 import { bodyOf, engineName, errorOf, setupTestApp, type TestApp, type TestClient } from '#test-app';
 
@@ -266,6 +266,112 @@ describe(`accounts journal CSV (${engineName})`, () => {
     // Over the month, the refund and its return cancel: income is the gift.
     const july = await journal({ from: '2026-07-01', to: '2026-07-31' });
     expect(-sum(july.lines.filter((l) => l.fund === 'July wells' && l.code.startsWith('4')))).toBe(3_000);
+  });
+
+  it('posts what Stripe took in a payout and no gift holds on its arrival day, so clearing empties by the payout', async () => {
+    const donor = await createUser(t.db);
+    const water = (await createCampaign(t.db, { title: 'August water', organizationId: orgA, incomeCode: '4100' })).id;
+    const general = (
+      await createCampaign(t.db, {
+        title: 'Wells August',
+        organizationId: orgA,
+        kind: 'general_fund',
+        fundRestricted: false,
+      })
+    ).id;
+    const homes = (await createCampaign(t.db, { title: 'August homes', organizationId: orgB })).id;
+    const card = {
+      donorId: donor.id,
+      source: 'card' as const,
+      method: 'card' as const,
+      date: new Date('2026-08-03T10:00:00Z'),
+    };
+    const waterGift = await createDonation(t.db, { ...card, campaignId: water, amount: 10_000, feePence: 170 });
+    const generalGift = await createDonation(t.db, { ...card, campaignId: general, amount: 2_500, feePence: 58 });
+    const homesGift = await createDonation(t.db, { ...card, campaignId: homes, amount: 4_000, feePence: 80 });
+    const homesGift2 = await createDonation(t.db, { ...card, campaignId: homes, amount: 20_000, feePence: 320 });
+    const arrived = new Date('2026-08-10T06:00:00Z'); // 10 August, London
+    const payout = (id: string, amount: number, status: 'paid' | 'failed', organizationId: string | null) =>
+      t.db.insert(payouts).values({ id: `${id}_${engineName}`, organizationId, amount, status, arrivalDate: arrived });
+    const line = (payoutId: string, n: number, donationId: string | null, type: string, net: number) =>
+      t.db.insert(payoutLines).values({
+        payoutId: `${payoutId}_${engineName}`,
+        balanceTransactionId: `txn_${payoutId}_${n}`,
+        type,
+        donationId,
+        amount: net,
+        net,
+      });
+    // One payout for Wells for Hope: two gifts' nets, a refund of the water gift, and Stripe's own fee.
+    await payout('po_aug', 9_830 + 2_442 - 1_000 - 150 + 2_000, 'paid', orgA);
+    await line('po_aug', 1, waterGift.id, 'charge', 9_830);
+    await line('po_aug', 2, generalGift.id, 'charge', 2_442);
+    await line('po_aug', 3, waterGift.id, 'refund', -1_000);
+    await line('po_aug', 4, null, 'stripe_fee', -150);
+    // An earlier payout the bank refused: its money came back into this one. A movement, not a charge.
+    await line('po_aug', 5, null, 'payout_failure', 2_000);
+    await t.db.insert(donationReversals).values({
+      donationId: waterGift.id,
+      kind: 'refund',
+      amount: 1_000,
+      reason: 'requested_by_customer',
+      status: 'succeeded',
+      providerId: `re_aug_${engineName}`,
+      succeededAt: new Date('2026-08-05T10:00:00Z'),
+    });
+    // The bank refused this one: no money moved.
+    await payout('po_aug_failed', -75, 'failed', orgA);
+    await line('po_aug_failed', 1, null, 'stripe_fee', -75);
+    // Another organization's payout on the same day, which also takes a lost dispute: the gift's
+    // £40 back (journaled as the dispute's reversal) and Stripe's £15 dispute fee (journaled here).
+    await payout('po_aug_homes', 3_920 + 19_680 - 5_500, 'paid', orgB);
+    await line('po_aug_homes', 1, homesGift.id, 'charge', 3_920);
+    await line('po_aug_homes', 3, homesGift2.id, 'charge', 19_680);
+    await t.db.insert(payoutLines).values({
+      payoutId: `po_aug_homes_${engineName}`,
+      balanceTransactionId: 'txn_po_aug_homes_2',
+      type: 'adjustment',
+      donationId: homesGift.id,
+      amount: -4_000,
+      fee: 1_500,
+      net: -5_500,
+    });
+    await t.db.insert(donationReversals).values({
+      donationId: homesGift.id,
+      kind: 'dispute',
+      amount: 4_000,
+      reason: 'dispute_lost',
+      status: 'succeeded',
+      succeededAt: new Date('2026-08-20T10:00:00Z'),
+    });
+
+    const { lines } = await journal({ from: '2026-08-10', to: '2026-08-10' });
+    const id = `po_aug_${engineName}`;
+    // Stripe's own fee is in no gift's lines: it is posted here, to the organization's general fund.
+    expect(lines.map((l) => [l.code, l.pence, l.fund, l.description])).toEqual([
+      ['7901', 150, 'General fund', `Stripe fees and adjustments in payout ${id}`],
+      ['1210', -150, 'General fund', `Stripe fees and adjustments in payout ${id}, from Stripe clearing`],
+    ]);
+    expect(lines[0].narration).toMatch(/^Donations Wells for Hope 10\/08\/2026 DON-20260810-/);
+
+    // Over the month, Stripe clearing holds the paid payout (the bank feed codes it there, decision
+    // 054) less the earlier payout's money that came back in it (coded when the bank returned it):
+    // the gifts' nets in, the refund and Stripe's own fee out. The failed payout moved nothing. The
+    // fees are the gifts' and Stripe's own.
+    const august = await journal({ from: '2026-08-01', to: '2026-08-31' });
+    const total = (code: string) => sum(august.lines.filter((l) => l.code === code));
+    expect(total('1210')).toBe(13_122 - 2_000);
+    expect(total('7901')).toBe(170 + 58 + 150);
+
+    // The other organization: a lost dispute's fee on the gift's own fund. Clearing holds its payout.
+    const other = await journal({ from: '2026-08-10', to: '2026-08-10', organization_id: orgB }, adminToken);
+    expect(other.lines.map((l) => [l.code, l.pence, l.fund])).toEqual([
+      ['7900', 1_500, 'August homes'],
+      ['1210', -1_500, 'August homes'],
+    ]);
+    const homesAugust = await journal({ from: '2026-08-01', to: '2026-08-31', organization_id: orgB }, adminToken);
+    expect(sum(homesAugust.lines.filter((l) => l.code === '1210'))).toBe(3_920 + 19_680 - 5_500);
+    expect(sum(homesAugust.lines.filter((l) => l.code.startsWith('4')))).toBe(-20_000);
   });
 
   it('income lines total the donations list (net of refunds) for the same period and scope', async () => {

@@ -324,8 +324,15 @@ describe(`Gift Aid API (${engineName})`, () => {
       declaredAt: at('2026-02-01T00:00:00Z'),
     });
     await gift(gina.id, campaignA.id, ginaDecl, '2026-02-02T12:00:00Z', 8000);
+    // HMRC takes no adjustment larger than the claim (it cannot make a credit): £50 over-claimed does
+    // not fit in £20 of Gift Aid, so this claim reports none of it and the £50 waits.
+    const small = await bodyOf(await claim(orgA.id), 201);
+    expect(small).toMatchObject({ gift_count: 1, gift_aid: 2000, adjustment: 0, net_claim: 2000 });
+    expect((await bodyOf(await giftAid(orgAdmin).summary.$get(), 200)).adjustments_due).toBe(5000);
+    // A claim of £60 takes the gift's £50 whole (both its rows), leaving £10 to be paid.
+    await gift(gina.id, campaignA.id, ginaDecl, '2026-02-03T12:00:00Z', 24_000);
     const next = await bodyOf(await claim(orgA.id), 201);
-    expect(next).toMatchObject({ gift_count: 1, gift_aid: 2000, adjustment: 5000, net_claim: -3000 });
+    expect(next).toMatchObject({ gift_count: 1, gift_aid: 6000, adjustment: 5000, net_claim: 1000 });
     const settled = await bodyOf(await giftAid().adjustments.$get({ query: {} }), 200);
     expect(settled.every((a) => a.settled_claim_id === next._id)).toBe(true);
   });

@@ -1,9 +1,22 @@
-import { type AnyColumn, and, eq, gte, inArray, isNotNull, lt, type SQL, sql } from 'drizzle-orm';
+import {
+  type AnyColumn,
+  and,
+  eq,
+  gte,
+  inArray,
+  isNotNull,
+  isNull,
+  lt,
+  notInArray,
+  or,
+  type SQL,
+  sql,
+} from 'drizzle-orm';
 import { campaignOfGift, giftOf } from '../../../db/gift-joins';
 import type { Db } from '../../../db/client';
-import { campaigns, donationReversals, donations, organizations } from '../../../db/schema';
+import { campaigns, donationReversals, donations, organizations, payoutLines, payouts } from '../../../db/schema';
 import { DAY_MS, londonMidnight, nextDay } from '../../../domain/dates';
-import { DEFAULT_NOMINAL_CODES, PROVIDER_METHODS } from '../../../domain/finance';
+import { DEFAULT_NOMINAL_CODES, PROVIDER_METHODS, STRIPE_MONEY_MOVEMENT_TYPES } from '../../../domain/finance';
 import { PAID_DONATION_STATUSES } from '../../../domain/statuses';
 import { localDay, londonLocalMs } from '../reports/london-buckets';
 import { badRequest } from '../../lib/errors';
@@ -15,7 +28,9 @@ import type { ViewerContext } from '../../lib/service-context';
  * The accounts journal: one balanced journal per organization per London day, with lines per fund
  * (campaign, or the organization's general fund) and per channel (payment provider or bank).
  * Gifts count on their own date at their gross amount; refunds, reversals and lost disputes count on
- * the day they succeeded (docs/decisions/035).
+ * the day they succeeded (docs/decisions/035). What Stripe took in a payout that no gift's lines hold
+ * (its own fees, dispute fees) is posted on the payout's arrival day; the payout itself is coded from
+ * the bank feed to Stripe clearing, which then empties (docs/decisions/079).
  */
 
 export type JournalLine = {
@@ -102,6 +117,33 @@ function codes(r: FundColumns) {
   };
 }
 
+/** Stripe's charges in one payout for one fund, with the fund's codes (a line of no gift: the general fund). */
+function payoutShare(
+  r: Omit<FundColumns, 'campaignTitle' | 'kind' | 'restricted'> & {
+    campaignTitle: string | null;
+    kind: string | null;
+    restricted: boolean | number | null;
+    dayNumber: number;
+    payoutId: string;
+    charges: number;
+  },
+) {
+  const c = codes(
+    r.campaignTitle === null
+      ? { ...r, campaignTitle: '', kind: 'general_fund', restricted: false, campaignIncome: null }
+      : { ...r, campaignTitle: r.campaignTitle, kind: r.kind ?? '', restricted: r.restricted ?? false },
+  );
+  return {
+    day: localDay(Number(r.dayNumber) * DAY_MS),
+    organizationId: r.organizationId,
+    organizationName: r.organizationName,
+    shortOrg: r.organizationId.slice(0, 8),
+    payoutId: r.payoutId,
+    charges: Number(r.charges),
+    ...c,
+  };
+}
+
 /** Journals for London days `from`..`to` inclusive, oldest first, within the viewer's scope. */
 export async function accountsJournal(db: Db, scope: OrgScope, from: string, to: string): Promise<Journal[]> {
   const start = londonMidnight(from);
@@ -160,6 +202,39 @@ export async function accountsJournal(db: Db, scope: OrgScope, from: string, to:
     reversalsBy(donationReversals.failedAt, isNotNull(donationReversals.succeededAt)),
   ]);
 
+  const payoutOrg = sql<string>`coalesce(${campaigns.organizationId}, ${payouts.organizationId})`;
+  const arrivalDay = dayOf(payouts.arrivalDate);
+  // What Stripe took in each paid payout that no gift's lines hold, per fund: a line of no gift
+  // entirely (Stripe's own fees and adjustments: the payout's organization's general fund), and the
+  // fee of a gift's line that is not its charge (a dispute's fee: the gift's fund). Money moving
+  // (a failed payout's money coming back) is no charge.
+  const notAGiftsCharge = and(
+    or(isNull(payoutLines.donationId), notInArray(payoutLines.type, ['charge', 'payment'])),
+    notInArray(payoutLines.type, [...STRIPE_MONEY_MOVEMENT_TYPES]),
+  );
+  const payoutCharges = await db
+    .select({
+      ...fundColumns,
+      dayNumber: arrivalDay,
+      payoutId: payouts.id,
+      charges: sql<number>`sum(case when ${payoutLines.donationId} is null then -${payoutLines.net} else ${payoutLines.fee} end)`,
+    })
+    .from(payoutLines)
+    .innerJoin(payouts, eq(payouts.id, payoutLines.payoutId))
+    .leftJoin(donations, eq(donations.id, payoutLines.donationId))
+    .leftJoin(campaigns, campaignOfGift)
+    .innerJoin(organizations, eq(organizations.id, payoutOrg))
+    .where(
+      and(
+        eq(payouts.status, 'paid'),
+        gte(payouts.arrivalDate, start),
+        lt(payouts.arrivalDate, end),
+        notAGiftsCharge,
+        orgCondition(scope, payoutOrg),
+      ),
+    )
+    .groupBy(arrivalDay, payouts.id, payoutOrg, campaigns.id);
+
   const rows = new Map<string, FundRow>();
   const rowFor = (r: FundColumns & { dayNumber: number; channel: Channel }): FundRow => {
     const day = localDay(Number(r.dayNumber) * DAY_MS);
@@ -192,6 +267,16 @@ export async function accountsJournal(db: Db, scope: OrgScope, from: string, to:
   for (const r of returns) rowFor(r).returned += Number(r.amount);
 
   const journals = new Map<string, Journal>();
+  const journalOf = (r: { day: string; organizationId: string; organizationName: string; shortOrg: string }) => {
+    const key = `${r.day}|${r.organizationId}`;
+    let journal = journals.get(key);
+    if (!journal) {
+      const reference = `DON-${r.day.replaceAll('-', '')}${r.shortOrg ? `-${r.shortOrg}` : ''}`;
+      journal = { day: r.day, organizationName: r.organizationName, reference, lines: [] };
+      journals.set(key, journal);
+    }
+    return journal;
+  };
   const sorted = [...rows.values()].sort(
     (a, b) =>
       a.day.localeCompare(b.day) ||
@@ -200,13 +285,7 @@ export async function accountsJournal(db: Db, scope: OrgScope, from: string, to:
       a.channel.localeCompare(b.channel),
   );
   for (const r of sorted) {
-    const key = `${r.day}|${r.organizationId}`;
-    let journal = journals.get(key);
-    if (!journal) {
-      const reference = `DON-${r.day.replaceAll('-', '')}${r.shortOrg ? `-${r.shortOrg}` : ''}`;
-      journal = { day: r.day, organizationName: r.organizationName, reference, lines: [] };
-      journals.set(key, journal);
-    }
+    const journal = journalOf(r);
     const cashCode = r.channel === 'provider' ? r.clearingCode : r.bankCode;
     const cashName = r.channel === 'provider' ? 'Stripe clearing' : 'bank';
     const add = (amount: number, accountCode: string, description: string) => {
@@ -220,7 +299,33 @@ export async function accountsJournal(db: Db, scope: OrgScope, from: string, to:
     add(-r.returned, r.incomeCode, `Failed refunds of donations to ${r.fund}, back as income`);
     add(r.returned, cashCode, `Failed refunds of donations to ${r.fund}, back to ${cashName}`);
   }
-  return [...journals.values()].filter((j) => j.lines.length > 0);
+  // One pair of lines per payout and fund (a general fund's gifts and Stripe's own lines meet there).
+  const chargeByFund = new Map<string, ReturnType<typeof payoutShare>>();
+  for (const share of payoutCharges.map(payoutShare)) {
+    const key = `${share.day}|${share.organizationId}|${share.payoutId}|${share.fund}|${share.feeCode}|${share.clearingCode}`;
+    const known = chargeByFund.get(key);
+    if (known) known.charges += share.charges;
+    else chargeByFund.set(key, share);
+  }
+  const shares = [...chargeByFund.values()].sort(
+    (a, b) =>
+      a.day.localeCompare(b.day) ||
+      a.organizationName.localeCompare(b.organizationName) ||
+      a.payoutId.localeCompare(b.payoutId) ||
+      a.fund.localeCompare(b.fund),
+  );
+  for (const r of shares) {
+    if (r.charges === 0) continue;
+    const journal = journalOf(r);
+    const add = (amount: number, accountCode: string, description: string) => {
+      if (amount !== 0) journal.lines.push({ amount, accountCode, description, fund: r.fund });
+    };
+    add(r.charges, r.feeCode, `Stripe fees and adjustments in payout ${r.payoutId}`);
+    add(-r.charges, r.clearingCode, `Stripe fees and adjustments in payout ${r.payoutId}, from Stripe clearing`);
+  }
+  return [...journals.values()]
+    .filter((j) => j.lines.length > 0)
+    .sort((a, b) => a.day.localeCompare(b.day) || a.organizationName.localeCompare(b.organizationName));
 }
 
 /** The journals a viewer may export: their organizations, or the one named (which must exist). */

@@ -7,6 +7,7 @@ import {
   giftAidClaims,
   organizations,
 } from '../../../db/schema';
+import type { Db } from '../../../db/client';
 import { accountingPeriodOf, GIFT_AID_LIMITS, giftAidOn, londonMidnight } from '../../../domain';
 import { badRequest, HttpError } from '../../lib/errors';
 import type { ClaimDto, NewClaim } from '../../schemas/gift-aid';
@@ -33,6 +34,40 @@ function isConstraintError(error: unknown): boolean {
     .map((e) => (e instanceof Error ? e.message : String(e ?? '')))
     .join(' ');
   return /UNIQUE|PRIMARY KEY|constraint/i.test(text);
+}
+
+/**
+ * The over-claims a new claim reports, as adjustment row ids: HMRC takes an adjustment no larger
+ * than the claim it is reported on (it cannot make a credit), so each gift's unreported adjustments
+ * go in whole, oldest first, while they fit in the claim's Gift Aid; a gift's that do not fit wait
+ * for a later claim (and a smaller one behind it may still fit). A gift's unreported adjustments
+ * never sum below 0 (giftAidRefundAdjustment).
+ */
+export async function adjustmentsToReport(db: Db, organizationId: string, giftAidPence: number): Promise<string[]> {
+  const rows = await db
+    .select({
+      id: giftAidAdjustments.id,
+      donationId: giftAidAdjustments.donationId,
+      pence: giftAidAdjustments.giftAidPence,
+    })
+    .from(giftAidAdjustments)
+    .where(and(eq(giftAidAdjustments.organizationId, organizationId), isNull(giftAidAdjustments.settledClaimId)))
+    .orderBy(asc(giftAidAdjustments.createdAt), asc(giftAidAdjustments.id));
+  const byGift = new Map<string, { ids: string[]; pence: number }>();
+  for (const row of rows) {
+    const gift = byGift.get(row.donationId) ?? { ids: [], pence: 0 };
+    gift.ids.push(row.id);
+    gift.pence += row.pence;
+    byGift.set(row.donationId, gift);
+  }
+  const reported: string[] = [];
+  let room = giftAidPence;
+  for (const gift of byGift.values()) {
+    if (gift.pence > room) continue;
+    room -= gift.pence;
+    reported.push(...gift.ids);
+  }
+  return reported;
 }
 
 /**
@@ -76,6 +111,7 @@ export async function createClaim(
   const latest = new Date(Math.max(...dates));
   const total = lines.reduce((sum, line) => sum + line.amountPence, 0);
   const { periodEnd, retainUntil } = retentionOf(latest, org.yearEnd);
+  const reported = await adjustmentsToReport(db, organizationId, giftAidOn(total));
   const claimId = crypto.randomUUID();
 
   const lineJson = JSON.stringify(
@@ -130,7 +166,12 @@ export async function createClaim(
     db
       .update(giftAidAdjustments)
       .set({ settledClaimId: claimId })
-      .where(and(eq(giftAidAdjustments.organizationId, organizationId), isNull(giftAidAdjustments.settledClaimId))),
+      .where(
+        and(
+          isNull(giftAidAdjustments.settledClaimId),
+          sql`${giftAidAdjustments.id} in (select value from json_each(${JSON.stringify(reported)}))`,
+        ),
+      ),
     db
       .update(giftAidClaims)
       .set({

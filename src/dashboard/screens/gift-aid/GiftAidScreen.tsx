@@ -98,7 +98,17 @@ export function GiftAidScreen() {
   const e = eligible.status === 'ok' ? eligible.data : null;
   const claimList = claims.status === 'ok' ? claims.data : [];
   const adjustmentList = adjustments.status === 'ok' ? adjustments.data : [];
-  const due = adjustmentList.filter((a) => !a.settled_claim_id).reduce((sum, a) => sum + a.gift_aid, 0);
+  // Over-claims still to report for the chosen organization (the list holds all the viewer's).
+  const due = adjustmentList
+    .filter((a) => !a.settled_claim_id && a.organization_id === orgId)
+    .reduce((sum, a) => sum + a.gift_aid, 0);
+  /** What the next claim sets off: HMRC takes no adjustment larger than the claim (decision 080). */
+  const dueNote = (giftAid: number) =>
+    !due
+      ? ''
+      : due <= giftAid
+        ? `, less ${formatPence(due)} over-claimed before`
+        : `; ${formatPence(due)} over-claimed before is set off only as far as it fits (HMRC takes no adjustment larger than the claim), the rest waits`;
 
   return (
     <section className="dash-section gift-aid-screen">
@@ -126,7 +136,7 @@ export function GiftAidScreen() {
         <div className="dash-form-actions">
           <p className="gift-aid-eligible-summary" role="status">
             {e
-              ? `${e.count} eligible ${e.count === 1 ? 'gift' : 'gifts'}: ${formatPence(e.total)} donated, ${formatPence(e.gift_aid)} Gift Aid to claim${due ? `, less ${formatPence(due)} over-claimed before` : ''}.`
+              ? `${e.count} eligible ${e.count === 1 ? 'gift' : 'gifts'}: ${formatPence(e.total)} donated, ${formatPence(e.gift_aid)} Gift Aid to claim${dueNote(e.gift_aid)}.`
               : eligible.status === 'loading' || !belowShown
                 ? 'Counting eligible gifts…'
                 : ''}
@@ -204,7 +214,9 @@ export function GiftAidScreen() {
           <h2 className="dash-h2">Adjustments for Gift Aid over-claimed</h2>
           <p className="dash-hint">
             A refund of a gift already claimed: the Gift Aid on the refunded part is set against the organization&apos;s
-            next claim. A refund the bank returned takes its adjustment back while no claim has reported it.
+            next claim. HMRC takes no adjustment larger than the claim it is on, so a gift&apos;s over-claim that does
+            not fit waits for a larger claim; for a large sum, HMRC&apos;s Charities helpline can take it back directly.
+            A refund the bank returned takes its adjustment back while no claim has reported it.
           </p>
           <SimpleTable
             label="Gift Aid adjustments"
