@@ -42,6 +42,11 @@ export const BatchGiftSchema = z
     gift_aid: z.boolean({ error: 'gift_aid: true or false' }).optional(),
     benefit_exceeds_limit: z.boolean({ error: 'benefit_exceeds_limit: true or false' }).optional(),
     reference: text('reference', 100).optional(),
+    /** A slip can mix cash and cheques: a line paid another way than the batch's method says so. */
+    method: z
+      .enum(BATCH_METHODS, { error: `method: must be one of ${BATCH_METHODS.join(', ')}` })
+      .optional()
+      .openapi({ description: "How this gift was paid, when not the batch's method" }),
     send_receipt: z.boolean({ error: 'send_receipt: true or false' }).optional(),
   })
   .openapi('BatchGift');
@@ -78,6 +83,7 @@ export const BatchLineSchema = z
     gift_aid: z.boolean(),
     benefit_exceeds_limit: z.boolean(),
     reference: z.string().nullable(),
+    method: z.enum(BATCH_METHODS),
     receipt_sent_at: z.string().nullable(),
   })
   .openapi('BatchLine');
@@ -87,7 +93,12 @@ export const BatchSummarySchema = z
     _id: z.string(),
     organization_id: z.string(),
     organization_name: z.string(),
-    method: z.enum(BATCH_METHODS),
+    method: z
+      .enum(BATCH_METHODS)
+      .openapi({ description: "The slip's method: its gifts' unless a line says otherwise" }),
+    methods: z
+      .array(z.enum(BATCH_METHODS))
+      .openapi({ description: "Every way the batch's gifts were paid, the slip's method first" }),
     banked_on: z.string(),
     reference: z.string().nullable(),
     expected_total: z.number().int(),

@@ -122,3 +122,39 @@ test('an admin enters a batch of three cheques, posts it once the total matches,
   ).toBeVisible();
   await page.screenshot({ path: testInfo.outputPath('batch-list-1280.png'), fullPage: true });
 });
+
+test('a paying-in slip of cheques and cash is one batch: each gift says how it was paid', async ({ page, request }) => {
+  const { token } = await signIn(request, 'admin@example.org');
+  await useToken(page, token);
+  await page.goto('/dashboard/batches/add');
+  await page.waitForSelector('astro-island:not([ssr])');
+  const organization = page.getByLabel('Organization');
+  await organization.selectOption((await organization.locator('option').nth(1).getAttribute('value'))!);
+  await page.getByLabel('Method').selectOption('cheque');
+  await page.getByLabel('Reference', { exact: true }).fill('Mixed slip 3301');
+  await page.getByLabel('Expected total (£)').fill('45');
+  for (const [index, amount] of ['25', '20'].entries()) {
+    if (index > 0) await page.getByRole('button', { name: 'Add a gift' }).click();
+    const line = page.getByRole('group', { name: `Gift ${index + 1}` });
+    await line.getByLabel('New donor').check();
+    await line.getByLabel('First name').fill(`Mixed${index + 1}`);
+    await line.getByLabel('Last name').fill('Giver');
+    await line.getByLabel('Amount (£)').fill(amount);
+  }
+  // The first gift is as the slip; the second was cash in the same deposit.
+  const second = page.getByRole('group', { name: 'Gift 2' });
+  await expect(second.getByLabel('Paid by')).toHaveValue('');
+  await expect(second.getByLabel('Paid by').locator('option').first()).toHaveText('As the slip (cheque)');
+  await second.getByLabel('Paid by').selectOption('cash');
+  await page.getByRole('button', { name: 'Post batch' }).click();
+  const confirm = page.getByRole('alertdialog', { name: 'Confirm the batch' });
+  await expect(confirm).toContainText('Post 2 gifts totalling £45.00 by cheque and cash to');
+  await page.getByRole('button', { name: 'Confirm and post' }).click();
+  await expect(page.locator('.dash-batch-summary')).toContainText('2 gifts by cheque and cash to');
+  const gifts = page.getByRole('table', { name: 'Gifts in this batch' });
+  await expect(gifts.getByRole('columnheader', { name: 'Paid by' })).toBeVisible();
+  await expect(gifts.getByRole('row', { name: /Mixed1 Giver/ })).toContainText('cheque');
+  await expect(gifts.getByRole('row', { name: /Mixed2 Giver/ })).toContainText('cash');
+  await page.goto('/dashboard/batches');
+  await expect(page.getByRole('row', { name: /Mixed slip 3301/ })).toContainText('cheque and cash');
+});

@@ -177,6 +177,36 @@ describe(`batch entry of offline income (${engineName})`, () => {
     expect(await bodyOf(story, 200)).toMatchObject({ batch_id: batch._id, payment_method: 'cheque' });
   });
 
+  it('posts a slip that mixes cheques and cash: each gift keeps how it was paid, and the batch lists both', async () => {
+    const body = threeCheques({ reference: `Mixed slip ${engineName}` });
+    body.gifts[2] = { ...body.gifts[2], method: 'cash' };
+    const batch = await bodyOf(await post(body), 201);
+    expect(batch.gifts.map((g) => g.method)).toEqual(['cheque', 'cheque', 'cash']);
+    expect(batch).toMatchObject({ method: 'cheque', methods: ['cheque', 'cash'] });
+    const stored = await t.db.select().from(donations).where(eq(donations.batchId, batch._id));
+    expect(stored.map((d) => d.method).sort()).toEqual(['cash', 'cheque', 'cheque']);
+    const listed = await bodyOf(await t.client(orgAdmin.token).api.donations.batches.$get({ query: {} }), 200);
+    expect(listed.find((b) => b._id === batch._id)?.methods).toEqual(['cheque', 'cash']);
+    const [audit] = await t.db.select().from(auditLog).where(eq(auditLog.targetId, batch._id));
+    expect(audit.changes.methods).toEqual([null, ['cheque', 'cash']]);
+    // A batch of one method lists that one.
+    const plain = await bodyOf(await post(threeCheques()), 201);
+    expect(plain.methods).toEqual(['cheque']);
+    // The same key with a line paid another way is another batch: 409.
+    const idempotencyKey = key();
+    const again = threeCheques();
+    await bodyOf(await post(again, { idempotencyKey }), 201);
+    const changed = { ...again, gifts: again.gifts.map((g, i) => (i === 0 ? { ...g, method: 'cash' as const } : g)) };
+    expect((await errorOf(await post(changed, { idempotencyKey }), 409)).message).toMatch(/Idempotency-Key/);
+    // A line's method the schema does not know names the line.
+    const bad = await postRaw({
+      ...body,
+      reference: 'Bad method slip',
+      gifts: [{ ...body.gifts[0], method: 'bitcoin' }],
+    });
+    expect((await errorOf(bad, 400)).message).toMatch(/^gifts\.0\.method: must be one of cheque/);
+  });
+
   it('refuses a batch whose lines do not add up to the expected total, storing nothing', async () => {
     const before = (await batchRows(orgX)).length;
     const body = threeCheques({ expected_total: 13_700 });

@@ -134,7 +134,7 @@ export async function createBatch(
         giftAid: line.giftAid,
         giftAidDeclarationId: line.declarationId,
         source: 'batch',
-        method: body.method,
+        method: body.gifts[index].method ?? body.method,
         batchId,
         reference: body.gifts[index].reference || null,
         benefitExceedsLimit: line.benefitExceedsLimit,
@@ -151,6 +151,9 @@ export async function createBatch(
       organizationId,
       changes: {
         method: [null, body.method],
+        ...(body.gifts.some((g) => g.method && g.method !== body.method)
+          ? { methods: [null, [...new Set(body.gifts.map((g) => g.method ?? body.method))]] }
+          : {}),
         banked_on: [null, bankedOn],
         expected_total: [null, body.expected_total],
         gift_count: [null, lines.length],
@@ -209,6 +212,7 @@ async function findByKey(
     first.gifts.every(
       (line, i) =>
         line.amount === body.gifts[i].amount &&
+        line.method === (body.gifts[i].method ?? body.method) &&
         (!body.gifts[i].donor_id || parseId(body.gifts[i].donor_id!) === line.donor_id),
     );
   if (!same)

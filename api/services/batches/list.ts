@@ -1,4 +1,5 @@
-import { and, asc, count, desc, eq, inArray, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
+import { BATCH_METHODS, type BatchMethod } from '../../../domain/finance';
 import { campaignOfGift, donorNameColumns, donorOfGift } from '../../../db/gift-joins';
 import { parseId } from '../../../domain/ids';
 import { campaigns, donationBatches, donations, organizations, users } from '../../../db/schema';
@@ -8,15 +9,36 @@ import type { AuthUser } from '../../lib/types';
 import type { ViewerContext } from '../../lib/service-context';
 import { isoOrNull } from '../../../domain/dates';
 
-const summaryColumns = { batch: donationBatches, organizationName: organizations.name };
+const summaryColumns = {
+  batch: donationBatches,
+  organizationName: organizations.name,
+  // A slip may mix methods (a line's own): read over the batch's lines (donations_batch_idx).
+  lineMethods: sql<
+    string | null
+  >`(select group_concat(distinct ${donations.method}) from ${donations} where ${donations.batchId} = ${donationBatches.id})`,
+};
 
-function toSummary(row: { batch: typeof donationBatches.$inferSelect; organizationName: string }): BatchSummaryDto {
+/** The slip's method first, then any other its lines were paid by. */
+function methodsOf(slip: BatchMethod, lineMethods: string | null): BatchMethod[] {
+  const others = (lineMethods ?? '')
+    .split(',')
+    .filter((m): m is BatchMethod => m !== slip && (BATCH_METHODS as readonly string[]).includes(m))
+    .sort();
+  return [slip, ...others];
+}
+
+function toSummary(row: {
+  batch: typeof donationBatches.$inferSelect;
+  organizationName: string;
+  lineMethods: string | null;
+}): BatchSummaryDto {
   const b = row.batch;
   return {
     _id: b.id,
     organization_id: b.organizationId,
     organization_name: row.organizationName,
     method: b.method,
+    methods: methodsOf(b.method, row.lineMethods),
     banked_on: b.bankedOn,
     reference: b.reference,
     expected_total: b.expectedTotal,
@@ -100,6 +122,7 @@ export async function getBatch(ctx: ViewerContext, idRef: string): Promise<Batch
       gift_aid: line.gift.giftAid,
       benefit_exceeds_limit: line.gift.benefitExceedsLimit,
       reference: line.gift.reference,
+      method: (line.gift.method ?? row.batch.method) as BatchMethod,
       receipt_sent_at: isoOrNull(line.gift.receiptSentAt),
     })),
   };

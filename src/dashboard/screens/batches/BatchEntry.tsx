@@ -48,6 +48,8 @@ type Line = {
   benefitExceedsLimit: boolean;
   receipt: boolean;
   reference: string;
+  /** How this gift was paid when not as the slip ('' : the slip's method). */
+  method: BatchMethod | '';
 };
 
 let nextKey = 1;
@@ -67,6 +69,7 @@ const emptyLine = (): Line => ({
   benefitExceedsLimit: false,
   receipt: false,
   reference: '',
+  method: '',
 });
 
 const lineReady = (l: Line) => lineProblem(l) === null;
@@ -175,6 +178,7 @@ export function BatchEntry() {
         benefit_exceeds_limit: l.benefitExceedsLimit,
         send_receipt: l.receipt,
         reference: l.reference.trim() || undefined,
+        ...(l.method && l.method !== method ? { method: l.method } : {}),
       })),
     };
     const res = await api(
@@ -189,6 +193,11 @@ export function BatchEntry() {
 
   if (orgsLoad.status === 'loading' || orgsLoad.status === 'idle') return <Spinner />;
   const orgName = orgs.find((o) => o._id === orgId)?.name ?? '';
+  // "cheque", or "cheque and cash" when some gifts were paid another way than the slip.
+  const methods = [...new Set([method, ...lines.map((l) => l.method || method)])].map((m) =>
+    METHOD_LABELS[m].toLowerCase(),
+  );
+  const methodsSaid = methods.length > 1 ? `${methods.slice(0, -1).join(', ')} and ${methods.at(-1)}` : methods[0];
 
   return (
     <section className="dash-section dash-form-page dash-batch">
@@ -243,6 +252,7 @@ export function BatchEntry() {
           index={index}
           line={line}
           campaignOptions={campaignOptions}
+          slipMethod={method}
           organizationId={orgId}
           bankedOn={bankedOn}
           onChange={(patch) => update(line.key, patch)}
@@ -277,9 +287,9 @@ export function BatchEntry() {
       {confirming ? (
         <div className="dash-batch-confirm" role="alertdialog" aria-label="Confirm the batch">
           <p>
-            Post {lines.length} {lines.length === 1 ? 'gift' : 'gifts'} totalling {formatPence(total)} by{' '}
-            {METHOD_LABELS[method].toLowerCase()} to {orgName}, banked on {formatLongUkDate(londonMidnight(bankedOn))}?
-            A posted batch can only be corrected gift by gift (a reversal).
+            Post {lines.length} {lines.length === 1 ? 'gift' : 'gifts'} totalling {formatPence(total)} by {methodsSaid}{' '}
+            to {orgName}, banked on {formatLongUkDate(londonMidnight(bankedOn))}? A posted batch can only be corrected
+            gift by gift (a reversal).
           </p>
           <div className="dash-form-actions">
             <button type="button" className="btn btn-primary" onClick={post} disabled={posting}>
@@ -323,6 +333,7 @@ function BatchLineEditor({
   index,
   line,
   campaignOptions,
+  slipMethod,
   organizationId,
   bankedOn,
   onChange,
@@ -331,6 +342,7 @@ function BatchLineEditor({
   index: number;
   line: Line;
   campaignOptions: Option[];
+  slipMethod: BatchMethod;
   organizationId: string;
   bankedOn: string;
   onChange: (patch: Partial<Line>) => void;
@@ -405,6 +417,13 @@ function BatchLineEditor({
           />
           {amountTypo(line.amount) ? <p className="dash-field-error">{amountTypo(line.amount)}</p> : null}
         </div>
+        <SelectInput
+          label="Paid by"
+          value={line.method}
+          onChange={(v) => onChange({ method: v as BatchMethod | '' })}
+          options={METHOD_OPTIONS}
+          placeholder={`As the slip (${METHOD_LABELS[slipMethod].toLowerCase()})`}
+        />
         <TextInput
           label="Cheque or voucher number"
           value={line.reference}

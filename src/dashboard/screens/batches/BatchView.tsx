@@ -7,6 +7,11 @@ import { Badge, LinkButton, NotFound, PageHeader, Spinner } from '../../ui/primi
 import { SimpleTable } from '../../ui/SimpleTable';
 
 const methodLabel = (method: string) => method.replace(/_/g, ' ');
+/** "cheque", or "cheque and cash" for a slip that mixes them. */
+const methodsLabel = (methods: string[]) => {
+  const words = methods.map(methodLabel);
+  return words.length > 1 ? `${words.slice(0, -1).join(', ')} and ${words.at(-1)}` : (words[0] ?? '');
+};
 /** The banked day as people write it ("24 November 2026"), whatever the browser's zone. */
 const bankedDay = (isoDay: string) => formatLongUkDate(londonMidnight(isoDay));
 
@@ -23,7 +28,7 @@ export function BatchList() {
           columns={[
             { header: 'Banked on', cell: (b) => <a href={`/dashboard/batches/${b._id}`}>{bankedDay(b.banked_on)}</a> },
             { header: 'Organization', cell: (b) => b.organization_name },
-            { header: 'Method', cell: (b) => methodLabel(b.method) },
+            { header: 'Method', cell: (b) => methodsLabel(b.methods) },
             { header: 'Reference', cell: (b) => b.reference ?? '-' },
             { header: 'Gifts', cell: (b) => b.gift_count },
             { header: 'Total', cell: (b) => formatPence(b.expected_total) },
@@ -55,7 +60,7 @@ export function BatchView({ id }: { id: string }) {
         back={<a href="/dashboard/batches">All batches</a>}
       />
       <p className="dash-batch-summary">
-        <Badge>Posted</Badge> {b.gift_count} {b.gift_count === 1 ? 'gift' : 'gifts'} by {methodLabel(b.method)} to{' '}
+        <Badge>Posted</Badge> {b.gift_count} {b.gift_count === 1 ? 'gift' : 'gifts'} by {methodsLabel(b.methods)} to{' '}
         {b.organization_name}, total <strong>{formatPence(b.expected_total)}</strong>
         {b.reference ? `, reference ${b.reference}` : ''}. Posted {formatDate(b.created_at)}.
       </p>
@@ -74,6 +79,10 @@ export function BatchView({ id }: { id: string }) {
               </>
             ),
           },
+          // A slip of one method says it once, above; a mixed one says each gift's.
+          ...(b.methods.length > 1
+            ? [{ header: 'Paid by', cell: (g: (typeof b.gifts)[number]) => methodLabel(g.method) }]
+            : []),
           { header: 'Fund', cell: (g) => g.campaign_title },
           { header: 'Gift Aid', cell: (g) => (g.gift_aid ? 'Yes' : 'No') },
           { header: 'Reference', cell: (g) => g.reference ?? '-' },
