@@ -95,22 +95,13 @@ export type AuditTarget = (typeof AUDIT_TARGETS)[number];
  * organization sets its own codes to match its chart of accounts.
  */
 /**
- * Stripe balance transaction types that move money rather than charge it (a failed payout's money
- * coming back, transfers, top-ups): the journal never posts them as Stripe's charges (decision 079).
+ * Stripe balance transaction types that are Stripe charging the account itself, with no gift behind
+ * them: the journal posts these, and only these, of a payout's lines that match no gift, as fees
+ * (decision 079). A line matching no gift of any other type (a payment made outside the app, a
+ * refund or dispute not recorded, a reserve, a failed payout's money coming back) is shown on the
+ * payout's page as unmatched, never guessed into the books.
  */
-export const STRIPE_MONEY_MOVEMENT_TYPES = [
-  'payout',
-  'payout_cancel',
-  'payout_failure',
-  'payout_minimum_balance_hold',
-  'payout_minimum_balance_release',
-  'transfer',
-  'transfer_cancel',
-  'transfer_failure',
-  'transfer_refund',
-  'topup',
-  'topup_reversal',
-] as const;
+export const STRIPE_CHARGE_TYPES = ['stripe_fee', 'stripe_fx_fee', 'tax_fee', 'network_cost', 'contribution'] as const;
 
 export const DEFAULT_NOMINAL_CODES = {
   /** Donations to a restricted fund (a campaign or appeal). */

@@ -98,7 +98,7 @@ export const BatchSummarySchema = z
       .openapi({ description: "The slip's method: its gifts' unless a line says otherwise" }),
     methods: z
       .array(z.enum(BATCH_METHODS))
-      .openapi({ description: "Every way the batch's gifts were paid, the slip's method first" }),
+      .openapi({ description: "Every way the batch's gifts were paid, the slip's method first when a gift was" }),
     banked_on: z.string(),
     reference: z.string().nullable(),
     expected_total: z.number().int(),

@@ -189,9 +189,15 @@ describe(`batch entry of offline income (${engineName})`, () => {
     expect(listed.find((b) => b._id === batch._id)?.methods).toEqual(['cheque', 'cash']);
     const [audit] = await t.db.select().from(auditLog).where(eq(auditLog.targetId, batch._id));
     expect(audit.changes.methods).toEqual([null, ['cheque', 'cash']]);
-    // A batch of one method lists that one.
+    // A batch of one method lists that one; a cheque slip whose gifts were all cash lists cash only.
     const plain = await bodyOf(await post(threeCheques()), 201);
     expect(plain.methods).toEqual(['cheque']);
+    const allCash = threeCheques();
+    const cash = await bodyOf(
+      await post({ ...allCash, gifts: allCash.gifts.map((g) => ({ ...g, method: 'cash' as const })) }),
+      201,
+    );
+    expect(cash.methods).toEqual(['cash']);
     // The same key with a line paid another way is another batch: 409.
     const idempotencyKey = key();
     const again = threeCheques();

@@ -254,7 +254,7 @@ function journalCells(format: JournalFormat, journal: Journal, line: JournalLine
       line.fund,
     ];
   }
-  const narration = `Donations ${journal.organizationName ? `${journal.organizationName} ` : ''}${date} ${journal.reference}`;
+  const narration = `${journal.title} ${journal.organizationName ? `${journal.organizationName} ` : ''}${date} ${journal.reference}`;
   return [
     narration,
     date,

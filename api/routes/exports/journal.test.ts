@@ -268,7 +268,7 @@ describe(`accounts journal CSV (${engineName})`, () => {
     expect(-sum(july.lines.filter((l) => l.fund === 'July wells' && l.code.startsWith('4')))).toBe(3_000);
   });
 
-  it('posts what Stripe took in a payout and no gift holds on its arrival day, so clearing empties by the payout', async () => {
+  it("posts what Stripe took in a payout and no gift holds as that payout's journal, so clearing empties by the payouts", async () => {
     const donor = await createUser(t.db);
     const water = (await createCampaign(t.db, { title: 'August water', organizationId: orgA, incomeCode: '4100' })).id;
     const general = (
@@ -290,26 +290,41 @@ describe(`accounts journal CSV (${engineName})`, () => {
     const generalGift = await createDonation(t.db, { ...card, campaignId: general, amount: 2_500, feePence: 58 });
     const homesGift = await createDonation(t.db, { ...card, campaignId: homes, amount: 4_000, feePence: 80 });
     const homesGift2 = await createDonation(t.db, { ...card, campaignId: homes, amount: 20_000, feePence: 320 });
-    const arrived = new Date('2026-08-10T06:00:00Z'); // 10 August, London
-    const payout = (id: string, amount: number, status: 'paid' | 'failed', organizationId: string | null) =>
-      t.db.insert(payouts).values({ id: `${id}_${engineName}`, organizationId, amount, status, arrivalDate: arrived });
-    const line = (payoutId: string, n: number, donationId: string | null, type: string, net: number) =>
+    const payout = (
+      id: string,
+      amount: number,
+      status: 'paid' | 'failed' | 'in_transit',
+      organizationId: string,
+      day: number,
+    ) =>
+      t.db.insert(payouts).values({
+        id: `${id}_${engineName}`,
+        organizationId,
+        amount,
+        status,
+        arrivalDate: new Date(Date.UTC(2026, 7, day, 6)),
+      });
+    const line = (payoutId: string, n: number, donationId: string | null, type: string, net: number, fee = 0) =>
       t.db.insert(payoutLines).values({
         payoutId: `${payoutId}_${engineName}`,
-        balanceTransactionId: `txn_${payoutId}_${n}`,
+        balanceTransactionId: `txn_${payoutId}_${n}_${engineName}`,
         type,
         donationId,
-        amount: net,
+        amount: net + fee,
+        fee,
         net,
       });
-    // One payout for Wells for Hope: two gifts' nets, a refund of the water gift, and Stripe's own fee.
-    await payout('po_aug', 9_830 + 2_442 - 1_000 - 150 + 2_000, 'paid', orgA);
-    await line('po_aug', 1, waterGift.id, 'charge', 9_830);
-    await line('po_aug', 2, generalGift.id, 'charge', 2_442);
-    await line('po_aug', 3, waterGift.id, 'refund', -1_000);
-    await line('po_aug', 4, null, 'stripe_fee', -150);
-    // An earlier payout the bank refused: its money came back into this one. A movement, not a charge.
-    await line('po_aug', 5, null, 'payout_failure', 2_000);
+    // 10 August: the bank refused Wells for Hope's payout of the general fund's gift, less Stripe's own fee.
+    await payout('po_aug_failed', 2_442 - 150, 'failed', orgA, 10);
+    await line('po_aug_failed', 1, generalGift.id, 'charge', 2_442, 58);
+    await line('po_aug_failed', 2, null, 'stripe_fee', -150);
+    // 12 August: the next payout carries the water gift, its refund, the failed payout's money coming
+    // back (a movement, not a charge) and a payment made outside the app (matched to no gift).
+    await payout('po_aug', 9_830 - 1_000 + 2_292 + 500, 'paid', orgA, 12);
+    await line('po_aug', 1, waterGift.id, 'charge', 9_830, 170);
+    await line('po_aug', 2, waterGift.id, 'refund', -1_000);
+    await line('po_aug', 3, null, 'payout_failure', 2_292);
+    await line('po_aug', 4, null, 'charge', 500, 15);
     await t.db.insert(donationReversals).values({
       donationId: waterGift.id,
       kind: 'refund',
@@ -319,23 +334,15 @@ describe(`accounts journal CSV (${engineName})`, () => {
       providerId: `re_aug_${engineName}`,
       succeededAt: new Date('2026-08-05T10:00:00Z'),
     });
-    // The bank refused this one: no money moved.
-    await payout('po_aug_failed', -75, 'failed', orgA);
-    await line('po_aug_failed', 1, null, 'stripe_fee', -75);
-    // Another organization's payout on the same day, which also takes a lost dispute: the gift's
-    // £40 back (journaled as the dispute's reversal) and Stripe's £15 dispute fee (journaled here).
-    await payout('po_aug_homes', 3_920 + 19_680 - 5_500, 'paid', orgB);
-    await line('po_aug_homes', 1, homesGift.id, 'charge', 3_920);
-    await line('po_aug_homes', 3, homesGift2.id, 'charge', 19_680);
-    await t.db.insert(payoutLines).values({
-      payoutId: `po_aug_homes_${engineName}`,
-      balanceTransactionId: 'txn_po_aug_homes_2',
-      type: 'adjustment',
-      donationId: homesGift.id,
-      amount: -4_000,
-      fee: 1_500,
-      net: -5_500,
-    });
+    // Not settled yet: nothing of it is posted until it is.
+    await payout('po_aug_transit', -40, 'in_transit', orgA, 14);
+    await line('po_aug_transit', 1, null, 'stripe_fee', -40);
+    // Another organization's payout, which takes a lost dispute: the gift's £40 back (journaled as
+    // the dispute's reversal) and Stripe's £15 dispute fee (journaled with the payout).
+    await payout('po_aug_homes', 3_920 + 19_680 - 5_500, 'paid', orgB, 10);
+    await line('po_aug_homes', 1, homesGift.id, 'charge', 3_920, 80);
+    await line('po_aug_homes', 2, homesGift.id, 'adjustment', -5_500, 1_500);
+    await line('po_aug_homes', 3, homesGift2.id, 'charge', 19_680, 320);
     await t.db.insert(donationReversals).values({
       donationId: homesGift.id,
       kind: 'dispute',
@@ -345,25 +352,29 @@ describe(`accounts journal CSV (${engineName})`, () => {
       succeededAt: new Date('2026-08-20T10:00:00Z'),
     });
 
-    const { lines } = await journal({ from: '2026-08-10', to: '2026-08-10' });
-    const id = `po_aug_${engineName}`;
-    // Stripe's own fee is in no gift's lines: it is posted here, to the organization's general fund.
-    expect(lines.map((l) => [l.code, l.pence, l.fund, l.description])).toEqual([
-      ['7901', 150, 'General fund', `Stripe fees and adjustments in payout ${id}`],
-      ['1210', -150, 'General fund', `Stripe fees and adjustments in payout ${id}, from Stripe clearing`],
+    // The failed payout's fee was taken all the same: a journal of that payout, with its own reference.
+    const failedId = `po_aug_failed_${engineName}`;
+    const tenth = await journal({ from: '2026-08-10', to: '2026-08-10' });
+    expect(tenth.lines.map((l) => [l.code, l.pence, l.fund, l.description])).toEqual([
+      ['7901', 150, 'General fund', `Stripe fees and adjustments in payout ${failedId}`],
+      ['1210', -150, 'General fund', `Stripe fees and adjustments in payout ${failedId}, from Stripe clearing`],
     ]);
-    expect(lines[0].narration).toMatch(/^Donations Wells for Hope 10\/08\/2026 DON-20260810-/);
+    expect(tenth.lines[0].narration).toBe(
+      `Stripe charges in payout ${failedId} Wells for Hope 10/08/2026 STR-20260810-${failedId.slice(-8)}`,
+    );
+    // The paid payout holds no charge of Stripe's that no gift holds: no journal for it.
+    expect((await journal({ from: '2026-08-12', to: '2026-08-12' })).lines).toEqual([]);
 
-    // Over the month, Stripe clearing holds the paid payout (the bank feed codes it there, decision
-    // 054) less the earlier payout's money that came back in it (coded when the bank returned it):
-    // the gifts' nets in, the refund and Stripe's own fee out. The failed payout moved nothing. The
-    // fees are the gifts' and Stripe's own.
+    // Over the month, Stripe clearing holds exactly what reached the bank (the bank feed codes the
+    // paid payout there, decision 054) less what the journal does not guess: the payment matched to
+    // no gift. The fees are the gifts' and Stripe's own.
     const august = await journal({ from: '2026-08-01', to: '2026-08-31' });
     const total = (code: string) => sum(august.lines.filter((l) => l.code === code));
-    expect(total('1210')).toBe(13_122 - 2_000);
+    expect(total('1210')).toBe(9_830 - 1_000 + 2_292 + 500 - 500);
     expect(total('7901')).toBe(170 + 58 + 150);
+    expect(august.lines.some((l) => l.description.includes('po_aug_transit'))).toBe(false);
 
-    // The other organization: a lost dispute's fee on the gift's own fund. Clearing holds its payout.
+    // The other organization: the lost dispute's fee, on the gift's own fund. Clearing holds its payout.
     const other = await journal({ from: '2026-08-10', to: '2026-08-10', organization_id: orgB }, adminToken);
     expect(other.lines.map((l) => [l.code, l.pence, l.fund])).toEqual([
       ['7900', 1_500, 'August homes'],

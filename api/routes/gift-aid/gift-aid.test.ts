@@ -36,6 +36,7 @@ import {
 import { bodyOf, engineName, errorOf, setupTestApp, type TestApp } from '#test-app';
 import type { ClaimUpdate } from '../../schemas/gift-aid';
 import { createDeclaration } from '../../services/gift-aid';
+import { adjustmentsToReport } from '../../services/gift-aid/create';
 
 const at = (iso: string) => new Date(iso);
 const details = (over: Partial<GiftAidDetails> = {}): GiftAidDetails => ({
@@ -335,6 +336,31 @@ describe(`Gift Aid API (${engineName})`, () => {
     expect(next).toMatchObject({ gift_count: 1, gift_aid: 6000, adjustment: 5000, net_claim: 1000 });
     const settled = await bodyOf(await giftAid().adjustments.$get({ query: {} }), 200);
     expect(settled.every((a) => a.settled_claim_id === next._id)).toBe(true);
+  });
+
+  it("a claim takes each gift's over-claim whole, oldest first, skipping one too large for it; a refund and its failed refund go together", async () => {
+    // Rows of an organization no other test uses (organization_id is the adjustment's own column).
+    const org = `fit-${engineName}`;
+    const [claimRow] = await t.db.select({ id: giftAidClaims.id }).from(giftAidClaims).limit(1);
+    // Gifts of their own, so no other test's gift gains these rows.
+    const giver = await createUser(t.db);
+    const [big, small, returned] = await Promise.all(
+      [1, 2, 3].map(async () => (await createDonation(t.db, { donorId: giver.id, campaignId: campaignA.id })).id),
+    );
+    const row = (donationId: string, pence: number, second: number) => ({
+      donationId,
+      claimId: claimRow.id,
+      organizationId: org,
+      giftAidPence: pence,
+      reason: pence > 0 ? 'refund' : 'refund_failed',
+      createdAt: new Date(Date.UTC(2026, 0, 1, 0, 0, second)),
+    });
+    await t.db
+      .insert(giftAidAdjustments)
+      .values([row(big, 5_000, 1), row(small, 250, 2), row(returned, 300, 3), row(returned, -300, 4)]);
+    expect(await adjustmentsToReport(t.db, org, 1_000)).toEqual([small, returned]);
+    expect(await adjustmentsToReport(t.db, org, 200)).toEqual([returned]);
+    expect(await adjustmentsToReport(t.db, org, 6_000)).toEqual([big, small, returned]);
   });
 
   it('a refund that fails takes back its adjustment while no claim has reported it, once', async () => {

@@ -12,19 +12,21 @@ import { isoOrNull } from '../../../domain/dates';
 const summaryColumns = {
   batch: donationBatches,
   organizationName: organizations.name,
-  // A slip may mix methods (a line's own): read over the batch's lines (donations_batch_idx).
+  // A slip may mix methods (a line's own): read over the batch's lines (donations_batch_idx). An
+  // older line with no method of its own was paid as the slip.
   lineMethods: sql<
     string | null
-  >`(select group_concat(distinct ${donations.method}) from ${donations} where ${donations.batchId} = ${donationBatches.id})`,
+  >`(select group_concat(distinct coalesce(${donations.method}, ${donationBatches.method})) from ${donations} where ${donations.batchId} = ${donationBatches.id})`,
 };
 
-/** The slip's method first, then any other its lines were paid by. */
+/** How the batch's gifts were paid: the slip's method first when a gift was, then the others. */
 function methodsOf(slip: BatchMethod, lineMethods: string | null): BatchMethod[] {
-  const others = (lineMethods ?? '')
+  const paid = (lineMethods ?? '')
     .split(',')
-    .filter((m): m is BatchMethod => m !== slip && (BATCH_METHODS as readonly string[]).includes(m))
-    .sort();
-  return [slip, ...others];
+    .filter((m): m is BatchMethod => (BATCH_METHODS as readonly string[]).includes(m));
+  if (!paid.length) return [slip];
+  const others = paid.filter((m) => m !== slip).sort();
+  return paid.includes(slip) ? [slip, ...others] : others;
 }
 
 function toSummary(row: {

@@ -16,7 +16,7 @@ import { campaignOfGift, giftOf } from '../../../db/gift-joins';
 import type { Db } from '../../../db/client';
 import { campaigns, donationReversals, donations, organizations, payoutLines, payouts } from '../../../db/schema';
 import { DAY_MS, londonMidnight, nextDay } from '../../../domain/dates';
-import { DEFAULT_NOMINAL_CODES, PROVIDER_METHODS, STRIPE_MONEY_MOVEMENT_TYPES } from '../../../domain/finance';
+import { DEFAULT_NOMINAL_CODES, PROVIDER_METHODS, STRIPE_CHARGE_TYPES } from '../../../domain/finance';
 import { PAID_DONATION_STATUSES } from '../../../domain/statuses';
 import { localDay, londonLocalMs } from '../reports/london-buckets';
 import { badRequest } from '../../lib/errors';
@@ -29,8 +29,8 @@ import type { ViewerContext } from '../../lib/service-context';
  * (campaign, or the organization's general fund) and per channel (payment provider or bank).
  * Gifts count on their own date at their gross amount; refunds, reversals and lost disputes count on
  * the day they succeeded (docs/decisions/035). What Stripe took in a payout that no gift's lines hold
- * (its own fees, dispute fees) is posted on the payout's arrival day; the payout itself is coded from
- * the bank feed to Stripe clearing, which then empties (docs/decisions/079).
+ * (its own fees, dispute fees) is a journal of that payout on its arrival day; the payout itself is
+ * coded from the bank feed to Stripe clearing, which then empties (docs/decisions/079).
  */
 
 export type JournalLine = {
@@ -42,6 +42,8 @@ export type JournalLine = {
 };
 
 export type Journal = {
+  /** What it journals, first in Xero's narration: "Donations", or "Stripe charges" of one payout. */
+  title: string;
   /** "YYYY-MM-DD", London. */
   day: string;
   organizationName: string;
@@ -204,13 +206,13 @@ export async function accountsJournal(db: Db, scope: OrgScope, from: string, to:
 
   const payoutOrg = sql<string>`coalesce(${campaigns.organizationId}, ${payouts.organizationId})`;
   const arrivalDay = dayOf(payouts.arrivalDate);
-  // What Stripe took in each paid payout that no gift's lines hold, per fund: a line of no gift
-  // entirely (Stripe's own fees and adjustments: the payout's organization's general fund), and the
-  // fee of a gift's line that is not its charge (a dispute's fee: the gift's fund). Money moving
-  // (a failed payout's money coming back) is no charge.
-  const notAGiftsCharge = and(
-    or(isNull(payoutLines.donationId), notInArray(payoutLines.type, ['charge', 'payment'])),
-    notInArray(payoutLines.type, [...STRIPE_MONEY_MOVEMENT_TYPES]),
+  // What Stripe took in each settled payout that no gift's lines hold, per fund: Stripe's own
+  // charges on a line of no gift (STRIPE_CHARGE_TYPES: the payout's organization's general fund),
+  // and the fee of a gift's line that is not its charge (a dispute's fee: the gift's fund). A payout
+  // that failed or was cancelled still took them: its money comes back, its fees do not.
+  const notAGiftsCharge = or(
+    and(isNull(payoutLines.donationId), inArray(payoutLines.type, [...STRIPE_CHARGE_TYPES])),
+    and(isNotNull(payoutLines.donationId), notInArray(payoutLines.type, ['charge', 'payment'])),
   );
   const payoutCharges = await db
     .select({
@@ -226,7 +228,7 @@ export async function accountsJournal(db: Db, scope: OrgScope, from: string, to:
     .innerJoin(organizations, eq(organizations.id, payoutOrg))
     .where(
       and(
-        eq(payouts.status, 'paid'),
+        inArray(payouts.status, ['paid', 'failed', 'canceled']),
         gte(payouts.arrivalDate, start),
         lt(payouts.arrivalDate, end),
         notAGiftsCharge,
@@ -267,12 +269,21 @@ export async function accountsJournal(db: Db, scope: OrgScope, from: string, to:
   for (const r of returns) rowFor(r).returned += Number(r.amount);
 
   const journals = new Map<string, Journal>();
-  const journalOf = (r: { day: string; organizationId: string; organizationName: string; shortOrg: string }) => {
-    const key = `${r.day}|${r.organizationId}`;
+  /** The day's donations journal of an organization, or (with a payout) that payout's own journal. */
+  const journalOf = (
+    r: { day: string; organizationId: string; organizationName: string; shortOrg: string },
+    payoutId?: string,
+  ) => {
+    const key = `${r.day}|${r.organizationId}|${payoutId ?? ''}`;
     let journal = journals.get(key);
     if (!journal) {
-      const reference = `DON-${r.day.replaceAll('-', '')}${r.shortOrg ? `-${r.shortOrg}` : ''}`;
-      journal = { day: r.day, organizationName: r.organizationName, reference, lines: [] };
+      // A payout's journal has a reference of its own, so a payout settled after its day was exported
+      // adds a journal instead of changing one already imported. Short for Sage's 30 characters.
+      const reference = payoutId
+        ? `STR-${r.day.replaceAll('-', '')}-${payoutId.slice(-8)}`
+        : `DON-${r.day.replaceAll('-', '')}${r.shortOrg ? `-${r.shortOrg}` : ''}`;
+      const title = payoutId ? `Stripe charges in payout ${payoutId}` : 'Donations';
+      journal = { title, day: r.day, organizationName: r.organizationName, reference, lines: [] };
       journals.set(key, journal);
     }
     return journal;
@@ -316,7 +327,7 @@ export async function accountsJournal(db: Db, scope: OrgScope, from: string, to:
   );
   for (const r of shares) {
     if (r.charges === 0) continue;
-    const journal = journalOf(r);
+    const journal = journalOf(r, r.payoutId);
     const add = (amount: number, accountCode: string, description: string) => {
       if (amount !== 0) journal.lines.push({ amount, accountCode, description, fund: r.fund });
     };
@@ -325,7 +336,12 @@ export async function accountsJournal(db: Db, scope: OrgScope, from: string, to:
   }
   return [...journals.values()]
     .filter((j) => j.lines.length > 0)
-    .sort((a, b) => a.day.localeCompare(b.day) || a.organizationName.localeCompare(b.organizationName));
+    .sort(
+      (a, b) =>
+        a.day.localeCompare(b.day) ||
+        a.organizationName.localeCompare(b.organizationName) ||
+        a.reference.localeCompare(b.reference),
+    );
 }
 
 /** The journals a viewer may export: their organizations, or the one named (which must exist). */

@@ -37,35 +37,28 @@ function isConstraintError(error: unknown): boolean {
 }
 
 /**
- * The over-claims a new claim reports, as adjustment row ids: HMRC takes an adjustment no larger
- * than the claim it is reported on (it cannot make a credit), so each gift's unreported adjustments
- * go in whole, oldest first, while they fit in the claim's Gift Aid; a gift's that do not fit wait
- * for a later claim (and a smaller one behind it may still fit). A gift's unreported adjustments
- * never sum below 0 (giftAidRefundAdjustment).
+ * The gifts whose over-claims a new claim reports: HMRC takes an adjustment no larger than the
+ * claim it is reported on (it cannot make a credit), so each gift's unreported adjustments go in
+ * whole, oldest first, while they fit in the claim's Gift Aid; a gift's that do not fit wait for a
+ * later claim (and a smaller one behind it may still fit). Settled by gift, never by row, so a
+ * refund and its failed refund are reported together and a gift's unreported adjustments never sum
+ * below 0 (giftAidRefundAdjustment); one recorded between this read and the claim's batch joins its
+ * gift's figure.
  */
 export async function adjustmentsToReport(db: Db, organizationId: string, giftAidPence: number): Promise<string[]> {
   const rows = await db
-    .select({
-      id: giftAidAdjustments.id,
-      donationId: giftAidAdjustments.donationId,
-      pence: giftAidAdjustments.giftAidPence,
-    })
+    .select({ donationId: giftAidAdjustments.donationId, pence: giftAidAdjustments.giftAidPence })
     .from(giftAidAdjustments)
     .where(and(eq(giftAidAdjustments.organizationId, organizationId), isNull(giftAidAdjustments.settledClaimId)))
     .orderBy(asc(giftAidAdjustments.createdAt), asc(giftAidAdjustments.id));
-  const byGift = new Map<string, { ids: string[]; pence: number }>();
-  for (const row of rows) {
-    const gift = byGift.get(row.donationId) ?? { ids: [], pence: 0 };
-    gift.ids.push(row.id);
-    gift.pence += row.pence;
-    byGift.set(row.donationId, gift);
-  }
+  const byGift = new Map<string, number>();
+  for (const row of rows) byGift.set(row.donationId, (byGift.get(row.donationId) ?? 0) + row.pence);
   const reported: string[] = [];
   let room = giftAidPence;
-  for (const gift of byGift.values()) {
-    if (gift.pence > room) continue;
-    room -= gift.pence;
-    reported.push(...gift.ids);
+  for (const [donationId, pence] of byGift) {
+    if (pence > room) continue;
+    room -= pence;
+    reported.push(donationId);
   }
   return reported;
 }
@@ -168,8 +161,9 @@ export async function createClaim(
       .set({ settledClaimId: claimId })
       .where(
         and(
+          eq(giftAidAdjustments.organizationId, organizationId),
           isNull(giftAidAdjustments.settledClaimId),
-          sql`${giftAidAdjustments.id} in (select value from json_each(${JSON.stringify(reported)}))`,
+          sql`${giftAidAdjustments.donationId} in (select value from json_each(${JSON.stringify(reported)}))`,
         ),
       ),
     db

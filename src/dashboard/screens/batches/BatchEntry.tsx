@@ -194,9 +194,7 @@ export function BatchEntry() {
   if (orgsLoad.status === 'loading' || orgsLoad.status === 'idle') return <Spinner />;
   const orgName = orgs.find((o) => o._id === orgId)?.name ?? '';
   // "cheque", or "cheque and cash" when some gifts were paid another way than the slip.
-  const methods = [...new Set([method, ...lines.map((l) => l.method || method)])].map((m) =>
-    METHOD_LABELS[m].toLowerCase(),
-  );
+  const methods = [...new Set(lines.map((l) => l.method || method))].map((m) => METHOD_LABELS[m].toLowerCase());
   const methodsSaid = methods.length > 1 ? `${methods.slice(0, -1).join(', ')} and ${methods.at(-1)}` : methods[0];
 
   return (

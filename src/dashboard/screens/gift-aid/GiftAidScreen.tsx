@@ -108,7 +108,7 @@ export function GiftAidScreen() {
       ? ''
       : due <= giftAid
         ? `, less ${formatPence(due)} over-claimed before`
-        : `; ${formatPence(due)} over-claimed before is set off only as far as it fits (HMRC takes no adjustment larger than the claim), the rest waits`;
+        : `; of ${formatPence(due)} over-claimed before, a claim sets off each gift's whole only where it fits (HMRC takes no adjustment larger than the claim), the rest waits`;
 
   return (
     <section className="dash-section gift-aid-screen">
@@ -215,8 +215,8 @@ export function GiftAidScreen() {
           <p className="dash-hint">
             A refund of a gift already claimed: the Gift Aid on the refunded part is set against the organization&apos;s
             next claim. HMRC takes no adjustment larger than the claim it is on, so a gift&apos;s over-claim that does
-            not fit waits for a larger claim; for a large sum, HMRC&apos;s Charities helpline can take it back directly.
-            A refund the bank returned takes its adjustment back while no claim has reported it.
+            not fit waits for a larger claim. A refund the bank returned takes its adjustment back while no claim has
+            reported it.
           </p>
           <SimpleTable
             label="Gift Aid adjustments"
