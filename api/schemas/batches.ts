@@ -48,6 +48,10 @@ export const BatchGiftSchema = z
       .optional()
       .openapi({ description: "How this gift was paid, when not the batch's method" }),
     send_receipt: z.boolean({ error: 'send_receipt: true or false' }).optional(),
+    collection: z.boolean({ error: 'collection: true or false' }).optional().openapi({
+      description:
+        'A tin or bucket collection: its total, cash or contactless, with no donor (the Small Donations Scheme counts it whole)',
+    }),
   })
   .openapi('BatchGift');
 
@@ -84,6 +88,7 @@ export const BatchLineSchema = z
     benefit_exceeds_limit: z.boolean(),
     reference: z.string().nullable(),
     method: z.enum(BATCH_METHODS),
+    collection: z.boolean(),
     receipt_sent_at: z.string().nullable(),
   })
   .openapi('BatchLine');

@@ -158,3 +158,37 @@ test('a paying-in slip of cheques and cash is one batch: each gift says how it w
   await page.goto('/dashboard/batches');
   await expect(page.getByRole('row', { name: /Mixed slip 3301/ })).toContainText('cheque and cash');
 });
+
+test('a tin collection is entered as its total with no donor, cash or contactless only', async ({ page, request }) => {
+  const { token } = await signIn(request, 'admin@example.org');
+  await useToken(page, token);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto('/dashboard/batches/add');
+  await page.waitForSelector('astro-island:not([ssr])');
+  const organization = page.getByLabel('Organization');
+  await organization.selectOption((await organization.locator('option').nth(1).getAttribute('value'))!);
+  await page.getByLabel('Reference', { exact: true }).fill('Tin slip 7710');
+  await page.getByLabel('Expected total (£)').fill('143.20');
+  const line = page.getByRole('group', { name: 'Gift 1' });
+  await line.getByLabel('Tin or bucket collection (its total, no donor)').check();
+  // No donor to choose, no Gift Aid or receipt to tick.
+  await expect(line.getByLabel('Donor', { exact: true })).toHaveCount(0);
+  await expect(line.getByLabel('New donor')).toHaveCount(0);
+  await expect(line.getByRole('checkbox', { name: /Gift Aid|receipt/ })).toHaveCount(0);
+  await line.getByLabel('Amount (£)').fill('143.20');
+  await line.getByLabel('Where and when collected').fill('Shop counter tin, March');
+  // The slip says cheque (the form's first choice): a collection cannot be.
+  await expect(page.getByTestId('batch-not-ready')).toHaveText(
+    'Gift 1 needs to be paid by cash or contactless (a collection).',
+  );
+  await page.getByLabel('Method').selectOption('cash');
+  await expect(page.getByTestId('batch-not-ready')).toHaveCount(0);
+  await page.getByRole('button', { name: 'Post batch' }).click();
+  await expect(page.getByRole('alertdialog', { name: 'Confirm the batch' })).toContainText(
+    'Post 1 gift totalling £143.20 by cash to',
+  );
+  await page.getByRole('button', { name: 'Confirm and post' }).click();
+  const gifts = page.getByRole('table', { name: 'Gifts in this batch' });
+  await expect(gifts).toContainText('Tin and bucket collections');
+  await expect(gifts).toContainText('Shop counter tin, March');
+});

@@ -213,6 +213,82 @@ describe(`batch entry of offline income (${engineName})`, () => {
     expect((await errorOf(bad, 400)).message).toMatch(/^gifts\.0\.method: must be one of cheque/);
   });
 
+  it('posts a tin collection as one line with no donor, counted whole for the Small Donations Scheme', async () => {
+    const gasds = async () =>
+      bodyOf(
+        await t
+          .client(orgAdmin.token)
+          .api['gift-aid'].gasds.$get({ query: { organization_id: orgX, tax_year: '2025' } }),
+        200,
+      );
+    const before = await gasds();
+    const slip = (gifts: BatchBody['gifts'], reference: string): BatchBody => ({
+      organization_id: orgX,
+      method: 'cash',
+      banked_on: '2026-03-31',
+      reference,
+      expected_total: gifts.reduce((sum, g) => sum + g.amount, 0),
+      gifts,
+    });
+    // £143.20 from the shop's tin, and one named donor's £50 note (not a small donation).
+    const body = slip(
+      [
+        { collection: true, amount: 14_320, reference: 'Shop counter tin, March' },
+        { donor_id: knownDonorId, amount: 5_000 },
+      ],
+      `Tin slip ${engineName}`,
+    );
+    const batch = await bodyOf(await post(body), 201);
+    expect(batch.gifts.map((g) => [g.collection, g.donor_name])).toEqual([
+      [true, 'Tin and bucket collections'],
+      [false, 'Known Giver'],
+    ]);
+    const after = await gasds();
+    expect(after.small_gifts - before.small_gifts).toBe(1);
+    expect(after.small_donations - before.small_donations).toBe(14_320);
+    // The next collection is recorded under the same collections donor.
+    const second = await bodyOf(
+      await post(slip([{ collection: true, amount: 2_000 }], `Tin slip 2 ${engineName}`)),
+      201,
+    );
+    expect(second.gifts[0].donor_id).toBe(batch.gifts[0].donor_id);
+    const [collectionsDonor] = await t.db.select().from(users).where(eq(users.id, batch.gifts[0].donor_id));
+    expect(collectionsDonor.email).toMatch(/@donors\.invalid$/);
+
+    // What a collection cannot be: each refused, naming the line and field, storing nothing.
+    const count = (await batchRows(orgX)).length;
+    const refused = async (gift: BatchBody['gifts'][number], method: BatchBody['method'], message: RegExp) => {
+      const res = await post({ ...slip([gift], `Refused tin ${++run}`), method });
+      expect((await errorOf(res, 400)).message).toMatch(message);
+    };
+    await refused(
+      { collection: true, amount: 500, donor_id: knownDonorId },
+      'cash',
+      /^gifts\[1\]\.collection: a collection has no donor/,
+    );
+    await refused(
+      { collection: true, amount: 500, gift_aid: true },
+      'cash',
+      /^gifts\[1\]\.gift_aid: a collection carries no Gift Aid/,
+    );
+    await refused({ collection: true, amount: 500, send_receipt: true }, 'cash', /^gifts\[1\]\.send_receipt: /);
+    await refused(
+      { collection: true, amount: 500 },
+      'cheque',
+      /^gifts\[1\]\.collection: a collection is cash or contactless, and this line is paid by cheque/,
+    );
+    // A contactless collection on a cheque slip is fine.
+    expect(
+      (
+        await post({
+          ...slip([{ collection: true, amount: 500, method: 'contactless' }], `Card reader ${engineName}`),
+          method: 'cheque',
+        })
+      ).status,
+    ).toBe(201);
+    expect(await batchRows(orgX)).toHaveLength(count + 1);
+  });
+
   it('refuses a batch whose lines do not add up to the expected total, storing nothing', async () => {
     const before = (await batchRows(orgX)).length;
     const body = threeCheques({ expected_total: 13_700 });

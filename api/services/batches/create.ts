@@ -3,7 +3,8 @@ import type { Db } from '../../../db/client';
 import { parseId } from '../../../domain/ids';
 import { campaigns, donationBatches, donations, organizations, users } from '../../../db/schema';
 import { DAY_MS, isIsoDay, londonIsoDate, londonMidnight } from '../../../domain/dates';
-import { noEmailAddress } from '../../../domain/email';
+import { NO_EMAIL_DOMAIN, noEmailAddress } from '../../../domain/email';
+import { GASDS_METHODS } from '../../../domain/gift-aid';
 import { formatPence } from '../../../domain/money';
 import type { BatchBody, BatchDto, BatchGift } from '../../schemas/batches';
 import { badRequest, forbidden, HttpError } from '../../lib/errors';
@@ -28,6 +29,7 @@ type ResolvedLine = {
   declarationId: string | null;
   benefitExceedsLimit: boolean;
   receipt: boolean;
+  collection: boolean;
 };
 
 /**
@@ -96,7 +98,14 @@ export async function createBatch(
   const generalFund = body.gifts.some((g) => !g.campaign_id && !g.appeal_id)
     ? await generalFundOf(db, organizationId)
     : null;
-  const scope: LineScope = { organizationId, date, generalFund, newDonorsByEmail: new Map() };
+  const scope: LineScope = {
+    organizationId,
+    date,
+    generalFund,
+    newDonorsByEmail: new Map(),
+    slipMethod: body.method,
+    collectionsDonor: null,
+  };
   const lines: ResolvedLine[] = [];
   for (const [index, gift] of body.gifts.entries()) {
     lines.push(await resolveLine(ctx, gift, `gifts[${index + 1}]`, scope));
@@ -138,6 +147,7 @@ export async function createBatch(
         batchId,
         reference: body.gifts[index].reference || null,
         benefitExceedsLimit: line.benefitExceedsLimit,
+        collection: line.collection,
         // One millisecond apart: the batch's lines read back in the order they were entered.
         createdAt: new Date(now + index),
       }),
@@ -258,10 +268,61 @@ type LineScope = {
   date: Date;
   generalFund: string | null;
   newDonorsByEmail: Map<string, string>;
+  slipMethod: BatchBody['method'];
+  /** The organization's collections donor, once a line of this batch needed it. */
+  collectionsDonor: string | null;
 };
+
+/**
+ * The donor a tin or bucket collection is recorded under (decision 081): one per organization,
+ * made on first use, with no email (a stand-in address on the .invalid domain, unique per
+ * organization, so two first batches racing make one).
+ */
+export async function collectionsDonorOf(db: Db, organizationId: string): Promise<string> {
+  const email = `collections-${organizationId}@${NO_EMAIL_DOMAIN}`;
+  await db
+    .insert(users)
+    .values({ email, firstName: 'Tin and bucket', lastName: 'collections' })
+    .onConflictDoNothing({ target: users.email });
+  const [row] = await db.select({ id: users.id }).from(users).where(eq(users.email, email)).limit(1);
+  return row.id;
+}
+
+/** A collection line: cash or contactless, no donor, no Gift Aid, no receipt; 400 naming the field otherwise. */
+function checkCollection(gift: BatchGift, at: string, slipMethod: BatchBody['method']) {
+  if (gift.donor_id || gift.donor)
+    throw badRequest(`${at}.collection: a collection has no donor of its own; leave the donor out`);
+  if (gift.gift_aid)
+    throw badRequest(`${at}.gift_aid: a collection carries no Gift Aid; the Small Donations Scheme counts it instead`);
+  if (gift.send_receipt) throw badRequest(`${at}.send_receipt: a collection has no donor to send a receipt to`);
+  if (gift.benefit_exceeds_limit)
+    throw badRequest(`${at}.benefit_exceeds_limit: a collection gives no benefit; untick it`);
+  const method = gift.method ?? slipMethod;
+  if (!(GASDS_METHODS as readonly string[]).includes(method))
+    throw badRequest(
+      `${at}.collection: a collection is cash or contactless, and this line is paid by ${method.replace(/_/g, ' ')}`,
+    );
+}
 
 async function resolveLine(ctx: BatchContext, gift: BatchGift, at: string, scope: LineScope): Promise<ResolvedLine> {
   const { db, viewer } = ctx;
+  if (gift.collection) {
+    checkCollection(gift, at, scope.slipMethod);
+    scope.collectionsDonor ??= await collectionsDonorOf(db, scope.organizationId);
+    const { campaignId, appealId } = await resolveFund(db, gift, at, scope);
+    return {
+      id: crypto.randomUUID(),
+      donorId: scope.collectionsDonor,
+      newDonor: null,
+      campaignId,
+      appealId,
+      giftAid: false,
+      declarationId: null,
+      benefitExceedsLimit: false,
+      receipt: false,
+      collection: true,
+    };
+  }
   if (gift.donor_id && gift.donor) throw badRequest(`${at}: give donor_id or a new donor, not both`);
   if (!gift.donor_id && !gift.donor) throw badRequest(`${at}.donor: pick a donor or enter a new donor's name`);
 
@@ -332,6 +393,7 @@ async function resolveLine(ctx: BatchContext, gift: BatchGift, at: string, scope
     declarationId,
     benefitExceedsLimit: Boolean(gift.benefit_exceeds_limit),
     receipt: Boolean(gift.send_receipt),
+    collection: false,
   };
 }
 

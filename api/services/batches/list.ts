@@ -125,6 +125,7 @@ export async function getBatch(ctx: ViewerContext, idRef: string): Promise<Batch
       benefit_exceeds_limit: line.gift.benefitExceedsLimit,
       reference: line.gift.reference,
       method: (line.gift.method ?? row.batch.method) as BatchMethod,
+      collection: line.gift.collection,
       receipt_sent_at: isoOrNull(line.gift.receiptSentAt),
     })),
   };

@@ -27,7 +27,8 @@ function smallGiftsWhere(organizationId: string, year: ReturnType<typeof ukTaxYe
     eq(donations.giftAid, false),
     isNull(donations.giftAidDeclarationId),
     isNull(donations.gasdsClaimId),
-    sql`${donations.amount} <= ${GASDS_LIMITS.smallDonationMaxPence}`,
+    // A collection's total counts whole: the £30 limit is each coin's and note's in it (decision 081).
+    sql`(${donations.amount} <= ${GASDS_LIMITS.smallDonationMaxPence} or ${donations.collection} = 1)`,
     sql`${donations.amount} > ${donations.refundedAmount}`,
     gte(donations.date, year.start),
     lt(donations.date, year.end),

@@ -1,6 +1,7 @@
 import { useStore } from '@nanostores/react';
 import { useMemo, useState } from 'react';
 import { BATCH_METHODS, type BatchMethod, PAYMENT_METHOD_LABELS } from '../../../../domain/finance';
+import { GASDS_METHODS } from '../../../../domain/gift-aid';
 import { formatLongUkDate, isIsoDay, londonIsoDate, londonMidnight } from '../../../../domain/dates';
 import { formatPence } from '../../../../domain/money';
 import { PERSON_NAME_MAX } from '../../../../domain/names';
@@ -33,6 +34,8 @@ const GENERAL_FUND = '';
 
 type Line = {
   key: number;
+  /** A tin or bucket collection's total: no donor, cash or contactless, counted for GASDS. */
+  collection: boolean;
   newDonor: boolean;
   donorId: string;
   firstName: string;
@@ -55,6 +58,7 @@ type Line = {
 let nextKey = 1;
 const emptyLine = (): Line => ({
   key: nextKey++,
+  collection: false,
   newDonor: false,
   donorId: '',
   firstName: '',
@@ -72,10 +76,16 @@ const emptyLine = (): Line => ({
   method: '',
 });
 
-const lineReady = (l: Line) => lineProblem(l) === null;
+const lineReady = (l: Line, slipMethod: BatchMethod) => lineProblem(l, slipMethod) === null;
+/** A collection is coins, notes or a card reader's taps: the Small Donations Scheme's methods. */
+const COLLECTION_METHODS: string[] = [...GASDS_METHODS];
 
 /** What a gift line still needs, in the words the form shows beside Post (null: ready). */
-function lineProblem(l: Line): string | null {
+function lineProblem(l: Line, slipMethod: BatchMethod): string | null {
+  if (l.collection) {
+    if (!COLLECTION_METHODS.includes(l.method || slipMethod)) return 'to be paid by cash or contactless (a collection)';
+    return poundsToPence(l.amount) === null ? 'an amount above £0' : null;
+  }
   if (l.newDonor && (l.firstName.trim() === '' || l.lastName.trim() === ''))
     return 'the new donor’s first and last name';
   if (!l.newDonor && l.donorId === '') return 'a donor';
@@ -130,16 +140,16 @@ export function BatchEntry() {
       : bankedOn > today
         ? 'The banked day cannot be in the future'
         : null;
-  const ready = orgId !== '' && !bankedProblem && matches && lines.every(lineReady);
+  const ready = orgId !== '' && !bankedProblem && matches && lines.every((l) => lineReady(l, method));
   // Post stays disabled until the batch is whole; this says what is missing, first thing first.
-  const firstUnready = lines.findIndex((l) => !lineReady(l));
+  const firstUnready = lines.findIndex((l) => !lineReady(l, method));
   const notReady =
     orgId === ''
       ? 'Choose the organization.'
       : bankedProblem
         ? 'Mend the banked day above.'
         : firstUnready >= 0
-          ? `Gift ${firstUnready + 1} needs ${lineProblem(lines[firstUnready])}.`
+          ? `Gift ${firstUnready + 1} needs ${lineProblem(lines[firstUnready], method)}.`
           : expectedPence === null
             ? 'Enter the expected total from the paying-in slip.'
             : !matches
@@ -160,26 +170,36 @@ export function BatchEntry() {
       banked_on: bankedOn,
       reference: reference.trim() || undefined,
       expected_total: expectedPence ?? 0,
-      gifts: lines.map((l) => ({
-        ...(l.newDonor
+      gifts: lines.map((l) =>
+        l.collection
           ? {
-              donor: {
-                first_name: l.firstName.trim(),
-                last_name: l.lastName.trim(),
-                email: l.email.trim() || undefined,
-                address: l.address.trim() || undefined,
-                postcode: l.postcode.trim() || undefined,
-              },
+              collection: true,
+              amount: poundsToPence(l.amount) ?? 0,
+              ...(l.appealId ? { appeal_id: l.appealId } : l.campaignId ? { campaign_id: l.campaignId } : {}),
+              reference: l.reference.trim() || undefined,
+              ...(l.method && l.method !== method ? { method: l.method } : {}),
             }
-          : { donor_id: l.donorId }),
-        amount: poundsToPence(l.amount) ?? 0,
-        ...(l.appealId ? { appeal_id: l.appealId } : l.campaignId ? { campaign_id: l.campaignId } : {}),
-        gift_aid: l.giftAid,
-        benefit_exceeds_limit: l.benefitExceedsLimit,
-        send_receipt: l.receipt,
-        reference: l.reference.trim() || undefined,
-        ...(l.method && l.method !== method ? { method: l.method } : {}),
-      })),
+          : {
+              ...(l.newDonor
+                ? {
+                    donor: {
+                      first_name: l.firstName.trim(),
+                      last_name: l.lastName.trim(),
+                      email: l.email.trim() || undefined,
+                      address: l.address.trim() || undefined,
+                      postcode: l.postcode.trim() || undefined,
+                    },
+                  }
+                : { donor_id: l.donorId }),
+              amount: poundsToPence(l.amount) ?? 0,
+              ...(l.appealId ? { appeal_id: l.appealId } : l.campaignId ? { campaign_id: l.campaignId } : {}),
+              gift_aid: l.giftAid,
+              benefit_exceeds_limit: l.benefitExceedsLimit,
+              send_receipt: l.receipt,
+              reference: l.reference.trim() || undefined,
+              ...(l.method && l.method !== method ? { method: l.method } : {}),
+            },
+      ),
     };
     const res = await api(
       (o) => client.api.donations.batches.$post({ json, header: { 'idempotency-key': idempotencyKey } }, o),
@@ -354,12 +374,31 @@ function BatchLineEditor({
       <legend>Gift {index + 1}</legend>
       <div className="dash-batch-line-donor">
         <Checkbox
-          label="New donor"
-          checked={line.newDonor}
-          onChange={(newDonor) => onChange({ newDonor, donorId: '' })}
+          label="Tin or bucket collection (its total, no donor)"
+          checked={line.collection}
+          onChange={(collection) =>
+            onChange({
+              collection,
+              ...(collection
+                ? { newDonor: false, donorId: '', giftAid: false, receipt: false, benefitExceedsLimit: false }
+                : {}),
+            })
+          }
         />
+        {line.collection ? null : (
+          <Checkbox
+            label="New donor"
+            checked={line.newDonor}
+            onChange={(newDonor) => onChange({ newDonor, donorId: '' })}
+          />
+        )}
       </div>
-      {line.newDonor ? (
+      {line.collection ? (
+        <p className="dash-hint">
+          Counted whole for the Small Donations Scheme (GASDS): cash or contactless, no declaration, no receipt. Keep
+          the count sheet; a note above £30 given by one person is not a small donation.
+        </p>
+      ) : line.newDonor ? (
         <div className="dash-grid-2">
           <TextInput
             label="First name"
@@ -423,7 +462,7 @@ function BatchLineEditor({
           placeholder={`As the slip (${METHOD_LABELS[slipMethod].toLowerCase()})`}
         />
         <TextInput
-          label="Cheque or voucher number"
+          label={line.collection ? 'Where and when collected' : 'Cheque or voucher number'}
           value={line.reference}
           onChange={(v) => onChange({ reference: v })}
           maxLength={100}
@@ -444,33 +483,35 @@ function BatchLineEditor({
           placeholder={line.campaignId ? 'None (the campaign itself)' : 'Choose a campaign first'}
         />
       </div>
-      <div className="dash-batch-line-flags">
-        <Checkbox
-          label={`Gift Aid ${line.newDonor ? '(record the declaration first)' : '(checked against the donor’s declaration)'}`}
-          checked={line.giftAid}
-          onChange={(giftAid) => onChange({ giftAid })}
-          disabled={line.newDonor || line.benefitExceedsLimit}
-        />
-        <Checkbox
-          label="Benefit above HMRC limits"
-          checked={line.benefitExceedsLimit}
-          onChange={(exceeds) => onChange({ benefitExceedsLimit: exceeds, ...(exceeds ? { giftAid: false } : {}) })}
-        />
-        <Checkbox label="Email a receipt" checked={line.receipt} onChange={(receipt) => onChange({ receipt })} />
-        <BatchGiftAidCheck
-          donorId={line.newDonor ? '' : line.donorId}
-          organizationId={organizationId}
-          date={bankedOn}
-          giftAid={line.giftAid}
-          benefitExceedsLimit={line.benefitExceedsLimit}
-          amount={poundsToPence(line.amount)}
-        />
-        {onRemove ? (
-          <button type="button" className="btn btn-ghost dash-btn-sm" onClick={onRemove}>
-            Remove gift {index + 1}
-          </button>
-        ) : null}
-      </div>
+      {line.collection ? null : (
+        <div className="dash-batch-line-flags">
+          <Checkbox
+            label={`Gift Aid ${line.newDonor ? '(record the declaration first)' : '(checked against the donor’s declaration)'}`}
+            checked={line.giftAid}
+            onChange={(giftAid) => onChange({ giftAid })}
+            disabled={line.newDonor || line.benefitExceedsLimit}
+          />
+          <Checkbox
+            label="Benefit above HMRC limits"
+            checked={line.benefitExceedsLimit}
+            onChange={(exceeds) => onChange({ benefitExceedsLimit: exceeds, ...(exceeds ? { giftAid: false } : {}) })}
+          />
+          <Checkbox label="Email a receipt" checked={line.receipt} onChange={(receipt) => onChange({ receipt })} />
+          <BatchGiftAidCheck
+            donorId={line.newDonor ? '' : line.donorId}
+            organizationId={organizationId}
+            date={bankedOn}
+            giftAid={line.giftAid}
+            benefitExceedsLimit={line.benefitExceedsLimit}
+            amount={poundsToPence(line.amount)}
+          />
+        </div>
+      )}
+      {onRemove ? (
+        <button type="button" className="btn btn-ghost dash-btn-sm" onClick={onRemove}>
+          Remove gift {index + 1}
+        </button>
+      ) : null}
     </fieldset>
   );
 }
