@@ -21,6 +21,12 @@ export function normalizeEmail(value: string): string {
 export const NO_EMAIL_DOMAIN = 'donors.invalid';
 export const noEmailAddress = (donorId: string) => `offline-${donorId}@${NO_EMAIL_DOMAIN}`;
 
+/**
+ * A stand-in address the office made for a donor with no email (a paper donor, the collections
+ * donor): never mailed, never signed in with, never typed at a checkout (decision 081).
+ */
+export const isStandInAddress = (email: string) => email.trim().toLowerCase().endsWith(`@${NO_EMAIL_DOMAIN}`);
+
 /** The address as staff read it: a no-email donor's stand-in is not shown as if it were theirs. */
 export function shownEmail(email: string | null | undefined): string {
   return !email || email.endsWith(`@${NO_EMAIL_DOMAIN}`) ? 'no email' : email;

@@ -1,3 +1,4 @@
+import { isStandInAddress } from '../../domain/email';
 import { z } from '@hono/zod-openapi';
 import { EMAIL_INVALID, EMAIL_MAX_LENGTH, EMAIL_PATTERN, LOGIN_CODE_LENGTH as CODE_LENGTH } from '../../domain';
 import { optionalPersonName } from '../lib/fields';
@@ -18,7 +19,8 @@ export const LoginFields = z.object({
     .trim()
     .toLowerCase()
     .max(EMAIL_MAX_LENGTH, `email must be at most ${EMAIL_MAX_LENGTH} characters`)
-    .regex(EMAIL_PATTERN, EMAIL_INVALID),
+    .regex(EMAIL_PATTERN, EMAIL_INVALID)
+    .refine((email) => !isStandInAddress(email), EMAIL_INVALID),
   code: z
     .string({ error: `code must be the ${CODE_LENGTH}-digit code from the email, as text` })
     .trim()

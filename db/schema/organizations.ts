@@ -31,6 +31,15 @@ export const organizations = sqliteTable(
     ...addressColumns(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
+    /**
+     * The donor its tin and bucket collections are recorded under (decision 081), made on first use.
+     * Kept here, not found by an address, so no one can make or claim that account from outside.
+     */
+    collectionsDonorId: text('collections_donor_id'),
   },
-  (t) => [index('organizations_name_idx').on(t.name)],
+  (t) => [
+    index('organizations_name_idx').on(t.name),
+    // Top Donors leaves the collections donors out on every public page: read from this index only.
+    index('organizations_collections_donor_idx').on(t.collectionsDonorId),
+  ],
 );

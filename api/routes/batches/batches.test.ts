@@ -1,6 +1,6 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { auditLog, campaigns, donationBatches, donations, outbox, users } from '../../../db/schema';
+import { auditLog, campaigns, donationBatches, donations, organizations, outbox, users } from '../../../db/schema';
 import { londonMidnight } from '../../../domain/dates';
 import {
   createCharity,
@@ -233,7 +233,7 @@ describe(`batch entry of offline income (${engineName})`, () => {
     // £143.20 from the shop's tin, and one named donor's £50 note (not a small donation).
     const body = slip(
       [
-        { collection: true, amount: 14_320, reference: 'Shop counter tin, March' },
+        { collection: true, amount: 14_320, campaign_id: campaignX, reference: 'Shop counter tin, March' },
         { donor_id: knownDonorId, amount: 5_000 },
       ],
       `Tin slip ${engineName}`,
@@ -254,6 +254,40 @@ describe(`batch entry of offline income (${engineName})`, () => {
     expect(second.gifts[0].donor_id).toBe(batch.gifts[0].donor_id);
     const [collectionsDonor] = await t.db.select().from(users).where(eq(users.id, batch.gifts[0].donor_id));
     expect(collectionsDonor.email).toMatch(/@donors\.invalid$/);
+    // Kept on the organization, under an address no one can guess from it, type at a checkout or sign in with.
+    const [org] = await t.db.select().from(organizations).where(eq(organizations.id, orgX));
+    expect(org.collectionsDonorId).toBe(collectionsDonor.id);
+    expect(collectionsDonor.email).not.toContain(orgX);
+    const login = await t.client().api.auth.login.$post({ json: { email: collectionsDonor.email } });
+    expect((await errorOf(login, 400)).message).toMatch(/email/i);
+    const checkout = await t.request('/api/stripe/client_secret', {
+      method: 'POST',
+      json: { amount: 1_000, campaign_id: campaignX, email: collectionsDonor.email, first_name: 'A', last_name: 'B' },
+    });
+    expect((await errorOf(checkout, 400)).message).toMatch(/^email: /);
+    // Many people's coins are no one's: never a Top Donor, never merged into a person (or a person into them).
+    const leaders = await bodyOf(await t.client().api.donations.top.$get({ query: { campaign_id: campaignX } }), 200);
+    expect(leaders.length).toBeGreaterThan(0);
+    expect(leaders.map((l) => l.total)).not.toContain(14_320);
+    const merge = (id: string, into: string) =>
+      t.client(orgAdmin.token).api.users[':id'].merge.$post({ param: { id }, json: { into } });
+    expect((await errorOf(await merge(collectionsDonor.id, knownDonorId), 400)).message).toMatch(
+      /^id: this is an organization's tin and bucket collections record/,
+    );
+    expect((await errorOf(await merge(knownDonorId, collectionsDonor.id), 400)).message).toMatch(/^into: /);
+    // Once in a GASDS claim made to HMRC, a collection is not reversed behind HMRC's back.
+    await t.db
+      .update(donations)
+      .set({ gasdsClaimId: `gasds-${engineName}` })
+      .where(eq(donations.id, second.gifts[0]._id));
+    const reversal = await t.client(orgAdmin.token).api.donations[':id'].refund.$post({
+      param: { id: second.gifts[0]._id },
+      json: { reason: 'entered_in_error' },
+      header: {},
+    });
+    expect((await errorOf(reversal, 409)).message).toMatch(/Small Donations Scheme \(GASDS\) claim/);
+    const [unreversed] = await t.db.select().from(donations).where(eq(donations.id, second.gifts[0]._id));
+    expect(unreversed.refundedAmount).toBe(0);
 
     // What a collection cannot be: each refused, naming the line and field, storing nothing.
     const count = (await batchRows(orgX)).length;

@@ -360,7 +360,7 @@ describe(`accounts journal CSV (${engineName})`, () => {
       ['1210', -150, 'General fund', `Stripe fees and adjustments in payout ${failedId}, from Stripe clearing`],
     ]);
     expect(tenth.lines[0].narration).toBe(
-      `Stripe charges in payout ${failedId} Wells for Hope 10/08/2026 STR-20260810-${failedId.slice(-8)}`,
+      `Stripe charges in payout ${failedId} Wells for Hope 10/08/2026 STR-20260810-${failedId.slice(-8)}-${orgA.slice(0, 8)}`,
     );
     // The paid payout holds no charge of Stripe's that no gift holds: no journal for it.
     expect((await journal({ from: '2026-08-12', to: '2026-08-12' })).lines).toEqual([]);

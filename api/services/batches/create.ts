@@ -3,7 +3,7 @@ import type { Db } from '../../../db/client';
 import { parseId } from '../../../domain/ids';
 import { campaigns, donationBatches, donations, organizations, users } from '../../../db/schema';
 import { DAY_MS, isIsoDay, londonIsoDate, londonMidnight } from '../../../domain/dates';
-import { NO_EMAIL_DOMAIN, noEmailAddress } from '../../../domain/email';
+import { noEmailAddress } from '../../../domain/email';
 import { GASDS_METHODS } from '../../../domain/gift-aid';
 import { formatPence } from '../../../domain/money';
 import type { BatchBody, BatchDto, BatchGift } from '../../schemas/batches';
@@ -223,6 +223,7 @@ async function findByKey(
       (line, i) =>
         line.amount === body.gifts[i].amount &&
         line.method === (body.gifts[i].method ?? body.method) &&
+        line.collection === Boolean(body.gifts[i].collection) &&
         (!body.gifts[i].donor_id || parseId(body.gifts[i].donor_id!) === line.donor_id),
     );
   if (!same)
@@ -275,17 +276,32 @@ type LineScope = {
 
 /**
  * The donor a tin or bucket collection is recorded under (decision 081): one per organization,
- * made on first use, with no email (a stand-in address on the .invalid domain, unique per
- * organization, so two first batches racing make one).
+ * made on first use and kept on the organization (`collections_donor_id`), with an unguessable
+ * stand-in address that no checkout or sign-in takes. Two first batches racing: the first to set
+ * the organization's column wins and the other's unused donor is removed.
  */
 export async function collectionsDonorOf(db: Db, organizationId: string): Promise<string> {
-  const email = `collections-${organizationId}@${NO_EMAIL_DOMAIN}`;
-  await db
-    .insert(users)
-    .values({ email, firstName: 'Tin and bucket', lastName: 'collections' })
-    .onConflictDoNothing({ target: users.email });
-  const [row] = await db.select({ id: users.id }).from(users).where(eq(users.email, email)).limit(1);
-  return row.id;
+  const known = async () =>
+    (
+      await db
+        .select({ id: organizations.collectionsDonorId })
+        .from(organizations)
+        .where(eq(organizations.id, organizationId))
+        .limit(1)
+    )[0]?.id ?? null;
+  const existing = await known();
+  if (existing) return existing;
+  const id = crypto.randomUUID();
+  await db.batch([
+    db.insert(users).values({ id, email: noEmailAddress(id), firstName: 'Tin and bucket', lastName: 'collections' }),
+    db
+      .update(organizations)
+      .set({ collectionsDonorId: id })
+      .where(and(eq(organizations.id, organizationId), isNull(organizations.collectionsDonorId))),
+  ]);
+  const chosen = (await known()) ?? id;
+  if (chosen !== id) await db.delete(users).where(eq(users.id, id));
+  return chosen;
 }
 
 /** A collection line: cash or contactless, no donor, no Gift Aid, no receipt; 400 naming the field otherwise. */

@@ -64,8 +64,10 @@ export function topDonorsQuery(
 ) {
   const targetId = 'campaignId' in target ? target.campaignId : target.appealId;
   const n = leaderboardSize(limit);
+  // Tin and bucket collections are many people's coins, no one donor (decision 081): never a leader.
+  const collections = sql`(select collections_donor_id from organizations where collections_donor_id is not null)`;
   const nth = sql`coalesce((select raised_pence from donor_totals where target_id = ${targetId} and gift_count > 0
-    order by raised_pence desc, gift_count desc limit 1 offset ${n - 1}), 0)`;
+    and donor_id not in ${collections} order by raised_pence desc, gift_count desc limit 1 offset ${n - 1}), 0)`;
   return db
     .select({
       firstName: users.firstName,
@@ -86,7 +88,14 @@ export function topDonorsQuery(
     })
     .from(donorTotals)
     .innerJoin(users, eq(users.id, donorTotals.donorId))
-    .where(and(eq(donorTotals.targetId, targetId), gt(donorTotals.giftCount, 0), gte(donorTotals.raisedPence, nth)))
+    .where(
+      and(
+        eq(donorTotals.targetId, targetId),
+        gt(donorTotals.giftCount, 0),
+        gte(donorTotals.raisedPence, nth),
+        sql`${donorTotals.donorId} not in ${collections}`,
+      ),
+    )
     .orderBy(desc(donorTotals.raisedPence), desc(donorTotals.giftCount), asc(users.firstName), asc(donorTotals.donorId))
     .limit(n);
 }

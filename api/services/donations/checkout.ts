@@ -9,6 +9,7 @@ import {
   DIRECT_DEBIT_CURRENCY,
   DIRECT_DEBIT_MAX_PENCE,
   isEmail,
+  isStandInAddress,
   formatPence,
   MAX_DONATION_PENCE,
   MIN_DONATION_PENCE,
@@ -279,7 +280,9 @@ export async function startCheckout(ctx: CheckoutCtx, body: CheckoutInput): Prom
   const { db, config } = ctx;
   ctx.payments.assertReady();
   const email = ctx.viewer?.email ?? body.email?.toLowerCase();
-  if (!email || !isEmail(email)) throw badRequest('email: enter a valid email address, like name@example.com');
+  // A stand-in address belongs to a donor the office keeps (decision 081): nobody's to give as.
+  if (!email || !isEmail(email) || isStandInAddress(email))
+    throw badRequest('email: enter a valid email address, like name@example.com');
   await throttleCheckout(ctx, email, body.turnstile_token);
 
   // Validate everything before anything is stored or sent to Stripe.

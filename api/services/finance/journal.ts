@@ -278,9 +278,10 @@ export async function accountsJournal(db: Db, scope: OrgScope, from: string, to:
     let journal = journals.get(key);
     if (!journal) {
       // A payout's journal has a reference of its own, so a payout settled after its day was exported
-      // adds a journal instead of changing one already imported. Short for Sage's 30 characters.
+      // adds a journal instead of changing one already imported; with the organization, as a payout
+      // may hold several's gifts. 30 characters, Sage's limit.
       const reference = payoutId
-        ? `STR-${r.day.replaceAll('-', '')}-${payoutId.slice(-8)}`
+        ? `STR-${r.day.replaceAll('-', '')}-${payoutId.slice(-8)}${r.shortOrg ? `-${r.shortOrg}` : ''}`
         : `DON-${r.day.replaceAll('-', '')}${r.shortOrg ? `-${r.shortOrg}` : ''}`;
       const title = payoutId ? `Stripe charges in payout ${payoutId}` : 'Donations';
       journal = { title, day: r.day, organizationName: r.organizationName, reference, lines: [] };

@@ -1,3 +1,4 @@
+import { isStandInAddress } from '../../../domain/email';
 import { eq } from 'drizzle-orm';
 import { pauseSchedule } from '../../../domain';
 import type Stripe from 'stripe';
@@ -17,7 +18,8 @@ export type { MailContext };
 
 /** Sends with the message's outbox key, so a message already written is never sent again. */
 async function deliver(ctx: MailContext, message: MailMessage | null): Promise<'sent' | 'duplicate' | 'skipped'> {
-  if (!message) return 'skipped';
+  // A stand-in address (a paper donor, the collections donor) has no one to read it.
+  if (!message || isStandInAddress(message.to)) return 'skipped';
   const result = await createMailer(ctx.db, ctx.config).send(message);
   return result.duplicate ? 'duplicate' : 'sent';
 }

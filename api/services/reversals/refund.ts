@@ -101,6 +101,14 @@ export async function refundDonation(
   if (gift.status !== 'succeeded' && gift.status !== 'refunded') {
     throw new HttpError(409, `This gift is ${gift.status}, not paid: there is nothing to refund`);
   }
+  // A Small Donations Scheme claim has no adjustment here (unlike Gift Aid's): reversed, the gift
+  // would leave HMRC's top-up claimed on money the charity no longer has (decision 081).
+  if (gift.gasdsClaimId) {
+    throw new HttpError(
+      409,
+      'This gift is in a Small Donations Scheme (GASDS) claim already made to HMRC: reversing it would leave its top-up over-claimed. Tell HMRC first; this screen cannot record a GASDS adjustment yet',
+    );
+  }
   const offline = OFFLINE_SOURCES.has(gift.source);
   const allowed: readonly string[] = offline ? OFFLINE_REVERSAL_REASONS : CARD_REFUND_REASONS;
   if (!allowed.includes(input.reason)) {

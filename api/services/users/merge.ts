@@ -12,6 +12,7 @@ import {
   marketingConsents,
   monthlyGifts,
   organizationDonors,
+  organizations,
   sessions,
   supportMessages,
   supportRequests,
@@ -63,6 +64,16 @@ async function organizationsOf(db: Db, donorId: string): Promise<{ ids: Set<stri
 }
 
 /** Whether the donor holds a sign-in, or gave in their own checkout (signed in, or the one that made the account). */
+/** The record an organization's tin and bucket collections are kept under. */
+async function isCollectionsDonor(db: Db, donorId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: organizations.id })
+    .from(organizations)
+    .where(eq(organizations.collectionsDonorId, donorId))
+    .limit(1);
+  return Boolean(row);
+}
+
 async function usedByItsOwner(db: Db, donorId: string): Promise<boolean> {
   const [[session], [own]] = await Promise.all([
     db.select({ id: sessions.userId }).from(sessions).where(eq(sessions.userId, donorId)).limit(1),
@@ -125,6 +136,17 @@ export async function mergeDonors(
     }
   }
   if (into.erased_at) throw badRequest('into: that donor’s account was erased; merge into a current record');
+  // Collections are many people's coins (decision 081): moved onto a person, they would count as
+  // that person's giving; moved off the record, the next collection would start another.
+  for (const [what, id] of [
+    ['id', sourceId],
+    ['into', intoId],
+  ] as const) {
+    if (await isCollectionsDonor(db, id))
+      throw badRequest(
+        `${what}: this is an organization's tin and bucket collections record; its gifts are no one person's and it cannot be merged`,
+      );
+  }
 
   const touched = await organizationsOf(db, sourceId);
   if (!isAdmin(viewer) && (touched.unowned || [...touched.ids].some((org) => !viewer.orgIds.includes(org)))) {
