@@ -21,6 +21,10 @@ export function normalizeEmail(value: string): string {
 export const NO_EMAIL_DOMAIN = 'donors.invalid';
 export const noEmailAddress = (donorId: string) => `offline-${donorId}@${NO_EMAIL_DOMAIN}`;
 
+/** The collections donor's stand-in address (decision 081): its own prefix, so Top Donors can leave it out by index. */
+export const COLLECTIONS_ADDRESS_PREFIX = 'collections-';
+export const collectionsAddress = (donorId: string) => `${COLLECTIONS_ADDRESS_PREFIX}${donorId}@${NO_EMAIL_DOMAIN}`;
+
 /**
  * A stand-in address the office made for a donor with no email (a paper donor, the collections
  * donor): never mailed, never signed in with, never typed at a checkout (decision 081).

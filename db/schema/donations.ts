@@ -118,11 +118,6 @@ export const donations = sqliteTable(
      * named, so only then do public pages show the account's name (migration 0030, decision 077).
      */
     ownCheckout: integer('own_checkout', { mode: 'boolean' }).notNull().default(false),
-    /**
-     * A tin or bucket collection's total, banked as one batch line with no donor of its own: counted
-     * whole for the Small Donations Scheme, whose £30 limit is each coin's and note's (decision 081).
-     */
-    collection: integer('collection', { mode: 'boolean' }).notNull().default(false),
   },
   (t) => [
     uniqueIndex('donations_payment_intent_unique').on(t.paymentIntentId),

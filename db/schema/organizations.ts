@@ -37,9 +37,5 @@ export const organizations = sqliteTable(
      */
     collectionsDonorId: text('collections_donor_id'),
   },
-  (t) => [
-    index('organizations_name_idx').on(t.name),
-    // Top Donors leaves the collections donors out on every public page: read from this index only.
-    index('organizations_collections_donor_idx').on(t.collectionsDonorId),
-  ],
+  (t) => [index('organizations_name_idx').on(t.name)],
 );

@@ -25,7 +25,7 @@ import {
 import { parseId } from '../../../domain/ids';
 import { preparedCampaignById, visibleCampaignDto } from '../../services/campaigns/read';
 import { listDonations, listMyDonations } from '../../services/donations/list';
-import { preparedTopDonors, toTopDonor } from '../../services/campaigns/top-donors';
+import { preparedTopDonors, toTopDonors } from '../../services/campaigns/top-donors';
 
 const donations = routesOf({ tags: ['Donations'] });
 
@@ -61,7 +61,7 @@ async function topDonors(c: Context<AppEnv>) {
       preparedCampaignById(c.var.db, id),
       preparedTopDonors(c.var.db, kind === 'appeal' ? { appealId: id } : { campaignId: id }, query.limit),
     ]);
-    if (visibleCampaignDto(row, c.var.user)?.kind === kind) return c.json(donors.map(toTopDonor), 200);
+    if (visibleCampaignDto(row, c.var.user)?.kind === kind) return c.json(toTopDonors(donors, query.limit), 200);
   }
   throw notFound(kind === 'appeal' ? 'Appeal not found' : 'Campaign not found');
 }

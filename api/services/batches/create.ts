@@ -3,7 +3,7 @@ import type { Db } from '../../../db/client';
 import { parseId } from '../../../domain/ids';
 import { campaigns, donationBatches, donations, organizations, users } from '../../../db/schema';
 import { DAY_MS, isIsoDay, londonIsoDate, londonMidnight } from '../../../domain/dates';
-import { noEmailAddress } from '../../../domain/email';
+import { collectionsAddress, noEmailAddress } from '../../../domain/email';
 import { GASDS_METHODS } from '../../../domain/gift-aid';
 import { formatPence } from '../../../domain/money';
 import type { BatchBody, BatchDto, BatchGift } from '../../schemas/batches';
@@ -147,7 +147,6 @@ export async function createBatch(
         batchId,
         reference: body.gifts[index].reference || null,
         benefitExceedsLimit: line.benefitExceedsLimit,
-        collection: line.collection,
         // One millisecond apart: the batch's lines read back in the order they were entered.
         createdAt: new Date(now + index),
       }),
@@ -293,7 +292,9 @@ export async function collectionsDonorOf(db: Db, organizationId: string): Promis
   if (existing) return existing;
   const id = crypto.randomUUID();
   await db.batch([
-    db.insert(users).values({ id, email: noEmailAddress(id), firstName: 'Tin and bucket', lastName: 'collections' }),
+    db
+      .insert(users)
+      .values({ id, email: collectionsAddress(id), firstName: 'Tin and bucket', lastName: 'collections' }),
     db
       .update(organizations)
       .set({ collectionsDonorId: id })

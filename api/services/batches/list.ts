@@ -12,6 +12,7 @@ import { isoOrNull } from '../../../domain/dates';
 const summaryColumns = {
   batch: donationBatches,
   organizationName: organizations.name,
+  collectionsDonorId: organizations.collectionsDonorId,
   // A slip may mix methods (a line's own): read over the batch's lines (donations_batch_idx). An
   // older line with no method of its own was paid as the slip.
   lineMethods: sql<
@@ -125,7 +126,8 @@ export async function getBatch(ctx: ViewerContext, idRef: string): Promise<Batch
       benefit_exceeds_limit: line.gift.benefitExceedsLimit,
       reference: line.gift.reference,
       method: (line.gift.method ?? row.batch.method) as BatchMethod,
-      collection: line.gift.collection,
+      // A collection is a line of the organization's collections donor (decision 081).
+      collection: line.gift.donorId === row.collectionsDonorId,
       receipt_sent_at: isoOrNull(line.gift.receiptSentAt),
     })),
   };

@@ -168,7 +168,7 @@ function guardedInsert(db: Db, row: NewRow, guard: SQL) {
     ${row.a.giftAidDeclarationId}, ${row.paymentIntentId}, ${row.invoiceId}, ${row.subscriptionId}, ${row.refundedAmount},
     ${row.failureMessage}, ${row.a.source}, ${now}, ${now}, ${row.refundsAsOf ?? 0}, ${row.bacs ? 'bacs_debit' : (row.method ?? 'card')},
     null, null, null, null, null, null, 0, null, null, ${row.bacs ? 'bacs_debit' : 'card'}, ${row.bacs?.last4 ?? null}, ${row.bacs?.mandateId ?? null},
-    ${ownCheckoutOf(row.subscriptionId)}, 0 where ${guard}`);
+    ${ownCheckoutOf(row.subscriptionId)} where ${guard}`);
 }
 
 /**

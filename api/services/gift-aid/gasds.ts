@@ -28,7 +28,7 @@ function smallGiftsWhere(organizationId: string, year: ReturnType<typeof ukTaxYe
     isNull(donations.giftAidDeclarationId),
     isNull(donations.gasdsClaimId),
     // A collection's total counts whole: the £30 limit is each coin's and note's in it (decision 081).
-    sql`(${donations.amount} <= ${GASDS_LIMITS.smallDonationMaxPence} or ${donations.collection} = 1)`,
+    sql`(${donations.amount} <= ${GASDS_LIMITS.smallDonationMaxPence} or ${donations.donorId} = (select collections_donor_id from organizations where id = ${organizationId}))`,
     sql`${donations.amount} > ${donations.refundedAmount}`,
     gte(donations.date, year.start),
     lt(donations.date, year.end),

@@ -13,7 +13,7 @@ import {
   toPublicMessage,
   type PublicMessage,
 } from '../../../api/services/messages/support-messages';
-import { preparedTopDonors, toTopDonor, type TopDonor } from '../../../api/services/campaigns/top-donors';
+import { preparedTopDonors, toTopDonors, type TopDonor } from '../../../api/services/campaigns/top-donors';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../../db/client';
 import { preparedRead } from '../../../db/prepared';
@@ -69,7 +69,7 @@ export async function loadDetail(
       item,
       parent: null,
       related: related.map(toCampaignDto),
-      donors: donors.map(toTopDonor),
+      donors: toTopDonors(donors),
       charityName,
       messages: [],
     };
@@ -100,7 +100,7 @@ export async function loadDetail(
     item,
     parent,
     related: related.map(toCampaignDto),
-    donors: donors.map(toTopDonor),
+    donors: toTopDonors(donors),
     charityName: charityFromOrganization(organization, config).legalName,
     messages: messages.map(toPublicMessage),
   };
