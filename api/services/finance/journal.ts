@@ -146,6 +146,11 @@ function payoutShare(
   };
 }
 
+/** Adds a fund's line to a journal; a line of 0 is left out. */
+const lineAdder = (journal: Journal, fund: string) => (amount: number, accountCode: string, description: string) => {
+  if (amount !== 0) journal.lines.push({ amount, accountCode, description, fund });
+};
+
 /** Journals for London days `from`..`to` inclusive, oldest first, within the viewer's scope. */
 export async function accountsJournal(db: Db, scope: OrgScope, from: string, to: string): Promise<Journal[]> {
   const start = londonMidnight(from);
@@ -297,12 +302,9 @@ export async function accountsJournal(db: Db, scope: OrgScope, from: string, to:
       a.channel.localeCompare(b.channel),
   );
   for (const r of sorted) {
-    const journal = journalOf(r);
+    const add = lineAdder(journalOf(r), r.fund);
     const cashCode = r.channel === 'provider' ? r.clearingCode : r.bankCode;
     const cashName = r.channel === 'provider' ? 'Stripe clearing' : 'bank';
-    const add = (amount: number, accountCode: string, description: string) => {
-      if (amount !== 0) journal.lines.push({ amount, accountCode, description, fund: r.fund });
-    };
     add(-r.gross, r.incomeCode, `Donations to ${r.fund} (${r.channel === 'provider' ? 'card' : 'offline'})`);
     add(r.fees, r.feeCode, `Payment fees on donations to ${r.fund}`);
     add(r.gross - r.fees, cashCode, `Donations to ${r.fund}, net, to ${cashName}`);
@@ -328,10 +330,7 @@ export async function accountsJournal(db: Db, scope: OrgScope, from: string, to:
   );
   for (const r of shares) {
     if (r.charges === 0) continue;
-    const journal = journalOf(r, r.payoutId);
-    const add = (amount: number, accountCode: string, description: string) => {
-      if (amount !== 0) journal.lines.push({ amount, accountCode, description, fund: r.fund });
-    };
+    const add = lineAdder(journalOf(r, r.payoutId), r.fund);
     add(r.charges, r.feeCode, `Stripe fees and adjustments in payout ${r.payoutId}`);
     add(-r.charges, r.clearingCode, `Stripe fees and adjustments in payout ${r.payoutId}, from Stripe clearing`);
   }
