@@ -294,13 +294,8 @@ export async function accountsJournal(db: Db, scope: OrgScope, from: string, to:
     }
     return journal;
   };
-  const sorted = [...rows.values()].sort(
-    (a, b) =>
-      a.day.localeCompare(b.day) ||
-      a.organizationName.localeCompare(b.organizationName) ||
-      a.fund.localeCompare(b.fund) ||
-      a.channel.localeCompare(b.channel),
-  );
+  // Lines in fund order (the journals themselves are sorted once, at the end).
+  const sorted = [...rows.values()].sort((a, b) => a.fund.localeCompare(b.fund) || a.channel.localeCompare(b.channel));
   for (const r of sorted) {
     const add = lineAdder(journalOf(r), r.fund);
     const cashCode = r.channel === 'provider' ? r.clearingCode : r.bankCode;
@@ -321,13 +316,7 @@ export async function accountsJournal(db: Db, scope: OrgScope, from: string, to:
     if (known) known.charges += share.charges;
     else chargeByFund.set(key, share);
   }
-  const shares = [...chargeByFund.values()].sort(
-    (a, b) =>
-      a.day.localeCompare(b.day) ||
-      a.organizationName.localeCompare(b.organizationName) ||
-      a.payoutId.localeCompare(b.payoutId) ||
-      a.fund.localeCompare(b.fund),
-  );
+  const shares = [...chargeByFund.values()].sort((a, b) => a.fund.localeCompare(b.fund));
   for (const r of shares) {
     if (r.charges === 0) continue;
     const add = lineAdder(journalOf(r, r.payoutId), r.fund);
